@@ -1,0 +1,262 @@
+// `sitemapkit generate`: URL lists (text, CSV, JSON Lines) → a complete sitemap set.
+
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { SitemapError, type InvalidValueError } from '../../core/errors.js';
+import type { UrlEntry } from '../../core/model.js';
+import { detectInputFormat, readInput, type InputFormat, type InputRecord } from '../../node/input.js';
+import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } from '../../node/write-sitemaps.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+
+export const GENERATE_HELP = `Usage: sitemapkit generate [FILE|-]... --base-url URL --out DIR [options]
+
+Write a complete sitemap set from lists of URLs: split at 50,000 URLs and at the
+byte limit, gzipped, with a sitemap index when there is more than one file.
+Every URL is normalised (IRIs become RFC 3986 URIs, hosts punycode), escaped,
+checked against the location rules of the protocol, and written once.
+
+Input (FILE, or - for standard input; several files are read in order):
+  text    one URL per line; blank lines and lines starting with # are ignored
+  csv     a header line naming the columns loc,lastmod,changefreq,priority
+  jsonl   one JSON object per line with the full entry model (images, videos,
+          news, alternates); see README "JSON Lines input"
+  The format comes from the extension (.txt .csv .jsonl .ndjson, also .gz)
+  or --input-format. gzip input is detected by content.
+
+Options:
+  --base-url URL        where the set will be served, e.g. https://www.example.com/
+                        (required). Relative inputs (/a/b) are resolved against
+                        it; every URL must share its scheme, host and port and
+                        sit under its path, or the line is rejected.
+  --out DIR             directory to write into (required); created if missing.
+                        Other files there are left alone.
+  --input-format FMT    text, csv or jsonl (default: from each file's extension)
+  --name NAME           entry file NAME.xml, children NAME-00001.xml.gz
+                        (default: sitemap)
+  --index MODE          auto: an index only for more than one file (default)
+                        always: an index even for one file
+                        never: no index
+  --profile NAME        limits: current (50,000 URLs, 52,428,800 bytes, 50,000
+                        sitemaps per index; default) or legacy (10,485,760
+                        bytes, 1,000 sitemaps per index, as in the 2008 text)
+  --max-urls N          fewer URLs per file than the profile allows
+  --max-bytes N         fewer uncompressed bytes per file than the profile allows
+  --no-gzip             write plain .xml children (default: .xml.gz)
+  --gzip-level N        1 (fastest) to 9 (smallest); default 6
+  --xsl URL             add <?xml-stylesheet type="text/xsl" href="URL"?>
+  --no-dedupe           do not drop repeated URLs (saves ~16 bytes of memory per URL)
+  --no-scope            do not reject URLs outside --base-url (for cross-site
+                        submission authorised in robots.txt)
+  --json                print the summary as JSON on standard output
+  -q, --quiet           no progress line and no summary; problems still go to stderr
+  -h, --help            this help
+
+Output is atomic: the set is written to a temporary directory inside DIR and
+moved into place only when complete, so an interrupted run leaves the previous
+set as it was. Sitemaps of an earlier, larger run are removed.
+
+Exit status: 0 every input entry was written (repeats count as written),
+1 some lines were rejected (each is reported as FILE:LINE: reason),
+2 usage or fatal error, 130 interrupted.
+
+Examples:
+  sitemapkit generate urls.txt --base-url https://www.example.com/ --out public/
+  sitemapkit generate pages.csv --base-url https://example.com/ --out dist --max-urls 10000
+  cat urls.txt | sitemapkit generate - --base-url https://example.com/ --out out --json
+`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  out: { type: 'string' },
+  'input-format': { type: 'string' },
+  name: { type: 'string' },
+  index: { type: 'string' },
+  profile: { type: 'string' },
+  'max-urls': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'no-gzip': { type: 'boolean' },
+  'gzip-level': { type: 'string' },
+  xsl: { type: 'string' },
+  'no-dedupe': { type: 'boolean' },
+  'no-scope': { type: 'boolean' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} needs a whole number above 0, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function choice<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  if (values.help === true) {
+    io.stdout.write(GENERATE_HELP);
+    return EXIT_OK;
+  }
+
+  let inputFormat: InputFormat | undefined;
+  let indexMode: IndexMode | undefined;
+  let profile: 'current' | 'legacy' | undefined;
+  let maxUrls: number | undefined;
+  let maxBytes: number | undefined;
+  let gzipLevel: number | undefined;
+  try {
+    if (values['base-url'] === undefined) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
+    if (values.out === undefined) throw new UsageError('--out DIR is required');
+    if (positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
+    inputFormat = choice(values['input-format'], '--input-format', ['text', 'csv', 'jsonl'] as const);
+    indexMode = choice(values.index, '--index', ['auto', 'always', 'never'] as const);
+    profile = choice(values.profile, '--profile', ['current', 'legacy'] as const);
+    maxUrls = positiveInteger(values['max-urls'], '--max-urls');
+    maxBytes = positiveInteger(values['max-bytes'], '--max-bytes');
+    gzipLevel = positiveInteger(values['gzip-level'], '--gzip-level');
+    if (gzipLevel !== undefined && gzipLevel > 9) throw new UsageError('--gzip-level must be 1 to 9');
+    if (gzipLevel !== undefined && values['no-gzip'] === true) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+    if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message);
+    throw error;
+  }
+
+  const formats = new Map<string, InputFormat>();
+  try {
+    for (const path of positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+
+  const quiet = values.quiet === true;
+  const json = values.json === true;
+  const showProgress = !quiet && !json && io.stderr.isTTY === true;
+  const positions = new WeakMap<UrlEntry, InputRecord>();
+  let inputErrors = 0;
+  let problems = 0;
+  const report = (file: string, line: number, message: string): void => {
+    problems++;
+    if (showProgress) io.stderr.write('\r\x1b[K');
+    io.stderr.write(`${file}:${line}: ${message}\n`);
+  };
+
+  async function* entries(): AsyncGenerator<UrlEntry[]> {
+    for (const path of positionals) {
+      const records = readInput(path, formats.get(path) as InputFormat, {
+        cwd: io.cwd,
+        ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
+        onWarning: (message) => io.stderr.write(`sitemapkit: warning: ${message}\n`),
+      });
+      for await (const batch of records) {
+        const out: UrlEntry[] = [];
+        for (const record of batch) {
+          if (record.entry !== undefined) {
+            positions.set(record.entry, record);
+            out.push(record.entry);
+          } else {
+            inputErrors++;
+            report(record.file, record.line, record.error ?? 'unreadable line');
+          }
+        }
+        yield out;
+      }
+    }
+  }
+
+  const controller = new AbortController();
+  let interrupted = false;
+  const removeHandler = io.onInterrupt?.(() => {
+    interrupted = true;
+    controller.abort(new SitemapError('ERR_SITEMAP_ABORTED', 'interrupted'));
+  });
+
+  let summary: WriteSummary;
+  try {
+    summary = await writeSitemaps(entries(), {
+      outDir: resolve(io.cwd, values.out as string),
+      baseUrl: values['base-url'] as string,
+      enforceScope: values['no-scope'] !== true,
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      gzip: values['no-gzip'] !== true,
+      ...(gzipLevel !== undefined ? { gzipLevel } : {}),
+      ...(indexMode !== undefined ? { index: indexMode } : {}),
+      ...(profile !== undefined ? { profile } : {}),
+      ...(maxUrls !== undefined ? { maxUrls } : {}),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(values.xsl !== undefined ? { xslUrl: values.xsl } : {}),
+      dedupe: values['no-dedupe'] !== true,
+      signal: controller.signal,
+      onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
+        const at = positions.get(entry);
+        report(at?.file ?? '<input>', at?.line ?? 0, error.message);
+      },
+      ...(showProgress ? { onProgress: (p: WriteProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
+    });
+  } catch (error) {
+    if (showProgress) io.stderr.write('\r\x1b[K');
+    if (interrupted) {
+      io.stderr.write('sitemapkit: interrupted; the previous sitemaps were left as they were\n');
+      return EXIT_INTERRUPTED;
+    }
+    if (error instanceof SitemapError) {
+      io.stderr.write(`sitemapkit: ${error.message}\n`);
+      return error.code === 'ERR_SITEMAP_EMPTY' && problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
+    }
+    throw error;
+  } finally {
+    removeHandler?.();
+  }
+  if (showProgress) io.stderr.write('\r\x1b[K');
+  const rejected = summary.rejected + inputErrors;
+  if (json) {
+    io.stdout.write(JSON.stringify({ ...summary, rejected, ok: rejected === 0 }, null, 2) + '\n');
+  } else if (!quiet) {
+    io.stdout.write(humanSummary(summary, rejected));
+  }
+  return rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function progressLine(p: WriteProgress): string {
+  const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
+  return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
+}
+
+function humanSummary(s: WriteSummary, rejected: number): string {
+  const lines: string[] = [];
+  const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
+  lines.push(`Wrote ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
+  if (s.entryFile !== undefined) {
+    lines.push(`  entry file: ${s.entryFile.path}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
+  }
+  const shown = s.sitemaps.length <= 10 ? s.sitemaps : [...s.sitemaps.slice(0, 5), undefined, ...s.sitemaps.slice(-3)];
+  if (s.sitemaps.length > 1 || s.indexed) {
+    for (const file of shown) {
+      if (file === undefined) lines.push(`    ... ${s.sitemaps.length - 8} more`);
+      else lines.push(`    ${file.name}: ${plural(file.urls, 'URL')}, ${formatBytes(file.bytes)}` + (file.lastmod !== undefined ? `, lastmod ${file.lastmod}` : ''));
+    }
+  }
+  if (s.duplicates > 0) lines.push(`  ${plural(s.duplicates, 'repeated URL')} written once`);
+  if (rejected > 0) lines.push(`  ${plural(rejected, 'line')} rejected (see above)`);
+  if (s.removed.length > 0) lines.push(`  removed from an earlier run: ${s.removed.join(', ')}`);
+  return lines.join('\n') + '\n';
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`sitemapkit generate: ${message}\nRun "sitemapkit generate --help" for usage.\n`);
+  return EXIT_FATAL;
+}

@@ -1,0 +1,41 @@
+// What a command may touch of the outside world. The bin passes the process's; tests pass their own.
+
+export interface OutputStream {
+  write(text: string): unknown;
+  /** True when a person is watching (progress lines, colour). */
+  isTTY?: boolean;
+}
+
+export interface CliIo {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  stdin?: NodeJS.ReadableStream;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Installs a handler for Ctrl-C / SIGTERM; returns a function that removes it. */
+  onInterrupt?: (handler: () => void) => () => void;
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    cwd: process.cwd(),
+    env: process.env,
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
+
+/** Exit codes of every command (ESLint's convention). */
+export const EXIT_OK = 0;
+export const EXIT_PROBLEMS = 1;
+export const EXIT_FATAL = 2;
+export const EXIT_INTERRUPTED = 130;

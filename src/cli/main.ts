@@ -1,0 +1,62 @@
+// The CLI as a library function: run(argv, io) → exit code. The bin only sets process.exitCode.
+
+import { readFileSync } from 'node:fs';
+import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
+import { runGenerate } from './commands/generate.js';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
+  generate: { run: runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const list = Object.entries(COMMANDS)
+    .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+    .join('\n');
+  return `Usage: sitemapkit <command> [options]
+
+The Sitemap protocol toolkit (sitemaps.org 0.9).
+
+Commands:
+${list}
+
+Run "sitemapkit <command> --help" for a command's options.
+Options: -h, --help  this help;  -V, --version  the version.
+
+Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error.
+`;
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    const topic = first === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
+    if (topic !== undefined) return topic.run(['--help'], io);
+    io.stdout.write(help());
+    return first === undefined ? EXIT_FATAL : EXIT_OK;
+  }
+  if (first === '-V' || first === '--version') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT_OK;
+  }
+  const command = COMMANDS[first];
+  if (command === undefined) {
+    io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(first)}; commands: ${Object.keys(COMMANDS).join(', ')}\nRun "sitemapkit --help" for usage.\n`);
+    return EXIT_FATAL;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    // Never a stack trace for the user: one line, and the code for a bug report.
+    const e = error as { message?: string; code?: string };
+    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.code})` : ''}\n`);
+    return EXIT_FATAL;
+  }
+}

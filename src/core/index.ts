@@ -1,0 +1,10 @@
+// The pure core: no I/O, usable in browsers, workers and edge runtimes.
+export * from './model.js';
+export { SitemapError, InvalidValueError } from './errors.js';
+export { escapeXml } from './xml/escape.js';
+export { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from './url.js';
+export { toSitemapDate, formatSitemapDate, parseW3cDatetime, type SitemapDate } from './datetime.js';
+export { UrlEntrySerializer } from './write/url-entry.js';
+export { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink, type SitemapSetWriterOptions } from './write/sitemap-set-writer.js';
+export { serializeSitemapIndex, type SitemapIndexOptions } from './write/sitemap-index.js';
+export { serializeSitemap, type SerializeSitemapOptions } from './write/serialize.js';

@@ -1,0 +1,323 @@
+// CSV input (RFC 4180): an incremental record parser and the mapping of records to entries.
+// Quoted fields may hold commas, doubled quotes and line breaks; records end with LF or CRLF.
+
+import { SitemapError } from '../errors.js';
+import type { Changefreq, UrlEntry } from '../model.js';
+
+export interface CsvParserHandlers {
+  /** A complete record. `line` is the 1-based line the record starts on. Blank lines are not records. */
+  onRecord(fields: string[], line: number): void;
+  /**
+   * A malformed record, which is skipped. `line` is 1-based: the line of the stray quote or of the
+   * unexpected character, or for an unterminated quoted field the line the record starts on.
+   */
+  onError(message: string, line: number): void;
+}
+
+const enum State {
+  FieldStart,
+  Unquoted,
+  Quoted,
+  /** A `"` inside a quoted field: either the first of a doubled quote or the closing quote. */
+  QuoteInQuoted,
+  AfterClose,
+  AfterCloseCr,
+  /** Skipping the rest of a malformed record, up to the next LF. */
+  Skip,
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+const UNQUOTED_SPECIAL = /[,\n"]/g;
+
+/**
+ * An incremental RFC 4180 parser: `push(text)` any number of times with chunks split anywhere, then
+ * `end()`. Records and errors are reported through the handlers, synchronously, in input order; the
+ * result does not depend on where the chunks were split. A leading BOM is dropped. A CR is removed
+ * only just before the LF of a record end (or at end of input); inside quotes it is kept as written.
+ */
+export class CsvParser {
+  private readonly handlers: CsvParserHandlers;
+  private state = State.FieldStart;
+  private fields: string[] = [];
+  private field = '';
+  /** Current 1-based line. */
+  private line = 1;
+  /** Line the current record starts on. */
+  private recordLine = 1;
+  private started = false;
+  private ended = false;
+
+  constructor(handlers: CsvParserHandlers) {
+    this.handlers = handlers;
+  }
+
+  push(text: string): void {
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'CsvParser.push() called after end()');
+    let i = 0;
+    const n = text.length;
+    if (!this.started && n > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) i = 1;
+    }
+    while (i < n) {
+      switch (this.state) {
+        case State.FieldStart: {
+          // Fast path: a whole record without quotes in this chunk is split in one go.
+          if (this.fields.length === 0) {
+            const j = text.indexOf('\n', i);
+            if (j !== -1) {
+              const segment = text.slice(i, j);
+              if (segment.indexOf('"') === -1) {
+                i = j + 1;
+                const end = segment.length > 0 && segment.charCodeAt(segment.length - 1) === CR ? segment.length - 1 : segment.length;
+                if (end > 0) {
+                  this.fields = (end === segment.length ? segment : segment.slice(0, end)).split(',');
+                  this.emit();
+                }
+                this.line++;
+                this.recordLine = this.line;
+                break;
+              }
+            }
+          }
+          if (text.charCodeAt(i) === QUOTE) {
+            this.state = State.Quoted;
+            i++;
+          } else {
+            this.state = State.Unquoted;
+          }
+          break;
+        }
+        case State.Unquoted: {
+          UNQUOTED_SPECIAL.lastIndex = i;
+          const m = UNQUOTED_SPECIAL.exec(text);
+          const j = m === null ? n : m.index;
+          if (j > i) this.field += text.slice(i, j);
+          if (j === n) {
+            i = n;
+            break;
+          }
+          const c = text.charCodeAt(j);
+          i = j + 1;
+          if (c === COMMA) {
+            this.fields.push(this.field);
+            this.field = '';
+            this.state = State.FieldStart;
+          } else if (c === LF) {
+            let f = this.field;
+            if (f.length > 0 && f.charCodeAt(f.length - 1) === CR) f = f.slice(0, -1);
+            if (this.fields.length === 0 && f.length === 0) this.nextRecord(); // blank line
+            else {
+              this.fields.push(f);
+              this.emit();
+            }
+            this.line++;
+            this.recordLine = this.line;
+          } else {
+            this.fail('stray quote in an unquoted field (quote the whole field and double the quote)', this.line);
+          }
+          break;
+        }
+        case State.Quoted: {
+          const j = text.indexOf('"', i);
+          const end = j === -1 ? n : j;
+          if (end > i) {
+            const part = text.slice(i, end);
+            this.field += part;
+            for (let k = part.indexOf('\n'); k !== -1; k = part.indexOf('\n', k + 1)) this.line++;
+          }
+          if (j === -1) i = n;
+          else {
+            this.state = State.QuoteInQuoted;
+            i = j + 1;
+          }
+          break;
+        }
+        case State.QuoteInQuoted:
+          if (text.charCodeAt(i) === QUOTE) {
+            this.field += '"';
+            this.state = State.Quoted;
+            i++;
+          } else {
+            this.state = State.AfterClose;
+          }
+          break;
+        case State.AfterClose: {
+          const c = text.charCodeAt(i);
+          if (c === COMMA) {
+            this.fields.push(this.field);
+            this.field = '';
+            this.state = State.FieldStart;
+            i++;
+          } else if (c === LF) {
+            this.fields.push(this.field);
+            this.emit();
+            this.line++;
+            this.recordLine = this.line;
+            i++;
+          } else if (c === CR) {
+            this.state = State.AfterCloseCr;
+            i++;
+          } else {
+            this.fail('unexpected character after a closing quote (expected a comma or the end of the line)', this.line);
+          }
+          break;
+        }
+        case State.AfterCloseCr:
+          if (text.charCodeAt(i) === LF) {
+            this.fields.push(this.field);
+            this.emit();
+            this.line++;
+            this.recordLine = this.line;
+            i++;
+          } else {
+            this.fail('unexpected character after a closing quote (expected a comma or the end of the line)', this.line);
+          }
+          break;
+        case State.Skip: {
+          const j = text.indexOf('\n', i);
+          if (j === -1) i = n;
+          else {
+            i = j + 1;
+            this.line++;
+            this.recordLine = this.line;
+            this.state = State.FieldStart;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    switch (this.state) {
+      case State.FieldStart:
+        if (this.fields.length > 0) {
+          this.fields.push('');
+          this.emit();
+        }
+        break;
+      case State.Unquoted: {
+        let f = this.field;
+        if (f.length > 0 && f.charCodeAt(f.length - 1) === CR) f = f.slice(0, -1);
+        if (this.fields.length > 0 || f.length > 0) {
+          this.fields.push(f);
+          this.emit();
+        }
+        break;
+      }
+      case State.Quoted:
+        this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
+        this.nextRecord();
+        break;
+      case State.QuoteInQuoted:
+      case State.AfterClose:
+      case State.AfterCloseCr:
+        this.fields.push(this.field);
+        this.emit();
+        break;
+      case State.Skip:
+        break;
+    }
+  }
+
+  private emit(): void {
+    const fields = this.fields;
+    const line = this.recordLine;
+    this.nextRecord();
+    this.handlers.onRecord(fields, line);
+  }
+
+  private nextRecord(): void {
+    this.fields = [];
+    this.field = '';
+    this.state = State.FieldStart;
+  }
+
+  private fail(message: string, line: number): void {
+    this.fields = [];
+    this.field = '';
+    this.state = State.Skip;
+    this.handlers.onError(message, line);
+  }
+}
+
+/** The known columns of a CSV input, as indexes into a record. */
+export interface CsvColumns {
+  loc: number;
+  lastmod?: number;
+  changefreq?: number;
+  priority?: number;
+  /** Number of columns in the header; every record must have as many fields. */
+  count: number;
+  /** Header names (trimmed, as written) that are not known columns; they are ignored. */
+  unknown: string[];
+}
+
+const KNOWN_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+type KnownColumn = (typeof KNOWN_COLUMNS)[number];
+
+/**
+ * Maps a header record to column indexes. Names are matched case-insensitively after trimming.
+ * Throws `SitemapError('input/csv-header')` when `loc` is missing or a known column appears twice.
+ */
+export function csvHeader(fields: readonly string[]): CsvColumns {
+  const found: Partial<Record<KnownColumn, number>> = {};
+  const unknown: string[] = [];
+  fields.forEach((raw, index) => {
+    const name = raw.trim();
+    const key = name.toLowerCase() as KnownColumn;
+    if ((KNOWN_COLUMNS as readonly string[]).includes(key)) {
+      if (found[key] !== undefined) {
+        throw new SitemapError('input/csv-header', `CSV header names column "${key}" twice (columns ${found[key] + 1} and ${index + 1})`);
+      }
+      found[key] = index;
+    } else {
+      unknown.push(name);
+    }
+  });
+  if (found.loc === undefined) {
+    const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
+    throw new SitemapError('input/csv-header', `CSV header has no "loc" column (found ${names}); expected loc,lastmod,changefreq,priority`);
+  }
+  const columns: CsvColumns = { loc: found.loc, count: fields.length, unknown };
+  if (found.lastmod !== undefined) columns.lastmod = found.lastmod;
+  if (found.changefreq !== undefined) columns.changefreq = found.changefreq;
+  if (found.priority !== undefined) columns.priority = found.priority;
+  return columns;
+}
+
+/**
+ * Turns a record into an entry. Cells are trimmed; an empty cell is an absent field. Values are kept
+ * as written (priority stays a string): the writer validates them. Throws `SitemapError('input/csv')`
+ * when the record has a different number of fields than the header or no `loc`.
+ */
+export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns): UrlEntry {
+  if (fields.length !== columns.count) {
+    throw new SitemapError(
+      'input/csv',
+      `record has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${columns.count} (an unquoted comma in a value?)`,
+    );
+  }
+  const loc = (fields[columns.loc] ?? '').trim();
+  if (loc === '') throw new SitemapError('input/csv', 'record has an empty "loc"');
+  const entry: UrlEntry = { loc };
+  if (columns.lastmod !== undefined) {
+    const v = (fields[columns.lastmod] ?? '').trim();
+    if (v !== '') entry.lastmod = v;
+  }
+  if (columns.changefreq !== undefined) {
+    const v = (fields[columns.changefreq] ?? '').trim();
+    if (v !== '') entry.changefreq = v as Changefreq;
+  }
+  if (columns.priority !== undefined) {
+    const v = (fields[columns.priority] ?? '').trim();
+    if (v !== '') entry.priority = v;
+  }
+  return entry;
+}

@@ -1,0 +1,194 @@
+// JSON Lines input: one UrlEntry (model.ts, camelCase field names) per line.
+// Only the SHAPE is checked here (object, field names, JSON types, required fields); values (URLs,
+// dates, ranges, enumerations) are the writer's to validate.
+
+import { SitemapError } from '../errors.js';
+import type { UrlEntry } from '../model.js';
+
+type Shape =
+  | { kind: 'string' }
+  | { kind: 'number' }
+  | { kind: 'stringOrNumber' }
+  | { kind: 'array'; of: Shape }
+  | { kind: 'object'; fields: ReadonlyMap<string, Field> };
+
+interface Field {
+  shape: Shape;
+  required: boolean;
+}
+
+const str: Shape = { kind: 'string' };
+const num: Shape = { kind: 'number' };
+/** A DateInput or a priority/price: JSON has no Date, so a string or epoch milliseconds. */
+const strOrNum: Shape = { kind: 'stringOrNumber' };
+const arrayOf = (of: Shape): Shape => ({ kind: 'array', of });
+const strings = arrayOf(str);
+
+/** `name` required, `name?` optional. */
+function object(fields: Record<string, Shape>): Shape & { kind: 'object' } {
+  const map = new Map<string, Field>();
+  for (const [key, shape] of Object.entries(fields)) {
+    const optional = key.endsWith('?');
+    map.set(optional ? key.slice(0, -1) : key, { shape, required: !optional });
+  }
+  return { kind: 'object', fields: map };
+}
+
+const IMAGE = object({ loc: str, 'caption?': str, 'geoLocation?': str, 'title?': str, 'license?': str });
+
+const VIDEO = object({
+  thumbnailLoc: str,
+  title: str,
+  description: str,
+  'contentLoc?': str,
+  'playerLoc?': str,
+  'playerLocAllowEmbed?': str,
+  'playerLocAutoplay?': str,
+  'duration?': num,
+  'expirationDate?': strOrNum,
+  'rating?': num,
+  'contentSegmentLocs?': arrayOf(object({ loc: str, 'duration?': num })),
+  'viewCount?': num,
+  'publicationDate?': strOrNum,
+  'tags?': strings,
+  'category?': str,
+  'familyFriendly?': str,
+  'restriction?': object({ relationship: str, countries: strings }),
+  'galleryLoc?': str,
+  'galleryLocTitle?': str,
+  'prices?': arrayOf(object({ value: strOrNum, currency: str, 'type?': str, 'resolution?': str })),
+  'requiresSubscription?': str,
+  'uploader?': str,
+  'uploaderInfo?': str,
+  'tvshow?': object({
+    showTitle: str,
+    videoType: str,
+    'episodeTitle?': str,
+    'seasonNumber?': num,
+    'episodeNumber?': num,
+    'premierDate?': strOrNum,
+  }),
+  'platform?': object({ relationship: str, platforms: strings }),
+  'live?': str,
+  'ids?': arrayOf(object({ type: str, value: str })),
+});
+
+const NEWS = object({
+  publication: object({ name: str, language: str }),
+  publicationDate: strOrNum,
+  title: str,
+  'access?': str,
+  'genres?': strings,
+  'geoLocations?': str,
+  'keywords?': strings,
+  'stockTickers?': strings,
+});
+
+const URL_ENTRY = object({
+  loc: str,
+  'lastmod?': strOrNum,
+  'changefreq?': str,
+  'priority?': strOrNum,
+  'images?': arrayOf(IMAGE),
+  'videos?': arrayOf(VIDEO),
+  'news?': NEWS,
+  'alternates?': arrayOf(object({ hreflang: str, href: str })),
+});
+
+function fail(message: string): never {
+  throw new SitemapError('input/jsonl', message);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return 'an object';
+  }
+}
+
+const EXPECTED: Record<Shape['kind'], string> = {
+  string: 'a string',
+  number: 'a number',
+  stringOrNumber: 'a string or a number',
+  array: 'an array',
+  object: 'an object',
+};
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+function checkObject(value: Record<string, unknown>, shape: Shape & { kind: 'object' }, path: string): void {
+  for (const key of Object.keys(value)) {
+    const field = shape.fields.get(key);
+    const at = path === '' ? key : `${path}.${key}`;
+    if (field === undefined) {
+      const wanted = normalise(key);
+      const hint = [...shape.fields.keys()].find((k) => normalise(k) === wanted);
+      fail(`unknown field "${at}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`);
+    }
+    if (value[key] === null && !field.required) {
+      // null stands for "absent", as many JSON producers write it.
+      delete value[key];
+      continue;
+    }
+    check(value[key], field.shape, at);
+  }
+  for (const [key, field] of shape.fields) {
+    if (field.required && !Object.hasOwn(value, key)) fail(`field "${path === '' ? key : `${path}.${key}`}" is required`);
+  }
+}
+
+function check(value: unknown, shape: Shape, path: string): void {
+  let ok: boolean;
+  switch (shape.kind) {
+    case 'string':
+      ok = typeof value === 'string';
+      break;
+    case 'number':
+      ok = typeof value === 'number';
+      break;
+    case 'stringOrNumber':
+      ok = typeof value === 'string' || typeof value === 'number';
+      break;
+    case 'array':
+      ok = Array.isArray(value);
+      if (ok) (value as unknown[]).forEach((item, i) => check(item, shape.of, `${path}[${i}]`));
+      break;
+    case 'object':
+      ok = typeof value === 'object' && value !== null && !Array.isArray(value);
+      if (ok) checkObject(value as Record<string, unknown>, shape, path);
+      break;
+  }
+  if (!ok) fail(`field "${path}" must be ${EXPECTED[shape.kind]}, got ${typeName(value)}`);
+}
+
+/**
+ * Parses one JSON Lines line into an entry, checking its shape against the `UrlEntry` model: a JSON
+ * object with a string `loc`, only the model's field names (camelCase, exactly), each of the right JSON
+ * type, recursively for images, videos, news and alternates, with the model's required fields present.
+ * `null` for an optional field means absent. DateInput fields and priority take a string or a number.
+ * Throws `SitemapError('input/jsonl')` with the offending field's path, e.g.
+ * `field "images[2].loc" must be a string, got a number`.
+ */
+export function parseJsonLine(line: string): UrlEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
+  } catch (error) {
+    fail(`invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(`expected a JSON object, got ${typeName(value)}`);
+  }
+  checkObject(value as Record<string, unknown>, URL_ENTRY, '');
+  return value as UrlEntry;
+}

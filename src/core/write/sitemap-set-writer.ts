@@ -1,0 +1,214 @@
+// Entries → a set of urlset documents, as byte chunks. Knows the URL, byte and news budgets and
+// starts a new file *before* an entry would push the current one over a limit (sitemaps.org
+// protocol: at most 50,000 URLs and 52,428,800 bytes uncompressed per file).
+//
+// Namespaces are declared only when used: a file's root start tag is held back until its first
+// chunk is flushed, and declares the extension namespaces its entries used so far; an entry later in
+// the file that uses another extension declares that namespace on its own element.
+
+import { NS, type Limits, type UrlEntry } from '../model.js';
+import { SitemapError } from '../errors.js';
+import { escapeXml } from '../xml/escape.js';
+import type { UrlScope } from '../url.js';
+import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
+import { InvalidValueError } from '../errors.js';
+import { FingerprintSet } from './fingerprint-set.js';
+import { utf8Length } from './utf8.js';
+
+/** What one finished urlset file holds. */
+export interface SitemapFileInfo {
+  /** 0-based position in the set. */
+  index: number;
+  urls: number;
+  /** Uncompressed size in bytes. */
+  bytes: number;
+  /** Entries carrying `<news:news>`. */
+  news: number;
+  /** The newest `<lastmod>` among the file's entries, as written; absent when none has one. */
+  lastmod?: string;
+  /** That lastmod as epoch milliseconds. */
+  lastmodMs?: number;
+}
+
+/** Receives the bytes of the set, file by file. `write` gets a fresh buffer each time (it may keep or transfer it). */
+export interface SitemapSetSink {
+  open(index: number): void;
+  write(bytes: Uint8Array): void;
+  close(info: SitemapFileInfo): void;
+}
+
+export interface SitemapSetWriterOptions {
+  limits: Readonly<Limits>;
+  baseUrl?: string;
+  scope?: UrlScope;
+  /** `<?xml-stylesheet type="text/xsl" href="...">` on every document. */
+  xslUrl?: string;
+  /** Drop entries whose normalised loc was already written. Costs ~16 bytes of memory per distinct URL. */
+  dedupe?: boolean;
+  /** Most files the set may have (the index limit); more is a fatal `limits/too-many-sitemaps` error. */
+  maxFiles?: number;
+  /** Approximate size of the chunks handed to the sink, in characters. */
+  chunkSize?: number;
+}
+
+export type AddResult = 'written' | 'duplicate';
+
+const FOOTER = '</urlset>\n';
+const encoder = new TextEncoder();
+
+export function xmlDeclaration(xslUrl: string | undefined): string {
+  let head = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  if (xslUrl !== undefined) {
+    if (xslUrl.includes('?>')) throw new SitemapError('ERR_SITEMAP_OPTION', `--xsl URL ${JSON.stringify(xslUrl)} must not contain "?>"`);
+    head += `<?xml-stylesheet type="text/xsl" href="${escapeXml(xslUrl)}"?>\n`;
+  }
+  return head;
+}
+
+export class SitemapSetWriter {
+  readonly files: SitemapFileInfo[] = [];
+  /** Entries refused as duplicates so far. */
+  duplicates = 0;
+  /** Entries written so far. */
+  urls = 0;
+  /** Uncompressed bytes of finished files so far. */
+  bytes = 0;
+
+  private readonly sink: SitemapSetSink;
+  private readonly limits: Readonly<Limits>;
+  private readonly serializer: UrlEntrySerializer;
+  private readonly declaration: string;
+  private readonly reservedHeaderBytes: number;
+  private readonly seen: FingerprintSet | undefined;
+  private readonly maxFiles: number;
+  private readonly chunkSize: number;
+
+  // The file being written.
+  private open = false;
+  private headerWritten = false;
+  private declared = 0;
+  private usedNamespaces = 0;
+  private fileUrls = 0;
+  private fileNews = 0;
+  private fileBodyBytes = 0;
+  private fileHeaderBytes = 0;
+  private fileLastmod: string | undefined;
+  private fileLastmodMs = Number.NEGATIVE_INFINITY;
+  private pending: string[] = [];
+  private pendingChars = 0;
+
+  constructor(sink: SitemapSetSink, options: SitemapSetWriterOptions) {
+    this.sink = sink;
+    this.limits = options.limits;
+    this.serializer = new UrlEntrySerializer({ limits: options.limits, baseUrl: options.baseUrl, scope: options.scope });
+    this.declaration = xmlDeclaration(options.xslUrl);
+    // Budget as if every extension namespace were declared, so the real file is never larger.
+    this.reservedHeaderBytes = utf8Length(this.rootStart(ALL_EXTENSIONS));
+    this.seen = options.dedupe === true ? new FingerprintSet() : undefined;
+    this.maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
+    this.chunkSize = options.chunkSize ?? 128 * 1024;
+    if (this.reservedHeaderBytes + FOOTER.length >= this.limits.maxBytesPerSitemap) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${this.limits.maxBytesPerSitemap} leaves no room for a single URL`);
+    }
+  }
+
+  private rootStart(namespaces: number): string {
+    return this.declaration + `<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(namespaces)}>\n`;
+  }
+
+  /**
+   * Adds one entry. Throws InvalidValueError (nothing written) when the entry is refused, and
+   * SitemapError `limits/too-many-sitemaps` when the set would need more files than allowed.
+   */
+  add(entry: UrlEntry): AddResult {
+    const s = this.serializer;
+    const xml = s.serialize(entry, this.headerWritten ? this.declared : ALL_EXTENSIONS);
+    if (this.seen !== undefined && !this.seen.add(s.loc)) {
+      this.duplicates++;
+      return 'duplicate';
+    }
+    const size = utf8Length(xml);
+    const overhead = this.reservedHeaderBytes + FOOTER.length;
+    if (overhead + size > this.limits.maxBytesPerSitemap) {
+      throw new InvalidValueError('entry/too-large', 'url', s.loc, `this <url> takes ${size} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
+    }
+    if (
+      this.open &&
+      (this.fileUrls + 1 > this.limits.maxUrlsPerSitemap ||
+        overhead + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
+        (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap))
+    ) {
+      this.closeFile();
+    }
+    if (!this.open) this.openFile();
+    this.pending.push(xml);
+    this.pendingChars += xml.length;
+    this.fileBodyBytes += size;
+    this.fileUrls++;
+    this.urls++;
+    this.usedNamespaces |= s.usedNamespaces;
+    if (s.hasNews) this.fileNews++;
+    if (s.lastmodText !== undefined && s.lastmodMs > this.fileLastmodMs) {
+      this.fileLastmodMs = s.lastmodMs;
+      this.fileLastmod = s.lastmodText;
+    }
+    if (this.pendingChars >= this.chunkSize) this.flush();
+    return 'written';
+  }
+
+  /** Finishes the last file. Returns the files of the set (empty when no entry was written). */
+  end(): SitemapFileInfo[] {
+    if (this.open) this.closeFile();
+    return this.files;
+  }
+
+  private openFile(): void {
+    if (this.files.length >= this.maxFiles) {
+      throw new SitemapError('limits/too-many-sitemaps', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`);
+    }
+    this.open = true;
+    this.headerWritten = false;
+    this.declared = 0;
+    this.usedNamespaces = 0;
+    this.fileUrls = 0;
+    this.fileNews = 0;
+    this.fileBodyBytes = 0;
+    this.fileHeaderBytes = 0;
+    this.fileLastmod = undefined;
+    this.fileLastmodMs = Number.NEGATIVE_INFINITY;
+    this.sink.open(this.files.length);
+  }
+
+  private flush(): void {
+    let text = this.pending.join('');
+    if (!this.headerWritten) {
+      this.declared = this.usedNamespaces;
+      const head = this.rootStart(this.declared);
+      this.fileHeaderBytes = utf8Length(head);
+      this.headerWritten = true;
+      text = head + text;
+    }
+    this.pending = [];
+    this.pendingChars = 0;
+    if (text.length > 0) this.sink.write(encoder.encode(text));
+  }
+
+  private closeFile(): void {
+    this.pending.push(FOOTER);
+    this.flush();
+    const info: SitemapFileInfo = {
+      index: this.files.length,
+      urls: this.fileUrls,
+      bytes: this.fileHeaderBytes + this.fileBodyBytes + FOOTER.length,
+      news: this.fileNews,
+    };
+    if (this.fileLastmod !== undefined) {
+      info.lastmod = this.fileLastmod;
+      info.lastmodMs = this.fileLastmodMs;
+    }
+    this.files.push(info);
+    this.bytes += info.bytes;
+    this.open = false;
+    this.sink.close(info);
+  }
+}

@@ -1,0 +1,321 @@
+// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV or JSON Lines.
+// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes.
+
+import { createReadStream } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { SitemapError } from '../core/errors.js';
+import type { UrlEntry } from '../core/model.js';
+import { parseTextLine } from '../core/input/text.js';
+import { CsvParser, csvHeader, csvRecordToEntry, type CsvColumns } from '../core/input/csv.js';
+import { parseJsonLine } from '../core/input/jsonl.js';
+
+export type InputFormat = 'text' | 'csv' | 'jsonl';
+
+/** One input record: an entry, or an `error` for a line that was skipped. `line` is 1-based. */
+export interface InputRecord {
+  entry?: UrlEntry;
+  error?: string;
+  /** The path as the user gave it; stdin is `<stdin>`. */
+  file: string;
+  line: number;
+}
+
+export interface ReadInputOptions {
+  /** Read for the path `-`; defaults to `process.stdin`. */
+  stdin?: NodeJS.ReadableStream;
+  /** Base for relative paths; defaults to `process.cwd()`. */
+  cwd?: string;
+  /** Non-fatal notices, such as unknown CSV columns. */
+  onWarning?: (message: string) => void;
+}
+
+const CHUNK = 256 * 1024;
+/** A text or JSON Lines line longer than this is reported and skipped rather than buffered further. */
+const MAX_LINE = 8 * 1024 * 1024;
+const INVALID_UTF8 = 'invalid UTF-8 (or U+FFFD) in the line; it was skipped';
+
+const EXTENSIONS: Readonly<Record<string, InputFormat>> = {
+  '': 'text',
+  '.txt': 'text',
+  '.lst': 'text',
+  '.csv': 'csv',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+};
+
+/**
+ * The input format implied by a path's extension, ignoring a `.gz` suffix (gzip itself is detected by
+ * content). `-` (stdin) and names without an extension are text. Throws
+ * `SitemapError('ERR_SITEMAP_INPUT_FORMAT')` for any other extension: pass `--input-format`.
+ */
+export function detectInputFormat(path: string): InputFormat {
+  if (path === '-') return 'text';
+  const name = basename(path).replace(/\.gz$/i, '');
+  const ext = extname(name).toLowerCase();
+  const format = Object.hasOwn(EXTENSIONS, ext) ? EXTENSIONS[ext] : undefined;
+  if (format === undefined) {
+    throw new SitemapError(
+      'ERR_SITEMAP_INPUT_FORMAT',
+      `cannot tell the input format of ${path} from its extension "${ext}"; use --input-format text|csv|jsonl`,
+    );
+  }
+  return format;
+}
+
+function reason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n', 1)[0] ?? '';
+  return typeof code === 'string' && code.startsWith('Z_') ? `invalid gzip data (${firstLine})` : firstLine;
+}
+
+function toBytes(chunk: unknown): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
+}
+
+/** The bytes of a source, gunzipped when they start with the gzip magic bytes 1f 8b. */
+async function* decompressed(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  try {
+    let head: Uint8Array = new Uint8Array(0);
+    let done = false;
+    while (head.length < 2) {
+      const r = await it.next();
+      if (r.done === true) {
+        done = true;
+        break;
+      }
+      const bytes = toBytes(r.value);
+      head = head.length === 0 ? bytes : Buffer.concat([head, bytes]);
+    }
+    async function* rest(): AsyncGenerator<Uint8Array> {
+      if (head.length > 0) yield head;
+      if (done) return;
+      for (;;) {
+        const r = await it.next();
+        if (r.done === true) return;
+        yield toBytes(r.value);
+      }
+    }
+    if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+      const gunzip = createGunzip({ chunkSize: CHUNK });
+      // Errors of either side destroy `gunzip`, which makes the iteration below throw.
+      pipeline(Readable.from(rest(), { objectMode: false, highWaterMark: CHUNK }), gunzip, () => {});
+      for await (const chunk of gunzip) yield chunk as Uint8Array;
+    } else {
+      yield* rest();
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
+/** Rethrows I/O and gzip failures as one-line `ERR_SITEMAP_INPUT` errors. */
+async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let r: IteratorResult<Uint8Array>;
+      try {
+        r = await it.next();
+      } catch (error) {
+        throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${reason(error)}`);
+      }
+      if (r.done === true) return;
+      yield r.value;
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
+/** Splits decoded text into lines (LF, an optional CR before it removed) and hands them on. */
+class LineSplitter {
+  private carry = '';
+  private line = 0;
+  private overlong = false;
+  constructor(private readonly onLine: (line: string, number: number) => void, private readonly onOverlong: (number: number) => void) {}
+
+  push(text: string): void {
+    let nl = text.indexOf('\n');
+    if (nl === -1) {
+      this.append(text);
+      return;
+    }
+    this.take(this.carry + text.slice(0, nl));
+    this.carry = '';
+    let start = nl + 1;
+    while ((nl = text.indexOf('\n', start)) !== -1) {
+      this.take(text.slice(start, nl));
+      start = nl + 1;
+    }
+    this.append(text.slice(start));
+  }
+
+  end(): void {
+    if (this.carry.length > 0 || this.overlong) this.take(this.carry);
+    this.carry = '';
+  }
+
+  private append(text: string): void {
+    if (this.overlong) return;
+    this.carry += text;
+    if (this.carry.length > MAX_LINE) {
+      this.overlong = true;
+      this.carry = '';
+    }
+  }
+
+  private take(line: string): void {
+    const number = ++this.line;
+    if (this.overlong) {
+      this.overlong = false;
+      this.onOverlong(number);
+      return;
+    }
+    this.onLine(line.length > 0 && line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line, number);
+  }
+}
+
+interface Sink {
+  push(text: string): void;
+  end(): void;
+}
+
+function textSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
+  return new LineSplitter(
+    (line, number) => {
+      const loc = parseTextLine(line);
+      if (loc === undefined) return;
+      if (suspect() && loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, file, line: number });
+      else out().push({ entry: { loc }, file, line: number });
+    },
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+  );
+}
+
+function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
+  return new LineSplitter(
+    (line, number) => {
+      if (line.charCodeAt(0) !== 0x7b /* { */ && line.trim() === '') return;
+      if (suspect() && line.includes('\uFFFD')) {
+        out().push({ error: INVALID_UTF8, file, line: number });
+        return;
+      }
+      try {
+        out().push({ entry: parseJsonLine(line), file, line: number });
+      } catch (error) {
+        if (!(error instanceof SitemapError)) throw error;
+        out().push({ error: error.message, file, line: number });
+      }
+    },
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+  );
+}
+
+function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (message: string) => void): Sink {
+  let columns: CsvColumns | undefined;
+  const parser = new CsvParser({
+    onRecord(fields, line) {
+      if (columns === undefined) {
+        try {
+          columns = csvHeader(fields);
+        } catch (error) {
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
+          throw error;
+        }
+        if (columns.unknown.length > 0) {
+          const names = columns.unknown.map((n) => JSON.stringify(n)).join(', ');
+          onWarning?.(`${file}:${line}: unknown CSV column${columns.unknown.length === 1 ? '' : 's'} ${names} ignored (known: loc, lastmod, changefreq, priority)`);
+        }
+        return;
+      }
+      if (suspect() && fields.some((f) => f.includes('\uFFFD'))) {
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', file, line });
+        return;
+      }
+      try {
+        out().push({ entry: csvRecordToEntry(fields, columns), file, line });
+      } catch (error) {
+        if (!(error instanceof SitemapError)) throw error;
+        out().push({ error: error.message, file, line });
+      }
+    },
+    onError(message, line) {
+      out().push({ error: message, file, line });
+    },
+  });
+  return {
+    push: (text) => parser.push(text),
+    end() {
+      parser.end();
+      if (columns === undefined) {
+        throw new SitemapError('input/csv-header', `${file}: empty CSV input; expected a header line such as loc,lastmod,changefreq,priority`);
+      }
+    },
+  };
+}
+
+/**
+ * Reads one input (a path, or '-' for stdin given as `stdin`) and yields records in batches (one array
+ * per input chunk) to keep per-entry async overhead off the hot path.
+ *
+ * The file is streamed in 256 KiB chunks, gunzipped if it starts with the gzip magic bytes (never
+ * judged by its name), decoded as UTF-8 (a BOM is dropped) and split on LF with an optional CR.
+ * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
+ * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
+ * `input/csv-header` for a CSV input without a usable header.
+ */
+export async function* readInput(path: string, format: InputFormat, options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
+  const file = path === '-' ? '<stdin>' : path;
+  let batch: InputRecord[] = [];
+  let suspicious = false;
+  const out = (): InputRecord[] => batch;
+  const suspect = (): boolean => suspicious;
+  let sink: Sink;
+  switch (format) {
+    case 'text':
+      sink = textSink(file, out, suspect);
+      break;
+    case 'csv':
+      sink = csvSink(file, out, suspect, options.onWarning);
+      break;
+    case 'jsonl':
+      sink = jsonlSink(file, out, suspect);
+      break;
+    default:
+      throw new SitemapError('ERR_SITEMAP_USAGE', `unknown input format ${JSON.stringify(format)}; expected text, csv or jsonl`);
+  }
+
+  const source: AsyncIterable<unknown> =
+    path === '-'
+      ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>)
+      : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK });
+  const decoder = new TextDecoder('utf-8');
+
+  for await (const bytes of guarded(decompressed(source), file)) {
+    const text = decoder.decode(bytes, { stream: true });
+    if (!suspicious && text.includes('\uFFFD')) suspicious = true;
+    sink.push(text);
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+  }
+  const tail = decoder.decode();
+  if (tail.includes('\uFFFD')) suspicious = true;
+  if (tail.length > 0) sink.push(tail);
+  sink.end();
+  if (batch.length > 0) yield batch;
+}

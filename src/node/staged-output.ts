@@ -1,0 +1,107 @@
+// Atomic output of a sitemap set (DESIGN.md "Never lose data"). Every file is first written into a
+// temporary directory inside the target directory (same filesystem, so a rename is atomic), and
+// renamed into place only once the whole set is complete: children first, the entry file last, then
+// children left over from an earlier, larger run are removed. A run killed before that point (Ctrl-C,
+// kill -9, a full disk) leaves the previous set exactly as it was; its temporary directory is removed
+// by the next run.
+
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { SitemapError } from '../core/errors.js';
+
+const TEMP_PREFIX = '.sitemapkit-tmp-';
+
+export class StagedOutput {
+  readonly outDir: string;
+  /** Where the files of the new set are written before `commit`. */
+  readonly tempDir: string;
+  private done = false;
+
+  private constructor(outDir: string, tempDir: string) {
+    this.outDir = outDir;
+    this.tempDir = tempDir;
+  }
+
+  static async create(outDir: string): Promise<StagedOutput> {
+    try {
+      await mkdir(outDir, { recursive: true });
+      await removeStaleTempDirs(outDir);
+      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
+      return new StagedOutput(outDir, tempDir);
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${describe(error)}`);
+    }
+  }
+
+  /** Path of a file inside the temporary directory. */
+  path(name: string): string {
+    return join(this.tempDir, name);
+  }
+
+  /**
+   * Moves `names` (files in the temporary directory) into the target, the last one last, then
+   * removes files of the target that `isOwned` claims and the new set does not have.
+   * Returns the names removed.
+   */
+  async commit(names: readonly string[], isOwned: (name: string) => boolean): Promise<string[]> {
+    const keep = new Set(names);
+    try {
+      for (const name of names) await rename(this.path(name), join(this.outDir, name));
+      const removed: string[] = [];
+      for (const name of (await readdir(this.outDir)).sort()) {
+        if (!keep.has(name) && isOwned(name)) {
+          await rm(join(this.outDir, name), { force: true });
+          removed.push(name);
+        }
+      }
+      return removed;
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${describe(error)}`);
+    } finally {
+      await this.abort();
+    }
+  }
+
+  /** Removes the temporary directory and everything in it. Safe to call more than once. */
+  async abort(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await rm(this.tempDir, { recursive: true, force: true });
+  }
+
+  /** For signal handlers, where there is no time for promises. */
+  abortSync(): void {
+    if (this.done) return;
+    this.done = true;
+    rmSync(this.tempDir, { recursive: true, force: true });
+  }
+}
+
+/** Temporary directories left by runs whose process is gone (killed with -9, power loss). */
+async function removeStaleTempDirs(outDir: string): Promise<void> {
+  for (const name of await readdir(outDir)) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) continue;
+    if (pid === process.pid) continue;
+    await rm(join(outDir, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === 'ENOSPC') return 'no space left on device';
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  if (e?.code === 'ENOTDIR') return 'not a directory';
+  return e?.message ?? String(error);
+}

@@ -1,0 +1,290 @@
+// writeSitemaps: entries → a complete sitemap set on disk (split, gzipped, with an index), written
+// atomically. The pure SitemapSetWriter builds the XML; a BackgroundWriter compresses and writes it
+// on a worker thread; a StagedOutput moves the finished set into place.
+
+import { writeFile } from 'node:fs/promises';
+import { InvalidValueError, SitemapError } from '../core/errors.js';
+import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
+import { scopeOf, normalizeUrl } from '../core/url.js';
+import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
+import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
+import { BackgroundWriter } from './background-writer.js';
+import { StagedOutput } from './staged-output.js';
+
+export type IndexMode = 'auto' | 'always' | 'never';
+
+export interface WriteSitemapsOptions {
+  /** Target directory; created when missing. Files there that are not part of the set are left alone. */
+  outDir: string;
+  /**
+   * Where the set will be served, e.g. `https://www.example.com/`. Relative locs are resolved
+   * against it, every loc must lie in its scope (same scheme, host, port, under its path), and the
+   * index lists the children under it. Required when an index is written.
+   */
+  baseUrl?: string;
+  /** Reject locs outside the base URL's scope (sitemaps.org protocol: location). Default true when baseUrl is set. */
+  enforceScope?: boolean;
+  /** Entry file is `NAME.xml`, children `NAME-00001.xml.gz`. Default `sitemap`. */
+  name?: string;
+  /** gzip the children (default true). The entry file is always plain XML. */
+  gzip?: boolean;
+  /** zlib level 1–9, default 6. */
+  gzipLevel?: number;
+  /** `auto` (default): an index only when there is more than one file. */
+  index?: IndexMode;
+  /** Limit profile (default `current`). */
+  profile?: LimitsProfileName;
+  /** Lower the URL limit per file. */
+  maxUrls?: number;
+  /** Lower the uncompressed byte limit per file. */
+  maxBytes?: number;
+  /** URL of an XSL stylesheet for browsers (`<?xml-stylesheet?>`). */
+  xslUrl?: string;
+  /** Write each normalised loc once and count the rest as duplicates (default false; ~16 bytes per URL). */
+  dedupe?: boolean;
+  /**
+   * Called for an entry whose values are refused; the entry is skipped and the run goes on.
+   * Without it the first refused entry throws its InvalidValueError.
+   */
+  onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
+  /** Called about every `progressIntervalMs` (default 200) while writing. */
+  onProgress?: (progress: WriteProgress) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface WriteProgress {
+  urls: number;
+  files: number;
+  rejected: number;
+  duplicates: number;
+  elapsedMs: number;
+}
+
+export interface WrittenFile {
+  name: string;
+  /** Path in the target directory. */
+  path: string;
+  /** Absolute URL where it will be served, when a base URL was given. */
+  loc?: string;
+  urls: number;
+  /** Uncompressed size. */
+  bytes: number;
+  /** Size on disk. */
+  diskBytes: number;
+  lastmod?: string;
+}
+
+export interface WriteSummary {
+  outDir: string;
+  /** The file to submit or list in robots.txt: the index, or the single sitemap. Absent with `index: never` and several files. */
+  entryFile?: WrittenFile;
+  /** True when an index was written. */
+  indexed: boolean;
+  /** The urlset files (with `index: auto` and one file, that file is `entryFile`). */
+  sitemaps: WrittenFile[];
+  urls: number;
+  duplicates: number;
+  rejected: number;
+  /** Uncompressed bytes of all files written. */
+  bytes: number;
+  /** Bytes on disk of all files written. */
+  diskBytes: number;
+  /** Files of an earlier run that the new set replaced and removed. */
+  removed: string[];
+  durationMs: number;
+}
+
+/** The limits in force: a profile, optionally lowered. */
+export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: number, maxBytes?: number): Limits {
+  const base = LIMITS_PROFILES[profile];
+  if (base === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', `unknown limits profile ${JSON.stringify(profile)}; use current or legacy`);
+  const limits = { ...base };
+  if (maxUrls !== undefined) {
+    if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > base.maxUrlsPerSitemap) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `max URLs must be a whole number from 1 to ${base.maxUrlsPerSitemap}, got ${maxUrls}`);
+    }
+    limits.maxUrlsPerSitemap = maxUrls;
+  }
+  if (maxBytes !== undefined) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > base.maxBytesPerSitemap) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `max bytes must be a whole number up to ${base.maxBytesPerSitemap}, got ${maxBytes}`);
+    }
+    limits.maxBytesPerSitemap = maxBytes;
+  }
+  return limits;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function childName(name: string, index: number, gzip: boolean): string {
+  return `${name}-${String(index + 1).padStart(5, '0')}.xml${gzip ? '.gz' : ''}`;
+}
+
+/** Files a run with this name may have written: `NAME.xml` and `NAME-00001.xml[.gz]`. */
+export function ownedBy(name: string): (file: string) => boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^${escaped}(?:-\\d{5,}\\.xml(?:\\.gz)?|\\.xml)$`);
+  return (file) => pattern.test(file);
+}
+
+type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
+
+/**
+ * Writes `entries` as a sitemap set into `options.outDir` and returns what was written.
+ * `entries` may be a sync or async iterable of entries or of arrays of entries (batches).
+ */
+export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
+  const started = performance.now();
+  const name = (options.name ?? 'sitemap').replace(/\.xml$/, '');
+  if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  const indexMode = options.index ?? 'auto';
+  if (!['auto', 'always', 'never'].includes(indexMode)) throw new SitemapError('ERR_SITEMAP_OPTION', `index must be auto, always or never, got ${JSON.stringify(indexMode)}`);
+  const gzip = options.gzip ?? true;
+  const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
+  if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
+  const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
+  let baseUrl: string | undefined;
+  let scope;
+  if (options.baseUrl !== undefined) {
+    scope = scopeOf(options.baseUrl);
+    baseUrl = scope.href;
+  } else if (indexMode === 'always') {
+    throw new SitemapError('ERR_SITEMAP_OPTION', 'an index lists its sitemaps by absolute URL: give a base URL (--base-url) to write one');
+  }
+  const enforceScope = options.enforceScope ?? true;
+
+  const staged = await StagedOutput.create(options.outDir);
+  const background = new BackgroundWriter({ gzipLevel });
+  const entryName = `${name}.xml`;
+  let fileId = 0;
+  const closing: Promise<number>[] = [];
+  const writer = new SitemapSetWriter(
+    {
+      open(index) {
+        // The first file is also kept as plain XML: it becomes the entry file if it stays alone.
+        const tee = index === 0 && indexMode !== 'always' ? staged.path(entryName) : undefined;
+        fileId = background.open(staged.path(childName(name, index, gzip)), tee);
+        if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
+          throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
+        }
+      },
+      write(bytes) {
+        background.write(fileId, bytes);
+      },
+      close() {
+        closing.push(background.close(fileId));
+      },
+    },
+    {
+      limits,
+      baseUrl,
+      scope: enforceScope ? scope : undefined,
+      xslUrl: options.xslUrl,
+      dedupe: options.dedupe,
+      maxFiles: indexMode === 'never' ? Number.POSITIVE_INFINITY : limits.maxSitemapsPerIndex,
+    },
+  );
+
+  let rejected = 0;
+  const interval = options.progressIntervalMs ?? 200;
+  let nextProgress = performance.now() + interval;
+  const progress = (): WriteProgress => ({
+    urls: writer.urls,
+    files: writer.files.length + (writer.urls > 0 ? 1 : 0),
+    rejected,
+    duplicates: writer.duplicates,
+    elapsedMs: performance.now() - started,
+  });
+  const addOne = (entry: UrlEntry): void => {
+    try {
+      writer.add(entry);
+    } catch (error) {
+      if (error instanceof InvalidValueError && options.onInvalid !== undefined) {
+        rejected++;
+        options.onInvalid(error, entry);
+      } else {
+        throw error;
+      }
+    }
+  };
+  let counter = 0;
+  const afterItem = async (): Promise<void> => {
+    if (background.full) await background.whenWritable();
+    if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+    if (options.onProgress !== undefined && (++counter & 1023) === 0 && performance.now() >= nextProgress) {
+      nextProgress = performance.now() + interval;
+      options.onProgress(progress());
+    }
+  };
+
+  try {
+    if (Symbol.asyncIterator in entries) {
+      for await (const item of entries) {
+        if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
+        else addOne(item as UrlEntry);
+        await afterItem();
+      }
+    } else {
+      for (const item of entries) {
+        if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
+        else addOne(item as UrlEntry);
+        if (background.full || options.signal !== undefined || options.onProgress !== undefined) await afterItem();
+      }
+    }
+    const infos = writer.end();
+    if (infos.length === 0) {
+      throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
+    }
+    const diskSizes = await Promise.all(closing);
+    await background.destroy();
+    options.onProgress?.(progress());
+
+    const indexed = indexMode === 'always' || (indexMode === 'auto' && infos.length > 1);
+    const single = infos.length === 1 && !indexed;
+    const sitemaps: WrittenFile[] = [];
+    const names: string[] = [];
+    for (const info of infos) {
+      const file = describeFile(single ? entryName : childName(name, info.index, gzip), info, single ? info.bytes : (diskSizes[info.index] as number), options.outDir, baseUrl);
+      sitemaps.push(file);
+      if (!single) names.push(file.name);
+    }
+    let entryFile: WrittenFile | undefined;
+    if (single) {
+      entryFile = sitemaps[0];
+      names.push(entryName);
+    } else if (indexed) {
+      const refs = sitemaps.map((file) => ({ loc: file.loc as string, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const text = serializeSitemapIndex(refs, { limits, xslUrl: options.xslUrl });
+      await writeFile(staged.path(entryName), text);
+      const bytes = Buffer.byteLength(text);
+      entryFile = { name: entryName, path: `${options.outDir}/${entryName}`, urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
+      names.push(entryName);
+    }
+    const removed = await staged.commit(names, ownedBy(name));
+    const all = entryFile !== undefined && !single ? [...sitemaps, entryFile] : sitemaps;
+    return {
+      outDir: options.outDir,
+      ...(entryFile !== undefined ? { entryFile } : {}),
+      indexed,
+      sitemaps,
+      urls: writer.urls,
+      duplicates: writer.duplicates,
+      rejected,
+      bytes: all.reduce((sum, f) => sum + f.bytes, 0),
+      diskBytes: all.reduce((sum, f) => sum + f.diskBytes, 0),
+      removed,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await background.destroy();
+    await staged.abort();
+  }
+}
+
+function describeFile(name: string, info: SitemapFileInfo, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
+  const file: WrittenFile = { name, path: `${outDir}/${name}`, urls: info.urls, bytes: info.bytes, diskBytes };
+  if (baseUrl !== undefined) file.loc = normalizeUrl(name, 'loc', baseUrl);
+  if (info.lastmod !== undefined) file.lastmod = info.lastmod;
+  return file;
+}

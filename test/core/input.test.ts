@@ -1,0 +1,292 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SitemapError } from '../../src/core/errors.js';
+import { parseTextLine } from '../../src/core/input/text.js';
+import { CsvParser, csvHeader, csvRecordToEntry } from '../../src/core/input/csv.js';
+import { parseJsonLine } from '../../src/core/input/jsonl.js';
+
+type Event = ['record', string[], number] | ['error', string, number];
+
+function parseCsv(chunks: readonly string[]): Event[] {
+  const events: Event[] = [];
+  const parser = new CsvParser({
+    onRecord: (fields, line) => events.push(['record', fields, line]),
+    onError: (message, line) => events.push(['error', message, line]),
+  });
+  for (const chunk of chunks) parser.push(chunk);
+  parser.end();
+  return events;
+}
+
+function records(text: string): [string[], number][] {
+  return parseCsv([text]).map((e) => {
+    assert.equal(e[0], 'record', `unexpected ${JSON.stringify(e)}`);
+    return [e[1] as string[], e[2]];
+  });
+}
+
+function quoteField(field: string): string {
+  return /[",\r\n]/.test(field) || field.charCodeAt(0) === 0xfeff ? `"${field.replace(/"/g, '""')}"` : field;
+}
+
+function serialise(rows: readonly string[][], eol: string, trailing: boolean): string {
+  const lines = rows.map((row) => (row.length === 1 && row[0] === '' ? '""' : row.map(quoteField).join(',')));
+  return lines.join(eol) + (trailing ? eol : '');
+}
+
+function throwsCode(fn: () => unknown, code: string, message: RegExp): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof SitemapError);
+    assert.equal(error.code, code);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+describe('parseTextLine', () => {
+  it('trims, skips blanks and comments, keeps fragments', () => {
+    assert.equal(parseTextLine('  https://example.com/a  '), 'https://example.com/a');
+    assert.equal(parseTextLine('https://example.com/a\r'), 'https://example.com/a');
+    assert.equal(parseTextLine('\uFEFFhttps://example.com/'), 'https://example.com/');
+    assert.equal(parseTextLine(''), undefined);
+    assert.equal(parseTextLine(' \t '), undefined);
+    assert.equal(parseTextLine('# a comment'), undefined);
+    assert.equal(parseTextLine('   # indented comment'), undefined);
+    assert.equal(parseTextLine('https://example.com/#top'), 'https://example.com/#top');
+  });
+});
+
+describe('CsvParser', () => {
+  it('parses plain records with LF and CRLF and reports start lines', () => {
+    assert.deepEqual(records('a,b,c\r\n1,2,3\n\n4,,6'), [
+      [['a', 'b', 'c'], 1],
+      [['1', '2', '3'], 2],
+      [['4', '', '6'], 4],
+    ]);
+  });
+
+  it('handles quoted commas, doubled quotes and line breaks inside quotes', () => {
+    assert.deepEqual(records('loc,note\r\n"https://e.com/a,b","say ""hi"""\r\n"x","line1\r\nline2\nline3"\r\ny,z\r\n'), [
+      [['loc', 'note'], 1],
+      [['https://e.com/a,b', 'say "hi"'], 2],
+      [['x', 'line1\r\nline2\nline3'], 3],
+      [['y', 'z'], 6],
+    ]);
+  });
+
+  it('keeps empty fields, trailing empty field and a quoted empty record', () => {
+    assert.deepEqual(records('a,\n""\n,\n'), [
+      [['a', ''], 1],
+      [[''], 2],
+      [['', ''], 3],
+    ]);
+  });
+
+  it('drops a leading BOM and a final CR without LF', () => {
+    assert.deepEqual(records('\uFEFFloc\r\nx\r'), [
+      [['loc'], 1],
+      [['x'], 2],
+    ]);
+  });
+
+  it('reports a stray quote, skips that record only', () => {
+    assert.deepEqual(parseCsv(['a,b"c,d\ne,f\n']), [
+      ['error', 'stray quote in an unquoted field (quote the whole field and double the quote)', 1],
+      ['record', ['e', 'f'], 2],
+    ]);
+  });
+
+  it('reports text after a closing quote', () => {
+    const events = parseCsv(['"a"b,c\n"x\ny"z\nok\n']);
+    assert.equal(events.length, 3);
+    assert.deepEqual(events[0]?.[0], 'error');
+    assert.equal(events[0]?.[2], 1);
+    assert.deepEqual(events[1]?.slice(0, 1), ['error']);
+    assert.equal(events[1]?.[2], 3, 'line of the bad character, inside a multi-line record');
+    assert.deepEqual(events[2], ['record', ['ok'], 4]);
+  });
+
+  it('reports an unterminated quote at EOF on the line the record starts', () => {
+    assert.deepEqual(parseCsv(['a\n"b\nc\nd']), [
+      ['record', ['a'], 1],
+      ['error', 'unterminated quoted field at the end of the input', 2],
+    ]);
+  });
+
+  it('refuses push after end', () => {
+    const parser = new CsvParser({ onRecord() {}, onError() {} });
+    parser.end();
+    assert.throws(() => parser.push('x'), SitemapError);
+  });
+
+  it('property: properly quoted fields parse back identically', () => {
+    const unit = fc.constantFrom('a', 'b', ' ', ',', '"', '\n', '\r', 'é', '😀', '\uFEFF', '#');
+    const field = fc.oneof(fc.string({ unit, maxLength: 8 }), fc.string({ maxLength: 8 }));
+    const rows = fc.array(fc.array(field, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(rows, fc.constantFrom('\n', '\r\n'), fc.boolean(), (data, eol, trailing) => {
+        const parsed = records(serialise(data, eol, trailing)).map(([fields]) => fields);
+        assert.deepEqual(parsed, data);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  const samples = [
+    'loc,lastmod\r\n"https://e.com/a,b",2024-01-01\r\n"x\r\ny",\r\n\r\nz,"q""q"\r\n',
+    '\uFEFFa,b\n"multi\nline\nfield",x\nlast,"one"',
+    'a,b"c\n"open\nnever closed',
+    '"a"b\r\n"c"\rd\n"e"\r\n',
+    '\n\r\n,\n""\n"",""\r\n',
+  ];
+
+  it('chunk invariance: whole text vs. split at every position and one character at a time', () => {
+    for (const text of samples) {
+      const whole = parseCsv([text]);
+      for (let i = 0; i <= text.length; i++) {
+        assert.deepEqual(parseCsv([text.slice(0, i), text.slice(i)]), whole, `split at ${i} of ${JSON.stringify(text)}`);
+      }
+      assert.deepEqual(parseCsv([...text]), whole, `char by char ${JSON.stringify(text)}`);
+      assert.deepEqual(parseCsv(text.split('')), whole);
+    }
+  });
+
+  it('property: chunk invariance on generated CSV', () => {
+    const unit = fc.constantFrom('a', ',', '"', '\n', '\r', 'é');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 5 }), (text, cuts) => {
+        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
+        const chunks: string[] = [];
+        let prev = 0;
+        for (const p of points) {
+          chunks.push(text.slice(prev, p));
+          prev = p;
+        }
+        chunks.push(text.slice(prev));
+        assert.deepEqual(parseCsv(chunks), parseCsv([text]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('csvHeader / csvRecordToEntry', () => {
+  it('maps columns in any order, case-insensitively, and lists unknown ones', () => {
+    const columns = csvHeader([' Priority ', 'LOC', 'extra', 'lastmod']);
+    assert.deepEqual(columns, { loc: 1, priority: 0, lastmod: 3, count: 4, unknown: ['extra'] });
+    assert.deepEqual(csvRecordToEntry(['0.8', ' https://e.com/ ', 'ignored', ''], columns), {
+      loc: 'https://e.com/',
+      priority: '0.8',
+    });
+  });
+
+  it('keeps values as written (validation is the writer’s)', () => {
+    const columns = csvHeader(['loc', 'lastmod', 'changefreq', 'priority']);
+    assert.deepEqual(csvRecordToEntry(['https://e.com/', 'yesterday', 'sometimes', '1.5'], columns), {
+      loc: 'https://e.com/',
+      lastmod: 'yesterday',
+      changefreq: 'sometimes',
+      priority: '1.5',
+    });
+  });
+
+  it('throws input/csv-header without loc or with a duplicate column', () => {
+    throwsCode(() => csvHeader(['url', 'lastmod']), 'input/csv-header', /no "loc" column.*"url", "lastmod"/);
+    throwsCode(() => csvHeader(['loc', 'LOC']), 'input/csv-header', /"loc" twice/);
+  });
+
+  it('throws input/csv for a wrong field count or an empty loc', () => {
+    const columns = csvHeader(['loc', 'lastmod']);
+    throwsCode(() => csvRecordToEntry(['https://e.com/a', 'b', '2024'], columns), 'input/csv', /3 fields, the header has 2/);
+    throwsCode(() => csvRecordToEntry(['  ', '2024'], columns), 'input/csv', /empty "loc"/);
+  });
+});
+
+describe('parseJsonLine', () => {
+  it('accepts the full model', () => {
+    const entry = {
+      loc: 'https://e.com/',
+      lastmod: 1700000000000,
+      changefreq: 'daily',
+      priority: '0.5',
+      images: [{ loc: 'https://e.com/i.png', caption: 'c', geoLocation: 'g', title: 't', license: 'l' }],
+      videos: [
+        {
+          thumbnailLoc: 'https://e.com/t.jpg',
+          title: 't',
+          description: 'd',
+          contentLoc: 'https://e.com/v.mp4',
+          playerLoc: 'https://e.com/p',
+          playerLocAllowEmbed: 'yes',
+          playerLocAutoplay: 'ap=1',
+          duration: 60,
+          expirationDate: '2030-01-01',
+          rating: 4.5,
+          contentSegmentLocs: [{ loc: 'https://e.com/s1', duration: 30 }],
+          viewCount: 10,
+          publicationDate: '2024-01-01',
+          tags: ['a', 'b'],
+          category: 'c',
+          familyFriendly: 'yes',
+          restriction: { relationship: 'allow', countries: ['GB', 'US'] },
+          galleryLoc: 'https://e.com/g',
+          galleryLocTitle: 'g',
+          prices: [{ value: '1.99', currency: 'EUR', type: 'rent', resolution: 'hd' }, { value: 2, currency: 'USD' }],
+          requiresSubscription: 'no',
+          uploader: 'u',
+          uploaderInfo: 'https://e.com/u',
+          tvshow: { showTitle: 's', videoType: 'full', episodeTitle: 'e', seasonNumber: 1, episodeNumber: 2, premierDate: '2020-01-01' },
+          platform: { relationship: 'deny', platforms: ['tv'] },
+          live: 'no',
+          ids: [{ type: 'url', value: 'https://e.com/id' }],
+        },
+      ],
+      news: {
+        publication: { name: 'N', language: 'en' },
+        publicationDate: '2024-01-01T00:00:00Z',
+        title: 'T',
+        access: 'Subscription',
+        genres: ['Blog'],
+        geoLocations: 'x',
+        keywords: ['k'],
+        stockTickers: ['NASDAQ:AMAT'],
+      },
+      alternates: [{ hreflang: 'en', href: 'https://e.com/' }],
+    };
+    assert.deepEqual(parseJsonLine(JSON.stringify(entry)), entry);
+    assert.deepEqual(parseJsonLine('\uFEFF{"loc":"https://e.com/"}'), { loc: 'https://e.com/' });
+  });
+
+  it('treats null as absent for optional fields', () => {
+    assert.deepEqual(parseJsonLine('{"loc":"x","lastmod":null,"images":[{"loc":"i","caption":null}]}'), {
+      loc: 'x',
+      images: [{ loc: 'i' }],
+    });
+  });
+
+  it('reports shape problems with the field path', () => {
+    const cases: [string, RegExp][] = [
+      ['{"loc":"x","lastMod":"2024"}', /^unknown field "lastMod" \(did you mean "lastmod"\?\)$/],
+      ['{"loc":"x","bogus":1}', /^unknown field "bogus"$/],
+      ['{"lastmod":"2024"}', /^field "loc" is required$/],
+      ['{"loc":null}', /^field "loc" must be a string, got null$/],
+      ['{"loc":1}', /^field "loc" must be a string, got a number$/],
+      ['{"loc":"x","priority":true}', /^field "priority" must be a string or a number, got a boolean$/],
+      ['{"loc":"x","images":[{"loc":"a"},{"loc":"b"},{"loc":3}]}', /^field "images\[2\]\.loc" must be a string, got a number$/],
+      ['{"loc":"x","images":{"loc":"a"}}', /^field "images" must be an array, got an object$/],
+      ['{"loc":"x","images":["a"]}', /^field "images\[0\]" must be an object, got a string$/],
+      ['{"loc":"x","videos":[{"thumbnailLoc":"t","title":"t"}]}', /^field "videos\[0\]\.description" is required$/],
+      ['{"loc":"x","videos":[{"thumbnailLoc":"t","title":"t","description":"d","thumbnail_loc":"t"}]}', /^unknown field "videos\[0\]\.thumbnail_loc" \(did you mean "thumbnailLoc"\?\)$/],
+      ['{"loc":"x","videos":[{"thumbnailLoc":"t","title":"t","description":"d","tags":["a",1]}]}', /^field "videos\[0\]\.tags\[1\]" must be a string, got a number$/],
+      ['{"loc":"x","news":{"publication":{"name":"n"},"publicationDate":"d","title":"t"}}', /^field "news\.publication\.language" is required$/],
+      ['{"loc":"x","alternates":[{"hreflang":"en","href":5}]}', /^field "alternates\[0\]\.href" must be a string, got a number$/],
+      ['{"loc":"x","__proto__":{"a":1}}', /^unknown field "__proto__"$/],
+      ['{"loc":"x","toString":"y"}', /^unknown field "toString"$/],
+      ['["x"]', /^expected a JSON object, got an array$/],
+      ['"x"', /^expected a JSON object, got a string$/],
+      ['{"loc":', /^invalid JSON: /],
+    ];
+    for (const [line, message] of cases) throwsCode(() => parseJsonLine(line), 'input/jsonl', message);
+  });
+});

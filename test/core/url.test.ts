@@ -1,0 +1,427 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { InvalidValueError } from '../../src/core/errors.js';
+import { _fastPath, _normalizeUrlSlow, normalizeUrl, scopeOf, scopeViolation } from '../../src/core/url.js';
+
+// Output of normalizeUrl: RFC 3986 characters only (§2), an http(s) scheme, a host (reg-name or IP
+// literal), an optional port, a path starting with "/", then an optional query and fragment.
+const PCHAR = "(?:[A-Za-z0-9\\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})";
+const RFC3986_RE = new RegExp(
+  `^https?://(?:[a-z0-9\\-._~!$&'()*+,;=]+|\\[[0-9a-f:.]+\\])(?::[0-9]+)?` +
+    `(?:/${PCHAR}*)+(?:\\?(?:${PCHAR}|[/?])*)?(?:#(?:${PCHAR}|[/?])*)?$`,
+);
+
+function throwsCode(fn: () => unknown, code: string, field?: string): InvalidValueError {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof InvalidValueError, `expected InvalidValueError ${code}, got ${String(caught)}`);
+  assert.equal(caught.code, code);
+  if (field !== undefined) assert.equal(caught.field, field);
+  return caught;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Generators
+
+const lowerAlnum = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const label = (chars: string, min = 1, max = 8) =>
+  fc.array(fc.constantFrom(...chars), { minLength: min, maxLength: max }).map((a) => a.join(''));
+
+/** Mostly `clean`, now and then `odd`. */
+const mostly = <T>(clean: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: clean }, { weight: 1, arbitrary: odd });
+
+/** ASCII URLs, many of them eligible for the fast path, with the odd part that is not. */
+const asciiUrl = fc
+  .tuple(
+    mostly(fc.constantFrom('http', 'https'), fc.constantFrom('HTTP', 'Https')),
+    fc.array(mostly(label(`${lowerAlnum}-`), label('ABCxn-0_.')), { minLength: 1, maxLength: 4 }),
+    mostly(label('abcz'), fc.oneof(label('0123456789x'), fc.constantFrom('xn--espaa-rta', 'xn--zz', '0x1f', 'a-'))),
+    fc.option(mostly(label('0123456789', 1, 5), fc.constantFrom('80', '443', '0', '080', '8080', '65535', '65536', '99999', '')), {
+      nil: undefined,
+    }),
+    fc.option(
+      fc.array(
+        mostly(
+          label("abcXYZ019-._~!$&'()*+,;=:@", 0, 8),
+          fc.constantFrom('.', '..', '%2e', '%2E%2e', '%', '%4', '%41', '%zz', 'a b', 'a\\b', '|', '^', '[', ']', '`', '{', '}', '"', '<', '>'),
+        ),
+        { maxLength: 5 },
+      ),
+      { nil: undefined },
+    ),
+    fc.option(mostly(label("abc=&/?:@'!$()*+,;-._~", 0, 12), label("abc=&%20|^[]{}`#./", 0, 12)), { nil: undefined }),
+    fc.option(mostly(label("abc/?:@'!$-._~", 0, 8), label('abc#%/.', 0, 8)), { nil: undefined }),
+    mostly(fc.constant(false), fc.constant(true)),
+  )
+  .map(([scheme, labels, tld, port, segments, query, fragment, trailingDot]) => {
+    let url = `${scheme}://${labels.join('.')}.${tld}${trailingDot ? '.' : ''}`;
+    if (port !== undefined) url += `:${port}`;
+    if (segments !== undefined) url += `/${segments.join('/')}`;
+    if (query !== undefined) url += `?${query}`;
+    if (fragment !== undefined) url += `#${fragment}`;
+    return url;
+  });
+
+/** Characters of IRIs: ASCII, Latin-1, CJK, astral (emoji), the odd lone surrogate and controls. */
+const iriChar = fc.oneof(
+  { weight: 10, arbitrary: fc.constantFrom(...`abcXYZ019-._~!$&'()*+,;=:@/%`.split('')) },
+  { weight: 3, arbitrary: fc.constantFrom('ü', 'ñ', 'é', 'ß', '中', '文', 'Ω', '😀', '\u00a0', '\u200b') },
+  { weight: 2, arbitrary: fc.constantFrom(' ', '"', '<', '>', '\\', '^', '`', '{', '|', '}', '[', ']', '#', '?', '\t', '\n', '\x7f', '\x01') },
+  { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udc00', '%C3', '%c3%bc', '%2e', '%G0') },
+);
+const iriText = (max: number) => fc.array(iriChar, { maxLength: max }).map((a) => a.join(''));
+
+const iri = fc
+  .tuple(
+    fc.constantFrom('http', 'https', 'HTTPS'),
+    fc.array(fc.oneof(label(`${lowerAlnum}-`), label('abcABCüñ中ß'), fc.constantFrom('españa', 'MÜNCHEN', 'bücher')), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    fc.constantFrom('com', 'de', 'xn--p1ai', 'рф', 'COM'),
+    fc.option(fc.constantFrom('80', '443', '8080'), { nil: undefined }),
+    iriText(30),
+  )
+  .map(([scheme, labels, tld, port, rest]) => `${scheme}://${labels.join('.')}.${tld}${port ? `:${port}` : ''}/${rest}`);
+
+/** normalizeUrl, or the error code it threw. */
+function attempt(fn: (s: string) => string, s: string): { ok: string } | { code: string } {
+  try {
+    return { ok: fn(s) };
+  } catch (err) {
+    assert.ok(err instanceof InvalidValueError, `${JSON.stringify(s)} threw ${String(err)}`);
+    return { code: err.code };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('normalizeUrl: seed examples', () => {
+  const cases: [string, string][] = [
+    ['http://www.ejemplo.com/españa.html&q=nombre', 'http://www.ejemplo.com/espa%C3%B1a.html&q=nombre'],
+    ['http://www.ejemplo.com/catalogo?objeto=12&desc=madrid', 'http://www.ejemplo.com/catalogo?objeto=12&desc=madrid'],
+    ['HTTP://WWW.Example.COM:80/a', 'http://www.example.com/a'],
+    ['https://example.com:443', 'https://example.com/'],
+    ['https://example.com:8443/x', 'https://example.com:8443/x'],
+    ['http://example.com/a%2Fb%zz', 'http://example.com/a%2Fb%25zz'],
+    ['http://example.com/ü?q=ü#ü', 'http://example.com/%C3%BC?q=%C3%BC#%C3%BC'],
+    ['http://example.com/a b', 'http://example.com/a%20b'],
+    ['http://www.españa.com/', 'http://www.xn--espaa-rta.com/'],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${input} → ${expected}`, () => {
+      assert.equal(normalizeUrl(input), expected);
+      assert.equal(_normalizeUrlSlow(input), expected);
+    });
+  }
+});
+
+describe('normalizeUrl: behaviour', () => {
+  const cases: [string, string][] = [
+    ['  \t https://example.com/a \n', 'https://example.com/a'],
+    ['https://example.com', 'https://example.com/'],
+    ['http://example.com?q=1', 'http://example.com/?q=1'],
+    ['http://example.com#top', 'http://example.com/#top'],
+    ['http://example.com:0080/a', 'http://example.com/a'],
+    ['https://example.com:80/a', 'https://example.com:80/a'],
+    ['http://example.com:443/a', 'http://example.com:443/a'],
+    ['http://example.com:/a', 'http://example.com/a'],
+    ['http://[::FFFF:1.2.3.4]:8080/', 'http://[::ffff:102:304]:8080/'],
+    ['http://MÜNCHEN.de/Straße', 'http://xn--mnchen-3ya.de/Stra%C3%9Fe'],
+    ['https://example.com/%c3%bc', 'https://example.com/%c3%bc'], // existing escapes kept as written
+    ['https://example.com/a%', 'https://example.com/a%25'],
+    ['https://example.com/a%4', 'https://example.com/a%254'],
+    ['https://example.com/a|b^c[d]e`f{g}h', 'https://example.com/a%7Cb%5Ec%5Bd%5De%60f%7Bg%7Dh'],
+    ['https://example.com/q?a=[1]&b={2}|^`', 'https://example.com/q?a=%5B1%5D&b=%7B2%7D%7C%5E%60'],
+    ['https://example.com/f#a#b|', 'https://example.com/f#a%23b%7C'],
+    ["https://example.com/p?a='b'&c=d/e?f", "https://example.com/p?a='b'&c=d/e?f"],
+    ['https://example.com/a"<>b', 'https://example.com/a%22%3C%3Eb'],
+    ['https://example.com/a\\b', 'https://example.com/a%5Cb'],
+    ['https://example.com/a\tb\nc', 'https://example.com/a%09b%0Ac'],
+    ['https://example.com/\ud800', 'https://example.com/%EF%BF%BD'],
+    ['https://example.com/😀', 'https://example.com/%F0%9F%98%80'],
+    ['https://example.com/a/./b/../c', 'https://example.com/a/c'],
+    ['https://example.com/a/%2e%2E/c', 'https://example.com/c'],
+    ['https://example.com/a/..', 'https://example.com/'],
+    ['https://example.com/a/b/.', 'https://example.com/a/b/'],
+    ['https://example.com/..a/.b/a./', 'https://example.com/..a/.b/a./'],
+    ['https://example.com//a//b/', 'https://example.com//a//b/'],
+    ['https://example.com/catalogo?z=1&a=2', 'https://example.com/catalogo?z=1&a=2'],
+    ["https://example.com/!$&'()*+,;=:@-._~", "https://example.com/!$&'()*+,;=:@-._~"],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${JSON.stringify(input)} → ${expected}`, () => {
+      assert.equal(normalizeUrl(input), expected);
+      assert.equal(_normalizeUrlSlow(input), expected);
+    });
+  }
+
+  it('resolves relative references against base (RFC 3986 §5.2)', () => {
+    const base = 'https://www.example.com/dir/sub/page.html?x=1';
+    assert.equal(normalizeUrl('/a/b', 'loc', base), 'https://www.example.com/a/b');
+    assert.equal(normalizeUrl('c.html', 'loc', base), 'https://www.example.com/dir/sub/c.html');
+    assert.equal(normalizeUrl('../c?q=ü', 'loc', base), 'https://www.example.com/dir/c?q=%C3%BC');
+    assert.equal(normalizeUrl('../../../../c', 'loc', base), 'https://www.example.com/c');
+    assert.equal(normalizeUrl('?y=2', 'loc', base), 'https://www.example.com/dir/sub/page.html?y=2');
+    assert.equal(normalizeUrl('#f', 'loc', base), 'https://www.example.com/dir/sub/page.html?x=1#f');
+    assert.equal(normalizeUrl('//cdn.example.com/i.png', 'loc', base), 'https://cdn.example.com/i.png');
+    assert.equal(normalizeUrl('/españa', 'loc', 'HTTP://WWW.EXAMPLE.COM:80'), 'http://www.example.com/espa%C3%B1a');
+    assert.equal(normalizeUrl('  página  ', 'loc', 'https://example.com/'), 'https://example.com/p%C3%A1gina');
+    // An absolute input ignores the base.
+    assert.equal(normalizeUrl('http://other.example/x', 'loc', base), 'http://other.example/x');
+  });
+
+  it('honours maxLength (sitemaps.org protocol: less than 2,048 characters)', () => {
+    const prefix = 'https://example.com/';
+    const ok = prefix + 'a'.repeat(2047 - prefix.length);
+    assert.equal(normalizeUrl(ok), ok);
+    throwsCode(() => normalizeUrl(`${ok}a`), 'loc/too-long');
+    // The limit applies to the normalised form: "ü" takes 6 characters as %C3%BC.
+    throwsCode(() => normalizeUrl(prefix + 'ü'.repeat(400)), 'loc/too-long');
+    throwsCode(() => normalizeUrl('https://example.com/abcdef', 'loc', undefined, 20), 'loc/too-long');
+    assert.equal(normalizeUrl('https://example.com/abcdef', 'loc', undefined, 26), 'https://example.com/abcdef');
+  });
+});
+
+describe('normalizeUrl: errors', () => {
+  it('loc/empty', () => {
+    throwsCode(() => normalizeUrl(''), 'loc/empty', 'loc');
+    throwsCode(() => normalizeUrl(' \t\r\n ', 'image:loc'), 'loc/empty', 'image:loc');
+  });
+
+  it('loc/not-absolute', () => {
+    const err = throwsCode(() => normalizeUrl('/a/b'), 'loc/not-absolute', 'loc');
+    assert.equal(err.message, '"/a/b" is not an absolute URL; give --base-url or write the full URL');
+    assert.equal(err.value, '/a/b');
+    throwsCode(() => normalizeUrl('www.example.com/a'), 'loc/not-absolute');
+    throwsCode(() => normalizeUrl('//www.example.com/a'), 'loc/not-absolute');
+  });
+
+  it('loc/unsupported-scheme', () => {
+    for (const s of ['ftp://example.com/f', 'mailto:someone@example.com', 'javascript:alert(1)', 'file:///etc/passwd', 'HTTPX://a/']) {
+      const err = throwsCode(() => normalizeUrl(s, 'loc', 'https://example.com/'), 'loc/unsupported-scheme');
+      assert.match(err.message, /http and https/);
+    }
+  });
+
+  it('loc/credentials, without repeating the password', () => {
+    const err = throwsCode(() => normalizeUrl('https://user:s3cret@example.com/'), 'loc/credentials');
+    assert.doesNotMatch(err.message, /s3cret/);
+    assert.match(err.message, /user:\*\*\*@example\.com/);
+    throwsCode(() => normalizeUrl('https://user@example.com/'), 'loc/credentials');
+    throwsCode(() => normalizeUrl('https://@example.com/'), 'loc/credentials');
+  });
+
+  it('loc/invalid', () => {
+    for (const s of [
+      'http:example.com', // WHATWG would accept it
+      'http:/example.com',
+      'http://',
+      'http:///example.com',
+      'http://?q',
+      'http://exa mple.com/',
+      'http://example.com\\a', // WHATWG reads "\" as "/"
+      'http://exam\tple.com/', // WHATWG drops the tab
+      'http://example.com:99999/',
+      'http://example.com:8o/',
+      'http://:80/',
+      'http://a{b}.com/',
+      'http://a"b.com/',
+      'http://1.2.3.4.5/',
+      'http://xn--zz.com/',
+      'http://[::1/',
+      'http://ex%00ample.com/',
+    ]) {
+      const err = throwsCode(() => normalizeUrl(s), 'loc/invalid');
+      assert.ok(err.message.startsWith(JSON.stringify(s)), err.message);
+    }
+    throwsCode(() => normalizeUrl(42 as unknown as string), 'loc/invalid');
+  });
+
+  it('loc/too-long', () => {
+    const err = throwsCode(() => normalizeUrl(`https://example.com/${'x'.repeat(3000)}`, 'video:player_loc'), 'loc/too-long', 'video:player_loc');
+    assert.match(err.message, /3020 characters/);
+    assert.ok(err.message.length < 300, 'the value is shortened in the message');
+  });
+
+  it('base-url/invalid', () => {
+    for (const base of ['ftp://example.com/', '/relative/', 'https://u:p@example.com/', 'http://', '']) {
+      throwsCode(() => normalizeUrl('/a', 'loc', base), 'base-url/invalid', '--base-url');
+    }
+  });
+});
+
+describe('normalizeUrl: properties', () => {
+  it('is idempotent on IRIs', () => {
+    fc.assert(
+      fc.property(fc.oneof(iri, asciiUrl), (s) => {
+        const first = attempt(normalizeUrl, s);
+        if ('ok' in first) assert.equal(normalizeUrl(first.ok), first.ok);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('emits pure ASCII in the RFC 3986 character set', () => {
+    fc.assert(
+      fc.property(fc.oneof(iri, asciiUrl), (s) => {
+        const r = attempt(normalizeUrl, s);
+        if ('ok' in r) assert.match(r.ok, RFC3986_RE);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('percent-encodes non-ASCII as UTF-8 with uppercase hex, like encodeURIComponent', () => {
+    const segment = fc.array(fc.oneof(fc.constantFrom('a', 'Z', '0', '-', '_'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), {
+      maxLength: 10,
+    });
+    fc.assert(
+      fc.property(segment, (chars) => {
+        const seg = chars.filter((c) => !/[\x00-\x7f]/.test(c) || /[A-Za-z0-9_-]/.test(c)).join('');
+        assert.equal(normalizeUrl(`https://example.com/${seg}`), `https://example.com/${encodeURIComponent(seg)}`);
+      }),
+    );
+  });
+
+  it('fast path and slow path agree', () => {
+    let fast = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(asciiUrl, (s) => {
+        total++;
+        const f = _fastPath(s);
+        const slow = attempt(_normalizeUrlSlow, s);
+        if (f !== undefined) {
+          fast++;
+          assert.deepEqual(slow, { ok: f }, s);
+        }
+        assert.deepEqual(attempt(normalizeUrl, s), slow, s);
+      }),
+      { numRuns: 5000 },
+    );
+    assert.ok(fast > total / 5, `the fast path took only ${fast} of ${total} URLs`);
+    assert.ok(fast < total * 0.9, `the fast path took ${fast} of ${total} URLs; the slow path needs exercise too`);
+  });
+
+  it('fast path and slow path agree on fc.webUrl()', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (s) => {
+        const f = _fastPath(s);
+        if (f !== undefined) assert.equal(_normalizeUrlSlow(s), f);
+        assert.deepEqual(attempt(normalizeUrl, s), attempt(_normalizeUrlSlow, s));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('throws only InvalidValueError on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }).map((s) => `http://${s}`)), (s) => {
+        attempt(normalizeUrl, s);
+        attempt((x) => normalizeUrl(x, 'loc', 'https://example.com/a/'), s);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('scopeOf', () => {
+  it('takes the path prefix up to the last "/"', () => {
+    assert.deepEqual(scopeOf('https://www.example.com/'), {
+      scheme: 'https',
+      host: 'www.example.com',
+      port: '',
+      pathPrefix: '/',
+      href: 'https://www.example.com/',
+    });
+    assert.equal(scopeOf('https://www.example.com').pathPrefix, '/');
+    assert.equal(scopeOf('https://www.example.com/catalog/').pathPrefix, '/catalog/');
+    assert.equal(scopeOf('https://www.example.com/catalog/sitemap.xml').pathPrefix, '/catalog/');
+    assert.equal(scopeOf('https://www.example.com/catalog').pathPrefix, '/');
+    assert.equal(scopeOf('https://www.example.com/catalog/sitemap.xml?x=/a/b/').pathPrefix, '/catalog/');
+  });
+
+  it('normalises the base', () => {
+    const s = scopeOf('HTTP://WWW.España.COM:80/Catálogo/');
+    assert.deepEqual(s, {
+      scheme: 'http',
+      host: 'www.xn--espaa-rta.com',
+      port: '',
+      pathPrefix: '/Cat%C3%A1logo/',
+      href: 'http://www.xn--espaa-rta.com/Cat%C3%A1logo/',
+    });
+    assert.equal(scopeOf('http://www.ejemplo.com:100/').port, '100');
+    assert.equal(scopeOf('http://[::1]:8080/a/').host, '[::1]');
+  });
+
+  it('throws base-url/invalid', () => {
+    for (const base of ['ftp://example.com/', 'example.com', '/catalog/', 'http://', 'https://u:p@example.com/', '']) {
+      throwsCode(() => scopeOf(base), 'base-url/invalid', '--base-url');
+    }
+  });
+});
+
+describe('scopeViolation', () => {
+  it('follows the seed examples (sitemaps.org protocol "Sitemap file location")', () => {
+    const scope = scopeOf('http://ejemplo.com/catalogo/sitemap.xml');
+    assert.equal(scopeViolation('http://ejemplo.com/catalogo/mostrar?objeto=23', scope), undefined);
+    assert.equal(scopeViolation('http://ejemplo.com/catalogo/', scope), undefined);
+    assert.equal(
+      scopeViolation('http://ejemplo.com/imagenes/mostrar?objeto=23', scope),
+      'path "/imagenes/mostrar" is outside "/catalogo/"',
+    );
+    assert.equal(
+      scopeViolation('https://ejemplo.com/catalogo/pagina1.html', scope),
+      'scheme "https" differs from the base URL\'s "http"',
+    );
+    assert.equal(scopeViolation('http://ejemplo.com/catalogo', scope), 'path "/catalogo" is outside "/catalogo/"');
+  });
+
+  it('checks the port', () => {
+    const scope = scopeOf('http://www.ejemplo.com:100/');
+    assert.equal(scopeViolation('http://www.ejemplo.com:100/catalogo', scope), undefined);
+    assert.equal(scopeViolation('http://www.ejemplo.com/catalogo', scope), "port (default) differs from the base URL's 100");
+    assert.equal(
+      scopeViolation('https://www.example.com:8080/x', scopeOf('https://www.example.com/')),
+      "port 8080 differs from the base URL's (default)",
+    );
+    // A default port written out is the same port once normalised.
+    assert.equal(scopeViolation(normalizeUrl('https://www.example.com:443/x'), scopeOf('https://www.example.com/')), undefined);
+  });
+
+  it('compares hosts exactly', () => {
+    const scope = scopeOf('https://www.example.com/');
+    assert.equal(scopeViolation('https://a.example.com/x', scope), 'host "a.example.com" differs from the base URL\'s "www.example.com"');
+    assert.equal(scopeViolation('https://example.com/x', scope), 'host "example.com" differs from the base URL\'s "www.example.com"');
+    assert.equal(scopeViolation(normalizeUrl('https://WWW.EXAMPLE.COM/x'), scope), undefined);
+  });
+
+  it('reports a value that is not a normalised http(s) URL', () => {
+    assert.match(scopeViolation('/relative', scopeOf('https://www.example.com/')) ?? '', /not an absolute http\(s\) URL/);
+  });
+
+  it('agrees with a prefix check on generated URLs', () => {
+    const scope = scopeOf('https://www.example.com/catalog/');
+    const url = fc
+      .tuple(
+        fc.constantFrom('https://www.example.com', 'HTTPS://WWW.EXAMPLE.COM:443', 'http://www.example.com', 'https://example.com', 'https://www.example.com:8443'),
+        fc.constantFrom('/', '/catalog/', '/catalog', '/catalog/../', '/catalog/./', '/Catalog/', '/catalogue/'),
+        iriText(12),
+      )
+      .map(([origin, dir, rest]) => origin + dir + rest);
+    fc.assert(
+      fc.property(url, (s) => {
+        const r = attempt(normalizeUrl, s);
+        if (!('ok' in r)) return;
+        const inside = r.ok.startsWith('https://www.example.com/catalog/');
+        assert.equal(scopeViolation(r.ok, scope) === undefined, inside);
+      }),
+    );
+  });
+});

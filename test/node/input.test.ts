@@ -1,0 +1,209 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { SitemapError } from '../../src/core/errors.js';
+import { detectInputFormat, readInput, type InputFormat, type InputRecord } from '../../src/node/input.js';
+
+let dir: string;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sitemapkit-input-'));
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function collect(
+  name: string,
+  content: string | Uint8Array,
+  format: InputFormat,
+  onWarning?: (message: string) => void,
+): Promise<{ records: InputRecord[]; batches: number }> {
+  await writeFile(join(dir, name), content);
+  const records: InputRecord[] = [];
+  let batches = 0;
+  for await (const batch of readInput(name, format, { cwd: dir, ...(onWarning ? { onWarning } : {}) })) {
+    assert.ok(batch.length > 0, 'no empty batches');
+    batches++;
+    records.push(...batch);
+  }
+  return { records, batches };
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: string, message: string | RegExp): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof SitemapError);
+    assert.equal(error.code, code);
+    if (typeof message === 'string') assert.equal(error.message, message);
+    else assert.match(error.message, message);
+    return true;
+  });
+}
+
+async function drain(iterable: AsyncIterable<InputRecord[]>): Promise<InputRecord[]> {
+  const out: InputRecord[] = [];
+  for await (const batch of iterable) out.push(...batch);
+  return out;
+}
+
+describe('detectInputFormat', () => {
+  it('chooses by extension, ignoring .gz; stdin and no extension are text', () => {
+    const cases: [string, InputFormat][] = [
+      ['-', 'text'],
+      ['urls', 'text'],
+      ['dir.d/urls', 'text'],
+      ['urls.txt', 'text'],
+      ['URLS.LST', 'text'],
+      ['urls.gz', 'text'],
+      ['a/b.csv', 'csv'],
+      ['b.CSV.gz', 'csv'],
+      ['c.jsonl', 'jsonl'],
+      ['c.ndjson.gz', 'jsonl'],
+    ];
+    for (const [path, format] of cases) assert.equal(detectInputFormat(path), format, path);
+  });
+
+  it('refuses an unknown extension', () => {
+    assert.throws(() => detectInputFormat('urls.json'), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_INPUT_FORMAT' && /--input-format/.test(e.message));
+  });
+});
+
+describe('readInput', () => {
+  it('text: BOM, CRLF, comments and blank lines, 1-based lines', async () => {
+    const { records } = await collect('urls.txt', '\uFEFFhttps://e.com/a\r\n# comment\r\n\r\n  https://e.com/b  \r\nhttps://e.com/c', 'text');
+    assert.deepEqual(records, [
+      { entry: { loc: 'https://e.com/a' }, file: 'urls.txt', line: 1 },
+      { entry: { loc: 'https://e.com/b' }, file: 'urls.txt', line: 4 },
+      { entry: { loc: 'https://e.com/c' }, file: 'urls.txt', line: 5 },
+    ]);
+  });
+
+  it('text: invalid UTF-8 is an error record, not a corrupted URL', async () => {
+    const bytes = Buffer.concat([Buffer.from('https://e.com/ok\nhttps://e.com/'), Buffer.from([0xff, 0xfe]), Buffer.from('\nhttps://e.com/é\n')]);
+    const { records } = await collect('bad-utf8.txt', bytes, 'text');
+    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error]), [
+      [1, 'https://e.com/ok'],
+      [2, 'invalid UTF-8 (or U+FFFD) in the line; it was skipped'],
+      [3, 'https://e.com/é'],
+    ]);
+  });
+
+  it('text: large files arrive in several batches, lines counted across chunk boundaries', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/page/${i}?q=${'x'.repeat(i % 17)}`);
+    const { records, batches } = await collect('big.txt', lines.join('\r\n') + '\r\n', 'text');
+    assert.ok(batches > 1, `batches: ${batches}`);
+    assert.equal(records.length, lines.length);
+    records.forEach((r, i) => {
+      assert.equal(r.line, i + 1);
+      assert.equal(r.entry?.loc, lines[i]);
+    });
+  });
+
+  it('csv: quoted newline keeps later line numbers right; header in any order; unknown column warned', async () => {
+    const warnings: string[] = [];
+    const csv = 'priority,loc,note\r\n0.5,"https://e.com/a,b","two\r\nlines"\r\n,https://e.com/c,x\r\nbad"quote,https://e.com/d,y\r\n1,https://e.com/e\r\n0.1,https://e.com/f,"z"\r\n';
+    const { records } = await collect('in.csv', csv, 'csv', (m) => warnings.push(m));
+    assert.deepEqual(warnings, ['in.csv:1: unknown CSV column "note" ignored (known: loc, lastmod, changefreq, priority)']);
+    assert.deepEqual(records, [
+      { entry: { loc: 'https://e.com/a,b', priority: '0.5' }, file: 'in.csv', line: 2 },
+      { entry: { loc: 'https://e.com/c' }, file: 'in.csv', line: 4 },
+      { error: 'stray quote in an unquoted field (quote the whole field and double the quote)', file: 'in.csv', line: 5 },
+      { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', file: 'in.csv', line: 6 },
+      { entry: { loc: 'https://e.com/f', priority: '0.1' }, file: 'in.csv', line: 7 },
+    ]);
+  });
+
+  it('csv: a header without loc is fatal and names the file', async () => {
+    await rejectsWith(collect('nohead.csv', 'url,lastmod\nhttps://e.com/,2024\n', 'csv'), 'input/csv-header', /^nohead\.csv:1: CSV header has no "loc" column/);
+    await rejectsWith(collect('empty.csv', '', 'csv'), 'input/csv-header', /^empty\.csv: empty CSV input/);
+  });
+
+  it('jsonl: a bad line is an error record with its line number; the others come through', async () => {
+    const text = [
+      '{"loc":"https://e.com/a","lastmod":"2024-01-01","images":[{"loc":"https://e.com/i.png"}]}',
+      '',
+      '{"loc":"https://e.com/b","lastMod":"2024-01-01"}',
+      '{"loc":"https://e.com/c"',
+      '{"loc":"https://e.com/d","images":[{"loc":1}]}',
+      '{"loc":"https://e.com/e","priority":0.3}',
+    ].join('\n');
+    const { records } = await collect('in.jsonl', text, 'jsonl');
+    assert.deepEqual(
+      records.map((r) => [r.line, r.entry?.loc ?? r.error]),
+      [
+        [1, 'https://e.com/a'],
+        [3, 'unknown field "lastMod" (did you mean "lastmod"?)'],
+        [4, records[2]?.error],
+        [5, 'field "images[0].loc" must be a string, got a number'],
+        [6, 'https://e.com/e'],
+      ],
+    );
+    assert.match(records[2]?.error ?? '', /^invalid JSON: /);
+    assert.deepEqual(records[0]?.entry, { loc: 'https://e.com/a', lastmod: '2024-01-01', images: [{ loc: 'https://e.com/i.png' }] });
+    assert.equal(records[4]?.entry?.priority, 0.3);
+  });
+
+  it('gzip is detected by magic bytes, whatever the name', async () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `https://example.com/${i}`);
+    const gz = gzipSync(Buffer.from(`\uFEFF${lines.join('\n')}\n`));
+    const { records } = await collect('urls-no-suffix', gz, 'text');
+    assert.equal(records.length, 50_000);
+    assert.deepEqual(records.at(-1), { entry: { loc: 'https://example.com/49999' }, file: 'urls-no-suffix', line: 50_000 });
+    assert.equal(records[0]?.entry?.loc, 'https://example.com/0');
+
+    // A .gz name holding plain text is read as plain text.
+    const plain = await collect('plain.csv.gz', 'loc\nhttps://e.com/\n', 'csv');
+    assert.deepEqual(plain.records, [{ entry: { loc: 'https://e.com/' }, file: 'plain.csv.gz', line: 2 }]);
+  });
+
+  it('truncated gzip is an ERR_SITEMAP_INPUT failure', async () => {
+    const gz = gzipSync(Buffer.from('https://e.com/\n'.repeat(1000)));
+    await rejectsWith(collect('trunc.gz', gz.subarray(0, gz.length - 10), 'text'), 'ERR_SITEMAP_INPUT', /^cannot read trunc\.gz: invalid gzip data/);
+  });
+
+  it('stdin via a Readable, in tiny chunks, is <stdin>; gzip on stdin too', async () => {
+    const text = 'loc,lastmod\r\n"https://e.com/\r\nx",2024\r\nhttps://e.com/y,\r\n';
+    const chunks = [...Buffer.from(text)].map((b) => Buffer.from([b]));
+    const records = await drain(readInput('-', 'csv', { stdin: Readable.from(chunks) }));
+    assert.deepEqual(records, [
+      { entry: { loc: 'https://e.com/\r\nx', lastmod: '2024' }, file: '<stdin>', line: 2 },
+      { entry: { loc: 'https://e.com/y' }, file: '<stdin>', line: 4 },
+    ]);
+
+    const gz = gzipSync(Buffer.from('https://e.com/é\n'));
+    const gzChunks = [...gz].map((b) => Buffer.from([b]));
+    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(gzChunks) })), [
+      { entry: { loc: 'https://e.com/é' }, file: '<stdin>', line: 1 },
+    ]);
+
+    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(['a\n', 'b']) })), [
+      { entry: { loc: 'a' }, file: '<stdin>', line: 1 },
+      { entry: { loc: 'b' }, file: '<stdin>', line: 2 },
+    ]);
+    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from([]) })), []);
+  });
+
+  it('a missing file or a directory is a one-line ERR_SITEMAP_INPUT error', async () => {
+    await rejectsWith(drain(readInput('nope.txt', 'text', { cwd: dir })), 'ERR_SITEMAP_INPUT', 'cannot read nope.txt: no such file');
+    await rejectsWith(drain(readInput('.', 'text', { cwd: dir })), 'ERR_SITEMAP_INPUT', 'cannot read .: is a directory');
+  });
+
+  it('stopping early closes the file', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => `https://example.com/${i}`);
+    await writeFile(join(dir, 'early.txt'), lines.join('\n'));
+    for await (const batch of readInput('early.txt', 'text', { cwd: dir })) {
+      assert.ok(batch.length > 0);
+      break;
+    }
+    await writeFile(join(dir, 'early.gz'), gzipSync(lines.join('\n')));
+    for await (const batch of readInput('early.gz', 'text', { cwd: dir })) {
+      assert.ok(batch.length > 0);
+      break;
+    }
+  });
+});
