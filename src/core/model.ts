@@ -102,7 +102,6 @@ export interface NewsEntry {
   access?: 'Subscription' | 'Registration';
   /** Comma-separated list in the XML: PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated. */
   genres?: string[];
-  geoLocations?: string;
   keywords?: string[];
   /** At most 5, such as `NASDAQ:AMAT`. */
   stockTickers?: string[];

@@ -2,10 +2,11 @@
 // location scope (scheme, host, port, path prefix). Pure: only the global `URL` class is used.
 //
 // Split of work: this module splits the input itself (scheme, authority, rest) and percent-encodes the
-// path, query and fragment itself; `new URL()` is used for the host (lower case, IDNA → punycode,
-// IPv4/IPv6 forms, default port) and for the path's dot segments. The query and fragment are not taken
-// from WHATWG URL, which turns `'` into `%27` in the query of http(s) URLs — RFC 3986 allows `'` there
-// and `%27` is not equivalent to it (RFC 3986 §2.2), so that would change the URL.
+// path, query and fragment itself; `new URL()` normalises the host (lower case, IDNA → punycode,
+// IPv4/IPv6 forms, default port; cached per authority) and removes dot segments from paths that may
+// have some. The query and fragment never go through WHATWG URL, which turns `'` into `%27` in the
+// query of http(s) URLs: RFC 3986 allows `'` there and `%27` is not equivalent to it (§2.2).
+// A plainly normal ASCII URL takes a fast path that returns it unchanged.
 
 import { InvalidValueError, quoteValue } from './errors.js';
 
@@ -125,29 +126,30 @@ function encodeAfterAuthority(s: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Fast path
 
-// Lower-case http(s), a lower-case ASCII host whose last label starts with a letter (WHATWG parses a
-// host "ending in a number" as IPv4), an optional port, then a path of RFC 3986 characters with no
-// `%`, optionally followed by a query and a fragment. No whitespace, no backslash, no uppercase host.
+// Lower-case http(s); a host of non-empty lower-case labels of [a-z0-9-], an optional trailing dot,
+// the last label starting with a letter (WHATWG parses a host "ending in a number" as IPv4); an
+// optional port; then nothing, or a path of RFC 3986 characters without `%`, an optional query and
+// fragment. No whitespace, no backslash, no non-ASCII, no uppercase in the host. (One regular
+// expression measured faster than a hand-written charCodeAt scanner on Node 20.)
 const FAST_RE =
   /^https?:\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?)(?::(\d{1,5}))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?)?$/;
 
-// RFC 3986 §5.2.4: `.` and `..` segments (a false hit inside a query only sends the URL to the slow path).
+// RFC 3986 §5.2.4: "." and ".." segments (a hit inside the query only sends the URL to the slow path).
 const DOT_SEGMENT_RE = /\/\.\.?(?:[/?#]|$)/;
 
 /** The normalised URL when `s` (already trimmed) is plainly normal, else undefined. */
 function fastPath(s: string): string | undefined {
   const m = FAST_RE.exec(s);
   if (m === null) return undefined;
-  const host = m[1] as string;
-  // IDNA: an `xn--` label is decoded and checked by the host parser.
-  if (host.includes('xn--')) return undefined;
+  // IDNA decodes and checks `xn--` labels.
+  if ((m[1] as string).includes('xn--')) return undefined;
   const port = m[2];
   if (port !== undefined) {
-    if (port.length > 1 && port.charCodeAt(0) === 0x30) return undefined; // leading zero: WHATWG rewrites it
+    if (port.length > 1 && port.charCodeAt(0) === 0x30) return undefined; // a leading zero: WHATWG drops it
     const p = Number(port);
     if (p > 65535) return undefined;
-    const https = s.charCodeAt(4) === 0x73; // "https:" vs "http:"
-    if (p === (https ? 443 : 80)) return undefined;
+    // RFC 3986 §6.2.3: the scheme's default port is omitted.
+    if (p === (s.charCodeAt(4) === 0x73 ? 443 : 80)) return undefined;
   }
   const path = m[3];
   if (path === undefined) return `${s}/`; // WHATWG: the empty path of an http(s) URL is "/"
@@ -269,6 +271,7 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   if (/[\x00-\x20\x7f\\]/.test(authority)) {
     throw invalid(field, input, 'the host contains a space, a control character or a backslash');
   }
+  const origin = originOf(scheme, authority, field, input);
   const rest = encodeAfterAuthority(s.slice(end));
   let q = 0;
   while (q < rest.length) {
@@ -276,18 +279,46 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
     if (c === 0x3f || c === 0x23) break;
     q++;
   }
+  let path = rest.slice(0, q);
+  if (path === '') {
+    path = '/'; // WHATWG: the empty path of an http(s) URL is "/"
+  } else if (MAYBE_DOT_SEGMENT_RE.test(path)) {
+    // RFC 3986 §5.2.4 remove_dot_segments, as WHATWG URL does it (it also reads "%2e" as "."). The path
+    // is already RFC 3986 clean, so URL changes nothing else in it.
+    try {
+      path = new URL(origin + path).pathname;
+    } catch {
+      throw invalid(field, input, 'its path cannot be parsed');
+    }
+  }
+  return origin + path + rest.slice(q);
+}
+
+// Any segment starting with "." or "%2e" may be a dot segment.
+const MAYBE_DOT_SEGMENT_RE = /\/(?:\.|%2e)/i;
+
+// Normalised `scheme://host[:port]` by `scheme://authority` as written; hosts repeat across entries.
+const originCache = new Map<string, string>();
+const ORIGIN_CACHE_SIZE = 1_000;
+
+function originOf(scheme: string, authority: string, field: string, input: string): string {
+  const key = `${scheme}://${authority}`;
+  const cached = originCache.get(key);
+  if (cached !== undefined) return cached;
   let url: URL;
   try {
-    url = new URL(`${scheme}://${authority}${rest.slice(0, q)}`);
+    url = new URL(`${key}/`);
   } catch {
     throw invalid(field, input, `the host or port ${quoteValue(authority)} is not valid`);
   }
   if (!HOST_RE.test(url.hostname)) {
     throw invalid(field, input, `the host ${quoteValue(url.hostname)} has characters RFC 3986 does not allow`);
   }
-  // url.host: lower case, punycode, no default port (RFC 3986 §6.2.3). url.pathname: dot segments
-  // removed (RFC 3986 §5.2.4), "/" for an empty path; nothing left to encode after encodeAfterAuthority.
-  return `${scheme}://${url.host}${url.pathname}${rest.slice(q)}`;
+  // url.host: lower case, IDNA → punycode, IPv4/IPv6 canonical, no default port (RFC 3986 §6.2.2, §6.2.3).
+  const origin = `${scheme}://${url.host}`;
+  if (originCache.size >= ORIGIN_CACHE_SIZE) originCache.clear();
+  originCache.set(key, origin);
+  return origin;
 }
 
 function normalize(input: string, field: string, base: string | undefined, maxLength: number, allowFast: boolean): string {

@@ -277,6 +277,22 @@ describe('normalizeUrl: properties', () => {
     );
   });
 
+  it('emits URLs that WHATWG URL leaves as they are (but for \' in the query)', () => {
+    fc.assert(
+      fc.property(fc.oneof(iri, asciiUrl), (s) => {
+        const r = attempt(normalizeUrl, s);
+        if (!('ok' in r)) return;
+        const u = new URL(r.ok);
+        const split = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(r.ok);
+        assert.ok(split);
+        assert.equal(`${u.protocol}//${u.host}${u.pathname}`, split[1]);
+        assert.equal(u.search, (split[2] ?? '').replaceAll("'", '%27').replace(/^\?$/, ''));
+        assert.equal(u.hash, (split[3] ?? '').replace(/^#$/, ''));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('percent-encodes non-ASCII as UTF-8 with uppercase hex, like encodeURIComponent', () => {
     const segment = fc.array(fc.oneof(fc.constantFrom('a', 'Z', '0', '-', '_'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), {
       maxLength: 10,

@@ -79,7 +79,6 @@ const NEWS = object({
   title: str,
   'access?': str,
   'genres?': strings,
-  'geoLocations?': str,
   'keywords?': strings,
   'stockTickers?': strings,
 });

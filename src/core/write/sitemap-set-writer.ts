@@ -122,15 +122,23 @@ export class SitemapSetWriter {
    */
   add(entry: UrlEntry): AddResult {
     const s = this.serializer;
-    const xml = s.serialize(entry, this.headerWritten ? this.declared : ALL_EXTENSIONS);
+    const mask = this.open && this.headerWritten ? this.declared : ALL_EXTENSIONS;
+    let xml = s.serialize(entry, mask);
+    let size = utf8Length(xml);
+    // The form this entry takes at the start of a new file, where the root will declare its namespaces.
+    let fresh = xml;
+    let freshSize = size;
+    if ((s.usedNamespaces & ~mask) !== 0) {
+      fresh = s.serialize(entry, ALL_EXTENSIONS);
+      freshSize = utf8Length(fresh);
+    }
+    const overhead = this.reservedHeaderBytes + FOOTER.length;
+    if (overhead + freshSize > this.limits.maxBytesPerSitemap) {
+      throw new InvalidValueError('entry/too-large', 'url', s.loc, `this <url> takes ${freshSize} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
+    }
     if (this.seen !== undefined && !this.seen.add(s.loc)) {
       this.duplicates++;
       return 'duplicate';
-    }
-    const size = utf8Length(xml);
-    const overhead = this.reservedHeaderBytes + FOOTER.length;
-    if (overhead + size > this.limits.maxBytesPerSitemap) {
-      throw new InvalidValueError('entry/too-large', 'url', s.loc, `this <url> takes ${size} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
     }
     if (
       this.open &&
@@ -139,6 +147,8 @@ export class SitemapSetWriter {
         (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap))
     ) {
       this.closeFile();
+      xml = fresh;
+      size = freshSize;
     }
     if (!this.open) this.openFile();
     this.pending.push(xml);

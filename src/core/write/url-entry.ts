@@ -258,7 +258,8 @@ export class UrlEntrySerializer {
     }
     const name = text(n.publication.name, 'news:name');
     if (name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', name, 'news publication name is empty');
-    // sitemap-news.xsd order: publication, access, genres, publication_date, title, geo_locations, keywords, stock_tickers
+    // sitemap-news.xsd order: publication, access, genres, publication_date, title, keywords, stock_tickers
+    // (geo_locations is not in the schema: Google dropped it)
     let xml = this.open(NS_NEWS, 'news:news') + '><news:publication><news:name>' + name + '</news:name><news:language>' + language + '</news:language></news:publication>';
     if (n.access != null) xml += '<news:access>' + oneOf(n.access, ['Subscription', 'Registration'], 'news:access') + '</news:access>';
     if (n.genres != null) {
@@ -272,7 +273,6 @@ export class UrlEntrySerializer {
     }
     xml += '<news:publication_date>' + date(n.publicationDate, 'news:publication_date') + '</news:publication_date>';
     xml += '<news:title>' + text(n.title, 'news:title') + '</news:title>';
-    if (n.geoLocations != null) xml += '<news:geo_locations>' + text(n.geoLocations, 'news:geo_locations') + '</news:geo_locations>';
     if (n.keywords != null) xml += '<news:keywords>' + list(n.keywords, 'news:keywords').map((k) => text(k, 'news:keywords')).join(', ') + '</news:keywords>';
     if (n.stockTickers != null) {
       const tickers = list(n.stockTickers, 'news:stock_tickers');
