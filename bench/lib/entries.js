@@ -27,6 +27,18 @@ const NON_ASCII = ['café', 'españa', 'straße', '東京', 'москва', 'zü
 
 const FROM_S = Date.UTC(2020, 0, 1) / 1000;
 const SPAN_S = Date.UTC(2026, 0, 1) / 1000 - FROM_S;
+// Date.prototype.toISOString costs ~0.8 µs an entry; tables give the same text far cheaper.
+const DAYS = Array.from({ length: SPAN_S / 86400 }, (_, d) => new Date((FROM_S + d * 86400) * 1000).toISOString().slice(0, 11));
+const PAD2 = Array.from({ length: 60 }, (_, k) => String(k).padStart(2, '0'));
+
+/** `YYYY-MM-DDThh:mm:ss+00:00` for `s` seconds after 2020-01-01T00:00:00Z. */
+function lastmodText(s) {
+  const day = Math.floor(s / 86400);
+  const t = s - day * 86400;
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t - h * 3600) / 60);
+  return DAYS[day] + PAD2[h] + ':' + PAD2[m] + ':' + PAD2[t - h * 3600 - m * 60] + '+00:00';
+}
 
 /** mulberry32: a small, fast, seeded 32-bit PRNG; returns floats in [0, 1). */
 export function mulberry32(seed) {
@@ -57,7 +69,7 @@ export function* generateEntries(n, shape = 'sitemapkit', seed = SEED) {
       url += rand() < 0.25 ? '-' + Math.floor(rand() * 100000) + '/' : '/';
     }
     if (url.length > target) url = url.slice(0, target);
-    const lastmod = new Date((FROM_S + Math.floor(rand() * SPAN_S)) * 1000).toISOString().slice(0, 19) + '+00:00';
+    const lastmod = lastmodText(Math.floor(rand() * SPAN_S));
     const changefreq = CHANGEFREQS[i % 7];
     const priority = Math.floor(rand() * 11) / 10;
     yield asPeer ? { url, lastmod, changefreq, priority } : { loc: url, lastmod, changefreq, priority };

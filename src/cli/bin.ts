@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import { run } from './main.js';
 import { processIo } from './io.js';
+import { EXIT_INTERRUPTED } from './io.js';
 
-process.exitCode = await run(process.argv.slice(2), processIo());
+const code = await run(process.argv.slice(2), processIo());
+process.exitCode = code;
+// Interrupted: an input read (stdin) may still be pending and would keep the process alive.
+if (code === EXIT_INTERRUPTED) process.exit(code);

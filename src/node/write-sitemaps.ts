@@ -220,10 +220,24 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
 
   try {
     if (Symbol.asyncIterator in entries) {
-      for await (const item of entries) {
-        if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
-        else addOne(item as UrlEntry);
-        await afterItem();
+      const iterator = entries[Symbol.asyncIterator]();
+      let finished = false;
+      try {
+        for (;;) {
+          // An abort must not wait for the source: stdin may not send anything for a long time.
+          const next = options.signal === undefined ? await iterator.next() : await untilAborted(iterator.next(), options.signal);
+          if (next.done === true) {
+            finished = true;
+            break;
+          }
+          const item = next.value;
+          if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
+          else addOne(item as UrlEntry);
+          await afterItem();
+        }
+      } finally {
+        // Not awaited: a generator suspended in a pending read would only return after that read.
+        if (!finished) iterator.return?.()?.catch(() => {});
       }
     } else {
       for (const item of entries) {
@@ -280,6 +294,25 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     await background.destroy();
     await staged.abort();
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it is aborted. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function describeFile(name: string, info: SitemapFileInfo, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {

@@ -248,7 +248,6 @@ describe('parseJsonLine', () => {
         title: 'T',
         access: 'Subscription',
         genres: ['Blog'],
-        geoLocations: 'x',
         keywords: ['k'],
         stockTickers: ['NASDAQ:AMAT'],
       },

@@ -252,7 +252,10 @@ describe('normalizeUrl: errors', () => {
   it('base-url/invalid', () => {
     for (const base of ['ftp://example.com/', '/relative/', 'https://u:p@example.com/', 'http://', '']) {
       throwsCode(() => normalizeUrl('/a', 'loc', base), 'base-url/invalid', '--base-url');
+      throwsCode(() => normalizeUrl('https://example.com/a', 'loc', base), 'base-url/invalid', '--base-url');
     }
+    const err = throwsCode(() => normalizeUrl('/a', 'loc', 'https://u:s3cret@example.com/'), 'base-url/invalid');
+    assert.doesNotMatch(err.message, /s3cret/);
   });
 });
 

@@ -1,0 +1,484 @@
+#!/usr/bin/env node
+// bench:generate — writeSitemaps on N deterministic synthetic entries (gzip on, 50,000 URLs per file)
+// against the npm `sitemap` package (SitemapAndIndexStream + createGzip, as its README shows) and
+// against the floor: zlib.gzipSync, same level, over the same XML bytes, on one thread.
+//
+// Every contender runs in its own child process, so wall time and peak RSS (maxRSS) are its alone.
+//
+//   npm run bench:generate                       1,000,000 entries, every contender
+//   node bench/generate.js --n 100000            a quick run
+//   node bench/generate.js --n 10000000 --only sitemapkit    (or --rss-only) the 10M RSS check
+//   node bench/generate.js --with-10m            the default run, then the 10M sitemapkit-only run
+//   node bench/generate.js --only sitemapkit,floor
+//   node bench/generate.js --peer-n 100000       run the `sitemap` peer at a smaller N, extrapolate linearly
+//
+// Results: bench/results/generate-<N>.json and bench/results/generate.md (all N found there).
+// Imports the BUILT library (dist/): run `npm run build` first (npm run bench:generate does).
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, arch, tmpdir, totalmem } from 'node:os';
+import { join, dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { finished, pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { createGunzip, createGzip, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const RESULTS_DIR = join(dirname(SCRIPT), 'results');
+const LIMIT = 50_000;
+const LEVEL = 6;
+const RESULT_TAG = '@@bench-result ';
+
+const CONTENDERS = {
+  generator: 'the entry generator alone (iterating N entries; included in every other contender\'s time)',
+  sitemapkit: 'writeSitemaps, gzip level 6, 50,000 URLs per file (worker-thread gzip)',
+  'sitemapkit-plain': 'writeSitemaps, gzip off (plain XML), 50,000 URLs per file',
+  floor: 'zlib.gzipSync level 6 over the same XML bytes, one thread (XML built and read untimed)',
+  sitemap: 'npm sitemap: SitemapAndIndexStream limit 50,000, SitemapStream → createGzip() → file',
+};
+const DEFAULT_ORDER = ['generator', 'sitemapkit', 'sitemapkit-plain', 'floor', 'sitemap'];
+
+const TARGETS = { speedupVsSitemap: 50, ratioToFloor: 1.3, peakRssMB: 150 };
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+function parseArgs(argv) {
+  const args = { n: 1_000_000, peerN: undefined, only: undefined, child: undefined, out: undefined, with10m: false, hash: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    const count = (v) => {
+      const x = Number(String(v).replace(/_/g, ''));
+      if (!Number.isInteger(x) || x < 1) usage(`${a} must be a positive whole number, got ${v}`);
+      return x;
+    };
+    if (a === '--n') args.n = count(value());
+    else if (a === '--peer-n') args.peerN = count(value());
+    else if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--rss-only') args.only = ['sitemapkit'];
+    else if (a === '--with-10m') args.with10m = true;
+    else if (a === '--child') args.child = value();
+    else if (a === '--out') args.out = value();
+    else if (a === '--hash') args.hash = true;
+    else if (a === '--help' || a === '-h') usage();
+    else usage(`unknown argument ${a}`);
+  }
+  for (const name of [...(args.only ?? []), ...(args.child !== undefined ? [args.child] : [])]) {
+    if (!(name in CONTENDERS)) usage(`unknown contender ${name}; use ${Object.keys(CONTENDERS).join(', ')}`);
+  }
+  return args;
+}
+
+function usage(problem) {
+  const text = `usage: node bench/generate.js [--n N] [--only ${Object.keys(CONTENDERS).join(',')}] [--rss-only] [--peer-n N] [--with-10m]`;
+  if (problem !== undefined) {
+    console.error(`bench/generate: ${problem}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Children: one contender each, one JSON line on stdout.
+
+const expectedSitemaps = (n) => Math.ceil(n / LIMIT);
+
+function peakRssKiB() {
+  return process.resourceUsage().maxRSS; // KiB, whole process (main thread + workers)
+}
+
+async function loadLibrary() {
+  const dist = new URL('../dist/index.js', import.meta.url);
+  if (!existsSync(fileURLToPath(dist))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:generate does)');
+  return import(dist.href);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`correctness check failed: ${message}`);
+}
+
+/** Files a sitemapkit run left in `dir` (no staging leftovers), sorted. */
+function listFiles(dir) {
+  return readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
+}
+
+async function hashGunzipped(paths) {
+  const hash = createHash('sha256');
+  for (const path of paths) {
+    await pipeline(createReadStream(path), createGunzip({ chunkSize: 256 * 1024 }), async (source) => {
+      for await (const chunk of source) hash.update(chunk);
+    });
+  }
+  return hash.digest('hex');
+}
+
+const children = {
+  async generator({ n }) {
+    // Timed: iterating alone. Then, untimed, a second pass for the statistics of the entries.
+    let chars = 0;
+    const t0 = performance.now();
+    for (const e of generateEntries(n)) chars += e.loc.length;
+    const wallMs = performance.now() - t0;
+    const rss = peakRssKiB();
+    let min = Infinity;
+    let max = 0;
+    let nonAscii = 0;
+    for (const e of generateEntries(n)) {
+      const len = e.loc.length;
+      if (len < min) min = len;
+      if (len > max) max = len;
+      if (!/^[\x00-\x7f]*$/.test(e.loc)) nonAscii++;
+    }
+    return { wallMs, peakRssKiB: rss, entries: { minUrlLength: min, maxUrlLength: max, meanUrlLength: chars / n, nonAscii, nonAsciiShare: nonAscii / n } };
+  },
+
+  async sitemapkit({ n, out, hash }, gzip = true) {
+    const { writeSitemaps } = await loadLibrary();
+    const t0 = performance.now();
+    const summary = await writeSitemaps(generateEntries(n), { outDir: out, baseUrl: BASE_URL, gzip, gzipLevel: LEVEL, maxUrls: LIMIT, dedupe: false });
+    const wallMs = performance.now() - t0;
+    const rss = peakRssKiB(); // before the (untimed) checks below
+    const sitemaps = expectedSitemaps(n);
+    const files = listFiles(out);
+    check(summary.urls === n, `summary.urls is ${summary.urls}, expected ${n}`);
+    check(summary.sitemaps.length === sitemaps, `${summary.sitemaps.length} sitemaps in the summary, expected ${sitemaps}`);
+    check(files.length === sitemaps + (sitemaps > 1 ? 1 : 0), `${files.length} files written (${files.slice(0, 5).join(', ')}…), expected ${sitemaps}${sitemaps > 1 ? ' + 1 index' : ''}`);
+    check(summary.sitemaps.reduce((s, f) => s + f.urls, 0) === n, 'per-file URL counts do not add up to N');
+    const diskTotal = files.reduce((s, f) => s + statSync(join(out, f)).size, 0);
+    check(diskTotal === summary.diskBytes, `files on disk take ${diskTotal} bytes, summary.diskBytes says ${summary.diskBytes}`);
+    const paths = sitemaps > 1 ? summary.sitemaps.map((f) => join(out, f.name)) : [join(out, 'sitemap.xml')];
+    if (gzip && sitemaps > 1) {
+      const head = readFileSync(paths[0]).subarray(0, 2);
+      check(head[0] === 0x1f && head[1] === 0x8b, `${paths[0]} is not gzip`);
+    }
+    let xmlSha256;
+    if (hash) xmlSha256 = gzip && sitemaps > 1 ? await hashGunzipped(paths) : createHash('sha256').update(Buffer.concat(paths.map((p) => readFileSync(p)))).digest('hex');
+    return {
+      wallMs,
+      peakRssKiB: rss,
+      files: files.length,
+      sitemaps: summary.sitemaps.length,
+      urls: summary.urls,
+      xmlBytes: summary.bytes,
+      sitemapXmlBytes: summary.sitemaps.reduce((s, f) => s + f.bytes, 0),
+      diskBytes: summary.diskBytes,
+      ...(xmlSha256 !== undefined ? { xmlSha256 } : {}),
+    };
+  },
+
+  async 'sitemapkit-plain'(opts) {
+    return children.sitemapkit(opts, false);
+  },
+
+  async floor({ n, out }) {
+    const { writeSitemaps } = await loadLibrary();
+    // Untimed: the same XML the sitemapkit run compresses, written plain, then read into memory.
+    const summary = await writeSitemaps(generateEntries(n), { outDir: out, baseUrl: BASE_URL, gzip: false, maxUrls: LIMIT, dedupe: false });
+    const paths = summary.sitemaps.length > 1 ? summary.sitemaps.map((f) => join(out, f.name)) : [join(out, 'sitemap.xml')];
+    const buffers = paths.map((p) => readFileSync(p));
+    rmSync(out, { recursive: true, force: true }); // the XML now lives in memory only
+    const xmlBytes = buffers.reduce((s, b) => s + b.length, 0);
+    // Timed: gzipSync per file, level 6, main thread.
+    let gzBytes = 0;
+    const t0 = performance.now();
+    for (const b of buffers) gzBytes += gzipSync(b, { level: LEVEL }).length;
+    const wallMs = performance.now() - t0;
+    const rss = peakRssKiB();
+    const xmlSha256 = createHash('sha256');
+    for (const b of buffers) xmlSha256.update(b);
+    return { wallMs, peakRssKiB: rss, files: buffers.length, xmlBytes, gzBytes, xmlSha256: xmlSha256.digest('hex') };
+  },
+
+  async sitemap({ n, out }) {
+    const { SitemapAndIndexStream, SitemapStream } = await import('sitemap');
+    const fileStreams = [];
+    const t0 = performance.now();
+    // As node_modules/sitemap/README.md shows for gzip (v9: getSitemapStream returns [url, sitemapStream, writeStream]).
+    const sms = new SitemapAndIndexStream({
+      limit: LIMIT,
+      getSitemapStream: (i) => {
+        const sitemapStream = new SitemapStream({ hostname: BASE_URL });
+        const path = `sitemap-${i}.xml`;
+        const ws = sitemapStream
+          .pipe(createGzip({ level: LEVEL }))
+          .pipe(createWriteStream(join(out, path + '.gz')));
+        fileStreams.push(finished(ws));
+        return [new URL(path + '.gz', BASE_URL).toString(), sitemapStream, ws];
+      },
+    });
+    const indexStream = sms.pipe(createGzip({ level: LEVEL })).pipe(createWriteStream(join(out, 'sitemap-index.xml.gz')));
+    const indexDone = finished(indexStream);
+    for (const item of generateEntries(n, 'sitemap')) {
+      if (!sms.write(item)) await once(sms, 'drain'); // backpressure
+    }
+    sms.end();
+    await indexDone;
+    await Promise.all(fileStreams);
+    const wallMs = performance.now() - t0;
+    const rss = peakRssKiB();
+    const files = listFiles(out);
+    const sitemaps = expectedSitemaps(n);
+    check(files.length === sitemaps + 1, `${files.length} files written, expected ${sitemaps} + 1 index`);
+    const diskBytes = files.reduce((s, f) => s + statSync(join(out, f)).size, 0);
+    return { wallMs, peakRssKiB: rss, files: files.length, sitemaps, diskBytes };
+  },
+};
+
+async function runChild(args) {
+  let out = args.out;
+  const own = out === undefined;
+  if (own) out = mkdtempSync(join(tmpdir(), `sitemapkit-bench-${args.child}-`));
+  try {
+    const result = await children[args.child]({ n: args.n, out, hash: args.hash });
+    const usage = process.resourceUsage();
+    const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+    process.stdout.write(RESULT_TAG + JSON.stringify({ contender: args.child, n: args.n, ...result, childCpuMs: cpuMs }) + '\n');
+  } finally {
+    if (own) rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent
+
+/** CPU time of the whole machine so far, in ms (Linux /proc/stat; undefined elsewhere). */
+function machineCpu() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    // USER_HZ is 100 on Linux. steal: time the hypervisor gave this VM's CPUs to someone else.
+    return { busy: ((user + nice + system + irq + softirq) * 1000) / 100, steal: ((steal ?? 0) * 1000) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+function machineBusyMs() {
+  return machineCpu()?.busy;
+}
+
+/** Waits (up to `maxMs`) for a second in which other processes use under 0.3 cores; returns the ms waited. */
+async function waitForQuiet(maxMs = 120_000) {
+  const start = performance.now();
+  while (performance.now() - start < maxMs) {
+    const before = machineBusyMs();
+    if (before === undefined) return 0;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if ((machineBusyMs() - before) / 1000 < 0.3) break;
+  }
+  return performance.now() - start;
+}
+
+function spawnChild(name, n, extra = []) {
+  const out = mkdtempSync(join(tmpdir(), `sitemapkit-bench-${name}-`));
+  const started = performance.now();
+  const cpuBefore = machineCpu();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SCRIPT, '--child', name, '--n', String(n), '--out', out, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      if (stderr.length < 64 * 1024) stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      rmSync(out, { recursive: true, force: true });
+      const processMs = performance.now() - started;
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_TAG));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`${name} (n=${n}) failed: exit ${code ?? signal}\n${stderr.trim()}`));
+        return;
+      }
+      const result = JSON.parse(line.slice(RESULT_TAG.length));
+      result.processMs = processMs;
+      const cpuAfter = machineCpu();
+      // CPU used by other processes while this child ran, in cores, and CPU time stolen by the
+      // hypervisor: both make the figures noisy (the machine has os.cpus().length cores).
+      if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - result.childCpuMs) / processMs);
+        result.stealCores = (cpuAfter.steal - cpuBefore.steal) / processMs;
+      }
+      if (stderr.trim() !== '') result.stderr = stderr.trim().split('\n').slice(0, 5).join('\n');
+      resolve(result);
+    });
+  });
+}
+
+function environment() {
+  const c = cpus();
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${platform()} ${release()} ${arch()}`,
+    cpus: c.length,
+    cpuModel: c[0]?.model ?? 'unknown',
+    totalMemoryMB: Math.round(totalmem() / 1e6),
+  };
+}
+
+const mb = (kib) => (kib * 1024) / 1e6;
+
+async function runSet(n, names, peerN) {
+  const results = {};
+  const hash = names.includes('floor') && names.includes('sitemapkit');
+  for (const name of names) {
+    const runN = name === 'sitemap' && peerN !== undefined ? peerN : n;
+    const waited = await waitForQuiet();
+    process.stderr.write(`bench: ${name} at N=${runN.toLocaleString('en-US')}${waited > 1500 ? ` (waited ${(waited / 1000).toFixed(0)} s for other processes to quiet down)` : ''} … `);
+    const r = await spawnChild(name, runN, name === 'sitemapkit' && hash ? ['--hash'] : []);
+    if (runN !== n) {
+      r.measuredN = runN;
+      r.measuredWallMs = r.wallMs;
+      r.wallMs = (r.wallMs * n) / runN;
+      r.extrapolated = true;
+      r.n = n;
+    }
+    r.measuredAt = new Date().toISOString();
+    const background = r.backgroundCores !== undefined ? `, other processes used ${r.backgroundCores.toFixed(2)} cores meanwhile, steal ${r.stealCores.toFixed(2)} cores` : '';
+    process.stderr.write(`${(r.wallMs / 1000).toFixed(2)} s${r.extrapolated ? ' (extrapolated)' : ''}, peak RSS ${mb(r.peakRssKiB).toFixed(1)} MB${background}\n`);
+    if (r.stderr !== undefined) process.stderr.write(`  (${name} wrote to stderr: ${r.stderr.split('\n')[0]})\n`);
+    results[name] = r;
+  }
+  return results;
+}
+
+function evaluate(n, contenders) {
+  const kit = contenders.sitemapkit;
+  const peer = contenders.sitemap;
+  const floor = contenders.floor;
+  const ratios = {};
+  const targets = [];
+  if (kit !== undefined && peer !== undefined) {
+    ratios.speedupVsSitemap = peer.wallMs / kit.wallMs;
+    targets.push({ name: 'sitemap / sitemapkit wall time', value: ratios.speedupVsSitemap, target: `≥ ${TARGETS.speedupVsSitemap}`, pass: ratios.speedupVsSitemap >= TARGETS.speedupVsSitemap, ...(peer.extrapolated ? { note: `sitemap measured at N=${peer.measuredN}, extrapolated linearly` } : {}) });
+  }
+  if (kit !== undefined && floor !== undefined) {
+    ratios.ratioToFloor = kit.wallMs / floor.wallMs;
+    targets.push({ name: 'sitemapkit / gzip floor wall time', value: ratios.ratioToFloor, target: `≤ ${TARGETS.ratioToFloor}`, pass: ratios.ratioToFloor <= TARGETS.ratioToFloor });
+    if (kit.xmlSha256 !== undefined) ratios.sameXmlAsFloor = kit.xmlSha256 === floor.xmlSha256;
+  }
+  if (kit !== undefined) {
+    ratios.peakRssMB = mb(kit.peakRssKiB);
+    targets.push({ name: `sitemapkit peak RSS at N=${n.toLocaleString('en-US')} (MB)`, value: ratios.peakRssMB, target: `< ${TARGETS.peakRssMB}`, pass: ratios.peakRssMB < TARGETS.peakRssMB });
+  }
+  if (kit !== undefined && contenders.generator !== undefined) ratios.generatorShareOfSitemapkit = contenders.generator.wallMs / kit.wallMs;
+  return { ratios, targets };
+}
+
+function fmtInt(x) {
+  return x === undefined ? '' : Math.round(x).toLocaleString('en-US');
+}
+
+function renderRun(run) {
+  const lines = [];
+  lines.push(`### N = ${run.n.toLocaleString('en-US')}`);
+  lines.push('');
+  lines.push(`${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform}`);
+  lines.push('');
+  lines.push('| contender | wall time (s) | URLs/s | peak RSS (MB) | files | XML bytes | bytes on disk | CPU (s) | other load / steal (cores) |');
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const name of DEFAULT_ORDER) {
+    const r = run.contenders[name];
+    if (r === undefined) continue;
+    const time = (r.wallMs / 1000).toFixed(2) + (r.extrapolated ? ` (extrapolated from N=${r.measuredN.toLocaleString('en-US')}: ${(r.measuredWallMs / 1000).toFixed(2)} s)` : '');
+    const rss = mb(r.peakRssKiB).toFixed(1) + (r.extrapolated ? ` (at N=${r.measuredN.toLocaleString('en-US')})` : '') + (name === 'floor' ? ' (holds all XML)' : '');
+    const disk = name === 'floor' ? r.gzBytes : r.diskBytes;
+    lines.push(`| ${name} | ${time} | ${fmtInt((run.n / r.wallMs) * 1000)} | ${rss} | ${fmtInt(r.files)} | ${fmtInt(r.sitemapXmlBytes ?? r.xmlBytes)} | ${fmtInt(disk)} | ${r.childCpuMs !== undefined ? (r.childCpuMs / 1000).toFixed(2) : ''} | ${r.backgroundCores !== undefined ? `${r.backgroundCores.toFixed(2)} / ${(r.stealCores ?? 0).toFixed(2)}` : ''} |`);
+  }
+  lines.push('');
+  for (const t of run.targets) {
+    const v = t.value >= 100 ? t.value.toFixed(0) : t.value.toFixed(2);
+    lines.push(`- ${t.name}: **${v}** (target ${t.target}) — **${t.pass ? 'PASS' : 'FAIL'}**${t.note !== undefined ? ` — ${t.note}` : ''}`);
+  }
+  if (run.ratios.sameXmlAsFloor !== undefined) lines.push(`- sitemapkit's gunzipped output is byte-identical to the floor's input: ${run.ratios.sameXmlAsFloor ? 'yes' : '**NO**'}`);
+  if (run.ratios.generatorShareOfSitemapkit !== undefined) lines.push(`- entry generation alone: ${(run.contenders.generator.wallMs / 1000).toFixed(2)} s (${(run.ratios.generatorShareOfSitemapkit * 100).toFixed(0)}% of sitemapkit's time; every contender but the floor pays it)`);
+  const busy = Object.entries(run.contenders).filter(([, r]) => (r.backgroundCores ?? 0) + (r.stealCores ?? 0) > 0.25);
+  if (busy.length > 0) lines.push(`- **noisy**: other processes or the hypervisor took ${busy.map(([k, r]) => `${((r.backgroundCores ?? 0) + (r.stealCores ?? 0)).toFixed(1)} cores during ${k}`).join(', ')} (of ${run.environment.cpus}); rerun on an idle machine for figures to compare.`);
+  lines.push('- CPU (s) is the child process\'s whole user + system time (all threads, untimed set-up and checks included).');
+  const stats = run.contenders.generator?.entries;
+  if (stats !== undefined) lines.push(`- entries: URL length ${stats.minUrlLength}–${stats.maxUrlLength} characters (mean ${stats.meanUrlLength.toFixed(1)}), ${(stats.nonAsciiShare * 100).toFixed(1)}% with a non-ASCII path`);
+  const times = new Set(Object.values(run.contenders).map((r) => r.measuredAt?.slice(0, 10)));
+  if (times.size > 1) lines.push('- note: rows of this table were measured in separate runs (see generate-N.json, `measuredAt`).');
+  return lines.join('\n');
+}
+
+function writeMarkdown() {
+  const runs = readdirSync(RESULTS_DIR)
+    .filter((f) => /^generate-\d+\.json$/.test(f))
+    .map((f) => JSON.parse(readFileSync(join(RESULTS_DIR, f), 'utf8')))
+    .sort((a, b) => a.n - b.n);
+  const head = [
+    '# bench:generate',
+    '',
+    'Written by `bench/generate.js` (`npm run bench:generate`); do not edit by hand.',
+    '',
+    `Entries: deterministic (mulberry32, seed 0x${SEED.toString(16)}), https URLs of 60–120 characters under ${BASE_URL}, 5% with a non-ASCII path segment, every entry with lastmod (date-time), changefreq and priority. gzip level ${LEVEL}, ${LIMIT.toLocaleString('en-US')} URLs per file. Each contender runs in its own process; peak RSS is that process's maxRSS (main thread and workers; MB = 10^6 bytes).`,
+    '',
+    ...Object.entries(CONTENDERS).map(([k, v]) => `- **${k}**: ${v}`),
+    '',
+    `Targets: sitemapkit ≥ ${TARGETS.speedupVsSitemap}× faster than \`sitemap\`; sitemapkit wall time ≤ ${TARGETS.ratioToFloor}× the gzip floor; sitemapkit peak RSS < ${TARGETS.peakRssMB} MB at 1,000,000 and 10,000,000 entries.`,
+    '',
+  ];
+  writeFileSync(join(RESULTS_DIR, 'generate.md'), [...head, ...runs.map(renderRun).flatMap((s) => [s, ''])].join('\n'));
+}
+
+async function runParent(n, names, peerN) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const contenders = await runSet(n, names, peerN);
+  const file = join(RESULTS_DIR, `generate-${n}.json`);
+  // A partial run (--only) keeps the other contenders' rows of an earlier run at the same N.
+  let merged = contenders;
+  if (existsSync(file)) {
+    try {
+      const previous = JSON.parse(readFileSync(file, 'utf8'));
+      merged = { ...previous.contenders, ...contenders };
+    } catch {
+      merged = contenders;
+    }
+  }
+  const { ratios, targets } = evaluate(n, merged);
+  const run = {
+    benchmark: 'generate',
+    n,
+    date: new Date().toISOString(),
+    environment: environment(),
+    settings: { seed: SEED, baseUrl: BASE_URL, gzipLevel: LEVEL, maxUrlsPerFile: LIMIT, ...(peerN !== undefined ? { peerN } : {}) },
+    targets,
+    ratios,
+    contenders: merged,
+  };
+  writeFileSync(file, JSON.stringify(run, null, 2) + '\n');
+  writeMarkdown();
+  console.log('\n' + renderRun(run) + '\n');
+  console.log(`written: ${file} and ${join(RESULTS_DIR, 'generate.md')}`);
+  return targets.every((t) => t.pass);
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.child !== undefined) {
+    await runChild(args);
+    return;
+  }
+  const names = args.only ?? DEFAULT_ORDER;
+  const ordered = DEFAULT_ORDER.filter((name) => names.includes(name));
+  let ok = await runParent(args.n, ordered, args.peerN);
+  if (args.with10m) ok = (await runParent(10_000_000, ['sitemapkit'], undefined)) && ok;
+  if (!ok) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 2;
+});

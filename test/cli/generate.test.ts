@@ -1,0 +1,171 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { xmllint } from '../helpers/xmllint.js';
+
+const locsOf = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
+const read = (path: string): string => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString('utf8');
+const unescape = (loc: string): string => loc.replaceAll('&amp;', '&');
+
+test('120,000 URLs: an index and three gzip children, each valid, every URL exactly once', async () => {
+  const dir = tempDir();
+  const urls = Array.from({ length: 120_000 }, (_, i) => `https://www.example.com/section-${i % 97}/item-${i}?ref=${i % 13}&page=${i}`);
+  writeFileSync(join(dir, 'urls.txt'), urls.join('\n') + '\n');
+  const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const out = join(dir, 'out');
+  assert.deepEqual(readdirSync(out).sort(), ['sitemap-00001.xml.gz', 'sitemap-00002.xml.gz', 'sitemap-00003.xml.gz', 'sitemap.xml']);
+  const index = read(join(out, 'sitemap.xml'));
+  const indexCheck = await xmllint(index, 'siteindex', 'sitemap.xml');
+  assert.deepEqual(indexCheck.errors, []);
+  assert.deepEqual(locsOf(index), [1, 2, 3].map((n) => `https://www.example.com/sitemap-0000${n}.xml.gz`));
+  const written: string[] = [];
+  for (const child of ['sitemap-00001.xml.gz', 'sitemap-00002.xml.gz', 'sitemap-00003.xml.gz']) {
+    const xml = read(join(out, child));
+    const check = await xmllint(xml, 'sitemap', child);
+    assert.deepEqual(check.errors, [], child);
+    written.push(...locsOf(xml).map(unescape));
+  }
+  assert.equal(written.length, urls.length);
+  assert.deepEqual(new Set(written).size, urls.length);
+  assert.deepEqual(written, urls);
+  const summary = JSON.parse(result.stdout);
+  assert.equal(summary.urls, 120_000);
+  assert.equal(summary.sitemaps.length, 3);
+  assert.deepEqual(summary.sitemaps.map((s: { urls: number }) => s.urls), [50_000, 50_000, 20_000]);
+});
+
+test('--max-bytes 1000000: no child exceeds 1,000,000 bytes uncompressed', async () => {
+  const dir = tempDir();
+  const urls = Array.from({ length: 30_000 }, (_, i) => `https://www.example.com/a/rather/long/path/to/make/files/grow/quickly/página-${i}`);
+  writeFileSync(join(dir, 'urls.txt'), urls.join('\n'));
+  const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--max-bytes', '1000000', '--quiet'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const children = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.gz'));
+  assert.ok(children.length >= 3, `${children.length} children`);
+  let total = 0;
+  for (const child of children) {
+    const bytes = gunzipSync(readFileSync(join(dir, 'out', child))).length;
+    assert.ok(bytes <= 1_000_000, `${child}: ${bytes} bytes`);
+    total += locsOf(read(join(dir, 'out', child))).length;
+  }
+  assert.equal(total, 30_000);
+});
+
+test("the Spanish seed's example URLs come out escaped and encoded as the protocol shows", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'seed.txt'), ['http://www.ejemplo.com/catalogo?objeto=12&desc=madrid', 'http://www.ejemplo.com/españa.html&q=nombre'].join('\n'));
+  const result = await runCli(['generate', 'seed.txt', '--base-url', 'http://www.ejemplo.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.ok(xml.includes('<loc>http://www.ejemplo.com/catalogo?objeto=12&amp;desc=madrid</loc>'));
+  assert.ok(xml.includes('<loc>http://www.ejemplo.com/espa%C3%B1a.html&amp;q=nombre</loc>'));
+  assert.ok((await xmllint(xml, 'sitemap')).valid);
+});
+
+test('bad lines are reported as FILE:LINE: reason, the rest is written, exit 1', async () => {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, 'pages.csv'),
+    ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', 'https://other.example.org/x,,,', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'),
+  );
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 4, result.stderr);
+  assert.match(lines[0] as string, /^pages\.csv:3: .*outside.*host "other\.example\.org"/);
+  assert.match(lines[1] as string, /^pages\.csv:4: priority "1\.5" is outside/);
+  assert.match(lines[2] as string, /^pages\.csv:5: lastmod "yesterday"/);
+  assert.match(lines[3] as string, /^pages\.csv:6: changefreq "Weekly" is not one of .*write it as "weekly"/);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/ok2']);
+  assert.match(result.stdout, /4 lines rejected/);
+});
+
+test('duplicates after normalisation are written once and counted; exit 0', async () => {
+  const dir = tempDir();
+  const input = Readable.from(['https://www.example.com/a\nHTTPS://WWW.EXAMPLE.COM:443/a\n# comment\n\n/a\n/b\n']);
+  const result = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', 'out', '--json'], { cwd: dir, stdin: input });
+  assert.equal(result.code, 0, result.stderr);
+  const summary = JSON.parse(result.stdout);
+  assert.equal(summary.urls, 2);
+  assert.equal(summary.duplicates, 2);
+  assert.equal(summary.ok, true);
+});
+
+test('JSON Lines input carries extensions', async () => {
+  const dir = tempDir();
+  const lines = [
+    { loc: '/p1', lastmod: '2024-03-01T10:00:00+01:00', images: [{ loc: 'https://cdn.example.com/1.jpg', title: 'Uno & dos' }], alternates: [{ hreflang: 'es', href: 'https://www.example.com/es/p1' }] },
+    { loc: '/p2', news: { publication: { name: 'Diario', language: 'es' }, publicationDate: '2024-03-01', title: 'Título' } },
+    { loc: '/p3', lastMod: '2024-01-01' },
+  ];
+  writeFileSync(join(dir, 'pages.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+  const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^pages\.jsonl:3: .*lastMod/m);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.ok(xml.includes('xmlns:image=') && xml.includes('xmlns:news=') && xml.includes('xmlns:xhtml='));
+  assert.ok(!xml.includes('xmlns:video='));
+  const check = await xmllint(xml, 'all');
+  assert.deepEqual(check.errors, []);
+});
+
+test('usage errors exit 2 with one line and no stack trace', async () => {
+  const dir = tempDir();
+  const cases: [string[], RegExp][] = [
+    [['generate', 'x.txt', '--out', 'out'], /--base-url URL is required/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/'], /--out DIR is required/],
+    [['generate', '--base-url', 'https://e.com/', '--out', 'o'], /no input/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--index', 'sometimes'], /--index must be one of auto, always, never/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--max-urls', 'lots'], /--max-urls needs a whole number/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/],
+    [['generate', 'missing.txt', '--base-url', 'https://e.com/', '--out', 'o'], /cannot read missing\.txt: no such file/],
+    [['generate', 'x.txt', '--base-url', 'ftp://e.com/', '--out', 'o'], /ftp/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--max-urls', '60000'], /max URLs must be a whole number from 1 to 50000/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ];
+  writeFileSync(join(dir, 'x.txt'), 'https://e.com/a\n');
+  for (const [argv, message] of cases) {
+    const result = await runCli(argv, { cwd: dir });
+    assert.equal(result.code, 2, `${argv.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message, argv.join(' '));
+    assert.ok(!/\n\s+at /.test(result.stderr), 'no stack trace');
+  }
+});
+
+test('an empty input writes nothing and says so', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'empty.txt'), '# nothing here\n');
+  const result = await runCli(['generate', 'empty.txt', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /no URLs to write/);
+  assert.deepEqual(readdirSync(join(dir, 'out')), []);
+});
+
+test('--help teaches the command; --version prints the version', async () => {
+  const dir = tempDir();
+  const help = await runCli(['generate', '--help'], { cwd: dir });
+  assert.equal(help.code, 0);
+  for (const flag of ['--base-url', '--out', '--input-format', '--index', '--max-urls', '--max-bytes', '--no-gzip', '--xsl', '--name', '--quiet', '--json', 'Exit status']) {
+    assert.ok(help.stdout.includes(flag), flag);
+  }
+  const version = await runCli(['--version'], { cwd: dir });
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
+
+test('--xsl, --no-gzip, --name and --profile legacy', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), Array.from({ length: 5 }, (_, i) => `/p${i}`).join('\n'));
+  const result = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out', '--xsl', '/style.xsl', '--no-gzip', '--name', 'map', '--max-urls', '2', '--profile', 'legacy', '--quiet'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.deepEqual(readdirSync(join(dir, 'out')).sort(), ['map-00001.xml', 'map-00002.xml', 'map-00003.xml', 'map.xml']);
+  assert.match(readFileSync(join(dir, 'out', 'map-00001.xml'), 'utf8'), /<\?xml-stylesheet type="text\/xsl" href="\/style.xsl"\?>/);
+  assert.ok(statSync(join(dir, 'out', 'map.xml')).size > 0);
+});

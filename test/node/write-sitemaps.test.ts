@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { writeSitemaps } from '../../src/node/write-sitemaps.js';
+import type { UrlEntry } from '../../src/core/model.js';
+import { xmllint } from '../helpers/xmllint.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const locsOf = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
+const read = (path: string): string => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString('utf8');
+
+function* entries(n: number, from = 0): Generator<UrlEntry> {
+  for (let i = from; i < from + n; i++) yield { loc: `https://www.example.com/p/${i}`, lastmod: new Date(Date.UTC(2024, 0, 1) + i * 60_000) };
+}
+
+test('one file: the entry file is the sitemap itself, plain XML', async () => {
+  const out = tempDir();
+  const summary = await writeSitemaps(entries(10), { outDir: out, baseUrl: 'https://www.example.com/' });
+  assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+  assert.equal(summary.indexed, false);
+  assert.equal(summary.entryFile?.loc, 'https://www.example.com/sitemap.xml');
+  assert.equal(locsOf(read(join(out, 'sitemap.xml'))).length, 10);
+  assert.ok((await xmllint(read(join(out, 'sitemap.xml')), 'sitemap')).valid);
+});
+
+test('several files: gzip children with fixed-width numbers and an index with true lastmods', async () => {
+  const out = tempDir();
+  const summary = await writeSitemaps(entries(25), { outDir: out, baseUrl: 'https://www.example.com/maps/', enforceScope: false, maxUrls: 10, name: 'site' });
+  assert.deepEqual(readdirSync(out).sort(), ['site-00001.xml.gz', 'site-00002.xml.gz', 'site-00003.xml.gz', 'site.xml']);
+  const index = read(join(out, 'site.xml'));
+  assert.deepEqual(locsOf(index), ['https://www.example.com/maps/site-00001.xml.gz', 'https://www.example.com/maps/site-00002.xml.gz', 'https://www.example.com/maps/site-00003.xml.gz']);
+  // Entry i has lastmod 2024-01-01 + i minutes: the newest of child 1 is entry 9.
+  assert.ok(index.includes('<lastmod>2024-01-01T00:09:00Z</lastmod>'));
+  assert.ok(index.includes('<lastmod>2024-01-01T00:24:00Z</lastmod>'));
+  assert.equal(summary.sitemaps.length, 3);
+  assert.equal(summary.sitemaps[2]?.urls, 5);
+  assert.equal(summary.urls, 25);
+  assert.ok((await xmllint(index, 'siteindex')).valid);
+});
+
+test('--index always and never', async () => {
+  const always = tempDir();
+  await writeSitemaps(entries(3), { outDir: always, baseUrl: 'https://www.example.com/', index: 'always' });
+  assert.deepEqual(readdirSync(always).sort(), ['sitemap-00001.xml.gz', 'sitemap.xml']);
+  const never = tempDir();
+  const summary = await writeSitemaps(entries(3), { outDir: never, baseUrl: 'https://www.example.com/', index: 'never', maxUrls: 2, gzip: false });
+  assert.deepEqual(readdirSync(never).sort(), ['sitemap-00001.xml', 'sitemap-00002.xml']);
+  assert.equal(summary.entryFile, undefined);
+});
+
+test('a later, smaller run removes the children of the earlier, larger one and keeps unrelated files', async () => {
+  const out = tempDir();
+  writeFileSync(join(out, 'index.html'), '<p>mine</p>');
+  await writeSitemaps(entries(50), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  assert.equal(readdirSync(out).filter((f) => f.endsWith('.gz')).length, 5);
+  const summary = await writeSitemaps(entries(15), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  assert.deepEqual(readdirSync(out).sort(), ['index.html', 'sitemap-00001.xml.gz', 'sitemap-00002.xml.gz', 'sitemap.xml']);
+  assert.deepEqual(summary.removed, ['sitemap-00003.xml.gz', 'sitemap-00004.xml.gz', 'sitemap-00005.xml.gz']);
+  assert.equal(readFileSync(join(out, 'index.html'), 'utf8'), '<p>mine</p>');
+});
+
+test('a failed run leaves the previous set as it was and no temporary files', async () => {
+  const out = tempDir();
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const before = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]));
+  function* failing(): Generator<UrlEntry> {
+    yield* entries(30);
+    throw new Error('source broke');
+  }
+  await assert.rejects(writeSitemaps(failing(), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 }), /source broke/);
+  assert.deepEqual(readdirSync(out).sort(), [...before.keys()].sort());
+  for (const [f, bytes] of before) assert.deepEqual(readFileSync(join(out, f)), bytes);
+});
+
+test('refused entries go to onInvalid and the rest is written', async () => {
+  const out = tempDir();
+  const refused: string[] = [];
+  const summary = await writeSitemaps(
+    [{ loc: 'https://www.example.com/a' }, { loc: 'https://other.example.com/b' }, { loc: 'https://www.example.com/c', priority: 2 }, { loc: '/d' }],
+    { outDir: out, baseUrl: 'https://www.example.com/', onInvalid: (error) => refused.push(error.code) },
+  );
+  assert.deepEqual(refused, ['loc/out-of-scope', 'priority/out-of-range']);
+  assert.equal(summary.rejected, 2);
+  assert.deepEqual(locsOf(read(join(out, 'sitemap.xml'))), ['https://www.example.com/a', 'https://www.example.com/d']);
+});
+
+test('too many sitemaps for an index is an error before anything is written', async () => {
+  const out = tempDir();
+  await assert.rejects(writeSitemaps(entries(1001), { outDir: out, baseUrl: 'https://www.example.com/', profile: 'legacy', maxUrls: 1 }), { code: 'limits/too-many-sitemaps' });
+  assert.deepEqual(readdirSync(out), []);
+});
+
+test('an index without a base URL is refused with a clear message', async () => {
+  const out = tempDir();
+  await assert.rejects(writeSitemaps(entries(3), { outDir: out, maxUrls: 1 }), /base URL/);
+  assert.equal(existsSync(join(out, 'sitemap.xml')), false);
+});
+
+test('async iterables and batches are accepted; progress is reported', async () => {
+  const out = tempDir();
+  async function* batches(): AsyncGenerator<UrlEntry[]> {
+    for (let b = 0; b < 5; b++) yield [...entries(1000, b * 1000)];
+  }
+  const seen: number[] = [];
+  const summary = await writeSitemaps(batches(), { outDir: out, baseUrl: 'https://www.example.com/', onProgress: (p) => seen.push(p.urls), progressIntervalMs: 0 });
+  assert.equal(summary.urls, 5000);
+  assert.equal(seen.at(-1), 5000);
+});
