@@ -25,6 +25,8 @@ export interface UrlScope {
   pathPrefix: string;
   /** The normalised base URL. */
   href: string;
+  /** `scheme://host[:port]pathPrefix`: a normalised URL that starts with it is in scope. */
+  prefix: string;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -362,13 +364,11 @@ export function scopeOf(baseUrl: string): UrlScope {
     throw new InvalidValueError('base-url/invalid', '--base-url', baseUrl, `--base-url ${quoteValue(baseUrl)} is not a valid http(s) URL`);
   }
   const path = m[4] ?? '/';
-  return {
-    scheme: m[1] as string,
-    host: m[2] as string,
-    port: m[3] ?? '',
-    pathPrefix: path.slice(0, path.lastIndexOf('/') + 1),
-    href,
-  };
+  const scheme = m[1] as string;
+  const host = m[2] as string;
+  const port = m[3] ?? '';
+  const pathPrefix = path.slice(0, path.lastIndexOf('/') + 1);
+  return { scheme, host, port, pathPrefix, href, prefix: `${scheme}://${host}${port === '' ? '' : `:${port}`}${pathPrefix}` };
 }
 
 /**
@@ -376,6 +376,8 @@ export function scopeOf(baseUrl: string): UrlScope {
  * Host comparison is exact: `www.example.com` and `example.com` are different hosts.
  */
 export function scopeViolation(url: string, scope: UrlScope): string | undefined {
+  // Normalised URLs spell scheme, host and port one way only, so a prefix match settles the usual case.
+  if (url.startsWith(scope.prefix)) return undefined;
   const m = NORMALISED_RE.exec(url);
   if (m === null) return `${quoteValue(url)} is not an absolute http(s) URL`;
   const scheme = m[1] as string;

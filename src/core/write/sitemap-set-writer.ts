@@ -94,8 +94,13 @@ export class SitemapSetWriter {
   private fileHeaderBytes = 0;
   private fileLastmod: string | undefined;
   private fileLastmodMs = Number.NEGATIVE_INFINITY;
-  private pending: string[] = [];
-  private pendingChars = 0;
+
+  // Entries are encoded straight into this buffer (no joined strings, and encodeInto gives the exact
+  // UTF-8 size). Until a file's root start tag is known, its body starts after `reservedHeaderBytes`
+  // of room, where the start tag is put, right-aligned, at the first flush.
+  private buffer: Uint8Array;
+  private start = 0;
+  private position = 0;
 
   constructor(sink: SitemapSetSink, options: SitemapSetWriterOptions) {
     this.sink = sink;
@@ -106,7 +111,8 @@ export class SitemapSetWriter {
     this.reservedHeaderBytes = utf8Length(this.rootStart(ALL_EXTENSIONS));
     this.seen = options.dedupe === true ? new FingerprintSet() : undefined;
     this.maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
-    this.chunkSize = options.chunkSize ?? 128 * 1024;
+    this.chunkSize = Math.max(16, options.chunkSize ?? 192 * 1024);
+    this.buffer = new Uint8Array(this.reservedHeaderBytes + this.chunkSize + 4096);
     if (this.reservedHeaderBytes + FOOTER.length >= this.limits.maxBytesPerSitemap) {
       throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${this.limits.maxBytesPerSitemap} leaves no room for a single URL`);
     }
@@ -123,36 +129,37 @@ export class SitemapSetWriter {
   add(entry: UrlEntry): AddResult {
     const s = this.serializer;
     const mask = this.open && this.headerWritten ? this.declared : ALL_EXTENSIONS;
-    let xml = s.serialize(entry, mask);
-    let size = utf8Length(xml);
-    // The form this entry takes at the start of a new file, where the root will declare its namespaces.
-    let fresh = xml;
-    let freshSize = size;
-    if ((s.usedNamespaces & ~mask) !== 0) {
-      fresh = s.serialize(entry, ALL_EXTENSIONS);
-      freshSize = utf8Length(fresh);
-    }
+    const xml = s.serialize(entry, mask);
+    // The form this entry takes at the start of a new file, where the root declares its namespaces.
+    let fresh: string | undefined;
+    if ((s.usedNamespaces & ~mask) !== 0) fresh = s.serialize(entry, ALL_EXTENSIONS);
     const overhead = this.reservedHeaderBytes + FOOTER.length;
-    if (overhead + freshSize > this.limits.maxBytesPerSitemap) {
-      throw new InvalidValueError('entry/too-large', 'url', s.loc, `this <url> takes ${freshSize} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
+    if (!this.open) this.prepareFile();
+    let size = this.encode(xml);
+    const sizeInNewFile = fresh === undefined ? size : utf8Length(fresh);
+    if (overhead + sizeInNewFile > this.limits.maxBytesPerSitemap) {
+      this.position -= size;
+      this.tooLarge(sizeInNewFile);
     }
     if (this.seen !== undefined && !this.seen.add(s.loc)) {
+      this.position -= size;
       this.duplicates++;
       return 'duplicate';
     }
-    if (
-      this.open &&
-      (this.fileUrls + 1 > this.limits.maxUrlsPerSitemap ||
-        overhead + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
-        (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap))
+    if (!this.open) {
+      this.startFile();
+    } else if (
+      this.fileUrls + 1 > this.limits.maxUrlsPerSitemap ||
+      overhead + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
+      (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap)
     ) {
+      // The entry starts the next file: take its bytes back, finish this file, write it again there.
+      this.position -= size;
       this.closeFile();
-      xml = fresh;
-      size = freshSize;
+      this.prepareFile();
+      this.startFile();
+      size = this.encode(fresh ?? xml);
     }
-    if (!this.open) this.openFile();
-    this.pending.push(xml);
-    this.pendingChars += xml.length;
     this.fileBodyBytes += size;
     this.fileUrls++;
     this.urls++;
@@ -162,7 +169,7 @@ export class SitemapSetWriter {
       this.fileLastmodMs = s.lastmodMs;
       this.fileLastmod = s.lastmodText;
     }
-    if (this.pendingChars >= this.chunkSize) this.flush();
+    if (this.position - this.start >= this.chunkSize) this.flush();
     return 'written';
   }
 
@@ -172,11 +179,28 @@ export class SitemapSetWriter {
     return this.files;
   }
 
-  private openFile(): void {
-    if (this.files.length >= this.maxFiles) {
-      throw new SitemapError('limits/too-many-sitemaps', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`);
+  private tooLarge(size: number): never {
+    throw new InvalidValueError('entry/too-large', 'url', this.serializer.loc, `this <url> takes ${size} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
+  }
+
+  /** Appends the UTF-8 bytes of `text` to the buffer; returns how many. */
+  private encode(text: string): number {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    if (this.buffer.length - this.position < text.length * 3) {
+      if (this.position > this.start && this.headerWritten) this.flush();
+      if (this.buffer.length - this.position < text.length * 3) {
+        const bigger = new Uint8Array(this.position + text.length * 3 + this.chunkSize);
+        bigger.set(this.buffer.subarray(0, this.position));
+        this.buffer = bigger;
+      }
     }
-    this.open = true;
+    const { written } = encoder.encodeInto(text, this.buffer.subarray(this.position));
+    this.position += written;
+    return written;
+  }
+
+  /** Resets the buffer and counters for a new file; the sink hears of it in `startFile`. */
+  private prepareFile(): void {
     this.headerWritten = false;
     this.declared = 0;
     this.usedNamespaces = 0;
@@ -186,25 +210,36 @@ export class SitemapSetWriter {
     this.fileHeaderBytes = 0;
     this.fileLastmod = undefined;
     this.fileLastmodMs = Number.NEGATIVE_INFINITY;
+    this.start = this.reservedHeaderBytes;
+    this.position = this.reservedHeaderBytes;
+  }
+
+  private startFile(): void {
+    if (this.files.length >= this.maxFiles) {
+      throw new SitemapError('limits/too-many-sitemaps', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`);
+    }
+    this.open = true;
     this.sink.open(this.files.length);
   }
 
+  /** Hands the buffered bytes to the sink, as a copy it may keep or transfer. */
   private flush(): void {
-    let text = this.pending.join('');
     if (!this.headerWritten) {
+      // The root start tag declares the namespaces the file used so far.
       this.declared = this.usedNamespaces;
       const head = this.rootStart(this.declared);
-      this.fileHeaderBytes = utf8Length(head);
+      const room = this.buffer.subarray(this.reservedHeaderBytes - utf8Length(head), this.reservedHeaderBytes);
+      this.fileHeaderBytes = encoder.encodeInto(head, room).written;
+      this.start = this.reservedHeaderBytes - this.fileHeaderBytes;
       this.headerWritten = true;
-      text = head + text;
     }
-    this.pending = [];
-    this.pendingChars = 0;
-    if (text.length > 0) this.sink.write(encoder.encode(text));
+    if (this.position > this.start) this.sink.write(this.buffer.slice(this.start, this.position));
+    this.start = 0;
+    this.position = 0;
   }
 
   private closeFile(): void {
-    this.pending.push(FOOTER);
+    this.encode(FOOTER);
     this.flush();
     const info: SitemapFileInfo = {
       index: this.files.length,

@@ -324,8 +324,15 @@ function changefreq(value: unknown): Changefreq {
   throw new InvalidValueError('changefreq/invalid', 'changefreq', value, `changefreq ${quoteValue(value)} is not one of ${CHANGEFREQS.join(', ')}${hint}`);
 }
 
+const PRIORITY_TENTHS = Array.from({ length: 11 }, (_, i) => (i === 10 ? '1.0' : `0.${i}`));
+
 // sitemaps.org protocol: priority is 0.0 to 1.0.
 function priority(value: unknown): string {
+  // Most priorities are whole tenths: a table lookup instead of number formatting.
+  if (typeof value === 'number') {
+    const tenths = value * 10;
+    if (tenths >= 0 && tenths <= 10 && tenths === Math.round(tenths) && Math.round(tenths) / 10 === value) return PRIORITY_TENTHS[tenths] as string;
+  }
   return decimal(value, 'priority', 0, 1);
 }
 
