@@ -4,8 +4,7 @@
 // stream; the main thread wraps it in a gzip header and trailer, combining the workers' per-block
 // CRCs with crc32Combine. So a 2-core machine compresses one file on both cores while the main
 // thread builds the XML (DESIGN.md "Measured on these machines": gzip is the bottleneck).
-//
-// Drop-in for BackgroundWriter: same open/write/close/full/whenWritable/destroy shape.
+// Callers open files, hand over blocks in order, and wait on `full`/`whenWritable` for backpressure.
 
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -32,10 +31,9 @@ parentPort.on('message', (m) => {
       out = new Uint8Array(deflated.byteLength);
       out.set(deflated);
     }
-    const transfer = [out.buffer];
-    // A tee wants the plain bytes back; otherwise they die here.
-    if (m.tee) transfer.push(m.buffer);
-    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, crc, length: input.byteLength, out: out.buffer, input: m.tee ? m.buffer : undefined }, transfer);
+    // The plain bytes go back too, for the main thread to drop: a worker allocates almost nothing
+    // on its own heap, so garbage left here would wait long for a GC.
+    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, crc, length: input.byteLength, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
   } catch (e) {
     parentPort.postMessage({ type: 'error', file: m.file, seq: m.seq, code: e && e.code, message: String((e && e.message) || e) });
   }
@@ -66,7 +64,8 @@ interface WorkerDone {
   crc: number;
   length: number;
   out: ArrayBuffer;
-  input?: ArrayBuffer;
+  /** The block's plain bytes, handed back only so they are freed on the main thread. */
+  input: ArrayBuffer;
 }
 
 interface WorkerFailed {
@@ -80,8 +79,6 @@ interface WorkerFailed {
 interface Piece {
   /** Bytes for the file (deflated, or plain at level 0). */
   out: Uint8Array;
-  /** Plain bytes for the tee file, if any. */
-  input: Uint8Array | undefined;
   crc: number;
   length: number;
 }
@@ -96,9 +93,7 @@ interface OpenFile {
   id: number;
   path: string;
   handle: FileHandle | undefined;
-  tee: FileHandle | undefined;
-  hasTee: boolean;
-  /** Settles (never rejects) once the handles are open or opening failed. */
+  /** Settles (never rejects) once the handle is open or opening failed. */
   ready: Promise<void>;
   /** Blocks handed over so far: the next block's sequence number. */
   dispatched: number;
@@ -138,11 +133,18 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** A detached-safe, exactly sized ArrayBuffer holding `bytes`, to be transferred. */
+/** A copy of `bytes[start..]` in a new ArrayBuffer (Buffer#slice would return a view, not a copy). */
+function copyOf(bytes: Uint8Array, start = 0): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(bytes.byteLength - start);
+  copy.set(bytes.subarray(start));
+  return copy;
+}
+
+/** An exactly sized ArrayBuffer holding `bytes`, to be transferred: its own buffer, or a copy. */
 function ownBuffer(bytes: Uint8Array): ArrayBuffer {
   const buffer = bytes.buffer;
   if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) return buffer;
-  return bytes.slice().buffer as ArrayBuffer;
+  return copyOf(bytes).buffer;
 }
 
 async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<number> {
@@ -200,19 +202,14 @@ export class ParallelFileWriter {
     this.maxPendingBlocks = maxPending;
   }
 
-  /**
-   * Starts a file and returns its id; several files may be open at once. `teePath`, if given, also
-   * receives the uncompressed bytes (as BackgroundWriter's does).
-   */
-  open(path: string, teePath?: string): number {
+  /** Starts a file and returns its id; several files may be open at once. */
+  open(path: string): number {
     this.throwIfFailed();
     const id = this.nextId++;
     const file: OpenFile = {
       id,
       path,
       handle: undefined,
-      tee: undefined,
-      hasTee: teePath !== undefined,
       ready: Promise.resolve(),
       dispatched: 0,
       written: 0,
@@ -226,15 +223,18 @@ export class ParallelFileWriter {
       closing: undefined,
     };
     file.ready = (async () => {
-      const [main, tee] = await Promise.allSettled([openFile(path, 'w'), teePath === undefined ? undefined : openFile(teePath, 'w')]);
-      const failure = [main, tee].find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failure !== undefined || this.error !== undefined) {
-        for (const r of [main, tee]) if (r.status === 'fulfilled') r.value?.close().catch(() => {});
-        if (failure !== undefined) this.fail(file, failure.reason);
+      let handle: FileHandle;
+      try {
+        handle = await openFile(path, 'w');
+      } catch (error) {
+        this.fail(file, error);
         return;
       }
-      file.handle = (main as PromiseFulfilledResult<FileHandle>).value;
-      file.tee = (tee as PromiseFulfilledResult<FileHandle | undefined>).value;
+      if (this.error !== undefined) {
+        handle.close().catch(() => {});
+        return;
+      }
+      file.handle = handle;
     })();
     this.files.set(id, file);
     return id;
@@ -252,15 +252,15 @@ export class ParallelFileWriter {
     const seq = file.dispatched++;
     this.pending++;
     if (this.gzipLevel === 0) {
-      // Plain: already in order; the same bytes go to the file and the tee.
-      file.pieces.set(seq, { out: bytes, input: file.hasTee ? bytes : undefined, crc: 0, length: bytes.byteLength });
+      // Plain: already in order; the bytes go to the file as they are.
+      file.pieces.set(seq, { out: bytes, crc: 0, length: bytes.byteLength });
       void this.pump(file);
       return;
     }
     const dictionary = file.window;
     // The next block's dictionary, copied before the block's buffer goes away.
     if (bytes.byteLength >= WINDOW || dictionary === undefined) {
-      file.window = bytes.slice(Math.max(0, bytes.byteLength - WINDOW));
+      file.window = copyOf(bytes, Math.max(0, bytes.byteLength - WINDOW));
     } else {
       const keep = Math.min(dictionary.byteLength, WINDOW - bytes.byteLength);
       const window = new Uint8Array(keep + bytes.byteLength);
@@ -273,7 +273,7 @@ export class ParallelFileWriter {
     if (slot.jobs++ === 0) slot.worker.ref();
     slot.load += buffer.byteLength;
     // The dictionary is cloned (≤ 32 KiB): file.window may still be needed for the next small block.
-    slot.worker.postMessage({ file: id, seq, level: this.gzipLevel, buffer, dictionary, tee: file.hasTee }, [buffer]);
+    slot.worker.postMessage({ file: id, seq, level: this.gzipLevel, buffer, dictionary }, [buffer]);
   }
 
   /** Finishes file `id` after its blocks; resolves with its size on disk once written and closed. */
@@ -308,7 +308,7 @@ export class ParallelFileWriter {
     this.fail(undefined, new SitemapError('ERR_SITEMAP_WRITE', 'the file writer was destroyed'));
     this.files.clear();
     const slots = this.slots.splice(0);
-    await Promise.all([...slots.map((slot) => slot.worker.terminate().catch(() => {})), ...files.map((file) => this.closeHandles(file))]);
+    await Promise.all([...slots.map((slot) => slot.worker.terminate().catch(() => {})), ...files.map((file) => this.closeHandle(file))]);
   }
 
   private openFileOf(id: number): OpenFile {
@@ -333,7 +333,9 @@ export class ParallelFileWriter {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    // Compression allocates little on the JS heap: a small young generation makes the worker collect its
+    // transferred buffers early instead of holding tens of MB until a late GC.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
     const slot: Slot = { worker, jobs: 0, load: 0 };
     worker.on('message', (m: WorkerDone | WorkerFailed) => this.onMessage(slot, m));
     worker.on('error', (e: Error) => this.fail(undefined, e, 'compression worker failed: '));
@@ -354,7 +356,7 @@ export class ParallelFileWriter {
     slot.load -= m.length;
     const file = this.files.get(m.file);
     if (file === undefined || this.error !== undefined) return;
-    file.pieces.set(m.seq, { out: new Uint8Array(m.out), input: m.input === undefined ? undefined : new Uint8Array(m.input), crc: m.crc, length: m.length });
+    file.pieces.set(m.seq, { out: new Uint8Array(m.out), crc: m.crc, length: m.length });
     void this.pump(file);
   }
 
@@ -368,7 +370,6 @@ export class ParallelFileWriter {
         const handle = file.handle;
         if (this.error !== undefined || handle === undefined) return;
         const out: Uint8Array[] = [];
-        const plain: Uint8Array[] = [];
         if (!file.headerWritten) {
           out.push(GZIP_HEADER);
           file.headerWritten = true;
@@ -379,7 +380,6 @@ export class ParallelFileWriter {
           file.written++;
           blocks++;
           out.push(piece.out);
-          if (piece.input !== undefined) plain.push(piece.input);
           if (this.gzipLevel > 0) file.crc = crc32Combine(file.crc, piece.crc, piece.length);
           file.length += piece.length;
         }
@@ -391,22 +391,19 @@ export class ParallelFileWriter {
           view.setUint32(4, file.length >>> 0, true); // ISIZE: length mod 2^32
           out.push(FINAL_BLOCK, trailer);
         }
-        if (out.length > 0) {
-          const tee = file.tee;
-          file.diskBytes += await writeAll(handle, out);
-          if (plain.length > 0 && tee !== undefined) await writeAll(tee, plain);
-        }
+        if (out.length > 0) file.diskBytes += await writeAll(handle, out);
         if (blocks > 0) {
           this.pending -= blocks;
           this.wakeWaiters();
         }
         if (finishing) {
-          await this.closeHandles(file, false);
+          await this.closeHandle(file, false);
           this.files.delete(file.id);
           if (this.error === undefined) file.closing?.resolve(file.diskBytes);
           return;
         }
-        if (blocks === 0) return;
+        // Pieces that arrived while this pump was writing found it busy: look again, unless nothing was awaited.
+        if (blocks === 0 && out.length === 0) return;
       }
     } catch (error) {
       this.fail(file, error);
@@ -440,20 +437,19 @@ export class ParallelFileWriter {
     for (const open of this.files.values()) {
       open.closing?.reject(error);
       open.pieces.clear();
-      void this.closeHandles(open);
+      void this.closeHandle(open);
     }
   }
 
   /**
-   * Closes the file's handles once they are open (after a write still in flight on them). Idempotent.
+   * Closes the file's handle once it is open (after a write still in flight on it). Idempotent.
    * Errors are ignored unless `quiet` is false.
    */
-  private async closeHandles(file: OpenFile, quiet = true): Promise<void> {
+  private async closeHandle(file: OpenFile, quiet = true): Promise<void> {
     await file.ready;
-    const handles = [file.handle, file.tee];
+    const handle = file.handle;
     file.handle = undefined;
-    file.tee = undefined;
-    const closed = Promise.all(handles.map((h) => h?.close()));
+    const closed = handle?.close() ?? Promise.resolve();
     await (quiet ? closed.catch(() => {}) : closed);
   }
 }

@@ -2,13 +2,18 @@
 // atomically. The pure SitemapSetWriter builds the XML; a BackgroundWriter compresses and writes it
 // on a worker thread; a StagedOutput moves the finished set into place.
 
-import { writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
-import { BackgroundWriter } from './background-writer.js';
+import { ParallelFileWriter } from './parallel-gzip.js';
 import { StagedOutput } from './staged-output.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
@@ -30,6 +35,8 @@ export interface WriteSitemapsOptions {
   gzip?: boolean;
   /** zlib level 1–9, default 6. */
   gzipLevel?: number;
+  /** Threads that compress while the main thread builds XML; default: the cores less one (at least 1). */
+  compressionThreads?: number;
   /** `auto` (default): an index only when there is more than one file. */
   index?: IndexMode;
   /** Limit profile (default `current`). */
@@ -155,16 +162,16 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   const enforceScope = options.enforceScope ?? true;
 
   const staged = await StagedOutput.create(options.outDir);
-  const background = new BackgroundWriter({ gzipLevel });
+  // The main thread builds the XML; the other cores compress.
+  const workers = options.compressionThreads ?? Math.max(1, availableParallelism() - 1);
+  const background = new ParallelFileWriter({ gzipLevel, workers });
   const entryName = `${name}.xml`;
   let fileId = 0;
   const closing: Promise<number>[] = [];
   const writer = new SitemapSetWriter(
     {
       open(index) {
-        // The first file is also kept as plain XML: it becomes the entry file if it stays alone.
-        const tee = index === 0 && indexMode !== 'always' ? staged.path(entryName) : undefined;
-        fileId = background.open(staged.path(childName(name, index, gzip)), tee);
+        fileId = background.open(staged.path(childName(name, index, gzip)));
         if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
           throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
         }
@@ -265,6 +272,10 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     }
     let entryFile: WrittenFile | undefined;
     if (single) {
+      // A lone sitemap is the entry file itself, as plain XML.
+      const child = staged.path(childName(name, 0, gzip));
+      if (gzip) await pipeline(createReadStream(child), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(staged.path(entryName)));
+      else await rename(child, staged.path(entryName));
       entryFile = sitemaps[0];
       names.push(entryName);
     } else if (indexed) {
@@ -272,7 +283,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       const text = serializeSitemapIndex(refs, { limits, xslUrl: options.xslUrl });
       await writeFile(staged.path(entryName), text);
       const bytes = Buffer.byteLength(text);
-      entryFile = { name: entryName, path: `${options.outDir}/${entryName}`, urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
+      entryFile = { name: entryName, path: join(options.outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
       names.push(entryName);
     }
     const removed = await staged.commit(names, ownedBy(name));
@@ -316,7 +327,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function describeFile(name: string, info: SitemapFileInfo, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
-  const file: WrittenFile = { name, path: `${outDir}/${name}`, urls: info.urls, bytes: info.bytes, diskBytes };
+  const file: WrittenFile = { name, path: join(outDir, name), urls: info.urls, bytes: info.bytes, diskBytes };
   if (baseUrl !== undefined) file.loc = normalizeUrl(name, 'loc', baseUrl);
   if (info.lastmod !== undefined) file.lastmod = info.lastmod;
   return file;

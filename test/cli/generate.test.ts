@@ -169,3 +169,16 @@ test('--xsl, --no-gzip, --name and --profile legacy', async () => {
   assert.match(readFileSync(join(dir, 'out', 'map-00001.xml'), 'utf8'), /<\?xml-stylesheet type="text\/xsl" href="\/style.xsl"\?>/);
   assert.ok(statSync(join(dir, 'out', 'map.xml')).size > 0);
 });
+
+test('on a terminal a live progress line shows URLs, files and the rate; --quiet silences it', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), Array.from({ length: 400_000 }, (_, i) => `/p/${i}`).join('\n'));
+  const tty = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir, tty: true });
+  assert.equal(tty.code, 0, tty.stderr);
+  assert.match(tty.stderr, /\r\x1b\[Kgenerating: [\d,]+ URLs, \d+ files?, [\d,]+ URLs\/s/);
+  assert.match(tty.stdout, /Wrote 400,000 URLs in 8 sitemaps and an index/);
+  const quiet = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out', '--quiet'], { cwd: dir, tty: true });
+  assert.equal(quiet.code, 0);
+  assert.equal(quiet.stderr, '');
+  assert.equal(quiet.stdout, '');
+});

@@ -358,6 +358,7 @@ describe('scopeOf', () => {
       port: '',
       pathPrefix: '/',
       href: 'https://www.example.com/',
+      prefix: 'https://www.example.com/',
     });
     assert.equal(scopeOf('https://www.example.com').pathPrefix, '/');
     assert.equal(scopeOf('https://www.example.com/catalog/').pathPrefix, '/catalog/');
@@ -374,8 +375,10 @@ describe('scopeOf', () => {
       port: '',
       pathPrefix: '/Cat%C3%A1logo/',
       href: 'http://www.xn--espaa-rta.com/Cat%C3%A1logo/',
+      prefix: 'http://www.xn--espaa-rta.com/Cat%C3%A1logo/',
     });
     assert.equal(scopeOf('http://www.ejemplo.com:100/').port, '100');
+    assert.equal(scopeOf('http://www.ejemplo.com:100/a/b.xml').prefix, 'http://www.ejemplo.com:100/a/');
     assert.equal(scopeOf('http://[::1]:8080/a/').host, '[::1]');
   });
 
@@ -441,6 +444,27 @@ describe('scopeViolation', () => {
         const inside = r.ok.startsWith('https://www.example.com/catalog/');
         assert.equal(scopeViolation(r.ok, scope) === undefined, inside);
       }),
+    );
+  });
+});
+
+describe('scopeViolation prefix shortcut', () => {
+  it('agrees with comparing scheme, host, port and path one by one', () => {
+    const hosts = ['example.com', 'www.example.com', 'example.com.evil.net', 'xn--espaa-rta.com'];
+    const arbUrl = fc.record({
+      scheme: fc.constantFrom('http', 'https'),
+      host: fc.constantFrom(...hosts),
+      port: fc.constantFrom('', '8080', '100'),
+      path: fc.constantFrom('/', '/a/', '/a/b', '/ab', '/a', '/catalog/x?y=/a/'),
+    });
+    fc.assert(
+      fc.property(arbUrl, arbUrl, (u, b) => {
+        const url = normalizeUrl(`${u.scheme}://${u.host}${u.port ? `:${u.port}` : ''}${u.path}`);
+        const scope = scopeOf(`${b.scheme}://${b.host}${b.port ? `:${b.port}` : ''}${b.path}`);
+        const inScope = u.scheme === scope.scheme && u.host === scope.host && u.port === scope.port && new URL(url).pathname.startsWith(scope.pathPrefix);
+        assert.equal(scopeViolation(url, scope) === undefined, inScope, `${url} in ${scope.href}`);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
