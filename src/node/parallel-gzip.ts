@@ -20,10 +20,12 @@ const zlib = require('node:zlib');
 const SYNC_FLUSH = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 parentPort.on('message', (m) => {
   try {
-    const input = new Uint8Array(m.buffer);
+    // One buffer carries the dictionary (the file's previous ≤ 32 KiB) followed by the block.
+    const all = new Uint8Array(m.buffer);
+    const input = all.subarray(m.dictionaryLength, m.dictionaryLength + m.length);
     const crc = zlib.crc32(input);
     const options = { level: m.level, finishFlush: SYNC_FLUSH.finishFlush };
-    if (m.dictionary !== undefined) options.dictionary = m.dictionary;
+    if (m.dictionaryLength > 0) options.dictionary = all.subarray(0, m.dictionaryLength);
     const deflated = zlib.deflateRawSync(input, options);
     // The result may be a view into a larger or pooled ArrayBuffer: send an exact copy then.
     let out = deflated;
@@ -31,9 +33,8 @@ parentPort.on('message', (m) => {
       out = new Uint8Array(deflated.byteLength);
       out.set(deflated);
     }
-    // The plain bytes go back too, for the main thread to drop: a worker allocates almost nothing
-    // on its own heap, so garbage left here would wait long for a GC.
-    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, crc, length: input.byteLength, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
+    // The input buffer goes back to the main thread's pool to carry the next block.
+    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, crc, length: m.length, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
   } catch (e) {
     parentPort.postMessage({ type: 'error', file: m.file, seq: m.seq, code: e && e.code, message: String((e && e.message) || e) });
   }
@@ -41,6 +42,8 @@ parentPort.on('message', (m) => {
 `;
 
 const WINDOW = 32 * 1024; // deflate's window: the most a back-reference can reach
+/** Pooled buffers fit a typical block (≤ 256 KiB) after its dictionary. */
+const POOLED_BUFFER_SIZE = WINDOW + 256 * 1024;
 /** gzip header: magic, CM=8 (deflate), no flags, mtime 0, XFL 0, OS 3 (unix). */
 const GZIP_HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3);
 /** An empty final fixed-Huffman block: BFINAL=1, BTYPE=01, end-of-block. Ends the deflate stream. */
@@ -64,7 +67,7 @@ interface WorkerDone {
   crc: number;
   length: number;
   out: ArrayBuffer;
-  /** The block's plain bytes, handed back only so they are freed on the main thread. */
+  /** The buffer the block came in, returned for reuse. */
   input: ArrayBuffer;
 }
 
@@ -79,6 +82,8 @@ interface WorkerFailed {
 interface Piece {
   /** Bytes for the file (deflated, or plain at level 0). */
   out: Uint8Array;
+  /** A pooled buffer to give back once `out` is written (level 0). */
+  pooled?: ArrayBuffer;
   crc: number;
   length: number;
 }
@@ -101,8 +106,9 @@ interface OpenFile {
   written: number;
   /** Finished blocks that arrived ahead of their turn, by sequence number. */
   pieces: Map<number, Piece>;
-  /** The last ≤ 32 KiB of the input so far: the next block's dictionary. */
-  window: Uint8Array | undefined;
+  /** The last `windowLength` (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
+  window: Uint8Array;
+  windowLength: number;
   crc: number;
   /** Uncompressed bytes written so far. */
   length: number;
@@ -131,20 +137,6 @@ function deferred<T>(): Deferred<T> {
   // the process with an unhandled rejection. Awaiting it still rejects.
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-/** A copy of `bytes[start..]` in a new ArrayBuffer (Buffer#slice would return a view, not a copy). */
-function copyOf(bytes: Uint8Array, start = 0): Uint8Array<ArrayBuffer> {
-  const copy = new Uint8Array(bytes.byteLength - start);
-  copy.set(bytes.subarray(start));
-  return copy;
-}
-
-/** An exactly sized ArrayBuffer holding `bytes`, to be transferred: its own buffer, or a copy. */
-function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  const buffer = bytes.buffer;
-  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) return buffer;
-  return copyOf(bytes).buffer;
 }
 
 async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<number> {
@@ -189,6 +181,7 @@ export class ParallelFileWriter {
   private error: SitemapError | undefined;
   private destroyed = false;
   private waiters: Deferred<void>[] = [];
+  private readonly pool: ArrayBuffer[] = [];
 
   constructor(options: ParallelFileWriterOptions) {
     const level = options.gzipLevel;
@@ -214,7 +207,8 @@ export class ParallelFileWriter {
       dispatched: 0,
       written: 0,
       pieces: new Map(),
-      window: undefined,
+      window: new Uint8Array(this.gzipLevel === 0 ? 0 : WINDOW),
+      windowLength: 0,
       crc: 0,
       length: 0,
       diskBytes: 0,
@@ -241,8 +235,8 @@ export class ParallelFileWriter {
   }
 
   /**
-   * Hands over the next block of file `id`. Its buffer is transferred to a worker: the caller must not
-   * use it afterwards. Empty blocks are accepted and ignored.
+   * Hands over the next block of file `id`. The bytes are copied (into a pooled buffer that travels to
+   * a worker and back), so `bytes` may be reused as soon as this returns. Empty blocks are ignored.
    */
   write(id: number, bytes: Uint8Array): void {
     this.throwIfFailed();
@@ -253,27 +247,52 @@ export class ParallelFileWriter {
     this.pending++;
     if (this.gzipLevel === 0) {
       // Plain: already in order; the bytes go to the file as they are.
-      file.pieces.set(seq, { out: bytes, crc: 0, length: bytes.byteLength });
+      const pooled = this.acquire(bytes.byteLength);
+      const out = new Uint8Array(pooled, 0, bytes.byteLength);
+      out.set(bytes);
+      file.pieces.set(seq, { out, pooled, crc: 0, length: bytes.byteLength });
       void this.pump(file);
       return;
     }
-    const dictionary = file.window;
-    // The next block's dictionary, copied before the block's buffer goes away.
-    if (bytes.byteLength >= WINDOW || dictionary === undefined) {
-      file.window = copyOf(bytes, Math.max(0, bytes.byteLength - WINDOW));
+    const dictionaryLength = file.windowLength;
+    const buffer = this.acquire(dictionaryLength + bytes.byteLength);
+    const block = new Uint8Array(buffer);
+    block.set(file.window.subarray(0, dictionaryLength), 0);
+    block.set(bytes, dictionaryLength);
+    // The next block's dictionary: the last 32 KiB of the input so far.
+    const window = file.window;
+    if (bytes.byteLength >= WINDOW) {
+      window.set(bytes.subarray(bytes.byteLength - WINDOW));
+      file.windowLength = WINDOW;
     } else {
-      const keep = Math.min(dictionary.byteLength, WINDOW - bytes.byteLength);
-      const window = new Uint8Array(keep + bytes.byteLength);
-      window.set(dictionary.subarray(dictionary.byteLength - keep), 0);
+      const keep = Math.min(dictionaryLength, WINDOW - bytes.byteLength);
+      window.copyWithin(0, dictionaryLength - keep, dictionaryLength);
       window.set(bytes, keep);
-      file.window = window;
+      file.windowLength = keep + bytes.byteLength;
     }
-    const buffer = ownBuffer(bytes);
     const slot = this.pickSlot();
     if (slot.jobs++ === 0) slot.worker.ref();
-    slot.load += buffer.byteLength;
-    // The dictionary is cloned (≤ 32 KiB): file.window may still be needed for the next small block.
-    slot.worker.postMessage({ file: id, seq, level: this.gzipLevel, buffer, dictionary }, [buffer]);
+    slot.load += bytes.byteLength;
+    slot.worker.postMessage({ file: id, seq, level: this.gzipLevel, buffer, dictionaryLength, length: bytes.byteLength }, [buffer]);
+  }
+
+  /**
+   * A buffer of at least `size` bytes from the pool. Reusing a few buffers instead of allocating one per
+   * block keeps memory flat: transferred buffers that die on a worker are freed only at its next GC.
+   */
+  private acquire(size: number): ArrayBuffer {
+    for (let i = this.pool.length - 1; i >= 0; i--) {
+      const buffer = this.pool[i] as ArrayBuffer;
+      if (buffer.byteLength >= size) {
+        this.pool.splice(i, 1);
+        return buffer;
+      }
+    }
+    return new ArrayBuffer(Math.max(size, POOLED_BUFFER_SIZE));
+  }
+
+  private release(buffer: ArrayBuffer): void {
+    if (this.pool.length < this.maxPendingBlocks + this.workerCount) this.pool.push(buffer);
   }
 
   /** Finishes file `id` after its blocks; resolves with its size on disk once written and closed. */
@@ -354,6 +373,7 @@ export class ParallelFileWriter {
       return;
     }
     slot.load -= m.length;
+    this.release(m.input);
     const file = this.files.get(m.file);
     if (file === undefined || this.error !== undefined) return;
     file.pieces.set(m.seq, { out: new Uint8Array(m.out), crc: m.crc, length: m.length });
@@ -375,11 +395,13 @@ export class ParallelFileWriter {
           file.headerWritten = true;
         }
         let blocks = 0;
+        const written: ArrayBuffer[] = [];
         for (let piece = file.pieces.get(file.written); piece !== undefined && blocks < MAX_BATCH; piece = file.pieces.get(file.written)) {
           file.pieces.delete(file.written);
           file.written++;
           blocks++;
           out.push(piece.out);
+          if (piece.pooled !== undefined) written.push(piece.pooled);
           if (this.gzipLevel > 0) file.crc = crc32Combine(file.crc, piece.crc, piece.length);
           file.length += piece.length;
         }
@@ -392,6 +414,7 @@ export class ParallelFileWriter {
           out.push(FINAL_BLOCK, trailer);
         }
         if (out.length > 0) file.diskBytes += await writeAll(handle, out);
+        for (const buffer of written) this.release(buffer);
         if (blocks > 0) {
           this.pending -= blocks;
           this.wakeWaiters();

@@ -26,7 +26,7 @@ function run(entries: UrlEntry[], options: Partial<SitemapSetWriterOptions> = {}
         assert.equal(index, chunks.length);
         chunks.push([]);
       },
-      write: (bytes) => (chunks.at(-1) as Uint8Array[]).push(bytes),
+      write: (bytes) => (chunks.at(-1) as Uint8Array[]).push(bytes.slice()),
       close: (info) => infos.push(info),
     },
     { limits: limits(), ...options },

@@ -24,7 +24,7 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
   const limits = options.limits ?? LIMITS_PROFILES.current;
   let ready: Uint8Array[] = [];
   const writer = new SitemapSetWriter(
-    { open() {}, write: (bytes) => ready.push(bytes), close() {} },
+    { open() {}, write: (bytes) => ready.push(bytes.slice()), close() {} },
     { limits, baseUrl: options.baseUrl, scope: options.scope, xslUrl: options.xslUrl, dedupe: options.dedupe, maxFiles: 1 },
   );
   const add = (entry: UrlEntry): void => {

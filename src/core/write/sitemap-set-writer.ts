@@ -30,7 +30,10 @@ export interface SitemapFileInfo {
   lastmodMs?: number;
 }
 
-/** Receives the bytes of the set, file by file. `write` gets a fresh buffer each time (it may keep or transfer it). */
+/**
+ * Receives the bytes of the set, file by file. The bytes given to `write` are a view of the writer's
+ * buffer, valid only during the call: copy what you keep.
+ */
 export interface SitemapSetSink {
   open(index: number): void;
   write(bytes: Uint8Array): void;
@@ -222,7 +225,7 @@ export class SitemapSetWriter {
     this.sink.open(this.files.length);
   }
 
-  /** Hands the buffered bytes to the sink, as a copy it may keep or transfer. */
+  /** Hands the buffered bytes to the sink (a view, valid during the call), then reuses the buffer. */
   private flush(): void {
     if (!this.headerWritten) {
       // The root start tag declares the namespaces the file used so far.
@@ -233,7 +236,7 @@ export class SitemapSetWriter {
       this.start = this.reservedHeaderBytes - this.fileHeaderBytes;
       this.headerWritten = true;
     }
-    if (this.position > this.start) this.sink.write(this.buffer.slice(this.start, this.position));
+    if (this.position > this.start) this.sink.write(this.buffer.subarray(this.start, this.position));
     this.start = 0;
     this.position = 0;
   }
