@@ -2,8 +2,10 @@
 // worker threads, primed with the last 32 KiB of the file's earlier input as a dictionary and ended
 // with a sync flush (byte-aligned, not final). Concatenated in order, the pieces form one deflate
 // stream; the main thread wraps it in a gzip header and trailer, combining the workers' per-block
-// CRCs with crc32Combine. So a 2-core machine compresses one file on both cores while the main
-// thread builds the XML (DESIGN.md "Measured on these machines": gzip is the bottleneck).
+// CRCs with crc32Combine. Compression never runs on the main thread, and with more workers one file
+// is compressed on several cores (DESIGN.md "Measured on these machines": gzip is the bottleneck).
+// writeSitemaps uses one worker per spare core: on 2 cores, one compresses while the main thread
+// builds the XML (a second one measured slower and larger there).
 // Callers open files, hand over blocks in order, and wait on `full`/`whenWritable` for backpressure.
 
 import { open as openFile, type FileHandle } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // writeSitemaps: entries → a complete sitemap set on disk (split, gzipped, with an index), written
-// atomically. The pure SitemapSetWriter builds the XML; a BackgroundWriter compresses and writes it
-// on a worker thread; a StagedOutput moves the finished set into place.
+// atomically. The pure SitemapSetWriter builds the XML; a ParallelFileWriter compresses and writes it
+// on worker threads; a StagedOutput moves the finished set into place.
 
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
