@@ -1,5 +1,6 @@
 // The pure core: no I/O, usable in browsers, workers and edge runtimes.
 export * from './model.js';
+export { formatDiagnostic, type Diagnostic, type Severity } from './diagnostics.js';
 export { SitemapError, InvalidValueError } from './errors.js';
 export { escapeXml } from './xml/escape.js';
 export { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from './url.js';
