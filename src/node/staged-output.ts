@@ -5,9 +5,9 @@
 // kill -9, a full disk) leaves the previous set exactly as it was; its temporary directory is removed
 // by the next run.
 
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
@@ -25,7 +25,7 @@ export class StagedOutput {
 
   static async create(outDir: string): Promise<StagedOutput> {
     try {
-      await mkdir(outDir, { recursive: true });
+      await ensureDirectory(outDir);
       await removeStaleTempDirs(outDir);
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
       return new StagedOutput(outDir, tempDir);
@@ -78,6 +78,26 @@ export class StagedOutput {
   }
 }
 
+/**
+ * `mkdir -p`, by hand: Node 20's `mkdir(path, { recursive: true })` spins forever on some paths
+ * (`/proc/nope`). Each missing parent is made once; any other failure is reported.
+ */
+async function ensureDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (!(await stat(path)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      return;
+    }
+    const parent = dirname(path);
+    if (code !== 'ENOENT' || parent === path) throw error;
+    await ensureDirectory(parent);
+    await mkdir(path);
+  }
+}
+
 /** Temporary directories left by runs whose process is gone (killed with -9, power loss). */
 async function removeStaleTempDirs(outDir: string): Promise<void> {
   for (const name of await readdir(outDir)) {
@@ -103,5 +123,7 @@ function describe(error: unknown): string {
   if (e?.code === 'ENOSPC') return 'no space left on device';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
   if (e?.code === 'ENOTDIR') return 'not a directory';
+  if (e?.code === 'ENOENT') return 'no such file or directory';
+  if (e?.code === 'EROFS') return 'read-only file system';
   return e?.message ?? String(error);
 }

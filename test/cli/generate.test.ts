@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
@@ -181,4 +181,21 @@ test('on a terminal a live progress line shows URLs, files and the rate; --quiet
   assert.equal(quiet.code, 0);
   assert.equal(quiet.stderr, '');
   assert.equal(quiet.stdout, '');
+});
+
+test('an --out that cannot be a directory is a one-line error, never a hang', { timeout: 20_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), '/a\n');
+  writeFileSync(join(dir, 'afile'), '');
+  const outs: [string, RegExp][] = [['afile', /cannot write to .*afile: not a directory/]];
+  // Node 20's recursive mkdir spins forever on a path like this one.
+  if (existsSync('/proc/self')) outs.push(['/proc/nope/out', /cannot write to \/proc\/nope\/out: no such file or directory/]);
+  for (const [out, message] of outs) {
+    const result = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', out], { cwd: dir });
+    assert.equal(result.code, 2, out);
+    assert.match(result.stderr, message);
+  }
+  const nested = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'a/b/c', '--quiet'], { cwd: dir });
+  assert.equal(nested.code, 0, nested.stderr);
+  assert.ok(existsSync(join(dir, 'a/b/c/sitemap.xml')));
 });

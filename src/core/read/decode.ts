@@ -1,0 +1,375 @@
+// Bytes → text, pushed chunk by chunk, in constant memory (DESIGN.md "Streaming, constant memory").
+//
+// StreamDecoder buffers only the first `sniffBytes` bytes (or all of a shorter input), sniffs the
+// encoding there (sniff.ts), then decodes every chunk as it comes with a streaming TextDecoder
+// (`stream: true`, `fatal: false`). The BOM is skipped. The decoded text does not depend on where the
+// chunks split the bytes (inside a multi-byte sequence, the BOM or the declaration), and neither do the
+// diagnostics: the sniff always sees the same window, and invalid bytes are located exactly.
+//
+// Invalid bytes become U+FFFD, as every browser does, and are reported as `encoding/invalid-bytes`
+// (error). Finding them costs nothing on valid input: only a chunk whose text contains U+FFFD is looked
+// at again, by a byte-level replay of the WHATWG UTF-8 / UTF-16 decoder, which tells a literal U+FFFD in
+// the input (EF BF BD) from a replaced sequence and gives both the byte offset and the offset in the
+// decoded text. Diagnostics carry `offset` (UTF-16 code units of the decoded text, BOM excluded) but no
+// line or column: the tokenizer counts lines anyway and can fill them in from the offset.
+//
+// windows-1252 (and so ISO-8859-1, latin1, US-ASCII, which the Encoding Standard maps to it) is decoded
+// here rather than by TextDecoder: Node 20.18.3+ decodes bytes 80–9F as C1 controls instead of `€`, `’`...
+// whenever `decode()` is called without an options argument (nodejs/node#60888), and a proposed fix
+// (nodejs/node#58890) would map the latin1 labels to true ISO-8859-1. A 32-entry table is exact on
+// every runtime.
+
+import type { Diagnostic } from '../diagnostics.js';
+import { SitemapError } from '../errors.js';
+import { ENCODING_SNIFF_BYTES, sniffEncoding, type EncodingSniff } from './sniff.js';
+
+/** At most this many invalid byte sequences are reported one by one; the rest are counted in one summary. */
+export const MAX_INVALID_BYTES_REPORTED = 10;
+
+interface Decoder {
+  decode(bytes: Uint8Array, stream: boolean): string;
+}
+
+/** WHATWG index-windows-1252 for bytes 80–9F; the other bytes map to the same code point. */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
+  0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+];
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+class Windows1252Decoder implements Decoder {
+  private readonly units = LITTLE_ENDIAN ? new TextDecoder('utf-16le', { ignoreBOM: true }) : undefined;
+
+  decode(bytes: Uint8Array, _stream: boolean): string {
+    const n = bytes.length;
+    if (n === 0) return '';
+    const codes = new Uint16Array(n);
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i] as number;
+      codes[i] = b >= 0x80 && b < 0xa0 ? (WINDOWS_1252_HIGH[b - 0x80] as number) : b;
+    }
+    if (this.units !== undefined) return this.units.decode(new Uint8Array(codes.buffer, 0, n * 2), { stream: false });
+    let text = '';
+    for (let i = 0; i < n; i += 8192) text += String.fromCharCode(...codes.subarray(i, i + 8192));
+    return text;
+  }
+}
+
+class NativeDecoder implements Decoder {
+  private readonly decoder: { decode(input: Uint8Array, options: { stream: boolean }): string };
+  constructor(encoding: string) {
+    this.decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
+  }
+  decode(bytes: Uint8Array, stream: boolean): string {
+    // Always with an options argument: see the note on windows-1252 above.
+    return this.decoder.decode(bytes, { stream });
+  }
+}
+
+/** WHATWG single-byte encodings: one byte, one UTF-16 code unit, so offsets map exactly. */
+const SINGLE_BYTE = new Set([
+  'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-8-i',
+  'iso-8859-10', 'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u', 'macintosh', 'windows-874',
+  'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254', 'windows-1255', 'windows-1256', 'windows-1257',
+  'windows-1258', 'x-mac-cyrillic',
+]);
+
+type ErrorSink = (outOffset: number, byteOffset: number) => void;
+
+/**
+ * A replay of the WHATWG UTF-8 decoder over bytes, counting output code units and reporting each
+ * U+FFFD it emits for an error (a maximal ill-formed subsequence, as TextDecoder does).
+ */
+class Utf8Replay {
+  private needed = 0;
+  private seen = 0;
+  private lower = 0x80;
+  private upper = 0xbf;
+  private start = 0;
+  out = 0;
+
+  /** Feed bytes whose first one is at absolute byte offset `at`; `sink` undefined replays silently. */
+  feed(bytes: Uint8Array, at: number, sink: ErrorSink | undefined): void {
+    let i = 0;
+    const n = bytes.length;
+    while (i < n) {
+      const b = bytes[i] as number;
+      if (this.needed === 0) {
+        if (b < 0x80) {
+          // Skip an ASCII run quickly.
+          this.out++;
+          i++;
+          while (i < n && (bytes[i] as number) < 0x80) {
+            this.out++;
+            i++;
+          }
+          continue;
+        }
+        this.start = at + i;
+        if (b >= 0xc2 && b <= 0xdf) this.needed = 1;
+        else if (b >= 0xe0 && b <= 0xef) {
+          if (b === 0xe0) this.lower = 0xa0;
+          if (b === 0xed) this.upper = 0x9f;
+          this.needed = 2;
+        } else if (b >= 0xf0 && b <= 0xf4) {
+          if (b === 0xf0) this.lower = 0x90;
+          if (b === 0xf4) this.upper = 0x8f;
+          this.needed = 3;
+        } else {
+          sink?.(this.out, at + i);
+          this.out++;
+        }
+        i++;
+        continue;
+      }
+      if (b < this.lower || b > this.upper) {
+        // The sequence so far is one error; the byte is processed again as a new start.
+        this.reset();
+        sink?.(this.out, this.start);
+        this.out++;
+        continue;
+      }
+      this.lower = 0x80;
+      this.upper = 0xbf;
+      this.seen++;
+      i++;
+      if (this.seen === this.needed) {
+        this.out += this.needed === 3 ? 2 : 1;
+        this.reset();
+      }
+    }
+  }
+
+  flush(sink: ErrorSink | undefined): void {
+    if (this.needed !== 0) {
+      this.reset();
+      sink?.(this.out, this.start);
+      this.out++;
+    }
+  }
+
+  private reset(): void {
+    this.needed = 0;
+    this.seen = 0;
+    this.lower = 0x80;
+    this.upper = 0xbf;
+  }
+}
+
+/** A replay of the WHATWG UTF-16 decoder: lone surrogates and an odd last byte are errors. */
+class Utf16Replay {
+  private byte = -1;
+  private bytePos = 0;
+  private lead = false;
+  private leadPos = 0;
+  out = 0;
+  constructor(private readonly littleEndian: boolean) {}
+
+  feed(bytes: Uint8Array, at: number, sink: ErrorSink | undefined): void {
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i] as number;
+      if (this.byte < 0) {
+        this.byte = b;
+        this.bytePos = at + i;
+        continue;
+      }
+      const unit = this.littleEndian ? this.byte | (b << 8) : (this.byte << 8) | b;
+      const pos = this.bytePos;
+      this.byte = -1;
+      if (this.lead) {
+        this.lead = false;
+        if (unit >= 0xdc00 && unit <= 0xdfff) {
+          this.out += 2;
+          continue;
+        }
+        sink?.(this.out, this.leadPos);
+        this.out++;
+      }
+      if (unit >= 0xd800 && unit <= 0xdbff) {
+        this.lead = true;
+        this.leadPos = pos;
+      } else {
+        if (unit >= 0xdc00 && unit <= 0xdfff) sink?.(this.out, pos);
+        this.out++;
+      }
+    }
+  }
+
+  flush(sink: ErrorSink | undefined): void {
+    if (this.byte >= 0 || this.lead) {
+      sink?.(this.out, this.lead ? this.leadPos : this.bytePos);
+      this.out++;
+      this.byte = -1;
+      this.lead = false;
+    }
+  }
+}
+
+const TAIL = 3;
+
+/**
+ * Decodes a byte stream to text: `write(chunk)` returns the text decoded so far (empty while the first
+ * `sniffBytes` bytes are being gathered), `end()` the rest. `encoding` and the sniff's diagnostics are
+ * known from the first non-empty `write` result (or `end()`); `diagnostics` only grows.
+ */
+export class StreamDecoder {
+  /** Encoding sniff diagnostics (sniff.ts), then `encoding/invalid-bytes` (error). Append-only. */
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly sniffBytes: number;
+  private head: Uint8Array[] | undefined = [];
+  private headLength = 0;
+  private sniff: EncodingSniff | undefined;
+  private decoder: Decoder | undefined;
+  private ended = false;
+  /** Absolute offset (BOM included) of the next byte handed to the decoder. */
+  private bytePos = 0;
+  /** Code units of decoded text returned so far. */
+  private textPos = 0;
+  /** The last bytes handed to the decoder: enough to rebuild a replay's state. */
+  private tail = new Uint8Array(0);
+  private invalid = 0;
+
+  /** @param maxBytes how many bytes at most are gathered before sniffing (default 1 KiB, at least 4). */
+  constructor(maxBytes: number = ENCODING_SNIFF_BYTES) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 4) throw new SitemapError('ERR_SITEMAP_OPTION', `the sniff window must be a whole number of at least 4 bytes, got ${maxBytes}`);
+    this.sniffBytes = maxBytes;
+  }
+
+  /** The WHATWG name of the encoding in use (`utf-8` until sniffed). */
+  get encoding(): string {
+    return this.sniff?.encoding ?? 'utf-8';
+  }
+
+  /** The full sniff result (source, BOM length, declared label), once sniffed. */
+  get sniffed(): EncodingSniff | undefined {
+    return this.sniff;
+  }
+
+  /** Number of invalid byte sequences found so far (all of them, reported or not). */
+  get invalidSequences(): number {
+    return this.invalid;
+  }
+
+  write(bytes: Uint8Array): string {
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'StreamDecoder.write() after end()');
+    if (bytes.length === 0) return '';
+    if (this.head !== undefined) {
+      this.head.push(bytes);
+      this.headLength += bytes.length;
+      if (this.headLength < this.sniffBytes) return '';
+      return this.start();
+    }
+    return this.decodeChunk(bytes, false);
+  }
+
+  end(): string {
+    if (this.ended) return '';
+    let text = this.head !== undefined ? this.start() : '';
+    this.ended = true;
+    text += this.decodeChunk(new Uint8Array(0), true);
+    if (this.invalid > MAX_INVALID_BYTES_REPORTED) {
+      this.diagnostics.push({
+        code: 'encoding/invalid-bytes',
+        severity: 'error',
+        message: `${this.invalid} invalid ${this.encodingName()} byte sequences in all, replaced by U+FFFD (only the first ${MAX_INVALID_BYTES_REPORTED} are reported one by one)`,
+        hint: this.hint(),
+      });
+    }
+    return text;
+  }
+
+  /** Sniff the gathered head, set up the decoder and decode the head. */
+  private start(): string {
+    const parts = this.head as Uint8Array[];
+    this.head = undefined;
+    let all: Uint8Array;
+    if (parts.length === 1) all = parts[0] as Uint8Array;
+    else {
+      all = new Uint8Array(this.headLength);
+      let at = 0;
+      for (const p of parts) {
+        all.set(p, at);
+        at += p.length;
+      }
+    }
+    const sniff = sniffEncoding(all.subarray(0, this.sniffBytes));
+    this.sniff = sniff;
+    this.diagnostics.push(...sniff.diagnostics);
+    this.decoder = sniff.encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(sniff.encoding);
+    this.bytePos = sniff.bomLength;
+    return this.decodeChunk(all.subarray(sniff.bomLength), false);
+  }
+
+  private decodeChunk(bytes: Uint8Array, flush: boolean): string {
+    const decoder = this.decoder as Decoder;
+    const text = flush ? decoder.decode(bytes, false) : decoder.decode(bytes, true);
+    if (text.indexOf('\ufffd') !== -1) this.locateInvalid(bytes, text, flush);
+    this.bytePos += bytes.length;
+    this.textPos += text.length;
+    if (bytes.length >= TAIL) this.tail = bytes.slice(bytes.length - TAIL);
+    else if (bytes.length > 0) {
+      const joined = new Uint8Array(this.tail.length + bytes.length);
+      joined.set(this.tail);
+      joined.set(bytes, this.tail.length);
+      this.tail = joined.slice(Math.max(0, joined.length - TAIL));
+    }
+    return text;
+  }
+
+  /** `text` (decoded from `bytes`) contains U+FFFD: find which ones replaced invalid bytes. */
+  private locateInvalid(bytes: Uint8Array, text: string, flush: boolean): void {
+    const encoding = this.encoding;
+    const found: Array<[number, number | undefined]> = [];
+    const sink: ErrorSink = (out, byte) => {
+      found.push([out, byte]);
+    };
+    let exact = false;
+    if (encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be') {
+      const replay = encoding === 'utf-8' ? new Utf8Replay() : new Utf16Replay(encoding === 'utf-16le');
+      // Rebuild the decoder's state from the last bytes it saw (a pending sequence is at most 3 bytes
+      // long and starts afresh at its lead byte or unit, whatever came before).
+      let tail = this.tail;
+      let tailAt = this.bytePos - tail.length;
+      if (encoding !== 'utf-8' && (tailAt - (this.sniff as EncodingSniff).bomLength) % 2 !== 0) {
+        tail = tail.subarray(1);
+        tailAt++;
+      }
+      replay.feed(tail, tailAt, undefined);
+      replay.out = 0;
+      replay.feed(bytes, this.bytePos, sink);
+      if (flush) replay.flush(sink);
+      exact = replay.out === text.length;
+      if (!exact) found.length = 0;
+    }
+    if (!exact) {
+      // One U+FFFD per error; positions in bytes are exact for single-byte encodings only.
+      const single = SINGLE_BYTE.has(encoding);
+      for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) found.push([i, single ? this.bytePos + i : undefined]);
+    }
+    for (const [out, byte] of found) {
+      this.invalid++;
+      if (this.invalid > MAX_INVALID_BYTES_REPORTED) continue;
+      const where = byte !== undefined ? `at byte ${byte}` : `in bytes ${this.bytePos}–${this.bytePos + bytes.length}`;
+      this.diagnostics.push({
+        code: 'encoding/invalid-bytes',
+        severity: 'error',
+        message: `invalid ${this.encodingName()} byte sequence ${where}, replaced by U+FFFD`,
+        offset: this.textPos + out,
+        hint: this.hint(),
+      });
+    }
+  }
+
+  private encodingName(): string {
+    const e = this.encoding;
+    return e === 'utf-8' ? 'UTF-8' : e === 'utf-16le' ? 'UTF-16LE' : e === 'utf-16be' ? 'UTF-16BE' : e;
+  }
+
+  private hint(): string {
+    const s = this.sniff;
+    return s !== undefined && s.source === 'default' && s.encoding === 'utf-8'
+      ? 'the file is not valid UTF-8: save it as UTF-8, or declare its real encoding in the XML declaration'
+      : `the file is not valid ${this.encodingName()}: check the encoding it is saved in`;
+  }
+}

@@ -1,0 +1,452 @@
+// Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"):
+// gzip by its magic bytes, the character encoding by BOM, byte pattern and XML declaration, the
+// format by the first characters and, once the tokenizer has it, by the root element and its namespace.
+//
+// Encoding names are those of the WHATWG Encoding Standard, i.e. what `TextDecoder#encoding` says.
+// Note that there, `iso-8859-1`, `latin1`, `us-ascii`, `ascii` and `cp1252` are all labels of
+// windows-1252: a file declared ISO-8859-1 decodes as windows-1252, like in every browser. The two agree
+// on every byte except 80–9F (C1 control characters in ISO-8859-1, `€`, `‚`, `“`, `”`, `™`... in
+// windows-1252); files labelled ISO-8859-1 that use those bytes are, in practice, windows-1252.
+// `café` with é as the byte E9 reads right either way. (Node 20.18.3+ decodes windows-1252 80–9F wrongly
+// in `TextDecoder#decode(bytes)` without an options argument, nodejs/node#60888; decode.ts therefore
+// decodes windows-1252 itself.)
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { NS } from '../model.js';
+
+/** How many bytes `sniffEncoding` looks at (BOM, byte pattern, XML declaration). */
+export const ENCODING_SNIFF_BYTES = 1024;
+/** How many characters after leading whitespace `sniffFormat` looks at. */
+export const FORMAT_SNIFF_CHARS = 1024;
+
+/** The sitemaps.org 0.9 namespace, the only one the protocol defines. */
+export const SITEMAP_NS: string = NS.sitemap;
+/** Google's namespaces from before sitemaps.org (2005–2006); still found in the wild and still read. */
+export const LEGACY_SITEMAP_NS: readonly string[] = ['http://www.google.com/schemas/sitemap/0.84', 'http://www.google.com/schemas/sitemap/0.9'];
+export const ATOM_NS = 'http://www.w3.org/2005/Atom';
+export const ATOM03_NS = 'http://purl.org/atom/ns#';
+
+/** True when the bytes start with the gzip magic number 1f 8b (RFC 1952). */
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Encoding
+
+export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
+
+export interface EncodingSniff {
+  /**
+   * The WHATWG name of the encoding to decode with (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`,
+   * `iso-8859-2`, `shift_jis`, ...). Never `iso-8859-1`: that label decodes as `windows-1252`.
+   */
+  encoding: string;
+  /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
+  bomLength: number;
+  /**
+   * What decided: a BOM; the UTF-16 byte pattern of `<?` or `<` without a BOM (XML 1.0 appendix F);
+   * the XML declaration's `encoding`; or nothing (UTF-8, also after an unusable declaration).
+   */
+  source: EncodingSource;
+  /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
+  declared?: string;
+  /**
+   * Codes: `encoding/declared-not-utf8` (warning), `encoding/bom-conflict` (warning),
+   * `encoding/declaration-mismatch` (warning), `encoding/unsupported` (error),
+   * `xml/declaration-not-at-start` (warning). Offsets count UTF-16 code units of the decoded text
+   * (BOM excluded), lines and columns are 1-based.
+   */
+  diagnostics: Diagnostic[];
+}
+
+/** Labels seen in the wild that are not WHATWG labels, mapped to one that is. */
+const EXTRA_LABELS: Readonly<Record<string, string>> = {
+  'latin-1': 'windows-1252',
+  'iso-latin-1': 'windows-1252',
+  iso8859_1: 'windows-1252',
+  iso_8859_1: 'windows-1252',
+  'iso-8859_1': 'windows-1252',
+  'cp-1252': 'windows-1252',
+  'win-1252': 'windows-1252',
+  windows1252: 'windows-1252',
+  utf_8: 'utf-8',
+  'utf-8n': 'utf-8',
+  utf_16: 'utf-16le',
+  utf16: 'utf-16le',
+};
+
+const canonicalCache = new Map<string, string | null>();
+
+/**
+ * The WHATWG encoding name for a label (case-insensitive, surrounding whitespace ignored), or
+ * `undefined` when the label is unknown or this runtime's TextDecoder cannot decode it (the
+ * "replacement" encodings, UTF-32, a Node built without full ICU...).
+ */
+export function resolveEncodingLabel(label: string): string | undefined {
+  const key = label.trim().toLowerCase();
+  let name = canonicalCache.get(key);
+  if (name === undefined) {
+    name = null;
+    try {
+      // `encoding` is standard but not in the minimal declaration of src/core/globals.d.ts.
+      name = (new TextDecoder(EXTRA_LABELS[key] ?? key) as unknown as { readonly encoding: string }).encoding;
+    } catch {
+      // RangeError: unknown label or unsupported encoding.
+    }
+    if (canonicalCache.size < 256) canonicalCache.set(key, name);
+  }
+  return name ?? undefined;
+}
+
+/** Labels that name UTF-16 without saying which byte order: fine with either BOM. */
+const UTF16_ANY_ORDER = new Set(['utf-16', 'utf16', 'utf_16', 'ucs-2', 'unicode', 'iso-10646-ucs-2', 'csunicode']);
+/** Labels of the WHATWG windows-1252 encoding that only promise ASCII, which UTF-8 is a superset of. */
+const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso-ir-6', 'iso646-us', 'us']);
+
+function isUtf16(encoding: string): boolean {
+  return encoding === 'utf-16le' || encoding === 'utf-16be';
+}
+
+/** Does a declared label agree with what the BOM or the byte pattern says? */
+function declarationAgrees(detected: string, label: string, resolved: string | undefined): boolean {
+  const key = label.trim().toLowerCase();
+  if (resolved === detected) return true;
+  if (isUtf16(detected)) return UTF16_ANY_ORDER.has(key);
+  if (detected === 'utf-8') return ASCII_LABELS.has(key);
+  return false;
+}
+
+function describe(encoding: string): string {
+  switch (encoding) {
+    case 'utf-8':
+      return 'UTF-8';
+    case 'utf-16le':
+      return 'UTF-16LE';
+    case 'utf-16be':
+      return 'UTF-16BE';
+    default:
+      return encoding;
+  }
+}
+
+interface Head {
+  /** The head as characters: bytes for ASCII-compatible input, code units for UTF-16, from after the BOM. */
+  text: string;
+}
+
+/** The head as a string of ASCII-range characters; anything else becomes U+FFFF (never matches). */
+function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): Head {
+  const end = Math.min(bytes.length, start + ENCODING_SNIFF_BYTES);
+  let text = '';
+  if (encoding === 'utf-8') {
+    for (let i = start; i < end; i++) {
+      const b = bytes[i] as number;
+      text += b < 0x80 ? String.fromCharCode(b) : '\uffff';
+    }
+  } else {
+    const le = encoding === 'utf-16le';
+    for (let i = start; i + 1 < end; i += 2) {
+      const unit = le ? (bytes[i] as number) | ((bytes[i + 1] as number) << 8) : ((bytes[i] as number) << 8) | (bytes[i + 1] as number);
+      text += unit < 0x80 ? String.fromCharCode(unit) : '\uffff';
+    }
+  }
+  return { text };
+}
+
+const XML_SPACE = /^[\x20\x09\x0d\x0a]*/;
+const XML_DECL = /^<\?xml(?:[\x20\x09\x0d\x0a][^<>]*?)?\?>/;
+const ENCODING_ATTR = /[\x20\x09\x0d\x0a]encoding[\x20\x09\x0d\x0a]*=[\x20\x09\x0d\x0a]*(?:"([^"]*)"|'([^']*)')/;
+
+/** 1-based line and column (UTF-16 code units) of `offset` in `text`; LF, CRLF and CR end a line. */
+function position(text: string, offset: number): { line: number; column: number; offset: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1, offset };
+}
+
+function diag(code: string, severity: Severity, message: string, where: { line: number; column: number; offset: number }, hint?: string): Diagnostic {
+  const d: Diagnostic = { code, severity, message, line: where.line, column: where.column, offset: where.offset };
+  if (hint !== undefined) d.hint = hint;
+  return d;
+}
+
+const START = { line: 1, column: 1, offset: 0 };
+const UTF8_HINT = 'save the file as UTF-8 and declare encoding="UTF-8" (the Sitemap protocol requires UTF-8)';
+
+/**
+ * Decide the character encoding of a document from its first bytes (pass at least
+ * `ENCODING_SNIFF_BYTES` of them, or all there are: the answer must not depend on how much arrived).
+ *
+ * Order (XML 1.0 appendix F): a BOM (UTF-8 EF BB BF, UTF-16LE FF FE, UTF-16BE FE FF) wins over
+ * everything; without one, UTF-16 is recognised by the byte pattern of `<` or whitespace as 16-bit
+ * units; then the XML declaration's `encoding`, also after leading whitespace (accepted with
+ * `xml/declaration-not-at-start`); else UTF-8. An unknown label falls back to UTF-8 with an error.
+ */
+export function sniffEncoding(head: Uint8Array): EncodingSniff {
+  const diagnostics: Diagnostic[] = [];
+  const b0 = head[0];
+  const b1 = head[1];
+  const b2 = head[2];
+  const b3 = head[3];
+
+  let detected: 'utf-8' | 'utf-16le' | 'utf-16be' | undefined;
+  let bomLength = 0;
+  let source: EncodingSource = 'default';
+
+  if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
+    // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
+    diagnostics.push(diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT));
+    return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
+  }
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
+    detected = 'utf-8';
+    bomLength = 3;
+    source = 'bom';
+  } else if (b0 === 0xff && b1 === 0xfe) {
+    detected = 'utf-16le';
+    bomLength = 2;
+    source = 'bom';
+  } else if (b0 === 0xfe && b1 === 0xff) {
+    detected = 'utf-16be';
+    bomLength = 2;
+    source = 'bom';
+  } else if (b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isSniffStart(b0) && isAsciiChar(b2)) {
+    detected = 'utf-16le'; // `<\0?\0`, `<\0u\0`, `\n\0<\0`...
+    source = 'pattern';
+  } else if (b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isSniffStart(b1) && isAsciiChar(b3)) {
+    detected = 'utf-16be'; // `\0<\0?`...
+    source = 'pattern';
+  }
+
+  // Read the declaration in whatever byte layout the BOM or pattern implies (ASCII-compatible otherwise).
+  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected).text;
+  const leading = (XML_SPACE.exec(view) as RegExpExecArray)[0].length;
+  const decl = XML_DECL.exec(view.slice(leading));
+  let declared: string | undefined;
+  let at = START;
+  if (decl !== null) {
+    at = position(view, leading);
+    if (leading > 0) {
+      const what = bomLength > 0 ? 'a byte order mark and whitespace' : 'whitespace';
+      diagnostics.push(
+        diag('xml/declaration-not-at-start', 'warning', `${what} before the XML declaration (it must be the very first thing in the file); accepted`, at, 'remove everything before "<?xml"'),
+      );
+    }
+    const attr = ENCODING_ATTR.exec(decl[0]);
+    if (attr !== null) declared = attr[1] ?? attr[2] ?? '';
+  }
+
+  const result = (encoding: string, src: EncodingSource): EncodingSniff => {
+    const r: EncodingSniff = { encoding, bomLength, source: src, diagnostics };
+    if (declared !== undefined) r.declared = declared;
+    return r;
+  };
+  const notUtf8 = (encoding: string, how: string): void => {
+    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${describe(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, UTF8_HINT));
+  };
+
+  if (detected !== undefined) {
+    // A BOM or the UTF-16 pattern decides; the declaration can only agree or be overruled.
+    if (declared !== undefined) {
+      const resolved = resolveEncodingLabel(declared);
+      if (!declarationAgrees(detected, declared, resolved)) {
+        const by = source === 'bom' ? 'byte order mark' : 'byte pattern';
+        const code = source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
+        diagnostics.push(
+          diag(code, 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${describe(detected)}; reading it as ${describe(detected)}`, at, `declare encoding="${describe(detected)}" or, better, save the file as UTF-8`),
+        );
+      }
+    }
+    if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
+    return result(detected, source);
+  }
+
+  if (declared === undefined) return result('utf-8', 'default');
+  const resolved = resolveEncodingLabel(declared);
+  if (resolved === undefined) {
+    diagnostics.push(diag('encoding/unsupported', 'error', `unknown or unsupported encoding "${declared}" in the XML declaration; reading it as UTF-8`, at, UTF8_HINT));
+    return result('utf-8', 'default');
+  }
+  if (isUtf16(resolved)) {
+    // The declaration was readable as single bytes, so the document is not UTF-16 (XML 1.0 4.3.3).
+    diagnostics.push(
+      diag('encoding/declaration-mismatch', 'warning', `the XML declaration says encoding="${declared}" but the bytes are not UTF-16 (no byte order mark, one byte per character); reading it as UTF-8`, at, 'declare encoding="UTF-8"'),
+    );
+    return result('utf-8', 'default');
+  }
+  if (resolved !== 'utf-8') notUtf8(resolved, 'declared');
+  return result(resolved, 'declaration');
+}
+
+/** `<` or XML whitespace: what the first character of an XML document without a BOM can be. */
+function isSniffStart(b: number): boolean {
+  return b === 0x3c || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+function isAsciiChar(b: number): boolean {
+  return b > 0x00 && b < 0x80;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Format
+
+export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
+
+/**
+ * True when `text` holds enough to sniff its format: `FORMAT_SNIFF_CHARS` characters after the BOM
+ * and leading whitespace. Until then, buffer (or call `sniffFormat` at the end of input).
+ */
+export function hasFormatWindow(text: string): boolean {
+  return text.length - skipLeading(text) >= FORMAT_SNIFF_CHARS;
+}
+
+function skipLeading(text: string): number {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c) i++;
+    else return i;
+  }
+}
+
+const HTML_START = /^<(?:html|head|body)(?=[\s>/]|$)/i;
+const HTML_DOCTYPE = /^<!doctype\s+html(?=[\s>]|$)/i;
+const DOCTYPE = /^<!doctype(?=[\s>]|$)/i;
+const NAME_START = /^<[A-Za-z_:\u00c0-\uffff]/;
+const XML_INSIDE = /<\?xml[\s?]|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)[\s>/]/;
+
+/**
+ * The format of a document by its first decoded characters (pass at least `FORMAT_SNIFF_CHARS` after
+ * leading whitespace, or the whole text; see `hasFormatWindow`):
+ * - `empty`: nothing but whitespace (and a BOM);
+ * - `html`: `<!DOCTYPE html`, `<html`, `<head` or `<body` (any case), also after an XML declaration,
+ *   processing instructions and comments: the reader reports "sitemap is HTML" and takes no URLs;
+ * - `xml`: `<?xml`, a comment, a DOCTYPE that is not HTML, or `<` and a name; also text that does not
+ *   start with `<` but has an XML declaration or a `urlset` / `sitemapindex` start tag in the window
+ *   (an unrendered template with front matter, a stray line before the declaration): the tokenizer
+ *   then reports the text before the root;
+ * - `text`: anything else, read as one URL per line.
+ */
+export function sniffFormat(text: string): SniffedFormat {
+  const start = skipLeading(text);
+  if (start >= text.length) return 'empty';
+  const w = text.slice(start, start + FORMAT_SNIFF_CHARS);
+  if (w.charCodeAt(0) !== 0x3c /* < */) return XML_INSIDE.test(w) ? 'xml' : 'text';
+  let i = 0;
+  for (;;) {
+    const rest = w.slice(i);
+    if (rest.length === 0) return 'xml';
+    if (rest.startsWith('<?')) {
+      const end = rest.indexOf('?>');
+      if (end < 0) return 'xml';
+      i += end + 2;
+    } else if (rest.startsWith('<!--')) {
+      const end = rest.indexOf('-->', 4);
+      if (end < 0) return 'xml';
+      i += end + 3;
+    } else if (HTML_DOCTYPE.test(rest) || HTML_START.test(rest)) {
+      return 'html';
+    } else if (DOCTYPE.test(rest) || NAME_START.test(rest)) {
+      return 'xml';
+    } else if (rest.charCodeAt(0) === 0x3c) {
+      return 'xml'; // `<` and something odd: let the tokenizer say what is wrong.
+    } else {
+      return i === 0 ? 'text' : 'xml';
+    }
+    while (i < w.length && /\s/.test(w.charAt(i))) i++;
+  }
+}
+
+export type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'html' | 'unknown';
+
+/**
+ * The format a root element decides, from its namespace URI and local name. `urlset` and
+ * `sitemapindex` are recognised in any namespace (check it with `sitemapNamespaceProblem`); `rss`
+ * (RSS 0.9x/2.0, no namespace); `feed` in the Atom 1.0 or 0.3 namespace; `html` (any case, any
+ * namespace: XHTML or an HTML page that happens to be well-formed) means "sitemap is HTML".
+ */
+export function formatOfRoot(uri: string, local: string): RootFormat {
+  switch (local) {
+    case 'urlset':
+      return 'urlset';
+    case 'sitemapindex':
+      return 'sitemapindex';
+    case 'rss':
+      return 'rss';
+    case 'feed':
+      if (uri === ATOM_NS) return 'atom';
+      if (uri === ATOM03_NS) return 'atom03';
+      return 'unknown';
+    default:
+      return local.toLowerCase() === 'html' ? 'html' : 'unknown';
+  }
+}
+
+export interface NamespaceProblem {
+  code: 'namespace/legacy' | 'namespace/missing' | 'namespace/wrong';
+  severity: Severity;
+  message: string;
+  hint: string;
+}
+
+/** Scheme, `www.`, case, surrounding whitespace and trailing slashes removed; `sitemap.org` → `sitemaps.org`. */
+function looseNamespace(uri: string): string {
+  return uri
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/*/, '')
+    .replace(/^www\./, '')
+    .replace(/\/+$/, '')
+    .replace(/^sitemap\.org\//, 'sitemaps.org/');
+}
+
+/**
+ * What is wrong with the namespace of a `urlset` / `sitemapindex` root, ready to become a diagnostic
+ * (add the position), or `undefined` when it is exactly `http://www.sitemaps.org/schemas/sitemap/0.9`.
+ * - Google's pre-sitemaps.org namespaces `http://www.google.com/schemas/sitemap/0.84` and `.../0.9`:
+ *   `namespace/legacy`, warning (read as usual);
+ * - no namespace: `namespace/missing`, warning;
+ * - anything else: `namespace/wrong`, error, naming the right one; near misses (https, a trailing
+ *   slash, no `www.`, `sitemap.org`, upper case, 0.84 under sitemaps.org) say what differs.
+ */
+export function sitemapNamespaceProblem(uri: string, local = 'urlset'): NamespaceProblem | undefined {
+  if (uri === SITEMAP_NS) return undefined;
+  const right = `xmlns="${SITEMAP_NS}"`;
+  if (LEGACY_SITEMAP_NS.includes(uri)) {
+    return {
+      code: 'namespace/legacy',
+      severity: 'warning',
+      message: `<${local}> uses Google's legacy namespace "${uri}"; the sitemaps.org namespace is "${SITEMAP_NS}"`,
+      hint: `use ${right}`,
+    };
+  }
+  if (uri === '') {
+    return {
+      code: 'namespace/missing',
+      severity: 'warning',
+      message: `<${local}> has no namespace; it must be in "${SITEMAP_NS}"`,
+      hint: `add ${right} to <${local}>`,
+    };
+  }
+  const loose = looseNamespace(uri);
+  let why = '';
+  if (loose === 'sitemaps.org/schemas/sitemap/0.9' || loose === 'google.com/schemas/sitemap/0.9' || loose === 'google.com/schemas/sitemap/0.84') {
+    why = ' (a near miss: the namespace is compared character by character, so the scheme, "www.", the case and a trailing slash all matter)';
+  } else if (loose === 'sitemaps.org/schemas/sitemap/0.84') {
+    why = ' (0.84 only ever existed under google.com)';
+  }
+  return {
+    code: 'namespace/wrong',
+    severity: 'error',
+    message: `<${local}> is in the namespace "${uri}", which is not the sitemap namespace "${SITEMAP_NS}"${why}`,
+    hint: `use exactly ${right}`,
+  };
+}

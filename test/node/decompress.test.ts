@@ -1,0 +1,229 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { constants, crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
+import { SitemapError } from '../../src/core/errors.js';
+import { decompressed, type DecompressOptions } from '../../src/node/decompress.js';
+
+const MiB = 1024 * 1024;
+const XML = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://www.ejemplo.com/</loc></url></urlset>\n');
+
+/** An async source over the chunks, recording how many bytes were pulled and whether it was closed. */
+function source(chunks: Iterable<Uint8Array>): AsyncIterable<Uint8Array> & { pulled: number; closed: boolean } {
+  const state = {
+    pulled: 0,
+    closed: false,
+    async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+      try {
+        for (const c of chunks) {
+          state.pulled += c.length;
+          yield c;
+        }
+      } finally {
+        state.closed = true;
+      }
+    },
+  };
+  return state;
+}
+
+function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+async function collect(input: AsyncIterable<Uint8Array>, options?: DecompressOptions): Promise<Buffer> {
+  const out: Uint8Array[] = [];
+  for await (const c of decompressed(input, options)) out.push(c);
+  return Buffer.concat(out);
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof SitemapError, String(error));
+    assert.equal(error.code, code);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+/**
+ * A gzip of `mib` MiB of spaces, as chunks of about 16 KiB, built without ever holding the spaces: one
+ * MiB deflated with a full flush (a byte-aligned, self-contained run of blocks) repeated `mib` times,
+ * then an empty final block and the trailer (CRC-32 and size of the whole).
+ */
+function gzipBomb(mib: number): Uint8Array[] {
+  const spaces = Buffer.alloc(MiB, 0x20);
+  const block = deflateRawSync(spaces, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  let crc = 0;
+  for (let i = 0; i < mib; i++) crc = crc32(spaces, crc);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE((mib * MiB) % 2 ** 32, 4);
+  const perChunk = Math.max(1, Math.floor((16 * 1024) / block.length));
+  const chunks: Uint8Array[] = [Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 2, 3])];
+  for (let i = 0; i < mib; i += perChunk) chunks.push(Buffer.concat(Array<Buffer>(Math.min(perChunk, mib - i)).fill(block)));
+  chunks.push(Buffer.from([0x03, 0x00]), trailer);
+  return chunks;
+}
+
+describe('decompressed', () => {
+  it('passes plain bytes through unchanged, chunk by chunk', async () => {
+    const chunks = pieces(XML, 7);
+    const src = source(chunks);
+    const out: Uint8Array[] = [];
+    for await (const c of decompressed(src)) out.push(c);
+    assert.deepEqual(Buffer.concat(out), XML);
+    assert.equal(out.length, chunks.length);
+    assert.equal(src.closed, true);
+    assert.deepEqual(await collect(source([])), Buffer.alloc(0));
+    assert.deepEqual(await collect(source([Uint8Array.of(0x1f)])), Buffer.from([0x1f]));
+  });
+
+  it('gunzips by the magic bytes, however the input is chunked', async () => {
+    const gz = gzipSync(XML);
+    assert.deepEqual(await collect(source([gz])), XML);
+    assert.deepEqual(await collect(source(pieces(gz, 1))), XML);
+    assert.deepEqual(await collect(source([new Uint8Array(0), gz.subarray(0, 1), new Uint8Array(0), gz.subarray(1)])), XML);
+  });
+
+  it('gunzips a gzip inside a gzip, up to maxDepth layers', async () => {
+    const twice = gzipSync(gzipSync(XML));
+    assert.deepEqual(await collect(source(pieces(twice, 5))), XML);
+    const thrice = gzipSync(twice);
+    await rejectsWith(collect(source([thrice])), 'budget/gzip-depth', /more than 2 deep/);
+    assert.deepEqual(await collect(source([thrice]), { maxDepth: 3 }), XML);
+    await rejectsWith(collect(source([gzipSync(XML)]), { maxDepth: 0 }), 'budget/gzip-depth', /more than 0 deep/);
+  });
+
+  it('reads concatenated gzip members as one stream', async () => {
+    const a = XML.subarray(0, 40);
+    const b = XML.subarray(40);
+    const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 1 }), gzipSync(Buffer.alloc(0))]);
+    assert.deepEqual(await collect(source(pieces(members, 13))), XML);
+  });
+
+  it('reports a truncated gzip as gzip/corrupt', async () => {
+    const gz = gzipSync(Buffer.concat(Array<Buffer>(50).fill(XML)));
+    await rejectsWith(collect(source([gz.subarray(0, gz.length - 20)])), 'gzip/corrupt', /truncated \(unexpected end of file\)/);
+    await rejectsWith(collect(source([gz.subarray(0, 2)])), 'gzip/corrupt', /truncated/);
+  });
+
+  it('reports corrupt gzip data as gzip/corrupt with the reason', async () => {
+    const gz = Buffer.from(gzipSync(XML));
+    gz[gz.length - 8] = (gz[gz.length - 8] as number) ^ 0xff; // CRC
+    await rejectsWith(collect(source([gz])), 'gzip/corrupt', /incorrect data check/);
+    await rejectsWith(collect(source([Buffer.from([0x1f, 0x8b, 0x07, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3])])), 'gzip/corrupt', /unknown compression method/);
+  });
+
+  it('passes errors of the source through unchanged', async () => {
+    const gz = gzipSync(XML);
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield gz.subarray(0, 10);
+      throw Object.assign(new Error('read failed'), { code: 'EIO' });
+    }
+    await assert.rejects(collect(failing()), (e: unknown) => e instanceof Error && !(e instanceof SitemapError) && e.message === 'read failed');
+  });
+
+  it('stops plain input at maxBytes, after yielding exactly that many bytes', async () => {
+    const src = source(pieces(Buffer.alloc(5000, 0x61), 512));
+    const out: Uint8Array[] = [];
+    await rejectsWith(
+      (async () => {
+        for await (const c of decompressed(src, { maxBytes: 1000 })) out.push(c);
+      })(),
+      'budget/decompressed-size',
+      /limit of 1000 bytes/,
+    );
+    assert.equal(Buffer.concat(out).length, 1000);
+    assert.equal(src.closed, true);
+    assert.ok(src.pulled <= 1024 + 512, `pulled ${src.pulled}`);
+    // Exactly at the limit is fine.
+    assert.equal((await collect(source([Buffer.alloc(1000)]), { maxBytes: 1000 })).length, 1000);
+  });
+
+  it('builds a valid gzip bomb', () => {
+    const small = Buffer.concat(gzipBomb(3));
+    assert.deepEqual(gunzipSync(small), Buffer.alloc(3 * MiB, 0x20));
+  });
+
+  it('stops a gzip bomb (300 MiB of spaces) at a 10 MiB budget, quickly and in little memory', async () => {
+    const bomb = gzipBomb(300);
+    const size = bomb.reduce((n, c) => n + c.length, 0);
+    assert.ok(size < 1 * MiB, `the bomb is ${size} bytes`);
+    const src = source(bomb);
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    let out = 0;
+    const started = performance.now();
+    await rejectsWith(
+      (async () => {
+        for await (const c of decompressed(src, { maxBytes: 10 * MiB })) {
+          out += c.length;
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      })(),
+      'budget/decompressed-size',
+      /larger than the limit of 10485760 bytes \(10 MiB\)/,
+    );
+    const ms = performance.now() - started;
+    assert.equal(out, 10 * MiB);
+    assert.equal(src.closed, true);
+    // 10 MiB need ~10 KB of this input; the rest is read-ahead, bounded whatever the size of the bomb.
+    assert.ok(src.pulled < 128 * 1024, `pulled ${src.pulled} of ${size} compressed bytes`);
+    assert.ok(ms < 5000, `${ms.toFixed(0)} ms`);
+    assert.ok(peak - rss0 < 64 * MiB, `RSS grew by ${((peak - rss0) / MiB).toFixed(1)} MiB`);
+  });
+
+  it('stops a gzip bomb inside a gzip at the budget too', async () => {
+    const inner = Buffer.concat(gzipBomb(100));
+    const outer = gzipSync(inner);
+    const src = source(pieces(outer, 16 * 1024));
+    let out = 0;
+    await rejectsWith(
+      (async () => {
+        for await (const c of decompressed(src, { maxBytes: 4 * MiB })) out += c.length;
+      })(),
+      'budget/decompressed-size',
+      /4 MiB/,
+    );
+    assert.equal(out, 4 * MiB);
+    assert.equal(src.closed, true);
+  });
+
+  it('stops an endless run of empty gzip members at the compressed-input budget', async () => {
+    const empty = gzipSync(Buffer.alloc(0));
+    const chunk = Buffer.concat(Array<Buffer>(3000).fill(empty));
+    let pulled = 0;
+    let closed = false;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      try {
+        for (;;) {
+          pulled += chunk.length;
+          yield chunk;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    await rejectsWith(collect(endless(), { maxBytes: MiB }), 'budget/compressed-size', /compressed input is larger than the limit of 1053696 bytes \(1\.0 MiB\)/);
+    assert.ok(closed);
+    assert.ok(pulled < 2 * MiB, `pulled ${pulled}`);
+    await rejectsWith(collect(source([gzipSync(XML)]), { maxCompressedBytes: 20 }), 'budget/compressed-size', /limit of 20 bytes/);
+  });
+
+  it('closes the source when the consumer stops early', async () => {
+    const src = source(pieces(gzipSync(Buffer.alloc(4 * MiB, 0x61)), 1024));
+    for await (const c of decompressed(src)) {
+      assert.ok(c.length > 0);
+      break;
+    }
+    assert.equal(src.closed, true);
+  });
+
+  it('refuses bad options', async () => {
+    await rejectsWith(collect(source([XML]), { maxBytes: 0 }), 'ERR_SITEMAP_OPTION', /maxBytes/);
+    await rejectsWith(collect(source([XML]), { maxDepth: 1.5 }), 'ERR_SITEMAP_OPTION', /maxDepth/);
+    await rejectsWith(collect(source([XML]), { maxCompressedBytes: -1 }), 'ERR_SITEMAP_OPTION', /maxCompressedBytes/);
+  });
+});
