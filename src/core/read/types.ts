@@ -1,0 +1,35 @@
+// What every reader (urlset, sitemapindex, RSS, Atom, text) produces: entries of the one model
+// (model.ts), diagnostics as data, and the detected format. Readers are push-based and synchronous.
+
+import type { Diagnostic } from '../diagnostics.js';
+import type { SitemapRef, UrlEntry } from '../model.js';
+
+export type SitemapFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'text' | 'html' | 'unknown' | 'empty';
+
+/** Where an entry starts in the decoded text: 1-based line and column (UTF-16 code units). */
+export interface EntryPosition {
+  line: number;
+  column: number;
+}
+
+/**
+ * Receives what a reader finds, in document order.
+ * Values are trimmed. A value that is present but invalid (a priority of 1.5, a lastmod of
+ * `not-a-date`) is kept as its raw text, with a diagnostic; it is never silently replaced.
+ * An entry whose loc cannot be trusted is not delivered; a diagnostic says it was dropped.
+ */
+export interface ReaderSink {
+  format(format: SitemapFormat): void;
+  url(entry: UrlEntry, at: EntryPosition): void;
+  sitemap(ref: SitemapRef, at: EntryPosition): void;
+  diagnostic(diagnostic: Diagnostic): void;
+}
+
+export interface ReaderBudgets {
+  /** Most entries (urls or sitemaps) delivered; past it `budget/entries` and the rest is skipped. Default 1,000,000. */
+  maxEntries?: number;
+  /** Most element nesting depth. Default 256. */
+  maxDepth?: number;
+  /** Longest single value (text node or attribute), in UTF-16 code units. Default 1 MiB. */
+  maxValueLength?: number;
+}
