@@ -1,0 +1,111 @@
+// Namespaces in XML 1.0 on top of the tokenizer: the reader pushes each start tag's attributes and
+// pops at its end tag, and resolves element and attribute names to (namespace URI, local name).
+// A sitemap namespace bound to a prefix (`<sm:urlset xmlns:sm="http://www.sitemaps.org/...">`) then
+// reads the same as the default namespace.
+
+import type { XmlAttribute } from './tokenizer.js';
+
+export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+
+/** A resolved name. `uri` is '' for no namespace, and also for an undeclared prefix (check with `isDeclared`). */
+export interface ResolvedName {
+  readonly uri: string;
+  readonly local: string;
+  readonly prefix: string;
+}
+
+/**
+ * The in-scope namespace bindings, one frame per open element. `push` for every start tag (also
+ * self-closing ones) and `pop` for every end tag, in the tokenizer's order.
+ *
+ * Resolution of element names is cached while the bindings do not change (in a sitemap they are
+ * all on the root), so resolving is a map lookup and returns shared frozen objects.
+ */
+export class NamespaceScope {
+  private readonly bindings = new Map<string, string>();
+  /** Undo log: prefix, previous URI (undefined when there was none). */
+  private readonly undoPrefix: string[] = [];
+  private readonly undoUri: (string | undefined)[] = [];
+  /** Undo-log length at each open frame. */
+  private readonly frames: number[] = [];
+  private readonly cache = new Map<string, ResolvedName>();
+
+  /** Number of open frames. */
+  get depth(): number {
+    return this.frames.length;
+  }
+
+  /** Open a frame for an element and apply its `xmlns` / `xmlns:p` attributes. */
+  push(attributes: readonly XmlAttribute[]): void {
+    this.frames.push(this.undoPrefix.length);
+    for (let k = 0; k < attributes.length; k++) {
+      const { name, value } = attributes[k] as XmlAttribute;
+      if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns')) continue;
+      if (name.length === 5) this.bind('', value);
+      else if (name.charCodeAt(5) === 0x3a && name.length > 6) this.bind(name.slice(6), value);
+    }
+  }
+
+  /** Close the innermost frame, restoring the bindings it changed. Popping with no open frame is a no-op. */
+  pop(): void {
+    const mark = this.frames.pop();
+    if (mark === undefined || mark === this.undoPrefix.length) return;
+    for (let k = this.undoPrefix.length - 1; k >= mark; k--) {
+      const prefix = this.undoPrefix[k] as string;
+      const previous = this.undoUri[k];
+      if (previous === undefined) this.bindings.delete(prefix);
+      else this.bindings.set(prefix, previous);
+    }
+    this.undoPrefix.length = mark;
+    this.undoUri.length = mark;
+    this.cache.clear();
+  }
+
+  /**
+   * Resolve a qualified name. Unprefixed element names take the default namespace; unprefixed
+   * attribute names have none. `xml:` and `xmlns:` are bound by definition. An undeclared prefix
+   * gives `uri: ''` (the caller diagnoses it, see `isDeclared`). A name with an empty prefix or local
+   * part (`:a`, `a:`) is taken as an unprefixed name.
+   */
+  resolve(qname: string, isAttribute = false): ResolvedName {
+    if (!isAttribute) {
+      const hit = this.cache.get(qname);
+      if (hit !== undefined) return hit;
+    }
+    const colon = qname.indexOf(':');
+    let resolved: ResolvedName;
+    if (colon <= 0 || colon === qname.length - 1) {
+      const uri = isAttribute ? (qname === 'xmlns' ? XMLNS_NAMESPACE : '') : (this.bindings.get('') ?? '');
+      resolved = Object.freeze({ uri, local: qname, prefix: '' });
+    } else {
+      const prefix = qname.slice(0, colon);
+      resolved = Object.freeze({ uri: this.lookup(prefix) ?? '', local: qname.slice(colon + 1), prefix });
+    }
+    if (!isAttribute) {
+      if (this.cache.size >= 1024) this.cache.clear(); // bounded, whatever names a hostile input uses
+      this.cache.set(qname, resolved);
+    }
+    return resolved;
+  }
+
+  /** The URI bound to `prefix` ('' for the default namespace), or undefined. */
+  lookup(prefix: string): string | undefined {
+    if (prefix === 'xml') return XML_NAMESPACE;
+    if (prefix === 'xmlns') return XMLNS_NAMESPACE;
+    const uri = this.bindings.get(prefix);
+    return uri === '' && prefix !== '' ? undefined : uri;
+  }
+
+  /** Whether a prefix is in scope (the empty prefix always is). */
+  isDeclared(prefix: string): boolean {
+    return prefix === '' || this.lookup(prefix) !== undefined;
+  }
+
+  private bind(prefix: string, uri: string): void {
+    this.undoPrefix.push(prefix);
+    this.undoUri.push(this.bindings.get(prefix));
+    this.bindings.set(prefix, uri);
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,1439 @@
+// A purpose-built streaming XML tokenizer for sitemaps (issue #3): push-based, allocation-light,
+// no DTD processing and no entity expansion, positions on every token and diagnostic.
+//
+// Input is already-decoded text, pushed chunk by chunk with `write(chunk)` and closed with `end()`.
+// Only the current incomplete token is kept between chunks, and every kept piece is bounded by the
+// budgets (`maxNameLength`, `maxValueLength`): a 100 MB text node streams through in constant memory.
+//
+// Positions: `line` and `column` are 1-based, `offset` is 0-based; columns and offsets count UTF-16
+// code units of the decoded text (as editors do; see diagnostics.ts). LF, CRLF and a lone CR each end
+// a line. A leading BOM character, if the decoder left one, counts as one column.
+//
+// How it works (the htmlparser2 model): a state machine over the current chunk that jumps with
+// `indexOf` where it can (text, attribute values, comments, CDATA) and slices lazily. A section that
+// runs past the end of a chunk (a name, an attribute value, PI data, a DOCTYPE) is appended to an
+// accumulator, capped at its budget; a few characters whose meaning depends on what follows (a `<`
+// whose construct is not yet known, a partial `&ref`, a trailing CR or high surrogate, a `]` or `-`
+// that may start a terminator) are carried over and re-read with the next chunk.
+//
+// Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
+// such a slice lives. A consumer that keeps many values for long can copy them.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { SitemapError } from '../errors.js';
+
+/** An attribute of a start tag, entities decoded and whitespace normalised (XML 1.0 §3.3.3). */
+export interface XmlAttribute {
+  readonly name: string;
+  readonly value: string;
+  /** Position of the attribute name: 1-based line and column (UTF-16 code units), 0-based offset. */
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  /** Present (true) when the value was cut at `maxValueLength`; a `budget/value-length` diagnostic says so. */
+  readonly truncated?: true;
+}
+
+/** The pseudo-attributes of `<?xml ...?>`, as written. */
+export interface XmlDeclaration {
+  version?: string;
+  encoding?: string;
+  standalone?: string;
+}
+
+/**
+ * Receives the tokens. Every position is where the token starts: 1-based line and column, 0-based
+ * offset, in UTF-16 code units of the decoded text.
+ *
+ * Event contract:
+ * - `startTag` is followed by exactly one `endTag` for the same name: from the end tag, right after
+ *   the start tag when it is self-closing (`selfClosing` is true; same position), or synthesised for
+ *   recovery (a mismatched end tag, end of input), always after a diagnostic that says so. The
+ *   `attributes` array belongs to the handler; elements without attributes all share one frozen
+ *   empty array.
+ * - `text` delivers character data with references decoded, CRLF and lone CR turned into LF, and
+ *   CDATA content as is. One run of character data between two tags may arrive in SEVERAL calls: it is
+ *   split at chunk boundaries, at comments, PIs and CDATA sections, and just before a diagnostic that
+ *   concerns it. Concatenate the calls until the next `startTag`/`endTag`. Each call's position is
+ *   where its own raw text starts (for CDATA, the first character after `<![CDATA[`). Whitespace
+ *   between elements is delivered like any text. Text outside the root element is not delivered
+ *   (unless it is whitespace, it is diagnosed), nor is text deeper than `maxDepth`. A run cut at `maxValueLength` is followed by a `budget/value-length`
+ *   diagnostic, after which nothing more of that run is delivered.
+ * - A diagnostic that concerns text is delivered after the text that precedes it; with that, the
+ *   merged sequence of events is the same however the input is split into chunks.
+ */
+export interface XmlTokenHandler {
+  startTag(name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void;
+  endTag(name: string, line: number, column: number, offset: number): void;
+  text(text: string, line: number, column: number, offset: number): void;
+  /** The XML declaration, reported when it is the first thing in the input (whitespace or a BOM before it is diagnosed). */
+  xmlDeclaration?(declaration: XmlDeclaration, line: number, column: number, offset: number): void;
+  /** A processing instruction other than the XML declaration, e.g. `xml-stylesheet`. `data` has its leading whitespace removed. */
+  processingInstruction?(target: string, data: string, line: number, column: number, offset: number): void;
+  /** The whole `<!DOCTYPE ...>` markup as written (cut at `maxValueLength`). It is never processed. */
+  doctype?(text: string, line: number, column: number, offset: number): void;
+  diagnostic(diagnostic: Diagnostic): void;
+}
+
+export interface XmlTokenizerOptions {
+  /** Maximum element nesting depth; deeper elements and their content are not delivered. Default 256. */
+  maxDepth?: number;
+  /** Maximum length (UTF-16 code units) of one run of text, one attribute value, PI data or DOCTYPE. Default 10 MiB. */
+  maxValueLength?: number;
+  /** Maximum length of an element, attribute or PI target name. Default 1024. */
+  maxNameLength?: number;
+}
+
+/** The diagnostic codes the tokenizer reports, with their severity. */
+export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
+  'xml/doctype': 'warning',
+  'xml/declaration-not-at-start': 'warning',
+  'xml/bad-declaration': 'warning',
+  'xml/misplaced-declaration': 'error',
+  'xml/undefined-entity': 'error',
+  'xml/invalid-char-ref': 'error',
+  'xml/raw-ampersand': 'error',
+  'xml/raw-less-than': 'error',
+  'xml/malformed-tag': 'error',
+  'xml/malformed-attribute': 'error',
+  'xml/duplicate-attribute': 'error',
+  'xml/mismatched-tag': 'error',
+  'xml/unclosed-element': 'error',
+  'xml/truncated': 'error',
+  'xml/content-before-root': 'error',
+  'xml/content-after-root': 'error',
+  'xml/no-root-element': 'error',
+  'budget/depth': 'error',
+  'budget/value-length': 'error',
+  'budget/name-length': 'error',
+});
+
+const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+
+const DEFAULT_MAX_DEPTH = 256;
+const DEFAULT_MAX_VALUE_LENGTH = 10 * 1024 * 1024;
+const DEFAULT_MAX_NAME_LENGTH = 1024;
+/** Longest `&...;` reference considered; anything longer is a raw `&`. */
+const MAX_REF = 64;
+/** How much of a new chunk is read together with the characters carried from the previous one. */
+const HEAD = 256;
+
+// States of the machine.
+const S_TEXT = 0;
+const S_TAG_NAME = 1;
+const S_BEFORE_ATTR = 2;
+const S_ATTR_NAME = 3;
+const S_AFTER_ATTR_NAME = 4;
+const S_BEFORE_VALUE = 5;
+const S_VALUE_QUOTED = 6;
+const S_VALUE_UNQUOTED = 7;
+const S_SELF_CLOSE = 8;
+const S_END_NAME = 9;
+const S_AFTER_END_NAME = 10;
+const S_COMMENT = 11;
+const S_CDATA = 12;
+const S_PI_TARGET = 13;
+const S_PI_DATA = 14;
+const S_DOCTYPE = 15;
+
+// What a `<` starts.
+const K_MORE = 0;
+const K_RAW = 1;
+const K_START = 2;
+const K_END = 3;
+const K_PI = 4;
+const K_COMMENT = 5;
+const K_CDATA = 6;
+const K_DOCTYPE = 7;
+
+// Outcomes of reading a reference at `&`.
+const R_OK = 0;
+const R_RAW = 1;
+const R_UNDEFINED = 2;
+const R_INVALID = 3;
+const R_MORE = 4;
+
+// Rolling windows of the last ASCII characters, for terminators inside a DOCTYPE.
+const W_COMMENT_OPEN = (0x3c << 24) | (0x21 << 16) | (0x2d << 8) | 0x2d; // <!--
+const W_COMMENT_CLOSE = (0x2d << 16) | (0x2d << 8) | 0x3e; // -->
+const W_PI_OPEN = (0x3c << 8) | 0x3f; // <?
+const W_PI_CLOSE = (0x3f << 8) | 0x3e; // ?>
+
+/** XML NameChar, leniently: every non-ASCII character counts. */
+function isNameChar(c: number): boolean {
+  if (c >= 0x61) return c <= 0x7a || c >= 0x80; // a-z, non-ASCII
+  if (c >= 0x41) return c <= 0x5a || c === 0x5f; // A-Z, _
+  return (c >= 0x30 && c <= 0x3a) || c === 0x2d || c === 0x2e; // 0-9 : - .
+}
+
+/** XML NameStartChar, leniently. */
+function isNameStart(c: number): boolean {
+  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && c !== 0xfeff);
+  if (c >= 0x41) return c <= 0x5a || c === 0x5f;
+  return c === 0x3a;
+}
+
+/** Whether `name` is at `at` in `buf` (shorter than startsWith for the short names of a sitemap). */
+function sameAt(buf: string, at: number, name: string): boolean {
+  for (let k = name.length - 1; k >= 0; k--) if (buf.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+/** XML 1.0 §2.2 Char. */
+function isXmlChar(cp: number): boolean {
+  return cp >= 0x20 ? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff) : cp === 0x09 || cp === 0x0a || cp === 0x0d;
+}
+
+/** Cut `s` to at most `max` code units without splitting a surrogate pair. */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) ? s.slice(0, max - 1) : s.slice(0, max);
+}
+
+/** A short, quoted rendering of a value for a message. */
+function show(s: string): string {
+  return JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
+}
+
+/** 1 when `literal` (ASCII, upper case when `fold`) is at `at`, 0 when the buffer ends first, -1 when it is not. */
+function prefixAt(buf: string, at: number, len: number, literal: string, fold: boolean): number {
+  for (let k = 0; k < literal.length; k++) {
+    if (at + k >= len) return 0;
+    let c = buf.charCodeAt(at + k);
+    if (fold && c >= 0x61 && c <= 0x7a) c -= 0x20;
+    if (c !== literal.charCodeAt(k)) return -1;
+  }
+  return 1;
+}
+
+/** What the `<` at `lt` starts; K_MORE when the buffer ends before that is known. */
+function classify(buf: string, lt: number, len: number): number {
+  if (lt + 1 >= len) return K_MORE;
+  const c1 = buf.charCodeAt(lt + 1);
+  if (isNameStart(c1)) return K_START;
+  if (c1 === 0x2f || c1 === 0x3f) {
+    if (lt + 2 >= len) return K_MORE;
+    if (!isNameStart(buf.charCodeAt(lt + 2))) return K_RAW;
+    return c1 === 0x2f ? K_END : K_PI;
+  }
+  if (c1 !== 0x21) return K_RAW;
+  const comment = prefixAt(buf, lt + 2, len, '--', false);
+  if (comment === 1) return K_COMMENT;
+  const cdata = prefixAt(buf, lt + 2, len, '[CDATA[', false);
+  if (cdata === 1) return K_CDATA;
+  const doctype = prefixAt(buf, lt + 2, len, 'DOCTYPE', true);
+  if (doctype === 1) return K_DOCTYPE;
+  return comment === 0 || cdata === 0 || doctype === 0 ? K_MORE : K_RAW;
+}
+
+/** The five entities XML predefines (a switch: a record would also answer `constructor`). */
+function predefined(name: string): string | undefined {
+  switch (name) {
+    case 'amp': return '&';
+    case 'lt': return '<';
+    case 'gt': return '>';
+    case 'quot': return '"';
+    case 'apos': return "'";
+    default: return undefined;
+  }
+}
+
+export class XmlTokenizer {
+  private readonly h: XmlTokenHandler;
+  private readonly maxDepth: number;
+  private readonly maxValue: number;
+  private readonly maxName: number;
+
+  // The current buffer (carry + chunk) and its offset in the whole input.
+  private buf = '';
+  private bufBase = 0;
+  private carry = '';
+  private state = S_TEXT;
+  private ended = false;
+  private busy = false;
+  private broken = false;
+
+  // Line counting: everything before the last advance() target is counted.
+  private line = 1;
+  private lineStart = 0;
+  private lastCR = -2;
+  private nextNL = Infinity;
+  private nextCR = Infinity;
+  private nextAmp = -1;
+
+  // The token being read: where it starts, its section and accumulator.
+  private tokLine = 1;
+  private tokCol = 1;
+  private tokOffset = 0;
+  private sectionStart = 0;
+  private acc = '';
+  private accFull = false;
+  private sectionCut = false;
+  private tagName = '';
+  private attrs: XmlAttribute[] | null = null;
+  private attrNames: Set<string> | null = null;
+  private attrName = '';
+  private attrLine = 0;
+  private attrCol = 0;
+  private attrOffset = 0;
+  private valueLine = 0;
+  private valueCol = 0;
+  private valueOffset = 0;
+  private vpRaw = '';
+  private vpIndex = 0;
+  private vpLine = 0;
+  private vpLineStart = -1;
+  private quote = '"';
+  private wsRequired = false;
+  private junkReported = false;
+  private piTarget = '';
+  private declAllowed = false;
+  private dtQuote = 0;
+  private dtBracket = 0;
+  private dtMode = 0;
+  private dtWindow = 0;
+
+  // Open elements.
+  private readonly names: string[] = [];
+  private readonly openLine: number[] = [];
+  private readonly openCol: number[] = [];
+  private overDepth = 0;
+  private depthReported = false;
+
+  // The run of text since the last tag.
+  private textLen = 0;
+  private textOverflow = false;
+  private runLine = 0;
+  private runCol = 0;
+  private runOffset = 0;
+
+  // Document-level facts.
+  private prologOnlyWs = true;
+  private rootSeen = false;
+  private rootClosed = false;
+  private beforeRootReported = false;
+  private afterRootReported = false;
+
+  constructor(handler: XmlTokenHandler, options: XmlTokenizerOptions = {}) {
+    this.h = handler;
+    this.maxDepth = limit(options.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth');
+    this.maxValue = limit(options.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'maxValueLength');
+    this.maxName = limit(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'maxNameLength');
+  }
+
+  /** Number of open elements (including those nested beyond `maxDepth`). */
+  get depth(): number {
+    return this.names.length + this.overDepth;
+  }
+
+  /** Push the next piece of decoded text. Any split is fine (inside a tag, a reference, a CRLF, a surrogate pair). */
+  write(chunk: string): void {
+    if (typeof chunk !== 'string') {
+      throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
+    }
+    this.enter('write');
+    try {
+      // Carried characters are re-read with a little of the new chunk, never concatenated with all
+      // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
+      let from = 0;
+      while (this.carry !== '' && from < chunk.length) {
+        const to = Math.min(chunk.length, from + HEAD);
+        this.install([this.carry, chunk.slice(from, to)].join(''), 0);
+        this.run(0);
+        from = to;
+      }
+      if (from < chunk.length) {
+        this.bufBase -= from;
+        this.sectionStart = from;
+        this.install(chunk, from);
+        this.run(from);
+      }
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Signal the end of input: flushes what was carried, reports truncation and closes open elements. */
+  end(): void {
+    this.enter('end');
+    try {
+      this.ended = true;
+      this.install(this.carry, 0);
+      this.run(0);
+      this.finish();
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private enter(method: string): void {
+    if (this.busy) throw new SitemapError('ERR_SITEMAP_TOKENIZER_REENTRANT', `XmlTokenizer.${method}() called from inside a handler`);
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_TOKENIZER_ENDED', `XmlTokenizer.${method}() called after end()`);
+    if (this.broken) throw new SitemapError('ERR_SITEMAP_TOKENIZER_BROKEN', `XmlTokenizer.${method}() called after a handler threw`);
+    this.busy = true;
+  }
+
+  /** Make `buf` the current buffer (`bufBase` is the offset of its index 0); reading starts at `from`. */
+  private install(buf: string, from: number): void {
+    this.buf = buf;
+    this.carry = '';
+    const nl = buf.indexOf('\n', from);
+    const cr = buf.indexOf('\r', from);
+    this.nextNL = nl === -1 ? Infinity : nl + this.bufBase;
+    this.nextCR = cr === -1 ? Infinity : cr + this.bufBase;
+    this.nextAmp = -1;
+  }
+
+  // ---- positions ------------------------------------------------------------------------------
+
+  /** Count the line breaks before absolute offset `to` (calls must not go backwards). */
+  private advance(to: number): void {
+    for (;;) {
+      const nl = this.nextNL;
+      const cr = this.nextCR;
+      if (nl < cr) {
+        if (nl >= to) return;
+        if (nl !== this.lastCR + 1) this.line++;
+        this.lineStart = nl + 1;
+        const k = this.buf.indexOf('\n', nl + 1 - this.bufBase);
+        this.nextNL = k === -1 ? Infinity : k + this.bufBase;
+      } else {
+        if (cr >= to) return;
+        this.line++;
+        this.lineStart = cr + 1;
+        this.lastCR = cr;
+        const k = this.buf.indexOf('\r', cr + 1 - this.bufBase);
+        this.nextCR = k === -1 ? Infinity : k + this.bufBase;
+      }
+    }
+  }
+
+  /** Record where the current token starts (`i` is an index in the buffer). */
+  private mark(i: number): void {
+    const at = this.bufBase + i;
+    this.advance(at);
+    this.tokOffset = at;
+    this.tokLine = this.line;
+    this.tokCol = at - this.lineStart + 1;
+  }
+
+  private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
+    const d: Diagnostic = { code, severity: XML_TOKENIZER_CODES[code] as Severity, message, line, column, offset };
+    if (hint !== undefined) d.hint = hint;
+    this.h.diagnostic(d);
+  }
+
+  /** A diagnostic at index `i` of the buffer (not before anything already positioned). */
+  private reportAt(i: number, code: string, message: string, hint?: string): void {
+    const at = this.bufBase + i;
+    this.advance(at);
+    this.report(code, message, this.line, at - this.lineStart + 1, at, hint);
+  }
+
+  private reportTok(code: string, message: string, hint?: string): void {
+    this.report(code, message, this.tokLine, this.tokCol, this.tokOffset, hint);
+  }
+
+  // ---- the machine ------------------------------------------------------------------------------
+
+  /** Run the machine over the current buffer from index `begin`; at its end, keep what the next chunk needs. */
+  private run(begin: number): void {
+    const buf = this.buf;
+    const len = buf.length;
+    let i = begin;
+    let carryFrom = len;
+
+    loop: while (i < len) {
+      switch (this.state) {
+        case S_TEXT: {
+          let start = i;
+          let from = i;
+          for (;;) {
+            const lt = buf.indexOf('<', from);
+            if (lt === -1) {
+              const end = this.ended ? len : this.textCut(buf, start, len);
+              if (end > start) this.textSegment(buf, start, end, len);
+              carryFrom = end;
+              break loop;
+            }
+            if (lt > start) this.textSegment(buf, start, lt, len);
+            // Fast paths for the bulk of a sitemap: `<name>` and the end tag of the open element.
+            const c1 = buf.charCodeAt(lt + 1);
+            if (isNameStart(c1)) {
+              let j = lt + 2;
+              while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+              if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
+                this.mark(lt);
+                this.prologOnlyWs = false;
+                this.tagName = buf.slice(lt + 1, j);
+                this.finishStartTag(false);
+                start = from = j + 1;
+                continue;
+              }
+            } else if (c1 === 0x2f && this.overDepth === 0) {
+              const names = this.names;
+              const n = names.length;
+              if (n > 0) {
+                const top = names[n - 1] as string;
+                const e = lt + 2 + top.length;
+                if (e < len && buf.charCodeAt(e) === 0x3e && sameAt(buf, lt + 2, top)) {
+                  this.mark(lt);
+                  this.closeTop(top);
+                  start = from = e + 1;
+                  continue;
+                }
+              }
+            }
+            const kind = classify(buf, lt, len);
+            if (kind === K_MORE) {
+              if (this.ended) {
+                this.reportAt(lt, 'xml/truncated', 'the input ends inside markup', 'the file looks cut short');
+              } else {
+                carryFrom = lt;
+              }
+              break loop;
+            }
+            if (kind === K_RAW) {
+              this.reportAt(lt, 'xml/raw-less-than', "'<' that does not start a tag is kept as text", 'escape < as &lt; in values');
+              start = lt;
+              from = lt + 1;
+              continue;
+            }
+            this.mark(lt);
+            const prolog = this.prologOnlyWs;
+            this.prologOnlyWs = false;
+            switch (kind) {
+              case K_START:
+                i = lt + 1;
+                this.sectionStart = i;
+                this.state = S_TAG_NAME;
+                break;
+              case K_END:
+                i = lt + 2;
+                this.sectionStart = i;
+                this.state = S_END_NAME;
+                break;
+              case K_PI:
+                this.declAllowed = prolog;
+                i = lt + 2;
+                this.sectionStart = i;
+                this.state = S_PI_TARGET;
+                break;
+              case K_COMMENT:
+                i = lt + 4;
+                this.state = S_COMMENT;
+                break;
+              case K_CDATA:
+                i = lt + 9;
+                this.state = S_CDATA;
+                break;
+              default:
+                i = lt + 9;
+                this.sectionStart = lt;
+                this.dtQuote = 0;
+                this.dtBracket = 0;
+                this.dtMode = 0;
+                this.dtWindow = 0;
+                this.state = S_DOCTYPE;
+                this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+            }
+            break;
+          }
+          break;
+        }
+
+        case S_TAG_NAME: {
+          let j = i;
+          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+          if (j === len) {
+            break loop;
+          }
+          this.tagName = this.takeSection(buf, j, this.maxName);
+          if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+          this.attrs = null;
+          this.wsRequired = false;
+          this.junkReported = false;
+          if (buf.charCodeAt(j) === 0x3e) {
+            i = j + 1;
+            this.finishStartTag(false);
+            this.state = S_TEXT;
+          } else {
+            i = j;
+            this.state = S_BEFORE_ATTR;
+          }
+          break;
+        }
+
+        case S_BEFORE_ATTR: {
+          const from = i;
+          while (i < len && isWs(buf.charCodeAt(i))) i++;
+          if (i > from) this.wsRequired = false;
+          if (i === len) break loop;
+          const c = buf.charCodeAt(i);
+          if (c === 0x3e) {
+            i++;
+            this.finishStartTag(false);
+            this.state = S_TEXT;
+          } else if (c === 0x2f) {
+            i++;
+            this.state = S_SELF_CLOSE;
+          } else if (isNameStart(c)) {
+            const at = this.bufBase + i;
+            this.advance(at);
+            this.attrLine = this.line;
+            this.attrCol = at - this.lineStart + 1;
+            this.attrOffset = at;
+            if (this.wsRequired) {
+              this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
+            }
+            this.sectionStart = i;
+            this.state = S_ATTR_NAME;
+          } else if (c === 0x3c) {
+            this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
+            this.finishStartTag(false);
+            this.state = S_TEXT;
+          } else {
+            this.junk(i, c);
+            i++;
+          }
+          break;
+        }
+
+        case S_ATTR_NAME: {
+          let j = i;
+          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+          if (j === len) {
+            break loop;
+          }
+          this.attrName = this.takeSection(buf, j, this.maxName);
+          if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
+          i = j;
+          this.state = S_AFTER_ATTR_NAME;
+          break;
+        }
+
+        case S_AFTER_ATTR_NAME: {
+          while (i < len && isWs(buf.charCodeAt(i))) i++;
+          if (i === len) break loop;
+          if (buf.charCodeAt(i) === 0x3d) {
+            i++;
+            this.state = S_BEFORE_VALUE;
+          } else {
+            this.missingValue();
+            this.state = S_BEFORE_ATTR;
+          }
+          break;
+        }
+
+        case S_BEFORE_VALUE: {
+          while (i < len && isWs(buf.charCodeAt(i))) i++;
+          if (i === len) break loop;
+          const c = buf.charCodeAt(i);
+          if (c === 0x22 || c === 0x27) {
+            this.quote = c === 0x22 ? '"' : "'";
+            i++;
+            this.markValue(i);
+            this.state = S_VALUE_QUOTED;
+          } else if (c === 0x3e || c === 0x3c) {
+            this.missingValue();
+            this.state = S_BEFORE_ATTR;
+          } else {
+            this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
+            this.markValue(i);
+            this.state = S_VALUE_UNQUOTED;
+          }
+          break;
+        }
+
+        case S_VALUE_QUOTED: {
+          const j = buf.indexOf(this.quote, i);
+          if (j === -1) {
+            break loop;
+          }
+          const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+          i = j + 1;
+          this.finishValue(raw);
+          this.wsRequired = true;
+          this.state = S_BEFORE_ATTR;
+          break;
+        }
+
+        case S_VALUE_UNQUOTED: {
+          let j = i;
+          while (j < len) {
+            const c = buf.charCodeAt(j);
+            if (isWs(c) || c === 0x3e || c === 0x3c) break;
+            j++;
+          }
+          if (j === len) {
+            break loop;
+          }
+          const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+          i = j;
+          this.finishValue(raw);
+          this.state = S_BEFORE_ATTR;
+          break;
+        }
+
+        case S_SELF_CLOSE: {
+          // `/>`; `/ >` is read as self-closing too, with a diagnostic.
+          const c = buf.charCodeAt(i);
+          if (isWs(c)) {
+            if (!this.junkReported) {
+              this.junkReported = true;
+              this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
+            }
+            i++;
+          } else if (c === 0x3e) {
+            i++;
+            this.finishStartTag(true);
+            this.state = S_TEXT;
+          } else {
+            this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
+            this.state = S_BEFORE_ATTR;
+          }
+          break;
+        }
+
+        case S_END_NAME: {
+          let j = i;
+          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+          if (j === len) {
+            break loop;
+          }
+          this.tagName = this.takeSection(buf, j, this.maxName);
+          if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+          this.junkReported = false;
+          if (buf.charCodeAt(j) === 0x3e) {
+            i = j + 1;
+            this.finishEndTag();
+            this.state = S_TEXT;
+          } else {
+            i = j;
+            this.state = S_AFTER_END_NAME;
+          }
+          break;
+        }
+
+        case S_AFTER_END_NAME: {
+          while (i < len && isWs(buf.charCodeAt(i))) i++;
+          if (i === len) break loop;
+          const c = buf.charCodeAt(i);
+          if (c === 0x3e) {
+            i++;
+            this.finishEndTag();
+            this.state = S_TEXT;
+          } else if (c === 0x3c) {
+            this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
+            this.finishEndTag();
+            this.state = S_TEXT;
+          } else {
+            if (!this.junkReported) {
+              this.junkReported = true;
+              this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
+            }
+            i++;
+          }
+          break;
+        }
+
+        case S_COMMENT: {
+          const j = buf.indexOf('-->', i);
+          if (j === -1) {
+            if (!this.ended) carryFrom = Math.max(i, len - 2);
+            break loop;
+          }
+          i = j + 3;
+          this.state = S_TEXT;
+          break;
+        }
+
+        case S_CDATA: {
+          const j = buf.indexOf(']]>', i);
+          if (j !== -1) {
+            if (j > i) this.cdataSegment(buf, i, j);
+            i = j + 3;
+            this.state = S_TEXT;
+            break;
+          }
+          let end = len;
+          if (!this.ended) {
+            const last = buf.charCodeAt(len - 1);
+            if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+            else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
+            if (end < i) end = i;
+          }
+          if (end > i) this.cdataSegment(buf, i, end);
+          carryFrom = end;
+          break loop;
+        }
+
+        case S_PI_TARGET: {
+          let j = i;
+          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+          if (j === len) {
+            break loop;
+          }
+          this.piTarget = this.takeSection(buf, j, this.maxName);
+          if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
+          i = j;
+          this.sectionStart = j;
+          this.state = S_PI_DATA;
+          break;
+        }
+
+        case S_PI_DATA: {
+          const j = buf.indexOf('?>', i);
+          if (j === -1) {
+            if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
+            break loop;
+          }
+          const data = this.takeSection(buf, j, this.maxValue);
+          const dataCut = this.sectionCut;
+          i = j + 2;
+          this.state = S_TEXT;
+          this.finishPI(data, dataCut);
+          break;
+        }
+
+        case S_DOCTYPE: {
+          let q = this.dtQuote;
+          let b = this.dtBracket;
+          let mode = this.dtMode;
+          let w = this.dtWindow;
+          let done = -1;
+          for (; i < len; i++) {
+            const c = buf.charCodeAt(i);
+            w = (w << 8) | (c < 0x80 ? c : 0);
+            if (mode === 1) {
+              if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
+            } else if (mode === 2) {
+              if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
+            } else if (q !== 0) {
+              if (c === q) q = 0;
+            } else if (c === 0x22 || c === 0x27) {
+              q = c;
+            } else if (b > 0) {
+              if (c === 0x5d) b--;
+              else if (w === W_COMMENT_OPEN) {
+                mode = 1;
+                w = 0;
+              } else if ((w & 0xffff) === W_PI_OPEN) {
+                mode = 2;
+                w = 0;
+              }
+            } else if (c === 0x5b) {
+              b = 1;
+            } else if (c === 0x3e) {
+              done = i;
+              break;
+            }
+          }
+          this.dtQuote = q;
+          this.dtBracket = b;
+          this.dtMode = mode;
+          this.dtWindow = w;
+          if (done === -1) break loop;
+          i = done + 1;
+          const text = this.takeSection(buf, i, this.maxValue);
+          if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+          this.state = S_TEXT;
+          this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
+          break;
+        }
+      }
+    }
+
+    // End of the buffer: keep the open section (bounded) and the carried characters.
+    const state = this.state;
+    if (
+      state === S_TAG_NAME || state === S_ATTR_NAME || state === S_VALUE_QUOTED || state === S_VALUE_UNQUOTED ||
+      state === S_END_NAME || state === S_PI_TARGET || state === S_PI_DATA || state === S_DOCTYPE
+    ) {
+      const max = state === S_VALUE_QUOTED || state === S_VALUE_UNQUOTED ? this.maxValue + MAX_REF
+        : state === S_PI_DATA || state === S_DOCTYPE ? this.maxValue : this.maxName;
+      this.append(buf, this.sectionStart, carryFrom, max);
+      this.sectionStart = 0;
+    }
+    this.advance(this.bufBase + carryFrom);
+    if (carryFrom < len) this.carry = buf.slice(carryFrom);
+    this.bufBase += carryFrom;
+    this.buf = '';
+  }
+
+  // ---- sections ---------------------------------------------------------------------------------
+
+  /** Add buf[a, b) to the accumulator, keeping at most `max` characters plus one to detect the overflow. */
+  private append(buf: string, a: number, b: number, max: number): void {
+    if (b <= a || this.accFull) return;
+    const room = max + 1 - this.acc.length;
+    if (b - a >= room) {
+      this.acc += buf.slice(a, a + room);
+      this.accFull = true;
+    } else {
+      this.acc += buf.slice(a, b);
+    }
+  }
+
+  /** The section that ends at `end`, at most `max` characters; `sectionCut` tells whether it was cut. */
+  private takeSection(buf: string, end: number, max: number): string {
+    let s: string;
+    if (this.acc === '') {
+      s = buf.slice(this.sectionStart, end);
+    } else {
+      this.append(buf, this.sectionStart, end, max);
+      s = this.acc;
+      this.acc = '';
+      this.accFull = false;
+    }
+    this.sectionCut = s.length > max;
+    return this.sectionCut ? cut(s, max) : s;
+  }
+
+  private markValue(i: number): void {
+    const at = this.bufBase + i;
+    this.advance(at);
+    this.valueLine = this.line;
+    this.valueCol = at - this.lineStart + 1;
+    this.valueOffset = at;
+    this.sectionStart = i;
+  }
+
+  private nameTooLong(kind: string, name: string, line: number, column: number, offset: number): void {
+    this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
+  }
+
+  private valueTooLong(what: string, line: number, column: number, offset: number): void {
+    this.report('budget/value-length', `${what} longer than ${this.maxValue} characters; only the first ${this.maxValue} are kept`, line, column, offset, 'raise maxValueLength if this is legitimate');
+  }
+
+  private junk(i: number, c: number): void {
+    if (this.junkReported) return;
+    this.junkReported = true;
+    const ch = c === 0x22 || c === 0x27 ? 'quote' : show(String.fromCharCode(c));
+    this.reportAt(i, 'xml/malformed-attribute', `unexpected ${ch} in start tag <${this.tagName}>`, 'attributes are written name="value"');
+  }
+
+  private missingValue(): void {
+    this.report('xml/malformed-attribute', `attribute ${this.attrName} of <${this.tagName}> has no value`, this.attrLine, this.attrCol, this.attrOffset, 'write name="value"');
+    this.addAttribute(this.attrName, '', false);
+  }
+
+  // ---- tags -------------------------------------------------------------------------------------
+
+  private finishValue(raw: string): void {
+    const rawCut = this.sectionCut;
+    let value = raw;
+    for (let k = 0; k < raw.length; k++) {
+      const c = raw.charCodeAt(k);
+      if (c === 0x26 || c === 0x0a || c === 0x0d || c === 0x09) {
+        value = this.decodeValue(raw, k);
+        break;
+      }
+    }
+    const lt = raw.indexOf('<');
+    if (lt !== -1) {
+      const [line, column] = this.valuePosition(raw, lt);
+      this.report('xml/malformed-attribute', `'<' in the value of attribute ${this.attrName}`, line, column, this.valueOffset + lt, 'escape < as &lt;, or close the previous value with its quote');
+    }
+    const truncated = rawCut || value.length > this.maxValue;
+    if (truncated) {
+      value = cut(value, this.maxValue);
+      this.valueTooLong(`the value of attribute ${this.attrName}`, this.attrLine, this.attrCol, this.attrOffset);
+    }
+    this.addAttribute(this.attrName, value, truncated);
+    this.vpRaw = '';
+  }
+
+  private addAttribute(name: string, value: string, truncated: boolean): void {
+    const attrs = this.attrs ?? (this.attrs = []);
+    let duplicate = false;
+    if (attrs.length < 8) {
+      for (const a of attrs) if (a.name === name) duplicate = true;
+    } else {
+      // Many attributes (hostile input): a set keeps the duplicate check linear.
+      let names = this.attrNames;
+      if (names === null) names = this.attrNames = new Set(attrs.map((a) => a.name));
+      duplicate = names.has(name);
+      if (!duplicate) names.add(name);
+    }
+    if (duplicate) {
+      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
+      return;
+    }
+    const attribute: { -readonly [K in keyof XmlAttribute]: XmlAttribute[K] } = { name, value, line: this.attrLine, column: this.attrCol, offset: this.attrOffset };
+    if (truncated) attribute.truncated = true;
+    attrs.push(attribute);
+  }
+
+  private finishStartTag(selfClosing: boolean): void {
+    const name = this.tagName;
+    const attributes = this.attrs ?? EMPTY_ATTRIBUTES;
+    this.attrs = null;
+    this.attrNames = null;
+    this.textLen = 0;
+    this.textOverflow = false;
+    const names = this.names;
+    if (names.length === 0 && this.overDepth === 0) {
+      if (this.rootClosed && !this.afterRootReported) {
+        this.afterRootReported = true;
+        this.reportTok('xml/content-after-root', `element <${name}> after the root element closed`, 'a document has exactly one root element; were two files joined?');
+      }
+      this.rootSeen = true;
+    }
+    if (this.overDepth > 0 || names.length >= this.maxDepth) {
+      if (!this.depthReported) {
+        this.depthReported = true;
+        this.reportTok('budget/depth', `elements nested deeper than ${this.maxDepth} levels are skipped (reported once)`, 'raise maxDepth if this is legitimate');
+      }
+      if (!selfClosing) this.overDepth++;
+      return;
+    }
+    this.h.startTag(name, attributes, selfClosing, this.tokLine, this.tokCol, this.tokOffset);
+    if (selfClosing) {
+      this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
+      if (names.length === 0) this.rootClosed = true;
+    } else {
+      names.push(name);
+      this.openLine.push(this.tokLine);
+      this.openCol.push(this.tokCol);
+    }
+  }
+
+  private finishEndTag(): void {
+    const name = this.tagName;
+    this.textLen = 0;
+    this.textOverflow = false;
+    if (this.overDepth > 0) {
+      this.overDepth--;
+      return;
+    }
+    const names = this.names;
+    const n = names.length;
+    if (n > 0 && names[n - 1] === name) {
+      this.closeTop(name);
+      return;
+    }
+    let k = n - 2;
+    while (k >= 0 && names[k] !== name) k--;
+    if (k < 0) {
+      this.reportTok(
+        'xml/mismatched-tag',
+        n > 0 ? `end tag </${name}> does not match the open element <${names[n - 1] as string}>; ignored` : `end tag </${name}> with no open element; ignored`,
+        n > 0 ? `expected </${names[n - 1] as string}>` : undefined,
+      );
+      return;
+    }
+    for (let m = n - 1; m > k; m--) {
+      const open = names[m] as string;
+      this.reportTok('xml/mismatched-tag', `element <${open}> opened at ${this.openLine[m] as number}:${this.openCol[m] as number} is not closed before </${name}>; closed here`, `add </${open}>`);
+      this.pop();
+      this.h.endTag(open, this.tokLine, this.tokCol, this.tokOffset);
+    }
+    this.pop();
+    this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
+    if (k === 0) this.rootClosed = true;
+  }
+
+  /** The end tag of the innermost open element. */
+  private closeTop(name: string): void {
+    this.textLen = 0;
+    this.textOverflow = false;
+    this.names.pop();
+    this.openLine.pop();
+    this.openCol.pop();
+    this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
+    if (this.names.length === 0) this.rootClosed = true;
+  }
+
+  private pop(): void {
+    this.names.pop();
+    this.openLine.pop();
+    this.openCol.pop();
+  }
+
+  private finishPI(data: string, dataCut: boolean): void {
+    const target = this.piTarget;
+    let start = 0;
+    while (start < data.length && isWs(data.charCodeAt(start))) start++;
+    const body = start > 0 ? data.slice(start) : data;
+    if (target.length === 3 && target.toLowerCase() === 'xml') {
+      if (!this.declAllowed) {
+        this.reportTok('xml/misplaced-declaration', 'XML declaration not at the start of the document; ignored', this.rootSeen ? 'were two documents joined?' : 'the declaration must come first');
+        return;
+      }
+      if (this.tokOffset > 0) {
+        this.reportTok('xml/declaration-not-at-start', 'whitespace or a byte order mark before the XML declaration', 'the declaration must be the very first thing in the file');
+      }
+      this.h.xmlDeclaration?.(this.parseDeclaration(body), this.tokLine, this.tokCol, this.tokOffset);
+      return;
+    }
+    if (this.overDepth > 0) return;
+    if (dataCut) this.valueTooLong(`processing instruction ${target}`, this.tokLine, this.tokCol, this.tokOffset);
+    this.h.processingInstruction?.(target, body, this.tokLine, this.tokCol, this.tokOffset);
+  }
+
+  private parseDeclaration(body: string): XmlDeclaration {
+    const declaration: XmlDeclaration = {};
+    const pseudo = /\s*([A-Za-z_:][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+    let at = 0;
+    let problem = '';
+    while (at < body.length) {
+      pseudo.lastIndex = at;
+      const m = pseudo.exec(body);
+      if (m === null) {
+        if (body.slice(at).trim() !== '') problem = `cannot read ${show(body.slice(at).trim())}`;
+        break;
+      }
+      at = pseudo.lastIndex;
+      const name = m[1] as string;
+      const value = m[2] ?? m[3] ?? '';
+      if (name === 'version' || name === 'encoding' || name === 'standalone') {
+        if (declaration[name] !== undefined) problem = `${name} given twice`;
+        else declaration[name] = value;
+      } else {
+        problem = `unknown pseudo-attribute ${name}`;
+      }
+    }
+    if (problem === '' && declaration.version === undefined) problem = 'no version';
+    if (problem !== '') this.reportTok('xml/bad-declaration', `malformed XML declaration: ${problem}`, 'write <?xml version="1.0" encoding="UTF-8"?>');
+    return declaration;
+  }
+
+  // ---- text -------------------------------------------------------------------------------------
+
+  /** Where text that reaches the end of the buffer stops for now: before a partial reference, a trailing CR or high surrogate. */
+  private textCut(buf: string, start: number, len: number): number {
+    let end = len;
+    const last = buf.charCodeAt(len - 1);
+    if (len - 1 >= start && (last === 0x0d || isHighSurrogate(last))) end = len - 1;
+    const floor = Math.max(start, len - MAX_REF - 1);
+    for (let k = len - 1; k >= floor; k--) {
+      if (buf.charCodeAt(k) === 0x26) {
+        if (scanRef(buf, k, len) === R_MORE) end = Math.min(end, k);
+        break;
+      }
+    }
+    return end;
+  }
+
+  /** Text buf[a, b) that ends at a tag or at the cut; `len` bounds reference scanning. */
+  private textSegment(buf: string, a: number, b: number, len: number): void {
+    if (this.overDepth !== 0) return;
+    if (this.names.length === 0) {
+      this.topLevelText(buf, a, b);
+      return;
+    }
+    if (this.textOverflow) return;
+    const base = this.bufBase;
+    const absA = base + a;
+    const absB = base + b;
+    this.advance(absA);
+    if (this.nextAmp < absA) {
+      const k = buf.indexOf('&', a);
+      this.nextAmp = k === -1 ? Infinity : k + base;
+    }
+    if (this.nextAmp < absB || this.nextCR < absB) {
+      this.decodeText(buf, a, b, len);
+    } else if (this.textLen === 0 && b - a <= this.maxValue) {
+      // The common case: the first and only piece of a run, nothing to decode, within budget.
+      const line = this.line;
+      const column = absA - this.lineStart + 1;
+      this.runLine = line;
+      this.runCol = column;
+      this.runOffset = absA;
+      this.textLen = b - a;
+      this.h.text(buf.slice(a, b), line, column, absA);
+    } else {
+      this.emitText(buf.slice(a, b), absA);
+    }
+  }
+
+  /** Text with references or CRs: decoded; before each diagnostic the text so far is delivered. */
+  private decodeText(buf: string, a: number, b: number, len: number): void {
+    const base = this.bufBase;
+    // Both caches are at or after `a` here (textSegment refreshed them).
+    let amp = this.nextAmp - base;
+    let cr = this.nextCR - base;
+    let out = '';
+    let last = a;
+    let pieceStart = a;
+    for (;;) {
+      const j = amp < cr ? amp : cr;
+      if (j >= b) break;
+      if (j === amp) {
+        let next = j + 1;
+        const r = scanRef(buf, j, len);
+        const end = refEnd; // before any handler runs (another tokenizer would overwrite it)
+        if (r === R_OK) {
+          out += buf.slice(last, j) + refValue;
+          last = next = end;
+        } else {
+          out += buf.slice(last, j);
+          if (out !== '') this.emitText(out, base + pieceStart);
+          out = '';
+          last = j;
+          pieceStart = j;
+          if (this.textOverflow) return;
+          this.referenceProblem(r, buf, j, end, 0, 0);
+          if (r === R_UNDEFINED || r === R_INVALID) next = end;
+        }
+        const k = buf.indexOf('&', next);
+        amp = k === -1 ? Infinity : k;
+        this.nextAmp = amp + base;
+      } else {
+        out += buf.slice(last, j) + '\n';
+        last = buf.charCodeAt(j + 1) === 0x0a ? j + 2 : j + 1;
+        const k = buf.indexOf('\r', last);
+        cr = k === -1 ? Infinity : k;
+      }
+    }
+    out += buf.slice(last, b);
+    if (out !== '') this.emitText(out, base + pieceStart);
+  }
+
+  /**
+   * Diagnose a reference that is not decoded; the text keeps it as written. `line` 0 means "at
+   * index k of the buffer"; otherwise (line, column) is the position of `s[k]` in an attribute value.
+   */
+  private referenceProblem(r: number, s: string, k: number, end: number, line: number, column: number): void {
+    let code: string;
+    let message: string;
+    let hint: string;
+    if (r === R_UNDEFINED) {
+      const name = s.slice(k + 1, end - 1);
+      code = 'xml/undefined-entity';
+      message = `undefined entity &${name}; kept as written`;
+      hint = 'XML without a DTD defines only &amp; &lt; &gt; &quot; &apos;; write the character itself or a numeric reference such as &#233;';
+    } else if (r === R_INVALID) {
+      code = 'xml/invalid-char-ref';
+      message = `${s.slice(k, end)} is not a character XML allows; kept as written`;
+      hint = 'remove the reference';
+    } else {
+      code = 'xml/raw-ampersand';
+      message = "'&' that does not start a reference is kept as written";
+      hint = 'escape & as &amp;';
+    }
+    if (line === 0) this.reportAt(k, code, message, hint);
+    else this.report(code, message, line, column, this.valueOffset + k, hint);
+  }
+
+  private emitText(s: string, at: number): void {
+    if (this.textOverflow) return;
+    this.advance(at);
+    const line = this.line;
+    const column = at - this.lineStart + 1;
+    if (this.textLen === 0) {
+      this.runLine = line;
+      this.runCol = column;
+      this.runOffset = at;
+    }
+    const room = this.maxValue - this.textLen;
+    if (s.length > room) {
+      const kept = cut(s, room);
+      this.textLen = this.maxValue;
+      this.textOverflow = true;
+      if (kept !== '') this.h.text(kept, line, column, at);
+      const element = this.names[this.names.length - 1] as string;
+      this.valueTooLong(`the text of <${element}>`, this.runLine, this.runCol, this.runOffset);
+      return;
+    }
+    this.textLen += s.length;
+    this.h.text(s, line, column, at);
+  }
+
+  private cdataSegment(buf: string, a: number, b: number): void {
+    if (this.overDepth !== 0) return;
+    if (this.names.length === 0) {
+      this.topLevelText(buf, a, b);
+      return;
+    }
+    if (this.textOverflow) return;
+    const absA = this.bufBase + a;
+    this.advance(absA);
+    let s = buf.slice(a, b);
+    if (this.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
+    this.emitText(s, absA);
+  }
+
+  /** Text outside the root element: whitespace is skipped, anything else is diagnosed once. */
+  private topLevelText(buf: string, a: number, b: number): void {
+    const after = this.rootSeen;
+    if (after ? this.afterRootReported : this.beforeRootReported) return;
+    for (let k = a; k < b; k++) {
+      const c = buf.charCodeAt(k);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
+      this.prologOnlyWs = false;
+      if (after) {
+        this.afterRootReported = true;
+        this.reportAt(k, 'xml/content-after-root', 'text after the root element closed', 'a document has exactly one root element; were two files joined?');
+      } else {
+        this.beforeRootReported = true;
+        this.reportAt(k, 'xml/content-before-root', 'text before the root element', 'is this an XML file?');
+      }
+      return;
+    }
+  }
+
+  // ---- attribute values -------------------------------------------------------------------------
+
+  /** Decode references and normalise whitespace in an attribute value (from index `from`, the first special). */
+  private decodeValue(raw: string, from: number): string {
+    let out = raw.slice(0, from);
+    let last = from;
+    const n = raw.length;
+    for (let j = from; j < n; j++) {
+      const c = raw.charCodeAt(j);
+      if (c === 0x26) {
+        const r = scanRef(raw, j, n);
+        const end = refEnd; // before any handler runs (another tokenizer would overwrite it)
+        if (r === R_OK) {
+          out += raw.slice(last, j) + refValue;
+          last = end;
+          j = end - 1;
+        } else {
+          const [line, column] = this.valuePosition(raw, j);
+          this.referenceProblem(r === R_MORE ? R_RAW : r, raw, j, end, line, column);
+          if (r === R_UNDEFINED || r === R_INVALID) j = end - 1;
+        }
+      } else if (c === 0x0a || c === 0x09 || c === 0x0d) {
+        out += raw.slice(last, j) + ' ';
+        if (c === 0x0d && raw.charCodeAt(j + 1) === 0x0a) j++;
+        last = j + 1;
+      }
+    }
+    return out + raw.slice(last);
+  }
+
+  /**
+   * Line and column of `raw[k]`, `raw` being the value that starts at the recorded value position.
+   * Incremental for increasing `k` within one value, so many diagnostics in a long value stay linear.
+   */
+  private valuePosition(raw: string, k: number): [number, number] {
+    if (raw !== this.vpRaw || k < this.vpIndex) {
+      this.vpRaw = raw;
+      this.vpIndex = 0;
+      this.vpLine = this.valueLine;
+      this.vpLineStart = -1;
+    }
+    let line = this.vpLine;
+    let lineStart = this.vpLineStart;
+    for (let j = this.vpIndex; j < k; j++) {
+      const c = raw.charCodeAt(j);
+      if (c === 0x0d || (c === 0x0a && (j === 0 || raw.charCodeAt(j - 1) !== 0x0d))) line++;
+      if (c === 0x0d || c === 0x0a) lineStart = j + 1;
+    }
+    this.vpIndex = k;
+    this.vpLine = line;
+    this.vpLineStart = lineStart;
+    return [line, lineStart === -1 ? this.valueCol + k : k - lineStart + 1];
+  }
+
+  // ---- end of input -----------------------------------------------------------------------------
+
+  private finish(): void {
+    const state = this.state;
+    const eof = this.bufBase;
+    this.advance(eof);
+    if (state !== S_TEXT) {
+      const inside =
+        state === S_COMMENT ? 'a comment'
+        : state === S_CDATA ? 'a CDATA section'
+        : state === S_PI_TARGET || state === S_PI_DATA ? 'a processing instruction'
+        : state === S_DOCTYPE ? 'the DOCTYPE declaration'
+        : state === S_END_NAME || state === S_AFTER_END_NAME ? 'an end tag'
+        : 'a start tag';
+      this.reportTok('xml/truncated', `the input ends inside ${inside}`, 'the file looks cut short');
+      this.state = S_TEXT;
+      this.acc = '';
+      this.attrs = null;
+      this.attrNames = null;
+    }
+    const line = this.line;
+    const column = eof - this.lineStart + 1;
+    if (this.overDepth > 0) {
+      this.report('xml/unclosed-element', `${this.overDepth} elements nested beyond maxDepth are not closed`, line, column, eof);
+      this.overDepth = 0;
+    }
+    const names = this.names;
+    for (let k = names.length - 1; k >= 0; k--) {
+      const name = names[k] as string;
+      this.report('xml/unclosed-element', `element <${name}> opened at ${this.openLine[k] as number}:${this.openCol[k] as number} is not closed`, line, column, eof, `add </${name}>`);
+      this.pop();
+      this.h.endTag(name, line, column, eof);
+    }
+    if (!this.rootSeen) this.report('xml/no-root-element', 'no root element', line, column, eof, 'is this an XML file?');
+  }
+}
+
+// scanRef's results beyond its return value (module-level to avoid allocating per reference).
+let refEnd = 0;
+let refValue = '';
+
+/** Read the reference at `s[k] === '&'`, looking no further than `end`. Sets refEnd (after ';') and refValue. */
+function scanRef(s: string, k: number, end: number): number {
+  let j = k + 1;
+  if (j >= end) return R_MORE;
+  let c = s.charCodeAt(j);
+  if (c === 0x23) {
+    j++;
+    if (j >= end) return R_MORE;
+    let hex = false;
+    if (s.charCodeAt(j) === 0x78) {
+      hex = true;
+      j++;
+    }
+    const digits = j;
+    let cp = 0;
+    for (; j < end && j - k < MAX_REF; j++) {
+      c = s.charCodeAt(j);
+      let d: number;
+      if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+      else if (hex && c >= 0x61 && c <= 0x66) d = c - 0x57;
+      else if (hex && c >= 0x41 && c <= 0x46) d = c - 0x37;
+      else break;
+      cp = cp * (hex ? 16 : 10) + d;
+      if (cp > 0x10ffff) cp = 0x110000;
+    }
+    if (j - k >= MAX_REF) return R_RAW;
+    if (j >= end) return R_MORE;
+    if (c !== 0x3b || j === digits) return R_RAW;
+    refEnd = j + 1;
+    if (!isXmlChar(cp)) return R_INVALID;
+    refValue = String.fromCodePoint(cp);
+    return R_OK;
+  }
+  if (!isNameStart(c)) return R_RAW;
+  j++;
+  while (j < end && j - k < MAX_REF && isNameChar(s.charCodeAt(j))) j++;
+  if (j - k >= MAX_REF) return R_RAW;
+  if (j >= end) return R_MORE;
+  if (s.charCodeAt(j) !== 0x3b) return R_RAW;
+  refEnd = j + 1;
+  const value = predefined(s.slice(k + 1, j));
+  if (value === undefined) return R_UNDEFINED;
+  refValue = value;
+  return R_OK;
+}
+
+function limit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new SitemapError('ERR_SITEMAP_INVALID_OPTION', `XmlTokenizer option ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
