@@ -3,11 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
 import { runGenerate } from './commands/generate.js';
+import { runRead } from './commands/read.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
   generate: { run: runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
+  read: { run: runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
 };
 
 function version(): string {

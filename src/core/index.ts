@@ -9,3 +9,5 @@ export { UrlEntrySerializer } from './write/url-entry.js';
 export { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink, type SitemapSetWriterOptions } from './write/sitemap-set-writer.js';
 export { serializeSitemapIndex, type SitemapIndexOptions } from './write/sitemap-index.js';
 export { serializeSitemap, type SerializeSitemapOptions } from './write/serialize.js';
+export { TextSitemapReader, TEXT_READER_CODES } from './read/text.js';
+export type { ReaderSink, ReaderBudgets, SitemapFormat, EntryPosition } from './read/types.js';

@@ -1,0 +1,330 @@
+// `sitemapkit read`: sitemaps (any format, plain or gzipped, any encoding) → entries on stdout,
+// diagnostics on stderr as FILE:LINE:COL code severity message.
+
+import { parseArgs } from 'node:util';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { DateInput, SitemapRef, UrlEntry } from '../../core/model.js';
+import { SitemapError } from '../../core/errors.js';
+import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { formatBytes, plural } from '../format.js';
+
+export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
+
+Read sitemaps and print their entries: urlsets, sitemap indexes, RSS 2.0 and
+Atom feeds, and text sitemaps (one URL per line), plain or gzipped, in any
+encoding. The format, the compression and the encoding are recognised by the
+content, never by the file name. Nothing is made up or repaired: an entry whose
+URL cannot be trusted is left out, and every problem is reported.
+
+Input: FILE, or - for standard input; several are read one after the other.
+
+Output (standard output), --format:
+  jsonl   (default) one JSON object per line. A page is the entry itself, with
+          every field read, extensions included:
+            {"loc":"https://example.com/a","lastmod":"2024-05-01","images":[...]}
+          (the JSON Lines input of "sitemapkit generate"). A child of a sitemap
+          index is wrapped:  {"sitemap":{"loc":"https://example.com/s1.xml"}}
+  csv     a header, then loc,lastmod,changefreq,priority per page (RFC 4180
+          quoting); for a sitemap index the columns are loc,lastmod. The first
+          entry decides the columns.
+  tsv     the same with tabs; a tab, newline or backslash inside a value is
+          written \\t, \\n, \\r or \\\\.
+  urls    one loc per line, pages and index children alike.
+  Values are printed as written in the sitemap (trimmed): an invalid lastmod or
+  priority is printed as is, and reported.
+
+Problems (standard error), one per line:
+  FILE:LINE:COL code severity message (hint)
+  e.g.  sitemap.xml:12:5 xml/raw-ampersand error a raw "&" in text; ...
+  LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names
+  standard input. Codes are stable; see docs/rules.md.
+
+Options:
+  --format FMT          jsonl (default), csv, tsv or urls
+  --max-bytes N         stop after N bytes of decompressed input (default 100M);
+                        N may end in K, M or G (powers of 1024)
+  --max-entries N       stop after N entries (default 1,000,000)
+  --max-depth N         skip elements nested deeper than N (default 256)
+  --max-value-length N  skip values (and text lines) longer than N characters
+                        (default 1M)
+  --summary             after each input, one line on standard error: format,
+                        entries, problems and bytes read
+  -q, --quiet           report only errors (not warnings and notes)
+  -h, --help            this help
+
+A budget that is exceeded is an error like any other (budget/...): what was
+read up to it is printed and reading stops (or, for depth and value length, the
+part is skipped). A gzip bomb costs the --max-bytes budget, never more.
+
+Exit status: 0 no errors (warnings allowed), 1 some input had errors,
+2 usage error or an input could not be read.
+
+Examples:
+  sitemapkit read sitemap.xml
+  sitemapkit read sitemap-index.xml --format urls
+  curl -s https://example.com/sitemap.xml.gz | sitemapkit read - --format csv > urls.csv
+  sitemapkit read urls.txt --max-entries 50000 --summary
+`;
+
+const OPTIONS = {
+  format: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-entries': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-value-length': { type: 'string' },
+  summary: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
+
+class UsageError extends Error {}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A whole number above 0, optionally with a K, M or G suffix (powers of 1024; `KiB`, `MB` read alike). */
+function size(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)(?:([kmg])(?:i?b)?)?$/i.exec(value.trim());
+  const n = m === null ? NaN : Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] as number);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} needs a whole number above 0 (K, M, G allowed), got ${JSON.stringify(value)}`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+
+/** Buffers output and hands it to the stream in large writes, waiting for 'drain' when it asks to. */
+class Output {
+  private buf = '';
+  private broken = false;
+  private readonly onError = (): void => {
+    this.broken = true;
+  };
+  constructor(private readonly stream: OutputStream) {
+    // A closed pipe (`sitemapkit read big.xml | head`) is an 'error' event: stop writing, don't crash.
+    (stream as { on?: (event: string, fn: () => void) => unknown }).on?.('error', this.onError);
+  }
+
+  /** Removes the error listener. */
+  close(): void {
+    (this.stream as { off?: (event: string, fn: () => void) => unknown }).off?.('error', this.onError);
+  }
+
+  write(text: string): void {
+    this.buf += text;
+  }
+
+  get closed(): boolean {
+    return this.broken;
+  }
+
+  async flush(): Promise<void> {
+    if (this.buf.length === 0 || this.broken) {
+      this.buf = '';
+      return;
+    }
+    const text = this.buf;
+    this.buf = '';
+    const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown };
+    let ok: unknown;
+    try {
+      ok = stream.write(text);
+    } catch {
+      this.broken = true;
+      return;
+    }
+    if (ok !== false || typeof stream.once !== 'function') return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        stream.off?.('drain', done);
+        stream.off?.('error', fail);
+        stream.off?.('close', fail);
+        resolve();
+      };
+      const fail = (): void => {
+        this.broken = true;
+        done();
+      };
+      stream.once?.('drain', done);
+      stream.once?.('error', fail);
+      stream.once?.('close', fail);
+    });
+  }
+}
+
+function dateText(value: DateInput | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  const date = typeof value === 'number' ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ') ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+function tsvField(value: string): string {
+  return /[\t\r\n\\]/.test(value) ? value.replace(/[\t\r\n\\]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : value;
+}
+
+class Formatter {
+  private columns: 4 | 2 | undefined;
+  private mixedWarned = false;
+  constructor(
+    private readonly format: OutputFormat,
+    private readonly out: Output,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  item(item: SitemapItem): void {
+    switch (this.format) {
+      case 'jsonl':
+        this.out.write(item.kind === 'url' ? `${JSON.stringify(item.entry)}\n` : `${JSON.stringify({ sitemap: item.ref })}\n`);
+        return;
+      case 'urls':
+        this.out.write(`${(item.kind === 'url' ? item.entry : item.ref).loc}\n`);
+        return;
+      default:
+        this.row(item);
+    }
+  }
+
+  private row(item: SitemapItem): void {
+    const field = this.format === 'csv' ? csvField : tsvField;
+    const sep = this.format === 'csv' ? ',' : '\t';
+    if (this.columns === undefined) {
+      this.columns = item.kind === 'url' ? 4 : 2;
+      this.out.write((this.columns === 4 ? ['loc', 'lastmod', 'changefreq', 'priority'] : ['loc', 'lastmod']).join(sep) + '\n');
+    }
+    let values: string[];
+    if (item.kind === 'url') {
+      const e: UrlEntry = item.entry;
+      values = [e.loc, dateText(e.lastmod), e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority)];
+      if (this.columns === 2) {
+        values = values.slice(0, 2);
+        if (!this.mixedWarned && (e.changefreq !== undefined || e.priority !== undefined)) {
+          this.mixedWarned = true;
+          this.warn('pages after a sitemap index: their changefreq and priority are left out of the loc,lastmod columns; read urlsets and indexes separately');
+        }
+      }
+    } else {
+      const r: SitemapRef = item.ref;
+      values = [r.loc, dateText(r.lastmod)];
+      if (this.columns === 4) values.push('', '');
+    }
+    this.out.write(values.map(field).join(sep) + '\n');
+  }
+}
+
+function renderDiagnostic(d: Diagnostic, file: string): string {
+  const hint = d.hint !== undefined ? ` (${d.hint})` : '';
+  const message = d.message.replace(/[\r\n]+/g, ' ');
+  return `${d.file ?? file}:${d.line ?? 0}:${d.column ?? 0} ${d.code} ${d.severity} ${message}${hint}\n`;
+}
+
+function summaryLine(file: string, s: SitemapSummary): string {
+  const entries = s.format === 'sitemapindex' ? plural(s.sitemaps, 'sitemap') : plural(s.urls, 'URL') + (s.sitemaps > 0 ? `, ${plural(s.sitemaps, 'sitemap')}` : '');
+  const problems = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  const bytes = s.bytesRead === s.bytesDecompressed ? formatBytes(s.bytesRead) : `${formatBytes(s.bytesRead)} (${formatBytes(s.bytesDecompressed)} decompressed)`;
+  const encoding = s.encoding !== undefined ? `, ${s.encoding}` : '';
+  return `${file}: ${s.format}, ${entries}, ${problems}; ${bytes} read${encoding}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export async function runRead(argv: string[], io: CliIo): Promise<number> {
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  if (values.help === true) {
+    io.stdout.write(READ_HELP);
+    return EXIT_OK;
+  }
+
+  let format: OutputFormat = 'jsonl';
+  const options: ParseSitemapOptions = { cwd: io.cwd };
+  try {
+    if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
+    if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    if (values.format !== undefined) {
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(values.format)) {
+        throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);
+      }
+      format = values.format as OutputFormat;
+    }
+    const maxBytes = size(values['max-bytes'], '--max-bytes');
+    const maxEntries = size(values['max-entries'], '--max-entries');
+    const maxDepth = size(values['max-depth'], '--max-depth');
+    const maxValueLength = size(values['max-value-length'], '--max-value-length');
+    if (maxBytes !== undefined) options.maxBytes = maxBytes;
+    if (maxEntries !== undefined) options.maxEntries = maxEntries;
+    if (maxDepth !== undefined) options.maxDepth = maxDepth;
+    if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message);
+    throw error;
+  }
+  if (positionals.includes('-') && io.stdin === undefined) return usage(io, 'standard input is not available');
+
+  const quiet = values.quiet === true;
+  const out = new Output(io.stdout);
+  const formatter = new Formatter(format, out, (message) => io.stderr.write(`sitemapkit read: warning: ${message}\n`));
+  let errors = 0;
+  let fatal = false;
+
+  try {
+    for (const path of positionals) {
+      const file = path === '-' ? '<stdin>' : path;
+      const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+      const reading = parseSitemap(input, { ...options, file });
+      let shown = 0;
+      const report = (): void => {
+        const all = reading.diagnostics;
+        let text = '';
+        for (; shown < all.length; shown++) {
+          const d = all[shown] as Diagnostic;
+          if (!quiet || d.severity === 'error') text += renderDiagnostic(d, file);
+        }
+        if (text.length > 0) io.stderr.write(text);
+      };
+      try {
+        for await (const batch of reading.batches()) {
+          for (const item of batch) formatter.item(item);
+          await out.flush();
+          report();
+          if (out.closed) break;
+        }
+      } catch (error) {
+        await out.flush();
+        report();
+        if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+        io.stderr.write(`sitemapkit read: ${error.message}\n`);
+        fatal = true;
+        continue;
+      }
+      await out.flush();
+      report();
+      const summary = await reading.summary();
+      errors += summary.errors;
+      if (values.summary === true) io.stderr.write(summaryLine(file, summary));
+      if (out.closed) break;
+    }
+    await out.flush();
+  } finally {
+    out.close();
+  }
+  return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`sitemapkit read: ${message}\nRun "sitemapkit read --help" for usage.\n`);
+  return EXIT_FATAL;
+}

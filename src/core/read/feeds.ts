@@ -1,0 +1,157 @@
+// Helpers for reading RSS 2.0 and Atom feeds as sitemaps (sitemaps.org protocol: "Syndication feed"):
+// RFC 822 / RFC 2822 dates (RSS `pubDate`) converted to W3C Datetime, and the resolution of relative
+// Atom links against `xml:base` or the feed's own link.
+
+/** The outcome of `rfc822ToW3c`. `problem` is set when the text is not a date; otherwise `text` is. */
+export interface Rfc822Conversion {
+  /** The instant as W3C Datetime, `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`; '' when `problem` is set. */
+  text: string;
+  /** Why the value is not an RFC 822 date (a phrase); undefined when it is one. */
+  problem?: string;
+  /** Set when the written weekday is not the weekday of the date: `Mon` written, `Sun` true. */
+  weekday?: { written: string; actual: string };
+  /** Set when the value was read leniently: a two-digit year, a military or missing zone, ... (a phrase). */
+  lenient?: string;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** RFC 822 §5.1 zone names and their offsets from UTC in minutes. */
+const ZONES: Readonly<Record<string, number>> = {
+  UT: 0, UTC: 0, GMT: 0, Z: 0,
+  EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420,
+};
+
+// [weekday ","] day month year hh ":" mm [":" ss] [zone]
+const RFC822 = /^(?:([A-Za-z]{3,9})\s*,?\s*)?(\d{1,2})[\s-]+([A-Za-z]{3,9})\.?[\s-]+(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([A-Za-z]{1,5})|([+-])(\d{2}):?(\d{2}))?$/;
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
+}
+
+function monthIndex(name: string): number {
+  const lower = name.toLowerCase();
+  if (lower.length === 3) return MONTHS.indexOf(lower);
+  return MONTH_NAMES.indexOf(lower);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Convert an RFC 822 date-time as RSS 2.0 uses it (`Sat, 07 Sep 2002 09:42:31 GMT`; RFC 2822 numeric
+ * zones `+0200` too) to W3C Datetime. Read leniently and said so in `lenient`: a two-digit year
+ * (RFC 2822 §4.3: 00–49 → 20xx, 50–99 → 19xx), full month or weekday names, a missing or a military
+ * zone (both read as UTC), a `+hh:mm` zone. A weekday that does not match the date is reported in
+ * `weekday`; the date wins. Never throws.
+ */
+export function rfc822ToW3c(raw: string): Rfc822Conversion {
+  const s = raw.trim();
+  const m = RFC822.exec(s);
+  if (m === null) return { text: '', problem: s === '' ? 'the value is empty' : 'it does not match the RFC 822 date-time grammar (e.g. "Sat, 07 Sep 2002 09:42:31 GMT")' };
+  const lenient: string[] = [];
+  const [, weekday, dayText, monthText, yearText, hourText, minuteText, secondText, zoneName, sign, zoneHours, zoneMinutes] = m as unknown as (string | undefined)[];
+  const month = monthIndex(monthText as string) + 1;
+  if (month === 0) return { text: '', problem: `"${monthText as string}" is not a month name` };
+  if ((monthText as string).length !== 3) lenient.push('a full month name');
+  let year = Number(yearText);
+  if ((yearText as string).length === 2) {
+    year += year < 50 ? 2000 : 1900;
+    lenient.push('a two-digit year');
+  }
+  if (year < 1) return { text: '', problem: 'year 0000 is out of range' };
+  const day = Number(dayText);
+  if (day < 1 || day > daysInMonth(year, month)) return { text: '', problem: `day ${dayText as string} is out of range for ${MONTHS[month - 1] as string} ${year}` };
+  const hour = Number(hourText);
+  const minute = Number(minuteText);
+  const second = secondText === undefined ? 0 : Number(secondText);
+  if (hour > 23) return { text: '', problem: `hour ${hourText as string} is out of range (00–23)` };
+  if (minute > 59) return { text: '', problem: `minute ${minuteText as string} is out of range (00–59)` };
+  if (second > 59) return { text: '', problem: `second ${secondText as string} is out of range (00–59)` };
+
+  let zone: string;
+  if (zoneName !== undefined) {
+    const upper = zoneName.toUpperCase();
+    const offset = ZONES[upper];
+    if (offset !== undefined) {
+      zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad2(Math.abs(offset) / 60)}:00`;
+    } else if (upper.length === 1 && upper !== 'J') {
+      zone = 'Z';
+      lenient.push(`the military zone "${zoneName}" (RFC 2822: treated as -0000, unknown) read as UTC`);
+    } else {
+      return { text: '', problem: `"${zoneName}" is not an RFC 822 zone (GMT, UT, EST, EDT, CST, CDT, MST, MDT, PST, PDT or ±hhmm)` };
+    }
+  } else if (sign !== undefined) {
+    const hh = Number(zoneHours);
+    const mm = Number(zoneMinutes);
+    if (hh > 23 || mm > 59) return { text: '', problem: `zone ${sign}${zoneHours as string}${zoneMinutes as string} is out of range` };
+    if (s.charCodeAt(s.length - 3) === 0x3a) lenient.push('a zone written ±hh:mm');
+    zone = `${hh === 0 && mm === 0 ? '+' : sign}${zoneHours as string}:${zoneMinutes as string}`;
+  } else {
+    zone = 'Z';
+    lenient.push('no time zone (read as UTC)');
+  }
+  if (hourText !== undefined && hourText.length === 1) lenient.push('a one-digit hour');
+
+  const text = `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${zone}`;
+  const result: Rfc822Conversion = { text };
+  if (weekday !== undefined) {
+    const lower = weekday.toLowerCase();
+    const written = lower.length === 3 ? DAYS.findIndex((d) => d.toLowerCase() === lower) : DAY_NAMES.indexOf(lower);
+    if (written < 0) {
+      lenient.push(`"${weekday}" is not a weekday name`);
+    } else {
+      if (lower.length !== 3) lenient.push('a full weekday name');
+      const actual = weekdayOf(year, month, day);
+      if (actual !== written) result.weekday = { written: weekday, actual: DAYS[actual] as string };
+    }
+  }
+  if (lenient.length > 0) result.lenient = lenient.join(', ');
+  return result;
+}
+
+/** Weekday (0 = Sunday) of a proleptic Gregorian date, for any year (Sakamoto's method). */
+function weekdayOf(year: number, month: number, day: number): number {
+  const t = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+  const y = month < 3 ? year - 1 : year;
+  return (y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + (t[month - 1] as number) + day) % 7;
+}
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
+
+/** True when `url` is an absolute http(s) URL with a host (`http://x...`, any case of the scheme). */
+export function isAbsoluteHttpUrl(url: string): boolean {
+  return ABSOLUTE_HTTP.test(url);
+}
+
+/** True when `ref` starts with a scheme (`mailto:`, `urn:`, `http:`), i.e. is not a relative reference. */
+export function hasScheme(ref: string): boolean {
+  return SCHEME.test(ref);
+}
+
+/** `ref` resolved against the absolute http(s) URL `base` (RFC 3986 §5), or undefined when that fails. */
+export function resolveReference(ref: string, base: string): string | undefined {
+  try {
+    return new URL(ref, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The base URL an `xml:base` value establishes under `parent` (the base in scope, if any): the value
+ * itself when it is an absolute http(s) URL, else the value resolved against `parent`, else `parent`.
+ */
+export function resolveBase(value: string | undefined, parent: string | undefined): string | undefined {
+  if (value === undefined) return parent;
+  const v = value.trim();
+  if (isAbsoluteHttpUrl(v)) return v;
+  if (parent === undefined || hasScheme(v)) return parent;
+  return resolveReference(v, parent) ?? parent;
+}

@@ -1,0 +1,1560 @@
+// The XML sitemap reader (issue #3): tokens from XmlTokenizer → entries of the one model (model.ts) and
+// diagnostics, for urlset, sitemapindex, RSS 2.0, Atom 1.0 and Atom 0.3.
+//
+// Push-based and synchronous: feed it to an XmlTokenizer (it is the tokenizer's handler), then call
+// `end()` after `tokenizer.end()`. Entries go to the sink as soon as their element closes.
+//
+// What it does:
+// - The root decides the format (by namespace URI and local name, so a sitemap namespace bound to a
+//   prefix works). urlset / sitemapindex in a legacy, missing or wrong namespace are read anyway, with
+//   the diagnostic `sitemapNamespaceProblem` gives; children are then matched in the root's namespace
+//   (also in the sitemaps.org namespace, a legacy one, or none). An HTML root is "sitemap is HTML"
+//   (`format/html`) and no URL is taken from it; any other root is `format/unknown-root`.
+// - Values are trimmed (XML whitespace). An invalid value is kept as its raw text with a diagnostic
+//   (priority, changefreq, lastmod, string-typed extension values); an invalid NUMBER of an extension
+//   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
+//   because the model types it as a number.
+// - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
+//   not an absolute http(s) URL → `loc/not-absolute`; and it must be TRUSTED: when the tokenizer
+//   reported a problem inside its text (raw `&` or `<`, undefined entity, value cut at the length
+//   budget, end of input), when it contains markup, or when its entry element (`url`, `sitemap`,
+//   `item`, `entry`) was closed by recovery (mismatched or unclosed tag, truncated input), the entry is
+//   dropped with `loc/untrusted`, which names the reason. Other text values keep their text (the
+//   tokenizer's own diagnostic says what is odd). URLs inside extensions follow the same rule: an image
+//   whose image:loc is untrusted, a video with any untrusted URL, an hreflang alternate whose href is
+//   untrusted are dropped with `url/untrusted`; an untrusted image:license is omitted.
+// - Unknown elements in the sitemap, image, video or news namespace, and known ones out of place, are
+//   skipped with `element/unexpected` (warning): they are typos more often than not. Elements of any
+//   other namespace (mobile, pagemap, geo, ... and news:geo_locations, which Google dropped) are skipped
+//   silently: the protocol allows any extension. In feeds, everything the reader does not need is
+//   skipped silently.
+// - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
+//   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
+//   or href are dropped with `image/invalid` / `alternate/invalid`.
+//
+// Speed: element names are classified once per qualified name (a Map cache, invalidated when namespace
+// bindings change); contexts are small integers on a stack; text is concatenated only inside the field
+// being read; the only per-entry allocations are the entry object itself and its position.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { SitemapError } from '../errors.js';
+import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
+import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
+import { XmlTokenizer, type XmlAttribute, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { NamespaceScope } from '../xml/namespaces.js';
+import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
+import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
+import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+
+/** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
+export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
+  'format/html': 'error',
+  'format/unknown-root': 'error',
+  'namespace/legacy': 'warning',
+  'namespace/missing': 'warning',
+  'namespace/wrong': 'error',
+  'urlset/empty': 'warning',
+  'sitemapindex/empty': 'warning',
+  'feed/empty': 'warning',
+  'loc/missing': 'error',
+  'loc/not-absolute': 'error',
+  'loc/untrusted': 'error',
+  'loc/relative': 'info',
+  'lastmod/invalid': 'error',
+  'lastmod/lenient': 'warning',
+  'lastmod/date-only': 'warning',
+  'lastmod/weekday': 'warning',
+  'changefreq/invalid': 'error',
+  'changefreq/case': 'warning',
+  'priority/invalid': 'error',
+  'priority/out-of-range': 'error',
+  'image/invalid': 'error',
+  'video/invalid': 'error',
+  'news/invalid': 'error',
+  'alternate/invalid': 'error',
+  'url/untrusted': 'error',
+  'element/unexpected': 'warning',
+  'element/duplicate': 'warning',
+  'element/stray-text': 'warning',
+  'budget/entries': 'error',
+});
+
+const DEFAULT_MAX_ENTRIES = 1_000_000;
+const DEFAULT_MAX_DEPTH = 256;
+const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
+
+// ---- contexts (what the innermost open element is) -------------------------------------------------
+const C_SKIP = 0;
+const C_TOP = 1;
+const C_URLSET = 2;
+const C_INDEX = 3;
+const C_URL = 4;
+const C_SITEMAP = 5;
+const C_IMAGE = 6;
+const C_VIDEO = 7;
+const C_TVSHOW = 8;
+const C_NEWS = 9;
+const C_PUBLICATION = 10;
+const C_FIELD = 11;
+const C_RSS = 12;
+const C_CHANNEL = 13;
+const C_ITEM = 14;
+const C_FEED = 15;
+const C_ENTRY = 16;
+/** Flag on a context-stack slot: the element declared namespaces (the name cache is cleared at its end). */
+const NS_DECLARED = 0x100;
+
+const CONTEXT_NAMES: readonly string[] = ['', '', 'urlset', 'sitemapindex', 'url', 'sitemap', 'image:image', 'video:video', 'video:tvshow', 'news:news', 'news:publication', '', 'rss', 'channel', 'item', 'feed', 'entry'];
+
+// ---- element ids -------------------------------------------------------------------------------------
+const E_URLSET = 1;
+const E_SITEMAPINDEX = 2;
+const E_URL = 3;
+const E_SITEMAP = 4;
+const E_LOC = 5;
+const E_LASTMOD = 6;
+const E_CHANGEFREQ = 7;
+const E_PRIORITY = 8;
+
+const E_IMAGE = 10;
+const E_IMAGE_LOC = 11;
+const E_IMAGE_CAPTION = 12;
+const E_IMAGE_GEO = 13;
+const E_IMAGE_TITLE = 14;
+const E_IMAGE_LICENSE = 15;
+
+const E_VIDEO = 20;
+const E_V_TVSHOW = 21;
+const E_V_THUMB = 22;
+const E_V_TITLE = 23;
+const E_V_DESCRIPTION = 24;
+const E_V_CONTENT_LOC = 25;
+const E_V_PLAYER_LOC = 26;
+const E_V_DURATION = 27;
+const E_V_EXPIRATION = 28;
+const E_V_RATING = 29;
+const E_V_SEGMENT = 30;
+const E_V_VIEWS = 31;
+const E_V_PUBDATE = 32;
+const E_V_TAG = 33;
+const E_V_CATEGORY = 34;
+const E_V_FAMILY = 35;
+const E_V_RESTRICTION = 36;
+const E_V_GALLERY = 37;
+const E_V_PRICE = 38;
+const E_V_SUBSCRIPTION = 39;
+const E_V_UPLOADER = 40;
+const E_V_PLATFORM = 41;
+const E_V_LIVE = 42;
+const E_V_ID = 43;
+const E_V_SHOW_TITLE = 50;
+const E_V_VIDEO_TYPE = 51;
+const E_V_EPISODE_TITLE = 52;
+const E_V_SEASON = 53;
+const E_V_EPISODE = 54;
+const E_V_PREMIER = 55;
+
+const E_NEWS = 60;
+const E_N_PUBLICATION = 61;
+const E_N_NAME = 62;
+const E_N_LANGUAGE = 63;
+const E_N_ACCESS = 64;
+const E_N_GENRES = 65;
+const E_N_PUBDATE = 66;
+const E_N_TITLE = 67;
+const E_N_KEYWORDS = 68;
+const E_N_TICKERS = 69;
+
+const E_XHTML_LINK = 70;
+
+const E_RSS = 80;
+const E_CHANNEL = 81;
+const E_ITEM = 82;
+const E_R_LINK = 83;
+const E_R_GUID = 84;
+const E_R_PUBDATE = 85;
+const E_R_DC_DATE = 86;
+
+const E_FEED = 90;
+const E_ENTRY = 91;
+const E_A_LINK = 92;
+const E_A_UPDATED = 93;
+const E_A_PUBLISHED = 94;
+const E_A_MODIFIED = 95;
+const E_A_ISSUED = 96;
+const E_A_CREATED = 97;
+
+/** An element of a known namespace with an unknown name: skipped with `element/unexpected`. */
+const E_UNKNOWN = 254;
+/** An element of another namespace: skipped silently. */
+const E_OTHER = 255;
+
+const SITEMAP_ELEMENTS = new Map<string, number>([
+  ['urlset', E_URLSET], ['sitemapindex', E_SITEMAPINDEX], ['url', E_URL], ['sitemap', E_SITEMAP],
+  ['loc', E_LOC], ['lastmod', E_LASTMOD], ['changefreq', E_CHANGEFREQ], ['priority', E_PRIORITY],
+]);
+const IMAGE_ELEMENTS = new Map<string, number>([
+  ['image', E_IMAGE], ['loc', E_IMAGE_LOC], ['caption', E_IMAGE_CAPTION], ['geo_location', E_IMAGE_GEO], ['title', E_IMAGE_TITLE], ['license', E_IMAGE_LICENSE],
+]);
+const VIDEO_ELEMENTS = new Map<string, number>([
+  ['video', E_VIDEO], ['tvshow', E_V_TVSHOW], ['thumbnail_loc', E_V_THUMB], ['title', E_V_TITLE], ['description', E_V_DESCRIPTION],
+  ['content_loc', E_V_CONTENT_LOC], ['player_loc', E_V_PLAYER_LOC], ['duration', E_V_DURATION], ['expiration_date', E_V_EXPIRATION],
+  ['rating', E_V_RATING], ['content_segment_loc', E_V_SEGMENT], ['view_count', E_V_VIEWS], ['publication_date', E_V_PUBDATE],
+  ['tag', E_V_TAG], ['category', E_V_CATEGORY], ['family_friendly', E_V_FAMILY], ['restriction', E_V_RESTRICTION],
+  ['gallery_loc', E_V_GALLERY], ['price', E_V_PRICE], ['requires_subscription', E_V_SUBSCRIPTION], ['uploader', E_V_UPLOADER],
+  ['platform', E_V_PLATFORM], ['live', E_V_LIVE], ['id', E_V_ID], ['show_title', E_V_SHOW_TITLE], ['video_type', E_V_VIDEO_TYPE],
+  ['episode_title', E_V_EPISODE_TITLE], ['season_number', E_V_SEASON], ['episode_number', E_V_EPISODE], ['premier_date', E_V_PREMIER],
+]);
+const NEWS_ELEMENTS = new Map<string, number>([
+  ['news', E_NEWS], ['publication', E_N_PUBLICATION], ['name', E_N_NAME], ['language', E_N_LANGUAGE], ['access', E_N_ACCESS],
+  ['genres', E_N_GENRES], ['publication_date', E_N_PUBDATE], ['title', E_N_TITLE], ['keywords', E_N_KEYWORDS], ['stock_tickers', E_N_TICKERS],
+  ['geo_locations', E_OTHER],
+]);
+/** Dublin Core: RSS feeds without pubDate often carry `<dc:date>` (W3C Datetime), read as a fallback. */
+const DC_NS = 'http://purl.org/dc/elements/1.1/';
+const RSS_ELEMENTS = new Map<string, number>([
+  ['rss', E_RSS], ['channel', E_CHANNEL], ['item', E_ITEM], ['link', E_R_LINK], ['guid', E_R_GUID], ['pubDate', E_R_PUBDATE],
+]);
+const ATOM_ELEMENTS = new Map<string, number>([
+  ['feed', E_FEED], ['entry', E_ENTRY], ['link', E_A_LINK], ['updated', E_A_UPDATED], ['published', E_A_PUBLISHED],
+]);
+const ATOM03_ELEMENTS = new Map<string, number>([
+  ['feed', E_FEED], ['entry', E_ENTRY], ['link', E_A_LINK], ['modified', E_A_MODIFIED], ['issued', E_A_ISSUED], ['created', E_A_CREATED],
+]);
+
+/** Names of fields as written in the XML, for messages. */
+const FIELD_NAMES: string[] = [];
+for (const [prefix, table] of [['', SITEMAP_ELEMENTS], ['image:', IMAGE_ELEMENTS], ['video:', VIDEO_ELEMENTS], ['news:', NEWS_ELEMENTS], ['', RSS_ELEMENTS], ['', ATOM_ELEMENTS], ['', ATOM03_ELEMENTS]] as const) {
+  for (const [local, id] of table) if (id !== E_OTHER) FIELD_NAMES[id] = prefix + local;
+}
+FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
+
+const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const INTEGER = /^\+?\d+$/;
+const YES_NO: ReadonlySet<string> = new Set(['yes', 'no']);
+const RELATIONSHIPS: ReadonlySet<string> = new Set(['allow', 'deny']);
+const PLATFORMS: ReadonlySet<string> = new Set(['web', 'mobile', 'tv']);
+const PRICE_TYPES: ReadonlySet<string> = new Set(['rent', 'purchase']);
+const RESOLUTIONS: ReadonlySet<string> = new Set(['hd', 'sd']);
+const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 'interview', 'news', 'other']);
+const VIDEO_ID_TYPES: ReadonlySet<string> = new Set(['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url']);
+const NEWS_ACCESS: ReadonlySet<string> = new Set(['Subscription', 'Registration']);
+
+/** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
+const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
+
+function isXmlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** Trim XML whitespace (space, tab, CR, LF) only. */
+function xmlTrim(s: string): string {
+  const n = s.length;
+  if (n === 0 || (!isXmlSpace(s.charCodeAt(0)) && !isXmlSpace(s.charCodeAt(n - 1)))) return s;
+  let a = 0;
+  let b = n;
+  while (a < b && isXmlSpace(s.charCodeAt(a))) a++;
+  while (b > a && isXmlSpace(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isXmlSpace(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Split on commas, trim, drop empty items. */
+function commaList(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(',')) {
+    const t = xmlTrim(part);
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/** Split on XML whitespace, drop empty items. */
+function spaceList(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(/[\x20\x09\x0a\x0d]+/)) if (part !== '') out.push(part);
+  return out;
+}
+
+/** A short, quoted rendering of a value for a message. */
+function show(s: string): string {
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
+}
+
+function attr(attributes: readonly XmlAttribute[], name: string): XmlAttribute | undefined {
+  for (let i = 0; i < attributes.length; i++) {
+    const a = attributes[i] as XmlAttribute;
+    if (a.name === name) return a;
+  }
+  return undefined;
+}
+
+function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
+  const a = attr(attributes, name);
+  return a === undefined ? undefined : xmlTrim(a.value);
+}
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new SitemapError('ERR_SITEMAP_INVALID_OPTION', `reader budget ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
+
+/**
+ * Reads a sitemap from XML tokens. Pass it as the handler of an `XmlTokenizer`; call `end()` after
+ * the tokenizer's `end()`. Tokenizer diagnostics are forwarded to the sink, in order, interleaved with
+ * the reader's own (which come when the element they concern closes).
+ */
+export class XmlSitemapReader implements XmlTokenHandler {
+  private readonly sink: ReaderSink;
+  private readonly maxEntries: number;
+  private readonly scope = new NamespaceScope();
+  private readonly names = new Map<string, number>();
+
+  // Document.
+  private format: SitemapFormat | undefined;
+  private rootId = 0;
+  private rootUri = '';
+  private rootLine = 0;
+  private rootCol = 0;
+  private rootOffset = 0;
+  private contentBeforeRoot = false;
+  private ended = false;
+
+  // Element stack: the context of each open element's parent (| NS_DECLARED).
+  private ctx = C_TOP;
+  private readonly stack: number[] = [];
+
+  // Entries.
+  private delivered = 0;
+  private entriesSeen = 0;
+  private budgetReported = false;
+  private eLine = 0;
+  private eCol = 0;
+  private eOffset = 0;
+  private loc: string | undefined;
+  private locProblem = '';
+  private locHint: string | undefined;
+  private locLine = 0;
+  private locCol = 0;
+  private locOffset = 0;
+  private lastmod: string | undefined;
+  private changefreq: string | undefined;
+  private priority: number | string | undefined;
+  private images: ImageEntry[] | undefined;
+  private videos: VideoEntry[] | undefined;
+  private news: NewsEntry | undefined;
+  private alternates: AlternateLink[] | undefined;
+  private strayReported = false;
+  private strayText = '';
+  /** Character data directly inside a container element, since the last tag (checked at the next tag). */
+  private run = '';
+  private runLine = 0;
+  private runCol = 0;
+  private runOffset = 0;
+
+  // Extension items being read.
+  private img: Mutable<ImageEntry> = {};
+  private imgProblem = '';
+  private imgLine = 0;
+  private imgCol = 0;
+  private imgOffset = 0;
+  private vid: Mutable<VideoEntry> = {};
+  private vidProblem = '';
+  private vidLine = 0;
+  private vidCol = 0;
+  private vidOffset = 0;
+  private tv: Mutable<VideoTvShow> = {};
+  private tvLine = 0;
+  private tvCol = 0;
+  private tvOffset = 0;
+  private nws: Mutable<NewsEntry> = {};
+  private pubName: string | undefined;
+  private pubLanguage: string | undefined;
+  private nwsLine = 0;
+  private nwsCol = 0;
+  private nwsOffset = 0;
+
+  // Feeds.
+  private feedBase: string | undefined;
+  private feedLink: string | undefined;
+  private entryBase: string | undefined;
+  private href: string | undefined;
+  /** The Atom link in `href` has rel="alternate" written out (it wins over a link without rel). */
+  private hrefExplicit = false;
+  private hrefProblem = '';
+  private guid: string | undefined;
+  private guidProblem = '';
+  private guidPermaLink = true;
+  private date1: string | undefined;
+  private date1Id = 0;
+  private date1Line = 0;
+  private date1Col = 0;
+  private date1Offset = 0;
+  private date2: string | undefined;
+  private date2Id = 0;
+  private date2Line = 0;
+  private date2Col = 0;
+  private date2Offset = 0;
+
+  // The field being read.
+  private field = 0;
+  private value = '';
+  private fieldProblem = '';
+  private fieldProblemHint: string | undefined;
+  private fieldAttrs: readonly XmlAttribute[] = [];
+  /** Why the `info` attribute of the current video:uploader cannot be trusted ('' when it can). */
+  private infoProblem = '';
+  private fLine = 0;
+  private fCol = 0;
+  private fOffset = 0;
+
+  // Tokenizer diagnostics since the last tag (their offsets), and the offset of the last recovery close.
+  private readonly diagOffsets: number[] = [];
+  private readonly diagCodes: string[] = [];
+  private synthAt = -1;
+  private synthCode = '';
+
+  constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
+    this.sink = sink;
+    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'maxEntries');
+  }
+
+  // ---- tokenizer events ----------------------------------------------------------------------------
+
+  startTag(name: string, attributes: readonly XmlAttribute[], _selfClosing: boolean, line: number, column: number, offset: number): void {
+    const parent = this.ctx;
+    if (parent === C_SKIP) {
+      this.stack.push(C_SKIP);
+      return;
+    }
+    if (this.run !== '') this.flushRun();
+    let slot = parent;
+    if (attributes.length !== 0) {
+      this.scope.push(attributes);
+      for (let i = 0; i < attributes.length; i++) {
+        const n = (attributes[i] as XmlAttribute).name;
+        if (n.charCodeAt(0) === 0x78 && n.startsWith('xmlns')) {
+          slot |= NS_DECLARED;
+          this.names.clear();
+          break;
+        }
+      }
+    } else {
+      this.scope.push(attributes);
+    }
+    this.stack.push(slot);
+    let id = this.names.get(name);
+    if (id === undefined) id = this.classify(name);
+    this.ctx = this.enter(parent, id, name, attributes, line, column, offset);
+    if (this.diagOffsets.length !== 0) {
+      this.diagOffsets.length = 0;
+      this.diagCodes.length = 0;
+    }
+  }
+
+  endTag(_name: string, _line: number, _column: number, offset: number): void {
+    const synth = offset === this.synthAt;
+    this.synthAt = -1;
+    if (this.diagOffsets.length !== 0) {
+      this.diagOffsets.length = 0;
+      this.diagCodes.length = 0;
+    }
+    if (this.run !== '') this.flushRun();
+    const ctx = this.ctx;
+    const slot = this.stack.pop() as number;
+    const parent = slot & 0xff;
+    if (ctx !== C_SKIP) this.leave(ctx, synth);
+    if (parent !== C_SKIP) {
+      this.scope.pop();
+      if ((slot & NS_DECLARED) !== 0) this.names.clear();
+    }
+    this.ctx = parent;
+  }
+
+  text(text: string, line: number, column: number, offset: number): void {
+    const ctx = this.ctx;
+    if (ctx === C_FIELD) {
+      this.value += text;
+      return;
+    }
+    if (ctx === C_SKIP || ctx >= C_RSS || this.strayReported) return;
+    if (this.run === '') {
+      this.runLine = line;
+      this.runCol = column;
+      this.runOffset = offset;
+    }
+    this.run += text;
+  }
+
+  /** Text directly inside a container (a run that may have come in pieces): reported once per entry when not blank. */
+  private flushRun(): void {
+    const run = this.run;
+    this.run = '';
+    if (isBlank(run)) return;
+    const ctx = this.ctx;
+    const text = xmlTrim(run);
+    this.strayReported = true;
+    if (ctx === C_URL || ctx === C_SITEMAP) this.strayText = text;
+    this.report('element/stray-text', `text ${show(text)} directly inside <${CONTEXT_NAMES[ctx] as string}> is ignored`, this.runLine, this.runCol, this.runOffset, 'only elements belong here');
+  }
+
+  diagnostic(diagnostic: Diagnostic): void {
+    this.sink.diagnostic(diagnostic);
+    const code = diagnostic.code;
+    const offset = diagnostic.offset ?? -1;
+    if (RECOVERY_CLOSE.has(code)) {
+      this.synthAt = offset;
+      this.synthCode = code;
+    } else if (code === 'xml/content-before-root') {
+      this.contentBeforeRoot = true;
+    }
+    if (this.ctx === C_FIELD && this.fieldProblem === '') {
+      this.fieldProblem = `${code}: ${diagnostic.message}`;
+      this.fieldProblemHint = diagnostic.hint;
+    }
+    this.diagOffsets.push(offset);
+    this.diagCodes.push(code);
+  }
+
+  /** Call after the tokenizer's `end()`: reports the format if no root was seen. Idempotent. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.format === undefined) this.setFormat(this.contentBeforeRoot ? 'unknown' : 'empty');
+  }
+
+  // ---- classification ------------------------------------------------------------------------------
+
+  private classify(qname: string): number {
+    const { uri, local } = this.scope.resolve(qname);
+    let id = E_OTHER;
+    const root = this.rootId;
+    if (root === E_URLSET || root === E_SITEMAPINDEX) {
+      if (uri === this.rootUri || uri === SITEMAP_NS || uri === '' || LEGACY_SITEMAP_NS.includes(uri)) id = SITEMAP_ELEMENTS.get(local) ?? E_UNKNOWN;
+      else if (uri === NS.image) id = IMAGE_ELEMENTS.get(local) ?? E_UNKNOWN;
+      else if (uri === NS.video) id = VIDEO_ELEMENTS.get(local) ?? E_UNKNOWN;
+      else if (uri === NS.news) id = NEWS_ELEMENTS.get(local) ?? E_UNKNOWN;
+      else if (uri === NS.xhtml) id = local === 'link' ? E_XHTML_LINK : E_OTHER;
+    } else if (root === E_RSS) {
+      if (uri === '') id = RSS_ELEMENTS.get(local) ?? E_OTHER;
+      else if (uri === DC_NS && local === 'date') id = E_R_DC_DATE;
+    } else if (root === E_FEED) {
+      if (uri === this.rootUri) id = (this.format === 'atom' ? ATOM_ELEMENTS : ATOM03_ELEMENTS).get(local) ?? E_OTHER;
+    } else {
+      return E_OTHER; // before the root: not cached
+    }
+    if (this.names.size >= 4096) this.names.clear();
+    this.names.set(qname, id);
+    return id;
+  }
+
+  // ---- entering an element -------------------------------------------------------------------------
+
+  /** The context of a new element `id` under `parent`. */
+  private enter(parent: number, id: number, name: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
+    switch (parent) {
+      case C_URLSET:
+        if (id === E_URL) return this.beginEntry(C_URL, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_INDEX:
+        if (id === E_SITEMAP) return this.beginEntry(C_SITEMAP, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_URL:
+        if (id >= E_LOC && id <= E_PRIORITY) return this.beginField(id, attributes, line, column, offset);
+        switch (id) {
+          case E_IMAGE:
+            this.img = {};
+            this.imgProblem = '';
+            this.imgLine = line;
+            this.imgCol = column;
+            this.imgOffset = offset;
+            return C_IMAGE;
+          case E_VIDEO:
+            this.vid = {};
+            this.vidProblem = '';
+            this.vidLine = line;
+            this.vidCol = column;
+            this.vidOffset = offset;
+            return C_VIDEO;
+          case E_NEWS:
+            this.nws = {};
+            this.pubName = undefined;
+            this.pubLanguage = undefined;
+            this.nwsLine = line;
+            this.nwsCol = column;
+            this.nwsOffset = offset;
+            return C_NEWS;
+          case E_XHTML_LINK:
+            this.alternate(attributes, line, column, offset);
+            return C_SKIP;
+        }
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_SITEMAP:
+        if (id === E_LOC || id === E_LASTMOD) return this.beginField(id, attributes, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_IMAGE:
+        if (id > E_IMAGE && id <= E_IMAGE_LICENSE) return this.beginField(id, attributes, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_VIDEO:
+        if (id > E_V_TVSHOW && id <= E_V_ID) return this.beginField(id, attributes, line, column, offset);
+        if (id === E_V_TVSHOW) {
+          this.tv = {};
+          this.tvLine = line;
+          this.tvCol = column;
+          this.tvOffset = offset;
+          return C_TVSHOW;
+        }
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_TVSHOW:
+        if (id >= E_V_SHOW_TITLE && id <= E_V_PREMIER) return this.beginField(id, attributes, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_NEWS:
+        if (id === E_N_PUBLICATION) return C_PUBLICATION;
+        if (id >= E_N_ACCESS && id <= E_N_TICKERS) return this.beginField(id, attributes, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_PUBLICATION:
+        if (id === E_N_NAME || id === E_N_LANGUAGE) return this.beginField(id, attributes, line, column, offset);
+        return this.unexpected(id, name, parent, line, column, offset);
+      case C_FIELD:
+        if (this.fieldProblem === '') this.fieldProblem = `it contains the element <${name}>`;
+        if (!this.isUrlField(this.field)) {
+          this.report('element/unexpected', `element <${name}> inside <${FIELD_NAMES[this.field] as string}> is ignored, and so is its text`, line, column, offset, 'a value is text only');
+        }
+        return C_SKIP;
+      case C_RSS:
+        return id === E_CHANNEL ? C_CHANNEL : C_SKIP;
+      case C_CHANNEL:
+        if (id === E_ITEM) return this.beginEntry(C_ITEM, line, column, offset);
+        return C_SKIP;
+      case C_ITEM:
+        if (id >= E_R_LINK && id <= E_R_DC_DATE) return this.beginField(id, attributes, line, column, offset);
+        return C_SKIP;
+      case C_FEED:
+        if (id === E_ENTRY) {
+          const ctx = this.beginEntry(C_ENTRY, line, column, offset);
+          if (ctx === C_ENTRY) this.entryBase = resolveBase(attrValue(attributes, 'xml:base'), this.feedBase);
+          return ctx;
+        }
+        if (id === E_A_LINK && this.feedLink === undefined) {
+          const href = this.alternateHref(attributes);
+          if (href !== undefined) {
+            const base = resolveBase(attrValue(attributes, 'xml:base'), this.feedBase);
+            this.feedLink = isAbsoluteHttpUrl(href) ? href : base !== undefined && !hasScheme(href) ? resolveReference(href, base) : undefined;
+          }
+        }
+        return C_SKIP;
+      case C_ENTRY:
+        if (id === E_A_LINK && !this.hrefExplicit) {
+          // The first link with rel="alternate", else the first without rel (which means alternate too).
+          const explicit = attrValue(attributes, 'rel') !== undefined;
+          if (this.href === undefined || explicit) {
+            const href = this.alternateHref(attributes);
+            if (href !== undefined) {
+              const base = resolveBase(attrValue(attributes, 'xml:base'), this.entryBase);
+              this.href = href;
+              this.hrefExplicit = explicit;
+              this.hrefProblem = this.attributeProblem(attributes, 'href');
+              if (!isAbsoluteHttpUrl(href) && !hasScheme(href) && base !== undefined) {
+                const resolved = resolveReference(href, base);
+                if (resolved !== undefined) this.href = resolved;
+              }
+            }
+          }
+        }
+        if (id === E_A_LINK) return C_SKIP;
+        if (id >= E_A_UPDATED && id <= E_A_CREATED) return this.beginField(id, attributes, line, column, offset);
+        return C_SKIP;
+      case C_TOP:
+        return this.root(name, attributes, line, column, offset);
+      default:
+        return C_SKIP;
+    }
+  }
+
+  private root(name: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
+    const { uri, local } = this.scope.resolve(name);
+    const format = formatOfRoot(uri, local);
+    if (this.format !== undefined) {
+      // A second root (two documents joined; the tokenizer said so): read it too when it is the same kind.
+      if (format === this.format && uri === this.rootUri) return this.rootContext();
+      return C_SKIP;
+    }
+    this.rootUri = uri;
+    this.rootLine = line;
+    this.rootCol = column;
+    this.rootOffset = offset;
+    this.setFormat(format);
+    switch (format) {
+      case 'urlset':
+      case 'sitemapindex': {
+        this.rootId = format === 'urlset' ? E_URLSET : E_SITEMAPINDEX;
+        const problem = sitemapNamespaceProblem(uri, local);
+        if (problem !== undefined) this.report(problem.code, problem.message, line, column, offset, problem.hint);
+        break;
+      }
+      case 'rss':
+        this.rootId = E_RSS;
+        break;
+      case 'atom':
+      case 'atom03':
+        this.rootId = E_FEED;
+        this.feedBase = resolveBase(attrValue(attributes, 'xml:base'), undefined);
+        break;
+      case 'html':
+        this.report('format/html', 'sitemap is HTML: the document is an HTML page, not a sitemap; no URLs are taken from it', line, column, offset, 'serve the XML (or text) sitemap itself; check the URL and that no template wraps it');
+        return C_SKIP;
+      default:
+        this.report(
+          'format/unknown-root',
+          `unknown root element <${name}>${uri !== '' ? ` in the namespace "${uri}"` : ''}; a sitemap's root is <urlset>, <sitemapindex>, <rss> or <feed>`,
+          line, column, offset, `a urlset needs xmlns="${SITEMAP_NS}"`,
+        );
+        return C_SKIP;
+    }
+    this.names.clear();
+    return this.rootContext();
+  }
+
+  private rootContext(): number {
+    switch (this.rootId) {
+      case E_URLSET: return C_URLSET;
+      case E_SITEMAPINDEX: return C_INDEX;
+      case E_RSS: return C_RSS;
+      default: return C_FEED;
+    }
+  }
+
+  private setFormat(format: SitemapFormat): void {
+    this.format = format;
+    this.sink.format(format);
+  }
+
+  private unexpected(id: number, name: string, parent: number, line: number, column: number, offset: number): number {
+    if (id !== E_OTHER) {
+      const why = id === E_UNKNOWN ? 'unknown element' : 'element';
+      this.report('element/unexpected', `${why} <${name}> is not expected inside <${CONTEXT_NAMES[parent] as string}>; skipped`, line, column, offset);
+    }
+    return C_SKIP;
+  }
+
+  private beginEntry(ctx: number, line: number, column: number, offset: number): number {
+    this.entriesSeen++;
+    if (this.delivered >= this.maxEntries) {
+      if (!this.budgetReported) {
+        this.budgetReported = true;
+        this.report('budget/entries', `more than ${this.maxEntries} entries; the rest are not read`, line, column, offset, 'raise maxEntries if this is legitimate');
+      }
+      return C_SKIP;
+    }
+    this.eLine = line;
+    this.eCol = column;
+    this.eOffset = offset;
+    this.loc = undefined;
+    this.locProblem = '';
+    this.locHint = undefined;
+    this.lastmod = undefined;
+    this.changefreq = undefined;
+    this.priority = undefined;
+    this.images = undefined;
+    this.videos = undefined;
+    this.news = undefined;
+    this.alternates = undefined;
+    this.strayReported = false;
+    this.strayText = '';
+    if (ctx === C_ITEM || ctx === C_ENTRY) {
+      this.href = undefined;
+      this.hrefExplicit = false;
+      this.hrefProblem = '';
+      this.guid = undefined;
+      this.guidPermaLink = true;
+      this.date1 = undefined;
+      this.date2 = undefined;
+      this.entryBase = this.feedBase;
+    }
+    return ctx;
+  }
+
+  private beginField(id: number, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
+    this.field = id;
+    this.value = '';
+    this.fieldProblem = '';
+    this.fieldProblemHint = undefined;
+    this.fieldAttrs = attributes;
+    this.infoProblem = id === E_V_UPLOADER ? this.attributeProblem(attributes, 'info') : '';
+    this.fLine = line;
+    this.fCol = column;
+    this.fOffset = offset;
+    return C_FIELD;
+  }
+
+  private isUrlField(id: number): boolean {
+    return id === E_LOC || id === E_IMAGE_LOC || id === E_IMAGE_LICENSE || id === E_V_THUMB || id === E_V_CONTENT_LOC || id === E_V_PLAYER_LOC ||
+      id === E_V_SEGMENT || id === E_V_GALLERY || id === E_R_LINK || id === E_R_GUID;
+  }
+
+  /** Why an attribute's value cannot be trusted ('' when it can): cut at the budget, or a tokenizer diagnostic inside it. */
+  private attributeProblem(attributes: readonly XmlAttribute[], name: string): string {
+    for (let i = 0; i < attributes.length; i++) {
+      const a = attributes[i] as XmlAttribute;
+      if (a.name !== name) continue;
+      if (a.truncated === true) return 'budget/value-length: the value is cut at the length budget';
+      const from = a.offset;
+      const to = i + 1 < attributes.length ? (attributes[i + 1] as XmlAttribute).offset : Infinity;
+      const offsets = this.diagOffsets;
+      for (let k = 0; k < offsets.length; k++) {
+        const at = offsets[k] as number;
+        if (at >= from && at < to) return `${this.diagCodes[k] as string}: the tokenizer reported a problem in it`;
+      }
+      return '';
+    }
+    return '';
+  }
+
+  /** The href of an Atom link that is an alternate (rel absent or "alternate"), else undefined. */
+  private alternateHref(attributes: readonly XmlAttribute[]): string | undefined {
+    const rel = attrValue(attributes, 'rel');
+    if (rel !== undefined && rel !== 'alternate' && rel !== 'http://www.iana.org/assignments/relation/alternate') return undefined;
+    return attrValue(attributes, 'href');
+  }
+
+  // ---- hreflang alternates -------------------------------------------------------------------------
+
+  private alternate(attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
+    const rel = attrValue(attributes, 'rel');
+    if (rel === undefined || rel.toLowerCase() !== 'alternate') return; // amphtml, canonical...: not an hreflang alternate
+    const hreflang = attrValue(attributes, 'hreflang');
+    const href = attrValue(attributes, 'href');
+    if (href === undefined || href === '') {
+      this.report('alternate/invalid', `<xhtml:link rel="alternate"> without href is skipped`, line, column, offset, 'write <xhtml:link rel="alternate" hreflang="en" href="https://..."/>');
+      return;
+    }
+    if (hreflang === undefined || hreflang === '') {
+      this.report('alternate/invalid', `<xhtml:link rel="alternate" href=${show(href)}> without hreflang is skipped`, line, column, offset, 'add hreflang="…" (a language such as "en", "en-GB", or "x-default")');
+      return;
+    }
+    const problem = this.attributeProblem(attributes, 'href');
+    if (problem !== '') {
+      this.report('url/untrusted', `the href of <xhtml:link hreflang=${show(hreflang)}> cannot be trusted (${problem}); the alternate is dropped`, line, column, offset);
+      return;
+    }
+    (this.alternates ??= []).push({ hreflang, href });
+  }
+
+  // ---- leaving an element --------------------------------------------------------------------------
+
+  private leave(ctx: number, synth: boolean): void {
+    switch (ctx) {
+      case C_FIELD:
+        this.finishField(this.field, xmlTrim(this.value));
+        this.value = '';
+        return;
+      case C_URL:
+      case C_SITEMAP:
+        this.finishEntry(ctx, synth);
+        return;
+      case C_ITEM:
+      case C_ENTRY:
+        this.finishFeedEntry(ctx, synth);
+        return;
+      case C_IMAGE:
+        this.finishImage();
+        return;
+      case C_VIDEO:
+        this.finishVideo();
+        return;
+      case C_TVSHOW:
+        this.finishTvShow();
+        return;
+      case C_NEWS:
+        this.finishNews();
+        return;
+      case C_URLSET:
+      case C_INDEX:
+      case C_RSS:
+      case C_FEED:
+        if (this.entriesSeen === 0) {
+          const [code, what] = ctx === C_URLSET ? ['urlset/empty', 'the urlset has no <url> entries'] : ctx === C_INDEX ? ['sitemapindex/empty', 'the sitemap index has no <sitemap> entries'] : ['feed/empty', `the feed has no ${ctx === C_RSS ? '<item>' : '<entry>'} entries`];
+          this.report(code, what, this.rootLine, this.rootCol, this.rootOffset);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private dup(id: number): void {
+    this.report('element/duplicate', `<${FIELD_NAMES[id] as string}> given twice; the first is kept`, this.fLine, this.fCol, this.fOffset);
+  }
+
+  private fieldReport(code: string, message: string, hint?: string): void {
+    this.report(code, message, this.fLine, this.fCol, this.fOffset, hint);
+  }
+
+  private finishField(id: number, v: string): void {
+    switch (id) {
+      // -- sitemap
+      case E_LOC:
+        if (this.loc !== undefined) return this.dup(id);
+        this.loc = v;
+        this.locProblem = this.fieldProblem;
+        this.locHint = this.fieldProblemHint;
+        this.locLine = this.fLine;
+        this.locCol = this.fCol;
+        this.locOffset = this.fOffset;
+        return;
+      case E_LASTMOD:
+        if (this.lastmod !== undefined) return this.dup(id);
+        this.lastmod = v;
+        this.checkW3cDate(v, 'lastmod', 'lastmod/invalid', 'lastmod/lenient');
+        return;
+      case E_CHANGEFREQ:
+        if (this.changefreq !== undefined) return this.dup(id);
+        this.changefreq = v;
+        if (!CHANGEFREQ_SET.has(v)) {
+          const lower = v.toLowerCase();
+          if (CHANGEFREQ_SET.has(lower)) this.fieldReport('changefreq/case', `changefreq ${show(v)} is not one of ${CHANGEFREQS.join(', ')}: they are lower case`, `write "${lower}"`);
+          else this.fieldReport('changefreq/invalid', `changefreq ${show(v)} is not one of ${CHANGEFREQS.join(', ')}; kept as written`);
+        }
+        return;
+      case E_PRIORITY: {
+        if (this.priority !== undefined) return this.dup(id);
+        if (!DECIMAL.test(v)) {
+          this.priority = v;
+          this.fieldReport('priority/invalid', `priority ${show(v)} is not a decimal number; kept as written`, 'write a number from 0.0 to 1.0, such as 0.5');
+          return;
+        }
+        const n = Number(v);
+        if (n < 0 || n > 1) {
+          this.priority = v;
+          this.fieldReport('priority/out-of-range', `priority ${show(v)} is outside 0.0–1.0; kept as written`, 'write a number from 0.0 to 1.0');
+          return;
+        }
+        this.priority = n;
+        return;
+      }
+      // -- image
+      case E_IMAGE_LOC:
+        if (this.img.loc !== undefined) return this.dup(id);
+        this.img.loc = v;
+        if (this.fieldProblem !== '') this.imgProblem = this.fieldProblem;
+        return;
+      case E_IMAGE_CAPTION:
+        if (this.img.caption !== undefined) return this.dup(id);
+        this.img.caption = v;
+        return;
+      case E_IMAGE_GEO:
+        if (this.img.geoLocation !== undefined) return this.dup(id);
+        this.img.geoLocation = v;
+        return;
+      case E_IMAGE_TITLE:
+        if (this.img.title !== undefined) return this.dup(id);
+        this.img.title = v;
+        return;
+      case E_IMAGE_LICENSE:
+        if (this.img.license !== undefined) return this.dup(id);
+        if (this.fieldProblem !== '') {
+          this.fieldReport('url/untrusted', `image:license ${show(v)} cannot be trusted (${this.fieldProblem}); it is omitted`);
+          return;
+        }
+        this.img.license = v;
+        return;
+      default:
+        if (id >= E_VIDEO && id <= E_V_PREMIER) return this.videoField(id, v);
+        if (id >= E_NEWS && id <= E_N_TICKERS) return this.newsField(id, v);
+        return this.feedField(id, v);
+    }
+  }
+
+  /** lastmod-like: kept as written; a diagnostic when it is not a W3C Datetime. */
+  private checkW3cDate(v: string, field: string, invalidCode: string, lenientCode: string | undefined): void {
+    const parsed = parseW3cDatetime(v);
+    if (parsed === undefined) {
+      this.fieldReport(invalidCode, `${field} ${show(v)} is not a W3C Datetime (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, 'write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm');
+    } else if (!parsed.w3c && lenientCode !== undefined) {
+      this.fieldReport(lenientCode, `${field} ${show(v)} is ISO 8601 but not a W3C Datetime form; kept as written`, `write ${parsed.text}`);
+    }
+  }
+
+  // ---- video ---------------------------------------------------------------------------------------
+
+  private videoInvalid(message: string, hint?: string): void {
+    this.fieldReport('video/invalid', message, hint);
+  }
+
+  /** A whole number, or undefined (with a diagnostic) when `v` is not one. */
+  private videoInteger(v: string, field: string): number | undefined {
+    if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+    this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+    return undefined;
+  }
+
+  private videoDecimal(v: string, field: string): number | undefined {
+    if (DECIMAL.test(v)) return Number(v);
+    this.videoInvalid(`${field} ${show(v)} is not a decimal number; omitted`);
+    return undefined;
+  }
+
+  /** A value of a closed set: kept as written, with a diagnostic when it is not in the set. */
+  private videoOneOf(v: string, set: ReadonlySet<string>, field: string): string {
+    if (!set.has(v)) this.videoInvalid(`${field} ${show(v)} is not one of ${[...set].join(', ')}; kept as written`, set.has(v.toLowerCase()) ? `write "${v.toLowerCase()}"` : undefined);
+    return v;
+  }
+
+  private videoUrl(v: string, field: string): string {
+    if (this.fieldProblem !== '' && this.vidProblem === '') this.vidProblem = `${field}: ${this.fieldProblem}`;
+    return v;
+  }
+
+  private videoDate(v: string, field: string): string {
+    this.checkW3cDate(v, field, 'video/invalid', undefined);
+    return v;
+  }
+
+  private videoField(id: number, v: string): void {
+    const vid = this.vid;
+    const field = FIELD_NAMES[id] as string;
+    const attrs = this.fieldAttrs;
+    switch (id) {
+      case E_V_THUMB:
+        if (vid.thumbnailLoc !== undefined) return this.dup(id);
+        vid.thumbnailLoc = this.videoUrl(v, field);
+        return;
+      case E_V_TITLE:
+        if (vid.title !== undefined) return this.dup(id);
+        vid.title = v;
+        return;
+      case E_V_DESCRIPTION:
+        if (vid.description !== undefined) return this.dup(id);
+        vid.description = v;
+        return;
+      case E_V_CONTENT_LOC:
+        if (vid.contentLoc !== undefined) return this.dup(id);
+        vid.contentLoc = this.videoUrl(v, field);
+        return;
+      case E_V_PLAYER_LOC: {
+        if (vid.playerLoc !== undefined) return this.dup(id);
+        vid.playerLoc = this.videoUrl(v, field);
+        const embed = attrValue(attrs, 'allow_embed');
+        if (embed !== undefined) vid.playerLocAllowEmbed = this.videoOneOf(embed, YES_NO, 'video:player_loc@allow_embed') as 'yes' | 'no';
+        const autoplay = attrValue(attrs, 'autoplay');
+        if (autoplay !== undefined) vid.playerLocAutoplay = autoplay;
+        return;
+      }
+      case E_V_DURATION: {
+        if (vid.duration !== undefined) return this.dup(id);
+        const n = this.videoInteger(v, field);
+        if (n !== undefined) vid.duration = n;
+        return;
+      }
+      case E_V_EXPIRATION:
+        if (vid.expirationDate !== undefined) return this.dup(id);
+        vid.expirationDate = this.videoDate(v, field);
+        return;
+      case E_V_RATING: {
+        if (vid.rating !== undefined) return this.dup(id);
+        const n = this.videoDecimal(v, field);
+        if (n !== undefined) vid.rating = n;
+        return;
+      }
+      case E_V_SEGMENT: {
+        const segment: { loc: string; duration?: number } = { loc: this.videoUrl(v, field) };
+        const d = attrValue(attrs, 'duration');
+        if (d !== undefined) {
+          const n = this.videoInteger(d, 'video:content_segment_loc@duration');
+          if (n !== undefined) segment.duration = n;
+        }
+        (vid.contentSegmentLocs ??= []).push(segment);
+        return;
+      }
+      case E_V_VIEWS: {
+        if (vid.viewCount !== undefined) return this.dup(id);
+        const n = this.videoInteger(v, field);
+        if (n !== undefined) vid.viewCount = n;
+        return;
+      }
+      case E_V_PUBDATE:
+        if (vid.publicationDate !== undefined) return this.dup(id);
+        vid.publicationDate = this.videoDate(v, field);
+        return;
+      case E_V_TAG:
+        (vid.tags ??= []).push(v);
+        return;
+      case E_V_CATEGORY:
+        if (vid.category !== undefined) return this.dup(id);
+        vid.category = v;
+        return;
+      case E_V_FAMILY:
+        if (vid.familyFriendly !== undefined) return this.dup(id);
+        vid.familyFriendly = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
+        return;
+      case E_V_RESTRICTION:
+      case E_V_PLATFORM: {
+        const relationship = attrValue(attrs, 'relationship');
+        const list = spaceList(v);
+        if (relationship === undefined) {
+          this.videoInvalid(`${field} ${show(v)} has no relationship attribute; omitted`, `write <${field} relationship="allow">`);
+          return;
+        }
+        const rel = this.videoOneOf(relationship, RELATIONSHIPS, `${field}@relationship`) as 'allow' | 'deny';
+        if (id === E_V_RESTRICTION) {
+          if (vid.restriction !== undefined) return this.dup(id);
+          vid.restriction = { relationship: rel, countries: list };
+        } else {
+          if (vid.platform !== undefined) return this.dup(id);
+          for (const p of list) this.videoOneOf(p, PLATFORMS, field);
+          vid.platform = { relationship: rel, platforms: list as ('web' | 'mobile' | 'tv')[] };
+        }
+        return;
+      }
+      case E_V_GALLERY: {
+        if (vid.galleryLoc !== undefined) return this.dup(id);
+        vid.galleryLoc = this.videoUrl(v, field);
+        const title = attrValue(attrs, 'title');
+        if (title !== undefined) vid.galleryLocTitle = title;
+        return;
+      }
+      case E_V_PRICE: {
+        if (!DECIMAL.test(v)) this.videoInvalid(`${field} ${show(v)} is not a decimal number; kept as written`, v.includes(',') ? 'use a dot as the decimal separator' : undefined);
+        const currency = attrValue(attrs, 'currency');
+        if (currency === undefined) this.videoInvalid(`${field} ${show(v)} has no currency attribute; read as ''`, 'add currency="USD" (ISO 4217)');
+        const price: VideoPrice = { value: v, currency: currency ?? '' };
+        const type = attrValue(attrs, 'type');
+        if (type !== undefined) price.type = this.videoOneOf(type, PRICE_TYPES, 'video:price@type') as 'rent' | 'purchase';
+        const resolution = attrValue(attrs, 'resolution');
+        if (resolution !== undefined) price.resolution = this.videoOneOf(resolution, RESOLUTIONS, 'video:price@resolution') as 'hd' | 'sd';
+        (vid.prices ??= []).push(price);
+        return;
+      }
+      case E_V_SUBSCRIPTION:
+        if (vid.requiresSubscription !== undefined) return this.dup(id);
+        vid.requiresSubscription = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
+        return;
+      case E_V_UPLOADER: {
+        if (vid.uploader !== undefined) return this.dup(id);
+        vid.uploader = v;
+        const info = attrValue(attrs, 'info');
+        if (info !== undefined) {
+          const problem = this.infoProblem;
+          if (problem !== '') this.fieldReport('url/untrusted', `video:uploader@info ${show(info)} cannot be trusted (${problem}); it is omitted`);
+          else vid.uploaderInfo = info;
+        }
+        return;
+      }
+      case E_V_LIVE:
+        if (vid.live !== undefined) return this.dup(id);
+        vid.live = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
+        return;
+      case E_V_ID: {
+        const type = attrValue(attrs, 'type');
+        if (type === undefined) {
+          this.videoInvalid(`${field} ${show(v)} has no type attribute; omitted`, `add type="url" (one of ${[...VIDEO_ID_TYPES].join(', ')})`);
+          return;
+        }
+        (vid.ids ??= []).push({ type: this.videoOneOf(type, VIDEO_ID_TYPES, 'video:id@type') as 'url', value: v });
+        return;
+      }
+      // -- tvshow
+      case E_V_SHOW_TITLE:
+        if (this.tv.showTitle !== undefined) return this.dup(id);
+        this.tv.showTitle = v;
+        return;
+      case E_V_VIDEO_TYPE:
+        if (this.tv.videoType !== undefined) return this.dup(id);
+        this.tv.videoType = this.videoOneOf(v, TV_VIDEO_TYPES, field) as 'full';
+        return;
+      case E_V_EPISODE_TITLE:
+        if (this.tv.episodeTitle !== undefined) return this.dup(id);
+        this.tv.episodeTitle = v;
+        return;
+      case E_V_SEASON:
+      case E_V_EPISODE: {
+        const key = id === E_V_SEASON ? 'seasonNumber' : 'episodeNumber';
+        if (this.tv[key] !== undefined) return this.dup(id);
+        const n = this.videoInteger(v, field);
+        if (n !== undefined) this.tv[key] = n;
+        return;
+      }
+      case E_V_PREMIER:
+        if (this.tv.premierDate !== undefined) return this.dup(id);
+        this.tv.premierDate = this.videoDate(v, field);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private finishTvShow(): void {
+    const tv = this.tv;
+    const missing: string[] = [];
+    if (tv.showTitle === undefined) {
+      missing.push('video:show_title');
+      tv.showTitle = '';
+    }
+    if (tv.videoType === undefined) {
+      missing.push('video:video_type');
+      tv.videoType = '' as 'full';
+    }
+    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvLine, this.tvCol, this.tvOffset);
+    if (this.vid.tvshow !== undefined) {
+      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvLine, this.tvCol, this.tvOffset);
+      return;
+    }
+    this.vid.tvshow = tv as VideoTvShow;
+  }
+
+  private finishVideo(): void {
+    const vid = this.vid;
+    if (this.vidProblem !== '') {
+      this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidLine, this.vidCol, this.vidOffset);
+      return;
+    }
+    const missing: string[] = [];
+    if (vid.thumbnailLoc === undefined) {
+      missing.push('video:thumbnail_loc');
+      vid.thumbnailLoc = '';
+    }
+    if (vid.title === undefined) {
+      missing.push('video:title');
+      vid.title = '';
+    }
+    if (vid.description === undefined) {
+      missing.push('video:description');
+      vid.description = '';
+    }
+    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidLine, this.vidCol, this.vidOffset, 'a video needs a thumbnail_loc, a title and a description');
+    (this.videos ??= []).push(vid as VideoEntry);
+  }
+
+  private finishImage(): void {
+    const img = this.img;
+    if (img.loc === undefined || img.loc === '') {
+      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, this.imgLine, this.imgCol, this.imgOffset, 'every image:image needs an image:loc');
+      return;
+    }
+    if (this.imgProblem !== '') {
+      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgLine, this.imgCol, this.imgOffset);
+      return;
+    }
+    (this.images ??= []).push(img as ImageEntry);
+  }
+
+  // ---- news ----------------------------------------------------------------------------------------
+
+  private newsField(id: number, v: string): void {
+    const n = this.nws;
+    switch (id) {
+      case E_N_NAME:
+        if (this.pubName !== undefined) return this.dup(id);
+        this.pubName = v;
+        return;
+      case E_N_LANGUAGE:
+        if (this.pubLanguage !== undefined) return this.dup(id);
+        this.pubLanguage = v;
+        return;
+      case E_N_ACCESS:
+        if (n.access !== undefined) return this.dup(id);
+        if (!NEWS_ACCESS.has(v)) this.fieldReport('news/invalid', `news:access ${show(v)} is not Subscription or Registration; kept as written`);
+        n.access = v as 'Subscription';
+        return;
+      case E_N_GENRES:
+        if (n.genres !== undefined) return this.dup(id);
+        n.genres = commaList(v);
+        return;
+      case E_N_PUBDATE:
+        if (n.publicationDate !== undefined) return this.dup(id);
+        n.publicationDate = v;
+        this.checkW3cDate(v, 'news:publication_date', 'news/invalid', undefined);
+        return;
+      case E_N_TITLE:
+        if (n.title !== undefined) return this.dup(id);
+        n.title = v;
+        return;
+      case E_N_KEYWORDS:
+        if (n.keywords !== undefined) return this.dup(id);
+        n.keywords = commaList(v);
+        return;
+      case E_N_TICKERS:
+        if (n.stockTickers !== undefined) return this.dup(id);
+        n.stockTickers = commaList(v);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private finishNews(): void {
+    const n = this.nws;
+    const missing: string[] = [];
+    if (this.pubName === undefined) missing.push('news:name');
+    if (this.pubLanguage === undefined) missing.push('news:language');
+    n.publication = { name: this.pubName ?? '', language: this.pubLanguage ?? '' };
+    if (n.publicationDate === undefined) {
+      missing.push('news:publication_date');
+      n.publicationDate = '';
+    }
+    if (n.title === undefined) {
+      missing.push('news:title');
+      n.title = '';
+    }
+    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsLine, this.nwsCol, this.nwsOffset, 'news:news needs a publication (name, language), a publication_date and a title');
+    if (this.news !== undefined) {
+      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsLine, this.nwsCol, this.nwsOffset);
+      return;
+    }
+    // Put the fields in the model's order.
+    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate, title: n.title };
+    if (n.access !== undefined) entry.access = n.access;
+    if (n.genres !== undefined) entry.genres = n.genres;
+    if (n.keywords !== undefined) entry.keywords = n.keywords;
+    if (n.stockTickers !== undefined) entry.stockTickers = n.stockTickers;
+    this.news = entry;
+  }
+
+  // ---- entries -------------------------------------------------------------------------------------
+
+  /** Whether the current entry's loc can be delivered; reports why not. */
+  private checkLoc(ctx: number, synth: boolean): string | undefined {
+    const element = CONTEXT_NAMES[ctx] as string;
+    if (synth) {
+      this.report('loc/untrusted', `the <${element}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
+      return undefined;
+    }
+    const loc = this.loc;
+    if (loc === undefined || loc === '') {
+      const bare = this.strayText !== '' && isAbsoluteHttpUrl(this.strayText);
+      this.report(
+        'loc/missing',
+        `<${element}> ${loc === undefined ? 'without <loc>' : 'with an empty <loc>'}; the entry is skipped`,
+        this.eLine, this.eCol, this.eOffset,
+        bare ? `the URL is written directly inside <${element}>: wrap it in <loc>…</loc>` : `every <${element}> needs a <loc>`,
+      );
+      return undefined;
+    }
+    if (this.locProblem !== '') {
+      this.report('loc/untrusted', `loc ${show(loc)} cannot be trusted (${this.locProblem}); the entry is dropped`, this.locLine, this.locCol, this.locOffset, this.locHint);
+      return undefined;
+    }
+    if (!isAbsoluteHttpUrl(loc)) {
+      this.report('loc/not-absolute', `loc ${show(loc)} is not an absolute http(s) URL; the entry is skipped`, this.locLine, this.locCol, this.locOffset,
+        hasScheme(loc) ? 'a sitemap lists http: and https: URLs only' : 'write the full URL, with scheme and host (https://example.com/page)');
+      return undefined;
+    }
+    return loc;
+  }
+
+  private finishEntry(ctx: number, synth: boolean): void {
+    const loc = this.checkLoc(ctx, synth);
+    if (loc === undefined) return;
+    const at = { line: this.eLine, column: this.eCol };
+    this.delivered++;
+    if (ctx === C_SITEMAP) {
+      const ref: SitemapRef = { loc };
+      if (this.lastmod !== undefined) ref.lastmod = this.lastmod;
+      this.sink.sitemap(ref, at);
+      return;
+    }
+    const entry: UrlEntry = { loc };
+    if (this.lastmod !== undefined) entry.lastmod = this.lastmod;
+    // An invalid changefreq is kept as written (the model's type names the valid ones).
+    if (this.changefreq !== undefined) entry.changefreq = this.changefreq as Changefreq;
+    if (this.priority !== undefined) entry.priority = this.priority;
+    if (this.images !== undefined) entry.images = this.images;
+    if (this.videos !== undefined) entry.videos = this.videos;
+    if (this.news !== undefined) entry.news = this.news;
+    if (this.alternates !== undefined) entry.alternates = this.alternates;
+    this.sink.url(entry, at);
+  }
+
+  // ---- feeds ---------------------------------------------------------------------------------------
+
+  private feedField(id: number, v: string): void {
+    switch (id) {
+      case E_R_LINK:
+        if (this.href !== undefined) return this.dup(id);
+        this.href = v;
+        this.hrefProblem = this.fieldProblem;
+        this.locLine = this.fLine;
+        this.locCol = this.fCol;
+        this.locOffset = this.fOffset;
+        return;
+      case E_R_GUID: {
+        if (this.guid !== undefined) return this.dup(id);
+        this.guid = v;
+        this.guidProblem = this.fieldProblem;
+        const permaLink = attrValue(this.fieldAttrs, 'isPermaLink');
+        this.guidPermaLink = permaLink === undefined || permaLink.toLowerCase() === 'true';
+        if (this.href === undefined) {
+          this.locLine = this.fLine;
+          this.locCol = this.fCol;
+          this.locOffset = this.fOffset;
+        }
+        return;
+      }
+      case E_R_PUBDATE:
+      case E_R_DC_DATE:
+      case E_A_UPDATED:
+      case E_A_MODIFIED:
+      case E_A_PUBLISHED:
+      case E_A_ISSUED:
+      case E_A_CREATED: {
+        // The entry's date: pubDate, updated (1.0) or modified (0.3); else dc:date, published / issued / created.
+        const primary = id === E_R_PUBDATE || id === E_A_UPDATED || id === E_A_MODIFIED;
+        if (primary) {
+          if (this.date1 !== undefined) return this.dup(id);
+          this.date1 = v;
+          this.date1Id = id;
+          this.date1Line = this.fLine;
+          this.date1Col = this.fCol;
+          this.date1Offset = this.fOffset;
+        } else if (this.date2 === undefined) {
+          this.date2 = v;
+          this.date2Id = id;
+          this.date2Line = this.fLine;
+          this.date2Col = this.fCol;
+          this.date2Offset = this.fOffset;
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private finishFeedEntry(ctx: number, synth: boolean): void {
+    const element = ctx === C_ITEM ? 'item' : 'entry';
+    if (synth) {
+      this.report('loc/untrusted', `the <${element}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
+      return;
+    }
+    let loc = this.href;
+    let problem = this.hrefProblem;
+    if (ctx === C_ITEM && (loc === undefined || loc === '') && this.guid !== undefined && this.guidPermaLink) {
+      loc = this.guid;
+      problem = this.guidProblem;
+    }
+    if (loc === undefined || loc === '') {
+      this.report('loc/missing', ctx === C_ITEM ? '<item> without <link> (or a permalink <guid>); the entry is skipped' : '<entry> without <link rel="alternate" href="…">; the entry is skipped', this.eLine, this.eCol, this.eOffset);
+      return;
+    }
+    if (problem !== '') {
+      this.report('loc/untrusted', `link ${show(loc)} cannot be trusted (${problem}); the entry is dropped`, this.locLine, this.locCol, this.locOffset);
+      return;
+    }
+    if (!isAbsoluteHttpUrl(loc)) {
+      const resolved = ctx === C_ENTRY && !hasScheme(loc) && this.feedLink !== undefined ? resolveReference(loc, this.feedLink) : undefined;
+      if (resolved === undefined) {
+        this.report('loc/not-absolute', `link ${show(loc)} is not an absolute http(s) URL${ctx === C_ENTRY && !hasScheme(loc) ? ', and there is no xml:base or feed link to resolve it against' : ''}; the entry is skipped`, this.eLine, this.eCol, this.eOffset);
+        return;
+      }
+      this.report('loc/relative', `relative link ${show(loc)} resolved against the feed's link: ${resolved}`, this.eLine, this.eCol, this.eOffset, 'write absolute links, or set xml:base');
+      loc = resolved;
+    }
+    const entry: UrlEntry = { loc };
+    const lastmod = this.feedDate();
+    if (lastmod !== undefined) entry.lastmod = lastmod;
+    this.delivered++;
+    this.sink.url(entry, { line: this.eLine, column: this.eCol });
+  }
+
+  /** The entry's lastmod from its date elements, with diagnostics; undefined when there is none. */
+  private feedDate(): string | undefined {
+    let v = this.date1;
+    let id = this.date1Id;
+    let line = this.date1Line;
+    let column = this.date1Col;
+    let offset = this.date1Offset;
+    if (v === undefined) {
+      v = this.date2;
+      if (v === undefined) return undefined;
+      id = this.date2Id;
+      line = this.date2Line;
+      column = this.date2Col;
+      offset = this.date2Offset;
+    }
+    const field = FIELD_NAMES[id] as string;
+    if (id === E_R_PUBDATE) {
+      const r = rfc822ToW3c(v);
+      if (r.problem === undefined) {
+        if (r.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${r.weekday.actual}, not a ${r.weekday.written}; the date is kept`, line, column, offset, `write ${r.weekday.actual}`);
+        if (r.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${r.lenient}) as ${r.text}`, line, column, offset, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+        return r.text;
+      }
+      const w3c = parseW3cDatetime(v);
+      if (w3c !== undefined) {
+        this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; kept as written`, line, column, offset, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
+        return v;
+      }
+      this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${r.problem}); kept as written`, line, column, offset, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+      return v;
+    }
+    const parsed = parseW3cDatetime(v);
+    if (parsed === undefined) {
+      this.report('lastmod/invalid', `${field} ${show(v)} is not a date-time (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, line, column, offset, 'write an RFC 3339 date-time such as 2003-12-13T18:30:02Z');
+    } else if (id !== E_R_DC_DATE && (parsed.precision === 'year' || parsed.precision === 'month' || parsed.precision === 'day')) {
+      this.report('lastmod/date-only', `${field} ${show(v)} has no time (RFC 3339 wants a full date-time); accepted`, line, column, offset, `write ${parsed.text}T00:00:00Z`);
+    } else if (!parsed.w3c) {
+      this.report('lastmod/lenient', `${field} ${show(v)} is not in RFC 3339 form; kept as written`, line, column, offset, `write ${parsed.text}`);
+    }
+    return v;
+  }
+
+  // ---- diagnostics ---------------------------------------------------------------------------------
+
+  private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
+    const d: Diagnostic = { code, severity: XML_READER_CODES[code] as Severity, message, line, column, offset };
+    if (hint !== undefined) d.hint = hint;
+    this.sink.diagnostic(d);
+  }
+}
+
+/** What `readXmlSitemapText` returns. */
+export interface XmlSitemapReadResult {
+  format: SitemapFormat;
+  urls: UrlEntry[];
+  sitemaps: SitemapRef[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Convenience for tests and small inputs: the whole text → format, entries and diagnostics (the
+ * tokenizer's and the reader's, in order). The tokenizer gets `maxDepth` (default 256) and
+ * `maxValueLength` (default 1 MiB) from the budgets.
+ */
+export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): XmlSitemapReadResult {
+  const result: XmlSitemapReadResult = { format: 'unknown', urls: [], sitemaps: [], diagnostics: [] };
+  const reader = new XmlSitemapReader(
+    {
+      format: (format) => {
+        result.format = format;
+      },
+      url: (entry) => {
+        result.urls.push(entry);
+      },
+      sitemap: (ref) => {
+        result.sitemaps.push(ref);
+      },
+      diagnostic: (d) => {
+        result.diagnostics.push(d);
+      },
+    },
+    budgets,
+  );
+  const tokenizer = new XmlTokenizer(reader, {
+    maxDepth: budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxValueLength: budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
+  });
+  tokenizer.write(text);
+  tokenizer.end();
+  reader.end();
+  return result;
+}

@@ -1,0 +1,186 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const API = fileURLToPath(new URL('../fixtures/read/api/', import.meta.url));
+
+function workDir(): string {
+  const dir = tempDir();
+  for (const name of readdirSync(API)) copyFileSync(join(API, name), join(dir, name));
+  return dir;
+}
+
+/** FILE:LINE:COL code severity message */
+const DIAGNOSTIC_LINE = /^(.+):(\d+):(\d+) ([a-z0-9-]+\/[a-z0-9-]+) (error|warning|info) (.+)$/;
+
+function diagnostics(stderr: string): Array<{ file: string; line: number; column: number; code: string; severity: string }> {
+  return stderr
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const m = DIAGNOSTIC_LINE.exec(l);
+      assert.ok(m !== null, `not FILE:LINE:COL code severity message: ${l}`);
+      return { file: m[1] as string, line: Number(m[2]), column: Number(m[3]), code: m[4] as string, severity: m[5] as string };
+    });
+}
+
+describe('sitemapkit read', () => {
+  const cwd = workDir();
+
+  it('prints JSON Lines by default, extensions included, and exits 0 when clean', async () => {
+    const r = await runCli(['read', 'urlset.xml'], { cwd });
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, '');
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines.length, 3);
+    assert.deepEqual(lines[0], { loc: 'https://www.example.com/', lastmod: '2024-05-01', changefreq: 'daily', priority: 1 });
+    assert.deepEqual(lines[1], { loc: 'https://www.example.com/a?x=1&y=2', images: [{ loc: 'https://www.example.com/a.jpg' }] });
+  });
+
+  it('marks the children of a sitemap index as {"sitemap": ...}', async () => {
+    const r = await runCli(['read', 'index.xml'], { cwd });
+    assert.equal(r.code, 0);
+    assert.deepEqual(
+      r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown),
+      [{ sitemap: { loc: 'https://www.example.com/sitemap-1.xml.gz', lastmod: '2024-05-01' } }, { sitemap: { loc: 'https://www.example.com/sitemap-2.xml.gz' } }],
+    );
+  });
+
+  it('--format csv and tsv: a header, quoting and escaping', async () => {
+    const csv = await runCli(['read', 'urlset.xml', '--format', 'csv'], { cwd });
+    assert.equal(csv.code, 0);
+    assert.equal(
+      csv.stdout,
+      'loc,lastmod,changefreq,priority\n' +
+        'https://www.example.com/,2024-05-01,daily,1\n' +
+        'https://www.example.com/a?x=1&y=2,,,\n' +
+        '"https://www.example.com/caf%C3%A9, ""quoted""",2024-05-02T10:00:00+02:00,,\n',
+    );
+    const tsv = await runCli(['read', 'index.xml', '--format', 'tsv'], { cwd });
+    assert.equal(tsv.stdout, 'loc\tlastmod\nhttps://www.example.com/sitemap-1.xml.gz\t2024-05-01\nhttps://www.example.com/sitemap-2.xml.gz\t\n');
+  });
+
+  it('--format urls: one loc per line', async () => {
+    const r = await runCli(['read', 'urlset.xml', 'index.xml', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.stdout.trimEnd().split('\n'), [
+      'https://www.example.com/',
+      'https://www.example.com/a?x=1&y=2',
+      'https://www.example.com/caf%C3%A9, "quoted"',
+      'https://www.example.com/sitemap-1.xml.gz',
+      'https://www.example.com/sitemap-2.xml.gz',
+    ]);
+  });
+
+  it('reports problems on stderr as FILE:LINE:COL code message and exits 1 on errors', async () => {
+    const r = await runCli(['read', 'urls.txt', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, 'https://www.example.com/\nhttps://www.example.com/about\nhttps://www.example.com/contact\n');
+    assert.deepEqual(diagnostics(r.stderr), [{ file: 'urls.txt', line: 4, column: 1, code: 'text/not-a-url', severity: 'error' }]);
+    const html = await runCli(['read', 'page.html'], { cwd });
+    assert.equal(html.code, 1);
+    assert.equal(html.stdout, '');
+    assert.deepEqual(diagnostics(html.stderr).map((d) => [d.code, d.line, d.column]), [['format/html', 2, 1]]);
+    const amp = await runCli(['read', 'raw-ampersand.xml', '--format', 'urls'], { cwd });
+    assert.equal(amp.code, 1);
+    assert.ok(amp.stdout.split('\n').includes('https://www.example.com/10'));
+    for (const d of diagnostics(amp.stderr)) assert.equal(d.file, 'raw-ampersand.xml');
+  });
+
+  it('exits 0 with warnings only; --quiet hides them', async () => {
+    writeFileSync(join(cwd, 'legacy.xml'), '<urlset xmlns="http://www.google.com/schemas/sitemap/0.84"><url><loc>https://a.example/</loc></url></urlset>');
+    const r = await runCli(['read', 'legacy.xml'], { cwd });
+    assert.equal(r.code, 0);
+    assert.deepEqual(diagnostics(r.stderr).map((d) => [d.code, d.severity]), [['namespace/legacy', 'warning']]);
+    const q = await runCli(['read', '-q', 'legacy.xml'], { cwd });
+    assert.equal(q.code, 0);
+    assert.equal(q.stderr, '');
+  });
+
+  it('reads standard input with -, gzipped too', async () => {
+    const stdin = Readable.from([gzipSync(Buffer.from('https://a.example/1\nhttps://a.example/2\nnope\n'))]);
+    const r = await runCli(['read', '-', '--format', 'urls'], { cwd, stdin });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, 'https://a.example/1\nhttps://a.example/2\n');
+    assert.deepEqual(diagnostics(r.stderr).map((d) => [d.file, d.line, d.column, d.code]), [['<stdin>', 3, 1, 'text/not-a-url']]);
+  });
+
+  it('budgets: --max-entries and --max-bytes are errors, with what came before printed', async () => {
+    const r = await runCli(['read', 'urlset.xml', '--max-entries', '1', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, 'https://www.example.com/\n');
+    assert.deepEqual(diagnostics(r.stderr).map((d) => d.code), ['budget/entries']);
+    const b = await runCli(['read', 'urls.txt', '--max-bytes', '40', '--format', 'urls'], { cwd });
+    assert.equal(b.code, 1);
+    assert.equal(b.stdout, 'https://www.example.com/\n');
+    assert.deepEqual(diagnostics(b.stderr).map((d) => d.code), ['budget/decompressed-size']);
+    const k = await runCli(['read', 'urls.txt', '--max-bytes', '1K', '--format', 'urls'], { cwd });
+    assert.equal(k.stdout.split('\n').length, 4);
+  });
+
+  it('--summary: one line per input on stderr', async () => {
+    const r = await runCli(['read', 'urlset.xml', 'index.xml', '--summary', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 0);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(lines[0] as string, /^urlset\.xml: urlset, 3 URLs, 0 errors, 0 warnings; 626 B read, utf-8$/);
+    assert.match(lines[1] as string, /^index\.xml: sitemapindex, 2 sitemaps, /);
+  });
+
+  it('exits 2 on usage errors, with one line and no stack trace', async () => {
+    for (const argv of [['read'], ['read', 'urlset.xml', '--format', 'xml'], ['read', '--max-entries', '0', 'urlset.xml'], ['read', '--nope', 'urlset.xml'], ['read', '-', '-']]) {
+      const r = await runCli(argv, { cwd, stdin: Readable.from([]) });
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^sitemapkit read: [^\n]+\nRun "sitemapkit read --help" for usage\.\n$/, argv.join(' '));
+    }
+  });
+
+  it('exits 2 when a file cannot be read, after reading the others', async () => {
+    const r = await runCli(['read', 'missing.xml', 'index.xml', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'sitemapkit read: cannot read missing.xml: no such file\n');
+    assert.equal(r.stdout.split('\n').length, 3);
+  });
+
+  it('--help teaches: formats, the diagnostic line, exit codes, examples', async () => {
+    const r = await runCli(['read', '--help'], { cwd });
+    assert.equal(r.code, 0);
+    for (const needle of ['FILE|-', 'jsonl', 'csv', 'tsv', 'urls', 'FILE:LINE:COL code', '--max-bytes', 'Exit status', 'Examples']) assert.ok(r.stdout.includes(needle), needle);
+    const top = await runCli(['--help'], { cwd });
+    assert.match(top.stdout, /\n {2}read {4}/);
+    const viaHelp = await runCli(['help', 'read'], { cwd });
+    assert.equal(viaHelp.stdout, r.stdout);
+  });
+
+  it('waits for drain when the output asks it to (backpressure)', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `https://a.example/${i}`).join('\n');
+    writeFileSync(join(cwd, 'many.txt'), lines);
+    const { EventEmitter } = await import('node:events');
+    const { runRead } = await import('../../src/cli/commands/read.js');
+    let written = '';
+    let writes = 0;
+    let drains = 0;
+    const stdout = Object.assign(new EventEmitter(), {
+      write(text: string): boolean {
+        written += text;
+        writes++;
+        setImmediate(() => {
+          drains++;
+          stdout.emit('drain');
+        });
+        return false;
+      },
+    });
+    const code = await runRead(['many.txt', '--format', 'urls'], { stdout, stderr: { write: () => true }, cwd, env: {} });
+    assert.equal(code, 0);
+    assert.equal(written, lines + '\n');
+    assert.ok(writes >= 1 && drains >= writes - 1);
+  });
+});

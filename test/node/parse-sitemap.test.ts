@@ -1,0 +1,410 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { createGzip, gzipSync } from 'node:zlib';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { parseSitemap, readSitemap, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../src/node/parse-sitemap.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const API = fileURLToPath(new URL('../fixtures/read/api/', import.meta.url));
+const ENCODING = fileURLToPath(new URL('../fixtures/read/encoding/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+
+const fixture = (name: string): Buffer => readFileSync(join(API, name));
+
+interface Result {
+  items: SitemapItem[];
+  summary: SitemapSummary;
+}
+
+async function readAll(input: SitemapInput, options: Parameters<typeof parseSitemap>[1] = {}): Promise<Result> {
+  const reading = parseSitemap(input, options);
+  const items: SitemapItem[] = [];
+  for await (const item of reading) items.push(item);
+  return { items, summary: await reading.summary() };
+}
+
+const locs = (r: Result): string[] => r.items.map((i) => (i.kind === 'url' ? i.entry.loc : i.ref.loc));
+const codes = (s: SitemapSummary): string[] => s.diagnostics.map((d) => d.code);
+
+const URLSET_LOCS = ['https://www.example.com/', 'https://www.example.com/a?x=1&y=2', 'https://www.example.com/caf%C3%A9, "quoted"'];
+
+function chunksOf(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+describe('parseSitemap: inputs', () => {
+  const bytes = fixture('urlset.xml');
+
+  it('reads a file path (a plain string is a path), relative to cwd', async () => {
+    const r = await readAll('urlset.xml', { cwd: API });
+    assert.deepEqual(locs(r), URLSET_LOCS);
+    assert.equal(r.summary.format, 'urlset');
+    assert.equal(r.summary.urls, 3);
+    assert.equal(r.summary.bytesRead, bytes.length);
+    assert.equal(r.summary.bytesDecompressed, bytes.length);
+    assert.equal(r.summary.encoding, 'utf-8');
+    assert.deepEqual(r.summary.diagnostics, []);
+    const first = r.items[0] as SitemapItem & { kind: 'url' };
+    assert.deepEqual(first.entry, { loc: 'https://www.example.com/', lastmod: '2024-05-01', changefreq: 'daily', priority: 1 });
+    assert.deepEqual([first.line, first.column], [4, 3]);
+  });
+
+  it('reads { path }, { text }, bytes, ArrayBuffer, a Readable, a web ReadableStream and an async iterable', async () => {
+    const inputs: Array<[string, () => SitemapInput]> = [
+      ['{ path }', () => ({ path: join(API, 'urlset.xml') })],
+      ['{ text }', () => ({ text: bytes.toString('utf8') })],
+      ['Uint8Array', () => new Uint8Array(bytes)],
+      ['ArrayBuffer', () => new Uint8Array(bytes).buffer],
+      ['Readable', () => Readable.from(chunksOf(bytes, 7))],
+      [
+        'ReadableStream',
+        () => {
+          const parts = chunksOf(bytes, 13);
+          return new ReadableStream<Uint8Array>({
+            pull(controller) {
+              const next = parts.shift();
+              if (next === undefined) controller.close();
+              else controller.enqueue(next);
+            },
+          });
+        },
+      ],
+      [
+        'async iterable of bytes and strings',
+        () =>
+          (async function* () {
+            yield bytes.subarray(0, 100);
+            yield bytes.subarray(100).toString('utf8');
+          })(),
+      ],
+    ];
+    for (const [name, make] of inputs) {
+      const r = await readAll(make());
+      assert.deepEqual(locs(r), URLSET_LOCS, name);
+      assert.equal(r.summary.format, 'urlset', name);
+      assert.deepEqual(codes(r.summary), [], name);
+    }
+    const text = await readAll({ text: bytes.toString('utf8') });
+    assert.equal(text.summary.encoding, undefined);
+    assert.equal(text.summary.bytesRead, 0);
+  });
+
+  it('throws ERR_SITEMAP_INPUT with a one-line message for a missing file', async () => {
+    const reading = parseSitemap('no-such-file.xml', { cwd: API });
+    await assert.rejects(reading.summary(), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'ERR_SITEMAP_INPUT');
+      assert.equal(e.message, 'cannot read no-such-file.xml: no such file');
+      return true;
+    });
+    await assert.rejects(readAll(API), { code: 'ERR_SITEMAP_INPUT', message: /is a directory/ });
+  });
+
+  it('refuses inputs and options it cannot use', () => {
+    assert.throws(() => parseSitemap(42 as unknown as SitemapInput), { code: 'ERR_SITEMAP_API' });
+    assert.throws(() => parseSitemap({ text: '' }, { maxBytes: 0 }), { code: 'ERR_SITEMAP_OPTION' });
+    assert.throws(() => parseSitemap({ text: '' }, { maxEntries: 1.5 }), { code: 'ERR_SITEMAP_OPTION' });
+  });
+
+  it('is read once; a second iteration is a misuse', async () => {
+    const reading = parseSitemap({ text: 'https://a.example/' });
+    await reading.summary();
+    assert.throws(() => reading.batches(), { code: 'ERR_SITEMAP_API' });
+  });
+
+  it('stops reading and closes the input when the iteration is broken off', async () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `https://a.example/${i}`).join('\n');
+    const stream = Readable.from(chunksOf(Buffer.from(text), 64 * 1024));
+    const reading = parseSitemap(stream);
+    let n = 0;
+    for await (const _ of reading) if (++n === 10) break;
+    const summary = await reading.summary();
+    assert.ok(summary.urls < 200_000);
+    assert.ok(stream.destroyed);
+  });
+});
+
+describe('parseSitemap: formats and the summary', () => {
+  it('reads a sitemap index as sitemap items', async () => {
+    const r = await readAll(fixture('index.xml'));
+    assert.equal(r.summary.format, 'sitemapindex');
+    assert.deepEqual(
+      r.items.map((i) => i.kind),
+      ['sitemap', 'sitemap'],
+    );
+    assert.deepEqual((r.items[0] as SitemapItem & { kind: 'sitemap' }).ref, { loc: 'https://www.example.com/sitemap-1.xml.gz', lastmod: '2024-05-01' });
+    assert.equal(r.summary.sitemaps, 2);
+  });
+
+  it('reads a text sitemap, reporting the line that is not a URL', async () => {
+    const r = await readAll(fixture('urls.txt'));
+    assert.equal(r.summary.format, 'text');
+    assert.deepEqual(locs(r), ['https://www.example.com/', 'https://www.example.com/about', 'https://www.example.com/contact']);
+    assert.deepEqual(
+      r.summary.diagnostics.map((d) => [d.code, d.line, d.column]),
+      [['text/not-a-url', 4, 1]],
+    );
+    assert.equal(r.summary.errors, 1);
+  });
+
+  it('recognises an HTML page: format html, no URLs, format/html', async () => {
+    const r = await readAll(fixture('page.html'));
+    assert.equal(r.summary.format, 'html');
+    assert.deepEqual(r.items, []);
+    assert.deepEqual(
+      r.summary.diagnostics.map((d) => [d.code, d.severity, d.line, d.column]),
+      [['format/html', 'error', 2, 1]],
+    );
+  });
+
+  it('reports an empty or blank input as format/empty', async () => {
+    for (const text of ['', '  \n\r\n\t ']) {
+      const r = await readAll(Buffer.from(text));
+      assert.equal(r.summary.format, 'empty');
+      assert.deepEqual(codes(r.summary), ['format/empty']);
+    }
+  });
+
+  it('keeps long leading whitespace out of memory and positions right', async () => {
+    const lead = '\n'.repeat(3000) + ' '.repeat(5000);
+    const r = await readAll(Buffer.from(lead + 'https://a.example/x\n'));
+    assert.equal(r.summary.format, 'text');
+    assert.deepEqual(
+      r.items.map((i) => [i.line, i.column]),
+      [[3001, 5001]],
+    );
+    const x = await readAll(Buffer.from(lead + fixture('index.xml').toString('utf8')));
+    assert.equal(x.summary.format, 'sitemapindex');
+    assert.equal(x.items[0]?.line, 3001 + 2);
+    assert.deepEqual(
+      x.summary.diagnostics.map((d) => [d.code, d.line, d.column]),
+      [['xml/declaration-not-at-start', 3001, 5001]],
+    );
+  });
+
+  it('reads the 9 intact URLs around a raw & in the 5th', async () => {
+    const r = await readAll(fixture('raw-ampersand.xml'));
+    const all = locs(r);
+    for (const i of [1, 2, 3, 4, 6, 7, 8, 9, 10]) assert.ok(all.includes(`https://www.example.com/${i}`), `URL ${i}`);
+    assert.ok(r.summary.errors > 0);
+    assert.ok(r.summary.diagnostics.every((d) => d.line !== undefined && d.column !== undefined));
+  });
+
+  it('fills diagnostics in as it goes, and the format once known', async () => {
+    const reading = parseSitemap(fixture('urls.txt'));
+    assert.equal(reading.format, undefined);
+    const seen: number[] = [];
+    for await (const _ of reading) seen.push(reading.diagnostics.length);
+    assert.equal(reading.format, 'text');
+    assert.equal(reading.diagnostics.length, 1);
+  });
+
+  it('gives the same entries and diagnostics for any chunking', async () => {
+    for (const name of ['urlset.xml', 'index.xml', 'urls.txt', 'raw-ampersand.xml', 'page.html']) {
+      const bytes = fixture(name);
+      const whole = await readAll(bytes);
+      for (const size of [1, 3, 64]) {
+        const r = await readAll(Readable.from(chunksOf(bytes, size)));
+        assert.deepEqual(r.items, whole.items, `${name} in ${size}-byte chunks`);
+        assert.deepEqual(r.summary.diagnostics, whole.summary.diagnostics, `${name} in ${size}-byte chunks`);
+      }
+    }
+  });
+
+  it('readSitemap: the callback form gives the same', async () => {
+    const urls: string[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const formats: string[] = [];
+    const summary = await readSitemap(fixture('urls.txt'), {
+      onUrl: (e) => urls.push(e.loc),
+      onDiagnostic: (d) => diagnostics.push(d),
+      onFormat: (f) => formats.push(f),
+      file: 'urls.txt',
+    });
+    assert.deepEqual(urls, ['https://www.example.com/', 'https://www.example.com/about', 'https://www.example.com/contact']);
+    assert.deepEqual(formats, ['text']);
+    assert.equal(diagnostics[0]?.file, 'urls.txt');
+    assert.deepEqual(summary.diagnostics, diagnostics);
+    const sitemaps: string[] = [];
+    await readSitemap(join(API, 'index.xml'), { onSitemap: (r) => sitemaps.push(r.loc) });
+    assert.equal(sitemaps.length, 2);
+  });
+
+  it('names the file in diagnostics: the path, or options.file', async () => {
+    const r = await readAll('urls.txt', { cwd: API });
+    assert.equal(r.summary.diagnostics[0]?.file, 'urls.txt');
+    const s = await readAll(fixture('urls.txt'), { file: 'x.txt' });
+    assert.equal(s.summary.diagnostics[0]?.file, 'x.txt');
+  });
+});
+
+describe('parseSitemap: budgets', () => {
+  it('maxEntries: budget/entries, reading stops', async () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `https://a.example/${i}`).join('\n');
+    const r = await readAll(Buffer.from(text), { maxEntries: 10 });
+    assert.equal(r.items.length, 10);
+    assert.deepEqual(codes(r.summary), ['budget/entries']);
+    const x = await readAll(fixture('urlset.xml'), { maxEntries: 2 });
+    assert.equal(x.items.length, 2);
+    assert.ok(codes(x.summary).includes('budget/entries'));
+  });
+
+  it('maxBytes: budget/decompressed-size at the position reached, no truncation noise', async () => {
+    const r = await readAll(fixture('urlset.xml'), { maxBytes: 200 });
+    assert.deepEqual(codes(r.summary), ['budget/decompressed-size']);
+    const d = r.summary.diagnostics[0] as Diagnostic;
+    assert.equal(d.severity, 'error');
+    assert.ok((d.line ?? 0) > 1);
+    assert.equal(r.summary.bytesDecompressed, 200);
+  });
+
+  it('maxValueLength: a long text line is skipped', async () => {
+    const r = await readAll(Buffer.from(`https://a.example/${'x'.repeat(5000)}\nhttps://a.example/ok\n`), { maxValueLength: 1000 });
+    assert.deepEqual(locs(r), ['https://a.example/ok']);
+    assert.deepEqual(codes(r.summary), ['budget/value-length']);
+  });
+
+  it('maxDepth: budget/depth', async () => {
+    const deep = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc>${'<x>'.repeat(50)}${'</x>'.repeat(50)}</url></urlset>`;
+    const r = await readAll({ text: deep }, { maxDepth: 10 });
+    assert.ok(codes(r.summary).includes('budget/depth'));
+  });
+});
+
+describe('parseSitemap: gzip and encodings', () => {
+  it('reads gzip, and gzip inside gzip, by content', async () => {
+    const bytes = fixture('urlset.xml');
+    const once = gzipSync(bytes);
+    const r = await readAll(once);
+    assert.deepEqual(locs(r), URLSET_LOCS);
+    assert.equal(r.summary.bytesRead, once.length);
+    assert.equal(r.summary.bytesDecompressed, bytes.length);
+    const twice = await readAll(Readable.from(chunksOf(gzipSync(once), 5)));
+    assert.deepEqual(locs(twice), URLSET_LOCS);
+    const thrice = await readAll(gzipSync(gzipSync(once)));
+    assert.deepEqual(codes(thrice.summary), ['budget/gzip-depth']);
+    assert.deepEqual(thrice.items, []);
+  });
+
+  it('reports a truncated gzip as gzip/corrupt and keeps what came before', async () => {
+    const text = Array.from({ length: 2000 }, (_, i) => `https://a.example/${i}`).join('\n');
+    const gz = gzipSync(Buffer.from(text));
+    const r = await readAll(gz.subarray(0, gz.length - 100));
+    assert.ok(codes(r.summary).includes('gzip/corrupt'));
+    assert.ok(r.items.length > 100);
+    assert.ok(locs(r).every((loc, i) => loc === `https://a.example/${i}`));
+  });
+
+  it('stops a gzip bomb (300 MB of whitespace) at the 100 MiB default, in bounded memory', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'bomb.xml.gz');
+    const gzip = createGzip({ level: 9 });
+    const parts: Buffer[] = [];
+    gzip.on('data', (c: Buffer) => parts.push(c));
+    const done = new Promise((resolve) => gzip.on('end', resolve));
+    const mib = Buffer.alloc(1024 * 1024, 0x20);
+    for (let i = 0; i < 300; i++) if (!gzip.write(mib)) await new Promise((resolve) => gzip.once('drain', resolve));
+    gzip.end();
+    await done;
+    writeFileSync(path, Buffer.concat(parts));
+    assert.ok(statSync(path).size < 1024 * 1024);
+
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    let summary: SitemapSummary;
+    try {
+      summary = await readSitemap(path);
+    } finally {
+      clearInterval(timer);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    assert.deepEqual(codes(summary), ['budget/decompressed-size']);
+    assert.equal(summary.bytesDecompressed, 100 * 1024 * 1024);
+    assert.ok(peak - before < 80 * 1024 * 1024, `RSS grew by ${Math.round((peak - before) / 1048576)} MiB`);
+  });
+
+  it('reads a UTF-16 file', async () => {
+    for (const name of ['utf16le-bom.xml', 'utf16be-bom.xml', 'utf16le-no-bom.xml']) {
+      const r = await readAll(join(ENCODING, name));
+      assert.deepEqual(locs(r), ['http://www.ejemplo.com/café', 'http://www.ejemplo.com/日本/😀'], name);
+      assert.match(r.summary.encoding ?? '', /^utf-16/);
+      assert.ok(codes(r.summary).includes('encoding/declared-not-utf8'));
+    }
+    // Built here too: UTF-16LE with a BOM, one byte at a time.
+    const xml = '<?xml version="1.0" encoding="UTF-16"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/ü</loc></url></urlset>';
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]);
+    const r = await readAll(Readable.from(chunksOf(bytes, 1)));
+    assert.deepEqual(locs(r), ['https://a.example/ü']);
+  });
+
+  it('reads an ISO-8859-1 file with café', async () => {
+    const r = await readAll(join(ENCODING, 'iso-8859-1-cafe.xml'));
+    assert.ok(locs(r).includes('http://www.ejemplo.com/café'));
+    assert.equal(r.summary.encoding, 'windows-1252');
+    const xml = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/caf\xe9</loc></url></urlset>', 'latin1');
+    assert.deepEqual(locs(await readAll(xml)), ['https://a.example/café']);
+  });
+
+  it('places invalid bytes on a line and column', async () => {
+    const bytes = Buffer.concat([Buffer.from('https://a.example/1\nhttps://a.example/'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    const r = await readAll(bytes);
+    const d = r.summary.diagnostics.find((x) => x.code === 'encoding/invalid-bytes') as Diagnostic;
+    assert.deepEqual([d.line, d.column], [2, 19]);
+  });
+});
+
+describe('parseSitemap: the corpus', () => {
+  function* files(dir: string): Generator<string> {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) yield* files(path);
+      else if (name !== 'MANIFEST.tsv') yield path;
+    }
+  }
+
+  it('reads every file without an exception, within the budgets', async () => {
+    const formats = new Map<string, string>();
+    const found = new Map<string, string[]>();
+    for (const path of files(CORPUS)) {
+      const rel = path.slice(CORPUS.length);
+      const summary = await readSitemap(path, { onUrl: () => {}, onSitemap: () => {} });
+      formats.set(rel, summary.format);
+      found.set(rel, codes(summary));
+      for (const d of summary.diagnostics) {
+        assert.ok(d.line !== undefined && d.column !== undefined, `${rel}: ${d.code} has a position`);
+        assert.ok(!/\n/.test(d.message), `${rel}: ${d.code} message is one line`);
+      }
+    }
+    assert.ok(formats.size > 90);
+    const byCategory = (category: string): string[] => [...formats].filter(([rel]) => rel.startsWith(`${category}/`)).map(([, f]) => f);
+    assert.ok(byCategory('text').every((f) => f === 'text'));
+    assert.ok(byCategory('feed-rss').every((f) => f === 'rss'));
+    assert.ok(byCategory('feed-atom').every((f) => f === 'atom' || f === 'atom03'));
+    assert.ok(byCategory('urlset').every((f) => f === 'urlset'));
+    assert.ok(byCategory('index').every((f) => f === 'sitemapindex'));
+    assert.ok(byCategory('robots').every((f) => f === 'text'));
+    const file = (prefix: string): string => [...formats.keys()].find((k) => k.startsWith(prefix)) as string;
+    // Jekyll wrapped the sitemap in the HTML layout.
+    assert.equal(formats.get(file('malformed/13protons__')), 'html');
+    assert.deepEqual(found.get(file('malformed/13protons__')), ['format/html']);
+    // A prose line before the URLs.
+    assert.ok(found.get(file('text/GateNLP__'))?.includes('text/not-a-url'));
+    // A raw '<' in <lastmod>, an unescaped '&' in a video sitemap.
+    assert.ok(found.get(file('malformed/ekalinin__sitemap.js__tests__mocks__index-unescaped-lt'))?.includes('xml/raw-less-than'));
+    assert.ok(found.get(file('malformed/Colinmcdonaldd__'))?.includes('xml/raw-ampersand'));
+    // An undefined HTML entity.
+    assert.ok(found.get(file('malformed/simplepie__'))?.includes('xml/undefined-entity'));
+    // Encoding: a BOM that contradicts the declaration; ISO-8859-1 declared.
+    assert.ok(found.get(file('encoding/bart-turczynski__sitemapr__tests__testthat__fixtures__corpus__encoding__bom-conflict'))?.includes('encoding/bom-conflict'));
+    assert.ok(found.get(file('encoding/bart-turczynski__sitemapr__tests__testthat__fixtures__corpus__encoding__declared-iso8859'))?.includes('encoding/declared-not-utf8'));
+    // robots.txt read as a text sitemap: its directives are not URLs.
+    assert.ok([...found].filter(([rel]) => rel.startsWith('robots/')).every(([, c]) => c.includes('text/not-a-url')));
+  });
+});
