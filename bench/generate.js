@@ -15,10 +15,9 @@
 // Results: bench/results/generate-<N>.json and bench/results/generate.md (all N found there).
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:generate does).
 
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, arch, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { finished, pipeline } from 'node:stream/promises';
@@ -26,12 +25,12 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
+import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet } from './lib/harness.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 const LIMIT = 50_000;
 const LEVEL = 6;
-const RESULT_TAG = '@@bench-result ';
 
 const CONTENDERS = {
   generator: 'the entry generator alone (iterating N entries; included in every other contender\'s time)',
@@ -93,18 +92,10 @@ function usage(problem) {
 
 const expectedSitemaps = (n) => Math.ceil(n / LIMIT);
 
-function peakRssKiB() {
-  return process.resourceUsage().maxRSS; // KiB, whole process (main thread + workers)
-}
-
 async function loadLibrary() {
   const dist = new URL('../dist/index.js', import.meta.url);
   if (!existsSync(fileURLToPath(dist))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:generate does)');
   return import(dist.href);
-}
-
-function check(condition, message) {
-  if (!condition) throw new Error(`correctness check failed: ${message}`);
 }
 
 /** Files a sitemapkit run left in `dir` (no staging leftovers), sorted. */
@@ -251,83 +242,13 @@ async function runChild(args) {
 // ---------------------------------------------------------------------------------------------
 // Parent
 
-/** CPU time of the whole machine so far, in ms (Linux /proc/stat; undefined elsewhere). */
-function machineCpu() {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-    const [user, nice, system, , , irq, softirq, steal] = fields;
-    // USER_HZ is 100 on Linux. steal: time the hypervisor gave this VM's CPUs to someone else.
-    return { busy: ((user + nice + system + irq + softirq) * 1000) / 100, steal: ((steal ?? 0) * 1000) / 100 };
-  } catch {
-    return undefined;
-  }
-}
-
-function machineBusyMs() {
-  return machineCpu()?.busy;
-}
-
-/** Waits (up to `maxMs`) for a second in which other processes use under 0.3 cores; returns the ms waited. */
-async function waitForQuiet(maxMs = 120_000) {
-  const start = performance.now();
-  while (performance.now() - start < maxMs) {
-    const before = machineBusyMs();
-    if (before === undefined) return 0;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    if ((machineBusyMs() - before) / 1000 < 0.3) break;
-  }
-  return performance.now() - start;
-}
-
 function spawnChild(name, n, extra = []) {
   const out = mkdtempSync(join(tmpdir(), `sitemapkit-bench-${name}-`));
-  const started = performance.now();
-  const cpuBefore = machineCpu();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, '--child', name, '--n', String(n), '--out', out, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      if (stderr.length < 64 * 1024) stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      rmSync(out, { recursive: true, force: true });
-      const processMs = performance.now() - started;
-      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_TAG));
-      if (code !== 0 || line === undefined) {
-        reject(new Error(`${name} (n=${n}) failed: exit ${code ?? signal}\n${stderr.trim()}`));
-        return;
-      }
-      const result = JSON.parse(line.slice(RESULT_TAG.length));
-      result.processMs = processMs;
-      const cpuAfter = machineCpu();
-      // CPU used by other processes while this child ran, in cores, and CPU time stolen by the
-      // hypervisor: both make the figures noisy (the machine has os.cpus().length cores).
-      if (cpuBefore !== undefined && cpuAfter !== undefined) {
-        result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - result.childCpuMs) / processMs);
-        result.stealCores = (cpuAfter.steal - cpuBefore.steal) / processMs;
-      }
-      if (stderr.trim() !== '') result.stderr = stderr.trim().split('\n').slice(0, 5).join('\n');
-      resolve(result);
-    });
+  return spawnNode(SCRIPT, ['--child', name, '--n', String(n), '--out', out, ...extra], {
+    label: `${name} (n=${n})`,
+    cleanup: () => rmSync(out, { recursive: true, force: true }),
   });
 }
-
-function environment() {
-  const c = cpus();
-  return {
-    node: process.version,
-    v8: process.versions.v8,
-    platform: `${platform()} ${release()} ${arch()}`,
-    cpus: c.length,
-    cpuModel: c[0]?.model ?? 'unknown',
-    totalMemoryMB: Math.round(totalmem() / 1e6),
-  };
-}
-
-const mb = (kib) => (kib * 1024) / 1e6;
 
 async function runSet(n, names, peerN) {
   const results = {};

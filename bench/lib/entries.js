@@ -75,3 +75,40 @@ export function* generateEntries(n, shape = 'sitemapkit', seed = SEED) {
     yield asPeer ? { url, lastmod, changefreq, priority } : { loc: url, lastmod, changefreq, priority };
   }
 }
+
+const IMAGE_KINDS = ['photo', 'thumb', 'gallery', 'hero', 'detail'];
+const LANGUAGES = ['de', 'fr', 'es', 'it', 'ja', 'pt-BR', 'en-GB'];
+
+/**
+ * The entries of `generateEntries(n, 'sitemapkit', seed)` (identical loc, lastmod, changefreq, priority),
+ * each with extensions drawn from a second mulberry32 stream:
+ *   - `i % 3` images (0, 1 or 2; mean 1), `{ loc }` of 60–90 characters under BASE_URL + 'images/';
+ *   - hreflang alternates: the page itself as `en` plus 1–2 other languages (href: the path under a
+ *     language prefix), and `x-default` on every 4th entry.
+ */
+export function* generateEntriesWithExtensions(n, seed = SEED) {
+  const rand = mulberry32(seed ^ 0x1ac9e5);
+  let i = 0;
+  for (const entry of generateEntries(n, 'sitemapkit', seed)) {
+    const images = [];
+    for (let k = 0; k < i % 3; k++) {
+      let loc = `${BASE_URL}images/${IMAGE_KINDS[Math.floor(rand() * IMAGE_KINDS.length)]}/${i.toString(36)}-${k}/`;
+      const target = 60 + Math.floor(rand() * 31) - 4;
+      while (loc.length < target) loc += WORDS[Math.floor(rand() * WORDS.length)] + '-';
+      images.push({ loc: loc.slice(0, target) + '.jpg' });
+    }
+    const path = entry.loc.slice(BASE_URL.length);
+    const alternates = [{ hreflang: 'en', href: entry.loc }];
+    const others = 1 + Math.floor(rand() * 2);
+    const first = Math.floor(rand() * LANGUAGES.length);
+    for (let k = 0; k < others; k++) {
+      const lang = LANGUAGES[(first + k) % LANGUAGES.length];
+      alternates.push({ hreflang: lang, href: `${BASE_URL}${lang.toLowerCase()}/${path}` });
+    }
+    if (i % 4 === 0) alternates.push({ hreflang: 'x-default', href: entry.loc });
+    if (images.length > 0) entry.images = images;
+    entry.alternates = alternates;
+    i++;
+    yield entry;
+  }
+}

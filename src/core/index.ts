@@ -2,7 +2,7 @@
 export * from './model.js';
 export { formatDiagnostic, type Diagnostic, type Severity } from './diagnostics.js';
 export { SitemapError, InvalidValueError } from './errors.js';
-export { escapeXml } from './xml/escape.js';
+export { escapeXml, escapeXmlAttribute } from './xml/escape.js';
 export { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from './url.js';
 export { toSitemapDate, formatSitemapDate, parseW3cDatetime, type SitemapDate } from './datetime.js';
 export { UrlEntrySerializer } from './write/url-entry.js';
@@ -11,3 +11,5 @@ export { serializeSitemapIndex, type SitemapIndexOptions } from './write/sitemap
 export { serializeSitemap, type SerializeSitemapOptions } from './write/serialize.js';
 export { TextSitemapReader, TEXT_READER_CODES } from './read/text.js';
 export type { ReaderSink, ReaderBudgets, SitemapFormat, EntryPosition } from './read/types.js';
+export { XmlTokenizer, XML_TOKENIZER_CODES, type XmlTokenHandler, type XmlTokenizerOptions, type XmlAttribute } from './xml/tokenizer.js';
+export { XmlSitemapReader, readXmlSitemapText, XML_READER_CODES } from './read/xml-reader.js';

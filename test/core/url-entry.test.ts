@@ -183,3 +183,16 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, news: { ...full.news, stockTickers: ['A:B', 'C:D', 'E:F', 'G:H', 'I:J', 'K:L'] } }, 'news:stock_tickers/too-many');
   refused({ ...base, alternates: [{ hreflang: 'en_US', href: 'https://example.com/' }] }, 'hreflang/invalid', 'en_US');
 });
+
+test('CR in text and tab/LF/CR in attribute values are written as references, so a parser reads them back', () => {
+  const xml = serializer.serialize(
+    {
+      loc: 'https://example.com/',
+      images: [{ loc: 'https://example.com/i.jpg', caption: 'line 1\r\nline 2' }],
+      videos: [{ thumbnailLoc: 'https://example.com/t.jpg', title: 't', description: 'd', contentLoc: 'https://example.com/v.mp4', galleryLoc: 'https://example.com/g', galleryLocTitle: 'a\tb\nc\rd' }],
+    },
+    ALL_EXTENSIONS,
+  );
+  assert.ok(xml.includes('<image:caption>line 1&#13;\nline 2</image:caption>'));
+  assert.ok(xml.includes('title="a&#9;b&#10;c&#13;d"'));
+});

@@ -31,6 +31,17 @@
 // - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
 //   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
 //   or href are dropped with `image/invalid` / `alternate/invalid`.
+// - A single-valued element given twice: the first is kept (`element/duplicate`). Non-blank text directly
+//   inside urlset / url / sitemap / image:image ...: `element/stray-text`, once per entry.
+// - RSS 2.0: `<item>` → loc from `<link>`, else from a `<guid>` that is a permalink (no isPermaLink, or
+//   "true"); lastmod from `<pubDate>` (RFC 822, converted to W3C Datetime; `lastmod/weekday` for a
+//   wrong weekday, `lastmod/lenient` for a two-digit year, a missing or military zone...), else
+//   `<dc:date>`. Atom 1.0 / 0.3: `<entry>` → loc from the first `<link rel="alternate">`, else the first
+//   link without rel (other rels are ignored); relative hrefs are resolved against xml:base (feed, entry,
+//   link), else against the feed's own alternate link (`loc/relative`, info), else `loc/not-absolute`;
+//   lastmod from `<updated>` / `<modified>`, else `<published>` / `<issued>` / `<created>` (a date
+//   without a time: `lastmod/date-only`, warning, accepted).
+// - Budgets: past `maxEntries` delivered entries, `budget/entries` once and the rest is skipped unread.
 //
 // Speed: element names are classified once per qualified name (a Map cache, invalidated when namespace
 // bindings change); contexts are small integers on a stack; text is concatenated only inside the field
@@ -101,6 +112,8 @@ const C_CHANNEL = 13;
 const C_ITEM = 14;
 const C_FEED = 15;
 const C_ENTRY = 16;
+/** Names shorter than this are cached in per-length buckets (compared with ===, no hashing). */
+const NAME_BUCKETS = 48;
 /** Flag on a context-stack slot: the element declared namespaces (the name cache is cleared at its end). */
 const NS_DECLARED = 0x100;
 
@@ -229,7 +242,6 @@ for (const [prefix, table] of [['', SITEMAP_ELEMENTS], ['image:', IMAGE_ELEMENTS
 }
 FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
-const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
 const YES_NO: ReadonlySet<string> = new Set(['yes', 'no']);
@@ -262,6 +274,39 @@ function xmlTrim(s: string): string {
 function isBlank(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (!isXmlSpace(s.charCodeAt(i))) return false;
   return true;
+}
+
+/** One of the seven changefreq values (a switch: compared with ===, no hashing). */
+function isChangefreq(v: string): boolean {
+  switch (v) {
+    case 'daily': case 'weekly': case 'monthly': case 'always': case 'hourly': case 'yearly': case 'never':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** `0.0` … `0.9`, `1.0` (and `0`, `1`, `1.00`…) as tenths, the common case; -1 for anything else. */
+function priorityTenths(v: string): number {
+  const n = v.length;
+  const c0 = v.charCodeAt(0);
+  if (n === 1) return c0 === 0x30 ? 0 : c0 === 0x31 ? 10 : -1;
+  if (n < 3 || v.charCodeAt(1) !== 0x2e) return -1;
+  const c2 = v.charCodeAt(2) - 0x30;
+  if (c2 < 0 || c2 > 9) return -1;
+  for (let i = 3; i < n; i++) if (v.charCodeAt(i) !== 0x30) return -1;
+  if (c0 === 0x30) return c2;
+  return c0 === 0x31 && c2 === 0 ? 10 : -1;
+}
+
+/** A string `w3cDatetimeProblem` accepts is in a W3C Datetime form as written (`T`, `Z`, `±hh:mm`), not a lenient ISO 8601 one. */
+function isStrictW3c(v: string): boolean {
+  const n = v.length;
+  if (n <= 10) return true;
+  if (v.charCodeAt(10) !== 0x54 /* T */) return false;
+  if (v.charCodeAt(n - 1) === 0x5a /* Z */) return true;
+  const sign = v.charCodeAt(n - 6);
+  return v.charCodeAt(n - 3) === 0x3a && (sign === 0x2b || sign === 0x2d);
 }
 
 /** Split on commas, trim, drop empty items. */
@@ -318,6 +363,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private readonly sink: ReaderSink;
   private readonly maxEntries: number;
   private readonly scope = new NamespaceScope();
+  /** Element ids of qualified names seen, by name length (short names), and in a Map (long ones). */
+  private readonly byLength: ({ names: string[]; ids: number[] } | undefined)[] = [];
   private readonly names = new Map<string, number>();
 
   // Document.
@@ -439,22 +486,18 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     if (this.run !== '') this.flushRun();
     let slot = parent;
-    if (attributes.length !== 0) {
-      this.scope.push(attributes);
-      for (let i = 0; i < attributes.length; i++) {
-        const n = (attributes[i] as XmlAttribute).name;
-        if (n.charCodeAt(0) === 0x78 && n.startsWith('xmlns')) {
-          slot |= NS_DECLARED;
-          this.names.clear();
-          break;
-        }
+    // Only elements that declare namespaces get a scope frame (bindings do not change elsewhere).
+    for (let i = 0; i < attributes.length; i++) {
+      const n = (attributes[i] as XmlAttribute).name;
+      if (n.charCodeAt(0) === 0x78 && n.startsWith('xmlns')) {
+        slot |= NS_DECLARED;
+        this.scope.push(attributes);
+        this.clearNames();
+        break;
       }
-    } else {
-      this.scope.push(attributes);
     }
     this.stack.push(slot);
-    let id = this.names.get(name);
-    if (id === undefined) id = this.classify(name);
+    const id = this.lookupName(name);
     this.ctx = this.enter(parent, id, name, attributes, line, column, offset);
     if (this.diagOffsets.length !== 0) {
       this.diagOffsets.length = 0;
@@ -474,9 +517,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const slot = this.stack.pop() as number;
     const parent = slot & 0xff;
     if (ctx !== C_SKIP) this.leave(ctx, synth);
-    if (parent !== C_SKIP) {
+    if ((slot & NS_DECLARED) !== 0) {
       this.scope.pop();
-      if ((slot & NS_DECLARED) !== 0) this.names.clear();
+      this.clearNames();
     }
     this.ctx = parent;
   }
@@ -553,9 +596,39 @@ export class XmlSitemapReader implements XmlTokenHandler {
     } else {
       return E_OTHER; // before the root: not cached
     }
-    if (this.names.size >= 4096) this.names.clear();
-    this.names.set(qname, id);
+    const n = qname.length;
+    if (n < NAME_BUCKETS) {
+      const bucket = (this.byLength[n] ??= { names: [], ids: [] });
+      if (bucket.names.length < 16) {
+        bucket.names.push(qname);
+        bucket.ids.push(id);
+      }
+    } else {
+      if (this.names.size >= 4096) this.names.clear();
+      this.names.set(qname, id);
+    }
     return id;
+  }
+
+  /** The element id of a qualified name: compared with the names seen before (by length, then ===), classified once. */
+  private lookupName(qname: string): number {
+    const n = qname.length;
+    if (n < NAME_BUCKETS) {
+      const bucket = this.byLength[n];
+      if (bucket !== undefined) {
+        const names = bucket.names;
+        for (let i = 0; i < names.length; i++) if (names[i] === qname) return bucket.ids[i] as number;
+      }
+    } else {
+      const id = this.names.get(qname);
+      if (id !== undefined) return id;
+    }
+    return this.classify(qname);
+  }
+
+  private clearNames(): void {
+    this.byLength.length = 0;
+    this.names.clear();
   }
 
   // ---- entering an element -------------------------------------------------------------------------
@@ -721,7 +794,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         );
         return C_SKIP;
     }
-    this.names.clear();
+    this.clearNames();
     return this.rootContext();
   }
 
@@ -920,14 +993,19 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case E_CHANGEFREQ:
         if (this.changefreq !== undefined) return this.dup(id);
         this.changefreq = v;
-        if (!CHANGEFREQ_SET.has(v)) {
+        if (!isChangefreq(v)) {
           const lower = v.toLowerCase();
-          if (CHANGEFREQ_SET.has(lower)) this.fieldReport('changefreq/case', `changefreq ${show(v)} is not one of ${CHANGEFREQS.join(', ')}: they are lower case`, `write "${lower}"`);
+          if (isChangefreq(lower)) this.fieldReport('changefreq/case', `changefreq ${show(v)} is not one of ${CHANGEFREQS.join(', ')}: they are lower case`, `write "${lower}"`);
           else this.fieldReport('changefreq/invalid', `changefreq ${show(v)} is not one of ${CHANGEFREQS.join(', ')}; kept as written`);
         }
         return;
       case E_PRIORITY: {
         if (this.priority !== undefined) return this.dup(id);
+        const tenths = priorityTenths(v);
+        if (tenths >= 0) {
+          this.priority = tenths / 10;
+          return;
+        }
         if (!DECIMAL.test(v)) {
           this.priority = v;
           this.fieldReport('priority/invalid', `priority ${show(v)} is not a decimal number; kept as written`, 'write a number from 0.0 to 1.0, such as 0.5');
@@ -977,11 +1055,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   /** lastmod-like: kept as written; a diagnostic when it is not a W3C Datetime. */
   private checkW3cDate(v: string, field: string, invalidCode: string, lenientCode: string | undefined): void {
-    const parsed = parseW3cDatetime(v);
-    if (parsed === undefined) {
-      this.fieldReport(invalidCode, `${field} ${show(v)} is not a W3C Datetime (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, 'write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm');
-    } else if (!parsed.w3c && lenientCode !== undefined) {
-      this.fieldReport(lenientCode, `${field} ${show(v)} is ISO 8601 but not a W3C Datetime form; kept as written`, `write ${parsed.text}`);
+    const problem = w3cDatetimeProblem(v);
+    if (problem !== undefined) {
+      this.fieldReport(invalidCode, `${field} ${show(v)} is not a W3C Datetime (${problem}); kept as written`, 'write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm');
+    } else if (lenientCode !== undefined && !isStrictW3c(v)) {
+      const parsed = parseW3cDatetime(v);
+      this.fieldReport(lenientCode, `${field} ${show(v)} is ISO 8601 but not a W3C Datetime form; kept as written`, parsed === undefined ? undefined : `write ${parsed.text}`);
     }
   }
 

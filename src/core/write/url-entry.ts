@@ -4,7 +4,7 @@
 
 import { CHANGEFREQS, NS, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
-import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
+import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 
@@ -168,7 +168,7 @@ export class UrlEntrySerializer {
     if (v.playerLoc != null) {
       xml += '<video:player_loc';
       if (v.playerLocAllowEmbed != null) xml += ' allow_embed="' + yesNo(v.playerLocAllowEmbed, 'video:player_loc@allow_embed') + '"';
-      if (v.playerLocAutoplay != null) xml += ' autoplay="' + text(v.playerLocAutoplay, 'video:player_loc@autoplay') + '"';
+      if (v.playerLocAutoplay != null) xml += ' autoplay="' + attribute(v.playerLocAutoplay, 'video:player_loc@autoplay') + '"';
       xml += '>' + escapeXml(this.url(v.playerLoc, 'video:player_loc', false)) + '</video:player_loc>';
     }
     if (v.duration != null) xml += '<video:duration>' + integer(v.duration, 'video:duration', 0, 28_800) + '</video:duration>';
@@ -201,7 +201,7 @@ export class UrlEntrySerializer {
     }
     if (v.galleryLoc != null) {
       xml += '<video:gallery_loc';
-      if (v.galleryLocTitle != null) xml += ' title="' + text(v.galleryLocTitle, 'video:gallery_loc@title') + '"';
+      if (v.galleryLocTitle != null) xml += ' title="' + attribute(v.galleryLocTitle, 'video:gallery_loc@title') + '"';
       xml += '>' + escapeXml(this.url(v.galleryLoc, 'video:gallery_loc', false)) + '</video:gallery_loc>';
     }
     if (v.prices != null) {
@@ -306,6 +306,10 @@ function list<T>(value: readonly T[] | undefined, field: string): readonly T[] {
 
 /** A text value: checked for characters XML cannot carry and for length, then escaped. */
 function text(value: unknown, field: string, maxLength?: number): string {
+  return escapeXml(unescapedText(value, field, maxLength));
+}
+
+function unescapedText(value: unknown, field: string, maxLength?: number): string {
   if (typeof value !== 'string') throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be text, got ${quoteValue(value)}`);
   const bad = indexOfNonXmlChar(value);
   if (bad >= 0) {
@@ -315,7 +319,12 @@ function text(value: unknown, field: string, maxLength?: number): string {
   if (maxLength !== undefined && value.length > maxLength) {
     throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${value.length} characters; at most ${maxLength}`);
   }
-  return escapeXml(value);
+  return value;
+}
+
+/** An attribute value: checked like text, escaped so that tab, LF and CR survive attribute-value normalisation. */
+function attribute(value: unknown, field: string): string {
+  return escapeXmlAttribute(unescapedText(value, field));
 }
 
 function changefreq(value: unknown): Changefreq {

@@ -10,6 +10,10 @@ import { NS, type UrlEntry } from '../../../src/core/model.js';
 import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
 import { XML_READER_CODES, XmlSitemapReader, readXmlSitemapText, type XmlSitemapReadResult } from '../../../src/core/read/xml-reader.js';
 import { sniffEncoding } from '../../../src/core/read/sniff.js';
+import { formatSitemapDate } from '../../../src/core/datetime.js';
+import { normalizeUrl } from '../../../src/core/url.js';
+import { serializeSitemap } from '../../../src/core/write/serialize.js';
+import type { AlternateLink, ImageEntry, NewsEntry, VideoEntry } from '../../../src/core/model.js';
 import { XML_TOKENIZER_CODES, XmlTokenizer } from '../../../src/core/xml/tokenizer.js';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
@@ -753,6 +757,16 @@ describe('budgets', () => {
     assert.deepEqual(codes(r), ['budget/entries']);
   });
 
+  it('hostile: entities declared in a DOCTYPE are never expanded (a loc using one is untrusted); deep nesting stays bounded', () => {
+    const laughs = `<?xml version="1.0"?>\n<!DOCTYPE urlset [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;"><!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n${URLSET}${url('https://e.com/&lol2;')}${url('https://e.com/&xxe;')}${url('https://e.com/ok')}</urlset>`;
+    const r = read(laughs);
+    assert.deepEqual(locs(r), ['https://e.com/ok']);
+    assert.deepEqual(codes(r), ['xml/doctype', 'xml/undefined-entity', 'loc/untrusted', 'xml/undefined-entity', 'loc/untrusted']);
+    const deep = read(urlset(url('https://e.com/deep', `${'<x>'.repeat(10_000)}${'</x>'.repeat(10_000)}`)), { maxDepth: 64 });
+    assert.deepEqual(locs(deep), ['https://e.com/deep']);
+    assert.deepEqual(codes(deep), ['element/unexpected', 'budget/depth']);
+  });
+
   it('refuses a budget that is not a positive integer', () => {
     assert.throws(() => read('<urlset/>', { maxEntries: 0 }), { code: 'ERR_SITEMAP_INVALID_OPTION' });
   });
@@ -886,6 +900,164 @@ describe('chunk invariance', () => {
       fc.property(fc.integer({ min: 0, max: texts.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), (k, points) => {
         const text = texts[k] as string;
         assert.deepEqual(readChunks(splitAt(text, points)), wholes[k]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+// ---- round trip ---------------------------------------------------------------------------------
+
+// Text the writer can carry and the reader gives back unchanged: anything but leading or trailing XML
+// whitespace (values are trimmed). CR in text, and tab/LF/CR in attribute values, are written as
+// character references so that XML's line-end and attribute-value normalisation keep them.
+const TEXT_UNITS = ['a', 'Z', '7', ' ', '&', '<', '>', '"', "'", 'é', '€', '😀', '\n', '\t', '\r', ';', '#'];
+const noEdgeSpace = (s: string): boolean => s !== '' && !/^[ \t\n\r]|[ \t\n\r]$/.test(s);
+const text = fc.string({ unit: fc.constantFrom(...TEXT_UNITS), minLength: 1, maxLength: 12 }).filter(noEdgeSpace);
+const attrText = text;
+const keyword = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '&', 'é'), minLength: 1, maxLength: 8 }).filter(noEdgeSpace);
+
+const host = fc.constantFrom('example.com', 'www.Example.org', 'bücher.example', 'xn--bcher-kva.example', '127.0.0.1:8080');
+const segment = fc.constantFrom('a', 'page-1', 'café', 'a b', '%41', 'x&y', "it's", '..', 'index.html', '');
+const locArb = fc
+  .tuple(fc.constantFrom('http', 'https', 'HTTPS'), host, fc.array(segment, { maxLength: 3 }), fc.constantFrom('', '?a=1&b=2', '?q=<tag>&r="x"', '#frag'))
+  .map(([scheme, h, path, tail]) => `${scheme}://${h}/${path.join('/')}${tail}`);
+const dateArb = fc.oneof(
+  fc.constantFrom('2024', '2024-07', '2024-02-29', '2024-01-02T03:04Z', '2024-01-02T03:04:05Z', '2024-01-02T03:04:05.120+02:00', '1999-12-31T23:59:59-05:30', '2024-01-02t03:04:05z'),
+  fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+);
+const yesNo = fc.constantFrom<'yes' | 'no'>('yes', 'no');
+const relationship = fc.constantFrom<'allow' | 'deny'>('allow', 'deny');
+
+const imageArb: fc.Arbitrary<ImageEntry> = fc.record(
+  { loc: locArb, caption: text, geoLocation: text, title: text, license: locArb },
+  { requiredKeys: ['loc'], noNullPrototype: true },
+);
+const alternateArb: fc.Arbitrary<AlternateLink> = fc.record({ hreflang: fc.constantFrom('en', 'de-CH', 'x-default', 'zh-Hant-TW', 'es-419'), href: locArb }, { noNullPrototype: true });
+const newsArb: fc.Arbitrary<NewsEntry> = fc.record(
+  {
+    publication: fc.record({ name: text, language: fc.constantFrom('en', 'zh-cn', 'fra') }, { noNullPrototype: true }),
+    publicationDate: dateArb,
+    title: text,
+    access: fc.constantFrom<'Subscription' | 'Registration'>('Subscription', 'Registration'),
+    genres: fc.subarray(['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated']),
+    keywords: fc.array(keyword, { maxLength: 4 }),
+    stockTickers: fc.subarray(['NASDAQ:A', 'NYSE:IBM', 'LON:BP']),
+  },
+  { requiredKeys: ['publication', 'publicationDate', 'title'], noNullPrototype: true },
+);
+const videoArb: fc.Arbitrary<VideoEntry> = fc
+  .record(
+    {
+      thumbnailLoc: locArb,
+      title: text,
+      description: text,
+      contentLoc: locArb,
+      playerLoc: locArb,
+      playerLocAllowEmbed: yesNo,
+      playerLocAutoplay: attrText,
+      duration: fc.integer({ min: 0, max: 28_800 }),
+      expirationDate: dateArb,
+      rating: fc.integer({ min: 0, max: 50 }).map((n) => n / 10),
+      contentSegmentLocs: fc.array(fc.record({ loc: locArb, duration: fc.integer({ min: 0, max: 28_800 }) }, { requiredKeys: ['loc'], noNullPrototype: true }), { maxLength: 2 }),
+      viewCount: fc.nat(),
+      publicationDate: dateArb,
+      tags: fc.array(text, { maxLength: 3 }),
+      category: text,
+      familyFriendly: yesNo,
+      restriction: fc.record({ relationship, countries: fc.subarray(['IE', 'GB', 'US']) }, { noNullPrototype: true }),
+      galleryLoc: locArb,
+      galleryLocTitle: attrText,
+      prices: fc.array(
+        fc.record({ value: fc.constantFrom('1.99', '2', '0.5'), currency: fc.constantFrom('EUR', 'USD'), type: fc.constantFrom<'rent' | 'purchase'>('rent', 'purchase'), resolution: fc.constantFrom<'hd' | 'sd'>('hd', 'sd') }, { requiredKeys: ['value', 'currency'], noNullPrototype: true }),
+        { maxLength: 2 },
+      ),
+      requiresSubscription: yesNo,
+      uploader: text,
+      uploaderInfo: locArb,
+      tvshow: fc.record(
+        {
+          showTitle: text,
+          videoType: fc.constantFrom<'full' | 'clip'>('full', 'clip'),
+          episodeTitle: text,
+          seasonNumber: fc.integer({ min: 1, max: 99 }),
+          episodeNumber: fc.integer({ min: 1, max: 999 }),
+          premierDate: dateArb,
+        },
+        { requiredKeys: ['showTitle', 'videoType'], noNullPrototype: true },
+      ),
+      platform: fc.record({ relationship, platforms: fc.subarray<'web' | 'mobile' | 'tv'>(['web', 'mobile', 'tv']) }, { noNullPrototype: true }),
+      live: yesNo,
+      ids: fc.array(fc.record({ type: fc.constantFrom<'url' | 'freebase'>('url', 'freebase'), value: text }, { noNullPrototype: true }), { maxLength: 2 }),
+    },
+    { requiredKeys: ['thumbnailLoc', 'title', 'description'], noNullPrototype: true },
+  )
+  .filter((v) => v.contentLoc !== undefined || v.playerLoc !== undefined)
+  // The writer writes galleryLocTitle / uploaderInfo only with their element.
+  .map((v) => {
+    const out = { ...v };
+    if (out.galleryLoc === undefined) delete out.galleryLocTitle;
+    if (out.uploader === undefined) delete out.uploaderInfo;
+    if (out.playerLoc === undefined) {
+      delete out.playerLocAllowEmbed;
+      delete out.playerLocAutoplay;
+    }
+    return out;
+  });
+const entryArb: fc.Arbitrary<UrlEntry> = fc.record(
+  {
+    loc: locArb,
+    lastmod: dateArb,
+    changefreq: fc.constantFrom('always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never') as fc.Arbitrary<UrlEntry['changefreq']>,
+    priority: fc.integer({ min: 0, max: 10 }).map((n) => n / 10),
+    images: fc.array(imageArb, { maxLength: 2 }),
+    videos: fc.array(videoArb, { maxLength: 2 }),
+    news: newsArb,
+    alternates: fc.array(alternateArb, { maxLength: 3 }),
+  },
+  { requiredKeys: ['loc'], noNullPrototype: true },
+);
+
+/** What the reader should give back for an entry the writer accepted: its normalised URLs and formatted dates. */
+function afterWriter(e: UrlEntry): UrlEntry {
+  const u = (s: string): string => normalizeUrl(s, 'loc');
+  const d = (x: Parameters<typeof formatSitemapDate>[0]): string => formatSitemapDate(x);
+  const out: UrlEntry = { ...e, loc: u(e.loc) };
+  if (e.lastmod !== undefined) out.lastmod = d(e.lastmod);
+  if (e.images !== undefined) out.images = e.images.map((i) => ({ ...i, loc: u(i.loc), ...(i.license !== undefined ? { license: u(i.license) } : {}) }));
+  if (e.alternates !== undefined) out.alternates = e.alternates.map((a) => ({ hreflang: a.hreflang, href: u(a.href) }));
+  if (e.news !== undefined) out.news = { ...e.news, publicationDate: d(e.news.publicationDate) };
+  if (e.videos !== undefined) {
+    out.videos = e.videos.map((v) => {
+      const w: VideoEntry = { ...v, thumbnailLoc: u(v.thumbnailLoc) };
+      for (const k of ['contentLoc', 'playerLoc', 'galleryLoc', 'uploaderInfo'] as const) if (v[k] !== undefined) w[k] = u(v[k]);
+      for (const k of ['expirationDate', 'publicationDate'] as const) if (v[k] !== undefined) w[k] = d(v[k]);
+      if (v.contentSegmentLocs !== undefined) w.contentSegmentLocs = v.contentSegmentLocs.map((s) => ({ ...s, loc: u(s.loc) }));
+      for (const k of ['contentSegmentLocs', 'tags', 'prices', 'ids'] as const) if (w[k]?.length === 0) delete w[k];
+      if (v.tvshow !== undefined) w.tvshow = { ...v.tvshow, ...(v.tvshow.premierDate !== undefined ? { premierDate: d(v.tvshow.premierDate) } : {}) };
+      return w;
+    });
+  }
+  // Empty lists are written as nothing (images, videos, alternates) or as an empty element (read back as []).
+  for (const k of ['images', 'videos', 'alternates'] as const) if (out[k]?.length === 0) delete out[k];
+  return out;
+}
+
+async function writeToText(entries: UrlEntry[]): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of serializeSitemap(entries)) parts.push(chunk);
+  return new TextDecoder().decode(Buffer.concat(parts));
+}
+
+describe('round trip: written by the writer, read back → the same model', () => {
+  it('entries generated by fast-check', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entryArb, { minLength: 1, maxLength: 5 }), async (entries) => {
+        const xml = await writeToText(entries);
+        const r = read(xml);
+        assert.deepEqual(r.diagnostics, [], xml);
+        assert.equal(r.format, 'urlset');
+        assert.deepEqual(r.urls, entries.map(afterWriter));
       }),
       { numRuns: 150 },
     );

@@ -1,0 +1,108 @@
+// Shared by the bench scripts (generate.js, read.js): one contender per child process, its result as
+// one tagged JSON line on stdout; machine load and hypervisor steal measured around each child.
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, platform, release, arch, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+export const RESULT_TAG = '@@bench-result ';
+
+/** Peak resident set size of this process so far, in KiB (main thread and workers). */
+export function peakRssKiB() {
+  return process.resourceUsage().maxRSS;
+}
+
+/** User + system CPU time of this process so far, in ms (all threads). */
+export function processCpuMs() {
+  const usage = process.resourceUsage();
+  return (usage.userCPUTime + usage.systemCPUTime) / 1000;
+}
+
+export function check(condition, message) {
+  if (!condition) throw new Error(`correctness check failed: ${message}`);
+}
+
+/** KiB → MB (10^6 bytes). */
+export const mb = (kib) => (kib * 1024) / 1e6;
+
+/** CPU time of the whole machine so far, in ms (Linux /proc/stat; undefined elsewhere). */
+export function machineCpu() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    // USER_HZ is 100 on Linux. steal: time the hypervisor gave this VM's CPUs to someone else.
+    return { busy: ((user + nice + system + irq + softirq) * 1000) / 100, steal: ((steal ?? 0) * 1000) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+function machineBusyMs() {
+  return machineCpu()?.busy;
+}
+
+/** Waits (up to `maxMs`) for a second in which other processes use under 0.3 cores; returns the ms waited. */
+export async function waitForQuiet(maxMs = 120_000) {
+  const start = performance.now();
+  while (performance.now() - start < maxMs) {
+    const before = machineBusyMs();
+    if (before === undefined) return 0;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if ((machineBusyMs() - before) / 1000 < 0.3) break;
+  }
+  return performance.now() - start;
+}
+
+/**
+ * Runs `node [nodeArgs] script args` and resolves with the JSON of its RESULT_TAG line, plus
+ * `processMs` (spawn to exit), `backgroundCores` (CPU other processes used meanwhile, in cores),
+ * `stealCores` and the first lines of its stderr, if any. Rejects with `label failed: …` when the child
+ * exits non-zero or prints no result. `cleanup` runs when the child has exited, before settling.
+ */
+export function spawnChild(script, args, { label, nodeArgs = [], cleanup } = {}) {
+  const started = performance.now();
+  const cpuBefore = machineCpu();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      if (stderr.length < 64 * 1024) stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      cleanup?.();
+      const processMs = performance.now() - started;
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_TAG));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`${label} failed: exit ${code ?? signal}\n${stderr.trim()}`));
+        return;
+      }
+      const result = JSON.parse(line.slice(RESULT_TAG.length));
+      result.processMs = processMs;
+      const cpuAfter = machineCpu();
+      // CPU used by other processes while this child ran, in cores, and CPU time stolen by the
+      // hypervisor: both make the figures noisy (the machine has os.cpus().length cores).
+      if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - result.childCpuMs) / processMs);
+        result.stealCores = (cpuAfter.steal - cpuBefore.steal) / processMs;
+      }
+      if (stderr.trim() !== '') result.stderr = stderr.trim().split('\n').slice(0, 5).join('\n');
+      resolve(result);
+    });
+  });
+}
+
+export function environment() {
+  const c = cpus();
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${platform()} ${release()} ${arch()}`,
+    cpus: c.length,
+    cpuModel: c[0]?.model ?? 'unknown',
+    totalMemoryMB: Math.round(totalmem() / 1e6),
+  };
+}

@@ -1,0 +1,638 @@
+#!/usr/bin/env node
+// bench:read — readSitemap (callback form) on a 50,000-URL sitemap, plain and gzipped, with and without
+// image and hreflang extensions, against the npm `sitemap` package's XMLToSitemapItemStream, a
+// straightforward saxes extraction of the same fields, and the floor: TextDecoder over the same bytes
+// (gunzip + TextDecoder for the gzipped inputs). Then peak RSS on a ~500 MB input (sitemapkit, floor).
+//
+// Every contender runs in its own child process, several times (the best wall time counts, the spread
+// is reported); contenders rotate order from one round to the next.
+//
+//   npm run bench:read                             everything (a few minutes)
+//   node bench/read.js --reps 3 --peer-reps 1      a quicker run
+//   node bench/read.js --only sitemapkit,floor --no-rss
+//   node bench/read.js --rss-mb 200               a smaller memory run
+//   node bench/read.js --dir /tmp/x               keep the generated inputs there (e.g. for node --cpu-prof:
+//                                                  node --cpu-prof bench/read.js --child sitemapkit --input /tmp/x/plain.xml)
+//
+// Results: bench/results/read.json and bench/results/read.md.
+// Imports the BUILT library (dist/): run `npm run build` first (npm run bench:read does).
+
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { BASE_URL, SEED, generateEntries, generateEntriesWithExtensions } from './lib/entries.js';
+import { RESULT_TAG, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet } from './lib/harness.js';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const RESULTS_DIR = join(dirname(SCRIPT), 'results');
+const N = 50_000;
+const LEVEL = 6;
+/** Every contender reads files in chunks of this size and gunzips with this chunkSize (sitemapkit's own). */
+const CHUNK = 256 * 1024;
+/** Budgets for sitemapkit, large enough for the ~500 MB input. */
+const MAX_BYTES = 1024 ** 3;
+const MAX_ENTRIES = 100_000_000;
+
+const INPUTS = {
+  plain: { file: 'plain.xml', extensions: false, gzip: false, text: `${N.toLocaleString('en-US')} URLs, plain XML` },
+  gz: { file: 'plain.xml.gz', extensions: false, gzip: true, text: `the same, gzipped (level ${LEVEL})` },
+  ext: { file: 'ext.xml', extensions: true, gzip: false, text: `${N.toLocaleString('en-US')} URLs with image:image and xhtml:link alternates, plain XML` },
+  'ext-gz': { file: 'ext.xml.gz', extensions: true, gzip: true, text: `the same, gzipped (level ${LEVEL})` },
+};
+
+const CONTENDERS = {
+  sitemapkit: 'readSitemap(path, { onUrl }) from dist/: sniffing, decoding, tokenizer, reader, diagnostics (full entry model)',
+  saxes: 'saxes 6 (xmlns off, names matched as written), text accumulated per element; builds { loc, lastmod, changefreq, priority, images, alternates } per URL; file → [gunzip] → TextDecoder → parser.write',
+  sitemap: 'npm sitemap 9: createReadStream → [createGunzip] → XMLToSitemapItemStream (level SILENT) → object-mode Writable',
+  floor: 'TextDecoder (stream mode) over the same file chunks, after createGunzip for .gz; nothing parsed',
+};
+const ORDER = ['sitemapkit', 'saxes', 'sitemap', 'floor'];
+const RSS_CONTENDERS = ['sitemapkit', 'floor'];
+
+const TARGETS = { speedupVsSitemap: 20, shareOfFloor: 0.4, peakRssMB: 100 };
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+function parseArgs(argv) {
+  const args = { reps: 5, peerReps: 3, only: undefined, rss: true, rssMB: 500, dir: undefined, child: undefined, input: undefined, make: undefined, bytesPerUrl: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    const count = (v) => {
+      const x = Number(String(v).replace(/_/g, ''));
+      if (!Number.isInteger(x) || x < 1) usage(`${a} must be a positive whole number, got ${v}`);
+      return x;
+    };
+    if (a === '--reps') args.reps = count(value());
+    else if (a === '--peer-reps') args.peerReps = count(value());
+    else if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--no-rss') args.rss = false;
+    else if (a === '--rss-mb') args.rssMB = count(value());
+    else if (a === '--dir') args.dir = value();
+    else if (a === '--child') args.child = value();
+    else if (a === '--input') args.input = value();
+    else if (a === '--make') args.make = value();
+    else if (a === '--bytes-per-url') args.bytesPerUrl = Number(value());
+    else if (a === '--help' || a === '-h') usage();
+    else usage(`unknown argument ${a}`);
+  }
+  for (const name of [...(args.only ?? []), ...(args.child !== undefined ? [args.child] : [])]) {
+    if (!(name in CONTENDERS)) usage(`unknown contender ${name}; use ${Object.keys(CONTENDERS).join(', ')}`);
+  }
+  if (args.child !== undefined && args.input === undefined) usage('--child needs --input FILE');
+  return args;
+}
+
+function usage(problem) {
+  const text = `usage: node bench/read.js [--reps N] [--peer-reps N] [--only ${ORDER.join(',')}] [--no-rss] [--rss-mb MB] [--dir DIR]`;
+  if (problem !== undefined) {
+    console.error(`bench/read: ${problem}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Children: one contender on one file, one JSON line on stdout.
+
+async function loadLibrary() {
+  const dist = new URL('../dist/index.js', import.meta.url);
+  if (!existsSync(fileURLToPath(dist))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:read does)');
+  return import(dist.href);
+}
+
+/** The file's bytes as a stream of large chunks, gunzipped when the name says .gz (the peers are told; sitemapkit sniffs). */
+function byteStreams(path) {
+  const streams = [createReadStream(path, { highWaterMark: CHUNK })];
+  if (path.endsWith('.gz')) streams.push(createGunzip({ chunkSize: CHUNK }));
+  return streams;
+}
+
+/** Counts of the parts every parser must agree on. `locChars`: the UTF-16 length of every page loc, summed. */
+function tally() {
+  return { urls: 0, locChars: 0, images: 0, alternates: 0 };
+}
+
+/**
+ * Untimed, after the measurement: counts `<url>`, `<image:loc>` and `<xhtml:link` in the decompressed
+ * bytes (the writer's own spelling), so the floor, which parses nothing, can be checked too.
+ */
+async function countTags(path) {
+  const patterns = { urls: Buffer.from('<url>'), images: Buffer.from('<image:loc>'), alternates: Buffer.from('<xhtml:link ') };
+  const counts = { urls: 0, images: 0, alternates: 0 };
+  let carry = Buffer.alloc(0);
+  await pipeline(...byteStreams(path), async (source) => {
+    for await (const chunk of source) {
+      const buf = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      for (const [key, p] of Object.entries(patterns)) {
+        // A match must end in the new bytes, so none is counted twice.
+        for (let i = buf.indexOf(p, Math.max(0, carry.length - p.length + 1)); i !== -1; i = buf.indexOf(p, i + 1)) counts[key]++;
+      }
+      carry = Buffer.from(buf.subarray(Math.max(0, buf.length - 16)));
+    }
+  });
+  return counts;
+}
+
+/** This process's own high-water RSS (Linux VmHWM, KiB): unlike maxRSS, it does not start from the parent's RSS at fork. */
+function vmHwmKiB() {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m === null ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Peak memory so far: maxRSS (the brief's measure) and VmHWM. */
+function peaks() {
+  const hwm = vmHwmKiB();
+  return { peakRssKiB: peakRssKiB(), ...(hwm !== undefined ? { vmHwmKiB: hwm } : {}) };
+}
+
+const children = {
+  async sitemapkit(path) {
+    const { readSitemap } = await loadLibrary();
+    const t = tally();
+    const onUrl = (entry) => {
+      t.urls++;
+      t.locChars += entry.loc.length;
+      if (entry.images !== undefined) t.images += entry.images.length;
+      if (entry.alternates !== undefined) t.alternates += entry.alternates.length;
+    };
+    const t0 = performance.now();
+    const summary = await readSitemap(path, { onUrl, maxBytes: MAX_BYTES, maxEntries: MAX_ENTRIES });
+    const wallMs = performance.now() - t0;
+    const rss = peaks();
+    check(summary.urls === t.urls, `summary.urls ${summary.urls}, onUrl calls ${t.urls}`);
+    check(summary.format === 'urlset', `format ${summary.format}`);
+    const first = summary.diagnostics.slice(0, 3).map((d) => `${d.code} ${d.line}:${d.column} ${d.message}`);
+    check(summary.errors === 0, `${summary.errors} error diagnostics: ${first.join('; ')}`);
+    return { wallMs, ...rss, ...t, xmlBytes: summary.bytesDecompressed, diagnostics: summary.diagnostics.length, ...(first.length > 0 ? { firstDiagnostics: first } : {}) };
+  },
+
+  async saxes(path) {
+    const { SaxesParser } = await import('saxes');
+    const t = tally();
+    let xmlBytes = 0;
+    const t0 = performance.now();
+    const parser = new SaxesParser({ xmlns: false });
+    let entry;
+    let image;
+    let text = '';
+    let capturing = false;
+    parser.on('opentag', (tag) => {
+      switch (tag.name) {
+        case 'url':
+          entry = { loc: '' };
+          break;
+        case 'loc':
+        case 'lastmod':
+        case 'changefreq':
+        case 'priority':
+        case 'image:loc':
+          text = '';
+          capturing = true;
+          break;
+        case 'image:image':
+          image = { loc: '' };
+          break;
+        case 'xhtml:link':
+          if (entry !== undefined && tag.attributes.rel === 'alternate') (entry.alternates ??= []).push({ hreflang: tag.attributes.hreflang, href: tag.attributes.href });
+          break;
+      }
+    });
+    parser.on('text', (s) => {
+      if (capturing) text += s;
+    });
+    parser.on('cdata', (s) => {
+      if (capturing) text += s;
+    });
+    parser.on('closetag', (tag) => {
+      switch (tag.name) {
+        case 'loc':
+          if (entry !== undefined) entry.loc = text.trim();
+          capturing = false;
+          break;
+        case 'lastmod':
+        case 'changefreq':
+        case 'priority':
+          if (entry !== undefined) entry[tag.name] = text.trim();
+          capturing = false;
+          break;
+        case 'image:loc':
+          if (image !== undefined) image.loc = text.trim();
+          capturing = false;
+          break;
+        case 'image:image':
+          if (entry !== undefined && image !== undefined) (entry.images ??= []).push(image);
+          image = undefined;
+          break;
+        case 'url':
+          if (entry !== undefined) {
+            t.urls++;
+            t.locChars += entry.loc.length;
+            if (entry.images !== undefined) t.images += entry.images.length;
+            if (entry.alternates !== undefined) t.alternates += entry.alternates.length;
+          }
+          entry = undefined;
+          break;
+      }
+    });
+    parser.on('error', (error) => {
+      throw error;
+    });
+    const decoder = new TextDecoder();
+    await pipeline(...byteStreams(path), async (source) => {
+      for await (const chunk of source) {
+        xmlBytes += chunk.length;
+        parser.write(decoder.decode(chunk, { stream: true }));
+      }
+      parser.write(decoder.decode());
+      parser.close();
+    });
+    const wallMs = performance.now() - t0;
+    return { wallMs, ...peaks(), ...t, xmlBytes };
+  },
+
+  async sitemap(path) {
+    const { XMLToSitemapItemStream, ErrorLevel } = await import('sitemap');
+    const t = tally();
+    let xmlBytes = 0;
+    const t0 = performance.now();
+    const parser = new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
+    const streams = byteStreams(path);
+    streams[streams.length - 1].on('data', (chunk) => (xmlBytes += chunk.length));
+    await pipeline(
+      ...streams,
+      parser,
+      new Writable({
+        objectMode: true,
+        write(item, _encoding, callback) {
+          t.urls++;
+          t.locChars += item.url.length;
+          t.images += item.img.length;
+          t.alternates += item.links.length;
+          callback();
+        },
+      }),
+    );
+    const wallMs = performance.now() - t0;
+    const rss = peaks();
+    return { wallMs, ...rss, ...t, xmlBytes, parserErrors: parser.errorCount };
+  },
+
+  async floor(path) {
+    let xmlBytes = 0;
+    let chars = 0;
+    const t0 = performance.now();
+    const decoder = new TextDecoder();
+    await pipeline(...byteStreams(path), async (source) => {
+      for await (const chunk of source) {
+        xmlBytes += chunk.length;
+        chars += decoder.decode(chunk, { stream: true }).length;
+      }
+      chars += decoder.decode().length;
+    });
+    const wallMs = performance.now() - t0;
+    const rss = peaks();
+    const counts = await countTags(path); // untimed
+    return { wallMs, ...rss, ...counts, xmlBytes, chars };
+  },
+};
+
+async function runChild(args) {
+  const result = await children[args.child](args.input);
+  process.stdout.write(RESULT_TAG + JSON.stringify({ contender: args.child, input: args.input, ...result, childCpuMs: processCpuMs() }) + '\n');
+}
+
+/** The inputs are written in a child too: the parent stays small, since a child's maxRSS starts at its parent's RSS. */
+async function runMake(args) {
+  const lib = await loadLibrary();
+  const result = args.make === 'inputs' ? await makeInputs(lib, args.dir) : await makeBigInput(lib, args.dir, args.rssMB, args.bytesPerUrl);
+  process.stdout.write(RESULT_TAG + JSON.stringify({ ...result, childCpuMs: processCpuMs() }) + '\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs, made with the project's writer
+
+/** writeSitemaps with an index, so the one urlset file is a child (gzipped when asked), read back as bytes. */
+async function writeOne(lib, entries, gzip, scratch) {
+  const out = mkdtempSync(join(scratch, 'write-'));
+  try {
+    const summary = await lib.writeSitemaps(entries, { outDir: out, baseUrl: BASE_URL, gzip, gzipLevel: LEVEL, maxUrls: N, index: 'always', dedupe: false });
+    check(summary.urls === N && summary.sitemaps.length === 1, `writeSitemaps wrote ${summary.urls} URLs in ${summary.sitemaps.length} files, expected ${N} in 1`);
+    return readFileSync(summary.sitemaps[0].path);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function makeInputs(lib, dir) {
+  const inputs = {};
+  const plain = await writeOne(lib, generateEntries(N), false, dir);
+  const plainGz = await writeOne(lib, generateEntries(N), true, dir);
+  const ext = await writeOne(lib, generateEntriesWithExtensions(N), false, dir);
+  const extGz = await writeOne(lib, generateEntriesWithExtensions(N), true, dir);
+  check(gunzipSync(plainGz).equals(plain), 'the gzipped plain sitemap does not gunzip to the plain one');
+  check(gunzipSync(extGz).equals(ext), 'the gzipped extension sitemap does not gunzip to the plain one');
+  const bytes = { plain, gz: plainGz, ext, 'ext-gz': extGz };
+  for (const [key, spec] of Object.entries(INPUTS)) {
+    const path = join(dir, spec.file);
+    writeFileSync(path, bytes[key]);
+    const xml = spec.gzip ? (key === 'gz' ? plain : ext) : bytes[key];
+    inputs[key] = { path, fileBytes: bytes[key].length, xmlBytes: xml.length };
+  }
+  return { inputs };
+}
+
+/** A urlset of about `megabytes` MB (the same entries, more of them), written by serializeSitemap with the limits lifted. */
+async function makeBigInput(lib, dir, megabytes, bytesPerUrl) {
+  const n = Math.ceil((megabytes * 1e6) / bytesPerUrl);
+  const limits = { ...lib.LIMITS_PROFILES.current, maxUrlsPerSitemap: Number.MAX_SAFE_INTEGER, maxBytesPerSitemap: Number.MAX_SAFE_INTEGER };
+  const path = join(dir, `big-${megabytes}mb.xml`);
+  const out = createWriteStream(path);
+  let buffered = [];
+  let size = 0;
+  for await (const chunk of lib.serializeSitemap(generateEntries(n), { limits, baseUrl: BASE_URL })) {
+    buffered.push(chunk);
+    size += chunk.length;
+    if (size >= 1 << 20) {
+      if (!out.write(Buffer.concat(buffered))) await once(out, 'drain');
+      buffered = [];
+      size = 0;
+    }
+  }
+  out.end(Buffer.concat(buffered));
+  await once(out, 'finish');
+  return { path, urls: n, fileBytes: statSync(path).size };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Best, median and worst of the runs; the best run's fields, with the worst RSS and load of all runs. */
+function summarize(runs) {
+  const walls = runs.map((r) => r.wallMs);
+  const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  const min = Math.min(...walls);
+  const max = Math.max(...walls);
+  return {
+    ...best,
+    runs: runs.length,
+    wallMs: min,
+    medianWallMs: median(walls),
+    maxWallMs: max,
+    spread: (max - min) / min,
+    peakRssKiB: Math.max(...runs.map((r) => r.peakRssKiB)),
+    vmHwmKiB: Math.max(...runs.map((r) => r.vmHwmKiB ?? 0)),
+    backgroundCores: Math.max(...runs.map((r) => r.backgroundCores ?? 0)),
+    stealCores: Math.max(...runs.map((r) => r.stealCores ?? 0)),
+    wallsMs: walls,
+  };
+}
+
+function describeRun(r) {
+  const background = r.backgroundCores !== undefined ? `, other load ${r.backgroundCores.toFixed(2)} / steal ${r.stealCores.toFixed(2)} cores` : '';
+  return `${r.wallMs.toFixed(0)} ms, peak RSS ${mb(r.peakRssKiB).toFixed(1)} MB, ${r.urls.toLocaleString('en-US')} URLs${background}`;
+}
+
+let parentRssMaxKiB = 0;
+
+async function runChildOn(name, path) {
+  parentRssMaxKiB = Math.max(parentRssMaxKiB, process.memoryUsage().rss / 1024);
+  const r = await spawnChild(SCRIPT, ['--child', name, '--input', path], { label: `${name} on ${path}` });
+  r.measuredAt = new Date().toISOString();
+  if (r.stderr !== undefined) process.stderr.write(`  (${name} wrote to stderr: ${r.stderr.split('\n')[0]})\n`);
+  return r;
+}
+
+/** Every contender must agree with the input: N URLs; the parsers also on loc lengths, images and alternates. */
+function verify(key, contenders) {
+  const problems = [];
+  const reference = contenders.sitemapkit ?? Object.values(contenders)[0];
+  for (const [name, c] of Object.entries(contenders)) {
+    for (const run of c.allRuns) {
+      if (run.urls !== N) problems.push(`${name} reported ${run.urls} URLs, expected ${N}`);
+      for (const field of ['images', 'alternates', ...(name === 'floor' ? [] : ['locChars'])]) {
+        if (reference.allRuns[0][field] !== undefined && run[field] !== reference.allRuns[0][field]) {
+          problems.push(`${name} reported ${field} = ${run[field]}, sitemapkit ${reference.allRuns[0][field]}`);
+        }
+      }
+      if (run.xmlBytes !== reference.allRuns[0].xmlBytes) problems.push(`${name} saw ${run.xmlBytes} decompressed bytes, sitemapkit ${reference.allRuns[0].xmlBytes}`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`CORRECTNESS FAILURE on input ${key}:\n  ${[...new Set(problems)].join('\n  ')}`);
+}
+
+function evaluate(results, rss) {
+  const ratios = {};
+  const targets = [];
+  for (const key of Object.keys(results)) {
+    const c = results[key];
+    const kit = c.sitemapkit;
+    if (kit === undefined) continue;
+    const r = {};
+    if (c.sitemap !== undefined) r.speedupVsSitemap = c.sitemap.wallMs / kit.wallMs;
+    if (c.saxes !== undefined) r.speedupVsSaxes = c.saxes.wallMs / kit.wallMs;
+    if (c.floor !== undefined) r.shareOfFloor = c.floor.wallMs / kit.wallMs;
+    ratios[key] = r;
+    if (r.speedupVsSitemap !== undefined) targets.push({ name: `sitemapkit speed vs sitemap (${key})`, value: r.speedupVsSitemap, unit: '×', target: `≥ ${TARGETS.speedupVsSitemap}×`, pass: r.speedupVsSitemap >= TARGETS.speedupVsSitemap });
+    if (r.shareOfFloor !== undefined) targets.push({ name: `sitemapkit rate / TextDecoder rate (${key})`, value: r.shareOfFloor * 100, unit: '%', target: `≥ ${TARGETS.shareOfFloor * 100}%`, pass: r.shareOfFloor >= TARGETS.shareOfFloor });
+  }
+  if (rss?.contenders.sitemapkit !== undefined) {
+    const v = mb(rss.contenders.sitemapkit.peakRssKiB);
+    targets.push({ name: `sitemapkit peak RSS on a ${(rss.input.fileBytes / 1e6).toFixed(0)} MB input (MB)`, value: v, unit: ' MB', target: `< ${TARGETS.peakRssMB} MB`, pass: v < TARGETS.peakRssMB });
+  }
+  return { ratios, targets };
+}
+
+const fmtInt = (x) => (x === undefined ? '' : Math.round(x).toLocaleString('en-US'));
+const rate = (bytes, ms) => bytes / 1e6 / (ms / 1000);
+const hwm = (r) => (r.vmHwmKiB ? mb(r.vmHwmKiB).toFixed(1) : '');
+const load = (r) => (r.backgroundCores !== undefined ? `${r.backgroundCores.toFixed(2)} / ${(r.stealCores ?? 0).toFixed(2)}` : '');
+
+function render(run) {
+  const lines = [
+    '# bench:read',
+    '',
+    'Written by `bench/read.js` (`npm run bench:read`); do not edit by hand.',
+    '',
+    `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform}`,
+    '',
+    `Inputs, written by sitemapkit's writeSitemaps from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${SEED.toString(16)}; URLs of 60–120 characters, 5% with a non-ASCII path, every entry with lastmod, changefreq, priority):`,
+    '',
+  ];
+  for (const [key, spec] of Object.entries(INPUTS)) {
+    const i = run.inputs[key];
+    if (i === undefined) continue;
+    lines.push(`- **${key}** (${spec.file}): ${spec.text}; ${fmtInt(i.fileBytes)} bytes on disk, ${fmtInt(i.xmlBytes)} bytes of XML${spec.extensions ? `, ${fmtInt(i.images)} images, ${fmtInt(i.alternates)} alternates` : ''}`);
+  }
+  lines.push('', 'Contenders (each in its own process; files read in 256 KiB chunks, gunzip chunkSize 256 KiB for all):', '');
+  for (const [k, v] of Object.entries(CONTENDERS)) lines.push(`- **${k}**: ${v}`);
+  lines.push(
+    '',
+    `Wall time: the best of ${run.settings.reps} runs (\`sitemap\`: ${run.settings.peerReps}), from opening the file to the last entry, library import excluded; spread = (slowest − best) / best. MB/s is of decompressed XML (MB = 10^6 bytes). Peak RSS: the process's maxRSS (\`process.resourceUsage()\`), the highest of its runs; on Linux it starts from the parent's RSS at fork, so the parent writes the inputs in a child and stays small (at most ${run.parentRssMaxMB.toFixed(0)} MB when spawning). VmHWM: the child's own high-water mark (/proc/self/status), for comparison. Other load / steal: the most any run saw, in cores (of ${run.environment.cpus}).`,
+    '',
+    '| input | contender | best (ms) | median (ms) | spread | MB/s | URLs/s | peak RSS (MB) | VmHWM (MB) | URLs | other load / steal (cores) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const key of Object.keys(run.results)) {
+    for (const name of ORDER) {
+      const r = run.results[key][name];
+      if (r === undefined) continue;
+      lines.push(`| ${key} | ${name} | ${r.wallMs.toFixed(1)} | ${r.medianWallMs.toFixed(1)} | ${(r.spread * 100).toFixed(1)}% (${r.runs}) | ${rate(r.xmlBytes, r.wallMs).toFixed(1)} | ${fmtInt((N / r.wallMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${hwm(r)} | ${fmtInt(r.urls)} | ${load(r)} |`);
+    }
+  }
+  lines.push('', '| input | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate |', '| --- | ---: | ---: | ---: |');
+  for (const [key, r] of Object.entries(run.ratios)) {
+    lines.push(`| ${key} | ${r.speedupVsSitemap !== undefined ? r.speedupVsSitemap.toFixed(1) + '×' : ''} | ${r.speedupVsSaxes !== undefined ? r.speedupVsSaxes.toFixed(1) + '×' : ''} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} |`);
+  }
+  if (run.rss !== undefined) {
+    const i = run.rss.input;
+    lines.push('', `Memory: one ${fmtInt(i.fileBytes)}-byte urlset of ${fmtInt(i.urls)} URLs (the same entries, more of them; serializeSitemap with the protocol limits lifted; readSitemap with maxBytes 1 GiB), one run each.`, '');
+    lines.push('| contender | wall time (s) | MB/s | URLs/s | peak RSS (MB) | VmHWM (MB) | URLs | other load / steal (cores) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const name of RSS_CONTENDERS) {
+      const r = run.rss.contenders[name];
+      if (r === undefined) continue;
+      lines.push(`| ${name} | ${(r.wallMs / 1000).toFixed(2)} | ${rate(r.xmlBytes, r.wallMs).toFixed(1)} | ${fmtInt((i.urls / r.wallMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${hwm(r)} | ${fmtInt(r.urls)} | ${load(r)} |`);
+    }
+  }
+  lines.push('', `Targets: sitemapkit ≥ ${TARGETS.speedupVsSitemap}× the \`sitemap\` parser; sitemapkit ≥ ${TARGETS.shareOfFloor * 100}% of the TextDecoder rate; sitemapkit peak RSS < ${TARGETS.peakRssMB} MB on a 500 MB input.`, '');
+  for (const t of run.targets) lines.push(`- ${t.name}: **${t.value.toFixed(1)}${t.unit}** (target ${t.target}) — **${t.pass ? 'PASS' : 'FAIL'}**`);
+  lines.push(`- correctness: every run of every contender reported ${N.toLocaleString('en-US')} URLs; the parsers agreed on the summed loc lengths, images and alternates, and all saw the same decompressed bytes${run.checkedFloor ? ' (the floor: counted tags, untimed)' : ''}.`);
+  const busy = [];
+  for (const [key, c] of Object.entries(run.results)) for (const [name, r] of Object.entries(c)) if (r.backgroundCores + r.stealCores > 0.25) busy.push(`${name} on ${key} (${(r.backgroundCores + r.stealCores).toFixed(1)} cores)`);
+  if (busy.length > 0) lines.push(`- **noisy**: other processes or the hypervisor were busy during ${busy.join(', ')}; rerun on an idle machine for figures to compare.`);
+  return lines.join('\n') + '\n';
+}
+
+function make(what, dir, extra = []) {
+  return spawnChild(SCRIPT, ['--make', what, '--dir', dir, ...extra], { label: `writing the ${what} input` });
+}
+
+async function runParent(args) {
+  if (!existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:read does)');
+  const names = ORDER.filter((n) => (args.only ?? ORDER).includes(n));
+  const own = args.dir === undefined;
+  const dir = own ? mkdtempSync(join(tmpdir(), 'sitemapkit-bench-read-')) : args.dir;
+  mkdirSync(dir, { recursive: true });
+  try {
+    process.stderr.write(`bench: writing the inputs in ${dir} … `);
+    const { inputs } = await make('inputs', dir);
+    process.stderr.write(Object.entries(inputs).map(([k, i]) => `${k} ${(i.fileBytes / 1e6).toFixed(1)} MB`).join(', ') + '\n');
+
+    const runs = {};
+    for (const key of Object.keys(inputs)) runs[key] = Object.fromEntries(names.map((n) => [n, []]));
+    for (let rep = 0; rep < args.reps; rep++) {
+      for (const key of Object.keys(inputs)) {
+        const waited = await waitForQuiet();
+        const order = names.map((_, k) => names[(k + rep) % names.length]);
+        for (const name of order) {
+          if (name === 'sitemap' && rep >= args.peerReps) continue;
+          process.stderr.write(`bench: round ${rep + 1}/${args.reps} ${key} ${name}${waited > 1500 ? ` (waited ${(waited / 1000).toFixed(0)} s for quiet)` : ''} … `);
+          const r = await runChildOn(name, inputs[key].path);
+          process.stderr.write(describeRun(r) + '\n');
+          runs[key][name].push(r);
+        }
+      }
+    }
+
+    const results = {};
+    let checkedFloor = false;
+    for (const key of Object.keys(inputs)) {
+      const contenders = {};
+      for (const name of names) contenders[name] = { allRuns: runs[key][name] };
+      verify(key, contenders);
+      results[key] = {};
+      for (const name of names) results[key][name] = summarize(runs[key][name]);
+      const any = results[key].sitemapkit ?? results[key].saxes ?? results[key].floor ?? results[key].sitemap;
+      inputs[key].images = any.images;
+      inputs[key].alternates = any.alternates;
+      if (names.includes('floor')) checkedFloor = true;
+    }
+    process.stderr.write(`bench: correctness: every contender reported ${N} URLs on every input\n`);
+
+    let rss;
+    if (args.rss) {
+      const rssNames = RSS_CONTENDERS.filter((n) => names.includes(n));
+      process.stderr.write(`bench: writing a ~${args.rssMB} MB input … `);
+      const big = await make('big', dir, ['--rss-mb', String(args.rssMB), '--bytes-per-url', String(inputs.plain.xmlBytes / N)]);
+      process.stderr.write(`${fmtInt(big.fileBytes)} bytes, ${fmtInt(big.urls)} URLs\n`);
+      try {
+        rss = { input: { fileBytes: big.fileBytes, xmlBytes: big.fileBytes, urls: big.urls }, contenders: {} };
+        for (const name of rssNames) {
+          await waitForQuiet();
+          process.stderr.write(`bench: ${args.rssMB} MB input, ${name} … `);
+          const r = await runChildOn(name, big.path);
+          process.stderr.write(describeRun(r) + '\n');
+          if (r.urls !== big.urls) throw new Error(`CORRECTNESS FAILURE on the ${args.rssMB} MB input: ${name} reported ${r.urls} URLs, expected ${big.urls}`);
+          if (r.xmlBytes !== big.fileBytes) throw new Error(`CORRECTNESS FAILURE on the ${args.rssMB} MB input: ${name} saw ${r.xmlBytes} bytes, the file has ${big.fileBytes}`);
+          rss.contenders[name] = r;
+        }
+      } finally {
+        rmSync(big.path, { force: true });
+      }
+    }
+
+    const { ratios, targets } = evaluate(results, rss);
+    const run = {
+      benchmark: 'read',
+      date: new Date().toISOString(),
+      environment: environment(),
+      settings: { seed: SEED, baseUrl: BASE_URL, urls: N, gzipLevel: LEVEL, readChunk: CHUNK, reps: args.reps, peerReps: args.peerReps, rssMB: args.rss ? args.rssMB : undefined },
+      inputs: Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { file: INPUTS[k].file, description: INPUTS[k].text, fileBytes: i.fileBytes, xmlBytes: i.xmlBytes, images: i.images, alternates: i.alternates }])),
+      targets,
+      ratios,
+      results,
+      checkedFloor,
+      parentRssMaxMB: mb(parentRssMaxKiB),
+      ...(rss !== undefined ? { rss } : {}),
+    };
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(join(RESULTS_DIR, 'read.json'), JSON.stringify(run, null, 2) + '\n');
+    const md = render(run);
+    writeFileSync(join(RESULTS_DIR, 'read.md'), md);
+    console.log('\n' + md);
+    console.log(`written: ${join(RESULTS_DIR, 'read.json')} and ${join(RESULTS_DIR, 'read.md')}`);
+    return targets.every((t) => t.pass);
+  } finally {
+    if (own) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.child !== undefined) {
+    await runChild(args);
+    return;
+  }
+  if (args.make !== undefined) {
+    await runMake(args);
+    return;
+  }
+  if (!(await runParent(args))) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 2;
+});
