@@ -545,10 +545,11 @@ async function runParent(args) {
     for (let rep = 0; rep < args.reps; rep++) {
       for (const key of Object.keys(inputs)) {
         const waited = await waitForQuiet();
+        if (waited > 1500) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(0)} s for other processes to quiet down\n`);
         const order = names.map((_, k) => names[(k + rep) % names.length]);
         for (const name of order) {
           if (name === 'sitemap' && rep >= args.peerReps) continue;
-          process.stderr.write(`bench: round ${rep + 1}/${args.reps} ${key} ${name}${waited > 1500 ? ` (waited ${(waited / 1000).toFixed(0)} s for quiet)` : ''} … `);
+          process.stderr.write(`bench: round ${rep + 1}/${args.reps} ${key} ${name} … `);
           const r = await runChildOn(name, inputs[key].path);
           process.stderr.write(describeRun(r) + '\n');
           runs[key][name].push(r);
