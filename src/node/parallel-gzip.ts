@@ -329,6 +329,9 @@ export class ParallelFileWriter {
     this.fail(undefined, new SitemapError('ERR_SITEMAP_WRITE', 'the file writer was destroyed'));
     this.files.clear();
     const slots = this.slots.splice(0);
+    // Idle workers are unref'd; a terminate() awaited on one must keep the event loop alive until the
+    // worker has exited, or the loop may end with this promise (and the caller's) never settling.
+    for (const slot of slots) slot.worker.ref();
     await Promise.all([...slots.map((slot) => slot.worker.terminate().catch(() => {})), ...files.map((file) => this.closeHandle(file))]);
   }
 
@@ -356,7 +359,9 @@ export class ParallelFileWriter {
   private spawn(): Slot {
     // Compression allocates little on the JS heap: a small young generation makes the worker collect its
     // transferred buffers early instead of holding tens of MB until a late GC.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
+    // execArgv: [] so that flags of the parent (such as --input-type=module) do not change how the
+    // CommonJS source is evaluated.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
     const slot: Slot = { worker, jobs: 0, load: 0 };
     worker.on('message', (m: WorkerDone | WorkerFailed) => this.onMessage(slot, m));
     worker.on('error', (e: Error) => this.fail(undefined, e, 'compression worker failed: '));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
@@ -331,4 +332,29 @@ test('options are checked', () => {
   assert.throws(() => new ParallelFileWriter({ gzipLevel: 10 }), { code: 'ERR_SITEMAP_OPTION' });
   assert.throws(() => new ParallelFileWriter({ gzipLevel: 6, workers: 0 }), { code: 'ERR_SITEMAP_OPTION' });
   assert.throws(() => new ParallelFileWriter({ gzipLevel: 6, maxPendingBlocks: 0 }), { code: 'ERR_SITEMAP_OPTION' });
+});
+
+test('in a process of its own, started with --input-type=module, files are written and destroy() settles', async () => {
+  // The workers must not inherit the parent's flags (their CommonJS source would be read as a module),
+  // and with nothing else keeping the event loop alive, close() and destroy() must still resolve.
+  const dir = mkdtempSync(join(tmpdir(), 'pgz-destroy-'));
+  try {
+    const moduleUrl = new URL('../../src/node/parallel-gzip.ts', import.meta.url).href;
+    const script = [
+      `const { ParallelFileWriter } = await import(${JSON.stringify(moduleUrl)});`,
+      'for (let round = 0; round < 20; round++) {',
+      '  const w = new ParallelFileWriter({ gzipLevel: 6, workers: 2 });',
+      `  const id = w.open(${JSON.stringify(join(dir, 'f'))} + round + '.gz');`,
+      "  w.write(id, new TextEncoder().encode('<url>x</url>'.repeat(5000)));",
+      '  await w.close(id);',
+      '  await w.destroy();',
+      '}',
+      "console.log('destroyed');",
+    ].join('\n');
+    const result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.stdout.trim(), 'destroyed', result.stderr);
+    assert.equal(result.status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
