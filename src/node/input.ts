@@ -10,6 +10,7 @@ import type { UrlEntry } from '../core/model.js';
 import { parseTextLine } from '../core/input/text.js';
 import { CsvParser, csvHeader, csvRecordToEntry, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
+import { ioErrorReason } from './io-errors.js';
 
 export type InputFormat = 'text' | 'csv' | 'jsonl';
 
@@ -64,21 +65,6 @@ export function detectInputFormat(path: string): InputFormat {
   return format;
 }
 
-function reason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  const firstLine = message.split('\n', 1)[0] ?? '';
-  return typeof code === 'string' && code.startsWith('Z_') ? `invalid gzip data (${firstLine})` : firstLine;
-}
 
 function toBytes(chunk: unknown): Uint8Array {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
@@ -130,7 +116,7 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
       try {
         r = await it.next();
       } catch (error) {
-        throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${reason(error)}`);
+        throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
       }
       if (r.done === true) return;
       yield r.value;

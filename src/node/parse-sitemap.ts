@@ -42,6 +42,7 @@ import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from '..
 import { XmlSitemapReader } from '../core/read/xml-reader.js';
 import { XmlTokenizer } from '../core/xml/tokenizer.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
+import { ioErrorReason } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
 const READ_CHUNK = 256 * 1024;
@@ -509,24 +510,10 @@ class Pipeline implements ReaderSink {
 // ---------------------------------------------------------------------------------------------------
 // Inputs
 
-function reason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n', 1)[0] ?? '';
-}
 
 function inputError(what: string, error: unknown): SitemapError {
   if (error instanceof SitemapError) return error;
-  const e = new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${what}: ${reason(error)}`);
+  const e = new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${what}: ${ioErrorReason(error)}`);
   e.cause = error;
   return e;
 }

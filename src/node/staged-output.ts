@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
+import { ioErrorReason } from './io-errors.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 
@@ -30,7 +31,7 @@ export class StagedOutput {
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
       return new StagedOutput(outDir, tempDir);
     } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${describe(error)}`);
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
     }
   }
 
@@ -57,7 +58,7 @@ export class StagedOutput {
       }
       return removed;
     } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${describe(error)}`);
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}`);
     } finally {
       await this.abort();
     }
@@ -118,12 +119,3 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function describe(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e?.code === 'ENOSPC') return 'no space left on device';
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
-  if (e?.code === 'ENOTDIR') return 'not a directory';
-  if (e?.code === 'ENOENT') return 'no such file or directory';
-  if (e?.code === 'EROFS') return 'read-only file system';
-  return e?.message ?? String(error);
-}

@@ -8,6 +8,7 @@ import { detectInputFormat, readInput, type InputFormat, type InputRecord } from
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } from '../../node/write-sitemaps.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { UsageError, choice, positiveInteger, usageFailure } from '../args.js';
 
 export const GENERATE_HELP = `Usage: sitemapkit generate [FILE|-]... --base-url URL --out DIR [options]
 
@@ -84,20 +85,6 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-class UsageError extends Error {}
-
-function positiveInteger(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} needs a whole number above 0, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-function choice<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  return value as T;
-}
 
 export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   let values;
@@ -257,6 +244,5 @@ function humanSummary(s: WriteSummary, rejected: number): string {
 }
 
 function usage(io: CliIo, message: string): number {
-  io.stderr.write(`sitemapkit generate: ${message}\nRun "sitemapkit generate --help" for usage.\n`);
-  return EXIT_FATAL;
+  return usageFailure(io, 'generate', message);
 }

@@ -8,6 +8,7 @@ import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
 import { formatBytes, plural } from '../format.js';
+import { UsageError, usageFailure } from '../args.js';
 
 export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
 
@@ -80,8 +81,6 @@ const OPTIONS = {
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
-
-class UsageError extends Error {}
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
@@ -325,6 +324,5 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
 }
 
 function usage(io: CliIo, message: string): number {
-  io.stderr.write(`sitemapkit read: ${message}\nRun "sitemapkit read --help" for usage.\n`);
-  return EXIT_FATAL;
+  return usageFailure(io, 'read', message);
 }

@@ -1,0 +1,23 @@
+// One wording for operating-system errors in one-line messages ("cannot read FILE: no such file").
+
+export function ioErrorReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENOTDIR':
+      return 'not a directory';
+    case 'ENOSPC':
+      return 'no space left on device';
+    case 'EROFS':
+      return 'read-only file system';
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n', 1)[0] ?? '';
+  return typeof code === 'string' && code.startsWith('Z_') ? `invalid gzip data (${firstLine})` : firstLine;
+}
