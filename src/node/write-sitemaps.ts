@@ -161,10 +161,11 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   }
   const enforceScope = options.enforceScope ?? true;
 
-  const staged = await StagedOutput.create(options.outDir);
   // The main thread builds the XML; the other cores compress.
   const workers = options.compressionThreads ?? Math.max(1, availableParallelism() - 1);
-  const background = new ParallelFileWriter({ gzipLevel, workers });
+  // Created once the options are known to be good, so that a refused option leaves nothing behind.
+  let staged!: StagedOutput;
+  let background!: ParallelFileWriter;
   const entryName = `${name}.xml`;
   let fileId = 0;
   const closing: Promise<number>[] = [];
@@ -192,6 +193,14 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       maxFiles: indexMode === 'never' ? Number.POSITIVE_INFINITY : limits.maxSitemapsPerIndex,
     },
   );
+
+  staged = await StagedOutput.create(options.outDir);
+  try {
+    background = new ParallelFileWriter({ gzipLevel, workers });
+  } catch (error) {
+    await staged.abort();
+    throw error;
+  }
 
   let rejected = 0;
   const interval = options.progressIntervalMs ?? 200;

@@ -108,3 +108,11 @@ test('async iterables and batches are accepted; progress is reported', async () 
   assert.equal(summary.urls, 5000);
   assert.equal(seen.at(-1), 5000);
 });
+
+test('a refused option leaves no temporary directory behind', async () => {
+  const out = tempDir();
+  await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', maxBytes: 100 }), /leaves no room/);
+  await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', xslUrl: 'a?>b' }), /must not contain/);
+  await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', compressionThreads: 0 }), { code: 'ERR_SITEMAP_OPTION' });
+  assert.deepEqual(readdirSync(out), []);
+});
