@@ -164,7 +164,6 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   // The main thread builds the XML; the other cores compress.
   const workers = options.compressionThreads ?? Math.max(1, availableParallelism() - 1);
   // Created once the options are known to be good, so that a refused option leaves nothing behind.
-  let staged!: StagedOutput;
   let background!: ParallelFileWriter;
   const entryName = `${name}.xml`;
   let fileId = 0;
@@ -194,7 +193,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     },
   );
 
-  staged = await StagedOutput.create(options.outDir);
+  const staged = await StagedOutput.create(options.outDir);
   try {
     background = new ParallelFileWriter({ gzipLevel, workers });
   } catch (error) {
