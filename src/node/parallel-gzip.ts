@@ -374,7 +374,8 @@ export class ParallelFileWriter {
 
   private onMessage(slot: Slot, m: WorkerDone | WorkerFailed): void {
     // Idle workers do not keep the process alive; busy ones do.
-    if (--slot.jobs === 0) slot.worker.unref();
+    // (Not once destroy() has begun: it refs the workers so that their termination is awaited.)
+    if (--slot.jobs === 0 && !this.destroyed) slot.worker.unref();
     if (m.type === 'error') {
       this.fail(this.files.get(m.file), Object.assign(new Error(m.message), { code: m.code }));
       return;
