@@ -148,5 +148,5 @@ function gzipError(error: unknown): unknown {
   if (typeof code !== 'string' || !code.startsWith('Z_')) return error;
   const reason = error instanceof Error ? error.message : String(error);
   const why = reason === 'unexpected end of file' ? 'truncated (unexpected end of file)' : reason;
-  return new SitemapError('gzip/corrupt', `corrupt gzip data: ${why}`);
+  return new SitemapError('gzip/corrupt', `invalid gzip data: ${why}`);
 }

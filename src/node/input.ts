@@ -3,14 +3,13 @@
 
 import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { parseTextLine } from '../core/input/text.js';
 import { CsvParser, csvHeader, csvRecordToEntry, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
 import { ioErrorReason } from './io-errors.js';
+import { decompressed } from './decompress.js';
 
 export type InputFormat = 'text' | 'csv' | 'jsonl';
 
@@ -70,41 +69,9 @@ function toBytes(chunk: unknown): Uint8Array {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
 }
 
-/** The bytes of a source, gunzipped when they start with the gzip magic bytes 1f 8b. */
-async function* decompressed(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
-  const it = source[Symbol.asyncIterator]();
-  try {
-    let head: Uint8Array = new Uint8Array(0);
-    let done = false;
-    while (head.length < 2) {
-      const r = await it.next();
-      if (r.done === true) {
-        done = true;
-        break;
-      }
-      const bytes = toBytes(r.value);
-      head = head.length === 0 ? bytes : Buffer.concat([head, bytes]);
-    }
-    async function* rest(): AsyncGenerator<Uint8Array> {
-      if (head.length > 0) yield head;
-      if (done) return;
-      for (;;) {
-        const r = await it.next();
-        if (r.done === true) return;
-        yield toBytes(r.value);
-      }
-    }
-    if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-      const gunzip = createGunzip({ chunkSize: CHUNK });
-      // Errors of either side destroy `gunzip`, which makes the iteration below throw.
-      pipeline(Readable.from(rest(), { objectMode: false, highWaterMark: CHUNK }), gunzip, () => {});
-      for await (const chunk of gunzip) yield chunk as Uint8Array;
-    } else {
-      yield* rest();
-    }
-  } finally {
-    await it.return?.();
-  }
+/** Chunks as bytes (stdin in text mode, or a test's Readable.from([...strings]), yields strings). */
+async function* bytesOf(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) yield toBytes(chunk);
 }
 
 /** Rethrows I/O and gzip failures as one-line `ERR_SITEMAP_INPUT` errors. */
@@ -290,7 +257,9 @@ export async function* readInput(path: string, format: InputFormat, options: Rea
       : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK });
   const decoder = new TextDecoder('utf-8');
 
-  for await (const bytes of guarded(decompressed(source), file)) {
+  // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit.
+  const unlimited = { maxBytes: Number.MAX_SAFE_INTEGER, maxCompressedBytes: Number.MAX_SAFE_INTEGER };
+  for await (const bytes of guarded(decompressed(bytesOf(source), unlimited), file)) {
     const text = decoder.decode(bytes, { stream: true });
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;
     sink.push(text);

@@ -18,6 +18,5 @@ export function ioErrorReason(error: unknown): string {
       return 'read-only file system';
   }
   const message = error instanceof Error ? error.message : String(error);
-  const firstLine = message.split('\n', 1)[0] ?? '';
-  return typeof code === 'string' && code.startsWith('Z_') ? `invalid gzip data (${firstLine})` : firstLine;
+  return message.split('\n', 1)[0] ?? '';
 }
