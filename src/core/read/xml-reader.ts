@@ -51,11 +51,13 @@ import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { XmlTokenizer, type XmlAttribute, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import { isBlank, isChangefreq, isStrictW3c, priorityTenths, xmlTrim } from './values.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -256,59 +258,6 @@ const NEWS_ACCESS: ReadonlySet<string> = new Set(['Subscription', 'Registration'
 /** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
 const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
 
-function isXmlSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
-
-/** Trim XML whitespace (space, tab, CR, LF) only. */
-function xmlTrim(s: string): string {
-  const n = s.length;
-  if (n === 0 || (!isXmlSpace(s.charCodeAt(0)) && !isXmlSpace(s.charCodeAt(n - 1)))) return s;
-  let a = 0;
-  let b = n;
-  while (a < b && isXmlSpace(s.charCodeAt(a))) a++;
-  while (b > a && isXmlSpace(s.charCodeAt(b - 1))) b--;
-  return s.slice(a, b);
-}
-
-function isBlank(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (!isXmlSpace(s.charCodeAt(i))) return false;
-  return true;
-}
-
-/** One of the seven changefreq values (a switch: compared with ===, no hashing). */
-function isChangefreq(v: string): boolean {
-  switch (v) {
-    case 'daily': case 'weekly': case 'monthly': case 'always': case 'hourly': case 'yearly': case 'never':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** `0.0` … `0.9`, `1.0` (and `0`, `1`, `1.00`…) as tenths, the common case; -1 for anything else. */
-function priorityTenths(v: string): number {
-  const n = v.length;
-  const c0 = v.charCodeAt(0);
-  if (n === 1) return c0 === 0x30 ? 0 : c0 === 0x31 ? 10 : -1;
-  if (n < 3 || v.charCodeAt(1) !== 0x2e) return -1;
-  const c2 = v.charCodeAt(2) - 0x30;
-  if (c2 < 0 || c2 > 9) return -1;
-  for (let i = 3; i < n; i++) if (v.charCodeAt(i) !== 0x30) return -1;
-  if (c0 === 0x30) return c2;
-  return c0 === 0x31 && c2 === 0 ? 10 : -1;
-}
-
-/** A string `w3cDatetimeProblem` accepts is in a W3C Datetime form as written (`T`, `Z`, `±hh:mm`), not a lenient ISO 8601 one. */
-function isStrictW3c(v: string): boolean {
-  const n = v.length;
-  if (n <= 10) return true;
-  if (v.charCodeAt(10) !== 0x54 /* T */) return false;
-  if (v.charCodeAt(n - 1) === 0x5a /* Z */) return true;
-  const sign = v.charCodeAt(n - 6);
-  return v.charCodeAt(n - 3) === 0x3a && (sign === 0x2b || sign === 0x2d);
-}
-
 /** Split on commas, trim, drop empty items. */
 function commaList(s: string): string[] {
   const out: string[] = [];
@@ -471,6 +420,10 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private synthAt = -1;
   private synthCode = '';
 
+  /** Set while inside a urlset or sitemapindex: plain entries are read in one step (entry-shortcut.ts). */
+  shortcut: XmlShortcut | null = null;
+  private entryShortcut: EntryShortcut | undefined;
+
   constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
     this.sink = sink;
     this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'maxEntries');
@@ -498,7 +451,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     this.stack.push(slot);
     const id = this.lookupName(name);
-    this.ctx = this.enter(parent, id, name, attributes, line, column, offset);
+    const ctx = this.enter(parent, id, name, attributes, line, column, offset);
+    this.ctx = ctx;
+    if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installShortcut(ctx, attributes);
     if (this.diagOffsets.length !== 0) {
       this.diagOffsets.length = 0;
       this.diagCodes.length = 0;
@@ -517,6 +472,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const slot = this.stack.pop() as number;
     const parent = slot & 0xff;
     if (ctx !== C_SKIP) this.leave(ctx, synth);
+    if (parent === C_TOP) this.shortcut = null;
     if ((slot & NS_DECLARED) !== 0) {
       this.scope.pop();
       this.clearNames();
@@ -574,6 +530,61 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (this.ended) return;
     this.ended = true;
     if (this.format === undefined) this.setFormat(this.contentBeforeRoot ? 'unknown' : 'empty');
+  }
+
+  // ---- the entry shortcut ----------------------------------------------------------------------------
+
+  /** Offer the tokenizer the shortcut for the root's entries, when the root's names are the plain ones. */
+  private installShortcut(ctx: number, attributes: readonly XmlAttribute[]): void {
+    const plain = (names: string[], ids: number[]): boolean => names.every((n, i) => this.lookupName(n) === ids[i]);
+    if (!plain(['url', 'sitemap', 'loc', 'lastmod', 'changefreq', 'priority'], [E_URL, E_SITEMAP, E_LOC, E_LASTMOD, E_CHANGEFREQ, E_PRIORITY])) return;
+    const prefixes: ShortcutPrefixes = {};
+    for (let i = 0; i < attributes.length; i++) {
+      const { name, value } = attributes[i] as XmlAttribute;
+      if (!name.startsWith('xmlns:')) continue;
+      const prefix = name.slice(6);
+      if (value === NS.image && plain([`${prefix}:image`, `${prefix}:loc`], [E_IMAGE, E_IMAGE_LOC])) prefixes.image = prefix;
+      else if (value === NS.xhtml && plain([`${prefix}:link`], [E_XHTML_LINK])) prefixes.xhtml = prefix;
+    }
+    const es = new EntryShortcut(prefixes);
+    this.entryShortcut = es;
+    this.shortcut = ctx === C_URLSET
+      ? { depth: 1, nesting: 3, pattern: es.url, take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) }
+      : { depth: 1, nesting: 2, pattern: es.sitemap, take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
+  }
+
+  /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */
+  private takeUrl(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
+    if (this.delivered >= this.maxEntries) return -1;
+    const es = this.entryShortcut as EntryShortcut;
+    const entry = es.urlEntry(match, maxLength);
+    if (entry === undefined) return -1;
+    this.beforeShortcutEntry();
+    this.sink.url(entry, { line, column });
+    return es.end;
+  }
+
+  private takeSitemap(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
+    if (this.delivered >= this.maxEntries || match[0].length > maxLength) return -1;
+    const es = this.entryShortcut as EntryShortcut;
+    const ref = es.sitemapRef(match);
+    if (ref === undefined) return -1;
+    this.beforeShortcutEntry();
+    this.sink.sitemap(ref, { line, column });
+    return es.end;
+  }
+
+  /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
+  private beforeShortcutEntry(): void {
+    if (this.run !== '') this.flushRun();
+    if (this.diagOffsets.length !== 0) {
+      this.diagOffsets.length = 0;
+      this.diagCodes.length = 0;
+    }
+    this.entriesSeen++;
+    this.delivered++;
+    this.strayReported = false;
+    this.strayText = '';
   }
 
   // ---- classification ------------------------------------------------------------------------------

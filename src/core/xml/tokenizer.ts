@@ -73,6 +73,39 @@ export interface XmlTokenHandler {
   /** The whole `<!DOCTYPE ...>` markup as written (cut at `maxValueLength`). It is never processed. */
   doctype?(text: string, line: number, column: number, offset: number): void;
   diagnostic(diagnostic: Diagnostic): void;
+  /**
+   * A way to read the common elements of a document in one step (see XmlShortcut). Read at each `<`
+   * that starts an element, so a handler can install or drop it at any time.
+   */
+  readonly shortcut?: XmlShortcut | null;
+}
+
+/**
+ * A handler's shortcut for the elements that make up the bulk of a document (for a sitemap, plain
+ * `<url>` entries): at a `<` that starts an element while exactly `depth` elements are open, the
+ * tokenizer runs `pattern` there and, when it matches, offers the match to `take`. `take` may read on
+ * in `match.input` (the current buffer) past the match. If it returns the index just after the
+ * element's end tag, the element counts as read (no events for it); if -1, the tokenizer reads it as
+ * usual.
+ *
+ * The contract that keeps both ways equivalent is the handler's: it takes only a whole, balanced
+ * element that the tokenizer would read without any diagnostic (names without attributes or with
+ * plain `name="value"` attributes, no `&`, no `<` in text, no comment, PI or CDATA, no CR in a value),
+ * no longer than `maxLength` (the value budget), and it returns -1 having done nothing observable
+ * when it would read the element differently than from the events. The tokenizer only tries a
+ * shortcut whose `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so an
+ * element cut by a chunk boundary goes the long way; a shortcut that keeps missing is dropped for the
+ * rest of the input.
+ */
+export interface XmlShortcut {
+  /** The number of open elements at which the shortcut applies. */
+  readonly depth: number;
+  /** How many levels of elements a match may contain (the element itself counts as one). */
+  readonly nesting: number;
+  /** A sticky (`y`) RegExp for the start of such an element (or all of it). */
+  readonly pattern: RegExp;
+  /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). */
+  take(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -301,6 +334,11 @@ export class XmlTokenizer {
   private dtMode = 0;
   private dtWindow = 0;
 
+  // The handler's shortcut: how it fared, and the one given up on.
+  private scHits = 0;
+  private scMisses = 0;
+  private scDropped: XmlShortcut | null = null;
+
   // Open elements.
   private readonly names: string[] = [];
   private readonly openLine: number[] = [];
@@ -471,9 +509,17 @@ export class XmlTokenizer {
               break loop;
             }
             if (lt > start) this.textSegment(buf, start, lt, len);
-            // Fast paths for the bulk of a sitemap: `<name>` and the end tag of the open element.
+            // Fast paths for the bulk of a sitemap: the handler's shortcut, `<name>` and the end tag of the open element.
             const c1 = buf.charCodeAt(lt + 1);
             if (isNameStart(c1)) {
+              const sc = this.h.shortcut;
+              if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.scDropped) {
+                const end = this.tryShortcut(sc, buf, lt);
+                if (end !== -1) {
+                  start = from = end;
+                  continue;
+                }
+              }
               let j = lt + 2;
               while (j < len && isNameChar(buf.charCodeAt(j))) j++;
               if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
@@ -878,6 +924,27 @@ export class XmlTokenizer {
   // ---- sections ---------------------------------------------------------------------------------
 
   /** Add buf[a, b) to the accumulator, keeping at most `max` characters plus one to detect the overflow. */
+  /** Offer the element at `lt` to the shortcut: the index after it when taken, else -1. */
+  private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
+    if (sc.depth + sc.nesting > this.maxDepth) return -1;
+    const pattern = sc.pattern;
+    pattern.lastIndex = lt;
+    const match = pattern.exec(buf);
+    if (match !== null) {
+      this.mark(lt);
+      const end = sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
+      if (end !== -1) {
+        this.scHits++;
+        this.textLen = 0;
+        this.textOverflow = false;
+        return end;
+      }
+    }
+    // A shortcut that rarely fits this input only costs time: stop trying it.
+    if (++this.scMisses >= 64 && this.scMisses > 4 * this.scHits) this.scDropped = sc;
+    return -1;
+  }
+
   private append(buf: string, a: number, b: number, max: number): void {
     if (b <= a || this.accFull) return;
     const room = max + 1 - this.acc.length;

@@ -1,0 +1,256 @@
+// The reader's entry shortcut (src/core/read/entry-shortcut.ts) must change nothing but speed: every
+// input read with it and without it (the tokenizer's events only) gives the same entries, positions,
+// diagnostics and format, however the input is split. These tests also check that the shortcut is
+// really taken where it should be, so that the comparison compares two different paths.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { Diagnostic } from '../../../src/core/diagnostics.js';
+import type { SitemapRef, UrlEntry } from '../../../src/core/model.js';
+import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
+import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
+import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+interface Outcome {
+  format: SitemapFormat | undefined;
+  urls: UrlEntry[];
+  sitemaps: SitemapRef[];
+  positions: EntryPosition[];
+  diagnostics: Diagnostic[];
+  /** Entries the shortcut took (always 0 without it). */
+  taken: number;
+}
+
+/** Read `chunks` with the shortcut (counting what it takes) or with the tokenizer's events only. */
+function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderBudgets = {}): Outcome {
+  const out: Outcome = { format: undefined, urls: [], sitemaps: [], positions: [], diagnostics: [], taken: 0 };
+  const reader = new XmlSitemapReader(
+    {
+      format: (f) => {
+        out.format = f;
+      },
+      url: (e, at) => {
+        out.urls.push(e);
+        out.positions.push(at);
+      },
+      sitemap: (s, at) => {
+        out.sitemaps.push(s);
+        out.positions.push(at);
+      },
+      diagnostic: (d) => out.diagnostics.push(d),
+    },
+    budgets,
+  );
+  // The same reader behind a proxy that hides the shortcut, or wraps it to count what it takes.
+  const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
+  const handler = new Proxy(reader, {
+    get(target, key) {
+      if (key === 'shortcut') {
+        const sc = target.shortcut;
+        if (!shortcut || sc === null) return null;
+        let w = wrapped.get(sc);
+        if (w === undefined) {
+          w = {
+            depth: sc.depth,
+            nesting: sc.nesting,
+            pattern: sc.pattern,
+            take: (...args) => {
+              const end = sc.take(...args);
+              if (end !== -1) out.taken++;
+              return end;
+            },
+          };
+          wrapped.set(sc, w);
+        }
+        return w;
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as XmlTokenHandler;
+  const tokenizer = new XmlTokenizer(handler, { maxDepth: budgets.maxDepth, maxValueLength: budgets.maxValueLength ?? 1024 * 1024 });
+  for (const chunk of chunks) tokenizer.write(chunk);
+  tokenizer.end();
+  reader.end();
+  return out;
+}
+
+/** Both ways agree on `text` read whole and in the given pieces; returns the shortcut's outcome (whole). */
+function assertSame(text: string, budgets: ReaderBudgets = {}, pieces: number[] = []): Outcome {
+  const long = readWith(false, [text], budgets);
+  const { taken, ...fast } = readWith(true, [text], budgets);
+  const { taken: _t, ...longRest } = long;
+  assert.deepStrictEqual(fast, longRest, 'whole');
+  if (pieces.length > 0) {
+    const chunks: string[] = [];
+    let at = 0;
+    for (const p of [...pieces].sort((a, b) => a - b)) {
+      const cut = Math.min(Math.max(p, at), text.length);
+      chunks.push(text.slice(at, cut));
+      at = cut;
+    }
+    chunks.push(text.slice(at));
+    const { taken: _u, ...split } = readWith(true, chunks, budgets);
+    assert.deepStrictEqual(split, longRest, 'split');
+  }
+  return { ...fast, taken };
+}
+
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n';
+const urlset = (...urls: string[]): string => `${HEAD}${urls.join('\n')}\n</urlset>\n`;
+const PLAIN = '<url><loc>https://example.com/a</loc><lastmod>2024-01-02T03:04:05+00:00</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>';
+
+describe('entry shortcut: taken for plain entries, same result', () => {
+  it('reads plain urls, images and hreflang links by the shortcut', () => {
+    const r = assertSame(urlset(
+      PLAIN,
+      '<url>\n  <loc> https://example.com/b </loc>\n  <lastmod>2024-01-02</lastmod>\n</url>',
+      '<url><loc>https://example.com/c</loc><image:image><image:loc>https://example.com/c.jpg</image:loc></image:image>' +
+        '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/c"/><xhtml:link href="https://example.com/de/c" hreflang="de" rel="alternate" />' +
+        '<xhtml:link rel="amphtml" href="https://example.com/amp/c"/></url>',
+    ));
+    assert.equal(r.taken, 3);
+    assert.equal(r.urls.length, 3);
+    assert.deepStrictEqual(r.urls[1], { loc: 'https://example.com/b', lastmod: '2024-01-02' });
+    assert.deepStrictEqual(r.urls[2], {
+      loc: 'https://example.com/c',
+      images: [{ loc: 'https://example.com/c.jpg' }],
+      alternates: [{ hreflang: 'en', href: 'https://example.com/c' }, { hreflang: 'de', href: 'https://example.com/de/c' }],
+    });
+    assert.deepStrictEqual(r.diagnostics, []);
+  });
+
+  it('reads plain sitemap index entries by the shortcut', () => {
+    const text = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>https://example.com/s1.xml</loc><lastmod>2024-01-01</lastmod></sitemap>\n<sitemap>\n<loc>https://example.com/s2.xml</loc>\n</sitemap>\n</sitemapindex>';
+    const r = assertSame(text);
+    assert.equal(r.taken, 2);
+    assert.deepStrictEqual(r.sitemaps, [{ loc: 'https://example.com/s1.xml', lastmod: '2024-01-01' }, { loc: 'https://example.com/s2.xml' }]);
+  });
+
+  it('works with other prefixes for the extensions, and the legacy or missing namespace', () => {
+    const other = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:img.x-1="http://www.google.com/schemas/sitemap-image/1.1" xmlns:h="http://www.w3.org/1999/xhtml">' +
+      '<url><loc>https://example.com/a</loc><img.x-1:image><img.x-1:loc>https://example.com/a.png</img.x-1:loc></img.x-1:image><h:link rel="alternate" hreflang="fr" href="https://example.com/fr/a"/></url></urlset>';
+    assert.equal(assertSame(other).taken, 1);
+    assert.equal(assertSame(`<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">${PLAIN}</urlset>`).taken, 1);
+    assert.equal(assertSame(`<urlset>${PLAIN}</urlset>`).taken, 1);
+    // W3C Datetime allows minutes without seconds (the XSD does not: that is validate's business).
+    assert.equal(assertSame(urlset('<url><loc>https://example.com/a</loc><lastmod>2024-01-01T10:00+01:00</lastmod></url>')).taken, 1);
+  });
+});
+
+describe('entry shortcut: declines what the full reader must see', () => {
+  const declined: Array<[string, string]> = [
+    ['an entity in loc', '<url><loc>https://example.com/?a=1&amp;b=2</loc></url>'],
+    ['a raw ampersand', '<url><loc>https://example.com/?a=1&b=2</loc></url>'],
+    ['a CR in a value', '<url><loc>https://example.com/a\r\n</loc></url>'],
+    ['a comment', '<url><!-- x --><loc>https://example.com/a</loc></url>'],
+    ['CDATA', '<url><loc><![CDATA[https://example.com/a]]></loc></url>'],
+    ['an attribute on url', '<url id="1"><loc>https://example.com/a</loc></url>'],
+    ['another order', '<url><lastmod>2024-01-01</lastmod><loc>https://example.com/a</loc></url>'],
+    ['a relative loc', '<url><loc>/a</loc></url>'],
+    ['an empty loc', '<url><loc> </loc></url>'],
+    ['an ftp loc', '<url><loc>ftp://example.com/a</loc></url>'],
+    ['an invalid lastmod', '<url><loc>https://example.com/a</loc><lastmod>not-a-date</lastmod></url>'],
+    ['a lenient lastmod', '<url><loc>https://example.com/a</loc><lastmod>2024-01-01 10:00:00Z</lastmod></url>'],
+    ['an upper-case changefreq', '<url><loc>https://example.com/a</loc><changefreq>Daily</changefreq></url>'],
+    ['a priority of 1.5', '<url><loc>https://example.com/a</loc><priority>1.5</priority></url>'],
+    ['a priority of 0.55', '<url><loc>https://example.com/a</loc><priority>0.55</priority></url>'],
+    ['stray text', '<url>https://example.com/a<loc>https://example.com/a</loc></url>'],
+    ['a duplicate loc', '<url><loc>https://example.com/a</loc><loc>https://example.com/b</loc></url>'],
+    ['an image without loc', '<url><loc>https://example.com/a</loc><image:image><image:loc></image:loc></image:image></url>'],
+    ['an image with a title', '<url><loc>https://example.com/a</loc><image:image><image:loc>https://example.com/a.jpg</image:loc><image:title>T</image:title></image:image></url>'],
+    ['a link without href', '<url><loc>https://example.com/a</loc><xhtml:link rel="alternate" hreflang="en"/></url>'],
+    ['a link without hreflang', '<url><loc>https://example.com/a</loc><xhtml:link rel="alternate" href="https://example.com/a"/></url>'],
+    ['a duplicate attribute', '<url><loc>https://example.com/a</loc><xhtml:link rel="alternate" rel="alternate" hreflang="en" href="https://example.com/a"/></url>'],
+    ['single quotes', "<url><loc>https://example.com/a</loc><xhtml:link rel='alternate' hreflang='en' href='https://example.com/a'/></url>"],
+    ['a link with an end tag', '<url><loc>https://example.com/a</loc><xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"></xhtml:link></url>'],
+    ['an unknown element', '<url><loc>https://example.com/a</loc><foo>x</foo></url>'],
+    ['a video', '<url><loc>https://example.com/a</loc><video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"><video:title>t</video:title></video:video></url>'],
+  ];
+  for (const [what, entry] of declined) {
+    it(`declines ${what}, with the same result as the long way`, () => {
+      const r = assertSame(urlset(PLAIN, entry, PLAIN));
+      assert.equal(r.taken, 2, 'only the two plain entries around it');
+    });
+  }
+
+  it('leaves an unclosed url and what it swallows to the long way', () => {
+    // The next <url> opens inside the unclosed one, deeper than the shortcut applies.
+    assert.equal(assertSame(urlset(PLAIN, '<url><loc>https://example.com/a</loc>', PLAIN, PLAIN)).taken, 1);
+  });
+
+  it('declines past the entry budget, the value budget and the depth budget', () => {
+    const text = urlset(PLAIN, PLAIN, PLAIN);
+    assert.equal(assertSame(text, { maxEntries: 2 }).taken, 2);
+    assert.equal(assertSame(text, { maxValueLength: 60 }).taken, 0);
+    assert.equal(assertSame(text, { maxDepth: 3 }).taken, 0);
+    assert.equal(assertSame(text, { maxDepth: 4 }).taken, 3);
+  });
+
+  it('declines prefixed sitemap elements and links whose prefix is not XHTML', () => {
+    // Prefixed sitemap elements go the long way; unprefixed ones (no namespace: read, with a warning) may not.
+    const prefixed = `<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>https://example.com/a</s:loc></s:url><url><loc>https://example.com/b</loc></url></s:urlset>`;
+    assert.equal(assertSame(prefixed).taken, 1);
+    const redefined = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://example.com/not-xhtml"><url><loc>https://example.com/a</loc><xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/></url></urlset>`;
+    assert.equal(assertSame(redefined).taken, 0);
+  });
+});
+
+describe('entry shortcut: same result on every file and on mutated sitemaps', () => {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(xml|rss|atom)$/i.test(e.name)) files.push(p);
+    }
+  };
+  walk(FIXTURES);
+  walk(CORPUS);
+
+  it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
+    let taken = 0;
+    for (const file of files) {
+      const text = new TextDecoder().decode(readFileSync(file));
+      const third = Math.floor(text.length / 3);
+      try {
+        taken += assertSame(text, {}, [third, 2 * third, 2 * third + 7]).taken;
+      } catch (error) {
+        throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    assert.ok(taken > 0, 'the shortcut was taken somewhere');
+  });
+
+  // Plain entries with snippets dropped in at random places: whatever breaks the plain shape must
+  // send that entry the long way, and both ways must still agree, in any chunking.
+  const snippets = ['&amp;', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', '</url>', '<url>', '</loc>', ' a="b"', '"', "'", '/>', '<image:image>', '</image:image>', 'é', '\u{1F600}', '<xhtml:link rel="alternate" hreflang="en" href="https://e.com/"/>'];
+  it('mutated sitemaps, in random chunks (fast-check)', () => {
+    const base = urlset(
+      PLAIN,
+      '<url><loc>https://example.com/c</loc><image:image><image:loc>https://example.com/c.jpg</image:loc></image:image><xhtml:link rel="alternate" hreflang="en" href="https://example.com/c"/></url>',
+      '<url>\n <loc>https://example.com/d</loc>\n <priority>1.0</priority>\n</url>',
+      PLAIN,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(base.length), fc.constantFrom(...snippets)), { maxLength: 4 }),
+        fc.array(fc.nat(base.length + 200), { maxLength: 6 }),
+        (inserts, pieces) => {
+          let text = base;
+          for (const [at, s] of [...inserts].sort((a, b) => b[0] - a[0])) text = text.slice(0, at) + s + text.slice(at);
+          assertSame(text, {}, pieces);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
