@@ -1,6 +1,7 @@
 // The XML reader's fast path for the bulk of real sitemaps (issue #3, bench:read): a `<url>` or
 // `<sitemap>` element in its plain shape, matched whole by one sticky RegExp (V8 compiles it to
-// machine code), then checked with the same rules the full reader applies. The shape:
+// machine code) that also checks the common forms of the values, so that a plain entry costs next to
+// no script. The shape:
 //
 //   <url><loc>…</loc>[<lastmod>…</lastmod>][<changefreq>…</changefreq>][<priority>…</priority>]
 //        then any number of <image:image><image:loc>…</image:loc></image:image>
@@ -9,13 +10,12 @@
 // with whitespace between elements, no attributes on the sitemap elements, and values without `&`,
 // `<` or CR. Anything else (entities, comments, CDATA, other extensions, other child orders, a value
 // the reader would report) makes the shortcut decline, and the element is tokenized the long way,
-// diagnostics and all. The entries are the same either way: test/read/entry-shortcut.test.ts reads
-// every fixture and corpus file both ways and compares.
+// diagnostics and all. The entries are the same either way: test/core/read/entry-shortcut.test.ts
+// reads every fixture and corpus file both ways, and fast-check mutations of them, and compares.
 
 import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from '../model.js';
 import { w3cDatetimeProblem } from '../datetime.js';
-import { isAbsoluteHttpUrl } from './feeds.js';
-import { isChangefreq, isStrictW3c, priorityTenths, xmlTrim } from './values.js';
+import { isStrictW3c, xmlTrim } from './values.js';
 
 /** Namespace prefixes bound (on the root) to the extensions the shortcut reads; absent: not read. */
 export interface ShortcutPrefixes {
@@ -28,6 +28,30 @@ const VALUE = '([^<&\\r]*)';
 const ATTRIBUTE_VALUE = '([^<&"\\t\\n\\r]*)';
 const ATTRIBUTES = '((?:[ \\t\\n\\r]+[A-Za-z]+="[^<&"\\t\\n\\r]*")*)';
 const ATTRIBUTE = /[ \t\n\r]+([A-Za-z]+)="([^"]*)"/y;
+
+// Values checked by the pattern itself, so that the common entry costs next to no script. Each
+// accepts a subset of what the reader takes without a diagnostic (anything else goes the slower way).
+/** An absolute http(s) URL (feeds.ts isAbsoluteHttpUrl), leading whitespace skipped; trailing whitespace still in. */
+const LOC = `${WS}((?:[hH][tT][tT][pP][sS]?)://[^\\x00-\\x20/?#<&][^<&\\r]*)`;
+/** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss` + `Z` or `±hh:mm` (at most ±14:00), every field in range except day 29–31 of a month. */
+const CANONICAL_DATE = '((?!0000)\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00)))?)';
+const CHANGEFREQ = '(always|hourly|daily|weekly|monthly|yearly|never)';
+/** Decimals from 0 to 1 (the reader's DECIMAL within range). */
+const PRIORITY = '(0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)';
+/**
+ * After an entry's end tag, the whitespace before the next entry's start tag: a blank run, which the
+ * reader ignores, so it may be skipped. Only before a plain start tag, which is sure to end the run
+ * (a malformed tag would not, and the run's position would show in a stray-text diagnostic).
+ */
+const after = (element: string): string => `(?:[ \\t\\n\\r]+(?=<${element}>))?`;
+
+// Groups of the url pattern.
+const G_LOC = 1;
+const G_LASTMOD = 2;
+const G_LASTMOD_OTHER = 3;
+const G_CHANGEFREQ = 4;
+const G_PRIORITY = 5;
+const G_END = 6;
 
 // Groups of the extension pattern.
 const G_IMAGE_LOC = 1;
@@ -67,10 +91,11 @@ export class EntryShortcut {
       const link = `<${escapeName(prefixes.xhtml)}:link`;
       links = `${link} rel="alternate" hreflang="${ATTRIBUTE_VALUE}" href="${ATTRIBUTE_VALUE}"${WS}/>|${link}${ATTRIBUTES}${WS}/>`;
     }
-    const fields = `<loc>${VALUE}</loc>${WS}(?:<lastmod>${VALUE}</lastmod>${WS})?(?:<changefreq>${VALUE}</changefreq>${WS})?(?:<priority>${VALUE}</priority>${WS})?`;
-    this.url = new RegExp(`<url>${WS}${fields}(</url>)?`, 'y');
-    this.sitemap = new RegExp(`<sitemap>${WS}<loc>${VALUE}</loc>${WS}(?:<lastmod>${VALUE}</lastmod>${WS})?</sitemap>`, 'y');
-    this.extension = new RegExp(`(?:${image}|${links})${WS}|(</url>)`, 'y');
+    const lastmod = `<lastmod>${WS}(?:${CANONICAL_DATE}${WS}|${VALUE})</lastmod>${WS}`;
+    const fields = `<loc>${LOC}</loc>${WS}(?:${lastmod})?(?:<changefreq>${WS}${CHANGEFREQ}${WS}</changefreq>${WS})?(?:<priority>${WS}${PRIORITY}${WS}</priority>${WS})?`;
+    this.url = new RegExp(`<url>${WS}${fields}(</url>${after('url')})?`, 'y');
+    this.sitemap = new RegExp(`<sitemap>${WS}<loc>${LOC}</loc>${WS}(?:${lastmod})?</sitemap>${after('sitemap')}`, 'y');
+    this.extension = new RegExp(`(?:${image}|${links})${WS}|(</url>${after('url')})`, 'y');
   }
 
   /**
@@ -79,29 +104,17 @@ export class EntryShortcut {
    */
   urlEntry(m: RegExpExecArray, maxLength: number): UrlEntry | undefined {
     if (m[0].length > maxLength) return undefined;
-    const loc = trustedLoc(m[1] as string);
-    if (loc === undefined) return undefined;
-    const entry: UrlEntry = { loc };
-    const lastmod = m[2];
-    if (lastmod !== undefined) {
-      const v = xmlTrim(lastmod);
-      if (!isCleanDate(v)) return undefined;
-      entry.lastmod = v;
-    }
-    const changefreq = m[3];
-    if (changefreq !== undefined) {
-      const v = xmlTrim(changefreq);
-      if (!isChangefreq(v)) return undefined;
-      entry.changefreq = v as Changefreq;
-    }
-    const priority = m[4];
-    if (priority !== undefined) {
-      const tenths = priorityTenths(xmlTrim(priority));
-      if (tenths < 0) return undefined;
-      entry.priority = tenths / 10;
-    }
+    const entry: UrlEntry = { loc: xmlTrim(m[G_LOC] as string) };
+    const lastmod = lastmodOf(m);
+    if (lastmod === '') return undefined;
+    if (lastmod !== undefined) entry.lastmod = lastmod;
+    const changefreq = m[G_CHANGEFREQ];
+    if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
+    const priority = m[G_PRIORITY];
+    // Number() gives the reader's value: tenths / 10 for 0.0 … 1.0 (both correctly rounded), Number(v) otherwise.
+    if (priority !== undefined) entry.priority = Number(priority);
     const end = m.index + m[0].length;
-    if (m[5] !== undefined) {
+    if (m[G_END] !== undefined) {
       this.end = end;
     } else if (!this.readExtensions(m.input, end, m.index + maxLength, entry)) {
       return undefined;
@@ -110,16 +123,12 @@ export class EntryShortcut {
   }
 
   /** The index entry of a `sitemap` match, or undefined when the full reader would report something. */
-  sitemapRef(m: RegExpExecArray): SitemapRef | undefined {
-    const loc = trustedLoc(m[1] as string);
-    if (loc === undefined) return undefined;
-    const ref: SitemapRef = { loc };
-    const lastmod = m[2];
-    if (lastmod !== undefined) {
-      const v = xmlTrim(lastmod);
-      if (!isCleanDate(v)) return undefined;
-      ref.lastmod = v;
-    }
+  sitemapRef(m: RegExpExecArray, maxLength: number): SitemapRef | undefined {
+    if (m[0].length > maxLength) return undefined;
+    const ref: SitemapRef = { loc: xmlTrim(m[G_LOC] as string) };
+    const lastmod = lastmodOf(m);
+    if (lastmod === '') return undefined;
+    if (lastmod !== undefined) ref.lastmod = lastmod;
     this.end = m.index + m[0].length;
     return ref;
   }
@@ -160,15 +169,23 @@ function plainAlternate(hreflang: string, href: string): AlternateLink | false {
   return lang === '' || target === '' ? false : { hreflang: lang, href: target };
 }
 
-/** A loc the reader would deliver as is: trimmed, absolute http(s). */
-function trustedLoc(raw: string): string | undefined {
-  const loc = xmlTrim(raw);
-  return loc !== '' && isAbsoluteHttpUrl(loc) ? loc : undefined;
+/** The lastmod of a url or sitemap match: undefined when absent, '' when the reader would report it. */
+function lastmodOf(m: RegExpExecArray): string | undefined {
+  const canonical = m[G_LASTMOD];
+  if (canonical !== undefined) {
+    // The pattern leaves the days 29 to 31 to the calendar.
+    const d = canonical.charCodeAt(8);
+    return d === 0x33 || (d === 0x32 && canonical.charCodeAt(9) === 0x39) ? (isCleanDate(canonical) ? canonical : '') : canonical;
+  }
+  const other = m[G_LASTMOD_OTHER];
+  if (other === undefined) return undefined;
+  const v = xmlTrim(other);
+  return isCleanDate(v) ? v : '';
 }
 
 /** A lastmod the reader takes without a diagnostic: a W3C Datetime written in one of its own forms. */
 function isCleanDate(v: string): boolean {
-  return w3cDatetimeProblem(v) === undefined && isStrictW3c(v);
+  return v !== '' && w3cDatetimeProblem(v) === undefined && isStrictW3c(v);
 }
 
 /**

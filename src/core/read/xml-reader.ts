@@ -565,9 +565,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
   }
 
   private takeSitemap(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
-    if (this.delivered >= this.maxEntries || match[0].length > maxLength) return -1;
+    if (this.delivered >= this.maxEntries) return -1;
     const es = this.entryShortcut as EntryShortcut;
-    const ref = es.sitemapRef(match);
+    const ref = es.sitemapRef(match, maxLength);
     if (ref === undefined) return -1;
     this.beforeShortcutEntry();
     this.sink.sitemap(ref, { line, column });

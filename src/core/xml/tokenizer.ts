@@ -86,7 +86,8 @@ export interface XmlTokenHandler {
  * tokenizer runs `pattern` there and, when it matches, offers the match to `take`. `take` may read on
  * in `match.input` (the current buffer) past the match. If it returns the index just after the
  * element's end tag, the element counts as read (no events for it); if -1, the tokenizer reads it as
- * usual.
+ * usual. It may also return an index past whitespace that follows the end tag when it would have
+ * ignored that text; then the next element is offered to it at once if it starts there.
  *
  * The contract that keeps both ways equivalent is the handler's: it takes only a whole, balanced
  * element that the tokenizer would read without any diagnostic (names without attributes or with
@@ -924,25 +925,34 @@ export class XmlTokenizer {
   // ---- sections ---------------------------------------------------------------------------------
 
   /** Add buf[a, b) to the accumulator, keeping at most `max` characters plus one to detect the overflow. */
-  /** Offer the element at `lt` to the shortcut: the index after it when taken, else -1. */
+  /**
+   * Offer the element at `lt` to the shortcut, and the ones that follow it directly while it takes
+   * them: the index after the last one taken, or -1 when it took none.
+   */
   private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
     const pattern = sc.pattern;
-    pattern.lastIndex = lt;
-    const match = pattern.exec(buf);
-    if (match !== null) {
-      this.mark(lt);
+    let at = lt;
+    let taken = -1;
+    for (;;) {
+      pattern.lastIndex = at;
+      const match = pattern.exec(buf);
+      if (match === null) break;
+      this.mark(at);
       const end = sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
-      if (end !== -1) {
-        this.scHits++;
-        this.textLen = 0;
-        this.textOverflow = false;
-        return end;
-      }
+      if (end === -1) break;
+      this.scHits++;
+      taken = at = end;
+      if (buf.charCodeAt(at) !== 0x3c) break;
     }
-    // A shortcut that rarely fits this input only costs time: stop trying it.
-    if (++this.scMisses >= 64 && this.scMisses > 4 * this.scHits) this.scDropped = sc;
-    return -1;
+    if (taken !== -1) {
+      this.textLen = 0;
+      this.textOverflow = false;
+    } else if (++this.scMisses >= 64 && this.scMisses > 4 * this.scHits) {
+      // A shortcut that rarely fits this input only costs time: stop trying it.
+      this.scDropped = sc;
+    }
+    return taken;
   }
 
   private append(buf: string, a: number, b: number, max: number): void {

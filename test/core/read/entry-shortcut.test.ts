@@ -140,6 +140,9 @@ describe('entry shortcut: taken for plain entries, same result', () => {
     assert.equal(assertSame(other).taken, 1);
     assert.equal(assertSame(`<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">${PLAIN}</urlset>`).taken, 1);
     assert.equal(assertSame(`<urlset>${PLAIN}</urlset>`).taken, 1);
+    // Any decimal from 0 to 1 is a priority the reader takes as it is.
+    const r = assertSame(urlset('<url><loc>https://example.com/a</loc><priority> 0.55 </priority></url>', '<url><loc>https://example.com/b</loc><priority>.5</priority></url>', '<url><loc>https://example.com/c</loc><priority>1.</priority></url>'));
+    assert.deepStrictEqual([r.taken, r.urls.map((u) => u.priority)], [3, [0.55, 0.5, 1]]);
     // W3C Datetime allows minutes without seconds (the XSD does not: that is validate's business).
     assert.equal(assertSame(urlset('<url><loc>https://example.com/a</loc><lastmod>2024-01-01T10:00+01:00</lastmod></url>')).taken, 1);
   });
@@ -161,7 +164,7 @@ describe('entry shortcut: declines what the full reader must see', () => {
     ['a lenient lastmod', '<url><loc>https://example.com/a</loc><lastmod>2024-01-01 10:00:00Z</lastmod></url>'],
     ['an upper-case changefreq', '<url><loc>https://example.com/a</loc><changefreq>Daily</changefreq></url>'],
     ['a priority of 1.5', '<url><loc>https://example.com/a</loc><priority>1.5</priority></url>'],
-    ['a priority of 0.55', '<url><loc>https://example.com/a</loc><priority>0.55</priority></url>'],
+    ['a priority of +0.5', '<url><loc>https://example.com/a</loc><priority>+0.5</priority></url>'],
     ['stray text', '<url>https://example.com/a<loc>https://example.com/a</loc></url>'],
     ['a duplicate loc', '<url><loc>https://example.com/a</loc><loc>https://example.com/b</loc></url>'],
     ['an image without loc', '<url><loc>https://example.com/a</loc><image:image><image:loc></image:loc></image:image></url>'],
@@ -232,7 +235,7 @@ describe('entry shortcut: same result on every file and on mutated sitemaps', ()
 
   // Plain entries with snippets dropped in at random places: whatever breaks the plain shape must
   // send that entry the long way, and both ways must still agree, in any chunking.
-  const snippets = ['&amp;', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', '</url>', '<url>', '</loc>', ' a="b"', '"', "'", '/>', '<image:image>', '</image:image>', 'é', '\u{1F600}', '<xhtml:link rel="alternate" hreflang="en" href="https://e.com/"/>'];
+  const snippets = ['2024-02-30', '2023-02-29T00:00:00Z', '1.', '.5', '0.55', '+14:00', '+14:01', 'Z', '0000', '&amp;', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', '</url>', '<url>', '</loc>', ' a="b"', '"', "'", '/>', '<image:image>', '</image:image>', 'é', '\u{1F600}', '<xhtml:link rel="alternate" hreflang="en" href="https://e.com/"/>'];
   it('mutated sitemaps, in random chunks (fast-check)', () => {
     const base = urlset(
       PLAIN,
@@ -251,6 +254,32 @@ describe('entry shortcut: same result on every file and on mutated sitemaps', ()
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  // Values near the edges of what the pattern checks itself (dates, priorities, URL starts).
+  const digits = (n: number): fc.Arbitrary<string> => fc.array(fc.constantFrom('0', '1', '2', '3', '4', '5', '9'), { minLength: n, maxLength: n }).map((d) => d.join(''));
+  const dateArb = fc.oneof(
+    fc.tuple(digits(4), digits(2), digits(2)).map(([y, m, d]) => `${y}-${m}-${d}`),
+    fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), fc.constantFrom('Z', '+', '-'), digits(2), digits(2))
+      .map(([y, mo, d, h, mi, s, z, oh, om]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${z === 'Z' ? 'Z' : `${z}${oh}:${om}`}`),
+    fc.constantFrom('2024-02-29', '2023-02-29', '2024-04-31', '2024-01-01T10:00:00.5Z', '2024-01-01T10:00Z', '2024', ' 2024-01-01 ', ''),
+  );
+  const priorityArb = fc.oneof(fc.constantFrom('0', '1', '0.', '1.', '.5', '1.00', '1.01', '0.999', '00.5', '-0', '+1', '', ' 0.5 ', '1e0'), fc.double({ min: -0.5, max: 1.5, noNaN: true }).map(String));
+  const locArb = fc.constantFrom('https://example.com/a', 'HTTP://example.com/a', 'http://e.com', 'https:///a', 'https://?a', 'https:// a', ' https://e.com/ ', 'https://e.com/\t', 'mailto:a@b', '', 'https://例え.jp/パス');
+  const changefreqArb = fc.constantFrom('daily', ' weekly ', 'Daily', 'sometimes', '');
+  const entryArb = fc.record({ loc: locArb, lastmod: fc.option(dateArb), changefreq: fc.option(changefreqArb), priority: fc.option(priorityArb) });
+  it('entries with edge values (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (entries, index) => {
+        const body = entries.map((e) => {
+          const lastmod = e.lastmod === null ? '' : `<lastmod>${e.lastmod}</lastmod>`;
+          if (index) return `<sitemap><loc>${e.loc}</loc>${lastmod}</sitemap>`;
+          return `<url><loc>${e.loc}</loc>${lastmod}${e.changefreq === null ? '' : `<changefreq>${e.changefreq}</changefreq>`}${e.priority === null ? '' : `<priority>${e.priority}</priority>`}</url>`;
+        }).join('\n');
+        assertSame(index ? `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>` : urlset(body));
+      }),
+      { numRuns: 500 },
     );
   });
 });
