@@ -4,12 +4,14 @@ import { readFileSync } from 'node:fs';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
 import { runGenerate } from './commands/generate.js';
 import { runRead } from './commands/read.js';
+import { runValidate } from './commands/validate.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
   generate: { run: runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
   read: { run: runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
+  validate: { run: runValidate, summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes' },
 };
 
 function version(): string {

@@ -40,7 +40,7 @@ import { FORMAT_SNIFF_CHARS, sniffFormat } from '../core/read/sniff.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from '../core/read/text.js';
 import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { XmlSitemapReader } from '../core/read/xml-reader.js';
-import { XmlTokenizer } from '../core/xml/tokenizer.js';
+import { XmlTokenizer, type XmlTokenHandler } from '../core/xml/tokenizer.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
 import { ioErrorReason } from './io-errors.js';
 
@@ -88,6 +88,11 @@ export interface ParseSitemapOptions extends ReaderBudgets {
   file?: string;
   /** Base of a relative path; default `process.cwd()`. */
   cwd?: string;
+  /**
+   * Advanced: wrap the XML reader's tokenizer handler to see the same XML events (validation does).
+   * The wrapper must forward every event to the reader, in order.
+   */
+  xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler;
 }
 
 /**
@@ -243,6 +248,7 @@ class FormatRouter {
   constructor(
     private readonly sink: ReaderSink,
     private readonly budgets: ReaderBudgets,
+    private readonly xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler,
   ) {}
 
   write(text: string): void {
@@ -293,7 +299,7 @@ class FormatRouter {
 
   private xmlTarget(sink: ReaderSink): TextTarget {
     const reader = new XmlSitemapReader(sink, this.budgets);
-    const tokenizer = new XmlTokenizer(reader, {
+    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, {
       maxDepth: this.budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
       maxValueLength: this.budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
     });
@@ -383,8 +389,9 @@ class Pipeline implements ReaderSink {
     private readonly out: PipelineSink,
     budgets: ReaderBudgets,
     private readonly file: string | undefined,
+    xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler,
   ) {
-    this.router = new FormatRouter(this, budgets);
+    this.router = new FormatRouter(this, budgets, xmlHandler);
   }
 
   get wantsMore(): boolean {
@@ -722,6 +729,7 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
       },
       budgetsOf(options),
       source.file,
+      options.xmlHandler,
     );
     this.finished = new Promise<void>((resolve, reject) => {
       this.finishedResolve = resolve;
@@ -838,6 +846,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     { format: onFormat ?? noop, url: onUrl ?? noop, sitemap: onSitemap ?? noop, diagnostic: onDiagnostic ?? noop },
     budgetsOf(options),
     source.file,
+    options.xmlHandler,
   );
   for await (const _ of drive(source, options, pipeline)) {
     // One step per input chunk.

@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { validateXML, memoryPages } from 'xmllint-wasm';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
-const FILES = ['sitemap.xsd', 'siteindex.xsd', 'sitemap-image.xsd', 'sitemap-video.xsd', 'sitemap-news.xsd', 'xhtml-link.xsd', 'all.xsd'];
+const FILES = ['sitemap.xsd', 'siteindex.xsd', 'sitemap-image.xsd', 'sitemap-video.xsd', 'sitemap-news.xsd', 'xhtml-link.xsd', 'all.xsd', 'all-index.xsd'];
 const schemas = new Map(FILES.map((name) => [name, readFileSync(SCHEMA_DIR + name, 'utf8')]));
 
-export type SchemaName = 'sitemap' | 'siteindex' | 'all';
+export type SchemaName = 'sitemap' | 'siteindex' | 'all' | 'all-index';
 
 export interface XmllintResult {
   valid: boolean;

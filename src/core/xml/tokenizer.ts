@@ -1148,6 +1148,10 @@ export class XmlTokenizer {
     let start = 0;
     while (start < data.length && isWs(data.charCodeAt(start))) start++;
     const body = start > 0 ? data.slice(start) : data;
+    // XML 1.0 §2.6: PI ::= '<?' PITarget (S (Char* - (Char* '?>' Char*)))? '?>'
+    if (start === 0 && data.length > 0) {
+      this.reportTok('xml/malformed-tag', `processing instruction <?${target} is not followed by a space before its data`, 'write <?target data?>, or escape < as &lt; if this was text');
+    }
     if (target.length === 3 && target.toLowerCase() === 'xml') {
       if (!this.declAllowed) {
         this.reportTok('xml/misplaced-declaration', 'XML declaration not at the start of the document; ignored', this.rootSeen ? 'were two documents joined?' : 'the declaration must come first');
@@ -1176,14 +1180,21 @@ export class XmlTokenizer {
         if (body.slice(at).trim() !== '') problem = `cannot read ${show(body.slice(at).trim())}`;
         break;
       }
+      // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.
+      if (at > 0 && !isWs(body.charCodeAt(at)) && problem === '') problem = 'no space between pseudo-attributes';
       at = pseudo.lastIndex;
       const name = m[1] as string;
       const value = m[2] ?? m[3] ?? '';
       if (name === 'version' || name === 'encoding' || name === 'standalone') {
         if (declaration[name] !== undefined) problem = `${name} given twice`;
-        else declaration[name] = value;
+        else if (name !== 'version' && declaration.version === undefined) problem ||= 'version must come first';
+        else if (name === 'encoding' && declaration.standalone !== undefined) problem ||= 'encoding must come before standalone';
+        declaration[name] ??= value;
+        if (name === 'version' && !/^1\.[0-9]+$/.test(value)) problem ||= `version ${show(value)} is not 1.x`;
+        if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value)} is malformed`;
+        if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value)} is not yes or no`;
       } else {
-        problem = `unknown pseudo-attribute ${name}`;
+        problem ||= `unknown pseudo-attribute ${name}`;
       }
     }
     if (problem === '' && declaration.version === undefined) problem = 'no version';

@@ -1,0 +1,287 @@
+// `sitemapkit validate`: will search engines accept these sitemaps, and if not, what to fix. Every
+// schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
+// format a person, a script or a CI system wants.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Severity } from '../../core/diagnostics.js';
+import { SitemapError } from '../../core/errors.js';
+import type { LimitsProfileName } from '../../core/model.js';
+import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
+import { summarize, type FileReport } from '../../core/validate/types.js';
+import type { RuleSetting } from '../../core/validate/validator.js';
+import type { SitemapInput } from '../../node/parse-sitemap.js';
+import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
+import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { UsageError, choice, usageFailure } from '../args.js';
+
+export const VALIDATE_HELP = `Usage: sitemapkit validate FILE|-... [options]
+
+Check sitemaps the way search engines read them: everything sitemap.xsd,
+siteindex.xsd and Google's image, video and news schemas define, and the
+protocol's rules no schema expresses (URL encoding and length, the location
+scope, limits, duplicates, dates in the future, hreflang groups). Each problem
+has a stable code (docs/rules.md), a line and column, and how to fix it.
+Plain or gzipped, any format (urlset, index, RSS, Atom, text), any encoding.
+
+Input: FILE, or - for standard input. (URLs will be fetched once "sitemapkit
+discover" exists; for now, download the file first.)
+
+Options:
+  --location URL      where the sitemap is served (e.g.
+                      https://example.com/blog/sitemap.xml): every URL must have
+                      its scheme, host and port and sit under /blog/
+  --limits PROFILE    current (default: 50,000 URLs, 50 MB, 50,000 sitemaps per
+                      index) or legacy (the 2008 wording: 10 MB, 1,000 sitemaps)
+  --format FMT        stylish (default), json, github (Actions annotations),
+                      sarif (SARIF 2.1.0, for code scanning), junit (CI test
+                      reports)
+  --max-warnings N    exit 1 when there are more than N warnings (default: no
+                      limit)
+  --rule CODE=LEVEL   set a rule's severity: error, warning, info or off; may be
+                      repeated (e.g. --rule loc/duplicate=off)
+  --config FILE       JSON settings: {"rules": {"CODE": "LEVEL"}, "limits":
+                      "legacy", "location": "...", "maxWarnings": 0}; without
+                      it, sitemapkit.config.json in the current directory is
+                      read if there is one. Options given here win.
+  --follow            for a sitemap index, also validate the children it lists
+                      that sit beside it (matched by file name)
+  --now DATE          the date taken as now for "lastmod in the future" (tests)
+  -q, --quiet         report errors only
+  -h, --help          this help
+
+Exit status: 0 no errors (and warnings within --max-warnings), 1 errors or
+too many warnings, 2 usage error or an input that cannot be read.
+
+Examples:
+  sitemapkit validate sitemap.xml
+  sitemapkit validate public/sitemap-index.xml --follow --location https://example.com/sitemap-index.xml
+  sitemapkit validate sitemap.xml.gz --format sarif > sitemap.sarif
+  sitemapkit validate sitemap.xml --rule lastmod/future=off --max-warnings 0
+`;
+
+const OPTIONS = {
+  location: { type: 'string' },
+  limits: { type: 'string' },
+  format: { type: 'string' },
+  'max-warnings': { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  follow: { type: 'boolean' },
+  now: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
+const DEFAULT_CONFIG = 'sitemapkit.config.json';
+const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
+
+interface Config {
+  rules: Record<string, RuleSetting>;
+  limits?: LimitsProfileName;
+  location?: string;
+  maxWarnings?: number;
+}
+
+function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
+  if (!VALIDATION_RULES.has(code)) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (the codes are listed in docs/rules.md)`);
+  if (typeof value !== 'string' || !(SETTINGS as readonly string[]).includes(value)) {
+    throw new UsageError(`${where}: the level of ${code} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as RuleSetting;
+}
+
+function readConfig(path: string): Config {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${path}: ${(error as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
+  const config: Config = { rules: {} };
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    switch (key) {
+      case 'rules':
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path}: "rules" must be an object of code: level`);
+        for (const [code, level] of Object.entries(value as Record<string, unknown>)) config.rules[code] = ruleSetting(code, level, path);
+        break;
+      case 'limits':
+        config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
+        break;
+      case 'location':
+        if (typeof value !== 'string') throw new UsageError(`${path}: "location" must be a URL string`);
+        config.location = value;
+        break;
+      case 'maxWarnings':
+        if (!Number.isInteger(value) || (value as number) < 0) throw new UsageError(`${path}: "maxWarnings" must be a whole number`);
+        config.maxWarnings = value as number;
+        break;
+      default:
+        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, location, maxWarnings)`);
+    }
+  }
+  return config;
+}
+
+function location(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
+  return url.href;
+}
+
+/** The local file for a child sitemap URL listed by an index at `indexPath`: the same file name beside it. */
+function localChild(indexPath: string, loc: string): string | undefined {
+  let name: string;
+  try {
+    name = decodeURIComponent(new URL(loc).pathname.split('/').pop() ?? '');
+  } catch {
+    return undefined;
+  }
+  if (name === '' || name.includes('/') || name.includes('\\')) return undefined;
+  const path = resolve(dirname(indexPath), name);
+  return existsSync(path) ? path : undefined;
+}
+
+export async function runValidate(argv: string[], io: CliIo): Promise<number> {
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (error) {
+    return usageFailure(io, 'validate', (error as Error).message);
+  }
+  if (values.help === true) {
+    io.stdout.write(VALIDATE_HELP);
+    return EXIT_OK;
+  }
+
+  let format: ReportFormat;
+  let config: Config = { rules: {} };
+  let maxWarnings: number | undefined;
+  let now: number | undefined;
+  try {
+    if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
+    if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    for (const p of positionals) {
+      if (/^https?:\/\//i.test(p)) throw new UsageError(`${p}: fetching URLs comes with "sitemapkit discover"; download the file and validate it with --location ${p}`);
+    }
+    const configPath = values.config !== undefined ? resolve(io.cwd, values.config) : resolve(io.cwd, DEFAULT_CONFIG);
+    if (values.config !== undefined || existsSync(configPath)) config = readConfig(configPath);
+    format = choice(values.format, '--format', REPORT_FORMATS) ?? 'stylish';
+    const limits = choice(values.limits, '--limits', ['current', 'legacy'] as const);
+    if (limits !== undefined) config.limits = limits;
+    if (values.location !== undefined) config.location = location(values.location, '--location');
+    else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
+    for (const r of values.rule ?? []) {
+      const eq = r.indexOf('=');
+      if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
+      config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
+    }
+    if (values['max-warnings'] !== undefined) {
+      if (!/^\d+$/.test(values['max-warnings'])) throw new UsageError(`--max-warnings needs a whole number, got ${JSON.stringify(values['max-warnings'])}`);
+      maxWarnings = Number(values['max-warnings']);
+    } else {
+      maxWarnings = config.maxWarnings;
+    }
+    if (values.now !== undefined) {
+      now = Date.parse(values.now);
+      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(values.now)}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
+    throw error;
+  }
+  if (positionals.includes('-') && io.stdin === undefined) return usageFailure(io, 'validate', 'standard input is not available');
+
+  const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
+  if (config.limits !== undefined) base.limits = config.limits;
+  if (now !== undefined) base.now = now;
+  const reports: FileReport[] = [];
+  let fatal = false;
+
+  const validateOne = async (input: SitemapInput, file: string, locationUrl: string | undefined): Promise<SitemapValidationResult | undefined> => {
+    try {
+      const options: ValidateSitemapOptions = { ...base, file };
+      if (locationUrl !== undefined) options.location = locationUrl;
+      const result = await validateSitemap(input, options);
+      reports.push(result);
+      return result;
+    } catch (error) {
+      if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+      io.stderr.write(`sitemapkit validate: ${error.message}\n`);
+      fatal = true;
+      return undefined;
+    }
+  };
+
+  for (const path of positionals) {
+    const file = path === '-' ? '<stdin>' : path;
+    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+    const result = await validateOne(input, file, config.location);
+    if (result === undefined || values.follow !== true || path === '-' || result.format !== 'sitemapindex') continue;
+    await followChildren(resolve(io.cwd, path), file, result, validateOne);
+  }
+
+  const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
+  io.stdout.write(render(format, shown, io));
+  const summary = summarize(reports);
+  if (fatal) return EXIT_FATAL;
+  if (summary.errors > 0) return EXIT_PROBLEMS;
+  if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
+    io.stderr.write(`sitemapkit validate: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return EXIT_PROBLEMS;
+  }
+  return EXIT_OK;
+}
+
+/** --follow: validate the children of an index that sit beside it, and flag children that are indexes themselves. */
+async function followChildren(
+  indexPath: string,
+  indexFile: string,
+  index: SitemapValidationResult,
+  validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<SitemapValidationResult | undefined>,
+): Promise<void> {
+  const { readSitemap } = await import('../../node/parse-sitemap.js');
+  const children: { loc: string; line: number; column: number }[] = [];
+  await readSitemap(indexPath, { onSitemap: (ref, at) => children.push({ loc: ref.loc, ...at }) });
+  const nested: FileReport['diagnostics'][number][] = [];
+  for (const child of children) {
+    const path = localChild(indexPath, child.loc);
+    if (path === undefined) continue;
+    const result = await validateOne(path, path, child.loc);
+    if (result?.format === 'sitemapindex') {
+      const severity: Severity = 'warning';
+      nested.push({ code: 'index/nested', severity, message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' });
+    }
+  }
+  if (nested.length > 0) (index.diagnostics as FileReport['diagnostics'][number][]).push(...nested);
+}
+
+function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {
+  switch (format) {
+    case 'json':
+      return formatJson(reports);
+    case 'github':
+      return formatGithub(reports);
+    case 'sarif':
+      return formatSarif(reports, { toolVersion: version(), rules: ruleInfo, informationUri: PROJECT_URL, rulesDocUri: `${PROJECT_URL}/blob/main/docs/rules.md` });
+    case 'junit':
+      return formatJunit(reports);
+    default:
+      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+  }
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,39 @@
+// `sitemapkit validate --format github`: GitHub Actions workflow commands, which the runner turns
+// into annotations on the files of the pull request and in the job summary:
+//   ::error file=F,line=L,col=C,title=CODE::MESSAGE
+// `warning` for warnings, `notice` for infos. The hint follows the message on its own line.
+// No `file=` for standard input (`-`), no `line=`/`col=` when the diagnostic has no position.
+
+import type { Severity } from '../../core/diagnostics.js';
+import type { FileReport } from '../../core/validate/types.js';
+
+const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+export function formatGithub(reports: readonly FileReport[]): string {
+  const lines: string[] = [];
+  for (const report of reports) {
+    for (const d of report.diagnostics) {
+      const properties: Array<[string, string]> = [];
+      if (report.file !== '-') properties.push(['file', report.file]);
+      if (d.line !== undefined) {
+        properties.push(['line', String(d.line)]);
+        if (d.column !== undefined) properties.push(['col', String(d.column)]);
+      }
+      properties.push(['title', d.code]);
+      const propertyList = properties.map(([key, value]) => `${key}=${escapeProperty(value)}`).join(',');
+      const message = d.hint === undefined ? d.message : `${d.message}\nFix: ${d.hint}`;
+      lines.push(`::${COMMAND[d.severity]} ${propertyList}::${escapeData(message)}`);
+    }
+  }
+  return lines.map((line) => line + '\n').join('');
+}
+
+// The runner's escaping (as in @actions/core): data ends at the line end, properties also at `,`
+// and the `::` that starts the data.
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,80 @@
+// `sitemapkit validate --format junit`: JUnit XML, for the test report views of Jenkins, GitLab
+// and GitHub. Each file is a test suite; each error or warning a failed test case (type = the code);
+// a file with neither has one passing case, "valid". Infos are not failures: they go to the
+// suite's <system-out>.
+
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { FileReport } from '../../core/validate/types.js';
+
+export function formatJunit(reports: readonly FileReport[]): string {
+  const suites = reports.map(testSuite);
+  const tests = suites.reduce((sum, s) => sum + s.tests, 0);
+  const failures = suites.reduce((sum, s) => sum + s.failures, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="sitemapkit validate" tests="${tests}" failures="${failures}" errors="0">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function testSuite(report: FileReport): { tests: number; failures: number; xml: string } {
+  const failed = report.diagnostics.filter((d) => d.severity !== 'info');
+  const infos = report.diagnostics.filter((d) => d.severity === 'info');
+  const file = escapeXml(report.file, 'attribute');
+  const cases =
+    failed.length > 0
+      ? failed.map((d) => failedCase(d, file))
+      : [`    <testcase name="valid" classname="${file}"/>`];
+  const systemOut = infos.length > 0 ? [`    <system-out>${escapeXml(infos.map(describe).join('\n'), 'text')}</system-out>`] : [];
+  const tests = cases.length;
+  return {
+    tests,
+    failures: failed.length,
+    xml: [
+      `  <testsuite name="${file}" tests="${tests}" failures="${failed.length}" errors="0">`,
+      ...cases,
+      ...systemOut,
+      '  </testsuite>',
+    ].join('\n'),
+  };
+}
+
+function failedCase(d: Diagnostic, escapedFile: string): string {
+  const position = positionOf(d);
+  const name = position === undefined ? d.code : `${d.code} at ${position}`;
+  return [
+    `    <testcase name="${escapeXml(name, 'attribute')}" classname="${escapedFile}">`,
+    `      <failure type="${escapeXml(d.code, 'attribute')}" message="${escapeXml(d.message, 'attribute')}">${escapeXml(describe(d), 'text')}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+/** `12:5 error loc/not-absolute message` and the hint on the next line. */
+function describe(d: Diagnostic): string {
+  const position = positionOf(d);
+  const head = `${position === undefined ? '' : `${position} `}${d.severity} ${d.code} ${d.message}`;
+  return d.hint === undefined ? head : `${head}\nFix: ${d.hint}`;
+}
+
+function positionOf(d: Diagnostic): string | undefined {
+  if (d.line === undefined) return undefined;
+  return d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;',
+};
+
+/**
+ * Text content or an attribute value. What XML 1.0 cannot carry at all (C0 controls, lone
+ * surrogates, U+FFFE/U+FFFF) becomes U+FFFD. A parser turns a literal CR into LF, and a literal tab
+ * or line end in an attribute into a space, so those are written as character references.
+ */
+export function escapeXml(text: string, where: 'text' | 'attribute'): string {
+  const special = where === 'attribute' ? /[&<>"'\t\n\r]/g : /[&<>"'\r]/g;
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(special, (c) => ENTITIES[c] as string);
+}

@@ -1,0 +1,96 @@
+// `sitemapkit validate --format sarif`: a SARIF 2.1.0 log (OASIS), the format of GitHub code scanning
+// and of most static-analysis viewers. One run; the rules are the distinct codes that fired.
+// Columns are counted in UTF-16 code units (core/diagnostics.ts), which the run declares.
+
+import type { Diagnostic, Severity } from '../../core/diagnostics.js';
+import type { FileReport, RuleInfo } from '../../core/validate/types.js';
+
+export interface SarifOptions {
+  /** sitemapkit's version (package.json). */
+  readonly toolVersion: string;
+  /** The documentation of a code; undefined for a code the catalogue does not know. */
+  readonly rules: (code: string) => RuleInfo | undefined;
+  /** The project's home page. */
+  readonly informationUri: string;
+  /** The page that documents the rules (docs/rules.md); each rule links to `#` + its anchor. */
+  readonly rulesDocUri: string;
+}
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+type SarifLevel = 'error' | 'warning' | 'note';
+const LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', info: 'note' };
+
+interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+  defaultConfiguration: { level: SarifLevel };
+  helpUri: string;
+  properties?: { searchConsole: string };
+}
+
+export function formatSarif(reports: readonly FileReport[], options: SarifOptions): string {
+  const located = reports.flatMap((report) => report.diagnostics.map((d) => ({ d, uri: artifactUri(report.file) })));
+  const codes = [...new Set(located.map(({ d }) => d.code))].sort();
+  const ruleIndex = new Map(codes.map((code, i) => [code, i]));
+  const rules = codes.map((code) => sarifRule(code, located.find(({ d }) => d.code === code)?.d.severity ?? 'error', options));
+
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'sitemapkit', version: options.toolVersion, informationUri: options.informationUri, rules } },
+        columnKind: 'utf16CodeUnits',
+        results: located.map(({ d, uri }) => sarifResult(d, uri, ruleIndex.get(d.code) as number)),
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** The rule's documented severity is its default level; an unknown code takes that of its first diagnostic. */
+function sarifRule(code: string, firstSeverity: Severity, options: SarifOptions): SarifRule {
+  const info = options.rules(code);
+  return {
+    id: code,
+    shortDescription: { text: info?.title ?? code },
+    defaultConfiguration: { level: LEVEL[info?.severity ?? firstSeverity] },
+    helpUri: `${options.rulesDocUri}#${ruleAnchor(code)}`,
+    ...(info?.searchConsole !== undefined ? { properties: { searchConsole: info.searchConsole } } : {}),
+  };
+}
+
+function sarifResult(d: Diagnostic, uri: string, ruleIndex: number): object {
+  // SARIF lines and columns start at 1; anything else is no position.
+  const region =
+    d.line !== undefined && d.line >= 1
+      ? { startLine: d.line, ...(d.column !== undefined && d.column >= 1 ? { startColumn: d.column } : {}) }
+      : undefined;
+  return {
+    ruleId: d.code,
+    ruleIndex,
+    level: LEVEL[d.severity],
+    message: { text: d.hint === undefined ? d.message : `${d.message} Fix: ${d.hint}` },
+    locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region !== undefined ? { region } : {}) } }],
+  };
+}
+
+/** `loc/not-encoded` → `loc-not-encoded`: lower case, every run of other characters one `-`. */
+export function ruleAnchor(code: string): string {
+  return code.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/**
+ * A URL stays as it is; a path becomes a URI reference with `/` separators and its segments
+ * percent-encoded: relative paths stay relative (code scanning resolves them against the
+ * repository), absolute ones become `file:` URIs.
+ */
+export function artifactUri(file: string): string {
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return file;
+  const path = file.replace(/\\/g, '/');
+  const encoded = (p: string): string => p.split('/').map(encodeURIComponent).join('/');
+  if (/^[a-z]:\//i.test(path)) return `file:///${path.slice(0, 2)}${encoded(path.slice(2))}`;
+  if (path.startsWith('/')) return `file://${encoded(path)}`;
+  return encoded(path.replace(/^(\.\/)+/, ''));
+}

@@ -1,0 +1,104 @@
+// The human report of `sitemapkit validate`, in ESLint's "stylish" look: per file with diagnostics,
+// the file name, then one aligned row per diagnostic (`LINE:COL  severity  message  code`) and its
+// hint below the message; then one summary line. Files without diagnostics are only counted.
+//
+// A diagnostic without a position (e.g. "the file is empty") leaves the position column blank rather
+// than printing a made-up `0:0`; one with a line but no column shows the line alone.
+
+import type { Diagnostic, Severity } from '../../core/diagnostics.js';
+import { summarize, type FileReport } from '../../core/validate/types.js';
+import { plural } from '../format.js';
+
+export interface StylishOptions {
+  /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
+  readonly color: boolean;
+}
+
+const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
+type Style = keyof typeof SGR;
+
+const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
+
+export function formatStylish(reports: readonly FileReport[], options: StylishOptions): string {
+  const paint = (text: string, ...styles: Style[]): string =>
+    options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
+
+  const blocks = reports
+    .filter((report) => report.diagnostics.length > 0)
+    .map((report) => [paint(printable(report.file), 'underline'), ...diagnosticRows(report.diagnostics, paint)].join('\n'));
+  return [...blocks, summaryLine(reports, paint)].join('\n\n') + '\n';
+}
+
+type Paint = (text: string, ...styles: Style[]) => string;
+
+function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): string[] {
+  const rows = diagnostics.map((d) => ({
+    position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
+    severity: d.severity,
+    message: printable(d.message),
+    code: printable(d.code),
+    hint: d.hint === undefined ? undefined : printable(d.hint),
+  }));
+  const positionWidth = Math.max(...rows.map((r) => width(r.position)));
+  const severityWidth = Math.max(...rows.map((r) => width(r.severity)));
+  const messageWidth = Math.max(...rows.map((r) => width(r.message)));
+  // The hint sits under the message column.
+  const hintIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
+
+  return rows.flatMap((r) => {
+    const line =
+      `  ${padStart(r.position, positionWidth)}  ${padEnd(paint(r.severity, SEVERITY_STYLE[r.severity]), severityWidth, r.severity)}` +
+      `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`;
+    return r.hint === undefined ? [line] : [line, hintIndent + paint(r.hint, 'dim')];
+  });
+}
+
+function summaryLine(reports: readonly FileReport[], paint: Paint): string {
+  const s = summarize(reports);
+  const problems = s.errors + s.warnings + s.infos;
+  if (problems === 0) {
+    return paint(`✔ ${plural(s.files, 'file')}, ${plural(s.entries, 'entry', 'entries')}, no problems`, 'green', 'bold');
+  }
+  const style: Style = s.errors > 0 ? 'red' : s.warnings > 0 ? 'yellow' : 'cyan';
+  const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`;
+  return paint(`✖ ${plural(problems, 'problem')} (${counts})`, style, 'bold');
+}
+
+/**
+ * Control characters (a newline in a message, an ESC copied from a hostile sitemap) written as
+ * escapes: they would break the columns or drive the terminal.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none,
+ * so that a message in Japanese or with an emoji keeps the code column in place.
+ */
+function width(text: string): number {
+  let columns = 0;
+  for (const char of text) {
+    if (ZERO_WIDTH.test(char)) continue;
+    columns += WIDE.test(char) ? 2 : 1;
+  }
+  return columns;
+}
+
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
+const WIDE =
+  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
+
+/** Pads to `to` columns; `measured` is the text without its colour escapes. */
+function padEnd(text: string, to: number, measured = text): string {
+  return text + ' '.repeat(Math.max(0, to - width(measured)));
+}
+
+function padStart(text: string, to: number): string {
+  return ' '.repeat(Math.max(0, to - width(text))) + text;
+}

@@ -1,0 +1,451 @@
+// The hreflang rules of sitemap validation. Google Search Central, "Tell Google about localized
+// versions of your page", section "Sitemap":
+// - every <url> lists an <xhtml:link rel="alternate"> for every language version, itself included;
+// - links go both ways: if A lists B, B lists A ("return links"), or Google may ignore them;
+// - x-default appears at most once; each value is a language tag Google understands.
+//
+// Per-entry rules are decided in `add`; the return-link rule needs the whole sitemap and is decided in
+// `finish`. For that, every url is remembered compactly: two 32-bit hashes of its loc and of each
+// alternate href (the same pair of hashes as write/fingerprint-set.ts: two different URLs share both
+// with probability ~n²/2⁶⁵), its position, and its loc as UTF-8 bytes for the messages. Copying the
+// loc into our own bytes matters: a substring can keep its whole parent string alive in V8, so keeping
+// the reader's strings would keep the whole decoded document. Past `maxUrls` urls, nothing more is
+// remembered and the return links are not checked (`hreflang/not-checked`).
+//
+// URLs are compared exactly as the reader gives them (as written in the file, entities decoded), as
+// Google matches hreflang URLs: `https://example.com/en` and `https://example.com/en/` are two pages.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { SitemapError, quoteValue } from '../errors.js';
+import type { AlternateLink, UrlEntry } from '../model.js';
+import type { EntryPosition } from '../read/types.js';
+import { MAX_URL_LENGTH } from '../url.js';
+import { escapeXmlAttribute } from '../xml/escape.js';
+import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
+
+export type HreflangRuleCode =
+  | 'hreflang/invalid-language'
+  | 'hreflang/duplicate-x-default'
+  | 'hreflang/duplicate-language'
+  | 'hreflang/missing-self'
+  | 'hreflang/missing-return-link'
+  | 'hreflang/not-checked';
+
+export interface HreflangRule {
+  readonly severity: Severity;
+  /** One line: what the rule checks. */
+  readonly title: string;
+}
+
+export const HREFLANG_RULES: Readonly<Record<HreflangRuleCode, HreflangRule>> = {
+  'hreflang/invalid-language': { severity: 'error', title: 'hreflang is x-default or a language tag Google understands (ISO 639-1 language, optional script and ISO 3166-1 region)' },
+  'hreflang/duplicate-x-default': { severity: 'error', title: 'a <url> gives x-default at most once' },
+  'hreflang/duplicate-language': { severity: 'error', title: 'a <url> gives each hreflang value for one URL only' },
+  'hreflang/missing-self': { severity: 'warning', title: 'a <url> with alternates lists itself among them' },
+  'hreflang/missing-return-link': { severity: 'warning', title: 'a <url> listed as an alternate lists the <url> that lists it (return link)' },
+  'hreflang/not-checked': { severity: 'info', title: 'return links are checked for sitemaps of up to maxUrls urls' },
+};
+
+export interface HreflangCheckerOptions {
+  /** Most urls remembered for the return-link check; past it, the check stops with `hreflang/not-checked`. Default 1,000,000. */
+  maxUrls?: number;
+}
+
+const DEFAULT_MAX_URLS = 1_000_000;
+
+const GENERIC_LANGUAGE_HINT = 'use a language such as "en", a language and region such as "en-GB", or "x-default"';
+
+/**
+ * Checks the hreflang alternates of one sitemap, entry by entry. Give every `<url>` to `add` in
+ * document order, then call `finish` once; after `finish` the checker is empty and can check another sitemap.
+ */
+export class HreflangChecker {
+  private readonly maxUrls: number;
+  /** Created at the first url; dropped at the cap and by `finish`. */
+  private graph: AlternateGraph | undefined;
+  private notChecked: Diagnostic | undefined;
+
+  constructor(options: HreflangCheckerOptions = {}) {
+    const maxUrls = options.maxUrls ?? DEFAULT_MAX_URLS;
+    if (!Number.isSafeInteger(maxUrls) || maxUrls < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number of at least 1, got ${maxUrls}`);
+    this.maxUrls = maxUrls;
+  }
+
+  /** The diagnostics `entry` has on its own; remembers what `finish` needs. */
+  add(entry: UrlEntry, at: EntryPosition): Diagnostic[] {
+    const alternates = entry.alternates ?? [];
+    const diagnostics = alternates.length > 0 ? entryDiagnostics(entry.loc, alternates, at) : [];
+    this.remember(entry.loc, alternates, at);
+    return diagnostics;
+  }
+
+  /** The return links missing in the whole sitemap, in document order; or `hreflang/not-checked`. */
+  finish(): Diagnostic[] {
+    const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks() ?? []);
+    this.graph = undefined;
+    this.notChecked = undefined;
+    return diagnostics;
+  }
+
+  private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): void {
+    if (this.notChecked !== undefined) return;
+    this.graph ??= new AlternateGraph();
+    if (this.graph.size >= this.maxUrls) {
+      this.graph = undefined; // frees the memory: nothing more can be concluded
+      this.notChecked = {
+        code: 'hreflang/not-checked',
+        severity: 'info',
+        message: `hreflang return links were not checked: the sitemap has more than ${withThousands(this.maxUrls)} urls`,
+        line: at.line,
+        column: at.column,
+        hint: 'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls',
+      };
+      return;
+    }
+    this.graph.add(loc, alternates, at);
+  }
+}
+
+/** Invalid values, duplicates and the missing self link of one `<url>`. */
+function entryDiagnostics(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const where = { line: at.line, column: at.column };
+  const firstHrefByLanguage = new Map<string, string>();
+  const reportedLanguages = new Set<string>();
+  const xDefaultHrefs: string[] = [];
+  let listsItself = false;
+
+  for (const link of alternates) {
+    if (link.href === loc) listsItself = true;
+    const problem = cachedLanguageTagProblem(link.hreflang);
+    if (problem !== undefined) {
+      diagnostics.push({
+        code: 'hreflang/invalid-language',
+        severity: 'error',
+        message: `hreflang ${quoteValue(link.hreflang)} (for ${quoteValue(link.href)}) is not a valid language: ${problem.message}`,
+        ...where,
+        hint: problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT,
+      });
+    }
+    // RFC 5646 §2.1.1: case carries no meaning, so `en-us` and `EN-US` are one language; a value with a
+    // known fix (`en_US`) counts as the value it was meant to be.
+    const language = (problem?.fix ?? link.hreflang).toLowerCase();
+    if (language === 'x-default') {
+      xDefaultHrefs.push(link.href);
+      continue;
+    }
+    const firstHref = firstHrefByLanguage.get(language);
+    if (firstHref === undefined) {
+      firstHrefByLanguage.set(language, link.href);
+    } else if (firstHref !== link.href && !reportedLanguages.has(language)) {
+      reportedLanguages.add(language);
+      diagnostics.push({
+        code: 'hreflang/duplicate-language',
+        severity: 'error',
+        message: `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(link.href)}`,
+        ...where,
+        hint: 'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"',
+      });
+    }
+  }
+
+  if (xDefaultHrefs.length > 1) {
+    const distinct = [...new Set(xDefaultHrefs)];
+    diagnostics.push({
+      code: 'hreflang/duplicate-x-default',
+      severity: 'error',
+      message: `x-default is given ${xDefaultHrefs.length} times in one <url>, for ${distinct.map((href) => quoteValue(href)).join(', ')}`,
+      ...where,
+      hint: 'keep one x-default: the page for users whose language matches none of the others',
+    });
+  }
+
+  if (!listsItself) {
+    diagnostics.push({
+      code: 'hreflang/missing-self',
+      severity: 'warning',
+      message: `${quoteValue(loc)} has hreflang alternates but does not list itself among them`,
+      ...where,
+      hint: `add ${linkMarkup(undefined, loc)} with this page's own language`,
+    });
+  }
+  return diagnostics;
+}
+
+// A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
+const MAX_CACHED_TAGS = 1_024;
+const tagProblemCache = new Map<string, LanguageTagProblem | null>();
+
+function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
+  const cached = tagProblemCache.get(tag);
+  if (cached !== undefined) return cached ?? undefined;
+  const problem = languageTagProblem(tag);
+  if (tagProblemCache.size < MAX_CACHED_TAGS) tagProblemCache.set(tag, problem ?? null);
+  return problem;
+}
+
+/** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
+function linkMarkup(hreflang: string | undefined, href: string): string {
+  const shownHref = href.length <= MAX_URL_LENGTH ? href : `${href.slice(0, 77)}...`;
+  const shownLanguage = hreflang === undefined ? '…' : escapeXmlAttribute(hreflang);
+  return `<xhtml:link rel="alternate" hreflang="${shownLanguage}" href="${escapeXmlAttribute(shownHref)}"/>`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The memory of the urls seen: a table of records, each FIELDS int32s.
+
+const LINE = 0;
+const COLUMN = 1;
+const HASH_1 = 2;
+const HASH_2 = 3;
+/** The loc as UTF-8 bytes: page index, start and length in the text pages. */
+const TEXT_PAGE = 4;
+const TEXT_START = 5;
+const TEXT_BYTES = 6;
+/** The alternate hrefs other than the loc itself: start (in hash pairs) and count in `links`. */
+const LINKS_START = 7;
+const LINKS_COUNT = 8;
+/** The hreflang of the link to itself, an index into `languages`, or -1. */
+const OWN_LANGUAGE = 9;
+/** The next record with the same loc (a loc given twice), or -1. */
+const NEXT_SAME_LOC = 10;
+const FIELDS = 11;
+
+const TEXT_PAGE_BYTES = 1 << 20;
+/** Up to this many alternates in a <url>, repeated hrefs are found by scanning its links; past it, with a Set. */
+const MAX_LINKS_SCANNED = 32;
+/** Distinct hreflang values kept for hints; in a real sitemap there are a few dozen. */
+const MAX_LANGUAGES = 4_096;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+class AlternateGraph {
+  size = 0;
+  private records = new Int32Array(1024 * FIELDS);
+  /** Pairs of hashes of alternate hrefs. */
+  private links = new Int32Array(4096 * 2);
+  private linkCount = 0;
+  /** Open addressing over loc hashes: (hash 1, hash 2, record + 1) per slot; 0 in the third marks a free slot. */
+  private slots = new Int32Array(2048 * 3);
+  private slotMask = 2047;
+  private readonly pages: Uint8Array[] = [];
+  private pageUsed = 0;
+  private readonly languageIndex = new Map<string, number>();
+  private readonly languages: string[] = [];
+
+  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): void {
+    const record = this.size++;
+    if ((record + 1) * FIELDS > this.records.length) this.records = grown(this.records);
+    const base = record * FIELDS;
+    const records = this.records;
+    records[base + LINE] = at.line;
+    records[base + COLUMN] = at.column;
+    hash(loc);
+    records[base + HASH_1] = hashOut[0] as number;
+    records[base + HASH_2] = hashOut[1] as number;
+    this.storeText(base, loc);
+
+    records[base + LINKS_START] = this.linkCount;
+    let ownLanguage: string | undefined;
+    // The same page under two hreflang values is one link to check.
+    const seen = alternates.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
+    for (const link of alternates) {
+      if (link.href === loc) {
+        ownLanguage ??= link.hreflang;
+        continue;
+      }
+      if (seen !== undefined) {
+        if (seen.has(link.href)) continue;
+        seen.add(link.href);
+      }
+      hash(link.href);
+      const hash1 = hashOut[0] as number;
+      const hash2 = hashOut[1] as number;
+      if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;
+      if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
+      this.links[this.linkCount * 2] = hash1;
+      this.links[this.linkCount * 2 + 1] = hash2;
+      this.linkCount++;
+    }
+    records[base + LINKS_COUNT] = this.linkCount - (records[base + LINKS_START] as number);
+    records[base + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
+    records[base + NEXT_SAME_LOC] = -1;
+    this.index(record);
+  }
+
+  /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
+  missingReturnLinks(): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    const records = this.records;
+    const checked = new Set<number>();
+    for (let a = 0; a < this.size; a++) {
+      const aHash1 = records[a * FIELDS + HASH_1] as number;
+      const aHash2 = records[a * FIELDS + HASH_2] as number;
+      // A loc given twice is one page: its links are those of all its records, checked from the first.
+      if (this.lookup(aHash1, aHash2) !== a) continue;
+      checked.clear();
+      for (let from = a; from !== -1; from = records[from * FIELDS + NEXT_SAME_LOC] as number) {
+        const start = records[from * FIELDS + LINKS_START] as number;
+        const end = start + (records[from * FIELDS + LINKS_COUNT] as number);
+        for (let l = start; l < end; l++) {
+          const b = this.lookup(this.links[l * 2] as number, this.links[l * 2 + 1] as number);
+          if (b === -1 || b === a || checked.has(b)) continue; // not in this sitemap: cannot be checked
+          checked.add(b);
+          if (!this.lists(b, aHash1, aHash2)) found.push(this.missingReturnLink(a, b));
+        }
+      }
+    }
+    // Reported at B, found in the order of A: put them in document order.
+    return found.sort((x, y) => (x.line as number) - (y.line as number) || (x.column as number) - (y.column as number));
+  }
+
+  private missingReturnLink(a: number, b: number): Diagnostic {
+    const aLoc = this.text(a);
+    const bLoc = this.text(b);
+    const ownLanguageNumber = this.records[a * FIELDS + OWN_LANGUAGE] as number;
+    const ownLanguage = ownLanguageNumber === -1 ? undefined : (this.languages[ownLanguageNumber] as string);
+    return {
+      code: 'hreflang/missing-return-link',
+      severity: 'warning',
+      message: `${quoteValue(aLoc)} lists ${quoteValue(bLoc)} as an hreflang alternate, but ${quoteValue(bLoc)} does not list ${quoteValue(aLoc)}`,
+      line: this.records[b * FIELDS + LINE] as number,
+      column: this.records[b * FIELDS + COLUMN] as number,
+      // A's own hreflang, corrected if it is a known mistake (`en_US`), so that the hint is right as written.
+      hint: `add ${linkMarkup(ownLanguage === undefined ? undefined : (languageTagProblem(ownLanguage)?.fix ?? ownLanguage), aLoc)} to this <url>; Google may ignore alternates that do not link back`,
+    };
+  }
+
+  /** Whether the links from `start` to the last one stored include these hashes. */
+  private hasLink(start: number, hash1: number, hash2: number): boolean {
+    for (let l = start; l < this.linkCount; l++) {
+      if (this.links[l * 2] === hash1 && this.links[l * 2 + 1] === hash2) return true;
+    }
+    return false;
+  }
+
+  /** Whether any record of the loc of record `b` lists the URL with these hashes. */
+  private lists(b: number, hash1: number, hash2: number): boolean {
+    const records = this.records;
+    for (let r = b; r !== -1; r = records[r * FIELDS + NEXT_SAME_LOC] as number) {
+      const start = records[r * FIELDS + LINKS_START] as number;
+      const end = start + (records[r * FIELDS + LINKS_COUNT] as number);
+      for (let l = start; l < end; l++) {
+        if (this.links[l * 2] === hash1 && this.links[l * 2 + 1] === hash2) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The first record with these loc hashes, or -1. */
+  private lookup(hash1: number, hash2: number): number {
+    const slots = this.slots;
+    for (let slot = slotOf(hash1, hash2, this.slotMask); ; slot = (slot + 1) & this.slotMask) {
+      const entry = slots[slot * 3 + 2] as number;
+      if (entry === 0) return -1;
+      if (slots[slot * 3] === hash1 && slots[slot * 3 + 1] === hash2) return entry - 1;
+    }
+  }
+
+  /** Makes `record` findable by its loc; a loc seen before is chained after its last record. */
+  private index(record: number): void {
+    const records = this.records;
+    const hash1 = records[record * FIELDS + HASH_1] as number;
+    const hash2 = records[record * FIELDS + HASH_2] as number;
+    const first = this.lookup(hash1, hash2);
+    if (first !== -1) {
+      let last = first;
+      while ((records[last * FIELDS + NEXT_SAME_LOC] as number) !== -1) last = records[last * FIELDS + NEXT_SAME_LOC] as number;
+      records[last * FIELDS + NEXT_SAME_LOC] = record;
+      return;
+    }
+    this.insert(hash1, hash2, record);
+    // Keep the load factor under 3/4 so that probes stay short.
+    if (this.size * 4 > (this.slotMask + 1) * 3) this.growSlots();
+  }
+
+  private insert(hash1: number, hash2: number, record: number): void {
+    const slots = this.slots;
+    let slot = slotOf(hash1, hash2, this.slotMask);
+    while ((slots[slot * 3 + 2] as number) !== 0) slot = (slot + 1) & this.slotMask;
+    slots[slot * 3] = hash1;
+    slots[slot * 3 + 1] = hash2;
+    slots[slot * 3 + 2] = record + 1;
+  }
+
+  private growSlots(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    this.slotMask = this.slotMask * 2 + 1;
+    for (let i = 0; i < old.length; i += 3) {
+      const entry = old[i + 2] as number;
+      if (entry !== 0) this.insert(old[i] as number, old[i + 1] as number, entry - 1);
+    }
+  }
+
+  private storeText(base: number, text: string): void {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    const room = text.length * 3;
+    let page = this.pages[this.pages.length - 1];
+    if (page === undefined || this.pageUsed + room > page.length) {
+      page = new Uint8Array(Math.max(TEXT_PAGE_BYTES, room));
+      this.pages.push(page);
+      this.pageUsed = 0;
+    }
+    const { written } = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed));
+    this.records[base + TEXT_PAGE] = this.pages.length - 1;
+    this.records[base + TEXT_START] = this.pageUsed;
+    this.records[base + TEXT_BYTES] = written;
+    this.pageUsed += written;
+  }
+
+  private text(record: number): string {
+    const base = record * FIELDS;
+    const page = this.pages[this.records[base + TEXT_PAGE] as number] as Uint8Array;
+    const start = this.records[base + TEXT_START] as number;
+    return utf8Decoder.decode(page.subarray(start, start + (this.records[base + TEXT_BYTES] as number)));
+  }
+
+  private languageNumber(hreflang: string): number {
+    const known = this.languageIndex.get(hreflang);
+    if (known !== undefined) return known;
+    if (this.languages.length >= MAX_LANGUAGES) return -1;
+    this.languages.push(hreflang);
+    this.languageIndex.set(hreflang, this.languages.length - 1);
+    return this.languages.length - 1;
+  }
+}
+
+function withThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+function slotOf(hash1: number, hash2: number, mask: number): number {
+  return (hash1 ^ Math.imul(hash2, 0x27d4eb2d)) & mask;
+}
+
+/** Where `hash` leaves its two results, to hash millions of URLs without allocating. */
+const hashOut = new Int32Array(2);
+
+/** FNV-1a and a multiplicative hash with another seed, over UTF-16 code units (as write/fingerprint-set.ts). */
+function hash(text: string): void {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  h1 ^= h1 >>> 16;
+  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 ^= h2 >>> 16;
+  hashOut[0] = h1;
+  hashOut[1] = h2;
+}

@@ -1,0 +1,156 @@
+// The protocol's rules that no XSD expresses (sitemaps.org, Google's extension documentation),
+// checked on the entries the reader delivers, for every format (urlset, index, RSS, Atom, text):
+// encoding of loc, its length, the location scope, duplicates, lastmod in the future, and the limits.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { Limits, SitemapRef, UrlEntry } from '../model.js';
+import type { EntryPosition } from '../read/types.js';
+import { parseW3cDatetime } from '../datetime.js';
+import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
+
+export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
+  'loc/not-encoded': 'error',
+  'loc/too-long': 'error',
+  'loc/out-of-scope': 'error',
+  'loc/duplicate': 'warning',
+  'lastmod/future': 'warning',
+  'limits/too-many-urls': 'error',
+  'limits/file-too-large': 'error',
+  'limits/too-many-sitemaps': 'error',
+  'image/too-many': 'error',
+  'news/too-many': 'error',
+  'duplicates/not-checked': 'info',
+});
+
+export interface ProtocolOptions {
+  limits: Limits;
+  /** Where the sitemap lives (its URL): every URL must be within its directory (sitemaps.org: location). */
+  location?: string;
+  /** "Now", for lastmod in the future (injected so tests do not depend on the clock). */
+  now: number;
+  /** Most distinct URLs remembered for the duplicate check. Default 1,000,000. */
+  maxTracked?: number;
+}
+
+/** A day of leeway for lastmod in the future: a date alone is midnight UTC, and clocks and zones differ. */
+const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+
+// sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
+const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+export class ProtocolChecker {
+  private readonly options: ProtocolOptions;
+  private readonly scope: UrlScope | undefined;
+  private readonly seen = new Map<string, number>();
+  private readonly maxTracked: number;
+  private trackingStopped = false;
+  private urls = 0;
+  private sitemaps = 0;
+  private news = 0;
+  private newsReported = false;
+  private readonly out: (d: Diagnostic) => void;
+
+  constructor(options: ProtocolOptions, out: (d: Diagnostic) => void) {
+    this.options = options;
+    this.out = out;
+    this.maxTracked = options.maxTracked ?? 1_000_000;
+    this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
+  }
+
+  url(entry: UrlEntry, at: EntryPosition): void {
+    this.urls++;
+    this.loc(entry.loc, at, 'loc');
+    if (typeof entry.lastmod === 'string') this.lastmod(entry.lastmod, at);
+    const images = entry.images?.length ?? 0;
+    if (images > this.options.limits.maxImagesPerUrl) {
+      this.report('image/too-many', `${images} images in one <url>; at most ${this.options.limits.maxImagesPerUrl} are allowed`, at, 'split the images over fewer, or list the most important ones');
+    }
+    if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
+      this.newsReported = true;
+      this.report('news/too-many', `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
+    }
+  }
+
+  sitemap(ref: SitemapRef, at: EntryPosition): void {
+    this.sitemaps++;
+    this.loc(ref.loc, at, 'sitemap');
+    if (typeof ref.lastmod === 'string') this.lastmod(ref.lastmod, at);
+  }
+
+  /** After the last entry: the limits, given the size of the document in bytes (uncompressed). */
+  finish(bytes: number, isIndex: boolean): void {
+    const limits = this.options.limits;
+    if (isIndex) {
+      if (this.sitemaps > limits.maxSitemapsPerIndex) {
+        this.report('limits/too-many-sitemaps', `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
+      }
+    } else if (this.urls > limits.maxUrlsPerSitemap) {
+      this.report('limits/too-many-urls', `${this.urls} URLs in one sitemap; at most ${limits.maxUrlsPerSitemap} are allowed`, undefined, 'split the sitemap and list the parts in a sitemap index');
+    }
+    const maxBytes = isIndex ? limits.maxBytesPerIndex : limits.maxBytesPerSitemap;
+    if (bytes > maxBytes) {
+      this.report('limits/file-too-large', `${bytes} bytes uncompressed; at most ${maxBytes} are allowed`, undefined, 'split the file; gzip does not help, the limit is on the uncompressed size');
+    }
+  }
+
+  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap'): void {
+    // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
+    if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
+    let normalized = loc;
+    if (NOT_URI_CHAR.test(loc)) {
+      let fix: string | undefined;
+      try {
+        fix = normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER);
+      } catch {
+        fix = undefined;
+      }
+      this.report('loc/not-encoded', `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, fix !== undefined ? `write ${fix}` : 'percent-encode them as UTF-8');
+      if (fix !== undefined) normalized = fix;
+    }
+    if (this.scope !== undefined) {
+      let comparable: string | undefined;
+      try {
+        comparable = normalizeUrl(normalized, 'loc', undefined, Number.MAX_SAFE_INTEGER);
+      } catch {
+        comparable = undefined;
+      }
+      const why = comparable === undefined ? undefined : scopeViolation(comparable, this.scope);
+      if (why !== undefined) {
+        const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
+        this.report('loc/out-of-scope', `${JSON.stringify(loc)} is outside the sitemap's location ${this.scope.prefix}: ${why}`, at,
+          `${whose} must share the scheme, host and port of the sitemap and sit under its directory; move the sitemap up, or submit it through robots.txt of that host`);
+      }
+    }
+    if (this.trackingStopped) return;
+    const first = this.seen.get(loc);
+    if (first !== undefined) {
+      this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${first})`, at, 'list each URL once');
+      return;
+    }
+    if (this.seen.size >= this.maxTracked) {
+      this.trackingStopped = true;
+      this.report('duplicates/not-checked', `more than ${this.maxTracked} URLs: duplicates after this one are not checked`, at);
+      return;
+    }
+    this.seen.set(loc, at.line);
+  }
+
+  private lastmod(value: string, at: EntryPosition): void {
+    const parsed = parseW3cDatetime(value);
+    if (parsed === undefined) return; // the reader reports the form
+    const instant = Date.UTC(parsed.year, parsed.month - 1, parsed.day, parsed.hour, parsed.minute - (parsed.offsetMinutes ?? 0), parsed.second);
+    if (instant > this.options.now + FUTURE_LEEWAY_MS) {
+      this.report('lastmod/future', `lastmod ${JSON.stringify(value)} is in the future`, at, 'write the date the page last changed; Google ignores lastmod values it cannot trust');
+    }
+  }
+
+  private report(code: string, message: string, at: EntryPosition | undefined, hint?: string): void {
+    const d: Diagnostic = { code, severity: PROTOCOL_CODES[code] as Severity, message };
+    if (at !== undefined) {
+      d.line = at.line;
+      d.column = at.column;
+    }
+    if (hint !== undefined) d.hint = hint;
+    this.out(d);
+  }
+}

@@ -1,0 +1,244 @@
+// Validation of a urlset or sitemapindex document against the content models of the schemas
+// (schema.ts): which elements may appear where, in which order and how often, their attributes, and
+// the simple types of their text. Fed the tokenizer's events next to the reader (validator.ts); it
+// reports `xsd/*` diagnostics, and `value/whitespace` for values written with spaces around them.
+//
+// Sequences are matched greedily, as XSD's Unique Particle Attribution allows: an element either fits
+// the current particle (up to its maxOccurs) or a later one once every particle in between has had
+// its minOccurs. An element that fits nowhere is reported and its content skipped.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { XmlAttribute } from '../xml/tokenizer.js';
+import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
+import { NS } from '../model.js';
+import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
+import { GLOBAL_ELEMENTS, SCHEMA_NAMESPACES, type ElementDecl, type Particle } from './schema.js';
+
+const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/** The codes of this checker, with their default severity. */
+export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze({
+  'xsd/unexpected-element': 'error',
+  'xsd/missing-element': 'error',
+  'xsd/unknown-namespace': 'warning',
+  'xsd/unexpected-attribute': 'error',
+  'xsd/missing-attribute': 'error',
+  'xsd/invalid-attribute': 'error',
+  'xsd/invalid-value': 'error',
+  'xsd/text-not-allowed': 'error',
+  'xsd/root': 'error',
+  'value/whitespace': 'warning',
+  'lastmod/not-xsd': 'warning',
+});
+
+interface Frame {
+  /** The declaration being matched; undefined: content not checked (an element reported as unexpected). */
+  decl: ElementDecl | undefined;
+  qname: string;
+  line: number;
+  column: number;
+  offset: number;
+  /** Sequence position and the count of the current particle. */
+  particle: number;
+  count: number;
+  text: string;
+  /** Non-blank text seen in element-only content (reported once). */
+  strayText: boolean;
+}
+
+function isBlank(s: string): boolean {
+  return /^[\x20\t\r\n]*$/.test(s);
+}
+
+function describe(p: Particle): string {
+  if (p.other === true) return 'an element of another namespace';
+  const e = p.element as ElementDecl;
+  return `<${prefixFor(e.ns)}${e.name}>`;
+}
+
+function prefixFor(ns: string): string {
+  switch (ns) {
+    case NS.image: return 'image:';
+    case NS.video: return 'video:';
+    case NS.news: return 'news:';
+    case NS.xhtml: return 'xhtml:';
+    default: return '';
+  }
+}
+
+export class StructureChecker {
+  private readonly scope = new NamespaceScope();
+  private readonly frames: Frame[] = [];
+  private readonly scoped: boolean[] = [];
+  private readonly out: (d: Diagnostic) => void;
+  /** True once anything the schemas reject was seen (the verdict xmllint would give). */
+  invalid = false;
+
+  constructor(out: (d: Diagnostic) => void) {
+    this.out = out;
+  }
+
+  startTag(qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
+    let declares = false;
+    for (const a of attributes) {
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
+        declares = true;
+        break;
+      }
+    }
+    if (declares) this.scope.push(attributes);
+    this.scoped.push(declares);
+    const { uri, local } = this.scope.resolve(qname);
+    const parent = this.frames[this.frames.length - 1];
+    const frame: Frame = { decl: undefined, qname, line, column, offset, particle: 0, count: 0, text: '', strayText: false };
+    if (parent === undefined) {
+      frame.decl = GLOBAL_ELEMENTS.find((e) => e.ns === uri && e.name === local && (e.name === 'urlset' || e.name === 'sitemapindex'));
+      if (frame.decl === undefined) this.report('xsd/root', `the root element <${qname}>${uri === '' ? '' : ` in "${uri}"`} is not declared by sitemap.xsd or siteindex.xsd`, line, column, offset, `a sitemap's root is <urlset xmlns="${NS.sitemap}">`);
+    } else if (parent.decl !== undefined) {
+      frame.decl = this.child(parent, uri, local, qname, line, column, offset);
+    }
+    if (frame.decl !== undefined) this.checkAttributes(frame.decl, qname, attributes, line, column, offset);
+    this.frames.push(frame);
+  }
+
+  text(text: string, line: number, column: number, offset: number): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (frame === undefined || frame.decl === undefined) return;
+    if (frame.decl.type.sequence !== undefined) {
+      if (!frame.strayText && !isBlank(text)) {
+        frame.strayText = true;
+        this.report('xsd/text-not-allowed', `<${frame.qname}> holds elements only, not text`, line, column, offset);
+      }
+      return;
+    }
+    if (frame.text.length < 1_048_576) frame.text += text;
+  }
+
+  endTag(): void {
+    const frame = this.frames.pop();
+    if (this.scoped.pop() === true) this.scope.pop();
+    if (frame === undefined || frame.decl === undefined) return;
+    const type = frame.decl.type;
+    if (type.sequence !== undefined) {
+      const missing: string[] = [];
+      const seq = type.sequence;
+      for (let i = frame.particle; i < seq.length; i++) {
+        const p = seq[i] as Particle;
+        const have = i === frame.particle ? frame.count : 0;
+        if (have < p.min) missing.push(describe(p));
+      }
+      if (missing.length > 0) {
+        this.report('xsd/missing-element', `<${frame.qname}> lacks ${missing.join(', ')}`, frame.line, frame.column, frame.offset, `add ${missing.join(', ')}`);
+      }
+      return;
+    }
+    const check = type.text;
+    if (check === undefined) return;
+    const value = frame.text;
+    const problem = check(value);
+    const trimmed = value.replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+    if (problem !== undefined && frame.decl.ns === NS.sitemap && frame.decl.name === 'lastmod' && w3cDatetimeProblem(trimmed) === undefined) {
+      // A W3C Datetime form the XSD does not take (a year, a month, minutes without seconds).
+      this.report('lastmod/not-xsd', `lastmod ${JSON.stringify(trimmed)} is a W3C Datetime, but sitemap.xsd accepts only a full date or a date-time with seconds`,
+        frame.line, frame.column, frame.offset, `write ${parseW3cDatetime(trimmed)?.text ?? 'YYYY-MM-DD'}`);
+    } else if (problem !== undefined) {
+      const spaced = trimmed !== value && check(trimmed) === undefined;
+      this.report('xsd/invalid-value', `<${frame.qname}> ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)} is ${problem}`,
+        frame.line, frame.column, frame.offset, spaced ? `remove the whitespace around the value: ${JSON.stringify(trimmed)}` : `write ${type.textWhat ?? 'a valid value'}`);
+    } else if (trimmed !== value && trimmed !== '') {
+      this.report('value/whitespace', `<${frame.qname}> has whitespace around its value ${JSON.stringify(trimmed)}`, frame.line, frame.column, frame.offset, 'write the value alone, without spaces or line breaks around it');
+    }
+  }
+
+  /** The declaration for a child element of `parent`, advancing the parent's sequence; undefined when it does not fit. */
+  private child(parent: Frame, uri: string, local: string, qname: string, line: number, column: number, offset: number): ElementDecl | undefined {
+    const decl = parent.decl as ElementDecl;
+    const seq = decl.type.sequence;
+    if (seq === undefined) {
+      this.report('xsd/unexpected-element', `<${qname}> is not allowed inside <${parent.qname}>, which holds text only`, line, column, offset);
+      return undefined;
+    }
+    // Greedy matching from the current particle.
+    let i = parent.particle;
+    let count = parent.count;
+    while (i < seq.length) {
+      const p = seq[i] as Particle;
+      if (this.fits(p, decl.ns, uri, local) && count < p.max) {
+        parent.particle = i;
+        parent.count = count + 1;
+        return this.declFor(p, uri, local, qname, line, column, offset);
+      }
+      if (count < p.min) break;
+      i++;
+      count = 0;
+    }
+    // Does not fit here: out of order, too many, or not in this content model at all.
+    const expected: string[] = [];
+    for (let k = parent.particle; k < seq.length; k++) {
+      const p = seq[k] as Particle;
+      if ((k === parent.particle ? parent.count : 0) < p.max) expected.push(describe(p));
+      if ((k === parent.particle ? parent.count : 0) < p.min) break;
+    }
+    const known = seq.find((p) => this.fits(p, decl.ns, uri, local));
+    let why: string;
+    if (known !== undefined) why = `<${qname}> is out of order or repeated inside <${parent.qname}>`;
+    else if (uri === decl.ns) why = `unknown element <${qname}> inside <${parent.qname}>`;
+    else why = `<${qname}> is not allowed inside <${parent.qname}>`;
+    this.report('xsd/unexpected-element', `${why}${expected.length > 0 ? `; expected ${expected.join(' or ')}` : ''}`, line, column, offset);
+    // Resynchronise on an element that comes later in the sequence (what was skipped is reported
+    // here, not again at the end); its content is checked either way.
+    const later = known === undefined ? -1 : seq.indexOf(known, parent.particle + 1);
+    if (later !== -1) {
+      parent.particle = later;
+      parent.count = 1;
+    }
+    return known?.element;
+  }
+
+  private fits(p: Particle, targetNs: string, uri: string, local: string): boolean {
+    if (p.other === true) return uri !== targetNs && uri !== '';
+    const e = p.element as ElementDecl;
+    return e.ns === uri && e.name === local;
+  }
+
+  private declFor(p: Particle, uri: string, local: string, qname: string, line: number, column: number, offset: number): ElementDecl | undefined {
+    if (p.element !== undefined) return p.element;
+    // processContents="strict": the element needs a global declaration in a loaded schema.
+    const global = GLOBAL_ELEMENTS.find((e) => e.ns === uri && e.name === local);
+    if (global !== undefined) return global;
+    if (SCHEMA_NAMESPACES.has(uri)) {
+      this.report('xsd/unexpected-element', `<${qname}> cannot appear here: its schema declares it only inside another element`, line, column, offset);
+    } else {
+      this.report('xsd/unknown-namespace', `<${qname}> is in the namespace "${uri}", which no sitemap schema declares; search engines ignore it and schema validators reject it`, line, column, offset,
+        'remove it, or keep it knowing that xmllint --schema will call the file invalid');
+    }
+    return undefined;
+  }
+
+  private checkAttributes(decl: ElementDecl, qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
+    const declared = decl.type.attributes ?? {};
+    const seen = new Set<string>();
+    for (const a of attributes) {
+      const { uri, local } = this.scope.resolve(a.name, true);
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || uri === XSI_NAMESPACE || uri === XML_NAMESPACE) continue;
+      const d = uri === '' ? declared[local] : undefined;
+      if (d === undefined) {
+        this.report('xsd/unexpected-attribute', `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
+        continue;
+      }
+      seen.add(local);
+      const problem = d.check(a.value);
+      if (problem !== undefined) this.report('xsd/invalid-attribute', `${a.name}=${JSON.stringify(a.value)} on <${qname}> is ${problem}`, a.line, a.column, a.offset);
+    }
+    for (const [name, d] of Object.entries(declared)) {
+      if (d.required && !seen.has(name)) this.report('xsd/missing-attribute', `<${qname}> lacks the attribute ${name}`, line, column, offset, `add ${name}="…"`);
+    }
+  }
+
+  private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
+    if (code !== 'value/whitespace') this.invalid = true;
+    const d: Diagnostic = { code, severity: STRUCTURE_CODES[code] as Severity, message, line, column, offset };
+    if (hint !== undefined) d.hint = hint;
+    this.out(d);
+  }
+}

@@ -1,0 +1,54 @@
+// What validation produces (issue #4): per file, the diagnostics (core/diagnostics.ts) of every rule
+// that fired, and a summary. Reports (stylish, JSON, GitHub, SARIF, JUnit) are rendered from these.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { SitemapFormat } from '../read/types.js';
+
+/** What the documentation says of one rule (docs/rules.md has the long form). */
+export interface RuleInfo {
+  /** Stable code, e.g. `loc/not-encoded`. */
+  readonly code: string;
+  /** Default severity; the command line and the config file may change it or turn the rule off. */
+  readonly severity: Severity;
+  /** One line: what the rule checks. */
+  readonly title: string;
+  /** The Search Console message it corresponds to, when there is one (e.g. "Invalid date"). */
+  readonly searchConsole?: string;
+}
+
+/** The validation of one file (or stdin, or a URL). */
+export interface FileReport {
+  /** As the user named it (a path, `-` for stdin, or a URL). */
+  readonly file: string;
+  /** The detected format; undefined when the file could not be read at all. */
+  readonly format: SitemapFormat | undefined;
+  /** Entries read (urls or sitemaps). */
+  readonly entries: number;
+  /** In document order; every one has a code, a severity and, when it concerns a place, line and column. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Counts over a set of reports. */
+export interface ValidationSummary {
+  readonly files: number;
+  readonly entries: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
+
+export function summarize(reports: readonly FileReport[]): ValidationSummary {
+  let entries = 0;
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  for (const r of reports) {
+    entries += r.entries;
+    for (const d of r.diagnostics) {
+      if (d.severity === 'error') errors++;
+      else if (d.severity === 'warning') warnings++;
+      else infos++;
+    }
+  }
+  return { files: reports.length, entries, errors, warnings, infos };
+}

@@ -1,0 +1,151 @@
+// One sitemap's validation (issue #4): the reader's diagnostics (well-formedness, encoding, namespace,
+// values), the structure the schemas define (structure.ts, on the same XML events), and the
+// protocol's own rules on the entries (protocol.ts, hreflang.ts). Push-based and synchronous like the
+// reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
+
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { LIMITS_PROFILES, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
+import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
+import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlSitemapReader } from '../read/xml-reader.js';
+import { HreflangChecker } from './hreflang.js';
+import { ProtocolChecker } from './protocol.js';
+import { StructureChecker } from './structure.js';
+import type { FileReport } from './types.js';
+
+/** A rule's severity as configured: a severity, or `off`. */
+export type RuleSetting = Severity | 'off';
+
+export interface ValidationOptions {
+  /** Limits profile: `current` (50,000 URLs, 50 MB) or `legacy` (the seed documents' 10 MB and 1,000 sitemaps per index). */
+  limits?: LimitsProfileName;
+  /** The URL the sitemap is (or will be) served at: its directory bounds every URL (sitemaps.org: location). */
+  location?: string;
+  /** Epoch milliseconds taken as now, for lastmod in the future. Default: the clock. */
+  now?: number;
+  /** Severity overrides by code (`off` drops the rule). */
+  rules?: Readonly<Record<string, RuleSetting>>;
+}
+
+/**
+ * Problems that make a document not well-formed XML (or unreadable) for a schema validator, which
+ * stops there: everything the tokenizer reports but a DOCTYPE (which XML allows), whitespace before
+ * the XML declaration included, bad bytes, a budget or a corrupt gzip.
+ */
+function NOT_WELL_FORMED(code: string): boolean {
+  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
+}
+
+/** Where an `xsd/*` diagnostic would only repeat another one at the same element. */
+function key(d: Diagnostic): string {
+  return `${d.line ?? ''}:${d.column ?? ''}`;
+}
+
+export class SitemapValidation implements ReaderSink {
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly structure: StructureChecker;
+  private readonly protocol: ProtocolChecker;
+  private readonly hreflang = new HreflangChecker();
+  private readonly rules: Readonly<Record<string, RuleSetting>>;
+  private format_: SitemapFormat | undefined;
+  private xsdActive = false;
+  private entries = 0;
+
+  constructor(private readonly file: string, options: ValidationOptions = {}) {
+    const collect = (d: Diagnostic): void => {
+      this.diagnostics.push(d);
+    };
+    this.structure = new StructureChecker(collect);
+    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now() }, collect);
+    this.rules = options.rules ?? {};
+  }
+
+  /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
+  get schemaValid(): boolean {
+    return this.xsdActive && !this.structure.invalid && !this.diagnostics.some((d) => NOT_WELL_FORMED(d.code));
+  }
+
+  /**
+   * The reader's XML handler, with the structure checker fed the same events. The reader's entry
+   * shortcut is not offered: the schema checks need every element.
+   */
+  xmlHandler(reader: XmlTokenHandler): XmlTokenHandler {
+    const structure = this.structure;
+    return {
+      startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
+        reader.startTag(name, attributes, selfClosing, line, column, offset);
+        if (this.xsdActive) structure.startTag(name, attributes, line, column, offset);
+      },
+      endTag: (name: string, line: number, column: number, offset: number): void => {
+        reader.endTag(name, line, column, offset);
+        if (this.xsdActive) structure.endTag();
+      },
+      text: (text: string, line: number, column: number, offset: number): void => {
+        reader.text(text, line, column, offset);
+        if (this.xsdActive) structure.text(text, line, column, offset);
+      },
+      xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => reader.xmlDeclaration?.(d, line, column, offset),
+      processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => reader.processingInstruction?.(target, data, line, column, offset),
+      doctype: (text: string, line: number, column: number, offset: number): void => reader.doctype?.(text, line, column, offset),
+      diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
+      shortcut: null,
+    };
+  }
+
+  // ---- ReaderSink ------------------------------------------------------------------------------------
+
+  format(format: SitemapFormat): void {
+    if (this.format_ === undefined && (format === 'urlset' || format === 'sitemapindex')) this.xsdActive = true;
+    this.format_ ??= format;
+  }
+
+  url(entry: UrlEntry, at: EntryPosition): void {
+    this.entries++;
+    this.protocol.url(entry, at);
+    if (entry.alternates !== undefined) for (const d of this.hreflang.add(entry, at)) this.diagnostics.push(d);
+  }
+
+  sitemap(ref: SitemapRef, at: EntryPosition): void {
+    this.entries++;
+    this.protocol.sitemap(ref, at);
+  }
+
+  diagnostic(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  /** The report, given the document's size in bytes after decompression. */
+  finish(bytes: number): FileReport {
+    this.protocol.finish(bytes, this.format_ === 'sitemapindex');
+    for (const d of this.hreflang.finish()) this.diagnostics.push(d);
+    // A schema diagnostic at the same element as another one (the reader's `lastmod/invalid`, say) says nothing new.
+    const others = new Set(this.diagnostics.filter((d) => !d.code.startsWith('xsd/')).map(key));
+    const kept: Diagnostic[] = [];
+    for (const d of this.diagnostics) {
+      if (d.code.startsWith('xsd/') && d.line !== undefined && others.has(key(d))) continue;
+      const setting = this.rules[d.code];
+      if (setting === 'off') continue;
+      const out: Diagnostic = { ...d, file: this.file };
+      if (setting !== undefined) out.severity = setting;
+      kept.push(out);
+    }
+    // Document order; diagnostics without a position (limits) last. The sort is stable.
+    kept.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    return { file: this.file, format: this.format_, entries: this.entries, diagnostics: kept };
+  }
+}
+
+/**
+ * Validate an XML sitemap given as text (no decoding, no gzip: see node/validate-sitemap.ts for
+ * files and bytes). Pure; for tests, browsers and editors.
+ */
+export function validateXmlSitemapText(text: string, options: ValidationOptions & { file?: string } = {}): FileReport & { schemaValid: boolean } {
+  const validation = new SitemapValidation(options.file ?? '<input>', options);
+  const reader = new XmlSitemapReader(validation, {});
+  const tokenizer = new XmlTokenizer(validation.xmlHandler(reader), { maxValueLength: 1024 * 1024 });
+  tokenizer.write(text);
+  tokenizer.end();
+  reader.end();
+  const report = validation.finish(new TextEncoder().encode(text).length);
+  return { ...report, schemaValid: validation.schemaValid };
+}

@@ -1,0 +1,153 @@
+// The XML Schema simple types the sitemap schemas use (XSD 1.1 part 2), checked as libxml2's
+// xmllint checks them, so that `sitemapkit validate` and `xmllint --schema` agree on what is valid
+// (test/core/validate/xsd-differential.test.ts compares them).
+//
+// A check takes the value as written and returns undefined when it is valid, else a short reason.
+
+/** A check of one simple type. */
+export type SimpleTypeCheck = (value: string) => string | undefined;
+
+/** XSD whiteSpace="collapse": runs of space, tab, CR, LF become one space; leading and trailing removed. */
+export function collapse(value: string): string {
+  return value.replace(/[\x20\t\r\n]+/g, ' ').trim();
+}
+
+// RFC 3986 URI-reference, as libxml2's xmlParseURI accepts it.
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCT = '%[0-9A-Fa-f]{2}';
+const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
+const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
+const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
+const IP_LITERAL = '\\[[0-9A-Fa-f:.vV\\-]+\\]';
+const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
+const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+const PATH = `(?:${PCHAR}|/)*`;
+const QUERY = `(?:${PCHAR}|[/?])*`;
+const URI_REFERENCE = new RegExp(
+  `^(?:${SCHEME}:)?(?://${AUTHORITY})?${PATH}(?:\\?${QUERY})?(?:#${QUERY})?$`,
+);
+
+/**
+ * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
+ * non-ASCII, space, `<>"{}|\^`` and `'`) with `_`, and parses the rest as a URI reference: so a raw
+ * space passes the schema (our own `loc/not-encoded` rule flags it), while a bad `%` escape does not.
+ */
+export const anyUri: SimpleTypeCheck = (value) => {
+  const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
+  if (v === '') return undefined;
+  if (!URI_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
+  // A relative reference's first segment cannot hold a ':' (it would read as a scheme): RFC 3986 §4.2.
+  if (!/^[A-Za-z][A-Za-z0-9+\-.]*:/.test(v) && !v.startsWith('/')) {
+    const first = /^[^/?#]*/.exec(v)?.[0] ?? '';
+    if (first.includes(':')) return 'not a URI reference (RFC 3986): a relative path cannot start with a segment holding ":"';
+  }
+  return undefined;
+};
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+const DATE = /^(-?)(\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$/;
+const DATE_TIME = /^(-?)(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
+
+function dateProblem(yearText: string, month: number, day: number, tz: string | undefined): string | undefined {
+  if (yearText.length > 4 && yearText.startsWith('0')) return 'a year of more than four digits cannot start with 0';
+  if (/^0+$/.test(yearText)) return 'there is no year 0000';
+  if (month < 1 || month > 12) return 'the month is not 01–12';
+  if (day < 1 || day > daysInMonth(Number(yearText), month)) return 'no such day in that month';
+  if (tz !== undefined && tz !== 'Z') {
+    const h = Number(tz.slice(1, 3));
+    const m = Number(tz.slice(4, 6));
+    if (m > 59 || h * 60 + m > 840) return 'the time zone is not within ±14:00';
+  }
+  return undefined;
+}
+
+/** xsd:date: `YYYY-MM-DD` with an optional time zone. */
+export const xsdDate: SimpleTypeCheck = (value) => {
+  const m = DATE.exec(collapse(value));
+  if (m === null) return 'not an xsd:date (YYYY-MM-DD)';
+  return dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[5]);
+};
+
+/** xsd:dateTime: `YYYY-MM-DDThh:mm:ss[.s]` with an optional time zone; 24:00:00 is midnight at the end of the day. */
+export const xsdDateTime: SimpleTypeCheck = (value) => {
+  const m = DATE_TIME.exec(collapse(value));
+  if (m === null) return 'not an xsd:dateTime (YYYY-MM-DDThh:mm:ss with a time zone)';
+  const date = dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[9]);
+  if (date !== undefined) return date;
+  const h = Number(m[5]);
+  const min = Number(m[6]);
+  const s = Number(m[7]);
+  if (h === 24 ? min !== 0 || s !== 0 || (m[8] !== undefined && !/^\.0+$/.test(m[8])) : h > 23 || min > 59 || s > 59) return 'the time is out of range';
+  return undefined;
+};
+
+/** The union xsd:date | xsd:dateTime of lastmod and the other dates. */
+export const dateOrDateTime: SimpleTypeCheck = (value) => {
+  if (xsdDate(value) === undefined || xsdDateTime(value) === undefined) return undefined;
+  return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
+};
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/** xsd:decimal within [min, max]. */
+export function decimalIn(min: number, max: number): SimpleTypeCheck {
+  return (value) => {
+    const v = collapse(value);
+    if (!DECIMAL.test(v)) return 'not a decimal number';
+    const n = Number(v);
+    return n < min || n > max ? `not within ${min}–${max}` : undefined;
+  };
+}
+
+/** xsd:integer (or nonNegativeInteger) within [min, max]. */
+export function integerIn(min: number, max: number): SimpleTypeCheck {
+  return (value) => {
+    const v = collapse(value);
+    if (!INTEGER.test(v)) return 'not an integer';
+    const n = Number(v);
+    return n < min || n > max ? `not within ${min}–${max === Number.MAX_SAFE_INTEGER ? '∞' : max}` : undefined;
+  };
+}
+
+/** A string type restricted to values (enumeration); xsd:string keeps whitespace as written. */
+export function oneOf(values: readonly string[]): SimpleTypeCheck {
+  const set = new Set(values);
+  return (value) => (set.has(value) ? undefined : `not one of ${values.join(', ')}`);
+}
+
+/** An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). */
+export function matching(pattern: string, what: string): SimpleTypeCheck {
+  const re = new RegExp(`^(?:${pattern})$`, 'u');
+  return (value) => (re.test(value) ? undefined : `not ${what}`);
+}
+
+/** xsd:string with a maximum length (in characters, as XSD counts them: code points). */
+export function maxLength(max: number): SimpleTypeCheck {
+  return (value) => {
+    let n = 0;
+    for (const _ of value) if (++n > max) return `longer than ${max} characters`;
+    return undefined;
+  };
+}
+
+/** Any string. */
+export const anyString: SimpleTypeCheck = () => undefined;
+
+/** Two checks that must both pass. */
+export function both(a: SimpleTypeCheck, b: SimpleTypeCheck): SimpleTypeCheck {
+  return (value) => a(value) ?? b(value);
+}
+
+/** Length of the collapsed value within [min, max] characters (the facets of tLoc on xsd:anyURI). */
+export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
+  return (value) => {
+    const n = [...collapse(value)].length;
+    return n < min ? `shorter than ${min} characters` : n > max ? `longer than ${max} characters` : undefined;
+  };
+}

@@ -1,0 +1,35 @@
+// validateSitemap(input, options): one sitemap (a file, bytes, a stream, text) read through the same
+// pipeline as readSitemap (gzip, encodings, budgets), validated by core/validate/validator.ts.
+
+import type { FileReport } from '../core/validate/types.js';
+import { SitemapValidation, type ValidationOptions } from '../core/validate/validator.js';
+import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './parse-sitemap.js';
+
+export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {}
+
+export interface SitemapValidationResult extends FileReport {
+  /** Whether the document passes sitemap.xsd / siteindex.xsd with the extension schemas (xmllint's verdict). */
+  readonly schemaValid: boolean;
+  /** Bytes after decompression. */
+  readonly bytes: number;
+}
+
+/**
+ * Validate one sitemap: diagnostics with stable codes (docs/rules.md), positions and fix hints, and
+ * the schema verdict. Never throws for bad content; throws for unreadable input (a missing file).
+ */
+export async function validateSitemap(input: SitemapInput, options: ValidateSitemapOptions = {}): Promise<SitemapValidationResult> {
+  const file = options.file ?? (typeof input === 'string' ? input : '<input>');
+  const validation = new SitemapValidation(file, options);
+  const summary = await readSitemap(input, {
+    ...options,
+    file,
+    xmlHandler: (reader) => validation.xmlHandler(reader),
+    onFormat: (f) => validation.format(f),
+    onUrl: (e, at) => validation.url(e, at),
+    onSitemap: (r, at) => validation.sitemap(r, at),
+    onDiagnostic: (d) => validation.diagnostic(d),
+  });
+  const report = validation.finish(summary.bytesDecompressed);
+  return { ...report, schemaValid: validation.schemaValid, bytes: summary.bytesDecompressed };
+}

@@ -1,0 +1,155 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatSarif, type SarifOptions } from '../../../src/cli/report/index.js';
+import { artifactUri, ruleAnchor } from '../../../src/cli/report/sarif.js';
+import { CLEAN_REPORTS, MESSY_MESSAGE, REPORTS, RULES } from './fixtures.js';
+
+const OPTIONS: SarifOptions = {
+  toolVersion: '1.2.3',
+  rules: (code) => RULES.get(code),
+  informationUri: 'https://github.com/example/sitemapkit',
+  rulesDocUri: 'https://github.com/example/sitemapkit/blob/main/docs/rules.md',
+};
+
+interface Rule {
+  id: string;
+  shortDescription: { text: string };
+  defaultConfiguration: { level: string };
+  helpUri: string;
+  properties?: { searchConsole?: string };
+}
+interface Result {
+  ruleId: string;
+  ruleIndex: number;
+  level: string;
+  message: { text: string };
+  locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } } }>;
+}
+interface Log {
+  $schema: string;
+  version: string;
+  runs: Array<{ tool: { driver: { name: string; version: string; informationUri: string; rules: Rule[] } }; columnKind: string; results: Result[] }>;
+}
+
+/** What the SARIF 2.1.0 schema requires of the parts we write, and what it constrains of their values. */
+function assertSarifShape(log: Log): void {
+  assert.equal(log.version, '2.1.0');
+  assert.ok(Array.isArray(log.runs));
+  for (const run of log.runs) {
+    assert.equal(typeof run.tool.driver.name, 'string');
+    const rules = run.tool.driver.rules;
+    assert.equal(new Set(rules.map((r) => r.id)).size, rules.length, 'rule ids are unique');
+    for (const rule of rules) {
+      assert.equal(typeof rule.id, 'string');
+      assert.equal(typeof rule.shortDescription.text, 'string');
+      assert.ok(['none', 'note', 'warning', 'error'].includes(rule.defaultConfiguration.level));
+      assert.doesNotThrow(() => new URL(rule.helpUri));
+    }
+    for (const result of run.results) {
+      assert.equal(typeof result.message.text, 'string');
+      assert.ok(['none', 'note', 'warning', 'error'].includes(result.level));
+      assert.equal(rules[result.ruleIndex]?.id, result.ruleId, 'ruleIndex points at the rule of ruleId');
+      for (const { physicalLocation } of result.locations) {
+        assert.equal(typeof physicalLocation.artifactLocation.uri, 'string');
+        const region = physicalLocation.region;
+        if (region !== undefined) {
+          assert.ok(Number.isInteger(region.startLine) && region.startLine >= 1);
+          assert.ok(region.startColumn === undefined || (Number.isInteger(region.startColumn) && region.startColumn >= 1));
+        }
+      }
+    }
+  }
+}
+
+describe('formatSarif', () => {
+  const text = formatSarif(REPORTS, OPTIONS);
+  const log = JSON.parse(text) as Log;
+  const run = log.runs[0];
+  assert.ok(run !== undefined);
+  const { rules } = run.tool.driver;
+
+  it('is a SARIF 2.1.0 log with one run of sitemapkit', () => {
+    assertSarifShape(log);
+    assert.equal(log.$schema, 'https://json.schemastore.org/sarif-2.1.0.json');
+    assert.equal(log.runs.length, 1);
+    assert.deepEqual({ ...run.tool.driver, rules: undefined }, {
+      name: 'sitemapkit',
+      version: '1.2.3',
+      informationUri: OPTIONS.informationUri,
+      rules: undefined,
+    });
+    assert.equal(run.columnKind, 'utf16CodeUnits');
+    assert.ok(text.endsWith('}\n'));
+  });
+
+  it('describes each code used once, from the catalogue when it knows it', () => {
+    assert.deepEqual(rules.map((r) => r.id), ['index/too-many', 'input/empty', 'lastmod/invalid', 'loc/not-absolute', 'sitemap/not-listed', 'xml/control-char']);
+    const byId = new Map(rules.map((r) => [r.id, r]));
+    assert.deepEqual(byId.get('lastmod/invalid'), {
+      id: 'lastmod/invalid',
+      shortDescription: { text: 'lastmod is a W3C datetime' },
+      defaultConfiguration: { level: 'warning' },
+      helpUri: `${OPTIONS.rulesDocUri}#lastmod-invalid`,
+      properties: { searchConsole: 'Invalid date' },
+    });
+    // The documented severity, not the one the diagnostic was raised with (warning).
+    assert.equal(byId.get('index/too-many')?.defaultConfiguration.level, 'error');
+    assert.equal(byId.get('index/too-many')?.properties, undefined);
+    assert.equal(byId.get('sitemap/not-listed')?.defaultConfiguration.level, 'note');
+    // Unknown to the catalogue: the code as description, the level of its diagnostic.
+    assert.deepEqual(byId.get('xml/control-char')?.shortDescription, { text: 'xml/control-char' });
+    assert.equal(byId.get('xml/control-char')?.defaultConfiguration.level, 'error');
+  });
+
+  it('writes one result per diagnostic, in order, with level, message and hint', () => {
+    assert.deepEqual(
+      run.results.map((r) => [r.ruleId, r.level]),
+      [
+        ['loc/not-absolute', 'error'],
+        ['lastmod/invalid', 'warning'],
+        ['xml/control-char', 'error'],
+        ['sitemap/not-listed', 'note'],
+        ['index/too-many', 'warning'],
+        ['lastmod/invalid', 'warning'],
+        ['input/empty', 'error'],
+      ],
+    );
+    assert.equal(run.results[0]?.message.text, 'relative URL "/a" Fix: write the full URL, with https://');
+    assert.equal(run.results[1]?.message.text, MESSY_MESSAGE);
+  });
+
+  it('locates results in the file, with the region when known', () => {
+    const locations = run.results.map((r) => r.locations[0]?.physicalLocation);
+    assert.deepEqual(locations[0], { artifactLocation: { uri: 'public/sitemap.xml' }, region: { startLine: 12, startColumn: 5 } });
+    assert.deepEqual(locations[3], { artifactLocation: { uri: 'https://example.com/sitemap_index.xml' } });
+    assert.deepEqual(locations[4], { artifactLocation: { uri: 'https://example.com/sitemap_index.xml' }, region: { startLine: 9 } });
+    assert.deepEqual(locations[5], { artifactLocation: { uri: 'out/a%2Cb%3Ac%25.xml' }, region: { startLine: 2, startColumn: 3 } });
+  });
+
+  it('makes URIs of paths, and leaves URLs alone', () => {
+    assert.equal(artifactUri('./sitemaps/site map é.xml'), 'sitemaps/site%20map%20%C3%A9.xml');
+    assert.equal(artifactUri('sub\\dir\\a#1.xml'), 'sub/dir/a%231.xml');
+    assert.equal(artifactUri('/srv/www/sitemap.xml'), 'file:///srv/www/sitemap.xml');
+    assert.equal(artifactUri('C:\\Users\\me\\sitemap.xml'), 'file:///C:/Users/me/sitemap.xml');
+    assert.equal(artifactUri('http://example.com/a%20b.xml?x=1#top'), 'http://example.com/a%20b.xml?x=1#top');
+  });
+
+  it('derives anchors from codes', () => {
+    assert.equal(ruleAnchor('loc/not-encoded'), 'loc-not-encoded');
+    assert.equal(ruleAnchor('XML/Raw_Ampersand'), 'xml-raw-ampersand');
+  });
+
+  it('is a valid empty run when clean', () => {
+    const clean = JSON.parse(formatSarif(CLEAN_REPORTS, OPTIONS)) as Log;
+    assertSarifShape(clean);
+    assert.deepEqual([clean.runs[0]?.tool.driver.rules, clean.runs[0]?.results], [[], []]);
+  });
+
+  it('fails the shape check on a broken ruleIndex', () => {
+    const broken = JSON.parse(text) as Log;
+    const first = broken.runs[0]?.results[0];
+    assert.ok(first !== undefined);
+    first.ruleIndex += 1;
+    assert.throws(() => assertSarifShape(broken), /ruleIndex/);
+  });
+});

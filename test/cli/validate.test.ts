@@ -1,0 +1,122 @@
+// `sitemapkit validate`: exit codes, formats, rule settings, --max-warnings, config, --follow, and the
+// seeds' examples (test/fixtures/validate/).
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/validate/', import.meta.url));
+const NOW = ['--now', '2026-01-01'];
+const S = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const VALID = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${S}>\n<url><loc>https://example.com/a</loc><lastmod>2024-01-01</lastmod></url>\n</urlset>\n`;
+const DUPLICATE = `<urlset ${S}>\n<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/a</loc></url>\n</urlset>\n`;
+
+interface JsonOut {
+  summary: { errors: number; warnings: number };
+  files: { file: string; diagnostics: { code: string; line: number | null; column: number | null; hint?: string }[] }[];
+}
+
+async function json(args: string[], cwd: string): Promise<{ code: number; out: JsonOut }> {
+  const r = await runCli(['validate', ...args, '--format', 'json', ...NOW], { cwd });
+  return { code: r.code, out: JSON.parse(r.stdout) as JsonOut };
+}
+
+describe('sitemapkit validate', () => {
+  it('exits 0 on a valid sitemap, plain or gzipped', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), VALID);
+    writeFileSync(join(dir, 'a.xml.gz'), gzipSync(VALID));
+    const r = await runCli(['validate', 'a.xml', 'a.xml.gz', ...NOW], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /no problems/);
+  });
+
+  it("reports the seeds' examples with codes, positions and fixes", async () => {
+    const { code, out } = await json(['seed-es-example.xml', 'seed-es-sobjetoap.xml', 'seed-es-siteindex.xml', 'seed-fr.xml'], FIXTURES);
+    assert.equal(code, 1);
+    const by = (name: string): string[] => (out.files.find((f) => f.file === name)?.diagnostics ?? []).map((d) => `${d.code}@${d.line}:${d.column}`);
+    assert.ok(by('seed-es-example.xml').includes('value/whitespace@5:2'), 'the lastmod "2005-01-01 " gets the whitespace warning');
+    assert.deepStrictEqual(by('seed-es-sobjetoap.xml'), ['namespace/wrong@2:1']);
+    assert.deepStrictEqual(by('seed-es-siteindex.xml'), ['namespace/wrong@2:1']);
+    assert.deepStrictEqual(by('seed-fr.xml'), ['loc/not-encoded@9:4']);
+    const fr = out.files.find((f) => f.file === 'seed-fr.xml')?.diagnostics[0];
+    assert.equal(fr?.hint, 'write http://www.journaldunet.com/developpeur/%20fil/tous_itws.shtml');
+  });
+
+  it('--max-warnings: warnings alone exit 0, more than N exit 1', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
+    assert.equal((await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir })).code, 0);
+    assert.equal((await runCli(['validate', 'dup.xml', '--max-warnings', '1', ...NOW], { cwd: dir })).code, 0);
+    assert.equal((await runCli(['validate', 'dup.xml', '--max-warnings', '0', ...NOW], { cwd: dir })).code, 1);
+  });
+
+  it('--rule and the config file change severities or turn rules off', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
+    assert.equal((await runCli(['validate', 'dup.xml', '--rule', 'loc/duplicate=error', ...NOW], { cwd: dir })).code, 1);
+    const off = await json(['dup.xml', '--rule', 'loc/duplicate=off'], dir);
+    assert.deepStrictEqual(off.out.files[0]?.diagnostics, []);
+    writeFileSync(join(dir, 'sitemapkit.config.json'), JSON.stringify({ rules: { 'loc/duplicate': 'error' } }));
+    assert.equal((await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir })).code, 1);
+    assert.equal((await runCli(['validate', 'dup.xml', '--rule', 'loc/duplicate=info', ...NOW], { cwd: dir })).code, 0, 'the command line wins');
+  });
+
+  it('--location checks the scope', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), VALID);
+    const { code, out } = await json(['a.xml', '--location', 'https://example.com/blog/sitemap.xml'], dir);
+    assert.equal(code, 1);
+    assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => d.code), ['loc/out-of-scope']);
+  });
+
+  it('--limits legacy applies the 2008 limits', async () => {
+    const dir = tempDir();
+    const urls = Array.from({ length: 5900 }, (_, i) => `<url><loc>https://example.com/${i}/${'x'.repeat(1800)}</loc></url>`).join('\n');
+    writeFileSync(join(dir, 'big.xml'), `<urlset ${S}>\n${urls}\n</urlset>\n`);
+    assert.equal((await runCli(['validate', 'big.xml', ...NOW], { cwd: dir })).code, 0);
+    const legacy = await json(['big.xml', '--limits', 'legacy'], dir);
+    assert.equal(legacy.code, 1);
+    assert.deepStrictEqual(legacy.out.files[0]?.diagnostics.map((d) => d.code), ['limits/file-too-large']);
+  });
+
+  it('--follow validates the children beside an index and flags a nested index', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'index.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<sitemap><loc>https://example.com/inner.xml</loc></sitemap>\n</sitemapindex>\n`);
+    writeFileSync(join(dir, 'a.xml'), DUPLICATE);
+    writeFileSync(join(dir, 'inner.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n`);
+    const { out } = await json(['index.xml', '--follow'], dir);
+    const files = out.files.map((f) => f.file.replace(/^.*[\\/]/, ''));
+    assert.deepStrictEqual(files, ['index.xml', 'a.xml', 'inner.xml']);
+    assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@3']);
+    assert.deepStrictEqual(out.files[1]?.diagnostics.map((d) => d.code), ['loc/duplicate']);
+  });
+
+  it('renders every format', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
+    const sarif = JSON.parse((await runCli(['validate', 'dup.xml', '--format', 'sarif', ...NOW], { cwd: dir })).stdout) as { version: string; runs: { results: { ruleId: string }[] }[] };
+    assert.equal(sarif.version, '2.1.0');
+    assert.deepStrictEqual(sarif.runs[0]?.results.map((r) => r.ruleId), ['loc/duplicate']);
+    assert.match((await runCli(['validate', 'dup.xml', '--format', 'github', ...NOW], { cwd: dir })).stdout, /^::warning file=dup\.xml,line=3,col=1,title=loc\/duplicate::/);
+    assert.match((await runCli(['validate', 'dup.xml', '--format', 'junit', ...NOW], { cwd: dir })).stdout, /<testsuites[^>]* failures="1"/);
+    assert.match((await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir })).stdout, /3:1\s+warning\s+.*loc\/duplicate/);
+  });
+
+  it('exits 2 on usage errors and unreadable input', async () => {
+    const dir = tempDir();
+    for (const args of [[], ['a.xml', '--format', 'xml'], ['a.xml', '--rule', 'no/such=off'], ['a.xml', '--rule', 'loc/duplicate=loud'], ['a.xml', '--location', 'ftp://x'], ['https://example.com/sitemap.xml']]) {
+      const r = await runCli(['validate', ...args], { cwd: dir });
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stderr.split('\n').filter(Boolean).length <= 2, true);
+    }
+    const missing = await runCli(['validate', 'missing.xml'], { cwd: dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing\.xml/);
+  });
+});

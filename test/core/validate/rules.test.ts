@@ -1,0 +1,126 @@
+// The rule tester: each validation rule with documents that must not trigger it and documents that
+// must, asserting codes and positions (never message prose). One table per family.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { validateXmlSitemapText } from '../../../src/core/validate/validator.js';
+import { VALIDATION_RULES } from '../../../src/core/validate/rules.js';
+import type { ValidationOptions } from '../../../src/core/validate/validator.js';
+
+const NOW = Date.UTC(2026, 0, 1);
+const S = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const EXT = `${S} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"`;
+/** A urlset whose first <url> starts at line 2, column 1; each argument is one line. */
+const urlset = (...lines: string[]): string => `<urlset ${EXT}>\n${lines.join('\n')}\n</urlset>`;
+const u = (inner: string): string => `<url>${inner}</url>`;
+const LOC = '<loc>https://example.com/a</loc>';
+
+/** Codes with positions (`code@line:column`), for codes of the given families. */
+function found(text: string, families: readonly string[], options: ValidationOptions = {}): string[] {
+  const r = validateXmlSitemapText(text, { now: NOW, ...options });
+  return r.diagnostics.filter((d) => families.some((f) => d.code.startsWith(f))).map((d) => `${d.code}@${d.line ?? '-'}:${d.column ?? '-'}`);
+}
+
+interface Case {
+  doc: string;
+  expect: string[];
+  options?: ValidationOptions;
+}
+
+function table(name: string, families: readonly string[], cases: Record<string, Case>): void {
+  describe(name, () => {
+    for (const [title, c] of Object.entries(cases)) {
+      it(title, () => { if (process.env.PRINT_ACTUAL === '1') console.log('ACTUAL', JSON.stringify(title), JSON.stringify(found(c.doc, families, c.options))); assert.deepStrictEqual(found(c.doc, families, c.options), c.expect); });
+    }
+  });
+}
+
+table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/', 'element/', 'loc/missing', 'urlset/', 'namespace/', 'image/', 'video/', 'news/', 'alternate/'], {
+  'a minimal valid urlset': { doc: urlset(u(LOC)), expect: [] },
+  'every field, in order, valid': { doc: urlset(u(`${LOC}<lastmod>2024-01-01T10:00:00+02:00</lastmod><changefreq>daily</changefreq><priority>0.5</priority>`)), expect: [] },
+  'fields out of order': { doc: urlset(u(`${LOC}<priority>0.5</priority><lastmod>2024-01-01</lastmod>`)), expect: ['xsd/unexpected-element@2:62'] },
+  'loc missing': { doc: urlset(u('<lastmod>2024-01-01</lastmod>')), expect: ['loc/missing@2:1', 'xsd/unexpected-element@2:6'] },
+  'a field twice': { doc: urlset(u(`${LOC}<changefreq>daily</changefreq><changefreq>daily</changefreq>`)), expect: ['element/duplicate@2:68'] },
+  'an unknown element in the sitemap namespace': { doc: urlset(u(`${LOC}<foo>x</foo>`)), expect: ['element/unexpected@2:38'] },
+  'an element of an unknown namespace': { doc: urlset(u(`${LOC}<x:y xmlns:x="http://example.com/x">1</x:y>`)), expect: ['xsd/unknown-namespace@2:38'] },
+  'image:loc outside image:image': { doc: urlset(u(`${LOC}<image:loc>https://example.com/i.jpg</image:loc>`)), expect: ['element/unexpected@2:38'] },
+  'an attribute on url': { doc: urlset(`<url id="1">${LOC}</url>`), expect: ['xsd/unexpected-attribute@2:6'] },
+  'xsi attributes are allowed': { doc: `<urlset ${S} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="a b">\n${u(LOC)}\n</urlset>`, expect: [] },
+  'an empty urlset': { doc: `<urlset ${S}>\n</urlset>`, expect: ['urlset/empty@1:1'] },
+  'foreign elements only before the first url': { doc: urlset(u(LOC), '<xhtml:link rel="alternate" href="https://example.com/"/>'), expect: ['element/unexpected@3:1'] },
+  'a loc of 12 characters': { doc: urlset(u('<loc>http://ab.cd</loc>')), expect: [] },
+  'a loc of 11 characters': { doc: urlset(u('<loc>http://a.b</loc>')), expect: ['xsd/invalid-value@2:6'] },
+  'a bad percent escape in loc': { doc: urlset(u('<loc>https://example.com/%zz</loc>')), expect: ['xsd/invalid-value@2:6'] },
+  'changefreq with a space (xsd:string keeps it)': { doc: urlset(u(`${LOC}<changefreq>daily </changefreq>`)), expect: ['xsd/invalid-value@2:38'] },
+  'priority with spaces (decimal collapses them)': { doc: urlset(u(`${LOC}<priority> 0.5 </priority>`)), expect: [] },
+  'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
+  'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
+  'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/invalid@2:38'] },
+  'video: attribute values': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:player_loc allow_embed="maybe">https://e.com/p</video:player_loc></video:video>`)), expect: ['video/invalid@2:181', 'xsd/invalid-attribute@2:199'] },
+  'video: required attribute': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:restriction>US</video:restriction></video:video>`)), expect: ['video/invalid@2:239'] },
+  'news: publication required': { doc: urlset(u(`${LOC}<news:news><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['news/invalid@2:38', 'xsd/unexpected-element@2:49'] },
+  'news: language pattern': { doc: urlset(u(`${LOC}<news:news><news:publication><news:name>N</news:name><news:language>en-US</news:language></news:publication><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['xsd/invalid-value@2:91'] },
+  'xhtml:link needs href': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en"/>`)), expect: ['alternate/invalid@2:38'] },
+  'a sitemap index': { doc: `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/s.xml</loc><lastmod>2024-01-01</lastmod></sitemap>\n</sitemapindex>`, expect: [] },
+  'an index entry with priority': { doc: `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/s.xml</loc><priority>0.5</priority></sitemap>\n</sitemapindex>`, expect: ['element/unexpected@2:46'] },
+});
+
+table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'], {
+  'clean values': { doc: urlset(u(`${LOC}<lastmod>2024-01-01</lastmod>`)), expect: [] },
+  'whitespace around lastmod (the seed)': { doc: urlset(u(`${LOC}<lastmod>2005-01-01 </lastmod>`)), expect: ['value/whitespace@2:38'] },
+  'a line break inside loc': { doc: urlset(u('<loc>\n  https://example.com/a\n</loc>')), expect: ['value/whitespace@2:6'] },
+  'a year alone': { doc: urlset(u(`${LOC}<lastmod>2005</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
+  'a year and month': { doc: urlset(u(`${LOC}<lastmod>2005-01</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
+  'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
+});
+
+table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'news/too-many'], {
+  'a clean URL': { doc: urlset(u(LOC)), expect: [] },
+  'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'a URL of 2,048 characters': { doc: urlset(u(`<loc>https://example.com/${'a'.repeat(2048 - 20)}</loc>`)), expect: ['loc/too-long@2:1'] },
+  'duplicates': { doc: urlset(u(LOC), u(LOC)), expect: ['loc/duplicate@3:1'] },
+  'in scope': { doc: urlset(u('<loc>https://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: [] },
+  'out of the directory': { doc: urlset(u('<loc>https://example.com/shop/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'another host': { doc: urlset(u('<loc>https://www.example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'another scheme': { doc: urlset(u('<loc>http://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'another port': { doc: urlset(u('<loc>https://example.com:8443/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'lastmod in the future': { doc: urlset(u(`${LOC}<lastmod>2026-03-01</lastmod>`)), expect: ['lastmod/future@2:1'] },
+  'lastmod today': { doc: urlset(u(`${LOC}<lastmod>2026-01-01</lastmod>`)), expect: [] },
+  'too many URLs (a lowered limit is not possible: 50,001 entries)': { doc: urlset(...Array.from({ length: 50_001 }, (_, i) => u(`<loc>https://example.com/${i}</loc>`))), expect: ['limits/too-many-urls@-:-'] },
+  'the legacy byte limit': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), options: { limits: 'legacy' }, expect: ['limits/file-too-large@-:-'] },
+  'the current byte limit is not the legacy one': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), expect: [] },
+  'too many images': { doc: urlset(u(`${LOC}${'<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>'.repeat(1001)}`)), expect: ['image/too-many@2:1'] },
+});
+
+describe('rule settings', () => {
+  it('turns rules off and changes severities', () => {
+    const doc = urlset(u(LOC), u(LOC));
+    assert.deepStrictEqual(validateXmlSitemapText(doc, { rules: { 'loc/duplicate': 'off' } }).diagnostics, []);
+    assert.deepStrictEqual(validateXmlSitemapText(doc, { rules: { 'loc/duplicate': 'error' } }).diagnostics.map((d) => d.severity), ['error']);
+  });
+});
+
+describe('the seeds', () => {
+  it("the Spanish seed's index example gets an incorrect namespace that names the right one", () => {
+    const r = validateXmlSitemapText(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/siteindex/0.9">\n<sitemap><loc>http://www.ejemplo.com/s1.xml.gz</loc></sitemap>\n</sitemapindex>`);
+    assert.deepStrictEqual(r.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['namespace/wrong@1:1']);
+    assert.match(r.diagnostics[0]?.hint ?? '', /http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9/);
+    assert.equal(r.schemaValid, false);
+  });
+  it("the Spanish seed's second example (sobjetoap) likewise", () => {
+    const r = validateXmlSitemapText(`<urlset xmlns="http://www.sobjetoaps.org/schemas/sobjetoap/0.9">\n${u(LOC)}\n</urlset>`);
+    assert.deepStrictEqual(r.diagnostics.map((d) => d.code), ['namespace/wrong']);
+    assert.match(r.diagnostics[0]?.hint ?? '', /http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9/);
+  });
+});
+
+describe('docs/rules.md', () => {
+  it('documents every rule the validator can report', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/rules.md', import.meta.url)), 'utf8');
+    const missing = [...VALIDATION_RULES.keys()].filter((code) => !doc.includes(`\`${code}\``));
+    assert.deepStrictEqual(missing, []);
+  });
+});
