@@ -13,5 +13,6 @@ export {
   type ParseSitemapOptions,
   type ReadSitemapOptions,
 } from './node/parse-sitemap.js';
+export { validateSitemap, type ValidateSitemapOptions, type SitemapValidationResult } from './node/validate-sitemap.js';
 export { run } from './cli/main.js';
 export type { CliIo } from './cli/io.js';

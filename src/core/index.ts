@@ -13,3 +13,11 @@ export { TextSitemapReader, TEXT_READER_CODES } from './read/text.js';
 export type { ReaderSink, ReaderBudgets, SitemapFormat, EntryPosition } from './read/types.js';
 export { XmlTokenizer, XML_TOKENIZER_CODES, type XmlTokenHandler, type XmlTokenizerOptions, type XmlAttribute } from './xml/tokenizer.js';
 export { XmlSitemapReader, readXmlSitemapText, XML_READER_CODES } from './read/xml-reader.js';
+// Validation (issue #4): the rules one by one, and a whole sitemap.
+export { SitemapValidation, validateXmlSitemapText, type ValidationOptions, type RuleSetting } from './validate/validator.js';
+export { VALIDATION_RULES, ruleInfo } from './validate/rules.js';
+export { summarize, type FileReport, type RuleInfo, type ValidationSummary } from './validate/types.js';
+export { StructureChecker, STRUCTURE_CODES } from './validate/structure.js';
+export { ProtocolChecker, PROTOCOL_CODES, type ProtocolOptions } from './validate/protocol.js';
+export { HreflangChecker, HREFLANG_RULES } from './validate/hreflang.js';
+export { languageTagProblem } from './validate/language-tag.js';

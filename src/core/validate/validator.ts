@@ -102,7 +102,8 @@ export class SitemapValidation implements ReaderSink {
   url(entry: UrlEntry, at: EntryPosition): void {
     this.entries++;
     this.protocol.url(entry, at);
-    if (entry.alternates !== undefined) for (const d of this.hreflang.add(entry, at)) this.diagnostics.push(d);
+    // Every url, with alternates or not: a page without them may be the one that lacks a return link.
+    for (const d of this.hreflang.add(entry, at)) this.diagnostics.push(d);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {

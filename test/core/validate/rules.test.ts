@@ -95,6 +95,12 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'too many images': { doc: urlset(u(`${LOC}${'<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>'.repeat(1001)}`)), expect: ['image/too-many@2:1'] },
 });
 
+table('hreflang (the group rules, through the validator)', ['hreflang/'], {
+  'a complete group': { doc: urlset(u('<loc>https://e.com/en</loc><xhtml:link rel="alternate" hreflang="en" href="https://e.com/en"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>'), u('<loc>https://e.com/de</loc><xhtml:link rel="alternate" hreflang="en" href="https://e.com/en"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>')), expect: [] },
+  'a page without alternates that another lists': { doc: urlset(u('<loc>https://e.com/en</loc><xhtml:link rel="alternate" hreflang="en" href="https://e.com/en"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>'), u('<loc>https://e.com/de</loc>')), expect: ['hreflang/missing-return-link@3:1'] },
+  'en_US': { doc: urlset(u('<loc>https://e.com/en</loc><xhtml:link rel="alternate" hreflang="en_US" href="https://e.com/en"/>')), expect: ['hreflang/invalid-language@2:1'] },
+});
+
 describe('rule settings', () => {
   it('turns rules off and changes severities', () => {
     const doc = urlset(u(LOC), u(LOC));
