@@ -1,11 +1,16 @@
 // validateSitemap(input, options): one sitemap (a file, bytes, a stream, text) read through the same
 // pipeline as readSitemap (gzip, encodings, budgets), validated by core/validate/validator.ts.
 
+import type { SitemapRef } from '../core/model.js';
+import type { EntryPosition } from '../core/read/types.js';
 import type { FileReport } from '../core/validate/types.js';
 import { SitemapValidation, type ValidationOptions } from '../core/validate/validator.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './parse-sitemap.js';
 
-export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {}
+export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {
+  /** Also receives each child of an index as it is read (e.g. to validate the children next). */
+  onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
+}
 
 export interface SitemapValidationResult extends FileReport {
   /** Whether the document passes sitemap.xsd / siteindex.xsd with the extension schemas (xmllint's verdict). */
@@ -27,7 +32,10 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
     xmlHandler: (reader) => validation.xmlHandler(reader),
     onFormat: (f) => validation.format(f),
     onUrl: (e, at) => validation.url(e, at),
-    onSitemap: (r, at) => validation.sitemap(r, at),
+    onSitemap: (r, at) => {
+      validation.sitemap(r, at);
+      options.onSitemap?.(r, at);
+    },
     onDiagnostic: (d) => validation.diagnostic(d),
   });
   const report = validation.finish(summary.bytesDecompressed);

@@ -95,6 +95,10 @@ describe('sitemapkit validate', () => {
     assert.deepStrictEqual(files, ['index.xml', 'a.xml', 'inner.xml']);
     assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@3']);
     assert.deepStrictEqual(out.files[1]?.diagnostics.map((d) => d.code), ['loc/duplicate']);
+    const off = await json(['index.xml', '--follow', '--rule', 'index/nested=off'], dir);
+    assert.deepStrictEqual(off.out.files[0]?.diagnostics, []);
+    const error = await json(['index.xml', '--follow', '--rule', 'index/nested=error'], dir);
+    assert.deepStrictEqual(error.out.files[0]?.diagnostics.map((d) => `${d.code}:${(d as { severity?: string }).severity}`), ['index/nested:error']);
   });
 
   it('renders every format', async () => {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Severity } from '../../core/diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
 import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
@@ -208,10 +208,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const reports: FileReport[] = [];
   let fatal = false;
 
-  const validateOne = async (input: SitemapInput, file: string, locationUrl: string | undefined): Promise<SitemapValidationResult | undefined> => {
+  /** Validates one input; the children it lists (when it is an index) are collected for --follow. */
+  const validateOne = async (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> => {
     try {
       const options: ValidateSitemapOptions = { ...base, file };
       if (locationUrl !== undefined) options.location = locationUrl;
+      if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       const result = await validateSitemap(input, options);
       reports.push(result);
       return result;
@@ -226,9 +228,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   for (const path of positionals) {
     const file = path === '-' ? '<stdin>' : path;
     const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-    const result = await validateOne(input, file, config.location);
-    if (result === undefined || values.follow !== true || path === '-' || result.format !== 'sitemapindex') continue;
-    await followChildren(resolve(io.cwd, path), file, result, validateOne);
+    const children: Child[] | undefined = values.follow === true && path !== '-' ? [] : undefined;
+    const result = await validateOne(input, file, config.location, children);
+    if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
+    const nested = await followChildren(resolve(io.cwd, path), file, children, validateOne);
+    const setting = config.rules['index/nested'];
+    if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
   }
 
   const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
@@ -243,27 +248,29 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** --follow: validate the children of an index that sit beside it, and flag children that are indexes themselves. */
+interface Child {
+  loc: string;
+  line: number;
+  column: number;
+}
+
+/** --follow: validate the children of an index that sit beside it; `index/nested` for those that are indexes themselves. */
 async function followChildren(
   indexPath: string,
   indexFile: string,
-  index: SitemapValidationResult,
+  children: readonly Child[],
   validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<SitemapValidationResult | undefined>,
-): Promise<void> {
-  const { readSitemap } = await import('../../node/parse-sitemap.js');
-  const children: { loc: string; line: number; column: number }[] = [];
-  await readSitemap(indexPath, { onSitemap: (ref, at) => children.push({ loc: ref.loc, ...at }) });
-  const nested: FileReport['diagnostics'][number][] = [];
+): Promise<Diagnostic[]> {
+  const nested: Diagnostic[] = [];
   for (const child of children) {
     const path = localChild(indexPath, child.loc);
     if (path === undefined) continue;
     const result = await validateOne(path, path, child.loc);
     if (result?.format === 'sitemapindex') {
-      const severity: Severity = 'warning';
-      nested.push({ code: 'index/nested', severity, message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' });
+      nested.push({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' });
     }
   }
-  if (nested.length > 0) (index.diagnostics as FileReport['diagnostics'][number][]).push(...nested);
+  return nested;
 }
 
 function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {

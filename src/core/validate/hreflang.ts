@@ -22,6 +22,7 @@ import type { EntryPosition } from '../read/types.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
 export type HreflangRuleCode =
   | 'hreflang/invalid-language'
@@ -241,9 +242,9 @@ class AlternateGraph {
     const records = this.records;
     records[base + LINE] = at.line;
     records[base + COLUMN] = at.column;
-    hash(loc);
-    records[base + HASH_1] = hashOut[0] as number;
-    records[base + HASH_2] = hashOut[1] as number;
+    fingerprint(loc);
+    records[base + HASH_1] = FINGERPRINT[0] as number;
+    records[base + HASH_2] = FINGERPRINT[1] as number;
     this.storeText(base, loc);
 
     records[base + LINKS_START] = this.linkCount;
@@ -259,9 +260,9 @@ class AlternateGraph {
         if (seen.has(link.href)) continue;
         seen.add(link.href);
       }
-      hash(link.href);
-      const hash1 = hashOut[0] as number;
-      const hash2 = hashOut[1] as number;
+      fingerprint(link.href);
+      const hash1 = FINGERPRINT[0] as number;
+      const hash2 = FINGERPRINT[1] as number;
       if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;
       if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
       this.links[this.linkCount * 2] = hash1;
@@ -430,22 +431,3 @@ function slotOf(hash1: number, hash2: number, mask: number): number {
   return (hash1 ^ Math.imul(hash2, 0x27d4eb2d)) & mask;
 }
 
-/** Where `hash` leaves its two results, to hash millions of URLs without allocating. */
-const hashOut = new Int32Array(2);
-
-/** FNV-1a and a multiplicative hash with another seed, over UTF-16 code units (as write/fingerprint-set.ts). */
-function hash(text: string): void {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    h2 ^= h2 >>> 15;
-  }
-  h1 ^= h1 >>> 16;
-  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-  h2 ^= h2 >>> 16;
-  hashOut[0] = h1;
-  hashOut[1] = h2;
-}

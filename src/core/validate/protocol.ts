@@ -32,6 +32,14 @@ export interface ProtocolOptions {
   maxTracked?: number;
 }
 
+function normalizedOrUndefined(loc: string): string | undefined {
+  try {
+    return normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A day of leeway for lastmod in the future: a date alone is midnight UTC, and clocks and zones differ. */
 const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
@@ -96,25 +104,14 @@ export class ProtocolChecker {
   private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap'): void {
     // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
     if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
-    let normalized = loc;
-    if (NOT_URI_CHAR.test(loc)) {
-      let fix: string | undefined;
-      try {
-        fix = normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER);
-      } catch {
-        fix = undefined;
-      }
-      this.report('loc/not-encoded', `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, fix !== undefined ? `write ${fix}` : 'percent-encode them as UTF-8');
-      if (fix !== undefined) normalized = fix;
+    // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
+    const unencoded = NOT_URI_CHAR.test(loc);
+    const normalized = unencoded || this.scope !== undefined ? normalizedOrUndefined(loc) : undefined;
+    if (unencoded) {
+      this.report('loc/not-encoded', `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
     }
     if (this.scope !== undefined) {
-      let comparable: string | undefined;
-      try {
-        comparable = normalizeUrl(normalized, 'loc', undefined, Number.MAX_SAFE_INTEGER);
-      } catch {
-        comparable = undefined;
-      }
-      const why = comparable === undefined ? undefined : scopeViolation(comparable, this.scope);
+      const why = normalized === undefined ? undefined : scopeViolation(normalized, this.scope);
       if (why !== undefined) {
         const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
         this.report('loc/out-of-scope', `${JSON.stringify(loc)} is outside the sitemap's location ${this.scope.prefix}: ${why}`, at,

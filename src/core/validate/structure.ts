@@ -12,7 +12,8 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { GLOBAL_ELEMENTS, SCHEMA_NAMESPACES, type ElementDecl, type Particle } from './schema.js';
+import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDecl, type Particle } from './schema.js';
+import { isBlank } from '../read/values.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 
@@ -44,10 +45,6 @@ interface Frame {
   text: string;
   /** Non-blank text seen in element-only content (reported once). */
   strayText: boolean;
-}
-
-function isBlank(s: string): boolean {
-  return /^[\x20\t\r\n]*$/.test(s);
 }
 
 function describe(p: Particle): string {
@@ -92,7 +89,7 @@ export class StructureChecker {
     const parent = this.frames[this.frames.length - 1];
     const frame: Frame = { decl: undefined, qname, line, column, offset, particle: 0, count: 0, text: '', strayText: false };
     if (parent === undefined) {
-      frame.decl = GLOBAL_ELEMENTS.find((e) => e.ns === uri && e.name === local && (e.name === 'urlset' || e.name === 'sitemapindex'));
+      frame.decl = [URLSET, SITEMAPINDEX].find((e) => e.ns === uri && e.name === local);
       if (frame.decl === undefined) this.report('xsd/root', `the root element <${qname}>${uri === '' ? '' : ` in "${uri}"`} is not declared by sitemap.xsd or siteindex.xsd`, line, column, offset, `a sitemap's root is <urlset xmlns="${NS.sitemap}">`);
     } else if (parent.decl !== undefined) {
       frame.decl = this.child(parent, uri, local, qname, line, column, offset);
@@ -204,7 +201,7 @@ export class StructureChecker {
   private declFor(p: Particle, uri: string, local: string, qname: string, line: number, column: number, offset: number): ElementDecl | undefined {
     if (p.element !== undefined) return p.element;
     // processContents="strict": the element needs a global declaration in a loaded schema.
-    const global = GLOBAL_ELEMENTS.find((e) => e.ns === uri && e.name === local);
+    const global = globalElement(uri, local);
     if (global !== undefined) return global;
     if (SCHEMA_NAMESPACES.has(uri)) {
       this.report('xsd/unexpected-element', `<${qname}> cannot appear here: its schema declares it only inside another element`, line, column, offset);

@@ -3,6 +3,8 @@
 // million URLs take ~128 MB instead of the ~1 GB a Set<string> would. Two different URLs share both
 // hashes with probability ~n²/2⁶⁵ (about 3 in a million for ten million URLs).
 
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+
 export class FingerprintSet {
   private table: Int32Array;
   private mask: number;
@@ -21,18 +23,9 @@ export class FingerprintSet {
 
   /** Adds `text`; returns false when it (or a string with the same fingerprint) was already there. */
   add(text: string): boolean {
-    // FNV-1a and a multiplicative hash with a different seed, both over UTF-16 code units.
-    let h1 = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
-    }
-    h1 ^= h1 >>> 16;
-    h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-    h2 ^= h2 >>> 16;
+    fingerprint(text);
+    const h1 = FINGERPRINT[0] as number;
+    let h2 = FINGERPRINT[1] as number;
     // 0,0 marks an empty slot.
     if (h1 === 0 && h2 === 0) h2 = 1;
     if (this.insert(h1, h2)) {
