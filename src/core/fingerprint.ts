@@ -1,22 +1,43 @@
-// A 64-bit fingerprint of a string as two 32-bit halves: FNV-1a and a multiplicative hash with a
-// different seed, both over UTF-16 code units. Used to remember millions of URLs without keeping
-// the strings (write/fingerprint-set.ts for dedupe, validate/hreflang.ts for return links).
+// A 64-bit fingerprint of a string as two 32-bit halves: two different hashes over the string read
+// as 32-bit words (two UTF-16 code units each): MurmurHash3's block mixing for the first, a
+// multiply-xorshift with another constant and seed for the second, each finalised with its own
+// avalanche. Used to remember millions of URLs without keeping the strings (write/fingerprint-set.ts
+// for dedupe, validate/protocol.ts for duplicates, validate/hreflang.ts for return links), so it is
+// on the hot path of validation: two code units a step halve the work of a unit-by-unit hash.
 
 /** Where `fingerprint` leaves its two halves, so that hashing allocates nothing. */
 export const FINGERPRINT = new Int32Array(2);
 
 /** Fingerprint `text` into FINGERPRINT[0] and FINGERPRINT[1]. */
 export function fingerprint(text: string): void {
-  let h1 = 0x811c9dc5;
+  const n = text.length;
+  let h1 = 0x811c9dc5 ^ n;
   let h2 = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const word = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+    let k = Math.imul(word, 0xcc9e2d51);
+    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+    h1 ^= k;
+    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
+    h2 = Math.imul(h2 ^ word, 0x5bd1e995);
     h2 ^= h2 >>> 15;
   }
+  if (i < n) {
+    const c = text.charCodeAt(i);
+    h1 ^= Math.imul((Math.imul(c, 0xcc9e2d51) << 15) | (Math.imul(c, 0xcc9e2d51) >>> 17), 0x1b873593);
+    h2 = Math.imul(h2 ^ c ^ 0x10000, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  // Avalanche (MurmurHash3's fmix32 for both, after different states).
   h1 ^= h1 >>> 16;
-  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h1 = Math.imul(h1, 0xc2b2ae35);
+  h1 ^= h1 >>> 16;
+  h2 ^= n;
+  h2 ^= h2 >>> 13;
+  h2 = Math.imul(h2, 0xc2b2ae35);
   h2 ^= h2 >>> 16;
   FINGERPRINT[0] = h1;
   FINGERPRINT[1] = h2;

@@ -92,7 +92,7 @@ export interface ParseSitemapOptions extends ReaderBudgets {
    * Advanced: wrap the XML reader's tokenizer handler to see the same XML events (validation does).
    * The wrapper must forward every event to the reader, in order.
    */
-  xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler;
+  xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
 }
 
 /**
@@ -248,7 +248,7 @@ class FormatRouter {
   constructor(
     private readonly sink: ReaderSink,
     private readonly budgets: ReaderBudgets,
-    private readonly xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler,
+    private readonly xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
   ) {}
 
   write(text: string): void {
@@ -389,7 +389,7 @@ class Pipeline implements ReaderSink {
     private readonly out: PipelineSink,
     budgets: ReaderBudgets,
     private readonly file: string | undefined,
-    xmlHandler?: (reader: XmlTokenHandler) => XmlTokenHandler,
+    xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
   ) {
     this.router = new FormatRouter(this, budgets, xmlHandler);
   }

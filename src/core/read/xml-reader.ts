@@ -564,6 +564,27 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return es.end;
   }
 
+  /**
+   * For a sink's own shortcut (validate/plain-entry.ts): whether an entry read from a whole element
+   * that the events would have given without any diagnostic may be delivered now (the shortcut is
+   * on and the entry budget not spent; otherwise the events report what they must).
+   */
+  acceptsPlainEntry(): boolean {
+    return this.shortcut !== null && this.delivered < this.maxEntries;
+  }
+
+  /** Deliver such a `<url>` as the events would have, once acceptsPlainEntry() said yes. */
+  deliverPlainUrl(entry: UrlEntry, line: number, column: number): void {
+    this.beforeShortcutEntry();
+    this.sink.url(entry, { line, column });
+  }
+
+  /** deliverPlainUrl for a `<sitemap>` of an index. */
+  deliverPlainSitemap(ref: SitemapRef, line: number, column: number): void {
+    this.beforeShortcutEntry();
+    this.sink.sitemap(ref, { line, column });
+  }
+
   private takeSitemap(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
     if (this.delivered >= this.maxEntries) return -1;
     const es = this.entryShortcut as EntryShortcut;

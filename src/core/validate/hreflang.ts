@@ -7,7 +7,9 @@
 // Per-entry rules are decided in `add`; the return-link rule needs the whole sitemap and is decided in
 // `finish`. For that, every url is remembered compactly: two 32-bit hashes of its loc and of each
 // alternate href (the same pair of hashes as write/fingerprint-set.ts: two different URLs share both
-// with probability ~n²/2⁶⁵), its position, and its loc as UTF-8 bytes for the messages. Copying the
+// with probability ~n²/2⁶⁵), its position, and, when it has alternates, its loc as UTF-8 bytes for
+// the messages (a page without them is named by its position). The locs are indexed in `finish`,
+// and only when some page links to another. Copying the
 // loc into our own bytes matters: a substring can keep its whole parent string alive in V8, so keeping
 // the reader's strings would keep the whole decoded document. Past `maxUrls` urls, nothing more is
 // remembered and the return links are not checked (`hreflang/not-checked`).
@@ -23,6 +25,7 @@ import { MAX_URL_LENGTH } from '../url.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { FingerprintTable } from '../fingerprint-table.js';
 
 export type HreflangRuleCode =
   | 'hreflang/invalid-language'
@@ -54,6 +57,9 @@ export interface HreflangCheckerOptions {
 
 const DEFAULT_MAX_URLS = 1_000_000;
 
+/** Shared by every url without alternates, so that most urls allocate nothing here. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const GENERIC_LANGUAGE_HINT = 'use a language such as "en", a language and region such as "en-GB", or "x-default"';
 
 /**
@@ -73,10 +79,11 @@ export class HreflangChecker {
   }
 
   /** The diagnostics `entry` has on its own; remembers what `finish` needs. */
-  add(entry: UrlEntry, at: EntryPosition): Diagnostic[] {
-    const alternates = entry.alternates ?? [];
-    const diagnostics = alternates.length > 0 ? entryDiagnostics(entry.loc, alternates, at) : [];
-    this.remember(entry.loc, alternates, at);
+  /** One url, in document order; `locHash` is its loc's fingerprint when the caller has it already. */
+  add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): readonly Diagnostic[] {
+    const alternates = entry.alternates ?? NONE;
+    const diagnostics = alternates.length > 0 ? entryDiagnostics(entry.loc, alternates, at) : NONE;
+    this.remember(entry.loc, alternates, at, locHash);
     return diagnostics;
   }
 
@@ -88,7 +95,7 @@ export class HreflangChecker {
     return diagnostics;
   }
 
-  private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): void {
+  private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
     if (this.notChecked !== undefined) return;
     this.graph ??= new AlternateGraph();
     if (this.graph.size >= this.maxUrls) {
@@ -103,7 +110,7 @@ export class HreflangChecker {
       };
       return;
     }
-    this.graph.add(loc, alternates, at);
+    this.graph.add(loc, alternates, at, locHash);
   }
 }
 
@@ -227,25 +234,29 @@ class AlternateGraph {
   /** Pairs of hashes of alternate hrefs. */
   private links = new Int32Array(4096 * 2);
   private linkCount = 0;
-  /** Open addressing over loc hashes: (hash 1, hash 2, record + 1) per slot; 0 in the third marks a free slot. */
-  private slots = new Int32Array(2048 * 3);
-  private slotMask = 2047;
+  /** The first record of each loc, by its hashes. */
+  private readonly firstRecord = new FingerprintTable();
   private readonly pages: Uint8Array[] = [];
   private pageUsed = 0;
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
 
-  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): void {
+  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
     const record = this.size++;
     if ((record + 1) * FIELDS > this.records.length) this.records = grown(this.records);
     const base = record * FIELDS;
     const records = this.records;
     records[base + LINE] = at.line;
     records[base + COLUMN] = at.column;
-    fingerprint(loc);
-    records[base + HASH_1] = FINGERPRINT[0] as number;
-    records[base + HASH_2] = FINGERPRINT[1] as number;
-    this.storeText(base, loc);
+    if (locHash === undefined) {
+      fingerprint(loc);
+      locHash = FINGERPRINT;
+    }
+    records[base + HASH_1] = locHash[0] as number;
+    records[base + HASH_2] = locHash[1] as number;
+    // A page without alternates is only ever named in messages about it, at its own position.
+    if (alternates.length > 0) this.storeText(base, loc);
+    else records[base + TEXT_PAGE] = -1;
 
     records[base + LINKS_START] = this.linkCount;
     let ownLanguage: string | undefined;
@@ -272,12 +283,14 @@ class AlternateGraph {
     records[base + LINKS_COUNT] = this.linkCount - (records[base + LINKS_START] as number);
     records[base + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
     records[base + NEXT_SAME_LOC] = -1;
-    this.index(record);
   }
 
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
   missingReturnLinks(): Diagnostic[] {
     const found: Diagnostic[] = [];
+    // Without a single link between pages there is nothing to check (most sitemaps).
+    if (this.linkCount === 0) return found;
+    for (let r = 0; r < this.size; r++) this.index(r);
     const records = this.records;
     const checked = new Set<number>();
     for (let a = 0; a < this.size; a++) {
@@ -302,14 +315,18 @@ class AlternateGraph {
   }
 
   private missingReturnLink(a: number, b: number): Diagnostic {
-    const aLoc = this.text(a);
-    const bLoc = this.text(b);
-    const ownLanguageNumber = this.records[a * FIELDS + OWN_LANGUAGE] as number;
+    // A loc given twice is one page: its text is kept with the record that has alternates.
+    const aLoc = this.pageText(a) as string;
+    const bLoc = this.pageText(b);
+    let ownLanguageNumber = -1;
+    for (let r = a; r !== -1 && ownLanguageNumber === -1; r = this.records[r * FIELDS + NEXT_SAME_LOC] as number) ownLanguageNumber = this.records[r * FIELDS + OWN_LANGUAGE] as number;
     const ownLanguage = ownLanguageNumber === -1 ? undefined : (this.languages[ownLanguageNumber] as string);
     return {
       code: 'hreflang/missing-return-link',
       severity: 'warning',
-      message: `${quoteValue(aLoc)} lists ${quoteValue(bLoc)} as an hreflang alternate, but ${quoteValue(bLoc)} does not list ${quoteValue(aLoc)}`,
+      message: bLoc === undefined
+        ? `${quoteValue(aLoc)} lists this <url> as an hreflang alternate, but this <url> has no alternates, so it does not list ${quoteValue(aLoc)}`
+        : `${quoteValue(aLoc)} lists ${quoteValue(bLoc)} as an hreflang alternate, but ${quoteValue(bLoc)} does not list ${quoteValue(aLoc)}`,
       line: this.records[b * FIELDS + LINE] as number,
       column: this.records[b * FIELDS + COLUMN] as number,
       // A's own hreflang, corrected if it is a known mistake (`en_US`), so that the hint is right as written.
@@ -340,48 +357,17 @@ class AlternateGraph {
 
   /** The first record with these loc hashes, or -1. */
   private lookup(hash1: number, hash2: number): number {
-    const slots = this.slots;
-    for (let slot = slotOf(hash1, hash2, this.slotMask); ; slot = (slot + 1) & this.slotMask) {
-      const entry = slots[slot * 3 + 2] as number;
-      if (entry === 0) return -1;
-      if (slots[slot * 3] === hash1 && slots[slot * 3 + 1] === hash2) return entry - 1;
-    }
+    return this.firstRecord.get(hash1, hash2);
   }
 
   /** Makes `record` findable by its loc; a loc seen before is chained after its last record. */
   private index(record: number): void {
     const records = this.records;
-    const hash1 = records[record * FIELDS + HASH_1] as number;
-    const hash2 = records[record * FIELDS + HASH_2] as number;
-    const first = this.lookup(hash1, hash2);
-    if (first !== -1) {
-      let last = first;
-      while ((records[last * FIELDS + NEXT_SAME_LOC] as number) !== -1) last = records[last * FIELDS + NEXT_SAME_LOC] as number;
-      records[last * FIELDS + NEXT_SAME_LOC] = record;
-      return;
-    }
-    this.insert(hash1, hash2, record);
-    // Keep the load factor under 3/4 so that probes stay short.
-    if (this.size * 4 > (this.slotMask + 1) * 3) this.growSlots();
-  }
-
-  private insert(hash1: number, hash2: number, record: number): void {
-    const slots = this.slots;
-    let slot = slotOf(hash1, hash2, this.slotMask);
-    while ((slots[slot * 3 + 2] as number) !== 0) slot = (slot + 1) & this.slotMask;
-    slots[slot * 3] = hash1;
-    slots[slot * 3 + 1] = hash2;
-    slots[slot * 3 + 2] = record + 1;
-  }
-
-  private growSlots(): void {
-    const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.slotMask = this.slotMask * 2 + 1;
-    for (let i = 0; i < old.length; i += 3) {
-      const entry = old[i + 2] as number;
-      if (entry !== 0) this.insert(old[i] as number, old[i + 1] as number, entry - 1);
-    }
+    const first = this.firstRecord.add(records[record * FIELDS + HASH_1] as number, records[record * FIELDS + HASH_2] as number, record);
+    if (first === -1) return;
+    let last = first;
+    while ((records[last * FIELDS + NEXT_SAME_LOC] as number) !== -1) last = records[last * FIELDS + NEXT_SAME_LOC] as number;
+    records[last * FIELDS + NEXT_SAME_LOC] = record;
   }
 
   private storeText(base: number, text: string): void {
@@ -400,9 +386,21 @@ class AlternateGraph {
     this.pageUsed += written;
   }
 
-  private text(record: number): string {
+  /** The loc of the page whose first record is `first`; undefined when none of its records has alternates. */
+  private pageText(first: number): string | undefined {
+    for (let r = first; r !== -1; r = this.records[r * FIELDS + NEXT_SAME_LOC] as number) {
+      const text = this.text(r);
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+
+  /** The loc of a record; undefined for a page without alternates (not stored). */
+  private text(record: number): string | undefined {
     const base = record * FIELDS;
-    const page = this.pages[this.records[base + TEXT_PAGE] as number] as Uint8Array;
+    const pageNumber = this.records[base + TEXT_PAGE] as number;
+    if (pageNumber === -1) return undefined;
+    const page = this.pages[pageNumber] as Uint8Array;
     const start = this.records[base + TEXT_START] as number;
     return utf8Decoder.decode(page.subarray(start, start + (this.records[base + TEXT_BYTES] as number)));
   }
@@ -425,9 +423,5 @@ function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-function slotOf(hash1: number, hash2: number, mask: number): number {
-  return (hash1 ^ Math.imul(hash2, 0x27d4eb2d)) & mask;
 }
 

@@ -7,6 +7,8 @@ import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { parseW3cDatetime } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { FingerprintTable } from '../fingerprint-table.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -49,7 +51,13 @@ const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
-  private readonly seen = new Map<string, number>();
+  /**
+   * The line where each loc was first seen, by its 64-bit fingerprint: no strings are kept (two
+   * different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹ for 50,000 URLs).
+   */
+  private readonly seen = new FingerprintTable(1 << 16);
+  /** lastmod values that sort before this `YYYY-MM-DD` are in the past whatever their time zone. */
+  private readonly pastBefore: string;
   private readonly maxTracked: number;
   private trackingStopped = false;
   private urls = 0;
@@ -63,11 +71,13 @@ export class ProtocolChecker {
     this.out = out;
     this.maxTracked = options.maxTracked ?? 1_000_000;
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
+    this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
   }
 
-  url(entry: UrlEntry, at: EntryPosition): void {
+  /** One url; `locHash` is the loc's fingerprint when the caller has it already (FINGERPRINT's two halves). */
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
     this.urls++;
-    this.loc(entry.loc, at, 'loc');
+    this.loc(entry.loc, at, 'loc', locHash);
     if (typeof entry.lastmod === 'string') this.lastmod(entry.lastmod, at);
     const images = entry.images?.length ?? 0;
     if (images > this.options.limits.maxImagesPerUrl) {
@@ -101,7 +111,7 @@ export class ProtocolChecker {
     }
   }
 
-  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap'): void {
+  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash?: Int32Array): void {
     // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
     if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
@@ -119,20 +129,25 @@ export class ProtocolChecker {
       }
     }
     if (this.trackingStopped) return;
-    const first = this.seen.get(loc);
-    if (first !== undefined) {
-      this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${first})`, at, 'list each URL once');
-      return;
+    if (locHash === undefined) {
+      fingerprint(loc);
+      locHash = FINGERPRINT;
     }
-    if (this.seen.size >= this.maxTracked) {
+    const hash1 = locHash[0] as number;
+    const hash2 = locHash[1] as number;
+    if (this.seen.size >= this.maxTracked && this.seen.get(hash1, hash2) === -1) {
       this.trackingStopped = true;
       this.report('duplicates/not-checked', `more than ${this.maxTracked} URLs: duplicates after this one are not checked`, at);
       return;
     }
-    this.seen.set(loc, at.line);
+    const first = this.seen.add(hash1, hash2, at.line);
+    if (first !== -1) this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${first})`, at, 'list each URL once');
   }
 
   private lastmod(value: string, at: EntryPosition): void {
+    // Every W3C Datetime starts with a four-digit year and two-digit fields, so one that sorts before
+    // a date two days back is in the past (the common case, decided without parsing).
+    if (value < this.pastBefore && value.length >= 4) return;
     const parsed = parseW3cDatetime(value);
     if (parsed === undefined) return; // the reader reports the form
     const instant = Date.UTC(parsed.year, parsed.month - 1, parsed.day, parsed.hour, parsed.minute - (parsed.offsetMinutes ?? 0), parsed.second);

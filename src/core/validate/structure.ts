@@ -147,6 +147,46 @@ export class StructureChecker {
     }
   }
 
+  /**
+   * Where the root is a urlset or sitemapindex in the sitemap namespace and the names its entries
+   * are written with (`url` or `sitemap`, `loc`, `lastmod`, `changefreq`, `priority`, unprefixed)
+   * resolve to that namespace: the entry's name, for validate/plain-entry.ts. Undefined otherwise.
+   */
+  plainEntryName(): 'url' | 'sitemap' | undefined {
+    const root = this.frames[0];
+    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return undefined;
+    const name = root.decl === URLSET ? 'url' : root.decl === SITEMAPINDEX ? 'sitemap' : undefined;
+    if (name === undefined) return undefined;
+    for (const n of [name, 'loc', 'lastmod', 'changefreq', 'priority']) {
+      if (this.scope.resolve(n).uri !== NS.sitemap) return undefined;
+    }
+    return name;
+  }
+
+  /**
+   * Counts one entry element of the root that the caller found valid as a whole (no attributes,
+   * valid children, values and text), as startTag and endTag would have without a report. False,
+   * with no effect, when the root's content model does not take one more here.
+   */
+  takePlainEntry(local: string): boolean {
+    const root = this.frames[0];
+    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return false;
+    const seq = root.decl.type.sequence;
+    if (seq === undefined) return false;
+    // The greedy matching of child(), for an element that is sure to be in the root's namespace.
+    let count = root.count;
+    for (let i = root.particle; i < seq.length; i++, count = 0) {
+      const p = seq[i] as Particle;
+      if (p.element !== undefined && p.element.name === local && p.element.ns === root.decl.ns && count < p.max) {
+        root.particle = i;
+        root.count = count + 1;
+        return true;
+      }
+      if (count < p.min) return false;
+    }
+    return false;
+  }
+
   /** The declaration for a child element of `parent`, advancing the parent's sequence; undefined when it does not fit. */
   private child(parent: Frame, uri: string, local: string, qname: string, line: number, column: number, offset: number): ElementDecl | undefined {
     const decl = parent.decl as ElementDecl;

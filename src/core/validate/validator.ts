@@ -6,7 +6,9 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
-import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { plainEntryShortcut } from './plain-entry.js';
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker } from './protocol.js';
@@ -25,6 +27,11 @@ export interface ValidationOptions {
   now?: number;
   /** Severity overrides by code (`off` drops the rule). */
   rules?: Readonly<Record<string, RuleSetting>>;
+  /**
+   * Read entries that are valid as a whole in one step (plain-entry.ts). Default true; false reads
+   * every element through the XML events, with the same report (the tests compare both ways).
+   */
+  fastPath?: boolean;
 }
 
 /**
@@ -50,6 +57,8 @@ export class SitemapValidation implements ReaderSink {
   private format_: SitemapFormat | undefined;
   private xsdActive = false;
   private entries = 0;
+  private readonly fastPath: boolean;
+  private readonly locHash = new Int32Array(2);
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     const collect = (d: Diagnostic): void => {
@@ -58,6 +67,7 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now() }, collect);
     this.rules = options.rules ?? {};
+    this.fastPath = options.fastPath ?? true;
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
@@ -66,15 +76,22 @@ export class SitemapValidation implements ReaderSink {
   }
 
   /**
-   * The reader's XML handler, with the structure checker fed the same events. The reader's entry
-   * shortcut is not offered: the schema checks need every element.
+   * The reader's XML handler, with the structure checker fed the same events. Entries valid as a
+   * whole are offered to plain-entry.ts's shortcut instead, once the root allows it.
    */
-  xmlHandler(reader: XmlTokenHandler): XmlTokenHandler {
+  xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
+    const events: XmlTokenHandler = reader;
+    let plain: XmlShortcut | null = null;
     return {
       startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
         reader.startTag(name, attributes, selfClosing, line, column, offset);
-        if (this.xsdActive) structure.startTag(name, attributes, line, column, offset);
+        if (!this.xsdActive) return;
+        structure.startTag(name, attributes, line, column, offset);
+        if (this.fastPath && plain === null && !selfClosing) {
+          const entryName = structure.plainEntryName();
+          if (entryName !== undefined) plain = plainEntryShortcut(entryName, reader, structure);
+        }
       },
       endTag: (name: string, line: number, column: number, offset: number): void => {
         reader.endTag(name, line, column, offset);
@@ -84,11 +101,14 @@ export class SitemapValidation implements ReaderSink {
         reader.text(text, line, column, offset);
         if (this.xsdActive) structure.text(text, line, column, offset);
       },
-      xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => reader.xmlDeclaration?.(d, line, column, offset),
-      processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => reader.processingInstruction?.(target, data, line, column, offset),
-      doctype: (text: string, line: number, column: number, offset: number): void => reader.doctype?.(text, line, column, offset),
+      xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => events.xmlDeclaration?.(d, line, column, offset),
+      processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => events.processingInstruction?.(target, data, line, column, offset),
+      doctype: (text: string, line: number, column: number, offset: number): void => events.doctype?.(text, line, column, offset),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
-      shortcut: null,
+      // Only while the reader offers its own: it knows when entries may be read in one step.
+      get shortcut(): XmlShortcut | null {
+        return reader.shortcut === null ? null : plain;
+      },
     };
   }
 
@@ -101,9 +121,15 @@ export class SitemapValidation implements ReaderSink {
 
   url(entry: UrlEntry, at: EntryPosition): void {
     this.entries++;
-    this.protocol.url(entry, at);
+    // Hashed once for both checkers.
+    fingerprint(entry.loc);
+    const locHash = this.locHash;
+    locHash[0] = FINGERPRINT[0] as number;
+    locHash[1] = FINGERPRINT[1] as number;
+    this.protocol.url(entry, at, locHash);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
-    for (const d of this.hreflang.add(entry, at)) this.diagnostics.push(d);
+    const found = this.hreflang.add(entry, at, locHash);
+    for (let i = 0; i < found.length; i++) this.diagnostics.push(found[i] as Diagnostic);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {

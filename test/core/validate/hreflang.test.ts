@@ -19,7 +19,7 @@ function url(loc: string, ...links: [hreflang: string, href: string][]): UrlEntr
 
 interface Run {
   /** What `add` returned for each entry, in order. */
-  perEntry: Diagnostic[][];
+  perEntry: (readonly Diagnostic[])[];
   /** What `finish` returned. */
   finish: Diagnostic[];
 }

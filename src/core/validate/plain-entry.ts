@@ -1,0 +1,100 @@
+// The validator's fast path (issue #4, bench:validate): a `<url>` or `<sitemap>` element that is
+// valid as a whole, matched by one sticky RegExp, is handed to the reader and counted by the
+// structure checker without its events, so that the bulk of a good sitemap costs next to no script.
+// The shape, stricter than the reader's own shortcut (read/entry-shortcut.ts):
+//
+//   <url><loc>…</loc>[<lastmod>…</lastmod>][<changefreq>…</changefreq>][<priority>…</priority>]</url>
+//
+// unprefixed names in the sitemap namespace, no attributes, whitespace only between elements, and
+// values in forms that every check passes: the schemas (sitemap.xsd: loc an anyURI of 12 to 2,048
+// characters, lastmod an xsd:date or xsd:dateTime, the seven changefreqs, priority a decimal in
+// 0.0–1.0), the reader (no diagnostic) and the protocol's encoding rule (only characters a URL may
+// hold). Anything else (extensions, whitespace around a value, entities, comments, a date the
+// reader or the XSD would question) is declined and goes through the events, diagnostics and all.
+// The reports are the same either way: test/core/validate/plain-entry.test.ts validates every
+// fixture and corpus file both ways, and fast-check mutations of them, and compares.
+
+import type { Changefreq, SitemapRef, UrlEntry } from '../model.js';
+import type { XmlShortcut } from '../xml/tokenizer.js';
+import type { XmlSitemapReader } from '../read/xml-reader.js';
+import type { StructureChecker } from './structure.js';
+
+const WS = '[ \\t\\n\\r]*';
+/** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
+const URL_CHARS = "A-Za-z0-9\\-._~!$'()*+,;=:@%";
+/** An absolute http(s) URL: an authority, then a path and query, then a fragment; every such string is an xsd:anyURI. */
+const LOC = `(https?://[${URL_CHARS}]+(?:[/?][${URL_CHARS}/?]*)?(?:#[${URL_CHARS}/?]*)?)`;
+/** xsd:date or xsd:dateTime in the W3C Datetime forms the reader takes as they are; days 29–31 are checked after. */
+const DATE = '((?!0000)\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00)))?)';
+const CHANGEFREQ = '(always|hourly|daily|weekly|monthly|yearly|never)';
+const PRIORITY = '(0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)';
+/** The blank run after an entry, when the next entry starts right after it (the events would ignore it too). */
+const after = (element: string): string => `(?:[ \\t\\n\\r]+(?=<${element}>))?`;
+
+const URL_PATTERN = `<url>${WS}<loc>${LOC}</loc>${WS}(?:<lastmod>${DATE}</lastmod>${WS})?(?:<changefreq>${CHANGEFREQ}</changefreq>${WS})?(?:<priority>${PRIORITY}</priority>${WS})?</url>${after('url')}`;
+const SITEMAP_PATTERN = `<sitemap>${WS}<loc>${LOC}</loc>${WS}(?:<lastmod>${DATE}</lastmod>${WS})?</sitemap>${after('sitemap')}`;
+
+const G_LOC = 1;
+const G_LASTMOD = 2;
+const G_CHANGEFREQ = 3;
+const G_PRIORITY = 4;
+
+/** sitemap.xsd: loc is 12 to 2,048 characters; the protocol wants fewer than 2,048. */
+const MIN_LOC = 12;
+const MAX_LOC = 2047;
+
+const PERCENT_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether a loc matched by LOC is all a valid URL needs: its length, and `%` only in escapes. */
+function isPlainLoc(loc: string): boolean {
+  return loc.length >= MIN_LOC && loc.length <= MAX_LOC && (loc.indexOf('%') === -1 || PERCENT_ESCAPES.test(loc));
+}
+
+/** Whether a date matched by DATE exists (the pattern lets days 29 to 31 through in any month). */
+function isRealDate(date: string): boolean {
+  const tens = date.charCodeAt(8);
+  if (tens < 0x32 || (tens === 0x32 && date.charCodeAt(9) < 0x39)) return true;
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
+}
+
+/**
+ * The shortcut for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
+ * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1.
+ */
+export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker): XmlShortcut {
+  const pattern = new RegExp(name === 'url' ? URL_PATTERN : SITEMAP_PATTERN, 'y');
+  const take = name === 'url'
+    ? (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
+        const whole = m[0];
+        const loc = m[G_LOC] as string;
+        const lastmod = m[G_LASTMOD];
+        if (whole.length > maxLength || !isPlainLoc(loc) || (lastmod !== undefined && !isRealDate(lastmod))) return -1;
+        const entry: UrlEntry = { loc };
+        if (lastmod !== undefined) entry.lastmod = lastmod;
+        const changefreq = m[G_CHANGEFREQ];
+        if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
+        const priority = m[G_PRIORITY];
+        if (priority !== undefined) entry.priority = Number(priority);
+        if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('url')) return -1;
+        reader.deliverPlainUrl(entry, line, column);
+        return m.index + whole.length;
+      }
+    : (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
+        const whole = m[0];
+        const loc = m[G_LOC] as string;
+        const lastmod = m[G_LASTMOD];
+        if (whole.length > maxLength || !isPlainLoc(loc) || (lastmod !== undefined && !isRealDate(lastmod))) return -1;
+        const ref: SitemapRef = { loc };
+        if (lastmod !== undefined) ref.lastmod = lastmod;
+        if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('sitemap')) return -1;
+        reader.deliverPlainSitemap(ref, line, column);
+        return m.index + whole.length;
+      };
+  // A url holds up to loc…priority (two levels); a sitemap loc and lastmod.
+  return { depth: 1, nesting: 2, pattern, take };
+}

@@ -1,0 +1,237 @@
+// The validator's fast path (src/core/validate/plain-entry.ts) must change nothing but speed: every
+// input validated with it and without it (every element through the XML events) gives the same
+// report and schema verdict, however the input is split. These tests also check that the fast path
+// is really taken where it should be, so that the comparison compares two different paths.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { ReaderBudgets } from '../../../src/core/read/types.js';
+import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
+import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
+import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
+import type { FileReport } from '../../../src/core/validate/types.js';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const NOW = Date.UTC(2026, 0, 1);
+
+interface Outcome {
+  report: FileReport;
+  schemaValid: boolean;
+  /** Entries the fast path took (always 0 without it). */
+  taken: number;
+}
+
+function validateWith(fastPath: boolean, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
+  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath });
+  const reader = new XmlSitemapReader(validation, budgets);
+  const handler = validation.xmlHandler(reader);
+  let taken = 0;
+  // The handler's shortcut, wrapped to count what it takes.
+  const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
+  const counting = new Proxy(handler, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (key !== 'shortcut' || value === null || value === undefined) return value;
+      const sc = value as XmlShortcut;
+      let w = wrapped.get(sc);
+      if (w === undefined) {
+        w = {
+          depth: sc.depth,
+          nesting: sc.nesting,
+          pattern: sc.pattern,
+          take: (...args) => {
+            const end = sc.take(...args);
+            if (end !== -1) taken++;
+            return end;
+          },
+        };
+        wrapped.set(sc, w);
+      }
+      return w;
+    },
+  }) as XmlTokenHandler;
+  const tokenizer = new XmlTokenizer(counting, { maxDepth: budgets.maxDepth, maxValueLength: budgets.maxValueLength ?? 1024 * 1024 });
+  for (const chunk of chunks) tokenizer.write(chunk);
+  tokenizer.end();
+  reader.end();
+  const report = validation.finish(new TextEncoder().encode(chunks.join('')).length);
+  return { report, schemaValid: validation.schemaValid, taken };
+}
+
+function split(text: string, pieces: readonly number[]): string[] {
+  const chunks: string[] = [];
+  let at = 0;
+  for (const p of [...pieces].sort((a, b) => a - b)) {
+    const cut = Math.min(Math.max(p, at), text.length);
+    chunks.push(text.slice(at, cut));
+    at = cut;
+  }
+  chunks.push(text.slice(at));
+  return chunks;
+}
+
+/** Both ways agree on `text`, whole and in the given pieces; returns the fast path's outcome (whole). */
+function assertSame(text: string, pieces: readonly number[] = [], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
+  const long = validateWith(false, [text], options, budgets);
+  assert.equal(long.taken, 0);
+  const fast = validateWith(true, [text], options, budgets);
+  assert.deepStrictEqual(fast.report, long.report, 'report, whole');
+  assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole');
+  if (pieces.length > 0) {
+    const chunked = validateWith(true, split(text, pieces), options, budgets);
+    assert.deepStrictEqual(chunked.report, long.report, 'report, split');
+    assert.equal(chunked.schemaValid, long.schemaValid, 'schema verdict, split');
+  }
+  return fast;
+}
+
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const urlset = (...urls: string[]): string => `${HEAD}${urls.join('\n')}\n</urlset>\n`;
+const PLAIN = '<url><loc>https://example.com/a</loc><lastmod>2024-01-02T03:04:05+00:00</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>';
+const url = (loc: string): string => `<url><loc>${loc}</loc></url>`;
+
+describe('validation fast path: taken for valid entries, same report', () => {
+  it('takes plain urls, pretty-printed or not', () => {
+    const text = urlset(PLAIN, url('https://example.com/b'), '<url>\n  <loc>https://example.com/c?x=1;y=%C3%A9#top</loc>\n  <lastmod>2024-02-29</lastmod>\n</url>');
+    const out = assertSame(text);
+    assert.equal(out.taken, 3);
+    assert.equal(out.report.entries, 3);
+    assert.equal(out.schemaValid, true);
+    assert.deepEqual(out.report.diagnostics, []);
+  });
+
+  it('takes the entries of a sitemap index', () => {
+    const text = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>https://example.com/s1.xml</loc><lastmod>2024-01-01</lastmod></sitemap>\n<sitemap><loc>https://example.com/s2.xml</loc></sitemap>\n</sitemapindex>';
+    assert.equal(assertSame(text, [], { location: 'https://example.com/sitemap.xml' }).taken, 2);
+  });
+
+  it('still finds duplicates, scope and future dates among entries it takes', () => {
+    const text = urlset(url('https://example.com/a'), url('https://example.com/a'), url('https://other.example/x'), '<url><loc>https://example.com/f</loc><lastmod>2030-01-01</lastmod></url>');
+    const out = assertSame(text, [], { location: 'https://example.com/sitemap.xml' });
+    assert.equal(out.taken, 4);
+    assert.deepEqual(out.report.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['loc/duplicate@4:1', 'loc/out-of-scope@5:1', 'lastmod/future@6:1']);
+  });
+
+  it('declines what a check would report, and the report is the same', () => {
+    const declined = [
+      url('https://example.com/a b'), // not encoded
+      url('https://example.com/%zz'), // bad escape
+      url('http://a.c/'), // shorter than 12
+      url(`https://example.com/${'a'.repeat(2030)}`), // 2,048 or more
+      url('HTTPS://example.com/a'),
+      url('https://example.com/a&amp;b'),
+      url('https://[::1]/path/x'),
+      '<url><loc>https://example.com/a </loc></url>', // whitespace in the value
+      '<url><loc>https://example.com/a</loc><lastmod>2023-02-29</lastmod></url>',
+      '<url><loc>https://example.com/a</loc><lastmod>2024-04-31T00:00:00Z</lastmod></url>',
+      '<url><loc>https://example.com/a</loc><lastmod>2024-01-01T10:00Z</lastmod></url>',
+      '<url><loc>https://example.com/a</loc><priority>1.5</priority></url>',
+      '<url><loc>https://example.com/a</loc><changefreq>Daily</changefreq></url>',
+      '<url><loc>https://example.com/a</loc><priority>0.5</priority><changefreq>daily</changefreq></url>',
+      '<url id="1"><loc>https://example.com/a</loc></url>',
+      '<url><loc>https://example.com/a</loc><!-- c --></url>',
+    ];
+    for (const entry of declined) {
+      const out = assertSame(urlset(PLAIN, entry));
+      assert.equal(out.taken, 1, entry);
+    }
+  });
+
+  it('is not taken where the names are not the sitemap namespace\'s', () => {
+    const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://example.com/a</loc></url>\n</s:urlset>';
+    assert.equal(assertSame(prefixed).taken, 0);
+    const legacy = '<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n<url><loc>https://example.com/a</loc></url>\n</urlset>';
+    assert.equal(assertSame(legacy).taken, 0);
+    const none = '<urlset>\n<url><loc>https://example.com/a</loc></url>\n</urlset>';
+    assert.equal(assertSame(none).taken, 0);
+  });
+
+  it('declines past the entry budget and the value budget', () => {
+    const text = urlset(PLAIN, PLAIN, PLAIN);
+    assertSame(text, [], {}, { maxEntries: 2 });
+    assertSame(text, [], {}, { maxValueLength: 40 });
+  });
+});
+
+describe('validation fast path: same report on every file and on mutated sitemaps', () => {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(xml|rss|atom)$/i.test(e.name)) files.push(p);
+    }
+  };
+  walk(FIXTURES);
+  walk(CORPUS);
+
+  it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
+    let taken = 0;
+    for (const file of files) {
+      const text = new TextDecoder().decode(readFileSync(file));
+      const third = Math.floor(text.length / 3);
+      try {
+        taken += assertSame(text, [third, 2 * third, 2 * third + 7], { location: 'https://www.example.com/sitemap.xml' }).taken;
+      } catch (error) {
+        throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    assert.ok(taken > 0, 'the fast path was taken somewhere');
+  });
+
+  const snippets = ['2024-02-30', '2023-02-29T00:00:00Z', '2024-02-29', '1.', '.5', '0.55', '+14:00', '+14:01', 'Z', '0000', '%', '%4', '%41', '[', ']', '#', '##', '&amp;', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', 'A', '</url>', '<url>', '</loc>', '<loc>', ' a="b"', '"', "'", '/>', 'é', '\u{1F600}', '<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>', '<other:x xmlns:other="urn:x"/>'];
+  it('mutated sitemaps, in random chunks (fast-check)', () => {
+    const base = urlset(
+      PLAIN,
+      url('https://example.com/b?q=1'),
+      '<url>\n <loc>https://example.com/d</loc>\n <priority>1.0</priority>\n</url>',
+      '<url><loc>https://example.com/e</loc><lastmod>2024-03-31</lastmod><changefreq>never</changefreq></url>',
+      PLAIN,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(base.length), fc.constantFrom(...snippets)), { maxLength: 4 }),
+        fc.array(fc.nat(base.length + 200), { maxLength: 6 }),
+        fc.boolean(),
+        (inserts, pieces, located) => {
+          let text = base;
+          for (const [at, s] of [...inserts].sort((a, b) => b[0] - a[0])) text = text.slice(0, at) + s + text.slice(at);
+          assertSame(text, pieces, located ? { location: 'https://example.com/sitemap.xml' } : {});
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  const locArb = fc.oneof(
+    fc.constantFrom('https://example.com/a', 'http://example.com:8080/a', 'https://user@example.com/a', 'https://example.com/a?b=c#d', 'https://example.com/a#b#c', 'https://example.com/%41%zz', 'https://example.com/é', 'https://e.com', 'https://example.com/a/../../b'),
+    fc.stringMatching(/^https?:\/\/[a-z.:@%0-9]{1,12}(\/[A-Za-z0-9._~!$'()*+,;=:@%/?#-]{0,20})?$/),
+  );
+  const dateArb = fc.oneof(
+    fc.date({ min: new Date('1999-01-01'), max: new Date('2031-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc.date({ min: new Date('1999-01-01'), max: new Date('2031-12-31'), noInvalidDate: true }).map((d) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00')),
+    fc.constantFrom('2024-02-29', '2023-02-29', '2024-04-31', '2100-02-29', '2000-02-29', '2025-12-31T23:59:59+14:00', '2024', '2024-01'),
+  );
+  const priorityArb = fc.constantFrom('0', '1', '0.', '1.', '.5', '1.00', '1.01', '0.999', '00.5', '-0', '+1');
+  const entryArb = fc.record({ loc: locArb, lastmod: fc.option(dateArb), changefreq: fc.option(fc.constantFrom('daily', 'never', 'Weekly')), priority: fc.option(priorityArb) });
+  it('entries with edge values, urlset and index (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (entries, index) => {
+        const body = entries.map((e) => {
+          const lastmod = e.lastmod === null ? '' : `<lastmod>${e.lastmod}</lastmod>`;
+          if (index) return `<sitemap><loc>${e.loc}</loc>${lastmod}</sitemap>`;
+          return `<url><loc>${e.loc}</loc>${lastmod}${e.changefreq === null ? '' : `<changefreq>${e.changefreq}</changefreq>`}${e.priority === null ? '' : `<priority>${e.priority}</priority>`}</url>`;
+        }).join('\n');
+        const text = index ? `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>` : urlset(body);
+        assertSame(text, [], { location: 'https://example.com/sitemap.xml' });
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
