@@ -230,7 +230,8 @@ const utf8Decoder = new TextDecoder();
 
 class AlternateGraph {
   size = 0;
-  private records = new Int32Array(1024 * FIELDS);
+  // Room for a sitemap of 16,384 urls before the first copy (720 KB).
+  private records = new Int32Array(16_384 * FIELDS);
   /** Pairs of hashes of alternate hrefs. */
   private links = new Int32Array(4096 * 2);
   private linkCount = 0;

@@ -43,12 +43,19 @@ const G_PRIORITY = 4;
 const MIN_LOC = 12;
 const MAX_LOC = 2047;
 
-const PERCENT_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Whether a loc matched by LOC is all a valid URL needs: its length, and `%` only in escapes. */
 function isPlainLoc(loc: string): boolean {
-  return loc.length >= MIN_LOC && loc.length <= MAX_LOC && (loc.indexOf('%') === -1 || PERCENT_ESCAPES.test(loc));
+  if (loc.length < MIN_LOC || loc.length > MAX_LOC) return false;
+  for (let i = loc.indexOf('%'); i !== -1; i = loc.indexOf('%', i + 3)) {
+    if (!isHexDigit(loc.charCodeAt(i + 1)) || !isHexDigit(loc.charCodeAt(i + 2))) return false;
+  }
+  return true;
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 }
 
 /** Whether a date matched by DATE exists (the pattern lets days 29 to 31 through in any month). */
@@ -64,9 +71,10 @@ function isRealDate(date: string): boolean {
 
 /**
  * The shortcut for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
- * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1.
+ * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
+ * is told of each entry just before the reader delivers it (its loc needs no encoding check).
  */
-export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker): XmlShortcut {
+export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: (entry: UrlEntry | SitemapRef) => void): XmlShortcut {
   const pattern = new RegExp(name === 'url' ? URL_PATTERN : SITEMAP_PATTERN, 'y');
   const take = name === 'url'
     ? (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
@@ -81,6 +89,7 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         const priority = m[G_PRIORITY];
         if (priority !== undefined) entry.priority = Number(priority);
         if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('url')) return -1;
+        delivering(entry);
         reader.deliverPlainUrl(entry, line, column);
         return m.index + whole.length;
       }
@@ -92,6 +101,7 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         const ref: SitemapRef = { loc };
         if (lastmod !== undefined) ref.lastmod = lastmod;
         if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('sitemap')) return -1;
+        delivering(ref);
         reader.deliverPlainSitemap(ref, line, column);
         return m.index + whole.length;
       };

@@ -48,6 +48,17 @@ const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
+/**
+ * Whether an encoded loc is within the scope as written, without normalising it: it starts with the
+ * scope's normalised prefix and nothing after that could move it elsewhere when normalised (a dot
+ * segment, an escape that might decode to one, a backslash).
+ */
+function surelyInScope(loc: string, scope: UrlScope): boolean {
+  if (!loc.startsWith(scope.prefix)) return false;
+  const rest = loc.slice(scope.prefix.length);
+  return rest.charCodeAt(0) !== 0x2e && !rest.includes('/.') && !rest.includes('%') && !rest.includes('\\');
+}
+
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
@@ -55,7 +66,7 @@ export class ProtocolChecker {
    * The line where each loc was first seen, by its 64-bit fingerprint: no strings are kept (two
    * different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹ for 50,000 URLs).
    */
-  private readonly seen = new FingerprintTable(1 << 16);
+  private readonly seen = new FingerprintTable(1 << 17); // 50,000 locs without a rehash (1.5 MB)
   /** lastmod values that sort before this `YYYY-MM-DD` are in the past whatever their time zone. */
   private readonly pastBefore: string;
   private readonly maxTracked: number;
@@ -74,10 +85,13 @@ export class ProtocolChecker {
     this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
   }
 
-  /** One url; `locHash` is the loc's fingerprint when the caller has it already (FINGERPRINT's two halves). */
-  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
+  /**
+   * One url. `locHash`: the loc's fingerprint when the caller has it already (FINGERPRINT's two
+   * halves); `encoded`: the caller knows the loc holds only characters a URL may (plain-entry.ts).
+   */
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
-    this.loc(entry.loc, at, 'loc', locHash);
+    this.loc(entry.loc, at, 'loc', locHash, encoded);
     if (typeof entry.lastmod === 'string') this.lastmod(entry.lastmod, at);
     const images = entry.images?.length ?? 0;
     if (images > this.options.limits.maxImagesPerUrl) {
@@ -89,9 +103,9 @@ export class ProtocolChecker {
     }
   }
 
-  sitemap(ref: SitemapRef, at: EntryPosition): void {
+  sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {
     this.sitemaps++;
-    this.loc(ref.loc, at, 'sitemap');
+    this.loc(ref.loc, at, 'sitemap', undefined, encoded);
     if (typeof ref.lastmod === 'string') this.lastmod(ref.lastmod, at);
   }
 
@@ -111,20 +125,22 @@ export class ProtocolChecker {
     }
   }
 
-  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash?: Int32Array): void {
+  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean): void {
     // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
     if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
-    const unencoded = NOT_URI_CHAR.test(loc);
-    const normalized = unencoded || this.scope !== undefined ? normalizedOrUndefined(loc) : undefined;
+    const unencoded = !encoded && NOT_URI_CHAR.test(loc);
+    const scope = this.scope;
+    const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
+    const normalized = unencoded || checkScope ? normalizedOrUndefined(loc) : undefined;
     if (unencoded) {
       this.report('loc/not-encoded', `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
     }
-    if (this.scope !== undefined) {
-      const why = normalized === undefined ? undefined : scopeViolation(normalized, this.scope);
+    if (checkScope) {
+      const why = normalized === undefined ? undefined : scopeViolation(normalized, scope);
       if (why !== undefined) {
         const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
-        this.report('loc/out-of-scope', `${JSON.stringify(loc)} is outside the sitemap's location ${this.scope.prefix}: ${why}`, at,
+        this.report('loc/out-of-scope', `${JSON.stringify(loc)} is outside the sitemap's location ${scope.prefix}: ${why}`, at,
           `${whose} must share the scheme, host and port of the sitemap and sit under its directory; move the sitemap up, or submit it through robots.txt of that host`);
       }
     }

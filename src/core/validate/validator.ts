@@ -59,6 +59,8 @@ export class SitemapValidation implements ReaderSink {
   private entries = 0;
   private readonly fastPath: boolean;
   private readonly locHash = new Int32Array(2);
+  /** The entry the fast path is delivering: its loc is known to be encoded. */
+  private plainEntry: UrlEntry | SitemapRef | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     const collect = (d: Diagnostic): void => {
@@ -90,7 +92,9 @@ export class SitemapValidation implements ReaderSink {
         structure.startTag(name, attributes, line, column, offset);
         if (this.fastPath && plain === null && !selfClosing) {
           const entryName = structure.plainEntryName();
-          if (entryName !== undefined) plain = plainEntryShortcut(entryName, reader, structure);
+          if (entryName !== undefined) plain = plainEntryShortcut(entryName, reader, structure, (entry) => {
+            this.plainEntry = entry;
+          });
         }
       },
       endTag: (name: string, line: number, column: number, offset: number): void => {
@@ -126,7 +130,7 @@ export class SitemapValidation implements ReaderSink {
     const locHash = this.locHash;
     locHash[0] = FINGERPRINT[0] as number;
     locHash[1] = FINGERPRINT[1] as number;
-    this.protocol.url(entry, at, locHash);
+    this.protocol.url(entry, at, locHash, entry === this.plainEntry);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostics.push(found[i] as Diagnostic);
@@ -134,7 +138,7 @@ export class SitemapValidation implements ReaderSink {
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
     this.entries++;
-    this.protocol.sitemap(ref, at);
+    this.protocol.sitemap(ref, at, ref === this.plainEntry);
   }
 
   diagnostic(d: Diagnostic): void {
