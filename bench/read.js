@@ -17,7 +17,7 @@
 // Results: bench/results/read.json and bench/results/read.md.
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:read does).
 
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,26 +25,18 @@ import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { createGunzip, gunzipSync } from 'node:zlib';
-import { BASE_URL, SEED, generateEntries, generateEntriesWithExtensions } from './lib/entries.js';
-import { RESULT_TAG, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet } from './lib/harness.js';
+import { createGunzip } from 'node:zlib';
+import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
+import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet } from './lib/harness.js';
+import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
-const N = 50_000;
-const LEVEL = 6;
 /** Every contender reads files in chunks of this size and gunzips with this chunkSize (sitemapkit's own). */
 const CHUNK = 256 * 1024;
 /** Budgets for sitemapkit, large enough for the ~500 MB input. */
 const MAX_BYTES = 1024 ** 3;
 const MAX_ENTRIES = 100_000_000;
-
-const INPUTS = {
-  plain: { file: 'plain.xml', extensions: false, gzip: false, text: `${N.toLocaleString('en-US')} URLs, plain XML` },
-  gz: { file: 'plain.xml.gz', extensions: false, gzip: true, text: `the same, gzipped (level ${LEVEL})` },
-  ext: { file: 'ext.xml', extensions: true, gzip: false, text: `${N.toLocaleString('en-US')} URLs with image:image and xhtml:link alternates, plain XML` },
-  'ext-gz': { file: 'ext.xml.gz', extensions: true, gzip: true, text: `the same, gzipped (level ${LEVEL})` },
-};
 
 const CONTENDERS = {
   sitemapkit: 'readSitemap(path, { onUrl }) from dist/: sniffing, decoding, tokenizer, reader, diagnostics (full entry model)',
@@ -146,15 +138,6 @@ async function countTags(path) {
   return counts;
 }
 
-/** This process's own high-water RSS (Linux VmHWM, KiB): unlike maxRSS, it does not start from the parent's RSS at fork. */
-function vmHwmKiB() {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m === null ? undefined : Number(m[1]);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Peak memory so far: maxRSS (the brief's measure) and VmHWM. */
 function peaks() {
@@ -326,37 +309,7 @@ async function runMake(args) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Inputs, made with the project's writer
-
-/** writeSitemaps with an index, so the one urlset file is a child (gzipped when asked), read back as bytes. */
-async function writeOne(lib, entries, gzip, scratch) {
-  const out = mkdtempSync(join(scratch, 'write-'));
-  try {
-    const summary = await lib.writeSitemaps(entries, { outDir: out, baseUrl: BASE_URL, gzip, gzipLevel: LEVEL, maxUrls: N, index: 'always', dedupe: false });
-    check(summary.urls === N && summary.sitemaps.length === 1, `writeSitemaps wrote ${summary.urls} URLs in ${summary.sitemaps.length} files, expected ${N} in 1`);
-    return readFileSync(summary.sitemaps[0].path);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
-
-async function makeInputs(lib, dir) {
-  const inputs = {};
-  const plain = await writeOne(lib, generateEntries(N), false, dir);
-  const plainGz = await writeOne(lib, generateEntries(N), true, dir);
-  const ext = await writeOne(lib, generateEntriesWithExtensions(N), false, dir);
-  const extGz = await writeOne(lib, generateEntriesWithExtensions(N), true, dir);
-  check(gunzipSync(plainGz).equals(plain), 'the gzipped plain sitemap does not gunzip to the plain one');
-  check(gunzipSync(extGz).equals(ext), 'the gzipped extension sitemap does not gunzip to the plain one');
-  const bytes = { plain, gz: plainGz, ext, 'ext-gz': extGz };
-  for (const [key, spec] of Object.entries(INPUTS)) {
-    const path = join(dir, spec.file);
-    writeFileSync(path, bytes[key]);
-    const xml = spec.gzip ? (key === 'gz' ? plain : ext) : bytes[key];
-    inputs[key] = { path, fileBytes: bytes[key].length, xmlBytes: xml.length };
-  }
-  return { inputs };
-}
+// The ~500 MB input (the 50,000-URL ones come from lib/inputs.js)
 
 /** A urlset of about `megabytes` MB (the same entries, more of them), written by serializeSitemap with the limits lifted. */
 async function makeBigInput(lib, dir, megabytes, bytesPerUrl) {

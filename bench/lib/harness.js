@@ -13,6 +13,16 @@ export function peakRssKiB() {
   return process.resourceUsage().maxRSS;
 }
 
+/** This process's own high-water RSS (Linux VmHWM, KiB): unlike maxRSS, it does not start from the parent's RSS at fork. */
+export function vmHwmKiB() {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m === null ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** User + system CPU time of this process so far, in ms (all threads). */
 export function processCpuMs() {
   const usage = process.resourceUsage();
