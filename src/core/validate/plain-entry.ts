@@ -3,9 +3,12 @@
 // structure checker without its events, so that the bulk of a good sitemap costs next to no script.
 // The shape, stricter than the reader's own shortcut (read/entry-shortcut.ts):
 //
-//   <url><loc>…</loc>[<lastmod>…</lastmod>][<changefreq>…</changefreq>][<priority>…</priority>]</url>
+//   <url><loc>…</loc>[<lastmod>…</lastmod>][<changefreq>…</changefreq>][<priority>…</priority>]
+//        then any number of <image:image><image:loc>…</image:loc></image:image>
+//        and <xhtml:link rel="alternate" hreflang="…" href="…"/>, in any order</url>
 //
-// unprefixed names in the sitemap namespace, no attributes, whitespace only between elements, and
+// unprefixed names in the sitemap namespace (the extensions' prefixes bound on the root), no other
+// attributes, whitespace only between elements, and
 // values in forms that every check passes: the schemas (sitemap.xsd: loc an anyURI of 12 to 2,048
 // characters, lastmod an xsd:date or xsd:dateTime, the seven changefreqs, priority a decimal in
 // 0.0–1.0), the reader (no diagnostic) and the protocol's encoding rule (only characters a URL may
@@ -14,7 +17,7 @@
 // The reports are the same either way: test/core/validate/plain-entry.test.ts validates every
 // fixture and corpus file both ways, and fast-check mutations of them, and compares.
 
-import type { Changefreq, SitemapRef, UrlEntry } from '../model.js';
+import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from '../model.js';
 import type { XmlShortcut } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
@@ -31,13 +34,41 @@ const PRIORITY = '(0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)';
 /** The blank run after an entry, when the next entry starts right after it (the events would ignore it too). */
 const after = (element: string): string => `(?:[ \\t\\n\\r]+(?=<${element}>))?`;
 
-const URL_PATTERN = `<url>${WS}<loc>${LOC}</loc>${WS}(?:<lastmod>${DATE}</lastmod>${WS})?(?:<changefreq>${CHANGEFREQ}</changefreq>${WS})?(?:<priority>${PRIORITY}</priority>${WS})?</url>${after('url')}`;
+/** Up to the priority; group G_END is the end tag when no extension follows. */
+const URL_PATTERN = `<url>${WS}<loc>${LOC}</loc>${WS}(?:<lastmod>${DATE}</lastmod>${WS})?(?:<changefreq>${CHANGEFREQ}</changefreq>${WS})?(?:<priority>${PRIORITY}</priority>${WS})?(</url>${after('url')})?`;
+/** A language tag's characters (the hreflang rules judge the tag itself). */
+const HREFLANG = '([A-Za-z0-9_-]+)';
 const SITEMAP_PATTERN = `<sitemap>${WS}<loc>${LOC}</loc>${WS}(?:<lastmod>${DATE}</lastmod>${WS})?</sitemap>${after('sitemap')}`;
 
 const G_LOC = 1;
 const G_LASTMOD = 2;
 const G_CHANGEFREQ = 3;
 const G_PRIORITY = 4;
+const G_END = 5;
+
+// Groups of the extension pattern.
+const G_IMAGE_LOC = 1;
+const G_HREFLANG = 2;
+const G_HREF = 3;
+const G_URL_END = 4;
+
+/** Namespace prefixes bound on the root to the image and XHTML namespaces; absent: those elements go the long way. */
+export interface PlainPrefixes {
+  image?: string;
+  xhtml?: string;
+}
+
+function escapeName(name: string): string {
+  return name.replace(/[.-]/g, '\\$&');
+}
+
+/** One image or hreflang link in the writer's form, or the `</url>` end tag: tried in a loop after the url pattern. */
+function extensionPattern(prefixes: PlainPrefixes): RegExp {
+  const never = '(?!)()';
+  const image = prefixes.image === undefined ? never : `<${escapeName(prefixes.image)}:image>${WS}<${escapeName(prefixes.image)}:loc>${LOC}</${escapeName(prefixes.image)}:loc>${WS}</${escapeName(prefixes.image)}:image>`;
+  const link = prefixes.xhtml === undefined ? `${never}()` : `<${escapeName(prefixes.xhtml)}:link rel="alternate" hreflang="${HREFLANG}" href="${LOC}"${WS}/>`;
+  return new RegExp(`(?:${image}|${link})${WS}|(</url>${after('url')})`, 'y');
+}
 
 /** sitemap.xsd: loc is 12 to 2,048 characters; the protocol wants fewer than 2,048. */
 const MIN_LOC = 12;
@@ -47,7 +78,11 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Whether a loc matched by LOC is all a valid URL needs: its length, and `%` only in escapes. */
 function isPlainLoc(loc: string): boolean {
-  if (loc.length < MIN_LOC || loc.length > MAX_LOC) return false;
+  return loc.length >= MIN_LOC && loc.length <= MAX_LOC && hasValidEscapes(loc);
+}
+
+/** Whether every `%` in a URL matched by LOC starts an escape (an xsd:anyURI, RFC 3986). */
+function hasValidEscapes(loc: string): boolean {
   for (let i = loc.indexOf('%'); i !== -1; i = loc.indexOf('%', i + 3)) {
     if (!isHexDigit(loc.charCodeAt(i + 1)) || !isHexDigit(loc.charCodeAt(i + 2))) return false;
   }
@@ -74,8 +109,32 @@ function isRealDate(date: string): boolean {
  * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
  * is told of each entry just before the reader delivers it (its loc needs no encoding check).
  */
-export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: (entry: UrlEntry | SitemapRef) => void): XmlShortcut {
+export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: (entry: UrlEntry | SitemapRef) => void, prefixes: PlainPrefixes = {}): XmlShortcut {
   const pattern = new RegExp(name === 'url' ? URL_PATTERN : SITEMAP_PATTERN, 'y');
+  const extension = extensionPattern(prefixes);
+  /** Images and links from `from` to `</url>` (ending by `limit`) into `entry`: the index after the url, or -1 to decline. */
+  const readExtensions = (text: string, from: number, limit: number, entry: UrlEntry): number => {
+    let images: ImageEntry[] | undefined;
+    let alternates: AlternateLink[] | undefined;
+    extension.lastIndex = from;
+    for (;;) {
+      const m = extension.exec(text);
+      if (m === null || extension.lastIndex > limit) return -1;
+      if (m[G_URL_END] !== undefined) break;
+      const imageLoc = m[G_IMAGE_LOC];
+      if (imageLoc !== undefined) {
+        if (!hasValidEscapes(imageLoc)) return -1;
+        (images ??= []).push({ loc: imageLoc });
+      } else {
+        const href = m[G_HREF] as string;
+        if (!hasValidEscapes(href)) return -1;
+        (alternates ??= []).push({ hreflang: m[G_HREFLANG] as string, href });
+      }
+    }
+    if (images !== undefined) entry.images = images;
+    if (alternates !== undefined) entry.alternates = alternates;
+    return extension.lastIndex;
+  };
   const take = name === 'url'
     ? (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
         const whole = m[0];
@@ -88,10 +147,11 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
         const priority = m[G_PRIORITY];
         if (priority !== undefined) entry.priority = Number(priority);
-        if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('url')) return -1;
+        const end = m[G_END] !== undefined ? m.index + whole.length : readExtensions(m.input, m.index + whole.length, m.index + maxLength, entry);
+        if (end === -1 || !reader.acceptsPlainEntry() || !structure.takePlainEntry('url')) return -1;
         delivering(entry);
         reader.deliverPlainUrl(entry, line, column);
-        return m.index + whole.length;
+        return end;
       }
     : (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
         const whole = m[0];
@@ -105,6 +165,6 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         reader.deliverPlainSitemap(ref, line, column);
         return m.index + whole.length;
       };
-  // A url holds up to loc…priority (two levels); a sitemap loc and lastmod.
-  return { depth: 1, nesting: 2, pattern, take };
+  // A url holds up to image:image > image:loc (three levels); a sitemap loc and lastmod.
+  return { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, take };
 }

@@ -163,6 +163,11 @@ export class StructureChecker {
     return name;
   }
 
+  /** Whether `qname` resolves to the namespace `uri` where the checker stands. */
+  resolves(qname: string, uri: string): boolean {
+    return this.scope.resolve(qname).uri === uri;
+  }
+
   /**
    * Counts one entry element of the root that the caller found valid as a whole (no attributes,
    * valid children, values and text), as startTag and endTag would have without a report. False,

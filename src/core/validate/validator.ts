@@ -4,12 +4,13 @@
 // reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { LIMITS_PROFILES, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
+import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
-import { plainEntryShortcut } from './plain-entry.js';
+import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
+import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker } from './protocol.js';
 import { StructureChecker } from './structure.js';
@@ -46,6 +47,18 @@ function NOT_WELL_FORMED(code: string): boolean {
 /** Where an `xsd/*` diagnostic would only repeat another one at the same element. */
 function key(d: Diagnostic): string {
   return `${d.line ?? ''}:${d.column ?? ''}`;
+}
+
+/** The prefixes the root binds to the image and XHTML namespaces, as the structure checker resolves them. */
+function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): PlainPrefixes {
+  const prefixes: PlainPrefixes = {};
+  for (const { name, value } of attributes) {
+    if (!name.startsWith('xmlns:')) continue;
+    const prefix = name.slice(6);
+    if (value === NS.image && structure.resolves(`${prefix}:image`, NS.image)) prefixes.image ??= prefix;
+    else if (value === NS.xhtml && structure.resolves(`${prefix}:link`, NS.xhtml)) prefixes.xhtml ??= prefix;
+  }
+  return prefixes;
 }
 
 export class SitemapValidation implements ReaderSink {
@@ -92,9 +105,11 @@ export class SitemapValidation implements ReaderSink {
         structure.startTag(name, attributes, line, column, offset);
         if (this.fastPath && plain === null && !selfClosing) {
           const entryName = structure.plainEntryName();
-          if (entryName !== undefined) plain = plainEntryShortcut(entryName, reader, structure, (entry) => {
-            this.plainEntry = entry;
-          });
+          if (entryName !== undefined) {
+            plain = plainEntryShortcut(entryName, reader, structure, (entry) => {
+              this.plainEntry = entry;
+            }, extensionPrefixes(attributes, structure));
+          }
         }
       },
       endTag: (name: string, line: number, column: number, offset: number): void => {
@@ -173,7 +188,17 @@ export class SitemapValidation implements ReaderSink {
 export function validateXmlSitemapText(text: string, options: ValidationOptions & { file?: string } = {}): FileReport & { schemaValid: boolean } {
   const validation = new SitemapValidation(options.file ?? '<input>', options);
   const reader = new XmlSitemapReader(validation, {});
-  const tokenizer = new XmlTokenizer(validation.xmlHandler(reader), { maxValueLength: 1024 * 1024 });
+  const handler = validation.xmlHandler(reader);
+  // The characters are given, so the declared encoding is not used; but one that no reader knows
+  // makes the file unreadable from its bytes, as sniff.ts reports for them.
+  const declaration = handler.xmlDeclaration;
+  handler.xmlDeclaration = (d, line, column, offset): void => {
+    declaration?.(d, line, column, offset);
+    if (d.encoding !== undefined && resolveEncodingLabel(d.encoding) === undefined) {
+      validation.diagnostic({ code: 'encoding/unsupported', severity: 'error', message: `unknown or unsupported encoding "${d.encoding}" in the XML declaration`, line, column, offset, hint: 'declare encoding="UTF-8" and save the file as UTF-8' });
+    }
+  };
+  const tokenizer = new XmlTokenizer(handler, { maxValueLength: 1024 * 1024 });
   tokenizer.write(text);
   tokenizer.end();
   reader.end();

@@ -90,8 +90,10 @@ function assertSame(text: string, pieces: readonly number[] = [], options: Valid
   return fast;
 }
 
-const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n';
 const urlset = (...urls: string[]): string => `${HEAD}${urls.join('\n')}\n</urlset>\n`;
+const IMAGE = '<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>';
+const link = (hreflang: string, href: string): string => `<xhtml:link rel="alternate" hreflang="${hreflang}" href="${href}"/>`;
 const PLAIN = '<url><loc>https://example.com/a</loc><lastmod>2024-01-02T03:04:05+00:00</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>';
 const url = (loc: string): string => `<url><loc>${loc}</loc></url>`;
 
@@ -103,6 +105,40 @@ describe('validation fast path: taken for valid entries, same report', () => {
     assert.equal(out.report.entries, 3);
     assert.equal(out.schemaValid, true);
     assert.deepEqual(out.report.diagnostics, []);
+  });
+
+  it('takes urls with images and hreflang links in the writer\'s form, and checks their groups', () => {
+    const en = 'https://example.com/en/';
+    const de = 'https://example.com/de/';
+    const text = urlset(
+      `<url><loc>${en}</loc>${IMAGE}${link('en', en)}${link('de', de)}</url>`,
+      `<url>\n  <loc>${de}</loc>\n  ${link('de', de)}\n  ${IMAGE}\n</url>`, // no link back to en
+      `<url><loc>https://example.com/x/</loc>${link('en_US', 'https://example.com/x/')}${link('x-default', 'https://example.com/x/')}${link('x-default', 'https://example.com/y/')}</url>`,
+    );
+    const out = assertSame(text);
+    assert.equal(out.taken, 3);
+    assert.deepEqual(out.report.diagnostics.map((d) => d.code).sort(), ['hreflang/duplicate-x-default', 'hreflang/invalid-language', 'hreflang/missing-return-link']);
+  });
+
+  it('declines extensions in other forms', () => {
+    for (const extension of [
+      '<image:image><image:loc>https://example.com/i.jpg</image:loc><image:caption>c</image:caption></image:image>',
+      '<image:image><image:loc>/relative.jpg</image:loc></image:image>',
+      '<image:image><image:loc>https://example.com/a b.jpg</image:loc></image:image>',
+      '<xhtml:link hreflang="en" rel="alternate" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/%zz"/>',
+      '<xhtml:link rel="alternate" hreflang="" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"></xhtml:link>',
+      '<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"/>',
+    ]) {
+      const out = assertSame(urlset(PLAIN, `<url><loc>https://example.com/a</loc>${extension}</url>`));
+      assert.equal(out.taken, 1, extension);
+    }
+    // Prefixes bound on the url, or not at all: the long way.
+    const local = '<url xmlns:i="http://www.google.com/schemas/sitemap-image/1.1"><loc>https://example.com/a</loc><i:image><i:loc>https://example.com/i.jpg</i:loc></i:image></url>';
+    assert.equal(assertSame(urlset(PLAIN, local)).taken, 1);
+    const bare = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + `<url><loc>https://example.com/a</loc>${IMAGE}</url>\n</urlset>`;
+    assert.equal(assertSame(bare).taken, 0);
   });
 
   it('takes the entries of a sitemap index', () => {
@@ -192,6 +228,8 @@ describe('validation fast path: same report on every file and on mutated sitemap
       url('https://example.com/b?q=1'),
       '<url>\n <loc>https://example.com/d</loc>\n <priority>1.0</priority>\n</url>',
       '<url><loc>https://example.com/e</loc><lastmod>2024-03-31</lastmod><changefreq>never</changefreq></url>',
+      `<url><loc>https://example.com/f</loc>${IMAGE}${link('en', 'https://example.com/f')}${link('de', 'https://example.com/b?q=1')}</url>`,
+      `<url><loc>https://example.com/b?q=1</loc>${link('de', 'https://example.com/b?q=1')}${IMAGE}</url>`,
       PLAIN,
     );
     fc.assert(
