@@ -45,7 +45,7 @@ import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } 
 import { ioErrorReason } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
-const READ_CHUNK = 1024 * 1024;
+const READ_CHUNK = 256 * 1024;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
 const SLICE = 256 * 1024;
 const DEFAULT_MAX_DEPTH = 256;
