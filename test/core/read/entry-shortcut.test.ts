@@ -5,18 +5,15 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { xmlFixturesAndCorpus } from '../../helpers/files.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../../src/core/model.js';
 import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 interface Outcome {
   format: SitemapFormat | undefined;
@@ -207,17 +204,7 @@ describe('entry shortcut: declines what the full reader must see', () => {
 });
 
 describe('entry shortcut: same result on every file and on mutated sitemaps', () => {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(xml|rss|atom)$/i.test(e.name)) files.push(p);
-    }
-  };
-  walk(FIXTURES);
-  walk(CORPUS);
+  const files = xmlFixturesAndCorpus();
 
   it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
     let taken = 0;

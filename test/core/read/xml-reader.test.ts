@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { CORPUS, filesUnder } from '../../helpers/files.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import { NS, type UrlEntry } from '../../../src/core/model.js';
 import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
@@ -16,7 +17,6 @@ import { serializeSitemap } from '../../../src/core/write/serialize.js';
 import type { AlternateLink, ImageEntry, NewsEntry, VideoEntry } from '../../../src/core/model.js';
 import { XML_TOKENIZER_CODES, XmlTokenizer } from '../../../src/core/xml/tokenizer.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 const EXPECTED = fileURLToPath(new URL('../../fixtures/read/xml/expected/', import.meta.url));
 const hasCorpus = existsSync(CORPUS);
 const UPDATE = process.env.UPDATE_EXPECTED === '1';
@@ -79,16 +79,7 @@ function corpusText(path: string): string {
 }
 
 function corpusFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(xml|rss|atom)(\.gz)?$/.test(e.name)) out.push(p);
-    }
-  };
-  walk(CORPUS);
-  return out.sort();
+  return filesUnder([CORPUS], /\.(xml|rss|atom)(\.gz)?$/);
 }
 
 // ---- registry -----------------------------------------------------------------------------------

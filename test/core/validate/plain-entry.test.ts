@@ -5,18 +5,15 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { xmlFixturesAndCorpus } from '../../helpers/files.js';
 import type { ReaderBudgets } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const NOW = Date.UTC(2026, 0, 1);
 
 interface Outcome {
@@ -195,17 +192,7 @@ describe('validation fast path: taken for valid entries, same report', () => {
 });
 
 describe('validation fast path: same report on every file and on mutated sitemaps', () => {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(xml|rss|atom)$/i.test(e.name)) files.push(p);
-    }
-  };
-  walk(FIXTURES);
-  walk(CORPUS);
+  const files = xmlFixturesAndCorpus();
 
   it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
     let taken = 0;
