@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet } from './lib/harness.js';
+import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet, argumentReader } from './lib/harness.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
@@ -48,25 +48,15 @@ const TARGETS = { speedupVsSitemap: 50, ratioToFloor: 1.3, peakRssMB: 150 };
 
 function parseArgs(argv) {
   const args = { n: 1_000_000, peerN: undefined, only: undefined, child: undefined, out: undefined, with10m: false, hash: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) usage(`${a} needs a value`);
-      return v;
-    };
-    const count = (v) => {
-      const x = Number(String(v).replace(/_/g, ''));
-      if (!Number.isInteger(x) || x < 1) usage(`${a} must be a positive whole number, got ${v}`);
-      return x;
-    };
-    if (a === '--n') args.n = count(value());
-    else if (a === '--peer-n') args.peerN = count(value());
-    else if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+  const arg = argumentReader(argv, usage);
+  for (let a = arg.next(); a !== undefined; a = arg.next()) {
+    if (a === '--n') args.n = arg.count();
+    else if (a === '--peer-n') args.peerN = arg.count();
+    else if (a === '--only') args.only = arg.list();
     else if (a === '--rss-only') args.only = ['sitemapkit'];
     else if (a === '--with-10m') args.with10m = true;
-    else if (a === '--child') args.child = value();
-    else if (a === '--out') args.out = value();
+    else if (a === '--child') args.child = arg.value();
+    else if (a === '--out') args.out = arg.value();
     else if (a === '--hash') args.hash = true;
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown argument ${a}`);

@@ -27,7 +27,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader } from './lib/harness.js';
 import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -54,28 +54,18 @@ const TARGETS = { speedupVsSitemap: 20, shareOfFloor: 0.4, peakRssMB: 100 };
 
 function parseArgs(argv) {
   const args = { reps: 5, peerReps: 3, only: undefined, rss: true, rssMB: 500, dir: undefined, child: undefined, input: undefined, make: undefined, bytesPerUrl: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) usage(`${a} needs a value`);
-      return v;
-    };
-    const count = (v) => {
-      const x = Number(String(v).replace(/_/g, ''));
-      if (!Number.isInteger(x) || x < 1) usage(`${a} must be a positive whole number, got ${v}`);
-      return x;
-    };
-    if (a === '--reps') args.reps = count(value());
-    else if (a === '--peer-reps') args.peerReps = count(value());
-    else if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+  const arg = argumentReader(argv, usage);
+  for (let a = arg.next(); a !== undefined; a = arg.next()) {
+    if (a === '--reps') args.reps = arg.count();
+    else if (a === '--peer-reps') args.peerReps = arg.count();
+    else if (a === '--only') args.only = arg.list();
     else if (a === '--no-rss') args.rss = false;
-    else if (a === '--rss-mb') args.rssMB = count(value());
-    else if (a === '--dir') args.dir = value();
-    else if (a === '--child') args.child = value();
-    else if (a === '--input') args.input = value();
-    else if (a === '--make') args.make = value();
-    else if (a === '--bytes-per-url') args.bytesPerUrl = Number(value());
+    else if (a === '--rss-mb') args.rssMB = arg.count();
+    else if (a === '--dir') args.dir = arg.value();
+    else if (a === '--child') args.child = arg.value();
+    else if (a === '--input') args.input = arg.value();
+    else if (a === '--make') args.make = arg.value();
+    else if (a === '--bytes-per-url') args.bytesPerUrl = Number(arg.value());
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown argument ${a}`);
   }

@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
@@ -65,24 +65,14 @@ const TARGETS = { speedupVsXmllint: 3, peakRssMB: 100 };
 
 function parseArgs(argv) {
   const args = { reps: 5, only: undefined, ext: false, dir: undefined, child: undefined, input: undefined, make: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) usage(`${a} needs a value`);
-      return v;
-    };
-    const count = (v) => {
-      const x = Number(String(v).replace(/_/g, ''));
-      if (!Number.isInteger(x) || x < 1) usage(`${a} must be a positive whole number, got ${v}`);
-      return x;
-    };
-    if (a === '--reps') args.reps = count(value());
-    else if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+  const arg = argumentReader(argv, usage);
+  for (let a = arg.next(); a !== undefined; a = arg.next()) {
+    if (a === '--reps') args.reps = arg.count();
+    else if (a === '--only') args.only = arg.list();
     else if (a === '--ext') args.ext = true;
-    else if (a === '--dir') args.dir = value();
-    else if (a === '--child') args.child = value();
-    else if (a === '--input') args.input = value();
+    else if (a === '--dir') args.dir = arg.value();
+    else if (a === '--child') args.child = arg.value();
+    else if (a === '--input') args.input = arg.value();
     else if (a === '--make-inputs') args.make = true;
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown argument ${a}`);

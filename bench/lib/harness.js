@@ -116,3 +116,33 @@ export function environment() {
     totalMemoryMB: Math.round(totalmem() / 1e6),
   };
 }
+
+/**
+ * Reads a bench script's arguments one by one: `next()` the next flag, `value()` the value after it,
+ * `count()` that value as a positive whole number (underscores allowed); `usage(problem)` on errors.
+ */
+export function argumentReader(argv, usage) {
+  let i = -1;
+  let flag = '';
+  const value = () => {
+    const v = argv[++i];
+    if (v === undefined) usage(`${flag} needs a value`);
+    return v;
+  };
+  return {
+    next() {
+      flag = argv[++i];
+      return flag;
+    },
+    value,
+    count() {
+      const v = value();
+      const x = Number(String(v).replace(/_/g, ''));
+      if (!Number.isInteger(x) || x < 1) usage(`${flag} must be a positive whole number, got ${v}`);
+      return x;
+    },
+    list() {
+      return value().split(',').map((s) => s.trim()).filter(Boolean);
+    },
+  };
+}
