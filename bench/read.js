@@ -27,7 +27,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns } from './lib/harness.js';
 import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -326,33 +326,6 @@ async function makeBigInput(lib, dir, megabytes, bytesPerUrl) {
 // ---------------------------------------------------------------------------------------------
 // Parent
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Best, median and worst of the runs; the best run's fields, with the worst RSS and load of all runs. */
-function summarize(runs) {
-  const walls = runs.map((r) => r.wallMs);
-  const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
-  const min = Math.min(...walls);
-  const max = Math.max(...walls);
-  return {
-    ...best,
-    runs: runs.length,
-    wallMs: min,
-    medianWallMs: median(walls),
-    maxWallMs: max,
-    spread: (max - min) / min,
-    peakRssKiB: Math.max(...runs.map((r) => r.peakRssKiB)),
-    vmHwmKiB: Math.max(...runs.map((r) => r.vmHwmKiB ?? 0)),
-    backgroundCores: Math.max(...runs.map((r) => r.backgroundCores ?? 0)),
-    stealCores: Math.max(...runs.map((r) => r.stealCores ?? 0)),
-    wallsMs: walls,
-  };
-}
-
 function describeRun(r) {
   const background = r.backgroundCores !== undefined ? `, other load ${r.backgroundCores.toFixed(2)} / steal ${r.stealCores.toFixed(2)} cores` : '';
   return `${r.wallMs.toFixed(0)} ms, peak RSS ${mb(r.peakRssKiB).toFixed(1)} MB, ${r.urls.toLocaleString('en-US')} URLs${background}`;
@@ -507,7 +480,7 @@ async function runParent(args) {
       for (const name of names) contenders[name] = { allRuns: runs[key][name] };
       verify(key, contenders);
       results[key] = {};
-      for (const name of names) results[key][name] = summarize(runs[key][name]);
+      for (const name of names) results[key][name] = summarizeRuns(runs[key][name]);
       const any = results[key].sitemapkit ?? results[key].saxes ?? results[key].floor ?? results[key].sitemap;
       inputs[key].images = any.images;
       inputs[key].alternates = any.alternates;

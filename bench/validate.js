@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
@@ -250,38 +250,6 @@ function runCommand(argv, { gnuTime, label }) {
 // ---------------------------------------------------------------------------------------------
 // Parent
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Best, median and worst wall time; the best run's fields, with the worst RSS and load of all runs (RSS null when unknown). */
-function summarize(runs) {
-  const walls = runs.map((r) => r.wallMs);
-  const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
-  const min = Math.min(...walls);
-  const max = Math.max(...walls);
-  const rssKnown = runs.every((r) => typeof r.peakRssKiB === 'number');
-  const summary = {
-    ...best,
-    runs: runs.length,
-    wallMs: min,
-    medianWallMs: median(walls),
-    maxWallMs: max,
-    spread: (max - min) / min,
-    peakRssKiB: rssKnown ? Math.max(...runs.map((r) => r.peakRssKiB)) : null,
-    wallsMs: walls,
-  };
-  if (runs.some((r) => r.vmHwmKiB !== undefined)) summary.vmHwmKiB = Math.max(...runs.map((r) => r.vmHwmKiB ?? 0));
-  if (runs.some((r) => r.loadMs !== undefined)) summary.loadMs = Math.min(...runs.map((r) => r.loadMs));
-  if (runs.some((r) => r.backgroundCores !== undefined)) {
-    summary.backgroundCores = Math.max(...runs.map((r) => r.backgroundCores ?? 0));
-    summary.stealCores = Math.max(...runs.map((r) => r.stealCores ?? 0));
-  }
-  return summary;
-}
-
 const fmtMB = (kib) => (typeof kib === 'number' ? mb(kib).toFixed(1) : 'unknown');
 
 function describeRun(r) {
@@ -485,7 +453,7 @@ async function runParent(args) {
     process.stderr.write(`bench: correctness: every run of every contender said valid, with ${URLS} entries where it counts them\n`);
 
     const results = {};
-    for (const key of inputKeys) results[key] = Object.fromEntries(names.map((n) => [n, summarize(runs[key][n])]));
+    for (const key of inputKeys) results[key] = Object.fromEntries(names.map((n) => [n, summarizeRuns(runs[key][n])]));
     const { ratios, targets } = evaluate(results, inputKeys);
     const run = {
       benchmark: 'validate',
@@ -512,7 +480,7 @@ async function runParent(args) {
       inputs: Object.fromEntries(inputKeys.map((k) => [k, { file: INPUTS[k].file, description: INPUTS[k].text, fileBytes: inputs[k].fileBytes, xmlBytes: inputs[k].xmlBytes }])),
       targets,
       ratios,
-      nodeStartup: summarize(startupRuns),
+      nodeStartup: summarizeRuns(startupRuns),
       results,
       runs: { ...runs, nodeStartup: startupRuns },
       parentRssMaxMB: mb(parentRssMaxKiB),

@@ -146,3 +146,35 @@ export function argumentReader(argv, usage) {
     },
   };
 }
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Several runs of one contender: best, median and worst wall time; the best run's fields, with the worst RSS and load of all runs (RSS null when unknown). */
+export function summarizeRuns(runs) {
+  const walls = runs.map((r) => r.wallMs);
+  const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  const min = Math.min(...walls);
+  const max = Math.max(...walls);
+  const rssKnown = runs.every((r) => typeof r.peakRssKiB === 'number');
+  const summary = {
+    ...best,
+    runs: runs.length,
+    wallMs: min,
+    medianWallMs: median(walls),
+    maxWallMs: max,
+    spread: (max - min) / min,
+    peakRssKiB: rssKnown ? Math.max(...runs.map((r) => r.peakRssKiB)) : null,
+    wallsMs: walls,
+  };
+  if (runs.some((r) => r.vmHwmKiB !== undefined)) summary.vmHwmKiB = Math.max(...runs.map((r) => r.vmHwmKiB ?? 0));
+  if (runs.some((r) => r.loadMs !== undefined)) summary.loadMs = Math.min(...runs.map((r) => r.loadMs));
+  if (runs.some((r) => r.backgroundCores !== undefined)) {
+    summary.backgroundCores = Math.max(...runs.map((r) => r.backgroundCores ?? 0));
+    summary.stealCores = Math.max(...runs.map((r) => r.stealCores ?? 0));
+  }
+  return summary;
+}
