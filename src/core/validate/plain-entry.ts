@@ -104,6 +104,12 @@ function isRealDate(date: string): boolean {
   return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
+/** What the patterns leave to script in a url or sitemap match: its length within the budget, the loc's length and escapes, the lastmod's day. */
+function hasPlainLocAndDate(m: RegExpExecArray, maxLength: number): boolean {
+  const lastmod = m[G_LASTMOD];
+  return m[0].length <= maxLength && isPlainLoc(m[G_LOC] as string) && (lastmod === undefined || isRealDate(lastmod));
+}
+
 /**
  * The shortcut for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
  * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
@@ -137,11 +143,10 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   };
   const take = name === 'url'
     ? (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
+        if (!hasPlainLocAndDate(m, maxLength)) return -1;
         const whole = m[0];
-        const loc = m[G_LOC] as string;
         const lastmod = m[G_LASTMOD];
-        if (whole.length > maxLength || !isPlainLoc(loc) || (lastmod !== undefined && !isRealDate(lastmod))) return -1;
-        const entry: UrlEntry = { loc };
+        const entry: UrlEntry = { loc: m[G_LOC] as string };
         if (lastmod !== undefined) entry.lastmod = lastmod;
         const changefreq = m[G_CHANGEFREQ];
         if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
@@ -154,16 +159,14 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         return end;
       }
     : (m: RegExpExecArray, maxLength: number, line: number, column: number): number => {
-        const whole = m[0];
-        const loc = m[G_LOC] as string;
+        if (!hasPlainLocAndDate(m, maxLength)) return -1;
         const lastmod = m[G_LASTMOD];
-        if (whole.length > maxLength || !isPlainLoc(loc) || (lastmod !== undefined && !isRealDate(lastmod))) return -1;
-        const ref: SitemapRef = { loc };
+        const ref: SitemapRef = { loc: m[G_LOC] as string };
         if (lastmod !== undefined) ref.lastmod = lastmod;
         if (!reader.acceptsPlainEntry() || !structure.takePlainEntry('sitemap')) return -1;
         delivering(ref);
         reader.deliverPlainSitemap(ref, line, column);
-        return m.index + whole.length;
+        return m.index + m[0].length;
       };
   // A url holds up to image:image > image:loc (three levels); a sitemap loc and lastmod.
   return { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, take };

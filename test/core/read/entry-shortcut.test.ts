@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { xmlFixturesAndCorpus } from '../../helpers/files.js';
+import { splitAt } from '../../helpers/split.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../../src/core/model.js';
 import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
@@ -86,15 +87,7 @@ function assertSame(text: string, budgets: ReaderBudgets = {}, pieces: number[] 
   const { taken: _t, ...longRest } = long;
   assert.deepStrictEqual(fast, longRest, 'whole');
   if (pieces.length > 0) {
-    const chunks: string[] = [];
-    let at = 0;
-    for (const p of [...pieces].sort((a, b) => a - b)) {
-      const cut = Math.min(Math.max(p, at), text.length);
-      chunks.push(text.slice(at, cut));
-      at = cut;
-    }
-    chunks.push(text.slice(at));
-    const { taken: _u, ...split } = readWith(true, chunks, budgets);
+    const { taken: _u, ...split } = readWith(true, splitAt(text, pieces), budgets);
     assert.deepStrictEqual(split, longRest, 'split');
   }
   return { ...fast, taken };

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { xmlFixturesAndCorpus } from '../../helpers/files.js';
+import { splitAt } from '../../helpers/split.js';
 import type { ReaderBudgets } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
@@ -60,18 +61,6 @@ function validateWith(fastPath: boolean, chunks: readonly string[], options: Val
   return { report, schemaValid: validation.schemaValid, taken };
 }
 
-function split(text: string, pieces: readonly number[]): string[] {
-  const chunks: string[] = [];
-  let at = 0;
-  for (const p of [...pieces].sort((a, b) => a - b)) {
-    const cut = Math.min(Math.max(p, at), text.length);
-    chunks.push(text.slice(at, cut));
-    at = cut;
-  }
-  chunks.push(text.slice(at));
-  return chunks;
-}
-
 /** Both ways agree on `text`, whole and in the given pieces; returns the fast path's outcome (whole). */
 function assertSame(text: string, pieces: readonly number[] = [], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
   const long = validateWith(false, [text], options, budgets);
@@ -80,7 +69,7 @@ function assertSame(text: string, pieces: readonly number[] = [], options: Valid
   assert.deepStrictEqual(fast.report, long.report, 'report, whole');
   assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole');
   if (pieces.length > 0) {
-    const chunked = validateWith(true, split(text, pieces), options, budgets);
+    const chunked = validateWith(true, splitAt(text, pieces), options, budgets);
     assert.deepStrictEqual(chunked.report, long.report, 'report, split');
     assert.equal(chunked.schemaValid, long.schemaValid, 'schema verdict, split');
   }
