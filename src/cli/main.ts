@@ -1,10 +1,11 @@
 // The CLI as a library function: run(argv, io) → exit code. The bin only sets process.exitCode.
 
-import { readFileSync } from 'node:fs';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
 import { runGenerate } from './commands/generate.js';
 import { runRead } from './commands/read.js';
 import { runValidate } from './commands/validate.js';
+import { runDiscover } from './commands/discover.js';
+import { version } from './version.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -12,12 +13,9 @@ const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
   generate: { run: runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
   read: { run: runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
   validate: { run: runValidate, summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes' },
+  discover: { run: runDiscover, summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them" },
 };
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));

@@ -93,6 +93,12 @@ export interface ParseSitemapOptions extends ReaderBudgets {
    * The wrapper must forward every event to the reader, in order.
    */
   xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
+  /**
+   * Advanced: called before each chunk (≤ 256 KiB of decompressed input) is read; when it returns a
+   * promise, reading waits for it. A consumer of the callbacks that falls behind holds reading back
+   * this way (discover does), whatever the compression ratio of the input.
+   */
+  backpressure?: () => Promise<void> | undefined;
 }
 
 /**
@@ -680,6 +686,8 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Pi
         throw error;
       }
       if (r.done === true) break;
+      const wait = options.backpressure?.();
+      if (wait !== undefined) await wait;
       pipeline.writeBytes(r.value);
       yield;
       if (!pipeline.wantsMore) return;

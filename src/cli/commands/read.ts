@@ -3,12 +3,13 @@
 
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { DateInput, SitemapRef, UrlEntry } from '../../core/model.js';
+import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
+import { byteSize, UsageError, usageFailure } from '../args.js';
+import { csvField, dateText, Output } from '../output.js';
 
 export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
 
@@ -82,89 +83,8 @@ const OPTIONS = {
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-
-/** A whole number above 0, optionally with a K, M or G suffix (powers of 1024; `KiB`, `MB` read alike). */
-function size(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const m = /^(\d+)(?:([kmg])(?:i?b)?)?$/i.exec(value.trim());
-  const n = m === null ? NaN : Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] as number);
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} needs a whole number above 0 (K, M, G allowed), got ${JSON.stringify(value)}`);
-  return n;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Output
-
-/** Buffers output and hands it to the stream in large writes, waiting for 'drain' when it asks to. */
-class Output {
-  private buf = '';
-  private broken = false;
-  private readonly onError = (): void => {
-    this.broken = true;
-  };
-  constructor(private readonly stream: OutputStream) {
-    // A closed pipe (`sitemapkit read big.xml | head`) is an 'error' event: stop writing, don't crash.
-    (stream as { on?: (event: string, fn: () => void) => unknown }).on?.('error', this.onError);
-  }
-
-  /** Removes the error listener. */
-  close(): void {
-    (this.stream as { off?: (event: string, fn: () => void) => unknown }).off?.('error', this.onError);
-  }
-
-  write(text: string): void {
-    this.buf += text;
-  }
-
-  get closed(): boolean {
-    return this.broken;
-  }
-
-  async flush(): Promise<void> {
-    if (this.buf.length === 0 || this.broken) {
-      this.buf = '';
-      return;
-    }
-    const text = this.buf;
-    this.buf = '';
-    const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown };
-    let ok: unknown;
-    try {
-      ok = stream.write(text);
-    } catch {
-      this.broken = true;
-      return;
-    }
-    if (ok !== false || typeof stream.once !== 'function') return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        stream.off?.('drain', done);
-        stream.off?.('error', fail);
-        stream.off?.('close', fail);
-        resolve();
-      };
-      const fail = (): void => {
-        this.broken = true;
-        done();
-      };
-      stream.once?.('drain', done);
-      stream.once?.('error', fail);
-      stream.once?.('close', fail);
-    });
-  }
-}
-
-function dateText(value: DateInput | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  const date = typeof value === 'number' ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ') ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 function tsvField(value: string): string {
   return /[\t\r\n\\]/.test(value) ? value.replace(/[\t\r\n\\]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : value;
@@ -259,10 +179,10 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       }
       format = values.format as OutputFormat;
     }
-    const maxBytes = size(values['max-bytes'], '--max-bytes');
-    const maxEntries = size(values['max-entries'], '--max-entries');
-    const maxDepth = size(values['max-depth'], '--max-depth');
-    const maxValueLength = size(values['max-value-length'], '--max-value-length');
+    const maxBytes = byteSize(values['max-bytes'], '--max-bytes');
+    const maxEntries = byteSize(values['max-entries'], '--max-entries');
+    const maxDepth = byteSize(values['max-depth'], '--max-depth');
+    const maxValueLength = byteSize(values['max-value-length'], '--max-value-length');
     if (maxBytes !== undefined) options.maxBytes = maxBytes;
     if (maxEntries !== undefined) options.maxEntries = maxEntries;
     if (maxDepth !== undefined) options.maxDepth = maxDepth;

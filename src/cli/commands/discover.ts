@@ -1,0 +1,356 @@
+// `sitemapkit discover`: a site's address → its robots.txt, indexes, sitemaps and every URL in them
+// (issue #5 "Output").
+
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatDiagnostic, type Diagnostic } from '../../core/diagnostics.js';
+import type { UrlEntry } from '../../core/model.js';
+import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
+import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
+import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { csvField, dateText, Output } from '../output.js';
+import { userAgent } from '../version.js';
+
+export const DISCOVER_HELP = `Usage: sitemapkit discover URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]
+
+Find every sitemap a site publishes and every URL in them, the way a search
+engine does: robots.txt Sitemap: lines (RFC 9309), then, when it names none,
+the well-known paths (sitemap.xml, sitemap_index.xml, sitemap-index.xml, their
+.gz forms, sitemap.txt, sitemap, sitemap_news.xml, sitemap-news.xml); indexes
+are followed recursively. Every document is read like "sitemapkit read" does
+(XML, index, RSS, Atom, text; gzip; any encoding) and its problems are kept.
+
+URL is a site (https://example.com/), a robots.txt URL, or a sitemap URL.
+
+Output, --format:
+  tree   (default on a terminal) robots.txt → indexes → sitemaps, each with
+         HTTP status, format, URLs, bytes, time and problems; then totals
+  jsonl  (default otherwise) one JSON object per line, as they are found:
+           {"type":"url","sitemap":"https://…/s1.xml","loc":"https://…/a",…}
+           {"type":"sitemap","url":"https://…/s1.xml","status":200,"format":"urlset",…}
+         and a last {"type":"totals",…}
+  urls   the page URLs only, one per line
+  csv    loc,lastmod,changefreq,priority,sitemap (with a header)
+Problems go to standard error (FILE:LINE:COL: severity code message) except
+in the tree, which lists them under each document.
+
+Options:
+  --out FILE            write the output to FILE (replaced whole at the end)
+  --probe               probe the well-known paths even when robots.txt names sitemaps
+  --respect-robots      do not fetch sitemaps robots.txt disallows for us
+  --cross-host MODE     a child on another host than its index: warn (default:
+                        follow, and say whether that host's robots.txt
+                        cross-submits it) or deny (do not fetch)
+  --allow-private       fetch from loopback, private and link-local addresses
+                        (refused by default: an index from a stranger must not
+                        reach your network)
+  --allow-address CIDR  allow this non-public range only (repeatable), e.g.
+                        --allow-address 127.0.0.1/32
+  --user-agent UA       default: ${userAgent()}
+  --concurrency N       requests at once (default 16)
+  --per-host N          requests at once to one host (default 4)
+  --timeout S           seconds per request, whole body included (default 30)
+  --run-timeout S       seconds for the whole run (default: none)
+  --retries N           retries on connection errors, 408, 429, 5xx (default 3)
+  --max-redirects N     redirects followed per request (default 5)
+  --max-bytes N         bytes per document after decompression (default 100M;
+                        K, M, G allowed)
+  --max-depth N         index levels followed (default 5)
+  --max-sitemaps N      sitemaps fetched at most (default 50,000)
+  --cache DIR           keep ETag / Last-Modified and the documents in DIR and
+                        send conditional requests; a 304 reuses the copy
+  -q, --quiet           no progress line; report only errors
+  -h, --help            this help
+
+Exit status: 0 every document was read cleanly, 1 some document failed or had
+errors (or nothing was found), 2 usage error.
+
+Examples:
+  sitemapkit discover https://www.example.com/
+  sitemapkit discover https://www.example.com/ --format urls --out urls.txt
+  sitemapkit discover https://www.example.com/sitemap_index.xml --format jsonl | jq .
+`;
+
+const OPTIONS = {
+  format: { type: 'string' },
+  out: { type: 'string' },
+  probe: { type: 'boolean' },
+  'respect-robots': { type: 'boolean' },
+  'cross-host': { type: 'string' },
+  'allow-private': { type: 'boolean' },
+  'allow-address': { type: 'string', multiple: true },
+  'user-agent': { type: 'string' },
+  concurrency: { type: 'string' },
+  'per-host': { type: 'string' },
+  timeout: { type: 'string' },
+  'run-timeout': { type: 'string' },
+  retries: { type: 'string' },
+  'max-redirects': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-sitemaps': { type: 'string' },
+  cache: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
+const FORMATS: readonly OutputFormat[] = ['tree', 'jsonl', 'urls', 'csv'];
+
+/** A whole number, 0 allowed. */
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} needs a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function parseOptions(values: Record<string, unknown>): DiscoverOptions {
+  const options: DiscoverOptions = { userAgent: (values['user-agent'] as string | undefined) ?? userAgent() };
+  const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
+    if (value !== undefined) options[key] = value;
+  };
+  set('probe', values.probe as boolean | undefined);
+  set('respectRobots', values['respect-robots'] as boolean | undefined);
+  set('crossHost', choice(values['cross-host'] as string | undefined, '--cross-host', ['warn', 'deny'] as const));
+  set('allowPrivate', values['allow-private'] as boolean | undefined);
+  set('allowAddresses', values['allow-address'] as string[] | undefined);
+  set('concurrency', positiveInteger(values.concurrency as string | undefined, '--concurrency'));
+  set('perHostConcurrency', positiveInteger(values['per-host'] as string | undefined, '--per-host'));
+  set('timeoutMs', seconds(values.timeout as string | undefined, '--timeout'));
+  set('runTimeoutMs', seconds(values['run-timeout'] as string | undefined, '--run-timeout'));
+  set('retries', count(values.retries as string | undefined, '--retries'));
+  set('maxRedirects', count(values['max-redirects'] as string | undefined, '--max-redirects'));
+  set('maxBodyBytes', byteSize(values['max-bytes'] as string | undefined, '--max-bytes'));
+  set('maxDepth', count(values['max-depth'] as string | undefined, '--max-depth'));
+  set('maxSitemaps', positiveInteger(values['max-sitemaps'] as string | undefined, '--max-sitemaps'));
+  set('cacheDir', values.cache as string | undefined);
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rendering
+
+function entryJson(entry: UrlEntry, sitemap: string): string {
+  return JSON.stringify({ type: 'url', sitemap, ...entry });
+}
+
+function sitemapJson(node: SitemapNode): string {
+  const { children: _children, ...rest } = node;
+  return JSON.stringify({ type: 'sitemap', ...rest });
+}
+
+function robotsJson(node: RobotsNode): string {
+  return JSON.stringify({ type: 'robots', ...node });
+}
+
+function csvRow(entry: UrlEntry, sitemap: string): string {
+  return `${[entry.loc, dateText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
+}
+
+const SHOWN_PER_DOCUMENT = 5;
+
+function describe(node: SitemapNode): string {
+  if (node.outcome === 'skipped') return 'skipped';
+  const parts: string[] = [];
+  if (node.status !== undefined) parts.push(String(node.status));
+  if (node.fromCache) parts.push('(cached)');
+  if (node.format !== undefined) parts.push(node.format);
+  if (node.outcome === 'ok' || node.urls > 0 || node.sitemaps > 0) {
+    parts.push(node.format === 'sitemapindex' ? plural(node.sitemaps, 'sitemap') : plural(node.urls, 'URL'));
+  }
+  if (node.bytes > 0) parts.push(formatBytes(node.bytes));
+  if (node.timeMs > 0) parts.push(formatDuration(node.timeMs));
+  if (node.outcome === 'failed') parts.push('FAILED');
+  const problems = node.errors + node.warnings;
+  if (problems > 0) parts.push(`${plural(node.errors, 'error')}, ${plural(node.warnings, 'warning')}`);
+  return parts.join('  ');
+}
+
+function renderTree(tree: DiscoveryTree, quiet: boolean): string {
+  const lines: string[] = [];
+  const problems = (diagnostics: readonly Diagnostic[], prefix: string): void => {
+    const shown = diagnostics.filter((d) => !quiet || d.severity === 'error');
+    for (const d of shown.slice(0, SHOWN_PER_DOCUMENT)) {
+      const at = d.line !== undefined ? `${d.line}:${d.column ?? 1} ` : '';
+      lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
+    }
+    if (shown.length > SHOWN_PER_DOCUMENT) lines.push(`${prefix}  … and ${shown.length - SHOWN_PER_DOCUMENT} more`);
+  };
+  const walk = (nodes: readonly SitemapNode[], prefix: string): void => {
+    const visible = nodes.filter((n) => n.outcome !== 'absent');
+    visible.forEach((node, i) => {
+      const last = i === visible.length - 1;
+      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${node.url}  ${describe(node)}`);
+      const inner = `${prefix}${last ? '   ' : '│  '}`;
+      if (node.finalUrl !== undefined) lines.push(`${inner}  → ${node.finalUrl}`);
+      problems(node.diagnostics, inner);
+      walk(node.children, inner);
+    });
+  };
+  for (const input of tree.inputs) {
+    if (input.robots !== undefined) {
+      const r = input.robots;
+      const state = r.outcome === 'ok' ? `${r.status ?? ''}  ${plural(r.sitemaps.length, 'Sitemap line')}` : r.outcome === 'absent' ? `${r.status ?? ''}  (none)` : 'FAILED';
+      lines.push(`${r.url}  ${state}`);
+      problems(r.diagnostics, '');
+      const probes = input.sitemaps.filter((n) => n.via === 'probe');
+      if (probes.length > 0) {
+        const found = probes.filter((n) => n.outcome !== 'absent').length;
+        lines.push(`  probed ${plural(probes.length, 'well-known path')}: ${formatCount(found)} found`);
+      }
+    }
+    walk(input.sitemaps, '');
+  }
+  const t = tree.totals;
+  lines.push('');
+  lines.push(
+    `${plural(t.documents, 'document')} (${formatCount(t.ok)} ok, ${formatCount(t.failed)} failed${t.skipped > 0 ? `, ${formatCount(t.skipped)} skipped` : ''}), ${plural(t.urls, 'URL')}, ${formatBytes(t.bytes)}, ${plural(t.requests, 'request')}, ${formatDuration(t.timeMs)}; ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** A live progress line on a terminal, at most ten times a second. */
+class Progress {
+  private last = 0;
+  private shown = false;
+  fetched = 0;
+  queued = 0;
+  urls = 0;
+  bytes = 0;
+  private readonly started = performance.now();
+
+  constructor(private readonly stream: OutputStream | undefined) {}
+
+  tick(): void {
+    if (this.stream === undefined) return;
+    const now = performance.now();
+    if (now - this.last < 100) return;
+    this.last = now;
+    const rate = this.urls / Math.max(0.001, (now - this.started) / 1000);
+    this.stream.write(`\r\x1b[K${formatCount(this.fetched)} documents fetched, ${formatCount(this.queued)} queued · ${plural(this.urls, 'URL')} · ${formatBytes(this.bytes)} · ${formatCount(Math.round(rate))} URLs/s`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.stream?.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
+export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; args: string[] }>>['values'];
+  let positionals: string[];
+  let format: OutputFormat;
+  let options: DiscoverOptions;
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true }));
+    if (values.help === true) {
+      io.stdout.write(DISCOVER_HELP);
+      return EXIT_OK;
+    }
+    if (positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
+    for (const url of positionals) {
+      if (!/^https?:\/\//i.test(url)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(url)}`);
+    }
+    const chosen = choice(values.format, '--format', FORMATS);
+    format = chosen ?? (io.stdout.isTTY === true && values.out === undefined ? 'tree' : 'jsonl');
+    options = parseOptions(values);
+    if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) return usageFailure(io, 'discover', (error as Error).message);
+    throw error;
+  }
+  const quiet = values.quiet === true;
+
+  const target = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
+  const temp = target !== undefined ? `${target}.${process.pid}.tmp` : undefined;
+  const file = temp !== undefined ? createWriteStream(temp) : undefined;
+  const out = new Output(file ?? io.stdout);
+  const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
+  const report = (d: Diagnostic): void => {
+    if (format === 'tree' || (quiet && d.severity !== 'error')) return;
+    progress.clear();
+    io.stderr.write(`${formatDiagnostic(d)}\n`);
+  };
+
+  const run = discoverSitemaps(positionals, options);
+  let interrupted = false;
+  const removeInterrupt = io.onInterrupt?.(() => {
+    interrupted = true;
+    run.stop();
+  });
+  let tree: DiscoveryTree | undefined;
+  if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
+  try {
+    let pending = 0;
+    for await (const event of run) {
+      switch (event.type) {
+        case 'url':
+          progress.urls++;
+          if (format === 'jsonl') out.write(`${entryJson(event.entry, event.sitemap)}\n`);
+          else if (format === 'urls') out.write(`${event.entry.loc}\n`);
+          else if (format === 'csv') out.write(csvRow(event.entry, event.sitemap));
+          break;
+        case 'queued':
+          progress.queued++;
+          break;
+        case 'sitemap':
+          if (event.sitemap.outcome !== 'skipped') {
+            progress.fetched++;
+            progress.queued = Math.max(0, progress.queued - 1);
+          }
+          progress.bytes += event.sitemap.bytes;
+          if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.write(`${sitemapJson(event.sitemap)}\n`);
+          break;
+        case 'robots':
+          if (format === 'jsonl') out.write(`${robotsJson(event.robots)}\n`);
+          for (const d of event.robots.diagnostics) report(d);
+          break;
+        case 'diagnostic':
+          report(event.diagnostic);
+          break;
+        case 'end':
+          tree = event.tree;
+          break;
+      }
+      progress.tick();
+      if (++pending >= 1024) {
+        pending = 0;
+        await out.flush();
+      }
+    }
+    progress.clear();
+    if (tree !== undefined) {
+      if (format === 'tree') out.write(renderTree(tree, quiet));
+      else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);
+    }
+    await out.flush();
+    if (file !== undefined && temp !== undefined && target !== undefined) {
+      await new Promise<void>((done, fail) => file.end((error?: Error | null) => (error ? fail(error) : done())));
+      if (interrupted || tree === undefined) await rm(temp, { force: true });
+      else await rename(temp, target);
+    }
+  } finally {
+    out.close();
+    removeInterrupt?.();
+    if (file !== undefined && temp !== undefined && !file.closed) {
+      file.destroy();
+      await rm(temp, { force: true });
+    }
+  }
+  if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
+  const t = tree.totals;
+  if (!quiet && format !== 'tree') {
+    io.stderr.write(
+      `${plural(t.documents, 'document')} (${formatCount(t.failed)} failed), ${plural(t.urls, 'URL')}, ${formatBytes(t.bytes)}, ${formatDuration(t.timeMs)}; ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}\n`,
+    );
+  }
+  if (t.documents === 0) {
+    io.stderr.write(`sitemapkit discover: no sitemap found\n`);
+    return EXIT_PROBLEMS;
+  }
+  return t.errors > 0 || t.failed > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}

@@ -1,0 +1,67 @@
+// What `discover` starts from and where it looks (issue #5 "Discovery"); pure.
+
+/**
+ * Paths probed, in this order, when a site's robots.txt names no sitemap (or always with `--probe`).
+ * The common names of CMSs and generators (WordPress, Yoast, Rank Math, next-sitemap, Google News).
+ */
+export const WELL_KNOWN_SITEMAP_PATHS: readonly string[] = [
+  'sitemap.xml',
+  'sitemap_index.xml',
+  'sitemap-index.xml',
+  'sitemap.xml.gz',
+  'sitemap_index.xml.gz',
+  'sitemap-index.xml.gz',
+  'sitemap.txt',
+  'sitemap',
+  'sitemap_news.xml',
+  'sitemap-news.xml',
+];
+
+export type DiscoveryInputKind = 'site' | 'robots' | 'sitemap';
+
+export interface ClassifiedInput {
+  kind: DiscoveryInputKind;
+  /** The URL as it will be requested (normalised, without fragment). */
+  url: string;
+  /** `scheme://host[:port]` */
+  origin: string;
+}
+
+/**
+ * A site URL (`https://example.com/`: a bare origin), a robots.txt URL (its path ends in
+ * `/robots.txt`) or a sitemap URL (anything else). Undefined when `text` is not an http(s) URL.
+ */
+export function classifyInput(text: string): ClassifiedInput | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  const kind: DiscoveryInputKind = url.pathname === '/' && url.search === '' ? 'site' : /\/robots\.txt$/i.test(url.pathname) ? 'robots' : 'sitemap';
+  return { kind, url: url.href, origin: url.origin };
+}
+
+/**
+ * The key of the visited set: the URL as WHATWG parsing normalises it (scheme and host lowercased, the
+ * default port dropped, dot segments resolved, percent-encoding of unsafe characters) without its
+ * fragment; percent-escapes are uppercased so `%2f` and `%2F` are one document. Undefined for a
+ * string that is not a URL.
+ */
+export function visitKey(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  url.hash = '';
+  return url.href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+}
+
+/** `https://example.com/robots.txt` for any URL of that origin (RFC 9309 §2.3: robots.txt is at the root). */
+export function robotsUrlOf(url: string): string {
+  return `${new URL(url).origin}/robots.txt`;
+}

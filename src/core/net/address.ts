@@ -1,0 +1,280 @@
+// IP address literals: parsing, the special-purpose range an address falls in, and CIDR ranges.
+// The fetcher uses this to refuse loopback, private and other non-public destinations (DESIGN.md
+// "Hostile input is normal input": a sitemap index naming http://169.254.169.254/ must not be fetched).
+//
+// Parsed by hand (the core has no node:net). Accepted text:
+// - IPv4: canonical dotted decimal only, four parts of 0–255 without leading zeros. `01.2.3.4` is
+//   refused: inet_aton and WHATWG URL read `01` as octal, so its meaning depends on the reader.
+//   Hostnames from WHATWG URL are already canonical (it turns `0x7f.1` and `2130706433` into
+//   `127.0.0.1`), so nothing a URL can carry is lost.
+// - IPv6: RFC 4291 §2.2 text: eight groups of 1–4 hex digits, one `::` standing for one or more zero
+//   groups, optionally an IPv4 dotted quad as the last 32 bits. A zone id (`fe80::1%eth0`, RFC 4007
+//   §11) is stripped: it names an interface and does not change the range. No brackets.
+//
+// Ranges follow the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and updates).
+// An IPv6 address that embeds an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96,
+// 6to4 2002::/16) takes the kind of the embedded address, since that is where packets end up.
+
+export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved' | 'shared' | 'documentation';
+
+/** A parsed address: 4 octets for IPv4, 16 for IPv6, network byte order. */
+export interface IpAddress {
+  version: 4 | 6;
+  bytes: Uint8Array;
+}
+
+/** An address range: `bytes` is the network address (host bits cleared), `prefixLength` 0–32 or 0–128. */
+export interface Cidr {
+  version: 4 | 6;
+  bytes: Uint8Array;
+  prefixLength: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parsing
+
+/** IPv4 as an unsigned 32-bit number, or -1. */
+function parseIpv4Number(text: string): number {
+  const parts = text.split('.');
+  if (parts.length !== 4) return -1;
+  let value = 0;
+  for (const part of parts) {
+    if (!/^(?:0|[1-9][0-9]{0,2})$/.test(part)) return -1;
+    const octet = Number(part);
+    if (octet > 255) return -1;
+    value = value * 256 + octet;
+  }
+  return value;
+}
+
+function ipv4Bytes(value: number): Uint8Array {
+  return Uint8Array.of(value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255);
+}
+
+const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
+
+/** The 16-bit groups of an IPv6 text (zone already removed), or undefined. */
+function parseIpv6Groups(text: string): number[] | undefined {
+  const compressed = text.indexOf('::');
+  if (compressed >= 0 && text.indexOf('::', compressed + 1) >= 0) return undefined; // `::` twice, or `:::`
+  const headText = compressed >= 0 ? text.slice(0, compressed) : text;
+  const tailText = compressed >= 0 ? text.slice(compressed + 2) : '';
+  const head = headText === '' ? [] : headText.split(':');
+  const tail = tailText === '' ? [] : tailText.split(':');
+  if (compressed < 0 && head.length === 0) return undefined;
+
+  // `endsAddress`: these parts end the address, so the last one may be an IPv4 dotted quad.
+  const groups = (parts: string[], endsAddress: boolean): number[] | undefined => {
+    const out: number[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      if (endsAddress && i === parts.length - 1 && part.includes('.')) {
+        const v4 = parseIpv4Number(part); // RFC 4291 §2.2 form 3: x:x:x:x:x:x:d.d.d.d
+        if (v4 < 0) return undefined;
+        out.push(v4 >>> 16, v4 & 0xffff);
+      } else if (HEX_GROUP.test(part)) {
+        out.push(parseInt(part, 16));
+      } else {
+        return undefined; // empty (a lone leading or trailing `:`), too long, or not hex
+      }
+    }
+    return out;
+  };
+  const headGroups = groups(head, compressed < 0);
+  const tailGroups = groups(tail, true);
+  if (headGroups === undefined || tailGroups === undefined) return undefined;
+
+  if (compressed < 0) return headGroups.length === 8 ? headGroups : undefined;
+  // RFC 4291 §2.2: `::` stands for one or more groups of zeros (WHATWG URL agrees).
+  const missing = 8 - headGroups.length - tailGroups.length;
+  if (missing < 1) return undefined;
+  return [...headGroups, ...new Array<number>(missing).fill(0), ...tailGroups];
+}
+
+/**
+ * Parse an IPv4 or IPv6 address literal as described at the top of this file; undefined when `text`
+ * is not one. `allowZone` false refuses a `%zone` suffix instead of stripping it.
+ */
+export function parseIpAddress(text: string, allowZone = true): IpAddress | undefined {
+  if (text.includes(':')) {
+    let address = text;
+    const percent = text.indexOf('%');
+    if (percent >= 0) {
+      if (!allowZone || percent === text.length - 1) return undefined;
+      address = text.slice(0, percent);
+    }
+    const groups = parseIpv6Groups(address);
+    if (groups === undefined) return undefined;
+    const bytes = new Uint8Array(16);
+    groups.forEach((g, i) => {
+      bytes[2 * i] = g >> 8;
+      bytes[2 * i + 1] = g & 255;
+    });
+    return { version: 6, bytes };
+  }
+  const v4 = parseIpv4Number(text);
+  return v4 < 0 ? undefined : { version: 4, bytes: ipv4Bytes(v4) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Classification
+
+type Range = [network: Uint8Array, prefixLength: number, kind: AddressKind];
+
+function v4Range(text: string, kind: AddressKind): Range {
+  const [address, prefix] = text.split('/') as [string, string];
+  return [ipv4Bytes(parseIpv4Number(address)), Number(prefix), kind];
+}
+
+function v6Range(text: string, kind: AddressKind): Range {
+  const [address, prefix] = text.split('/') as [string, string];
+  return [(parseIpAddress(address) as IpAddress).bytes, Number(prefix), kind];
+}
+
+// IANA IPv4 Special-Purpose Address Registry (RFC 6890 §2.2.2 and later additions). 255.255.255.255
+// (limited broadcast) lies in 240.0.0.0/4 and is reserved with it.
+const IPV4_RANGES: readonly Range[] = [
+  v4Range('0.0.0.0/8', 'unspecified'), // RFC 791 "this network"; 0.0.0.0 reaches the local host on many systems
+  v4Range('10.0.0.0/8', 'private'), // RFC 1918
+  v4Range('100.64.0.0/10', 'shared'), // RFC 6598, carrier-grade NAT
+  v4Range('127.0.0.0/8', 'loopback'), // RFC 1122 §3.2.1.3
+  v4Range('169.254.0.0/16', 'link-local'), // RFC 3927; holds 169.254.169.254, the cloud metadata service
+  v4Range('172.16.0.0/12', 'private'), // RFC 1918
+  v4Range('192.0.0.0/24', 'reserved'), // RFC 6890, IETF protocol assignments
+  v4Range('192.0.2.0/24', 'documentation'), // RFC 5737 TEST-NET-1
+  v4Range('192.168.0.0/16', 'private'), // RFC 1918
+  v4Range('198.18.0.0/15', 'reserved'), // RFC 2544, benchmarking
+  v4Range('198.51.100.0/24', 'documentation'), // RFC 5737 TEST-NET-2
+  v4Range('203.0.113.0/24', 'documentation'), // RFC 5737 TEST-NET-3
+  v4Range('224.0.0.0/4', 'multicast'), // RFC 5771
+  v4Range('240.0.0.0/4', 'reserved'), // RFC 1112 §4, and 255.255.255.255 (RFC 919)
+];
+
+// IANA IPv6 Special-Purpose Address Registry. The ranges that embed an IPv4 address are handled in
+// `ipv6Kind` before this table; what is outside 2000::/3 and not listed here is reserved.
+const IPV6_RANGES: readonly Range[] = [
+  v6Range('64:ff9b:1::/48', 'reserved'), // RFC 8215, local-use NAT64: not globally reachable
+  v6Range('100::/64', 'reserved'), // RFC 6666, discard-only
+  v6Range('2001:db8::/32', 'documentation'), // RFC 3849
+  v6Range('2001::/23', 'reserved'), // RFC 2928 IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID
+  v6Range('3fff::/20', 'documentation'), // RFC 9637
+  v6Range('fc00::/7', 'private'), // RFC 4193 unique local
+  v6Range('fe80::/10', 'link-local'), // RFC 4291 §2.5.6
+  v6Range('fec0::/10', 'private'), // RFC 3879, deprecated site-local
+  v6Range('ff00::/8', 'multicast'), // RFC 4291 §2.7
+];
+
+function inPrefix(bytes: Uint8Array, network: Uint8Array, prefixLength: number): boolean {
+  const whole = prefixLength >> 3;
+  for (let i = 0; i < whole; i++) if (bytes[i] !== network[i]) return false;
+  const rest = prefixLength & 7;
+  if (rest === 0) return true;
+  const mask = (0xff << (8 - rest)) & 0xff;
+  return ((bytes[whole] as number) & mask) === ((network[whole] as number) & mask);
+}
+
+function kindFromTable(bytes: Uint8Array, ranges: readonly Range[]): AddressKind | undefined {
+  for (const [network, prefixLength, kind] of ranges) if (inPrefix(bytes, network, prefixLength)) return kind;
+  return undefined;
+}
+
+function ipv4Kind(bytes: Uint8Array): AddressKind {
+  return kindFromTable(bytes, IPV4_RANGES) ?? 'public';
+}
+
+const V4_MAPPED = v6Range('::ffff:0:0/96', 'public');
+const V4_COMPATIBLE = v6Range('::/96', 'public');
+const NAT64 = v6Range('64:ff9b::/96', 'public');
+const SIX_TO_FOUR = v6Range('2002::/16', 'public');
+
+function ipv6Kind(bytes: Uint8Array): AddressKind {
+  let zeroPrefix = 0;
+  while (zeroPrefix < 16 && bytes[zeroPrefix] === 0) zeroPrefix++;
+  if (zeroPrefix === 16) return 'unspecified'; // ::/128
+  if (zeroPrefix === 15 && bytes[15] === 1) return 'loopback'; // ::1/128
+  // The kinds of the IPv4 address inside: RFC 4291 §2.5.5.2 (mapped), §2.5.5.1 (compatible,
+  // deprecated), RFC 6052 (NAT64 well-known prefix), RFC 3056 §2 (6to4: bits 16–47).
+  if (inPrefix(bytes, V4_MAPPED[0], 96) || inPrefix(bytes, V4_COMPATIBLE[0], 96) || inPrefix(bytes, NAT64[0], 96)) return ipv4Kind(bytes.subarray(12));
+  if (inPrefix(bytes, SIX_TO_FOUR[0], 16)) return ipv4Kind(bytes.subarray(2, 6));
+  const listed = kindFromTable(bytes, IPV6_RANGES);
+  if (listed !== undefined) return listed;
+  // RFC 4291 §2.4 and the IANA IPv6 Address Space registry: only 2000::/3 is global unicast; the rest
+  // not named above is reserved by the IETF.
+  return ((bytes[0] as number) & 0xe0) === 0x20 ? 'public' : 'reserved';
+}
+
+/** The special-purpose range `ip` falls in, `'public'` for none; undefined when `ip` is not an address literal. */
+export function addressKind(ip: string): AddressKind | undefined {
+  const address = parseIpAddress(ip);
+  if (address === undefined) return undefined;
+  return address.version === 4 ? ipv4Kind(address.bytes) : ipv6Kind(address.bytes);
+}
+
+/**
+ * Whether `ip` is an address literal in no special-purpose range. Documentation ranges are not
+ * public: they are never routed (RFC 5737, RFC 3849), so a URL naming one is bogus or a trick.
+ */
+export function isPublicAddress(ip: string): boolean {
+  return addressKind(ip) === 'public';
+}
+
+/**
+ * The address in a WHATWG URL `hostname` when it is an IP literal: `'127.0.0.1'` → `'127.0.0.1'`,
+ * `'[::1]'` → `'::1'`; undefined for a domain name (`'example.com'`). A bare IPv6 literal is
+ * accepted too.
+ */
+export function hostAddressLiteral(hostname: string): string | undefined {
+  if (hostname.startsWith('[') && hostname.endsWith(']')) {
+    const inner = hostname.slice(1, -1);
+    return parseIpAddress(inner)?.version === 6 ? inner : undefined;
+  }
+  return parseIpAddress(hostname) === undefined ? undefined : hostname;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// CIDR ranges
+
+/**
+ * Parse `address/prefix` (`10.0.0.0/8`, `::1/128`); a bare address is a range of one. Bits set
+ * after the prefix are cleared (`10.1.2.3/8` is `10.0.0.0/8`). Surrounding whitespace is ignored;
+ * a zone id is refused. Undefined when `text` is not a range.
+ */
+export function parseCidr(text: string): Cidr | undefined {
+  const trimmed = text.trim();
+  const slash = trimmed.indexOf('/');
+  const address = parseIpAddress(slash >= 0 ? trimmed.slice(0, slash) : trimmed, false);
+  if (address === undefined) return undefined;
+  const maxLength = address.version === 4 ? 32 : 128;
+  let prefixLength = maxLength;
+  if (slash >= 0) {
+    const prefixText = trimmed.slice(slash + 1);
+    if (!/^(?:0|[1-9][0-9]{0,2})$/.test(prefixText)) return undefined;
+    prefixLength = Number(prefixText);
+    if (prefixLength > maxLength) return undefined;
+  }
+  const bytes = address.bytes;
+  for (let bit = prefixLength; bit < maxLength; bit++) bytes[bit >> 3] = (bytes[bit >> 3] as number) & ~(0x80 >> (bit & 7));
+  return { version: address.version, bytes, prefixLength };
+}
+
+/**
+ * Whether `ip` lies in `cidr`. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) and the IPv4 address
+ * it maps are the same host to a dual-stack socket, so each is matched against ranges of the other
+ * family in that form. False when `ip` is not an address literal.
+ */
+export function cidrContains(cidr: Cidr, ip: string): boolean {
+  const address = parseIpAddress(ip);
+  if (address === undefined) return false;
+  let bytes = address.bytes;
+  if (address.version !== cidr.version) {
+    if (address.version === 6) {
+      if (!inPrefix(bytes, V4_MAPPED[0], 96)) return false;
+      bytes = bytes.subarray(12);
+    } else {
+      bytes = new Uint8Array(16);
+      bytes.set(V4_MAPPED[0].subarray(0, 12));
+      bytes.set(address.bytes, 12);
+    }
+  }
+  return inPrefix(bytes, cidr.bytes, cidr.prefixLength);
+}

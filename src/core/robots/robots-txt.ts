@@ -1,0 +1,255 @@
+// robots.txt parsing (RFC 9309) for two uses: the Sitemap lines that discovery starts from, and the
+// groups of rules that say which URLs a crawler may fetch (matching lives in ./match.ts).
+//
+// Tolerant like the big crawlers: lines end with LF, CRLF or a lone CR; a UTF-8 BOM is skipped;
+// keys are case-insensitive and may carry the typos Google accepts (`useragent`, `disalow`, …);
+// `key value` without a colon is read when there are exactly two words (Google does the same).
+// Nothing here throws on content: what cannot be used is reported in `problems` and skipped.
+//
+// Group boundaries (RFC 9309 §2.1): consecutive user-agent lines start one group, the rules after
+// them belong to it, and the next user-agent line AFTER a rule starts a new group. Lines that are
+// neither (Sitemap, Host, Crawl-delay, unknown keys) end nothing: `User-agent: a`, `Crawl-delay: 5`,
+// `User-agent: b`, `Disallow: /x` is one group for a and b, as in Google's robots.cc. An empty
+// `Disallow:` counts as a rule for this purpose even though it is not stored.
+
+import { SitemapError, quoteValue } from '../errors.js';
+import { productToken } from './match.js';
+
+/** An `Allow` or `Disallow` line of a group. */
+export interface RobotsRule {
+  allow: boolean;
+  /** The path pattern as written (trimmed, comment removed); never empty. `*` and a final `$` are special. */
+  pattern: string;
+  /** 1-based line number. */
+  line: number;
+}
+
+/** One group: the user-agents it is for and its rules (RFC 9309 §2.1). */
+export interface RobotsGroup {
+  /** Lowercased product tokens (`googlebot` for `Googlebot/2.1`, `mediapartners-google` for `Mediapartners-Google*`); `'*'` for any crawler. */
+  userAgents: string[];
+  rules: RobotsRule[];
+  /** 1-based line number of the group's first user-agent line. */
+  line: number;
+}
+
+/** A `Sitemap:` line that resolved to an http(s) URL. */
+export interface RobotsSitemapLine {
+  /** Absolute http(s) URL, resolved against the robots.txt URL, fragment dropped (WHATWG `href`). */
+  url: string;
+  /** 1-based line number. */
+  line: number;
+  /** The value as written (trimmed, comment removed). */
+  raw: string;
+}
+
+/** Something in the file that was skipped or deserves a look; `line` is 1-based. */
+export interface RobotsTxtProblem {
+  line: number;
+  message: string;
+  value: string;
+}
+
+export interface RobotsTxt {
+  groups: RobotsGroup[];
+  /** In file order, each URL once (the first line that names it). */
+  sitemaps: RobotsSitemapLine[];
+  problems: RobotsTxtProblem[];
+}
+
+/**
+ * RFC 9309 §2.5: crawlers may stop parsing after a limit, which MUST be at least 500 KiB. This is the
+ * number of bytes a fetcher should read; `parseRobotsTxt` itself parses whatever text it is given.
+ */
+export const MAX_ROBOTS_BYTES = 500 * 1024;
+
+type Directive = 'user-agent' | 'allow' | 'disallow' | 'sitemap';
+
+// Keys are compared lowercased. The misspellings are the ones Google's open-source parser accepts.
+const DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
+  ['user-agent', 'user-agent'],
+  ['useragent', 'user-agent'],
+  ['user agent', 'user-agent'],
+  ['allow', 'allow'],
+  ['disallow', 'disallow'],
+  ['dissallow', 'disallow'],
+  ['dissalow', 'disallow'],
+  ['disalow', 'disallow'],
+  ['diasllow', 'disallow'],
+  ['disallaw', 'disallow'],
+  ['sitemap', 'sitemap'],
+  ['site-map', 'sitemap'],
+]);
+
+/** RFC 9309 §2.2: whitespace is SP and HTAB; VT and FF are trimmed too, they are never meaningful. */
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
+}
+
+function trimBlank(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isBlank(s.charCodeAt(start))) start++;
+  while (end > start && isBlank(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/** Split a comment-free, trimmed line into a lowercased key and its value, or undefined. */
+function keyAndValue(line: string): [key: string, value: string] | undefined {
+  const colon = line.indexOf(':');
+  if (colon >= 0) return [trimBlank(line.slice(0, colon)).toLowerCase(), trimBlank(line.slice(colon + 1))];
+  // No colon: Google accepts `Disallow /x`, but only when the line is exactly two words.
+  const words = line.split(/[ \t\v\f]+/);
+  if (words.length !== 2) return undefined;
+  return [(words[0] as string).toLowerCase(), words[1] as string];
+}
+
+/**
+ * The user-agent line's value as a group member: `'*'`, or the lowercased product token (RFC 9309
+ * §2.2.1; see `productToken`: what follows it, such as `/2.1` or ` (compatible…)`, is not part of it).
+ * Like Google, `* something` is still the global agent.
+ */
+function userAgentToken(value: string): string {
+  if (value.charCodeAt(0) === 0x2a /* * */ && (value.length === 1 || isBlank(value.charCodeAt(1)))) return '*';
+  return productToken(value);
+}
+
+/**
+ * Parse robots.txt text. `robotsUrl` is the absolute URL the file was fetched from (relative Sitemap
+ * values resolve against it); a value that is not an absolute URL is a misuse of the API and throws
+ * `ERR_SITEMAP_INVALID_ARGUMENT`.
+ */
+export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
+  let base: string;
+  try {
+    base = new URL(robotsUrl).href;
+  } catch {
+    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `parseRobotsTxt() needs the absolute URL of the robots.txt, got ${quoteValue(robotsUrl)}`);
+  }
+
+  const groups: RobotsGroup[] = [];
+  const sitemaps: RobotsSitemapLine[] = [];
+  const problems: RobotsTxtProblem[] = [];
+  const sitemapLineByUrl = new Map<string, number>();
+
+  let group: RobotsGroup | undefined;
+  // Whether the current group has had an allow/disallow line: the next user-agent line then starts a new group.
+  let groupHasRule = false;
+
+  const handleLine = (rawLine: string, lineNo: number): void => {
+    const hash = rawLine.indexOf('#'); // RFC 9309 §2.2: a comment may start anywhere on a line
+    const line = trimBlank(hash >= 0 ? rawLine.slice(0, hash) : rawLine);
+    if (line === '') return;
+    const kv = keyAndValue(line);
+    if (kv === undefined) return;
+    const [key, value] = kv;
+    const directive = DIRECTIVES.get(key);
+    switch (directive) {
+      case 'user-agent': {
+        if (group === undefined || groupHasRule) {
+          group = { userAgents: [], rules: [], line: lineNo };
+          groups.push(group);
+          groupHasRule = false;
+        }
+        const token = userAgentToken(value);
+        if (token === '') {
+          problems.push({ line: lineNo, message: 'user-agent value does not start with a product token (letters, digits, "_" and "-"); it matches no crawler', value });
+        } else if (!group.userAgents.includes(token)) {
+          group.userAgents.push(token);
+        }
+        return;
+      }
+      case 'allow':
+      case 'disallow': {
+        if (group === undefined) {
+          // RFC 9309 §2.1: rules belong to the group of the user-agent lines before them; there is none.
+          problems.push({ line: lineNo, message: `${directive} line before any user-agent line; ignored`, value });
+          return;
+        }
+        groupHasRule = true;
+        // RFC 9309 §2.2.2: an empty disallow allows everything, the same as no rule; an empty allow
+        // matches with length 0 and can never beat another rule, so neither is kept.
+        if (value === '') return;
+        const first = value.charCodeAt(0);
+        if (first !== 0x2f /* / */ && first !== 0x2a /* * */) {
+          // RFC 9309 §2.2.2: paths start with "/"; such a pattern never matches (kept, as written).
+          problems.push({ line: lineNo, message: `${directive} pattern does not start with "/" or "*"; it matches no URL`, value });
+        }
+        group.rules.push({ allow: directive === 'allow', pattern: value, line: lineNo });
+        return;
+      }
+      case 'sitemap':
+        handleSitemap(value, lineNo);
+        return;
+      default:
+        // Host, Crawl-delay, Clean-param, unknown keys: not ours, and they do not end a group.
+        return;
+    }
+  };
+
+  // RFC 9309 §2.2.4 and sitemaps.org: Sitemap lines are independent of groups, anywhere in the file.
+  const handleSitemap = (value: string, lineNo: number): void => {
+    if (value === '') {
+      problems.push({ line: lineNo, message: 'empty Sitemap value; ignored', value });
+      return;
+    }
+    if (TEMPLATE_RE.test(value)) {
+      // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`): it would resolve to a
+      // path under the robots.txt host that is certainly not the sitemap meant.
+      problems.push({ line: lineNo, message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(value, base);
+    } catch {
+      problems.push({ line: lineNo, message: 'Sitemap value is not a valid URL; ignored', value });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      problems.push({ line: lineNo, message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
+      return;
+    }
+    url.hash = '';
+    const href = url.href;
+    const firstLine = sitemapLineByUrl.get(href);
+    if (firstLine !== undefined) {
+      problems.push({ line: lineNo, message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
+      return;
+    }
+    if (!isAbsoluteUrl(value)) {
+      // sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
+      problems.push({ line: lineNo, message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
+    }
+    sitemapLineByUrl.set(href, lineNo);
+    sitemaps.push({ url: href, line: lineNo, raw: value });
+  };
+
+  // Split into lines at LF, CRLF or a lone CR (RFC 9309 §2.2: EOL); a leading BOM is not content.
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lineNo = 1;
+  const length = text.length;
+  for (let i = start; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x0a && c !== 0x0d) continue;
+    handleLine(text.slice(start, i), lineNo++);
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+    start = i + 1;
+  }
+  if (start < length) handleLine(text.slice(start), lineNo);
+
+  return { groups, sitemaps, problems };
+}
+
+// `{{ }}` (Handlebars, Mustache, Liquid, Jinja, Go), `{% %}` (Liquid, Jinja), `<% %>` (ERB, EJS, ASP).
+const TEMPLATE_RE = /\{\{|\}\}|\{%|%\}|<%|%>/;
+
+/** Whether `value` parses as a URL on its own, without a base (it has a scheme). */
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,724 @@
+// discoverSitemaps: from a site's address to every sitemap it publishes and every URL in them, the way a
+// search engine finds them (issue #5), without being fooled or harmed by what the servers send.
+//
+//   site URL ─► robots.txt (RFC 9309 Sitemap lines) ─┬─► sitemap ─► reader ─► entries + diagnostics
+//                 └─ none: well-known paths probed ──┘      └─ index ─► its children, recursively
+//
+// - Every document goes through the reader of `read` (parse-sitemap.ts: format sniffing, gzip by magic,
+//   encodings, recovery, budgets); its diagnostics are kept on its node of the tree.
+// - A global visited set keyed on the normalised URL (core/discover/inputs.ts `visitKey`), checked when a
+//   sitemap is listed, at every redirect hop and on the final URL, so loops of any length stop at once.
+//   Depth (default 5 below the first sitemap) and the number of sitemaps (default 50,000) are limited.
+// - Fetching (http/client.ts): the address policy, concurrency per host and overall, deadlines, retries,
+//   redirects, byte caps. A child on another host than its index is followed with a warning saying
+//   whether that host's robots.txt cross-submits it (sitemaps.org "Sitemaps & Cross Submits"), or
+//   refused with `crossHost: 'deny'`.
+// - The result is an async iterable of events (documents, entries, diagnostics) ending with the tree.
+//   Entries are handed out as the bodies stream; a consumer that falls behind holds the bodies back
+//   (backpressure), so memory stays bounded whatever the site's size.
+
+import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
+import { SitemapError } from '../core/errors.js';
+import type { SitemapRef, UrlEntry } from '../core/model.js';
+import type { SitemapFormat } from '../core/read/types.js';
+import { isAllowed, productToken } from '../core/robots/match.js';
+import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
+import { HttpCache } from './http/cache.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, type HttpClientOptions, type HttpOutcome } from './http/client.js';
+import { readSitemap } from './parse-sitemap.js';
+
+export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
+export const DEFAULT_MAX_SITEMAPS = 50_000;
+/** Events buffered for a slow consumer before bodies are held back. */
+const EVENT_HIGH_WATER = 4_096;
+
+export interface DiscoverOptions extends HttpClientOptions {
+  /** Levels of indexes followed below the first sitemap (default 5). */
+  maxDepth?: number;
+  /** Sitemaps fetched at most (default 50,000). */
+  maxSitemaps?: number;
+  /** Probe the well-known paths even when robots.txt names sitemaps. */
+  probe?: boolean;
+  /** Do not fetch sitemaps that robots.txt disallows for our user agent. */
+  respectRobots?: boolean;
+  /** A child on another host than its index: followed with a warning (default) or refused. */
+  crossHost?: 'warn' | 'deny';
+  /** Directory for conditional requests (ETag, Last-Modified). */
+  cacheDir?: string;
+  /** Milliseconds for the whole run; what is not fetched by then fails with `fetch/aborted`. */
+  runTimeoutMs?: number;
+  /** Most entries read per document (the reader's budget, default 1,000,000). */
+  maxEntries?: number;
+}
+
+export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
+/**
+ * `ok` read (it may still carry warnings or errors), `failed` not fetched or not readable, `skipped`
+ * not fetched on purpose (visited, limits, policy), `absent` a probed path that holds no sitemap.
+ */
+export type DocumentOutcome = 'pending' | 'ok' | 'failed' | 'skipped' | 'absent';
+
+export interface SitemapNode {
+  url: string;
+  via: SitemapVia;
+  /** 0 for a sitemap named by the input, robots.txt or a probe; +1 per index level. */
+  depth: number;
+  outcome: DocumentOutcome;
+  /** The URL that answered, when redirected. */
+  finalUrl?: string;
+  status?: number;
+  format?: SitemapFormat;
+  /** Pages read (urlset, feed, text). */
+  urls: number;
+  /** Children listed (sitemap index). */
+  sitemaps: number;
+  /** Bytes received (after any Content-Encoding was undone; a gzip file counts compressed). */
+  bytes: number;
+  /** Bytes of the document after gunzipping. */
+  bytesDecompressed: number;
+  /** From the request to the end of reading. */
+  timeMs: number;
+  attempts: number;
+  redirects: string[];
+  /** Read from the cache after a 304. */
+  fromCache: boolean;
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+  children: SitemapNode[];
+}
+
+export interface RobotsNode {
+  url: string;
+  /** `ok` read; `absent` a 4xx (no rules, RFC 9309 §2.3.1.3); `failed` unreachable (5xx, network). */
+  outcome: 'pending' | 'ok' | 'absent' | 'failed';
+  status?: number;
+  sitemaps: string[];
+  bytes: number;
+  timeMs: number;
+  diagnostics: Diagnostic[];
+}
+
+export interface DiscoveryInput {
+  input: string;
+  kind: ClassifiedInput['kind'];
+  robots?: RobotsNode;
+  sitemaps: SitemapNode[];
+}
+
+export interface DiscoveryTotals {
+  /** Sitemap documents fetched (ok or failed; not skipped, not absent probes). */
+  documents: number;
+  ok: number;
+  failed: number;
+  skipped: number;
+  urls: number;
+  bytes: number;
+  errors: number;
+  warnings: number;
+  requests: number;
+  timeMs: number;
+}
+
+export interface DiscoveryTree {
+  inputs: DiscoveryInput[];
+  totals: DiscoveryTotals;
+}
+
+export type DiscoverEvent =
+  | { type: 'robots'; robots: RobotsNode }
+  | { type: 'queued'; sitemap: SitemapNode; parent: string | undefined }
+  | { type: 'sitemap'; sitemap: SitemapNode }
+  | { type: 'url'; entry: UrlEntry; sitemap: string }
+  | { type: 'diagnostic'; diagnostic: Diagnostic; sitemap: string }
+  | { type: 'end'; tree: DiscoveryTree };
+
+/** Severity of the diagnostics `discover` reports itself (the reader's are in docs/rules.md). */
+export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
+  'fetch/scheme-refused': 'error',
+  'fetch/address-refused': 'error',
+  'fetch/dns': 'error',
+  'fetch/connection': 'error',
+  'fetch/body': 'error',
+  'fetch/timeout': 'error',
+  'fetch/aborted': 'error',
+  'fetch/too-large': 'error',
+  'fetch/bad-url': 'error',
+  'fetch/bad-redirect': 'error',
+  'fetch/redirect-loop': 'error',
+  'fetch/too-many-redirects': 'error',
+  'fetch/http-status': 'error',
+  'discover/loop': 'warning',
+  'discover/duplicate': 'info',
+  'discover/depth-limit': 'error',
+  'discover/too-many-sitemaps': 'error',
+  'discover/cross-host': 'warning',
+  'discover/cross-host-submitted': 'info',
+  'discover/cross-host-refused': 'warning',
+  'discover/robots-disallowed': 'warning',
+  'discover/robots-unreachable': 'error',
+  'discover/robots-sitemap': 'warning',
+  'discover/nothing-found': 'error',
+  'discover/bad-input': 'error',
+});
+
+function diagnostic(code: string, message: string, file: string, hint?: string): Diagnostic {
+  const d: Diagnostic = { code, severity: DISCOVER_CODES[code] ?? 'error', message, file };
+  if (hint !== undefined) d.hint = hint;
+  return d;
+}
+
+function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
+  return {
+    url,
+    via,
+    depth,
+    outcome: 'pending',
+    urls: 0,
+    sitemaps: 0,
+    bytes: 0,
+    bytesDecompressed: 0,
+    timeMs: 0,
+    attempts: 0,
+    redirects: [],
+    fromCache: false,
+    diagnostics: [],
+    errors: 0,
+    warnings: 0,
+    children: [],
+  };
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+
+/** What robots.txt says for one origin. `unreachable` disallows everything (RFC 9309 §2.3.1.4). */
+interface RobotsState {
+  node: RobotsNode;
+  parsed: RobotsTxt | undefined;
+  unreachable: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The event channel: a queue with a high-water mark, read as an async iterable.
+
+class EventChannel implements AsyncIterable<DiscoverEvent> {
+  private queue: DiscoverEvent[] = [];
+  private head = 0;
+  private ended = false;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+  private drainWaiters: (() => void)[] = [];
+
+  push(event: DiscoverEvent): void {
+    this.queue.push(event);
+    if (this.wake !== undefined) {
+      const wake = this.wake;
+      this.wake = undefined;
+      wake();
+    }
+  }
+
+  end(failure?: unknown): void {
+    this.ended = true;
+    this.failure = failure;
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  private get size(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** A promise while the consumer is behind, else undefined. */
+  backpressure(): Promise<void> | undefined {
+    if (this.size < EVENT_HIGH_WATER) return undefined;
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private take(): DiscoverEvent | undefined {
+    if (this.head >= this.queue.length) return undefined;
+    const event = this.queue[this.head++] as DiscoverEvent;
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.drainWaiters.length > 0 && this.size < EVENT_HIGH_WATER / 2) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+    return event;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
+    for (;;) {
+      const event = this.take();
+      if (event !== undefined) {
+        yield event;
+        continue;
+      }
+      if (this.ended) {
+        if (this.failure !== undefined) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  /** Releases producers waiting for room (the consumer went away). */
+  release(): void {
+    this.queue = [];
+    this.head = 0;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The run
+
+class Discovery {
+  readonly channel = new EventChannel();
+  readonly client: HttpClient;
+  private readonly cache: HttpCache | undefined;
+  private readonly visited = new Map<string, SitemapNode>();
+  private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly inputs: DiscoveryInput[] = [];
+  private readonly maxDepth: number;
+  private readonly maxSitemaps: number;
+  private readonly maxBytes: number;
+  private readonly controller = new AbortController();
+  private readonly started = performance.now();
+  private queuedSitemaps = 0;
+  private sitemapLimitReported = false;
+  private readonly agentToken: string;
+  /** Parents of each node (for telling a loop from a sitemap listed twice). */
+  private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
+  stopped = false;
+
+  constructor(private readonly options: DiscoverOptions) {
+    const signals = [this.controller.signal];
+    if (options.signal !== undefined) signals.push(options.signal);
+    if (options.runTimeoutMs !== undefined) signals.push(AbortSignal.timeout(options.runTimeoutMs));
+    this.client = new HttpClient({ ...options, signal: AbortSignal.any(signals) });
+    this.cache = options.cacheDir !== undefined ? new HttpCache(options.cacheDir) : undefined;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
+    this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
+    this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.controller.abort();
+    this.channel.release();
+  }
+
+  private emit(event: DiscoverEvent): void {
+    if (!this.stopped) this.channel.push(event);
+  }
+
+  private spawn(work: Promise<void>): void {
+    const task = work.catch((error: unknown) => this.channel.end(error)).finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
+  }
+
+  async run(urls: readonly string[]): Promise<void> {
+    try {
+      for (const text of urls) {
+        const input = classifyInput(text);
+        const entry: DiscoveryInput = { input: text, kind: input?.kind ?? 'sitemap', sitemaps: [] };
+        this.inputs.push(entry);
+        if (input === undefined) {
+          const node = newNode(text, 'input', 0);
+          this.fail(node, diagnostic('discover/bad-input', `not an http(s) URL: ${JSON.stringify(text)}`, text));
+          entry.sitemaps.push(node);
+          continue;
+        }
+        if (input.kind === 'sitemap') this.enqueue(input.url, 'input', undefined, entry.sitemaps);
+        else this.spawn(this.startSite(input, entry));
+      }
+      while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+      const tree = { inputs: this.inputs, totals: this.totals() };
+      this.emit({ type: 'end', tree });
+      this.channel.end();
+    } finally {
+      await this.client.close();
+    }
+  }
+
+  private async startSite(input: ClassifiedInput, entry: DiscoveryInput): Promise<void> {
+    const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
+    const state = await this.robots(robotsUrl);
+    entry.robots = state.node;
+    for (const url of state.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
+    if (state.node.sitemaps.length === 0 || this.options.probe === true) {
+      for (const path of WELL_KNOWN_SITEMAP_PATHS) {
+        const url = new URL(path, `${input.origin}/`).href;
+        const key = visitKey(url) as string;
+        if (!this.visited.has(key)) this.enqueue(url, 'probe', undefined, entry.sitemaps);
+      }
+    }
+  }
+
+  /** robots.txt of the origin of `robotsUrl`, fetched once per run. */
+  private robots(robotsUrl: string): Promise<RobotsState> {
+    const origin = new URL(robotsUrl).origin;
+    let pending = this.robotsByOrigin.get(origin);
+    if (pending === undefined) {
+      pending = this.fetchRobots(robotsUrl);
+      this.robotsByOrigin.set(origin, pending);
+    }
+    return pending;
+  }
+
+  private async fetchRobots(url: string): Promise<RobotsState> {
+    const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
+    const state: RobotsState = { node, parsed: undefined, unreachable: false };
+    const start = performance.now();
+    const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
+    if (!outcome.ok) {
+      node.outcome = 'failed';
+      state.unreachable = true;
+      node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+    } else {
+      node.status = outcome.status;
+      if (outcome.status >= 200 && outcome.status < 300) {
+        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error.
+        const parts: Uint8Array[] = [];
+        try {
+          for await (const chunk of outcome.body) {
+            parts.push(chunk);
+            node.bytes += chunk.byteLength;
+            if (node.bytes >= MAX_ROBOTS_BYTES) break;
+          }
+          const text = new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES));
+          state.parsed = parseRobotsTxt(text, outcome.url);
+          node.outcome = 'ok';
+          node.sitemaps = state.parsed.sitemaps.map((s) => s.url);
+          for (const problem of state.parsed.problems) {
+            node.diagnostics.push({ ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
+          }
+        } catch (error) {
+          node.outcome = 'failed';
+          state.unreachable = true;
+          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
+        }
+      } else {
+        await outcome.body.cancel();
+        if (outcome.status >= 400 && outcome.status < 500) {
+          node.outcome = 'absent';
+        } else {
+          node.outcome = 'failed';
+          state.unreachable = true;
+          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
+        }
+      }
+    }
+    node.timeMs = performance.now() - start;
+    this.emit({ type: 'robots', robots: node });
+    return state;
+  }
+
+  /** Lists `url` under `siblings` and fetches it, unless it was seen or a limit says no. */
+  private enqueue(url: string, via: SitemapVia, parent: SitemapNode | undefined, siblings: SitemapNode[]): void {
+    const depth = parent === undefined ? 0 : parent.depth + 1;
+    const node = newNode(url, via, depth);
+    const key = visitKey(url);
+    if (key === undefined) {
+      siblings.push(node);
+      this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
+      return;
+    }
+    const seen = this.visited.get(key);
+    if (seen !== undefined) {
+      if (via === 'probe') return;
+      siblings.push(node);
+      this.skipAsSeen(node, seen, parent);
+      return;
+    }
+    if (depth > this.maxDepth) {
+      siblings.push(node);
+      this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, 'a sitemap index should list sitemaps, not other indexes'), 'skipped');
+      return;
+    }
+    if (via !== 'probe' && this.queuedSitemaps >= this.maxSitemaps) {
+      if (!this.sitemapLimitReported && parent !== undefined) {
+        this.sitemapLimitReported = true;
+        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${this.maxSitemaps} sitemaps; the rest are not fetched`, parent.url));
+      }
+      return;
+    }
+    if (via !== 'probe') this.queuedSitemaps++;
+    this.visited.set(key, node);
+    this.parentOf.set(node, parent);
+    siblings.push(node);
+    this.emit({ type: 'queued', sitemap: node, parent: parent?.url });
+    this.spawn(this.fetchSitemap(node, parent));
+  }
+
+  private isAncestor(candidate: SitemapNode, of: SitemapNode | undefined): boolean {
+    for (let n = of; n !== undefined; n = this.parentOf.get(n)) if (n === candidate) return true;
+    return false;
+  }
+
+  private skipAsSeen(node: SitemapNode, seen: SitemapNode, parent: SitemapNode | undefined): void {
+    if (this.isAncestor(seen, parent)) {
+      this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself through ${parent?.url ?? 'its own chain'}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
+    } else {
+      this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${seen.via === 'index' ? 'by another index' : `via ${seen.via}`})`, node.url), 'skipped');
+    }
+  }
+
+  private note(node: SitemapNode, d: Diagnostic): void {
+    node.diagnostics.push(d);
+    if (d.severity === 'error') node.errors++;
+    else if (d.severity === 'warning') node.warnings++;
+    this.emit({ type: 'diagnostic', diagnostic: d, sitemap: node.url });
+  }
+
+  private fail(node: SitemapNode, d: Diagnostic, outcome: DocumentOutcome = 'failed'): void {
+    node.outcome = outcome;
+    this.note(node, d);
+    this.emit({ type: 'sitemap', sitemap: node });
+  }
+
+  /** Checks done before a sitemap is requested: robots.txt rules, cross-host. False: not fetched. */
+  private async admitted(node: SitemapNode, parent: SitemapNode | undefined): Promise<boolean> {
+    // The policy first: a refused URL costs no request, not even for another host's robots.txt.
+    const refusal = await this.client.policy.check(new URL(node.url));
+    if (refusal !== undefined) {
+      this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
+      return false;
+    }
+    const origin = new URL(node.url).origin;
+    if (parent !== undefined && new URL(parent.url).origin !== origin) {
+      if (this.options.crossHost === 'deny') {
+        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${parent.url} (--cross-host deny)`, node.url), 'skipped');
+        return false;
+      }
+      const their = await this.robots(robotsUrlOf(node.url));
+      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(parent.url));
+      if (submitted) {
+        this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
+      } else {
+        this.note(
+          node,
+          diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, 'search engines accept a sitemap from another host only when that host\'s robots.txt names it (sitemaps.org: cross submits)'),
+        );
+      }
+    }
+    if (this.options.respectRobots === true) {
+      const state = await this.robots(robotsUrlOf(node.url));
+      const allowed = state.unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
+      if (!allowed) {
+        const why = state.unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
+        this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private async fetchSitemap(node: SitemapNode, parent: SitemapNode | undefined): Promise<void> {
+    if (!(await this.admitted(node, parent))) return;
+    const start = performance.now();
+    const cached = await this.cache?.lookup(node.url);
+    const ownKey = visitKey(node.url);
+    const outcome: HttpOutcome = await this.client.get(node.url, {
+      headers: this.cache?.conditionalHeaders(cached) ?? {},
+      maxBodyBytes: this.maxBytes,
+      checkRedirect: (_from, to) => {
+        const key = visitKey(to);
+        const seen = key === undefined ? undefined : this.visited.get(key);
+        if (seen === undefined || key === ownKey) return undefined;
+        return this.isAncestor(seen, node)
+          ? { code: 'discover/loop', message: `redirects to ${to}, which lists it (a loop)` }
+          : { code: 'discover/duplicate', message: `redirects to ${to}, which is read already` };
+      },
+    });
+    node.attempts = outcome.attempts;
+    node.redirects = outcome.redirects;
+    if (!outcome.ok) {
+      node.timeMs = performance.now() - start;
+      const outcomeKind = outcome.code.startsWith('discover/') ? 'skipped' : 'failed';
+      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), outcomeKind);
+      return;
+    }
+    node.status = outcome.status;
+    if (outcome.redirects.length > 0) {
+      node.finalUrl = outcome.url;
+      const key = visitKey(outcome.url) as string;
+      const seen = this.visited.get(key);
+      if (seen !== undefined && seen !== node) {
+        await outcome.body.cancel();
+        this.skipAsSeen(node, seen, node);
+        return;
+      }
+      this.visited.set(key, node);
+    }
+    let body: AsyncIterable<Uint8Array>;
+    if (outcome.status === 304 && cached !== undefined && this.cache !== undefined) {
+      await outcome.body.cancel();
+      node.fromCache = true;
+      body = this.cache.body(node.url);
+    } else if (outcome.status >= 200 && outcome.status < 300) {
+      body = this.cache !== undefined ? this.cache.recording(node.url, outcome.headers, outcome.body) : outcome.body;
+    } else {
+      await outcome.body.cancel();
+      node.timeMs = performance.now() - start;
+      if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) {
+        node.outcome = 'absent'; // a probe that misses is quiet (issue #5)
+        this.emit({ type: 'sitemap', sitemap: node });
+        return;
+      }
+      const text = STATUS_TEXT[outcome.status];
+      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`, node.url));
+      return;
+    }
+    await this.read(node, body, outcome);
+    node.timeMs = performance.now() - start;
+  }
+
+  private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: Extract<HttpOutcome, { ok: true }>): Promise<void> {
+    const file = node.finalUrl ?? node.url;
+    const probe = node.via === 'probe';
+    const held: Diagnostic[] = [];
+    const onUrl = (entry: UrlEntry): void => {
+      node.urls++;
+      this.emit({ type: 'url', entry, sitemap: file });
+    };
+    const onSitemap = (ref: SitemapRef): void => {
+      node.sitemaps++;
+      this.enqueue(ref.loc, 'index', node, node.children);
+    };
+    const onDiagnostic = (d: Diagnostic): void => {
+      // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
+      if (probe && node.format === undefined) held.push(d);
+      else this.note(node, d);
+    };
+    try {
+      const summary = await readSitemap(body, {
+        file,
+        maxBytes: this.maxBytes,
+        maxCompressedBytes: this.maxBytes + 1,
+        ...(this.options.maxEntries !== undefined ? { maxEntries: this.options.maxEntries } : {}),
+        backpressure: () => {
+          const wait = this.channel.backpressure();
+          return wait === undefined || node.fromCache ? wait : response.body.held(wait);
+        },
+        onUrl,
+        onSitemap,
+        onDiagnostic,
+        onFormat: (format) => {
+          if (!probe || (format !== 'html' && format !== 'empty' && format !== 'unknown')) {
+            node.format = format;
+            for (const d of held.splice(0)) this.note(node, d);
+          }
+        },
+      });
+      node.format ??= summary.format;
+      node.bytesDecompressed = summary.bytesDecompressed;
+    } catch (error) {
+      if (!(error instanceof FetchFailure) && !(error instanceof SitemapError && error.code.startsWith('fetch/'))) throw error;
+      this.note(node, diagnostic(error.code, error.message, node.url));
+    }
+    node.bytes = node.fromCache ? node.bytes : response.body.bytes;
+    if (probe && (node.format === 'html' || node.format === 'empty' || node.format === 'unknown') && node.urls === 0 && node.sitemaps === 0) {
+      node.outcome = 'absent';
+    } else {
+      for (const d of held) this.note(node, d);
+      node.outcome = node.errors > 0 && node.urls === 0 && node.sitemaps === 0 ? 'failed' : 'ok';
+    }
+    this.emit({ type: 'sitemap', sitemap: node });
+  }
+
+  private totals(): DiscoveryTotals {
+    const totals: DiscoveryTotals = { documents: 0, ok: 0, failed: 0, skipped: 0, urls: 0, bytes: 0, errors: 0, warnings: 0, requests: this.client.requests, timeMs: performance.now() - this.started };
+    const visit = (node: SitemapNode): void => {
+      if (node.outcome === 'ok') totals.ok++;
+      if (node.outcome === 'failed') totals.failed++;
+      if (node.outcome === 'skipped') totals.skipped++;
+      if (node.outcome === 'ok' || node.outcome === 'failed') totals.documents++;
+      totals.urls += node.urls;
+      totals.bytes += node.bytes;
+      totals.errors += node.errors;
+      totals.warnings += node.warnings;
+      for (const child of node.children) visit(child);
+    };
+    for (const input of this.inputs) {
+      const robots = input.robots;
+      if (robots !== undefined) {
+        totals.bytes += robots.bytes;
+        for (const d of robots.diagnostics) {
+          if (d.severity === 'error') totals.errors++;
+          else if (d.severity === 'warning') totals.warnings++;
+        }
+        if (robots.outcome === 'failed') totals.failed++;
+      }
+      for (const node of input.sitemaps) visit(node);
+    }
+    return totals;
+  }
+}
+
+/** The run of `discoverSitemaps`: iterate it for the events; `tree()` waits for the end. */
+export class DiscoveryRun implements AsyncIterable<DiscoverEvent> {
+  private iterated = false;
+  private finalTree: DiscoveryTree | undefined;
+  private done: Promise<void> | undefined;
+
+  /** @internal */
+  constructor(
+    private readonly discovery: Discovery,
+    private readonly urls: readonly string[],
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
+    if (this.iterated) throw new SitemapError('ERR_SITEMAP_API', 'a discovery can be iterated only once');
+    this.iterated = true;
+    const discovery = this.discovery;
+    this.done = discovery.run(this.urls).catch((error: unknown) => discovery.channel.end(error));
+    let finished = false;
+    try {
+      for await (const event of discovery.channel) {
+        if (event.type === 'end') this.finalTree = event.tree;
+        yield event;
+      }
+      finished = true;
+    } finally {
+      if (!finished) discovery.stop();
+      await this.done;
+    }
+  }
+
+  /** Stops fetching; the iteration ends after the events already queued. */
+  stop(): void {
+    this.discovery.stop();
+  }
+
+  /** The tree once the run is over (reads the events if nobody iterates). */
+  async tree(): Promise<DiscoveryTree> {
+    if (!this.iterated) for await (const _ of this) void _;
+    await this.done;
+    if (this.finalTree === undefined) throw new SitemapError('ERR_SITEMAP_API', 'the discovery was stopped before its end');
+    return this.finalTree;
+  }
+}
+
+/**
+ * Find every sitemap a site publishes and every URL in them. `urls`: a site (`https://example.com/`),
+ * a robots.txt URL or sitemap URLs. Nothing is fetched until the result is iterated (or `tree()` is
+ * awaited). Problems are diagnostics on the tree's nodes, never exceptions.
+ *
+ * ```ts
+ * const run = discoverSitemaps('https://example.com/');
+ * for await (const event of run) if (event.type === 'url') console.log(event.entry.loc);
+ * ```
+ */
+export function discoverSitemaps(urls: string | readonly string[], options: DiscoverOptions = {}): DiscoveryRun {
+  return new DiscoveryRun(new Discovery(options), typeof urls === 'string' ? [urls] : urls);
+}

@@ -1,0 +1,96 @@
+// Conditional requests (issue #5 "Fetching"): with a cache directory, each document fetched with 200 is
+// stored with its ETag and Last-Modified; the next run sends them back (`If-None-Match`,
+// `If-Modified-Since`, RFC 9110 §13.1) and a 304 reads the stored copy instead of the network.
+//
+// One entry per URL: `<sha256 of the URL>.json` (what was stored, and the validators) and `.body` (the
+// body as fetch handed it over: any Content-Encoding undone, a gzip file still gzipped). The body is
+// written to a temporary file while it streams and renamed into place only when it arrived whole, so
+// an interrupted run never leaves a truncated copy behind (DESIGN.md "Never lose data").
+
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface CachedDocument {
+  url: string;
+  etag?: string;
+  lastModified?: string;
+  storedAt: string;
+  bytes: number;
+}
+
+function keyOf(url: string): string {
+  return createHash('sha256').update(url).digest('hex');
+}
+
+export class HttpCache {
+  private ready: Promise<unknown> | undefined;
+
+  constructor(readonly dir: string) {}
+
+  private ensureDir(): Promise<unknown> {
+    this.ready ??= mkdir(this.dir, { recursive: true });
+    return this.ready;
+  }
+
+  async lookup(url: string): Promise<CachedDocument | undefined> {
+    try {
+      const meta = JSON.parse(await readFile(join(this.dir, `${keyOf(url)}.json`), 'utf8')) as CachedDocument;
+      return meta.url === url ? meta : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The request headers that make a request conditional on `cached`. */
+  conditionalHeaders(cached: CachedDocument | undefined): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (cached?.etag !== undefined) headers['if-none-match'] = cached.etag;
+    if (cached?.lastModified !== undefined) headers['if-modified-since'] = cached.lastModified;
+    return headers;
+  }
+
+  /** The stored body, in large chunks. */
+  body(url: string): AsyncIterable<Uint8Array> {
+    return createReadStream(join(this.dir, `${keyOf(url)}.body`), { highWaterMark: 256 * 1024 });
+  }
+
+  /**
+   * Passes `body` through and stores it under `url` once it has been read to the end; nothing is
+   * stored when the response carries no validator, or when reading stops early or fails.
+   */
+  async *recording(url: string, headers: Headers, body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const etag = headers.get('etag') ?? undefined;
+    const lastModified = headers.get('last-modified') ?? undefined;
+    if (etag === undefined && lastModified === undefined) {
+      yield* body;
+      return;
+    }
+    await this.ensureDir();
+    const key = keyOf(url);
+    const temp = join(this.dir, `.${key}.${process.pid}.tmp`);
+    const file = await open(temp, 'w');
+    let bytes = 0;
+    let complete = false;
+    try {
+      for await (const chunk of body) {
+        await file.write(chunk);
+        bytes += chunk.byteLength;
+        yield chunk;
+      }
+      complete = true;
+    } finally {
+      await file.close();
+      if (complete) {
+        const meta: CachedDocument = { url, storedAt: new Date().toISOString(), bytes };
+        if (etag !== undefined) meta.etag = etag;
+        if (lastModified !== undefined) meta.lastModified = lastModified;
+        await rename(temp, join(this.dir, `${key}.body`));
+        await writeFile(join(this.dir, `${key}.json`), `${JSON.stringify(meta)}\n`);
+      } else {
+        await rm(temp, { force: true });
+      }
+    }
+  }
+}

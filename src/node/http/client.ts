@@ -1,0 +1,347 @@
+// The HTTP client of `discover` and `validate URL` (issue #5 "Fetching"): a fetch (node-fetch.ts by
+// default, or any injected one) with
+// the policy checked at every hop, per-host and overall concurrency, a deadline per request that
+// covers the whole body, retries with backoff, and a byte cap enforced while the body streams.
+//
+// - Redirects are followed here (fetch runs with `redirect: 'manual'`), at most `maxRedirects`, so that
+//   every hop passes the address policy and the caller's own check (a visited set) before it is
+//   requested; a hop back to a URL of the same chain is a loop and stops at once.
+// - Retries (default 3) on connection errors, 408, 429 and 5xx, with exponential backoff and jitter,
+//   honouring `Retry-After` (seconds or an HTTP date) up to `maxRetryDelayMs`; never on other 4xx, on a
+//   refused address, or once the body has started (its entries have been handed out already).
+// - The deadline (default 30 s) runs from the request to the end of the body, counted in event-loop
+//   idle time (deadline.ts). It does not restart per read, so a server that drips a byte a second is
+//   cut off on time.
+// - `maxBodyBytes` (default 100 MiB) caps the body as fetch hands it over, that is after any
+//   `Content-Encoding` has been undone: a `Content-Encoding: gzip` bomb stops there. A `Content-Length`
+//   above the cap is refused before reading (that bounds the bytes before decompression). A gzip FILE
+//   is left compressed here and capped by the reader's own budgets after it gunzips it.
+
+import { SitemapError } from '../../core/errors.js';
+import { IdleDeadline } from './deadline.js';
+import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
+import { HostSlots, type Release } from './slots.js';
+import { createNodeFetch, ENCODED_TOO_LARGE, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_MAX_REDIRECTS = 5;
+export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
+export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_PER_HOST_CONCURRENCY = 4;
+const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
+const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+
+export type FetchFunction = typeof globalThis.fetch;
+
+export interface HttpClientOptions extends AddressPolicyOptions {
+  /** Injectable for tests; default Node's fetch with a dispatcher that checks addresses at connect time. */
+  fetch?: FetchFunction;
+  userAgent?: string;
+  timeoutMs?: number;
+  retries?: number;
+  /** First backoff delay; doubled per retry, with jitter. */
+  retryBaseDelayMs?: number;
+  /** Longest wait before a retry, `Retry-After` included; a longer `Retry-After` is not waited for. */
+  maxRetryDelayMs?: number;
+  maxRedirects?: number;
+  maxBodyBytes?: number;
+  concurrency?: number;
+  perHostConcurrency?: number;
+  /** Aborts every request (a run deadline, Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** A reason not to follow a redirect, from the caller (e.g. the target was fetched already). */
+export interface RedirectStop {
+  code: string;
+  message: string;
+}
+
+export interface HttpRequest {
+  headers?: Record<string, string>;
+  /** Asked before each redirect hop is followed. */
+  checkRedirect?: (from: string, to: string) => RedirectStop | undefined;
+  maxBodyBytes?: number;
+}
+
+interface Chain {
+  /** The URLs requested after the first, in order (the last one answered). */
+  redirects: string[];
+  attempts: number;
+}
+
+export interface HttpResponse extends Chain {
+  ok: true;
+  status: number;
+  /** The URL that answered (after redirects). */
+  url: string;
+  headers: Headers;
+  body: HttpBody;
+}
+
+export interface HttpFailure extends Chain {
+  ok: false;
+  /** A diagnostic code: `fetch/timeout`, `fetch/connection`, `fetch/address-refused`, ... */
+  code: string;
+  message: string;
+  /** The URL that failed (the last hop). */
+  url: string;
+}
+
+export type HttpOutcome = HttpResponse | HttpFailure;
+
+/** A failure while the body streams; `code` is the diagnostic code. */
+export class FetchFailure extends SitemapError {}
+
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function isRetryStatus(status: number): boolean {
+  return RETRY_STATUSES.has(status) || (status >= 500 && status <= 599);
+}
+
+/** `Retry-After` in milliseconds (RFC 9110 §10.2.3: delay-seconds or an HTTP-date), if readable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+interface Attempt {
+  outcome: HttpOutcome;
+  /** Worth another try (connection error, retry status), and after how long at least. */
+  retry: boolean;
+  retryAfter?: number | undefined;
+}
+
+/** The fetch error (or abort reason) as a diagnostic code and message. */
+function describeError(error: unknown): { code: string; message: string; retry: boolean } {
+  if (error instanceof FetchFailure) return { code: error.code, message: error.message, retry: false };
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (error as { code?: string }).code;
+  const message = cause?.message ?? (error as Error).message ?? String(error);
+  if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
+  if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
+  if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false };
+  if ((error as Error).name === 'AbortError') return { code: 'fetch/aborted', message: 'the run was stopped', retry: false };
+  return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true };
+}
+
+export class HttpClient {
+  readonly policy: AddressPolicy;
+  private readonly fetchFn: FetchFunction;
+  private readonly transport: NodeFetch | undefined;
+  private readonly slots: HostSlots;
+  private readonly options: HttpClientOptions;
+  /** Requests sent (every attempt and hop). */
+  requests = 0;
+
+  constructor(options: HttpClientOptions = {}) {
+    this.options = options;
+    this.policy = new AddressPolicy(options);
+    if (options.fetch !== undefined) {
+      this.fetchFn = options.fetch;
+    } else {
+      this.transport = createNodeFetch({ lookup: this.policy.guardedLookup() as never });
+      this.fetchFn = this.transport.fetch;
+    }
+    this.slots = new HostSlots(options.concurrency ?? DEFAULT_CONCURRENCY, options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY);
+  }
+
+  async close(): Promise<void> {
+    this.transport?.close();
+  }
+
+  /**
+   * GET `url`: the final response (any status but a redirect), or why there is none. A response's
+   * body must be read to the end or cancelled: it holds a connection slot until then.
+   */
+  async get(url: string, request: HttpRequest = {}): Promise<HttpOutcome> {
+    const retries = this.options.retries ?? DEFAULT_RETRIES;
+    const base = this.options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
+    const maxDelay = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    for (let attempt = 1; ; attempt++) {
+      const { outcome, retry, retryAfter } = await this.attempt(url, request, attempt);
+      if (!retry || attempt > retries || this.options.signal?.aborted === true) return outcome;
+      // Exponential backoff with "equal jitter": half fixed, half random, so retries of many clients spread.
+      const backoff = Math.min(maxDelay, base * 2 ** (attempt - 1));
+      const delay = retryAfter ?? backoff / 2 + Math.random() * (backoff / 2);
+      if (delay > maxDelay) return outcome;
+      if (outcome.ok) await outcome.body.cancel();
+      await sleep(delay, this.options.signal);
+    }
+  }
+
+  private async attempt(url: string, request: HttpRequest, attempts: number): Promise<Attempt> {
+    const redirects: string[] = [];
+    const controller = new AbortController();
+    const runSignal = this.options.signal;
+    const signal = runSignal === undefined ? controller.signal : AbortSignal.any([controller.signal, runSignal]);
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = new IdleDeadline(timeoutMs, () =>
+      controller.abort(new FetchFailure('fetch/timeout', `no complete response within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
+    );
+    const failed = (code: string, message: string, at: string, retry = false): Attempt => {
+      deadline.clear();
+      return { outcome: { ok: false, code, message, url: at, redirects, attempts }, retry };
+    };
+    let current = url;
+    for (;;) {
+      let target: URL;
+      try {
+        target = new URL(current);
+      } catch {
+        return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
+      }
+      const refusal = await this.policy.check(target);
+      if (refusal !== undefined) return failed(refusal.code, refusal.message, current);
+      const release = await this.slots.acquire(target.host);
+      let response: Response;
+      try {
+        this.requests++;
+        const init: NodeFetchInit = {
+          redirect: 'manual',
+          signal,
+          maxEncodedBytes: request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+          headers: { 'user-agent': this.options.userAgent ?? 'sitemapkit', ...request.headers },
+        };
+        response = await this.fetchFn(current, init);
+      } catch (error) {
+        release();
+        const reason = signal.aborted ? (signal.reason as unknown) : error;
+        const { code, message, retry } = describeError(reason);
+        return failed(code, message, current, retry);
+      }
+      const location = response.headers.get('location');
+      if (REDIRECT_STATUSES.has(response.status) && location !== null) {
+        await response.body?.cancel().catch(() => {});
+        release();
+        let next: string;
+        try {
+          const resolved = new URL(location, current);
+          resolved.hash = '';
+          next = resolved.href;
+        } catch {
+          return failed('fetch/bad-redirect', `${response.status} redirect to an unusable Location: ${JSON.stringify(location)}`, current);
+        }
+        if (next === url || redirects.includes(next)) {
+          return failed('fetch/redirect-loop', `redirect loop: ${[url, ...redirects, next].join(' → ')}`, current);
+        }
+        if (redirects.length >= (this.options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
+          return failed('fetch/too-many-redirects', `more than ${redirects.length} redirects (last: ${next})`, current);
+        }
+        const stop = request.checkRedirect?.(current, next);
+        if (stop !== undefined) return failed(stop.code, stop.message, current);
+        redirects.push(next);
+        current = next;
+        continue;
+      }
+      const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const length = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (length > maxBody) {
+        await response.body?.cancel().catch(() => {});
+        release();
+        return failed('fetch/too-large', `Content-Length ${length} is over the ${maxBody}-byte cap`, current);
+      }
+      const body = new HttpBody(response, maxBody, deadline, release, signal);
+      const outcome: HttpResponse = { ok: true, status: response.status, url: current, headers: response.headers, body, redirects, attempts };
+      const retry = isRetryStatus(response.status);
+      return { outcome, retry, retryAfter: retry ? retryAfterMs(response.headers.get('retry-after')) : undefined };
+    }
+  }
+}
+
+/**
+ * A response body as an async iterable of byte chunks, read once. It ends the request when it ends:
+ * fully read, cancelled, over the cap (`FetchFailure` `fetch/too-large`), past the deadline
+ * (`fetch/timeout`) or broken (`fetch/body`).
+ */
+export class HttpBody implements AsyncIterable<Uint8Array> {
+  /** Bytes handed over so far (after any Content-Encoding was undone). */
+  bytes = 0;
+  private finished = false;
+
+  constructor(
+    private readonly response: Response,
+    private readonly maxBytes: number,
+    private readonly deadline: IdleDeadline,
+    private readonly release: Release,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.deadline.clear();
+    this.release();
+  }
+
+  async cancel(): Promise<void> {
+    if (this.finished) return;
+    this.finish();
+    await this.response.body?.cancel().catch(() => {});
+  }
+
+  /**
+   * Waits for `wait` without charging the time to the deadline: the reader is holding the body back
+   * (backpressure), the server is not slow.
+   */
+  async held(wait: Promise<void>): Promise<void> {
+    this.deadline.pause();
+    try {
+      await wait;
+    } finally {
+      this.deadline.resume();
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    const stream = this.response.body;
+    if (stream === null || this.finished) {
+      this.finish();
+      return;
+    }
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        let result: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
+          if (reason instanceof FetchFailure) throw reason;
+          const { code, message } = describeError(reason);
+          throw new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, `the body broke off after ${this.bytes} bytes: ${message}`);
+        }
+        if (result.done) return;
+        this.bytes += result.value.byteLength;
+        if (this.bytes > this.maxBytes) {
+          throw new FetchFailure('fetch/too-large', `the body is over the ${this.maxBytes}-byte cap (after any Content-Encoding was undone)`);
+        }
+        yield result.value;
+      }
+    } finally {
+      if (!this.finished) {
+        this.finish();
+        await reader.cancel().catch(() => {});
+      }
+      reader.releaseLock();
+    }
+  }
+}

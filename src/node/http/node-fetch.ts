@@ -1,0 +1,134 @@
+// The default transport: a WHATWG-`fetch`-shaped GET over `node:http` / `node:https`.
+//
+// Why not Node's built-in fetch (undici), which issue #5 names? Under backpressure undici pauses its
+// HTTP/1 parser; when the server then closes the connection (HTTP/1.0, `Connection: close`, which many
+// servers send) `Parser.finish()` fails `assert(!this.paused)` in a socket 'end' handler: an
+// uncatchable AssertionError that kills the process (nodejs/undici#5360; fixed in undici 8, which needs
+// Node ≥ 22.19). We hit it on the first loopback run: a crawler that reads bodies as fast as it can
+// parse them is exactly the case. `node:http` pauses the socket instead (TCP backpressure), which is
+// what a streaming reader wants. The interface stays fetch: any `fetch` can be injected instead
+// (the tests inject Node's own for the policy checks, and it works on every case they serve).
+//
+// What it does like fetch: Content-Encoding gzip / x-gzip / deflate / br is undone, the body is a web
+// ReadableStream, errors reject with `TypeError('fetch failed', { cause })`, the signal aborts the
+// request and the body. What it does not: it never follows redirects (the client does, hop by hop), and
+// only GET exists. It also caps the bytes as received, before decoding (`maxEncodedBytes` in the
+// init), so a Content-Encoding stream that inflates to nothing cannot run on unbounded.
+
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { FetchFunction } from './client.js';
+
+const DECODE_CHUNK = 256 * 1024;
+
+export const ENCODED_TOO_LARGE = 'ERR_SITEMAP_ENCODED_TOO_LARGE';
+
+export interface NodeFetchInit extends RequestInit {
+  /** Most bytes received before Content-Encoding is undone. */
+  maxEncodedBytes?: number;
+}
+
+export interface NodeFetch {
+  fetch: FetchFunction;
+  close(): void;
+}
+
+function headersOf(message: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (value === undefined || name === 'set-cookie') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+function fetchFailed(cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause });
+}
+
+/** The decoder for a Content-Encoding; deflate is zlib-wrapped or raw, told by the first byte. */
+function decoded(message: IncomingMessage, encoding: string): Readable {
+  if (encoding === 'gzip' || encoding === 'x-gzip') return message.pipe(createGunzip({ chunkSize: DECODE_CHUNK }));
+  if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
+  // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
+  const out = new Readable({ read() {} });
+  let decoder: ReturnType<typeof createInflate> | undefined;
+  message.on('data', (chunk: Buffer) => {
+    if (decoder === undefined) {
+      decoder = (chunk[0] ?? 0) % 16 === 8 ? createInflate({ chunkSize: DECODE_CHUNK }) : createInflateRaw({ chunkSize: DECODE_CHUNK });
+      decoder.on('data', (c: Buffer) => {
+        if (!out.push(c)) message.pause();
+      });
+      decoder.on('end', () => out.push(null));
+      decoder.on('error', (e) => out.destroy(e));
+      out._read = () => message.resume();
+    }
+    decoder.write(chunk);
+  });
+  message.on('end', () => (decoder === undefined ? out.push(null) : decoder.end()));
+  message.on('error', (e) => out.destroy(e));
+  return out;
+}
+
+export function createNodeFetch(options: { lookup?: LookupFunction } = {}): NodeFetch {
+  const agentOptions = { keepAlive: true, ...(options.lookup !== undefined ? { lookup: options.lookup } : {}) };
+  const http = new HttpAgent(agentOptions);
+  const https = new HttpsAgent(agentOptions);
+
+  const fetch = (input: string | URL | Request, init: NodeFetchInit = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted === true) return reject(signal.reason);
+      const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+      new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+      const secure = url.protocol === 'https:';
+      const request = (secure ? httpsRequest : httpRequest)(url, { method: 'GET', headers, agent: secure ? https : http });
+      const onAbort = (): void => {
+        request.destroy(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      request.on('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(signal?.aborted === true ? signal.reason : fetchFailed(error));
+      });
+      request.on('response', (message) => {
+        const status = message.statusCode ?? 0;
+        if (status < 200 || status > 599) {
+          message.destroy();
+          reject(fetchFailed(Object.assign(new Error(`unusable HTTP status ${status}`), { code: 'ERR_SITEMAP_HTTP_STATUS' })));
+          return;
+        }
+        let received = 0;
+        const cap = init.maxEncodedBytes;
+        if (cap !== undefined) {
+          message.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > cap) message.destroy(Object.assign(new Error(`more than ${cap} bytes received before decoding`), { code: ENCODED_TOO_LARGE }));
+          });
+        }
+        const encoding = (message.headers['content-encoding'] ?? '').trim().toLowerCase();
+        const known = encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'br' || encoding === 'deflate';
+        const source = known ? decoded(message, encoding) : message;
+        if (known) message.on('error', (e) => source.destroy(e));
+        source.on('close', () => signal?.removeEventListener('abort', onAbort));
+        const nullBody = status === 204 || status === 205 || status === 304;
+        if (nullBody) message.resume();
+        const body = nullBody ? null : (Readable.toWeb(source) as unknown as ReadableStream<Uint8Array>);
+        // As with fetch, Content-Length stays the header's: the length as sent, before decoding.
+        resolve(new Response(body, { status, statusText: message.statusMessage ?? '', headers: headersOf(message) }));
+      });
+      request.end();
+    });
+
+  return {
+    fetch: fetch as FetchFunction,
+    close() {
+      http.destroy();
+      https.destroy();
+    },
+  };
+}

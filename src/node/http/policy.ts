@@ -1,0 +1,126 @@
+// Where the fetcher may go (issue #5 "Policy"; DESIGN.md "Hostile input is normal input"): only http and
+// https, and never to an address in a loopback, private, link-local, unspecified (or multicast,
+// reserved, shared) range unless the caller allows it. A sitemap index is input from a stranger: a
+// `file://` child or one on 169.254.169.254 (a cloud metadata service) must not be fetched.
+//
+// The address is checked twice: before the request (an IP literal in the URL, or the name resolved
+// here), and again at connect time by the lookup installed in the dispatcher (`guardedLookup`), so a
+// name that resolves to a public address first and a private one a moment later (DNS rebinding) is
+// still refused.
+
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { addressKind, cidrContains, hostAddressLiteral, isPublicAddress, parseCidr, type Cidr } from '../../core/net/address.js';
+import { SitemapError } from '../../core/errors.js';
+
+/** `dns.lookup` with `{ all: true }`, injectable for tests. */
+export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemLookupAll: LookupAll = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
+
+export interface AddressPolicyOptions {
+  /** Allow every non-public address (the tests' 127.0.0.1). */
+  allowPrivate?: boolean;
+  /** Allow non-public addresses in these ranges only (`127.0.0.1/32`, `10.0.0.0/8`, `::1/128`). */
+  allowAddresses?: readonly string[];
+  lookup?: LookupAll;
+}
+
+/** Why a request was refused: `code` is the diagnostic code. */
+export interface Refusal {
+  code: 'fetch/scheme-refused' | 'fetch/address-refused' | 'fetch/dns';
+  message: string;
+}
+
+export const ADDRESS_REFUSED = 'ERR_SITEMAP_ADDRESS_REFUSED';
+
+export class AddressPolicy {
+  private readonly allowPrivate: boolean;
+  private readonly allowed: Cidr[];
+  private readonly lookup: LookupAll;
+  /** Name → refusal (or undefined when fine), so a host is resolved once per run before requests. */
+  private readonly checked = new Map<string, Promise<Refusal | undefined>>();
+
+  constructor(options: AddressPolicyOptions = {}) {
+    this.allowPrivate = options.allowPrivate === true;
+    this.allowed = (options.allowAddresses ?? []).map((text) => {
+      const cidr = parseCidr(text);
+      if (cidr === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', `not an address range: ${JSON.stringify(text)} (e.g. 127.0.0.1/32 or ::1/128)`);
+      return cidr;
+    });
+    this.lookup = options.lookup ?? systemLookupAll;
+  }
+
+  /** Undefined when `ip` may be connected to, else why not. */
+  addressRefusal(ip: string): string | undefined {
+    if (this.allowPrivate || isPublicAddress(ip)) return undefined;
+    if (this.allowed.some((cidr) => cidrContains(cidr, ip))) return undefined;
+    const kind = addressKind(ip) ?? 'invalid';
+    return `${ip} is a ${kind} address (use --allow-private to fetch from private networks)`;
+  }
+
+  /** Checks a URL before it is requested: its scheme, and the addresses its host stands for. */
+  async check(url: URL): Promise<Refusal | undefined> {
+    // sitemaps.org protocol and issue #5: sitemaps are fetched over http and https only.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { code: 'fetch/scheme-refused', message: `${url.protocol.slice(0, -1)}: URLs are not fetched (only http and https)` };
+    }
+    const literal = hostAddressLiteral(url.hostname);
+    if (literal !== undefined) {
+      const why = this.addressRefusal(literal);
+      return why === undefined ? undefined : { code: 'fetch/address-refused', message: why };
+    }
+    if (this.allowPrivate) return undefined;
+    let pending = this.checked.get(url.hostname);
+    if (pending === undefined) {
+      pending = this.resolveAndCheck(url.hostname);
+      this.checked.set(url.hostname, pending);
+    }
+    return pending;
+  }
+
+  private async resolveAndCheck(hostname: string): Promise<Refusal | undefined> {
+    let addresses: LookupAddress[];
+    try {
+      addresses = await this.lookup(hostname);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'error';
+      return { code: 'fetch/dns', message: `${hostname} could not be resolved (${code})` };
+    }
+    for (const { address } of addresses) {
+      const why = this.addressRefusal(address);
+      if (why !== undefined) return { code: 'fetch/address-refused', message: `${hostname} resolves to ${why}` };
+    }
+    return undefined;
+  }
+
+  /**
+   * A `lookup` for the dispatcher's connect options (undici `Agent({ connect: { lookup } })`): resolves
+   * as `dns.lookup` does and fails with code `ERR_SITEMAP_ADDRESS_REFUSED` for a refused address.
+   */
+  guardedLookup(): (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => void {
+    return (hostname, options, callback) => {
+      const all = (options as { all?: boolean }).all === true;
+      this.lookup(hostname).then(
+        (addresses) => {
+          for (const { address } of addresses) {
+            const why = this.addressRefusal(address);
+            if (why !== undefined) {
+              const error = new Error(`${hostname} resolves to ${why}`) as Error & { code: string };
+              error.code = ADDRESS_REFUSED;
+              callback(error, []);
+              return;
+            }
+          }
+          const first = addresses[0];
+          if (all) callback(null, addresses);
+          else if (first === undefined) callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
+          else callback(null, first.address, first.family);
+        },
+        (error: Error) => callback(error, []),
+      );
+    };
+  }
+}

@@ -1,0 +1,448 @@
+// discoverSitemaps against a test server on 127.0.0.1: every case of issue #5 "Tests" with its asserted
+// outcome (URLs found, diagnostics, requests made, bounded time and memory).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type SitemapNode } from '../../src/node/discover.js';
+import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+
+const FAST: DiscoverOptions = { allowPrivate: true, retryBaseDelayMs: 10 };
+
+interface Found {
+  tree: DiscoveryTree;
+  urls: string[];
+}
+
+async function discover(urls: string | string[], options: DiscoverOptions = {}): Promise<Found> {
+  const found: string[] = [];
+  let tree: DiscoveryTree | undefined;
+  for await (const event of discoverSitemaps(urls, { ...FAST, ...options })) {
+    if (event.type === 'url') found.push(event.entry.loc);
+    if (event.type === 'end') tree = event.tree;
+  }
+  assert.ok(tree !== undefined);
+  return { tree, urls: found };
+}
+
+function nodes(tree: DiscoveryTree): SitemapNode[] {
+  const all: SitemapNode[] = [];
+  const walk = (list: readonly SitemapNode[]): void => {
+    for (const n of list) {
+      all.push(n);
+      walk(n.children);
+    }
+  };
+  for (const input of tree.inputs) walk(input.sitemaps);
+  return all;
+}
+
+function codes(tree: DiscoveryTree): string[] {
+  return nodes(tree).flatMap((n) => n.diagnostics.map((d) => d.code));
+}
+
+function node(tree: DiscoveryTree, suffix: string): SitemapNode {
+  const found = nodes(tree).find((n) => n.url.endsWith(suffix));
+  assert.ok(found !== undefined, `no node for ${suffix}`);
+  return found;
+}
+
+describe('discover: robots.txt', () => {
+  let server: SiteServer;
+  before(async () => {
+    server = await startSiteServer({
+      '/a.xml': { body: urlset(pages('a', 3)) },
+      '/dir/b.xml': { body: urlset(pages('b', 2)) },
+    });
+    // Mixed case keys, CRLF, a relative value, a duplicate (once absolute, once relative), a BOM,
+    // Sitemap lines before, inside and after groups.
+    server.route('/robots.txt', {
+      type: 'text/plain',
+      body: `\uFEFFSITEMAP: ${server.url('/a.xml')}\r\nUser-Agent: *\r\nDisallow: /private\r\nsitemap:/dir/b.xml\r\n\r\nSiteMap: /a.xml # again\r\nSitemap:   ${server.url('/dir/b.xml')}  \r\n`,
+    });
+  });
+  after(() => server.close());
+
+  it('finds every Sitemap line once, resolving relative ones', async () => {
+    const { tree, urls } = await discover(server.url('/'));
+    assert.deepEqual(tree.inputs[0]?.robots?.sitemaps, [server.url('/a.xml'), server.url('/dir/b.xml')]);
+    assert.deepEqual(urls.sort(), [...pages('a', 3), ...pages('b', 2)].sort());
+    assert.equal(server.count('/a.xml'), 1);
+    assert.equal(server.count('/dir/b.xml'), 1);
+    // robots.txt named sitemaps: no probing.
+    assert.equal(server.count('/sitemap.xml'), 0);
+    assert.equal(tree.totals.errors, 0);
+  });
+
+  it('sends the user agent', async () => {
+    const before = server.requests.length;
+    await discover(server.url('/a.xml'), { userAgent: 'sitemapkit/9.9 (+https://example.org)' });
+    assert.equal(server.requests[before]?.headers['user-agent'], 'sitemapkit/9.9 (+https://example.org)');
+  });
+
+  it('with respectRobots, does not fetch a disallowed sitemap', async () => {
+    const s = await startSiteServer({ '/private/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' } });
+    try {
+      const { tree, urls } = await discover(s.url('/private/s.xml'), { respectRobots: true });
+      assert.deepEqual(urls, []);
+      assert.equal(s.count('/private/s.xml'), 0);
+      assert.deepEqual(codes(tree), ['discover/robots-disallowed']);
+      const again = await discover(s.url('/private/s.xml'));
+      assert.deepEqual(again.urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: well-known paths', () => {
+  it('probes them in a fixed order when robots.txt names none; 404s and soft-404 pages are quiet', async () => {
+    const s = await startSiteServer({
+      '/sitemap_index.xml': { body: '' },
+      '/sitemap.txt': { type: 'text/plain', body: 'https://www.example.com/t/1\nhttps://www.example.com/t/2\n' },
+      '/sitemap': { type: 'text/html', body: '<!DOCTYPE html><html><head><title>Not found</title></head><body>Sorry</body></html>' },
+    });
+    s.route('/sitemap_index.xml', { body: sitemapIndex([s.url('/sitemap.xml')]) });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls.sort(), ['https://www.example.com/t/1', 'https://www.example.com/t/2']);
+      assert.equal(tree.inputs[0]?.robots?.outcome, 'absent');
+      // Requested concurrently, listed in the fixed order.
+      const probed = ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml', '/sitemap.xml.gz', '/sitemap_index.xml.gz', '/sitemap-index.xml.gz', '/sitemap.txt', '/sitemap', '/sitemap_news.xml', '/sitemap-news.xml'];
+      assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => new URL(n.url).pathname), probed);
+      assert.deepEqual(s.requests.map((r) => r.path).filter((p) => p !== '/robots.txt').sort(), [...probed].sort());
+      // sitemap_index.xml lists /sitemap.xml, which was probed already: not fetched twice.
+      assert.equal(s.count('/sitemap.xml'), 1);
+      assert.equal(tree.totals.errors, 0, JSON.stringify(codes(tree)));
+      assert.equal(node(tree, '/sitemap').outcome, 'absent');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: loops and limits', () => {
+  let server: SiteServer;
+  before(async () => {
+    server = await startSiteServer({});
+    const u = (p: string): string => server.url(p);
+    server.route('/self.xml', { body: sitemapIndex([u('/self.xml'), u('/leaf.xml')]) });
+    server.route('/leaf.xml', { body: urlset(pages('leaf', 2)) });
+    server.route('/A.xml', { body: sitemapIndex([u('/B.xml')]) });
+    server.route('/B.xml', { body: sitemapIndex([u('/A.xml'), u('/leaf2.xml')]) });
+    server.route('/leaf2.xml', { body: urlset(pages('leaf2', 1)) });
+    server.route('/parent.xml', { body: sitemapIndex([u('/child.xml'), u('/leaf3.xml')]) });
+    server.route('/child.xml', { status: 301, headers: { location: '/parent.xml' } });
+    server.route('/leaf3.xml', { body: urlset(pages('leaf3', 1)) });
+    server.route('/r1.xml', { status: 302, headers: { location: '/r2.xml' } });
+    server.route('/r2.xml', { status: 302, headers: { location: '/r1.xml' } });
+    for (let i = 0; i < 15; i++) server.route(`/nest-${i}.xml`, { body: sitemapIndex([u(`/nest-${i + 1}.xml`)]) });
+    server.route('/nest-15.xml', { body: urlset(pages('deep', 1)) });
+  });
+  after(() => server.close());
+
+  it('an index listing itself is fetched once', async () => {
+    const { tree, urls } = await discover(server.url('/self.xml'));
+    assert.equal(server.count('/self.xml'), 1);
+    assert.deepEqual(urls, pages('leaf', 2));
+    assert.deepEqual(codes(tree), ['discover/loop']);
+    assert.equal(tree.totals.errors, 0);
+  });
+
+  it('A → B → A stops at once', async () => {
+    const { tree, urls } = await discover(server.url('/A.xml'));
+    assert.equal(server.count('/A.xml'), 1);
+    assert.equal(server.count('/B.xml'), 1);
+    assert.deepEqual(urls, pages('leaf2', 1));
+    assert.deepEqual(codes(tree), ['discover/loop']);
+  });
+
+  it('a child redirecting to its parent is not read twice', async () => {
+    const { tree, urls } = await discover(server.url('/parent.xml'));
+    assert.equal(server.count('/parent.xml'), 1);
+    assert.equal(server.count('/child.xml'), 1);
+    assert.deepEqual(urls, pages('leaf3', 1));
+    assert.equal(node(tree, '/child.xml').outcome, 'skipped');
+    assert.deepEqual(codes(tree), ['discover/loop']);
+  });
+
+  it('a redirect loop fails after one round', async () => {
+    const { tree } = await discover(server.url('/r1.xml'));
+    assert.equal(server.count('/r1.xml'), 1);
+    assert.equal(server.count('/r2.xml'), 1);
+    assert.deepEqual(codes(tree), ['fetch/redirect-loop']);
+    assert.equal(tree.totals.failed, 1);
+  });
+
+  it('15 nested indexes: fetched down to the depth limit (5), the rest reported', async () => {
+    const { tree, urls } = await discover(server.url('/nest-0.xml'));
+    assert.deepEqual(urls, []);
+    for (let i = 0; i <= 5; i++) assert.equal(server.count(`/nest-${i}.xml`), 1, `nest-${i}`);
+    for (let i = 6; i <= 15; i++) assert.equal(server.count(`/nest-${i}.xml`), 0, `nest-${i}`);
+    assert.deepEqual(codes(tree), ['discover/depth-limit']);
+    const deeper = await discover(server.url('/nest-0.xml'), { maxDepth: 20 });
+    assert.deepEqual(deeper.urls, pages('deep', 1));
+  });
+
+  it('stops at the number of sitemaps', async () => {
+    const s = await startSiteServer({});
+    s.route('/index.xml', { body: sitemapIndex(Array.from({ length: 10 }, (_, i) => s.url(`/s${i}.xml`))) });
+    for (let i = 0; i < 10; i++) s.route(`/s${i}.xml`, { body: urlset(pages(`s${i}`, 1)) });
+    try {
+      const { tree, urls } = await discover(s.url('/index.xml'), { maxSitemaps: 4 });
+      assert.equal(urls.length, 3);
+      assert.equal(s.requests.length, 4);
+      assert.deepEqual(codes(tree), ['discover/too-many-sitemaps']);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: formats and encodings, by content', () => {
+  let server: SiteServer;
+  before(async () => {
+    const latin1 = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/espa\u00f1a.html</loc></url></urlset>\n', 'latin1');
+    const utf16 = Buffer.from('\uFEFF<?xml version="1.0" encoding="UTF-16"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/\u0436</loc></url></urlset>\n', 'utf16le');
+    server = await startSiteServer({
+      '/gzipped': { type: 'application/octet-stream', body: gzipSync(urlset(pages('gz', 3))) },
+      '/plain.xml.gz': { type: 'application/gzip', body: urlset(pages('plain', 2)) },
+      '/latin1.xml': { type: 'text/xml', body: latin1 },
+      '/utf16.xml': { type: 'text/xml', body: utf16 },
+      '/soft404.xml': { type: 'text/html', body: '<!DOCTYPE html>\n<html><body><h1>Page not found</h1></body></html>\n' },
+    });
+  });
+  after(() => server.close());
+
+  it('a gzip file at a URL without .gz, served as application/octet-stream', async () => {
+    const { urls, tree } = await discover(server.url('/gzipped'));
+    assert.deepEqual(urls, pages('gz', 3));
+    assert.equal(tree.totals.errors, 0);
+  });
+
+  it('plain XML at a .gz URL', async () => {
+    const { urls, tree } = await discover(server.url('/plain.xml.gz'));
+    assert.deepEqual(urls, pages('plain', 2));
+    assert.equal(tree.totals.errors, 0);
+  });
+
+  it('ISO-8859-1 and UTF-16 documents', async () => {
+    const { urls, tree } = await discover([server.url('/latin1.xml'), server.url('/utf16.xml')]);
+    // Decoded right: the characters, as the documents wrote them (the reader does not re-encode).
+    assert.deepEqual(urls.sort(), ['https://www.example.com/espa\u00f1a.html', 'https://www.example.com/\u0436'].sort());
+    assert.equal(tree.totals.errors, 0, JSON.stringify(codes(tree)));
+  });
+
+  it('an HTML soft-404 with status 200 is an error, with no URLs', async () => {
+    const { urls, tree } = await discover(server.url('/soft404.xml'));
+    assert.deepEqual(urls, []);
+    assert.equal(node(tree, '/soft404.xml').format, 'html');
+    assert.ok(codes(tree).includes('format/html'));
+    assert.equal(tree.totals.failed, 1);
+  });
+});
+
+describe('discover: retries', () => {
+  it('500 then 200: retried, read', async () => {
+    let calls = 0;
+    const s = await startSiteServer({
+      '/flaky.xml': (_req, res) => {
+        calls++;
+        if (calls === 1) res.writeHead(500).end('oops');
+        else res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(pages('flaky', 1)));
+      },
+    });
+    try {
+      const { urls, tree } = await discover(s.url('/flaky.xml'));
+      assert.deepEqual(urls, pages('flaky', 1));
+      assert.equal(node(tree, '/flaky.xml').attempts, 2);
+      assert.equal(tree.totals.errors, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('429 with Retry-After: 1 waits a second, then reads', async () => {
+    const times: number[] = [];
+    const s = await startSiteServer({
+      '/busy.xml': (_req, res) => {
+        times.push(performance.now());
+        if (times.length === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+        else res.writeHead(200).end(urlset(pages('busy', 1)));
+      },
+    });
+    try {
+      const { urls } = await discover(s.url('/busy.xml'));
+      assert.deepEqual(urls, pages('busy', 1));
+      assert.equal(times.length, 2);
+      assert.ok((times[1] as number) - (times[0] as number) >= 950, `waited ${(times[1] as number) - (times[0] as number)} ms`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives up after the retries, and never retries a 404', async () => {
+    const s = await startSiteServer({ '/down.xml': { status: 503, body: 'down' } });
+    try {
+      const { tree } = await discover([s.url('/down.xml'), s.url('/missing.xml')], { retries: 2 });
+      assert.equal(s.count('/down.xml'), 3);
+      assert.equal(s.count('/missing.xml'), 1);
+      assert.deepEqual(codes(tree).sort(), ['fetch/http-status', 'fetch/http-status']);
+      assert.equal(tree.totals.failed, 2);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: hostile servers', () => {
+  let bomb: Buffer;
+  before(() => {
+    // 300 MB of one repeated URL line's worth of XML whitespace: ~300 KB gzipped.
+    const head = Buffer.from('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/</loc></url>');
+    bomb = gzipSync(Buffer.concat([head, Buffer.alloc(300 * 1000 * 1000 - head.length, 0x20)]), { level: 9 });
+  });
+
+  it('a 300 MB gzip bomb as a file: stopped at the byte cap, in bounded memory', async () => {
+    const s = await startSiteServer({ '/bomb.xml.gz': { type: 'application/gzip', body: bomb } });
+    try {
+      const rss = process.memoryUsage().rss;
+      const started = performance.now();
+      const { tree, urls } = await discover(s.url('/bomb.xml.gz'), { maxBodyBytes: 20 * 1024 * 1024 });
+      assert.deepEqual(urls, ['https://www.example.com/']);
+      assert.ok(codes(tree).includes('budget/decompressed-size'), JSON.stringify(codes(tree)));
+      assert.ok(node(tree, '/bomb.xml.gz').bytesDecompressed <= 21 * 1024 * 1024);
+      assert.ok(process.memoryUsage().rss - rss < 150 * 1024 * 1024);
+      assert.ok(performance.now() - started < 20_000);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a 300 MB gzip bomb as Content-Encoding: stopped at the byte cap', async () => {
+    const s = await startSiteServer({ '/bomb.xml': { type: 'application/xml', headers: { 'content-encoding': 'gzip' }, body: bomb } });
+    try {
+      const rss = process.memoryUsage().rss;
+      const { tree } = await discover(s.url('/bomb.xml'), { maxBodyBytes: 20 * 1024 * 1024 });
+      assert.ok(codes(tree).includes('fetch/too-large'), JSON.stringify(codes(tree)));
+      assert.ok(node(tree, '/bomb.xml').bytes <= 21 * 1024 * 1024);
+      assert.ok(process.memoryUsage().rss - rss < 150 * 1024 * 1024);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a server that sends one URL every 2 seconds is cut off at the deadline; the others are read', async () => {
+    const timers = new Set<NodeJS.Timeout>();
+    const s = await startSiteServer({
+      '/ok.xml': { body: urlset(pages('ok', 2)) },
+      '/drip.xml': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.write('<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n');
+        let i = 0;
+        const timer = setInterval(() => {
+          res.write(`<url><loc>https://www.example.com/drip/${i++}</loc></url>\n`);
+          if (i === 30) {
+            clearInterval(timer);
+            res.end('</urlset>\n');
+          }
+        }, 2000);
+        timers.add(timer);
+        res.on('close', () => clearInterval(timer));
+      },
+    });
+    s.route('/index.xml', { body: sitemapIndex([s.url('/drip.xml'), s.url('/ok.xml')]) });
+    try {
+      const started = performance.now();
+      const { tree, urls } = await discover(s.url('/index.xml'), { timeoutMs: 3000 });
+      const took = performance.now() - started;
+      assert.ok(took >= 2900 && took < 6000, `took ${took} ms`);
+      assert.deepEqual(codes(tree), ['fetch/timeout']);
+      assert.ok(urls.includes('https://www.example.com/ok/1'));
+      assert.equal(s.count('/drip.xml'), 1, 'a timeout is not retried');
+    } finally {
+      for (const t of timers) clearInterval(t);
+      await s.close();
+    }
+  });
+
+  it('a file:// and a private-address child in a remote index are refused without a request', async () => {
+    const s = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 1)) }, '/to-file.xml': { status: 302, headers: { location: 'file:///etc/passwd' } } });
+    s.route('/index.xml', {
+      body: sitemapIndex(['file:///etc/passwd', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/sitemap.xml', `http://[::1]:${new URL(s.origin).port}/ok.xml`, s.url('/to-file.xml'), s.url('/ok.xml')]),
+    });
+    try {
+      // Only the test server's own address is allowed: everything else private stays refused.
+      const { tree, urls } = await discover(s.url('/index.xml'), { allowPrivate: false, allowAddresses: ['127.0.0.1/32'] });
+      assert.deepEqual(urls, pages('ok', 1));
+      const index = node(tree, '/index.xml');
+      // The reader itself drops a file: loc from the index (an error there); the fetcher refuses the rest.
+      assert.deepEqual(index.diagnostics.map((d) => d.code), ['loc/not-absolute']);
+      assert.deepEqual(
+        index.children.filter((c) => c.outcome === 'failed').map((c) => c.diagnostics[0]?.code),
+        ['fetch/address-refused', 'fetch/address-refused', 'fetch/address-refused', 'fetch/scheme-refused'],
+      );
+      assert.deepEqual(s.requests.map((r) => r.path).sort(), ['/index.xml', '/ok.xml', '/to-file.xml']);
+      // And without the allowance, the loopback server itself is refused.
+      const strict = await discover(s.url('/index.xml'), { allowPrivate: false });
+      assert.deepEqual(codes(strict.tree), ['fetch/address-refused']);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: other hosts, cache', () => {
+  it('a child on another host is followed with a warning, or refused with crossHost deny', async () => {
+    const other = await startSiteServer({ '/theirs.xml': { body: urlset(pages('theirs', 1)) } });
+    const home = await startSiteServer({});
+    home.route('/index.xml', { body: sitemapIndex([other.url('/theirs.xml')]) });
+    try {
+      const followed = await discover(home.url('/index.xml'));
+      assert.deepEqual(followed.urls, pages('theirs', 1));
+      assert.deepEqual(codes(followed.tree), ['discover/cross-host']);
+      other.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${other.url('/theirs.xml')}\n` });
+      const submitted = await discover(home.url('/index.xml'));
+      assert.deepEqual(codes(submitted.tree), ['discover/cross-host-submitted']);
+      const before = other.count('/theirs.xml');
+      const denied = await discover(home.url('/index.xml'), { crossHost: 'deny' });
+      assert.deepEqual(denied.urls, []);
+      assert.equal(other.count('/theirs.xml'), before);
+      assert.deepEqual(codes(denied.tree), ['discover/cross-host-refused']);
+    } finally {
+      await other.close();
+      await home.close();
+    }
+  });
+
+  it('with a cache directory, sends If-None-Match / If-Modified-Since and reuses the copy on 304', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-cache-'));
+    const body = urlset(pages('cached', 3));
+    const s = await startSiteServer({
+      '/s.xml': (req, res) => {
+        if (req.headers['if-none-match'] === '"v1"') {
+          res.writeHead(304, { etag: '"v1"' }).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/xml', etag: '"v1"', 'last-modified': 'Wed, 01 May 2024 00:00:00 GMT' }).end(body);
+      },
+    });
+    try {
+      const first = await discover(s.url('/s.xml'), { cacheDir: dir });
+      assert.equal(first.urls.length, 3);
+      const second = await discover(s.url('/s.xml'), { cacheDir: dir });
+      assert.deepEqual(second.urls, first.urls);
+      assert.equal(s.requests[1]?.headers['if-none-match'], '"v1"');
+      assert.equal(s.requests[1]?.headers['if-modified-since'], 'Wed, 01 May 2024 00:00:00 GMT');
+      const n = node(second.tree, '/s.xml');
+      assert.equal(n.status, 304);
+      assert.equal(n.fromCache, true);
+    } finally {
+      await s.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
