@@ -1,5 +1,6 @@
 // Output helpers shared by the commands that print entries (read, discover).
 
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { DateInput } from '../core/model.js';
 import type { OutputStream } from './io.js';
 
@@ -73,4 +74,11 @@ export function dateText(value: DateInput | undefined): string {
 /** RFC 4180 quoting, when needed. */
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ') ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** `FILE:LINE:COL code severity message (hint)`, one line (read and discover print problems so). */
+export function renderDiagnostic(d: Diagnostic, file: string): string {
+  const hint = d.hint !== undefined ? ` (${d.hint})` : '';
+  const message = d.message.replace(/[\r\n]+/g, ' ');
+  return `${d.file ?? file}:${d.line ?? 0}:${d.column ?? 0} ${d.code} ${d.severity} ${message}${hint}\n`;
 }

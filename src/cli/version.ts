@@ -9,7 +9,7 @@ export function version(): string {
   return cached;
 }
 
-export const PROJECT_URL = 'https://www.npmjs.com/package/sitemapkit';
+export const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
 
 export function userAgent(): string {
   return `sitemapkit/${version()} (+${PROJECT_URL})`;

@@ -5,13 +5,13 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDiagnostic, type Diagnostic } from '../../core/diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
 import { userAgent } from '../version.js';
 
 export const DISCOVER_HELP = `Usage: sitemapkit discover URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]
@@ -34,7 +34,7 @@ Output, --format:
          and a last {"type":"totals",…}
   urls   the page URLs only, one per line
   csv    loc,lastmod,changefreq,priority,sitemap (with a header)
-Problems go to standard error (FILE:LINE:COL: severity code message) except
+Problems go to standard error (URL:LINE:COL code severity message) except
 in the tree, which lists them under each document.
 
 Options:
@@ -273,7 +273,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
     progress.clear();
-    io.stderr.write(`${formatDiagnostic(d)}\n`);
+    io.stderr.write(renderDiagnostic(d, '<discover>'));
   };
 
   const run = discoverSitemaps(positionals, options);

@@ -9,7 +9,7 @@ import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type Sitemap
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural } from '../format.js';
 import { byteSize, UsageError, usageFailure } from '../args.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
 
 export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
 
@@ -137,12 +137,6 @@ class Formatter {
     }
     this.out.write(values.map(field).join(sep) + '\n');
   }
-}
-
-function renderDiagnostic(d: Diagnostic, file: string): string {
-  const hint = d.hint !== undefined ? ` (${d.hint})` : '';
-  const message = d.message.replace(/[\r\n]+/g, ' ');
-  return `${d.file ?? file}:${d.line ?? 0}:${d.column ?? 0} ${d.code} ${d.severity} ${message}${hint}\n`;
 }
 
 function summaryLine(file: string, s: SitemapSummary): string {

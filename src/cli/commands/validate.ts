@@ -15,7 +15,10 @@ import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { UsageError, choice, usageFailure } from '../args.js';
+import { UsageError, choice, seconds, usageFailure } from '../args.js';
+import { PROJECT_URL, userAgent, version } from '../version.js';
+import { HttpClient } from '../../node/http/client.js';
+import { validateSitemapUrl } from '../../node/validate-url.js';
 
 export const VALIDATE_HELP = `Usage: sitemapkit validate FILE|-... [options]
 
@@ -26,8 +29,10 @@ scope, limits, duplicates, dates in the future, hreflang groups). Each problem
 has a stable code (docs/rules.md), a line and column, and how to fix it.
 Plain or gzipped, any format (urlset, index, RSS, Atom, text), any encoding.
 
-Input: FILE, or - for standard input. (URLs will be fetched once "sitemapkit
-discover" exists; for now, download the file first.)
+Input: FILE, - for standard input, or an http(s) URL: the sitemap is fetched
+(as "sitemapkit discover" fetches: private addresses refused, a deadline,
+retries, redirects, byte caps) and its location scope is checked against the
+URL that answered, unless --location says otherwise.
 
 Options:
   --location URL      where the sitemap is served (e.g.
@@ -46,8 +51,13 @@ Options:
                       "legacy", "location": "...", "maxWarnings": 0}; without
                       it, sitemapkit.config.json in the current directory is
                       read if there is one. Options given here win.
-  --follow            for a sitemap index, also validate the children it lists
-                      that sit beside it (matched by file name)
+  --follow            for a sitemap index, also validate the children it lists:
+                      for a file, those that sit beside it (matched by file
+                      name); for a URL, every child, fetched
+  --allow-private     fetch from loopback, private and link-local addresses
+  --allow-address CIDR  allow this non-public range only (repeatable)
+  --timeout S         seconds per request, whole body included (default 30)
+  --user-agent UA     default: sitemapkit/VERSION (+project URL)
   --now DATE          the date taken as now for "lastmod in the future" (tests)
   -q, --quiet         report errors only
   -h, --help          this help
@@ -60,6 +70,7 @@ Examples:
   sitemapkit validate public/sitemap-index.xml --follow --location https://example.com/sitemap-index.xml
   sitemapkit validate sitemap.xml.gz --format sarif > sitemap.sarif
   sitemapkit validate sitemap.xml --rule lastmod/future=off --max-warnings 0
+  sitemapkit validate https://example.com/sitemap_index.xml --follow
 `;
 
 const OPTIONS = {
@@ -71,13 +82,16 @@ const OPTIONS = {
   config: { type: 'string' },
   follow: { type: 'boolean' },
   now: { type: 'string' },
+  'allow-private': { type: 'boolean' },
+  'allow-address': { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'user-agent': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
-const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
 
 interface Config {
   rules: Record<string, RuleSetting>;
@@ -171,9 +185,6 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   try {
     if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
     if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
-    for (const p of positionals) {
-      if (/^https?:\/\//i.test(p)) throw new UsageError(`${p}: fetching URLs comes with "sitemapkit discover"; download the file and validate it with --location ${p}`);
-    }
     const configPath = values.config !== undefined ? resolve(io.cwd, values.config) : resolve(io.cwd, DEFAULT_CONFIG);
     if (values.config !== undefined || existsSync(configPath)) config = readConfig(configPath);
     format = choice(values.format, '--format', REPORT_FORMATS) ?? 'stylish';
@@ -207,6 +218,37 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (now !== undefined) base.now = now;
   const reports: FileReport[] = [];
   let fatal = false;
+  let timeoutMs: number | undefined;
+  try {
+    timeoutMs = seconds(values.timeout, '--timeout');
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
+    throw error;
+  }
+  let client: HttpClient | undefined;
+  const httpClient = (): HttpClient =>
+    (client ??= new HttpClient({
+      userAgent: values['user-agent'] ?? userAgent(),
+      allowPrivate: values['allow-private'] === true,
+      allowAddresses: values['allow-address'] ?? [],
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    }));
+
+  /** Validates a URL; the children it lists are collected for --follow. */
+  const validateUrl = async (url: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> => {
+    try {
+      const options = { ...base, file: url, client: httpClient(), ...(locationUrl !== undefined ? { location: locationUrl } : {}) };
+      if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
+      const result = await validateSitemapUrl(url, options);
+      reports.push(result);
+      return result;
+    } catch (error) {
+      if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+      io.stderr.write(`sitemapkit validate: ${error.message}\n`);
+      fatal = true;
+      return undefined;
+    }
+  };
 
   /** Validates one input; the children it lists (when it is an index) are collected for --follow. */
   const validateOne = async (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> => {
@@ -226,15 +268,27 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   };
 
   for (const path of positionals) {
+    if (/^https?:\/\//i.test(path)) {
+      const children: Child[] | undefined = values.follow === true ? [] : undefined;
+      const result = await validateUrl(path, config.location, children);
+      if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
+      const nested: Diagnostic[] = [];
+      for (const child of children) {
+        const childResult = await validateUrl(child.loc, undefined);
+        if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, path));
+      }
+      addNested(result, nested, config.rules['index/nested']);
+      continue;
+    }
     const file = path === '-' ? '<stdin>' : path;
     const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
     const children: Child[] | undefined = values.follow === true && path !== '-' ? [] : undefined;
     const result = await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
     const nested = await followChildren(resolve(io.cwd, path), file, children, validateOne);
-    const setting = config.rules['index/nested'];
-    if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
+    addNested(result, nested, config.rules['index/nested']);
   }
+  await client?.close();
 
   const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
   io.stdout.write(render(format, shown, io));
@@ -266,11 +320,18 @@ async function followChildren(
     const path = localChild(indexPath, child.loc);
     if (path === undefined) continue;
     const result = await validateOne(path, path, child.loc);
-    if (result?.format === 'sitemapindex') {
-      nested.push({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' });
-    }
+    if (result?.format === 'sitemapindex') nested.push(nestedIndex(child, indexFile));
   }
   return nested;
+}
+
+function nestedIndex(child: Child, indexFile: string): Diagnostic {
+  return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
+}
+
+/** Adds the `index/nested` findings to the index's report, at the configured level. */
+function addNested(result: SitemapValidationResult, nested: readonly Diagnostic[], setting: RuleSetting | undefined): void {
+  if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
 }
 
 function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {
@@ -288,7 +349,3 @@ function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo)
   }
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}

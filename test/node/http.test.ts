@@ -1,0 +1,179 @@
+// The HTTP layer of discover: the node:http transport (Content-Encoding, connection close under
+// backpressure), the idle-time deadline, an injected fetch, and validate URL.
+
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { HttpClient } from '../../src/node/http/client.js';
+import { IdleDeadline } from '../../src/node/http/deadline.js';
+import { createNodeFetch } from '../../src/node/http/node-fetch.js';
+import { discoverSitemaps } from '../../src/node/discover.js';
+import { validateSitemapUrl } from '../../src/node/validate-url.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { pages, sitemapIndex, startSiteServer, urlset } from '../helpers/site-server.js';
+
+async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of body) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+describe('node:http transport', () => {
+  it('undoes Content-Encoding gzip, deflate (zlib and raw) and br', async () => {
+    const plain = urlset(pages('enc', 50));
+    const s = await startSiteServer({
+      '/gzip': { headers: { 'content-encoding': 'gzip' }, body: gzipSync(plain) },
+      '/deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateSync(plain) },
+      '/raw-deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateRawSync(plain) },
+      '/br': { headers: { 'content-encoding': 'br' }, body: brotliCompressSync(plain) },
+    });
+    const client = new HttpClient({ allowPrivate: true });
+    try {
+      for (const path of ['/gzip', '/deflate', '/raw-deflate', '/br']) {
+        const r = await client.get(s.url(path));
+        assert.ok(r.ok);
+        assert.equal(await text(r.body), plain, path);
+        assert.equal(r.body.bytes, Buffer.byteLength(plain));
+      }
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
+  it('caps the bytes received before decoding', async () => {
+    const noise = randomBytes(64 * 1024); // incompressible: gzip makes it larger, not smaller
+    const s = await startSiteServer({
+      '/noise': (_req, res) => {
+        res.writeHead(200, { 'content-encoding': 'gzip' }); // chunked: no Content-Length to refuse early
+        res.end(gzipSync(noise));
+      },
+    });
+    const client = new HttpClient({ allowPrivate: true, maxBodyBytes: 16 * 1024 });
+    try {
+      const r = await client.get(s.url('/noise'));
+      assert.ok(r.ok);
+      await assert.rejects(text(r.body), (e: { code?: string }) => e.code === 'fetch/too-large');
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
+  it('a server closing the connection while the reader holds the body back (nodejs/undici#5360) is read whole', async () => {
+    const body = Buffer.from(urlset(pages('close', 20_000)));
+    const server = createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+        socket.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { fetch, close } = createNodeFetch();
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the server has sent all and closed
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let length = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        length += value.byteLength;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      assert.equal(length, body.length);
+    } finally {
+      close();
+      server.close();
+    }
+  });
+});
+
+describe('idle-time deadline', () => {
+  it('does not count time the event loop spent working', async () => {
+    let expired = false;
+    const deadline = new IdleDeadline(150, () => (expired = true));
+    const until = performance.now() + 400;
+    while (performance.now() < until) {
+      // Parsing another document: the loop is busy for 400 ms.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(expired, false, 'busy time was charged');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.equal(expired, true, 'idle time was not charged');
+    deadline.clear();
+  });
+
+  it('does not count time paused for backpressure', async () => {
+    let expired = false;
+    const deadline = new IdleDeadline(150, () => (expired = true));
+    deadline.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(expired, false);
+    deadline.resume();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.equal(expired, true);
+  });
+});
+
+describe('injected fetch', () => {
+  it("discover runs on Node's own fetch when it is injected", async () => {
+    const s = await startSiteServer({ '/s.xml': { headers: { 'content-encoding': 'gzip' }, body: gzipSync(urlset(pages('injected', 3))) } });
+    s.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${s.url('/s.xml')}\n` });
+    try {
+      const urls: string[] = [];
+      for await (const event of discoverSitemaps(s.url('/'), { allowPrivate: true, fetch: globalThis.fetch })) if (event.type === 'url') urls.push(event.entry.loc);
+      assert.deepEqual(urls, pages('injected', 3));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('validate URL', () => {
+  it('checks the location scope against the URL that answered', async () => {
+    const s = await startSiteServer({});
+    s.route('/blog/sitemap.xml', { body: urlset([s.url('/blog/a'), s.url('/shop/b')]) });
+    s.route('/old.xml', { status: 301, headers: { location: '/blog/sitemap.xml' } });
+    try {
+      const result = await validateSitemapUrl(s.url('/old.xml'), { allowPrivate: true });
+      assert.equal(result.finalUrl, s.url('/blog/sitemap.xml'));
+      assert.deepEqual(
+        result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+        ['loc/out-of-scope'],
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('sitemapkit validate URL --follow fetches the children; a failed fetch exits 2', async () => {
+    const s = await startSiteServer({});
+    s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/b.xml')]) });
+    s.route('/a.xml', { body: urlset([s.url('/one')]) });
+    s.route('/b.xml', { body: urlset([s.url('/two'), 'https://elsewhere.example/three']) });
+    const cwd = tempDir();
+    try {
+      const r = await runCli(['validate', s.url('/index.xml'), '--follow', '--allow-private', '--format', 'json'], { cwd });
+      assert.equal(r.code, 1, r.stderr);
+      const { files } = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
+      assert.deepEqual(
+        files.map((f) => f.file),
+        [s.url('/index.xml'), s.url('/a.xml'), s.url('/b.xml')],
+      );
+      assert.deepEqual(files[2]?.diagnostics.map((d) => d.code), ['loc/out-of-scope']);
+      const refused = await runCli(['validate', s.url('/a.xml')], { cwd });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /fetch\/address-refused/);
+      const missing = await runCli(['validate', s.url('/missing.xml'), '--allow-private'], { cwd });
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /HTTP 404/);
+    } finally {
+      await s.close();
+    }
+  });
+});
