@@ -159,7 +159,6 @@ export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze(
   'discover/robots-disallowed': 'warning',
   'discover/robots-unreachable': 'error',
   'discover/robots-sitemap': 'warning',
-  'discover/nothing-found': 'error',
   'discover/bad-input': 'error',
 });
 
@@ -236,26 +235,22 @@ class EventChannel implements AsyncIterable<DiscoverEvent> {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  private take(): DiscoverEvent | undefined {
-    if (this.head >= this.queue.length) return undefined;
-    const event = this.queue[this.head++] as DiscoverEvent;
-    if (this.head > 4096 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    if (this.drainWaiters.length > 0 && this.size < EVENT_HIGH_WATER / 2) {
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      for (const resolve of waiters) resolve();
-    }
-    return event;
+  /** Every event queued so far, in order, as one array (empty when none); wakes waiting producers. */
+  private takeAll(): DiscoverEvent[] {
+    const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+    return batch;
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
+  /** The events in arrays of what was queued at once: one promise per batch, not per event. */
+  async *batches(): AsyncGenerator<DiscoverEvent[]> {
     for (;;) {
-      const event = this.take();
-      if (event !== undefined) {
-        yield event;
+      if (this.size > 0) {
+        yield this.takeAll();
         continue;
       }
       if (this.ended) {
@@ -264,6 +259,10 @@ class EventChannel implements AsyncIterable<DiscoverEvent> {
       }
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
+    for await (const batch of this.batches()) yield* batch;
   }
 
   /** Releases producers waiting for room (the consumer went away). */
@@ -299,10 +298,11 @@ class Discovery {
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
   stopped = false;
 
+  private runTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(private readonly options: DiscoverOptions) {
     const signals = [this.controller.signal];
     if (options.signal !== undefined) signals.push(options.signal);
-    if (options.runTimeoutMs !== undefined) signals.push(AbortSignal.timeout(options.runTimeoutMs));
     this.client = new HttpClient({ ...options, signal: AbortSignal.any(signals) });
     this.cache = options.cacheDir !== undefined ? new HttpCache(options.cacheDir) : undefined;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
@@ -327,6 +327,12 @@ class Discovery {
   }
 
   async run(urls: readonly string[]): Promise<void> {
+    // A timer of our own, not AbortSignal.timeout(): a signal only AbortSignal.any() holds can be
+    // garbage-collected before it fires, and the run would have no deadline.
+    const runTimeout = this.options.runTimeoutMs;
+    if (runTimeout !== undefined) {
+      this.runTimer = setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
+    }
     try {
       for (const text of urls) {
         const input = classifyInput(text);
@@ -346,6 +352,7 @@ class Discovery {
       this.emit({ type: 'end', tree });
       this.channel.end();
     } finally {
+      clearTimeout(this.runTimer);
       await this.client.close();
     }
   }
@@ -678,15 +685,24 @@ export class DiscoveryRun implements AsyncIterable<DiscoverEvent> {
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /**
+   * The events in arrays (what was found between two looks): the fast way for bulk work, one promise
+   * per batch instead of one per event. Iterate this or the run itself, once.
+   */
+  async *batches(): AsyncGenerator<DiscoverEvent[]> {
     if (this.iterated) throw new SitemapError('ERR_SITEMAP_API', 'a discovery can be iterated only once');
     this.iterated = true;
     const discovery = this.discovery;
     this.done = discovery.run(this.urls).catch((error: unknown) => discovery.channel.end(error));
     let finished = false;
     try {
-      for await (const event of discovery.channel) {
-        if (event.type === 'end') this.finalTree = event.tree;
-        yield event;
+      for await (const batch of discovery.channel.batches()) {
+        const last = batch[batch.length - 1];
+        if (last?.type === 'end') this.finalTree = last.tree;
+        yield batch;
       }
       finished = true;
     } finally {

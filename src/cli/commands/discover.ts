@@ -1,18 +1,20 @@
 // `sitemapkit discover`: a site's address → its robots.txt, indexes, sitemaps and every URL in them
 // (issue #5 "Output").
 
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import type { WriteStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
+import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
 import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
 import { userAgent } from '../version.js';
+import { ioErrorReason } from '../../node/io-errors.js';
 
 export const DISCOVER_HELP = `Usage: sitemapkit discover URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]
 
@@ -116,7 +118,11 @@ function parseOptions(values: Record<string, unknown>): DiscoverOptions {
   set('respectRobots', values['respect-robots'] as boolean | undefined);
   set('crossHost', choice(values['cross-host'] as string | undefined, '--cross-host', ['warn', 'deny'] as const));
   set('allowPrivate', values['allow-private'] as boolean | undefined);
-  set('allowAddresses', values['allow-address'] as string[] | undefined);
+  const ranges = values['allow-address'] as string[] | undefined;
+  for (const range of ranges ?? []) {
+    if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
+  }
+  set('allowAddresses', ranges);
   set('concurrency', positiveInteger(values.concurrency as string | undefined, '--concurrency'));
   set('perHostConcurrency', positiveInteger(values['per-host'] as string | undefined, '--per-host'));
   set('timeoutMs', seconds(values.timeout as string | undefined, '--timeout'));
@@ -265,9 +271,19 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   }
   const quiet = values.quiet === true;
 
+  // Made before the output file, so that nothing is left behind if the options are refused.
+  const run = discoverSitemaps(positionals, options);
   const target = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
   const temp = target !== undefined ? `${target}.${process.pid}.tmp` : undefined;
-  const file = temp !== undefined ? createWriteStream(temp) : undefined;
+  let file: WriteStream | undefined;
+  if (temp !== undefined) {
+    try {
+      file = (await open(temp, 'w')).createWriteStream();
+    } catch (error) {
+      io.stderr.write(`sitemapkit discover: cannot write ${values.out ?? temp}: ${ioErrorReason(error)}\n`);
+      return EXIT_FATAL;
+    }
+  }
   const out = new Output(file ?? io.stdout);
   const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
   const report = (d: Diagnostic): void => {
@@ -276,7 +292,6 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(renderDiagnostic(d, '<discover>'));
   };
 
-  const run = discoverSitemaps(positionals, options);
   let interrupted = false;
   const removeInterrupt = io.onInterrupt?.(() => {
     interrupted = true;
@@ -285,42 +300,40 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   let tree: DiscoveryTree | undefined;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   try {
-    let pending = 0;
-    for await (const event of run) {
-      switch (event.type) {
-        case 'url':
-          progress.urls++;
-          if (format === 'jsonl') out.write(`${entryJson(event.entry, event.sitemap)}\n`);
-          else if (format === 'urls') out.write(`${event.entry.loc}\n`);
-          else if (format === 'csv') out.write(csvRow(event.entry, event.sitemap));
-          break;
-        case 'queued':
-          progress.queued++;
-          break;
-        case 'sitemap':
-          if (event.sitemap.outcome !== 'skipped') {
-            progress.fetched++;
-            progress.queued = Math.max(0, progress.queued - 1);
-          }
-          progress.bytes += event.sitemap.bytes;
-          if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.write(`${sitemapJson(event.sitemap)}\n`);
-          break;
-        case 'robots':
-          if (format === 'jsonl') out.write(`${robotsJson(event.robots)}\n`);
-          for (const d of event.robots.diagnostics) report(d);
-          break;
-        case 'diagnostic':
-          report(event.diagnostic);
-          break;
-        case 'end':
-          tree = event.tree;
-          break;
+    for await (const batch of run.batches()) {
+      for (const event of batch) {
+        switch (event.type) {
+          case 'url':
+            progress.urls++;
+            if (format === 'jsonl') out.write(`${entryJson(event.entry, event.sitemap)}\n`);
+            else if (format === 'urls') out.write(`${event.entry.loc}\n`);
+            else if (format === 'csv') out.write(csvRow(event.entry, event.sitemap));
+            break;
+          case 'queued':
+            progress.queued++;
+            break;
+          case 'sitemap':
+            if (event.sitemap.outcome !== 'skipped') {
+              progress.fetched++;
+              progress.queued = Math.max(0, progress.queued - 1);
+            }
+            progress.bytes += event.sitemap.bytes;
+            if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.write(`${sitemapJson(event.sitemap)}\n`);
+            break;
+          case 'robots':
+            if (format === 'jsonl') out.write(`${robotsJson(event.robots)}\n`);
+            for (const d of event.robots.diagnostics) report(d);
+            break;
+          case 'diagnostic':
+            report(event.diagnostic);
+            break;
+          case 'end':
+            tree = event.tree;
+            break;
+        }
       }
       progress.tick();
-      if (++pending >= 1024) {
-        pending = 0;
-        await out.flush();
-      }
+      await out.flush();
     }
     progress.clear();
     if (tree !== undefined) {

@@ -139,7 +139,8 @@ function describeError(error: unknown): { code: string; message: string; retry: 
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
   if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false };
-  if ((error as Error).name === 'AbortError') return { code: 'fetch/aborted', message: 'the run was stopped', retry: false };
+  const name = (error as Error).name;
+  if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
   return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true };
 }
 
@@ -327,7 +328,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
           const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
           if (reason instanceof FetchFailure) throw reason;
           const { code, message } = describeError(reason);
-          throw new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, `the body broke off after ${this.bytes} bytes: ${message}`);
+          throw new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, code === 'fetch/aborted' ? `${message} after ${this.bytes} bytes of the body` : `the body broke off after ${this.bytes} bytes: ${message}`);
         }
         if (result.done) return;
         this.bytes += result.value.byteLength;
