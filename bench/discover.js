@@ -31,7 +31,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
@@ -39,8 +39,6 @@ const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
-const GNU_TIME = '/usr/bin/time';
-const GNU_TIME_FORMAT = '%e %M %U %S';
 /** sitemapper's per-request timeout (its default is 15 s), raised so that it completes. */
 const SITEMAPPER_TIMEOUT_MS = 600_000;
 /** A contender still running after this long is killed (its run counts as failed). */
@@ -113,12 +111,7 @@ function usage(problem) {
     'Results: bench/results/discover.json and bench/results/discover.md. Needs dist/ (npm run build)',
     'and node_modules/sitemapper.',
   ].join('\n');
-  if (problem !== undefined) {
-    console.error(`bench/discover: ${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('discover', text, problem);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,20 +268,6 @@ async function runCheck(args) {
 
 // ---------------------------------------------------------------------------------------------
 // The CLI, timed from spawn to exit (under GNU time when it is there)
-
-/** Whether /usr/bin/time is GNU time and prints our format as the last line of stderr. */
-function probeGnuTime() {
-  if (!existsSync(GNU_TIME)) return false;
-  const probe = spawnSync(GNU_TIME, ['-f', GNU_TIME_FORMAT, process.execPath, '-e', '0'], { encoding: 'utf8' });
-  return probe.status === 0 && parseGnuTime(probe.stderr) !== undefined;
-}
-
-function parseGnuTime(stderr) {
-  const last = stderr.trimEnd().split('\n').at(-1) ?? '';
-  const m = /^(\d+(?:\.\d+)?) (\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last.trim());
-  if (m === null) return undefined;
-  return { peakRssKiB: Number(m[2]), cpuMs: (Number(m[3]) + Number(m[4])) * 1000 };
-}
 
 /** Whether `sitemapkit discover` exists in dist/: `{ available, reason }`. */
 function probeDiscover() {

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet, argumentReader } from './lib/harness.js';
+import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet, argumentReader, exitWithUsage } from './lib/harness.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
@@ -69,12 +69,7 @@ function parseArgs(argv) {
 
 function usage(problem) {
   const text = `usage: node bench/generate.js [--n N] [--only ${Object.keys(CONTENDERS).join(',')}] [--rss-only] [--peer-n N] [--with-10m]`;
-  if (problem !== undefined) {
-    console.error(`bench/generate: ${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('generate', text, problem);
 }
 
 // ---------------------------------------------------------------------------------------------

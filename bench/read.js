@@ -27,7 +27,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage } from './lib/harness.js';
 import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -78,12 +78,7 @@ function parseArgs(argv) {
 
 function usage(problem) {
   const text = `usage: node bench/read.js [--reps N] [--peer-reps N] [--only ${ORDER.join(',')}] [--no-rss] [--rss-mb MB] [--dir DIR]`;
-  if (problem !== undefined) {
-    console.error(`bench/read: ${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('read', text, problem);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
@@ -41,9 +41,6 @@ const ROOT = join(dirname(SCRIPT), '..');
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
-const GNU_TIME = '/usr/bin/time';
-/** %e and %M are what the brief asks for; %U and %S give the child's CPU time, for the other-load figure. */
-const GNU_TIME_FORMAT = '%e %M %U %S';
 
 /** The issue's 50,000-URL file; the targets are on these. */
 const TARGET_INPUTS = ['plain', 'gz'];
@@ -99,12 +96,7 @@ function usage(problem) {
     'Results: bench/results/validate.json and bench/results/validate.md. Needs dist/ (npm run build)',
     'and xmllint (Debian: sudo apt-get install libxml2-utils).',
   ].join('\n');
-  if (problem !== undefined) {
-    console.error(`bench/validate: ${problem}\n${text}`);
-    process.exit(2);
-  }
-  console.log(text);
-  process.exit(0);
+  exitWithUsage('validate', text, problem);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,21 +176,6 @@ function onPath(name) {
     if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
   }
   return undefined;
-}
-
-/** Whether /usr/bin/time is GNU time and prints our format as the last line of stderr. */
-function probeGnuTime() {
-  if (!existsSync(GNU_TIME)) return false;
-  const probe = spawnSync(GNU_TIME, ['-f', GNU_TIME_FORMAT, process.execPath, '-e', '0'], { encoding: 'utf8' });
-  return probe.status === 0 && parseGnuTime(probe.stderr) !== undefined;
-}
-
-/** The last line of stderr as GNU_TIME_FORMAT: { peakRssKiB, cpuMs }, or undefined. */
-function parseGnuTime(stderr) {
-  const last = stderr.trimEnd().split('\n').at(-1) ?? '';
-  const m = /^(\d+(?:\.\d+)?) (\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last.trim());
-  if (m === null) return undefined;
-  return { peakRssKiB: Number(m[2]), cpuMs: (Number(m[3]) + Number(m[4])) * 1000 };
 }
 
 /**

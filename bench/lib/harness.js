@@ -1,8 +1,8 @@
 // Shared by the bench scripts (generate.js, read.js): one contender per child process, its result as
 // one tagged JSON line on stdout; machine load and hypervisor steal measured around each child.
 
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
@@ -177,4 +177,34 @@ export function summarizeRuns(runs) {
     summary.stealCores = Math.max(...runs.map((r) => r.stealCores ?? 0));
   }
   return summary;
+}
+
+/** GNU time, for a child's peak RSS and CPU (validate.js and discover.js time whole commands with it). */
+export const GNU_TIME = '/usr/bin/time';
+/** Wall seconds, peak RSS in KiB, user and system CPU seconds. */
+export const GNU_TIME_FORMAT = '%e %M %U %S';
+
+/** Whether /usr/bin/time is GNU time and prints our format as the last line of stderr. */
+export function probeGnuTime() {
+  if (!existsSync(GNU_TIME)) return false;
+  const probe = spawnSync(GNU_TIME, ['-f', GNU_TIME_FORMAT, process.execPath, '-e', '0'], { encoding: 'utf8' });
+  return probe.status === 0 && parseGnuTime(probe.stderr) !== undefined;
+}
+
+/** The last line of stderr as GNU_TIME_FORMAT: { peakRssKiB, cpuMs }, or undefined. */
+export function parseGnuTime(stderr) {
+  const last = stderr.trimEnd().split('\n').at(-1) ?? '';
+  const m = /^(\d+(?:\.\d+)?) (\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last.trim());
+  if (m === null) return undefined;
+  return { peakRssKiB: Number(m[2]), cpuMs: (Number(m[3]) + Number(m[4])) * 1000 };
+}
+
+/** Prints `text` (the usage) and exits: 0 for --help, 2 with `problem` on stderr. */
+export function exitWithUsage(script, text, problem) {
+  if (problem !== undefined) {
+    console.error(`bench/${script}: ${problem}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
 }

@@ -234,29 +234,21 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     }));
 
-  /** Validates a URL; the children it lists are collected for --follow. */
-  const validateUrl = async (url: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> => {
-    try {
-      const options = { ...base, file: url, client: httpClient(), ...(locationUrl !== undefined ? { location: locationUrl } : {}) };
-      if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
-      const result = await validateSitemapUrl(url, options);
-      reports.push(result);
-      return result;
-    } catch (error) {
-      if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-      io.stderr.write(`sitemapkit validate: ${error.message}\n`);
-      fatal = true;
-      return undefined;
-    }
-  };
-
-  /** Validates one input; the children it lists (when it is an index) are collected for --follow. */
-  const validateOne = async (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> => {
+  /**
+   * Validates one input with `check` (a file or stream, or a URL); the children it lists (when it is an
+   * index) are collected for --follow. An input that cannot be read is reported and marks the run fatal.
+   */
+  const validateWith = async (
+    check: (options: ValidateSitemapOptions) => Promise<SitemapValidationResult>,
+    file: string,
+    locationUrl: string | undefined,
+    children?: Child[],
+  ): Promise<SitemapValidationResult | undefined> => {
     try {
       const options: ValidateSitemapOptions = { ...base, file };
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
-      const result = await validateSitemap(input, options);
+      const result = await check(options);
       reports.push(result);
       return result;
     } catch (error) {
@@ -266,6 +258,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       return undefined;
     }
   };
+  const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> =>
+    validateWith((options) => validateSitemap(input, options), file, locationUrl, children);
+  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> =>
+    validateWith((options) => validateSitemapUrl(url, { ...options, client: httpClient() }), url, locationUrl, children);
 
   for (const path of positionals) {
     if (/^https?:\/\//i.test(path)) {
