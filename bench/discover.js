@@ -31,13 +31,12 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 /** sitemapper's per-request timeout (its default is 15 s), raised so that it completes. */
 const SITEMAPPER_TIMEOUT_MS = 600_000;
@@ -608,14 +607,7 @@ async function runParent(args) {
       runs,
       parentRssMaxMB: mb(parentRssMaxKiB),
     };
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    const jsonPath = join(RESULTS_DIR, 'discover.json');
-    const mdPath = join(RESULTS_DIR, 'discover.md');
-    writeFileSync(jsonPath, JSON.stringify(run, null, 2) + '\n');
-    const md = render(run);
-    writeFileSync(mdPath, md);
-    console.log('\n' + md);
-    console.log(`written: ${relative(process.cwd(), jsonPath)} and ${relative(process.cwd(), mdPath)}`);
+    writeResults('discover', run, render);
     return targets.every((t) => t.pass !== false);
   } finally {
     server?.stop();

@@ -17,21 +17,20 @@
 // Results: bench/results/read.json and bench/results/read.md.
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:read does).
 
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, check, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage, writeResults } from './lib/harness.js';
 import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
-const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 /** Every contender reads files in chunks of this size and gunzips with this chunkSize (sitemapkit's own). */
 const CHUNK = 256 * 1024;
 /** Budgets for sitemapkit, large enough for the ~500 MB input. */
@@ -519,12 +518,7 @@ async function runParent(args) {
       parentRssMaxMB: mb(parentRssMaxKiB),
       ...(rss !== undefined ? { rss } : {}),
     };
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(join(RESULTS_DIR, 'read.json'), JSON.stringify(run, null, 2) + '\n');
-    const md = render(run);
-    writeFileSync(join(RESULTS_DIR, 'read.md'), md);
-    console.log('\n' + md);
-    console.log(`written: ${join(RESULTS_DIR, 'read.json')} and ${join(RESULTS_DIR, 'read.md')}`);
+    writeResults('read', run, render);
     return targets.every((t) => t.pass);
   } finally {
     if (own) rmSync(dir, { recursive: true, force: true });

@@ -25,20 +25,19 @@
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:validate does).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const RESULTS_DIR = join(dirname(SCRIPT), 'results');
 const DIST_INDEX = join(ROOT, 'dist', 'index.js');
 const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 
@@ -462,14 +461,7 @@ async function runParent(args) {
       runs: { ...runs, nodeStartup: startupRuns },
       parentRssMaxMB: mb(parentRssMaxKiB),
     };
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    const jsonPath = join(RESULTS_DIR, 'validate.json');
-    const mdPath = join(RESULTS_DIR, 'validate.md');
-    writeFileSync(jsonPath, JSON.stringify(run, null, 2) + '\n');
-    const md = render(run);
-    writeFileSync(mdPath, md);
-    console.log('\n' + md);
-    console.log(`written: ${relative(process.cwd(), jsonPath)} and ${relative(process.cwd(), mdPath)}`);
+    writeResults('validate', run, render);
     return targets.every((t) => t.informational || t.pass !== false);
   } finally {
     if (own) rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,9 @@
 // one tagged JSON line on stdout; machine load and hypervisor steal measured around each child.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
@@ -207,4 +209,19 @@ export function exitWithUsage(script, text, problem) {
   }
   console.log(text);
   process.exit(0);
+}
+
+/** bench/results/ */
+export const RESULTS_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'results');
+
+/** Writes bench/results/NAME.json (the run) and NAME.md (`render(run)`), and prints the markdown. */
+export function writeResults(name, run, render) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const jsonPath = join(RESULTS_DIR, `${name}.json`);
+  const mdPath = join(RESULTS_DIR, `${name}.md`);
+  writeFileSync(jsonPath, JSON.stringify(run, null, 2) + '\n');
+  const md = render(run);
+  writeFileSync(mdPath, md);
+  console.log('\n' + md);
+  console.log(`written: ${relative(process.cwd(), jsonPath)} and ${relative(process.cwd(), mdPath)}`);
 }
