@@ -160,6 +160,7 @@ export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze(
   'discover/robots-unreachable': 'error',
   'discover/robots-sitemap': 'warning',
   'discover/bad-input': 'error',
+  'index/nested': 'warning',
 });
 
 function diagnostic(code: string, message: string, file: string, hint?: string): Diagnostic {
@@ -629,6 +630,10 @@ class Discovery {
       });
       node.format ??= summary.format;
       node.bytesDecompressed = summary.bytesDecompressed;
+      if (node.format === 'sitemapindex' && node.via === 'index') {
+        // sitemaps.org: an index lists sitemaps, not other indexes; Google does not follow nested ones.
+        this.note(node, diagnostic('index/nested', 'a sitemap index listed by another sitemap index; search engines may not follow it', node.url, 'list its children in the parent index instead'));
+      }
     } catch (error) {
       if (!(error instanceof FetchFailure) && !(error instanceof SitemapError && error.code.startsWith('fetch/'))) throw error;
       this.note(node, diagnostic(error.code, error.message, node.url));
