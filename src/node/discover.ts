@@ -190,6 +190,11 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
   };
 }
 
+/** What a probed path holds when it is no sitemap: a soft-404 page, nothing, or what could not be told. */
+function notASitemap(format: SitemapFormat | undefined): boolean {
+  return format === 'html' || format === 'empty' || format === 'unknown';
+}
+
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
 /** What robots.txt says for one origin. `unreachable` disallows everything (RFC 9309 §2.3.1.4). */
@@ -202,7 +207,7 @@ interface RobotsState {
 // ---------------------------------------------------------------------------------------------------
 // The event channel: a queue with a high-water mark, read as an async iterable.
 
-class EventChannel implements AsyncIterable<DiscoverEvent> {
+class EventChannel {
   private queue: DiscoverEvent[] = [];
   private head = 0;
   private ended = false;
@@ -260,10 +265,6 @@ class EventChannel implements AsyncIterable<DiscoverEvent> {
       }
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<DiscoverEvent> {
-    for await (const batch of this.batches()) yield* batch;
   }
 
   /** Releases producers waiting for room (the consumer went away). */
@@ -622,7 +623,7 @@ class Discovery {
         onSitemap,
         onDiagnostic,
         onFormat: (format) => {
-          if (!probe || (format !== 'html' && format !== 'empty' && format !== 'unknown')) {
+          if (!probe || !notASitemap(format)) {
             node.format = format;
             for (const d of held.splice(0)) this.note(node, d);
           }
@@ -635,11 +636,11 @@ class Discovery {
         this.note(node, diagnostic('index/nested', 'a sitemap index listed by another sitemap index; search engines may not follow it', node.url, 'list its children in the parent index instead'));
       }
     } catch (error) {
-      if (!(error instanceof FetchFailure) && !(error instanceof SitemapError && error.code.startsWith('fetch/'))) throw error;
+      if (!(error instanceof FetchFailure)) throw error;
       this.note(node, diagnostic(error.code, error.message, node.url));
     }
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
-    if (probe && (node.format === 'html' || node.format === 'empty' || node.format === 'unknown') && node.urls === 0 && node.sitemaps === 0) {
+    if (probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
       node.outcome = 'absent';
     } else {
       for (const d of held) this.note(node, d);
@@ -723,7 +724,7 @@ export class DiscoveryRun implements AsyncIterable<DiscoverEvent> {
 
   /** The tree once the run is over (reads the events if nobody iterates). */
   async tree(): Promise<DiscoveryTree> {
-    if (!this.iterated) for await (const _ of this) void _;
+    if (!this.iterated) for await (const _ of this.batches()) void _;
     await this.done;
     if (this.finalTree === undefined) throw new SitemapError('ERR_SITEMAP_API', 'the discovery was stopped before its end');
     return this.finalTree;
