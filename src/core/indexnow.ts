@@ -1,0 +1,235 @@
+// IndexNow (issue #6 "Announcing"): the protocol as values. Which endpoint, which payloads, what a
+// status code means. The HTTP side is src/node/indexnow.ts.
+//
+// Protocol facts, from https://www.indexnow.org/documentation unless said otherwise:
+// - A set of URLs is submitted as `POST /indexnow` with `Content-Type: application/json; charset=utf-8`
+//   and the body `{"host", "key", "keyLocation"?, "urlList"}`; "up to 10,000 URLs per post, mixing http
+//   and https URLs if needed".
+// - The key has 8 to 128 characters from a-z, A-Z, 0-9 and "-" (the page also says "hexadecimal", but its
+//   own character list and Yandex's key page, https://yandex.com/support/webmaster/en/indexnow/key, allow
+//   any letter).
+// - Ownership is proved by a UTF-8 text file holding only the key, named after it: `/KEY.txt` at the
+//   root of the host, or another file on the same host whose URL is sent as `keyLocation` in every
+//   request; a key file in a directory covers only the URLs under that directory (Yandex's key page).
+// - Responses: 200 OK (URLs received; not a promise to crawl), 202 Accepted (received, key validation
+//   pending), 400 Bad Request (invalid format), 403 Forbidden (key not valid: file not found, or found
+//   without the key), 422 Unprocessable Entity (URLs that do not belong to the host, or a key not
+//   matching the protocol's schema), 429 Too Many Requests (potential spam). That is the documentation's
+//   response table as quoted by https://seosite.eu/support/2-codes-indexnow/ and by the docs of
+//   index-now-for-python (the stored copy of the page above ends before it). Yandex's API reference,
+//   https://yandex.com/support/webmaster/en/indexnow/reference, gives the same codes and splits 422
+//   into "Invalid key location", "Invalid url" and the key length rules.
+
+import { SitemapError } from './errors.js';
+
+export const DEFAULT_INDEXNOW_ENDPOINT = 'https://api.indexnow.org/indexnow';
+/** The protocol's ceiling: "up to 10,000 URLs per post". */
+export const INDEXNOW_MAX_URLS_PER_POST = 10_000;
+export const INDEXNOW_KEY_MIN_LENGTH = 8;
+export const INDEXNOW_KEY_MAX_LENGTH = 128;
+
+/** One POST body, with the fields in the order the protocol's example shows. */
+export interface IndexNowPayload {
+  /** The URLs' host as `URL.host` gives it: lower case, punycode, with a port only if not the default. */
+  host: string;
+  key: string;
+  /** Present only when the key file is not at `/KEY.txt` on this payload's host. */
+  keyLocation?: string;
+  urlList: string[];
+}
+
+export interface IndexNowPayloadOptions {
+  key: string;
+  /** The key file's URL when it is not `/KEY.txt` at the root of the host. */
+  keyLocation?: string | undefined;
+  /** At most 10,000 (the protocol's limit); smaller batches are allowed. */
+  maxUrlsPerPost?: number | undefined;
+}
+
+export interface IndexNowStatusExplanation {
+  /** The URLs were received (200, 202): the submission can be recorded. */
+  accepted: boolean;
+  /** Worth another try after a wait (429, 5xx). */
+  retry: boolean;
+  /** Stable code: `indexnow/accepted`, `indexnow/forbidden`, ... */
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+const KEY_CHARACTER = /^[a-zA-Z0-9-]$/;
+
+/** Why `key` is not an IndexNow key, or undefined if it is one. */
+export function indexNowKeyProblem(key: string): string | undefined {
+  if (key.length === 0) return 'the IndexNow key is empty';
+  // Code points, so that one emoji is reported as one character, not two halves of a surrogate pair.
+  const characters = [...key];
+  const badAt = characters.findIndex((c) => !KEY_CHARACTER.test(c));
+  if (badAt >= 0) {
+    return `the IndexNow key has ${JSON.stringify(characters[badAt])} at position ${badAt + 1}; a key uses only a-z, A-Z, 0-9 and "-"`;
+  }
+  if (key.length < INDEXNOW_KEY_MIN_LENGTH || key.length > INDEXNOW_KEY_MAX_LENGTH) {
+    return `the IndexNow key has ${key.length} characters; a key has ${INDEXNOW_KEY_MIN_LENGTH} to ${INDEXNOW_KEY_MAX_LENGTH}`;
+  }
+  return undefined;
+}
+
+const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
+
+/**
+ * The submission URL for `--endpoint`: the shared `https://api.indexnow.org/indexnow` by default; a
+ * bare host (`www.bing.com`, `127.0.0.1:8080`) is taken as https; a URL without a path gets
+ * `/indexnow`; any other path is kept as written (`https://yandex.com/indexnow`). Only http and https.
+ * Throws `SitemapError` `ERR_SITEMAP_OPTION` otherwise.
+ */
+export function indexNowEndpoint(input?: string): string {
+  const text = input?.trim() ?? '';
+  if (text === '') return DEFAULT_INDEXNOW_ENDPOINT;
+  let url: URL;
+  try {
+    url = new URL(HAS_SCHEME.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint ${JSON.stringify(input)} is not a URL or a host name`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint must be http or https, got ${JSON.stringify(input)}`);
+  }
+  if (url.pathname === '/' || url.pathname === '') url.pathname = '/indexnow';
+  url.hash = '';
+  return url.href;
+}
+
+function httpUrl(text: string, what: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
+    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
+  }
+  return url;
+}
+
+/**
+ * The POST bodies for `urls`: one group per host (a payload names a single host, and its URLs must
+ * belong to it), hosts in the order first seen, each group cut into batches of at most
+ * `maxUrlsPerPost`, each URL once (the first time it appears; compared as written). `keyLocation`
+ * goes only into the payloads of its own host: a key file proves ownership of the host it is on, so
+ * another host's payload leaves it out and the engine looks for `/KEY.txt` at that host's root.
+ *
+ * Throws `SitemapError` for misuse: an invalid key (check `indexNowKeyProblem` first), a URL or
+ * keyLocation that is not absolute http(s), a batch size outside 1 to 10,000.
+ */
+export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloadOptions): IndexNowPayload[] {
+  const { key, keyLocation } = options;
+  const maxUrls = options.maxUrlsPerPost ?? INDEXNOW_MAX_URLS_PER_POST;
+  const keyProblem = indexNowKeyProblem(key);
+  if (keyProblem !== undefined) throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', keyProblem);
+  if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > INDEXNOW_MAX_URLS_PER_POST) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `URLs per IndexNow post must be a whole number from 1 to ${INDEXNOW_MAX_URLS_PER_POST}, got ${maxUrls}`);
+  }
+  const keyHost = keyLocation === undefined ? undefined : httpUrl(keyLocation, 'the IndexNow keyLocation').host;
+
+  const byHost = new Map<string, string[]>();
+  const seen = new Set<string>();
+  for (const url of urls) {
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const host = httpUrl(url, 'the URL').host;
+    const list = byHost.get(host);
+    if (list === undefined) byHost.set(host, [url]);
+    else list.push(url);
+  }
+
+  const payloads: IndexNowPayload[] = [];
+  for (const [host, list] of byHost) {
+    for (let start = 0; start < list.length; start += maxUrls) {
+      const urlList = list.slice(start, start + maxUrls);
+      payloads.push(host === keyHost ? { host, key, keyLocation: keyLocation as string, urlList } : { host, key, urlList });
+    }
+  }
+  return payloads;
+}
+
+/**
+ * Where the engine looks for the key file of `payload`: its keyLocation, or `/KEY.txt` at the root of
+ * its host (with the scheme of its first URL).
+ */
+export function indexNowKeyFileUrl(payload: Pick<IndexNowPayload, 'host' | 'key' | 'keyLocation' | 'urlList'>): string {
+  if (payload.keyLocation !== undefined) return payload.keyLocation;
+  const scheme = payload.urlList[0]?.startsWith('http://') === true ? 'http' : 'https';
+  return `${scheme}://${payload.host}/${payload.key}.txt`;
+}
+
+/**
+ * What an IndexNow endpoint's status code means, with a stable code. Given the payload, the hints
+ * name its host and key file.
+ */
+export function explainIndexNowStatus(status: number, payload?: IndexNowPayload): IndexNowStatusExplanation {
+  const keyFile = payload === undefined ? 'https://HOST/KEY.txt (or at --key-location)' : indexNowKeyFileUrl(payload);
+  const host = payload?.host ?? 'the host named in the payload';
+  if (status === 200) {
+    return { accepted: true, retry: false, code: 'indexnow/accepted', message: '200 OK: the URLs were received (not a promise that they will be crawled)' };
+  }
+  if (status === 202) {
+    return {
+      accepted: true,
+      retry: false,
+      code: 'indexnow/accepted',
+      message: '202 Accepted: the URLs were received; the key is not validated yet',
+      hint: `the engine will fetch ${keyFile} to validate the key: keep it there`,
+    };
+  }
+  if (status === 400) {
+    return {
+      accepted: false,
+      retry: false,
+      code: 'indexnow/bad-request',
+      message: '400 Bad Request: the endpoint found the request malformed',
+      hint: 'check that --endpoint is an IndexNow submission URL (such as https://api.indexnow.org/indexnow)',
+    };
+  }
+  if (status === 403) {
+    return {
+      accepted: false,
+      retry: false,
+      code: 'indexnow/forbidden',
+      message: '403 Forbidden: the key is not valid: its key file is missing, or does not contain the key',
+      hint: `serve a UTF-8 text file holding only the key at ${keyFile} (--write-key-file writes KEY.txt into the output)`,
+    };
+  }
+  if (status === 422) {
+    return {
+      accepted: false,
+      retry: false,
+      code: 'indexnow/unprocessable',
+      message: '422 Unprocessable Entity: some URLs do not belong to the host, or the key (or keyLocation) does not fit the protocol',
+      hint: `every URL must be on ${host}; a key file in a directory covers only the URLs under that directory; the key has 8 to 128 characters of a-z, A-Z, 0-9 and "-"`,
+    };
+  }
+  if (status === 429) {
+    return {
+      accepted: false,
+      retry: true,
+      code: 'indexnow/too-many-requests',
+      message: '429 Too Many Requests: the endpoint is limiting this client (it may take the rate for spam)',
+      hint: 'retried after a backoff; if it persists, submit less often and only URLs that changed',
+    };
+  }
+  if (status >= 500 && status <= 599) {
+    return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error); retried after a backoff` };
+  }
+  if (status >= 300 && status <= 399) {
+    // Not followed: a redirected POST may turn into a GET without its body (RFC 9110 §15.4).
+    return {
+      accepted: false,
+      retry: false,
+      code: 'indexnow/unexpected-status',
+      message: `${status}: the endpoint redirects; the submission was not followed there`,
+      hint: 'give the final submission URL with --endpoint',
+    };
+  }
+  return { accepted: false, retry: false, code: 'indexnow/unexpected-status', message: `${status}: a status the IndexNow protocol does not define; the URLs were not accepted` };
+}
