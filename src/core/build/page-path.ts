@@ -1,0 +1,73 @@
+// From a built site's files to the URLs they are served at. A static host serves `a/index.html` at
+// `a/` and `a/b.html` at `a/b.html` (or `a/b` with clean URLs); which form the sitemap lists is the
+// site owner's choice (`--trailing-slash`, `--clean-urls`), and it must be the form the site links to
+// and declares as canonical, or search engines see a redirect or a duplicate.
+
+export type TrailingSlash = 'always' | 'never' | 'preserve';
+
+export interface PagePathOptions {
+  /**
+   * `preserve` (default): a directory page (`a/index.html`) ends in `/`, a file page keeps its name.
+   * `always`: every URL that names no file extension ends in `/` (`a/`, and `a/b/` with clean URLs).
+   * `never`: no URL ends in `/` except the site root (`a`, `a/b`).
+   */
+  trailingSlash?: TrailingSlash;
+  /** Drop `.html` / `.htm` from file pages (`a/b.html` → `a/b`). */
+  cleanUrls?: boolean;
+}
+
+const HTML_EXTENSION = /\.html?$/i;
+const INDEX_FILE = /^index\.html?$/i;
+
+/** Whether a file name is a page (`.html` or `.htm`, any case). */
+export function isHtmlFile(name: string): boolean {
+  return HTML_EXTENSION.test(name);
+}
+
+/**
+ * The URL path, relative to the site's base URL and percent-encoded, of the page at `relPath`
+ * (a `/`-separated path inside the built folder, such as `blog/post/index.html`). The site root is ''.
+ */
+export function pageUrlPath(relPath: string, options: PagePathOptions = {}): string {
+  const mode = options.trailingSlash ?? 'preserve';
+  const segments = relPath.split('/');
+  const file = segments.pop() ?? '';
+  const dir = segments.map(encodeSegment).join('/');
+  if (INDEX_FILE.test(file)) {
+    if (dir === '') return '';
+    return mode === 'never' ? dir : `${dir}/`;
+  }
+  const prefix = dir === '' ? '' : `${dir}/`;
+  if (options.cleanUrls === true) {
+    const name = encodeSegment(file.replace(HTML_EXTENSION, ''));
+    return mode === 'always' ? `${prefix}${name}/` : `${prefix}${name}`;
+  }
+  return prefix + encodeSegment(file);
+}
+
+/**
+ * Every URL path (relative to the base, percent-encoded) under which a static host may serve the page
+ * at `relPath`, whatever the trailing-slash and clean-URL settings: used to tell whether a
+ * `<link rel="canonical">` points at the page itself or at another page of the site.
+ */
+export function pageUrlPathVariants(relPath: string): string[] {
+  const segments = relPath.split('/');
+  const file = segments.pop() ?? '';
+  const dir = segments.map(encodeSegment).join('/');
+  const prefix = dir === '' ? '' : `${dir}/`;
+  if (INDEX_FILE.test(file)) {
+    const variants = [prefix, prefix + encodeSegment(file)];
+    if (dir !== '') variants.push(dir);
+    return variants;
+  }
+  const bare = prefix + encodeSegment(file.replace(HTML_EXTENSION, ''));
+  return [prefix + encodeSegment(file), bare, `${bare}/`];
+}
+
+// A file name becomes one path segment: characters with a meaning in URLs (`?`, `#`, `%`, space)
+// are escaped; RFC 3986 sub-delimiters and `:` / `@` may stand in a segment as they are.
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/%(?:21|24|26|27|28|29|2A|2B|2C|3A|3B|3D|40)/g, (escape) =>
+    String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
+  );
+}

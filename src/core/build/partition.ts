@@ -1,0 +1,94 @@
+// Stable children for a built site. Writing URLs in walk order and cutting every 50,000 shifts every
+// later URL into another file when one page is added, so every child and the index look changed.
+// Here a URL's file depends only on the URL itself: its section (the first path segment) and, in a
+// section too large for one file, a hash bucket of the URL. Adding or removing a few pages therefore
+// rewrites only the children that hold them; the others keep identical bytes.
+
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+
+/** The section of a page: its first path segment when it sits in a directory, '' at the top level. */
+export function sectionOf(relPath: string): string {
+  const slash = relPath.indexOf('/');
+  return slash === -1 ? '' : relPath.slice(0, slash);
+}
+
+const CLEAN_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * The stem of a section's child files (`NAME-SLUG`). It depends on the section's name alone, so a
+ * section keeps its file name whatever other sections come and go: a name that is not already a
+ * clean lower-case slug (or that is `root`, the top level's name) gets a hash of the exact name.
+ */
+export function sectionFileStem(name: string, section: string): string {
+  if (section === '') return `${name}-root`;
+  if (CLEAN_SLUG.test(section) && section !== 'root') return `${name}-${section}`;
+  const slug = section
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  fingerprint(section);
+  const hash = ((FINGERPRINT[0] as number) >>> 0).toString(36).padStart(7, '0');
+  return `${name}-${slug === '' ? 'section' : slug}-${hash}`;
+}
+
+/** File name of bucket `bucket` of `buckets` for a section stem: `STEM.xml`, or `STEM.3.xml` when split. */
+export function childFileName(stem: string, bucket: number, buckets: number, gzip: boolean): string {
+  const suffix = gzip ? '.xml.gz' : '.xml';
+  return buckets === 1 ? stem + suffix : `${stem}.${bucket}${suffix}`;
+}
+
+/** The bucket of `url` among `buckets` (a power of two): a hash of the URL, so it never moves on its own. */
+export function bucketOf(url: string, buckets: number): number {
+  if (buckets === 1) return 0;
+  fingerprint(url);
+  return ((FINGERPRINT[1] as number) >>> 0) & (buckets - 1);
+}
+
+export interface BucketSizing {
+  maxUrls: number;
+  maxBytes: number;
+  /** Bytes of a child without its entries (declaration, root element). */
+  overheadBytes: number;
+}
+
+/**
+ * How many buckets a section needs: the previous count while every bucket still fits the limits,
+ * otherwise the count doubled until each does. A split section is merged back only once it has shrunk
+ * to a quarter of its capacity, so a page added and removed at the boundary never flips the layout.
+ *
+ * `urls` are the section's locs and `sizes` their serialised byte sizes, in the same order.
+ */
+export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1): number {
+  let buckets = Math.max(1, previous);
+  const bytes = total(sizes);
+  const capacityBytes = Math.max(1, sizing.maxBytes - sizing.overheadBytes);
+  while (buckets > 1 && urls.length * 4 <= sizing.maxUrls * buckets && bytes * 4 <= capacityBytes * buckets && fits(urls, sizes, sizing, buckets / 2)) {
+    buckets /= 2;
+  }
+  while (!fits(urls, sizes, sizing, buckets)) {
+    if (buckets >= 1 << 20) throw new RangeError('a section cannot be split into buckets that fit the limits');
+    buckets *= 2;
+  }
+  return buckets;
+}
+
+function fits(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, buckets: number): boolean {
+  if (buckets === 1) return urls.length <= sizing.maxUrls && total(sizes) + sizing.overheadBytes <= sizing.maxBytes;
+  const counts = new Array<number>(buckets).fill(0);
+  const bytes = new Array<number>(buckets).fill(sizing.overheadBytes);
+  for (let i = 0; i < urls.length; i++) {
+    const b = bucketOf(urls[i] as string, buckets);
+    counts[b] = (counts[b] as number) + 1;
+    bytes[b] = (bytes[b] as number) + (sizes[i] as number);
+    if ((counts[b] as number) > sizing.maxUrls || (bytes[b] as number) > sizing.maxBytes) return false;
+  }
+  return true;
+}
+
+function total(sizes: readonly number[]): number {
+  let sum = 0;
+  for (const size of sizes) sum += size;
+  return sum;
+}

@@ -1,0 +1,70 @@
+// Which pages of a built site belong in its sitemap. Google: list only canonical URLs you want in
+// search results; a page with `noindex`, a redirect, an error page or a page that declares another
+// URL as canonical sends a contradictory signal and is reported in Search Console as such
+// ("Submitted URL marked 'noindex'", "Submitted URL is a redirect"…).
+
+import { normalizeUrl } from '../url.js';
+import { pageUrlPathVariants } from './page-path.js';
+
+export type ExclusionReason = 'excluded' | 'error-page' | 'noindex' | 'redirect' | 'canonical-elsewhere' | 'canonical-outside';
+
+/** What the build knows of one page before deciding. */
+export interface PageCandidate {
+  relPath: string;
+  /** The URL the page is listed at (base URL + its URL path). */
+  url: string;
+  noindex: boolean;
+  /** Present when the page is a `<meta http-equiv="refresh">` redirect stub. */
+  refresh?: string;
+  canonical?: string;
+}
+
+export interface PageDecision {
+  listed: boolean;
+  reason?: ExclusionReason;
+  /** For a canonical exclusion: the canonical URL (normalised when it could be). */
+  detail?: string;
+}
+
+// Error pages a static host serves for missing URLs: never content to list.
+const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$/i;
+
+/** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` at the top). */
+export function isErrorPage(relPath: string): boolean {
+  return ERROR_PAGE.test(relPath);
+}
+
+/**
+ * Decides every page. `baseUrl` must be normalised and end with `/`. A page whose canonical is
+ * another page of the site is left out (that page is listed on its own merits); one whose canonical
+ * lies outside the site is left out too.
+ */
+export function selectPages(pages: readonly PageCandidate[], baseUrl: string): PageDecision[] {
+  // Every URL a static host serves each page under, so a canonical written as `/a`, `/a/` or
+  // `/a/index.html` is recognised as the page `a/index.html`.
+  const byUrl = new Map<string, number>();
+  pages.forEach((page, i) => {
+    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(baseUrl + path)) byUrl.set(baseUrl + path, i);
+  });
+  return pages.map((page, i): PageDecision => {
+    if (page.refresh !== undefined) return { listed: false, reason: 'redirect', ...(page.refresh !== '' ? { detail: page.refresh } : {}) };
+    if (page.noindex) return { listed: false, reason: 'noindex' };
+    if (page.canonical === undefined) return { listed: true };
+    let canonical: string;
+    try {
+      canonical = withoutFragment(normalizeUrl(page.canonical, 'canonical'));
+    } catch {
+      // An unusable canonical is ignored by search engines, as if there were none.
+      return { listed: true };
+    }
+    if (canonical === page.url) return { listed: true };
+    const target = byUrl.get(canonical);
+    if (target === i) return { listed: true };
+    return { listed: false, reason: target === undefined ? 'canonical-outside' : 'canonical-elsewhere', detail: canonical };
+  });
+}
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash === -1 ? url : url.slice(0, hash);
+}

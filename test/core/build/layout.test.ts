@@ -1,0 +1,210 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { pageUrlPath, pageUrlPathVariants } from '../../../src/core/build/page-path.js';
+import { bucketCount, bucketOf, childFileName, sectionFileStem, sectionOf } from '../../../src/core/build/partition.js';
+import { isErrorPage, selectPages, type PageCandidate } from '../../../src/core/build/select-pages.js';
+import { buildStableSet, type StableEntry } from '../../../src/core/build/stable-set.js';
+import { pendingAnnouncements, recordAnnounced, type AnnouncedPage } from '../../../src/core/build/announce.js';
+import { LIMITS_PROFILES } from '../../../src/core/model.js';
+
+describe('pageUrlPath', () => {
+  const cases: [string, Parameters<typeof pageUrlPath>[1], string][] = [
+    ['index.html', {}, ''],
+    ['index.html', { trailingSlash: 'never' }, ''],
+    ['blog/index.html', {}, 'blog/'],
+    ['blog/index.html', { trailingSlash: 'never' }, 'blog'],
+    ['blog/index.html', { trailingSlash: 'always' }, 'blog/'],
+    ['blog/post.html', {}, 'blog/post.html'],
+    ['blog/post.html', { trailingSlash: 'always' }, 'blog/post.html'],
+    ['blog/post.html', { cleanUrls: true }, 'blog/post'],
+    ['blog/post.html', { cleanUrls: true, trailingSlash: 'always' }, 'blog/post/'],
+    ['blog/post.html', { cleanUrls: true, trailingSlash: 'never' }, 'blog/post'],
+    ['blog/INDEX.HTM', {}, 'blog/'],
+    ['about.htm', { cleanUrls: true }, 'about'],
+    ['a b/c#d?.html', {}, 'a%20b/c%23d%3F.html'],
+    ['50%/x.html', {}, '50%25/x.html'],
+    ['españa.html', {}, 'espa%C3%B1a.html'],
+    ['a:b/c@d.html', {}, 'a:b/c@d.html'],
+  ];
+  for (const [path, options, expected] of cases) {
+    it(`${path} ${JSON.stringify(options)} → ${JSON.stringify(expected)}`, () => assert.equal(pageUrlPath(path, options), expected));
+  }
+
+  it('lists every form a static host serves a page under', () => {
+    assert.deepEqual(pageUrlPathVariants('index.html'), ['', 'index.html']);
+    assert.deepEqual(pageUrlPathVariants('blog/index.html').sort(), ['blog', 'blog/', 'blog/index.html']);
+    assert.deepEqual(pageUrlPathVariants('blog/post.html').sort(), ['blog/post', 'blog/post.html', 'blog/post/']);
+  });
+
+  it('the chosen URL path is always one of the variants', () => {
+    const segment = fc.stringMatching(/^[a-z0-9é -]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 3 }), fc.oneof(fc.constant('index.html'), segment.map((s) => `${s}.html`)), fc.constantFrom('always', 'never', 'preserve' as const), fc.boolean(), (dirs, file, trailingSlash, cleanUrls) => {
+        const rel = [...dirs, file].join('/');
+        assert.ok(pageUrlPathVariants(rel).includes(pageUrlPath(rel, { trailingSlash, cleanUrls })), rel);
+      }),
+    );
+  });
+});
+
+describe('sections and buckets', () => {
+  it('a page in a directory belongs to its first segment; a top-level page to the root section', () => {
+    assert.equal(sectionOf('blog/2024/post.html'), 'blog');
+    assert.equal(sectionOf('about.html'), '');
+    assert.equal(sectionOf('index.html'), '');
+  });
+
+  it('file stems depend on the section name alone and never collide with another section', () => {
+    assert.equal(sectionFileStem('sitemap', ''), 'sitemap-root');
+    assert.equal(sectionFileStem('sitemap', 'blog'), 'sitemap-blog');
+    assert.match(sectionFileStem('sitemap', 'root'), /^sitemap-root-[0-9a-z]{7}$/);
+    assert.match(sectionFileStem('sitemap', 'Blog'), /^sitemap-blog-[0-9a-z]{7}$/);
+    assert.match(sectionFileStem('sitemap', 'noticias de españa'), /^sitemap-noticias-de-espan-a-[0-9a-z]{7}$|^sitemap-noticias-de-espana-[0-9a-z]{7}$/);
+    assert.notEqual(sectionFileStem('sitemap', 'Blog'), sectionFileStem('sitemap', 'BLOG'));
+    assert.equal(childFileName('sitemap-blog', 0, 1, true), 'sitemap-blog.xml.gz');
+    assert.equal(childFileName('sitemap-blog', 3, 4, false), 'sitemap-blog.3.xml');
+    // A split section's files cannot be confused with a section called "blog-1".
+    assert.notEqual(childFileName(sectionFileStem('sitemap', 'blog'), 1, 2, true), childFileName(sectionFileStem('sitemap', 'blog-1'), 0, 1, true));
+  });
+
+  const sizing = { maxUrls: 100, maxBytes: 1_000_000, overheadBytes: 100 };
+  const urls = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `https://example.com/s/${i + from}`);
+
+  it('a section that fits stays whole; one that outgrows the limits is split in hash buckets that each fit', () => {
+    assert.equal(bucketCount(urls(100), new Array(100).fill(50), sizing), 1);
+    const many = urls(101);
+    const buckets = bucketCount(many, new Array(101).fill(50), sizing);
+    assert.ok(buckets >= 2);
+    const counts = new Array(buckets).fill(0);
+    for (const url of many) counts[bucketOf(url, buckets)]++;
+    assert.ok(counts.every((c) => c <= 100), String(counts));
+  });
+
+  it('the byte limit splits too', () => {
+    assert.equal(bucketCount(urls(10), new Array(10).fill(50_000), { ...sizing, maxBytes: 600_000 }), 1);
+    assert.ok(bucketCount(urls(20), new Array(20).fill(50_000), { ...sizing, maxBytes: 600_000 }) >= 2);
+  });
+
+  it('keeps the previous split while it fits, merges only far below capacity (no flapping)', () => {
+    // 60 URLs fit one file, but a section split into 2 last time stays split.
+    assert.equal(bucketCount(urls(60), new Array(60).fill(50), sizing, 2), 2);
+    // Down to a quarter of the capacity of 2 files: merged.
+    assert.equal(bucketCount(urls(50), new Array(50).fill(50), sizing, 2), 1);
+  });
+
+  it('a URL keeps its bucket when other URLs come and go', () => {
+    fc.assert(
+      fc.property(fc.webUrl(), fc.constantFrom(2, 4, 8, 16), (url, n) => {
+        assert.equal(bucketOf(url, n), bucketOf(url, n));
+        assert.ok(bucketOf(url, n) < n);
+      }),
+    );
+  });
+});
+
+describe('selectPages', () => {
+  const base = 'https://example.com/';
+  const page = (relPath: string, url: string, extra: Partial<PageCandidate> = {}): PageCandidate => ({ relPath, url: base + url, noindex: false, ...extra });
+
+  it('leaves out noindex pages, redirect stubs and pages canonicalised elsewhere; keeps self-canonical forms', () => {
+    const pages = [
+      page('index.html', ''),
+      page('a/index.html', 'a/', { canonical: 'https://example.com/a' }), // another form of itself
+      page('b.html', 'b.html', { canonical: 'https://example.com/a/' }), // another page of the site
+      page('c.html', 'c.html', { canonical: 'https://other.example/c' }),
+      page('d.html', 'd.html', { noindex: true }),
+      page('e.html', 'e.html', { refresh: 'https://example.com/' }),
+      page('f.html', 'f.html', { canonical: 'https://example.com/f.html#top' }),
+      page('g.html', 'g.html', { canonical: 'http://[' }), // unusable: ignored
+    ];
+    const decisions = selectPages(pages, base);
+    assert.deepEqual(
+      decisions.map((d) => (d.listed ? 'listed' : d.reason)),
+      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed'],
+    );
+    assert.equal(decisions[2]?.detail, 'https://example.com/a/');
+  });
+
+  it('recognises error pages', () => {
+    for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html']) assert.ok(isErrorPage(path), path);
+    for (const path of ['a404.html', 'blog/404/index.html', '4040.html']) assert.ok(!isErrorPage(path), path);
+  });
+});
+
+describe('buildStableSet', () => {
+  const limits = { ...LIMITS_PROFILES.current, maxUrlsPerSitemap: 10 };
+  const entry = (path: string, lastmod?: string): StableEntry => ({
+    entry: { loc: `https://example.com/${path}`, ...(lastmod !== undefined ? { lastmod } : {}) },
+    section: path.includes('/') ? (path.split('/')[0] as string) : '',
+  });
+
+  it('writes a file per section, entries sorted by URL, whatever the input order', () => {
+    const one = buildStableSet([entry('b/2'), entry('a/1'), entry('x'), entry('b/1')], { baseUrl: 'https://example.com/', limits, gzip: false });
+    const two = buildStableSet([entry('b/1'), entry('x'), entry('b/2'), entry('a/1')], { baseUrl: 'https://example.com/', limits, gzip: false });
+    assert.deepEqual(
+      one.children.map((c) => [c.name, c.urls]),
+      [
+        ['sitemap-a.xml', 1],
+        ['sitemap-b.xml', 2],
+        ['sitemap-root.xml', 1],
+      ],
+    );
+    assert.deepEqual(one.children, two.children);
+    const b = one.children[1]?.text ?? '';
+    assert.ok(b.indexOf('/b/1<') < b.indexOf('/b/2<'));
+  });
+
+  it('adding a page changes only the file of its section', () => {
+    const pages = [...Array.from({ length: 25 }, (_, i) => entry(`blog/p${i}`)), ...Array.from({ length: 5 }, (_, i) => entry(`docs/d${i}`))];
+    const before = buildStableSet(pages, { baseUrl: 'https://example.com/', limits, gzip: true });
+    const after = buildStableSet([...pages, entry('docs/new')], { baseUrl: 'https://example.com/', limits, gzip: true, previousBuckets: before.buckets });
+    const changed = after.children.filter((c) => before.children.find((b) => b.name === c.name)?.text !== c.text).map((c) => c.name);
+    assert.deepEqual(changed, ['sitemap-docs.xml.gz']);
+    assert.ok((before.buckets.get('sitemap-blog') ?? 1) > 1, 'blog (25 URLs, 10 per file) is split');
+    for (const child of before.children) assert.ok(child.urls <= 10);
+  });
+
+  it('declares only the extension namespaces a file uses, and keeps a page whose alternates are refused', () => {
+    const set = buildStableSet(
+      [
+        { entry: { loc: 'https://example.com/a/1', alternates: [{ hreflang: 'en_US', href: 'https://example.com/a/1' }] }, section: 'a' },
+        { entry: { loc: 'https://example.com/b/1', images: [{ loc: 'https://cdn.example.com/i.png' }] }, section: 'b' },
+      ],
+      { baseUrl: 'https://example.com/', limits, gzip: false },
+    );
+    assert.equal(set.refused.length, 1);
+    assert.equal(set.refused[0]?.keptWithout, 'alternates');
+    const [a, b] = set.children;
+    assert.ok(!a?.text.includes('xmlns:xhtml') && !a?.text.includes('xmlns:image'));
+    assert.ok(b?.text.includes('xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'));
+  });
+});
+
+describe('IndexNow announcements', () => {
+  it('are the URLs added, updated and removed since the last accepted submission', () => {
+    const pages = new Map<string, AnnouncedPage>([
+      ['https://e.com/a', { hash: 'A', listed: true }],
+      ['https://e.com/b', { hash: 'B2', listed: true }],
+      ['https://e.com/c', { hash: 'C', listed: true }],
+      ['https://e.com/n', { hash: 'N', listed: false }], // noindex now
+      ['https://e.com/never', { hash: 'X', listed: false }], // never listed: not announced
+    ]);
+    const announced = new Map([
+      ['https://e.com/b', 'B1'],
+      ['https://e.com/c', 'C'],
+      ['https://e.com/n', 'N'],
+      ['https://e.com/gone', 'G'],
+    ]);
+    const pending = pendingAnnouncements(pages, announced);
+    assert.deepEqual(pending, [
+      { url: 'https://e.com/a', kind: 'added' },
+      { url: 'https://e.com/b', kind: 'updated' },
+      { url: 'https://e.com/n', kind: 'removed' },
+      { url: 'https://e.com/gone', kind: 'removed' },
+    ]);
+    recordAnnounced(pages, announced, pending.map((p) => p.url));
+    assert.deepEqual(pendingAnnouncements(pages, announced), []);
+    assert.deepEqual([...announced.keys()].sort(), ['https://e.com/a', 'https://e.com/b', 'https://e.com/c']);
+  });
+});
