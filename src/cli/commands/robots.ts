@@ -1,0 +1,192 @@
+// `sitemapkit robots`: announce sitemaps in a robots.txt (issue #6 "Announcing"). The edit itself is
+// core/robots/edit.ts; this file reads, reports and writes the file atomically.
+
+import { randomBytes } from 'node:crypto';
+import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SitemapError } from '../../core/errors.js';
+import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
+import { MAX_ROBOTS_BYTES } from '../../core/robots/robots-txt.js';
+import { ioErrorReason } from '../../node/io-errors.js';
+import { usageFailure } from '../args.js';
+import { formatBytes } from '../format.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+
+export const ROBOTS_HELP = `Usage: sitemapkit robots --sitemap URL [--sitemap URL]... [--file robots.txt] [options]
+
+Add or update the Sitemap: lines of a robots.txt without touching anything
+else, and without duplicates. A sitemap already listed is not added again;
+a line that spells it differently (sitemap:http://EXAMPLE.com:80/s.xml) is
+rewritten in place to the normalised URL, and repeated lines for it are
+removed. New lines go after the last Sitemap line, or at the end of the file
+after a blank line. Line ends (LF or CRLF) and a UTF-8 BOM are kept. The file
+is created when it does not exist; an up-to-date file is not written at all.
+
+Options:
+  --sitemap URL   the full http(s) URL of a sitemap or sitemap index
+                  (required; repeatable). robots.txt wants complete URLs.
+  --file PATH     the robots.txt to edit (default: robots.txt)
+  --replace       also remove the Sitemap lines of URLs not given here
+  --check         write nothing; exit 1 if the file would change (for CI)
+  --dry-run       write nothing; print the resulting file on standard output
+                  (the summary goes to standard error)
+  --json          print the summary as JSON on standard output
+  -q, --quiet     no summary; errors still go to standard error
+  -h, --help      this help
+
+The file is replaced atomically (a temporary file beside it, then a rename)
+and keeps its permissions.
+
+Exit status: 0 done, or with --check already up to date; 1 with --check, the
+file would change; 2 usage error, or the file cannot be read or written.
+
+Examples:
+  sitemapkit robots --sitemap https://www.example.com/sitemap.xml --file public/robots.txt
+  sitemapkit robots --sitemap https://example.com/sitemap-index.xml --replace
+  sitemapkit robots --sitemap https://example.com/sitemap.xml --sitemap https://example.com/news.xml --check
+`;
+
+const OPTIONS = {
+  sitemap: { type: 'string', multiple: true },
+  file: { type: 'string' },
+  replace: { type: 'boolean' },
+  check: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function runRobots(argv: string[], io: CliIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }));
+  } catch (error) {
+    return usageFailure(io, 'robots', (error as Error).message);
+  }
+  if (values.help === true) {
+    io.stdout.write(ROBOTS_HELP);
+    return EXIT_OK;
+  }
+  const sitemaps = values.sitemap ?? [];
+  if (sitemaps.length === 0) return usageFailure(io, 'robots', '--sitemap URL is required (the full URL of a sitemap, e.g. https://www.example.com/sitemap.xml)');
+  if (values['dry-run'] === true && values.json === true) return usageFailure(io, 'robots', '--dry-run prints the file and --json a summary, both on standard output; choose one');
+  // Checked before the file is touched, so that a typo changes nothing.
+  for (const url of sitemaps) {
+    try {
+      sitemapLineUrl(url);
+    } catch (error) {
+      if (error instanceof SitemapError) return usageFailure(io, 'robots', `--sitemap ${error.message}`);
+      throw error;
+    }
+  }
+
+  const name = values.file ?? 'robots.txt';
+  const path = resolve(io.cwd, name);
+  const fail = (message: string): number => {
+    io.stderr.write(`sitemapkit robots: ${message}\n`);
+    return EXIT_FATAL;
+  };
+
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') return fail(`cannot read ${name}: ${ioErrorReason(error)}`);
+  }
+  let original = '';
+  if (bytes !== undefined) {
+    try {
+      // ignoreBOM keeps a BOM in the text, so it is written back.
+      original = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      return fail(`cannot edit ${name}: it is not UTF-8 text (RFC 9309 §2.3 asks for UTF-8); nothing was changed`);
+    }
+  }
+
+  const edit = setSitemapLines(original, sitemaps, { replace: values.replace === true });
+  const created = bytes === undefined;
+  const changed = edit.changed || created;
+  const write = changed && values.check !== true && values['dry-run'] !== true;
+  if (write) {
+    try {
+      await writeAtomically(path, edit.text);
+    } catch (error) {
+      const reason = created && (error as { code?: string }).code === 'ENOENT' ? `the directory ${dirname(name)} does not exist` : ioErrorReason(error);
+      return fail(`cannot ${created ? 'create' : 'write'} ${name}: ${reason}`);
+    }
+  }
+
+  const quiet = values.quiet === true;
+  if (values['dry-run'] === true) io.stdout.write(edit.text);
+  if (values.json === true) {
+    const { text: _text, changed: _changed, ...lists } = edit;
+    io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...lists }, null, 2)}\n`);
+  } else if (!quiet) {
+    const summary = summaryLine(name, edit, created, write || !changed);
+    (values['dry-run'] === true ? io.stderr : io.stdout).write(`${summary}\n`);
+  }
+  const size = Buffer.byteLength(edit.text);
+  if (!quiet && changed && size > MAX_ROBOTS_BYTES) {
+    // RFC 9309 §2.5: crawlers may stop reading at 500 KiB; lines past it may never be seen.
+    io.stderr.write(`sitemapkit robots: warning: ${name} is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)\n`);
+  }
+  return values.check === true && changed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * One line: `robots.txt: added Sitemap: https://…; 1 already present`, in the conditional when
+ * nothing is written (--check, --dry-run).
+ */
+function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, done: boolean): string {
+  const verb = (past: string, future: string): string => (done ? past : `would ${future}`);
+  const lineList = (change: TouchedLine['change']): string => {
+    const lines = edit.touched.filter((t) => t.change === change).map((t) => t.line);
+    return `${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`;
+  };
+  const count = (change: TouchedLine['change']): number => edit.touched.filter((t) => t.change === change).length;
+  const parts: string[] = [];
+  if (created) parts.push(verb('created', 'create'));
+  const { added, updated } = edit;
+  if (added.length > 0) parts.push(`${verb('added', 'add')} ${added.length <= 3 ? added.map((u) => `Sitemap: ${u}`).join(', ') : `${added.length} Sitemap lines`}`);
+  if (updated.length > 0) parts.push(`${verb('rewrote', 'rewrite')} ${lineList('rewritten')} to ${updated.length === 1 ? `Sitemap: ${updated[0]}` : 'the normalised URLs'}`);
+  if (count('repeat') > 0) parts.push(`${verb('removed', 'remove')} repeated ${lineList('repeat')}`);
+  if (count('unrequested') > 0) parts.push(`${verb('removed', 'remove')} ${lineList('unrequested')} (not given with --sitemap)`);
+  if (parts.length === 0) parts.push('up to date');
+  if (edit.present.length > 0) parts.push(`${edit.present.length} already present`);
+  return `${name}: ${parts.join('; ')}`;
+}
+
+/**
+ * Replace `path` with `text` in one step: a temporary file beside it, flushed to disk, then renamed
+ * over it, so a reader sees the old file or the new one, never half of either (DESIGN.md "Never lose
+ * data"). The new file keeps the old one's permission bits; a symlink is followed and its target
+ * replaced.
+ */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  let target = path;
+  let mode: number | undefined;
+  try {
+    target = await realpath(path);
+    mode = (await stat(target)).mode & 0o7777;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', mode ?? 0o666);
+  try {
+    try {
+      await file.writeFile(text, 'utf8');
+      // `open` applies the umask; the old file's bits are restored as they were.
+      if (mode !== undefined) await file.chmod(mode);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

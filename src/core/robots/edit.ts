@@ -1,0 +1,269 @@
+// Editing the Sitemap lines of a robots.txt (issue #6 "Announcing"): add the sitemaps asked for,
+// rewrite a line that names one of them in another spelling, drop repeats, and leave every other byte
+// of the file as it was.
+//
+// A line is a Sitemap line exactly when parseRobotsTxt reads a sitemap URL from it (RFC 9309 §2.2.4
+// "Other Records" and sitemaps.org: independent of groups, anywhere in the file, any key case, the
+// key typos and comment rules of ./robots-txt.ts). Each line is handed to the parser on its own, so
+// the two can never disagree about what a line says. Lines the parser ignores (an empty value, an
+// unrendered template, an ftp: URL) announce nothing to a crawler and are left alone, even by
+// `replace`.
+
+import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
+import { normalizeUrl } from '../url.js';
+import { parseRobotsTxt } from './robots-txt.js';
+
+export type LineEnding = '\n' | '\r\n' | '\r';
+
+export interface SitemapLinesOptions {
+  /** Also remove the Sitemap lines whose URL is not among the requested ones. */
+  replace?: boolean;
+  /** Line end of added lines. Default: the file's most frequent one; LF when it has none. */
+  lineEnding?: LineEnding;
+  /**
+   * The absolute URL the file is served from (`https://example.com/robots.txt`). Relative Sitemap
+   * values (`Sitemap: /sitemap.xml`) resolve against it and can then match a requested URL; without
+   * it they match none and are kept as written (or removed by `replace`).
+   */
+  robotsUrl?: string;
+}
+
+export interface SitemapLinesEdit {
+  /** The new file; identical to the input when `changed` is false. */
+  text: string;
+  /** Requested URLs (normalised) that got a new line, in the order requested. */
+  added: string[];
+  /** Requested URLs (normalised) whose line spelled them differently and was rewritten in place. */
+  updated: string[];
+  /** Requested URLs (normalised) already listed as such; their lines are untouched. */
+  present: string[];
+  /** Values of the removed lines, as written: repeats of a requested URL and, with `replace`, the others. */
+  removed: string[];
+  /** Values, as written, of the Sitemap lines for other URLs that were left in place (never with `replace`). */
+  kept: string[];
+  /** The input's lines that were rewritten or removed, in file order. */
+  touched: TouchedLine[];
+  changed: boolean;
+}
+
+/** A line of the input that was rewritten or removed. */
+export interface TouchedLine {
+  /** 1-based line number in the input (as parseRobotsTxt counts). */
+  line: number;
+  /** The Sitemap value as written. */
+  value: string;
+  /** `rewritten` to the normalised URL; `repeat` of an earlier line for the same URL; `unrequested` (removed by `replace`). */
+  change: 'rewritten' | 'repeat' | 'unrequested';
+}
+
+/**
+ * The URL a `Sitemap:` line should carry for `url`: normalised by {@link normalizeUrl} (scheme and
+ * host case, default port, punycode, percent-encoded IRI characters). sitemaps.org asks robots.txt for
+ * the complete URL, so a relative one is refused, and so is a fragment: `#` starts a comment in
+ * robots.txt (RFC 9309 §2.2), a crawler would read a different URL.
+ *
+ * Throws {@link InvalidValueError} (field `Sitemap`): `loc/not-absolute`, `loc/invalid`, or any
+ * code of normalizeUrl (`loc/empty`, `loc/unsupported-scheme`, `loc/credentials`, `loc/too-long`).
+ */
+export function sitemapLineUrl(url: string): string {
+  const trimmed = url.trim();
+  if (trimmed !== '' && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed)) {
+    throw new InvalidValueError(
+      'loc/not-absolute',
+      'Sitemap',
+      url,
+      `${quoteValue(url)} is not an absolute URL; robots.txt needs the full URL of a sitemap, such as https://example.com/sitemap.xml`,
+    );
+  }
+  if (trimmed.includes('#')) {
+    throw new InvalidValueError('loc/invalid', 'Sitemap', url, `${quoteValue(url)} has a fragment (#…); in robots.txt "#" starts a comment, so crawlers would read a different URL`);
+  }
+  return normalizeUrl(url, 'Sitemap');
+}
+
+/** A line without its line end, and the line end (`''` for a last line that has none). */
+interface Line {
+  content: string;
+  eol: string;
+}
+
+/** Split at LF, CRLF or a lone CR, as parseRobotsTxt does (RFC 9309 §2.2: EOL). */
+function splitLines(body: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 0x0a && c !== 0x0d) continue;
+    const crlf = c === 0x0d && body.charCodeAt(i + 1) === 0x0a;
+    lines.push({ content: body.slice(start, i), eol: crlf ? '\r\n' : c === 0x0d ? '\r' : '\n' });
+    if (crlf) i++;
+    start = i + 1;
+  }
+  if (start < body.length) lines.push({ content: body.slice(start), eol: '' });
+  return lines;
+}
+
+/** The most frequent line end of `lines`; LF on a tie with LF or when there is none. */
+function dominantLineEnding(lines: readonly Line[]): LineEnding {
+  let lf = 0;
+  let crlf = 0;
+  let cr = 0;
+  for (const { eol } of lines) {
+    if (eol === '\n') lf++;
+    else if (eol === '\r\n') crlf++;
+    else if (eol === '\r') cr++;
+  }
+  if (crlf > lf && crlf >= cr) return '\r\n';
+  if (cr > lf && cr > crlf) return '\r';
+  return '\n';
+}
+
+const BLANK_RE = /^[ \t\v\f]*$/;
+// The key as sitemaps.org writes it, with a colon; the other forms the parser reads (`site-map:`, and
+// `Sitemap /path` without a colon, which only a value without a colon can have) are Google's leniency
+// and are rewritten to this one.
+const PLAIN_KEY_RE = /^[ \t\v\f]*sitemap[ \t\v\f]*:/i;
+// Relative values need a base to be parsed; this one is never reported, its results are not used.
+const PLACEHOLDER_BASE = 'https://robots-txt.invalid/robots.txt';
+
+/** What a Sitemap line of the file says. */
+interface SitemapLine {
+  /** The value as written (the parser's `raw`: trimmed, comment removed). */
+  raw: string;
+  /** The normalised URL it names, or undefined when it names none we can compare (relative without a base, not normalisable). */
+  url: string | undefined;
+}
+
+function readSitemapLine(content: string, base: string, hasBase: boolean): SitemapLine | undefined {
+  const sitemap = parseRobotsTxt(content, base).sitemaps[0];
+  if (sitemap === undefined) return undefined;
+  const { raw } = sitemap;
+  let url: string | undefined;
+  try {
+    url = normalizeUrl(raw, 'Sitemap', hasBase ? base : undefined);
+  } catch {
+    // Relative without a base, or a URL the parser accepts and the normaliser refuses (credentials,
+    // over-long): it matches no requested URL.
+    url = undefined;
+  }
+  return { raw, url };
+}
+
+/** `Sitemap: URL`, keeping a trailing comment of the line it replaces (with the blanks before it). */
+function canonicalLine(url: string, oldContent: string): string {
+  const hash = oldContent.indexOf('#');
+  const comment = hash < 0 ? '' : oldContent.slice(oldContent.slice(0, hash).replace(/[ \t\v\f]+$/, '').length);
+  return `Sitemap: ${url}${comment}`;
+}
+
+/**
+ * Make `robotsText` list each of `sitemapUrls` on exactly one `Sitemap:` line, changing nothing else.
+ *
+ * - A URL already listed (equal once normalised) is not added again. When its first line spells it
+ *   differently (`sitemap:http://EXAMPLE.com:80/s.xml`), that line is rewritten in place to
+ *   `Sitemap: <normalised URL>`, keeping its line end and comment; later lines for it are removed.
+ * - With `replace`, Sitemap lines for any other URL are removed.
+ * - New lines go right after the last Sitemap line of the file (in the place of a removed one),
+ *   otherwise at the end, after one blank line unless the file is empty or already ends with a blank
+ *   line; the file then ends with a line end.
+ * - Every other line keeps its bytes and line end; a UTF-8 BOM stays. Nothing to do: the same string.
+ *
+ * Throws what {@link sitemapLineUrl} throws for a requested URL, and `ERR_SITEMAP_INVALID_ARGUMENT`
+ * for a `robotsUrl` that is not an absolute http(s) URL.
+ */
+export function setSitemapLines(robotsText: string, sitemapUrls: readonly string[], options: SitemapLinesOptions = {}): SitemapLinesEdit {
+  const requested = [...new Set(sitemapUrls.map(sitemapLineUrl))];
+  const wanted = new Set(requested);
+  const replace = options.replace === true;
+  const hasBase = options.robotsUrl !== undefined;
+  const base = options.robotsUrl ?? PLACEHOLDER_BASE;
+  if (hasBase) {
+    try {
+      normalizeUrl(base, 'robotsUrl');
+    } catch {
+      throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `robotsUrl must be the absolute http(s) URL of the robots.txt, got ${quoteValue(base)}`);
+    }
+  }
+
+  const bom = robotsText.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  const lines = splitLines(bom === '' ? robotsText : robotsText.slice(1));
+  const eol = options.lineEnding ?? dominantLineEnding(lines);
+
+  const updated: string[] = [];
+  const present: string[] = [];
+  const removed: string[] = [];
+  const kept: string[] = [];
+  const touched: TouchedLine[] = [];
+  const seen = new Set<string>();
+  // The output lines; `undefined` for a removed line. `anchor`: the last Sitemap line, where new lines go.
+  const out: (Line | undefined)[] = [];
+  let anchor = -1;
+  for (const [index, line] of lines.entries()) {
+    const sitemap = readSitemapLine(line.content, base, hasBase);
+    if (sitemap === undefined) {
+      out.push(line);
+      continue;
+    }
+    anchor = out.length;
+    const { raw, url } = sitemap;
+    if (url !== undefined && wanted.has(url)) {
+      if (seen.has(url)) {
+        removed.push(raw);
+        touched.push({ line: index + 1, value: raw, change: 'repeat' });
+        out.push(undefined);
+      } else if (raw === url && PLAIN_KEY_RE.test(line.content)) {
+        seen.add(url);
+        present.push(url);
+        out.push(line);
+      } else {
+        seen.add(url);
+        updated.push(url);
+        touched.push({ line: index + 1, value: raw, change: 'rewritten' });
+        out.push({ content: canonicalLine(url, line.content), eol: line.eol });
+      }
+    } else if (replace) {
+      removed.push(raw);
+      touched.push({ line: index + 1, value: raw, change: 'unrequested' });
+      out.push(undefined);
+    } else {
+      kept.push(raw);
+      out.push(line);
+    }
+  }
+
+  const added = requested.filter((url) => !seen.has(url));
+  if (added.length === 0 && touched.length === 0) {
+    return { text: robotsText, added, updated, present, removed, kept, touched, changed: false };
+  }
+
+  let text = bom;
+  const append = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      const line = out[i];
+      if (line === undefined) continue;
+      // A lone-CR line end followed, once a line between them is gone, by an empty line ending in LF
+      // would read as one CRLF: the empty line would vanish. The lone CR becomes CRLF instead.
+      if (line.content === '' && line.eol.charCodeAt(0) === 0x0a && text.endsWith('\r')) text += '\n';
+      text += line.content + line.eol;
+    }
+  };
+  const endsWithLineEnd = (): boolean => text.length === bom.length || text.endsWith('\n') || text.endsWith('\r');
+  const newLines = added.map((url) => `Sitemap: ${url}${eol}`).join('');
+  if (added.length === 0) {
+    append(0, out.length);
+  } else if (anchor >= 0) {
+    append(0, anchor + 1);
+    if (!endsWithLineEnd()) text += eol;
+    text += newLines;
+    append(anchor + 1, out.length);
+  } else {
+    append(0, out.length);
+    if (text.length > bom.length) {
+      if (!endsWithLineEnd()) text += eol;
+      const last = lines[lines.length - 1] as Line;
+      if (!BLANK_RE.test(last.content)) text += eol;
+    }
+    text += newLines;
+  }
+  return { text, added, updated, present, removed, kept, touched, changed: text !== robotsText };
+}
