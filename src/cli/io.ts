@@ -12,6 +12,8 @@ export interface CliIo {
   stdin?: NodeJS.ReadableStream;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The HTTP client of commands that submit (indexnow); default Node's fetch. Tests pass their own. */
+  fetch?: typeof globalThis.fetch;
   /** Installs a handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   onInterrupt?: (handler: () => void) => () => void;
 }

@@ -6,6 +6,8 @@ import { runRead } from './commands/read.js';
 import { runValidate } from './commands/validate.js';
 import { runDiscover } from './commands/discover.js';
 import { runRobots } from './commands/robots.js';
+import { runBuild } from './commands/build.js';
+import { runIndexNow } from './commands/indexnow.js';
 import { version } from './version.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -15,7 +17,9 @@ const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
   read: { run: runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
   validate: { run: runValidate, summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes' },
   discover: { run: runDiscover, summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them" },
+  build: { run: runBuild, summary: "write a built site's sitemaps: truthful lastmod, stable files, noindex/canonical/hreflang read from the pages" },
   robots: { run: runRobots, summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else' },
+  indexnow: { run: runIndexNow, summary: 'submit the URLs added, changed or removed since the last build to IndexNow' },
 };
 
 

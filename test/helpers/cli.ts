@@ -8,14 +8,14 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process with captured output. */
-export async function runCli(argv: string[], options: { cwd: string; stdin?: NodeJS.ReadableStream; tty?: boolean }): Promise<CliResult> {
+export async function runCli(argv: string[], options: { cwd: string; stdin?: NodeJS.ReadableStream; tty?: boolean; env?: Record<string, string | undefined> }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
     stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
     stderr: { write: (text: string) => (stderr += text), isTTY: options.tty ?? false },
     cwd: options.cwd,
-    env: {},
+    env: options.env ?? {},
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   };
   const code = await run(argv, io);

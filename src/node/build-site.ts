@@ -1,0 +1,417 @@
+// buildSite: a built site's folder → its sitemap set, with a lastmod that changes only when a page's
+// content does and children that are rewritten only when the pages they hold change.
+//
+// 1. walk the folder; leave out error pages and --exclude globs without reading them;
+// 2. scan each page (noindex, redirect stub, canonical, hreflang, images, content hash);
+// 3. decide what is listed; give each page its lastmod from the state (unchanged hash → same
+//    lastmod; changed → the build time; first seen → git / mtime / now / none);
+// 4. lay the entries out in stable children (core/build/stable-set.ts); a child whose bytes did not
+//    change is not rewritten and keeps its index lastmod;
+// 5. write the changed files atomically, the index last, remove children of the last build that are
+//    gone, then save the state.
+
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { readFile, realpath, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { SitemapError } from '../core/errors.js';
+import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
+import { normalizeUrl, scopeOf } from '../core/url.js';
+import { formatSitemapDate } from '../core/datetime.js';
+import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
+import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
+import { isErrorPage, selectPages, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { sectionOf } from '../core/build/partition.js';
+import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
+import { walkSite, type SitePage } from './build/walk-site.js';
+import { scanPages, type PageScan } from './build/scan-pages.js';
+import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
+import { loadState, saveState, writeFileAtomic, type BuildState, type FileState, type PageState } from './build/state-store.js';
+import { resolveLimits } from './write-sitemaps.js';
+import { ioErrorReason } from './io-errors.js';
+
+export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
+
+export interface BuildSiteOptions {
+  /** The built site's folder. */
+  siteDir: string;
+  /** Where the site is served, e.g. `https://www.example.com/`. */
+  baseUrl: string;
+  /** Where the sitemaps go (default: `siteDir`, next to the pages). */
+  outDir?: string;
+  /** The state file (default `OUT/.sitemapkit/state`). */
+  statePath?: string;
+  trailingSlash?: TrailingSlash;
+  cleanUrls?: boolean;
+  /** Globs (picomatch) on page paths inside the folder (`drafts/**`, `**\/print.html`). */
+  exclude?: readonly string[];
+  /** List `<img src>` of each page's main content as image entries. */
+  images?: boolean;
+  /** lastmod of a page seen for the first time (default `git`). */
+  initialLastmod?: InitialLastmod;
+  /** Page path inside the folder → the source file it was built from (for `git`). */
+  sourceMap?: ReadonlyMap<string, string>;
+  /** File name prefix: the index is `NAME.xml`, children `NAME-SECTION.xml.gz` (default `sitemap`). */
+  name?: string;
+  gzip?: boolean;
+  gzipLevel?: number;
+  profile?: LimitsProfileName;
+  maxUrls?: number;
+  maxBytes?: number;
+  /** The build time: lastmod of changed pages and files (default: now). */
+  now?: Date;
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+export interface BuildProgress {
+  phase: 'walk' | 'scan' | 'write';
+  done: number;
+  total: number;
+}
+
+export interface ExcludedPage {
+  relPath: string;
+  url?: string;
+  reason: ExclusionReason | 'duplicate-url' | 'unreadable';
+  detail?: string;
+}
+
+export interface PageProblem {
+  relPath: string;
+  url: string;
+  code: string;
+  message: string;
+}
+
+export type FileStatus = 'written' | 'unchanged' | 'removed';
+
+export interface BuiltFile {
+  name: string;
+  status: FileStatus;
+  urls: number;
+  /** Uncompressed size (0 for a removed file). */
+  bytes: number;
+  lastmod?: string;
+}
+
+export interface BuildSiteResult {
+  outDir: string;
+  statePath: string;
+  indexFile: BuiltFile;
+  /** The children, by name, then those removed. */
+  files: BuiltFile[];
+  pages: number;
+  listed: number;
+  excluded: ExcludedPage[];
+  problems: PageProblem[];
+  /** Listed or not: pages seen for the first time, pages whose content changed, pages gone since the last build. */
+  newPages: number;
+  changedPages: number;
+  removedPages: number;
+  /** Where first-seen pages got their lastmod from, when `git` found no repository. */
+  initialLastmodNote?: string;
+  durationMs: number;
+}
+
+export const DEFAULT_STATE_PATH = join('.sitemapkit', 'state');
+
+export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
+  const started = Date.now();
+  const now = options.now ?? new Date();
+  const nowText = formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000));
+  const siteDir = options.siteDir;
+  const outDir = options.outDir ?? siteDir;
+  const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
+  const name = options.name ?? 'sitemap';
+  const gzip = options.gzip ?? true;
+  const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
+  const baseUrl = directoryUrl(options.baseUrl);
+  const progress = options.onProgress;
+
+  await requireDirectory(siteDir);
+  const state = await loadState(statePath);
+  const sameBase = state.baseUrl === undefined || state.baseUrl === baseUrl;
+
+  progress?.({ phase: 'walk', done: 0, total: 0 });
+  const all = await walkSite(siteDir);
+  const excludeMatchers = (options.exclude ?? []).map((glob) => picomatch(glob, { dot: true }));
+  const excluded: ExcludedPage[] = [];
+  const kept: SitePage[] = [];
+  for (const page of all) {
+    if (excludeMatchers.some((match) => match(page.relPath))) excluded.push({ relPath: page.relPath, reason: 'excluded' });
+    else if (isErrorPage(page.relPath)) excluded.push({ relPath: page.relPath, reason: 'error-page' });
+    else kept.push(page);
+  }
+
+  // Two files served at one URL (`a.html` and `a/index.html` with clean URLs and no trailing slash):
+  // the first in path order is the page, the other is reported.
+  const pathOptions = { trailingSlash: options.trailingSlash ?? 'preserve', cleanUrls: options.cleanUrls ?? false };
+  const pages: (SitePage & { url: string })[] = [];
+  const seenUrls = new Map<string, string>();
+  for (const page of kept) {
+    const url = normalizeUrl(baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
+    const first = seenUrls.get(url);
+    if (first !== undefined) {
+      excluded.push({ relPath: page.relPath, url, reason: 'duplicate-url', detail: first });
+      continue;
+    }
+    seenUrls.set(url, page.relPath);
+    pages.push({ ...page, url });
+  }
+
+  const total = pages.length;
+  const scans = await scanPages(pages, {
+    images: options.images ?? false,
+    onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
+  });
+
+  const candidates: PageCandidate[] = [];
+  const scanned: { page: (typeof pages)[number]; scan: Extract<PageScan, { hash: string }> }[] = [];
+  pages.forEach((page, i) => {
+    const scan = scans[i] as PageScan;
+    if ('error' in scan) {
+      excluded.push({ relPath: page.relPath, url: page.url, reason: 'unreadable', detail: scan.error });
+      return;
+    }
+    scanned.push({ page, scan });
+    candidates.push({
+      relPath: page.relPath,
+      url: page.url,
+      noindex: scan.facts.noindex,
+      ...(scan.facts.refresh !== undefined ? { refresh: scan.facts.refresh } : {}),
+      ...(scan.facts.canonical !== undefined ? { canonical: scan.facts.canonical } : {}),
+    });
+  });
+  const decisions = selectPages(candidates, baseUrl);
+
+  // lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
+  // "consistently and verifiably accurate").
+  const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
+  const initial = await initialLastmods(firstSeen, options.initialLastmod ?? 'git', siteDir, options.sourceMap, nowText);
+  const nextPages = new Map<string, PageState>();
+  let newPages = 0;
+  let changedPages = 0;
+  for (const { page, scan } of scanned) {
+    const previous = sameBase ? state.pages.get(page.url) : undefined;
+    let lastmod: string | undefined;
+    if (previous === undefined) {
+      newPages++;
+      lastmod = initial.dates.get(page.relPath);
+    } else if (previous.hash === scan.hash) {
+      lastmod = previous.lastmod;
+    } else {
+      changedPages++;
+      lastmod = nowText;
+    }
+    nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
+  }
+  let removedPages = 0;
+  if (sameBase) for (const url of state.pages.keys()) if (!nextPages.has(url)) removedPages++;
+
+  const entries: StableEntry[] = [];
+  const byLoc = new Map<string, string>();
+  scanned.forEach(({ page, scan }, i) => {
+    const decision = decisions[i] as (typeof decisions)[number];
+    if (!decision.listed) {
+      excluded.push({ relPath: page.relPath, url: page.url, reason: decision.reason as ExclusionReason, ...(decision.detail !== undefined ? { detail: decision.detail } : {}) });
+      return;
+    }
+    const lastmod = nextPages.get(page.url)?.lastmod;
+    const entry: UrlEntry = { loc: page.url };
+    if (lastmod !== undefined) entry.lastmod = lastmod;
+    if (scan.facts.alternates.length > 0) entry.alternates = scan.facts.alternates.map((link: AlternateLink): AlternateLink => ({ hreflang: link.hreflang, href: link.href }));
+    if (scan.facts.images.length > 0) entry.images = scan.facts.images.map((loc: string) => ({ loc }));
+    entries.push({ entry, section: sectionOf(page.relPath) });
+    byLoc.set(page.url, page.relPath);
+    (nextPages.get(page.url) as PageState).listed = true;
+  });
+
+  const set = buildStableSet(entries, {
+    baseUrl,
+    limits,
+    name,
+    gzip,
+    previousBuckets: sameBase ? state.buckets : undefined,
+  });
+  const problems: PageProblem[] = set.refused.map(({ entry, error, keptWithout }) => ({
+    relPath: byLoc.get(entry.loc) ?? '',
+    url: entry.loc,
+    code: error.code,
+    message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
+  }));
+  let listed = entries.length;
+  for (const refusal of set.refused) {
+    if (refusal.keptWithout !== undefined) continue;
+    listed--;
+    const page = nextPages.get(refusal.entry.loc);
+    if (page !== undefined) page.listed = false;
+  }
+
+  // Write what changed: children first, the index last.
+  progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
+  const nextFiles = new Map<string, FileState>();
+  const files: BuiltFile[] = [];
+  const indexName = `${name}.xml`;
+  for (const child of set.children) {
+    if (child.name === indexName) throw new SitemapError('ERR_SITEMAP_OPTION', `a child sitemap would be named like the index ${indexName}`);
+    const hash = sha256(child.text);
+    const previous = sameBase ? state.files.get(child.name) : undefined;
+    const bytes = Buffer.byteLength(child.text);
+    if (previous !== undefined && previous.hash === hash && (await exists(join(outDir, child.name)))) {
+      nextFiles.set(child.name, previous);
+      files.push({ name: child.name, status: 'unchanged', urls: child.urls, bytes, lastmod: previous.lastmod });
+      continue;
+    }
+    const data = gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : child.text;
+    await writeFileAtomic(join(outDir, child.name), data);
+    // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
+    const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;
+    nextFiles.set(child.name, { hash, lastmod, urls: child.urls });
+    files.push({ name: child.name, status: 'written', urls: child.urls, bytes, lastmod });
+  }
+  const refs: SitemapRef[] = set.children.map((child) => ({ loc: baseUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
+  const indexText = refs.length === 0 ? undefined : serializeSitemapIndex(refs, { limits });
+  let indexFile: BuiltFile;
+  if (indexText === undefined) {
+    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), so none is written.
+    indexFile = { name: indexName, status: 'unchanged', urls: 0, bytes: 0 };
+  } else {
+    const indexHash = sha256(indexText);
+    const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
+    const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
+    if (!unchanged) await writeFileAtomic(join(outDir, indexName), indexText);
+    const lastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
+    nextFiles.set(indexName, { hash: indexHash, lastmod, urls: refs.length });
+    indexFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod };
+  }
+
+  // Children of the last build that this one no longer has. Only files the state says we wrote.
+  for (const old of state.files.keys()) {
+    if (nextFiles.has(old) || old === state.indexName) continue;
+    await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot remove ${join(outDir, old)}: ${ioErrorReason(error)}`);
+    });
+    files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
+  }
+  if (state.indexName !== undefined && state.indexName !== indexName) {
+    await rm(join(outDir, state.indexName), { force: true });
+  }
+
+  const next: BuildState = {
+    baseUrl,
+    indexName,
+    pages: nextPages,
+    files: nextFiles,
+    buckets: set.buckets,
+    // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
+    announced: state.announced,
+    ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
+  };
+  await saveState(statePath, next);
+
+  return {
+    outDir,
+    statePath,
+    indexFile,
+    files,
+    pages: all.length,
+    listed,
+    excluded,
+    problems,
+    newPages,
+    changedPages,
+    removedPages,
+    ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
+    durationMs: Date.now() - started,
+  };
+}
+
+/** The base URL as a directory: normalised, ending in `/`. */
+function directoryUrl(input: string): string {
+  const scope = scopeOf(input);
+  const url = scope.href;
+  return url.endsWith('/') ? url : scope.prefix;
+}
+
+async function requireDirectory(dir: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the site folder ${dir}: ${ioErrorReason(error)}`);
+  }
+  if (!info.isDirectory()) throw new SitemapError('ERR_SITEMAP_INPUT', `${dir} is not a folder; give the built site's output folder`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+interface InitialDates {
+  dates: Map<string, string>;
+  note?: string;
+}
+
+async function initialLastmods(
+  pages: readonly SitePage[],
+  mode: InitialLastmod,
+  siteDir: string,
+  sourceMap: ReadonlyMap<string, string> | undefined,
+  nowText: string,
+): Promise<InitialDates> {
+  const dates = new Map<string, string>();
+  if (pages.length === 0 || mode === 'none') return { dates };
+  if (mode === 'now') {
+    for (const page of pages) dates.set(page.relPath, nowText);
+    return { dates };
+  }
+  if (mode === 'mtime') {
+    for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
+    return { dates };
+  }
+  const top = await gitTopLevel(siteDir);
+  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod` };
+  // git reports real paths; resolve the folder once rather than every page.
+  const realSite = await realpath(siteDir);
+  const sourceOf = new Map<string, string>();
+  for (const page of pages) sourceOf.set(page.relPath, sourceMap?.get(page.relPath) ?? join(realSite, page.relPath));
+  const times = await gitLastCommitTimes(top, new Set(sourceOf.values()));
+  let missing = 0;
+  for (const page of pages) {
+    const time = times.get(sourceOf.get(page.relPath) as string);
+    if (time === undefined) missing++;
+    else dates.set(page.relPath, formatSitemapDate(time));
+  }
+  return missing === 0 ? { dates } : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed): no lastmod` };
+}
+
+/** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */
+export async function readSourceMap(path: string): Promise<Map<string, string>> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : ioErrorReason(error);
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${path}: ${why}`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `the source map ${path} must be a JSON object mapping page paths to source files`);
+  }
+  const base = resolve(path, '..');
+  const realBase = await realpath(base).catch(() => base);
+  const map = new Map<string, string>();
+  for (const [page, source] of Object.entries(data)) {
+    if (typeof source !== 'string') throw new SitemapError('ERR_SITEMAP_INPUT', `the source map ${path}: the source of ${JSON.stringify(page)} must be a string`);
+    map.set(page.replace(/^\.?\//, ''), resolve(realBase, source));
+  }
+  return map;
+}

@@ -1,0 +1,68 @@
+// When a file last changed according to git: the committer date of the last commit that touched it.
+// One `git log` walk over the history answers for every file at once (newest commits first, so a
+// path's first appearance is its last change) and stops as soon as every wanted path is answered;
+// one `git log -1 -- FILE` per page would take minutes on a site of 100,000 pages.
+
+import { spawn } from 'node:child_process';
+import { relative, resolve, sep } from 'node:path';
+
+/** The top of the git work tree holding `dir`, or undefined when there is none (or no git). */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  const out = await capture('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
+  const top = out?.trim();
+  return top === undefined || top === '' ? undefined : top;
+}
+
+/**
+ * For each of `paths` (on disk) that git has a commit for: the commit time in epoch milliseconds.
+ * Paths outside the work tree at `top`, untracked files and files never committed are left out.
+ */
+export async function gitLastCommitTimes(top: string, paths: Iterable<string>): Promise<Map<string, number>> {
+  const wanted = new Map<string, string>(); // repo-relative → as given
+  for (const path of paths) {
+    const rel = relative(top, resolve(path));
+    if (rel === '' || rel.startsWith('..')) continue;
+    wanted.set(sep === '/' ? rel : rel.split(sep).join('/'), path);
+  }
+  const found = new Map<string, number>();
+  if (wanted.size === 0) return found;
+  await new Promise<void>((done) => {
+    const child = spawn('git', ['-C', top, '-c', 'core.quotePath=false', 'log', '--format=%x01%ct', '--name-only', '-z', '--no-renames'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    // -z output: "\x01<time>\0\n<path>\0<path>\0\x01<time>\0\n<path>\0…"
+    let pending = '';
+    let time = Number.NaN;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const parts = (pending + chunk).split('\0');
+      pending = parts.pop() ?? '';
+      for (let part of parts) {
+        if (part.startsWith('\x01')) {
+          time = Number(part.slice(1)) * 1000;
+          continue;
+        }
+        if (part.startsWith('\n')) part = part.slice(1);
+        const original = wanted.get(part);
+        if (original !== undefined && !found.has(original) && Number.isFinite(time)) {
+          found.set(original, time);
+          if (found.size === wanted.size) child.kill();
+        }
+      }
+    });
+    child.on('error', () => done());
+    child.on('close', () => done());
+  });
+  return found;
+}
+
+function capture(command: string, args: string[]): Promise<string | undefined> {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (out += chunk));
+    child.on('error', () => done(undefined));
+    child.on('close', (code) => done(code === 0 ? out : undefined));
+  });
+}

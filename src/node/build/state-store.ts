@@ -1,0 +1,179 @@
+// The build state: what `sitemapkit build` must remember between runs so that `lastmod` tells the truth
+// and IndexNow submits only what changed. One JSON file, replaced atomically (written next to itself,
+// flushed to disk, renamed over the old one, directory flushed): a crash at any point leaves either
+// the previous state or the new one, never half of either.
+
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, basename } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { ioErrorReason } from '../io-errors.js';
+
+const FORMAT = 'sitemapkit-state';
+const VERSION = 1;
+
+/** What is remembered of one page, keyed by its URL. */
+export interface PageState {
+  /** Hash of the page's normalised content (see core/build/html-page.ts). */
+  hash: string;
+  /** The lastmod last written for it (W3C Datetime), or undefined when none was known. */
+  lastmod?: string;
+  /** Whether the page was in the sitemap (not noindex, a redirect, canonicalised elsewhere…). */
+  listed: boolean;
+}
+
+/** What is remembered of one child file of the set. */
+export interface FileState {
+  /** Hash of its uncompressed bytes. */
+  hash: string;
+  /** When its content last changed: the lastmod the index gives it. */
+  lastmod: string;
+  urls: number;
+}
+
+export interface BuildState {
+  /** Base URL of the last build: URLs are only comparable under the same one. */
+  baseUrl?: string;
+  /** Name of the entry file (the index) of the last build. */
+  indexName?: string;
+  pages: Map<string, PageState>;
+  files: Map<string, FileState>;
+  /** Buckets per section stem, for sections split because they outgrew one file. */
+  buckets: Map<string, number>;
+  /** IndexNow: per URL, the content hash it had at its last accepted submission. */
+  announced: Map<string, string>;
+  /** When an IndexNow submission was last accepted (ISO 8601). */
+  lastSubmission?: string;
+}
+
+export function emptyState(): BuildState {
+  return { pages: new Map(), files: new Map(), buckets: new Map(), announced: new Map() };
+}
+
+interface StateFile {
+  format: typeof FORMAT;
+  version: number;
+  baseUrl?: string;
+  indexName?: string;
+  /** [url, hash, lastmod or null, listed 1/0] */
+  pages: [string, string, string | null, number][];
+  /** [name, hash, lastmod, urls] */
+  files: [string, string, string, number][];
+  buckets: [string, number][];
+  announced: [string, string][];
+  lastSubmission?: string;
+}
+
+/** Reads the state at `path`; an empty state when the file does not exist. */
+export async function loadState(path: string): Promise<BuildState> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+    throw new SitemapError('ERR_SITEMAP_STATE', `cannot read the build state ${path}: ${ioErrorReason(error)}`);
+  }
+  let data: StateFile;
+  try {
+    data = JSON.parse(text) as StateFile;
+  } catch {
+    throw corrupt(path, 'it is not valid JSON');
+  }
+  if (data === null || typeof data !== 'object' || data.format !== FORMAT) throw corrupt(path, `it is not a ${FORMAT} file`);
+  if (data.version !== VERSION) {
+    throw new SitemapError('ERR_SITEMAP_STATE', `the build state ${path} has version ${String(data.version)}; this sitemapkit reads version ${VERSION}`);
+  }
+  if (!Array.isArray(data.pages) || !Array.isArray(data.files) || !Array.isArray(data.buckets) || !Array.isArray(data.announced)) {
+    throw corrupt(path, 'a table is missing');
+  }
+  const state = emptyState();
+  if (typeof data.baseUrl === 'string') state.baseUrl = data.baseUrl;
+  if (typeof data.indexName === 'string') state.indexName = data.indexName;
+  if (typeof data.lastSubmission === 'string') state.lastSubmission = data.lastSubmission;
+  for (const row of data.pages) {
+    const [url, hash, lastmod, listed] = row;
+    if (typeof url !== 'string' || typeof hash !== 'string') throw corrupt(path, 'a page row is malformed');
+    state.pages.set(url, typeof lastmod === 'string' ? { hash, lastmod, listed: listed === 1 } : { hash, listed: listed === 1 });
+  }
+  for (const row of data.files) {
+    const [name, hash, lastmod, urls] = row;
+    if (typeof name !== 'string' || typeof hash !== 'string' || typeof lastmod !== 'string' || typeof urls !== 'number') {
+      throw corrupt(path, 'a file row is malformed');
+    }
+    state.files.set(name, { hash, lastmod, urls });
+  }
+  for (const [stem, count] of data.buckets) if (typeof stem === 'string' && Number.isInteger(count) && count >= 1) state.buckets.set(stem, count);
+  for (const [url, hash] of data.announced) if (typeof url === 'string' && typeof hash === 'string') state.announced.set(url, hash);
+  return state;
+}
+
+function corrupt(path: string, why: string): SitemapError {
+  return new SitemapError(
+    'ERR_SITEMAP_STATE',
+    `the build state ${path} cannot be read: ${why}. Remove it to start afresh (every page then counts as new)`,
+  );
+}
+
+/** Replaces the state at `path` atomically and durably. */
+export async function saveState(path: string, state: BuildState): Promise<void> {
+  const data: StateFile = {
+    format: FORMAT,
+    version: VERSION,
+    ...(state.baseUrl !== undefined ? { baseUrl: state.baseUrl } : {}),
+    ...(state.indexName !== undefined ? { indexName: state.indexName } : {}),
+    ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
+    pages: [...state.pages].map(([url, page]) => [url, page.hash, page.lastmod ?? null, page.listed ? 1 : 0]),
+    files: [...state.files].map(([name, file]) => [name, file.hash, file.lastmod, file.urls]),
+    buckets: [...state.buckets],
+    announced: [...state.announced],
+  };
+  // One row per line: a diff of two states stays readable.
+  const text =
+    `{"format":${JSON.stringify(FORMAT)},"version":${VERSION}` +
+    (data.baseUrl !== undefined ? `,"baseUrl":${JSON.stringify(data.baseUrl)}` : '') +
+    (data.indexName !== undefined ? `,"indexName":${JSON.stringify(data.indexName)}` : '') +
+    (data.lastSubmission !== undefined ? `,"lastSubmission":${JSON.stringify(data.lastSubmission)}` : '') +
+    `,\n"pages":${rows(data.pages)},\n"files":${rows(data.files)},\n"buckets":${rows(data.buckets)},\n"announced":${rows(data.announced)}}\n`;
+  await writeFileAtomic(path, text);
+}
+
+function rows(table: readonly unknown[]): string {
+  return table.length === 0 ? '[]' : `[\n${table.map((row) => JSON.stringify(row)).join(',\n')}\n]`;
+}
+
+/**
+ * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
+ * a temporary file in the same directory, fsync, rename, fsync of the directory.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    const handle = await open(temp, 'w', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    await syncDirectory(dir);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  // Makes the rename itself durable. Not every platform can open a directory (Windows): best effort.
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The rename is still atomic; only its durability across a power cut is not guaranteed.
+  }
+}

@@ -1,0 +1,289 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { page, writeSite } from '../helpers/site.js';
+import { xmllint } from '../helpers/xmllint.js';
+
+const BASE = 'https://www.example.com/';
+const T1 = 1_790_000_000; // 2026-09-21T...
+const iso = (epoch: number) => new Date(epoch * 1000).toISOString().replace('.000Z', 'Z');
+
+interface BuildJson {
+  listed: number;
+  pages: number;
+  newPages: number;
+  changedPages: number;
+  removedPages: number;
+  excluded: { relPath: string; reason: string; detail?: string }[];
+  problems: { relPath: string; code: string }[];
+  files: { name: string; status: string; urls: number; lastmod?: string }[];
+  indexFile: { name: string; status: string; lastmod?: string };
+}
+
+async function build(site: string, epoch: number, extra: string[] = []): Promise<{ code: number; json: BuildJson; stderr: string }> {
+  const result = await runCli(['build', site, '--base-url', BASE, '--json', ...extra], { cwd: site, env: { SOURCE_DATE_EPOCH: String(epoch) } });
+  assert.ok(result.stdout.startsWith('{'), result.stderr);
+  return { code: result.code, json: JSON.parse(result.stdout) as BuildJson, stderr: result.stderr };
+}
+
+/** loc → lastmod of every URL in the set (children read back from disk). */
+function readSet(site: string, index = 'sitemap.xml'): Map<string, string | undefined> {
+  const urls = new Map<string, string | undefined>();
+  const indexXml = readFileSync(join(site, index), 'utf8');
+  for (const [, loc] of indexXml.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+    const name = (loc as string).slice(BASE.length);
+    const bytes = readFileSync(join(site, name));
+    const xml = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    for (const [, url] of xml.matchAll(/<url>(.*?)<\/url>/gs)) {
+      const at = /<loc>([^<]+)<\/loc>/.exec(url as string)?.[1] as string;
+      urls.set(at, /<lastmod>([^<]+)<\/lastmod>/.exec(url as string)?.[1]);
+    }
+  }
+  return urls;
+}
+
+const changedFiles = (json: BuildJson) => json.files.filter((f) => f.status !== 'unchanged').map((f) => `${f.name}:${f.status}`);
+
+function fixtureSite(): string {
+  const site = tempDir('sitemapkit-build-');
+  writeSite(site, {
+    'index.html': page({ title: 'Home' }),
+    'about.html': page({ title: 'About' }),
+    'blog/index.html': page({ title: 'Blog' }),
+    'blog/first-post.html': page({
+      title: 'First post',
+      head: '<link rel="alternate" hreflang="en" href="https://www.example.com/blog/first-post.html">\n<link rel="alternate" hreflang="fr" href="/fr/blog/premier-article.html">\n<link rel="alternate" hreflang="x-default" href="/blog/first-post.html">',
+      body: '<article><p>Hello.</p><img src="/img/hello.png" alt=""></article>',
+    }),
+    'blog/second-post.html': page({ title: 'Second post', body: '<p>Second.</p>' }),
+    'fr/blog/premier-article.html': page({
+      title: 'Premier article',
+      head: '<link rel="alternate" hreflang="en" href="/blog/first-post.html"><link rel="alternate" hreflang="fr" href="/fr/blog/premier-article.html">',
+    }),
+    'blog/print/first-post.html': page({ title: 'Print', head: '<link rel="canonical" href="https://www.example.com/blog/first-post.html">' }),
+    'private.html': page({ title: 'Private', head: '<meta name="robots" content="noindex, follow">' }),
+    'googlebot-only.html': page({ title: 'G', head: '<meta name="googlebot" content="NOINDEX">' }),
+    'old-page.html': '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/about.html"></head><body></body></html>',
+    'syndicated.html': page({ title: 'Elsewhere', head: '<link rel="canonical" href="https://news.example.org/story">' }),
+    '404.html': page({ title: 'Not found' }),
+    'drafts/wip.html': page({ title: 'WIP' }),
+    'assets/site.css': 'body{}',
+    '.hidden/secret.html': page({ title: 'hidden' }),
+  });
+  return site;
+}
+
+describe('sitemapkit build', () => {
+  it('lists the pages that belong in a sitemap and reports why the others are left out', async () => {
+    const site = fixtureSite();
+    const { code, json } = await build(site, T1, ['--exclude', 'drafts/**', '--initial-lastmod', 'none', '--images']);
+    assert.equal(code, 0);
+    const urls = readSet(site);
+    assert.deepEqual([...urls.keys()].sort(), [
+      'https://www.example.com/',
+      'https://www.example.com/about.html',
+      'https://www.example.com/blog/',
+      'https://www.example.com/blog/first-post.html',
+      'https://www.example.com/blog/second-post.html',
+      'https://www.example.com/fr/blog/premier-article.html',
+    ]);
+    const reasons = Object.fromEntries(json.excluded.map((e) => [e.relPath, e.reason]));
+    assert.deepEqual(reasons, {
+      'drafts/wip.html': 'excluded',
+      '404.html': 'error-page',
+      'blog/print/first-post.html': 'canonical-elsewhere',
+      'private.html': 'noindex',
+      'googlebot-only.html': 'noindex',
+      'old-page.html': 'redirect',
+      'syndicated.html': 'canonical-outside',
+    });
+    assert.equal(json.pages, 13);
+    assert.equal(json.listed, 6);
+    // hreflang alternates resolved against the page; images of the main content only.
+    const blog = gunzipSync(readFileSync(join(site, 'sitemap-blog.xml.gz'))).toString('utf8');
+    assert.match(blog, /<xhtml:link rel="alternate" hreflang="fr" href="https:\/\/www\.example\.com\/fr\/blog\/premier-article\.html"\/>/);
+    assert.match(blog, /<image:loc>https:\/\/www\.example\.com\/img\/hello\.png<\/image:loc>/);
+    // Stable files: one per section, an index always.
+    assert.deepEqual(json.files.map((f) => f.name).sort(), ['sitemap-blog.xml.gz', 'sitemap-fr.xml.gz', 'sitemap-root.xml.gz']);
+    assert.equal(json.indexFile.name, 'sitemap.xml');
+    // No lastmod was known (--initial-lastmod none), so none is invented.
+    assert.ok([...urls.values()].every((lastmod) => lastmod === undefined));
+  });
+
+  it('validates against sitemap.xsd and siteindex.xsd', async () => {
+    const site = fixtureSite();
+    await build(site, T1, ['--no-gzip', '--initial-lastmod', 'now']);
+    assert.deepEqual(await xmllint(readFileSync(join(site, 'sitemap.xml')), 'siteindex'), { valid: true, errors: [] });
+    for (const name of ['sitemap-root.xml', 'sitemap-blog.xml', 'sitemap-fr.xml']) {
+      assert.deepEqual(await xmllint(readFileSync(join(site, name)), 'all', name), { valid: true, errors: [] }, name);
+    }
+  });
+
+  it('changes lastmod and rewrites files only where content changed', async () => {
+    const site = fixtureSite();
+    const T2 = T1 + 86_400;
+    const T3 = T2 + 86_400;
+    const T4 = T3 + 86_400;
+    const first = await build(site, T1, ['--initial-lastmod', 'now']);
+    assert.equal(first.json.newPages, 12); // every page but 404.html, which is never read
+    const before = readSet(site);
+    assert.ok([...before.values()].every((lastmod) => lastmod === iso(T1)));
+    const mtimes = Object.fromEntries(first.json.files.map((f) => [f.name, statSync(join(site, f.name)).mtimeMs]));
+
+    // 1. Nothing changed: nothing is written.
+    const same = await build(site, T2, ['--initial-lastmod', 'now']);
+    assert.deepEqual(changedFiles(same.json), []);
+    assert.equal(same.json.indexFile.status, 'unchanged');
+    assert.deepEqual(readSet(site), before);
+
+    // 2. Only build noise changed (build id, timestamps in a comment and a script, ?v= queries).
+    writeSite(site, {
+      'index.html': page({ title: 'Home', buildId: 'b2-7f3a9c' }),
+      'blog/second-post.html': page({ title: 'Second post', body: '<p>Second.</p>', buildId: 'zz-another-build' }),
+    });
+    const noise = await build(site, T3, ['--initial-lastmod', 'now']);
+    assert.equal(noise.json.changedPages, 0);
+    assert.deepEqual(changedFiles(noise.json), []);
+    assert.deepEqual(readSet(site), before);
+
+    // 3. One page's content changed: its lastmod moves, its file and the index are rewritten.
+    writeSite(site, { 'blog/second-post.html': page({ title: 'Second post', body: '<p>Second, revised.</p>' }) });
+    const edit = await build(site, T4, ['--initial-lastmod', 'now']);
+    assert.equal(edit.json.changedPages, 1);
+    assert.deepEqual(changedFiles(edit.json), ['sitemap-blog.xml.gz:written']);
+    assert.equal(edit.json.indexFile.status, 'written');
+    const after = readSet(site);
+    assert.equal(after.get('https://www.example.com/blog/second-post.html'), iso(T4));
+    for (const [url, lastmod] of after) if (!url.endsWith('second-post.html')) assert.equal(lastmod, iso(T1), url);
+    for (const name of ['sitemap-root.xml.gz', 'sitemap-fr.xml.gz']) assert.equal(statSync(join(site, name)).mtimeMs, mtimes[name], `${name} not rewritten`);
+    const index = readFileSync(join(site, 'sitemap.xml'), 'utf8');
+    assert.match(index, new RegExp(`sitemap-blog\\.xml\\.gz</loc><lastmod>${iso(T4)}</lastmod>`));
+    assert.match(index, new RegExp(`sitemap-root\\.xml\\.gz</loc><lastmod>${iso(T1)}</lastmod>`));
+  });
+
+  it('adding a page in a new section adds one file and leaves the others byte for byte', async () => {
+    const site = fixtureSite();
+    await build(site, T1, ['--initial-lastmod', 'now']);
+    const bytes = (name: string) => readFileSync(join(site, name)).toString('base64');
+    const root = bytes('sitemap-root.xml.gz');
+    const blog = bytes('sitemap-blog.xml.gz');
+    writeSite(site, { 'docs/index.html': page({ title: 'Docs' }), 'docs/start.html': page({ title: 'Start' }) });
+    const { json } = await build(site, T1 + 60, ['--initial-lastmod', 'now']);
+    assert.deepEqual(changedFiles(json), ['sitemap-docs.xml.gz:written']);
+    assert.equal(json.newPages, 2);
+    assert.equal(bytes('sitemap-root.xml.gz'), root);
+    assert.equal(bytes('sitemap-blog.xml.gz'), blog);
+    assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /sitemap-docs\.xml\.gz/);
+  });
+
+  it('removes the file of a section that disappeared (only files it wrote)', async () => {
+    const site = fixtureSite();
+    writeFileSync(join(site, 'sitemap-mine.xml'), 'not ours');
+    await build(site, T1);
+    execFileSync('rm', ['-r', join(site, 'fr')]);
+    const { json } = await build(site, T1 + 60);
+    assert.deepEqual(changedFiles(json), ['sitemap-fr.xml.gz:removed']);
+    assert.equal(json.removedPages, 1);
+    assert.ok(!existsSync(join(site, 'sitemap-fr.xml.gz')));
+    assert.ok(existsSync(join(site, 'sitemap-mine.xml')));
+  });
+
+  it('splits a section that outgrows the limits into hash buckets and keeps them stable', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`shop/item-${i}.html`] = page({ title: `Item ${i}` });
+    writeSite(site, files);
+    const first = await build(site, T1, ['--max-urls', '10', '--initial-lastmod', 'now']);
+    const names = first.json.files.map((f) => f.name).sort();
+    assert.ok(names.length >= 3 && names.every((n) => /^sitemap-shop\.\d+\.xml\.gz$/.test(n)), String(names));
+    assert.ok(first.json.files.every((f) => f.urls <= 10));
+    writeSite(site, { 'shop/item-7.html': page({ title: 'Item 7', body: '<p>On sale</p>' }) });
+    const second = await build(site, T1 + 60, ['--max-urls', '10', '--initial-lastmod', 'now']);
+    assert.equal(changedFiles(second.json).length, 1, JSON.stringify(second.json.files));
+  });
+
+  it('maps files to URLs with --trailing-slash and --clean-urls', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a/index.html': page(), 'a/b.html': page() });
+    await build(site, T1, ['--clean-urls', '--trailing-slash', 'never']);
+    assert.deepEqual([...readSet(site).keys()].sort(), [BASE, `${BASE}a`, `${BASE}a/b`]);
+    await build(site, T1, ['--clean-urls', '--trailing-slash', 'always']);
+    assert.deepEqual([...readSet(site).keys()].sort(), [BASE, `${BASE}a/`, `${BASE}a/b/`]);
+  });
+
+  it('reports two files served at one URL and exits 1', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'a.html': page(), 'a/index.html': page() });
+    const result = await runCli(['build', site, '--base-url', BASE, '--clean-urls', '--trailing-slash', 'never'], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /a\/index\.html: left out: https:\/\/www\.example\.com\/a is also the URL of a\.html/);
+  });
+
+  it('takes the first lastmod from git, through --source-map when given, or from mtime', async () => {
+    const repo = tempDir('sitemapkit-build-git-');
+    writeSite(repo, {
+      'content/post.md': '# Post',
+      'public/index.html': page({ title: 'Home' }),
+      'public/post/index.html': page({ title: 'Post' }),
+      'public/untracked.html': page({ title: 'Untracked' }),
+      'source-map.json': JSON.stringify({ 'post/index.html': 'content/post.md' }),
+    });
+    const git = (args: string[], date: string) =>
+      execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+    git(['init', '-q'], '2024-01-01T00:00:00Z');
+    git(['add', 'content/post.md', 'public/index.html', 'public/post/index.html'], '2024-01-01T00:00:00Z');
+    git(['commit', '-qm', 'one'], '2024-01-02T03:04:05Z');
+    writeFileSync(join(repo, 'content/post.md'), '# Post, edited');
+    git(['commit', '-qam', 'two'], '2024-02-03T04:05:06Z');
+
+    const site = join(repo, 'public');
+    const out = tempDir('sitemapkit-build-out-');
+    const result = await runCli(['build', site, '--base-url', BASE, '--out', out, '--source-map', join(repo, 'source-map.json'), '--json'], { cwd: repo });
+    assert.equal(result.code, 0, result.stderr);
+    const urls = readSet(out);
+    assert.equal(urls.get(BASE), '2024-01-02T03:04:05Z'); // the page file's own commit
+    assert.equal(urls.get(`${BASE}post/`), '2024-02-03T04:05:06Z'); // its source's last commit
+    assert.equal(urls.get(`${BASE}untracked.html`), undefined); // never committed: none
+    assert.match(result.stderr, /1 page\(s\) seen for the first time have no git history/);
+
+    const mtimeSite = tempDir('sitemapkit-build-');
+    writeSite(mtimeSite, { 'index.html': page() });
+    utimesSync(join(mtimeSite, 'index.html'), new Date('2023-05-06T07:08:09Z'), new Date('2023-05-06T07:08:09Z'));
+    await build(mtimeSite, T1, ['--initial-lastmod', 'mtime']);
+    assert.equal(readSet(mtimeSite).get(BASE), '2023-05-06T07:08:09Z');
+  });
+
+  it('refuses bad usage with exit 2 and a one-line reason', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const cases: [string[], RegExp][] = [
+      [['build', site], /--base-url URL is required/],
+      [['build', '--base-url', BASE], /give the built site's folder/],
+      [['build', join(site, 'missing'), '--base-url', BASE], /cannot read the site folder .*missing: no such file/],
+      [['build', site, '--base-url', BASE, '--trailing-slash', 'sometimes'], /--trailing-slash/],
+      [['build', site, '--base-url', BASE, '--initial-lastmod', 'yesterday'], /--initial-lastmod/],
+      [['build', site, '--base-url', 'ftp://example.com/'], /base-url|http/],
+      [['build', site, '--base-url', BASE, '--dry-run'], /go with --indexnow-key/],
+      [['build', site, '--base-url', BASE, '--indexnow-key', 'short'], /--key/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await runCli(argv, { cwd: site });
+      assert.equal(result.code, 2, argv.join(' '));
+      assert.match(result.stderr, message, argv.join(' '));
+      assert.ok(!result.stderr.includes('    at '), 'no stack trace');
+    }
+  });
+
+  it('refuses a damaged state file instead of forgetting every lastmod', async () => {
+    const site = fixtureSite();
+    await build(site, T1);
+    writeFileSync(join(site, '.sitemapkit', 'state'), '{"format":"sitemapkit-state","version":1,"pages":[');
+    const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /the build state .*state cannot be read: it is not valid JSON\. Remove it to start afresh/);
+  });
+});

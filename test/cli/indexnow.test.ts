@@ -1,0 +1,153 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { page, writeSite } from '../helpers/site.js';
+import { startSiteServer } from '../helpers/site-server.js';
+
+const BASE = 'https://www.example.com/';
+const KEY = '5f2b8c1d9e7a4b3c';
+
+interface Received {
+  host: string;
+  key: string;
+  keyLocation?: string;
+  urlList: string[];
+}
+
+/** A fake IndexNow endpoint answering with the statuses in `script` (the last one repeats). */
+async function fakeEndpoint(script: { status: number; headers?: Record<string, string> }[]) {
+  const bodies: Received[] = [];
+  let calls = 0;
+  const server = await startSiteServer({
+    '/indexnow': async (req: IncomingMessage, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received);
+      const answer = script[Math.min(calls++, script.length - 1)] as { status: number; headers?: Record<string, string> };
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.status >= 400 ? '{"message":"nope"}' : '');
+    },
+  });
+  after(() => server.close());
+  return { server, bodies, endpoint: server.url('/indexnow') };
+}
+
+function site(): string {
+  const dir = tempDir('sitemapkit-indexnow-');
+  writeSite(dir, {
+    'index.html': page({ title: 'Home' }),
+    'a.html': page({ title: 'A' }),
+    'b.html': page({ title: 'B' }),
+    'blog/c.html': page({ title: 'C' }),
+    'hidden.html': page({ title: 'Hidden', head: '<meta name="robots" content="noindex">' }),
+  });
+  return dir;
+}
+
+const build = (dir: string, extra: string[] = []) => runCli(['build', dir, '--base-url', BASE, '--initial-lastmod', 'none', ...extra], { cwd: dir });
+const indexnow = (dir: string, endpoint: string, extra: string[] = []) => runCli(['indexnow', '--key', KEY, '--out', dir, '--endpoint', endpoint, ...extra], { cwd: dir });
+
+describe('sitemapkit indexnow', () => {
+  it('submits every listed URL once, then only what was added, changed or removed; records only what was accepted', async () => {
+    const dir = site();
+    const fake = await fakeEndpoint([{ status: 200 }]);
+    assert.equal((await build(dir)).code, 0);
+
+    const first = await indexnow(dir, fake.endpoint, ['--write-key-file']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(fake.bodies.length, 1);
+    assert.deepEqual(fake.bodies[0], {
+      host: 'www.example.com',
+      key: KEY,
+      urlList: [`${BASE}a.html`, `${BASE}b.html`, `${BASE}blog/c.html`, `${BASE}`], // in page-path order
+    });
+    assert.equal(readFileSync(join(dir, `${KEY}.txt`), 'utf8'), KEY);
+
+    // Nothing changed: nothing is sent.
+    const idle = await indexnow(dir, fake.endpoint);
+    assert.equal(idle.code, 0);
+    assert.match(idle.stderr, /nothing to submit/);
+    assert.equal(fake.bodies.length, 1);
+
+    // One page edited, one added, one deleted, one turned noindex; a build-noise-only change is not news.
+    writeSite(dir, {
+      'a.html': page({ title: 'A', body: '<p>Edited</p>' }),
+      'blog/new.html': page({ title: 'New' }),
+      'b.html': page({ title: 'B', head: '<meta name="robots" content="noindex">' }),
+      'index.html': page({ title: 'Home', buildId: 'another-build-id' }),
+    });
+    rmSync(join(dir, 'blog', 'c.html'));
+    assert.equal((await build(dir)).code, 0);
+
+    const dry = await indexnow(dir, fake.endpoint, ['--dry-run']);
+    assert.equal(dry.code, 0);
+    assert.equal(fake.bodies.length, 1, 'a dry run sends nothing');
+    const payloads = dry.stdout.trim().split('\n').map((line) => JSON.parse(line) as Received);
+    assert.deepEqual(payloads, [{ host: 'www.example.com', key: KEY, urlList: [`${BASE}a.html`, `${BASE}blog/new.html`, `${BASE}b.html`, `${BASE}blog/c.html`] }]);
+    assert.match(dry.stderr, /4 URLs \(1 added, 1 updated, 2 removed\)/);
+
+    const second = await indexnow(dir, fake.endpoint, ['--json']);
+    assert.equal(second.code, 0);
+    assert.deepEqual(fake.bodies[1]?.urlList, payloads[0]?.urlList);
+    const summary = JSON.parse(second.stdout) as { recorded: number; ok: boolean };
+    assert.equal(summary.recorded, 4);
+    assert.equal((await indexnow(dir, fake.endpoint)).stderr.includes('nothing to submit'), true);
+  });
+
+  for (const [status, pattern] of [
+    [400, /indexnow\/bad-request/],
+    [403, /indexnow\/forbidden[\s\S]*hint: .*5f2b8c1d9e7a4b3c\.txt[\s\S]*--write-key-file/],
+    [422, /indexnow\/unprocessable/],
+  ] as const) {
+    it(`explains ${status}, exits 1 and records nothing (the next run submits the same URLs)`, async () => {
+      const dir = site();
+      const fake = await fakeEndpoint([{ status }, { status: 202 }]);
+      await build(dir);
+      const refused = await indexnow(dir, fake.endpoint);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, pattern);
+      assert.match(refused.stderr, /the endpoint said: \{"message":"nope"\}/);
+      assert.equal(fake.bodies.length, 1, 'not retried');
+      const retried = await indexnow(dir, fake.endpoint);
+      assert.equal(retried.code, 0, retried.stderr);
+      assert.deepEqual(fake.bodies[1]?.urlList, fake.bodies[0]?.urlList);
+      assert.match(retried.stderr, /key|accepted|received/i);
+    });
+  }
+
+  it('backs off on 429 as Retry-After says and submits', async () => {
+    const dir = site();
+    const fake = await fakeEndpoint([{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }]);
+    await build(dir);
+    const started = Date.now();
+    const result = await indexnow(dir, fake.endpoint);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fake.bodies.length, 2);
+    assert.ok(Date.now() - started >= 950, 'waited about a second');
+  });
+
+  it('build --indexnow-key submits right after the build', async () => {
+    const dir = site();
+    const fake = await fakeEndpoint([{ status: 202 }]);
+    const result = await build(dir, ['--indexnow-key', KEY, '--endpoint', fake.endpoint, '--write-key-file']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fake.bodies[0]?.urlList.length, 4);
+    assert.ok(existsSync(join(dir, `${KEY}.txt`)));
+    // The key file is not a page, and the next build does not list it.
+    assert.equal((await build(dir, ['--indexnow-key', KEY, '--endpoint', fake.endpoint])).code, 0);
+    assert.equal(fake.bodies.length, 1, 'nothing new to submit');
+  });
+
+  it('needs a build first, and a valid key', async () => {
+    const dir = tempDir('sitemapkit-indexnow-');
+    const none = await runCli(['indexnow', '--key', KEY, '--out', dir], { cwd: dir });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no build state at .*: run "sitemapkit build" first/);
+    const bad = await runCli(['indexnow', '--key', 'bad key!', '--out', dir], { cwd: dir });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--key/);
+  });
+});
