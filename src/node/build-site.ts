@@ -59,6 +59,8 @@ export interface BuildSiteOptions {
   profile?: LimitsProfileName;
   maxUrls?: number;
   maxBytes?: number;
+  /** Threads that scan pages (default: one per core for a large site, none for a small one). */
+  threads?: number;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
   onProgress?: (progress: BuildProgress) => void;
@@ -99,6 +101,8 @@ export interface BuildSiteResult {
   outDir: string;
   statePath: string;
   indexFile: BuiltFile;
+  /** Where the index will be served: the URL for robots.txt and search consoles. */
+  indexUrl: string;
   /** The children, by name, then those removed. */
   files: BuiltFile[];
   pages: number;
@@ -163,6 +167,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const total = pages.length;
   const scans = await scanPages(pages, {
     images: options.images ?? false,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
   });
 
@@ -180,7 +185,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       url: page.url,
       noindex: scan.facts.noindex,
       ...(scan.facts.refresh !== undefined ? { refresh: scan.facts.refresh } : {}),
-      ...(scan.facts.canonical !== undefined ? { canonical: scan.facts.canonical } : {}),
+      // Several canonical links that disagree: Google ignores them all, and so does the build.
+      ...(scan.facts.canonical !== undefined && scan.facts.canonicalConflict !== true ? { canonical: scan.facts.canonical } : {}),
     });
   });
   const decisions = selectPages(candidates, baseUrl);
@@ -314,6 +320,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     outDir,
     statePath,
     indexFile,
+    indexUrl: baseUrl + indexName,
     files,
     pages: all.length,
     listed,

@@ -115,6 +115,16 @@ describe('sitemapkit build', () => {
     assert.ok([...urls.values()].every((lastmod) => lastmod === undefined));
   });
 
+  it('scans on worker threads the same as on the main thread', async () => {
+    const site = fixtureSite();
+    const inThread = await build(site, T1, ['--threads', '0', '--initial-lastmod', 'now', '--images']);
+    const set = readSet(site);
+    const threaded = await build(site, T1 + 60, ['--threads', '2', '--initial-lastmod', 'now', '--images']);
+    assert.deepEqual(changedFiles(threaded.json), []);
+    assert.deepEqual(threaded.json.excluded, inThread.json.excluded);
+    assert.deepEqual(readSet(site), set);
+  });
+
   it('validates against sitemap.xsd and siteindex.xsd', async () => {
     const site = fixtureSite();
     await build(site, T1, ['--no-gzip', '--initial-lastmod', 'now']);

@@ -59,6 +59,8 @@ Output:
   --max-bytes N             fewer uncompressed bytes per file than the profile allows
   --no-gzip                 plain .xml children (default: .xml.gz)
   --gzip-level N            1 to 9 (default 6)
+  --threads N               threads scanning pages (default: one per core on sites of
+                            2,000 pages or more; 0: none)
   --json                    print the result as JSON on standard output
   -v, --verbose             list every page left out and why
   -q, --quiet               no progress and no summary; problems still go to stderr
@@ -94,6 +96,7 @@ const OPTIONS = {
   'max-bytes': { type: 'string' },
   'no-gzip': { type: 'boolean' },
   'gzip-level': { type: 'string' },
+  threads: { type: 'string' },
   'indexnow-key': { type: 'string' },
   ...INDEXNOW_OPTIONS,
   json: { type: 'boolean' },
@@ -132,6 +135,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       maxUrls: positiveInteger(values['max-urls'], '--max-urls'),
       maxBytes: positiveInteger(values['max-bytes'], '--max-bytes'),
       gzipLevel,
+      threads: values.threads === undefined ? undefined : wholeNumber(values.threads, '--threads', 64),
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
     if (values['indexnow-key'] !== undefined) indexNow = indexNowSettings({ ...values, key: values['indexnow-key'] });
@@ -169,6 +173,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...(settings.maxUrls !== undefined ? { maxUrls: settings.maxUrls } : {}),
       ...(settings.maxBytes !== undefined ? { maxBytes: settings.maxBytes } : {}),
       ...(settings.now !== undefined ? { now: settings.now } : {}),
+      ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
       ...(showProgress ? { onProgress: (p: BuildProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
   } catch (error) {
@@ -208,6 +213,11 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(humanSummary(result, values.verbose === true));
   }
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function wholeNumber(value: string, flag: string, max: number): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** The build time from SOURCE_DATE_EPOCH (reproducible builds), else undefined (now). */
@@ -262,6 +272,6 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
     for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
     for (const page of r.excluded) lines.push(`    left out ${page.relPath}: ${exclusionText(page)}`);
   }
-  if (r.indexFile.status !== 'unchanged' || r.listed > 0) lines.push(`  entry file: ${r.indexFile.name} (add "Sitemap: …/${r.indexFile.name}" to robots.txt: sitemapkit robots --sitemap URL)`);
+  if (r.listed > 0) lines.push(`  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
   return lines.join('\n') + '\n';
 }

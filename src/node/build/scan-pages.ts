@@ -1,8 +1,11 @@
 // Reads and scans the pages of a built site: bytes → text (in the page's own encoding) → the facts
-// the build needs and a hash of the content without build noise. Files are read a few at a time in
-// parallel while the main thread scans the ones already read.
+// the build needs and a hash of the content without build noise. Scanning is CPU work (an HTML
+// tokenizer over every byte), so a large site is scanned by worker threads, one per core, each
+// reading its own files; results come back in page order.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { scanHtmlPage, sniffHtmlEncoding, type PageFacts } from '../../core/build/html-page.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -12,34 +15,92 @@ export interface ScanTarget {
   url: string;
 }
 
-export type PageScan = { facts: PageFacts; hash: string } | { error: string };
+/** A page's facts and content hash; the normalised content itself is dropped once hashed. */
+export type PageScan = { facts: Omit<PageFacts, 'content'>; hash: string } | { error: string };
 
 export interface ScanOptions {
   images: boolean;
-  /** Files read ahead of the scanner (default 16). */
-  concurrency?: number;
+  /** Worker threads (default: one per core, at most 8; 0 scans on this thread). Small sites use none. */
+  threads?: number;
   onScanned?: (done: number) => void;
 }
 
-/** Scans `targets` in order; a page that cannot be read gets `{ error }` instead of failing the run. */
+/** Below this many pages, starting workers costs more than it saves. */
+const PAGES_PER_THREAD_MIN = 2_000;
+/** Pages per message: large enough that messaging is noise, small enough to balance the threads. */
+const BATCH = 250;
+
+/** Scans `targets`; a page that cannot be read gets `{ error }` instead of failing the run. */
 export async function scanPages(targets: readonly ScanTarget[], options: ScanOptions): Promise<PageScan[]> {
-  const results: PageScan[] = new Array<PageScan>(targets.length);
-  const ahead = Math.max(1, options.concurrency ?? 16);
-  const reads: Promise<Uint8Array | Error>[] = [];
-  const start = (i: number): void => {
-    const target = targets[i];
-    if (target !== undefined) reads[i] = readFile(target.path).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-  };
-  for (let i = 0; i < ahead; i++) start(i);
-  for (let i = 0; i < targets.length; i++) {
-    const bytes = await (reads[i] as Promise<Uint8Array | Error>);
-    reads[i] = Promise.resolve(new Error('released')); // let the bytes be collected
-    start(i + ahead);
-    const target = targets[i] as ScanTarget;
-    results[i] = bytes instanceof Error ? { error: `cannot read ${target.path}: ${ioErrorReason(bytes)}` } : scanBytes(bytes, target.url, options.images);
-    options.onScanned?.(i + 1);
+  const threads = options.threads ?? (targets.length < PAGES_PER_THREAD_MIN ? 0 : Math.min(8, availableParallelism()));
+  if (threads === 0) {
+    const results: PageScan[] = [];
+    for (const target of targets) {
+      results.push(scanFile(target, options.images));
+      if (results.length % BATCH === 0) options.onScanned?.(results.length);
+    }
+    options.onScanned?.(results.length);
+    return results;
+  }
+  return scanInWorkers(targets, options, threads);
+}
+
+async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOptions, threads: number): Promise<PageScan[]> {
+  const results = new Array<PageScan>(targets.length);
+  const workers = Array.from({ length: threads }, () => startWorker());
+  let next = 0;
+  let done = 0;
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const send = (): void => {
+              if (next >= targets.length) {
+                resolve();
+                return;
+              }
+              const id = next;
+              next = Math.min(targets.length, next + BATCH);
+              worker.postMessage({ id, targets: targets.slice(id, next), images: options.images });
+            };
+            worker.on('message', (message: { id: number; scans: PageScan[] }) => {
+              message.scans.forEach((scan, i) => (results[message.id + i] = scan));
+              done += message.scans.length;
+              options.onScanned?.(done);
+              send();
+            });
+            worker.once('error', reject);
+            worker.once('exit', (code) => {
+              if (next < targets.length || done < targets.length) reject(new Error(`a page-scanning thread stopped (exit ${code})`));
+            });
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
   return results;
+}
+
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./scan-worker.js', import.meta.url));
+  // Run from the TypeScript sources (the tests, through tsx): Node 20 does not apply --import hooks
+  // to a worker's entry module, so the worker registers tsx itself before loading it.
+  const entry = JSON.stringify(new URL('./scan-worker.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+}
+
+/** Reads and scans one page (synchronous: the caller is a worker, or a small site). */
+export function scanFile(target: ScanTarget, images: boolean): PageScan {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(target.path);
+  } catch (error) {
+    return { error: `cannot read ${target.path}: ${ioErrorReason(error)}` };
+  }
+  return scanBytes(bytes, target.url, images);
 }
 
 /** Decodes and scans one page's bytes. */
@@ -50,8 +111,8 @@ export function scanBytes(bytes: Uint8Array, url: string, images: boolean): Page
   } catch {
     html = new TextDecoder('utf-8').decode(bytes);
   }
-  const facts = scanHtmlPage(html, url, { images });
-  return { facts, hash: contentHash(facts.content) };
+  const { content, ...facts } = scanHtmlPage(html, url, { images });
+  return { facts, hash: contentHash(content) };
 }
 
 /** 128 bits of SHA-256 over the normalised content: collisions are out of reach at any site size. */
