@@ -588,9 +588,9 @@ async function runParent(args) {
 
   const site = planSite(args.pages);
   const changes = Math.max(1, Math.round(args.pages * CHANGE_SHARE));
+  if (args.dir !== undefined) prepareDir(args.dir); // may exit (usage): before anything is made
   const work = mkdtempSync(join(tmpdir(), 'sitemapkit-bench-build-'));
   const siteDir = args.dir ?? join(work, 'site');
-  if (args.dir !== undefined) prepareDir(args.dir);
   const ctx = { site, siteDir, snapDir: join(work, 'snapshot'), work, gnuTime, urlsFile: join(work, 'urls.txt'), endpoint: undefined };
   const builds = { first: makeBuild('first', T1), scattered: makeBuild('rebuild-a', T2), sections: makeBuild('rebuild-b', T2) };
   const results = { siteSections: site.sections.map(({ name, pages }) => ({ name, pages })) };
