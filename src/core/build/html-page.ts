@@ -1,0 +1,1104 @@
+// What `sitemapkit build` needs to know about one built HTML page (issue 6): whether it may be listed
+// (robots noindex, a meta refresh stub, a canonical elsewhere), its hreflang alternates, the images of
+// its main content, and its content normalised so that a hash of it changes only when the page does.
+// Pure: strings in, values out; the caller decodes the bytes (see `sniffHtmlEncoding`) and hashes.
+//
+// Parsing: htmlparser2's `Tokenizer` (it decodes entities, knows raw-text and RCDATA elements, never
+// throws), with a small tree builder here rather than htmlparser2's `Parser`. The Parser keeps its
+// open elements with `Array#unshift` and searches them with `indexOf`, so a page of unclosed elements
+// takes quadratic time (1 MB of `<div>` took 19 s on Node 20); here the stack grows with `push`, and a
+// count of open elements per name answers "is a `</x>` closing anything?" in constant time.
+//
+// The normalised `content` is a serialisation of the page's tree with the build noise left out
+// (whitespace, comments, inline scripts and styles, cache-busting queries, hashed asset names, nonces,
+// SRI hashes, generator and build-stamp metas, framework ids, presentation attributes). What stays is
+// what Google's sitemap guidance counts as a change worth a new `lastmod`: "the main content, the
+// structured data, or links on the page" (developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap).
+
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
+import { resolveEncodingLabel } from '../read/sniff.js';
+import { normalizeUrl } from '../url.js';
+
+/** A `<link rel="alternate" hreflang="…" href="…">` of the page's head. */
+export interface PageAlternate {
+  /** As written, trimmed (`en-GB`, `x-default`); checking it is the validator's job. */
+  hreflang: string;
+  /** Absolute, normalised like every URL the writer emits (`normalizeUrl`), fragment dropped. */
+  href: string;
+}
+
+/** What `scanHtmlPage` found. Every URL is absolute and normalised (`normalizeUrl`), without fragment. */
+export interface PageFacts {
+  /**
+   * A robots meta says `noindex` or `none`: `<meta name="robots|googlebot|bingbot">` or
+   * `<meta http-equiv="X-Robots-Tag">`, anywhere in the page.
+   */
+  noindex: boolean;
+  /**
+   * The page is a redirect stub: the target of its first valid `<meta http-equiv="refresh">`, resolved
+   * against the document's base URL; the target as written when it does not resolve to an http(s) URL;
+   * `''` when the refresh has no URL (the page reloads itself: see `refreshSeconds`).
+   */
+  refresh?: string;
+  /** The refresh delay in whole seconds (Google reads 0 as a permanent redirect, more as a temporary one). */
+  refreshSeconds?: number;
+  /** The first `<link rel="canonical">` of the head that resolves to an http(s) URL. */
+  canonical?: string;
+  /** Set when the head has several canonical links that disagree; Google then ignores them all. */
+  canonicalConflict?: boolean;
+  /** hreflang alternates of the head, in document order, each distinct pair once. */
+  alternates: PageAlternate[];
+  /** With `images: true`: `<img src>` of the main content, http(s) only, each once, in document order. */
+  images: string[];
+  /** The page normalised for change detection: hash it; equal strings mean no change worth a lastmod. */
+  content: string;
+}
+
+export interface ScanHtmlPageOptions {
+  /** Collect `images` (off by default: it costs a URL normalisation per image). */
+  images?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tables
+
+/** HTML standard §13.1.2: void elements have no end tag and no content. */
+const VOID_ELEMENTS = new Set([
+  'area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen',
+  'link', 'meta', 'param', 'source', 'track', 'wbr',
+]);
+
+/**
+ * Start tags that close the current element first (HTML standard §13.2.6.4.7, "in body": a block
+ * opens → close a `p`; `li`, `dd`/`dt`, `option`, table rows and cells close their open sibling). With
+ * these, omitted optional end tags (`<p>a<p>b`, `<li>a<li>b`) give the same content as written ones,
+ * so a minifier setting (html-minifier's removeOptionalTags) does not count as a change.
+ */
+const IMPLIED_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const p = new Set(['p']);
+  const heading = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  const listItem = new Set(['li', 'p']);
+  const definition = new Set(['dd', 'dt', 'p']);
+  const cell = new Set(['td', 'th']);
+  const section = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
+  const map = new Map<string, ReadonlySet<string>>();
+  for (const name of [
+    'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'div', 'dl', 'fieldset', 'figcaption',
+    'figure', 'footer', 'form', 'header', 'hgroup', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section',
+    'table', 'ul',
+  ]) {
+    map.set(name, p);
+  }
+  for (const name of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) map.set(name, heading);
+  map.set('li', listItem);
+  map.set('dd', definition);
+  map.set('dt', definition);
+  map.set('option', new Set(['option']));
+  map.set('optgroup', new Set(['optgroup', 'option']));
+  map.set('tr', new Set(['tr', 'td', 'th']));
+  map.set('td', cell);
+  map.set('th', cell);
+  for (const name of ['thead', 'tbody', 'tfoot']) map.set(name, section);
+  map.set('rt', new Set(['rt', 'rp']));
+  map.set('rp', new Set(['rt', 'rp']));
+  return map;
+})();
+
+/**
+ * HTML standard §13.2.6.4.4 "in head": the start tags that stay in the head. Any other start tag (or
+ * text other than whitespace) ends it, as it does for browsers and for Google, which reads canonical
+ * and hreflang links only in the head: "make sure at least the <head> section is valid HTML"
+ * (developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls).
+ */
+const HEAD_ELEMENTS = new Set([
+  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'noframes', 'noscript', 'script', 'style',
+  'template', 'title',
+]);
+
+/**
+ * Elements whose text stays in the head. Inside a `noscript` of the head nothing ends it: a browser
+ * running scripts, and Google's renderer, reads that fallback as text (the HTML standard's "in head
+ * noscript" mode is for browsers without scripting).
+ */
+const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes', 'template']);
+
+/**
+ * `<meta name>` values whose robots directives apply to the crawlers a sitemap is for. `robots` is
+ * every crawler; `googlebot` and `bingbot` are the two big search engines' own names, and a page
+ * that tells either not to index it should not be listed (Search Console reports a listed noindex page
+ * as an error). Other bots' names (`googlebot-news`, …) are ignored.
+ */
+const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
+
+/**
+ * `noindex` or `none` (= noindex, nofollow) as a directive: Google splits on commas, and accepts
+ * spaces; an X-Robots-Tag value may name a crawler first (`googlebot: noindex`). Any crawler's name
+ * counts: the false positive only leaves a page out, the false negative lists a noindex page.
+ * developers.google.com/search/docs/crawling-indexing/robots-meta-tag
+ */
+const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
+
+/**
+ * `<meta name|property>` values (lowercased, `_` `:` `.` read as `-`) that stamp the build rather than
+ * describe the page: the generator and its version (`Hugo 0.121.1`, `Docusaurus v3.1.0`, changed by
+ * every upgrade), build ids and times, commits. Dates of the content (`date`, `article:modified_time`,
+ * `dcterms.modified`) are content and stay.
+ */
+const BUILD_META_NAMES = new Set([
+  'generator', 'generated', 'generated-at', 'generated-on', 'generation-time', 'build', 'buildid', 'buildtime',
+  'builddate', 'commit', 'commit-sha', 'git-commit', 'git-sha', 'version',
+]);
+
+function isBuildMetaName(name: string): boolean {
+  let key = name.trim().toLowerCase();
+  if (key.includes('_') || key.includes(':') || key.includes('.')) key = key.replace(/[_:.]/g, '-');
+  // `build-id`, `build-time`, … and `<generator>-version` (`docusaurus-version`, `app-version`).
+  return BUILD_META_NAMES.has(key) || key.startsWith('build-') || key.endsWith('-version');
+}
+
+/**
+ * Attributes that are build noise wherever they appear (names are lowercased by then):
+ * - `nonce` (CSP nonce, new for every build or response; Next.js also writes it into `data-n-css`) and
+ *   `integrity` (SRI hash of the asset's bytes);
+ * - `class` and `style`: presentation, not content; and where CSS modules, CSS-in-JS and scoped styles
+ *   put their generated names (`css-1n7v3ny`, `sc-bdVaJa`, `svelte-1x2y3z`, `astro-j7pv25f6`), which
+ *   change with the stylesheet or a dependency while the page does not;
+ * - scoped-style markers with the same role: Vue `data-v-<hash>`, Astro `data-astro-cid-<hash>`, Angular
+ *   `_ngcontent-<id>` / `_nghost-<id>`, Svelte's hydration hash `data-svelte-h`;
+ * - framework stamps: `ng-version`, React ≤ 17's `data-reactroot` (gone in React 18, so an upgrade would
+ *   touch every page), React ≤ 15's `data-reactid` and `data-react-checksum` (ids and a checksum of the
+ *   markup, both derived from what is already hashed here);
+ * - explicit build stamps: `data-build*` (`data-build`, `data-buildid`, `data-build-time`, …) and `data-generated*`.
+ */
+function isNoiseAttribute(name: string): boolean {
+  switch (name) {
+    case 'nonce':
+    case 'integrity':
+    case 'data-n-css':
+    case 'class':
+    case 'style':
+    case 'ng-version':
+    case 'data-reactroot':
+    case 'data-reactid':
+    case 'data-react-checksum':
+    case 'data-svelte-h':
+      return true;
+  }
+  const c = name.charCodeAt(0);
+  if (c === 0x64 /* d */) {
+    return (
+      name.startsWith('data-build') ||
+      name.startsWith('data-generated') ||
+      name.startsWith('data-astro-cid-') ||
+      (name.startsWith('data-v-') && isHex(name, 7))
+    );
+  }
+  if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
+  return false;
+}
+
+function isHex(s: string, from: number): boolean {
+  if (from >= s.length) return false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
+/** How an element's src/href/srcset enter the content. */
+const enum AssetUrls {
+  /** As written (links, canonical, iframes…: changing them is a change of the page). */
+  Keep,
+  /** Query and fragment dropped: `?v=123` and the like bust caches, they do not change the page. */
+  DropQuery,
+  /** Query and fragment dropped, content-hash parts of the path masked (scripts, stylesheets, preloads). */
+  DropQueryAndHashes,
+}
+
+/** `<link rel>` tokens of build artefacts whose file names carry content hashes. */
+const HASHED_LINK_RELS = new Set(['stylesheet', 'preload', 'modulepreload', 'prefetch']);
+/** Other `<link rel>` tokens of assets, cache-busted by query strings at most. */
+const ASSET_LINK_RELS = new Set(['icon', 'shortcut', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon', 'manifest']);
+
+const HASH_PLACEHOLDER = '[hash]';
+
+// ---------------------------------------------------------------------------------------------------
+// Small string helpers (linear, no backtracking regexes)
+
+function isAsciiWhitespace(c: number): boolean {
+  // WHATWG Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE.
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+function trimAsciiWhitespace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isAsciiWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
+
+/** ASCII whitespace runs as one space, ends trimmed (attribute values; text is done in `addText`). */
+function collapseWhitespace(s: string): string {
+  const n = s.length;
+  let start = 0;
+  while (start < n && isAsciiWhitespace(s.charCodeAt(start))) start++;
+  if (start === n) return '';
+  let end = n;
+  while (isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(s.charCodeAt(i + 1)))) {
+      return s.slice(start, end).replace(WHITESPACE_RUN_RE, ' ');
+    }
+  }
+  return start === 0 && end === n ? s : s.slice(start, end);
+}
+
+const ESCAPE_RE = /[&<>"]/g;
+
+function escapeChar(c: string): string {
+  return c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;';
+}
+
+// Text and attribute values are decoded; escaping keeps `&lt;b&gt;` as text apart from a `<b>` element,
+// and leaves `<` and `>` in the serialisation to tags alone.
+function escapeText(s: string): string {
+  return s.includes('&') || s.includes('<') || s.includes('>') ? s.replace(ESCAPE_RE, escapeChar) : s;
+}
+
+function escapeAttribute(s: string): string {
+  return s.includes('&') || s.includes('"') || s.includes('<') || s.includes('>') ? s.replace(ESCAPE_RE, escapeChar) : s;
+}
+
+/**
+ * Looks like a content hash or build id: at least 8 characters of [A-Za-z0-9_-] with a digit (hex
+ * `3f2a1b9c`, base64url `C3jV2k1p`, numeric chunk ids `17896441`), or letters only in mixed case with
+ * a capital after the first character (base64url without a digit, `DyUkeFpz`, about one Vite hash in
+ * five). A name such as `HeaderNav` is masked too; in an asset URL that costs nothing: renaming a
+ * script is not a change of the page.
+ */
+function isHashLike(s: string): boolean {
+  if (s.length < 8) return false;
+  let digit = false;
+  let lower = false;
+  let innerUpper = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) digit = true;
+    else if (c >= 0x61 && c <= 0x7a) lower = true;
+    else if (c >= 0x41 && c <= 0x5a) innerUpper ||= i > 0;
+    else if (c !== 0x2d && c !== 0x5f) return false;
+  }
+  return digit || (lower && innerUpper);
+}
+
+/**
+ * One `.`-separated piece of a path segment with its hash masked: `app-5f3e2c1d8a` → `app-[hash]`
+ * (Vite/Rollup `[name]-[hash]`, Next.js `[name]-[contenthash]`; the hash after the LAST qualifying
+ * `-`, since a base64url hash may contain `-` itself), or the whole piece (`3f2a1b9c` in
+ * `main.3f2a1b9c.js`, a Next.js build id as a directory).
+ */
+function maskHashedPiece(piece: string): string {
+  if (piece.length < 8) return piece;
+  // At most a few dashes are tried: each try slices, and a name may be all dashes.
+  let dash = piece.lastIndexOf('-');
+  for (let tries = 0; dash > 0 && tries < 4; tries++) {
+    if (piece.length - dash - 1 >= 8 && isHashLike(piece.slice(dash + 1))) return piece.slice(0, dash + 1) + HASH_PLACEHOLDER;
+    dash = piece.lastIndexOf('-', dash - 1);
+  }
+  return isHashLike(piece) ? HASH_PLACEHOLDER : piece;
+}
+
+function maskHashedPath(path: string): string {
+  const segments = path.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment.length < 8) continue;
+    const pieces = segment.split('.');
+    for (let j = 0; j < pieces.length; j++) pieces[j] = maskHashedPiece(pieces[j] as string);
+    segments[i] = pieces.join('.');
+  }
+  return segments.join('/');
+}
+
+/** An asset URL without query and fragment, optionally with its content hashes masked. */
+function normalizeAssetUrl(url: string, urls: AssetUrls): string {
+  let end = url.indexOf('?');
+  const hash = url.indexOf('#');
+  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
+  const path = end === -1 ? url : url.slice(0, end);
+  return urls === AssetUrls.DropQueryAndHashes ? maskHashedPath(path) : path;
+}
+
+/**
+ * A srcset with each candidate's URL normalised, descriptors kept (HTML standard §4.8.4.3.10, "parse
+ * a srcset attribute", simplified: a descriptor list ends at the next comma).
+ */
+function normalizeSrcset(srcset: string, urls: AssetUrls): string {
+  const out: string[] = [];
+  let i = 0;
+  const n = srcset.length;
+  while (i < n) {
+    let c = srcset.charCodeAt(i);
+    while (i < n && (isAsciiWhitespace(c) || c === 0x2c /* , */)) c = srcset.charCodeAt(++i);
+    if (i >= n) break;
+    const urlStart = i;
+    while (i < n && !isAsciiWhitespace(srcset.charCodeAt(i))) i++;
+    let urlEnd = i;
+    let descriptors = '';
+    if (srcset.charCodeAt(urlEnd - 1) === 0x2c) {
+      // A URL that ends with commas has no descriptors; the commas are not part of it.
+      while (urlEnd > urlStart && srcset.charCodeAt(urlEnd - 1) === 0x2c) urlEnd--;
+    } else {
+      const comma = srcset.indexOf(',', i);
+      const end = comma === -1 ? n : comma;
+      descriptors = trimAsciiWhitespace(srcset.slice(i, end));
+      i = end;
+    }
+    const url = normalizeAssetUrl(srcset.slice(urlStart, urlEnd), urls);
+    out.push(descriptors === '' ? url : `${url} ${descriptors}`);
+  }
+  return out.join(', ');
+}
+
+/**
+ * `content` of a `<meta http-equiv="refresh">` (HTML standard §4.2.5.3 "shared declarative refresh
+ * steps"): the delay, and the URL as written (`''` when there is none); undefined when the value is
+ * not a refresh at all (it does not start with a number).
+ */
+function parseRefresh(input: string): { seconds: number; url: string } | undefined {
+  const n = input.length;
+  let i = 0;
+  while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
+  const digitsStart = i;
+  while (i < n && input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) i++;
+  let seconds = 0;
+  if (i === digitsStart) {
+    if (input.charCodeAt(i) !== 0x2e /* . */) return undefined;
+  } else {
+    seconds = Math.min(Number(input.slice(digitsStart, i)), Number.MAX_SAFE_INTEGER);
+  }
+  while (i < n && ((input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) || input.charCodeAt(i) === 0x2e)) i++;
+  if (i < n) {
+    const c = input.charCodeAt(i);
+    if (c !== 0x3b /* ; */ && c !== 0x2c /* , */ && !isAsciiWhitespace(c)) return undefined;
+    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
+    if (input.charCodeAt(i) === 0x3b || input.charCodeAt(i) === 0x2c) i++;
+    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
+  }
+  if (i >= n) return { seconds, url: '' };
+  // The "URL =" prefix is optional; the steps below follow the standard's jumps.
+  let url = input.slice(i);
+  let skipQuotes = true;
+  if ((input.charCodeAt(i) | 0x20) === 0x75 /* u */) {
+    i++;
+    if ((input.charCodeAt(i) | 0x20) === 0x72 /* r */ && (input.charCodeAt(i + 1) | 0x20) === 0x6c /* l */) {
+      i += 2;
+      while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
+      if (input.charCodeAt(i) === 0x3d /* = */) {
+        i++;
+        while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
+      } else {
+        skipQuotes = false; // "parse": the URL is the whole remainder, `url…` included
+      }
+    } else {
+      skipQuotes = false;
+    }
+  }
+  if (skipQuotes) {
+    const quote = input.charAt(i);
+    if (quote === '"' || quote === "'") {
+      i++;
+      const close = input.indexOf(quote, i);
+      url = input.slice(i, close === -1 ? n : close);
+    } else {
+      url = input.slice(i);
+    }
+  }
+  return { seconds, url: trimAsciiWhitespace(url) };
+}
+
+/**
+ * `ref` resolved against `base` and normalised as the writer does (`normalizeUrl`), fragment dropped;
+ * undefined when it is not an http(s) URL. An empty reference is the base itself.
+ */
+function resolveUrl(ref: string, base: string, field: string): string | undefined {
+  let s = trimAsciiWhitespace(ref);
+  const hash = s.indexOf('#');
+  if (hash !== -1) s = s.slice(0, hash);
+  if (s === '') return base;
+  try {
+    return normalizeUrl(s, field, base);
+  } catch (err) {
+    if (err instanceof InvalidValueError) return undefined;
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The scanner
+
+// Where an image sits, for choosing the main content once the whole page is known.
+const IN_MAIN = 1;
+const IN_ARTICLE = 2;
+const IN_CHROME = 4;
+
+class PageScanner implements TokenizerCallbacks {
+  private readonly html: string;
+  private readonly wantImages: boolean;
+
+  // Content: parts joined once at the end. Text goes in as it comes (see addText).
+  private readonly parts: string[] = [];
+  private pendingSpace = false;
+  private atTag = true;
+
+  // Open elements (html, head, body, scripts and styles excepted) and how many of each name are open.
+  private readonly stack: string[] = [];
+  private readonly openCount = new Map<string, number>();
+  private mainDepth = 0;
+  private articleDepth = 0;
+  private chromeDepth = 0;
+  private foreignDepth = 0;
+  private noscriptDepth = 0;
+  private inHead = true;
+  private inScriptOrStyle = false;
+
+  // The start tag being read.
+  private tagName = '';
+  private attrNames: string[] = [];
+  private attrValues: string[] = [];
+  private attrName = '';
+  private attrValue = '';
+
+  // Facts, resolved in `facts()` once the base URL is known.
+  private noindex = false;
+  private refresh: { seconds: number; url: string } | undefined;
+  private baseHref: string | undefined;
+  private readonly canonicals: string[] = [];
+  private readonly alternates: { hreflang: string; href: string }[] = [];
+  private readonly imageSrcs: string[] = [];
+  private readonly imagePlaces: number[] = [];
+  private sawMain = false;
+  private sawArticle = false;
+
+  constructor(html: string, wantImages: boolean) {
+    this.html = html;
+    this.wantImages = wantImages;
+  }
+
+  // --- TokenizerCallbacks ---------------------------------------------------------------------------
+
+  ontext(start: number, end: number): void {
+    if (!this.inScriptOrStyle) this.addText(this.html.slice(start, end));
+  }
+
+  ontextentity(codepoint: number): void {
+    if (!this.inScriptOrStyle) this.addText(String.fromCodePoint(codepoint));
+  }
+
+  oncdata(start: number, end: number, endOffset: number): void {
+    // CDATA sections are text in SVG and MathML only; in HTML they are bogus comments.
+    if (this.foreignDepth > 0 && !this.inScriptOrStyle) this.addText(this.html.slice(start, end - endOffset));
+  }
+
+  oncomment(): void {
+    // Comments are dropped entirely: build ids, timestamps, "generated by" banners.
+  }
+
+  ondeclaration(): void {
+    // The doctype is not content.
+  }
+
+  onprocessinginstruction(): void {}
+
+  onopentagname(start: number, end: number): void {
+    this.tagName = this.html.slice(start, end).toLowerCase();
+    if (this.attrNames.length !== 0) {
+      this.attrNames = [];
+      this.attrValues = [];
+    }
+  }
+
+  onattribname(start: number, end: number): void {
+    this.attrName = this.html.slice(start, end).toLowerCase();
+    this.attrValue = '';
+  }
+
+  onattribdata(start: number, end: number): void {
+    this.attrValue += this.html.slice(start, end);
+  }
+
+  onattribentity(codepoint: number): void {
+    this.attrValue += String.fromCodePoint(codepoint);
+  }
+
+  onattribend(): void {
+    // HTML standard §13.2.5.33: a repeated attribute is dropped; the first one counts.
+    if (!this.attrNames.includes(this.attrName)) {
+      this.attrNames.push(this.attrName);
+      this.attrValues.push(this.attrValue);
+    }
+    this.attrValue = '';
+  }
+
+  onopentagend(): void {
+    this.startTag(false);
+  }
+
+  onselfclosingtag(): void {
+    this.startTag(true);
+  }
+
+  onclosetag(start: number, end: number): void {
+    this.endTag(this.html.slice(start, end).toLowerCase());
+  }
+
+  onend(): void {
+    while (this.stack.length > 0) this.pop();
+  }
+
+  isInForeignContext(): boolean {
+    // Inside SVG and MathML, `<title>` and `<style>` hold markup, not raw text.
+    return this.foreignDepth > 0;
+  }
+
+  // --- Tree -----------------------------------------------------------------------------------------
+
+  /**
+   * Text, with whitespace normalised as it arrives: ASCII whitespace runs become one space (how CSS
+   * `white-space: normal` renders text; non-breaking and other Unicode spaces are content and stay) and
+   * text is trimmed where it meets a tag. A space is only written once the next text shows it is
+   * inside a sentence, so whitespace before a tag, and comments or removed scripts inside a sentence,
+   * leave no trace. Whitespace in `<pre>` is collapsed too: re-indented code is not worth a new lastmod.
+   * One pass over the characters; a text node's pieces are written whole where they need no change.
+   */
+  private addText(text: string): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (isAsciiWhitespace(text.charCodeAt(i))) {
+        do i++;
+        while (i < n && isAsciiWhitespace(text.charCodeAt(i)));
+        if (!this.atTag) this.pendingSpace = true;
+        if (i === n) return;
+      }
+      // Up to whitespace that is not a lone space between two other characters.
+      const start = i;
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || i + 1 === n || isAsciiWhitespace(text.charCodeAt(i + 1)))) break;
+      }
+      if (this.inHead) this.textInHead();
+      if (this.pendingSpace) this.parts.push(' ');
+      this.parts.push(escapeText(start === 0 && i === n ? text : text.slice(start, i)));
+      this.pendingSpace = false;
+      this.atTag = false;
+    }
+  }
+
+  /** Text other than whitespace ends the head (HTML standard "in head", "anything else"), outside a title, … */
+  private textInHead(): void {
+    if (this.noscriptDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
+  }
+
+  /**
+   * A tag was written, or left out as noise: the text before it ends here, and the text after it starts
+   * without a space. (Comments, scripts and styles are not tags in this sense: they vanish.)
+   */
+  private tagWritten(): void {
+    this.pendingSpace = false;
+    this.atTag = true;
+  }
+
+  private attr(name: string): string | undefined {
+    const i = this.attrNames.indexOf(name);
+    return i === -1 ? undefined : this.attrValues[i];
+  }
+
+  private startTag(selfClosing: boolean): void {
+    const name = this.tagName;
+    if (this.inHead && !HEAD_ELEMENTS.has(name) && this.noscriptDepth === 0) this.inHead = false;
+    let urls = AssetUrls.Keep;
+    switch (name) {
+      case 'html':
+      case 'head':
+      case 'body':
+        // Optional tags (HTML standard §13.1.2.4): present or omitted, the page is the same. They are
+        // never on the stack, and show in the content only with attributes (`<html lang>`).
+        if (this.attrNames.some((attr) => !isNoiseAttribute(attr))) this.writeStartTag(name, AssetUrls.Keep);
+        else this.tagWritten();
+        return;
+      case 'script': {
+        // The text of every script is dropped (inline code, JSON-LD, `__NEXT_DATA__`: they repeat the
+        // page or stamp the build, and JSON-LD `dateModified` is often the build time). An inline script
+        // leaves no trace; an external one stays, its src normalised.
+        if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
+        if (this.attr('src') === undefined) return;
+        this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
+        return;
+      }
+      case 'style':
+        if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
+        return;
+      case 'meta':
+        if (!this.meta()) {
+          this.tagWritten();
+          return;
+        }
+        break;
+      case 'link':
+        urls = this.link();
+        break;
+      case 'base':
+        // HTML standard §4.2.3: the first base element with an href sets the document base URL.
+        if (this.baseHref === undefined) this.baseHref = this.attr('href');
+        break;
+      case 'img':
+        urls = AssetUrls.DropQuery;
+        if (this.wantImages) this.image();
+        break;
+      case 'source':
+      case 'video':
+      case 'audio':
+        urls = AssetUrls.DropQuery;
+        break;
+      case 'main':
+        this.sawMain = true;
+        break;
+      case 'article':
+        this.sawArticle = true;
+        break;
+    }
+
+    const closes = IMPLIED_CLOSE.get(name);
+    if (closes !== undefined) {
+      while (this.stack.length > 0 && closes.has(this.stack[this.stack.length - 1] as string)) this.pop();
+    }
+    this.writeStartTag(name, urls);
+    if (VOID_ELEMENTS.has(name) && this.foreignDepth === 0) return;
+    this.push(name);
+    // Self-closing is only honoured in SVG and MathML (HTML standard §13.2.6.5); `<div/>` opens a div.
+    if (selfClosing && this.foreignDepth > 0) this.endTag(name);
+  }
+
+  /** Write the start tag with its kept attributes, sorted (their order is not content). */
+  private writeStartTag(name: string, urls: AssetUrls): void {
+    const names = this.attrNames;
+    const values = this.attrValues;
+    let kept: string[] | undefined;
+    for (let i = 0; i < names.length; i++) {
+      const attr = names[i] as string;
+      if (isNoiseAttribute(attr)) continue;
+      let value = collapseWhitespace(values[i] as string);
+      if (urls !== AssetUrls.Keep) {
+        if (attr === 'src' || attr === 'href') value = normalizeAssetUrl(value, urls);
+        else if (attr === 'srcset' || attr === 'imagesrcset') value = normalizeSrcset(value, urls);
+      }
+      (kept ??= []).push(` ${attr}="${escapeAttribute(value)}"`);
+    }
+    this.tagWritten();
+    if (kept === undefined) {
+      this.parts.push(`<${name}>`);
+    } else {
+      // Names are unique here, so sorting the serialised pairs orders by name.
+      if (kept.length > 1) kept.sort();
+      this.parts.push(`<${name}${kept.join('')}>`);
+    }
+  }
+
+  private push(name: string): void {
+    this.stack.push(name);
+    this.openCount.set(name, (this.openCount.get(name) ?? 0) + 1);
+    this.track(name, 1);
+  }
+
+  /** Pop the current element and write its end tag: implied or explicit, the tree is the same. */
+  private pop(): void {
+    const name = this.stack.pop() as string;
+    this.openCount.set(name, (this.openCount.get(name) as number) - 1);
+    this.track(name, -1);
+    this.tagWritten();
+    this.parts.push(`</${name}>`);
+  }
+
+  private track(name: string, delta: number): void {
+    switch (name) {
+      case 'main':
+        this.mainDepth += delta;
+        break;
+      case 'article':
+        this.articleDepth += delta;
+        break;
+      case 'header':
+      case 'nav':
+      case 'footer':
+      case 'aside':
+        this.chromeDepth += delta;
+        break;
+      case 'svg':
+      case 'math':
+        this.foreignDepth += delta;
+        break;
+      case 'noscript':
+        this.noscriptDepth += delta;
+        break;
+    }
+  }
+
+  private endTag(name: string): void {
+    if (name === 'script' || name === 'style') {
+      this.inScriptOrStyle = false;
+      return;
+    }
+    // An end tag with nothing of its name open closes nothing (browsers make `</p>` and `</br>` an empty
+    // element). It is still a tag between two texts, so whitespace next to it does not count either.
+    if ((this.openCount.get(name) ?? 0) === 0) {
+      this.tagWritten();
+      return;
+    }
+    // Elements left open inside it close with it (each write costs one pop: linear overall).
+    while ((this.stack[this.stack.length - 1] as string) !== name) this.pop();
+    this.pop();
+  }
+
+  // --- Facts ----------------------------------------------------------------------------------------
+
+  /** Robots and refresh facts of a `<meta>`; false when the element is build noise. */
+  private meta(): boolean {
+    const content = this.attr('content') ?? '';
+    const name = this.attr('name');
+    if (name !== undefined) {
+      if (ROBOTS_META_NAMES.has(trimAsciiWhitespace(name).toLowerCase()) && NOINDEX_RE.test(content)) this.noindex = true;
+      if (isBuildMetaName(name)) return false;
+    }
+    const property = this.attr('property');
+    if (property !== undefined && isBuildMetaName(property)) return false;
+    const httpEquiv = this.attr('http-equiv');
+    if (httpEquiv !== undefined) {
+      const pragma = trimAsciiWhitespace(httpEquiv).toLowerCase();
+      if (pragma === 'x-robots-tag') {
+        if (NOINDEX_RE.test(content)) this.noindex = true;
+      } else if (pragma === 'refresh' && this.refresh === undefined && this.noscriptDepth === 0) {
+        // Browsers act on the first refresh that parses, wherever it is (HTML standard §4.2.5.3); one
+        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub.
+        this.refresh = parseRefresh(content);
+      }
+    }
+    return true;
+  }
+
+  /** Canonical and hreflang facts of a `<link>`, and how its href enters the content. */
+  private link(): AssetUrls {
+    const rel = this.attr('rel');
+    if (rel === undefined) return AssetUrls.Keep;
+    const rels = trimAsciiWhitespace(rel).toLowerCase().split(WHITESPACE_RUN_RE);
+    const href = this.attr('href');
+    // Head only: Google ignores canonical and hreflang links in the body ("rel=canonical link element
+    // is only accepted if it appears in the <head> section"; hreflang links go "in the <head>"). Not in
+    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text.
+    if (this.inHead && this.noscriptDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
+      if (rels.includes('canonical')) this.canonicals.push(href);
+      const hreflang = this.attr('hreflang');
+      const type = this.attr('type');
+      // An alternate with a type other than HTML is a feed or a format, not a language version.
+      const isHtml = type === undefined || trimAsciiWhitespace(type).toLowerCase() === 'text/html';
+      if (hreflang !== undefined && isHtml && rels.includes('alternate')) {
+        const lang = trimAsciiWhitespace(hreflang);
+        if (lang !== '') this.alternates.push({ hreflang: lang, href });
+      }
+    }
+    let urls = AssetUrls.Keep;
+    for (const token of rels) {
+      if (HASHED_LINK_RELS.has(token)) return AssetUrls.DropQueryAndHashes;
+      if (ASSET_LINK_RELS.has(token)) urls = AssetUrls.DropQuery;
+    }
+    return urls;
+  }
+
+  private image(): void {
+    const src = this.attr('src');
+    if (src === undefined) return;
+    const trimmed = trimAsciiWhitespace(src);
+    if (trimmed === '' || /^data:/i.test(trimmed)) return;
+    this.imageSrcs.push(trimmed);
+    this.imagePlaces.push((this.mainDepth > 0 ? IN_MAIN : 0) | (this.articleDepth > 0 ? IN_ARTICLE : 0) | (this.chromeDepth > 0 ? IN_CHROME : 0));
+  }
+
+  facts(pageUrl: string): PageFacts {
+    // HTML standard §4.2.3: the base element's href, resolved against the document URL; a bad one is ignored.
+    const base = (this.baseHref !== undefined ? resolveUrl(this.baseHref, pageUrl, 'base') : undefined) ?? pageUrl;
+    const facts: PageFacts = { noindex: this.noindex, alternates: [], images: [], content: this.parts.join('') };
+
+    if (this.refresh !== undefined) {
+      const { seconds, url } = this.refresh;
+      facts.refresh = url === '' ? '' : (resolveUrl(url, base, 'refresh') ?? url);
+      facts.refreshSeconds = seconds;
+    }
+
+    for (const href of this.canonicals) {
+      const url = resolveUrl(href, base, 'canonical');
+      if (url === undefined) continue;
+      if (facts.canonical === undefined) facts.canonical = url;
+      else if (url !== facts.canonical) facts.canonicalConflict = true;
+    }
+
+    const seenAlternates = new Set<string>();
+    for (const { hreflang, href } of this.alternates) {
+      const url = resolveUrl(href, base, 'hreflang');
+      if (url === undefined) continue;
+      const key = `${hreflang}\n${url}`;
+      if (seenAlternates.has(key)) continue;
+      seenAlternates.add(key);
+      facts.alternates.push({ hreflang, href: url });
+    }
+
+    if (this.wantImages) {
+      // The main content: <main> if the page has one, else <article>, else the body without its chrome.
+      const inContent = this.sawMain
+        ? (place: number) => (place & IN_MAIN) !== 0
+        : this.sawArticle
+          ? (place: number) => (place & IN_ARTICLE) !== 0
+          : (place: number) => (place & IN_CHROME) === 0;
+      const seen = new Set<string>();
+      for (let i = 0; i < this.imageSrcs.length; i++) {
+        if (!inContent(this.imagePlaces[i] as number)) continue;
+        const url = resolveUrl(this.imageSrcs[i] as string, base, 'image:loc');
+        if (url === undefined || seen.has(url)) continue;
+        seen.add(url);
+        facts.images.push(url);
+      }
+    }
+    return facts;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Public API
+
+/**
+ * Scan one built HTML page: robots noindex, meta refresh, canonical and hreflang links (head only, as
+ * Google reads them), optionally the images of the main content, and the content normalised for change
+ * detection. Never throws on content: malformed HTML parses as browsers would, roughly; time is linear
+ * in the page's length.
+ *
+ * @param pageUrl The page's absolute http(s) URL; relative URLs resolve against it (or its `<base href>`).
+ *   Anything else is a misuse of the API and throws `ERR_SITEMAP_INVALID_ARGUMENT`.
+ */
+export function scanHtmlPage(html: string, pageUrl: string, options: ScanHtmlPageOptions = {}): PageFacts {
+  let url: string;
+  try {
+    url = normalizeUrl(pageUrl, 'pageUrl');
+  } catch (err) {
+    if (!(err instanceof InvalidValueError)) throw err;
+    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `scanHtmlPage() needs the page's absolute http(s) URL, got ${quoteValue(pageUrl)}: ${err.message}`);
+  }
+  const scanner = new PageScanner(html, options.images === true);
+  const tokenizer = new Tokenizer({}, scanner);
+  tokenizer.write(html);
+  tokenizer.end();
+  return scanner.facts(url);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Encoding
+
+/** How many bytes the prescan reads (HTML standard §13.2.3.2). */
+export const HTML_PRESCAN_BYTES = 1024;
+
+/**
+ * The character encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts (`utf-8`,
+ * `windows-1252`, `shift_jis`, …): a BOM; else the first usable `<meta charset>` or
+ * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first 1,024 bytes (the HTML
+ * standard's prescan, §13.2.3.2, without its tentative-confidence re-parse); else UTF-8, which is what
+ * site generators write (a browser would guess from the locale). A decoder made with the result strips
+ * a matching BOM itself.
+ *
+ * Labels of ISO-8859-1 give `windows-1252`, as in browsers; note that Node 20.18.3+ decodes its bytes
+ * 80–9F wrongly through `TextDecoder` without options (see src/core/read/sniff.ts).
+ */
+export function sniffHtmlEncoding(bytes: Uint8Array): string {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  return prescan(bytes, Math.min(bytes.length, HTML_PRESCAN_BYTES)) ?? 'utf-8';
+}
+
+function isSpaceByte(b: number | undefined): boolean {
+  return b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x20;
+}
+
+function isAsciiLetter(b: number | undefined): boolean {
+  return b !== undefined && ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a);
+}
+
+/** Does `ascii` (lower case) start at `i`, case-insensitively? */
+function bytesStartWith(bytes: Uint8Array, i: number, end: number, ascii: string): boolean {
+  if (i + ascii.length > end) return false;
+  for (let k = 0; k < ascii.length; k++) {
+    let b = bytes[i + k] as number;
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+    if (b !== ascii.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** HTML standard §13.2.3.2 "prescan a byte stream to determine its encoding". */
+function prescan(bytes: Uint8Array, end: number): string | undefined {
+  let i = 0;
+  while (i < end) {
+    if (bytesStartWith(bytes, i, end, '<!--')) {
+      // To the first "-->" after "<!--" (the dashes may be those of "<!--": "<!-->" is a comment).
+      let j = i + 2;
+      while (j + 2 < end && !(bytes[j] === 0x2d && bytes[j + 1] === 0x2d && bytes[j + 2] === 0x3e)) j++;
+      if (j + 2 >= end) return undefined;
+      i = j + 3;
+    } else if (bytesStartWith(bytes, i, end, '<meta') && (isSpaceByte(bytes[i + 5]) || bytes[i + 5] === 0x2f)) {
+      const found = metaEncoding(bytes, i + 6, end);
+      if (found.encoding !== undefined) return found.encoding;
+      i = found.next + 1;
+    } else if (bytes[i] === 0x3c && (isTagStart(bytes, i, end))) {
+      // Another tag: skip its name and attributes, so that `<meta` in an attribute value is not read.
+      i++;
+      while (i < end && !isSpaceByte(bytes[i]) && bytes[i] !== 0x3e) i++;
+      let attr = readAttribute(bytes, i, end);
+      while (attr !== undefined) {
+        i = attr.next;
+        attr = readAttribute(bytes, i, end);
+      }
+      i = skipToAttributeEnd(bytes, i, end) + 1;
+    } else if (bytes[i] === 0x3c && (bytes[i + 1] === 0x21 || bytes[i + 1] === 0x2f || bytes[i + 1] === 0x3f)) {
+      // `<!…>`, `</…>` (not a tag), `<?…>`: to the next ">".
+      const gt = bytes.indexOf(0x3e, i + 2);
+      if (gt === -1 || gt >= end) return undefined;
+      i = gt + 1;
+    } else {
+      i++;
+    }
+  }
+  return undefined;
+}
+
+/** `<` then a letter, or `</` then a letter. */
+function isTagStart(bytes: Uint8Array, i: number, end: number): boolean {
+  if (i + 1 < end && isAsciiLetter(bytes[i + 1])) return true;
+  return i + 2 < end && bytes[i + 1] === 0x2f && isAsciiLetter(bytes[i + 2]);
+}
+
+/** Where the attribute loop stopped: at ">" or at the end. */
+function skipToAttributeEnd(bytes: Uint8Array, i: number, end: number): number {
+  while (i < end && bytes[i] !== 0x3e) i++;
+  return i;
+}
+
+interface PrescanAttribute {
+  name: string;
+  value: string;
+  /** Index right after the attribute. */
+  next: number;
+}
+
+function lowerByte(b: number): string {
+  return String.fromCharCode(b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
+}
+
+/** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. */
+function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAttribute | undefined {
+  let i = start;
+  while (i < end && (isSpaceByte(bytes[i]) || bytes[i] === 0x2f)) i++;
+  if (i >= end || bytes[i] === 0x3e) return undefined;
+  let name = '';
+  let value = '';
+  for (;;) {
+    if (i >= end) return undefined;
+    const b = bytes[i] as number;
+    if (b === 0x3d && name !== '') {
+      i++;
+      break;
+    }
+    if (isSpaceByte(b)) {
+      while (i < end && isSpaceByte(bytes[i])) i++;
+      if (bytes[i] !== 0x3d) return { name, value, next: i };
+      i++;
+      break;
+    }
+    if (b === 0x2f || b === 0x3e) return { name, value, next: i };
+    name += lowerByte(b);
+    i++;
+  }
+  while (i < end && isSpaceByte(bytes[i])) i++;
+  if (i >= end) return undefined;
+  const first = bytes[i] as number;
+  if (first === 0x22 || first === 0x27) {
+    const close = bytes.indexOf(first, i + 1);
+    if (close === -1 || close >= end) return undefined;
+    for (let k = i + 1; k < close; k++) value += lowerByte(bytes[k] as number);
+    return { name, value, next: close + 1 };
+  }
+  if (first === 0x3e) return { name, value, next: i };
+  while (i < end && !isSpaceByte(bytes[i]) && bytes[i] !== 0x3e) value += lowerByte(bytes[i++] as number);
+  if (i >= end) return undefined;
+  return { name, value, next: i };
+}
+
+/** The encoding a `<meta>` declares, per the prescan's rules; `next` is where its attributes ended. */
+function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding?: string; next: number } {
+  const seen = new Set<string>();
+  let gotPragma = false;
+  let needPragma: boolean | undefined;
+  let charset: string | undefined;
+  let i = start;
+  for (let attr = readAttribute(bytes, i, end); attr !== undefined; attr = readAttribute(bytes, i, end)) {
+    i = attr.next;
+    if (seen.has(attr.name)) continue;
+    seen.add(attr.name);
+    if (attr.name === 'http-equiv') {
+      if (attr.value === 'content-type') gotPragma = true;
+    } else if (attr.name === 'content') {
+      const label = charsetFromContentType(attr.value);
+      if (charset === undefined && label !== undefined) {
+        charset = label;
+        needPragma = true;
+      }
+    } else if (attr.name === 'charset' && charset === undefined) {
+      charset = attr.value;
+      needPragma = false;
+    }
+  }
+  const next = skipToAttributeEnd(bytes, i, end);
+  if (needPragma === undefined || (needPragma && !gotPragma) || charset === undefined) return { next };
+  const encoding = resolveEncodingLabel(charset);
+  if (encoding === undefined) return { next };
+  // A meta tag is ASCII: a document it can be read from is not UTF-16 (the standard says so too).
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') return { encoding: 'utf-8', next };
+  return { encoding, next };
+}
+
+/** HTML standard §2.6.4 "extracting a character encoding from a meta element" (`value` is lowercased). */
+function charsetFromContentType(value: string): string | undefined {
+  let from = 0;
+  for (;;) {
+    const at = value.indexOf('charset', from);
+    if (at === -1) return undefined;
+    let i = at + 7;
+    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
+    if (value.charCodeAt(i) !== 0x3d /* = */) {
+      from = at + 7;
+      continue;
+    }
+    i++;
+    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
+    const quote = value.charAt(i);
+    if (quote === '"' || quote === "'") {
+      const close = value.indexOf(quote, i + 1);
+      return close === -1 ? undefined : value.slice(i + 1, close);
+    }
+    let j = i;
+    while (j < value.length && !isAsciiWhitespace(value.charCodeAt(j)) && value.charCodeAt(j) !== 0x3b) j++;
+    return j === i ? undefined : value.slice(i, j);
+  }
+}
