@@ -14,5 +14,7 @@ export {
   type ReadSitemapOptions,
 } from './node/parse-sitemap.js';
 export { validateSitemap, type ValidateSitemapOptions, type SitemapValidationResult } from './node/validate-sitemap.js';
+export { buildSite, readSourceMap, type BuildSiteOptions, type BuildSiteResult, type BuiltFile, type ExcludedPage, type InitialLastmod } from './node/build-site.js';
+export { submitIndexNow, type IndexNowSubmitOptions, type IndexNowResult } from './node/indexnow.js';
 export { run } from './cli/main.js';
 export type { CliIo } from './cli/io.js';

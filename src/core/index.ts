@@ -21,3 +21,21 @@ export { StructureChecker, STRUCTURE_CODES } from './validate/structure.js';
 export { ProtocolChecker, PROTOCOL_CODES, type ProtocolOptions } from './validate/protocol.js';
 export { HreflangChecker, HREFLANG_RULES } from './validate/hreflang.js';
 export { languageTagProblem } from './validate/language-tag.js';
+// Building from a site, robots.txt and IndexNow (issue #6).
+export { scanHtmlPage, sniffHtmlEncoding, type PageFacts, type PageAlternate, type ScanHtmlPageOptions } from './build/html-page.js';
+export { pageUrlPath, pageUrlPathVariants, isHtmlFile, type PagePathOptions, type TrailingSlash } from './build/page-path.js';
+export { selectPages, isErrorPage, type PageCandidate, type PageDecision, type ExclusionReason } from './build/select-pages.js';
+export { sectionOf, sectionFileStem, bucketOf, bucketCount } from './build/partition.js';
+export { buildStableSet, type StableEntry, type StableSet, type StableChild, type StableSetOptions } from './build/stable-set.js';
+export { pendingAnnouncements, recordAnnounced, type Announcement, type AnnouncedPage } from './build/announce.js';
+export { setSitemapLines } from './robots/edit.js';
+export {
+  indexNowPayloads,
+  indexNowKeyProblem,
+  indexNowEndpoint,
+  indexNowKeyFileUrl,
+  explainIndexNowStatus,
+  DEFAULT_INDEXNOW_ENDPOINT,
+  INDEXNOW_MAX_URLS_PER_POST,
+  type IndexNowPayload,
+} from './indexnow.js';

@@ -226,6 +226,22 @@ describe('sitemapkit build', () => {
     assert.deepEqual([...readSet(site).keys()].sort(), [BASE, `${BASE}a/`, `${BASE}a/b/`]);
   });
 
+  it('reads each page in its declared encoding (windows-1252, UTF-16 with a BOM)', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const latin = '<html><head><meta charset="windows-1252"><title>Caf\u00e9 \u201cBar\u201d</title>' +
+      '<link rel="alternate" hreflang="es" href="/es/caf\u00e9.html"></head><body><main><img src="/img/caf\u00e9.png"></main></body></html>';
+    const bytes = Buffer.from(latin.replace('\u201c', '\x93').replace('\u201d', '\x94'), 'latin1');
+    writeSite(site, { 'es/cafe.html': '<html><body><main>x</main></body></html>' });
+    writeFileSync(join(site, 'cafe.html'), bytes);
+    writeFileSync(join(site, 'utf16.html'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><head><link rel="canonical" href="/cafe.html"></head><body>\u00e9</body></html>', 'utf16le')]));
+    const { json } = await build(site, T1, ['--images']);
+    const root = gunzipSync(readFileSync(join(site, 'sitemap-root.xml.gz'))).toString('utf8');
+    assert.match(root, /hreflang="es" href="https:\/\/www\.example\.com\/es\/caf%C3%A9\.html"/);
+    assert.match(root, /<image:loc>https:\/\/www\.example\.com\/img\/caf%C3%A9\.png<\/image:loc>/);
+    // The UTF-16 page was read: its canonical sends it to cafe.html.
+    assert.deepEqual(json.excluded, [{ relPath: 'utf16.html', url: `${BASE}utf16.html`, reason: 'canonical-elsewhere', detail: `${BASE}cafe.html` }]);
+  });
+
   it('reports two files served at one URL and exits 1', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'a.html': page(), 'a/index.html': page() });

@@ -14,7 +14,7 @@ export interface PageCandidate {
   /** The URL the page is listed at (base URL + its URL path). */
   url: string;
   noindex: boolean;
-  /** Present when the page is a `<meta http-equiv="refresh">` redirect stub. */
+  /** The target of a `<meta http-equiv="refresh">`: a redirect stub; '' for a refresh of the page itself. */
   refresh?: string;
   canonical?: string;
 }
@@ -47,7 +47,8 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
     for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(baseUrl + path)) byUrl.set(baseUrl + path, i);
   });
   return pages.map((page, i): PageDecision => {
-    if (page.refresh !== undefined) return { listed: false, reason: 'redirect', ...(page.refresh !== '' ? { detail: page.refresh } : {}) };
+    // A refresh without a URL only reloads the page itself (a live page): not a redirect.
+    if (page.refresh !== undefined && page.refresh !== '') return { listed: false, reason: 'redirect', detail: page.refresh };
     if (page.noindex) return { listed: false, reason: 'noindex' };
     if (page.canonical === undefined) return { listed: true };
     let canonical: string;

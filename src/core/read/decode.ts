@@ -67,6 +67,15 @@ class NativeDecoder implements Decoder {
   }
 }
 
+/**
+ * A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes
+ * become U+FFFD. windows-1252 is decoded by our own table (Node 20's TextDecoder gets bytes 80–9F wrong).
+ */
+export function decodeText(bytes: Uint8Array, encoding: string): string {
+  const text = (encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(encoding)).decode(bytes, false);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** WHATWG single-byte encodings: one byte, one UTF-16 code unit, so offsets map exactly. */
 const SINGLE_BYTE = new Set([
   'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-8-i',

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { scanHtmlPage, sniffHtmlEncoding, type PageFacts } from '../../core/build/html-page.js';
+import { decodeText } from '../../core/read/decode.js';
 import { ioErrorReason } from '../io-errors.js';
 
 export interface ScanTarget {
@@ -107,9 +108,10 @@ export function scanFile(target: ScanTarget, images: boolean): PageScan {
 export function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
   let html: string;
   try {
-    html = new TextDecoder(sniffHtmlEncoding(bytes)).decode(bytes);
+    html = decodeText(bytes, sniffHtmlEncoding(bytes));
   } catch {
-    html = new TextDecoder('utf-8').decode(bytes);
+    // A label this Node's TextDecoder does not know: UTF-8, as the HTML standard falls back to.
+    html = decodeText(bytes, 'utf-8');
   }
   const { content, ...facts } = scanHtmlPage(html, url, { images });
   return { facts, hash: contentHash(content) };

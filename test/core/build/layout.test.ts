@@ -117,11 +117,12 @@ describe('selectPages', () => {
       page('e.html', 'e.html', { refresh: 'https://example.com/' }),
       page('f.html', 'f.html', { canonical: 'https://example.com/f.html#top' }),
       page('g.html', 'g.html', { canonical: 'http://[' }), // unusable: ignored
+      page('h.html', 'h.html', { refresh: '' }), // reloads itself: a live page, not a redirect
     ];
     const decisions = selectPages(pages, base);
     assert.deepEqual(
       decisions.map((d) => (d.listed ? 'listed' : d.reason)),
-      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed'],
+      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed'],
     );
     assert.equal(decisions[2]?.detail, 'https://example.com/a/');
   });
