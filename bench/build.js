@@ -46,7 +46,7 @@ import { performance } from 'node:perf_hooks';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGzip, gunzipSync } from 'node:zlib';
-import { RESULT_TAG, environment, machineCpu, mb, processCpuMs, vmHwmKiB, peakRssKiB, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
+import { RESULT_TAG, environment, machineCpu, mb, processCpuMs, vmHwmKiB, peakRssKiB, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults, HWM_TAG, HWM_PRELOAD } from './lib/harness.js';
 import { BASE_URL, DEFAULT_PAGES, SECTIONS, SITE_SEED, choosePages, makeBuild, planSite, writeSite } from './lib/built-site.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -63,16 +63,6 @@ const LEVEL = 6;
 const KILL_AFTER_MS = 20 * 60_000;
 /** Marks a --dir this script wrote, so that a second run may empty it. */
 const MARKER = '.bench-built-site.json';
-const HWM_TAG = '@@bench-vmhwm ';
-const HWM_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  `import { readFileSync, writeSync } from 'node:fs';
-process.on('exit', () => {
-  try {
-    const m = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m !== null) writeSync(2, '\\n${HWM_TAG}' + m[1] + '\\n');
-  } catch {}
-});`,
-)}`;
 
 const SCENARIOS = {
   scattered: { label: '(a) scattered', text: '1% of the pages drawn uniformly over the whole site', seed: SITE_SEED ^ 0x5ca7 },

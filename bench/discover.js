@@ -31,7 +31,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults, HWM_TAG, HWM_PRELOAD } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
@@ -42,17 +42,6 @@ const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const SITEMAPPER_TIMEOUT_MS = 600_000;
 /** A contender still running after this long is killed (its run counts as failed). */
 const KILL_AFTER_MS = 15 * 60_000;
-/** Written by the preload given to the CLI's node on exit: that process's own VmHWM, in KiB. */
-const HWM_TAG = '@@bench-vmhwm ';
-const HWM_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  `import { readFileSync, writeSync } from 'node:fs';
-process.on('exit', () => {
-  try {
-    const m = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m !== null) writeSync(2, '\\n${HWM_TAG}' + m[1] + '\\n');
-  } catch {}
-});`,
-)}`;
 
 const CONTENDERS = {
   sitemapkit: '`node dist/cli/bin.js discover http://127.0.0.1:PORT/ --allow-private --format urls --out FILE --quiet`, the whole command from spawn to exit (Node startup and module loading included); it starts from the site root, reads robots.txt and follows it',

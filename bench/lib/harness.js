@@ -225,3 +225,16 @@ export function writeResults(name, run, render) {
   console.log('\n' + md);
   console.log(`written: ${relative(process.cwd(), jsonPath)} and ${relative(process.cwd(), mdPath)}`);
 }
+
+/** Written by HWM_PRELOAD on a child's stderr as it exits: that process's own VmHWM, in KiB. */
+export const HWM_TAG = '@@bench-vmhwm ';
+/** A `--import` preload that reports the process's VmHWM (peak RSS of that process alone) on exit. */
+export const HWM_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  `import { readFileSync, writeSync } from 'node:fs';
+process.on('exit', () => {
+  try {
+    const m = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m !== null) writeSync(2, '\\n${HWM_TAG}' + m[1] + '\\n');
+  } catch {}
+});`,
+)}`;

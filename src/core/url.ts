@@ -9,6 +9,7 @@
 // A plainly normal ASCII URL takes a fast path that returns it unchanged.
 
 import { InvalidValueError, quoteValue } from './errors.js';
+import { isAsciiWhitespace, trimAsciiWhitespace } from './ascii-whitespace.js';
 
 /** sitemaps.org protocol: `<loc>` must be less than 2,048 characters. */
 export const MAX_URL_LENGTH = 2_047;
@@ -31,19 +32,6 @@ export interface UrlScope {
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
-
-function isAsciiWhitespace(c: number): boolean {
-  // WHATWG Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE.
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-}
-
-function trimAsciiWhitespace(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isAsciiWhitespace(s.charCodeAt(start))) start++;
-  while (end > start && isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
-  return s.slice(start, end);
-}
 
 // Characters that are plainly fine after the authority: RFC 3986 §2.3 unreserved, §2.2 sub-delims,
 // and ":" "@" (pchar, §3.3), "/" and "?" (§3.4, §3.5). Anything else needs a closer look.

@@ -19,6 +19,7 @@ import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { normalizeUrl } from '../url.js';
+import { isAsciiWhitespace, trimAsciiWhitespace } from '../ascii-whitespace.js';
 
 /** A `<link rel="alternate" hreflang="…" href="…">` of the page's head. */
 export interface PageAlternate {
@@ -226,19 +227,6 @@ const HASH_PLACEHOLDER = '[hash]';
 
 // ---------------------------------------------------------------------------------------------------
 // Small string helpers (linear, no backtracking regexes)
-
-function isAsciiWhitespace(c: number): boolean {
-  // WHATWG Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE.
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-}
-
-function trimAsciiWhitespace(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isAsciiWhitespace(s.charCodeAt(start))) start++;
-  while (end > start && isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
-  return start === 0 && end === s.length ? s : s.slice(start, end);
-}
 
 const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 
