@@ -13,7 +13,7 @@
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { SitemapError } from '../core/errors.js';
 import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
@@ -115,6 +115,8 @@ export interface BuildSiteResult {
   removedPages: number;
   /** Where first-seen pages got their lastmod from, when `git` found no repository. */
   initialLastmodNote?: string;
+  /** Set when the sitemaps are written into a sub-folder of the site, which limits what they may list. */
+  locationNote?: string;
   durationMs: number;
 }
 
@@ -132,6 +134,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
   const progress = options.onProgress;
+  // Where the sitemaps are served: a sub-folder of the site is served under the base URL; any other
+  // folder is taken to be published at the base URL itself.
+  const outInSite = relative(resolve(siteDir), resolve(outDir));
+  const sitemapsUrl =
+    outInSite === '' || outInSite.startsWith('..') || isAbsolute(outInSite)
+      ? baseUrl
+      : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
@@ -276,7 +285,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     nextFiles.set(child.name, { hash, lastmod, urls: child.urls });
     files.push({ name: child.name, status: 'written', urls: child.urls, bytes, lastmod });
   }
-  const refs: SitemapRef[] = set.children.map((child) => ({ loc: baseUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
+  const refs: SitemapRef[] = set.children.map((child) => ({ loc: sitemapsUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
   const indexText = refs.length === 0 ? undefined : serializeSitemapIndex(refs, { limits });
   let indexFile: BuiltFile;
   if (indexText === undefined) {
@@ -320,7 +329,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     outDir,
     statePath,
     indexFile,
-    indexUrl: baseUrl + indexName,
+    indexUrl: sitemapsUrl + indexName,
     files,
     pages: all.length,
     listed,
@@ -330,6 +339,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     changedPages,
     removedPages,
     ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
+    ...(sitemapsUrl !== baseUrl
+      ? {
+          locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
+        }
+      : {}),
     durationMs: Date.now() - started,
   };
 }

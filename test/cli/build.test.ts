@@ -242,6 +242,15 @@ describe('sitemapkit build', () => {
     assert.deepEqual(json.excluded, [{ relPath: 'utf16.html', url: `${BASE}utf16.html`, reason: 'canonical-elsewhere', detail: `${BASE}cafe.html` }]);
   });
 
+  it('sitemaps written into a sub-folder of the site are listed at its URL, with a warning on the location rule', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a/b.html': page() });
+    const result = await runCli(['build', site, '--base-url', BASE, '--out', join(site, 'maps')], { cwd: site });
+    assert.equal(result.code, 0);
+    assert.match(readFileSync(join(site, 'maps', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/maps\/sitemap-a\.xml\.gz<\/loc>/);
+    assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
+  });
+
   it('reports two files served at one URL and exits 1', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'a.html': page(), 'a/index.html': page() });

@@ -52,7 +52,9 @@ lastmod:
   The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
 
 Output:
-  --out DIR                 where the sitemaps go (default: DIR, next to the pages)
+  --out DIR                 where the sitemaps go (default: DIR, next to the pages);
+                            a folder inside DIR is served below --base-url, and the
+                            protocol then limits them to URLs under that folder
   --name NAME               index NAME.xml, children NAME-SECTION.xml.gz (default: sitemap)
   --profile NAME            limits: current (default) or legacy
   --max-urls N              fewer URLs per file than the profile allows
@@ -198,6 +200,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
   }
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
+  if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
 
   let announceFailed = false;
   let announcement: unknown;
