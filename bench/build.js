@@ -36,7 +36,7 @@
 // errors. Runs the BUILT CLI (dist/): run `npm run build` first (npm run bench:build does).
 
 import { once } from 'node:events';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -46,7 +46,7 @@ import { performance } from 'node:perf_hooks';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGzip, gunzipSync } from 'node:zlib';
-import { RESULT_TAG, environment, machineCpu, mb, processCpuMs, vmHwmKiB, peakRssKiB, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults, HWM_TAG, HWM_PRELOAD } from './lib/harness.js';
+import { RESULT_TAG, environment, mb, processCpuMs, vmHwmKiB, peakRssKiB, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, exitWithUsage, writeResults, runTimedCommand } from './lib/harness.js';
 import { BASE_URL, DEFAULT_PAGES, SECTIONS, SITE_SEED, choosePages, makeBuild, planSite, writeSite } from './lib/built-site.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -154,65 +154,8 @@ async function runPeerChild({ urls: urlsFile, out, lastmod }) {
 // ---------------------------------------------------------------------------------------------
 // Processes: one step each, timed from spawn to exit (under GNU time when it is there)
 
-/**
- * Runs `argv` (argv[0] is node) with the VmHWM preload, under GNU time when `gnuTime`; resolves with
- * `wallMs`, `exitCode`, `stdout`, `stderr` (tool lines removed), `vmHwmKiB`, and under GNU time
- * `peakRssKiB`, `childCpuMs`, `backgroundCores`, `stealCores` (else `peakRssKiB` is the VmHWM).
- */
-function runCommand(argv, { gnuTime, env = {}, label }) {
-  const node = [argv[0], '--import', HWM_PRELOAD, ...argv.slice(1)];
-  const command = gnuTime ? [GNU_TIME, '-f', GNU_TIME_FORMAT, ...node] : node;
-  const cpuBefore = machineCpu();
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out = [];
-    let stderr = '';
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, KILL_AFTER_MS);
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      if (stderr.length < 256 * 1024) stderr += d;
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${label}: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const wallMs = performance.now() - started;
-      const cpuAfter = machineCpu();
-      const result = { wallMs, exitCode: code ?? signal, stdout: Buffer.concat(out).toString('utf8'), ...(killed ? { killedAfterMs: KILL_AFTER_MS } : {}) };
-      if (gnuTime) {
-        const timed = parseGnuTime(stderr);
-        if (timed !== undefined) {
-          stderr = stderr.trimEnd().split('\n').slice(0, -1).join('\n');
-          result.peakRssKiB = timed.peakRssKiB;
-          result.childCpuMs = timed.cpuMs;
-          if (cpuBefore !== undefined && cpuAfter !== undefined) {
-            result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - timed.cpuMs) / wallMs);
-            result.stealCores = (cpuAfter.steal - cpuBefore.steal) / wallMs;
-          }
-        }
-      }
-      const hwm = new RegExp(`^${HWM_TAG.trim()} (\\d+)$`, 'm').exec(stderr);
-      if (hwm !== null) {
-        result.vmHwmKiB = Number(hwm[1]);
-        stderr = stderr.replace(hwm[0], '');
-      }
-      result.peakRssKiB ??= result.vmHwmKiB ?? null;
-      result.stderr = stderr.trim();
-      resolve(result);
-    });
-  });
-}
+const runCommand = (argv, options) => runTimedCommand(argv, { cwd: ROOT, killAfterMs: KILL_AFTER_MS, ...options });
+
 
 /** The CLI's JSON on stdout, or an error naming the step, its exit status and its stderr. */
 function jsonOf(r, label) {

@@ -31,7 +31,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults, HWM_TAG, HWM_PRELOAD } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, exitWithUsage, writeResults, runTimedCommand } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
@@ -266,67 +266,6 @@ function probeDiscover() {
   return { available: false, reason: `\`sitemapkit discover --help\` exited ${probe.status ?? probe.signal}${said !== '' ? `: ${said}` : ''}` };
 }
 
-/**
- * Runs `argv` with the VmHWM preload (under GNU time when `gnuTime`), in its own process group (killed
- * whole after KILL_AFTER_MS); resolves with `wallMs` (spawn to close, measured here), `exitCode`,
- * `stderr` (the tool lines removed), `vmHwmKiB`, and under GNU time `peakRssKiB`, `childCpuMs`,
- * `backgroundCores`, `stealCores` (else `peakRssKiB` is the VmHWM, or null).
- */
-function runCommand(argv, { gnuTime, label }) {
-  const node = [argv[0], '--import', HWM_PRELOAD, ...argv.slice(1)];
-  const command = gnuTime ? [GNU_TIME, '-f', GNU_TIME_FORMAT, ...node] : node;
-  const cpuBefore = machineCpu();
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, KILL_AFTER_MS);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      if (stdout.length < 64 * 1024) stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      if (stderr.length < 256 * 1024) stderr += d;
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${label}: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const wallMs = performance.now() - started;
-      const cpuAfter = machineCpu();
-      const result = { wallMs, exitCode: code ?? signal, ...(killed ? { killedAfterMs: KILL_AFTER_MS } : {}) };
-      if (gnuTime) {
-        const timed = parseGnuTime(stderr);
-        if (timed !== undefined) {
-          stderr = stderr.trimEnd().split('\n').slice(0, -1).join('\n');
-          result.peakRssKiB = timed.peakRssKiB;
-          result.childCpuMs = timed.cpuMs;
-          if (cpuBefore !== undefined && cpuAfter !== undefined) {
-            result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - timed.cpuMs) / wallMs);
-            result.stealCores = (cpuAfter.steal - cpuBefore.steal) / wallMs;
-          }
-        }
-      }
-      const lines = stderr.split('\n');
-      const hwmLine = lines.find((l) => l.startsWith(HWM_TAG));
-      if (hwmLine !== undefined) result.vmHwmKiB = Number(hwmLine.slice(HWM_TAG.length));
-      result.peakRssKiB ??= result.vmHwmKiB ?? null;
-      result.stdout = stdout.trim();
-      result.stderr = lines.filter((l) => !l.startsWith(HWM_TAG)).join('\n').trim();
-      resolve(result);
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Parent
@@ -346,6 +285,13 @@ function describeRun(r) {
 let parentRssMaxKiB = 0;
 
 /** One run of one contender, with the server's counts for it and (sitemapkit, sitemapper) the checker's verdict on the URLs. */
+/** The CLI run as a user runs it (lib/harness.js runTimedCommand), its stdout kept to 64 KiB and trimmed. */
+async function runCommand(argv, options) {
+  const result = await runTimedCommand(argv, { cwd: ROOT, killAfterMs: KILL_AFTER_MS, maxStdout: 64 * 1024, ...options });
+  result.stdout = result.stdout.trim();
+  return result;
+}
+
 async function runContender(name, { server, manifest, scratch, tools, rep }) {
   parentRssMaxKiB = Math.max(parentRssMaxKiB, process.memoryUsage().rss / 1024);
   const out = join(scratch, `${name}-${rep}.txt`);

@@ -238,3 +238,71 @@ process.on('exit', () => {
   } catch {}
 });`,
 )}`;
+
+/**
+ * Runs `argv` (argv[0] is node) with HWM_PRELOAD, under GNU time when `gnuTime`, in `cwd`, in its own
+ * process group (killed whole after `killAfterMs`). Resolves with `wallMs` (spawn to close, measured
+ * here), `exitCode`, `stdout` (whole, or its first `maxStdout` characters), `stderr` (the tools' lines
+ * removed), `vmHwmKiB`, and under GNU time `peakRssKiB`, `childCpuMs`, `backgroundCores`, `stealCores`
+ * (else `peakRssKiB` is the VmHWM, or null); `killedAfterMs` when it was killed.
+ */
+export function runTimedCommand(argv, { gnuTime, cwd, env = {}, label, killAfterMs, maxStdout = Infinity }) {
+  const node = [argv[0], '--import', HWM_PRELOAD, ...argv.slice(1)];
+  const command = gnuTime ? [GNU_TIME, '-f', GNU_TIME_FORMAT, ...node] : node;
+  const cpuBefore = machineCpu();
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const out = [];
+    let outLength = 0;
+    let stderr = '';
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, killAfterMs);
+    child.stdout.on('data', (d) => {
+      if (outLength < maxStdout) {
+        out.push(d);
+        outLength += d.length;
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      if (stderr.length < 256 * 1024) stderr += d;
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${label}: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      const cpuAfter = machineCpu();
+      const stdout = Buffer.concat(out).toString('utf8');
+      const result = { wallMs, exitCode: code ?? signal, stdout: maxStdout === Infinity ? stdout : stdout.slice(0, maxStdout), ...(killed ? { killedAfterMs: killAfterMs } : {}) };
+      if (gnuTime) {
+        const timed = parseGnuTime(stderr);
+        if (timed !== undefined) {
+          stderr = stderr.trimEnd().split('\n').slice(0, -1).join('\n');
+          result.peakRssKiB = timed.peakRssKiB;
+          result.childCpuMs = timed.cpuMs;
+          // As spawnChild does: CPU other processes used meanwhile, and time the hypervisor stole, in cores.
+          if (cpuBefore !== undefined && cpuAfter !== undefined) {
+            result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - timed.cpuMs) / wallMs);
+            result.stealCores = (cpuAfter.steal - cpuBefore.steal) / wallMs;
+          }
+        }
+      }
+      const lines = stderr.split('\n');
+      const hwmLine = lines.find((l) => l.startsWith(HWM_TAG));
+      if (hwmLine !== undefined) result.vmHwmKiB = Number(hwmLine.slice(HWM_TAG.length));
+      result.peakRssKiB ??= result.vmHwmKiB ?? null;
+      result.stderr = lines.filter((l) => !l.startsWith(HWM_TAG)).join('\n').trim();
+      resolve(result);
+    });
+  });
+}
