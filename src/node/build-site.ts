@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { SitemapError } from '../core/errors.js';
+import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
@@ -162,8 +162,17 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const pathOptions = { trailingSlash: options.trailingSlash ?? 'preserve', cleanUrls: options.cleanUrls ?? false };
   const pages: (SitePage & { url: string })[] = [];
   const seenUrls = new Map<string, string>();
+  const problems: PageProblem[] = [];
   for (const page of kept) {
-    const url = normalizeUrl(baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
+    let url: string;
+    try {
+      url = normalizeUrl(baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
+    } catch (error) {
+      // A path that makes no valid URL (2,048 characters or more): this page only.
+      if (!(error instanceof InvalidValueError)) throw error;
+      problems.push({ relPath: page.relPath, url: '', code: error.code, message: `left out: ${error.message}` });
+      continue;
+    }
     const first = seenUrls.get(url);
     if (first !== undefined) {
       excluded.push({ relPath: page.relPath, url, reason: 'duplicate-url', detail: first });
@@ -249,12 +258,14 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     gzip,
     previousBuckets: sameBase ? state.buckets : undefined,
   });
-  const problems: PageProblem[] = set.refused.map(({ entry, error, keptWithout }) => ({
-    relPath: byLoc.get(entry.loc) ?? '',
-    url: entry.loc,
-    code: error.code,
-    message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
-  }));
+  for (const { entry, error, keptWithout } of set.refused) {
+    problems.push({
+      relPath: byLoc.get(entry.loc) ?? '',
+      url: entry.loc,
+      code: error.code,
+      message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
+    });
+  }
   let listed = entries.length;
   for (const refusal of set.refused) {
     if (refusal.keptWithout !== undefined) continue;

@@ -251,6 +251,16 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
   });
 
+  it('a page whose path makes a URL of 2,048 characters or more is left out and reported; the others are listed', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const deep = Array.from({ length: 9 }, () => 'd'.repeat(240)).join('/');
+    writeSite(site, { 'index.html': page(), [`${deep}/index.html`]: page() });
+    const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /d{240}\/index\.html: left out: .* characters long once normalised; at most 2047 are allowed \(loc\/too-long\)/);
+    assert.deepEqual([...readSet(site).keys()], [BASE]);
+  });
+
   it('reports two files served at one URL and exits 1', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'a.html': page(), 'a/index.html': page() });
