@@ -15,16 +15,16 @@
 // Results: bench/results/generate-<N>.json and bench/results/generate.md (all N found there).
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:generate does).
 
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { createGunzip, createGzip, gzipSync } from 'node:zlib';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
+import { writeWithSitemapPackage } from './lib/sitemap-peer.js';
 import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet, argumentReader, exitWithUsage } from './lib/harness.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -176,30 +176,9 @@ const children = {
   },
 
   async sitemap({ n, out }) {
-    const { SitemapAndIndexStream, SitemapStream } = await import('sitemap');
-    const fileStreams = [];
+    await import('sitemap'); // loaded before the clock starts, as before
     const t0 = performance.now();
-    // As node_modules/sitemap/README.md shows for gzip (v9: getSitemapStream returns [url, sitemapStream, writeStream]).
-    const sms = new SitemapAndIndexStream({
-      limit: LIMIT,
-      getSitemapStream: (i) => {
-        const sitemapStream = new SitemapStream({ hostname: BASE_URL });
-        const path = `sitemap-${i}.xml`;
-        const ws = sitemapStream
-          .pipe(createGzip({ level: LEVEL }))
-          .pipe(createWriteStream(join(out, path + '.gz')));
-        fileStreams.push(finished(ws));
-        return [new URL(path + '.gz', BASE_URL).toString(), sitemapStream, ws];
-      },
-    });
-    const indexStream = sms.pipe(createGzip({ level: LEVEL })).pipe(createWriteStream(join(out, 'sitemap-index.xml.gz')));
-    const indexDone = finished(indexStream);
-    for (const item of generateEntries(n, 'sitemap')) {
-      if (!sms.write(item)) await once(sms, 'drain'); // backpressure
-    }
-    sms.end();
-    await indexDone;
-    await Promise.all(fileStreams);
+    await writeWithSitemapPackage(generateEntries(n, 'sitemap'), { out, baseUrl: BASE_URL, limit: LIMIT, level: LEVEL });
     const wallMs = performance.now() - t0;
     const rss = peakRssKiB();
     const files = listFiles(out);
