@@ -90,6 +90,7 @@ export function indexNowSettings(values: {
   'write-key-file'?: boolean | undefined;
   'dry-run'?: boolean | undefined;
   retries?: string | undefined;
+  json?: boolean | undefined;
 }): IndexNowSettings {
   if (values.key === undefined) throw new UsageError('--key KEY is required (your IndexNow key, also published as KEY.txt on your site)');
   const problem = indexNowKeyProblem(values.key);
@@ -99,6 +100,9 @@ export function indexNowSettings(values: {
     endpoint = indexNowEndpoint(values.endpoint);
   } catch (error) {
     throw new UsageError(`--endpoint: ${(error as Error).message}`);
+  }
+  if (values['dry-run'] === true && values.json === true) {
+    throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
   }
   if (values['key-location'] !== undefined && !/^https?:\/\/[^/]/i.test(values['key-location'])) {
     throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(values['key-location'])}`);
