@@ -30,13 +30,14 @@
 // `ERR_SITEMAP_OPTION` for bad options, `ERR_SITEMAP_API` for misuse (an unknown input type, reading
 // one result twice). Messages are one line.
 
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import { StreamDecoder } from '../core/read/decode.js';
-import { FORMAT_SNIFF_CHARS, sniffFormat } from '../core/read/sniff.js';
+import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, sniffFormat } from '../core/read/sniff.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from '../core/read/text.js';
 import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { XmlSitemapReader } from '../core/read/xml-reader.js';
@@ -134,6 +135,11 @@ export interface ReadSitemapOptions extends ParseSitemapOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called when the format is known (at most a few characters into the input). */
   onFormat?: (format: SitemapFormat) => void;
+}
+
+/** The text of bytes that are all ASCII, else undefined: a SIMD check and a copy, twice TextDecoder's speed. */
+function asciiText(bytes: Uint8Array): string | undefined {
+  return isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -384,7 +390,7 @@ class Pipeline implements ReaderSink {
   bytesRead = 0;
   bytesDecompressed = 0;
   stopped = false;
-  private readonly decoder = new StreamDecoder();
+  private readonly decoder = new StreamDecoder(ENCODING_SNIFF_BYTES, asciiText);
   private usedDecoder = false;
   private decoderSeen = 0;
   private readonly decoderKeys = new Set<string>();

@@ -238,9 +238,21 @@ export class StreamDecoder {
   /** The last bytes handed to the decoder: enough to rebuild a replay's state. */
   private tail = new Uint8Array(0);
   private invalid = 0;
+  /** The encoding maps ASCII bytes to the same characters, one for one, and keeps no state across them. */
+  private asciiSafe = false;
+  /** Whether the native decoder may hold the start of a sequence (its last byte was not ASCII). */
+  private pending = false;
 
-  /** @param maxBytes how many bytes at most are gathered before sniffing (default 1 KiB, at least 4). */
-  constructor(maxBytes: number = ENCODING_SNIFF_BYTES) {
+  /**
+   * @param maxBytes how many bytes at most are gathered before sniffing (default 1 KiB, at least 4).
+   * @param asciiText a platform's fast path: the text of `bytes` when they are all ASCII (< 0x80),
+   *   undefined otherwise. Used for UTF-8 and single-byte encodings between whole characters; the
+   *   text is the same, only faster (Node: isAscii + latin1, about twice TextDecoder's speed).
+   */
+  constructor(
+    maxBytes: number = ENCODING_SNIFF_BYTES,
+    private readonly asciiText?: (bytes: Uint8Array) => string | undefined,
+  ) {
     if (!Number.isInteger(maxBytes) || maxBytes < 4) throw new SitemapError('ERR_SITEMAP_OPTION', `the sniff window must be a whole number of at least 4 bytes, got ${maxBytes}`);
     this.sniffBytes = maxBytes;
   }
@@ -306,14 +318,21 @@ export class StreamDecoder {
     this.sniff = sniff;
     this.diagnostics.push(...sniff.diagnostics);
     this.decoder = sniff.encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(sniff.encoding);
+    this.asciiSafe = sniff.encoding === 'utf-8' || SINGLE_BYTE.has(sniff.encoding);
     this.bytePos = sniff.bomLength;
     return this.decodeChunk(all.subarray(sniff.bomLength), false);
   }
 
   private decodeChunk(bytes: Uint8Array, flush: boolean): string {
-    const decoder = this.decoder as Decoder;
-    const text = flush ? decoder.decode(bytes, false) : decoder.decode(bytes, true);
-    if (text.indexOf('\ufffd') !== -1) this.locateInvalid(bytes, text, flush);
+    let text: string | undefined;
+    if (this.asciiSafe && !this.pending && bytes.length > 0 && this.asciiText !== undefined) text = this.asciiText(bytes);
+    if (text === undefined) {
+      const decoder = this.decoder as Decoder;
+      text = flush ? decoder.decode(bytes, false) : decoder.decode(bytes, true);
+      if (text.indexOf('\ufffd') !== -1) this.locateInvalid(bytes, text, flush);
+      // After an ASCII byte, UTF-8 and the single-byte decoders hold nothing back.
+      if (bytes.length > 0) this.pending = (bytes[bytes.length - 1] as number) >= 0x80;
+    }
     this.bytePos += bytes.length;
     this.textPos += text.length;
     if (bytes.length >= TAIL) this.tail = bytes.slice(bytes.length - TAIL);

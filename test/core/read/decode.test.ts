@@ -17,8 +17,11 @@ interface Decoded {
   invalid: number;
 }
 
-function decode(chunks: Uint8Array[], window?: number): Decoded {
-  const d = new StreamDecoder(window);
+/** A platform's ASCII fast path, in plain script (parse-sitemap.ts passes Node's isAscii + latin1). */
+const asciiText = (bytes: Uint8Array): string | undefined => (bytes.every((b) => b < 0x80) ? String.fromCharCode(...bytes) : undefined);
+
+function decode(chunks: Uint8Array[], window?: number, fast?: (bytes: Uint8Array) => string | undefined): Decoded {
+  const d = new StreamDecoder(window, fast);
   let text = '';
   for (const c of chunks) text += d.write(c);
   text += d.end();
@@ -295,6 +298,7 @@ describe('StreamDecoder: chunk invariance (fast-check)', () => {
       fc.property(documents, cuts, windows, (bytes, points, window) => {
         const reference = whole(bytes, window);
         assert.deepEqual(decode(split(bytes, points), window), reference);
+        assert.deepEqual(decode(split(bytes, points), window, asciiText), reference);
         // (A window of a few bytes does not reach the declaration: 8-bit bytes are then invalid UTF-8.)
         if (window === 1024) assert.equal(reference.invalid, 0);
       }),
@@ -308,6 +312,9 @@ describe('StreamDecoder: chunk invariance (fast-check)', () => {
       fc.property(input, cuts, windows, (bytes, points, window) => {
         const reference = whole(bytes, window);
         assert.deepEqual(decode(split(bytes, points), window), reference);
+        // The ASCII fast path takes whole ASCII chunks only between characters (a multi-byte
+        // sequence cut by a chunk boundary, then an ASCII chunk, still gives one U+FFFD).
+        assert.deepEqual(decode(split(bytes, points), window, asciiText), reference);
         // Every U+FFFD in the text is either an invalid sequence or a literal one in the input.
         const fffd = reference.text.split('\ufffd').length - 1;
         assert.equal(reference.invalid, fffd - literals(bytes, reference));
@@ -319,11 +326,28 @@ describe('StreamDecoder: chunk invariance (fast-check)', () => {
     );
   });
 
-  it('gives the same result one byte at a time for every fixture', () => {
+  it('gives the same result one byte at a time for every fixture, with and without the ASCII fast path', () => {
     for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.xml'))) {
       const bytes = readFileSync(FIXTURES + file);
       assert.deepEqual(decode(oneByOne(bytes)), whole(bytes), file);
+      assert.deepEqual(decode(oneByOne(bytes), undefined, asciiText), whole(bytes), file);
     }
+  });
+
+  it('uses the ASCII fast path only where the text cannot differ', () => {
+    let calls = 0;
+    const counting = (bytes: Uint8Array): string | undefined => {
+      calls++;
+      return asciiText(bytes);
+    };
+    // A UTF-8 sequence cut after its lead byte: the next chunk, though ASCII, must go to the decoder.
+    const cut = [utf8('<urlset>caf'), Uint8Array.of(0xc3), utf8('<x/>')];
+    assert.deepEqual(decode(cut, 4, counting), decode(cut, 4));
+    assert.equal(decode(cut, 4, counting).text, '<urlset>caf\ufffd<x/>');
+    // UTF-16 never takes it.
+    calls = 0;
+    decode([cat([0xff, 0xfe], utf16('<urlset>', true)), utf16('abc', true)], 4, counting);
+    assert.equal(calls, 0);
   });
 });
 
