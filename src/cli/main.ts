@@ -1,27 +1,21 @@
 // The CLI as a library function: run(argv, io) → exit code. The bin only sets process.exitCode.
 
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
-import { runGenerate } from './commands/generate.js';
-import { runRead } from './commands/read.js';
-import { runValidate } from './commands/validate.js';
-import { runDiscover } from './commands/discover.js';
-import { runRobots } from './commands/robots.js';
-import { runBuild } from './commands/build.js';
-import { runIndexNow } from './commands/indexnow.js';
 import { version } from './version.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, { run: Command; summary: string }>> = {
-  generate: { run: runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
-  read: { run: runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
-  validate: { run: runValidate, summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes' },
-  discover: { run: runDiscover, summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them" },
-  build: { run: runBuild, summary: "write a built site's sitemaps: truthful lastmod, stable files, noindex/canonical/hreflang read from the pages" },
-  robots: { run: runRobots, summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else' },
-  indexnow: { run: runIndexNow, summary: 'submit the URLs added, changed or removed since the last build to IndexNow' },
+// Each command's module is loaded only when it runs: loading all of them took longer than Node's own
+// start (measured: `sitemapkit --version` 0.16 s against 0.065 s for `node -e 0`).
+const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
+  generate: { load: async () => (await import('./commands/generate.js')).runGenerate, summary: 'write a sitemap set (split, gzipped, indexed) from URL lists' },
+  read: { load: async () => (await import('./commands/read.js')).runRead, summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems' },
+  validate: { load: async () => (await import('./commands/validate.js')).runValidate, summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes' },
+  discover: { load: async () => (await import('./commands/discover.js')).runDiscover, summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them" },
+  build: { load: async () => (await import('./commands/build.js')).runBuild, summary: "write a built site's sitemaps: truthful lastmod, stable files, noindex/canonical/hreflang read from the pages" },
+  robots: { load: async () => (await import('./commands/robots.js')).runRobots, summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else' },
+  indexnow: { load: async () => (await import('./commands/indexnow.js')).runIndexNow, summary: 'submit the URLs added, changed or removed since the last build to IndexNow' },
 };
-
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
@@ -46,7 +40,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     const topic = first === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-    if (topic !== undefined) return topic.run(['--help'], io);
+    if (topic !== undefined) return (await topic.load())(['--help'], io);
     io.stdout.write(help());
     return first === undefined ? EXIT_FATAL : EXIT_OK;
   }
@@ -60,7 +54,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT_FATAL;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (error) {
     // Never a stack trace for the user: one line, and the code for a bug report.
     const e = error as { message?: string; code?: string };
