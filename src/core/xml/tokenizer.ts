@@ -943,15 +943,20 @@ export class XmlTokenizer {
       if (end === -1) break;
       this.scHits++;
       taken = at = end;
-      if (buf.charCodeAt(at) !== 0x3c) break;
+      // Bounds first: reading past the end would deoptimize this hot function.
+      if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
     }
     if (taken !== -1) {
       this.textLen = 0;
       this.textOverflow = false;
-    } else if (++this.scMisses >= 64 && this.scMisses > 4 * this.scHits) {
-      // A shortcut that rarely fits this input only costs time: stop trying it.
-      this.scDropped = sc;
     }
+    // Misses are counted on every call: a path first taken after V8 optimized this function (the
+    // first miss comes at the end of the first chunk) would throw the optimized code away.
+    const misses = this.scMisses + (taken === -1 ? 1 : 0);
+    this.scMisses = misses;
+    // A shortcut that rarely fits this input only costs time: stop trying it (64 misses, and more
+    // than 4 per hit; computed without a branch, for the same reason).
+    if (Math.min(misses - 63, misses - 4 * this.scHits) > 0) this.scDropped = sc;
     return taken;
   }
 
