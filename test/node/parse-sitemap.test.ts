@@ -352,6 +352,32 @@ describe('parseSitemap: gzip and encodings', () => {
     assert.deepEqual(locs(await readAll(xml)), ['https://a.example/café']);
   });
 
+  it('reads a document past 32 MiB (where bytes are decoded in smaller pieces) with every entry and line right', async () => {
+    // 2-, 3- and 4-byte UTF-8 characters in every loc, so that piece boundaries of both sizes cut sequences.
+    const head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+    const loc = (i: number): string => `https://a.example/caf\u00e9/\u65e5\u672c/\u{1f600}/${i}`;
+    const n = 420_000;
+    const lines: string[] = [head];
+    for (let i = 0; i < n; i++) lines.push(`<url><loc>${loc(i)}</loc><lastmod>2024-01-02</lastmod></url>\n`);
+    lines.push('</urlset>\n');
+    const bytes = Buffer.from(lines.join(''));
+    assert.ok(bytes.length > 34 * 1024 * 1024, `${bytes.length} bytes`);
+    let count = 0;
+    let wrong = 0;
+    let lastLine = 0;
+    const summary = await readSitemap(bytes, {
+      onUrl: (entry, at) => {
+        if (entry.loc !== loc(count) || at.line !== count + 3) wrong++;
+        lastLine = at.line;
+        count++;
+      },
+    });
+    assert.equal(count, n);
+    assert.equal(wrong, 0);
+    assert.equal(lastLine, n + 2);
+    assert.equal(summary.errors, 0);
+  });
+
   it('places invalid bytes on a line and column', async () => {
     const bytes = Buffer.concat([Buffer.from('https://a.example/1\nhttps://a.example/'), Buffer.from([0xe9]), Buffer.from('\n')]);
     const r = await readAll(bytes);

@@ -19,6 +19,10 @@ const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'ju
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
+/** Lower-case month and weekday names, short and full, to their numbers (a feed has one date per item: no array scans). */
+const MONTH_NUMBER = new Map<string, number>([...MONTHS.map((m, i) => [m, i + 1] as const), ...MONTH_NAMES.map((m, i) => [m, i + 1] as const)]);
+const WEEKDAY_NUMBER = new Map<string, number>([...DAYS.map((d, i) => [d.toLowerCase(), i] as const), ...DAY_NAMES.map((d, i) => [d, i] as const)]);
+
 /** RFC 822 §5.1 zone names and their offsets from UTC in minutes. */
 const ZONES: Readonly<Record<string, number>> = {
   UT: 0, UTC: 0, GMT: 0, Z: 0,
@@ -32,10 +36,9 @@ function pad2(n: number): string {
   return n < 10 ? `0${n}` : `${n}`;
 }
 
-function monthIndex(name: string): number {
-  const lower = name.toLowerCase();
-  if (lower.length === 3) return MONTHS.indexOf(lower);
-  return MONTH_NAMES.indexOf(lower);
+/** `reasons` with `why` added, comma-separated. */
+function withReason(reasons: string | undefined, why: string): string {
+  return reasons === undefined ? why : `${reasons}, ${why}`;
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -54,24 +57,33 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
   const s = raw.trim();
   const m = RFC822.exec(s);
   if (m === null) return { text: '', problem: s === '' ? 'the value is empty' : 'it does not match the RFC 822 date-time grammar (e.g. "Sat, 07 Sep 2002 09:42:31 GMT")' };
-  const lenient: string[] = [];
-  const [, weekday, dayText, monthText, yearText, hourText, minuteText, secondText, zoneName, sign, zoneHours, zoneMinutes] = m as unknown as (string | undefined)[];
-  const month = monthIndex(monthText as string) + 1;
-  if (month === 0) return { text: '', problem: `"${monthText as string}" is not a month name` };
-  if ((monthText as string).length !== 3) lenient.push('a full month name');
+  // Groups by index, not by destructuring: this runs once per feed item.
+  const weekday = m[1];
+  const dayText = m[2] as string;
+  const monthText = m[3] as string;
+  const yearText = m[4] as string;
+  const hourText = m[5] as string;
+  const minuteText = m[6] as string;
+  const secondText = m[7];
+  const zoneName = m[8];
+  const sign = m[9];
+  let lenient: string | undefined;
+  const month = MONTH_NUMBER.get(monthText.toLowerCase()) ?? 0;
+  if (month === 0) return { text: '', problem: `"${monthText}" is not a month name` };
+  if (monthText.length !== 3) lenient = withReason(lenient, 'a full month name');
   let year = Number(yearText);
-  if ((yearText as string).length === 2) {
+  if (yearText.length === 2) {
     year += year < 50 ? 2000 : 1900;
-    lenient.push('a two-digit year');
+    lenient = withReason(lenient, 'a two-digit year');
   }
   if (year < 1) return { text: '', problem: 'year 0000 is out of range' };
   const day = Number(dayText);
-  if (day < 1 || day > daysInMonth(year, month)) return { text: '', problem: `day ${dayText as string} is out of range for ${MONTHS[month - 1] as string} ${year}` };
+  if (day < 1 || day > daysInMonth(year, month)) return { text: '', problem: `day ${dayText} is out of range for ${MONTHS[month - 1] as string} ${year}` };
   const hour = Number(hourText);
   const minute = Number(minuteText);
   const second = secondText === undefined ? 0 : Number(secondText);
-  if (hour > 23) return { text: '', problem: `hour ${hourText as string} is out of range (00–23)` };
-  if (minute > 59) return { text: '', problem: `minute ${minuteText as string} is out of range (00–59)` };
+  if (hour > 23) return { text: '', problem: `hour ${hourText} is out of range (00–23)` };
+  if (minute > 59) return { text: '', problem: `minute ${minuteText} is out of range (00–59)` };
   if (second > 59) return { text: '', problem: `second ${secondText as string} is out of range (00–59)` };
 
   let zone: string;
@@ -82,36 +94,38 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
       zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad2(Math.abs(offset) / 60)}:00`;
     } else if (upper.length === 1 && upper !== 'J') {
       zone = 'Z';
-      lenient.push(`the military zone "${zoneName}" (RFC 2822: treated as -0000, unknown) read as UTC`);
+      lenient = withReason(lenient, `the military zone "${zoneName}" (RFC 2822: treated as -0000, unknown) read as UTC`);
     } else {
       return { text: '', problem: `"${zoneName}" is not an RFC 822 zone (GMT, UT, EST, EDT, CST, CDT, MST, MDT, PST, PDT or ±hhmm)` };
     }
   } else if (sign !== undefined) {
+    const zoneHours = m[10] as string;
+    const zoneMinutes = m[11] as string;
     const hh = Number(zoneHours);
     const mm = Number(zoneMinutes);
-    if (hh > 23 || mm > 59) return { text: '', problem: `zone ${sign}${zoneHours as string}${zoneMinutes as string} is out of range` };
-    if (s.charCodeAt(s.length - 3) === 0x3a) lenient.push('a zone written ±hh:mm');
-    zone = `${hh === 0 && mm === 0 ? '+' : sign}${zoneHours as string}:${zoneMinutes as string}`;
+    if (hh > 23 || mm > 59) return { text: '', problem: `zone ${sign}${zoneHours}${zoneMinutes} is out of range` };
+    if (s.charCodeAt(s.length - 3) === 0x3a) lenient = withReason(lenient, 'a zone written ±hh:mm');
+    zone = `${hh === 0 && mm === 0 ? '+' : sign}${zoneHours}:${zoneMinutes}`;
   } else {
     zone = 'Z';
-    lenient.push('no time zone (read as UTC)');
+    lenient = withReason(lenient, 'no time zone (read as UTC)');
   }
-  if (hourText !== undefined && hourText.length === 1) lenient.push('a one-digit hour');
+  if (hourText.length === 1) lenient = withReason(lenient, 'a one-digit hour');
 
-  const text = `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${zone}`;
+  const text = `${year < 1000 ? String(year).padStart(4, '0') : year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${zone}`;
   const result: Rfc822Conversion = { text };
   if (weekday !== undefined) {
     const lower = weekday.toLowerCase();
-    const written = lower.length === 3 ? DAYS.findIndex((d) => d.toLowerCase() === lower) : DAY_NAMES.indexOf(lower);
+    const written = WEEKDAY_NUMBER.get(lower) ?? -1;
     if (written < 0) {
-      lenient.push(`"${weekday}" is not a weekday name`);
+      lenient = withReason(lenient, `"${weekday}" is not a weekday name`);
     } else {
-      if (lower.length !== 3) lenient.push('a full weekday name');
+      if (lower.length !== 3) lenient = withReason(lenient, 'a full weekday name');
       const actual = weekdayOf(year, month, day);
       if (actual !== written) result.weekday = { written: weekday, actual: DAYS[actual] as string };
     }
   }
-  if (lenient.length > 0) result.lenient = lenient.join(', ');
+  if (lenient !== undefined) result.lenient = lenient;
   return result;
 }
 
