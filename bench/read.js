@@ -431,6 +431,15 @@ const rate = (bytes, ms) => bytes / 1e6 / (ms / 1000);
 const hwm = (r) => (r.vmHwmKiB ? mb(r.vmHwmKiB).toFixed(1) : '');
 const load = (r) => (r.backgroundCores !== undefined ? `${r.backgroundCores.toFixed(2)} / ${(r.stealCores ?? 0).toFixed(2)}` : '');
 
+/** The ratios of sitemapkit to the others, a row per input, as markdown lines (a blank line first). */
+function ratioTable(how, ratios) {
+  const lines = ['', `| input (${how}) | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate |`, '| --- | ---: | ---: | ---: |'];
+  for (const [key, r] of Object.entries(ratios)) {
+    lines.push(`| ${key} | ${r.speedupVsSitemap !== undefined ? r.speedupVsSitemap.toFixed(1) + '×' : ''} | ${r.speedupVsSaxes !== undefined ? r.speedupVsSaxes.toFixed(1) + '×' : ''} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} |`);
+  }
+  return lines;
+}
+
 function render(run) {
   const lines = [
     '# bench:read',
@@ -463,10 +472,7 @@ function render(run) {
       lines.push(`| ${key} | ${name} | ${r.wallMs.toFixed(1)} | ${r.medianWallMs.toFixed(1)} | ${(r.spread * 100).toFixed(1)}% (${r.runs}) | ${rate(r.xmlBytes, r.wallMs).toFixed(1)} | ${fmtInt((N / r.wallMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${hwm(r)} | ${fmtInt(r.urls)} | ${load(r)} |`);
     }
   }
-  lines.push('', '| input (first call) | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate |', '| --- | ---: | ---: | ---: |');
-  for (const [key, r] of Object.entries(run.ratios)) {
-    lines.push(`| ${key} | ${r.speedupVsSitemap !== undefined ? r.speedupVsSitemap.toFixed(1) + '×' : ''} | ${r.speedupVsSaxes !== undefined ? r.speedupVsSaxes.toFixed(1) + '×' : ''} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} |`);
-  }
+  lines.push(...ratioTable('first call', run.ratios));
   if (run.steady !== undefined) {
     lines.push(
       '',
@@ -482,10 +488,7 @@ function render(run) {
         lines.push(`| ${key} | ${name} | ${r.firstMs.toFixed(1)} | ${r.steadyMs.toFixed(1)} | ${r.bestWarmMs.toFixed(1)} – ${r.worstWarmMs.toFixed(1)} (${r.callsMs.length - 1}) | ${rate(r.xmlBytes, r.steadyMs).toFixed(1)} | ${fmtInt((N / r.steadyMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${load(r)} |`);
       }
     }
-    lines.push('', '| input (steady state) | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate |', '| --- | ---: | ---: | ---: |');
-    for (const [key, r] of Object.entries(run.steadyRatios)) {
-      lines.push(`| ${key} | ${r.speedupVsSitemap !== undefined ? r.speedupVsSitemap.toFixed(1) + '×' : ''} | ${r.speedupVsSaxes !== undefined ? r.speedupVsSaxes.toFixed(1) + '×' : ''} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} |`);
-    }
+    lines.push(...ratioTable('steady state', run.steadyRatios));
   }
   if (run.rss !== undefined) {
     const i = run.rss.input;
