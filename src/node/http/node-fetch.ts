@@ -14,8 +14,9 @@
 // request and the body. The response is not undici's `Response` but the part of it that the client
 // reads (status, statusText, headers.get/has/forEach, body, ok, url, redirected): the first use of the
 // global `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
-// What it does not: it never follows redirects (the client does, hop by hop), and only GET exists. It also caps the bytes as received, before decoding (`maxEncodedBytes` in the
-// init), so a Content-Encoding stream that inflates to nothing cannot run on unbounded.
+// What it does not: it never follows redirects (the client does, hop by hop), and only GET exists.
+// It also caps the bytes as received, before decoding (`maxEncodedBytes` in the init), so a
+// Content-Encoding stream that inflates to nothing cannot run on unbounded.
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
