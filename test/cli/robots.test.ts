@@ -256,3 +256,38 @@ test('"sitemapkit --help" lists the command, and --help teaches with examples', 
   assert.match(help.stdout, /^Usage: sitemapkit robots --sitemap URL/);
   assert.match(help.stdout, /Examples:\n {2}sitemapkit robots --sitemap https:/);
 });
+
+test('a relative Sitemap line is matched against the site of the --sitemap URLs and rewritten to the full URL', async () => {
+  const { dir, file } = site('User-agent: *\nDisallow:\nSitemap: /sitemap.xml\n');
+  const result = await runCli(['robots', '--sitemap', S, '--json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(readFileSync(file, 'utf8'), `User-agent: *\nDisallow:\nSitemap: ${S}\n`);
+  const summary = JSON.parse(result.stdout) as { updated: string[]; added: string[] };
+  assert.deepEqual(summary.updated, [S]);
+  assert.deepEqual(summary.added, []);
+});
+
+test('--robots-url says where the file is served; a relative line then resolves against it', async () => {
+  const other = 'https://cdn.example.net/sitemap.xml';
+  // Sitemaps on two sites: no default base, so the relative line matches nothing and is kept.
+  const before = 'Sitemap: /sitemap.xml\n';
+  const kept = site(before);
+  const plain = await runCli(['robots', '--sitemap', S, '--sitemap', other], { cwd: kept.dir });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(readFileSync(kept.file, 'utf8'), `${before}Sitemap: ${S}\nSitemap: ${other}\n`);
+  // Told where the file lives, the same line is the first sitemap, rewritten in place.
+  const told = site(before);
+  const result = await runCli(['robots', '--sitemap', S, '--sitemap', other, '--robots-url', 'https://www.example.com/robots.txt'], { cwd: told.dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(readFileSync(told.file, 'utf8'), `Sitemap: ${S}\nSitemap: ${other}\n`);
+});
+
+test('--robots-url must be an absolute http(s) URL (exit 2, nothing written)', async () => {
+  for (const bad of ['/robots.txt', 'ftp://example.com/robots.txt']) {
+    const { dir, file } = site('Sitemap: /sitemap.xml\n');
+    const result = await runCli(['robots', '--sitemap', S, '--robots-url', bad], { cwd: dir });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--robots-url .* is not an absolute http\(s\) URL/);
+    assert.equal(readFileSync(file, 'utf8'), 'Sitemap: /sitemap.xml\n');
+  }
+});

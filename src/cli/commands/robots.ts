@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SitemapError } from '../../core/errors.js';
+import { SitemapError, quoteValue } from '../../core/errors.js';
 import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
 import { MAX_ROBOTS_BYTES } from '../../core/robots/robots-txt.js';
 import { ioErrorReason } from '../../node/io-errors.js';
@@ -28,6 +28,12 @@ Options:
                   (required; repeatable). robots.txt wants complete URLs.
   --file PATH     the robots.txt to edit (default: robots.txt)
   --replace       also remove the Sitemap lines of URLs not given here
+  --robots-url URL
+                  where this robots.txt is served. A relative Sitemap line
+                  (Sitemap: /sitemap.xml) resolves against it, so it matches
+                  the --sitemap it names and is rewritten to the full URL.
+                  Default: /robots.txt of the --sitemap URLs' site when they
+                  all share one; otherwise relative lines match nothing
   --check         write nothing; exit 1 if the file would change (for CI)
   --dry-run       write nothing; print the resulting file on standard output
                   (the summary goes to standard error)
@@ -51,6 +57,7 @@ const OPTIONS = {
   sitemap: { type: 'string', multiple: true },
   file: { type: 'string' },
   replace: { type: 'boolean' },
+  'robots-url': { type: 'string' },
   check: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -82,6 +89,14 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     }
   }
 
+  let robotsUrl: string | undefined;
+  try {
+    robotsUrl = values['robots-url'] !== undefined ? robotsUrlOption(values['robots-url']) : sharedRobotsUrl(sitemaps);
+  } catch (error) {
+    if (error instanceof SitemapError) return usageFailure(io, 'robots', error.message);
+    throw error;
+  }
+
   const name = values.file ?? 'robots.txt';
   const path = resolve(io.cwd, name);
   const fail = (message: string): number => {
@@ -105,7 +120,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     }
   }
 
-  const edit = setSitemapLines(original, sitemaps, { replace: values.replace === true });
+  const edit = setSitemapLines(original, sitemaps, { replace: values.replace === true, ...(robotsUrl !== undefined ? { robotsUrl } : {}) });
   const created = bytes === undefined;
   const changed = edit.changed || created;
   const write = changed && values.check !== true && values['dry-run'] !== true;
@@ -133,6 +148,29 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`sitemapkit robots: warning: ${name} is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)\n`);
   }
   return values.check === true && changed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** `--robots-url`: an absolute http(s) URL, as given. */
+function robotsUrlOption(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `--robots-url ${quoteValue(value)} is not an absolute http(s) URL, such as https://example.com/robots.txt`);
+  }
+  return url.href;
+}
+
+/**
+ * The robots.txt the sitemaps would be announced in when they all sit on one site (RFC 9309 §2.3:
+ * robots.txt is at the root of its origin); undefined when they span several.
+ */
+function sharedRobotsUrl(sitemaps: readonly string[]): string | undefined {
+  const origins = new Set(sitemaps.map((url) => new URL(sitemapLineUrl(url)).origin));
+  return origins.size === 1 ? `${[...origins][0] as string}/robots.txt` : undefined;
 }
 
 /**

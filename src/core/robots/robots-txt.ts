@@ -81,6 +81,9 @@ const DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
   ['site-map', 'sitemap'],
 ]);
 
+/** The key of a Sitemap line written without its colon: `Sitemap https` (the URL's scheme follows). */
+const MISSING_SITEMAP_COLON = /^(?:sitemap|site-map)[ \t\v\f]+[a-z][a-z0-9+.-]*$/;
+
 /** RFC 9309 §2.2: whitespace is SP and HTAB; VT and FF are trimmed too, they are never meaningful. */
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
@@ -182,6 +185,12 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
         handleSitemap(value, lineNo);
         return;
       default:
+        // `Sitemap https://…`: the colon of the URL makes "sitemap https" the key, which Google's
+        // parser, like this one, does not know, so the line announces nothing. Said, since it was meant.
+        if (MISSING_SITEMAP_COLON.test(key)) {
+          const url = line.replace(/^\S+[ \t\v\f]+/, ''); // the line without its first word: the URL as written
+          problems.push({ line: lineNo, message: `no ":" after Sitemap, so crawlers read the key as ${quoteValue(key)} and ignore the line; write "Sitemap: ${url}"`, value: url });
+        }
         // Host, Crawl-delay, Clean-param, unknown keys: not ours, and they do not end a group.
         return;
     }

@@ -232,6 +232,22 @@ describe('parseRobotsTxt: Sitemap lines (RFC 9309 §2.2.4, sitemaps.org)', () =>
     );
     assert.ok(robots.problems.every((p) => p.message.includes('ignored')));
   });
+
+  it('reports a Sitemap line without its colon, which crawlers ignore, and takes no URL from it', () => {
+    // The URL's own colon makes `Sitemap https` the key (Google's parser reads it so, and skips the line).
+    const robots = parse('User-agent: *\nSitemap https://example.com/a.xml\nsite-map\thttp://example.com/b.xml # old\n');
+    assert.deepEqual(robots.sitemaps, []);
+    assert.deepEqual(
+      robots.problems.map((p) => [p.line, p.value]),
+      [
+        [2, 'https://example.com/a.xml'],
+        [3, 'http://example.com/b.xml'],
+      ],
+    );
+    assert.match(robots.problems[0]?.message ?? '', /no ":" after Sitemap.*"Sitemap: https:\/\/example\.com\/a\.xml"/);
+    // Two words without any colon are a Sitemap line (as Google reads them): a relative one here.
+    assert.deepEqual(parse('Sitemap /c.xml\n').sitemaps.map((s) => s.url), ['https://example.com/c.xml']);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------
