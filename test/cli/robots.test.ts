@@ -143,6 +143,7 @@ test('--json: a machine summary', async () => {
     removed: [],
     kept: [],
     touched: [],
+    problems: [],
   });
 });
 
@@ -290,4 +291,23 @@ test('--robots-url must be an absolute http(s) URL (exit 2, nothing written)', a
     assert.match(result.stderr, /--robots-url .* is not an absolute http\(s\) URL/);
     assert.equal(readFileSync(file, 'utf8'), 'Sitemap: /sitemap.xml\n');
   }
+});
+
+test('Sitemap lines that crawlers skip are reported with their line, left as they are, and listed in --json', async () => {
+  const before = 'User-agent: *\nSitemap https://www.example.com/old.xml\nSitemap: {{blog-url}}/sitemap.xml\n';
+  const { dir, file } = site(before);
+  const result = await runCli(['robots', '--sitemap', S], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  // Neither is a Sitemap line to a crawler, so the new line goes at the end, after a blank line.
+  assert.equal(readFileSync(file, 'utf8'), `${before}\nSitemap: ${S}\n`);
+  const warnings = result.stderr.trim().split('\n');
+  assert.equal(warnings.length, 2, result.stderr);
+  assert.match(warnings[0] ?? '', /^robots\.txt:2: warning: no ":" after Sitemap/);
+  assert.match(warnings[1] ?? '', /^robots\.txt:3: warning: .*template placeholder/);
+  const json = await runCli(['robots', '--sitemap', S, '--json', '--check'], { cwd: dir });
+  assert.equal(json.code, 0, json.stderr);
+  const summary = JSON.parse(json.stdout) as { problems: { line: number; directive: string }[] };
+  assert.deepEqual(summary.problems.map((p) => [p.line, p.directive]), [[2, 'sitemap'], [3, 'sitemap']]);
+  const quiet = await runCli(['robots', '--sitemap', S, '--quiet'], { cwd: dir });
+  assert.equal(quiet.stderr, '');
 });

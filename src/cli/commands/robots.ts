@@ -19,7 +19,9 @@ Add or update the Sitemap: lines of a robots.txt without touching anything
 else, and without duplicates. A sitemap already listed is not added again;
 a line that spells it differently (sitemap:http://EXAMPLE.com:80/s.xml) is
 rewritten in place to the normalised URL, and repeated lines for it are
-removed. New lines go after the last Sitemap line, or at the end of the file
+removed. Sitemap lines that crawlers skip (no colon after Sitemap, an empty
+or ftp: value, a template placeholder) are reported as FILE:LINE: warning
+on standard error and left as they are. New lines go after the last Sitemap line, or at the end of the file
 after a blank line. Line ends (LF or CRLF) and a UTF-8 BOM are kept. The file
 is created when it does not exist; an up-to-date file is not written at all.
 
@@ -141,6 +143,10 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   } else if (!quiet) {
     const summary = summaryLine(name, edit, created, write || !changed);
     (values['dry-run'] === true ? io.stderr : io.stdout).write(`${summary}\n`);
+  }
+  if (!quiet) {
+    // Lines crawlers skip or misread are left as they are (they may be meant for something): said, not fixed.
+    for (const problem of edit.problems) io.stderr.write(`${name}:${problem.line}: warning: ${problem.message}\n`);
   }
   const size = Buffer.byteLength(edit.text);
   if (!quiet && changed && size > MAX_ROBOTS_BYTES) {

@@ -11,7 +11,7 @@
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
 import { normalizeUrl } from '../url.js';
-import { parseRobotsTxt } from './robots-txt.js';
+import { parseRobotsTxt, type RobotsTxtProblem } from './robots-txt.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
 
@@ -43,6 +43,12 @@ export interface SitemapLinesEdit {
   kept: string[];
   /** The input's lines that were rewritten or removed, in file order. */
   touched: TouchedLine[];
+  /**
+   * What is wrong with the Sitemap lines of the new file, which crawlers will therefore skip or read
+   * otherwise than meant (line numbers of `text`): a line without its colon, an empty value, a template
+   * placeholder, an ftp: URL, a relative URL (only with `robotsUrl`: without it, where it points is not known).
+   */
+  problems: RobotsTxtProblem[];
   changed: boolean;
 }
 
@@ -233,7 +239,7 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
 
   const added = requested.filter((url) => !seen.has(url));
   if (added.length === 0 && touched.length === 0) {
-    return { text: robotsText, added, updated, present, removed, kept, touched, changed: false };
+    return { text: robotsText, added, updated, present, removed, kept, touched, problems: sitemapProblems(robotsText, base, hasBase), changed: false };
   }
 
   let text = bom;
@@ -265,5 +271,14 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
     }
     text += newLines;
   }
-  return { text, added, updated, present, removed, kept, touched, changed: text !== robotsText };
+  return { text, added, updated, present, removed, kept, touched, problems: sitemapProblems(text, base, hasBase), changed: text !== robotsText };
+}
+
+/**
+ * The parser's problems with the Sitemap lines of `text`. Without a real base, those that name the
+ * placeholder (a relative value resolved, or repeated) are left out: where such a line points is not known.
+ */
+function sitemapProblems(text: string, base: string, hasBase: boolean): RobotsTxtProblem[] {
+  const placeholder = new URL(PLACEHOLDER_BASE).host;
+  return parseRobotsTxt(text, base).problems.filter((p) => p.directive === 'sitemap' && (hasBase || !p.message.includes(placeholder)));
 }

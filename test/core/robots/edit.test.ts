@@ -187,6 +187,30 @@ describe('setSitemapLines: relative Sitemap values', () => {
     assert.deepEqual(result.updated, [S]);
   });
 
+  it('problems: the Sitemap lines of the new file crawlers skip; a relative one only with robotsUrl', () => {
+    const text = 'User-agent: *\nDisallow /a b\nSitemap https://example.com/old.xml\nSitemap: ftp://example.com/s.xml\nSitemap: /other.xml\n';
+    // Without robotsUrl: the relative line points nowhere known, so it is not reported; the group line never is.
+    assert.deepEqual(
+      edit(text, [S]).problems.map((p) => [p.line, p.value]),
+      [
+        [3, 'https://example.com/old.xml'],
+        [4, 'ftp://example.com/s.xml'],
+      ],
+    );
+    // With it, the relative line is reported too; line numbers are those of the new file.
+    const based = edit(`\n${text}`, [S], { robotsUrl: 'https://example.com/robots.txt' });
+    assert.deepEqual(
+      based.problems.map((p) => [p.line, p.value]),
+      [
+        [4, 'https://example.com/old.xml'],
+        [5, 'ftp://example.com/s.xml'],
+        [6, '/other.xml'],
+      ],
+    );
+    assert.ok(based.problems.every((p) => p.directive === 'sitemap'));
+    assert.deepEqual(edit(`Sitemap: ${S}\n`, [S]).problems, []);
+  });
+
   it('refuses a robotsUrl that is not an absolute http(s) URL', () => {
     for (const robotsUrl of ['/robots.txt', 'ftp://example.com/robots.txt']) {
       assert.throws(
