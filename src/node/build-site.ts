@@ -27,7 +27,8 @@ import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
 import { scanPages, type PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
-import { loadState, saveState, writeFileAtomic, type BuildState, type FileState, type PageState } from './build/state-store.js';
+import { FileBatch } from './build/file-batch.js';
+import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
 import { ioErrorReason } from './io-errors.js';
 
@@ -274,89 +275,99 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (page !== undefined) page.listed = false;
   }
 
-  // Write what changed: children first, the index last.
+  // Write what changed as one batch: every changed file is staged (compressed, written beside its
+  // target, flushed) before the first one replaces its target, children first and the index last.
+  // A failure or a kill while staging leaves the previous set exactly as it was.
   progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
-  const nextFiles = new Map<string, FileState>();
-  const files: BuiltFile[] = [];
-  const indexName = `${name}.xml`;
-  for (const child of set.children) {
-    if (child.name === indexName) throw new SitemapError('ERR_SITEMAP_OPTION', `a child sitemap would be named like the index ${indexName}`);
-    const hash = sha256(child.text);
-    const previous = sameBase ? state.files.get(child.name) : undefined;
-    const bytes = Buffer.byteLength(child.text);
-    if (previous !== undefined && previous.hash === hash && (await exists(join(outDir, child.name)))) {
-      nextFiles.set(child.name, previous);
-      files.push({ name: child.name, status: 'unchanged', urls: child.urls, bytes, lastmod: previous.lastmod });
-      continue;
+  const batch = new FileBatch();
+  try {
+    const nextFiles = new Map<string, FileState>();
+    const files: BuiltFile[] = [];
+    const indexName = `${name}.xml`;
+    for (const child of set.children) {
+      if (child.name === indexName) throw new SitemapError('ERR_SITEMAP_OPTION', `a child sitemap would be named like the index ${indexName}`);
+      const hash = sha256(child.text);
+      const previous = sameBase ? state.files.get(child.name) : undefined;
+      const bytes = Buffer.byteLength(child.text);
+      if (previous !== undefined && previous.hash === hash && (await exists(join(outDir, child.name)))) {
+        nextFiles.set(child.name, previous);
+        files.push({ name: child.name, status: 'unchanged', urls: child.urls, bytes, lastmod: previous.lastmod });
+        continue;
+      }
+      const data = gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : child.text;
+      await batch.stage(join(outDir, child.name), data);
+      // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
+      const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;
+      nextFiles.set(child.name, { hash, lastmod, urls: child.urls });
+      files.push({ name: child.name, status: 'written', urls: child.urls, bytes, lastmod });
     }
-    const data = gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : child.text;
-    await writeFileAtomic(join(outDir, child.name), data);
-    // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
-    const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;
-    nextFiles.set(child.name, { hash, lastmod, urls: child.urls });
-    files.push({ name: child.name, status: 'written', urls: child.urls, bytes, lastmod });
-  }
-  const refs: SitemapRef[] = set.children.map((child) => ({ loc: sitemapsUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
-  const indexText = refs.length === 0 ? undefined : serializeSitemapIndex(refs, { limits });
-  let indexFile: BuiltFile;
-  if (indexText === undefined) {
-    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), so none is written.
-    indexFile = { name: indexName, status: 'unchanged', urls: 0, bytes: 0 };
-  } else {
-    const indexHash = sha256(indexText);
-    const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
-    const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
-    if (!unchanged) await writeFileAtomic(join(outDir, indexName), indexText);
-    const lastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
-    nextFiles.set(indexName, { hash: indexHash, lastmod, urls: refs.length });
-    indexFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod };
-  }
+    const refs: SitemapRef[] = set.children.map((child) => ({ loc: sitemapsUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
+    const indexText = refs.length === 0 ? undefined : serializeSitemapIndex(refs, { limits });
+    let indexFile: BuiltFile;
+    if (indexText === undefined) {
+      // Nothing to list: an index must name at least one sitemap (siteindex.xsd), so none is written.
+      indexFile = { name: indexName, status: 'unchanged', urls: 0, bytes: 0 };
+    } else {
+      const indexHash = sha256(indexText);
+      const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
+      const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
+      if (!unchanged) await batch.stage(join(outDir, indexName), indexText);
+      const lastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
+      nextFiles.set(indexName, { hash: indexHash, lastmod, urls: refs.length });
+      indexFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod };
+    }
 
-  // Children of the last build that this one no longer has. Only files the state says we wrote.
-  for (const old of state.files.keys()) {
-    if (nextFiles.has(old) || old === state.indexName) continue;
-    await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot remove ${join(outDir, old)}: ${ioErrorReason(error)}`);
-    });
-    files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
-  }
-  if (state.indexName !== undefined && state.indexName !== indexName) {
-    await rm(join(outDir, state.indexName), { force: true });
-  }
+    await batch.commit();
 
-  const next: BuildState = {
-    baseUrl,
-    indexName,
-    pages: nextPages,
-    files: nextFiles,
-    buckets: set.buckets,
-    // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
-    announced: state.announced,
-    ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
-  };
-  await saveState(statePath, next);
+    // Children of the last build that this one no longer has. Only files the state says we wrote.
+    for (const old of state.files.keys()) {
+      if (nextFiles.has(old) || old === state.indexName) continue;
+      await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
+        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot remove ${join(outDir, old)}: ${ioErrorReason(error)}`);
+      });
+      files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
+    }
+    if (state.indexName !== undefined && state.indexName !== indexName) {
+      await rm(join(outDir, state.indexName), { force: true });
+    }
 
-  return {
-    outDir,
-    statePath,
-    indexFile,
-    indexUrl: sitemapsUrl + indexName,
-    files,
-    pages: all.length,
-    listed,
-    excluded,
-    problems,
-    newPages,
-    changedPages,
-    removedPages,
-    ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
-    ...(sitemapsUrl !== baseUrl
-      ? {
-          locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
-        }
-      : {}),
-    durationMs: Date.now() - started,
-  };
+    const next: BuildState = {
+      baseUrl,
+      indexName,
+      pages: nextPages,
+      files: nextFiles,
+      buckets: set.buckets,
+      // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
+      announced: state.announced,
+      ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
+    };
+    await saveState(statePath, next);
+
+    return {
+      outDir,
+      statePath,
+      indexFile,
+      indexUrl: sitemapsUrl + indexName,
+      files,
+      pages: all.length,
+      listed,
+      excluded,
+      problems,
+      newPages,
+      changedPages,
+      removedPages,
+      ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
+      ...(sitemapsUrl !== baseUrl
+        ? {
+            locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
+          }
+        : {}),
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    // After a commit there is nothing left to remove; before it (an error), the staged files go.
+    await batch.discard();
+  }
 }
 
 /** The base URL as a directory: normalised, ending in `/`. */

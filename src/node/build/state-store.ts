@@ -164,7 +164,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   }
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   // Makes the rename itself durable. Not every platform can open a directory (Windows): best effort.
   try {
     const handle = await open(dir, 'r');

@@ -1,0 +1,75 @@
+// Files replaced together: each is written in full to a temporary file beside its target and flushed
+// (`stage`), and only when every one is ready are they renamed into place, in the order staged, with
+// one flush per directory after (`commit`). The costly part (compressing, writing, fsync) happens
+// before the first rename, so a failure there (disk full, a kill) leaves every target as it was, and
+// the window in which readers can see a mix of old and new files is the renames alone.
+
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { ioErrorReason } from '../io-errors.js';
+import { syncDirectory } from './state-store.js';
+
+interface Staged {
+  temp: string;
+  target: string;
+}
+
+export class FileBatch {
+  private readonly staged: Staged[] = [];
+  private settled = false;
+  private committed = false;
+
+  /** Writes `data` to a temporary file beside `target` and flushes it; `target` is not touched yet. */
+  async stage(target: string, data: string | Uint8Array, mode?: number): Promise<void> {
+    if (this.settled) throw new SitemapError('ERR_SITEMAP_API', 'a file batch is used once: it was committed or discarded');
+    const dir = dirname(target);
+    const temp = join(dir, `.${basename(target)}.tmp-${process.pid}-${Date.now().toString(36)}-${this.staged.length}`);
+    try {
+      await mkdir(dir, { recursive: true });
+      const handle = await open(temp, 'w', mode);
+      this.staged.push({ temp, target });
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${target}: ${ioErrorReason(error)}`);
+    }
+  }
+
+  /** How many files are staged. */
+  get size(): number {
+    return this.staged.length;
+  }
+
+  /** Renames every staged file over its target, in the order staged, then flushes their directories. */
+  async commit(): Promise<void> {
+    this.settled = true;
+    const dirs = new Set<string>();
+    for (const [index, { temp, target }] of this.staged.entries()) {
+      try {
+        await rename(temp, target);
+      } catch (error) {
+        await this.removeTemps(index);
+        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${target}: ${ioErrorReason(error)}`);
+      }
+      dirs.add(dirname(target));
+    }
+    this.committed = true;
+    // Makes the renames durable (best effort where a directory cannot be opened).
+    for (const dir of dirs) await syncDirectory(dir);
+  }
+
+  /** Removes the staged files that were not renamed; no target is touched. Nothing to do after a commit. */
+  async discard(): Promise<void> {
+    this.settled = true;
+    if (!this.committed) await this.removeTemps(0);
+  }
+
+  private async removeTemps(from: number): Promise<void> {
+    for (const { temp } of this.staged.slice(from)) await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
