@@ -16,6 +16,8 @@ export function ioErrorReason(error: unknown): string {
       return 'no space left on device';
     case 'EROFS':
       return 'read-only file system';
+    case 'ENAMETOOLONG':
+      return 'file name too long';
   }
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0] ?? '';

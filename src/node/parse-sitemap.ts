@@ -34,7 +34,7 @@ import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
-import { SitemapError } from '../core/errors.js';
+import { SitemapError, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import { StreamDecoder } from '../core/read/decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, sniffFormat } from '../core/read/sniff.js';
@@ -537,11 +537,23 @@ class Pipeline implements ReaderSink {
 // Inputs
 
 
-function inputError(what: string, error: unknown): SitemapError {
+function inputError(what: string, error: unknown, hint = ''): SitemapError {
   if (error instanceof SitemapError) return error;
-  const e = new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${what}: ${ioErrorReason(error)}`);
+  const e = new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${what}: ${ioErrorReason(error)}${hint}`);
   e.cause = error;
   return e;
+}
+
+/**
+ * For a string that names no file: a hint when it looks like what people pass by mistake, since a
+ * string is always a path (XML given as text, or a URL).
+ */
+function pathHint(given: string, error: unknown): string {
+  const code = (error as { code?: string } | null)?.code;
+  if (code !== 'ENOENT' && code !== 'ENAMETOOLONG') return '';
+  if (/^[\s\ufeff]*</.test(given)) return '; a string is read as a file path: pass { text } to read XML given as a string';
+  if (/^https?:\/\//i.test(given)) return '; a string is read as a file path: to read a URL, pass the fetch response\'s body, or use discoverSitemaps()';
+  return '';
 }
 
 function toBytes(chunk: unknown): Uint8Array {
@@ -552,12 +564,12 @@ function toBytes(chunk: unknown): Uint8Array {
   throw new SitemapError('ERR_SITEMAP_API', `a sitemap input chunk must be bytes or a string, got ${chunk === null ? 'null' : typeof chunk}`);
 }
 
-async function* fileChunks(path: string, shown: string): AsyncGenerator<Uint8Array> {
+async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
   const stream = createReadStream(path, { highWaterMark: READ_CHUNK });
   try {
     for await (const chunk of stream) yield chunk as Uint8Array;
   } catch (error) {
-    throw inputError(shown, error);
+    throw inputError(shown, error, pathHint(given, error));
   } finally {
     stream.destroy();
   }
@@ -619,7 +631,10 @@ function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   const fromPath = (path: string): Source => {
     if (path.length === 0) throw new SitemapError('ERR_SITEMAP_API', 'the sitemap path is empty');
     const full = options.cwd !== undefined ? resolve(options.cwd, path) : resolve(path);
-    return { kind: 'bytes', chunks: fileChunks(full, path), file: options.file ?? path };
+    // A path that cannot be a file name as it stands (XML passed by mistake) is quoted and shortened, so
+    // the message stays one line.
+    const shown = path.length > 200 || /[\x00-\x1f]/.test(path) ? quoteValue(path) : path;
+    return { kind: 'bytes', chunks: fileChunks(full, options.file ?? shown, path), file: options.file ?? path };
   };
   const shown = options.file ?? 'the sitemap input';
   if (typeof input === 'string') return fromPath(input);

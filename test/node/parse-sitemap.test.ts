@@ -105,6 +105,23 @@ describe('parseSitemap: inputs', () => {
     await assert.rejects(readAll(API), { code: 'ERR_SITEMAP_INPUT', message: /is a directory/ });
   });
 
+  it('a string is a path: XML or a URL given as one gets a one-line hint at what to pass instead', async () => {
+    const cases: [string, RegExp][] = [
+      ['<urlset><url><loc>https://example.com/</loc></url></urlset>', /no such file; a string is read as a file path: pass \{ text \}/],
+      [`<?xml version="1.0"?>\n<urlset>\n${'<url><loc>https://example.com/</loc></url>\n'.repeat(200)}</urlset>`, /^cannot read "<\?xml[^\n]*\.\.\.": file name too long; a string is read as a file path: pass \{ text \}/],
+      ['https://example.com/sitemap.xml', /no such file; a string is read as a file path: to read a URL/],
+      ['missing.xml', /^cannot read missing\.xml: no such file$/],
+    ];
+    for (const [input, message] of cases) {
+      await assert.rejects(parseSitemap(input, { cwd: API }).summary(), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'ERR_SITEMAP_INPUT');
+        assert.match(e.message, message);
+        assert.ok(!e.message.includes('\n'), 'one line');
+        return true;
+      });
+    }
+  });
+
   it('refuses inputs and options it cannot use', () => {
     assert.throws(() => parseSitemap(42 as unknown as SitemapInput), { code: 'ERR_SITEMAP_API' });
     assert.throws(() => parseSitemap({ text: '' }, { maxBytes: 0 }), { code: 'ERR_SITEMAP_OPTION' });
