@@ -16,5 +16,24 @@ export {
 export { validateSitemap, type ValidateSitemapOptions, type SitemapValidationResult } from './node/validate-sitemap.js';
 export { buildSite, readSourceMap, type BuildSiteOptions, type BuildSiteResult, type BuiltFile, type ExcludedPage, type InitialLastmod } from './node/build-site.js';
 export { submitIndexNow, type IndexNowSubmitOptions, type IndexNowResult } from './node/indexnow.js';
+export {
+  discoverSitemaps,
+  DiscoveryRun,
+  DISCOVER_CODES,
+  DEFAULT_MAX_SITEMAP_DEPTH,
+  DEFAULT_MAX_SITEMAPS,
+  type DiscoverOptions,
+  type DiscoverEvent,
+  type DiscoveryTree,
+  type DiscoveryInput,
+  type DiscoveryTotals,
+  type SitemapNode,
+  type RobotsNode,
+  type SitemapVia,
+  type DocumentOutcome,
+} from './node/discover.js';
+export { validateSitemapUrl, type ValidateSitemapUrlOptions, type SitemapUrlValidationResult } from './node/validate-url.js';
+export type { HttpClientOptions, FetchFunction } from './node/http/client.js';
+export type { AddressPolicyOptions, LookupAll } from './node/http/policy.js';
 export { run } from './cli/main.js';
 export type { CliIo } from './cli/io.js';
