@@ -28,7 +28,9 @@ export { selectPages, isErrorPage, type PageCandidate, type PageDecision, type E
 export { sectionOf, sectionFileStem, bucketOf, bucketCount } from './build/partition.js';
 export { buildStableSet, type StableEntry, type StableSet, type StableChild, type StableSetOptions } from './build/stable-set.js';
 export { pendingAnnouncements, recordAnnounced, type Announcement, type AnnouncedPage } from './build/announce.js';
-export { setSitemapLines } from './robots/edit.js';
+export { setSitemapLines, sitemapLineUrl, type SitemapLinesOptions, type SitemapLinesEdit, type TouchedLine, type LineEnding } from './robots/edit.js';
+export { parseRobotsTxt, MAX_ROBOTS_BYTES, type RobotsTxt, type RobotsGroup, type RobotsRule, type RobotsSitemapLine, type RobotsTxtProblem, type Directive as RobotsDirective } from './robots/robots-txt.js';
+export { isAllowed, robotsMatcher, productToken } from './robots/match.js';
 export {
   indexNowPayloads,
   indexNowKeyProblem,
