@@ -145,6 +145,8 @@ export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.fr
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
 const DEFAULT_MAX_DEPTH = 256;
+/** `nextAmp` when the buffer has no `&` left (a small integer, like every offset: see `nextNL`). */
+const NO_AMP = -2;
 const DEFAULT_MAX_VALUE_LENGTH = 10 * 1024 * 1024;
 const DEFAULT_MAX_NAME_LENGTH = 1024;
 /** Longest `&...;` reference considered; anything longer is a raw `&`. */
@@ -299,8 +301,13 @@ export class XmlTokenizer {
   private line = 1;
   private lineStart = 0;
   private lastCR = -2;
-  private nextNL = Infinity;
-  private nextCR = Infinity;
+  // The next LF and CR at or after the counted position (absolute offsets), -1 when the buffer has
+  // none left. Not Infinity: a field that ever holds a non-integer keeps every offset computed from it
+  // (lineStart, then every column) as a boxed double, one allocation per position, and V8 reshapes the
+  // position objects (some 50 maps, with deoptimizations) when it finds out.
+  private nextNL = -1;
+  private nextCR = -1;
+  /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
 
   // The token being read: where it starts, its section and accumulator.
@@ -432,8 +439,8 @@ export class XmlTokenizer {
     this.carry = '';
     const nl = buf.indexOf('\n', from);
     const cr = buf.indexOf('\r', from);
-    this.nextNL = nl === -1 ? Infinity : nl + this.bufBase;
-    this.nextCR = cr === -1 ? Infinity : cr + this.bufBase;
+    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
+    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
     this.nextAmp = -1;
   }
 
@@ -444,19 +451,19 @@ export class XmlTokenizer {
     for (;;) {
       const nl = this.nextNL;
       const cr = this.nextCR;
-      if (nl < cr) {
+      if (nl !== -1 && (cr === -1 || nl < cr)) {
         if (nl >= to) return;
         if (nl !== this.lastCR + 1) this.line++;
         this.lineStart = nl + 1;
         const k = this.buf.indexOf('\n', nl + 1 - this.bufBase);
-        this.nextNL = k === -1 ? Infinity : k + this.bufBase;
+        this.nextNL = k === -1 ? -1 : k + this.bufBase;
       } else {
-        if (cr >= to) return;
+        if (cr === -1 || cr >= to) return;
         this.line++;
         this.lineStart = cr + 1;
         this.lastCR = cr;
         const k = this.buf.indexOf('\r', cr + 1 - this.bufBase);
-        this.nextCR = k === -1 ? Infinity : k + this.bufBase;
+        this.nextCR = k === -1 ? -1 : k + this.bufBase;
       }
     }
   }
@@ -1236,11 +1243,11 @@ export class XmlTokenizer {
     const absA = base + a;
     const absB = base + b;
     this.advance(absA);
-    if (this.nextAmp < absA) {
+    if (this.nextAmp !== NO_AMP && this.nextAmp < absA) {
       const k = buf.indexOf('&', a);
-      this.nextAmp = k === -1 ? Infinity : k + base;
+      this.nextAmp = k === -1 ? NO_AMP : k + base;
     }
-    if (this.nextAmp < absB || this.nextCR < absB) {
+    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB)) {
       this.decodeText(buf, a, b, len);
     } else if (this.textLen === 0 && b - a <= this.maxValue) {
       // The common case: the first and only piece of a run, nothing to decode, within budget.
@@ -1260,8 +1267,8 @@ export class XmlTokenizer {
   private decodeText(buf: string, a: number, b: number, len: number): void {
     const base = this.bufBase;
     // Both caches are at or after `a` here (textSegment refreshed them).
-    let amp = this.nextAmp - base;
-    let cr = this.nextCR - base;
+    let amp = this.nextAmp === NO_AMP ? Infinity : this.nextAmp - base;
+    let cr = this.nextCR === -1 ? Infinity : this.nextCR - base;
     let out = '';
     let last = a;
     let pieceStart = a;
@@ -1287,7 +1294,7 @@ export class XmlTokenizer {
         }
         const k = buf.indexOf('&', next);
         amp = k === -1 ? Infinity : k;
-        this.nextAmp = amp + base;
+        this.nextAmp = amp === Infinity ? NO_AMP : amp + base;
       } else {
         out += buf.slice(last, j) + '\n';
         last = buf.charCodeAt(j + 1) === 0x0a ? j + 2 : j + 1;
@@ -1359,7 +1366,7 @@ export class XmlTokenizer {
     const absA = this.bufBase + a;
     this.advance(absA);
     let s = buf.slice(a, b);
-    if (this.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
+    if (this.nextCR !== -1 && this.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
     this.emitText(s, absA);
   }
 
