@@ -282,6 +282,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // A failure or a kill while staging leaves the previous set exactly as it was.
   progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
   const batch = new FileBatch();
+  // Temporary files of a run killed between staging and renaming (the previous set stayed whole).
+  await FileBatch.removeStale(outDir, (target) => target === `${name}.xml` || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];

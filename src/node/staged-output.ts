@@ -104,13 +104,14 @@ async function removeStaleTempDirs(outDir: string): Promise<void> {
   for (const name of await readdir(outDir)) {
     if (!name.startsWith(TEMP_PREFIX)) continue;
     const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) continue;
     if (pid === process.pid) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id exists (one we may not signal exists too). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

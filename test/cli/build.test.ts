@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
@@ -201,6 +201,20 @@ describe('sitemapkit build', () => {
     assert.equal(json.removedPages, 1);
     assert.ok(!existsSync(join(site, 'sitemap-fr.xml.gz')));
     assert.ok(existsSync(join(site, 'sitemap-mine.xml')));
+  });
+
+  it('removes what a run killed between writing and renaming left behind, and only that', async () => {
+    const site = fixtureSite();
+    await build(site, T1);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number; // an exited process: certainly not running
+    const stale = [`.sitemap-blog.xml.gz.tmp-${gone}-m1abc-0`, `.sitemap.xml.tmp-${gone}-m1abc-3`];
+    const foreign = `.notes.txt.tmp-${gone}-m1abc-0`;
+    for (const name of [...stale, foreign]) writeFileSync(join(site, name), 'partial');
+    const { code } = await build(site, T1 + 60);
+    assert.equal(code, 0);
+    for (const name of stale) assert.ok(!existsSync(join(site, name)), name);
+    assert.ok(existsSync(join(site, foreign)));
+    assert.deepEqual(readdirSync(site).filter((f) => f.includes('.tmp-')), [foreign]);
   });
 
   it('splits a section that outgrows the limits into hash buckets and keeps them stable', async () => {

@@ -4,11 +4,15 @@
 // before the first rename, so a failure there (disk full, a kill) leaves every target as it was, and
 // the window in which readers can see a mix of old and new files is the renames alone.
 
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { ioErrorReason } from '../io-errors.js';
+import { isProcessAlive } from '../staged-output.js';
 import { syncDirectory } from './state-store.js';
+
+/** `.TARGET.tmp-PID-TIME-N`: the name `stage` gives a temporary file. */
+const TEMP_NAME = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+-\d+$/;
 
 interface Staged {
   temp: string;
@@ -67,6 +71,29 @@ export class FileBatch {
   async discard(): Promise<void> {
     this.settled = true;
     if (!this.committed) await this.removeTemps(0);
+  }
+
+  /**
+   * Removes the temporary files a batch of a process that no longer runs left in `dir` (it was killed
+   * between `stage` and `commit`), for targets `isOurs` claims. Returns the names removed.
+   */
+  static async removeStale(dir: string, isOurs: (target: string) => boolean): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return []; // no directory yet: nothing left behind
+    }
+    const removed: string[] = [];
+    for (const name of names.sort()) {
+      const m = TEMP_NAME.exec(name);
+      if (m === null || !isOurs(m[1] as string)) continue;
+      const pid = Number(m[2]);
+      if (pid === process.pid || isProcessAlive(pid)) continue;
+      await rm(join(dir, name), { force: true });
+      removed.push(name);
+    }
+    return removed;
   }
 
   private async removeTemps(from: number): Promise<void> {

@@ -56,3 +56,20 @@ describe('FileBatch: files replaced together', () => {
     assert.deepEqual(contents(dir), { 'commit.xml': 'commit' });
   });
 });
+
+describe('FileBatch.removeStale: what a killed run left', () => {
+  it('removes the temporary files of processes that no longer run, for the targets claimed, and nothing else', async () => {
+    const dir = oldSet();
+    // A process id that is certainly gone: a child that has exited.
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const stale = `.a.xml.tmp-${gone}-m0abc-0`;
+    const live = `.b.xml.tmp-${process.pid}-m0abc-1`;
+    const other = `.notes.txt.tmp-${gone}-m0abc-0`;
+    for (const name of [stale, live, other, '.hidden']) writeFileSync(join(dir, name), 'x');
+    const removed = await FileBatch.removeStale(dir, (target) => target.endsWith('.xml'));
+    assert.deepEqual(removed, [stale]);
+    assert.deepEqual(readdirSync(dir).sort(), ['.b.xml.tmp-' + process.pid + '-m0abc-1', '.hidden', other, 'a.xml', 'b.xml', 'sitemap.xml'].sort());
+    assert.deepEqual(await FileBatch.removeStale(join(dir, 'missing'), () => true), []);
+  });
+});
