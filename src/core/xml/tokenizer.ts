@@ -195,11 +195,20 @@ const W_COMMENT_CLOSE = (0x2d << 16) | (0x2d << 8) | 0x3e; // -->
 const W_PI_OPEN = (0x3c << 8) | 0x3f; // <?
 const W_PI_CLOSE = (0x3f << 8) | 0x3e; // ?>
 
-/** XML NameChar, leniently: every non-ASCII character counts. */
+/** ASCII NameChars (1) by code: a-z A-Z 0-9 _ : - . */
+const ASCII_NAME_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+  ASCII_NAME_CHAR[c] = letter || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2d || c === 0x2e ? 1 : 0;
+}
+
+/**
+ * XML NameChar, leniently: every non-ASCII character counts. A table, not branches: a branch first
+ * taken late (the first digit or `:` in a name, well into a file) would throw away the optimized code
+ * of the tokenizer loop that inlines this.
+ */
 function isNameChar(c: number): boolean {
-  if (c >= 0x61) return c <= 0x7a || c >= 0x80; // a-z, non-ASCII
-  if (c >= 0x41) return c <= 0x5a || c === 0x5f; // A-Z, _
-  return (c >= 0x30 && c <= 0x3a) || c === 0x2d || c === 0x2e; // 0-9 : - .
+  return c >= 0x80 || (c >= 0 && ASCII_NAME_CHAR[c] === 1); // NaN (read past the end): false
 }
 
 /** XML NameStartChar, leniently. */
@@ -518,7 +527,9 @@ export class XmlTokenizer {
             }
             if (lt > start) this.textSegment(buf, start, lt, len);
             // Fast paths for the bulk of a sitemap: the handler's shortcut, `<name>` and the end tag of the open element.
-            const c1 = buf.charCodeAt(lt + 1);
+            // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
+            // this function's optimized code away the first time a chunk happens to end there.
+            const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
             if (isNameStart(c1)) {
               const sc = this.h.shortcut;
               if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.scDropped) {
