@@ -104,15 +104,23 @@ export class EntryShortcut {
    */
   urlEntry(m: RegExpExecArray, maxLength: number): UrlEntry | undefined {
     if (m[0].length > maxLength) return undefined;
-    const entry: UrlEntry = { loc: xmlTrim(m[G_LOC] as string) };
+    const loc = xmlTrim(m[G_LOC] as string);
     const lastmod = lastmodOf(m);
     if (lastmod === '') return undefined;
-    if (lastmod !== undefined) entry.lastmod = lastmod;
-    const changefreq = m[G_CHANGEFREQ];
-    if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
+    const changefreq = m[G_CHANGEFREQ] as Changefreq | undefined;
     const priority = m[G_PRIORITY];
     // Number() gives the reader's value: tenths / 10 for 0.0 … 1.0 (both correctly rounded), Number(v) otherwise.
-    if (priority !== undefined) entry.priority = Number(priority);
+    let entry: UrlEntry;
+    if (lastmod !== undefined && changefreq !== undefined && priority !== undefined) {
+      // The usual entry, made whole: fields added one by one after `{ loc }` go to a separate
+      // property array (one more allocation per entry, and slower to read). Same key order.
+      entry = { loc, lastmod, changefreq, priority: Number(priority) };
+    } else {
+      entry = { loc };
+      if (lastmod !== undefined) entry.lastmod = lastmod;
+      if (changefreq !== undefined) entry.changefreq = changefreq;
+      if (priority !== undefined) entry.priority = Number(priority);
+    }
     const end = m.index + m[0].length;
     if (m[G_END] !== undefined) {
       this.end = end;
