@@ -3,9 +3,9 @@
 // flushed to disk, renamed over the old one, directory flushed): a crash at any point leaves either
 // the previous state or the new one, never half of either.
 
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
+import { FileBatch } from './file-batch.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const FORMAT = 'sitemapkit-state';
@@ -142,38 +142,14 @@ function rows(table: readonly unknown[]): string {
 
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
- * a temporary file in the same directory, fsync, rename, fsync of the directory.
+ * a temporary file in the same directory, fsync, rename, fsync of the directory (a batch of one).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
+  const batch = new FileBatch();
   try {
-    await mkdir(dir, { recursive: true });
-    const handle = await open(temp, 'w', mode);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    await syncDirectory(dir);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
-  }
-}
-
-export async function syncDirectory(dir: string): Promise<void> {
-  // Makes the rename itself durable. Not every platform can open a directory (Windows): best effort.
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The rename is still atomic; only its durability across a power cut is not guaranteed.
+    await batch.stage(path, data, mode);
+    await batch.commit();
+  } finally {
+    await batch.discard();
   }
 }
