@@ -2,16 +2,31 @@
 
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { DateInput } from '../core/model.js';
+import { Writable } from 'node:stream';
 import type { OutputStream } from './io.js';
 
-/** Buffers output and hands it to the stream in large writes, waiting for 'drain' when it asks to. */
+/** Bytes gathered before they are handed to a byte stream (a file, a pipe): few, large writes. */
+const CHUNK_BYTES = 256 * 1024;
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
+const MAX_UTF8_PER_UNIT = 3;
+
+/**
+ * Buffers output and hands it to the stream in large writes, waiting for 'drain' when it asks to.
+ * A Node stream gets bytes: each piece is encoded into one buffer as it comes (Buffer#write), which
+ * costs about a third less than joining the pieces into one string and encoding that (measured with
+ * the 550,000 lines of bench:discover), and makes no string per line. Anything else gets strings.
+ */
 export class Output {
-  private buf = '';
+  private text = '';
+  private bytes: Buffer | undefined;
+  private used = 0;
+  private needsDrain = false;
   private broken = false;
   private readonly onError = (): void => {
     this.broken = true;
   };
   constructor(private readonly stream: OutputStream) {
+    if (stream instanceof Writable) this.bytes = Buffer.allocUnsafe(CHUNK_BYTES);
     // A closed pipe (`sitemapkit read big.xml | head`) is an 'error' event: stop writing, don't crash.
     (stream as { on?: (event: string, fn: () => void) => unknown }).on?.('error', this.onError);
   }
@@ -22,7 +37,28 @@ export class Output {
   }
 
   write(text: string): void {
-    this.buf += text;
+    const bytes = this.bytes;
+    if (bytes === undefined) {
+      this.text += text;
+      return;
+    }
+    if (this.used + text.length * MAX_UTF8_PER_UNIT > bytes.length) {
+      this.handOff();
+      if (text.length * MAX_UTF8_PER_UNIT > CHUNK_BYTES) {
+        this.send(text);
+        return;
+      }
+    }
+    this.used += (this.bytes as Buffer).write(text, this.used);
+  }
+
+  /** `text` and a line feed. */
+  writeLine(text: string): void {
+    this.write(text);
+    const bytes = this.bytes;
+    if (bytes === undefined) this.text += '\n';
+    else if (this.used < bytes.length) bytes[this.used++] = 0x0a;
+    else this.write('\n');
   }
 
   get closed(): boolean {
@@ -30,21 +66,16 @@ export class Output {
   }
 
   async flush(): Promise<void> {
-    if (this.buf.length === 0 || this.broken) {
-      this.buf = '';
-      return;
+    if (this.bytes !== undefined) this.handOff();
+    else if (this.text.length > 0) {
+      const text = this.text;
+      this.text = '';
+      this.send(text);
     }
-    const text = this.buf;
-    this.buf = '';
+    if (!this.needsDrain || this.broken) return;
+    this.needsDrain = false;
     const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown };
-    let ok: unknown;
-    try {
-      ok = stream.write(text);
-    } catch {
-      this.broken = true;
-      return;
-    }
-    if (ok !== false || typeof stream.once !== 'function') return;
+    if (typeof stream.once !== 'function') return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         stream.off?.('drain', done);
@@ -60,6 +91,27 @@ export class Output {
       stream.once?.('error', fail);
       stream.once?.('close', fail);
     });
+  }
+
+  /** The bytes gathered so far go to the stream, in a buffer of their own (the stream keeps it until written). */
+  private handOff(): void {
+    if (this.used === 0) return;
+    const full = (this.bytes as Buffer).subarray(0, this.used);
+    this.bytes = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
+    this.send(full);
+  }
+
+  private send(data: string | Uint8Array): void {
+    if (this.broken) return;
+    let ok: unknown;
+    try {
+      ok = (this.stream as { write(data: string | Uint8Array): unknown }).write(data);
+    } catch {
+      this.broken = true;
+      return;
+    }
+    if (ok === false) this.needsDrain = true;
   }
 }
 

@@ -306,8 +306,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       switch (event.type) {
         case 'url':
           progress.urls++;
-          if (format === 'jsonl') out.write(`${entryJson(event.entry, event.sitemap)}\n`);
-          else if (format === 'urls') out.write(`${event.entry.loc}\n`);
+          if (format === 'jsonl') out.writeLine(entryJson(event.entry, event.sitemap));
+          else if (format === 'urls') out.writeLine(event.entry.loc);
           else if (format === 'csv') out.write(csvRow(event.entry, event.sitemap));
           break;
         case 'queued':
@@ -319,10 +319,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
             progress.queued = Math.max(0, progress.queued - 1);
           }
           progress.bytes += event.sitemap.bytes;
-          if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.write(`${sitemapJson(event.sitemap)}\n`);
+          if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
           break;
         case 'robots':
-          if (format === 'jsonl') out.write(`${robotsJson(event.robots)}\n`);
+          if (format === 'jsonl') out.writeLine(robotsJson(event.robots));
           for (const d of event.robots.diagnostics) report(d);
           break;
         case 'diagnostic':

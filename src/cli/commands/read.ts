@@ -105,7 +105,7 @@ class Formatter {
         this.out.write(item.kind === 'url' ? `${JSON.stringify(item.entry)}\n` : `${JSON.stringify({ sitemap: item.ref })}\n`);
         return;
       case 'urls':
-        this.out.write(`${(item.kind === 'url' ? item.entry : item.ref).loc}\n`);
+        this.out.writeLine((item.kind === 'url' ? item.entry : item.ref).loc);
         return;
       default:
         this.row(item);

@@ -1,0 +1,91 @@
+// Output: what the commands print reaches the stream whole and in order, as strings for a plain
+// writer (the tests' fake stdout) and as UTF-8 bytes for a Node stream (a file, a pipe).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { Output } from '../../src/cli/output.js';
+
+/** A Node stream that keeps what it is given, and says "wait" after every `full` bytes. */
+function collector(full = 1 << 30): { stream: Writable; chunks: Buffer[]; drains: number } {
+  const state = { chunks: [] as Buffer[], drains: 0, stream: undefined as unknown as Writable };
+  state.stream = new Writable({
+    highWaterMark: full,
+    write(chunk: Buffer, _encoding, callback) {
+      state.chunks.push(Buffer.from(chunk));
+      setImmediate(callback);
+    },
+  });
+  state.stream.on('drain', () => state.drains++);
+  return state;
+}
+
+test('a Node stream gets the UTF-8 bytes of every piece, in order, across many chunks', async () => {
+  const { stream, chunks } = collector();
+  const out = new Output(stream);
+  const lines: string[] = [];
+  // Non-ASCII, a surrogate pair and a lone surrogate (encoded as U+FFFD, as Buffer.from does).
+  const samples = ['https://example.com/españa.html', 'https://例え.jp/パス', 'emoji 😀 here', 'lone \ud800 surrogate', 'x'.repeat(300)];
+  for (let i = 0; i < 20_000; i++) lines.push(`${samples[i % samples.length]} ${i}`);
+  for (const line of lines) out.writeLine(line);
+  out.write('tail without newline');
+  await out.flush();
+  stream.end();
+  await finished(stream);
+  const expected = Buffer.from(`${lines.join('\n')}\ntail without newline`);
+  const got = Buffer.concat(chunks);
+  assert.equal(got.length, expected.length);
+  assert.ok(got.equals(expected));
+  // Large writes, not one per line.
+  assert.ok(chunks.length > 1 && chunks.length < 100, `${chunks.length} writes`);
+});
+
+test('a piece larger than the buffer goes out whole, after what came before it', async () => {
+  const { stream, chunks } = collector();
+  const out = new Output(stream);
+  const big = 'é'.repeat(200_000);
+  out.write('before\n');
+  out.writeLine(big);
+  out.write('after');
+  await out.flush();
+  stream.end();
+  await finished(stream);
+  assert.equal(Buffer.concat(chunks).toString('utf8'), `before\n${big}\nafter`);
+});
+
+test('flush waits for the stream to drain when it asked to', async () => {
+  const { stream, chunks } = collector(1024);
+  const out = new Output(stream);
+  out.write('y'.repeat(4096));
+  await out.flush();
+  // Resolved only after 'drain': the stream has taken everything.
+  assert.equal(stream.writableLength, 0);
+  assert.equal(Buffer.concat(chunks).toString(), 'y'.repeat(4096));
+});
+
+test('a plain writer gets strings', async () => {
+  let text = '';
+  const out = new Output({ write: (t: string) => (text += t) });
+  out.writeLine('a');
+  out.write('b');
+  assert.equal(text, '', 'nothing before flush');
+  await out.flush();
+  assert.equal(text, 'a\nb');
+});
+
+test('a broken stream is not written to again, and flush still returns', async () => {
+  const stream = new Writable({
+    write(_chunk, _encoding, callback) {
+      callback(new Error('EPIPE'));
+    },
+  });
+  const out = new Output(stream);
+  out.writeLine('first');
+  await out.flush();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(out.closed, true);
+  out.writeLine('second');
+  await out.flush();
+  out.close();
+});
