@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-check/**', 'out/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-check/**', 'out/**', 'node_modules/**', 'bench/results/**', 'coverage/**', 'wasm/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

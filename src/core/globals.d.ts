@@ -26,3 +26,5 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
   decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string;
 }
+
+declare function atob(data: string): string;

@@ -573,6 +573,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return this.shortcut !== null && this.delivered < this.maxEntries;
   }
 
+  /** How many such entries may be delivered now (acceptsPlainEntry for a run of them): 0 when none. */
+  plainEntryBudget(): number {
+    return this.shortcut === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
+  }
+
   /** Deliver such a `<url>` as the events would have, once acceptsPlainEntry() said yes. */
   deliverPlainUrl(entry: UrlEntry, line: number, column: number): void {
     this.beforeShortcutEntry();

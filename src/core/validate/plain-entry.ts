@@ -21,6 +21,7 @@ import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from
 import type { XmlShortcut } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
+import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START } from './plain-lane.js';
 
 const WS = '[ \\t\\n\\r]*';
 /** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
@@ -115,7 +116,7 @@ function hasPlainLocAndDate(m: RegExpExecArray, maxLength: number): boolean {
  * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
  * is told of each entry just before the reader delivers it (its loc needs no encoding check).
  */
-export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: (entry: UrlEntry | SitemapRef) => void, prefixes: PlainPrefixes = {}): XmlShortcut {
+export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, prefixes: PlainPrefixes = {}, useLane = true): XmlShortcut {
   const pattern = new RegExp(name === 'url' ? URL_PATTERN : SITEMAP_PATTERN, 'y');
   const extension = extensionPattern(prefixes);
   /** Images and links from `from` to `</url>` (ending by `limit`) into `entry`: the index after the url, or -1 to decline. */
@@ -169,5 +170,47 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
         return m.index + m[0].length;
       };
   // A url holds up to image:image > image:loc (three levels); a sitemap loc and lastmod.
-  return { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, take };
+  const shortcut: XmlShortcut = { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, endTag: `</${name}>`, take };
+  const lane = name === 'url' && useLane ? PlainLane.create() : undefined;
+  if (lane !== undefined) shortcut.bulk = (buf, at, lines, maxLength) => takeRun(lane, buf, at, lines, maxLength, reader, structure, delivering);
+  return shortcut;
+}
+
+/** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
+export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
+
+/**
+ * The lane's run of urls from `at`, delivered one by one as `take` delivers a match (the same
+ * entries but for changefreq and priority, which no check reads once the pattern has passed them):
+ * the index after the last one, or -1 when it read none.
+ */
+function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
+  const budget = reader.plainEntryBudget();
+  if (budget === 0) return -1;
+  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget);
+  if (count === 0) return -1;
+  const records = lane.records;
+  let taken = 0;
+  for (; taken < count; taken++) {
+    const r = taken * LANE_FIELDS;
+    if (!structure.takePlainEntry('url')) break;
+    const locStart = records[r + R_LOC_START] as number;
+    const entry: UrlEntry = { loc: buf.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)) };
+    const lastmodStart = records[r + R_LASTMOD_START] as number;
+    if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
+    delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
+    reader.deliverPlainUrl(entry, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+  }
+  if (taken === 0) return -1;
+  if (taken < count) {
+    // Stopped before a url the structure did not take: the line state is that url's.
+    const r = taken * LANE_FIELDS;
+    const start = records[r + R_START] as number;
+    lines[0] = records[r + R_LINE] as number;
+    lines[1] = start - (records[r + R_COLUMN] as number) + 1;
+    return start;
+  }
+  lines[0] = lane.endLine;
+  lines[1] = lane.endLineStart;
+  return records[(count - 1) * LANE_FIELDS + R_END] as number;
 }

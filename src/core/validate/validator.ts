@@ -33,6 +33,11 @@ export interface ValidationOptions {
    * every element through the XML events, with the same report (the tests compare both ways).
    */
   fastPath?: boolean;
+  /**
+   * Within the fast path, read runs of plain urls with the WebAssembly lane (plain-lane.ts) where it
+   * runs. Default true; false leaves them to the RegExp (the tests compare both ways).
+   */
+  lane?: boolean;
 }
 
 /**
@@ -74,6 +79,9 @@ export class SitemapValidation implements ReaderSink {
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */
   private plainEntry: UrlEntry | SitemapRef | undefined;
+  /** Whether locHash already holds the fingerprint of plainEntry's loc (the bulk lane's). */
+  private plainHashed = false;
+  private readonly lane: boolean;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     const collect = (d: Diagnostic): void => {
@@ -83,6 +91,7 @@ export class SitemapValidation implements ReaderSink {
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now() }, collect);
     this.rules = options.rules ?? {};
     this.fastPath = options.fastPath ?? true;
+    this.lane = options.lane ?? true;
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
@@ -106,9 +115,14 @@ export class SitemapValidation implements ReaderSink {
         if (this.fastPath && plain === null && !selfClosing) {
           const entryName = structure.plainEntryName();
           if (entryName !== undefined) {
-            plain = plainEntryShortcut(entryName, reader, structure, (entry) => {
+            plain = plainEntryShortcut(entryName, reader, structure, (entry, hash1, hash2) => {
               this.plainEntry = entry;
-            }, extensionPrefixes(attributes, structure));
+              this.plainHashed = hash1 !== undefined;
+              if (hash1 !== undefined) {
+                this.locHash[0] = hash1;
+                this.locHash[1] = hash2 as number;
+              }
+            }, extensionPrefixes(attributes, structure), this.lane);
           }
         }
       },
@@ -140,11 +154,13 @@ export class SitemapValidation implements ReaderSink {
 
   url(entry: UrlEntry, at: EntryPosition): void {
     this.entries++;
-    // Hashed once for both checkers.
-    fingerprint(entry.loc);
+    // Hashed once for both checkers (by the bulk lane already, for the urls it read).
     const locHash = this.locHash;
-    locHash[0] = FINGERPRINT[0] as number;
-    locHash[1] = FINGERPRINT[1] as number;
+    if (entry !== this.plainEntry || !this.plainHashed) {
+      fingerprint(entry.loc);
+      locHash[0] = FINGERPRINT[0] as number;
+      locHash[1] = FINGERPRINT[1] as number;
+    }
     this.protocol.url(entry, at, locHash, entry === this.plainEntry);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);

@@ -105,8 +105,20 @@ export interface XmlShortcut {
   readonly nesting: number;
   /** A sticky (`y`) RegExp for the start of such an element (or all of it). */
   readonly pattern: RegExp;
+  /**
+   * The element's end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
+   * for the next chunk (as it does with cut markup) rather than reading it the long way.
+   */
+  readonly endTag?: string;
   /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). */
   take(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
+  /**
+   * Optional: read a run of such elements at once, from the `<` at `at` (tried before `pattern`),
+   * on the same contract as `take`. `lines` holds the line at `at` and the index in `buf` where that
+   * line starts (negative when it began in an earlier buffer); when elements were read, the handler
+   * leaves in it the same for the index it returns (after the last one). Returns -1 when it read none.
+   */
+  bulk?(buf: string, at: number, lines: Int32Array, maxLength: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -316,6 +328,12 @@ export class XmlTokenizer {
   // position objects (some 50 maps, with deoptimizations) when it finds out.
   private nextNL = -1;
   private nextCR = -1;
+  /** The line state handed to a shortcut's bulk read and back (XmlShortcut.bulk). */
+  private readonly bulkLines = new Int32Array(2);
+  /** When the carry is a shortcut element cut by the end of its chunk: its end tag, to look for in the next one. */
+  private carryEndTag = '';
+  /** False while a write reads an element longer than its chunk the long way. */
+  private carryShortcuts = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
 
@@ -399,6 +417,21 @@ export class XmlTokenizer {
       // Carried characters are re-read with a little of the new chunk, never concatenated with all
       // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
       let from = 0;
+      const endTag = this.carryEndTag;
+      if (endTag !== '' && this.carry !== '') {
+        // A shortcut element cut by the last chunk: read it with the part of this one where it ends
+        // (then the rest of the chunk is read as it is, not copied after the carry).
+        this.carryEndTag = '';
+        const end = chunk.indexOf(endTag);
+        if (end !== -1) {
+          from = end + endTag.length;
+          this.install([this.carry, chunk.slice(0, from)].join(''), 0);
+          this.run(0);
+        } else {
+          // Longer than this chunk too: read the long way, not re-read at each step below.
+          this.carryShortcuts = false;
+        }
+      }
       while (this.carry !== '' && from < chunk.length) {
         const to = Math.min(chunk.length, from + HEAD);
         this.install([this.carry, chunk.slice(from, to)].join(''), 0);
@@ -416,6 +449,7 @@ export class XmlTokenizer {
       throw error;
     } finally {
       this.busy = false;
+      this.carryShortcuts = true;
     }
   }
 
@@ -537,6 +571,14 @@ export class XmlTokenizer {
                 if (end !== -1) {
                   start = from = end;
                   continue;
+                }
+                // An element cut by the end of the buffer waits for the next chunk, to be read in one
+                // step then (the long way costs far more, once per chunk), unless it is too long to be.
+                const endTag = sc.endTag;
+                if (endTag !== undefined && this.carryShortcuts && !this.ended && len - lt <= this.maxValue && buf.indexOf(endTag, lt) === -1) {
+                  carryFrom = lt;
+                  this.carryEndTag = endTag;
+                  break loop;
                 }
               }
               let j = lt + 2;
@@ -953,6 +995,14 @@ export class XmlTokenizer {
     let at = lt;
     let taken = -1;
     for (;;) {
+      if (sc.bulk !== undefined) {
+        const end = this.tryBulk(sc, buf, at);
+        if (end !== -1) {
+          this.scHits++;
+          taken = at = end;
+          if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
+        }
+      }
       pattern.lastIndex = at;
       const match = pattern.exec(buf);
       if (match === null) break;
@@ -976,6 +1026,24 @@ export class XmlTokenizer {
     // than 4 per hit; computed without a branch, for the same reason).
     if (Math.min(misses - 63, misses - 4 * this.scHits) > 0) this.scDropped = sc;
     return taken;
+  }
+
+  /** The handler's bulk read at `at`: the index after what it read (lines counted up to there), or -1. */
+  private tryBulk(sc: XmlShortcut, buf: string, at: number): number {
+    this.mark(at);
+    const lines = this.bulkLines;
+    lines[0] = this.tokLine;
+    lines[1] = this.lineStart - this.bufBase;
+    const end = (sc.bulk as NonNullable<XmlShortcut['bulk']>)(buf, at, lines, this.maxValue);
+    if (end === -1) return -1;
+    // The handler counted the line breaks up to `end`; the next ones are looked for from there.
+    this.line = lines[0] as number;
+    this.lineStart = (lines[1] as number) + this.bufBase;
+    const nl = buf.indexOf('\n', end);
+    const cr = buf.indexOf('\r', end);
+    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
+    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
+    return end;
   }
 
   private append(buf: string, a: number, b: number, max: number): void {

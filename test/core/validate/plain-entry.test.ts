@@ -22,13 +22,19 @@ interface Outcome {
   schemaValid: boolean;
   /** Entries the fast path took (always 0 without it). */
   taken: number;
+  /** Of those, the ones the bulk lane (plain-lane.ts) read. */
+  lane: number;
 }
 
-function validateWith(fastPath: boolean, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
-  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath });
+/** The three ways: every element through the events; the RegExp shortcut alone; the bulk lane first, then the RegExp. */
+type Way = 'events' | 'regexp' | 'lane';
+
+function validateWith(way: Way, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
+  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' });
   const reader = new XmlSitemapReader(validation, budgets);
   const handler = validation.xmlHandler(reader);
   let taken = 0;
+  let lane = 0;
   // The handler's shortcut, wrapped to count what it takes.
   const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
   const counting = new Proxy(handler, {
@@ -48,6 +54,20 @@ function validateWith(fastPath: boolean, chunks: readonly string[], options: Val
             return end;
           },
         };
+        if (sc.endTag !== undefined) w = { ...w, endTag: sc.endTag };
+        const bulk = sc.bulk;
+        if (bulk !== undefined) {
+          w.bulk = (buf, at, lines, maxLength) => {
+            const end = bulk(buf, at, lines, maxLength);
+            // A value holds no `<`: each start tag in what was read is one url.
+            if (end !== -1) {
+              const read = buf.slice(at, end).split('<url>').length - 1;
+              taken += read;
+              lane += read;
+            }
+            return end;
+          };
+        }
         wrapped.set(sc, w);
       }
       return w;
@@ -58,20 +78,28 @@ function validateWith(fastPath: boolean, chunks: readonly string[], options: Val
   tokenizer.end();
   reader.end();
   const report = validation.finish(new TextEncoder().encode(chunks.join('')).length);
-  return { report, schemaValid: validation.schemaValid, taken };
+  return { report, schemaValid: validation.schemaValid, taken, lane };
 }
 
 /** Both ways agree on `text`, whole and in the given pieces; returns the fast path's outcome (whole). */
 function assertSame(text: string, pieces: readonly number[] = [], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
-  const long = validateWith(false, [text], options, budgets);
+  const long = validateWith('events', [text], options, budgets);
   assert.equal(long.taken, 0);
-  const fast = validateWith(true, [text], options, budgets);
-  assert.deepStrictEqual(fast.report, long.report, 'report, whole');
-  assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole');
+  const regexp = validateWith('regexp', [text], options, budgets);
+  assert.deepStrictEqual(regexp.report, long.report, 'report, whole (RegExp)');
+  assert.equal(regexp.schemaValid, long.schemaValid, 'schema verdict, whole (RegExp)');
+  assert.equal(regexp.lane, 0);
+  const fast = validateWith('lane', [text], options, budgets);
+  assert.deepStrictEqual(fast.report, long.report, 'report, whole (lane)');
+  assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole (lane)');
+  // What the lane declines, the RegExp takes: the same entries go the short way.
+  assert.equal(fast.taken, regexp.taken, 'entries taken, lane and RegExp');
   if (pieces.length > 0) {
-    const chunked = validateWith(true, splitAt(text, pieces), options, budgets);
-    assert.deepStrictEqual(chunked.report, long.report, 'report, split');
-    assert.equal(chunked.schemaValid, long.schemaValid, 'schema verdict, split');
+    for (const way of ['regexp', 'lane'] as const) {
+      const chunked = validateWith(way, splitAt(text, pieces), options, budgets);
+      assert.deepStrictEqual(chunked.report, long.report, `report, split (${way})`);
+      assert.equal(chunked.schemaValid, long.schemaValid, `schema verdict, split (${way})`);
+    }
   }
   return fast;
 }
@@ -88,6 +116,7 @@ describe('validation fast path: taken for valid entries, same report', () => {
     const text = urlset(PLAIN, url('https://example.com/b'), '<url>\n  <loc>https://example.com/c?x=1;y=%C3%A9#top</loc>\n  <lastmod>2024-02-29</lastmod>\n</url>');
     const out = assertSame(text);
     assert.equal(out.taken, 3);
+    assert.equal(out.lane, 3, 'read by the bulk lane');
     assert.equal(out.report.entries, 3);
     assert.equal(out.schemaValid, true);
     assert.deepEqual(out.report.diagnostics, []);
@@ -180,21 +209,77 @@ describe('validation fast path: taken for valid entries, same report', () => {
   });
 });
 
+describe('validation bulk lane: runs of urls, chunk boundaries, line counting', () => {
+  /** 2,000 urls in the shapes the lane reads, with every kind of line break between and inside them. */
+  function manyUrls(): string[] {
+    const breaks = ['\n', '\r\n', '\r', '\n  ', ' ', ''];
+    const urls: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const b = breaks[i % breaks.length] as string;
+      const lastmod = i % 3 === 0 ? `${b}<lastmod>20${10 + (i % 15)}-0${1 + (i % 9)}-2${i % 10}T0${i % 10}:00:00Z</lastmod>` : '';
+      const rest = i % 4 === 0 ? `${b}<changefreq>weekly</changefreq>${b}<priority>0.${i % 10}</priority>` : '';
+      urls.push(`<url>${b}<loc>https://example.com/p/${i}?q=%2F${i % 7}</loc>${lastmod}${rest}${b}</url>`);
+    }
+    return urls;
+  }
+
+  it('reads them whole and in chunks of every size, with the report of the events', () => {
+    const text = urlset(...manyUrls());
+    for (const size of [97, 1000, 4096, 65536]) {
+      const pieces: number[] = [];
+      for (let at = size; at < text.length; at += size) pieces.push(at);
+      const out = assertSame(text, pieces);
+      assert.equal(out.report.entries, 2000);
+      assert.ok(out.lane >= 1990, `${out.lane} read by the lane`);
+    }
+  });
+
+  it('stops at what it does not read, and positions what comes after as the events do', () => {
+    const urls = manyUrls();
+    // A duplicate, a future lastmod, an entity, a comment, an unencoded space and a bad date, spread out.
+    urls[500] = '<url><loc>https://example.com/p/3?q=%2F3</loc></url>';
+    urls[900] = '<url><loc>https://example.com/future</loc><lastmod>2031-01-01</lastmod></url>';
+    urls[1200] = '<url><loc>https://example.com/a?b=1&amp;c=2</loc></url>';
+    urls[1300] = '<url><!-- c --><loc>https://example.com/comment</loc></url>';
+    urls[1700] = '<url><loc>https://example.com/a b</loc></url>';
+    urls[1999] = '<url><loc>https://example.com/date</loc><lastmod>2023-02-29</lastmod></url>';
+    const text = urlset(...urls);
+    const out = assertSame(text, [777, 20000, 20001, 50000, 90000]);
+    const codes = out.report.diagnostics.map((d) => `${d.code}@${d.line}`);
+    assert.ok(codes.some((c) => c.startsWith('loc/duplicate@')), codes.join(' '));
+    assert.ok(codes.some((c) => c.startsWith('lastmod/future@')), codes.join(' '));
+    assert.ok(out.lane > 1900);
+  });
+
+  it('an element longer than several chunks is read the long way, once', () => {
+    const long = `https://example.com/${'x'.repeat(300_000)}`;
+    const text = urlset(PLAIN, url(long), PLAIN.replace('/a<', '/b<'));
+    const pieces: number[] = [];
+    for (let at = 1000; at < text.length; at += 65536) pieces.push(at);
+    const out = assertSame(text, pieces);
+    assert.ok(out.report.diagnostics.some((d) => d.code === 'loc/too-long'));
+  });
+});
+
 describe('validation fast path: same report on every file and on mutated sitemaps', () => {
   const files = xmlFixturesAndCorpus();
 
   it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
     let taken = 0;
+    let lane = 0;
     for (const file of files) {
       const text = new TextDecoder().decode(readFileSync(file));
       const third = Math.floor(text.length / 3);
       try {
-        taken += assertSame(text, [third, 2 * third, 2 * third + 7], { location: 'https://www.example.com/sitemap.xml' }).taken;
+        const out = assertSame(text, [third, 2 * third, 2 * third + 7], { location: 'https://www.example.com/sitemap.xml' });
+        taken += out.taken;
+        lane += out.lane;
       } catch (error) {
         throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
       }
     }
     assert.ok(taken > 0, 'the fast path was taken somewhere');
+    assert.ok(lane > 0, 'the bulk lane read some');
   });
 
   const snippets = ['2024-02-30', '2023-02-29T00:00:00Z', '2024-02-29', '1.', '.5', '0.55', '+14:00', '+14:01', 'Z', '0000', '%', '%4', '%41', '[', ']', '#', '##', '&amp;', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', 'A', '</url>', '<url>', '</loc>', '<loc>', ' a="b"', '"', "'", '/>', 'é', '\u{1F600}', '<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>', '<other:x xmlns:other="urn:x"/>'];

@@ -1,0 +1,137 @@
+// The validator's bulk lane (issue #4, bench:validate): the plain `<url>` elements of a buffer are
+// read by a small WebAssembly module (wasm/plain-lane.ts, AssemblyScript) instead of one RegExp
+// match and a few script calls each. It matches the shape plain-entry.ts's URL_PATTERN takes whole
+// (with its `</url>`, no extensions), makes the checks plain-entry.ts leaves to script, hashes the
+// loc as core/fingerprint.ts does and counts lines as the tokenizer does, and stops at the first
+// element that does not fit. Why: script pays per element (a match array, strings, calls) and, in a
+// fresh process, runs interpreted until V8 has seen enough of it; the module is compiled before its
+// first call and costs the same from the first element to the last.
+//
+// What it hands back is records (LaneRecord fields), which plain-entry.ts turns into the same
+// deliveries as its RegExp path; test/core/validate/plain-entry.test.ts compares the reports of both
+// ways (and of the events) on every fixture and corpus file and on fast-check mutations.
+//
+// Only buffers that are all ASCII are read this way (then a byte offset is a string index); others
+// go the RegExp way. One module instance serves every validation in the process: a call leaves
+// nothing behind but scratch memory, and a validation reads the records of its call before any
+// other call can run (everything here is synchronous).
+
+import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
+
+/** Int32 fields of a record (wasm/plain-lane.ts). */
+export const LANE_FIELDS = 10;
+export const R_START = 0;
+export const R_LINE = 1;
+export const R_COLUMN = 2;
+export const R_HASH_1 = 3;
+export const R_HASH_2 = 4;
+export const R_LOC_START = 5;
+export const R_LOC_LENGTH = 6;
+/** -1 when the url has no lastmod. */
+export const R_LASTMOD_START = 7;
+export const R_LASTMOD_LENGTH = 8;
+export const R_END = 9;
+
+/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more. */
+const MAX_RECORDS = 4096;
+
+interface LaneExports {
+  memory: WebAssembly.Memory;
+  reserve(bytes: number, count: number): number;
+  recordsAt(): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number): number;
+  fingerprintOf(start: number, end: number, half: number): number;
+  endLine: WebAssembly.Global;
+  endLineStart: WebAssembly.Global;
+}
+
+let shared: LaneExports | null | undefined;
+
+/** The module's exports, made on first use; null where WebAssembly is not available. */
+function laneExports(): LaneExports | null {
+  if (shared !== undefined) return shared;
+  try {
+    const text = atob(PLAIN_LANE_WASM_BASE64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
+      env: {
+        abort: (): never => {
+          throw new Error('plain-lane: abort');
+        },
+      },
+    });
+    shared = instance.exports as unknown as LaneExports;
+  } catch {
+    // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
+    shared = null;
+  }
+  return shared;
+}
+
+const encoder = new TextEncoder();
+
+// What the module's input area holds: shared by every validation, so whichever scans next with
+// another buffer copies its own first (validations may interleave between chunks).
+let loadedText: string | undefined;
+let loadedAscii = false;
+
+/** Puts `text` in the module's input area (unless it is there already); whether it is all ASCII. */
+function load(lane: LaneExports, text: string): boolean {
+  if (text === loadedText) return loadedAscii;
+  loadedText = text;
+  const at = lane.reserve(text.length, MAX_RECORDS);
+  if (at === 0) {
+    loadedAscii = false;
+  } else {
+    // The module's memory may have grown (its old buffer detached) since the last call: a new view.
+    const { read, written } = encoder.encodeInto(text, new Uint8Array(lane.memory.buffer, at, text.length));
+    // All ASCII exactly when every character became one byte.
+    loadedAscii = read === text.length && written === text.length;
+  }
+  return loadedAscii;
+}
+
+/** A validation's reader of plain urls: the records of its last scan. */
+export class PlainLane {
+  private readonly lane: LaneExports;
+  /** The records of the last scan (a view of the module's memory, valid until the next call). */
+  records: Int32Array = new Int32Array(0);
+  /** The line, and the index in the buffer where it starts, after the last url of the last scan. */
+  endLine = 0;
+  endLineStart = 0;
+
+  private constructor(lane: LaneExports) {
+    this.lane = lane;
+  }
+
+  /** A lane, or undefined where WebAssembly cannot run. */
+  static create(): PlainLane | undefined {
+    const lane = laneExports();
+    return lane === null ? undefined : new PlainLane(lane);
+  }
+
+  /**
+   * Reads up to `maxCount` urls of `buf` from index `from`, the first on line `line`, which starts
+   * at index `lineStart` (negative when it began in an earlier buffer); each at most `maxLength`
+   * characters long. Returns how many were read (their records in `records`).
+   */
+  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number): number {
+    const lane = this.lane;
+    if (!load(lane, buf)) return 0;
+    const count = lane.scan(from, buf.length, line, lineStart, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff));
+    if (count > 0) {
+      this.records = new Int32Array(lane.memory.buffer, lane.recordsAt(), count * LANE_FIELDS);
+      this.endLine = lane.endLine.value;
+      this.endLineStart = lane.endLineStart.value;
+    }
+    return count;
+  }
+}
+
+/** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
+export function laneFingerprint(text: string): [number, number] | undefined {
+  const lane = laneExports();
+  if (lane === null || !load(lane, text)) return undefined;
+  return [lane.fingerprintOf(0, text.length, 0), lane.fingerprintOf(0, text.length, 1)];
+}

@@ -1,0 +1,408 @@
+// AssemblyScript source of the validator's bulk lane (src/core/validate/plain-lane.ts loads the
+// compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks that it
+// is in step with this file).
+//
+// It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
+// run of `<url>` elements of exactly the shape that validate/plain-entry.ts's URL_PATTERN matches
+// with its `</url>` (no extensions), with every check that plain-entry.ts leaves to script (the loc's
+// length and `%` escapes, the day of the month), and stops at the first element that does not fit,
+// leaving it and the rest to the script. For each element it writes a record: where it starts, its
+// line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text), where its loc is,
+// where its lastmod is, and where it ends. It keeps no other state:
+// what a record means for the reader, the structure and the protocol is decided in script.
+//
+// Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert (see scripts/build-wasm.js).
+
+/** Int32 fields of a record. */
+const FIELDS: i32 = 10;
+const R_START: i32 = 0;
+const R_LINE: i32 = 1;
+const R_COLUMN: i32 = 2;
+const R_HASH_1: i32 = 3;
+const R_HASH_2: i32 = 4;
+const R_LOC_START: i32 = 5;
+const R_LOC_LENGTH: i32 = 6;
+const R_LASTMOD_START: i32 = 7;
+const R_LASTMOD_LENGTH: i32 = 8;
+const R_END: i32 = 9;
+
+let input: usize = 0;
+let records: usize = 0;
+let recordCapacity: i32 = 0;
+
+/** The line and the offset where it starts, after the last element read (for the tokenizer). */
+export let endLine: i32 = 0;
+export let endLineStart: i32 = 0;
+
+/** Makes room for `bytes` of input and `count` records; returns where the input goes. */
+export function reserve(bytes: i32, count: i32): usize {
+  const base: usize = (__heap_base + 15) & ~(<usize>15);
+  const recordsAt: usize = (base + <usize>bytes + 16) & ~(<usize>15);
+  const need: usize = recordsAt + <usize>count * <usize>FIELDS * 4;
+  const have: usize = (<usize>memory.size()) << 16;
+  if (need > have) {
+    if (memory.grow(<i32>((need - have + 0xffff) >> 16)) < 0) return 0;
+  }
+  input = base;
+  records = recordsAt;
+  recordCapacity = count;
+  return base;
+}
+
+/** Where the records are. */
+export function recordsAt(): usize {
+  return records;
+}
+
+// ---- reading ------------------------------------------------------------------------------------
+//
+// The readers take the address they read at and the end of the input, and return the address after
+// what they read, or 0 when it is not there: addresses stay in locals (globals would be loaded and
+// stored at every step). Only the line state is global, written once per line break.
+
+// Character classes, one byte per code: a table read once per character in the loops below.
+const URL_CHAR: u8 = 1; // plain-entry.ts URL_CHARS: A-Za-z0-9 -._~!$'()*+,;=:@%
+const PATH_CHAR: u8 = 2; // URL_CHARS and / ?
+const DIGIT: u8 = 4;
+const HEX_DIGIT: u8 = 8;
+const CLASSES: usize = memory.data(256);
+
+function addClass(chars: string, bits: u8): void {
+  for (let k = 0; k < chars.length; k++) {
+    const c = <usize>chars.charCodeAt(k);
+    store<u8>(CLASSES + c, load<u8>(CLASSES + c) | bits);
+  }
+}
+addClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@%", URL_CHAR | PATH_CHAR);
+addClass('/?', PATH_CHAR);
+addClass('0123456789', DIGIT | HEX_DIGIT);
+addClass('abcdefABCDEF', HEX_DIGIT);
+
+let line: i32 = 0;
+/** Offset (from `input`) where the current line starts. */
+let lineStart: i32 = 0;
+
+@inline function byte(q: usize): u32 {
+  return <u32>load<u8>(q);
+}
+
+@inline function is(q: usize, bits: u8): bool {
+  return (load<u8>(CLASSES + <usize>load<u8>(q)) & bits) != 0;
+}
+
+@inline function mask(n: usize): u64 {
+  return n >= 8 ? <u64>-1 : (<u64>1 << (<u64>n * 8)) - 1;
+}
+
+// Tags and words as little-endian u64 constants (8 characters a word). The input area has 16 bytes
+// to spare after it, so a word may be read past the end; the length is checked first.
+
+/** The `n` (at most 8) characters of `text` at q. */
+@inline function has8(q: usize, end: usize, n: usize, text: u64): bool {
+  return q + n <= end && (load<u64>(q) & mask(n)) == text;
+}
+
+/** The `n` (9 to 16) characters of `first` and `rest` at q. */
+@inline function has16(q: usize, end: usize, n: usize, first: u64, rest: u64): bool {
+  return q + n <= end && load<u64>(q) == first && (load<u64>(q + 8) & mask(n - 8)) == rest;
+}
+
+const URL_START: u64 = 0x0000003e6c72753c; // <url>, 5
+const LOC_START: u64 = 0x0000003e636f6c3c; // <loc>, 5
+const LOC_END: u64 = 0x00003e636f6c2f3c; // </loc>, 6
+const URL_END: u64 = 0x00003e6c72752f3c; // </url>, 6
+const HTTP: u64 = 0x70747468; // http, 4
+const COLON_SLASHES: u64 = 0x2f2f3a; // ://, 3
+
+/** `[ \t\n\r]*`, counting line breaks as the tokenizer does (CRLF, CR and LF are one break each). */
+function skipBlanks(q: usize, end: usize): usize {
+  while (q < end) {
+    const c = byte(q);
+    if (c == 0x20 || c == 0x09) {
+      q++;
+    } else if (c == 0x0a) {
+      q++;
+      line++;
+      lineStart = <i32>(q - input);
+    } else if (c == 0x0d) {
+      q++;
+      if (q < end && byte(q) == 0x0a) q++;
+      line++;
+      lineStart = <i32>(q - input);
+    } else {
+      break;
+    }
+  }
+  return q;
+}
+
+/**
+ * LOC: `https?://[URL_CHARS]+(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, with plain-entry.ts
+ * isPlainLoc's check that every `%` starts an escape (two hex digits, which are URL characters).
+ */
+function readLoc(q: usize, end: usize): usize {
+  if (!has8(q, end, 4, HTTP)) return 0;
+  q += 4;
+  if (q < end && byte(q) == 0x73) q++; // s
+  if (!has8(q, end, 3, COLON_SLASHES)) return 0;
+  q += 3;
+  const authority = q;
+  while (q < end && is(q, URL_CHAR)) {
+    if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+    q++;
+  }
+  if (q == authority) return 0;
+  if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
+    q++;
+    while (q < end && is(q, PATH_CHAR)) {
+      if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+      q++;
+    }
+  }
+  if (q < end && byte(q) == 0x23) {
+    q++;
+    while (q < end && is(q, PATH_CHAR)) {
+      if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+      q++;
+    }
+  }
+  return q;
+}
+
+/** Two digits at q, or -1. */
+@inline function twoDigits(q: usize): i32 {
+  const a = byte(q) - 0x30;
+  const b = byte(q + 1) - 0x30;
+  return a > 9 || b > 9 ? -1 : <i32>(a * 10 + b);
+}
+
+/**
+ * DATE: `(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])` and optionally
+ * `T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00))`; with isRealDate.
+ */
+function readDate(q: usize, end: usize): usize {
+  if (q + 10 > end) return 0;
+  const century = twoDigits(q);
+  const decade = twoDigits(q + 2);
+  if (century < 0 || decade < 0) return 0;
+  const year = century * 100 + decade;
+  if (year == 0 || byte(q + 4) != 0x2d || byte(q + 7) != 0x2d) return 0;
+  const month = twoDigits(q + 5);
+  const day = twoDigits(q + 8);
+  if (month < 1 || month > 12 || day < 1 || day > 31) return 0;
+  // isRealDate: days 29 to 31 exist in some months only.
+  if (day >= 29) {
+    const leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = 31;
+    if (month == 2) days = leap ? 29 : 28;
+    else if (month == 4 || month == 6 || month == 9 || month == 11) days = 30;
+    if (day > days) return 0;
+  }
+  q += 10;
+  if (q < end && byte(q) == 0x54) {
+    // T hh:mm:ss then Z or ±hh:mm; any other form is not this pattern's.
+    const t = q + 1;
+    if (t + 9 > end) return 0;
+    const hours = twoDigits(t);
+    const minutes = twoDigits(t + 3);
+    const seconds = twoDigits(t + 6);
+    if (hours < 0 || hours > 23 || byte(t + 2) != 0x3a || minutes < 0 || minutes > 59 || byte(t + 5) != 0x3a || seconds < 0 || seconds > 59) return 0;
+    const z = t + 8;
+    const c = byte(z);
+    if (c == 0x5a) return z + 1;
+    if (c != 0x2b && c != 0x2d) return 0;
+    if (z + 6 > end || byte(z + 3) != 0x3a) return 0;
+    const offsetHours = twoDigits(z + 1);
+    const offsetMinutes = twoDigits(z + 4);
+    if (offsetHours < 0 || offsetMinutes < 0 || offsetMinutes > 59 || offsetHours > 14 || (offsetHours == 14 && offsetMinutes != 0)) return 0;
+    return z + 6;
+  }
+  return q;
+}
+
+/** CHANGEFREQ: always|hourly|daily|weekly|monthly|yearly|never, then `</changefreq>`. */
+function readChangefreq(q: usize, end: usize): usize {
+  if (has8(q, end, 6, 0x737961776c61)) q += 6; // always
+  else if (has8(q, end, 6, 0x796c72756f68)) q += 6; // hourly
+  else if (has8(q, end, 5, 0x796c696164)) q += 5; // daily
+  else if (has8(q, end, 6, 0x796c6b656577)) q += 6; // weekly
+  else if (has8(q, end, 7, 0x796c68746e6f6d)) q += 7; // monthly
+  else if (has8(q, end, 6, 0x796c72616579)) q += 6; // yearly
+  else if (has8(q, end, 5, 0x726576656e)) q += 5; // never
+  else return 0;
+  return has16(q, end, 13, 0x65676e6168632f3c, 0x3e71657266) ? q + 13 : 0; // </changefreq>
+}
+
+@inline function isDigit(c: u32): bool {
+  return c - 0x30 <= 9;
+}
+
+/** PRIORITY: `0(\.\d*)?|1(\.0*)?|\.\d+`, then `</priority>` (no other reading of the text fits). */
+function readPriority(q: usize, end: usize): usize {
+  if (q >= end) return 0;
+  const c = byte(q);
+  if (c == 0x30) {
+    q++;
+    if (q < end && byte(q) == 0x2e) {
+      q++;
+      while (q < end && isDigit(byte(q))) q++;
+    }
+  } else if (c == 0x31) {
+    q++;
+    if (q < end && byte(q) == 0x2e) {
+      q++;
+      while (q < end && byte(q) == 0x30) q++;
+    }
+  } else if (c == 0x2e) {
+    q++;
+    const first = q;
+    while (q < end && isDigit(byte(q))) q++;
+    if (q == first) return 0;
+  } else {
+    return 0;
+  }
+  return has16(q, end, 11, 0x69726f6972702f3c, 0x3e7974) ? q + 11 : 0; // </priority>
+}
+
+// ---- the fingerprint (core/fingerprint.ts, on one byte per UTF-16 code unit) --------------------
+
+let hash1: i32 = 0;
+let hash2: i32 = 0;
+
+function fingerprint(start: usize, end: usize): void {
+  const n = <i32>(end - start);
+  let h1: i32 = 0x811c9dc5 ^ n;
+  let h2: i32 = 0x9747b28c;
+  let q = start;
+  for (; q + 1 < end; q += 2) {
+    const pair = <i32>load<u16>(q);
+    const word: i32 = (pair & 0xff) | ((pair & 0xff00) << 8);
+    let k: i32 = word * 0xcc9e2d51;
+    k = rotl<i32>(k, 15) * 0x1b873593;
+    h1 ^= k;
+    h1 = rotl<i32>(h1, 13) * 5 + 0xe6546b64;
+    h2 = (h2 ^ word) * 0x5bd1e995;
+    h2 ^= <i32>(<u32>h2 >> 15);
+  }
+  if (q < end) {
+    const c = <i32>byte(q);
+    h1 ^= rotl<i32>(c * 0xcc9e2d51, 15) * 0x1b873593;
+    h2 = (h2 ^ c ^ 0x10000) * 0x5bd1e995;
+    h2 ^= <i32>(<u32>h2 >> 15);
+  }
+  h1 ^= <i32>(<u32>h1 >> 16);
+  h1 = h1 * 0x85ebca6b;
+  h1 ^= <i32>(<u32>h1 >> 13);
+  h1 = h1 * 0xc2b2ae35;
+  h1 ^= <i32>(<u32>h1 >> 16);
+  h2 ^= n;
+  h2 ^= <i32>(<u32>h2 >> 13);
+  h2 = h2 * 0xc2b2ae35;
+  h2 ^= <i32>(<u32>h2 >> 16);
+  hash1 = h1;
+  hash2 = h2;
+}
+
+/** For the test that checks this fingerprint against core/fingerprint.ts: of input bytes `start` to `end`. */
+export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
+  fingerprint(input + <usize>start, input + <usize>end);
+  return half == 0 ? hash1 : hash2;
+}
+
+// ---- the run of elements ------------------------------------------------------------------------
+
+/** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
+function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
+  const start = q;
+  const startLine = line;
+  const startColumn = <i32>(q - input) - lineStart + 1;
+  if (!has8(q, end, 5, URL_START)) return 0;
+  q = skipBlanks(q + 5, end);
+  if (!has8(q, end, 5, LOC_START)) return 0;
+  const locStart = q + 5;
+  const locEnd = readLoc(locStart, end);
+  if (locEnd == 0 || !has8(locEnd, end, 6, LOC_END)) return 0;
+  const locLength = <i32>(locEnd - locStart);
+  if (locLength < 12 || locLength > 2047) return 0;
+  q = skipBlanks(locEnd + 6, end);
+  let lastmodStart: i32 = -1;
+  let lastmodLength: i32 = 0;
+  if (has16(q, end, 9, 0x646f6d7473616c3c, 0x3e)) { // <lastmod>
+    const s = q + 9;
+    const e = readDate(s, end);
+    if (e == 0 || !has16(e, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
+    lastmodStart = <i32>(s - input);
+    lastmodLength = <i32>(e - s);
+    q = skipBlanks(e + 10, end);
+  }
+  if (has16(q, end, 12, 0x6665676e6168633c, 0x3e716572)) { // <changefreq>
+    q = readChangefreq(q + 12, end);
+    if (q == 0) return 0;
+    q = skipBlanks(q, end);
+  }
+  if (has16(q, end, 10, 0x7469726f6972703c, 0x3e79)) { // <priority>
+    q = readPriority(q + 10, end);
+    if (q == 0) return 0;
+    q = skipBlanks(q, end);
+  }
+  if (!has8(q, end, 6, URL_END)) return 0;
+  q += 6;
+  // `(?:[ \t\n\r]+(?=<url>))?`: the blank run before the next entry, taken only when one follows.
+  if (q < end) {
+    const c = byte(q);
+    if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
+      const afterLine = line;
+      const afterLineStart = lineStart;
+      const next = skipBlanks(q, end);
+      if (has8(next, end, 5, URL_START)) {
+        q = next;
+      } else {
+        line = afterLine;
+        lineStart = afterLineStart;
+      }
+    }
+  }
+  if (<i32>(q - start) > maxLength) return 0;
+  fingerprint(locStart, locEnd);
+  store<i32>(record + R_START * 4, <i32>(start - input));
+  store<i32>(record + R_LINE * 4, startLine);
+  store<i32>(record + R_COLUMN * 4, startColumn);
+  store<i32>(record + R_HASH_1 * 4, hash1);
+  store<i32>(record + R_HASH_2 * 4, hash2);
+  store<i32>(record + R_LOC_START * 4, <i32>(locStart - input));
+  store<i32>(record + R_LOC_LENGTH * 4, locLength);
+  store<i32>(record + R_LASTMOD_START * 4, lastmodStart);
+  store<i32>(record + R_LASTMOD_LENGTH * 4, lastmodLength);
+  store<i32>(record + R_END * 4, <i32>(q - input));
+  return q;
+}
+
+/**
+ * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
+ * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
+ * buffer), each at most `maxLength` bytes, at most `maxCount` of them.
+ * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
+ */
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32): i32 {
+  let q: usize = input + <usize>from;
+  const end: usize = input + <usize>length;
+  line = startLine;
+  lineStart = startLineStart;
+  let count = 0;
+  const most = maxCount < recordCapacity ? maxCount : recordCapacity;
+  while (count < most) {
+    const entryLine = line;
+    const entryLineStart = lineStart;
+    const next = readUrl(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
+    if (next == 0) {
+      line = entryLine;
+      lineStart = entryLineStart;
+      break;
+    }
+    q = next;
+    count++;
+  }
+  endLine = line;
+  endLineStart = lineStart;
+  return count;
+}
