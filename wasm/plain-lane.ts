@@ -8,7 +8,7 @@
 // length and `%` escapes, the day of the month), and stops at the first element that does not fit,
 // leaving it and the rest to the script. For each element it writes a record: where it starts, its
 // line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text), where its loc is,
-// where its lastmod is, and where it ends. It keeps no other state:
+// where its lastmod is (when it may be in the future), and where it ends. It keeps no other state:
 // what a record means for the reader, the structure and the protocol is decided in script.
 //
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert (see scripts/build-wasm.js).
@@ -312,7 +312,7 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
 // ---- the run of elements ------------------------------------------------------------------------
 
 /** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
-function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
+function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: usize): usize {
   const start = q;
   const startLine = line;
   const startColumn = <i32>(q - input) - lineStart + 1;
@@ -331,8 +331,13 @@ function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
     const s = q + 9;
     const e = readDate(s, end);
     if (e == 0 || !has16(e, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
-    lastmodStart = <i32>(s - input);
-    lastmodLength = <i32>(e - s);
+    // protocol.ts lastmod: a date before pastBefore is in the past in every time zone; only a later
+    // one is handed back, to be compared with the clock.
+    const date = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
+    if (date >= pastBefore) {
+      lastmodStart = <i32>(s - input);
+      lastmodLength = <i32>(e - s);
+    }
     q = skipBlanks(e + 10, end);
   }
   if (has16(q, end, 12, 0x6665676e6168633c, 0x3e716572)) { // <changefreq>
@@ -380,10 +385,11 @@ function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
 /**
  * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
  * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
- * buffer), each at most `maxLength` bytes, at most `maxCount` of them.
+ * buffer), each at most `maxLength` bytes, at most `maxCount` of them. A lastmod before `pastBefore`
+ * (YYYYMMDD) is not handed back.
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32): i32 {
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
   line = startLine;
@@ -393,7 +399,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
   while (count < most) {
     const entryLine = line;
     const entryLineStart = lineStart;
-    const next = readUrl(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
+    const next = readUrl(q, end, maxLength, pastBefore, records + <usize>count * <usize>FIELDS * 4);
     if (next == 0) {
       line = entryLine;
       lineStart = entryLineStart;

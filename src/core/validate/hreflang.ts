@@ -255,9 +255,16 @@ class AlternateGraph {
     }
     records[base + HASH_1] = locHash[0] as number;
     records[base + HASH_2] = locHash[1] as number;
-    // A page without alternates is only ever named in messages about it, at its own position.
-    if (alternates.length > 0) this.storeText(base, loc);
-    else records[base + TEXT_PAGE] = -1;
+    if (alternates.length === 0) {
+      // Most pages: named only in messages about them, at their own position; no links, no language.
+      records[base + TEXT_PAGE] = -1;
+      records[base + LINKS_START] = this.linkCount;
+      records[base + LINKS_COUNT] = 0;
+      records[base + OWN_LANGUAGE] = -1;
+      records[base + NEXT_SAME_LOC] = -1;
+      return;
+    }
+    this.storeText(base, loc);
 
     records[base + LINKS_START] = this.linkCount;
     let ownLanguage: string | undefined;

@@ -116,7 +116,7 @@ function hasPlainLocAndDate(m: RegExpExecArray, maxLength: number): boolean {
  * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
  * is told of each entry just before the reader delivers it (its loc needs no encoding check).
  */
-export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, prefixes: PlainPrefixes = {}, useLane = true): XmlShortcut {
+export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, prefixes: PlainPrefixes = {}, lane: LaneOptions | null = null): XmlShortcut {
   const pattern = new RegExp(name === 'url' ? URL_PATTERN : SITEMAP_PATTERN, 'y');
   const extension = extensionPattern(prefixes);
   /** Images and links from `from` to `</url>` (ending by `limit`) into `entry`: the index after the url, or -1 to decline. */
@@ -171,9 +171,20 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
       };
   // A url holds up to image:image > image:loc (three levels); a sitemap loc and lastmod.
   const shortcut: XmlShortcut = { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, endTag: `</${name}>`, take };
-  const lane = name === 'url' && useLane ? PlainLane.create() : undefined;
-  if (lane !== undefined) shortcut.bulk = (buf, at, lines, maxLength) => takeRun(lane, buf, at, lines, maxLength, reader, structure, delivering);
+  const plainLane = name === 'url' && lane !== null ? PlainLane.create() : undefined;
+  if (plainLane !== undefined) {
+    const pastBefore = (lane as LaneOptions).pastBefore;
+    shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, pastBefore, reader, structure, delivering);
+  }
   return shortcut;
+}
+
+/**
+ * The bulk lane's settings. `pastBefore`: the date (YYYYMMDD) before which a lastmod is surely in the
+ * past (protocol.ts); the lane leaves such a lastmod out of the entry, which nothing else reads.
+ */
+export interface LaneOptions {
+  pastBefore: number;
 }
 
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
@@ -181,13 +192,14 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
 
 /**
  * The lane's run of urls from `at`, delivered one by one as `take` delivers a match (the same
- * entries but for changefreq and priority, which no check reads once the pattern has passed them):
+ * entries but for changefreq, priority and a lastmod surely in the past, which no check reads once
+ * the pattern has passed them):
  * the index after the last one, or -1 when it read none.
  */
-function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
+function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, pastBefore: number, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
   const budget = reader.plainEntryBudget();
   if (budget === 0) return -1;
-  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget);
+  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, pastBefore);
   if (count === 0) return -1;
   const records = lane.records;
   let taken = 0;

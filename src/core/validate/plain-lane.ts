@@ -27,7 +27,7 @@ export const R_HASH_1 = 3;
 export const R_HASH_2 = 4;
 export const R_LOC_START = 5;
 export const R_LOC_LENGTH = 6;
-/** -1 when the url has no lastmod. */
+/** -1 when the url has no lastmod, or one before the scan's `pastBefore`. */
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
@@ -39,7 +39,7 @@ interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, pastBefore: number): number;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -114,12 +114,13 @@ export class PlainLane {
   /**
    * Reads up to `maxCount` urls of `buf` from index `from`, the first on line `line`, which starts
    * at index `lineStart` (negative when it began in an earlier buffer); each at most `maxLength`
-   * characters long. Returns how many were read (their records in `records`).
+   * characters long. Returns how many were read (their records in `records`). A lastmod whose date
+   * (YYYYMMDD) is before `pastBefore` is not handed back (0: every one is).
    */
-  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number): number {
+  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0): number {
     const lane = this.lane;
     if (!load(lane, buf)) return 0;
-    const count = lane.scan(from, buf.length, line, lineStart, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff));
+    const count = lane.scan(from, buf.length, line, lineStart, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore);
     if (count > 0) {
       this.records = new Int32Array(lane.memory.buffer, lane.recordsAt(), count * LANE_FIELDS);
       this.endLine = lane.endLine.value;

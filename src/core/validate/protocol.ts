@@ -85,6 +85,11 @@ export class ProtocolChecker {
     this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
   }
 
+  /** pastBefore as a number, YYYYMMDD (validate/plain-lane.ts compares dates so). */
+  get pastBeforeDate(): number {
+    return Number(this.pastBefore.replace(/-/g, ''));
+  }
+
   /**
    * One url. `locHash`: the loc's fingerprint when the caller has it already (FINGERPRINT's two
    * halves); `encoded`: the caller knows the loc holds only characters a URL may (plain-entry.ts).

@@ -122,7 +122,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane);
+            }, extensionPrefixes(attributes, structure), this.lane ? { pastBefore: this.protocol.pastBeforeDate } : null);
           }
         }
       },
