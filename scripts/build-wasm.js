@@ -18,7 +18,7 @@ const TARGET = join(ROOT, 'src/core/validate/plain-lane-wasm.ts');
 /** The module's TypeScript source, from a fresh compile. */
 export async function wasmModuleSource() {
   let binary;
-  const { error, stderr } = await asc.main([join(ROOT, SOURCE), '-O3', '--runtime', 'stub', '--noAssert', '--outFile', 'plain-lane.wasm'], {
+  const { error, stderr } = await asc.main([join(ROOT, SOURCE), '-O3', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--outFile', 'plain-lane.wasm'], {
     writeFile: (name, contents) => {
       if (name.endsWith('.wasm')) binary = contents;
     },

@@ -251,6 +251,20 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
     assert.ok(out.lane > 1900);
   });
 
+  it('reads a loc exactly when the RegExp would (any printable ASCII, fast-check)', () => {
+    // The lane tests sixteen characters at a time: every character class, `%` anywhere, at every offset.
+    const char = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+    const tail = fc.array(fc.oneof(char, fc.constantFrom('%', '%4', '%41', '%zz', '/', '?', '#', 'a')), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.constantFrom('https://example.com/', 'http://e.com?', 'https://a.b/c/d/e/f/g/h/'), tail, fc.nat(3), (start, rest, padding) => {
+        const loc = `${start}${'p'.repeat(padding * 5)}${rest}`.replace(/[<&]/g, 'x');
+        const text = urlset(PLAIN, url(loc), PLAIN.replace('/a<', '/b<'));
+        assertSame(text);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('an element longer than several chunks is read the long way, once', () => {
     const long = `https://example.com/${'x'.repeat(300_000)}`;
     const text = urlset(PLAIN, url(long), PLAIN.replace('/a<', '/b<'));
