@@ -500,6 +500,12 @@ class Pipeline implements ReaderSink {
     this.out.url(entry, at);
   }
 
+  urlRun(count: number): number {
+    if (this.stopped) return 0;
+    this.urls += count;
+    return count;
+  }
+
   sitemap(ref: SitemapRef, at: EntryPosition): void {
     if (this.stopped) return;
     this.sitemaps++;

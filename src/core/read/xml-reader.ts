@@ -584,6 +584,19 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.sink.url(entry, { line, column });
   }
 
+  /**
+   * Deliver a run of `count` such `<url>` elements at once, when the sink counts runs (ReaderSink.urlRun):
+   * how many the sink took, or -1 when it does not count runs (then deliver them one by one).
+   */
+  deliverPlainRun(count: number): number {
+    const sink = this.sink;
+    if (sink.urlRun === undefined) return -1;
+    this.beforeShortcutEntry();
+    this.entriesSeen += count - 1;
+    this.delivered += count - 1;
+    return sink.urlRun(count);
+  }
+
   /** deliverPlainUrl for a `<sitemap>` of an index. */
   deliverPlainSitemap(ref: SitemapRef, line: number, column: number): void {
     this.beforeShortcutEntry();

@@ -95,8 +95,18 @@ export class HreflangChecker {
     return diagnostics;
   }
 
+  /** A url without alternates (the validator's bulk lane), as `add` would take it: no diagnostics of its own. */
+  addPage(line: number, column: number, hash1: number, hash2: number): void {
+    this.graphFor(line, column)?.addPage(line, column, hash1, hash2);
+  }
+
   private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
-    if (this.notChecked !== undefined) return;
+    this.graphFor(at.line, at.column)?.add(loc, alternates, at, locHash);
+  }
+
+  /** The graph that takes the url at this position, or undefined past the cap (reported once, here). */
+  private graphFor(line: number, column: number): AlternateGraph | undefined {
+    if (this.notChecked !== undefined) return undefined;
     this.graph ??= new AlternateGraph();
     if (this.graph.size >= this.maxUrls) {
       this.graph = undefined; // frees the memory: nothing more can be concluded
@@ -104,13 +114,13 @@ export class HreflangChecker {
         code: 'hreflang/not-checked',
         severity: 'info',
         message: `hreflang return links were not checked: the sitemap has more than ${withThousands(this.maxUrls)} urls`,
-        line: at.line,
-        column: at.column,
+        line,
+        column,
         hint: 'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls',
       };
-      return;
+      return undefined;
     }
-    this.graph.add(loc, alternates, at, locHash);
+    return this.graph;
   }
 }
 
@@ -242,28 +252,33 @@ class AlternateGraph {
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
 
-  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
+  /** A page without alternates: its position and fingerprint (the fields `add` fills for one); the index of its record's first field. */
+  addPage(line: number, column: number, hash1: number, hash2: number): number {
     const record = this.size++;
     if ((record + 1) * FIELDS > this.records.length) this.records = grown(this.records);
     const base = record * FIELDS;
     const records = this.records;
-    records[base + LINE] = at.line;
-    records[base + COLUMN] = at.column;
+    records[base + LINE] = line;
+    records[base + COLUMN] = column;
+    records[base + HASH_1] = hash1;
+    records[base + HASH_2] = hash2;
+    // Named only in messages about it, at its own position; no links, no language of its own.
+    records[base + TEXT_PAGE] = -1;
+    records[base + LINKS_START] = this.linkCount;
+    records[base + LINKS_COUNT] = 0;
+    records[base + OWN_LANGUAGE] = -1;
+    records[base + NEXT_SAME_LOC] = -1;
+    return base;
+  }
+
+  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
     if (locHash === undefined) {
       fingerprint(loc);
       locHash = FINGERPRINT;
     }
-    records[base + HASH_1] = locHash[0] as number;
-    records[base + HASH_2] = locHash[1] as number;
-    if (alternates.length === 0) {
-      // Most pages: named only in messages about them, at their own position; no links, no language.
-      records[base + TEXT_PAGE] = -1;
-      records[base + LINKS_START] = this.linkCount;
-      records[base + LINKS_COUNT] = 0;
-      records[base + OWN_LANGUAGE] = -1;
-      records[base + NEXT_SAME_LOC] = -1;
-      return;
-    }
+    const base = this.addPage(at.line, at.column, locHash[0] as number, locHash[1] as number);
+    if (alternates.length === 0) return;
+    const records = this.records;
     this.storeText(base, loc);
 
     records[base + LINKS_START] = this.linkCount;

@@ -173,8 +173,8 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   const shortcut: XmlShortcut = { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, endTag: `</${name}>`, take };
   const plainLane = name === 'url' && lane !== null ? PlainLane.create() : undefined;
   if (plainLane !== undefined) {
-    const pastBefore = (lane as LaneOptions).pastBefore;
-    shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, pastBefore, reader, structure, delivering);
+    const options = lane as LaneOptions;
+    shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering);
   }
   return shortcut;
 }
@@ -185,35 +185,47 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
  */
 export interface LaneOptions {
   pastBefore: number;
+  checkRun: CheckRun;
 }
 
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
 export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
 
 /**
- * The lane's run of urls from `at`, delivered one by one as `take` delivers a match (the same
- * entries but for changefreq, priority and a lastmod surely in the past, which no check reads once
- * the pattern has passed them):
- * the index after the last one, or -1 when it read none.
+ * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
+ * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of `records`, over `text`.
  */
-function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, pastBefore: number, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
+export type CheckRun = (text: string, records: Int32Array, count: number) => void;
+
+/**
+ * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
+ * reader's sink counts runs, else one by one (the same entries but for changefreq, priority and a
+ * lastmod surely in the past, which no check reads once the pattern has passed them). Returns the
+ * index after the last one, or -1 when it read none.
+ */
+function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
   const budget = reader.plainEntryBudget();
   if (budget === 0) return -1;
-  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, pastBefore);
+  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
   if (count === 0) return -1;
   const records = lane.records;
   let taken = 0;
-  for (; taken < count; taken++) {
-    const r = taken * LANE_FIELDS;
-    if (!structure.takePlainEntry('url')) break;
-    const locStart = records[r + R_LOC_START] as number;
-    const entry: UrlEntry = { loc: buf.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)) };
-    const lastmodStart = records[r + R_LASTMOD_START] as number;
-    if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
-    delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
-    reader.deliverPlainUrl(entry, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
-  }
+  while (taken < count && structure.takePlainEntry('url')) taken++;
   if (taken === 0) return -1;
+  const counted = reader.deliverPlainRun(taken);
+  if (counted !== -1) {
+    options.checkRun(buf, records, counted);
+  } else {
+    for (let k = 0; k < taken; k++) {
+      const r = k * LANE_FIELDS;
+      const locStart = records[r + R_LOC_START] as number;
+      const entry: UrlEntry = { loc: buf.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)) };
+      const lastmodStart = records[r + R_LASTMOD_START] as number;
+      if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
+      delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
+      reader.deliverPlainUrl(entry, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+    }
+  }
   if (taken < count) {
     // Stopped before a url the structure did not take: the line state is that url's.
     const r = taken * LANE_FIELDS;

@@ -71,6 +71,8 @@ export class ProtocolChecker {
   private readonly pastBefore: string;
   private readonly maxTracked: number;
   private trackingStopped = false;
+  /** plainUrl's fingerprint, for the checks it leaves to loc. */
+  private readonly plainHash = new Int32Array(2);
   private urls = 0;
   private sitemaps = 0;
   private news = 0;
@@ -106,6 +108,26 @@ export class ProtocolChecker {
       this.newsReported = true;
       this.report('news/too-many', `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
     }
+  }
+
+  /**
+   * A url of the validator's bulk lane (plain-lane.ts), as `url` would check it: its loc is
+   * `text.slice(locStart, locEnd)`, encoded and of an allowed length; its lastmod
+   * `text.slice(lastmodStart, lastmodEnd)`, given (lastmodStart ≥ 0) only when it may be in the future;
+   * its fingerprint `hash1`, `hash2`. Strings are made only for a message or an unusual check.
+   */
+  plainUrl(text: string, locStart: number, locEnd: number, lastmodStart: number, lastmodEnd: number, line: number, column: number, hash1: number, hash2: number): void {
+    this.urls++;
+    if (this.scope !== undefined || this.trackingStopped || this.seen.size >= this.maxTracked) {
+      const hash = this.plainHash;
+      hash[0] = hash1;
+      hash[1] = hash2;
+      this.loc(text.slice(locStart, locEnd), { line, column }, 'loc', hash, true);
+    } else {
+      const first = this.seen.add(hash1, hash2, line);
+      if (first !== -1) this.duplicate(text.slice(locStart, locEnd), first, { line, column });
+    }
+    if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), { line, column });
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {
@@ -162,7 +184,11 @@ export class ProtocolChecker {
       return;
     }
     const first = this.seen.add(hash1, hash2, at.line);
-    if (first !== -1) this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${first})`, at, 'list each URL once');
+    if (first !== -1) this.duplicate(loc, first, at);
+  }
+
+  private duplicate(loc: string, firstLine: number, at: EntryPosition): void {
+    this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${firstLine})`, at, 'list each URL once');
   }
 
   private lastmod(value: string, at: EntryPosition): void {

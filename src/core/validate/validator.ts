@@ -8,6 +8,7 @@ import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlE
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from './plain-lane.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
@@ -122,7 +123,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane ? { pastBefore: this.protocol.pastBeforeDate } : null);
+            }, extensionPrefixes(attributes, structure), this.lane ? { pastBefore: this.protocol.pastBeforeDate, checkRun: (text, records, count) => this.checkRun(text, records, count) } : null);
           }
         }
       },
@@ -165,6 +166,29 @@ export class SitemapValidation implements ReaderSink {
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostics.push(found[i] as Diagnostic);
+  }
+
+  /** As a reader's own sink (tests): a run of urls the bulk lane read is checked by checkRun. */
+  urlRun(count: number): number {
+    return count;
+  }
+
+  /** The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc, no extensions. */
+  private checkRun(text: string, records: Int32Array, count: number): void {
+    const protocol = this.protocol;
+    const hreflang = this.hreflang;
+    for (let k = 0; k < count; k++) {
+      const r = k * LANE_FIELDS;
+      this.entries++;
+      const line = records[r + R_LINE] as number;
+      const column = records[r + R_COLUMN] as number;
+      const hash1 = records[r + R_HASH_1] as number;
+      const hash2 = records[r + R_HASH_2] as number;
+      const locStart = records[r + R_LOC_START] as number;
+      const lastmodStart = records[r + R_LASTMOD_START] as number;
+      protocol.plainUrl(text, locStart, locStart + (records[r + R_LOC_LENGTH] as number), lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number), line, column, hash1, hash2);
+      hreflang.addPage(line, column, hash1, hash2);
+    }
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {

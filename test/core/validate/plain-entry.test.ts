@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { xmlFixturesAndCorpus } from '../../helpers/files.js';
 import { splitAt } from '../../helpers/split.js';
-import type { ReaderBudgets } from '../../../src/core/read/types.js';
+import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
@@ -26,12 +26,22 @@ interface Outcome {
   lane: number;
 }
 
-/** The three ways: every element through the events; the RegExp shortcut alone; the bulk lane first, then the RegExp. */
-type Way = 'events' | 'regexp' | 'lane';
+/**
+ * The ways: every element through the events; the RegExp shortcut alone; the bulk lane first, then
+ * the RegExp, its runs counted by the sink (ReaderSink.urlRun) or, for a sink that does not count
+ * runs (`lane-per-url`), delivered one by one.
+ */
+type Way = 'events' | 'regexp' | 'lane' | 'lane-per-url';
 
 function validateWith(way: Way, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
-  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' });
-  const reader = new XmlSitemapReader(validation, budgets);
+  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' || way === 'lane-per-url' });
+  const sink: ReaderSink = way !== 'lane-per-url' ? validation : {
+    format: (f) => validation.format(f),
+    url: (e, at) => validation.url(e, at),
+    sitemap: (r, at) => validation.sitemap(r, at),
+    diagnostic: (d) => validation.diagnostic(d),
+  };
+  const reader = new XmlSitemapReader(sink, budgets);
   const handler = validation.xmlHandler(reader);
   let taken = 0;
   let lane = 0;
@@ -94,8 +104,11 @@ function assertSame(text: string, pieces: readonly number[] = [], options: Valid
   assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole (lane)');
   // What the lane declines, the RegExp takes: the same entries go the short way.
   assert.equal(fast.taken, regexp.taken, 'entries taken, lane and RegExp');
+  const perUrl = validateWith('lane-per-url', [text], options, budgets);
+  assert.deepStrictEqual(perUrl.report, long.report, 'report, whole (lane, url by url)');
+  assert.equal(perUrl.lane, fast.lane);
   if (pieces.length > 0) {
-    for (const way of ['regexp', 'lane'] as const) {
+    for (const way of ['regexp', 'lane', 'lane-per-url'] as const) {
       const chunked = validateWith(way, splitAt(text, pieces), options, budgets);
       assert.deepStrictEqual(chunked.report, long.report, `report, split (${way})`);
       assert.equal(chunked.schemaValid, long.schemaValid, `schema verdict, split (${way})`);
