@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -143,6 +144,63 @@ describe('parseSitemap: inputs', () => {
     const summary = await reading.summary();
     assert.ok(summary.urls < 200_000);
     assert.ok(stream.destroyed);
+  });
+});
+
+describe('parseSitemap: files', () => {
+  /** A urlset of `n` urls, each line naming its number. */
+  const urlset = (n: number): string => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: n }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>\n`).join('')}</urlset>\n`;
+
+  it('reads a file of many chunks whole and in order (reads ahead), and one of exactly a chunk', async () => {
+    const dir = tempDir();
+    const big = join(dir, 'big.xml');
+    writeFileSync(big, urlset(40_000)); // about 1.5 MB: six 256 KiB reads
+    const r = await readAll(big);
+    assert.equal(r.items.length, 40_000);
+    assert.deepEqual(locs(r).slice(0, 2), ['https://example.com/0', 'https://example.com/1']);
+    assert.equal(locs(r)[39_999], 'https://example.com/39999');
+    assert.equal(r.summary.bytesRead, statSync(big).size);
+    assert.deepEqual(codes(r.summary), []);
+    // A file that ends exactly at a chunk boundary: the read after it is empty.
+    const exact = join(dir, 'exact.xml');
+    const text = urlset(1);
+    writeFileSync(exact, text.replace('</urlset>', `${' '.repeat(256 * 1024 - text.length)}</urlset>`));
+    assert.equal(statSync(exact).size, 256 * 1024);
+    const e = await readAll(exact);
+    assert.equal(e.items.length, 1);
+    assert.equal(e.summary.bytesRead, 256 * 1024);
+  });
+
+  it('stops reading when the caller stops, and the next read of the file works', async () => {
+    const dir = tempDir();
+    const big = join(dir, 'big.xml');
+    writeFileSync(big, urlset(40_000));
+    let seen = 0;
+    for await (const item of parseSitemap(big)) {
+      assert.equal(item.kind, 'url');
+      if (++seen === 10) break;
+    }
+    assert.equal(seen, 10);
+    assert.equal((await readAll(big)).items.length, 40_000);
+  });
+
+  it('reads what is not a regular file (a FIFO) in order', { skip: process.platform === 'win32', timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'sitemap.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const source = join(dir, 'source.xml');
+    writeFileSync(source, urlset(20_000));
+    // The writer opens the FIFO once the reader has; it writes in pieces so that reads come back short.
+    const script = `const fs = require('fs'); const t = fs.readFileSync(process.argv[1]); const fd = fs.openSync(process.argv[2], 'w'); for (let i = 0; i < t.length; i += 9000) fs.writeSync(fd, t.subarray(i, i + 9000)); fs.closeSync(fd);`;
+    const writer = new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, source, fifo], { stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
+    });
+    const r = await readAll(fifo);
+    await writer;
+    assert.equal(r.items.length, 20_000);
+    assert.equal(locs(r)[19_999], 'https://example.com/19999');
   });
 });
 
