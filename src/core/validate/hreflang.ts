@@ -25,6 +25,7 @@ import { MAX_URL_LENGTH } from '../url.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from './plain-lane.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 
 export type HreflangRuleCode =
@@ -95,9 +96,21 @@ export class HreflangChecker {
     return diagnostics;
   }
 
-  /** A url without alternates (the validator's bulk lane), as `add` would take it: no diagnostics of its own. */
-  addPage(line: number, column: number, hash1: number, hash2: number): void {
-    this.graphFor(line, column)?.addPage(line, column, hash1, hash2);
+  /**
+   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1`), as `add`
+   * would take them: no alternates, so no diagnostics of their own.
+   */
+  addPages(records: Int32Array, count: number): void {
+    let k = 0;
+    while (k < count) {
+      const r = k * LANE_FIELDS;
+      const graph = this.graphFor(records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+      if (graph === undefined) return;
+      // As many as the graph takes before its cap, in one step.
+      const n = Math.min(count - k, this.maxUrls - graph.size);
+      graph.addPages(records, k, n);
+      k += n;
+    }
   }
 
   private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
@@ -240,8 +253,10 @@ const utf8Decoder = new TextDecoder();
 
 class AlternateGraph {
   size = 0;
-  // Room for a sitemap of 16,384 urls before the first copy (720 KB).
-  private records = new Int32Array(16_384 * FIELDS);
+  // Room for the 50,000 urls a sitemap may hold (2.2 MB, of which only the pages written are ever
+  // touched): growing, rare then, is not in the way of the loops that fill it (V8 recompiles a loop
+  // when it first takes a path it has not seen).
+  private records = new Int32Array(50_000 * FIELDS);
   /** Pairs of hashes of alternate hrefs. */
   private links = new Int32Array(4096 * 2);
   private linkCount = 0;
@@ -252,11 +267,14 @@ class AlternateGraph {
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
 
+  /** Room for `more` records (grown here, before the loops that fill them). */
+  private reserve(more: number): void {
+    while ((this.size + more) * FIELDS > this.records.length) this.records = grown(this.records);
+  }
+
   /** A page without alternates: its position and fingerprint (the fields `add` fills for one); the index of its record's first field. */
-  addPage(line: number, column: number, hash1: number, hash2: number): number {
-    const record = this.size++;
-    if ((record + 1) * FIELDS > this.records.length) this.records = grown(this.records);
-    const base = record * FIELDS;
+  private addPage(line: number, column: number, hash1: number, hash2: number): number {
+    const base = this.size++ * FIELDS;
     const records = this.records;
     records[base + LINE] = line;
     records[base + COLUMN] = column;
@@ -271,11 +289,21 @@ class AlternateGraph {
     return base;
   }
 
+  /** Pages without alternates from bulk-lane records `from` to `from + count - 1` (plain-lane.ts). */
+  addPages(lane: Int32Array, from: number, count: number): void {
+    this.reserve(count);
+    for (let k = from; k < from + count; k++) {
+      const r = k * LANE_FIELDS;
+      this.addPage(lane[r + R_LINE] as number, lane[r + R_COLUMN] as number, lane[r + R_HASH_1] as number, lane[r + R_HASH_2] as number);
+    }
+  }
+
   add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
     if (locHash === undefined) {
       fingerprint(loc);
       locHash = FINGERPRINT;
     }
+    this.reserve(1);
     const base = this.addPage(at.line, at.column, locHash[0] as number, locHash[1] as number);
     if (alternates.length === 0) return;
     const records = this.records;

@@ -9,6 +9,7 @@ import { parseW3cDatetime } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from './plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -57,6 +58,11 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
   if (!loc.startsWith(scope.prefix)) return false;
   const rest = loc.slice(scope.prefix.length);
   return rest.charCodeAt(0) !== 0x2e && !rest.includes('/.') && !rest.includes('%') && !rest.includes('\\');
+}
+
+/** The position of a bulk-lane record (plain-lane.ts). */
+function recordPosition(records: Int32Array, r: number): EntryPosition {
+  return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
 }
 
 export class ProtocolChecker {
@@ -111,23 +117,43 @@ export class ProtocolChecker {
   }
 
   /**
-   * A url of the validator's bulk lane (plain-lane.ts), as `url` would check it: its loc is
-   * `text.slice(locStart, locEnd)`, encoded and of an allowed length; its lastmod
-   * `text.slice(lastmodStart, lastmodEnd)`, given (lastmodStart ≥ 0) only when it may be in the future;
-   * its fingerprint `hash1`, `hash2`. Strings are made only for a message or an unusual check.
+   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1`), as `url`
+   * would check them: each loc is encoded and of an allowed length, and a lastmod is given only when
+   * it may be in the future. One small loop over the records; strings are made only for a message,
+   * and what is rare (a location scope, the tracking cap) goes the way of `url`.
    */
-  plainUrl(text: string, locStart: number, locEnd: number, lastmodStart: number, lastmodEnd: number, line: number, column: number, hash1: number, hash2: number): void {
-    this.urls++;
-    if (this.scope !== undefined || this.trackingStopped || this.seen.size >= this.maxTracked) {
-      const hash = this.plainHash;
-      hash[0] = hash1;
-      hash[1] = hash2;
-      this.loc(text.slice(locStart, locEnd), { line, column }, 'loc', hash, true);
-    } else {
-      const first = this.seen.add(hash1, hash2, line);
-      if (first !== -1) this.duplicate(text.slice(locStart, locEnd), first, { line, column });
+  plainUrls(text: string, records: Int32Array, count: number): void {
+    const seen = this.seen;
+    for (let k = 0; k < count; k++) {
+      const r = k * LANE_FIELDS;
+      this.urls++;
+      if (this.scope !== undefined || this.trackingStopped || seen.size >= this.maxTracked) {
+        this.plainUrlTheLongWay(text, records, r);
+        continue;
+      }
+      const first = seen.add(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, records[r + R_LINE] as number);
+      if (first !== -1) this.plainDuplicate(text, records, r, first);
+      if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
     }
-    if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), { line, column });
+  }
+
+  private plainUrlTheLongWay(text: string, records: Int32Array, r: number): void {
+    const hash = this.plainHash;
+    hash[0] = records[r + R_HASH_1] as number;
+    hash[1] = records[r + R_HASH_2] as number;
+    const locStart = records[r + R_LOC_START] as number;
+    this.loc(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), recordPosition(records, r), 'loc', hash, true);
+    if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
+  }
+
+  private plainDuplicate(text: string, records: Int32Array, r: number, firstLine: number): void {
+    const locStart = records[r + R_LOC_START] as number;
+    this.duplicate(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), firstLine, recordPosition(records, r));
+  }
+
+  private plainLastmod(text: string, records: Int32Array, r: number): void {
+    const start = records[r + R_LASTMOD_START] as number;
+    this.lastmod(text.slice(start, start + (records[r + R_LASTMOD_LENGTH] as number)), recordPosition(records, r));
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {

@@ -8,7 +8,6 @@ import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlE
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from './plain-lane.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
@@ -175,20 +174,9 @@ export class SitemapValidation implements ReaderSink {
 
   /** The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc, no extensions. */
   private checkRun(text: string, records: Int32Array, count: number): void {
-    const protocol = this.protocol;
-    const hreflang = this.hreflang;
-    for (let k = 0; k < count; k++) {
-      const r = k * LANE_FIELDS;
-      this.entries++;
-      const line = records[r + R_LINE] as number;
-      const column = records[r + R_COLUMN] as number;
-      const hash1 = records[r + R_HASH_1] as number;
-      const hash2 = records[r + R_HASH_2] as number;
-      const locStart = records[r + R_LOC_START] as number;
-      const lastmodStart = records[r + R_LASTMOD_START] as number;
-      protocol.plainUrl(text, locStart, locStart + (records[r + R_LOC_LENGTH] as number), lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number), line, column, hash1, hash2);
-      hreflang.addPage(line, column, hash1, hash2);
-    }
+    this.entries += count;
+    this.protocol.plainUrls(text, records, count);
+    this.hreflang.addPages(records, count);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
