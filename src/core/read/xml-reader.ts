@@ -549,8 +549,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const es = new EntryShortcut(prefixes);
     this.entryShortcut = es;
     this.shortcut = ctx === C_URLSET
-      ? { depth: 1, nesting: 3, pattern: es.url, take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) }
-      : { depth: 1, nesting: 2, pattern: es.sitemap, take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
+      ? { depth: 1, nesting: 3, pattern: es.url, endTag: '</url>', take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) }
+      : { depth: 1, nesting: 2, pattern: es.sitemap, endTag: '</sitemap>', take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
   }
 
   /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */

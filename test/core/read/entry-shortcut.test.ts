@@ -65,6 +65,8 @@ function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderB
               return end;
             },
           };
+          // An element cut by a chunk waits for the next one (XmlShortcut.endTag), as without the proxy.
+          if (sc.endTag !== undefined) w = { ...w, endTag: sc.endTag };
           wrapped.set(sc, w);
         }
         return w;
