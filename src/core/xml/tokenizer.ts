@@ -567,17 +567,13 @@ export class XmlTokenizer {
             if (isNameStart(c1)) {
               const sc = this.h.shortcut;
               if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.scDropped) {
-                const end = this.tryShortcut(sc, buf, lt);
+                const end = sc.bulk === undefined ? this.tryShortcut(sc, buf, lt) : this.tryShortcutRun(sc, buf, lt);
                 if (end !== -1) {
                   start = from = end;
                   continue;
                 }
-                // An element cut by the end of the buffer waits for the next chunk, to be read in one
-                // step then (the long way costs far more, once per chunk), unless it is too long to be.
-                const endTag = sc.endTag;
-                if (endTag !== undefined && this.carryShortcuts && !this.ended && len - lt <= this.maxValue && buf.indexOf(endTag, lt) === -1) {
+                if (this.keepsCutElement(sc, buf, lt)) {
                   carryFrom = lt;
-                  this.carryEndTag = endTag;
                   break loop;
                 }
               }
@@ -995,14 +991,6 @@ export class XmlTokenizer {
     let at = lt;
     let taken = -1;
     for (;;) {
-      if (sc.bulk !== undefined) {
-        const end = this.tryBulk(sc, buf, at);
-        if (end !== -1) {
-          this.scHits++;
-          taken = at = end;
-          if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-        }
-      }
       pattern.lastIndex = at;
       const match = pattern.exec(buf);
       if (match === null) break;
@@ -1014,6 +1002,37 @@ export class XmlTokenizer {
       // Bounds first: reading past the end would deoptimize this hot function.
       if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
     }
+    return this.shortcutTaken(sc, taken);
+  }
+
+  /** tryShortcut for a shortcut that reads runs (XmlShortcut.bulk): a run, then one match, and so on. */
+  private tryShortcutRun(sc: XmlShortcut, buf: string, lt: number): number {
+    if (sc.depth + sc.nesting > this.maxDepth) return -1;
+    const pattern = sc.pattern;
+    let at = lt;
+    let taken = -1;
+    for (;;) {
+      const run = this.tryBulk(sc, buf, at);
+      if (run !== -1) {
+        this.scHits++;
+        taken = at = run;
+        if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
+      }
+      pattern.lastIndex = at;
+      const match = pattern.exec(buf);
+      if (match === null) break;
+      this.mark(at);
+      const end = sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
+      if (end === -1) break;
+      this.scHits++;
+      taken = at = end;
+      if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
+    }
+    return this.shortcutTaken(sc, taken);
+  }
+
+  /** What a shortcut attempt ends with: the index after what it took (or -1), with its misses counted. */
+  private shortcutTaken(sc: XmlShortcut, taken: number): number {
     if (taken !== -1) {
       this.textLen = 0;
       this.textOverflow = false;
@@ -1026,6 +1045,18 @@ export class XmlTokenizer {
     // than 4 per hit; computed without a branch, for the same reason).
     if (Math.min(misses - 63, misses - 4 * this.scHits) > 0) this.scDropped = sc;
     return taken;
+  }
+
+  /**
+   * Whether the shortcut element at `lt`, which the shortcut did not take, is cut by the end of the
+   * buffer: then it waits for the next chunk, to be read in one step there (the long way costs far
+   * more, once per chunk), unless it is too long to be.
+   */
+  private keepsCutElement(sc: XmlShortcut, buf: string, lt: number): boolean {
+    const endTag = sc.endTag;
+    if (endTag === undefined || !this.carryShortcuts || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
+    this.carryEndTag = endTag;
+    return true;
   }
 
   /** The handler's bulk read at `at`: the index after what it read (lines counted up to there), or -1. */
