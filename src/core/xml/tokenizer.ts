@@ -987,15 +987,10 @@ export class XmlTokenizer {
    */
   private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    const pattern = sc.pattern;
     let at = lt;
     let taken = -1;
     for (;;) {
-      pattern.lastIndex = at;
-      const match = pattern.exec(buf);
-      if (match === null) break;
-      this.mark(at);
-      const end = sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
+      const end = this.takeMatch(sc, buf, at);
       if (end === -1) break;
       this.scHits++;
       taken = at = end;
@@ -1008,7 +1003,6 @@ export class XmlTokenizer {
   /** tryShortcut for a shortcut that reads runs (XmlShortcut.bulk): a run, then one match, and so on. */
   private tryShortcutRun(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    const pattern = sc.pattern;
     let at = lt;
     let taken = -1;
     for (;;) {
@@ -1018,17 +1012,23 @@ export class XmlTokenizer {
         taken = at = run;
         if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
       }
-      pattern.lastIndex = at;
-      const match = pattern.exec(buf);
-      if (match === null) break;
-      this.mark(at);
-      const end = sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
+      const end = this.takeMatch(sc, buf, at);
       if (end === -1) break;
       this.scHits++;
       taken = at = end;
       if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
     }
     return this.shortcutTaken(sc, taken);
+  }
+
+  /** The element at `at` matched by the shortcut's pattern and taken: the index after it, or -1. */
+  private takeMatch(sc: XmlShortcut, buf: string, at: number): number {
+    const pattern = sc.pattern;
+    pattern.lastIndex = at;
+    const match = pattern.exec(buf);
+    if (match === null) return -1;
+    this.mark(at);
+    return sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
   }
 
   /** What a shortcut attempt ends with: the index after what it took (or -1), with its misses counted. */
