@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
 import { LANE_FIELDS, PlainLane, R_END, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/validate/plain-lane.js';
@@ -48,6 +49,25 @@ describe('plain lane module', () => {
     assert.equal(lane.endLine, 11);
     assert.equal(field(1, R_END), text.lastIndexOf('<url>'));
     assert.equal(lane.endLineStart, text.lastIndexOf('<url>'));
+  });
+
+  it('where WebAssembly cannot run (node --jitless), there is no lane and the report is the same', () => {
+    const script = `
+      const { PlainLane } = await import('./src/core/validate/plain-lane.ts');
+      const { validateXmlSitemapText } = await import('./src/core/validate/validator.ts');
+      const urls = Array.from({ length: 300 }, (_, i) => '<url><loc>https://example.com/' + (i % 250) + '</loc><lastmod>2031-01-01</lastmod></url>').join('\\n');
+      const report = validateXmlSitemapText('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\\n' + urls + '\\n</urlset>', { now: 0 });
+      console.log(JSON.stringify({ lane: PlainLane.create() !== undefined, report }));`;
+    const run = (flags: string[]): { lane: boolean; report: unknown } => {
+      const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../../../', import.meta.url), encoding: 'utf8', timeout: 120_000 });
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout) as { lane: boolean; report: unknown };
+    };
+    const withWasm = run([]);
+    const without = run(['--jitless']);
+    assert.equal(withWasm.lane, true);
+    assert.equal(without.lane, false);
+    assert.deepEqual(without.report, withWasm.report);
   });
 
   it('reads nothing from a buffer that is not all ASCII, nor past maxCount or maxLength', () => {
