@@ -81,6 +81,8 @@ addClass('abcdefABCDEF', HEX_DIGIT);
 let line: i32 = 0;
 /** Offset (from `input`) where the current line starts. */
 let lineStart: i32 = 0;
+/** Where the input starts in the caller's text: added to every offset handed back. */
+let textOffset: i32 = 0;
 
 @inline function byte(q: usize): u32 {
   return <u32>load<u8>(q);
@@ -361,7 +363,7 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
     // one is handed back, to be compared with the clock.
     const date = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
     if (date >= pastBefore) {
-      lastmodStart = <i32>(s - input);
+      lastmodStart = <i32>(s - input) + textOffset;
       lastmodLength = <i32>(e - s);
     }
     q = skipBlanks(e + 10, end);
@@ -395,16 +397,16 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   }
   if (<i32>(q - start) > maxLength) return 0;
   fingerprint(locStart, locEnd);
-  store<i32>(record + R_START * 4, <i32>(start - input));
+  store<i32>(record + R_START * 4, <i32>(start - input) + textOffset);
   store<i32>(record + R_LINE * 4, startLine);
   store<i32>(record + R_COLUMN * 4, startColumn);
   store<i32>(record + R_HASH_1 * 4, hash1);
   store<i32>(record + R_HASH_2 * 4, hash2);
-  store<i32>(record + R_LOC_START * 4, <i32>(locStart - input));
+  store<i32>(record + R_LOC_START * 4, <i32>(locStart - input) + textOffset);
   store<i32>(record + R_LOC_LENGTH * 4, locLength);
   store<i32>(record + R_LASTMOD_START * 4, lastmodStart);
   store<i32>(record + R_LASTMOD_LENGTH * 4, lastmodLength);
-  store<i32>(record + R_END * 4, <i32>(q - input));
+  store<i32>(record + R_END * 4, <i32>(q - input) + textOffset);
   return q;
 }
 
@@ -412,10 +414,12 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
  * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
  * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
  * buffer), each at most `maxLength` bytes, at most `maxCount` of them. A lastmod before `pastBefore`
- * (YYYYMMDD) is not handed back.
+ * (YYYYMMDD) is not handed back. The input is the caller's text from its index `offset` on: records
+ * and `endLineStart` give indexes in that text (offsets in the input + `offset`).
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32, offset: i32): i32 {
+  textOffset = offset;
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
   line = startLine;
@@ -435,6 +439,6 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     count++;
   }
   endLine = line;
-  endLineStart = lineStart;
+  endLineStart = lineStart + textOffset;
   return count;
 }

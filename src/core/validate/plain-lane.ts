@@ -11,7 +11,7 @@
 // deliveries as its RegExp path; test/core/validate/plain-entry.test.ts compares the reports of both
 // ways (and of the events) on every fixture and corpus file and on fast-check mutations.
 //
-// Only buffers that are all ASCII are read this way (then a byte offset is a string index); others
+// Only windows that are all ASCII are read this way (then a byte offset is a string index); others
 // go the RegExp way. One module instance serves every validation in the process: a call leaves
 // nothing behind but scratch memory, and a validation reads the records of its call before any
 // other call can run (everything here is synchronous).
@@ -39,7 +39,7 @@ interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, pastBefore: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, pastBefore: number, offset: number): number;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -71,23 +71,42 @@ function laneExports(): LaneExports | null {
 
 const encoder = new TextEncoder();
 
-// What the module's input area holds: shared by every validation, so whichever scans next with
-// another buffer copies its own first (validations may interleave between chunks).
+/**
+ * The most of a buffer the module holds at once (its memory grows to this and not further: a whole
+ * document given as one string is read a window at a time).
+ */
+export const LANE_WINDOW = 1 << 20;
+/** A window is reloaded from the read position when less than this is left in it (a url is shorter). */
+const WINDOW_ROOM = 64 * 1024;
+
+// What the module's input area holds: `loadedText` from index `loadedFrom` to `loadedEnd`. Shared by
+// every validation, so whichever scans next with another buffer copies its own first (validations
+// may interleave between chunks).
 let loadedText: string | undefined;
+let loadedFrom = 0;
+let loadedEnd = 0;
 let loadedAscii = false;
 
-/** Puts `text` in the module's input area (unless it is there already); whether it is all ASCII. */
-function load(lane: LaneExports, text: string): boolean {
-  if (text === loadedText) return loadedAscii;
+/**
+ * Puts the window of `text` that starts at `from` in the module's input area, unless the one there
+ * serves; whether it is all ASCII.
+ */
+function load(lane: LaneExports, text: string, from: number): boolean {
+  if (text === loadedText && from >= loadedFrom && (loadedEnd === text.length || from + WINDOW_ROOM <= loadedEnd)) return loadedAscii;
+  const end = Math.min(text.length, from + LANE_WINDOW);
+  const length = end - from;
   loadedText = text;
-  const at = lane.reserve(text.length, MAX_RECORDS);
+  loadedFrom = from;
+  loadedEnd = end;
+  const at = lane.reserve(length, MAX_RECORDS);
   if (at === 0) {
     loadedAscii = false;
   } else {
     // The module's memory may have grown (its old buffer detached) since the last call: a new view.
-    const { read, written } = encoder.encodeInto(text, new Uint8Array(lane.memory.buffer, at, text.length));
+    const window = from === 0 && end === text.length ? text : text.slice(from, end);
+    const { read, written } = encoder.encodeInto(window, new Uint8Array(lane.memory.buffer, at, length));
     // All ASCII exactly when every character became one byte.
-    loadedAscii = read === text.length && written === text.length;
+    loadedAscii = read === length && written === length;
   }
   return loadedAscii;
 }
@@ -119,8 +138,9 @@ export class PlainLane {
    */
   scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0): number {
     const lane = this.lane;
-    if (!load(lane, buf)) return 0;
-    const count = lane.scan(from, buf.length, line, lineStart, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore);
+    if (!load(lane, buf, from)) return 0;
+    const offset = loadedFrom;
+    const count = lane.scan(from - offset, loadedEnd - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset);
     if (count > 0) {
       this.records = new Int32Array(lane.memory.buffer, lane.recordsAt(), count * LANE_FIELDS);
       this.endLine = lane.endLine.value;
@@ -133,6 +153,6 @@ export class PlainLane {
 /** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
 export function laneFingerprint(text: string): [number, number] | undefined {
   const lane = laneExports();
-  if (lane === null || !load(lane, text)) return undefined;
+  if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0)) return undefined;
   return [lane.fingerprintOf(0, text.length, 0), lane.fingerprintOf(0, text.length, 1)];
 }

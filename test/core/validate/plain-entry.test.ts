@@ -13,6 +13,7 @@ import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js'
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
+import { LANE_WINDOW } from '../../../src/core/validate/plain-lane.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -276,6 +277,17 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
       }),
       { numRuns: 600 },
     );
+  });
+
+  it('reads a buffer longer than its window (a document given as one string) a window at a time', () => {
+    const urls: string[] = [];
+    for (let i = 0; i < 30_000; i++) urls.push(`<url>\n  <loc>https://example.com/section-${i % 97}/page-${i}</loc>\n  <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n</url>`);
+    urls[29_000] = urls[10] as string; // a duplicate in the last window, of a url in the first
+    const text = urlset(...urls);
+    assert.ok(text.length > 2 * LANE_WINDOW, `${text.length} characters`);
+    const out = assertSame(text);
+    assert.ok(out.lane >= 29_990, `${out.lane} read by the lane`);
+    assert.deepEqual(out.report.diagnostics.map((d) => d.code), ['loc/duplicate']);
   });
 
   it('an element longer than several chunks is read the long way, once', () => {
