@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
-import { LANE_FIELDS, PlainLane, R_END, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/validate/plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/validate/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
 
@@ -26,6 +26,24 @@ describe('plain lane module', () => {
         assert.deepEqual(laneFingerprint(text), [FINGERPRINT[0], FINGERPRINT[1]]);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('fingerprints the loc of every record as core/fingerprint.ts does (two at a time, any lengths)', () => {
+    const lane = PlainLane.create();
+    assert.ok(lane !== undefined);
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z0-9/._~-]{0,60}$/), { minLength: 1, maxLength: 9 }), (paths) => {
+        const locs = paths.map((p, i) => `https://example.com/${i}${p}`);
+        const text = locs.map((loc) => `<url><loc>${loc}</loc></url>`).join('\n');
+        const count = lane.scan(text, 0, 1, 0, 1 << 20, 100);
+        assert.equal(count, locs.length);
+        locs.forEach((loc, k) => {
+          fingerprint(loc);
+          assert.deepEqual([lane.records[k * LANE_FIELDS + R_HASH_1], lane.records[k * LANE_FIELDS + R_HASH_2]], [FINGERPRINT[0], FINGERPRINT[1]], loc);
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 
