@@ -342,21 +342,29 @@ let hash2: i32 = 0;
 /** The fingerprint of bytes `start` to `end`, into hash1 and hash2. */
 function fingerprint(start: usize, end: usize): void {
   const n = <i32>(end - start);
-  let h1: i32 = 0x811c9dc5 ^ n;
-  let h2: i32 = 0x9747b28c;
-  let q = start;
-  for (; q + 1 < end; q += 2) {
-    const word = pairAt(q);
-    h1 = mix1(h1, word);
-    h2 = mix2(h2, word);
+  hashRest(start, 0, n, 0x811c9dc5 ^ n, 0x9747b28c);
+}
+
+/** Goes on hashing the `n` bytes at `loc` from byte `i`, from the state (h1, h2): the fingerprint into hash1, hash2. */
+function hashRest(loc: usize, i: i32, n: i32, h1: i32, h2: i32): void {
+  for (; i + 1 < n; i += 2) {
+    const w = pairAt(loc + <usize>i);
+    h1 = mix1(h1, w);
+    h2 = mix2(h2, w);
   }
-  if (q < end) {
-    const c = <i32>byte(q);
+  if (i < n) {
+    const c = <i32>byte(loc + <usize>i);
     h1 = last1(h1, c);
     h2 = last2(h2, c);
   }
   hash1 = final1(h1);
   hash2 = final2(h2, n);
+}
+
+/** hash1 and hash2 into a record. */
+@inline function storeHash(record: usize): void {
+  store<i32>(record + R_HASH_1 * 4, hash1);
+  store<i32>(record + R_HASH_2 * 4, hash2);
 }
 
 /** The loc of a record, from its start and length (indexes in the caller's text). */
@@ -387,33 +395,11 @@ function fingerprintPair(recordA: usize, recordB: usize): void {
     a2 = mix2(a2, wa);
     b2 = mix2(b2, wb);
   }
-  // The longer one goes on alone (only one of these loops runs).
-  let j = i;
-  for (; j + 1 < na; j += 2) {
-    const w = pairAt(a + <usize>j);
-    a1 = mix1(a1, w);
-    a2 = mix2(a2, w);
-  }
-  if (j < na) {
-    const c = <i32>byte(a + <usize>j);
-    a1 = last1(a1, c);
-    a2 = last2(a2, c);
-  }
-  j = i;
-  for (; j + 1 < nb; j += 2) {
-    const w = pairAt(b + <usize>j);
-    b1 = mix1(b1, w);
-    b2 = mix2(b2, w);
-  }
-  if (j < nb) {
-    const c = <i32>byte(b + <usize>j);
-    b1 = last1(b1, c);
-    b2 = last2(b2, c);
-  }
-  store<i32>(recordA + R_HASH_1 * 4, final1(a1));
-  store<i32>(recordA + R_HASH_2 * 4, final2(a2, na));
-  store<i32>(recordB + R_HASH_1 * 4, final1(b1));
-  store<i32>(recordB + R_HASH_2 * 4, final2(b2, nb));
+  // The longer one goes on alone.
+  hashRest(a, i, na, a1, a2);
+  storeHash(recordA);
+  hashRest(b, i, nb, b1, b2);
+  storeHash(recordB);
 }
 
 /** For the test that checks this fingerprint against core/fingerprint.ts: of input bytes `start` to `end`. */
@@ -527,8 +513,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     const record = records + <usize>k * <usize>FIELDS * 4;
     const loc = locOf(record);
     fingerprint(loc, loc + <usize>load<i32>(record + R_LOC_LENGTH * 4));
-    store<i32>(record + R_HASH_1 * 4, hash1);
-    store<i32>(record + R_HASH_2 * 4, hash2);
+    storeHash(record);
   }
   endLine = line;
   endLineStart = lineStart + textOffset;
