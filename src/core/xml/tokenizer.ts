@@ -1000,7 +1000,11 @@ export class XmlTokenizer {
     return this.shortcutTaken(sc, taken);
   }
 
-  /** tryShortcut for a shortcut that reads runs (XmlShortcut.bulk): a run, then one match, and so on. */
+  /**
+   * tryShortcut for a shortcut that reads runs (XmlShortcut.bulk): a run, then one match, and so on.
+   * Its own loop, not a branch in tryShortcut's: with the run step there, the RegExp-only loop (the
+   * reader's, all of discover) took 2–3% more CPU in interleaved runs (three rounds, 30 pairs).
+   */
   private tryShortcutRun(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
     let at = lt;
