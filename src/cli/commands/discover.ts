@@ -16,6 +16,8 @@ import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
 import { userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
 
+type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
+
 export const DISCOVER_HELP = `Usage: sitemapkit discover URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]
 
 Find every sitemap a site publishes and every URL in them, the way a search
@@ -299,38 +301,48 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   });
   let tree: DiscoveryTree | undefined;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
-  // Its own function, not inline in the loop below: V8 optimizes this hot part alone, and when new
-  // entry or event shapes arrive (a text sitemap after XML ones) it recompiles this, not the command.
+  // What a url prints, chosen once (the tree prints none).
+  const writeUrl: ((event: UrlEvent) => void) | undefined =
+    format === 'urls' ? (event) => out.writeLine(event.entry.loc)
+    : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
+    : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
+    : undefined;
+  const other = (event: DiscoverEvent): void => {
+    switch (event.type) {
+      case 'queued':
+        progress.queued++;
+        break;
+      case 'sitemap':
+        if (event.sitemap.outcome !== 'skipped') {
+          progress.fetched++;
+          progress.queued = Math.max(0, progress.queued - 1);
+        }
+        progress.bytes += event.sitemap.bytes;
+        if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
+        break;
+      case 'robots':
+        if (format === 'jsonl') out.writeLine(robotsJson(event.robots));
+        for (const d of event.robots.diagnostics) report(d);
+        break;
+      case 'diagnostic':
+        report(event.diagnostic);
+        break;
+      case 'end':
+        tree = event.tree;
+        break;
+    }
+  };
+  // The hot loop, small and apart: V8 optimizes it alone, and recompiles it each time an event or
+  // entry of a new shape arrives (a sitemap's end, a text sitemap after XML ones). With the other
+  // events' cases inline that was ~89 ms of TurboFan over 7 compiles in a bench:discover run.
   const handle = (batch: readonly DiscoverEvent[]): void => {
-    for (const event of batch) {
-      switch (event.type) {
-        case 'url':
-          progress.urls++;
-          if (format === 'jsonl') out.writeLine(entryJson(event.entry, event.sitemap));
-          else if (format === 'urls') out.writeLine(event.entry.loc);
-          else if (format === 'csv') out.write(csvRow(event.entry, event.sitemap));
-          break;
-        case 'queued':
-          progress.queued++;
-          break;
-        case 'sitemap':
-          if (event.sitemap.outcome !== 'skipped') {
-            progress.fetched++;
-            progress.queued = Math.max(0, progress.queued - 1);
-          }
-          progress.bytes += event.sitemap.bytes;
-          if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
-          break;
-        case 'robots':
-          if (format === 'jsonl') out.writeLine(robotsJson(event.robots));
-          for (const d of event.robots.diagnostics) report(d);
-          break;
-        case 'diagnostic':
-          report(event.diagnostic);
-          break;
-        case 'end':
-          tree = event.tree;
-          break;
+    for (let k = 0; k < batch.length; k++) {
+      const event = batch[k] as DiscoverEvent;
+      if (event.type === 'url') {
+        progress.urls++;
+        writeUrl?.(event);
+      } else {
+        other(event);
       }
     }
   };

@@ -332,6 +332,8 @@ export class XmlTokenizer {
   private readonly bulkLines = new Int32Array(2);
   /** When the carry is a shortcut element cut by the end of its chunk: its end tag, to look for in the next one. */
   private carryEndTag = '';
+  /** Where the carry starts when `step` used the buffer up (`usedUp`); the buffer's length otherwise. */
+  private stepCarry = 0;
   /** False while a write reads an element longer than its chunk the long way. */
   private carryShortcuts = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
@@ -545,6 +547,7 @@ export class XmlTokenizer {
     const len = buf.length;
     let i = begin;
     let carryFrom = len;
+    this.stepCarry = len;
 
     loop: while (i < len) {
       switch (this.state) {
@@ -616,351 +619,19 @@ export class XmlTokenizer {
               from = lt + 1;
               continue;
             }
-            this.mark(lt);
-            const prolog = this.prologOnlyWs;
-            this.prologOnlyWs = false;
-            switch (kind) {
-              case K_START:
-                i = lt + 1;
-                this.sectionStart = i;
-                this.state = S_TAG_NAME;
-                break;
-              case K_END:
-                i = lt + 2;
-                this.sectionStart = i;
-                this.state = S_END_NAME;
-                break;
-              case K_PI:
-                this.declAllowed = prolog;
-                i = lt + 2;
-                this.sectionStart = i;
-                this.state = S_PI_TARGET;
-                break;
-              case K_COMMENT:
-                i = lt + 4;
-                this.state = S_COMMENT;
-                break;
-              case K_CDATA:
-                i = lt + 9;
-                this.state = S_CDATA;
-                break;
-              default:
-                i = lt + 9;
-                this.sectionStart = lt;
-                this.dtQuote = 0;
-                this.dtBracket = 0;
-                this.dtMode = 0;
-                this.dtWindow = 0;
-                this.state = S_DOCTYPE;
-                this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
-            }
+            i = this.openMarkup(kind, lt);
             break;
           }
           break;
         }
 
-        case S_TAG_NAME: {
-          let j = i;
-          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-          if (j === len) {
-            break loop;
-          }
-          this.tagName = this.takeSection(buf, j, this.maxName);
-          if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-          this.attrs = null;
-          this.wsRequired = false;
-          this.junkReported = false;
-          if (buf.charCodeAt(j) === 0x3e) {
-            i = j + 1;
-            this.finishStartTag(false);
-            this.state = S_TEXT;
-          } else {
-            i = j;
-            this.state = S_BEFORE_ATTR;
-          }
-          break;
-        }
-
-        case S_BEFORE_ATTR: {
-          const from = i;
-          while (i < len && isWs(buf.charCodeAt(i))) i++;
-          if (i > from) this.wsRequired = false;
-          if (i === len) break loop;
-          const c = buf.charCodeAt(i);
-          if (c === 0x3e) {
-            i++;
-            this.finishStartTag(false);
-            this.state = S_TEXT;
-          } else if (c === 0x2f) {
-            i++;
-            this.state = S_SELF_CLOSE;
-          } else if (isNameStart(c)) {
-            const at = this.bufBase + i;
-            this.advance(at);
-            this.attrLine = this.line;
-            this.attrCol = at - this.lineStart + 1;
-            this.attrOffset = at;
-            if (this.wsRequired) {
-              this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
-            }
-            this.sectionStart = i;
-            this.state = S_ATTR_NAME;
-          } else if (c === 0x3c) {
-            this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
-            this.finishStartTag(false);
-            this.state = S_TEXT;
-          } else {
-            this.junk(i, c);
-            i++;
-          }
-          break;
-        }
-
-        case S_ATTR_NAME: {
-          let j = i;
-          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-          if (j === len) {
-            break loop;
-          }
-          this.attrName = this.takeSection(buf, j, this.maxName);
-          if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
-          i = j;
-          this.state = S_AFTER_ATTR_NAME;
-          break;
-        }
-
-        case S_AFTER_ATTR_NAME: {
-          while (i < len && isWs(buf.charCodeAt(i))) i++;
-          if (i === len) break loop;
-          if (buf.charCodeAt(i) === 0x3d) {
-            i++;
-            this.state = S_BEFORE_VALUE;
-          } else {
-            this.missingValue();
-            this.state = S_BEFORE_ATTR;
-          }
-          break;
-        }
-
-        case S_BEFORE_VALUE: {
-          while (i < len && isWs(buf.charCodeAt(i))) i++;
-          if (i === len) break loop;
-          const c = buf.charCodeAt(i);
-          if (c === 0x22 || c === 0x27) {
-            this.quote = c === 0x22 ? '"' : "'";
-            i++;
-            this.markValue(i);
-            this.state = S_VALUE_QUOTED;
-          } else if (c === 0x3e || c === 0x3c) {
-            this.missingValue();
-            this.state = S_BEFORE_ATTR;
-          } else {
-            this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
-            this.markValue(i);
-            this.state = S_VALUE_UNQUOTED;
-          }
-          break;
-        }
-
-        case S_VALUE_QUOTED: {
-          const j = buf.indexOf(this.quote, i);
-          if (j === -1) {
-            break loop;
-          }
-          const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-          i = j + 1;
-          this.finishValue(raw);
-          this.wsRequired = true;
-          this.state = S_BEFORE_ATTR;
-          break;
-        }
-
-        case S_VALUE_UNQUOTED: {
-          let j = i;
-          while (j < len) {
-            const c = buf.charCodeAt(j);
-            if (isWs(c) || c === 0x3e || c === 0x3c) break;
-            j++;
-          }
-          if (j === len) {
-            break loop;
-          }
-          const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-          i = j;
-          this.finishValue(raw);
-          this.state = S_BEFORE_ATTR;
-          break;
-        }
-
-        case S_SELF_CLOSE: {
-          // `/>`; `/ >` is read as self-closing too, with a diagnostic.
-          const c = buf.charCodeAt(i);
-          if (isWs(c)) {
-            if (!this.junkReported) {
-              this.junkReported = true;
-              this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
-            }
-            i++;
-          } else if (c === 0x3e) {
-            i++;
-            this.finishStartTag(true);
-            this.state = S_TEXT;
-          } else {
-            this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
-            this.state = S_BEFORE_ATTR;
-          }
-          break;
-        }
-
-        case S_END_NAME: {
-          let j = i;
-          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-          if (j === len) {
-            break loop;
-          }
-          this.tagName = this.takeSection(buf, j, this.maxName);
-          if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-          this.junkReported = false;
-          if (buf.charCodeAt(j) === 0x3e) {
-            i = j + 1;
-            this.finishEndTag();
-            this.state = S_TEXT;
-          } else {
-            i = j;
-            this.state = S_AFTER_END_NAME;
-          }
-          break;
-        }
-
-        case S_AFTER_END_NAME: {
-          while (i < len && isWs(buf.charCodeAt(i))) i++;
-          if (i === len) break loop;
-          const c = buf.charCodeAt(i);
-          if (c === 0x3e) {
-            i++;
-            this.finishEndTag();
-            this.state = S_TEXT;
-          } else if (c === 0x3c) {
-            this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
-            this.finishEndTag();
-            this.state = S_TEXT;
-          } else {
-            if (!this.junkReported) {
-              this.junkReported = true;
-              this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
-            }
-            i++;
-          }
-          break;
-        }
-
-        case S_COMMENT: {
-          const j = buf.indexOf('-->', i);
-          if (j === -1) {
-            if (!this.ended) carryFrom = Math.max(i, len - 2);
-            break loop;
-          }
-          i = j + 3;
-          this.state = S_TEXT;
-          break;
-        }
-
-        case S_CDATA: {
-          const j = buf.indexOf(']]>', i);
-          if (j !== -1) {
-            if (j > i) this.cdataSegment(buf, i, j);
-            i = j + 3;
-            this.state = S_TEXT;
-            break;
-          }
-          let end = len;
-          if (!this.ended) {
-            const last = buf.charCodeAt(len - 1);
-            if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
-            else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
-            if (end < i) end = i;
-          }
-          if (end > i) this.cdataSegment(buf, i, end);
-          carryFrom = end;
-          break loop;
-        }
-
-        case S_PI_TARGET: {
-          let j = i;
-          while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-          if (j === len) {
-            break loop;
-          }
-          this.piTarget = this.takeSection(buf, j, this.maxName);
-          if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
-          i = j;
-          this.sectionStart = j;
-          this.state = S_PI_DATA;
-          break;
-        }
-
-        case S_PI_DATA: {
-          const j = buf.indexOf('?>', i);
-          if (j === -1) {
-            if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
-            break loop;
-          }
-          const data = this.takeSection(buf, j, this.maxValue);
-          const dataCut = this.sectionCut;
-          i = j + 2;
-          this.state = S_TEXT;
-          this.finishPI(data, dataCut);
-          break;
-        }
-
-        case S_DOCTYPE: {
-          let q = this.dtQuote;
-          let b = this.dtBracket;
-          let mode = this.dtMode;
-          let w = this.dtWindow;
-          let done = -1;
-          for (; i < len; i++) {
-            const c = buf.charCodeAt(i);
-            w = (w << 8) | (c < 0x80 ? c : 0);
-            if (mode === 1) {
-              if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
-            } else if (mode === 2) {
-              if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
-            } else if (q !== 0) {
-              if (c === q) q = 0;
-            } else if (c === 0x22 || c === 0x27) {
-              q = c;
-            } else if (b > 0) {
-              if (c === 0x5d) b--;
-              else if (w === W_COMMENT_OPEN) {
-                mode = 1;
-                w = 0;
-              } else if ((w & 0xffff) === W_PI_OPEN) {
-                mode = 2;
-                w = 0;
-              }
-            } else if (c === 0x5b) {
-              b = 1;
-            } else if (c === 0x3e) {
-              done = i;
-              break;
-            }
-          }
-          this.dtQuote = q;
-          this.dtBracket = b;
-          this.dtMode = mode;
-          this.dtWindow = w;
-          if (done === -1) break loop;
-          i = done + 1;
-          const text = this.takeSection(buf, i, this.maxValue);
-          if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
-          this.state = S_TEXT;
-          this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
-          break;
-        }
+        default:
+          i = this.step(buf, i, len);
       }
     }
 
+    // A step that used the buffer up said where its carry starts (`usedUp`).
+    if (this.stepCarry < carryFrom) carryFrom = this.stepCarry;
     // End of the buffer: keep the open section (bounded) and the carried characters.
     const state = this.state;
     if (
@@ -976,6 +647,378 @@ export class XmlTokenizer {
     if (carryFrom < len) this.carry = buf.slice(carryFrom);
     this.bufBase += carryFrom;
     this.buf = '';
+  }
+
+  /**
+   * One step in a state other than text (a tag with attributes, an end tag, a comment, CDATA, a
+   * processing instruction, a DOCTYPE) from `i`: the index to go on from, which is the buffer's length
+   * when it is used up (see `usedUp`). Kept out of
+   * `run`, whose loop over text is what a sitemap is made of: V8 optimizes that loop alone, quickly,
+   * and a state met for the first time late (an RSS feed's attributes, a tag cut by a chunk) no longer
+   * throws its optimized code away (measured in bench:discover: `run` took 40 ms of TurboFan per
+   * compile, and was compiled twice).
+   */
+  private step(buf: string, i: number, len: number): number {
+    let carryFrom = len;
+    switch (this.state) {
+      case S_TAG_NAME: {
+        let j = i;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j === len) {
+          return this.usedUp(carryFrom, len);
+        }
+        this.tagName = this.takeSection(buf, j, this.maxName);
+        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+        this.attrs = null;
+        this.wsRequired = false;
+        this.junkReported = false;
+        if (buf.charCodeAt(j) === 0x3e) {
+          i = j + 1;
+          this.finishStartTag(false);
+          this.state = S_TEXT;
+        } else {
+          i = j;
+          this.state = S_BEFORE_ATTR;
+        }
+        break;
+      }
+
+      case S_BEFORE_ATTR: {
+        const from = i;
+        while (i < len && isWs(buf.charCodeAt(i))) i++;
+        if (i > from) this.wsRequired = false;
+        if (i === len) return this.usedUp(carryFrom, len);
+        const c = buf.charCodeAt(i);
+        if (c === 0x3e) {
+          i++;
+          this.finishStartTag(false);
+          this.state = S_TEXT;
+        } else if (c === 0x2f) {
+          i++;
+          this.state = S_SELF_CLOSE;
+        } else if (isNameStart(c)) {
+          const at = this.bufBase + i;
+          this.advance(at);
+          this.attrLine = this.line;
+          this.attrCol = at - this.lineStart + 1;
+          this.attrOffset = at;
+          if (this.wsRequired) {
+            this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
+          }
+          this.sectionStart = i;
+          this.state = S_ATTR_NAME;
+        } else if (c === 0x3c) {
+          this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
+          this.finishStartTag(false);
+          this.state = S_TEXT;
+        } else {
+          this.junk(i, c);
+          i++;
+        }
+        break;
+      }
+
+      case S_ATTR_NAME: {
+        let j = i;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j === len) {
+          return this.usedUp(carryFrom, len);
+        }
+        this.attrName = this.takeSection(buf, j, this.maxName);
+        if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
+        i = j;
+        this.state = S_AFTER_ATTR_NAME;
+        break;
+      }
+
+      case S_AFTER_ATTR_NAME: {
+        while (i < len && isWs(buf.charCodeAt(i))) i++;
+        if (i === len) return this.usedUp(carryFrom, len);
+        if (buf.charCodeAt(i) === 0x3d) {
+          i++;
+          this.state = S_BEFORE_VALUE;
+        } else {
+          this.missingValue();
+          this.state = S_BEFORE_ATTR;
+        }
+        break;
+      }
+
+      case S_BEFORE_VALUE: {
+        while (i < len && isWs(buf.charCodeAt(i))) i++;
+        if (i === len) return this.usedUp(carryFrom, len);
+        const c = buf.charCodeAt(i);
+        if (c === 0x22 || c === 0x27) {
+          this.quote = c === 0x22 ? '"' : "'";
+          i++;
+          this.markValue(i);
+          this.state = S_VALUE_QUOTED;
+        } else if (c === 0x3e || c === 0x3c) {
+          this.missingValue();
+          this.state = S_BEFORE_ATTR;
+        } else {
+          this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
+          this.markValue(i);
+          this.state = S_VALUE_UNQUOTED;
+        }
+        break;
+      }
+
+      case S_VALUE_QUOTED: {
+        const j = buf.indexOf(this.quote, i);
+        if (j === -1) {
+          return this.usedUp(carryFrom, len);
+        }
+        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+        i = j + 1;
+        this.finishValue(raw);
+        this.wsRequired = true;
+        this.state = S_BEFORE_ATTR;
+        break;
+      }
+
+      case S_VALUE_UNQUOTED: {
+        let j = i;
+        while (j < len) {
+          const c = buf.charCodeAt(j);
+          if (isWs(c) || c === 0x3e || c === 0x3c) break;
+          j++;
+        }
+        if (j === len) {
+          return this.usedUp(carryFrom, len);
+        }
+        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+        i = j;
+        this.finishValue(raw);
+        this.state = S_BEFORE_ATTR;
+        break;
+      }
+
+      case S_SELF_CLOSE: {
+        // `/>`; `/ >` is read as self-closing too, with a diagnostic.
+        const c = buf.charCodeAt(i);
+        if (isWs(c)) {
+          if (!this.junkReported) {
+            this.junkReported = true;
+            this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
+          }
+          i++;
+        } else if (c === 0x3e) {
+          i++;
+          this.finishStartTag(true);
+          this.state = S_TEXT;
+        } else {
+          this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
+          this.state = S_BEFORE_ATTR;
+        }
+        break;
+      }
+
+      case S_END_NAME: {
+        let j = i;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j === len) {
+          return this.usedUp(carryFrom, len);
+        }
+        this.tagName = this.takeSection(buf, j, this.maxName);
+        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+        this.junkReported = false;
+        if (buf.charCodeAt(j) === 0x3e) {
+          i = j + 1;
+          this.finishEndTag();
+          this.state = S_TEXT;
+        } else {
+          i = j;
+          this.state = S_AFTER_END_NAME;
+        }
+        break;
+      }
+
+      case S_AFTER_END_NAME: {
+        while (i < len && isWs(buf.charCodeAt(i))) i++;
+        if (i === len) return this.usedUp(carryFrom, len);
+        const c = buf.charCodeAt(i);
+        if (c === 0x3e) {
+          i++;
+          this.finishEndTag();
+          this.state = S_TEXT;
+        } else if (c === 0x3c) {
+          this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
+          this.finishEndTag();
+          this.state = S_TEXT;
+        } else {
+          if (!this.junkReported) {
+            this.junkReported = true;
+            this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
+          }
+          i++;
+        }
+        break;
+      }
+
+      case S_COMMENT: {
+        const j = buf.indexOf('-->', i);
+        if (j === -1) {
+          if (!this.ended) carryFrom = Math.max(i, len - 2);
+          return this.usedUp(carryFrom, len);
+        }
+        i = j + 3;
+        this.state = S_TEXT;
+        break;
+      }
+
+      case S_CDATA: {
+        const j = buf.indexOf(']]>', i);
+        if (j !== -1) {
+          if (j > i) this.cdataSegment(buf, i, j);
+          i = j + 3;
+          this.state = S_TEXT;
+          break;
+        }
+        let end = len;
+        if (!this.ended) {
+          const last = buf.charCodeAt(len - 1);
+          if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+          else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
+          if (end < i) end = i;
+        }
+        if (end > i) this.cdataSegment(buf, i, end);
+        carryFrom = end;
+        return this.usedUp(carryFrom, len);
+      }
+
+      case S_PI_TARGET: {
+        let j = i;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j === len) {
+          return this.usedUp(carryFrom, len);
+        }
+        this.piTarget = this.takeSection(buf, j, this.maxName);
+        if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
+        i = j;
+        this.sectionStart = j;
+        this.state = S_PI_DATA;
+        break;
+      }
+
+      case S_PI_DATA: {
+        const j = buf.indexOf('?>', i);
+        if (j === -1) {
+          if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
+          return this.usedUp(carryFrom, len);
+        }
+        const data = this.takeSection(buf, j, this.maxValue);
+        const dataCut = this.sectionCut;
+        i = j + 2;
+        this.state = S_TEXT;
+        this.finishPI(data, dataCut);
+        break;
+      }
+
+      case S_DOCTYPE: {
+        let q = this.dtQuote;
+        let b = this.dtBracket;
+        let mode = this.dtMode;
+        let w = this.dtWindow;
+        let done = -1;
+        for (; i < len; i++) {
+          const c = buf.charCodeAt(i);
+          w = (w << 8) | (c < 0x80 ? c : 0);
+          if (mode === 1) {
+            if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
+          } else if (mode === 2) {
+            if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
+          } else if (q !== 0) {
+            if (c === q) q = 0;
+          } else if (c === 0x22 || c === 0x27) {
+            q = c;
+          } else if (b > 0) {
+            if (c === 0x5d) b--;
+            else if (w === W_COMMENT_OPEN) {
+              mode = 1;
+              w = 0;
+            } else if ((w & 0xffff) === W_PI_OPEN) {
+              mode = 2;
+              w = 0;
+            }
+          } else if (c === 0x5b) {
+            b = 1;
+          } else if (c === 0x3e) {
+            done = i;
+            break;
+          }
+        }
+        this.dtQuote = q;
+        this.dtBracket = b;
+        this.dtMode = mode;
+        this.dtWindow = w;
+        if (done === -1) return this.usedUp(carryFrom, len);
+        i = done + 1;
+        const text = this.takeSection(buf, i, this.maxValue);
+        if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+        this.state = S_TEXT;
+        this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
+        break;
+      }
+    }
+    return i;
+  }
+
+  /**
+   * `step` used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
+   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own in
+   * `run` would be new to V8 the first time a tag is cut by a chunk, and throw `run`'s code away.
+   */
+  private usedUp(carryFrom: number, len: number): number {
+    this.stepCarry = carryFrom;
+    return len;
+  }
+
+  /**
+   * Enters the markup that starts at `lt` (`kind` as `classify` says it, not K_MORE or K_RAW): the
+   * index after its opening. Apart from `run`, like `step`.
+   */
+  private openMarkup(kind: number, lt: number): number {
+    let next: number;
+    this.mark(lt);
+    const prolog = this.prologOnlyWs;
+    this.prologOnlyWs = false;
+    switch (kind) {
+      case K_START:
+        next = lt + 1;
+        this.sectionStart = next;
+        this.state = S_TAG_NAME;
+        break;
+      case K_END:
+        next = lt + 2;
+        this.sectionStart = next;
+        this.state = S_END_NAME;
+        break;
+      case K_PI:
+        this.declAllowed = prolog;
+        next = lt + 2;
+        this.sectionStart = next;
+        this.state = S_PI_TARGET;
+        break;
+      case K_COMMENT:
+        next = lt + 4;
+        this.state = S_COMMENT;
+        break;
+      case K_CDATA:
+        next = lt + 9;
+        this.state = S_CDATA;
+        break;
+      default:
+        next = lt + 9;
+        this.sectionStart = lt;
+        this.dtQuote = 0;
+        this.dtBracket = 0;
+        this.dtMode = 0;
+        this.dtWindow = 0;
+        this.state = S_DOCTYPE;
+        this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+    }
+    return next;
   }
 
   // ---- sections ---------------------------------------------------------------------------------
