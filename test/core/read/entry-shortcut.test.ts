@@ -247,9 +247,9 @@ describe('entry shortcut: same result on every file and on mutated sitemaps', ()
       .map(([y, mo, d, h, mi, s, z, oh, om]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${z === 'Z' ? 'Z' : `${z}${oh}:${om}`}`),
     fc.constantFrom('2024-02-29', '2023-02-29', '2024-04-31', '2024-01-01T10:00:00.5Z', '2024-01-01T10:00Z', '2024', ' 2024-01-01 ', ''),
   );
-  const priorityArb = fc.oneof(fc.constantFrom('0', '1', '0.', '1.', '.5', '1.00', '1.01', '0.999', '00.5', '-0', '+1', '', ' 0.5 ', '1e0'), fc.double({ min: -0.5, max: 1.5, noNaN: true }).map(String));
+  const priorityArb = fc.oneof(fc.constantFrom('0', '1', '0.', '1.', '.5', '1.00', '1.01', '0.999', '00.5', '-0', '+1', '', ' 0.5 ', '1e0'), fc.double({ min: -0.5, max: 1.5, noNaN: true }).map(String), fc.stringMatching(/^(0\.\d{1,20}|\.\d{1,20})$/));
   const locArb = fc.constantFrom('https://example.com/a', 'HTTP://example.com/a', 'http://e.com', 'https:///a', 'https://?a', 'https:// a', ' https://e.com/ ', 'https://e.com/\t', 'mailto:a@b', '', 'https://例え.jp/パス');
-  const changefreqArb = fc.constantFrom('daily', ' weekly ', 'Daily', 'sometimes', '');
+  const changefreqArb = fc.constantFrom('always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never', ' weekly ', 'Daily', 'sometimes', '');
   const entryArb = fc.record({ loc: locArb, lastmod: fc.option(dateArb), changefreq: fc.option(changefreqArb), priority: fc.option(priorityArb) });
   it('entries with edge values (fast-check)', () => {
     fc.assert(
