@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles wasm/plain-lane.ts (AssemblyScript) and writes src/core/validate/plain-lane-wasm.ts, the
+// Compiles wasm/plain-lane.ts (AssemblyScript) and writes src/core/read/plain-lane-wasm.ts, the
 // module's bytes as base64, so that the pure core loads it without I/O. `npm run build:wasm`;
 // test/core/validate/plain-lane.test.ts compiles it again and checks that the file is in step.
 //
@@ -13,7 +13,7 @@ import asc from 'assemblyscript/asc';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = 'wasm/plain-lane.ts';
-const TARGET = join(ROOT, 'src/core/validate/plain-lane-wasm.ts');
+const TARGET = join(ROOT, 'src/core/read/plain-lane-wasm.ts');
 
 /** The module's TypeScript source, from a fresh compile. */
 export async function wasmModuleSource() {

@@ -1,4 +1,4 @@
-// AssemblyScript source of the validator's bulk lane (src/core/validate/plain-lane.ts loads the
+// AssemblyScript source of the validator's bulk lane (src/core/read/plain-lane.ts loads the
 // compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks that it
 // is in step with this file).
 //
@@ -7,14 +7,15 @@
 // with its `</url>` (no extensions), with every check that plain-entry.ts leaves to script (the loc's
 // length and `%` escapes, the day of the month), and stops at the first element that does not fit,
 // leaving it and the rest to the script. For each element it writes a record: where it starts, its
-// line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text), where its loc is,
-// where its lastmod is (when it may be in the future), and where it ends. It keeps no other state:
-// what a record means for the reader, the structure and the protocol is decided in script.
+// line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text; when asked for),
+// where its loc is, where its lastmod is (when it may be in the future), where it ends, the first
+// letter of its changefreq and where its priority is. It keeps no other state: what a record means
+// for the reader, the structure and the protocol is decided in script.
 //
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
-const FIELDS: i32 = 10;
+const FIELDS: i32 = 13;
 const R_START: i32 = 0;
 const R_LINE: i32 = 1;
 const R_COLUMN: i32 = 2;
@@ -25,6 +26,9 @@ const R_LOC_LENGTH: i32 = 6;
 const R_LASTMOD_START: i32 = 7;
 const R_LASTMOD_LENGTH: i32 = 8;
 const R_END: i32 = 9;
+const R_CHANGEFREQ_INITIAL: i32 = 10;
+const R_PRIORITY_START: i32 = 11;
+const R_PRIORITY_LENGTH: i32 = 12;
 
 let input: usize = 0;
 let records: usize = 0;
@@ -439,14 +443,21 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
     }
     q = skipBlanks(e + 10, end);
   }
+  let changefreqInitial: i32 = 0;
   if (has16(q, end, 12, 0x6665676e6168633c, 0x3e716572)) { // <changefreq>
+    changefreqInitial = <i32>byte(q + 12);
     q = readChangefreq(q + 12, end);
     if (q == 0) return 0;
     q = skipBlanks(q, end);
   }
+  let priorityStart: i32 = -1;
+  let priorityLength: i32 = 0;
   if (has16(q, end, 10, 0x7469726f6972703c, 0x3e79)) { // <priority>
-    q = readPriority(q + 10, end);
+    const s = q + 10;
+    q = readPriority(s, end);
     if (q == 0) return 0;
+    priorityStart = <i32>(s - input) + textOffset;
+    priorityLength = <i32>(q - 11 - s); // before </priority>
     q = skipBlanks(q, end);
   }
   if (!has8(q, end, 6, URL_END)) return 0;
@@ -475,6 +486,9 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_LASTMOD_START * 4, lastmodStart);
   store<i32>(record + R_LASTMOD_LENGTH * 4, lastmodLength);
   store<i32>(record + R_END * 4, <i32>(q - input) + textOffset);
+  store<i32>(record + R_CHANGEFREQ_INITIAL * 4, changefreqInitial);
+  store<i32>(record + R_PRIORITY_START * 4, priorityStart);
+  store<i32>(record + R_PRIORITY_LENGTH * 4, priorityLength);
   return q;
 }
 
@@ -483,10 +497,11 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
  * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
  * buffer), each at most `maxLength` bytes, at most `maxCount` of them. A lastmod before `pastBefore`
  * (YYYYMMDD) is not handed back. The input is the caller's text from its index `offset` on: records
- * and `endLineStart` give indexes in that text (offsets in the input + `offset`).
+ * and `endLineStart` give indexes in that text (offsets in the input + `offset`). The locs are
+ * fingerprinted when `hash` is not 0.
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32, offset: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32, offset: i32, hash: i32): i32 {
   textOffset = offset;
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
@@ -506,8 +521,8 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     q = next;
     count++;
   }
-  // The locs' fingerprints, two at a time (fingerprintPair).
-  let k = 0;
+  // The locs' fingerprints, two at a time (fingerprintPair), when asked for (the validator's are).
+  let k = hash != 0 ? 0 : count;
   for (; k + 1 < count; k += 2) fingerprintPair(records + <usize>k * <usize>FIELDS * 4, records + <usize>(k + 1) * <usize>FIELDS * 4);
   if (k < count) {
     const record = records + <usize>k * <usize>FIELDS * 4;

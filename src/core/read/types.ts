@@ -25,7 +25,7 @@ export interface ReaderSink {
   diagnostic(diagnostic: Diagnostic): void;
   /**
    * Optional: `count` urls read in one step by the handler that consumes them itself (the
-   * validator's bulk lane, validate/plain-lane.ts), so they are counted here, not given. Returns
+   * validator's bulk lane, read/plain-lane.ts), so they are counted here, not given. Returns
    * how many the sink takes: all of them, or none once it has stopped taking entries.
    */
   urlRun?(count: number): number;

@@ -56,7 +56,8 @@ import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
-import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_LINE, laneUrlEntry } from './plain-lane.js';
 import { isBlank, isChangefreq, isStrictW3c, priorityTenths, xmlTrim } from './values.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
@@ -548,9 +549,45 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     const es = new EntryShortcut(prefixes);
     this.entryShortcut = es;
-    this.shortcut = ctx === C_URLSET
-      ? { depth: 1, nesting: 3, pattern: es.url, endTag: '</url>', take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) }
-      : { depth: 1, nesting: 2, pattern: es.sitemap, endTag: '</sitemap>', take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
+    if (ctx !== C_URLSET) {
+      this.shortcut = { depth: 1, nesting: 2, pattern: es.sitemap, endTag: '</sitemap>', take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
+      return;
+    }
+    const shortcut: XmlShortcut = { depth: 1, nesting: 3, pattern: es.url, endTag: '</url>', take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) };
+    // Runs of urls of the plainest shape are read by the bulk lane, where WebAssembly runs.
+    const lane = PlainLane.create();
+    if (lane !== undefined) shortcut.bulk = (buf, at, lines, maxLength) => this.takeUrlRun(lane, buf, at, lines, maxLength);
+    this.shortcut = shortcut;
+  }
+
+  /**
+   * A run of `<url>` elements read by the bulk lane (plain-lane.ts) from `at`, delivered as takeUrl
+   * delivers each: the index after the last, with the line state there in `lines` (XmlShortcut.bulk),
+   * or -1 when it read none.
+   */
+  private takeUrlRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number): number {
+    const budget = this.maxEntries - this.delivered;
+    if (budget <= 0) return -1;
+    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, false);
+    if (count === 0) return -1;
+    // Every entry is made before any is delivered: a sink may read another document meanwhile,
+    // and that reading would write over the lane's records.
+    const records = lane.records;
+    const entries: UrlEntry[] = [];
+    const positions: EntryPosition[] = [];
+    for (let k = 0; k < count; k++) {
+      const r = k * LANE_FIELDS;
+      entries.push(laneUrlEntry(buf, records, r));
+      positions.push({ line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number });
+    }
+    const end = records[(count - 1) * LANE_FIELDS + R_END] as number;
+    lines[0] = lane.endLine;
+    lines[1] = lane.endLineStart;
+    for (let k = 0; k < count; k++) {
+      this.beforeShortcutEntry();
+      this.sink.url(entries[k] as UrlEntry, positions[k] as EntryPosition);
+    }
+    return end;
   }
 
   /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */

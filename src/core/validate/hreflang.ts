@@ -25,7 +25,7 @@ import { MAX_URL_LENGTH } from '../url.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from './plain-lane.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/plain-lane.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 
 export type HreflangRuleCode =

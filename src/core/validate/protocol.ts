@@ -9,7 +9,7 @@ import { parseW3cDatetime } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from './plain-lane.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -93,7 +93,7 @@ export class ProtocolChecker {
     this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
   }
 
-  /** pastBefore as a number, YYYYMMDD (validate/plain-lane.ts compares dates so). */
+  /** pastBefore as a number, YYYYMMDD (read/plain-lane.ts compares dates so). */
   get pastBeforeDate(): number {
     return Number(this.pastBefore.replace(/-/g, ''));
   }

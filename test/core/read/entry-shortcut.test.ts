@@ -22,13 +22,20 @@ interface Outcome {
   sitemaps: SitemapRef[];
   positions: EntryPosition[];
   diagnostics: Diagnostic[];
-  /** Entries the shortcut took (always 0 without it). */
+  /** Entries the shortcut took (always 0 without it), and of those, the ones the bulk lane read. */
   taken: number;
+  laneTaken: number;
 }
 
-/** Read `chunks` with the shortcut (counting what it takes) or with the tokenizer's events only. */
-function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderBudgets = {}): Outcome {
-  const out: Outcome = { format: undefined, urls: [], sitemaps: [], positions: [], diagnostics: [], taken: 0 };
+/**
+ * The three ways a reader reads entries: the tokenizer's events only; the RegExp shortcut for plain
+ * entries; and the shortcut with the bulk lane (plain-lane.ts) for runs of the plainest ones.
+ */
+type Way = 'events' | 'regexp' | 'lane';
+
+/** Read `chunks` one way, counting what the shortcut takes. */
+function readWith(way: Way, chunks: readonly string[], budgets: ReaderBudgets = {}): Outcome {
+  const out: Outcome = { format: undefined, urls: [], sitemaps: [], positions: [], diagnostics: [], taken: 0, laneTaken: 0 };
   const reader = new XmlSitemapReader(
     {
       format: (f) => {
@@ -46,13 +53,14 @@ function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderB
     },
     budgets,
   );
-  // The same reader behind a proxy that hides the shortcut, or wraps it to count what it takes.
+  // The same reader behind a proxy that hides the shortcut, or wraps it to count what it takes (and
+  // leaves out its bulk lane, but for the lane way).
   const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
   const handler = new Proxy(reader, {
     get(target, key) {
       if (key === 'shortcut') {
         const sc = target.shortcut;
-        if (!shortcut || sc === null) return null;
+        if (way === 'events' || sc === null) return null;
         let w = wrapped.get(sc);
         if (w === undefined) {
           w = {
@@ -67,6 +75,19 @@ function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderB
           };
           // An element cut by a chunk waits for the next one (XmlShortcut.endTag), as without the proxy.
           if (sc.endTag !== undefined) w = { ...w, endTag: sc.endTag };
+          const bulk = sc.bulk;
+          if (way === 'lane' && bulk !== undefined) {
+            w = {
+              ...w,
+              bulk: (buf, at, lines, maxLength) => {
+                const before = out.urls.length;
+                const end = bulk(buf, at, lines, maxLength);
+                out.taken += out.urls.length - before;
+                out.laneTaken += out.urls.length - before;
+                return end;
+              },
+            };
+          }
           wrapped.set(sc, w);
         }
         return w;
@@ -82,17 +103,23 @@ function readWith(shortcut: boolean, chunks: readonly string[], budgets: ReaderB
   return out;
 }
 
-/** Both ways agree on `text` read whole and in the given pieces; returns the shortcut's outcome (whole). */
+/**
+ * The three ways agree on `text` read whole, and the two shortcut ways read in the given pieces too;
+ * returns the lane way's outcome (whole), with what the RegExp way took as `taken`.
+ */
 function assertSame(text: string, budgets: ReaderBudgets = {}, pieces: number[] = []): Outcome {
-  const long = readWith(false, [text], budgets);
-  const { taken, ...fast } = readWith(true, [text], budgets);
-  const { taken: _t, ...longRest } = long;
-  assert.deepStrictEqual(fast, longRest, 'whole');
+  const { taken: _e, laneTaken: _el, ...long } = readWith('events', [text], budgets);
+  const { taken, laneTaken: _rl, ...fast } = readWith('regexp', [text], budgets);
+  assert.deepStrictEqual(fast, long, 'whole, RegExp');
+  const { taken: _l, laneTaken, ...lane } = readWith('lane', [text], budgets);
+  assert.deepStrictEqual(lane, long, 'whole, lane');
   if (pieces.length > 0) {
-    const { taken: _u, ...split } = readWith(true, splitAt(text, pieces), budgets);
-    assert.deepStrictEqual(split, longRest, 'split');
+    for (const way of ['regexp', 'lane'] as const) {
+      const { taken: _u, laneTaken: _ul, ...split } = readWith(way, splitAt(text, pieces), budgets);
+      assert.deepStrictEqual(split, long, `split, ${way}`);
+    }
   }
-  return { ...fast, taken };
+  return { ...lane, taken, laneTaken };
 }
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n';
@@ -109,7 +136,10 @@ describe('entry shortcut: taken for plain entries, same result', () => {
         '<xhtml:link rel="amphtml" href="https://example.com/amp/c"/></url>',
     ));
     assert.equal(r.taken, 3);
+    // The lane reads the first (the plainest shape) and leaves the others to the RegExp.
+    assert.equal(r.laneTaken, 1);
     assert.equal(r.urls.length, 3);
+    assert.deepStrictEqual(r.urls[0], { loc: 'https://example.com/a', lastmod: '2024-01-02T03:04:05+00:00', changefreq: 'daily', priority: 0.5 });
     assert.deepStrictEqual(r.urls[1], { loc: 'https://example.com/b', lastmod: '2024-01-02' });
     assert.deepStrictEqual(r.urls[2], {
       loc: 'https://example.com/c',
@@ -117,6 +147,19 @@ describe('entry shortcut: taken for plain entries, same result', () => {
       alternates: [{ hreflang: 'en', href: 'https://example.com/c' }, { hreflang: 'de', href: 'https://example.com/de/c' }],
     });
     assert.deepStrictEqual(r.diagnostics, []);
+  });
+
+  it('reads runs of the plainest urls by the lane: every changefreq, priorities of any length', () => {
+    const changefreqs = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
+    const priorities = ['0', '1', '0.', '1.', '1.000', '.5', '0.5', ...Array.from({ length: 18 }, (_, n) => `0.${'123456789'.repeat(2).slice(0, n + 1)}`), '.999999999999999999'];
+    const urls = [
+      ...changefreqs.map((c, i) => `<url><loc>https://example.com/c${i}</loc><lastmod>2024-02-29</lastmod><changefreq>${c}</changefreq></url>`),
+      ...priorities.map((p, i) => `<url><loc>https://example.com/p${i}</loc><priority>${p}</priority></url>`),
+    ];
+    const r = assertSame(urlset(...urls), {}, [200, 900, 901]);
+    assert.equal(r.laneTaken, urls.length);
+    assert.deepStrictEqual(r.urls.map((u) => u.changefreq).slice(0, 7), changefreqs);
+    assert.deepStrictEqual(r.urls.slice(7).map((u) => u.priority), priorities.map(Number));
   });
 
   it('reads plain sitemap index entries by the shortcut', () => {
@@ -203,16 +246,20 @@ describe('entry shortcut: same result on every file and on mutated sitemaps', ()
 
   it(`every XML fixture and corpus file (${files.length}), whole and split`, () => {
     let taken = 0;
+    let laneTaken = 0;
     for (const file of files) {
       const text = new TextDecoder().decode(readFileSync(file));
       const third = Math.floor(text.length / 3);
       try {
-        taken += assertSame(text, {}, [third, 2 * third, 2 * third + 7]).taken;
+        const r = assertSame(text, {}, [third, 2 * third, 2 * third + 7]);
+        taken += r.taken;
+        laneTaken += r.laneTaken;
       } catch (error) {
         throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
       }
     }
     assert.ok(taken > 0, 'the shortcut was taken somewhere');
+    assert.ok(laneTaken > 0, 'the lane read some');
   });
 
   // Plain entries with snippets dropped in at random places: whatever breaks the plain shape must

@@ -13,7 +13,7 @@ import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js'
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
-import { LANE_WINDOW } from '../../../src/core/validate/plain-lane.js';
+import { LANE_WINDOW } from '../../../src/core/read/plain-lane.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
 const NOW = Date.UTC(2026, 0, 1);

@@ -1,4 +1,4 @@
-// The bulk lane's module (wasm/plain-lane.ts, compiled into src/core/validate/plain-lane-wasm.ts):
+// The bulk lane's module (wasm/plain-lane.ts, compiled into src/core/read/plain-lane-wasm.ts):
 // the committed bytes are those of its source, its fingerprint is core/fingerprint.ts's, and it reads
 // only what it may. What its records mean is tested through the validator (plain-entry.test.ts).
 
@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
-import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/validate/plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
 
 describe('plain lane module', () => {
   it('is the compiled form of wasm/plain-lane.ts (npm run build:wasm)', async () => {
     const fresh = (await wasmModuleSource()) as string;
-    const committed = readFileSync(new URL('../../../src/core/validate/plain-lane-wasm.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../src/core/read/plain-lane-wasm.ts', import.meta.url), 'utf8');
     assert.equal(committed, fresh, 'run npm run build:wasm and commit the result');
   });
 
@@ -71,7 +71,7 @@ describe('plain lane module', () => {
 
   it('where WebAssembly cannot run (node --jitless), there is no lane and the report is the same', () => {
     const script = `
-      const { PlainLane } = await import('./src/core/validate/plain-lane.ts');
+      const { PlainLane } = await import('./src/core/read/plain-lane.ts');
       const { validateXmlSitemapText } = await import('./src/core/validate/validator.ts');
       const urls = Array.from({ length: 300 }, (_, i) => '<url><loc>https://example.com/' + (i % 250) + '</loc><lastmod>2031-01-01</lastmod></url>').join('\\n');
       const report = validateXmlSitemapText('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\\n' + urls + '\\n</urlset>', { now: 0 });
