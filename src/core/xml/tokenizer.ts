@@ -570,7 +570,7 @@ export class XmlTokenizer {
             if (isNameStart(c1)) {
               const sc = this.h.shortcut;
               if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.scDropped) {
-                const end = sc.bulk === undefined ? this.tryShortcut(sc, buf, lt) : this.tryShortcutRun(sc, buf, lt);
+                const end = this.tryShortcut(sc, buf, lt);
                 if (end !== -1) {
                   start = from = end;
                   continue;
@@ -1023,41 +1023,24 @@ export class XmlTokenizer {
 
   // ---- sections ---------------------------------------------------------------------------------
 
-  /** Add buf[a, b) to the accumulator, keeping at most `max` characters plus one to detect the overflow. */
   /**
    * Offer the element at `lt` to the shortcut, and the ones that follow it directly while it takes
-   * them: the index after the last one taken, or -1 when it took none.
+   * them (a run by its bulk step first, where it has one, then one match, and so on): the index after
+   * the last one taken, or -1 when it took none.
    */
   private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
     let at = lt;
     let taken = -1;
     for (;;) {
-      const end = this.takeMatch(sc, buf, at);
-      if (end === -1) break;
-      this.scHits++;
-      taken = at = end;
-      // Bounds first: reading past the end would deoptimize this hot function.
-      if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-    }
-    return this.shortcutTaken(sc, taken);
-  }
-
-  /**
-   * tryShortcut for a shortcut that reads runs (XmlShortcut.bulk): a run, then one match, and so on.
-   * Its own loop, not a branch in tryShortcut's: with the run step there, the RegExp-only loop (the
-   * reader's, all of discover) took 2–3% more CPU in interleaved runs (three rounds, 30 pairs).
-   */
-  private tryShortcutRun(sc: XmlShortcut, buf: string, lt: number): number {
-    if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    let at = lt;
-    let taken = -1;
-    for (;;) {
-      const run = this.tryBulk(sc, buf, at);
-      if (run !== -1) {
-        this.scHits++;
-        taken = at = run;
-        if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
+      if (sc.bulk !== undefined) {
+        const run = this.tryBulk(sc, buf, at);
+        if (run !== -1) {
+          this.scHits++;
+          taken = at = run;
+          // Bounds first: reading past the end would deoptimize this hot function.
+          if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
+        }
       }
       const end = this.takeMatch(sc, buf, at);
       if (end === -1) break;
@@ -1124,6 +1107,7 @@ export class XmlTokenizer {
     return end;
   }
 
+  /** Add buf[a, b) to the accumulator, keeping at most `max` characters plus one to detect the overflow. */
   private append(buf: string, a: number, b: number, max: number): void {
     if (b <= a || this.accFull) return;
     const room = max + 1 - this.acc.length;
