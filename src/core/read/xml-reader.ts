@@ -56,7 +56,7 @@ import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
-import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_LINE, laneUrlEntry } from './plain-lane.js';
 import { isBlank, isChangefreq, isStrictW3c, priorityTenths, xmlTrim } from './values.js';
 
@@ -570,24 +570,17 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (budget <= 0) return -1;
     const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, false);
     if (count === 0) return -1;
-    // Every entry is made before any is delivered: a sink may read another document meanwhile,
-    // and that reading would write over the lane's records.
-    const records = lane.records;
-    const entries: UrlEntry[] = [];
-    const positions: EntryPosition[] = [];
-    for (let k = 0; k < count; k++) {
-      const r = k * LANE_FIELDS;
-      entries.push(laneUrlEntry(buf, records, r));
-      positions.push({ line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number });
-    }
-    const end = records[(count - 1) * LANE_FIELDS + R_END] as number;
+    // A copy of the records: a sink may read another document meanwhile, and that reading would
+    // write over the lane's.
+    const records = lane.records.slice(0, count * LANE_FIELDS);
     lines[0] = lane.endLine;
     lines[1] = lane.endLineStart;
-    for (let k = 0; k < count; k++) {
+    for (let r = 0; r < records.length; r += LANE_FIELDS) {
+      const entry = laneUrlEntry(buf, records, r);
       this.beforeShortcutEntry();
-      this.sink.url(entries[k] as UrlEntry, positions[k] as EntryPosition);
+      this.sink.url(entry, { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number });
     }
-    return end;
+    return records[records.length - LANE_FIELDS + R_END] as number;
   }
 
   /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */
