@@ -424,6 +424,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   /** Set while inside a urlset or sitemapindex: plain entries are read in one step (entry-shortcut.ts). */
   shortcut: XmlShortcut | null = null;
   private entryShortcut: EntryShortcut | undefined;
+  /** takeUrlRun's copy of the lane's records. */
+  private laneRecords = new Int32Array(0);
 
   constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
     this.sink = sink;
@@ -570,17 +572,20 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (budget <= 0) return -1;
     const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, false);
     if (count === 0) return -1;
-    // A copy of the records: a sink may read another document meanwhile, and that reading would
-    // write over the lane's.
-    const records = lane.records.slice(0, count * LANE_FIELDS);
+    // The records are copied (into this reader's own array, kept from run to run): a sink may read
+    // another document meanwhile, and that reading would write over the lane's.
+    const size = count * LANE_FIELDS;
+    let records = this.laneRecords;
+    if (records.length < size) records = this.laneRecords = new Int32Array(Math.max(size, 2 * records.length));
+    records.set(lane.records);
     lines[0] = lane.endLine;
     lines[1] = lane.endLineStart;
-    for (let r = 0; r < records.length; r += LANE_FIELDS) {
+    for (let r = 0; r < size; r += LANE_FIELDS) {
       const entry = laneUrlEntry(buf, records, r);
       this.beforeShortcutEntry();
       this.sink.url(entry, { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number });
     }
-    return records[records.length - LANE_FIELDS + R_END] as number;
+    return records[size - LANE_FIELDS + R_END] as number;
   }
 
   /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */
