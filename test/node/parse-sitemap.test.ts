@@ -171,6 +171,31 @@ describe('parseSitemap: files', () => {
     assert.equal(e.summary.bytesRead, 256 * 1024);
   });
 
+  it('reads a file of many chunks into reused buffers: the same as the bytes given whole, plain and gzipped', async () => {
+    // Random, so that the gzip too spans many 256 KiB reads; multi-byte characters across every
+    // chunk boundary. A buffer reused before its chunk was used up would show as a changed entry.
+    let seed = 7;
+    const random = (): string => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed.toString(16);
+    };
+    const urls = Array.from({ length: 60_000 }, (_, i) => `<url><loc>https://example.com/${i}/${random()}${random()}${random()}${random()}${random()}/é€😀</loc><lastmod>2024-01-${String((i % 28) + 1).padStart(2, '0')}</lastmod></url>\n`);
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('')}</urlset>\n`;
+    const dir = tempDir();
+    const plain = join(dir, 'plain.xml');
+    const gz = join(dir, 'plain.xml.gz');
+    writeFileSync(plain, text);
+    writeFileSync(gz, gzipSync(text));
+    assert.ok(statSync(plain).size > 16 * 256 * 1024 && statSync(gz).size > 4 * 256 * 1024, `many chunks: ${statSync(plain).size}, ${statSync(gz).size}`);
+    const expected = await readAll(Buffer.from(text));
+    assert.equal(expected.items.length, 60_000);
+    for (const file of [plain, gz]) {
+      const r = await readAll(file);
+      assert.deepEqual(r.items, expected.items, file);
+      assert.deepEqual(codes(r.summary), []);
+    }
+  });
+
   it('stops reading when the caller stops, and the next read of the file works', async () => {
     const dir = tempDir();
     const big = join(dir, 'big.xml');
