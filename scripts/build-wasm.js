@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compiles wasm/plain-lane.ts (AssemblyScript) and writes src/core/read/plain-lane-wasm.ts, the
 // module's bytes as base64, so that the pure core loads it without I/O. `npm run build:wasm`;
-// test/core/validate/plain-lane.test.ts compiles it again and checks that the file is in step.
+// test/core/read/plain-lane.test.ts compiles it again and checks that the file is in step.
 //
 //   node scripts/build-wasm.js           write the TypeScript module
 //   node scripts/build-wasm.js --check   exit 1 when the committed module differs from a fresh build

@@ -1,6 +1,6 @@
-// AssemblyScript source of the validator's bulk lane (src/core/read/plain-lane.ts loads the
-// compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks that it
-// is in step with this file).
+// AssemblyScript source of the bulk lane of the reader and the validator (src/core/read/plain-lane.ts
+// loads the compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks
+// that it is in step with this file).
 //
 // It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
 // run of `<url>` elements of exactly the shape that validate/plain-entry.ts's URL_PATTERN matches

@@ -90,8 +90,8 @@ export const LANE_WINDOW = 1 << 20;
 const WINDOW_ROOM = 64 * 1024;
 
 // What the module's input area holds: `loadedText` from index `loadedFrom` to `loadedEnd`. Shared by
-// every validation, so whichever scans next with another buffer copies its own first (validations
-// may interleave between chunks).
+// every reading, so whichever scans next with another buffer copies its own first (readings and
+// validations may interleave between chunks).
 let loadedText: string | undefined;
 let loadedFrom = 0;
 let loadedEnd = 0;

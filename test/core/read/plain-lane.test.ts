@@ -1,6 +1,7 @@
 // The bulk lane's module (wasm/plain-lane.ts, compiled into src/core/read/plain-lane-wasm.ts):
 // the committed bytes are those of its source, its fingerprint is core/fingerprint.ts's, and it reads
-// only what it may. What its records mean is tested through the validator (plain-entry.test.ts).
+// only what it may. What its records mean is tested through the validator (plain-entry.test.ts) and
+// the reader (entry-shortcut.test.ts).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
