@@ -21,7 +21,8 @@ import { SitemapError } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
 import { HostSlots, type Release } from './slots.js';
-import { createNodeFetch, ENCODED_TOO_LARGE, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
+import type { Readable } from 'node:stream';
+import { createNodeFetch, ENCODED_TOO_LARGE, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -231,7 +232,7 @@ export class HttpClient {
       }
       const location = response.headers.get('location');
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
-        await response.body?.cancel().catch(() => {});
+        await cancelBody(response);
         release();
         let next: string;
         try {
@@ -256,7 +257,7 @@ export class HttpClient {
       const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const length = Number(response.headers.get('content-length') ?? Number.NaN);
       if (length > maxBody) {
-        await response.body?.cancel().catch(() => {});
+        await cancelBody(response);
         release();
         return failed('fetch/too-large', `Content-Length ${length} is over the ${maxBody}-byte cap`, current);
       }
@@ -296,7 +297,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   async cancel(): Promise<void> {
     if (this.finished) return;
     this.finish();
-    await this.response.body?.cancel().catch(() => {});
+    await cancelBody(this.response);
   }
 
   /**
@@ -313,36 +314,57 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    const stream = this.response.body;
-    if (stream === null || this.finished) {
+    const nodeStream = nodeBodyOf(this.response);
+    const stream = nodeStream === undefined ? this.response.body : null;
+    if ((nodeStream === undefined && stream === null) || nodeStream === null || this.finished) {
       this.finish();
       return;
     }
-    const reader = stream.getReader();
+    const it = nodeStream !== undefined ? (nodeStream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>) : undefined;
+    const reader = stream?.getReader();
     try {
       for (;;) {
-        let result: Awaited<ReturnType<typeof reader.read>>;
+        let result: IteratorResult<Uint8Array> | { done: true; value?: undefined } | { done: false; value: Uint8Array };
         try {
-          result = await reader.read();
+          result = it !== undefined ? await it.next() : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
         } catch (error) {
-          const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
-          if (reason instanceof FetchFailure) throw reason;
-          const { code, message } = describeError(reason);
-          throw new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, code === 'fetch/aborted' ? `${message} after ${this.bytes} bytes of the body` : `the body broke off after ${this.bytes} bytes: ${message}`);
+          throw this.broken(error);
         }
-        if (result.done) return;
-        this.bytes += result.value.byteLength;
+        if (result.done === true) return;
+        const chunk = result.value;
+        this.bytes += chunk.byteLength;
         if (this.bytes > this.maxBytes) {
           throw new FetchFailure('fetch/too-large', `the body is over the ${this.maxBytes}-byte cap (after any Content-Encoding was undone)`);
         }
-        yield result.value;
+        yield chunk;
       }
     } finally {
       if (!this.finished) {
         this.finish();
-        await reader.cancel().catch(() => {});
+        if (it !== undefined) nodeStream?.destroy();
+        else await reader?.cancel().catch(() => {});
       }
-      reader.releaseLock();
+      reader?.releaseLock();
     }
   }
+
+  /** What a failed read of the body is reported as. */
+  private broken(error: unknown): unknown {
+    const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
+    if (reason instanceof FetchFailure) return reason;
+    const { code, message } = describeError(reason);
+    return new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, code === 'fetch/aborted' ? `${message} after ${this.bytes} bytes of the body` : `the body broke off after ${this.bytes} bytes: ${message}`);
+  }
+}
+
+/** The Node stream under a response of our own transport (node-fetch.ts NODE_BODY): undefined for any other fetch's. */
+function nodeBodyOf(response: Response): Readable | null | undefined {
+  return NODE_BODY in response ? (response as unknown as Record<typeof NODE_BODY, Readable | null>)[NODE_BODY] : undefined;
+}
+
+/** Lets go of a response's body unread. */
+async function cancelBody(response: Response): Promise<void> {
+  const nodeStream = nodeBodyOf(response);
+  if (nodeStream !== undefined) nodeStream?.destroy();
+  else await response.body?.cancel().catch(() => {});
 }

@@ -10,10 +10,10 @@
 // (the tests inject Node's own for the policy checks, and it works on every case they serve).
 //
 // What it does like fetch: Content-Encoding gzip / x-gzip / deflate / br is undone, the body is a web
-// ReadableStream, errors reject with `TypeError('fetch failed', { cause })`, the signal aborts the
-// request and the body. The response is not undici's `Response` but the part of it that the client
-// reads (status, statusText, headers.get/has/forEach, body, ok, url, redirected): the first use of the
-// global `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
+// ReadableStream (made on first use; the client reads the Node stream under it, NODE_BODY), errors
+// reject with `TypeError('fetch failed', { cause })`, the signal aborts the request and the body. The
+// response is not undici's `Response` but the part of it that the client reads (status, statusText,
+// headers.get/has/forEach, body, ok, url, redirected): the first use of the global `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
 // What it does not: it never follows redirects (the client does, hop by hop), and only GET exists.
 // It also caps the bytes as received, before decoding (`maxEncodedBytes` in the init), so a
 // Content-Encoding stream that inflates to nothing cannot run on unbounded.
@@ -104,6 +104,38 @@ function decoded(message: IncomingMessage, encoding: string): Readable {
   return out;
 }
 
+/**
+ * The Node stream of a response made here (`NODE_BODY in response`), which the client reads instead of
+ * `body`: the web stream adapter copies every chunk and settles a promise for each (measured: one
+ * copy of every byte fetched).
+ */
+export const NODE_BODY = Symbol('sitemapkit.nodeBody');
+
+/** The part of fetch's `Response` the client reads; `body` is made on first use, from the Node stream. */
+class NodeResponse {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly [NODE_BODY]: Readable | null;
+  private web: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly url: string,
+    readonly headers: ResponseHeaders,
+    stream: Readable | null,
+  ) {
+    this.ok = status >= 200 && status < 300;
+    this[NODE_BODY] = stream;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    const stream = this[NODE_BODY];
+    if (this.web === undefined) this.web = stream === null ? null : (Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>);
+    return this.web;
+  }
+}
+
 export function createNodeFetch(options: { lookup?: LookupFunction } = {}): NodeFetch {
   const agentOptions = { keepAlive: true, ...(options.lookup !== undefined ? { lookup: options.lookup } : {}) };
   const http = new HttpAgent(agentOptions);
@@ -148,9 +180,12 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         source.on('close', () => signal?.removeEventListener('abort', onAbort));
         const nullBody = status === 204 || status === 205 || status === 304;
         if (nullBody) message.resume();
-        const body = nullBody ? null : (Readable.toWeb(source) as unknown as ReadableStream<Uint8Array>);
+        // Nothing flows until the body is read (the cap's 'data' listener above would start it). An error
+        // before then stays with the stream (its reader gets it), not thrown for want of a listener.
+        if (!nullBody) source.pause();
+        source.on('error', () => {});
         // As with fetch, Content-Length stays the header's: the length as sent, before decoding.
-        const response = { status, statusText: message.statusMessage ?? '', ok: status >= 200 && status < 300, url: url.href, redirected: false, headers: new ResponseHeaders(message), body };
+        const response = new NodeResponse(status, message.statusMessage ?? '', url.href, new ResponseHeaders(message), nullBody ? null : source);
         resolve(response as unknown as Response);
       });
       request.end();
