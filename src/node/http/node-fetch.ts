@@ -13,7 +13,8 @@
 // ReadableStream (made on first use; the client reads the Node stream under it, NODE_BODY), errors
 // reject with `TypeError('fetch failed', { cause })`, the signal aborts the request and the body. The
 // response is not undici's `Response` but the part of it that the client reads (status, statusText,
-// headers.get/has/forEach, body, ok, url, redirected): the first use of the global `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
+// headers.get/has/forEach, body, ok, url, redirected): the first use of the global `Headers` or
+// `Response` loads undici, 27–31 ms measured, on the way to the first request.
 // What it does not: it never follows redirects (the client does, hop by hop), and only GET exists.
 // It also caps the bytes as received, before decoding (`maxEncodedBytes` in the init), so a
 // Content-Encoding stream that inflates to nothing cannot run on unbounded.
