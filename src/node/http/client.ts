@@ -314,37 +314,24 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    const nodeStream = nodeBodyOf(this.response);
-    const stream = nodeStream === undefined ? this.response.body : null;
-    if ((nodeStream === undefined && stream === null) || nodeStream === null || this.finished) {
+    // Either kind of body, Node stream or web stream, is let go of when the loop is left early.
+    const source: AsyncIterable<Uint8Array> | null = nodeBodyOf(this.response) ?? (this.response.body as AsyncIterable<Uint8Array> | null);
+    if (source === null || this.finished) {
       this.finish();
       return;
     }
-    const it = nodeStream !== undefined ? (nodeStream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>) : undefined;
-    const reader = stream?.getReader();
     try {
-      for (;;) {
-        let result: IteratorResult<Uint8Array> | { done: true; value?: undefined } | { done: false; value: Uint8Array };
-        try {
-          result = it !== undefined ? await it.next() : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
-        } catch (error) {
-          throw this.broken(error);
-        }
-        if (result.done === true) return;
-        const chunk = result.value;
+      for await (const chunk of source) {
         this.bytes += chunk.byteLength;
         if (this.bytes > this.maxBytes) {
           throw new FetchFailure('fetch/too-large', `the body is over the ${this.maxBytes}-byte cap (after any Content-Encoding was undone)`);
         }
         yield chunk;
       }
+    } catch (error) {
+      throw this.broken(error);
     } finally {
-      if (!this.finished) {
-        this.finish();
-        if (it !== undefined) nodeStream?.destroy();
-        else await reader?.cancel().catch(() => {});
-      }
-      reader?.releaseLock();
+      this.finish();
     }
   }
 
