@@ -9,8 +9,16 @@
 // leaving it and the rest to the script. For each element it writes a record: where it starts, its
 // line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text; when asked for),
 // where its loc is, where its lastmod is (when it may be in the future), where it ends, the first
-// letter of its changefreq and where its priority is. It keeps no other state: what a record means
-// for the reader, the structure and the protocol is decided in script.
+// letter of its changefreq and where its priority is. What a record means for the reader, the
+// structure and the protocol is decided in script, with one exception, for the validator: an instance
+// of its own may keep a table of the locs' fingerprints (the protocol's duplicate check, the "seen"
+// functions below), which marks the records of a run that script must look at (markSeen), so that
+// script does not visit every record (a fresh process runs such a loop interpreted for most of a
+// 50,000-url file).
+//
+// Memory: [input, at most MAX_INPUT bytes][records, attention pairs, page quads of up to
+// MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
+// moves, so the input and the records stay where reserve put them while it grows.
 //
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
@@ -34,23 +42,33 @@ let input: usize = 0;
 let records: usize = 0;
 let recordCapacity: i32 = 0;
 
+/** The most input bytes and records a call takes (plain-lane.ts: LANE_WINDOW, MAX_RECORDS). */
+const MAX_INPUT: usize = 1 << 20;
+const MAX_RECORDS: i32 = 4096;
+/** Int32s kept per record: its fields, an attention pair (markSeen) and a page quad (packPages). */
+const RECORD_ROOM: usize = <usize>(FIELDS + 2 + 4) * 4;
+const BASE: usize = (__heap_base + 15) & ~(<usize>15);
+const TABLE_AT: usize = (BASE + MAX_INPUT + 32 + <usize>MAX_RECORDS * RECORD_ROOM + 15) & ~(<usize>15);
+
 /** The line and the offset where it starts, after the last element read (for the tokenizer). */
 export let endLine: i32 = 0;
 export let endLineStart: i32 = 0;
 
-/** Makes room for `bytes` of input and `count` records; returns where the input goes. */
-export function reserve(bytes: i32, count: i32): usize {
-  const base: usize = (__heap_base + 15) & ~(<usize>15);
-  const recordsAt: usize = (base + <usize>bytes + 16) & ~(<usize>15);
-  const need: usize = recordsAt + <usize>count * <usize>FIELDS * 4;
+/** Memory up to address `need`; false when it cannot grow. */
+function ensureMemory(need: usize): bool {
   const have: usize = (<usize>memory.size()) << 16;
-  if (need > have) {
-    if (memory.grow(<i32>((need - have + 0xffff) >> 16)) < 0) return 0;
-  }
-  input = base;
+  return need <= have || memory.grow(<i32>((need - have + 0xffff) >> 16)) >= 0;
+}
+
+/** Makes room for `bytes` of input and `count` records; returns where the input goes (0: no room). */
+export function reserve(bytes: i32, count: i32): usize {
+  if (bytes < 0 || <usize>bytes > MAX_INPUT || count < 0 || count > MAX_RECORDS) return 0;
+  const recordsAt: usize = (BASE + <usize>bytes + 16) & ~(<usize>15);
+  if (!ensureMemory(recordsAt + <usize>count * RECORD_ROOM)) return 0;
+  input = BASE;
   records = recordsAt;
   recordCapacity = count;
-  return base;
+  return BASE;
 }
 
 /** Where the records are. */
@@ -533,4 +551,158 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
   endLine = line;
   endLineStart = lineStart + textOffset;
   return count;
+}
+
+// ---- the fingerprint table (the validator's duplicate check, validate/protocol.ts) ---------------
+//
+// Open addressing over (hash 1, hash 2, value + 1) triples, 12 bytes a slot, as core/fingerprint-table.ts
+// (the same slot function, the same growth at three quarters full), at TABLE_AT.
+
+let tableMask: i32 = -1;
+/** Fingerprints in the table. */
+export let seenCount: i32 = 0;
+
+@inline function slotAddress(slot: i32): usize {
+  return TABLE_AT + <usize>slot * 12;
+}
+
+@inline function firstSlot(h1: i32, h2: i32, mask: i32): i32 {
+  return (h1 ^ (h2 * 0x27d4eb2d)) & mask;
+}
+
+/** An empty table of `capacity` slots (a power of two); 0 when memory cannot grow. */
+export function seenInit(capacity: i32): i32 {
+  if (capacity < 16 || (capacity & (capacity - 1)) != 0) return 0;
+  if (!ensureMemory(slotAddress(capacity))) return 0;
+  // A fresh instance's memory is zero: only a table made before is cleared (untouched pages cost nothing).
+  if (tableMask != -1) memory.fill(TABLE_AT, 0, <usize>capacity * 12);
+  tableMask = capacity - 1;
+  seenCount = 0;
+  return 1;
+}
+
+/** The value stored for these hashes, or -1. */
+export function seenGet(h1: i32, h2: i32): i32 {
+  let slot = firstSlot(h1, h2, tableMask);
+  let entry = load<i32>(slotAddress(slot), 8);
+  // Under three quarters full: an empty slot ends every probe.
+  while (entry != 0) {
+    const at = slotAddress(slot);
+    if (load<i32>(at) == h1 && load<i32>(at, 4) == h2) return entry - 1;
+    slot = (slot + 1) & tableMask;
+    entry = load<i32>(slotAddress(slot), 8);
+  }
+  return -1;
+}
+
+/**
+ * Stores `value` (>= 0) for these hashes unless they have one: the value already there, or -1 when
+ * added; -2 when the table could not grow (memory).
+ */
+export function seenAdd(h1: i32, h2: i32, value: i32): i32 {
+  let slot = firstSlot(h1, h2, tableMask);
+  let entry = load<i32>(slotAddress(slot), 8);
+  while (entry != 0) {
+    const at = slotAddress(slot);
+    if (load<i32>(at) == h1 && load<i32>(at, 4) == h2) return entry - 1;
+    slot = (slot + 1) & tableMask;
+    entry = load<i32>(slotAddress(slot), 8);
+  }
+  const at = slotAddress(slot);
+  store<i32>(at, h1);
+  store<i32>(at, h2, 4);
+  store<i32>(at, value + 1, 8);
+  // Under three quarters full, so that probes stay short.
+  if (++seenCount * 4 > (tableMask + 1) * 3 && !growTable()) {
+    // Take it back: the table is as it was.
+    store<i32>(at, 0, 8);
+    seenCount--;
+    return -2;
+  }
+  return -1;
+}
+
+/** Twice the slots: the old ones are copied past the new table's end, then put back by hash. */
+function growTable(): bool {
+  const oldSlots = tableMask + 1;
+  const newSlots = oldSlots * 2;
+  const scratch = slotAddress(newSlots);
+  if (!ensureMemory(scratch + <usize>oldSlots * 12)) return false;
+  memory.copy(scratch, TABLE_AT, <usize>oldSlots * 12);
+  memory.fill(TABLE_AT, 0, <usize>newSlots * 12);
+  const mask = newSlots - 1;
+  for (let i = 0; i < oldSlots; i++) {
+    const from = scratch + <usize>i * 12;
+    const entry = load<i32>(from, 8);
+    if (entry == 0) continue;
+    const h1 = load<i32>(from);
+    const h2 = load<i32>(from, 4);
+    let slot = firstSlot(h1, h2, mask);
+    while (load<i32>(slotAddress(slot), 8) != 0) slot = (slot + 1) & mask;
+    const to = slotAddress(slot);
+    store<i32>(to, h1);
+    store<i32>(to, h2, 4);
+    store<i32>(to, entry, 8);
+  }
+  tableMask = mask;
+  return true;
+}
+
+/** Records that script must look at after markSeen, as (record index, first line or -1) pairs. */
+export let attentionCount: i32 = 0;
+
+export function attentionAt(): usize {
+  return records + <usize>recordCapacity * <usize>FIELDS * 4;
+}
+
+/**
+ * The protocol's duplicate check for records 0 to `count - 1` of the last scan (their locs hashed):
+ * each loc's fingerprint goes into the table with its line, as validate/protocol.ts's `loc` does.
+ * The records script must look at, a duplicate (with the line of the first) or one with a lastmod
+ * handed back, are listed at attentionAt. Stops before the first record whose loc would be one more
+ * than `maxTracked` (script takes it from there: the check stops with a diagnostic), and before one
+ * the table has no memory for. Returns how many records were checked.
+ */
+export function markSeen(count: i32, maxTracked: i32): i32 {
+  const attention = attentionAt();
+  let n = 0;
+  let k = 0;
+  for (; k < count; k++) {
+    const record = records + <usize>k * <usize>FIELDS * 4;
+    const h1 = load<i32>(record + R_HASH_1 * 4);
+    const h2 = load<i32>(record + R_HASH_2 * 4);
+    let first: i32;
+    if (seenCount >= maxTracked) {
+      first = seenGet(h1, h2);
+      if (first == -1) break;
+    } else {
+      first = seenAdd(h1, h2, load<i32>(record + R_LINE * 4));
+      if (first == -2) break;
+    }
+    if (first != -1 || load<i32>(record + R_LASTMOD_START * 4) >= 0) {
+      store<i32>(attention + <usize>n * 8, k);
+      store<i32>(attention + <usize>n * 8, first, 4);
+      n++;
+    }
+  }
+  attentionCount = n;
+  return k;
+}
+
+/** Where packPages writes. */
+export function pagesAt(): usize {
+  return attentionAt() + <usize>recordCapacity * 8;
+}
+
+/** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads at pagesAt (validate/hreflang.ts keeps them). */
+export function packPages(count: i32): void {
+  const pages = pagesAt();
+  for (let k = 0; k < count; k++) {
+    const record = records + <usize>k * <usize>FIELDS * 4;
+    const to = pages + <usize>k * 16;
+    store<i32>(to, load<i32>(record + R_LINE * 4));
+    store<i32>(to, load<i32>(record + R_COLUMN * 4), 4);
+    store<i32>(to, load<i32>(record + R_HASH_1 * 4), 8);
+    store<i32>(to, load<i32>(record + R_HASH_2 * 4), 12);
+  }
 }

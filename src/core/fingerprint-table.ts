@@ -1,9 +1,19 @@
 // A map from 64-bit fingerprints (fingerprint.ts) to a non-negative int32: open addressing over
 // (hash 1, hash 2, value + 1) triples in one Int32Array, 12 bytes a slot, so that a validator can
 // remember a million URLs (validate/protocol.ts: where each was first seen; validate/hreflang.ts: its
-// record) without keeping their strings.
+// record) without keeping their strings. read/plain-lane.ts keeps the same kind of table in
+// WebAssembly memory, for the validator's bulk lane.
 
-export class FingerprintTable {
+/** A map from 64-bit fingerprints to non-negative int32 values. */
+export interface FingerprintSet {
+  readonly size: number;
+  /** The value stored for these hashes, or -1. */
+  get(hash1: number, hash2: number): number;
+  /** Stores `value` (≥ 0) for these hashes unless they have one: returns the value already there, or -1 when added. */
+  add(hash1: number, hash2: number, value: number): number;
+}
+
+export class FingerprintTable implements FingerprintSet {
   private slots: Int32Array<ArrayBuffer>;
   private mask: number;
   private count = 0;

@@ -18,8 +18,11 @@
 // Only windows that are all ASCII are read this way (then a byte offset is a string index); others
 // go the RegExp way. One module instance serves every reading in the process: a call leaves nothing
 // behind but scratch memory, and its records are read before any other call can run (everything
-// here is synchronous).
+// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): its
+// table of loc fingerprints (the protocol's duplicate check) lives in that instance's memory, where
+// markSeen checks a whole run against it in one call.
 
+import type { FingerprintSet } from '../fingerprint-table.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
 
@@ -42,7 +45,7 @@ export const R_CHANGEFREQ_INITIAL = 10;
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
 
-/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more. */
+/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
 
 interface LaneExports {
@@ -53,29 +56,62 @@ interface LaneExports {
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
+  seenInit(capacity: number): number;
+  seenGet(hash1: number, hash2: number): number;
+  seenAdd(hash1: number, hash2: number, value: number): number;
+  seenCount: WebAssembly.Global;
+  markSeen(count: number, maxTracked: number): number;
+  attentionAt(): number;
+  attentionCount: WebAssembly.Global;
+  packPages(count: number): void;
+  pagesAt(): number;
 }
 
-let shared: LaneExports | null | undefined;
+/**
+ * One instance of the module and what its input area holds: `text` from index `from` to `end`.
+ * Readings and validations that share an instance may interleave between chunks, so whichever scans
+ * next with another buffer copies its own first.
+ */
+interface LaneInstance {
+  readonly exports: LaneExports;
+  text: string | undefined;
+  from: number;
+  end: number;
+  ascii: boolean;
+}
 
-/** The module's exports, made on first use; null where WebAssembly is not available. */
-function laneExports(): LaneExports | null {
-  if (shared !== undefined) return shared;
+let compiled: WebAssembly.Module | null | undefined;
+
+/** A new instance of the module (compiled on first use); null where WebAssembly is not available. */
+function newInstance(): LaneInstance | null {
+  if (compiled === null) return null;
   try {
-    const text = atob(PLAIN_LANE_WASM_BASE64);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
+    if (compiled === undefined) {
+      const text = atob(PLAIN_LANE_WASM_BASE64);
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      compiled = new WebAssembly.Module(bytes);
+    }
+    const instance = new WebAssembly.Instance(compiled, {
       env: {
         abort: (): never => {
           throw new Error('plain-lane: abort');
         },
       },
     });
-    shared = instance.exports as unknown as LaneExports;
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, from: 0, end: 0, ascii: false };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
-    shared = null;
+    compiled = null;
+    return null;
   }
+}
+
+let shared: LaneInstance | null | undefined;
+
+/** The instance every reading shares, made on first use; null where WebAssembly is not available. */
+function sharedInstance(): LaneInstance | null {
+  if (shared === undefined) shared = newInstance();
   return shared;
 }
 
@@ -89,55 +125,70 @@ export const LANE_WINDOW = 1 << 20;
 /** A window is reloaded from the read position when less than this is left in it (a url is shorter). */
 const WINDOW_ROOM = 64 * 1024;
 
-// What the module's input area holds: `loadedText` from index `loadedFrom` to `loadedEnd`. Shared by
-// every reading, so whichever scans next with another buffer copies its own first (readings and
-// validations may interleave between chunks).
-let loadedText: string | undefined;
-let loadedFrom = 0;
-let loadedEnd = 0;
-let loadedAscii = false;
-
 /**
- * Puts the window of `text` that starts at `from` in the module's input area, unless the one there
+ * Puts the window of `text` that starts at `from` in the instance's input area, unless the one there
  * serves; whether it is all ASCII.
  */
-function load(lane: LaneExports, text: string, from: number): boolean {
-  if (text === loadedText && from >= loadedFrom && (loadedEnd === text.length || from + WINDOW_ROOM <= loadedEnd)) return loadedAscii;
+function load(lane: LaneInstance, text: string, from: number): boolean {
+  if (text === lane.text && from >= lane.from && (lane.end === text.length || from + WINDOW_ROOM <= lane.end)) return lane.ascii;
   const end = Math.min(text.length, from + LANE_WINDOW);
   const length = end - from;
-  loadedText = text;
-  loadedFrom = from;
-  loadedEnd = end;
-  const at = lane.reserve(length, MAX_RECORDS);
+  lane.text = text;
+  lane.from = from;
+  lane.end = end;
+  const at = lane.exports.reserve(length, MAX_RECORDS);
   if (at === 0) {
-    loadedAscii = false;
+    lane.ascii = false;
   } else {
     // The module's memory may have grown (its old buffer detached) since the last call: a new view.
     const window = from === 0 && end === text.length ? text : text.slice(from, end);
-    const { read, written } = encoder.encodeInto(window, new Uint8Array(lane.memory.buffer, at, length));
+    const { read, written } = encoder.encodeInto(window, new Uint8Array(lane.exports.memory.buffer, at, length));
     // All ASCII exactly when every character became one byte.
-    loadedAscii = read === length && written === length;
+    lane.ascii = read === length && written === length;
   }
-  return loadedAscii;
+  return lane.ascii;
 }
 
 /** A reader of plain urls: the records of its last scan. */
 export class PlainLane {
-  private readonly lane: LaneExports;
-  /** The records of the last scan (a view of the module's memory, valid until the next call). */
-  records: Int32Array = new Int32Array(0);
+  private readonly lane: LaneInstance;
+  private view: Int32Array = new Int32Array(0);
+  private recordCount = 0;
   /** The line, and the index in the buffer where it starts, after the last url of the last scan. */
   endLine = 0;
   endLineStart = 0;
+  /** The instance's fingerprint table; undefined unless made by createWithTable. */
+  readonly seen: FingerprintSet | undefined;
 
-  private constructor(lane: LaneExports) {
+  private constructor(lane: LaneInstance, tableCapacity: number) {
     this.lane = lane;
+    this.seen = tableCapacity > 0 ? new LaneFingerprintTable(lane.exports, tableCapacity) : undefined;
   }
 
   /** A lane, or undefined where WebAssembly cannot run. */
   static create(): PlainLane | undefined {
-    const lane = laneExports();
-    return lane === null ? undefined : new PlainLane(lane);
+    const lane = sharedInstance();
+    return lane === null ? undefined : new PlainLane(lane, 0);
+  }
+
+  /**
+   * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
+   * power of two; it grows at three quarters full) for markSeen; undefined where WebAssembly cannot run.
+   */
+  static createWithTable(capacity: number): PlainLane | undefined {
+    const lane = newInstance();
+    return lane === null ? undefined : new PlainLane(lane, capacity);
+  }
+
+  /**
+   * The records of the last scan: a view of the module's memory, valid until the next scan. Taken
+   * afresh after anything that may add to the fingerprint table (its memory may grow, which detaches
+   * the old view).
+   */
+  get records(): Int32Array {
+    const memory = this.lane.exports.memory.buffer;
+    if (this.view.buffer !== memory) this.view = new Int32Array(memory, this.lane.exports.recordsAt(), this.recordCount * LANE_FIELDS);
+    return this.view;
   }
 
   /**
@@ -150,22 +201,75 @@ export class PlainLane {
   scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
     const lane = this.lane;
     if (!load(lane, buf, from)) return 0;
-    const offset = loadedFrom;
-    const count = lane.scan(from - offset, loadedEnd - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);
+    const exports = lane.exports;
+    const offset = lane.from;
+    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);
     if (count > 0) {
-      this.records = new Int32Array(lane.memory.buffer, lane.recordsAt(), count * LANE_FIELDS);
-      this.endLine = lane.endLine.value;
-      this.endLineStart = lane.endLineStart.value;
+      this.recordCount = count;
+      this.view = new Int32Array(exports.memory.buffer, exports.recordsAt(), count * LANE_FIELDS);
+      this.endLine = exports.endLine.value;
+      this.endLineStart = exports.endLineStart.value;
     }
     return count;
+  }
+
+  /**
+   * validate/protocol.ts's duplicate check of records 0 to `count - 1` of the last scan (hashed),
+   * against and into `seen`: each loc's fingerprint is added with its line unless it is there. Stops
+   * before the first record whose loc would be one more than `maxTracked` in the table. Returns how
+   * many records were checked; the ones among them script must look at are in `attention`.
+   */
+  markSeen(count: number, maxTracked: number): number {
+    if (this.seen === undefined) throw new Error('plain-lane: markSeen needs a lane made by createWithTable');
+    return this.lane.exports.markSeen(count, maxTracked);
+  }
+
+  /**
+   * The records markSeen picked out, as pairs: the record's index, then the line where its loc was
+   * first seen (a duplicate) or -1 (a lastmod was handed back). Valid until the next call.
+   */
+  get attention(): Int32Array {
+    const exports = this.lane.exports;
+    return new Int32Array(exports.memory.buffer, exports.attentionAt(), exports.attentionCount.value * 2);
+  }
+
+  /** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads; valid until the next call. */
+  pages(count: number): Int32Array {
+    const exports = this.lane.exports;
+    exports.packPages(count);
+    return new Int32Array(exports.memory.buffer, exports.pagesAt(), count * 4);
+  }
+}
+
+/** A fingerprint table in a lane instance's memory (wasm/plain-lane.ts), as core/fingerprint-table.ts's. */
+class LaneFingerprintTable implements FingerprintSet {
+  constructor(
+    private readonly exports: LaneExports,
+    capacity: number,
+  ) {
+    if (exports.seenInit(capacity) === 0) throw new RangeError(`plain-lane: no memory for a fingerprint table of ${capacity} slots`);
+  }
+
+  get size(): number {
+    return this.exports.seenCount.value as number;
+  }
+
+  get(hash1: number, hash2: number): number {
+    return this.exports.seenGet(hash1, hash2);
+  }
+
+  add(hash1: number, hash2: number, value: number): number {
+    const found = this.exports.seenAdd(hash1, hash2, value);
+    if (found === -2) throw new RangeError('plain-lane: no memory to grow the fingerprint table');
+    return found;
   }
 }
 
 /** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
 export function laneFingerprint(text: string): [number, number] | undefined {
-  const lane = laneExports();
+  const lane = sharedInstance();
   if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0)) return undefined;
-  return [lane.fingerprintOf(0, text.length, 0), lane.fingerprintOf(0, text.length, 1)];
+  return [lane.exports.fingerprintOf(0, text.length, 0), lane.exports.fingerprintOf(0, text.length, 1)];
 }
 
 /** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */

@@ -25,7 +25,6 @@ import { MAX_URL_LENGTH } from '../url.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/plain-lane.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 
 export type HreflangRuleCode =
@@ -97,18 +96,17 @@ export class HreflangChecker {
   }
 
   /**
-   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1`), as `add`
-   * would take them: no alternates, so no diagnostics of their own.
+   * The urls of a run of the validator's bulk lane, as `add` would take them: no alternates, so no
+   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (PlainLane.pages).
    */
-  addPages(records: Int32Array, count: number): void {
+  addPages(pages: Int32Array, count: number): void {
     let k = 0;
     while (k < count) {
-      const r = k * LANE_FIELDS;
-      const graph = this.graphFor(records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+      const graph = this.graphFor(pages[k * 4] as number, pages[k * 4 + 1] as number);
       if (graph === undefined) return;
       // As many as the graph takes before its cap, in one step.
       const n = Math.min(count - k, this.maxUrls - graph.size);
-      graph.addPages(records, k, n);
+      graph.addPages(pages, k, n);
       k += n;
     }
   }
@@ -266,6 +264,14 @@ class AlternateGraph {
   private pageUsed = 0;
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
+  /**
+   * Pages of the bulk lane, (line, column, hash 1, hash 2) each, copied in one step per run; they
+   * are made records only when some page links to another (missingReturnLinks), which most
+   * sitemaps never do. `laneRuns`: (first record, first lane page, count) of each run.
+   */
+  private lanePages = new Int32Array(50_000 * 4);
+  private lanePageCount = 0;
+  private readonly laneRuns: number[] = [];
 
   /** Room for `more` records (grown here, before the loops that fill them). */
   private reserve(more: number): void {
@@ -275,6 +281,11 @@ class AlternateGraph {
   /** A page without alternates: its position and fingerprint (the fields `add` fills for one); the index of its record's first field. */
   private addPage(line: number, column: number, hash1: number, hash2: number): number {
     const base = this.size++ * FIELDS;
+    this.writePage(base, line, column, hash1, hash2);
+    return base;
+  }
+
+  private writePage(base: number, line: number, column: number, hash1: number, hash2: number): void {
     const records = this.records;
     records[base + LINE] = line;
     records[base + COLUMN] = column;
@@ -282,20 +293,47 @@ class AlternateGraph {
     records[base + HASH_2] = hash2;
     // Named only in messages about it, at its own position; no links, no language of its own.
     records[base + TEXT_PAGE] = -1;
-    records[base + LINKS_START] = this.linkCount;
+    records[base + LINKS_START] = 0;
     records[base + LINKS_COUNT] = 0;
     records[base + OWN_LANGUAGE] = -1;
     records[base + NEXT_SAME_LOC] = -1;
-    return base;
   }
 
-  /** Pages without alternates from bulk-lane records `from` to `from + count - 1` (plain-lane.ts). */
-  addPages(lane: Int32Array, from: number, count: number): void {
-    this.reserve(count);
-    for (let k = from; k < from + count; k++) {
-      const r = k * LANE_FIELDS;
-      this.addPage(lane[r + R_LINE] as number, lane[r + R_COLUMN] as number, lane[r + R_HASH_1] as number, lane[r + R_HASH_2] as number);
+  /** Pages without alternates, quads `from` to `from + count - 1` of `pages` (PlainLane.pages): kept as they are, records later. */
+  addPages(pages: Int32Array, from: number, count: number): void {
+    const needed = (this.lanePageCount + count) * 4;
+    if (needed > this.lanePages.length) {
+      let length = this.lanePages.length * 2;
+      while (length < needed) length *= 2;
+      const bigger = new Int32Array(length);
+      bigger.set(this.lanePages.subarray(0, this.lanePageCount * 4));
+      this.lanePages = bigger;
     }
+    this.lanePages.set(pages.subarray(from * 4, (from + count) * 4), this.lanePageCount * 4);
+    const runs = this.laneRuns;
+    const last = runs.length - 3;
+    // A run that goes on from the last one (no other page between) makes it longer.
+    if (last >= 0 && (runs[last] as number) + (runs[last + 2] as number) === this.size) runs[last + 2] = (runs[last + 2] as number) + count;
+    else runs.push(this.size, this.lanePageCount, count);
+    this.size += count;
+    this.lanePageCount += count;
+  }
+
+  /** The records of the lane's pages (before the links are checked). */
+  private recordLanePages(): void {
+    this.reserve(0);
+    const runs = this.laneRuns;
+    const pages = this.lanePages;
+    for (let i = 0; i < runs.length; i += 3) {
+      const first = runs[i] as number;
+      const page = runs[i + 1] as number;
+      const count = runs[i + 2] as number;
+      for (let k = 0; k < count; k++) {
+        const q = (page + k) * 4;
+        this.writePage((first + k) * FIELDS, pages[q] as number, pages[q + 1] as number, pages[q + 2] as number, pages[q + 3] as number);
+      }
+    }
+    runs.length = 0;
   }
 
   add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
@@ -341,6 +379,7 @@ class AlternateGraph {
     const found: Diagnostic[] = [];
     // Without a single link between pages there is nothing to check (most sitemaps).
     if (this.linkCount === 0) return found;
+    this.recordLanePages();
     for (let r = 0; r < this.size; r++) this.index(r);
     const records = this.records;
     const checked = new Set<number>();

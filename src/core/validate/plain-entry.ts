@@ -171,7 +171,7 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
       };
   // A url holds up to image:image > image:loc (three levels); a sitemap loc and lastmod.
   const shortcut: XmlShortcut = { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, endTag: `</${name}>`, take };
-  const plainLane = name === 'url' && lane !== null ? PlainLane.create() : undefined;
+  const plainLane = name === 'url' && lane !== null ? lane.lane : undefined;
   if (plainLane !== undefined) {
     const options = lane as LaneOptions;
     shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering);
@@ -184,6 +184,8 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
  * past (protocol.ts); the lane leaves such a lastmod out of the entry, which nothing else reads.
  */
 export interface LaneOptions {
+  /** The lane to read with (the validator's, with the duplicate check's table in it). */
+  lane: PlainLane;
   pastBefore: number;
   checkRun: CheckRun;
 }
@@ -193,9 +195,9 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
 
 /**
  * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
- * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of `records`, over `text`.
+ * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over `text`.
  */
-export type CheckRun = (text: string, records: Int32Array, count: number) => void;
+export type CheckRun = (text: string, count: number) => void;
 
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
@@ -208,24 +210,28 @@ function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, ma
   if (budget === 0) return -1;
   const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
   if (count === 0) return -1;
-  const records = lane.records;
   let taken = 0;
   while (taken < count && structure.takePlainEntry('url')) taken++;
   if (taken === 0) return -1;
   const counted = reader.deliverPlainRun(taken);
   if (counted !== -1) {
-    options.checkRun(buf, records, counted);
+    options.checkRun(buf, counted);
   } else {
     for (let k = 0; k < taken; k++) {
+      // Taken afresh for each: the checks of the last one may have grown the lane's memory.
+      const records = lane.records;
       const r = k * LANE_FIELDS;
       const locStart = records[r + R_LOC_START] as number;
       const entry: UrlEntry = { loc: buf.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)) };
       const lastmodStart = records[r + R_LASTMOD_START] as number;
       if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
+      const line = records[r + R_LINE] as number;
+      const column = records[r + R_COLUMN] as number;
       delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
-      reader.deliverPlainUrl(entry, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+      reader.deliverPlainUrl(entry, line, column);
     }
   }
+  const records = lane.records;
   if (taken < count) {
     // Stopped before a url the structure did not take: the line state is that url's.
     const r = taken * LANE_FIELDS;

@@ -3,13 +3,14 @@
 // encoding of loc, its length, the location scope, duplicates, lastmod in the future, and the limits.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
+import { SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { parseW3cDatetime } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { FingerprintTable } from '../fingerprint-table.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START } from '../read/plain-lane.js';
+import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -33,6 +34,11 @@ export interface ProtocolOptions {
   now: number;
   /** Most distinct URLs remembered for the duplicate check. Default 1,000,000. */
   maxTracked?: number;
+  /**
+   * The validator's bulk lane, made with a fingerprint table (PlainLane.createWithTable): the
+   * duplicate check uses that table, so that plainUrls checks a run in one call of the lane.
+   */
+  lane?: PlainLane;
 }
 
 function normalizedOrUndefined(loc: string): string | undefined {
@@ -42,6 +48,9 @@ function normalizedOrUndefined(loc: string): string | undefined {
     return undefined;
   }
 }
+
+/** Slots of the duplicate check's table at first: 50,000 locs without a rehash (1.5 MB). */
+export const SEEN_CAPACITY = 1 << 17;
 
 /** A day of leeway for lastmod in the future: a date alone is midnight UTC, and clocks and zones differ. */
 const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
@@ -72,7 +81,8 @@ export class ProtocolChecker {
    * The line where each loc was first seen, by its 64-bit fingerprint: no strings are kept (two
    * different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹ for 50,000 URLs).
    */
-  private readonly seen = new FingerprintTable(1 << 17); // 50,000 locs without a rehash (1.5 MB)
+  private readonly seen: FingerprintSet;
+  private readonly lane: PlainLane | undefined;
   /** lastmod values that sort before this `YYYY-MM-DD` are in the past whatever their time zone. */
   private readonly pastBefore: string;
   private readonly maxTracked: number;
@@ -88,7 +98,11 @@ export class ProtocolChecker {
   constructor(options: ProtocolOptions, out: (d: Diagnostic) => void) {
     this.options = options;
     this.out = out;
-    this.maxTracked = options.maxTracked ?? 1_000_000;
+    const maxTracked = options.maxTracked ?? 1_000_000;
+    if (!Number.isSafeInteger(maxTracked) || maxTracked < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${maxTracked}`);
+    this.maxTracked = maxTracked;
+    this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
+    this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
     this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
   }
@@ -117,23 +131,33 @@ export class ProtocolChecker {
   }
 
   /**
-   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1`), as `url`
-   * would check them: each loc is encoded and of an allowed length, and a lastmod is given only when
-   * it may be in the future. One small loop over the records; strings are made only for a message,
-   * and what is rare (a location scope, the tracking cap) goes the way of `url`.
+   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1` of its last
+   * scan; the lane given in the options), as `url` would check them: each loc is encoded and of an
+   * allowed length, and a lastmod is given only when it may be in the future. The lane checks the
+   * whole run for duplicates against its table in one call and picks out the records that need
+   * more (a duplicate, a lastmod); strings are made only for a message, and what is rare (a location
+   * scope, the tracking cap) goes the way of `url`.
    */
-  plainUrls(text: string, records: Int32Array, count: number): void {
-    const seen = this.seen;
-    for (let k = 0; k < count; k++) {
-      const r = k * LANE_FIELDS;
-      this.urls++;
-      if (this.scope !== undefined || this.trackingStopped || seen.size >= this.maxTracked) {
-        this.plainUrlTheLongWay(text, records, r);
-        continue;
+  plainUrls(text: string, count: number): void {
+    const lane = this.lane;
+    if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'plainUrls needs the lane of the options, made with a fingerprint table');
+    let k = 0;
+    if (this.scope === undefined && !this.trackingStopped) {
+      k = lane.markSeen(count, Math.min(this.maxTracked, 0x7fffffff));
+      this.urls += k;
+      const attention = lane.attention;
+      const records = lane.records;
+      for (let a = 0; a < attention.length; a += 2) {
+        const r = (attention[a] as number) * LANE_FIELDS;
+        const first = attention[a + 1] as number;
+        if (first !== -1) this.plainDuplicate(text, records, r, first);
+        if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
       }
-      const first = seen.add(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, records[r + R_LINE] as number);
-      if (first !== -1) this.plainDuplicate(text, records, r, first);
-      if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
+    }
+    // The table's memory may grow on the way: the records are taken afresh for each.
+    for (; k < count; k++) {
+      this.urls++;
+      this.plainUrlTheLongWay(text, lane.records, k * LANE_FIELDS);
     }
   }
 
@@ -142,8 +166,12 @@ export class ProtocolChecker {
     hash[0] = records[r + R_HASH_1] as number;
     hash[1] = records[r + R_HASH_2] as number;
     const locStart = records[r + R_LOC_START] as number;
-    this.loc(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), recordPosition(records, r), 'loc', hash, true);
-    if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
+    const lastmodStart = records[r + R_LASTMOD_START] as number;
+    const lastmodEnd = lastmodStart + (records[r + R_LASTMOD_LENGTH] as number);
+    const at = recordPosition(records, r);
+    // Nothing is read from `records` after loc(): adding to the lane's table may detach them.
+    this.loc(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), at, 'loc', hash, true);
+    if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), at);
   }
 
   private plainDuplicate(text: string, records: Int32Array, r: number, firstLine: number): void {

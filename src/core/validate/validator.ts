@@ -10,9 +10,10 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut,
 import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
+import { PlainLane } from '../read/plain-lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
-import { ProtocolChecker } from './protocol.js';
+import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
 import type { FileReport } from './types.js';
 
@@ -38,6 +39,11 @@ export interface ValidationOptions {
    * runs. Default true; false leaves them to the RegExp (the tests compare both ways).
    */
   lane?: boolean;
+  /**
+   * Most distinct URLs remembered for the duplicate check (12 bytes or so each), default 1,000,000;
+   * past it, duplicates are not checked (`duplicates/not-checked`).
+   */
+  maxTrackedUrls?: number;
 }
 
 /**
@@ -81,17 +87,18 @@ export class SitemapValidation implements ReaderSink {
   private plainEntry: UrlEntry | SitemapRef | undefined;
   /** Whether locHash already holds the fingerprint of plainEntry's loc (the bulk lane's). */
   private plainHashed = false;
-  private readonly lane: boolean;
+  /** The bulk lane, with the duplicate check's table in it; undefined without WebAssembly or with `lane: false`. */
+  private readonly lane: PlainLane | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     const collect = (d: Diagnostic): void => {
       this.diagnostics.push(d);
     };
     this.structure = new StructureChecker(collect);
-    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now() }, collect);
     this.rules = options.rules ?? {};
     this.fastPath = options.fastPath ?? true;
-    this.lane = options.lane ?? true;
+    this.lane = this.fastPath && (options.lane ?? true) ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
@@ -122,7 +129,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane ? { pastBefore: this.protocol.pastBeforeDate, checkRun: (text, records, count) => this.checkRun(text, records, count) } : null);
+            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, pastBefore: this.protocol.pastBeforeDate, checkRun: (text, count) => this.checkRun(text, count) } : null);
           }
         }
       },
@@ -173,10 +180,10 @@ export class SitemapValidation implements ReaderSink {
   }
 
   /** The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc, no extensions. */
-  private checkRun(text: string, records: Int32Array, count: number): void {
+  private checkRun(text: string, count: number): void {
     this.entries += count;
-    this.protocol.plainUrls(text, records, count);
-    this.hreflang.addPages(records, count);
+    this.protocol.plainUrls(text, count);
+    this.hreflang.addPages((this.lane as PlainLane).pages(count), count);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
+import { FingerprintTable } from '../../../src/core/fingerprint-table.js';
 import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
@@ -97,5 +98,77 @@ describe('plain lane module', () => {
     assert.equal(lane.scan(one + one + one, 0, 1, 0, 1 << 20, 2), 2);
     assert.equal(lane.scan(one, 0, 1, 0, one.length - 1, 100), 0);
     assert.equal(lane.scan(one, 0, 1, 0, one.length, 100), 1);
+  });
+
+  it('keeps a fingerprint table in its own instance that answers as core/fingerprint-table.ts does, through growth', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.nat(1000)), { maxLength: 300 }), (ops) => {
+        const lane = PlainLane.createWithTable(16);
+        assert.ok(lane?.seen !== undefined);
+        const expected = new FingerprintTable(16);
+        for (const [a, b, value] of ops) {
+          // Few distinct keys: repeats, and pairs that share one half.
+          const h1 = (a * 0x9e3779b1) | 0;
+          const h2 = b - 2;
+          assert.equal(lane.seen.get(h1, h2), expected.get(h1, h2));
+          assert.equal(lane.seen.add(h1, h2, value), expected.add(h1, h2, value));
+          assert.equal(lane.seen.size, expected.size);
+        }
+      }),
+      { numRuns: 200 },
+    );
+    // Each lane made so has a table of its own.
+    const one = PlainLane.createWithTable(16);
+    const other = PlainLane.createWithTable(16);
+    one?.seen?.add(1, 2, 3);
+    assert.equal(one?.seen?.get(1, 2), 3);
+    assert.equal(other?.seen?.get(1, 2), -1);
+    assert.equal(PlainLane.create()?.seen, undefined);
+  });
+
+  it('markSeen: checks a run against the table and picks out duplicates and lastmods; stops at maxTracked', () => {
+    const urls = ['a', 'b', 'a', 'c', 'b', 'd', 'e'].map((p, i) => `<url><loc>https://example.com/${p}</loc>${i === 3 ? '<lastmod>2031-01-01</lastmod>' : ''}</url>`);
+    const text = urls.join('\n');
+    const lane = PlainLane.createWithTable(16);
+    assert.ok(lane !== undefined);
+    // A loc the table has from elsewhere (validate/protocol.ts adds the ones read the long way).
+    fingerprint('https://example.com/e');
+    lane.seen?.add(FINGERPRINT[0] as number, FINGERPRINT[1] as number, 99);
+    assert.equal(lane.scan(text, 0, 10, 0, 1 << 20, 100), 7);
+    assert.equal(lane.markSeen(7, 1_000_000), 7);
+    // (record, line first seen or -1): the second a, the c with a lastmod, the second b, the e from elsewhere.
+    assert.deepEqual([...lane.attention], [2, 10, 3, -1, 4, 11, 6, 99]);
+    assert.equal(lane.seen?.size, 5);
+
+    // With room for two more locs than it holds: stops before the third new one.
+    const capped = PlainLane.createWithTable(16);
+    assert.ok(capped !== undefined);
+    assert.equal(capped.scan(text, 0, 1, 0, 1 << 20, 100), 7);
+    assert.equal(capped.markSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
+    assert.deepEqual([...capped.attention], [2, 1]);
+    assert.equal(capped.seen?.size, 2);
+  });
+
+  it('markSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
+    const lane = PlainLane.createWithTable(16);
+    assert.ok(lane !== undefined);
+    const text = Array.from({ length: 3000 }, (_, i) => `<url><loc>https://example.com/page/${i % 2500}</loc></url>`).join('\n');
+    const count = lane.scan(text, 0, 1, 0, 1 << 20, 4096);
+    assert.equal(count, 3000);
+    const before = lane.records;
+    assert.equal(lane.markSeen(count, 1_000_000), 3000);
+    assert.equal(lane.seen?.size, 2500);
+    // The memory grew (the old view is detached); the getter gives a view of the same records.
+    assert.equal(before.length, 0);
+    const records = lane.records;
+    assert.equal(records.length, 3000 * LANE_FIELDS);
+    assert.equal(text.slice(records[2999 * LANE_FIELDS + R_LOC_START], records[2999 * LANE_FIELDS + R_LOC_START]! + records[2999 * LANE_FIELDS + R_LOC_LENGTH]!), 'https://example.com/page/499');
+    const attention = lane.attention;
+    assert.equal(attention.length, 500 * 2);
+    for (let a = 0; a < attention.length; a += 2) assert.equal(attention[a + 1], (attention[a] as number) - 2500 + 1, 'first seen 2,500 lines before');
+    // (line, column, hash 1, hash 2) of each record.
+    const pages = lane.pages(count);
+    fingerprint('https://example.com/page/7');
+    assert.deepEqual([...pages.subarray(7 * 4, 8 * 4)], [8, 1, FINGERPRINT[0], FINGERPRINT[1]]);
   });
 });

@@ -290,6 +290,37 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
     assert.deepEqual(out.report.diagnostics.map((d) => d.code), ['loc/duplicate']);
   });
 
+  it('finds duplicates across the lane and the long way while its table grows (100,000 urls)', () => {
+    // The lane's table (plain-lane.ts, in WebAssembly memory) starts with room for 98,304 locs and
+    // grows past them; urls with an image go the long way, into the same table.
+    const urls: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      const loc = `https://example.com/p/${i}`;
+      urls.push(i % 1000 === 999 ? `<url><loc>${loc}</loc>${IMAGE}</url>` : `<url><loc>${loc}</loc></url>`);
+    }
+    urls.push('<url><loc>https://example.com/p/999</loc></url>'); // the lane, of one read the long way
+    urls.push(`<url><loc>https://example.com/p/5</loc>${IMAGE}</url>`); // the long way, of one the lane read
+    urls.push('<url><loc>https://example.com/p/99998</loc></url>'); // the lane, of one read after the growth
+    const out = assertSame(urlset(...urls));
+    assert.ok(out.lane >= 99_000, `${out.lane} read by the lane`);
+    // url i is on line i + 3; more than 50,000 urls is over the limit, too.
+    assert.deepEqual(out.report.diagnostics.map((d) => `${d.code}@${d.line}`), ['loc/duplicate@100003', 'loc/duplicate@100004', 'loc/duplicate@100005', 'limits/too-many-urls@undefined']);
+    assert.deepEqual(out.report.diagnostics.slice(0, 3).map((d) => /first on line (\d+)\)/.exec(d.message)?.[1]), ['1002', '8', '100001']);
+  });
+
+  it('stops checking duplicates past maxTrackedUrls, in the middle of a run, as the events do', () => {
+    const urls = manyUrls();
+    urls[150] = urls[20] as string; // found: both within the first 700
+    urls[1500] = urls[30] as string; // not looked for: after the cap
+    const text = urlset(...urls);
+    for (const maxTrackedUrls of [1, 700, 1999, 2000]) {
+      const out = assertSame(text, [5000, 60000], { maxTrackedUrls });
+      const codes = out.report.diagnostics.map((d) => d.code);
+      assert.equal(codes.includes('duplicates/not-checked'), maxTrackedUrls < 1999, `${maxTrackedUrls}: ${codes.join(' ')}`);
+    }
+    assert.throws(() => new SitemapValidation('<test>', { maxTrackedUrls: 0 }), /maxTrackedUrls must be a whole number/);
+  });
+
   it('an element longer than several chunks is read the long way, once', () => {
     const long = `https://example.com/${'x'.repeat(300_000)}`;
     const text = urlset(PLAIN, url(long), PLAIN.replace('/a<', '/b<'));
