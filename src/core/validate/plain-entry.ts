@@ -210,8 +210,7 @@ function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, ma
   if (budget === 0) return -1;
   const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
   if (count === 0) return -1;
-  let taken = 0;
-  while (taken < count && structure.takePlainEntry('url')) taken++;
+  const taken = structure.takePlainEntries('url', count);
   if (taken === 0) return -1;
   const counted = reader.deliverPlainRun(taken);
   if (counted !== -1) {

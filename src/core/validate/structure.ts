@@ -192,6 +192,25 @@ export class StructureChecker {
     return false;
   }
 
+  /**
+   * takePlainEntry for a run of up to `wanted` entry elements in a row (the bulk lane's): how many
+   * the root's content model takes, in one step where one particle takes them all (urlset's `url`,
+   * unbounded), rather than one call each.
+   */
+  takePlainEntries(local: string, wanted: number): number {
+    let taken = 0;
+    while (taken < wanted && this.takePlainEntry(local)) {
+      taken++;
+      // takePlainEntry left the root at the particle that took it: as many more as that one allows.
+      const root = this.frames[0] as Frame;
+      const particle = ((root.decl as ElementDecl).type.sequence as readonly Particle[])[root.particle] as Particle;
+      const more = Math.min(wanted - taken, particle.max - root.count);
+      root.count += more;
+      taken += more;
+    }
+    return taken;
+  }
+
   /** The declaration for a child element of `parent`, advancing the parent's sequence; undefined when it does not fit. */
   private child(parent: Frame, uri: string, local: string, qname: string, line: number, column: number, offset: number): ElementDecl | undefined {
     const decl = parent.decl as ElementDecl;
