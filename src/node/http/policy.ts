@@ -8,17 +8,20 @@
 // name that resolves to a public address first and a private one a moment later (DNS rebinding) is
 // still refused.
 
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { addressKind, cidrContains, hostAddressLiteral, isPublicAddress, parseCidr, type Cidr } from '../../core/net/address.js';
 import { SitemapError } from '../../core/errors.js';
 
 /** `dns.lookup` with `{ all: true }`, injectable for tests. */
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
-export const systemLookupAll: LookupAll = (hostname) =>
-  new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+// node:dns is loaded at the first lookup, not with the package (see node-fetch.ts).
+export const systemLookupAll: LookupAll = async (hostname) => {
+  const { lookup } = await import('node:dns');
+  return new Promise((resolve, reject) => {
+    lookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
+};
 
 export interface AddressPolicyOptions {
   /** Allow every non-public address (the tests' 127.0.0.1). */
