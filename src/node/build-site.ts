@@ -14,7 +14,6 @@ import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
@@ -149,7 +148,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   progress?.({ phase: 'walk', done: 0, total: 0 });
   const all = await walkSite(siteDir);
-  const excludeMatchers = (options.exclude ?? []).map((glob) => picomatch(glob, { dot: true }));
+  const globs = options.exclude ?? [];
+  // picomatch is loaded only for globs: a CommonJS package, its import is Node's CommonJS loader's
+  // first use too (~0.5 MB of heap, kept by every program that imports sitemapkit otherwise).
+  const picomatch = globs.length > 0 ? (await import('picomatch')).default : undefined;
+  const excludeMatchers = globs.map((glob) => (picomatch as NonNullable<typeof picomatch>)(glob, { dot: true }));
   const excluded: ExcludedPage[] = [];
   const kept: SitePage[] = [];
   for (const page of all) {

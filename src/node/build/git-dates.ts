@@ -3,7 +3,6 @@
 // path's first appearance is its last change) and stops as soon as every wanted path is answered;
 // one `git log -1 -- FILE` per page would take minutes on a site of 100,000 pages.
 
-import { spawn } from 'node:child_process';
 import { relative, resolve, sep } from 'node:path';
 
 /** The top of the git work tree holding `dir`, or undefined when there is none (or no git). */
@@ -26,6 +25,8 @@ export async function gitLastCommitTimes(top: string, paths: Iterable<string>): 
   }
   const found = new Map<string, number>();
   if (wanted.size === 0) return found;
+  // node:child_process is loaded when git is asked, not with the package.
+  const { spawn } = await import('node:child_process');
   await new Promise<void>((done) => {
     const child = spawn('git', ['-C', top, '-c', 'core.quotePath=false', 'log', '--format=%x01%ct', '--name-only', '-z', '--no-renames'], {
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -56,7 +57,8 @@ export async function gitLastCommitTimes(top: string, paths: Iterable<string>): 
   return found;
 }
 
-function capture(command: string, args: string[]): Promise<string | undefined> {
+async function capture(command: string, args: string[]): Promise<string | undefined> {
+  const { spawn } = await import('node:child_process');
   return new Promise((done) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
