@@ -152,7 +152,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // picomatch is loaded only for globs: a CommonJS package, its import is Node's CommonJS loader's
   // first use too (~0.5 MB of heap, kept by every program that imports sitemapkit otherwise).
   const picomatch = globs.length > 0 ? (await import('picomatch')).default : undefined;
-  const excludeMatchers = globs.map((glob) => (picomatch as NonNullable<typeof picomatch>)(glob, { dot: true }));
+  const excludeMatchers = picomatch === undefined ? [] : globs.map((glob) => picomatch(glob, { dot: true }));
   const excluded: ExcludedPage[] = [];
   const kept: SitePage[] = [];
   for (const page of all) {
