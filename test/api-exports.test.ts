@@ -4,16 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as core from '../src/core/index.js';
 import * as entry from '../src/index.js';
+import * as htmlPage from '../src/core/build/html-page.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
-test('every library function the README names in `name(…)` form is exported by sitemapkit or sitemapkit/core', () => {
+test('every library function the README names in `name(…)` form is exported by sitemapkit, sitemapkit/core or sitemapkit/html-page', () => {
   // Methods of returned objects, not exports: reading.summary(), run.batches(), writer.add()/end(), and
   // the platform's fetch() and assert().
   const methods = new Set(['summary', 'batches', 'tree', 'add', 'end', 'fetch', 'assert']);
   const named = new Set([...README.matchAll(/`([a-zA-Z]+)\(/g)].map((m) => m[1] as string).filter((name) => !methods.has(name)));
   assert.ok(named.has('discoverSitemaps') && named.has('validateSitemapUrl') && named.has('parseSitemap'), [...named].join(', '));
-  const exported = { ...core, ...entry } as Record<string, unknown>;
+  const exported = { ...core, ...entry, ...htmlPage } as Record<string, unknown>;
   const missing = [...named].filter((name) => typeof exported[name] !== 'function');
   assert.deepEqual(missing, []);
 });

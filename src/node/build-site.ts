@@ -24,7 +24,7 @@ import { isErrorPage, selectPages, type ExclusionReason, type PageCandidate } fr
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
-import { scanPages, type PageScan } from './build/scan-pages.js';
+import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { FileBatch } from './build/file-batch.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
@@ -189,6 +189,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   }
 
   const total = pages.length;
+  // The scanner (htmlparser2 in it) is loaded by the build that needs it, not with the package.
+  const { scanPages } = await import('./build/scan-pages.js');
   const scans = await scanPages(pages, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
