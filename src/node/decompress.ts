@@ -20,15 +20,13 @@
 // - `gzip/corrupt`: zlib refused the data (truncated: "unexpected end of file"; a bad header, block or
 //   CRC); the message says why. Other errors of the source (I/O) pass through unchanged.
 
-import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import { SitemapError } from '../core/errors.js';
 import { isGzip } from '../core/read/sniff.js';
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_MAX_GZIP_DEPTH = 2;
 const GUNZIP_CHUNK = 256 * 1024;
-const INPUT_HIGH_WATER_MARK = 16 * 1024;
 
 export interface DecompressOptions {
   /** Bytes after decompression (of each layer and of the output), default 100 MiB. */
@@ -130,16 +128,58 @@ async function* capped(source: AsyncIterable<Uint8Array>, limit: number, error: 
   }
 }
 
-/** One gzip layer (all its members). Stopping the iteration destroys the gunzip and closes `source`. */
+/**
+ * One gzip layer (all its members). Stopping the iteration destroys the gunzip and closes `source`.
+ *
+ * The input is written into the gunzip by a loop of our own rather than `stream.pipeline` and
+ * `Readable.from`: the first call of those loads and compiles Node's pipeline machinery, 2-3 ms
+ * before the first byte of a cold gzip validation (measured: pipeline() 2.1-2.9 ms on its first
+ * call, and the first decompressed chunk of a 50,000-URL file arrived ~7 ms later than a plain
+ * file's first chunk).
+ */
 async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const z = createGunzip({ chunkSize: GUNZIP_CHUNK });
-  // An error on either side destroys `z` with it, which makes the iteration below throw it.
-  pipeline(Readable.from(source, { objectMode: false, highWaterMark: INPUT_HIGH_WATER_MARK }), z, () => {});
+  const feeding = feed(source, z);
   try {
     for await (const chunk of z) yield chunk as Uint8Array;
   } catch (error) {
     throw gzipError(error);
+  } finally {
+    z.destroy();
+    // The source is closed (its iteration returned) before this layer is done.
+    await feeding;
   }
+}
+
+/**
+ * Writes `source` into `z` as fast as `z` takes it, then ends it. An error of the source destroys
+ * `z` with it, which makes the reading of `z` throw it; a destroyed `z` (an error, or the reading
+ * stopped) stops the writing and closes the source. Never rejects.
+ */
+async function feed(source: AsyncIterable<Uint8Array>, z: Gunzip): Promise<void> {
+  try {
+    for await (const chunk of source) {
+      if (z.destroyed) return;
+      if (!z.write(chunk)) await drainedOrClosed(z);
+      if (z.destroyed) return;
+    }
+    z.end();
+  } catch (error) {
+    z.destroy(error as Error);
+  }
+}
+
+/** Resolves at the next 'drain' or 'close' of `z`, whichever comes first. */
+function drainedOrClosed(z: Gunzip): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      z.off('drain', done);
+      z.off('close', done);
+      resolve();
+    };
+    z.on('drain', done);
+    z.on('close', done);
+  });
 }
 
 function gzipError(error: unknown): unknown {
