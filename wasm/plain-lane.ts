@@ -581,18 +581,23 @@ export function seenInit(capacity: i32): i32 {
   return 1;
 }
 
+/**
+ * The slot that holds these hashes, or else the empty slot where they would go. Under three quarters
+ * full: an empty slot ends every probe.
+ */
+@inline function findSlot(h1: i32, h2: i32): i32 {
+  let slot = firstSlot(h1, h2, tableMask);
+  let at = slotAddress(slot);
+  while (load<i32>(at, 8) != 0 && !(load<i32>(at) == h1 && load<i32>(at, 4) == h2)) {
+    slot = (slot + 1) & tableMask;
+    at = slotAddress(slot);
+  }
+  return slot;
+}
+
 /** The value stored for these hashes, or -1. */
 export function seenGet(h1: i32, h2: i32): i32 {
-  let slot = firstSlot(h1, h2, tableMask);
-  let entry = load<i32>(slotAddress(slot), 8);
-  // Under three quarters full: an empty slot ends every probe.
-  while (entry != 0) {
-    const at = slotAddress(slot);
-    if (load<i32>(at) == h1 && load<i32>(at, 4) == h2) return entry - 1;
-    slot = (slot + 1) & tableMask;
-    entry = load<i32>(slotAddress(slot), 8);
-  }
-  return -1;
+  return load<i32>(slotAddress(findSlot(h1, h2)), 8) - 1;
 }
 
 /**
@@ -600,15 +605,9 @@ export function seenGet(h1: i32, h2: i32): i32 {
  * added; -2 when the table could not grow (memory).
  */
 export function seenAdd(h1: i32, h2: i32, value: i32): i32 {
-  let slot = firstSlot(h1, h2, tableMask);
-  let entry = load<i32>(slotAddress(slot), 8);
-  while (entry != 0) {
-    const at = slotAddress(slot);
-    if (load<i32>(at) == h1 && load<i32>(at, 4) == h2) return entry - 1;
-    slot = (slot + 1) & tableMask;
-    entry = load<i32>(slotAddress(slot), 8);
-  }
-  const at = slotAddress(slot);
+  const at = slotAddress(findSlot(h1, h2));
+  const entry = load<i32>(at, 8);
+  if (entry != 0) return entry - 1;
   store<i32>(at, h1);
   store<i32>(at, h2, 4);
   store<i32>(at, value + 1, 8);
