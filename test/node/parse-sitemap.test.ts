@@ -196,6 +196,30 @@ describe('parseSitemap: files', () => {
     }
   });
 
+  it('reads ASCII chunks from a source that writes over each buffer once it is handed on: the same as the bytes given whole', async () => {
+    // All ASCII, so every piece takes the decoder's fast path and the bulk lane (the test above has
+    // multi-byte characters everywhere). Bytes read after their chunk was handed on would show as
+    // changed or missing entries.
+    const urls = Array.from({ length: 20_000 }, (_, i) => `<url><loc>https://example.com/${i}/${(i * 7919).toString(36)}</loc><lastmod>2024-01-${String((i % 28) + 1).padStart(2, '0')}</lastmod></url>\n`);
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('')}</urlset>\n`;
+    const bytes = Buffer.from(text);
+    async function* scribbled(size: number): AsyncGenerator<Uint8Array> {
+      const buffer = Buffer.alloc(size);
+      for (let i = 0; i < bytes.length; i += size) {
+        const n = bytes.copy(buffer, 0, i, i + size);
+        yield buffer.subarray(0, n);
+        buffer.fill(0x78);
+      }
+    }
+    const expected = await readAll(Buffer.from(text));
+    assert.equal(expected.items.length, 20_000);
+    for (const size of [100_003, 256 * 1024, 4096]) {
+      const r = await readAll(scribbled(size));
+      assert.deepEqual(r.items, expected.items, `chunks of ${size}`);
+      assert.deepEqual(codes(r.summary), []);
+    }
+  });
+
   it('stops reading when the caller stops, and the next read of the file works', async () => {
     const dir = tempDir();
     const big = join(dir, 'big.xml');
