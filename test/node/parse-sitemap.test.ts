@@ -211,7 +211,7 @@ describe('parseSitemap: files', () => {
         buffer.fill(0x78);
       }
     }
-    const expected = await readAll(Buffer.from(text));
+    const expected = await readAll(bytes);
     assert.equal(expected.items.length, 20_000);
     for (const size of [100_003, 256 * 1024, 4096]) {
       const r = await readAll(scribbled(size));
