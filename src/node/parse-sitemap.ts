@@ -36,6 +36,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
+import { readAsciiChunk } from '../core/read/ascii-bulk.js';
 import { StreamDecoder } from '../core/read/decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, sniffFormat } from '../core/read/sniff.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from '../core/read/text.js';
@@ -74,6 +75,8 @@ const DEFAULT_MAX_DEPTH = 256;
 const DECODE_PIECE = 32 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
 const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
+/** Pipeline.writeAscii: ASCII chunks in a row in which no bytes were read in bulk before it stops trying. */
+const BULK_BYTES_TRIES = 4;
 
 /**
  * What `parseSitemap` and `readSitemap` read:
@@ -117,6 +120,12 @@ export interface ParseSitemapOptions extends ReaderBudgets {
    * this way (discover does), whatever the compression ratio of the input.
    */
   backpressure?: () => Promise<void> | undefined;
+  /**
+   * Advanced: read what the XML handler's shortcut takes in bulk (a validation's plain `<url>`
+   * elements) from the bytes of ASCII chunks, without making strings of them (default true); false
+   * reads every chunk as text. The results are the same either way; true is faster.
+   */
+  bulkFromBytes?: boolean;
 }
 
 /**
@@ -213,6 +222,16 @@ class LineCounter {
   get column(): number {
     return this.offset - this.lineStart + 1;
   }
+
+  /** Consume `length` characters that hold `lines` line breaks and end at `column`, not given as text. */
+  skip(length: number, lines: number, column: number): void {
+    this.offset += length;
+    if (lines > 0) {
+      this.line += lines;
+      this.lineStart = this.offset - column + 1;
+    }
+    this.cr = false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -255,6 +274,8 @@ class Relay implements ReaderSink {
 interface TextTarget {
   write(text: string): void;
   end(): void;
+  /** An XML target's tokenizer, for the input the pipeline reads from its bytes (Pipeline.writeAscii). */
+  readonly tokenizer?: XmlTokenizer;
 }
 
 /** What sniff.ts skips before looking at the format: a BOM at the very start, then these. */
@@ -279,6 +300,11 @@ class FormatRouter {
     private readonly budgets: ReaderBudgets,
     private readonly xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
   ) {}
+
+  /** The XML tokenizer, once the input is known to be XML. */
+  get xmlTokenizer(): XmlTokenizer | undefined {
+    return this.target?.tokenizer;
+  }
 
   write(text: string): void {
     if (this.target !== undefined) {
@@ -333,6 +359,7 @@ class FormatRouter {
       maxValueLength: this.budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
     });
     return {
+      tokenizer,
       write: (text) => tokenizer.write(text),
       end: () => {
         tokenizer.end();
@@ -413,14 +440,18 @@ class Pipeline implements ReaderSink {
   private readonly decoderKeys = new Set<string>();
   private readonly counter = new LineCounter();
   private readonly router: FormatRouter;
+  /** Chunks left to try reading from their bytes (writeAscii) before giving up on it. */
+  private bulkBytes: number;
 
   constructor(
     private readonly out: PipelineSink,
     budgets: ReaderBudgets,
     private readonly file: string | undefined,
     xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
+    bulkFromBytes = true,
   ) {
     this.router = new FormatRouter(this, budgets, xmlHandler);
+    this.bulkBytes = bulkFromBytes ? BULK_BYTES_TRIES : 0;
   }
 
   get wantsMore(): boolean {
@@ -434,9 +465,35 @@ class Pipeline implements ReaderSink {
   writeBytes(bytes: Uint8Array): void {
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
+    const tokenizer = this.router.xmlTokenizer;
+    if (tokenizer !== undefined && this.bulkBytes > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && isAscii(bytes)) {
+      this.writeAscii(bytes, tokenizer);
+      return;
+    }
+    this.decodeAndRead(bytes, 0, bytes.length);
+  }
+
+  /** Decodes `bytes[from, to)` and reads the text. */
+  private decodeAndRead(bytes: Uint8Array, from: number, to: number): void {
     // Decoded in pieces (see DECODE_PIECE), not as one 256 KiB string.
     const piece = this.bytesDecompressed > DECODE_SMALL_AFTER ? DECODE_SMALL_PIECE : DECODE_PIECE;
-    for (let i = 0; i < bytes.length; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, i + piece)));
+    for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
+  }
+
+  /** An ASCII chunk of XML: its bulk read from the bytes (core/read/ascii-bulk.ts), the rest as text. */
+  private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
+    // An array of its own (readAsciiChunk).
+    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const read = readAsciiChunk(tokenizer, bytes, {
+      text: (from, to) => this.decodeAndRead(bytes, from, to),
+      skipped: (from, to, lines, column) => {
+        this.decoder.skipAscii(bytes.subarray(from, to));
+        this.counter.skip(to - from, lines, column);
+      },
+      wantsMore: () => this.wantsMore,
+    });
+    // A reading whose shortcut takes no bytes (it has no bulk read, or none fits) stops trying.
+    this.bulkBytes = read ? BULK_BYTES_TRIES : this.bulkBytes - 1;
   }
 
   writeText(text: string): void {
@@ -839,6 +896,7 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
       budgetsOf(options),
       source.file,
       options.xmlHandler,
+      options.bulkFromBytes,
     );
     this.finished = new Promise<void>((resolve, reject) => {
       this.finishedResolve = resolve;
@@ -956,6 +1014,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     budgetsOf(options),
     source.file,
     options.xmlHandler,
+    options.bulkFromBytes,
   );
   for await (const _ of drive(source, options, pipeline)) {
     // One step per input chunk.

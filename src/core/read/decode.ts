@@ -272,6 +272,25 @@ export class StreamDecoder {
     return this.invalid;
   }
 
+  /**
+   * Whether ASCII bytes written now would come out as the same characters, one for one, with nothing
+   * to report: the encoding is sniffed, maps ASCII to itself and holds no partial sequence.
+   */
+  get takesAsciiAsIs(): boolean {
+    return this.head === undefined && !this.ended && this.asciiSafe && !this.pending;
+  }
+
+  /**
+   * Count ASCII `bytes` as decoded without making their text (the caller reads them as bytes), when
+   * `takesAsciiAsIs`: the positions of what follows stay right.
+   */
+  skipAscii(bytes: Uint8Array): void {
+    if (!this.takesAsciiAsIs) throw new SitemapError('ERR_SITEMAP_API', 'StreamDecoder.skipAscii() before the encoding is sniffed, for an encoding that does not take ASCII as is, or inside a sequence');
+    this.bytePos += bytes.length;
+    this.textPos += bytes.length;
+    this.keepTail(bytes);
+  }
+
   write(bytes: Uint8Array): string {
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'StreamDecoder.write() after end()');
     if (bytes.length === 0) return '';
@@ -335,6 +354,12 @@ export class StreamDecoder {
     }
     this.bytePos += bytes.length;
     this.textPos += text.length;
+    this.keepTail(bytes);
+    return text;
+  }
+
+  /** Keep the last TAIL bytes handed to the decoder, these `bytes` being the latest. */
+  private keepTail(bytes: Uint8Array): void {
     if (bytes.length >= TAIL) this.tail = bytes.slice(bytes.length - TAIL);
     else if (bytes.length > 0) {
       const joined = new Uint8Array(this.tail.length + bytes.length);
@@ -342,7 +367,6 @@ export class StreamDecoder {
       joined.set(bytes, this.tail.length);
       this.tail = joined.slice(Math.max(0, joined.length - TAIL));
     }
-    return text;
   }
 
   /** `text` (decoded from `bytes`) contains U+FFFD: find which ones replaced invalid bytes. */

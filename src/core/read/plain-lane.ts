@@ -68,13 +68,14 @@ interface LaneExports {
 }
 
 /**
- * One instance of the module and what its input area holds: `text` from index `from` to `end`.
- * Readings and validations that share an instance may interleave between chunks, so whichever scans
- * next with another buffer copies its own first.
+ * One instance of the module and what its input area holds: `text` (or `bytes`) from index `from` to
+ * `end`. Readings and validations that share an instance may interleave between chunks, so whichever
+ * scans next with another buffer copies its own first.
  */
 interface LaneInstance {
   readonly exports: LaneExports;
   text: string | undefined;
+  bytes: Uint8Array | undefined;
   from: number;
   end: number;
   ascii: boolean;
@@ -99,7 +100,7 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, from: 0, end: 0, ascii: false };
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, ascii: false };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
@@ -134,6 +135,7 @@ function load(lane: LaneInstance, text: string, from: number): boolean {
   const end = Math.min(text.length, from + LANE_WINDOW);
   const length = end - from;
   lane.text = text;
+  lane.bytes = undefined;
   lane.from = from;
   lane.end = end;
   const at = lane.exports.reserve(length, MAX_RECORDS);
@@ -148,6 +150,31 @@ function load(lane: LaneInstance, text: string, from: number): boolean {
   }
   return lane.ascii;
 }
+
+/**
+ * Puts the window of ASCII `bytes` that starts at `from` in the instance's input area, unless the one
+ * there serves (the same array object: a caller hands each chunk in an array of its own); false when
+ * the module has no memory for it.
+ */
+function loadBytes(lane: LaneInstance, bytes: Uint8Array, from: number): boolean {
+  if (bytes === lane.bytes && from >= lane.from && (lane.end === bytes.length || from + WINDOW_ROOM <= lane.end)) return true;
+  const end = Math.min(bytes.length, from + LANE_WINDOW);
+  const length = end - from;
+  const at = lane.exports.reserve(length, MAX_RECORDS);
+  lane.text = undefined;
+  if (at === 0) {
+    lane.bytes = undefined;
+    return false;
+  }
+  lane.bytes = bytes;
+  lane.from = from;
+  lane.end = end;
+  new Uint8Array(lane.exports.memory.buffer, at, length).set(bytes.subarray(from, end));
+  return true;
+}
+
+/** The text a scan's records index, or a function that makes it (for a scan of bytes). */
+export type RunText = string | (() => string);
 
 /** A reader of plain urls: the records of its last scan. */
 export class PlainLane {
@@ -201,6 +228,22 @@ export class PlainLane {
   scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
     const lane = this.lane;
     if (!load(lane, buf, from)) return 0;
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+  }
+
+  /**
+   * `scan` over bytes that are all ASCII (the caller checked: then a byte index is a character
+   * index, and the records' indexes are indexes in `bytes`). A caller that changes the bytes of an
+   * array it has scanned hands them over in a new array.
+   */
+  scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
+    if (!loadBytes(this.lane, bytes, from)) return 0;
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+  }
+
+  /** `scan` of the loaded window from `from`. */
+  private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore: number, hash: boolean): number {
+    const lane = this.lane;
     const exports = lane.exports;
     const offset = lane.from;
     const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);

@@ -21,7 +21,7 @@ import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from
 import type { XmlShortcut } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
-import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START } from '../read/plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, type RunText } from '../read/plain-lane.js';
 
 const WS = '[ \\t\\n\\r]*';
 /** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
@@ -175,6 +175,7 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   if (plainLane !== undefined) {
     const options = lane as LaneOptions;
     shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering);
+    shortcut.bulkBytes = (bytes, at, lines, maxLength) => takeRun(plainLane, bytes, at, lines, maxLength, options, reader, structure, delivering);
   }
   return shortcut;
 }
@@ -195,9 +196,16 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
 
 /**
  * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
- * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over `text`.
+ * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over
+ * `text` (the text the records index), or a function that makes it (a run read from bytes: the
+ * string is made only when a check needs a value, which is rare).
  */
-export type CheckRun = (text: string, count: number) => void;
+export type CheckRun = (text: RunText, count: number) => void;
+
+/** The text of ASCII bytes, every byte a character (what the records of a bytes scan index). */
+function asciiString(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}
 
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
@@ -205,17 +213,21 @@ export type CheckRun = (text: string, count: number) => void;
  * lastmod surely in the past, which no check reads once the pattern has passed them). Returns the
  * index after the last one, or -1 when it read none.
  */
-function takeRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
+function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
   const budget = reader.plainEntryBudget();
   if (budget === 0) return -1;
-  const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
+  const bytes = typeof source === 'string' ? undefined : source;
+  const count = bytes === undefined
+    ? lane.scan(source as string, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore)
+    : lane.scanBytes(bytes, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
   if (count === 0) return -1;
   const taken = structure.takePlainEntries('url', count);
   if (taken === 0) return -1;
   const counted = reader.deliverPlainRun(taken);
   if (counted !== -1) {
-    options.checkRun(buf, counted);
+    options.checkRun(bytes === undefined ? (source as string) : () => asciiString(bytes), counted);
   } else {
+    const buf = bytes === undefined ? (source as string) : asciiString(bytes);
     for (let k = 0; k < taken; k++) {
       // Taken afresh for each: the checks of the last one may have grown the lane's memory.
       const records = lane.records;

@@ -10,7 +10,7 @@ import { parseW3cDatetime } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane } from '../read/plain-lane.js';
+import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane, type RunText } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -136,11 +136,14 @@ export class ProtocolChecker {
    * allowed length, and a lastmod is given only when it may be in the future. The lane checks the
    * whole run for duplicates against its table in one call and picks out the records that need
    * more (a duplicate, a lastmod); strings are made only for a message, and what is rare (a location
-   * scope, the tracking cap) goes the way of `url`.
+   * scope, the tracking cap) goes the way of `url`. `text` is what the records index, or a function
+   * that makes it (called only when a string is needed).
    */
-  plainUrls(text: string, count: number): void {
+  plainUrls(runText: RunText, count: number): void {
     const lane = this.lane;
     if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'plainUrls needs the lane of the options, made with a fingerprint table');
+    let made = typeof runText === 'string' ? runText : undefined;
+    const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
       k = lane.markSeen(count, Math.min(this.maxTracked, 0x7fffffff));
@@ -150,14 +153,14 @@ export class ProtocolChecker {
       for (let a = 0; a < attention.length; a += 2) {
         const r = (attention[a] as number) * LANE_FIELDS;
         const first = attention[a + 1] as number;
-        if (first !== -1) this.plainDuplicate(text, records, r, first);
-        if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text, records, r);
+        if (first !== -1) this.plainDuplicate(text(), records, r, first);
+        if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text(), records, r);
       }
     }
     // The table's memory may grow on the way: the records are taken afresh for each.
     for (; k < count; k++) {
       this.urls++;
-      this.plainUrlTheLongWay(text, lane.records, k * LANE_FIELDS);
+      this.plainUrlTheLongWay(text(), lane.records, k * LANE_FIELDS);
     }
   }
 

@@ -10,7 +10,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut,
 import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { PlainLane } from '../read/plain-lane.js';
+import { PlainLane, type RunText } from '../read/plain-lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -180,7 +180,7 @@ export class SitemapValidation implements ReaderSink {
   }
 
   /** The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc, no extensions. */
-  private checkRun(text: string, count: number): void {
+  private checkRun(text: RunText, count: number): void {
     this.entries += count;
     this.protocol.plainUrls(text, count);
     this.hreflang.addPages((this.lane as PlainLane).pages(count), count);

@@ -119,6 +119,11 @@ export interface XmlShortcut {
    * leaves in it the same for the index it returns (after the last one). Returns -1 when it read none.
    */
   bulk?(buf: string, at: number, lines: Int32Array, maxLength: number): number;
+  /**
+   * Optional: `bulk` over ASCII bytes, for input the tokenizer reads from its bytes
+   * (XmlTokenizer.writeBulkBytes): indexes are byte indexes, which for ASCII are character indexes.
+   */
+  bulkBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -452,6 +457,91 @@ export class XmlTokenizer {
     } finally {
       this.busy = false;
       this.carryShortcuts = true;
+    }
+  }
+
+  /** The line after everything read so far (with nothing held: see heldEndTag). */
+  get readLine(): number {
+    return this.line;
+  }
+
+  /** The column after everything read so far (with nothing held: see heldEndTag). */
+  get readColumn(): number {
+    return this.bufBase - this.lineStart + 1;
+  }
+
+  /** The end tag of the handler's shortcut element (`</url>`), if it has a shortcut with one now. */
+  get shortcutEndTag(): string | undefined {
+    return this.h.shortcut?.endTag;
+  }
+
+  /**
+   * Whether the tokenizer holds characters of the input it has not read yet (a cut tag, value or
+   * element), and if so, when they are a shortcut element cut by the end of the last chunk, that
+   * element's end tag: undefined when nothing is held, '' when something else is.
+   */
+  get heldEndTag(): string | undefined {
+    return this.carry === '' ? undefined : this.carryEndTag;
+  }
+
+  /**
+   * Read the next characters of the input from their bytes rather than as text, where the handler's
+   * shortcut takes them in bulk (XmlShortcut.bulkBytes): the input goes on with `bytes[from..]`, which
+   * must be ASCII (so a byte is a character) and must not have been given to `write`. Whitespace and
+   * then a run of shortcut elements are read, with no events, as `write` would read them through the
+   * shortcut's `bulk`. Returns the index after what was read (give what follows to `write`), or `from`
+   * when nothing was: the tokenizer is not between elements with nothing held, the shortcut does not
+   * apply here, or it declined. Why: the bytes of a plain sitemap's bulk are never made into a string
+   * (issue #4, bench:validate).
+   */
+  writeBulkBytes(bytes: Uint8Array, from: number): number {
+    this.enter('writeBulkBytes');
+    try {
+      if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
+      const sc = this.h.shortcut;
+      if (sc == null || sc.bulkBytes === undefined || sc.depth !== this.names.length || sc === this.scDropped || sc.depth + sc.nesting > this.maxDepth) return from;
+      // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
+      const base = this.bufBase - from;
+      let line = this.line;
+      let lineStart = this.lineStart;
+      let lastCR = this.lastCR;
+      let at = from;
+      for (; at < bytes.length; at++) {
+        const c = bytes[at] as number;
+        if (c === 0x0a) {
+          if (base + at !== lastCR + 1) line++;
+          lineStart = base + at + 1;
+        } else if (c === 0x0d) {
+          line++;
+          lineStart = base + at + 1;
+          lastCR = base + at;
+        } else if (c !== 0x20 && c !== 0x09) {
+          break;
+        }
+      }
+      if (at >= bytes.length || bytes[at] !== 0x3c) return from;
+      const lines = this.bulkLines;
+      lines[0] = line;
+      lines[1] = lineStart - base;
+      const end = sc.bulkBytes(bytes, at, lines, this.maxValue);
+      if (end === -1) return from;
+      this.scHits++;
+      this.textLen = 0;
+      this.textOverflow = false;
+      this.line = lines[0] as number;
+      this.lineStart = (lines[1] as number) + base;
+      this.lastCR = lastCR;
+      this.bufBase = base + end;
+      this.buf = '';
+      this.nextNL = -1;
+      this.nextCR = -1;
+      this.nextAmp = -1;
+      return end;
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    } finally {
+      this.busy = false;
     }
   }
 

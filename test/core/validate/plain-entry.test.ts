@@ -14,6 +14,7 @@ import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
 import { LANE_WINDOW } from '../../../src/core/read/plain-lane.js';
+import { readAsciiChunk } from '../../../src/core/read/ascii-bulk.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -25,17 +26,20 @@ interface Outcome {
   taken: number;
   /** Of those, the ones the bulk lane (plain-lane.ts) read. */
   lane: number;
+  /** Of those, the ones it read from bytes (the `lane-bytes` way). */
+  bytesLane: number;
 }
 
 /**
  * The ways: every element through the events; the RegExp shortcut alone; the bulk lane first, then
  * the RegExp, its runs counted by the sink (ReaderSink.urlRun) or, for a sink that does not count
- * runs (`lane-per-url`), delivered one by one.
+ * runs (`lane-per-url`), delivered one by one; and `lane-bytes`: `lane`, with every ASCII chunk read
+ * by readAsciiChunk (its bulk from the bytes, as node/parse-sitemap.ts reads files).
  */
-type Way = 'events' | 'regexp' | 'lane' | 'lane-per-url';
+type Way = 'events' | 'regexp' | 'lane' | 'lane-per-url' | 'lane-bytes';
 
 function validateWith(way: Way, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
-  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' || way === 'lane-per-url' });
+  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' || way === 'lane-per-url' || way === 'lane-bytes' });
   const sink: ReaderSink = way !== 'lane-per-url' ? validation : {
     format: (f) => validation.format(f),
     url: (e, at) => validation.url(e, at),
@@ -46,6 +50,7 @@ function validateWith(way: Way, chunks: readonly string[], options: ValidationOp
   const handler = validation.xmlHandler(reader);
   let taken = 0;
   let lane = 0;
+  let bytesLane = 0;
   // The handler's shortcut, wrapped to count what it takes.
   const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
   const counting = new Proxy(handler, {
@@ -79,17 +84,44 @@ function validateWith(way: Way, chunks: readonly string[], options: ValidationOp
             return end;
           };
         }
+        const bulkBytes = sc.bulkBytes;
+        if (bulkBytes !== undefined) {
+          w.bulkBytes = (bytes, at, lines, maxLength) => {
+            const end = bulkBytes(bytes, at, lines, maxLength);
+            if (end !== -1) {
+              const read = new TextDecoder().decode(bytes.subarray(at, end)).split('<url>').length - 1;
+              taken += read;
+              lane += read;
+              bytesLane += read;
+            }
+            return end;
+          };
+        }
         wrapped.set(sc, w);
       }
       return w;
     },
   }) as XmlTokenHandler;
   const tokenizer = new XmlTokenizer(counting, { maxDepth: budgets.maxDepth, maxValueLength: budgets.maxValueLength ?? 1024 * 1024 });
-  for (const chunk of chunks) tokenizer.write(chunk);
+  for (const chunk of chunks) {
+    if (way === 'lane-bytes' && ASCII.test(chunk)) {
+      readAsciiChunk(tokenizer, new TextEncoder().encode(chunk), { text: (from, to) => tokenizer.write(chunk.slice(from, to)), skipped: () => {}, wantsMore: () => true });
+    } else {
+      tokenizer.write(chunk);
+    }
+  }
   tokenizer.end();
   reader.end();
   const report = validation.finish(new TextEncoder().encode(chunks.join('')).length);
-  return { report, schemaValid: validation.schemaValid, taken, lane };
+  return { report, schemaValid: validation.schemaValid, taken, lane, bytesLane };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Where the first `<url` or `<sitemap>` is (else the middle): a cut there puts the entries in a chunk of their own. */
+function firstEntry(text: string): number {
+  const at = text.search(/<(url|sitemap)[\s>]/);
+  return at === -1 ? text.length >> 1 : at;
 }
 
 /** Both ways agree on `text`, whole and in the given pieces; returns the fast path's outcome (whole). */
@@ -108,8 +140,12 @@ function assertSame(text: string, pieces: readonly number[] = [], options: Valid
   const perUrl = validateWith('lane-per-url', [text], options, budgets);
   assert.deepStrictEqual(perUrl.report, long.report, 'report, whole (lane, url by url)');
   assert.equal(perUrl.lane, fast.lane);
+  // The bytes way reads the bulk of every chunk after the first (the first holds the root's start tag).
+  const bytes = validateWith('lane-bytes', splitAt(text, [...pieces, firstEntry(text)]), options, budgets);
+  assert.deepStrictEqual(bytes.report, long.report, 'report (lane, bytes)');
+  assert.equal(bytes.schemaValid, long.schemaValid, 'schema verdict (lane, bytes)');
   if (pieces.length > 0) {
-    for (const way of ['regexp', 'lane', 'lane-per-url'] as const) {
+    for (const way of ['regexp', 'lane', 'lane-per-url', 'lane-bytes'] as const) {
       const chunked = validateWith(way, splitAt(text, pieces), options, budgets);
       assert.deepStrictEqual(chunked.report, long.report, `report, split (${way})`);
       assert.equal(chunked.schemaValid, long.schemaValid, `schema verdict, split (${way})`);
@@ -245,6 +281,38 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
       const out = assertSame(text, pieces);
       assert.equal(out.report.entries, 2000);
       assert.ok(out.lane >= 1990, `${out.lane} read by the lane`);
+    }
+  });
+
+  it('reads the bulk of ASCII chunks from their bytes, with the report of the events', () => {
+    const text = urlset(...manyUrls());
+    const long = validateWith('events', [text]);
+    for (const size of [97, 1000, 4096, 65536]) {
+      const pieces: number[] = [firstEntry(text)];
+      for (let at = size; at < text.length; at += size) pieces.push(at);
+      const out = validateWith('lane-bytes', splitAt(text, pieces));
+      assert.deepStrictEqual(out.report, long.report, `chunks of ${size}`);
+      // Where a chunk cuts a url, that url goes as text; the rest are read from the bytes.
+      assert.ok(out.bytesLane >= 2000 - 2 * pieces.length && out.bytesLane > 0, `${out.bytesLane} read from bytes in chunks of ${size}`);
+    }
+  });
+
+  it('counts the line breaks between urls read from bytes as the events do, a CRLF cut by a chunk too', () => {
+    for (const sep of ['\r\n', '\r', '\n\r', ' \t\r\n  ', '\r\r\n']) {
+      const urls = manyUrls().slice(0, 300);
+      // A diagnostic after each stretch, to show where the lines are.
+      for (let i = 50; i < 300; i += 50) urls[i] = `<url><loc>https://example.com/bad ${i}</loc></url>`;
+      const text = `${HEAD}${urls.join(sep)}${sep}</urlset>${sep}`;
+      const long = validateWith('events', [text]);
+      assert.ok(long.report.diagnostics.length >= 5);
+      // Chunks that start just before, inside or after the separator that follows a url.
+      const pieces: number[] = [firstEntry(text)];
+      let k = 0;
+      for (let at = text.indexOf('</url>', 1000); at !== -1; at = text.indexOf('</url>', at + 3000)) pieces.push(at + 6 + (k++ % 3));
+      const out = validateWith('lane-bytes', splitAt(text, pieces));
+      assert.deepStrictEqual(out.report, long.report, JSON.stringify(sep));
+      // A lone CR between urls ends the lane's runs: then most urls go as text.
+      assert.ok(out.bytesLane > (/\r(?!\n)/.test(sep) ? 0 : 100), `${out.bytesLane} read from bytes (${JSON.stringify(sep)})`);
     }
   });
 
