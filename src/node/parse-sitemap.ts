@@ -8,6 +8,11 @@
 //   (gzip by magic, byte        (encoding by BOM,              ├► TextSitemapReader ───────────────┼► entries
 //    budgets)                    pattern, declaration)         └► html / empty: a diagnostic      ┘  + diagnostics
 //
+// Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
+// its bulk read from the bytes where the XML handler's shortcut offers that (core/read/ascii-bulk.ts:
+// a validation's runs of plain `<url>` elements), the rest decoded as text; `bulkFromBytes: false`
+// decodes everything.
+//
 // The format is sniffed on the first decoded characters after leading whitespace (sniff.ts
 // `sniffFormat`); the leading whitespace itself, however long, is not kept: it is fed to both
 // candidate readers while the format is still open (it produces no entries in either).

@@ -47,7 +47,7 @@ export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink:
       if (pos === length) break;
     }
     // Where the bulk stops, the next element goes as text, then the bulk is offered again.
-    const endTag = tokenizer.shortcutEndTag;
+    const endTag = tokenizer.bulkBytesEndTag;
     if (endTag === undefined || ++stops > MAX_BULK_STOPS) break;
     const next = indexOfAscii(bytes, endTag, pos);
     if (next === -1) break;
@@ -59,7 +59,7 @@ export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink:
 }
 
 /** The index of ASCII `needle` (starting with `<`) in `bytes` from `from`, or -1. */
-export function indexOfAscii(bytes: Uint8Array, needle: string, from: number): number {
+function indexOfAscii(bytes: Uint8Array, needle: string, from: number): number {
   const first = needle.charCodeAt(0);
   const last = bytes.length - needle.length;
   for (let i = bytes.indexOf(first, from); i !== -1 && i <= last; i = bytes.indexOf(first, i + 1)) {

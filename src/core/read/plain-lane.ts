@@ -16,11 +16,13 @@
 // on fast-check mutations.
 //
 // Only windows that are all ASCII are read this way (then a byte offset is a string index); others
-// go the RegExp way. One module instance serves every reading in the process: a call leaves nothing
-// behind but scratch memory, and its records are read before any other call can run (everything
-// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): its
-// table of loc fingerprints (the protocol's duplicate check) lives in that instance's memory, where
-// markSeen checks a whole run against it in one call.
+// go the RegExp way. A window is copied into the module from the text (`scan`) or, for input read
+// from its bytes (core/read/ascii-bulk.ts), from the bytes themselves (`scanBytes`). One module
+// instance serves every reading in the process: a call leaves nothing behind but scratch memory,
+// and its records are read before any other call can run (everything here is synchronous). A
+// validation has an instance of its own (PlainLane.createWithTable): its table of loc fingerprints
+// (the protocol's duplicate check) lives in that instance's memory, where markSeen checks a whole
+// run against it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
 import type { Changefreq, UrlEntry } from '../model.js';

@@ -470,9 +470,13 @@ export class XmlTokenizer {
     return this.bufBase - this.lineStart + 1;
   }
 
-  /** The end tag of the handler's shortcut element (`</url>`), if it has a shortcut with one now. */
-  get shortcutEndTag(): string | undefined {
-    return this.h.shortcut?.endTag;
+  /**
+   * The end tag of the handler's shortcut element (`</url>`) while that shortcut reads from bytes
+   * (writeBulkBytes), else undefined.
+   */
+  get bulkBytesEndTag(): string | undefined {
+    const sc = this.h.shortcut;
+    return sc == null || sc.bulkBytes === undefined || sc === this.scDropped ? undefined : sc.endTag;
   }
 
   /**
