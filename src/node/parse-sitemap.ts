@@ -470,6 +470,8 @@ class Pipeline implements ReaderSink {
   writeBytes(bytes: Uint8Array): void {
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
+    // XML, ASCII, in an encoding that takes ASCII as is, nothing the decoder has yet to place: the
+    // bulk from the bytes.
     const tokenizer = this.router.xmlTokenizer;
     if (tokenizer !== undefined && this.bulkBytes > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && isAscii(bytes)) {
       this.writeAscii(bytes, tokenizer);

@@ -136,8 +136,8 @@ export class ProtocolChecker {
    * allowed length, and a lastmod is given only when it may be in the future. The lane checks the
    * whole run for duplicates against its table in one call and picks out the records that need
    * more (a duplicate, a lastmod); strings are made only for a message, and what is rare (a location
-   * scope, the tracking cap) goes the way of `url`. `text` is what the records index, or a function
-   * that makes it (called only when a string is needed).
+   * scope, the tracking cap) goes the way of `url`. `runText` is what the records index, or a
+   * function that makes it (called only when a string is needed).
    */
   plainUrls(runText: RunText, count: number): void {
     const lane = this.lane;

@@ -490,13 +490,14 @@ export class XmlTokenizer {
 
   /**
    * Read the next characters of the input from their bytes rather than as text, where the handler's
-   * shortcut takes them in bulk (XmlShortcut.bulkBytes): the input goes on with `bytes[from..]`, which
-   * must be ASCII (so a byte is a character) and must not have been given to `write`. Whitespace and
-   * then a run of shortcut elements are read, with no events, as `write` would read them through the
-   * shortcut's `bulk`. Returns the index after what was read (give what follows to `write`), or `from`
-   * when nothing was: the tokenizer is not between elements with nothing held, the shortcut does not
-   * apply here, or it declined. Why: the bytes of a plain sitemap's bulk are never made into a string
-   * (issue #4, bench:validate).
+   * shortcut takes them in bulk (XmlShortcut.bulkBytes): the input goes on with `bytes[from..]`,
+   * which must be ASCII (so a byte is a character) and must not have been given to `write`.
+   * Whitespace and then a run of shortcut elements are read as `write` would read them through the
+   * shortcut's `bulk`, but with no event at all: not even the whitespace's text event, which a
+   * handler that offers `bulkBytes` does without. Returns the index after what was read (give what
+   * follows to `write`), or `from` when nothing was: the tokenizer is not between elements with
+   * nothing held, the shortcut does not apply here, or it declined. Why: the bytes of a plain
+   * sitemap's bulk are never made into a string (issue #4, bench:validate).
    */
   writeBulkBytes(bytes: Uint8Array, from: number): number {
     this.enter('writeBulkBytes');

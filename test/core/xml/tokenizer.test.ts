@@ -753,3 +753,73 @@ describe('XmlTokenizer: arbitrary input (fast-check)', () => {
     );
   });
 });
+
+describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
+  const ITEM = '<i>x</i>';
+  /** A handler whose shortcut takes `<i>x</i>` elements at depth 1, from text one by one and from bytes in runs. */
+  function bulkHandler(events: Event[], runs: Array<[number, number, number, number]>): XmlTokenHandler {
+    const base = recorder(events);
+    return {
+      ...base,
+      shortcut: {
+        depth: 1,
+        nesting: 1,
+        pattern: /<i>x<\/i>/y,
+        endTag: '</i>',
+        take: (match) => match.index + ITEM.length,
+        bulkBytes: (bytes, at, lines) => {
+          let end = at;
+          const text = new TextDecoder().decode(bytes);
+          while (text.startsWith(ITEM, end)) end += ITEM.length;
+          if (end === at) return -1;
+          runs.push([at, end, lines[0] as number, lines[1] as number]);
+          return end;
+        },
+      },
+    };
+  }
+  const bytesOf = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+  it('reads a run from the bytes after the whitespace, then the text that follows where it stopped', () => {
+    const events: Event[] = [];
+    const runs: Array<[number, number, number, number]> = [];
+    const t = new XmlTokenizer(bulkHandler(events, runs));
+    t.write('<r>');
+    const bytes = bytesOf(`\r\n  ${ITEM}${ITEM}<b/>`);
+    const end = t.writeBulkBytes(bytes, 0);
+    assert.equal(end, 4 + 2 * ITEM.length);
+    // The run starts on line 2 (the CRLF counts once), which starts at index 2 of the bytes.
+    assert.deepEqual(runs, [[4, end, 2, 2]]);
+    assert.equal(t.readLine, 2);
+    assert.equal(t.readColumn, 2 + 2 * ITEM.length + 1);
+    t.write('<b/></r>');
+    t.end();
+    // No event for the whitespace or the run; the element after it is where the bytes put it.
+    assert.deepEqual(events.filter((e) => e[0] === 'start').map((e) => [e[1], e[4], e[5], e[6]]), [['r', 1, 1, 0], ['b', 2, 19, 23]]);
+    assert.deepEqual(codes(events), []);
+  });
+
+  it('reads nothing where it does not apply: something held, outside the shortcut\'s depth, no run there, no bulkBytes', () => {
+    const runs: Array<[number, number, number, number]> = [];
+    const held = new XmlTokenizer(bulkHandler([], runs));
+    held.write('<r><i>x</');
+    assert.equal(held.heldEndTag, '</i>');
+    assert.equal(held.writeBulkBytes(bytesOf(`i>${ITEM}`), 0), 0);
+    const top = new XmlTokenizer(bulkHandler([], runs));
+    assert.equal(top.writeBulkBytes(bytesOf(ITEM), 0), 0, 'no element open yet');
+    top.write('<r><a>');
+    assert.equal(top.writeBulkBytes(bytesOf(ITEM), 0), 0, 'two elements open');
+    const other = new XmlTokenizer(bulkHandler([], runs));
+    other.write('<r>');
+    assert.equal(other.heldEndTag, undefined);
+    assert.equal(other.writeBulkBytes(bytesOf(' <b/>'), 0), 0, 'not a run');
+    assert.equal(other.writeBulkBytes(bytesOf('   '), 0), 0, 'only whitespace');
+    assert.deepEqual(runs, []);
+    const plain = new XmlTokenizer(recorder([]));
+    plain.write('<r>');
+    assert.equal(plain.bulkBytesEndTag, undefined);
+    assert.equal(plain.writeBulkBytes(bytesOf(ITEM), 0), 0);
+    plain.end();
+    assert.throws(() => plain.writeBulkBytes(bytesOf(ITEM), 0), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_TOKENIZER_ENDED');
+  });
+});
