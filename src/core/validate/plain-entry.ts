@@ -174,8 +174,9 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   const plainLane = name === 'url' && lane !== null ? lane.lane : undefined;
   if (plainLane !== undefined) {
     const options = lane as LaneOptions;
-    shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering);
-    shortcut.bulkBytes = (bytes, at, lines, maxLength) => takeRun(plainLane, bytes, at, lines, maxLength, options, reader, structure, delivering);
+    const textOf = asciiTextOf();
+    shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering, textOf);
+    shortcut.bulkBytes = (bytes, at, lines, maxLength) => takeRun(plainLane, bytes, at, lines, maxLength, options, reader, structure, delivering, textOf);
   }
   return shortcut;
 }
@@ -202,18 +203,31 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
  */
 export type CheckRun = (text: RunText, count: number) => void;
 
-/** The text of ASCII bytes, every byte a character (what the records of a bytes scan index). */
-function asciiString(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes);
+/**
+ * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
+ * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
+ * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
+ */
+function asciiTextOf(): (bytes: Uint8Array) => string {
+  let decoded: Uint8Array | undefined;
+  let text = '';
+  return (bytes) => {
+    if (bytes !== decoded) {
+      text = new TextDecoder().decode(bytes);
+      decoded = bytes;
+    }
+    return text;
+  };
 }
 
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
  * reader's sink counts runs, else one by one (the same entries but for changefreq, priority and a
- * lastmod surely in the past, which no check reads once the pattern has passed them). Returns the
- * index after the last one, or -1 when it read none.
+ * lastmod surely in the past, which no check reads once the pattern has passed them). `source` is
+ * the text or the ASCII bytes the run is read from; `textOf` makes the text of bytes when a string is
+ * needed. Returns the index after the last one, or -1 when it read none.
  */
-function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering): number {
+function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
   const budget = reader.plainEntryBudget();
   if (budget === 0) return -1;
   const bytes = typeof source === 'string' ? undefined : source;
@@ -225,9 +239,9 @@ function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines
   if (taken === 0) return -1;
   const counted = reader.deliverPlainRun(taken);
   if (counted !== -1) {
-    options.checkRun(bytes === undefined ? (source as string) : () => asciiString(bytes), counted);
+    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted);
   } else {
-    const buf = bytes === undefined ? (source as string) : asciiString(bytes);
+    const buf = bytes === undefined ? (source as string) : textOf(bytes);
     for (let k = 0; k < taken; k++) {
       // Taken afresh for each: the checks of the last one may have grown the lane's memory.
       const records = lane.records;
