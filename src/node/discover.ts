@@ -20,12 +20,13 @@
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
-import type { SitemapRef, UrlEntry } from '../core/model.js';
-import type { SitemapFormat } from '../core/read/types.js';
+import { LIMITS_PROFILES, type SitemapRef, type UrlEntry } from '../core/model.js';
+import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
+import { ProtocolChecker } from '../core/validate/protocol.js';
 import { HttpCache } from './http/cache.js';
-import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, type HttpClientOptions, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
 import { readSitemap } from './parse-sitemap.js';
 
 export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
@@ -50,12 +51,18 @@ export interface DiscoverOptions extends HttpClientOptions {
   runTimeoutMs?: number;
   /** Most entries read per document (the reader's budget, default 1,000,000). */
   maxEntries?: number;
+  /**
+   * Most distinct URLs remembered per document for the duplicate check (`loc/duplicate`, as
+   * `validate` does it; default 1,000,000): past it, `duplicates/not-checked` and repeats pass.
+   */
+  maxTrackedUrls?: number;
 }
 
 export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
 /**
- * `ok` read (it may still carry warnings or errors), `failed` not fetched or not readable, `skipped`
- * not fetched on purpose (visited, limits, policy), `absent` a probed path that holds no sitemap.
+ * `ok` read (it may still carry warnings or errors), `failed` not fetched, not readable or its body cut
+ * short (`cut`), `skipped` not fetched on purpose (visited, limits, policy, its host unreachable),
+ * `absent` a probed path that holds no sitemap.
  */
 export type DocumentOutcome = 'pending' | 'ok' | 'failed' | 'skipped' | 'absent';
 
@@ -83,6 +90,11 @@ export interface SitemapNode {
   redirects: string[];
   /** Read from the cache after a 304. */
   fromCache: boolean;
+  /**
+   * Set when the body was cut short after it had started (`fetch/truncated`, `fetch/timeout`, …: the
+   * code): the document failed, and its `urls` (handed out already) come from a partial document.
+   */
+  cut?: string;
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
@@ -108,12 +120,19 @@ export interface DiscoveryInput {
 }
 
 export interface DiscoveryTotals {
-  /** Sitemap documents fetched (ok or failed; not skipped, not absent probes). */
+  /** Sitemap documents listed or found: always `ok + failed + skipped` (absent probes are not counted). */
   documents: number;
   ok: number;
+  /** Failed documents, those cut short included. */
   failed: number;
   skipped: number;
+  /** Failed documents whose body was cut short after it had started (a part of `failed`). */
+  cut: number;
+  /** robots.txt files that could not be fetched or read (not documents: a site's, not a sitemap). */
+  robotsFailed: number;
   urls: number;
+  /** URLs handed out from documents cut short (a part of `urls`). */
+  urlsFromCut: number;
   bytes: number;
   errors: number;
   warnings: number;
@@ -141,6 +160,7 @@ export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze(
   'fetch/dns': 'error',
   'fetch/connection': 'error',
   'fetch/body': 'error',
+  'fetch/truncated': 'error',
   'fetch/timeout': 'error',
   'fetch/aborted': 'error',
   'fetch/too-large': 'error',
@@ -160,8 +180,52 @@ export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze(
   'discover/robots-unreachable': 'error',
   'discover/robots-sitemap': 'warning',
   'discover/bad-input': 'error',
+  'discover/host-unreachable': 'info',
   'index/nested': 'warning',
 });
+
+/**
+ * Reader codes that say the input stopped in the middle of a document. On a body delimited by the
+ * connection's close they mean the body was cut short (see `read`).
+ */
+const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
+
+function unfinished(d: Diagnostic): boolean {
+  return UNFINISHED_CODES.has(d.code) || (d.code === 'gzip/corrupt' && d.message.includes('unexpected end of file'));
+}
+
+/**
+ * `validate`'s duplicate check (validate/protocol.ts) on one document, so that both say the same of
+ * the same bytes: `loc/duplicate` at a repeat, naming the line of the first, and `duplicates/not-checked`
+ * past `maxTracked` distinct URLs (64-bit fingerprints, no strings kept). Its other findings are
+ * `validate`'s to report and are dropped here.
+ */
+class RepeatCheck {
+  private readonly checker: ProtocolChecker;
+  private repeated = false;
+
+  constructor(maxTracked: number | undefined, report: (d: Diagnostic) => void) {
+    const options = { limits: LIMITS_PROFILES.current, now: Date.now(), ...(maxTracked !== undefined ? { maxTracked } : {}) };
+    this.checker = new ProtocolChecker(options, (d) => {
+      if (d.code === 'loc/duplicate') this.repeated = true;
+      if (d.code === 'loc/duplicate' || d.code === 'duplicates/not-checked') report(d);
+    });
+  }
+
+  /** Whether the URL was listed before in this document (it is reported then). */
+  url(entry: UrlEntry, at: EntryPosition): boolean {
+    this.repeated = false;
+    this.checker.url(entry, at);
+    return this.repeated;
+  }
+
+  /** Whether the sitemap was listed before in this index (it is reported then). */
+  sitemap(ref: SitemapRef, at: EntryPosition): boolean {
+    this.repeated = false;
+    this.checker.sitemap(ref, at);
+    return this.repeated;
+  }
+}
 
 function diagnostic(code: string, message: string, file: string, hint?: string): Diagnostic {
   const d: Diagnostic = { code, severity: DISCOVER_CODES[code] ?? 'error', message, file };
@@ -202,6 +266,8 @@ interface RobotsState {
   node: RobotsNode;
   parsed: RobotsTxt | undefined;
   unreachable: boolean;
+  /** Why no response came, when none did. */
+  failure?: HttpFailure;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -298,6 +364,11 @@ class Discovery {
   private readonly agentToken: string;
   /** Parents of each node (for telling a loop from a sitemap listed twice). */
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
+  /**
+   * Origins whose host refused the connection or whose name does not resolve, with the URL where that
+   * was reported: their other URLs are not requested (one error, not one per path).
+   */
+  private readonly unreachable = new Map<string, { url: string; failure: HttpFailure }>();
   stopped = false;
 
   private runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -364,6 +435,9 @@ class Discovery {
     const state = await this.robots(robotsUrl);
     entry.robots = state.node;
     for (const url of state.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
+    // A host that cannot be reached has no well-known paths to probe: robots.txt said so once.
+    if (state.failure !== undefined && hostUnreachable(state.failure)) this.markUnreachable(robotsUrl, state.failure);
+    if (this.unreachable.has(input.origin)) return;
     if (state.node.sitemaps.length === 0 || this.options.probe === true) {
       for (const path of WELL_KNOWN_SITEMAP_PATHS) {
         const url = new URL(path, `${input.origin}/`).href;
@@ -392,6 +466,7 @@ class Discovery {
     if (!outcome.ok) {
       node.outcome = 'failed';
       state.unreachable = true;
+      state.failure = outcome;
       node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
     } else {
       node.status = outcome.status;
@@ -532,8 +607,32 @@ class Discovery {
     return true;
   }
 
+  private markUnreachable(url: string, failure: HttpFailure): void {
+    const origin = new URL(url).origin;
+    if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, failure });
+  }
+
+  /**
+   * Skips `node` when the host of `url` (the node's own, or the redirect hop that failed) is known to
+   * be unreachable: true then. A probe there is quietly absent; a listed sitemap gets an info.
+   */
+  private skipUnreachable(node: SitemapNode, url = node.url, attempted = false): boolean {
+    const known = this.unreachable.get(new URL(url).origin);
+    if (known === undefined) return false;
+    if (node.via === 'probe') {
+      node.outcome = 'absent';
+      this.emit({ type: 'sitemap', sitemap: node });
+    } else {
+      const what = attempted ? 'failed the same way' : 'not fetched';
+      this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.failure.code})`, node.url), 'skipped');
+    }
+    return true;
+  }
+
   private async fetchSitemap(node: SitemapNode, parent: SitemapNode | undefined): Promise<void> {
+    if (this.skipUnreachable(node)) return;
     if (!(await this.admitted(node, parent))) return;
+    if (this.skipUnreachable(node)) return;
     const start = performance.now();
     const cached = await this.cache?.lookup(node.url);
     const ownKey = visitKey(node.url);
@@ -553,6 +652,12 @@ class Discovery {
     node.redirects = outcome.redirects;
     if (!outcome.ok) {
       node.timeMs = performance.now() - start;
+      // Requests to a host already found unreachable, sent before that was known, fail the same way:
+      // the failure is reported once, where it was first seen.
+      if (hostUnreachable(outcome)) {
+        if (this.skipUnreachable(node, outcome.url, true)) return;
+        this.markUnreachable(outcome.url, outcome);
+      }
       const outcomeKind = outcome.code.startsWith('discover/') ? 'skipped' : 'failed';
       this.fail(node, diagnostic(outcome.code, outcome.message, node.url), outcomeKind);
       return;
@@ -596,18 +701,25 @@ class Discovery {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
     const held: Diagnostic[] = [];
-    const onUrl = (entry: UrlEntry): void => {
-      node.urls++;
-      this.emit({ type: 'url', entry, sitemap: file });
-    };
-    const onSitemap = (ref: SitemapRef): void => {
-      node.sitemaps++;
-      this.enqueue(ref.loc, 'index', node, node.children);
-    };
+    /** The reader's first word that the document stopped in its middle. */
+    let unfinishedAt: Diagnostic | undefined;
     const onDiagnostic = (d: Diagnostic): void => {
+      if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
       // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
       if (probe && node.format === undefined) held.push(d);
       else this.note(node, d);
+    };
+    // A URL (or child) listed again in this document is reported and handed out once.
+    const repeats = new RepeatCheck(this.options.maxTrackedUrls, (d) => onDiagnostic({ ...d, file }));
+    const onUrl = (entry: UrlEntry, at: EntryPosition): void => {
+      if (repeats.url(entry, at)) return;
+      node.urls++;
+      this.emit({ type: 'url', entry, sitemap: file });
+    };
+    const onSitemap = (ref: SitemapRef, at: EntryPosition): void => {
+      if (repeats.sitemap(ref, at)) return;
+      node.sitemaps++;
+      this.enqueue(ref.loc, 'index', node, node.children);
     };
     try {
       const summary = await readSitemap(body, {
@@ -637,25 +749,43 @@ class Discovery {
       }
     } catch (error) {
       if (!(error instanceof FetchFailure)) throw error;
+      // The body stopped before its end (cut by the connection, the deadline, a cap, the run's end):
+      // the document failed, whatever was read of it.
+      node.cut = error.code;
       this.note(node, diagnostic(error.code, error.message, node.url));
     }
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
-    if (probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
+    if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {
+      // RFC 9112 §6.3 item 8: with neither Content-Length nor chunked coding, the body ends where the
+      // server closes the connection, so a close cannot tell a complete body from a cut one (a reset
+      // is reported as fetch/truncated by the client). When the document also stops in its middle,
+      // a cut is what happened; a text sitemap, which has no end to miss, cannot be told.
+      node.cut = 'fetch/truncated';
+      this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${node.bytes} bytes`, node.url));
+      await this.cache?.forget(node.url);
+    }
+    if (node.cut === undefined && probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
       node.outcome = 'absent';
     } else {
       for (const d of held) this.note(node, d);
-      node.outcome = node.errors > 0 && node.urls === 0 && node.sitemaps === 0 ? 'failed' : 'ok';
+      node.outcome = node.cut !== undefined || (node.errors > 0 && node.urls === 0 && node.sitemaps === 0) ? 'failed' : 'ok';
     }
     this.emit({ type: 'sitemap', sitemap: node });
   }
 
   private totals(): DiscoveryTotals {
-    const totals: DiscoveryTotals = { documents: 0, ok: 0, failed: 0, skipped: 0, urls: 0, bytes: 0, errors: 0, warnings: 0, requests: this.client.requests, timeMs: performance.now() - this.started };
+    const totals: DiscoveryTotals = {
+      documents: 0, ok: 0, failed: 0, skipped: 0, cut: 0, robotsFailed: 0, urls: 0, urlsFromCut: 0, bytes: 0, errors: 0, warnings: 0, requests: this.client.requests, timeMs: performance.now() - this.started,
+    };
     const visit = (node: SitemapNode): void => {
+      // Every outcome but `absent` (a probe that found nothing) is a document, counted once.
       if (node.outcome === 'ok') totals.ok++;
-      if (node.outcome === 'failed') totals.failed++;
-      if (node.outcome === 'skipped') totals.skipped++;
-      if (node.outcome === 'ok' || node.outcome === 'failed') totals.documents++;
+      else if (node.outcome === 'failed') totals.failed++;
+      else if (node.outcome === 'skipped') totals.skipped++;
+      if (node.cut !== undefined) {
+        totals.cut++;
+        totals.urlsFromCut += node.urls;
+      }
       totals.urls += node.urls;
       totals.bytes += node.bytes;
       totals.errors += node.errors;
@@ -670,10 +800,11 @@ class Discovery {
           if (d.severity === 'error') totals.errors++;
           else if (d.severity === 'warning') totals.warnings++;
         }
-        if (robots.outcome === 'failed') totals.failed++;
+        if (robots.outcome === 'failed') totals.robotsFailed++;
       }
       for (const node of input.sitemaps) visit(node);
     }
+    totals.documents = totals.ok + totals.failed + totals.skipped;
     return totals;
   }
 }

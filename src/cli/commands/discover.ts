@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseCidr } from '../../core/net/address.js';
-import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
+import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
@@ -38,8 +38,12 @@ Output, --format:
          and a last {"type":"totals",…}
   urls   the page URLs only, one per line
   csv    loc,lastmod,changefreq,priority,sitemap (with a header)
-Problems go to standard error (URL:LINE:COL code severity message) except
-in the tree, which lists them under each document.
+Problems go to standard error (URL:LINE:COL code severity message, the
+position when known, 1-based) except in the tree, which lists them under
+each document. A document whose body was cut short (fetch/truncated,
+fetch/timeout) failed; the URLs read from it before the cut are output, and
+its sitemap line says "cut" with the failure's code; the totals count them
+apart (cut, urlsFromCut).
 
 Options:
   --out FILE            write the output to FILE (replaced whole at the end)
@@ -171,7 +175,7 @@ function describe(node: SitemapNode): string {
   }
   if (node.bytes > 0) parts.push(formatBytes(node.bytes));
   if (node.timeMs > 0) parts.push(formatDuration(node.timeMs));
-  if (node.outcome === 'failed') parts.push('FAILED');
+  if (node.outcome === 'failed') parts.push(node.cut !== undefined ? 'FAILED (cut short)' : 'FAILED');
   const problems = node.errors + node.warnings;
   if (problems > 0) parts.push(`${plural(node.errors, 'error')}, ${plural(node.warnings, 'warning')}`);
   return parts.join('  ');
@@ -182,7 +186,8 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   const problems = (diagnostics: readonly Diagnostic[], prefix: string): void => {
     const shown = diagnostics.filter((d) => !quiet || d.severity === 'error');
     for (const d of shown.slice(0, SHOWN_PER_DOCUMENT)) {
-      const at = d.line !== undefined ? `${d.line}:${d.column ?? 1} ` : '';
+      // 1-based, and only what is known: LINE:COL, LINE alone (a robots.txt line), or nothing.
+      const at = d.line === undefined ? '' : d.column === undefined ? `${d.line} ` : `${d.line}:${d.column} `;
       lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
     }
     if (shown.length > SHOWN_PER_DOCUMENT) lines.push(`${prefix}  … and ${shown.length - SHOWN_PER_DOCUMENT} more`);
@@ -212,12 +217,23 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
     }
     walk(input.sitemaps, '');
   }
-  const t = tree.totals;
   lines.push('');
-  lines.push(
-    `${plural(t.documents, 'document')} (${formatCount(t.ok)} ok, ${formatCount(t.failed)} failed${t.skipped > 0 ? `, ${formatCount(t.skipped)} skipped` : ''}), ${plural(t.urls, 'URL')}, ${formatBytes(t.bytes)}, ${plural(t.requests, 'request')}, ${formatDuration(t.timeMs)}; ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}`,
-  );
+  lines.push(summary(tree.totals, true));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The totals in one line. Documents are ok + failed + skipped, all three always shown so that the sum
+ * can be checked; those cut short are among the failed, and their URLs among the URLs.
+ */
+function summary(t: DiscoveryTotals, requests: boolean): string {
+  const cut = t.cut > 0 ? `; ${formatCount(t.cut)} cut short` : '';
+  const robots = t.robotsFailed > 0 ? `, ${formatCount(t.robotsFailed)} robots.txt failed` : '';
+  const fromCut = t.urlsFromCut > 0 ? ` (${formatCount(t.urlsFromCut)} from documents cut short)` : '';
+  return (
+    `${plural(t.documents, 'document')} (${formatCount(t.ok)} ok, ${formatCount(t.failed)} failed, ${formatCount(t.skipped)} skipped${cut})${robots}, ` +
+    `${plural(t.urls, 'URL')}${fromCut}, ${formatBytes(t.bytes)}, ${requests ? `${plural(t.requests, 'request')}, ` : ''}${formatDuration(t.timeMs)}; ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}`
+  );
 }
 
 /** A live progress line on a terminal, at most ten times a second. */
@@ -373,14 +389,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   }
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
   const t = tree.totals;
-  if (!quiet && format !== 'tree') {
-    io.stderr.write(
-      `${plural(t.documents, 'document')} (${formatCount(t.failed)} failed), ${plural(t.urls, 'URL')}, ${formatBytes(t.bytes)}, ${formatDuration(t.timeMs)}; ${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}\n`,
-    );
-  }
-  if (t.documents === 0) {
-    io.stderr.write(`sitemapkit discover: no sitemap found\n`);
+  if (!quiet && format !== 'tree') io.stderr.write(`${summary(t, false)}\n`);
+  if (t.ok + t.failed === 0) {
+    io.stderr.write(`sitemapkit discover: no sitemap ${t.skipped > 0 ? 'read (every one was skipped)' : 'found'}\n`);
     return EXIT_PROBLEMS;
   }
-  return t.errors > 0 || t.failed > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return t.errors > 0 || t.failed > 0 || t.robotsFailed > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -56,6 +56,13 @@ export class HttpCache {
     return createReadStream(join(this.dir, `${keyOf(url)}.body`), { highWaterMark: 256 * 1024 });
   }
 
+  /** Drops what is stored for `url` (a body that turned out to be cut short). */
+  async forget(url: string): Promise<void> {
+    const key = keyOf(url);
+    await rm(join(this.dir, `${key}.json`), { force: true });
+    await rm(join(this.dir, `${key}.body`), { force: true });
+  }
+
   /**
    * Passes `body` through and stores it under `url` once it has been read to the end; nothing is
    * stored when the response carries no validator, or when reading stops early or fails.

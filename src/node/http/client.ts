@@ -86,6 +86,8 @@ export interface HttpFailure extends Chain {
   /** A diagnostic code: `fetch/timeout`, `fetch/connection`, `fetch/address-refused`, ... */
   code: string;
   message: string;
+  /** The system error under a network failure (`ECONNREFUSED`, `ENOTFOUND`, …), when there is one. */
+  cause?: string;
   /** The URL that failed (the last hop). */
   url: string;
 }
@@ -94,6 +96,28 @@ export type HttpOutcome = HttpResponse | HttpFailure;
 
 /** A failure while the body streams; `code` is the diagnostic code. */
 export class FetchFailure extends SitemapError {}
+
+/**
+ * How the end of a response's body is known (RFC 9112 §6.3): a chunked transfer coding ends with its
+ * last (zero-size) chunk, a Content-Length by its count, anything else by the server closing the
+ * connection (item 8: "close-delimited").
+ */
+export type BodyDelimitation = 'chunked' | 'content-length' | 'close';
+
+export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation {
+  const codings = headers.get('transfer-encoding');
+  // §6.3 item 4: a Transfer-Encoding whose final coding is not chunked is read until the close.
+  if (codings !== null) return /(?:^|,)[ \t]*chunked[ \t]*$/i.test(codings) ? 'chunked' : 'close';
+  return headers.get('content-length') !== null ? 'content-length' : 'close';
+}
+
+/** System errors that say the host cannot be reached at all (not a hiccup of one connection). */
+const HOST_DOWN_CAUSES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
+export function hostUnreachable(failure: HttpFailure): boolean {
+  return failure.cause !== undefined && HOST_DOWN_CAUSES.has(failure.cause);
+}
 
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -131,18 +155,18 @@ interface Attempt {
   retryAfter?: number | undefined;
 }
 
-/** The fetch error (or abort reason) as a diagnostic code and message. */
-function describeError(error: unknown): { code: string; message: string; retry: boolean } {
+/** The fetch error (or abort reason) as a diagnostic code and message; `cause` the system error code. */
+function describeError(error: unknown): { code: string; message: string; retry: boolean; cause?: string } {
   if (error instanceof FetchFailure) return { code: error.code, message: error.message, retry: false };
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
   const message = cause?.message ?? (error as Error).message ?? String(error);
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
-  if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false };
+  if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false, cause: code };
   const name = (error as Error).name;
   if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
-  return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true };
+  return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
 }
 
 export class HttpClient {
@@ -199,9 +223,9 @@ export class HttpClient {
     const deadline = new IdleDeadline(timeoutMs, () =>
       controller.abort(new FetchFailure('fetch/timeout', `no complete response within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
     );
-    const failed = (code: string, message: string, at: string, retry = false): Attempt => {
+    const failed = (code: string, message: string, at: string, retry = false, cause?: string): Attempt => {
       deadline.clear();
-      return { outcome: { ok: false, code, message, url: at, redirects, attempts }, retry };
+      return { outcome: { ok: false, code, message, url: at, redirects, attempts, ...(cause !== undefined ? { cause } : {}) }, retry };
     };
     let current = url;
     for (;;) {
@@ -227,8 +251,8 @@ export class HttpClient {
       } catch (error) {
         release();
         const reason = signal.aborted ? (signal.reason as unknown) : error;
-        const { code, message, retry } = describeError(reason);
-        return failed(code, message, current, retry);
+        const { code, message, retry, cause } = describeError(reason);
+        return failed(code, message, current, retry, cause);
       }
       const location = response.headers.get('location');
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
@@ -272,11 +296,13 @@ export class HttpClient {
 /**
  * A response body as an async iterable of byte chunks, read once. It ends the request when it ends:
  * fully read, cancelled, over the cap (`FetchFailure` `fetch/too-large`), past the deadline
- * (`fetch/timeout`) or broken (`fetch/body`).
+ * (`fetch/timeout`), cut short by the connection (`fetch/truncated`) or undecodable (`fetch/body`).
  */
 export class HttpBody implements AsyncIterable<Uint8Array> {
   /** Bytes handed over so far (after any Content-Encoding was undone). */
   bytes = 0;
+  /** How the end of this body is known (RFC 9112 §6.3). */
+  readonly delimitation: BodyDelimitation;
   private finished = false;
 
   constructor(
@@ -285,7 +311,9 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     private readonly deadline: IdleDeadline,
     private readonly release: Release,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.delimitation = delimitationOf(response.headers);
+  }
 
   private finish(): void {
     if (this.finished) return;
@@ -340,7 +368,21 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
     if (reason instanceof FetchFailure) return reason;
     const { code, message } = describeError(reason);
-    return new FetchFailure(code === 'fetch/connection' ? 'fetch/body' : code, code === 'fetch/aborted' ? `${message} after ${this.bytes} bytes of the body` : `the body broke off after ${this.bytes} bytes: ${message}`);
+    if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
+    if (code !== 'fetch/connection') return new FetchFailure(code, message);
+    const zlibCode = (reason as { code?: string }).code;
+    // zlib refusing the Content-Encoding's data is a bad body; its input ending early is a cut one.
+    if (zlibCode?.startsWith('Z_') === true && zlibCode !== 'Z_BUF_ERROR') {
+      return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
+    }
+    return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${this.missing()} (${message})`);
+  }
+
+  /** What the body lacked, by how its end was to be known. */
+  private missing(): string {
+    if (this.delimitation === 'chunked') return 'the connection ended before the last chunk of its chunked transfer coding';
+    if (this.delimitation === 'content-length') return `the connection ended before the ${this.response.headers.get('content-length') ?? ''} bytes its Content-Length announced`;
+    return 'the connection broke instead of closing';
   }
 }
 

@@ -168,11 +168,18 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         request.destroy(signal?.reason as Error);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      // The response once it has come: an error of the connection after that belongs to its body.
+      let answered: IncomingMessage | undefined;
       request.on('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
+        // node:http ends a body delimited by the connection's close (RFC 9112 §6.3 item 8) on a reset
+        // as it does on a clean close: it finishes the parser right after this event. A body that is
+        // not complete yet is broken, not ended, so it gets the error (and its reader a truncation).
+        if (answered !== undefined && !answered.complete) answered.destroy(error);
         reject(signal?.aborted === true ? signal.reason : fetchFailed(error));
       });
       request.on('response', (message) => {
+        answered = message;
         const status = message.statusCode ?? 0;
         if (status < 200 || status > 599) {
           message.destroy();
