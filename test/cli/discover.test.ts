@@ -11,8 +11,8 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
 
-/** URL:LINE:COL code severity message */
-const DIAGNOSTIC_LINE = /^(.+):(\d+):(\d+) ([a-z0-9-]+\/[a-z0-9-]+) (error|warning|info) (.+)$/;
+/** URL[:LINE[:COL]] code severity message (the position only when known, 1-based) */
+const DIAGNOSTIC_LINE = /^(\S+?)(?::(\d+)(?::(\d+))?)? ([a-z0-9-]+\/[a-z0-9-]+) (error|warning|info) (.+)$/;
 
 interface Reported {
   file: string;
@@ -157,7 +157,7 @@ describe('sitemapkit discover: robots.txt → index → 2 sitemaps', () => {
     assert.ok(lines.indexOf(line(server.url('/index.xml'))) < lines.indexOf(line(server.url('/s1.xml'))));
     assert.match(line(server.url('/s1.xml')), /^\s*[│ ]\s*[├└]─ /u);
     // Totals.
-    assert.match(stdout, /^3 documents \(3 ok, 0 failed\), 5 URLs, .*\b0 errors, 0 warnings$/m);
+    assert.match(stdout, /^3 documents \(3 ok, 0 failed, 0 skipped\), 5 URLs, .*\b0 errors, 0 warnings$/m);
     // No JSON in the tree.
     assert.equal(/^\{/m.test(stdout), false);
   }
@@ -237,11 +237,11 @@ describe('sitemapkit discover: failures (exit 1)', () => {
   });
   after(() => server.close());
 
-  it('a listed sitemap that 404s: exit 1, URL:0:0 fetch/http-status error HTTP 404 Not Found; the others are read', async () => {
+  it('a listed sitemap that 404s: exit 1, URL fetch/http-status error HTTP 404 Not Found (no made-up position); the others are read', async () => {
     const r = await runCli(['discover', server.url('/index.xml'), '--format', 'urls', ...LOCAL], { cwd });
     assert.equal(r.code, 1);
     assert.deepEqual(r.stdout.trimEnd().split('\n'), pages('ok', 2));
-    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')}:0:0 fetch/http-status error HTTP 404 Not Found`), r.stderr);
+    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found`), r.stderr);
     assert.deepEqual(
       diagnostics(r.stderr).map((d) => [d.file, d.code, d.severity]),
       [[server.url('/missing.xml'), 'fetch/http-status', 'error']],
@@ -263,7 +263,7 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     assert.ok(at >= 0, r.stdout);
     assert.match(lines[at] as string, /\b404\b.*FAILED/);
     assert.match(lines[at + 1] as string, /error fetch\/http-status HTTP 404 Not Found/);
-    assert.match(r.stdout, /^3 documents \(2 ok, 1 failed\), 2 URLs, .*\b1 error, 0 warnings$/m);
+    assert.match(r.stdout, /^3 documents \(2 ok, 1 failed, 0 skipped\), 2 URLs, .*\b1 error, 0 warnings$/m);
     assert.deepEqual(diagnostics(r.stderr), []);
   });
 
@@ -340,7 +340,7 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     const quiet = await runCli(['discover', server.url('/mixed.xml'), '--format', 'urls', '--quiet', ...LOCAL], { cwd });
     assert.equal(quiet.code, 1);
     assert.deepEqual(quiet.stdout, loud.stdout);
-    assert.equal(quiet.stderr, `${server.url('/missing.xml')}:0:0 fetch/http-status error HTTP 404 Not Found\n`);
+    assert.equal(quiet.stderr, `${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found\n`);
     const short = await runCli(['discover', server.url('/mixed.xml'), '--format', 'urls', '-q', ...LOCAL], { cwd });
     assert.equal(short.stderr, quiet.stderr);
   });
