@@ -585,6 +585,8 @@ class Discovery {
         return false;
       }
       const their = await this.robots(robotsUrlOf(node.url));
+      // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
+      if (their.failure !== undefined && hostUnreachable(their.failure)) return true;
       const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(parent.url));
       if (submitted) {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));

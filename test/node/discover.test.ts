@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type SitemapNode } from '../../src/node/discover.js';
+import fc from 'fast-check';
+import type { Socket } from 'node:net';
+import { validateSitemap } from '../../src/node/validate-sitemap.js';
+import { closedPort, startRawServer } from '../helpers/raw-server.js';
 import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
 
 const FAST: DiscoverOptions = { allowPrivate: true, retryBaseDelayMs: 10 };
@@ -444,6 +448,247 @@ describe('discover: other hosts, cache', () => {
     } finally {
       await s.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Every document of the tree (absent probes left out), as the totals must count them. */
+function documents(tree: DiscoveryTree): SitemapNode[] {
+  return nodes(tree).filter((n) => n.outcome !== 'absent');
+}
+
+function assertTotalsAddUp(tree: DiscoveryTree, urls: readonly string[]): void {
+  const t = tree.totals;
+  const docs = documents(tree);
+  assert.equal(t.documents, t.ok + t.failed + t.skipped, JSON.stringify(t));
+  assert.equal(t.documents, docs.length, JSON.stringify(t));
+  assert.equal(t.ok, docs.filter((n) => n.outcome === 'ok').length);
+  assert.equal(t.failed, docs.filter((n) => n.outcome === 'failed').length);
+  assert.equal(t.skipped, docs.filter((n) => n.outcome === 'skipped').length);
+  assert.equal(t.cut, docs.filter((n) => n.cut !== undefined).length);
+  assert.ok(t.cut <= t.failed);
+  assert.equal(t.urls, urls.length);
+  assert.equal(t.urlsFromCut, docs.filter((n) => n.cut !== undefined).reduce((sum, n) => sum + n.urls, 0));
+}
+
+describe('discover: totals add up (issue 22)', () => {
+  it('documents = ok + failed + skipped on a site with failures and skips', async () => {
+    const s = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 2)) }, '/private/p.xml': { body: urlset(pages('p', 1)) } });
+    s.route('/robots.txt', { type: 'text/plain', body: `User-agent: *\nDisallow: /private/\nSitemap: ${s.url('/index.xml')}\n` });
+    // A child listed by robots.txt and the index (skipped once), one disallowed (skipped), one 404 (failed).
+    s.route('/index.xml', { body: sitemapIndex([s.url('/ok.xml'), s.url('/private/p.xml'), s.url('/missing.xml'), s.url('/index.xml')]) });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { respectRobots: true });
+      assert.deepEqual(urls, pages('ok', 2));
+      assertTotalsAddUp(tree, urls);
+      assert.deepEqual([tree.totals.documents, tree.totals.ok, tree.totals.failed, tree.totals.skipped], [5, 2, 1, 2]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a failed robots.txt is counted apart, not among the failed documents', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 500, body: 'oops' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { retries: 0 });
+      assertTotalsAddUp(tree, urls);
+      assert.equal(tree.totals.robotsFailed, 1);
+      assert.deepEqual([tree.totals.documents, tree.totals.ok, tree.totals.failed], [1, 1, 0]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('holds over random site shapes (fast-check)', async () => {
+    type Kind = 'ok' | 'missing' | 'html' | 'disallowed' | 'again' | 'self' | 'cut' | 'repeats' | 'nested';
+    const kinds: Kind[] = ['ok', 'missing', 'html', 'disallowed', 'again', 'self', 'cut', 'repeats', 'nested'];
+    const raw = await startRawServer((socket, path) => {
+      // /cut-N.xml: N URLs, then the connection ends 10 bytes short of the Content-Length.
+      const body = urlset(pages(path, Number(/\d+/.exec(path)?.[0] ?? '1')));
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(body) + 10}\r\n\r\n${body}`);
+      setTimeout(() => socket.destroy(), 5);
+    });
+    const s = await startSiteServer({ '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' } });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...kinds), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 1_000_000 }), async (children, run) => {
+          const locs: string[] = [];
+          children.forEach(([kind, n], i) => {
+            const path = `/r${run}/${kind}-${i}.xml`;
+            if (kind === 'ok') s.route(path, { body: urlset(pages(`${run}-${i}`, n)) });
+            if (kind === 'html') s.route(path, { type: 'text/html', body: '<!DOCTYPE html><html><body>not found</body></html>' });
+            if (kind === 'repeats') s.route(path, { body: urlset([...pages(`${run}-${i}`, n), ...pages(`${run}-${i}`, n)]) });
+            if (kind === 'nested') s.route(path, { body: sitemapIndex([s.url(`/r${run}/nested-leaf-${i}.xml`), s.url('/missing.xml')]) });
+            s.route(`/r${run}/nested-leaf-${i}.xml`, { body: urlset(pages(`${run}-leaf-${i}`, n)) });
+            if (kind === 'disallowed') locs.push(s.url(`/private/${run}-${i}.xml`));
+            else if (kind === 'again') locs.push(s.url(`/r${run}/index.xml`));
+            else if (kind === 'self') locs.push(locs[0] ?? s.url(`/r${run}/index.xml`));
+            else if (kind === 'cut') locs.push(raw.url(`/cut-${run}-${n + 1}.xml`));
+            else locs.push(s.url(path));
+          });
+          s.route(`/r${run}/index.xml`, { body: sitemapIndex(locs) });
+          const { tree, urls } = await discover(s.url(`/r${run}/index.xml`), { respectRobots: true, retries: 0 });
+          assertTotalsAddUp(tree, urls);
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      await s.close();
+      await raw.close();
+    }
+  });
+});
+
+/** A urlset of `count` URLs under /cut/, big enough that the reader hands URLs out before the cut. */
+const LONG_BODY = urlset(pages('cut', 2000));
+const CUT_AT = Buffer.byteLength(LONG_BODY) - 4000;
+
+describe('discover: a body cut short is a failed document (issue 22)', () => {
+  const cases: Record<string, { respond: (socket: Socket) => void; reason: RegExp }> = {
+    'shorter than its Content-Length': {
+      respond: (socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(LONG_BODY)}\r\n\r\n`);
+        socket.write(LONG_BODY.slice(0, CUT_AT), () => setTimeout(() => socket.destroy(), 20));
+      },
+      reason: /Content-Length/,
+    },
+    'chunked without its last chunk': {
+      respond: (socket) => {
+        const part = LONG_BODY.slice(0, CUT_AT);
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`, () => setTimeout(() => socket.destroy(), 20));
+      },
+      reason: /last chunk/,
+    },
+    'closed (no Content-Length) with the XML unclosed': {
+      respond: (socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n`);
+        socket.write(LONG_BODY.slice(0, CUT_AT), () => setTimeout(() => socket.destroy(), 20));
+      },
+      reason: /closed the connection .*xml\/unclosed-element/,
+    },
+    'reset (no Content-Length)': {
+      respond: (socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n`);
+        socket.write(LONG_BODY.slice(0, CUT_AT), () => setTimeout(() => socket.resetAndDestroy(), 20));
+      },
+      reason: /broke instead of closing/,
+    },
+  };
+  for (const [name, { respond, reason }] of Object.entries(cases)) {
+    it(`${name}: fetch/truncated, outcome failed, its URLs counted apart`, async () => {
+      const raw = await startRawServer((socket) => respond(socket));
+      try {
+        const { tree, urls } = await discover(raw.url('/s.xml'), { retries: 0 });
+        const n = node(tree, '/s.xml');
+        assert.equal(n.outcome, 'failed');
+        assert.equal(n.cut, 'fetch/truncated');
+        const truncated = n.diagnostics.filter((d) => d.code === 'fetch/truncated');
+        assert.equal(truncated.length, 1, JSON.stringify(n.diagnostics));
+        assert.match(truncated[0]?.message ?? '', reason);
+        assert.ok(urls.length > 0 && urls.length < 2000, `${urls.length} URLs read before the cut`);
+        assert.deepEqual(urls, pages('cut', urls.length));
+        assert.deepEqual([tree.totals.failed, tree.totals.cut, tree.totals.ok, tree.totals.urlsFromCut], [1, 1, 0, urls.length]);
+        assertTotalsAddUp(tree, urls);
+      } finally {
+        await raw.close();
+      }
+    });
+  }
+
+  it('a body closed cleanly without Content-Length, and whole, is a good document (RFC 9112 §6.3)', async () => {
+    const raw = await startRawServer((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n${LONG_BODY}`));
+    try {
+      const { tree, urls } = await discover(raw.url('/s.xml'), { retries: 0 });
+      assert.equal(urls.length, 2000);
+      assert.equal(node(tree, '/s.xml').outcome, 'ok');
+      assert.deepEqual(codes(tree), []);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('a body stopped by the timeout: fetch/timeout, outcome failed', async () => {
+    const raw = await startRawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(LONG_BODY)}\r\n\r\n${LONG_BODY.slice(0, CUT_AT)}`);
+      // …and the rest never comes.
+    });
+    try {
+      const { tree, urls } = await discover(raw.url('/s.xml'), { retries: 0, timeoutMs: 400 });
+      const n = node(tree, '/s.xml');
+      assert.equal(n.outcome, 'failed');
+      assert.equal(n.cut, 'fetch/timeout');
+      assert.deepEqual(n.diagnostics.map((d) => d.code), ['fetch/timeout']);
+      assert.ok(urls.length > 0);
+      assert.deepEqual([tree.totals.failed, tree.totals.cut, tree.totals.urlsFromCut], [1, 1, urls.length]);
+      assertTotalsAddUp(tree, urls);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('discover: an unreachable host is reported once (issue 22)', () => {
+  it('a site whose port refuses connections: robots.txt fails once, no well-known path is probed', async () => {
+    const port = await closedPort();
+    const { tree } = await discover(`http://127.0.0.1:${port}/`, { retries: 1 });
+    // robots.txt and its one retry; nothing else.
+    assert.equal(tree.totals.requests, 2);
+    assert.equal(tree.totals.errors, 1);
+    assert.equal(tree.inputs[0]?.robots?.outcome, 'failed');
+    assert.deepEqual(tree.inputs[0]?.sitemaps, []);
+  });
+
+  it('the children of an index on a host that refuses connections: one error, the rest not requested', async () => {
+    const port = await closedPort();
+    const dead = Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:${port}/s${i}.xml`);
+    const s = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 1)) } });
+    s.route('/index.xml', { body: sitemapIndex([...dead, s.url('/ok.xml')]) });
+    try {
+      const { tree, urls } = await discover(s.url('/index.xml'), { retries: 0, perHostConcurrency: 1 });
+      assert.deepEqual(urls, pages('ok', 1));
+      assert.deepEqual(codes(tree).filter((c) => c === 'fetch/connection'), ['fetch/connection']);
+      assert.equal(codes(tree).filter((c) => c === 'discover/host-unreachable').length, 9);
+      assert.equal(tree.totals.errors, 1);
+      // The index, ok.xml and one child of the dead host.
+      assert.equal(tree.totals.requests, 3);
+      assertTotalsAddUp(tree, urls);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
+  it('is handed out once, with the loc/duplicate warning validate gives for the same bytes', async () => {
+    const body = urlset(['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/a', 'https://www.example.com/a']);
+    const s = await startSiteServer({ '/s.xml': { body } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'));
+      assert.deepEqual(urls, ['https://www.example.com/a', 'https://www.example.com/b']);
+      const found = node(tree, '/s.xml').diagnostics.filter((d) => d.code === 'loc/duplicate');
+      const validated = await validateSitemap(Buffer.from(body), { file: s.url('/s.xml') });
+      const expected = validated.diagnostics.filter((d) => d.code === 'loc/duplicate');
+      assert.equal(found.length, 2);
+      const shape = (d: { code: string; severity: string; message: string; line?: number; column?: number }): unknown => [d.code, d.severity, d.message, d.line, d.column];
+      assert.deepEqual(found.map(shape), expected.map(shape));
+      assert.equal(node(tree, '/s.xml').urls, 2);
+      assert.equal(tree.totals.warnings, 2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a child listed twice by one index is fetched once, with loc/duplicate on the index', async () => {
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('a', 1)) } });
+    s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/a.xml')]) });
+    try {
+      const { tree, urls } = await discover(s.url('/index.xml'));
+      assert.deepEqual(urls, pages('a', 1));
+      assert.equal(s.count('/a.xml'), 1);
+      assert.deepEqual(codes(tree), ['loc/duplicate']);
+      assert.equal(node(tree, '/index.xml').children.length, 1);
+    } finally {
+      await s.close();
     }
   });
 });

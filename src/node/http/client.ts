@@ -16,6 +16,9 @@
 //   `Content-Encoding` has been undone: a `Content-Encoding: gzip` bomb stops there. A `Content-Length`
 //   above the cap is refused before reading (that bounds the bytes before decompression). A gzip FILE
 //   is left compressed here and capped by the reader's own budgets after it gunzips it.
+// - A host found unreachable (connection refused, name not resolved: `hostUnreachable`), after its
+//   retries, is not asked again in this client's life: later requests to its origin, those already
+//   waiting for a slot included, get the same failure at once, without a request.
 
 import { SitemapError } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
@@ -177,6 +180,8 @@ export class HttpClient {
   private readonly options: HttpClientOptions;
   /** Requests sent (every attempt and hop). */
   requests = 0;
+  /** Origins found unreachable, with the failure that showed it. */
+  private readonly unreachable = new Map<string, HttpFailure>();
 
   constructor(options: HttpClientOptions = {}) {
     this.options = options;
@@ -204,6 +209,10 @@ export class HttpClient {
     const maxDelay = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     for (let attempt = 1; ; attempt++) {
       const { outcome, retry, retryAfter } = await this.attempt(url, request, attempt);
+      if (!outcome.ok && hostUnreachable(outcome) && (!retry || attempt > retries)) {
+        const origin = new URL(outcome.url).origin;
+        if (!this.unreachable.has(origin)) this.unreachable.set(origin, outcome);
+      }
       if (!retry || attempt > retries || this.options.signal?.aborted === true) return outcome;
       // Exponential backoff with "equal jitter": half fixed, half random, so retries of many clients spread.
       const backoff = Math.min(maxDelay, base * 2 ** (attempt - 1));
@@ -238,6 +247,11 @@ export class HttpClient {
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) return failed(refusal.code, refusal.message, current);
       const release = await this.slots.acquire(target.host);
+      const down = this.unreachable.get(target.origin);
+      if (down !== undefined) {
+        release();
+        return failed(down.code, `${down.message} (found for ${down.url}; not requested again)`, current, false, down.cause);
+      }
       let response: Response;
       try {
         this.requests++;
