@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { closedPort, startRawServer } from '../helpers/raw-server.js';
 import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
 
 /** URL[:LINE[:COL]] code severity message (the position only when known, 1-based) */
@@ -607,5 +608,80 @@ describe('sitemapkit discover: usage (exit 2)', () => {
     assert.equal(short.stdout, r.stdout);
     const viaHelp = await runCli(['help', 'discover'], { cwd });
     assert.equal(viaHelp.stdout, r.stdout);
+  });
+});
+
+/** The numbers of the summary line: documents, ok, failed, skipped (as printed). */
+function summaryCounts(text: string): number[] {
+  const m = /^(\d+) documents? \((\d+) ok, (\d+) failed, (\d+) skipped(?:; (\d+) cut short)?\)/m.exec(text);
+  assert.ok(m !== null, text);
+  return m.slice(1, 5).map(Number);
+}
+
+describe('sitemapkit discover: outcomes tell the truth (issue 22)', () => {
+  let server: SiteServer;
+  let cwd: string;
+  before(async () => {
+    cwd = tempDir();
+    server = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 2)) }, '/private/p.xml': { body: urlset(pages('p', 1)) } });
+    // Line 4 holds an empty Sitemap value (ignored): a problem with a line and no column.
+    server.route('/robots.txt', { type: 'text/plain', body: `User-agent: *\nDisallow: /private/\nSitemap: ${server.url('/index.xml')}\nSitemap:\n` });
+    server.route('/index.xml', { body: sitemapIndex([server.url('/ok.xml'), server.url('/private/p.xml'), server.url('/missing.xml'), server.url('/index.xml')]) });
+  });
+  after(() => server.close());
+
+  it('the summary adds up: documents = ok + failed + skipped, on stderr and in the tree', async () => {
+    for (const format of ['jsonl', 'tree']) {
+      const r = await runCli(['discover', server.url('/'), '--respect-robots', '--format', format, ...LOCAL], { cwd });
+      assert.equal(r.code, 1, r.stderr);
+      const [documents, ok, failed, skipped] = summaryCounts(format === 'tree' ? r.stdout : r.stderr);
+      assert.equal(documents, (ok as number) + (failed as number) + (skipped as number), format);
+      // index.xml and ok.xml; missing.xml; private/p.xml (disallowed) and index.xml listed by itself.
+      assert.deepEqual([documents, ok, failed, skipped], [5, 2, 1, 2], format);
+    }
+  });
+
+  it('positions are 1-based, and a robots.txt line without a column is LINE alone: never :0', async () => {
+    const r = await runCli(['discover', server.url('/'), '--format', 'urls', ...LOCAL], { cwd });
+    assert.ok(r.stderr.split('\n').some((l) => l.startsWith(`${server.url('/robots.txt')}:4 discover/robots-sitemap warning `)), r.stderr);
+    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found`), r.stderr);
+    assert.doesNotMatch(r.stderr, /:0[: ]/);
+    const tree = await runCli(['discover', server.url('/'), '--format', 'tree', ...LOCAL], { cwd });
+    assert.match(tree.stdout, /^ {2}4 warning discover\/robots-sitemap /m);
+    assert.doesNotMatch(tree.stdout, /^\s+\d+:\d+ warning discover\/robots-sitemap/m);
+  });
+
+  it('a body cut short: exit 1, fetch/truncated, its URLs output and its sitemap line marked "cut"; counted apart', async () => {
+    const body = urlset(pages('cut', 2000));
+    const raw = await startRawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, body.length - 4000)}`, () => setTimeout(() => socket.destroy(), 20));
+    });
+    try {
+      const r = await runCli(['discover', raw.url('/s.xml'), '--format', 'jsonl', ...LOCAL], { cwd });
+      assert.equal(r.code, 1, r.stderr);
+      const lines = jsonLines(r.stdout);
+      const urls = lines.filter((l) => l.type === 'url');
+      assert.ok(urls.length > 0 && urls.length < 2000, String(urls.length));
+      const sitemap = lines.find((l) => l.type === 'sitemap');
+      assert.equal(sitemap?.outcome, 'failed');
+      assert.equal(sitemap?.cut, 'fetch/truncated');
+      assert.equal(sitemap?.urls, urls.length);
+      const totals = lines.at(-1) as Json;
+      assert.deepEqual([totals.documents, totals.ok, totals.failed, totals.cut, totals.urlsFromCut], [1, 0, 1, 1, urls.length]);
+      assert.deepEqual(diagnostics(r.stderr).map((d) => d.code), ['fetch/truncated']);
+      const n = urls.length.toLocaleString('en-US');
+      assert.match(r.stderr, new RegExp(`^1 document \\(0 ok, 1 failed, 0 skipped; 1 cut short\\), ${n} URLs \\(${n} from documents cut short\\)`, 'm'));
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('a site on a port nothing listens on: one error, no probing of the well-known paths', async () => {
+    const port = await closedPort();
+    const r = await runCli(['discover', `http://127.0.0.1:${port}/`, '--allow-private', '--retries', '1', '--format', 'jsonl'], { cwd });
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(diagnostics(r.stderr).map((d) => d.code), ['discover/robots-unreachable']);
+    const totals = jsonLines(r.stdout).at(-1) as Json;
+    assert.deepEqual([totals.requests, totals.errors, totals.documents, totals.robotsFailed], [2, 1, 0, 1]);
   });
 });
