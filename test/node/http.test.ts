@@ -14,6 +14,7 @@ import { discoverSitemaps } from '../../src/node/discover.js';
 import { validateSitemapUrl } from '../../src/node/validate-url.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { closedPort, startRawServer } from '../helpers/raw-server.js';
 import { pages, sitemapIndex, startSiteServer, urlset } from '../helpers/site-server.js';
 
 async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
@@ -174,6 +175,59 @@ describe('validate URL', () => {
       assert.match(missing.stderr, /HTTP 404/);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('a body cut short (issue 22)', () => {
+  const body = urlset(pages('cut', 500));
+  const part = body.slice(0, 10_000);
+  const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\n';
+  const cases: Record<string, { respond: (socket: import('node:net').Socket) => void; code: string | undefined }> = {
+    'shorter than its Content-Length': { respond: (s) => s.write(`${head}Content-Length: ${body.length}\r\n\r\n${part}`, () => s.destroy()), code: 'fetch/truncated' },
+    'chunked without its last chunk': { respond: (s) => s.write(`${head}Transfer-Encoding: chunked\r\n\r\n${part.length.toString(16)}\r\n${part}\r\n`, () => s.destroy()), code: 'fetch/truncated' },
+    'close-delimited, then reset': { respond: (s) => s.write(`${head}Connection: close\r\n\r\n${part}`, () => setTimeout(() => s.resetAndDestroy(), 20)), code: 'fetch/truncated' },
+    // RFC 9112 §6.3 item 8: the close ends the body; the transport cannot tell it is short.
+    'close-delimited, then closed': { respond: (s) => s.end(`${head}Connection: close\r\n\r\n${part}`), code: undefined },
+  };
+  for (const [name, { respond, code }] of Object.entries(cases)) {
+    it(`${name}: ${code ?? 'read to its end'}`, async () => {
+      const raw = await startRawServer((socket) => respond(socket));
+      const client = new HttpClient({ allowPrivate: true, retries: 0 });
+      try {
+        const r = await client.get(raw.url('/s.xml'));
+        assert.ok(r.ok);
+        if (code === undefined) {
+          assert.equal(await text(r.body), part);
+          assert.equal(r.body.delimitation, 'close');
+        } else {
+          await assert.rejects(text(r.body), (e: { code?: string }) => e.code === code);
+        }
+      } finally {
+        await client.close();
+        await raw.close();
+      }
+    });
+  }
+});
+
+describe('an unreachable host (issue 22)', () => {
+  it('is asked once: later requests to its origin fail the same way without a request', async () => {
+    const port = await closedPort();
+    const client = new HttpClient({ allowPrivate: true, retries: 1, retryBaseDelayMs: 1 });
+    try {
+      const first = await client.get(`http://127.0.0.1:${port}/a.xml`);
+      assert.ok(!first.ok);
+      assert.equal(first.code, 'fetch/connection');
+      assert.equal(first.cause, 'ECONNREFUSED');
+      assert.equal(client.requests, 2); // the request and its retry
+      const second = await client.get(`http://127.0.0.1:${port}/b.xml`);
+      assert.ok(!second.ok);
+      assert.equal(second.code, 'fetch/connection');
+      assert.match(second.message, /not requested again/);
+      assert.equal(client.requests, 2);
+    } finally {
+      await client.close();
     }
   });
 });
