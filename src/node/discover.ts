@@ -201,28 +201,36 @@ function unfinished(d: Diagnostic): boolean {
  * `validate`'s to report and are dropped here.
  */
 class RepeatCheck {
-  private readonly checker: ProtocolChecker;
+  /** Made at the first entry: its table (1.5 MB at first) is no cost for a document without any. */
+  private checker: ProtocolChecker | undefined;
   private repeated = false;
 
-  constructor(maxTracked: number | undefined, report: (d: Diagnostic) => void) {
-    const options = { limits: LIMITS_PROFILES.current, now: Date.now(), ...(maxTracked !== undefined ? { maxTracked } : {}) };
-    this.checker = new ProtocolChecker(options, (d) => {
+  constructor(
+    private readonly maxTracked: number | undefined,
+    private readonly report: (d: Diagnostic) => void,
+  ) {}
+
+  private get protocol(): ProtocolChecker {
+    const options = { limits: LIMITS_PROFILES.current, now: Date.now(), ...(this.maxTracked !== undefined ? { maxTracked: this.maxTracked } : {}) };
+    return (this.checker ??= new ProtocolChecker(options, (d) => {
       if (d.code === 'loc/duplicate') this.repeated = true;
-      if (d.code === 'loc/duplicate' || d.code === 'duplicates/not-checked') report(d);
-    });
+      if (d.code === 'loc/duplicate' || d.code === 'duplicates/not-checked') this.report(d);
+    }));
   }
+
+  // `encoded` is passed as true: the encoding check is validate's, not needed for the repeats.
 
   /** Whether the URL was listed before in this document (it is reported then). */
   url(entry: UrlEntry, at: EntryPosition): boolean {
     this.repeated = false;
-    this.checker.url(entry, at);
+    this.protocol.url(entry, at, undefined, true);
     return this.repeated;
   }
 
   /** Whether the sitemap was listed before in this index (it is reported then). */
   sitemap(ref: SitemapRef, at: EntryPosition): boolean {
     this.repeated = false;
-    this.checker.sitemap(ref, at);
+    this.protocol.sitemap(ref, at, true);
     return this.repeated;
   }
 }
@@ -382,6 +390,10 @@ class Discovery {
     this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
+    const tracked = options.maxTrackedUrls;
+    if (tracked !== undefined && (!Number.isSafeInteger(tracked) || tracked < 1)) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${tracked}`);
+    }
   }
 
   stop(): void {
