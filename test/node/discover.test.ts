@@ -678,6 +678,18 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
     }
   });
 
+  it('past maxTrackedUrls distinct URLs, says so (duplicates/not-checked) as validate does, and lets repeats through', async () => {
+    const s = await startSiteServer({ '/s.xml': { body: urlset(['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', 'https://www.example.com/a']) } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'), { maxTrackedUrls: 2 });
+      assert.deepEqual(urls, ['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', 'https://www.example.com/a']);
+      assert.deepEqual(codes(tree), ['duplicates/not-checked']);
+      assert.throws(() => discoverSitemaps(s.url('/s.xml'), { maxTrackedUrls: 0 }), (e: { code?: string }) => e.code === 'ERR_SITEMAP_OPTION');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a child listed twice by one index is fetched once, with loc/duplicate on the index', async () => {
     const s = await startSiteServer({ '/a.xml': { body: urlset(pages('a', 1)) } });
     s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/a.xml')]) });
