@@ -376,7 +376,7 @@ class Discovery {
    * Origins whose host refused the connection or whose name does not resolve, with the URL where that
    * was reported: their other URLs are not requested (one error, not one per path).
    */
-  private readonly unreachable = new Map<string, { url: string; failure: HttpFailure }>();
+  private readonly unreachable = new Map<string, { url: string; code: string }>();
   stopped = false;
 
   private runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -587,6 +587,11 @@ class Discovery {
     // The policy first: a refused URL costs no request, not even for another host's robots.txt.
     const refusal = await this.client.policy.check(new URL(node.url));
     if (refusal !== undefined) {
+      // A name that does not resolve is reported once per host, like a refused connection.
+      if (hostUnreachable(refusal)) {
+        if (this.skipUnreachable(node)) return false;
+        this.markUnreachable(node.url, refusal);
+      }
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
@@ -621,9 +626,9 @@ class Discovery {
     return true;
   }
 
-  private markUnreachable(url: string, failure: HttpFailure): void {
+  private markUnreachable(url: string, failure: { code: string }): void {
     const origin = new URL(url).origin;
-    if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, failure });
+    if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, code: failure.code });
   }
 
   /**
@@ -638,7 +643,7 @@ class Discovery {
       this.emit({ type: 'sitemap', sitemap: node });
     } else {
       const what = attempted ? 'failed the same way' : 'not fetched';
-      this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.failure.code})`, node.url), 'skipped');
+      this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.code})`, node.url), 'skipped');
     }
     return true;
   }

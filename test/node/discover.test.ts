@@ -638,6 +638,25 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assert.deepEqual(tree.inputs[0]?.sitemaps, []);
   });
 
+  it('a site whose name does not resolve: one fetch/dns on robots.txt, no probing, one lookup', async () => {
+    let lookups = 0;
+    const lookup = async (hostname: string): Promise<never> => {
+      lookups++;
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    const { tree } = await discover('https://nowhere.example/', { allowPrivate: false, lookup });
+    assert.equal(lookups, 1);
+    assert.equal(tree.totals.requests, 0);
+    assert.equal(tree.totals.errors, 1);
+    assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /could not be resolved/);
+    assert.deepEqual(tree.inputs[0]?.sitemaps, []);
+    // Sitemaps named directly: the first gets the error, the others say where it was reported.
+    const named = await discover(['https://nowhere.example/a.xml', 'https://nowhere.example/b.xml', 'https://nowhere.example/c.xml'], { allowPrivate: false, lookup });
+    assert.deepEqual(codes(named.tree).sort(), ['discover/host-unreachable', 'discover/host-unreachable', 'fetch/dns']);
+    assert.equal(named.tree.totals.errors, 1);
+    assertTotalsAddUp(named.tree, named.urls);
+  });
+
   it('the children of an index on a host that refuses connections: one error, the rest not requested', async () => {
     const port = await closedPort();
     const dead = Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:${port}/s${i}.xml`);

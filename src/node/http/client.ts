@@ -117,9 +117,12 @@ export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation 
 /** System errors that say the host cannot be reached at all (not a hiccup of one connection). */
 const HOST_DOWN_CAUSES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
-export function hostUnreachable(failure: HttpFailure): boolean {
-  return failure.cause !== undefined && HOST_DOWN_CAUSES.has(failure.cause);
+/**
+ * Whether a failure says the host cannot be reached: its other URLs would fail the same way. A name
+ * that does not resolve is `fetch/dns`, from the address policy's lookup or the connection's.
+ */
+export function hostUnreachable(failure: Pick<HttpFailure, 'code' | 'cause'>): boolean {
+  return failure.code === 'fetch/dns' || (failure.cause !== undefined && HOST_DOWN_CAUSES.has(failure.cause));
 }
 
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
