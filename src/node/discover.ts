@@ -642,7 +642,7 @@ class Discovery {
       node.outcome = 'absent';
       this.emit({ type: 'sitemap', sitemap: node });
     } else {
-      const what = attempted ? 'failed the same way' : 'not fetched';
+      const what = attempted ? 'not read' : 'not fetched';
       this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.code})`, node.url), 'skipped');
     }
     return true;

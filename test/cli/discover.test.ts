@@ -671,6 +671,10 @@ describe('sitemapkit discover: outcomes tell the truth (issue 22)', () => {
       assert.deepEqual(diagnostics(r.stderr).map((d) => d.code), ['fetch/truncated']);
       const n = urls.length.toLocaleString('en-US');
       assert.match(r.stderr, new RegExp(`^1 document \\(0 ok, 1 failed, 0 skipped; 1 cut short\\), ${n} URLs \\(${n} from documents cut short\\)`, 'm'));
+      const tree = await runCli(['discover', raw.url('/s.xml'), '--format', 'tree', ...LOCAL], { cwd });
+      assert.equal(tree.code, 1);
+      assert.match(tree.stdout, /s\.xml .*FAILED \(cut short\)/);
+      assert.match(tree.stdout, /^1 document \(0 ok, 1 failed, 0 skipped; 1 cut short\), [\d,]+ URLs \([\d,]+ from documents cut short\)/m);
     } finally {
       await raw.close();
     }

@@ -668,7 +668,7 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
       assert.deepEqual(codes(tree).filter((c) => c === 'fetch/connection'), ['fetch/connection']);
       assert.equal(codes(tree).filter((c) => c === 'discover/host-unreachable').length, 9);
       assert.equal(tree.totals.errors, 1);
-      // The index, ok.xml and one child of the dead host.
+      // The index, ok.xml and the dead host's robots.txt (asked for the cross-host check); no child.
       assert.equal(tree.totals.requests, 3);
       assertTotalsAddUp(tree, urls);
     } finally {
