@@ -211,6 +211,30 @@ describe('a body cut short (issue 22)', () => {
   }
 });
 
+describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
+  const gzipped = gzipSync(urlset(pages('gz', 2000)));
+  const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n';
+  const cases: Record<string, { body: Buffer; code: string }> = {
+    // A clean close ends the body by HTTP, but the gzip stream inside it is unfinished: cut short.
+    'gzip stream cut, then closed': { body: gzipped.subarray(0, gzipped.length >> 1), code: 'fetch/truncated' },
+    'gzip stream corrupt': { body: Buffer.concat([gzipped.subarray(0, 10), Buffer.alloc(200, 0xff)]), code: 'fetch/body' },
+  };
+  for (const [name, { body, code }] of Object.entries(cases)) {
+    it(`${name}: ${code}`, async () => {
+      const raw = await startRawServer((socket) => socket.end(Buffer.concat([Buffer.from(head), body])));
+      const client = new HttpClient({ allowPrivate: true, retries: 0 });
+      try {
+        const r = await client.get(raw.url('/s.xml'));
+        assert.ok(r.ok);
+        await assert.rejects(text(r.body), (e: { code?: string }) => e.code === code);
+      } finally {
+        await client.close();
+        await raw.close();
+      }
+    });
+  }
+});
+
 describe('an unreachable host (issue 22)', () => {
   it('is asked once: later requests to its origin fail the same way without a request', async () => {
     const port = await closedPort();
