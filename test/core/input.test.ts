@@ -46,14 +46,14 @@ function throwsCode(fn: () => unknown, code: string, message: RegExp): void {
 
 describe('parseTextLine', () => {
   it('trims, skips blanks and comments, keeps fragments', () => {
-    assert.equal(parseTextLine('  https://example.com/a  '), 'https://example.com/a');
-    assert.equal(parseTextLine('https://example.com/a\r'), 'https://example.com/a');
-    assert.equal(parseTextLine('\uFEFFhttps://example.com/'), 'https://example.com/');
+    assert.deepEqual(parseTextLine('  https://example.com/a  '), { loc: 'https://example.com/a' });
+    assert.deepEqual(parseTextLine('https://example.com/a\r'), { loc: 'https://example.com/a' });
+    assert.deepEqual(parseTextLine('\uFEFFhttps://example.com/'), { loc: 'https://example.com/' });
     assert.equal(parseTextLine(''), undefined);
     assert.equal(parseTextLine(' \t '), undefined);
     assert.equal(parseTextLine('# a comment'), undefined);
     assert.equal(parseTextLine('   # indented comment'), undefined);
-    assert.equal(parseTextLine('https://example.com/#top'), 'https://example.com/#top');
+    assert.deepEqual(parseTextLine('https://example.com/#top'), { loc: 'https://example.com/#top' });
   });
 });
 

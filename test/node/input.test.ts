@@ -52,9 +52,9 @@ async function drain(iterable: AsyncIterable<InputRecord[]>): Promise<InputRecor
 }
 
 describe('detectInputFormat', () => {
-  it('chooses by extension, ignoring .gz; stdin and no extension are text', () => {
-    const cases: [string, InputFormat][] = [
-      ['-', 'text'],
+  it('chooses by extension, ignoring .gz; no extension is text; stdin is recognised by its content (auto)', () => {
+    const cases: [string, InputFormat | 'auto'][] = [
+      ['-', 'auto'],
       ['urls', 'text'],
       ['dir.d/urls', 'text'],
       ['urls.txt', 'text'],
@@ -64,6 +64,8 @@ describe('detectInputFormat', () => {
       ['b.CSV.gz', 'csv'],
       ['c.jsonl', 'jsonl'],
       ['c.ndjson.gz', 'jsonl'],
+      ['d.tsv', 'tsv'],
+      ['d.TAB.gz', 'tsv'],
     ];
     for (const [path, format] of cases) assert.equal(detectInputFormat(path), format, path);
   });
@@ -181,9 +183,9 @@ describe('readInput', () => {
       { entry: { loc: 'https://e.com/é' }, file: '<stdin>', line: 1 },
     ]);
 
-    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(['a\n', 'b']) })), [
-      { entry: { loc: 'a' }, file: '<stdin>', line: 1 },
-      { entry: { loc: 'b' }, file: '<stdin>', line: 2 },
+    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(['/a\n', 'https://e.com/b']) })), [
+      { entry: { loc: '/a' }, file: '<stdin>', line: 1 },
+      { entry: { loc: 'https://e.com/b' }, file: '<stdin>', line: 2 },
     ]);
     assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from([]) })), []);
   });
