@@ -16,7 +16,9 @@ const HTTP_URL_RE = /^https?:\/\//i;
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 // A host name with at least one dot (www.example.com, example.co.uk), an optional port, then the end
 // or the start of a path, query or fragment: what is left of a URL once its scheme is dropped.
-const BARE_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?(?::\d{1,5})?(?:[/?#]|$)/;
+const BARE_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+([A-Za-z]{2,63})\.?(?::\d{1,5})?(?:[/?#]|$)/;
+// `page.html` has the shape of a host name too, but its last label is a file name's extension.
+const FILE_EXTENSION_RE = /^(?:html?|xhtml|php\d?|aspx?|jsp|cgi|xml|txt|pdf|jpe?g|png|gif|svg|webp|css|js|json|gz)$/i;
 // Whitespace as String.prototype.trim knows it (Unicode White_Space, line terminators, BOM) and the
 // C0/C1 controls and DEL: none of them can stand in a URL as written (RFC 3986 §2).
 const NOT_IN_URL_RE = /[\s\uFEFF\x00-\x1f\x7f-\x9f]/;
@@ -71,7 +73,8 @@ function refusal(s: string): string {
   if (format === 'csv') return `${what}: looks like a CSV header: use --input-format csv`;
   if (format === 'tsv') return `${what}: looks like a TSV header: use --input-format tsv`;
   if (s.startsWith('//')) return `${what}: a protocol-relative URL (no scheme): https:${s}?`;
-  if (BARE_HOST_RE.test(s)) return `${what}: looks like a URL without its scheme: https://${s}?`;
+  const host = BARE_HOST_RE.exec(s);
+  if (host !== null && !FILE_EXTENSION_RE.test(host[1] as string)) return `${what}: looks like a URL without its scheme: https://${s}?`;
   const scheme = SCHEME_RE.exec(s)?.[1];
   if (scheme !== undefined) {
     if (/^https?$/i.test(scheme)) return `${what}: write it as ${scheme.toLowerCase()}://host/path`;
