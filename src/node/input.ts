@@ -14,10 +14,18 @@ import { decompressed } from './decompress.js';
 
 export type InputFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
 
-/** One input record: an entry, or an `error` for a line that was skipped. `line` is 1-based. */
+/**
+ * Why an input line was skipped (docs/rules.md "Input"): `input/text` a text line that is no absolute
+ * http(s) URL nor /path; `input/csv` a CSV or TSV record; `input/jsonl` a JSON Lines line;
+ * `input/encoding` invalid UTF-8; `input/line-too-long` a line past the length limit.
+ */
+export type InputErrorCode = 'input/text' | 'input/csv' | 'input/jsonl' | 'input/encoding' | 'input/line-too-long';
+
+/** One input record: an entry, or an `error` (with its `code`) for a line that was skipped. `line` is 1-based. */
 export interface InputRecord {
   entry?: UrlEntry;
   error?: string;
+  code?: InputErrorCode;
   /** The path as the user gave it; stdin is `<stdin>`. */
   file: string;
   line: number;
@@ -171,11 +179,11 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
         const format = sniffInputFormat(line);
         if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
       }
-      if (read.error !== undefined) out().push({ error: read.error, file, line: number });
-      else if (suspect() && read.loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, file, line: number });
+      if (read.error !== undefined) out().push({ error: read.error, code: 'input/text', file, line: number });
+      else if (suspect() && read.loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
       else out().push({ entry: { loc: read.loc }, file, line: number });
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
   );
 }
 
@@ -184,17 +192,17 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
     (line, number) => {
       if (line.charCodeAt(0) !== 0x7b /* { */ && line.trim() === '') return;
       if (suspect() && line.includes('\uFFFD')) {
-        out().push({ error: INVALID_UTF8, file, line: number });
+        out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
         return;
       }
       try {
         out().push({ entry: parseJsonLine(line), file, line: number });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, file, line: number });
+        out().push({ error: error.message, code: 'input/jsonl', file, line: number });
       }
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
   );
 }
 
@@ -215,17 +223,17 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         return;
       }
       if (suspect() && line.includes('\uFFFD')) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', file, line: number });
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line: number });
         return;
       }
       try {
         out().push({ entry: csvRecordToEntry(fields, columns, 'TSV'), file, line: number });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, file, line: number });
+        out().push({ error: error.message, code: 'input/csv', file, line: number });
       }
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
   );
   return {
     push: (text) => splitter.push(text),
@@ -259,18 +267,18 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         return;
       }
       if (suspect() && fields.some((f) => f.includes('\uFFFD'))) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', file, line });
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
         return;
       }
       try {
         out().push({ entry: csvRecordToEntry(fields, columns), file, line });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, file, line });
+        out().push({ error: error.message, code: 'input/csv', file, line });
       }
     },
     onError(message, line) {
-      out().push({ error: message, file, line });
+      out().push({ error: message, code: 'input/csv', file, line });
     },
   });
   return {

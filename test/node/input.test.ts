@@ -114,8 +114,8 @@ describe('readInput', () => {
     assert.deepEqual(records, [
       { entry: { loc: 'https://e.com/a,b', priority: '0.5' }, file: 'in.csv', line: 2 },
       { entry: { loc: 'https://e.com/c' }, file: 'in.csv', line: 4 },
-      { error: 'stray quote in an unquoted field (quote the whole field and double the quote)', file: 'in.csv', line: 5 },
-      { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', file: 'in.csv', line: 6 },
+      { error: 'stray quote in an unquoted field (quote the whole field and double the quote)', code: 'input/csv', file: 'in.csv', line: 5 },
+      { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', code: 'input/csv', file: 'in.csv', line: 6 },
       { entry: { loc: 'https://e.com/f', priority: '0.1' }, file: 'in.csv', line: 7 },
     ]);
   });
@@ -192,11 +192,11 @@ describe('readInput', () => {
 
   it('text: a line that is no URL is an error record with its line, never an entry', async () => {
     const { records } = await collect('mixed.txt', 'https://e.com/a\nwww.e.com/b\n/c\nnot a url\n', 'text');
-    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error?.replace(/^.*(looks like a URL without its scheme|contains a space).*$/, '$1')]), [
-      [1, 'https://e.com/a'],
-      [2, 'looks like a URL without its scheme'],
-      [3, '/c'],
-      [4, 'contains a space'],
+    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error?.replace(/^.*(looks like a URL without its scheme|contains a space).*$/, '$1'), r.code]), [
+      [1, 'https://e.com/a', undefined],
+      [2, 'looks like a URL without its scheme', 'input/text'],
+      [3, '/c', undefined],
+      [4, 'contains a space', 'input/text'],
     ]);
   });
 
@@ -210,7 +210,7 @@ describe('readInput', () => {
     const { records } = await collect('pages.tsv', 'loc\tlastmod\tchangefreq\tpriority\nhttps://e.com/a\\tb\t2024-01-01\t\t0.5\nhttps://e.com/c\t\n', 'tsv');
     assert.deepEqual(records, [
       { entry: { loc: 'https://e.com/a\tb', lastmod: '2024-01-01', priority: '0.5' }, file: 'pages.tsv', line: 2 },
-      { error: 'record has 2 fields, the header has 4 (a tab not written as \\t in a value?)', file: 'pages.tsv', line: 3 },
+      { error: 'record has 2 fields, the header has 4 (a tab not written as \\t in a value?)', code: 'input/csv', file: 'pages.tsv', line: 3 },
     ]);
     await rejectsWith(collect('nohead.tsv', 'url\tlastmod\n', 'tsv'), 'input/csv-header', /^nohead\.tsv:1: TSV header has no "loc" column/);
   });
