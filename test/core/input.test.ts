@@ -287,6 +287,10 @@ describe('csvHeader / csvRecordToEntry', () => {
 });
 
 describe('parseJsonLine', () => {
+  it('says what a sitemap index child printed by "sitemapkit read" is, rather than "unknown field"', () => {
+    throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'input/jsonl', /^a sitemap index child .*generate lists pages/);
+  });
+
   it('accepts the full model', () => {
     const entry = {
       loc: 'https://e.com/',

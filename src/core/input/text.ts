@@ -22,6 +22,8 @@ const FILE_EXTENSION_RE = /^(?:html?|xhtml|php\d?|aspx?|jsp|cgi|xml|txt|pdf|jpe?
 // Whitespace as String.prototype.trim knows it (Unicode White_Space, line terminators, BOM) and the
 // C0/C1 controls and DEL: none of them can stand in a URL as written (RFC 3986 §2).
 const NOT_IN_URL_RE = /[\s\uFEFF\x00-\x1f\x7f-\x9f]/;
+// Printable ASCII without the space: most lines are all of it, and this test is several times faster.
+const NOT_PRINTABLE_ASCII_RE = /[^!-~]/;
 
 const CHARACTER_NAMES: Readonly<Record<string, string>> = {
   ' ': 'a space',
@@ -95,7 +97,7 @@ function refusal(s: string): string {
 export function parseTextLine(line: string): TextLine | undefined {
   const s = line.trim();
   if (s.length === 0 || s.charCodeAt(0) === 0x23 /* # */) return undefined;
-  const bad = NOT_IN_URL_RE.exec(s);
+  const bad = NOT_PRINTABLE_ASCII_RE.test(s) ? NOT_IN_URL_RE.exec(s) : null;
   if (bad !== null) {
     const column = line.indexOf(s) + bad.index + 1;
     const format = sniffInputFormat(s);
@@ -106,7 +108,6 @@ export function parseTextLine(line: string): TextLine | undefined {
       : '; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)';
     return { error: `${quote(s)} contains ${characterName(bad[0])} at column ${column}${hint}` };
   }
-  if (HTTP_URL_RE.test(s)) return { loc: s };
-  if (s.charCodeAt(0) === 0x2f /* / */ && s.charCodeAt(1) !== 0x2f) return { loc: s };
+  if (s.charCodeAt(0) === 0x2f /* / */ ? s.charCodeAt(1) !== 0x2f : HTTP_URL_RE.test(s)) return { loc: s };
   return { error: refusal(s) };
 }
