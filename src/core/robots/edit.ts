@@ -320,6 +320,12 @@ function sitemapProblems(text: string, base: string, hasBase: boolean, oldLineOf
   const problems: SitemapLineProblem[] = [];
   for (const { line, ...problem } of parseRobotsTxt(text, base).problems) {
     if (problem.directive !== 'sitemap' || (!hasBase && problem.message.includes(placeholder))) continue;
+    // A line number inside the message ("duplicate …, first on line N") counts in the new file too;
+    // where the edit moved that line, the message says both.
+    problem.message = problem.message.replace(/\bon line (\d+)/, (whole, n: string) => {
+      const before = oldLineOf(Number(n));
+      return before === undefined || before === Number(n) ? whole : `on line ${n} of the new file (line ${before} before the edit)`;
+    });
     const oldLine = oldLineOf(line);
     problems.push(oldLine === undefined ? { newLine: line, ...problem } : { newLine: line, oldLine, ...problem });
   }

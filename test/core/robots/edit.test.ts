@@ -251,6 +251,18 @@ describe('setSitemapLines: relative Sitemap values', () => {
     ]);
   });
 
+  it('a line number inside a problem message says which file it counts in when the edit moved the line', () => {
+    const D = 'https://example.com/d.xml';
+    // Nothing removed: the duplicate's message counts as both files do.
+    const same = edit(`Sitemap: ${D}\nSitemap: ${D}\nSitemap: ${S}\n`, [S]);
+    assert.deepEqual(same.problems.map((p) => [p.oldLine, p.newLine, p.message.replace(/^.*first/, 'first')]), [[2, 2, 'first on line 1; ignored']]);
+    // The repeat of S on line 2 is removed, so D's lines move up by one.
+    const moved = edit(`Sitemap: ${S}\nSitemap: ${S}\nSitemap: ${D}\nSitemap: ${D}\n`, [S]);
+    assert.equal(moved.text, `Sitemap: ${S}\nSitemap: ${D}\nSitemap: ${D}\n`);
+    assert.deepEqual(moved.problems.map((p) => [p.oldLine, p.newLine]), [[4, 3]]);
+    assert.match(moved.problems[0]?.message ?? '', /first on line 2 of the new file \(line 3 before the edit\); ignored$/);
+  });
+
   it('lines the edit adds shift the numbers after them: problems keep both', () => {
     const result = edit('User-agent: *\nSitemap ftp://example.com/x.xml\n', [S]);
     assert.equal(result.text, `User-agent: *\nSitemap ftp://example.com/x.xml\n\nSitemap: ${S}\n`);
