@@ -1,7 +1,7 @@
 // sitemapkit's library entry.
 export * from './core/index.js';
 export { writeSitemaps, resolveLimits, type WriteSitemapsOptions, type WriteSummary, type WrittenFile, type WriteProgress, type IndexMode } from './node/write-sitemaps.js';
-export { readInput, detectInputFormat, type InputFormat, type InputRecord } from './node/input.js';
+export { readInput, detectInputFormat, type InputFormat, type InputRecord, type InputErrorCode } from './node/input.js';
 export {
   parseSitemap,
   readSitemap,

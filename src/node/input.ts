@@ -5,18 +5,27 @@ import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
-import { parseTextLine } from '../core/input/text.js';
+import { parseTextLine, sniffInputFormat } from '../core/input/text.js';
+import { splitTsvLine } from '../core/input/tsv.js';
 import { CsvParser, csvHeader, csvRecordToEntry, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
 import { ioErrorReason } from './io-errors.js';
 import { decompressed } from './decompress.js';
 
-export type InputFormat = 'text' | 'csv' | 'jsonl';
+export type InputFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
 
-/** One input record: an entry, or an `error` for a line that was skipped. `line` is 1-based. */
+/**
+ * Why an input line was skipped (docs/rules.md "Input"): `input/text` a text line that is no absolute
+ * http(s) URL nor /path; `input/csv` a CSV or TSV record; `input/jsonl` a JSON Lines line;
+ * `input/encoding` invalid UTF-8; `input/line-too-long` a line past the length limit.
+ */
+export type InputErrorCode = 'input/text' | 'input/csv' | 'input/jsonl' | 'input/encoding' | 'input/line-too-long';
+
+/** One input record: an entry, or an `error` (with its `code`) for a line that was skipped. `line` is 1-based. */
 export interface InputRecord {
   entry?: UrlEntry;
   error?: string;
+  code?: InputErrorCode;
   /** The path as the user gave it; stdin is `<stdin>`. */
   file: string;
   line: number;
@@ -29,6 +38,8 @@ export interface ReadInputOptions {
   cwd?: string;
   /** Non-fatal notices, such as unknown CSV columns. */
   onWarning?: (message: string) => void;
+  /** With the format `auto`: the format the content was recognised as, before its first record. */
+  onFormat?: (format: InputFormat) => void;
 }
 
 const CHUNK = 256 * 1024;
@@ -41,24 +52,27 @@ const EXTENSIONS: Readonly<Record<string, InputFormat>> = {
   '.txt': 'text',
   '.lst': 'text',
   '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.tab': 'tsv',
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
 };
 
 /**
  * The input format implied by a path's extension, ignoring a `.gz` suffix (gzip itself is detected by
- * content). `-` (stdin) and names without an extension are text. Throws
+ * content). `-` (stdin) has no name to go by: it is `auto`, recognised by its content when read (see
+ * {@link readInput}). Names without an extension are text. Throws
  * `SitemapError('ERR_SITEMAP_INPUT_FORMAT')` for any other extension: pass `--input-format`.
  */
-export function detectInputFormat(path: string): InputFormat {
-  if (path === '-') return 'text';
+export function detectInputFormat(path: string): InputFormat | 'auto' {
+  if (path === '-') return 'auto';
   const name = basename(path).replace(/\.gz$/i, '');
   const ext = extname(name).toLowerCase();
   const format = Object.hasOwn(EXTENSIONS, ext) ? EXTENSIONS[ext] : undefined;
   if (format === undefined) {
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
-      `cannot tell the input format of ${path} from its extension "${ext}"; use --input-format text|csv|jsonl`,
+      `cannot tell the input format of ${path} from its extension "${ext}"; use --input-format text|csv|tsv|jsonl`,
     );
   }
   return format;
@@ -146,15 +160,30 @@ interface Sink {
   end(): void;
 }
 
+const FORMAT_OPTION: Readonly<Record<Exclude<InputFormat, 'text'>, string>> = {
+  csv: 'CSV (a header naming a loc column): use --input-format csv',
+  tsv: 'TSV (a header naming a loc column): use --input-format tsv',
+  jsonl: 'JSON Lines: use --input-format jsonl',
+};
+
 function textSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
+  let first = true;
   return new LineSplitter(
     (line, number) => {
-      const loc = parseTextLine(line);
-      if (loc === undefined) return;
-      if (suspect() && loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, file, line: number });
-      else out().push({ entry: { loc }, file, line: number });
+      const read = parseTextLine(line);
+      if (read === undefined) return;
+      if (first) {
+        first = false;
+        // A first line that is a CSV/TSV header or a JSON object: the whole input is in another format.
+        // Stopping here writes nothing, where reading on would turn its records into URLs.
+        const format = sniffInputFormat(line);
+        if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
+      }
+      if (read.error !== undefined) out().push({ error: read.error, code: 'input/text', file, line: number });
+      else if (suspect() && read.loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
+      else out().push({ entry: { loc: read.loc }, file, line: number });
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
   );
 }
 
@@ -163,18 +192,64 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
     (line, number) => {
       if (line.charCodeAt(0) !== 0x7b /* { */ && line.trim() === '') return;
       if (suspect() && line.includes('\uFFFD')) {
-        out().push({ error: INVALID_UTF8, file, line: number });
+        out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
         return;
       }
       try {
         out().push({ entry: parseJsonLine(line), file, line: number });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, file, line: number });
+        out().push({ error: error.message, code: 'input/jsonl', file, line: number });
       }
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, file, line: number }),
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
   );
+}
+
+function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (message: string) => void): Sink {
+  let columns: CsvColumns | undefined;
+  const splitter = new LineSplitter(
+    (line, number) => {
+      if (line.trim() === '') return;
+      const fields = splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
+      if (columns === undefined) {
+        try {
+          columns = csvHeader(fields, 'TSV');
+        } catch (error) {
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${number}: ${error.message}`);
+          throw error;
+        }
+        warnUnknownColumns('TSV', file, number, columns, onWarning);
+        return;
+      }
+      if (suspect() && line.includes('\uFFFD')) {
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line: number });
+        return;
+      }
+      try {
+        out().push({ entry: csvRecordToEntry(fields, columns, 'TSV'), file, line: number });
+      } catch (error) {
+        if (!(error instanceof SitemapError)) throw error;
+        out().push({ error: error.message, code: 'input/csv', file, line: number });
+      }
+    },
+    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
+  );
+  return {
+    push: (text) => splitter.push(text),
+    end() {
+      splitter.end();
+      if (columns === undefined) {
+        throw new SitemapError('input/csv-header', `${file}: empty TSV input; expected a header line such as loc<TAB>lastmod<TAB>changefreq<TAB>priority`);
+      }
+    },
+  };
+}
+
+function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, columns: CsvColumns, onWarning?: (message: string) => void): void {
+  if (columns.unknown.length === 0) return;
+  const names = columns.unknown.map((n) => JSON.stringify(n)).join(', ');
+  onWarning?.(`${file}:${line}: unknown ${kind} column${columns.unknown.length === 1 ? '' : 's'} ${names} ignored (known: loc, lastmod, changefreq, priority)`);
 }
 
 function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (message: string) => void): Sink {
@@ -188,25 +263,22 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
           if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
           throw error;
         }
-        if (columns.unknown.length > 0) {
-          const names = columns.unknown.map((n) => JSON.stringify(n)).join(', ');
-          onWarning?.(`${file}:${line}: unknown CSV column${columns.unknown.length === 1 ? '' : 's'} ${names} ignored (known: loc, lastmod, changefreq, priority)`);
-        }
+        warnUnknownColumns('CSV', file, line, columns, onWarning);
         return;
       }
       if (suspect() && fields.some((f) => f.includes('\uFFFD'))) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', file, line });
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
         return;
       }
       try {
         out().push({ entry: csvRecordToEntry(fields, columns), file, line });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, file, line });
+        out().push({ error: error.message, code: 'input/csv', file, line });
       }
     },
     onError(message, line) {
-      out().push({ error: message, file, line });
+      out().push({ error: message, code: 'input/csv', file, line });
     },
   });
   return {
@@ -221,35 +293,75 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
 }
 
 /**
+ * A sink that holds the text until the first line that is not blank is complete, recognises the
+ * format from it ({@link sniffInputFormat}: `{` JSON Lines, a header naming `loc` CSV or TSV, else
+ * text), then hands everything to the sink of that format.
+ */
+function sniffingSink(makeSink: (format: InputFormat) => Sink, onFormat?: (format: InputFormat) => void): Sink {
+  let held = '';
+  let sink: Sink | undefined;
+  const choose = (): Sink => {
+    const firstLine = held.split('\n').find((line) => line.trim() !== '') ?? '';
+    const format = sniffInputFormat(firstLine);
+    onFormat?.(format);
+    const chosen = makeSink(format);
+    const text = held;
+    held = '';
+    sink = chosen;
+    if (text.length > 0) chosen.push(text);
+    return chosen;
+  };
+  return {
+    push(text) {
+      if (sink !== undefined) {
+        sink.push(text);
+        return;
+      }
+      held += text;
+      // Decided once a line with something on it has ended (or the held text is as long as a line may be).
+      const start = held.search(/\S/);
+      if ((start !== -1 && held.indexOf('\n', start) !== -1) || held.length > MAX_LINE) choose();
+    },
+    end() {
+      (sink ?? choose()).end();
+    },
+  };
+}
+
+/**
  * Reads one input (a path, or '-' for stdin given as `stdin`) and yields records in batches (one array
- * per input chunk) to keep per-entry async overhead off the hot path.
+ * per input chunk) to keep per-entry async overhead off the hot path. With the format `auto` the
+ * input's first line that is not blank decides: JSON Lines when it starts with `{`, CSV or TSV when it
+ * is a header naming a `loc` column, otherwise text.
  *
  * The file is streamed in 256 KiB chunks, gunzipped if it starts with the gzip magic bytes (never
  * judged by its name), decoded as UTF-8 (a BOM is dropped) and split on LF with an optional CR.
  * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
  * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
- * `input/csv-header` for a CSV input without a usable header.
+ * `input/csv-header` for a CSV or TSV input without a usable header, and `ERR_SITEMAP_INPUT_FORMAT` for
+ * a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
  */
-export async function* readInput(path: string, format: InputFormat, options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
+export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;
   let batch: InputRecord[] = [];
   let suspicious = false;
   const out = (): InputRecord[] => batch;
   const suspect = (): boolean => suspicious;
-  let sink: Sink;
-  switch (format) {
-    case 'text':
-      sink = textSink(file, out, suspect);
-      break;
-    case 'csv':
-      sink = csvSink(file, out, suspect, options.onWarning);
-      break;
-    case 'jsonl':
-      sink = jsonlSink(file, out, suspect);
-      break;
-    default:
-      throw new SitemapError('ERR_SITEMAP_USAGE', `unknown input format ${JSON.stringify(format)}; expected text, csv or jsonl`);
-  }
+  const makeSink = (chosen: InputFormat): Sink => {
+    switch (chosen) {
+      case 'text':
+        return textSink(file, out, suspect);
+      case 'csv':
+        return csvSink(file, out, suspect, options.onWarning);
+      case 'tsv':
+        return tsvSink(file, out, suspect, options.onWarning);
+      case 'jsonl':
+        return jsonlSink(file, out, suspect);
+      default:
+        throw new SitemapError('ERR_SITEMAP_USAGE', `unknown input format ${JSON.stringify(chosen)}; expected text, csv, tsv, jsonl or auto`);
+    }
+  };
+  const sink = format === 'auto' ? sniffingSink(makeSink, options.onFormat) : makeSink(format);
 
   const source: AsyncIterable<unknown> =
     path === '-'

@@ -199,3 +199,119 @@ test('an --out that cannot be a directory is a one-line error, never a hang', { 
   assert.equal(nested.code, 0, nested.stderr);
   assert.ok(existsSync(join(dir, 'a/b/c/sitemap.xml')));
 });
+
+// Issue 22 "Text input is strict": each of these lines was written as a URL, with exit 0.
+test('a text line that is no absolute http(s) URL nor /path is rejected as FILE:LINE: reason, with a hint', async () => {
+  const dir = tempDir();
+  const lines = [
+    'https://www.example.com/blog/ok',
+    'www.example.com/page',
+    'not a url at all',
+    'https://www.example.com/blog/a\tb',
+    '{"loc":"/blog/x"}',
+    'page.html',
+    '/blog/fine',
+  ];
+  writeFileSync(join(dir, 'urls.txt'), lines.join('\n') + '\n');
+  const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/blog/', '--out', 'out', '--no-gzip'], { cwd: dir });
+  assert.equal(result.code, 1, result.stderr);
+  const gist = (line: string): string => `${line.split(': ')[0]} ${(/looks like [^:]+|contains a \w+/.exec(line) ?? ['neither an absolute'])[0]}`;
+  assert.deepEqual(result.stderr.trim().split('\n').map(gist), [
+    'urls.txt:2 looks like a URL without its scheme',
+    'urls.txt:3 contains a space',
+    'urls.txt:4 contains a tab',
+    'urls.txt:5 looks like JSON Lines',
+    'urls.txt:6 neither an absolute',
+  ]);
+  assert.match(result.stderr, /^urls\.txt:2: .*looks like a URL without its scheme: https:\/\/www\.example\.com\/page\?$/m);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/blog/ok', 'https://www.example.com/blog/fine']);
+  assert.match(result.stdout, /5 lines rejected/);
+});
+
+test('a .txt file holding CSV is refused at its header: exit 2, nothing written, the way out named', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'loc,lastmod\nhttps://www.example.com/a,2024-01-01\n');
+  const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr, 'sitemapkit: urls.txt:1: this text input looks like CSV (a header naming a loc column): use --input-format csv\n');
+  assert.ok(!existsSync(join(dir, 'out', 'sitemap.xml')));
+});
+
+test('standard input is recognised by its content: CSV and JSON Lines piped without --input-format', async () => {
+  const dir = tempDir();
+  const csv = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', 'csv', '--no-gzip', '-q'], {
+    cwd: dir,
+    stdin: Readable.from(['loc,lastmod\n', '/a,2024-01-01\n"https://www.example.com/b,c",\n']),
+  });
+  assert.equal(csv.code, 0, csv.stderr);
+  const csvXml = readFileSync(join(dir, 'csv', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(csvXml), ['https://www.example.com/a', 'https://www.example.com/b,c']);
+  assert.ok(csvXml.includes('<lastmod>2024-01-01</lastmod>'));
+
+  const jsonl = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', 'jsonl', '--no-gzip', '-q'], {
+    cwd: dir,
+    stdin: Readable.from(['{"loc":"/a","images":[{"loc":"https://cdn.example.com/a.jpg"}]}\n{"loc":"/b"}\n']),
+  });
+  assert.equal(jsonl.code, 0, jsonl.stderr);
+  const jsonlXml = readFileSync(join(dir, 'jsonl', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(jsonlXml), ['https://www.example.com/a', 'https://www.example.com/b']);
+  assert.ok(jsonlXml.includes('<image:loc>https://cdn.example.com/a.jpg</image:loc>'));
+});
+
+test('relative image, video and alternate URLs in JSON Lines resolve against --base-url like loc', async () => {
+  const dir = tempDir();
+  const entry = {
+    loc: '/blog/p',
+    images: [{ loc: '/img/p.jpg', license: 'license.html' }],
+    videos: [{ thumbnailLoc: '/thumbs/p.jpg', title: 'T', description: 'D', contentLoc: 'video/p.mp4', playerLoc: '//player.example.com/p' }],
+    alternates: [{ hreflang: 'en', href: '/en/blog/p' }],
+  };
+  writeFileSync(join(dir, 'pages.jsonl'), JSON.stringify(entry) + '\n');
+  const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/blog/', '--out', 'out', '--no-gzip'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  for (const expected of [
+    '<loc>https://www.example.com/blog/p</loc>',
+    '<image:loc>https://www.example.com/img/p.jpg</image:loc>',
+    '<image:license>https://www.example.com/blog/license.html</image:license>',
+    '<video:thumbnail_loc>https://www.example.com/thumbs/p.jpg</video:thumbnail_loc>',
+    '<video:content_loc>https://www.example.com/blog/video/p.mp4</video:content_loc>',
+    '<video:player_loc>https://player.example.com/p</video:player_loc>',
+    'hreflang="en" href="https://www.example.com/en/blog/p"',
+  ]) {
+    assert.ok(xml.includes(expected), `${expected} in\n${xml}`);
+  }
+  assert.deepEqual((await xmllint(xml, 'all')).errors, []);
+});
+
+// `sitemapkit read X | sitemapkit generate - …`: whatever --format read prints, generate takes it as
+// it is (no --input-format) and writes the same entries: read back, the set prints what read printed.
+const ROUND_TRIP_FIXTURES = [
+  'test/fixtures/generate/every-extension.xml',
+  'test/fixtures/xml/prefixed-sitemap.xml',
+  'test/fixtures/validate/seed-es-example.xml',
+];
+const ROOT = join(import.meta.dirname, '..', '..');
+for (const fixture of ROUND_TRIP_FIXTURES) {
+  for (const format of ['jsonl', 'csv', 'tsv', 'urls']) {
+    test(`round trip: read ${fixture} --format ${format} | generate - writes the entries read printed`, async () => {
+      const dir = tempDir();
+      const printed = await runCli(['read', join(ROOT, fixture), '--format', format, '-q'], { cwd: dir });
+      assert.equal(printed.code, 0, printed.stderr);
+      const firstLoc = (format === 'jsonl' ? (JSON.parse(printed.stdout.split('\n')[0] as string) as { loc: string }).loc : (printed.stdout.split('\n')[format === 'urls' ? 0 : 1] as string).split(/[,\t]/)[0]) as string;
+      const generated = await runCli(['generate', '-', '--base-url', new URL('/', firstLoc).href, '--out', 'out', '--no-gzip', '-q'], {
+        cwd: dir,
+        stdin: Readable.from([printed.stdout]),
+      });
+      assert.equal(generated.code, 0, generated.stderr);
+      const readBack = await runCli(['read', join(dir, 'out', 'sitemap.xml'), '--format', format, '-q'], { cwd: dir });
+      assert.equal(readBack.code, 0, readBack.stderr);
+      assert.equal(readBack.stdout, printed.stdout);
+      if (fixture.endsWith('every-extension.xml') && format === 'jsonl') {
+        // The fixture does hold every extension, so the comparison above covers them.
+        for (const field of ['"images"', '"videos"', '"news"', '"alternates"']) assert.ok(printed.stdout.includes(field), field);
+      }
+    });
+  }
+}

@@ -306,8 +306,62 @@ test('Sitemap lines that crawlers skip are reported with their line, left as the
   assert.match(warnings[1] ?? '', /^robots\.txt:3: warning: .*template placeholder/);
   const json = await runCli(['robots', '--sitemap', S, '--json', '--check'], { cwd: dir });
   assert.equal(json.code, 0, json.stderr);
-  const summary = JSON.parse(json.stdout) as { problems: { line: number; directive: string }[] };
-  assert.deepEqual(summary.problems.map((p) => [p.line, p.directive]), [[2, 'sitemap'], [3, 'sitemap']]);
+  const summary = JSON.parse(json.stdout) as { problems: { newLine: number; oldLine?: number; directive: string }[] };
+  assert.deepEqual(summary.problems.map((p) => [p.oldLine, p.newLine, p.directive]), [[2, 2, 'sitemap'], [3, 3, 'sitemap']]);
   const quiet = await runCli(['robots', '--sitemap', S, '--quiet'], { cwd: dir });
   assert.equal(quiet.stderr, '');
+});
+
+// Issue 22: with --replace --json, `touched` counted lines of the old file and `problems` lines of the
+// new one, both as "line": line 5 named two different lines.
+test('--replace --json: every line number says which file it counts in (oldLine, newLine)', async () => {
+  const before = [
+    'User-agent: *',
+    'Sitemap: https://www.example.com/old-1.xml',
+    'Sitemap: https://www.example.com/old-2.xml',
+    'sitemap: HTTPS://WWW.EXAMPLE.COM/sitemap.xml',
+    'Sitemap: {{blog-url}}/sitemap.xml',
+    'Disallow: /private',
+    '',
+  ].join('\n');
+  const { dir, file } = site(before);
+  const result = await runCli(['robots', '--sitemap', S, '--replace', '--json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const after = readFileSync(file, 'utf8');
+  assert.equal(after, `User-agent: *\nSitemap: ${S}\nSitemap: {{blog-url}}/sitemap.xml\nDisallow: /private\n`);
+  const summary = JSON.parse(result.stdout) as {
+    touched: { oldLine: number; newLine?: number; value: string; change: string }[];
+    problems: { oldLine?: number; newLine: number; value: string }[];
+  };
+  assert.deepEqual(
+    summary.touched.map((t) => [t.oldLine, t.newLine ?? null, t.change]),
+    [
+      [2, null, 'unrequested'],
+      [3, null, 'unrequested'],
+      [4, 2, 'rewritten'],
+    ],
+  );
+  assert.deepEqual(summary.problems.map((p) => [p.oldLine, p.newLine, p.value]), [[5, 3, '{{blog-url}}/sitemap.xml']]);
+  const oldLines = before.split('\n');
+  const newLines = after.split('\n');
+  for (const t of summary.touched) assert.ok((oldLines[t.oldLine - 1] as string).includes(t.value));
+  for (const p of summary.problems) {
+    assert.ok((newLines[p.newLine - 1] as string).includes(p.value));
+    assert.ok((oldLines[(p.oldLine as number) - 1] as string).includes(p.value));
+  }
+  assert.ok(!/"line"/.test(result.stdout), 'no bare "line" left to guess about');
+});
+
+test('the FILE:LINE of a warning counts in the file on disk: the new one once written, the old one with --check', async () => {
+  const before = `Sitemap: https://www.example.com/old.xml\nSitemap: {{blog-url}}/sitemap.xml\nSitemap: ${S}\n`;
+  const { dir } = site(before);
+  const check = await runCli(['robots', '--sitemap', S, '--replace', '--check'], { cwd: dir });
+  assert.equal(check.code, 1);
+  assert.match(check.stderr, /^robots\.txt:2: warning: .*template placeholder/m);
+  const written = await runCli(['robots', '--sitemap', S, '--replace'], { cwd: dir });
+  assert.equal(written.code, 0, written.stderr);
+  assert.match(written.stdout, /removed line 1 \(not given with --sitemap\)/);
+  // Line 1 was removed: the placeholder is line 1 now.
+  assert.equal(readFileSync(join(dir, 'robots.txt'), 'utf8').split('\n')[0], 'Sitemap: {{blog-url}}/sitemap.xml');
+  assert.match(written.stderr, /^robots\.txt:1: warning: .*template placeholder/m);
 });

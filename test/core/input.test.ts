@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SitemapError } from '../../src/core/errors.js';
-import { parseTextLine } from '../../src/core/input/text.js';
+import { parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
+import { splitTsvLine, unescapeTsvField } from '../../src/core/input/tsv.js';
 import { CsvParser, csvHeader, csvRecordToEntry } from '../../src/core/input/csv.js';
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
 
@@ -46,14 +47,96 @@ function throwsCode(fn: () => unknown, code: string, message: RegExp): void {
 
 describe('parseTextLine', () => {
   it('trims, skips blanks and comments, keeps fragments', () => {
-    assert.equal(parseTextLine('  https://example.com/a  '), 'https://example.com/a');
-    assert.equal(parseTextLine('https://example.com/a\r'), 'https://example.com/a');
-    assert.equal(parseTextLine('\uFEFFhttps://example.com/'), 'https://example.com/');
+    assert.deepEqual(parseTextLine('  https://example.com/a  '), { loc: 'https://example.com/a' });
+    assert.deepEqual(parseTextLine('https://example.com/a\r'), { loc: 'https://example.com/a' });
+    assert.deepEqual(parseTextLine('\uFEFFhttps://example.com/'), { loc: 'https://example.com/' });
     assert.equal(parseTextLine(''), undefined);
     assert.equal(parseTextLine(' \t '), undefined);
     assert.equal(parseTextLine('# a comment'), undefined);
     assert.equal(parseTextLine('   # indented comment'), undefined);
-    assert.equal(parseTextLine('https://example.com/#top'), 'https://example.com/#top');
+    assert.deepEqual(parseTextLine('https://example.com/#top'), { loc: 'https://example.com/#top' });
+  });
+});
+
+describe('parseTextLine: a line is an absolute http(s) URL or a /path, nothing else', () => {
+  it('takes absolute http(s) URLs (any case of the scheme) and paths from the root as written', () => {
+    for (const line of ['https://www.example.com/a,b?x=1&y=2', 'HTTP://Example.com', '/a/b', '/ciudades/málaga', '/', '/a?q=1#f']) {
+      assert.deepEqual(parseTextLine(line), { loc: line }, line);
+    }
+  });
+
+  // [line, what the reason must say] — each of these was turned into a URL before (issue 22).
+  const refused: [string, RegExp][] = [
+    ['loc,lastmod', /looks like a CSV header: use --input-format csv/],
+    ['"loc","lastmod"', /looks like a CSV header: use --input-format csv/],
+    ['{"loc":"/a","lastmod":"2024-01-01"}', /looks like JSON Lines: use --input-format jsonl/],
+    ['{"loc": "/a"}', /looks like JSON Lines: use --input-format jsonl/],
+    ['loc\tlastmod', /looks like tab-separated values|TSV/],
+    ['www.example.com/page', /looks like a URL without its scheme: https:\/\/www\.example\.com\/page\?$/],
+    ['example.co.uk', /looks like a URL without its scheme: https:\/\/example\.co\.uk\?$/],
+    ['www.example.com:8080/a?b', /looks like a URL without its scheme: https:\/\/www\.example\.com:8080\/a\?b\?$/],
+    ['//cdn.example.com/a', /protocol-relative URL \(no scheme\): https:\/\/cdn\.example\.com\/a\?$/],
+    ['not a url at all', /contains a space at column 4/],
+    ['https://www.example.com/a\tb', /contains a tab at column 26/],
+    ['/a b', /contains a space at column 3/],
+    ['/a\u00a0b', /contains a no-break space/],
+    ['/a\u0000b', /contains a control character \(U\+0000\)/],
+    ['page.html', /neither an absolute http\(s\) URL nor a path starting with \/: write the full URL/],
+    ['a/b', /neither an absolute http\(s\) URL nor a path starting with \//],
+    ['ftp://example.com/a', /the scheme is "ftp"; a sitemap lists only http and https URLs/],
+    ['mailto:a@example.com', /the scheme is "mailto"/],
+    ['https:/www.example.com/a', /write it as https:\/\/host\/path/],
+    ['"https://www.example.com/a",2024-01-01', /looks like CSV: use --input-format csv/],
+  ];
+  for (const [line, reason] of refused) {
+    it(`refuses ${JSON.stringify(line)}`, () => {
+      const read = parseTextLine(line);
+      assert.equal(read?.loc, undefined);
+      assert.match(read?.error ?? '', reason);
+    });
+  }
+
+  it('columns count from the start of the line as given (leading blanks included)', () => {
+    assert.match(parseTextLine('  /a b')?.error ?? '', /at column 5/);
+  });
+
+  it('never yields a loc with whitespace or a control character, nor one that is not http(s) or /path', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (line) => {
+        const read = parseTextLine(line);
+        if (read?.loc === undefined) return;
+        assert.ok(!/[\s\x00-\x1f\x7f-\x9f]/.test(read.loc), JSON.stringify(read.loc));
+        assert.ok(/^https?:\/\//i.test(read.loc) || (read.loc.startsWith('/') && !read.loc.startsWith('//')), JSON.stringify(read.loc));
+      }),
+    );
+  });
+});
+
+describe('sniffInputFormat', () => {
+  it('a JSON object is JSON Lines; a header naming loc is CSV or TSV; anything else is text', () => {
+    const cases: [string, string][] = [
+      ['{"loc":"https://e.com/"}', 'jsonl'],
+      ['  {', 'jsonl'],
+      ['loc,lastmod,changefreq,priority', 'csv'],
+      ['LOC', 'csv'],
+      ['"loc" , lastmod', 'csv'],
+      ['lastmod,loc', 'csv'],
+      ['loc\tlastmod\tchangefreq\tpriority', 'tsv'],
+      ['\uFEFFloc\tlastmod', 'tsv'],
+      ['https://e.com/loc', 'text'],
+      ['/loc', 'text'],
+      ['location,lastmod', 'text'],
+      ['', 'text'],
+    ];
+    for (const [line, format] of cases) assert.equal(sniffInputFormat(line), format, JSON.stringify(line));
+  });
+});
+
+describe('TSV fields', () => {
+  it('reads the escapes "sitemapkit read --format tsv" writes, and keeps other backslashes', () => {
+    assert.equal(unescapeTsvField('a\\tb\\nc\\rd\\\\e'), 'a\tb\nc\rd\\e');
+    assert.equal(unescapeTsvField('a\\x'), 'a\\x');
+    assert.deepEqual(splitTsvLine('https://e.com/a\t2024-01-01\t\t0.5'), ['https://e.com/a', '2024-01-01', '', '0.5']);
   });
 });
 
@@ -204,6 +287,10 @@ describe('csvHeader / csvRecordToEntry', () => {
 });
 
 describe('parseJsonLine', () => {
+  it('says what a sitemap index child printed by "sitemapkit read" is, rather than "unknown field"', () => {
+    throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'input/jsonl', /^a sitemap index child .*generate lists pages/);
+  });
+
   it('accepts the full model', () => {
     const entry = {
       loc: 'https://e.com/',

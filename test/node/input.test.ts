@@ -52,9 +52,9 @@ async function drain(iterable: AsyncIterable<InputRecord[]>): Promise<InputRecor
 }
 
 describe('detectInputFormat', () => {
-  it('chooses by extension, ignoring .gz; stdin and no extension are text', () => {
-    const cases: [string, InputFormat][] = [
-      ['-', 'text'],
+  it('chooses by extension, ignoring .gz; no extension is text; stdin is recognised by its content (auto)', () => {
+    const cases: [string, InputFormat | 'auto'][] = [
+      ['-', 'auto'],
       ['urls', 'text'],
       ['dir.d/urls', 'text'],
       ['urls.txt', 'text'],
@@ -64,6 +64,8 @@ describe('detectInputFormat', () => {
       ['b.CSV.gz', 'csv'],
       ['c.jsonl', 'jsonl'],
       ['c.ndjson.gz', 'jsonl'],
+      ['d.tsv', 'tsv'],
+      ['d.TAB.gz', 'tsv'],
     ];
     for (const [path, format] of cases) assert.equal(detectInputFormat(path), format, path);
   });
@@ -112,8 +114,8 @@ describe('readInput', () => {
     assert.deepEqual(records, [
       { entry: { loc: 'https://e.com/a,b', priority: '0.5' }, file: 'in.csv', line: 2 },
       { entry: { loc: 'https://e.com/c' }, file: 'in.csv', line: 4 },
-      { error: 'stray quote in an unquoted field (quote the whole field and double the quote)', file: 'in.csv', line: 5 },
-      { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', file: 'in.csv', line: 6 },
+      { error: 'stray quote in an unquoted field (quote the whole field and double the quote)', code: 'input/csv', file: 'in.csv', line: 5 },
+      { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', code: 'input/csv', file: 'in.csv', line: 6 },
       { entry: { loc: 'https://e.com/f', priority: '0.1' }, file: 'in.csv', line: 7 },
     ]);
   });
@@ -181,11 +183,61 @@ describe('readInput', () => {
       { entry: { loc: 'https://e.com/é' }, file: '<stdin>', line: 1 },
     ]);
 
-    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(['a\n', 'b']) })), [
-      { entry: { loc: 'a' }, file: '<stdin>', line: 1 },
-      { entry: { loc: 'b' }, file: '<stdin>', line: 2 },
+    assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from(['/a\n', 'https://e.com/b']) })), [
+      { entry: { loc: '/a' }, file: '<stdin>', line: 1 },
+      { entry: { loc: 'https://e.com/b' }, file: '<stdin>', line: 2 },
     ]);
     assert.deepEqual(await drain(readInput('-', 'text', { stdin: Readable.from([]) })), []);
+  });
+
+  it('text: a line that is no URL is an error record with its line, never an entry', async () => {
+    const { records } = await collect('mixed.txt', 'https://e.com/a\nwww.e.com/b\n/c\nnot a url\n', 'text');
+    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error?.replace(/^.*(looks like a URL without its scheme|contains a space).*$/, '$1'), r.code]), [
+      [1, 'https://e.com/a', undefined],
+      [2, 'looks like a URL without its scheme', 'input/text'],
+      [3, '/c', undefined],
+      [4, 'contains a space', 'input/text'],
+    ]);
+  });
+
+  it('text: a first line that is a CSV/TSV header or a JSON object stops the input (nothing of it is read as URLs)', async () => {
+    await rejectsWith(collect('pages.txt', '# pages\nloc,lastmod\n/a,2024-01-01\n', 'text'), 'ERR_SITEMAP_INPUT_FORMAT', 'pages.txt:2: this text input looks like CSV (a header naming a loc column): use --input-format csv');
+    await rejectsWith(collect('pages2.txt', '{"loc":"/a"}\n', 'text'), 'ERR_SITEMAP_INPUT_FORMAT', /^pages2\.txt:1: .*use --input-format jsonl$/);
+    await rejectsWith(collect('pages3.txt', 'loc\tlastmod\n/a\t2024\n', 'text'), 'ERR_SITEMAP_INPUT_FORMAT', /^pages3\.txt:1: .*use --input-format tsv$/);
+  });
+
+  it('tsv: header, escapes, empty cells, wrong field count', async () => {
+    const { records } = await collect('pages.tsv', 'loc\tlastmod\tchangefreq\tpriority\nhttps://e.com/a\\tb\t2024-01-01\t\t0.5\nhttps://e.com/c\t\n', 'tsv');
+    assert.deepEqual(records, [
+      { entry: { loc: 'https://e.com/a\tb', lastmod: '2024-01-01', priority: '0.5' }, file: 'pages.tsv', line: 2 },
+      { error: 'record has 2 fields, the header has 4 (a tab not written as \\t in a value?)', code: 'input/csv', file: 'pages.tsv', line: 3 },
+    ]);
+    await rejectsWith(collect('nohead.tsv', 'url\tlastmod\n', 'tsv'), 'input/csv-header', /^nohead\.tsv:1: TSV header has no "loc" column/);
+  });
+
+  describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {
+    const inputs: [string, string, InputRecord['entry'][]][] = [
+      ['jsonl', '\n  \n{"loc":"/a","images":[{"loc":"/i.jpg"}]}\n{"loc":"/b"}\n', [{ loc: '/a', images: [{ loc: '/i.jpg' }] }, { loc: '/b' }]],
+      ['csv', 'loc,lastmod,changefreq,priority\n"https://e.com/a,b",2024-01-01,,\n', [{ loc: 'https://e.com/a,b', lastmod: '2024-01-01' }]],
+      ['tsv', 'loc\tlastmod\tchangefreq\tpriority\nhttps://e.com/a\t2024-01-01\tdaily\t\n', [{ loc: 'https://e.com/a', lastmod: '2024-01-01', changefreq: 'daily' }]],
+      ['text', '# comment\nhttps://e.com/loc\n/b', [{ loc: 'https://e.com/loc' }, { loc: '/b' }]],
+      ['text', '/only-line-without-newline', [{ loc: '/only-line-without-newline' }]],
+    ];
+    for (const [format, text, entries] of inputs) {
+      it(`${format}: ${JSON.stringify(text.slice(0, 30))}`, async () => {
+        for (const size of [1, 3, text.length]) {
+          const chunks: Buffer[] = [];
+          for (let i = 0; i < text.length; i += size) chunks.push(Buffer.from(text.slice(i, i + size)));
+          const seen: string[] = [];
+          const records = await drain(readInput('-', 'auto', { stdin: Readable.from(chunks), onFormat: (f) => seen.push(f) }));
+          assert.deepEqual(seen, [format], `chunks of ${size}`);
+          assert.deepEqual(records.map((r) => r.entry ?? r.error), entries, `chunks of ${size}`);
+        }
+      });
+    }
+    it('empty standard input is text with no records', async () => {
+      assert.deepEqual(await drain(readInput('-', 'auto', { stdin: Readable.from([]) })), []);
+    });
   });
 
   it('a missing file or a directory is a one-line ERR_SITEMAP_INPUT error', async () => {

@@ -18,21 +18,31 @@ Every URL is normalised (IRIs become RFC 3986 URIs, hosts punycode), escaped,
 checked against the location rules of the protocol, and written once.
 
 Input (FILE, or - for standard input; several files are read in order):
-  text    one URL per line; blank lines and lines starting with # are ignored
+  text    one URL per line: an absolute http(s) URL, or a path starting with /
+          (resolved against --base-url). Blank lines and lines starting with #
+          are ignored; any other line (a URL without its scheme, a relative
+          path, a space or tab inside) is rejected, never turned into a URL
   csv     a header line naming the columns loc,lastmod,changefreq,priority
+  tsv     the same with tabs (\t \n \r \\ escapes), as "read --format tsv"
   jsonl   one JSON object per line with the full entry model (images, videos,
           news, alternates); see README "JSON Lines input"
-  The format comes from the extension (.txt .csv .jsonl .ndjson, also .gz)
-  or --input-format. gzip input is detected by content.
+  The format comes from the extension (.txt .csv .tsv .jsonl .ndjson, also
+  .gz) or --input-format. Standard input is recognised by its content: JSON
+  Lines when its first line starts with {, CSV or TSV when it is a header
+  naming a loc column, otherwise text; so "sitemapkit read X | sitemapkit
+  generate - ..." works with every --format of read. gzip input is detected
+  by content.
 
 Options:
   --base-url URL        where the set will be served, e.g. https://www.example.com/
                         (required). Relative inputs (/a/b) are resolved against
-                        it; every URL must share its scheme, host and port and
+                        it, and so are the image, video and alternate URLs of
+                        JSON Lines entries; every page URL must share its scheme, host and port and
                         sit under its path, or the line is rejected.
   --out DIR             directory to write into (required); created if missing.
                         Other files there are left alone.
-  --input-format FMT    text, csv or jsonl (default: from each file's extension)
+  --input-format FMT    text, csv, tsv or jsonl (default: from each file's
+                        extension; standard input: from its content)
   --name NAME           entry file NAME.xml, children NAME-00001.xml.gz
                         (default: sitemap)
   --index MODE          auto: an index only for more than one file (default)
@@ -109,7 +119,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (values['base-url'] === undefined) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
     if (values.out === undefined) throw new UsageError('--out DIR is required');
     if (positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
-    inputFormat = choice(values['input-format'], '--input-format', ['text', 'csv', 'jsonl'] as const);
+    inputFormat = choice(values['input-format'], '--input-format', ['text', 'csv', 'tsv', 'jsonl'] as const);
     indexMode = choice(values.index, '--index', ['auto', 'always', 'never'] as const);
     profile = choice(values.profile, '--profile', ['current', 'legacy'] as const);
     maxUrls = positiveInteger(values['max-urls'], '--max-urls');
@@ -123,7 +133,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
 
-  const formats = new Map<string, InputFormat>();
+  const formats = new Map<string, InputFormat | 'auto'>();
   try {
     for (const path of positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
   } catch (error) {
@@ -144,7 +154,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
 
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of positionals) {
-      const records = readInput(path, formats.get(path) as InputFormat, {
+      const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
         ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
         onWarning: (message) => io.stderr.write(`sitemapkit: warning: ${message}\n`),

@@ -39,7 +39,10 @@ Options:
   --check         write nothing; exit 1 if the file would change (for CI)
   --dry-run       write nothing; print the resulting file on standard output
                   (the summary goes to standard error)
-  --json          print the summary as JSON on standard output
+  --json          print the summary as JSON on standard output. Every line
+                  number names the file it counts in: oldLine (the file as it
+                  was), newLine (the file as written); a removed line has no
+                  newLine, an added one no oldLine
   -q, --quiet     no summary; errors still go to standard error
   -h, --help      this help
 
@@ -145,8 +148,15 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     (values['dry-run'] === true ? io.stderr : io.stdout).write(`${summary}\n`);
   }
   if (!quiet) {
-    // Lines crawlers skip or misread are left as they are (they may be meant for something): said, not fixed.
-    for (const problem of edit.problems) io.stderr.write(`${name}:${problem.line}: warning: ${problem.message}\n`);
+    // Lines crawlers skip or misread are left as they are (they may be meant for something): said, not
+    // fixed. FILE:LINE counts in the file as it is on disk now: the new one once written (or when
+    // nothing changes), the old one with --check and --dry-run.
+    const onDisk = write || !changed ? 'new' : 'old';
+    for (const problem of edit.problems) {
+      const line = onDisk === 'new' ? problem.newLine : problem.oldLine;
+      const at = line !== undefined ? `${name}:${line}:` : `${name}: (line ${problem.newLine} of the new file)`;
+      io.stderr.write(`${at} warning: ${problem.message}\n`);
+    }
   }
   const size = Buffer.byteLength(edit.text);
   if (!quiet && changed && size > MAX_ROBOTS_BYTES) {
@@ -186,7 +196,10 @@ function sharedRobotsUrl(sitemaps: readonly string[]): string | undefined {
 function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, done: boolean): string {
   const verb = (past: string, future: string): string => (done ? past : `would ${future}`);
   const lineList = (change: TouchedLine['change']): string => {
-    const lines = edit.touched.filter((t) => t.change === change).map((t) => t.line);
+    // Lines of the file as it was; a rewritten line that moved (a line above it removed) says where it is now.
+    const lines = edit.touched
+      .filter((t) => t.change === change)
+      .map((t) => (t.newLine !== undefined && t.newLine !== t.oldLine ? `${t.oldLine} (now ${t.newLine})` : String(t.oldLine)));
     return `${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`;
   };
   const count = (change: TouchedLine['change']): number => edit.touched.filter((t) => t.change === change).length;

@@ -263,10 +263,10 @@ const KNOWN_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
 type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 
 /**
- * Maps a header record to column indexes. Names are matched case-insensitively after trimming.
+ * Maps a header record to column indexes (`kind` names the format in messages). Names are matched case-insensitively after trimming.
  * Throws `SitemapError('input/csv-header')` when `loc` is missing or a known column appears twice.
  */
-export function csvHeader(fields: readonly string[]): CsvColumns {
+export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'): CsvColumns {
   const found: Partial<Record<KnownColumn, number>> = {};
   const unknown: string[] = [];
   fields.forEach((raw, index) => {
@@ -274,7 +274,7 @@ export function csvHeader(fields: readonly string[]): CsvColumns {
     const key = name.toLowerCase() as KnownColumn;
     if ((KNOWN_COLUMNS as readonly string[]).includes(key)) {
       if (found[key] !== undefined) {
-        throw new SitemapError('input/csv-header', `CSV header names column "${key}" twice (columns ${found[key] + 1} and ${index + 1})`);
+        throw new SitemapError('input/csv-header', `${kind} header names column "${key}" twice (columns ${found[key] + 1} and ${index + 1})`);
       }
       found[key] = index;
     } else {
@@ -283,7 +283,7 @@ export function csvHeader(fields: readonly string[]): CsvColumns {
   });
   if (found.loc === undefined) {
     const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
-    throw new SitemapError('input/csv-header', `CSV header has no "loc" column (found ${names}); expected loc,lastmod,changefreq,priority`);
+    throw new SitemapError('input/csv-header', `${kind} header has no "loc" column (found ${names}); expected loc,lastmod,changefreq,priority`);
   }
   const columns: CsvColumns = { loc: found.loc, count: fields.length, unknown };
   if (found.lastmod !== undefined) columns.lastmod = found.lastmod;
@@ -297,11 +297,11 @@ export function csvHeader(fields: readonly string[]): CsvColumns {
  * as written (priority stays a string): the writer validates them. Throws `SitemapError('input/csv')`
  * when the record has a different number of fields than the header or no `loc`.
  */
-export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns): UrlEntry {
+export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
   if (fields.length !== columns.count) {
     throw new SitemapError(
       'input/csv',
-      `record has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${columns.count} (an unquoted comma in a value?)`,
+      `record has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${columns.count} (${kind === 'CSV' ? 'an unquoted comma' : 'a tab not written as \\t'} in a value?)`,
     );
   }
   const loc = (fields[columns.loc] ?? '').trim();

@@ -188,6 +188,10 @@ export function parseJsonLine(line: string): UrlEntry {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     fail(`expected a JSON object, got ${typeName(value)}`);
   }
+  if (Object.hasOwn(value, 'sitemap') && !Object.hasOwn(value, 'loc')) {
+    // What `sitemapkit read` prints for a child of a sitemap index.
+    fail('a sitemap index child ({"sitemap":…}), not a page; generate lists pages: read the child sitemaps for their pages');
+  }
   checkObject(value as Record<string, unknown>, URL_ENTRY, '');
   return value as UrlEntry;
 }

@@ -1,13 +1,113 @@
 // Plain-text input: one URL per line. Blank lines and lines starting with `#` are skipped.
+//
+// A line is taken as written or not at all: an absolute http(s) URL, or a path from the site root
+// (`/a/b`, resolved against the base URL by the writer). Anything else is refused with the reason and,
+// where the line looks like something known (a URL without its scheme, a CSV header, a JSON object),
+// what to do instead: turning it into a URL (`https://www.example.com/loc,lastmod`,
+// `…/blog/www.example.com/page`, `%09` for a tab) would publish a URL nobody asked for.
+
+/** A text line that was read: the URL or path to write, or why the line was refused. */
+export type TextLine = { loc: string; error?: undefined } | { error: string; loc?: undefined };
+
+/** The format of an input, as `sniffInputFormat` recognises it. */
+export type SniffedFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
+
+const HTTP_URL_RE = /^https?:\/\//i;
+const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+// A host name with at least one dot (www.example.com, example.co.uk), an optional port, then the end
+// or the start of a path, query or fragment: what is left of a URL once its scheme is dropped.
+const BARE_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+([A-Za-z]{2,63})\.?(?::\d{1,5})?(?:[/?#]|$)/;
+// `page.html` has the shape of a host name too, but its last label is a file name's extension.
+const FILE_EXTENSION_RE = /^(?:html?|xhtml|php\d?|aspx?|jsp|cgi|xml|txt|pdf|jpe?g|png|gif|svg|webp|css|js|json|gz)$/i;
+// Whitespace as String.prototype.trim knows it (Unicode White_Space, line terminators, BOM) and the
+// C0/C1 controls and DEL: none of them can stand in a URL as written (RFC 3986 §2).
+const NOT_IN_URL_RE = /[\s\uFEFF\x00-\x1f\x7f-\x9f]/;
+// Printable ASCII without the space: most lines are all of it, and this test is several times faster.
+const NOT_PRINTABLE_ASCII_RE = /[^!-~]/;
+
+const CHARACTER_NAMES: Readonly<Record<string, string>> = {
+  ' ': 'a space',
+  '\t': 'a tab',
+  '\u00a0': 'a no-break space',
+  '\u3000': 'an ideographic space',
+  '\u2028': 'a line separator',
+  '\u2029': 'a paragraph separator',
+  '\ufeff': 'a byte order mark',
+};
+
+function characterName(c: string): string {
+  const known = CHARACTER_NAMES[c];
+  if (known !== undefined) return known;
+  const code = (c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  return /\s/.test(c) ? `a white space (U+${code})` : `a control character (U+${code})`;
+}
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+}
+
+/** The fields of a header line split at `separator`, unquoted and trimmed, lower case. */
+function headerNames(line: string, separator: string): string[] {
+  return line.split(separator).map((f) => {
+    const t = f.trim();
+    return (t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t).trim().toLowerCase();
+  });
+}
 
 /**
- * Parses one line of a text input (without its line terminator). Returns the trimmed URL, or
- * `undefined` for a blank line or a `#` comment. Leading/trailing whitespace, a trailing CR and a
- * UTF-8 BOM (U+FEFF, whitespace to `String.prototype.trim`) are removed. Only whole-line comments
- * exist: a `#` inside a URL is its fragment.
+ * What a line that opens an input looks like: `jsonl` when it starts with `{` (a JSON object),
+ * `tsv` or `csv` when it is a header naming a `loc` column (tab- or comma-separated), otherwise
+ * `text`. `line` is the first line that is not blank; a UTF-8 BOM and surrounding blanks are ignored.
  */
-export function parseTextLine(line: string): string | undefined {
+export function sniffInputFormat(line: string): SniffedFormat {
+  const s = line.trim();
+  if (s.startsWith('{')) return 'jsonl';
+  if (s.includes('\t') && headerNames(s, '\t').includes('loc')) return 'tsv';
+  if (headerNames(s, ',').includes('loc')) return 'csv';
+  return 'text';
+}
+
+/** Why a line that is no URL was refused, with what it looks like when that is known. */
+function refusal(s: string): string {
+  const what = `${quote(s)} is neither an absolute http(s) URL nor a path starting with /`;
+  const format = sniffInputFormat(s);
+  if (format === 'jsonl') return `${what}: looks like JSON Lines: use --input-format jsonl`;
+  if (format === 'csv') return `${what}: looks like a CSV header: use --input-format csv`;
+  if (format === 'tsv') return `${what}: looks like a TSV header: use --input-format tsv`;
+  if (s.startsWith('//')) return `${what}: a protocol-relative URL (no scheme): https:${s}?`;
+  const host = BARE_HOST_RE.exec(s);
+  if (host !== null && !FILE_EXTENSION_RE.test(host[1] as string)) return `${what}: looks like a URL without its scheme: https://${s}?`;
+  const scheme = SCHEME_RE.exec(s)?.[1];
+  if (scheme !== undefined) {
+    if (/^https?$/i.test(scheme)) return `${what}: write it as ${scheme.toLowerCase()}://host/path`;
+    return `${what}: the scheme is "${scheme}"; a sitemap lists only http and https URLs`;
+  }
+  if (s.startsWith('"') || s.includes(',')) return `${what}: looks like CSV: use --input-format csv`;
+  return `${what}: write the full URL (https://host/path) or a path from the site's root (/path)`;
+}
+
+/**
+ * Reads one line of a text input (without its line terminator). Returns `undefined` for a blank line
+ * or a `#` comment; otherwise the trimmed line as `loc` when it is an absolute http(s) URL
+ * (`https://…`, any case) or a path starting with a single `/`, and `error` for anything else.
+ * Leading/trailing whitespace, a trailing CR and a UTF-8 BOM are removed; whitespace or a control
+ * character inside the line is refused (it is not part of any URL as written, and escaping it would
+ * publish another URL). Only whole-line comments exist: a `#` inside a URL is its fragment.
+ */
+export function parseTextLine(line: string): TextLine | undefined {
   const s = line.trim();
   if (s.length === 0 || s.charCodeAt(0) === 0x23 /* # */) return undefined;
-  return s;
+  const bad = NOT_PRINTABLE_ASCII_RE.test(s) ? NOT_IN_URL_RE.exec(s) : null;
+  if (bad !== null) {
+    const column = line.indexOf(s) + bad.index + 1;
+    const format = sniffInputFormat(s);
+    const hint =
+      format === 'jsonl' ? ': looks like JSON Lines: use --input-format jsonl'
+      : format === 'tsv' || (bad[0] === '\t' && (HTTP_URL_RE.test(s) || s.startsWith('/'))) ? ': looks like tab-separated values: use --input-format tsv'
+      : format === 'csv' ? ': looks like a CSV header: use --input-format csv'
+      : '; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)';
+    return { error: `${quote(s)} contains ${characterName(bad[0])} at column ${column}${hint}` };
+  }
+  if (s.charCodeAt(0) === 0x2f /* / */ ? s.charCodeAt(1) !== 0x2f : HTTP_URL_RE.test(s)) return { loc: s };
+  return { error: refusal(s) };
 }

@@ -45,21 +45,36 @@ export interface SitemapLinesEdit {
   touched: TouchedLine[];
   /**
    * What is wrong with the Sitemap lines of the new file, which crawlers will therefore skip or read
-   * otherwise than meant (line numbers of `text`): a line without its colon, an empty value, a template
-   * placeholder, an ftp: URL, a relative URL (only with `robotsUrl`: without it, where it points is not known).
+   * otherwise than meant: a line without its colon, an empty value, a template placeholder, an ftp:
+   * URL, a relative URL (only with `robotsUrl`: without it, where it points is not known). Each names
+   * its line in the new file (`newLine`) and, when the line was already there, in the input (`oldLine`).
    */
-  problems: RobotsTxtProblem[];
+  problems: SitemapLineProblem[];
   changed: boolean;
 }
 
+// Line numbers are 1-based, as parseRobotsTxt counts them (LF, CRLF or a lone CR ends a line). Two
+// files are involved, the input and the new `text`, and a removed line shifts the lines after it: every
+// line number says which file it counts in (`oldLine`, `newLine`), never a bare `line`.
+
 /** A line of the input that was rewritten or removed. */
 export interface TouchedLine {
-  /** 1-based line number in the input (as parseRobotsTxt counts). */
-  line: number;
+  /** 1-based line number in the input. */
+  oldLine: number;
+  /** 1-based line number of the rewritten line in the new file; absent for a removed line. */
+  newLine?: number;
   /** The Sitemap value as written. */
   value: string;
   /** `rewritten` to the normalised URL; `repeat` of an earlier line for the same URL; `unrequested` (removed by `replace`). */
   change: 'rewritten' | 'repeat' | 'unrequested';
+}
+
+/** A problem of a Sitemap line of the new file (see {@link SitemapLinesEdit.problems}). */
+export interface SitemapLineProblem extends Omit<RobotsTxtProblem, 'line'> {
+  /** 1-based line number in the new file (`text`). */
+  newLine: number;
+  /** 1-based line number of the same line in the input; absent for a line the edit added. */
+  oldLine?: number;
 }
 
 /**
@@ -215,7 +230,7 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
     if (url !== undefined && wanted.has(url)) {
       if (seen.has(url)) {
         removed.push(raw);
-        touched.push({ line: index + 1, value: raw, change: 'repeat' });
+        touched.push({ oldLine: index + 1, value: raw, change: 'repeat' });
         out.push(undefined);
       } else if (raw === url && PLAIN_KEY_RE.test(line.content)) {
         seen.add(url);
@@ -224,12 +239,12 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
       } else {
         seen.add(url);
         updated.push(url);
-        touched.push({ line: index + 1, value: raw, change: 'rewritten' });
+        touched.push({ oldLine: index + 1, value: raw, change: 'rewritten' });
         out.push({ content: canonicalLine(url, line.content), eol: line.eol });
       }
     } else if (replace) {
       removed.push(raw);
-      touched.push({ line: index + 1, value: raw, change: 'unrequested' });
+      touched.push({ oldLine: index + 1, value: raw, change: 'unrequested' });
       out.push(undefined);
     } else {
       kept.push(raw);
@@ -239,10 +254,13 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
 
   const added = requested.filter((url) => !seen.has(url));
   if (added.length === 0 && touched.length === 0) {
-    return { text: robotsText, added, updated, present, removed, kept, touched, problems: sitemapProblems(robotsText, base, hasBase), changed: false };
+    const same = (line: number): number => line;
+    return { text: robotsText, added, updated, present, removed, kept, touched, problems: sitemapProblems(robotsText, base, hasBase, same), changed: false };
   }
 
   let text = bom;
+  // For each line of the new file, in order, the 1-based input line it comes from (undefined: added).
+  const origins: (number | undefined)[] = [];
   const append = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
       const line = out[i];
@@ -251,34 +269,65 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
       // would read as one CRLF: the empty line would vanish. The lone CR becomes CRLF instead.
       if (line.content === '' && line.eol.charCodeAt(0) === 0x0a && text.endsWith('\r')) text += '\n';
       text += line.content + line.eol;
+      origins.push(i + 1);
     }
   };
   const endsWithLineEnd = (): boolean => text.length === bom.length || text.endsWith('\n') || text.endsWith('\r');
-  const newLines = added.map((url) => `Sitemap: ${url}${eol}`).join('');
+  const addLines = (): void => {
+    for (const url of added) {
+      text += `Sitemap: ${url}${eol}`;
+      origins.push(undefined);
+    }
+  };
   if (added.length === 0) {
     append(0, out.length);
   } else if (anchor >= 0) {
     append(0, anchor + 1);
     if (!endsWithLineEnd()) text += eol;
-    text += newLines;
+    addLines();
     append(anchor + 1, out.length);
   } else {
     append(0, out.length);
     if (text.length > bom.length) {
       if (!endsWithLineEnd()) text += eol;
       const last = lines[lines.length - 1] as Line;
-      if (!BLANK_RE.test(last.content)) text += eol;
+      if (!BLANK_RE.test(last.content)) {
+        text += eol;
+        origins.push(undefined); // the blank line before the new ones
+      }
     }
-    text += newLines;
+    addLines();
   }
-  return { text, added, updated, present, removed, kept, touched, problems: sitemapProblems(text, base, hasBase), changed: text !== robotsText };
+  const newLineOf = new Map<number, number>();
+  origins.forEach((old, index) => {
+    if (old !== undefined) newLineOf.set(old, index + 1);
+  });
+  for (const t of touched) {
+    const newLine = t.change === 'rewritten' ? newLineOf.get(t.oldLine) : undefined;
+    if (newLine !== undefined) t.newLine = newLine;
+  }
+  const oldLineOf = (newLine: number): number | undefined => origins[newLine - 1];
+  return { text, added, updated, present, removed, kept, touched, problems: sitemapProblems(text, base, hasBase, oldLineOf), changed: text !== robotsText };
 }
 
 /**
- * The parser's problems with the Sitemap lines of `text`. Without a real base, those that name the
- * placeholder (a relative value resolved, or repeated) are left out: where such a line points is not known.
+ * The parser's problems with the Sitemap lines of `text`, numbered in `text` and, through `oldLineOf`,
+ * in the input. Without a real base, those that name the placeholder (a relative value resolved, or
+ * repeated) are left out: where such a line points is not known.
  */
-function sitemapProblems(text: string, base: string, hasBase: boolean): RobotsTxtProblem[] {
+function sitemapProblems(text: string, base: string, hasBase: boolean, oldLineOf: (newLine: number) => number | undefined): SitemapLineProblem[] {
   const placeholder = new URL(PLACEHOLDER_BASE).host;
-  return parseRobotsTxt(text, base).problems.filter((p) => p.directive === 'sitemap' && (hasBase || !p.message.includes(placeholder)));
+  const problems: SitemapLineProblem[] = [];
+  for (const { line, ...problem } of parseRobotsTxt(text, base).problems) {
+    if (problem.directive !== 'sitemap' || (!hasBase && problem.message.includes(placeholder))) continue;
+    // A line number inside the message ("duplicate …, first on line N") counts in the new file too;
+    // where the edit moved that line, the message says both.
+    problem.message = problem.message.replace(/\bon line (\d+)/, (whole, n: string) => {
+      const before = oldLineOf(Number(n));
+      return before === undefined || before === Number(n) ? whole : `on line ${n} of the new file (line ${before} before the edit)`;
+    });
+    const oldLine = oldLineOf(line);
+    problems.push(oldLine === undefined ? { newLine: line, ...problem } : { newLine: line, oldLine, ...problem });
+  }
+  return problems;
 }

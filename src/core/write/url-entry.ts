@@ -45,7 +45,10 @@ const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 
 
 export interface UrlEntrySerializerOptions {
   limits: Readonly<Limits>;
-  /** Relative locs are resolved against it. */
+  /**
+   * Relative URLs are resolved against it (RFC 3986 §5.2): the page's loc and, the same way, the URLs
+   * of its images, videos and alternates.
+   */
   baseUrl?: string;
   /** When set, every page loc must lie inside it (sitemaps.org protocol: location). */
   scope?: UrlScope;
@@ -109,11 +112,12 @@ export class UrlEntrySerializer {
     return xml + '</url>\n';
   }
 
+  /** `page`: the URL is the page's loc, which must lie inside the scope (extension URLs may be anywhere). */
   private url(value: unknown, field: string, page: boolean): string {
     if (typeof value !== 'string') {
       throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be a string URL, got ${quoteValue(value)}`);
     }
-    const url = normalizeUrl(value, field, page ? this.baseUrl : undefined, this.limits.maxLocLength);
+    const url = normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
     if (page && this.scope !== undefined) {
       const reason = scopeViolation(url, this.scope);
       if (reason !== undefined) {

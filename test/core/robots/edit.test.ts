@@ -92,7 +92,7 @@ describe('setSitemapLines: lines already there', () => {
     const result = edit(text, ['http://example.com/s.xml']);
     assert.equal(result.text, 'User-agent: *\r\nSitemap: http://example.com/s.xml  # the main one\r\nDisallow: /x\r\n');
     assert.deepEqual(result.updated, ['http://example.com/s.xml']);
-    assert.deepEqual(result.touched, [{ line: 2, value: 'http://EXAMPLE.com:80/s.xml', change: 'rewritten' }]);
+    assert.deepEqual(result.touched, [{ oldLine: 2, newLine: 2, value: 'http://EXAMPLE.com:80/s.xml', change: 'rewritten' }]);
     assert.deepEqual(result.added, []);
   });
 
@@ -119,10 +119,10 @@ describe('setSitemapLines: lines already there', () => {
     assert.equal(result.text, `Sitemap: ${S}\nUser-agent: *\nDisallow: /x\n`);
     assert.deepEqual(result.removed, ['https://EXAMPLE.COM/sitemap.xml', S]);
     assert.deepEqual(
-      result.touched.map((t) => [t.line, t.change]),
+      result.touched.map((t) => [t.oldLine, t.newLine, t.change]),
       [
-        [3, 'repeat'],
-        [5, 'repeat'],
+        [3, undefined, 'repeat'],
+        [5, undefined, 'repeat'],
       ],
     );
     assert.deepEqual(result.present, [S]);
@@ -191,24 +191,86 @@ describe('setSitemapLines: relative Sitemap values', () => {
     const text = 'User-agent: *\nDisallow /a b\nSitemap https://example.com/old.xml\nSitemap: ftp://example.com/s.xml\nSitemap: /other.xml\n';
     // Without robotsUrl: the relative line points nowhere known, so it is not reported; the group line never is.
     assert.deepEqual(
-      edit(text, [S]).problems.map((p) => [p.line, p.value]),
+      edit(text, [S]).problems.map((p) => [p.newLine, p.oldLine, p.value]),
       [
-        [3, 'https://example.com/old.xml'],
-        [4, 'ftp://example.com/s.xml'],
+        [3, 3, 'https://example.com/old.xml'],
+        [4, 4, 'ftp://example.com/s.xml'],
       ],
     );
     // With it, the relative line is reported too; line numbers are those of the new file.
     const based = edit(`\n${text}`, [S], { robotsUrl: 'https://example.com/robots.txt' });
     assert.deepEqual(
-      based.problems.map((p) => [p.line, p.value]),
+      based.problems.map((p) => [p.newLine, p.oldLine, p.value]),
       [
-        [4, 'https://example.com/old.xml'],
-        [5, 'ftp://example.com/s.xml'],
-        [6, '/other.xml'],
+        [4, 4, 'https://example.com/old.xml'],
+        [5, 5, 'ftp://example.com/s.xml'],
+        [6, 6, '/other.xml'],
       ],
     );
     assert.ok(based.problems.every((p) => p.directive === 'sitemap'));
     assert.deepEqual(edit(`Sitemap: ${S}\n`, [S]).problems, []);
+  });
+
+  // Issue 22: `touched` counted in the input and `problems` in the new file, both as a bare `line`, so
+  // "line 5" named two different lines once a line above was removed.
+  it('names the file each line number counts in: oldLine in the input, newLine in the new file', () => {
+    const text = [
+      'User-agent: *', //                               1
+      'Sitemap: https://example.com/old.xml', //        2  removed (--replace)
+      'Sitemap: https://example.com/old2.xml', //       3  removed (--replace)
+      'sitemap: HTTPS://EXAMPLE.COM/sitemap.xml', //    4  rewritten, now line 2; news.xml added after it
+      'Sitemap ftp://example.com/x.xml', //             5  kept (a crawler skips it), now line 4
+      'Sitemap: {{url}}/s.xml', //                      6  kept, now line 5
+      '',
+    ].join('\n');
+    const result = edit(text, [S, 'https://example.com/news.xml'], { replace: true });
+    const written = result.text.split('\n');
+    assert.deepEqual(
+      result.touched.map((t) => [t.oldLine, t.newLine, t.change]),
+      [
+        [2, undefined, 'unrequested'],
+        [3, undefined, 'unrequested'],
+        [4, 2, 'rewritten'],
+      ],
+    );
+    // Each number points at the line it claims, in the file it claims.
+    const input = text.split('\n');
+    for (const t of result.touched) {
+      assert.ok((input[t.oldLine - 1] as string).includes(t.value), `old line ${t.oldLine}`);
+      if (t.newLine !== undefined) assert.equal(written[t.newLine - 1], `Sitemap: ${S}`);
+    }
+    assert.ok(result.problems.length >= 2, JSON.stringify(result.problems));
+    for (const p of result.problems) {
+      assert.ok((written[p.newLine - 1] as string).includes(p.value), `new line ${p.newLine}: ${JSON.stringify(p)}`);
+      assert.equal(input[(p.oldLine as number) - 1], written[p.newLine - 1], `old line ${String(p.oldLine)}`);
+      assert.ok(!('line' in p), 'no bare line number');
+    }
+    assert.deepEqual(result.problems.map((p) => [p.oldLine, p.newLine]).slice(0, 2), [
+      [5, 4],
+      [6, 5],
+    ]);
+  });
+
+  it('a line number inside a problem message says which file it counts in when the edit moved the line', () => {
+    const D = 'https://example.com/d.xml';
+    // Nothing removed: the duplicate's message counts as both files do.
+    const same = edit(`Sitemap: ${D}\nSitemap: ${D}\nSitemap: ${S}\n`, [S]);
+    assert.deepEqual(same.problems.map((p) => [p.oldLine, p.newLine, p.message.replace(/^.*first/, 'first')]), [[2, 2, 'first on line 1; ignored']]);
+    // The repeat of S on line 2 is removed, so D's lines move up by one.
+    const moved = edit(`Sitemap: ${S}\nSitemap: ${S}\nSitemap: ${D}\nSitemap: ${D}\n`, [S]);
+    assert.equal(moved.text, `Sitemap: ${S}\nSitemap: ${D}\nSitemap: ${D}\n`);
+    assert.deepEqual(moved.problems.map((p) => [p.oldLine, p.newLine]), [[4, 3]]);
+    assert.match(moved.problems[0]?.message ?? '', /first on line 2 of the new file \(line 3 before the edit\); ignored$/);
+  });
+
+  it('lines the edit adds shift the numbers after them: problems keep both', () => {
+    const result = edit('User-agent: *\nSitemap ftp://example.com/x.xml\n', [S]);
+    assert.equal(result.text, `User-agent: *\nSitemap ftp://example.com/x.xml\n\nSitemap: ${S}\n`);
+    assert.deepEqual(result.problems.map((p) => [p.oldLine, p.newLine]), [[2, 2]]);
+    const anchored = edit(`Sitemap: https://example.com/a.xml\nSitemap: {{x}}\n`, [S]);
+    // The new line goes after the last Sitemap line a crawler reads, so the template line moves down.
+    assert.equal(anchored.text, `Sitemap: https://example.com/a.xml\nSitemap: ${S}\nSitemap: {{x}}\n`);
+    assert.deepEqual(anchored.problems.map((p) => [p.oldLine, p.newLine]), [[2, 3]]);
   });
 
   it('refuses a robotsUrl that is not an absolute http(s) URL', () => {
