@@ -146,10 +146,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const positions = new WeakMap<UrlEntry, InputRecord>();
   let inputErrors = 0;
   let problems = 0;
-  const report = (file: string, line: number, message: string): void => {
+  // Positions are 1-based; an unknown line is left out rather than printed as 0.
+  const report = (file: string, line: number | undefined, message: string): void => {
     problems++;
     if (showProgress) io.stderr.write('\r\x1b[K');
-    io.stderr.write(`${file}:${line}: ${message}\n`);
+    io.stderr.write(`${file}${line !== undefined ? `:${line}` : ''}: ${message}\n`);
   };
 
   async function* entries(): AsyncGenerator<UrlEntry[]> {
@@ -200,7 +201,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       signal: controller.signal,
       onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
         const at = positions.get(entry);
-        report(at?.file ?? '<input>', at?.line ?? 0, error.message);
+        report(at?.file ?? '<input>', at?.line, error.message);
       },
       ...(showProgress ? { onProgress: (p: WriteProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
