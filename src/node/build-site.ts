@@ -110,6 +110,8 @@ export interface BuiltFile {
 export interface BuildSiteResult {
   outDir: string;
   statePath: string;
+  /** The base URL, normalised, ending in `/`. */
+  baseUrl: string;
   /**
    * False when the build listed no URL: nothing was written or removed (the previous set, if any, is
    * as it was) and the state was not saved. A site with pages and nothing to list is a problem.
@@ -302,6 +304,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const common = {
     outDir,
     statePath,
+    baseUrl,
     indexUrl: sitemapsUrl + `${name}.xml`,
     pages: all.length,
     excluded,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -353,6 +353,79 @@ describe('sitemapkit build', () => {
       assert.match(result.stderr, message, argv.join(' '));
       assert.ok(!result.stderr.includes('    at '), 'no stack trace');
     }
+  });
+
+  it('a build that lists no URL of a site (a wrong --base-url) exits 1, writes and removes nothing, and names the host the pages use', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const pages: Record<string, string> = {};
+    for (const path of ['index.html', 'about.html', 'blog/a.html', 'blog/b.html', 'docs/c.html']) {
+      pages[path] = page({ head: `<link rel="canonical" href="https://example.org/${path.replace(/index\.html$/, '')}">` });
+    }
+    writeSite(site, pages);
+    const good = await runCli(['build', site, '--base-url', 'https://example.org/', '--json'], { cwd: site });
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal(JSON.parse(good.stdout).listed, 5);
+    const snapshot = () => new Map(readdirSync(site, { recursive: true, encoding: 'utf8' }).sort().map((f) => [f, statSync(join(site, f)).isFile() ? readFileSync(join(site, f)).toString('base64') : 'dir']));
+    const before = snapshot();
+
+    // Every canonical is now "outside the site": nothing to list.
+    const wrong = await runCli(['build', site, '--base-url', BASE, '--json'], { cwd: site });
+    assert.equal(wrong.code, 1, wrong.stderr);
+    assert.match(wrong.stderr, /no URL to list of 5 pages: 5 of 5 pages excluded: canonical outside https:\/\/www\.example\.com\/ — the pages use https:\/\/example\.org\/; check --base-url; the previous sitemaps in .* were left as they were/);
+    const json = JSON.parse(wrong.stdout);
+    assert.equal(json.ok, false);
+    assert.equal(json.committed, false);
+    assert.equal(json.listed, 0);
+    assert.deepEqual(json.files, []);
+    // The index JSON speaks of is the one on disk: the previous one, kept.
+    assert.deepEqual(json.indexFile, { name: 'sitemap.xml', status: 'kept', urls: 0, bytes: 0 });
+    assert.deepEqual(json.dominantExclusion, { reason: 'canonical-outside', count: 5, pages: 5, canonicalOrigin: 'https://example.org/' });
+    // Nothing written or removed: sitemaps and state byte for byte.
+    assert.deepEqual(snapshot(), before);
+    // …and the index still names children that are all there.
+    const named = [...readFileSync(join(site, 'sitemap.xml'), 'utf8').matchAll(/<loc>https:\/\/example\.org\/([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+    assert.equal(named.length, 3);
+    for (const name of named) assert.ok(existsSync(join(site, name)), name);
+
+    // In words, without --json.
+    const human = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(human.code, 1);
+    assert.match(human.stdout, /^Listed 0 URLs of 5 pages: nothing written or removed in .* \(/);
+    assert.match(human.stdout, /\n {2}5 of 5 pages excluded: canonical outside https:\/\/www\.example\.com\/ — the pages use https:\/\/example\.org\/; check --base-url\n/);
+    assert.doesNotMatch(human.stdout, /entry file/);
+    assert.deepEqual(snapshot(), before);
+
+    // With no previous set, none is claimed.
+    const fresh = tempDir('sitemapkit-build-out-');
+    const none = await runCli(['build', site, '--base-url', BASE, '--out', fresh, '--json'], { cwd: site });
+    assert.equal(none.code, 1);
+    assert.deepEqual(JSON.parse(none.stdout).indexFile, { name: 'sitemap.xml', status: 'absent', urls: 0, bytes: 0 });
+    assert.match(none.stderr, /; no sitemap was written/);
+    assert.deepEqual(readdirSync(fresh), []);
+  });
+
+  it('an empty site folder lists nothing: exit 1, the previous set kept', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const out = tempDir('sitemapkit-build-out-');
+    writeSite(site, { 'index.html': page() });
+    assert.equal((await runCli(['build', site, '--base-url', BASE, '--out', out], { cwd: site })).code, 0);
+    rmSync(join(site, 'index.html'));
+    const result = await runCli(['build', site, '--base-url', BASE, '--out', out], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no page to list: the site folder has no \.html page; the previous sitemaps in .* were left as they were/);
+    assert.deepEqual([...readSet(out).keys()], [BASE]);
+  });
+
+  it('says when most pages are left out for one reason, even when some are listed', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, {
+      'index.html': page(),
+      'a.html': page({ head: '<meta name="robots" content="noindex">' }),
+      'b.html': page({ head: '<meta name="robots" content="noindex">' }),
+    });
+    const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\n {2}note: 2 of 3 pages excluded: noindex\n/);
   });
 
   it('refuses a damaged state file instead of forgetting every lastmod', async () => {
