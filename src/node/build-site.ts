@@ -358,8 +358,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         if (error instanceof SitemapError) throw error;
         throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
       }
+      // Never the index's name: a child's name has a token between its stem and `.xml`.
       const fileName = placed.name;
-      if (fileName === indexName) throw new SitemapError('ERR_SITEMAP_OPTION', `a child sitemap would be named like the index ${indexName}`);
       const previous = sameBase ? state.files.get(fileName) : undefined;
       // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
       const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;

@@ -238,30 +238,36 @@ test('generate: a single sitemap replaced by an index, and an index by a single 
   await everyStep(generateScenario({ urls: paths('many', 90), args: ['--max-urls', '40', '--no-gzip'] }, { urls: paths('one', 10), args: ['--no-gzip'] }));
 });
 
+const buildArgs = (dir: string): string[] => ['build', join(dir, 'site'), '--base-url', BASE, '--out', join(dir, 'out'), '--initial-lastmod', 'now', '--threads', '0', '--max-urls', '4', '--quiet'];
+const BUILD_TIMES = [1_790_000_000, 1_790_086_400];
+
+/** The site's pages before, and the change made to them before the second build. */
+function writeBuildSite(dir: string, version: 0 | 1): void {
+  const site = join(dir, 'site');
+  if (version === 0) {
+    const pages: Record<string, string> = { 'index.html': page({ title: 'Home' }), 'about.html': page({ title: 'About' }) };
+    for (let i = 0; i < 6; i++) pages[`blog/post-${i}.html`] = page({ title: `Post ${i}` });
+    for (let i = 0; i < 3; i++) pages[`docs/page-${i}.html`] = page({ title: `Doc ${i}` });
+    writeSite(site, pages);
+    return;
+  }
+  // One post edited, the docs section gone, a shop section new; the root section unchanged.
+  rmSync(join(site, 'docs'), { recursive: true, force: true });
+  const pages: Record<string, string> = { 'blog/post-2.html': page({ title: 'Post 2', body: '<p>Revised.</p>' }) };
+  for (let i = 0; i < 2; i++) pages[`shop/item-${i}.html`] = page({ title: `Item ${i}` });
+  writeSite(site, pages);
+}
+
 function buildScenario(): Scenario {
-  const site = (dir: string) => join(dir, 'site');
-  const build = async (dir: string, epoch: number): Promise<number> => {
-    const result = await runCli(['build', site(dir), '--base-url', BASE, '--out', join(dir, 'out'), '--initial-lastmod', 'now', '--threads', '0', '--max-urls', '4', '--quiet'], {
-      cwd: dir,
-      env: { SOURCE_DATE_EPOCH: String(epoch) },
-    });
-    return result.code;
-  };
+  const build = async (dir: string, epoch: number): Promise<number> => (await runCli(buildArgs(dir), { cwd: dir, env: { SOURCE_DATE_EPOCH: String(epoch) } })).code;
   return {
     async before(dir) {
-      const pages: Record<string, string> = { 'index.html': page({ title: 'Home' }), 'about.html': page({ title: 'About' }) };
-      for (let i = 0; i < 6; i++) pages[`blog/post-${i}.html`] = page({ title: `Post ${i}` });
-      for (let i = 0; i < 3; i++) pages[`docs/page-${i}.html`] = page({ title: `Doc ${i}` });
-      writeSite(site(dir), pages);
-      assert.equal(await build(dir, 1_790_000_000), 0);
+      writeBuildSite(dir, 0);
+      assert.equal(await build(dir, BUILD_TIMES[0] as number), 0);
     },
     async after(dir) {
-      // One post edited, the docs section gone, a shop section new; the root section unchanged.
-      rmSync(join(site(dir), 'docs'), { recursive: true, force: true });
-      const pages: Record<string, string> = { 'blog/post-2.html': page({ title: 'Post 2', body: '<p>Revised.</p>' }) };
-      for (let i = 0; i < 2; i++) pages[`shop/item-${i}.html`] = page({ title: `Item ${i}` });
-      writeSite(site(dir), pages);
-      return build(dir, 1_790_086_400);
+      writeBuildSite(dir, 1);
+      return build(dir, BUILD_TIMES[1] as number);
     },
   };
 }
@@ -287,6 +293,29 @@ test('SIGKILL at a rename of the commit (a real kill, in a child process) leaves
     const child = spawnSync(process.execPath, ['--import', TSX, KILLER, join(dir, 'out'), String(at), '--', 'generate', 'new.txt', '--base-url', BASE, '--out', 'out', '--max-urls', '30', '--quiet'], {
       cwd: dir,
       encoding: 'utf8',
+    });
+    assert.equal(child.signal, 'SIGKILL', `step ${at}: ${child.stderr}`);
+    assertOldOrNew(join(dir, 'out'), old, next, `SIGKILL at step ${at}`);
+  }
+});
+
+test('build: SIGKILL (a real kill, in a child process) at a rename or removal of the commit leaves the old set or the new one', async () => {
+  const KILLER = fileURLToPath(new URL('./kill-at-step.ts', import.meta.url));
+  const scenario = buildScenario();
+  const reference = tempDir();
+  await scenario.before(reference);
+  const old = publishedSet(join(reference, 'out'));
+  await scenario.after(reference);
+  const next = publishedSet(join(reference, 'out'));
+  // Between the two new children, at the index, at the first removal after it.
+  for (const at of [2, 3, 4]) {
+    const dir = tempDir();
+    await scenario.before(dir);
+    writeBuildSite(dir, 1);
+    const child = spawnSync(process.execPath, ['--import', TSX, KILLER, join(dir, 'out'), String(at), '--', ...buildArgs(dir)], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, SOURCE_DATE_EPOCH: String(BUILD_TIMES[1]) },
     });
     assert.equal(child.signal, 'SIGKILL', `step ${at}: ${child.stderr}`);
     assertOldOrNew(join(dir, 'out'), old, next, `SIGKILL at step ${at}`);
