@@ -5,7 +5,7 @@
 // core/write/child-names.ts), so none is ever written over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { lstat, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { pipeline } from 'node:stream/promises';
@@ -319,11 +319,14 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       const bytes = Buffer.byteLength(text);
       entryFile = { name: entryName, path: join(options.outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
     }
+    // Without an entry file, files with fixed names are replaced in place; an old index that may name
+    // them (one written before children had tokens, or naming an earlier set without an index) goes
+    // first. Otherwise it goes after, with the other old files, so that a failed run leaves it whole.
+    const replacedInPlace = entryFile === undefined && (await anyFile(options.outDir, children.map((file) => file.name)));
     const removed = await staged.commit({
       children,
       ...(entryFile !== undefined ? { entry: { staged: entryName, name: entryName } } : {}),
-      // Without an entry file, an old index would name children replaced in place: it goes first.
-      ...(entryFile === undefined ? { removeFirst: [entryName] } : {}),
+      ...(replacedInPlace ? { removeFirst: [entryName] } : {}),
       isOwned: ownedBy(name),
     });
     const all = entryFile !== undefined && !single ? [...sitemaps, entryFile] : sitemaps;
@@ -344,6 +347,18 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     await background.destroy();
     await staged.abort();
   }
+}
+
+/** Whether any of `names` is a file in `dir`. */
+async function anyFile(dir: string, names: readonly string[]): Promise<boolean> {
+  for (const name of names) {
+    try {
+      if ((await lstat(join(dir, name))).isFile()) return true;
+    } catch {
+      // absent
+    }
+  }
+  return false;
 }
 
 function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {

@@ -7,6 +7,7 @@ import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
 import { xmllint } from '../helpers/xmllint.js';
 import { tempDir } from '../helpers/tmp.js';
+import { interceptSteps } from '../helpers/commit-steps.js';
 
 const locsOf = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
 /** A child's name without its content token: `sitemap-00001.1a2b3c4d.xml.gz` → `sitemap-00001.xml.gz`. */
@@ -160,12 +161,34 @@ test('a name held by a file with other bytes is never written over: the child ta
   assert.deepEqual(summary.removed, [first]);
 });
 
-test('an index followed by a set without one: the old index goes first, then the files replace theirs', async () => {
+test('an index followed by a set without one: the files go in, then the old index and children go', async () => {
   const out = tempDir();
   await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
   const old = children(out);
-  const summary = await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  const steps = interceptSteps(out);
+  let summary;
+  try {
+    summary = await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  } finally {
+    steps.restore();
+  }
   assert.equal(summary.entryFile, undefined);
   assert.deepEqual(readdirSync(out).sort(), ['sitemap-00001.xml.gz', 'sitemap-00002.xml.gz']);
   assert.deepEqual(summary.removed, [...old, 'sitemap.xml'].sort());
+  // Nothing the old index names is replaced, so it stays whole until the new files are in.
+  assert.deepEqual(steps.steps, ['rename sitemap-00001.xml.gz', 'rename sitemap-00002.xml.gz', ...[...old, 'sitemap.xml'].sort().map((f) => `remove ${f}`)]);
+});
+
+test('an old index naming files that a set without an index replaces in place is removed first', async () => {
+  const out = tempDir();
+  // As written before children had tokens: sitemap.xml naming sitemap-00001.xml.gz.
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  writeFileSync(join(out, 'sitemap.xml'), '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://www.example.com/sitemap-00001.xml.gz</loc></sitemap></sitemapindex>\n');
+  const steps = interceptSteps(out);
+  try {
+    await writeSitemaps(entries(20, 100), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  } finally {
+    steps.restore();
+  }
+  assert.deepEqual(steps.steps, ['remove sitemap.xml', 'rename sitemap-00001.xml.gz', 'rename sitemap-00002.xml.gz']);
 });
