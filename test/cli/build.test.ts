@@ -1,13 +1,14 @@
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 import { xmllint } from '../helpers/xmllint.js';
+import { startSiteServer } from '../helpers/site-server.js';
 
 const BASE = 'https://www.example.com/';
 const T1 = 1_790_000_000; // 2026-09-21T...
@@ -119,7 +120,11 @@ describe('sitemapkit build', () => {
     assert.match(blog, /<image:loc>https:\/\/www\.example\.com\/img\/hello\.png<\/image:loc>/);
     // Stable files: one per section, named by the section and a token of the content; an index always.
     assert.deepEqual(json.files.map((f) => layoutName(f.name)).sort(), ['sitemap-blog.xml.gz', 'sitemap-fr.xml.gz', 'sitemap-root.xml.gz']);
-    for (const file of json.files) assert.match(file.name, /^sitemap-[a-z]+\.[0-9a-f]{8}\.xml\.gz$/);
+    for (const file of json.files) {
+      assert.match(file.name, /^sitemap-[a-z]+\.[0-9a-f]{8}\.xml\.gz$/);
+      // The token is the CRC-32 of the child's uncompressed XML, as for generate.
+      assert.equal(file.name.split('.')[1], crc32(gunzipSync(readFileSync(join(site, file.name)))).toString(16).padStart(8, '0'));
+    }
     assert.equal(json.indexFile.name, 'sitemap.xml');
     // No lastmod was known (--initial-lastmod none), so none is invented.
     assert.ok([...urls.values()].every((lastmod) => lastmod === undefined));
@@ -414,6 +419,30 @@ describe('sitemapkit build', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /no page to list: the site folder has no \.html page; the previous sitemaps in .* were left as they were/);
     assert.deepEqual([...readSet(out).keys()], [BASE]);
+  });
+
+  it('a build that lists nothing announces nothing to IndexNow (not every URL as removed)', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a.html': page() });
+    const submissions: string[][] = [];
+    const endpoint = await startSiteServer({
+      '/indexnow': async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        submissions.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { urlList: string[] }).urlList.sort());
+        res.writeHead(200).end();
+      },
+    });
+    after(() => endpoint.close());
+    const announce = ['--indexnow-key', '5f2b8c1d9e7a4b3c', '--endpoint', endpoint.url('/indexnow')];
+    assert.equal((await runCli(['build', site, '--base-url', BASE, ...announce], { cwd: site })).code, 0);
+    assert.deepEqual(submissions, [[BASE, `${BASE}a.html`]]);
+    // A staging build deployed by mistake: every page noindex.
+    writeSite(site, { 'index.html': page({ head: '<meta name="robots" content="noindex">' }), 'a.html': page({ head: '<meta name="robots" content="noindex">' }) });
+    const result = await runCli(['build', site, '--base-url', BASE, ...announce], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no URL to list of 2 pages: 2 of 2 pages excluded: noindex; the previous sitemaps/);
+    assert.equal(submissions.length, 1);
   });
 
   it('says when most pages are left out for one reason, even when some are listed', async () => {
