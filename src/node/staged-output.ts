@@ -104,8 +104,9 @@ export class StagedOutput {
           await rename(this.path(file.staged), join(this.outDir, file.name));
           moved.push(join(this.outDir, file.name));
         }
-        // What the entry file is about to name must survive a power cut that the entry file survives.
-        await syncFiles(moved);
+        // What the entry file is about to name, and the entry file itself, must survive a power cut
+        // that the entry file's rename survives.
+        await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
         await syncDirectory(this.outDir);
         if (plan.entry !== undefined) {
           await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
