@@ -216,6 +216,8 @@ async function startEndpoint() {
 // The site's output: sitemap files, state, snapshots
 
 const isSitemapFile = (name) => /^sitemap.*\.xml(\.gz)?$/.test(name);
+/** A child's name without its content token: `sitemap-blog.1a2b3c4d.xml.gz` → `sitemap-blog.xml.gz`. */
+const layoutName = (name) => name.replace(/\.[0-9a-f]{8}(?=\.xml(?:\.gz)?$)/, '');
 
 /** Removes what a build wrote into the site folder: the sitemaps and the state. */
 function clearOutput(siteDir) {
@@ -357,18 +359,20 @@ async function rebuild(ctx, first, changed, changedUrls) {
   if (json.newPages !== 0 || json.removedPages !== 0) issues.push(`the build reports ${json.newPages} new and ${json.removedPages} removed pages (none were)`);
   if (json.listed !== site.total) issues.push(`listed ${json.listed}, expected ${site.total}`);
 
-  // Files: which the CLI says it wrote, which changed on disk, which should have.
-  const expected = new Set([...changedUrls].map((u) => first.urlToFile.get(u)).filter((f) => f !== undefined));
-  const written = new Set(json.files.filter((f) => f.status === 'written').map((f) => f.name));
-  const removed = json.files.filter((f) => f.status === 'removed').map((f) => f.name);
+  // Files: which the CLI says it wrote, which changed on disk, which should have. A child is named
+  // by its section and a token of its content: a rewritten child is a new name plus its old name
+  // removed, so children are compared by their name without the token (`layoutName`).
+  const expected = new Set([...changedUrls].map((u) => first.urlToFile.get(u)).filter((f) => f !== undefined).map(layoutName));
+  const written = new Set(json.files.filter((f) => f.status === 'written').map((f) => layoutName(f.name)));
+  const removed = json.files.filter((f) => f.status === 'removed').map((f) => layoutName(f.name)).filter((n) => !written.has(n));
   const touched = new Set();
   const bytesChanged = new Set();
   for (const [name, b] of before) {
     const a = after.get(name);
-    if (a === undefined || a.ino !== b.ino || a.mtimeMs !== b.mtimeMs) touched.add(name);
-    if (a === undefined || a.sha256 !== b.sha256) bytesChanged.add(name);
+    if (a === undefined || a.ino !== b.ino || a.mtimeMs !== b.mtimeMs) touched.add(layoutName(name));
+    if (a === undefined || a.sha256 !== b.sha256) bytesChanged.add(layoutName(name));
   }
-  for (const name of after.keys()) if (!before.has(name)) touched.add(name);
+  for (const name of after.keys()) if (!before.has(name)) touched.add(layoutName(name));
   touched.delete(first.indexName);
   const indexWritten = json.indexFile?.status === 'written' && bytesChanged.has(first.indexName);
   bytesChanged.delete(first.indexName);
@@ -378,7 +382,7 @@ async function rebuild(ctx, first, changed, changedUrls) {
   if (removed.length > 0) fileIssues.push(`children removed: ${removed.join(', ')}`);
   if (!indexWritten) fileIssues.push(`the index was not rewritten (status ${json.indexFile?.status})`);
   // Every child not expected to change: not rewritten, same bytes.
-  const untouchedOk = [...before.keys()].filter((n) => n !== first.indexName && !expected.has(n)).every((n) => !touched.has(n) && !bytesChanged.has(n));
+  const untouchedOk = [...before.keys()].map(layoutName).filter((n) => n !== first.indexName && !expected.has(n)).every((n) => !touched.has(n) && !bytesChanged.has(n));
   const sneaky = [...touched].filter((n) => !written.has(n));
   if (!untouchedOk) otherIssues.push(`other children modified on disk: ${[...touched, ...bytesChanged].filter((n) => !expected.has(n)).sort().join(', ')}`);
   if (sneaky.length > 0) otherIssues.push(`files replaced on disk but reported unchanged: ${sneaky.join(', ')}`);

@@ -7,13 +7,16 @@
 //    lastmod; changed → the build time; first seen → git / mtime / now / none);
 // 4. lay the entries out in stable children (core/build/stable-set.ts); a child whose bytes did not
 //    change is not rewritten and keeps its index lastmod;
-// 5. write the changed files atomically, the index last, remove children of the last build that are
-//    gone, then save the state.
+// 5. commit: the changed children go in under new names (each carries a token of its content:
+//    `sitemap-blog.TOKEN.xml.gz`, see core/write/child-names.ts), never over a file the old index
+//    names; then the index is renamed over the old one, the commit point; then the children no longer
+//    named are removed and the state is saved.
+// Nothing to list (every page left out) writes and removes nothing: the previous set stays whole.
 
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { readFile, realpath, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
@@ -23,6 +26,9 @@ import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
 import { isErrorPage, selectPages, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
+import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
+import { contentTokens, withContentToken } from '../core/write/child-names.js';
+import { fileHolds, firstFreeName } from './staged-output.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
@@ -52,7 +58,7 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
-  /** File name prefix: the index is `NAME.xml`, children `NAME-SECTION.xml.gz` (default `sitemap`). */
+  /** File name prefix: the index is `NAME.xml`, children `NAME-SECTION.TOKEN.xml.gz` (default `sitemap`). */
   name?: string;
   gzip?: boolean;
   gzipLevel?: number;
@@ -86,7 +92,11 @@ export interface PageProblem {
   message: string;
 }
 
-export type FileStatus = 'written' | 'unchanged' | 'removed';
+/**
+ * `written`, `unchanged` (on disk with these bytes already), `removed`; for the index of a build that
+ * had nothing to list and wrote nothing: `kept` (the previous index is on disk, as it was) or `absent`.
+ */
+export type FileStatus = 'written' | 'unchanged' | 'removed' | 'kept' | 'absent';
 
 export interface BuiltFile {
   name: string;
@@ -100,6 +110,13 @@ export interface BuiltFile {
 export interface BuildSiteResult {
   outDir: string;
   statePath: string;
+  /** The base URL, normalised, ending in `/`. */
+  baseUrl: string;
+  /**
+   * False when the build listed no URL: nothing was written or removed (the previous set, if any, is
+   * as it was) and the state was not saved. A site with pages and nothing to list is a problem.
+   */
+  committed: boolean;
   indexFile: BuiltFile;
   /** Where the index will be served: the URL for robots.txt and search consoles. */
   indexUrl: string;
@@ -108,6 +125,8 @@ export interface BuildSiteResult {
   pages: number;
   listed: number;
   excluded: ExcludedPage[];
+  /** The reason more than half of the pages are left out for, when there is one (often a wrong base URL). */
+  dominantExclusion?: DominantExclusion<ExcludedPage['reason']>;
   problems: PageProblem[];
   /** Listed or not: pages seen for the first time, pages whose content changed, pages gone since the last build. */
   newPages: number;
@@ -282,57 +301,99 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (page !== undefined) page.listed = false;
   }
 
-  // Write what changed as one batch: every changed file is staged (compressed, written beside its
-  // target, flushed) before the first one replaces its target, children first and the index last.
-  // A failure or a kill while staging leaves the previous set exactly as it was.
+  const common = {
+    outDir,
+    statePath,
+    baseUrl,
+    indexUrl: sitemapsUrl + `${name}.xml`,
+    pages: all.length,
+    excluded,
+    ...withDominant(dominantExclusion(excluded, all.length, baseUrl)),
+    problems,
+    newPages,
+    changedPages,
+    removedPages,
+    ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
+    ...(sitemapsUrl !== baseUrl
+      ? {
+          locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
+        }
+      : {}),
+  };
+  const indexName = `${name}.xml`;
+  if (set.children.length === 0) {
+    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
+    // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
+    // wish. Nothing is written or removed and the state is not saved.
+    const onDisk = await exists(join(outDir, indexName));
+    return { ...common, committed: false, indexFile: { name: indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - started };
+  }
+
+  // The commit (see the top of this file). Every changed file is staged (compressed, written beside
+  // its target, flushed) before the first rename; the children go in under names no file has, the
+  // index last. A failure or a kill before the index's rename leaves the previous set as it was.
   progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
   const batch = new FileBatch();
   // Temporary files of a run killed between staging and renaming (the previous set stayed whole).
-  await FileBatch.removeStale(outDir, (target) => target === `${name}.xml` || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
+  await FileBatch.removeStale(outDir, (target) => target === indexName || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];
-    const indexName = `${name}.xml`;
     for (const child of set.children) {
-      if (child.name === indexName) throw new SitemapError('ERR_SITEMAP_OPTION', `a child sitemap would be named like the index ${indexName}`);
       const hash = sha256(child.text);
-      const previous = sameBase ? state.files.get(child.name) : undefined;
       const bytes = Buffer.byteLength(child.text);
-      if (previous !== undefined && previous.hash === hash && (await exists(join(outDir, child.name)))) {
-        nextFiles.set(child.name, previous);
-        files.push({ name: child.name, status: 'unchanged', urls: child.urls, bytes, lastmod: previous.lastmod });
-        continue;
+      let data: Buffer | undefined;
+      const content = (): Buffer => (data ??= gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : Buffer.from(child.text));
+      // A file of the name already there holds these bytes when the state says this build wrote
+      // them, or when they compare equal (a run killed after its renames, a state removed by hand).
+      const known = (fileName: string): boolean => sameBase && state.files.get(fileName)?.hash === hash;
+      let placed;
+      try {
+        placed = await firstFreeName(
+          outDir,
+          mapNames(contentTokens(crc32(child.text)), (token) => withContentToken(child.name, token)),
+          async (path) => known(basename(path)) || fileHolds(path, content()),
+        );
+      } catch (error) {
+        if (error instanceof SitemapError) throw error;
+        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
       }
-      const data = gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : child.text;
-      await batch.stage(join(outDir, child.name), data);
+      // Never the index's name: a child's name has a token between its stem and `.xml`.
+      const fileName = placed.name;
+      const previous = sameBase ? state.files.get(fileName) : undefined;
       // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
       const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;
-      nextFiles.set(child.name, { hash, lastmod, urls: child.urls });
-      files.push({ name: child.name, status: 'written', urls: child.urls, bytes, lastmod });
+      nextFiles.set(fileName, { hash, lastmod, urls: child.urls });
+      if (placed.inPlace) {
+        files.push({ name: fileName, status: 'unchanged', urls: child.urls, bytes, lastmod });
+        continue;
+      }
+      await batch.stage(join(outDir, fileName), content());
+      files.push({ name: fileName, status: 'written', urls: child.urls, bytes, lastmod });
     }
-    const refs: SitemapRef[] = set.children.map((child) => ({ loc: sitemapsUrl + child.name, lastmod: (nextFiles.get(child.name) as FileState).lastmod }));
-    const indexText = refs.length === 0 ? undefined : serializeSitemapIndex(refs, { limits });
-    let indexFile: BuiltFile;
-    if (indexText === undefined) {
-      // Nothing to list: an index must name at least one sitemap (siteindex.xsd), so none is written.
-      indexFile = { name: indexName, status: 'unchanged', urls: 0, bytes: 0 };
-    } else {
-      const indexHash = sha256(indexText);
-      const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
-      const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
-      if (!unchanged) await batch.stage(join(outDir, indexName), indexText);
-      const lastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
-      nextFiles.set(indexName, { hash: indexHash, lastmod, urls: refs.length });
-      indexFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod };
-    }
+    const refs: SitemapRef[] = [...nextFiles].map(([fileName, file]) => ({ loc: sitemapsUrl + fileName, lastmod: file.lastmod }));
+    const indexText = serializeSitemapIndex(refs, { limits });
+    const indexHash = sha256(indexText);
+    const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
+    const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
+    // Staged last: its rename is the commit point.
+    if (!unchanged) await batch.stage(join(outDir, indexName), indexText);
+    const indexLastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
+    nextFiles.set(indexName, { hash: indexHash, lastmod: indexLastmod, urls: refs.length });
+    const indexFile: BuiltFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod: indexLastmod };
 
     await batch.commit();
 
-    // Children of the last build that this one no longer has. Only files the state says we wrote.
-    for (const old of state.files.keys()) {
-      if (nextFiles.has(old) || old === state.indexName) continue;
+    // After the commit: the files of this set that the new index does not name. Those the state says
+    // the last build wrote, and children of runs killed after their renames (named like ours, with a
+    // content token, and named by no index since).
+    const stale = new Set<string>();
+    for (const old of state.files.keys()) if (!nextFiles.has(old) && old !== state.indexName) stale.add(old);
+    const tokenChild = tokenChildPattern(name);
+    for (const file of await readdir(outDir).catch(() => [] as string[])) if (tokenChild.test(file) && !nextFiles.has(file)) stale.add(file);
+    for (const old of [...stale].sort()) {
       await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot remove ${join(outDir, old)}: ${ioErrorReason(error)}`);
+        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, old)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
       });
       files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     }
@@ -352,31 +413,25 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     };
     await saveState(statePath, next);
 
-    return {
-      outDir,
-      statePath,
-      indexFile,
-      indexUrl: sitemapsUrl + indexName,
-      files,
-      pages: all.length,
-      listed,
-      excluded,
-      problems,
-      newPages,
-      changedPages,
-      removedPages,
-      ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
-      ...(sitemapsUrl !== baseUrl
-        ? {
-            locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
-          }
-        : {}),
-      durationMs: Date.now() - started,
-    };
+    return { ...common, committed: true, indexFile, files, listed, durationMs: Date.now() - started };
   } finally {
     // After a commit there is nothing left to remove; before it (an error), the staged files go.
     await batch.discard();
   }
+}
+
+function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | undefined): { dominantExclusion?: DominantExclusion<ExcludedPage['reason']> } {
+  return dominant === undefined ? {} : { dominantExclusion: dominant };
+}
+
+/** Children with a content token of a set named `name`: `NAME-….TOKEN.xml[.gz]`. */
+function tokenChildPattern(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}-.+\\.[0-9a-f]{8}\\.xml(?:\\.gz)?$`);
+}
+
+function* mapNames(tokens: Iterable<string>, name: (token: string) => string): Generator<string> {
+  for (const token of tokens) yield name(token);
 }
 
 /** The base URL as a directory: normalised, ending in `/`. */

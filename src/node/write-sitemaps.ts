@@ -1,20 +1,23 @@
 // writeSitemaps: entries → a complete sitemap set on disk (split, gzipped, with an index), written
 // atomically. The pure SitemapSetWriter builds the XML; a ParallelFileWriter compresses and writes it
-// on worker threads; a StagedOutput moves the finished set into place.
+// on worker threads; a StagedOutput moves the finished set into place, the entry file last (its one
+// commit point). Children of an index are named by their content (`NAME-00001.TOKEN.xml.gz`, see
+// core/write/child-names.ts), so none is ever written over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { lstat, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
-import { StagedOutput } from './staged-output.js';
+import { StagedOutput, type StagedFile } from './staged-output.js';
+import { contentTokens, numberedStem, tokenChildName } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
 
@@ -29,7 +32,11 @@ export interface WriteSitemapsOptions {
   baseUrl?: string;
   /** Reject locs outside the base URL's scope (sitemaps.org protocol: location). Default true when baseUrl is set. */
   enforceScope?: boolean;
-  /** Entry file is `NAME.xml`, children `NAME-00001.xml.gz`. Default `sitemap`. */
+  /**
+   * Entry file is `NAME.xml`; the children of an index `NAME-00001.TOKEN.xml.gz`, TOKEN being 8 hex
+   * digits of their content's CRC-32 (a child whose content changes changes its name); with
+   * `index: never`, `NAME-00001.xml.gz`. Default `sitemap`.
+   */
   name?: string;
   /** gzip the children (default true). The entry file is always plain XML. */
   gzip?: boolean;
@@ -124,14 +131,18 @@ export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: 
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** The name of a numbered file of a set without an index (`index: never`): `NAME-00001.xml[.gz]`. */
 export function childName(name: string, index: number, gzip: boolean): string {
-  return `${name}-${String(index + 1).padStart(5, '0')}.xml${gzip ? '.gz' : ''}`;
+  return `${numberedStem(name, index)}.xml${gzip ? '.gz' : ''}`;
 }
 
-/** Files a run with this name may have written: `NAME.xml` and `NAME-00001.xml[.gz]`. */
+/**
+ * Files a run with this name may have written: `NAME.xml`, `NAME-00001.TOKEN.xml[.gz]` and
+ * `NAME-00001.xml[.gz]` (sets without an index, and sets of versions before children had tokens).
+ */
 export function ownedBy(name: string): (file: string) => boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${escaped}(?:-\\d{5,}\\.xml(?:\\.gz)?|\\.xml)$`);
+  const pattern = new RegExp(`^${escaped}(?:-\\d{5,}(?:\\.[0-9a-f]{8})?\\.xml(?:\\.gz)?|\\.xml)$`);
   return (file) => pattern.test(file);
 }
 
@@ -168,18 +179,24 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   const entryName = `${name}.xml`;
   let fileId = 0;
   const closing: Promise<number>[] = [];
+  // CRC-32 of each file's uncompressed bytes: the token of its name (a few ms per 100 MB).
+  const crcs: number[] = [];
+  let crc = 0;
   const writer = new SitemapSetWriter(
     {
       open(index) {
+        crc = 0;
         fileId = background.open(staged.path(childName(name, index, gzip)));
         if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
           throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
         }
       },
       write(bytes) {
+        crc = crc32(bytes, crc);
         background.write(fileId, bytes);
       },
-      close() {
+      close(info) {
+        crcs[info.index] = crc;
         closing.push(background.close(fileId));
       },
     },
@@ -271,13 +288,23 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
 
     const indexed = indexMode === 'always' || (indexMode === 'auto' && infos.length > 1);
     const single = infos.length === 1 && !indexed;
-    const sitemaps: WrittenFile[] = [];
-    const names: string[] = [];
-    for (const info of infos) {
-      const file = describeFile(single ? entryName : childName(name, info.index, gzip), info, single ? info.bytes : (diskSizes[info.index] as number), options.outDir, baseUrl);
-      sitemaps.push(file);
-      if (!single) names.push(file.name);
+    // The children's names: by content under an index; fixed without one (each file is then an entry
+    // file of its own, submitted by its name, and replaced by one rename).
+    const children: StagedFile[] = [];
+    if (!single) {
+      for (const info of infos) {
+        const stagedName = childName(name, info.index, gzip);
+        if (!indexed) {
+          children.push({ staged: stagedName, name: stagedName, inPlace: false });
+          continue;
+        }
+        const stem = numberedStem(name, info.index);
+        children.push(await staged.place(stagedName, map(contentTokens(crcs[info.index] as number), (token) => tokenChildName(stem, token, gzip))));
+      }
     }
+    const sitemaps: WrittenFile[] = infos.map((info, i) =>
+      describeFile(single ? entryName : (children[i] as StagedFile).name, info, single ? info.bytes : (diskSizes[info.index] as number), options.outDir, baseUrl),
+    );
     let entryFile: WrittenFile | undefined;
     if (single) {
       // A lone sitemap is the entry file itself, as plain XML.
@@ -285,16 +312,23 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       if (gzip) await pipeline(createReadStream(child), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(staged.path(entryName)));
       else await rename(child, staged.path(entryName));
       entryFile = sitemaps[0];
-      names.push(entryName);
     } else if (indexed) {
       const refs = sitemaps.map((file) => ({ loc: file.loc as string, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const text = serializeSitemapIndex(refs, { limits, xslUrl: options.xslUrl });
       await writeFile(staged.path(entryName), text);
       const bytes = Buffer.byteLength(text);
       entryFile = { name: entryName, path: join(options.outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
-      names.push(entryName);
     }
-    const removed = await staged.commit(names, ownedBy(name));
+    // Without an entry file, files with fixed names are replaced in place; an old index that may name
+    // them (one written before children had tokens, or naming an earlier set without an index) goes
+    // first. Otherwise it goes after, with the other old files, so that a failed run leaves it whole.
+    const replacedInPlace = entryFile === undefined && (await anyFile(options.outDir, children.map((file) => file.name)));
+    const removed = await staged.commit({
+      children,
+      ...(entryFile !== undefined ? { entry: { staged: entryName, name: entryName } } : {}),
+      ...(replacedInPlace ? { removeFirst: [entryName] } : {}),
+      isOwned: ownedBy(name),
+    });
     const all = entryFile !== undefined && !single ? [...sitemaps, entryFile] : sitemaps;
     return {
       outDir: options.outDir,
@@ -313,6 +347,22 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     await background.destroy();
     await staged.abort();
   }
+}
+
+/** Whether any of `names` is a file in `dir`. */
+async function anyFile(dir: string, names: readonly string[]): Promise<boolean> {
+  for (const name of names) {
+    try {
+      if ((await lstat(join(dir, name))).isFile()) return true;
+    } catch {
+      // absent
+    }
+  }
+  return false;
+}
+
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it is aborted. */

@@ -1,13 +1,14 @@
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { crc32, gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 import { xmllint } from '../helpers/xmllint.js';
+import { startSiteServer } from '../helpers/site-server.js';
 
 const BASE = 'https://www.example.com/';
 const T1 = 1_790_000_000; // 2026-09-21T...
@@ -47,7 +48,16 @@ function readSet(site: string, index = 'sitemap.xml'): Map<string, string | unde
   return urls;
 }
 
-const changedFiles = (json: BuildJson) => json.files.filter((f) => f.status !== 'unchanged').map((f) => `${f.name}:${f.status}`);
+/** A child's name without its content token: `sitemap-blog.1a2b3c4d.xml.gz` → `sitemap-blog.xml.gz`. */
+const layoutName = (name: string): string => name.replace(/\.[0-9a-f]{8}(?=\.xml(?:\.gz)?$)/, '');
+const changedFiles = (json: BuildJson) => json.files.filter((f) => f.status !== 'unchanged').map((f) => `${layoutName(f.name)}:${f.status}`);
+
+/** The path of the one child in `dir` named `name` once its content token is left out. */
+function child(dir: string, name: string): string {
+  const found = readdirSync(dir).filter((file) => file !== name && layoutName(file) === name);
+  assert.equal(found.length, 1, `${name} in ${readdirSync(dir).join(', ')}`);
+  return join(dir, found[0] as string);
+}
 
 function fixtureSite(): string {
   const site = tempDir('sitemapkit-build-');
@@ -105,11 +115,16 @@ describe('sitemapkit build', () => {
     assert.equal(json.pages, 13);
     assert.equal(json.listed, 6);
     // hreflang alternates resolved against the page; images of the main content only.
-    const blog = gunzipSync(readFileSync(join(site, 'sitemap-blog.xml.gz'))).toString('utf8');
+    const blog = gunzipSync(readFileSync(child(site, 'sitemap-blog.xml.gz'))).toString('utf8');
     assert.match(blog, /<xhtml:link rel="alternate" hreflang="fr" href="https:\/\/www\.example\.com\/fr\/blog\/premier-article\.html"\/>/);
     assert.match(blog, /<image:loc>https:\/\/www\.example\.com\/img\/hello\.png<\/image:loc>/);
-    // Stable files: one per section, an index always.
-    assert.deepEqual(json.files.map((f) => f.name).sort(), ['sitemap-blog.xml.gz', 'sitemap-fr.xml.gz', 'sitemap-root.xml.gz']);
+    // Stable files: one per section, named by the section and a token of the content; an index always.
+    assert.deepEqual(json.files.map((f) => layoutName(f.name)).sort(), ['sitemap-blog.xml.gz', 'sitemap-fr.xml.gz', 'sitemap-root.xml.gz']);
+    for (const file of json.files) {
+      assert.match(file.name, /^sitemap-[a-z]+\.[0-9a-f]{8}\.xml\.gz$/);
+      // The token is the CRC-32 of the child's uncompressed XML, as for generate.
+      assert.equal(file.name.split('.')[1], crc32(gunzipSync(readFileSync(join(site, file.name)))).toString(16).padStart(8, '0'));
+    }
     assert.equal(json.indexFile.name, 'sitemap.xml');
     // No lastmod was known (--initial-lastmod none), so none is invented.
     assert.ok([...urls.values()].every((lastmod) => lastmod === undefined));
@@ -130,7 +145,7 @@ describe('sitemapkit build', () => {
     await build(site, T1, ['--no-gzip', '--initial-lastmod', 'now']);
     assert.deepEqual(await xmllint(readFileSync(join(site, 'sitemap.xml')), 'siteindex'), { valid: true, errors: [] });
     for (const name of ['sitemap-root.xml', 'sitemap-blog.xml', 'sitemap-fr.xml']) {
-      assert.deepEqual(await xmllint(readFileSync(join(site, name)), 'all', name), { valid: true, errors: [] }, name);
+      assert.deepEqual(await xmllint(readFileSync(child(site, name)), 'all', name), { valid: true, errors: [] }, name);
     }
   });
 
@@ -161,34 +176,39 @@ describe('sitemapkit build', () => {
     assert.deepEqual(changedFiles(noise.json), []);
     assert.deepEqual(readSet(site), before);
 
-    // 3. One page's content changed: its lastmod moves, its file and the index are rewritten.
+    // 3. One page's content changed: its lastmod moves, its file is written under a new name, the
+    // index is rewritten, and the file of the old content is removed.
     writeSite(site, { 'blog/second-post.html': page({ title: 'Second post', body: '<p>Second, revised.</p>' }) });
     const edit = await build(site, T4, ['--initial-lastmod', 'now']);
     assert.equal(edit.json.changedPages, 1);
-    assert.deepEqual(changedFiles(edit.json), ['sitemap-blog.xml.gz:written']);
+    assert.deepEqual(changedFiles(edit.json), ['sitemap-blog.xml.gz:written', 'sitemap-blog.xml.gz:removed']);
     assert.equal(edit.json.indexFile.status, 'written');
     const after = readSet(site);
     assert.equal(after.get('https://www.example.com/blog/second-post.html'), iso(T4));
     for (const [url, lastmod] of after) if (!url.endsWith('second-post.html')) assert.equal(lastmod, iso(T1), url);
-    for (const name of ['sitemap-root.xml.gz', 'sitemap-fr.xml.gz']) assert.equal(statSync(join(site, name)).mtimeMs, mtimes[name], `${name} not rewritten`);
+    for (const name of ['sitemap-root.xml.gz', 'sitemap-fr.xml.gz']) {
+      const path = child(site, name);
+      assert.equal(statSync(path).mtimeMs, mtimes[basename(path)], `${name} not rewritten`);
+    }
     const index = readFileSync(join(site, 'sitemap.xml'), 'utf8');
-    assert.match(index, new RegExp(`sitemap-blog\\.xml\\.gz</loc><lastmod>${iso(T4)}</lastmod>`));
-    assert.match(index, new RegExp(`sitemap-root\\.xml\\.gz</loc><lastmod>${iso(T1)}</lastmod>`));
+    assert.match(index, new RegExp(`sitemap-blog\\.[0-9a-f]{8}\\.xml\\.gz</loc><lastmod>${iso(T4)}</lastmod>`));
+    assert.match(index, new RegExp(`sitemap-root\\.[0-9a-f]{8}\\.xml\\.gz</loc><lastmod>${iso(T1)}</lastmod>`));
   });
 
   it('adding a page in a new section adds one file and leaves the others byte for byte', async () => {
     const site = fixtureSite();
     await build(site, T1, ['--initial-lastmod', 'now']);
-    const bytes = (name: string) => readFileSync(join(site, name)).toString('base64');
+    const bytes = (name: string) => [basename(child(site, name)), readFileSync(child(site, name)).toString('base64')];
     const root = bytes('sitemap-root.xml.gz');
     const blog = bytes('sitemap-blog.xml.gz');
     writeSite(site, { 'docs/index.html': page({ title: 'Docs' }), 'docs/start.html': page({ title: 'Start' }) });
     const { json } = await build(site, T1 + 60, ['--initial-lastmod', 'now']);
     assert.deepEqual(changedFiles(json), ['sitemap-docs.xml.gz:written']);
     assert.equal(json.newPages, 2);
-    assert.equal(bytes('sitemap-root.xml.gz'), root);
-    assert.equal(bytes('sitemap-blog.xml.gz'), blog);
-    assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /sitemap-docs\.xml\.gz/);
+    // Same names, same bytes.
+    assert.deepEqual(bytes('sitemap-root.xml.gz'), root);
+    assert.deepEqual(bytes('sitemap-blog.xml.gz'), blog);
+    assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /sitemap-docs\.[0-9a-f]{8}\.xml\.gz/);
   });
 
   it('removes the file of a section that disappeared (only files it wrote)', async () => {
@@ -199,7 +219,7 @@ describe('sitemapkit build', () => {
     const { json } = await build(site, T1 + 60);
     assert.deepEqual(changedFiles(json), ['sitemap-fr.xml.gz:removed']);
     assert.equal(json.removedPages, 1);
-    assert.ok(!existsSync(join(site, 'sitemap-fr.xml.gz')));
+    assert.deepEqual(readdirSync(site).filter((f) => f.startsWith('sitemap-fr')), []);
     assert.ok(existsSync(join(site, 'sitemap-mine.xml')));
   });
 
@@ -224,11 +244,14 @@ describe('sitemapkit build', () => {
     writeSite(site, files);
     const first = await build(site, T1, ['--max-urls', '10', '--initial-lastmod', 'now']);
     const names = first.json.files.map((f) => f.name).sort();
-    assert.ok(names.length >= 3 && names.every((n) => /^sitemap-shop\.\d+\.xml\.gz$/.test(n)), String(names));
+    assert.ok(names.length >= 3 && names.every((n) => /^sitemap-shop\.\d+\.[0-9a-f]{8}\.xml\.gz$/.test(n)), String(names));
     assert.ok(first.json.files.every((f) => f.urls <= 10));
     writeSite(site, { 'shop/item-7.html': page({ title: 'Item 7', body: '<p>On sale</p>' }) });
     const second = await build(site, T1 + 60, ['--max-urls', '10', '--initial-lastmod', 'now']);
-    assert.equal(changedFiles(second.json).length, 1, JSON.stringify(second.json.files));
+    // One bucket changed: its new file written, its old one removed.
+    const changed = changedFiles(second.json);
+    assert.equal(changed.length, 2, JSON.stringify(second.json.files));
+    assert.deepEqual(changed.map((f) => f.split(':')[0]).filter((n, i, all) => all.indexOf(n) === i).length, 1, String(changed));
   });
 
   it('maps files to URLs with --trailing-slash and --clean-urls', async () => {
@@ -249,7 +272,7 @@ describe('sitemapkit build', () => {
     writeFileSync(join(site, 'cafe.html'), bytes);
     writeFileSync(join(site, 'utf16.html'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><head><link rel="canonical" href="/cafe.html"></head><body>\u00e9</body></html>', 'utf16le')]));
     const { json } = await build(site, T1, ['--images']);
-    const root = gunzipSync(readFileSync(join(site, 'sitemap-root.xml.gz'))).toString('utf8');
+    const root = gunzipSync(readFileSync(child(site, 'sitemap-root.xml.gz'))).toString('utf8');
     assert.match(root, /hreflang="es" href="https:\/\/www\.example\.com\/es\/caf%C3%A9\.html"/);
     assert.match(root, /<image:loc>https:\/\/www\.example\.com\/img\/caf%C3%A9\.png<\/image:loc>/);
     // The UTF-16 page was read: its canonical sends it to cafe.html.
@@ -261,7 +284,7 @@ describe('sitemapkit build', () => {
     writeSite(site, { 'index.html': page(), 'a/b.html': page() });
     const result = await runCli(['build', site, '--base-url', BASE, '--out', join(site, 'maps')], { cwd: site });
     assert.equal(result.code, 0);
-    assert.match(readFileSync(join(site, 'maps', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/maps\/sitemap-a\.xml\.gz<\/loc>/);
+    assert.match(readFileSync(join(site, 'maps', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/maps\/sitemap-a\.[0-9a-f]{8}\.xml\.gz<\/loc>/);
     assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
   });
 
@@ -335,6 +358,103 @@ describe('sitemapkit build', () => {
       assert.match(result.stderr, message, argv.join(' '));
       assert.ok(!result.stderr.includes('    at '), 'no stack trace');
     }
+  });
+
+  it('a build that lists no URL of a site (a wrong --base-url) exits 1, writes and removes nothing, and names the host the pages use', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const pages: Record<string, string> = {};
+    for (const path of ['index.html', 'about.html', 'blog/a.html', 'blog/b.html', 'docs/c.html']) {
+      pages[path] = page({ head: `<link rel="canonical" href="https://example.org/${path.replace(/index\.html$/, '')}">` });
+    }
+    writeSite(site, pages);
+    const good = await runCli(['build', site, '--base-url', 'https://example.org/', '--json'], { cwd: site });
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal(JSON.parse(good.stdout).listed, 5);
+    const snapshot = () => new Map(readdirSync(site, { recursive: true, encoding: 'utf8' }).sort().map((f) => [f, statSync(join(site, f)).isFile() ? readFileSync(join(site, f)).toString('base64') : 'dir']));
+    const before = snapshot();
+
+    // Every canonical is now "outside the site": nothing to list.
+    const wrong = await runCli(['build', site, '--base-url', BASE, '--json'], { cwd: site });
+    assert.equal(wrong.code, 1, wrong.stderr);
+    assert.match(wrong.stderr, /no URL to list of 5 pages: 5 of 5 pages excluded: canonical outside https:\/\/www\.example\.com\/ — the pages use https:\/\/example\.org\/; check --base-url; the previous sitemaps in .* were left as they were/);
+    const json = JSON.parse(wrong.stdout);
+    assert.equal(json.ok, false);
+    assert.equal(json.committed, false);
+    assert.equal(json.listed, 0);
+    assert.deepEqual(json.files, []);
+    // The index JSON speaks of is the one on disk: the previous one, kept.
+    assert.deepEqual(json.indexFile, { name: 'sitemap.xml', status: 'kept', urls: 0, bytes: 0 });
+    assert.deepEqual(json.dominantExclusion, { reason: 'canonical-outside', count: 5, pages: 5, canonicalOrigin: 'https://example.org/' });
+    // Nothing written or removed: sitemaps and state byte for byte.
+    assert.deepEqual(snapshot(), before);
+    // …and the index still names children that are all there.
+    const named = [...readFileSync(join(site, 'sitemap.xml'), 'utf8').matchAll(/<loc>https:\/\/example\.org\/([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+    assert.equal(named.length, 3);
+    for (const name of named) assert.ok(existsSync(join(site, name)), name);
+
+    // In words, without --json.
+    const human = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(human.code, 1);
+    assert.match(human.stdout, /^Listed 0 URLs of 5 pages: nothing written or removed in .* \(/);
+    assert.match(human.stdout, /\n {2}5 of 5 pages excluded: canonical outside https:\/\/www\.example\.com\/ — the pages use https:\/\/example\.org\/; check --base-url\n/);
+    assert.doesNotMatch(human.stdout, /entry file/);
+    assert.deepEqual(snapshot(), before);
+
+    // With no previous set, none is claimed.
+    const fresh = tempDir('sitemapkit-build-out-');
+    const none = await runCli(['build', site, '--base-url', BASE, '--out', fresh, '--json'], { cwd: site });
+    assert.equal(none.code, 1);
+    assert.deepEqual(JSON.parse(none.stdout).indexFile, { name: 'sitemap.xml', status: 'absent', urls: 0, bytes: 0 });
+    assert.match(none.stderr, /; no sitemap was written/);
+    assert.deepEqual(readdirSync(fresh), []);
+  });
+
+  it('an empty site folder lists nothing: exit 1, the previous set kept', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const out = tempDir('sitemapkit-build-out-');
+    writeSite(site, { 'index.html': page() });
+    assert.equal((await runCli(['build', site, '--base-url', BASE, '--out', out], { cwd: site })).code, 0);
+    rmSync(join(site, 'index.html'));
+    const result = await runCli(['build', site, '--base-url', BASE, '--out', out], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no page to list: the site folder has no \.html page; the previous sitemaps in .* were left as they were/);
+    assert.deepEqual([...readSet(out).keys()], [BASE]);
+  });
+
+  it('a build that lists nothing announces nothing to IndexNow (not every URL as removed)', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a.html': page() });
+    const submissions: string[][] = [];
+    const endpoint = await startSiteServer({
+      '/indexnow': async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        submissions.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { urlList: string[] }).urlList.sort());
+        res.writeHead(200).end();
+      },
+    });
+    after(() => endpoint.close());
+    const announce = ['--indexnow-key', '5f2b8c1d9e7a4b3c', '--endpoint', endpoint.url('/indexnow')];
+    assert.equal((await runCli(['build', site, '--base-url', BASE, ...announce], { cwd: site })).code, 0);
+    assert.deepEqual(submissions, [[BASE, `${BASE}a.html`]]);
+    // A staging build deployed by mistake: every page noindex.
+    writeSite(site, { 'index.html': page({ head: '<meta name="robots" content="noindex">' }), 'a.html': page({ head: '<meta name="robots" content="noindex">' }) });
+    const result = await runCli(['build', site, '--base-url', BASE, ...announce], { cwd: site });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no URL to list of 2 pages: 2 of 2 pages excluded: noindex; the previous sitemaps/);
+    assert.equal(submissions.length, 1);
+  });
+
+  it('says when most pages are left out for one reason, even when some are listed', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, {
+      'index.html': page(),
+      'a.html': page({ head: '<meta name="robots" content="noindex">' }),
+      'b.html': page({ head: '<meta name="robots" content="noindex">' }),
+    });
+    const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\n {2}note: 2 of 3 pages excluded: noindex\n/);
   });
 
   it('refuses a damaged state file instead of forgetting every lastmod', async () => {

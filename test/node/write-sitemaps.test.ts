@@ -1,14 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
 import { xmllint } from '../helpers/xmllint.js';
 import { tempDir } from '../helpers/tmp.js';
+import { interceptSteps } from '../helpers/commit-steps.js';
 
 const locsOf = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
+/** A child's name without its content token: `sitemap-00001.1a2b3c4d.xml.gz` → `sitemap-00001.xml.gz`. */
+const untokened = (name: string): string => name.replace(/\.[0-9a-f]{8}(?=\.xml(?:\.gz)?$)/, '');
+const children = (out: string): string[] => readdirSync(out).filter((f) => /-\d{5}\./.test(f)).sort();
 const read = (path: string): string => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString('utf8');
 
 function* entries(n: number, from = 0): Generator<UrlEntry> {
@@ -25,12 +29,17 @@ test('one file: the entry file is the sitemap itself, plain XML', async () => {
   assert.ok((await xmllint(read(join(out, 'sitemap.xml')), 'sitemap')).valid);
 });
 
-test('several files: gzip children with fixed-width numbers and an index with true lastmods', async () => {
+test('several files: gzip children with fixed-width numbers and content tokens, and an index with true lastmods', async () => {
   const out = tempDir();
   const summary = await writeSitemaps(entries(25), { outDir: out, baseUrl: 'https://www.example.com/maps/', enforceScope: false, maxUrls: 10, name: 'site' });
-  assert.deepEqual(readdirSync(out).sort(), ['site-00001.xml.gz', 'site-00002.xml.gz', 'site-00003.xml.gz', 'site.xml']);
+  assert.deepEqual(readdirSync(out).sort().map(untokened), ['site-00001.xml.gz', 'site-00002.xml.gz', 'site-00003.xml.gz', 'site.xml']);
+  // The token is the CRC-32 of the child's uncompressed XML.
+  for (const name of children(out)) {
+    assert.equal(name.split('.')[1], crc32(gunzipSync(readFileSync(join(out, name)))).toString(16).padStart(8, '0'), name);
+  }
   const index = read(join(out, 'site.xml'));
-  assert.deepEqual(locsOf(index), ['https://www.example.com/maps/site-00001.xml.gz', 'https://www.example.com/maps/site-00002.xml.gz', 'https://www.example.com/maps/site-00003.xml.gz']);
+  assert.deepEqual(locsOf(index), children(out).map((name) => `https://www.example.com/maps/${name}`));
+  assert.deepEqual(summary.sitemaps.map((file) => file.name), children(out));
   // Entry i has lastmod 2024-01-01 + i minutes: the newest of child 1 is entry 9.
   assert.ok(index.includes('<lastmod>2024-01-01T00:09:00Z</lastmod>'));
   assert.ok(index.includes('<lastmod>2024-01-01T00:24:00Z</lastmod>'));
@@ -43,7 +52,8 @@ test('several files: gzip children with fixed-width numbers and an index with tr
 test('--index always and never', async () => {
   const always = tempDir();
   await writeSitemaps(entries(3), { outDir: always, baseUrl: 'https://www.example.com/', index: 'always' });
-  assert.deepEqual(readdirSync(always).sort(), ['sitemap-00001.xml.gz', 'sitemap.xml']);
+  assert.deepEqual(readdirSync(always).sort().map(untokened), ['sitemap-00001.xml.gz', 'sitemap.xml']);
+  // Without an index each file is an entry file of its own: a fixed name, no token.
   const never = tempDir();
   const summary = await writeSitemaps(entries(3), { outDir: never, baseUrl: 'https://www.example.com/', index: 'never', maxUrls: 2, gzip: false });
   assert.deepEqual(readdirSync(never).sort(), ['sitemap-00001.xml', 'sitemap-00002.xml']);
@@ -54,10 +64,14 @@ test('a later, smaller run removes the children of the earlier, larger one and k
   const out = tempDir();
   writeFileSync(join(out, 'index.html'), '<p>mine</p>');
   await writeSitemaps(entries(50), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
-  assert.equal(readdirSync(out).filter((f) => f.endsWith('.gz')).length, 5);
+  const before = children(out);
+  assert.equal(before.length, 5);
   const summary = await writeSitemaps(entries(15), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
-  assert.deepEqual(readdirSync(out).sort(), ['index.html', 'sitemap-00001.xml.gz', 'sitemap-00002.xml.gz', 'sitemap.xml']);
-  assert.deepEqual(summary.removed, ['sitemap-00003.xml.gz', 'sitemap-00004.xml.gz', 'sitemap-00005.xml.gz']);
+  assert.deepEqual(readdirSync(out).sort().map(untokened), ['index.html', 'sitemap-00001.xml.gz', 'sitemap-00002.xml.gz', 'sitemap.xml']);
+  // The first child holds the same 10 URLs: same name, kept; the second changed: new name.
+  assert.equal(children(out)[0], before[0]);
+  assert.notEqual(children(out)[1], before[1]);
+  assert.deepEqual(summary.removed, before.slice(1));
   assert.equal(readFileSync(join(out, 'index.html'), 'utf8'), '<p>mine</p>');
 });
 
@@ -115,4 +129,66 @@ test('a refused option leaves no temporary directory behind', async () => {
   await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', xslUrl: 'a?>b' }), /must not contain/);
   await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', compressionThreads: 0 }), { code: 'ERR_SITEMAP_OPTION' });
   assert.deepEqual(readdirSync(out), []);
+});
+
+test('the same input again: the same names and bytes, nothing moved or removed', async () => {
+  const out = tempDir();
+  await writeSitemaps(entries(30), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const before = new Map(readdirSync(out).map((f) => [f, { bytes: readFileSync(join(out, f)), ino: statSync(join(out, f)).ino }]));
+  const summary = await writeSitemaps(entries(30), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  assert.deepEqual(summary.removed, []);
+  assert.deepEqual(readdirSync(out).sort(), [...before.keys()].sort());
+  for (const [name, { bytes, ino }] of before) {
+    assert.deepEqual(readFileSync(join(out, name)), bytes, name);
+    // A child already in place is not replaced (the entry file is: one rename, same bytes).
+    if (name !== 'sitemap.xml') assert.equal(statSync(join(out, name)).ino, ino, name);
+  }
+});
+
+test('a name held by a file with other bytes is never written over: the child takes another token', async () => {
+  const reference = tempDir();
+  await writeSitemaps(entries(20), { outDir: reference, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const [first] = children(reference);
+  const out = tempDir();
+  writeFileSync(join(out, first as string), 'someone else');
+  const summary = await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const taken = summary.sitemaps[0]?.name as string;
+  assert.notEqual(taken, first);
+  assert.equal(untokened(taken), untokened(first as string));
+  assert.deepEqual(readFileSync(join(out, taken)), readFileSync(join(reference, first as string)));
+  assert.ok(locsOf(read(join(out, 'sitemap.xml'))).includes(`https://www.example.com/${taken}`));
+  // Named like a child of this set and named by no index: removed once the new set is in place.
+  assert.deepEqual(summary.removed, [first]);
+});
+
+test('an index followed by a set without one: the files go in, then the old index and children go', async () => {
+  const out = tempDir();
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const old = children(out);
+  const steps = interceptSteps(out);
+  let summary;
+  try {
+    summary = await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  } finally {
+    steps.restore();
+  }
+  assert.equal(summary.entryFile, undefined);
+  assert.deepEqual(readdirSync(out).sort(), ['sitemap-00001.xml.gz', 'sitemap-00002.xml.gz']);
+  assert.deepEqual(summary.removed, [...old, 'sitemap.xml'].sort());
+  // Nothing the old index names is replaced, so it stays whole until the new files are in.
+  assert.deepEqual(steps.steps, ['rename sitemap-00001.xml.gz', 'rename sitemap-00002.xml.gz', ...[...old, 'sitemap.xml'].sort().map((f) => `remove ${f}`)]);
+});
+
+test('an old index naming files that a set without an index replaces in place is removed first', async () => {
+  const out = tempDir();
+  // As written before children had tokens: sitemap.xml naming sitemap-00001.xml.gz.
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  writeFileSync(join(out, 'sitemap.xml'), '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://www.example.com/sitemap-00001.xml.gz</loc></sitemap></sitemapindex>\n');
+  const steps = interceptSteps(out);
+  try {
+    await writeSitemaps(entries(20, 100), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10, index: 'never' });
+  } finally {
+    steps.restore();
+  }
+  assert.deepEqual(steps.steps, ['remove sitemap.xml', 'rename sitemap-00001.xml.gz', 'rename sitemap-00002.xml.gz']);
 });

@@ -55,7 +55,8 @@ Output:
   --out DIR                 where the sitemaps go (default: DIR, next to the pages);
                             a folder inside DIR is served below --base-url, and the
                             protocol then limits them to URLs under that folder
-  --name NAME               index NAME.xml, children NAME-SECTION.xml.gz (default: sitemap)
+  --name NAME               index NAME.xml, children NAME-SECTION.TOKEN.xml.gz
+                            (default: sitemap)
   --profile NAME            limits: current (default) or legacy
   --max-urls N              fewer URLs per file than the profile allows
   --max-bytes N             fewer uncompressed bytes per file than the profile allows
@@ -72,8 +73,15 @@ IndexNow, right after the build (see "sitemapkit indexnow --help"):
                             last accepted submission
   --key-location URL, --endpoint URL, --write-key-file, --dry-run: as for indexnow
 
+The new set replaces the old one at one instant: changed children are written
+under new names (NAME-SECTION.TOKEN.xml.gz, TOKEN a hash of the content) beside
+the old ones, then the index is renamed over the old index, then the files it
+no longer names are removed. A build that lists no URL (every page left out,
+often a wrong --base-url) writes and removes nothing.
+
 Exit status: 0 built (pages left out on purpose are not problems), 1 some
-pages could not be read or listed, two files share a URL, or an IndexNow
+pages could not be read or listed, two files share a URL, no URL at all could
+be listed (the previous sitemaps are kept as they were), or an IndexNow
 submission was refused, 2 usage or fatal error.
 
 Examples:
@@ -201,10 +209,16 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   }
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
   if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
+  if (!result.committed) {
+    // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
+    problems++;
+    io.stderr.write(`sitemapkit: ${nothingListedText(result)}\n`);
+  }
 
   let announceFailed = false;
   let announcement: unknown;
-  if (indexNow !== undefined) {
+  // Nothing to announce from a build that wrote nothing.
+  if (indexNow !== undefined && result.committed) {
     const outcome = await submitPending(indexNow, { statePath: result.statePath, outDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
@@ -253,20 +267,39 @@ function exclusionText(page: ExcludedPage): string {
   return REASONS[page.reason] + (page.detail !== undefined ? ` (${page.detail})` : '');
 }
 
+/** "1,204 of 1,210 pages excluded: canonical outside https://www.example.com/ — the pages use https://example.org/; check --base-url" */
+function dominantText(r: BuildSiteResult): string | undefined {
+  const d = r.dominantExclusion;
+  if (d === undefined) return undefined;
+  const why = d.reason === 'canonical-outside' ? `canonical outside ${r.baseUrl}` : REASONS[d.reason];
+  const hint = d.canonicalOrigin !== undefined ? ` — the pages use ${d.canonicalOrigin}; check --base-url` : '';
+  return `${formatCount(d.count)} of ${plural(d.pages, 'page')} excluded: ${why}${hint}`;
+}
+
+function nothingListedText(r: BuildSiteResult): string {
+  const kept = r.indexFile.status === 'kept' ? `the previous sitemaps in ${r.outDir} were left as they were` : 'no sitemap was written';
+  if (r.pages === 0) return `no page to list: the site folder has no .html page; ${kept}`;
+  return `no URL to list of ${plural(r.pages, 'page')}: ${dominantText(r) ?? 'every page was left out (see the summary, or -v)'}; ${kept}`;
+}
+
 function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const lines: string[] = [];
   const children = r.files.filter((f) => f.status !== 'removed');
   const written = children.filter((f) => f.status === 'written');
   const removed = r.files.filter((f) => f.status === 'removed');
+  const dominant = dominantText(r);
+  if (!r.committed) {
+    lines.push(`Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`);
+    if (dominant !== undefined) lines.push(`  ${dominant}`);
+    lines.push(...leftOutLines(r, verbose));
+    return lines.join('\n') + '\n';
+  }
   lines.push(
     `Listed ${plural(r.listed, 'URL')} of ${plural(r.pages, 'page')} in ${plural(children.length, 'sitemap')} and the index ${r.indexFile.name} (${r.outDir}) in ${formatDuration(r.durationMs)}.`,
   );
+  if (dominant !== undefined) lines.push(`  note: ${dominant}`);
   lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`);
-  if (r.excluded.length > 0) {
-    const counts = new Map<string, number>();
-    for (const page of r.excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
-    lines.push(`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${REASONS[reason as ExcludedPage['reason']]}`).join(', ')}`);
-  }
+  lines.push(...leftOutLines(r, false));
   const changed = [...written.map((f) => f.name), ...removed.map((f) => `${f.name} (removed)`)];
   if (r.indexFile.status === 'written') changed.push(r.indexFile.name);
   lines.push(changed.length === 0 ? '  files: none changed' : `  files changed: ${changed.join(', ')}`);
@@ -277,4 +310,16 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   }
   if (r.listed > 0) lines.push(`  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
   return lines.join('\n') + '\n';
+}
+
+/** The pages left out, counted by reason; with `verbose`, each one. */
+function leftOutLines(r: BuildSiteResult, verbose: boolean): string[] {
+  const lines: string[] = [];
+  if (r.excluded.length > 0) {
+    const counts = new Map<string, number>();
+    for (const page of r.excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
+    lines.push(`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${REASONS[reason as ExcludedPage['reason']]}`).join(', ')}`);
+  }
+  if (verbose) for (const page of r.excluded) lines.push(`    left out ${page.relPath}: ${exclusionText(page)}`);
+  return lines;
 }

@@ -43,8 +43,8 @@ Options:
                         Other files there are left alone.
   --input-format FMT    text, csv, tsv or jsonl (default: from each file's
                         extension; standard input: from its content)
-  --name NAME           entry file NAME.xml, children NAME-00001.xml.gz
-                        (default: sitemap)
+  --name NAME           entry file NAME.xml, children NAME-00001.TOKEN.xml.gz,
+                        TOKEN a hash of the content (default: sitemap)
   --index MODE          auto: an index only for more than one file (default)
                         always: an index even for one file
                         never: no index
@@ -63,9 +63,11 @@ Options:
   -q, --quiet           no progress line and no summary; problems still go to stderr
   -h, --help            this help
 
-Output is atomic: the set is written to a temporary directory inside DIR and
-moved into place only when complete, so an interrupted run leaves the previous
-set as it was. Sitemaps of an earlier, larger run are removed.
+Output is atomic, with one commit point: the set is written to a temporary
+directory inside DIR; its children go in under new names (named by their
+content, they never replace a file the old index names), then the entry file is
+renamed over the old one, then the files it no longer names are removed. A run
+stopped at any point leaves the old set or the new one, never a mix.
 
 Exit status: 0 every input entry was written (repeats count as written),
 1 some lines were rejected (each is reported as FILE:LINE: reason),

@@ -1,8 +1,9 @@
 // Files replaced together: each is written in full to a temporary file beside its target and flushed
 // (`stage`), and only when every one is ready are they renamed into place, in the order staged, with
 // one flush per directory after (`commit`). The costly part (compressing, writing, fsync) happens
-// before the first rename, so a failure there (disk full, a kill) leaves every target as it was, and
-// the window in which readers can see a mix of old and new files is the renames alone.
+// before the first rename, so a failure there (disk full, a kill) leaves every target as it was. A
+// set is committed by staging its entry file last, with its other files under names no file has
+// (build-site.ts): readers then see the old set until that last rename and the new one after.
 
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -48,12 +49,17 @@ export class FileBatch {
     return this.staged.length;
   }
 
-  /** Renames every staged file over its target, in the order staged, then flushes their directories. */
+  /**
+   * Renames every staged file over its target, in the order staged, then flushes their directories.
+   * The last one staged is the commit point of a set (its entry file): the renames before it are
+   * flushed to disk before it is renamed, so that it never names a file a power cut could lose.
+   */
   async commit(): Promise<void> {
     this.settled = true;
     const dirs = new Set<string>();
     for (const [index, { temp, target }] of this.staged.entries()) {
       try {
+        if (index > 0 && index === this.staged.length - 1) for (const dir of dirs) await syncDirectory(dir);
         await rename(temp, target);
       } catch (error) {
         await this.removeTemps(index);

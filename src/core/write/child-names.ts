@@ -1,0 +1,42 @@
+// Names of the children of an indexed set. A child's name carries a token of its content, so a child
+// whose bytes change gets a new name: the new set's children are put in place beside the old set's,
+// never over a file the old index names, and the index is replaced last, in one rename (the set's one
+// commit point). A child whose content did not change keeps its name, its file and its bytes.
+//
+//   NAME-PART.TOKEN.xml.gz   PART: 00001… (generate) or the section, with its bucket (build)
+//                            TOKEN: 8 hex digits, the CRC-32 of the child's uncompressed XML
+
+/** Characters of a token: 8 lower-case hex digits. */
+export const TOKEN_LENGTH = 8;
+
+/** A CRC-32 (or any 32-bit value) as a token. */
+export function contentToken(crc: number): string {
+  return (crc >>> 0).toString(16).padStart(TOKEN_LENGTH, '0');
+}
+
+/**
+ * The tokens to try for a child whose content has this CRC-32, in order. The first is the CRC itself;
+ * the others are taken only when a file of another content already holds the name (two contents with
+ * one CRC-32, or the same XML compressed otherwise), so that no file is ever renamed over.
+ */
+export function* contentTokens(crc: number): Generator<string> {
+  yield contentToken(crc);
+  for (let attempt = 1; ; attempt++) yield contentToken(crc ^ Math.imul(attempt, 0x9e3779b9));
+}
+
+/** `STEM.TOKEN.xml` or `STEM.TOKEN.xml.gz`. */
+export function tokenChildName(stem: string, token: string, gzip: boolean): string {
+  return `${stem}.${token}.xml${gzip ? '.gz' : ''}`;
+}
+
+/** `NAME-blog.xml.gz` → `NAME-blog.TOKEN.xml.gz`: the token goes before the `.xml` suffix. */
+export function withContentToken(name: string, token: string): string {
+  const suffix = /\.xml(?:\.gz)?$/.exec(name);
+  if (suffix === null) throw new RangeError(`a sitemap's name ends in .xml or .xml.gz, got ${JSON.stringify(name)}`);
+  return `${name.slice(0, suffix.index)}.${token}${suffix[0]}`;
+}
+
+/** A child of a set written by generate: `NAME-00001` for the first. */
+export function numberedStem(name: string, index: number): string {
+  return `${name}-${String(index + 1).padStart(5, '0')}`;
+}
