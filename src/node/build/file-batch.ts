@@ -9,7 +9,7 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { ioErrorReason } from '../io-errors.js';
-import { isProcessAlive } from '../staged-output.js';
+import { isProcessAlive, syncDirectory } from '../staged-output.js';
 
 /** `.TARGET.tmp-PID-TIME-N`: the name `stage` gives a temporary file. */
 const TEMP_NAME = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+-\d+$/;
@@ -103,19 +103,5 @@ export class FileBatch {
 
   private async removeTemps(from: number): Promise<void> {
     for (const { temp } of this.staged.slice(from)) await rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
-/** Makes renames in `dir` durable. Not every platform can open a directory (Windows): best effort. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The rename is still atomic; only its durability across a power cut is not guaranteed.
   }
 }
