@@ -16,14 +16,15 @@
 import { crc32, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
-import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
+import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
-import { isErrorPage, selectPages, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
@@ -67,6 +68,11 @@ export interface BuildSiteOptions {
   maxBytes?: number;
   /** Threads that scan pages (default: one per core for a large site, none for a small one). */
   threads?: number;
+  /**
+   * Replace an index at `OUT/NAME.xml` that this build did not write (another generator's sitemap).
+   * Without it such a file stops the build before anything is written (`ERR_SITEMAP_FOREIGN_FILE`).
+   */
+  force?: boolean;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
   onProgress?: (progress: BuildProgress) => void;
@@ -89,6 +95,8 @@ export interface PageProblem {
   relPath: string;
   url: string;
   code: string;
+  /** An error leaves something out that should be there (exit 1); a warning reports a contradiction in the site, or a value the build dropped to keep the set consistent. */
+  severity: 'error' | 'warning';
   message: string;
 }
 
@@ -163,6 +171,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
+  const indexName = `${name}.xml`;
+  if (options.force !== true) {
+    // Before anything is written: a sitemap another generator put there (Hugo writes `sitemap.xml`,
+    // an index of its language sitemaps) is not ours to replace without being told.
+    const foreign = await foreignSitemap(join(outDir, indexName), state, indexName, name);
+    if (foreign !== undefined) {
+      throw new SitemapError(
+        'ERR_SITEMAP_FOREIGN_FILE',
+        `${join(outDir, indexName)} was not written by sitemapkit build (${foreign}); nothing was written. Keep it and write ours under another name (--name) or folder (--out), or replace it with --force`,
+      );
+    }
+  }
   const sameBase = state.baseUrl === undefined || state.baseUrl === baseUrl;
 
   progress?.({ phase: 'walk', done: 0, total: 0 });
@@ -193,7 +213,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     } catch (error) {
       // A path that makes no valid URL (2,048 characters or more): this page only.
       if (!(error instanceof InvalidValueError)) throw error;
-      problems.push({ relPath: page.relPath, url: '', code: error.code, message: `left out: ${error.message}` });
+      problems.push({ relPath: page.relPath, url: '', code: error.code, severity: 'error', message: `left out: ${error.message}` });
       continue;
     }
     const first = seenUrls.get(url);
@@ -210,7 +230,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const total = pages.length;
   // The scanner (htmlparser2 in it) is loaded by the build that needs it, not with the package.
   const { scanPages } = await import('./build/scan-pages.js');
-  const scans = await scanPages(pages, {
+  // Relative links in a page are written for the folder its file sits in (`posts/a/index.html` links
+  // `cover.png` meaning `posts/a/cover.png`), whatever form the sitemap lists it in (`posts/a` with
+  // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
+  // are mapped to their listed URLs afterwards.
+  const scans = await scanPages(pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url })), {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
@@ -236,10 +260,36 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   });
   const decisions = selectPages(candidates, baseUrl);
 
+  // What the run decided for every page of the folder, by every URL it is served at: an hreflang
+  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts).
+  const fates = new Map<string, AlternateTarget>();
+  for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
+  for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
+  scanned.forEach(({ page }, i) => {
+    const decision = decisions[i] as (typeof decisions)[number];
+    fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
+  });
+  const siteUrls = siteUrlIndex(all, baseUrl);
+  const pageAt = (url: string): AlternateTarget | undefined => {
+    const at = siteUrls.get(withoutFragment(url));
+    return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
+  };
+
   // lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
   // "consistently and verifiably accurate").
   const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
   const initial = await initialLastmods(firstSeen, options.initialLastmod ?? 'git', siteDir, options.sourceMap, nowText);
+  // With a source map, a changed page is dated by its source's last commit, not by the build: the
+  // output folder is rebuilt from scratch on every run, its files are new each time.
+  const changedSources = new Map<string, string>();
+  if (options.sourceMap !== undefined && sameBase) {
+    for (const { page, scan } of scanned) {
+      const previous = state.pages.get(page.url);
+      const source = options.sourceMap.get(page.relPath);
+      if (previous !== undefined && previous.hash !== scan.hash && source !== undefined) changedSources.set(page.relPath, source);
+    }
+  }
+  const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(siteDir, changedSources);
   const nextPages = new Map<string, PageState>();
   let newPages = 0;
   let changedPages = 0;
@@ -253,7 +303,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       lastmod = previous.lastmod;
     } else {
       changedPages++;
-      lastmod = nowText;
+      lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
@@ -271,7 +321,34 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const lastmod = nextPages.get(page.url)?.lastmod;
     const entry: UrlEntry = { loc: page.url };
     if (lastmod !== undefined) entry.lastmod = lastmod;
-    if (scan.facts.alternates.length > 0) entry.alternates = scan.facts.alternates.map((link: AlternateLink): AlternateLink => ({ hreflang: link.hreflang, href: link.href }));
+    if (decision.canonicalForm !== undefined) {
+      // Listed as the URL options say, but the page names another form of itself as canonical:
+      // search engines index the canonical and report the listed URL as a duplicate.
+      problems.push({
+        relPath: page.relPath,
+        url: page.url,
+        code: 'build/loc-not-canonical',
+        severity: 'warning',
+        message: `listed as ${page.url}, but the page's canonical is ${decision.canonicalForm}; make --trailing-slash and --clean-urls match the site's canonical URLs`,
+      });
+    }
+    if (scan.facts.alternates.length > 0) {
+      const decided = siteAlternates(scan.facts.alternates, pageAt, baseUrl);
+      if (decided.alternates.length > 0) entry.alternates = decided.alternates;
+      for (const drop of decided.dropped) {
+        const target = drop.target;
+        problems.push({
+          relPath: page.relPath,
+          url: page.url,
+          code: drop.why === 'left-out' ? 'build/alternate-left-out' : 'build/alternate-not-built',
+          severity: 'warning',
+          message:
+            target !== undefined
+              ? `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: ${target.relPath} is not listed (${target.reason ?? 'left out'})`
+              : `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: no page of the site folder is served at it`,
+        });
+      }
+    }
     if (scan.facts.images.length > 0) entry.images = scan.facts.images.map((loc: string) => ({ loc }));
     entries.push({ entry, section: sectionOf(page.relPath) });
     byLoc.set(page.url, page.relPath);
@@ -290,6 +367,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       relPath: byLoc.get(entry.loc) ?? '',
       url: entry.loc,
       code: error.code,
+      severity: 'error',
       message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
     });
   }
@@ -320,7 +398,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         }
       : {}),
   };
-  const indexName = `${name}.xml`;
   if (set.children.length === 0) {
     // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
     // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
@@ -398,7 +475,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     }
     if (state.indexName !== undefined && state.indexName !== indexName) {
-      await rm(join(outDir, state.indexName), { force: true });
+      // The previous build's index under its old name, unless another program has written there since.
+      if ((await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined) await rm(join(outDir, state.indexName), { force: true });
     }
 
     const next: BuildState = {
@@ -420,6 +498,15 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   }
 }
 
+/** The URL of the page file itself (`a/index.html` → `BASE/a/`, `a/b.html` → `BASE/a/b.html`): what its relative links are written against. */
+function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
+  try {
+    return normalizeUrl(baseUrl + pageUrlPath(relPath), 'loc');
+  } catch {
+    return undefined;
+  }
+}
+
 function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | undefined): { dominantExclusion?: DominantExclusion<ExcludedPage['reason']> } {
   return dominant === undefined ? {} : { dominantExclusion: dominant };
 }
@@ -428,6 +515,42 @@ function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | unde
 function tokenChildPattern(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped}-.+\\.[0-9a-f]{8}\\.xml(?:\\.gz)?$`);
+}
+
+/** Larger than any index the build writes (50,000 refs of 2,048 characters): not ours. */
+const MAX_OWN_INDEX_BYTES = 120 * 1024 * 1024;
+
+/**
+ * Why the file at `path` is not an index this build wrote, or undefined when it is ours or absent.
+ * Ours is (1) the file the state records under `indexName`, with the hash the state has for it, or,
+ * when the state is gone or elsewhere (--state), (2) a sitemap index whose every `<loc>` names a child
+ * in the build's naming scheme, `NAME-SECTION.TOKEN.xml[.gz]` (core/write/child-names.ts): a shape no
+ * other generator writes. Hugo's index of `en/sitemap.xml` and `es/sitemap.xml`, a urlset (Jekyll,
+ * Eleventy) or `sitemap-0.xml` children (next-sitemap) are not ours.
+ */
+async function foreignSitemap(path: string, state: BuildState, indexName: string, name: string): Promise<string | undefined> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile()) return 'it is not a file';
+  if (info.size > MAX_OWN_INDEX_BYTES) return `a file of ${info.size} bytes`;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot read ${path} to tell whether sitemapkit wrote it: ${ioErrorReason(error)}`);
+  }
+  const recorded = state.indexName === indexName ? state.files.get(indexName) : undefined;
+  if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
+  const locs = [...text.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((match) => match[1] as string);
+  if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${locs.length} URL(s)` : 'not a sitemap index';
+  const ownChild = tokenChildPattern(name);
+  if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;
+  const shown = locs.slice(0, 2).join(', ');
+  return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
 function* mapNames(tokens: Iterable<string>, name: (token: string) => string): Generator<string> {
@@ -485,8 +608,8 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
     return { dates };
   }
-  const top = await gitTopLevel(siteDir);
-  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod` };
+  const top = await gitTopLevel(siteDir) ?? (sourceMap !== undefined ? await gitTopLevel(firstSourceDir(sourceMap)) : undefined);
+  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod; ${WAYS_OUT}` };
   // git reports real paths; resolve the folder once rather than every page.
   const realSite = await realpath(siteDir);
   const sourceOf = new Map<string, string>();
@@ -498,7 +621,42 @@ async function initialLastmods(
     if (time === undefined) missing++;
     else dates.set(page.relPath, formatSitemapDate(time));
   }
-  return missing === 0 ? { dates } : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed): no lastmod` };
+  return missing === 0
+    ? { dates }
+    : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
+}
+
+const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';
+
+/** The folder of the source map's first source: where to look for the repository when the site folder is in none. */
+function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {
+  for (const source of sourceMap.values()) return dirname(source);
+  return '.';
+}
+
+/** For pages (by path in the folder) → their source file: the source's last commit time, where git has one. */
+async function sourceCommitTimes(siteDir: string, sources: ReadonlyMap<string, string>): Promise<Map<string, number>> {
+  const byPage = new Map<string, number>();
+  const top = (await gitTopLevel(firstSourceDir(sources))) ?? (await gitTopLevel(siteDir));
+  if (top === undefined) return byPage;
+  const times = await gitLastCommitTimes(top, new Set(sources.values()));
+  for (const [page, source] of sources) {
+    const time = times.get(source);
+    if (time !== undefined) byPage.set(page, time);
+  }
+  return byPage;
+}
+
+/**
+ * The lastmod of a page whose content changed: its source's last commit when that is after the
+ * lastmod it had (the edit that changed it), else the build time (the change came from elsewhere: a
+ * template, a shared partial, an uncommitted edit). Never later than the build time.
+ */
+function changedLastmod(sourceTime: number | undefined, previous: string | undefined, now: Date, nowText: string): string {
+  if (sourceTime === undefined) return nowText;
+  const before = previous === undefined ? Number.NEGATIVE_INFINITY : Date.parse(previous);
+  if (!(sourceTime > before) || sourceTime > now.getTime()) return nowText;
+  return formatSitemapDate(sourceTime);
 }
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */

@@ -107,6 +107,7 @@ const OPTIONS = {
   'no-gzip': { type: 'boolean' },
   'gzip-level': { type: 'string' },
   threads: { type: 'string' },
+  force: { type: 'boolean' },
   'indexnow-key': { type: 'string' },
   ...INDEXNOW_OPTIONS,
   json: { type: 'boolean' },
@@ -116,6 +117,8 @@ const OPTIONS = {
 } as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Warnings of one code printed before the rest are counted. */
+const WARNINGS_SHOWN = 5;
 
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   let values;
@@ -161,6 +164,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : siteDir;
   const quiet = values.quiet === true;
   const json = values.json === true;
+  const verbose = values.verbose === true;
   const showProgress = !quiet && !json && io.stderr.isTTY === true;
   let result: BuildSiteResult;
   try {
@@ -184,6 +188,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...(settings.maxBytes !== undefined ? { maxBytes: settings.maxBytes } : {}),
       ...(settings.now !== undefined ? { now: settings.now } : {}),
       ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+      force: values.force === true,
       ...(showProgress ? { onProgress: (p: BuildProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
   } catch (error) {
@@ -203,9 +208,23 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${page.relPath}: ${exclusionText(page)}\n`);
     }
   }
+  // Warnings (a listed URL that contradicts its page's canonical, an alternate dropped) do not change
+  // the exit status; a terminal gets the first few of each code, -v and --json every one.
+  const shownPerCode = new Map<string, number>();
   for (const problem of result.problems) {
-    problems++;
-    io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
+    if (problem.severity === 'error') {
+      problems++;
+      io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
+      continue;
+    }
+    const shown = shownPerCode.get(problem.code) ?? 0;
+    shownPerCode.set(problem.code, shown + 1);
+    if (verbose || shown < WARNINGS_SHOWN) io.stderr.write(`${problem.relPath}: warning: ${problem.message} (${problem.code})\n`);
+  }
+  if (!verbose) {
+    for (const [code, count] of shownPerCode) {
+      if (count > WARNINGS_SHOWN) io.stderr.write(`sitemapkit: … and ${formatCount(count - WARNINGS_SHOWN)} more ${code} warnings (-v or --json lists them)\n`);
+    }
   }
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
   if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
@@ -227,7 +246,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   if (json) {
     io.stdout.write(JSON.stringify({ ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, null, 2) + '\n');
   } else if (!quiet) {
-    io.stdout.write(humanSummary(result, values.verbose === true));
+    io.stdout.write(humanSummary(result, verbose));
   }
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
