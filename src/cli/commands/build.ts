@@ -18,7 +18,8 @@ generator or framework: Hugo, Jekyll, Eleventy, Astro, Next export…). Every
 http-equiv="refresh">), pages whose <link rel="canonical"> names another URL
 (that one is listed instead when it is a page of the site), 404.html, 500.html
 and --exclude globs. hreflang alternates come from <link rel="alternate"
-hreflang>.
+hreflang>: one naming a page of DIR is written as that page's listed URL, or
+dropped with a warning when the page is left out or missing.
 
 lastmod tells the truth: a state file remembers a hash of each page's content
 (without build noise: whitespace, comments, inline scripts and styles, build
@@ -34,6 +35,8 @@ URLs:
                             always: every URL without a file extension ends in /
                             never: a/index.html → a (the root stays /)
   --clean-urls              drop .html: a/b.html → a/b
+                            (a page whose canonical is another form of its URL
+                            is listed as these say, with a warning)
   --exclude GLOB            leave out pages whose path in DIR matches (repeatable),
                             e.g. --exclude 'drafts/**' --exclude '**/print.html'
   --images                  add <image:image> for each <img src> of the page's main
@@ -47,14 +50,18 @@ lastmod:
                                  none when DIR is not in a git repository)
                             mtime: the file's modification time
                             now: this build's time;  none: no lastmod
-  --source-map FILE         JSON {"page path in DIR": "source file", …} for git
-                            (paths relative to FILE); default: the page file itself
+  --source-map FILE         JSON {"posts/a/index.html": "content/posts/a.md", …}
+                            (sources relative to FILE): a new or changed page takes
+                            its source's last commit (a changed page whose source
+                            has no newer commit: the build time)
   The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
 
 Output:
   --out DIR                 where the sitemaps go (default: DIR, next to the pages);
                             a folder inside DIR is served below --base-url, and the
                             protocol then limits them to URLs under that folder
+  --force                   replace OUT/NAME.xml even when this build did not write
+                            it (another generator's sitemap: exit 2 without it)
   --name NAME               index NAME.xml, children NAME-SECTION.TOKEN.xml.gz
                             (default: sitemap)
   --profile NAME            limits: current (default) or legacy
@@ -79,10 +86,11 @@ the old ones, then the index is renamed over the old index, then the files it
 no longer names are removed. A build that lists no URL (every page left out,
 often a wrong --base-url) writes and removes nothing.
 
-Exit status: 0 built (pages left out on purpose are not problems), 1 some
-pages could not be read or listed, two files share a URL, no URL at all could
-be listed (the previous sitemaps are kept as they were), or an IndexNow
-submission was refused, 2 usage or fatal error.
+Exit status: 0 built (pages left out on purpose and warnings are not
+problems), 1 some pages could not be read or listed, two files share a URL, no
+URL at all could be listed (the previous sitemaps are kept as they were), or
+an IndexNow submission was refused, 2 usage or fatal error, or OUT/NAME.xml is
+a sitemap this build did not write (nothing written; --force).
 
 Examples:
   sitemapkit build public --base-url https://www.example.com/
