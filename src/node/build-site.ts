@@ -234,7 +234,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // `cover.png` meaning `posts/a/cover.png`), whatever form the sitemap lists it in (`posts/a` with
   // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
   // are mapped to their listed URLs afterwards.
-  const scans = await scanPages(pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url })), {
+  const atOwnLocation = pathOptions.trailingSlash === 'preserve' && !pathOptions.cleanUrls;
+  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
+  const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
@@ -261,16 +263,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const decisions = selectPages(candidates, baseUrl);
 
   // What the run decided for every page of the folder, by every URL it is served at: an hreflang
-  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts).
-  const fates = new Map<string, AlternateTarget>();
-  for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
-  for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
-  scanned.forEach(({ page }, i) => {
-    const decision = decisions[i] as (typeof decisions)[number];
-    fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
-  });
-  const siteUrls = siteUrlIndex(all, baseUrl);
+  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
+  // at the first alternate: a site without hreflang does not pay for it.
+  let siteUrls: Map<string, number> | undefined;
+  let fates: Map<string, AlternateTarget> | undefined;
   const pageAt = (url: string): AlternateTarget | undefined => {
+    if (siteUrls === undefined || fates === undefined) {
+      siteUrls = siteUrlIndex(all, baseUrl);
+      fates = new Map();
+      for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
+      for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
+      for (let i = 0; i < scanned.length; i++) {
+        const { page } = scanned[i] as (typeof scanned)[number];
+        const decision = decisions[i] as (typeof decisions)[number];
+        fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
+      }
+    }
     const at = siteUrls.get(withoutFragment(url));
     return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
   };
