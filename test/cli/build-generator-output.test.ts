@@ -212,6 +212,7 @@ describe('sitemapkit build on a generator\'s output', () => {
     assert.equal(human.code, 0);
     assert.equal(human.stderr.match(/\(build\/loc-not-canonical\)$/gm)?.length, 5);
     assert.match(human.stderr, /^sitemapkit: … and 3 more build\/loc-not-canonical warnings \(-v or --json lists them\)$/m);
+    assert.match(human.stdout, /^ {2}warnings: 8 build\/loc-not-canonical, 2 build\/alternate-left-out \(on standard error; docs\/rules\.md says what to do\)$/m);
     const verbose = await runCli(['build', site, '--base-url', BASE, '--trailing-slash', 'never', '-v'], { cwd: site });
     assert.equal(verbose.stderr.match(/\(build\/loc-not-canonical\)$/gm)?.length, 8);
   });

@@ -327,6 +327,9 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   if (dominant !== undefined) lines.push(`  note: ${dominant}`);
   lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`);
   lines.push(...leftOutLines(r, false));
+  const warnings = new Map<string, number>();
+  for (const problem of r.problems) if (problem.severity === 'warning') warnings.set(problem.code, (warnings.get(problem.code) ?? 0) + 1);
+  if (warnings.size > 0) lines.push(`  warnings: ${[...warnings].map(([code, n]) => `${formatCount(n)} ${code}`).join(', ')} (on standard error; docs/rules.md says what to do)`);
   const changed = [...written.map((f) => f.name), ...removed.map((f) => `${f.name} (removed)`)];
   if (r.indexFile.status === 'written') changed.push(r.indexFile.name);
   lines.push(changed.length === 0 ? '  files: none changed' : `  files changed: ${changed.join(', ')}`);
