@@ -29,6 +29,7 @@ import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
 import { contentTokens, withContentToken } from '../core/write/child-names.js';
+import { ruleSource, type SourceRule } from '../core/build/source-rules.js';
 import { fileHolds, firstFreeName } from './staged-output.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
@@ -59,6 +60,13 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
+  /**
+   * Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`, see
+   * core/build/source-rules.ts): the first whose source file exists gives it.
+   */
+  sourceRules?: readonly SourceRule[];
+  /** What the sources of `sourceRules` are relative to (default: the current directory). */
+  sourceRoot?: string;
   /** File name prefix: the index is `NAME.xml`, children `NAME-SECTION.TOKEN.xml.gz` (default `sitemap`). */
   name?: string;
   gzip?: boolean;
@@ -286,16 +294,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
   // "consistently and verifiably accurate").
   const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
-  const initial = await initialLastmods(firstSeen, options.initialLastmod ?? 'git', siteDir, options.sourceMap, nowText);
+  const initialMode = options.initialLastmod ?? 'git';
   // With a source map, a changed page is dated by its source's last commit, not by the build: the
   // output folder is rebuilt from scratch on every run, its files are new each time.
+  const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
+  const sources = await pageSources([...(initialMode === 'git' ? firstSeen.map((page) => page.relPath) : []), ...changed], options);
+  const initial = await initialLastmods(firstSeen, initialMode, siteDir, sources, nowText);
   const changedSources = new Map<string, string>();
-  if (options.sourceMap !== undefined && sameBase) {
-    for (const { page, scan } of scanned) {
-      const previous = state.pages.get(page.url);
-      const source = options.sourceMap.get(page.relPath);
-      if (previous !== undefined && previous.hash !== scan.hash && source !== undefined) changedSources.set(page.relPath, source);
-    }
+  for (const relPath of changed) {
+    const source = sources.get(relPath);
+    if (source !== undefined) changedSources.set(relPath, source);
   }
   const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(siteDir, changedSources);
   const nextPages = new Map<string, PageState>();
@@ -603,7 +611,7 @@ async function initialLastmods(
   pages: readonly SitePage[],
   mode: InitialLastmod,
   siteDir: string,
-  sourceMap: ReadonlyMap<string, string> | undefined,
+  sources: ReadonlyMap<string, string>,
   nowText: string,
 ): Promise<InitialDates> {
   const dates = new Map<string, string>();
@@ -616,12 +624,12 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
     return { dates };
   }
-  const top = await gitTopLevel(siteDir) ?? (sourceMap !== undefined ? await gitTopLevel(firstSourceDir(sourceMap)) : undefined);
+  const top = (await gitTopLevel(siteDir)) ?? (sources.size > 0 ? await gitTopLevel(firstSourceDir(sources)) : undefined);
   if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod; ${WAYS_OUT}` };
   // git reports real paths; resolve the folder once rather than every page.
   const realSite = await realpath(siteDir);
   const sourceOf = new Map<string, string>();
-  for (const page of pages) sourceOf.set(page.relPath, sourceMap?.get(page.relPath) ?? join(realSite, page.relPath));
+  for (const page of pages) sourceOf.set(page.relPath, sources.get(page.relPath) ?? join(realSite, page.relPath));
   const times = await gitLastCommitTimes(top, new Set(sourceOf.values()));
   let missing = 0;
   for (const page of pages) {
@@ -635,6 +643,34 @@ async function initialLastmods(
 }
 
 const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';
+
+/**
+ * The source file of each of `relPaths` that has one: named by the source map, else by the first
+ * source rule whose file exists. Real paths (git reports real paths).
+ */
+async function pageSources(relPaths: readonly string[], options: BuildSiteOptions): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const rules = options.sourceRules ?? [];
+  if (options.sourceMap === undefined && rules.length === 0) return found;
+  const root = rules.length === 0 ? '' : await realpath(resolve(options.sourceRoot ?? '.')).catch(() => resolve(options.sourceRoot ?? '.'));
+  for (const relPath of relPaths) {
+    const mapped = options.sourceMap?.get(relPath);
+    if (mapped !== undefined) {
+      found.set(relPath, mapped);
+      continue;
+    }
+    for (const rule of rules) {
+      const source = ruleSource(rule, relPath);
+      if (source === undefined) continue;
+      const path = resolve(root, source);
+      if (await exists(path)) {
+        found.set(relPath, path);
+        break;
+      }
+    }
+  }
+  return found;
+}
 
 /** The folder of the source map's first source: where to look for the repository when the site folder is in none. */
 function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {

@@ -304,5 +304,24 @@ describe('sitemapkit build on a generator\'s output', () => {
       assert.equal(lastmods().get(`${BASE}posts/b/`), new Date((T1 + 2 * 86_400) * 1000).toISOString().replace('.000Z', 'Z'));
       assert.equal(lastmods().get(`${BASE}posts/a/`), '2024-02-03T04:05:06Z');
     });
+
+    it('--source-map takes rules too: the first whose source exists (a Hugo page or a page bundle)', async () => {
+      const { repo, site, git } = repository();
+      writeSite(repo, { 'content/posts/c/index.md': '# C, a bundle', 'public/posts/c/index.html': page({ title: 'C' }) });
+      git(['add', 'content/posts/c/index.md'], '2024-03-01T00:00:00Z');
+      git(['commit', '-qm', 'three'], '2024-03-04T05:06:07Z');
+      const rules = ['--source-map', 'posts/*/index.html=content/posts/*.md', '--source-map', 'posts/*/index.html=content/posts/*/index.md'];
+      const result = await runCli(['build', site, '--base-url', BASE, ...rules], { cwd: repo, env: { SOURCE_DATE_EPOCH: String(T1) } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stderr, /no git history/);
+      const index = children(site);
+      const all = [...index.values()].join('');
+      assert.match(all, /<loc>https:\/\/www\.example\.com\/posts\/a\/<\/loc><lastmod>2024-01-02T03:04:05Z<\/lastmod>/);
+      assert.match(all, /<loc>https:\/\/www\.example\.com\/posts\/c\/<\/loc><lastmod>2024-03-04T05:06:07Z<\/lastmod>/);
+
+      const bad = await runCli(['build', site, '--base-url', BASE, '--source-map', 'posts/*/index.html=content/posts/a.md'], { cwd: repo });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--source-map "posts\/\*\/index\.html=content\/posts\/a\.md": put one \* on each side of =, or none/);
+    });
   });
 });

@@ -1,7 +1,9 @@
 // `sitemapkit build`: a built site's folder → sitemaps with a truthful lastmod and stable files.
 
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, DEFAULT_STATE_PATH, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -50,10 +52,12 @@ lastmod:
                                  none when DIR is not in a git repository)
                             mtime: the file's modification time
                             now: this build's time;  none: no lastmod
-  --source-map FILE         JSON {"posts/a/index.html": "content/posts/a.md", …}
-                            (sources relative to FILE): a new or changed page takes
-                            its source's last commit (a changed page whose source
-                            has no newer commit: the build time)
+  --source-map FILE|RULE    where pages come from: JSON {"posts/a/index.html":
+                            "content/posts/a.md", …} (relative to FILE), or a rule
+                            'posts/*/index.html=content/posts/*.md' (repeatable; the
+                            first whose source exists); a new or changed page takes
+                            its source's last commit (a change with no newer commit:
+                            the build time)
   The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
 
 Output:
@@ -107,7 +111,7 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   images: { type: 'boolean' },
   'initial-lastmod': { type: 'string' },
-  'source-map': { type: 'string' },
+  'source-map': { type: 'string', multiple: true },
   name: { type: 'string' },
   profile: { type: 'string' },
   'max-urls': { type: 'string' },
@@ -176,7 +180,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const showProgress = !quiet && !json && io.stderr.isTTY === true;
   let result: BuildSiteResult;
   try {
-    const sourceMap = values['source-map'] !== undefined ? await readSourceMap(resolve(io.cwd, values['source-map'])) : undefined;
+    const { sourceMap, sourceRules } = await sourceMapping(values['source-map'] ?? [], io.cwd);
     result = await buildSite({
       siteDir,
       outDir,
@@ -188,6 +192,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       images: values.images === true,
       ...(settings.initialLastmod !== undefined ? { initialLastmod: settings.initialLastmod } : {}),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
+      ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
       ...(values.name !== undefined ? { name: values.name } : {}),
       gzip: values['no-gzip'] !== true,
       ...(settings.gzipLevel !== undefined ? { gzipLevel: settings.gzipLevel } : {}),
@@ -257,6 +262,26 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(humanSummary(result, verbose));
   }
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * `--source-map` values: a JSON file (`{"page": "source", …}`), or a rule `PAGES=SOURCES` with one `*`
+ * on each side (sources relative to the current directory). JSON files are merged, the later winning.
+ */
+async function sourceMapping(values: readonly string[], cwd: string): Promise<{ sourceMap?: Map<string, string>; sourceRules: SourceRule[] }> {
+  let sourceMap: Map<string, string> | undefined;
+  const sourceRules: SourceRule[] = [];
+  for (const value of values) {
+    if (value.includes('=') && !existsSync(resolve(cwd, value))) {
+      const rule = parseSourceRule(value);
+      if ('problem' in rule) throw new SitemapError('ERR_SITEMAP_OPTION', `--source-map ${JSON.stringify(value)}: ${rule.problem}`);
+      sourceRules.push(rule);
+      continue;
+    }
+    const map = await readSourceMap(resolve(cwd, value));
+    sourceMap = sourceMap === undefined ? map : new Map([...sourceMap, ...map]);
+  }
+  return { ...(sourceMap !== undefined ? { sourceMap } : {}), sourceRules };
 }
 
 function wholeNumber(value: string, flag: string, max: number): number {

@@ -5,6 +5,7 @@ import { pageUrlPath, pageUrlPathVariants } from '../../../src/core/build/page-p
 import { bucketCount, bucketOf, childFileName, sectionFileStem, sectionOf } from '../../../src/core/build/partition.js';
 import { isErrorPage, selectPages, siteUrlIndex, type PageCandidate } from '../../../src/core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../../../src/core/build/site-alternates.js';
+import { parseSourceRule, ruleSource } from '../../../src/core/build/source-rules.js';
 import { buildStableSet, type StableEntry } from '../../../src/core/build/stable-set.js';
 import { pendingAnnouncements, recordAnnounced, type AnnouncedPage } from '../../../src/core/build/announce.js';
 import { LIMITS_PROFILES } from '../../../src/core/model.js';
@@ -174,6 +175,22 @@ describe('siteAlternates', () => {
       { hreflang: 'es', href: `${base}es/a/`, why: 'left-out', target: { relPath: 'es/a/index.html', reason: 'noindex' } },
       { hreflang: 'it', href: `${base}it/a/`, why: 'not-built' },
     ]);
+  });
+});
+
+describe('source rules', () => {
+  it('map a page to its source through one * (any run of characters, / included), or one file to one file', () => {
+    const rule = parseSourceRule('posts/*/index.html=content/posts/*.md');
+    assert.ok(!('problem' in rule));
+    assert.equal(ruleSource(rule, 'posts/a/index.html'), 'content/posts/a.md');
+    assert.equal(ruleSource(rule, 'posts/2024/a/index.html'), 'content/posts/2024/a.md');
+    assert.equal(ruleSource(rule, 'posts/index.html'), undefined); // * matches one character or more
+    assert.equal(ruleSource(rule, 'docs/a/index.html'), undefined);
+    const one = parseSourceRule('./index.html=content/_index.md');
+    assert.ok(!('problem' in one));
+    assert.equal(ruleSource(one, 'index.html'), 'content/_index.md');
+    assert.equal(ruleSource(one, 'a/index.html'), undefined);
+    for (const bad of ['posts/*/index.html', '=content/*.md', 'posts/*/*.html=content/*.md', 'posts/*.html=content/a.md']) assert.ok('problem' in parseSourceRule(bad), bad);
   });
 });
 
