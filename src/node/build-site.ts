@@ -1,10 +1,14 @@
 // buildSite: a built site's folder → its sitemap set, with a lastmod that changes only when a page's
 // content does and children that are rewritten only when the pages they hold change.
 //
+// 0. refuse to replace an index this build did not write (another generator's sitemap.xml) unless forced;
 // 1. walk the folder; leave out error pages and --exclude globs without reading them;
-// 2. scan each page (noindex, redirect stub, canonical, hreflang, images, content hash);
-// 3. decide what is listed; give each page its lastmod from the state (unchanged hash → same
-//    lastmod; changed → the build time; first seen → git / mtime / now / none);
+// 2. scan each page at its file's location (noindex, redirect stub, canonical, hreflang, images,
+//    content hash);
+// 3. decide what is listed; write alternates as the listed URLs of the pages they name, dropping
+//    those to pages left out; give each page its lastmod from the state (unchanged hash → same
+//    lastmod; changed → its source's newer commit with a source map, else the build time; first
+//    seen → git / mtime / now / none);
 // 4. lay the entries out in stable children (core/build/stable-set.ts); a child whose bytes did not
 //    change is not rewritten and keeps its index lastmod;
 // 5. commit: the changed children go in under new names (each carries a token of its content:
