@@ -1,10 +1,14 @@
 // buildSite: a built site's folder → its sitemap set, with a lastmod that changes only when a page's
 // content does and children that are rewritten only when the pages they hold change.
 //
+// 0. refuse to replace an index this build did not write (another generator's sitemap.xml) unless forced;
 // 1. walk the folder; leave out error pages and --exclude globs without reading them;
-// 2. scan each page (noindex, redirect stub, canonical, hreflang, images, content hash);
-// 3. decide what is listed; give each page its lastmod from the state (unchanged hash → same
-//    lastmod; changed → the build time; first seen → git / mtime / now / none);
+// 2. scan each page at its file's location (noindex, redirect stub, canonical, hreflang, images,
+//    content hash);
+// 3. decide what is listed; write alternates as the listed URLs of the pages they name, dropping
+//    those to pages left out; give each page its lastmod from the state (unchanged hash → same
+//    lastmod; changed → its source's newer commit with a source map, else the build time; first
+//    seen → git / mtime / now / none);
 // 4. lay the entries out in stable children (core/build/stable-set.ts); a child whose bytes did not
 //    change is not rewritten and keeps its index lastmod;
 // 5. commit: the changed children go in under new names (each carries a token of its content:
@@ -16,18 +20,20 @@
 import { crc32, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
-import type { AlternateLink, LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
+import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
-import { isErrorPage, selectPages, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
 import { contentTokens, withContentToken } from '../core/write/child-names.js';
+import { ruleSource, type SourceRule } from '../core/build/source-rules.js';
 import { fileHolds, firstFreeName } from './staged-output.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
@@ -58,6 +64,13 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
+  /**
+   * Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`, see
+   * core/build/source-rules.ts): the first whose source file exists gives it.
+   */
+  sourceRules?: readonly SourceRule[];
+  /** What the sources of `sourceRules` are relative to (default: the current directory). */
+  sourceRoot?: string;
   /** File name prefix: the index is `NAME.xml`, children `NAME-SECTION.TOKEN.xml.gz` (default `sitemap`). */
   name?: string;
   gzip?: boolean;
@@ -67,6 +80,11 @@ export interface BuildSiteOptions {
   maxBytes?: number;
   /** Threads that scan pages (default: one per core for a large site, none for a small one). */
   threads?: number;
+  /**
+   * Replace an index at `OUT/NAME.xml` that this build did not write (another generator's sitemap).
+   * Without it such a file stops the build before anything is written (`ERR_SITEMAP_FOREIGN_FILE`).
+   */
+  force?: boolean;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
   onProgress?: (progress: BuildProgress) => void;
@@ -89,6 +107,8 @@ export interface PageProblem {
   relPath: string;
   url: string;
   code: string;
+  /** An error leaves something out that should be there (exit 1); a warning reports a contradiction in the site, or a value the build dropped to keep the set consistent. */
+  severity: 'error' | 'warning';
   message: string;
 }
 
@@ -163,6 +183,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
+  const indexName = `${name}.xml`;
+  if (options.force !== true) {
+    // Before anything is written: a sitemap another generator put there (Hugo writes `sitemap.xml`,
+    // an index of its language sitemaps) is not ours to replace without being told.
+    const foreign = await foreignSitemap(join(outDir, indexName), state, indexName, name);
+    if (foreign !== undefined) {
+      throw new SitemapError(
+        'ERR_SITEMAP_FOREIGN_FILE',
+        `${join(outDir, indexName)} was not written by sitemapkit build (${foreign}); nothing was written. Keep it and write ours under another name (--name) or folder (--out), or replace it with --force`,
+      );
+    }
+  }
   const sameBase = state.baseUrl === undefined || state.baseUrl === baseUrl;
 
   progress?.({ phase: 'walk', done: 0, total: 0 });
@@ -193,7 +225,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     } catch (error) {
       // A path that makes no valid URL (2,048 characters or more): this page only.
       if (!(error instanceof InvalidValueError)) throw error;
-      problems.push({ relPath: page.relPath, url: '', code: error.code, message: `left out: ${error.message}` });
+      problems.push({ relPath: page.relPath, url: '', code: error.code, severity: 'error', message: `left out: ${error.message}` });
       continue;
     }
     const first = seenUrls.get(url);
@@ -210,7 +242,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const total = pages.length;
   // The scanner (htmlparser2 in it) is loaded by the build that needs it, not with the package.
   const { scanPages } = await import('./build/scan-pages.js');
-  const scans = await scanPages(pages, {
+  // Relative links in a page are written for the folder its file sits in (`posts/a/index.html` links
+  // `cover.png` meaning `posts/a/cover.png`), whatever form the sitemap lists it in (`posts/a` with
+  // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
+  // are mapped to their listed URLs afterwards.
+  const atOwnLocation = pathOptions.trailingSlash === 'preserve' && !pathOptions.cleanUrls;
+  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
+  const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
@@ -236,10 +274,42 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   });
   const decisions = selectPages(candidates, baseUrl);
 
+  // What the run decided for every page of the folder, by every URL it is served at: an hreflang
+  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
+  // at the first alternate: a site without hreflang does not pay for it.
+  let siteUrls: Map<string, number> | undefined;
+  let fates: Map<string, AlternateTarget> | undefined;
+  const pageAt = (url: string): AlternateTarget | undefined => {
+    if (siteUrls === undefined || fates === undefined) {
+      siteUrls = siteUrlIndex(all, baseUrl);
+      fates = new Map();
+      for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
+      for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
+      for (let i = 0; i < scanned.length; i++) {
+        const { page } = scanned[i] as (typeof scanned)[number];
+        const decision = decisions[i] as (typeof decisions)[number];
+        fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
+      }
+    }
+    const at = siteUrls.get(withoutFragment(url));
+    return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
+  };
+
   // lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
   // "consistently and verifiably accurate").
   const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
-  const initial = await initialLastmods(firstSeen, options.initialLastmod ?? 'git', siteDir, options.sourceMap, nowText);
+  const initialMode = options.initialLastmod ?? 'git';
+  // With a source map, a changed page is dated by its source's last commit, not by the build: the
+  // output folder is rebuilt from scratch on every run, its files are new each time.
+  const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
+  const sources = await pageSources([...(initialMode === 'git' ? firstSeen.map((page) => page.relPath) : []), ...changed], options);
+  const initial = await initialLastmods(firstSeen, initialMode, siteDir, sources, nowText);
+  const changedSources = new Map<string, string>();
+  for (const relPath of changed) {
+    const source = sources.get(relPath);
+    if (source !== undefined) changedSources.set(relPath, source);
+  }
+  const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(siteDir, changedSources);
   const nextPages = new Map<string, PageState>();
   let newPages = 0;
   let changedPages = 0;
@@ -253,7 +323,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       lastmod = previous.lastmod;
     } else {
       changedPages++;
-      lastmod = nowText;
+      lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
@@ -271,7 +341,34 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const lastmod = nextPages.get(page.url)?.lastmod;
     const entry: UrlEntry = { loc: page.url };
     if (lastmod !== undefined) entry.lastmod = lastmod;
-    if (scan.facts.alternates.length > 0) entry.alternates = scan.facts.alternates.map((link: AlternateLink): AlternateLink => ({ hreflang: link.hreflang, href: link.href }));
+    if (decision.canonicalForm !== undefined) {
+      // Listed as the URL options say, but the page names another form of itself as canonical:
+      // search engines index the canonical and report the listed URL as a duplicate.
+      problems.push({
+        relPath: page.relPath,
+        url: page.url,
+        code: 'build/loc-not-canonical',
+        severity: 'warning',
+        message: `listed as ${page.url}, but the page's canonical is ${decision.canonicalForm}; make --trailing-slash and --clean-urls match the site's canonical URLs`,
+      });
+    }
+    if (scan.facts.alternates.length > 0) {
+      const decided = siteAlternates(scan.facts.alternates, pageAt, baseUrl);
+      if (decided.alternates.length > 0) entry.alternates = decided.alternates;
+      for (const drop of decided.dropped) {
+        const target = drop.target;
+        problems.push({
+          relPath: page.relPath,
+          url: page.url,
+          code: drop.why === 'left-out' ? 'build/alternate-left-out' : 'build/alternate-not-built',
+          severity: 'warning',
+          message:
+            target !== undefined
+              ? `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: ${target.relPath} is not listed (${target.reason ?? 'left out'})`
+              : `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: no page of the site folder is served at it`,
+        });
+      }
+    }
     if (scan.facts.images.length > 0) entry.images = scan.facts.images.map((loc: string) => ({ loc }));
     entries.push({ entry, section: sectionOf(page.relPath) });
     byLoc.set(page.url, page.relPath);
@@ -290,6 +387,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       relPath: byLoc.get(entry.loc) ?? '',
       url: entry.loc,
       code: error.code,
+      severity: 'error',
       message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
     });
   }
@@ -320,7 +418,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         }
       : {}),
   };
-  const indexName = `${name}.xml`;
   if (set.children.length === 0) {
     // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
     // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
@@ -398,7 +495,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     }
     if (state.indexName !== undefined && state.indexName !== indexName) {
-      await rm(join(outDir, state.indexName), { force: true });
+      // The previous build's index under its old name, unless another program has written there since.
+      if ((await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined) await rm(join(outDir, state.indexName), { force: true });
     }
 
     const next: BuildState = {
@@ -420,6 +518,15 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   }
 }
 
+/** The URL of the page file itself (`a/index.html` → `BASE/a/`, `a/b.html` → `BASE/a/b.html`): what its relative links are written against. */
+function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
+  try {
+    return normalizeUrl(baseUrl + pageUrlPath(relPath), 'loc');
+  } catch {
+    return undefined;
+  }
+}
+
 function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | undefined): { dominantExclusion?: DominantExclusion<ExcludedPage['reason']> } {
   return dominant === undefined ? {} : { dominantExclusion: dominant };
 }
@@ -428,6 +535,42 @@ function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | unde
 function tokenChildPattern(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped}-.+\\.[0-9a-f]{8}\\.xml(?:\\.gz)?$`);
+}
+
+/** Larger than any index the build writes (50,000 refs of 2,048 characters): not ours. */
+const MAX_OWN_INDEX_BYTES = 120 * 1024 * 1024;
+
+/**
+ * Why the file at `path` is not an index this build wrote, or undefined when it is ours or absent.
+ * Ours is (1) the file the state records under `indexName`, with the hash the state has for it, or,
+ * when the state is gone or elsewhere (--state), (2) a sitemap index whose every `<loc>` names a child
+ * in the build's naming scheme, `NAME-SECTION.TOKEN.xml[.gz]` (core/write/child-names.ts): a shape no
+ * other generator writes. Hugo's index of `en/sitemap.xml` and `es/sitemap.xml`, a urlset (Jekyll,
+ * Eleventy) or `sitemap-0.xml` children (next-sitemap) are not ours.
+ */
+async function foreignSitemap(path: string, state: BuildState, indexName: string, name: string): Promise<string | undefined> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile()) return 'it is not a file';
+  if (info.size > MAX_OWN_INDEX_BYTES) return `a file of ${info.size} bytes`;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot read ${path} to tell whether sitemapkit wrote it: ${ioErrorReason(error)}`);
+  }
+  const recorded = state.indexName === indexName ? state.files.get(indexName) : undefined;
+  if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
+  const locs = [...text.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((match) => match[1] as string);
+  if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${locs.length} URL(s)` : 'not a sitemap index';
+  const ownChild = tokenChildPattern(name);
+  if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;
+  const shown = locs.slice(0, 2).join(', ');
+  return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
 function* mapNames(tokens: Iterable<string>, name: (token: string) => string): Generator<string> {
@@ -472,7 +615,7 @@ async function initialLastmods(
   pages: readonly SitePage[],
   mode: InitialLastmod,
   siteDir: string,
-  sourceMap: ReadonlyMap<string, string> | undefined,
+  sources: ReadonlyMap<string, string>,
   nowText: string,
 ): Promise<InitialDates> {
   const dates = new Map<string, string>();
@@ -485,12 +628,12 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
     return { dates };
   }
-  const top = await gitTopLevel(siteDir);
-  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod` };
+  const top = (await gitTopLevel(siteDir)) ?? (sources.size > 0 ? await gitTopLevel(firstSourceDir(sources)) : undefined);
+  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod; ${WAYS_OUT}` };
   // git reports real paths; resolve the folder once rather than every page.
   const realSite = await realpath(siteDir);
   const sourceOf = new Map<string, string>();
-  for (const page of pages) sourceOf.set(page.relPath, sourceMap?.get(page.relPath) ?? join(realSite, page.relPath));
+  for (const page of pages) sourceOf.set(page.relPath, sources.get(page.relPath) ?? join(realSite, page.relPath));
   const times = await gitLastCommitTimes(top, new Set(sourceOf.values()));
   let missing = 0;
   for (const page of pages) {
@@ -498,7 +641,70 @@ async function initialLastmods(
     if (time === undefined) missing++;
     else dates.set(page.relPath, formatSitemapDate(time));
   }
-  return missing === 0 ? { dates } : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed): no lastmod` };
+  return missing === 0
+    ? { dates }
+    : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
+}
+
+const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';
+
+/**
+ * The source file of each of `relPaths` that has one: named by the source map, else by the first
+ * source rule whose file exists. Real paths (git reports real paths).
+ */
+async function pageSources(relPaths: readonly string[], options: BuildSiteOptions): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const rules = options.sourceRules ?? [];
+  if (options.sourceMap === undefined && rules.length === 0) return found;
+  const root = rules.length === 0 ? '' : await realpath(resolve(options.sourceRoot ?? '.')).catch(() => resolve(options.sourceRoot ?? '.'));
+  for (const relPath of relPaths) {
+    const mapped = options.sourceMap?.get(relPath);
+    if (mapped !== undefined) {
+      found.set(relPath, mapped);
+      continue;
+    }
+    for (const rule of rules) {
+      const source = ruleSource(rule, relPath);
+      if (source === undefined) continue;
+      const path = resolve(root, source);
+      if (await exists(path)) {
+        found.set(relPath, path);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The folder of the source map's first source: where to look for the repository when the site folder is in none. */
+function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {
+  for (const source of sourceMap.values()) return dirname(source);
+  return '.';
+}
+
+/** For pages (by path in the folder) → their source file: the source's last commit time, where git has one. */
+async function sourceCommitTimes(siteDir: string, sources: ReadonlyMap<string, string>): Promise<Map<string, number>> {
+  const byPage = new Map<string, number>();
+  const top = (await gitTopLevel(firstSourceDir(sources))) ?? (await gitTopLevel(siteDir));
+  if (top === undefined) return byPage;
+  const times = await gitLastCommitTimes(top, new Set(sources.values()));
+  for (const [page, source] of sources) {
+    const time = times.get(source);
+    if (time !== undefined) byPage.set(page, time);
+  }
+  return byPage;
+}
+
+/**
+ * The lastmod of a page whose content changed: its source's last commit when that is after the
+ * lastmod it had (the edit that changed it), else the build time (the change came from elsewhere: a
+ * template, a shared partial, an uncommitted edit). Never later than the build time.
+ */
+function changedLastmod(sourceTime: number | undefined, previous: string | undefined, now: Date, nowText: string): string {
+  if (sourceTime === undefined) return nowText;
+  const before = previous === undefined ? Number.NEGATIVE_INFINITY : Date.parse(previous);
+  if (!(sourceTime > before) || sourceTime > now.getTime()) return nowText;
+  return formatSitemapDate(sourceTime);
 }
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */

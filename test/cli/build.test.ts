@@ -217,7 +217,9 @@ describe('sitemapkit build', () => {
     await build(site, T1);
     execFileSync('rm', ['-r', join(site, 'fr')]);
     const { json } = await build(site, T1 + 60);
-    assert.deepEqual(changedFiles(json), ['sitemap-fr.xml.gz:removed']);
+    // The blog's child changes too: its hreflang="fr" alternate named the page now gone, and is dropped.
+    assert.deepEqual(changedFiles(json).sort(), ['sitemap-blog.xml.gz:removed', 'sitemap-blog.xml.gz:written', 'sitemap-fr.xml.gz:removed']);
+    assert.deepEqual(json.problems.map((p) => [p.relPath, p.code]), [['blog/first-post.html', 'build/alternate-not-built']]);
     assert.equal(json.removedPages, 1);
     assert.deepEqual(readdirSync(site).filter((f) => f.startsWith('sitemap-fr')), []);
     assert.ok(existsSync(join(site, 'sitemap-mine.xml')));
@@ -268,7 +270,7 @@ describe('sitemapkit build', () => {
     const latin = '<html><head><meta charset="windows-1252"><title>Caf\u00e9 \u201cBar\u201d</title>' +
       '<link rel="alternate" hreflang="es" href="/es/caf\u00e9.html"></head><body><main><img src="/img/caf\u00e9.png"></main></body></html>';
     const bytes = Buffer.from(latin.replace('\u201c', '\x93').replace('\u201d', '\x94'), 'latin1');
-    writeSite(site, { 'es/cafe.html': '<html><body><main>x</main></body></html>' });
+    writeSite(site, { 'es/caf\u00e9.html': '<html><body><main>x</main></body></html>' });
     writeFileSync(join(site, 'cafe.html'), bytes);
     writeFileSync(join(site, 'utf16.html'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><head><link rel="canonical" href="/cafe.html"></head><body>\u00e9</body></html>', 'utf16le')]));
     const { json } = await build(site, T1, ['--images']);

@@ -1,7 +1,9 @@
 // `sitemapkit build`: a built site's folder → sitemaps with a truthful lastmod and stable files.
 
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, DEFAULT_STATE_PATH, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -18,7 +20,8 @@ generator or framework: Hugo, Jekyll, Eleventy, Astro, Next export…). Every
 http-equiv="refresh">), pages whose <link rel="canonical"> names another URL
 (that one is listed instead when it is a page of the site), 404.html, 500.html
 and --exclude globs. hreflang alternates come from <link rel="alternate"
-hreflang>.
+hreflang>: one naming a page of DIR is written as that page's listed URL, or
+dropped with a warning when the page is left out or missing.
 
 lastmod tells the truth: a state file remembers a hash of each page's content
 (without build noise: whitespace, comments, inline scripts and styles, build
@@ -34,6 +37,8 @@ URLs:
                             always: every URL without a file extension ends in /
                             never: a/index.html → a (the root stays /)
   --clean-urls              drop .html: a/b.html → a/b
+                            (a page whose canonical is another form of its URL
+                            is listed as these say, with a warning)
   --exclude GLOB            leave out pages whose path in DIR matches (repeatable),
                             e.g. --exclude 'drafts/**' --exclude '**/print.html'
   --images                  add <image:image> for each <img src> of the page's main
@@ -47,14 +52,20 @@ lastmod:
                                  none when DIR is not in a git repository)
                             mtime: the file's modification time
                             now: this build's time;  none: no lastmod
-  --source-map FILE         JSON {"page path in DIR": "source file", …} for git
-                            (paths relative to FILE); default: the page file itself
+  --source-map FILE|RULE    where pages come from: JSON {"posts/a/index.html":
+                            "content/posts/a.md", …} (relative to FILE), or a rule
+                            'posts/*/index.html=content/posts/*.md' (repeatable; the
+                            first whose source exists); a new or changed page takes
+                            its source's last commit (a change with no newer commit:
+                            the build time)
   The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
 
 Output:
   --out DIR                 where the sitemaps go (default: DIR, next to the pages);
                             a folder inside DIR is served below --base-url, and the
                             protocol then limits them to URLs under that folder
+  --force                   replace OUT/NAME.xml even when this build did not write
+                            it (another generator's sitemap: exit 2 without it)
   --name NAME               index NAME.xml, children NAME-SECTION.TOKEN.xml.gz
                             (default: sitemap)
   --profile NAME            limits: current (default) or legacy
@@ -79,10 +90,11 @@ the old ones, then the index is renamed over the old index, then the files it
 no longer names are removed. A build that lists no URL (every page left out,
 often a wrong --base-url) writes and removes nothing.
 
-Exit status: 0 built (pages left out on purpose are not problems), 1 some
-pages could not be read or listed, two files share a URL, no URL at all could
-be listed (the previous sitemaps are kept as they were), or an IndexNow
-submission was refused, 2 usage or fatal error.
+Exit status: 0 built (pages left out on purpose and warnings are not
+problems), 1 some pages could not be read or listed, two files share a URL, no
+URL at all could be listed (the previous sitemaps are kept as they were), or
+an IndexNow submission was refused, 2 usage or fatal error, or OUT/NAME.xml is
+a sitemap this build did not write (nothing written; --force).
 
 Examples:
   sitemapkit build public --base-url https://www.example.com/
@@ -99,7 +111,7 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   images: { type: 'boolean' },
   'initial-lastmod': { type: 'string' },
-  'source-map': { type: 'string' },
+  'source-map': { type: 'string', multiple: true },
   name: { type: 'string' },
   profile: { type: 'string' },
   'max-urls': { type: 'string' },
@@ -107,6 +119,7 @@ const OPTIONS = {
   'no-gzip': { type: 'boolean' },
   'gzip-level': { type: 'string' },
   threads: { type: 'string' },
+  force: { type: 'boolean' },
   'indexnow-key': { type: 'string' },
   ...INDEXNOW_OPTIONS,
   json: { type: 'boolean' },
@@ -116,6 +129,8 @@ const OPTIONS = {
 } as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Warnings of one code printed before the rest are counted. */
+const WARNINGS_SHOWN = 5;
 
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   let values;
@@ -161,10 +176,11 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : siteDir;
   const quiet = values.quiet === true;
   const json = values.json === true;
+  const verbose = values.verbose === true;
   const showProgress = !quiet && !json && io.stderr.isTTY === true;
   let result: BuildSiteResult;
   try {
-    const sourceMap = values['source-map'] !== undefined ? await readSourceMap(resolve(io.cwd, values['source-map'])) : undefined;
+    const { sourceMap, sourceRules } = await sourceMapping(values['source-map'] ?? [], io.cwd);
     result = await buildSite({
       siteDir,
       outDir,
@@ -176,6 +192,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       images: values.images === true,
       ...(settings.initialLastmod !== undefined ? { initialLastmod: settings.initialLastmod } : {}),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
+      ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
       ...(values.name !== undefined ? { name: values.name } : {}),
       gzip: values['no-gzip'] !== true,
       ...(settings.gzipLevel !== undefined ? { gzipLevel: settings.gzipLevel } : {}),
@@ -184,6 +201,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...(settings.maxBytes !== undefined ? { maxBytes: settings.maxBytes } : {}),
       ...(settings.now !== undefined ? { now: settings.now } : {}),
       ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+      force: values.force === true,
       ...(showProgress ? { onProgress: (p: BuildProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
   } catch (error) {
@@ -203,9 +221,23 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${page.relPath}: ${exclusionText(page)}\n`);
     }
   }
+  // Warnings (a listed URL that contradicts its page's canonical, an alternate dropped) do not change
+  // the exit status; a terminal gets the first few of each code, -v and --json every one.
+  const shownPerCode = new Map<string, number>();
   for (const problem of result.problems) {
-    problems++;
-    io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
+    if (problem.severity === 'error') {
+      problems++;
+      io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
+      continue;
+    }
+    const shown = shownPerCode.get(problem.code) ?? 0;
+    shownPerCode.set(problem.code, shown + 1);
+    if (verbose || shown < WARNINGS_SHOWN) io.stderr.write(`${problem.relPath}: warning: ${problem.message} (${problem.code})\n`);
+  }
+  if (!verbose) {
+    for (const [code, count] of shownPerCode) {
+      if (count > WARNINGS_SHOWN) io.stderr.write(`sitemapkit: … and ${formatCount(count - WARNINGS_SHOWN)} more ${code} warnings (-v or --json lists them)\n`);
+    }
   }
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
   if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
@@ -227,9 +259,29 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   if (json) {
     io.stdout.write(JSON.stringify({ ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, null, 2) + '\n');
   } else if (!quiet) {
-    io.stdout.write(humanSummary(result, values.verbose === true));
+    io.stdout.write(humanSummary(result, verbose));
   }
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * `--source-map` values: a JSON file (`{"page": "source", …}`), or a rule `PAGES=SOURCES` with one `*`
+ * on each side (sources relative to the current directory). JSON files are merged, the later winning.
+ */
+async function sourceMapping(values: readonly string[], cwd: string): Promise<{ sourceMap?: Map<string, string>; sourceRules: SourceRule[] }> {
+  let sourceMap: Map<string, string> | undefined;
+  const sourceRules: SourceRule[] = [];
+  for (const value of values) {
+    if (value.includes('=') && !existsSync(resolve(cwd, value))) {
+      const rule = parseSourceRule(value);
+      if ('problem' in rule) throw new SitemapError('ERR_SITEMAP_OPTION', `--source-map ${JSON.stringify(value)}: ${rule.problem}`);
+      sourceRules.push(rule);
+      continue;
+    }
+    const map = await readSourceMap(resolve(cwd, value));
+    sourceMap = sourceMap === undefined ? map : new Map([...sourceMap, ...map]);
+  }
+  return { ...(sourceMap !== undefined ? { sourceMap } : {}), sourceRules };
 }
 
 function wholeNumber(value: string, flag: string, max: number): number {
@@ -300,6 +352,9 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   if (dominant !== undefined) lines.push(`  note: ${dominant}`);
   lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`);
   lines.push(...leftOutLines(r, false));
+  const warnings = new Map<string, number>();
+  for (const problem of r.problems) if (problem.severity === 'warning') warnings.set(problem.code, (warnings.get(problem.code) ?? 0) + 1);
+  if (warnings.size > 0) lines.push(`  warnings: ${[...warnings].map(([code, n]) => `${formatCount(n)} ${code}`).join(', ')} (on standard error; docs/rules.md says what to do)`);
   const changed = [...written.map((f) => f.name), ...removed.map((f) => `${f.name} (removed)`)];
   if (r.indexFile.status === 'written') changed.push(r.indexFile.name);
   lines.push(changed.length === 0 ? '  files: none changed' : `  files changed: ${changed.join(', ')}`);

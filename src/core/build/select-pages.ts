@@ -24,6 +24,12 @@ export interface PageDecision {
   reason?: ExclusionReason;
   /** For a canonical exclusion: the canonical URL (normalised when it could be). */
   detail?: string;
+  /**
+   * For a listed page whose canonical names the page itself in another form than `url` (`a/` against
+   * `a`, with `--trailing-slash never`): that canonical. Search engines index the canonical, so the
+   * listed URL contradicts the page.
+   */
+  canonicalForm?: string;
 }
 
 // Error pages a static host serves for missing URLs: never content to list.
@@ -40,12 +46,7 @@ export function isErrorPage(relPath: string): boolean {
  * lies outside the site is left out too.
  */
 export function selectPages(pages: readonly PageCandidate[], baseUrl: string): PageDecision[] {
-  // Every URL a static host serves each page under, so a canonical written as `/a`, `/a/` or
-  // `/a/index.html` is recognised as the page `a/index.html`.
-  const byUrl = new Map<string, number>();
-  pages.forEach((page, i) => {
-    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(baseUrl + path)) byUrl.set(baseUrl + path, i);
-  });
+  const byUrl = siteUrlIndex(pages, baseUrl);
   return pages.map((page, i): PageDecision => {
     // A refresh without a URL only reloads the page itself (a live page): not a redirect.
     if (page.refresh !== undefined && page.refresh !== '') return { listed: false, reason: 'redirect', detail: page.refresh };
@@ -60,12 +61,26 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
     }
     if (canonical === page.url) return { listed: true };
     const target = byUrl.get(canonical);
-    if (target === i) return { listed: true };
+    if (target === i) return { listed: true, canonicalForm: canonical };
     return { listed: false, reason: target === undefined ? 'canonical-outside' : 'canonical-elsewhere', detail: canonical };
   });
 }
 
-function withoutFragment(url: string): string {
+/**
+ * Every URL a static host serves each page under (base URL + each of `pageUrlPathVariants`), to the
+ * page's position in `pages`: a link written as `/a`, `/a/` or `/a/index.html` is recognised as the
+ * page `a/index.html`, whatever form the sitemap lists. The first page in `pages` wins a shared URL.
+ */
+export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: string): Map<string, number> {
+  const byUrl = new Map<string, number>();
+  pages.forEach((page, i) => {
+    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(baseUrl + path)) byUrl.set(baseUrl + path, i);
+  });
+  return byUrl;
+}
+
+/** `url` without its `#fragment`. */
+export function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
 }

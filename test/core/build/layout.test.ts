@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { pageUrlPath, pageUrlPathVariants } from '../../../src/core/build/page-path.js';
 import { bucketCount, bucketOf, childFileName, sectionFileStem, sectionOf } from '../../../src/core/build/partition.js';
-import { isErrorPage, selectPages, type PageCandidate } from '../../../src/core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, type PageCandidate } from '../../../src/core/build/select-pages.js';
+import { siteAlternates, type AlternateTarget } from '../../../src/core/build/site-alternates.js';
+import { parseSourceRule, ruleSource } from '../../../src/core/build/source-rules.js';
 import { buildStableSet, type StableEntry } from '../../../src/core/build/stable-set.js';
 import { pendingAnnouncements, recordAnnounced, type AnnouncedPage } from '../../../src/core/build/announce.js';
 import { LIMITS_PROFILES } from '../../../src/core/model.js';
@@ -125,11 +127,70 @@ describe('selectPages', () => {
       ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed'],
     );
     assert.equal(decisions[2]?.detail, 'https://example.com/a/');
+    // Listed, and the other form of itself it declares is said: the listed URL contradicts the page.
+    assert.equal(decisions[1]?.canonicalForm, 'https://example.com/a');
+    assert.equal(decisions[6]?.canonicalForm, undefined);
   });
 
   it('recognises error pages', () => {
     for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html']) assert.ok(isErrorPage(path), path);
     for (const path of ['a404.html', 'blog/404/index.html', '4040.html']) assert.ok(!isErrorPage(path), path);
+  });
+});
+
+describe('siteAlternates', () => {
+  const base = 'https://example.com/';
+  // A site listed with --trailing-slash never: en/a/index.html at en/a, es/a/index.html noindex.
+  const files = ['en/a/index.html', 'es/a/index.html', 'fr/a/index.html'];
+  const fates: AlternateTarget[] = [
+    { relPath: 'en/a/index.html', listedUrl: `${base}en/a` },
+    { relPath: 'es/a/index.html', reason: 'noindex' },
+    { relPath: 'fr/a/index.html', listedUrl: `${base}fr/a` },
+  ];
+  const byUrl = siteUrlIndex(files.map((relPath) => ({ relPath })), base);
+  const pageAt = (url: string) => {
+    const i = byUrl.get(url);
+    return i === undefined ? undefined : fates[i];
+  };
+
+  it('writes alternates to listed pages in their listed form, drops those to pages left out or missing, keeps other sites', () => {
+    const result = siteAlternates(
+      [
+        { hreflang: 'en', href: `${base}en/a/` },
+        { hreflang: 'en', href: `${base}en/a/index.html` }, // the same page again: once
+        { hreflang: 'fr', href: `${base}fr/a` },
+        { hreflang: 'es', href: `${base}es/a/` },
+        { hreflang: 'it', href: `${base}it/a/` },
+        { hreflang: 'de', href: 'https://example.de/a/' },
+      ],
+      pageAt,
+      base,
+    );
+    assert.deepEqual(result.alternates, [
+      { hreflang: 'en', href: `${base}en/a` },
+      { hreflang: 'fr', href: `${base}fr/a` },
+      { hreflang: 'de', href: 'https://example.de/a/' },
+    ]);
+    assert.deepEqual(result.dropped, [
+      { hreflang: 'es', href: `${base}es/a/`, why: 'left-out', target: { relPath: 'es/a/index.html', reason: 'noindex' } },
+      { hreflang: 'it', href: `${base}it/a/`, why: 'not-built' },
+    ]);
+  });
+});
+
+describe('source rules', () => {
+  it('map a page to its source through one * (any run of characters, / included), or one file to one file', () => {
+    const rule = parseSourceRule('posts/*/index.html=content/posts/*.md');
+    assert.ok(!('problem' in rule));
+    assert.equal(ruleSource(rule, 'posts/a/index.html'), 'content/posts/a.md');
+    assert.equal(ruleSource(rule, 'posts/2024/a/index.html'), 'content/posts/2024/a.md');
+    assert.equal(ruleSource(rule, 'posts/index.html'), undefined); // * matches one character or more
+    assert.equal(ruleSource(rule, 'docs/a/index.html'), undefined);
+    const one = parseSourceRule('./index.html=content/_index.md');
+    assert.ok(!('problem' in one));
+    assert.equal(ruleSource(one, 'index.html'), 'content/_index.md');
+    assert.equal(ruleSource(one, 'a/index.html'), undefined);
+    for (const bad of ['posts/*/index.html', '=content/*.md', 'posts/*/*.html=content/*.md', 'posts/*.html=content/a.md']) assert.ok('problem' in parseSourceRule(bad), bad);
   });
 });
 
