@@ -151,7 +151,12 @@ test('a consumer type-checks against the installed package with moduleResolution
   const consumer = `import { writeSitemaps, validateSitemap, parseSitemap, discoverSitemaps, type UrlEntry, type SitemapValidationResult } from 'sitemapkit';
 import { serializeSitemap, normalizeUrl, InvalidValueError } from 'sitemapkit/core';
 import { scanHtmlPage } from 'sitemapkit/html-page';
+// @ts-expect-error: the command line's run is not part of the API
+import { run } from 'sitemapkit';
 
+// @ts-expect-error: the types are real (not any): loc is a string
+export const wrong: UrlEntry = { loc: 1 };
+export const internal = run;
 const entries: UrlEntry[] = [{ loc: 'https://www.example.com/', lastmod: new Date(), images: [{ loc: 'https://www.example.com/a.png' }] }];
 
 export async function main(): Promise<number> {
@@ -166,6 +171,14 @@ export async function main(): Promise<number> {
 }
 `;
   writeFileSync(join(app, 'consumer.ts'), consumer);
+  // CommonJS code that requires the package (TypeScript allows it under nodenext, as Node 20.19+ does).
+  writeFileSync(
+    join(app, 'consumer.cts'),
+    `import sitemapkit = require('sitemapkit');
+import core = require('sitemapkit/core');
+export const length: number = sitemapkit.normalizeUrl('https://www.example.com/').length + core.escapeXml('&').length;
+`,
+  );
   const base = {
     strict: true,
     noEmit: true,
@@ -178,13 +191,13 @@ export async function main(): Promise<number> {
   };
   const checks = (
     [
-      ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+      ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, ['consumer.ts', 'consumer.cts']],
       // The nodenext run checks the declarations; this one, how the "exports" map resolves for a bundler.
-      ['bundler', { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true }],
+      ['bundler', { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true }, ['consumer.ts']],
     ] as const
-  ).map(([name, options]) => {
+  ).map(([name, options, files]) => {
     const config = join(app, `tsconfig.${name}.json`);
-    writeFileSync(config, JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['consumer.ts'] }));
+    writeFileSync(config, JSON.stringify({ compilerOptions: { ...base, ...options }, files }));
     // Both at once: each is a few seconds of one core.
     return new Promise<void>((resolve, reject) => {
       execFile(process.execPath, [TSC, '-p', config], { cwd: app, timeout: 60_000 }, (error, stdout, stderr) => {
