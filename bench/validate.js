@@ -135,7 +135,9 @@ async function runSitemapkitChild(path) {
 
   const first = report.diagnostics.slice(0, 3).map((d) => `${d.code} ${d.line}:${d.column} ${d.message}`);
   // Untimed: how many rule codes sitemapkit has beyond the schema's (the "checking more" part).
-  const codes = [...lib.VALIDATION_RULES.keys()];
+  // The rule table is internal (not exported by the package entry): read from its module in dist/.
+  const { VALIDATION_RULES } = await import(pathToFileURL(join(ROOT, 'dist', 'core', 'validate', 'rules.js')).href);
+  const codes = [...VALIDATION_RULES.keys()];
   return {
     wallMs,
     loadMs,

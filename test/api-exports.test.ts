@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as core from '../src/core/index.js';
 import * as entry from '../src/index.js';
 import * as htmlPage from '../src/core/build/html-page.js';
@@ -25,5 +27,90 @@ test('the `import { … } from \'sitemapkit\'` and \'sitemapkit/core\' lines of 
     for (const name of (names as string).split(',').map((n) => n.trim()).filter((n) => n !== '' && !n.startsWith('type '))) {
       assert.notEqual(module[name], undefined, `${name} from ${from}`);
     }
+  }
+});
+
+// The public API, entry by entry: what a program can import. A change here is a change of the
+// package's interface (semver): add a name only when the README or docs/ document it (or a documented
+// signature needs its type); the checkers, readers, tokenizer, code tables, `_`-prefixed helpers and
+// the command line's `run` stay internal and are imported from their modules inside this repository.
+const CORE_VALUES = [
+  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'escapeXml', 'indexNowPayloads',
+  'isAllowed', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
+  'toSitemapDate', 'validateXmlSitemapText',
+];
+const CORE_TYPES = [
+  'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
+  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'NewsEntry', 'ReaderBudgets', 'Relationship',
+  'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
+  'SerializeSitemapOptions', 'Severity', 'SitemapDate', 'SitemapFileInfo', 'SitemapFormat', 'SitemapIndexOptions', 'SitemapLineProblem',
+  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'TouchedLine', 'UrlEntry',
+  'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
+];
+const PUBLIC_API: Record<string, { file: string; module: object; values: string[]; types: string[] }> = {
+  sitemapkit: {
+    file: 'src/index.ts',
+    module: entry,
+    values: [
+      ...CORE_VALUES, 'buildSite', 'discoverSitemaps', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow', 'validateSitemap',
+      'validateSitemapUrl', 'writeSitemaps',
+    ],
+    types: [
+      ...CORE_TYPES, 'AddressPolicyOptions', 'BuildProgress', 'BuildSiteOptions', 'BuildSiteResult', 'BuiltFile', 'DiscoverEvent',
+      'DiscoverOptions', 'DiscoveryInput', 'DiscoveryRun', 'DiscoveryTotals', 'DiscoveryTree', 'DocumentOutcome', 'ExcludedPage',
+      'ExclusionReason', 'FetchFunction', 'FileStatus', 'HttpClientOptions', 'IndexMode', 'IndexNowResult', 'IndexNowSubmitOptions',
+      'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'PageProblem', 'ParseSitemapOptions',
+      'ReadInputOptions', 'ReadSitemapOptions', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
+      'SitemapSummary', 'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
+      'ValidateSitemapUrlOptions', 'WriteProgress', 'WriteSitemapsOptions', 'WriteSummary', 'WrittenFile',
+    ],
+  },
+  'sitemapkit/core': { file: 'src/core/index.ts', module: core, values: CORE_VALUES, types: CORE_TYPES },
+  'sitemapkit/html-page': {
+    file: 'src/core/build/html-page.ts',
+    module: htmlPage,
+    values: ['HTML_PRESCAN_BYTES', 'scanHtmlPage', 'sniffHtmlEncoding'],
+    types: ['PageAlternate', 'PageFacts', 'ScanHtmlPageOptions'],
+  },
+};
+
+const sorted = (names: Iterable<string>): string[] => [...names].sort();
+
+test('each entry exports exactly the listed values (the public API, at run time)', () => {
+  for (const [name, api] of Object.entries(PUBLIC_API)) {
+    assert.deepEqual(sorted(Object.keys(api.module)), sorted(api.values), name);
+  }
+});
+
+test('each entry exports exactly the listed types (the public API, for TypeScript)', async () => {
+  // The compiler's view of each entry file: every exported name, types and values alike.
+  const ts = (await import('typescript')).default;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const files = Object.values(PUBLIC_API).map((api) => join(root, api.file));
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    // Only the names are needed, not their types: no lib and no @types to parse.
+    noLib: true,
+    types: [],
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  for (const [name, api] of Object.entries(PUBLIC_API)) {
+    const source = program.getSourceFile(join(root, api.file));
+    assert.ok(source !== undefined, api.file);
+    const moduleSymbol = checker.getSymbolAtLocation(source);
+    assert.ok(moduleSymbol !== undefined, api.file);
+    const exported = checker.getExportsOfModule(moduleSymbol).map((s) => s.name);
+    const values = new Set(Object.keys(api.module));
+    assert.deepEqual(sorted(exported.filter((n) => !values.has(n))), sorted(api.types), name);
+  }
+});
+
+test('no entry exports an internal: a checker class, a code table, an `_` helper or the command line', () => {
+  for (const [name, api] of Object.entries(PUBLIC_API)) {
+    const internal = Object.keys(api.module).filter((n) => n.startsWith('_') || /Checker$|_CODES$|_RULES$|^run$|Tokenizer|Reader$|Validation$/.test(n));
+    assert.deepEqual(internal, [], name);
   }
 });

@@ -1,4 +1,4 @@
-// The package's version and the User-Agent sent with every request (issue #5: `sitemapkit/VERSION (+project URL)`).
+// The package's version and the User-Agent sent with every request.
 
 import { readFileSync } from 'node:fs';
 
@@ -11,6 +11,13 @@ export function version(): string {
 
 export const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
 
+/**
+ * The User-Agent of every request when `--user-agent` is not given: the product token and version
+ * (RFC 9110 §10.1.5), and no contact address, since the project has no public one to name.
+ */
 export function userAgent(): string {
-  return `sitemapkit/${version()} (+${PROJECT_URL})`;
+  return `sitemapkit/${version()}`;
 }
+
+/** What every command that fetches says of `--user-agent UA` in its help. */
+export const USER_AGENT_HELP = 'User-Agent header to send (default sitemapkit/VERSION)';

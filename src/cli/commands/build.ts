@@ -82,7 +82,8 @@ Output:
 IndexNow, right after the build (see "sitemapkit indexnow --help"):
   --indexnow-key KEY        submit the URLs added, updated or removed since the
                             last accepted submission
-  --key-location URL, --endpoint URL, --write-key-file, --dry-run: as for indexnow
+  --key-location URL, --endpoint URL, --write-key-file, --dry-run, --user-agent UA:
+                            as for indexnow
 
 The new set replaces the old one at one instant: changed children are written
 under new names (NAME-SECTION.TOKEN.xml.gz, TOKEN a hash of the content) beside
@@ -164,8 +165,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
     if (values['indexnow-key'] !== undefined) indexNow = indexNowSettings({ ...values, key: values['indexnow-key'] });
-    else if (values['key-location'] !== undefined || values.endpoint !== undefined || values['write-key-file'] === true || values['dry-run'] === true) {
-      throw new UsageError('--key-location, --endpoint, --write-key-file and --dry-run go with --indexnow-key');
+    else if (values['key-location'] !== undefined || values.endpoint !== undefined || values['write-key-file'] === true || values['dry-run'] === true || values['user-agent'] !== undefined) {
+      throw new UsageError('--key-location, --endpoint, --write-key-file, --dry-run and --user-agent go with --indexnow-key');
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'build', error.message);

@@ -13,7 +13,7 @@ import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } 
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
 import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
-import { userAgent } from '../version.js';
+import { USER_AGENT_HELP, userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
 
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
@@ -57,7 +57,7 @@ Options:
                         reach your network)
   --allow-address CIDR  allow this non-public range only (repeatable), e.g.
                         --allow-address 127.0.0.1/32
-  --user-agent UA       default: ${userAgent()}
+  --user-agent UA       ${USER_AGENT_HELP}
   --concurrency N       requests at once (default 16)
   --per-host N          requests at once to one host (default 4)
   --timeout S           seconds per request, whole body included (default 30)

@@ -13,7 +13,7 @@ import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
-import { userAgent } from '../version.js';
+import { USER_AGENT_HELP, userAgent } from '../version.js';
 
 export const INDEXNOW_HELP = `Usage: sitemapkit indexnow --key KEY [--out DIR | --state FILE] [options]
 
@@ -36,6 +36,7 @@ Options:
   --state FILE           the build state (default OUT/${DEFAULT_STATE_PATH.replace(/\\/g, '/')})
   --dry-run              print the payloads (one JSON object per line) and send nothing
   --retries N            retries of a batch on 429, 5xx and connection errors (default 3)
+  --user-agent UA        ${USER_AGENT_HELP}
   --json                 print the results as JSON on standard output
   -q, --quiet            print only problems
   -h, --help             this help
@@ -61,6 +62,7 @@ export const INDEXNOW_OPTIONS = {
   'write-key-file': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   retries: { type: 'string' },
+  'user-agent': { type: 'string' },
 } as const;
 
 const OPTIONS = {
@@ -80,6 +82,7 @@ export interface IndexNowSettings {
   writeKeyFile: boolean;
   dryRun: boolean;
   retries?: number;
+  userAgent?: string;
 }
 
 /** Checks the IndexNow options; throws UsageError. */
@@ -90,6 +93,7 @@ export function indexNowSettings(values: {
   'write-key-file'?: boolean | undefined;
   'dry-run'?: boolean | undefined;
   retries?: string | undefined;
+  'user-agent'?: string | undefined;
   json?: boolean | undefined;
 }): IndexNowSettings {
   if (values.key === undefined) throw new UsageError('--key KEY is required (your IndexNow key, also published as KEY.txt on your site)');
@@ -119,6 +123,7 @@ export function indexNowSettings(values: {
     writeKeyFile: values['write-key-file'] === true,
     dryRun: values['dry-run'] === true,
     ...(retries !== undefined ? { retries } : {}),
+    ...(values['user-agent'] !== undefined ? { userAgent: values['user-agent'] } : {}),
   };
 }
 
@@ -181,7 +186,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   say(`indexnow: submitting ${plural(pending.length, 'URL')} (${what}) to ${settings.endpoint}\n`);
   const results = await submitIndexNow(payloads, {
     endpoint: settings.endpoint,
-    userAgent: userAgent(),
+    userAgent: settings.userAgent ?? userAgent(),
     ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
     ...(io.fetch !== undefined ? { fetch: io.fetch } : {}),
     onResult: (result: IndexNowResult) => {

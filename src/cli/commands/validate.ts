@@ -16,7 +16,7 @@ import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOpti
 import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
-import { PROJECT_URL, userAgent, version } from '../version.js';
+import { PROJECT_URL, USER_AGENT_HELP, userAgent, version } from '../version.js';
 import { HttpClient } from '../../node/http/client.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
 
@@ -57,7 +57,7 @@ Options:
   --allow-private     fetch from loopback, private and link-local addresses
   --allow-address CIDR  allow this non-public range only (repeatable)
   --timeout S         seconds per request, whole body included (default 30)
-  --user-agent UA     default: sitemapkit/VERSION (+project URL)
+  --user-agent UA     ${USER_AGENT_HELP}
   --now DATE          the date taken as now for "lastmod in the future" (tests)
   -q, --quiet         report errors only
   -h, --help          this help
