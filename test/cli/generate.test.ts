@@ -71,23 +71,40 @@ test("the Spanish seed's example URLs come out escaped and encoded as the protoc
   assert.ok((await xmllint(xml, 'sitemap')).valid);
 });
 
-test('bad lines are reported as FILE:LINE: reason, the rest is written, exit 1', async () => {
+test('a bad optional field is left out with a FILE:LINE warning and a stable code; the URL is written; exit 1', async () => {
   const dir = tempDir();
   writeFileSync(
     join(dir, 'pages.csv'),
     ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', 'https://other.example.org/x,,,', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'),
   );
   const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 1, 'a warning is a problem CI sees');
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 4, result.stderr);
   assert.match(lines[0] as string, /^pages\.csv:3: .*outside.*host "other\.example\.org"/);
-  assert.match(lines[1] as string, /^pages\.csv:4: priority "1\.5" is outside/);
-  assert.match(lines[2] as string, /^pages\.csv:5: lastmod "yesterday"/);
-  assert.match(lines[3] as string, /^pages\.csv:6: changefreq "Weekly" is not one of .*write it as "weekly"/);
+  assert.match(lines[1] as string, /^pages\.csv:4: warning priority\/out-of-range: priority "1\.5" is outside .*; the URL is written without priority$/);
+  assert.match(lines[2] as string, /^pages\.csv:5: warning lastmod\/invalid: lastmod "yesterday".*; the URL is written without lastmod$/);
+  assert.match(lines[3] as string, /^pages\.csv:6: warning changefreq\/invalid: changefreq "Weekly" is not one of .*write it as "weekly".*without changefreq$/);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/bad-priority', 'https://www.example.com/bad-date', 'https://www.example.com/bad-freq', 'https://www.example.com/ok2']);
+  assert.ok(!xml.includes('1.5') && !xml.includes('yesterday') && !xml.includes('Weekly'));
+  assert.match(result.stdout, /1 line rejected/);
+  assert.match(result.stdout, /3 warnings/);
+});
+
+test('--strict rejects an entry with a bad optional field instead, as FILE:LINE: reason', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'));
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--strict'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 3, result.stderr);
+  assert.match(lines[0] as string, /^pages\.csv:3: priority "1\.5" is outside/);
+  assert.match(lines[1] as string, /^pages\.csv:4: lastmod "yesterday"/);
+  assert.match(lines[2] as string, /^pages\.csv:5: changefreq "Weekly" is not one of .*write it as "weekly"/);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/ok2']);
-  assert.match(result.stdout, /4 lines rejected/);
+  assert.match(result.stdout, /3 lines rejected/);
 });
 
 test('duplicates after normalisation are written once and counted; exit 0', async () => {
@@ -110,9 +127,11 @@ test('JSON Lines input carries extensions', async () => {
   ];
   writeFileSync(join(dir, 'pages.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
   const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
-  assert.equal(result.code, 1);
-  assert.match(result.stderr, /^pages\.jsonl:3: .*lastMod/m);
+  // An unknown field is treated as an unknown CSV column: one warning per file, ignored, the entry written.
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, 'pages.jsonl:3: warning input/unknown-field: unknown field "lastMod" ignored (did you mean "lastmod"?); the entry model\'s fields are in README "JSON Lines input"; not reported again for this file\n');
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/p1', 'https://www.example.com/p2', 'https://www.example.com/p3']);
   assert.ok(xml.includes('xmlns:image=') && xml.includes('xmlns:news=') && xml.includes('xmlns:xhtml='));
   assert.ok(!xml.includes('xmlns:video='));
   const check = await xmllint(xml, 'all');

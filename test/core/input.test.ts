@@ -275,7 +275,7 @@ describe('csvHeader / csvRecordToEntry', () => {
   });
 
   it('throws input/csv-header without loc or with a duplicate column', () => {
-    throwsCode(() => csvHeader(['url', 'lastmod']), 'input/csv-header', /no "loc" column.*"url", "lastmod"/);
+    throwsCode(() => csvHeader(['page', 'lastmod']), 'input/csv-header', /no "loc" column.*"page", "lastmod"/);
     throwsCode(() => csvHeader(['loc', 'LOC']), 'input/csv-header', /"loc" twice/);
   });
 
