@@ -67,6 +67,12 @@ export interface WriteSitemapsOptions {
    * refused in turn; return undefined to have the entry rejected (`onInvalid`). Needs `onInvalid`.
    */
   replaceInvalid?: (error: InvalidValueError, entry: UrlEntry) => UrlEntry | undefined;
+  /**
+   * Called for each entry just before it is written (so that what it reports comes in input order
+   * with the writer's refusals): it may change the entry; false leaves the entry out (neither written
+   * nor rejected); an InvalidValueError it throws rejects the entry as the writer's would.
+   */
+  prepare?: (entry: UrlEntry) => boolean;
   /** Called about every `progressIntervalMs` (default 200) while writing. */
   onProgress?: (progress: WriteProgress) => void;
   progressIntervalMs?: number;
@@ -236,8 +242,10 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     duplicates: writer.duplicates,
     elapsedMs: performance.now() - started,
   });
+  const prepare = options.prepare;
   const addOne = (entry: UrlEntry): void => {
     try {
+      if (prepare !== undefined && !prepare(entry)) return;
       writer.add(entry);
     } catch (error) {
       if (error instanceof InvalidValueError && options.onInvalid !== undefined) retry(error, entry);

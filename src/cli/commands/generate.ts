@@ -208,10 +208,12 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     printer.print(code, `${file}${line !== undefined ? `:${line}` : ''}: warning ${code}: ${message}`);
   };
   // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
-  let current: InputRecord | undefined;
+  // The entry is looked up only when there is something to say.
+  let current: UrlEntry | undefined;
   const warnEntry = (code: string, message: string): void => {
     warnings++;
-    warnAt(current?.file ?? '<input>', current?.line, code, message);
+    const at = current === undefined ? undefined : positions.get(current);
+    warnAt(at?.file ?? '<input>', at?.line, code, message);
   };
   // Ignored input (unknown columns and fields), once per file: a note, not a problem in the output.
   const onInputWarning = (w: InputWarning): void => warnAt(w.file, w.line, w.code, w.message);
@@ -227,24 +229,9 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       for await (const batch of records) {
         const out: UrlEntry[] = [];
         for (const record of batch) {
-          const entry = record.entry;
-          if (entry !== undefined) {
-            current = record;
-            let keep: boolean;
-            try {
-              keep = policy.prepare(entry, warnEntry);
-            } catch (error) {
-              if (!(error instanceof SitemapError)) throw error;
-              inputErrors++;
-              report(record.file, record.line, error.message, error.code);
-              continue;
-            }
-            if (!keep) {
-              excluded++;
-              continue;
-            }
-            positions.set(entry, record);
-            out.push(entry);
+          if (record.entry !== undefined) {
+            positions.set(record.entry, record);
+            out.push(record.entry);
           } else {
             inputErrors++;
             report(record.file, record.line, record.error ?? 'unreadable line', record.code);
@@ -283,8 +270,14 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
         report(at?.file ?? '<input>', at?.line, error.message, error.code);
       },
       replaceInvalid: (error: InvalidValueError, entry: UrlEntry) => {
-        current = positions.get(entry);
+        current = entry;
         return policy.replace(error, entry, warnEntry);
+      },
+      prepare: (entry: UrlEntry) => {
+        current = entry;
+        if (policy.prepare(entry, warnEntry)) return true;
+        excluded++;
+        return false;
       },
       ...(showProgress ? { onProgress: (p: WriteProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
@@ -295,6 +288,12 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       return EXIT_INTERRUPTED;
     }
     printer.finish();
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
+      // The writer saw no entry; the reader or the filters took them all.
+      const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
+      io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
+      return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
+    }
     if (error instanceof SitemapError) {
       io.stderr.write(`sitemapkit: ${error.message}\n`);
       return error.code === 'ERR_SITEMAP_EMPTY' && problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
