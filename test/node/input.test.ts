@@ -262,4 +262,41 @@ describe('readInput', () => {
       break;
     }
   });
+
+  it('tsv and csv: --columns maps the header names; other columns are one input/unknown-column warning', async () => {
+    const warnings: InputWarning[] = [];
+    const { records } = await collect('map.tsv', 'Seite\tStand\tNotiz\nhttps://e.com/a\t2024-01-01\tx\n', 'tsv', (w) => warnings.push(w), { loc: 'seite', lastmod: 'Stand' });
+    assert.deepEqual(records.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
+    assert.deepEqual(warnings.map((w) => [w.code, w.file, w.line]), [['input/unknown-column', 'map.tsv', 1]]);
+    const many = await collect('sf.csv', 'Address,' + Array.from({ length: 10 }, (_, i) => `c${i}`).join(',') + '\n', 'csv', (w) => warnings.push(w));
+    assert.equal(many.records.length, 0);
+    assert.match(warnings[1]?.message ?? '', /^unknown CSV columns "c0", .*"c7" and 2 more ignored/);
+  });
+
+  it('jsonl: an unknown field is ignored, with one input/unknown-field warning per file and field (array indexes aside)', async () => {
+    const text = [
+      '{"loc":"https://e.com/a","lastMod":"2024-01-01","images":[{"loc":"https://e.com/1","alt":"x"}]}',
+      '{"loc":"https://e.com/b","lastMod":"2024-01-02","images":[{"loc":"https://e.com/2"},{"loc":"https://e.com/3","alt":"y"}]}',
+      '{"loc":"https://e.com/c","note":1}',
+    ].join('\n');
+    const warnings: InputWarning[] = [];
+    const { records } = await collect('u.jsonl', text, 'jsonl', (w) => warnings.push(w));
+    assert.deepEqual(records.map((r) => r.entry?.loc), ['https://e.com/a', 'https://e.com/b', 'https://e.com/c']);
+    assert.deepEqual(records[1]?.entry, { loc: 'https://e.com/b', images: [{ loc: 'https://e.com/2' }, { loc: 'https://e.com/3' }] });
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.line, w.message.replace(/;.*/, '')]),
+      [
+        ['input/unknown-field', 1, 'unknown field "lastMod" ignored (did you mean "lastmod"?)'],
+        ['input/unknown-field', 1, 'unknown field "images[].alt" ignored'],
+        ['input/unknown-field', 3, 'unknown field "note" ignored'],
+      ],
+    );
+  });
+
+  it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
+    const sf = await drain(readInput('-', 'auto', { stdin: Readable.from(['"Address","Last Modified"\n"https://e.com/a","2024-01-01"\n']) }));
+    assert.deepEqual(sf.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
+    const mapped = await drain(readInput('-', 'auto', { stdin: Readable.from(['Seite\tStand\nhttps://e.com/b\t2024\n']), columns: { loc: 'Seite' } }));
+    assert.deepEqual(mapped.map((r) => r.entry?.loc), ['https://e.com/b']);
+  });
 });
