@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { SitemapError } from '../../src/core/errors.js';
 import { parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
 import { splitTsvLine, unescapeTsvField } from '../../src/core/input/tsv.js';
-import { CsvParser, csvHeader, csvRecordToEntry, knownColumnOf, parseColumnMapping } from '../../src/core/input/csv.js';
+import { CsvParser, csvHeader, csvRecordToEntry, httpDateToW3c, knownColumnOf, parseColumnMapping } from '../../src/core/input/csv.js';
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
 import { EntryPolicy, filterPath } from '../../src/core/input/entry-policy.js';
 import { InvalidValueError } from '../../src/core/errors.js';
@@ -320,6 +320,14 @@ describe('csvHeader / csvRecordToEntry', () => {
     throwsCode(() => parseColumnMapping('loc=a,loc=b'), 'ERR_SITEMAP_USAGE', /loc is mapped twice/);
     throwsCode(() => parseColumnMapping('loc="a'), 'ERR_SITEMAP_USAGE', /no closing quote/);
     throwsCode(() => parseColumnMapping('loc='), 'ERR_SITEMAP_USAGE', /no header name for loc/);
+  });
+
+  it('a lastmod written as an HTTP date (a Last-Modified header copied) becomes the same instant in W3C Datetime', () => {
+    const columns = csvHeader(['Address', 'Last-Modified']);
+    assert.deepEqual(csvRecordToEntry(['https://e.com/', 'Sun, 06 Nov 1994 08:49:37 GMT'], columns), { loc: 'https://e.com/', lastmod: '1994-11-06T08:49:37Z' });
+    assert.deepEqual(csvRecordToEntry(['https://e.com/', 'Sunday, 06-Nov-94 08:49:37 GMT'], columns).lastmod, 'Sunday, 06-Nov-94 08:49:37 GMT');
+    assert.equal(httpDateToW3c('Sun, 06 Nov 1994 08:49:37 CET'), undefined);
+    assert.equal(httpDateToW3c('2024-01-01'), undefined);
   });
 
   it('throws input/csv for a wrong field count or an empty loc', () => {

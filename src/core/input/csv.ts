@@ -393,9 +393,24 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
   return columns;
 }
 
+const MONTHS: Readonly<Record<string, string>> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
+// RFC 9110 §5.6.7 IMF-fixdate, the form HTTP's Last-Modified header takes: `Sun, 06 Nov 1994 08:49:37 GMT`.
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d:\d\d:\d\d) GMT$/;
+
+/**
+ * An HTTP date (IMF-fixdate, as a `Last-Modified` column copied from response headers holds it) as
+ * the same instant in W3C Datetime (`1994-11-06T08:49:37Z`); undefined for anything else. Ranges
+ * (31 February) are the writer's to check, as for any lastmod.
+ */
+export function httpDateToW3c(value: string): string | undefined {
+  const m = IMF_FIXDATE.exec(value);
+  return m === null ? undefined : `${m[3]}-${MONTHS[m[2] as string]}-${m[1]}T${m[4]}Z`;
+}
+
 /**
  * Turns a record into an entry. Cells are trimmed; an empty cell is an absent field. Values are kept
- * as written (priority stays a string): the writer validates them. Throws `SitemapError('input/csv')`
+ * as written (priority stays a string): the writer validates them. The one exception is a lastmod
+ * written as an HTTP date ({@link httpDateToW3c}), given as the same instant in W3C Datetime. Throws `SitemapError('input/csv')`
  * when the record has a different number of fields than the header or no `loc`.
  */
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
@@ -410,7 +425,8 @@ export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns,
   const entry: UrlEntry = { loc };
   if (columns.lastmod !== undefined) {
     const v = (fields[columns.lastmod] ?? '').trim();
-    if (v !== '') entry.lastmod = v;
+    // A date starts with a digit; one that starts with a letter may be an HTTP date.
+    if (v !== '') entry.lastmod = v.charCodeAt(0) > 0x39 ? (httpDateToW3c(v) ?? v) : v;
   }
   if (columns.changefreq !== undefined) {
     const v = (fields[columns.changefreq] ?? '').trim();
