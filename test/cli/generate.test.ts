@@ -475,6 +475,14 @@ test('an hreflang that is no BCP 47 tag is left out with "write en-US"; --strict
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.ok(xml.includes('hreflang="de"') && !xml.includes('en_US') && !xml.includes('en-UK'), xml);
 
+  // A well-formed BCP 47 tag the writer's hreflang syntax refuses (a variant): its alternate is left out too.
+  writeFileSync(join(dir, 'variant.jsonl'), JSON.stringify({ loc: '/v', alternates: [{ hreflang: 'de-DE-1996', href: '/de' }, { hreflang: 'fr', href: '/fr' }] }) + '\n');
+  const variant = await runCli(['generate', 'variant.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out3'], { cwd: dir });
+  assert.equal(variant.code, 1);
+  assert.match(variant.stderr.trim(), /^variant\.jsonl:1: warning hreflang\/invalid: hreflang "de-DE-1996" .*; the URL is written without this alternate$/);
+  const variantXml = readFileSync(join(dir, 'out3', 'sitemap.xml'), 'utf8');
+  assert.ok(variantXml.includes('hreflang="fr"') && !variantXml.includes('1996'), variantXml);
+
   const strict = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out2', '--strict'], { cwd: dir });
   assert.equal(strict.code, 1);
   assert.match(strict.stderr, /^pages\.jsonl:1: hreflang "en_US" .*write en-US \(--strict\)$/m);
