@@ -431,6 +431,12 @@ test('--include and --exclude filter URLs by path (repeatable, picomatch as buil
   const human = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--exclude', 'shop/*'], { cwd: dir });
   assert.equal(human.code, 0, human.stderr);
   assert.match(human.stdout, /1 URL left out by --include\/--exclude/);
+  const empty = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--exclude', ''], { cwd: dir });
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /^sitemapkit generate: --include\/--exclude: /);
+  const none = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--include', 'nothing/**'], { cwd: dir });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no URL could be written: --include\/--exclude left out all 6 URLs/);
 });
 
 test('a #fragment is dropped from the written URL with a warning; the two URLs it made one are written once', async () => {

@@ -187,7 +187,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     return usage(io, (error as Error).message);
   }
 
-  const keepPath = await pathFilter(values.include ?? [], values.exclude ?? []);
+  let keepPath: ((path: string) => boolean) | undefined;
+  try {
+    keepPath = await pathFilter(values.include ?? [], values.exclude ?? []);
+  } catch (error) {
+    // picomatch refuses an empty glob.
+    return usage(io, `--include/--exclude: ${(error as Error).message}`);
+  }
   const policy = new EntryPolicy({ defaults, strict: values.strict === true, now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
   const quiet = values.quiet === true;
