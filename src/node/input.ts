@@ -1,5 +1,6 @@
-// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV or JSON Lines.
-// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes.
+// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV, TSV or JSON Lines.
+// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes, and builds
+// the --include/--exclude test with picomatch (a package, so not in the core).
 
 import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
