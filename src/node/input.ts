@@ -1,5 +1,6 @@
-// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV or JSON Lines.
-// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes.
+// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV, TSV or JSON Lines.
+// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes, and builds
+// the --include/--exclude test with picomatch (a package, so not in the core).
 
 import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
@@ -7,7 +8,7 @@ import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { parseTextLine, sniffInputFormat } from '../core/input/text.js';
 import { splitTsvLine } from '../core/input/tsv.js';
-import { CsvParser, csvHeader, csvRecordToEntry, type CsvColumns } from '../core/input/csv.js';
+import { CsvParser, KNOWN_COLUMNS, csvHeader, csvRecordToEntry, type ColumnMapping, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
 import { ioErrorReason } from './io-errors.js';
 import { decompressed } from './decompress.js';
@@ -31,13 +32,31 @@ export interface InputRecord {
   line: number;
 }
 
+/**
+ * Input that is read but has no place in a sitemap, reported once per file and ignored (docs/rules.md
+ * "Input"): `input/unknown-column` a CSV or TSV column that is not a known one, `input/unknown-field`
+ * a JSON Lines field the entry model does not have.
+ */
+export type InputWarningCode = 'input/unknown-column' | 'input/unknown-field';
+
+export interface InputWarning {
+  code: InputWarningCode;
+  message: string;
+  /** The path as the user gave it; stdin is `<stdin>`. */
+  file: string;
+  /** 1-based: the header line, or the first line with the field. */
+  line: number;
+}
+
 export interface ReadInputOptions {
   /** Read for the path `-`; defaults to `process.stdin`. */
   stdin?: NodeJS.ReadableStream;
   /** Base for relative paths; defaults to `process.cwd()`. */
   cwd?: string;
-  /** Non-fatal notices, such as unknown CSV columns. */
-  onWarning?: (message: string) => void;
+  /** Input that is ignored: unknown CSV/TSV columns, unknown JSON Lines fields; each once per file. */
+  onWarning?: (warning: InputWarning) => void;
+  /** Which CSV/TSV header names hold the known columns (`--columns`); others are found by their common names. */
+  columns?: ColumnMapping;
   /** With the format `auto`: the format the content was recognised as, before its first record. */
   onFormat?: (format: InputFormat) => void;
 }
@@ -78,6 +97,22 @@ export function detectInputFormat(path: string): InputFormat | 'auto' {
   return format;
 }
 
+/**
+ * The `--include` / `--exclude` test on URL paths (see `filterPath` in core/input/entry-policy.ts:
+ * from the host's root, without the leading `/`), with build's glob semantics (picomatch, `dot`):
+ * a path is kept when it matches an include (or none is given) and no exclude. A leading `/` in a
+ * glob is allowed. Undefined when no glob is given; picomatch is loaded only then.
+ */
+export async function pathFilter(include: readonly string[], exclude: readonly string[]): Promise<((path: string) => boolean) | undefined> {
+  if (include.length === 0 && exclude.length === 0) return undefined;
+  // A CommonJS package: loading it costs Node's CommonJS loader, so only runs with globs pay it.
+  const picomatch = (await import('picomatch')).default;
+  const compile = (globs: readonly string[]): ((path: string) => boolean) | undefined =>
+    globs.length === 0 ? undefined : picomatch(globs.map((glob) => (glob.startsWith('/') ? glob.slice(1) : glob)), { dot: true });
+  const included = compile(include);
+  const excluded = compile(exclude);
+  return (path) => (included === undefined || included(path)) && (excluded === undefined || !excluded(path));
+}
 
 function toBytes(chunk: unknown): Uint8Array {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
@@ -187,7 +222,24 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
   );
 }
 
-function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
+/** Distinct unknown JSON Lines fields reported per file; past this, new ones are not reported (the memory stays bounded). */
+const MAX_UNKNOWN_FIELDS = 100;
+
+function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (warning: InputWarning) => void): Sink {
+  const reported = new Set<string>();
+  let lineNumber = 0;
+  // Once per file and field: `images[0].foo` and `images[3].foo` are one field.
+  const onUnknownField = (path: string, suggestion: string | undefined): void => {
+    const field = path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path;
+    if (reported.has(field) || reported.size >= MAX_UNKNOWN_FIELDS) return;
+    reported.add(field);
+    onWarning?.({
+      code: 'input/unknown-field',
+      message: `unknown field "${field}" ignored${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}; the entry model's fields are in README "JSON Lines input"; not reported again for this file`,
+      file,
+      line: lineNumber,
+    });
+  };
   return new LineSplitter(
     (line, number) => {
       if (line.charCodeAt(0) !== 0x7b /* { */ && line.trim() === '') return;
@@ -195,8 +247,9 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
         out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
         return;
       }
+      lineNumber = number;
       try {
-        out().push({ entry: parseJsonLine(line), file, line: number });
+        out().push({ entry: parseJsonLine(line, onUnknownField), file, line: number });
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
         out().push({ error: error.message, code: 'input/jsonl', file, line: number });
@@ -206,7 +259,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
   );
 }
 
-function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (message: string) => void): Sink {
+function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
   let columns: CsvColumns | undefined;
   const splitter = new LineSplitter(
     (line, number) => {
@@ -214,7 +267,7 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
       const fields = splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
       if (columns === undefined) {
         try {
-          columns = csvHeader(fields, 'TSV');
+          columns = csvHeader(fields, 'TSV', mapping);
         } catch (error) {
           if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${number}: ${error.message}`);
           throw error;
@@ -246,19 +299,28 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
   };
 }
 
-function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, columns: CsvColumns, onWarning?: (message: string) => void): void {
-  if (columns.unknown.length === 0) return;
-  const names = columns.unknown.map((n) => JSON.stringify(n)).join(', ');
-  onWarning?.(`${file}:${line}: unknown ${kind} column${columns.unknown.length === 1 ? '' : 's'} ${names} ignored (known: loc, lastmod, changefreq, priority)`);
+/** Unknown columns named in a warning; the rest are counted (a crawler's export has dozens). */
+const NAMED_COLUMNS = 8;
+
+function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, columns: CsvColumns, onWarning?: (warning: InputWarning) => void): void {
+  const unknown = columns.unknown;
+  if (unknown.length === 0) return;
+  const names = unknown.slice(0, NAMED_COLUMNS).map((n) => JSON.stringify(n)).join(', ') + (unknown.length > NAMED_COLUMNS ? ` and ${unknown.length - NAMED_COLUMNS} more` : '');
+  onWarning?.({
+    code: 'input/unknown-column',
+    message: `unknown ${kind} column${unknown.length === 1 ? '' : 's'} ${names} ignored (known: ${KNOWN_COLUMNS.join(', ')}; name one with --columns lastmod=NAME)`,
+    file,
+    line,
+  });
 }
 
-function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, onWarning?: (message: string) => void): Sink {
+function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
   let columns: CsvColumns | undefined;
   const parser = new CsvParser({
     onRecord(fields, line) {
       if (columns === undefined) {
         try {
-          columns = csvHeader(fields);
+          columns = csvHeader(fields, 'CSV', mapping);
         } catch (error) {
           if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
           throw error;
@@ -297,12 +359,12 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
  * format from it ({@link sniffInputFormat}: `{` JSON Lines, a header naming `loc` CSV or TSV, else
  * text), then hands everything to the sink of that format.
  */
-function sniffingSink(makeSink: (format: InputFormat) => Sink, onFormat?: (format: InputFormat) => void): Sink {
+function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string | undefined, onFormat?: (format: InputFormat) => void): Sink {
   let held = '';
   let sink: Sink | undefined;
   const choose = (): Sink => {
     const firstLine = held.split('\n').find((line) => line.trim() !== '') ?? '';
-    const format = sniffInputFormat(firstLine);
+    const format = sniffInputFormat(firstLine, locName);
     onFormat?.(format);
     const chosen = makeSink(format);
     const text = held;
@@ -352,16 +414,16 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
       case 'text':
         return textSink(file, out, suspect);
       case 'csv':
-        return csvSink(file, out, suspect, options.onWarning);
+        return csvSink(file, out, suspect, options.columns, options.onWarning);
       case 'tsv':
-        return tsvSink(file, out, suspect, options.onWarning);
+        return tsvSink(file, out, suspect, options.columns, options.onWarning);
       case 'jsonl':
-        return jsonlSink(file, out, suspect);
+        return jsonlSink(file, out, suspect, options.onWarning);
       default:
         throw new SitemapError('ERR_SITEMAP_USAGE', `unknown input format ${JSON.stringify(chosen)}; expected text, csv, tsv, jsonl or auto`);
     }
   };
-  const sink = format === 'auto' ? sniffingSink(makeSink, options.onFormat) : makeSink(format);
+  const sink = format === 'auto' ? sniffingSink(makeSink, options.columns?.loc, options.onFormat) : makeSink(format);
 
   const source: AsyncIterable<unknown> =
     path === '-'

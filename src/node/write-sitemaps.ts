@@ -61,6 +61,18 @@ export interface WriteSitemapsOptions {
    * Without it the first refused entry throws its InvalidValueError.
    */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
+  /**
+   * Called first for a refused entry (before `onInvalid`): return an entry to write in its place
+   * (e.g. the same entry without the refused optional field), which is tried instead and may be
+   * refused in turn; return undefined to have the entry rejected (`onInvalid`). Needs `onInvalid`.
+   */
+  replaceInvalid?: (error: InvalidValueError, entry: UrlEntry) => UrlEntry | undefined;
+  /**
+   * Called for each entry just before it is written (so that what it reports comes in input order
+   * with the writer's refusals): it may change the entry; false leaves the entry out (neither written
+   * nor rejected); an InvalidValueError it throws rejects the entry as the writer's would.
+   */
+  prepare?: (entry: UrlEntry) => boolean;
   /** Called about every `progressIntervalMs` (default 200) while writing. */
   onProgress?: (progress: WriteProgress) => void;
   progressIntervalMs?: number;
@@ -130,6 +142,8 @@ export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: 
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Replacements tried for one refused entry (one per refused optional field is the use); then it is rejected. */
+const MAX_REPLACEMENTS = 16;
 
 /** The name of a numbered file of a set without an index (`index: never`): `NAME-00001.xml[.gz]`. */
 export function childName(name: string, index: number, gzip: boolean): string {
@@ -228,17 +242,35 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     duplicates: writer.duplicates,
     elapsedMs: performance.now() - started,
   });
+  const prepare = options.prepare;
   const addOne = (entry: UrlEntry): void => {
     try {
+      if (prepare !== undefined && !prepare(entry)) return;
       writer.add(entry);
     } catch (error) {
-      if (error instanceof InvalidValueError && options.onInvalid !== undefined) {
-        rejected++;
-        options.onInvalid(error, entry);
-      } else {
-        throw error;
+      if (error instanceof InvalidValueError && options.onInvalid !== undefined) retry(error, entry);
+      else throw error;
+    }
+  };
+  // Off the hot path: only a refused entry gets here. A refused entry leaves nothing written
+  // (SitemapSetWriter.add), so its replacement is added as if it came first.
+  const retry = (first: InvalidValueError, entry: UrlEntry): void => {
+    let error = first;
+    let current = entry;
+    for (let attempt = 0; attempt < MAX_REPLACEMENTS && options.replaceInvalid !== undefined; attempt++) {
+      const replacement = options.replaceInvalid(error, current);
+      if (replacement === undefined) break;
+      current = replacement;
+      try {
+        writer.add(current);
+        return;
+      } catch (again) {
+        if (!(again instanceof InvalidValueError)) throw again;
+        error = again;
       }
     }
+    rejected++;
+    options.onInvalid?.(error, current);
   };
   let counter = 0;
   const afterItem = async (): Promise<void> => {

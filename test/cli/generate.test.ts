@@ -71,23 +71,40 @@ test("the Spanish seed's example URLs come out escaped and encoded as the protoc
   assert.ok((await xmllint(xml, 'sitemap')).valid);
 });
 
-test('bad lines are reported as FILE:LINE: reason, the rest is written, exit 1', async () => {
+test('a bad optional field is left out with a FILE:LINE warning and a stable code; the URL is written; exit 1', async () => {
   const dir = tempDir();
   writeFileSync(
     join(dir, 'pages.csv'),
     ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', 'https://other.example.org/x,,,', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'),
   );
   const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 1, 'a warning is a problem CI sees');
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 4, result.stderr);
   assert.match(lines[0] as string, /^pages\.csv:3: .*outside.*host "other\.example\.org"/);
-  assert.match(lines[1] as string, /^pages\.csv:4: priority "1\.5" is outside/);
-  assert.match(lines[2] as string, /^pages\.csv:5: lastmod "yesterday"/);
-  assert.match(lines[3] as string, /^pages\.csv:6: changefreq "Weekly" is not one of .*write it as "weekly"/);
+  assert.match(lines[1] as string, /^pages\.csv:4: warning priority\/out-of-range: priority "1\.5" is outside .*; the URL is written without priority$/);
+  assert.match(lines[2] as string, /^pages\.csv:5: warning lastmod\/invalid: lastmod "yesterday".*; the URL is written without lastmod$/);
+  assert.match(lines[3] as string, /^pages\.csv:6: warning changefreq\/invalid: changefreq "Weekly" is not one of .*write it as "weekly".*without changefreq$/);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/bad-priority', 'https://www.example.com/bad-date', 'https://www.example.com/bad-freq', 'https://www.example.com/ok2']);
+  assert.ok(!xml.includes('1.5') && !xml.includes('yesterday') && !xml.includes('Weekly'));
+  assert.match(result.stdout, /1 line rejected/);
+  assert.match(result.stdout, /3 warnings/);
+});
+
+test('--strict rejects an entry with a bad optional field instead, as FILE:LINE: reason', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'));
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--strict'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 3, result.stderr);
+  assert.match(lines[0] as string, /^pages\.csv:3: priority "1\.5" is outside/);
+  assert.match(lines[1] as string, /^pages\.csv:4: lastmod "yesterday"/);
+  assert.match(lines[2] as string, /^pages\.csv:5: changefreq "Weekly" is not one of .*write it as "weekly"/);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/ok2']);
-  assert.match(result.stdout, /4 lines rejected/);
+  assert.match(result.stdout, /3 lines rejected/);
 });
 
 test('duplicates after normalisation are written once and counted; exit 0', async () => {
@@ -110,9 +127,11 @@ test('JSON Lines input carries extensions', async () => {
   ];
   writeFileSync(join(dir, 'pages.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
   const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
-  assert.equal(result.code, 1);
-  assert.match(result.stderr, /^pages\.jsonl:3: .*lastMod/m);
+  // An unknown field is treated as an unknown CSV column: one warning per file, ignored, the entry written.
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, 'pages.jsonl:3: warning input/unknown-field: unknown field "lastMod" ignored (did you mean "lastmod"?); the entry model\'s fields are in README "JSON Lines input"; not reported again for this file\n');
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual(locsOf(xml), ['https://www.example.com/p1', 'https://www.example.com/p2', 'https://www.example.com/p3']);
   assert.ok(xml.includes('xmlns:image=') && xml.includes('xmlns:news=') && xml.includes('xmlns:xhtml='));
   assert.ok(!xml.includes('xmlns:video='));
   const check = await xmllint(xml, 'all');
@@ -319,3 +338,175 @@ for (const fixture of ROUND_TRIP_FIXTURES) {
     });
   }
 }
+
+test('CSV columns are found by common names in any case (a Screaming Frog export), other columns warned about once', async () => {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, 'internal_all.csv'),
+    ['"Address","Content Type","Status Code","Last Modified","Change Frequency","Priority"', '"https://www.example.com/a","text/html",200,"2024-05-01","weekly","0.8"', '"https://www.example.com/b","text/html",200,"","",""'].join('\r\n'),
+  );
+  const result = await runCli(['generate', 'internal_all.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, 'internal_all.csv:1: warning input/unknown-column: unknown CSV columns "Content Type", "Status Code" ignored (known: loc, lastmod, changefreq, priority; name one with --columns lastmod=NAME)\n');
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.ok(xml.includes('<url><loc>https://www.example.com/a</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>'), xml);
+  assert.ok(xml.includes('<url><loc>https://www.example.com/b</loc></url>'), xml);
+});
+
+test('--columns maps CSV and TSV columns by header name, quoted names with commas too', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), ['Page,"Changed, last",URL', 'https://www.example.com/a,2024-05-01,https://elsewhere.example/'].join('\n'));
+  const csv = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--columns', 'loc=page,lastmod="Changed, last"'], { cwd: dir });
+  assert.equal(csv.code, 0, csv.stderr);
+  assert.match(csv.stderr, /^pages\.csv:1: warning input\/unknown-column: unknown CSV column "URL" ignored/);
+  assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/a</loc><lastmod>2024-05-01</lastmod>'));
+
+  writeFileSync(join(dir, 'pages.tsv'), ['Seite\tGeändert', 'https://www.example.com/b\t2024-06-01'].join('\n'));
+  const tsv = await runCli(['generate', 'pages.tsv', '--base-url', 'https://www.example.com/', '--out', 'out2', '--columns', 'loc=Seite,lastmod=Geändert'], { cwd: dir });
+  assert.equal(tsv.code, 0, tsv.stderr);
+  assert.ok(readFileSync(join(dir, 'out2', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/b</loc><lastmod>2024-06-01</lastmod>'));
+
+  const missing = await runCli(['generate', 'pages.tsv', '--base-url', 'https://www.example.com/', '--out', 'out3', '--columns', 'loc=Address'], { cwd: dir });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /pages\.tsv:1: TSV header has no column "Address" for --columns loc=/);
+  const bad = await runCli(['generate', 'pages.tsv', '--base-url', 'https://www.example.com/', '--out', 'out3', '--columns', 'url=Seite'], { cwd: dir });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--columns "url=Seite": "url" is not one of loc, lastmod, changefreq, priority/);
+});
+
+test('--lastmod, --changefreq and --priority fill in entries that lack the field, validated like the fields', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), ['loc,lastmod,changefreq,priority', '/given,2024-01-01,daily,0.9', '/bare,,,'].join('\n'));
+  const before = Date.now();
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--lastmod', 'now', '--changefreq', 'weekly', '--priority', '0.3'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.ok(xml.includes('<loc>https://www.example.com/given</loc><lastmod>2024-01-01</lastmod><changefreq>daily</changefreq><priority>0.9</priority>'), xml);
+  const now = /<loc>https:\/\/www\.example\.com\/bare<\/loc><lastmod>(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)<\/lastmod><changefreq>weekly<\/changefreq><priority>0\.3<\/priority>/.exec(xml);
+  assert.ok(now !== null, xml);
+  const stamp = Date.parse(now[1] as string);
+  assert.ok(stamp >= Math.floor(before / 1000) * 1000 && stamp <= Date.now(), now[1]);
+
+  const dated = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--lastmod', '2023-02-03'], { cwd: dir });
+  assert.equal(dated.code, 0, dated.stderr);
+  assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/bare</loc><lastmod>2023-02-03</lastmod></url>'));
+
+  const cases: [string[], RegExp][] = [
+    [['--changefreq', 'Weekly'], /--changefreq: changefreq "Weekly" is not one of .*write it as "weekly"/],
+    [['--priority', '1.5'], /--priority: priority "1\.5" is outside/],
+    [['--lastmod', 'yesterday'], /--lastmod: lastmod "yesterday"/],
+    [['--lastmod', '2999-01-01'], /--lastmod "2999-01-01" is in the future/],
+  ];
+  for (const [flags, message] of cases) {
+    const bad = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', ...flags], { cwd: dir });
+    assert.equal(bad.code, 2, flags.join(' '));
+    assert.match(bad.stderr, message);
+  }
+});
+
+test('a refused field with a default given is replaced by the default, with a warning', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), ['loc,changefreq', '/a,Weekly'].join('\n'));
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--changefreq', 'monthly'], { cwd: dir });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr.trim(), /^pages\.csv:2: warning changefreq\/invalid: .*; --changefreq monthly is written instead$/);
+  assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/a</loc><changefreq>monthly</changefreq>'));
+});
+
+test('--include and --exclude filter URLs by path (repeatable, picomatch as build), counted, not problems', async () => {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, 'urls.txt'),
+    ['https://www.example.com/', 'https://www.example.com/blog/a?x=1', '/blog/drafts/b', '/blog/c/print', '/docs/d', '/shop/e'].join('\n'),
+  );
+  const result = await runCli(
+    ['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--include', 'blog/**', '--include', '/docs/**', '--exclude', 'blog/drafts/**', '--exclude', '**/print', '--json'],
+    { cwd: dir },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')).map(unescape), ['https://www.example.com/blog/a?x=1', 'https://www.example.com/docs/d']);
+  const summary = JSON.parse(result.stdout);
+  assert.equal(summary.excluded, 4);
+  assert.equal(summary.ok, true);
+  const human = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--exclude', 'shop/*'], { cwd: dir });
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /1 URL left out by --include\/--exclude/);
+  const empty = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--exclude', ''], { cwd: dir });
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /^sitemapkit generate: --include\/--exclude: /);
+  const none = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--include', 'nothing/**'], { cwd: dir });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no URL could be written: --include\/--exclude left out all 6 URLs/);
+});
+
+test('a #fragment is dropped from the written URL with a warning; the two URLs it made one are written once', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), ['https://www.example.com/faq#shipping', 'https://www.example.com/faq#returns', '/plain'].join('\n'));
+  const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 2, result.stderr);
+  assert.match(lines[0] as string, /^urls\.txt:1: warning loc\/fragment: "https:\/\/www\.example\.com\/faq#shipping" has the fragment "#shipping"; search engines drop it .*RFC 3986 §3\.5.*, so "https:\/\/www\.example\.com\/faq" is written$/);
+  assert.match(lines[1] as string, /^urls\.txt:2: warning loc\/fragment: /);
+  assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')), ['https://www.example.com/faq', 'https://www.example.com/plain']);
+  assert.match(result.stdout, /1 repeated URL written once/);
+
+  const strict = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--strict'], { cwd: dir });
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /^urls\.txt:1: "https:\/\/www\.example\.com\/faq#shipping" has the fragment .*\(--strict\)$/m);
+  assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')), ['https://www.example.com/plain']);
+});
+
+test('a lastmod in the future is written as given, with a warning (a day of leeway, as validate)', async () => {
+  const dir = tempDir();
+  const tomorrowNoon = new Date(Date.now() + 6 * 3600_000).toISOString().slice(0, 19) + 'Z';
+  writeFileSync(join(dir, 'pages.csv'), ['loc,lastmod', '/past,2024-01-01', '/soon,' + tomorrowNoon, '/future,2999-01-01'].join('\n'));
+  const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  assert.match(result.stderr, /^pages\.csv:4: warning lastmod\/future: lastmod "2999-01-01" is in the future; it is written as given/);
+  assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/future</loc><lastmod>2999-01-01</lastmod>'));
+});
+
+test('an hreflang that is no BCP 47 tag is left out with "write en-US"; --strict rejects the entry', async () => {
+  const dir = tempDir();
+  const entry = { loc: '/p', alternates: [{ hreflang: 'en_US', href: '/p' }, { hreflang: 'en-UK', href: '/uk/p' }, { hreflang: 'de', href: '/de/p' }] };
+  writeFileSync(join(dir, 'pages.jsonl'), JSON.stringify(entry) + '\n');
+  const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 2, result.stderr);
+  assert.match(lines[0] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language: hreflang "en_US" is not a BCP 47 language tag .*: write en-US; the URL is written without the alternate "\/p"$/);
+  assert.match(lines[1] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language: hreflang "en-UK" .*: write en-GB;/);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.ok(xml.includes('hreflang="de"') && !xml.includes('en_US') && !xml.includes('en-UK'), xml);
+
+  // A well-formed BCP 47 tag the writer's hreflang syntax refuses (a variant): its alternate is left out too.
+  writeFileSync(join(dir, 'variant.jsonl'), JSON.stringify({ loc: '/v', alternates: [{ hreflang: 'de-DE-1996', href: '/de' }, { hreflang: 'fr', href: '/fr' }] }) + '\n');
+  const variant = await runCli(['generate', 'variant.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out3'], { cwd: dir });
+  assert.equal(variant.code, 1);
+  assert.match(variant.stderr.trim(), /^variant\.jsonl:1: warning hreflang\/invalid: hreflang "de-DE-1996" .*; the URL is written without this alternate$/);
+  const variantXml = readFileSync(join(dir, 'out3', 'sitemap.xml'), 'utf8');
+  assert.ok(variantXml.includes('hreflang="fr"') && !variantXml.includes('1996'), variantXml);
+
+  const strict = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out2', '--strict'], { cwd: dir });
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /^pages\.jsonl:1: hreflang "en_US" .*write en-US \(--strict\)$/m);
+  assert.match(strict.stderr, /sitemapkit: no URL could be written: every entry was rejected \(1 problem above\)/);
+});
+
+test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe every line is printed', async () => {
+  const dir = tempDir();
+  const urls = Array.from({ length: 2000 }, (_, i) => `http://www.example.com/p${i}`);
+  writeFileSync(join(dir, 'urls.txt'), ['https://www.example.com/ok', ...urls, ...urls.slice(0, 7).map((u) => `${u.replace('http:', 'https:')}#x`)].join('\n'));
+  const tty = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir, tty: true });
+  assert.equal(tty.code, 1);
+  const lines = tty.stderr.split('\n').map((l) => l.replace(/^(\r\x1b\[K)+/, '')).filter((l) => l !== '');
+  assert.equal(lines.filter((l) => l.includes(' is outside ')).length, 5, tty.stderr);
+  assert.equal(lines.filter((l) => l.includes('warning loc/fragment')).length, 5, tty.stderr);
+  assert.ok(lines.includes('\u2026 and 1,995 more: URLs outside --base-url (loc/out-of-scope)'), tty.stderr);
+  assert.ok(lines.includes('\u2026 and 2 more: URLs written without their #fragment (loc/fragment)'), tty.stderr);
+  assert.equal(lines.length, 12, tty.stderr);
+  const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir });
+  assert.equal(pipe.stderr.trim().split('\n').length, 2007);
+});

@@ -4,8 +4,11 @@ import fc from 'fast-check';
 import { SitemapError } from '../../src/core/errors.js';
 import { parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
 import { splitTsvLine, unescapeTsvField } from '../../src/core/input/tsv.js';
-import { CsvParser, csvHeader, csvRecordToEntry } from '../../src/core/input/csv.js';
+import { CsvParser, csvHeader, csvRecordToEntry, httpDateToW3c, knownColumnOf, parseColumnMapping } from '../../src/core/input/csv.js';
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
+import { EntryPolicy, filterPath } from '../../src/core/input/entry-policy.js';
+import { InvalidValueError } from '../../src/core/errors.js';
+import type { UrlEntry } from '../../src/core/model.js';
 
 type Event = ['record', string[], number] | ['error', string, number];
 
@@ -129,6 +132,14 @@ describe('sniffInputFormat', () => {
       ['', 'text'],
     ];
     for (const [line, format] of cases) assert.equal(sniffInputFormat(line), format, JSON.stringify(line));
+  });
+
+  it('a header naming loc by a common name (url, Address) or by --columns is CSV or TSV too', () => {
+    assert.equal(sniffInputFormat('"Address","Content Type","Last Modified"'), 'csv');
+    assert.equal(sniffInputFormat('URL\tLast-Modified'), 'tsv');
+    assert.equal(sniffInputFormat('Seite,Datum'), 'text');
+    assert.equal(sniffInputFormat('Seite,Datum', 'seite'), 'csv');
+    assert.equal(sniffInputFormat('https://e.com/url'), 'text');
   });
 });
 
@@ -275,8 +286,48 @@ describe('csvHeader / csvRecordToEntry', () => {
   });
 
   it('throws input/csv-header without loc or with a duplicate column', () => {
-    throwsCode(() => csvHeader(['url', 'lastmod']), 'input/csv-header', /no "loc" column.*"url", "lastmod"/);
+    throwsCode(() => csvHeader(['page', 'lastmod']), 'input/csv-header', /no "loc" column.*"page", "lastmod"/);
     throwsCode(() => csvHeader(['loc', 'LOC']), 'input/csv-header', /"loc" twice/);
+  });
+
+  it('finds columns by their common names, any case, spaces, - or _ (Screaming Frog, HTTP header names)', () => {
+    assert.deepEqual(csvHeader(['Address', 'Status Code', 'Last Modified', 'Change Frequency', 'PRIORITY']), {
+      loc: 0,
+      lastmod: 2,
+      changefreq: 3,
+      priority: 4,
+      count: 5,
+      unknown: ['Status Code'],
+    });
+    assert.deepEqual(csvHeader(['url', 'last-modified']).lastmod, 1);
+    for (const [name, key] of [['URL', 'loc'], ['lastModified', 'lastmod'], ['LastMod', 'lastmod'], ['change_frequency', 'changefreq'], ['URL Encoded Address', undefined], ['Redirect URL', undefined]] as const) {
+      assert.equal(knownColumnOf(name), key, name);
+    }
+    throwsCode(() => csvHeader(['URL', 'Address']), 'input/csv-header', /"loc" twice \("URL", column 1, and "Address", column 2\); choose one with --columns loc=NAME/);
+  });
+
+  it('--columns maps columns by header name; a mapped column wins over a common name, which becomes unknown', () => {
+    const columns = csvHeader(['URL', 'Canonical', 'Changed'], 'CSV', { loc: 'canonical', lastmod: 'Changed' });
+    assert.deepEqual(columns, { loc: 1, lastmod: 2, count: 3, unknown: ['URL'] });
+    throwsCode(() => csvHeader(['URL'], 'TSV', { lastmod: 'Changed' }), 'input/csv-header', /^TSV header has no column "Changed" for --columns lastmod=/);
+  });
+
+  it('parseColumnMapping reads COLUMN=NAME pairs, quoted names with commas and quotes', () => {
+    assert.deepEqual(parseColumnMapping('loc=Address,lastmod=Last Modified'), { loc: 'Address', lastmod: 'Last Modified' });
+    assert.deepEqual(parseColumnMapping('LOC = "A, ""b""' + '" , priority=P'), { loc: 'A, "b"', priority: 'P' });
+    throwsCode(() => parseColumnMapping('url=Address'), 'ERR_SITEMAP_USAGE', /"url" is not one of loc, lastmod, changefreq, priority/);
+    throwsCode(() => parseColumnMapping('loc'), 'ERR_SITEMAP_USAGE', /has no "="/);
+    throwsCode(() => parseColumnMapping('loc=a,loc=b'), 'ERR_SITEMAP_USAGE', /loc is mapped twice/);
+    throwsCode(() => parseColumnMapping('loc="a'), 'ERR_SITEMAP_USAGE', /no closing quote/);
+    throwsCode(() => parseColumnMapping('loc='), 'ERR_SITEMAP_USAGE', /no header name for loc/);
+  });
+
+  it('a lastmod written as an HTTP date (a Last-Modified header copied) becomes the same instant in W3C Datetime', () => {
+    const columns = csvHeader(['Address', 'Last-Modified']);
+    assert.deepEqual(csvRecordToEntry(['https://e.com/', 'Sun, 06 Nov 1994 08:49:37 GMT'], columns), { loc: 'https://e.com/', lastmod: '1994-11-06T08:49:37Z' });
+    assert.deepEqual(csvRecordToEntry(['https://e.com/', 'Sunday, 06-Nov-94 08:49:37 GMT'], columns).lastmod, 'Sunday, 06-Nov-94 08:49:37 GMT');
+    assert.equal(httpDateToW3c('Sun, 06 Nov 1994 08:49:37 CET'), undefined);
+    assert.equal(httpDateToW3c('2024-01-01'), undefined);
   });
 
   it('throws input/csv for a wrong field count or an empty loc', () => {
@@ -287,6 +338,14 @@ describe('csvHeader / csvRecordToEntry', () => {
 });
 
 describe('parseJsonLine', () => {
+  it('with a handler, an unknown field is reported (path and suggestion) and removed, not an error', () => {
+    const seen: [string, string | undefined][] = [];
+    const entry = parseJsonLine('{"loc":"https://e.com/","lastMod":"2024","images":[{"loc":"https://e.com/i","foo":1}],"x":null}', (path, hint) => seen.push([path, hint]));
+    assert.deepEqual(entry, { loc: 'https://e.com/', images: [{ loc: 'https://e.com/i' }] });
+    assert.deepEqual(seen, [['lastMod', 'lastmod'], ['images[0].foo', undefined], ['x', undefined]]);
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","lastMod":"2024"}'), 'input/jsonl', /unknown field "lastMod" \(did you mean "lastmod"\?\)/);
+  });
+
   it('says what a sitemap index child printed by "sitemapkit read" is, rather than "unknown field"', () => {
     throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'input/jsonl', /^a sitemap index child .*generate lists pages/);
   });
@@ -374,5 +433,97 @@ describe('parseJsonLine', () => {
       ['{"loc":', /^invalid JSON: /],
     ];
     for (const [line, message] of cases) throwsCode(() => parseJsonLine(line), 'input/jsonl', message);
+  });
+});
+
+describe('filterPath', () => {
+  it('is the path from the host root without the leading /, the query and the fragment, by a character scan', () => {
+    const cases: [string, string][] = [
+      ['https://e.com/blog/a?x=1#f', 'blog/a'],
+      ['https://e.com', ''],
+      ['https://e.com/', ''],
+      ['https://e.com?q', ''],
+      ['https://user@e.com:8080/a/b/', 'a/b/'],
+      ['/docs/x#y', 'docs/x'],
+      ['/', ''],
+      ['/caf\u00e9', 'caf\u00e9'],
+    ];
+    for (const [loc, path] of cases) assert.equal(filterPath(loc), path, loc);
+  });
+});
+
+describe('EntryPolicy', () => {
+  const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+  const warnings = (): { list: [string, string][]; warn: (code: string, message: string) => void } => {
+    const list: [string, string][] = [];
+    return { list, warn: (code, message) => list.push([code, message]) };
+  };
+
+  it('fills in defaults only where the entry lacks the field (null counts as absent)', () => {
+    const policy = new EntryPolicy({ now: NOW, defaults: { lastmod: '2024-01-01', changefreq: 'weekly', priority: '0.4' } });
+    const { list, warn } = warnings();
+    const bare: UrlEntry = { loc: '/a', priority: null as unknown as string };
+    const given: UrlEntry = { loc: '/b', lastmod: '2023-05-05', changefreq: 'daily', priority: 1 };
+    assert.equal(policy.prepare(bare, warn), true);
+    assert.equal(policy.prepare(given, warn), true);
+    assert.deepEqual(bare, { loc: '/a', lastmod: '2024-01-01', changefreq: 'weekly', priority: '0.4' });
+    assert.deepEqual(given, { loc: '/b', lastmod: '2023-05-05', changefreq: 'daily', priority: 1 });
+    assert.deepEqual(list, []);
+  });
+
+  it('lastmod in the future: more than a day after now, by the instant (zones count), strings and numbers', () => {
+    const policy = new EntryPolicy({ now: NOW });
+    const { list, warn } = warnings();
+    for (const lastmod of ['2026-11-27', '2026-11-27T11:59:00Z', '2026-11-27T13:59:00+02:00', '2020-01-01', NOW + 86_400_000]) policy.prepare({ loc: '/a', lastmod }, warn);
+    assert.equal(list.length, 0, JSON.stringify(list));
+    for (const lastmod of ['2026-11-28', '2026-11-27T12:01:00Z', '2027', NOW + 86_400_001]) policy.prepare({ loc: '/a', lastmod }, warn);
+    assert.deepEqual(list.map(([code]) => code), ['lastmod/future', 'lastmod/future', 'lastmod/future', 'lastmod/future']);
+    assert.match(list[0]?.[1] ?? '', /^lastmod "2026-11-28" is in the future; it is written as given/);
+  });
+
+  it('a #fragment is cut from loc with a warning; --strict throws loc/fragment instead', () => {
+    const { list, warn } = warnings();
+    const entry: UrlEntry = { loc: 'https://e.com/a?q=1#top#2' };
+    new EntryPolicy({ now: NOW }).prepare(entry, warn);
+    assert.equal(entry.loc, 'https://e.com/a?q=1');
+    assert.equal(list[0]?.[0], 'loc/fragment');
+    assert.throws(() => new EntryPolicy({ now: NOW, strict: true }).prepare({ loc: '/a#b' }, warn), (e: unknown) => e instanceof InvalidValueError && e.code === 'loc/fragment');
+  });
+
+  it('keepPath sees the filter path; entries it refuses are left out without a warning', () => {
+    const seen: string[] = [];
+    const policy = new EntryPolicy({ now: NOW, keepPath: (path) => (seen.push(path), path !== 'drafts/x') });
+    const { list, warn } = warnings();
+    assert.equal(policy.prepare({ loc: 'https://e.com/drafts/x#y' }, warn), false);
+    assert.equal(policy.prepare({ loc: '/ok' }, warn), true);
+    assert.deepEqual(seen, ['drafts/x', 'ok']);
+    assert.deepEqual(list, []);
+  });
+
+  it('an hreflang the language-tag validator refuses drops its alternate with the fix; others stay', () => {
+    const policy = new EntryPolicy({ now: NOW });
+    const { list, warn } = warnings();
+    const entry: UrlEntry = { loc: '/p', alternates: [{ hreflang: 'de', href: '/de' }, { hreflang: 'en_US', href: '/us' }, { hreflang: 'x-default', href: '/' }, { hreflang: 'iw', href: '/he' }] };
+    policy.prepare(entry, warn);
+    assert.deepEqual(entry.alternates, [{ hreflang: 'de', href: '/de' }, { hreflang: 'x-default', href: '/' }]);
+    assert.deepEqual(list.map(([code]) => code), ['hreflang/invalid-language', 'hreflang/invalid-language']);
+    assert.match(list[0]?.[1] ?? '', /: write en-US; the URL is written without the alternate "\/us"$/);
+    assert.match(list[1]?.[1] ?? '', /: write he;/);
+  });
+
+  it('replace: drops a refused optional field (or puts the default), keeps required ones refused, and does nothing with --strict', () => {
+    const policy = new EntryPolicy({ now: NOW, defaults: { priority: '0.5' } });
+    const { list, warn } = warnings();
+    const entry: UrlEntry = { loc: '/a', lastmod: 'yesterday', priority: '2' };
+    assert.equal(policy.replace(new InvalidValueError('lastmod/invalid', 'lastmod', 'yesterday', 'lastmod "yesterday" is bad'), entry, warn), entry);
+    assert.equal(policy.replace(new InvalidValueError('priority/out-of-range', 'priority', '2', 'priority "2" is outside'), entry, warn), entry);
+    assert.deepEqual(entry, { loc: '/a', priority: '0.5' });
+    assert.deepEqual(list, [
+      ['lastmod/invalid', 'lastmod "yesterday" is bad; the URL is written without lastmod'],
+      ['priority/out-of-range', 'priority "2" is outside; --priority 0.5 is written instead'],
+    ]);
+    assert.equal(policy.replace(new InvalidValueError('loc/invalid', 'loc', 'x', 'bad loc'), entry, warn), undefined);
+    const strict = new EntryPolicy({ now: NOW, strict: true });
+    assert.equal(strict.replace(new InvalidValueError('lastmod/invalid', 'lastmod', 'y', 'bad'), { loc: '/a', lastmod: 'y' }, warn), undefined);
   });
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { SitemapError } from '../../src/core/errors.js';
-import { detectInputFormat, readInput, type InputFormat, type InputRecord } from '../../src/node/input.js';
+import { detectInputFormat, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../src/node/input.js';
+import type { ColumnMapping } from '../../src/core/input/csv.js';
 
 let dir: string;
 
@@ -22,12 +23,13 @@ async function collect(
   name: string,
   content: string | Uint8Array,
   format: InputFormat,
-  onWarning?: (message: string) => void,
+  onWarning?: (warning: InputWarning) => void,
+  columns?: ColumnMapping,
 ): Promise<{ records: InputRecord[]; batches: number }> {
   await writeFile(join(dir, name), content);
   const records: InputRecord[] = [];
   let batches = 0;
-  for await (const batch of readInput(name, format, { cwd: dir, ...(onWarning ? { onWarning } : {}) })) {
+  for await (const batch of readInput(name, format, { cwd: dir, ...(onWarning ? { onWarning } : {}), ...(columns ? { columns } : {}) })) {
     assert.ok(batch.length > 0, 'no empty batches');
     batches++;
     records.push(...batch);
@@ -107,10 +109,12 @@ describe('readInput', () => {
   });
 
   it('csv: quoted newline keeps later line numbers right; header in any order; unknown column warned', async () => {
-    const warnings: string[] = [];
+    const warnings: InputWarning[] = [];
     const csv = 'priority,loc,note\r\n0.5,"https://e.com/a,b","two\r\nlines"\r\n,https://e.com/c,x\r\nbad"quote,https://e.com/d,y\r\n1,https://e.com/e\r\n0.1,https://e.com/f,"z"\r\n';
     const { records } = await collect('in.csv', csv, 'csv', (m) => warnings.push(m));
-    assert.deepEqual(warnings, ['in.csv:1: unknown CSV column "note" ignored (known: loc, lastmod, changefreq, priority)']);
+    assert.deepEqual(warnings, [
+      { code: 'input/unknown-column', file: 'in.csv', line: 1, message: 'unknown CSV column "note" ignored (known: loc, lastmod, changefreq, priority; name one with --columns lastmod=NAME)' },
+    ]);
     assert.deepEqual(records, [
       { entry: { loc: 'https://e.com/a,b', priority: '0.5' }, file: 'in.csv', line: 2 },
       { entry: { loc: 'https://e.com/c' }, file: 'in.csv', line: 4 },
@@ -121,7 +125,7 @@ describe('readInput', () => {
   });
 
   it('csv: a header without loc is fatal and names the file', async () => {
-    await rejectsWith(collect('nohead.csv', 'url,lastmod\nhttps://e.com/,2024\n', 'csv'), 'input/csv-header', /^nohead\.csv:1: CSV header has no "loc" column/);
+    await rejectsWith(collect('nohead.csv', 'page,lastmod\nhttps://e.com/,2024\n', 'csv'), 'input/csv-header', /^nohead\.csv:1: CSV header has no "loc" column/);
     await rejectsWith(collect('empty.csv', '', 'csv'), 'input/csv-header', /^empty\.csv: empty CSV input/);
   });
 
@@ -139,7 +143,7 @@ describe('readInput', () => {
       records.map((r) => [r.line, r.entry?.loc ?? r.error]),
       [
         [1, 'https://e.com/a'],
-        [3, 'unknown field "lastMod" (did you mean "lastmod"?)'],
+        [3, 'https://e.com/b'],
         [4, records[2]?.error],
         [5, 'field "images[0].loc" must be a string, got a number'],
         [6, 'https://e.com/e'],
@@ -212,7 +216,7 @@ describe('readInput', () => {
       { entry: { loc: 'https://e.com/a\tb', lastmod: '2024-01-01', priority: '0.5' }, file: 'pages.tsv', line: 2 },
       { error: 'record has 2 fields, the header has 4 (a tab not written as \\t in a value?)', code: 'input/csv', file: 'pages.tsv', line: 3 },
     ]);
-    await rejectsWith(collect('nohead.tsv', 'url\tlastmod\n', 'tsv'), 'input/csv-header', /^nohead\.tsv:1: TSV header has no "loc" column/);
+    await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'input/csv-header', /^nohead\.tsv:1: TSV header has no "loc" column/);
   });
 
   describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {
@@ -257,5 +261,42 @@ describe('readInput', () => {
       assert.ok(batch.length > 0);
       break;
     }
+  });
+
+  it('tsv and csv: --columns maps the header names; other columns are one input/unknown-column warning', async () => {
+    const warnings: InputWarning[] = [];
+    const { records } = await collect('map.tsv', 'Seite\tStand\tNotiz\nhttps://e.com/a\t2024-01-01\tx\n', 'tsv', (w) => warnings.push(w), { loc: 'seite', lastmod: 'Stand' });
+    assert.deepEqual(records.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
+    assert.deepEqual(warnings.map((w) => [w.code, w.file, w.line]), [['input/unknown-column', 'map.tsv', 1]]);
+    const many = await collect('sf.csv', 'Address,' + Array.from({ length: 10 }, (_, i) => `c${i}`).join(',') + '\n', 'csv', (w) => warnings.push(w));
+    assert.equal(many.records.length, 0);
+    assert.match(warnings[1]?.message ?? '', /^unknown CSV columns "c0", .*"c7" and 2 more ignored/);
+  });
+
+  it('jsonl: an unknown field is ignored, with one input/unknown-field warning per file and field (array indexes aside)', async () => {
+    const text = [
+      '{"loc":"https://e.com/a","lastMod":"2024-01-01","images":[{"loc":"https://e.com/1","alt":"x"}]}',
+      '{"loc":"https://e.com/b","lastMod":"2024-01-02","images":[{"loc":"https://e.com/2"},{"loc":"https://e.com/3","alt":"y"}]}',
+      '{"loc":"https://e.com/c","note":1}',
+    ].join('\n');
+    const warnings: InputWarning[] = [];
+    const { records } = await collect('u.jsonl', text, 'jsonl', (w) => warnings.push(w));
+    assert.deepEqual(records.map((r) => r.entry?.loc), ['https://e.com/a', 'https://e.com/b', 'https://e.com/c']);
+    assert.deepEqual(records[1]?.entry, { loc: 'https://e.com/b', images: [{ loc: 'https://e.com/2' }, { loc: 'https://e.com/3' }] });
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.line, w.message.replace(/;.*/, '')]),
+      [
+        ['input/unknown-field', 1, 'unknown field "lastMod" ignored (did you mean "lastmod"?)'],
+        ['input/unknown-field', 1, 'unknown field "images[].alt" ignored'],
+        ['input/unknown-field', 3, 'unknown field "note" ignored'],
+      ],
+    );
+  });
+
+  it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
+    const sf = await drain(readInput('-', 'auto', { stdin: Readable.from(['"Address","Last Modified"\n"https://e.com/a","2024-01-01"\n']) }));
+    assert.deepEqual(sf.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
+    const mapped = await drain(readInput('-', 'auto', { stdin: Readable.from(['Seite\tStand\nhttps://e.com/b\t2024\n']), columns: { loc: 'Seite' } }));
+    assert.deepEqual(mapped.map((r) => r.entry?.loc), ['https://e.com/b']);
   });
 });

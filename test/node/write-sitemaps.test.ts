@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
+import { InvalidValueError } from '../../src/core/errors.js';
 import { xmllint } from '../helpers/xmllint.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
@@ -98,6 +99,48 @@ test('refused entries go to onInvalid and the rest is written', async () => {
   assert.deepEqual(refused, ['loc/out-of-scope', 'priority/out-of-range']);
   assert.equal(summary.rejected, 2);
   assert.deepEqual(locsOf(read(join(out, 'sitemap.xml'))), ['https://www.example.com/a', 'https://www.example.com/d']);
+});
+
+test('prepare runs before each entry (false leaves it out, a throw rejects it); replaceInvalid offers a replacement, tried in its place', async () => {
+  const out = tempDir();
+  const order: string[] = [];
+  const summary = await writeSitemaps(
+    [{ loc: '/a' }, { loc: '/skip' }, { loc: '/b', priority: 2, changefreq: 'Weekly' as never }, { loc: '/c', priority: 2 }, { loc: '/throw' }, { loc: '/d' }],
+    {
+      outDir: out,
+      baseUrl: 'https://www.example.com/',
+      prepare: (entry) => {
+        order.push(`prepare ${entry.loc}`);
+        if (entry.loc === '/throw') throw new InvalidValueError('loc/fragment', 'loc', entry.loc, 'refused by prepare');
+        return entry.loc !== '/skip';
+      },
+      // Drops the refused field of /b only (one at a time: priority, then changefreq); /c is rejected.
+      replaceInvalid: (error, entry) => {
+        order.push(`replace ${entry.loc} ${error.field}`);
+        if (entry.loc !== '/b') return undefined;
+        const copy = { ...entry };
+        delete copy[error.field as 'priority' | 'changefreq'];
+        return copy;
+      },
+      onInvalid: (error, entry) => order.push(`invalid ${entry.loc} ${error.code}`),
+    },
+  );
+  assert.deepEqual(order, [
+    'prepare /a',
+    'prepare /skip',
+    'prepare /b',
+    'replace /b changefreq',
+    'replace /b priority',
+    'prepare /c',
+    'replace /c priority',
+    'invalid /c priority/out-of-range',
+    'prepare /throw',
+    'replace /throw loc',
+    'invalid /throw loc/fragment',
+    'prepare /d',
+  ]);
+  assert.equal(summary.rejected, 2);
+  assert.deepEqual(locsOf(read(join(out, 'sitemap.xml'))), ['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/d']);
 });
 
 test('too many sitemaps for an index is an error before anything is written', async () => {

@@ -4,7 +4,11 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { SitemapError, type InvalidValueError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { detectInputFormat, readInput, type InputFormat, type InputRecord } from '../../node/input.js';
+import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
+import { EntryPolicy, FUTURE_LEEWAY_MS, type EntryDefaults } from '../../core/input/entry-policy.js';
+import { UrlEntrySerializer } from '../../core/write/url-entry.js';
+import { LIMITS_PROFILES } from '../../core/model.js';
+import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } from '../../node/write-sitemaps.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
@@ -22,10 +26,14 @@ Input (FILE, or - for standard input; several files are read in order):
           (resolved against --base-url). Blank lines and lines starting with #
           are ignored; any other line (a URL without its scheme, a relative
           path, a space or tab inside) is rejected, never turned into a URL
-  csv     a header line naming the columns loc,lastmod,changefreq,priority
+  csv     a header line naming the columns loc,lastmod,changefreq,priority,
+          found by common names in any case (url or Address for loc, Last
+          Modified, Change Frequency) or named with --columns; other columns
+          are ignored with one warning
   tsv     the same with tabs (\t \n \r \\ escapes), as "read --format tsv"
   jsonl   one JSON object per line with the full entry model (images, videos,
-          news, alternates); see README "JSON Lines input"
+          news, alternates); see README "JSON Lines input"; an unknown field
+          is ignored with one warning per file
   The format comes from the extension (.txt .csv .tsv .jsonl .ndjson, also
   .gz) or --input-format. Standard input is recognised by its content: JSON
   Lines when its first line starts with {, CSV or TSV when it is a header
@@ -43,6 +51,19 @@ Options:
                         Other files there are left alone.
   --input-format FMT    text, csv, tsv or jsonl (default: from each file's
                         extension; standard input: from its content)
+  --columns MAP         CSV/TSV columns by header name, e.g.
+                        --columns loc=Address,lastmod="Last Modified"
+  --lastmod now|DATE    lastmod of entries that have none (now: the run's start)
+  --changefreq VALUE    changefreq of entries that have none (e.g. weekly)
+  --priority VALUE      priority of entries that have none (0.0 to 1.0)
+  --include GLOB        write only URLs whose path matches (repeatable), e.g.
+                        --include 'blog/**'; the path is from the host's root,
+                        without the leading /, query and fragment
+  --exclude GLOB        leave out URLs whose path matches (repeatable),
+                        e.g. --exclude 'drafts/**' --exclude '**/print'
+  --strict              reject an entry with a bad lastmod, changefreq,
+                        priority or hreflang, or a #fragment, instead of writing
+                        the URL without it
   --name NAME           entry file NAME.xml, children NAME-00001.TOKEN.xml.gz,
                         TOKEN a hash of the content (default: sitemap)
   --index MODE          auto: an index only for more than one file (default)
@@ -69,9 +90,14 @@ content, they never replace a file the old index names), then the entry file is
 renamed over the old one, then the files it no longer names are removed. A run
 stopped at any point leaves the old set or the new one, never a mix.
 
-Exit status: 0 every input entry was written (repeats count as written),
-1 some lines were rejected (each is reported as FILE:LINE: reason),
-2 usage or fatal error, 130 interrupted.
+Problems are reported as FILE:LINE: reason (a rejected line) or FILE:LINE:
+warning CODE: reason (written, but not as the input said: a bad optional field
+left out, a #fragment dropped, a lastmod in the future, an hreflang that is no
+BCP 47 tag). On a terminal each code is shown 5 times, then counted.
+
+Exit status: 0 every input entry was written as given (repeats count as
+written; --include/--exclude leave entries out without a problem), 1 some lines
+were rejected or warned about, 2 usage or fatal error, 130 interrupted.
 
 Examples:
   sitemapkit generate urls.txt --base-url https://www.example.com/ --out public/
@@ -83,6 +109,13 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   out: { type: 'string' },
   'input-format': { type: 'string' },
+  columns: { type: 'string' },
+  lastmod: { type: 'string' },
+  changefreq: { type: 'string' },
+  priority: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
   name: { type: 'string' },
   index: { type: 'string' },
   profile: { type: 'string' },
@@ -117,6 +150,10 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   let maxUrls: number | undefined;
   let maxBytes: number | undefined;
   let gzipLevel: number | undefined;
+  let columns: ColumnMapping | undefined;
+  let defaults: EntryDefaults;
+  // "now" for --lastmod now and for lastmod in the future: the run's start, to the second.
+  const startedAt = Math.floor(Date.now() / 1000) * 1000;
   try {
     if (values['base-url'] === undefined) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
     if (values.out === undefined) throw new UsageError('--out DIR is required');
@@ -130,6 +167,14 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (gzipLevel !== undefined && gzipLevel > 9) throw new UsageError('--gzip-level must be 1 to 9');
     if (gzipLevel !== undefined && values['no-gzip'] === true) throw new UsageError('--gzip-level and --no-gzip contradict each other');
     if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    if (values.columns !== undefined) {
+      try {
+        columns = parseColumnMapping(values.columns);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    }
+    defaults = entryDefaults(values, startedAt);
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message);
     throw error;
@@ -142,25 +187,50 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     return usage(io, (error as Error).message);
   }
 
+  let keepPath: ((path: string) => boolean) | undefined;
+  try {
+    keepPath = await pathFilter(values.include ?? [], values.exclude ?? []);
+  } catch (error) {
+    // picomatch refuses an empty glob.
+    return usage(io, `--include/--exclude: ${(error as Error).message}`);
+  }
+  const policy = new EntryPolicy({ defaults, strict: values.strict === true, now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
+
   const quiet = values.quiet === true;
   const json = values.json === true;
   const showProgress = !quiet && !json && io.stderr.isTTY === true;
   const positions = new WeakMap<UrlEntry, InputRecord>();
   let inputErrors = 0;
   let problems = 0;
+  let warnings = 0;
+  let excluded = 0;
+  const printer = new ProblemPrinter(io, showProgress, io.stderr.isTTY === true);
   // Positions are 1-based; an unknown line is left out rather than printed as 0.
-  const report = (file: string, line: number | undefined, message: string): void => {
+  const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
-    if (showProgress) io.stderr.write('\r\x1b[K');
-    io.stderr.write(`${file}${line !== undefined ? `:${line}` : ''}: ${message}\n`);
+    printer.print(code, `${file}${line !== undefined ? `:${line}` : ''}: ${message}`);
   };
+  const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
+    printer.print(code, `${file}${line !== undefined ? `:${line}` : ''}: warning ${code}: ${message}`);
+  };
+  // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
+  // The entry is looked up only when there is something to say.
+  let current: UrlEntry | undefined;
+  const warnEntry = (code: string, message: string): void => {
+    warnings++;
+    const at = current === undefined ? undefined : positions.get(current);
+    warnAt(at?.file ?? '<input>', at?.line, code, message);
+  };
+  // Ignored input (unknown columns and fields), once per file: a note, not a problem in the output.
+  const onInputWarning = (w: InputWarning): void => warnAt(w.file, w.line, w.code, w.message);
 
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
         ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
-        onWarning: (message) => io.stderr.write(`sitemapkit: warning: ${message}\n`),
+        onWarning: onInputWarning,
+        ...(columns !== undefined ? { columns } : {}),
       });
       for await (const batch of records) {
         const out: UrlEntry[] = [];
@@ -170,7 +240,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
             out.push(record.entry);
           } else {
             inputErrors++;
-            report(record.file, record.line, record.error ?? 'unreadable line');
+            report(record.file, record.line, record.error ?? 'unreadable line', record.code);
           }
         }
         yield out;
@@ -203,7 +273,17 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       signal: controller.signal,
       onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
         const at = positions.get(entry);
-        report(at?.file ?? '<input>', at?.line, error.message);
+        report(at?.file ?? '<input>', at?.line, error.message, error.code);
+      },
+      replaceInvalid: (error: InvalidValueError, entry: UrlEntry) => {
+        current = entry;
+        return policy.replace(error, entry, warnEntry);
+      },
+      prepare: (entry: UrlEntry) => {
+        current = entry;
+        if (policy.prepare(entry, warnEntry)) return true;
+        excluded++;
+        return false;
       },
       ...(showProgress ? { onProgress: (p: WriteProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
@@ -212,6 +292,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (interrupted) {
       io.stderr.write('sitemapkit: interrupted; the previous sitemaps were left as they were\n');
       return EXIT_INTERRUPTED;
+    }
+    printer.finish();
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
+      // The writer saw no entry; the reader or the filters took them all.
+      const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
+      io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
+      return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     if (error instanceof SitemapError) {
       io.stderr.write(`sitemapkit: ${error.message}\n`);
@@ -222,13 +309,94 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     removeHandler?.();
   }
   if (showProgress) io.stderr.write('\r\x1b[K');
+  printer.finish();
   const rejected = summary.rejected + inputErrors;
   if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, rejected, ok: rejected === 0 }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0 }, null, 2) + '\n');
   } else if (!quiet) {
-    io.stdout.write(humanSummary(summary, rejected));
+    io.stdout.write(humanSummary(summary, rejected, warnings, excluded));
   }
-  return rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * Defaults for entries that lack a field, each validated by the writer as the field itself would be;
+ * `--lastmod now` is `now` as a W3C Datetime (UTC, to the second). A default in the future is refused.
+ */
+function entryDefaults(values: { lastmod?: string | undefined; changefreq?: string | undefined; priority?: string | undefined }, now: number): EntryDefaults {
+  const defaults: EntryDefaults = {};
+  if (values.lastmod !== undefined) defaults.lastmod = values.lastmod.trim().toLowerCase() === 'now' ? new Date(now).toISOString().replace('.000Z', 'Z') : values.lastmod;
+  if (values.changefreq !== undefined) defaults.changefreq = values.changefreq as EntryDefaults['changefreq'];
+  if (values.priority !== undefined) defaults.priority = values.priority;
+  const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current });
+  for (const field of ['lastmod', 'changefreq', 'priority'] as const) {
+    if (defaults[field] === undefined) continue;
+    try {
+      serializer.serialize({ loc: 'https://example.com/', [field]: defaults[field] }, 0);
+    } catch (error) {
+      if (error instanceof SitemapError) throw new UsageError(`--${field}: ${error.message}`);
+      throw error;
+    }
+    if (field === 'lastmod' && serializer.lastmodMs > now + FUTURE_LEEWAY_MS) {
+      throw new UsageError(`--lastmod ${JSON.stringify(values.lastmod)} is in the future; give the date the pages last changed, or now`);
+    }
+  }
+  return defaults;
+}
+
+/** What a code's problems have in common, for "… and N more: REASON" (the code itself otherwise). */
+const REPEATED: Readonly<Record<string, string>> = {
+  'input/text': 'lines that are not URLs',
+  'input/csv': 'CSV or TSV records that cannot be read',
+  'input/jsonl': 'JSON Lines lines that cannot be read',
+  'input/encoding': 'lines with invalid UTF-8',
+  'loc/out-of-scope': 'URLs outside --base-url',
+  'loc/fragment': 'URLs written without their #fragment',
+  'lastmod/future': 'lastmod in the future',
+  'lastmod/invalid': 'lastmod not a W3C Datetime',
+  'changefreq/invalid': 'changefreq not one of the seven values',
+  'priority/invalid': 'priority not a number',
+  'priority/out-of-range': 'priority outside 0.0 to 1.0',
+  'hreflang/invalid-language': 'hreflang not a BCP 47 language tag',
+  'hreflang/invalid': 'hreflang not a language code',
+};
+
+/** Problems shown per code on a terminal before they are only counted. */
+const SHOWN_PER_CODE = 5;
+
+/**
+ * Prints problem lines to stderr. On a terminal, at most SHOWN_PER_CODE lines per code, then at the
+ * end "… and N more: REASON (CODE)": 200,000 identical problems are a count, not a scroll. Elsewhere
+ * (a file, a pipe, CI) every line is printed, for tools that read them.
+ */
+class ProblemPrinter {
+  private readonly counts = new Map<string, number>();
+  private finished = false;
+  constructor(
+    private readonly io: CliIo,
+    private readonly clearsProgress: boolean,
+    private readonly capped: boolean,
+  ) {}
+
+  print(code: string | undefined, line: string): void {
+    if (this.capped && code !== undefined) {
+      const seen = (this.counts.get(code) ?? 0) + 1;
+      this.counts.set(code, seen);
+      if (seen > SHOWN_PER_CODE) return;
+    }
+    if (this.clearsProgress) this.io.stderr.write('\r\x1b[K');
+    this.io.stderr.write(line + '\n');
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const [code, seen] of this.counts) {
+      if (seen <= SHOWN_PER_CODE) continue;
+      const reason = REPEATED[code];
+      this.io.stderr.write(`\u2026 and ${formatCount(seen - SHOWN_PER_CODE)} more: ${reason !== undefined ? `${reason} (${code})` : code}\n`);
+    }
+  }
 }
 
 function progressLine(p: WriteProgress): string {
@@ -236,7 +404,7 @@ function progressLine(p: WriteProgress): string {
   return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
-function humanSummary(s: WriteSummary, rejected: number): string {
+function humanSummary(s: WriteSummary, rejected: number, warnings: number, excluded: number): string {
   const lines: string[] = [];
   const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
   lines.push(`Wrote ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
@@ -251,7 +419,9 @@ function humanSummary(s: WriteSummary, rejected: number): string {
     }
   }
   if (s.duplicates > 0) lines.push(`  ${plural(s.duplicates, 'repeated URL')} written once`);
+  if (excluded > 0) lines.push(`  ${plural(excluded, 'URL')} left out by --include/--exclude`);
   if (rejected > 0) lines.push(`  ${plural(rejected, 'line')} rejected (see above)`);
+  if (warnings > 0) lines.push(`  ${plural(warnings, 'warning')}: written, but not as the input said (see above)`);
   if (s.removed.length > 0) lines.push(`  removed from an earlier run: ${s.removed.join(', ')}`);
   return lines.join('\n') + '\n';
 }

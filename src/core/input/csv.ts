@@ -259,31 +259,132 @@ export interface CsvColumns {
   unknown: string[];
 }
 
-const KNOWN_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
-type KnownColumn = (typeof KNOWN_COLUMNS)[number];
+export const KNOWN_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
+
+/** `--columns loc=Address,lastmod="Last Modified"`: the header name (any case) that holds each known column. */
+export type ColumnMapping = Partial<Record<KnownColumn, string>>;
 
 /**
- * Maps a header record to column indexes (`kind` names the format in messages). Names are matched case-insensitively after trimming.
- * Throws `SitemapError('input/csv-header')` when `loc` is missing or a known column appears twice.
+ * Header names a known column is found by, compared in lower case with spaces, `-` and `_` removed:
+ * the sitemap element names, and what exports of crawlers and CMSs call them (Screaming Frog:
+ * `Address`, `Last Modified`; HTTP's `Last-Modified`; `Change Frequency`).
  */
-export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'): CsvColumns {
+const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map([
+  ['loc', 'loc'],
+  ['url', 'loc'],
+  ['address', 'loc'],
+  ['lastmod', 'lastmod'],
+  ['lastmodified', 'lastmod'],
+  ['changefreq', 'changefreq'],
+  ['changefrequency', 'changefreq'],
+  ['priority', 'priority'],
+]);
+
+/** A header name as aliases are compared: lower case, without spaces, `-` and `_`. */
+function aliasKey(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** The known column a header name stands for, by its common names (see COLUMN_ALIASES), or undefined. */
+export function knownColumnOf(name: string): KnownColumn | undefined {
+  return COLUMN_ALIASES.get(aliasKey(name.trim()));
+}
+
+/**
+ * Reads `--columns`: comma-separated `COLUMN=NAME` pairs, COLUMN one of loc, lastmod, changefreq,
+ * priority, NAME a header name, in double quotes when it holds a comma (`lastmod="Last, Modified"`,
+ * `""` for a quote inside). Throws `SitemapError('ERR_SITEMAP_USAGE')` saying what is wrong.
+ */
+export function parseColumnMapping(text: string): ColumnMapping {
+  const mapping: ColumnMapping = {};
+  let i = 0;
+  const usage = (message: string): never => {
+    throw new SitemapError('ERR_SITEMAP_USAGE', `--columns ${JSON.stringify(text)}: ${message}; write e.g. loc=Address,lastmod="Last Modified"`);
+  };
+  while (i < text.length) {
+    const eq = text.indexOf('=', i);
+    if (eq === -1) usage(`${JSON.stringify(text.slice(i))} has no "="`);
+    const key = text.slice(i, eq).trim().toLowerCase();
+    if (!(KNOWN_COLUMNS as readonly string[]).includes(key)) usage(`${JSON.stringify(key)} is not one of ${KNOWN_COLUMNS.join(', ')}`);
+    let name: string;
+    let j = eq + 1;
+    while (text.charCodeAt(j) === 0x20) j++;
+    if (text.charCodeAt(j) === QUOTE) {
+      name = '';
+      for (j++; ; j++) {
+        if (j >= text.length) usage('a quoted name has no closing quote');
+        if (text.charCodeAt(j) === QUOTE) {
+          if (text.charCodeAt(j + 1) !== QUOTE) break;
+          j++;
+        }
+        name += text[j];
+      }
+      j++;
+      while (text.charCodeAt(j) === 0x20) j++;
+      if (j < text.length && text.charCodeAt(j) !== COMMA) usage(`unexpected text after the quoted name "${name}"`);
+    } else {
+      const comma = text.indexOf(',', j);
+      const stop = comma === -1 ? text.length : comma;
+      name = text.slice(j, stop);
+      j = stop;
+    }
+    name = name.trim();
+    if (name === '') usage(`no header name for ${key}`);
+    if (mapping[key as KnownColumn] !== undefined) usage(`${key} is mapped twice`);
+    mapping[key as KnownColumn] = name;
+    i = j + 1;
+  }
+  if (Object.keys(mapping).length === 0) usage('no mapping given');
+  return mapping;
+}
+
+/**
+ * Maps a header record to column indexes (`kind` names the format in messages). A column is found by
+ * `mapping` when it names one (the header name compared case-insensitively after trimming), otherwise
+ * by its common names ({@link knownColumnOf}: `loc`, `url`, `Address`, `Last Modified`, …). Throws
+ * `SitemapError('input/csv-header')` when there is no `loc` column, a known column is found twice, or
+ * a mapped name is not in the header.
+ */
+export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV', mapping: ColumnMapping = {}): CsvColumns {
   const found: Partial<Record<KnownColumn, number>> = {};
   const unknown: string[] = [];
+  const mappedBy = new Map<string, KnownColumn>();
+  for (const key of KNOWN_COLUMNS) {
+    const name = mapping[key];
+    if (name !== undefined) mappedBy.set(name.trim().toLowerCase(), key);
+  }
   fields.forEach((raw, index) => {
     const name = raw.trim();
-    const key = name.toLowerCase() as KnownColumn;
-    if ((KNOWN_COLUMNS as readonly string[]).includes(key)) {
-      if (found[key] !== undefined) {
-        throw new SitemapError('input/csv-header', `${kind} header names column "${key}" twice (columns ${found[key] + 1} and ${index + 1})`);
-      }
-      found[key] = index;
-    } else {
+    const mapped = mappedBy.get(name.toLowerCase());
+    const alias = knownColumnOf(name);
+    // A mapped column is taken from its mapping only; an alias of it elsewhere is an ordinary column.
+    const key = mapped ?? (alias !== undefined && mapping[alias] === undefined ? alias : undefined);
+    if (key === undefined) {
       unknown.push(name);
+      return;
     }
+    const earlier = found[key];
+    if (earlier !== undefined) {
+      throw new SitemapError(
+        'input/csv-header',
+        `${kind} header names column "${key}" twice (${JSON.stringify(fields[earlier]?.trim())}, column ${earlier + 1}, and ${JSON.stringify(name)}, column ${index + 1}); choose one with --columns ${key}=NAME`,
+      );
+    }
+    found[key] = index;
   });
+  for (const key of mappedBy.values()) {
+    if (found[key] === undefined) {
+      const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
+      throw new SitemapError('input/csv-header', `${kind} header has no column ${JSON.stringify(mapping[key])} for --columns ${key}=… (found ${names})`);
+    }
+  }
   if (found.loc === undefined) {
     const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
-    throw new SitemapError('input/csv-header', `${kind} header has no "loc" column (found ${names}); expected loc,lastmod,changefreq,priority`);
+    throw new SitemapError(
+      'input/csv-header',
+      `${kind} header has no "loc" column (found ${names}); expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME`,
+    );
   }
   const columns: CsvColumns = { loc: found.loc, count: fields.length, unknown };
   if (found.lastmod !== undefined) columns.lastmod = found.lastmod;
@@ -292,9 +393,24 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
   return columns;
 }
 
+const MONTHS: Readonly<Record<string, string>> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
+// RFC 9110 §5.6.7 IMF-fixdate, the form HTTP's Last-Modified header takes: `Sun, 06 Nov 1994 08:49:37 GMT`.
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d:\d\d:\d\d) GMT$/;
+
+/**
+ * An HTTP date (IMF-fixdate, as a `Last-Modified` column copied from response headers holds it) as
+ * the same instant in W3C Datetime (`1994-11-06T08:49:37Z`); undefined for anything else. Ranges
+ * (31 February) are the writer's to check, as for any lastmod.
+ */
+export function httpDateToW3c(value: string): string | undefined {
+  const m = IMF_FIXDATE.exec(value);
+  return m === null ? undefined : `${m[3]}-${MONTHS[m[2] as string]}-${m[1]}T${m[4]}Z`;
+}
+
 /**
  * Turns a record into an entry. Cells are trimmed; an empty cell is an absent field. Values are kept
- * as written (priority stays a string): the writer validates them. Throws `SitemapError('input/csv')`
+ * as written (priority stays a string): the writer validates them. The one exception is a lastmod
+ * written as an HTTP date ({@link httpDateToW3c}), given as the same instant in W3C Datetime. Throws `SitemapError('input/csv')`
  * when the record has a different number of fields than the header or no `loc`.
  */
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
@@ -309,7 +425,8 @@ export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns,
   const entry: UrlEntry = { loc };
   if (columns.lastmod !== undefined) {
     const v = (fields[columns.lastmod] ?? '').trim();
-    if (v !== '') entry.lastmod = v;
+    // A date starts with a digit; one that starts with a letter may be an HTTP date.
+    if (v !== '') entry.lastmod = v.charCodeAt(0) > 0x39 ? (httpDateToW3c(v) ?? v) : v;
   }
   if (columns.changefreq !== undefined) {
     const v = (fields[columns.changefreq] ?? '').trim();

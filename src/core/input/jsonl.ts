@@ -125,28 +125,38 @@ function normalise(name: string): string {
   return name.toLowerCase().replace(/[-_\s]/g, '');
 }
 
-function checkObject(value: Record<string, unknown>, shape: Shape & { kind: 'object' }, path: string): void {
+/**
+ * Told of a field the model does not have, which is then ignored (as an unknown CSV column is).
+ * `path` is where it is, with array indexes (`images[2].foo`); `suggestion` a model field whose name
+ * differs only in case or in `-`, `_` and spaces (`lastMod` → `lastmod`).
+ */
+export type UnknownFieldHandler = (path: string, suggestion: string | undefined) => void;
+
+function checkObject(value: Record<string, unknown>, shape: Shape & { kind: 'object' }, path: string, onUnknown: UnknownFieldHandler | undefined): void {
   for (const key of Object.keys(value)) {
     const field = shape.fields.get(key);
     const at = path === '' ? key : `${path}.${key}`;
     if (field === undefined) {
       const wanted = normalise(key);
       const hint = [...shape.fields.keys()].find((k) => normalise(k) === wanted);
-      fail(`unknown field "${at}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`);
+      if (onUnknown === undefined) fail(`unknown field "${at}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`);
+      onUnknown(at, hint);
+      delete value[key];
+      continue;
     }
     if (value[key] === null && !field.required) {
       // null stands for "absent", as many JSON producers write it.
       delete value[key];
       continue;
     }
-    check(value[key], field.shape, at);
+    check(value[key], field.shape, at, onUnknown);
   }
   for (const [key, field] of shape.fields) {
     if (field.required && !Object.hasOwn(value, key)) fail(`field "${path === '' ? key : `${path}.${key}`}" is required`);
   }
 }
 
-function check(value: unknown, shape: Shape, path: string): void {
+function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFieldHandler | undefined): void {
   let ok: boolean;
   switch (shape.kind) {
     case 'string':
@@ -160,11 +170,11 @@ function check(value: unknown, shape: Shape, path: string): void {
       break;
     case 'array':
       ok = Array.isArray(value);
-      if (ok) (value as unknown[]).forEach((item, i) => check(item, shape.of, `${path}[${i}]`));
+      if (ok) (value as unknown[]).forEach((item, i) => check(item, shape.of, `${path}[${i}]`, onUnknown));
       break;
     case 'object':
       ok = typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (ok) checkObject(value as Record<string, unknown>, shape, path);
+      if (ok) checkObject(value as Record<string, unknown>, shape, path, onUnknown);
       break;
   }
   if (!ok) fail(`field "${path}" must be ${EXPECTED[shape.kind]}, got ${typeName(value)}`);
@@ -176,9 +186,11 @@ function check(value: unknown, shape: Shape, path: string): void {
  * type, recursively for images, videos, news and alternates, with the model's required fields present.
  * `null` for an optional field means absent. DateInput fields and priority take a string or a number.
  * Throws `SitemapError('input/jsonl')` with the offending field's path, e.g.
- * `field "images[2].loc" must be a string, got a number`.
+ * `field "images[2].loc" must be a string, got a number`. A field the model does not have is removed
+ * and reported to `onUnknownField` when given (as `sitemapkit generate` ignores an unknown CSV
+ * column); without it, it is an error like the others.
  */
-export function parseJsonLine(line: string): UrlEntry {
+export function parseJsonLine(line: string, onUnknownField?: UnknownFieldHandler): UrlEntry {
   let value: unknown;
   try {
     value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
@@ -192,6 +204,6 @@ export function parseJsonLine(line: string): UrlEntry {
     // What `sitemapkit read` prints for a child of a sitemap index.
     fail('a sitemap index child ({"sitemap":…}), not a page; generate lists pages: read the child sitemaps for their pages');
   }
-  checkObject(value as Record<string, unknown>, URL_ENTRY, '');
+  checkObject(value as Record<string, unknown>, URL_ENTRY, '', onUnknownField);
   return value as UrlEntry;
 }

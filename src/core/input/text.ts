@@ -6,6 +6,8 @@
 // what to do instead: turning it into a URL (`https://www.example.com/loc,lastmod`,
 // `…/blog/www.example.com/page`, `%09` for a tab) would publish a URL nobody asked for.
 
+import { knownColumnOf } from './csv.js';
+
 /** A text line that was read: the URL or path to write, or why the line was refused. */
 export type TextLine = { loc: string; error?: undefined } | { error: string; loc?: undefined };
 
@@ -54,16 +56,26 @@ function headerNames(line: string, separator: string): string[] {
   });
 }
 
+/** Whether a header names the loc column: by `locName` (from `--columns loc=NAME`), or by a common name. */
+function namesLoc(names: readonly string[], locName: string | undefined): boolean {
+  const wanted = locName?.trim().toLowerCase();
+  return names.some((name) => (wanted !== undefined ? name === wanted : knownColumnOf(name) === 'loc'));
+}
+
 /**
  * What a line that opens an input looks like: `jsonl` when it starts with `{` (a JSON object),
- * `tsv` or `csv` when it is a header naming a `loc` column (tab- or comma-separated), otherwise
- * `text`. `line` is the first line that is not blank; a UTF-8 BOM and surrounding blanks are ignored.
+ * `tsv` or `csv` when it is a header naming a `loc` column (tab- or comma-separated; the column is
+ * `locName` when given, as `--columns loc=NAME` names it, otherwise `loc`, `url` or `address` in any
+ * case), otherwise `text`. `line` is the first line that is not blank; a UTF-8 BOM and surrounding
+ * blanks are ignored.
  */
-export function sniffInputFormat(line: string): SniffedFormat {
+export function sniffInputFormat(line: string, locName?: string): SniffedFormat {
   const s = line.trim();
   if (s.startsWith('{')) return 'jsonl';
-  if (s.includes('\t') && headerNames(s, '\t').includes('loc')) return 'tsv';
-  if (headerNames(s, ',').includes('loc')) return 'csv';
+  // A URL is no header, even one whose path is /url (a single-column text input).
+  if (HTTP_URL_RE.test(s) || s.charCodeAt(0) === 0x2f /* / */) return 'text';
+  if (s.includes('\t') && namesLoc(headerNames(s, '\t'), locName)) return 'tsv';
+  if (namesLoc(headerNames(s, ','), locName)) return 'csv';
   return 'text';
 }
 

@@ -1,0 +1,209 @@
+// What `sitemapkit generate` does to an entry between reading it and writing it: the --include /
+// --exclude filters, the defaults for fields an entry lacks, and the warnings where the written
+// sitemap would not mean what the input meant (a #fragment, a lastmod in the future, an hreflang
+// that is no BCP 47 tag). After the writer refuses an entry, `replace` drops the refused optional
+// field (lastmod, changefreq, priority, an alternate) and keeps the URL; with `strict` nothing is
+// dropped and the entry is rejected.
+//
+// This runs once per entry: the common entry (no fragment, a past lastmod, no alternates, no filter)
+// costs one indexOf for `#` and one string comparison for lastmod; nothing is parsed twice.
+
+import { InvalidValueError, quoteValue } from '../errors.js';
+import type { Changefreq, UrlEntry } from '../model.js';
+import { parseW3cDatetime } from '../datetime.js';
+import { languageTagProblem } from '../validate/language-tag.js';
+
+/** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
+export interface EntryDefaults {
+  lastmod?: string;
+  changefreq?: Changefreq;
+  priority?: string;
+}
+
+export interface EntryPolicyOptions {
+  defaults?: EntryDefaults;
+  /** Reject an entry rather than drop or change any part of it (`--strict`). */
+  strict?: boolean;
+  /** The run's start, epoch milliseconds: "now" for lastmod in the future. */
+  now: number;
+  /**
+   * Whether to write an entry with this URL path (`--include` / `--exclude`): the path as written in
+   * the input, from the host's root, without the leading `/`, query and fragment (`blog/a`, `` for the root).
+   */
+  keepPath?: (path: string) => boolean;
+}
+
+/** A warning about one entry, printed at the entry's FILE:LINE. Codes are in docs/rules.md. */
+export type EntryWarningHandler = (code: string, message: string) => void;
+
+/**
+ * lastmod up to a day ahead of now is not reported: a date alone is midnight UTC and time zones run
+ * to UTC+14, and clocks differ. The same leeway as `validate`'s rule lastmod/future.
+ */
+export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+
+/** Fields the writer may refuse and that an entry can do without. */
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(['lastmod', 'changefreq', 'priority']);
+const HREFLANG_FIELD = 'xhtml:link@hreflang';
+
+/** Distinct hreflang values whose verdict is remembered (a site has a few dozen). */
+const MAX_CACHED_TAGS = 1000;
+
+/**
+ * The URL path of `loc` as the filters see it: from the host's root, without the leading `/`, the
+ * query and the fragment. `https://example.com/blog/a?x=1` and `/blog/a#top` are both `blog/a`.
+ * A character scan, no URL parsing: the loc is as written in the input.
+ */
+export function filterPath(loc: string): string {
+  let start = 0;
+  const scheme = loc.indexOf('://');
+  if (scheme !== -1) {
+    // The authority runs to the first /, ? or # after the scheme.
+    start = loc.length;
+    for (let i = scheme + 3; i < loc.length; i++) {
+      const c = loc.charCodeAt(i);
+      if (c === 0x2f || c === 0x3f || c === 0x23) {
+        start = i;
+        break;
+      }
+    }
+  }
+  let end = loc.length;
+  for (let i = start; i < loc.length; i++) {
+    const c = loc.charCodeAt(i);
+    if (c === 0x3f || c === 0x23) {
+      end = i;
+      break;
+    }
+  }
+  if (start < end && loc.charCodeAt(start) === 0x2f) start++;
+  return loc.slice(start, end);
+}
+
+export class EntryPolicy {
+  private readonly defaults: EntryDefaults;
+  private readonly strict: boolean;
+  private readonly now: number;
+  private readonly keepPath: ((path: string) => boolean) | undefined;
+  /** A date that sorts before this (YYYY-MM-DD, two days back) is in the past: decided without parsing. */
+  private readonly pastBefore: string;
+  /** hreflang value → what is wrong with it (null: nothing). */
+  private readonly tags = new Map<string, { message: string; fix?: string } | null>();
+
+  constructor(options: EntryPolicyOptions) {
+    this.defaults = options.defaults ?? {};
+    this.strict = options.strict === true;
+    this.now = options.now;
+    this.keepPath = options.keepPath;
+    this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
+  }
+
+  /**
+   * Prepares `entry` (changed in place) for the writer. Returns false when the filters leave it out.
+   * Warns through `warn`; with `strict`, throws InvalidValueError where it would drop or change a value.
+   */
+  prepare(entry: UrlEntry, warn: EntryWarningHandler): boolean {
+    const loc = entry.loc;
+    if (typeof loc !== 'string') return true; // the writer refuses it
+    if (this.keepPath !== undefined && !this.keepPath(filterPath(loc))) return false;
+    const hash = loc.indexOf('#');
+    if (hash !== -1) this.dropFragment(entry, loc, hash, warn);
+    const lastmod = entry.lastmod;
+    if (lastmod === undefined || lastmod === null) {
+      if (this.defaults.lastmod !== undefined) entry.lastmod = this.defaults.lastmod;
+    } else if (typeof lastmod === 'string' ? !(lastmod < this.pastBefore && lastmod.length >= 4) : true) {
+      this.checkFuture(lastmod, warn);
+    }
+    if ((entry.changefreq === undefined || entry.changefreq === null) && this.defaults.changefreq !== undefined) entry.changefreq = this.defaults.changefreq;
+    if ((entry.priority === undefined || entry.priority === null) && this.defaults.priority !== undefined) entry.priority = this.defaults.priority;
+    const alternates = entry.alternates;
+    if (Array.isArray(alternates) && alternates.length > 0) this.checkHreflang(entry, alternates, warn);
+    return true;
+  }
+
+  /**
+   * After the writer refused `entry` with `error`: the entry without the refused optional value (the
+   * default in its place when there is one), with a warning; or undefined to reject the entry (a
+   * required value, or `strict`).
+   */
+  replace(error: InvalidValueError, entry: UrlEntry, warn: EntryWarningHandler): UrlEntry | undefined {
+    if (this.strict) return undefined;
+    if (OPTIONAL_FIELDS.has(error.field)) {
+      const field = error.field as 'lastmod' | 'changefreq' | 'priority';
+      if (entry[field] === undefined || entry[field] === null) return undefined;
+      const fallback = this.defaults[field];
+      if (fallback !== undefined && entry[field] !== fallback) {
+        entry[field] = fallback as never;
+        warn(error.code, `${error.message}; --${field} ${fallback} is written instead`);
+      } else {
+        delete entry[field];
+        warn(error.code, `${error.message}; the URL is written without ${field}`);
+      }
+      return entry;
+    }
+    if (error.field === HREFLANG_FIELD && Array.isArray(entry.alternates)) {
+      const kept = entry.alternates.filter((a) => a === null || typeof a !== 'object' || a.hreflang !== error.value);
+      if (kept.length === entry.alternates.length) return undefined;
+      const problem = typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
+      const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
+      warn(error.code, `${error.message}${fix}; the URL is written without this alternate`);
+      entry.alternates = kept;
+      return entry;
+    }
+    return undefined;
+  }
+
+  // RFC 3986 §3.5: the fragment is not sent to the server; crawlers fetch, and search engines index,
+  // the URL without it. Writing it would list a URL no engine keeps, and two URLs that differ only in
+  // their fragment would be one page listed twice. So the URL is written without it, which also lets
+  // the repeat be written once.
+  private dropFragment(entry: UrlEntry, loc: string, hash: number, warn: EntryWarningHandler): void {
+    const written = loc.slice(0, hash);
+    const message = `${quoteValue(loc)} has the fragment ${quoteValue(loc.slice(hash))}; search engines drop it (it is not sent to the server, RFC 3986 §3.5)`;
+    if (this.strict) throw new InvalidValueError('loc/fragment', 'loc', loc, `${message}; remove it from the input (--strict)`);
+    entry.loc = written;
+    warn('loc/fragment', `${message}, so ${quoteValue(written)} is written`);
+  }
+
+  private checkFuture(lastmod: unknown, warn: EntryWarningHandler): void {
+    let instant: number;
+    if (typeof lastmod === 'number') instant = lastmod;
+    else if (lastmod instanceof Date) instant = lastmod.getTime();
+    else if (typeof lastmod === 'string') {
+      const parsed = parseW3cDatetime(lastmod.trim());
+      if (parsed === undefined) return; // the writer refuses it
+      instant = parsed.epochMs;
+    } else return;
+    if (instant > this.now + FUTURE_LEEWAY_MS) {
+      warn('lastmod/future', `lastmod ${quoteValue(lastmod)} is in the future; it is written as given, but a page cannot have changed after today, and Google ignores lastmod values it cannot trust`);
+    }
+  }
+
+  private checkHreflang(entry: UrlEntry, alternates: readonly { hreflang: string; href: string }[], warn: EntryWarningHandler): void {
+    let kept: { hreflang: string; href: string }[] | undefined;
+    for (let i = 0; i < alternates.length; i++) {
+      const link = alternates[i] as { hreflang: string; href: string };
+      const tag = link !== null && typeof link === 'object' ? link.hreflang : undefined;
+      const problem = typeof tag === 'string' ? this.tagProblem(tag) : null;
+      if (problem === null) {
+        kept?.push(link);
+        continue;
+      }
+      const fix = problem.fix !== undefined ? `: write ${problem.fix}` : '';
+      const message = `hreflang ${quoteValue(tag)} is not a BCP 47 language tag Google reads (${problem.message})${fix}`;
+      if (this.strict) throw new InvalidValueError('hreflang/invalid-language', HREFLANG_FIELD, tag, `${message} (--strict)`);
+      warn('hreflang/invalid-language', `${message}; the URL is written without the alternate ${quoteValue(link.href)}`);
+      kept ??= alternates.slice(0, i);
+    }
+    if (kept !== undefined) entry.alternates = kept;
+  }
+
+  private tagProblem(tag: string): { message: string; fix?: string } | null {
+    let problem = this.tags.get(tag);
+    if (problem === undefined) {
+      problem = languageTagProblem(tag) ?? null;
+      if (this.tags.size < MAX_CACHED_TAGS) this.tags.set(tag, problem);
+    }
+    return problem;
+  }
+}
