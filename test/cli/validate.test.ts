@@ -123,4 +123,69 @@ describe('sitemapkit validate', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing\.xml/);
   });
+
+  describe('a success line only on exit 0', () => {
+    const FIVE_WARNINGS = `<urlset ${S}>\n` + Array.from({ length: 6 }, () => '<url><loc>https://example.com/a</loc></url>').join('\n') + '\n</urlset>\n';
+
+    it('a missing file: exit 2 and a ✖ saying it could not be read', async () => {
+      const r = await runCli(['validate', 'missing.xml', ...NOW], { cwd: tempDir() });
+      assert.equal(r.code, 2);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('-q --max-warnings 2 with 5 warnings: exit 1 and a ✖ with the counts', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'dup.xml'), FIVE_WARNINGS);
+      const r = await runCli(['validate', '-q', '--max-warnings', '2', 'dup.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 1);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ more than --max-warnings 2; 5 problems \(0 errors, 5 warnings, 0 infos\)/m);
+      assert.doesNotMatch(r.stdout, /loc\/duplicate/, '-q still hides the warning rows');
+      const within = await runCli(['validate', '-q', '--max-warnings', '5', 'dup.xml', ...NOW], { cwd: dir });
+      assert.equal(within.code, 0);
+      assert.match(within.stdout, /^✖ 5 problems \(0 errors, 5 warnings, 0 infos\)/m, 'warnings within the limit are still counted');
+    });
+
+    it('a refused URL: exit 2 and no ✔', async () => {
+      const r = await runCli(['validate', 'http://127.0.0.1:9/sitemap.xml', ...NOW], { cwd: tempDir() });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /127\.0\.0\.1/);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('a good file beside a missing one: exit 2, no ✔', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const r = await runCli(['validate', 'a.xml', 'missing.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.doesNotMatch(r.stdout, /✔/);
+    });
+
+    it('exit 0 with no problems: the ✔, with the schema verdict', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const r = await runCli(['validate', 'a.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /^✔ 1 file, 1 entry, no problems; schemas: 1 valid, 0 invalid$/m);
+    });
+  });
+
+  it('every format states each file\'s schema verdict', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'good.xml'), VALID);
+    writeFileSync(join(dir, 'bad.xml'), VALID.replace('<lastmod>2024-01-01</lastmod>', '<lastmod>2024-01-01</lastmod><foo>1</foo>'));
+    writeFileSync(join(dir, 'feed.xml'), '<rss version="2.0"><channel><item><link>https://example.com/a</link></item></channel></rss>\n');
+    const files = ['good.xml', 'bad.xml', 'feed.xml'];
+    const out = JSON.parse((await runCli(['validate', ...files, '--format', 'json', ...NOW], { cwd: dir })).stdout) as { files: { file: string; schemaValid: boolean | null }[] };
+    assert.deepStrictEqual(out.files.map((f) => [f.file, f.schemaValid]), [['good.xml', true], ['bad.xml', false], ['feed.xml', null]]);
+    const sarif = JSON.parse((await runCli(['validate', ...files, '--format', 'sarif', ...NOW], { cwd: dir })).stdout) as { runs: { artifacts: { location: { uri: string }; properties: { schemaValid: boolean | null } }[] }[] };
+    assert.deepStrictEqual(sarif.runs[0]?.artifacts.map((a) => [a.location.uri, a.properties.schemaValid]), [['good.xml', true], ['bad.xml', false], ['feed.xml', null]]);
+    const junit = (await runCli(['validate', ...files, '--format', 'junit', ...NOW], { cwd: dir })).stdout;
+    assert.deepStrictEqual([...junit.matchAll(/<testsuite name="([^"]+)"[^>]*>\s*<properties>\s*<property name="schemaValid" value="([a-z]+)"\/>/g)].map((m) => [m[1], m[2]]), [['good.xml', 'true'], ['bad.xml', 'false'], ['feed.xml', 'null']]);
+    const stylish = (await runCli(['validate', ...files, ...NOW], { cwd: dir })).stdout;
+    assert.match(stylish, /^bad\.xml {2}\(not valid against the sitemap schemas\)$/m);
+    assert.match(stylish, /; schemas: 1 valid, 1 invalid$/m);
+  });
 });

@@ -9,11 +9,11 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
 import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
-import { summarize, type FileReport } from '../../core/validate/types.js';
+import { schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
+import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
 import { PROJECT_URL, userAgent, version } from '../version.js';
@@ -217,7 +217,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (config.limits !== undefined) base.limits = config.limits;
   if (now !== undefined) base.now = now;
   const reports: FileReport[] = [];
-  let fatal = false;
+  /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
+  let unreadable = 0;
   let timeoutMs: number | undefined;
   try {
     timeoutMs = seconds(values.timeout, '--timeout');
@@ -249,12 +250,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       const result = await check(options);
-      reports.push(result);
+      reports.push({ ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) });
       return result;
     } catch (error) {
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       io.stderr.write(`sitemapkit validate: ${error.message}\n`);
-      fatal = true;
+      unreadable++;
       return undefined;
     }
   };
@@ -287,9 +288,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   await client?.close();
 
   const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
-  io.stdout.write(render(format, shown, io));
   const summary = summarize(reports);
-  if (fatal) return EXIT_FATAL;
+  // The summary line states the outcome the exit status gives: counts over every diagnostic (-q
+  // hides rows, not problems), the inputs not read, the --max-warnings limit.
+  const outcome: StylishOutcome = { unreadable, summary, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
+  io.stdout.write(render(format, shown, io, outcome));
+  if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
     io.stderr.write(`sitemapkit validate: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
@@ -330,7 +334,7 @@ function addNested(result: SitemapValidationResult, nested: readonly Diagnostic[
   if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
 }
 
-function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {
+function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo, outcome: StylishOutcome): string {
   switch (format) {
     case 'json':
       return formatJson(reports);
@@ -341,7 +345,7 @@ function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo)
     case 'junit':
       return formatJunit(reports);
     default:
-      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, outcome });
   }
 }
 
