@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { xmllint } from '../helpers/xmllint.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/validate/', import.meta.url));
 const NOW = ['--now', '2026-01-01'];
@@ -187,5 +188,36 @@ describe('sitemapkit validate', () => {
     const stylish = (await runCli(['validate', ...files, ...NOW], { cwd: dir })).stdout;
     assert.match(stylish, /^bad\.xml {2}\(not valid against the sitemap schemas\)$/m);
     assert.match(stylish, /; schemas: 1 valid, 1 invalid$/m);
+  });
+
+  describe('the exit status agrees with the schema', () => {
+    const I = (body: string): string => `<sitemapindex ${S}>\n${body}\n</sitemapindex>\n`;
+    const CASES: Record<string, string> = {
+      'a wrong namespace': VALID.replace('sitemap/0.9', 'sitemap/0.8'),
+      'no namespace': VALID.replace(` ${S}`, ''),
+      "Google's old namespace": VALID.replace('http://www.sitemaps.org/schemas/sitemap/0.9', 'http://www.google.com/schemas/sitemap/0.84'),
+      "<changefreq> inside an index's <sitemap>": I('<sitemap><loc>https://example.com/a.xml</loc><changefreq>daily</changefreq></sitemap>'),
+      'an unknown element inside <sitemapindex>': I('<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<foo>1</foo>'),
+      'an element of an unknown namespace': VALID.replace('</lastmod>', '</lastmod><x:y xmlns:x="https://x.example/">1</x:y>'),
+      'a W3C date the schema rejects': VALID.replace('2024-01-01', '2024-01'),
+      'a changefreq in the wrong case': VALID.replace('</lastmod>', '</lastmod><changefreq>Daily</changefreq>'),
+      'whitespace before the XML declaration': ` ${VALID}`,
+      'an empty urlset': `<urlset ${S}></urlset>\n`,
+    };
+    for (const [name, doc] of Object.entries(CASES)) {
+      it(`${name}: exit 1, as xmllint rejects it; --rule may still lower it`, async () => {
+        const dir = tempDir();
+        writeFileSync(join(dir, 'f.xml'), doc);
+        const theirs = await xmllint(doc, doc.includes('<sitemapindex') ? 'all-index' : 'all');
+        assert.equal(theirs.valid, false, 'xmllint rejects the file');
+        const r = await runCli(['validate', 'f.xml', '--format', 'json', ...NOW], { cwd: dir });
+        assert.equal(r.code, 1, r.stdout);
+        const out = JSON.parse(r.stdout) as { files: { schemaValid: boolean; diagnostics: { code: string; severity: string }[] }[] };
+        assert.equal(out.files[0]?.schemaValid, false);
+        const lowered = [...new Set(out.files[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => `--rule=${d.code}=warning`))];
+        const again = await runCli(['validate', 'f.xml', ...lowered, ...NOW], { cwd: dir });
+        assert.equal(again.code, 0, `${lowered.join(' ')}: ${again.stdout}`);
+      });
+    }
   });
 });

@@ -96,6 +96,10 @@ function build(): ReadonlyMap<string, RuleInfo> {
     ...STRUCTURE_CODES,
     ...PROTOCOL_CODES,
     ...Object.fromEntries(Object.entries(HREFLANG_RULES).map(([code, r]) => [code, r.severity])),
+    // What makes the XML unreadable for libxml2 is an error in validation (validator.ts), though the
+    // reader reads on after a misplaced or malformed declaration.
+    'xml/declaration-not-at-start': 'error',
+    'xml/bad-declaration': 'error',
   };
   const hreflangTitles: Record<string, string> = Object.fromEntries(Object.entries(HREFLANG_RULES).map(([code, r]) => [code, r.title]));
   const rules = new Map<string, RuleInfo>();

@@ -21,7 +21,7 @@ const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'xsd/unexpected-element': 'error',
   'xsd/missing-element': 'error',
-  'xsd/unknown-namespace': 'warning',
+  'xsd/unknown-namespace': 'error',
   'xsd/unexpected-attribute': 'error',
   'xsd/missing-attribute': 'error',
   'xsd/invalid-attribute': 'error',
@@ -29,7 +29,7 @@ export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze
   'xsd/text-not-allowed': 'error',
   'xsd/root': 'error',
   'value/whitespace': 'warning',
-  'lastmod/not-xsd': 'warning',
+  'lastmod/not-xsd': 'error',
 });
 
 interface Frame {
