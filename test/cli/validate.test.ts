@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -219,5 +219,60 @@ describe('sitemapkit validate', () => {
         assert.equal(again.code, 0, `${lowered.join(' ')}: ${again.stdout}`);
       });
     }
+  });
+
+  describe('--follow finds children by their path relative to the index', () => {
+    const index = (...locs: string[]): string => `<sitemapindex ${S}>\n${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+    const urls = (...locs: string[]): string => `<urlset ${S}>\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join('\n')}\n</urlset>\n`;
+
+    it("Hugo's per-language children (en/sitemap.xml, es/sitemap.xml) are read, not the index itself", async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'public', 'en'), { recursive: true });
+      mkdirSync(join(dir, 'public', 'es'), { recursive: true });
+      writeFileSync(join(dir, 'public', 'sitemap.xml'), index('https://example.com/en/sitemap.xml', 'https://example.com/es/sitemap.xml'));
+      writeFileSync(join(dir, 'public', 'en', 'sitemap.xml'), urls('https://example.com/en/', 'https://example.com/en/a'));
+      writeFileSync(join(dir, 'public', 'es', 'sitemap.xml'), urls('https://example.com/es/', 'https://example.com/es/a', 'https://example.com/es/a'));
+      const { code, out } = await json(['public/sitemap.xml', '--follow'], dir);
+      assert.deepStrictEqual(out.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]), [
+        ['public/sitemap.xml', []],
+        [join('public', 'en', 'sitemap.xml'), []],
+        [join('public', 'es', 'sitemap.xml'), ['loc/duplicate']],
+      ]);
+      assert.equal(code, 0);
+    });
+
+    it('a child missing on disk is an error on the index, at its entry', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'sitemap.xml'), index('https://example.com/a.xml', 'https://example.com/gone.xml', 'https://example.com/deep/gone.xml.gz'));
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const { code, out } = await json(['sitemap.xml', '--follow'], dir);
+      assert.equal(code, 1);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['sitemap.xml', 'a.xml']);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['index/child-missing@3:1', 'index/child-missing@4:1']);
+      const stylish = await runCli(['validate', 'sitemap.xml', '--follow', ...NOW], { cwd: dir });
+      assert.doesNotMatch(stylish.stdout, /✔/);
+      assert.match(stylish.stdout, /no file deep[\\/]gone\.xml\.gz/);
+      assert.equal((await runCli(['validate', 'sitemap.xml', '--follow', '--rule', 'index/child-missing=warning', ...NOW], { cwd: dir })).code, 0);
+    });
+
+    it('--location puts the index in a directory of its site', async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'posts'));
+      writeFileSync(join(dir, 'index.xml'), index('https://example.com/blog/posts/1.xml', 'https://example.com/blog/2.xml'));
+      writeFileSync(join(dir, 'posts', '1.xml'), urls('https://example.com/blog/posts/a'));
+      const { out } = await json(['index.xml', '--follow', '--location', 'https://example.com/blog/index.xml'], dir);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['index.xml', join('posts', '1.xml')]);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/child-missing@3']);
+    });
+
+    it('a child URL never names a file outside the index directory, nor the index for another path', async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'site'));
+      writeFileSync(join(dir, 'secret.xml'), urls('https://example.com/secret'));
+      writeFileSync(join(dir, 'site', 'sitemap.xml'), index('https://example.com/..%2Fsecret.xml', 'https://example.com/x/%2e%2e/%2e%2e/secret.xml', 'https://example.com/other/sitemap.xml'));
+      const { out } = await json(['site/sitemap.xml', '--follow'], dir);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['site/sitemap.xml']);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.filter((d) => d.code.startsWith('index/')).map((d) => `${d.code}@${d.line}`), ['index/child-missing@2', 'index/child-missing@3', 'index/child-missing@4']);
+    });
   });
 });

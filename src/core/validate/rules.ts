@@ -24,6 +24,7 @@ const INPUT_CODES: Readonly<Record<string, Severity>> = {
   'budget/gzip-depth': 'error',
   'gzip/corrupt': 'error',
   'index/nested': 'warning',
+  'index/child-missing': 'error',
 };
 
 /** Titles and Search Console messages; a code missing here gets its code as title. */
@@ -80,6 +81,7 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'limits/file-too-large': ['more than 50 MB (10 MB legacy) uncompressed', 'Sitemap file size error'],
   'limits/too-many-sitemaps': ['more than 50,000 (1,000 legacy) sitemaps in one index', 'Too many Sitemaps'],
   'index/nested': ['an index that lists another index', 'Nested indexes'],
+  'index/child-missing': ['with --follow, a child sitemap the index lists that is not on disk', "Couldn't fetch"],
   'image/too-many': ['more than 1,000 images in one <url>', 'Too many images'],
   'news/too-many': ['more than 1,000 news entries in one sitemap', 'Too many news URLs'],
   'video/invalid': ['a video entry with a missing or wrong field', 'Invalid video'],
