@@ -121,9 +121,48 @@ export function oneOf(values: readonly string[]): SimpleTypeCheck {
   return (value) => (set.has(value) ? undefined : `not one of ${values.join(', ')}`);
 }
 
+/**
+ * An XSD regular expression as a JavaScript one (XSD 1.1 part 2, appendix G): the multi-character
+ * escapes mean other things there. `\w` is every character but punctuation, separators and
+ * "other" (so `é` and `$` are in and `_` is out, unlike JavaScript's [A-Za-z0-9_]), `\d` any decimal
+ * digit, `\s` the four XML whitespace characters. Only what the sitemap schemas use is translated
+ * beyond these (no `\i`, `\c`, character class subtraction).
+ */
+export function xsdRegExpSource(pattern: string): string {
+  // Each escape as [set] or [^set]: \w is "not punctuation, separator or other", \W its complement.
+  const SETS: Readonly<Record<string, readonly [set: string, negated: boolean]>> = {
+    w: ['\\p{P}\\p{Z}\\p{C}', true], W: ['\\p{P}\\p{Z}\\p{C}', false],
+    d: ['\\p{Nd}', false], D: ['\\p{Nd}', true],
+    s: ['\\x20\\t\\n\\r', false], S: ['\\x20\\t\\n\\r', true],
+  };
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[++i] as string;
+      const escape = SETS[next];
+      if (escape === undefined) {
+        out += c + next;
+      } else if (!inClass) {
+        out += escape[1] ? `[^${escape[0]}]` : `[${escape[0]}]`;
+      } else if (!escape[1]) {
+        out += escape[0];
+      } else {
+        throw new Error(`XSD pattern ${JSON.stringify(pattern)}: \\${next} inside a character class is not supported`);
+      }
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
+}
+
 /** An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). */
 export function matching(pattern: string, what: string): SimpleTypeCheck {
-  const re = new RegExp(`^(?:${pattern})$`, 'u');
+  const re = new RegExp(`^(?:${xsdRegExpSource(pattern)})$`, 'u');
   return (value) => (re.test(value) ? undefined : `not ${what}`);
 }
 
