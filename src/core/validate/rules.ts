@@ -32,6 +32,7 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'xml/raw-ampersand': ['a raw & in text: values must be entity-escaped', 'Parsing error'],
   'xml/raw-less-than': ['a raw < in text: values must be entity-escaped', 'Parsing error'],
   'xml/undefined-entity': ['an entity XML does not define (such as &eacute;)', 'Parsing error'],
+  'xml/invalid-char': ['a character XML 1.0 forbids (a NUL, a control character, U+FFFF)', 'Parsing error'],
   'xml/mismatched-tag': ['an end tag that does not match', 'Parsing error'],
   'xml/unclosed-element': ['elements left open at the end', 'Parsing error'],
   'xml/truncated': ['the file ends in the middle', 'Parsing error'],

@@ -21,12 +21,17 @@ const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
 const IP_LITERAL = '\\[[0-9A-Fa-f:.vV\\-]+\\]';
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
-const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+// RFC 3986 allows an empty port (`host:`); libxml2's xmlParse3986Port wants a digit.
+const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]+)?`;
 const PATH = `(?:${PCHAR}|/)*`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
-const URI_REFERENCE = new RegExp(
-  `^(?:${SCHEME}:)?(?://${AUTHORITY})?${PATH}(?:\\?${QUERY})?(?:#${QUERY})?$`,
-);
+// After an authority the path is empty or starts with `/` (path-abempty): `host:/a` is not a host
+// with an empty port and the path `:/a`. Without one, the path cannot start with `//`.
+const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${QUERY})?`;
+/** What starts with a scheme must be an absolute URI (libxml2 tries that first; as a relative reference its first segment would hold a `:`). */
+const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
+const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
+const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
 
 /**
  * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
@@ -36,9 +41,10 @@ const URI_REFERENCE = new RegExp(
 export const anyUri: SimpleTypeCheck = (value) => {
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
-  if (!URI_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
+  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
+  if (!RELATIVE_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
   // A relative reference's first segment cannot hold a ':' (it would read as a scheme): RFC 3986 §4.2.
-  if (!/^[A-Za-z][A-Za-z0-9+\-.]*:/.test(v) && !v.startsWith('/')) {
+  if (!v.startsWith('/')) {
     const first = /^[^/?#]*/.exec(v)?.[0] ?? '';
     if (first.includes(':')) return 'not a URI reference (RFC 3986): a relative path cannot start with a segment holding ":"';
   }
