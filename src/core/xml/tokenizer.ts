@@ -165,8 +165,6 @@ const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 const DEFAULT_MAX_DEPTH = 256;
 /** `nextAmp` when the buffer has no `&` left (a small integer, like every offset: see `nextNL`). */
 const NO_AMP = -2;
-/** `nextBad` when the buffer has no character XML forbids left. */
-const NO_BAD = -2;
 const DEFAULT_MAX_VALUE_LENGTH = 10 * 1024 * 1024;
 const DEFAULT_MAX_NAME_LENGTH = 1024;
 /** Longest `&...;` reference considered; anything longer is a raw `&`. */
@@ -272,16 +270,29 @@ function isHighSurrogate(c: number): boolean {
 /**
  * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
  * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
- * every surrogate (findForbidden tells a pair from a lone one). One native scan per buffer finds them.
+ * every surrogate (findForbidden tells a pair from a lone one). Only the text the tokenizer delivers
+ * itself is looked at, once, natively (what a shortcut takes, its pattern has already excluded).
  */
 const FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
+/** The same, to test a piece of text at once. */
+const HAS_FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/;
+/** Up to this length (the line break and indentation between two elements) a loop beats a RegExp call. */
+const SHORT_TEXT = 16;
+
+/** HAS_FORBIDDEN_CANDIDATE.test(buf.slice(a, b)), for a short piece. */
+function hasForbiddenCandidate(buf: string, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    const c = buf.charCodeAt(k);
+    if (c < 0x20 ? c !== 0x0a && c !== 0x09 && c !== 0x0d : c >= 0xd800 && (c <= 0xdfff || c >= 0xfffe)) return true;
+  }
+  return false;
+}
 
 /**
- * The index of the first character XML forbids in `s` from `from` on, or -1. A high surrogate that
- * ends `s` is not counted unless `final`: its low half may come with the next chunk (text, CDATA and
- * comments carry it).
+ * The index of the first character XML forbids in `s` from `from` on, or -1. `s` is a whole piece:
+ * a high surrogate that ends it, or a low one that starts it, is lone.
  */
-function findForbidden(s: string, from: number, final: boolean): number {
+function findForbidden(s: string, from: number): number {
   const re = FORBIDDEN_CANDIDATE;
   re.lastIndex = from;
   for (;;) {
@@ -290,7 +301,7 @@ function findForbidden(s: string, from: number, final: boolean): number {
     const k = m.index;
     const c = s.charCodeAt(k);
     if (c >= 0xd800 && c <= 0xdbff) {
-      if (k + 1 >= s.length) return final ? k : -1;
+      if (k + 1 >= s.length) return k;
       const d = s.charCodeAt(k + 1);
       if (d < 0xdc00 || d > 0xdfff) return k;
       re.lastIndex = k + 2;
@@ -403,8 +414,6 @@ export class XmlTokenizer {
   private carryShortcuts = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
-  /** The next character XML forbids (absolute offset): -1 not looked for yet in this buffer, NO_BAD none left in it. */
-  private nextBad = -1;
 
   // The token being read: where it starts, its section and accumulator.
   private tokLine = 1;
@@ -603,7 +612,6 @@ export class XmlTokenizer {
       this.nextNL = -1;
       this.nextCR = -1;
       this.nextAmp = -1;
-      this.nextBad = -1;
       return end;
     } catch (error) {
       this.broken = true;
@@ -645,7 +653,6 @@ export class XmlTokenizer {
     this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
     this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
     this.nextAmp = -1;
-    this.nextBad = -1;
   }
 
   // ---- positions ------------------------------------------------------------------------------
@@ -1557,11 +1564,12 @@ export class XmlTokenizer {
       const k = buf.indexOf('&', a);
       this.nextAmp = k === -1 ? NO_AMP : k + base;
     }
-    if (this.nextBad !== NO_BAD && this.nextBad < absA) {
-      const k = findForbidden(buf, a, this.ended);
-      this.nextBad = k === -1 ? NO_BAD : k + base;
+    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB)) {
+      this.decodeText(buf, a, b, len);
+      return;
     }
-    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB) || (this.nextBad >= 0 && this.nextBad < absB)) {
+    const s = buf.slice(a, b);
+    if (b - a <= SHORT_TEXT ? hasForbiddenCandidate(buf, a, b) : HAS_FORBIDDEN_CANDIDATE.test(s)) {
       this.decodeText(buf, a, b, len);
     } else if (this.textLen === 0 && b - a <= this.maxValue) {
       // The common case: the first and only piece of a run, nothing to decode, within budget.
@@ -1571,10 +1579,21 @@ export class XmlTokenizer {
       this.runCol = column;
       this.runOffset = absA;
       this.textLen = b - a;
-      this.h.text(buf.slice(a, b), line, column, absA);
+      this.h.text(s, line, column, absA);
     } else {
-      this.emitText(buf.slice(a, b), absA);
+      this.emitText(s, absA);
     }
+  }
+
+  /**
+   * The index in `buf` of the first character XML forbids in buf[a, b), from `from` on, or -1. The
+   * range is a run of text, a CDATA piece or a comment's, which never ends between the halves of a
+   * pair (a high surrogate that ends a chunk is carried), so a high surrogate at its end is lone.
+   */
+  private forbiddenWithin(buf: string, a: number, b: number, from: number): number {
+    if (from >= b) return -1;
+    const k = findForbidden(a === 0 && b === buf.length ? buf : buf.slice(a, b), from - a);
+    return k === -1 ? -1 : k + a;
   }
 
   /**
@@ -1586,7 +1605,8 @@ export class XmlTokenizer {
     // The caches are at or after `a` here (textSegment refreshed them).
     let amp = this.nextAmp === NO_AMP ? Infinity : this.nextAmp - base;
     let cr = this.nextCR === -1 ? Infinity : this.nextCR - base;
-    let bad = this.nextBad === NO_BAD ? Infinity : this.nextBad - base;
+    const firstBad = this.forbiddenWithin(buf, a, b, a);
+    let bad = firstBad === -1 ? Infinity : firstBad;
     let out = '';
     let last = a;
     let pieceStart = a;
@@ -1601,9 +1621,8 @@ export class XmlTokenizer {
         pieceStart = j;
         if (this.textOverflow) return;
         this.forbiddenAt(buf, j);
-        const k = findForbidden(buf, j + 1, this.ended);
+        const k = this.forbiddenWithin(buf, a, b, j + 1);
         bad = k === -1 ? Infinity : k;
-        this.nextBad = bad === Infinity ? NO_BAD : bad + base;
       } else if (j === amp) {
         let next = j + 1;
         const r = scanRef(buf, j, len);
@@ -1637,12 +1656,12 @@ export class XmlTokenizer {
 
   /** `xml/invalid-char` for each character XML forbids in buf[a, b) (a comment's). */
   private forbiddenIn(buf: string, a: number, b: number): void {
-    for (let k = findForbidden(buf, a, this.ended); k !== -1 && k < b; k = findForbidden(buf, k + 1, this.ended)) this.forbiddenAt(buf, k);
+    for (let k = this.forbiddenWithin(buf, a, b, a); k !== -1; k = this.forbiddenWithin(buf, a, b, k + 1)) this.forbiddenAt(buf, k);
   }
 
   /** `xml/invalid-char` at the current token for the first character XML forbids in `s` (PI data, a DOCTYPE, whole). */
   private forbiddenInToken(s: string, what: string): void {
-    const k = findForbidden(s, 0, true);
+    const k = findForbidden(s, 0);
     if (k !== -1) this.reportTok('xml/invalid-char', `${codePointName(s, k)} in ${what} is a character XML 1.0 does not allow in a document`, 'remove the character');
   }
 
@@ -1711,13 +1730,13 @@ export class XmlTokenizer {
     // A forbidden character splits the section: the text before it, its diagnostic, then the rest
     // (the character kept, as in other text).
     let from = a;
-    let bad = findForbidden(buf, a, this.ended);
-    while (bad !== -1 && bad < b) {
+    let bad = this.forbiddenWithin(buf, a, b, a);
+    while (bad !== -1) {
       if (bad > from) this.cdataPiece(buf, from, bad);
       if (this.textOverflow) return;
       this.forbiddenAt(buf, bad);
       from = bad;
-      bad = findForbidden(buf, bad + 1, this.ended);
+      bad = this.forbiddenWithin(buf, a, b, bad + 1);
     }
     this.cdataPiece(buf, from, b);
   }
