@@ -16,6 +16,10 @@
 // whose construct is not yet known, a partial `&ref`, a trailing CR or high surrogate, a `]` or `-`
 // that may start a terminator) are carried over and re-read with the next chunk.
 //
+// A character XML 1.0 forbids (a NUL, another C0 control, U+FFFE, U+FFFF, a lone surrogate) is
+// `xml/invalid-char` wherever it is, and kept: the text the tokenizer delivers is looked at once (a
+// loop or one RegExp test per run), attribute values in the loop that already looks for `&`.
+//
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
