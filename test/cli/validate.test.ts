@@ -219,6 +219,19 @@ describe('sitemapkit validate', () => {
         assert.equal(again.code, 0, `${lowered.join(' ')}: ${again.stdout}`);
       });
     }
+
+    it('the schema finding a reader diagnostic stands for lends it its level: lowering the xsd/* rule lowers both', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'i.xml'), CASES["<changefreq> inside an index's <sitemap>"] as string);
+      const codes = async (...args: string[]): Promise<{ code: number; found: string[] }> => {
+        const r = await runCli(['validate', 'i.xml', '--format', 'json', ...args, ...NOW], { cwd: dir });
+        return { code: r.code, found: (JSON.parse(r.stdout) as { files: { diagnostics: { code: string; severity: string }[] }[] }).files[0]?.diagnostics.map((d) => `${d.code}:${d.severity}`) ?? [] };
+      };
+      assert.deepStrictEqual(await codes(), { code: 1, found: ['element/unexpected:error'] });
+      assert.deepStrictEqual(await codes('--rule', 'xsd/unexpected-element=warning'), { code: 0, found: ['element/unexpected:warning'] });
+      assert.deepStrictEqual(await codes('--rule', 'xsd/unexpected-element=off'), { code: 0, found: ['element/unexpected:warning'] });
+      assert.deepStrictEqual(await codes('--rule', 'element/unexpected=info'), { code: 0, found: ['element/unexpected:info'] });
+    });
   });
 
   describe('--follow finds children by their path relative to the index', () => {
