@@ -161,8 +161,9 @@ function skipBlanks(q: usize, end: usize): usize {
 }
 
 /**
- * LOC: `https?://[URL_CHARS]+(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, with plain-entry.ts
- * isPlainLoc's check that every `%` starts an escape (two hex digits, which are URL characters).
+ * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
+ * `(?:A+@)?A+(?::[0-9]+)?` with A the URL_CHARS but `:` and `@` (plain-entry.ts), with isPlainLoc's
+ * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
   if (!has8(q, end, 4, HTTP)) return 0;
@@ -171,11 +172,24 @@ function readLoc(q: usize, end: usize): usize {
   if (!has8(q, end, 3, COLON_SLASHES)) return 0;
   q += 3;
   const authority = q;
+  // Where the `@` ending the user information and the `:` before the port are (0: none).
+  let at: usize = 0;
+  let colon: usize = 0;
   while (q < end && is(q, URL_CHAR)) {
-    if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+    const c = byte(q);
+    if (c == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+    if (c == 0x40) {
+      if (at != 0 || colon != 0 || q == authority) return 0;
+      at = q;
+    } else if (c == 0x3a) {
+      if (colon != 0 || q == authority || q == at + 1) return 0;
+      colon = q;
+    } else if (colon != 0 && !(c >= 0x30 && c <= 0x39)) {
+      return 0;
+    }
     q++;
   }
-  if (q == authority) return 0;
+  if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;

@@ -93,6 +93,22 @@ describe('sitemapkit read', () => {
     for (const d of diagnostics(amp.stderr)) assert.equal(d.file, 'raw-ampersand.xml');
   });
 
+  it('a NUL or another character XML forbids is not well-formed: exit 1, and no URL carries it', async () => {
+    const dir = tempDir();
+    for (const [name, bad] of [['nul', '\u0000'], ['control', '\u0007'], ['ffff', '\uffff'], ['ref', '&#0;']] as const) {
+      writeFileSync(join(dir, `${name}.xml`), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://example.com/a${bad}b</loc></url>\n<url><loc>https://example.com/c</loc></url>\n</urlset>\n`);
+      for (const bulk of [[], ['--format', 'urls']]) {
+        const r = await runCli(['read', `${name}.xml`, ...bulk], { cwd: dir });
+        assert.equal(r.code, 1, name);
+        assert.ok(!r.stdout.includes('\u0000') && !r.stdout.includes('\\u0000') && !r.stdout.includes('a\u0007b') && !r.stdout.includes('\\u0007') && !r.stdout.includes('\uffff'), `${name}: ${JSON.stringify(r.stdout)}`);
+        assert.ok(r.stdout.includes('https://example.com/c'), name);
+        const codes = diagnostics(r.stderr).map((d) => `${d.code}@${d.line}:${d.column}`);
+        assert.ok(codes.includes(name === 'ref' ? 'xml/invalid-char-ref@2:32' : 'xml/invalid-char@2:32'), `${name}: ${codes.join(' ')}`);
+        assert.ok(codes.includes('loc/untrusted@2:6'), `${name}: ${codes.join(' ')}`);
+      }
+    }
+  });
+
   it('exits 0 with warnings only; --quiet hides them', async () => {
     writeFileSync(join(cwd, 'legacy.xml'), '<urlset xmlns="http://www.google.com/schemas/sitemap/0.84"><url><loc>https://a.example/</loc></url></urlset>');
     const r = await runCli(['read', 'legacy.xml'], { cwd });

@@ -3,12 +3,13 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { xmllint } from '../helpers/xmllint.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/validate/', import.meta.url));
 const NOW = ['--now', '2026-01-01'];
@@ -122,5 +123,169 @@ describe('sitemapkit validate', () => {
     const missing = await runCli(['validate', 'missing.xml'], { cwd: dir });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing\.xml/);
+  });
+
+  describe('a success line only on exit 0', () => {
+    const FIVE_WARNINGS = `<urlset ${S}>\n` + Array.from({ length: 6 }, () => '<url><loc>https://example.com/a</loc></url>').join('\n') + '\n</urlset>\n';
+
+    it('a missing file: exit 2 and a ✖ saying it could not be read', async () => {
+      const r = await runCli(['validate', 'missing.xml', ...NOW], { cwd: tempDir() });
+      assert.equal(r.code, 2);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('-q --max-warnings 2 with 5 warnings: exit 1 and a ✖ with the counts', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'dup.xml'), FIVE_WARNINGS);
+      const r = await runCli(['validate', '-q', '--max-warnings', '2', 'dup.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 1);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ more than --max-warnings 2; 5 problems \(0 errors, 5 warnings, 0 infos\)/m);
+      assert.doesNotMatch(r.stdout, /loc\/duplicate/, '-q still hides the warning rows');
+      const within = await runCli(['validate', '-q', '--max-warnings', '5', 'dup.xml', ...NOW], { cwd: dir });
+      assert.equal(within.code, 0);
+      assert.match(within.stdout, /^✖ 5 problems \(0 errors, 5 warnings, 0 infos\)/m, 'warnings within the limit are still counted');
+    });
+
+    it('a refused URL: exit 2 and no ✔', async () => {
+      const r = await runCli(['validate', 'http://127.0.0.1:9/sitemap.xml', ...NOW], { cwd: tempDir() });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /127\.0\.0\.1/);
+      assert.doesNotMatch(r.stdout, /✔|no problems/);
+      assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('a good file beside a missing one: exit 2, no ✔', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const r = await runCli(['validate', 'a.xml', 'missing.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.doesNotMatch(r.stdout, /✔/);
+    });
+
+    it('exit 0 with no problems: the ✔, with the schema verdict', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const r = await runCli(['validate', 'a.xml', ...NOW], { cwd: dir });
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /^✔ 1 file, 1 entry, no problems; schemas: 1 valid, 0 invalid$/m);
+    });
+  });
+
+  it('every format states each file\'s schema verdict', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'good.xml'), VALID);
+    writeFileSync(join(dir, 'bad.xml'), VALID.replace('<lastmod>2024-01-01</lastmod>', '<lastmod>2024-01-01</lastmod><foo>1</foo>'));
+    writeFileSync(join(dir, 'feed.xml'), '<rss version="2.0"><channel><item><link>https://example.com/a</link></item></channel></rss>\n');
+    const files = ['good.xml', 'bad.xml', 'feed.xml'];
+    const out = JSON.parse((await runCli(['validate', ...files, '--format', 'json', ...NOW], { cwd: dir })).stdout) as { files: { file: string; schemaValid: boolean | null }[] };
+    assert.deepStrictEqual(out.files.map((f) => [f.file, f.schemaValid]), [['good.xml', true], ['bad.xml', false], ['feed.xml', null]]);
+    const sarif = JSON.parse((await runCli(['validate', ...files, '--format', 'sarif', ...NOW], { cwd: dir })).stdout) as { runs: { artifacts: { location: { uri: string }; properties: { schemaValid: boolean | null } }[] }[] };
+    assert.deepStrictEqual(sarif.runs[0]?.artifacts.map((a) => [a.location.uri, a.properties.schemaValid]), [['good.xml', true], ['bad.xml', false], ['feed.xml', null]]);
+    const junit = (await runCli(['validate', ...files, '--format', 'junit', ...NOW], { cwd: dir })).stdout;
+    assert.deepStrictEqual([...junit.matchAll(/<testsuite name="([^"]+)"[^>]*>\s*<properties>\s*<property name="schemaValid" value="([a-z]+)"\/>/g)].map((m) => [m[1], m[2]]), [['good.xml', 'true'], ['bad.xml', 'false'], ['feed.xml', 'null']]);
+    const stylish = (await runCli(['validate', ...files, ...NOW], { cwd: dir })).stdout;
+    assert.match(stylish, /^bad\.xml {2}\(not valid against the sitemap schemas\)$/m);
+    assert.match(stylish, /; schemas: 1 valid, 1 invalid$/m);
+  });
+
+  describe('the exit status agrees with the schema', () => {
+    const I = (body: string): string => `<sitemapindex ${S}>\n${body}\n</sitemapindex>\n`;
+    const CASES: Record<string, string> = {
+      'a wrong namespace': VALID.replace('sitemap/0.9', 'sitemap/0.8'),
+      'no namespace': VALID.replace(` ${S}`, ''),
+      "Google's old namespace": VALID.replace('http://www.sitemaps.org/schemas/sitemap/0.9', 'http://www.google.com/schemas/sitemap/0.84'),
+      "<changefreq> inside an index's <sitemap>": I('<sitemap><loc>https://example.com/a.xml</loc><changefreq>daily</changefreq></sitemap>'),
+      'an unknown element inside <sitemapindex>': I('<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<foo>1</foo>'),
+      'an element of an unknown namespace': VALID.replace('</lastmod>', '</lastmod><x:y xmlns:x="https://x.example/">1</x:y>'),
+      'a W3C date the schema rejects': VALID.replace('2024-01-01', '2024-01'),
+      'a changefreq in the wrong case': VALID.replace('</lastmod>', '</lastmod><changefreq>Daily</changefreq>'),
+      'whitespace before the XML declaration': ` ${VALID}`,
+      'an empty urlset': `<urlset ${S}></urlset>\n`,
+    };
+    for (const [name, doc] of Object.entries(CASES)) {
+      it(`${name}: exit 1, as xmllint rejects it; --rule may still lower it`, async () => {
+        const dir = tempDir();
+        writeFileSync(join(dir, 'f.xml'), doc);
+        const theirs = await xmllint(doc, doc.includes('<sitemapindex') ? 'all-index' : 'all');
+        assert.equal(theirs.valid, false, 'xmllint rejects the file');
+        const r = await runCli(['validate', 'f.xml', '--format', 'json', ...NOW], { cwd: dir });
+        assert.equal(r.code, 1, r.stdout);
+        const out = JSON.parse(r.stdout) as { files: { schemaValid: boolean; diagnostics: { code: string; severity: string }[] }[] };
+        assert.equal(out.files[0]?.schemaValid, false);
+        const lowered = [...new Set(out.files[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => `--rule=${d.code}=warning`))];
+        const again = await runCli(['validate', 'f.xml', ...lowered, ...NOW], { cwd: dir });
+        assert.equal(again.code, 0, `${lowered.join(' ')}: ${again.stdout}`);
+      });
+    }
+
+    it('the schema finding a reader diagnostic stands for lends it its level: lowering the xsd/* rule lowers both', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'i.xml'), CASES["<changefreq> inside an index's <sitemap>"] as string);
+      const codes = async (...args: string[]): Promise<{ code: number; found: string[] }> => {
+        const r = await runCli(['validate', 'i.xml', '--format', 'json', ...args, ...NOW], { cwd: dir });
+        return { code: r.code, found: (JSON.parse(r.stdout) as { files: { diagnostics: { code: string; severity: string }[] }[] }).files[0]?.diagnostics.map((d) => `${d.code}:${d.severity}`) ?? [] };
+      };
+      assert.deepStrictEqual(await codes(), { code: 1, found: ['element/unexpected:error'] });
+      assert.deepStrictEqual(await codes('--rule', 'xsd/unexpected-element=warning'), { code: 0, found: ['element/unexpected:warning'] });
+      assert.deepStrictEqual(await codes('--rule', 'xsd/unexpected-element=off'), { code: 0, found: ['element/unexpected:warning'] });
+      assert.deepStrictEqual(await codes('--rule', 'element/unexpected=info'), { code: 0, found: ['element/unexpected:info'] });
+    });
+  });
+
+  describe('--follow finds children by their path relative to the index', () => {
+    const index = (...locs: string[]): string => `<sitemapindex ${S}>\n${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+    const urls = (...locs: string[]): string => `<urlset ${S}>\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join('\n')}\n</urlset>\n`;
+
+    it("Hugo's per-language children (en/sitemap.xml, es/sitemap.xml) are read, not the index itself", async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'public', 'en'), { recursive: true });
+      mkdirSync(join(dir, 'public', 'es'), { recursive: true });
+      writeFileSync(join(dir, 'public', 'sitemap.xml'), index('https://example.com/en/sitemap.xml', 'https://example.com/es/sitemap.xml'));
+      writeFileSync(join(dir, 'public', 'en', 'sitemap.xml'), urls('https://example.com/en/', 'https://example.com/en/a'));
+      writeFileSync(join(dir, 'public', 'es', 'sitemap.xml'), urls('https://example.com/es/', 'https://example.com/es/a', 'https://example.com/es/a'));
+      const { code, out } = await json(['public/sitemap.xml', '--follow'], dir);
+      assert.deepStrictEqual(out.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]), [
+        ['public/sitemap.xml', []],
+        [join('public', 'en', 'sitemap.xml'), []],
+        [join('public', 'es', 'sitemap.xml'), ['loc/duplicate']],
+      ]);
+      assert.equal(code, 0);
+    });
+
+    it('a child missing on disk is an error on the index, at its entry', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'sitemap.xml'), index('https://example.com/a.xml', 'https://example.com/gone.xml', 'https://example.com/deep/gone.xml.gz'));
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const { code, out } = await json(['sitemap.xml', '--follow'], dir);
+      assert.equal(code, 1);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['sitemap.xml', 'a.xml']);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['index/child-missing@3:1', 'index/child-missing@4:1']);
+      const stylish = await runCli(['validate', 'sitemap.xml', '--follow', ...NOW], { cwd: dir });
+      assert.doesNotMatch(stylish.stdout, /✔/);
+      assert.match(stylish.stdout, /no file deep[\\/]gone\.xml\.gz/);
+      assert.equal((await runCli(['validate', 'sitemap.xml', '--follow', '--rule', 'index/child-missing=warning', ...NOW], { cwd: dir })).code, 0);
+    });
+
+    it('--location puts the index in a directory of its site', async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'posts'));
+      writeFileSync(join(dir, 'index.xml'), index('https://example.com/blog/posts/1.xml', 'https://example.com/blog/2.xml'));
+      writeFileSync(join(dir, 'posts', '1.xml'), urls('https://example.com/blog/posts/a'));
+      const { out } = await json(['index.xml', '--follow', '--location', 'https://example.com/blog/index.xml'], dir);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['index.xml', join('posts', '1.xml')]);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/child-missing@3']);
+    });
+
+    it('a child URL never names a file outside the index directory, nor the index for another path', async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'site'));
+      writeFileSync(join(dir, 'secret.xml'), urls('https://example.com/secret'));
+      writeFileSync(join(dir, 'site', 'sitemap.xml'), index('https://example.com/..%2Fsecret.xml', 'https://example.com/x/%2e%2e/%2e%2e/secret.xml', 'https://example.com/other/sitemap.xml'));
+      const { out } = await json(['site/sitemap.xml', '--follow'], dir);
+      assert.deepStrictEqual(out.files.map((f) => f.file), ['site/sitemap.xml']);
+      assert.deepStrictEqual(out.files[0]?.diagnostics.filter((d) => d.code.startsWith('index/')).map((d) => `${d.code}@${d.line}`), ['index/child-missing@2', 'index/child-missing@3', 'index/child-missing@4']);
+    });
   });
 });

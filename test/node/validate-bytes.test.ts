@@ -109,6 +109,27 @@ describe('validateSitemap: the bulk read from bytes', () => {
     }
   });
 
+  it('reports a NUL or another character XML forbids in the bytes as reading as text does, and calls the file invalid', async () => {
+    for (const bad of ['\u0000', '\u0001', '\u001f', '\uffff']) {
+      const extra: Record<number, string> = {
+        2500: `<url><loc>https://example.com/a${bad}b</loc></url>\n`,
+        5000: `<url><loc>https://example.com/c</loc><lastmod>2024-01-0${bad}1</lastmod></url>\n`,
+        5500: `<url><loc>https://example.com/d</loc></url>${bad}\n`,
+      };
+      const bytes = new TextEncoder().encode(urlset(6000, extra));
+      for (const sizes of [[65_536], [9_999, 3]]) {
+        const { text, fromBytes, reads } = await both(bytes, sizes);
+        assert.deepStrictEqual(fromBytes, text, `${JSON.stringify(bad)} in chunks of ${sizes.join(', ')}`);
+        assert.ok(reads > 0);
+        assert.equal(fromBytes.schemaValid, false);
+        const found = fromBytes.diagnostics.filter((d) => d.code === 'xml/invalid-char');
+        assert.equal(found.length, 3, JSON.stringify(bad));
+        assert.ok(found.every((d) => d.severity === 'error'));
+        assert.ok(fromBytes.diagnostics.some((d) => d.code === 'loc/untrusted'), 'the URL holding it is not trusted');
+      }
+    }
+  });
+
   it('gives the report of reading as text on every fixture and corpus file, plain and gzipped, in random chunks (fast-check)', async () => {
     const files = xmlFixturesAndCorpus();
     assert.ok(files.length > 20);

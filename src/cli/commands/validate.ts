@@ -2,18 +2,18 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
 import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
-import { summarize, type FileReport } from '../../core/validate/types.js';
+import { schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
+import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
 import { PROJECT_URL, USER_AGENT_HELP, userAgent, version } from '../version.js';
@@ -52,8 +52,12 @@ Options:
                       it, sitemapkit.config.json in the current directory is
                       read if there is one. Options given here win.
   --follow            for a sitemap index, also validate the children it lists:
-                      for a file, those that sit beside it (matched by file
-                      name); for a URL, every child, fetched
+                      for a file, each where its URL puts it relative to the
+                      index (the index's URL is --location, else the root of
+                      the child's site: https://example.com/en/sitemap.xml
+                      in public/sitemap.xml is public/en/sitemap.xml), a
+                      child not on disk being an error; for a URL, every
+                      child, fetched
   --allow-private     fetch from loopback, private and link-local addresses
   --allow-address CIDR  allow this non-public range only (repeatable)
   --timeout S         seconds per request, whole body included (default 30)
@@ -152,17 +156,40 @@ function location(value: string, flag: string): string {
   return url.href;
 }
 
-/** The local file for a child sitemap URL listed by an index at `indexPath`: the same file name beside it. */
-function localChild(indexPath: string, loc: string): string | undefined {
-  let name: string;
+/**
+ * The local file of a child sitemap URL listed by the index at `indexPath`, by its path relative to
+ * the index's location: the index is served at `indexUrl` (--location), or else at the root of the
+ * child's site, so `https://example.com/en/sitemap.xml` listed by public/sitemap.xml is
+ * public/en/sitemap.xml. Undefined for a child that has no place under the index's directory
+ * (another origin, another directory, not a URL: the index's own report says so); a reason instead
+ * of a path where the URL's path cannot name a file there (an encoded `/`, a directory).
+ */
+export function localChildPath(indexPath: string, indexUrl: string | undefined, loc: string): { path: string } | { unnamable: string } | undefined {
+  let url: URL;
+  let base: URL;
   try {
-    name = decodeURIComponent(new URL(loc).pathname.split('/').pop() ?? '');
+    url = new URL(loc);
+    base = indexUrl !== undefined ? new URL(indexUrl) : new URL('/', url);
   } catch {
     return undefined;
   }
-  if (name === '' || name.includes('/') || name.includes('\\')) return undefined;
-  const path = resolve(dirname(indexPath), name);
-  return existsSync(path) ? path : undefined;
+  if (url.origin !== base.origin) return undefined;
+  const directory = base.pathname.slice(0, base.pathname.lastIndexOf('/') + 1);
+  if (!url.pathname.startsWith(directory)) return undefined;
+  if (url.pathname.endsWith('/')) return { unnamable: 'its path names a directory' };
+  const segments: string[] = [];
+  // The URL parser has already resolved dot segments (`%2e%2e` included): what is left stays below the directory.
+  for (const raw of url.pathname.slice(directory.length).split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return { unnamable: `its path segment ${JSON.stringify(raw)} is not valid percent-encoding` };
+    }
+    if (segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment)) return { unnamable: `its path segment ${JSON.stringify(raw)} cannot be a file name` };
+    segments.push(segment);
+  }
+  return { path: resolve(dirname(indexPath), ...segments) };
 }
 
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
@@ -217,7 +244,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (config.limits !== undefined) base.limits = config.limits;
   if (now !== undefined) base.now = now;
   const reports: FileReport[] = [];
-  let fatal = false;
+  /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
+  let unreadable = 0;
   let timeoutMs: number | undefined;
   try {
     timeoutMs = seconds(values.timeout, '--timeout');
@@ -249,12 +277,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       const result = await check(options);
-      reports.push(result);
+      reports.push({ ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) });
       return result;
     } catch (error) {
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       io.stderr.write(`sitemapkit validate: ${error.message}\n`);
-      fatal = true;
+      unreadable++;
       return undefined;
     }
   };
@@ -273,7 +301,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
         const childResult = await validateUrl(child.loc, undefined);
         if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, path));
       }
-      addNested(result, nested, config.rules['index/nested']);
+      addFollowed(result, nested, config.rules);
       continue;
     }
     const file = path === '-' ? '<stdin>' : path;
@@ -281,15 +309,17 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     const children: Child[] | undefined = values.follow === true && path !== '-' ? [] : undefined;
     const result = await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    const nested = await followChildren(resolve(io.cwd, path), file, children, validateOne);
-    addNested(result, nested, config.rules['index/nested']);
+    addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules);
   }
   await client?.close();
 
   const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
-  io.stdout.write(render(format, shown, io));
   const summary = summarize(reports);
-  if (fatal) return EXIT_FATAL;
+  // The summary line states the outcome the exit status gives: counts over every diagnostic (-q
+  // hides rows, not problems), the inputs not read, the --max-warnings limit.
+  const outcome: StylishOutcome = { unreadable, summary, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
+  io.stdout.write(render(format, shown, io, outcome));
+  if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
     io.stderr.write(`sitemapkit validate: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
@@ -304,33 +334,61 @@ interface Child {
   column: number;
 }
 
-/** --follow: validate the children of an index that sit beside it; `index/nested` for those that are indexes themselves. */
+/**
+ * --follow: validate the children of an index where they sit relative to it (localChildPath);
+ * `index/nested` for those that are indexes themselves, `index/child-missing` for those not on disk.
+ */
 async function followChildren(
   indexPath: string,
   indexFile: string,
+  indexUrl: string | undefined,
+  cwd: string,
   children: readonly Child[],
   validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<SitemapValidationResult | undefined>,
 ): Promise<Diagnostic[]> {
-  const nested: Diagnostic[] = [];
+  const found: Diagnostic[] = [];
   for (const child of children) {
-    const path = localChild(indexPath, child.loc);
-    if (path === undefined) continue;
-    const result = await validateOne(path, path, child.loc);
-    if (result?.format === 'sitemapindex') nested.push(nestedIndex(child, indexFile));
+    const local = localChildPath(indexPath, indexUrl, child.loc);
+    if (local === undefined) continue;
+    const path = 'path' in local ? local.path : undefined;
+    const shown = path === undefined ? '' : relative(cwd, path) || path;
+    if (path === undefined || !isFile(path)) {
+      found.push({
+        code: 'index/child-missing', severity: 'error', file: indexFile, line: child.line, column: child.column,
+        message: `the child sitemap ${JSON.stringify(child.loc)} is not on disk: ${path === undefined ? (local as { unnamable: string }).unnamable : `no file ${shown}`}`,
+        hint: indexUrl === undefined
+          ? 'write the child, or remove it from the index; if the index is not served at the root of its site, give its URL with --location'
+          : 'write the child, or remove it from the index',
+      });
+      continue;
+    }
+    const result = await validateOne(path, shown, child.loc);
+    if (result?.format === 'sitemapindex') found.push(nestedIndex(child, indexFile));
   }
-  return nested;
+  return found;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function nestedIndex(child: Child, indexFile: string): Diagnostic {
   return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
 }
 
-/** Adds the `index/nested` findings to the index's report, at the configured level. */
-function addNested(result: SitemapValidationResult, nested: readonly Diagnostic[], setting: RuleSetting | undefined): void {
-  if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
+/** Adds what following the children found (`index/nested`, `index/child-missing`) to the index's report, at the configured levels. */
+function addFollowed(result: SitemapValidationResult, found: readonly Diagnostic[], rules: Readonly<Record<string, RuleSetting>>): void {
+  for (const d of found) {
+    const setting = rules[d.code];
+    if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(setting === undefined ? d : { ...d, severity: setting });
+  }
 }
 
-function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {
+function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo, outcome: StylishOutcome): string {
   switch (format) {
     case 'json':
       return formatJson(reports);
@@ -341,7 +399,7 @@ function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo)
     case 'junit':
       return formatJunit(reports);
     default:
-      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, outcome });
   }
 }
 

@@ -6,6 +6,8 @@
 //     "summary": { "files", "entries", "errors", "warnings", "infos" },
 //     "files": [                                  every file, clean ones included, in input order
 //       { "file", "format" (null when unreadable), "entries", "errors", "warnings", "infos",
+//         "schemaValid" (libxml2's verdict against the sitemap schemas; null where none applies:
+//                        RSS, Atom, text, or not computed),
 //         "diagnostics": [ { "code", "severity", "message",
 //                            "line", "column" (1-based; null when the diagnostic has no position),
 //                            "hint" (only when there is one) } ] }
@@ -31,6 +33,8 @@ export interface JsonFileReport {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
+  /** Whether `xmllint --schema` (sitemap schemas with the extensions) accepts the file; null where no schema applies. */
+  readonly schemaValid: boolean | null;
   readonly diagnostics: readonly JsonDiagnostic[];
 }
 
@@ -61,6 +65,7 @@ function fileReport(report: FileReport): JsonFileReport {
     errors,
     warnings,
     infos,
+    schemaValid: report.schemaValid ?? null,
     diagnostics: report.diagnostics.map(diagnostic),
   };
 }

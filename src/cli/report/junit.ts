@@ -1,7 +1,8 @@
 // `sitemapkit validate --format junit`: JUnit XML, for the test report views of Jenkins, GitLab
 // and GitHub. Each file is a test suite; each error or warning a failed test case (type = the code);
 // a file with neither has one passing case, "valid". Infos are not failures: they go to the
-// suite's <system-out>.
+// suite's <system-out>. A file's schema verdict is the suite's property `schemaValid` (true, false,
+// or null where no sitemap schema applies).
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/validate/types.js';
@@ -29,11 +30,14 @@ function testSuite(report: FileReport): { tests: number; failures: number; xml: 
       : [`    <testcase name="valid" classname="${file}"/>`];
   const systemOut = infos.length > 0 ? [`    <system-out>${escapeXml(infos.map(describe).join('\n'), 'text')}</system-out>`] : [];
   const tests = cases.length;
+  const properties =
+    report.schemaValid === undefined ? [] : ['    <properties>', `      <property name="schemaValid" value="${String(report.schemaValid)}"/>`, '    </properties>'];
   return {
     tests,
     failures: failed.length,
     xml: [
       `  <testsuite name="${file}" tests="${tests}" failures="${failed.length}" errors="0">`,
+      ...properties,
       ...cases,
       ...systemOut,
       '  </testsuite>',

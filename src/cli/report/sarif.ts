@@ -1,6 +1,8 @@
 // `sitemapkit validate --format sarif`: a SARIF 2.1.0 log (OASIS), the format of GitHub code scanning
 // and of most static-analysis viewers. One run; the rules are the distinct codes that fired.
-// Columns are counted in UTF-16 code units (core/diagnostics.ts), which the run declares.
+// Columns are counted in UTF-16 code units (core/diagnostics.ts), which the run declares. Each file
+// with a schema verdict is an artifact whose properties say it (`schemaValid`: true, false, or null
+// where no sitemap schema applies).
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport, RuleInfo } from '../../core/validate/types.js';
@@ -34,6 +36,9 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
   const codes = [...new Set(located.map(({ d }) => d.code))].sort();
   const ruleIndex = new Map(codes.map((code, i) => [code, i]));
   const rules = codes.map((code) => sarifRule(code, located.find(({ d }) => d.code === code)?.d.severity ?? 'error', options));
+  const verdicts = reports
+    .filter((report) => report.schemaValid !== undefined)
+    .map((report) => ({ location: { uri: artifactUri(report.file) }, properties: { schemaValid: report.schemaValid } }));
 
   const log = {
     $schema: SARIF_SCHEMA,
@@ -42,6 +47,7 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
       {
         tool: { driver: { name: 'sitemapkit', version: options.toolVersion, informationUri: options.informationUri, rules } },
         columnKind: 'utf16CodeUnits',
+        ...(verdicts.length > 0 ? { artifacts: verdicts } : {}),
         results: located.map(({ d, uri }) => sarifResult(d, uri, ruleIndex.get(d.code) as number)),
       },
     ],

@@ -6,12 +6,27 @@
 // than printing a made-up `0:0`; one with a line but no column shows the line alone.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
-import { summarize, type FileReport } from '../../core/validate/types.js';
-import { plural } from '../format.js';
+import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
+import { formatCount, plural } from '../format.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
   readonly color: boolean;
+  /**
+   * The outcome the summary line must agree with (a ✔ only where the run succeeds): the inputs that
+   * could not be read at all, the --max-warnings limit, and the counts over every diagnostic when
+   * the rows shown are fewer (-q shows errors only).
+   */
+  readonly outcome?: StylishOutcome;
+}
+
+export interface StylishOutcome {
+  /** Inputs that could not be read or fetched (the command exits 2). */
+  readonly unreadable?: number;
+  /** More warnings than this fail the run. */
+  readonly maxWarnings?: number;
+  /** Counts over all diagnostics, rows hidden by -q included. */
+  readonly summary?: ValidationSummary;
 }
 
 const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
@@ -25,8 +40,8 @@ export function formatStylish(reports: readonly FileReport[], options: StylishOp
 
   const blocks = reports
     .filter((report) => report.diagnostics.length > 0)
-    .map((report) => [paint(printable(report.file), 'underline'), ...diagnosticRows(report.diagnostics, paint)].join('\n'));
-  return [...blocks, summaryLine(reports, paint)].join('\n\n') + '\n';
+    .map((report) => [paint(printable(report.file), 'underline') + verdict(report, paint), ...diagnosticRows(report.diagnostics, paint)].join('\n'));
+  return [...blocks, summaryLine(reports, options.outcome ?? {}, paint)].join('\n\n') + '\n';
 }
 
 type Paint = (text: string, ...styles: Style[]) => string;
@@ -53,15 +68,41 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): strin
   });
 }
 
-function summaryLine(reports: readonly FileReport[], paint: Paint): string {
-  const s = summarize(reports);
+/** After a file's name: its schema verdict, where one was given and the file fails the schemas. */
+function verdict(report: FileReport, paint: Paint): string {
+  return report.schemaValid === false ? `  ${paint('(not valid against the sitemap schemas)', 'dim')}` : '';
+}
+
+/**
+ * The last line. A ✔ only when the run succeeds: every input read, no error, warnings within
+ * --max-warnings; otherwise a ✖ that says what failed, with the counts. Then the schema verdicts.
+ */
+function summaryLine(reports: readonly FileReport[], outcome: StylishOutcome, paint: Paint): string {
+  const s = outcome.summary ?? summarize(reports);
   const problems = s.errors + s.warnings + s.infos;
-  if (problems === 0) {
-    return paint(`✔ ${plural(s.files, 'file')}, ${plural(s.entries, 'entry', 'entries')}, no problems`, 'green', 'bold');
-  }
-  const style: Style = s.errors > 0 ? 'red' : s.warnings > 0 ? 'yellow' : 'cyan';
+  const unreadable = outcome.unreadable ?? 0;
+  const tooManyWarnings = outcome.maxWarnings !== undefined && s.warnings > outcome.maxWarnings;
   const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`;
-  return paint(`✖ ${plural(problems, 'problem')} (${counts})`, style, 'bold');
+  const failures: string[] = [];
+  if (unreadable > 0) failures.push(`${plural(unreadable, 'input')} could not be read`);
+  if (tooManyWarnings) failures.push(`more than --max-warnings ${outcome.maxWarnings}`);
+  const schema = schemaVerdicts(reports);
+  if (problems === 0 && failures.length === 0) {
+    return paint(`✔ ${plural(s.files, 'file')}, ${plural(s.entries, 'entry', 'entries')}, no problems${schema}`, 'green', 'bold');
+  }
+  const style: Style = s.errors > 0 || failures.length > 0 ? 'red' : s.warnings > 0 ? 'yellow' : 'cyan';
+  return paint(`✖ ${[...failures, `${plural(problems, 'problem')} (${counts})`].join('; ')}${schema}`, style, 'bold');
+}
+
+/** `; schemas: 2 valid, 1 invalid` over the files that carry a verdict; empty when none does. */
+function schemaVerdicts(reports: readonly FileReport[]): string {
+  let valid = 0;
+  let invalid = 0;
+  for (const r of reports) {
+    if (r.schemaValid === true) valid++;
+    else if (r.schemaValid === false) invalid++;
+  }
+  return valid + invalid === 0 ? '' : `; schemas: ${formatCount(valid)} valid, ${formatCount(invalid)} invalid`;
 }
 
 /**

@@ -24,15 +24,21 @@ export interface ShortcutPrefixes {
 }
 
 const WS = '[ \\t\\n\\r]*';
-const VALUE = '([^<&\\r]*)';
-const ATTRIBUTE_VALUE = '([^<&"\\t\\n\\r]*)';
-const ATTRIBUTES = '((?:[ \\t\\n\\r]+[A-Za-z]+="[^<&"\\t\\n\\r]*")*)';
+/**
+ * What XML 1.0 forbids in a document, and surrogates (a pair is allowed, but is left to the long
+ * way, which tells it from a lone one): a value holding one is read by the tokenizer, which reports
+ * `xml/invalid-char`. Excluded from every value class below.
+ */
+const NOT_CHAR = '\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ud800-\\udfff\\ufffe\\uffff';
+const VALUE = `([^<&\\r${NOT_CHAR}]*)`;
+const ATTRIBUTE_VALUE = `([^<&"\\t\\n\\r${NOT_CHAR}]*)`;
+const ATTRIBUTES = `((?:[ \\t\\n\\r]+[A-Za-z]+="[^<&"\\t\\n\\r${NOT_CHAR}]*")*)`;
 const ATTRIBUTE = /[ \t\n\r]+([A-Za-z]+)="([^"]*)"/y;
 
 // Values checked by the pattern itself, so that the common entry costs next to no script. Each
 // accepts a subset of what the reader takes without a diagnostic (anything else goes the slower way).
 /** An absolute http(s) URL (feeds.ts isAbsoluteHttpUrl), leading whitespace skipped; trailing whitespace still in. */
-const LOC = `${WS}((?:[hH][tT][tT][pP][sS]?)://[^\\x00-\\x20/?#<&][^<&\\r]*)`;
+const LOC = `${WS}((?:[hH][tT][tT][pP][sS]?)://[^\\x00-\\x20/?#<&\\ud800-\\udfff\\ufffe\\uffff][^<&\\r${NOT_CHAR}]*)`;
 /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss` + `Z` or `±hh:mm` (at most ±14:00), every field in range except day 29–31 of a month. */
 const CANONICAL_DATE = '((?!0000)\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00)))?)';
 const CHANGEFREQ = '(always|hourly|daily|weekly|monthly|yearly|never)';

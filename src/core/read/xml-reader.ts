@@ -247,11 +247,14 @@ FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
-const YES_NO: ReadonlySet<string> = new Set(['yes', 'no']);
+// The enumerations of sitemap-video.xsd as it writes them: tYesNo takes yes, Yes, YES, no, No, NO;
+// price@type purchase, PURCHASE, rent, RENT; price@resolution sd, SD, hd, HD. The model holds the
+// lower-case form (videoOneOf).
+const YES_NO: ReadonlySet<string> = new Set(['yes', 'Yes', 'YES', 'no', 'No', 'NO']);
 const RELATIONSHIPS: ReadonlySet<string> = new Set(['allow', 'deny']);
 const PLATFORMS: ReadonlySet<string> = new Set(['web', 'mobile', 'tv']);
-const PRICE_TYPES: ReadonlySet<string> = new Set(['rent', 'purchase']);
-const RESOLUTIONS: ReadonlySet<string> = new Set(['hd', 'sd']);
+const PRICE_TYPES: ReadonlySet<string> = new Set(['purchase', 'PURCHASE', 'rent', 'RENT']);
+const RESOLUTIONS: ReadonlySet<string> = new Set(['sd', 'SD', 'hd', 'HD']);
 const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 'interview', 'news', 'other']);
 const VIDEO_ID_TYPES: ReadonlySet<string> = new Set(['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url']);
 const NEWS_ACCESS: ReadonlySet<string> = new Set(['Subscription', 'Registration']);
@@ -1168,9 +1171,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return undefined;
   }
 
-  /** A value of a closed set: kept as written, with a diagnostic when it is not in the set. */
+  /**
+   * A value of a closed set (whose members the model holds in lower case): a member in lower case, else
+   * kept as written with a diagnostic.
+   */
   private videoOneOf(v: string, set: ReadonlySet<string>, field: string): string {
-    if (!set.has(v)) this.videoInvalid(`${field} ${show(v)} is not one of ${[...set].join(', ')}; kept as written`, set.has(v.toLowerCase()) ? `write "${v.toLowerCase()}"` : undefined);
+    if (set.has(v)) return v.toLowerCase();
+    this.videoInvalid(`${field} ${show(v)} is not one of ${[...set].join(', ')}; kept as written`, set.has(v.toLowerCase()) ? `write "${v.toLowerCase()}"` : undefined);
     return v;
   }
 

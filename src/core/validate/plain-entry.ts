@@ -26,8 +26,14 @@ import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_
 const WS = '[ \\t\\n\\r]*';
 /** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
 const URL_CHARS = "A-Za-z0-9\\-._~!$'()*+,;=:@%";
-/** An absolute http(s) URL: an authority, then a path and query, then a fragment; every such string is an xsd:anyURI. */
-const LOC = `(https?://[${URL_CHARS}]+(?:[/?][${URL_CHARS}/?]*)?(?:#[${URL_CHARS}/?]*)?)`;
+/** The characters of a host or of user information here: URL_CHARS but `:` and `@`, which only separate them. */
+const AUTHORITY_CHARS = "A-Za-z0-9\\-._~!$'()*+,;=%";
+/**
+ * An absolute http(s) URL: an authority (a host, with user information before an `@` and a port of
+ * digits after a `:`, as libxml2 parses it), then a path and query, then a fragment; every such
+ * string is an xsd:anyURI.
+ */
+const LOC = `(https?://(?:[${AUTHORITY_CHARS}]+@)?[${AUTHORITY_CHARS}]+(?::[0-9]+)?(?:[/?][${URL_CHARS}/?]*)?(?:#[${URL_CHARS}/?]*)?)`;
 /** xsd:date or xsd:dateTime in the W3C Datetime forms the reader takes as they are; days 29–31 are checked after. */
 const DATE = '((?!0000)\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00)))?)';
 const CHANGEFREQ = '(always|hourly|daily|weekly|monthly|yearly|never)';

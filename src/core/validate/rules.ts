@@ -24,6 +24,7 @@ const INPUT_CODES: Readonly<Record<string, Severity>> = {
   'budget/gzip-depth': 'error',
   'gzip/corrupt': 'error',
   'index/nested': 'warning',
+  'index/child-missing': 'error',
 };
 
 /** Titles and Search Console messages; a code missing here gets its code as title. */
@@ -31,6 +32,7 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'xml/raw-ampersand': ['a raw & in text: values must be entity-escaped', 'Parsing error'],
   'xml/raw-less-than': ['a raw < in text: values must be entity-escaped', 'Parsing error'],
   'xml/undefined-entity': ['an entity XML does not define (such as &eacute;)', 'Parsing error'],
+  'xml/invalid-char': ['a character XML 1.0 forbids (a NUL, a control character, U+FFFF)', 'Parsing error'],
   'xml/mismatched-tag': ['an end tag that does not match', 'Parsing error'],
   'xml/unclosed-element': ['elements left open at the end', 'Parsing error'],
   'xml/truncated': ['the file ends in the middle', 'Parsing error'],
@@ -80,6 +82,7 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'limits/file-too-large': ['more than 50 MB (10 MB legacy) uncompressed', 'Sitemap file size error'],
   'limits/too-many-sitemaps': ['more than 50,000 (1,000 legacy) sitemaps in one index', 'Too many Sitemaps'],
   'index/nested': ['an index that lists another index', 'Nested indexes'],
+  'index/child-missing': ['with --follow, a child sitemap the index lists that is not on disk', "Couldn't fetch"],
   'image/too-many': ['more than 1,000 images in one <url>', 'Too many images'],
   'news/too-many': ['more than 1,000 news entries in one sitemap', 'Too many news URLs'],
   'video/invalid': ['a video entry with a missing or wrong field', 'Invalid video'],
@@ -96,6 +99,10 @@ function build(): ReadonlyMap<string, RuleInfo> {
     ...STRUCTURE_CODES,
     ...PROTOCOL_CODES,
     ...Object.fromEntries(Object.entries(HREFLANG_RULES).map(([code, r]) => [code, r.severity])),
+    // What makes the XML unreadable for libxml2 is an error in validation (validator.ts), though the
+    // reader reads on after a misplaced or malformed declaration.
+    'xml/declaration-not-at-start': 'error',
+    'xml/bad-declaration': 'error',
   };
   const hreflangTitles: Record<string, string> = Object.fromEntries(Object.entries(HREFLANG_RULES).map(([code, r]) => [code, r.title]));
   const rules = new Map<string, RuleInfo>();

@@ -16,12 +16,14 @@ import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDec
 import { isBlank } from '../read/values.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+/** The attributes XML Schema defines in its instance namespace (XSD 1.1 part 1, §2.7); any other xsi: attribute is not allowed. */
+const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
 /** The codes of this checker, with their default severity. */
 export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'xsd/unexpected-element': 'error',
   'xsd/missing-element': 'error',
-  'xsd/unknown-namespace': 'warning',
+  'xsd/unknown-namespace': 'error',
   'xsd/unexpected-attribute': 'error',
   'xsd/missing-attribute': 'error',
   'xsd/invalid-attribute': 'error',
@@ -29,7 +31,7 @@ export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze
   'xsd/text-not-allowed': 'error',
   'xsd/root': 'error',
   'value/whitespace': 'warning',
-  'lastmod/not-xsd': 'warning',
+  'lastmod/not-xsd': 'error',
 });
 
 interface Frame {
@@ -281,7 +283,7 @@ export class StructureChecker {
     const seen = new Set<string>();
     for (const a of attributes) {
       const { uri, local } = this.scope.resolve(a.name, true);
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || uri === XSI_NAMESPACE || uri === XML_NAMESPACE) continue;
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local)) || uri === XML_NAMESPACE) continue;
       const d = uri === '' ? declared[local] : undefined;
       if (d === undefined) {
         this.report('xsd/unexpected-attribute', `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');

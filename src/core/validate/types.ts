@@ -26,6 +26,20 @@ export interface FileReport {
   readonly entries: number;
   /** In document order; every one has a code, a severity and, when it concerns a place, line and column. */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The schema verdict: whether libxml2 (`xmllint --schema` with sitemap.xsd or siteindex.xsd and the
+   * image, video, news and xhtml:link schemas) accepts the file; null where no sitemap schema applies
+   * (an RSS or Atom feed, a text sitemap); absent where it was not computed.
+   */
+  readonly schemaValid?: boolean | null;
+}
+
+/** Formats read by the Sitemap protocol that no schema declares: a feed or a list of URLs. */
+const SCHEMALESS_FORMATS: ReadonlySet<SitemapFormat | undefined> = new Set<SitemapFormat | undefined>(['rss', 'atom', 'atom03', 'text']);
+
+/** The verdict a report states, from the validator's (false for every document that is not a valid urlset or index). */
+export function schemaVerdict(format: SitemapFormat | undefined, schemaValid: boolean): boolean | null {
+  return SCHEMALESS_FORMATS.has(format) ? null : schemaValid;
 }
 
 /** Counts over a set of reports. */

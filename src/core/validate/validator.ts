@@ -55,6 +55,12 @@ function NOT_WELL_FORMED(code: string): boolean {
   return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
 }
 
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+function moreSevere(a: Severity | undefined, b: Severity): Severity {
+  return a !== undefined && SEVERITY_RANK[a] > SEVERITY_RANK[b] ? a : b;
+}
+
 /** Where an `xsd/*` diagnostic would only repeat another one at the same element. */
 function key(d: Diagnostic): string {
   return `${d.line ?? ''}:${d.column ?? ''}`;
@@ -201,6 +207,15 @@ export class SitemapValidation implements ReaderSink {
     for (const d of this.hreflang.finish()) this.diagnostics.push(d);
     // A schema diagnostic at the same element as another one (the reader's `lastmod/invalid`, say) says nothing new.
     const others = new Set(this.diagnostics.filter((d) => !d.code.startsWith('xsd/')).map(key));
+    // Exit 0 means libxml2 accepts the file: a schema finding left out for the reader's one at the
+    // same element lends it its severity (an error by default), so that `namespace/missing` or
+    // `element/unexpected` standing for an `xsd/*` error is an error too, unless its own rule is set.
+    const standIn = new Map<string, Severity>();
+    for (const d of this.diagnostics) {
+      if (!d.code.startsWith('xsd/') || d.line === undefined || !others.has(key(d))) continue;
+      const setting = this.rules[d.code] ?? d.severity;
+      if (setting !== 'off') standIn.set(key(d), moreSevere(standIn.get(key(d)), setting));
+    }
     const kept: Diagnostic[] = [];
     for (const d of this.diagnostics) {
       if (d.code.startsWith('xsd/') && d.line !== undefined && others.has(key(d))) continue;
@@ -208,6 +223,9 @@ export class SitemapValidation implements ReaderSink {
       if (setting === 'off') continue;
       const out: Diagnostic = { ...d, file: this.file };
       if (setting !== undefined) out.severity = setting;
+      // What libxml2 cannot even parse makes the file invalid: an error by default.
+      else if (NOT_WELL_FORMED(d.code)) out.severity = 'error';
+      else if (d.line !== undefined) out.severity = moreSevere(standIn.get(key(d)), d.severity);
       kept.push(out);
     }
     // Document order; diagnostics without a position (limits) last. The sort is stable.

@@ -21,12 +21,17 @@ const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
 const IP_LITERAL = '\\[[0-9A-Fa-f:.vV\\-]+\\]';
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
-const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+// RFC 3986 allows an empty port (`host:`); libxml2's xmlParse3986Port wants a digit.
+const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]+)?`;
 const PATH = `(?:${PCHAR}|/)*`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
-const URI_REFERENCE = new RegExp(
-  `^(?:${SCHEME}:)?(?://${AUTHORITY})?${PATH}(?:\\?${QUERY})?(?:#${QUERY})?$`,
-);
+// After an authority the path is empty or starts with `/` (path-abempty): `host:/a` is not a host
+// with an empty port and the path `:/a`. Without one, the path cannot start with `//`.
+const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${QUERY})?`;
+/** What starts with a scheme must be an absolute URI (libxml2 tries that first; as a relative reference its first segment would hold a `:`). */
+const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
+const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
+const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
 
 /**
  * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
@@ -36,9 +41,10 @@ const URI_REFERENCE = new RegExp(
 export const anyUri: SimpleTypeCheck = (value) => {
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
-  if (!URI_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
+  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
+  if (!RELATIVE_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
   // A relative reference's first segment cannot hold a ':' (it would read as a scheme): RFC 3986 §4.2.
-  if (!/^[A-Za-z][A-Za-z0-9+\-.]*:/.test(v) && !v.startsWith('/')) {
+  if (!v.startsWith('/')) {
     const first = /^[^/?#]*/.exec(v)?.[0] ?? '';
     if (first.includes(':')) return 'not a URI reference (RFC 3986): a relative path cannot start with a segment holding ":"';
   }
@@ -121,9 +127,48 @@ export function oneOf(values: readonly string[]): SimpleTypeCheck {
   return (value) => (set.has(value) ? undefined : `not one of ${values.join(', ')}`);
 }
 
+/**
+ * An XSD regular expression as a JavaScript one (XSD 1.1 part 2, appendix G): the multi-character
+ * escapes mean other things there. `\w` is every character but punctuation, separators and
+ * "other" (so `é` and `$` are in and `_` is out, unlike JavaScript's [A-Za-z0-9_]), `\d` any decimal
+ * digit, `\s` the four XML whitespace characters. Only what the sitemap schemas use is translated
+ * beyond these (no `\i`, `\c`, character class subtraction).
+ */
+export function xsdRegExpSource(pattern: string): string {
+  // Each escape as [set] or [^set]: \w is "not punctuation, separator or other", \W its complement.
+  const SETS: Readonly<Record<string, readonly [set: string, negated: boolean]>> = {
+    w: ['\\p{P}\\p{Z}\\p{C}', true], W: ['\\p{P}\\p{Z}\\p{C}', false],
+    d: ['\\p{Nd}', false], D: ['\\p{Nd}', true],
+    s: ['\\x20\\t\\n\\r', false], S: ['\\x20\\t\\n\\r', true],
+  };
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[++i] as string;
+      const escape = SETS[next];
+      if (escape === undefined) {
+        out += c + next;
+      } else if (!inClass) {
+        out += escape[1] ? `[^${escape[0]}]` : `[${escape[0]}]`;
+      } else if (!escape[1]) {
+        out += escape[0];
+      } else {
+        throw new Error(`XSD pattern ${JSON.stringify(pattern)}: \\${next} inside a character class is not supported`);
+      }
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
+}
+
 /** An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). */
 export function matching(pattern: string, what: string): SimpleTypeCheck {
-  const re = new RegExp(`^(?:${pattern})$`, 'u');
+  const re = new RegExp(`^(?:${xsdRegExpSource(pattern)})$`, 'u');
   return (value) => (re.test(value) ? undefined : `not ${what}`);
 }
 

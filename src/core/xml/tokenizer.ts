@@ -16,6 +16,10 @@
 // whose construct is not yet known, a partial `&ref`, a trailing CR or high surrogate, a `]` or `-`
 // that may start a terminator) are carried over and re-read with the next chunk.
 //
+// A character XML 1.0 forbids (a NUL, another C0 control, U+FFFE, U+FFFF, a lone surrogate) is
+// `xml/invalid-char` wherever it is, and kept: the text the tokenizer delivers is looked at once (a
+// loop or one RegExp test per run), attribute values in the loop that already looks for `&`.
+//
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
@@ -143,6 +147,7 @@ export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.fr
   'xml/misplaced-declaration': 'error',
   'xml/undefined-entity': 'error',
   'xml/invalid-char-ref': 'error',
+  'xml/invalid-char': 'error',
   'xml/raw-ampersand': 'error',
   'xml/raw-less-than': 'error',
   'xml/malformed-tag': 'error',
@@ -220,19 +225,36 @@ for (let c = 0; c < 128; c++) {
 }
 
 /**
- * XML NameChar, leniently: every non-ASCII character counts. A table, not branches: a branch first
- * taken late (the first digit or `:` in a name, well into a file) would throw away the optimized code
- * of the tokenizer loop that inlines this.
+ * XML NameChar (XML 1.0 fifth edition §2.3, as libxml2 reads names). ASCII by a table, not branches:
+ * a branch first taken late (the first digit or `:` in a name, well into a file) would throw away the
+ * optimized code of the tokenizer loop that inlines this.
  */
 function isNameChar(c: number): boolean {
-  return c >= 0x80 || (c >= 0 && ASCII_NAME_CHAR[c] === 1); // NaN (read past the end): false
+  return c >= 0x80 ? isNonAsciiNameChar(c) : c >= 0 && ASCII_NAME_CHAR[c] === 1; // NaN (read past the end): false
 }
 
-/** XML NameStartChar, leniently. */
+/** XML NameStartChar; a BOM character (U+FEFF) does not start a name here. */
 function isNameStart(c: number): boolean {
-  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && c !== 0xfeff);
+  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && c !== 0xfeff && isNonAsciiNameStart(c));
   if (c >= 0x41) return c <= 0x5a || c === 0x5f;
   return c === 0x3a;
+}
+
+/**
+ * NameStartChar beyond ASCII: [#xC0-#xD6] | [#xD8-#xF6] | [#xF8-#x2FF] | [#x370-#x37D] |
+ * [#x37F-#x1FFF] | [#x200C-#x200D] | [#x2070-#x218F] | [#x2C00-#x2FEF] | [#x3001-#xD7FF] |
+ * [#xF900-#xFDCF] | [#xFDF0-#xFFFD] | [#x10000-#xEFFFF] (a code unit of a surrogate pair counts).
+ */
+function isNonAsciiNameStart(c: number): boolean {
+  if (c < 0x2000) return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && (c < 0x300 || c >= 0x370) && c !== 0x37e;
+  if (c < 0xd800) return c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || c >= 0x3001;
+  if (c < 0xe000) return true;
+  return (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
+}
+
+/** NameChar beyond ASCII: NameStartChar, #xB7, [#x0300-#x036F], [#x203F-#x2040]. */
+function isNonAsciiNameChar(c: number): boolean {
+  return isNonAsciiNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
 }
 
 /** Whether `name` is at `at` in `buf` (shorter than startsWith for the short names of a sitemap). */
@@ -247,6 +269,59 @@ function isWs(c: number): boolean {
 
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
+}
+
+/**
+ * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
+ * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
+ * every surrogate (findForbidden tells a pair from a lone one). Only the text the tokenizer delivers
+ * itself is looked at, once, natively (what a shortcut takes, its pattern has already excluded).
+ */
+const FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
+/** The same, to test a piece of text at once. */
+const HAS_FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/;
+/** Up to this length (the line break and indentation between two elements) a loop beats a RegExp call. */
+const SHORT_TEXT = 16;
+
+/** HAS_FORBIDDEN_CANDIDATE.test(buf.slice(a, b)), for a short piece. */
+function hasForbiddenCandidate(buf: string, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    const c = buf.charCodeAt(k);
+    if (c < 0x20 ? c !== 0x0a && c !== 0x09 && c !== 0x0d : c >= 0xd800 && (c <= 0xdfff || c >= 0xfffe)) return true;
+  }
+  return false;
+}
+
+/**
+ * The index of the first character XML forbids in `s` from `from` on, or -1. `s` is a whole piece:
+ * a high surrogate that ends it, or a low one that starts it, is lone.
+ */
+function findForbidden(s: string, from: number): number {
+  const re = FORBIDDEN_CANDIDATE;
+  re.lastIndex = from;
+  for (;;) {
+    const m = re.exec(s);
+    if (m === null) return -1;
+    const k = m.index;
+    const c = s.charCodeAt(k);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      if (k + 1 >= s.length) return k;
+      const d = s.charCodeAt(k + 1);
+      if (d < 0xdc00 || d > 0xdfff) return k;
+      re.lastIndex = k + 2;
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      const b = k > 0 ? s.charCodeAt(k - 1) : 0;
+      if (b >= 0xd800 && b <= 0xdbff) continue;
+    }
+    return k;
+  }
+}
+
+/** How a forbidden character is named in a message: U+0000, U+FFFF, U+D800. */
+function codePointName(s: string, k: number): string {
+  return `U+${s.charCodeAt(k).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** XML 1.0 §2.2 Char. */
@@ -954,9 +1029,15 @@ export class XmlTokenizer {
       case S_COMMENT: {
         const j = buf.indexOf('-->', i);
         if (j === -1) {
-          if (!this.ended) carryFrom = Math.max(i, len - 2);
+          if (!this.ended) {
+            carryFrom = Math.max(i, len - 2);
+            // Not between the halves of a pair: the low half alone would read as a lone surrogate.
+            if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
+          }
+          this.forbiddenIn(buf, i, carryFrom);
           return this.usedUp(carryFrom, len);
         }
+        this.forbiddenIn(buf, i, j);
         i = j + 3;
         this.state = S_TEXT;
         break;
@@ -1006,6 +1087,7 @@ export class XmlTokenizer {
         const dataCut = this.sectionCut;
         i = j + 2;
         this.state = S_TEXT;
+        this.forbiddenInToken(data, 'a processing instruction');
         this.finishPI(data, dataCut);
         break;
       }
@@ -1051,6 +1133,7 @@ export class XmlTokenizer {
         i = done + 1;
         const text = this.takeSection(buf, i, this.maxValue);
         if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+        this.forbiddenInToken(text, 'the DOCTYPE declaration');
         this.state = S_TEXT;
         this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
         break;
@@ -1265,7 +1348,9 @@ export class XmlTokenizer {
     let value = raw;
     for (let k = 0; k < raw.length; k++) {
       const c = raw.charCodeAt(k);
-      if (c === 0x26 || c === 0x0a || c === 0x0d || c === 0x09) {
+      // `&`, a line break or tab, or what may be a character XML forbids (a control, U+FFFE,
+      // U+FFFF, a surrogate): decodeValue looks closer.
+      if (c === 0x26 || c < 0x20 || c >= 0xd800) {
         value = this.decodeValue(raw, k);
         break;
       }
@@ -1485,6 +1570,11 @@ export class XmlTokenizer {
     }
     if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB)) {
       this.decodeText(buf, a, b, len);
+      return;
+    }
+    const s = buf.slice(a, b);
+    if (b - a <= SHORT_TEXT ? hasForbiddenCandidate(buf, a, b) : HAS_FORBIDDEN_CANDIDATE.test(s)) {
+      this.decodeText(buf, a, b, len);
     } else if (this.textLen === 0 && b - a <= this.maxValue) {
       // The common case: the first and only piece of a run, nothing to decode, within budget.
       const line = this.line;
@@ -1493,25 +1583,51 @@ export class XmlTokenizer {
       this.runCol = column;
       this.runOffset = absA;
       this.textLen = b - a;
-      this.h.text(buf.slice(a, b), line, column, absA);
+      this.h.text(s, line, column, absA);
     } else {
-      this.emitText(buf.slice(a, b), absA);
+      this.emitText(s, absA);
     }
   }
 
-  /** Text with references or CRs: decoded; before each diagnostic the text so far is delivered. */
+  /**
+   * The index in `buf` of the first character XML forbids in buf[a, b), from `from` on, or -1. The
+   * range is a run of text, a CDATA piece or a comment's, which never ends between the halves of a
+   * pair (a high surrogate that ends a chunk is carried), so a high surrogate at its end is lone.
+   */
+  private forbiddenWithin(buf: string, a: number, b: number, from: number): number {
+    if (from >= b) return -1;
+    const k = findForbidden(a === 0 && b === buf.length ? buf : buf.slice(a, b), from - a);
+    return k === -1 ? -1 : k + a;
+  }
+
+  /**
+   * Text with references, CRs or characters XML forbids: decoded; before each diagnostic the text so
+   * far is delivered. A forbidden character is kept in the text, after its `xml/invalid-char`.
+   */
   private decodeText(buf: string, a: number, b: number, len: number): void {
     const base = this.bufBase;
-    // Both caches are at or after `a` here (textSegment refreshed them).
+    // The caches are at or after `a` here (textSegment refreshed them).
     let amp = this.nextAmp === NO_AMP ? Infinity : this.nextAmp - base;
     let cr = this.nextCR === -1 ? Infinity : this.nextCR - base;
+    const firstBad = this.forbiddenWithin(buf, a, b, a);
+    let bad = firstBad === -1 ? Infinity : firstBad;
     let out = '';
     let last = a;
     let pieceStart = a;
     for (;;) {
-      const j = amp < cr ? amp : cr;
+      const j = Math.min(amp, cr, bad);
       if (j >= b) break;
-      if (j === amp) {
+      if (j === bad) {
+        out += buf.slice(last, j);
+        if (out !== '') this.emitText(out, base + pieceStart);
+        out = '';
+        last = j;
+        pieceStart = j;
+        if (this.textOverflow) return;
+        this.forbiddenAt(buf, j);
+        const k = this.forbiddenWithin(buf, a, b, j + 1);
+        bad = k === -1 ? Infinity : k;
+      } else if (j === amp) {
         let next = j + 1;
         const r = scanRef(buf, j, len);
         const end = refEnd; // before any handler runs (another tokenizer would overwrite it)
@@ -1540,6 +1656,22 @@ export class XmlTokenizer {
     }
     out += buf.slice(last, b);
     if (out !== '') this.emitText(out, base + pieceStart);
+  }
+
+  /** `xml/invalid-char` for each character XML forbids in buf[a, b) (a comment's). */
+  private forbiddenIn(buf: string, a: number, b: number): void {
+    for (let k = this.forbiddenWithin(buf, a, b, a); k !== -1; k = this.forbiddenWithin(buf, a, b, k + 1)) this.forbiddenAt(buf, k);
+  }
+
+  /** `xml/invalid-char` at the current token for the first character XML forbids in `s` (PI data, a DOCTYPE, whole). */
+  private forbiddenInToken(s: string, what: string): void {
+    const k = findForbidden(s, 0);
+    if (k !== -1) this.reportTok('xml/invalid-char', `${codePointName(s, k)} in ${what} is a character XML 1.0 does not allow in a document`, 'remove the character');
+  }
+
+  /** `xml/invalid-char` at index k of the buffer. */
+  private forbiddenAt(buf: string, k: number): void {
+    this.reportAt(k, 'xml/invalid-char', `${codePointName(buf, k)} is a character XML 1.0 does not allow in a document; kept, but the file is not well-formed`, 'remove the character (a control character copied from another program, most often)');
   }
 
   /**
@@ -1599,6 +1731,21 @@ export class XmlTokenizer {
       return;
     }
     if (this.textOverflow) return;
+    // A forbidden character splits the section: the text before it, its diagnostic, then the rest
+    // (the character kept, as in other text).
+    let from = a;
+    let bad = this.forbiddenWithin(buf, a, b, a);
+    while (bad !== -1) {
+      if (bad > from) this.cdataPiece(buf, from, bad);
+      if (this.textOverflow) return;
+      this.forbiddenAt(buf, bad);
+      from = bad;
+      bad = this.forbiddenWithin(buf, a, b, bad + 1);
+    }
+    this.cdataPiece(buf, from, b);
+  }
+
+  private cdataPiece(buf: string, a: number, b: number): void {
     const absA = this.bufBase + a;
     this.advance(absA);
     let s = buf.slice(a, b);
@@ -1650,6 +1797,16 @@ export class XmlTokenizer {
         out += raw.slice(last, j) + ' ';
         if (c === 0x0d && raw.charCodeAt(j + 1) === 0x0a) j++;
         last = j + 1;
+      } else if (c < 0x20 || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff)) {
+        if (c <= 0xdbff && c >= 0xd800) {
+          const d = raw.charCodeAt(j + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) {
+            j++; // a surrogate pair: one character, allowed
+            continue;
+          }
+        }
+        const [line, column] = this.valuePosition(raw, j);
+        this.report('xml/invalid-char', `${codePointName(raw, j)} in the value of attribute ${this.attrName} is a character XML 1.0 does not allow in a document; kept, but the file is not well-formed`, line, column, this.valueOffset + j, 'remove the character');
       }
     }
     return out + raw.slice(last);

@@ -344,6 +344,22 @@ describe('urlset values', () => {
 // ---- extensions ---------------------------------------------------------------------------------
 
 describe('extensions', () => {
+  it("video: the case forms sitemap-video.xsd allows (YES, Yes, HD, RENT) are read without a diagnostic, in the model's lower case", () => {
+    const r = read(
+      urlset(
+        url(
+          'https://e.com/',
+          '<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>' +
+            '<video:player_loc allow_embed="Yes">https://e.com/p</video:player_loc><video:family_friendly>NO</video:family_friendly>' +
+            '<video:price currency="EUR" type="RENT" resolution="HD">1.99</video:price><video:requires_subscription>YES</video:requires_subscription><video:live>No</video:live></video:video>',
+        ),
+      ),
+    );
+    assert.deepEqual(codes(r), []);
+    const v = r.urls[0]?.videos?.[0];
+    assert.deepEqual([v?.playerLocAllowEmbed, v?.familyFriendly, v?.prices?.[0]?.type, v?.prices?.[0]?.resolution, v?.requiresSubscription, v?.live], ['yes', 'no', 'rent', 'hd', 'yes', 'no']);
+  });
+
   it('image: loc, caption, geo_location, title, license', () => {
     const r = read(
       urlset(
@@ -435,7 +451,7 @@ describe('extensions', () => {
         url(
           'https://e.com/',
           '<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>' +
-            '<video:duration>2459.1</video:duration><video:rating>five</video:rating><video:view_count>-3</video:view_count><video:family_friendly>Yes</video:family_friendly>' +
+            '<video:duration>2459.1</video:duration><video:rating>five</video:rating><video:view_count>-3</video:view_count><video:family_friendly>yEs</video:family_friendly>' +
             '<video:price currency="EUR">1,99</video:price><video:expiration_date>soon</video:expiration_date><video:restriction>IE</video:restriction></video:video>',
         ),
       ),
@@ -445,7 +461,7 @@ describe('extensions', () => {
     assert.equal(v.duration, undefined);
     assert.equal(v.rating, undefined);
     assert.equal(v.viewCount, undefined);
-    assert.equal(v.familyFriendly, 'Yes');
+    assert.equal(v.familyFriendly, 'yEs');
     assert.deepEqual(v.prices, [{ value: '1,99', currency: 'EUR' }]);
     assert.equal(v.expirationDate, 'soon');
     assert.equal(v.restriction, undefined);

@@ -453,6 +453,54 @@ describe('XmlTokenizer: API misuse throws with a code', () => {
   });
 });
 
+// ---- characters XML forbids ----------------------------------------------------------------------
+
+describe('XmlTokenizer: characters XML 1.0 forbids (§2.2 Char)', () => {
+  // Not Char: #x0-#x8, #xB, #xC, #xE-#x1F, #xFFFE, #xFFFF, and surrogates that are not a pair.
+  const FORBIDDEN = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u000e', '\u001f', '\ufffe', '\uffff', '\ud800', '\udbff', '\udc00', '\udfff'];
+  // Char's edges, and a pair: none of them is reported.
+  const ALLOWED = ['\t', '\n', ' ', '\u007f', '\u0085', '\ud7ff', '\ue000', '\ufffd', '\ud800\udc00', '\udbff\udfff'];
+
+  it('reports each one, wherever it is: text, CDATA, an attribute value, a comment, a PI, a DOCTYPE', () => {
+    for (const bad of FORBIDDEN) {
+      const shown = JSON.stringify(bad);
+      const diagnostics: Diagnostic[] = [];
+      const events = tokenize([`<!DOCTYPE r [${bad}]><r a="x${bad}y"><!-- ${bad} --><?pi ${bad}?><l>https://e.com/${bad}</l><c><![CDATA[${bad}]]></c></r>`], undefined, diagnostics);
+      assert.deepEqual(codes(events).filter((c) => c !== 'xml/doctype'), Array(6).fill('xml/invalid-char'), shown);
+      // The character is kept, and the text before it is delivered first.
+      assert.deepEqual(textsOf(events, 'l'), [`https://e.com/${bad}`], shown);
+      const inText = events.findIndex((e) => e[0] === 'diag' && e[4] === 63);
+      assert.deepEqual(events[inText - 1]?.[1], 'https://e.com/', shown);
+      assert.deepEqual(diagnostics.filter((d) => d.code === 'xml/invalid-char').map((d) => d.column), [1, 24, 33, 38, 63, 80], shown);
+      assert.ok(diagnostics.every((d) => d.code !== 'xml/invalid-char' || (d.severity === 'error' && d.message.includes('U+'))), shown);
+    }
+  });
+
+  it('reports none of the allowed characters at the edges of Char', () => {
+    for (const ok of ALLOWED) {
+      const events = tokenize([`<r a="x${ok}y"><!-- ${ok} --><l>https://e.com/${ok}</l><c><![CDATA[${ok}]]></c></r>`]);
+      assert.deepEqual(codes(events), [], JSON.stringify(ok));
+    }
+  });
+
+  it('gives the same events however the input is split, a pair split between chunks included', () => {
+    for (const c of [...FORBIDDEN, ...ALLOWED]) {
+      const text = `<r a="${c}${c}"><l>a${c}b&amp;${c}\r\n${c}</l><!--${c}--><c><![CDATA[${c}]]>${c}</c>${c}</r>`;
+      const whole = tokenize([text]);
+      assert.deepEqual(tokenize(text.split('')), whole, JSON.stringify(c));
+      for (let k = 1; k < text.length; k++) assert.deepEqual(tokenize([text.slice(0, k), text.slice(k)]), whole, `${JSON.stringify(c)} at ${k}`);
+    }
+  });
+
+  it('finds them in a long text run in one scan per chunk (no quadratic work)', () => {
+    const text = `<r>${'\u0001a'.repeat(50_000)}</r>`;
+    const started = performance.now();
+    const events = tokenize([text]);
+    assert.equal(codes(events).length, 50_000);
+    assert.ok(performance.now() - started < 2_000);
+  });
+});
+
 // ---- chunk invariance ---------------------------------------------------------------------------
 
 describe('XmlTokenizer: chunk invariance (events compared after merging adjacent text)', () => {
