@@ -17,7 +17,7 @@
 //   Entries are handed out as the bodies stream; a consumer that falls behind holds the bodies back
 //   (backpressure), so memory stays bounded whatever the site's size.
 
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { DiagnosticCollector, isDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
@@ -50,6 +50,14 @@ export interface DiscoverOptions extends HttpClientOptions {
   runTimeoutMs?: number;
   /** Most entries read per document (the reader's budget, default 1,000,000). */
   maxEntries?: number;
+  /**
+   * Diagnostics of one code kept on a document's node (default 1,000); past it they are counted and
+   * still delivered (events, `onDiagnostic`), and the node's list ends with one `diagnostics/truncated`
+   * entry giving how many of each code were left out. Counts stay exact.
+   */
+  maxDiagnosticsPerCode?: number;
+  /** Receives every diagnostic, robots.txt's included, as it is found; its `file` names the document. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
@@ -83,9 +91,12 @@ export interface SitemapNode {
   redirects: string[];
   /** Read from the cache after a 304. */
   fromCache: boolean;
+  /** At most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry if some were left out. */
   diagnostics: Diagnostic[];
+  /** Exact counts, those left out of `diagnostics` included. */
   errors: number;
   warnings: number;
+  infos: number;
   children: SitemapNode[];
 }
 
@@ -97,6 +108,7 @@ export interface RobotsNode {
   sitemaps: string[];
   bytes: number;
   timeMs: number;
+  /** At most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry if some were left out. */
   diagnostics: Diagnostic[];
 }
 
@@ -186,6 +198,7 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
     diagnostics: [],
     errors: 0,
     warnings: 0,
+    infos: 0,
     children: [],
   };
 }
@@ -298,6 +311,8 @@ class Discovery {
   private readonly agentToken: string;
   /** Parents of each node (for telling a loop from a sitemap listed twice). */
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
+  /** The diagnostics of each document (and robots.txt): capped lists, exact counts. */
+  private readonly collectors = new WeakMap<SitemapNode | RobotsNode, DiagnosticCollector>();
   stopped = false;
 
   private runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -311,6 +326,27 @@ class Discovery {
     this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
+    if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
+    }
+  }
+
+  /** Counts `d` on `node`, lists it there unless its code is past the cap, and hands it to `onDiagnostic`. True when listed. */
+  private collect(node: SitemapNode | RobotsNode, d: Diagnostic): boolean {
+    let collector = this.collectors.get(node);
+    if (collector === undefined) {
+      collector = new DiagnosticCollector({ maxPerCode: this.options.maxDiagnosticsPerCode, onDiagnostic: this.options.onDiagnostic });
+      this.collectors.set(node, collector);
+    }
+    const kept = collector.add(d);
+    if (kept) node.diagnostics.push(d);
+    return kept;
+  }
+
+  /** The document is over: its list gets the `diagnostics/truncated` entry when some were left out. */
+  private closeDiagnostics(node: SitemapNode | RobotsNode): void {
+    const truncated = this.collectors.get(node)?.truncation(node.url);
+    if (truncated !== undefined) node.diagnostics.push(truncated);
   }
 
   stop(): void {
@@ -392,7 +428,7 @@ class Discovery {
     if (!outcome.ok) {
       node.outcome = 'failed';
       state.unreachable = true;
-      node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
@@ -409,12 +445,12 @@ class Discovery {
           node.outcome = 'ok';
           node.sitemaps = state.parsed.sitemaps.map((s) => s.url);
           for (const problem of state.parsed.problems) {
-            node.diagnostics.push({ ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
+            this.collect(node, { ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
           }
         } catch (error) {
           node.outcome = 'failed';
           state.unreachable = true;
-          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
+          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
         }
       } else {
         await outcome.body.cancel();
@@ -423,11 +459,12 @@ class Discovery {
         } else {
           node.outcome = 'failed';
           state.unreachable = true;
-          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
+          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
         }
       }
     }
     node.timeMs = performance.now() - start;
+    this.closeDiagnostics(node);
     this.emit({ type: 'robots', robots: node });
     return state;
   }
@@ -483,9 +520,10 @@ class Discovery {
   }
 
   private note(node: SitemapNode, d: Diagnostic): void {
-    node.diagnostics.push(d);
+    this.collect(node, d);
     if (d.severity === 'error') node.errors++;
     else if (d.severity === 'warning') node.warnings++;
+    else node.infos++;
     this.emit({ type: 'diagnostic', diagnostic: d, sitemap: node.url });
   }
 
@@ -595,7 +633,14 @@ class Discovery {
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: Extract<HttpOutcome, { ok: true }>): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
-    const held: Diagnostic[] = [];
+    // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
+    let held = new DiagnosticCollector();
+    const replayHeld = (): void => {
+      const truncated = held.truncation(file);
+      for (const d of held.retained) this.note(node, d);
+      if (truncated !== undefined) this.note(node, truncated);
+      held = new DiagnosticCollector();
+    };
     const onUrl = (entry: UrlEntry): void => {
       node.urls++;
       this.emit({ type: 'url', entry, sitemap: file });
@@ -606,12 +651,14 @@ class Discovery {
     };
     const onDiagnostic = (d: Diagnostic): void => {
       // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-      if (probe && node.format === undefined) held.push(d);
+      if (probe && node.format === undefined) held.add(d);
       else this.note(node, d);
     };
     try {
       const summary = await readSitemap(body, {
         file,
+        // The node keeps the diagnostics (note); the reading keeps none of its own.
+        maxDiagnosticsPerCode: 0,
         maxBytes: this.maxBytes,
         maxCompressedBytes: this.maxBytes + 1,
         ...(this.options.maxEntries !== undefined ? { maxEntries: this.options.maxEntries } : {}),
@@ -625,7 +672,7 @@ class Discovery {
         onFormat: (format) => {
           if (!probe || !notASitemap(format)) {
             node.format = format;
-            for (const d of held.splice(0)) this.note(node, d);
+            replayHeld();
           }
         },
       });
@@ -643,9 +690,10 @@ class Discovery {
     if (probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
       node.outcome = 'absent';
     } else {
-      for (const d of held) this.note(node, d);
+      replayHeld();
       node.outcome = node.errors > 0 && node.urls === 0 && node.sitemaps === 0 ? 'failed' : 'ok';
     }
+    this.closeDiagnostics(node);
     this.emit({ type: 'sitemap', sitemap: node });
   }
 
@@ -666,10 +714,10 @@ class Discovery {
       const robots = input.robots;
       if (robots !== undefined) {
         totals.bytes += robots.bytes;
-        for (const d of robots.diagnostics) {
-          if (d.severity === 'error') totals.errors++;
-          else if (d.severity === 'warning') totals.warnings++;
-        }
+        // Exact, those left out of the list included.
+        const counts = this.collectors.get(robots);
+        totals.errors += counts?.errors ?? 0;
+        totals.warnings += counts?.warnings ?? 0;
         if (robots.outcome === 'failed') totals.failed++;
       }
       for (const node of input.sitemaps) visit(node);

@@ -5,7 +5,7 @@ import type { WriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
@@ -159,6 +159,8 @@ function csvRow(entry: UrlEntry, sitemap: string): string {
 }
 
 const SHOWN_PER_DOCUMENT = 5;
+/** Characters of diagnostics written to standard error at once, at most (a little more: one line). */
+const STDERR_PIECE = 64 * 1024;
 
 function describe(node: SitemapNode): string {
   if (node.outcome === 'skipped') return 'skipped';
@@ -179,13 +181,20 @@ function describe(node: SitemapNode): string {
 
 function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   const lines: string[] = [];
-  const problems = (diagnostics: readonly Diagnostic[], prefix: string): void => {
-    const shown = diagnostics.filter((d) => !quiet || d.severity === 'error');
-    for (const d of shown.slice(0, SHOWN_PER_DOCUMENT)) {
+  /** `total`: how many there are in all (the list may be capped, see maxDiagnosticsPerCode). */
+  const problems = (diagnostics: readonly Diagnostic[], prefix: string, total?: number): void => {
+    let shown = 0;
+    let listed = 0;
+    for (const d of diagnostics) {
+      if (d.code === TRUNCATED_CODE || (quiet && d.severity !== 'error')) continue;
+      listed++;
+      if (shown === SHOWN_PER_DOCUMENT) continue;
+      shown++;
       const at = d.line !== undefined ? `${d.line}:${d.column ?? 1} ` : '';
       lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
     }
-    if (shown.length > SHOWN_PER_DOCUMENT) lines.push(`${prefix}  … and ${shown.length - SHOWN_PER_DOCUMENT} more`);
+    const more = Math.max(total ?? listed, listed) - shown;
+    if (more > 0) lines.push(`${prefix}  … and ${formatCount(more)} more`);
   };
   const walk = (nodes: readonly SitemapNode[], prefix: string): void => {
     const visible = nodes.filter((n) => n.outcome !== 'absent');
@@ -194,7 +203,7 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       lines.push(`${prefix}${last ? '└─ ' : '├─ '}${node.url}  ${describe(node)}`);
       const inner = `${prefix}${last ? '   ' : '│  '}`;
       if (node.finalUrl !== undefined) lines.push(`${inner}  → ${node.finalUrl}`);
-      problems(node.diagnostics, inner);
+      problems(node.diagnostics, inner, quiet ? node.errors : node.errors + node.warnings + node.infos);
       walk(node.children, inner);
     });
   };
@@ -288,10 +297,19 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   }
   const out = new Output(file ?? io.stdout);
   const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
+  // Diagnostics stream out as they come (issue 22), written after each batch of events or in pieces
+  // of STDERR_PIECE characters, never gathered.
+  let pending = '';
+  const flushReports = (): void => {
+    if (pending.length === 0) return;
+    progress.clear();
+    io.stderr.write(pending);
+    pending = '';
+  };
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
-    progress.clear();
-    io.stderr.write(renderDiagnostic(d, '<discover>'));
+    pending += renderDiagnostic(d, '<discover>');
+    if (pending.length >= STDERR_PIECE) flushReports();
   };
 
   let interrupted = false;
@@ -349,9 +367,11 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   try {
     for await (const batch of run.batches()) {
       handle(batch);
+      flushReports();
       progress.tick();
       await out.flush();
     }
+    flushReports();
     progress.clear();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));

@@ -81,6 +81,8 @@ const OPTIONS = {
 } as const;
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
+/** Characters of diagnostics written to standard error at once, at most (a little more: one line). */
+const STDERR_PIECE = 64 * 1024;
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
 
 // ---------------------------------------------------------------------------------------------------
@@ -197,16 +199,19 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     for (const path of positionals) {
       const file = path === '-' ? '<stdin>' : path;
       const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-      const reading = parseSitemap(input, { ...options, file });
-      let shown = 0;
+      // Diagnostics stream out as they are found (issue 22: a problem per line must not pile up):
+      // after each batch of entries, or sooner in pieces of STDERR_PIECE characters. The reading
+      // keeps none of its own.
+      let pending = '';
+      const onDiagnostic = (d: Diagnostic): void => {
+        if (quiet && d.severity !== 'error') return;
+        pending += renderDiagnostic(d, file);
+        if (pending.length >= STDERR_PIECE) report();
+      };
+      const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic });
       const report = (): void => {
-        const all = reading.diagnostics;
-        let text = '';
-        for (; shown < all.length; shown++) {
-          const d = all[shown] as Diagnostic;
-          if (!quiet || d.severity === 'error') text += renderDiagnostic(d, file);
-        }
-        if (text.length > 0) io.stderr.write(text);
+        if (pending.length > 0) io.stderr.write(pending);
+        pending = '';
       };
       try {
         for await (const batch of reading.batches()) {

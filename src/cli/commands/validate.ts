@@ -5,15 +5,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
 import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
-import { summarize, type FileReport } from '../../core/validate/types.js';
+import { reportCounts, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat } from '../report/index.js';
+import { REPORT_FORMATS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
 import { PROJECT_URL, userAgent, version } from '../version.js';
@@ -218,6 +218,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (now !== undefined) base.now = now;
   const reports: FileReport[] = [];
   let fatal = false;
+  const quiet = values.quiet === true;
+  // stylish and github print each diagnostic as it is found; the others need whole documents and
+  // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
+  const stream = streamFor(format, io, quiet);
   let timeoutMs: number | undefined;
   try {
     timeoutMs = seconds(values.timeout, '--timeout');
@@ -248,10 +252,16 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       const options: ValidateSitemapOptions = { ...base, file };
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
+      if (stream !== undefined) {
+        stream.startFile(file);
+        options.onDiagnostic = (d) => stream.diagnostic(d);
+      }
       const result = await check(options);
+      stream?.endFile();
       reports.push(result);
       return result;
     } catch (error) {
+      stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       io.stderr.write(`sitemapkit validate: ${error.message}\n`);
       fatal = true;
@@ -273,7 +283,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
         const childResult = await validateUrl(child.loc, undefined);
         if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, path));
       }
-      addNested(result, nested, config.rules['index/nested']);
+      addNested(result, nested, config.rules['index/nested'], stream);
       continue;
     }
     const file = path === '-' ? '<stdin>' : path;
@@ -282,12 +292,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     const result = await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
     const nested = await followChildren(resolve(io.cwd, path), file, children, validateOne);
-    addNested(result, nested, config.rules['index/nested']);
+    addNested(result, nested, config.rules['index/nested'], stream);
   }
   await client?.close();
 
-  const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
-  io.stdout.write(render(format, shown, io));
+  const shown = quiet ? reports.map(errorsOnly) : reports;
+  if (stream !== undefined) stream.end(shown);
+  else io.stdout.write(render(format, shown));
   const summary = summarize(reports);
   if (fatal) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
@@ -325,23 +336,84 @@ function nestedIndex(child: Child, indexFile: string): Diagnostic {
   return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
 }
 
-/** Adds the `index/nested` findings to the index's report, at the configured level. */
-function addNested(result: SitemapValidationResult, nested: readonly Diagnostic[], setting: RuleSetting | undefined): void {
-  if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(...nested.map((d) => (setting === undefined ? d : { ...d, severity: setting })));
+/** Adds the `index/nested` findings to the index's report (and its counts), at the configured level. */
+function addNested(result: SitemapValidationResult, nested: readonly Diagnostic[], setting: RuleSetting | undefined, stream: ReportStream | undefined): void {
+  if (setting === 'off' || nested.length === 0) return;
+  const counts = reportCounts(result);
+  stream?.startFile(result.file);
+  for (const found of nested) {
+    const d = setting === undefined ? found : { ...found, severity: setting };
+    (result.diagnostics as Diagnostic[]).push(d);
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+    stream?.diagnostic(d);
+  }
+  stream?.endFile();
+  (result as { counts?: DiagnosticCounts }).counts = counts;
 }
 
-function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo): string {
+/** A report with its errors only (--quiet); the counts follow. */
+function errorsOnly(report: FileReport): FileReport {
+  // The `diagnostics/truncated` entry stays: it says what the list leaves out.
+  const diagnostics = report.diagnostics.filter((d) => d.severity === 'error' || d.code === TRUNCATED_CODE);
+  return { ...report, diagnostics, counts: { errors: reportCounts(report).errors, warnings: 0, infos: 0 } };
+}
+
+/** Where the streamed formats write: per file, every diagnostic as it is found; then the end. */
+interface ReportStream {
+  startFile(file: string): void;
+  diagnostic(d: Diagnostic): void;
+  endFile(): void;
+  end(reports: readonly FileReport[]): void;
+}
+
+/** Characters of a streamed report written at once, at most (a little more: one diagnostic). */
+const STDOUT_PIECE = 64 * 1024;
+
+function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStream | undefined {
+  if (format === 'stylish') {
+    const writer = new StylishWriter(io.stdout, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+    return {
+      startFile: (file) => writer.startFile(file),
+      diagnostic: (d) => {
+        if (!quiet || d.severity === 'error') writer.diagnostic(d);
+      },
+      endFile: () => writer.endFile(),
+      end: (reports) => writer.end(reports),
+    };
+  }
+  if (format === 'github') {
+    let file = '';
+    let pending = '';
+    const flush = (): void => {
+      if (pending.length > 0) io.stdout.write(pending);
+      pending = '';
+    };
+    return {
+      startFile: (name) => {
+        file = name;
+      },
+      diagnostic: (d) => {
+        if (quiet && d.severity !== 'error') return;
+        pending += githubLine(file, d);
+        if (pending.length >= STDOUT_PIECE) flush();
+      },
+      endFile: flush,
+      end: flush,
+    };
+  }
+  return undefined;
+}
+
+function render(format: ReportFormat, reports: readonly FileReport[]): string {
   switch (format) {
     case 'json':
       return formatJson(reports);
-    case 'github':
-      return formatGithub(reports);
     case 'sarif':
       return formatSarif(reports, { toolVersion: version(), rules: ruleInfo, informationUri: PROJECT_URL, rulesDocUri: `${PROJECT_URL}/blob/main/docs/rules.md` });
-    case 'junit':
-      return formatJunit(reports);
     default:
-      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+      return formatJunit(reports);
   }
 }
 

@@ -20,13 +20,77 @@ type Style = keyof typeof SGR;
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
 export function formatStylish(reports: readonly FileReport[], options: StylishOptions): string {
-  const paint = (text: string, ...styles: Style[]): string =>
-    options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
+  let text = '';
+  const writer = new StylishWriter({ write: (chunk) => (text += chunk) }, options);
+  for (const report of reports) {
+    writer.startFile(report.file);
+    for (const d of report.diagnostics) writer.diagnostic(d);
+    writer.endFile();
+  }
+  writer.end(reports);
+  return text;
+}
 
-  const blocks = reports
-    .filter((report) => report.diagnostics.length > 0)
-    .map((report) => [paint(printable(report.file), 'underline'), ...diagnosticRows(report.diagnostics, paint)].join('\n'));
-  return [...blocks, summaryLine(reports, paint)].join('\n\n') + '\n';
+/**
+ * Rows aligned (and sorted by position) together, at most: a file with more diagnostics is written in
+ * blocks of this many rows, so that memory does not grow with the number of problems (issue 22).
+ */
+export const STYLISH_BLOCK_ROWS = 10_000;
+
+/**
+ * The stylish report written as the diagnostics come: per file, its name and its rows, aligned and in
+ * document order within blocks of STYLISH_BLOCK_ROWS; after the last file, the summary line. For a
+ * file of fewer diagnostics than a block, the text is the same as formatStylish's.
+ */
+export class StylishWriter {
+  private readonly paint: Paint;
+  private file: string | undefined;
+  private block: Diagnostic[] = [];
+  /** Whether the current file's name is written (it is, before its first row). */
+  private headed = false;
+
+  constructor(
+    private readonly out: { write(text: string): unknown },
+    options: StylishOptions,
+  ) {
+    this.paint = (text: string, ...styles: Style[]): string =>
+      options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
+  }
+
+  startFile(file: string): void {
+    this.endFile();
+    this.file = file;
+    this.headed = false;
+  }
+
+  diagnostic(d: Diagnostic): void {
+    this.block.push(d);
+    if (this.block.length >= STYLISH_BLOCK_ROWS) this.flush();
+  }
+
+  endFile(): void {
+    this.flush();
+    if (this.headed) this.out.write('\n\n');
+    this.headed = false;
+  }
+
+  /** The summary line, from the exact counts of the reports. */
+  end(reports: readonly FileReport[]): void {
+    this.endFile();
+    this.out.write(summaryLine(reports, this.paint) + '\n');
+  }
+
+  private flush(): void {
+    if (this.block.length === 0) return;
+    const block = this.block;
+    this.block = [];
+    // Document order; diagnostics without a position last. The sort is stable.
+    block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    const rows = diagnosticRows(block, this.paint).join('\n');
+    if (this.headed) this.out.write(`\n${rows}`);
+    else this.out.write(`${this.paint(printable(this.file ?? '<input>'), 'underline')}\n${rows}`);
+    this.headed = true;
+  }
 }
 
 type Paint = (text: string, ...styles: Style[]) => string;
@@ -39,18 +103,28 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): strin
     code: printable(d.code),
     hint: d.hint === undefined ? undefined : printable(d.hint),
   }));
-  const positionWidth = Math.max(...rows.map((r) => width(r.position)));
-  const severityWidth = Math.max(...rows.map((r) => width(r.severity)));
-  const messageWidth = Math.max(...rows.map((r) => width(r.message)));
+  // A loop, not Math.max(...rows): a spread puts every row on the stack (issue 22: past ~150,000 rows
+  // it overflowed).
+  let positionWidth = 0;
+  let severityWidth = 0;
+  let messageWidth = 0;
+  for (const r of rows) {
+    positionWidth = Math.max(positionWidth, width(r.position));
+    severityWidth = Math.max(severityWidth, width(r.severity));
+    messageWidth = Math.max(messageWidth, width(r.message));
+  }
   // The hint sits under the message column.
   const hintIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
 
-  return rows.flatMap((r) => {
-    const line =
+  const lines: string[] = [];
+  for (const r of rows) {
+    lines.push(
       `  ${padStart(r.position, positionWidth)}  ${padEnd(paint(r.severity, SEVERITY_STYLE[r.severity]), severityWidth, r.severity)}` +
-      `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`;
-    return r.hint === undefined ? [line] : [line, hintIndent + paint(r.hint, 'dim')];
-  });
+        `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`,
+    );
+    if (r.hint !== undefined) lines.push(hintIndent + paint(r.hint, 'dim'));
+  }
+  return lines;
 }
 
 function summaryLine(reports: readonly FileReport[], paint: Paint): string {
