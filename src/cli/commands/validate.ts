@@ -373,7 +373,7 @@ const STDOUT_PIECE = 64 * 1024;
 
 function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStream | undefined {
   if (format === 'stylish') {
-    const writer = new StylishWriter(io.stdout, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined });
+    const writer = new StylishWriter(io.stdout, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, sort: true });
     return {
       startFile: (file) => writer.startFile(file),
       diagnostic: (d) => {

@@ -14,6 +14,11 @@ export interface StylishOptions {
   readonly color: boolean;
 }
 
+export interface StylishWriterOptions extends StylishOptions {
+  /** Sort each block's rows by position (diagnostics given as found rather than in document order). */
+  readonly sort?: boolean;
+}
+
 const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
 type Style = keyof typeof SGR;
 
@@ -38,12 +43,14 @@ export function formatStylish(reports: readonly FileReport[], options: StylishOp
 export const STYLISH_BLOCK_ROWS = 10_000;
 
 /**
- * The stylish report written as the diagnostics come: per file, its name and its rows, aligned and in
- * document order within blocks of STYLISH_BLOCK_ROWS; after the last file, the summary line. For a
- * file of fewer diagnostics than a block, the text is the same as formatStylish's.
+ * The stylish report written as the diagnostics come: per file, its name and its rows, aligned (and,
+ * with `sort`, in document order) within blocks of STYLISH_BLOCK_ROWS; after the last file, the
+ * summary line. For a file of fewer diagnostics than a block, the text is formatStylish's for the
+ * same diagnostics in document order.
  */
 export class StylishWriter {
   private readonly paint: Paint;
+  private readonly sort: boolean;
   private file: string | undefined;
   private block: Diagnostic[] = [];
   /** Whether the current file's name is written (it is, before its first row). */
@@ -51,8 +58,9 @@ export class StylishWriter {
 
   constructor(
     private readonly out: { write(text: string): unknown },
-    options: StylishOptions,
+    options: StylishWriterOptions,
   ) {
+    this.sort = options.sort === true;
     this.paint = (text: string, ...styles: Style[]): string =>
       options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
   }
@@ -85,7 +93,7 @@ export class StylishWriter {
     const block = this.block;
     this.block = [];
     // Document order; diagnostics without a position last. The sort is stable.
-    block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
     const rows = diagnosticRows(block, this.paint).join('\n');
     if (this.headed) this.out.write(`\n${rows}`);
     else this.out.write(`${this.paint(printable(this.file ?? '<input>'), 'underline')}\n${rows}`);

@@ -3,7 +3,7 @@
 // protocol's own rules on the entries (protocol.ts, hreflang.ts). Push-based and synchronous like the
 // reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
 
-import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
+import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
@@ -266,7 +266,8 @@ export class SitemapValidation implements ReaderSink {
     // Document order; diagnostics without a position (limits) last. The sort is stable.
     kept.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
     const truncated = this.collector.truncation(this.file);
-    if (truncated !== undefined) kept.push(truncated);
+    const setting = this.rules[TRUNCATED_CODE];
+    if (truncated !== undefined && setting !== 'off') kept.push(setting === undefined ? truncated : { ...truncated, severity: setting });
     return { file: this.file, format: this.format_, entries: this.entries, diagnostics: kept, counts: this.collector.counts };
   }
 }
