@@ -159,8 +159,6 @@ function csvRow(entry: UrlEntry, sitemap: string): string {
 }
 
 const SHOWN_PER_DOCUMENT = 5;
-/** Characters of diagnostics written to standard error at once, at most (a little more: one line). */
-const STDERR_PIECE = 64 * 1024;
 
 function describe(node: SitemapNode): string {
   if (node.outcome === 'skipped') return 'skipped';
@@ -297,19 +295,14 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   }
   const out = new Output(file ?? io.stdout);
   const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
-  // Diagnostics stream out as they come (issue 22), written after each batch of events or in pieces
-  // of STDERR_PIECE characters, never gathered.
-  let pending = '';
-  const flushReports = (): void => {
-    if (pending.length === 0) return;
-    progress.clear();
-    io.stderr.write(pending);
-    pending = '';
-  };
+  // Diagnostics stream out as they come (issue 22), handed to standard error in large writes; the
+  // next batch of events waits for it to drain, which holds the bodies back (backpressure).
+  const problemsOut = new Output(io.stderr);
+  const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
-    pending += renderDiagnostic(d, '<discover>');
-    if (pending.length >= STDERR_PIECE) flushReports();
+    progress.clear();
+    problemsOut.write(renderDiagnostic(d, '<discover>'));
   };
 
   let interrupted = false;
@@ -367,11 +360,11 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   try {
     for await (const batch of run.batches()) {
       handle(batch);
-      flushReports();
+      await flushReports();
       progress.tick();
       await out.flush();
     }
-    flushReports();
+    await flushReports();
     progress.clear();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));
@@ -385,6 +378,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     }
   } finally {
     out.close();
+    problemsOut.close();
     removeInterrupt?.();
     if (file !== undefined && temp !== undefined && !file.closed) {
       file.destroy();

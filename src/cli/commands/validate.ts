@@ -15,6 +15,7 @@ import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { REPORT_FORMATS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { Output } from '../output.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
 import { PROJECT_URL, userAgent, version } from '../version.js';
 import { HttpClient } from '../../node/http/client.js';
@@ -255,6 +256,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       if (stream !== undefined) {
         stream.startFile(file);
         options.onDiagnostic = (d) => stream.diagnostic(d);
+        // Reading waits while standard output drains.
+        options.backpressure = () => stream.drain();
       }
       const result = await check(options);
       stream?.endFile();
@@ -297,8 +300,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   await client?.close();
 
   const shown = quiet ? reports.map(errorsOnly) : reports;
-  if (stream !== undefined) stream.end(shown);
-  else io.stdout.write(render(format, shown));
+  if (stream !== undefined) {
+    stream.end(shown);
+    await stream.drain();
+    stream.close();
+  } else {
+    io.stdout.write(render(format, shown));
+  }
   const summary = summarize(reports);
   if (fatal) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
@@ -360,50 +368,48 @@ function errorsOnly(report: FileReport): FileReport {
   return { ...report, diagnostics, counts: { errors: reportCounts(report).errors, warnings: 0, infos: 0 } };
 }
 
-/** Where the streamed formats write: per file, every diagnostic as it is found; then the end. */
+/**
+ * Where the streamed formats write: per file, every diagnostic as it is found; then the end. The text
+ * goes to standard output in large writes; `drain` resolves when it has taken them.
+ */
 interface ReportStream {
   startFile(file: string): void;
   diagnostic(d: Diagnostic): void;
   endFile(): void;
   end(reports: readonly FileReport[]): void;
+  drain(): Promise<void>;
+  close(): void;
 }
 
-/** Characters of a streamed report written at once, at most (a little more: one diagnostic). */
-const STDOUT_PIECE = 64 * 1024;
-
 function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStream | undefined {
+  if (format !== 'stylish' && format !== 'github') return undefined;
+  const out = new Output(io.stdout);
+  const shown = (d: Diagnostic): boolean => !quiet || d.severity === 'error';
+  const common = { drain: () => out.flush(), close: () => out.close() };
   if (format === 'stylish') {
-    const writer = new StylishWriter(io.stdout, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, sort: true });
+    const writer = new StylishWriter(out, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, sort: true });
     return {
+      ...common,
       startFile: (file) => writer.startFile(file),
       diagnostic: (d) => {
-        if (!quiet || d.severity === 'error') writer.diagnostic(d);
+        if (shown(d)) writer.diagnostic(d);
       },
       endFile: () => writer.endFile(),
       end: (reports) => writer.end(reports),
     };
   }
-  if (format === 'github') {
-    let file = '';
-    let pending = '';
-    const flush = (): void => {
-      if (pending.length > 0) io.stdout.write(pending);
-      pending = '';
-    };
-    return {
-      startFile: (name) => {
-        file = name;
-      },
-      diagnostic: (d) => {
-        if (quiet && d.severity !== 'error') return;
-        pending += githubLine(file, d);
-        if (pending.length >= STDOUT_PIECE) flush();
-      },
-      endFile: flush,
-      end: flush,
-    };
-  }
-  return undefined;
+  let file = '';
+  return {
+    ...common,
+    startFile: (name) => {
+      file = name;
+    },
+    diagnostic: (d) => {
+      if (shown(d)) out.write(githubLine(file, d));
+    },
+    endFile: () => {},
+    end: () => {},
+  };
 }
 
 function render(format: ReportFormat, reports: readonly FileReport[]): string {

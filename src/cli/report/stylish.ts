@@ -164,6 +164,8 @@ function printable(text: string): string {
  * so that a message in Japanese or with an emoji keeps the code column in place.
  */
 function width(text: string): number {
+  // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let columns = 0;
   for (const char of text) {
     if (ZERO_WIDTH.test(char)) continue;
@@ -172,6 +174,7 @@ function width(text: string): number {
   return columns;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
 const WIDE =
   /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
