@@ -1,6 +1,16 @@
 // The pure core: no I/O, usable in browsers, workers and edge runtimes.
 export * from './model.js';
-export { formatDiagnostic, type Diagnostic, type Severity } from './diagnostics.js';
+export {
+  formatDiagnostic,
+  countDiagnostics,
+  DiagnosticCollector,
+  DEFAULT_MAX_DIAGNOSTICS_PER_CODE,
+  TRUNCATED_CODE,
+  type Diagnostic,
+  type DiagnosticCounts,
+  type DiagnosticCollectorOptions,
+  type Severity,
+} from './diagnostics.js';
 export { SitemapError, InvalidValueError } from './errors.js';
 export { escapeXml, escapeXmlAttribute } from './xml/escape.js';
 export { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from './url.js';

@@ -38,11 +38,11 @@ function measure(args: string[], cwd: string): Promise<Measured> {
   const child = spawn(process.execPath, [REPORT_RSS, BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   const result: Measured = { code: null, maxRss: 0, stdoutBytes: 0, stderrBytes: 0, stdoutTail: '', stderrTail: '' };
   let rss = '';
-  child.stdout.on('data', (d: Buffer) => {
+  (child.stdout as NodeJS.ReadableStream).on('data', (d: Buffer) => {
     result.stdoutBytes += d.length;
     result.stdoutTail = (result.stdoutTail + d.toString('utf8')).slice(-4096);
   });
-  child.stderr.on('data', (d: Buffer) => {
+  (child.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => {
     result.stderrBytes += d.length;
     result.stderrTail = (result.stderrTail + d.toString('utf8')).slice(-4096);
   });
