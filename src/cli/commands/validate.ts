@@ -13,7 +13,7 @@ import { reportCounts, summarize, type FileReport } from '../../core/validate/ty
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat } from '../report/index.js';
+import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { Output } from '../output.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
@@ -398,17 +398,27 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStrea
       end: (reports) => writer.end(reports),
     };
   }
+  // In document order within blocks of STYLISH_BLOCK_ROWS, as the stylish rows.
   let file = '';
+  let block: Diagnostic[] = [];
+  const flush = (): void => {
+    block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    for (const d of block) out.write(githubLine(file, d));
+    block = [];
+  };
   return {
     ...common,
     startFile: (name) => {
+      flush();
       file = name;
     },
     diagnostic: (d) => {
-      if (shown(d)) out.write(githubLine(file, d));
+      if (!shown(d)) return;
+      block.push(d);
+      if (block.length >= STYLISH_BLOCK_ROWS) flush();
     },
-    endFile: () => {},
-    end: () => {},
+    endFile: flush,
+    end: flush,
   };
 }
 
