@@ -140,3 +140,19 @@ describe('validate stylish with 200,000 problems', () => {
     assert.equal(r.stdout.match(/^ {2} *\d+:\d+ {2}(?:error|warning|info) /gm)?.length, 200_000);
   });
 });
+
+describe('discover --format tree with a capped list', () => {
+  let server: SiteServer;
+  before(async () => {
+    server = await startSiteServer({ '/urls.txt': { type: 'text/plain', body: 'not a url\n'.repeat(2_500) } });
+  });
+  after(() => server.close());
+
+  it('counts what the list left out in "… and N more"', async () => {
+    const r = await runCli(['discover', server.url('/urls.txt'), '--format', 'tree', '--allow-private', '--retries', '0'], { cwd: tempDir() });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /2,500 errors, 0 warnings/);
+    assert.match(r.stdout, /… and 2,495 more\n/);
+    assert.doesNotMatch(r.stdout, /diagnostics\/truncated/);
+  });
+});
