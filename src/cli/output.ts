@@ -100,8 +100,11 @@ export class Output {
     }
     if (!this.needsDrain || this.broken) return;
     this.needsDrain = false;
-    const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown };
+    const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown; writableNeedDrain?: boolean };
     if (typeof stream.once !== 'function') return;
+    // The drain may have come already, while something else was awaited (the other output of
+    // discover or read): waiting for another would wait for ever.
+    if (stream.writableNeedDrain === false) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         stream.off?.('drain', done);

@@ -1,6 +1,8 @@
 // Diagnostics are data (DESIGN.md): a stable code, a severity, a message, where, and a hint.
 // Rendering (FILE:LINE:COL code message, JSON, SARIF) is a separate concern.
 
+import { SitemapError } from './errors.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Diagnostic {
@@ -23,4 +25,151 @@ export interface Diagnostic {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = [d.file ?? '<input>', d.line, d.column].filter((part) => part !== undefined).join(':');
   return `${where}: ${d.severity} ${d.code} ${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bounded retention (issue 22): a hostile or broken input can hold a problem per line, 100 MiB of
+// them. What is kept of one document is capped per code; the counts stay exact; everything goes to
+// the callback as it is found, so a caller that prints or streams them sees every one.
+
+/** Default of `maxDiagnosticsPerCode`: diagnostics of one code kept per document. */
+export const DEFAULT_MAX_DIAGNOSTICS_PER_CODE = 1_000;
+
+/** The code of the entry that says what was not kept (docs/rules.md). */
+export const TRUNCATED_CODE = 'diagnostics/truncated';
+
+/** Exact numbers of diagnostics by severity (the `diagnostics/truncated` entry is not counted). */
+export interface DiagnosticCounts {
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+export interface DiagnosticCollectorOptions {
+  /** Diagnostics of one code kept; default 1,000. 0 keeps none (they are still counted and passed on); Infinity keeps all. */
+  maxPerCode?: number;
+  /** Receives every diagnostic, kept or not, as it is added. */
+  onDiagnostic?: (d: Diagnostic) => void;
+}
+
+/** Whether `value` is a valid `maxDiagnosticsPerCode`: a whole number ≥ 0, or Infinity. */
+export function isDiagnosticCap(value: unknown): boolean {
+  return typeof value === 'number' && (value === Infinity || (Number.isInteger(value) && value >= 0));
+}
+
+/**
+ * The diagnostics of one document: the first `maxPerCode` of each code, exact counts by severity and
+ * by code, and (when some were not kept) one `diagnostics/truncated` entry that says how many of each
+ * code were left out. Memory grows with the number of distinct codes, never with the problems.
+ */
+export class DiagnosticCollector {
+  /** The diagnostics kept, in the order added. */
+  readonly retained: Diagnostic[] = [];
+  errors = 0;
+  warnings = 0;
+  infos = 0;
+  private readonly maxPerCode: number;
+  private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
+  /** Every code seen → [added, not kept]. */
+  private readonly byCode = new Map<string, [number, number]>();
+  private droppedTotal = 0;
+
+  constructor(options: DiagnosticCollectorOptions = {}) {
+    const cap = options.maxPerCode ?? DEFAULT_MAX_DIAGNOSTICS_PER_CODE;
+    if (!isDiagnosticCap(cap)) throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(cap)}`);
+    this.maxPerCode = cap;
+    this.onDiagnostic = options.onDiagnostic;
+  }
+
+  /** Counts `d`, keeps it if its code is under the cap, and passes it to the callback. True when kept. */
+  add(d: Diagnostic): boolean {
+    if (d.severity === 'error') this.errors++;
+    else if (d.severity === 'warning') this.warnings++;
+    else this.infos++;
+    let seen = this.byCode.get(d.code);
+    if (seen === undefined) {
+      seen = [0, 0];
+      this.byCode.set(d.code, seen);
+    }
+    const kept = seen[0] < this.maxPerCode;
+    seen[0]++;
+    if (kept) this.retained.push(d);
+    else {
+      seen[1]++;
+      this.droppedTotal++;
+    }
+    this.onDiagnostic?.(d);
+    return kept;
+  }
+
+  /** Exact counts by severity. */
+  get counts(): DiagnosticCounts {
+    return { errors: this.errors, warnings: this.warnings, infos: this.infos };
+  }
+
+  /** Diagnostics added in all, kept or not. */
+  get total(): number {
+    return this.errors + this.warnings + this.infos;
+  }
+
+  /** How many of `code` were added. */
+  count(code: string): number {
+    return this.byCode.get(code)?.[0] ?? 0;
+  }
+
+  /** Whether any diagnostic added so far has a code for which `test` is true (kept or not). */
+  anyCode(test: (code: string) => boolean): boolean {
+    for (const code of this.byCode.keys()) if (test(code)) return true;
+    return false;
+  }
+
+  /** Diagnostics not kept. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** The codes some of whose diagnostics were not kept → how many were not, most first. */
+  droppedByCode(): Array<[string, number]> {
+    const out: Array<[string, number]> = [];
+    for (const [code, [, dropped]] of this.byCode) if (dropped > 0) out.push([code, dropped]);
+    return out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  }
+
+  /** The `diagnostics/truncated` entry when some were not kept, else undefined. */
+  truncation(file?: string): Diagnostic | undefined {
+    if (this.droppedTotal === 0) return undefined;
+    const byCode = this.droppedByCode().map(([code, n]) => `${code} ${n.toLocaleString('en-US')}`).join(', ');
+    const cap = this.maxPerCode.toLocaleString('en-US');
+    const d: Diagnostic = {
+      code: TRUNCATED_CODE,
+      severity: 'info',
+      message: `${this.droppedTotal.toLocaleString('en-US')} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
+      hint: 'fix the first ones: the others usually have the same cause',
+    };
+    if (file !== undefined) d.file = file;
+    return d;
+  }
+
+  /** What a report lists: the kept diagnostics, then the `diagnostics/truncated` entry if any. */
+  list(file?: string): Diagnostic[] {
+    const out = this.retained.slice();
+    const truncated = this.truncation(file);
+    if (truncated !== undefined) out.push(truncated);
+    return out;
+  }
+}
+
+/**
+ * Exact counts by severity of a list of diagnostics, as reported: the `diagnostics/truncated` entry
+ * stands for others and is not counted itself.
+ */
+export function countDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticCounts {
+  const counts: DiagnosticCounts = { errors: 0, warnings: 0, infos: 0 };
+  for (const d of diagnostics) {
+    if (d.code === TRUNCATED_CODE) continue;
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+  }
+  return counts;
 }

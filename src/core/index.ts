@@ -4,7 +4,7 @@
 // checkers, readers, tokenizer, code tables and the pieces of `build` and `indexnow` stay internal
 // (import them from their modules inside this repository); test/api-exports.test.ts lists what is here.
 export * from './model.js';
-export type { Diagnostic, Severity } from './diagnostics.js';
+export type { Diagnostic, DiagnosticCounts, Severity } from './diagnostics.js';
 export { SitemapError, InvalidValueError } from './errors.js';
 export { escapeXml } from './xml/escape.js';
 export { normalizeUrl } from './url.js';

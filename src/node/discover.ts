@@ -17,7 +17,7 @@
 //   Entries are handed out as the bodies stream; a consumer that falls behind holds the bodies back
 //   (backpressure), so memory stays bounded whatever the site's size.
 
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { DiagnosticCollector, isDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type SitemapRef, type UrlEntry } from '../core/model.js';
@@ -56,6 +56,14 @@ export interface DiscoverOptions extends HttpClientOptions {
    * `validate` does it; default 1,000,000): past it, `duplicates/not-checked` and repeats pass.
    */
   maxTrackedUrls?: number;
+  /**
+   * Diagnostics of one code kept on a document's node (default 1,000); past it they are counted and
+   * still delivered (events, `onDiagnostic`), and the node's list ends with one `diagnostics/truncated`
+   * entry giving how many of each code were left out. Counts stay exact.
+   */
+  maxDiagnosticsPerCode?: number;
+  /** Receives every diagnostic, robots.txt's included, as it is found; its `file` names the document. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
@@ -95,9 +103,12 @@ export interface SitemapNode {
    * code): the document failed, and its `urls` (handed out already) come from a partial document.
    */
   cut?: string;
+  /** At most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry if some were left out. */
   diagnostics: Diagnostic[];
+  /** Exact counts, those left out of `diagnostics` included. */
   errors: number;
   warnings: number;
+  infos: number;
   children: SitemapNode[];
 }
 
@@ -109,6 +120,7 @@ export interface RobotsNode {
   sitemaps: string[];
   bytes: number;
   timeMs: number;
+  /** At most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry if some were left out. */
   diagnostics: Diagnostic[];
 }
 
@@ -258,6 +270,7 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
     diagnostics: [],
     errors: 0,
     warnings: 0,
+    infos: 0,
     children: [],
   };
 }
@@ -377,6 +390,8 @@ class Discovery {
    * was reported: their other URLs are not requested (one error, not one per path).
    */
   private readonly unreachable = new Map<string, { url: string; code: string }>();
+  /** The diagnostics of each document (and robots.txt): capped lists, exact counts. */
+  private readonly collectors = new WeakMap<SitemapNode | RobotsNode, DiagnosticCollector>();
   stopped = false;
 
   private runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -394,6 +409,27 @@ class Discovery {
     if (tracked !== undefined && (!Number.isSafeInteger(tracked) || tracked < 1)) {
       throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${tracked}`);
     }
+    if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
+    }
+  }
+
+  /** Counts `d` on `node`, lists it there unless its code is past the cap, and hands it to `onDiagnostic`. True when listed. */
+  private collect(node: SitemapNode | RobotsNode, d: Diagnostic): boolean {
+    let collector = this.collectors.get(node);
+    if (collector === undefined) {
+      collector = new DiagnosticCollector({ maxPerCode: this.options.maxDiagnosticsPerCode, onDiagnostic: this.options.onDiagnostic });
+      this.collectors.set(node, collector);
+    }
+    const kept = collector.add(d);
+    if (kept) node.diagnostics.push(d);
+    return kept;
+  }
+
+  /** The document is over: its list gets the `diagnostics/truncated` entry when some were left out. */
+  private closeDiagnostics(node: SitemapNode | RobotsNode): void {
+    const truncated = this.collectors.get(node)?.truncation(node.url);
+    if (truncated !== undefined) node.diagnostics.push(truncated);
   }
 
   stop(): void {
@@ -479,7 +515,7 @@ class Discovery {
       node.outcome = 'failed';
       state.unreachable = true;
       state.failure = outcome;
-      node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
@@ -496,12 +532,12 @@ class Discovery {
           node.outcome = 'ok';
           node.sitemaps = state.parsed.sitemaps.map((s) => s.url);
           for (const problem of state.parsed.problems) {
-            node.diagnostics.push({ ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
+            this.collect(node, { ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
           }
         } catch (error) {
           node.outcome = 'failed';
           state.unreachable = true;
-          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
+          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
         }
       } else {
         await outcome.body.cancel();
@@ -510,11 +546,12 @@ class Discovery {
         } else {
           node.outcome = 'failed';
           state.unreachable = true;
-          node.diagnostics.push(diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
+          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
         }
       }
     }
     node.timeMs = performance.now() - start;
+    this.closeDiagnostics(node);
     this.emit({ type: 'robots', robots: node });
     return state;
   }
@@ -570,9 +607,10 @@ class Discovery {
   }
 
   private note(node: SitemapNode, d: Diagnostic): void {
-    node.diagnostics.push(d);
+    this.collect(node, d);
     if (d.severity === 'error') node.errors++;
     else if (d.severity === 'warning') node.warnings++;
+    else node.infos++;
     this.emit({ type: 'diagnostic', diagnostic: d, sitemap: node.url });
   }
 
@@ -719,13 +757,20 @@ class Discovery {
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: Extract<HttpOutcome, { ok: true }>): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
-    const held: Diagnostic[] = [];
+    // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
+    let held = new DiagnosticCollector();
+    const replayHeld = (): void => {
+      const truncated = held.truncation(file);
+      for (const d of held.retained) this.note(node, d);
+      if (truncated !== undefined) this.note(node, truncated);
+      held = new DiagnosticCollector();
+    };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
     const onDiagnostic = (d: Diagnostic): void => {
       if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
       // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-      if (probe && node.format === undefined) held.push(d);
+      if (probe && node.format === undefined) held.add(d);
       else this.note(node, d);
     };
     // A URL (or child) listed again in this document is reported and handed out once.
@@ -743,6 +788,8 @@ class Discovery {
     try {
       const summary = await readSitemap(body, {
         file,
+        // The node keeps the diagnostics (note); the reading keeps none of its own.
+        maxDiagnosticsPerCode: 0,
         maxBytes: this.maxBytes,
         maxCompressedBytes: this.maxBytes + 1,
         ...(this.options.maxEntries !== undefined ? { maxEntries: this.options.maxEntries } : {}),
@@ -756,7 +803,7 @@ class Discovery {
         onFormat: (format) => {
           if (!probe || !notASitemap(format)) {
             node.format = format;
-            for (const d of held.splice(0)) this.note(node, d);
+            replayHeld();
           }
         },
       });
@@ -786,9 +833,10 @@ class Discovery {
     if (node.cut === undefined && probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
       node.outcome = 'absent';
     } else {
-      for (const d of held) this.note(node, d);
+      replayHeld();
       node.outcome = node.cut !== undefined || (node.errors > 0 && node.urls === 0 && node.sitemaps === 0) ? 'failed' : 'ok';
     }
+    this.closeDiagnostics(node);
     this.emit({ type: 'sitemap', sitemap: node });
   }
 
@@ -815,10 +863,10 @@ class Discovery {
       const robots = input.robots;
       if (robots !== undefined) {
         totals.bytes += robots.bytes;
-        for (const d of robots.diagnostics) {
-          if (d.severity === 'error') totals.errors++;
-          else if (d.severity === 'warning') totals.warnings++;
-        }
+        // Exact, those left out of the list included.
+        const counts = this.collectors.get(robots);
+        totals.errors += counts?.errors ?? 0;
+        totals.warnings += counts?.warnings ?? 0;
         if (robots.outcome === 'failed') totals.robotsFailed++;
       }
       for (const node of input.sitemaps) visit(node);

@@ -38,7 +38,7 @@
 import { isAscii } from 'node:buffer';
 import { open, type FileHandle, type FileReadResult } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { DiagnosticCollector, isDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import { readAsciiChunk } from '../core/read/ascii-bulk.js';
@@ -78,6 +78,15 @@ const DEFAULT_MAX_DEPTH = 256;
  * interleaved runs on a noisy machine), hence the switch.
  */
 const DECODE_PIECE = 32 * 1024;
+/**
+ * Input that made more than one diagnostic per DENSE_BYTES_PER_DIAGNOSTIC bytes is read on in pieces
+ * of DENSE_PIECE bytes (drive), and so is the start of every input: 4 KiB of `x` lines make 2,048
+ * diagnostics, under 1 MB, where a 256 KiB chunk made 131,072 at once, ~45 MB held until the
+ * consumer took them (discover's event queue). V8 lets the heap grow to about four times what is
+ * live at a full collection, so such a burst cost ~300 MB of peak RSS (measured, 16 KiB: ~160 MB).
+ */
+const DENSE_BYTES_PER_DIAGNOSTIC = 256;
+const DENSE_PIECE = 4 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
 const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
 /** Pipeline.writeAscii: ASCII chunks in a row in which no bytes were read in bulk before it stops trying. */
@@ -131,6 +140,14 @@ export interface ParseSitemapOptions extends ReaderBudgets {
    * reads every chunk as text. The results are the same either way; true is faster.
    */
   bulkFromBytes?: boolean;
+  /**
+   * Diagnostics of one code kept in `diagnostics` (default 1,000); past it they are counted and passed
+   * to `onDiagnostic`, and the summary ends with one `diagnostics/truncated` entry giving how many of
+   * each code were left out. The counts (`errors`, `warnings`) stay exact.
+   */
+  maxDiagnosticsPerCode?: number;
+  /** Receives every diagnostic as it is found, kept or not. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 /**
@@ -147,7 +164,10 @@ export interface SitemapSummary {
   /** Entries delivered. */
   urls: number;
   sitemaps: number;
-  /** Every diagnostic, in the order reported. */
+  /**
+   * The diagnostics in the order reported: at most `maxDiagnosticsPerCode` of each code, then, when
+   * some were left out, one `diagnostics/truncated` entry with how many of each code.
+   */
   diagnostics: Diagnostic[];
   /** Diagnostics by severity. */
   errors: number;
@@ -163,7 +183,6 @@ export interface SitemapSummary {
 export interface ReadSitemapOptions extends ParseSitemapOptions {
   onUrl?: (entry: UrlEntry, at: EntryPosition) => void;
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called when the format is known (at most a few characters into the input). */
   onFormat?: (format: SitemapFormat) => void;
 }
@@ -430,7 +449,8 @@ interface PipelineSink {
 }
 
 class Pipeline implements ReaderSink {
-  readonly diagnostics: Diagnostic[] = [];
+  /** What is kept of the diagnostics (capped per code), with exact counts. */
+  readonly diagnostics: DiagnosticCollector;
   format_: SitemapFormat | undefined;
   urls = 0;
   sitemaps = 0;
@@ -454,7 +474,9 @@ class Pipeline implements ReaderSink {
     private readonly file: string | undefined,
     xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
     bulkFromBytes = true,
+    maxDiagnosticsPerCode?: number,
   ) {
+    this.diagnostics = new DiagnosticCollector({ maxPerCode: maxDiagnosticsPerCode });
     this.router = new FormatRouter(this, budgets, xmlHandler);
     this.bulkBytes = bulkFromBytes ? BULK_BYTES_TRIES : 0;
   }
@@ -594,7 +616,7 @@ class Pipeline implements ReaderSink {
     if (this.file !== undefined && d.file === undefined) d.file = this.file;
     if (d.severity === 'error') this.errors++;
     else if (d.severity === 'warning') this.warnings++;
-    this.diagnostics.push(d);
+    this.diagnostics.add(d);
     this.out.diagnostic(d);
     if (STOPPING_CODES.has(d.code)) this.stopped = true;
   }
@@ -604,7 +626,7 @@ class Pipeline implements ReaderSink {
       format: this.format_ ?? 'unknown',
       urls: this.urls,
       sitemaps: this.sitemaps,
-      diagnostics: this.diagnostics,
+      diagnostics: this.diagnostics.list(this.file),
       errors: this.errors,
       warnings: this.warnings,
       bytesRead: this.bytesRead,
@@ -803,6 +825,9 @@ function checkOptions(options: ParseSitemapOptions): void {
   checkCount('maxEntries', options.maxEntries, 1);
   checkCount('maxDepth', options.maxDepth, 1);
   checkCount('maxValueLength', options.maxValueLength, 1);
+  if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
+  }
 }
 
 function budgetsOf(options: ParseSitemapOptions): ReaderBudgets {
@@ -832,6 +857,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Pi
       yield chunk;
     }
   }
+  let dense = true;
   const bytes = decompressed(counted(), {
     maxBytes: options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
     maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
@@ -851,11 +877,23 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Pi
         throw error;
       }
       if (r.done === true) break;
-      const wait = options.backpressure?.();
-      if (wait !== undefined) await wait;
-      pipeline.writeBytes(r.value);
-      yield;
-      if (!pipeline.wantsMore) return;
+      const chunk = r.value;
+      // A chunk dense with problems (one every few bytes: a hostile or broken input) is read in small
+      // pieces, each after the consumer has caught up (backpressure) and taken the last one's (yield),
+      // so that what one piece makes stays small whatever the input holds (issue 22).
+      // The first piece is small too: nothing is known of the input yet.
+      for (let at = 0; at < chunk.length; ) {
+        const wait = options.backpressure?.();
+        if (wait !== undefined) await wait;
+        const end: number = dense ? Math.min(chunk.length, at + DENSE_PIECE) : chunk.length;
+        const part: Uint8Array = at === 0 && end === chunk.length ? chunk : chunk.subarray(at, end);
+        at = end;
+        const before = pipeline.diagnostics.total;
+        pipeline.writeBytes(part);
+        dense = (pipeline.diagnostics.total - before) * DENSE_BYTES_PER_DIAGNOSTIC > part.length;
+        yield;
+        if (!pipeline.wantsMore) return;
+      }
     }
     pipeline.end();
     yield;
@@ -898,12 +936,13 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
         sitemap: (ref, at) => {
           if (this.collect) this.batch.push({ kind: 'sitemap', ref, line: at.line, column: at.column });
         },
-        diagnostic: () => {},
+        diagnostic: options.onDiagnostic ?? (() => {}),
       },
       budgetsOf(options),
       source.file,
       options.xmlHandler,
       options.bulkFromBytes,
+      options.maxDiagnosticsPerCode,
     );
     this.finished = new Promise<void>((resolve, reject) => {
       this.finishedResolve = resolve;
@@ -912,9 +951,12 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
     this.finished.catch(() => {});
   }
 
-  /** Every diagnostic so far (the array grows while reading). */
+  /**
+   * The diagnostics kept so far (the array grows while reading): at most `maxDiagnosticsPerCode` of
+   * each code. `onDiagnostic` receives every one; the summary's counts are exact.
+   */
   get diagnostics(): readonly Diagnostic[] {
-    return this.pipeline.diagnostics;
+    return this.pipeline.diagnostics.retained;
   }
 
   /** The format, once known (after the first characters, or the root element for XML). */
@@ -1022,6 +1064,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     source.file,
     options.xmlHandler,
     options.bulkFromBytes,
+    options.maxDiagnosticsPerCode,
   );
   for await (const _ of drive(source, options, pipeline)) {
     // One step per input chunk.

@@ -22,6 +22,8 @@ export interface SitemapValidationResult extends FileReport {
 /**
  * Validate one sitemap: diagnostics with stable codes (docs/rules.md), positions and fix hints, and
  * the schema verdict. Never throws for bad content; throws for unreadable input (a missing file).
+ * The report lists at most `maxDiagnosticsPerCode` (default 1,000) diagnostics of each code, with
+ * exact `counts`; `onDiagnostic` receives every one as it is found.
  */
 export async function validateSitemap(input: SitemapInput, options: ValidateSitemapOptions = {}): Promise<SitemapValidationResult> {
   const file = options.file ?? (typeof input === 'string' ? input : '<input>');
@@ -29,6 +31,8 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
   const summary = await readSitemap(input, {
     ...options,
     file,
+    // The validation keeps (and caps) the report; the reading keeps nothing of its own.
+    maxDiagnosticsPerCode: 0,
     xmlHandler: (reader) => validation.xmlHandler(reader),
     onFormat: (f) => validation.format(f),
     onUrl: (e, at) => validation.url(e, at),

@@ -89,3 +89,13 @@ test('a broken stream is not written to again, and flush still returns', async (
   await out.flush();
   out.close();
 });
+
+test('flush returns when the stream drained already, while something else was awaited (issue 22: two outputs)', async () => {
+  const { stream } = collector(16);
+  const out = new Output(stream);
+  out.write('x'.repeat(300_000)); // more than a buffer: sent at once, and the stream asks to wait
+  assert.equal(stream.writableNeedDrain, true);
+  await new Promise((resolve) => stream.once('drain', resolve)); // drained before flush is called
+  const flushed = await Promise.race([out.flush().then(() => 'flushed'), new Promise((resolve) => setTimeout(() => resolve('waiting for a drain that already came'), 1_000))]);
+  assert.equal(flushed, 'flushed');
+});

@@ -5,7 +5,7 @@ import type { WriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
@@ -183,14 +183,21 @@ function describe(node: SitemapNode): string {
 
 function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   const lines: string[] = [];
-  const problems = (diagnostics: readonly Diagnostic[], prefix: string): void => {
-    const shown = diagnostics.filter((d) => !quiet || d.severity === 'error');
-    for (const d of shown.slice(0, SHOWN_PER_DOCUMENT)) {
+  /** `total`: how many there are in all (the list may be capped, see maxDiagnosticsPerCode). */
+  const problems = (diagnostics: readonly Diagnostic[], prefix: string, total?: number): void => {
+    let shown = 0;
+    let listed = 0;
+    for (const d of diagnostics) {
+      if (d.code === TRUNCATED_CODE || (quiet && d.severity !== 'error')) continue;
+      listed++;
+      if (shown === SHOWN_PER_DOCUMENT) continue;
+      shown++;
       // 1-based, and only what is known: LINE:COL, LINE alone (a robots.txt line), or nothing.
       const at = d.line === undefined ? '' : d.column === undefined ? `${d.line} ` : `${d.line}:${d.column} `;
       lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
     }
-    if (shown.length > SHOWN_PER_DOCUMENT) lines.push(`${prefix}  … and ${shown.length - SHOWN_PER_DOCUMENT} more`);
+    const more = Math.max(total ?? listed, listed) - shown;
+    if (more > 0) lines.push(`${prefix}  … and ${formatCount(more)} more`);
   };
   const walk = (nodes: readonly SitemapNode[], prefix: string): void => {
     const visible = nodes.filter((n) => n.outcome !== 'absent');
@@ -199,7 +206,7 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       lines.push(`${prefix}${last ? '└─ ' : '├─ '}${node.url}  ${describe(node)}`);
       const inner = `${prefix}${last ? '   ' : '│  '}`;
       if (node.finalUrl !== undefined) lines.push(`${inner}  → ${node.finalUrl}`);
-      problems(node.diagnostics, inner);
+      problems(node.diagnostics, inner, quiet ? node.errors : node.errors + node.warnings + node.infos);
       walk(node.children, inner);
     });
   };
@@ -304,10 +311,14 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   }
   const out = new Output(file ?? io.stdout);
   const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
+  // Diagnostics stream out as they come (issue 22), handed to standard error in large writes; the
+  // next batch of events waits for it to drain, which holds the bodies back (backpressure).
+  const problemsOut = new Output(io.stderr);
+  const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
     progress.clear();
-    io.stderr.write(renderDiagnostic(d, '<discover>'));
+    problemsOut.write(renderDiagnostic(d, '<discover>'));
   };
 
   let interrupted = false;
@@ -365,9 +376,11 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   try {
     for await (const batch of run.batches()) {
       handle(batch);
+      await flushReports();
       progress.tick();
       await out.flush();
     }
+    await flushReports();
     progress.clear();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));
@@ -381,6 +394,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     }
   } finally {
     out.close();
+    problemsOut.close();
     removeInterrupt?.();
     if (file !== undefined && temp !== undefined && !file.closed) {
       file.destroy();

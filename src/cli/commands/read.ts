@@ -189,6 +189,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
 
   const quiet = values.quiet === true;
   const out = new Output(io.stdout);
+  const problemsOut = new Output(io.stderr);
   const formatter = new Formatter(format, out, (message) => io.stderr.write(`sitemapkit read: warning: ${message}\n`));
   let errors = 0;
   let fatal = false;
@@ -197,34 +198,32 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     for (const path of positionals) {
       const file = path === '-' ? '<stdin>' : path;
       const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-      const reading = parseSitemap(input, { ...options, file });
-      let shown = 0;
-      const report = (): void => {
-        const all = reading.diagnostics;
-        let text = '';
-        for (; shown < all.length; shown++) {
-          const d = all[shown] as Diagnostic;
-          if (!quiet || d.severity === 'error') text += renderDiagnostic(d, file);
-        }
-        if (text.length > 0) io.stderr.write(text);
+      // Diagnostics stream out as they are found (issue 22: a problem per line must not pile up),
+      // handed to standard error in large writes; reading waits for it to drain after each batch.
+      // The reading keeps none of its own.
+      const onDiagnostic = (d: Diagnostic): void => {
+        if (!quiet || d.severity === 'error') problemsOut.write(renderDiagnostic(d, file));
       };
+      // Reading waits while standard error drains (a file of problems only yields no batches).
+      const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: () => problemsOut.flush() });
+      const report = (): Promise<void> => problemsOut.flush();
       try {
         for await (const batch of reading.batches()) {
           for (const item of batch) formatter.item(item);
           await out.flush();
-          report();
+          await report();
           if (out.closed) break;
         }
       } catch (error) {
         await out.flush();
-        report();
+        await report();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
         io.stderr.write(`sitemapkit read: ${error.message}\n`);
         fatal = true;
         continue;
       }
       await out.flush();
-      report();
+      await report();
       const summary = await reading.summary();
       errors += summary.errors;
       if (values.summary === true) io.stderr.write(summaryLine(file, summary));
@@ -233,6 +232,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     await out.flush();
   } finally {
     out.close();
+    problemsOut.close();
   }
   return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -5,16 +5,17 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
 import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
-import { schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
+import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, formatGithub, formatJson, formatJunit, formatSarif, formatStylish, type ReportFormat, type StylishOutcome } from '../report/index.js';
+import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { Output } from '../output.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
 import { PROJECT_URL, USER_AGENT_HELP, userAgent, version } from '../version.js';
 import { HttpClient } from '../../node/http/client.js';
@@ -246,6 +247,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const reports: FileReport[] = [];
   /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
   let unreadable = 0;
+  const quiet = values.quiet === true;
+  // stylish and github print each diagnostic as it is found; the others need whole documents and
+  // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
+  const stream = streamFor(format, io, quiet);
   let timeoutMs: number | undefined;
   try {
     timeoutMs = seconds(values.timeout, '--timeout');
@@ -271,24 +276,35 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     file: string,
     locationUrl: string | undefined,
     children?: Child[],
-  ): Promise<SitemapValidationResult | undefined> => {
+  ): Promise<FileReport | undefined> => {
     try {
       const options: ValidateSitemapOptions = { ...base, file };
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
+      if (stream !== undefined) {
+        stream.startFile(file);
+        options.onDiagnostic = (d) => stream.diagnostic(d);
+        // Reading waits while standard output drains.
+        options.backpressure = () => stream.drain();
+      }
       const result = await check(options);
-      reports.push({ ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) });
-      return result;
+      // What the report states (null for a feed or a text file, which no sitemap schema declares);
+      // --follow adds its findings to this same object.
+      const report: FileReport = { ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) };
+      stream?.endFile(report.schemaValid);
+      reports.push(report);
+      return report;
     } catch (error) {
+      stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       io.stderr.write(`sitemapkit validate: ${error.message}\n`);
       unreadable++;
       return undefined;
     }
   };
-  const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> =>
+  const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
     validateWith((options) => validateSitemap(input, options), file, locationUrl, children);
-  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[]): Promise<SitemapValidationResult | undefined> =>
+  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
     validateWith((options) => validateSitemapUrl(url, { ...options, client: httpClient() }), url, locationUrl, children);
 
   for (const path of positionals) {
@@ -301,7 +317,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
         const childResult = await validateUrl(child.loc, undefined);
         if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, path));
       }
-      addFollowed(result, nested, config.rules);
+      addFollowed(result, nested, config.rules, stream);
       continue;
     }
     const file = path === '-' ? '<stdin>' : path;
@@ -309,16 +325,22 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     const children: Child[] | undefined = values.follow === true && path !== '-' ? [] : undefined;
     const result = await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules);
+    addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
   }
   await client?.close();
 
-  const shown = values.quiet === true ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') })) : reports;
+  const shown = quiet ? reports.map(errorsOnly) : reports;
   const summary = summarize(reports);
   // The summary line states the outcome the exit status gives: counts over every diagnostic (-q
   // hides rows, not problems), the inputs not read, the --max-warnings limit.
   const outcome: StylishOutcome = { unreadable, summary, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
-  io.stdout.write(render(format, shown, io, outcome));
+  if (stream !== undefined) {
+    stream.end(shown, outcome);
+    await stream.drain();
+    stream.close();
+  } else {
+    io.stdout.write(render(format, shown));
+  }
   if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
@@ -344,7 +366,7 @@ async function followChildren(
   indexUrl: string | undefined,
   cwd: string,
   children: readonly Child[],
-  validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<SitemapValidationResult | undefined>,
+  validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<FileReport | undefined>,
 ): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
   for (const child of children) {
@@ -380,26 +402,102 @@ function nestedIndex(child: Child, indexFile: string): Diagnostic {
   return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
 }
 
-/** Adds what following the children found (`index/nested`, `index/child-missing`) to the index's report, at the configured levels. */
-function addFollowed(result: SitemapValidationResult, found: readonly Diagnostic[], rules: Readonly<Record<string, RuleSetting>>): void {
-  for (const d of found) {
-    const setting = rules[d.code];
-    if (setting !== 'off') (result.diagnostics as Diagnostic[]).push(setting === undefined ? d : { ...d, severity: setting });
+/**
+ * Adds what following the children found (`index/nested`, `index/child-missing`) to the index's report
+ * (and its counts), at the configured levels.
+ */
+function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Readonly<Record<string, RuleSetting>>, stream: ReportStream | undefined): void {
+  if (found.length === 0) return;
+  const counts = reportCounts(result);
+  stream?.startFile(result.file);
+  for (const one of found) {
+    const setting = rules[one.code];
+    if (setting === 'off') continue;
+    const d = setting === undefined ? one : { ...one, severity: setting };
+    (result.diagnostics as Diagnostic[]).push(d);
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+    stream?.diagnostic(d);
   }
+  stream?.endFile(result.schemaValid);
+  (result as { counts?: DiagnosticCounts }).counts = counts;
 }
 
-function render(format: ReportFormat, reports: readonly FileReport[], io: CliIo, outcome: StylishOutcome): string {
+/** A report with its errors only (--quiet); the counts follow. */
+function errorsOnly(report: FileReport): FileReport {
+  // The `diagnostics/truncated` entry stays: it says what the list leaves out.
+  const diagnostics = report.diagnostics.filter((d) => d.severity === 'error' || d.code === TRUNCATED_CODE);
+  return { ...report, diagnostics, counts: { errors: reportCounts(report).errors, warnings: 0, infos: 0 } };
+}
+
+/**
+ * Where the streamed formats write: per file, every diagnostic as it is found; then the end. The text
+ * goes to standard output in large writes; `drain` resolves when it has taken them.
+ */
+interface ReportStream {
+  startFile(file: string): void;
+  diagnostic(d: Diagnostic): void;
+  /** `schemaValid`: the file's verdict, stated beside its name. */
+  endFile(schemaValid?: boolean | null): void;
+  end(reports: readonly FileReport[], outcome: StylishOutcome): void;
+  drain(): Promise<void>;
+  close(): void;
+}
+
+function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStream | undefined {
+  if (format !== 'stylish' && format !== 'github') return undefined;
+  const out = new Output(io.stdout);
+  const shown = (d: Diagnostic): boolean => !quiet || d.severity === 'error';
+  const common = { drain: () => out.flush(), close: () => out.close() };
+  if (format === 'stylish') {
+    const writer = new StylishWriter(out, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, sort: true });
+    return {
+      ...common,
+      startFile: (file) => writer.startFile(file),
+      diagnostic: (d) => {
+        if (shown(d)) writer.diagnostic(d);
+      },
+      endFile: (schemaValid) => writer.endFile(schemaValid),
+      end: (reports, outcome) => writer.end(reports, outcome),
+    };
+  }
+  // In document order within blocks of STYLISH_BLOCK_ROWS, as the stylish rows.
+  let file = '';
+  let block: Diagnostic[] = [];
+  const flush = (): void => {
+    block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    for (const d of block) out.write(githubLine(file, d));
+    block = [];
+  };
+  return {
+    ...common,
+    startFile: (name) => {
+      flush();
+      file = name;
+    },
+    diagnostic: (d) => {
+      if (!shown(d)) return;
+      block.push(d);
+      if (block.length >= STYLISH_BLOCK_ROWS) flush();
+    },
+    endFile: flush,
+    end: (_reports, outcome) => {
+      flush();
+      // github's annotations carry no summary; an input that could not be read is said on stderr.
+      void outcome;
+    },
+  };
+}
+
+function render(format: ReportFormat, reports: readonly FileReport[]): string {
   switch (format) {
     case 'json':
       return formatJson(reports);
-    case 'github':
-      return formatGithub(reports);
     case 'sarif':
       return formatSarif(reports, { toolVersion: version(), rules: ruleInfo, informationUri: PROJECT_URL, rulesDocUri: `${PROJECT_URL}/blob/main/docs/rules.md` });
-    case 'junit':
-      return formatJunit(reports);
     default:
-      return formatStylish(reports, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, outcome });
+      return formatJunit(reports);
   }
 }
 

@@ -4,28 +4,31 @@
 // `warning` for warnings, `notice` for infos. The hint follows the message on its own line.
 // No `file=` for standard input (`-`), no `line=`/`col=` when the diagnostic has no position.
 
-import type { Severity } from '../../core/diagnostics.js';
+import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/validate/types.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
 export function formatGithub(reports: readonly FileReport[]): string {
-  const lines: string[] = [];
+  let text = '';
   for (const report of reports) {
-    for (const d of report.diagnostics) {
-      const properties: Array<[string, string]> = [];
-      if (report.file !== '-') properties.push(['file', report.file]);
-      if (d.line !== undefined) {
-        properties.push(['line', String(d.line)]);
-        if (d.column !== undefined) properties.push(['col', String(d.column)]);
-      }
-      properties.push(['title', d.code]);
-      const propertyList = properties.map(([key, value]) => `${key}=${escapeProperty(value)}`).join(',');
-      const message = d.hint === undefined ? d.message : `${d.message}\nFix: ${d.hint}`;
-      lines.push(`::${COMMAND[d.severity]} ${propertyList}::${escapeData(message)}`);
-    }
+    for (const d of report.diagnostics) text += githubLine(report.file, d);
   }
-  return lines.map((line) => line + '\n').join('');
+  return text;
+}
+
+/** One diagnostic of `file` as a workflow command line (`\n` included): the report can stream. */
+export function githubLine(file: string, d: Diagnostic): string {
+  const properties: Array<[string, string]> = [];
+  if (file !== '-') properties.push(['file', file]);
+  if (d.line !== undefined) {
+    properties.push(['line', String(d.line)]);
+    if (d.column !== undefined) properties.push(['col', String(d.column)]);
+  }
+  properties.push(['title', d.code]);
+  const propertyList = properties.map(([key, value]) => `${key}=${escapeProperty(value)}`).join(',');
+  const message = d.hint === undefined ? d.message : `${d.message}\nFix: ${d.hint}`;
+  return `::${COMMAND[d.severity]} ${propertyList}::${escapeData(message)}\n`;
 }
 
 // The runner's escaping (as in @actions/core): data ends at the line end, properties also at `,`

@@ -1,8 +1,8 @@
 // The report formats of `sitemapkit validate --format`: pure functions from FileReports to text.
 
-export { formatStylish, type StylishOptions, type StylishOutcome } from './stylish.js';
+export { formatStylish, StylishWriter, STYLISH_BLOCK_ROWS, type StylishOptions, type StylishOutcome, type StylishWriterOptions } from './stylish.js';
 export { formatJson, JSON_REPORT_VERSION, type JsonReport, type JsonFileReport, type JsonDiagnostic } from './json.js';
-export { formatGithub } from './github.js';
+export { formatGithub, githubLine } from './github.js';
 export { formatSarif, SARIF_SCHEMA, type SarifOptions } from './sarif.js';
 export { formatJunit } from './junit.js';
 

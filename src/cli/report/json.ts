@@ -13,6 +13,10 @@
 //                            "hint" (only when there is one) } ] }
 //     ]
 //   }
+//
+// A file's "diagnostics" hold at most 1,000 of each code (maxDiagnosticsPerCode), then one
+// `diagnostics/truncated` entry with how many of each code were left out; its counts and the
+// summary's are exact (issue 22).
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { SitemapFormat } from '../../core/read/types.js';

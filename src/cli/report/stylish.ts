@@ -29,19 +29,101 @@ export interface StylishOutcome {
   readonly summary?: ValidationSummary;
 }
 
+export interface StylishWriterOptions extends StylishOptions {
+  /** Sort each block's rows by position (diagnostics given as found rather than in document order). */
+  readonly sort?: boolean;
+}
+
 const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
 type Style = keyof typeof SGR;
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
 export function formatStylish(reports: readonly FileReport[], options: StylishOptions): string {
-  const paint = (text: string, ...styles: Style[]): string =>
-    options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
+  let text = '';
+  const writer = new StylishWriter({ write: (chunk) => (text += chunk) }, options);
+  for (const report of reports) {
+    writer.startFile(report.file);
+    for (const d of report.diagnostics) writer.diagnostic(d);
+    writer.endFile(report.schemaValid);
+  }
+  writer.end(reports);
+  return text;
+}
 
-  const blocks = reports
-    .filter((report) => report.diagnostics.length > 0)
-    .map((report) => [paint(printable(report.file), 'underline') + verdict(report, paint), ...diagnosticRows(report.diagnostics, paint)].join('\n'));
-  return [...blocks, summaryLine(reports, options.outcome ?? {}, paint)].join('\n\n') + '\n';
+/**
+ * Rows aligned (and sorted by position) together, at most: a file with more diagnostics is written in
+ * blocks of this many rows, so that memory does not grow with the number of problems (issue 22).
+ */
+export const STYLISH_BLOCK_ROWS = 10_000;
+
+/**
+ * The stylish report written as the diagnostics come: per file, its name (with its schema verdict when
+ * known by then) and its rows, aligned (and, with `sort`, in document order) within blocks of
+ * STYLISH_BLOCK_ROWS; after the last file, the summary line. For a file of fewer diagnostics than a
+ * block, the text is formatStylish's for the same diagnostics in document order.
+ */
+export class StylishWriter {
+  private readonly paint: Paint;
+  private readonly sort: boolean;
+  private readonly outcome: StylishOutcome;
+  private file: string | undefined;
+  private block: Diagnostic[] = [];
+  /** Whether the current file's name is written (it is, before its first row). */
+  private headed = false;
+  /** The current file's verdict, once its end has given it. */
+  private schemaValid: boolean | null | undefined;
+
+  constructor(
+    private readonly out: { write(text: string): unknown },
+    options: StylishWriterOptions,
+  ) {
+    this.sort = options.sort === true;
+    this.outcome = options.outcome ?? {};
+    this.paint = (text: string, ...styles: Style[]): string =>
+      options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
+  }
+
+  startFile(file: string): void {
+    this.endFile();
+    this.file = file;
+    this.headed = false;
+    this.schemaValid = undefined;
+  }
+
+  diagnostic(d: Diagnostic): void {
+    this.block.push(d);
+    if (this.block.length >= STYLISH_BLOCK_ROWS) this.flush();
+  }
+
+  /** Ends the current file; `schemaValid` is its verdict, stated beside its name. */
+  endFile(schemaValid?: boolean | null): void {
+    const headedBefore = this.headed;
+    this.schemaValid = schemaValid;
+    this.flush();
+    // A file long enough to be written in blocks had its name out before its verdict was known.
+    if (headedBefore && schemaValid === false) this.out.write(`\n${this.paint('  (the file above is not valid against the sitemap schemas)', 'dim')}`);
+    if (this.headed) this.out.write('\n\n');
+    this.headed = false;
+  }
+
+  /** The summary line, from the exact counts of the reports and the run's outcome. */
+  end(reports: readonly FileReport[], outcome: StylishOutcome = this.outcome): void {
+    this.endFile();
+    this.out.write(summaryLine(reports, outcome, this.paint) + '\n');
+  }
+
+  private flush(): void {
+    if (this.block.length === 0) return;
+    const block = this.block;
+    this.block = [];
+    // Document order; diagnostics without a position last. The sort is stable.
+    if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    const rows = diagnosticRows(block, this.paint).join('\n');
+    if (this.headed) this.out.write(`\n${rows}`);
+    else this.out.write(`${this.paint(printable(this.file ?? '<input>'), 'underline')}${verdict(this.schemaValid, this.paint)}\n${rows}`);
+    this.headed = true;
+  }
 }
 
 type Paint = (text: string, ...styles: Style[]) => string;
@@ -54,23 +136,33 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): strin
     code: printable(d.code),
     hint: d.hint === undefined ? undefined : printable(d.hint),
   }));
-  const positionWidth = Math.max(...rows.map((r) => width(r.position)));
-  const severityWidth = Math.max(...rows.map((r) => width(r.severity)));
-  const messageWidth = Math.max(...rows.map((r) => width(r.message)));
+  // A loop, not Math.max(...rows): a spread puts every row on the stack (issue 22: past ~150,000 rows
+  // it overflowed).
+  let positionWidth = 0;
+  let severityWidth = 0;
+  let messageWidth = 0;
+  for (const r of rows) {
+    positionWidth = Math.max(positionWidth, width(r.position));
+    severityWidth = Math.max(severityWidth, width(r.severity));
+    messageWidth = Math.max(messageWidth, width(r.message));
+  }
   // The hint sits under the message column.
   const hintIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
 
-  return rows.flatMap((r) => {
-    const line =
+  const lines: string[] = [];
+  for (const r of rows) {
+    lines.push(
       `  ${padStart(r.position, positionWidth)}  ${padEnd(paint(r.severity, SEVERITY_STYLE[r.severity]), severityWidth, r.severity)}` +
-      `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`;
-    return r.hint === undefined ? [line] : [line, hintIndent + paint(r.hint, 'dim')];
-  });
+        `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`,
+    );
+    if (r.hint !== undefined) lines.push(hintIndent + paint(r.hint, 'dim'));
+  }
+  return lines;
 }
 
 /** After a file's name: its schema verdict, where one was given and the file fails the schemas. */
-function verdict(report: FileReport, paint: Paint): string {
-  return report.schemaValid === false ? `  ${paint('(not valid against the sitemap schemas)', 'dim')}` : '';
+function verdict(schemaValid: boolean | null | undefined, paint: Paint): string {
+  return schemaValid === false ? `  ${paint('(not valid against the sitemap schemas)', 'dim')}` : '';
 }
 
 /**
@@ -123,6 +215,8 @@ function printable(text: string): string {
  * so that a message in Japanese or with an emoji keeps the code column in place.
  */
 function width(text: string): number {
+  // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let columns = 0;
   for (const char of text) {
     if (ZERO_WIDTH.test(char)) continue;
@@ -131,6 +225,7 @@ function width(text: string): number {
   return columns;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
 const WIDE =
   /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;

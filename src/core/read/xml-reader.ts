@@ -47,7 +47,7 @@
 // bindings change); contexts are small integers on a stack; text is concatenated only inside the field
 // being read; the only per-entry allocations are the entry object itself and its position.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
@@ -1693,6 +1693,7 @@ export interface XmlSitemapReadResult {
   format: SitemapFormat;
   urls: UrlEntry[];
   sitemaps: SitemapRef[];
+  /** In order; at most 1,000 of each code, then a `diagnostics/truncated` entry when some were left out. */
   diagnostics: Diagnostic[];
 }
 
@@ -1703,6 +1704,7 @@ export interface XmlSitemapReadResult {
  */
 export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): XmlSitemapReadResult {
   const result: XmlSitemapReadResult = { format: 'unknown', urls: [], sitemaps: [], diagnostics: [] };
+  const diagnostics = new DiagnosticCollector();
   const reader = new XmlSitemapReader(
     {
       format: (format) => {
@@ -1715,7 +1717,7 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
         result.sitemaps.push(ref);
       },
       diagnostic: (d) => {
-        result.diagnostics.push(d);
+        diagnostics.add(d);
       },
     },
     budgets,
@@ -1727,5 +1729,6 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
   tokenizer.write(text);
   tokenizer.end();
   reader.end();
+  result.diagnostics = diagnostics.list();
   return result;
 }

@@ -25,6 +25,8 @@ const INPUT_CODES: Readonly<Record<string, Severity>> = {
   'gzip/corrupt': 'error',
   'index/nested': 'warning',
   'index/child-missing': 'error',
+  // The last entry of a list capped per code (core/diagnostics.ts, DiagnosticCollector).
+  'diagnostics/truncated': 'info',
 };
 
 /** Titles and Search Console messages; a code missing here gets its code as title. */
@@ -88,6 +90,7 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'video/invalid': ['a video entry with a missing or wrong field', 'Invalid video'],
   'news/invalid': ['a news entry with a missing or wrong field', 'Invalid news'],
   'text/not-a-url': ['a line of a text sitemap that is not a URL', 'Invalid URL'],
+  'diagnostics/truncated': ['more diagnostics of one code than a report lists (1,000 by default); the counts include them'],
 };
 
 function build(): ReadonlyMap<string, RuleInfo> {

@@ -1,7 +1,7 @@
 // What validation produces (issue #4): per file, the diagnostics (core/diagnostics.ts) of every rule
 // that fired, and a summary. Reports (stylish, JSON, GitHub, SARIF, JUnit) are rendered from these.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { countDiagnostics, type DiagnosticCounts, type Diagnostic, type Severity } from '../diagnostics.js';
 import type { SitemapFormat } from '../read/types.js';
 
 /** What the documentation says of one rule (docs/rules.md has the long form). */
@@ -24,7 +24,11 @@ export interface FileReport {
   readonly format: SitemapFormat | undefined;
   /** Entries read (urls or sitemaps). */
   readonly entries: number;
-  /** In document order; every one has a code, a severity and, when it concerns a place, line and column. */
+  /**
+   * In document order; every one has a code, a severity and, when it concerns a place, line and
+   * column. At most `maxDiagnosticsPerCode` (default 1,000) of each code; when some were left out, a
+   * last `diagnostics/truncated` entry says how many of each code.
+   */
   readonly diagnostics: readonly Diagnostic[];
   /**
    * The schema verdict: whether libxml2 (`xmllint --schema` with sitemap.xsd or siteindex.xsd and the
@@ -32,6 +36,8 @@ export interface FileReport {
    * (an RSS or Atom feed, a text sitemap); absent where it was not computed.
    */
   readonly schemaValid?: boolean | null;
+  /** Exact counts by severity, those left out of `diagnostics` included; when absent, `diagnostics` holds them all. */
+  readonly counts?: DiagnosticCounts;
 }
 
 /** Formats read by the Sitemap protocol that no schema declares: a feed or a list of URLs. */
@@ -58,11 +64,15 @@ export function summarize(reports: readonly FileReport[]): ValidationSummary {
   let infos = 0;
   for (const r of reports) {
     entries += r.entries;
-    for (const d of r.diagnostics) {
-      if (d.severity === 'error') errors++;
-      else if (d.severity === 'warning') warnings++;
-      else infos++;
-    }
+    const counts = reportCounts(r);
+    errors += counts.errors;
+    warnings += counts.warnings;
+    infos += counts.infos;
   }
   return { files: reports.length, entries, errors, warnings, infos };
+}
+
+/** A report's exact counts by severity: its `counts`, or those of its list. */
+export function reportCounts(report: FileReport): DiagnosticCounts {
+  return report.counts ?? countDiagnostics(report.diagnostics);
 }

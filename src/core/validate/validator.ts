@@ -3,7 +3,7 @@
 // protocol's own rules on the entries (protocol.ts, hreflang.ts). Push-based and synchronous like the
 // reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
@@ -44,7 +44,20 @@ export interface ValidationOptions {
    * past it, duplicates are not checked (`duplicates/not-checked`).
    */
   maxTrackedUrls?: number;
+  /**
+   * Diagnostics of one code kept in the report (default 1,000); past it they are counted, passed to
+   * `onDiagnostic`, and summed up in one `diagnostics/truncated` entry. The counts stay exact.
+   */
+  maxDiagnosticsPerCode?: number;
+  /** Receives every diagnostic of the report as it is found (rule settings applied, `file` set), kept or not. */
+  onDiagnostic?: (d: Diagnostic) => void;
 }
+
+/**
+ * Most `xsd/*` diagnostics held back, and most positions of other diagnostics remembered, while an
+ * entry is read (see `settle`): a bound for an entry with thousands of problems, never reached by a real one.
+ */
+const SETTLE_WINDOW = 4_096;
 
 /**
  * Problems that make a document not well-formed XML (or unreadable) for a schema validator, which
@@ -79,7 +92,18 @@ function extensionPrefixes(attributes: readonly XmlAttribute[], structure: Struc
 }
 
 export class SitemapValidation implements ReaderSink {
-  private readonly diagnostics: Diagnostic[] = [];
+  private readonly collector: DiagnosticCollector;
+  /** Whether a diagnostic made the document unreadable for a schema validator (rule settings do not matter). */
+  private notWellFormed = false;
+  /** `xsd/*` diagnostics of the entry being read, until it is known whether another one says the same (settle). */
+  private readonly pendingXsd: Diagnostic[] = [];
+  /** The other diagnostics with a position of the entry being read (settle). */
+  private readonly pendingOthers: Diagnostic[] = [];
+  /** Scratch of settle: the positions of the others, and the schema severity each stands for. */
+  private readonly recentKeys = new Set<string>();
+  private readonly standIn = new Map<string, Severity>();
+  /** Open elements, as the XML events say (to settle at the end of each entry). */
+  private depth = 0;
   private readonly structure: StructureChecker;
   private readonly protocol: ProtocolChecker;
   private readonly hreflang = new HreflangChecker();
@@ -97,9 +121,8 @@ export class SitemapValidation implements ReaderSink {
   private readonly lane: PlainLane | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
-    const collect = (d: Diagnostic): void => {
-      this.diagnostics.push(d);
-    };
+    this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
+    const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.fastPath = options.fastPath ?? true;
@@ -109,7 +132,7 @@ export class SitemapValidation implements ReaderSink {
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
   get schemaValid(): boolean {
-    return this.xsdActive && !this.structure.invalid && !this.diagnostics.some((d) => NOT_WELL_FORMED(d.code));
+    return this.xsdActive && !this.structure.invalid && !this.notWellFormed;
   }
 
   /**
@@ -123,6 +146,8 @@ export class SitemapValidation implements ReaderSink {
     return {
       startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
         reader.startTag(name, attributes, selfClosing, line, column, offset);
+        // Every start tag has its end tag, self-closing or synthesised by recovery (tokenizer.ts).
+        this.depth++;
         if (!this.xsdActive) return;
         structure.startTag(name, attributes, line, column, offset);
         if (this.fastPath && plain === null && !selfClosing) {
@@ -142,6 +167,8 @@ export class SitemapValidation implements ReaderSink {
       endTag: (name: string, line: number, column: number, offset: number): void => {
         reader.endTag(name, line, column, offset);
         if (this.xsdActive) structure.endTag();
+        // An entry (or the root) is over: what the reader and the structure said of it is all known.
+        if (--this.depth <= 1) this.settle();
       },
       text: (text: string, line: number, column: number, offset: number): void => {
         reader.text(text, line, column, offset);
@@ -177,7 +204,7 @@ export class SitemapValidation implements ReaderSink {
     this.protocol.url(entry, at, locHash, entry === this.plainEntry);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
-    for (let i = 0; i < found.length; i++) this.diagnostics.push(found[i] as Diagnostic);
+    for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
   }
 
   /** As a reader's own sink (tests): a run of urls the bulk lane read is checked by checkRun. */
@@ -197,40 +224,87 @@ export class SitemapValidation implements ReaderSink {
     this.protocol.sitemap(ref, at, ref === this.plainEntry);
   }
 
+  /**
+   * Every diagnostic of the document comes here: the reader's, the structure's, the protocol's. A
+   * schema diagnostic at the same element as another one (the reader's `lastmod/invalid`, say) says
+   * nothing new, and lends that one its severity; both are reported while the entry is read, in
+   * either order, so the diagnostics of an entry wait until it ends (settle). Memory: one entry's
+   * worth (at most SETTLE_WINDOW), whatever the number of problems.
+   */
   diagnostic(d: Diagnostic): void {
-    this.diagnostics.push(d);
+    if (NOT_WELL_FORMED(d.code)) this.notWellFormed = true;
+    if (d.line === undefined) {
+      this.keep(d, undefined);
+      return;
+    }
+    if (d.code.startsWith('xsd/')) this.pendingXsd.push(d);
+    else this.pendingOthers.push(d);
+    if (this.pendingXsd.length + this.pendingOthers.length >= SETTLE_WINDOW) this.settle();
+  }
+
+  /**
+   * The held diagnostics of the entry just read are kept: the others first, each with the severity of
+   * an `xsd/*` one at its element if that is higher, then the `xsd/*` ones that no other one repeats.
+   * Exit 0 means libxml2 accepts the file: `namespace/missing` or `element/unexpected` standing for an
+   * `xsd/*` error is an error too, unless its own rule is set.
+   */
+  private settle(): void {
+    const others = this.pendingOthers;
+    const schema = this.pendingXsd;
+    if (others.length === 0 && schema.length === 0) return;
+    const keys = this.recentKeys;
+    for (let i = 0; i < others.length; i++) keys.add(key(others[i] as Diagnostic));
+    const standIn = this.standIn;
+    for (let i = 0; i < schema.length; i++) {
+      const d = schema[i] as Diagnostic;
+      const at = key(d);
+      if (!keys.has(at)) continue;
+      const setting = this.rules[d.code] ?? d.severity;
+      if (setting !== 'off') standIn.set(at, moreSevere(standIn.get(at), setting));
+    }
+    for (let i = 0; i < others.length; i++) {
+      const d = others[i] as Diagnostic;
+      this.keep(d, standIn.get(key(d)));
+    }
+    for (let i = 0; i < schema.length; i++) {
+      const d = schema[i] as Diagnostic;
+      if (!keys.has(key(d))) this.keep(d, undefined);
+    }
+    others.length = 0;
+    schema.length = 0;
+    keys.clear();
+    standIn.clear();
+  }
+
+  /**
+   * Rule settings applied, into the report (counted always, listed up to the cap, passed to
+   * onDiagnostic). Without a setting, what libxml2 cannot even parse is an error, and `standIn` is
+   * the severity of a schema finding this one stands for.
+   */
+  private keep(d: Diagnostic, standIn: Severity | undefined): void {
+    const setting = this.rules[d.code];
+    if (setting === 'off') return;
+    const out: Diagnostic = { ...d, file: this.file };
+    if (setting !== undefined) out.severity = setting;
+    else if (NOT_WELL_FORMED(d.code)) out.severity = 'error';
+    else out.severity = moreSevere(standIn, d.severity);
+    this.collector.add(out);
   }
 
   /** The report, given the document's size in bytes after decompression. */
   finish(bytes: number): FileReport {
+    this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    for (const d of this.hreflang.finish()) this.diagnostics.push(d);
-    // A schema diagnostic at the same element as another one (the reader's `lastmod/invalid`, say) says nothing new.
-    const others = new Set(this.diagnostics.filter((d) => !d.code.startsWith('xsd/')).map(key));
-    // Exit 0 means libxml2 accepts the file: a schema finding left out for the reader's one at the
-    // same element lends it its severity (an error by default), so that `namespace/missing` or
-    // `element/unexpected` standing for an `xsd/*` error is an error too, unless its own rule is set.
-    const standIn = new Map<string, Severity>();
-    for (const d of this.diagnostics) {
-      if (!d.code.startsWith('xsd/') || d.line === undefined || !others.has(key(d))) continue;
-      const setting = this.rules[d.code] ?? d.severity;
-      if (setting !== 'off') standIn.set(key(d), moreSevere(standIn.get(key(d)), setting));
-    }
-    const kept: Diagnostic[] = [];
-    for (const d of this.diagnostics) {
-      if (d.code.startsWith('xsd/') && d.line !== undefined && others.has(key(d))) continue;
-      const setting = this.rules[d.code];
-      if (setting === 'off') continue;
-      const out: Diagnostic = { ...d, file: this.file };
-      if (setting !== undefined) out.severity = setting;
-      // What libxml2 cannot even parse makes the file invalid: an error by default.
-      else if (NOT_WELL_FORMED(d.code)) out.severity = 'error';
-      else if (d.line !== undefined) out.severity = moreSevere(standIn.get(key(d)), d.severity);
-      kept.push(out);
-    }
+    const late = this.hreflang.finish();
+    for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
+    this.settle();
+    const kept = this.collector.retained.slice();
     // Document order; diagnostics without a position (limits) last. The sort is stable.
     kept.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
-    return { file: this.file, format: this.format_, entries: this.entries, diagnostics: kept };
+    const truncated = this.collector.truncation(this.file);
+    const setting = this.rules[TRUNCATED_CODE];
+    if (truncated !== undefined && setting !== 'off') kept.push(setting === undefined ? truncated : { ...truncated, severity: setting });
+    return { file: this.file, format: this.format_, entries: this.entries, diagnostics: kept, counts: this.collector.counts };
   }
 }
 
