@@ -40,7 +40,7 @@ const CORE_VALUES = [
   'toSitemapDate', 'validateXmlSitemapText',
 ];
 const CORE_TYPES = [
-  'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
+  'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
   'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'NewsEntry', 'ReaderBudgets', 'Relationship',
   'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
   'SerializeSitemapOptions', 'Severity', 'SitemapDate', 'SitemapFileInfo', 'SitemapFormat', 'SitemapIndexOptions', 'SitemapLineProblem',
