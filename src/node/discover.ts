@@ -20,11 +20,13 @@
 import { DiagnosticCollector, isDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
-import { LIMITS_PROFILES, type SitemapRef, type UrlEntry } from '../core/model.js';
+import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
-import { ProtocolChecker } from '../core/validate/protocol.js';
+import { DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
+import { FINGERPRINT, fingerprint } from '../core/fingerprint.js';
+import { FingerprintTable } from '../core/fingerprint-table.js';
 import { HttpCache } from './http/cache.js';
 import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
 import { readSitemap } from './parse-sitemap.js';
@@ -207,43 +209,46 @@ function unfinished(d: Diagnostic): boolean {
 }
 
 /**
- * `validate`'s duplicate check (validate/protocol.ts) on one document, so that both say the same of
- * the same bytes: `loc/duplicate` at a repeat, naming the line of the first, and `duplicates/not-checked`
- * past `maxTracked` distinct URLs (64-bit fingerprints, no strings kept). Its other findings are
- * `validate`'s to report and are dropped here.
+ * `validate`'s duplicate check (validate/protocol.ts, markSeen) on one document, so that both say the
+ * same of the same bytes: `loc/duplicate` at a repeat, naming the line of the first, and
+ * `duplicates/not-checked` past `maxTracked` distinct URLs (64-bit fingerprints, no strings kept).
+ * Only the duplicate check: the rest of validate's protocol checks is validate's to report.
  */
 class RepeatCheck {
-  /** Made at the first entry: its table (1.5 MB at first) is no cost for a document without any. */
-  private checker: ProtocolChecker | undefined;
-  private repeated = false;
+  /** Made at the first entry: a document without any costs nothing. */
+  private seen: FingerprintTable | undefined;
+  private stopped = false;
+  private readonly maxTracked: number;
 
   constructor(
-    private readonly maxTracked: number | undefined,
+    maxTracked: number | undefined,
     private readonly report: (d: Diagnostic) => void,
-  ) {}
-
-  private get protocol(): ProtocolChecker {
-    const options = { limits: LIMITS_PROFILES.current, now: Date.now(), ...(this.maxTracked !== undefined ? { maxTracked: this.maxTracked } : {}) };
-    return (this.checker ??= new ProtocolChecker(options, (d) => {
-      if (d.code === 'loc/duplicate') this.repeated = true;
-      if (d.code === 'loc/duplicate' || d.code === 'duplicates/not-checked') this.report(d);
-    }));
+  ) {
+    this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
   }
-
-  // `encoded` is passed as true: the encoding check is validate's, not needed for the repeats.
 
   /** Whether the URL was listed before in this document (it is reported then). */
   url(entry: UrlEntry, at: EntryPosition): boolean {
-    this.repeated = false;
-    this.protocol.url(entry, at, undefined, true);
-    return this.repeated;
+    return this.repeated(entry.loc, at);
   }
 
   /** Whether the sitemap was listed before in this index (it is reported then). */
   sitemap(ref: SitemapRef, at: EntryPosition): boolean {
-    this.repeated = false;
-    this.protocol.sitemap(ref, at, true);
-    return this.repeated;
+    return this.repeated(ref.loc, at);
+  }
+
+  private repeated(loc: string, at: EntryPosition): boolean {
+    if (this.stopped) return false;
+    fingerprint(loc);
+    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, FINGERPRINT[0] as number, FINGERPRINT[1] as number, at.line);
+    if (first === SEEN_NEW) return false;
+    if (first === SEEN_FULL) {
+      this.stopped = true;
+      this.report(notCheckedDiagnostic(this.maxTracked, at));
+      return false;
+    }
+    this.report(duplicateDiagnostic(loc, first, at));
+    return true;
   }
 }
 

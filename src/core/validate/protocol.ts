@@ -49,6 +49,9 @@ function normalizedOrUndefined(loc: string): string | undefined {
   }
 }
 
+/** Distinct locs remembered for the duplicate check unless `maxTracked` says otherwise. */
+export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
+
 /** Slots of the duplicate check's table at first: 50,000 locs without a rehash (1.5 MB). */
 export const SEEN_CAPACITY = 1 << 17;
 
@@ -72,6 +75,30 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
 /** The position of a bulk-lane record (plain-lane.ts). */
 function recordPosition(records: Int32Array, r: number): EntryPosition {
   return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
+}
+
+/** markSeen's answers besides a line: the loc is new, or the table is full and it is not checked. */
+export const SEEN_NEW = -1;
+export const SEEN_FULL = -2;
+
+/**
+ * The duplicate check (`loc/duplicate`), over a table of fingerprints of the locs seen: the line where
+ * this loc was first seen, SEEN_NEW (remembered now), or SEEN_FULL when `maxTracked` distinct locs are
+ * remembered already (`duplicates/not-checked`: later ones are not checked). validate and discover
+ * both check so, and word their findings with the two functions below.
+ */
+export function markSeen(seen: FingerprintSet, maxTracked: number, hash1: number, hash2: number, line: number): number {
+  if (seen.size >= maxTracked && seen.get(hash1, hash2) === -1) return SEEN_FULL;
+  const first = seen.add(hash1, hash2, line);
+  return first === -1 ? SEEN_NEW : first;
+}
+
+export function duplicateDiagnostic(loc: string, firstLine: number, at: EntryPosition): Diagnostic {
+  return { code: 'loc/duplicate', severity: PROTOCOL_CODES['loc/duplicate'] as Severity, message: `${JSON.stringify(loc)} is listed again (first on line ${firstLine})`, line: at.line, column: at.column, hint: 'list each URL once' };
+}
+
+export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Diagnostic {
+  return { code: 'duplicates/not-checked', severity: PROTOCOL_CODES['duplicates/not-checked'] as Severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
 export class ProtocolChecker {
@@ -98,7 +125,7 @@ export class ProtocolChecker {
   constructor(options: ProtocolOptions, out: (d: Diagnostic) => void) {
     this.options = options;
     this.out = out;
-    const maxTracked = options.maxTracked ?? 1_000_000;
+    const maxTracked = options.maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
     if (!Number.isSafeInteger(maxTracked) || maxTracked < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${maxTracked}`);
     this.maxTracked = maxTracked;
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
@@ -233,19 +260,15 @@ export class ProtocolChecker {
       fingerprint(loc);
       locHash = FINGERPRINT;
     }
-    const hash1 = locHash[0] as number;
-    const hash2 = locHash[1] as number;
-    if (this.seen.size >= this.maxTracked && this.seen.get(hash1, hash2) === -1) {
+    const first = markSeen(this.seen, this.maxTracked, locHash[0] as number, locHash[1] as number, at.line);
+    if (first === SEEN_FULL) {
       this.trackingStopped = true;
-      this.report('duplicates/not-checked', `more than ${this.maxTracked} URLs: duplicates after this one are not checked`, at);
-      return;
-    }
-    const first = this.seen.add(hash1, hash2, at.line);
-    if (first !== -1) this.duplicate(loc, first, at);
+      this.out(notCheckedDiagnostic(this.maxTracked, at));
+    } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
   }
 
   private duplicate(loc: string, firstLine: number, at: EntryPosition): void {
-    this.report('loc/duplicate', `${JSON.stringify(loc)} is listed again (first on line ${firstLine})`, at, 'list each URL once');
+    this.out(duplicateDiagnostic(loc, firstLine, at));
   }
 
   private lastmod(value: string, at: EntryPosition): void {
