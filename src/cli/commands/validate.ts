@@ -17,7 +17,7 @@ import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJu
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { Output } from '../output.js';
 import { UsageError, choice, seconds, usageFailure } from '../args.js';
-import { PROJECT_URL, USER_AGENT_HELP, userAgent, version } from '../version.js';
+import { USER_AGENT_HELP, userAgent, version } from '../version.js';
 import { HttpClient } from '../../node/http/client.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
 
@@ -495,7 +495,8 @@ function render(format: ReportFormat, reports: readonly FileReport[]): string {
     case 'json':
       return formatJson(reports);
     case 'sarif':
-      return formatSarif(reports, { toolVersion: version(), rules: ruleInfo, informationUri: PROJECT_URL, rulesDocUri: `${PROJECT_URL}/blob/main/docs/rules.md` });
+      // No documentation URL: the project publishes none yet, and SARIF makes both links optional.
+      return formatSarif(reports, { toolVersion: version(), rules: ruleInfo });
     default:
       return formatJunit(reports);
   }
