@@ -255,3 +255,30 @@ describe('an unreachable host (issue 22)', () => {
     }
   });
 });
+
+describe('a failed TLS handshake (issue 23)', () => {
+  it('is not retried, stops the origin like a refused connection, and is said in one line', async () => {
+    // https asked of a port that speaks plain http: the handshake fails the same way every time.
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('tls', 1)) } });
+    const origin = s.origin.replace('http:', 'https:');
+    const client = new HttpClient({ allowPrivate: true, retries: 3, retryBaseDelayMs: 1 });
+    try {
+      const first = await client.get(`${origin}/a.xml`);
+      assert.ok(!first.ok);
+      assert.equal(first.code, 'fetch/connection');
+      assert.equal(first.cause, 'EPROTO');
+      assert.match(first.message, /^TLS handshake failed: /);
+      assert.doesNotMatch(first.message, /\n/);
+      assert.equal(first.attempts, 1);
+      assert.equal(client.requests, 1);
+      const second = await client.get(`${origin}/b.xml`);
+      assert.ok(!second.ok);
+      assert.match(second.message, /not requested again/);
+      assert.equal(client.requests, 1);
+      assert.equal(s.requests.length, 0, 'no HTTP request reached the server');
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
