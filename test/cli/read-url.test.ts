@@ -4,7 +4,9 @@
 // same line with the same code, and the same exit status, in both commands.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { gzipSync } from 'node:zlib';
+import { runRead } from '../../src/cli/commands/read.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
@@ -13,6 +15,7 @@ const LOCS = ['https://www.example.com/', 'https://www.example.com/a', 'https://
 const BODY = urlset(LOCS);
 const MANY = Array.from({ length: 400 }, (_, i) => `https://www.example.com/page/${i}`);
 const MANY_BODY = urlset(MANY);
+const LARGE = Array.from({ length: 30_000 }, (_, i) => `https://www.example.com/large/${i}`);
 
 describe('sitemapkit read URL', () => {
   let server: SiteServer;
@@ -39,6 +42,7 @@ describe('sitemapkit read URL', () => {
         res.write(BODY.slice(0, 60));
       },
       '/big.xml': { body: MANY_BODY },
+      '/large.xml': { body: urlset(LARGE) },
     });
   });
   after(() => server.close());
@@ -97,6 +101,24 @@ describe('sitemapkit read URL', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /\(fetch\/timeout\)/);
     assert.ok(performance.now() - started < 5_000);
+  });
+
+  it('time spent waiting for a slow reader of the output is not charged to --timeout', async () => {
+    // Every write is taken 30 ms later: some 40 writes wait over a second in all.
+    let written = '';
+    const stdout = Object.assign(new EventEmitter(), {
+      write(text: string): boolean {
+        written += text;
+        setTimeout(() => stdout.emit('drain'), 30);
+        return false;
+      },
+    });
+    let stderr = '';
+    const started = performance.now();
+    const code = await runRead([server.url('/large.xml'), '--format', 'urls', '--allow-private', '--timeout', '0.4'], { stdout, stderr: { write: (t: string) => (stderr += t) }, cwd, env: {} });
+    assert.equal(code, 0, stderr);
+    assert.ok(performance.now() - started > 400, 'the output was slower than the deadline');
+    assert.equal(written, `${LARGE.join('\n')}\n`);
   });
 
   it('--max-bytes caps the body', async () => {

@@ -152,6 +152,28 @@ describe('validate URL', () => {
     }
   });
 
+  it('does not charge the time its reader holds the body back (backpressure) to the deadline', async () => {
+    const s = await startSiteServer({ '/large.xml': { body: urlset(pages('held', 30_000)) } });
+    try {
+      let waits = 0;
+      const started = performance.now();
+      const result = await validateSitemapUrl(s.url('/large.xml'), {
+        allowPrivate: true,
+        timeoutMs: 300,
+        location: 'https://www.example.com/sitemap.xml',
+        backpressure: () => {
+          waits++;
+          return new Promise((resolve) => setTimeout(resolve, 25));
+        },
+      });
+      assert.ok(performance.now() - started > 300, `held ${waits} times, not longer than the deadline`);
+      assert.equal(result.counts?.errors ?? 0, 0);
+      assert.equal(result.status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sitemapkit validate URL --follow fetches the children; a failed fetch exits 2', async () => {
     const s = await startSiteServer({});
     s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/b.xml')]) });
