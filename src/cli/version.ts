@@ -9,8 +9,6 @@ export function version(): string {
   return cached;
 }
 
-export const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
-
 /**
  * The User-Agent of every request when `--user-agent` is not given: the product token and version
  * (RFC 9110 §10.1.5), and no contact address, since the project has no public one to name.

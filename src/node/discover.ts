@@ -119,6 +119,8 @@ export interface RobotsNode {
   /** `ok` read; `absent` a 4xx (no rules, RFC 9309 §2.3.1.3); `failed` unreachable (5xx, network). */
   outcome: 'pending' | 'ok' | 'absent' | 'failed';
   status?: number;
+  /** Why there was no response, when there was none: the fetch's code (`fetch/connection`, `fetch/dns`, …). */
+  failure?: string;
   sitemaps: string[];
   bytes: number;
   timeMs: number;
@@ -518,6 +520,7 @@ class Discovery {
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
       node.outcome = 'failed';
+      node.failure = outcome.code;
       state.unreachable = true;
       state.failure = outcome;
       this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));

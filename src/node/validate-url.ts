@@ -3,8 +3,8 @@
 // the discover client (address policy, deadline, retries, redirects, byte caps) and streamed through
 // validateSitemap; the location is the URL that answered, after redirects, unless one is given.
 
-import { SitemapError } from '../core/errors.js';
-import { FetchFailure, HttpClient, type HttpClientOptions } from './http/client.js';
+import { HttpClient, type HttpClientOptions } from './http/client.js';
+import { fetchSitemap } from './fetch-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from './validate-sitemap.js';
 
 export interface ValidateSitemapUrlOptions extends ValidateSitemapOptions, HttpClientOptions {
@@ -19,26 +19,26 @@ export interface SitemapUrlValidationResult extends SitemapValidationResult {
 }
 
 /**
- * Fetch `url` and validate it. Throws `ERR_SITEMAP_INPUT` when it cannot be fetched (refused by the
- * policy, a network error, a status other than 2xx, the deadline): there is nothing to validate.
+ * Fetch `url` and validate it. Throws `ERR_SITEMAP_INPUT` (a `SitemapFetchError`) when it cannot be
+ * fetched (refused by the policy, a network error, a status other than 2xx, the deadline, a body cut
+ * short): there is nothing, or only part, to validate.
  */
 export async function validateSitemapUrl(url: string, options: ValidateSitemapUrlOptions = {}): Promise<SitemapUrlValidationResult> {
   const client = options.client ?? new HttpClient(options);
   try {
-    const outcome = await client.get(url, options.maxBytes !== undefined ? { maxBodyBytes: options.maxBytes } : {});
-    if (!outcome.ok) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${url}: ${outcome.message} (${outcome.code})`);
-    if (outcome.status < 200 || outcome.status > 299) {
-      await outcome.body.cancel();
-      throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${url}: HTTP ${outcome.status}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`);
+    const fetched = await fetchSitemap(url, client, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    const location = options.location ?? fetched.finalUrl;
+    const backpressure = options.backpressure;
+    const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, location };
+    // Time spent waiting for the reader of the report is not the server's: it is not charged to the deadline.
+    if (backpressure !== undefined) {
+      validating.backpressure = () => {
+        const wait = backpressure();
+        return wait === undefined ? undefined : fetched.held(wait);
+      };
     }
-    const location = options.location ?? outcome.url;
-    try {
-      const result = await validateSitemap(outcome.body, { ...options, file: options.file ?? url, location });
-      return { ...result, finalUrl: outcome.url, status: outcome.status };
-    } catch (error) {
-      if (error instanceof FetchFailure) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${url}: ${error.message} (${error.code})`);
-      throw error;
-    }
+    const result = await validateSitemap(fetched.body, validating);
+    return { ...result, finalUrl: fetched.finalUrl, status: fetched.status };
   } finally {
     if (options.client === undefined) await client.close();
   }

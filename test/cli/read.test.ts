@@ -168,7 +168,7 @@ describe('sitemapkit read', () => {
   it('--help teaches: formats, the diagnostic line, exit codes, examples', async () => {
     const r = await runCli(['read', '--help'], { cwd });
     assert.equal(r.code, 0);
-    for (const needle of ['FILE|-', 'jsonl', 'csv', 'tsv', 'urls', 'FILE:LINE:COL code', '--max-bytes', 'Exit status', 'Examples']) assert.ok(r.stdout.includes(needle), needle);
+    for (const needle of ['FILE|URL|-', 'jsonl', 'csv', 'tsv', 'urls', 'FILE:LINE:COL code', '--max-bytes', 'Exit status', 'Examples']) assert.ok(r.stdout.includes(needle), needle);
     const top = await runCli(['--help'], { cwd });
     assert.match(top.stdout, /\n {2}read {4}/);
     const viaHelp = await runCli(['help', 'read'], { cwd });

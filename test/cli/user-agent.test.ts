@@ -1,4 +1,4 @@
-// The User-Agent of the commands that fetch (discover, validate URL, indexnow, build --indexnow-key):
+// The User-Agent of the commands that fetch (discover, validate URL, read URL, indexnow, build --indexnow-key):
 // by default the product and its version, naming no web address; --user-agent sets it, in each of them.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +49,7 @@ describe('--user-agent', () => {
   const cwd = tempDir('sitemapkit-ua-cwd-');
   const discover = (extra: string[]) => runCli(['discover', server.url('/s.xml'), '--format', 'urls', '--allow-private', '--retries', '0', ...extra], { cwd });
   const validate = (extra: string[]) => runCli(['validate', server.url('/s.xml'), '--allow-private', ...extra], { cwd });
+  const read = (extra: string[]) => runCli(['read', server.url('/s.xml'), '--allow-private', ...extra], { cwd });
   const indexnow = async (extra: string[]) => {
     const dir = await builtSite();
     return runCli(['indexnow', '--key', KEY, '--out', dir, '--endpoint', server.url('/indexnow'), ...extra], { cwd: dir });
@@ -57,7 +58,7 @@ describe('--user-agent', () => {
     await builtSite(['--indexnow-key', KEY, '--endpoint', server.url('/indexnow'), ...extra]);
     return { code: 0, stderr: '' };
   };
-  const commands = { discover, validate, indexnow, build: buildAndSubmit };
+  const commands = { discover, validate, read, indexnow, build: buildAndSubmit };
 
   it('by default is sitemapkit/VERSION, with no web address, in every command that fetches', async () => {
     for (const [name, command] of Object.entries(commands)) {
@@ -81,7 +82,7 @@ describe('--user-agent', () => {
 
   it('is documented in the same words by every command that fetches', async () => {
     const lines = new Map<string, string>();
-    for (const name of ['discover', 'validate', 'indexnow']) {
+    for (const name of ['discover', 'validate', 'read', 'indexnow']) {
       const help = (await runCli([name, '--help'], { cwd })).stdout;
       const line = help.split('\n').find((l) => l.trimStart().startsWith('--user-agent'));
       assert.ok(line !== undefined, `${name} --help lists --user-agent`);

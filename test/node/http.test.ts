@@ -152,6 +152,28 @@ describe('validate URL', () => {
     }
   });
 
+  it('does not charge the time its reader holds the body back (backpressure) to the deadline', async () => {
+    const s = await startSiteServer({ '/large.xml': { body: urlset(pages('held', 30_000)) } });
+    try {
+      let waits = 0;
+      const started = performance.now();
+      const result = await validateSitemapUrl(s.url('/large.xml'), {
+        allowPrivate: true,
+        timeoutMs: 300,
+        location: 'https://www.example.com/sitemap.xml',
+        backpressure: () => {
+          waits++;
+          return new Promise((resolve) => setTimeout(resolve, 25));
+        },
+      });
+      assert.ok(performance.now() - started > 300, `held ${waits} times, not longer than the deadline`);
+      assert.equal(result.counts?.errors ?? 0, 0);
+      assert.equal(result.status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sitemapkit validate URL --follow fetches the children; a failed fetch exits 2', async () => {
     const s = await startSiteServer({});
     s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/b.xml')]) });
@@ -252,6 +274,33 @@ describe('an unreachable host (issue 22)', () => {
       assert.equal(client.requests, 2);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('a failed TLS handshake (issue 23)', () => {
+  it('is not retried, stops the origin like a refused connection, and is said in one line', async () => {
+    // https asked of a port that speaks plain http: the handshake fails the same way every time.
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('tls', 1)) } });
+    const origin = s.origin.replace('http:', 'https:');
+    const client = new HttpClient({ allowPrivate: true, retries: 3, retryBaseDelayMs: 1 });
+    try {
+      const first = await client.get(`${origin}/a.xml`);
+      assert.ok(!first.ok);
+      assert.equal(first.code, 'fetch/connection');
+      assert.equal(first.cause, 'EPROTO');
+      assert.match(first.message, /^TLS handshake failed: /);
+      assert.doesNotMatch(first.message, /\n/);
+      assert.equal(first.attempts, 1);
+      assert.equal(client.requests, 1);
+      const second = await client.get(`${origin}/b.xml`);
+      assert.ok(!second.ok);
+      assert.match(second.message, /not requested again/);
+      assert.equal(client.requests, 1);
+      assert.equal(s.requests.length, 0, 'no HTTP request reached the server');
+    } finally {
+      await client.close();
+      await s.close();
     }
   });
 });

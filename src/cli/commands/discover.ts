@@ -8,13 +8,14 @@ import { parseArgs } from 'node:util';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseCidr } from '../../core/net/address.js';
-import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
+import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
 import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
 import { USER_AGENT_HELP, userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
+import { assumedHttpsUrl, httpsUnreachable, isHttpUrl, noHttpsHint, schemeNotice } from '../fetch-input.js';
 
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
@@ -28,6 +29,7 @@ are followed recursively. Every document is read like "sitemapkit read" does
 (XML, index, RSS, Atom, text; gzip; any encoding) and its problems are kept.
 
 URL is a site (https://example.com/), a robots.txt URL, or a sitemap URL.
+Without a scheme (example.com) it is tried over https, never over plain http.
 
 Output, --format:
   tree   (default on a terminal) robots.txt → indexes → sitemaps, each with
@@ -243,6 +245,24 @@ function summary(t: DiscoveryTotals, requests: boolean): string {
   );
 }
 
+/**
+ * Whether https answered at an input: some document of it got a response, or its failures are not
+ * of reaching the server (a name that does not resolve, an address refused fail over http alike).
+ */
+function answered(input: DiscoveryInput): boolean {
+  const nodes: SitemapNode[] = [];
+  const walk = (list: readonly SitemapNode[]): void => {
+    for (const node of list) {
+      nodes.push(node);
+      walk(node.children);
+    }
+  };
+  walk(input.sitemaps);
+  if (input.robots?.status !== undefined || nodes.some((n) => n.status !== undefined)) return true;
+  const failures = [...(input.robots?.failure !== undefined ? [input.robots.failure] : []), ...nodes.flatMap((n) => n.diagnostics.map((d) => d.code))];
+  return !failures.some((code) => httpsUnreachable(code, false));
+}
+
 /** A live progress line on a terminal, at most ten times a second. */
 class Progress {
   private last = 0;
@@ -276,6 +296,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   let positionals: string[];
   let format: OutputFormat;
   let options: DiscoverOptions;
+  /** The inputs as fetched: an address written without a scheme is tried over https. */
+  let inputs: string[];
+  const assumed = new Set<string>();
   try {
     ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true }));
     if (values.help === true) {
@@ -283,9 +306,13 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     if (positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
-    for (const url of positionals) {
-      if (!/^https?:\/\//i.test(url)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(url)}`);
-    }
+    inputs = positionals.map((text) => {
+      if (isHttpUrl(text)) return text;
+      const url = assumedHttpsUrl(text);
+      if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
+      assumed.add(url);
+      return url;
+    });
     const chosen = choice(values.format, '--format', FORMATS);
     format = chosen ?? (io.stdout.isTTY === true && values.out === undefined ? 'tree' : 'jsonl');
     options = parseOptions(values);
@@ -295,9 +322,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
   const quiet = values.quiet === true;
+  for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
 
   // Made before the output file, so that nothing is left behind if the options are refused.
-  const run = discoverSitemaps(positionals, options);
+  const run = discoverSitemaps(inputs, options);
   const target = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
   const temp = target !== undefined ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
@@ -404,6 +432,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
   const t = tree.totals;
   if (!quiet && format !== 'tree') io.stderr.write(`${summary(t, false)}\n`);
+  for (const input of tree.inputs) {
+    if (assumed.has(input.input) && !answered(input)) io.stderr.write(noHttpsHint('discover', input.input));
+  }
   if (t.ok + t.failed === 0) {
     io.stderr.write(`sitemapkit discover: no sitemap ${t.skipped > 0 ? 'read (every one was skipped)' : 'found'}\n`);
     return EXIT_PROBLEMS;

@@ -10,8 +10,11 @@ import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural } from '../format.js';
 import { byteSize, UsageError, usageFailure } from '../args.js';
 import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
+import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
+import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { USER_AGENT_HELP } from '../version.js';
 
-export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
+export const READ_HELP = `Usage: sitemapkit read FILE|URL|-... [--format jsonl|csv|tsv|urls] [options]
 
 Read sitemaps and print their entries: urlsets, sitemap indexes, RSS 2.0 and
 Atom feeds, and text sitemaps (one URL per line), plain or gzipped, in any
@@ -19,7 +22,11 @@ encoding. The format, the compression and the encoding are recognised by the
 content, never by the file name. Nothing is made up or repaired: an entry whose
 URL cannot be trusted is left out, and every problem is reported.
 
-Input: FILE, or - for standard input; several are read one after the other.
+Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit
+validate" fetches it (private addresses refused, a deadline, retries,
+redirects checked, byte caps); several are read one after the other. An
+address without a scheme that names no file (example.com/sitemap.xml) is
+tried over https, never over plain http.
 
 Output (standard output), --format:
   jsonl   (default) one JSON object per line. A page is the entry itself, with
@@ -44,12 +51,17 @@ Problems (standard error), one per line:
 
 Options:
   --format FMT          jsonl (default), csv, tsv or urls
-  --max-bytes N         stop after N bytes of decompressed input (default 100M);
-                        N may end in K, M or G (powers of 1024)
+  --max-bytes N         stop after N bytes of decompressed input (default 100M),
+                        and of a URL's body; N may end in K, M or G (powers of
+                        1024)
   --max-entries N       stop after N entries (default 1,000,000)
   --max-depth N         skip elements nested deeper than N (default 256)
   --max-value-length N  skip values (and text lines) longer than N characters
                         (default 1M)
+  --allow-private       fetch from loopback, private and link-local addresses
+  --allow-address CIDR  allow this non-public range only (repeatable)
+  --timeout S           seconds per request, whole body included (default 30)
+  --user-agent UA       ${USER_AGENT_HELP}
   --summary             after each input, one line on standard error: format,
                         entries, problems and bytes read
   -q, --quiet           report only errors (not warnings and notes)
@@ -67,6 +79,7 @@ Examples:
   sitemapkit read sitemap-index.xml --format urls
   curl -s https://example.com/sitemap.xml.gz | sitemapkit read - --format csv > urls.csv
   sitemapkit read urls.txt --max-entries 50000 --summary
+  sitemapkit read https://example.com/sitemap.xml.gz --format urls
 `;
 
 const OPTIONS = {
@@ -76,6 +89,10 @@ const OPTIONS = {
   'max-depth': { type: 'string' },
   'max-value-length': { type: 'string' },
   summary: { type: 'boolean' },
+  'allow-private': { type: 'boolean' },
+  'allow-address': { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'user-agent': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -164,6 +181,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
 
   let format: OutputFormat = 'jsonl';
   const options: ParseSitemapOptions = { cwd: io.cwd };
+  let client: LazyHttpClient;
   try {
     if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
     if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
@@ -181,6 +199,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     if (maxEntries !== undefined) options.maxEntries = maxEntries;
     if (maxDepth !== undefined) options.maxDepth = maxDepth;
     if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
+    client = new LazyHttpClient(httpClientOptions(values));
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message);
     throw error;
@@ -196,43 +215,58 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
 
   try {
     for (const path of positionals) {
-      const file = path === '-' ? '<stdin>' : path;
-      const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+      // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
+      const remote = inputUrl(path, io.cwd);
+      if (remote?.assumed === true) io.stderr.write(schemeNotice('read', remote.url, path));
+      const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
+      let fetched: FetchedSitemap | undefined;
+      // Waiting for our own output is not the server's time: it is not charged to the request's deadline.
+      const held = (wait: Promise<void>): Promise<void> => (fetched === undefined ? wait : fetched.held(wait));
       // Diagnostics stream out as they are found (issue 22: a problem per line must not pile up),
       // handed to standard error in large writes; reading waits for it to drain after each batch.
       // The reading keeps none of its own.
       const onDiagnostic = (d: Diagnostic): void => {
         if (!quiet || d.severity === 'error') problemsOut.write(renderDiagnostic(d, file));
       };
-      // Reading waits while standard error drains (a file of problems only yields no batches).
-      const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: () => problemsOut.flush() });
-      const report = (): Promise<void> => problemsOut.flush();
+      const report = (): Promise<void> => held(problemsOut.flush());
       try {
+        let input: SitemapInput;
+        if (remote !== undefined) {
+          fetched = await fetchSitemap(remote.url, client.get(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+          input = fetched.body;
+        } else {
+          input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+        }
+        // Reading waits while standard error drains (a file of problems only yields no batches).
+        const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: report });
         for await (const batch of reading.batches()) {
           for (const item of batch) formatter.item(item);
-          await out.flush();
+          await held(out.flush());
           await report();
           if (out.closed) break;
         }
+        await held(out.flush());
+        await report();
+        const summary = await reading.summary();
+        errors += summary.errors;
+        if (values.summary === true) io.stderr.write(summaryLine(file, summary));
       } catch (error) {
         await out.flush();
-        await report();
+        await problemsOut.flush();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-        io.stderr.write(`sitemapkit read: ${error.message}\n`);
+        io.stderr.write(`sitemapkit read: ${error.message}\n${fetchErrorHint('read', error, remote?.assumed === true)}`);
         fatal = true;
         continue;
+      } finally {
+        await fetched?.cancel();
       }
-      await out.flush();
-      await report();
-      const summary = await reading.summary();
-      errors += summary.errors;
-      if (values.summary === true) io.stderr.write(summaryLine(file, summary));
       if (out.closed) break;
     }
     await out.flush();
   } finally {
     out.close();
     problemsOut.close();
+    await client.close();
   }
   return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -16,10 +16,10 @@ import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOpti
 import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { Output } from '../output.js';
-import { UsageError, choice, seconds, usageFailure } from '../args.js';
-import { PROJECT_URL, USER_AGENT_HELP, userAgent, version } from '../version.js';
-import { HttpClient } from '../../node/http/client.js';
+import { UsageError, choice, usageFailure } from '../args.js';
+import { USER_AGENT_HELP, version } from '../version.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
+import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 export const VALIDATE_HELP = `Usage: sitemapkit validate FILE|-... [options]
 
@@ -33,7 +33,9 @@ Plain or gzipped, any format (urlset, index, RSS, Atom, text), any encoding.
 Input: FILE, - for standard input, or an http(s) URL: the sitemap is fetched
 (as "sitemapkit discover" fetches: private addresses refused, a deadline,
 retries, redirects, byte caps) and its location scope is checked against the
-URL that answered, unless --location says otherwise.
+URL that answered, unless --location says otherwise. An address without a
+scheme that names no file (example.com/sitemap.xml) is tried over https, never
+over plain http.
 
 Options:
   --location URL      where the sitemap is served (e.g.
@@ -251,21 +253,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   // stylish and github print each diagnostic as it is found; the others need whole documents and
   // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
   const stream = streamFor(format, io, quiet);
-  let timeoutMs: number | undefined;
+  let client: LazyHttpClient;
   try {
-    timeoutMs = seconds(values.timeout, '--timeout');
+    client = new LazyHttpClient(httpClientOptions(values));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
     throw error;
   }
-  let client: HttpClient | undefined;
-  const httpClient = (): HttpClient =>
-    (client ??= new HttpClient({
-      userAgent: values['user-agent'] ?? userAgent(),
-      allowPrivate: values['allow-private'] === true,
-      allowAddresses: values['allow-address'] ?? [],
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    }));
 
   /**
    * Validates one input with `check` (a file or stream, or a URL); the children it lists (when it is an
@@ -276,6 +270,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     file: string,
     locationUrl: string | undefined,
     children?: Child[],
+    assumedHttps = false,
   ): Promise<FileReport | undefined> => {
     try {
       const options: ValidateSitemapOptions = { ...base, file };
@@ -297,25 +292,27 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     } catch (error) {
       stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-      io.stderr.write(`sitemapkit validate: ${error.message}\n`);
+      io.stderr.write(`sitemapkit validate: ${error.message}\n${fetchErrorHint('validate', error, assumedHttps)}`);
       unreadable++;
       return undefined;
     }
   };
   const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
     validateWith((options) => validateSitemap(input, options), file, locationUrl, children);
-  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
-    validateWith((options) => validateSitemapUrl(url, { ...options, client: httpClient() }), url, locationUrl, children);
+  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
+    validateWith((options) => validateSitemapUrl(url, { ...options, client: client.get() }), url, locationUrl, children, assumedHttps);
 
   for (const path of positionals) {
-    if (/^https?:\/\//i.test(path)) {
+    const remote = inputUrl(path, io.cwd);
+    if (remote !== undefined) {
+      if (remote.assumed) io.stderr.write(schemeNotice('validate', remote.url, path));
       const children: Child[] | undefined = values.follow === true ? [] : undefined;
-      const result = await validateUrl(path, config.location, children);
+      const result = await validateUrl(remote.url, config.location, children, remote.assumed);
       if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
       const nested: Diagnostic[] = [];
       for (const child of children) {
         const childResult = await validateUrl(child.loc, undefined);
-        if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, path));
+        if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, remote.url));
       }
       addFollowed(result, nested, config.rules, stream);
       continue;
@@ -327,7 +324,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
     addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
   }
-  await client?.close();
+  await client.close();
 
   const shown = quiet ? reports.map(errorsOnly) : reports;
   const summary = summarize(reports);
@@ -495,7 +492,8 @@ function render(format: ReportFormat, reports: readonly FileReport[]): string {
     case 'json':
       return formatJson(reports);
     case 'sarif':
-      return formatSarif(reports, { toolVersion: version(), rules: ruleInfo, informationUri: PROJECT_URL, rulesDocUri: `${PROJECT_URL}/blob/main/docs/rules.md` });
+      // No documentation URL: the project publishes none yet, and SARIF makes both links optional.
+      return formatSarif(reports, { toolVersion: version(), rules: ruleInfo });
     default:
       return formatJunit(reports);
   }

@@ -12,10 +12,17 @@ export interface SarifOptions {
   readonly toolVersion: string;
   /** The documentation of a code; undefined for a code the catalogue does not know. */
   readonly rules: (code: string) => RuleInfo | undefined;
-  /** The project's home page. */
-  readonly informationUri: string;
-  /** The page that documents the rules (docs/rules.md); each rule links to `#` + its anchor. */
-  readonly rulesDocUri: string;
+  /**
+   * The tool's documentation page, when there is one to name. Optional in SARIF 2.1.0 (the
+   * toolComponent object's informationUri, §3.19.17: "MAY"; the schema requires only `name`), so
+   * it is left out rather than pointed at an address that does not exist (issue 23).
+   */
+  readonly informationUri?: string;
+  /**
+   * The page that documents the rules (docs/rules.md); each rule links to `#` + its anchor. Without
+   * it the rules carry no helpUri (reportingDescriptor.helpUri, §3.49.12, is optional too).
+   */
+  readonly rulesDocUri?: string;
 }
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -27,7 +34,7 @@ interface SarifRule {
   id: string;
   shortDescription: { text: string };
   defaultConfiguration: { level: SarifLevel };
-  helpUri: string;
+  helpUri?: string;
   properties?: { searchConsole: string };
 }
 
@@ -45,7 +52,7 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'sitemapkit', version: options.toolVersion, informationUri: options.informationUri, rules } },
+        tool: { driver: { name: 'sitemapkit', version: options.toolVersion, ...(options.informationUri !== undefined ? { informationUri: options.informationUri } : {}), rules } },
         columnKind: 'utf16CodeUnits',
         ...(verdicts.length > 0 ? { artifacts: verdicts } : {}),
         results: located.map(({ d, uri }) => sarifResult(d, uri, ruleIndex.get(d.code) as number)),
@@ -62,7 +69,7 @@ function sarifRule(code: string, firstSeverity: Severity, options: SarifOptions)
     id: code,
     shortDescription: { text: info?.title ?? code },
     defaultConfiguration: { level: LEVEL[info?.severity ?? firstSeverity] },
-    helpUri: `${options.rulesDocUri}#${ruleAnchor(code)}`,
+    ...(options.rulesDocUri !== undefined ? { helpUri: `${options.rulesDocUri}#${ruleAnchor(code)}` } : {}),
     ...(info?.searchConsole !== undefined ? { properties: { searchConsole: info.searchConsole } } : {}),
   };
 }

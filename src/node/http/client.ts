@@ -1,4 +1,4 @@
-// The HTTP client of `discover` and `validate URL` (issue #5 "Fetching"): a fetch (node-fetch.ts by
+// The HTTP client of `discover`, `validate URL` and `read URL` (issue #5 "Fetching"): a fetch (node-fetch.ts by
 // default, or any injected one) with
 // the policy checked at every hop, per-host and overall concurrency, a deadline per request that
 // covers the whole body, retries with backoff, and a byte cap enforced while the body streams.
@@ -6,9 +6,10 @@
 // - Redirects are followed here (fetch runs with `redirect: 'manual'`), at most `maxRedirects`, so that
 //   every hop passes the address policy and the caller's own check (a visited set) before it is
 //   requested; a hop back to a URL of the same chain is a loop and stops at once.
-// - Retries (default 3) on connection errors, 408, 429 and 5xx, with exponential backoff and jitter,
-//   honouring `Retry-After` (seconds or an HTTP date) up to `maxRetryDelayMs`; never on other 4xx, on a
-//   refused address, or once the body has started (its entries have been handed out already).
+// - Retries (default 3) on connection errors (but not a failed TLS handshake, which fails alike
+//   again), 408, 429 and 5xx, with exponential backoff and jitter, honouring `Retry-After` (seconds
+//   or an HTTP date) up to `maxRetryDelayMs`; never on other 4xx, on a refused address, or once the
+//   body has started (its entries have been handed out already).
 // - The deadline (default 30 s) runs from the request to the end of the body, counted in event-loop
 //   idle time (deadline.ts). It does not restart per read, so a server that drips a byte a second is
 //   cut off on time.
@@ -16,9 +17,10 @@
 //   `Content-Encoding` has been undone: a `Content-Encoding: gzip` bomb stops there. A `Content-Length`
 //   above the cap is refused before reading (that bounds the bytes before decompression). A gzip FILE
 //   is left compressed here and capped by the reader's own budgets after it gunzips it.
-// - A host found unreachable (connection refused, name not resolved: `hostUnreachable`), after its
-//   retries, is not asked again in this client's life: later requests to its origin, those already
-//   waiting for a slot included, get the same failure at once, without a request.
+// - A host found unreachable (connection refused, name not resolved, TLS handshake failed:
+//   `hostUnreachable`), after its retries, is not asked again in this client's life: later requests
+//   to its origin, those already waiting for a slot included, get the same failure at once, without
+//   a request.
 
 import { SitemapError } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
@@ -118,11 +120,21 @@ export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation 
 const HOST_DOWN_CAUSES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
+ * Whether a system error is a failed TLS handshake: a protocol mismatch (`EPROTO`, e.g. https asked
+ * of a port that speaks plain http), OpenSSL's `ERR_SSL_*`, or a certificate refused
+ * (`CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, …). The same
+ * handshake fails the same way again: it is not retried, and the origin is not asked again.
+ */
+export function isTlsFailure(cause: string | undefined): boolean {
+  return cause !== undefined && (cause === 'EPROTO' || /^ERR_(SSL|TLS)_|CERT|^UNABLE_TO_(GET|VERIFY)_/.test(cause));
+}
+
+/**
  * Whether a failure says the host cannot be reached: its other URLs would fail the same way. A name
  * that does not resolve is `fetch/dns`, from the address policy's lookup or the connection's.
  */
 export function hostUnreachable(failure: Pick<HttpFailure, 'code' | 'cause'>): boolean {
-  return failure.code === 'fetch/dns' || (failure.cause !== undefined && HOST_DOWN_CAUSES.has(failure.cause));
+  return failure.code === 'fetch/dns' || (failure.cause !== undefined && (HOST_DOWN_CAUSES.has(failure.cause) || isTlsFailure(failure.cause)));
 }
 
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -166,12 +178,14 @@ function describeError(error: unknown): { code: string; message: string; retry: 
   if (error instanceof FetchFailure) return { code: error.code, message: error.message, retry: false };
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
-  const message = cause?.message ?? (error as Error).message ?? String(error);
+  // OpenSSL's messages end in a newline: a report line must stay one line.
+  const message = (cause?.message ?? (error as Error).message ?? String(error)).trim();
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
   if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false, cause: code };
   const name = (error as Error).name;
   if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
+  if (isTlsFailure(code)) return { code: 'fetch/connection', message: `TLS handshake failed: ${message}`, retry: false, cause: code as string };
   return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
 }
 

@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { formatSarif, type SarifOptions } from '../../../src/cli/report/index.js';
 import { artifactUri, ruleAnchor } from '../../../src/cli/report/sarif.js';
 import { CLEAN_REPORTS, MESSY_MESSAGE, REPORTS, RULES } from './fixtures.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 const OPTIONS: SarifOptions = {
   toolVersion: '1.2.3',
@@ -15,7 +19,7 @@ interface Rule {
   id: string;
   shortDescription: { text: string };
   defaultConfiguration: { level: string };
-  helpUri: string;
+  helpUri?: string;
   properties?: { searchConsole?: string };
 }
 interface Result {
@@ -28,7 +32,7 @@ interface Result {
 interface Log {
   $schema: string;
   version: string;
-  runs: Array<{ tool: { driver: { name: string; version: string; informationUri: string; rules: Rule[] } }; columnKind: string; results: Result[] }>;
+  runs: Array<{ tool: { driver: { name: string; version: string; informationUri?: string; rules: Rule[] } }; columnKind: string; results: Result[] }>;
 }
 
 /** What the SARIF 2.1.0 schema requires of the parts we write, and what it constrains of their values. */
@@ -43,7 +47,8 @@ function assertSarifShape(log: Log): void {
       assert.equal(typeof rule.id, 'string');
       assert.equal(typeof rule.shortDescription.text, 'string');
       assert.ok(['none', 'note', 'warning', 'error'].includes(rule.defaultConfiguration.level));
-      assert.doesNotThrow(() => new URL(rule.helpUri));
+      // Optional (SARIF 2.1.0 §3.49.12); when present, an absolute URI.
+      if (rule.helpUri !== undefined) assert.doesNotThrow(() => new URL(rule.helpUri as string));
     }
     for (const result of run.results) {
       assert.equal(typeof result.message.text, 'string');
@@ -145,11 +150,38 @@ describe('formatSarif', () => {
     assert.deepEqual([clean.runs[0]?.tool.driver.rules, clean.runs[0]?.results], [[], []]);
   });
 
+  it('names no documentation address when none is configured: no informationUri, no helpUri', () => {
+    const bare = JSON.parse(formatSarif(REPORTS, { toolVersion: '1.2.3', rules: OPTIONS.rules })) as Log;
+    assertSarifShape(bare);
+    const driver = bare.runs[0]?.tool.driver;
+    assert.ok(driver !== undefined);
+    assert.equal('informationUri' in driver, false);
+    assert.equal(driver.rules.length, rules.length);
+    for (const rule of driver.rules) assert.equal('helpUri' in rule, false, rule.id);
+  });
+
   it('fails the shape check on a broken ruleIndex', () => {
     const broken = JSON.parse(text) as Log;
     const first = broken.runs[0]?.results[0];
     assert.ok(first !== undefined);
     first.ruleIndex += 1;
     assert.throws(() => assertSarifShape(broken), /ruleIndex/);
+  });
+});
+
+describe('validate --format sarif', () => {
+  it('points no URL at github.com/sitemapkit (an address that does not exist; issue 23)', async () => {
+    const dir = tempDir();
+    const S = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+    writeFileSync(join(dir, 'dup.xml'), `<urlset ${S}>\n<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/a</loc></url>\n<url><loc>/b</loc></url>\n</urlset>\n`);
+    const r = await runCli(['validate', 'dup.xml', '--format', 'sarif', '--now', '2024-06-01'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    const log = JSON.parse(r.stdout) as Log;
+    assertSarifShape(log);
+    assert.ok((log.runs[0]?.tool.driver.rules.length ?? 0) >= 2, 'the rules that fired are described');
+    assert.doesNotMatch(r.stdout, /github\.com\/sitemapkit/i);
+    // Every address in the log is the schema's, or one the sitemap itself names.
+    const urls = new Set(r.stdout.match(/https?:\/\/[^"\s\\]+/g) ?? []);
+    for (const url of urls) assert.ok(url === 'https://json.schemastore.org/sarif-2.1.0.json' || url.startsWith('https://example.com/'), url);
   });
 });

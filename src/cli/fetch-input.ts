@@ -1,0 +1,132 @@
+// What the commands that fetch a sitemap share (issue 23): the HTTP client of the network options
+// (`read` and `validate`), and what an address without a scheme means (`read`, `validate`,
+// `discover`).
+//
+// An address without a scheme (`example.com`, `example.com/sitemap.xml`) is tried over https, and
+// the command says so on standard error. When https cannot be reached (refused, a failed TLS
+// handshake, no answer), there is no silent second try over http: a plain-text request to an
+// address the user did not write could be read or changed on the way, and the user would not know
+// which one answered. The command says instead to give the http:// address if the site has no https.
+// For `read` and `validate` an argument is a file first: only one that names no file and starts with
+// a host name is taken for an address.
+
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseCidr } from '../core/net/address.js';
+import { SitemapFetchError } from '../node/fetch-sitemap.js';
+import { HttpClient, type HttpClientOptions } from '../node/http/client.js';
+import { seconds, UsageError } from './args.js';
+import { userAgent } from './version.js';
+
+/** The network options as parsed (`--allow-private`, `--allow-address`, `--timeout`, `--user-agent`). */
+export interface NetworkValues {
+  'allow-private'?: boolean | undefined;
+  'allow-address'?: string[] | undefined;
+  timeout?: string | undefined;
+  'user-agent'?: string | undefined;
+}
+
+/** The client options the network options say; throws a UsageError for a bad value. */
+export function httpClientOptions(values: NetworkValues): HttpClientOptions {
+  const ranges = values['allow-address'] ?? [];
+  for (const range of ranges) {
+    if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
+  }
+  const timeoutMs = seconds(values.timeout, '--timeout');
+  return {
+    userAgent: values['user-agent'] ?? userAgent(),
+    allowPrivate: values['allow-private'] === true,
+    allowAddresses: ranges,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
+/** One client for a run, made at its first URL (a run over files opens none). */
+export class LazyHttpClient {
+  private client: HttpClient | undefined;
+  constructor(private readonly options: HttpClientOptions) {}
+
+  get(): HttpClient {
+    this.client ??= new HttpClient(this.options);
+    return this.client;
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+  }
+}
+
+/** `http://…` or `https://…`. */
+export function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/**
+ * File name endings that are no top-level domain: `sitemap.xml` or `urls.txt` names a file, not a
+ * host, even when there is no such file.
+ */
+const FILE_ENDINGS = new Set(['xml', 'gz', 'txt', 'rss', 'atom', 'json', 'jsonl', 'csv', 'tsv', 'html', 'htm', 'xhtml']);
+
+/** A host name with a top-level domain, `localhost`, an IPv4 address, or an IPv6 one in brackets. */
+function isHostName(host: string): boolean {
+  if (/^localhost$/i.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || /^\[[0-9a-f:.]+\]$/i.test(host)) return true;
+  const m = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(\p{L}[\p{L}\p{N}-]*[\p{L}\p{N}])\.?$/u.exec(host);
+  return m !== null && !FILE_ENDINGS.has((m[1] as string).toLowerCase());
+}
+
+/**
+ * The https URL an address written without a scheme stands for (`example.com` →
+ * `https://example.com/`, `localhost:8080/sitemap.xml` → `https://localhost:8080/sitemap.xml`), or
+ * undefined when `text` has a scheme or does not start with a host name.
+ */
+export function assumedHttpsUrl(text: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
+  const m = /^([^/?#\s]+)(?:[/?#]\S*)?$/.exec(text.trim());
+  if (m === null) return undefined;
+  const hostPort = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(m[1] as string);
+  if (hostPort === null || !isHostName(hostPort[1] as string)) return undefined;
+  try {
+    return new URL(`https://${text.trim()}`).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For `read` and `validate`: the URL an input stands for, or undefined for a file (or `-`). `assumed`
+ * when it was written without a scheme and names no file in `cwd` (the notice says so).
+ */
+export function inputUrl(input: string, cwd: string): { url: string; assumed: boolean } | undefined {
+  if (isHttpUrl(input)) return { url: input, assumed: false };
+  if (input === '-' || existsSync(resolve(cwd, input))) return undefined;
+  const url = assumedHttpsUrl(input);
+  return url === undefined ? undefined : { url, assumed: true };
+}
+
+/** The line said when an address without a scheme is tried over https. */
+export function schemeNotice(command: string, url: string, missingFile?: string): string {
+  const file = missingFile !== undefined ? ` (there is no file ${missingFile})` : '';
+  return `sitemapkit ${command}: no scheme given: trying ${url}${file}\n`;
+}
+
+/**
+ * The hint after https could not be reached at an address given without a scheme: nothing answered
+ * (a refused connection, a failed TLS handshake, no answer in time). A name that does not resolve
+ * or an address refused by the policy would fail over http alike: no hint then.
+ */
+export function noHttpsHint(command: string, url: string): string {
+  const http = new URL(url);
+  http.protocol = 'http:';
+  return `sitemapkit ${command}: ${new URL(url).host} did not answer over https; use ${http.href} if the site has no https (there is no fallback to plain http)\n`;
+}
+
+/** Whether a fetch failure says that https could not be reached at all (see noHttpsHint). */
+export function httpsUnreachable(reason: string, responded: boolean): boolean {
+  return !responded && (reason === 'fetch/connection' || reason === 'fetch/timeout');
+}
+
+/** The hint for an error of reading an assumed https URL, if it calls for one. */
+export function fetchErrorHint(command: string, error: unknown, assumed: boolean): string {
+  if (!assumed || !(error instanceof SitemapFetchError) || !httpsUnreachable(error.reason, error.responded)) return '';
+  return noHttpsHint(command, error.url);
+}

@@ -1,0 +1,175 @@
+// `sitemapkit read URL` (issue 23): a URL is read with the same fetch, policy and budgets as
+// `validate URL` (src/node/fetch-sitemap.ts, shared): loopback needs --allow-private, gzip is
+// recognised by its magic bytes, redirects pass the address policy, and every fetch failure is the
+// same line with the same code, and the same exit status, in both commands.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { gzipSync } from 'node:zlib';
+import { runRead } from '../../src/cli/commands/read.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+
+const LOCS = ['https://www.example.com/', 'https://www.example.com/a', 'https://www.example.com/b'];
+const BODY = urlset(LOCS);
+const MANY = Array.from({ length: 400 }, (_, i) => `https://www.example.com/page/${i}`);
+const MANY_BODY = urlset(MANY);
+const LARGE = Array.from({ length: 30_000 }, (_, i) => `https://www.example.com/large/${i}`);
+
+describe('sitemapkit read URL', () => {
+  let server: SiteServer;
+  const cwd = tempDir('sitemapkit-read-url-');
+  before(async () => {
+    server = await startSiteServer({
+      '/sitemap.xml': { body: BODY },
+      // Gzip served as is, under a name and a type that do not say so: the magic bytes do.
+      '/feed': { body: gzipSync(BODY), type: 'application/octet-stream' },
+      '/moved': { status: 301, headers: { location: '/sitemap.xml' } },
+      // A hop to the cloud metadata address: refused by the policy before any request.
+      '/to-metadata': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } },
+      '/gone.xml': { status: 404, body: 'not here', type: 'text/plain' },
+      // Announces 400 entries, sends 200, then the connection breaks.
+      '/cut.xml': (_req, res) => {
+        const head = MANY_BODY.slice(0, MANY_BODY.indexOf('</url>', MANY_BODY.indexOf('/page/199<')) + '</url>'.length);
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(MANY_BODY.length) });
+        res.write(head);
+        setTimeout(() => res.destroy(), 50);
+      },
+      // Sends the start, then nothing more.
+      '/slow.xml': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.write(BODY.slice(0, 60));
+      },
+      '/big.xml': { body: MANY_BODY },
+      '/large.xml': { body: urlset(LARGE) },
+    });
+  });
+  after(() => server.close());
+
+  const read = (path: string, extra: string[] = []) => runCli(['read', server.url(path), '--format', 'urls', '--allow-private', ...extra], { cwd });
+  const validate = (path: string, extra: string[] = []) => runCli(['validate', server.url(path), '--allow-private', ...extra], { cwd });
+
+  it('reads a URL as it reads a file: the entries, exit 0', async () => {
+    const r = await read('/sitemap.xml');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${LOCS.join('\n')}\n`);
+    assert.equal(r.stderr, '');
+  });
+
+  it('recognises gzip by its magic bytes, whatever the name and the Content-Type', async () => {
+    const r = await read('/feed', ['--summary']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${LOCS.join('\n')}\n`);
+    assert.match(r.stderr, /decompressed/);
+  });
+
+  it('follows a redirect', async () => {
+    const r = await runCli(['read', server.url('/moved'), '--allow-private'], { cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim().split('\n').length, 3);
+  });
+
+  it('refuses a loopback address without --allow-private, before any request', async () => {
+    const before = server.requests.length;
+    const r = await runCli(['read', server.url('/sitemap.xml')], { cwd });
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /fetch\/address-refused/);
+    assert.match(r.stderr, /--allow-private/);
+    assert.equal(server.requests.length, before);
+  });
+
+  it('--allow-address allows a range, and a redirect out of it is refused at its hop', async () => {
+    const ok = await runCli(['read', server.url('/sitemap.xml'), '--allow-address', '127.0.0.1/32'], { cwd });
+    assert.equal(ok.code, 0, ok.stderr);
+    const hop = await runCli(['read', server.url('/to-metadata'), '--allow-address', '127.0.0.1/32'], { cwd });
+    assert.equal(hop.code, 2);
+    assert.match(hop.stderr, /169\.254\.169\.254.*fetch\/address-refused/);
+  });
+
+  it('a body cut short: the entries read before the cut, then fetch/truncated and exit 2', async () => {
+    const r = await read('/cut.xml');
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, `${MANY.slice(0, 200).join('\n')}\n`);
+    assert.match(r.stderr, /^sitemapkit read: cannot fetch http:\/\/127\.0\.0\.1:\d+\/cut\.xml: the body was cut short .*\(fetch\/truncated\)$/m);
+  });
+
+  it('--timeout covers the whole body: fetch/timeout and exit 2', async () => {
+    const started = performance.now();
+    const r = await read('/slow.xml', ['--timeout', '0.5']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /\(fetch\/timeout\)/);
+    assert.ok(performance.now() - started < 5_000);
+  });
+
+  it('time spent waiting for a slow reader of the output is not charged to --timeout', async () => {
+    // Every write is taken 30 ms later: some 40 writes wait over a second in all.
+    let written = '';
+    const stdout = Object.assign(new EventEmitter(), {
+      write(text: string): boolean {
+        written += text;
+        setTimeout(() => stdout.emit('drain'), 30);
+        return false;
+      },
+    });
+    let stderr = '';
+    const started = performance.now();
+    const code = await runRead([server.url('/large.xml'), '--format', 'urls', '--allow-private', '--timeout', '0.4'], { stdout, stderr: { write: (t: string) => (stderr += t) }, cwd, env: {} });
+    assert.equal(code, 0, stderr);
+    assert.ok(performance.now() - started > 400, 'the output was slower than the deadline');
+    assert.equal(written, `${LARGE.join('\n')}\n`);
+  });
+
+  it('--max-bytes caps the body', async () => {
+    const r = await read('/big.xml', ['--max-bytes', '1K']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /fetch\/too-large/);
+  });
+
+  it('a status other than 2xx: HTTP 404 and exit 2', async () => {
+    const r = await read('/gone.xml');
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^sitemapkit read: cannot fetch http:\/\/127\.0\.0\.1:\d+\/gone\.xml: HTTP 404$/m);
+  });
+
+  it('fails as validate URL fails: the same line, the same code, the same exit status', async () => {
+    for (const [path, extra] of [['/gone.xml', []], ['/cut.xml', []], ['/slow.xml', ['--timeout', '0.5']], ['/to-metadata', []]] as const) {
+      const policy = path === '/to-metadata' ? ['--allow-address', '127.0.0.1/32'] : [];
+      const r = await runCli(['read', server.url(path), ...policy, ...(policy.length === 0 ? ['--allow-private'] : []), ...extra], { cwd });
+      const v = await runCli(['validate', server.url(path), ...policy, ...(policy.length === 0 ? ['--allow-private'] : []), ...extra], { cwd });
+      const line = (stderr: string, command: string) => stderr.split('\n').find((l) => l.startsWith(`sitemapkit ${command}: cannot fetch`))?.slice(`sitemapkit ${command}: `.length);
+      assert.equal(r.code, 2, path);
+      assert.equal(v.code, 2, path);
+      const readLine = line(r.stderr, 'read');
+      assert.ok(readLine !== undefined, r.stderr);
+      // The byte counts of a cut body may differ by a chunk; the rest is the same.
+      assert.equal(readLine.replace(/\d+ bytes/g, 'N bytes'), line(v.stderr, 'validate')?.replace(/\d+ bytes/g, 'N bytes'), path);
+    }
+    const clean = await validate('/sitemap.xml', ['--location', 'https://www.example.com/sitemap.xml']);
+    assert.equal(clean.code, 0, clean.stdout);
+  });
+
+  it('refuses a bad --allow-address or --timeout as a usage error, before any request (read and validate alike)', async () => {
+    const before = server.requests.length;
+    for (const command of ['read', 'validate']) {
+      for (const extra of [['--allow-address', 'nope'], ['--timeout', '0']]) {
+        const r = await runCli([command, server.url('/sitemap.xml'), ...extra], { cwd });
+        assert.equal(r.code, 2, `${command} ${extra.join(' ')}`);
+        assert.match(r.stderr, new RegExp(`^sitemapkit ${command}: ${extra[0]} needs .*\\nRun "sitemapkit ${command} --help"`), r.stderr);
+      }
+    }
+    assert.equal(server.requests.length, before);
+  });
+
+  it('--help lists the network options as validate does', async () => {
+    const help = (await runCli(['read', '--help'], { cwd })).stdout;
+    const vhelp = (await runCli(['validate', '--help'], { cwd })).stdout;
+    for (const flag of ['--allow-private', '--allow-address CIDR', '--timeout S', '--user-agent UA']) {
+      const line = (text: string) => text.split('\n').find((l) => l.trimStart().startsWith(flag))?.trim().replace(/\s+/g, ' ');
+      assert.ok(line(help) !== undefined, flag);
+      assert.equal(line(help), line(vhelp), flag);
+    }
+  });
+});
