@@ -1,5 +1,5 @@
 // `sitemapkit read`: sitemaps (any format, plain or gzipped, any encoding) → entries on stdout,
-// diagnostics on stderr as FILE:LINE:COL code severity message.
+// problems on stderr as FILE:LINE:COL: severity code message (problems.ts).
 
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
@@ -7,9 +7,11 @@ import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, plural } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 import { byteSize, UsageError, usageFailure } from '../args.js';
-import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
+import { csvField, dateText, Output } from '../output.js';
+import { ProblemPrinter } from '../problems.js';
+import { Progress, ratePerSecond } from '../progress.js';
 
 export const READ_HELP = `Usage: sitemapkit read FILE|-... [--format jsonl|csv|tsv|urls] [options]
 
@@ -37,10 +39,11 @@ Output (standard output), --format:
   priority is printed as is, and reported.
 
 Problems (standard error), one per line:
-  FILE:LINE:COL code severity message (hint)
-  e.g.  sitemap.xml:12:5 xml/raw-ampersand error a raw "&" in text; ...
+  FILE:LINE:COL: severity code message (hint)
+  e.g.  sitemap.xml:12:5: error xml/raw-ampersand a raw "&" in text; ...
   LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names
-  standard input. Codes are stable; see docs/rules.md.
+  standard input. Codes are stable; see docs/rules.md. On a terminal, lines
+  are cut to its width and each code is shown 5 times per file, then counted.
 
 Options:
   --format FMT          jsonl (default), csv, tsv or urls
@@ -79,6 +82,9 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** A read shorter than this shows no progress line. */
+const PROGRESS_DELAY_MS = 500;
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
@@ -190,19 +196,30 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const quiet = values.quiet === true;
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
-  const formatter = new Formatter(format, out, (message) => io.stderr.write(`sitemapkit read: warning: ${message}\n`));
+  const formatter = new Formatter(format, out, (message) => {
+    progress.clear();
+    io.stderr.write(`sitemapkit read: warning: ${message}\n`);
+  });
   let errors = 0;
   let fatal = false;
+  // A large input shows how far it is on a terminal (after a moment: a small one stays silent).
+  // Not when the entries themselves scroll on the same terminal.
+  let entries = 0;
+  let filesDone = 0;
+  let current = '';
+  const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS });
+  const printer = ProblemPrinter.for(io.stderr, { progress }, problemsOut);
 
   try {
     for (const path of positionals) {
       const file = path === '-' ? '<stdin>' : path;
+      current = file;
       const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
       // Diagnostics stream out as they are found (issue 22: a problem per line must not pile up),
       // handed to standard error in large writes; reading waits for it to drain after each batch.
       // The reading keeps none of its own.
       const onDiagnostic = (d: Diagnostic): void => {
-        if (!quiet || d.severity === 'error') problemsOut.write(renderDiagnostic(d, file));
+        if (!quiet || d.severity === 'error') printer.print(d, file);
       };
       // Reading waits while standard error drains (a file of problems only yields no batches).
       const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: () => problemsOut.flush() });
@@ -210,12 +227,15 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       try {
         for await (const batch of reading.batches()) {
           for (const item of batch) formatter.item(item);
+          entries += batch.length;
           await out.flush();
           await report();
+          progress.tick();
           if (out.closed) break;
         }
       } catch (error) {
         await out.flush();
+        progress.clear();
         await report();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
         io.stderr.write(`sitemapkit read: ${error.message}\n`);
@@ -224,13 +244,20 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       }
       await out.flush();
       await report();
+      filesDone++;
       const summary = await reading.summary();
       errors += summary.errors;
-      if (values.summary === true) io.stderr.write(summaryLine(file, summary));
+      if (values.summary === true) {
+        progress.clear();
+        io.stderr.write(summaryLine(file, summary));
+      }
       if (out.closed) break;
     }
     await out.flush();
   } finally {
+    progress.clear();
+    printer.finish();
+    await problemsOut.flush();
     out.close();
     problemsOut.close();
   }

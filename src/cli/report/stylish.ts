@@ -7,7 +7,7 @@
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
-import { formatCount, plural } from '../format.js';
+import { formatCount, plural, printable, width } from '../format.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
@@ -196,39 +196,6 @@ function schemaVerdicts(reports: readonly FileReport[]): string {
   }
   return valid + invalid === 0 ? '' : `; schemas: ${formatCount(valid)} valid, ${formatCount(invalid)} invalid`;
 }
-
-/**
- * Control characters (a newline in a message, an ESC copied from a hostile sitemap) written as
- * escapes: they would break the columns or drive the terminal.
- */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
-
-/**
- * Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none,
- * so that a message in Japanese or with an emoji keeps the code column in place.
- */
-function width(text: string): number {
-  // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
-  if (PRINTABLE_ASCII.test(text)) return text.length;
-  let columns = 0;
-  for (const char of text) {
-    if (ZERO_WIDTH.test(char)) continue;
-    columns += WIDE.test(char) ? 2 : 1;
-  }
-  return columns;
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
-const WIDE =
-  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
 
 /** Pads to `to` columns; `measured` is the text without its colour escapes. */
 function padEnd(text: string, to: number, measured = text): string {
