@@ -7,7 +7,7 @@
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
-import { formatCount, plural, printable, width } from '../format.js';
+import { fit, formatCount, plural, printable, width } from '../format.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
@@ -18,6 +18,12 @@ export interface StylishOptions {
    * the rows shown are fewer (-q shows errors only).
    */
   readonly outcome?: StylishOutcome;
+  /**
+   * A terminal's width: each row fits in it (issue 23). The message column is cut with `…` where it
+   * would not, and a hint that does not fit is left out, with a note at the end that `--format json`
+   * has it. Undefined (a file, a pipe): rows whole.
+   */
+  readonly columns?: number;
 }
 
 export interface StylishOutcome {
@@ -67,6 +73,9 @@ export class StylishWriter {
   private readonly paint: Paint;
   private readonly sort: boolean;
   private readonly outcome: StylishOutcome;
+  private readonly columns: number | undefined;
+  /** Hints left out because they did not fit the terminal. */
+  private hintsLeftOut = 0;
   private file: string | undefined;
   private block: Diagnostic[] = [];
   /** Whether the current file's name is written (it is, before its first row). */
@@ -80,6 +89,7 @@ export class StylishWriter {
   ) {
     this.sort = options.sort === true;
     this.outcome = options.outcome ?? {};
+    this.columns = options.columns;
     this.paint = (text: string, ...styles: Style[]): string =>
       options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
   }
@@ -111,6 +121,9 @@ export class StylishWriter {
   end(reports: readonly FileReport[], outcome: StylishOutcome = this.outcome): void {
     this.endFile();
     this.out.write(summaryLine(reports, outcome, this.paint) + '\n');
+    if (this.hintsLeftOut > 0) {
+      this.out.write(this.paint(`(${plural(this.hintsLeftOut, 'hint')} did not fit the terminal; --format json has them)`, 'dim') + '\n');
+    }
   }
 
   private flush(): void {
@@ -119,16 +132,24 @@ export class StylishWriter {
     this.block = [];
     // Document order; diagnostics without a position last. The sort is stable.
     if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
-    const rows = diagnosticRows(block, this.paint).join('\n');
+    const { lines, hintsLeftOut } = diagnosticRows(block, this.paint, this.columns);
+    this.hintsLeftOut += hintsLeftOut;
+    const rows = lines.join('\n');
     if (this.headed) this.out.write(`\n${rows}`);
-    else this.out.write(`${this.paint(printable(this.file ?? '<input>'), 'underline')}${verdict(this.schemaValid, this.paint)}\n${rows}`);
+    else {
+      const name = printable(this.file ?? '<input>');
+      this.out.write(`${this.paint(this.columns !== undefined ? fit(name, this.columns) : name, 'underline')}${verdict(this.schemaValid, this.paint)}\n${rows}`);
+    }
     this.headed = true;
   }
 }
 
 type Paint = (text: string, ...styles: Style[]) => string;
 
-function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): string[] {
+/** The message column is never cut narrower than this: a row then overflows rather than say nothing. */
+const MIN_MESSAGE_COLUMNS = 20;
+
+function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
     position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
     severity: d.severity,
@@ -141,23 +162,32 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): strin
   let positionWidth = 0;
   let severityWidth = 0;
   let messageWidth = 0;
+  let codeWidth = 0;
   for (const r of rows) {
     positionWidth = Math.max(positionWidth, width(r.position));
     severityWidth = Math.max(severityWidth, width(r.severity));
     messageWidth = Math.max(messageWidth, width(r.message));
+    codeWidth = Math.max(codeWidth, width(r.code));
   }
   // The hint sits under the message column.
-  const hintIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
+  const messageStart = 2 + positionWidth + 2 + severityWidth + 2;
+  const hintIndent = ' '.repeat(messageStart);
+  // On a terminal, the message column takes what the others leave.
+  if (columns !== undefined) messageWidth = Math.min(messageWidth, Math.max(MIN_MESSAGE_COLUMNS, columns - messageStart - 2 - codeWidth));
 
   const lines: string[] = [];
+  let hintsLeftOut = 0;
   for (const r of rows) {
+    const message = columns !== undefined ? fit(r.message, messageWidth) : r.message;
     lines.push(
       `  ${padStart(r.position, positionWidth)}  ${padEnd(paint(r.severity, SEVERITY_STYLE[r.severity]), severityWidth, r.severity)}` +
-        `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`,
+        `  ${padEnd(message, messageWidth)}  ${paint(r.code, 'dim')}`,
     );
-    if (r.hint !== undefined) lines.push(hintIndent + paint(r.hint, 'dim'));
+    if (r.hint === undefined) continue;
+    if (columns !== undefined && messageStart + width(r.hint) > columns) hintsLeftOut++;
+    else lines.push(hintIndent + paint(r.hint, 'dim'));
   }
-  return lines;
+  return { lines, hintsLeftOut };
 }
 
 /** After a file's name: its schema verdict, where one was given and the file fails the schemas. */
