@@ -12,6 +12,8 @@ const INTERVAL_MS = 100;
 export interface ProgressOptions {
   /** Nothing is shown before this much time has passed (a short run stays silent); default 0. */
   delayMs?: number;
+  /** Shown before the delay has passed once this says the work is large (e.g. many entries read). */
+  large?: () => boolean;
   /** The clock, in milliseconds (tests). */
   now?: () => number;
 }
@@ -20,6 +22,7 @@ export class Progress {
   private last = -Infinity;
   private shown = false;
   private readonly delayMs: number;
+  private readonly large: (() => boolean) | undefined;
   private readonly now: () => number;
   readonly started: number;
   private readonly columns: number;
@@ -34,6 +37,7 @@ export class Progress {
     options: ProgressOptions = {},
   ) {
     this.delayMs = options.delayMs ?? 0;
+    this.large = options.large;
     this.now = options.now ?? (() => performance.now());
     this.started = this.now();
     this.columns = stream !== undefined ? terminalColumns(stream) : 0;
@@ -52,7 +56,8 @@ export class Progress {
   tick(): void {
     if (this.stream === undefined) return;
     const now = this.now();
-    if (now - this.last < INTERVAL_MS || now - this.started < this.delayMs) return;
+    if (now - this.last < INTERVAL_MS) return;
+    if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
     // One column short of the width: a line that fills it wraps on some terminals, and \r then
     // returns to the second row.

@@ -83,8 +83,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** A read shorter than this shows no progress line. */
+/** A read shorter than this shows no progress line… */
 const PROGRESS_DELAY_MS = 500;
+/** …unless it has read this many entries already. */
+const PROGRESS_LARGE_ENTRIES = 20_000;
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
@@ -207,7 +209,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   let entries = 0;
   let filesDone = 0;
   let current = '';
-  const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS });
+  const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS, large: () => entries >= PROGRESS_LARGE_ENTRIES });
   const printer = ProblemPrinter.for(io.stderr, { progress }, problemsOut);
 
   try {

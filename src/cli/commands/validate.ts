@@ -257,7 +257,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
-  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), { delayMs: PROGRESS_DELAY_MS });
+  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), { delayMs: PROGRESS_DELAY_MS, large: () => entriesDone + entriesNow >= PROGRESS_LARGE_ENTRIES });
   const stream = streamFor(format, io, quiet, progress);
   let timeoutMs: number | undefined;
   try {
@@ -524,8 +524,10 @@ function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
   };
 }
 
-/** A validation shorter than this shows no progress line. */
+/** A validation shorter than this shows no progress line… */
 const PROGRESS_DELAY_MS = 500;
+/** …unless it has read this many entries already. */
+const PROGRESS_LARGE_ENTRIES = 20_000;
 
 function validateProgressLine(file: string, filesDone: number, entries: number, elapsedMs: number): string {
   return `validating ${file}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, elapsedMs))} entries/s`;
