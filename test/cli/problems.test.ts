@@ -13,6 +13,7 @@ import { ProblemPrinter, formatProblem } from '../../src/cli/problems.js';
 import { width } from '../../src/cli/format.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startSiteServer } from '../helpers/site-server.js';
 
 /** FILE[:LINE[:COL]]: severity [code] message: the compiler convention. */
 const PROBLEM_LINE = /^[^\s:]+(?::[1-9]\d*(?::[1-9]\d*)?)?: (error|warning|info)(?: [a-z0-9-]+\/[a-z0-9-]+)? \S.*$/;
@@ -76,6 +77,23 @@ test('read on a terminal: 5 problems of a code per file, then a count; a pipe ge
   assert.equal(lines.length, 12, tty.stderr);
   const pipe = await runCli(['read', 'junk.txt', 'junk2.txt'], { cwd: dir });
   assert.equal(pipe.stderr.trimEnd().split('\n').length, 2007);
+});
+
+test('discover on a terminal: the same cap, per fetched document; a pipe gets every line', async () => {
+  const server = await startSiteServer();
+  try {
+    server.route('/junk.txt', { type: 'text/plain', body: Array.from({ length: 30 }, (_, i) => `not a url ${i}`).join('\n') + '\n' });
+    const url = server.url('/junk.txt');
+    const argv = ['discover', url, '--format', 'urls', '--allow-private', '--retries', '0'];
+    const tty = await runCli(argv, { cwd: tempDir(), tty: true, columns: 200 });
+    const lines = screenLines(tty.stderr);
+    assert.equal(lines.filter((line) => line.startsWith(`${url}:`) && line.includes(': error text/not-a-url ')).length, 5, tty.stderr);
+    assert.ok(lines.includes(`${url}: \u2026 and 25 more: text/not-a-url`), tty.stderr);
+    const pipe = await runCli(argv, { cwd: tempDir() });
+    assert.equal(pipe.stderr.split('\n').filter((line) => line.includes(': error text/not-a-url ')).length, 30, pipe.stderr);
+  } finally {
+    await server.close();
+  }
 });
 
 test('on a terminal a problem line is cut to its width with …; a pipe gets it whole', async () => {
