@@ -23,3 +23,51 @@ export function formatDuration(ms: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/**
+ * Control characters (a newline in a message, an ESC copied from a hostile sitemap) written as
+ * escapes: they would break the columns or drive the terminal.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none,
+ * so that a message in Japanese or with an emoji keeps the code column in place.
+ */
+export function width(text: string): number {
+  // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let columns = 0;
+  for (const char of text) {
+    if (ZERO_WIDTH.test(char)) continue;
+    columns += WIDE.test(char) ? 2 : 1;
+  }
+  return columns;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
+const WIDE =
+  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
+
+/** `text` in at most `columns` terminal columns: cut, with `…` as the last column, when longer. */
+export function fit(text: string, columns: number): string {
+  if (width(text) <= columns) return text;
+  if (columns <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    const w = ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+    if (used + w > columns - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}\u2026`;
+}

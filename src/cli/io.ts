@@ -4,6 +4,8 @@ export interface OutputStream {
   write(text: string): unknown;
   /** True when a person is watching (progress lines, colour). */
   isTTY?: boolean;
+  /** A terminal's width, when it is one (process.stdout.columns); problem lines are cut to it. */
+  columns?: number;
 }
 
 export interface CliIo {

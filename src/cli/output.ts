@@ -1,6 +1,5 @@
 // Output helpers shared by the commands that print entries (read, discover).
 
-import type { Diagnostic } from '../core/diagnostics.js';
 import type { DateInput } from '../core/model.js';
 import { Writable } from 'node:stream';
 import type { OutputStream } from './io.js';
@@ -155,17 +154,4 @@ export function dateText(value: DateInput | undefined): string {
 /** RFC 4180 quoting, when needed. */
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ') ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/**
- * `FILE:LINE:COL code severity message (hint)`, one line (read and discover print problems so).
- * Positions are 1-based and only what is known is printed: `FILE:LINE` for a problem with a line
- * alone (a robots.txt line), `FILE` for one with none (a failed fetch); never a made-up 0.
- */
-export function renderDiagnostic(d: Diagnostic, file: string): string {
-  const hint = d.hint !== undefined ? ` (${d.hint})` : '';
-  const message = d.message.replace(/[\r\n]+/g, ' ');
-  const line = d.line !== undefined && d.line >= 1 ? `:${d.line}` : '';
-  const column = line !== '' && d.column !== undefined && d.column >= 1 ? `:${d.column}` : '';
-  return `${d.file ?? file}${line}${column} ${d.code} ${d.severity} ${message}${hint}\n`;
 }

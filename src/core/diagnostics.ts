@@ -1,5 +1,5 @@
 // Diagnostics are data (DESIGN.md): a stable code, a severity, a message, where, and a hint.
-// Rendering (FILE:LINE:COL code message, JSON, SARIF) is a separate concern.
+// Rendering is the CLI's concern (src/cli/problems.ts for lines, src/cli/report/ for JSON, SARIF, …).
 
 import { SitemapError } from './errors.js';
 
@@ -19,12 +19,6 @@ export interface Diagnostic {
   offset?: number;
   /** How to fix it, when that helps. */
   hint?: string;
-}
-
-/** `FILE:LINE:COL: severity code message` (the compiler convention), for terminals and CI logs. */
-export function formatDiagnostic(d: Diagnostic): string {
-  const where = [d.file ?? '<input>', d.line, d.column].filter((part) => part !== undefined).join(':');
-  return `${where}: ${d.severity} ${d.code} ${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './pars
 export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {
   /** Also receives each child of an index as it is read (e.g. to validate the children next). */
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
+  /** Receives the number of entries read so far, after each piece of input (a progress line's count). */
+  onProgress?: (entries: number) => void;
 }
 
 export interface SitemapValidationResult extends FileReport {
@@ -41,7 +43,16 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
       options.onSitemap?.(r, at);
     },
     onDiagnostic: (d) => validation.diagnostic(d),
+    ...(options.onProgress !== undefined ? { backpressure: progressThenWait(options.onProgress, validation, options.backpressure) } : {}),
   });
   const report = validation.finish(summary.bytesDecompressed);
   return { ...report, schemaValid: validation.schemaValid, bytes: summary.bytesDecompressed };
+}
+
+/** The reader's backpressure hook, which runs after each piece of input: progress, then the caller's wait. */
+function progressThenWait(onProgress: (entries: number) => void, validation: SitemapValidation, wait: (() => Promise<void> | undefined) | undefined): () => Promise<void> | undefined {
+  return () => {
+    onProgress(validation.entriesRead);
+    return wait?.();
+  };
 }

@@ -12,8 +12,8 @@ import { tempDir } from '../helpers/tmp.js';
 import { closedPort, startRawServer } from '../helpers/raw-server.js';
 import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
 
-/** URL[:LINE[:COL]] code severity message (the position only when known, 1-based) */
-const DIAGNOSTIC_LINE = /^(\S+?)(?::(\d+)(?::(\d+))?)? ([a-z0-9-]+\/[a-z0-9-]+) (error|warning|info) (.+)$/;
+/** URL[:LINE[:COL]]: severity code message (the position only when known, 1-based; src/cli/problems.ts) */
+const DIAGNOSTIC_LINE = /^(\S+?)(?::(\d+)(?::(\d+))?)?: (error|warning|info) ([a-z0-9-]+\/[a-z0-9-]+) (.+)$/;
 
 interface Reported {
   file: string;
@@ -27,7 +27,7 @@ function diagnostics(stderr: string): Reported[] {
   const found: Reported[] = [];
   for (const line of stderr.split('\n')) {
     const m = DIAGNOSTIC_LINE.exec(line);
-    if (m !== null) found.push({ file: m[1] as string, code: m[4] as string, severity: m[5] as string, message: m[6] as string });
+    if (m !== null) found.push({ file: m[1] as string, code: m[5] as string, severity: m[4] as string, message: m[6] as string });
   }
   return found;
 }
@@ -238,11 +238,11 @@ describe('sitemapkit discover: failures (exit 1)', () => {
   });
   after(() => server.close());
 
-  it('a listed sitemap that 404s: exit 1, URL fetch/http-status error HTTP 404 Not Found (no made-up position); the others are read', async () => {
+  it('a listed sitemap that 404s: exit 1, URL: error fetch/http-status HTTP 404 Not Found (no made-up position); the others are read', async () => {
     const r = await runCli(['discover', server.url('/index.xml'), '--format', 'urls', ...LOCAL], { cwd });
     assert.equal(r.code, 1);
     assert.deepEqual(r.stdout.trimEnd().split('\n'), pages('ok', 2));
-    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found`), r.stderr);
+    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')}: error fetch/http-status HTTP 404 Not Found`), r.stderr);
     assert.deepEqual(
       diagnostics(r.stderr).map((d) => [d.file, d.code, d.severity]),
       [[server.url('/missing.xml'), 'fetch/http-status', 'error']],
@@ -341,7 +341,7 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     const quiet = await runCli(['discover', server.url('/mixed.xml'), '--format', 'urls', '--quiet', ...LOCAL], { cwd });
     assert.equal(quiet.code, 1);
     assert.deepEqual(quiet.stdout, loud.stdout);
-    assert.equal(quiet.stderr, `${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found\n`);
+    assert.equal(quiet.stderr, `${server.url('/missing.xml')}: error fetch/http-status HTTP 404 Not Found\n`);
     const short = await runCli(['discover', server.url('/mixed.xml'), '--format', 'urls', '-q', ...LOCAL], { cwd });
     assert.equal(short.stderr, quiet.stderr);
   });
@@ -643,8 +643,8 @@ describe('sitemapkit discover: outcomes tell the truth (issue 22)', () => {
 
   it('positions are 1-based, and a robots.txt line without a column is LINE alone: never :0', async () => {
     const r = await runCli(['discover', server.url('/'), '--format', 'urls', ...LOCAL], { cwd });
-    assert.ok(r.stderr.split('\n').some((l) => l.startsWith(`${server.url('/robots.txt')}:4 discover/robots-sitemap warning `)), r.stderr);
-    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')} fetch/http-status error HTTP 404 Not Found`), r.stderr);
+    assert.ok(r.stderr.split('\n').some((l) => l.startsWith(`${server.url('/robots.txt')}:4: warning discover/robots-sitemap `)), r.stderr);
+    assert.ok(r.stderr.split('\n').includes(`${server.url('/missing.xml')}: error fetch/http-status HTTP 404 Not Found`), r.stderr);
     assert.doesNotMatch(r.stderr, /:0[: ]/);
     const tree = await runCli(['discover', server.url('/'), '--format', 'tree', ...LOCAL], { cwd });
     assert.match(tree.stdout, /^ {2}4 warning discover\/robots-sitemap /m);

@@ -82,9 +82,9 @@ test('a bad optional field is left out with a FILE:LINE warning and a stable cod
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 4, result.stderr);
   assert.match(lines[0] as string, /^pages\.csv:3: .*outside.*host "other\.example\.org"/);
-  assert.match(lines[1] as string, /^pages\.csv:4: warning priority\/out-of-range: priority "1\.5" is outside .*; the URL is written without priority$/);
-  assert.match(lines[2] as string, /^pages\.csv:5: warning lastmod\/invalid: lastmod "yesterday".*; the URL is written without lastmod$/);
-  assert.match(lines[3] as string, /^pages\.csv:6: warning changefreq\/invalid: changefreq "Weekly" is not one of .*write it as "weekly".*without changefreq$/);
+  assert.match(lines[1] as string, /^pages\.csv:4: warning priority\/out-of-range priority "1\.5" is outside .*; the URL is written without priority$/);
+  assert.match(lines[2] as string, /^pages\.csv:5: warning lastmod\/invalid lastmod "yesterday".*; the URL is written without lastmod$/);
+  assert.match(lines[3] as string, /^pages\.csv:6: warning changefreq\/invalid changefreq "Weekly" is not one of .*write it as "weekly".*without changefreq$/);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/bad-priority', 'https://www.example.com/bad-date', 'https://www.example.com/bad-freq', 'https://www.example.com/ok2']);
   assert.ok(!xml.includes('1.5') && !xml.includes('yesterday') && !xml.includes('Weekly'));
@@ -92,16 +92,16 @@ test('a bad optional field is left out with a FILE:LINE warning and a stable cod
   assert.match(result.stdout, /3 warnings/);
 });
 
-test('--strict rejects an entry with a bad optional field instead, as FILE:LINE: reason', async () => {
+test('--strict rejects an entry with a bad optional field instead, as FILE:LINE: error CODE reason', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'pages.csv'), ['loc,lastmod,changefreq,priority', '/ok,2024-01-01,daily,0.5', '/bad-priority,,,1.5', '/bad-date,yesterday,,', '/bad-freq,,Weekly,', '/ok2,,,'].join('\n'));
   const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--strict'], { cwd: dir });
   assert.equal(result.code, 1);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 3, result.stderr);
-  assert.match(lines[0] as string, /^pages\.csv:3: priority "1\.5" is outside/);
-  assert.match(lines[1] as string, /^pages\.csv:4: lastmod "yesterday"/);
-  assert.match(lines[2] as string, /^pages\.csv:5: changefreq "Weekly" is not one of .*write it as "weekly"/);
+  assert.match(lines[0] as string, /^pages\.csv:3: error priority\/out-of-range priority "1\.5" is outside/);
+  assert.match(lines[1] as string, /^pages\.csv:4: error lastmod\/invalid lastmod "yesterday"/);
+  assert.match(lines[2] as string, /^pages\.csv:5: error changefreq\/invalid changefreq "Weekly" is not one of .*write it as "weekly"/);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/ok', 'https://www.example.com/ok2']);
   assert.match(result.stdout, /3 lines rejected/);
@@ -129,7 +129,7 @@ test('JSON Lines input carries extensions', async () => {
   const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
   // An unknown field is treated as an unknown CSV column: one warning per file, ignored, the entry written.
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stderr, 'pages.jsonl:3: warning input/unknown-field: unknown field "lastMod" ignored (did you mean "lastmod"?); the entry model\'s fields are in README "JSON Lines input"; not reported again for this file\n');
+  assert.equal(result.stderr, 'pages.jsonl:3: warning input/unknown-field unknown field "lastMod" ignored (did you mean "lastmod"?); the entry model\'s fields are in README "JSON Lines input"; not reported again for this file\n');
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/p1', 'https://www.example.com/p2', 'https://www.example.com/p3']);
   assert.ok(xml.includes('xmlns:image=') && xml.includes('xmlns:news=') && xml.includes('xmlns:xhtml='));
@@ -246,7 +246,7 @@ test('a text line that is no absolute http(s) URL nor /path is rejected as FILE:
     'urls.txt:5 looks like JSON Lines',
     'urls.txt:6 neither an absolute',
   ]);
-  assert.match(result.stderr, /^urls\.txt:2: .*looks like a URL without its scheme: https:\/\/www\.example\.com\/page\?$/m);
+  assert.match(result.stderr, /^urls\.txt:2: error input\/text .*looks like a URL without its scheme: https:\/\/www\.example\.com\/page\?$/m);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/blog/ok', 'https://www.example.com/blog/fine']);
   assert.match(result.stdout, /5 lines rejected/);
@@ -347,7 +347,7 @@ test('CSV columns are found by common names in any case (a Screaming Frog export
   );
   const result = await runCli(['generate', 'internal_all.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stderr, 'internal_all.csv:1: warning input/unknown-column: unknown CSV columns "Content Type", "Status Code" ignored (known: loc, lastmod, changefreq, priority; name one with --columns lastmod=NAME)\n');
+  assert.equal(result.stderr, 'internal_all.csv:1: warning input/unknown-column unknown CSV columns "Content Type", "Status Code" ignored (known: loc, lastmod, changefreq, priority; name one with --columns lastmod=NAME)\n');
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.ok(xml.includes('<url><loc>https://www.example.com/a</loc><lastmod>2024-05-01</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>'), xml);
   assert.ok(xml.includes('<url><loc>https://www.example.com/b</loc></url>'), xml);
@@ -358,7 +358,7 @@ test('--columns maps CSV and TSV columns by header name, quoted names with comma
   writeFileSync(join(dir, 'pages.csv'), ['Page,"Changed, last",URL', 'https://www.example.com/a,2024-05-01,https://elsewhere.example/'].join('\n'));
   const csv = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--columns', 'loc=page,lastmod="Changed, last"'], { cwd: dir });
   assert.equal(csv.code, 0, csv.stderr);
-  assert.match(csv.stderr, /^pages\.csv:1: warning input\/unknown-column: unknown CSV column "URL" ignored/);
+  assert.match(csv.stderr, /^pages\.csv:1: warning input\/unknown-column unknown CSV column "URL" ignored/);
   assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/a</loc><lastmod>2024-05-01</lastmod>'));
 
   writeFileSync(join(dir, 'pages.tsv'), ['Seite\tGeändert', 'https://www.example.com/b\t2024-06-01'].join('\n'));
@@ -409,7 +409,7 @@ test('a refused field with a default given is replaced by the default, with a wa
   writeFileSync(join(dir, 'pages.csv'), ['loc,changefreq', '/a,Weekly'].join('\n'));
   const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--changefreq', 'monthly'], { cwd: dir });
   assert.equal(result.code, 1);
-  assert.match(result.stderr.trim(), /^pages\.csv:2: warning changefreq\/invalid: .*; --changefreq monthly is written instead$/);
+  assert.match(result.stderr.trim(), /^pages\.csv:2: warning changefreq\/invalid .*; --changefreq monthly is written instead$/);
   assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/a</loc><changefreq>monthly</changefreq>'));
 });
 
@@ -446,14 +446,14 @@ test('a #fragment is dropped from the written URL with a warning; the two URLs i
   assert.equal(result.code, 1);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 2, result.stderr);
-  assert.match(lines[0] as string, /^urls\.txt:1: warning loc\/fragment: "https:\/\/www\.example\.com\/faq#shipping" has the fragment "#shipping"; search engines drop it .*RFC 3986 §3\.5.*, so "https:\/\/www\.example\.com\/faq" is written$/);
-  assert.match(lines[1] as string, /^urls\.txt:2: warning loc\/fragment: /);
+  assert.match(lines[0] as string, /^urls\.txt:1: warning loc\/fragment "https:\/\/www\.example\.com\/faq#shipping" has the fragment "#shipping"; search engines drop it .*RFC 3986 §3\.5.*, so "https:\/\/www\.example\.com\/faq" is written$/);
+  assert.match(lines[1] as string, /^urls\.txt:2: warning loc\/fragment /);
   assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')), ['https://www.example.com/faq', 'https://www.example.com/plain']);
   assert.match(result.stdout, /1 repeated URL written once/);
 
   const strict = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--strict'], { cwd: dir });
   assert.equal(strict.code, 1);
-  assert.match(strict.stderr, /^urls\.txt:1: "https:\/\/www\.example\.com\/faq#shipping" has the fragment .*\(--strict\)$/m);
+  assert.match(strict.stderr, /^urls\.txt:1: error loc\/fragment "https:\/\/www\.example\.com\/faq#shipping" has the fragment .*\(--strict\)$/m);
   assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')), ['https://www.example.com/plain']);
 });
 
@@ -464,7 +464,7 @@ test('a lastmod in the future is written as given, with a warning (a day of leew
   const result = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
   assert.equal(result.code, 1);
   assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
-  assert.match(result.stderr, /^pages\.csv:4: warning lastmod\/future: lastmod "2999-01-01" is in the future; it is written as given/);
+  assert.match(result.stderr, /^pages\.csv:4: warning lastmod\/future lastmod "2999-01-01" is in the future; it is written as given/);
   assert.ok(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8').includes('<loc>https://www.example.com/future</loc><lastmod>2999-01-01</lastmod>'));
 });
 
@@ -476,8 +476,8 @@ test('an hreflang that is no BCP 47 tag is left out with "write en-US"; --strict
   assert.equal(result.code, 1);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 2, result.stderr);
-  assert.match(lines[0] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language: hreflang "en_US" is not a BCP 47 language tag .*: write en-US; the URL is written without the alternate "\/p"$/);
-  assert.match(lines[1] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language: hreflang "en-UK" .*: write en-GB;/);
+  assert.match(lines[0] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language hreflang "en_US" is not a BCP 47 language tag .*: write en-US; the URL is written without the alternate "\/p"$/);
+  assert.match(lines[1] as string, /^pages\.jsonl:1: warning hreflang\/invalid-language hreflang "en-UK" .*: write en-GB;/);
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.ok(xml.includes('hreflang="de"') && !xml.includes('en_US') && !xml.includes('en-UK'), xml);
 
@@ -485,13 +485,13 @@ test('an hreflang that is no BCP 47 tag is left out with "write en-US"; --strict
   writeFileSync(join(dir, 'variant.jsonl'), JSON.stringify({ loc: '/v', alternates: [{ hreflang: 'de-DE-1996', href: '/de' }, { hreflang: 'fr', href: '/fr' }] }) + '\n');
   const variant = await runCli(['generate', 'variant.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out3'], { cwd: dir });
   assert.equal(variant.code, 1);
-  assert.match(variant.stderr.trim(), /^variant\.jsonl:1: warning hreflang\/invalid: hreflang "de-DE-1996" .*; the URL is written without this alternate$/);
+  assert.match(variant.stderr.trim(), /^variant\.jsonl:1: warning hreflang\/invalid hreflang "de-DE-1996" .*; the URL is written without this alternate$/);
   const variantXml = readFileSync(join(dir, 'out3', 'sitemap.xml'), 'utf8');
   assert.ok(variantXml.includes('hreflang="fr"') && !variantXml.includes('1996'), variantXml);
 
   const strict = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out2', '--strict'], { cwd: dir });
   assert.equal(strict.code, 1);
-  assert.match(strict.stderr, /^pages\.jsonl:1: hreflang "en_US" .*write en-US \(--strict\)$/m);
+  assert.match(strict.stderr, /^pages\.jsonl:1: error hreflang\/invalid-language hreflang "en_US" .*write en-US \(--strict\)$/m);
   assert.match(strict.stderr, /sitemapkit: no URL could be written: every entry was rejected \(1 problem above\)/);
 });
 
@@ -504,8 +504,8 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   const lines = tty.stderr.split('\n').map((l) => l.replace(/^(\r\x1b\[K)+/, '')).filter((l) => l !== '');
   assert.equal(lines.filter((l) => l.includes(' is outside ')).length, 5, tty.stderr);
   assert.equal(lines.filter((l) => l.includes('warning loc/fragment')).length, 5, tty.stderr);
-  assert.ok(lines.includes('\u2026 and 1,995 more: URLs outside --base-url (loc/out-of-scope)'), tty.stderr);
-  assert.ok(lines.includes('\u2026 and 2 more: URLs written without their #fragment (loc/fragment)'), tty.stderr);
+  assert.ok(lines.includes('urls.txt: \u2026 and 1,995 more: URLs outside --base-url (loc/out-of-scope)'), tty.stderr);
+  assert.ok(lines.includes('urls.txt: \u2026 and 2 more: URLs written without their #fragment (loc/fragment)'), tty.stderr);
   assert.equal(lines.length, 12, tty.stderr);
   const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir });
   assert.equal(pipe.stderr.trim().split('\n').length, 2007);

@@ -99,7 +99,7 @@ describe('sitemapkit indexnow', () => {
 
   for (const [status, pattern] of [
     [400, /indexnow\/bad-request/],
-    [403, /indexnow\/forbidden[\s\S]*hint: .*5f2b8c1d9e7a4b3c\.txt[\s\S]*--write-key-file/],
+    [403, /: error indexnow\/forbidden .*\(.*5f2b8c1d9e7a4b3c\.txt.*--write-key-file.*\)$/m],
     [422, /indexnow\/unprocessable/],
   ] as const) {
     it(`explains ${status}, exits 1 and records nothing (the next run submits the same URLs)`, async () => {

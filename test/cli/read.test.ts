@@ -16,8 +16,8 @@ function workDir(): string {
   return dir;
 }
 
-/** FILE:LINE:COL code severity message */
-const DIAGNOSTIC_LINE = /^(.+):(\d+):(\d+) ([a-z0-9-]+\/[a-z0-9-]+) (error|warning|info) (.+)$/;
+/** FILE:LINE:COL: severity code message (the line every command prints, src/cli/problems.ts) */
+const DIAGNOSTIC_LINE = /^(.+):(\d+):(\d+): (error|warning|info) ([a-z0-9-]+\/[a-z0-9-]+) (.+)$/;
 
 function diagnostics(stderr: string): Array<{ file: string; line: number; column: number; code: string; severity: string }> {
   return stderr
@@ -25,8 +25,8 @@ function diagnostics(stderr: string): Array<{ file: string; line: number; column
     .filter((l) => l.length > 0)
     .map((l) => {
       const m = DIAGNOSTIC_LINE.exec(l);
-      assert.ok(m !== null, `not FILE:LINE:COL code severity message: ${l}`);
-      return { file: m[1] as string, line: Number(m[2]), column: Number(m[3]), code: m[4] as string, severity: m[5] as string };
+      assert.ok(m !== null, `not FILE:LINE:COL: severity code message: ${l}`);
+      return { file: m[1] as string, line: Number(m[2]), column: Number(m[3]), code: m[5] as string, severity: m[4] as string };
     });
 }
 
@@ -78,7 +78,7 @@ describe('sitemapkit read', () => {
     ]);
   });
 
-  it('reports problems on stderr as FILE:LINE:COL code message and exits 1 on errors', async () => {
+  it('reports problems on stderr as FILE:LINE:COL: severity code message and exits 1 on errors', async () => {
     const r = await runCli(['read', 'urls.txt', '--format', 'urls'], { cwd });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, 'https://www.example.com/\nhttps://www.example.com/about\nhttps://www.example.com/contact\n');
@@ -168,7 +168,7 @@ describe('sitemapkit read', () => {
   it('--help teaches: formats, the diagnostic line, exit codes, examples', async () => {
     const r = await runCli(['read', '--help'], { cwd });
     assert.equal(r.code, 0);
-    for (const needle of ['FILE|URL|-', 'jsonl', 'csv', 'tsv', 'urls', 'FILE:LINE:COL code', '--max-bytes', 'Exit status', 'Examples']) assert.ok(r.stdout.includes(needle), needle);
+    for (const needle of ['FILE|URL|-', 'jsonl', 'csv', 'tsv', 'urls', 'FILE:LINE:COL: severity code', '--max-bytes', 'Exit status', 'Examples']) assert.ok(r.stdout.includes(needle), needle);
     const top = await runCli(['--help'], { cwd });
     assert.match(top.stdout, /\n {2}read {4}/);
     const viaHelp = await runCli(['help', 'read'], { cwd });

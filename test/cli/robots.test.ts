@@ -158,7 +158,7 @@ test('warns when the file grows past the 500 KiB crawlers must read (RFC 9309 §
   const { dir } = site(`# ${'x'.repeat(520 * 1024)}\n`);
   const result = await runCli(['robots', '--sitemap', S], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /^sitemapkit robots: warning: robots\.txt is 520\.\d KiB; crawlers may read only the first 500\.0 KiB \(RFC 9309 §2\.5\)\n$/);
+  assert.match(result.stderr, /^robots\.txt: warning the file is 520\.\d KiB; crawlers may read only the first 500\.0 KiB \(RFC 9309 §2\.5\)\n$/);
 });
 
 test('keeps the permission bits of the file it replaces and leaves no temporary file', async () => {
@@ -302,8 +302,8 @@ test('Sitemap lines that crawlers skip are reported with their line, left as the
   assert.equal(readFileSync(file, 'utf8'), `${before}\nSitemap: ${S}\n`);
   const warnings = result.stderr.trim().split('\n');
   assert.equal(warnings.length, 2, result.stderr);
-  assert.match(warnings[0] ?? '', /^robots\.txt:2: warning: no ":" after Sitemap/);
-  assert.match(warnings[1] ?? '', /^robots\.txt:3: warning: .*template placeholder/);
+  assert.match(warnings[0] ?? '', /^robots\.txt:2: warning no ":" after Sitemap/);
+  assert.match(warnings[1] ?? '', /^robots\.txt:3: warning .*template placeholder/);
   const json = await runCli(['robots', '--sitemap', S, '--json', '--check'], { cwd: dir });
   assert.equal(json.code, 0, json.stderr);
   const summary = JSON.parse(json.stdout) as { problems: { newLine: number; oldLine?: number; directive: string }[] };
@@ -357,11 +357,11 @@ test('the FILE:LINE of a warning counts in the file on disk: the new one once wr
   const { dir } = site(before);
   const check = await runCli(['robots', '--sitemap', S, '--replace', '--check'], { cwd: dir });
   assert.equal(check.code, 1);
-  assert.match(check.stderr, /^robots\.txt:2: warning: .*template placeholder/m);
+  assert.match(check.stderr, /^robots\.txt:2: warning .*template placeholder/m);
   const written = await runCli(['robots', '--sitemap', S, '--replace'], { cwd: dir });
   assert.equal(written.code, 0, written.stderr);
   assert.match(written.stdout, /removed line 1 \(not given with --sitemap\)/);
   // Line 1 was removed: the placeholder is line 1 now.
   assert.equal(readFileSync(join(dir, 'robots.txt'), 'utf8').split('\n')[0], 'Sitemap: {{blog-url}}/sitemap.xml');
-  assert.match(written.stderr, /^robots\.txt:1: warning: .*template placeholder/m);
+  assert.match(written.stderr, /^robots\.txt:1: warning .*template placeholder/m);
 });

@@ -8,12 +8,12 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process with captured output. */
-export async function runCli(argv: string[], options: { cwd: string; stdin?: NodeJS.ReadableStream; tty?: boolean; env?: Record<string, string | undefined> }): Promise<CliResult> {
+export async function runCli(argv: string[], options: { cwd: string; stdin?: NodeJS.ReadableStream; tty?: boolean; columns?: number; env?: Record<string, string | undefined> }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: options.tty ?? false },
+    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false, ...(options.columns !== undefined ? { columns: options.columns } : {}) },
+    stderr: { write: (text: string) => (stderr += text), isTTY: options.tty ?? false, ...(options.columns !== undefined ? { columns: options.columns } : {}) },
     cwd: options.cwd,
     env: options.env ?? {},
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),

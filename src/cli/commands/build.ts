@@ -9,6 +9,8 @@ import { buildSite, readSourceMap, DEFAULT_STATE_PATH, type BuildProgress, type 
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, choice, positiveInteger, usageFailure } from '../args.js';
+import { ProblemPrinter, type Problem } from '../problems.js';
+import { Progress } from '../progress.js';
 import { INDEXNOW_OPTIONS, indexNowSettings, submitPending, type IndexNowSettings } from './indexnow.js';
 
 export const BUILD_HELP = `Usage: sitemapkit build DIR --base-url URL [options]
@@ -131,8 +133,6 @@ const OPTIONS = {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Warnings of one code printed before the rest are counted. */
-const WARNINGS_SHOWN = 5;
-
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   let values;
   let positionals: string[];
@@ -178,7 +178,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const quiet = values.quiet === true;
   const json = values.json === true;
   const verbose = values.verbose === true;
-  const showProgress = !quiet && !json && io.stderr.isTTY === true;
+  let lastProgress: BuildProgress | undefined;
+  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
   let result: BuildSiteResult;
   try {
     const { sourceMap, sourceRules } = await sourceMapping(values['source-map'] ?? [], io.cwd);
@@ -203,43 +204,42 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...(settings.now !== undefined ? { now: settings.now } : {}),
       ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
       force: values.force === true,
-      ...(showProgress ? { onProgress: (p: BuildProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
+      ...(progress.active
+        ? {
+            onProgress: (p: BuildProgress) => {
+              lastProgress = p;
+              progress.tick();
+            },
+          }
+        : {}),
     });
   } catch (error) {
-    if (showProgress) io.stderr.write('\r\x1b[K');
+    progress.clear();
     if (error instanceof SitemapError) {
       io.stderr.write(`sitemapkit: ${error.message}\n`);
       return EXIT_FATAL;
     }
     throw error;
   }
-  if (showProgress) io.stderr.write('\r\x1b[K');
+  progress.clear();
 
   let problems = 0;
+  // Problems by page, pages in path order (a page has no line: its path is its place). Warnings (a
+  // listed URL that contradicts its page's canonical, an alternate dropped) do not change the exit
+  // status. A terminal gets the first few of each code over the whole site (-v: every one), a pipe
+  // every one.
+  const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', ...(verbose ? { capped: false } : {}) });
+  const pageProblems: Array<Problem & { file: string }> = [];
   for (const page of result.excluded) {
-    if (page.reason === 'unreadable' || page.reason === 'duplicate-url') {
-      problems++;
-      io.stderr.write(`${page.relPath}: ${exclusionText(page)}\n`);
-    }
+    if (page.reason === 'unreadable' || page.reason === 'duplicate-url') pageProblems.push({ file: page.relPath, severity: 'error', message: exclusionText(page) });
   }
-  // Warnings (a listed URL that contradicts its page's canonical, an alternate dropped) do not change
-  // the exit status; a terminal gets the first few of each code, -v and --json every one.
-  const shownPerCode = new Map<string, number>();
-  for (const problem of result.problems) {
-    if (problem.severity === 'error') {
-      problems++;
-      io.stderr.write(`${problem.relPath}: ${problem.message} (${problem.code})\n`);
-      continue;
-    }
-    const shown = shownPerCode.get(problem.code) ?? 0;
-    shownPerCode.set(problem.code, shown + 1);
-    if (verbose || shown < WARNINGS_SHOWN) io.stderr.write(`${problem.relPath}: warning: ${problem.message} (${problem.code})\n`);
+  for (const problem of result.problems) pageProblems.push({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message });
+  pageProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const problem of pageProblems) {
+    if (problem.severity === 'error') problems++;
+    printer.print(problem);
   }
-  if (!verbose) {
-    for (const [code, count] of shownPerCode) {
-      if (count > WARNINGS_SHOWN) io.stderr.write(`sitemapkit: … and ${formatCount(count - WARNINGS_SHOWN)} more ${code} warnings (-v or --json lists them)\n`);
-    }
-  }
+  printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
   if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
   if (!result.committed) {

@@ -11,8 +11,10 @@ import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
-import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { csvField, dateText, Output } from '../output.js';
+import { ProblemPrinter } from '../problems.js';
+import { Progress, ratePerSecond } from '../progress.js';
 import { USER_AGENT_HELP, userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
 import { assumedHttpsUrl, httpsUnreachable, isHttpUrl, noHttpsHint, schemeNotice } from '../fetch-input.js';
@@ -40,7 +42,7 @@ Output, --format:
          and a last {"type":"totals",…}
   urls   the page URLs only, one per line
   csv    loc,lastmod,changefreq,priority,sitemap (with a header)
-Problems go to standard error (URL:LINE:COL code severity message, the
+Problems go to standard error (URL:LINE:COL: severity code message, the
 position when known, 1-based) except in the tree, which lists them under
 each document. A document whose body was cut short (fetch/truncated,
 fetch/timeout) failed; the URLs read from it before the cut are output, and
@@ -263,32 +265,16 @@ function answered(input: DiscoveryInput): boolean {
   return !failures.some((code) => httpsUnreachable(code, false));
 }
 
-/** A live progress line on a terminal, at most ten times a second. */
-class Progress {
-  private last = 0;
-  private shown = false;
-  fetched = 0;
-  queued = 0;
-  urls = 0;
-  bytes = 0;
-  private readonly started = performance.now();
+/** What discover's progress line counts. */
+interface DiscoverProgress {
+  fetched: number;
+  queued: number;
+  urls: number;
+  bytes: number;
+}
 
-  constructor(private readonly stream: OutputStream | undefined) {}
-
-  tick(): void {
-    if (this.stream === undefined) return;
-    const now = performance.now();
-    if (now - this.last < 100) return;
-    this.last = now;
-    const rate = this.urls / Math.max(0.001, (now - this.started) / 1000);
-    this.stream.write(`\r\x1b[K${formatCount(this.fetched)} documents fetched, ${formatCount(this.queued)} queued · ${plural(this.urls, 'URL')} · ${formatBytes(this.bytes)} · ${formatCount(Math.round(rate))} URLs/s`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (this.shown) this.stream?.write('\r\x1b[K');
-    this.shown = false;
-  }
+function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
+  return `${formatCount(p.fetched)} documents fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
@@ -338,15 +324,16 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     }
   }
   const out = new Output(file ?? io.stdout);
-  const progress = new Progress(!quiet && io.stderr.isTTY === true ? io.stderr : undefined);
+  const counts: DiscoverProgress = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
+  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => discoverProgressLine(counts, ms));
   // Diagnostics stream out as they come (issue 22), handed to standard error in large writes; the
   // next batch of events waits for it to drain, which holds the bodies back (backpressure).
   const problemsOut = new Output(io.stderr);
+  const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>' }, problemsOut);
   const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
-    progress.clear();
-    problemsOut.write(renderDiagnostic(d, '<discover>'));
+    printer.print(d);
   };
 
   let interrupted = false;
@@ -365,14 +352,14 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const other = (event: DiscoverEvent): void => {
     switch (event.type) {
       case 'queued':
-        progress.queued++;
+        counts.queued++;
         break;
       case 'sitemap':
         if (event.sitemap.outcome !== 'skipped') {
-          progress.fetched++;
-          progress.queued = Math.max(0, progress.queued - 1);
+          counts.fetched++;
+          counts.queued = Math.max(0, counts.queued - 1);
         }
-        progress.bytes += event.sitemap.bytes;
+        counts.bytes += event.sitemap.bytes;
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
         break;
       case 'robots':
@@ -394,7 +381,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     for (let k = 0; k < batch.length; k++) {
       const event = batch[k] as DiscoverEvent;
       if (event.type === 'url') {
-        progress.urls++;
+        counts.urls++;
         writeUrl?.(event);
       } else {
         other(event);
@@ -408,8 +395,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       progress.tick();
       await out.flush();
     }
-    await flushReports();
     progress.clear();
+    printer.finish();
+    await flushReports();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);

@@ -13,6 +13,8 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } 
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, choice, positiveInteger, usageFailure } from '../args.js';
+import { ProblemPrinter } from '../problems.js';
+import { Progress, ratePerSecond } from '../progress.js';
 
 export const GENERATE_HELP = `Usage: sitemapkit generate [FILE|-]... --base-url URL --out DIR [options]
 
@@ -90,10 +92,11 @@ content, they never replace a file the old index names), then the entry file is
 renamed over the old one, then the files it no longer names are removed. A run
 stopped at any point leaves the old set or the new one, never a mix.
 
-Problems are reported as FILE:LINE: reason (a rejected line) or FILE:LINE:
-warning CODE: reason (written, but not as the input said: a bad optional field
-left out, a #fragment dropped, a lastmod in the future, an hreflang that is no
-BCP 47 tag). On a terminal each code is shown 5 times, then counted.
+Problems go to standard error, one per line: FILE:LINE: error CODE reason (a
+rejected line) or FILE:LINE: warning CODE reason (written, but not as the input
+said: a bad optional field left out, a #fragment dropped, a lastmod in the
+future, an hreflang that is no BCP 47 tag). On a terminal each code is shown 5
+times per file, then counted, and lines are cut to the width.
 
 Exit status: 0 every input entry was written as given (repeats count as
 written; --include/--exclude leave entries out without a problem), 1 some lines
@@ -198,20 +201,21 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
 
   const quiet = values.quiet === true;
   const json = values.json === true;
-  const showProgress = !quiet && !json && io.stderr.isTTY === true;
   const positions = new WeakMap<UrlEntry, InputRecord>();
   let inputErrors = 0;
   let problems = 0;
   let warnings = 0;
   let excluded = 0;
-  const printer = new ProblemPrinter(io, showProgress, io.stderr.isTTY === true);
-  // Positions are 1-based; an unknown line is left out rather than printed as 0.
+  let lastProgress: WriteProgress | undefined;
+  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
+  const printer = ProblemPrinter.for(io.stderr, { progress });
+  // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
-    printer.print(code, `${file}${line !== undefined ? `:${line}` : ''}: ${message}`);
+    printer.print({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
   };
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
-    printer.print(code, `${file}${line !== undefined ? `:${line}` : ''}: warning ${code}: ${message}`);
+    printer.print({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
   };
   // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
   // The entry is looked up only when there is something to say.
@@ -285,10 +289,17 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
         excluded++;
         return false;
       },
-      ...(showProgress ? { onProgress: (p: WriteProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
+      ...(progress.active
+        ? {
+            onProgress: (p: WriteProgress) => {
+              lastProgress = p;
+              progress.tick();
+            },
+          }
+        : {}),
     });
   } catch (error) {
-    if (showProgress) io.stderr.write('\r\x1b[K');
+    progress.clear();
     if (interrupted) {
       io.stderr.write('sitemapkit: interrupted; the previous sitemaps were left as they were\n');
       return EXIT_INTERRUPTED;
@@ -308,7 +319,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   } finally {
     removeHandler?.();
   }
-  if (showProgress) io.stderr.write('\r\x1b[K');
+  progress.clear();
   printer.finish();
   const rejected = summary.rejected + inputErrors;
   if (json) {
@@ -344,63 +355,8 @@ function entryDefaults(values: { lastmod?: string | undefined; changefreq?: stri
   return defaults;
 }
 
-/** What a code's problems have in common, for "… and N more: REASON" (the code itself otherwise). */
-const REPEATED: Readonly<Record<string, string>> = {
-  'input/text': 'lines that are not URLs',
-  'input/csv': 'CSV or TSV records that cannot be read',
-  'input/jsonl': 'JSON Lines lines that cannot be read',
-  'input/encoding': 'lines with invalid UTF-8',
-  'loc/out-of-scope': 'URLs outside --base-url',
-  'loc/fragment': 'URLs written without their #fragment',
-  'lastmod/future': 'lastmod in the future',
-  'lastmod/invalid': 'lastmod not a W3C Datetime',
-  'changefreq/invalid': 'changefreq not one of the seven values',
-  'priority/invalid': 'priority not a number',
-  'priority/out-of-range': 'priority outside 0.0 to 1.0',
-  'hreflang/invalid-language': 'hreflang not a BCP 47 language tag',
-  'hreflang/invalid': 'hreflang not a language code',
-};
-
-/** Problems shown per code on a terminal before they are only counted. */
-const SHOWN_PER_CODE = 5;
-
-/**
- * Prints problem lines to stderr. On a terminal, at most SHOWN_PER_CODE lines per code, then at the
- * end "… and N more: REASON (CODE)": 200,000 identical problems are a count, not a scroll. Elsewhere
- * (a file, a pipe, CI) every line is printed, for tools that read them.
- */
-class ProblemPrinter {
-  private readonly counts = new Map<string, number>();
-  private finished = false;
-  constructor(
-    private readonly io: CliIo,
-    private readonly clearsProgress: boolean,
-    private readonly capped: boolean,
-  ) {}
-
-  print(code: string | undefined, line: string): void {
-    if (this.capped && code !== undefined) {
-      const seen = (this.counts.get(code) ?? 0) + 1;
-      this.counts.set(code, seen);
-      if (seen > SHOWN_PER_CODE) return;
-    }
-    if (this.clearsProgress) this.io.stderr.write('\r\x1b[K');
-    this.io.stderr.write(line + '\n');
-  }
-
-  finish(): void {
-    if (this.finished) return;
-    this.finished = true;
-    for (const [code, seen] of this.counts) {
-      if (seen <= SHOWN_PER_CODE) continue;
-      const reason = REPEATED[code];
-      this.io.stderr.write(`\u2026 and ${formatCount(seen - SHOWN_PER_CODE)} more: ${reason !== undefined ? `${reason} (${code})` : code}\n`);
-    }
-  }
-}
-
 function progressLine(p: WriteProgress): string {
-  const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
+  const rate = ratePerSecond(p.urls, p.elapsedMs);
   return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 

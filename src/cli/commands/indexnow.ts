@@ -14,6 +14,7 @@ import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
 import { USER_AGENT_HELP, userAgent } from '../version.js';
+import { ProblemPrinter } from '../problems.js';
 
 export const INDEXNOW_HELP = `Usage: sitemapkit indexnow --key KEY [--out DIR | --state FILE] [options]
 
@@ -197,6 +198,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
     },
   });
   let ok = true;
+  const problems = ProblemPrinter.for(io.stderr);
   for (const result of results) {
     const payload: IndexNowPayload = result.payload;
     summary.payloads.push({
@@ -214,7 +216,9 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
       say(`${head}: ${result.message}\n`);
     } else {
       ok = false;
-      io.stderr.write(`${head}: ${result.message} (${result.code})\n` + (result.hint !== undefined ? `  hint: ${result.hint}\n` : '') + (result.response !== undefined ? `  the endpoint said: ${result.response}\n` : ''));
+      // A refusal is a problem of the submission: the endpoint is where, the host and count what.
+      const said = result.response !== undefined ? `; the endpoint said: ${result.response}` : '';
+      problems.print({ file: settings.endpoint, severity: 'error', code: result.code, message: `${payload.host}, ${plural(payload.urlList.length, 'URL')}: ${result.message}${said}`, ...(result.hint !== undefined ? { hint: result.hint } : {}) });
     }
   }
   if (summary.recorded > 0) {

@@ -1,5 +1,5 @@
 // `sitemapkit read`: sitemaps (any format, plain or gzipped, any encoding) → entries on stdout,
-// diagnostics on stderr as FILE:LINE:COL code severity message.
+// problems on stderr as FILE:LINE:COL: severity code message (problems.ts).
 
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
@@ -7,9 +7,11 @@ import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, plural } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 import { byteSize, UsageError, usageFailure } from '../args.js';
-import { csvField, dateText, Output, renderDiagnostic } from '../output.js';
+import { csvField, dateText, Output } from '../output.js';
+import { ProblemPrinter } from '../problems.js';
+import { Progress, ratePerSecond } from '../progress.js';
 import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
 import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 import { USER_AGENT_HELP } from '../version.js';
@@ -44,10 +46,11 @@ Output (standard output), --format:
   priority is printed as is, and reported.
 
 Problems (standard error), one per line:
-  FILE:LINE:COL code severity message (hint)
-  e.g.  sitemap.xml:12:5 xml/raw-ampersand error a raw "&" in text; ...
+  FILE:LINE:COL: severity code message (hint)
+  e.g.  sitemap.xml:12:5: error xml/raw-ampersand a raw "&" in text; ...
   LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names
-  standard input. Codes are stable; see docs/rules.md.
+  standard input. Codes are stable; see docs/rules.md. On a terminal, lines
+  are cut to its width and each code is shown 5 times per file, then counted.
 
 Options:
   --format FMT          jsonl (default), csv, tsv or urls
@@ -96,6 +99,11 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** A read shorter than this shows no progress line… */
+const PROGRESS_DELAY_MS = 500;
+/** …unless it has read this many entries already. */
+const PROGRESS_LARGE_ENTRIES = 20_000;
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
@@ -209,16 +217,30 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const quiet = values.quiet === true;
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
-  const formatter = new Formatter(format, out, (message) => io.stderr.write(`sitemapkit read: warning: ${message}\n`));
+  const formatter = new Formatter(format, out, (message) => {
+    progress.clear();
+    io.stderr.write(`sitemapkit read: warning: ${message}\n`);
+  });
   let errors = 0;
   let fatal = false;
+  // A large input shows how far it is on a terminal (after a moment: a small one stays silent).
+  // Not when the entries themselves scroll on the same terminal.
+  let entries = 0;
+  let filesDone = 0;
+  let current = '';
+  const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS, large: () => entries >= PROGRESS_LARGE_ENTRIES });
+  const printer = ProblemPrinter.for(io.stderr, { progress }, problemsOut);
 
   try {
     for (const path of positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
       const remote = inputUrl(path, io.cwd);
-      if (remote?.assumed === true) io.stderr.write(schemeNotice('read', remote.url, path));
+      if (remote?.assumed === true) {
+        progress.clear();
+        io.stderr.write(schemeNotice('read', remote.url, path));
+      }
       const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
+      current = file;
       let fetched: FetchedSitemap | undefined;
       // Waiting for our own output is not the server's time: it is not charged to the request's deadline.
       const held = (wait: Promise<void>): Promise<void> => (fetched === undefined ? wait : fetched.held(wait));
@@ -226,7 +248,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       // handed to standard error in large writes; reading waits for it to drain after each batch.
       // The reading keeps none of its own.
       const onDiagnostic = (d: Diagnostic): void => {
-        if (!quiet || d.severity === 'error') problemsOut.write(renderDiagnostic(d, file));
+        if (!quiet || d.severity === 'error') printer.print(d, file);
       };
       const report = (): Promise<void> => held(problemsOut.flush());
       try {
@@ -241,19 +263,27 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: report });
         for await (const batch of reading.batches()) {
           for (const item of batch) formatter.item(item);
+          entries += batch.length;
           await held(out.flush());
           await report();
+          progress.tick();
           if (out.closed) break;
         }
         await held(out.flush());
         await report();
+        filesDone++;
         const summary = await reading.summary();
         errors += summary.errors;
-        if (values.summary === true) io.stderr.write(summaryLine(file, summary));
+        if (values.summary === true) {
+          progress.clear();
+          io.stderr.write(summaryLine(file, summary));
+        }
       } catch (error) {
         await out.flush();
+        progress.clear();
         await problemsOut.flush();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+        progress.clear();
         io.stderr.write(`sitemapkit read: ${error.message}\n${fetchErrorHint('read', error, remote?.assumed === true)}`);
         fatal = true;
         continue;
@@ -264,6 +294,9 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     }
     await out.flush();
   } finally {
+    progress.clear();
+    printer.finish();
+    await problemsOut.flush();
     out.close();
     problemsOut.close();
     await client.close();

@@ -12,6 +12,7 @@ import { ioErrorReason } from '../../node/io-errors.js';
 import { usageFailure } from '../args.js';
 import { formatBytes } from '../format.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { ProblemPrinter } from '../problems.js';
 
 export const ROBOTS_HELP = `Usage: sitemapkit robots --sitemap URL [--sitemap URL]... [--file robots.txt] [options]
 
@@ -147,22 +148,25 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     const summary = summaryLine(name, edit, created, write || !changed);
     (values['dry-run'] === true ? io.stderr : io.stdout).write(`${summary}\n`);
   }
+  const printer = ProblemPrinter.for(io.stderr, { file: name });
   if (!quiet) {
     // Lines crawlers skip or misread are left as they are (they may be meant for something): said, not
     // fixed. FILE:LINE counts in the file as it is on disk now: the new one once written (or when
     // nothing changes), the old one with --check and --dry-run.
     const onDisk = write || !changed ? 'new' : 'old';
-    for (const problem of edit.problems) {
-      const line = onDisk === 'new' ? problem.newLine : problem.oldLine;
-      const at = line !== undefined ? `${name}:${line}:` : `${name}: (line ${problem.newLine} of the new file)`;
-      io.stderr.write(`${at} warning: ${problem.message}\n`);
+    const lines = edit.problems.map((problem) => ({ problem, line: onDisk === 'new' ? problem.newLine : problem.oldLine }));
+    // In line order; a line the edit added (no line in the old file) after the others.
+    lines.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.problem.newLine - b.problem.newLine);
+    for (const { problem, line } of lines) {
+      printer.print(line !== undefined ? { severity: 'warning', message: problem.message, line } : { severity: 'warning', message: problem.message, hint: `line ${problem.newLine} of the new file` });
     }
   }
   const size = Buffer.byteLength(edit.text);
   if (!quiet && changed && size > MAX_ROBOTS_BYTES) {
     // RFC 9309 §2.5: crawlers may stop reading at 500 KiB; lines past it may never be seen.
-    io.stderr.write(`sitemapkit robots: warning: ${name} is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)\n`);
+    printer.print({ severity: 'warning', message: `the file is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)` });
   }
+  printer.finish();
   return values.check === true && changed ? EXIT_PROBLEMS : EXIT_OK;
 }
 

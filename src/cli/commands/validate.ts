@@ -14,7 +14,10 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { formatCount, plural } from '../format.js';
+import { terminalColumns } from '../problems.js';
+import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { UsageError, choice, usageFailure } from '../args.js';
 import { USER_AGENT_HELP, version } from '../version.js';
@@ -252,7 +255,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const quiet = values.quiet === true;
   // stylish and github print each diagnostic as it is found; the others need whole documents and
   // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
-  const stream = streamFor(format, io, quiet);
+  // A long run (--follow over a large index, a million entries) says how far it is on a terminal.
+  let entriesDone = 0;
+  let entriesNow = 0;
+  let current = '';
+  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), { delayMs: PROGRESS_DELAY_MS, large: () => entriesDone + entriesNow >= PROGRESS_LARGE_ENTRIES });
+  const stream = streamFor(format, io, quiet, progress);
   let client: LazyHttpClient;
   try {
     client = new LazyHttpClient(httpClientOptions(values));
@@ -274,6 +282,14 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   ): Promise<FileReport | undefined> => {
     try {
       const options: ValidateSitemapOptions = { ...base, file };
+      current = file;
+      entriesNow = 0;
+      if (progress.active) {
+        options.onProgress = (entries) => {
+          entriesNow = entries;
+          progress.tick();
+        };
+      }
       if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       if (stream !== undefined) {
@@ -286,12 +302,15 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       // What the report states (null for a feed or a text file, which no sitemap schema declares);
       // --follow adds its findings to this same object.
       const report: FileReport = { ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) };
+      entriesDone += result.entries;
+      entriesNow = 0;
       stream?.endFile(report.schemaValid);
       reports.push(report);
       return report;
     } catch (error) {
       stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+      progress.clear();
       io.stderr.write(`sitemapkit validate: ${error.message}\n${fetchErrorHint('validate', error, assumedHttps)}`);
       unreadable++;
       return undefined;
@@ -325,6 +344,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
   }
   await client.close();
+  progress.clear();
 
   const shown = quiet ? reports.map(errorsOnly) : reports;
   const summary = summarize(reports);
@@ -442,13 +462,15 @@ interface ReportStream {
   close(): void;
 }
 
-function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStream | undefined {
+function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, progress: Progress): ReportStream | undefined {
   if (format !== 'stylish' && format !== 'github') return undefined;
-  const out = new Output(io.stdout);
+  // Rows and the progress line share the terminal when both go to one: the line is cleared before rows are written.
+  const out = new Output(progress.active && io.stdout.isTTY === true ? clearingFirst(io.stdout, progress) : io.stdout);
   const shown = (d: Diagnostic): boolean => !quiet || d.severity === 'error';
   const common = { drain: () => out.flush(), close: () => out.close() };
   if (format === 'stylish') {
-    const writer = new StylishWriter(out, { color: io.stdout.isTTY === true && io.env.NO_COLOR === undefined, sort: true });
+    const terminal = io.stdout.isTTY === true;
+    const writer = new StylishWriter(out, { color: terminal && io.env.NO_COLOR === undefined, sort: true, ...(terminal ? { columns: terminalColumns(io.stdout) } : {}) });
     return {
       ...common,
       startFile: (file) => writer.startFile(file),
@@ -485,6 +507,27 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean): ReportStrea
       void outcome;
     },
   };
+}
+
+/** `stream`, with `progress` cleared before each write (a terminal's: its writes are synchronous). */
+function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
+  return {
+    isTTY: stream.isTTY === true,
+    ...(stream.columns !== undefined ? { columns: stream.columns } : {}),
+    write(text: string) {
+      progress.clear();
+      return stream.write(text);
+    },
+  };
+}
+
+/** A validation shorter than this shows no progress line… */
+const PROGRESS_DELAY_MS = 500;
+/** …unless it has read this many entries already. */
+const PROGRESS_LARGE_ENTRIES = 20_000;
+
+function validateProgressLine(file: string, filesDone: number, entries: number, elapsedMs: number): string {
+  return `validating ${file}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, elapsedMs))} entries/s`;
 }
 
 function render(format: ReportFormat, reports: readonly FileReport[]): string {

@@ -7,7 +7,7 @@
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
-import { formatCount, plural } from '../format.js';
+import { fit, formatCount, plural, printable, width } from '../format.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
@@ -18,6 +18,12 @@ export interface StylishOptions {
    * the rows shown are fewer (-q shows errors only).
    */
   readonly outcome?: StylishOutcome;
+  /**
+   * A terminal's width: each row fits in it (issue 23). The message column is cut with `…` where it
+   * would not, and a hint that does not fit is left out, with a note at the end that `--format json`
+   * has it. Undefined (a file, a pipe): rows whole.
+   */
+  readonly columns?: number;
 }
 
 export interface StylishOutcome {
@@ -67,6 +73,9 @@ export class StylishWriter {
   private readonly paint: Paint;
   private readonly sort: boolean;
   private readonly outcome: StylishOutcome;
+  private readonly columns: number | undefined;
+  /** Hints left out because they did not fit the terminal. */
+  private hintsLeftOut = 0;
   private file: string | undefined;
   private block: Diagnostic[] = [];
   /** Whether the current file's name is written (it is, before its first row). */
@@ -80,6 +89,7 @@ export class StylishWriter {
   ) {
     this.sort = options.sort === true;
     this.outcome = options.outcome ?? {};
+    this.columns = options.columns;
     this.paint = (text: string, ...styles: Style[]): string =>
       options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
   }
@@ -111,6 +121,9 @@ export class StylishWriter {
   end(reports: readonly FileReport[], outcome: StylishOutcome = this.outcome): void {
     this.endFile();
     this.out.write(summaryLine(reports, outcome, this.paint) + '\n');
+    if (this.hintsLeftOut > 0) {
+      this.out.write(this.paint(`(${plural(this.hintsLeftOut, 'hint')} did not fit the terminal; --format json has them)`, 'dim') + '\n');
+    }
   }
 
   private flush(): void {
@@ -119,16 +132,24 @@ export class StylishWriter {
     this.block = [];
     // Document order; diagnostics without a position last. The sort is stable.
     if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
-    const rows = diagnosticRows(block, this.paint).join('\n');
+    const { lines, hintsLeftOut } = diagnosticRows(block, this.paint, this.columns);
+    this.hintsLeftOut += hintsLeftOut;
+    const rows = lines.join('\n');
     if (this.headed) this.out.write(`\n${rows}`);
-    else this.out.write(`${this.paint(printable(this.file ?? '<input>'), 'underline')}${verdict(this.schemaValid, this.paint)}\n${rows}`);
+    else {
+      const name = printable(this.file ?? '<input>');
+      this.out.write(`${this.paint(this.columns !== undefined ? fit(name, this.columns) : name, 'underline')}${verdict(this.schemaValid, this.paint)}\n${rows}`);
+    }
     this.headed = true;
   }
 }
 
 type Paint = (text: string, ...styles: Style[]) => string;
 
-function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): string[] {
+/** The message column is never cut narrower than this: a row then overflows rather than say nothing. */
+const MIN_MESSAGE_COLUMNS = 20;
+
+function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
     position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
     severity: d.severity,
@@ -141,23 +162,32 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint): strin
   let positionWidth = 0;
   let severityWidth = 0;
   let messageWidth = 0;
+  let codeWidth = 0;
   for (const r of rows) {
     positionWidth = Math.max(positionWidth, width(r.position));
     severityWidth = Math.max(severityWidth, width(r.severity));
     messageWidth = Math.max(messageWidth, width(r.message));
+    codeWidth = Math.max(codeWidth, width(r.code));
   }
   // The hint sits under the message column.
-  const hintIndent = ' '.repeat(2 + positionWidth + 2 + severityWidth + 2);
+  const messageStart = 2 + positionWidth + 2 + severityWidth + 2;
+  const hintIndent = ' '.repeat(messageStart);
+  // On a terminal, the message column takes what the others leave.
+  if (columns !== undefined) messageWidth = Math.min(messageWidth, Math.max(MIN_MESSAGE_COLUMNS, columns - messageStart - 2 - codeWidth));
 
   const lines: string[] = [];
+  let hintsLeftOut = 0;
   for (const r of rows) {
+    const message = columns !== undefined ? fit(r.message, messageWidth) : r.message;
     lines.push(
       `  ${padStart(r.position, positionWidth)}  ${padEnd(paint(r.severity, SEVERITY_STYLE[r.severity]), severityWidth, r.severity)}` +
-        `  ${padEnd(r.message, messageWidth)}  ${paint(r.code, 'dim')}`,
+        `  ${padEnd(message, messageWidth)}  ${paint(r.code, 'dim')}`,
     );
-    if (r.hint !== undefined) lines.push(hintIndent + paint(r.hint, 'dim'));
+    if (r.hint === undefined) continue;
+    if (columns !== undefined && messageStart + width(r.hint) > columns) hintsLeftOut++;
+    else lines.push(hintIndent + paint(r.hint, 'dim'));
   }
-  return lines;
+  return { lines, hintsLeftOut };
 }
 
 /** After a file's name: its schema verdict, where one was given and the file fails the schemas. */
@@ -196,39 +226,6 @@ function schemaVerdicts(reports: readonly FileReport[]): string {
   }
   return valid + invalid === 0 ? '' : `; schemas: ${formatCount(valid)} valid, ${formatCount(invalid)} invalid`;
 }
-
-/**
- * Control characters (a newline in a message, an ESC copied from a hostile sitemap) written as
- * escapes: they would break the columns or drive the terminal.
- */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
-
-/**
- * Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none,
- * so that a message in Japanese or with an emoji keeps the code column in place.
- */
-function width(text: string): number {
-  // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
-  if (PRINTABLE_ASCII.test(text)) return text.length;
-  let columns = 0;
-  for (const char of text) {
-    if (ZERO_WIDTH.test(char)) continue;
-    columns += WIDE.test(char) ? 2 : 1;
-  }
-  return columns;
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f]$/u; // Mn includes the variation selectors
-const WIDE =
-  /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]$/u;
 
 /** Pads to `to` columns; `measured` is the text without its colour escapes. */
 function padEnd(text: string, to: number, measured = text): string {

@@ -111,6 +111,10 @@ export class SitemapValidation implements ReaderSink {
   private format_: SitemapFormat | undefined;
   private xsdActive = false;
   private entries = 0;
+  /** Entries read so far (a progress line's count). */
+  get entriesRead(): number {
+    return this.entries;
+  }
   private readonly fastPath: boolean;
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */

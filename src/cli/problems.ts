@@ -1,0 +1,139 @@
+// Problems as every command prints them (issue 23): one line each, in the compiler convention
+//   FILE:LINE:COL: severity code message (hint)
+// (positions 1-based; what is not known is left out, never printed as 0). A pipe or a file gets every
+// line, whole, for tools that read them. A terminal gets each line cut to its width (`--format json`
+// has the detail) and, per file, the first few problems of each code, then a count of the others:
+// 200,000 identical problems are a count, not a scroll.
+
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { OutputStream } from './io.js';
+import { fit, formatCount, printable } from './format.js';
+
+/** A diagnostic, or a problem of a command that has no stable code for it. */
+export type Problem = Omit<Diagnostic, 'code'> & { code?: string };
+
+/** `FILE:LINE:COL: severity code message (hint)`, without the line feed; `file` when `p` names none. */
+export function formatProblem(p: Problem, file = '<input>'): string {
+  const line = p.line !== undefined && p.line >= 1 ? `:${p.line}` : '';
+  const column = line !== '' && p.column !== undefined && p.column >= 1 ? `:${p.column}` : '';
+  const code = p.code !== undefined ? ` ${printable(p.code)}` : '';
+  const hint = p.hint !== undefined ? ` (${printable(p.hint)})` : '';
+  return `${printable(p.file ?? file)}${line}${column}: ${p.severity}${code} ${printable(p.message)}${hint}`;
+}
+
+/** Columns of a terminal when the stream does not say (not a TTY's `columns`, or a test's stream). */
+export const DEFAULT_COLUMNS = 100;
+
+/** The width of the terminal `stream` writes to. */
+export function terminalColumns(stream: OutputStream): number {
+  const columns = stream.columns;
+  return columns !== undefined && Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_COLUMNS;
+}
+
+/** Problems shown per code and file on a terminal before they are only counted. */
+export const SHOWN_PER_CODE = 5;
+
+/** What a code's problems have in common, for "… and N more: REASON (CODE)" (the code alone otherwise). */
+const REPEATED: Readonly<Record<string, string>> = {
+  'input/text': 'lines that are not URLs',
+  'input/csv': 'CSV or TSV records that cannot be read',
+  'input/jsonl': 'JSON Lines lines that cannot be read',
+  'input/encoding': 'lines with invalid UTF-8',
+  'loc/out-of-scope': 'URLs outside --base-url',
+  'loc/fragment': 'URLs written without their #fragment',
+  'lastmod/future': 'lastmod in the future',
+  'lastmod/invalid': 'lastmod not a W3C Datetime',
+  'changefreq/invalid': 'changefreq not one of the seven values',
+  'priority/invalid': 'priority not a number',
+  'priority/out-of-range': 'priority outside 0.0 to 1.0',
+  'hreflang/invalid-language': 'hreflang not a BCP 47 language tag',
+  'hreflang/invalid': 'hreflang not a language code',
+};
+
+export interface ProblemPrinterOptions {
+  /** A person watches: lines cut to `columns`, SHOWN_PER_CODE per code and file, then counted. */
+  terminal: boolean;
+  /** The terminal's width (default DEFAULT_COLUMNS). */
+  columns?: number;
+  /** Cleared before a problem is printed (the line it shares the screen with). */
+  progress?: { clear(): void };
+  /** File of the problems that name none. */
+  file?: string;
+  /**
+   * What the terminal's cap counts: each code per file (default), or over the whole run (a command
+   * whose every problem is in a file of its own: build's pages).
+   */
+  capPer?: 'file' | 'run';
+  /** Whether a terminal gets only the first few of each code (default: when `terminal`); -v says no. */
+  capped?: boolean;
+}
+
+/**
+ * Prints problems, one line each, to `out` (a stream, or an Output that gathers them). On a terminal
+ * it counts, per file and code, what it does not show, and `finish` says how many.
+ */
+export class ProblemPrinter {
+  private readonly terminal: boolean;
+  private readonly columns: number;
+  private readonly progress: { clear(): void } | undefined;
+  private readonly file: string;
+  private readonly capped: boolean;
+  private readonly perRun: boolean;
+  /** file → code → seen (on a terminal only): one entry per code, never per problem. */
+  private readonly seen = new Map<string, Map<string, number>>();
+  private finished = false;
+
+  constructor(
+    private readonly out: { write(text: string): unknown },
+    options: ProblemPrinterOptions,
+  ) {
+    this.terminal = options.terminal;
+    this.columns = options.columns ?? DEFAULT_COLUMNS;
+    this.progress = options.progress;
+    this.file = options.file ?? '<input>';
+    this.capped = options.capped ?? options.terminal;
+    this.perRun = options.capPer === 'run';
+  }
+
+  /** For a command's stream: a terminal when it is a TTY, of its width. */
+  static for(stream: OutputStream, options: Omit<ProblemPrinterOptions, 'terminal' | 'columns'> = {}, out: { write(text: string): unknown } = stream): ProblemPrinter {
+    return new ProblemPrinter(out, { ...options, terminal: stream.isTTY === true, columns: terminalColumns(stream) });
+  }
+
+  print(p: Problem, file?: string): void {
+    const line = formatProblem(p, file ?? this.file);
+    if (!this.terminal) {
+      this.out.write(`${line}\n`);
+      return;
+    }
+    if (this.capped && p.code !== undefined) {
+      const where = this.perRun ? '' : (p.file ?? file ?? this.file);
+      let codes = this.seen.get(where);
+      if (codes === undefined) this.seen.set(where, (codes = new Map()));
+      const seen = (codes.get(p.code) ?? 0) + 1;
+      codes.set(p.code, seen);
+      if (seen > SHOWN_PER_CODE) return;
+    }
+    this.progress?.clear();
+    this.out.write(`${fit(line, this.columns)}\n`);
+  }
+
+  /**
+   * On a terminal, per file and code, "FILE: … and N more: REASON (CODE)" for the problems not shown
+   * (without FILE when counted over the run); `note` says where to see them all.
+   */
+  finish(note?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const [file, codes] of this.seen) {
+      for (const [code, seen] of codes) {
+        if (seen <= SHOWN_PER_CODE) continue;
+        const reason = REPEATED[code];
+        this.progress?.clear();
+        const where = file === '' ? '' : `${printable(file)}: `;
+        const what = reason !== undefined ? `${reason} (${code})` : code;
+        this.out.write(`${fit(`${where}\u2026 and ${formatCount(seen - SHOWN_PER_CODE)} more: ${what}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
+      }
+    }
+  }
+}

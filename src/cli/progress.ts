@@ -1,0 +1,86 @@
+// The progress line of long work on a terminal (issue 23): every command that can run for more than
+// a moment says how far it is on standard error, rewritten in place, at most ten times a second, and
+// cleared before anything else is printed and at the end. Not on a terminal: nothing.
+
+import type { OutputStream } from './io.js';
+import { fit } from './format.js';
+import { terminalColumns } from './problems.js';
+
+/** Between two redraws. */
+const INTERVAL_MS = 100;
+
+export interface ProgressOptions {
+  /** Nothing is shown before this much time has passed (a short run stays silent); default 0. */
+  delayMs?: number;
+  /** Shown before the delay has passed once this says the work is large (e.g. many entries read). */
+  large?: () => boolean;
+  /** The clock, in milliseconds (tests). */
+  now?: () => number;
+}
+
+export class Progress {
+  private last = -Infinity;
+  private shown = false;
+  private readonly delayMs: number;
+  private readonly large: (() => boolean) | undefined;
+  private readonly now: () => number;
+  readonly started: number;
+  private readonly columns: number;
+
+  /**
+   * `stream`: where the line goes, or undefined for none (not a terminal, --quiet); `render` says
+   * the line, given the milliseconds since the start.
+   */
+  constructor(
+    private readonly stream: OutputStream | undefined,
+    private readonly render: (elapsedMs: number) => string,
+    options: ProgressOptions = {},
+  ) {
+    this.delayMs = options.delayMs ?? 0;
+    this.large = options.large;
+    this.now = options.now ?? (() => performance.now());
+    this.started = this.now();
+    this.columns = stream !== undefined ? terminalColumns(stream) : 0;
+  }
+
+  /** A progress line on `stream` when it is a terminal and `enabled` (not --quiet, not --json). */
+  static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, options: ProgressOptions = {}): Progress {
+    return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, options);
+  }
+
+  get active(): boolean {
+    return this.stream !== undefined;
+  }
+
+  /** Redraws the line, if the last redraw is old enough. */
+  tick(): void {
+    if (this.stream === undefined) return;
+    const now = this.now();
+    if (now - this.last < INTERVAL_MS) return;
+    if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
+    this.last = now;
+    // One column short of the width: a line that fills it wraps on some terminals, and \r then
+    // returns to the second row.
+    this.stream.write(`\r\x1b[K${fit(this.render(now - this.started), this.columns - 1)}`);
+    this.shown = true;
+  }
+
+  /** Shows `line` now (a phase change), whatever the interval. */
+  show(line: string): void {
+    if (this.stream === undefined) return;
+    this.last = this.now();
+    this.stream.write(`\r\x1b[K${fit(line, this.columns - 1)}`);
+    this.shown = true;
+  }
+
+  /** Removes the line, if shown. */
+  clear(): void {
+    if (this.shown) this.stream?.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
+/** "N per second", from a count and the milliseconds it took. */
+export function ratePerSecond(count: number, elapsedMs: number): number {
+  return elapsedMs > 0 ? Math.round((count * 1000) / elapsedMs) : 0;
+}
