@@ -76,7 +76,7 @@ export const BASE_URL: OptionSpec = {
   kind: 'text',
   value: 'URL',
   aliases: [{ name: 'location' }],
-  help: 'where the sitemaps are served, e.g. https://www.example.com/',
+  help: 'where the sitemaps are served (https://www.example.com/)',
   group: 'input',
 };
 
@@ -85,7 +85,7 @@ export const LIMITS: OptionSpec = {
   kind: 'choice',
   choices: ['current', 'legacy'],
   aliases: [{ name: 'profile' }],
-  help: 'current (default: 50,000 URLs and 50M per file) or legacy (10M, as in 2008)',
+  help: 'current (default: 50,000 URLs, 50M a file) or legacy (10M, as in 2008)',
   group: 'limits',
 };
 
@@ -356,7 +356,7 @@ export function optionSynopsis(option: OptionSpec): string {
 export function optionHelp(option: OptionSpec): string {
   const aliases = (option.aliases ?? []).map((a) => (a.value !== undefined ? `--${a.name} is --${option.name} ${a.value}` : `also --${a.name}`));
   const parts = [option.help, ...(option.note !== undefined ? [option.note] : [])];
-  return parts.join(': ') + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
+  return parts.join('; ') + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
 }
 
 function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[]): string[] {

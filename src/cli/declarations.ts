@@ -29,6 +29,12 @@ import {
 
 const STATE_PATH = '.sitemapkit/state';
 
+// Options build and indexnow share: declared once, so that they cannot drift apart.
+const STATE: OptionSpec = { name: 'state', kind: 'text', value: 'FILE', help: `the build state (default OUT/${STATE_PATH})` };
+const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'URL', help: 'the key file, when not https://HOST/KEY.txt' };
+const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
+const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
+
 const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary; problems still shown');
 const QUIET_ERRORS = withNote(QUIET, 'report errors only (not warnings and notes)');
 
@@ -54,10 +60,10 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
-    withNote(BASE_URL, 'required; /a/b resolves against it'),
+    withNote(BASE_URL, '/a/b resolves against it'),
     LIMITS,
     MAX_URLS,
-    withNote(MAX_BYTES, 'where files are split'),
+    withNote(MAX_BYTES, 'the split point'),
     NAME,
     NO_GZIP,
     GZIP_LEVEL,
@@ -275,24 +281,24 @@ changes only when a page's content does (a state file keeps hashes); children ar
     { name: 'clean-urls', kind: 'flag', help: 'drop .html: a/b.html → a/b' },
     { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out pages whose path in DIR matches (repeatable), e.g. 'drafts/**'" },
     { name: 'images', kind: 'flag', help: "add <image:image> for each <img src> of the page's main content" },
-    { name: 'state', kind: 'text', value: 'FILE', help: `the state file (default OUT/${STATE_PATH})` },
+    STATE,
     { name: 'initial-lastmod', kind: 'choice', value: 'MODE', choices: ['git', 'mtime', 'now', 'none'], help: 'lastmod of a page seen first: git (default), mtime, now or none' },
     { name: 'source-map', kind: 'text', value: 'FILE|RULE', multiple: true, help: "page → source: JSON file or 'posts/*/index.html=content/posts/*.md'" },
     { name: 'out', kind: 'text', value: 'DIR', help: 'where the sitemaps go (default: DIR, next to the pages)' },
     { name: 'force', kind: 'flag', help: 'replace OUT/NAME.xml even when this build did not write it' },
     { name: 'threads', kind: 'count', value: 'N', min: 0, max: 64, help: 'threads scanning pages (default: one per core from 2,000 pages; 0: none)' },
     { name: 'indexnow-key', kind: 'text', value: 'KEY', help: 'then submit the changed URLs to IndexNow (sitemapkit indexnow --help)' },
-    { name: 'key-location', kind: 'text', value: 'URL', help: 'with --indexnow-key: as for indexnow' },
-    { name: 'endpoint', kind: 'text', value: 'URL', help: 'with --indexnow-key: as for indexnow' },
-    { name: 'write-key-file', kind: 'flag', help: 'with --indexnow-key: as for indexnow' },
-    withNote(BASE_URL, 'required'),
+    withNote(KEY_LOCATION, 'with --indexnow-key'),
+    withNote(ENDPOINT, 'with --indexnow-key'),
+    withNote(WRITE_KEY_FILE, 'with --indexnow-key'),
+    BASE_URL,
     LIMITS,
     MAX_URLS,
-    withNote(MAX_BYTES, 'where files are split'),
+    withNote(MAX_BYTES, 'the split point'),
     NAME,
     NO_GZIP,
     GZIP_LEVEL,
-    withNote(DRY_RUN, 'print what would be written and sent'),
+    withNote(DRY_RUN, 'IndexNow only, print its payloads'),
     USER_AGENT,
     RETRIES,
     format(['text', 'json'], 'text (default) or json'),
@@ -300,7 +306,6 @@ changes only when a page's content does (a state file keeps hashes); children ar
     QUIET_SUMMARY,
     HELP,
   ],
-  notes: 'The build time is now, or SOURCE_DATE_EPOCH (seconds) when set. Details: docs/cli.md.',
   exit: `0 built, 1 pages unreadable or unlisted, a URL shared, no URL listed, or IndexNow refused,
 2 usage or fatal error, or OUT/NAME.xml is a sitemap this build did not write (--force).`,
   examples: [
@@ -308,7 +313,9 @@ changes only when a page's content does (a state file keeps hashes); children ar
     "sitemapkit build _site --base-url https://example.com/ --clean-urls --exclude 'drafts/**'",
     'sitemapkit build dist --base-url https://example.com/ --indexnow-key 5f2b8c1d9e7a4b3c',
   ],
-  details: `Every .html page becomes a URL, except pages that should not be listed: noindex (<meta
+  details: `The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
+
+Every .html page becomes a URL, except pages that should not be listed: noindex (<meta
 name="robots">, googlebot, X-Robots-Tag), redirect stubs (<meta http-equiv="refresh">), pages whose
 <link rel="canonical"> names another URL (that one is listed instead when it is a page of the site),
 404.html, 500.html and --exclude globs. hreflang alternates come from <link rel="alternate"
@@ -368,7 +375,7 @@ file is created when missing, replaced atomically, and not written at all when u
   examples: [
     'sitemapkit robots --sitemap https://www.example.com/sitemap.xml --file public/robots.txt',
     'sitemapkit robots --sitemap https://example.com/sitemap-index.xml --replace',
-    'sitemapkit robots --sitemap https://example.com/sitemap.xml --sitemap https://example.com/n.xml --check',
+    'sitemapkit robots --sitemap https://example.com/a.xml --sitemap https://example.com/b.xml --check',
   ],
   details: `A line that spells a sitemap differently (sitemap:http://EXAMPLE.com:80/s.xml) is rewritten in
 place to the normalised URL, and repeated lines for it are removed. Sitemap lines that crawlers skip
@@ -397,11 +404,11 @@ records. Batches of at most 10,000 per host; one is recorded only when accepted 
   positionals: false,
   options: [
     { name: 'key', kind: 'text', value: 'KEY', help: "your IndexNow key: 8 to 128 letters, digits or '-' (required)" },
-    { name: 'key-location', kind: 'text', value: 'URL', help: 'where the key file is, when not at https://HOST/KEY.txt' },
-    { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it with the site)' },
-    { name: 'endpoint', kind: 'text', value: 'URL', help: 'default https://api.indexnow.org/indexnow; e.g. https://www.bing.com/indexnow' },
+    KEY_LOCATION,
+    WRITE_KEY_FILE,
+    ENDPOINT,
     { name: 'out', kind: 'text', value: 'DIR', help: 'the folder "sitemapkit build" wrote to (default: .)' },
-    { name: 'state', kind: 'text', value: 'FILE', help: `the build state (default OUT/${STATE_PATH})` },
+    STATE,
     withNote(DRY_RUN, 'print the payloads (one JSON object per line) instead of sending them'),
     USER_AGENT,
     RETRIES,
