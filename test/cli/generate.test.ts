@@ -511,3 +511,30 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir });
   assert.equal(pipe.stderr.trim().split('\n').length, 2007);
 });
+
+test('--dry-run makes the whole set and writes nothing: what it prints is what a real run writes', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'a.txt'), Array.from({ length: 30 }, (_, i) => `https://e.com/a${i}`).join('\n') + '\n');
+  writeFileSync(join(dir, 'b.txt'), Array.from({ length: 25 }, (_, i) => `https://e.com/b${i}`).join('\n') + '\n');
+  const common = ['--base-url', 'https://e.com/', '--out', 'out', '--max-urls', '10'];
+  // Into a folder that does not exist: not even the folder is made.
+  const first = await runCli(['generate', 'a.txt', ...common, '--dry-run'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^Dry run, nothing written: would write 30 URLs in 3 sitemaps and an index/);
+  assert.equal(existsSync(join(dir, 'out')), false);
+  // Over an existing set: every file stays as it was, and the names printed are those a real run writes.
+  assert.equal((await runCli(['generate', 'a.txt', ...common], { cwd: dir })).code, 0);
+  const before = new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]));
+  const dry = await runCli(['generate', 'b.txt', ...common, '--dry-run', '--format', 'json'], { cwd: dir });
+  assert.equal(dry.code, 0, dry.stderr);
+  const planned = JSON.parse(dry.stdout);
+  assert.equal(planned.dryRun, true);
+  assert.deepEqual(new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))])), before);
+  const real = JSON.parse((await runCli(['generate', 'b.txt', ...common, '--json'], { cwd: dir })).stdout);
+  assert.deepEqual(
+    planned.sitemaps.map((f: { name: string; urls: number; bytes: number }) => [f.name, f.urls, f.bytes]),
+    real.sitemaps.map((f: { name: string; urls: number; bytes: number }) => [f.name, f.urls, f.bytes]),
+  );
+  assert.deepEqual(planned.removed, real.removed);
+  assert.ok(planned.removed.length > 0, 'the old children would be removed');
+});

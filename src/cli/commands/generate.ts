@@ -144,6 +144,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(args.has('xsl') ? { xslUrl: args.text('xsl') as string } : {}),
       dedupe: !args.flag('no-dedupe'),
+      dryRun: args.flag('dry-run'),
       signal: controller.signal,
       onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
         const at = positions.get(entry);
@@ -281,7 +282,7 @@ function progressLine(p: WriteProgress): string {
 function humanSummary(s: WriteSummary, rejected: number, warnings: number, excluded: number): string {
   const lines: string[] = [];
   const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
-  lines.push(`Wrote ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
+  lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
   if (s.entryFile !== undefined) {
     lines.push(`  entry file: ${s.entryFile.path}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
   }
@@ -296,7 +297,7 @@ function humanSummary(s: WriteSummary, rejected: number, warnings: number, exclu
   if (excluded > 0) lines.push(`  ${plural(excluded, 'URL')} left out by --include/--exclude`);
   if (rejected > 0) lines.push(`  ${plural(rejected, 'line')} rejected (see above)`);
   if (warnings > 0) lines.push(`  ${plural(warnings, 'warning')}: written, but not as the input said (see above)`);
-  if (s.removed.length > 0) lines.push(`  removed from an earlier run: ${s.removed.join(', ')}`);
+  if (s.removed.length > 0) lines.push(`  ${s.dryRun === true ? 'would remove' : 'removed'} from an earlier run: ${s.removed.join(', ')}`);
   return lines.join('\n') + '\n';
 }
 
