@@ -299,7 +299,7 @@ changes only when a page's content does (a state file keeps hashes); children ar
     NAME,
     NO_GZIP,
     GZIP_LEVEL,
-    withNote(DRY_RUN, 'IndexNow only, print its payloads'),
+    withNote(DRY_RUN, 'print what would be written and removed; no IndexNow'),
     USER_AGENT,
     RETRIES,
     format(['text', 'json'], 'text (default) or json'),

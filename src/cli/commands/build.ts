@@ -45,8 +45,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
     if (args.has('indexnow-key')) indexNow = indexNowSettings(args, args.text('indexnow-key'));
-    else if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.flag('dry-run') || args.has('user-agent') || args.has('retries')) {
-      throw new UsageError('--key-location, --endpoint, --write-key-file, --dry-run, --user-agent and --retries go with --indexnow-key');
+    else if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
+      throw new UsageError('--key-location, --endpoint, --write-key-file, --user-agent and --retries go with --indexnow-key');
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'build', error.message);
@@ -85,6 +85,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...(settings.now !== undefined ? { now: settings.now } : {}),
       ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
       force: args.flag('force'),
+      dryRun: args.flag('dry-run'),
       ...(showProgress ? { onProgress: (p: BuildProgress) => io.stderr.write(`\r\x1b[K${progressLine(p)}`) } : {}),
     });
   } catch (error) {
@@ -132,8 +133,9 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
 
   let announceFailed = false;
   let announcement: unknown;
-  // Nothing to announce from a build that wrote nothing.
-  if (indexNow !== undefined && result.committed) {
+  // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
+  if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit: dry run: nothing submitted to IndexNow\n');
+  if (indexNow !== undefined && result.committed && result.dryRun !== true) {
     const outcome = await submitPending(indexNow, { statePath: result.statePath, outDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
@@ -225,7 +227,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
     return lines.join('\n') + '\n';
   }
   lines.push(
-    `Listed ${plural(r.listed, 'URL')} of ${plural(r.pages, 'page')} in ${plural(children.length, 'sitemap')} and the index ${r.indexFile.name} (${r.outDir}) in ${formatDuration(r.durationMs)}.`,
+    `${r.dryRun === true ? 'Dry run, nothing written: would list' : 'Listed'} ${plural(r.listed, 'URL')} of ${plural(r.pages, 'page')} in ${plural(children.length, 'sitemap')} and the index ${r.indexFile.name} (${r.outDir}) in ${formatDuration(r.durationMs)}.`,
   );
   if (dominant !== undefined) lines.push(`  note: ${dominant}`);
   lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`);
@@ -235,7 +237,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   if (warnings.size > 0) lines.push(`  warnings: ${[...warnings].map(([code, n]) => `${formatCount(n)} ${code}`).join(', ')} (on standard error; docs/rules.md says what to do)`);
   const changed = [...written.map((f) => f.name), ...removed.map((f) => `${f.name} (removed)`)];
   if (r.indexFile.status === 'written') changed.push(r.indexFile.name);
-  lines.push(changed.length === 0 ? '  files: none changed' : `  files changed: ${changed.join(', ')}`);
+  lines.push(changed.length === 0 ? '  files: none changed' : `  files ${r.dryRun === true ? 'that would change' : 'changed'}: ${changed.join(', ')}`);
   if (written.length < children.length) lines.push(`  files unchanged: ${formatCount(children.length - written.length)}`);
   if (verbose) {
     for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
