@@ -69,11 +69,11 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     GZIP_LEVEL,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
     format(['text', 'json'], 'text (default) or json'),
+    withNote(VERBOSE, 'every file in the summary, every problem on a terminal too'),
     QUIET_SUMMARY,
     HELP,
   ],
-  notes: `Input: FILE, or - for standard input; the format comes from the extension (.txt .csv .tsv
-.jsonl .ndjson, also .gz) or, for standard input, from its content. See docs/cli.md.`,
+  notes: 'Input: FILE or - (standard input); the format from the extension (.txt .csv .tsv .jsonl) or content.',
   exit: `0 every entry written as given, 1 some lines were rejected or warned about,
 2 usage or fatal error, 130 interrupted.`,
   examples: [

@@ -538,3 +538,18 @@ test('--dry-run makes the whole set and writes nothing: what it prints is what a
   assert.deepEqual(planned.removed, real.removed);
   assert.ok(planned.removed.length > 0, 'the old children would be removed');
 });
+
+test('-v lists every file in the summary and, on a terminal, every problem', async () => {
+  const dir = tempDir();
+  const lines = [...Array.from({ length: 12 }, (_, i) => `https://e.com/p${i}`), ...Array.from({ length: 7 }, (_, i) => `not a url ${i}`)];
+  writeFileSync(join(dir, 'u.txt'), lines.join('\n') + '\n');
+  const argv = ['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out', '--max-urls', '1'];
+  const plain = await runCli(argv, { cwd: dir, tty: true });
+  const verbose = await runCli([...argv, '-v'], { cwd: dir, tty: true });
+  assert.equal(plain.code, 1);
+  assert.equal(verbose.code, 1);
+  assert.match(plain.stdout, /\.\.\. 4 more/);
+  assert.equal((verbose.stdout.match(/: 1 URL, /g) ?? []).length, 12);
+  assert.equal((plain.stderr.match(/not a url/g) ?? []).length, 5);
+  assert.equal((verbose.stderr.match(/not a url/g) ?? []).length, 7);
+});

@@ -78,7 +78,9 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   let problems = 0;
   let warnings = 0;
   let excluded = 0;
-  const printer = new ProblemPrinter(io, showProgress, io.stderr.isTTY === true);
+  const verbose = args.flag('verbose');
+  // -v: every problem on a terminal too, and every file in the summary.
+  const printer = new ProblemPrinter(io, showProgress, io.stderr.isTTY === true && !verbose);
   // Positions are 1-based; an unknown line is left out rather than printed as 0.
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
@@ -189,7 +191,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   if (json) {
     io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0 }, null, 2) + '\n');
   } else if (!quiet) {
-    io.stdout.write(humanSummary(summary, rejected, warnings, excluded));
+    io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose));
   }
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
@@ -279,14 +281,14 @@ function progressLine(p: WriteProgress): string {
   return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
-function humanSummary(s: WriteSummary, rejected: number, warnings: number, excluded: number): string {
+function humanSummary(s: WriteSummary, rejected: number, warnings: number, excluded: number, verbose: boolean): string {
   const lines: string[] = [];
   const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
   lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
   if (s.entryFile !== undefined) {
     lines.push(`  entry file: ${s.entryFile.path}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
   }
-  const shown = s.sitemaps.length <= 10 ? s.sitemaps : [...s.sitemaps.slice(0, 5), undefined, ...s.sitemaps.slice(-3)];
+  const shown = s.sitemaps.length <= 10 || verbose ? s.sitemaps : [...s.sitemaps.slice(0, 5), undefined, ...s.sitemaps.slice(-3)];
   if (s.sitemaps.length > 1 || s.indexed) {
     for (const file of shown) {
       if (file === undefined) lines.push(`    ... ${s.sitemaps.length - 8} more`);
