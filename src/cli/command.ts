@@ -120,6 +120,7 @@ export function format(choices: readonly string[], note: string, json = choices.
   return {
     name: 'format',
     kind: 'choice',
+    value: 'FMT',
     choices,
     ...(json ? { aliases: [{ name: 'json', value: 'json' }] } : {}),
     help: 'output format',
@@ -397,7 +398,7 @@ export function commandHelp(spec: CommandSpec): string {
   const shared = spec.options.filter((o) => o.group !== undefined);
   const parts = [`Usage: sitemapkit ${spec.name} ${spec.usage}`, spec.intro];
   if (own.length > 0) parts.push(['Options:', ...optionLines(own, spec.options)].join('\n'));
-  parts.push(['Common options (the same in every command):', ...optionLines(shared, spec.options)].join('\n'));
+  parts.push(['Common options (the same in every command that has them):', ...optionLines(shared, spec.options)].join('\n'));
   if (spec.notes !== undefined) parts.push(spec.notes);
   parts.push(wrap(`Exit status: ${spec.exit.replace(/\s+/g, ' ')}`, HELP_WIDTH).join('\n'));
   parts.push(['Examples:', ...spec.examples.map((e) => `  ${e}`)].join('\n'));

@@ -29,7 +29,7 @@ The Sitemap protocol toolkit (sitemaps.org 0.9).
 Commands:
 ${list}
 
-Run "sitemapkit <command> --help" for a command's options.
+Run "sitemapkit <command> --help" for a command's options (all of them: docs/cli.md).
 Options: -h, --help  this help;  -V, --version  the version.
 
 Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error.

@@ -46,7 +46,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     };
     if (args.has('indexnow-key')) indexNow = indexNowSettings(args, args.text('indexnow-key'));
     else if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
-      throw new UsageError('--key-location, --endpoint, --write-key-file, --user-agent and --retries go with --indexnow-key');
+      throw new UsageError('--key-location, --endpoint, --write-key-file, --retries and --user-agent go with --indexnow-key');
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'build', error.message);
