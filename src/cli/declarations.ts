@@ -185,7 +185,7 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
     HELP,
   ],
   notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit discover" fetches.
---config FILE: {"rules": {"CODE": "LEVEL"}, "limits": "legacy", "location": "...", "maxWarnings": 0}`,
+--config FILE: {"rules": {"CODE": "LEVEL"}, "limits": "legacy", "baseUrl": "...", "maxWarnings": 0}`,
   exit: `0 no errors (and warnings within --max-warnings), 1 errors or too many warnings,
 2 usage error or an input that cannot be read.`,
   examples: [

@@ -116,6 +116,10 @@ test('read --max-depth 2K and --max-entries 2K are refused; generate --max-bytes
   assert.equal(viaLocation.code, 1);
   assert.equal(viaBaseUrl.stdout, viaLocation.stdout);
   assert.match(viaBaseUrl.stdout, /loc\/out-of-scope/);
+  // The settings file spells it as the option does ("location", the old spelling, still read).
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify({ baseUrl: 'https://other.example/' }));
+  const viaConfig = await runCli(['validate', sitemap, '--config', 'settings.json'], { cwd: dir });
+  assert.equal(viaConfig.stdout, viaLocation.stdout);
 });
 
 test('usage errors are one line: the closest option, a missing value, a bad value', async () => {

@@ -37,9 +37,6 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
   } catch (error) {
     throw new UsageError(`--endpoint: ${(error as Error).message}`);
   }
-  if (args.flag('dry-run') && args.choice('format') === 'json') {
-    throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
-  }
   const keyLocation = args.text('key-location');
   if (keyLocation !== undefined && !/^https?:\/\/[^/]/i.test(keyLocation)) {
     throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(keyLocation)}`);
@@ -164,6 +161,9 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     args = parsed;
+    if (args.flag('dry-run') && args.choice('format') === 'json') {
+      throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
+    }
     settings = indexNowSettings(args, args.text('key'));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'indexnow', /^unexpected argument/.test(error.message) ? `${error.message}; the output folder is given with --out DIR` : error.message);

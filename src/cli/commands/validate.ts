@@ -58,8 +58,10 @@ function readConfig(path: string): Config {
       case 'limits':
         config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
         break;
+      // "baseUrl" as the option is spelled (--base-url); "location", its old spelling, kept.
+      case 'baseUrl':
       case 'location':
-        if (typeof value !== 'string') throw new UsageError(`${path}: "location" must be a URL string`);
+        if (typeof value !== 'string') throw new UsageError(`${path}: "${key}" must be a URL string`);
         config.location = value;
         break;
       case 'maxWarnings':
@@ -67,7 +69,7 @@ function readConfig(path: string): Config {
         config.maxWarnings = value as number;
         break;
       default:
-        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, location, maxWarnings)`);
+        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, baseUrl, maxWarnings)`);
     }
   }
   return config;
@@ -86,7 +88,7 @@ function location(value: string, flag: string): string {
 
 /**
  * The local file of a child sitemap URL listed by the index at `indexPath`, by its path relative to
- * the index's location: the index is served at `indexUrl` (--location), or else at the root of the
+ * the index's location: the index is served at `indexUrl` (--base-url), or else at the root of the
  * child's site, so `https://example.com/en/sitemap.xml` listed by public/sitemap.xml is
  * public/en/sitemap.xml. Undefined for a child that has no place under the index's directory
  * (another origin, another directory, not a URL: the index's own report says so); a reason instead
@@ -294,7 +296,7 @@ async function followChildren(
         code: 'index/child-missing', severity: 'error', file: indexFile, line: child.line, column: child.column,
         message: `the child sitemap ${JSON.stringify(child.loc)} is not on disk: ${path === undefined ? (local as { unnamable: string }).unnamable : `no file ${shown}`}`,
         hint: indexUrl === undefined
-          ? 'write the child, or remove it from the index; if the index is not served at the root of its site, give its URL with --location'
+          ? 'write the child, or remove it from the index; if the index is not served at the root of its site, give where it is served with --base-url'
           : 'write the child, or remove it from the index',
       });
       continue;
