@@ -161,10 +161,12 @@ export class ParsedArgs {
     readonly positionals: string[],
   ) {}
 
-  private get(name: string, kinds: readonly OptionKind[]): Value | undefined {
+  private get(name: string, kinds: readonly OptionKind[], multiple?: boolean): Value | undefined {
     const option = this.spec.options.find((o) => o.name === name);
-    // A name the declaration does not have is a bug of the command, not of the user.
-    if (option === undefined || !kinds.includes(option.kind)) throw new Error(`sitemapkit ${this.spec.name} has no ${kinds.join('/')} option --${name}`);
+    // A name the declaration does not have (or not of this kind) is a bug of the command, not of the user.
+    if (option === undefined || !kinds.includes(option.kind) || (multiple !== undefined && (option.multiple === true) !== multiple)) {
+      throw new Error(`sitemapkit ${this.spec.name} has no ${multiple === true ? 'repeatable ' : ''}${kinds.join('/')} option --${name}`);
+    }
     return this.values.get(name);
   }
 
@@ -178,11 +180,11 @@ export class ParsedArgs {
   }
 
   text(name: string): string | undefined {
-    return this.get(name, ['text']) as string | undefined;
+    return this.get(name, ['text'], false) as string | undefined;
   }
 
   list(name: string): string[] {
-    return (this.get(name, ['text']) as string[] | undefined) ?? [];
+    return (this.get(name, ['text'], true) as string[] | undefined) ?? [];
   }
 
   choice<T extends string>(name: string): T | undefined {
@@ -193,11 +195,6 @@ export class ParsedArgs {
   number(name: string): number | undefined {
     return this.get(name, ['size', 'count', 'seconds']) as number | undefined;
   }
-}
-
-/** `--NAME` as help and messages write it, with its short form. */
-export function flagName(option: OptionSpec): string {
-  return `--${option.name}`;
 }
 
 /** Parses `argv` by `spec`; a usage problem throws a UsageError of one line. */
