@@ -15,27 +15,20 @@ import { resolve } from 'node:path';
 import { parseCidr } from '../core/net/address.js';
 import { SitemapFetchError } from '../node/fetch-sitemap.js';
 import { HttpClient, type HttpClientOptions } from '../node/http/client.js';
-import { seconds, UsageError } from './args.js';
+import { UsageError } from './args.js';
+import type { ParsedArgs } from './command.js';
 import { userAgent } from './version.js';
 
-/** The network options as parsed (`--allow-private`, `--allow-address`, `--timeout`, `--user-agent`). */
-export interface NetworkValues {
-  'allow-private'?: boolean | undefined;
-  'allow-address'?: string[] | undefined;
-  timeout?: string | undefined;
-  'user-agent'?: string | undefined;
-}
-
-/** The client options the network options say; throws a UsageError for a bad value. */
-export function httpClientOptions(values: NetworkValues): HttpClientOptions {
-  const ranges = values['allow-address'] ?? [];
+/** The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`, `--user-agent`); throws a UsageError for a bad value. */
+export function httpClientOptions(args: ParsedArgs): HttpClientOptions {
+  const ranges = args.list('allow-address');
   for (const range of ranges) {
     if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
-  const timeoutMs = seconds(values.timeout, '--timeout');
+  const timeoutMs = args.number('timeout');
   return {
-    userAgent: values['user-agent'] ?? userAgent(),
-    allowPrivate: values['allow-private'] === true,
+    userAgent: args.text('user-agent') ?? userAgent(),
+    allowPrivate: args.flag('allow-private'),
     allowAddresses: ranges,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };

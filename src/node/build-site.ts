@@ -85,6 +85,11 @@ export interface BuildSiteOptions {
    * Without it such a file stops the build before anything is written (`ERR_SITEMAP_FOREIGN_FILE`).
    */
   force?: boolean;
+  /**
+   * Compute everything (pages, URLs, files, their names and lastmods, what would be removed) but
+   * write, rename and remove nothing, and leave the state as it was.
+   */
+  dryRun?: boolean;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
   onProgress?: (progress: BuildProgress) => void;
@@ -137,6 +142,8 @@ export interface BuildSiteResult {
    * as it was) and the state was not saved. A site with pages and nothing to list is a problem.
    */
   committed: boolean;
+  /** Present on a dry run: nothing was written; `committed` and the files say what a real build would do. */
+  dryRun?: true;
   indexFile: BuiltFile;
   /** Where the index will be served: the URL for robots.txt and search consoles. */
   indexUrl: string;
@@ -431,8 +438,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // index last. A failure or a kill before the index's rename leaves the previous set as it was.
   progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
   const batch = new FileBatch();
+  const dryRun = options.dryRun === true;
   // Temporary files of a run killed between staging and renaming (the previous set stayed whole).
-  await FileBatch.removeStale(outDir, (target) => target === indexName || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
+  if (!dryRun) await FileBatch.removeStale(outDir, (target) => target === indexName || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];
@@ -465,7 +473,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         files.push({ name: fileName, status: 'unchanged', urls: child.urls, bytes, lastmod });
         continue;
       }
-      await batch.stage(join(outDir, fileName), content());
+      if (!dryRun) await batch.stage(join(outDir, fileName), content());
       files.push({ name: fileName, status: 'written', urls: child.urls, bytes, lastmod });
     }
     const refs: SitemapRef[] = [...nextFiles].map(([fileName, file]) => ({ loc: sitemapsUrl + fileName, lastmod: file.lastmod }));
@@ -474,12 +482,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
     const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
     // Staged last: its rename is the commit point.
-    if (!unchanged) await batch.stage(join(outDir, indexName), indexText);
+    if (!unchanged && !dryRun) await batch.stage(join(outDir, indexName), indexText);
     const indexLastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
     nextFiles.set(indexName, { hash: indexHash, lastmod: indexLastmod, urls: refs.length });
     const indexFile: BuiltFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod: indexLastmod };
 
-    await batch.commit();
+    if (!dryRun) await batch.commit();
 
     // After the commit: the files of this set that the new index does not name. Those the state says
     // the last build wrote, and children of runs killed after their renames (named like ours, with a
@@ -489,11 +497,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const tokenChild = tokenChildPattern(name);
     for (const file of await readdir(outDir).catch(() => [] as string[])) if (tokenChild.test(file) && !nextFiles.has(file)) stale.add(file);
     for (const old of [...stale].sort()) {
+      if (dryRun) {
+        files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
+        continue;
+      }
       await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
         throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, old)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
       });
       files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     }
+    if (dryRun) return { ...common, committed: true, dryRun: true, indexFile, files, listed, durationMs: Date.now() - started };
     if (state.indexName !== undefined && state.indexName !== indexName) {
       // The previous build's index under its old name, unless another program has written there since.
       if ((await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined) await rm(join(outDir, state.indexName), { force: true });

@@ -17,6 +17,7 @@
 
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat, readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { ioErrorReason } from './io-errors.js';
@@ -49,19 +50,26 @@ export class StagedOutput {
   readonly outDir: string;
   /** Where the files of the new set are written before `commit`. */
   readonly tempDir: string;
+  /** A dry run: the set is staged outside the target directory and `commit` only says what it would do. */
+  readonly dryRun: boolean;
   private done = false;
 
-  private constructor(outDir: string, tempDir: string) {
+  private constructor(outDir: string, tempDir: string, dryRun: boolean) {
     this.outDir = outDir;
     this.tempDir = tempDir;
+    this.dryRun = dryRun;
   }
 
-  static async create(outDir: string): Promise<StagedOutput> {
+  static async create(outDir: string, options: { dryRun?: boolean } = {}): Promise<StagedOutput> {
+    if (options.dryRun === true) {
+      // Nothing in or under the target directory is created, not even the directory itself.
+      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true);
+    }
     try {
       await ensureDirectory(outDir);
       await removeStaleTempDirs(outDir);
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
-      return new StagedOutput(outDir, tempDir);
+      return new StagedOutput(outDir, tempDir, false);
     } catch (error) {
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
     }
@@ -86,11 +94,24 @@ export class StagedOutput {
     }
   }
 
-  /** Commits the set (see the top of this file) and returns the names of the files removed after. */
+  /**
+   * Commits the set (see the top of this file) and returns the names of the files removed after. A
+   * dry run moves and removes nothing, and returns the names it would remove.
+   */
   async commit(plan: CommitPlan): Promise<string[]> {
     const keep = new Set(plan.children.map((file) => file.name));
     if (plan.entry !== undefined) keep.add(plan.entry.name);
     const removed: string[] = [];
+    if (this.dryRun) {
+      try {
+        for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(this.outDir, name)))) removed.push(name);
+        const names = await readdir(this.outDir).catch(() => [] as string[]);
+        for (const name of names) if (!keep.has(name) && !removed.includes(name) && plan.isOwned(name)) removed.push(name);
+        return removed.sort();
+      } finally {
+        await this.abort();
+      }
+    }
     try {
       try {
         for (const name of plan.removeFirst ?? []) {

@@ -77,6 +77,12 @@ export interface WriteSitemapsOptions {
   onProgress?: (progress: WriteProgress) => void;
   progressIntervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * Compute the whole set (every file, its name, size and lastmod) but write nothing into `outDir`:
+   * the files are made in a temporary directory of the system and removed. The summary says what a
+   * real run would write and remove.
+   */
+  dryRun?: boolean;
 }
 
 export interface WriteProgress {
@@ -119,6 +125,8 @@ export interface WriteSummary {
   /** Files of an earlier run that the new set replaced and removed. */
   removed: string[];
   durationMs: number;
+  /** Present on a dry run: nothing was written or removed; the summary says what would be. */
+  dryRun?: true;
 }
 
 /** The limits in force: a profile, optionally lowered. */
@@ -224,7 +232,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     },
   );
 
-  const staged = await StagedOutput.create(options.outDir);
+  const staged = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true });
   try {
     background = new ParallelFileWriter({ gzipLevel, workers });
   } catch (error) {
@@ -374,6 +382,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       diskBytes: all.reduce((sum, f) => sum + f.diskBytes, 0),
       removed,
       durationMs: performance.now() - started,
+      ...(options.dryRun === true ? { dryRun: true as const } : {}),
     };
   } finally {
     await background.destroy();

@@ -342,6 +342,38 @@ describe('sitemapkit build', () => {
     assert.equal(readSet(mtimeSite).get(BASE), '2023-05-06T07:08:09Z');
   });
 
+  it('--dry-run computes the whole build and writes nothing: what it reports is what the real build does', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page({ title: 'Home' }), 'posts/a.html': page({ title: 'A' }), 'docs/b.html': page({ title: 'B' }) });
+    assert.equal((await build(site, T1)).code, 0);
+    const snapshot = (): Map<string, string> => {
+      const files = new Map<string, string>();
+      const walk = (dir: string): void => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) walk(path);
+          else files.set(path, readFileSync(path).toString('base64'));
+        }
+      };
+      walk(site);
+      return files;
+    };
+    writeSite(site, { 'posts/a.html': page({ title: 'A', body: '<p>Changed.</p>' }), 'posts/c.html': page({ title: 'C' }) });
+    rmSync(join(site, 'docs'), { recursive: true });
+    const before = snapshot();
+    const dry = await build(site, T1 + 60, ['--dry-run']);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal((dry.json as unknown as { dryRun?: boolean }).dryRun, true);
+    assert.deepEqual(snapshot(), before, 'no file written, renamed or removed, the state included');
+    const text = await runCli(['build', site, '--base-url', BASE, '--dry-run'], { cwd: site, env: { SOURCE_DATE_EPOCH: String(T1 + 60) } });
+    assert.match(text.stdout, /^Dry run, nothing written: would list 3 URLs/);
+    assert.match(text.stdout, /files that would change: .*\(removed\)/);
+    const real = await build(site, T1 + 60);
+    assert.deepEqual(dry.json.files, real.json.files);
+    assert.deepEqual(dry.json.indexFile, real.json.indexFile);
+    assert.deepEqual([dry.json.newPages, dry.json.changedPages, dry.json.removedPages], [real.json.newPages, real.json.changedPages, real.json.removedPages]);
+  });
+
   it('refuses bad usage with exit 2 and a one-line reason', async () => {
     const site = tempDir('sitemapkit-build-');
     const cases: [string[], RegExp][] = [
@@ -351,7 +383,8 @@ describe('sitemapkit build', () => {
       [['build', site, '--base-url', BASE, '--trailing-slash', 'sometimes'], /--trailing-slash/],
       [['build', site, '--base-url', BASE, '--initial-lastmod', 'yesterday'], /--initial-lastmod/],
       [['build', site, '--base-url', 'ftp://example.com/'], /base-url|http/],
-      [['build', site, '--base-url', BASE, '--dry-run'], /go with --indexnow-key/],
+      // --dry-run is a dry run of the whole build now (issue 23); the IndexNow options still need a key.
+      [['build', site, '--base-url', BASE, '--endpoint', 'https://e.com/indexnow'], /go with --indexnow-key/],
       [['build', site, '--base-url', BASE, '--indexnow-key', 'short'], /--key/],
     ];
     for (const [argv, message] of cases) {

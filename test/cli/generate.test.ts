@@ -146,7 +146,8 @@ test('usage errors exit 2 with one line and no stack trace', async () => {
     [['generate', '--base-url', 'https://e.com/', '--out', 'o'], /no input/],
     [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--index', 'sometimes'], /--index must be one of auto, always, never/],
     [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--max-urls', 'lots'], /--max-urls needs a whole number/],
-    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--bogus'], /Unknown option '--bogus'/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--bogus'], /^sitemapkit generate: unknown option --bogus\n/],
+    [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--max-byte', '1M'], /^sitemapkit generate: unknown option --max-byte; did you mean --max-bytes\?\n/],
     [['generate', 'missing.txt', '--base-url', 'https://e.com/', '--out', 'o'], /cannot read missing\.txt: no such file/],
     [['generate', 'x.txt', '--base-url', 'ftp://e.com/', '--out', 'o'], /ftp/],
     [['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--max-urls', '60000'], /max URLs must be a whole number from 1 to 50000/],
@@ -509,4 +510,46 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   assert.equal(lines.length, 12, tty.stderr);
   const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir });
   assert.equal(pipe.stderr.trim().split('\n').length, 2007);
+});
+
+test('--dry-run makes the whole set and writes nothing: what it prints is what a real run writes', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'a.txt'), Array.from({ length: 30 }, (_, i) => `https://e.com/a${i}`).join('\n') + '\n');
+  writeFileSync(join(dir, 'b.txt'), Array.from({ length: 25 }, (_, i) => `https://e.com/b${i}`).join('\n') + '\n');
+  const common = ['--base-url', 'https://e.com/', '--out', 'out', '--max-urls', '10'];
+  // Into a folder that does not exist: not even the folder is made.
+  const first = await runCli(['generate', 'a.txt', ...common, '--dry-run'], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^Dry run, nothing written: would write 30 URLs in 3 sitemaps and an index/);
+  assert.equal(existsSync(join(dir, 'out')), false);
+  // Over an existing set: every file stays as it was, and the names printed are those a real run writes.
+  assert.equal((await runCli(['generate', 'a.txt', ...common], { cwd: dir })).code, 0);
+  const before = new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]));
+  const dry = await runCli(['generate', 'b.txt', ...common, '--dry-run', '--format', 'json'], { cwd: dir });
+  assert.equal(dry.code, 0, dry.stderr);
+  const planned = JSON.parse(dry.stdout);
+  assert.equal(planned.dryRun, true);
+  assert.deepEqual(new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))])), before);
+  const real = JSON.parse((await runCli(['generate', 'b.txt', ...common, '--json'], { cwd: dir })).stdout);
+  assert.deepEqual(
+    planned.sitemaps.map((f: { name: string; urls: number; bytes: number }) => [f.name, f.urls, f.bytes]),
+    real.sitemaps.map((f: { name: string; urls: number; bytes: number }) => [f.name, f.urls, f.bytes]),
+  );
+  assert.deepEqual(planned.removed, real.removed);
+  assert.ok(planned.removed.length > 0, 'the old children would be removed');
+});
+
+test('-v lists every file in the summary and, on a terminal, every problem', async () => {
+  const dir = tempDir();
+  const lines = [...Array.from({ length: 12 }, (_, i) => `https://e.com/p${i}`), ...Array.from({ length: 7 }, (_, i) => `not a url ${i}`)];
+  writeFileSync(join(dir, 'u.txt'), lines.join('\n') + '\n');
+  const argv = ['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out', '--max-urls', '1'];
+  const plain = await runCli(argv, { cwd: dir, tty: true });
+  const verbose = await runCli([...argv, '-v'], { cwd: dir, tty: true });
+  assert.equal(plain.code, 1);
+  assert.equal(verbose.code, 1);
+  assert.match(plain.stdout, /\.\.\. 4 more/);
+  assert.equal((verbose.stdout.match(/: 1 URL, /g) ?? []).length, 12);
+  assert.equal((plain.stderr.match(/not a url/g) ?? []).length, 5);
+  assert.equal((verbose.stderr.match(/not a url/g) ?? []).length, 7);
 });

@@ -1,6 +1,6 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { runCli } from '../helpers/cli.js';
@@ -149,8 +149,14 @@ describe('sitemapkit indexnow', () => {
     const bad = await runCli(['indexnow', '--key', 'bad key!', '--out', dir], { cwd: dir });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--key/);
-    const mixed = await runCli(['build', dir, '--base-url', BASE, '--indexnow-key', KEY, '--dry-run', '--json'], { cwd: dir });
+    const mixed = await runCli(['indexnow', '--key', KEY, '--out', dir, '--dry-run', '--json'], { cwd: dir });
     assert.equal(mixed.code, 2);
     assert.match(mixed.stderr, /--dry-run prints the payloads on standard output; it cannot be combined with --json/);
+    // build --dry-run is a dry run of the whole build (issue 23): it sends nothing, and --json is its summary.
+    writeSite(dir, { 'index.html': page({ title: 'Home' }) });
+    const dry = await runCli(['build', dir, '--base-url', BASE, '--indexnow-key', KEY, '--dry-run', '--json'], { cwd: dir });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(JSON.parse(dry.stdout).dryRun, true);
+    assert.deepEqual(readdirSync(dir), ['index.html']);
   });
 });

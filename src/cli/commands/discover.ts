@@ -4,145 +4,49 @@
 import type { WriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
-import { byteSize, choice, positiveInteger, seconds, UsageError, usageFailure } from '../args.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
-import { USER_AGENT_HELP, userAgent } from '../version.js';
+import { userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
 import { assumedHttpsUrl, httpsUnreachable, isHttpUrl, noHttpsHint, schemeNotice } from '../fetch-input.js';
 
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
-export const DISCOVER_HELP = `Usage: sitemapkit discover URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]
-
-Find every sitemap a site publishes and every URL in them, the way a search
-engine does: robots.txt Sitemap: lines (RFC 9309), then, when it names none,
-the well-known paths (sitemap.xml, sitemap_index.xml, sitemap-index.xml, their
-.gz forms, sitemap.txt, sitemap, sitemap_news.xml, sitemap-news.xml); indexes
-are followed recursively. Every document is read like "sitemapkit read" does
-(XML, index, RSS, Atom, text; gzip; any encoding) and its problems are kept.
-
-URL is a site (https://example.com/), a robots.txt URL, or a sitemap URL.
-Without a scheme (example.com) it is tried over https, never over plain http.
-
-Output, --format:
-  tree   (default on a terminal) robots.txt → indexes → sitemaps, each with
-         HTTP status, format, URLs, bytes, time and problems; then totals
-  jsonl  (default otherwise) one JSON object per line, as they are found:
-           {"type":"url","sitemap":"https://…/s1.xml","loc":"https://…/a",…}
-           {"type":"sitemap","url":"https://…/s1.xml","status":200,"format":"urlset",…}
-         and a last {"type":"totals",…}
-  urls   the page URLs only, one per line
-  csv    loc,lastmod,changefreq,priority,sitemap (with a header)
-Problems go to standard error (URL:LINE:COL: severity code message, the
-position when known, 1-based) except in the tree, which lists them under
-each document. A document whose body was cut short (fetch/truncated,
-fetch/timeout) failed; the URLs read from it before the cut are output, and
-its sitemap line says "cut" with the failure's code; the totals count them
-apart (cut, urlsFromCut).
-
-Options:
-  --out FILE            write the output to FILE (replaced whole at the end)
-  --probe               probe the well-known paths even when robots.txt names sitemaps
-  --respect-robots      do not fetch sitemaps robots.txt disallows for us
-  --cross-host MODE     a child on another host than its index: warn (default:
-                        follow, and say whether that host's robots.txt
-                        cross-submits it) or deny (do not fetch)
-  --allow-private       fetch from loopback, private and link-local addresses
-                        (refused by default: an index from a stranger must not
-                        reach your network)
-  --allow-address CIDR  allow this non-public range only (repeatable), e.g.
-                        --allow-address 127.0.0.1/32
-  --user-agent UA       ${USER_AGENT_HELP}
-  --concurrency N       requests at once (default 16)
-  --per-host N          requests at once to one host (default 4)
-  --timeout S           seconds per request, whole body included (default 30)
-  --run-timeout S       seconds for the whole run (default: none)
-  --retries N           retries on connection errors, 408, 429, 5xx (default 3)
-  --max-redirects N     redirects followed per request (default 5)
-  --max-bytes N         bytes per document after decompression (default 100M;
-                        K, M, G allowed)
-  --max-depth N         index levels followed (default 5)
-  --max-sitemaps N      sitemaps fetched at most (default 50,000)
-  --cache DIR           keep ETag / Last-Modified and the documents in DIR and
-                        send conditional requests; a 304 reuses the copy
-  -q, --quiet           no progress line; report only errors
-  -h, --help            this help
-
-Exit status: 0 every document was read cleanly, 1 some document failed or had
-errors (or nothing was found), 2 usage error.
-
-Examples:
-  sitemapkit discover https://www.example.com/
-  sitemapkit discover https://www.example.com/ --format urls --out urls.txt
-  sitemapkit discover https://www.example.com/sitemap_index.xml --format jsonl | jq .
-`;
-
-const OPTIONS = {
-  format: { type: 'string' },
-  out: { type: 'string' },
-  probe: { type: 'boolean' },
-  'respect-robots': { type: 'boolean' },
-  'cross-host': { type: 'string' },
-  'allow-private': { type: 'boolean' },
-  'allow-address': { type: 'string', multiple: true },
-  'user-agent': { type: 'string' },
-  concurrency: { type: 'string' },
-  'per-host': { type: 'string' },
-  timeout: { type: 'string' },
-  'run-timeout': { type: 'string' },
-  retries: { type: 'string' },
-  'max-redirects': { type: 'string' },
-  'max-bytes': { type: 'string' },
-  'max-depth': { type: 'string' },
-  'max-sitemaps': { type: 'string' },
-  cache: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
-const FORMATS: readonly OutputFormat[] = ['tree', 'jsonl', 'urls', 'csv'];
-
-/** A whole number, 0 allowed. */
-function count(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} needs a whole number, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-function parseOptions(values: Record<string, unknown>): DiscoverOptions {
-  const options: DiscoverOptions = { userAgent: (values['user-agent'] as string | undefined) ?? userAgent() };
+function parseOptions(args: ParsedArgs): DiscoverOptions {
+  const options: DiscoverOptions = { userAgent: args.text('user-agent') ?? userAgent() };
   const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
     if (value !== undefined) options[key] = value;
   };
-  set('probe', values.probe as boolean | undefined);
-  set('respectRobots', values['respect-robots'] as boolean | undefined);
-  set('crossHost', choice(values['cross-host'] as string | undefined, '--cross-host', ['warn', 'deny'] as const));
-  set('allowPrivate', values['allow-private'] as boolean | undefined);
-  const ranges = values['allow-address'] as string[] | undefined;
-  for (const range of ranges ?? []) {
+  if (args.flag('probe')) options.probe = true;
+  if (args.flag('respect-robots')) options.respectRobots = true;
+  set('crossHost', args.choice<'warn' | 'deny'>('cross-host'));
+  if (args.flag('allow-private')) options.allowPrivate = true;
+  const ranges = args.list('allow-address');
+  for (const range of ranges) {
     if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
-  set('allowAddresses', ranges);
-  set('concurrency', positiveInteger(values.concurrency as string | undefined, '--concurrency'));
-  set('perHostConcurrency', positiveInteger(values['per-host'] as string | undefined, '--per-host'));
-  set('timeoutMs', seconds(values.timeout as string | undefined, '--timeout'));
-  set('runTimeoutMs', seconds(values['run-timeout'] as string | undefined, '--run-timeout'));
-  set('retries', count(values.retries as string | undefined, '--retries'));
-  set('maxRedirects', count(values['max-redirects'] as string | undefined, '--max-redirects'));
-  set('maxBodyBytes', byteSize(values['max-bytes'] as string | undefined, '--max-bytes'));
-  set('maxDepth', count(values['max-depth'] as string | undefined, '--max-depth'));
-  set('maxSitemaps', positiveInteger(values['max-sitemaps'] as string | undefined, '--max-sitemaps'));
-  set('cacheDir', values.cache as string | undefined);
+  if (ranges.length > 0) options.allowAddresses = ranges;
+  set('concurrency', args.number('concurrency'));
+  set('perHostConcurrency', args.number('per-host'));
+  set('timeoutMs', args.number('timeout'));
+  set('runTimeoutMs', args.number('run-timeout'));
+  set('retries', args.number('retries'));
+  set('maxRedirects', args.number('max-redirects'));
+  set('maxBodyBytes', args.number('max-bytes'));
+  set('maxDepth', args.number('max-depth'));
+  set('maxSitemaps', args.number('max-sitemaps'));
+  set('cacheDir', args.text('cache'));
   return options;
 }
 
@@ -278,7 +182,7 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
 }
 
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; args: string[] }>>['values'];
+  let args: ParsedArgs;
   let positionals: string[];
   let format: OutputFormat;
   let options: DiscoverOptions;
@@ -286,11 +190,13 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   let inputs: string[];
   const assumed = new Set<string>();
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true }));
-    if (values.help === true) {
-      io.stdout.write(DISCOVER_HELP);
+    const parsed = parseOrHelp(DISCOVER, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
       return EXIT_OK;
     }
+    args = parsed;
+    positionals = args.positionals;
     if (positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
     inputs = positionals.map((text) => {
       if (isHttpUrl(text)) return text;
@@ -299,27 +205,27 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       assumed.add(url);
       return url;
     });
-    const chosen = choice(values.format, '--format', FORMATS);
-    format = chosen ?? (io.stdout.isTTY === true && values.out === undefined ? 'tree' : 'jsonl');
-    options = parseOptions(values);
+    format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
+    options = parseOptions(args);
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) return usageFailure(io, 'discover', (error as Error).message);
+    if (error instanceof UsageError) return usageFailure(io, 'discover', error.message);
     throw error;
   }
-  const quiet = values.quiet === true;
+  const quiet = args.flag('quiet');
   for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
 
   // Made before the output file, so that nothing is left behind if the options are refused.
   const run = discoverSitemaps(inputs, options);
-  const target = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
+  const outFile = args.text('out');
+  const target = outFile !== undefined ? resolve(io.cwd, outFile) : undefined;
   const temp = target !== undefined ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
   if (temp !== undefined) {
     try {
       file = (await open(temp, 'w')).createWriteStream();
     } catch (error) {
-      io.stderr.write(`sitemapkit discover: cannot write ${values.out ?? temp}: ${ioErrorReason(error)}\n`);
+      io.stderr.write(`sitemapkit discover: cannot write ${outFile ?? temp}: ${ioErrorReason(error)}\n`);
       return EXIT_FATAL;
     }
   }

@@ -2,7 +2,6 @@
 // The build state knows each page's content hash and what was last accepted; only the difference is
 // submitted, and a payload is recorded as submitted only once the endpoint accepted it.
 
-import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { indexNowEndpoint, indexNowKeyFileUrl, indexNowKeyProblem, indexNowPayloads, type IndexNowPayload } from '../../core/indexnow.js';
@@ -13,68 +12,10 @@ import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
-import { USER_AGENT_HELP, userAgent } from '../version.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { INDEXNOW } from '../declarations.js';
+import { userAgent } from '../version.js';
 import { ProblemPrinter } from '../problems.js';
-
-export const INDEXNOW_HELP = `Usage: sitemapkit indexnow --key KEY [--out DIR | --state FILE] [options]
-
-Submit to IndexNow (Bing, Yandex, Seznam, Naver, Yep…; Google does not take
-part) the URLs that were added to the sitemap, whose content changed, or that
-left it (deleted, now noindex or a redirect) since the last submission that
-was accepted, as recorded in the build state of "sitemapkit build". URLs are
-posted per host in batches of at most 10,000. A batch is recorded as
-submitted only when the endpoint accepts it (200 or 202), so a failed run
-can simply be repeated.
-
-Options:
-  --key KEY              your IndexNow key: 8 to 128 letters, digits or '-'
-  --key-location URL     where the key file is, when not at https://HOST/KEY.txt
-  --write-key-file       write KEY.txt (containing the key) into the output folder,
-                         which must then be published with the site
-  --endpoint URL         default https://api.indexnow.org/indexnow (shares with
-                         every participating engine); e.g. https://www.bing.com/indexnow
-  --out DIR              the folder "sitemapkit build" wrote to (default: .)
-  --state FILE           the build state (default OUT/${DEFAULT_STATE_PATH.replace(/\\/g, '/')})
-  --dry-run              print the payloads (one JSON object per line) and send nothing
-  --retries N            retries of a batch on 429, 5xx and connection errors (default 3)
-  --user-agent UA        ${USER_AGENT_HELP}
-  --json                 print the results as JSON on standard output
-  -q, --quiet            print only problems
-  -h, --help             this help
-
-The endpoint's answers: 200 and 202 accepted (202: the key is being checked);
-400 bad request; 403 the key file is missing or does not hold the key; 422 URLs
-not on the key's host, or a key the endpoint refuses; 429 too many requests
-(waited for, as Retry-After says, and retried).
-
-Exit status: 0 submitted (or nothing to submit), 1 some batch was refused or
-could not be sent, 2 usage or fatal error.
-
-Examples:
-  sitemapkit build public --base-url https://www.example.com/
-  sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --write-key-file
-  sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --dry-run
-`;
-
-/** The options `build --indexnow-key` shares with this command. */
-export const INDEXNOW_OPTIONS = {
-  'key-location': { type: 'string' },
-  endpoint: { type: 'string' },
-  'write-key-file': { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  retries: { type: 'string' },
-  'user-agent': { type: 'string' },
-} as const;
-
-const OPTIONS = {
-  key: { type: 'string' },
-  out: { type: 'string' },
-  state: { type: 'string' },
-  ...INDEXNOW_OPTIONS,
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 export interface IndexNowSettings {
   key: string;
@@ -87,44 +28,30 @@ export interface IndexNowSettings {
 }
 
 /** Checks the IndexNow options; throws UsageError. */
-export function indexNowSettings(values: {
-  key?: string | undefined;
-  'key-location'?: string | undefined;
-  endpoint?: string | undefined;
-  'write-key-file'?: boolean | undefined;
-  'dry-run'?: boolean | undefined;
-  retries?: string | undefined;
-  'user-agent'?: string | undefined;
-  json?: boolean | undefined;
-}): IndexNowSettings {
-  if (values.key === undefined) throw new UsageError('--key KEY is required (your IndexNow key, also published as KEY.txt on your site)');
-  const problem = indexNowKeyProblem(values.key);
+export function indexNowSettings(args: ParsedArgs, key: string | undefined): IndexNowSettings {
+  if (key === undefined) throw new UsageError('--key KEY is required (your IndexNow key, also published as KEY.txt on your site)');
+  const problem = indexNowKeyProblem(key);
   if (problem !== undefined) throw new UsageError(`--key: ${problem}`);
   let endpoint: string;
   try {
-    endpoint = indexNowEndpoint(values.endpoint);
+    endpoint = indexNowEndpoint(args.text('endpoint'));
   } catch (error) {
     throw new UsageError(`--endpoint: ${(error as Error).message}`);
   }
-  if (values['dry-run'] === true && values.json === true) {
-    throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
+  const keyLocation = args.text('key-location');
+  if (keyLocation !== undefined && !/^https?:\/\/[^/]/i.test(keyLocation)) {
+    throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(keyLocation)}`);
   }
-  if (values['key-location'] !== undefined && !/^https?:\/\/[^/]/i.test(values['key-location'])) {
-    throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(values['key-location'])}`);
-  }
-  let retries: number | undefined;
-  if (values.retries !== undefined) {
-    if (!/^\d{1,2}$/.test(values.retries)) throw new UsageError(`--retries must be a whole number from 0 to 99, got ${JSON.stringify(values.retries)}`);
-    retries = Number(values.retries);
-  }
+  const retries = args.number('retries');
+  const agent = args.text('user-agent');
   return {
-    key: values.key,
-    ...(values['key-location'] !== undefined ? { keyLocation: values['key-location'] } : {}),
+    key,
+    ...(keyLocation !== undefined ? { keyLocation } : {}),
     endpoint,
-    writeKeyFile: values['write-key-file'] === true,
-    dryRun: values['dry-run'] === true,
+    writeKeyFile: args.flag('write-key-file'),
+    dryRun: args.flag('dry-run'),
     ...(retries !== undefined ? { retries } : {}),
-    ...(values['user-agent'] !== undefined ? { userAgent: values['user-agent'] } : {}),
+    ...(agent !== undefined ? { userAgent: agent } : {}),
   };
 }
 
@@ -229,30 +156,29 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
 }
 
 export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    return usageFailure(io, 'indexnow', (error as Error).message);
-  }
-  if (values.help === true) {
-    io.stdout.write(INDEXNOW_HELP);
-    return EXIT_OK;
-  }
+  let args: ParsedArgs;
   let settings: IndexNowSettings;
   try {
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; the output folder is given with --out DIR`);
-    settings = indexNowSettings(values);
+    const parsed = parseOrHelp(INDEXNOW, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (args.flag('dry-run') && args.choice('format') === 'json') {
+      throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
+    }
+    settings = indexNowSettings(args, args.text('key'));
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'indexnow', error.message);
+    if (error instanceof UsageError) return usageFailure(io, 'indexnow', /^unexpected argument/.test(error.message) ? `${error.message}; the output folder is given with --out DIR` : error.message);
     throw error;
   }
-  const outDir = resolve(io.cwd, values.out ?? '.');
-  const statePath = values.state !== undefined ? resolve(io.cwd, values.state) : join(outDir, DEFAULT_STATE_PATH);
-  const json = values.json === true;
+  const outDir = resolve(io.cwd, args.text('out') ?? '.');
+  const state = args.text('state');
+  const statePath = state !== undefined ? resolve(io.cwd, state) : join(outDir, DEFAULT_STATE_PATH);
+  const json = args.choice('format') === 'json';
   try {
-    const { ok, summary } = await submitPending(settings, { statePath, outDir, io, quiet: values.quiet === true || json });
+    const { ok, summary } = await submitPending(settings, { statePath, outDir, io, quiet: args.flag('quiet') || json });
     if (json) io.stdout.write(JSON.stringify({ ...summary, ok }, null, 2) + '\n');
     return ok ? EXIT_OK : EXIT_PROBLEMS;
   } catch (error) {

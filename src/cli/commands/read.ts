@@ -1,104 +1,20 @@
 // `sitemapkit read`: sitemaps (any format, plain or gzipped, any encoding) → entries on stdout,
 // problems on stderr as FILE:LINE:COL: severity code message (problems.ts).
 
-import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
-import { byteSize, UsageError, usageFailure } from '../args.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { READ } from '../declarations.js';
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
 import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
-import { USER_AGENT_HELP } from '../version.js';
-
-export const READ_HELP = `Usage: sitemapkit read FILE|URL|-... [--format jsonl|csv|tsv|urls] [options]
-
-Read sitemaps and print their entries: urlsets, sitemap indexes, RSS 2.0 and
-Atom feeds, and text sitemaps (one URL per line), plain or gzipped, in any
-encoding. The format, the compression and the encoding are recognised by the
-content, never by the file name. Nothing is made up or repaired: an entry whose
-URL cannot be trusted is left out, and every problem is reported.
-
-Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit
-validate" fetches it (private addresses refused, a deadline, retries,
-redirects checked, byte caps); several are read one after the other. An
-address without a scheme that names no file (example.com/sitemap.xml) is
-tried over https, never over plain http.
-
-Output (standard output), --format:
-  jsonl   (default) one JSON object per line. A page is the entry itself, with
-          every field read, extensions included:
-            {"loc":"https://example.com/a","lastmod":"2024-05-01","images":[...]}
-          (the JSON Lines input of "sitemapkit generate"). A child of a sitemap
-          index is wrapped:  {"sitemap":{"loc":"https://example.com/s1.xml"}}
-  csv     a header, then loc,lastmod,changefreq,priority per page (RFC 4180
-          quoting); for a sitemap index the columns are loc,lastmod. The first
-          entry decides the columns.
-  tsv     the same with tabs; a tab, newline or backslash inside a value is
-          written \\t, \\n, \\r or \\\\.
-  urls    one loc per line, pages and index children alike.
-  Values are printed as written in the sitemap (trimmed): an invalid lastmod or
-  priority is printed as is, and reported.
-
-Problems (standard error), one per line:
-  FILE:LINE:COL: severity code message (hint)
-  e.g.  sitemap.xml:12:5: error xml/raw-ampersand a raw "&" in text; ...
-  LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names
-  standard input. Codes are stable; see docs/rules.md. On a terminal, lines
-  are cut to its width and each code is shown 5 times per file, then counted.
-
-Options:
-  --format FMT          jsonl (default), csv, tsv or urls
-  --max-bytes N         stop after N bytes of decompressed input (default 100M),
-                        and of a URL's body; N may end in K, M or G (powers of
-                        1024)
-  --max-entries N       stop after N entries (default 1,000,000)
-  --max-depth N         skip elements nested deeper than N (default 256)
-  --max-value-length N  skip values (and text lines) longer than N characters
-                        (default 1M)
-  --allow-private       fetch from loopback, private and link-local addresses
-  --allow-address CIDR  allow this non-public range only (repeatable)
-  --timeout S           seconds per request, whole body included (default 30)
-  --user-agent UA       ${USER_AGENT_HELP}
-  --summary             after each input, one line on standard error: format,
-                        entries, problems and bytes read
-  -q, --quiet           report only errors (not warnings and notes)
-  -h, --help            this help
-
-A budget that is exceeded is an error like any other (budget/...): what was
-read up to it is printed and reading stops (or, for depth and value length, the
-part is skipped). A gzip bomb costs the --max-bytes budget, never more.
-
-Exit status: 0 no errors (warnings allowed), 1 some input had errors,
-2 usage error or an input could not be read.
-
-Examples:
-  sitemapkit read sitemap.xml
-  sitemapkit read sitemap-index.xml --format urls
-  curl -s https://example.com/sitemap.xml.gz | sitemapkit read - --format csv > urls.csv
-  sitemapkit read urls.txt --max-entries 50000 --summary
-  sitemapkit read https://example.com/sitemap.xml.gz --format urls
-`;
-
-const OPTIONS = {
-  format: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  'max-entries': { type: 'string' },
-  'max-depth': { type: 'string' },
-  'max-value-length': { type: 'string' },
-  summary: { type: 'boolean' },
-  'allow-private': { type: 'boolean' },
-  'allow-address': { type: 'string', multiple: true },
-  timeout: { type: 'string' },
-  'user-agent': { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 /** A read shorter than this shows no progress line… */
 const PROGRESS_DELAY_MS = 500;
@@ -106,7 +22,6 @@ const PROGRESS_DELAY_MS = 500;
 const PROGRESS_LARGE_ENTRIES = 20_000;
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
-const OUTPUT_FORMATS: readonly OutputFormat[] = ['jsonl', 'csv', 'tsv', 'urls'];
 
 // ---------------------------------------------------------------------------------------------------
 // Output
@@ -175,46 +90,36 @@ function summaryLine(file: string, s: SitemapSummary): string {
 // ---------------------------------------------------------------------------------------------------
 
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    return usage(io, (error as Error).message);
-  }
-  if (values.help === true) {
-    io.stdout.write(READ_HELP);
-    return EXIT_OK;
-  }
-
-  let format: OutputFormat = 'jsonl';
+  let args: ParsedArgs;
   const options: ParseSitemapOptions = { cwd: io.cwd };
   let client: LazyHttpClient;
   try {
-    if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
-    if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
-    if (values.format !== undefined) {
-      if (!(OUTPUT_FORMATS as readonly string[]).includes(values.format)) {
-        throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);
-      }
-      format = values.format as OutputFormat;
+    const parsed = parseOrHelp(READ, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
     }
-    const maxBytes = byteSize(values['max-bytes'], '--max-bytes');
-    const maxEntries = byteSize(values['max-entries'], '--max-entries');
-    const maxDepth = byteSize(values['max-depth'], '--max-depth');
-    const maxValueLength = byteSize(values['max-value-length'], '--max-value-length');
-    if (maxBytes !== undefined) options.maxBytes = maxBytes;
-    if (maxEntries !== undefined) options.maxEntries = maxEntries;
-    if (maxDepth !== undefined) options.maxDepth = maxDepth;
-    if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
-    client = new LazyHttpClient(httpClientOptions(values));
+    args = parsed;
+    if (args.positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
+    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    client = new LazyHttpClient(httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message);
     throw error;
   }
+  const positionals = args.positionals;
+  const format = args.choice<OutputFormat>('format') ?? 'jsonl';
+  const maxBytes = args.number('max-bytes');
+  const maxEntries = args.number('max-entries');
+  const maxDepth = args.number('max-depth');
+  const maxValueLength = args.number('max-value-length');
+  if (maxBytes !== undefined) options.maxBytes = maxBytes;
+  if (maxEntries !== undefined) options.maxEntries = maxEntries;
+  if (maxDepth !== undefined) options.maxDepth = maxDepth;
+  if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
   if (positionals.includes('-') && io.stdin === undefined) return usage(io, 'standard input is not available');
 
-  const quiet = values.quiet === true;
+  const quiet = args.flag('quiet');
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
   const formatter = new Formatter(format, out, (message) => {
@@ -274,7 +179,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         filesDone++;
         const summary = await reading.summary();
         errors += summary.errors;
-        if (values.summary === true) {
+        if (args.flag('summary')) {
           progress.clear();
           io.stderr.write(summaryLine(file, summary));
         }

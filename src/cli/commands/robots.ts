@@ -4,87 +4,35 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { SitemapError, quoteValue } from '../../core/errors.js';
 import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
 import { MAX_ROBOTS_BYTES } from '../../core/robots/robots-txt.js';
 import { ioErrorReason } from '../../node/io-errors.js';
-import { usageFailure } from '../args.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { ROBOTS } from '../declarations.js';
 import { formatBytes } from '../format.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
-export const ROBOTS_HELP = `Usage: sitemapkit robots --sitemap URL [--sitemap URL]... [--file robots.txt] [options]
-
-Add or update the Sitemap: lines of a robots.txt without touching anything
-else, and without duplicates. A sitemap already listed is not added again;
-a line that spells it differently (sitemap:http://EXAMPLE.com:80/s.xml) is
-rewritten in place to the normalised URL, and repeated lines for it are
-removed. Sitemap lines that crawlers skip (no colon after Sitemap, an empty
-or ftp: value, a template placeholder) are reported as FILE:LINE: warning
-on standard error and left as they are. New lines go after the last Sitemap line, or at the end of the file
-after a blank line. Line ends (LF or CRLF) and a UTF-8 BOM are kept. The file
-is created when it does not exist; an up-to-date file is not written at all.
-
-Options:
-  --sitemap URL   the full http(s) URL of a sitemap or sitemap index
-                  (required; repeatable). robots.txt wants complete URLs.
-  --file PATH     the robots.txt to edit (default: robots.txt)
-  --replace       also remove the Sitemap lines of URLs not given here
-  --robots-url URL
-                  where this robots.txt is served. A relative Sitemap line
-                  (Sitemap: /sitemap.xml) resolves against it, so it matches
-                  the --sitemap it names and is rewritten to the full URL.
-                  Default: /robots.txt of the --sitemap URLs' site when they
-                  all share one; otherwise relative lines match nothing
-  --check         write nothing; exit 1 if the file would change (for CI)
-  --dry-run       write nothing; print the resulting file on standard output
-                  (the summary goes to standard error)
-  --json          print the summary as JSON on standard output. Every line
-                  number names the file it counts in: oldLine (the file as it
-                  was), newLine (the file as written); a removed line has no
-                  newLine, an added one no oldLine
-  -q, --quiet     no summary; errors still go to standard error
-  -h, --help      this help
-
-The file is replaced atomically (a temporary file beside it, then a rename)
-and keeps its permissions.
-
-Exit status: 0 done, or with --check already up to date; 1 with --check, the
-file would change; 2 usage error, or the file cannot be read or written.
-
-Examples:
-  sitemapkit robots --sitemap https://www.example.com/sitemap.xml --file public/robots.txt
-  sitemapkit robots --sitemap https://example.com/sitemap-index.xml --replace
-  sitemapkit robots --sitemap https://example.com/sitemap.xml --sitemap https://example.com/news.xml --check
-`;
-
-const OPTIONS = {
-  sitemap: { type: 'string', multiple: true },
-  file: { type: 'string' },
-  replace: { type: 'boolean' },
-  'robots-url': { type: 'string' },
-  check: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 export async function runRobots(argv: string[], io: CliIo): Promise<number> {
-  let values;
+  let args: ParsedArgs;
   try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }));
+    const parsed = parseOrHelp(ROBOTS, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
   } catch (error) {
-    return usageFailure(io, 'robots', (error as Error).message);
+    if (error instanceof UsageError) return usageFailure(io, 'robots', error.message);
+    throw error;
   }
-  if (values.help === true) {
-    io.stdout.write(ROBOTS_HELP);
-    return EXIT_OK;
-  }
-  const sitemaps = values.sitemap ?? [];
+  const dryRun = args.flag('dry-run');
+  const json = args.choice('format') === 'json';
+  const sitemaps = args.list('sitemap');
   if (sitemaps.length === 0) return usageFailure(io, 'robots', '--sitemap URL is required (the full URL of a sitemap, e.g. https://www.example.com/sitemap.xml)');
-  if (values['dry-run'] === true && values.json === true) return usageFailure(io, 'robots', '--dry-run prints the file and --json a summary, both on standard output; choose one');
+  if (dryRun && json) return usageFailure(io, 'robots', '--dry-run prints the file and --json a summary, both on standard output; choose one');
   // Checked before the file is touched, so that a typo changes nothing.
   for (const url of sitemaps) {
     try {
@@ -97,13 +45,14 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
 
   let robotsUrl: string | undefined;
   try {
-    robotsUrl = values['robots-url'] !== undefined ? robotsUrlOption(values['robots-url']) : sharedRobotsUrl(sitemaps);
+    const robotsUrlText = args.text('robots-url');
+    robotsUrl = robotsUrlText !== undefined ? robotsUrlOption(robotsUrlText) : sharedRobotsUrl(sitemaps);
   } catch (error) {
     if (error instanceof SitemapError) return usageFailure(io, 'robots', error.message);
     throw error;
   }
 
-  const name = values.file ?? 'robots.txt';
+  const name = args.text('file') ?? 'robots.txt';
   const path = resolve(io.cwd, name);
   const fail = (message: string): number => {
     io.stderr.write(`sitemapkit robots: ${message}\n`);
@@ -126,10 +75,10 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     }
   }
 
-  const edit = setSitemapLines(original, sitemaps, { replace: values.replace === true, ...(robotsUrl !== undefined ? { robotsUrl } : {}) });
+  const edit = setSitemapLines(original, sitemaps, { replace: args.flag('replace'), ...(robotsUrl !== undefined ? { robotsUrl } : {}) });
   const created = bytes === undefined;
   const changed = edit.changed || created;
-  const write = changed && values.check !== true && values['dry-run'] !== true;
+  const write = changed && !args.flag('check') && !dryRun;
   if (write) {
     try {
       await writeAtomically(path, edit.text);
@@ -139,14 +88,14 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     }
   }
 
-  const quiet = values.quiet === true;
-  if (values['dry-run'] === true) io.stdout.write(edit.text);
-  if (values.json === true) {
+  const quiet = args.flag('quiet');
+  if (dryRun) io.stdout.write(edit.text);
+  if (json) {
     const { text: _text, changed: _changed, ...lists } = edit;
     io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...lists }, null, 2)}\n`);
   } else if (!quiet) {
     const summary = summaryLine(name, edit, created, write || !changed);
-    (values['dry-run'] === true ? io.stderr : io.stdout).write(`${summary}\n`);
+    (dryRun ? io.stderr : io.stdout).write(`${summary}\n`);
   }
   const printer = ProblemPrinter.for(io.stderr, { file: name });
   if (!quiet) {
@@ -167,7 +116,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     printer.print({ severity: 'warning', message: `the file is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)` });
   }
   printer.finish();
-  return values.check === true && changed ? EXIT_PROBLEMS : EXIT_OK;
+  return args.flag('check') && changed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 /** `--robots-url`: an absolute http(s) URL, as given. */

@@ -4,7 +4,6 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
@@ -13,92 +12,18 @@ import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../c
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
-import { REPORT_FORMATS, STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
+import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
 import { formatCount, plural } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { UsageError, choice, usageFailure } from '../args.js';
-import { USER_AGENT_HELP, version } from '../version.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { VALIDATE } from '../declarations.js';
+import { version } from '../version.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
 import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
-
-export const VALIDATE_HELP = `Usage: sitemapkit validate FILE|-... [options]
-
-Check sitemaps the way search engines read them: everything sitemap.xsd,
-siteindex.xsd and Google's image, video and news schemas define, and the
-protocol's rules no schema expresses (URL encoding and length, the location
-scope, limits, duplicates, dates in the future, hreflang groups). Each problem
-has a stable code (docs/rules.md), a line and column, and how to fix it.
-Plain or gzipped, any format (urlset, index, RSS, Atom, text), any encoding.
-
-Input: FILE, - for standard input, or an http(s) URL: the sitemap is fetched
-(as "sitemapkit discover" fetches: private addresses refused, a deadline,
-retries, redirects, byte caps) and its location scope is checked against the
-URL that answered, unless --location says otherwise. An address without a
-scheme that names no file (example.com/sitemap.xml) is tried over https, never
-over plain http.
-
-Options:
-  --location URL      where the sitemap is served (e.g.
-                      https://example.com/blog/sitemap.xml): every URL must have
-                      its scheme, host and port and sit under /blog/
-  --limits PROFILE    current (default: 50,000 URLs, 50 MB, 50,000 sitemaps per
-                      index) or legacy (the 2008 wording: 10 MB, 1,000 sitemaps)
-  --format FMT        stylish (default), json, github (Actions annotations),
-                      sarif (SARIF 2.1.0, for code scanning), junit (CI test
-                      reports)
-  --max-warnings N    exit 1 when there are more than N warnings (default: no
-                      limit)
-  --rule CODE=LEVEL   set a rule's severity: error, warning, info or off; may be
-                      repeated (e.g. --rule loc/duplicate=off)
-  --config FILE       JSON settings: {"rules": {"CODE": "LEVEL"}, "limits":
-                      "legacy", "location": "...", "maxWarnings": 0}; without
-                      it, sitemapkit.config.json in the current directory is
-                      read if there is one. Options given here win.
-  --follow            for a sitemap index, also validate the children it lists:
-                      for a file, each where its URL puts it relative to the
-                      index (the index's URL is --location, else the root of
-                      the child's site: https://example.com/en/sitemap.xml
-                      in public/sitemap.xml is public/en/sitemap.xml), a
-                      child not on disk being an error; for a URL, every
-                      child, fetched
-  --allow-private     fetch from loopback, private and link-local addresses
-  --allow-address CIDR  allow this non-public range only (repeatable)
-  --timeout S         seconds per request, whole body included (default 30)
-  --user-agent UA     ${USER_AGENT_HELP}
-  --now DATE          the date taken as now for "lastmod in the future" (tests)
-  -q, --quiet         report errors only
-  -h, --help          this help
-
-Exit status: 0 no errors (and warnings within --max-warnings), 1 errors or
-too many warnings, 2 usage error or an input that cannot be read.
-
-Examples:
-  sitemapkit validate sitemap.xml
-  sitemapkit validate public/sitemap-index.xml --follow --location https://example.com/sitemap-index.xml
-  sitemapkit validate sitemap.xml.gz --format sarif > sitemap.sarif
-  sitemapkit validate sitemap.xml --rule lastmod/future=off --max-warnings 0
-  sitemapkit validate https://example.com/sitemap_index.xml --follow
-`;
-
-const OPTIONS = {
-  location: { type: 'string' },
-  limits: { type: 'string' },
-  format: { type: 'string' },
-  'max-warnings': { type: 'string' },
-  rule: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  follow: { type: 'boolean' },
-  now: { type: 'string' },
-  'allow-private': { type: 'boolean' },
-  'allow-address': { type: 'string', multiple: true },
-  timeout: { type: 'string' },
-  'user-agent': { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
@@ -136,8 +61,10 @@ function readConfig(path: string): Config {
       case 'limits':
         config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
         break;
+      // "baseUrl" as the option is spelled (--base-url); "location", its old spelling, kept.
+      case 'baseUrl':
       case 'location':
-        if (typeof value !== 'string') throw new UsageError(`${path}: "location" must be a URL string`);
+        if (typeof value !== 'string') throw new UsageError(`${path}: "${key}" must be a URL string`);
         config.location = value;
         break;
       case 'maxWarnings':
@@ -145,7 +72,7 @@ function readConfig(path: string): Config {
         config.maxWarnings = value as number;
         break;
       default:
-        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, location, maxWarnings)`);
+        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, baseUrl, maxWarnings)`);
     }
   }
   return config;
@@ -164,7 +91,7 @@ function location(value: string, flag: string): string {
 
 /**
  * The local file of a child sitemap URL listed by the index at `indexPath`, by its path relative to
- * the index's location: the index is served at `indexUrl` (--location), or else at the root of the
+ * the index's location: the index is served at `indexUrl` (--base-url), or else at the root of the
  * child's site, so `https://example.com/en/sitemap.xml` listed by public/sitemap.xml is
  * public/en/sitemap.xml. Undefined for a child that has no place under the index's directory
  * (another origin, another directory, not a URL: the index's own report says so); a reason instead
@@ -199,51 +126,45 @@ export function localChildPath(indexPath: string, indexUrl: string | undefined, 
 }
 
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    return usageFailure(io, 'validate', (error as Error).message);
-  }
-  if (values.help === true) {
-    io.stdout.write(VALIDATE_HELP);
-    return EXIT_OK;
-  }
-
+  let args: ParsedArgs;
   let format: ReportFormat;
   let config: Config = { rules: {} };
   let maxWarnings: number | undefined;
   let now: number | undefined;
   try {
-    if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
-    if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
-    const configPath = values.config !== undefined ? resolve(io.cwd, values.config) : resolve(io.cwd, DEFAULT_CONFIG);
-    if (values.config !== undefined || existsSync(configPath)) config = readConfig(configPath);
-    format = choice(values.format, '--format', REPORT_FORMATS) ?? 'stylish';
-    const limits = choice(values.limits, '--limits', ['current', 'legacy'] as const);
+    const parsed = parseOrHelp(VALIDATE, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (args.positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
+    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    const configOption = args.text('config');
+    const configPath = resolve(io.cwd, configOption ?? DEFAULT_CONFIG);
+    if (configOption !== undefined || existsSync(configPath)) config = readConfig(configPath);
+    format = args.choice<ReportFormat>('format') ?? 'stylish';
+    const limits = args.choice<LimitsProfileName>('limits');
     if (limits !== undefined) config.limits = limits;
-    if (values.location !== undefined) config.location = location(values.location, '--location');
+    const baseUrl = args.text('base-url');
+    if (baseUrl !== undefined) config.location = location(baseUrl, '--base-url');
     else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
-    for (const r of values.rule ?? []) {
+    for (const r of args.list('rule')) {
       const eq = r.indexOf('=');
       if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
       config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
     }
-    if (values['max-warnings'] !== undefined) {
-      if (!/^\d+$/.test(values['max-warnings'])) throw new UsageError(`--max-warnings needs a whole number, got ${JSON.stringify(values['max-warnings'])}`);
-      maxWarnings = Number(values['max-warnings']);
-    } else {
-      maxWarnings = config.maxWarnings;
-    }
-    if (values.now !== undefined) {
-      now = Date.parse(values.now);
-      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(values.now)}`);
+    maxWarnings = args.number('max-warnings') ?? config.maxWarnings;
+    const nowText = args.text('now');
+    if (nowText !== undefined) {
+      now = Date.parse(nowText);
+      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
     throw error;
   }
+  const positionals = args.positionals;
   if (positionals.includes('-') && io.stdin === undefined) return usageFailure(io, 'validate', 'standard input is not available');
 
   const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
@@ -252,7 +173,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const reports: FileReport[] = [];
   /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
   let unreadable = 0;
-  const quiet = values.quiet === true;
+  const quiet = args.flag('quiet');
   // stylish and github print each diagnostic as it is found; the others need whole documents and
   // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
   // A long run (--follow over a large index, a million entries) says how far it is on a terminal.
@@ -263,7 +184,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const stream = streamFor(format, io, quiet, progress);
   let client: LazyHttpClient;
   try {
-    client = new LazyHttpClient(httpClientOptions(values));
+    client = new LazyHttpClient(httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
     throw error;
@@ -324,8 +245,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   for (const path of positionals) {
     const remote = inputUrl(path, io.cwd);
     if (remote !== undefined) {
-      if (remote.assumed) io.stderr.write(schemeNotice('validate', remote.url, path));
-      const children: Child[] | undefined = values.follow === true ? [] : undefined;
+      if (remote.assumed) {
+        progress.clear();
+        io.stderr.write(schemeNotice('validate', remote.url, path));
+      }
+      const children: Child[] | undefined = args.flag('follow') ? [] : undefined;
       const result = await validateUrl(remote.url, config.location, children, remote.assumed);
       if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
       const nested: Diagnostic[] = [];
@@ -338,7 +262,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     }
     const file = path === '-' ? '<stdin>' : path;
     const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-    const children: Child[] | undefined = values.follow === true && path !== '-' ? [] : undefined;
+    const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
     const result = await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
     addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
@@ -396,7 +320,7 @@ async function followChildren(
         code: 'index/child-missing', severity: 'error', file: indexFile, line: child.line, column: child.column,
         message: `the child sitemap ${JSON.stringify(child.loc)} is not on disk: ${path === undefined ? (local as { unnamable: string }).unnamable : `no file ${shown}`}`,
         hint: indexUrl === undefined
-          ? 'write the child, or remove it from the index; if the index is not served at the root of its site, give its URL with --location'
+          ? 'write the child, or remove it from the index; if the index is not served at the root of its site, give where it is served with --base-url'
           : 'write the child, or remove it from the index',
       });
       continue;

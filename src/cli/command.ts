@@ -1,0 +1,412 @@
+// One way to declare a command: its name, usage, options (most drawn from the shared groups below),
+// help and usage errors all come from one declaration, so that two commands cannot drift apart
+// (issue 23). Parsing is done here rather than by node:util parseArgs, whose messages ("Unknown
+// option '--x'. To specify a positional argument starting with a '-', place it at the end of the
+// command after '--', as in '-- \"--x\"") are neither one line nor helpful.
+
+import { UsageError } from './args.js';
+import { USER_AGENT_HELP } from './version.js';
+
+/** How an option's value is read; the same kind is parsed the same way in every command. */
+export type OptionKind =
+  | 'flag' // no value
+  | 'text' // any string
+  | 'choice' // one of `choices`
+  | 'size' // a whole number above 0 with an optional K, M or G (powers of 1024)
+  | 'count' // a whole number, `_` or `,` between digits allowed; never K, M or G
+  | 'seconds'; // a number of seconds (30, 0.5), parsed to milliseconds
+
+/** The groups of options shared by several commands, listed together in every help. */
+export type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
+
+/** Another spelling of an option. With `value`, the alias is a flag that stands for `--NAME VALUE`. */
+export interface OptionAlias {
+  readonly name: string;
+  readonly value?: string;
+}
+
+export interface OptionSpec {
+  /** The long name, without `--`. */
+  readonly name: string;
+  readonly short?: string;
+  readonly kind: OptionKind;
+  /** The value's placeholder in help (URL, DIR, N, SIZE…); a choice shows its choices. */
+  readonly value?: string;
+  readonly choices?: readonly string[];
+  /** Bounds of a count (default: 1 and no maximum). */
+  readonly min?: number;
+  readonly max?: number;
+  /** May be given several times; the values are kept in order. */
+  readonly multiple?: boolean;
+  /** Old spellings that keep working (scripts may rely on them); help names them. */
+  readonly aliases?: readonly OptionAlias[];
+  /** One line of help: for a shared option, the same words in every command. */
+  readonly help: string;
+  /** What this option does in this command in particular (appended to `help`). */
+  readonly note?: string;
+  /** Set on the options of the shared groups (and only on them). */
+  readonly group?: SharedGroup;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  /** One line for the top-level help. */
+  readonly summary: string;
+  /** What follows "sitemapkit NAME" in the usage line. */
+  readonly usage: string;
+  /** A short paragraph under the usage line (help and docs). */
+  readonly intro: string;
+  /** Whether the command takes positional arguments. */
+  readonly positionals: boolean;
+  readonly options: readonly OptionSpec[];
+  /** A few lines after the options (help and docs), e.g. the format of a problem line. */
+  readonly notes?: string;
+  readonly exit: string;
+  readonly examples: readonly string[];
+  /** The long explanation: in docs/cli.md only, so that the help fits one screen. */
+  readonly details?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The shared options. A command takes them as they are, or with a `note` (withNote) saying what the
+// option does there; their name, value syntax and help words stay the same everywhere.
+
+export const BASE_URL: OptionSpec = {
+  name: 'base-url',
+  kind: 'text',
+  value: 'URL',
+  aliases: [{ name: 'location' }],
+  help: 'where the sitemaps are served (https://www.example.com/)',
+  group: 'input',
+};
+
+export const LIMITS: OptionSpec = {
+  name: 'limits',
+  kind: 'choice',
+  choices: ['current', 'legacy'],
+  aliases: [{ name: 'profile' }],
+  help: 'current (default: 50,000 URLs, 50M a file) or legacy (10M, as in 2008)',
+  group: 'limits',
+};
+
+export const MAX_URLS: OptionSpec = { name: 'max-urls', kind: 'count', value: 'N', help: 'URLs per file, fewer than the limits allow', group: 'limits' };
+
+export const MAX_BYTES: OptionSpec = { name: 'max-bytes', kind: 'size', value: 'SIZE', help: 'bytes of one sitemap, uncompressed (K, M, G allowed)', group: 'limits' };
+
+export const MAX_ENTRIES: OptionSpec = { name: 'max-entries', kind: 'count', value: 'N', help: 'entries read from one input at most', group: 'limits' };
+
+export const MAX_VALUE_LENGTH: OptionSpec = {
+  name: 'max-value-length',
+  kind: 'size',
+  value: 'SIZE',
+  help: 'characters of one value or text line at most (K, M, G allowed)',
+  group: 'limits',
+};
+
+export const ALLOW_PRIVATE: OptionSpec = { name: 'allow-private', kind: 'flag', help: 'fetch from loopback, private and link-local addresses', group: 'network' };
+
+export const ALLOW_ADDRESS: OptionSpec = { name: 'allow-address', kind: 'text', value: 'CIDR', multiple: true, help: 'allow this non-public range only (repeatable)', group: 'network' };
+
+export const TIMEOUT: OptionSpec = { name: 'timeout', kind: 'seconds', value: 'S', help: 'seconds per request, whole body included (default 30)', group: 'network' };
+
+export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'text', value: 'UA', help: USER_AGENT_HELP, group: 'network' };
+
+export const RETRIES: OptionSpec = { name: 'retries', kind: 'count', value: 'N', min: 0, max: 99, help: 'retries on connection errors, 429 and 5xx (default 3)', group: 'network' };
+
+export const MAX_REDIRECTS: OptionSpec = { name: 'max-redirects', kind: 'count', value: 'N', min: 0, help: 'redirects followed per request (default 5)', group: 'network' };
+
+/** `--format`: the choices are the command's own; `--json` stays a way to say `--format json`. */
+export function format(choices: readonly string[], note: string, json = choices.includes('json')): OptionSpec {
+  return {
+    name: 'format',
+    kind: 'choice',
+    value: 'FMT',
+    choices,
+    ...(json ? { aliases: [{ name: 'json', value: 'json' }] } : {}),
+    help: 'output format',
+    note,
+    group: 'output',
+  };
+}
+
+export const DRY_RUN: OptionSpec = { name: 'dry-run', kind: 'flag', help: 'write and send nothing', group: 'output' };
+
+export const NAME: OptionSpec = { name: 'name', kind: 'text', value: 'NAME', help: 'file names: NAME.xml, then NAME-….xml.gz (default sitemap)', group: 'output' };
+
+export const NO_GZIP: OptionSpec = { name: 'no-gzip', kind: 'flag', help: 'write plain .xml children (default .xml.gz)', group: 'output' };
+
+export const GZIP_LEVEL: OptionSpec = { name: 'gzip-level', kind: 'count', value: 'N', min: 1, max: 9, help: '1 (fastest) to 9 (smallest); default 6', group: 'output' };
+
+export const QUIET: OptionSpec = { name: 'quiet', short: 'q', kind: 'flag', help: 'print less', group: 'verbosity' };
+
+export const VERBOSE: OptionSpec = { name: 'verbose', short: 'v', kind: 'flag', help: 'print more', group: 'verbosity' };
+
+export const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag', help: 'this help', group: 'verbosity' };
+
+/** A shared option with what it does in one command. */
+export function withNote(option: OptionSpec, note: string): OptionSpec {
+  return { ...option, note };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parsing.
+
+type Value = string | number | boolean | string[];
+
+/** The parsed command line: values by the options' long names, checked against the declaration. */
+export class ParsedArgs {
+  constructor(
+    private readonly spec: CommandSpec,
+    private readonly values: ReadonlyMap<string, Value>,
+    readonly positionals: string[],
+  ) {}
+
+  private get(name: string, kinds: readonly OptionKind[], multiple?: boolean): Value | undefined {
+    const option = this.spec.options.find((o) => o.name === name);
+    // A name the declaration does not have (or not of this kind) is a bug of the command, not of the user.
+    if (option === undefined || !kinds.includes(option.kind) || (multiple !== undefined && (option.multiple === true) !== multiple)) {
+      throw new Error(`sitemapkit ${this.spec.name} has no ${multiple === true ? 'repeatable ' : ''}${kinds.join('/')} option --${name}`);
+    }
+    return this.values.get(name);
+  }
+
+  /** Whether the option was given. */
+  has(name: string): boolean {
+    return this.get(name, ['flag', 'text', 'choice', 'size', 'count', 'seconds']) !== undefined;
+  }
+
+  flag(name: string): boolean {
+    return this.get(name, ['flag']) === true;
+  }
+
+  text(name: string): string | undefined {
+    return this.get(name, ['text'], false) as string | undefined;
+  }
+
+  list(name: string): string[] {
+    return (this.get(name, ['text'], true) as string[] | undefined) ?? [];
+  }
+
+  choice<T extends string>(name: string): T | undefined {
+    return this.get(name, ['choice']) as T | undefined;
+  }
+
+  /** A size or a count as a number, a duration in milliseconds. */
+  number(name: string): number | undefined {
+    return this.get(name, ['size', 'count', 'seconds']) as number | undefined;
+  }
+}
+
+/** Parses `argv` by `spec`; a usage problem throws a UsageError of one line. */
+export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const values = new Map<string, Value>();
+  const positionals: string[] = [];
+  const byName = new Map<string, { option: OptionSpec; alias?: OptionAlias }>();
+  const byShort = new Map<string, OptionSpec>();
+  for (const option of spec.options) {
+    byName.set(option.name, { option });
+    for (const alias of option.aliases ?? []) byName.set(alias.name, { option, alias });
+    if (option.short !== undefined) byShort.set(option.short, option);
+  }
+  const set = (option: OptionSpec, raw: string | true, spelled: string): void => {
+    const value = raw === true ? true : parseValue(option, raw, spelled);
+    if (option.multiple === true) values.set(option.name, [...((values.get(option.name) as string[] | undefined) ?? []), value as string]);
+    else values.set(option.name, value);
+  };
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      const found = byName.get(name);
+      if (found === undefined) throw new UsageError(unknownOption(`--${name}`, spec));
+      const { option, alias } = found;
+      const spelled = `--${name}`;
+      if (option.kind === 'flag' || alias?.value !== undefined) {
+        if (eq >= 0) throw new UsageError(`${spelled} takes no value`);
+        set(option, alias?.value ?? true, spelled);
+        continue;
+      }
+      let raw: string | undefined;
+      if (eq >= 0) raw = arg.slice(eq + 1);
+      else if (i + 1 < argv.length && (!(argv[i + 1] as string).startsWith('-') || argv[i + 1] === '-')) raw = argv[++i];
+      if (raw === undefined) throw new UsageError(`${spelled} needs a value: ${valueDescription(option)}`);
+      set(option, raw, spelled);
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') {
+      // Short flags, combinable: -qv.
+      for (const letter of arg.slice(1)) {
+        const option = byShort.get(letter);
+        if (option === undefined) throw new UsageError(unknownOption(arg.length === 2 ? arg : `-${letter}`, spec));
+        set(option, true, `-${letter}`);
+      }
+      continue;
+    }
+    if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    positionals.push(arg);
+  }
+  return new ParsedArgs(spec, values, positionals);
+}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
+  const value = raw.trim();
+  const bad = (): never => {
+    throw new UsageError(`${spelled} needs ${valueDescription(option)}, got ${JSON.stringify(raw)}`);
+  };
+  switch (option.kind) {
+    case 'choice':
+      if (!(option.choices ?? []).includes(value)) throw new UsageError(`${spelled} must be one of ${(option.choices ?? []).join(', ')}, got ${JSON.stringify(raw)}`);
+      return value;
+    case 'size': {
+      const m = /^(\d+)(?:([kmg])(?:i?b)?)?$/i.exec(value);
+      const n = m === null ? NaN : Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] as number);
+      if (!Number.isSafeInteger(n) || n < 1) bad();
+      return n;
+    }
+    case 'count': {
+      if (!/^\d+(?:[_,]\d+)*$/.test(value)) bad();
+      const n = Number(value.replace(/[_,]/g, ''));
+      if (!Number.isSafeInteger(n) || n < (option.min ?? 1) || (option.max !== undefined && n > option.max)) bad();
+      return n;
+    }
+    case 'seconds':
+      if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) bad();
+      return Math.round(Number(value) * 1000);
+    default:
+      return raw;
+  }
+}
+
+/** What a value must be, in the words of every usage message and of the docs. */
+export function valueDescription(option: OptionSpec): string {
+  switch (option.kind) {
+    case 'choice':
+      return `one of ${(option.choices ?? []).join(', ')}`;
+    case 'size':
+      return 'a whole number above 0 (K, M, G allowed)';
+    case 'count': {
+      const min = option.min ?? 1;
+      if (option.max !== undefined) return `a whole number from ${min} to ${option.max}`;
+      return min === 0 ? 'a whole number (0 or more)' : `a whole number above ${min - 1}`;
+    }
+    case 'seconds':
+      return 'a number of seconds above 0';
+    default:
+      return option.value ?? 'a value';
+  }
+}
+
+function unknownOption(spelled: string, spec: CommandSpec): string {
+  const names = spec.options.flatMap((o) => [`--${o.name}`, ...(o.aliases ?? []).map((a) => `--${a.name}`)]);
+  const closest = closestName(spelled.startsWith('--') ? spelled : `-${spelled}`, names);
+  return `unknown option ${spelled}${closest !== undefined ? `; did you mean ${closest}?` : ''}`;
+}
+
+/** The name nearest to `wanted` by edit distance, when it is near enough to be a typo of it. */
+export function closestName(wanted: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = editDistance(wanted, name);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  // "--max-byte" → "--max-bytes"; not "--bogus" → "--json".
+  return bestDistance <= Math.max(2, Math.floor((wanted.length - 2) / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Help.
+
+/** Help lines fit this many columns. */
+export const HELP_WIDTH = 100;
+const LEFT_MAX = 26;
+
+/** The left column of an option: `-q, --quiet`, `--format jsonl|csv`, `--max-bytes SIZE`. */
+export function optionSynopsis(option: OptionSpec): string {
+  const value = option.kind === 'flag' ? '' : ` ${option.kind === 'choice' && option.value === undefined ? (option.choices ?? []).join('|') : (option.value ?? 'VALUE')}`;
+  return `${option.short !== undefined ? `-${option.short}, ` : ''}--${option.name}${value}`;
+}
+
+/** The help words of an option in a command: shared words, the command's note, the aliases. */
+export function optionHelp(option: OptionSpec): string {
+  const aliases = (option.aliases ?? []).map((a) => (a.value !== undefined ? `--${a.name} is --${option.name} ${a.value}` : `also --${a.name}`));
+  const parts = [option.help, ...(option.note !== undefined ? [option.note] : [])];
+  return parts.join('; ') + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
+}
+
+function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[]): string[] {
+  const left = Math.min(LEFT_MAX, Math.max(...all.map((o) => optionSynopsis(o).length)));
+  const lines: string[] = [];
+  for (const option of options) {
+    const synopsis = optionSynopsis(option);
+    const indent = 2 + left + 2;
+    const words = wrap(optionHelp(option), HELP_WIDTH - indent);
+    if (synopsis.length > left) {
+      lines.push(`  ${synopsis}`);
+      for (const w of words) lines.push(' '.repeat(indent) + w);
+    } else {
+      words.forEach((w, i) => lines.push(i === 0 ? `  ${synopsis.padEnd(left)}  ${w}` : ' '.repeat(indent) + w));
+    }
+  }
+  return lines;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The `--help` text of a command: one screen of HELP_WIDTH columns. */
+export function commandHelp(spec: CommandSpec): string {
+  const own = spec.options.filter((o) => o.group === undefined);
+  const shared = spec.options.filter((o) => o.group !== undefined);
+  const parts = [`Usage: sitemapkit ${spec.name} ${spec.usage}`, spec.intro];
+  if (own.length > 0) parts.push(['Options:', ...optionLines(own, spec.options)].join('\n'));
+  parts.push(['Common options (the same in every command that has them):', ...optionLines(shared, spec.options)].join('\n'));
+  if (spec.notes !== undefined) parts.push(spec.notes);
+  parts.push(wrap(`Exit status: ${spec.exit.replace(/\s+/g, ' ')}`, HELP_WIDTH).join('\n'));
+  parts.push(['Examples:', ...spec.examples.map((e) => `  ${e}`)].join('\n'));
+  return parts.join('\n\n') + '\n';
+}
+
+/**
+ * Parses `argv` for a command: the parsed arguments, or the text `--help` prints. A usage problem
+ * throws a UsageError (usageFailure prints it).
+ */
+export function parseOrHelp(spec: CommandSpec, argv: readonly string[]): ParsedArgs | { help: string } {
+  const args = parseCommand(spec, argv);
+  return args.flag('help') ? { help: commandHelp(spec) } : args;
+}

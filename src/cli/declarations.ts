@@ -1,0 +1,439 @@
+// The seven commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
+// Data only, so that the top-level help, the docs and the tests read it without loading a command.
+
+import {
+  ALLOW_ADDRESS,
+  ALLOW_PRIVATE,
+  BASE_URL,
+  DRY_RUN,
+  GZIP_LEVEL,
+  HELP,
+  LIMITS,
+  MAX_BYTES,
+  MAX_ENTRIES,
+  MAX_REDIRECTS,
+  MAX_URLS,
+  MAX_VALUE_LENGTH,
+  NAME,
+  NO_GZIP,
+  QUIET,
+  RETRIES,
+  TIMEOUT,
+  USER_AGENT,
+  VERBOSE,
+  format,
+  withNote,
+  type CommandSpec,
+  type OptionSpec,
+} from './command.js';
+
+const STATE_PATH = '.sitemapkit/state';
+
+// Options build and indexnow share: declared once, so that they cannot drift apart.
+const STATE: OptionSpec = { name: 'state', kind: 'text', value: 'FILE', help: `the build state (default OUT/${STATE_PATH})` };
+const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'URL', help: 'the key file, when not https://HOST/KEY.txt' };
+const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
+const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
+
+const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary; problems still shown');
+const QUIET_ERRORS = withNote(QUIET, 'report errors only (not warnings and notes)');
+
+export const GENERATE: CommandSpec = {
+  name: 'generate',
+  summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
+  usage: '[FILE|-]... --base-url URL --out DIR [options]',
+  intro: `Write a complete sitemap set from lists of URLs (text, CSV, TSV, JSON Lines; gzip too): split at
+50,000 URLs and at the byte limit, gzipped, with an index when there is more than one file.
+Every URL is normalised, escaped, checked against the protocol's location rules, written once.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'DIR', help: 'directory to write into (required); created if missing, other files left alone' },
+    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' },
+    { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
+    { name: 'lastmod', kind: 'text', value: 'now|DATE', help: 'lastmod of entries that have none (now: the run\'s start)' },
+    { name: 'changefreq', kind: 'text', value: 'VALUE', help: 'changefreq of entries that have none (e.g. weekly)' },
+    { name: 'priority', kind: 'text', value: 'VALUE', help: 'priority of entries that have none (0.0 to 1.0)' },
+    { name: 'include', kind: 'text', value: 'GLOB', multiple: true, help: "write only URLs whose path matches (repeatable), e.g. 'blog/**'" },
+    { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out URLs whose path matches (repeatable), e.g. 'drafts/**'" },
+    { name: 'strict', kind: 'flag', help: 'reject an entry with a bad optional field or a #fragment instead of dropping it' },
+    { name: 'index', kind: 'choice', value: 'MODE', choices: ['auto', 'always', 'never'], help: 'auto: an index for more than one file (default); always; never' },
+    { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
+    { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
+    { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    withNote(BASE_URL, '/a/b resolves against it'),
+    LIMITS,
+    MAX_URLS,
+    withNote(MAX_BYTES, 'the split point'),
+    NAME,
+    NO_GZIP,
+    GZIP_LEVEL,
+    withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(VERBOSE, 'every file in the summary, every problem on a terminal too'),
+    QUIET_SUMMARY,
+    HELP,
+  ],
+  notes: 'Input: FILE or - (standard input); the format from the extension (.txt .csv .tsv .jsonl) or content.',
+  exit: `0 every entry written as given, 1 some lines were rejected or warned about,
+2 usage or fatal error, 130 interrupted.`,
+  examples: [
+    'sitemapkit generate urls.txt --base-url https://www.example.com/ --out public/',
+    'sitemapkit generate pages.csv --base-url https://example.com/ --out dist --max-urls 10000',
+    'cat urls.txt | sitemapkit generate - --base-url https://example.com/ --out out --format json',
+  ],
+  details: `Input (FILE, or - for standard input; several files are read in order):
+
+- text: one URL per line: an absolute http(s) URL, or a path starting with / (resolved against
+  --base-url). Blank lines and lines starting with # are ignored; any other line (a URL without its
+  scheme, a relative path, a space or tab inside) is rejected, never turned into a URL.
+- csv: a header line naming the columns loc, lastmod, changefreq, priority, found by common names in
+  any case (url or Address for loc, Last Modified, Change Frequency) or named with --columns; other
+  columns are ignored with one warning.
+- tsv: the same with tabs (\\t \\n \\r \\\\ escapes), as "read --format tsv" writes.
+- jsonl: one JSON object per line with the full entry model (images, videos, news, alternates); an
+  unknown field is ignored with one warning per file.
+
+Standard input is recognised by its content: JSON Lines when its first line starts with {, CSV or TSV
+when it is a header naming a loc column, otherwise text; so "sitemapkit read X | sitemapkit generate -
+..." works with every --format of read. gzip input is detected by content.
+
+Every page URL must share the --base-url's scheme, host and port and sit under its path, or the line
+is rejected (--no-scope accepts it). The image, video and alternate URLs of JSON Lines entries are
+resolved against --base-url too. --include and --exclude match the URL's path from the host's root,
+without the leading /, query and fragment.
+
+Output is atomic, with one commit point: the set is written to a temporary directory inside DIR; its
+children go in under new names (named by their content, they never replace a file the old index
+names), then the entry file is renamed over the old one, then the files it no longer names are
+removed. A run stopped at any point leaves the old set or the new one, never a mix.
+
+Problems are reported on standard error, one line each: FILE:LINE: error CODE reason (a rejected
+line), or FILE:LINE: warning CODE reason for an entry written, but not as the input said (a bad optional field left out, a #fragment dropped, a lastmod in
+the future, an hreflang that is no BCP 47 tag). On a terminal each code is shown 5 times, then
+counted.`,
+};
+
+const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, USER_AGENT];
+
+export const READ: CommandSpec = {
+  name: 'read',
+  summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems',
+  usage: 'FILE|URL|-... [--format jsonl|csv|tsv|urls] [options]',
+  intro: `Read sitemaps and print their entries: urlsets, indexes, RSS 2.0 and Atom feeds, text sitemaps,
+plain or gzipped, in any encoding (recognised by the content, never by the file name). Nothing is
+made up or repaired: an entry whose URL cannot be trusted is left out, and every problem reported.`,
+  positionals: true,
+  options: [
+    { name: 'max-depth', kind: 'count', value: 'N', help: 'skip elements nested deeper than N (default 256)' },
+    { name: 'summary', kind: 'flag', help: 'after each input, one line on standard error: format, entries, problems, bytes' },
+    withNote(MAX_BYTES, 'stop after this much decompressed input (default 100M)'),
+    withNote(MAX_ENTRIES, 'default 1,000,000'),
+    withNote(MAX_VALUE_LENGTH, 'longer ones are skipped (default 1M)'),
+    format(['jsonl', 'csv', 'tsv', 'urls'], 'jsonl (default, the JSON Lines input of generate), csv, tsv or urls'),
+    ...NETWORK,
+    QUIET_ERRORS,
+    HELP,
+  ],
+  notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit validate" fetches it;
+an address without a scheme that names no file (example.com/sitemap.xml) is tried over https.
+Problems (standard error), one per line: FILE:LINE:COL: severity code message (hint)
+  e.g. sitemap.xml:12:5: error xml/raw-ampersand a raw "&" in text; ...
+On a terminal, lines are cut to its width and each code is shown 5 times per file, then counted.
+A budget exceeded is an error (budget/...): what was read is printed, and reading stops.`,
+  exit: '0 no errors (warnings allowed), 1 some input had errors, 2 usage error or unreadable input.',
+  examples: [
+    'sitemapkit read sitemap.xml',
+    'sitemapkit read sitemap-index.xml --format urls',
+    'curl -s https://example.com/sitemap.xml.gz | sitemapkit read - --format csv > urls.csv',
+    'sitemapkit read urls.txt --max-entries 50000 --summary',
+    'sitemapkit read https://example.com/sitemap.xml.gz --format urls',
+  ],
+  details: `Output (standard output), --format:
+
+- jsonl (default): one JSON object per line. A page is the entry itself, with every field read,
+  extensions included: {"loc":"https://example.com/a","lastmod":"2024-05-01","images":[...]} (the JSON
+  Lines input of "sitemapkit generate"). A child of a sitemap index is wrapped:
+  {"sitemap":{"loc":"https://example.com/s1.xml"}}.
+- csv: a header, then loc,lastmod,changefreq,priority per page (RFC 4180 quoting); for a sitemap index
+  the columns are loc,lastmod. The first entry decides the columns.
+- tsv: the same with tabs; a tab, newline or backslash inside a value is written \\t, \\n, \\r or \\\\.
+- urls: one loc per line, pages and index children alike.
+
+Values are printed as written in the sitemap (trimmed): an invalid lastmod or priority is printed as
+is, and reported. LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names standard
+input. Codes are stable; see docs/rules.md.
+
+A budget that is exceeded is an error like any other (budget/...): what was read up to it is printed
+and reading stops (or, for depth and value length, the part is skipped). A gzip bomb costs the
+--max-bytes budget, never more.`,
+};
+
+
+export const VALIDATE: CommandSpec = {
+  name: 'validate',
+  summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes',
+  usage: 'FILE|-|URL... [options]',
+  intro: `Check sitemaps the way search engines read them: sitemap.xsd, siteindex.xsd, Google's image,
+video and news schemas, and the protocol's rules no schema expresses (URL encoding and length,
+location scope, limits, duplicates, future dates, hreflang). Each problem has a stable code.`,
+  positionals: true,
+  options: [
+    { name: 'max-warnings', kind: 'count', value: 'N', min: 0, help: 'exit 1 when there are more than N warnings (default: no limit)' },
+    { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' },
+    { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' },
+    { name: 'follow', kind: 'flag', help: 'for a sitemap index, also validate the children it lists' },
+    { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' },
+    withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)'),
+    LIMITS,
+    format(['stylish', 'json', 'github', 'sarif', 'junit'], 'stylish (default), json, github, sarif or junit'),
+    ...NETWORK,
+    QUIET_ERRORS,
+    HELP,
+  ],
+  notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit discover" fetches;
+an address without a scheme that names no file (example.com/sitemap.xml) is tried over https.
+--config FILE: {"rules": {"CODE": "LEVEL"}, "limits": "legacy", "baseUrl": "...", "maxWarnings": 0}`,
+  exit: `0 no errors (and warnings within --max-warnings), 1 errors or too many warnings,
+2 usage error or an input that cannot be read.`,
+  examples: [
+    'sitemapkit validate sitemap.xml',
+    'sitemapkit validate public/sitemap-index.xml --follow --base-url https://example.com/',
+    'sitemapkit validate sitemap.xml.gz --format sarif > sitemap.sarif',
+    'sitemapkit validate https://example.com/sitemap_index.xml --follow',
+  ],
+  details: `Input: FILE, - for standard input, or an http(s) URL: the sitemap is fetched (as "sitemapkit
+discover" fetches: private addresses refused, a deadline, retries, redirects, byte caps) and its
+location scope is checked against the URL that answered, unless --base-url says otherwise.
+
+--base-url (also spelled --location, as before): where the sitemap is served, e.g.
+https://example.com/blog/ or https://example.com/blog/sitemap.xml: every URL must have its scheme,
+host and port and sit under /blog/.
+
+--follow: for a sitemap index, also validate the children it lists: for a file, each where its URL
+puts it relative to the index (the index's URL is --base-url, else the root of the child's site:
+https://example.com/en/sitemap.xml in public/sitemap.xml is public/en/sitemap.xml), a child not on
+disk being an error; for a URL, every child, fetched.
+
+--format: stylish (default), json, github (Actions annotations), sarif (SARIF 2.1.0, for code
+scanning), junit (CI test reports).`,
+};
+
+export const DISCOVER: CommandSpec = {
+  name: 'discover',
+  summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them",
+  usage: 'URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]',
+  intro: `Find every sitemap a site publishes and every URL in them, as a search engine does: robots.txt
+Sitemap: lines, else the well-known paths; indexes followed. URL is a site (https://example.com/),
+a robots.txt URL or a sitemap URL; without a scheme (example.com) it is tried over https, never over
+plain http. Every document is read as "sitemapkit read" does.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'FILE', help: 'write the output to FILE (replaced whole at the end)' },
+    { name: 'probe', kind: 'flag', help: 'probe the well-known paths even when robots.txt names sitemaps' },
+    { name: 'respect-robots', kind: 'flag', help: 'do not fetch sitemaps robots.txt disallows for us' },
+    { name: 'cross-host', kind: 'choice', value: 'MODE', choices: ['warn', 'deny'], help: 'a child on another host: warn (default; follow it) or deny (do not fetch)' },
+    { name: 'concurrency', kind: 'count', value: 'N', help: 'requests at once (default 16)' },
+    { name: 'per-host', kind: 'count', value: 'N', help: 'requests at once to one host (default 4)' },
+    { name: 'run-timeout', kind: 'seconds', value: 'S', help: 'seconds for the whole run (default: none)' },
+    { name: 'max-depth', kind: 'count', value: 'N', min: 0, help: 'index levels followed (default 5)' },
+    { name: 'max-sitemaps', kind: 'count', value: 'N', help: 'sitemaps fetched at most (default 50,000)' },
+    { name: 'cache', kind: 'text', value: 'DIR', help: 'keep ETag/Last-Modified and documents in DIR; send conditional requests' },
+    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
+    format(['tree', 'jsonl', 'urls', 'csv'], 'tree (default on a terminal), jsonl (default otherwise), urls or csv'),
+    ...NETWORK,
+    RETRIES,
+    MAX_REDIRECTS,
+    withNote(QUIET, 'no progress line; report only errors'),
+    HELP,
+  ],
+  notes: `Problems go to standard error (URL:LINE:COL: severity code message, the position when known)
+except in the tree, which lists them under each document. A document cut short failed; the URLs
+read before the cut are output, and its sitemap line says "cut".`,
+  exit: '0 every document was read cleanly, 1 some document failed or had errors (or nothing was found), 2 usage error.',
+  examples: [
+    'sitemapkit discover https://www.example.com/',
+    'sitemapkit discover https://www.example.com/ --format urls --out urls.txt',
+    'sitemapkit discover https://www.example.com/sitemap_index.xml --format jsonl | jq .',
+  ],
+  details: `Discovery follows robots.txt Sitemap: lines (RFC 9309), then, when it names none, the well-known
+paths (sitemap.xml, sitemap_index.xml, sitemap-index.xml, their .gz forms, sitemap.txt, sitemap,
+sitemap_news.xml, sitemap-news.xml); indexes are followed recursively. Every document is read like
+"sitemapkit read" does (XML, index, RSS, Atom, text; gzip; any encoding) and its problems are kept.
+
+Output, --format:
+
+- tree (default on a terminal): robots.txt → indexes → sitemaps, each with HTTP status, format, URLs,
+  bytes, time and problems; then totals.
+- jsonl (default otherwise): one JSON object per line, as they are found:
+  {"type":"url","sitemap":"https://…/s1.xml","loc":"https://…/a",…},
+  {"type":"sitemap","url":"https://…/s1.xml","status":200,"format":"urlset",…}, and a last
+  {"type":"totals",…}.
+- urls: the page URLs only, one per line.
+- csv: loc,lastmod,changefreq,priority,sitemap (with a header).
+
+A document whose body was cut short (fetch/truncated, fetch/timeout) failed; the URLs read from it
+before the cut are output, and its sitemap line says "cut" with the failure's code; the totals count
+them apart (cut, urlsFromCut). --cross-host warn says whether the other host's robots.txt
+cross-submits the child.`,
+};
+
+export const BUILD: CommandSpec = {
+  name: 'build',
+  summary: "write a built site's sitemaps: truthful lastmod, stable files, noindex/canonical/hreflang read from the pages",
+  usage: 'DIR --base-url URL [options]',
+  intro: `Write the sitemaps of a built site (Hugo, Jekyll, Eleventy, Astro, Next export…): every .html page,
+except noindex pages, redirect stubs, pages canonicalised elsewhere, 404/500 and --exclude. lastmod
+changes only when a page's content does (a state file keeps hashes); children are split by section.`,
+  positionals: true,
+  options: [
+    { name: 'trailing-slash', kind: 'choice', value: 'MODE', choices: ['always', 'never', 'preserve'], help: 'preserve (default): a/index.html → a/; always; never: → a' },
+    { name: 'clean-urls', kind: 'flag', help: 'drop .html: a/b.html → a/b' },
+    { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out pages whose path in DIR matches (repeatable), e.g. 'drafts/**'" },
+    { name: 'images', kind: 'flag', help: "add <image:image> for each <img src> of the page's main content" },
+    STATE,
+    { name: 'initial-lastmod', kind: 'choice', value: 'MODE', choices: ['git', 'mtime', 'now', 'none'], help: 'lastmod of a page seen first: git (default), mtime, now or none' },
+    { name: 'source-map', kind: 'text', value: 'FILE|RULE', multiple: true, help: "page → source: JSON file or 'posts/*/index.html=content/posts/*.md'" },
+    { name: 'out', kind: 'text', value: 'DIR', help: 'where the sitemaps go (default: DIR, next to the pages)' },
+    { name: 'force', kind: 'flag', help: 'replace OUT/NAME.xml even when this build did not write it' },
+    { name: 'threads', kind: 'count', value: 'N', min: 0, max: 64, help: 'threads scanning pages (default: one per core from 2,000 pages; 0: none)' },
+    { name: 'indexnow-key', kind: 'text', value: 'KEY', help: 'then submit the changed URLs to IndexNow (sitemapkit indexnow --help)' },
+    withNote(KEY_LOCATION, 'with --indexnow-key'),
+    withNote(ENDPOINT, 'with --indexnow-key'),
+    withNote(WRITE_KEY_FILE, 'with --indexnow-key'),
+    BASE_URL,
+    LIMITS,
+    MAX_URLS,
+    withNote(MAX_BYTES, 'the split point'),
+    NAME,
+    NO_GZIP,
+    GZIP_LEVEL,
+    withNote(DRY_RUN, 'print what would be written and removed; no IndexNow'),
+    USER_AGENT,
+    RETRIES,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(VERBOSE, 'list every page left out and why'),
+    QUIET_SUMMARY,
+    HELP,
+  ],
+  exit: `0 built, 1 pages unreadable or unlisted, a URL shared, no URL listed, or IndexNow refused,
+2 usage or fatal error, or OUT/NAME.xml is a sitemap this build did not write (--force).`,
+  examples: [
+    'sitemapkit build public --base-url https://www.example.com/',
+    "sitemapkit build _site --base-url https://example.com/ --clean-urls --exclude 'drafts/**'",
+    'sitemapkit build dist --base-url https://example.com/ --indexnow-key 5f2b8c1d9e7a4b3c',
+  ],
+  details: `The build time is now, or SOURCE_DATE_EPOCH (seconds) when set.
+
+Every .html page becomes a URL, except pages that should not be listed: noindex (<meta
+name="robots">, googlebot, X-Robots-Tag), redirect stubs (<meta http-equiv="refresh">), pages whose
+<link rel="canonical"> names another URL (that one is listed instead when it is a page of the site),
+404.html, 500.html and --exclude globs. hreflang alternates come from <link rel="alternate"
+hreflang>: one naming a page of DIR is written as that page's listed URL, or dropped with a warning
+when the page is left out or missing.
+
+lastmod tells the truth: a state file remembers a hash of each page's content (without build noise:
+whitespace, comments, inline scripts and styles, build ids, cache-busting query strings, hashed asset
+names), and a page's lastmod changes only when that hash does. Children are split by section (the
+first path segment; hash buckets inside a section too large for one file), so adding a page rewrites
+only the file that holds it: the others keep their bytes and their lastmod in the index.
+
+--trailing-slash: preserve: a/index.html → a/, a/b.html → a/b.html (default); always: every URL
+without a file extension ends in /; never: a/index.html → a (the root stays /). --clean-urls drops
+.html (a page whose canonical is another form of its URL is listed as these say, with a warning).
+--images: <image:image> for each <img src> of <main>, else <article>, else the body without header,
+nav, footer and aside.
+
+--initial-lastmod, for a page seen for the first time: git: the last commit of its source file
+(default; none when DIR is not in a git repository); mtime: the file's modification time; now: this
+build's time; none: no lastmod. --source-map FILE|RULE: JSON {"posts/a/index.html":
+"content/posts/a.md", …} (relative to FILE), or a rule 'posts/*/index.html=content/posts/*.md'
+(repeatable; the first whose source exists); a new or changed page takes its source's last commit.
+
+--out: a folder inside DIR is served below --base-url, and the protocol then limits its sitemaps to
+URLs under that folder. --force replaces OUT/NAME.xml even when another generator wrote it (exit 2
+without it).
+
+The new set replaces the old one at one instant: changed children are written under new names
+(NAME-SECTION.TOKEN.xml.gz, TOKEN a hash of the content) beside the old ones, then the index is
+renamed over the old index, then the files it no longer names are removed. A build that lists no URL
+(every page left out, often a wrong --base-url) writes and removes nothing.`,
+};
+
+export const ROBOTS: CommandSpec = {
+  name: 'robots',
+  summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
+  usage: '--sitemap URL [--sitemap URL]... [--file robots.txt] [options]',
+  intro: `Add or update the Sitemap: lines of a robots.txt without touching anything else and without
+duplicates: a sitemap listed is not added again, one spelt differently is rewritten in place. The
+file is created when missing, replaced atomically, and not written at all when up to date.`,
+  positionals: false,
+  options: [
+    { name: 'sitemap', kind: 'text', value: 'URL', multiple: true, help: 'the full http(s) URL of a sitemap or index (required; repeatable)' },
+    { name: 'file', kind: 'text', value: 'PATH', help: 'the robots.txt to edit (default: robots.txt)' },
+    { name: 'replace', kind: 'flag', help: 'also remove the Sitemap lines of URLs not given here' },
+    { name: 'robots-url', kind: 'text', value: 'URL', help: 'where this robots.txt is served; relative Sitemap lines resolve against it' },
+    { name: 'check', kind: 'flag', help: 'write nothing; exit 1 if the file would change (for CI)' },
+    withNote(DRY_RUN, 'print the resulting file on standard output (the summary on standard error)'),
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary; errors still go to standard error'),
+    HELP,
+  ],
+  notes: 'Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings.',
+  exit: `0 done, or with --check already up to date; 1 with --check, the file would change;
+2 usage error, or the file cannot be read or written.`,
+  examples: [
+    'sitemapkit robots --sitemap https://www.example.com/sitemap.xml --file public/robots.txt',
+    'sitemapkit robots --sitemap https://example.com/sitemap-index.xml --replace',
+    'sitemapkit robots --sitemap https://example.com/a.xml --sitemap https://example.com/b.xml --check',
+  ],
+  details: `A line that spells a sitemap differently (sitemap:http://EXAMPLE.com:80/s.xml) is rewritten in
+place to the normalised URL, and repeated lines for it are removed. Sitemap lines that crawlers skip
+(no colon after Sitemap, an empty or ftp: value, a template placeholder) are reported as FILE:LINE:
+warning on standard error and left as they are. New lines go after the last Sitemap line, or at the
+end of the file after a blank line. Line ends (LF or CRLF) and a UTF-8 BOM are kept.
+
+--robots-url: a relative Sitemap line (Sitemap: /sitemap.xml) resolves against it, so it matches the
+--sitemap it names and is rewritten to the full URL. Default: /robots.txt of the --sitemap URLs'
+site when they all share one; otherwise relative lines match nothing.
+
+--format json: every line number names the file it counts in: oldLine (the file as it was), newLine
+(the file as written); a removed line has no newLine, an added one no oldLine.
+
+The file is replaced atomically (a temporary file beside it, then a rename) and keeps its
+permissions.`,
+};
+
+export const INDEXNOW: CommandSpec = {
+  name: 'indexnow',
+  summary: 'submit the URLs added, changed or removed since the last build to IndexNow',
+  usage: '--key KEY [--out DIR | --state FILE] [options]',
+  intro: `Submit to IndexNow (Bing, Yandex, Seznam, Naver, Yep…; not Google) the URLs added to the sitemap,
+changed, or gone since the last accepted submission, as the build state of "sitemapkit build"
+records. Batches of at most 10,000 per host; one is recorded only when accepted (200, 202).`,
+  positionals: false,
+  options: [
+    { name: 'key', kind: 'text', value: 'KEY', help: "your IndexNow key: 8 to 128 letters, digits or '-' (required)" },
+    KEY_LOCATION,
+    WRITE_KEY_FILE,
+    ENDPOINT,
+    { name: 'out', kind: 'text', value: 'DIR', help: 'the folder "sitemapkit build" wrote to (default: .)' },
+    STATE,
+    withNote(DRY_RUN, 'print the payloads (one JSON object per line) instead of sending them'),
+    USER_AGENT,
+    RETRIES,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'print only problems'),
+    HELP,
+  ],
+  notes: `Answers: 200 and 202 accepted; 400 bad request; 403 the key file is missing or wrong; 422 URLs not
+on the key's host; 429 too many requests (waited for, as Retry-After says, and retried).`,
+  exit: '0 submitted (or nothing to submit), 1 some batch was refused or could not be sent, 2 usage or fatal error.',
+  examples: [
+    'sitemapkit build public --base-url https://www.example.com/',
+    'sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --write-key-file',
+    'sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --dry-run',
+  ],
+};
+
+/** Every command, in the order of the top-level help. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, ROBOTS, INDEXNOW];

@@ -1,0 +1,171 @@
+// One command-line grammar (issue 23): every command is declared, a shared option is spelled, parsed
+// and documented the same everywhere, each --help fits one screen, usage errors are one line with
+// the closest option, and docs/cli.md is generated from the declarations.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { commandHelp, optionSynopsis, parseCommand, type OptionSpec } from '../../src/cli/command.js';
+import { COMMAND_SPECS, READ } from '../../src/cli/declarations.js';
+import { cliReference } from '../../src/cli/cli-docs.js';
+import { REPORT_FORMATS } from '../../src/cli/report/index.js';
+import { DEFAULT_STATE_PATH } from '../../src/node/build-site.js';
+
+/**
+ * Names two commands use for different things, on purpose; every other name used by two commands
+ * must be one declaration.
+ */
+const DIFFERENT_BY_DESIGN: Readonly<Record<string, string>> = {
+  out: 'a folder for the commands that write a set (generate, build, indexnow), a file for the list discover writes',
+  exclude: "generate matches a URL's path, build a page's path in the site folder",
+  'max-depth': 'read: XML nesting; discover: index levels',
+};
+
+/**
+ * A declaration without what may differ from one command to the next: the note, and --format's
+ * choices (with them its --json alias, there wherever json is a choice).
+ */
+function comparable(option: OptionSpec): OptionSpec {
+  const { note: _note, choices, aliases, ...rest } = option;
+  if (option.name === 'format') {
+    assert.equal(aliases?.some((a) => a.name === 'json' && a.value === 'json') ?? false, choices?.includes('json') ?? false);
+    return rest;
+  }
+  return { ...rest, ...(choices !== undefined ? { choices } : {}), ...(aliases !== undefined ? { aliases } : {}) };
+}
+
+test('a name used by two commands is one declaration: same spelling, aliases, value syntax and words', () => {
+  const seen = new Map<string, { command: string; option: OptionSpec }>();
+  for (const spec of COMMAND_SPECS) {
+    const names = new Set<string>();
+    for (const option of spec.options) {
+      for (const name of [option.name, ...(option.aliases ?? []).map((a) => a.name)]) {
+        assert.ok(!names.has(name), `${spec.name}: --${name} declared twice`);
+        names.add(name);
+      }
+      if (option.short !== undefined) assert.equal(spec.options.filter((o) => o.short === option.short).length, 1, `${spec.name}: -${option.short} twice`);
+      const first = seen.get(option.name);
+      if (first === undefined) {
+        seen.set(option.name, { command: spec.name, option });
+        continue;
+      }
+      if (DIFFERENT_BY_DESIGN[option.name] !== undefined) continue;
+      assert.deepEqual(comparable(option), comparable(first.option), `--${option.name} differs between ${first.command} and ${spec.name}`);
+    }
+  }
+  // An alias is never another command's option name: one spelling, one meaning.
+  for (const spec of COMMAND_SPECS) {
+    for (const alias of spec.options.flatMap((o) => o.aliases ?? [])) {
+      assert.ok(!seen.has(alias.name) || alias.value !== undefined, `--${alias.name} is an alias in ${spec.name} and an option elsewhere`);
+    }
+  }
+});
+
+test('the concepts the issue names have one flag each, the old spellings kept as aliases', () => {
+  const option = (command: string, name: string): OptionSpec | undefined => COMMAND_SPECS.find((s) => s.name === command)?.options.find((o) => o.name === name);
+  for (const command of ['generate', 'build', 'validate']) {
+    assert.deepEqual(option(command, 'limits')?.aliases, [{ name: 'profile' }], command);
+    assert.deepEqual(option(command, 'base-url')?.aliases, [{ name: 'location' }], command);
+  }
+  for (const command of ['generate', 'build', 'read', 'discover']) assert.equal(option(command, 'max-bytes')?.kind, 'size', command);
+  assert.equal(option('read', 'max-depth')?.kind, 'count');
+  assert.equal(option('read', 'max-entries')?.kind, 'count');
+  for (const command of ['generate', 'build', 'robots', 'indexnow']) {
+    assert.deepEqual(option(command, 'format')?.aliases, [{ name: 'json', value: 'json' }], command);
+  }
+  assert.deepEqual(option('validate', 'format')?.choices, REPORT_FORMATS);
+  assert.ok(option('build', 'state')?.help.includes(DEFAULT_STATE_PATH.replace(/\\/g, '/')));
+});
+
+test('sizes take K, M, G and counts never do, in every command', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  for (const spec of COMMAND_SPECS) {
+    for (const option of spec.options) {
+      if (option.kind === 'size') {
+        assert.equal(parseCommand(spec, [`--${option.name}`, '2K']).number(option.name), 2048, `${spec.name} --${option.name}`);
+        assert.equal(parseCommand(spec, [`--${option.name}=1m`]).number(option.name), 1024 ** 2, `${spec.name} --${option.name}`);
+      }
+      if (option.kind === 'count') {
+        assert.throws(() => parseCommand(spec, [`--${option.name}`, '2K']), /needs a whole number/, `${spec.name} --${option.name}`);
+        assert.equal(parseCommand(spec, [`--${option.name}`, '9']).number(option.name), 9, `${spec.name} --${option.name}`);
+      }
+    }
+  }
+  assert.equal(parseCommand(READ, ['--max-entries', '50_000']).number('max-entries'), 50_000);
+  assert.equal(parseCommand(READ, ['--max-entries', '1,000,000']).number('max-entries'), 1_000_000);
+});
+
+test('read --max-depth 2K and --max-entries 2K are refused; generate --max-bytes 1M and validate --location still work', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\nhttps://e.com/b\n');
+  for (const flag of ['--max-depth', '--max-entries']) {
+    const r = await runCli(['read', 'u.txt', flag, '2K'], { cwd: dir });
+    assert.equal(r.code, 2, flag);
+    assert.match(r.stderr, new RegExp(`^sitemapkit read: ${flag} needs a whole number above 0, got "2K"\\n`), flag);
+  }
+  const generated = await runCli(['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'out', '--max-bytes', '1M', '--profile', 'legacy', '--json'], { cwd: dir });
+  assert.equal(generated.code, 0, generated.stderr);
+  assert.equal(JSON.parse(generated.stdout).urls, 2);
+  const sitemap = join(dir, 'out', 'sitemap.xml');
+  const viaLocation = await runCli(['validate', sitemap, '--location', 'https://other.example/'], { cwd: dir });
+  const viaBaseUrl = await runCli(['validate', sitemap, '--base-url', 'https://other.example/'], { cwd: dir });
+  assert.equal(viaLocation.code, 1);
+  assert.equal(viaBaseUrl.stdout, viaLocation.stdout);
+  assert.match(viaBaseUrl.stdout, /loc\/out-of-scope/);
+  // The settings file spells it as the option does ("location", the old spelling, still read).
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify({ baseUrl: 'https://other.example/' }));
+  const viaConfig = await runCli(['validate', sitemap, '--config', 'settings.json'], { cwd: dir });
+  assert.equal(viaConfig.stdout, viaLocation.stdout);
+});
+
+test('usage errors are one line: the closest option, a missing value, a bad value', async () => {
+  const dir = tempDir();
+  const cases: [string[], string][] = [
+    [['generate', 'u.txt', '--max-byte', '1M'], 'unknown option --max-byte; did you mean --max-bytes?'],
+    [['validate', 'u.txt', '--folow'], 'unknown option --folow; did you mean --follow?'],
+    [['discover', 'https://e.com/', '--alow-private'], 'unknown option --alow-private; did you mean --allow-private?'],
+    [['read', 'u.txt', '--frobnicate'], 'unknown option --frobnicate'],
+    [['read', 'u.txt', '-x'], 'unknown option -x'],
+    [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],
+    [['read', 'u.txt', '--max-bytes', '--summary'], '--max-bytes needs a value: a whole number above 0 (K, M, G allowed)'],
+    [['validate', 'u.txt', '--timeout', 'soon'], '--timeout needs a number of seconds above 0, got "soon"'],
+    [['build', 'site', '--base-url', 'https://e.com/', '--gzip-level', '10'], '--gzip-level needs a whole number from 1 to 9, got "10"'],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
+    [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+  }
+});
+
+test('every --help is generated from the declaration and fits one screen of 100 columns', async () => {
+  const dir = tempDir();
+  const top = await runCli(['--help'], { cwd: dir });
+  for (const spec of COMMAND_SPECS) {
+    assert.match(top.stdout, new RegExp(`\\n {2}${spec.name} +${spec.summary.slice(0, 20).replace(/[()]/g, '\\$&')}`), spec.name);
+    const r = await runCli([spec.name, '--help'], { cwd: dir });
+    assert.equal(r.code, 0, spec.name);
+    assert.equal(r.stdout, commandHelp(spec), spec.name);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.ok(lines.length <= 50, `${spec.name} --help has ${lines.length} lines`);
+    for (const line of lines) assert.ok(line.length <= 100, `${spec.name} --help: ${line.length} columns: ${line}`);
+    // The shared options in the same words: each help line, its continuation joined, holds them.
+    const text = r.stdout.replace(/\n {4,}/g, ' ');
+    for (const option of spec.options.filter((o) => o.group !== undefined)) {
+      assert.ok(text.includes(`${optionSynopsis(option)} `), `${spec.name}: ${optionSynopsis(option)}`);
+      assert.ok(text.includes(option.help), `${spec.name} --${option.name}: "${option.help}"`);
+    }
+  }
+});
+
+test('docs/cli.md is generated from the declarations (npm run docs:cli) and up to date', () => {
+  const file = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+  assert.equal(file, cliReference(), 'docs/cli.md is out of date: run npm run docs:cli');
+  for (const spec of COMMAND_SPECS) assert.ok(file.includes(commandHelp(spec).trimEnd()), spec.name);
+});
