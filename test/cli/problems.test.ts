@@ -77,6 +77,9 @@ test('read on a terminal: 5 problems of a code per file, then a count; a pipe ge
   assert.equal(lines.length, 12, tty.stderr);
   const pipe = await runCli(['read', 'junk.txt', 'junk2.txt'], { cwd: dir });
   assert.equal(pipe.stderr.trimEnd().split('\n').length, 2007);
+  // -v: every line on a terminal too.
+  const verbose = await runCli(['read', 'junk.txt', 'junk2.txt', '-v'], { cwd: dir, tty: true });
+  assert.equal(screenLines(verbose.stderr).filter((line) => /^junk2?\.txt:\d/.test(line)).length, 2007, verbose.stderr.slice(0, 500));
 });
 
 test('discover on a terminal: the same cap, per fetched document; a pipe gets every line', async () => {
@@ -91,6 +94,9 @@ test('discover on a terminal: the same cap, per fetched document; a pipe gets ev
     assert.ok(lines.includes(`${url}: \u2026 and 25 more: text/not-a-url`), tty.stderr);
     const pipe = await runCli(argv, { cwd: tempDir() });
     assert.equal(pipe.stderr.split('\n').filter((line) => line.includes(': error text/not-a-url ')).length, 30, pipe.stderr);
+    // -v: every line on a terminal too.
+    const verbose = await runCli([...argv, '-v'], { cwd: tempDir(), tty: true, columns: 200 });
+    assert.equal(screenLines(verbose.stderr).filter((line) => line.includes(': error text/not-a-url ')).length, 30, verbose.stderr);
   } finally {
     await server.close();
   }

@@ -235,7 +235,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   // Diagnostics stream out as they come (issue 22), handed to standard error in large writes; the
   // next batch of events waits for it to drain, which holds the bodies back (backpressure).
   const problemsOut = new Output(io.stderr);
-  const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>' }, problemsOut);
+  // -v: every problem on a terminal too.
+  const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;

@@ -134,7 +134,8 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   let filesDone = 0;
   let current = '';
   const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS, large: () => entries >= PROGRESS_LARGE_ENTRIES });
-  const printer = ProblemPrinter.for(io.stderr, { progress }, problemsOut);
+  // -v: every problem on a terminal too.
+  const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
   try {
     for (const path of positionals) {
