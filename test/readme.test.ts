@@ -22,7 +22,9 @@ const DOCS = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md
 const MARKDOWN = ['README.md', ...DOCS];
 
 /** Top-level names of the repository that a path may start with (build output and installs left out). */
-const TOP = new Set(readdirSync(ROOT).filter((name) => !name.startsWith('.') && !['node_modules', 'dist', 'dist-check', 'out', 'coverage'].includes(name)));
+/** What git ignores at the top (the output of the README's own tour, `out/` and `public/`, among them). */
+const IGNORED = new Set(readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n').map((line) => line.trim().replace(/\/$/, '')).filter((line) => line !== '' && !line.startsWith('#')));
+const TOP = new Set(readdirSync(ROOT).filter((name) => !name.startsWith('.') && !IGNORED.has(name) && !['dist-check', 'coverage'].includes(name)));
 
 interface Block {
   lang: string;
