@@ -27,9 +27,9 @@ export async function validateSitemapUrl(url: string, options: ValidateSitemapUr
   const client = options.client ?? new HttpClient(options);
   try {
     const fetched = await fetchSitemap(url, client, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-    const location = options.location ?? fetched.finalUrl;
+    const location = options.baseUrl ?? options.location ?? fetched.finalUrl;
     const backpressure = options.backpressure;
-    const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, location };
+    const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, baseUrl: location };
     // Time spent waiting for the reader of the report is not the server's: it is not charged to the deadline.
     if (backpressure !== undefined) {
       validating.backpressure = () => {

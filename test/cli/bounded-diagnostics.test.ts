@@ -78,6 +78,16 @@ describe('peak RSS with a problem every few bytes (built CLI, child process)', (
     writeFileSync(text, 'not a url\n'.repeat(400_000)); // 4 MB, 400,000 problems
   });
 
+  it('read: text between two tags that is all problems (a run of raw "<") is not held until the next tag', async () => {
+    // 12 MB of "< " lines inside <urlset>: 4,000,000 xml/raw-less-than and no tag after the root. The
+    // reader kept every one of them for the attributes of the next tag (over 250 MB here).
+    writeFileSync(join(dir, 'lt.xml'), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'< \n'.repeat(4_000_000)}`);
+    const m = await measure(['read', 'lt.xml', '--summary'], dir);
+    assertBounded(m, 'read lt.xml');
+    assert.equal(m.code, 1, m.stderrTail);
+    assert.match(m.stderrTail, /lt\.xml: urlset, 0 URLs, 4,000,00\d errors/);
+  });
+
   it('read: a text sitemap with a bad line per line, then bad XML', async () => {
     const t = await measure(['read', 'bad.txt', '--summary'], dir);
     assertBounded(t, 'read bad.txt');

@@ -307,6 +307,9 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
+/** Tokenizer diagnostics held for the next tag's attributes, at most (see diagOffsets). */
+const HELD_DIAGNOSTICS = 1024;
+
 /**
  * Reads a sitemap from XML tokens. Pass it as the handler of an `XmlTokenizer`; call `end()` after
  * the tokenizer's `end()`. Tokenizer diagnostics are forwarded to the sink, in order, interleaved with
@@ -419,8 +422,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private fOffset = 0;
 
   // Tokenizer diagnostics since the last tag (their offsets), and the offset of the last recovery close.
+  // Only attributeProblem reads them, for the tag that comes next; text full of problems between two
+  // tags (a run of raw `<`) must not make them grow (issue 22): past HELD_DIAGNOSTICS the oldest half
+  // is let go, and an attribute that starts before `diagDroppedBefore` is not trusted.
   private readonly diagOffsets: number[] = [];
   private readonly diagCodes: string[] = [];
+  private diagDroppedBefore = -1;
   private synthAt = -1;
   private synthCode = '';
 
@@ -460,19 +467,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const ctx = this.enter(parent, id, name, attributes, line, column, offset);
     this.ctx = ctx;
     if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installShortcut(ctx, attributes);
-    if (this.diagOffsets.length !== 0) {
-      this.diagOffsets.length = 0;
-      this.diagCodes.length = 0;
-    }
+    if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
   }
 
   endTag(_name: string, _line: number, _column: number, offset: number): void {
     const synth = offset === this.synthAt;
     this.synthAt = -1;
-    if (this.diagOffsets.length !== 0) {
-      this.diagOffsets.length = 0;
-      this.diagCodes.length = 0;
-    }
+    if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
     if (this.run !== '') this.flushRun();
     const ctx = this.ctx;
     const slot = this.stack.pop() as number;
@@ -529,6 +530,18 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     this.diagOffsets.push(offset);
     this.diagCodes.push(code);
+    if (this.diagOffsets.length > HELD_DIAGNOSTICS) {
+      const drop = HELD_DIAGNOSTICS / 2;
+      this.diagDroppedBefore = Math.max(this.diagDroppedBefore, (this.diagOffsets[drop - 1] as number) + 1);
+      this.diagOffsets.splice(0, drop);
+      this.diagCodes.splice(0, drop);
+    }
+  }
+
+  private forgetDiagnostics(): void {
+    this.diagOffsets.length = 0;
+    this.diagCodes.length = 0;
+    this.diagDroppedBefore = -1;
   }
 
   /** Call after the tokenizer's `end()`: reports the format if no root was seen. Idempotent. */
@@ -654,10 +667,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
   /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
   private beforeShortcutEntry(): void {
     if (this.run !== '') this.flushRun();
-    if (this.diagOffsets.length !== 0) {
-      this.diagOffsets.length = 0;
-      this.diagCodes.length = 0;
-    }
+    if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
     this.entriesSeen++;
     this.delivered++;
     this.strayReported = false;
@@ -971,6 +981,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       if (a.truncated === true) return 'budget/value-length: the value is cut at the length budget';
       const from = a.offset;
       const to = i + 1 < attributes.length ? (attributes[i + 1] as XmlAttribute).offset : Infinity;
+      if (from < this.diagDroppedBefore) return 'the tokenizer reported more problems around it than are kept';
       const offsets = this.diagOffsets;
       for (let k = 0; k < offsets.length; k++) {
         const at = offsets[k] as number;

@@ -23,7 +23,12 @@ export type RuleSetting = Severity | 'off';
 export interface ValidationOptions {
   /** Limits profile: `current` (50,000 URLs, 50 MB) or `legacy` (the seed documents' 10 MB and 1,000 sitemaps per index). */
   limits?: LimitsProfileName;
-  /** The URL the sitemap is (or will be) served at: its directory bounds every URL (sitemaps.org: location). */
+  /**
+   * The URL the sitemap is (or will be) served at: its directory bounds every URL (sitemaps.org:
+   * "Sitemap file location"). The same name as writeSitemaps' option and the CLI's --base-url.
+   */
+  baseUrl?: string;
+  /** The older name of `baseUrl`, still read when `baseUrl` is not given. */
   location?: string;
   /** Epoch milliseconds taken as now, for lastmod in the future. Default: the clock. */
   now?: number;
@@ -131,7 +136,7 @@ export class SitemapValidation implements ReaderSink {
     this.rules = options.rules ?? {};
     this.fastPath = options.fastPath ?? true;
     this.lane = this.fastPath && (options.lane ?? true) ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
-    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
+    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
