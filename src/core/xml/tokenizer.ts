@@ -271,6 +271,10 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
 /**
  * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
  * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
@@ -332,7 +336,9 @@ function isXmlChar(cp: number): boolean {
 /** Cut `s` to at most `max` code units without splitting a surrogate pair. */
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
-  return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) ? s.slice(0, max - 1) : s.slice(0, max);
+  // Not between the halves of a pair; a lone high surrogate is one character, kept like any other (as
+  // when the text reaches the budget in pieces: chunk invariance).
+  return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) && isLowSurrogate(s.charCodeAt(max)) ? s.slice(0, max - 1) : s.slice(0, max);
 }
 
 /** A short, quoted rendering of a value for a message. */

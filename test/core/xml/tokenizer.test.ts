@@ -774,6 +774,16 @@ const PIECE = fc.constantFrom(
   '<a>', '</a>', '<b x="1">', '</b>', '<c/>',
 );
 
+describe('XmlTokenizer: the value budget and a lone surrogate', () => {
+  it('keeps a lone high surrogate that fits the budget, whole or cut after it (found by fast-check)', () => {
+    const text = '<<<a><&lt<?>\uD83D\r\n<';
+    const options = { maxDepth: 4, maxValueLength: 8, maxNameLength: 4 };
+    const whole = tokenize([text], options);
+    for (let i = 1; i < text.length; i++) assert.deepEqual(tokenize([text.slice(0, i), text.slice(i)], options), whole, `cut at ${i}`);
+    assert.ok(whole.some((e) => e[0] === 'text' && e[1] === '\uD83D'), JSON.stringify(whole));
+  });
+});
+
 describe('XmlTokenizer: arbitrary input (fast-check)', () => {
   it('never throws, balances start and end tags, stays chunk-invariant, and positions agree with offsets', () => {
     fc.assert(
