@@ -135,6 +135,20 @@ describe('sitemapkit validate', () => {
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
     });
 
+    it('a missing file is in the json, sarif and junit reports too (input/unreadable), not an empty green report', async () => {
+      const cwd = tempDir();
+      const json = await runCli(['validate', 'missing.xml', '--format', 'json', ...NOW], { cwd });
+      assert.equal(json.code, 2);
+      const report = JSON.parse(json.stdout) as { summary: { errors: number }; files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
+      assert.equal(report.summary.errors, 1);
+      assert.deepEqual(report.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]), [['missing.xml', ['input/unreadable']]]);
+      const junit = await runCli(['validate', 'missing.xml', '--format', 'junit', ...NOW], { cwd });
+      assert.match(junit.stdout, /<testsuites [^>]*failures="1"/);
+      const sarif = await runCli(['validate', 'missing.xml', '--format', 'sarif', ...NOW], { cwd });
+      const log = JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
+      assert.deepEqual(log.runs[0]?.results.map((r) => r.ruleId), ['input/unreadable']);
+    });
+
     it('-q --max-warnings 2 with 5 warnings: exit 1 and a ✖ with the counts', async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'dup.xml'), FIVE_WARNINGS);

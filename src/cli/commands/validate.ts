@@ -234,6 +234,9 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       progress.clear();
       io.stderr.write(`sitemapkit validate: ${error.message}\n${fetchErrorHint('validate', error, assumedHttps)}`);
       unreadable++;
+      // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
+      // must not see a run with an unreadable input as green.
+      if (stream === undefined) reports.push(unreadableReport(file, error.message));
       return undefined;
     }
   };
@@ -289,6 +292,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
+}
+
+/** The report of an input that could not be read or fetched: one `input/unreadable` error, no verdict. */
+function unreadableReport(file: string, message: string): FileReport {
+  return { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message, file }] };
 }
 
 interface Child {

@@ -25,6 +25,8 @@ const INPUT_CODES: Readonly<Record<string, Severity>> = {
   'gzip/corrupt': 'error',
   'index/nested': 'warning',
   'index/child-missing': 'error',
+  // An input validate could not read or fetch at all (a missing file, a refused URL): exit 2.
+  'input/unreadable': 'error',
   // The last entry of a list capped per code (core/diagnostics.ts, DiagnosticCollector).
   'diagnostics/truncated': 'info',
 };
