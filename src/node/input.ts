@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
-import { parseTextLine, sniffInputFormat } from '../core/input/text.js';
+import { locProblem, parseTextLine, sniffInputFormat } from '../core/input/text.js';
 import { splitTsvLine } from '../core/input/tsv.js';
 import { CsvParser, KNOWN_COLUMNS, csvHeader, csvRecordToEntry, type ColumnMapping, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
@@ -201,6 +201,12 @@ const FORMAT_OPTION: Readonly<Record<Exclude<InputFormat, 'text'>, string>> = {
   jsonl: 'JSON Lines: use --input-format jsonl',
 };
 
+/** A record of a CSV, TSV or JSON Lines input: its entry, or why its loc cannot be written (as for a text line). */
+function pageRecord(entry: UrlEntry, code: InputErrorCode, file: string, line: number): InputRecord {
+  const problem = locProblem(entry.loc);
+  return problem === undefined ? { entry, file, line } : { error: problem, code, file, line };
+}
+
 function textSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
   let first = true;
   return new LineSplitter(
@@ -249,7 +255,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
       }
       lineNumber = number;
       try {
-        out().push({ entry: parseJsonLine(line, onUnknownField), file, line: number });
+        out().push(pageRecord(parseJsonLine(line, onUnknownField), 'input/jsonl', file, number));
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
         out().push({ error: error.message, code: 'input/jsonl', file, line: number });
@@ -280,7 +286,7 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         return;
       }
       try {
-        out().push({ entry: csvRecordToEntry(fields, columns, 'TSV'), file, line: number });
+        out().push(pageRecord(csvRecordToEntry(fields, columns, 'TSV'), 'input/csv', file, number));
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
         out().push({ error: error.message, code: 'input/csv', file, line: number });
@@ -333,7 +339,7 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         return;
       }
       try {
-        out().push({ entry: csvRecordToEntry(fields, columns), file, line });
+        out().push(pageRecord(csvRecordToEntry(fields, columns), 'input/csv', file, line));
       } catch (error) {
         if (!(error instanceof SitemapError)) throw error;
         out().push({ error: error.message, code: 'input/csv', file, line });

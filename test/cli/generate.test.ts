@@ -553,3 +553,17 @@ test('-v lists every file in the summary and, on a terminal, every problem', asy
   assert.equal((plain.stderr.match(/not a url/g) ?? []).length, 5);
   assert.equal((verbose.stderr.match(/not a url/g) ?? []).length, 7);
 });
+
+test('a loc in JSON Lines or CSV follows the rule of a text line: no bare host, no whitespace, no other scheme (exit 1, nothing made up)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.jsonl'), ['{"loc":"www.example.com/h"}', '{"loc":"https://www.example.com/a\\tb"}', '{"loc":"ftp://www.example.com/f"}', '{"loc":"/ok"}'].join('\n') + '\n');
+  writeFileSync(join(dir, 'pages.csv'), 'loc,lastmod\n"https://www.example.com/x\ny",2024-01-01\n/fine,2024-01-01\n');
+  const r = await runCli(['generate', 'pages.jsonl', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--no-gzip'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^pages\.jsonl:1: error input\/jsonl loc "www\.example\.com\/h" .*looks like a URL without its scheme: https:\/\/www\.example\.com\/h\?/m);
+  assert.match(r.stderr, /^pages\.jsonl:2: error input\/jsonl loc .* contains a tab at column 26/m);
+  assert.match(r.stderr, /^pages\.jsonl:3: error input\/jsonl .*the scheme is "ftp"/m);
+  assert.match(r.stderr, /^pages\.csv:2: error input\/csv loc .* contains a white space \(U\+000A\)/m);
+  const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
+  assert.deepEqual([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]), ['https://www.example.com/ok', 'https://www.example.com/fine']);
+});

@@ -99,6 +99,18 @@ function refusal(s: string): string {
 }
 
 /**
+ * Why `loc`, a page URL given in a field (a CSV or TSV column, a JSON Lines `loc`), cannot be written
+ * as it is, or undefined: the rule of a text line (an absolute http(s) URL or a path starting with
+ * one /; no whitespace or control character inside), so that every input says the same of one URL.
+ */
+export function locProblem(loc: string): string | undefined {
+  const bad = NOT_PRINTABLE_ASCII_RE.test(loc) ? NOT_IN_URL_RE.exec(loc) : null;
+  if (bad !== null) return `loc ${quote(loc)} contains ${characterName(bad[0])} at column ${bad.index + 1}; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)`;
+  if (loc.charCodeAt(0) === 0x2f /* / */ ? loc.charCodeAt(1) !== 0x2f : HTTP_URL_RE.test(loc)) return undefined;
+  return `loc ${refusal(loc)}`;
+}
+
+/**
  * Reads one line of a text input (without its line terminator). Returns `undefined` for a blank line
  * or a `#` comment; otherwise the trimmed line as `loc` when it is an absolute http(s) URL
  * (`https://…`, any case) or a path starting with a single `/`, and `error` for anything else.
