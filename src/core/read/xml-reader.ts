@@ -58,7 +58,7 @@ import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } 
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_LINE, laneUrlEntry } from './plain-lane.js';
-import { isBlank, isChangefreq, isStrictW3c, priorityTenths, xmlTrim } from './values.js';
+import { isBlank, isChangefreq, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -307,6 +307,9 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
+/** Characters of stray text kept for its report, from the first that is not blank (a loc is shorter than 2,048). */
+const RUN_KEPT = 4096;
+
 /** Tokenizer diagnostics held for the next tag's attributes, at most (see diagOffsets). */
 const HELD_DIAGNOSTICS = 1024;
 
@@ -359,7 +362,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private alternates: AlternateLink[] | undefined;
   private strayReported = false;
   private strayText = '';
-  /** Character data directly inside a container element, since the last tag (checked at the next tag). */
+  /**
+   * Character data directly inside a container element, since the last tag (checked at the next tag):
+   * its start, and no more of it than a report needs (RUN_KEPT characters from the first that is not
+   * blank). Text between two tags can be megabytes of pieces (a run of raw `<`), kept whole it was a
+   * chain of a million string pieces (issue 22).
+   */
+  private runStarted = false;
   private run = '';
   private runLine = 0;
   private runCol = 0;
@@ -450,7 +459,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       this.stack.push(C_SKIP);
       return;
     }
-    if (this.run !== '') this.flushRun();
+    if (this.runStarted) this.flushRun();
     let slot = parent;
     // Only elements that declare namespaces get a scope frame (bindings do not change elsewhere).
     for (let i = 0; i < attributes.length; i++) {
@@ -474,7 +483,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const synth = offset === this.synthAt;
     this.synthAt = -1;
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
-    if (this.run !== '') this.flushRun();
+    if (this.runStarted) this.flushRun();
     const ctx = this.ctx;
     const slot = this.stack.pop() as number;
     const parent = slot & 0xff;
@@ -494,18 +503,25 @@ export class XmlSitemapReader implements XmlTokenHandler {
       return;
     }
     if (ctx === C_SKIP || ctx >= C_RSS || this.strayReported) return;
-    if (this.run === '') {
+    if (!this.runStarted) {
+      this.runStarted = true;
       this.runLine = line;
       this.runCol = column;
       this.runOffset = offset;
     }
-    this.run += text;
+    const room = RUN_KEPT - this.run.length;
+    if (room <= 0) return;
+    // Leading blanks are not kept: a run that is only blanks is no stray text.
+    let from = 0;
+    if (this.run === '') while (from < text.length && isXmlSpace(text.charCodeAt(from))) from++;
+    if (from < text.length) this.run += text.length - from > room ? text.slice(from, from + room) : from === 0 ? text : text.slice(from);
   }
 
   /** Text directly inside a container (a run that may have come in pieces): reported once per entry when not blank. */
   private flushRun(): void {
     const run = this.run;
     this.run = '';
+    this.runStarted = false;
     if (isBlank(run)) return;
     const ctx = this.ctx;
     const text = xmlTrim(run);
@@ -666,7 +682,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
   private beforeShortcutEntry(): void {
-    if (this.run !== '') this.flushRun();
+    if (this.runStarted) this.flushRun();
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
     this.entriesSeen++;
     this.delivered++;
