@@ -229,9 +229,9 @@ class RepeatCheck {
     this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
   }
 
-  /** Whether the URL was listed before in this document (it is reported then). */
-  url(entry: UrlEntry, at: EntryPosition): boolean {
-    return this.repeated(entry.loc, at);
+  /** Whether the URL was listed before in this document (it is reported then); `locHash`, its loc's fingerprint if the reader had it. */
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): boolean {
+    return this.repeated(entry.loc, at, locHash);
   }
 
   /** Whether the sitemap was listed before in this index (it is reported then). */
@@ -239,10 +239,14 @@ class RepeatCheck {
     return this.repeated(ref.loc, at);
   }
 
-  private repeated(loc: string, at: EntryPosition): boolean {
+  private repeated(loc: string, at: EntryPosition, locHash?: Int32Array): boolean {
     if (this.stopped) return false;
-    fingerprint(loc);
-    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, FINGERPRINT[0] as number, FINGERPRINT[1] as number, at.line);
+    let hash = locHash;
+    if (hash === undefined) {
+      fingerprint(loc);
+      hash = FINGERPRINT;
+    }
+    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, hash[0] as number, hash[1] as number, at.line);
     if (first === SEEN_NEW) return false;
     if (first === SEEN_FULL) {
       this.stopped = true;
@@ -783,8 +787,8 @@ class Discovery {
     };
     // A URL (or child) listed again in this document is reported and handed out once.
     const repeats = new RepeatCheck(this.options.maxTrackedUrls, (d) => onDiagnostic({ ...d, file }));
-    const onUrl = (entry: UrlEntry, at: EntryPosition): void => {
-      if (repeats.url(entry, at)) return;
+    const onUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void => {
+      if (repeats.url(entry, at, locHash)) return;
       node.urls++;
       this.emit({ type: 'url', entry, sitemap: file });
     };
@@ -798,6 +802,8 @@ class Discovery {
         file,
         // The node keeps the diagnostics (note); the reading keeps none of its own.
         maxDiagnosticsPerCode: 0,
+        // The duplicate check takes the fingerprints the bulk lane computes (no second hash of each loc).
+        locHashes: true,
         maxBytes: this.maxBytes,
         maxCompressedBytes: this.maxBytes + 1,
         ...(this.options.maxEntries !== undefined ? { maxEntries: this.options.maxEntries } : {}),

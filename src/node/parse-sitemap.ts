@@ -181,7 +181,10 @@ export interface SitemapSummary {
 }
 
 export interface ReadSitemapOptions extends ParseSitemapOptions {
-  onUrl?: (entry: UrlEntry, at: EntryPosition) => void;
+  /** `locHash`: the loc's fingerprint (core/fingerprint.ts) when `locHashes` is set and the reader had it; read it at once. */
+  onUrl?: (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
+  /** Ask for `onUrl`'s `locHash` where the reader computes it cheaply (its bulk lane). */
+  locHashes?: boolean;
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
   /** Called when the format is known (at most a few characters into the input). */
   onFormat?: (format: SitemapFormat) => void;
@@ -267,6 +270,9 @@ type Event = [0, SitemapFormat] | [1, UrlEntry, EntryPosition] | [2, SitemapRef,
 class Relay implements ReaderSink {
   private held: Event[] | undefined = [];
   constructor(private readonly target: ReaderSink) {}
+  get wantsLocHashes(): boolean {
+    return this.target.wantsLocHashes === true;
+  }
   open(): void {
     const held = this.held ?? [];
     this.held = undefined;
@@ -281,9 +287,10 @@ class Relay implements ReaderSink {
     if (this.held !== undefined) this.held.push([0, f]);
     else this.target.format(f);
   }
-  url(e: UrlEntry, at: EntryPosition): void {
+  url(e: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
+    // A held url loses its fingerprint (the array is reused): the sink computes it then.
     if (this.held !== undefined) this.held.push([1, e, at]);
-    else this.target.url(e, at);
+    else this.target.url(e, at, locHash);
   }
   sitemap(r: SitemapRef, at: EntryPosition): void {
     if (this.held !== undefined) this.held.push([2, r, at]);
@@ -443,7 +450,7 @@ const BYTE_BUDGET_CODES = new Set(['budget/decompressed-size', 'budget/compresse
 
 interface PipelineSink {
   format(format: SitemapFormat): void;
-  url(entry: UrlEntry, at: EntryPosition): void;
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void;
   sitemap(ref: SitemapRef, at: EntryPosition): void;
   diagnostic(d: Diagnostic): void;
 }
@@ -459,6 +466,8 @@ class Pipeline implements ReaderSink {
   bytesRead = 0;
   bytesDecompressed = 0;
   stopped = false;
+  /** ReaderSink.wantsLocHashes: set by readSitemap's `locHashes`. */
+  wantsLocHashes = false;
   private readonly decoder = new StreamDecoder(ENCODING_SNIFF_BYTES, asciiText);
   private usedDecoder = false;
   private decoderSeen = 0;
@@ -591,10 +600,10 @@ class Pipeline implements ReaderSink {
     this.out.format(format);
   }
 
-  url(entry: UrlEntry, at: EntryPosition): void {
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
     if (this.stopped) return;
     this.urls++;
-    this.out.url(entry, at);
+    this.out.url(entry, at, locHash);
   }
 
   urlRun(count: number): number {
@@ -1066,6 +1075,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     options.bulkFromBytes,
     options.maxDiagnosticsPerCode,
   );
+  pipeline.wantsLocHashes = options.locHashes === true;
   for await (const _ of drive(source, options, pipeline)) {
     // One step per input chunk.
   }

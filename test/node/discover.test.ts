@@ -698,6 +698,26 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
     }
   });
 
+  it('in a large plain sitemap (read by the bulk lane, whose fingerprints the check takes), every repeat is found, as validate finds it', async () => {
+    const locs = Array.from({ length: 20_000 }, (_, i) => `https://www.example.com/p/${i}`);
+    for (const i of [10, 9_999]) locs.push(locs[i] as string);
+    // One repeat the lane does not read (a comment inside): its fingerprint is computed apart, and must
+    // match the lane's of the first.
+    const body = urlset(locs).replace('</urlset>', `<url><!-- again --><loc>${locs[19_000] as string}</loc></url>\n</urlset>`);
+    const s = await startSiteServer({ '/s.xml': { body } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'));
+      assert.equal(urls.length, 20_000);
+      const found = node(tree, '/s.xml').diagnostics.filter((d) => d.code === 'loc/duplicate');
+      const validated = await validateSitemap(Buffer.from(body), { file: s.url('/s.xml') });
+      const shape = (d: { message: string; line?: number; column?: number }): unknown => [d.message, d.line, d.column];
+      assert.equal(found.length, 3);
+      assert.deepEqual(found.map(shape), validated.diagnostics.filter((d) => d.code === 'loc/duplicate').map(shape));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('past maxTrackedUrls distinct URLs, says so (duplicates/not-checked) as validate does, and lets repeats through', async () => {
     const s = await startSiteServer({ '/s.xml': { body: urlset(['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', 'https://www.example.com/a']) } });
     try {

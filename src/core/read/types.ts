@@ -20,7 +20,14 @@ export interface EntryPosition {
  */
 export interface ReaderSink {
   format(format: SitemapFormat): void;
-  url(entry: UrlEntry, at: EntryPosition): void;
+  /**
+   * `locHash`: the loc's fingerprint (core/fingerprint.ts, its two halves), given for the urls the
+   * bulk lane read when `wantsLocHashes` is true (the lane computes it at little cost); read it at once,
+   * the array is reused.
+   */
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void;
+  /** Whether the sink uses `url`'s `locHash` (a duplicate check): the bulk lane then computes it. */
+  readonly wantsLocHashes?: boolean;
   sitemap(ref: SitemapRef, at: EntryPosition): void;
   diagnostic(diagnostic: Diagnostic): void;
   /**

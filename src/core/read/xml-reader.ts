@@ -57,7 +57,7 @@ import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
-import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_LINE, laneUrlEntry } from './plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
 import { isBlank, isChangefreq, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
@@ -445,6 +445,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private entryShortcut: EntryShortcut | undefined;
   /** takeUrlRun's copy of the lane's records. */
   private laneRecords = new Int32Array(0);
+  /** The fingerprint of a lane url's loc, handed to the sink (ReaderSink.wantsLocHashes). */
+  private readonly locHash = new Int32Array(2);
 
   constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
     this.sink = sink;
@@ -602,7 +604,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private takeUrlRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number): number {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
-    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, false);
+    const hashed = this.sink.wantsLocHashes === true;
+    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, hashed);
     if (count === 0) return -1;
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
@@ -612,10 +615,16 @@ export class XmlSitemapReader implements XmlTokenHandler {
     records.set(lane.records);
     lines[0] = lane.endLine;
     lines[1] = lane.endLineStart;
+    const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
       const entry = laneUrlEntry(buf, records, r);
       this.beforeShortcutEntry();
-      this.sink.url(entry, { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number });
+      const at = { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
+      if (hashed) {
+        locHash[0] = records[r + R_HASH_1] as number;
+        locHash[1] = records[r + R_HASH_2] as number;
+        this.sink.url(entry, at, locHash);
+      } else this.sink.url(entry, at);
     }
     return records[size - LANE_FIELDS + R_END] as number;
   }
