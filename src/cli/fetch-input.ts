@@ -34,6 +34,12 @@ export function httpClientOptions(args: ParsedArgs): HttpClientOptions {
   };
 }
 
+/** The inputs of `read` and `validate`: at least one, and standard input at most once. */
+export function checkSitemapInputs(positionals: readonly string[]): void {
+  if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files or URLs, or - for standard input');
+  if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+}
+
 /** One client for a run, made at its first URL (a run over files opens none). */
 export class LazyHttpClient {
   private client: HttpClient | undefined;

@@ -14,7 +14,7 @@ import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 /** A read shorter than this shows no progress line… */
 const PROGRESS_DELAY_MS = 500;
@@ -100,8 +100,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     args = parsed;
-    if (args.positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
-    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    checkSitemapInputs(args.positionals);
     client = new LazyHttpClient(httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message);

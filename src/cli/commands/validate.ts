@@ -23,7 +23,7 @@ import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
@@ -138,8 +138,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     args = parsed;
-    if (args.positionals.length === 0) throw new UsageError('no input: give one or more sitemap files, or - for standard input');
-    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    checkSitemapInputs(args.positionals);
     const configOption = args.text('config');
     const configPath = resolve(io.cwd, configOption ?? DEFAULT_CONFIG);
     if (configOption !== undefined || existsSync(configPath)) config = readConfig(configPath);
