@@ -21,7 +21,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 async function help(): Promise<string> {
   const { COMMAND_SPECS } = await import('./declarations.js');
   const width = Math.max(...COMMAND_SPECS.map((c) => c.name.length));
-  const list = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  // Each summary within 100 columns, continued under itself.
+  const indent = ' '.repeat(width + 4);
+  const list = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(width)}  ${wrap(c.summary, 100 - indent.length).join(`\n${indent}`)}`).join('\n');
   return `Usage: sitemapkit <command> [options]
 
 The Sitemap protocol toolkit (sitemaps.org 0.9).
@@ -50,7 +52,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS[first];
   if (command === undefined) {
-    io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(first)}; commands: ${Object.keys(COMMANDS).join(', ')}\nRun "sitemapkit --help" for usage.\n`);
+    const { closestName } = await import('./command.js');
+    const closest = closestName(first, Object.keys(COMMANDS));
+    const hint = closest !== undefined ? `; did you mean ${closest}?` : `; commands: ${Object.keys(COMMANDS).join(', ')}`;
+    io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(first)}${hint}\nRun "sitemapkit --help" for usage.\n`);
     return EXIT_FATAL;
   }
   try {
@@ -61,4 +66,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.code})` : ''}\n`);
     return EXIT_FATAL;
   }
+}
+
+/** `text` in lines of at most `columns`, broken at spaces. */
+function wrap(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
 }

@@ -147,6 +147,7 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
 test('every --help is generated from the declaration and fits one screen of 100 columns', async () => {
   const dir = tempDir();
   const top = await runCli(['--help'], { cwd: dir });
+  for (const line of top.stdout.split('\n')) assert.ok(line.length <= 100, `--help: ${line.length} columns: ${line}`);
   for (const spec of COMMAND_SPECS) {
     assert.match(top.stdout, new RegExp(`\\n {2}${spec.name} +${spec.summary.slice(0, 20).replace(/[()]/g, '\\$&')}`), spec.name);
     const r = await runCli([spec.name, '--help'], { cwd: dir });
@@ -168,4 +169,12 @@ test('docs/cli.md is generated from the declarations (npm run docs:cli) and up t
   const file = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
   assert.equal(file, cliReference(), 'docs/cli.md is out of date: run npm run docs:cli');
   for (const spec of COMMAND_SPECS) assert.ok(file.includes(commandHelp(spec).trimEnd()), spec.name);
+});
+
+test('an unknown command gets the closest one, as an unknown option does', async () => {
+  const r = await runCli(['generat', 'x.txt'], { cwd: tempDir() });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^sitemapkit: unknown command "generat"; did you mean generate\?$/m);
+  const far = await runCli(['frobnicate'], { cwd: tempDir() });
+  assert.match(far.stderr, /unknown command "frobnicate"; commands: generate, read, validate/);
 });

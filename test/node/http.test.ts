@@ -304,3 +304,15 @@ describe('a failed TLS handshake (issue 23)', () => {
     }
   });
 });
+
+describe('AddressPolicy: why an address is refused, in one sentence', () => {
+  it('names the host, the address it resolves to and its kind', async () => {
+    const { AddressPolicy } = await import('../../src/node/http/policy.js');
+    const policy = new AddressPolicy({ lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const refusal = await policy.check(new URL('http://localhost:8080/sitemap.xml'));
+    assert.equal(refusal?.code, 'fetch/address-refused');
+    assert.equal(refusal?.message, 'localhost resolves to 127.0.0.1, a loopback address (use --allow-private to fetch from private networks)');
+    const literal = await policy.check(new URL('http://10.1.2.3/s.xml'));
+    assert.equal(literal?.message, '10.1.2.3 is a private address (use --allow-private to fetch from private networks)');
+  });
+});

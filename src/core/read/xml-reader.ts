@@ -948,7 +948,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (this.delivered >= this.maxEntries) {
       if (!this.budgetReported) {
         this.budgetReported = true;
-        this.report('budget/entries', `more than ${this.maxEntries} entries; the rest are not read`, line, column, offset, 'raise maxEntries if this is legitimate');
+        this.report('budget/entries', `more than ${this.maxEntries} entries; the rest are not read`, line, column, offset, 'raise the entry budget (--max-entries, maxEntries) if this is legitimate');
       }
       return C_SKIP;
     }

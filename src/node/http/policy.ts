@@ -57,11 +57,12 @@ export class AddressPolicy {
   }
 
   /** Undefined when `ip` may be connected to, else why not. */
-  addressRefusal(ip: string): string | undefined {
+  addressRefusal(ip: string, hostname?: string): string | undefined {
     if (this.allowPrivate || isPublicAddress(ip)) return undefined;
     if (this.allowed.some((cidr) => cidrContains(cidr, ip))) return undefined;
     const kind = addressKind(ip) ?? 'invalid';
-    return `${ip} is a ${kind} address (use --allow-private to fetch from private networks)`;
+    const what = hostname === undefined ? `${ip} is a ${kind} address` : `${hostname} resolves to ${ip}, a ${kind} address`;
+    return `${what} (use --allow-private to fetch from private networks)`;
   }
 
   /** Checks a URL before it is requested: its scheme, and the addresses its host stands for. */
@@ -93,8 +94,8 @@ export class AddressPolicy {
       return { code: 'fetch/dns', message: `${hostname} could not be resolved (${code})` };
     }
     for (const { address } of addresses) {
-      const why = this.addressRefusal(address);
-      if (why !== undefined) return { code: 'fetch/address-refused', message: `${hostname} resolves to ${why}` };
+      const why = this.addressRefusal(address, hostname);
+      if (why !== undefined) return { code: 'fetch/address-refused', message: why };
     }
     return undefined;
   }
@@ -109,9 +110,9 @@ export class AddressPolicy {
       this.lookup(hostname).then(
         (addresses) => {
           for (const { address } of addresses) {
-            const why = this.addressRefusal(address);
+            const why = this.addressRefusal(address, hostname);
             if (why !== undefined) {
-              const error = new Error(`${hostname} resolves to ${why}`) as Error & { code: string };
+              const error = new Error(why) as Error & { code: string };
               error.code = ADDRESS_REFUSED;
               callback(error, []);
               return;
