@@ -305,6 +305,9 @@ export function valueDescription(option: OptionSpec): string {
 }
 
 function unknownOption(spelled: string, spec: CommandSpec): string {
+  // --json where JSON is not a format of its own but JSON Lines is (read, discover): the nearest option by spelling would mislead.
+  const formats = spec.options.find((o) => o.name === 'format')?.choices ?? [];
+  if (spelled === '--json' && !formats.includes('json') && formats.includes('jsonl')) return 'unknown option --json; did you mean --format jsonl?';
   const names = spec.options.flatMap((o) => [`--${o.name}`, ...(o.aliases ?? []).map((a) => `--${a.name}`)]);
   const closest = closestName(spelled.startsWith('--') ? spelled : `-${spelled}`, names);
   return `unknown option ${spelled}${closest !== undefined ? `; did you mean ${closest}?` : ''}`;

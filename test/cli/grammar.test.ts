@@ -178,3 +178,11 @@ test('an unknown command gets the closest one, as an unknown option does', async
   const far = await runCli(['frobnicate'], { cwd: tempDir() });
   assert.match(far.stderr, /unknown command "frobnicate"; commands: generate, read, validate/);
 });
+
+test('--json where the command prints JSON Lines points to --format jsonl', async () => {
+  for (const command of ['read', 'discover']) {
+    const r = await runCli([command, '--json', 'x'], { cwd: tempDir() });
+    assert.equal(r.code, 2, command);
+    assert.match(r.stderr, /^sitemapkit [a-z]+: unknown option --json; did you mean --format jsonl\?$/m, command);
+  }
+});
