@@ -188,6 +188,7 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
     LIMITS,
     format(['stylish', 'json', 'github', 'sarif', 'junit'], 'stylish (default), json, github, sarif or junit'),
     ...NETWORK,
+    withNote(VERBOSE, 'every row and every hint on a terminal too (not only the first 5 of each code per file)'),
     QUIET_ERRORS,
     HELP,
   ],
@@ -216,7 +217,9 @@ https://example.com/en/sitemap.xml in public/sitemap.xml is public/en/sitemap.xm
 disk being an error; for a URL, every child, fetched.
 
 --format: stylish (default), json, github (Actions annotations), sarif (SARIF 2.1.0, for code
-scanning), junit (CI test reports).`,
+scanning), junit (CI test reports). stylish on a terminal cuts each row to its width and shows the
+first 5 rows of each code per file, then "… and N more: CODE" (the summary counts them all); -v shows
+every row and every hint. A pipe or a file gets every row, whole.`,
 };
 
 export const DISCOVER: CommandSpec = {

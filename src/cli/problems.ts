@@ -50,6 +50,33 @@ const REPEATED: Readonly<Record<string, string>> = {
   'hreflang/invalid': 'hreflang not a language code',
 };
 
+/** "… and N more: REASON (CODE)" (the code alone when REPEATED has no reason for it). */
+export function moreText(code: string, hidden: number): string {
+  const reason = REPEATED[code];
+  return `\u2026 and ${formatCount(hidden)} more: ${reason !== undefined ? `${reason} (${printable(code)})` : printable(code)}`;
+}
+
+/**
+ * The terminal's cap over one file (or run): counts the problems of each code, and admits the first
+ * SHOWN_PER_CODE of each; the others are only counted (ProblemPrinter, and validate's stylish rows).
+ */
+export class CodeCap {
+  /** code → problems seen: one entry per code, never per problem. */
+  private readonly seen = new Map<string, number>();
+
+  /** Counts a problem of `code`; whether it is among the first SHOWN_PER_CODE (to be shown). */
+  admit(code: string): boolean {
+    const seen = (this.seen.get(code) ?? 0) + 1;
+    this.seen.set(code, seen);
+    return seen <= SHOWN_PER_CODE;
+  }
+
+  /** [code, problems not shown] for each code that had more than SHOWN_PER_CODE, in the order first seen. */
+  *hidden(): IterableIterator<[string, number]> {
+    for (const [code, seen] of this.seen) if (seen > SHOWN_PER_CODE) yield [code, seen - SHOWN_PER_CODE];
+  }
+}
+
 export interface ProblemPrinterOptions {
   /** A person watches: lines cut to `columns`, SHOWN_PER_CODE per code and file, then counted. */
   terminal: boolean;
@@ -79,8 +106,8 @@ export class ProblemPrinter {
   private readonly file: string;
   private readonly capped: boolean;
   private readonly perRun: boolean;
-  /** file → code → seen (on a terminal only): one entry per code, never per problem. */
-  private readonly seen = new Map<string, Map<string, number>>();
+  /** file → its codes' counts (on a terminal only): one entry per code, never per problem. */
+  private readonly seen = new Map<string, CodeCap>();
   private finished = false;
 
   constructor(
@@ -109,10 +136,8 @@ export class ProblemPrinter {
     if (this.capped && p.code !== undefined) {
       const where = this.perRun ? '' : (p.file ?? file ?? this.file);
       let codes = this.seen.get(where);
-      if (codes === undefined) this.seen.set(where, (codes = new Map()));
-      const seen = (codes.get(p.code) ?? 0) + 1;
-      codes.set(p.code, seen);
-      if (seen > SHOWN_PER_CODE) return;
+      if (codes === undefined) this.seen.set(where, (codes = new CodeCap()));
+      if (!codes.admit(p.code)) return;
     }
     this.progress?.clear();
     this.out.write(`${fit(line, this.columns)}\n`);
@@ -126,13 +151,10 @@ export class ProblemPrinter {
     if (this.finished) return;
     this.finished = true;
     for (const [file, codes] of this.seen) {
-      for (const [code, seen] of codes) {
-        if (seen <= SHOWN_PER_CODE) continue;
-        const reason = REPEATED[code];
+      for (const [code, hidden] of codes.hidden()) {
         this.progress?.clear();
         const where = file === '' ? '' : `${printable(file)}: `;
-        const what = reason !== undefined ? `${reason} (${code})` : code;
-        this.out.write(`${fit(`${where}\u2026 and ${formatCount(seen - SHOWN_PER_CODE)} more: ${what}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
+        this.out.write(`${fit(`${where}${moreText(code, hidden)}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
       }
     }
   }

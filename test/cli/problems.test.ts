@@ -145,6 +145,43 @@ test('validate stylish on a terminal: each row fits the width; a hint that does 
   assert.ok(!pipe.stdout.includes('did not fit'), pipe.stdout);
 });
 
+/** A sitemap of `n` entries, each with a priority that is not a number (priority/invalid). */
+function badPriorities(n: number): string {
+  const urls = Array.from({ length: n }, (_, i) => `<url><loc>https://www.example.com/p${i}</loc><priority>high</priority></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+test('validate stylish on a terminal: 5 rows of a code per file, then a count; a pipe gets every row; -v shows every row and hint', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'a.xml'), badPriorities(12));
+  writeFileSync(join(dir, 'b.xml'), badPriorities(3));
+  const HINT = 'write a number from 0.0 to 1.0, such as 0.5';
+  const rows = (text: string): string[] => screenLines(text).filter((line) => /^ +\d+:\d+ +error .*priority\/invalid$/.test(line));
+  const options = { cwd: dir, tty: true, columns: 56, env: { NO_COLOR: '1' } };
+  const tty = await runCli(['validate', 'a.xml', 'b.xml'], options);
+  assert.equal(tty.code, 1);
+  const lines = screenLines(tty.stdout);
+  assert.equal(rows(tty.stdout).length, 5 + 3, tty.stdout);
+  // The count closes a.xml's block, before b.xml's name; b.xml has no more than 5.
+  const more = lines.findIndex((line) => line.startsWith('  \u2026 and 7 more: priority not a number (priority/invalid)'));
+  assert.ok(more > 0 && more < lines.findIndex((line) => line.startsWith('b.xml')), tty.stdout);
+  assert.equal(lines.filter((line) => line.includes('\u2026 and')).length, 1, tty.stdout);
+  for (const line of lines.filter((line) => line.startsWith('  '))) assert.ok(width(line) <= 56, `${width(line)} columns: ${line}`);
+  // The summary counts every problem, shown or not.
+  assert.ok(lines.some((line) => line.startsWith('\u2716 15 problems (15 errors, 0 warnings, 0 infos)')), tty.stdout);
+  // Not on a terminal: every row, every hint.
+  const pipe = await runCli(['validate', 'a.xml', 'b.xml'], { cwd: dir });
+  assert.equal(rows(pipe.stdout).length, 15, pipe.stdout);
+  assert.equal(pipe.stdout.split(HINT).length - 1, 15, pipe.stdout);
+  assert.ok(!pipe.stdout.includes('\u2026 and'), pipe.stdout);
+  // -v on a terminal: every row, and every hint even where it is wider than the terminal.
+  const verbose = await runCli(['validate', 'a.xml', 'b.xml', '-v'], options);
+  assert.equal(verbose.code, 1);
+  assert.equal(rows(verbose.stdout).length, 15, verbose.stdout);
+  assert.equal(verbose.stdout.split(HINT).length - 1, 15, verbose.stdout);
+  assert.ok(!verbose.stdout.includes('\u2026 and') && !verbose.stdout.includes('did not fit'), verbose.stdout);
+});
+
 /** A sitemap of `n` entries. */
 function bigSitemap(n: number): string {
   const urls: string[] = [];

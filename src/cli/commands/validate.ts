@@ -180,7 +180,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesNow = 0;
   let current = '';
   const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), { delayMs: PROGRESS_DELAY_MS, large: () => entriesDone + entriesNow >= PROGRESS_LARGE_ENTRIES });
-  const stream = streamFor(format, io, quiet, progress);
+  const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
   let client: LazyHttpClient;
   try {
     client = new LazyHttpClient(httpClientOptions(args));
@@ -393,7 +393,8 @@ interface ReportStream {
   close(): void;
 }
 
-function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, progress: Progress): ReportStream | undefined {
+/** `verbose` (-v): on a terminal too, every row and every hint. */
+function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boolean, progress: Progress): ReportStream | undefined {
   if (format !== 'stylish' && format !== 'github') return undefined;
   // Rows and the progress line share the terminal when both go to one: the line is cleared before rows are written.
   const out = new Output(progress.active && io.stdout.isTTY === true ? clearingFirst(io.stdout, progress) : io.stdout);
@@ -401,7 +402,12 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, progress: Pr
   const common = { drain: () => out.flush(), close: () => out.close() };
   if (format === 'stylish') {
     const terminal = io.stdout.isTTY === true;
-    const writer = new StylishWriter(out, { color: terminal && io.env.NO_COLOR === undefined, sort: true, ...(terminal ? { columns: terminalColumns(io.stdout) } : {}) });
+    const writer = new StylishWriter(out, {
+      color: terminal && io.env.NO_COLOR === undefined,
+      sort: true,
+      // A terminal: rows cut to its width, each code shown a few times per file, then counted (as every command does).
+      ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
+    });
     return {
       ...common,
       startFile: (file) => writer.startFile(file),

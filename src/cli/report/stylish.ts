@@ -8,6 +8,7 @@
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
 import { fit, formatCount, plural, printable, width } from '../format.js';
+import { CodeCap, moreText } from '../problems.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
@@ -24,6 +25,11 @@ export interface StylishOptions {
    * has it. Undefined (a file, a pipe): rows whole.
    */
   readonly columns?: number;
+  /**
+   * Every hint, even where `columns` is too narrow for it (-v on a terminal): the hint's line is then
+   * wider than the terminal, rather than left out.
+   */
+  readonly allHints?: boolean;
 }
 
 export interface StylishOutcome {
@@ -38,6 +44,12 @@ export interface StylishOutcome {
 export interface StylishWriterOptions extends StylishOptions {
   /** Sort each block's rows by position (diagnostics given as found rather than in document order). */
   readonly sort?: boolean;
+  /**
+   * A terminal's cap, as every command has (problems.ts): per file, the first SHOWN_PER_CODE rows of
+   * each code (the first in document order, with `sort`), then one row "… and N more: CODE" closing
+   * the file's rows. The summary still counts them all.
+   */
+  readonly capped?: boolean;
 }
 
 const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
@@ -74,6 +86,9 @@ export class StylishWriter {
   private readonly sort: boolean;
   private readonly outcome: StylishOutcome;
   private readonly columns: number | undefined;
+  private readonly allHints: boolean;
+  /** The current file's counts per code, with `capped`. */
+  private cap: CodeCap | undefined;
   /** Hints left out because they did not fit the terminal. */
   private hintsLeftOut = 0;
   private file: string | undefined;
@@ -90,6 +105,8 @@ export class StylishWriter {
     this.sort = options.sort === true;
     this.outcome = options.outcome ?? {};
     this.columns = options.columns;
+    this.allHints = options.allHints === true;
+    this.cap = options.capped === true ? new CodeCap() : undefined;
     this.paint = (text: string, ...styles: Style[]): string =>
       options.color && text.length > 0 ? `\x1b[${styles.map((s) => SGR[s]).join(';')}m${text}\x1b[0m` : text;
   }
@@ -111,6 +128,14 @@ export class StylishWriter {
     const headedBefore = this.headed;
     this.schemaValid = schemaValid;
     this.flush();
+    if (this.cap !== undefined) {
+      // Rows were shown before any was only counted: the file's name is out.
+      for (const [code, hidden] of this.cap.hidden()) {
+        const row = moreText(code, hidden);
+        this.out.write(`\n  ${this.paint(this.columns !== undefined ? fit(row, Math.max(1, this.columns - 2)) : row, 'dim')}`);
+      }
+      this.cap = new CodeCap();
+    }
     // A file long enough to be written in blocks had its name out before its verdict was known.
     if (headedBefore && schemaValid === false) this.out.write(`\n${this.paint('  (the file above is not valid against the sitemap schemas)', 'dim')}`);
     if (this.headed) this.out.write('\n\n');
@@ -128,11 +153,14 @@ export class StylishWriter {
 
   private flush(): void {
     if (this.block.length === 0) return;
-    const block = this.block;
+    let block = this.block;
     this.block = [];
     // Document order; diagnostics without a position last. The sort is stable.
     if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
-    const { lines, hintsLeftOut } = diagnosticRows(block, this.paint, this.columns);
+    const cap = this.cap;
+    if (cap !== undefined) block = block.filter((d) => cap.admit(d.code));
+    if (block.length === 0) return;
+    const { lines, hintsLeftOut } = diagnosticRows(block, this.paint, this.columns, this.allHints);
     this.hintsLeftOut += hintsLeftOut;
     const rows = lines.join('\n');
     if (this.headed) this.out.write(`\n${rows}`);
@@ -149,7 +177,7 @@ type Paint = (text: string, ...styles: Style[]) => string;
 /** The message column is never cut narrower than this: a row then overflows rather than say nothing. */
 const MIN_MESSAGE_COLUMNS = 20;
 
-function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number): { lines: string[]; hintsLeftOut: number } {
+function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number, allHints = false): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
     position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
     severity: d.severity,
@@ -184,7 +212,7 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, column
         `  ${padEnd(message, messageWidth)}  ${paint(r.code, 'dim')}`,
     );
     if (r.hint === undefined) continue;
-    if (columns !== undefined && messageStart + width(r.hint) > columns) hintsLeftOut++;
+    if (columns !== undefined && !allHints && messageStart + width(r.hint) > columns) hintsLeftOut++;
     else lines.push(hintIndent + paint(r.hint, 'dim'));
   }
   return { lines, hintsLeftOut };
