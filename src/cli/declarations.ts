@@ -113,7 +113,9 @@ the future, an hreflang that is no BCP 47 tag). On a terminal each code is shown
 counted.`,
 };
 
-const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, USER_AGENT];
+// The options of every command that fetches (read, validate, discover): one declaration, one mapping
+// to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
+const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
 export const READ: CommandSpec = {
   name: 'read',
@@ -245,8 +247,6 @@ plain http. Every document is read as "sitemapkit read" does.`,
     withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
     format(['tree', 'jsonl', 'urls', 'csv'], 'tree (default on a terminal), jsonl (default otherwise), urls or csv'),
     ...NETWORK,
-    RETRIES,
-    MAX_REDIRECTS,
     withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per document)'),
     withNote(QUIET, 'no progress line; report only errors'),
     HELP,

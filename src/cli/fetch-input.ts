@@ -19,18 +19,25 @@ import { UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 import { userAgent } from './version.js';
 
-/** The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`, `--user-agent`); throws a UsageError for a bad value. */
+/**
+ * The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`,
+ * `--retries`, `--max-redirects`, `--user-agent`); throws a UsageError for a bad value.
+ */
 export function httpClientOptions(args: ParsedArgs): HttpClientOptions {
   const ranges = args.list('allow-address');
   for (const range of ranges) {
     if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
   const timeoutMs = args.number('timeout');
+  const retries = args.number('retries');
+  const maxRedirects = args.number('max-redirects');
   return {
     userAgent: args.text('user-agent') ?? userAgent(),
     allowPrivate: args.flag('allow-private'),
     allowAddresses: ranges,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(retries !== undefined ? { retries } : {}),
+    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
   };
 }
 

@@ -43,12 +43,42 @@ describe('sitemapkit read URL', () => {
       },
       '/big.xml': { body: MANY_BODY },
       '/large.xml': { body: urlset(LARGE) },
+      // Always busy; Retry-After: 0 so that the retries do not wait.
+      '/busy.xml': { status: 503, body: 'busy', type: 'text/plain', headers: { 'retry-after': '0' } },
+      '/hop1': { status: 302, headers: { location: '/hop2' } },
+      '/hop2': { status: 302, headers: { location: '/sitemap.xml' } },
     });
   });
   after(() => server.close());
 
   const read = (path: string, extra: string[] = []) => runCli(['read', server.url(path), '--format', 'urls', '--allow-private', ...extra], { cwd });
   const validate = (path: string, extra: string[] = []) => runCli(['validate', server.url(path), '--allow-private', ...extra], { cwd });
+
+  it('--retries and --max-redirects are the network options discover has, in read and validate alike', async () => {
+    for (const [name, run] of [['read', read], ['validate', validate]] as const) {
+      let before = server.count('/busy.xml');
+      const once = await run('/busy.xml', ['--retries', '0']);
+      assert.equal(once.code, 2, `${name}: ${once.stderr}`);
+      assert.equal(server.count('/busy.xml') - before, 1, `${name} --retries 0: one request`);
+      before = server.count('/busy.xml');
+      const thrice = await run('/busy.xml', ['--retries', '2']);
+      assert.equal(thrice.code, 2, `${name}: ${thrice.stderr}`);
+      assert.equal(server.count('/busy.xml') - before, 3, `${name} --retries 2: three requests`);
+      // Two hops to the sitemap: one redirect allowed is too few, two are enough.
+      const short = await run('/hop1', ['--max-redirects', '1']);
+      assert.equal(short.code, 2, `${name}: ${short.stderr}`);
+      assert.match(short.stderr, /fetch\/too-many-redirects/, name);
+      before = server.count('/sitemap.xml');
+      const enough = await run('/hop1', ['--max-redirects', '2']);
+      // Fetched (validate then finds the locs outside the fetched URL's scope: exit 1, not 2).
+      assert.notEqual(enough.code, 2, `${name}: ${enough.stderr}`);
+      assert.doesNotMatch(enough.stderr, /fetch\//, name);
+      assert.equal(server.count('/sitemap.xml') - before, 1, name);
+      const bad = await run('/busy.xml', ['--retries', '100']);
+      assert.equal(bad.code, 2, name);
+      assert.match(bad.stderr, /--retries needs a whole number from 0 to 99, got "100"/, bad.stderr);
+    }
+  });
 
   it('reads a URL as it reads a file: the entries, exit 0', async () => {
     const r = await read('/sitemap.xml');
