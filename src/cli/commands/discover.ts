@@ -6,7 +6,6 @@ import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
-import { parseCidr } from '../../core/net/address.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
@@ -16,33 +15,24 @@ import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
-import { userAgent } from '../version.js';
 import { ioErrorReason } from '../../node/io-errors.js';
-import { assumedHttpsUrl, httpsUnreachable, isHttpUrl, noHttpsHint, schemeNotice } from '../fetch-input.js';
+import { assumedHttpsUrl, httpClientOptions, httpsUnreachable, isHttpUrl, noHttpsHint, schemeNotice } from '../fetch-input.js';
 
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
 type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
 function parseOptions(args: ParsedArgs): DiscoverOptions {
-  const options: DiscoverOptions = { userAgent: args.text('user-agent') ?? userAgent() };
+  // The network options as read and validate read them (fetch-input.ts).
+  const options: DiscoverOptions = httpClientOptions(args);
   const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
     if (value !== undefined) options[key] = value;
   };
   if (args.flag('probe')) options.probe = true;
   if (args.flag('respect-robots')) options.respectRobots = true;
   set('crossHost', args.choice<'warn' | 'deny'>('cross-host'));
-  if (args.flag('allow-private')) options.allowPrivate = true;
-  const ranges = args.list('allow-address');
-  for (const range of ranges) {
-    if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
-  }
-  if (ranges.length > 0) options.allowAddresses = ranges;
   set('concurrency', args.number('concurrency'));
   set('perHostConcurrency', args.number('per-host'));
-  set('timeoutMs', args.number('timeout'));
   set('runTimeoutMs', args.number('run-timeout'));
-  set('retries', args.number('retries'));
-  set('maxRedirects', args.number('max-redirects'));
   set('maxBodyBytes', args.number('max-bytes'));
   set('maxDepth', args.number('max-depth'));
   set('maxSitemaps', args.number('max-sitemaps'));
