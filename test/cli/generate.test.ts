@@ -567,3 +567,18 @@ test('a loc in JSON Lines or CSV follows the rule of a text line: no bare host, 
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual([...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]), ['https://www.example.com/ok', 'https://www.example.com/fine']);
 });
+
+test('--format json lists the problems (file, line, severity, code, message), not only their counts', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pages.csv'), 'loc,changefreq\n/a,Weekly\nhttps://other.example.org/x,\n/b,\n');
+  const r = await runCli(['generate', 'pages.csv', '--base-url', 'https://www.example.com/', '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  const summary = JSON.parse(r.stdout) as { warnings: number; rejected: number; problems: Array<{ file: string; line?: number; severity: string; code?: string }>; problemsNotListed: number };
+  assert.deepEqual(summary.problems.map((p) => [p.file, p.line, p.severity, p.code]), [
+    ['pages.csv', 2, 'warning', 'changefreq/invalid'],
+    ['pages.csv', 3, 'error', 'loc/out-of-scope'],
+  ]);
+  assert.equal(summary.problemsNotListed, 0);
+  assert.equal(summary.rejected, 1);
+  assert.equal(summary.warnings, 1);
+});

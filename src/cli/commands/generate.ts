@@ -14,7 +14,8 @@ import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
-import { ProblemPrinter } from '../problems.js';
+import { ProblemPrinter, type Problem } from '../problems.js';
+import { DEFAULT_MAX_DIAGNOSTICS_PER_CODE } from '../../core/diagnostics.js';
 import { Progress, ratePerSecond } from '../progress.js';
 
 export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
@@ -84,13 +85,26 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
   // -v: every problem on a terminal too, and every file in the summary.
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
+  // --format json lists the problems too, the first DEFAULT_MAX_DIAGNOSTICS_PER_CODE of each code
+  // (memory does not grow with the problems; issue 22), and counts the others.
+  const listed: Problem[] = [];
+  const listedPerCode = new Map<string, number>();
+  let notListed = 0;
+  const problem = (p: Problem): void => {
+    printer.print(p);
+    if (!json) return;
+    const seen = listedPerCode.get(p.code ?? '') ?? 0;
+    listedPerCode.set(p.code ?? '', seen + 1);
+    if (seen < DEFAULT_MAX_DIAGNOSTICS_PER_CODE) listed.push(p);
+    else notListed++;
+  };
   // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
-    printer.print({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
+    problem({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
   };
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
-    printer.print({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
+    problem({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
   };
   // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
   // The entry is looked up only when there is something to say.
@@ -199,7 +213,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   printer.finish();
   const rejected = summary.rejected + inputErrors;
   if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0 }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
   } else if (!quiet) {
     io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose));
   }
