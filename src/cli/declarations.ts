@@ -38,6 +38,9 @@ const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help:
 const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary; problems still shown');
 const QUIET_ERRORS = withNote(QUIET, 'report errors only (not warnings and notes)');
 
+/** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
+const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
+
 export const GENERATE: CommandSpec = {
   name: 'generate',
   summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
@@ -61,12 +64,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
     withNote(BASE_URL, '/a/b resolves against it'),
-    LIMITS,
-    MAX_URLS,
-    withNote(MAX_BYTES, 'the split point'),
-    NAME,
-    NO_GZIP,
-    GZIP_LEVEL,
+    ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
     format(['text', 'json'], 'text (default) or json'),
     withNote(VERBOSE, 'every file in the summary, every problem on a terminal too'),
@@ -306,12 +304,7 @@ changes only when a page's content does (a state file keeps hashes); children ar
     withNote(ENDPOINT, 'with --indexnow-key'),
     withNote(WRITE_KEY_FILE, 'with --indexnow-key'),
     BASE_URL,
-    LIMITS,
-    MAX_URLS,
-    withNote(MAX_BYTES, 'the split point'),
-    NAME,
-    NO_GZIP,
-    GZIP_LEVEL,
+    ...SET_OUTPUT,
     withNote(DRY_RUN, 'print what would be written and removed; no IndexNow'),
     USER_AGENT,
     RETRIES,

@@ -6,6 +6,11 @@ import type { OutputStream } from './io.js';
 import { fit } from './format.js';
 import { terminalColumns } from './problems.js';
 
+/** A run of entries shorter than this shows no progress line… */
+const ENTRIES_DELAY_MS = 500;
+/** …unless it has read this many entries already. */
+const ENTRIES_LARGE = 20_000;
+
 /** Between two redraws. */
 const INTERVAL_MS = 100;
 
@@ -46,6 +51,14 @@ export class Progress {
   /** A progress line on `stream` when it is a terminal and `enabled` (not --quiet, not --json). */
   static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, options: ProgressOptions = {}): Progress {
     return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, options);
+  }
+
+  /**
+   * The progress of a run that counts entries (read, validate): silent for a small input, shown
+   * after ENTRIES_DELAY_MS or once ENTRIES_LARGE entries are read.
+   */
+  static ofEntries(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
+    return Progress.onTerminal(stream, enabled, render, { delayMs: ENTRIES_DELAY_MS, large: () => entries() >= ENTRIES_LARGE });
   }
 
   get active(): boolean {

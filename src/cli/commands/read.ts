@@ -16,11 +16,6 @@ import { Progress, ratePerSecond } from '../progress.js';
 import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
-/** A read shorter than this shows no progress line… */
-const PROGRESS_DELAY_MS = 500;
-/** …unless it has read this many entries already. */
-const PROGRESS_LARGE_ENTRIES = 20_000;
-
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
 // ---------------------------------------------------------------------------------------------------
@@ -132,7 +127,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   let entries = 0;
   let filesDone = 0;
   let current = '';
-  const progress = Progress.onTerminal(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, { delayMs: PROGRESS_DELAY_MS, large: () => entries >= PROGRESS_LARGE_ENTRIES });
+  const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, () => entries);
   // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
@@ -188,7 +183,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         progress.clear();
         await problemsOut.flush();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-        progress.clear();
         io.stderr.write(`sitemapkit read: ${error.message}\n${fetchErrorHint('read', error, remote?.assumed === true)}`);
         fatal = true;
         continue;

@@ -179,7 +179,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
-  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), { delayMs: PROGRESS_DELAY_MS, large: () => entriesDone + entriesNow >= PROGRESS_LARGE_ENTRIES });
+  const progress = Progress.ofEntries(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
   let client: LazyHttpClient;
   try {
@@ -438,11 +438,8 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
       if (block.length >= STYLISH_BLOCK_ROWS) flush();
     },
     endFile: flush,
-    end: (_reports, outcome) => {
-      flush();
-      // github's annotations carry no summary; an input that could not be read is said on stderr.
-      void outcome;
-    },
+    // github's annotations carry no summary; an input that could not be read is said on stderr.
+    end: flush,
   };
 }
 
@@ -457,11 +454,6 @@ function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
     },
   };
 }
-
-/** A validation shorter than this shows no progress line… */
-const PROGRESS_DELAY_MS = 500;
-/** …unless it has read this many entries already. */
-const PROGRESS_LARGE_ENTRIES = 20_000;
 
 function validateProgressLine(file: string, filesDone: number, entries: number, elapsedMs: number): string {
   return `validating ${file}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, elapsedMs))} entries/s`;
