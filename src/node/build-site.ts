@@ -32,7 +32,7 @@ import { siteAlternates, type AlternateTarget } from '../core/build/site-alterna
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
-import { contentTokens, withContentToken } from '../core/write/child-names.js';
+import { contentTokens, tokenChildPattern, withContentToken } from '../core/write/child-names.js';
 import { ruleSource, type SourceRule } from '../core/build/source-rules.js';
 import { fileHolds, firstFreeName } from './staged-output.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
@@ -542,12 +542,6 @@ function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
 
 function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | undefined): { dominantExclusion?: DominantExclusion<ExcludedPage['reason']> } {
   return dominant === undefined ? {} : { dominantExclusion: dominant };
-}
-
-/** Children with a content token of a set named `name`: `NAME-….TOKEN.xml[.gz]`. */
-function tokenChildPattern(name: string): RegExp {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped}-.+\\.[0-9a-f]{8}\\.xml(?:\\.gz)?$`);
 }
 
 /** Larger than any index the build writes (50,000 refs of 2,048 characters): not ours. */

@@ -17,7 +17,7 @@ import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-se
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 import { StagedOutput, type StagedFile } from './staged-output.js';
-import { contentTokens, numberedStem, tokenChildName } from '../core/write/child-names.js';
+import { contentTokens, numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
 
@@ -158,13 +158,9 @@ export function childName(name: string, index: number, gzip: boolean): string {
   return `${numberedStem(name, index)}.xml${gzip ? '.gz' : ''}`;
 }
 
-/**
- * Files a run with this name may have written: `NAME.xml`, `NAME-00001.TOKEN.xml[.gz]` and
- * `NAME-00001.xml[.gz]` (sets without an index, and sets of versions before children had tokens).
- */
+/** Whether a file is one a run with this name may have written (child-names.ts, numberedSetPattern). */
 export function ownedBy(name: string): (file: string) => boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${escaped}(?:-\\d{5,}(?:\\.[0-9a-f]{8})?\\.xml(?:\\.gz)?|\\.xml)$`);
+  const pattern = numberedSetPattern(name);
   return (file) => pattern.test(file);
 }
 

@@ -40,3 +40,21 @@ export function withContentToken(name: string, token: string): string {
 export function numberedStem(name: string, index: number): string {
   return `${name}-${String(index + 1).padStart(5, '0')}`;
 }
+
+/** `name` as a literal piece of a regular expression. */
+function literal(name: string): string {
+  return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Children with a content token of a set named `name`, whatever their part: `NAME-….TOKEN.xml[.gz]` (build's). */
+export function tokenChildPattern(name: string): RegExp {
+  return new RegExp(`^${literal(name)}-.+\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`);
+}
+
+/**
+ * Files a generate run with this name may have written: `NAME.xml`, `NAME-00001.TOKEN.xml[.gz]` and
+ * `NAME-00001.xml[.gz]` (sets without an index, and sets of versions before children had tokens).
+ */
+export function numberedSetPattern(name: string): RegExp {
+  return new RegExp(`^${literal(name)}(?:-\\d{5,}(?:\\.[0-9a-f]{${TOKEN_LENGTH}})?\\.xml(?:\\.gz)?|\\.xml)$`);
+}
