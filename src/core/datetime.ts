@@ -23,6 +23,25 @@ export interface SitemapDate {
   epochMs: number;
 }
 
+/**
+ * A lastmod is in the future when it lies more than a day ahead of now: a date alone is midnight UTC,
+ * time zones run to UTC+14, and clocks differ. validate's lastmod/future and generate's warning.
+ */
+export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a lastmod at the instant `epochMs` is in the future, seen at `now`. */
+export function isFutureLastmod(epochMs: number, now: number): boolean {
+  return epochMs > now + FUTURE_LEEWAY_MS;
+}
+
+/**
+ * A `YYYY-MM-DD` such that a W3C Datetime sorting before it (as a string) is surely not in the
+ * future at `now`, whatever its time zone: the common case, decided without parsing.
+ */
+export function surelyPastBefore(now: number): string {
+  return new Date(now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
+}
+
 /** A W3C Datetime string taken apart. Month and day are 1-based; fields not written are 1 (month, day) or 0 (time). */
 export interface ParsedW3cDatetime {
   /** How much was written: `year` (YYYY), `month` (YYYY-MM), `day` (YYYY-MM-DD), `minute` (…Thh:mm), `second` (…Thh:mm:ss[.s]). */

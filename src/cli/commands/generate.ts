@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { SitemapError, type InvalidValueError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
-import { EntryPolicy, FUTURE_LEEWAY_MS, type EntryDefaults } from '../../core/input/entry-policy.js';
+import { EntryPolicy, type EntryDefaults } from '../../core/input/entry-policy.js';
+import { isFutureLastmod } from '../../core/datetime.js';
 import { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { LIMITS_PROFILES } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
@@ -238,7 +239,7 @@ function entryDefaults(values: { lastmod?: string | undefined; changefreq?: stri
       if (error instanceof SitemapError) throw new UsageError(`--${field}: ${error.message}`);
       throw error;
     }
-    if (field === 'lastmod' && serializer.lastmodMs > now + FUTURE_LEEWAY_MS) {
+    if (field === 'lastmod' && isFutureLastmod(serializer.lastmodMs, now)) {
       throw new UsageError(`--lastmod ${JSON.stringify(values.lastmod)} is in the future; give the date the pages last changed, or now`);
     }
   }

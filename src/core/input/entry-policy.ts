@@ -10,7 +10,7 @@
 
 import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
-import { parseW3cDatetime } from '../datetime.js';
+import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { languageTagProblem } from '../validate/language-tag.js';
 
 /** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
@@ -35,12 +35,6 @@ export interface EntryPolicyOptions {
 
 /** A warning about one entry, printed at the entry's FILE:LINE. Codes are in docs/rules.md. */
 export type EntryWarningHandler = (code: string, message: string) => void;
-
-/**
- * lastmod up to a day ahead of now is not reported: a date alone is midnight UTC and time zones run
- * to UTC+14, and clocks differ. The same leeway as `validate`'s rule lastmod/future.
- */
-export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
 /** Fields the writer may refuse and that an entry can do without. */
 const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(['lastmod', 'changefreq', 'priority']);
@@ -95,7 +89,7 @@ export class EntryPolicy {
     this.strict = options.strict === true;
     this.now = options.now;
     this.keepPath = options.keepPath;
-    this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
+    this.pastBefore = surelyPastBefore(options.now);
   }
 
   /**
@@ -174,7 +168,7 @@ export class EntryPolicy {
       if (parsed === undefined) return; // the writer refuses it
       instant = parsed.epochMs;
     } else return;
-    if (instant > this.now + FUTURE_LEEWAY_MS) {
+    if (isFutureLastmod(instant, this.now)) {
       warn('lastmod/future', `lastmod ${quoteValue(lastmod)} is in the future; it is written as given, but a page cannot have changed after today, and Google ignores lastmod values it cannot trust`);
     }
   }

@@ -6,7 +6,7 @@ import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
-import { parseW3cDatetime } from '../datetime.js';
+import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
@@ -55,8 +55,6 @@ export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
 /** Slots of the duplicate check's table at first: 50,000 locs without a rehash (1.5 MB). */
 export const SEEN_CAPACITY = 1 << 17;
 
-/** A day of leeway for lastmod in the future: a date alone is midnight UTC, and clocks and zones differ. */
-const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
@@ -131,7 +129,7 @@ export class ProtocolChecker {
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
-    this.pastBefore = new Date(options.now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
+    this.pastBefore = surelyPastBefore(options.now);
   }
 
   /** pastBefore as a number, YYYYMMDD (read/plain-lane.ts compares dates so). */
@@ -277,8 +275,7 @@ export class ProtocolChecker {
     if (value < this.pastBefore && value.length >= 4) return;
     const parsed = parseW3cDatetime(value);
     if (parsed === undefined) return; // the reader reports the form
-    const instant = Date.UTC(parsed.year, parsed.month - 1, parsed.day, parsed.hour, parsed.minute - (parsed.offsetMinutes ?? 0), parsed.second);
-    if (instant > this.options.now + FUTURE_LEEWAY_MS) {
+    if (isFutureLastmod(parsed.epochMs, this.options.now)) {
       this.report('lastmod/future', `lastmod ${JSON.stringify(value)} is in the future`, at, 'write the date the page last changed; Google ignores lastmod values it cannot trust');
     }
   }
