@@ -187,6 +187,28 @@ describe('sitemapkit validate', () => {
     });
   });
 
+  it('a list of URLs named .xml is not a pass (text/xml-name); named .txt it is', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'urls.xml'), 'https://example.com/a\nhttps://example.com/b\n');
+    writeFileSync(join(dir, 'urls.txt'), 'https://example.com/a\nhttps://example.com/b\n');
+    const named = await runCli(['validate', 'urls.xml', ...NOW], { cwd: dir });
+    assert.equal(named.code, 1, named.stdout);
+    assert.match(named.stdout, /error .*text\/xml-name/);
+    assert.equal((await runCli(['validate', 'urls.txt', ...NOW], { cwd: dir })).code, 0);
+  });
+
+  it('a feed is not a pass: no schema accepts it (feed/no-schema), unless --rule lowers it', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'feed.rss'), '<rss version="2.0"><channel><item><link>https://example.com/a</link></item></channel></rss>\n');
+    writeFileSync(join(dir, 'feed.atom'), '<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://example.com/b"/><updated>2024-01-01T00:00:00Z</updated></entry></feed>\n');
+    for (const file of ['feed.rss', 'feed.atom']) {
+      const r = await runCli(['validate', file, ...NOW], { cwd: dir });
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stdout, /error .*feed\/no-schema/);
+      assert.equal((await runCli(['validate', file, '--rule', 'feed/no-schema=warning', ...NOW], { cwd: dir })).code, 0);
+    }
+  });
+
   it('every format states each file\'s schema verdict', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'good.xml'), VALID);

@@ -25,6 +25,9 @@ const INPUT_CODES: Readonly<Record<string, Severity>> = {
   'gzip/corrupt': 'error',
   'index/nested': 'warning',
   'index/child-missing': 'error',
+  // An RSS or Atom feed in validate: engines take it as a sitemap, but no sitemap schema covers it.
+  'feed/no-schema': 'error',
+  'text/xml-name': 'error',
   // An input validate could not read or fetch at all (a missing file, a refused URL): exit 2.
   'input/unreadable': 'error',
   // The last entry of a list capped per code (core/diagnostics.ts, DiagnosticCollector).
@@ -86,6 +89,8 @@ const DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConso
   'limits/file-too-large': ['more than 50 MB (10 MB legacy) uncompressed', 'Sitemap file size error'],
   'limits/too-many-sitemaps': ['more than 50,000 (1,000 legacy) sitemaps in one index', 'Too many Sitemaps'],
   'index/nested': ['an index that lists another index', 'Nested indexes'],
+  'text/xml-name': ['a text sitemap named .xml', 'Unsupported file format'],
+  'feed/no-schema': ['an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it'],
   'index/child-missing': ['with --follow, a child sitemap the index lists that is not on disk', "Couldn't fetch"],
   'image/too-many': ['more than 1,000 images in one <url>', 'Too many images'],
   'news/too-many': ['more than 1,000 news entries in one sitemap', 'Too many news URLs'],

@@ -73,6 +73,36 @@ function NOT_WELL_FORMED(code: string): boolean {
   return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
 }
 
+/** The feeds the protocol accepts as sitemaps (sitemaps.org, "Other formats"); no sitemap schema declares them. */
+const FEED_FORMATS: ReadonlySet<SitemapFormat | undefined> = new Set<SitemapFormat | undefined>(['rss', 'atom', 'atom03']);
+
+/**
+ * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
+ * validating one is an error by default; `--rule feed/no-schema=warning` (or off) takes feeds as engines do.
+ */
+function noSchemaForFeed(format: SitemapFormat): Diagnostic {
+  const kind = format === 'rss' ? 'an RSS feed' : 'an Atom feed';
+  return {
+    code: 'feed/no-schema',
+    severity: 'error',
+    message: `${kind}: engines accept it as a sitemap, but no sitemap schema does`,
+    hint: 'submit a urlset, or accept feeds: --rule feed/no-schema=warning',
+  };
+}
+
+/** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */
+const XML_NAME = /\.xml(?:\.gz)?(?:[?#].*)?$/i;
+
+/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
+function textNamedXml(): Diagnostic {
+  return {
+    code: 'text/xml-name',
+    severity: 'error',
+    message: 'a list of URLs named .xml: a text sitemap must be a .txt file',
+    hint: 'rename it to .txt, or make it a urlset with sitemapkit generate',
+  };
+}
+
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 function moreSevere(a: Severity | undefined, b: Severity): Severity {
@@ -307,6 +337,8 @@ export class SitemapValidation implements ReaderSink {
     const late = this.hreflang.finish();
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
+    if (FEED_FORMATS.has(this.format_)) this.keep(noSchemaForFeed(this.format_ as SitemapFormat), undefined);
+    else if (this.format_ === 'text' && XML_NAME.test(this.file)) this.keep(textNamedXml(), undefined);
     const kept = this.collector.retained.slice();
     // Document order; diagnostics without a position (limits) last. The sort is stable.
     kept.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
