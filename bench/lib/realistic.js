@@ -1,0 +1,78 @@
+// Sitemaps with the shapes real ones have (../shared/corpus), for the read, validate and discover
+// benchmarks. Uniform files (one date form, no query strings, no entity references) flatter a fast
+// path tuned to them; real files mix:
+//   - URLs with a query string, so `&amp;` inside <loc> (about 30%), some with a %-escape;
+//   - lastmod as a date (`2024-03-05`) or a date-time (`…T10:20:30+01:00`, `…Z`, with fractions);
+//   - priority written `1`, `0.5`, `1.0`, `0.80`; optional fields left out;
+//   - indentation and line breaks between elements, an XML comment now and then;
+//   - image:image on some URLs (10%) and xhtml:link alternates on some (10%).
+// Every URL is valid and unique, so a validator reports nothing: the figures measure reading, not
+// reporting. Deterministic: the same (n, seed) gives the same bytes.
+
+import { BASE_URL, CHANGEFREQS, mulberry32 } from './entries.js';
+
+export const REALISTIC_SEED = 0x7ea1_5171;
+
+const SECTIONS = ['products', 'blog', 'news', 'category', 'search', 'help', 'store', 'tag'];
+const WORDS = ['garden', 'kitchen', 'outdoor', 'summer', 'winter', 'sale', 'review', 'guide', 'how-to', 'best', 'red', 'blue', 'shoes', 'laptops', 'travel', 'recipes'];
+const PARAMS = ['id', 'ref', 'page', 'sort', 'color', 'size', 'utm_source', 'lang'];
+const PRIORITIES = ['1', '0.5', '1.0', '0.80', '0.3', '0.9'];
+const LANGUAGES = ['de', 'fr', 'es', 'pt-BR'];
+
+const pad = (n) => (n < 10 ? '0' : '') + n;
+
+function lastmod(rand) {
+  const t = new Date(Date.UTC(2019, 0, 1) + Math.floor(rand() * 6 * 365 * 86_400) * 1000);
+  const date = `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+  const form = rand();
+  if (form < 0.4) return date;
+  const time = `${date}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
+  if (form < 0.7) return `${time}+01:00`;
+  if (form < 0.9) return `${time}Z`;
+  return `${time}.${String(Math.floor(rand() * 1000)).padStart(3, '0')}Z`;
+}
+
+/** The URL of entry i, as it stands in the XML (`&` escaped). */
+function loc(i, rand) {
+  let url = `${BASE_URL}${SECTIONS[Math.floor(rand() * SECTIONS.length)]}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
+  if (rand() < 0.1) url += '/caf%C3%A9';
+  if (rand() < 0.3) {
+    const n = 1 + Math.floor(rand() * 3);
+    const query = [];
+    for (let k = 0; k < n; k++) query.push(`${PARAMS[(i + k) % PARAMS.length]}=${Math.floor(rand() * 10_000)}`);
+    url += '?' + query.join('&amp;');
+  } else if (rand() < 0.5) url += '/';
+  return url;
+}
+
+/** One `<url>` element, indented as generators write them. */
+function urlElement(i, rand) {
+  const href = loc(i, rand);
+  let out = `  <url>\n    <loc>${href}</loc>\n`;
+  if (rand() < 0.9) out += `    <lastmod>${lastmod(rand)}</lastmod>\n`;
+  if (rand() < 0.6) out += `    <changefreq>${CHANGEFREQS[i % 7]}</changefreq>\n`;
+  if (rand() < 0.7) out += `    <priority>${PRIORITIES[Math.floor(rand() * PRIORITIES.length)]}</priority>\n`;
+  if (i % 10 === 3) out += `    <image:image>\n      <image:loc>${BASE_URL}img/${i.toString(36)}.jpg</image:loc>\n    </image:image>\n`;
+  if (i % 10 === 7) {
+    // A group of alternates that name each other (every page lists all, itself included).
+    const base = `${BASE_URL}alt/${i.toString(36)}`;
+    for (const lang of LANGUAGES) out += `    <xhtml:link rel="alternate" hreflang="${lang}" href="${base}-${lang}"/>\n`;
+    out = out.replace(`<loc>${href}</loc>`, `<loc>${base}-de</loc>`);
+  }
+  return out + '  </url>\n';
+}
+
+/**
+ * A urlset of `n` entries with the shapes above (about 200 bytes an entry). The alternates of an
+ * entry name pages the file does not list (only the `de` one), as in a per-language file set.
+ */
+export function realisticSitemap(n, seed = REALISTIC_SEED) {
+  const rand = mulberry32(seed);
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"\n        xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'];
+  for (let i = 0; i < n; i++) {
+    if (i % 1000 === 0) parts.push(`  <!-- section ${i / 1000} -->\n`);
+    parts.push(urlElement(i, rand));
+  }
+  parts.push('</urlset>\n');
+  return parts.join('');
+}
