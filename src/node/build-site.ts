@@ -138,11 +138,12 @@ export interface BuildSiteResult {
   /** The base URL, normalised, ending in `/`. */
   baseUrl: string;
   /**
-   * False when the build listed no URL: nothing was written or removed (the previous set, if any, is
-   * as it was) and the state was not saved. A site with pages and nothing to list is a problem.
+   * Whether the new set was put in place and the state saved. False on a dry run, and when the build
+   * listed no URL (`listed` 0: nothing was written or removed, the previous set, if any, is as it
+   * was); a site with pages and nothing to list is a problem.
    */
   committed: boolean;
-  /** Present on a dry run: nothing was written; `committed` and the files say what a real build would do. */
+  /** Present on a dry run: nothing was written (`committed` false); the files say what a real build would do. */
   dryRun?: true;
   indexFile: BuiltFile;
   /** Where the index will be served: the URL for robots.txt and search consoles. */
@@ -412,6 +413,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     baseUrl,
     indexUrl: sitemapsUrl + `${name}.xml`,
     pages: all.length,
+    ...(options.dryRun === true ? { dryRun: true as const } : {}),
     excluded,
     ...withDominant(dominantExclusion(excluded, all.length, baseUrl)),
     problems,
@@ -506,7 +508,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       });
       files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     }
-    if (dryRun) return { ...common, committed: true, dryRun: true, indexFile, files, listed, durationMs: Date.now() - started };
+    if (dryRun) return { ...common, committed: false, indexFile, files, listed, durationMs: Date.now() - started };
     if (state.indexName !== undefined && state.indexName !== indexName) {
       // The previous build's index under its old name, unless another program has written there since.
       if ((await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined) await rm(join(outDir, state.indexName), { force: true });

@@ -125,7 +125,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
   if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
-  if (!result.committed) {
+  if (result.listed === 0) {
     // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
     problems++;
     io.stderr.write(`sitemapkit: ${nothingListedText(result)}\n`);
@@ -135,7 +135,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   let announcement: unknown;
   // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit: dry run: nothing submitted to IndexNow\n');
-  if (indexNow !== undefined && result.committed && result.dryRun !== true) {
+  if (indexNow !== undefined && result.committed) {
     const outcome = await submitPending(indexNow, { statePath: result.statePath, outDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
@@ -220,7 +220,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const written = children.filter((f) => f.status === 'written');
   const removed = r.files.filter((f) => f.status === 'removed');
   const dominant = dominantText(r);
-  if (!r.committed) {
+  if (r.listed === 0) {
     lines.push(`Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`);
     if (dominant !== undefined) lines.push(`  ${dominant}`);
     lines.push(...leftOutLines(r, verbose));

@@ -61,6 +61,8 @@ export interface SubmitContext {
   io: CliIo;
   /** Only problems on stderr. */
   quiet: boolean;
+  /** The summary is printed as JSON: a dry run's payloads go into it, not on standard output. */
+  json?: boolean;
 }
 
 export interface SubmitSummary {
@@ -68,7 +70,7 @@ export interface SubmitSummary {
   dryRun: boolean;
   pending: { added: number; updated: number; removed: number };
   keyFile?: string;
-  payloads: { host: string; urls: number; accepted: boolean; status?: number; code: string; message: string; hint?: string; keyFile: string }[];
+  payloads: { host: string; urls: number; accepted: boolean; status?: number; code: string; message: string; hint?: string; keyFile: string; body?: IndexNowPayload }[];
   recorded: number;
 }
 
@@ -105,9 +107,12 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   }
   const what = `${formatCount(counts.added)} added, ${formatCount(counts.updated)} updated, ${formatCount(counts.removed)} removed`;
   if (settings.dryRun) {
-    for (const payload of payloads) io.stdout.write(JSON.stringify(payload) + '\n');
+    if (context.json !== true) for (const payload of payloads) io.stdout.write(JSON.stringify(payload) + '\n');
     say(`indexnow: dry run: ${plural(pending.length, 'URL')} (${what}) in ${plural(payloads.length, 'payload')} for ${settings.endpoint}; nothing sent\n`);
-    for (const payload of payloads) summary.payloads.push({ host: payload.host, urls: payload.urlList.length, accepted: false, code: 'indexnow/dry-run', message: 'not sent (dry run)', keyFile: indexNowKeyFileUrl(payload) });
+    for (const payload of payloads) {
+      const body = context.json === true ? { body: payload } : {};
+      summary.payloads.push({ host: payload.host, urls: payload.urlList.length, accepted: false, code: 'indexnow/dry-run', message: 'not sent (dry run)', keyFile: indexNowKeyFileUrl(payload), ...body });
+    }
     return { ok: true, summary };
   }
 
@@ -165,9 +170,6 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     args = parsed;
-    if (args.flag('dry-run') && args.choice('format') === 'json') {
-      throw new UsageError('--dry-run prints the payloads on standard output; it cannot be combined with --json');
-    }
     settings = indexNowSettings(args, args.text('key'));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'indexnow', /^unexpected argument/.test(error.message) ? `${error.message}; the output folder is given with --out DIR` : error.message);
@@ -178,7 +180,7 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
   const statePath = state !== undefined ? resolve(io.cwd, state) : join(outDir, DEFAULT_STATE_PATH);
   const json = args.choice('format') === 'json';
   try {
-    const { ok, summary } = await submitPending(settings, { statePath, outDir, io, quiet: args.flag('quiet') || json });
+    const { ok, summary } = await submitPending(settings, { statePath, outDir, io, quiet: args.flag('quiet') || json, json });
     if (json) io.stdout.write(JSON.stringify({ ...summary, ok }, null, 2) + '\n');
     return ok ? EXIT_OK : EXIT_PROBLEMS;
   } catch (error) {

@@ -32,7 +32,6 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
   const sitemaps = args.list('sitemap');
   if (sitemaps.length === 0) return usageFailure(io, 'robots', '--sitemap URL is required (the full URL of a sitemap, e.g. https://www.example.com/sitemap.xml)');
-  if (dryRun && json) return usageFailure(io, 'robots', '--dry-run prints the file and --json a summary, both on standard output; choose one');
   // Checked before the file is touched, so that a typo changes nothing.
   for (const url of sitemaps) {
     try {
@@ -89,11 +88,14 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   }
 
   const quiet = args.flag('quiet');
-  if (dryRun) io.stdout.write(edit.text);
   if (json) {
-    const { text: _text, changed: _changed, ...lists } = edit;
-    io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...lists }, null, 2)}\n`);
-  } else if (!quiet) {
+    // Standard output carries one JSON document: a dry run's file is in it, as `text`.
+    const { text, changed: _changed, ...lists } = edit;
+    io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...(dryRun ? { dryRun, text } : {}), ...lists }, null, 2)}\n`);
+  } else if (dryRun) {
+    io.stdout.write(edit.text);
+  }
+  if (!json && !quiet) {
     const summary = summaryLine(name, edit, created, write || !changed);
     (dryRun ? io.stderr : io.stdout).write(`${summary}\n`);
   }
