@@ -376,7 +376,8 @@ file is created when missing, replaced atomically, and not written at all when u
     withNote(QUIET, 'no summary; errors still go to standard error'),
     HELP,
   ],
-  notes: 'Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings.',
+  notes: `Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings,
+one line each on standard error: FILE:LINE: warning CODE message (codes robots/..., docs/rules.md).`,
   exit: `0 done, or with --check already up to date; 1 with --check, the file would change;
 2 usage error, or the file cannot be read or written.`,
   examples: [
@@ -387,7 +388,7 @@ file is created when missing, replaced atomically, and not written at all when u
   details: `A line that spells a sitemap differently (sitemap:http://EXAMPLE.com:80/s.xml) is rewritten in
 place to the normalised URL, and repeated lines for it are removed. Sitemap lines that crawlers skip
 (no colon after Sitemap, an empty or ftp: value, a template placeholder) are reported as FILE:LINE:
-warning on standard error and left as they are. New lines go after the last Sitemap line, or at the
+warning CODE message on standard error (with their code in --format json) and left as they are. New lines go after the last Sitemap line, or at the
 end of the file after a blank line. Line ends (LF or CRLF) and a UTF-8 BOM are kept.
 
 --robots-url: a relative Sitemap line (Sitemap: /sitemap.xml) resolves against it, so it matches the

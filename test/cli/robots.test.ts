@@ -158,7 +158,7 @@ test('warns when the file grows past the 500 KiB crawlers must read (RFC 9309 §
   const { dir } = site(`# ${'x'.repeat(520 * 1024)}\n`);
   const result = await runCli(['robots', '--sitemap', S], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /^robots\.txt: warning the file is 520\.\d KiB; crawlers may read only the first 500\.0 KiB \(RFC 9309 §2\.5\)\n$/);
+  assert.match(result.stderr, /^robots\.txt: warning robots\/too-large the file is 520\.\d KiB; crawlers may read only the first 500\.0 KiB \(RFC 9309 §2\.5\)\n$/);
 });
 
 test('keeps the permission bits of the file it replaces and leaves no temporary file', async () => {
@@ -302,8 +302,8 @@ test('Sitemap lines that crawlers skip are reported with their line, left as the
   assert.equal(readFileSync(file, 'utf8'), `${before}\nSitemap: ${S}\n`);
   const warnings = result.stderr.trim().split('\n');
   assert.equal(warnings.length, 2, result.stderr);
-  assert.match(warnings[0] ?? '', /^robots\.txt:2: warning no ":" after Sitemap/);
-  assert.match(warnings[1] ?? '', /^robots\.txt:3: warning .*template placeholder/);
+  assert.match(warnings[0] ?? '', /^robots\.txt:2: warning robots\/sitemap-no-colon no ":" after Sitemap/);
+  assert.match(warnings[1] ?? '', /^robots\.txt:3: warning robots\/sitemap-placeholder .*template placeholder/);
   const json = await runCli(['robots', '--sitemap', S, '--json', '--check'], { cwd: dir });
   assert.equal(json.code, 0, json.stderr);
   const summary = JSON.parse(json.stdout) as { problems: { newLine: number; oldLine?: number; directive: string }[] };
@@ -364,4 +364,30 @@ test('the FILE:LINE of a warning counts in the file on disk: the new one once wr
   // Line 1 was removed: the placeholder is line 1 now.
   assert.equal(readFileSync(join(dir, 'robots.txt'), 'utf8').split('\n')[0], 'Sitemap: {{blog-url}}/sitemap.xml');
   assert.match(written.stderr, /^robots\.txt:1: warning .*template placeholder/m);
+});
+
+// Issue 23: robots printed its problems without a code, unlike every other command, and its JSON had none.
+test('every problem robots reports has a stable code, on standard error and in --format json', async () => {
+  const before = ['User-agent: *', 'Sitemap', 'Sitemap: ftp://example.com/s.xml', 'Sitemap: /relative.xml', `Sitemap: ${NEWS}`, `Sitemap: ${NEWS}`, `# ${'x'.repeat(520 * 1024)}`, ''].join('\n');
+  const { dir } = site(before);
+  const result = await runCli(['robots', '--sitemap', S, '--check'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const printed = result.stderr.trim().split('\n');
+  const expected = [
+    'robots.txt:3: warning robots/sitemap-scheme ',
+    'robots.txt:4: warning robots/sitemap-relative ',
+    'robots.txt:6: warning robots/sitemap-duplicate ',
+    'robots.txt: warning robots/too-large ',
+  ];
+  assert.equal(printed.length, expected.length, result.stderr);
+  printed.forEach((line, i) => assert.ok(line.startsWith(expected[i] as string), `${line} should start with ${expected[i]}`));
+  const json = await runCli(['robots', '--sitemap', S, '--check', '--format', 'json'], { cwd: dir });
+  const summary = JSON.parse(json.stdout) as { problems: { code: string; oldLine?: number }[] };
+  assert.deepEqual(
+    summary.problems.map((p) => [p.oldLine, p.code]),
+    [[3, 'robots/sitemap-scheme'], [4, 'robots/sitemap-relative'], [6, 'robots/sitemap-duplicate'], [undefined, 'robots/too-large']],
+  );
+  // Every code is documented.
+  const rules = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
+  for (const p of summary.problems) assert.ok(rules.includes(`| \`${p.code}\` |`), p.code);
 });

@@ -88,10 +88,18 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   }
 
   const quiet = args.flag('quiet');
+  const size = Buffer.byteLength(edit.text);
+  // RFC 9309 §2.5: crawlers may stop reading at 500 KiB; lines past it may never be seen. A problem of
+  // the whole file: no line.
+  const tooLarge =
+    changed && size > MAX_ROBOTS_BYTES
+      ? { code: 'robots/too-large', message: `the file is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)` }
+      : undefined;
   if (json) {
     // Standard output carries one JSON document: a dry run's file is in it, as `text`.
-    const { text, changed: _changed, ...lists } = edit;
-    io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...(dryRun ? { dryRun, text } : {}), ...lists }, null, 2)}\n`);
+    const { text, changed: _changed, problems, ...lists } = edit;
+    const all = tooLarge !== undefined ? [...problems, tooLarge] : problems;
+    io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...(dryRun ? { dryRun, text } : {}), ...lists, problems: all }, null, 2)}\n`);
   } else if (dryRun) {
     io.stdout.write(edit.text);
   }
@@ -109,14 +117,11 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     // In line order; a line the edit added (no line in the old file) after the others.
     lines.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.problem.newLine - b.problem.newLine);
     for (const { problem, line } of lines) {
-      printer.print(line !== undefined ? { severity: 'warning', message: problem.message, line } : { severity: 'warning', message: problem.message, hint: `line ${problem.newLine} of the new file` });
+      const { code, message } = problem;
+      printer.print(line !== undefined ? { severity: 'warning', code, message, line } : { severity: 'warning', code, message, hint: `line ${problem.newLine} of the new file` });
     }
   }
-  const size = Buffer.byteLength(edit.text);
-  if (!quiet && changed && size > MAX_ROBOTS_BYTES) {
-    // RFC 9309 §2.5: crawlers may stop reading at 500 KiB; lines past it may never be seen.
-    printer.print({ severity: 'warning', message: `the file is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)` });
-  }
+  if (!quiet && tooLarge !== undefined) printer.print({ severity: 'warning', ...tooLarge });
   printer.finish();
   return args.flag('check') && changed ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -43,11 +43,25 @@ export interface RobotsSitemapLine {
   raw: string;
 }
 
+/** The stable codes of robots.txt problems (docs/rules.md, "robots.txt"). */
+export type RobotsTxtCode =
+  | 'robots/user-agent-no-token'
+  | 'robots/rule-before-user-agent'
+  | 'robots/rule-pattern'
+  | 'robots/sitemap-no-colon'
+  | 'robots/sitemap-empty'
+  | 'robots/sitemap-placeholder'
+  | 'robots/sitemap-invalid'
+  | 'robots/sitemap-scheme'
+  | 'robots/sitemap-duplicate'
+  | 'robots/sitemap-relative';
+
 /** Something in the file that was skipped or deserves a look; `line` is 1-based. */
 export interface RobotsTxtProblem {
   line: number;
   /** The kind of line it is about (a `Sitemap https://…` without its colon counts as `sitemap`). */
   directive: Directive;
+  code: RobotsTxtCode;
   message: string;
   value: string;
 }
@@ -158,7 +172,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
         }
         const token = userAgentToken(value);
         if (token === '') {
-          problems.push({ line: lineNo, directive: 'user-agent', message: 'user-agent value does not start with a product token (letters, digits, "_" and "-"); it matches no crawler', value });
+          problems.push({ line: lineNo, directive: 'user-agent', code: 'robots/user-agent-no-token', message: 'user-agent value does not start with a product token (letters, digits, "_" and "-"); it matches no crawler', value });
         } else if (!group.userAgents.includes(token)) {
           group.userAgents.push(token);
         }
@@ -168,7 +182,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
       case 'disallow': {
         if (group === undefined) {
           // RFC 9309 §2.1: rules belong to the group of the user-agent lines before them; there is none.
-          problems.push({ line: lineNo, directive, message: `${directive} line before any user-agent line; ignored`, value });
+          problems.push({ line: lineNo, directive, code: 'robots/rule-before-user-agent', message: `${directive} line before any user-agent line; ignored`, value });
           return;
         }
         groupHasRule = true;
@@ -178,7 +192,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
         const first = value.charCodeAt(0);
         if (first !== 0x2f /* / */ && first !== 0x2a /* * */) {
           // RFC 9309 §2.2.2: paths start with "/"; such a pattern never matches (kept, as written).
-          problems.push({ line: lineNo, directive, message: `${directive} pattern does not start with "/" or "*"; it matches no URL`, value });
+          problems.push({ line: lineNo, directive, code: 'robots/rule-pattern', message: `${directive} pattern does not start with "/" or "*"; it matches no URL`, value });
         }
         group.rules.push({ allow: directive === 'allow', pattern: value, line: lineNo });
         return;
@@ -191,7 +205,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
         // parser, like this one, does not know, so the line announces nothing. Said, since it was meant.
         if (MISSING_SITEMAP_COLON.test(key)) {
           const url = line.replace(/^\S+[ \t\v\f]+/, ''); // the line without its first word: the URL as written
-          problems.push({ line: lineNo, directive: 'sitemap', message: `no ":" after Sitemap, so crawlers read the key as ${quoteValue(key)} and ignore the line; write "Sitemap: ${url}"`, value: url });
+          problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-no-colon', message: `no ":" after Sitemap, so crawlers read the key as ${quoteValue(key)} and ignore the line; write "Sitemap: ${url}"`, value: url });
         }
         // Host, Crawl-delay, Clean-param, unknown keys: not ours, and they do not end a group.
         return;
@@ -201,36 +215,36 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
   // RFC 9309 §2.2.4 and sitemaps.org: Sitemap lines are independent of groups, anywhere in the file.
   const handleSitemap = (value: string, lineNo: number): void => {
     if (value === '') {
-      problems.push({ line: lineNo, directive: 'sitemap', message: 'empty Sitemap value; ignored', value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-empty', message: 'empty Sitemap value; ignored', value });
       return;
     }
     if (TEMPLATE_RE.test(value)) {
       // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`): it would resolve to a
       // path under the robots.txt host that is certainly not the sitemap meant.
-      problems.push({ line: lineNo, directive: 'sitemap', message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-placeholder', message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
       return;
     }
     let url: URL;
     try {
       url = new URL(value, base);
     } catch {
-      problems.push({ line: lineNo, directive: 'sitemap', message: 'Sitemap value is not a valid URL; ignored', value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-invalid', message: 'Sitemap value is not a valid URL; ignored', value });
       return;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      problems.push({ line: lineNo, directive: 'sitemap', message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-scheme', message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
       return;
     }
     url.hash = '';
     const href = url.href;
     const firstLine = sitemapLineByUrl.get(href);
     if (firstLine !== undefined) {
-      problems.push({ line: lineNo, directive: 'sitemap', message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-duplicate', message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
       return;
     }
     if (!isAbsoluteUrl(value)) {
       // sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
-      problems.push({ line: lineNo, directive: 'sitemap', message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
+      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-relative', message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
     }
     sitemapLineByUrl.set(href, lineNo);
     sitemaps.push({ url: href, line: lineNo, raw: value });

@@ -462,3 +462,36 @@ describe('parseRobotsTxt: corpus', () => {
     });
   }
 });
+
+describe('parseRobotsTxt: problem codes (issue 23)', () => {
+  it('gives each kind of problem its stable code, each documented in docs/rules.md', () => {
+    const text = [
+      'Disallow: /early',
+      'User-agent: /bad',
+      'Disallow: private/',
+      'Sitemap https://example.com/a.xml',
+      'Sitemap:',
+      'Sitemap: {{blog-url}}/sitemap.xml',
+      'Sitemap: http://[bad/s.xml',
+      'Sitemap: ftp://example.com/s.xml',
+      'Sitemap: https://example.com/s.xml',
+      'Sitemap: https://example.com/s.xml',
+      'Sitemap: /rel.xml',
+    ].join('\n');
+    const codes = parse(text).problems.map((p) => [p.line, p.code]);
+    assert.deepEqual(codes, [
+      [1, 'robots/rule-before-user-agent'],
+      [2, 'robots/user-agent-no-token'],
+      [3, 'robots/rule-pattern'],
+      [4, 'robots/sitemap-no-colon'],
+      [5, 'robots/sitemap-empty'],
+      [6, 'robots/sitemap-placeholder'],
+      [7, 'robots/sitemap-invalid'],
+      [8, 'robots/sitemap-scheme'],
+      [10, 'robots/sitemap-duplicate'],
+      [11, 'robots/sitemap-relative'],
+    ]);
+    const rules = readFileSync(new URL('../../../docs/rules.md', import.meta.url), 'utf8');
+    for (const [, code] of codes) assert.ok(rules.includes(`| \`${code as string}\` |`), code as string);
+  });
+});
