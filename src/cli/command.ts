@@ -137,7 +137,8 @@ export const NO_GZIP: OptionSpec = { name: 'no-gzip', kind: 'flag', help: 'write
 
 export const GZIP_LEVEL: OptionSpec = { name: 'gzip-level', kind: 'count', value: 'N', min: 1, max: 9, help: '1 (fastest) to 9 (smallest); default 6', group: 'output' };
 
-export const QUIET: OptionSpec = { name: 'quiet', short: 'q', kind: 'flag', help: 'print less', group: 'verbosity' };
+/** -q means one thing everywhere: errors only; a command's note says what else it leaves out. */
+export const QUIET: OptionSpec = { name: 'quiet', short: 'q', kind: 'flag', help: 'print less; report errors only (not warnings and notes)', group: 'verbosity' };
 
 export const VERBOSE: OptionSpec = { name: 'verbose', short: 'v', kind: 'flag', help: 'print more', group: 'verbosity' };
 

@@ -35,8 +35,8 @@ const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'U
 const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
 const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
 
-const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary; problems still shown');
-const QUIET_ERRORS = withNote(QUIET, 'report errors only (not warnings and notes)');
+const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
+const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
@@ -132,7 +132,7 @@ made up or repaired: an entry whose URL cannot be trusted is left out, and every
     format(['jsonl', 'csv', 'tsv', 'urls'], 'jsonl (default, the JSON Lines input of generate), csv, tsv or urls'),
     ...NETWORK,
     withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per file)'),
-    QUIET_ERRORS,
+    QUIET_PROGRESS,
     HELP,
   ],
   notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit validate" fetches it;
@@ -189,7 +189,7 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
     format(['stylish', 'json', 'github', 'sarif', 'junit'], 'stylish (default), json, github, sarif or junit'),
     ...NETWORK,
     withNote(VERBOSE, 'every row and every hint on a terminal too (not only the first 5 of each code per file)'),
-    QUIET_ERRORS,
+    withNote(QUIET, 'no progress; the last line still counts every problem'),
     HELP,
   ],
   notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit discover" fetches;
@@ -246,7 +246,7 @@ plain http. Every document is read as "sitemapkit read" does.`,
     format(['tree', 'jsonl', 'urls', 'csv'], 'tree (default on a terminal), jsonl (default otherwise), urls or csv'),
     ...NETWORK,
     withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per document)'),
-    withNote(QUIET, 'no progress line; report only errors'),
+    QUIET_SUMMARY,
     HELP,
   ],
   notes: `Problems go to standard error (URL:LINE:COL: severity code message, the position when known)
@@ -373,7 +373,7 @@ file is created when missing, replaced atomically, and not written at all when u
     { name: 'check', kind: 'flag', help: 'write nothing; exit 1 if the file would change (for CI)' },
     withNote(DRY_RUN, 'print the resulting file (with --format json: its "text")'),
     format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'no summary; errors still go to standard error'),
+    withNote(QUIET, 'no summary'),
     HELP,
   ],
   notes: `Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings,
@@ -421,7 +421,7 @@ records. Batches of at most 10,000 per host; one is recorded only when accepted 
     USER_AGENT,
     RETRIES,
     format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'print only problems'),
+    withNote(QUIET, 'no summary, no progress lines'),
     HELP,
   ],
   notes: `Answers: 200 and 202 accepted; 400 bad request; 403 the key file is missing or wrong; 422 URLs not

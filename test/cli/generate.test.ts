@@ -500,7 +500,8 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   const dir = tempDir();
   const urls = Array.from({ length: 2000 }, (_, i) => `http://www.example.com/p${i}`);
   writeFileSync(join(dir, 'urls.txt'), ['https://www.example.com/ok', ...urls, ...urls.slice(0, 7).map((u) => `${u.replace('http:', 'https:')}#x`)].join('\n'));
-  const tty = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir, tty: true });
+  // --format json, for no progress line and no summary: -q would hide the warnings (issue 23: errors only).
+  const tty = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--format', 'json'], { cwd: dir, tty: true });
   assert.equal(tty.code, 1);
   const lines = tty.stderr.split('\n').map((l) => l.replace(/^(\r\x1b\[K)+/, '')).filter((l) => l !== '');
   assert.equal(lines.filter((l) => l.includes(' is outside ')).length, 5, tty.stderr);
@@ -508,7 +509,7 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   assert.ok(lines.includes('urls.txt: \u2026 and 1,995 more: URLs outside --base-url (loc/out-of-scope)'), tty.stderr);
   assert.ok(lines.includes('urls.txt: \u2026 and 2 more: URLs written without their #fragment (loc/fragment)'), tty.stderr);
   assert.equal(lines.length, 12, tty.stderr);
-  const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--quiet'], { cwd: dir });
+  const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--format', 'json'], { cwd: dir });
   assert.equal(pipe.stderr.trim().split('\n').length, 2007);
 });
 

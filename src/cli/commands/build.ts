@@ -120,11 +120,12 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   pageProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const problem of pageProblems) {
     if (problem.severity === 'error') problems++;
-    printer.print(problem);
+    // -q: errors only.
+    if (!quiet || problem.severity === 'error') printer.print(problem);
   }
   printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
-  if (result.locationNote !== undefined) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
+  if (result.locationNote !== undefined && !quiet) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
   if (result.listed === 0) {
     // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
     problems++;

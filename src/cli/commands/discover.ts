@@ -203,7 +203,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
   const quiet = args.flag('quiet');
-  for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
+  if (!quiet) for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
 
   // Made before the output file, so that nothing is left behind if the options are refused.
   const run = discoverSitemaps(inputs, options);

@@ -92,7 +92,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const listedPerCode = new Map<string, number>();
   let notListed = 0;
   const problem = (p: Problem): void => {
-    printer.print(p);
+    // -q: errors only on standard error; --format json still lists every problem.
+    if (!quiet || p.severity === 'error') printer.print(p);
     if (!json) return;
     const seen = listedPerCode.get(p.code ?? '') ?? 0;
     listedPerCode.set(p.code ?? '', seen + 1);

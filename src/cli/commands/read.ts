@@ -117,6 +117,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
   const formatter = new Formatter(format, out, (message) => {
+    if (quiet) return;
     progress.clear();
     io.stderr.write(`sitemapkit read: warning: ${message}\n`);
   });
@@ -135,7 +136,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     for (const path of positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
       const remote = inputUrl(path, io.cwd);
-      if (remote?.assumed === true) {
+      if (remote?.assumed === true && !quiet) {
         progress.clear();
         io.stderr.write(schemeNotice('read', remote.url, path));
       }

@@ -247,7 +247,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   for (const path of positionals) {
     const remote = inputUrl(path, io.cwd);
     if (remote !== undefined) {
-      if (remote.assumed) {
+      if (remote.assumed && !quiet) {
         progress.clear();
         io.stderr.write(schemeNotice('validate', remote.url, path));
       }
