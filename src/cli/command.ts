@@ -40,6 +40,11 @@ export interface OptionSpec {
   readonly multiple?: boolean;
   /** Old spellings that keep working (scripts may rely on them); help names them. */
   readonly aliases?: readonly OptionAlias[];
+  /**
+   * An old name that cannot stay an alias, since another command gives it another meaning: refused,
+   * with this option as the suggestion; help names it.
+   */
+  readonly formerly?: { readonly name: string; readonly why: string };
   /** One line of help: for a shared option, the same words in every command. */
   readonly help: string;
   /** What this option does in this command in particular (appended to `help`). */
@@ -309,6 +314,8 @@ function unknownOption(spelled: string, spec: CommandSpec): string {
   // --json where JSON is not a format of its own but JSON Lines is (read, discover): the nearest option by spelling would mislead.
   const formats = spec.options.find((o) => o.name === 'format')?.choices ?? [];
   if (spelled === '--json' && !formats.includes('json') && formats.includes('jsonl')) return 'unknown option --json; did you mean --format jsonl?';
+  const renamed = spec.options.find((o) => o.formerly !== undefined && `--${o.formerly.name}` === spelled);
+  if (renamed?.formerly !== undefined) return `unknown option ${spelled}; did you mean --${renamed.name}? (renamed: ${renamed.formerly.why})`;
   const names = spec.options.flatMap((o) => [`--${o.name}`, ...(o.aliases ?? []).map((a) => `--${a.name}`)]);
   const closest = closestName(spelled.startsWith('--') ? spelled : `-${spelled}`, names);
   return `unknown option ${spelled}${closest !== undefined ? `; did you mean ${closest}?` : ''}`;
@@ -357,6 +364,7 @@ export function optionSynopsis(option: OptionSpec): string {
 /** The help words of an option in a command: shared words, the command's note, the aliases. */
 export function optionHelp(option: OptionSpec): string {
   const aliases = (option.aliases ?? []).map((a) => (a.value !== undefined ? `--${a.name} is --${option.name} ${a.value}` : `also --${a.name}`));
+  if (option.formerly !== undefined) aliases.push(`formerly --${option.formerly.name}`);
   const parts = [option.help, ...(option.note !== undefined ? [option.note] : [])];
   return parts.join('; ') + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
 }

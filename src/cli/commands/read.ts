@@ -105,7 +105,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const format = args.choice<OutputFormat>('format') ?? 'jsonl';
   const maxBytes = args.number('max-bytes');
   const maxEntries = args.number('max-entries');
-  const maxDepth = args.number('max-depth');
+  const maxDepth = args.number('max-nesting');
   const maxValueLength = args.number('max-value-length');
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
   if (maxEntries !== undefined) options.maxEntries = maxEntries;
