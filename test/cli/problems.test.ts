@@ -218,3 +218,44 @@ test('read over a large input shows a progress line when its output goes elsewhe
   assert.match(stderr, /\r\x1b\[Kreading big\.xml: [\d,]+ entries, 0 files done, [\d,]+ entries\/s/);
   assert.ok(stderr.endsWith('\r\x1b[K'), JSON.stringify(stderr.slice(-80)));
 });
+
+// Issue 23: "in line order within a file". generate printed the reader's rejections of a chunk before
+// the writer's problems with the lines above them (and a JSON Lines unknown field before the warnings
+// of earlier lines).
+test('generate prints the problems of a file in line order: the reader\'s and the writer\'s interleaved', async () => {
+  const dir = tempDir();
+  const base = 'https://www.example.com/';
+  writeFileSync(join(dir, 'urls.txt'), [`${base}a#one`, 'not a url', 'http://www.example.com/b', `${base}c#two`, 'www.example.com/d', `${base}e`].join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'pages.jsonl'),
+    [
+      JSON.stringify({ loc: `${base}f`, lastmod: '2999-01-01' }),
+      JSON.stringify({ loc: `${base}g`, lastMod: '2020-01-01' }),
+      '{not json',
+      JSON.stringify({ loc: `${base}h#three` }),
+    ].join('\n') + '\n',
+  );
+  const result = await runCli(['generate', 'urls.txt', 'pages.jsonl', '--base-url', base, '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(result.code, 1);
+  const places = result.stderr
+    .trim()
+    .split('\n')
+    .map((line) => /^([^:]+):(\d+): (\w+) (\S+)/.exec(line)?.slice(1, 5).join(' '));
+  assert.deepEqual(places, [
+    'urls.txt 1 warning loc/fragment',
+    'urls.txt 2 error input/text',
+    'urls.txt 3 error loc/out-of-scope',
+    'urls.txt 4 warning loc/fragment',
+    'urls.txt 5 error input/text',
+    'pages.jsonl 1 warning lastmod/future',
+    'pages.jsonl 2 warning input/unknown-field',
+    'pages.jsonl 3 error input/jsonl',
+    'pages.jsonl 4 warning loc/fragment',
+  ]);
+  // --format json lists them in the same order.
+  const listed = (JSON.parse(result.stdout) as { problems: { file: string; line: number; code: string }[] }).problems;
+  assert.deepEqual(
+    listed.map((p) => `${p.file} ${p.line} ${p.code}`),
+    places.map((p) => (p ?? '').replace(/ (error|warning) /, ' ')),
+  );
+});

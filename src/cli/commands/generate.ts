@@ -117,19 +117,36 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     warnAt(at?.file ?? '<input>', at?.line, code, message);
   };
   // Ignored input (unknown columns and fields), once per file: a note, not a problem in the output.
-  const onInputWarning = (w: InputWarning): void => warnAt(w.file, w.line, w.code, w.message);
+  // The reader says it while reading a chunk, before the chunk's batch: it waits for its line (below).
+  const inputWarnings: InputWarning[] = [];
+  const sayInputWarnings = (upTo: number): void => {
+    while (inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= upTo) {
+      const w = inputWarnings.shift() as InputWarning;
+      warnAt(w.file, w.line, w.code, w.message);
+    }
+  };
 
+  // Problems come in line order within a file (issue 23), in one pass and with no buffer of problems:
+  // the writer reports an entry's problems while it takes the batch the entry is in, so the batch is
+  // cut before each line the reader has something to say about (a rejected line, an unknown field);
+  // the entries above it go to the writer first, then the reader's problem is said.
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
         ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
-        onWarning: onInputWarning,
+        onWarning: (w) => inputWarnings.push(w),
         ...(columns !== undefined ? { columns } : {}),
       });
       for await (const batch of records) {
-        const out: UrlEntry[] = [];
+        let out: UrlEntry[] = [];
         for (const record of batch) {
+          const warned = inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= record.line;
+          if (record.entry === undefined || warned) {
+            if (out.length > 0) yield out;
+            out = [];
+            sayInputWarnings(record.line);
+          }
           if (record.entry !== undefined) {
             positions.set(record.entry, record);
             out.push(record.entry);
@@ -138,8 +155,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
             report(record.file, record.line, record.error ?? 'unreadable line', record.code);
           }
         }
+        // Even empty: the writer checks for an interrupt between batches.
         yield out;
+        sayInputWarnings(Infinity);
       }
+      sayInputWarnings(Infinity);
     }
   }
 
