@@ -173,8 +173,43 @@ interface Attempt {
   retryAfter?: number | undefined;
 }
 
-/** The fetch error (or abort reason) as a diagnostic code and message; `cause` the system error code. */
-function describeError(error: unknown): { code: string; message: string; retry: boolean; cause?: string } {
+/**
+ * A failed TLS connection to `host` in one line a person can act on, instead of OpenSSL's text
+ * (`unable to verify the first certificate`, `write EPROTO …:SSL routines:…`). `code` is Node's
+ * (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `EPROTO`…), `reason` its message.
+ */
+export function tlsFailureMessage(code: string, host: string, reason: string): string {
+  const certificate = `TLS: the certificate of ${host}`;
+  switch (code) {
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      return `${certificate} is self-signed; crawlers do not trust it (use one from a public certificate authority, such as Let's Encrypt)`;
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return `${certificate} chains to a self-signed root no crawler trusts (a private authority, or a proxy that intercepts TLS)`;
+    case 'CERT_HAS_EXPIRED':
+      return `${certificate} has expired; renew it`;
+    case 'CERT_NOT_YET_VALID':
+      return `${certificate} is not valid yet; check its dates and the server's clock`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `${certificate} is for other names than ${host.replace(/:\d+$/, '')}; use one that names it`;
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `${certificate} cannot be verified: its issuer is unknown (the server may not send its intermediate certificates; serve the full chain)`;
+    case 'CERT_REVOKED':
+      return `${certificate} has been revoked; replace it`;
+  }
+  if (code.includes('CERT')) return `${certificate} is not trusted (${code})`;
+  // EPROTO, ERR_SSL_*: no TLS session at all. OpenSSL says why after "SSL routines:FUNCTION:".
+  const why = /SSL routines:[^:]*:([^:]+)/.exec(reason)?.[1] ?? code;
+  const plain = why === 'wrong version number' ? '; the port may speak plain http, not https' : '';
+  return `TLS handshake failed: no TLS session with ${host} (${why})${plain}`;
+}
+
+/**
+ * The fetch error (or abort reason) as a diagnostic code and message; `cause` the system error code.
+ * `url`: what was requested, to name its host in a TLS failure.
+ */
+function describeError(error: unknown, url?: string): { code: string; message: string; retry: boolean; cause?: string } {
   if (error instanceof FetchFailure) return { code: error.code, message: error.message, retry: false };
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
@@ -185,7 +220,10 @@ function describeError(error: unknown): { code: string; message: string; retry: 
   if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false, cause: code };
   const name = (error as Error).name;
   if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
-  if (isTlsFailure(code)) return { code: 'fetch/connection', message: `TLS handshake failed: ${message}`, retry: false, cause: code as string };
+  if (isTlsFailure(code)) {
+    const host = url !== undefined ? new URL(url).host : 'the server';
+    return { code: 'fetch/connection', message: tlsFailureMessage(code as string, host, message), retry: false, cause: code as string };
+  }
   return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
 }
 
@@ -282,7 +320,7 @@ export class HttpClient {
       } catch (error) {
         release();
         const reason = signal.aborted ? (signal.reason as unknown) : error;
-        const { code, message, retry, cause } = describeError(reason);
+        const { code, message, retry, cause } = describeError(reason, current);
         return failed(code, message, current, retry, cause);
       }
       const location = response.headers.get('location');
