@@ -125,13 +125,7 @@ made up or repaired: an entry whose URL cannot be trusted is left out, and every
   positionals: true,
   options: [
     // --max-depth is the depth of index nesting (discover); the depth of XML elements is another concept.
-    {
-      name: 'max-nesting',
-      kind: 'count',
-      value: 'N',
-      help: 'skip XML elements nested deeper than N; default 256',
-      formerly: { name: 'max-depth', why: '--max-depth is the depth of nested sitemap indexes, in discover' },
-    },
+    { name: 'max-nesting', kind: 'count', value: 'N', help: 'skip XML elements nested deeper than N; default 256', formerly: { name: 'max-depth', why: '--max-depth is the depth of nested sitemap indexes, in discover' } },
     { name: 'summary', kind: 'flag', help: 'after each input, one line on standard error: format, entries, problems, bytes' },
     withNote(MAX_BYTES, 'stop after this much decompressed input (default 100M)'),
     withNote(MAX_ENTRIES, 'default 1,000,000'),

@@ -157,7 +157,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
         }
         // Even empty: the writer checks for an interrupt between batches.
         yield out;
-        sayInputWarnings(Infinity);
       }
       sayInputWarnings(Infinity);
     }

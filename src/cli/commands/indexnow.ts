@@ -61,7 +61,7 @@ export interface SubmitContext {
   io: CliIo;
   /** Only problems on stderr. */
   quiet: boolean;
-  /** The summary is printed as JSON: a dry run's payloads go into it, not on standard output. */
+  /** The summary is printed as JSON: a dry run's payloads are only in it (`body`), not on standard output. */
   json?: boolean;
 }
 
@@ -109,10 +109,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   if (settings.dryRun) {
     if (context.json !== true) for (const payload of payloads) io.stdout.write(JSON.stringify(payload) + '\n');
     say(`indexnow: dry run: ${plural(pending.length, 'URL')} (${what}) in ${plural(payloads.length, 'payload')} for ${settings.endpoint}; nothing sent\n`);
-    for (const payload of payloads) {
-      const body = context.json === true ? { body: payload } : {};
-      summary.payloads.push({ host: payload.host, urls: payload.urlList.length, accepted: false, code: 'indexnow/dry-run', message: 'not sent (dry run)', keyFile: indexNowKeyFileUrl(payload), ...body });
-    }
+    for (const body of payloads) summary.payloads.push({ host: body.host, urls: body.urlList.length, accepted: false, code: 'indexnow/dry-run', message: 'not sent (dry run)', keyFile: indexNowKeyFileUrl(body), body });
     return { ok: true, summary };
   }
 

@@ -100,12 +100,9 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
     const { text, changed: _changed, problems, ...lists } = edit;
     const all = tooLarge !== undefined ? [...problems, tooLarge] : problems;
     io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...(dryRun ? { dryRun, text } : {}), ...lists, problems: all }, null, 2)}\n`);
-  } else if (dryRun) {
-    io.stdout.write(edit.text);
-  }
-  if (!json && !quiet) {
-    const summary = summaryLine(name, edit, created, write || !changed);
-    (dryRun ? io.stderr : io.stdout).write(`${summary}\n`);
+  } else {
+    if (dryRun) io.stdout.write(edit.text);
+    if (!quiet) (dryRun ? io.stderr : io.stdout).write(`${summaryLine(name, edit, created, write || !changed)}\n`);
   }
   const printer = ProblemPrinter.for(io.stderr, { file: name });
   if (!quiet) {

@@ -179,31 +179,27 @@ interface Attempt {
  * (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `EPROTO`…), `reason` its message.
  */
 export function tlsFailureMessage(code: string, host: string, reason: string): string {
-  const certificate = `TLS: the certificate of ${host}`;
-  switch (code) {
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-      return `${certificate} is self-signed; crawlers do not trust it (use one from a public certificate authority, such as Let's Encrypt)`;
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-      return `${certificate} chains to a self-signed root no crawler trusts (a private authority, or a proxy that intercepts TLS)`;
-    case 'CERT_HAS_EXPIRED':
-      return `${certificate} has expired; renew it`;
-    case 'CERT_NOT_YET_VALID':
-      return `${certificate} is not valid yet; check its dates and the server's clock`;
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `${certificate} is for other names than ${host.replace(/:\d+$/, '')}; use one that names it`;
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return `${certificate} cannot be verified: its issuer is unknown (the server may not send its intermediate certificates; serve the full chain)`;
-    case 'CERT_REVOKED':
-      return `${certificate} has been revoked; replace it`;
-  }
-  if (code.includes('CERT')) return `${certificate} is not trusted (${code})`;
+  const failure = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `is for other names than ${host.replace(/:\d+$/, '')}; use one that names it` : CERTIFICATE_FAILURES[code];
+  if (failure !== undefined || code.includes('CERT')) return `TLS: the certificate of ${host} ${failure ?? `is not trusted (${code})`}`;
   // EPROTO, ERR_SSL_*: no TLS session at all. OpenSSL says why after "SSL routines:FUNCTION:".
   const why = /SSL routines:[^:]*:([^:]+)/.exec(reason)?.[1] ?? code;
   const plain = why === 'wrong version number' ? '; the port may speak plain http, not https' : '';
   return `TLS handshake failed: no TLS session with ${host} (${why})${plain}`;
 }
+
+const ISSUER_UNKNOWN = 'cannot be verified: its issuer is unknown (the server may not send its intermediate certificates; serve the full chain)';
+
+/** What is wrong with a certificate Node refuses, by its code: "TLS: the certificate of HOST …". */
+const CERTIFICATE_FAILURES: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "is self-signed; crawlers do not trust it (use one from a public certificate authority, such as Let's Encrypt)",
+  SELF_SIGNED_CERT_IN_CHAIN: 'chains to a self-signed root no crawler trusts (a private authority, or a proxy that intercepts TLS)',
+  CERT_HAS_EXPIRED: 'has expired; renew it',
+  CERT_NOT_YET_VALID: "is not valid yet; check its dates and the server's clock",
+  CERT_REVOKED: 'has been revoked; replace it',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ISSUER_UNKNOWN,
+  UNABLE_TO_GET_ISSUER_CERT: ISSUER_UNKNOWN,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ISSUER_UNKNOWN,
+};
 
 /**
  * The fetch error (or abort reason) as a diagnostic code and message; `cause` the system error code.
