@@ -263,7 +263,8 @@ async function firstFreeName(dir: string, tokens: Iterable<string>, nameFor: (to
   throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${dir}: the names it may take are held by other files`);
 }
 
-async function isFile(path: string): Promise<boolean> {
+/** Whether `path` is a file (not followed if a link). */
+export async function isFile(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isFile();
   } catch {

@@ -5,7 +5,7 @@
 // core/write/child-names.ts), so none is ever written over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, crc32 } from 'node:zlib';
@@ -14,7 +14,7 @@ import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } f
 import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
-import { StagedOutput, type StagedFile } from './staged-output.js';
+import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
 import { numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
@@ -393,7 +393,7 @@ async function commitSet(
   if (!indexed) {
     // Files with fixed names are replaced in place: an old index that may name them (one written
     // before children had tokens, or naming an earlier set without an index) goes first.
-    const replacedInPlace = await anyFile(outDir, children.map((file) => file.name));
+    const replacedInPlace = (await Promise.all(children.map((file) => isFile(join(outDir, file.name))))).includes(true);
     const removed = await output.commit({ children, ...(replacedInPlace ? { removeFirst: [entryName] } : {}), isOwned });
     return { indexed, sitemaps, removed };
   }
@@ -405,18 +405,6 @@ async function commitSet(
   // The old index goes after, with the other old files, so that a failed run leaves it whole.
   const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
   return { entryFile, indexed, sitemaps, removed };
-}
-
-/** Whether any of `names` is a file in `dir`. */
-async function anyFile(dir: string, names: readonly string[]): Promise<boolean> {
-  for (const name of names) {
-    try {
-      if ((await lstat(join(dir, name))).isFile()) return true;
-    } catch {
-      // absent
-    }
-  }
-  return false;
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it is aborted. */
