@@ -27,7 +27,7 @@ import { ParallelFileWriter } from './parallel-gzip.js';
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
-/** Blocks a whole text is handed to the compressor in. */
+/** Characters of a whole text handed to the compressor at a time. */
 const BLOCK = 256 * 1024;
 
 /** A file of the new set, staged under `staged` in the temporary directory, to go in as `name`. */
@@ -104,11 +104,13 @@ export class StagedOutput {
 
   /** Writes `text` whole as the staged file `name` (compressed at the output's level); resolves with its size on disk. */
   async write(name: string, text: string): Promise<number> {
-    const bytes = Buffer.from(text);
     const id = this.files.open(this.path(name));
-    for (let at = 0; at < bytes.byteLength; at += BLOCK) {
+    // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
+    for (let at = 0, end; at < text.length; at = end) {
+      end = Math.min(text.length, at + BLOCK);
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
       if (this.files.full) await this.files.whenWritable();
-      this.files.write(id, bytes.subarray(at, at + BLOCK));
+      this.files.write(id, Buffer.from(text.slice(at, end)));
     }
     return this.files.close(id);
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
+import { StagedOutput } from '../../src/node/staged-output.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 
@@ -66,4 +67,15 @@ test('the same document is compressed to the same bytes by generate and by build
   const generated = readdirSync(out).filter((name) => name.endsWith('.xml.gz')).sort();
   assert.deepEqual(gunzipSync(readFileSync(join(out, generated[0] as string))), gunzipSync(bytes));
   assert.deepEqual(readFileSync(join(out, generated[0] as string)), bytes);
+});
+
+test('a text staged whole is cut into blocks between characters, never inside a surrogate pair', async () => {
+  const text = `${'a'.repeat(256 * 1024 - 1)}😀${'b'.repeat(300 * 1024)}é😀`;
+  const output = await StagedOutput.create(tempDir(), { name: 'sitemap', gzipLevel: 6, workers: 1 });
+  try {
+    await output.write('t.xml.gz', text);
+    assert.equal(gunzipSync(readFileSync(output.path('t.xml.gz'))).toString(), text);
+  } finally {
+    await output.abort();
+  }
 });
