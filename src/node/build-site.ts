@@ -221,17 +221,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           locationNote: `the sitemaps are served from ${run.sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${run.siteDir}) or submit them in robots.txt`,
         }
       : {}),
-    listed,
   };
   if (set.children.length === 0) {
     // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
     // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
     // wish. Nothing is written or removed and the state is not saved.
     const onDisk = await exists(join(run.outDir, run.indexName));
-    return { ...common, committed: false, indexFile: { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], durationMs: Date.now() - run.started };
+    return { ...common, committed: false, indexFile: { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - run.started };
   }
   const written = await writeSet(set.children, run);
-  if (options.dryRun === true) return { ...common, committed: true, dryRun: true, indexFile: written.indexFile, files: written.files, durationMs: Date.now() - run.started };
+  if (options.dryRun === true) return { ...common, committed: true, dryRun: true, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
   await saveState(run.statePath, {
     baseUrl,
     indexName: run.indexName,
@@ -242,11 +241,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     announced: run.state.announced,
     ...(run.state.lastSubmission !== undefined ? { lastSubmission: run.state.lastSubmission } : {}),
   });
-  return { ...common, committed: true, indexFile: written.indexFile, files: written.files, durationMs: Date.now() - run.started };
+  return { ...common, committed: true, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
 }
 
 /** The options resolved, the site folder checked, the state loaded, and an index another program wrote refused. */
 async function startBuild(options: BuildSiteOptions) {
+  const started = Date.now();
   const now = options.now ?? new Date();
   const siteDir = options.siteDir;
   const outDir = options.outDir ?? siteDir;
@@ -276,7 +276,7 @@ async function startBuild(options: BuildSiteOptions) {
   }
   return {
     options,
-    started: Date.now(),
+    started,
     now,
     nowText: formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000)),
     siteDir,
