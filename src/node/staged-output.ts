@@ -64,20 +64,18 @@ export interface StagedOutputOptions {
 }
 
 export class StagedOutput {
-  readonly outDir: string;
-  /** Where the files of the new set are written before `commit`. */
-  readonly tempDir: string;
-  readonly dryRun: boolean;
-  /** Writes (and compresses, off the main thread) the staged files: `files.open(output.path(name))`. */
-  readonly files: ParallelFileWriter;
   private done = false;
 
-  private constructor(outDir: string, tempDir: string, dryRun: boolean, files: ParallelFileWriter) {
-    this.outDir = outDir;
-    this.tempDir = tempDir;
-    this.dryRun = dryRun;
-    this.files = files;
-  }
+  /**
+   * `tempDir`: where the files of the new set are written before `commit`. `files` writes (and
+   * compresses, off the main thread) the staged files: `files.open(output.path(name))`.
+   */
+  private constructor(
+    readonly outDir: string,
+    private readonly tempDir: string,
+    readonly dryRun: boolean,
+    readonly files: ParallelFileWriter,
+  ) {}
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
     // Made first: a refused option leaves nothing behind.
