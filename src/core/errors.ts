@@ -1,9 +1,23 @@
-// Exceptions are for misuse of the API and for values the writer refuses; each carries a stable code
-// (DESIGN.md "Diagnostics are data").
+// Exceptions are for misuse of the API and for I/O failures (DESIGN.md "Diagnostics are data"); each
+// carries a code of one closed set, documented in docs/rules.md ("Thrown errors").
+
+/** The codes of thrown errors, each explained in docs/rules.md. A problem in the input is a diagnostic, not one of these. */
+export const SITEMAP_ERROR_CODES = [
+  'ERR_SITEMAP_OPTION', 'ERR_SITEMAP_INVALID_ARGUMENT', 'ERR_SITEMAP_API', 'ERR_SITEMAP_INPUT', 'ERR_SITEMAP_INPUT_FORMAT', 'ERR_SITEMAP_WRITE',
+  'ERR_SITEMAP_EMPTY', 'ERR_SITEMAP_FOREIGN_FILE', 'ERR_SITEMAP_STATE', 'ERR_SITEMAP_ABORTED',
+  // The causes of a failed fetch, reported as diagnostics (fetch/…).
+  'ERR_SITEMAP_ADDRESS_REFUSED', 'ERR_SITEMAP_ENCODED_TOO_LARGE', 'ERR_SITEMAP_HTTP_STATUS',
+  // An alias of ERR_SITEMAP_OPTION, for readXmlSitemapText's budgets: callers test for it.
+  'ERR_SITEMAP_INVALID_OPTION',
+] as const;
+export type SitemapErrorCode = (typeof SITEMAP_ERROR_CODES)[number];
+
+/** The rule's own code, for the refusals listed in docs/rules.md ("Thrown errors"): callers tell them apart by it. */
+export type RefusalCode = `${string}/${string}`;
 
 export class SitemapError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
+  readonly code: SitemapErrorCode | RefusalCode;
+  constructor(code: SitemapErrorCode | RefusalCode, message: string) {
     super(message);
     this.name = 'SitemapError';
     this.code = code;
@@ -18,7 +32,7 @@ export class SitemapError extends Error {
 export class InvalidValueError extends SitemapError {
   readonly field: string;
   readonly value: unknown;
-  constructor(code: string, field: string, value: unknown, message: string) {
+  constructor(code: RefusalCode, field: string, value: unknown, message: string) {
     super(code, message);
     this.name = 'InvalidValueError';
     this.field = field;

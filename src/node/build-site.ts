@@ -17,28 +17,27 @@
 //    named are removed and the state is saved.
 // Nothing to list (every page left out) writes and removes nothing: the previous set stays whole.
 
-import { crc32, gzipSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
-import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate } from '../core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
-import { buildStableSet, type StableEntry } from '../core/build/stable-set.js';
+import { buildStableSet, type StableChild, type StableEntry } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
-import { contentTokens, tokenChildPattern, withContentToken } from '../core/write/child-names.js';
+import { tokenChildPattern, withContentToken } from '../core/write/child-names.js';
 import { ruleSource, type SourceRule } from '../core/build/source-rules.js';
-import { fileHolds, firstFreeName } from './staged-output.js';
+import { StagedOutput, type StagedFile } from './staged-output.js';
 import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
-import { FileBatch } from './build/file-batch.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
 import { ioErrorReason } from './io-errors.js';
@@ -169,29 +168,103 @@ export interface BuildSiteResult {
 
 export const DEFAULT_STATE_PATH = join('.sitemapkit', 'state');
 
+/** What a build works from: the options resolved, and the state of the last build. */
+type BuildContext = Awaited<ReturnType<typeof startBuild>>;
+type UrlPage = SitePage & { url: string };
+type ScannedPage = { page: UrlPage; scan: Extract<PageScan, { hash: string }> };
+
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
+  const run = await startBuild(options);
+  const { baseUrl, progress } = run;
+  progress?.({ phase: 'walk', done: 0, total: 0 });
+  const all = await walkSite(run.siteDir);
+  const { pages, excluded, problems } = await pagesToScan(all, run);
+  const { scanned, decisions } = await scanSite(pages, excluded, run);
+  const dates = await datePages(scanned, run);
+  // What the run decided for every page of the folder, by every URL it is served at: an hreflang
+  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
+  // at the first alternate: a site without hreflang does not pay for it.
+  let fates: ((url: string) => AlternateTarget | undefined) | undefined;
+  const pageAt = (url: string): AlternateTarget | undefined => (fates ??= siteFates(all, excluded, problems, scanned, decisions, baseUrl))(url);
+  const { entries, byLoc } = listEntries(scanned, decisions, dates.nextPages, pageAt, excluded, problems, baseUrl);
+
+  const set = buildStableSet(entries, { baseUrl, limits: run.limits, name: run.name, gzip: run.gzip, previousBuckets: run.sameBase ? run.state.buckets : undefined });
+  let listed = entries.length;
+  for (const { entry, error, keptWithout } of set.refused) {
+    problems.push({
+      relPath: byLoc.get(entry.loc) ?? '',
+      url: entry.loc,
+      code: error.code,
+      severity: 'error',
+      message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
+    });
+    if (keptWithout !== undefined) continue;
+    listed--;
+    const page = dates.nextPages.get(entry.loc);
+    if (page !== undefined) page.listed = false;
+  }
+
+  const common = {
+    outDir: run.outDir,
+    statePath: run.statePath,
+    baseUrl,
+    indexUrl: run.sitemapsUrl + run.indexName,
+    pages: all.length,
+    ...(options.dryRun === true ? { dryRun: true as const } : {}),
+    excluded,
+    ...withDominant(dominantExclusion(excluded, all.length, baseUrl)),
+    problems,
+    newPages: dates.newPages,
+    changedPages: dates.changedPages,
+    removedPages: dates.removedPages,
+    ...(dates.note !== undefined ? { initialLastmodNote: dates.note } : {}),
+    ...(run.sitemapsUrl !== baseUrl
+      ? {
+          locationNote: `the sitemaps are served from ${run.sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${run.siteDir}) or submit them in robots.txt`,
+        }
+      : {}),
+  };
+  if (set.children.length === 0) {
+    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
+    // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
+    // wish. Nothing is written or removed and the state is not saved.
+    const onDisk = await exists(join(run.outDir, run.indexName));
+    return { ...common, committed: false, indexFile: { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - run.started };
+  }
+  const written = await writeSet(set.children, run);
+  if (options.dryRun === true) return { ...common, committed: false, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
+  await saveState(run.statePath, {
+    baseUrl,
+    indexName: run.indexName,
+    pages: dates.nextPages,
+    files: written.nextFiles,
+    buckets: set.buckets,
+    // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
+    announced: run.state.announced,
+    ...(run.state.lastSubmission !== undefined ? { lastSubmission: run.state.lastSubmission } : {}),
+  });
+  return { ...common, committed: true, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
+}
+
+/** The options resolved, the site folder checked, the state loaded, and an index another program wrote refused. */
+async function startBuild(options: BuildSiteOptions) {
   const started = Date.now();
   const now = options.now ?? new Date();
-  const nowText = formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000));
   const siteDir = options.siteDir;
   const outDir = options.outDir ?? siteDir;
   const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
   const name = options.name ?? 'sitemap';
-  const gzip = options.gzip ?? true;
+  const indexName = `${name}.xml`;
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
-  const progress = options.onProgress;
   // Where the sitemaps are served: a sub-folder of the site is served under the base URL; any other
   // folder is taken to be published at the base URL itself.
   const outInSite = relative(resolve(siteDir), resolve(outDir));
   const sitemapsUrl =
-    outInSite === '' || outInSite.startsWith('..') || isAbsolute(outInSite)
-      ? baseUrl
-      : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
+    outInSite === '' || outInSite.startsWith('..') || isAbsolute(outInSite) ? baseUrl : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
-  const indexName = `${name}.xml`;
   if (options.force !== true) {
     // Before anything is written: a sitemap another generator put there (Hugo writes `sitemap.xml`,
     // an index of its language sitemaps) is not ours to replace without being told.
@@ -203,33 +276,53 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       );
     }
   }
-  const sameBase = state.baseUrl === undefined || state.baseUrl === baseUrl;
+  return {
+    options,
+    started,
+    now,
+    nowText: formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000)),
+    siteDir,
+    outDir,
+    statePath,
+    name,
+    indexName,
+    gzip: options.gzip ?? true,
+    limits,
+    baseUrl,
+    // Where the sitemaps are served.
+    sitemapsUrl,
+    state,
+    // Whether the state is of this base URL (its pages, files and lastmods carry over).
+    sameBase: state.baseUrl === undefined || state.baseUrl === baseUrl,
+    progress: options.onProgress,
+  };
+}
 
-  progress?.({ phase: 'walk', done: 0, total: 0 });
-  const all = await walkSite(siteDir);
+/** The pages of the folder not left out by name (--exclude, error pages), each with its URL. */
+async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise<{ pages: UrlPage[]; excluded: ExcludedPage[]; problems: PageProblem[] }> {
+  const options = run.options;
   const globs = options.exclude ?? [];
   // picomatch is loaded only for globs: a CommonJS package, its import is Node's CommonJS loader's
   // first use too (~0.5 MB of heap, kept by every program that imports sitemapkit otherwise).
   const picomatch = globs.length > 0 ? (await import('picomatch')).default : undefined;
   const excludeMatchers = picomatch === undefined ? [] : globs.map((glob) => picomatch(glob, { dot: true }));
   const excluded: ExcludedPage[] = [];
+  const problems: PageProblem[] = [];
+  const pages: UrlPage[] = [];
+  // Two files served at one URL (`a.html` and `a/index.html` with clean URLs and no trailing slash):
+  // the first in path order is the page, the other is reported.
+  const seenUrls = new Map<string, string>();
+  const pathOptions = { trailingSlash: options.trailingSlash ?? 'preserve', cleanUrls: options.cleanUrls ?? false };
   const kept: SitePage[] = [];
   for (const page of all) {
     if (excludeMatchers.some((match) => match(page.relPath))) excluded.push({ relPath: page.relPath, reason: 'excluded' });
     else if (isErrorPage(page.relPath)) excluded.push({ relPath: page.relPath, reason: 'error-page' });
     else kept.push(page);
   }
-
-  // Two files served at one URL (`a.html` and `a/index.html` with clean URLs and no trailing slash):
-  // the first in path order is the page, the other is reported.
-  const pathOptions = { trailingSlash: options.trailingSlash ?? 'preserve', cleanUrls: options.cleanUrls ?? false };
-  const pages: (SitePage & { url: string })[] = [];
-  const seenUrls = new Map<string, string>();
-  const problems: PageProblem[] = [];
   for (const page of kept) {
     let url: string;
     try {
-      url = normalizeUrl(baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
+      url = normalizeUrl(run.baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
     } catch (error) {
       // A path that makes no valid URL (2,048 characters or more): this page only.
       if (!(error instanceof InvalidValueError)) throw error;
@@ -246,7 +339,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     // (100,000 maps and descriptor arrays: ~26 MB of heap at 100,000 pages, by heap snapshot).
     pages.push({ relPath: page.relPath, path: page.path, mtimeMs: page.mtimeMs, size: page.size, url });
   }
+  return { pages, excluded, problems };
+}
 
+/** Scans each page at its file's location; an unreadable page is left out. Decides what is listed. */
+async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run: BuildContext): Promise<{ scanned: ScannedPage[]; decisions: PageDecision[] }> {
+  const { options, baseUrl, progress } = run;
   const total = pages.length;
   // The scanner (htmlparser2 in it) is loaded by the build that needs it, not with the package.
   const { scanPages } = await import('./build/scan-pages.js');
@@ -254,16 +352,15 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   // `cover.png` meaning `posts/a/cover.png`), whatever form the sitemap lists it in (`posts/a` with
   // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
   // are mapped to their listed URLs afterwards.
-  const atOwnLocation = pathOptions.trailingSlash === 'preserve' && !pathOptions.cleanUrls;
+  const atOwnLocation = (options.trailingSlash ?? 'preserve') === 'preserve' && options.cleanUrls !== true;
   const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
   const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
   });
-
   const candidates: PageCandidate[] = [];
-  const scanned: { page: (typeof pages)[number]; scan: Extract<PageScan, { hash: string }> }[] = [];
+  const scanned: ScannedPage[] = [];
   pages.forEach((page, i) => {
     const scan = scans[i] as PageScan;
     if ('error' in scan) {
@@ -280,44 +377,55 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       ...(scan.facts.canonical !== undefined && scan.facts.canonicalConflict !== true ? { canonical: scan.facts.canonical } : {}),
     });
   });
-  const decisions = selectPages(candidates, baseUrl);
+  return { scanned, decisions: selectPages(candidates, baseUrl) };
+}
 
-  // What the run decided for every page of the folder, by every URL it is served at: an hreflang
-  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
-  // at the first alternate: a site without hreflang does not pay for it.
-  let siteUrls: Map<string, number> | undefined;
-  let fates: Map<string, AlternateTarget> | undefined;
-  const pageAt = (url: string): AlternateTarget | undefined => {
-    if (siteUrls === undefined || fates === undefined) {
-      siteUrls = siteUrlIndex(all, baseUrl);
-      fates = new Map();
-      for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
-      for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
-      for (let i = 0; i < scanned.length; i++) {
-        const { page } = scanned[i] as (typeof scanned)[number];
-        const decision = decisions[i] as (typeof decisions)[number];
-        fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
-      }
-    }
+/** What became of each page of the folder, looked up by a URL it is served at (for hreflang alternates). */
+function siteFates(
+  all: readonly SitePage[],
+  excluded: readonly ExcludedPage[],
+  problems: readonly PageProblem[],
+  scanned: readonly ScannedPage[],
+  decisions: readonly PageDecision[],
+  baseUrl: string,
+): (url: string) => AlternateTarget | undefined {
+  const siteUrls = siteUrlIndex(all, baseUrl);
+  const fates = new Map<string, AlternateTarget>();
+  for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
+  for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
+  scanned.forEach(({ page }, i) => {
+    const decision = decisions[i] as PageDecision;
+    fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
+  });
+  return (url) => {
     const at = siteUrls.get(withoutFragment(url));
     return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
   };
+}
 
-  // lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
-  // "consistently and verifiably accurate").
+/**
+ * Each page's lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
+ * "consistently and verifiably accurate"); a changed page is dated by its source's last commit when a
+ * source map names it, else by the build; a page seen first by `initialLastmod`.
+ */
+async function datePages(
+  scanned: readonly ScannedPage[],
+  run: BuildContext,
+): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
+  const { state, sameBase, options, nowText } = run;
   const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
   const initialMode = options.initialLastmod ?? 'git';
   // With a source map, a changed page is dated by its source's last commit, not by the build: the
   // output folder is rebuilt from scratch on every run, its files are new each time.
   const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
   const sources = await pageSources([...(initialMode === 'git' ? firstSeen.map((page) => page.relPath) : []), ...changed], options);
-  const initial = await initialLastmods(firstSeen, initialMode, siteDir, sources, nowText);
+  const initial = await initialLastmods(firstSeen, initialMode, run.siteDir, sources, nowText);
   const changedSources = new Map<string, string>();
   for (const relPath of changed) {
     const source = sources.get(relPath);
     if (source !== undefined) changedSources.set(relPath, source);
   }
-  const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(siteDir, changedSources);
+  const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(run.siteDir, changedSources);
   const nextPages = new Map<string, PageState>();
   let newPages = 0;
   let changedPages = 0;
@@ -331,17 +439,29 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       lastmod = previous.lastmod;
     } else {
       changedPages++;
-      lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, now, nowText);
+      lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, run.now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
   let removedPages = 0;
   if (sameBase) for (const url of state.pages.keys()) if (!nextPages.has(url)) removedPages++;
+  return { nextPages, newPages, changedPages, removedPages, ...(initial.note !== undefined ? { note: initial.note } : {}) };
+}
 
+/** The entries of the listed pages (the others go to `excluded`), with their lastmods, alternates and images. */
+function listEntries(
+  scanned: readonly ScannedPage[],
+  decisions: readonly PageDecision[],
+  nextPages: Map<string, PageState>,
+  pageAt: (url: string) => AlternateTarget | undefined,
+  excluded: ExcludedPage[],
+  problems: PageProblem[],
+  baseUrl: string,
+): { entries: StableEntry[]; byLoc: Map<string, string> } {
   const entries: StableEntry[] = [];
   const byLoc = new Map<string, string>();
   scanned.forEach(({ page, scan }, i) => {
-    const decision = decisions[i] as (typeof decisions)[number];
+    const decision = decisions[i] as PageDecision;
     if (!decision.listed) {
       excluded.push({ relPath: page.relPath, url: page.url, reason: decision.reason as ExclusionReason, ...(decision.detail !== undefined ? { detail: decision.detail } : {}) });
       return;
@@ -349,32 +469,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const lastmod = nextPages.get(page.url)?.lastmod;
     const entry: UrlEntry = { loc: page.url };
     if (lastmod !== undefined) entry.lastmod = lastmod;
+    const problem = (code: string, message: string): void => void problems.push({ relPath: page.relPath, url: page.url, code, severity: 'warning', message });
     if (decision.canonicalForm !== undefined) {
       // Listed as the URL options say, but the page names another form of itself as canonical:
       // search engines index the canonical and report the listed URL as a duplicate.
-      problems.push({
-        relPath: page.relPath,
-        url: page.url,
-        code: 'build/loc-not-canonical',
-        severity: 'warning',
-        message: `listed as ${page.url}, but the page's canonical is ${decision.canonicalForm}; make --trailing-slash and --clean-urls match the site's canonical URLs`,
-      });
+      problem('build/loc-not-canonical', `listed as ${page.url}, but the page's canonical is ${decision.canonicalForm}; make --trailing-slash and --clean-urls match the site's canonical URLs`);
     }
     if (scan.facts.alternates.length > 0) {
       const decided = siteAlternates(scan.facts.alternates, pageAt, baseUrl);
       if (decided.alternates.length > 0) entry.alternates = decided.alternates;
-      for (const drop of decided.dropped) {
-        const target = drop.target;
-        problems.push({
-          relPath: page.relPath,
-          url: page.url,
-          code: drop.why === 'left-out' ? 'build/alternate-left-out' : 'build/alternate-not-built',
-          severity: 'warning',
-          message:
-            target !== undefined
-              ? `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: ${target.relPath} is not listed (${target.reason ?? 'left out'})`
-              : `hreflang="${drop.hreflang}" alternate ${drop.href} dropped: no page of the site folder is served at it`,
-        });
+      for (const { target, hreflang, href, why } of decided.dropped) {
+        problem(
+          why === 'left-out' ? 'build/alternate-left-out' : 'build/alternate-not-built',
+          target !== undefined
+            ? `hreflang="${hreflang}" alternate ${href} dropped: ${target.relPath} is not listed (${target.reason ?? 'left out'})`
+            : `hreflang="${hreflang}" alternate ${href} dropped: no page of the site folder is served at it`,
+        );
       }
     }
     if (scan.facts.images.length > 0) entry.images = scan.facts.images.map((loc: string) => ({ loc }));
@@ -382,154 +492,72 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     byLoc.set(page.url, page.relPath);
     (nextPages.get(page.url) as PageState).listed = true;
   });
+  return { entries, byLoc };
+}
 
-  const set = buildStableSet(entries, {
-    baseUrl,
-    limits,
-    name,
-    gzip,
-    previousBuckets: sameBase ? state.buckets : undefined,
-  });
-  for (const { entry, error, keptWithout } of set.refused) {
-    problems.push({
-      relPath: byLoc.get(entry.loc) ?? '',
-      url: entry.loc,
-      code: error.code,
-      severity: 'error',
-      message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
-    });
-  }
-  let listed = entries.length;
-  for (const refusal of set.refused) {
-    if (refusal.keptWithout !== undefined) continue;
-    listed--;
-    const page = nextPages.get(refusal.entry.loc);
-    if (page !== undefined) page.listed = false;
-  }
-
-  const common = {
-    outDir,
-    statePath,
-    baseUrl,
-    indexUrl: sitemapsUrl + `${name}.xml`,
-    pages: all.length,
-    ...(options.dryRun === true ? { dryRun: true as const } : {}),
-    excluded,
-    ...withDominant(dominantExclusion(excluded, all.length, baseUrl)),
-    problems,
-    newPages,
-    changedPages,
-    removedPages,
-    ...(initial.note !== undefined ? { initialLastmodNote: initial.note } : {}),
-    ...(sitemapsUrl !== baseUrl
-      ? {
-          locationNote: `the sitemaps are served from ${sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${siteDir}) or submit them in robots.txt`,
-        }
-      : {}),
-  };
-  if (set.children.length === 0) {
-    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
-    // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
-    // wish. Nothing is written or removed and the state is not saved.
-    const onDisk = await exists(join(outDir, indexName));
-    return { ...common, committed: false, indexFile: { name: indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - started };
-  }
-
-  // The commit (see the top of this file). Every changed file is staged (compressed, written beside
-  // its target, flushed) before the first rename; the children go in under names no file has, the
-  // index last. A failure or a kill before the index's rename leaves the previous set as it was.
-  progress?.({ phase: 'write', done: 0, total: set.children.length + 1 });
-  const batch = new FileBatch();
-  const dryRun = options.dryRun === true;
-  // Temporary files of a run killed between staging and renaming (the previous set stayed whole).
-  if (!dryRun) await FileBatch.removeStale(outDir, (target) => target === indexName || (target.startsWith(`${name}-`) && /\.xml(?:\.gz)?$/.test(target)));
+/**
+ * The commit (see the top of this file), through the output stage shared with `generate`: every
+ * changed child is compressed and staged before the first rename; the children go in under names no
+ * file has, the index last; then the files of this set the new index does not name are removed.
+ */
+async function writeSet(children: readonly StableChild[], run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[]; nextFiles: Map<string, FileState> }> {
+  const { outDir, indexName, name, state, sameBase, nowText, options } = run;
+  run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
+  const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0 });
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];
-    for (const child of set.children) {
+    const staged: StagedFile[] = [];
+    const writes: Promise<number>[] = [];
+    for (const child of children) {
       const hash = sha256(child.text);
-      const bytes = Buffer.byteLength(child.text);
-      let data: Buffer | undefined;
-      const content = (): Buffer => (data ??= gzip ? gzipSync(child.text, { level: options.gzipLevel ?? 6 }) : Buffer.from(child.text));
+      let written: Promise<number> | undefined;
+      const write = (): Promise<number> => {
+        // Handled where it is awaited (before the commit); until then a failure must not be unhandled.
+        if (written === undefined) (written = output.write(child.name, child.text)).catch(() => undefined);
+        return written;
+      };
       // A file of the name already there holds these bytes when the state says this build wrote
       // them, or when they compare equal (a run killed after its renames, a state removed by hand).
-      const known = (fileName: string): boolean => sameBase && state.files.get(fileName)?.hash === hash;
-      let placed;
-      try {
-        placed = await firstFreeName(
-          outDir,
-          mapNames(contentTokens(crc32(child.text)), (token) => withContentToken(child.name, token)),
-          async (path) => known(basename(path)) || fileHolds(path, content()),
-        );
-      } catch (error) {
-        if (error instanceof SitemapError) throw error;
-        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
-      }
+      const placed = await output.place(
+        child.name,
+        crc32(child.text),
+        (token) => withContentToken(child.name, token),
+        { known: (fileName) => sameBase && state.files.get(fileName)?.hash === hash, written: write },
+      );
       // Never the index's name: a child's name has a token between its stem and `.xml`.
-      const fileName = placed.name;
-      const previous = sameBase ? state.files.get(fileName) : undefined;
+      const previous = sameBase ? state.files.get(placed.name) : undefined;
       // A file rewritten with the same content (it was deleted by hand) keeps its lastmod.
       const lastmod = previous !== undefined && previous.hash === hash ? previous.lastmod : nowText;
-      nextFiles.set(fileName, { hash, lastmod, urls: child.urls });
-      if (placed.inPlace) {
-        files.push({ name: fileName, status: 'unchanged', urls: child.urls, bytes, lastmod });
-        continue;
-      }
-      if (!dryRun) await batch.stage(join(outDir, fileName), content());
-      files.push({ name: fileName, status: 'written', urls: child.urls, bytes, lastmod });
+      nextFiles.set(placed.name, { hash, lastmod, urls: child.urls });
+      files.push({ name: placed.name, status: placed.inPlace ? 'unchanged' : 'written', urls: child.urls, bytes: Buffer.byteLength(child.text), lastmod });
+      staged.push(placed);
+      if (!placed.inPlace) writes.push(write());
     }
-    const refs: SitemapRef[] = [...nextFiles].map(([fileName, file]) => ({ loc: sitemapsUrl + fileName, lastmod: file.lastmod }));
-    const indexText = serializeSitemapIndex(refs, { limits });
+    const refs: SitemapRef[] = [...nextFiles].map(([fileName, file]) => ({ loc: run.sitemapsUrl + fileName, lastmod: file.lastmod }));
+    const indexText = serializeSitemapIndex(refs, { limits: run.limits });
     const indexHash = sha256(indexText);
     const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
     const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
-    // Staged last: its rename is the commit point.
-    if (!unchanged && !dryRun) await batch.stage(join(outDir, indexName), indexText);
+    if (!unchanged) await writeFile(output.path(indexName), indexText);
+    await Promise.all(writes);
     const indexLastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
     nextFiles.set(indexName, { hash: indexHash, lastmod: indexLastmod, urls: refs.length });
     const indexFile: BuiltFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod: indexLastmod };
-
-    if (!dryRun) await batch.commit();
-
-    // After the commit: the files of this set that the new index does not name. Those the state says
-    // the last build wrote, and children of runs killed after their renames (named like ours, with a
-    // content token, and named by no index since).
-    const stale = new Set<string>();
-    for (const old of state.files.keys()) if (!nextFiles.has(old) && old !== state.indexName) stale.add(old);
+    // Removed after the commit: the files the state says the last build wrote, children of runs killed
+    // after their renames (named like ours, with a content token, and named by no index since), and
+    // the previous build's index under its old name, unless another program has written there since.
     const tokenChild = tokenChildPattern(name);
-    for (const file of await readdir(outDir).catch(() => [] as string[])) if (tokenChild.test(file) && !nextFiles.has(file)) stale.add(file);
-    for (const old of [...stale].sort()) {
-      if (dryRun) {
-        files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
-        continue;
-      }
-      await rm(join(outDir, old), { force: true }).catch((error: unknown) => {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, old)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
-      });
-      files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
-    }
-    if (dryRun) return { ...common, committed: false, indexFile, files, listed, durationMs: Date.now() - started };
-    if (state.indexName !== undefined && state.indexName !== indexName) {
-      // The previous build's index under its old name, unless another program has written there since.
-      if ((await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined) await rm(join(outDir, state.indexName), { force: true });
-    }
-
-    const next: BuildState = {
-      baseUrl,
-      indexName,
-      pages: nextPages,
-      files: nextFiles,
-      buckets: set.buckets,
-      // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
-      announced: state.announced,
-      ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
-    };
-    await saveState(statePath, next);
-
-    return { ...common, committed: true, indexFile, files, listed, durationMs: Date.now() - started };
+    const oldIndex = state.indexName !== undefined && state.indexName !== indexName && (await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined ? state.indexName : undefined;
+    const removed = await output.commit({
+      children: staged,
+      ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
+      isOwned: (file) => tokenChild.test(file) || file === oldIndex || (state.files.has(file) && file !== state.indexName),
+    });
+    for (const old of removed) if (old !== oldIndex) files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
+    return { indexFile, files, nextFiles };
   } finally {
-    // After a commit there is nothing left to remove; before it (an error), the staged files go.
-    await batch.discard();
+    await output.abort();
   }
 }
 
@@ -580,10 +608,6 @@ async function foreignSitemap(path: string, state: BuildState, indexName: string
   if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;
   const shown = locs.slice(0, 2).join(', ');
   return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
-}
-
-function* mapNames(tokens: Iterable<string>, name: (token: string) => string): Generator<string> {
-  for (const token of tokens) yield name(token);
 }
 
 /** The base URL as a directory: normalised, ending in `/`. */

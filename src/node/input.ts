@@ -426,7 +426,7 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
       case 'jsonl':
         return jsonlSink(file, out, suspect, options.onWarning);
       default:
-        throw new SitemapError('ERR_SITEMAP_USAGE', `unknown input format ${JSON.stringify(chosen)}; expected text, csv, tsv, jsonl or auto`);
+        throw new SitemapError('ERR_SITEMAP_OPTION', `unknown input format ${JSON.stringify(chosen)}; expected text, csv, tsv, jsonl or auto`);
     }
   };
   const sink = format === 'auto' ? sniffingSink(makeSink, options.columns?.loc, options.onFormat) : makeSink(format);

@@ -4,8 +4,8 @@
 // stream; the main thread wraps it in a gzip header and trailer, combining the workers' per-block
 // CRCs with crc32Combine. Compression never runs on the main thread, and with more workers one file
 // is compressed on several cores (DESIGN.md "Measured on these machines": gzip is the bottleneck).
-// writeSitemaps uses one worker per spare core: on 2 cores, one compresses while the main thread
-// builds the XML (a second one measured slower and larger there).
+// The output stage of generate and build (staged-output.ts) uses one worker per spare core: on 2
+// cores, one compresses while the main thread builds the XML (a second measured slower and larger).
 // Callers open files, hand over blocks in order, and wait on `full`/`whenWritable` for backpressure.
 
 import { open as openFile, type FileHandle } from 'node:fs/promises';

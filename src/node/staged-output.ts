@@ -1,6 +1,7 @@
-// Atomic output of a sitemap set (DESIGN.md "Never lose data", "One commit point"). Every file is
-// first written into a temporary directory inside the target directory (same filesystem, so a rename
-// is atomic). Once the whole set is complete it is committed:
+// The output stage of `generate` and `build` (DESIGN.md "Never lose data", "One commit point"). Every
+// file of a new set is compressed on worker threads (ParallelFileWriter) and written into a temporary
+// directory inside the target directory (same filesystem, so a rename is atomic). Once the whole set
+// is complete it is committed:
 //
 // 1. each child goes in under a name no file has (children are named by their content, see
 //    core/write/child-names.ts), or stays as it is when a file of that name already holds its bytes:
@@ -12,17 +13,22 @@
 // 4. files of earlier runs that the new entry file does not name are removed.
 //
 // A run killed or failing before step 3 leaves the old set (and perhaps new children that nothing
-// names yet, removed by the next run); after it, the new set. A temporary directory left by a killed
-// run is removed by the next run.
+// names yet, removed by the next run); after it, the new set. What a killed run left (its temporary
+// directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
 
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat, readFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
+import { contentTokens } from '../core/write/child-names.js';
 import { ioErrorReason } from './io-errors.js';
+import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
+/** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
+const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
+/** Characters of a whole text handed to the compressor at a time. */
+const BLOCK = 256 * 1024;
 
 /** A file of the new set, staged under `staged` in the temporary directory, to go in as `name`. */
 export interface StagedFile {
@@ -35,7 +41,7 @@ export interface StagedFile {
 export interface CommitPlan {
   /** Files put in place before the entry file, in this order. */
   children: readonly StagedFile[];
-  /** The entry file, renamed last: the commit point. Absent for a set without one (`index: never`). */
+  /** The entry file, renamed last: the commit point. Absent for a set without one (`index: never`) or whose entry file is unchanged. */
   entry?: { staged: string; name: string };
   /**
    * Files removed before anything goes in: an entry file that the new set does not replace (an index
@@ -46,31 +52,45 @@ export interface CommitPlan {
   isOwned: (name: string) => boolean;
 }
 
-export class StagedOutput {
-  readonly outDir: string;
-  /** Where the files of the new set are written before `commit`. */
-  readonly tempDir: string;
+export interface StagedOutputOptions {
   /** A dry run: the set is staged outside the target directory and `commit` only says what it would do. */
-  readonly dryRun: boolean;
+  dryRun?: boolean;
+  /** The set's name (`sitemap`): temporary files of killed runs for `NAME.xml` and `NAME-….xml[.gz]` are removed. */
+  name: string;
+  /** gzip level 1–9 for the files written through `files`; 0 writes them plain. */
+  gzipLevel: number;
+  /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
+  workers?: number;
+}
+
+export class StagedOutput {
   private done = false;
 
-  private constructor(outDir: string, tempDir: string, dryRun: boolean) {
-    this.outDir = outDir;
-    this.tempDir = tempDir;
-    this.dryRun = dryRun;
-  }
+  /**
+   * `tempDir`: where the files of the new set are written before `commit`. `files` writes (and
+   * compresses, off the main thread) the staged files: `files.open(output.path(name))`.
+   */
+  private constructor(
+    readonly outDir: string,
+    private readonly tempDir: string,
+    readonly dryRun: boolean,
+    readonly files: ParallelFileWriter,
+  ) {}
 
-  static async create(outDir: string, options: { dryRun?: boolean } = {}): Promise<StagedOutput> {
+  static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
+    // Made first: a refused option leaves nothing behind.
+    const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1) });
     if (options.dryRun === true) {
       // Nothing in or under the target directory is created, not even the directory itself.
-      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true);
+      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true, files);
     }
     try {
       await ensureDirectory(outDir);
-      await removeStaleTempDirs(outDir);
+      await removeStaleTemps(outDir, options.name);
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
-      return new StagedOutput(outDir, tempDir, false);
+      return new StagedOutput(outDir, tempDir, false, files);
     } catch (error) {
+      await files.destroy();
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
     }
   }
@@ -80,14 +100,33 @@ export class StagedOutput {
     return join(this.tempDir, name);
   }
 
+  /** Writes `text` whole as the staged file `name` (compressed at the output's level); resolves with its size on disk. */
+  async write(name: string, text: string): Promise<number> {
+    const id = this.files.open(this.path(name));
+    // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
+    for (let at = 0, end; at < text.length; at = end) {
+      end = Math.min(text.length, at + BLOCK);
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+      if (this.files.full) await this.files.whenWritable();
+      this.files.write(id, Buffer.from(text.slice(at, end)));
+    }
+    return this.files.close(id);
+  }
+
   /**
-   * The name the staged file `staged` goes in under: the first of `candidates` that no file of the
-   * target directory has, or that a file holding exactly the same bytes has (`inPlace`).
+   * The name the staged file `staged` goes in under: the first name (`nameFor` a token of `crc`, the
+   * CRC-32 of its content, see child-names.ts) that no file of the target directory has, or that a
+   * file holding exactly the same bytes has (`inPlace`). `known` may vouch for a file without reading
+   * it; `written` resolves once the staged file is complete.
    */
-  async place(staged: string, candidates: Iterable<string>): Promise<StagedFile> {
+  async place(staged: string, crc: number, nameFor: (token: string) => string, options: { known?: (name: string) => boolean; written?: () => Promise<unknown> } = {}): Promise<StagedFile> {
+    const holdsSame = async (existing: string): Promise<boolean> => {
+      if (options.known?.(basename(existing)) === true) return true;
+      await options.written?.();
+      return sameFileBytes(existing, this.path(staged));
+    };
     try {
-      const name = await firstFreeName(this.outDir, candidates, (existing) => sameFileBytes(existing, this.path(staged)));
-      return { staged, ...name };
+      return { staged, ...(await firstFreeName(this.outDir, contentTokens(crc), nameFor, holdsSame)) };
     } catch (error) {
       if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${this.outDir}: ${ioErrorReason(error)}`);
@@ -101,83 +140,114 @@ export class StagedOutput {
   async commit(plan: CommitPlan): Promise<string[]> {
     const keep = new Set(plan.children.map((file) => file.name));
     if (plan.entry !== undefined) keep.add(plan.entry.name);
-    const removed: string[] = [];
-    if (this.dryRun) {
-      try {
-        for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(this.outDir, name)))) removed.push(name);
-        const names = await readdir(this.outDir).catch(() => [] as string[]);
-        for (const name of names) if (!keep.has(name) && !removed.includes(name) && plan.isOwned(name)) removed.push(name);
-        return removed.sort();
-      } finally {
-        await this.abort();
-      }
-    }
     try {
-      try {
-        for (const name of plan.removeFirst ?? []) {
-          if (keep.has(name) || !(await isFile(join(this.outDir, name)))) continue;
-          await rm(join(this.outDir, name), { force: true });
-          removed.push(name);
-        }
-        const moved: string[] = [];
-        for (const file of plan.children) {
-          if (file.inPlace) continue;
-          await rename(this.path(file.staged), join(this.outDir, file.name));
-          moved.push(join(this.outDir, file.name));
-        }
-        // What the entry file is about to name, and the entry file itself, must survive a power cut
-        // that the entry file's rename survives.
-        await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
-        await syncDirectory(this.outDir);
-        if (plan.entry !== undefined) {
-          await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
-          await syncDirectory(this.outDir);
-        }
-      } catch (error) {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; the previous set is still in place`);
-      }
-      let names: string[];
-      try {
-        names = (await readdir(this.outDir)).sort();
-      } catch (error) {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${this.outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
-      }
-      for (const name of names) {
-        if (keep.has(name) || !plan.isOwned(name)) continue;
-        await rm(join(this.outDir, name), { force: true }).catch((error: unknown) => {
-          throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(this.outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
-        });
-        removed.push(name);
-      }
-      return removed.sort();
+      await this.files.destroy();
+      if (this.dryRun) return await this.wouldRemove(plan, keep);
+      const removed = await this.moveIn(plan, keep);
+      return [...removed, ...(await this.removeOld(plan, keep))].sort();
     } finally {
       await this.abort();
     }
   }
 
-  /** Removes the temporary directory and everything in it. Safe to call more than once. */
+  private async wouldRemove(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
+    const removed: string[] = [];
+    for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(this.outDir, name)))) removed.push(name);
+    const names = await readdir(this.outDir).catch(() => [] as string[]);
+    for (const name of names) if (!keep.has(name) && !removed.includes(name) && plan.isOwned(name)) removed.push(name);
+    return removed.sort();
+  }
+
+  /** Steps 1–3 (and `removeFirst`); returns the names removed first. */
+  private async moveIn(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
+    const removed: string[] = [];
+    try {
+      for (const name of plan.removeFirst ?? []) {
+        if (keep.has(name) || !(await isFile(join(this.outDir, name)))) continue;
+        await rm(join(this.outDir, name), { force: true });
+        removed.push(name);
+      }
+      const moved: string[] = [];
+      for (const file of plan.children) {
+        if (file.inPlace) continue;
+        await rename(this.path(file.staged), join(this.outDir, file.name));
+        moved.push(join(this.outDir, file.name));
+      }
+      // What the entry file is about to name, and the entry file itself, must survive a power cut
+      // that the entry file's rename survives.
+      await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
+      await syncDirectory(this.outDir);
+      if (plan.entry !== undefined) {
+        await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
+        await syncDirectory(this.outDir);
+      }
+      return removed;
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; the previous set is still in place`);
+    }
+  }
+
+  /** Step 4: the files of earlier runs that the new set does not name. */
+  private async removeOld(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
+    let names: string[];
+    try {
+      names = (await readdir(this.outDir)).sort();
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${this.outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      if (keep.has(name) || !plan.isOwned(name)) continue;
+      await rm(join(this.outDir, name), { force: true }).catch((error: unknown) => {
+        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(this.outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
+      });
+      removed.push(name);
+    }
+    return removed;
+  }
+
+  /** Stops the compressor and removes the temporary directory and everything in it. Safe to call more than once. */
   async abort(): Promise<void> {
     if (this.done) return;
     this.done = true;
+    await this.files.destroy();
     await rm(this.tempDir, { recursive: true, force: true });
-  }
-
-  /** For signal handlers, where there is no time for promises. */
-  abortSync(): void {
-    if (this.done) return;
-    this.done = true;
-    rmSync(this.tempDir, { recursive: true, force: true });
   }
 }
 
 /**
- * The first of `candidates` that names no file in `dir`, or names a file `holdsSame` accepts (then
+ * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
+ * a temporary file beside it, fsync, rename, fsync of the directory. For a file on its own (the build
+ * state, a key file); a set goes through StagedOutput.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    const handle = await open(temp, 'w', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+  }
+  await syncDirectory(dirname(path));
+}
+
+/**
+ * The first name for `tokens` that names no file in `dir`, or names a file `holdsSame` accepts (then
  * `inPlace`). A name held by anything else is passed over: nothing is ever renamed over a file that
  * an entry file may name.
  */
-export async function firstFreeName(dir: string, candidates: Iterable<string>, holdsSame: (existing: string) => Promise<boolean>): Promise<{ name: string; inPlace: boolean }> {
+async function firstFreeName(dir: string, tokens: Iterable<string>, nameFor: (token: string) => string, holdsSame: (existing: string) => Promise<boolean>): Promise<{ name: string; inPlace: boolean }> {
   let tried = 0;
-  for (const name of candidates) {
+  for (const token of tokens) {
+    const name = nameFor(token);
     const path = join(dir, name);
     let info;
     try {
@@ -193,7 +263,8 @@ export async function firstFreeName(dir: string, candidates: Iterable<string>, h
   throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${dir}: the names it may take are held by other files`);
 }
 
-async function isFile(path: string): Promise<boolean> {
+/** Whether `path` is a file (not followed if a link). */
+export async function isFile(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isFile();
   } catch {
@@ -202,7 +273,7 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Whether two files hold the same bytes (read in 1 MiB steps: children may be 50 MB each). */
-export async function sameFileBytes(a: string, b: string): Promise<boolean> {
+async function sameFileBytes(a: string, b: string): Promise<boolean> {
   const [infoA, infoB] = await Promise.all([stat(a), stat(b)]);
   if (infoA.size !== infoB.size) return false;
   const [handleA, handleB] = await Promise.all([open(a, 'r'), open(b, 'r')]);
@@ -222,13 +293,6 @@ export async function sameFileBytes(a: string, b: string): Promise<boolean> {
   }
 }
 
-/** Whether the file at `path` holds exactly `bytes`. */
-export async function fileHolds(path: string, bytes: Uint8Array): Promise<boolean> {
-  const info = await stat(path);
-  if (info.size !== bytes.byteLength) return false;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(path));
-}
-
 /** Flushes files to disk, a few at a time. */
 async function syncFiles(paths: readonly string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += 8) {
@@ -246,7 +310,7 @@ async function syncFiles(paths: readonly string[]): Promise<void> {
 }
 
 /** Makes renames in `dir` durable. Not every platform can open a directory (Windows): best effort. */
-export async function syncDirectory(dir: string): Promise<void> {
+async function syncDirectory(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {
@@ -279,19 +343,24 @@ async function ensureDirectory(path: string): Promise<void> {
   }
 }
 
-/** Temporary directories left by runs whose process is gone (killed with -9, power loss). */
-async function removeStaleTempDirs(outDir: string): Promise<void> {
+/**
+ * What runs whose process is gone (killed with -9, power loss) left: their temporary directories, and
+ * writeFileAtomic's temporary files for the set's own files (`NAME.xml`, `NAME-….xml[.gz]`).
+ */
+async function removeStaleTemps(outDir: string, setName: string): Promise<void> {
+  const ofTheSet = (target: string): boolean => target === `${setName}.xml` || (target.startsWith(`${setName}-`) && /\.xml(?:\.gz)?$/.test(target));
   for (const name of await readdir(outDir)) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) continue;
-    if (pid === process.pid) continue;
+    const file = TEMP_FILE.exec(name);
+    const dir = name.startsWith(TEMP_PREFIX);
+    if (!dir && (file === null || !ofTheSet(file[1] as string))) continue;
+    const pid = Number(dir ? name.slice(TEMP_PREFIX.length).split('-')[0] : file?.[2]);
+    if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }
 }
 
 /** Whether a process with this id exists (one we may not signal exists too). */
-export function isProcessAlive(pid: number): boolean {
+function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

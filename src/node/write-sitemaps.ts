@@ -5,19 +5,17 @@
 // core/write/child-names.ts), so none is ever written over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
-import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
+import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
-import { ParallelFileWriter } from './parallel-gzip.js';
-import { StagedOutput, type StagedFile } from './staged-output.js';
-import { contentTokens, numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
+import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
+import { numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
 
@@ -154,24 +152,16 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_REPLACEMENTS = 16;
 
 /** The name of a numbered file of a set without an index (`index: never`): `NAME-00001.xml[.gz]`. */
-export function childName(name: string, index: number, gzip: boolean): string {
+function childName(name: string, index: number, gzip: boolean): string {
   return `${numberedStem(name, index)}.xml${gzip ? '.gz' : ''}`;
-}
-
-/** Whether a file is one a run with this name may have written (child-names.ts, numberedSetPattern). */
-export function ownedBy(name: string): (file: string) => boolean {
-  const pattern = numberedSetPattern(name);
-  return (file) => pattern.test(file);
 }
 
 type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
 
-/**
- * Writes `entries` as a sitemap set into `options.outDir` and returns what was written.
- * `entries` may be a sync or async iterable of entries or of arrays of entries (batches).
- */
-export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
-  const started = performance.now();
+/** The options, checked, with their defaults. */
+type Settings = ReturnType<typeof checkOptions>;
+
+function checkOptions(options: WriteSitemapsOptions) {
   const name = (options.name ?? 'sitemap').replace(/\.xml$/, '');
   if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   const indexMode = options.index ?? 'auto';
@@ -180,226 +170,241 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
   if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
-  let baseUrl: string | undefined;
-  let scope;
-  if (options.baseUrl !== undefined) {
-    scope = scopeOf(options.baseUrl);
-    baseUrl = scope.href;
-  } else if (indexMode === 'always') {
+  const scope = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl);
+  if (scope === undefined && indexMode === 'always') {
     throw new SitemapError('ERR_SITEMAP_OPTION', 'an index lists its sitemaps by absolute URL: give a base URL (--base-url) to write one');
   }
-  const enforceScope = options.enforceScope ?? true;
+  return { name, entryName: `${name}.xml`, indexMode, gzip, gzipLevel, limits, baseUrl: scope?.href, scope, xslUrl: options.xslUrl };
+}
 
-  // The main thread builds the XML; the other cores compress.
-  const workers = options.compressionThreads ?? Math.max(1, availableParallelism() - 1);
-  // Created once the options are known to be good, so that a refused option leaves nothing behind.
-  let background!: ParallelFileWriter;
-  const entryName = `${name}.xml`;
-  let fileId = 0;
-  const closing: Promise<number>[] = [];
-  // CRC-32 of each file's uncompressed bytes: the token of its name (a few ms per 100 MB).
-  const crcs: number[] = [];
-  let crc = 0;
-  const writer = new SitemapSetWriter(
-    {
-      open(index) {
-        crc = 0;
-        fileId = background.open(staged.path(childName(name, index, gzip)));
-        if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
-          throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
-        }
-      },
-      write(bytes) {
-        crc = crc32(bytes, crc);
-        background.write(fileId, bytes);
-      },
-      close(info) {
-        crcs[info.index] = crc;
-        closing.push(background.close(fileId));
-      },
-    },
-    {
-      limits,
-      baseUrl,
-      scope: enforceScope ? scope : undefined,
-      xslUrl: options.xslUrl,
-      dedupe: options.dedupe,
-      maxFiles: indexMode === 'never' ? Number.POSITIVE_INFINITY : limits.maxSitemapsPerIndex,
-    },
-  );
-
-  const staged = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true });
+/**
+ * Writes `entries` as a sitemap set into `options.outDir` and returns what was written.
+ * `entries` may be a sync or async iterable of entries or of arrays of entries (batches).
+ */
+export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
+  const started = performance.now();
+  const settings = checkOptions(options);
+  // Made before the output (its options checked first), which it writes to only once entries come.
+  const files = new SetFiles(settings);
+  const writer = new SitemapSetWriter(files, {
+    limits: settings.limits,
+    baseUrl: settings.baseUrl,
+    scope: options.enforceScope ?? true ? settings.scope : undefined,
+    xslUrl: settings.xslUrl,
+    dedupe: options.dedupe,
+    maxFiles: settings.indexMode === 'never' ? Number.POSITIVE_INFINITY : settings.limits.maxSitemapsPerIndex,
+  });
+  // The main thread builds the XML; the output stage's threads compress.
+  const output = (files.output = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true, name: settings.name, gzipLevel: settings.gzipLevel, workers: options.compressionThreads }));
   try {
-    background = new ParallelFileWriter({ gzipLevel, workers });
-  } catch (error) {
-    await staged.abort();
-    throw error;
+    const feeder = new Feeder(writer, output, options, started);
+    await feeder.feed(entries);
+    const infos = writer.end();
+    if (infos.length === 0) {
+      throw new SitemapError('ERR_SITEMAP_EMPTY', feeder.rejected > 0 ? `no URL could be written: all ${feeder.rejected} entries were refused` : 'no URLs to write: the input is empty');
+    }
+    const diskSizes = await Promise.all(files.closing);
+    await output.files.destroy();
+    options.onProgress?.(feeder.progress());
+    const set = await commitSet(output, settings, infos, files.crcs, diskSizes);
+    const all = set.entryFile !== undefined && set.entryFile !== set.sitemaps[0] ? [...set.sitemaps, set.entryFile] : set.sitemaps;
+    return {
+      outDir: options.outDir,
+      ...(set.entryFile !== undefined ? { entryFile: set.entryFile } : {}),
+      indexed: set.indexed,
+      sitemaps: set.sitemaps,
+      urls: writer.urls,
+      duplicates: writer.duplicates,
+      rejected: feeder.rejected,
+      bytes: all.reduce((sum, f) => sum + f.bytes, 0),
+      diskBytes: all.reduce((sum, f) => sum + f.diskBytes, 0),
+      removed: set.removed,
+      durationMs: performance.now() - started,
+      ...(options.dryRun === true ? { dryRun: true as const } : {}),
+    };
+  } finally {
+    await output.abort();
+  }
+}
+
+/** The sink of the SitemapSetWriter: each file goes to the output stage as it is built. */
+class SetFiles implements SitemapSetSink {
+  /** Each file's size on disk, once written. */
+  readonly closing: Promise<number>[] = [];
+  /** CRC-32 of each file's uncompressed bytes: the token of its name (a few ms per 100 MB). */
+  readonly crcs: number[] = [];
+  /** Set once the options are checked (SitemapSetWriter's too): a file is opened only after. */
+  output!: StagedOutput;
+  private fileId = 0;
+  private crc = 0;
+
+  constructor(private readonly settings: Settings) {}
+
+  open(index: number): void {
+    const { name, gzip, indexMode, baseUrl } = this.settings;
+    this.crc = 0;
+    this.fileId = this.output.files.open(this.output.path(childName(name, index, gzip)));
+    if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
+      throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
+    }
   }
 
-  let rejected = 0;
-  const interval = options.progressIntervalMs ?? 200;
-  let nextProgress = performance.now() + interval;
-  const progress = (): WriteProgress => ({
-    urls: writer.urls,
-    files: writer.files.length + (writer.urls > 0 ? 1 : 0),
-    rejected,
-    duplicates: writer.duplicates,
-    elapsedMs: performance.now() - started,
-  });
-  const prepare = options.prepare;
-  const addOne = (entry: UrlEntry): void => {
+  write(bytes: Uint8Array): void {
+    this.crc = crc32(bytes, this.crc);
+    this.output.files.write(this.fileId, bytes);
+  }
+
+  close(info: SitemapFileInfo): void {
+    this.crcs[info.index] = this.crc;
+    this.closing.push(this.output.files.close(this.fileId));
+  }
+}
+
+/** Hands the entries to the writer: refusals, replacements, backpressure, abort and progress. */
+class Feeder {
+  rejected = 0;
+  private counter = 0;
+  private nextProgress: number;
+  private readonly interval: number;
+
+  constructor(
+    private readonly writer: SitemapSetWriter,
+    private readonly output: StagedOutput,
+    private readonly options: WriteSitemapsOptions,
+    private readonly started: number,
+  ) {
+    this.interval = options.progressIntervalMs ?? 200;
+    this.nextProgress = performance.now() + this.interval;
+  }
+
+  progress(): WriteProgress {
+    const writer = this.writer;
+    return { urls: writer.urls, files: writer.files.length + (writer.urls > 0 ? 1 : 0), rejected: this.rejected, duplicates: writer.duplicates, elapsedMs: performance.now() - this.started };
+  }
+
+  async feed(entries: EntrySource): Promise<void> {
+    if (!(Symbol.asyncIterator in entries)) {
+      const options = this.options;
+      for (const item of entries) {
+        this.addItem(item);
+        if (this.output.files.full || options.signal !== undefined || options.onProgress !== undefined) await this.afterItem();
+      }
+      return;
+    }
+    const iterator = entries[Symbol.asyncIterator]();
+    const signal = this.options.signal;
+    let finished = false;
     try {
-      if (prepare !== undefined && !prepare(entry)) return;
-      writer.add(entry);
+      for (;;) {
+        // An abort must not wait for the source: stdin may not send anything for a long time.
+        const next = signal === undefined ? await iterator.next() : await untilAborted(iterator.next(), signal);
+        if (next.done === true) {
+          finished = true;
+          return;
+        }
+        this.addItem(next.value);
+        await this.afterItem();
+      }
+    } finally {
+      // Not awaited: a generator suspended in a pending read would only return after that read.
+      if (!finished) iterator.return?.()?.catch(() => {});
+    }
+  }
+
+  private addItem(item: UrlEntry | readonly UrlEntry[]): void {
+    if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) this.addOne(entry);
+    else this.addOne(item as UrlEntry);
+  }
+
+  private addOne(entry: UrlEntry): void {
+    try {
+      if (this.options.prepare !== undefined && !this.options.prepare(entry)) return;
+      this.writer.add(entry);
     } catch (error) {
-      if (error instanceof InvalidValueError && options.onInvalid !== undefined) retry(error, entry);
+      if (error instanceof InvalidValueError && this.options.onInvalid !== undefined) this.retry(error, entry);
       else throw error;
     }
-  };
+  }
+
   // Off the hot path: only a refused entry gets here. A refused entry leaves nothing written
   // (SitemapSetWriter.add), so its replacement is added as if it came first.
-  const retry = (first: InvalidValueError, entry: UrlEntry): void => {
+  private retry(first: InvalidValueError, entry: UrlEntry): void {
     let error = first;
     let current = entry;
-    for (let attempt = 0; attempt < MAX_REPLACEMENTS && options.replaceInvalid !== undefined; attempt++) {
-      const replacement = options.replaceInvalid(error, current);
+    for (let attempt = 0; attempt < MAX_REPLACEMENTS && this.options.replaceInvalid !== undefined; attempt++) {
+      const replacement = this.options.replaceInvalid(error, current);
       if (replacement === undefined) break;
       current = replacement;
       try {
-        writer.add(current);
+        this.writer.add(current);
         return;
       } catch (again) {
         if (!(again instanceof InvalidValueError)) throw again;
         error = again;
       }
     }
-    rejected++;
-    options.onInvalid?.(error, current);
-  };
-  let counter = 0;
-  const afterItem = async (): Promise<void> => {
-    if (background.full) await background.whenWritable();
-    if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
-    if (options.onProgress !== undefined && (++counter & 1023) === 0 && performance.now() >= nextProgress) {
-      nextProgress = performance.now() + interval;
-      options.onProgress(progress());
-    }
-  };
+    this.rejected++;
+    this.options.onInvalid?.(error, current);
+  }
 
-  try {
-    if (Symbol.asyncIterator in entries) {
-      const iterator = entries[Symbol.asyncIterator]();
-      let finished = false;
-      try {
-        for (;;) {
-          // An abort must not wait for the source: stdin may not send anything for a long time.
-          const next = options.signal === undefined ? await iterator.next() : await untilAborted(iterator.next(), options.signal);
-          if (next.done === true) {
-            finished = true;
-            break;
-          }
-          const item = next.value;
-          if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
-          else addOne(item as UrlEntry);
-          await afterItem();
-        }
-      } finally {
-        // Not awaited: a generator suspended in a pending read would only return after that read.
-        if (!finished) iterator.return?.()?.catch(() => {});
-      }
-    } else {
-      for (const item of entries) {
-        if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) addOne(entry);
-        else addOne(item as UrlEntry);
-        if (background.full || options.signal !== undefined || options.onProgress !== undefined) await afterItem();
-      }
+  private async afterItem(): Promise<void> {
+    const { signal, onProgress } = this.options;
+    if (this.output.files.full) await this.output.files.whenWritable();
+    if (signal?.aborted === true) throw signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+    if (onProgress !== undefined && (++this.counter & 1023) === 0 && performance.now() >= this.nextProgress) {
+      this.nextProgress = performance.now() + this.interval;
+      onProgress(this.progress());
     }
-    const infos = writer.end();
-    if (infos.length === 0) {
-      throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
-    }
-    const diskSizes = await Promise.all(closing);
-    await background.destroy();
-    options.onProgress?.(progress());
-
-    const indexed = indexMode === 'always' || (indexMode === 'auto' && infos.length > 1);
-    const single = infos.length === 1 && !indexed;
-    // The children's names: by content under an index; fixed without one (each file is then an entry
-    // file of its own, submitted by its name, and replaced by one rename).
-    const children: StagedFile[] = [];
-    if (!single) {
-      for (const info of infos) {
-        const stagedName = childName(name, info.index, gzip);
-        if (!indexed) {
-          children.push({ staged: stagedName, name: stagedName, inPlace: false });
-          continue;
-        }
-        const stem = numberedStem(name, info.index);
-        children.push(await staged.place(stagedName, map(contentTokens(crcs[info.index] as number), (token) => tokenChildName(stem, token, gzip))));
-      }
-    }
-    const sitemaps: WrittenFile[] = infos.map((info, i) =>
-      describeFile(single ? entryName : (children[i] as StagedFile).name, info, single ? info.bytes : (diskSizes[info.index] as number), options.outDir, baseUrl),
-    );
-    let entryFile: WrittenFile | undefined;
-    if (single) {
-      // A lone sitemap is the entry file itself, as plain XML.
-      const child = staged.path(childName(name, 0, gzip));
-      if (gzip) await pipeline(createReadStream(child), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(staged.path(entryName)));
-      else await rename(child, staged.path(entryName));
-      entryFile = sitemaps[0];
-    } else if (indexed) {
-      const refs = sitemaps.map((file) => ({ loc: file.loc as string, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
-      const text = serializeSitemapIndex(refs, { limits, xslUrl: options.xslUrl });
-      await writeFile(staged.path(entryName), text);
-      const bytes = Buffer.byteLength(text);
-      entryFile = { name: entryName, path: join(options.outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
-    }
-    // Without an entry file, files with fixed names are replaced in place; an old index that may name
-    // them (one written before children had tokens, or naming an earlier set without an index) goes
-    // first. Otherwise it goes after, with the other old files, so that a failed run leaves it whole.
-    const replacedInPlace = entryFile === undefined && (await anyFile(options.outDir, children.map((file) => file.name)));
-    const removed = await staged.commit({
-      children,
-      ...(entryFile !== undefined ? { entry: { staged: entryName, name: entryName } } : {}),
-      ...(replacedInPlace ? { removeFirst: [entryName] } : {}),
-      isOwned: ownedBy(name),
-    });
-    const all = entryFile !== undefined && !single ? [...sitemaps, entryFile] : sitemaps;
-    return {
-      outDir: options.outDir,
-      ...(entryFile !== undefined ? { entryFile } : {}),
-      indexed,
-      sitemaps,
-      urls: writer.urls,
-      duplicates: writer.duplicates,
-      rejected,
-      bytes: all.reduce((sum, f) => sum + f.bytes, 0),
-      diskBytes: all.reduce((sum, f) => sum + f.diskBytes, 0),
-      removed,
-      durationMs: performance.now() - started,
-      ...(options.dryRun === true ? { dryRun: true as const } : {}),
-    };
-  } finally {
-    await background.destroy();
-    await staged.abort();
   }
 }
 
-/** Whether any of `names` is a file in `dir`. */
-async function anyFile(dir: string, names: readonly string[]): Promise<boolean> {
-  for (const name of names) {
-    try {
-      if ((await lstat(join(dir, name))).isFile()) return true;
-    } catch {
-      // absent
-    }
+/** The files of the set, named, with its entry file, moved into place (StagedOutput.commit). */
+async function commitSet(
+  output: StagedOutput,
+  settings: Settings,
+  infos: readonly SitemapFileInfo[],
+  crcs: readonly number[],
+  diskSizes: readonly number[],
+): Promise<{ entryFile?: WrittenFile; indexed: boolean; sitemaps: WrittenFile[]; removed: string[] }> {
+  const { name, entryName, gzip, indexMode, baseUrl } = settings;
+  const outDir = output.outDir;
+  // The files a run with this name may have written (child-names.ts, numberedSetPattern).
+  const owned = numberedSetPattern(name);
+  const isOwned = (file: string): boolean => owned.test(file);
+  const indexed = indexMode === 'always' || (indexMode === 'auto' && infos.length > 1);
+  if (infos.length === 1 && !indexed) {
+    // A lone sitemap is the entry file itself, as plain XML.
+    const child = output.path(childName(name, 0, gzip));
+    if (gzip) await pipeline(createReadStream(child), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(output.path(entryName)));
+    else await rename(child, output.path(entryName));
+    const entryFile = describeFile(entryName, infos[0] as SitemapFileInfo, (infos[0] as SitemapFileInfo).bytes, outDir, baseUrl);
+    const removed = await output.commit({ children: [], entry: { staged: entryName, name: entryName }, isOwned });
+    return { entryFile, indexed, sitemaps: [entryFile], removed };
   }
-  return false;
-}
-
-function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
-  for (const item of items) yield f(item);
+  // The children's names: by content under an index; fixed without one (each file is then an entry
+  // file of its own, submitted by its name, and replaced by one rename).
+  const children: StagedFile[] = [];
+  for (const info of infos) {
+    const stagedName = childName(name, info.index, gzip);
+    const stem = numberedStem(name, info.index);
+    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => tokenChildName(stem, token, gzip)) : { staged: stagedName, name: stagedName, inPlace: false });
+  }
+  const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[info.index] as number, outDir, baseUrl));
+  if (!indexed) {
+    // Files with fixed names are replaced in place: an old index that may name them (one written
+    // before children had tokens, or naming an earlier set without an index) goes first.
+    const replacedInPlace = (await Promise.all(children.map((file) => isFile(join(outDir, file.name))))).includes(true);
+    const removed = await output.commit({ children, ...(replacedInPlace ? { removeFirst: [entryName] } : {}), isOwned });
+    return { indexed, sitemaps, removed };
+  }
+  const refs = sitemaps.map((file) => ({ loc: file.loc as string, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+  const text = serializeSitemapIndex(refs, { limits: settings.limits, xslUrl: settings.xslUrl });
+  await writeFile(output.path(entryName), text);
+  const bytes = Buffer.byteLength(text);
+  const entryFile: WrittenFile = { name: entryName, path: join(outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
+  // The old index goes after, with the other old files, so that a failed run leaves it whole.
+  const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
+  return { entryFile, indexed, sitemaps, removed };
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it is aborted. */

@@ -315,11 +315,11 @@ describe('csvHeader / csvRecordToEntry', () => {
   it('parseColumnMapping reads COLUMN=NAME pairs, quoted names with commas and quotes', () => {
     assert.deepEqual(parseColumnMapping('loc=Address,lastmod=Last Modified'), { loc: 'Address', lastmod: 'Last Modified' });
     assert.deepEqual(parseColumnMapping('LOC = "A, ""b""' + '" , priority=P'), { loc: 'A, "b"', priority: 'P' });
-    throwsCode(() => parseColumnMapping('url=Address'), 'ERR_SITEMAP_USAGE', /"url" is not one of loc, lastmod, changefreq, priority/);
-    throwsCode(() => parseColumnMapping('loc'), 'ERR_SITEMAP_USAGE', /has no "="/);
-    throwsCode(() => parseColumnMapping('loc=a,loc=b'), 'ERR_SITEMAP_USAGE', /loc is mapped twice/);
-    throwsCode(() => parseColumnMapping('loc="a'), 'ERR_SITEMAP_USAGE', /no closing quote/);
-    throwsCode(() => parseColumnMapping('loc='), 'ERR_SITEMAP_USAGE', /no header name for loc/);
+    throwsCode(() => parseColumnMapping('url=Address'), 'ERR_SITEMAP_OPTION', /"url" is not one of loc, lastmod, changefreq, priority/);
+    throwsCode(() => parseColumnMapping('loc'), 'ERR_SITEMAP_OPTION', /has no "="/);
+    throwsCode(() => parseColumnMapping('loc=a,loc=b'), 'ERR_SITEMAP_OPTION', /loc is mapped twice/);
+    throwsCode(() => parseColumnMapping('loc="a'), 'ERR_SITEMAP_OPTION', /no closing quote/);
+    throwsCode(() => parseColumnMapping('loc='), 'ERR_SITEMAP_OPTION', /no header name for loc/);
   });
 
   it('a lastmod written as an HTTP date (a Last-Modified header copied) becomes the same instant in W3C Datetime', () => {
@@ -332,8 +332,8 @@ describe('csvHeader / csvRecordToEntry', () => {
 
   it('throws input/csv for a wrong field count or an empty loc', () => {
     const columns = csvHeader(['loc', 'lastmod']);
-    throwsCode(() => csvRecordToEntry(['https://e.com/a', 'b', '2024'], columns), 'input/csv', /3 fields, the header has 2/);
-    throwsCode(() => csvRecordToEntry(['  ', '2024'], columns), 'input/csv', /empty "loc"/);
+    throwsCode(() => csvRecordToEntry(['https://e.com/a', 'b', '2024'], columns), 'ERR_SITEMAP_INPUT', /3 fields, the header has 2/);
+    throwsCode(() => csvRecordToEntry(['  ', '2024'], columns), 'ERR_SITEMAP_INPUT', /empty "loc"/);
   });
 });
 
@@ -343,11 +343,11 @@ describe('parseJsonLine', () => {
     const entry = parseJsonLine('{"loc":"https://e.com/","lastMod":"2024","images":[{"loc":"https://e.com/i","foo":1}],"x":null}', (path, hint) => seen.push([path, hint]));
     assert.deepEqual(entry, { loc: 'https://e.com/', images: [{ loc: 'https://e.com/i' }] });
     assert.deepEqual(seen, [['lastMod', 'lastmod'], ['images[0].foo', undefined], ['x', undefined]]);
-    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","lastMod":"2024"}'), 'input/jsonl', /unknown field "lastMod" \(did you mean "lastmod"\?\)/);
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","lastMod":"2024"}'), 'ERR_SITEMAP_INPUT', /unknown field "lastMod" \(did you mean "lastmod"\?\)/);
   });
 
   it('says what a sitemap index child printed by "sitemapkit read" is, rather than "unknown field"', () => {
-    throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'input/jsonl', /^a sitemap index child .*generate lists pages/);
+    throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'ERR_SITEMAP_INPUT', /^a sitemap index child .*generate lists pages/);
   });
 
   it('accepts the full model', () => {
@@ -432,7 +432,7 @@ describe('parseJsonLine', () => {
       ['"x"', /^expected a JSON object, got a string$/],
       ['{"loc":', /^invalid JSON: /],
     ];
-    for (const [line, message] of cases) throwsCode(() => parseJsonLine(line), 'input/jsonl', message);
+    for (const [line, message] of cases) throwsCode(() => parseJsonLine(line), 'ERR_SITEMAP_INPUT', message);
   });
 });
 

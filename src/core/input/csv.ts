@@ -294,13 +294,13 @@ export function knownColumnOf(name: string): KnownColumn | undefined {
 /**
  * Reads `--columns`: comma-separated `COLUMN=NAME` pairs, COLUMN one of loc, lastmod, changefreq,
  * priority, NAME a header name, in double quotes when it holds a comma (`lastmod="Last, Modified"`,
- * `""` for a quote inside). Throws `SitemapError('ERR_SITEMAP_USAGE')` saying what is wrong.
+ * `""` for a quote inside). Throws `SitemapError('ERR_SITEMAP_OPTION')` saying what is wrong.
  */
 export function parseColumnMapping(text: string): ColumnMapping {
   const mapping: ColumnMapping = {};
   let i = 0;
   const usage = (message: string): never => {
-    throw new SitemapError('ERR_SITEMAP_USAGE', `--columns ${JSON.stringify(text)}: ${message}; write e.g. loc=Address,lastmod="Last Modified"`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `--columns ${JSON.stringify(text)}: ${message}; write e.g. loc=Address,lastmod="Last Modified"`);
   };
   while (i < text.length) {
     const eq = text.indexOf('=', i);
@@ -410,18 +410,18 @@ export function httpDateToW3c(value: string): string | undefined {
 /**
  * Turns a record into an entry. Cells are trimmed; an empty cell is an absent field. Values are kept
  * as written (priority stays a string): the writer validates them. The one exception is a lastmod
- * written as an HTTP date ({@link httpDateToW3c}), given as the same instant in W3C Datetime. Throws `SitemapError('input/csv')`
+ * written as an HTTP date ({@link httpDateToW3c}), given as the same instant in W3C Datetime. Throws `SitemapError('ERR_SITEMAP_INPUT')` (reported as `input/csv`)
  * when the record has a different number of fields than the header or no `loc`.
  */
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
   if (fields.length !== columns.count) {
     throw new SitemapError(
-      'input/csv',
+      'ERR_SITEMAP_INPUT',
       `record has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${columns.count} (${kind === 'CSV' ? 'an unquoted comma' : 'a tab not written as \\t'} in a value?)`,
     );
   }
   const loc = (fields[columns.loc] ?? '').trim();
-  if (loc === '') throw new SitemapError('input/csv', 'record has an empty "loc"');
+  if (loc === '') throw new SitemapError('ERR_SITEMAP_INPUT', 'record has an empty "loc"');
   const entry: UrlEntry = { loc };
   if (columns.lastmod !== undefined) {
     const v = (fields[columns.lastmod] ?? '').trim();

@@ -95,7 +95,7 @@ const URL_ENTRY = object({
 });
 
 function fail(message: string): never {
-  throw new SitemapError('input/jsonl', message);
+  throw new SitemapError('ERR_SITEMAP_INPUT', message);
 }
 
 function typeName(value: unknown): string {
@@ -185,7 +185,7 @@ function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFie
  * object with a string `loc`, only the model's field names (camelCase, exactly), each of the right JSON
  * type, recursively for images, videos, news and alternates, with the model's required fields present.
  * `null` for an optional field means absent. DateInput fields and priority take a string or a number.
- * Throws `SitemapError('input/jsonl')` with the offending field's path, e.g.
+ * Throws `SitemapError('ERR_SITEMAP_INPUT')` (reported as `input/jsonl` for its line) with the offending field's path, e.g.
  * `field "images[2].loc" must be a string, got a number`. A field the model does not have is removed
  * and reported to `onUnknownField` when given (as `sitemapkit generate` ignores an unknown CSV
  * column); without it, it is an error like the others.

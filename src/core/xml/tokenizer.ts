@@ -498,7 +498,7 @@ export class XmlTokenizer {
   /** Push the next piece of decoded text. Any split is fine (inside a tag, a reference, a CRLF, a surrogate pair). */
   write(chunk: string): void {
     if (typeof chunk !== 'string') {
-      throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
+      throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
     }
     this.enter('write');
     try {
@@ -648,9 +648,9 @@ export class XmlTokenizer {
   }
 
   private enter(method: string): void {
-    if (this.busy) throw new SitemapError('ERR_SITEMAP_TOKENIZER_REENTRANT', `XmlTokenizer.${method}() called from inside a handler`);
-    if (this.ended) throw new SitemapError('ERR_SITEMAP_TOKENIZER_ENDED', `XmlTokenizer.${method}() called after end()`);
-    if (this.broken) throw new SitemapError('ERR_SITEMAP_TOKENIZER_BROKEN', `XmlTokenizer.${method}() called after a handler threw`);
+    if (this.busy) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called from inside a handler`);
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after end()`);
+    if (this.broken) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after a handler threw`);
     this.busy = true;
   }
 
@@ -1932,7 +1932,7 @@ function scanRef(s: string, k: number, end: number): number {
 function limit(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
-    throw new SitemapError('ERR_SITEMAP_INVALID_OPTION', `XmlTokenizer option ${name} must be a positive integer, got ${String(value)}`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `XmlTokenizer option ${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
 }

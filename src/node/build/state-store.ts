@@ -5,7 +5,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
-import { FileBatch } from './file-batch.js';
+import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const FORMAT = 'sitemapkit-state';
@@ -138,18 +138,4 @@ export async function saveState(path: string, state: BuildState): Promise<void> 
 
 function rows(table: readonly unknown[]): string {
   return table.length === 0 ? '[]' : `[\n${table.map((row) => JSON.stringify(row)).join(',\n')}\n]`;
-}
-
-/**
- * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
- * a temporary file in the same directory, fsync, rename, fsync of the directory (a batch of one).
- */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const batch = new FileBatch();
-  try {
-    await batch.stage(path, data, mode);
-    await batch.commit();
-  } finally {
-    await batch.discard();
-  }
 }

@@ -434,7 +434,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (reason instanceof FetchFailure) return reason;
     const { code, message } = describeError(reason);
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
-    if (code !== 'fetch/connection') return new FetchFailure(code, message);
+    if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
     const zlibCode = (reason as { code?: string }).code;
     // zlib refusing the Content-Encoding's data is a bad body; its input ending early is a cut one.
     if (zlibCode?.startsWith('Z_') === true && zlibCode !== 'Z_BUF_ERROR') {

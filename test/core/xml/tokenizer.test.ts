@@ -428,17 +428,17 @@ describe('XmlTokenizer: API misuse throws with a code', () => {
   const code = (c: string) => (error: unknown) => error instanceof SitemapError && error.code === c;
 
   it('refuses bad options, non-string chunks, writes after end and re-entrant calls', () => {
-    assert.throws(() => new XmlTokenizer(noop, { maxDepth: 0 }), code('ERR_SITEMAP_INVALID_OPTION'));
-    assert.throws(() => new XmlTokenizer(noop, { maxValueLength: 1.5 }), code('ERR_SITEMAP_INVALID_OPTION'));
+    assert.throws(() => new XmlTokenizer(noop, { maxDepth: 0 }), code('ERR_SITEMAP_OPTION'));
+    assert.throws(() => new XmlTokenizer(noop, { maxValueLength: 1.5 }), code('ERR_SITEMAP_OPTION'));
     const t = new XmlTokenizer(noop);
-    assert.throws(() => t.write(new Uint8Array(1) as unknown as string), code('ERR_SITEMAP_INVALID_ARGUMENT'));
+    assert.throws(() => t.write(new Uint8Array(1) as unknown as string), { code: 'ERR_SITEMAP_API', message: /takes a string/ });
     t.write('<r/>');
     t.end();
-    assert.throws(() => t.write('x'), code('ERR_SITEMAP_TOKENIZER_ENDED'));
-    assert.throws(() => t.end(), code('ERR_SITEMAP_TOKENIZER_ENDED'));
+    assert.throws(() => t.write('x'), { code: 'ERR_SITEMAP_API', message: /after end\(\)/ });
+    assert.throws(() => t.end(), { code: 'ERR_SITEMAP_API', message: /after end\(\)/ });
     const inner = new XmlTokenizer({ ...noop, startTag: () => inner.write('x') });
-    assert.throws(() => inner.write('<r>'), code('ERR_SITEMAP_TOKENIZER_REENTRANT'));
-    assert.throws(() => inner.write('<r>'), code('ERR_SITEMAP_TOKENIZER_BROKEN'));
+    assert.throws(() => inner.write('<r>'), { code: 'ERR_SITEMAP_API', message: /from inside a handler/ });
+    assert.throws(() => inner.write('<r>'), { code: 'ERR_SITEMAP_API', message: /after a handler threw/ });
   });
 
   it('exposes the current depth', () => {
@@ -878,6 +878,6 @@ describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
     assert.equal(plain.bulkBytesEndTag, undefined);
     assert.equal(plain.writeBulkBytes(bytesOf(ITEM), 0), 0);
     plain.end();
-    assert.throws(() => plain.writeBulkBytes(bytesOf(ITEM), 0), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_TOKENIZER_ENDED');
+    assert.throws(() => plain.writeBulkBytes(bytesOf(ITEM), 0), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_API' && /after end\(\)/.test(e.message));
   });
 });

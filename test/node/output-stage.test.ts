@@ -1,0 +1,81 @@
+// `generate` (writeSitemaps) and `build` (buildSite) share one output stage: the same compression,
+// on worker threads, never on the main thread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { writeSitemaps } from '../../src/node/write-sitemaps.js';
+import { buildSite } from '../../src/node/build-site.js';
+import { StagedOutput } from '../../src/node/staged-output.js';
+import { tempDir } from '../helpers/tmp.js';
+import { page, writeSite } from '../helpers/site.js';
+
+type Zlib = typeof import('node:zlib');
+const zlib = createRequire(import.meta.url)('node:zlib') as Zlib;
+const COMPRESSORS = ['gzipSync', 'deflateSync', 'deflateRawSync', 'gzip', 'deflate', 'deflateRaw', 'createGzip', 'createDeflate', 'createDeflateRaw'] as const;
+
+/** Runs `body` with every zlib compressor of the main thread counting its calls (ESM imports included). */
+async function countMainThreadCompression(body: () => Promise<unknown>): Promise<number> {
+  const original = COMPRESSORS.map((name) => [name, Object.getOwnPropertyDescriptor(zlib, name) as PropertyDescriptor] as const);
+  let calls = 0;
+  for (const [name, descriptor] of original) {
+    const real = descriptor.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(zlib, name, { ...descriptor, value: (...args: unknown[]) => (calls++, real(...args)) });
+  }
+  syncBuiltinESMExports();
+  try {
+    await body();
+  } finally {
+    for (const [name, descriptor] of original) Object.defineProperty(zlib, name, descriptor);
+    syncBuiltinESMExports();
+  }
+  return calls;
+}
+
+const BASE = 'https://www.example.com/';
+
+test('build compresses its children off the main thread, as generate does', async () => {
+  const site = tempDir();
+  const pages: Record<string, string> = { 'index.html': page({ title: 'Home' }) };
+  for (let i = 0; i < 5; i++) pages[`blog/post-${i}.html`] = page({ title: `Post ${i}` });
+  writeSite(site, pages);
+  const calls = await countMainThreadCompression(() => buildSite({ siteDir: site, baseUrl: BASE, initialLastmod: 'none', threads: 0, now: new Date(1_790_000_000_000) }));
+  assert.equal(calls, 0);
+  const children = readdirSync(site).filter((name) => name.endsWith('.xml.gz'));
+  assert.equal(children.length, 2);
+  for (const name of children) assert.match(gunzipSync(readFileSync(join(site, name))).toString(), /^<\?xml[^]*<\/urlset>\n?$/);
+
+  const out = tempDir();
+  const entries = Array.from({ length: 30 }, (_, i) => ({ loc: `${BASE}p/${i}` }));
+  assert.equal(await countMainThreadCompression(() => writeSitemaps(entries, { outDir: out, baseUrl: BASE, maxUrls: 10 })), 0);
+});
+
+test('the same document is compressed to the same bytes by generate and by build', async () => {
+  // One page listed by build, and the same entry given to generate: the children hold the same XML,
+  // and one strategy at one level makes the same gzip bytes of it.
+  const site = tempDir();
+  writeSite(site, { 'index.html': page({ title: 'Home' }), 'about.html': page({ title: 'About' }) });
+  await buildSite({ siteDir: site, baseUrl: BASE, initialLastmod: 'none', threads: 0, gzipLevel: 9, maxUrls: 1 });
+  const built = readdirSync(site).filter((name) => name.endsWith('.xml.gz')).sort();
+  assert.equal(built.length, 2);
+  const bytes = readFileSync(join(site, built[0] as string));
+  const out = tempDir();
+  const loc = /<loc>([^<]+)<\/loc>/.exec(gunzipSync(bytes).toString())?.[1] as string;
+  await writeSitemaps([{ loc }, { loc: `${BASE}other` }], { outDir: out, baseUrl: BASE, maxUrls: 1, gzipLevel: 9 });
+  const generated = readdirSync(out).filter((name) => name.endsWith('.xml.gz')).sort();
+  assert.deepEqual(gunzipSync(readFileSync(join(out, generated[0] as string))), gunzipSync(bytes));
+  assert.deepEqual(readFileSync(join(out, generated[0] as string)), bytes);
+});
+
+test('a text staged whole is cut into blocks between characters, never inside a surrogate pair', async () => {
+  const text = `${'a'.repeat(256 * 1024 - 1)}😀${'b'.repeat(300 * 1024)}é😀`;
+  const output = await StagedOutput.create(tempDir(), { name: 'sitemap', gzipLevel: 6, workers: 1 });
+  try {
+    await output.write('t.xml.gz', text);
+    assert.equal(gunzipSync(readFileSync(output.path('t.xml.gz'))).toString(), text);
+  } finally {
+    await output.abort();
+  }
+});
