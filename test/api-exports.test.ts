@@ -35,16 +35,16 @@ test('the `import { … } from \'sitemapkit\'` and \'sitemapkit/core\' lines of 
 // signature needs its type); the checkers, readers, tokenizer, code tables, `_`-prefixed helpers and
 // the command line's `run` stay internal and are imported from their modules inside this repository.
 const CORE_VALUES = [
-  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'escapeXml', 'indexNowPayloads',
+  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'createSitemapHandler', 'escapeXml', 'indexNowPayloads',
   'isAllowed', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
   'toSitemapDate', 'validateXmlSitemapText',
 ];
 const CORE_TYPES = [
   'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
   'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'NewsEntry', 'ReaderBudgets', 'Relationship',
-  'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
-  'SerializeSitemapOptions', 'Severity', 'SitemapDate', 'SitemapFileInfo', 'SitemapFormat', 'SitemapIndexOptions', 'SitemapLineProblem',
-  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'TouchedLine', 'UrlEntry',
+  'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
+  'SerializeSitemapOptions', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
+  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'TouchedLine', 'UrlEntry',
   'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
 ];
 const PUBLIC_API: Record<string, { file: string; module: object; values: string[]; types: string[] }> = {
