@@ -52,14 +52,14 @@ const PUBLIC_API: Record<string, { file: string; module: object; values: string[
     file: 'src/index.ts',
     module: entry,
     values: [
-      ...CORE_VALUES, 'buildSite', 'discoverSitemaps', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow', 'validateSitemap',
-      'validateSitemapUrl', 'writeSitemaps',
+      ...CORE_VALUES, 'buildSite', 'discoverSitemaps', 'openDirectorySource', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow',
+      'toNodeListener', 'validateSitemap', 'validateSitemapUrl', 'writeSitemaps',
     ],
     types: [
-      ...CORE_TYPES, 'AddressPolicyOptions', 'BuildProgress', 'BuildSiteOptions', 'BuildSiteResult', 'BuiltFile', 'DiscoverEvent',
+      ...CORE_TYPES, 'AddressPolicyOptions', 'BuildProgress', 'BuildSiteOptions', 'BuildSiteResult', 'BuiltFile', 'DirectorySource', 'DirectorySourceOptions', 'DiscoverEvent',
       'DiscoverOptions', 'DiscoveryInput', 'DiscoveryRun', 'DiscoveryTotals', 'DiscoveryTree', 'DocumentOutcome', 'ExcludedPage',
       'ExclusionReason', 'FetchFunction', 'FileStatus', 'HttpClientOptions', 'IndexMode', 'IndexNowResult', 'IndexNowSubmitOptions',
-      'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'PageProblem', 'ParseSitemapOptions',
+      'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'NodeListener', 'NodeListenerOptions', 'PageProblem', 'ParseSitemapOptions',
       'ReadInputOptions', 'ReadSitemapOptions', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
       'SitemapSummary', 'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
       'ValidateSitemapUrlOptions', 'WriteProgress', 'WriteSitemapsOptions', 'WriteSummary', 'WrittenFile',
