@@ -60,7 +60,7 @@ const PUBLIC_API: Record<string, { file: string; module: object; values: string[
       'DiscoverOptions', 'DiscoveryInput', 'DiscoveryRun', 'DiscoveryTotals', 'DiscoveryTree', 'DocumentOutcome', 'ExcludedPage',
       'ExclusionReason', 'FetchFunction', 'FileStatus', 'HttpClientOptions', 'IndexMode', 'IndexNowResult', 'IndexNowSubmitOptions',
       'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'NodeListener', 'NodeListenerOptions', 'PageProblem', 'ParseSitemapOptions',
-      'ReadInputOptions', 'ReadSitemapOptions', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
+      'ReadInputOptions', 'ReadSitemapOptions', 'ResponseDone', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
       'SitemapSummary', 'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
       'ValidateSitemapUrlOptions', 'WriteProgress', 'WriteSitemapsOptions', 'WriteSummary', 'WrittenFile',
     ],

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
+import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -65,7 +66,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);
   const graceMs = options.graceMs ?? 3_600_000;
   const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
-  const childBase = options.baseUrl === undefined ? undefined : new URL('.', options.baseUrl).href;
+  // As generate writes the index's locs: the base URL normalised, its folder.
+  const childBase = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl).prefix;
   let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes);
   // Children of earlier sets, with the time until which they are served.
   const retired = new Map<string, { loaded: Loaded; until: number }>();

@@ -12,12 +12,20 @@ import type { SitemapAnswer, SitemapHandler } from '../../core/serve/handler.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams), the time taken. */
+export interface ResponseDone {
+  bodyBytes: number | undefined;
+  ms: number;
+}
+
 export interface NodeListenerOptions {
   /**
    * Origin of the Request built for a handler without `answer` (default `http://localhost`): the Host
    * header is never used, so that it cannot choose what is answered.
    */
   origin?: string;
+  /** Called once per request when its response is done (or the connection closed first): for access logs. */
+  onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
 }
 
 /**
@@ -25,8 +33,23 @@ export interface NodeListenerOptions {
  * passed on to the next handler instead of being answered.
  */
 export function toNodeListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions = {}): NodeListener {
+  const listener = bareListener(handler, options);
+  const onResponse = options.onResponse;
+  if (onResponse === undefined) return listener;
+  return (request, response, next) => {
+    const started = performance.now();
+    response.once('close', () => onResponse(request, response, { bodyBytes: bodyBytes.get(response), ms: performance.now() - started }));
+    listener(request, response, next);
+  };
+}
+
+/** Body sizes of the answers written whole, for `onResponse`. */
+const bodyBytes = new WeakMap<ServerResponse, number>();
+
+function bareListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions): NodeListener {
   if ('answer' in handler && typeof handler.answer === 'function') {
     const answerOf = handler.answer;
+    const track = options.onResponse !== undefined;
     return (request, response, next) => {
       const header = (name: string): string | string[] | undefined => request.headers[name];
       let answer: SitemapAnswer | Promise<SitemapAnswer>;
@@ -36,8 +59,8 @@ export function toNodeListener(handler: SitemapHandler | ((request: Request) => 
         fail(response, error, next);
         return;
       }
-      if (answer instanceof Promise) answer.then((a) => writeAnswer(a, response, next), (error: unknown) => fail(response, error, next));
-      else writeAnswer(answer, response, next);
+      if (answer instanceof Promise) answer.then((a) => writeAnswer(a, response, next, track), (error: unknown) => fail(response, error, next));
+      else writeAnswer(answer, response, next, track);
     };
   }
   const origin = options.origin ?? 'http://localhost';
@@ -46,13 +69,14 @@ export function toNodeListener(handler: SitemapHandler | ((request: Request) => 
   };
 }
 
-function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined): void {
+function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, track: boolean): void {
   if (answer.status === 404 && next !== undefined) {
     next();
     return;
   }
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
+  if (track && body instanceof Uint8Array && response.req.method !== 'HEAD') bodyBytes.set(response, body.byteLength);
   if (body === undefined || body instanceof Uint8Array) response.end(body);
   else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
 }
