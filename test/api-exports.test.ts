@@ -36,12 +36,12 @@ test('the `import { … } from \'sitemapkit\'` and \'sitemapkit/core\' lines of 
 // the command line's `run` stay internal and are imported from their modules inside this repository.
 const CORE_VALUES = [
   'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'createSitemapHandler', 'escapeXml', 'indexNowPayloads',
-  'isAllowed', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
+  'isAllowed', 'liveSource', 'memoryStore', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
   'toSitemapDate', 'validateXmlSitemapText',
 ];
 const CORE_TYPES = [
-  'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
-  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'NewsEntry', 'ReaderBudgets', 'Relationship',
+  'AddResult', 'AlternateLink', 'CacheStore', 'CachedFile', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
+  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'Relationship',
   'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
   'SerializeSitemapOptions', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
   'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'TouchedLine', 'UrlEntry',
@@ -52,7 +52,7 @@ const PUBLIC_API: Record<string, { file: string; module: object; values: string[
     file: 'src/index.ts',
     module: entry,
     values: [
-      ...CORE_VALUES, 'buildSite', 'discoverSitemaps', 'openDirectorySource', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow',
+      ...CORE_VALUES, 'buildSite', 'directoryStore', 'discoverSitemaps', 'openDirectorySource', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow',
       'toNodeListener', 'validateSitemap', 'validateSitemapUrl', 'writeSitemaps',
     ],
     types: [

@@ -43,6 +43,7 @@ declare class Request {
 
 declare class Response {
   constructor(body?: Uint8Array | ReadableStream<Uint8Array> | string | null, init?: { status?: number; headers?: [string, string][] });
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 declare class ReadableStream<R> {
@@ -51,6 +52,12 @@ declare class ReadableStream<R> {
 }
 
 declare class DecompressionStream {
+  constructor(format: 'gzip' | 'deflate' | 'deflate-raw');
+  readonly writable: unknown;
+  readonly readable: ReadableStream<Uint8Array>;
+}
+
+declare class CompressionStream {
   constructor(format: 'gzip' | 'deflate' | 'deflate-raw');
   readonly writable: unknown;
   readonly readable: ReadableStream<Uint8Array>;

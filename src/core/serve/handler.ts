@@ -262,14 +262,18 @@ function httpDate(value: string | undefined): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  const whole = new ReadableStream<Uint8Array>({
+/** Bytes as a stream of one chunk. */
+export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(bytes);
       controller.close();
     },
   });
-  return whole.pipeThrough(new DecompressionStream('gzip'));
+}
+
+function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return streamOf(bytes).pipeThrough(new DecompressionStream('gzip'));
 }
 
 const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store'];
