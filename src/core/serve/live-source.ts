@@ -108,52 +108,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   if (!Number.isInteger(perChild) || perChild < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number from 1 to ${limits.maxUrlsPerSitemap}`);
   limits.maxUrlsPerSitemap = perChild;
   const scope = scopeOf(options.baseUrl);
-  const ttl = options.ttlMs ?? 600_000;
-  const stale = options.staleMs ?? 3_600_000;
-  const timeout = options.timeoutMs;
-  const sleep = options.sleep;
-  const store = options.store ?? memoryStore();
+  const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
-  const running = new Map<string, Promise<CachedFile | undefined>>();
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
-
-  /** Starts a generation of `key`, unless one is running; stores its file when it succeeds. */
-  const generate = (key: string, make: () => Promise<CachedFile | undefined>): Promise<CachedFile | undefined> => {
-    let run = running.get(key);
-    if (run === undefined) {
-      run = (async () => {
-        try {
-          const file = await make();
-          if (file !== undefined) await store.set(key, keepLastModified(file, await store.get(key)));
-          return file;
-        } finally {
-          running.delete(key);
-        }
-      })();
-      running.set(key, run);
-    }
-    return run;
-  };
-
-  /** The file `key`, from the cache while fresh or stale, else made now (waiting `timeoutMs` at most). */
-  const cached = async (key: string, make: () => Promise<CachedFile | undefined>): Promise<CachedFile | undefined> => {
-    const copy = await store.get(key);
-    const age = copy === undefined ? Infinity : now() - copy.madeAt;
-    if (copy !== undefined && age < ttl) return copy;
-    const run = generate(key, make);
-    if (copy !== undefined && age < ttl + stale) {
-      // Stale while revalidating: this request does not wait.
-      run.catch((error: unknown) => options.onError?.(error, key));
-      return copy;
-    }
-    try {
-      return await (timeout === undefined || sleep === undefined ? run : withTimeout(run, timeout, sleep));
-    } catch (error) {
-      options.onError?.(error, key);
-      if (copy !== undefined) return copy;
-      throw error;
-    }
-  };
 
   const childCount = async (): Promise<number> => {
     const count = await options.count();
@@ -193,6 +150,57 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       if (k < 1 || k > (await childCount())) return undefined;
       return child(k);
     },
+  };
+}
+
+type Make = () => Promise<CachedFile | undefined>;
+
+/**
+ * `cached(key, make)`: the file from `store` while fresh or stale (then made again in the background),
+ * else made now, waiting `timeoutMs` at most (when a `sleep` is given). One `make` per key at a time;
+ * a file made is stored, a failure stores nothing.
+ */
+function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make) => Promise<CachedFile | undefined> {
+  const ttl = options.ttlMs ?? 600_000;
+  const stale = options.staleMs ?? 3_600_000;
+  const { timeoutMs, sleep } = options;
+  const now = options.now ?? Date.now;
+  const running = new Map<string, Promise<CachedFile | undefined>>();
+
+  const generate = (key: string, make: Make): Promise<CachedFile | undefined> => {
+    let run = running.get(key);
+    if (run === undefined) {
+      run = (async () => {
+        try {
+          const file = await make();
+          if (file !== undefined) await store.set(key, keepLastModified(file, await store.get(key)));
+          return file;
+        } finally {
+          running.delete(key);
+        }
+      })();
+      running.set(key, run);
+    }
+    return run;
+  };
+
+  return async (key, make) => {
+    const copy = await store.get(key);
+    const age = copy === undefined ? Infinity : now() - copy.madeAt;
+    if (copy !== undefined && age < ttl) return copy;
+    const run = generate(key, make);
+    if (copy !== undefined && age < ttl + stale) {
+      // Stale while revalidating: this request does not wait.
+      run.catch((error: unknown) => options.onError?.(error, key));
+      return copy;
+    }
+    try {
+      return await (timeoutMs === undefined || sleep === undefined ? run : withTimeout(run, timeoutMs, sleep));
+    } catch (error) {
+      options.onError?.(error, key);
+      if (copy !== undefined) return copy;
+      throw error;
+    }
   };
 }
 

@@ -110,17 +110,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     const version = info === undefined ? 'missing' : versionOf(info);
     if (version !== current.entryVersion && version !== failedVersion) await reload();
   };
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(options.dir, { persistent: false }, (_event, filename) => {
-      if (filename === null || filename === entryName) void reload();
-    });
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // No watching here (some network file systems): the poll below still follows the set.
-  }
-  const poll = setInterval(() => void check(), options.pollMs ?? 1000);
-  poll.unref();
+  const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
   return {
     get names() {
@@ -132,10 +122,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       return lookup(name);
     },
     reload,
-    close() {
-      clearInterval(poll);
-      watcher?.close();
-    },
+    close: stopFollowing,
   };
 
   function lookup(name: string): SitemapFile | undefined {
@@ -147,6 +134,28 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     retired.delete(name);
     return undefined;
   }
+}
+
+/**
+ * Calls `changed` when fs.watch sees the entry file change, and `poll` every `pollMs` for where
+ * watching does not work (some network file systems). Returns what stops both.
+ */
+function follow(dir: string, entryName: string, pollMs: number, changed: () => void, poll: () => void): () => void {
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dir, { persistent: false }, (_event, filename) => {
+      if (filename === null || filename === entryName) changed();
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // No watching here: the poll alone follows the set.
+  }
+  const timer = setInterval(poll, pollMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    watcher?.close();
+  };
 }
 
 /**
