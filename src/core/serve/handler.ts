@@ -113,6 +113,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
 
   const answerFile = (file: SitemapFile | undefined, name: string, method: string, header: HeaderGetter): SitemapAnswer => {
     if (file === undefined) return NOT_FOUND;
+    if (method !== 'GET' && method !== 'HEAD') return METHOD_NOT_ALLOWED;
     const variant = variantOf(file, name, header);
     if (variant === undefined) return NOT_FOUND;
     const precondition = evaluatePreconditions(etagOf(file, variant), lastModifiedOf(file), header);
@@ -124,7 +125,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   };
 
   const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
-    if (method !== 'GET' && method !== 'HEAD') return METHOD_NOT_ALLOWED;
+    // Paths that name no file are 404 whatever the method, so that as middleware they go on to the app.
     const name = nameIn(target, basePath);
     if (name === undefined) return NOT_FOUND;
     // A `.xml` name may be served from the `.xml.gz` file of the same name (gzip negotiation).

@@ -54,7 +54,9 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
       const header = (name: string): string | string[] | undefined => request.headers[name];
       let answer: SitemapAnswer | Promise<SitemapAnswer>;
       try {
-        answer = answerOf(request.method ?? 'GET', request.url ?? '/', header);
+        // Express and Connect cut a mount path off `url`; the base URL's path is matched against the whole.
+        const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '/';
+        answer = answerOf(request.method ?? 'GET', url, header);
       } catch (error) {
         fail(response, error, next);
         return;

@@ -94,6 +94,9 @@ test('HEAD has the headers of GET and no body; other methods are 405 with Allow'
     assert.equal(response.status, 405, method);
     assert.equal(response.headers.get('allow'), 'GET, HEAD');
   }
+  // A path that names no file is 404 for every method (as middleware, the app answers it).
+  assert.equal((await get('/maps/nope.xml', {}, 'POST')).status, 404);
+  assert.equal((await get('/api/items', {}, 'POST')).status, 404);
 });
 
 test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2)', async () => {

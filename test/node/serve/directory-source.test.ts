@@ -8,7 +8,8 @@ import { createSitemapHandler } from '../../../src/core/serve/handler.js';
 import { openDirectorySource, type DirectorySource } from '../../../src/node/serve/directory-source.js';
 import { toNodeListener } from '../../../src/node/serve/node-listener.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { BASE, listen, rawStatus, writeSet, type Listening } from '../../helpers/serve.js';
+import { BASE, listen, rawStatus, taggedEntries, writeSet, type Listening } from '../../helpers/serve.js';
+import { writeSitemaps } from '../../../src/node/write-sitemaps.js';
 
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
 
@@ -165,6 +166,30 @@ test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
   });
   assert.equal(await (await fetch(`${server.origin}/about`)).text(), 'the app\n');
   assert.equal((await fetch(`${server.origin}/sitemap.xml`)).headers.get('content-type'), 'application/xml; charset=utf-8');
+});
+
+test("mounted as Express mounts middleware (url cut, originalUrl whole), the base URL's path still matches", async (t) => {
+  const dir = tempDir();
+  await writeSitemaps(taggedEntries(30, 'maps/m'), { outDir: dir, baseUrl: `${BASE}maps/`, maxUrls: 10, compressionThreads: 1 });
+  const source = await openDirectorySource({ dir, baseUrl: `${BASE}maps/` });
+  const sitemaps = toNodeListener(createSitemapHandler({ source, baseUrl: `${BASE}maps/` }));
+  const server = await listen((request, response) => {
+    const mounted = request as typeof request & { originalUrl?: string };
+    mounted.originalUrl = request.url;
+    if (request.url?.startsWith('/maps/') === true) request.url = request.url.slice('/maps'.length);
+    sitemaps(request, response, () => {
+      response.writeHead(418);
+      response.end();
+    });
+  });
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  const index = await fetch(`${server.origin}/maps/sitemap.xml`);
+  assert.equal(index.status, 200);
+  for (const loc of locs(await index.text())) assert.equal((await fetch(`${server.origin}${new URL(loc).pathname}`)).status, 200, loc);
+  assert.equal((await fetch(`${server.origin}/sitemap.xml`)).status, 418);
 });
 
 test('a plain fetch handler (no answer method) works through the general path', async (t) => {
