@@ -43,7 +43,7 @@ const CORE_TYPES = [
   'AddResult', 'AlternateLink', 'CacheStore', 'CachedFile', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
   'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'Relationship',
   'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
-  'SerializeSitemapOptions', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
+  'SerializeSitemapOptions', 'SetView', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
   'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'TouchedLine', 'UrlEntry',
   'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
 ];

@@ -28,6 +28,7 @@ declare class TextDecoder {
 }
 
 declare function atob(data: string): string;
+declare function btoa(data: string): string;
 
 // The fetch types the serve handler (core/serve) takes and returns: Request → Response. Only what it uses.
 declare class Headers {

@@ -45,6 +45,9 @@ test('--log none logs nothing; --no-robots-header and --cache-control change the
   for (const loc of [...(await response.text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string)) {
     assert.equal((await fetch(`${serve.origin}${new URL(loc).pathname}`)).status, 200, loc);
   }
+  const page = await fetch(`${serve.origin}/maps/sitemap.html`);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.match(await page.text(), /30 URLs in 3 files/);
   assert.equal(await serve.stop(), 0);
   assert.equal(serve.stdout(), '');
 });

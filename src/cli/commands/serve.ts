@@ -47,7 +47,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   try {
     source = await openDirectorySource({
       dir,
-      entry: `${(args.text('name') ?? 'sitemap').replace(/\.xml$/, '')}.xml`,
+      entry: `${entryStem(args)}.xml`,
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
@@ -64,6 +64,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const handler = createSitemapHandler({
     source,
+    page: `${entryStem(args)}.html`,
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(args.has('cache-control') ? { cacheControl: args.text('cache-control') as string } : {}),
     robotsHeader: !args.flag('no-robots-header'),
@@ -97,6 +98,11 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   await graceful.stop();
   source.close();
   return EXIT_OK;
+}
+
+/** NAME of NAME.xml (--name, default sitemap). */
+function entryStem(args: ParsedArgs): string {
+  return (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -7,6 +7,8 @@
 // never reaches a file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss. Percent-
 // encoded paths are not decoded: a set's names never need it.
 
+import { renderSetPage, setPagePolicy, type SetView } from './set-page.js';
+
 /** One stored form of a file's content. */
 export interface Representation {
   readonly body: Uint8Array;
@@ -28,6 +30,8 @@ export interface SitemapFile {
 export interface SitemapSource {
   /** The file named `name` (`sitemap.xml`, `sitemap-00001.1a2b3c4d.xml.gz`), or undefined when the set has none. */
   file(name: string): SitemapFile | undefined | Promise<SitemapFile | undefined>;
+  /** What the page for people shows (set-page.ts); a source without it has no page. */
+  view?(): SetView | undefined | Promise<SetView | undefined>;
 }
 
 export interface SitemapHandlerOptions {
@@ -41,6 +45,8 @@ export interface SitemapHandlerOptions {
   cacheControl?: string;
   /** `X-Robots-Tag: noindex` on sitemap responses (default true): sitemaps need not be in search results. */
   robotsHeader?: boolean;
+  /** The name of the page showing the set to people (default `sitemap.html`), when the source offers a view; false: none. */
+  page?: string | false;
 }
 
 /** An answer as plain data: what `toNodeListener` writes as it is. */
@@ -93,6 +99,21 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   if (options.robotsHeader ?? true) common.push('x-robots-tag', 'noindex');
   // Headers are the same for every answer of one file in one variant: made once, kept with the file.
   const made = new WeakMap<SitemapFile, (readonly string[] | undefined)[]>();
+  const pageName = options.page === false ? undefined : (options.page ?? 'sitemap.html');
+  const pages = new WeakMap<SetView, Promise<SitemapFile>>();
+  let pagePolicy = '';
+  const pageOf = (view: SetView): Promise<SitemapFile> => {
+    let page = pages.get(view);
+    if (page === undefined) {
+      page = (async () => {
+        pagePolicy = await setPagePolicy();
+        const body = encoder.encode(renderSetPage(view, 'Sitemap'));
+        return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
+      })();
+      pages.set(view, page);
+    }
+    return page;
+  };
 
   const headersOf = (file: SitemapFile, variant: Variant, name: string, notModified: boolean): readonly string[] => {
     let list = made.get(file);
@@ -102,6 +123,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (cached !== undefined) return cached;
     const headers = [...common, 'etag', etagOf(file, variant), 'last-modified', new Date(lastModifiedOf(file)).toUTCString()];
     if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
+    if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
     if (!notModified) {
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
@@ -134,7 +156,10 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       return then(source.file(`${name}.gz`), (gz) => answerFile(gz?.gzip !== undefined ? gz : undefined, name, method, header));
     };
     try {
-      const result = then(source.file(name), lookup);
+      const result =
+        name === pageName && source.view !== undefined
+          ? then(source.view(), async (view) => answerFile(view === undefined ? undefined : await pageOf(view), name, method, header))
+          : then(source.file(name), lookup);
       return result instanceof Promise ? result.catch(unavailable) : result;
     } catch (error) {
       return unavailable(error);
@@ -173,7 +198,7 @@ export function nameIn(target: string, basePath: string): string | undefined {
   if (query >= 0) path = path.slice(0, query);
   if (!path.startsWith(basePath)) return undefined;
   const name = path.slice(basePath.length);
-  return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt)$/.test(name) ? name : undefined;
+  return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
 }
 
 function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {
@@ -202,6 +227,7 @@ function lastModifiedOf(file: SitemapFile): number {
 
 function contentType(variant: Variant, name: string): string {
   if (variant === Variant.GzipFile) return 'application/gzip';
+  if (name.endsWith('.html')) return 'text/html; charset=utf-8';
   return name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/xml; charset=utf-8';
 }
 

@@ -12,14 +12,16 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import type { SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 export interface DirectorySourceOptions {
   dir: string;
@@ -33,11 +35,15 @@ export interface DirectorySourceOptions {
   maxBytes?: number;
   /** How often the entry file is checked when no change was notified, in milliseconds (default 1000). */
   pollMs?: number;
+  /** URLs listed on the page for people (default 10,000; every URL is counted). */
+  pageUrls?: number;
   /** Called after a new set is loaded, and when one cannot be (the previous set is still served). */
   onChange?: (event: { loaded: string[] } | { error: SitemapError }) => void;
 }
 
 export interface DirectorySource extends SitemapSource {
+  /** What the page for people shows of the current set (core/serve/set-page.ts). */
+  view(): Promise<SetView>;
   /** The names of the current set, the entry file first. */
   readonly names: readonly string[];
   /** Loads the set again now (what a change of the entry file does); resolves once the new set is served. */
@@ -112,7 +118,14 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
+  // The page for people, made once per set when first asked for.
+  const views = new WeakMap<LoadedSet, Promise<SetView>>();
   return {
+    view() {
+      let view = views.get(current);
+      if (view === undefined) views.set(current, (view = viewOf(current, entryName, options.pageUrls ?? 10_000)));
+      return view;
+    },
     get names() {
       return [...current.files.keys()];
     },
@@ -240,6 +253,32 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined)
   } finally {
     await handle.close();
   }
+}
+
+/** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */
+async function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
+  const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
+  const files: { name: string; urls: number; lastmod?: string }[] = [];
+  const urls: { loc: string; lastmod?: string }[] = [];
+  let totalUrls = 0;
+  let lastModified = 0;
+  for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
+  for (const name of names) {
+    const file = (set.files.get(name) as Loaded).file;
+    const bytes = file.identity?.body ?? (await gunzipAsync(file.gzip?.body ?? new Uint8Array()));
+    const text = new TextDecoder().decode(bytes);
+    const entries: { loc: string; lastmod?: string }[] = name.endsWith('.txt')
+      ? text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }))
+      : readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
+    let newest: string | undefined;
+    for (const entry of entries) {
+      if (entry.lastmod !== undefined && (newest === undefined || Date.parse(entry.lastmod) > Date.parse(newest))) newest = entry.lastmod;
+      if (urls.length < listed) urls.push(entry);
+    }
+    totalUrls += entries.length;
+    files.push({ name, urls: entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
+  }
+  return { lastModified, files, urls, totalUrls };
 }
 
 /** What changes when a file is replaced or rewritten. */

@@ -175,3 +175,38 @@ function pairs(flat: readonly string[]): [string, string][] {
   for (let i = 0; i < flat.length; i += 2) out.push([flat[i] as string, flat[i + 1] as string]);
   return out;
 }
+
+test('the page for people: the set as HTML at its own address, escaped, under a strict policy; never at a sitemap address', async () => {
+  const { createHash } = await import('node:crypto');
+  const source = await memorySource();
+  const view = {
+    lastModified: MODIFIED,
+    files: [{ name: 's-00001.xml.gz', urls: 2, lastmod: '2026-01-02' }],
+    urls: [{ loc: 'https://example.com/a?x=1&y=<b>"', lastmod: '2026-01-02' }, { loc: 'https://example.com/b' }],
+    totalUrls: 2,
+  };
+  const withView = { ...source, view: () => view };
+  const handler = createSitemapHandler({ source: withView, baseUrl: base });
+  const page = await handler(new Request('http://x/maps/sitemap.html'));
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.equal(page.headers.get('x-robots-tag'), 'noindex');
+  const html = await page.text();
+  assert.ok(html.includes('https://example.com/a?x=1&amp;y=&lt;b&gt;&quot;'), html);
+  assert.ok(!html.includes('<b>'));
+  assert.match(html, /2 URLs in 1 file; newest lastmod 2026-01-02/);
+  // The one inline script is allowed by its hash, and nothing else is.
+  const script = (/<script>([\s\S]*?)<\/script>/.exec(html) as RegExpExecArray)[1] as string;
+  const policy = page.headers.get('content-security-policy') ?? '';
+  assert.ok(policy.includes(`'sha256-${createHash('sha256').update(script).digest('base64')}'`), policy);
+  assert.match(policy, /default-src 'none'/);
+  // Conditional requests work there too.
+  assert.equal((await handler(new Request('http://x/maps/sitemap.html', { headers: { 'if-none-match': page.headers.get('etag') as string } }))).status, 304);
+  // The sitemap's own address stays XML, whatever the client accepts.
+  const xml = await handler(new Request('http://x/maps/sitemap.xml', { headers: { accept: 'text/html' } }));
+  assert.equal(xml.headers.get('content-type'), 'application/xml; charset=utf-8');
+  // No page: turned off, or a source without a view.
+  assert.equal((await createSitemapHandler({ source: withView, baseUrl: base, page: false })(new Request('http://x/maps/sitemap.html'))).status, 404);
+  assert.equal((await createSitemapHandler({ source, baseUrl: base })(new Request('http://x/maps/sitemap.html'))).status, 404);
+  assert.equal((await handler(new Request('http://x/maps/other.html'))).status, 404);
+});

@@ -200,3 +200,20 @@ test('a plain fetch handler (no answer method) works through the general path', 
   assert.equal(response.headers.get('x-b'), '1');
   assert.equal(await response.text(), 'GET /p z');
 });
+
+test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a', 25);
+  const source = await openDirectorySource({ dir, pageUrls: 12 });
+  t.after(() => source.close());
+  const view = await source.view();
+  assert.deepEqual(view.files.map((f) => f.urls), [10, 10, 5]);
+  assert.deepEqual(view.files.map((f) => f.name), source.names.slice(1));
+  assert.ok(view.files.every((f) => f.lastmod === '2026-01-01'));
+  assert.equal(view.totalUrls, 25);
+  assert.equal(view.urls.length, 12);
+  assert.equal(view.urls[0]?.loc, `${BASE}a/0`);
+  const html = await (await createSitemapHandler({ source })(new Request('http://x/sitemap.html'))).text();
+  assert.match(html, /25 URLs in 3 files/);
+  assert.match(html, /the first 12 listed/);
+});
