@@ -47,3 +47,6 @@ export {
 export type { TrailingSlash } from './core/build/page-path.js';
 export type { ExclusionReason } from './core/build/select-pages.js';
 export { submitIndexNow, type IndexNowSubmitOptions, type IndexNowResult } from './node/indexnow.js';
+export { openDirectorySource, type DirectorySource, type DirectorySourceOptions } from './node/serve/directory-source.js';
+export { toNodeListener, type NodeListener, type NodeListenerOptions, type ResponseDone } from './node/serve/node-listener.js';
+export { directoryStore } from './node/serve/directory-store.js';

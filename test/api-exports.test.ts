@@ -35,16 +35,16 @@ test('the `import { … } from \'sitemapkit\'` and \'sitemapkit/core\' lines of 
 // signature needs its type); the checkers, readers, tokenizer, code tables, `_`-prefixed helpers and
 // the command line's `run` stay internal and are imported from their modules inside this repository.
 const CORE_VALUES = [
-  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'escapeXml', 'indexNowPayloads',
-  'isAllowed', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
+  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'createSitemapHandler', 'escapeXml', 'indexNowPayloads',
+  'isAllowed', 'liveSource', 'memoryStore', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
   'toSitemapDate', 'validateXmlSitemapText',
 ];
 const CORE_TYPES = [
-  'AddResult', 'AlternateLink', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
-  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'NewsEntry', 'ReaderBudgets', 'Relationship',
-  'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
-  'SerializeSitemapOptions', 'Severity', 'SitemapDate', 'SitemapFileInfo', 'SitemapFormat', 'SitemapIndexOptions', 'SitemapLineProblem',
-  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'TouchedLine', 'UrlEntry',
+  'AddResult', 'AlternateLink', 'CacheStore', 'CachedFile', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
+  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'Relationship',
+  'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
+  'SerializeSitemapOptions', 'SetView', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
+  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'TouchedLine', 'UrlEntry',
   'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
 ];
 const PUBLIC_API: Record<string, { file: string; module: object; values: string[]; types: string[] }> = {
@@ -52,15 +52,15 @@ const PUBLIC_API: Record<string, { file: string; module: object; values: string[
     file: 'src/index.ts',
     module: entry,
     values: [
-      ...CORE_VALUES, 'buildSite', 'discoverSitemaps', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow', 'validateSitemap',
-      'validateSitemapUrl', 'writeSitemaps',
+      ...CORE_VALUES, 'buildSite', 'directoryStore', 'discoverSitemaps', 'openDirectorySource', 'parseSitemap', 'readInput', 'readSitemap', 'submitIndexNow',
+      'toNodeListener', 'validateSitemap', 'validateSitemapUrl', 'writeSitemaps',
     ],
     types: [
-      ...CORE_TYPES, 'AddressPolicyOptions', 'BuildProgress', 'BuildSiteOptions', 'BuildSiteResult', 'BuiltFile', 'DiscoverEvent',
+      ...CORE_TYPES, 'AddressPolicyOptions', 'BuildProgress', 'BuildSiteOptions', 'BuildSiteResult', 'BuiltFile', 'DirectorySource', 'DirectorySourceOptions', 'DiscoverEvent',
       'DiscoverOptions', 'DiscoveryInput', 'DiscoveryRun', 'DiscoveryTotals', 'DiscoveryTree', 'DocumentOutcome', 'ExcludedPage',
       'ExclusionReason', 'FetchFunction', 'FileStatus', 'HttpClientOptions', 'IndexMode', 'IndexNowResult', 'IndexNowSubmitOptions',
-      'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'PageProblem', 'ParseSitemapOptions',
-      'ReadInputOptions', 'ReadSitemapOptions', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
+      'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'NodeListener', 'NodeListenerOptions', 'PageProblem', 'ParseSitemapOptions',
+      'ReadInputOptions', 'ReadSitemapOptions', 'ResponseDone', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
       'SitemapSummary', 'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
       'ValidateSitemapUrlOptions', 'WriteProgress', 'WriteSitemapsOptions', 'WriteSummary', 'WrittenFile',
     ],

@@ -1,4 +1,4 @@
-// The seven commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
+// The eight commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
 // Data only, so that the top-level help, the docs and the tests read it without loading a command.
 
 import {
@@ -358,6 +358,55 @@ renamed over the old index, then the files it no longer names are removed. A bui
 (every page left out, often a wrong --base-url) writes and removes nothing.`,
 };
 
+export const SERVE: CommandSpec = {
+  name: 'serve',
+  summary: 'serve a set over HTTP: exact caching headers, gzip negotiation, follows the set when it is replaced',
+  usage: 'DIR [--port 8080] [--host 127.0.0.1] [--base-url URL] [options]',
+  intro: `Serve the sitemap set that "sitemapkit generate" or "build" wrote into DIR: the entry file and
+the files it names, nothing else. ETag, Last-Modified and 304s, gzip negotiated; a set replaced by
+the next run is served from then on, and the children of the old one stay served for a while.`,
+  positionals: true,
+  options: [
+    { name: 'port', kind: 'count', value: 'N', min: 0, max: 65535, help: 'the port to listen on (default 8080; 0: any free port)' },
+    { name: 'host', kind: 'text', value: 'ADDR', help: 'the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
+    { name: 'cache-control', kind: 'text', value: 'VALUE', help: 'the Cache-Control of sitemaps (default "public, max-age=300")' },
+    { name: 'no-robots-header', kind: 'flag', help: 'no X-Robots-Tag: noindex on sitemaps (sent by default)' },
+    { name: 'log', kind: 'choice', value: 'FMT', choices: ['common', 'json', 'none'], help: 'one line per request on standard output: common (default), json or none' },
+    { name: 'grace', kind: 'seconds', value: 'S', help: "how long a replaced set's children stay served (default 3600)" },
+    { name: 'header-timeout', kind: 'seconds', value: 'S', help: 'seconds a client has to send its request headers (default 10)' },
+    withNote(BASE_URL, 'sitemaps are answered below its path; the Host header is never used'),
+    withNote(NAME, 'serve NAME.xml and the files it names'),
+    withNote(QUIET, 'no start and reload lines on standard error'),
+    HELP,
+  ],
+  notes: `Paths: BASE/NAME.xml, and each child by its name; a .xml.gz child is also answered as .xml (gzip
+to clients that accept it, plain XML to the others). BASE/NAME.html: the set as a page for people
+(files, URL counts, newest lastmod, a filterable list of URLs). Every other path is 404.`,
+  exit: '0 stopped by SIGINT or SIGTERM (in-flight responses finished), 2 usage error, no set in DIR, or the port taken.',
+  examples: [
+    'sitemapkit serve public --port 8080',
+    'sitemapkit serve out --base-url https://www.example.com/sitemaps/ --host 0.0.0.0 --log json',
+    'sitemapkit serve out --cache-control "public, max-age=3600" --no-robots-header',
+  ],
+  details: `The set is held in memory with its tags, so a request never reaches the file system: the state file,
+temporary folders, dotfiles, other files and symlinks are never served, whatever the path says
+(.., %2e%2e, %2f, %5c, doubled encodings). A child that is a symlink stops the set from loading.
+
+Answers: GET and HEAD (405 with Allow otherwise); a strong ETag from the bytes; If-None-Match, then
+If-Modified-Since, answered 304 (RFC 9110 §13.2.2); Last-Modified when the file's bytes last
+changed. Content-Type: application/xml for .xml, text/plain for .txt, application/gzip for a .xml.gz
+file; a .xml request accepting gzip gets the gzip bytes (Content-Encoding: gzip, Vary:
+Accept-Encoding).
+
+The set is followed: when the entry file is replaced (generate and build replace it last, once
+everything it names is in place), the new set is loaded whole and answers from the next request on;
+no answer mixes two sets. A new set that cannot be loaded (a named file missing) is reported on
+standard error and the previous one is still served.
+
+Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS; --log json: one
+object per line with time, remote, method, path, status, bytes, ms.`,
+};
+
 export const ROBOTS: CommandSpec = {
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
@@ -436,4 +485,4 @@ on the key's host; 429 too many requests (waited for, as Retry-After says, and r
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, ROBOTS, INDEXNOW];
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW];

@@ -13,6 +13,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   validate: async () => (await import('./commands/validate.js')).runValidate,
   discover: async () => (await import('./commands/discover.js')).runDiscover,
   build: async () => (await import('./commands/build.js')).runBuild,
+  serve: async () => (await import('./commands/serve.js')).runServe,
   robots: async () => (await import('./commands/robots.js')).runRobots,
   indexnow: async () => (await import('./commands/indexnow.js')).runIndexNow,
 };

@@ -28,3 +28,40 @@ declare class TextDecoder {
 }
 
 declare function atob(data: string): string;
+declare function btoa(data: string): string;
+
+// The fetch types the serve handler (core/serve) takes and returns: Request → Response. Only what it uses.
+declare class Headers {
+  constructor(init?: [string, string][]);
+  get(name: string): string | null;
+}
+
+declare class Request {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+}
+
+declare class Response {
+  constructor(body?: Uint8Array | ReadableStream<Uint8Array> | string | null, init?: { status?: number; headers?: [string, string][] });
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+declare class ReadableStream<R> {
+  constructor(source: { start?(controller: { enqueue(chunk: R): void; close(): void }): void });
+  pipeThrough<T>(transform: { writable: unknown; readable: ReadableStream<T> }): ReadableStream<T>;
+}
+
+declare class DecompressionStream {
+  constructor(format: 'gzip' | 'deflate' | 'deflate-raw');
+  readonly writable: unknown;
+  readonly readable: ReadableStream<Uint8Array>;
+}
+
+declare class CompressionStream {
+  constructor(format: 'gzip' | 'deflate' | 'deflate-raw');
+  readonly writable: unknown;
+  readonly readable: ReadableStream<Uint8Array>;
+}
+
+declare const crypto: { subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };

@@ -1,0 +1,182 @@
+// `sitemapkit serve DIR`: the directory source (node/serve/directory-source.ts) behind the sitemap
+// handler (core/serve/handler.ts) on a node:http server, one log line per request, stopped gracefully.
+
+import { Server, type RequestListener } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { createSitemapHandler } from '../../core/serve/handler.js';
+import { scopeOf } from '../../core/url.js';
+import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
+import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { SERVE } from '../declarations.js';
+import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
+
+/** Request headers larger than this are answered 431 (node:http's own default is 16 KiB). */
+const MAX_HEADER_BYTES = 8 * 1024;
+/** How long in-flight responses may take to finish once a stop is asked for. */
+const STOP_DEADLINE_MS = 10_000;
+
+type LogFormat = 'common' | 'json' | 'none';
+
+export async function runServe(argv: string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  let baseUrl: string | undefined;
+  try {
+    const parsed = parseOrHelp(SERVE, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (args.positionals.length !== 1) throw new UsageError('give one DIR: the folder holding the set');
+    const base = args.text('base-url');
+    if (base !== undefined) baseUrl = scopeOf(base).href;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SitemapError) return usageFailure(io, 'serve', error.message);
+    throw error;
+  }
+  const dir = resolve(io.cwd, args.positionals[0] as string);
+  const quiet = args.flag('quiet');
+  const say = (line: string): void => {
+    if (!quiet) io.stderr.write(`sitemapkit serve: ${line}\n`);
+  };
+  let source: DirectorySource;
+  try {
+    source = await openDirectorySource({
+      dir,
+      entry: `${entryStem(args)}.xml`,
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      graceMs: args.number('grace') ?? 3_600_000,
+      onChange: (event) => {
+        if ('error' in event) io.stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
+        else say(`serving a new set (${event.loaded.length} files)`);
+      },
+    });
+  } catch (error) {
+    if (error instanceof SitemapError) {
+      io.stderr.write(`sitemapkit serve: no set to serve in ${dir}: ${error.message}\n`);
+      return EXIT_FATAL;
+    }
+    throw error;
+  }
+  const handler = createSitemapHandler({
+    source,
+    page: `${entryStem(args)}.html`,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(args.has('cache-control') ? { cacheControl: args.text('cache-control') as string } : {}),
+    robotsHeader: !args.flag('no-robots-header'),
+  });
+  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', io.stdout);
+  const headerTimeout = args.number('header-timeout') ?? 10_000;
+  const server = new Server(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // A client sending its headers slowly (one byte a second) is cut off, checked this often.
+      headersTimeout: headerTimeout,
+      requestTimeout: headerTimeout + 20_000,
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, headerTimeout / 4)),
+    },
+  );
+  const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
+  server.on('request', graceful.listener);
+  try {
+    await listen(server, args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+  } catch (error) {
+    source.close();
+    io.stderr.write(`sitemapkit serve: cannot listen: ${(error as Error).message}\n`);
+    return EXIT_FATAL;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const path = baseUrl === undefined ? '/' : new URL(baseUrl).pathname;
+  say(`serving ${dir} at http://${host}:${address.port}${path}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
+  await untilInterrupted(io);
+  say('stopping: finishing the responses under way');
+  await graceful.stop();
+  source.close();
+  return EXIT_OK;
+}
+
+/** NAME of NAME.xml (--name, default sitemap). */
+function entryStem(args: ParsedArgs): string {
+  return (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+}
+
+/** Resolves at SIGINT or SIGTERM; never without a way to be told (an embedding that passes no onInterrupt). */
+function untilInterrupted(io: CliIo): Promise<void> {
+  return new Promise((done) => {
+    const off = io.onInterrupt?.(() => {
+      off?.();
+      done();
+    });
+  });
+}
+
+/**
+ * Stops a server gracefully: no new connection is accepted, every response under way is sent whole,
+ * kept-alive connections are closed once nothing is being sent on them, and a deadline ends the rest.
+ */
+function gracefulStop(server: Server, listener: RequestListener): { listener: RequestListener; stop: () => Promise<void> } {
+  let sending = 0;
+  let stopping = false;
+  const counted: RequestListener = (request, response) => {
+    sending++;
+    if (stopping) response.shouldKeepAlive = false;
+    // 'close' comes after 'finish', which comes once the last byte is handed to the system.
+    response.once('close', () => sending--);
+    listener(request, response);
+  };
+  const stop = async (): Promise<void> => {
+    stopping = true;
+    // Not http.Server.close(): it closes "idle" connections at once, and Node 20 counts as idle one
+    // whose response has been ended but is still being written (a large body to a slow client).
+    const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
+    const sweep = setInterval(() => {
+      if (sending === 0) server.closeIdleConnections();
+    }, 50);
+    const deadline = setTimeout(() => server.closeAllConnections(), STOP_DEADLINE_MS);
+    await closed;
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  };
+  return { listener: counted, stop };
+}
+
+/** One line per request on `out`: the Common Log Format (with the milliseconds taken) or JSON. */
+function accessLog(format: LogFormat, out: OutputStream): NodeListenerOptions['onResponse'] {
+  if (format === 'none') return undefined;
+  return (request, response, { bodyBytes, ms }) => {
+    const remote = request.socket.remoteAddress ?? '-';
+    // 0: the connection closed before an answer was sent.
+    const status = response.headersSent ? response.statusCode : 0;
+    const time = Math.round(ms * 10) / 10;
+    if (format === 'json') {
+      out.write(`${JSON.stringify({ time: new Date().toISOString(), remote, method: request.method, path: request.url, status, bytes: bodyBytes ?? null, ms: time })}\n`);
+      return;
+    }
+    // The request line quoted with its quotes and controls escaped: a path cannot forge a log line.
+    const line = JSON.stringify(`${request.method} ${request.url} HTTP/${request.httpVersion}`);
+    out.write(`${remote} - - [${commonLogDate(new Date())}] ${line} ${status} ${bodyBytes ?? '-'} ${time}\n`);
+  };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `26/Nov/2026:17:55:32 +0000`. */
+function commonLogDate(date: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} +0000`;
+}

@@ -1,0 +1,321 @@
+// A fetch handler over a sitemap set (issue 25): `(request: Request) => Promise<Response>`, for any
+// server that speaks the WHATWG fetch types. No node:* here; the Node adapter (node/serve) calls
+// `answer` directly, which gives the same answer as plain data without building fetch objects
+// (building a Request and a Response per request cost ~6× the throughput of node:http measured).
+//
+// What it serves is what the source names, looked up by the request's last path segment: a request
+// never reaches a file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss. Percent-
+// encoded paths are not decoded: a set's names never need it.
+
+import { renderSetPage, setPagePolicy, type SetView } from './set-page.js';
+
+/** One stored form of a file's content. */
+export interface Representation {
+  readonly body: Uint8Array;
+  /** A strong entity tag, quoted (RFC 9110 §8.8.3): `"…"`. */
+  readonly etag: string;
+}
+
+/** A file of a set: its content plain, gzipped, or both. */
+export interface SitemapFile {
+  /** When the file's bytes last changed, in milliseconds since the epoch (never earlier). */
+  readonly lastModified: number;
+  /** The content itself (XML or text). */
+  readonly identity?: Representation;
+  /** The content gzipped: a `.xml.gz` file's bytes, or a precompressed copy of a `.xml` file. */
+  readonly gzip?: Representation;
+}
+
+/** Where the handler finds files: only the names of a set. */
+export interface SitemapSource {
+  /** The file named `name` (`sitemap.xml`, `sitemap-00001.1a2b3c4d.xml.gz`), or undefined when the set has none. */
+  file(name: string): SitemapFile | undefined | Promise<SitemapFile | undefined>;
+  /** What the page for people shows (set-page.ts); a source without it has no page. */
+  view?(): SetView | undefined | Promise<SetView | undefined>;
+}
+
+export interface SitemapHandlerOptions {
+  source: SitemapSource;
+  /**
+   * Where the set is served (`https://www.example.com/sitemaps/`); files are answered below its path
+   * only. From the configuration, never from the request's Host header. Default: the root path.
+   */
+  baseUrl?: string;
+  /** `Cache-Control` of sitemap responses (default `public, max-age=300`). */
+  cacheControl?: string;
+  /** `X-Robots-Tag: noindex` on sitemap responses (default true): sitemaps need not be in search results. */
+  robotsHeader?: boolean;
+  /** The name of the page showing the set to people (default `sitemap.html`), when the source offers a view; false: none. */
+  page?: string | false;
+}
+
+/** An answer as plain data: what `toNodeListener` writes as it is. */
+export interface SitemapAnswer {
+  readonly status: number;
+  /** Header names and values in one flat list: name, value, name, value… (shared between answers: do not change). */
+  readonly headers: readonly string[];
+  /** The body; absent for HEAD, 304 and errors without one. */
+  readonly body?: Uint8Array | ReadableStream<Uint8Array>;
+}
+
+export interface SitemapHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * The answer to `method` on `target` (the request-target: `/sitemap.xml?x`, or absolute-form),
+   * `header(name)` giving a request header by its lower-case name. Synchronous when the source is.
+   */
+  answer(method: string, target: string, header: (name: string) => string | string[] | undefined): SitemapAnswer | Promise<SitemapAnswer>;
+}
+
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+
+/** The strong ETag of some bytes: the first 128 bits of their SHA-256, in hex. */
+export async function strongEtag(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  let hex = '';
+  for (let i = 0; i < 16; i++) hex += (digest[i] as number).toString(16).padStart(2, '0');
+  return `"${hex}"`;
+}
+
+// How a file is answered: which bytes, under which headers.
+const enum Variant {
+  /** `.xml` or `.txt`, the identity bytes. */
+  Plain,
+  /** `.xml` to a client that accepts gzip: the gzip bytes with Content-Encoding. */
+  Encoded,
+  /** `.xml` to a client that does not, from gzip bytes only: decompressed as a stream. */
+  Decoded,
+  /** `.xml.gz`: the gzip file itself. */
+  GzipFile,
+}
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const ALLOW = 'GET, HEAD';
+
+export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
+  const { source } = options;
+  const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl).pathname.replace(/[^/]*$/, '');
+  const common = ['cache-control', options.cacheControl ?? DEFAULT_CACHE_CONTROL, 'x-content-type-options', 'nosniff'];
+  if (options.robotsHeader ?? true) common.push('x-robots-tag', 'noindex');
+  // Headers are the same for every answer of one file in one variant: made once, kept with the file.
+  const made = new WeakMap<SitemapFile, (readonly string[] | undefined)[]>();
+  const pageName = options.page === false ? undefined : (options.page ?? 'sitemap.html');
+  const pages = new WeakMap<SetView, Promise<SitemapFile>>();
+  let pagePolicy = '';
+  const pageOf = (view: SetView): Promise<SitemapFile> => {
+    let page = pages.get(view);
+    if (page === undefined) {
+      page = (async () => {
+        pagePolicy = await setPagePolicy();
+        const body = encoder.encode(renderSetPage(view, 'Sitemap'));
+        return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
+      })();
+      pages.set(view, page);
+    }
+    return page;
+  };
+
+  const headersOf = (file: SitemapFile, variant: Variant, name: string, notModified: boolean): readonly string[] => {
+    let list = made.get(file);
+    if (list === undefined) made.set(file, (list = []));
+    const slot = variant * 2 + (notModified ? 1 : 0);
+    const cached = list[slot];
+    if (cached !== undefined) return cached;
+    const headers = [...common, 'etag', etagOf(file, variant), 'last-modified', new Date(lastModifiedOf(file)).toUTCString()];
+    if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
+    if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
+    if (!notModified) {
+      headers.push('content-type', contentType(variant, name));
+      if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
+      const body = bodyOf(file, variant);
+      if (body !== undefined) headers.push('content-length', String(body.byteLength));
+    }
+    return (list[slot] = Object.freeze(headers));
+  };
+
+  const answerFile = (file: SitemapFile | undefined, name: string, method: string, header: HeaderGetter): SitemapAnswer => {
+    if (file === undefined) return NOT_FOUND;
+    if (method !== 'GET' && method !== 'HEAD') return METHOD_NOT_ALLOWED;
+    const variant = variantOf(file, name, header);
+    if (variant === undefined) return NOT_FOUND;
+    const precondition = evaluatePreconditions(etagOf(file, variant), lastModifiedOf(file), header);
+    if (precondition === 412) return PRECONDITION_FAILED;
+    if (precondition === 304) return { status: 304, headers: headersOf(file, variant, name, true) };
+    const headers = headersOf(file, variant, name, false);
+    if (method === 'HEAD') return { status: 200, headers };
+    return { status: 200, headers, body: bodyOf(file, variant) ?? gunzipStream((file.gzip as Representation).body) };
+  };
+
+  const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
+    // Paths that name no file are 404 whatever the method, so that as middleware they go on to the app.
+    const name = nameIn(target, basePath);
+    if (name === undefined) return NOT_FOUND;
+    // A `.xml` name may be served from the `.xml.gz` file of the same name (gzip negotiation).
+    const lookup = (found: SitemapFile | undefined): SitemapAnswer | Promise<SitemapAnswer> => {
+      if (found !== undefined || !name.endsWith('.xml')) return answerFile(found, name, method, header);
+      return then(source.file(`${name}.gz`), (gz) => answerFile(gz?.gzip !== undefined ? gz : undefined, name, method, header));
+    };
+    try {
+      const result =
+        name === pageName && source.view !== undefined
+          ? then(source.view(), async (view) => answerFile(view === undefined ? undefined : await pageOf(view), name, method, header))
+          : then(source.file(name), lookup);
+      return result instanceof Promise ? result.catch(unavailable) : result;
+    } catch (error) {
+      return unavailable(error);
+    }
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
+    const result = await answer(request.method, request.url, (name) => request.headers.get(name) ?? undefined);
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < result.headers.length; i += 2) pairs.push([result.headers[i] as string, result.headers[i + 1] as string]);
+    return new Response(result.body ?? null, { status: result.status, headers: pairs });
+  };
+  return Object.assign(handler, { answer });
+}
+
+type HeaderGetter = (name: string) => string | string[] | undefined;
+
+/** `value` passed to `f`, synchronously when it is not a promise. */
+function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/**
+ * The file name a request-target asks for: one plain segment directly under `basePath`, nothing
+ * decoded. Anything else (another folder, `..`, a percent sign, a backslash, a dotfile) is no name.
+ */
+export function nameIn(target: string, basePath: string): string | undefined {
+  let path = target;
+  // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
+  const scheme = path.startsWith('/') ? -1 : path.indexOf('://');
+  if (scheme > 0) {
+    const slash = path.indexOf('/', scheme + 3);
+    path = slash < 0 ? '/' : path.slice(slash);
+  }
+  const query = path.search(/[?#]/);
+  if (query >= 0) path = path.slice(0, query);
+  if (!path.startsWith(basePath)) return undefined;
+  const name = path.slice(basePath.length);
+  return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
+}
+
+function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {
+  if (name.endsWith('.gz')) return file.gzip !== undefined ? Variant.GzipFile : undefined;
+  if (file.gzip !== undefined && acceptsGzip(header('accept-encoding'))) return Variant.Encoded;
+  if (file.identity !== undefined) return Variant.Plain;
+  return file.gzip !== undefined ? Variant.Decoded : undefined;
+}
+
+function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | undefined {
+  if (variant === Variant.Plain) return file.identity?.body;
+  return variant === Variant.Decoded ? undefined : file.gzip?.body;
+}
+
+function etagOf(file: SitemapFile, variant: Variant): string {
+  if (variant === Variant.Plain) return (file.identity as Representation).etag;
+  const gzip = (file.gzip as Representation).etag;
+  // The decompressed bytes are a function of the gzip bytes: their tag is derived from it, and differs.
+  return variant === Variant.Decoded ? `${gzip.slice(0, -1)}-identity"` : gzip;
+}
+
+/** Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it. */
+function lastModifiedOf(file: SitemapFile): number {
+  return Math.floor(Math.min(file.lastModified, Date.now()) / 1000) * 1000;
+}
+
+function contentType(variant: Variant, name: string): string {
+  if (variant === Variant.GzipFile) return 'application/gzip';
+  if (name.endsWith('.html')) return 'text/html; charset=utf-8';
+  return name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/xml; charset=utf-8';
+}
+
+/** Whether an Accept-Encoding value accepts gzip (RFC 9110 §12.5.3): `gzip`, `x-gzip` or `*`, with a q above 0. */
+export function acceptsGzip(value: string | string[] | undefined): boolean {
+  if (value === undefined) return false;
+  let star: boolean | undefined;
+  for (const item of (Array.isArray(value) ? value.join(',') : value).split(',')) {
+    const [coding = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return accepted;
+    if (coding === '*') star = accepted;
+  }
+  return star ?? false;
+}
+
+/**
+ * RFC 9110 §13.2.2, for GET and HEAD: If-Match, else If-Unmodified-Since (412 when it fails); then
+ * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
+ * parse is ignored, as the RFC says.
+ */
+export function evaluatePreconditions(etag: string, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
+  const ifMatch = joined(header('if-match'));
+  if (ifMatch !== undefined) {
+    if (!tagListMatches(ifMatch, etag, false)) return 412;
+  } else {
+    const since = httpDate(joined(header('if-unmodified-since')));
+    if (since !== undefined && lastModified > since) return 412;
+  }
+  const ifNoneMatch = joined(header('if-none-match'));
+  if (ifNoneMatch !== undefined) return tagListMatches(ifNoneMatch, etag, true) ? 304 : 200;
+  const since = httpDate(joined(header('if-modified-since')));
+  return since !== undefined && lastModified <= since ? 304 : 200;
+}
+
+function joined(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Whether a list of entity tags (or `*`) matches `etag`: weak comparison for If-None-Match, strong for If-Match. */
+function tagListMatches(list: string, etag: string, weak: boolean): boolean {
+  if (list.trim() === '*') return true;
+  for (const raw of list.split(',')) {
+    const tag = raw.trim();
+    if (tag === etag) return true;
+    if (weak && tag.startsWith('W/') && tag.slice(2) === etag) return true;
+  }
+  return false;
+}
+
+// RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
+const HTTP_DATE = /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+function httpDate(value: string | undefined): number | undefined {
+  if (value === undefined || !HTTP_DATE.test(value.trim())) return undefined;
+  // asctime carries no zone: it is GMT too.
+  const time = Date.parse(value.endsWith('GMT') ? value : `${value} GMT`);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** Bytes as a stream of one chunk. */
+export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return streamOf(bytes).pipeThrough(new DecompressionStream('gzip'));
+}
+
+const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store'];
+const encoder = new TextEncoder();
+const NOT_FOUND: SitemapAnswer = plainAnswer(404, 'not found\n', []);
+const PRECONDITION_FAILED: SitemapAnswer = plainAnswer(412, 'precondition failed\n', []);
+const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', ALLOW]);
+const SERVICE_UNAVAILABLE: SitemapAnswer = plainAnswer(503, 'the sitemap source failed; try again later\n', ['retry-after', '30']);
+
+function plainAnswer(status: number, text: string, extra: string[]): SitemapAnswer {
+  const body = encoder.encode(text);
+  return { status, headers: Object.freeze([...TEXT, ...extra, 'content-length', String(body.byteLength)]), body };
+}
+
+/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
+function unavailable(_error: unknown): SitemapAnswer {
+  return SERVICE_UNAVAILABLE;
+}

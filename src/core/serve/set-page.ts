@@ -1,0 +1,56 @@
+// The set as a page for people (issue 25), at an address of its own (`sitemap.html`): its files, their
+// URL counts and newest lastmod, and a list of its URLs with a filter. Browsers are dropping XSLT
+// (Chromium warns from 156 and turns it off from 158), so an XSL stylesheet no longer shows a
+// sitemap to people; and the sitemaps' own addresses stay XML for the engines.
+
+import { escapeXmlAttribute } from '../xml/escape.js';
+
+/** What the page shows; a source that can say it offers `view()`. */
+export interface SetView {
+  /** When the set's newest file last changed (epoch milliseconds). */
+  readonly lastModified: number;
+  readonly files: readonly { readonly name: string; readonly urls: number; readonly lastmod?: string }[];
+  /** The URLs listed: the first ones of the set, `totalUrls` at most. */
+  readonly urls: readonly { readonly loc: string; readonly lastmod?: string }[];
+  readonly totalUrls: number;
+}
+
+/** The one script of the page: it filters the list as the reader types. */
+const SCRIPT = `const q=document.getElementById('q'),items=[...document.querySelectorAll('#urls li')],n=document.getElementById('n');
+q.addEventListener('input',()=>{const t=q.value.toLowerCase();let shown=0;for(const li of items){const on=li.textContent.toLowerCase().includes(t);li.hidden=!on;if(on)shown++}n.textContent=shown});`;
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222}
+table{border-collapse:collapse}td,th{padding:.2rem .8rem;border-bottom:1px solid #ddd;text-align:left}td.n{text-align:right}
+input{font:inherit;padding:.3rem;width:100%;max-width:30rem}ol{padding-left:3rem}li{word-break:break-all}time{color:#666;margin-left:.5rem}`;
+
+let scriptHash: Promise<string> | undefined;
+
+/** The page's Content-Security-Policy: nothing from elsewhere; the one script by its hash. */
+export async function setPagePolicy(): Promise<string> {
+  scriptHash ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(SCRIPT)).then((digest) => btoa(String.fromCharCode(...new Uint8Array(digest))));
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${await scriptHash}'; base-uri 'none'; form-action 'none'`;
+}
+
+export function renderSetPage(view: SetView, title: string): string {
+  const e = escapeXmlAttribute;
+  const newest = view.files.reduce<string | undefined>((max, f) => (f.lastmod !== undefined && (max === undefined || Date.parse(f.lastmod) > Date.parse(max)) ? f.lastmod : max), undefined);
+  const rows = view.files.map((f) => `<tr><td><a href="${e(f.name)}">${e(f.name)}</a></td><td class="n">${f.urls.toLocaleString('en')}</td><td>${e(f.lastmod ?? '')}</td></tr>`);
+  const items = view.urls.map((u) => `<li><a href="${e(u.loc)}" rel="nofollow">${e(u.loc)}</a>${u.lastmod !== undefined ? `<time>${e(u.lastmod)}</time>` : ''}</li>`);
+  const listed = view.urls.length < view.totalUrls ? ` (the first ${view.urls.length.toLocaleString('en')} listed)` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${e(title)}</title><style>${STYLE}</style></head><body>
+<h1>${e(title)}</h1>
+<p>${view.totalUrls.toLocaleString('en')} URLs in ${view.files.length.toLocaleString('en')} ${view.files.length === 1 ? 'file' : 'files'}${newest !== undefined ? `; newest lastmod ${e(newest)}` : ''}.</p>
+<table><thead><tr><th>File</th><th>URLs</th><th>Newest lastmod</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<h2>URLs${listed}</h2>
+<p><input id="q" type="search" placeholder="Filter URLs" aria-label="Filter URLs"> <span id="n">${view.urls.length}</span> shown</p>
+<ol id="urls">
+${items.join('\n')}
+</ol>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

@@ -1,0 +1,311 @@
+// The set in a directory, as `generate` or `build` wrote it, as a source for the serve handler
+// (core/serve/handler.ts). Only the entry file and the files it names are served, held in memory
+// with their tags: a request never reaches the file system, so no path it carries can.
+//
+// The set is followed when it is replaced. staged-output.ts commits a set by renaming the entry file
+// last, after everything it names is in place: a change of the entry file (seen by fs.watch, or by a
+// stat now and then where watching does not work) loads the new entry file and its files, and the
+// new set replaces the old one in one assignment, so that no answer mixes two sets. The children of
+// the old set stay served for a grace period: crawlers fetch children long after the index.
+
+import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { SitemapError } from '../../core/errors.js';
+import { scopeOf } from '../../core/url.js';
+import { readXmlSitemapText } from '../../core/read/xml-reader.js';
+import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import type { SetView } from '../../core/serve/set-page.js';
+import { ioErrorReason } from '../io-errors.js';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+export interface DirectorySourceOptions {
+  dir: string;
+  /** The entry file: the index or the single sitemap (default `sitemap.xml`). */
+  entry?: string;
+  /** Where the set is served: a child of the index is served only when its loc sits directly under it. */
+  baseUrl?: string;
+  /** How long the children of a replaced set stay served, in milliseconds (default one hour). */
+  graceMs?: number;
+  /** Bytes of files held at most, the old sets' children included (default 512 MiB). */
+  maxBytes?: number;
+  /** How often the entry file is checked when no change was notified, in milliseconds (default 1000). */
+  pollMs?: number;
+  /** URLs listed on the page for people (default 10,000; every URL is counted). */
+  pageUrls?: number;
+  /** Called after a new set is loaded, and when one cannot be (the previous set is still served). */
+  onChange?: (event: { loaded: string[] } | { error: SitemapError }) => void;
+}
+
+export interface DirectorySource extends SitemapSource {
+  /** What the page for people shows of the current set (core/serve/set-page.ts). */
+  view(): Promise<SetView>;
+  /** The names of the current set, the entry file first. */
+  readonly names: readonly string[];
+  /** Loads the set again now (what a change of the entry file does); resolves once the new set is served. */
+  reload(): Promise<void>;
+  /** Stops following the directory. */
+  close(): void;
+}
+
+/** A file as loaded, and what identifies its version on disk. */
+interface Loaded {
+  file: SitemapFile;
+  version: string;
+  bytes: number;
+}
+
+interface LoadedSet {
+  entryVersion: string;
+  files: Map<string, Loaded>;
+}
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
+
+/** Opens the set in `options.dir`; throws a SitemapError (ERR_SITEMAP_SERVE) when there is none to serve. */
+export async function openDirectorySource(options: DirectorySourceOptions): Promise<DirectorySource> {
+  const entryName = options.entry ?? 'sitemap.xml';
+  if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);
+  const graceMs = options.graceMs ?? 3_600_000;
+  const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
+  // As generate writes the index's locs: the base URL normalised, its folder.
+  const childBase = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl).prefix;
+  let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes);
+  // Children of earlier sets, with the time until which they are served.
+  const retired = new Map<string, { loaded: Loaded; until: number }>();
+
+  let pending: Promise<void> | undefined;
+  let failedVersion: string | undefined;
+  let again = false;
+  const reload = (): Promise<void> => {
+    if (pending !== undefined) {
+      again = true;
+      return pending;
+    }
+    pending = (async () => {
+      do {
+        again = false;
+        try {
+          const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
+          if (next.entryVersion === current.entryVersion) continue;
+          const now = Date.now();
+          for (const [name, loaded] of current.files) if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until: now + graceMs });
+          for (const name of next.files.keys()) retired.delete(name);
+          current = next;
+          pruneRetired(retired, now, maxBytes - totalBytes(current));
+          options.onChange?.({ loaded: [...current.files.keys()] });
+        } catch (error) {
+          // Reported once per version of the entry file, not at every poll.
+          const info = await stat(join(options.dir, entryName)).catch(() => undefined);
+          failedVersion = info === undefined ? 'missing' : versionOf(info);
+          options.onChange?.({ error: asServeError(error, options.dir) });
+        }
+      } while (again);
+    })().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+
+  const check = async (): Promise<void> => {
+    const info = await stat(join(options.dir, entryName)).catch(() => undefined);
+    const version = info === undefined ? 'missing' : versionOf(info);
+    if (version !== current.entryVersion && version !== failedVersion) await reload();
+  };
+  const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
+
+  // The page for people, made once per set when first asked for.
+  const views = new WeakMap<LoadedSet, Promise<SetView>>();
+  return {
+    view() {
+      let view = views.get(current);
+      if (view === undefined) views.set(current, (view = viewOf(current, entryName, options.pageUrls ?? 10_000)));
+      return view;
+    },
+    get names() {
+      return [...current.files.keys()];
+    },
+    file(name) {
+      // A change is being loaded: answer from the set it brings.
+      if (pending !== undefined) return pending.then(() => lookup(name));
+      return lookup(name);
+    },
+    reload,
+    close: stopFollowing,
+  };
+
+  function lookup(name: string): SitemapFile | undefined {
+    const found = current.files.get(name);
+    if (found !== undefined) return found.file;
+    const old = retired.get(name);
+    if (old === undefined) return undefined;
+    if (old.until > Date.now()) return old.loaded.file;
+    retired.delete(name);
+    return undefined;
+  }
+}
+
+/**
+ * Calls `changed` when fs.watch sees the entry file change, and `poll` every `pollMs` for where
+ * watching does not work (some network file systems). Returns what stops both.
+ */
+function follow(dir: string, entryName: string, pollMs: number, changed: () => void, poll: () => void): () => void {
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dir, { persistent: false }, (_event, filename) => {
+      if (filename === null || filename === entryName) changed();
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // No watching here: the poll alone follows the set.
+  }
+  const timer = setInterval(poll, pollMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    watcher?.close();
+  };
+}
+
+/**
+ * Loads the entry file and every file it names. A file whose version did not change since `previous`
+ * is taken from it. Tried again when the entry file changes while its files are read (a commit in
+ * between); fails when a named file is missing or is not a regular file (a symlink is never followed).
+ */
+async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number): Promise<LoadedSet> {
+  for (let attempt = 0; ; attempt++) {
+    const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
+    if (previous !== undefined && entry.version === previous.entryVersion) return previous;
+    const files = new Map<string, Loaded>([[entryName, entry]]);
+    let total = entry.bytes;
+    try {
+      for (const name of await childNames(entry.file, entryName, childBase)) {
+        if (files.has(name)) continue;
+        const child = await loadFile(dir, name, previous?.files.get(name));
+        total += child.bytes;
+        if (total > maxBytes) throw new SitemapError('ERR_SITEMAP_SERVE', `the set in ${dir} takes more than ${maxBytes} bytes, the most held in memory`);
+        files.set(name, child);
+      }
+    } catch (error) {
+      if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
+      throw error;
+    }
+    if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
+    return { entryVersion: entry.version, files };
+  }
+}
+
+async function entryChanged(dir: string, entryName: string, version: string): Promise<boolean> {
+  const info = await stat(join(dir, entryName)).catch(() => undefined);
+  return info === undefined || versionOf(info) !== version;
+}
+
+/** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
+async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
+  if (!entryName.endsWith('.xml')) return [];
+  const text = new TextDecoder().decode(entry.identity?.body);
+  const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
+  if (reading.format === 'urlset') return [];
+  if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
+  const names: string[] = [];
+  for (const ref of reading.sitemaps) {
+    const slash = ref.loc.lastIndexOf('/');
+    const name = ref.loc.slice(slash + 1);
+    // A child elsewhere (another folder, another site) is not in this directory: not served from here.
+    if (!SAFE_NAME.test(name) || (childBase !== undefined && ref.loc.slice(0, slash + 1) !== childBase)) continue;
+    names.push(name);
+  }
+  return names;
+}
+
+/** Reads one file of the set (never through a symlink), or takes it from `previous` when its version is the same. */
+async function loadFile(dir: string, name: string, previous: Loaded | undefined): Promise<Loaded> {
+  let handle;
+  try {
+    handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not a regular file`);
+    const version = versionOf(info);
+    if (previous !== undefined && previous.version === version) return previous;
+    const bytes = new Uint8Array(await handle.readFile());
+    const etag = await strongEtag(bytes);
+    // Last-Modified: when the bytes last changed. A rename that kept them (the entry file rewritten
+    // alike) keeps the earlier time; otherwise the later of mtime and ctime, never earlier than the change.
+    const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;
+    const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
+    const representation = { body: bytes, etag };
+    if (name.endsWith('.gz')) return { version, bytes: bytes.byteLength, file: { lastModified, gzip: representation } };
+    // The entry file is plain XML: gzipped once here, for clients that accept it.
+    const gzipped = new Uint8Array(await gzipAsync(bytes, { level: 9 }));
+    const file: SitemapFile = { lastModified, identity: representation, gzip: { body: gzipped, etag: await strongEtag(gzipped) } };
+    return { version, bytes: bytes.byteLength + gzipped.byteLength, file };
+  } catch (error) {
+    if (error instanceof SitemapError) throw error;
+    throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */
+async function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
+  const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
+  const files: { name: string; urls: number; lastmod?: string }[] = [];
+  const urls: { loc: string; lastmod?: string }[] = [];
+  let totalUrls = 0;
+  let lastModified = 0;
+  for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
+  for (const name of names) {
+    const file = (set.files.get(name) as Loaded).file;
+    const bytes = file.identity?.body ?? (await gunzipAsync(file.gzip?.body ?? new Uint8Array()));
+    const text = new TextDecoder().decode(bytes);
+    const entries: { loc: string; lastmod?: string }[] = name.endsWith('.txt')
+      ? text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }))
+      : readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
+    let newest: string | undefined;
+    for (const entry of entries) {
+      if (entry.lastmod !== undefined && (newest === undefined || Date.parse(entry.lastmod) > Date.parse(newest))) newest = entry.lastmod;
+      if (urls.length < listed) urls.push(entry);
+    }
+    totalUrls += entries.length;
+    files.push({ name, urls: entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
+  }
+  return { lastModified, files, urls, totalUrls };
+}
+
+/** What changes when a file is replaced or rewritten. */
+function versionOf(info: Stats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+function totalBytes(set: LoadedSet): number {
+  let total = 0;
+  for (const loaded of set.files.values()) total += loaded.bytes;
+  return total;
+}
+
+/** Drops the expired children of old sets, then the oldest ones while they take more than `room`. */
+function pruneRetired(retired: Map<string, { loaded: Loaded; until: number }>, now: number, room: number): void {
+  let held = 0;
+  for (const [name, old] of retired) {
+    if (old.until <= now) retired.delete(name);
+    else held += old.loaded.bytes;
+  }
+  for (const [name, old] of retired) {
+    if (held <= room) break;
+    retired.delete(name);
+    held -= old.loaded.bytes;
+  }
+}
+
+function asServeError(error: unknown, dir: string): SitemapError {
+  return error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${dir}: ${ioErrorReason(error)}`);
+}

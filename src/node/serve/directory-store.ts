@@ -1,0 +1,104 @@
+// A cache store for a live source (core/serve/live-source.ts) in a directory: made files outlive the
+// process, so that a restart does not make every child again. Each file is its bodies (KEY.identity,
+// KEY.gzip) and KEY.json, its tags and times, written last: a file whose KEY.json is missing or does
+// not match its bodies is not in the cache. Bounded in bytes: the oldest made go first.
+
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Representation } from '../../core/serve/handler.js';
+import type { CacheStore, CachedFile } from '../../core/serve/live-source.js';
+
+interface Meta {
+  madeAt: number;
+  lastModified: number;
+  lastmod?: string;
+  identity?: { etag: string; bytes: number };
+  gzip?: { etag: string; bytes: number };
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const FORMS = ['identity', 'gzip'] as const;
+
+export function directoryStore(dir: string, options: { maxBytes?: number } = {}): CacheStore {
+  const maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
+  // Sizes and ages of what is stored, read from the directory once.
+  let known: Promise<Map<string, { bytes: number; madeAt: number }>> | undefined;
+  const index = (): Promise<Map<string, { bytes: number; madeAt: number }>> =>
+    (known ??= (async () => {
+      await mkdir(dir, { recursive: true });
+      const map = new Map<string, { bytes: number; madeAt: number }>();
+      for (const name of await readdir(dir)) {
+        if (!name.endsWith('.json')) continue;
+        const meta = await readMeta(join(dir, name));
+        if (meta !== undefined) map.set(name.slice(0, -5), { bytes: sizeOf(meta), madeAt: meta.madeAt });
+      }
+      return map;
+    })());
+
+  return {
+    async get(key) {
+      if (!SAFE_KEY.test(key)) return undefined;
+      const meta = await readMeta(join(dir, `${key}.json`));
+      if (meta === undefined) return undefined;
+      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...(meta.lastmod !== undefined ? { lastmod: meta.lastmod } : {}) };
+      for (const form of FORMS) {
+        const expected = meta[form];
+        if (expected === undefined) continue;
+        const body = await readFile(join(dir, `${key}.${form}`)).catch(() => undefined);
+        // A body replaced or cut since its meta was written: not a cached file.
+        if (body === undefined || body.byteLength !== expected.bytes) return undefined;
+        file[form] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), etag: expected.etag } satisfies Representation;
+      }
+      return file;
+    },
+    async set(key, file) {
+      if (!SAFE_KEY.test(key)) return;
+      const map = await index();
+      const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) };
+      // The meta goes first (as absent), then the bodies, then the new meta: the commit point.
+      await rm(join(dir, `${key}.json`), { force: true });
+      for (const form of FORMS) {
+        const representation = file[form];
+        if (representation === undefined) continue;
+        await writeAtomically(join(dir, `${key}.${form}`), representation.body);
+        meta[form] = { etag: representation.etag, bytes: representation.body.byteLength };
+      }
+      await writeAtomically(join(dir, `${key}.json`), JSON.stringify(meta));
+      map.set(key, { bytes: sizeOf(meta), madeAt: meta.madeAt });
+      await evict(dir, map, maxBytes);
+    },
+  };
+}
+
+async function readMeta(path: string): Promise<Meta | undefined> {
+  try {
+    const meta = JSON.parse(await readFile(path, 'utf8')) as Meta;
+    return typeof meta.madeAt === 'number' && typeof meta.lastModified === 'number' ? meta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sizeOf(meta: Meta): number {
+  return (meta.identity?.bytes ?? 0) + (meta.gzip?.bytes ?? 0);
+}
+
+async function writeAtomically(path: string, data: Uint8Array | string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, data);
+  await rename(temp, path);
+}
+
+/** Removes the oldest made files while the store holds more than `maxBytes`. */
+async function evict(dir: string, map: Map<string, { bytes: number; madeAt: number }>, maxBytes: number): Promise<void> {
+  let total = 0;
+  for (const entry of map.values()) total += entry.bytes;
+  const oldest = [...map.entries()].sort((a, b) => a[1].madeAt - b[1].madeAt);
+  for (const [key, entry] of oldest) {
+    if (total <= maxBytes) break;
+    map.delete(key);
+    total -= entry.bytes;
+    await rm(join(dir, `${key}.json`), { force: true });
+    for (const form of FORMS) await rm(join(dir, `${key}.${form}`), { force: true });
+  }
+}

@@ -1,0 +1,123 @@
+// A fetch handler as a node:http request listener (also Express and Connect middleware).
+//
+// The sitemap handler (core/serve/handler.ts) offers `answer`: the answer as plain data, with headers
+// made once per file. That path writes it straight to the socket, building no Request or Response:
+// passing each request through undici's Request and Response cost ~6× the throughput of node:http
+// (issue 25, measured). Any other fetch handler goes the general way.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { SitemapAnswer, SitemapHandler } from '../../core/serve/handler.js';
+
+export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams), the time taken. */
+export interface ResponseDone {
+  bodyBytes: number | undefined;
+  ms: number;
+}
+
+export interface NodeListenerOptions {
+  /**
+   * Origin of the Request built for a handler without `answer` (default `http://localhost`): the Host
+   * header is never used, so that it cannot choose what is answered.
+   */
+  origin?: string;
+  /** Called once per request when its response is done (or the connection closed first): for access logs. */
+  onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
+}
+
+/**
+ * `handler` as a node:http listener. As Express or Connect middleware (called with `next`), a 404 is
+ * passed on to the next handler instead of being answered.
+ */
+export function toNodeListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions = {}): NodeListener {
+  const listener = bareListener(handler, options);
+  const onResponse = options.onResponse;
+  if (onResponse === undefined) return listener;
+  return (request, response, next) => {
+    const started = performance.now();
+    response.once('close', () => onResponse(request, response, { bodyBytes: bodyBytes.get(response), ms: performance.now() - started }));
+    listener(request, response, next);
+  };
+}
+
+/** Body sizes of the answers written whole, for `onResponse`. */
+const bodyBytes = new WeakMap<ServerResponse, number>();
+
+function bareListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions): NodeListener {
+  if ('answer' in handler && typeof handler.answer === 'function') {
+    const answerOf = handler.answer;
+    const track = options.onResponse !== undefined;
+    return (request, response, next) => {
+      const header = (name: string): string | string[] | undefined => request.headers[name];
+      let answer: SitemapAnswer | Promise<SitemapAnswer>;
+      try {
+        // Express and Connect cut a mount path off `url`; the base URL's path is matched against the whole.
+        const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '/';
+        answer = answerOf(request.method ?? 'GET', url, header);
+      } catch (error) {
+        fail(response, error, next);
+        return;
+      }
+      if (answer instanceof Promise) answer.then((a) => writeAnswer(a, response, next, track), (error: unknown) => fail(response, error, next));
+      else writeAnswer(answer, response, next, track);
+    };
+  }
+  const origin = options.origin ?? 'http://localhost';
+  return (request, response, next) => {
+    general(handler as (request: Request) => Promise<Response>, origin, request, response, next).catch((error: unknown) => fail(response, error, next));
+  };
+}
+
+function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, track: boolean): void {
+  if (answer.status === 404 && next !== undefined) {
+    next();
+    return;
+  }
+  response.writeHead(answer.status, answer.headers as string[]);
+  const body = answer.body;
+  if (track && body instanceof Uint8Array && response.req.method !== 'HEAD') bodyBytes.set(response, body.byteLength);
+  if (body === undefined || body instanceof Uint8Array) response.end(body);
+  else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
+}
+
+async function general(handler: (request: Request) => Promise<Response>, origin: string, request: IncomingMessage, response: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
+  const headers = new Headers();
+  for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i] as string, request.rawHeaders[i + 1] as string);
+  const method = request.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(hasBody ? { body: Readable.toWeb(request) as unknown as NonNullable<RequestInit['body']>, duplex: 'half' } : {}) };
+  const answer = await handler(new Request(new URL(request.url ?? '/', origin), init));
+  if (answer.status === 404 && next !== undefined) {
+    next();
+    return;
+  }
+  const flat: string[] = [];
+  answer.headers.forEach((value, name) => flat.push(name, value));
+  response.writeHead(answer.status, flat);
+  if (answer.body === null) response.end();
+  else pipeWeb(answer.body as unknown as NodeReadableStream<Uint8Array>, response);
+}
+
+function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse): void {
+  const readable = Readable.fromWeb(body);
+  readable.on('error', () => response.destroy());
+  // A client gone before the end: stop reading (and decompressing) the body.
+  response.on('close', () => readable.destroy());
+  readable.pipe(response);
+}
+
+function fail(response: ServerResponse, error: unknown, next: ((error?: unknown) => void) | undefined): void {
+  if (next !== undefined) {
+    next(error);
+    return;
+  }
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(500, ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store']);
+  response.end('internal error\n');
+}

@@ -1,0 +1,119 @@
+// `sitemapkit serve` as a process: log lines, graceful stop, slow and oversized headers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { writeSitemaps } from '../../src/node/write-sitemaps.js';
+import { tempDir } from '../helpers/tmp.js';
+import { BASE, rawStatus, taggedEntries, writeSet } from '../helpers/serve.js';
+import { startServe } from '../helpers/serve-process.js';
+import { runCli } from '../helpers/cli.js';
+
+test('serves the set, logs one line per request (common and json), and exits 0 on SIGTERM', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  for (const format of ['common', 'json'] as const) {
+    const serve = await startServe(dir, ['--log', format]);
+    t.after(() => serve.stop('SIGKILL'));
+    assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+    assert.equal((await fetch(`${serve.origin}/nope.xml`)).status, 404);
+    assert.equal((await fetch(`${serve.origin}/sitemap.xml`, { method: 'POST' })).status, 405);
+    assert.equal(await serve.stop(), 0);
+    const lines = serve.stdout().trim().split('\n');
+    assert.equal(lines.length, 3, serve.stdout());
+    if (format === 'common') {
+      assert.match(lines[0] as string, /^127\.0\.0\.1 - - \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000\] "GET \/sitemap\.xml HTTP\/1\.1" 200 \d+ [\d.]+$/);
+      assert.match(lines[1] as string, /"GET \/nope\.xml HTTP\/1\.1" 404 /);
+    } else {
+      const records = lines.map((line) => JSON.parse(line) as { method: string; path: string; status: number; bytes: number | null });
+      assert.deepEqual(records.map((r) => [r.method, r.path, r.status]), [['GET', '/sitemap.xml', 200], ['GET', '/nope.xml', 404], ['POST', '/sitemap.xml', 405]]);
+      assert.ok((records[0]?.bytes ?? 0) > 0);
+    }
+  }
+});
+
+test('--log none logs nothing; --no-robots-header and --cache-control change the headers; --base-url sets the path', async (t) => {
+  const dir = tempDir();
+  await writeSitemaps(taggedEntries(30, 'maps/m'), { outDir: dir, baseUrl: `${BASE}maps/`, maxUrls: 10, compressionThreads: 1 });
+  const serve = await startServe(dir, ['--log', 'none', '--no-robots-header', '--cache-control', 'no-cache', '--base-url', `${BASE}maps/`]);
+  t.after(() => serve.stop('SIGKILL'));
+  assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 404);
+  const response = await fetch(`${serve.origin}/maps/sitemap.xml`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('x-robots-tag'), null);
+  assert.equal(response.headers.get('cache-control'), 'no-cache');
+  for (const loc of [...(await response.text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string)) {
+    assert.equal((await fetch(`${serve.origin}${new URL(loc).pathname}`)).status, 200, loc);
+  }
+  const page = await fetch(`${serve.origin}/maps/sitemap.html`);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.match(await page.text(), /30 URLs in 3 files/);
+  assert.equal(await serve.stop(), 0);
+  assert.equal(serve.stdout(), '');
+});
+
+test('usage errors and a folder without a set exit 2', async () => {
+  const dir = tempDir();
+  assert.equal((await runCli(['serve'], { cwd: dir })).code, 2);
+  assert.equal((await runCli(['serve', 'a', 'b'], { cwd: dir })).code, 2);
+  assert.equal((await runCli(['serve', '.', '--base-url', 'ftp://x/'], { cwd: dir })).code, 2);
+  const empty = await runCli(['serve', '.'], { cwd: dir });
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /no set to serve/);
+});
+
+test('on SIGTERM a response under way finishes whole; new connections are refused', async (t) => {
+  const dir = tempDir();
+  // One plain child of ~3.5 MB, asked for without gzip: more than the socket buffers hold.
+  await writeSitemaps(taggedEntries(100_000, 'big-set-with-long-paths'), { outDir: dir, baseUrl: BASE, gzip: false, index: 'always', compressionThreads: 1 });
+  const serve = await startServe(dir, ['--log', 'none']);
+  t.after(() => serve.stop('SIGKILL'));
+  const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+  const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
+  const body = await new Promise<{ length: number; expected: number }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: serve.port, path: child }, (response) => {
+      response.pause();
+      // The answer has started and waits on this client: now stop the server.
+      void serve.child.kill('SIGTERM');
+      setTimeout(() => {
+        let length = 0;
+        response.on('data', (chunk: Buffer) => (length += chunk.length));
+        response.on('end', () => resolve({ length, expected: Number(response.headers['content-length']) }));
+        response.on('error', reject);
+        response.resume();
+      }, 500);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.ok(body.expected > 3_000_000, String(body.expected));
+  assert.equal(body.length, body.expected);
+  assert.equal(await serve.exited, 0);
+  await assert.rejects(fetch(`${serve.origin}/sitemap.xml`));
+});
+
+test('a client sending its headers one byte a second is cut off while others are served; headers are bounded', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const serve = await startServe(dir, ['--log', 'none', '--header-timeout', '1']);
+  t.after(() => serve.stop('SIGKILL'));
+  const started = Date.now();
+  const slow = connect(serve.port, '127.0.0.1');
+  const head = 'GET /sitemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'a'.repeat(100);
+  let sent = 0;
+  const drip = setInterval(() => slow.write(head[sent++ % head.length] as string), 1000);
+  t.after(() => clearInterval(drip));
+  let answer = '';
+  slow.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  const cut = new Promise<number>((resolve) => slow.on('close', () => resolve(Date.now() - started)));
+  slow.on('error', () => {});
+  // Meanwhile the others are served.
+  for (let i = 0; i < 20; i++) assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+  const after = await cut;
+  clearInterval(drip);
+  assert.ok(after < 4000, `cut after ${after} ms`);
+  assert.match(answer, /^HTTP\/1\.1 408/);
+  // 12 KB of headers (under node:http's default of 16 KiB, over serve's 8 KiB): 431.
+  assert.equal(await rawStatus(serve.port, `GET /sitemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(12_000)}\r\nConnection: close\r\n\r\n`), 431);
+  assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+});

@@ -1,0 +1,212 @@
+// The fetch handler over an in-memory source: methods, names, conditional requests, negotiation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { createSitemapHandler, strongEtag, type SitemapFile, type SitemapSource } from '../../../src/core/serve/handler.js';
+
+const INDEX = '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/maps/s-00001.xml.gz</loc></sitemap></sitemapindex>\n';
+const CHILD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>\n';
+const MODIFIED = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+
+async function representation(text: string | Uint8Array): Promise<{ body: Uint8Array; etag: string }> {
+  const body = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  return { body, etag: await strongEtag(body) };
+}
+
+async function memorySource(): Promise<SitemapSource & { files: Map<string, SitemapFile> }> {
+  const files = new Map<string, SitemapFile>([
+    ['sitemap.xml', { lastModified: MODIFIED, identity: await representation(INDEX), gzip: await representation(gzipSync(INDEX)) }],
+    ['s-00001.xml.gz', { lastModified: MODIFIED, gzip: await representation(gzipSync(CHILD)) }],
+    ['urls.txt', { lastModified: MODIFIED, identity: await representation('https://example.com/a\n') }],
+  ]);
+  return { files, file: (name) => files.get(name) };
+}
+
+const base = 'https://example.com/maps/';
+
+async function get(path: string, headers: Record<string, string> = {}, method = 'GET', options: { robotsHeader?: boolean; cacheControl?: string } = {}) {
+  const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base, ...options });
+  // The Host of the request is not the configured one: the handler never looks at it.
+  return handler(new Request(`http://evil.test${path}`, { method, headers }));
+}
+
+test('GET of the index: plain XML with a strong ETag, Last-Modified at whole seconds, cache and robots headers', async () => {
+  const response = await get('/maps/sitemap.xml');
+  assert.equal(response.status, 200);
+  assert.equal(await response.text(), INDEX);
+  assert.equal(response.headers.get('content-type'), 'application/xml; charset=utf-8');
+  assert.match(response.headers.get('etag') ?? '', /^"[0-9a-f]{32}"$/);
+  assert.equal(response.headers.get('last-modified'), 'Fri, 02 Jan 2026 03:04:05 GMT');
+  assert.equal(response.headers.get('cache-control'), 'public, max-age=300');
+  assert.equal(response.headers.get('x-robots-tag'), 'noindex');
+  assert.equal(response.headers.get('vary'), 'accept-encoding');
+  assert.equal(response.headers.get('content-encoding'), null);
+  assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(INDEX)));
+});
+
+test('the robots header can be turned off and Cache-Control set', async () => {
+  const response = await get('/maps/sitemap.xml', {}, 'GET', { robotsHeader: false, cacheControl: 'no-cache' });
+  assert.equal(response.headers.get('x-robots-tag'), null);
+  assert.equal(response.headers.get('cache-control'), 'no-cache');
+});
+
+test('a .xml request accepting gzip gets the precompressed bytes with Content-Encoding and Vary', async () => {
+  const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
+  const answer = await handler.answer('GET', '/maps/s-00001.xml', (name) => (name === 'accept-encoding' ? 'br, gzip;q=0.5' : undefined));
+  assert.equal(answer.status, 200);
+  const headers = Object.fromEntries(pairs(answer.headers));
+  assert.equal(headers['content-encoding'], 'gzip');
+  assert.equal(headers['vary'], 'accept-encoding');
+  assert.equal(headers['content-type'], 'application/xml; charset=utf-8');
+  assert.deepEqual(Buffer.from(answer.body as Uint8Array), gzipSync(CHILD));
+});
+
+test('a .xml request not accepting gzip gets plain XML decompressed as a stream, with its own ETag', async () => {
+  for (const acceptEncoding of [undefined, 'identity', 'gzip;q=0', 'br', '*;q=0']) {
+    const response = await get('/maps/s-00001.xml', acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
+    assert.equal(response.status, 200, acceptEncoding);
+    assert.equal(response.headers.get('content-encoding'), null, acceptEncoding);
+    assert.equal(await response.text(), CHILD, acceptEncoding);
+    assert.match(response.headers.get('etag') ?? '', /-identity"$/);
+  }
+  // `*` accepts gzip.
+  const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
+  const answer = await handler.answer('GET', '/maps/s-00001.xml', (name) => (name === 'accept-encoding' ? '*' : undefined));
+  assert.equal(Object.fromEntries(pairs(answer.headers))['content-encoding'], 'gzip');
+});
+
+test('a .xml.gz child is application/gzip, the file itself, no Content-Encoding; .txt is text/plain', async () => {
+  const gz = await get('/maps/s-00001.xml.gz', { 'accept-encoding': 'gzip' });
+  assert.equal(gz.headers.get('content-type'), 'application/gzip');
+  assert.equal(gz.headers.get('content-encoding'), null);
+  assert.equal(gz.headers.get('vary'), null);
+  const text = await get('/maps/urls.txt');
+  assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
+});
+
+test('HEAD has the headers of GET and no body; other methods are 405 with Allow', async () => {
+  const head = await get('/maps/sitemap.xml', {}, 'HEAD');
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(INDEX)));
+  assert.equal(await head.text(), '');
+  for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+    const response = await get('/maps/sitemap.xml', {}, method);
+    assert.equal(response.status, 405, method);
+    assert.equal(response.headers.get('allow'), 'GET, HEAD');
+  }
+  // A path that names no file is 404 for every method (as middleware, the app answers it).
+  assert.equal((await get('/maps/nope.xml', {}, 'POST')).status, 404);
+  assert.equal((await get('/api/items', {}, 'POST')).status, 404);
+});
+
+test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2)', async () => {
+  const etag = (await get('/maps/sitemap.xml')).headers.get('etag') as string;
+  const lastModified = 'Fri, 02 Jan 2026 03:04:05 GMT';
+  const cases: [Record<string, string>, number][] = [
+    [{ 'if-none-match': etag }, 304],
+    [{ 'if-none-match': `W/${etag}` }, 304],
+    [{ 'if-none-match': `"other", ${etag}` }, 304],
+    [{ 'if-none-match': '*' }, 304],
+    [{ 'if-none-match': '"other"' }, 200],
+    // If-None-Match present: If-Modified-Since is not looked at.
+    [{ 'if-none-match': '"other"', 'if-modified-since': lastModified }, 200],
+    [{ 'if-modified-since': lastModified }, 304],
+    [{ 'if-modified-since': 'Fri, 02 Jan 2026 03:04:04 GMT' }, 200],
+    [{ 'if-modified-since': 'Sunday, 06-Nov-94 08:49:37 GMT' }, 200],
+    [{ 'if-modified-since': 'Sat Jan  3 00:00:00 2026' }, 304],
+    // Not a date: ignored.
+    [{ 'if-modified-since': '1' }, 200],
+    [{ 'if-match': '"other"' }, 412],
+    [{ 'if-match': etag, 'if-none-match': etag }, 304],
+    [{ 'if-match': `W/${etag}` }, 412],
+    [{ 'if-unmodified-since': 'Fri, 02 Jan 2026 03:04:04 GMT' }, 412],
+    [{ 'if-unmodified-since': lastModified }, 200],
+  ];
+  for (const [headers, status] of cases) {
+    const response = await get('/maps/sitemap.xml', headers);
+    assert.equal(response.status, status, JSON.stringify(headers));
+    if (status === 304) {
+      assert.equal(await response.text(), '');
+      assert.equal(response.headers.get('etag'), etag);
+      assert.equal(response.headers.get('vary'), 'accept-encoding');
+      assert.equal(response.headers.get('content-length'), null);
+    }
+  }
+  // A gzip answer has its own tag: the identity tag does not validate it.
+  const gzipped = await get('/maps/sitemap.xml', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+  assert.equal(gzipped.status, 200);
+});
+
+test('Last-Modified is never later than now', async () => {
+  const source = await memorySource();
+  const future = Date.now() + 86_400_000;
+  source.files.set('sitemap.xml', { ...(source.files.get('sitemap.xml') as SitemapFile), lastModified: future });
+  const response = await createSitemapHandler({ source })(new Request('http://x/sitemap.xml'));
+  assert.ok(Date.parse(response.headers.get('last-modified') as string) <= Date.now());
+});
+
+test('only names of the set below the base path are served; path tricks are 404', async () => {
+  const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
+  const targets = [
+    '/sitemap.xml', '/maps/', '/maps', '/maps/other.xml', '/maps/../maps/sitemap.xml', '/maps/%2e%2e/maps/sitemap.xml', '/maps/..%2fsitemap.xml',
+    '/maps/%2fsitemap.xml', '/maps/%5csitemap.xml', '/maps/..%5csitemap.xml', '/maps/%252e%252e/sitemap.xml', '/maps/%73itemap.xml', '/maps//sitemap.xml',
+    '//maps/sitemap.xml', '/maps/sitemap.xml%00', '/maps/sitemap.xml\0', '/maps/.sitemap.xml', '/maps/.sitemapkit/state', '/maps/sub/sitemap.xml',
+    '/maps/\\sitemap.xml', 'maps/sitemap.xml', '/maps/sitemap.xml.gz', '/maps/s-00001.txt', '/maps/urls.txt.gz', '*',
+  ];
+  for (const target of targets) {
+    const answer = await handler.answer('GET', target, () => undefined);
+    assert.equal(answer.status, 404, target);
+  }
+  for (const target of ['/maps/sitemap.xml', '/maps/sitemap.xml?x=1', 'http://other.test/maps/sitemap.xml', '/maps/s-00001.xml.gz']) {
+    assert.equal((await handler.answer('GET', target, () => undefined)).status, 200, target);
+  }
+});
+
+test('a source that throws (or rejects) is a 503 with Retry-After', async () => {
+  for (const source of [{ file: (): never => { throw new Error('down'); } }, { file: async (): Promise<never> => { throw new Error('down'); } }]) {
+    const response = await createSitemapHandler({ source })(new Request('http://x/sitemap.xml'));
+    assert.equal(response.status, 503);
+    assert.ok(Number(response.headers.get('retry-after')) > 0);
+  }
+});
+
+function pairs(flat: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i] as string, flat[i + 1] as string]);
+  return out;
+}
+
+test('the page for people: the set as HTML at its own address, escaped, under a strict policy; never at a sitemap address', async () => {
+  const { createHash } = await import('node:crypto');
+  const source = await memorySource();
+  const view = {
+    lastModified: MODIFIED,
+    files: [{ name: 's-00001.xml.gz', urls: 2, lastmod: '2026-01-02' }],
+    urls: [{ loc: 'https://example.com/a?x=1&y=<b>"', lastmod: '2026-01-02' }, { loc: 'https://example.com/b' }],
+    totalUrls: 2,
+  };
+  const withView = { ...source, view: () => view };
+  const handler = createSitemapHandler({ source: withView, baseUrl: base });
+  const page = await handler(new Request('http://x/maps/sitemap.html'));
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.equal(page.headers.get('x-robots-tag'), 'noindex');
+  const html = await page.text();
+  assert.ok(html.includes('https://example.com/a?x=1&amp;y=&lt;b&gt;&quot;'), html);
+  assert.ok(!html.includes('<b>'));
+  assert.match(html, /2 URLs in 1 file; newest lastmod 2026-01-02/);
+  // The one inline script is allowed by its hash, and nothing else is.
+  const script = (/<script>([\s\S]*?)<\/script>/.exec(html) as RegExpExecArray)[1] as string;
+  const policy = page.headers.get('content-security-policy') ?? '';
+  assert.ok(policy.includes(`'sha256-${createHash('sha256').update(script).digest('base64')}'`), policy);
+  assert.match(policy, /default-src 'none'/);
+  // Conditional requests work there too.
+  assert.equal((await handler(new Request('http://x/maps/sitemap.html', { headers: { 'if-none-match': page.headers.get('etag') as string } }))).status, 304);
+  // The sitemap's own address stays XML, whatever the client accepts.
+  const xml = await handler(new Request('http://x/maps/sitemap.xml', { headers: { accept: 'text/html' } }));
+  assert.equal(xml.headers.get('content-type'), 'application/xml; charset=utf-8');
+  // No page: turned off, or a source without a view.
+  assert.equal((await createSitemapHandler({ source: withView, baseUrl: base, page: false })(new Request('http://x/maps/sitemap.html'))).status, 404);
+  assert.equal((await createSitemapHandler({ source, baseUrl: base })(new Request('http://x/maps/sitemap.html'))).status, 404);
+  assert.equal((await handler(new Request('http://x/maps/other.html'))).status, 404);
+});

@@ -1,0 +1,184 @@
+// A live source behind the handler: layout, lastmods, the cache (TTL, stale-while-revalidate, one
+// generation at a time, bounded bytes) and failures (503 with Retry-After, or the stale copy).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { createSitemapHandler } from '../../../src/core/serve/handler.js';
+import { liveSource, memoryStore, type LiveSourceOptions } from '../../../src/core/serve/live-source.js';
+import type { UrlEntry } from '../../../src/core/model.js';
+import { xmllint } from '../../helpers/xmllint.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const BASE = 'https://www.example.com/';
+const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
+const lastmods = (xml: string): string[] => [...xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((m) => m[1] as string);
+
+/** `n` rows of a "database"; entry i was modified on day i of 2026. */
+function table(n: number, version = 'v1') {
+  const calls: { offset: number; limit: number }[] = [];
+  const range = ({ offset, limit }: { offset: number; limit: number }): UrlEntry[] => {
+    calls.push({ offset, limit });
+    const rows: UrlEntry[] = [];
+    for (let i = offset; i < Math.min(n, offset + limit); i++) rows.push({ loc: `${BASE}${version}/${i}`, lastmod: new Date(Date.UTC(2026, 0, 1 + i)) });
+    return rows;
+  };
+  return { calls, range };
+}
+
+function serve(options: Omit<LiveSourceOptions, 'baseUrl'>) {
+  const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE, ...options }), baseUrl: BASE });
+  return async (path: string) => {
+    const response = await handler(new Request(`http://x${path}`, { headers: { 'accept-encoding': 'identity' } }));
+    const body = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, xml: (path.endsWith('.gz') && response.status === 200 ? gunzipSync(body) : body).toString('utf8') };
+  };
+}
+
+test('the set is laid out in children of maxUrls, each generated on request, the index with their newest lastmod', async () => {
+  const { calls, range } = table(25);
+  const get = serve({ count: () => 25, range, maxUrls: 10 });
+  const index = await get('/sitemap.xml');
+  assert.equal(index.status, 200);
+  assert.deepEqual(locs(index.xml), [1, 2, 3].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
+  assert.deepEqual(lastmods(index.xml), ['2026-01-10T00:00:00Z', '2026-01-20T00:00:00Z', '2026-01-25T00:00:00Z']);
+  assert.ok((await xmllint(index.xml, 'siteindex')).valid);
+  assert.deepEqual(calls, [{ offset: 0, limit: 10 }, { offset: 10, limit: 10 }, { offset: 20, limit: 10 }]);
+  const third = await get('/sitemap-00003.xml.gz');
+  assert.equal(third.headers.get('content-type'), 'application/gzip');
+  assert.deepEqual(locs(third.xml), [20, 21, 22, 23, 24].map((i) => `${BASE}v1/${i}`));
+  assert.ok((await xmllint(third.xml, 'sitemap')).valid);
+  // Asked for as .xml, without gzip: the same child, decompressed.
+  assert.deepEqual(locs((await get('/sitemap-00003.xml')).xml), locs(third.xml));
+  // From the cache: no new call.
+  assert.equal(calls.length, 3);
+  for (const path of ['/sitemap-00004.xml.gz', '/sitemap-00000.xml.gz', '/sitemap-3.xml.gz', '/sitemap-000003.xml.gz', '/other.xml']) assert.equal((await get(path)).status, 404, path);
+});
+
+test('entries given as one iterable: a child skips to its first entry', async () => {
+  const all = table(25).range({ offset: 0, limit: 25 });
+  const get = serve({ count: () => 25, entries: () => all, maxUrls: 10 });
+  assert.deepEqual(locs((await get('/sitemap-00002.xml.gz')).xml), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((i) => `${BASE}v1/${i}`));
+});
+
+test('one generation per child however many requests wait for it', async () => {
+  let calls = 0;
+  const get = serve({
+    count: () => 10,
+    maxUrls: 10,
+    async *range({ offset, limit }) {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = offset; i < offset + limit; i++) yield { loc: `${BASE}p/${i}` };
+    },
+  });
+  const answers = await Promise.all(Array.from({ length: 20 }, () => get('/sitemap-00001.xml.gz')));
+  assert.ok(answers.every((a) => a.status === 200 && locs(a.xml).length === 10));
+  assert.equal(calls, 1);
+});
+
+test('TTL and stale-while-revalidate: fresh from the cache, then the stale copy while one new generation runs', async () => {
+  let clock = 1_000_000;
+  let version = 'v1';
+  let calls = 0;
+  const get = serve({
+    count: () => 5,
+    range: (page) => {
+      calls++;
+      return table(5, version).range(page);
+    },
+    ttlMs: 1000,
+    staleMs: 5000,
+    now: () => clock,
+  });
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml)[0], `${BASE}v1/0`);
+  version = 'v2';
+  clock += 500;
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml)[0], `${BASE}v1/0`);
+  assert.equal(calls, 1);
+  clock += 1000;
+  // Stale: answered at once from the old copy; a new one is made meanwhile.
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml)[0], `${BASE}v1/0`);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(calls, 2);
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml)[0], `${BASE}v2/0`);
+  // Expired (past TTL + stale): the request waits for the new one.
+  version = 'v3';
+  clock += 10_000;
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml)[0], `${BASE}v3/0`);
+});
+
+test('Last-Modified stays while a child made again has the same bytes', async () => {
+  let clock = 1_800_000_000_000;
+  const { range } = table(5);
+  const get = serve({ count: () => 5, range, ttlMs: 1000, staleMs: 0, now: () => clock });
+  const first = (await get('/sitemap-00001.xml.gz')).headers.get('last-modified');
+  clock += 5000;
+  const again = await get('/sitemap-00001.xml.gz');
+  assert.equal(again.headers.get('last-modified'), first);
+});
+
+test('a source failing in the middle of a child: 503 with Retry-After, nothing cached; later it recovers', async () => {
+  let fail = true;
+  const errors: unknown[] = [];
+  const get = serve({
+    count: () => 10,
+    async *range({ offset }) {
+      for (let i = offset; i < offset + 10; i++) {
+        if (fail && i === 5) throw new Error('connection lost');
+        yield { loc: `${BASE}p/${i}` };
+      }
+    },
+    onError: (error) => errors.push(error),
+  });
+  const failed = await get('/sitemap-00001.xml.gz');
+  assert.equal(failed.status, 503);
+  assert.ok(Number(failed.headers.get('retry-after')) > 0);
+  assert.equal(errors.length, 1);
+  fail = false;
+  const ok = await get('/sitemap-00001.xml.gz');
+  assert.equal(ok.status, 200);
+  assert.equal(locs(ok.xml).length, 10);
+});
+
+test('a failing or slow source with a stale copy: the stale copy; a slow one without: 503', async () => {
+  let clock = 1_000_000;
+  let mode: 'ok' | 'fail' | 'slow' = 'ok';
+  const get = serve({
+    count: () => 3,
+    async *range() {
+      if (mode === 'fail') throw new Error('down');
+      if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 300));
+      yield { loc: `${BASE}p/${mode}` };
+    },
+    ttlMs: 1000,
+    staleMs: 1000,
+    timeoutMs: 100,
+    sleep,
+    now: () => clock,
+  });
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml), [`${BASE}p/ok`]);
+  clock += 10_000;
+  mode = 'fail';
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml), [`${BASE}p/ok`]);
+  mode = 'slow';
+  const started = Date.now();
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml), [`${BASE}p/ok`]);
+  assert.ok(Date.now() - started < 250);
+  // No copy at all (another source): 503 after the timeout.
+  const cold = serve({ count: () => 1, range: async function* () { await new Promise((resolve) => setTimeout(resolve, 300)); yield { loc: `${BASE}x` }; }, timeoutMs: 100, sleep });
+  assert.equal((await cold('/sitemap-00001.xml.gz')).status, 503);
+});
+
+test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
+  // About 700 bytes a child: two fit.
+  const store = memoryStore(2000);
+  const { calls, range } = table(400);
+  const get = serve({ count: () => 400, range, maxUrls: 100, store });
+  for (const k of [1, 2, 3, 4]) assert.equal((await get(`/sitemap-0000${k}.xml.gz`)).status, 200);
+  assert.ok(store.bytes <= 2000, String(store.bytes));
+  const before = calls.length;
+  await get('/sitemap-00004.xml.gz');
+  assert.equal(calls.length, before, 'the newest is kept');
+  await get('/sitemap-00001.xml.gz');
+  assert.equal(calls.length, before + 1, 'the oldest was dropped');
+});

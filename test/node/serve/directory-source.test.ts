@@ -1,0 +1,219 @@
+// The directory source behind a real node:http server: what is served, how a replaced set is followed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { createSitemapHandler } from '../../../src/core/serve/handler.js';
+import { openDirectorySource, type DirectorySource } from '../../../src/node/serve/directory-source.js';
+import { toNodeListener } from '../../../src/node/serve/node-listener.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { BASE, listen, rawStatus, taggedEntries, writeSet, type Listening } from '../../helpers/serve.js';
+import { writeSitemaps } from '../../../src/node/write-sitemaps.js';
+
+const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
+
+async function serveDir(dir: string, options: { graceMs?: number } = {}): Promise<{ source: DirectorySource; server: Listening }> {
+  const source = await openDirectorySource({ dir, baseUrl: BASE, ...options });
+  const server = await listen(toNodeListener(createSitemapHandler({ source, baseUrl: BASE })));
+  return { source, server };
+}
+
+test('the entry file and the children it names are served; gzip negotiated; everything else is 404', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const { source, server } = await serveDir(dir);
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  const index = await fetch(`${server.origin}/sitemap.xml`, { headers: { 'accept-encoding': 'identity' } });
+  assert.equal(index.status, 200);
+  const children = locs(await index.text());
+  assert.equal(children.length, 3);
+  for (const loc of children) {
+    const name = loc.slice(BASE.length);
+    const gz = await fetch(`${server.origin}/${name}`);
+    assert.equal(gz.headers.get('content-type'), 'application/gzip');
+    assert.equal(locs(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).length, 10);
+    // Asked for as .xml: fetch accepts gzip and decodes it; the body is the child's XML.
+    const xml = await fetch(`${server.origin}/${name.replace(/\.gz$/, '')}`);
+    assert.equal(xml.headers.get('content-encoding'), 'gzip');
+    assert.equal(locs(await xml.text()).length, 10);
+  }
+  // The state file, a temporary folder, a dotfile, a stray file, a symlink out of the directory: none is named by the set.
+  mkdirSync(join(dir, '.sitemapkit'));
+  writeFileSync(join(dir, '.sitemapkit', 'state'), '{}');
+  mkdirSync(join(dir, '.sitemapkit-tmp-1-x'));
+  writeFileSync(join(dir, '.sitemapkit-tmp-1-x', 'sitemap.xml'), '<x/>');
+  writeFileSync(join(dir, '.hidden.xml'), '<x/>');
+  writeFileSync(join(dir, 'other.xml'), '<x/>');
+  symlinkSync('/etc/passwd', join(dir, 'passwd.txt'));
+  const targets = [
+    '/.sitemapkit/state', '/.sitemapkit-tmp-1-x/sitemap.xml', '/.hidden.xml', '/other.xml', '/passwd.txt', '/../etc/passwd', '/%2e%2e/etc/passwd',
+    '/%2E%2E%2Fetc%2Fpasswd', '/..%5c..%5cetc%5cpasswd', '/%252e%252e%252fetc%252fpasswd', '//etc/passwd', '/etc/passwd', '/sitemap.xml%00.txt',
+    '/%00', '/.', '/..', '/', '/sitemap.xml/', '/./sitemap.xml',
+  ];
+  for (const target of targets) assert.equal(await rawStatus(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`), 404, target);
+  // A raw NUL or backslash in the request line: refused (400 by node:http's parser, or 404), never served.
+  for (const target of ['/sitemap.xml\0', '/\\etc\\passwd']) {
+    const status = await rawStatus(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    assert.ok(status === 400 || status === 404, `${JSON.stringify(target)}: ${status}`);
+  }
+  // The Host header does not choose anything.
+  assert.equal(await rawStatus(server.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n'), 200);
+});
+
+test('a child that is a symlink (out of the directory) is never served: the set does not load', async () => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const child = readdirSync(dir).find((name) => name.endsWith('.gz')) as string;
+  rmSync(join(dir, child));
+  symlinkSync('/etc/passwd', join(dir, child));
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE' });
+});
+
+test('a replaced set is followed; the old children stay fetchable for the grace period, then 404', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const { source, server } = await serveDir(dir, { graceMs: 1500 });
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  const oldChildren = locs(await (await fetch(`${server.origin}/sitemap.xml`)).text());
+  const before = await fetch(`${server.origin}/sitemap.xml`);
+  await writeSet(dir, 'b');
+  await source.reload();
+  const newChildren = locs(await (await fetch(`${server.origin}/sitemap.xml`)).text());
+  assert.notDeepEqual(newChildren, oldChildren);
+  assert.notEqual((await fetch(`${server.origin}/sitemap.xml`)).headers.get('etag'), before.headers.get('etag'));
+  for (const loc of [...oldChildren, ...newChildren]) assert.equal((await fetch(`${server.origin}/${loc.slice(BASE.length)}`)).status, 200, loc);
+  // The old files are gone from the disk; they are served from memory.
+  assert.deepEqual(readdirSync(dir).filter((name) => oldChildren.some((loc) => loc.endsWith(name))), []);
+  await new Promise((resolve) => setTimeout(resolve, 1600));
+  for (const loc of oldChildren) assert.equal((await fetch(`${server.origin}/${loc.slice(BASE.length)}`)).status, 404, loc);
+  for (const loc of newChildren) assert.equal((await fetch(`${server.origin}/${loc.slice(BASE.length)}`)).status, 200, loc);
+});
+
+test('a commit is followed without being told (fs.watch or the poll)', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir, pollMs: 100 });
+  t.after(() => source.close());
+  const first = source.names;
+  await writeSet(dir, 'b');
+  const deadline = Date.now() + 3000;
+  while (source.names.join() === first.join() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.notDeepEqual(source.names, first);
+  assert.ok(source.names.every((name) => readdirSync(dir).includes(name)));
+});
+
+test('Last-Modified is when the bytes changed: a child kept by a new set keeps it; the entry file rewritten alike keeps it', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a', 30);
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  const times = new Map(source.names.map((name) => [name, (source.file(name) as { lastModified: number }).lastModified]));
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // The same 30 URLs and 10 more: the first three children keep their bytes, a fourth is added, the index changes.
+  await writeSet(dir, 'a', 40);
+  await source.reload();
+  const kept = source.names.filter((name) => times.has(name) && name !== 'sitemap.xml');
+  assert.equal(kept.length, 3);
+  for (const name of kept) assert.equal((source.file(name) as { lastModified: number }).lastModified, times.get(name), name);
+  const indexTime = (source.file('sitemap.xml') as { lastModified: number }).lastModified;
+  assert.ok(indexTime > (times.get('sitemap.xml') as number));
+  // The entry file replaced by a copy of itself (same bytes, new inode and times): its time stays.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  writeFileSync(join(dir, 'copy.tmp'), readdirSync(dir).includes('sitemap.xml') ? (await import('node:fs')).readFileSync(join(dir, 'sitemap.xml')) : '');
+  renameSync(join(dir, 'copy.tmp'), join(dir, 'sitemap.xml'));
+  await source.reload();
+  assert.equal((source.file('sitemap.xml') as { lastModified: number }).lastModified, indexTime);
+});
+
+test('a broken new set (a named child missing) leaves the previous set served and is reported', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const errors: string[] = [];
+  const source = await openDirectorySource({ dir, onChange: (event) => 'error' in event && errors.push(event.error.code) });
+  t.after(() => source.close());
+  const names = source.names;
+  writeFileSync(join(dir, 'sitemap.xml'), '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://www.example.com/missing.xml.gz</loc></sitemap></sitemapindex>');
+  await source.reload();
+  // Reported (once per change seen: fs.watch may see the write as two), not again at every poll.
+  assert.ok(errors.length >= 1 && errors.every((code) => code === 'ERR_SITEMAP_SERVE'), errors.join());
+  const seen = errors.length;
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  assert.equal(errors.length, seen);
+  assert.deepEqual(source.names, names);
+});
+
+test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir });
+  const sitemaps = toNodeListener(createSitemapHandler({ source }));
+  const server = await listen((request, response) => {
+    sitemaps(request, response, () => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('the app\n');
+    });
+  });
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  assert.equal(await (await fetch(`${server.origin}/about`)).text(), 'the app\n');
+  assert.equal((await fetch(`${server.origin}/sitemap.xml`)).headers.get('content-type'), 'application/xml; charset=utf-8');
+});
+
+test("mounted as Express mounts middleware (url cut, originalUrl whole), the base URL's path still matches", async (t) => {
+  const dir = tempDir();
+  await writeSitemaps(taggedEntries(30, 'maps/m'), { outDir: dir, baseUrl: `${BASE}maps/`, maxUrls: 10, compressionThreads: 1 });
+  const source = await openDirectorySource({ dir, baseUrl: `${BASE}maps/` });
+  const sitemaps = toNodeListener(createSitemapHandler({ source, baseUrl: `${BASE}maps/` }));
+  const server = await listen((request, response) => {
+    const mounted = request as typeof request & { originalUrl?: string };
+    mounted.originalUrl = request.url;
+    if (request.url?.startsWith('/maps/') === true) request.url = request.url.slice('/maps'.length);
+    sitemaps(request, response, () => {
+      response.writeHead(418);
+      response.end();
+    });
+  });
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  const index = await fetch(`${server.origin}/maps/sitemap.xml`);
+  assert.equal(index.status, 200);
+  for (const loc of locs(await index.text())) assert.equal((await fetch(`${server.origin}${new URL(loc).pathname}`)).status, 200, loc);
+  assert.equal((await fetch(`${server.origin}/sitemap.xml`)).status, 418);
+});
+
+test('a plain fetch handler (no answer method) works through the general path', async (t) => {
+  const server = await listen(toNodeListener(async (request: Request) => new Response(`${request.method} ${new URL(request.url).pathname} ${request.headers.get('x-a')}`, { status: 201, headers: { 'x-b': '1' } })));
+  t.after(() => server.close());
+  const response = await fetch(`${server.origin}/p?q`, { headers: { 'x-a': 'z' } });
+  assert.equal(response.status, 201);
+  assert.equal(response.headers.get('x-b'), '1');
+  assert.equal(await response.text(), 'GET /p z');
+});
+
+test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a', 25);
+  const source = await openDirectorySource({ dir, pageUrls: 12 });
+  t.after(() => source.close());
+  const view = await source.view();
+  assert.deepEqual(view.files.map((f) => f.urls), [10, 10, 5]);
+  assert.deepEqual(view.files.map((f) => f.name), source.names.slice(1));
+  assert.ok(view.files.every((f) => f.lastmod === '2026-01-01'));
+  assert.equal(view.totalUrls, 25);
+  assert.equal(view.urls.length, 12);
+  assert.equal(view.urls[0]?.loc, `${BASE}a/0`);
+  const html = await (await createSitemapHandler({ source })(new Request('http://x/sitemap.html'))).text();
+  assert.match(html, /25 URLs in 3 files/);
+  assert.match(html, /the first 12 listed/);
+});

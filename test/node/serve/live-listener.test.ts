@@ -1,0 +1,44 @@
+// A live source through toNodeListener on a real node:http server: answers that come asynchronously.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSitemapHandler } from '../../../src/core/serve/handler.js';
+import { liveSource } from '../../../src/core/serve/live-source.js';
+import { toNodeListener } from '../../../src/node/serve/node-listener.js';
+import { listen } from '../../helpers/serve.js';
+
+const BASE = 'https://www.example.com/';
+
+test('a live source behind node:http: the index, children negotiated, a failing child 503 with Retry-After', async (t) => {
+  const source = liveSource({
+    baseUrl: BASE,
+    count: () => 25,
+    maxUrls: 10,
+    async *range({ offset, limit }) {
+      for (let i = offset; i < Math.min(25, offset + limit); i++) yield { loc: `${BASE}p/${i}` };
+    },
+  });
+  const server = await listen(toNodeListener(createSitemapHandler({ source, baseUrl: BASE })));
+  t.after(() => server.close());
+  const index = await fetch(`${server.origin}/sitemap.xml`);
+  assert.equal(index.status, 200);
+  assert.equal([...(await index.text()).matchAll(/<sitemap>/g)].length, 3);
+  const child = await fetch(`${server.origin}/sitemap-00002.xml`);
+  assert.equal(child.headers.get('content-encoding'), 'gzip');
+  assert.match(await child.text(), /p\/19<\/loc><\/url>\n<\/urlset>/);
+  // A source that fails: 503, the error not leaked.
+  const failing = liveSource({
+    baseUrl: BASE,
+    count: () => 25,
+    maxUrls: 10,
+    // eslint-disable-next-line require-yield
+    range: async function* () {
+      throw new Error('database gone');
+    },
+  });
+  const server2 = await listen(toNodeListener(createSitemapHandler({ source: failing })));
+  t.after(() => server2.close());
+  const unavailable = await fetch(`${server2.origin}/sitemap-00003.xml.gz`);
+  assert.equal(unavailable.status, 503);
+  assert.ok(Number(unavailable.headers.get('retry-after')) > 0);
+  assert.doesNotMatch(await unavailable.text(), /database/);
+});
