@@ -27,6 +27,15 @@ export type DateInput = Date | number | string;
 
 export const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
 export type Changefreq = (typeof CHANGEFREQS)[number];
+const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
+
+/** One of the seven changefreq values, as written (they are lower case). */
+export function isChangefreq(value: string): value is Changefreq {
+  return CHANGEFREQ_SET.has(value);
+}
+
+/** sitemaps.org protocol: a `<loc>` "must be less than 2,048 characters". */
+export const MAX_LOC_LENGTH = 2_047;
 
 /** Google image sitemap 1.1. Only `loc` is still used by Google; the rest are deprecated but valid. */
 export interface ImageEntry {
@@ -151,7 +160,7 @@ export const LIMITS_PROFILES: Readonly<Record<LimitsProfileName, Readonly<Limits
     maxBytesPerIndex: 52_428_800,
     maxNewsPerSitemap: 1_000,
     maxImagesPerUrl: 1_000,
-    maxLocLength: 2_047,
+    maxLocLength: MAX_LOC_LENGTH,
   },
   // The seed documents' (2008) wording: 10 MB (10,485,760 bytes), at most 1,000 sitemaps per index.
   legacy: {
@@ -161,6 +170,6 @@ export const LIMITS_PROFILES: Readonly<Record<LimitsProfileName, Readonly<Limits
     maxBytesPerIndex: 10_485_760,
     maxNewsPerSitemap: 1_000,
     maxImagesPerUrl: 1_000,
-    maxLocLength: 2_047,
+    maxLocLength: MAX_LOC_LENGTH,
   },
 };

@@ -49,7 +49,7 @@
 
 import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
-import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
+import { CHANGEFREQS, NS, isChangefreq, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
@@ -58,7 +58,7 @@ import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } 
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
-import { isBlank, isChangefreq, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
+import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({

@@ -236,7 +236,8 @@ export class ProtocolChecker {
 
   private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean): void {
     // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
-    if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
+    const max = this.options.limits.maxLocLength;
+    if (loc.length > max) this.report('loc/too-long', `the URL is ${loc.length} characters long; at most ${max} are allowed`, at, 'use a shorter URL');
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
     const unencoded = !encoded && NOT_URI_CHAR.test(loc);
     const scope = this.scope;

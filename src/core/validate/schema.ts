@@ -3,7 +3,7 @@
 // as data for the structure checker (structure.ts). Each complex type is a sequence of particles, as
 // in the schemas; `other` is the `<xsd:any namespace="##other" processContents="strict">` wildcard.
 
-import { NS } from '../model.js';
+import { CHANGEFREQS, MAX_LOC_LENGTH, NS } from '../model.js';
 import {
   anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, type SimpleTypeCheck,
 } from './xsd-types.js';
@@ -55,9 +55,10 @@ const ALLOW_DENY = oneOf(['allow', 'deny']);
 // ---- sitemap.xsd and siteindex.xsd ------------------------------------------------------------------
 
 const S = NS.sitemap;
-const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, 2048)), 'a URI of 12 to 2,048 characters'));
+// sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048").
+const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_LOC_LENGTH + 1)), 'a URI of 12 to 2,048 characters'));
 const LASTMOD = el(S, 'lastmod', DATE);
-const CHANGEFREQ = el(S, 'changefreq', simple(oneOf(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']), 'one of always, hourly, daily, weekly, monthly, yearly, never'));
+const CHANGEFREQ = el(S, 'changefreq', simple(oneOf(CHANGEFREQS), `one of ${CHANGEFREQS.join(', ')}`));
 const PRIORITY = el(S, 'priority', simple(decimalIn(0, 1), 'a decimal from 0.0 to 1.0'));
 
 const URL = el(S, 'url', { sequence: [one(LOC), optional(LASTMOD), optional(CHANGEFREQ), optional(PRIORITY), OTHER] });

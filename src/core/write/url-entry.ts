@@ -2,7 +2,7 @@
 // sitemap.xsd and Google's extension schemas. Invalid values are refused with the value named,
 // never silently replaced.
 
-import { CHANGEFREQS, NS, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
+import { CHANGEFREQS, NS, isChangefreq, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
@@ -29,7 +29,6 @@ export function namespaceDeclarations(mask: number): string {
   return out;
 }
 
-const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 // xsd:decimal lexical space, without a minus sign (priority is 0.0 to 1.0).
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 // hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
@@ -332,8 +331,8 @@ function attribute(value: unknown, field: string): string {
 }
 
 function changefreq(value: unknown): Changefreq {
-  if (typeof value === 'string' && CHANGEFREQ_SET.has(value)) return value as Changefreq;
-  const hint = typeof value === 'string' && CHANGEFREQ_SET.has(value.trim().toLowerCase()) ? ` (write it as "${value.trim().toLowerCase()}")` : '';
+  if (typeof value === 'string' && isChangefreq(value)) return value;
+  const hint = typeof value === 'string' && isChangefreq(value.trim().toLowerCase()) ? ` (write it as "${value.trim().toLowerCase()}")` : '';
   throw new InvalidValueError('changefreq/invalid', 'changefreq', value, `changefreq ${quoteValue(value)} is not one of ${CHANGEFREQS.join(', ')}${hint}`);
 }
 
