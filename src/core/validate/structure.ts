@@ -12,7 +12,7 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDecl, type Particle } from './schema.js';
+import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDecl, type Particle } from '../vocabulary.js';
 import { isBlank } from '../read/values.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';

@@ -1,12 +1,13 @@
 // One `<url>` element: validates every value of a UrlEntry and serialises it in the element order of
-// sitemap.xsd and Google's extension schemas. Invalid values are refused with the value named,
-// never silently replaced.
+// sitemap.xsd and Google's extension schemas (vocabulary.ts; test/core/vocabulary.test.ts holds the
+// two equal). Invalid values are refused with the value named, never silently replaced.
 
 import { CHANGEFREQS, NS, isChangefreq, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
+import { BOUNDS, NEWS_ACCESS, NEWS_GENRES, PLATFORMS, PRICE_TYPES, RELATIONSHIPS, RESOLUTIONS, TV_VIDEO_TYPES, VIDEO_ID_TYPES } from '../vocabulary.js';
 
 /** Bit flags of the extension namespaces a piece of XML uses. */
 export const NS_IMAGE = 1;
@@ -35,12 +36,11 @@ const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
 // sitemap-news.xsd: language is zh-cn, zh-tw or an ISO 639 code of two or three letters.
 const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
-const NEWS_GENRES: ReadonlySet<string> = new Set(['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated']);
 const STOCK_TICKER = /^\w+:\w+$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const CURRENCY = /^[A-Z]{3}$/;
-const VIDEO_ID_TYPES: ReadonlySet<string> = new Set(['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url']);
-const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 'interview', 'news', 'other']);
+/** The forms of an enumeration the model holds: the lower-case ones, where the schema takes other cases too. */
+const lowerCase = (values: readonly string[]): readonly string[] => values.filter((v) => v === v.toLowerCase());
 
 export interface UrlEntrySerializerOptions {
   limits: Readonly<Limits>;
@@ -165,8 +165,8 @@ export class UrlEntrySerializer {
     // sitemap-video.xsd sequence order.
     let xml = this.open(NS_VIDEO, 'video:video') + '>';
     xml += '<video:thumbnail_loc>' + escapeXml(this.url(v.thumbnailLoc, 'video:thumbnail_loc', false)) + '</video:thumbnail_loc>';
-    xml += '<video:title>' + text(v.title, 'video:title', 100) + '</video:title>';
-    xml += '<video:description>' + text(v.description, 'video:description', 2048) + '</video:description>';
+    xml += '<video:title>' + text(v.title, 'video:title', BOUNDS.videoTitle) + '</video:title>';
+    xml += '<video:description>' + text(v.description, 'video:description', BOUNDS.videoDescription) + '</video:description>';
     if (v.contentLoc != null) xml += '<video:content_loc>' + escapeXml(this.url(v.contentLoc, 'video:content_loc', false)) + '</video:content_loc>';
     if (v.playerLoc != null) {
       xml += '<video:player_loc';
@@ -174,13 +174,13 @@ export class UrlEntrySerializer {
       if (v.playerLocAutoplay != null) xml += ' autoplay="' + attribute(v.playerLocAutoplay, 'video:player_loc@autoplay') + '"';
       xml += '>' + escapeXml(this.url(v.playerLoc, 'video:player_loc', false)) + '</video:player_loc>';
     }
-    if (v.duration != null) xml += '<video:duration>' + integer(v.duration, 'video:duration', 0, 28_800) + '</video:duration>';
+    if (v.duration != null) xml += '<video:duration>' + integer(v.duration, 'video:duration', 0, BOUNDS.videoDuration) + '</video:duration>';
     if (v.expirationDate != null) xml += '<video:expiration_date>' + date(v.expirationDate, 'video:expiration_date') + '</video:expiration_date>';
     if (v.rating != null) xml += '<video:rating>' + decimal(v.rating, 'video:rating', 0, 5) + '</video:rating>';
     if (v.contentSegmentLocs != null) {
       for (const segment of list(v.contentSegmentLocs, 'video:content_segment_loc')) {
         xml += '<video:content_segment_loc';
-        if (segment.duration != null) xml += ' duration="' + integer(segment.duration, 'video:content_segment_loc@duration', 0, 28_800) + '"';
+        if (segment.duration != null) xml += ' duration="' + integer(segment.duration, 'video:content_segment_loc@duration', 0, BOUNDS.videoDuration) + '"';
         xml += '>' + escapeXml(this.url(segment.loc, 'video:content_segment_loc', false)) + '</video:content_segment_loc>';
       }
     }
@@ -188,10 +188,10 @@ export class UrlEntrySerializer {
     if (v.publicationDate != null) xml += '<video:publication_date>' + date(v.publicationDate, 'video:publication_date') + '</video:publication_date>';
     if (v.tags != null) {
       const tags = list(v.tags, 'video:tag');
-      if (tags.length > 32) throw new InvalidValueError('video:tag/too-many', 'video:tag', tags.length, `${tags.length} tags; a video has at most 32`);
+      if (tags.length > BOUNDS.videoTags) throw new InvalidValueError('video:tag/too-many', 'video:tag', tags.length, `${tags.length} tags; a video has at most ${BOUNDS.videoTags}`);
       for (const tag of tags) xml += '<video:tag>' + text(tag, 'video:tag') + '</video:tag>';
     }
-    if (v.category != null) xml += '<video:category>' + text(v.category, 'video:category', 256) + '</video:category>';
+    if (v.category != null) xml += '<video:category>' + text(v.category, 'video:category', BOUNDS.videoCategory) + '</video:category>';
     if (v.familyFriendly != null) xml += '<video:family_friendly>' + yesNo(v.familyFriendly, 'video:family_friendly') + '</video:family_friendly>';
     if (v.restriction != null) {
       const countries = list(v.restriction.countries, 'video:restriction');
@@ -213,8 +213,8 @@ export class UrlEntrySerializer {
           throw new InvalidValueError('video:price/invalid', 'video:price@currency', price.currency, `currency ${quoteValue(price.currency)} is not an ISO 4217 code of three capital letters`);
         }
         xml += '<video:price currency="' + price.currency + '"';
-        if (price.type != null) xml += ' type="' + oneOf(price.type, ['rent', 'purchase'], 'video:price@type') + '"';
-        if (price.resolution != null) xml += ' resolution="' + oneOf(price.resolution, ['hd', 'sd'], 'video:price@resolution') + '"';
+        if (price.type != null) xml += ' type="' + oneOf(price.type, lowerCase(PRICE_TYPES), 'video:price@type') + '"';
+        if (price.resolution != null) xml += ' resolution="' + oneOf(price.resolution, lowerCase(RESOLUTIONS), 'video:price@resolution') + '"';
         xml += '>' + decimal(price.value, 'video:price', 0, Number.MAX_SAFE_INTEGER) + '</video:price>';
       }
     }
@@ -227,7 +227,7 @@ export class UrlEntrySerializer {
     if (v.tvshow != null) {
       const tv = v.tvshow;
       xml += '<video:tvshow><video:show_title>' + text(tv.showTitle, 'video:show_title') + '</video:show_title>';
-      xml += '<video:video_type>' + oneOf(tv.videoType, [...TV_VIDEO_TYPES], 'video:video_type') + '</video:video_type>';
+      xml += '<video:video_type>' + oneOf(tv.videoType, TV_VIDEO_TYPES, 'video:video_type') + '</video:video_type>';
       if (tv.episodeTitle != null) xml += '<video:episode_title>' + text(tv.episodeTitle, 'video:episode_title') + '</video:episode_title>';
       if (tv.seasonNumber != null) xml += '<video:season_number>' + integer(tv.seasonNumber, 'video:season_number', 1, Number.MAX_SAFE_INTEGER) + '</video:season_number>';
       if (tv.episodeNumber != null) xml += '<video:episode_number>' + integer(tv.episodeNumber, 'video:episode_number', 1, Number.MAX_SAFE_INTEGER) + '</video:episode_number>';
@@ -236,14 +236,14 @@ export class UrlEntrySerializer {
     }
     if (v.platform != null) {
       const platforms = list(v.platform.platforms, 'video:platform');
-      for (const p of platforms) oneOf(p, ['web', 'mobile', 'tv'], 'video:platform');
+      for (const p of platforms) oneOf(p, PLATFORMS, 'video:platform');
       xml += '<video:platform relationship="' + relationship(v.platform.relationship, 'video:platform') + '">' + platforms.join(' ') + '</video:platform>';
     }
     if (v.live != null) xml += '<video:live>' + yesNo(v.live, 'video:live') + '</video:live>';
     if (v.ids != null) {
       for (const id of list(v.ids, 'video:id')) {
-        if (!VIDEO_ID_TYPES.has(id.type)) {
-          throw new InvalidValueError('video:id/invalid', 'video:id@type', id.type, `video:id type ${quoteValue(id.type)} is not one of ${[...VIDEO_ID_TYPES].join(', ')}`);
+        if (!(VIDEO_ID_TYPES as readonly string[]).includes(id.type)) {
+          throw new InvalidValueError('video:id/invalid', 'video:id@type', id.type, `video:id type ${quoteValue(id.type)} is not one of ${VIDEO_ID_TYPES.join(', ')}`);
         }
         xml += '<video:id type="' + id.type + '">' + text(id.value, 'video:id') + '</video:id>';
       }
@@ -264,12 +264,12 @@ export class UrlEntrySerializer {
     // sitemap-news.xsd order: publication, access, genres, publication_date, title, keywords, stock_tickers
     // (geo_locations is not in the schema: Google dropped it)
     let xml = this.open(NS_NEWS, 'news:news') + '><news:publication><news:name>' + name + '</news:name><news:language>' + language + '</news:language></news:publication>';
-    if (n.access != null) xml += '<news:access>' + oneOf(n.access, ['Subscription', 'Registration'], 'news:access') + '</news:access>';
+    if (n.access != null) xml += '<news:access>' + oneOf(n.access, NEWS_ACCESS, 'news:access') + '</news:access>';
     if (n.genres != null) {
       const genres = list(n.genres, 'news:genres');
       for (const genre of genres) {
-        if (!NEWS_GENRES.has(genre)) {
-          throw new InvalidValueError('news:genres/invalid', 'news:genres', genre, `news genre ${quoteValue(genre)} is not one of ${[...NEWS_GENRES].join(', ')}`);
+        if (!(NEWS_GENRES as readonly string[]).includes(genre)) {
+          throw new InvalidValueError('news:genres/invalid', 'news:genres', genre, `news genre ${quoteValue(genre)} is not one of ${NEWS_GENRES.join(', ')}`);
         }
       }
       xml += '<news:genres>' + genres.join(', ') + '</news:genres>';
@@ -279,7 +279,7 @@ export class UrlEntrySerializer {
     if (n.keywords != null) xml += '<news:keywords>' + list(n.keywords, 'news:keywords').map((k) => text(k, 'news:keywords')).join(', ') + '</news:keywords>';
     if (n.stockTickers != null) {
       const tickers = list(n.stockTickers, 'news:stock_tickers');
-      if (tickers.length > 5) throw new InvalidValueError('news:stock_tickers/too-many', 'news:stock_tickers', tickers.length, `${tickers.length} stock tickers; at most 5`);
+      if (tickers.length > BOUNDS.stockTickers) throw new InvalidValueError('news:stock_tickers/too-many', 'news:stock_tickers', tickers.length, `${tickers.length} stock tickers; at most ${BOUNDS.stockTickers}`);
       for (const t of tickers) {
         if (typeof t !== 'string' || !STOCK_TICKER.test(t)) {
           throw new InvalidValueError('news:stock_tickers/invalid', 'news:stock_tickers', t, `stock ticker ${quoteValue(t)} is not of the form EXCHANGE:SYMBOL`);
@@ -385,7 +385,7 @@ function yesNo(value: unknown, field: string): string {
 }
 
 function relationship(value: unknown, field: string): string {
-  return oneOf(value, ['allow', 'deny'], `${field}@relationship`);
+  return oneOf(value, RELATIONSHIPS, `${field}@relationship`);
 }
 
 function oneOf(value: unknown, allowed: readonly string[], field: string): string {
