@@ -15,14 +15,16 @@ import {
 } from './validate/xsd-types.js';
 
 /**
- * How a value is held in the model: text; a JavaScript number; a number or its decimal text
- * (priority, price); a DateInput; a list of texts (written comma- or space-separated).
+ * How a value is held in the model: text; a whole or a decimal number; a number or its decimal text
+ * (priority, price); a DateInput; a list of texts, written comma- or space-separated.
  */
-export type ModelValue = 'string' | 'number' | 'numeric' | 'date' | 'list';
+export type ModelValue = 'string' | 'integer' | 'decimal' | 'numeric' | 'date' | 'commaList' | 'spaceList';
 
 export interface AttributeDecl {
   readonly required: boolean;
   readonly check: SimpleTypeCheck;
+  /** The closed set its value is one of, as the schema writes it (the reader checks it). */
+  readonly values?: readonly string[];
   /** The model property it fills (absent: not in the model, as xhtml:link's rel). */
   readonly prop?: string;
   readonly as?: ModelValue;
@@ -60,6 +62,8 @@ export interface TypeDecl {
   readonly text?: SimpleTypeCheck;
   /** What the text must be, for messages ("an xsd:date or xsd:dateTime"). */
   readonly textWhat?: string;
+  /** The closed set the text (or each item of a list) is one of, as the schema writes it (the reader checks it). */
+  readonly values?: readonly string[];
   readonly attributes?: Readonly<Record<string, AttributeDecl>>;
 }
 
@@ -101,15 +105,16 @@ const optional = (element: ElementDecl, max = 1): Particle => ({ element, min: 0
 const OTHER: Particle = { other: true, min: 0, max: UNBOUNDED };
 const attr = (check: SimpleTypeCheck, required = false, prop?: string, as: ModelValue = 'string'): AttributeDecl =>
   (prop === undefined ? { required, check } : { required, check, prop, as });
+const enumerated = (values: readonly string[], required: boolean, prop: string): AttributeDecl => ({ ...attr(oneOf(values), required, prop), values });
+const enumeration = (values: readonly string[], what = `one of ${values.join(', ')}`): TypeDecl => ({ ...simple(oneOf(values), what), values });
 const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });
 const atMost = (n: number): string => `text of at most ${n.toLocaleString('en-US')} characters`;
 
 const URI = simple(anyUri, 'a URI');
 const STRING = simple(anyString, 'text');
 const DATE = simple(dateOrDateTime, 'an xsd:date or xsd:dateTime');
-const YES_OR_NO = simple(oneOf(YES_NO), 'yes or no');
+const YES_OR_NO = enumeration(YES_NO, 'yes or no');
 const COUNT = simple(integerIn(1, Number.MAX_SAFE_INTEGER), 'an integer of at least 1');
-const ALLOW_DENY = oneOf(RELATIONSHIPS);
 const DURATION = integerIn(0, BOUNDS.videoDuration);
 
 // ---- sitemap.xsd and siteindex.xsd ------------------------------------------------------------------
@@ -118,7 +123,7 @@ const S = NS.sitemap;
 // sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048").
 const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_LOC_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
 const LASTMOD = el(S, 'lastmod', DATE, text('lastmod', 'date'));
-const CHANGEFREQ = el(S, 'changefreq', simple(oneOf(CHANGEFREQS), `one of ${CHANGEFREQS.join(', ')}`), text('changefreq'));
+const CHANGEFREQ = el(S, 'changefreq', enumeration(CHANGEFREQS), text('changefreq'));
 const PRIORITY = el(S, 'priority', simple(decimalIn(0, 1), 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));
 
 export const URL_ELEMENT = el(S, 'url', { sequence: [one(LOC), optional(LASTMOD), optional(CHANGEFREQ), optional(PRIORITY), OTHER] });
@@ -146,10 +151,10 @@ const V = NS.video;
 const TVSHOW = el(V, 'tvshow', {
   sequence: [
     one(el(V, 'show_title', STRING, text('showTitle'))),
-    one(el(V, 'video_type', simple(oneOf(TV_VIDEO_TYPES), `one of ${TV_VIDEO_TYPES.join(', ')}`), text('videoType'))),
+    one(el(V, 'video_type', enumeration(TV_VIDEO_TYPES), text('videoType'))),
     optional(el(V, 'episode_title', STRING, text('episodeTitle'))),
-    optional(el(V, 'season_number', COUNT, text('seasonNumber', 'number'))),
-    optional(el(V, 'episode_number', COUNT, text('episodeNumber', 'number'))),
+    optional(el(V, 'season_number', COUNT, text('seasonNumber', 'integer'))),
+    optional(el(V, 'episode_number', COUNT, text('episodeNumber', 'integer'))),
     optional(el(V, 'premier_date', DATE, text('premierDate', 'date'))),
   ],
 }, { prop: 'tvshow' });
@@ -160,35 +165,38 @@ export const VIDEO = el(V, 'video', {
     one(el(V, 'description', simple(maxLength(BOUNDS.videoDescription), atMost(BOUNDS.videoDescription)), text('description'))),
     optional(el(V, 'content_loc', URI, text('contentLoc'))),
     optional(el(V, 'player_loc', simple(anyUri, 'a URI', {
-      allow_embed: attr(oneOf(YES_NO), false, 'playerLocAllowEmbed'), autoplay: attr(anyString, false, 'playerLocAutoplay'),
+      allow_embed: enumerated(YES_NO, false, 'playerLocAllowEmbed'), autoplay: attr(anyString, false, 'playerLocAutoplay'),
     }), text('playerLoc'))),
-    optional(el(V, 'duration', simple(DURATION, `whole seconds from 0 to ${BOUNDS.videoDuration.toLocaleString('en-US')}`), text('duration', 'number'))),
+    optional(el(V, 'duration', simple(DURATION, `whole seconds from 0 to ${BOUNDS.videoDuration.toLocaleString('en-US')}`), text('duration', 'integer'))),
     optional(el(V, 'expiration_date', DATE, text('expirationDate', 'date'))),
-    optional(el(V, 'rating', simple(decimalIn(0, 5), 'a decimal from 0.0 to 5.0'), text('rating', 'number'))),
-    optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: attr(DURATION, false, 'duration', 'number') }),
+    optional(el(V, 'rating', simple(decimalIn(0, 5), 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
+    optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: attr(DURATION, false, 'duration', 'integer') }),
       { prop: 'contentSegmentLocs', textProp: 'loc', as: 'string' }), UNBOUNDED),
-    optional(el(V, 'view_count', simple(integerIn(0, Number.MAX_SAFE_INTEGER), 'a whole number'), text('viewCount', 'number'))),
+    optional(el(V, 'view_count', simple(integerIn(0, Number.MAX_SAFE_INTEGER), 'a whole number'), text('viewCount', 'integer'))),
     optional(el(V, 'publication_date', DATE, text('publicationDate', 'date'))),
     optional(el(V, 'tag', STRING, text('tags')), BOUNDS.videoTags),
     optional(el(V, 'category', simple(maxLength(BOUNDS.videoCategory), atMost(BOUNDS.videoCategory)), text('category'))),
     optional(el(V, 'family_friendly', YES_OR_NO, text('familyFriendly'))),
     optional(el(V, 'restriction', simple(matching('([A-Z]{2}( +[A-Z]{2})*)?', 'a list of ISO 3166 country codes'), 'country codes', {
-      relationship: attr(ALLOW_DENY, true, 'relationship'),
-    }), { prop: 'restriction', textProp: 'countries', as: 'list' })),
+      relationship: enumerated(RELATIONSHIPS, true, 'relationship'),
+    }), { prop: 'restriction', textProp: 'countries', as: 'spaceList' })),
     optional(el(V, 'gallery_loc', simple(anyUri, 'a URI', { title: attr(anyString, false, 'galleryLocTitle') }), text('galleryLoc'))),
     optional(el(V, 'price', simple(anyString, 'text', {
       currency: { ...attr(matching('[A-Z]{3}', 'an ISO 4217 currency code'), false, 'currency'), modelRequired: true },
-      type: attr(oneOf(PRICE_TYPES), false, 'type'),
-      resolution: attr(oneOf(RESOLUTIONS), false, 'resolution'),
+      type: enumerated(PRICE_TYPES, false, 'type'),
+      resolution: enumerated(RESOLUTIONS, false, 'resolution'),
     }), { prop: 'prices', textProp: 'value', as: 'numeric' }), UNBOUNDED),
     optional(el(V, 'requires_subscription', YES_OR_NO, text('requiresSubscription'))),
     optional(el(V, 'uploader', simple(anyString, 'text', { info: attr(anyUri, false, 'uploaderInfo') }), text('uploader'))),
     optional(TVSHOW),
-    optional(el(V, 'platform', simple(matching(`((${PLATFORMS.join('|')})( (${PLATFORMS.join('|')}))*)?`, `a list of ${PLATFORMS.join(', ')}`), 'platforms', {
-      relationship: attr(ALLOW_DENY, true, 'relationship'),
-    }), { prop: 'platform', textProp: 'platforms', as: 'list' })),
+    optional(el(V, 'platform', {
+      ...simple(matching(`((${PLATFORMS.join('|')})( (${PLATFORMS.join('|')}))*)?`, `a list of ${PLATFORMS.join(', ')}`), 'platforms', {
+        relationship: enumerated(RELATIONSHIPS, true, 'relationship'),
+      }),
+      values: PLATFORMS,
+    }, { prop: 'platform', textProp: 'platforms', as: 'spaceList' })),
     optional(el(V, 'live', YES_OR_NO, text('live'))),
-    optional(el(V, 'id', simple(anyString, 'text', { type: attr(oneOf(VIDEO_ID_TYPES), true, 'type') }), { prop: 'ids', textProp: 'value', as: 'string' }), UNBOUNDED),
+    optional(el(V, 'id', simple(anyString, 'text', { type: enumerated(VIDEO_ID_TYPES, true, 'type') }), { prop: 'ids', textProp: 'value', as: 'string' }), UNBOUNDED),
   ],
 }, { prop: 'videos' });
 
@@ -204,12 +212,12 @@ export const NEWS = el(N, 'news', {
         one(el(N, 'language', simple(matching('zh-cn|zh-tw|([a-z]{2,3})', 'an ISO 639 language code (or zh-cn, zh-tw)'), 'a language code'), text('language'))),
       ],
     }, { prop: 'publication' })),
-    optional(el(N, 'access', simple(oneOf(NEWS_ACCESS), NEWS_ACCESS.join(' or ')), text('access'))),
-    optional(el(N, 'genres', simple(matching(`${GENRE}(, *${GENRE})*`, `a comma-separated list of ${NEWS_GENRES.join(', ')}`), 'genres'), text('genres', 'list'))),
+    optional(el(N, 'access', enumeration(NEWS_ACCESS, NEWS_ACCESS.join(' or ')), text('access'))),
+    optional(el(N, 'genres', simple(matching(`${GENRE}(, *${GENRE})*`, `a comma-separated list of ${NEWS_GENRES.join(', ')}`), 'genres'), text('genres', 'commaList'))),
     one(el(N, 'publication_date', DATE, text('publicationDate', 'date'))),
     one(el(N, 'title', STRING, text('title'))),
-    optional(el(N, 'keywords', STRING, text('keywords', 'list'))),
-    optional(el(N, 'stock_tickers', simple(matching(`(\\w+:\\w+(, *\\w+:\\w+){0,${BOUNDS.stockTickers - 1}})?`, `up to ${BOUNDS.stockTickers} tickers such as NASDAQ:AMAT`), 'tickers'), text('stockTickers', 'list'))),
+    optional(el(N, 'keywords', STRING, text('keywords', 'commaList'))),
+    optional(el(N, 'stock_tickers', simple(matching(`(\\w+:\\w+(, *\\w+:\\w+){0,${BOUNDS.stockTickers - 1}})?`, `up to ${BOUNDS.stockTickers} tickers such as NASDAQ:AMAT`), 'tickers'), text('stockTickers', 'commaList'))),
   ],
 }, { prop: 'news' });
 

@@ -23,7 +23,8 @@ const str: Shape = { kind: 'string' };
 const arrayOf = (of: Shape): Shape => ({ kind: 'array', of });
 /** A DateInput, a priority or a price: JSON has no Date, so a string or epoch milliseconds. */
 const VALUE_SHAPES: Readonly<Record<ModelValue, Shape>> = {
-  string: str, number: { kind: 'number' }, numeric: { kind: 'stringOrNumber' }, date: { kind: 'stringOrNumber' }, list: arrayOf(str),
+  string: str, integer: { kind: 'number' }, decimal: { kind: 'number' }, numeric: { kind: 'stringOrNumber' }, date: { kind: 'stringOrNumber' },
+  commaList: arrayOf(str), spaceList: arrayOf(str),
 };
 
 function addAttributes(fields: Map<string, Field>, decl: ElementDecl): void {
