@@ -20,11 +20,21 @@ import {
  */
 export type ModelValue = 'string' | 'integer' | 'decimal' | 'numeric' | 'date' | 'commaList' | 'spaceList';
 
-export interface AttributeDecl {
+/** What the reader and the writer check of a value beyond its simple type (`check`, the schema's). */
+export interface ValueFacets {
+  /** The closed set it is one of (each item, for a list), as the schema writes it. */
+  readonly values?: readonly string[];
+  /** The bounds of a number (the writer's FIELD/out-of-range). */
+  readonly range?: readonly [min: number, max: number];
+  /** At most this many characters, as JavaScript counts them (the writer's FIELD/too-long). */
+  readonly maxLength?: number;
+  /** At most this many items of a list (the writer's FIELD/too-many). */
+  readonly maxItems?: number;
+}
+
+export interface AttributeDecl extends ValueFacets {
   readonly required: boolean;
   readonly check: SimpleTypeCheck;
-  /** The closed set its value is one of, as the schema writes it (the reader checks it). */
-  readonly values?: readonly string[];
   /** The model property it fills (absent: not in the model, as xhtml:link's rel). */
   readonly prop?: string;
   readonly as?: ModelValue;
@@ -57,13 +67,11 @@ export interface Particle {
 }
 
 /** Element-only content (a sequence), or simple content (text of a simple type); both may have attributes. */
-export interface TypeDecl {
+export interface TypeDecl extends ValueFacets {
   readonly sequence?: readonly Particle[];
   readonly text?: SimpleTypeCheck;
   /** What the text must be, for messages ("an xsd:date or xsd:dateTime"). */
   readonly textWhat?: string;
-  /** The closed set the text (or each item of a list) is one of, as the schema writes it (the reader checks it). */
-  readonly values?: readonly string[];
   readonly attributes?: Readonly<Record<string, AttributeDecl>>;
 }
 
@@ -108,14 +116,16 @@ const attr = (check: SimpleTypeCheck, required = false, prop?: string, as: Model
 const enumerated = (values: readonly string[], required: boolean, prop: string): AttributeDecl => ({ ...attr(oneOf(values), required, prop), values });
 const enumeration = (values: readonly string[], what = `one of ${values.join(', ')}`): TypeDecl => ({ ...simple(oneOf(values), what), values });
 const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });
-const atMost = (n: number): string => `text of at most ${n.toLocaleString('en-US')} characters`;
+const atMost = (n: number): TypeDecl => ({ ...simple(maxLength(n), `text of at most ${n.toLocaleString('en-US')} characters`), maxLength: n });
+const integer = (min: number, max: number, what: string): TypeDecl => ({ ...simple(integerIn(min, max), what), range: [min, max] });
+const decimal = (min: number, max: number, what: string): TypeDecl => ({ ...simple(decimalIn(min, max), what), range: [min, max] });
 
 const URI = simple(anyUri, 'a URI');
 const STRING = simple(anyString, 'text');
 const DATE = simple(dateOrDateTime, 'an xsd:date or xsd:dateTime');
 const YES_OR_NO = enumeration(YES_NO, 'yes or no');
-const COUNT = simple(integerIn(1, Number.MAX_SAFE_INTEGER), 'an integer of at least 1');
-const DURATION = integerIn(0, BOUNDS.videoDuration);
+const COUNT = integer(1, Number.MAX_SAFE_INTEGER, 'an integer of at least 1');
+const DURATION = integer(0, BOUNDS.videoDuration, `whole seconds from 0 to ${BOUNDS.videoDuration.toLocaleString('en-US')}`);
 
 // ---- sitemap.xsd and siteindex.xsd ------------------------------------------------------------------
 
@@ -124,7 +134,7 @@ const S = NS.sitemap;
 const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_LOC_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
 const LASTMOD = el(S, 'lastmod', DATE, text('lastmod', 'date'));
 const CHANGEFREQ = el(S, 'changefreq', enumeration(CHANGEFREQS), text('changefreq'));
-const PRIORITY = el(S, 'priority', simple(decimalIn(0, 1), 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));
+const PRIORITY = el(S, 'priority', decimal(0, 1, 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));
 
 export const URL_ELEMENT = el(S, 'url', { sequence: [one(LOC), optional(LASTMOD), optional(CHANGEFREQ), optional(PRIORITY), OTHER] });
 export const URLSET = el(S, 'urlset', { sequence: [OTHER, { element: URL_ELEMENT, min: 1, max: UNBOUNDED }] });
@@ -161,33 +171,35 @@ const TVSHOW = el(V, 'tvshow', {
 export const VIDEO = el(V, 'video', {
   sequence: [
     one(el(V, 'thumbnail_loc', URI, text('thumbnailLoc'))),
-    one(el(V, 'title', simple(maxLength(BOUNDS.videoTitle), atMost(BOUNDS.videoTitle)), text('title'))),
-    one(el(V, 'description', simple(maxLength(BOUNDS.videoDescription), atMost(BOUNDS.videoDescription)), text('description'))),
+    one(el(V, 'title', atMost(BOUNDS.videoTitle), text('title'))),
+    one(el(V, 'description', atMost(BOUNDS.videoDescription), text('description'))),
     optional(el(V, 'content_loc', URI, text('contentLoc'))),
     optional(el(V, 'player_loc', simple(anyUri, 'a URI', {
       allow_embed: enumerated(YES_NO, false, 'playerLocAllowEmbed'), autoplay: attr(anyString, false, 'playerLocAutoplay'),
     }), text('playerLoc'))),
-    optional(el(V, 'duration', simple(DURATION, `whole seconds from 0 to ${BOUNDS.videoDuration.toLocaleString('en-US')}`), text('duration', 'integer'))),
+    optional(el(V, 'duration', DURATION, text('duration', 'integer'))),
     optional(el(V, 'expiration_date', DATE, text('expirationDate', 'date'))),
-    optional(el(V, 'rating', simple(decimalIn(0, 5), 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
-    optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: attr(DURATION, false, 'duration', 'integer') }),
+    optional(el(V, 'rating', decimal(0, 5, 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
+    optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: { required: false, check: integerIn(0, BOUNDS.videoDuration), range: [0, BOUNDS.videoDuration], prop: 'duration', as: 'integer' } }),
       { prop: 'contentSegmentLocs', textProp: 'loc', as: 'string' }), UNBOUNDED),
-    optional(el(V, 'view_count', simple(integerIn(0, Number.MAX_SAFE_INTEGER), 'a whole number'), text('viewCount', 'integer'))),
+    optional(el(V, 'view_count', integer(0, Number.MAX_SAFE_INTEGER, 'a whole number'), text('viewCount', 'integer'))),
     optional(el(V, 'publication_date', DATE, text('publicationDate', 'date'))),
     optional(el(V, 'tag', STRING, text('tags')), BOUNDS.videoTags),
-    optional(el(V, 'category', simple(maxLength(BOUNDS.videoCategory), atMost(BOUNDS.videoCategory)), text('category'))),
+    optional(el(V, 'category', atMost(BOUNDS.videoCategory), text('category'))),
     optional(el(V, 'family_friendly', YES_OR_NO, text('familyFriendly'))),
     optional(el(V, 'restriction', simple(matching('([A-Z]{2}( +[A-Z]{2})*)?', 'a list of ISO 3166 country codes'), 'country codes', {
       relationship: enumerated(RELATIONSHIPS, true, 'relationship'),
     }), { prop: 'restriction', textProp: 'countries', as: 'spaceList' })),
     optional(el(V, 'gallery_loc', simple(anyUri, 'a URI', { title: attr(anyString, false, 'galleryLocTitle') }), text('galleryLoc'))),
-    optional(el(V, 'price', simple(anyString, 'text', {
+    // xsd:string in the schema; the writer takes a decimal number.
+    optional(el(V, 'price', { ...simple(anyString, 'text', {
       currency: { ...attr(matching('[A-Z]{3}', 'an ISO 4217 currency code'), false, 'currency'), modelRequired: true },
       type: enumerated(PRICE_TYPES, false, 'type'),
       resolution: enumerated(RESOLUTIONS, false, 'resolution'),
-    }), { prop: 'prices', textProp: 'value', as: 'numeric' }), UNBOUNDED),
+    }), range: [0, Number.MAX_SAFE_INTEGER] }, { prop: 'prices', textProp: 'value', as: 'numeric' }), UNBOUNDED),
     optional(el(V, 'requires_subscription', YES_OR_NO, text('requiresSubscription'))),
-    optional(el(V, 'uploader', simple(anyString, 'text', { info: attr(anyUri, false, 'uploaderInfo') }), text('uploader'))),
+    // Google's video sitemap documentation: at most 255 characters (the schema says xsd:string).
+    optional(el(V, 'uploader', { ...simple(anyString, 'text', { info: attr(anyUri, false, 'uploaderInfo') }), maxLength: 255 }, text('uploader'))),
     optional(TVSHOW),
     optional(el(V, 'platform', {
       ...simple(matching(`((${PLATFORMS.join('|')})( (${PLATFORMS.join('|')}))*)?`, `a list of ${PLATFORMS.join(', ')}`), 'platforms', {
@@ -217,7 +229,10 @@ export const NEWS = el(N, 'news', {
     one(el(N, 'publication_date', DATE, text('publicationDate', 'date'))),
     one(el(N, 'title', STRING, text('title'))),
     optional(el(N, 'keywords', STRING, text('keywords', 'commaList'))),
-    optional(el(N, 'stock_tickers', simple(matching(`(\\w+:\\w+(, *\\w+:\\w+){0,${BOUNDS.stockTickers - 1}})?`, `up to ${BOUNDS.stockTickers} tickers such as NASDAQ:AMAT`), 'tickers'), text('stockTickers', 'commaList'))),
+    optional(el(N, 'stock_tickers', {
+      ...simple(matching(`(\\w+:\\w+(, *\\w+:\\w+){0,${BOUNDS.stockTickers - 1}})?`, `up to ${BOUNDS.stockTickers} tickers such as NASDAQ:AMAT`), 'tickers'),
+      maxItems: BOUNDS.stockTickers,
+    }, text('stockTickers', 'commaList'))),
   ],
 }, { prop: 'news' });
 
@@ -248,6 +263,13 @@ export const SCHEMA_NAMESPACES: ReadonlySet<string> = new Set([S, I, V, N, NS.xh
 
 export function globalElement(ns: string, name: string): ElementDecl | undefined {
   return GLOBAL_ELEMENTS.find((e) => e.ns === ns && e.name === name);
+}
+
+const PREFIXES: ReadonlyMap<string, string> = new Map(Object.entries(NS).filter(([prefix]) => prefix !== 'sitemap').map(([prefix, uri]) => [uri, prefix]));
+
+/** The prefix an extension namespace is written with: its name in model.ts NS (`video`). */
+export function prefixOf(ns: string): string | undefined {
+  return PREFIXES.get(ns);
 }
 
 /** Every element declared under `root` (itself included), depth first in document order. */

@@ -12,7 +12,7 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDecl, type Particle } from '../vocabulary.js';
+import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
 import { isBlank } from '../read/values.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
@@ -54,17 +54,8 @@ interface Frame {
 function describe(p: Particle): string {
   if (p.other === true) return 'an element of another namespace';
   const e = p.element as ElementDecl;
-  return `<${prefixFor(e.ns)}${e.name}>`;
-}
-
-function prefixFor(ns: string): string {
-  switch (ns) {
-    case NS.image: return 'image:';
-    case NS.video: return 'video:';
-    case NS.news: return 'news:';
-    case NS.xhtml: return 'xhtml:';
-    default: return '';
-  }
+  const prefix = prefixOf(e.ns);
+  return `<${prefix === undefined ? '' : `${prefix}:`}${e.name}>`;
 }
 
 export class StructureChecker {
