@@ -250,10 +250,10 @@ export const LINK = el(NS.xhtml, 'link', {
 }, { prop: 'alternates' });
 
 /**
- * What a `<url>`'s ##other wildcard holds in the model (UrlEntry), in the model's order: images,
- * videos, one news entry, alternates.
+ * What a `<url>`'s ##other wildcard holds in the model (UrlEntry), in the order the writer writes
+ * them: one news entry, images, videos, alternates.
  */
-export const URL_EXTENSIONS: readonly Particle[] = [optional(IMAGE, UNBOUNDED), optional(VIDEO, UNBOUNDED), optional(NEWS), optional(LINK, UNBOUNDED)];
+export const URL_EXTENSIONS: readonly Particle[] = [optional(NEWS), optional(IMAGE, UNBOUNDED), optional(VIDEO, UNBOUNDED), optional(LINK, UNBOUNDED)];
 
 /** Global element declarations: the roots, and what the strict ##other wildcards can find. */
 export const GLOBAL_ELEMENTS: readonly ElementDecl[] = [URLSET, SITEMAPINDEX, IMAGE, VIDEO, NEWS, LINK];

@@ -2,34 +2,50 @@
 // sitemap.xsd and Google's extension schemas (vocabulary.ts; test/core/vocabulary.test.ts holds the
 // two equal). Invalid values are refused with the value named, never silently replaced.
 
-import { CHANGEFREQS, NS, isChangefreq, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
+import { CHANGEFREQS, NS, isChangefreq, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
-import { IMAGE, NEWS, VIDEO, YES_NO, prefixOf, type ElementDecl, type ModelValue, type Particle, type ValueFacets } from '../vocabulary.js';
+import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, prefixOf, type ElementDecl, type ModelValue, type Particle, type ValueFacets } from '../vocabulary.js';
 import { anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
-/** Bit flags of the extension namespaces a piece of XML uses. */
-export const NS_IMAGE = 1;
-export const NS_VIDEO = 2;
-export const NS_NEWS = 4;
-export const NS_XHTML = 8;
-export const ALL_EXTENSIONS = NS_IMAGE | NS_VIDEO | NS_NEWS | NS_XHTML;
-
-const NS_PREFIXES: readonly [number, string, string][] = [
-  [NS_IMAGE, 'image', NS.image],
-  [NS_VIDEO, 'video', NS.video],
-  [NS_NEWS, 'news', NS.news],
-  [NS_XHTML, 'xhtml', NS.xhtml],
-];
+/** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
+const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
+const namespaceBit = (ns: string): number => 1 << EXTENSION_NAMESPACES.indexOf(ns);
+export const NS_IMAGE = namespaceBit(NS.image);
+export const NS_XHTML = namespaceBit(NS.xhtml);
+export const ALL_EXTENSIONS = (1 << EXTENSION_NAMESPACES.length) - 1;
 
 /** `xmlns:p="..."` declarations (each with a leading space) for the namespaces in `mask`. */
 export function namespaceDeclarations(mask: number): string {
   let out = '';
-  for (const [bit, prefix, uri] of NS_PREFIXES) if ((mask & bit) !== 0) out += ` xmlns:${prefix}="${uri}"`;
+  EXTENSION_NAMESPACES.forEach((uri, i) => {
+    if ((mask & (1 << i)) !== 0) out += ` xmlns:${prefixOf(uri) as string}="${uri}"`;
+  });
   return out;
 }
+
+/** Google's rules for an extension entry beyond its schema, checked before it is written; and the most a <url> may hold. */
+const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown) => void; most?: (limits: Readonly<Limits>) => number }> = new Map([
+  [IMAGE, { most: (limits: Readonly<Limits>) => limits.maxImagesPerUrl }],
+  [VIDEO, {
+    entry(v: unknown): void {
+      if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
+      const video = v as VideoEntry;
+      if (video.contentLoc == null && video.playerLoc == null) {
+        throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+      }
+    },
+  }],
+  [NEWS, {
+    entry(v: unknown): void {
+      const n = v as NewsEntry | null;
+      if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
+      if (typeof n.publication.name === 'string' && n.publication.name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', n.publication.name, 'news publication name is empty');
+    },
+  }],
+]);
 
 // xsd:decimal lexical space, without a minus sign (priority is 0.0 to 1.0).
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -110,12 +126,12 @@ export class UrlEntrySerializer {
     }
     if (entry.changefreq !== undefined && entry.changefreq !== null) xml += '<changefreq>' + changefreq(entry.changefreq) + '</changefreq>';
     if (entry.priority !== undefined && entry.priority !== null) xml += '<priority>' + priority(entry.priority) + '</priority>';
-    if (entry.news !== undefined && entry.news !== null) {
-      xml += this.news(entry.news);
-      this.hasNews = true;
+    for (const p of URL_EXTENSIONS) {
+      const decl = p.element as ElementDecl;
+      const value = (entry as unknown as Record<string, unknown>)[decl.prop as string];
+      if (value != null && decl !== LINK) xml += this.extensions(decl, p.max, value);
     }
-    if (entry.images !== undefined && entry.images !== null) xml += this.images(entry.images);
-    if (entry.videos !== undefined && entry.videos !== null) xml += this.videos(entry.videos);
+    this.hasNews = entry.news != null;
     if (entry.alternates !== undefined && entry.alternates !== null) xml += this.alternates(entry.alternates);
     return xml + '</url>\n';
   }
@@ -141,35 +157,23 @@ export class UrlEntrySerializer {
     return (this.declared & bit) !== 0 ? '<' + tag : '<' + tag + namespaceDeclarations(bit);
   }
 
-  private images(images: readonly ImageEntry[]): string {
-    if (!Array.isArray(images)) throw new InvalidValueError('image/invalid', 'image:image', images, 'images must be an array');
-    if (images.length > this.limits.maxImagesPerUrl) {
-      throw new InvalidValueError('image/too-many', 'image:image', images.length, `${images.length} images in one <url>; Google accepts at most ${this.limits.maxImagesPerUrl}`);
+  /** The extension elements of a <url> for `value`: one entry, or a list of at most `max` (Limits may say less). */
+  private extensions(decl: ElementDecl, max: number, value: unknown): string {
+    const rules = GOOGLE_RULES.get(decl);
+    if (max === 1) {
+      rules?.entry?.(value);
+      return this.element(decl, value, this.open(namespaceBit(decl.ns), qname(decl)));
     }
+    const field = qname(decl);
+    if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${decl.prop as string} must be an array`);
+    const most = Math.min(max, rules?.most?.(this.limits) ?? max);
+    if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
     let xml = '';
-    for (const image of images) xml += this.element(IMAGE, image, this.open(NS_IMAGE, 'image:image'));
-    return xml;
-  }
-
-  private videos(videos: readonly VideoEntry[]): string {
-    if (!Array.isArray(videos)) throw new InvalidValueError('video/invalid', 'video:video', videos, 'videos must be an array');
-    let xml = '';
-    for (const v of videos) {
-      if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
-      if (v.contentLoc == null && v.playerLoc == null) {
-        throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
-      }
-      xml += this.element(VIDEO, v, this.open(NS_VIDEO, 'video:video'));
+    for (const item of value) {
+      rules?.entry?.(item);
+      xml += this.element(decl, item, this.open(namespaceBit(decl.ns), field));
     }
     return xml;
-  }
-
-  private news(n: NewsEntry): string {
-    if (typeof n !== 'object' || n.publication == null) {
-      throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
-    }
-    if (typeof n.publication.name === 'string' && n.publication.name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', n.publication.name, 'news publication name is empty');
-    return this.element(NEWS, n, this.open(NS_NEWS, 'news:news'));
   }
 
   /**
