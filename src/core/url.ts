@@ -10,7 +10,9 @@
 
 import { InvalidValueError, quoteValue } from './errors.js';
 import { isAsciiWhitespace, trimAsciiWhitespace } from './ascii-whitespace.js';
-import { MAX_LOC_LENGTH } from './model.js';
+
+/** sitemaps.org protocol: a `<loc>` "must be less than 2,048 characters" (Limits.maxLocLength). */
+export const MAX_URL_LENGTH = 2_047;
 
 /** Scheme, host, port and path prefix of a sitemap's location; what URLs it may list. */
 export interface UrlScope {
@@ -149,7 +151,7 @@ function normalizeBase(base: string): string {
   if (base === lastBaseInput) return lastBaseHref;
   let href: string;
   try {
-    href = normalize(base, '--base-url', undefined, MAX_LOC_LENGTH, true);
+    href = normalize(base, '--base-url', undefined, MAX_URL_LENGTH, true);
   } catch (err) {
     const reason = err instanceof InvalidValueError ? err.message : String(err);
     throw new InvalidValueError(
@@ -318,12 +320,12 @@ function normalize(input: string, field: string, base: string | undefined, maxLe
  * @param base An absolute http(s) URL against which relative input is resolved.
  * @param maxLength The longest result accepted (sitemaps.org protocol: less than 2,048 characters).
  */
-export function normalizeUrl(input: string, field = 'loc', base?: string, maxLength: number = MAX_LOC_LENGTH): string {
+export function normalizeUrl(input: string, field = 'loc', base?: string, maxLength: number = MAX_URL_LENGTH): string {
   return normalize(input, field, base, maxLength, true);
 }
 
 /** @internal normalizeUrl without the fast path, for tests that compare the two. */
-export function _normalizeUrlSlow(input: string, field = 'loc', base?: string, maxLength: number = MAX_LOC_LENGTH): string {
+export function _normalizeUrlSlow(input: string, field = 'loc', base?: string, maxLength: number = MAX_URL_LENGTH): string {
   return normalize(input, field, base, maxLength, false);
 }
 

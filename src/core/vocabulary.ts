@@ -9,7 +9,8 @@
 // writer (write/url-entry.ts) takes its enumerations and bounds from here and is tested against the
 // element order (test/core/vocabulary.test.ts).
 
-import { CHANGEFREQS, MAX_LOC_LENGTH, NS } from './model.js';
+import { CHANGEFREQS, NS, type Changefreq } from './model.js';
+import { MAX_URL_LENGTH } from './url.js';
 import {
   anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, type SimpleTypeCheck,
 } from './validate/xsd-types.js';
@@ -79,6 +80,13 @@ export const UNBOUNDED = Number.POSITIVE_INFINITY;
 
 // ---- the protocol's values and bounds ---------------------------------------------------------------
 
+const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
+
+/** One of the seven changefreq values (model.ts CHANGEFREQS), as written: they are lower case. */
+export function isChangefreq(value: string): value is Changefreq {
+  return CHANGEFREQ_SET.has(value);
+}
+
 /** The enumerations as the schemas write them (tYesNo takes yes, Yes, YES…); the model holds the lower-case form. */
 export const YES_NO = ['yes', 'Yes', 'YES', 'no', 'No', 'NO'] as const;
 export const RELATIONSHIPS = ['allow', 'deny'] as const;
@@ -131,7 +139,7 @@ const DURATION = integer(0, BOUNDS.videoDuration, `whole seconds from 0 to ${BOU
 
 const S = NS.sitemap;
 // sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048").
-const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_LOC_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
+const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_URL_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
 const LASTMOD = el(S, 'lastmod', DATE, text('lastmod', 'date'));
 const CHANGEFREQ = el(S, 'changefreq', enumeration(CHANGEFREQS), text('changefreq'));
 const PRIORITY = el(S, 'priority', decimal(0, 1, 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));

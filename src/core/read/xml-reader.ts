@@ -49,7 +49,7 @@
 
 import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
-import { CHANGEFREQS, NS, isChangefreq, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoTvShow } from '../model.js';
+import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
@@ -59,7 +59,7 @@ import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
 import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
-import { IMAGE, NEWS, VIDEO, type AttributeDecl, type ElementDecl, type ModelValue } from '../vocabulary.js';
+import { IMAGE, NEWS, VIDEO, isChangefreq, type AttributeDecl, type ElementDecl, type ModelValue } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */

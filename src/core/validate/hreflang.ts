@@ -19,7 +19,8 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
-import { MAX_LOC_LENGTH, type AlternateLink, type UrlEntry } from '../model.js';
+import type { AlternateLink, UrlEntry } from '../model.js';
+import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
@@ -214,7 +215,7 @@ function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
 function linkMarkup(hreflang: string | undefined, href: string): string {
-  const shownHref = href.length <= MAX_LOC_LENGTH ? href : `${href.slice(0, 77)}...`;
+  const shownHref = href.length <= MAX_URL_LENGTH ? href : `${href.slice(0, 77)}...`;
   const shownLanguage = hreflang === undefined ? '…' : escapeXmlAttribute(hreflang);
   return `<xhtml:link rel="alternate" hreflang="${shownLanguage}" href="${escapeXmlAttribute(shownHref)}"/>`;
 }

@@ -2,12 +2,12 @@
 // sitemap.xsd and Google's extension schemas (vocabulary.ts; test/core/vocabulary.test.ts holds the
 // two equal). Invalid values are refused with the value named, never silently replaced.
 
-import { CHANGEFREQS, NS, isChangefreq, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
+import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
-import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, prefixOf, type ElementDecl, type ModelValue, type Particle, type ValueFacets } from '../vocabulary.js';
+import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type Particle, type ValueFacets } from '../vocabulary.js';
 import { anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
