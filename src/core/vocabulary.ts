@@ -41,6 +41,8 @@ export interface AttributeDecl extends ValueFacets {
   readonly as?: ModelValue;
   /** The model requires it though the schema does not (a price's currency, an alternate's hreflang). */
   readonly modelRequired?: true;
+  /** A value to suggest where it is missing (else the first of `values`). */
+  readonly example?: string;
 }
 
 export interface ElementDecl {
@@ -201,7 +203,7 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'gallery_loc', simple(anyUri, 'a URI', { title: attr(anyString, false, 'galleryLocTitle') }), text('galleryLoc'))),
     // xsd:string in the schema; the writer takes a decimal number.
     optional(el(V, 'price', { ...simple(anyString, 'text', {
-      currency: { ...attr(matching('[A-Z]{3}', 'an ISO 4217 currency code'), false, 'currency'), modelRequired: true },
+      currency: { ...attr(matching('[A-Z]{3}', 'an ISO 4217 currency code'), false, 'currency'), modelRequired: true, example: 'USD' },
       type: enumerated(PRICE_TYPES, false, 'type'),
       resolution: enumerated(RESOLUTIONS, false, 'resolution'),
     }), range: [0, Number.MAX_SAFE_INTEGER] }, { prop: 'prices', textProp: 'value', as: 'numeric' }), UNBOUNDED),
@@ -216,7 +218,7 @@ export const VIDEO = el(V, 'video', {
       values: PLATFORMS,
     }, { prop: 'platform', textProp: 'platforms', as: 'spaceList' })),
     optional(el(V, 'live', YES_OR_NO, text('live'))),
-    optional(el(V, 'id', simple(anyString, 'text', { type: enumerated(VIDEO_ID_TYPES, true, 'type') }), { prop: 'ids', textProp: 'value', as: 'string' }), UNBOUNDED),
+    optional(el(V, 'id', simple(anyString, 'text', { type: { ...enumerated(VIDEO_ID_TYPES, true, 'type'), example: 'url' } }), { prop: 'ids', textProp: 'value', as: 'string' }), UNBOUNDED),
   ],
 }, { prop: 'videos' });
 

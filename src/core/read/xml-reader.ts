@@ -59,7 +59,7 @@ import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
 import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
-import { IMAGE, NEWS, VIDEO, isChangefreq, type AttributeDecl, type ElementDecl, type ModelValue } from '../vocabulary.js';
+import { IMAGE, NEWS, VIDEO, isChangefreq, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
@@ -261,6 +261,20 @@ function declareFields(parent: ElementDecl, ids: ReadonlyMap<string, number>): v
 declareFields(IMAGE, IMAGE_ELEMENTS);
 declareFields(VIDEO, VIDEO_ELEMENTS);
 declareFields(NEWS, NEWS_ELEMENTS);
+const TVSHOW = (EXTENSION_FIELDS[E_V_TVSHOW] as { decl: ElementDecl }).decl;
+const PUBLICATION = (EXTENSION_FIELDS[E_N_PUBLICATION] as { decl: ElementDecl }).decl;
+
+/** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
+function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
+  const missing: string[] = [];
+  for (const p of decl.type.sequence as readonly Particle[]) {
+    const e = p.element as ElementDecl;
+    if (p.min === 0 || e.type.sequence !== undefined || owner[e.prop as string] !== undefined) continue;
+    missing.push(`${prefixOf(e.ns) as string}:${e.name}`);
+    owner[e.prop as string] = '';
+  }
+  return missing;
+}
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
@@ -1272,7 +1286,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const raw = attrValue(this.fieldAttrs, name);
     const at = `${field}@${name}`;
     if (raw === undefined) {
-      const hint = `add ${name}="${a.values?.[0] ?? '…'}"${a.values === undefined ? '' : ` (one of ${a.values.join(', ')})`}`;
+      const hint = `add ${name}="${a.example ?? a.values?.[0] ?? '…'}"${a.values === undefined ? '' : ` (one of ${a.values.join(', ')})`}`;
       if (a.required) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; omitted`, hint);
       else if (a.modelRequired === true) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; read as ''`, hint);
       return a.required ? null : a.modelRequired === true ? '' : undefined;
@@ -1286,15 +1300,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   private finishTvShow(): void {
     const tv = this.tv;
-    const missing: string[] = [];
-    if (tv.showTitle === undefined) {
-      missing.push('video:show_title');
-      tv.showTitle = '';
-    }
-    if (tv.videoType === undefined) {
-      missing.push('video:video_type');
-      tv.videoType = '' as 'full';
-    }
+    const missing = lacking(TVSHOW, tv);
     if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvLine, this.tvCol, this.tvOffset);
     if (this.vid.tvshow !== undefined) {
       this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvLine, this.tvCol, this.tvOffset);
@@ -1309,19 +1315,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidLine, this.vidCol, this.vidOffset);
       return;
     }
-    const missing: string[] = [];
-    if (vid.thumbnailLoc === undefined) {
-      missing.push('video:thumbnail_loc');
-      vid.thumbnailLoc = '';
-    }
-    if (vid.title === undefined) {
-      missing.push('video:title');
-      vid.title = '';
-    }
-    if (vid.description === undefined) {
-      missing.push('video:description');
-      vid.description = '';
-    }
+    const missing = lacking(VIDEO, vid);
     if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidLine, this.vidCol, this.vidOffset, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
   }
@@ -1343,25 +1337,15 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   private finishNews(): void {
     const n = this.nws;
-    const missing: string[] = [];
-    if (this.pub.name === undefined) missing.push('news:name');
-    if (this.pub.language === undefined) missing.push('news:language');
-    n.publication = { name: this.pub.name ?? '', language: this.pub.language ?? '' };
-    if (n.publicationDate === undefined) {
-      missing.push('news:publication_date');
-      n.publicationDate = '';
-    }
-    if (n.title === undefined) {
-      missing.push('news:title');
-      n.title = '';
-    }
+    const missing = [...lacking(PUBLICATION, this.pub), ...lacking(NEWS, n)];
+    n.publication = { name: this.pub.name as string, language: this.pub.language as string };
     if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsLine, this.nwsCol, this.nwsOffset, 'news:news needs a publication (name, language), a publication_date and a title');
     if (this.news !== undefined) {
       this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsLine, this.nwsCol, this.nwsOffset);
       return;
     }
     // Put the fields in the model's order.
-    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate, title: n.title };
+    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate as NewsEntry['publicationDate'], title: n.title as string };
     if (n.access !== undefined) entry.access = n.access;
     if (n.genres !== undefined) entry.genres = n.genres;
     if (n.keywords !== undefined) entry.keywords = n.keywords;
