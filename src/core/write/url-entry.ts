@@ -7,8 +7,8 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
-import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type Particle, type ValueFacets } from '../vocabulary.js';
-import { anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
+import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
+import { anyString, anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
 const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
@@ -51,16 +51,54 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown) => void;
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 // hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
 const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
-/** The forms of an enumeration the model holds: the lower-case ones, where the schema takes other cases too. */
-function modelForms(values: readonly string[]): readonly string[] {
+/**
+ * An element or attribute as the writer takes it, prepared once from its vocabulary declaration: its
+ * name as written, the model property, its value's form and checks.
+ */
+interface Part {
+  /** `video:title`, or `video:price@currency` for an attribute. */
+  readonly field: string;
+  /** The element's field, under whose code a value its pattern rejects is refused. */
+  readonly element: string;
+  readonly prop: string;
+  readonly min: number;
+  readonly max: number;
+  readonly as: ModelValue | undefined;
+  readonly facets: ValueFacets;
+  readonly isUrl: boolean;
+  /** The schema's check, where it says more than "text" or "a URI" (a pattern, a length). */
+  readonly check: SimpleTypeCheck | undefined;
+  /** For an enumeration, the forms the model holds: the lower-case ones where the schema takes other cases too. */
+  readonly values: readonly string[] | undefined;
+  readonly children: readonly Part[] | undefined;
+  readonly textProp: string | undefined;
+  readonly attributes: readonly (Part & { readonly name: string; readonly needed: boolean })[];
+}
+
+function modelForms(values: readonly string[] | undefined): readonly string[] | undefined {
+  if (values === undefined || values === YES_NO) return values;
   const lower = values.filter((v) => v === v.toLowerCase());
   return lower.length > 0 ? lower : values;
 }
 
-/** `video:title`: an element's name as the writer prefixes it. */
-function qname(decl: ElementDecl): string {
-  return `${prefixOf(decl.ns) as string}:${decl.name}`;
+function valuePart(field: string, element: string, prop: string, as: ModelValue | undefined, facets: ValueFacets, check: SimpleTypeCheck | undefined): Omit<Part, 'min' | 'max' | 'children' | 'textProp' | 'attributes'> {
+  const isUrl = check === anyUri;
+  return { field, element, prop, as, facets, isUrl, check: isUrl || check === anyString ? undefined : check, values: modelForms(facets.values) };
 }
+
+function partOf(decl: ElementDecl, min = 1, max = 1): Part {
+  const field = `${prefixOf(decl.ns) as string}:${decl.name}`;
+  const attributes = Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined).map(([name, a]) => ({
+    ...valuePart(`${field}@${name}`, field, a.prop as string, a.as, a, a.check), min: 0, max: 1, children: undefined, textProp: undefined, attributes: [],
+    name, needed: a.required || a.modelRequired === true,
+  }));
+  const children = decl.type.sequence?.map((p) => partOf(p.element as ElementDecl, p.min, p.max));
+  return { ...valuePart(field, field, decl.prop as string, decl.as, decl.type, decl.type.text), min, max, children, textProp: decl.textProp, attributes };
+}
+
+const IMAGE_PART = partOf(IMAGE);
+const VIDEO_PART = partOf(VIDEO);
+const NEWS_PART = partOf(NEWS);
 
 function objectOf(value: unknown, field: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be an object, got ${quoteValue(value)}`);
@@ -160,18 +198,20 @@ export class UrlEntrySerializer {
   /** The extension elements of a <url> for `value`: one entry, or a list of at most `max` (Limits may say less). */
   private extensions(decl: ElementDecl, max: number, value: unknown): string {
     const rules = GOOGLE_RULES.get(decl);
+    const part = decl === IMAGE ? IMAGE_PART : decl === VIDEO ? VIDEO_PART : NEWS_PART;
+    const bit = namespaceBit(decl.ns);
     if (max === 1) {
       rules?.entry?.(value);
-      return this.element(decl, value, this.open(namespaceBit(decl.ns), qname(decl)));
+      return this.element(part, value, this.open(bit, part.field));
     }
-    const field = qname(decl);
-    if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${decl.prop as string} must be an array`);
+    const field = part.field;
+    if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
     const most = Math.min(max, rules?.most?.(this.limits) ?? max);
     if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
     let xml = '';
     for (const item of value) {
       rules?.entry?.(item);
-      xml += this.element(decl, item, this.open(namespaceBit(decl.ns), field));
+      xml += this.element(part, item, this.open(bit, field));
     }
     return xml;
   }
@@ -181,56 +221,50 @@ export class UrlEntrySerializer {
    * what they hold), its children in the vocabulary's order, each value checked as it declares.
    * `start` is the start tag so far (the caller declares the namespace where needed).
    */
-  private element(decl: ElementDecl, value: unknown, start: string): string {
-    const field = qname(decl);
-    const object = objectOf(value, field);
+  private element(part: Part, value: unknown, start: string): string {
+    const object = objectOf(value, part.field);
     let xml = start + '>';
-    for (const p of decl.type.sequence as readonly Particle[]) {
-      const child = p.element as ElementDecl;
-      const v = object[child.prop as string];
-      if (v == null && p.min === 0) continue;
-      if (p.max === 1) {
+    for (const child of part.children as readonly Part[]) {
+      const v = object[child.prop];
+      if (v == null && child.min === 0) continue;
+      if (child.max === 1) {
         xml += this.child(child, v, object);
         continue;
       }
-      const items = list(v as unknown[], qname(child));
-      if (items.length > p.max) throw new InvalidValueError(`${qname(child)}/too-many`, qname(child), items.length, `${items.length} ${qname(child)} elements; at most ${p.max}`);
-      for (const item of items) xml += this.child(child, item, object);
+      const items = list(v as unknown[], child.field);
+      if (items.length > child.max) throw new InvalidValueError(`${child.field}/too-many`, child.field, items.length, `${items.length} ${child.field} elements; at most ${child.max}`);
+      for (let i = 0; i < items.length; i++) xml += this.child(child, items[i], object);
     }
-    return xml + '</' + field + '>';
+    return xml + '</' + part.field + '>';
   }
 
   /** One child element: element content, or a value with its attributes (in its own object, or beside it in `owner`). */
-  private child(decl: ElementDecl, v: unknown, owner: Record<string, unknown>): string {
-    const field = qname(decl);
-    if (decl.type.sequence !== undefined) return this.element(decl, v, '<' + field);
-    const own = decl.textProp === undefined ? undefined : objectOf(v, field);
-    let xml = '<' + field;
-    const attributes = decl.type.attributes;
-    if (attributes !== undefined) {
-      for (const [name, a] of Object.entries(attributes)) {
-        const value = (own ?? owner)[a.prop as string];
-        if (value == null && !a.required && a.modelRequired !== true) continue;
-        xml += ' ' + name + '="' + this.value(value, a.as, a, a.check, `${field}@${name}`, field, true) + '"';
-      }
+  private child(part: Part, v: unknown, owner: Record<string, unknown>): string {
+    if (part.children !== undefined) return this.element(part, v, '<' + part.field);
+    const own = part.textProp === undefined ? undefined : objectOf(v, part.field);
+    let xml = '<' + part.field;
+    for (const a of part.attributes) {
+      const value = (own ?? owner)[a.prop];
+      if (value == null && !a.needed) continue;
+      xml += ' ' + a.name + '="' + escapeXmlAttribute(this.value(a, value)) + '"';
     }
-    return xml + '>' + this.value(own === undefined ? v : own[decl.textProp as string], decl.as, decl.type, decl.type.text, field, field, false) + '</' + field + '>';
+    return xml + '>' + escapeXml(this.value(part, own === undefined ? v : own[part.textProp as string])) + '</' + part.field + '>';
   }
 
   /**
-   * A value as the XML writes it, escaped, refused (InvalidValueError) where it is not of its type:
+   * A value as the XML writes it (unescaped), refused (InvalidValueError) where it is not of its type:
    * `FIELD/invalid`, `/out-of-range`, `/too-long`, `/too-many`; a value the schema's pattern rejects is
    * reported under its element's code (`video:price/invalid` for a currency).
    */
-  private value(value: unknown, as: ModelValue | undefined, facets: ValueFacets, check: SimpleTypeCheck | undefined, field: string, element: string, inAttribute: boolean): string {
-    const [min, max] = facets.range ?? [0, Number.MAX_SAFE_INTEGER];
+  private value(part: Part, value: unknown): string {
+    const { field, facets } = part;
     let written: string;
-    switch (as) {
+    switch (part.as) {
       case 'integer':
-        return integer(value, field, min, max);
+        return integer(value, field, facets.range?.[0] ?? 0, facets.range?.[1] ?? Number.MAX_SAFE_INTEGER);
       case 'decimal':
       case 'numeric':
-        return decimal(value, field, min, max);
+        return decimal(value, field, facets.range?.[0] ?? 0, facets.range?.[1] ?? Number.MAX_SAFE_INTEGER);
       case 'date':
         return date(value as DateInput, field);
       case 'commaList':
@@ -240,21 +274,22 @@ export class UrlEntrySerializer {
           throw new InvalidValueError(`${field}/too-many`, field, items.length, `${items.length} items in ${field}; at most ${facets.maxItems}`);
         }
         written = items.map((item) => {
-          if (item === '') throw new InvalidValueError(`${element}/invalid`, field, value, `${field} has an empty item`);
+          if (item === '') throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} has an empty item`);
           return unescapedText(item, field);
-        }).join(as === 'commaList' ? ', ' : ' ');
+        }).join(part.as === 'commaList' ? ', ' : ' ');
+        // An empty list is written empty, as the model has it (news:genres needs one to be schema-valid).
+        if (written === '') return written;
         break;
       }
       default:
-        if (facets.values === YES_NO) return yesNo(value, field);
-        if (facets.values !== undefined) return oneOf(value, modelForms(facets.values), field);
-        if (check === anyUri) written = this.url(value, field, false);
-        else written = unescapedText(value, field, facets.maxLength);
+        if (part.values === YES_NO) return yesNo(value, field);
+        if (part.values !== undefined) return oneOf(value, part.values, field);
+        if (part.isUrl) return this.url(value, field, false);
+        written = unescapedText(value, field, facets.maxLength);
     }
-    // An empty list is written empty, as the model has it (news:genres needs one to be schema-valid).
-    const problem = check === anyUri || (written === '' && as !== undefined && as.endsWith('List')) ? undefined : check?.(written);
-    if (problem !== undefined) throw new InvalidValueError(`${element}/invalid`, field, value, `${field} ${quoteValue(written)} is ${problem}`);
-    return inAttribute ? escapeXmlAttribute(written) : escapeXml(written);
+    const problem = part.check?.(written);
+    if (problem !== undefined) throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} ${quoteValue(written)} is ${problem}`);
+    return written;
   }
 
   private alternates(links: readonly { hreflang: string; href: string }[]): string {
