@@ -248,21 +248,27 @@ for (const [prefix, table] of [['', SITEMAP_ELEMENTS], ['image:', IMAGE_ELEMENTS
 FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
 /** Each image, video and news element's declaration (vocabulary.ts) by its id, and whether it may repeat. */
-const EXTENSION_FIELDS: { decl: ElementDecl; repeated: boolean }[] = [];
+interface ExtensionField {
+  readonly decl: ElementDecl;
+  readonly repeated: boolean;
+  /** Its attributes that fill a model property. */
+  readonly attributes: readonly (readonly [string, AttributeDecl])[];
+}
+const EXTENSION_FIELDS: ExtensionField[] = [];
 function declareFields(parent: ElementDecl, ids: ReadonlyMap<string, number>): void {
   for (const p of parent.type.sequence ?? []) {
     const decl = p.element as ElementDecl;
     const id = ids.get(decl.name);
     if (id === undefined) throw new Error(`xml-reader: the vocabulary's <${decl.name}> in ${decl.ns} has no element id`);
-    EXTENSION_FIELDS[id] = { decl, repeated: p.max > 1 };
+    EXTENSION_FIELDS[id] = { decl, repeated: p.max > 1, attributes: Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined) };
     declareFields(decl, ids);
   }
 }
 declareFields(IMAGE, IMAGE_ELEMENTS);
 declareFields(VIDEO, VIDEO_ELEMENTS);
 declareFields(NEWS, NEWS_ELEMENTS);
-const TVSHOW = (EXTENSION_FIELDS[E_V_TVSHOW] as { decl: ElementDecl }).decl;
-const PUBLICATION = (EXTENSION_FIELDS[E_N_PUBLICATION] as { decl: ElementDecl }).decl;
+const TVSHOW = (EXTENSION_FIELDS[E_V_TVSHOW] as ExtensionField).decl;
+const PUBLICATION = (EXTENSION_FIELDS[E_N_PUBLICATION] as ExtensionField).decl;
 
 /** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
 function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
@@ -1210,7 +1216,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   /** An image, video or news field, held where and as its declaration says (vocabulary.ts). */
   private extensionField(id: number, v: string): void {
-    const { decl, repeated } = EXTENSION_FIELDS[id] as { decl: ElementDecl; repeated: boolean };
+    const { decl, repeated, attributes } = EXTENSION_FIELDS[id] as ExtensionField;
     const field = FIELD_NAMES[id] as string;
     const owner: Record<string, unknown> = id <= E_IMAGE_LICENSE ? this.img : id <= E_V_ID ? this.vid : id <= E_V_PREMIER ? this.tv : id <= E_N_LANGUAGE ? this.pub : this.nws;
     const prop = decl.prop as string;
@@ -1219,23 +1225,22 @@ export class XmlSitemapReader implements XmlTokenHandler {
     // Attributes fill the element's own object (video:price → { value, currency }), the required ones
     // before its text as the model writes them, or properties beside its own (playerLocAllowEmbed).
     const own: Record<string, unknown> | undefined = decl.textProp === undefined ? undefined : {};
-    const attributes = Object.entries(decl.type.attributes ?? {});
-    if (!this.fillAttributes(attributes, true, own ?? owner, v, field)) return;
+    if (attributes.length !== 0 && !this.fillAttributes(attributes, true, own ?? owner, v, field)) return;
     const value = this.modelValue(v, decl.as, decl.type.values, field, decl.ns === NS.news ? 'news/invalid' : 'video/invalid');
     if (value === undefined) return;
     if (own !== undefined) own[decl.textProp as string] = value;
     if (repeated) ((owner[prop] ??= []) as unknown[]).push(own ?? value);
     else owner[prop] = own ?? value;
-    this.fillAttributes(attributes, false, own ?? owner, v, field);
+    if (attributes.length !== 0) this.fillAttributes(attributes, false, own ?? owner, v, field);
   }
 
   /** The `required` (or the optional) attributes of the field into `target`; false when a required one is missing. */
-  private fillAttributes(attributes: readonly [string, AttributeDecl][], required: boolean, target: Record<string, unknown>, v: string, field: string): boolean {
+  private fillAttributes(attributes: readonly (readonly [string, AttributeDecl])[], required: boolean, target: Record<string, unknown>, v: string, field: string): boolean {
     for (const [name, a] of attributes) {
-      if (a.required !== required || a.prop === undefined) continue;
+      if (a.required !== required) continue;
       const value = this.attributeValue(name, a, v, field);
       if (value === null) return false;
-      if (value !== undefined) target[a.prop] = value;
+      if (value !== undefined) target[a.prop as string] = value;
     }
     return true;
   }
