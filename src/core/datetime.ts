@@ -107,7 +107,8 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + doe - 719_468;
 }
 
-function daysInMonth(year: number, month: number): number {
+/** Days in a month (1–12) of the proleptic Gregorian calendar. */
+export function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return 30 + ((month + (month >> 3)) & 1);
 }

@@ -1,6 +1,9 @@
 // The one entry model shared by the writer, the reader and the validator (DESIGN.md "What flows").
 // Field names follow the XML element names of sitemaps.org 0.9 and Google's extensions, in camelCase.
 
+import { MAX_URL_LENGTH } from './url.js';
+import type { NEWS_ACCESS, PLATFORMS, PRICE_TYPES, RELATIONSHIPS, RESOLUTIONS, TV_VIDEO_TYPES, VIDEO_ID_TYPES, YES_NO } from './vocabulary.js';
+
 /** A `<url>` of a urlset. */
 export interface UrlEntry {
   /** Absolute http(s) URL of the page. sitemaps.org protocol: `<loc>`, required, < 2,048 characters. */
@@ -37,8 +40,9 @@ export interface ImageEntry {
   license?: string;
 }
 
-export type YesNo = 'yes' | 'no';
-export type Relationship = 'allow' | 'deny';
+// The enumerations are the vocabulary's (vocabulary.ts); the model holds their lower-case forms.
+export type YesNo = Lowercase<(typeof YES_NO)[number]>;
+export type Relationship = (typeof RELATIONSHIPS)[number];
 
 /** Google video sitemap 1.1, every field of sitemap-video.xsd. */
 export interface VideoEntry {
@@ -72,22 +76,22 @@ export interface VideoEntry {
   uploader?: string;
   uploaderInfo?: string;
   tvshow?: VideoTvShow;
-  platform?: { relationship: Relationship; platforms: ('web' | 'mobile' | 'tv')[] };
+  platform?: { relationship: Relationship; platforms: (typeof PLATFORMS)[number][] };
   live?: YesNo;
-  ids?: { type: 'tms:series' | 'tms:program' | 'rovi:series' | 'rovi:program' | 'freebase' | 'url'; value: string }[];
+  ids?: { type: (typeof VIDEO_ID_TYPES)[number]; value: string }[];
 }
 
 export interface VideoPrice {
   value: string | number;
   /** ISO 4217, three capital letters. */
   currency: string;
-  type?: 'rent' | 'purchase';
-  resolution?: 'hd' | 'sd';
+  type?: Lowercase<(typeof PRICE_TYPES)[number]>;
+  resolution?: Lowercase<(typeof RESOLUTIONS)[number]>;
 }
 
 export interface VideoTvShow {
   showTitle: string;
-  videoType: 'full' | 'preview' | 'clip' | 'interview' | 'news' | 'other';
+  videoType: (typeof TV_VIDEO_TYPES)[number];
   episodeTitle?: string;
   seasonNumber?: number;
   episodeNumber?: number;
@@ -99,7 +103,7 @@ export interface NewsEntry {
   publication: { name: string; language: string };
   publicationDate: DateInput;
   title: string;
-  access?: 'Subscription' | 'Registration';
+  access?: (typeof NEWS_ACCESS)[number];
   /** Comma-separated list in the XML: PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated. */
   genres?: string[];
   keywords?: string[];
@@ -151,7 +155,7 @@ export const LIMITS_PROFILES: Readonly<Record<LimitsProfileName, Readonly<Limits
     maxBytesPerIndex: 52_428_800,
     maxNewsPerSitemap: 1_000,
     maxImagesPerUrl: 1_000,
-    maxLocLength: 2_047,
+    maxLocLength: MAX_URL_LENGTH,
   },
   // The seed documents' (2008) wording: 10 MB (10,485,760 bytes), at most 1,000 sitemaps per index.
   legacy: {
@@ -161,6 +165,6 @@ export const LIMITS_PROFILES: Readonly<Record<LimitsProfileName, Readonly<Limits
     maxBytesPerIndex: 10_485_760,
     maxNewsPerSitemap: 1_000,
     maxImagesPerUrl: 1_000,
-    maxLocLength: 2_047,
+    maxLocLength: MAX_URL_LENGTH,
   },
 };

@@ -11,7 +11,7 @@
 import { InvalidValueError, quoteValue } from './errors.js';
 import { isAsciiWhitespace, trimAsciiWhitespace } from './ascii-whitespace.js';
 
-/** sitemaps.org protocol: `<loc>` must be less than 2,048 characters. */
+/** sitemaps.org protocol: a `<loc>` "must be less than 2,048 characters" (Limits.maxLocLength). */
 export const MAX_URL_LENGTH = 2_047;
 
 /** Scheme, host, port and path prefix of a sitemap's location; what URLs it may list. */

@@ -184,6 +184,15 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, alternates: [{ hreflang: 'en_US', href: 'https://example.com/' }] }, 'hreflang/invalid', 'en_US');
 });
 
+test('a missing item of a video list is refused with its field, not a TypeError', () => {
+  const video = full.videos?.[0] as NonNullable<UrlEntry['videos']>[number];
+  const entry = (v: Record<string, unknown>): unknown => ({ loc: 'https://example.com/', videos: [{ ...video, ...v }] });
+  refused(entry({ prices: [null] }), 'video:price/invalid');
+  refused(entry({ ids: [null] }), 'video:id/invalid');
+  refused(entry({ contentSegmentLocs: [{ loc: 'https://example.com/s' }, null] }), 'video:content_segment_loc/invalid');
+  refused(entry({ tvshow: 'a show' }), 'video:tvshow/invalid');
+});
+
 test('CR in text and tab/LF/CR in attribute values are written as references, so a parser reads them back', () => {
   const xml = serializer.serialize(
     {

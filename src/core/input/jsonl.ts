@@ -1,9 +1,11 @@
-// JSON Lines input: one UrlEntry (model.ts, camelCase field names) per line.
+// JSON Lines input: one UrlEntry (model.ts, camelCase field names) per line, its shape derived from
+// the vocabulary (vocabulary.ts: the property each element and attribute fills, and how).
 // Only the SHAPE is checked here (object, field names, JSON types, required fields); values (URLs,
 // dates, ranges, enumerations) are the writer's to validate.
 
 import { SitemapError } from '../errors.js';
 import type { UrlEntry } from '../model.js';
+import { URL_ELEMENT, URL_EXTENSIONS, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 
 type Shape =
   | { kind: 'string' }
@@ -18,81 +20,35 @@ interface Field {
 }
 
 const str: Shape = { kind: 'string' };
-const num: Shape = { kind: 'number' };
-/** A DateInput or a priority/price: JSON has no Date, so a string or epoch milliseconds. */
-const strOrNum: Shape = { kind: 'stringOrNumber' };
 const arrayOf = (of: Shape): Shape => ({ kind: 'array', of });
-const strings = arrayOf(str);
+/** A DateInput, a priority or a price: JSON has no Date, so a string or epoch milliseconds. */
+const VALUE_SHAPES: Readonly<Record<ModelValue, Shape>> = {
+  string: str, integer: { kind: 'number' }, decimal: { kind: 'number' }, numeric: { kind: 'stringOrNumber' }, date: { kind: 'stringOrNumber' },
+  commaList: arrayOf(str), spaceList: arrayOf(str),
+};
 
-/** `name` required, `name?` optional. */
-function object(fields: Record<string, Shape>): Shape & { kind: 'object' } {
-  const map = new Map<string, Field>();
-  for (const [key, shape] of Object.entries(fields)) {
-    const optional = key.endsWith('?');
-    map.set(optional ? key.slice(0, -1) : key, { shape, required: !optional });
+function addAttributes(fields: Map<string, Field>, decl: ElementDecl): void {
+  for (const a of Object.values(decl.type.attributes ?? {})) {
+    if (a.prop !== undefined) fields.set(a.prop, { shape: VALUE_SHAPES[a.as ?? 'string'], required: a.required || a.modelRequired === true });
   }
-  return { kind: 'object', fields: map };
 }
 
-const IMAGE = object({ loc: str, 'caption?': str, 'geoLocation?': str, 'title?': str, 'license?': str });
+/** The shape of the model object an element fills (vocabulary.ts): its text property, attributes and children. */
+function objectOf(decl: ElementDecl, extensions: readonly Particle[] = []): Shape & { kind: 'object' } {
+  const fields = new Map<string, Field>();
+  if (decl.textProp !== undefined) fields.set(decl.textProp, { shape: VALUE_SHAPES[decl.as ?? 'string'], required: true });
+  addAttributes(fields, decl);
+  for (const p of [...(decl.type.sequence ?? []), ...extensions]) {
+    const e = p.element;
+    if (e?.prop === undefined) continue;
+    const own = e.type.sequence !== undefined || e.textProp !== undefined ? objectOf(e) : VALUE_SHAPES[e.as ?? 'string'];
+    fields.set(e.prop, { shape: p.max > 1 ? arrayOf(own) : own, required: p.min > 0 });
+    if (own.kind !== 'object') addAttributes(fields, e);
+  }
+  return { kind: 'object', fields };
+}
 
-const VIDEO = object({
-  thumbnailLoc: str,
-  title: str,
-  description: str,
-  'contentLoc?': str,
-  'playerLoc?': str,
-  'playerLocAllowEmbed?': str,
-  'playerLocAutoplay?': str,
-  'duration?': num,
-  'expirationDate?': strOrNum,
-  'rating?': num,
-  'contentSegmentLocs?': arrayOf(object({ loc: str, 'duration?': num })),
-  'viewCount?': num,
-  'publicationDate?': strOrNum,
-  'tags?': strings,
-  'category?': str,
-  'familyFriendly?': str,
-  'restriction?': object({ relationship: str, countries: strings }),
-  'galleryLoc?': str,
-  'galleryLocTitle?': str,
-  'prices?': arrayOf(object({ value: strOrNum, currency: str, 'type?': str, 'resolution?': str })),
-  'requiresSubscription?': str,
-  'uploader?': str,
-  'uploaderInfo?': str,
-  'tvshow?': object({
-    showTitle: str,
-    videoType: str,
-    'episodeTitle?': str,
-    'seasonNumber?': num,
-    'episodeNumber?': num,
-    'premierDate?': strOrNum,
-  }),
-  'platform?': object({ relationship: str, platforms: strings }),
-  'live?': str,
-  'ids?': arrayOf(object({ type: str, value: str })),
-});
-
-const NEWS = object({
-  publication: object({ name: str, language: str }),
-  publicationDate: strOrNum,
-  title: str,
-  'access?': str,
-  'genres?': strings,
-  'keywords?': strings,
-  'stockTickers?': strings,
-});
-
-const URL_ENTRY = object({
-  loc: str,
-  'lastmod?': strOrNum,
-  'changefreq?': str,
-  'priority?': strOrNum,
-  'images?': arrayOf(IMAGE),
-  'videos?': arrayOf(VIDEO),
-  'news?': NEWS,
-  'alternates?': arrayOf(object({ hreflang: str, href: str })),
-});
+const URL_ENTRY = objectOf(URL_ELEMENT, URL_EXTENSIONS);
 
 function fail(message: string): never {
   throw new SitemapError('ERR_SITEMAP_INPUT', message);

@@ -2,6 +2,8 @@
 // RFC 822 / RFC 2822 dates (RSS `pubDate`) converted to W3C Datetime, and the resolution of relative
 // Atom links against `xml:base` or the feed's own link.
 
+import { daysInMonth } from '../datetime.js';
+
 /** The outcome of `rfc822ToW3c`. `problem` is set when the text is not a date; otherwise `text` is. */
 export interface Rfc822Conversion {
   /** The instant as W3C Datetime, `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`; '' when `problem` is set. */
@@ -39,11 +41,6 @@ function pad2(n: number): string {
 /** `reasons` with `why` added, comma-separated. */
 function withReason(reasons: string | undefined, why: string): string {
   return reasons === undefined ? why : `${reasons}, ${why}`;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /**

@@ -21,16 +21,6 @@ export function isBlank(s: string): boolean {
   return true;
 }
 
-/** One of the seven changefreq values (a switch: compared with ===, no hashing). */
-export function isChangefreq(v: string): boolean {
-  switch (v) {
-    case 'daily': case 'weekly': case 'monthly': case 'always': case 'hourly': case 'yearly': case 'never':
-      return true;
-    default:
-      return false;
-  }
-}
-
 /** `0.0` … `0.9`, `1.0` (and `0`, `1`, `1.00`…) as tenths, the common case; -1 for anything else. */
 export function priorityTenths(v: string): number {
   const n = v.length;

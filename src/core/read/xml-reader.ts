@@ -49,7 +49,7 @@
 
 import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
-import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoPrice, type VideoTvShow } from '../model.js';
+import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
@@ -58,7 +58,9 @@ import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } 
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
-import { isBlank, isChangefreq, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
+import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
+import { IMAGE, NEWS, VIDEO, isChangefreq, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
+import { anyUri } from '../validate/xsd-types.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -245,20 +247,43 @@ for (const [prefix, table] of [['', SITEMAP_ELEMENTS], ['image:', IMAGE_ELEMENTS
 }
 FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
+/** Each image, video and news element's declaration (vocabulary.ts) by its id, and whether it may repeat. */
+interface ExtensionField {
+  readonly decl: ElementDecl;
+  readonly repeated: boolean;
+  /** Its attributes that fill a model property. */
+  readonly attributes: readonly (readonly [string, AttributeDecl])[];
+}
+const EXTENSION_FIELDS: ExtensionField[] = [];
+function declareFields(parent: ElementDecl, ids: ReadonlyMap<string, number>): void {
+  for (const p of parent.type.sequence ?? []) {
+    const decl = p.element as ElementDecl;
+    const id = ids.get(decl.name);
+    if (id === undefined) throw new Error(`xml-reader: the vocabulary's <${decl.name}> in ${decl.ns} has no element id`);
+    EXTENSION_FIELDS[id] = { decl, repeated: p.max > 1, attributes: Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined) };
+    declareFields(decl, ids);
+  }
+}
+declareFields(IMAGE, IMAGE_ELEMENTS);
+declareFields(VIDEO, VIDEO_ELEMENTS);
+declareFields(NEWS, NEWS_ELEMENTS);
+const TVSHOW = (EXTENSION_FIELDS[E_V_TVSHOW] as ExtensionField).decl;
+const PUBLICATION = (EXTENSION_FIELDS[E_N_PUBLICATION] as ExtensionField).decl;
+
+/** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
+function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
+  const missing: string[] = [];
+  for (const p of decl.type.sequence as readonly Particle[]) {
+    const e = p.element as ElementDecl;
+    if (p.min === 0 || e.type.sequence !== undefined || owner[e.prop as string] !== undefined) continue;
+    missing.push(`${prefixOf(e.ns) as string}:${e.name}`);
+    owner[e.prop as string] = '';
+  }
+  return missing;
+}
+
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
-// The enumerations of sitemap-video.xsd as it writes them: tYesNo takes yes, Yes, YES, no, No, NO;
-// price@type purchase, PURCHASE, rent, RENT; price@resolution sd, SD, hd, HD. The model holds the
-// lower-case form (videoOneOf).
-const YES_NO: ReadonlySet<string> = new Set(['yes', 'Yes', 'YES', 'no', 'No', 'NO']);
-const RELATIONSHIPS: ReadonlySet<string> = new Set(['allow', 'deny']);
-const PLATFORMS: ReadonlySet<string> = new Set(['web', 'mobile', 'tv']);
-const PRICE_TYPES: ReadonlySet<string> = new Set(['purchase', 'PURCHASE', 'rent', 'RENT']);
-const RESOLUTIONS: ReadonlySet<string> = new Set(['sd', 'SD', 'hd', 'HD']);
-const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 'interview', 'news', 'other']);
-const VIDEO_ID_TYPES: ReadonlySet<string> = new Set(['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url']);
-const NEWS_ACCESS: ReadonlySet<string> = new Set(['Subscription', 'Registration']);
-
 /** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
 const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
 
@@ -390,8 +415,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private tvCol = 0;
   private tvOffset = 0;
   private nws: Mutable<NewsEntry> = {};
-  private pubName: string | undefined;
-  private pubLanguage: string | undefined;
+  private pub: { name?: string; language?: string } = {};
   private nwsLine = 0;
   private nwsCol = 0;
   private nwsOffset = 0;
@@ -784,8 +808,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
             return C_VIDEO;
           case E_NEWS:
             this.nws = {};
-            this.pubName = undefined;
-            this.pubLanguage = undefined;
+            this.pub = {};
             this.nwsLine = line;
             this.nwsCol = column;
             this.nwsOffset = offset;
@@ -1144,35 +1167,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
         this.priority = n;
         return;
       }
-      // -- image
-      case E_IMAGE_LOC:
-        if (this.img.loc !== undefined) return this.dup(id);
-        this.img.loc = v;
-        if (this.fieldProblem !== '') this.imgProblem = this.fieldProblem;
-        return;
-      case E_IMAGE_CAPTION:
-        if (this.img.caption !== undefined) return this.dup(id);
-        this.img.caption = v;
-        return;
-      case E_IMAGE_GEO:
-        if (this.img.geoLocation !== undefined) return this.dup(id);
-        this.img.geoLocation = v;
-        return;
-      case E_IMAGE_TITLE:
-        if (this.img.title !== undefined) return this.dup(id);
-        this.img.title = v;
-        return;
-      case E_IMAGE_LICENSE:
-        if (this.img.license !== undefined) return this.dup(id);
-        if (this.fieldProblem !== '') {
-          this.fieldReport('url/untrusted', `image:license ${show(v)} cannot be trusted (${this.fieldProblem}); it is omitted`);
-          return;
-        }
-        this.img.license = v;
-        return;
       default:
-        if (id >= E_VIDEO && id <= E_V_PREMIER) return this.videoField(id, v);
-        if (id >= E_NEWS && id <= E_N_TICKERS) return this.newsField(id, v);
+        if (id >= E_IMAGE && id <= E_N_TICKERS) return this.extensionField(id, v);
         return this.feedField(id, v);
     }
   }
@@ -1208,209 +1204,108 @@ export class XmlSitemapReader implements XmlTokenHandler {
   }
 
   /**
-   * A value of a closed set (whose members the model holds in lower case): a member in lower case, else
-   * kept as written with a diagnostic.
+   * A value of a closed set as the model holds it (lower case where the schema takes other cases
+   * too: `YES` is `yes`), else kept as written with a diagnostic.
    */
-  private videoOneOf(v: string, set: ReadonlySet<string>, field: string): string {
-    if (set.has(v)) return v.toLowerCase();
-    this.videoInvalid(`${field} ${show(v)} is not one of ${[...set].join(', ')}; kept as written`, set.has(v.toLowerCase()) ? `write "${v.toLowerCase()}"` : undefined);
+  private oneOf(v: string, values: readonly string[], field: string, code: string): string {
+    const lower = v.toLowerCase();
+    if (values.includes(v)) return values.includes(lower) ? lower : v;
+    this.fieldReport(code, `${field} ${show(v)} is not one of ${values.join(', ')}; kept as written`, values.includes(lower) ? `write "${lower}"` : undefined);
     return v;
   }
 
-  private videoUrl(v: string, field: string): string {
-    if (this.fieldProblem !== '' && this.vidProblem === '') this.vidProblem = `${field}: ${this.fieldProblem}`;
-    return v;
-  }
-
-  private videoDate(v: string, field: string): string {
-    this.checkW3cDate(v, field, 'video/invalid', undefined);
-    return v;
-  }
-
-  private videoField(id: number, v: string): void {
-    const vid = this.vid;
+  /** An image, video or news field, held where and as its declaration says (vocabulary.ts). */
+  private extensionField(id: number, v: string): void {
+    const { decl, repeated, attributes } = EXTENSION_FIELDS[id] as ExtensionField;
     const field = FIELD_NAMES[id] as string;
-    const attrs = this.fieldAttrs;
-    switch (id) {
-      case E_V_THUMB:
-        if (vid.thumbnailLoc !== undefined) return this.dup(id);
-        vid.thumbnailLoc = this.videoUrl(v, field);
-        return;
-      case E_V_TITLE:
-        if (vid.title !== undefined) return this.dup(id);
-        vid.title = v;
-        return;
-      case E_V_DESCRIPTION:
-        if (vid.description !== undefined) return this.dup(id);
-        vid.description = v;
-        return;
-      case E_V_CONTENT_LOC:
-        if (vid.contentLoc !== undefined) return this.dup(id);
-        vid.contentLoc = this.videoUrl(v, field);
-        return;
-      case E_V_PLAYER_LOC: {
-        if (vid.playerLoc !== undefined) return this.dup(id);
-        vid.playerLoc = this.videoUrl(v, field);
-        const embed = attrValue(attrs, 'allow_embed');
-        if (embed !== undefined) vid.playerLocAllowEmbed = this.videoOneOf(embed, YES_NO, 'video:player_loc@allow_embed') as 'yes' | 'no';
-        const autoplay = attrValue(attrs, 'autoplay');
-        if (autoplay !== undefined) vid.playerLocAutoplay = autoplay;
-        return;
-      }
-      case E_V_DURATION: {
-        if (vid.duration !== undefined) return this.dup(id);
-        const n = this.videoInteger(v, field);
-        if (n !== undefined) vid.duration = n;
-        return;
-      }
-      case E_V_EXPIRATION:
-        if (vid.expirationDate !== undefined) return this.dup(id);
-        vid.expirationDate = this.videoDate(v, field);
-        return;
-      case E_V_RATING: {
-        if (vid.rating !== undefined) return this.dup(id);
-        const n = this.videoDecimal(v, field);
-        if (n !== undefined) vid.rating = n;
-        return;
-      }
-      case E_V_SEGMENT: {
-        const segment: { loc: string; duration?: number } = { loc: this.videoUrl(v, field) };
-        const d = attrValue(attrs, 'duration');
-        if (d !== undefined) {
-          const n = this.videoInteger(d, 'video:content_segment_loc@duration');
-          if (n !== undefined) segment.duration = n;
-        }
-        (vid.contentSegmentLocs ??= []).push(segment);
-        return;
-      }
-      case E_V_VIEWS: {
-        if (vid.viewCount !== undefined) return this.dup(id);
-        const n = this.videoInteger(v, field);
-        if (n !== undefined) vid.viewCount = n;
-        return;
-      }
-      case E_V_PUBDATE:
-        if (vid.publicationDate !== undefined) return this.dup(id);
-        vid.publicationDate = this.videoDate(v, field);
-        return;
-      case E_V_TAG:
-        (vid.tags ??= []).push(v);
-        return;
-      case E_V_CATEGORY:
-        if (vid.category !== undefined) return this.dup(id);
-        vid.category = v;
-        return;
-      case E_V_FAMILY:
-        if (vid.familyFriendly !== undefined) return this.dup(id);
-        vid.familyFriendly = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
-        return;
-      case E_V_RESTRICTION:
-      case E_V_PLATFORM: {
-        const relationship = attrValue(attrs, 'relationship');
-        const list = spaceList(v);
-        if (relationship === undefined) {
-          this.videoInvalid(`${field} ${show(v)} has no relationship attribute; omitted`, `write <${field} relationship="allow">`);
-          return;
-        }
-        const rel = this.videoOneOf(relationship, RELATIONSHIPS, `${field}@relationship`) as 'allow' | 'deny';
-        if (id === E_V_RESTRICTION) {
-          if (vid.restriction !== undefined) return this.dup(id);
-          vid.restriction = { relationship: rel, countries: list };
-        } else {
-          if (vid.platform !== undefined) return this.dup(id);
-          for (const p of list) this.videoOneOf(p, PLATFORMS, field);
-          vid.platform = { relationship: rel, platforms: list as ('web' | 'mobile' | 'tv')[] };
-        }
-        return;
-      }
-      case E_V_GALLERY: {
-        if (vid.galleryLoc !== undefined) return this.dup(id);
-        vid.galleryLoc = this.videoUrl(v, field);
-        const title = attrValue(attrs, 'title');
-        if (title !== undefined) vid.galleryLocTitle = title;
-        return;
-      }
-      case E_V_PRICE: {
-        if (!DECIMAL.test(v)) this.videoInvalid(`${field} ${show(v)} is not a decimal number; kept as written`, v.includes(',') ? 'use a dot as the decimal separator' : undefined);
-        const currency = attrValue(attrs, 'currency');
-        if (currency === undefined) this.videoInvalid(`${field} ${show(v)} has no currency attribute; read as ''`, 'add currency="USD" (ISO 4217)');
-        const price: VideoPrice = { value: v, currency: currency ?? '' };
-        const type = attrValue(attrs, 'type');
-        if (type !== undefined) price.type = this.videoOneOf(type, PRICE_TYPES, 'video:price@type') as 'rent' | 'purchase';
-        const resolution = attrValue(attrs, 'resolution');
-        if (resolution !== undefined) price.resolution = this.videoOneOf(resolution, RESOLUTIONS, 'video:price@resolution') as 'hd' | 'sd';
-        (vid.prices ??= []).push(price);
-        return;
-      }
-      case E_V_SUBSCRIPTION:
-        if (vid.requiresSubscription !== undefined) return this.dup(id);
-        vid.requiresSubscription = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
-        return;
-      case E_V_UPLOADER: {
-        if (vid.uploader !== undefined) return this.dup(id);
-        vid.uploader = v;
-        const info = attrValue(attrs, 'info');
-        if (info !== undefined) {
-          const problem = this.infoProblem;
-          if (problem !== '') this.fieldReport('url/untrusted', `video:uploader@info ${show(info)} cannot be trusted (${problem}); it is omitted`);
-          else vid.uploaderInfo = info;
-        }
-        return;
-      }
-      case E_V_LIVE:
-        if (vid.live !== undefined) return this.dup(id);
-        vid.live = this.videoOneOf(v, YES_NO, field) as 'yes' | 'no';
-        return;
-      case E_V_ID: {
-        const type = attrValue(attrs, 'type');
-        if (type === undefined) {
-          this.videoInvalid(`${field} ${show(v)} has no type attribute; omitted`, `add type="url" (one of ${[...VIDEO_ID_TYPES].join(', ')})`);
-          return;
-        }
-        (vid.ids ??= []).push({ type: this.videoOneOf(type, VIDEO_ID_TYPES, 'video:id@type') as 'url', value: v });
-        return;
-      }
-      // -- tvshow
-      case E_V_SHOW_TITLE:
-        if (this.tv.showTitle !== undefined) return this.dup(id);
-        this.tv.showTitle = v;
-        return;
-      case E_V_VIDEO_TYPE:
-        if (this.tv.videoType !== undefined) return this.dup(id);
-        this.tv.videoType = this.videoOneOf(v, TV_VIDEO_TYPES, field) as 'full';
-        return;
-      case E_V_EPISODE_TITLE:
-        if (this.tv.episodeTitle !== undefined) return this.dup(id);
-        this.tv.episodeTitle = v;
-        return;
-      case E_V_SEASON:
-      case E_V_EPISODE: {
-        const key = id === E_V_SEASON ? 'seasonNumber' : 'episodeNumber';
-        if (this.tv[key] !== undefined) return this.dup(id);
-        const n = this.videoInteger(v, field);
-        if (n !== undefined) this.tv[key] = n;
-        return;
-      }
-      case E_V_PREMIER:
-        if (this.tv.premierDate !== undefined) return this.dup(id);
-        this.tv.premierDate = this.videoDate(v, field);
-        return;
-      default:
-        return;
+    const owner: Record<string, unknown> = id <= E_IMAGE_LICENSE ? this.img : id <= E_V_ID ? this.vid : id <= E_V_PREMIER ? this.tv : id <= E_N_LANGUAGE ? this.pub : this.nws;
+    const prop = decl.prop as string;
+    if (!repeated && owner[prop] !== undefined) return this.dup(id);
+    if (this.fieldProblem !== '' && decl.type.text === anyUri && !this.untrustedUrl(id, v, field)) return;
+    // Attributes fill the element's own object (video:price → { value, currency }), the required ones
+    // before its text as the model writes them, or properties beside its own (playerLocAllowEmbed).
+    const own: Record<string, unknown> | undefined = decl.textProp === undefined ? undefined : {};
+    if (attributes.length !== 0 && !this.fillAttributes(attributes, true, own ?? owner, v, field)) return;
+    const value = this.modelValue(v, decl.as, decl.type.values, field, decl.ns === NS.news ? 'news/invalid' : 'video/invalid');
+    if (value === undefined) return;
+    if (own !== undefined) own[decl.textProp as string] = value;
+    if (repeated) ((owner[prop] ??= []) as unknown[]).push(own ?? value);
+    else owner[prop] = own ?? value;
+    if (attributes.length !== 0) this.fillAttributes(attributes, false, own ?? owner, v, field);
+  }
+
+  /** The `required` (or the optional) attributes of the field into `target`; false when a required one is missing. */
+  private fillAttributes(attributes: readonly (readonly [string, AttributeDecl])[], required: boolean, target: Record<string, unknown>, v: string, field: string): boolean {
+    for (const [name, a] of attributes) {
+      if (a.required !== required) continue;
+      const value = this.attributeValue(name, a, v, field);
+      if (value === null) return false;
+      if (value !== undefined) target[a.prop as string] = value;
     }
+    return true;
+  }
+
+  /**
+   * A URL field the tokenizer damaged (fieldProblem): a video is dropped whole and so is an image
+   * without its loc (finishVideo, finishImage say so); an image's license is omitted. True: read on.
+   */
+  private untrustedUrl(id: number, v: string, field: string): boolean {
+    if (id >= E_VIDEO) {
+      if (this.vidProblem === '') this.vidProblem = `${field}: ${this.fieldProblem}`;
+    } else if (id === E_IMAGE_LOC) {
+      this.imgProblem = this.fieldProblem;
+    } else {
+      this.fieldReport('url/untrusted', `${field} ${show(v)} cannot be trusted (${this.fieldProblem}); it is omitted`);
+      return false;
+    }
+    return true;
+  }
+
+  /** `v` as the model holds it; undefined, with a diagnostic, where it is omitted (a number that is not one). */
+  private modelValue(v: string, as: ModelValue | undefined, values: readonly string[] | undefined, field: string, code: string): unknown {
+    switch (as) {
+      case 'integer':
+        return this.videoInteger(v, field);
+      case 'decimal':
+        return this.videoDecimal(v, field);
+      case 'numeric':
+        if (!DECIMAL.test(v)) this.videoInvalid(`${field} ${show(v)} is not a decimal number; kept as written`, v.includes(',') ? 'use a dot as the decimal separator' : undefined);
+        return v;
+      case 'date':
+        this.checkW3cDate(v, field, code, undefined);
+        return v;
+      case 'commaList':
+        return commaList(v);
+      case 'spaceList': {
+        const list = spaceList(v);
+        if (values !== undefined) for (const item of list) this.oneOf(item, values, field, code);
+        return list;
+      }
+      default:
+        return values === undefined ? v : this.oneOf(v, values, field, code);
+    }
+  }
+
+  /** An attribute's value as the model holds it; undefined: absent or omitted; null: the element is omitted for want of it. */
+  private attributeValue(name: string, a: AttributeDecl, v: string, field: string): unknown {
+    const raw = attrValue(this.fieldAttrs, name);
+    const at = `${field}@${name}`;
+    if (raw === undefined) {
+      const hint = `add ${name}="${a.example ?? a.values?.[0] ?? '…'}"${a.values === undefined ? '' : ` (one of ${a.values.join(', ')})`}`;
+      if (a.required) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; omitted`, hint);
+      else if (a.modelRequired === true) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; read as ''`, hint);
+      return a.required ? null : a.modelRequired === true ? '' : undefined;
+    }
+    if (a.check === anyUri && this.infoProblem !== '') {
+      this.fieldReport('url/untrusted', `${at} ${show(raw)} cannot be trusted (${this.infoProblem}); it is omitted`);
+      return undefined;
+    }
+    return this.modelValue(raw, a.as, a.values, at, 'video/invalid');
   }
 
   private finishTvShow(): void {
     const tv = this.tv;
-    const missing: string[] = [];
-    if (tv.showTitle === undefined) {
-      missing.push('video:show_title');
-      tv.showTitle = '';
-    }
-    if (tv.videoType === undefined) {
-      missing.push('video:video_type');
-      tv.videoType = '' as 'full';
-    }
+    const missing = lacking(TVSHOW, tv);
     if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvLine, this.tvCol, this.tvOffset);
     if (this.vid.tvshow !== undefined) {
       this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvLine, this.tvCol, this.tvOffset);
@@ -1425,19 +1320,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidLine, this.vidCol, this.vidOffset);
       return;
     }
-    const missing: string[] = [];
-    if (vid.thumbnailLoc === undefined) {
-      missing.push('video:thumbnail_loc');
-      vid.thumbnailLoc = '';
-    }
-    if (vid.title === undefined) {
-      missing.push('video:title');
-      vid.title = '';
-    }
-    if (vid.description === undefined) {
-      missing.push('video:description');
-      vid.description = '';
-    }
+    const missing = lacking(VIDEO, vid);
     if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidLine, this.vidCol, this.vidOffset, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
   }
@@ -1457,69 +1340,17 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   // ---- news ----------------------------------------------------------------------------------------
 
-  private newsField(id: number, v: string): void {
-    const n = this.nws;
-    switch (id) {
-      case E_N_NAME:
-        if (this.pubName !== undefined) return this.dup(id);
-        this.pubName = v;
-        return;
-      case E_N_LANGUAGE:
-        if (this.pubLanguage !== undefined) return this.dup(id);
-        this.pubLanguage = v;
-        return;
-      case E_N_ACCESS:
-        if (n.access !== undefined) return this.dup(id);
-        if (!NEWS_ACCESS.has(v)) this.fieldReport('news/invalid', `news:access ${show(v)} is not Subscription or Registration; kept as written`);
-        n.access = v as 'Subscription';
-        return;
-      case E_N_GENRES:
-        if (n.genres !== undefined) return this.dup(id);
-        n.genres = commaList(v);
-        return;
-      case E_N_PUBDATE:
-        if (n.publicationDate !== undefined) return this.dup(id);
-        n.publicationDate = v;
-        this.checkW3cDate(v, 'news:publication_date', 'news/invalid', undefined);
-        return;
-      case E_N_TITLE:
-        if (n.title !== undefined) return this.dup(id);
-        n.title = v;
-        return;
-      case E_N_KEYWORDS:
-        if (n.keywords !== undefined) return this.dup(id);
-        n.keywords = commaList(v);
-        return;
-      case E_N_TICKERS:
-        if (n.stockTickers !== undefined) return this.dup(id);
-        n.stockTickers = commaList(v);
-        return;
-      default:
-        return;
-    }
-  }
-
   private finishNews(): void {
     const n = this.nws;
-    const missing: string[] = [];
-    if (this.pubName === undefined) missing.push('news:name');
-    if (this.pubLanguage === undefined) missing.push('news:language');
-    n.publication = { name: this.pubName ?? '', language: this.pubLanguage ?? '' };
-    if (n.publicationDate === undefined) {
-      missing.push('news:publication_date');
-      n.publicationDate = '';
-    }
-    if (n.title === undefined) {
-      missing.push('news:title');
-      n.title = '';
-    }
+    const missing = [...lacking(PUBLICATION, this.pub), ...lacking(NEWS, n)];
+    n.publication = { name: this.pub.name as string, language: this.pub.language as string };
     if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsLine, this.nwsCol, this.nwsOffset, 'news:news needs a publication (name, language), a publication_date and a title');
     if (this.news !== undefined) {
       this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsLine, this.nwsCol, this.nwsOffset);
       return;
     }
     // Put the fields in the model's order.
-    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate, title: n.title };
+    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate as NewsEntry['publicationDate'], title: n.title as string };
     if (n.access !== undefined) entry.access = n.access;
     if (n.genres !== undefined) entry.genres = n.genres;
     if (n.keywords !== undefined) entry.keywords = n.keywords;

@@ -20,8 +20,8 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
 import type { AlternateLink, UrlEntry } from '../model.js';
-import type { EntryPosition } from '../read/types.js';
 import { MAX_URL_LENGTH } from '../url.js';
+import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';

@@ -2,7 +2,7 @@
 // checked on the entries the reader delivers, for every format (urlset, index, RSS, Atom, text):
 // encoding of loc, its length, the location scope, duplicates, lastmod in the future, and the limits.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
@@ -10,21 +10,61 @@ import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
+import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
 import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane, type RunText } from '../read/plain-lane.js';
 
-export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
-  'loc/not-encoded': 'error',
-  'loc/too-long': 'error',
-  'loc/out-of-scope': 'error',
-  'loc/duplicate': 'warning',
-  'lastmod/future': 'warning',
-  'limits/too-many-urls': 'error',
-  'limits/file-too-large': 'error',
-  'limits/too-many-sitemaps': 'error',
-  'image/too-many': 'error',
-  'news/too-many': 'error',
-  'duplicates/not-checked': 'info',
-});
+// ---- the rules ------------------------------------------------------------------------------------
+// Each rule is one unit: code, default severity, title and Search Console wording (docs/rules.md has
+// the long form; test/core/validate/rules.test.ts keeps the two equal), and, for a rule of one entry,
+// the fields it reads and its check. The others need the whole sitemap (the URLs seen, the counts,
+// the size) or its location, and are checked by ProtocolChecker below.
+
+const LOC_TOO_LONG: EntryRule = {
+  code: 'loc/too-long', severity: 'error', title: 'a URL of 2,048 characters or more', searchConsole: 'URL too long', reads: ['loc'],
+  check({ loc }, at, { limits, report }) {
+    // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
+    if (loc.length > limits.maxLocLength) report(LOC_TOO_LONG, `the URL is ${loc.length} characters long; at most ${limits.maxLocLength} are allowed`, at, 'use a shorter URL');
+  },
+};
+
+const LASTMOD_FUTURE: EntryRule = {
+  code: 'lastmod/future', severity: 'warning', title: 'a lastmod in the future', searchConsole: 'Invalid date', reads: ['lastmod'],
+  check({ lastmod }, at, { now, pastBefore, report }) {
+    // Every W3C Datetime starts with a four-digit year and two-digit fields, so one that sorts before
+    // a date two days back is in the past (the common case, decided without parsing).
+    if (typeof lastmod !== 'string' || (lastmod < pastBefore && lastmod.length >= 4)) return;
+    const parsed = parseW3cDatetime(lastmod);
+    if (parsed === undefined) return; // the reader reports the form
+    if (isFutureLastmod(parsed.epochMs, now)) {
+      report(LASTMOD_FUTURE, `lastmod ${JSON.stringify(lastmod)} is in the future`, at, 'write the date the page last changed; Google ignores lastmod values it cannot trust');
+    }
+  },
+};
+
+const IMAGE_TOO_MANY: EntryRule = {
+  code: 'image/too-many', severity: 'error', title: 'more than 1,000 images in one <url>', searchConsole: 'Too many images', reads: ['images'],
+  check({ images }, at, { limits, report }) {
+    const n = images?.length ?? 0;
+    if (n > limits.maxImagesPerUrl) report(IMAGE_TOO_MANY, `${n} images in one <url>; at most ${limits.maxImagesPerUrl} are allowed`, at, 'split the images over fewer, or list the most important ones');
+  },
+};
+
+/** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index. */
+export const ENTRY_RULES: readonly EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY];
+
+const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
+const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
+const LOC_DUPLICATE: RuleInfo = { code: 'loc/duplicate', severity: 'warning', title: 'a URL listed twice' };
+const DUPLICATES_NOT_CHECKED: RuleInfo = { code: 'duplicates/not-checked', severity: 'info', title: 'duplicates are checked among the first maxTrackedUrls distinct URLs' };
+const TOO_MANY_URLS: RuleInfo = { code: 'limits/too-many-urls', severity: 'error', title: 'more than 50,000 URLs in one sitemap', searchConsole: 'Too many URLs' };
+const FILE_TOO_LARGE: RuleInfo = { code: 'limits/file-too-large', severity: 'error', title: 'more than 50 MB (10 MB legacy) uncompressed', searchConsole: 'Sitemap file size error' };
+const TOO_MANY_SITEMAPS: RuleInfo = { code: 'limits/too-many-sitemaps', severity: 'error', title: 'more than 50,000 (1,000 legacy) sitemaps in one index', searchConsole: 'Too many Sitemaps' };
+const NEWS_TOO_MANY: RuleInfo = { code: 'news/too-many', severity: 'error', title: 'more than 1,000 news entries in one sitemap', searchConsole: 'Too many news URLs' };
+
+/** Every rule of this module. */
+export const PROTOCOL_RULES: readonly RuleInfo[] = [
+  ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY,
+];
 
 export interface ProtocolOptions {
   limits: Limits;
@@ -92,11 +132,11 @@ export function markSeen(seen: FingerprintSet, maxTracked: number, hash1: number
 }
 
 export function duplicateDiagnostic(loc: string, firstLine: number, at: EntryPosition): Diagnostic {
-  return { code: 'loc/duplicate', severity: PROTOCOL_CODES['loc/duplicate'] as Severity, message: `${JSON.stringify(loc)} is listed again (first on line ${firstLine})`, line: at.line, column: at.column, hint: 'list each URL once' };
+  return { code: LOC_DUPLICATE.code, severity: LOC_DUPLICATE.severity, message: `${JSON.stringify(loc)} is listed again (first on line ${firstLine})`, line: at.line, column: at.column, hint: 'list each URL once' };
 }
 
 export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Diagnostic {
-  return { code: 'duplicates/not-checked', severity: PROTOCOL_CODES['duplicates/not-checked'] as Severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
+  return { code: DUPLICATES_NOT_CHECKED.code, severity: DUPLICATES_NOT_CHECKED.severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
 export class ProtocolChecker {
@@ -108,8 +148,8 @@ export class ProtocolChecker {
    */
   private readonly seen: FingerprintSet;
   private readonly lane: PlainLane | undefined;
-  /** lastmod values that sort before this `YYYY-MM-DD` are in the past whatever their time zone. */
-  private readonly pastBefore: string;
+  /** What the rules of one entry read besides it. */
+  private readonly context: EntryRuleContext;
   private readonly maxTracked: number;
   private trackingStopped = false;
   /** plainUrl's fingerprint, for the checks it leaves to loc. */
@@ -129,12 +169,12 @@ export class ProtocolChecker {
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
-    this.pastBefore = surelyPastBefore(options.now);
+    this.context = { limits: options.limits, now: options.now, pastBefore: surelyPastBefore(options.now), report: (rule, message, at, hint) => this.report(rule, message, at, hint) };
   }
 
   /** pastBefore as a number, YYYYMMDD (read/plain-lane.ts compares dates so). */
   get pastBeforeDate(): number {
-    return Number(this.pastBefore.replace(/-/g, ''));
+    return Number(this.context.pastBefore.replace(/-/g, ''));
   }
 
   /**
@@ -144,14 +184,10 @@ export class ProtocolChecker {
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
     this.loc(entry.loc, at, 'loc', locHash, encoded);
-    if (typeof entry.lastmod === 'string') this.lastmod(entry.lastmod, at);
-    const images = entry.images?.length ?? 0;
-    if (images > this.options.limits.maxImagesPerUrl) {
-      this.report('image/too-many', `${images} images in one <url>; at most ${this.options.limits.maxImagesPerUrl} are allowed`, at, 'split the images over fewer, or list the most important ones');
-    }
+    for (const rule of ENTRY_RULES) rule.check(entry, at, this.context);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
-      this.report('news/too-many', `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
+      this.report(NEWS_TOO_MANY, `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
     }
   }
 
@@ -215,7 +251,7 @@ export class ProtocolChecker {
   sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {
     this.sitemaps++;
     this.loc(ref.loc, at, 'sitemap', undefined, encoded);
-    if (typeof ref.lastmod === 'string') this.lastmod(ref.lastmod, at);
+    for (const rule of ENTRY_RULES) rule.check(ref, at, this.context);
   }
 
   /** After the last entry: the limits, given the size of the document in bytes (uncompressed). */
@@ -223,33 +259,31 @@ export class ProtocolChecker {
     const limits = this.options.limits;
     if (isIndex) {
       if (this.sitemaps > limits.maxSitemapsPerIndex) {
-        this.report('limits/too-many-sitemaps', `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
+        this.report(TOO_MANY_SITEMAPS, `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
       }
     } else if (this.urls > limits.maxUrlsPerSitemap) {
-      this.report('limits/too-many-urls', `${this.urls} URLs in one sitemap; at most ${limits.maxUrlsPerSitemap} are allowed`, undefined, 'split the sitemap and list the parts in a sitemap index');
+      this.report(TOO_MANY_URLS, `${this.urls} URLs in one sitemap; at most ${limits.maxUrlsPerSitemap} are allowed`, undefined, 'split the sitemap and list the parts in a sitemap index');
     }
     const maxBytes = isIndex ? limits.maxBytesPerIndex : limits.maxBytesPerSitemap;
     if (bytes > maxBytes) {
-      this.report('limits/file-too-large', `${bytes} bytes uncompressed; at most ${maxBytes} are allowed`, undefined, 'split the file; gzip does not help, the limit is on the uncompressed size');
+      this.report(FILE_TOO_LARGE, `${bytes} bytes uncompressed; at most ${maxBytes} are allowed`, undefined, 'split the file; gzip does not help, the limit is on the uncompressed size');
     }
   }
 
   private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean): void {
-    // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
-    if (loc.length >= 2048) this.report('loc/too-long', `the URL is ${loc.length} characters long; it must be shorter than 2,048`, at, 'use a shorter URL');
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
     const unencoded = !encoded && NOT_URI_CHAR.test(loc);
     const scope = this.scope;
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
     const normalized = unencoded || checkScope ? normalizedOrUndefined(loc) : undefined;
     if (unencoded) {
-      this.report('loc/not-encoded', `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
+      this.report(LOC_NOT_ENCODED, `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
     }
     if (checkScope) {
       const why = normalized === undefined ? undefined : scopeViolation(normalized, scope);
       if (why !== undefined) {
         const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
-        this.report('loc/out-of-scope', `${JSON.stringify(loc)} is outside the sitemap's location ${scope.prefix}: ${why}`, at,
+        this.report(LOC_OUT_OF_SCOPE, `${JSON.stringify(loc)} is outside the sitemap's location ${scope.prefix}: ${why}`, at,
           `${whose} must share the scheme, host and port of the sitemap and sit under its directory; move the sitemap up, or submit it through robots.txt of that host`);
       }
     }
@@ -269,19 +303,13 @@ export class ProtocolChecker {
     this.out(duplicateDiagnostic(loc, firstLine, at));
   }
 
-  private lastmod(value: string, at: EntryPosition): void {
-    // Every W3C Datetime starts with a four-digit year and two-digit fields, so one that sorts before
-    // a date two days back is in the past (the common case, decided without parsing).
-    if (value < this.pastBefore && value.length >= 4) return;
-    const parsed = parseW3cDatetime(value);
-    if (parsed === undefined) return; // the reader reports the form
-    if (isFutureLastmod(parsed.epochMs, this.options.now)) {
-      this.report('lastmod/future', `lastmod ${JSON.stringify(value)} is in the future`, at, 'write the date the page last changed; Google ignores lastmod values it cannot trust');
-    }
+  /** lastmod/future for a lastmod the bulk lane gave (plainUrls). */
+  private lastmod(lastmod: string, at: EntryPosition): void {
+    LASTMOD_FUTURE.check({ loc: '', lastmod }, at, this.context);
   }
 
-  private report(code: string, message: string, at: EntryPosition | undefined, hint?: string): void {
-    const d: Diagnostic = { code, severity: PROTOCOL_CODES[code] as Severity, message };
+  private report(rule: RuleInfo, message: string, at: EntryPosition | undefined, hint?: string): void {
+    const d: Diagnostic = { code: rule.code, severity: rule.severity, message };
     if (at !== undefined) {
       d.line = at.line;
       d.column = at.column;

@@ -12,27 +12,29 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, type ElementDecl, type Particle } from './schema.js';
+import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
 import { isBlank } from '../read/values.js';
+import { ruleSeverities, type RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The attributes XML Schema defines in its instance namespace (XSD 1.1 part 1, §2.7); any other xsi: attribute is not allowed. */
 const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
-/** The codes of this checker, with their default severity. */
-export const STRUCTURE_CODES: Readonly<Record<string, Severity>> = Object.freeze({
-  'xsd/unexpected-element': 'error',
-  'xsd/missing-element': 'error',
-  'xsd/unknown-namespace': 'error',
-  'xsd/unexpected-attribute': 'error',
-  'xsd/missing-attribute': 'error',
-  'xsd/invalid-attribute': 'error',
-  'xsd/invalid-value': 'error',
-  'xsd/text-not-allowed': 'error',
-  'xsd/root': 'error',
-  'value/whitespace': 'warning',
-  'lastmod/not-xsd': 'error',
-});
+/** The rules of this checker: code, default severity, title, Search Console wording (docs/rules.md has the long form). */
+export const STRUCTURE_RULES: readonly RuleInfo[] = [
+  { code: 'xsd/unexpected-element', severity: 'error', title: 'an element the schema does not allow there (or out of order)', searchConsole: 'Invalid XML tag' },
+  { code: 'xsd/missing-element', severity: 'error', title: 'a required element is missing', searchConsole: 'Missing XML tag' },
+  { code: 'xsd/unknown-namespace', severity: 'error', title: 'an element of a namespace no sitemap schema declares' },
+  { code: 'xsd/unexpected-attribute', severity: 'error', title: 'an attribute the schema does not allow', searchConsole: 'Invalid attribute value' },
+  { code: 'xsd/missing-attribute', severity: 'error', title: 'a required attribute is missing', searchConsole: 'Missing XML attribute' },
+  { code: 'xsd/invalid-attribute', severity: 'error', title: 'an attribute value of the wrong form', searchConsole: 'Invalid attribute value' },
+  { code: 'xsd/invalid-value', severity: 'error', title: 'a value of the wrong form for the schema', searchConsole: 'Invalid tag value' },
+  { code: 'xsd/text-not-allowed', severity: 'error', title: 'text inside an element that holds elements only', searchConsole: 'Invalid XML tag' },
+  { code: 'xsd/root', severity: 'error', title: 'a root element neither schema declares', searchConsole: 'Unsupported file format' },
+  { code: 'value/whitespace', severity: 'warning', title: 'whitespace around a value' },
+  { code: 'lastmod/not-xsd', severity: 'error', title: 'a W3C Datetime form sitemap.xsd rejects (year, month, no seconds)', searchConsole: 'Invalid date' },
+];
+const SEVERITIES = ruleSeverities(STRUCTURE_RULES);
 
 interface Frame {
   /** The declaration being matched; undefined: content not checked (an element reported as unexpected). */
@@ -52,17 +54,8 @@ interface Frame {
 function describe(p: Particle): string {
   if (p.other === true) return 'an element of another namespace';
   const e = p.element as ElementDecl;
-  return `<${prefixFor(e.ns)}${e.name}>`;
-}
-
-function prefixFor(ns: string): string {
-  switch (ns) {
-    case NS.image: return 'image:';
-    case NS.video: return 'video:';
-    case NS.news: return 'news:';
-    case NS.xhtml: return 'xhtml:';
-    default: return '';
-  }
+  const prefix = prefixOf(e.ns);
+  return `<${prefix === undefined ? '' : `${prefix}:`}${e.name}>`;
 }
 
 export class StructureChecker {
@@ -300,7 +293,7 @@ export class StructureChecker {
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
     if (code !== 'value/whitespace') this.invalid = true;
-    const d: Diagnostic = { code, severity: STRUCTURE_CODES[code] as Severity, message, line, column, offset };
+    const d: Diagnostic = { code, severity: SEVERITIES[code] as Severity, message, line, column, offset };
     if (hint !== undefined) d.hint = hint;
     this.out(d);
   }

@@ -2,7 +2,8 @@
 // that fired, and a summary. Reports (stylish, JSON, GitHub, SARIF, JUnit) are rendered from these.
 
 import { countDiagnostics, type DiagnosticCounts, type Diagnostic, type Severity } from '../diagnostics.js';
-import type { SitemapFormat } from '../read/types.js';
+import type { EntryPosition, SitemapFormat } from '../read/types.js';
+import type { Limits, UrlEntry } from '../model.js';
 
 /** What the documentation says of one rule (docs/rules.md has the long form). */
 export interface RuleInfo {
@@ -14,6 +15,30 @@ export interface RuleInfo {
   readonly title: string;
   /** The Search Console message it corresponds to, when there is one (e.g. "Invalid date"). */
   readonly searchConsole?: string;
+}
+
+/** The default severity of each rule, by code. */
+export function ruleSeverities(rules: readonly RuleInfo[]): Readonly<Record<string, Severity>> {
+  return Object.fromEntries(rules.map((r) => [r.code, r.severity]));
+}
+
+/**
+ * A rule that checks one entry as the reader delivered it (a `<url>`, or a `<sitemap>` of an index),
+ * whatever path read it: ProtocolChecker runs every one on every entry.
+ */
+export interface EntryRule extends RuleInfo {
+  /** The entry fields it reads. */
+  readonly reads: readonly (keyof UrlEntry)[];
+  check(entry: UrlEntry, at: EntryPosition, context: EntryRuleContext): void;
+}
+
+export interface EntryRuleContext {
+  readonly limits: Readonly<Limits>;
+  /** "Now", in epoch milliseconds. */
+  readonly now: number;
+  /** A `YYYY-MM-DD` before which every W3C Datetime is surely in the past (datetime.ts surelyPastBefore). */
+  readonly pastBefore: string;
+  report(rule: RuleInfo, message: string, at: EntryPosition | undefined, hint?: string): void;
 }
 
 /** The validation of one file (or stdin, or a URL). */

@@ -4,6 +4,8 @@
 //
 // A check takes the value as written and returns undefined when it is valid, else a short reason.
 
+import { daysInMonth } from '../datetime.js';
+
 /** A check of one simple type. */
 export type SimpleTypeCheck = (value: string) => string | undefined;
 
@@ -50,11 +52,6 @@ export const anyUri: SimpleTypeCheck = (value) => {
   }
   return undefined;
 };
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
 
 const DATE = /^(-?)(\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$/;
 const DATE_TIME = /^(-?)(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;

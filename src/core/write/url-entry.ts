@@ -1,47 +1,109 @@
 // One `<url>` element: validates every value of a UrlEntry and serialises it in the element order of
-// sitemap.xsd and Google's extension schemas. Invalid values are refused with the value named,
-// never silently replaced.
+// sitemap.xsd and Google's extension schemas (vocabulary.ts; test/core/vocabulary.test.ts holds the
+// two equal). Invalid values are refused with the value named, never silently replaced.
 
-import { CHANGEFREQS, NS, type Changefreq, type DateInput, type ImageEntry, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
+import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
+import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
+import { anyString, anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
-/** Bit flags of the extension namespaces a piece of XML uses. */
-export const NS_IMAGE = 1;
-export const NS_VIDEO = 2;
-export const NS_NEWS = 4;
-export const NS_XHTML = 8;
-export const ALL_EXTENSIONS = NS_IMAGE | NS_VIDEO | NS_NEWS | NS_XHTML;
-
-const NS_PREFIXES: readonly [number, string, string][] = [
-  [NS_IMAGE, 'image', NS.image],
-  [NS_VIDEO, 'video', NS.video],
-  [NS_NEWS, 'news', NS.news],
-  [NS_XHTML, 'xhtml', NS.xhtml],
-];
+/** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
+const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
+const namespaceBit = (ns: string): number => 1 << EXTENSION_NAMESPACES.indexOf(ns);
+export const NS_IMAGE = namespaceBit(NS.image);
+export const NS_XHTML = namespaceBit(NS.xhtml);
+export const ALL_EXTENSIONS = (1 << EXTENSION_NAMESPACES.length) - 1;
 
 /** `xmlns:p="..."` declarations (each with a leading space) for the namespaces in `mask`. */
 export function namespaceDeclarations(mask: number): string {
   let out = '';
-  for (const [bit, prefix, uri] of NS_PREFIXES) if ((mask & bit) !== 0) out += ` xmlns:${prefix}="${uri}"`;
+  EXTENSION_NAMESPACES.forEach((uri, i) => {
+    if ((mask & (1 << i)) !== 0) out += ` xmlns:${prefixOf(uri) as string}="${uri}"`;
+  });
   return out;
 }
 
-const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
+/** Google's rules for an extension entry beyond its schema, checked before it is written; and the most a <url> may hold. */
+const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown) => void; most?: (limits: Readonly<Limits>) => number }> = new Map([
+  [IMAGE, { most: (limits: Readonly<Limits>) => limits.maxImagesPerUrl }],
+  [VIDEO, {
+    entry(v: unknown): void {
+      if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
+      const video = v as VideoEntry;
+      if (video.contentLoc == null && video.playerLoc == null) {
+        throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+      }
+    },
+  }],
+  [NEWS, {
+    entry(v: unknown): void {
+      const n = v as NewsEntry | null;
+      if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
+      if (typeof n.publication.name === 'string' && n.publication.name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', n.publication.name, 'news publication name is empty');
+    },
+  }],
+]);
+
 // xsd:decimal lexical space, without a minus sign (priority is 0.0 to 1.0).
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 // hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
 const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
-// sitemap-news.xsd: language is zh-cn, zh-tw or an ISO 639 code of two or three letters.
-const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
-const NEWS_GENRES: ReadonlySet<string> = new Set(['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated']);
-const STOCK_TICKER = /^\w+:\w+$/;
-const COUNTRY = /^[A-Z]{2}$/;
-const CURRENCY = /^[A-Z]{3}$/;
-const VIDEO_ID_TYPES: ReadonlySet<string> = new Set(['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url']);
-const TV_VIDEO_TYPES: ReadonlySet<string> = new Set(['full', 'preview', 'clip', 'interview', 'news', 'other']);
+/**
+ * An element or attribute as the writer takes it, prepared once from its vocabulary declaration: its
+ * name as written, the model property, its value's form and checks.
+ */
+interface Part {
+  /** `video:title`, or `video:price@currency` for an attribute. */
+  readonly field: string;
+  /** The element's field, under whose code a value its pattern rejects is refused. */
+  readonly element: string;
+  readonly prop: string;
+  readonly min: number;
+  readonly max: number;
+  readonly as: ModelValue | undefined;
+  readonly facets: ValueFacets;
+  readonly isUrl: boolean;
+  /** The schema's check, where it says more than "text" or "a URI" (a pattern, a length). */
+  readonly check: SimpleTypeCheck | undefined;
+  /** For an enumeration, the forms the model holds: the lower-case ones where the schema takes other cases too. */
+  readonly values: readonly string[] | undefined;
+  readonly children: readonly Part[] | undefined;
+  readonly textProp: string | undefined;
+  readonly attributes: readonly (Part & { readonly name: string; readonly needed: boolean })[];
+}
+
+function modelForms(values: readonly string[] | undefined): readonly string[] | undefined {
+  if (values === undefined || values === YES_NO) return values;
+  const lower = values.filter((v) => v === v.toLowerCase());
+  return lower.length > 0 ? lower : values;
+}
+
+function valuePart(field: string, element: string, prop: string, as: ModelValue | undefined, facets: ValueFacets, check: SimpleTypeCheck | undefined): Omit<Part, 'min' | 'max' | 'children' | 'textProp' | 'attributes'> {
+  const isUrl = check === anyUri;
+  return { field, element, prop, as, facets, isUrl, check: isUrl || check === anyString ? undefined : check, values: modelForms(facets.values) };
+}
+
+function partOf(decl: ElementDecl, min = 1, max = 1): Part {
+  const field = `${prefixOf(decl.ns) as string}:${decl.name}`;
+  const attributes = Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined).map(([name, a]) => ({
+    ...valuePart(`${field}@${name}`, field, a.prop as string, a.as, a, a.check), min: 0, max: 1, children: undefined, textProp: undefined, attributes: [],
+    name, needed: a.required || a.modelRequired === true,
+  }));
+  const children = decl.type.sequence?.map((p) => partOf(p.element as ElementDecl, p.min, p.max));
+  return { ...valuePart(field, field, decl.prop as string, decl.as, decl.type, decl.type.text), min, max, children, textProp: decl.textProp, attributes };
+}
+
+const IMAGE_PART = partOf(IMAGE);
+const VIDEO_PART = partOf(VIDEO);
+const NEWS_PART = partOf(NEWS);
+
+function objectOf(value: unknown, field: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be an object, got ${quoteValue(value)}`);
+  return value as Record<string, unknown>;
+}
 
 export interface UrlEntrySerializerOptions {
   limits: Readonly<Limits>;
@@ -102,12 +164,12 @@ export class UrlEntrySerializer {
     }
     if (entry.changefreq !== undefined && entry.changefreq !== null) xml += '<changefreq>' + changefreq(entry.changefreq) + '</changefreq>';
     if (entry.priority !== undefined && entry.priority !== null) xml += '<priority>' + priority(entry.priority) + '</priority>';
-    if (entry.news !== undefined && entry.news !== null) {
-      xml += this.news(entry.news);
-      this.hasNews = true;
+    for (const p of URL_EXTENSIONS) {
+      const decl = p.element as ElementDecl;
+      const value = (entry as unknown as Record<string, unknown>)[decl.prop as string];
+      if (value != null && decl !== LINK) xml += this.extensions(decl, p.max, value);
     }
-    if (entry.images !== undefined && entry.images !== null) xml += this.images(entry.images);
-    if (entry.videos !== undefined && entry.videos !== null) xml += this.videos(entry.videos);
+    this.hasNews = entry.news != null;
     if (entry.alternates !== undefined && entry.alternates !== null) xml += this.alternates(entry.alternates);
     return xml + '</url>\n';
   }
@@ -133,162 +195,101 @@ export class UrlEntrySerializer {
     return (this.declared & bit) !== 0 ? '<' + tag : '<' + tag + namespaceDeclarations(bit);
   }
 
-  private images(images: readonly ImageEntry[]): string {
-    if (!Array.isArray(images)) throw new InvalidValueError('image/invalid', 'image:image', images, 'images must be an array');
-    if (images.length > this.limits.maxImagesPerUrl) {
-      throw new InvalidValueError('image/too-many', 'image:image', images.length, `${images.length} images in one <url>; Google accepts at most ${this.limits.maxImagesPerUrl}`);
+  /** The extension elements of a <url> for `value`: one entry, or a list of at most `max` (Limits may say less). */
+  private extensions(decl: ElementDecl, max: number, value: unknown): string {
+    const rules = GOOGLE_RULES.get(decl);
+    const part = decl === IMAGE ? IMAGE_PART : decl === VIDEO ? VIDEO_PART : NEWS_PART;
+    const bit = namespaceBit(decl.ns);
+    if (max === 1) {
+      rules?.entry?.(value);
+      return this.element(part, value, this.open(bit, part.field));
     }
+    const field = part.field;
+    if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
+    const most = Math.min(max, rules?.most?.(this.limits) ?? max);
+    if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
     let xml = '';
-    for (const image of images) {
-      xml += this.open(NS_IMAGE, 'image:image') + '><image:loc>' + escapeXml(this.url(image?.loc, 'image:loc', false)) + '</image:loc>';
-      // sitemap-image.xsd order: loc, caption, geo_location, title, license
-      if (image.caption != null) xml += '<image:caption>' + text(image.caption, 'image:caption') + '</image:caption>';
-      if (image.geoLocation != null) xml += '<image:geo_location>' + text(image.geoLocation, 'image:geo_location') + '</image:geo_location>';
-      if (image.title != null) xml += '<image:title>' + text(image.title, 'image:title') + '</image:title>';
-      if (image.license != null) xml += '<image:license>' + escapeXml(this.url(image.license, 'image:license', false)) + '</image:license>';
-      xml += '</image:image>';
+    for (const item of value) {
+      rules?.entry?.(item);
+      xml += this.element(part, item, this.open(bit, field));
     }
     return xml;
   }
 
-  private videos(videos: readonly VideoEntry[]): string {
-    if (!Array.isArray(videos)) throw new InvalidValueError('video/invalid', 'video:video', videos, 'videos must be an array');
-    let xml = '';
-    for (const video of videos) xml += this.video(video);
-    return xml;
+  /**
+   * An element of element content for the model object `value` (an image, a video, a news entry and
+   * what they hold), its children in the vocabulary's order, each value checked as it declares.
+   * `start` is the start tag so far (the caller declares the namespace where needed).
+   */
+  private element(part: Part, value: unknown, start: string): string {
+    const object = objectOf(value, part.field);
+    let xml = start + '>';
+    for (const child of part.children as readonly Part[]) {
+      const v = object[child.prop];
+      if (v == null && child.min === 0) continue;
+      if (child.max === 1) {
+        xml += this.child(child, v, object);
+        continue;
+      }
+      const items = list(v as unknown[], child.field);
+      if (items.length > child.max) throw new InvalidValueError(`${child.field}/too-many`, child.field, items.length, `${items.length} ${child.field} elements; at most ${child.max}`);
+      for (let i = 0; i < items.length; i++) xml += this.child(child, items[i], object);
+    }
+    return xml + '</' + part.field + '>';
   }
 
-  private video(v: VideoEntry): string {
-    if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
-    if (v.contentLoc == null && v.playerLoc == null) {
-      throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+  /** One child element: element content, or a value with its attributes (in its own object, or beside it in `owner`). */
+  private child(part: Part, v: unknown, owner: Record<string, unknown>): string {
+    if (part.children !== undefined) return this.element(part, v, '<' + part.field);
+    const own = part.textProp === undefined ? undefined : objectOf(v, part.field);
+    let xml = '<' + part.field;
+    for (const a of part.attributes) {
+      const value = (own ?? owner)[a.prop];
+      if (value == null && !a.needed) continue;
+      xml += ' ' + a.name + '="' + escapeXmlAttribute(this.value(a, value)) + '"';
     }
-    // sitemap-video.xsd sequence order.
-    let xml = this.open(NS_VIDEO, 'video:video') + '>';
-    xml += '<video:thumbnail_loc>' + escapeXml(this.url(v.thumbnailLoc, 'video:thumbnail_loc', false)) + '</video:thumbnail_loc>';
-    xml += '<video:title>' + text(v.title, 'video:title', 100) + '</video:title>';
-    xml += '<video:description>' + text(v.description, 'video:description', 2048) + '</video:description>';
-    if (v.contentLoc != null) xml += '<video:content_loc>' + escapeXml(this.url(v.contentLoc, 'video:content_loc', false)) + '</video:content_loc>';
-    if (v.playerLoc != null) {
-      xml += '<video:player_loc';
-      if (v.playerLocAllowEmbed != null) xml += ' allow_embed="' + yesNo(v.playerLocAllowEmbed, 'video:player_loc@allow_embed') + '"';
-      if (v.playerLocAutoplay != null) xml += ' autoplay="' + attribute(v.playerLocAutoplay, 'video:player_loc@autoplay') + '"';
-      xml += '>' + escapeXml(this.url(v.playerLoc, 'video:player_loc', false)) + '</video:player_loc>';
-    }
-    if (v.duration != null) xml += '<video:duration>' + integer(v.duration, 'video:duration', 0, 28_800) + '</video:duration>';
-    if (v.expirationDate != null) xml += '<video:expiration_date>' + date(v.expirationDate, 'video:expiration_date') + '</video:expiration_date>';
-    if (v.rating != null) xml += '<video:rating>' + decimal(v.rating, 'video:rating', 0, 5) + '</video:rating>';
-    if (v.contentSegmentLocs != null) {
-      for (const segment of list(v.contentSegmentLocs, 'video:content_segment_loc')) {
-        xml += '<video:content_segment_loc';
-        if (segment.duration != null) xml += ' duration="' + integer(segment.duration, 'video:content_segment_loc@duration', 0, 28_800) + '"';
-        xml += '>' + escapeXml(this.url(segment.loc, 'video:content_segment_loc', false)) + '</video:content_segment_loc>';
-      }
-    }
-    if (v.viewCount != null) xml += '<video:view_count>' + integer(v.viewCount, 'video:view_count', 0, Number.MAX_SAFE_INTEGER) + '</video:view_count>';
-    if (v.publicationDate != null) xml += '<video:publication_date>' + date(v.publicationDate, 'video:publication_date') + '</video:publication_date>';
-    if (v.tags != null) {
-      const tags = list(v.tags, 'video:tag');
-      if (tags.length > 32) throw new InvalidValueError('video:tag/too-many', 'video:tag', tags.length, `${tags.length} tags; a video has at most 32`);
-      for (const tag of tags) xml += '<video:tag>' + text(tag, 'video:tag') + '</video:tag>';
-    }
-    if (v.category != null) xml += '<video:category>' + text(v.category, 'video:category', 256) + '</video:category>';
-    if (v.familyFriendly != null) xml += '<video:family_friendly>' + yesNo(v.familyFriendly, 'video:family_friendly') + '</video:family_friendly>';
-    if (v.restriction != null) {
-      const countries = list(v.restriction.countries, 'video:restriction');
-      for (const country of countries) {
-        if (typeof country !== 'string' || !COUNTRY.test(country)) {
-          throw new InvalidValueError('video:restriction/invalid', 'video:restriction', country, `country ${quoteValue(country)} is not an ISO 3166 code of two capital letters`);
-        }
-      }
-      xml += '<video:restriction relationship="' + relationship(v.restriction.relationship, 'video:restriction') + '">' + countries.join(' ') + '</video:restriction>';
-    }
-    if (v.galleryLoc != null) {
-      xml += '<video:gallery_loc';
-      if (v.galleryLocTitle != null) xml += ' title="' + attribute(v.galleryLocTitle, 'video:gallery_loc@title') + '"';
-      xml += '>' + escapeXml(this.url(v.galleryLoc, 'video:gallery_loc', false)) + '</video:gallery_loc>';
-    }
-    if (v.prices != null) {
-      for (const price of list(v.prices, 'video:price')) {
-        if (typeof price.currency !== 'string' || !CURRENCY.test(price.currency)) {
-          throw new InvalidValueError('video:price/invalid', 'video:price@currency', price.currency, `currency ${quoteValue(price.currency)} is not an ISO 4217 code of three capital letters`);
-        }
-        xml += '<video:price currency="' + price.currency + '"';
-        if (price.type != null) xml += ' type="' + oneOf(price.type, ['rent', 'purchase'], 'video:price@type') + '"';
-        if (price.resolution != null) xml += ' resolution="' + oneOf(price.resolution, ['hd', 'sd'], 'video:price@resolution') + '"';
-        xml += '>' + decimal(price.value, 'video:price', 0, Number.MAX_SAFE_INTEGER) + '</video:price>';
-      }
-    }
-    if (v.requiresSubscription != null) xml += '<video:requires_subscription>' + yesNo(v.requiresSubscription, 'video:requires_subscription') + '</video:requires_subscription>';
-    if (v.uploader != null) {
-      xml += '<video:uploader';
-      if (v.uploaderInfo != null) xml += ' info="' + escapeXml(this.url(v.uploaderInfo, 'video:uploader@info', false)) + '"';
-      xml += '>' + text(v.uploader, 'video:uploader', 255) + '</video:uploader>';
-    }
-    if (v.tvshow != null) {
-      const tv = v.tvshow;
-      xml += '<video:tvshow><video:show_title>' + text(tv.showTitle, 'video:show_title') + '</video:show_title>';
-      xml += '<video:video_type>' + oneOf(tv.videoType, [...TV_VIDEO_TYPES], 'video:video_type') + '</video:video_type>';
-      if (tv.episodeTitle != null) xml += '<video:episode_title>' + text(tv.episodeTitle, 'video:episode_title') + '</video:episode_title>';
-      if (tv.seasonNumber != null) xml += '<video:season_number>' + integer(tv.seasonNumber, 'video:season_number', 1, Number.MAX_SAFE_INTEGER) + '</video:season_number>';
-      if (tv.episodeNumber != null) xml += '<video:episode_number>' + integer(tv.episodeNumber, 'video:episode_number', 1, Number.MAX_SAFE_INTEGER) + '</video:episode_number>';
-      if (tv.premierDate != null) xml += '<video:premier_date>' + date(tv.premierDate, 'video:premier_date') + '</video:premier_date>';
-      xml += '</video:tvshow>';
-    }
-    if (v.platform != null) {
-      const platforms = list(v.platform.platforms, 'video:platform');
-      for (const p of platforms) oneOf(p, ['web', 'mobile', 'tv'], 'video:platform');
-      xml += '<video:platform relationship="' + relationship(v.platform.relationship, 'video:platform') + '">' + platforms.join(' ') + '</video:platform>';
-    }
-    if (v.live != null) xml += '<video:live>' + yesNo(v.live, 'video:live') + '</video:live>';
-    if (v.ids != null) {
-      for (const id of list(v.ids, 'video:id')) {
-        if (!VIDEO_ID_TYPES.has(id.type)) {
-          throw new InvalidValueError('video:id/invalid', 'video:id@type', id.type, `video:id type ${quoteValue(id.type)} is not one of ${[...VIDEO_ID_TYPES].join(', ')}`);
-        }
-        xml += '<video:id type="' + id.type + '">' + text(id.value, 'video:id') + '</video:id>';
-      }
-    }
-    return xml + '</video:video>';
+    return xml + '>' + escapeXml(this.value(part, own === undefined ? v : own[part.textProp as string])) + '</' + part.field + '>';
   }
 
-  private news(n: NewsEntry): string {
-    if (typeof n !== 'object' || n.publication == null) {
-      throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
-    }
-    const language = n.publication.language;
-    if (typeof language !== 'string' || !NEWS_LANGUAGE.test(language)) {
-      throw new InvalidValueError('news:language/invalid', 'news:language', language, `news language ${quoteValue(language)} is not an ISO 639 code (two or three lower-case letters, or zh-cn / zh-tw)`);
-    }
-    const name = text(n.publication.name, 'news:name');
-    if (name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', name, 'news publication name is empty');
-    // sitemap-news.xsd order: publication, access, genres, publication_date, title, keywords, stock_tickers
-    // (geo_locations is not in the schema: Google dropped it)
-    let xml = this.open(NS_NEWS, 'news:news') + '><news:publication><news:name>' + name + '</news:name><news:language>' + language + '</news:language></news:publication>';
-    if (n.access != null) xml += '<news:access>' + oneOf(n.access, ['Subscription', 'Registration'], 'news:access') + '</news:access>';
-    if (n.genres != null) {
-      const genres = list(n.genres, 'news:genres');
-      for (const genre of genres) {
-        if (!NEWS_GENRES.has(genre)) {
-          throw new InvalidValueError('news:genres/invalid', 'news:genres', genre, `news genre ${quoteValue(genre)} is not one of ${[...NEWS_GENRES].join(', ')}`);
+  /**
+   * A value as the XML writes it (unescaped), refused (InvalidValueError) where it is not of its type:
+   * `FIELD/invalid`, `/out-of-range`, `/too-long`, `/too-many`; a value the schema's pattern rejects is
+   * reported under its element's code (`video:price/invalid` for a currency).
+   */
+  private value(part: Part, value: unknown): string {
+    const { field, facets } = part;
+    let written: string;
+    switch (part.as) {
+      case 'integer':
+        return integer(value, field, facets.range?.[0] ?? 0, facets.range?.[1] ?? Number.MAX_SAFE_INTEGER);
+      case 'decimal':
+      case 'numeric':
+        return decimal(value, field, facets.range?.[0] ?? 0, facets.range?.[1] ?? Number.MAX_SAFE_INTEGER);
+      case 'date':
+        return date(value as DateInput, field);
+      case 'commaList':
+      case 'spaceList': {
+        const items = list(value as unknown[], field);
+        if (facets.maxItems !== undefined && items.length > facets.maxItems) {
+          throw new InvalidValueError(`${field}/too-many`, field, items.length, `${items.length} items in ${field}; at most ${facets.maxItems}`);
         }
+        written = items.map((item) => {
+          if (item === '') throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} has an empty item`);
+          return unescapedText(item, field);
+        }).join(part.as === 'commaList' ? ', ' : ' ');
+        // An empty list is written empty, as the model has it (news:genres needs one to be schema-valid).
+        if (written === '') return written;
+        break;
       }
-      xml += '<news:genres>' + genres.join(', ') + '</news:genres>';
+      default:
+        if (part.values === YES_NO) return yesNo(value, field);
+        if (part.values !== undefined) return oneOf(value, part.values, field);
+        if (part.isUrl) return this.url(value, field, false);
+        written = unescapedText(value, field, facets.maxLength);
     }
-    xml += '<news:publication_date>' + date(n.publicationDate, 'news:publication_date') + '</news:publication_date>';
-    xml += '<news:title>' + text(n.title, 'news:title') + '</news:title>';
-    if (n.keywords != null) xml += '<news:keywords>' + list(n.keywords, 'news:keywords').map((k) => text(k, 'news:keywords')).join(', ') + '</news:keywords>';
-    if (n.stockTickers != null) {
-      const tickers = list(n.stockTickers, 'news:stock_tickers');
-      if (tickers.length > 5) throw new InvalidValueError('news:stock_tickers/too-many', 'news:stock_tickers', tickers.length, `${tickers.length} stock tickers; at most 5`);
-      for (const t of tickers) {
-        if (typeof t !== 'string' || !STOCK_TICKER.test(t)) {
-          throw new InvalidValueError('news:stock_tickers/invalid', 'news:stock_tickers', t, `stock ticker ${quoteValue(t)} is not of the form EXCHANGE:SYMBOL`);
-        }
-      }
-      xml += '<news:stock_tickers>' + tickers.join(', ') + '</news:stock_tickers>';
-    }
-    return xml + '</news:news>';
+    const problem = part.check?.(written);
+    if (problem !== undefined) throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} ${quoteValue(written)} is ${problem}`);
+    return written;
   }
 
   private alternates(links: readonly { hreflang: string; href: string }[]): string {
@@ -308,11 +309,6 @@ function list<T>(value: readonly T[] | undefined, field: string): readonly T[] {
   return value;
 }
 
-/** A text value: checked for characters XML cannot carry and for length, then escaped. */
-function text(value: unknown, field: string, maxLength?: number): string {
-  return escapeXml(unescapedText(value, field, maxLength));
-}
-
 function unescapedText(value: unknown, field: string, maxLength?: number): string {
   if (typeof value !== 'string') throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be text, got ${quoteValue(value)}`);
   const bad = indexOfNonXmlChar(value);
@@ -326,14 +322,9 @@ function unescapedText(value: unknown, field: string, maxLength?: number): strin
   return value;
 }
 
-/** An attribute value: checked like text, escaped so that tab, LF and CR survive attribute-value normalisation. */
-function attribute(value: unknown, field: string): string {
-  return escapeXmlAttribute(unescapedText(value, field));
-}
-
 function changefreq(value: unknown): Changefreq {
-  if (typeof value === 'string' && CHANGEFREQ_SET.has(value)) return value as Changefreq;
-  const hint = typeof value === 'string' && CHANGEFREQ_SET.has(value.trim().toLowerCase()) ? ` (write it as "${value.trim().toLowerCase()}")` : '';
+  if (typeof value === 'string' && isChangefreq(value)) return value;
+  const hint = typeof value === 'string' && isChangefreq(value.trim().toLowerCase()) ? ` (write it as "${value.trim().toLowerCase()}")` : '';
   throw new InvalidValueError('changefreq/invalid', 'changefreq', value, `changefreq ${quoteValue(value)} is not one of ${CHANGEFREQS.join(', ')}${hint}`);
 }
 
@@ -383,10 +374,6 @@ function yesNo(value: unknown, field: string): string {
   if (value === true || value === 'yes') return 'yes';
   if (value === false || value === 'no') return 'no';
   throw new InvalidValueError(`${field}/invalid`, field, value, `${field} ${quoteValue(value)} must be "yes" or "no"`);
-}
-
-function relationship(value: unknown, field: string): string {
-  return oneOf(value, ['allow', 'deny'], `${field}@relationship`);
 }
 
 function oneOf(value: unknown, allowed: readonly string[], field: string): string {

@@ -124,9 +124,22 @@ describe('the seeds', () => {
 });
 
 describe('docs/rules.md', () => {
+  const doc = readFileSync(fileURLToPath(new URL('../../../docs/rules.md', import.meta.url)), 'utf8');
+
   it('documents every rule the validator can report', () => {
-    const doc = readFileSync(fileURLToPath(new URL('../../../docs/rules.md', import.meta.url)), 'utf8');
     const missing = [...VALIDATION_RULES.keys()].filter((code) => !doc.includes(`\`${code}\``));
     assert.deepStrictEqual(missing, []);
+  });
+
+  it("gives each rule a section that states the rule's default severity and Search Console wording", () => {
+    for (const rule of VALIDATION_RULES.values()) {
+      const start = doc.indexOf(`\n### \`${rule.code}\`\n`);
+      assert.ok(start >= 0, `a section for ${rule.code}`);
+      const end = doc.indexOf('\n### ', start + 1);
+      const section = doc.slice(start, end === -1 ? undefined : end);
+      assert.equal(/\*\*Severity\*\*: (\w+)/.exec(section)?.[1], rule.severity, `the severity of ${rule.code}`);
+      const searchConsole = rule.searchConsole === undefined ? '—' : `"${rule.searchConsole}"`;
+      assert.equal(/\*\*Search Console\*\*: (.*)/.exec(section)?.[1], searchConsole, `the Search Console wording of ${rule.code}`);
+    }
   });
 });
