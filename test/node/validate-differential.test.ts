@@ -152,6 +152,16 @@ describe('schema verdict and exit status = xmllint --schema', () => {
     assert.deepStrictEqual(await disagreements(checked), []);
   });
 
+  it('on the XML declaration\'s version: what libxml2 reads as 1.x (1.0, 1.1, "1.") and what it refuses', async () => {
+    const dir = tempDir();
+    const versions = ['1.0', '1.1', '1.', '1', '10', '2.0', 'abc'];
+    const docs = versions.map((v, i) => ({ name: `v${i}.xml`, path: join(dir, `v${i}.xml`) }));
+    versions.forEach((v, i) => writeFileSync((docs[i] as { path: string }).path, INDEX_BASE.replace('version="1.0"', `version="${v}"`)));
+    const checked = await ours(docs, dir);
+    assert.deepStrictEqual(checked.map((c) => c.schemaValid), [true, true, true, false, false, false, false]);
+    assert.deepStrictEqual(await disagreements(checked), []);
+  });
+
   it('on fuzzed variants: fast-check mutations of rich sitemaps and of every corpus file', async () => {
     const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
     const dir = tempDir();

@@ -1529,7 +1529,9 @@ export class XmlTokenizer {
         else if (name !== 'version' && declaration.version === undefined) problem ||= 'version must come first';
         else if (name === 'encoding' && declaration.standalone !== undefined) problem ||= 'encoding must come before standalone';
         declaration[name] ??= value;
-        if (name === 'version' && !/^1\.[0-9]+$/.test(value)) problem ||= `version ${show(value)} is not 1.x`;
+        // XML 1.0 §2.8 VersionNum is '1.' [0-9]+; libxml2 reads '1.' alone as 1.x too (a warning, the
+        // document still parses and validates), and validate's verdict is libxml2's.
+        if (name === 'version' && !/^1\.[0-9]*$/.test(value)) problem ||= `version ${show(value)} is not 1.x`;
         if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value)} is malformed`;
         if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value)} is not yes or no`;
       } else {
