@@ -37,7 +37,7 @@ export interface LiveSourceOptions {
   /** How many entries there are, or an estimate: the index lists ceil(count / maxUrls) children. */
   count: () => number | Promise<number>;
   /** The entries from `offset`, `limit` at most (a database page). */
-  range?: (page: { offset: number; limit: number }) => Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
+  range?: (page: { offset: number; limit: number }) => Iterable<UrlEntry> | AsyncIterable<UrlEntry> | Promise<Iterable<UrlEntry>>;
   /** Or every entry in a stable order: a child skips to its first entry. */
   entries?: () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** File names: NAME.xml, NAME-00001.xml.gz… (default `sitemap`). */
@@ -208,7 +208,8 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
 async function* entriesOf(options: LiveSourceOptions, offset: number, limit: number): AsyncGenerator<UrlEntry> {
   if (options.range !== undefined) {
     let taken = 0;
-    for await (const entry of options.range({ offset, limit })) {
+    // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries.
+    for await (const entry of await options.range({ offset, limit })) {
       if (taken++ >= limit) break;
       yield entry;
     }

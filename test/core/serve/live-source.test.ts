@@ -76,6 +76,13 @@ test('one generation per child however many requests wait for it', async () => {
   assert.equal(calls, 1);
 });
 
+test('a range function may return a promise of the rows (a database page)', async () => {
+  const get = serve({ count: () => 3, range: async ({ offset, limit }) => Array.from({ length: Math.min(limit, 3 - offset) }, (_, i) => ({ loc: `${BASE}row/${offset + i}` })) });
+  const answer = await get('/sitemap-00001.xml.gz');
+  assert.equal(answer.status, 200);
+  assert.deepEqual(locs(answer.xml), [`${BASE}row/0`, `${BASE}row/1`, `${BASE}row/2`]);
+});
+
 test('TTL and stale-while-revalidate: fresh from the cache, then the stale copy while one new generation runs', async () => {
   let clock = 1_000_000;
   let version = 'v1';
