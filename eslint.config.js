@@ -10,7 +10,7 @@ export default tseslint.config(
       globals: {
         process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly',
         setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
-        TextEncoder: 'readonly', TextDecoder: 'readonly',
+        TextEncoder: 'readonly', TextDecoder: 'readonly', fetch: 'readonly',
       },
     },
     rules: {
