@@ -2,6 +2,7 @@
 
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
 import { version } from './version.js';
+import type { CommandSpec } from './command.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -38,11 +39,18 @@ Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error.
 `;
 }
 
+/** A command's help, from its declaration: the command's module (and the package under it) is not loaded for it. */
+async function commandHelp(name: string, io: CliIo): Promise<number> {
+  const [{ COMMAND_SPECS }, { commandHelp: render }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
+  io.stdout.write(render(COMMAND_SPECS.find((c) => c.name === name) as CommandSpec));
+  return EXIT_OK;
+}
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    const topic = first === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-    if (topic !== undefined) return (await topic())(['--help'], io);
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && topic in COMMANDS) return commandHelp(topic, io);
     io.stdout.write(await help());
     return first === undefined ? EXIT_FATAL : EXIT_OK;
   }
@@ -51,6 +59,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   const command = COMMANDS[first];
+  if (command !== undefined && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return commandHelp(first, io);
   if (command === undefined) {
     const { closestName } = await import('./command.js');
     const closest = closestName(first, Object.keys(COMMANDS));
