@@ -17,9 +17,6 @@ import { UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 import { userAgent } from './version.js';
 
-// The network modules (the HTTP client, address ranges, fetching) are loaded at the first URL: a run
-// over files does without them (bench/startup.js measures the start of every command).
-
 /**
  * The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`,
  * `--retries`, `--max-redirects`, `--user-agent`); rejects with a UsageError for a bad value.
@@ -49,7 +46,7 @@ export function checkSitemapInputs(positionals: readonly string[]): void {
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
 }
 
-/** One client for a run, made at its first URL (a run over files opens none). */
+/** One client for a run, made at its first URL (a run over files opens none, nor loads the network modules: bench/startup.js). */
 export class LazyHttpClient {
   private client: HttpClient | undefined;
   constructor(private readonly options: HttpClientOptions) {}
