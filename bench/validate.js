@@ -39,7 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
 import { OWN_DIST, buildsOf, cliBin, distIndex, newOverOld, newOverOldTable, tagged } from './lib/builds.js';
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, parseGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, takeGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
@@ -209,24 +209,14 @@ function runCommand(argv, { gnuTime, label }) {
     child.on('error', (error) => reject(new Error(`${label}: ${error.message}`)));
     child.on('close', (code, signal) => {
       const wallMs = performance.now() - started;
-      const cpuAfter = machineCpu();
-      const result = { wallMs, exitCode: code ?? signal, stdout };
+      const result = { wallMs, exitCode: code ?? signal, stdout, peakRssKiB: null };
       if (gnuTime) {
-        const timed = parseGnuTime(stderr);
-        if (timed === undefined) {
+        const left = takeGnuTime(result, stderr, cpuBefore);
+        if (left === undefined) {
           reject(new Error(`${label}: no GNU time line at the end of stderr (exit ${code ?? signal}):\n${stderr.trim()}`));
           return;
         }
-        stderr = stderr.trimEnd().split('\n').slice(0, -1).join('\n');
-        result.peakRssKiB = timed.peakRssKiB;
-        result.childCpuMs = timed.cpuMs;
-        // As spawnChild does: CPU other processes used meanwhile, and time the hypervisor stole, in cores.
-        if (cpuBefore !== undefined && cpuAfter !== undefined) {
-          result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - timed.cpuMs) / wallMs);
-          result.stealCores = (cpuAfter.steal - cpuBefore.steal) / wallMs;
-        }
-      } else {
-        result.peakRssKiB = null;
+        stderr = left;
       }
       result.stderr = stderr.trim();
       resolve(result);

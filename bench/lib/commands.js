@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { GNU_TIME, GNU_TIME_FORMAT, machineCpu, parseGnuTime } from './harness.js';
+import { GNU_TIME, GNU_TIME_FORMAT, machineCpu, takeGnuTime } from './harness.js';
 
 /**
  * Runs `argv` with its standard output on /dev/null (under GNU time when `gnuTime`); resolves with
@@ -30,16 +30,7 @@ export function runToDevNull(argv, { gnuTime = false, label = argv.join(' ') } =
       const wallMs = performance.now() - started;
       closeSync(devNull);
       const result = { wallMs, exitCode: code ?? signal, peakRssKiB: null };
-      const timed = gnuTime ? parseGnuTime(stderr) : undefined;
-      if (timed !== undefined) {
-        stderr = stderr.trimEnd().split('\n').slice(0, -1).join('\n');
-        const cpuAfter = machineCpu();
-        Object.assign(result, { peakRssKiB: timed.peakRssKiB, childCpuMs: timed.cpuMs });
-        if (cpuBefore !== undefined && cpuAfter !== undefined) {
-          result.backgroundCores = Math.max(0, (cpuAfter.busy - cpuBefore.busy - timed.cpuMs) / wallMs);
-          result.stealCores = (cpuAfter.steal - cpuBefore.steal) / wallMs;
-        }
-      }
+      if (gnuTime) stderr = takeGnuTime(result, stderr, cpuBefore) ?? stderr;
       result.stderr = stderr.trim();
       resolve(result);
     });
