@@ -9,11 +9,15 @@
 // contender's event loop, and the contenders' RSS does not start from its buffers); it listens on an
 // ephemeral port of 127.0.0.1, writes the site for that port into --dir, then serves it from memory.
 // Every contender runs in its own process, several times (the best wall time counts, the spread is
-// reported); contenders rotate order from one round to the next.
+// reported); contenders rotate order from one round to the next. Two rows: the site in the uniform shape
+// and in the realistic one (bench/lib/site.js: query strings with &amp;, both date forms, indentation,
+// comments, images), each with its own server.
 //
 //   npm run bench:discover                        everything (a few minutes: sitemapper is slow)
 //   node bench/discover.js --reps 1               a quicker run
 //   node bench/discover.js --only sitemapkit,floor
+//   node bench/discover.js --shapes realistic     only this row (uniform, realistic)
+//   node bench/discover.js --baseline /tmp/base/dist   the old build's CLI too, interleaved (bench/lib/builds.js)
 //   node bench/discover.js --dir /tmp/site        keep the site's files there
 //   node bench/discover.js --serve --dir /tmp/site   only serve the site (written for the port it gets),
 //                                                 until Ctrl-C; e.g. for node --cpu-prof dist/cli/bin.js discover …
@@ -31,13 +35,15 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
+import { OWN_DIST, buildsOf, cliBin, newOverOldTable } from './lib/builds.js';
 import { RESULT_TAG, vmHwmKiB, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, exitWithUsage, writeResults, runTimedCommand } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const CLI_BIN = cliBin(OWN_DIST);
+const SHAPES = ['uniform', 'realistic'];
 /** sitemapper's per-request timeout (its default is 15 s), raised so that it completes. */
 const SITEMAPPER_TIMEOUT_MS = 600_000;
 /** A contender still running after this long is killed (its run counts as failed). */
@@ -56,7 +62,7 @@ const TARGETS = { speedupVsSitemapper: 10, peakRssMB: 200 };
 // Arguments
 
 function parseArgs(argv) {
-  const args = { reps: 3, peerReps: undefined, only: undefined, dir: undefined, child: undefined, url: undefined, out: undefined, serve: false, port: 0, check: undefined };
+  const args = { reps: 3, peerReps: undefined, only: undefined, shapes: SHAPES, shape: 'uniform', baseline: undefined, dir: undefined, child: undefined, url: undefined, out: undefined, serve: false, port: 0, check: undefined };
   const arg = argumentReader(argv, usage);
   for (let a = arg.next(); a !== undefined; a = arg.next()) {
     if (a === '--reps') args.reps = arg.count();
@@ -64,6 +70,9 @@ function parseArgs(argv) {
     else if (a === '--only') args.only = arg.list();
     else if (a === '--dir') args.dir = arg.value();
     else if (a === '--serve') args.serve = true;
+    else if (a === '--shapes') args.shapes = arg.list();
+    else if (a === '--shape') args.shape = arg.value();
+    else if (a === '--baseline') args.baseline = arg.value();
     else if (a === '--port') args.port = arg.count();
     else if (a === '--child') args.child = arg.value();
     else if (a === '--url') args.url = arg.value();
@@ -76,6 +85,7 @@ function parseArgs(argv) {
     if (!(name in CONTENDERS)) usage(`unknown contender ${name}; use ${ORDER.join(', ')}`);
   }
   if (args.only !== undefined && args.only.length === 0) usage('--only needs at least one contender');
+  for (const shape of [...args.shapes, args.shape]) if (!SHAPES.includes(shape)) usage(`unknown shape ${shape}; use ${SHAPES.join(', ')}`);
   if (args.child !== undefined && !['sitemapper', 'floor'].includes(args.child)) usage(`--child runs in-process contenders only (sitemapper, floor), not ${args.child}`);
   if (args.child !== undefined && args.url === undefined) usage('--child needs --url URL');
   if (args.child === 'sitemapper' && args.out === undefined) usage('--child sitemapper needs --out FILE');
@@ -87,12 +97,14 @@ function parseArgs(argv) {
 
 function usage(problem) {
   const text = [
-    `usage: node bench/discover.js [--reps N] [--peer-reps N] [--only ${ORDER.join(',')}] [--dir DIR]`,
-    '       node bench/discover.js --serve --dir DIR [--port PORT]',
+    `usage: node bench/discover.js [--reps N] [--peer-reps N] [--only ${ORDER.join(',')}] [--shapes ${SHAPES.join(',')}] [--baseline DIST] [--dir DIR]`,
+    '       node bench/discover.js --serve --dir DIR [--port PORT] [--shape uniform|realistic]',
     '',
     '  --reps N       rounds (default 3); the best wall time counts',
     '  --peer-reps N  rounds of sitemapper among them (default: all)',
     `  --only LIST    run only these contenders (${ORDER.join(', ')})`,
+    '  --shapes LIST  the site\'s shapes to run, a row each (default: uniform,realistic)',
+    '  --baseline D   the old build\'s CLI (another checkout\'s dist/) run beside the new one, interleaved',
     '  --dir DIR      write the site\'s files there and keep them (default: a temporary directory, removed)',
     '  --serve        only write the site into DIR and serve it (ephemeral port unless --port) until Ctrl-C',
     '',
@@ -115,7 +127,7 @@ async function runServer(args) {
   });
   const { port } = site.server.address();
   const t0 = performance.now();
-  const manifest = writeSite(args.dir, port);
+  const manifest = writeSite(args.dir, port, args.shape);
   const writeMs = performance.now() - t0;
   site.load(args.dir, manifest);
   site.reset();
@@ -141,8 +153,8 @@ async function runServer(args) {
 }
 
 /** Starts the server child; resolves with `{ manifest, writeMs, ask(type), stop() }` once it serves. */
-function startServer(dir) {
-  const child = spawn(process.execPath, [SCRIPT, '--serve', '--dir', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startServer(dir, shape) {
+  const child = spawn(process.execPath, [SCRIPT, '--serve', '--dir', dir, '--shape', shape], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let waiting;
   let exited;
   const pending = new Promise((resolve, reject) => {
@@ -251,7 +263,7 @@ async function runChild(args) {
 async function runCheck(args) {
   const { compareWithSite } = await loadSiteModule();
   const lines = readFileSync(args.check, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  process.stdout.write(RESULT_TAG + JSON.stringify({ ...compareWithSite(lines, args.port), childCpuMs: processCpuMs() }) + '\n');
+  process.stdout.write(RESULT_TAG + JSON.stringify({ ...compareWithSite(lines, args.port, args.shape), childCpuMs: processCpuMs() }) + '\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,8 +310,9 @@ async function runContender(name, { server, manifest, scratch, tools, rep }) {
   rmSync(out, { force: true });
   await server.ask('reset');
   let r;
-  if (name === 'sitemapkit') {
-    const argv = [process.execPath, CLI_BIN, 'discover', `${manifest.origin}/`, '--allow-private', '--format', 'urls', '--out', out, '--quiet'];
+  const base = name.split('@')[0];
+  if (base === 'sitemapkit') {
+    const argv = [process.execPath, name === 'sitemapkit' ? CLI_BIN : cliBin(tools.baseline), 'discover', `${manifest.origin}/`, '--allow-private', '--format', 'urls', '--out', out, '--quiet'];
     r = await runCommand(argv, { gnuTime: tools.gnuTime, label: 'sitemapkit discover' });
     r.command = `node dist/cli/bin.js discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`;
     if (r.killedAfterMs !== undefined) r.failed = `killed after ${r.killedAfterMs / 60_000} min`;
@@ -316,7 +329,7 @@ async function runContender(name, { server, manifest, scratch, tools, rep }) {
   const wall = r.processMs ?? r.wallMs;
   if (r.backgroundCores !== undefined) r.backgroundCores = Math.max(0, r.backgroundCores - r.server.cpuMs / wall);
   if (r.failed === undefined && name !== 'floor') {
-    r.check = await spawnChild(SCRIPT, ['--check', out, '--port', String(manifest.port)], { label: `checking the URLs of ${name}` });
+    r.check = await spawnChild(SCRIPT, ['--check', out, '--port', String(manifest.port), '--shape', manifest.shape], { label: `checking the URLs of ${name}` });
     delete r.check.processMs;
     delete r.check.childCpuMs;
     delete r.check.backgroundCores;
@@ -352,6 +365,7 @@ function evaluate(results, availability, included) {
   if (kit !== undefined && peer !== undefined && kit.wallMs !== undefined && peer.wallMs !== undefined) ratios.sitemapperOverSitemapkit = peer.wallMs / kit.wallMs;
   if (peer?.wallMs !== undefined && results.floor?.wallMs !== undefined) ratios.sitemapperOverFloor = peer.wallMs / results.floor.wallMs;
   if (kit?.wallMs !== undefined && results.floor?.wallMs !== undefined) ratios.sitemapkitOverFloor = kit.wallMs / results.floor.wallMs;
+  if (kit?.wallMs !== undefined && results['sitemapkit@old']?.wallMs !== undefined) ratios.newOverOld = kit.wallMs / results['sitemapkit@old'].wallMs;
   if (!included) return { targets, ratios };
   const measured = availability.available && kit?.wallMs !== undefined;
   targets.push({
@@ -379,15 +393,24 @@ const load = (r) => (r.backgroundCores !== undefined ? `${r.backgroundCores.toFi
 const verdict = (t) => (t.pass === null ? 'NOT MEASURED' : t.pass ? 'PASS' : 'FAIL');
 
 function render(run) {
-  const { manifest, settings } = run;
   const lines = [
     '# bench:discover',
     '',
     'Written by `bench/discover.js` (`npm run bench:discover`); do not edit by hand.',
     '',
     `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform} · sitemapper ${run.environment.sitemapper ?? '?'}`,
-    '',
-    `The site (bench/lib/site.js): a node:http server on ${manifest.origin} (its own process; keep-alive, Content-Length, Content-Type by extension, anything else 404), its files written for that port from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${settings.seed.toString(16)}; page URLs of 60–120 characters under the site's origin, 5% with a percent-encoded non-ASCII path): ${fmtInt(manifest.pages)} distinct page URLs.`,
+  ];
+  for (const [shape, row] of Object.entries(run.rows)) lines.push('', `## The ${shape} site`, '', renderRow({ ...run, ...row }));
+  const ratios = Object.fromEntries(Object.entries(run.rows).filter(([, row]) => row.ratios.newOverOld !== undefined).map(([shape, row]) => [shape, { sitemapkit: row.ratios.newOverOld }]));
+  lines.push(...newOverOldTable(ratios, 'best wall time', run.settings.baseline));
+  return lines.join('\n') + '\n';
+}
+
+/** One row (one shape of the site): its files, contenders, what they found, ratios and targets. */
+function renderRow(run) {
+  const { manifest, settings } = run;
+  const lines = [
+    `The site (bench/lib/site.js, ${manifest.shape} shape): a node:http server on ${manifest.origin} (its own process; keep-alive, Content-Length, Content-Type by extension, anything else 404), its files written for that port from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${settings.seed.toString(16)}; page URLs of 60–120 characters under the site's origin, 5% with a percent-encoded non-ASCII path): ${fmtInt(manifest.pages)} distinct page URLs.`,
     '',
     '| file | what | pages | bytes served | bytes after gunzip | Content-Type |',
     '| --- | --- | ---: | ---: | ---: | --- |',
@@ -400,6 +423,7 @@ function render(run) {
   }
   lines.push('', 'Contenders (each in its own process, every run):', '');
   for (const name of ORDER) if (settings.contenders.includes(name)) lines.push(`- **${name}**: ${CONTENDERS[name]}`);
+  if (settings.baseline !== undefined) lines.push(`- **sitemapkit@old**: the same command with the baseline build, ${settings.baseline}, run beside it in every round`);
   const rssHow = settings.gnuTime ? "GNU time's %M (the command's own maxRSS; it is forked from the small `time` process)" : 'its VmHWM (GNU time, /usr/bin/time, is not installed)';
   lines.push(
     '',
@@ -408,7 +432,7 @@ function render(run) {
     '| contender | best (s) | median (s) | spread | URLs out | pages found (of 550,000) | peak RSS (MB) | VmHWM (MB) | requests | connections | other load / steal (cores) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const name of ORDER) {
+  for (const name of [...ORDER, 'sitemapkit@old']) {
     const r = run.results[name];
     if (r === undefined) {
       if (name === 'sitemapkit' && settings.contenders.includes(name)) lines.push(`| sitemapkit | not available | | | | | | | | | |`);
@@ -464,14 +488,15 @@ function render(run) {
   const busy = [];
   for (const [name, r] of Object.entries(run.results)) if ((r.backgroundCores ?? 0) + (r.stealCores ?? 0) > 0.25) busy.push(`${name} (${(r.backgroundCores + r.stealCores).toFixed(1)} cores)`);
   if (busy.length > 0) lines.push(`- **noisy**: other processes or the hypervisor were busy during ${busy.join(', ')}; rerun on an idle machine for figures to compare.`);
-  return lines.join('\n') + '\n';
+  return lines.join('\n');
 }
 
 async function runParent(args) {
+  buildsOf(args.baseline); // both built
   const names = ORDER.filter((n) => (args.only ?? ORDER).includes(n));
   const discover = names.includes('sitemapkit') ? probeDiscover() : { available: false, reason: 'not run (--only)' };
   if (names.includes('sitemapkit') && !discover.available) process.stderr.write(`bench: sitemapkit discover is not available (${discover.reason}); its row will say so\n`);
-  const runnable = names.filter((n) => n !== 'sitemapkit' || discover.available);
+  const runnable = names.filter((n) => n !== 'sitemapkit' || discover.available).flatMap((n) => (n === 'sitemapkit' && args.baseline !== undefined ? [n, 'sitemapkit@old'] : [n]));
   const gnuTime = probeGnuTime();
   if (!gnuTime && runnable.includes('sitemapkit')) process.stderr.write(`bench: ${GNU_TIME} (GNU time) is missing or unusable: sitemapkit's peak RSS will be its VmHWM\n`);
   let sitemapperVersion;
@@ -481,15 +506,35 @@ async function runParent(args) {
     if (names.includes('sitemapper')) throw new Error('node_modules/sitemapper is missing: npm install');
   }
   const { SEED } = await import('./lib/entries.js');
+  const settings = {
+    seed: SEED,
+    reps: args.reps,
+    peerReps: args.peerReps,
+    contenders: names,
+    shapes: args.shapes,
+    baseline: args.baseline,
+    gnuTime,
+    gnuTimeFormat: gnuTime ? GNU_TIME_FORMAT : undefined,
+    sitemapperTimeoutMs: SITEMAPPER_TIMEOUT_MS,
+    server: 'own child process; node:http, keepAliveTimeout 5 s, files from memory',
+  };
+  const rows = {};
+  for (const shape of args.shapes) rows[shape] = await runShape(shape, args, { runnable, discover, tools: { gnuTime, baseline: args.baseline }, included: names.includes('sitemapkit') });
+  const run = { benchmark: 'discover', date: new Date().toISOString(), environment: { ...environment(), sitemapper: sitemapperVersion, gnuTime }, settings, discover, rows, parentRssMaxMB: mb(parentRssMaxKiB) };
+  writeResults('discover', run, render);
+  return Object.values(rows).every((row) => row.targets.every((t) => t.pass !== false));
+}
 
+/** The rounds on one shape of the site, with its own server: `{ manifest, commands, targets, ratios, results, runs }`. */
+async function runShape(shape, args, { runnable, discover, tools, included }) {
   const own = args.dir === undefined;
-  const dir = own ? mkdtempSync(join(tmpdir(), 'sitemapkit-bench-discover-site-')) : args.dir;
+  const dir = own ? mkdtempSync(join(tmpdir(), 'sitemapkit-bench-discover-site-')) : join(args.dir, shape);
   const scratch = mkdtempSync(join(tmpdir(), 'sitemapkit-bench-discover-out-'));
   mkdirSync(dir, { recursive: true });
   let server;
   try {
-    process.stderr.write(`bench: writing the site in ${dir} and serving it … `);
-    server = await startServer(dir);
+    process.stderr.write(`bench: writing the ${shape} site in ${dir} and serving it … `);
+    server = await startServer(dir, shape);
     const { manifest } = server;
     process.stderr.write(`${manifest.origin}/, ${fmtInt(manifest.pages)} pages in ${manifest.files.length} files, ${(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1)} MB (written in ${(server.writeMs / 1000).toFixed(1)} s)\n`);
 
@@ -502,8 +547,8 @@ async function runParent(args) {
         if (name === 'sitemapper' && rep >= args.peerReps) continue;
         // Every run leaves ~50 MB of URLs written and deleted: let the writeback settle too.
         if (name !== order[0]) await waitForQuiet(30_000);
-        process.stderr.write(`bench: round ${rep + 1}/${args.reps} ${name} … `);
-        const r = await runContender(name, { server, manifest, scratch, tools: { gnuTime }, rep });
+        process.stderr.write(`bench: ${shape} round ${rep + 1}/${args.reps} ${name} … `);
+        const r = await runContender(name, { server, manifest, scratch, tools, rep });
         process.stderr.write(describeRun(r) + '\n');
         if (r.check !== undefined && !r.check.exact) {
           const c = r.check;
@@ -512,38 +557,15 @@ async function runParent(args) {
         runs[name].push(r);
       }
     }
-
     const results = Object.fromEntries(runnable.map((n) => [n, summarize(runs[n])]));
-    const { targets, ratios } = evaluate(results, discover, names.includes('sitemapkit'));
-    const run = {
-      benchmark: 'discover',
-      date: new Date().toISOString(),
-      environment: { ...environment(), sitemapper: sitemapperVersion, gnuTime },
-      settings: {
-        seed: SEED,
-        reps: args.reps,
-        peerReps: args.peerReps,
-        contenders: names,
-        gnuTime,
-        gnuTimeFormat: gnuTime ? GNU_TIME_FORMAT : undefined,
-        sitemapperTimeoutMs: SITEMAPPER_TIMEOUT_MS,
-        commands: {
-          sitemapkit: `node dist/cli/bin.js discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`,
-          sitemapper: `new Sitemapper({ url: '${manifest.index}', timeout: ${SITEMAPPER_TIMEOUT_MS}, retries: 0 }).fetch()`,
-          floor: `fetch ${manifest.robots}, ${manifest.index}, then its 12 documents; gunzip`,
-        },
-        server: 'own child process; node:http, keepAliveTimeout 5 s, files from memory',
-      },
-      discover,
-      manifest,
-      targets,
-      ratios,
-      results,
-      runs,
-      parentRssMaxMB: mb(parentRssMaxKiB),
+    const { targets, ratios } = evaluate(results, discover, included);
+    for (const t of targets) t.name += ` (${shape})`;
+    const commands = {
+      sitemapkit: `node dist/cli/bin.js discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`,
+      sitemapper: `new Sitemapper({ url: '${manifest.index}', timeout: ${SITEMAPPER_TIMEOUT_MS}, retries: 0 }).fetch()`,
+      floor: `fetch ${manifest.robots}, ${manifest.index}, then its 12 documents; gunzip`,
     };
-    writeResults('discover', run, render);
-    return targets.every((t) => t.pass !== false);
+    return { manifest, commands, targets, ratios, results, runs };
   } finally {
     server?.stop();
     rmSync(scratch, { recursive: true, force: true });

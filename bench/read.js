@@ -3,6 +3,10 @@
 // image and hreflang extensions, against the npm `sitemap` package's XMLToSitemapItemStream, a
 // straightforward saxes extraction of the same fields, and the floor: TextDecoder over the same bytes
 // (gunzip + TextDecoder for the gzipped inputs). Then peak RSS on a ~500 MB input (sitemapkit, floor).
+// Rows: the uniform inputs the writer makes and the realistic ones (bench/lib/realistic.js), on which
+// issue 24's targets are judged. Beside the library call, the whole commands a user runs, from spawn to
+// exit with the output to /dev/null: `sitemapkit read FILE` (cli) against a script around the
+// `sitemap` parser printing the same JSON lines (script, bench/lib/sitemap-read-script.js).
 //
 // Every contender runs in its own child process, several times (the best wall time counts, the spread
 // is reported); contenders rotate order from one round to the next. That is the first call, cold: JIT
@@ -16,6 +20,8 @@
 //   node bench/read.js --rss-mb 200               a smaller memory run
 //   node bench/read.js --steady-calls 6 --peer-steady-calls 3   fewer calls in the steady-state phase
 //   node bench/read.js --no-steady                 cold calls only
+//   node bench/read.js --inputs real,plain        only these rows
+//   node bench/read.js --baseline /tmp/base/dist  the old build's library and CLI too, interleaved (bench/lib/builds.js)
 //   node bench/read.js --dir /tmp/x               keep the generated inputs there (e.g. for node --cpu-prof:
 //                                                  node --cpu-prof bench/read.js --child sitemapkit --input /tmp/x/plain.xml)
 //
@@ -29,11 +35,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { RESULT_TAG, vmHwmKiB, check, median, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage, writeResults } from './lib/harness.js';
-import { GZIP_LEVEL as LEVEL, INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
+import { probeGnuTime, RESULT_TAG, vmHwmKiB, check, median, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage, writeResults } from './lib/harness.js';
+import { GZIP_LEVEL as LEVEL, INPUTS, REALISTIC_INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
+import { OWN_DIST, buildsOf, cliBin, distIndex, newOverOld, newOverOldTable, tagged } from './lib/builds.js';
+import { countOutputLines, runToDevNull } from './lib/commands.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 /** Every contender reads files in chunks of this size and gunzips with this chunkSize (sitemapkit's own). */
@@ -47,17 +55,24 @@ const CONTENDERS = {
   saxes: 'saxes 6 (xmlns off, names matched as written), text accumulated per element; builds { loc, lastmod, changefreq, priority, images, alternates } per URL; file → [gunzip] → TextDecoder → parser.write',
   sitemap: 'npm sitemap 9: createReadStream → [createGunzip] → XMLToSitemapItemStream (level SILENT) → object-mode Writable',
   floor: 'TextDecoder (stream mode) over the same file chunks, after createGunzip for .gz; nothing parsed',
+  cli: '`node dist/cli/bin.js read FILE > /dev/null`, the whole command from spawn to exit (Node start, module loading, JSON lines out)',
+  script: '`node bench/lib/sitemap-read-script.js FILE > /dev/null`: npm sitemap 9 XMLToSitemapItemStream printing the same JSON lines, from spawn to exit',
 };
-const ORDER = ['sitemapkit', 'saxes', 'sitemap', 'floor'];
+const ORDER = ['sitemapkit', 'saxes', 'sitemap', 'floor', 'cli', 'script'];
+/** Contenders that are whole commands (no steady state; counted by one untimed run). */
+const COMMANDS = new Set(['cli', 'script']);
+/** Contenders that run for both builds under --baseline. */
+const BUILT = new Set(['sitemapkit', 'cli']);
+const SCRIPT_PEER = fileURLToPath(new URL('./lib/sitemap-read-script.js', import.meta.url));
 const RSS_CONTENDERS = ['sitemapkit', 'floor'];
 
-const TARGETS = { speedupVsSitemap: 20, shareOfFloor: 0.4, peakRssMB: 100 };
+const TARGETS = { speedupVsSitemap: 20, shareOfFloor: 0.4, peakRssMB: 100, cliVsScript: 8 };
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
 function parseArgs(argv) {
-  const args = { reps: 5, peerReps: 3, steadyCalls: 8, peerSteadyCalls: 4, calls: 1, only: undefined, rss: true, rssMB: 500, dir: undefined, child: undefined, input: undefined, make: undefined, bytesPerUrl: undefined };
+  const args = { reps: 5, peerReps: 3, steadyCalls: 8, peerSteadyCalls: 4, calls: 1, only: undefined, inputs: undefined, baseline: undefined, dist: OWN_DIST, rss: true, rssMB: 500, dir: undefined, child: undefined, input: undefined, make: undefined, bytesPerUrl: undefined };
   const arg = argumentReader(argv, usage);
   for (let a = arg.next(); a !== undefined; a = arg.next()) {
     if (a === '--reps') args.reps = arg.count();
@@ -69,6 +84,9 @@ function parseArgs(argv) {
     else if (a === '--no-steady') args.steadyCalls = 0;
     else if (a === '--calls') args.calls = arg.count();
     else if (a === '--rss-mb') args.rssMB = arg.count();
+    else if (a === '--inputs') args.inputs = arg.list();
+    else if (a === '--baseline') args.baseline = arg.value();
+    else if (a === '--dist') args.dist = arg.value();
     else if (a === '--dir') args.dir = arg.value();
     else if (a === '--child') args.child = arg.value();
     else if (a === '--input') args.input = arg.value();
@@ -80,23 +98,23 @@ function parseArgs(argv) {
   for (const name of [...(args.only ?? []), ...(args.child !== undefined ? [args.child] : [])]) {
     if (!(name in CONTENDERS)) usage(`unknown contender ${name}; use ${Object.keys(CONTENDERS).join(', ')}`);
   }
+  for (const key of args.inputs ?? []) if (!(key in INPUTS)) usage(`unknown input ${key}; use ${Object.keys(INPUTS).join(', ')}`);
   if (args.child !== undefined && args.input === undefined) usage('--child needs --input FILE');
   if (args.steadyCalls === 1 || args.peerSteadyCalls === 1) usage('the steady state needs at least 2 calls (the first is the cold one)');
   return args;
 }
 
 function usage(problem) {
-  const text = `usage: node bench/read.js [--reps N] [--peer-reps N] [--steady-calls N] [--peer-steady-calls N] [--no-steady] [--only ${ORDER.join(',')}] [--no-rss] [--rss-mb MB] [--dir DIR]`;
+  const text = `usage: node bench/read.js [--reps N] [--peer-reps N] [--steady-calls N] [--peer-steady-calls N] [--no-steady] [--only ${ORDER.join(',')}] [--inputs ${Object.keys(INPUTS).join(',')}] [--baseline DIST] [--no-rss] [--rss-mb MB] [--dir DIR]`;
   exitWithUsage('read', text, problem);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Children: one contender on one file, one JSON line on stdout.
 
-async function loadLibrary() {
-  const dist = new URL('../dist/index.js', import.meta.url);
-  if (!existsSync(fileURLToPath(dist))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:read does)');
-  return import(dist.href);
+async function loadLibrary(dist = OWN_DIST) {
+  if (!existsSync(distIndex(dist))) throw new Error(`${distIndex(dist)} is missing: run \`npm run build\` first (npm run bench:read does)`);
+  return import(pathToFileURL(distIndex(dist)).href);
 }
 
 /** The file's bytes as a stream of large chunks, gunzipped when the name says .gz (the peers are told; sitemapkit sniffs). */
@@ -140,8 +158,8 @@ function peaks() {
 }
 
 const children = {
-  async sitemapkit(path) {
-    const { readSitemap } = await loadLibrary();
+  async sitemapkit(path, dist) {
+    const { readSitemap } = await loadLibrary(dist);
     const t = tally();
     const onUrl = (entry) => {
       t.urls++;
@@ -295,10 +313,10 @@ const TALLY_FIELDS = ['urls', 'locChars', 'images', 'alternates', 'xmlBytes'];
 
 async function runChild(args) {
   // With --calls K, the same input K times in this process: the first call cold, the others warm.
-  const result = await children[args.child](args.input);
+  const result = await children[args.child](args.input, args.dist);
   const callsMs = [result.wallMs];
   for (let i = 1; i < args.calls; i++) {
-    const again = await children[args.child](args.input);
+    const again = await children[args.child](args.input, args.dist);
     for (const field of TALLY_FIELDS) check(again[field] === result[field], `call ${i + 1} gave ${field} = ${again[field]}, the first ${result[field]}`);
     callsMs.push(again.wallMs);
     Object.assign(result, peaksOf(again));
@@ -314,7 +332,7 @@ function peaksOf(r) {
 /** The inputs are written in a child too: the parent stays small, since a child's maxRSS starts at its parent's RSS. */
 async function runMake(args) {
   const lib = await loadLibrary();
-  const result = args.make === 'inputs' ? await makeInputs(lib, args.dir) : await makeBigInput(lib, args.dir, args.rssMB, args.bytesPerUrl);
+  const result = args.make === 'inputs' ? await makeInputs(lib, args.dir, args.inputs) : await makeBigInput(lib, args.dir, args.rssMB, args.bytesPerUrl);
   process.stdout.write(RESULT_TAG + JSON.stringify({ ...result, childCpuMs: processCpuMs() }) + '\n');
 }
 
@@ -352,10 +370,22 @@ function describeRun(r) {
 }
 
 let parentRssMaxKiB = 0;
+/** Set by runParent: the baseline's dist/ (--baseline) and whether GNU time measures the whole commands' RSS. */
+const session = { baselineDist: undefined, gnuTime: false };
 
-async function runChildOn(name, path, calls = 1) {
+/** One run of contender `name` (`NAME@old`: the baseline build's) on `input`: a child of this script, or a whole command. */
+async function runChildOn(name, input, calls = 1) {
   parentRssMaxKiB = Math.max(parentRssMaxKiB, process.memoryUsage().rss / 1024);
-  const r = await spawnChild(SCRIPT, ['--child', name, '--input', path, '--calls', String(calls)], { label: `${name} on ${path}` });
+  const [base, build] = name.split('@');
+  const dist = build === 'old' ? session.baselineDist : OWN_DIST;
+  if (COMMANDS.has(base)) {
+    const argv = [process.execPath, ...(base === 'cli' ? [cliBin(dist), 'read'] : [SCRIPT_PEER]), input.path];
+    const r = await runToDevNull(argv, { gnuTime: session.gnuTime, label: `${name} on ${input.path}` });
+    if (r.exitCode !== 0) throw new Error(`${name} on ${input.path} exited ${r.exitCode}: ${r.stderr.slice(0, 500)}`);
+    return { ...r, urls: input.verifiedUrls[base], xmlBytes: input.xmlBytes, measuredAt: new Date().toISOString() };
+  }
+  const path = input.path ?? input;
+  const r = await spawnChild(SCRIPT, ['--child', base, '--input', path, '--calls', String(calls), '--dist', dist], { label: `${name} on ${path}` });
   r.measuredAt = new Date().toISOString();
   if (r.stderr !== undefined) process.stderr.write(`  (${name} wrote to stderr: ${r.stderr.split('\n')[0]})\n`);
   return r;
@@ -368,6 +398,7 @@ function verify(key, contenders) {
   for (const [name, c] of Object.entries(contenders)) {
     for (const run of c.allRuns) {
       if (run.urls !== N) problems.push(`${name} reported ${run.urls} URLs, expected ${N}`);
+      if (COMMANDS.has(name.split('@')[0])) continue; // counted by their untimed run (verifyCommands)
       for (const field of ['images', 'alternates', ...(name === 'floor' ? [] : ['locChars'])]) {
         if (reference.allRuns[0][field] !== undefined && run[field] !== reference.allRuns[0][field]) {
           problems.push(`${name} reported ${field} = ${run[field]}, sitemapkit ${reference.allRuns[0][field]}`);
@@ -377,6 +408,20 @@ function verify(key, contenders) {
     }
   }
   if (problems.length > 0) throw new Error(`CORRECTNESS FAILURE on input ${key}:\n  ${[...new Set(problems)].join('\n  ')}`);
+}
+
+/** Each whole command, once per input, untimed: exit 0 and a JSON line per URL (sets input.verifiedUrls). */
+async function verifyCommands(inputs, names) {
+  for (const input of Object.values(inputs)) {
+    input.verifiedUrls = {};
+    for (const base of ['cli', 'script'].filter((n) => names.some((name) => name.split('@')[0] === n))) {
+      for (const dist of [OWN_DIST, ...(session.baselineDist !== undefined && base === 'cli' ? [session.baselineDist] : [])]) {
+        const out = await countOutputLines([process.execPath, ...(base === 'cli' ? [cliBin(dist), 'read'] : [SCRIPT_PEER]), input.path]);
+        if (out.exitCode !== 0 || out.lines !== N) throw new Error(`CORRECTNESS FAILURE: ${base} (${dist}) on ${input.path}: exit ${out.exitCode}, ${out.lines} lines, expected ${N}: ${out.stderr.slice(0, 300)}`);
+      }
+      input.verifiedUrls[base] = N;
+    }
+  }
 }
 
 /** The steady state of one contender on one input: the calls after the first (warm), by their median. */
@@ -393,6 +438,7 @@ function ratiosOf(contenders, pick) {
   if (contenders.sitemap !== undefined) r.speedupVsSitemap = pick(contenders.sitemap) / pick(kit);
   if (contenders.saxes !== undefined) r.speedupVsSaxes = pick(contenders.saxes) / pick(kit);
   if (contenders.floor !== undefined) r.shareOfFloor = pick(contenders.floor) / pick(kit);
+  if (contenders.cli !== undefined && contenders.script !== undefined) r.cliVsScript = pick(contenders.script) / pick(contenders.cli);
   return r;
 }
 
@@ -406,6 +452,10 @@ function evaluate(results, rss, steady) {
   const steadyRatios = {};
   const targets = [];
   const speedTargets = (r, key, how, informational) => {
+    if (r.cliVsScript !== undefined) {
+      const judged = REALISTIC_INPUTS.includes(key);
+      targets.push({ name: `\`sitemapkit read FILE\` vs the \`sitemap\` parser's script, whole commands (${key})`, value: r.cliVsScript, unit: '×', target: `≥ ${TARGETS.cliVsScript}×`, pass: r.cliVsScript >= TARGETS.cliVsScript, informational: !judged });
+    }
     if (r.speedupVsSitemap !== undefined) targets.push({ name: `sitemapkit speed vs sitemap, ${how} (${key})`, value: r.speedupVsSitemap, unit: '×', target: `≥ ${TARGETS.speedupVsSitemap}×`, pass: r.speedupVsSitemap >= TARGETS.speedupVsSitemap, informational });
     if (r.shareOfFloor !== undefined) targets.push({ name: `sitemapkit rate / TextDecoder rate, ${how} (${key})`, value: r.shareOfFloor * 100, unit: '%', target: `≥ ${TARGETS.shareOfFloor * 100}%`, pass: r.shareOfFloor >= TARGETS.shareOfFloor, informational });
   };
@@ -423,7 +473,7 @@ function evaluate(results, rss, steady) {
     const v = mb(rss.contenders.sitemapkit.peakRssKiB);
     targets.push({ name: `sitemapkit peak RSS on a ${(rss.input.fileBytes / 1e6).toFixed(0)} MB input (MB)`, value: v, unit: ' MB', target: `< ${TARGETS.peakRssMB} MB`, pass: v < TARGETS.peakRssMB, informational: false });
   }
-  return { ratios, steadyRatios, targets };
+  return { ratios, steadyRatios, targets, newOverOld: newOverOld(results, (c) => c.wallMs), steadyNewOverOld: steady !== undefined ? newOverOld(steady, (c) => c.steadyMs) : {} };
 }
 
 const fmtInt = (x) => (x === undefined ? '' : Math.round(x).toLocaleString('en-US'));
@@ -433,9 +483,10 @@ const load = (r) => (r.backgroundCores !== undefined ? `${r.backgroundCores.toFi
 
 /** The ratios of sitemapkit to the others, a row per input, as markdown lines (a blank line first). */
 function ratioTable(how, ratios) {
-  const lines = ['', `| input (${how}) | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate |`, '| --- | ---: | ---: | ---: |'];
+  const lines = ['', `| input (${how}) | sitemapkit vs sitemap | sitemapkit vs saxes | sitemapkit rate / TextDecoder rate | cli vs script (whole commands) |`, '| --- | ---: | ---: | ---: | ---: |'];
+  const times = (x) => (x !== undefined ? x.toFixed(1) + '×' : '');
   for (const [key, r] of Object.entries(ratios)) {
-    lines.push(`| ${key} | ${r.speedupVsSitemap !== undefined ? r.speedupVsSitemap.toFixed(1) + '×' : ''} | ${r.speedupVsSaxes !== undefined ? r.speedupVsSaxes.toFixed(1) + '×' : ''} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} |`);
+    lines.push(`| ${key} | ${times(r.speedupVsSitemap)} | ${times(r.speedupVsSaxes)} | ${r.shareOfFloor !== undefined ? (r.shareOfFloor * 100).toFixed(0) + '%' : ''} | ${times(r.cliVsScript)} |`);
   }
   return lines;
 }
@@ -448,16 +499,17 @@ function render(run) {
     '',
     `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform}`,
     '',
-    `Inputs, written by sitemapkit's writeSitemaps from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${SEED.toString(16)}; URLs of 60–120 characters, 5% with a non-ASCII path, every entry with lastmod, changefreq, priority):`,
+    `Inputs: the uniform ones written by sitemapkit's writeSitemaps from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${SEED.toString(16)}; URLs of 60–120 characters, 5% with a non-ASCII path, every entry with lastmod, changefreq, priority); the realistic ones (${REALISTIC_INPUTS.join(', ')}) by bench/lib/realistic.js, where issue 24's targets are judged:`,
     '',
   ];
   for (const [key, spec] of Object.entries(INPUTS)) {
     const i = run.inputs[key];
     if (i === undefined) continue;
-    lines.push(`- **${key}** (${spec.file}): ${spec.text}; ${fmtInt(i.fileBytes)} bytes on disk, ${fmtInt(i.xmlBytes)} bytes of XML${spec.extensions ? `, ${fmtInt(i.images)} images, ${fmtInt(i.alternates)} alternates` : ''}`);
+    lines.push(`- **${key}** (${spec.file}): ${spec.text}; ${fmtInt(i.fileBytes)} bytes on disk, ${fmtInt(i.xmlBytes)} bytes of XML${spec.extensions || spec.realistic ? `, ${fmtInt(i.images)} images, ${fmtInt(i.alternates)} alternates` : ''}`);
   }
   lines.push('', 'Contenders (each in its own process; files read in 256 KiB chunks, gunzip chunkSize 256 KiB for all):', '');
   for (const [k, v] of Object.entries(CONTENDERS)) lines.push(`- **${k}**: ${v}`);
+  if (run.settings.baseline !== undefined) lines.push(`- **NAME@old**: the same contender with the baseline build, ${run.settings.baseline}, run beside it in every round`);
   lines.push(
     '',
     `Wall time: the best of ${run.settings.reps} runs (\`sitemap\`: ${run.settings.peerReps}), from opening the file to the last entry, library import excluded; spread = (slowest − best) / best. MB/s is of decompressed XML (MB = 10^6 bytes). Peak RSS: the process's maxRSS (\`process.resourceUsage()\`), the highest of its runs; on Linux it starts from the parent's RSS at fork, so the parent writes the inputs in a child and stays small (at most ${run.parentRssMaxMB.toFixed(0)} MB when spawning). VmHWM: the child's own high-water mark (/proc/self/status), for comparison. Other load / steal: the most any run saw, in cores (of ${run.environment.cpus}).`,
@@ -466,13 +518,12 @@ function render(run) {
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const key of Object.keys(run.results)) {
-    for (const name of ORDER) {
-      const r = run.results[key][name];
-      if (r === undefined) continue;
+    for (const [name, r] of Object.entries(run.results[key])) {
       lines.push(`| ${key} | ${name} | ${r.wallMs.toFixed(1)} | ${r.medianWallMs.toFixed(1)} | ${(r.spread * 100).toFixed(1)}% (${r.runs}) | ${rate(r.xmlBytes, r.wallMs).toFixed(1)} | ${fmtInt((N / r.wallMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${hwm(r)} | ${fmtInt(r.urls)} | ${load(r)} |`);
     }
   }
   lines.push(...ratioTable('first call', run.ratios));
+  lines.push(...newOverOldTable(run.newOverOld, 'best cold wall time', run.settings.baseline));
   if (run.steady !== undefined) {
     lines.push(
       '',
@@ -482,13 +533,12 @@ function render(run) {
       '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const key of Object.keys(run.steady)) {
-      for (const name of ORDER) {
-        const r = run.steady[key][name];
-        if (r === undefined) continue;
+      for (const [name, r] of Object.entries(run.steady[key])) {
         lines.push(`| ${key} | ${name} | ${r.firstMs.toFixed(1)} | ${r.steadyMs.toFixed(1)} | ${r.bestWarmMs.toFixed(1)} – ${r.worstWarmMs.toFixed(1)} (${r.callsMs.length - 1}) | ${rate(r.xmlBytes, r.steadyMs).toFixed(1)} | ${fmtInt((N / r.steadyMs) * 1000)} | ${mb(r.peakRssKiB).toFixed(1)} | ${load(r)} |`);
       }
     }
     lines.push(...ratioTable('steady state', run.steadyRatios));
+    lines.push(...newOverOldTable(run.steadyNewOverOld, 'steady state', run.settings.baseline));
   }
   if (run.rss !== undefined) {
     const i = run.rss.input;
@@ -516,14 +566,17 @@ function make(what, dir, extra = []) {
 }
 
 async function runParent(args) {
-  if (!existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:read does)');
-  const names = ORDER.filter((n) => (args.only ?? ORDER).includes(n));
+  buildsOf(args.baseline); // both built
+  session.baselineDist = args.baseline;
+  session.gnuTime = probeGnuTime();
+  const names = ORDER.filter((n) => (args.only ?? ORDER).includes(n)).flatMap((n) => (args.baseline !== undefined && BUILT.has(n) ? [n, tagged(n, 'old')] : [n]));
   const own = args.dir === undefined;
   const dir = own ? mkdtempSync(join(tmpdir(), 'sitemapkit-bench-read-')) : args.dir;
   mkdirSync(dir, { recursive: true });
   try {
     process.stderr.write(`bench: writing the inputs in ${dir} … `);
-    const { inputs } = await make('inputs', dir);
+    const { inputs } = await make('inputs', dir, args.inputs !== undefined ? ['--inputs', args.inputs.join(',')] : []);
+    await verifyCommands(inputs, names);
     process.stderr.write(Object.entries(inputs).map(([k, i]) => `${k} ${(i.fileBytes / 1e6).toFixed(1)} MB`).join(', ') + '\n');
 
     const runs = {};
@@ -534,9 +587,9 @@ async function runParent(args) {
         if (waited > 1500) process.stderr.write(`bench: waited ${(waited / 1000).toFixed(0)} s for other processes to quiet down\n`);
         const order = names.map((_, k) => names[(k + rep) % names.length]);
         for (const name of order) {
-          if (name === 'sitemap' && rep >= args.peerReps) continue;
+          if ((name === 'sitemap' || name === 'script') && rep >= args.peerReps) continue;
           process.stderr.write(`bench: round ${rep + 1}/${args.reps} ${key} ${name} … `);
-          const r = await runChildOn(name, inputs[key].path);
+          const r = await runChildOn(name, inputs[key]);
           process.stderr.write(describeRun(r) + '\n');
           runs[key][name].push(r);
         }
@@ -566,7 +619,7 @@ async function runParent(args) {
         const stRuns = {};
         for (const name of names) {
           const calls = name === 'sitemap' ? args.peerSteadyCalls : args.steadyCalls;
-          if (calls === 0) continue;
+          if (calls === 0 || COMMANDS.has(name.split('@')[0])) continue;
           process.stderr.write(`bench: steady state ${key} ${name}, ${calls} calls … `);
           const r = await runChildOn(name, inputs[key].path, calls);
           process.stderr.write(`${r.callsMs.map((ms) => ms.toFixed(0)).join(' ')} ms\n`);
@@ -599,17 +652,18 @@ async function runParent(args) {
       }
     }
 
-    const { ratios, steadyRatios, targets } = evaluate(results, rss, steady);
+    const { ratios, steadyRatios, targets, newOverOld: oldRatios, steadyNewOverOld } = evaluate(results, rss, steady);
     const run = {
       benchmark: 'read',
       date: new Date().toISOString(),
       environment: environment(),
-      settings: { seed: SEED, baseUrl: BASE_URL, urls: N, gzipLevel: LEVEL, readChunk: CHUNK, reps: args.reps, peerReps: args.peerReps, steadyCalls: args.steadyCalls, peerSteadyCalls: args.peerSteadyCalls, rssMB: args.rss ? args.rssMB : undefined },
+      settings: { seed: SEED, baseUrl: BASE_URL, urls: N, gzipLevel: LEVEL, readChunk: CHUNK, reps: args.reps, peerReps: args.peerReps, steadyCalls: args.steadyCalls, peerSteadyCalls: args.peerSteadyCalls, baseline: args.baseline, realisticInputs: REALISTIC_INPUTS, rssMB: args.rss ? args.rssMB : undefined },
       inputs: Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { file: INPUTS[k].file, description: INPUTS[k].text, fileBytes: i.fileBytes, xmlBytes: i.xmlBytes, images: i.images, alternates: i.alternates }])),
       targets,
       ratios,
+      newOverOld: oldRatios,
       results,
-      ...(steady !== undefined ? { steady, steadyRatios } : {}),
+      ...(steady !== undefined ? { steady, steadyRatios, steadyNewOverOld } : {}),
       checkedFloor,
       parentRssMaxMB: mb(parentRssMaxKiB),
       ...(rss !== undefined ? { rss } : {}),

@@ -1,12 +1,15 @@
-// The 50,000-URL inputs shared by bench/read.js and bench/validate.js, written by the project's own
-// writer (dist/, passed in as `lib`) from the deterministic entries of entries.js: plain and gzipped,
-// with and without image and hreflang extensions.
+// The 50,000-URL inputs shared by bench/read.js and bench/validate.js: the uniform ones, written by the
+// project's own writer (dist/, passed in as `lib`) from the deterministic entries of entries.js, plain
+// and gzipped, with and without image and hreflang extensions; and the realistic ones (realistic.js:
+// query strings with &amp;, both date forms, indentation, comments, some images and alternates), the
+// shapes real sitemaps have, on which issue 24's targets are judged.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { BASE_URL, generateEntries, generateEntriesWithExtensions } from './entries.js';
 import { check } from './harness.js';
+import { realisticSitemap } from './realistic.js';
 
 /** URLs in every input: one full sitemap file under the protocol's limit. */
 export const URLS = 50_000;
@@ -17,7 +20,14 @@ export const INPUTS = {
   gz: { file: 'plain.xml.gz', extensions: false, gzip: true, text: `the same, gzipped (level ${GZIP_LEVEL})` },
   ext: { file: 'ext.xml', extensions: true, gzip: false, text: `${URLS.toLocaleString('en-US')} URLs with image:image and xhtml:link alternates, plain XML` },
   'ext-gz': { file: 'ext.xml.gz', extensions: true, gzip: true, text: `the same, gzipped (level ${GZIP_LEVEL})` },
+  real: { file: 'real.xml', realistic: true, gzip: false, text: `${URLS.toLocaleString('en-US')} URLs of realistic shape (bench/lib/realistic.js: 30% with a query string, so &amp; in loc; lastmod as date or date-time; priorities 1, 0.5, 1.0; indentation, comments; 10% with an image, 10% with four alternates), plain XML` },
+  'real-gz': { file: 'real.xml.gz', realistic: true, gzip: true, text: `the same, gzipped (level ${GZIP_LEVEL})` },
 };
+
+/** The realistic inputs: issue 24's targets are judged on these. */
+export const REALISTIC_INPUTS = Object.keys(INPUTS).filter((key) => INPUTS[key].realistic === true);
+/** The uniform inputs (the writer's own output, one shape throughout). */
+export const UNIFORM_INPUTS = Object.keys(INPUTS).filter((key) => INPUTS[key].realistic !== true);
 
 /** writeSitemaps with an index, so the one urlset file is a child (gzipped when asked), read back as bytes. */
 export async function writeOne(lib, entries, gzip, scratch) {
@@ -31,6 +41,11 @@ export async function writeOne(lib, entries, gzip, scratch) {
   }
 }
 
+function realisticBytes(gzip) {
+  const xml = Buffer.from(realisticSitemap(URLS), 'utf8');
+  return gzip ? gzipSync(xml, { level: GZIP_LEVEL }) : xml;
+}
+
 /**
  * Writes the inputs named by `keys` (all of INPUTS by default) into `dir` as INPUTS[key].file.
  * Resolves with `{ inputs: { [key]: { path, fileBytes, xmlBytes } } }`; xmlBytes is after gunzip.
@@ -42,9 +57,9 @@ export async function makeInputs(lib, dir, keys = Object.keys(INPUTS)) {
   for (const key of keys) {
     const spec = INPUTS[key];
     check(spec !== undefined, `unknown input ${key}; use ${Object.keys(INPUTS).join(', ')}`);
-    const bytes = await writeOne(lib, spec.extensions ? generateEntriesWithExtensions(URLS) : generateEntries(URLS), spec.gzip, dir);
+    const bytes = spec.realistic ? realisticBytes(spec.gzip) : await writeOne(lib, spec.extensions ? generateEntriesWithExtensions(URLS) : generateEntries(URLS), spec.gzip, dir);
     const xml = spec.gzip ? gunzipSync(bytes) : bytes;
-    const kind = spec.extensions ? 'extension' : 'plain';
+    const kind = spec.realistic ? 'realistic' : spec.extensions ? 'extension' : 'plain';
     const other = xmlByKind.get(kind);
     if (other !== undefined) check(other.equals(xml), `the gzipped ${kind} sitemap does not gunzip to the plain one`);
     else xmlByKind.set(kind, xml);

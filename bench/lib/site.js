@@ -5,6 +5,11 @@
 // Every URL of the site, pages included, is under http://127.0.0.1:PORT/ (the pages are in the scope of
 // the robots.txt and sitemaps that list them), so the files are written for one port: the server
 // listens first, then writes the site for its port, then serves it from memory.
+//
+// Two shapes of the same site: `uniform` (one <url> a line, one lastmod form, the writer's shapes) and
+// `realistic` (as bench/lib/realistic.js: 30% of the pages with a query string, so `&amp;` in <loc>;
+// lastmod as a date or a date-time in three forms; priorities written 1, 0.5, 1.0; indentation, a
+// comment every 1,000 entries, an image on 10% of the entries), on which issue 24's targets are judged.
 
 import { createServer } from 'node:http';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +26,7 @@ export const TOTAL_URLS = URLSET_FILES * URLS_PER_URLSET + TEXT_URLS + RSS_ITEMS
 export const ROBOTS_FILE = 'robots.txt';
 export const INDEX_FILE = 'sitemap_index.xml';
 export const MANIFEST_FILE = 'site.json';
+export const SHAPES = ['uniform', 'realistic'];
 
 /** The documents the index lists, in its order; page URLs are dealt to them in this order too. */
 export const DOCUMENTS = [
@@ -44,24 +50,51 @@ export const origin = (port) => `http://127.0.0.1:${port}`;
  * WHATWG URL serialisation (the 5% non-ASCII paths percent-encoded as UTF-8), so it is printed the same
  * whether a tool copies it as written or normalises it.
  */
-export function* sitePages(port) {
+export function* sitePages(port, shape = 'uniform') {
   const base = origin(port) + '/';
   let doc = 0;
   let left = DOCUMENTS[0].urls;
+  let k = 0;
   for (const entry of generateEntries(TOTAL_URLS)) {
     if (left === 0) left = DOCUMENTS[++doc].urls;
     left--;
     const path = entry.loc.slice(BASE_URL.length);
     // Only the non-ASCII paths change; everything else is already in its serialised form.
-    const loc = /^[\x21-\x7e]*$/.test(path) ? base + path : new URL(path, base).href;
-    yield { loc, lastmod: entry.lastmod, changefreq: entry.changefreq, priority: entry.priority, doc };
+    let loc = /^[\x21-\x7e]*$/.test(path) ? base + path : new URL(path, base).href;
+    // The realistic shape: a query string of one to three parameters on 30% of the pages.
+    if (shape === 'realistic' && k % 10 < 3) loc += `?id=${k}` + (k % 10 > 0 ? `&ref=r${k % 97}` : '') + (k % 10 > 1 ? `&page=${k % 13}` : '');
+    yield { loc, lastmod: entry.lastmod, changefreq: entry.changefreq, priority: entry.priority, doc, k: k++ };
   }
+}
+
+const escapeXml = (text) => text.replace(/&/g, '&amp;');
+
+/** lastmod in the forms real files mix: a date, a date-time with an offset, with Z, with a fraction. */
+function realisticLastmod(w3c, k) {
+  if (k % 5 < 2) return w3c.slice(0, 10);
+  if (k % 5 === 2) return w3c;
+  return w3c.slice(0, 19) + (k % 5 === 3 ? 'Z' : '.250Z');
+}
+
+/** priority as real files write it: `1`, `0.5`, `1.0`, `0.80`. */
+const realisticPriority = (p, k) => (k % 3 === 0 ? String(p) : k % 3 === 1 ? p.toFixed(1) : p.toFixed(2));
+
+function realisticUrl(p, port) {
+  let out = `  <url>\n    <loc>${escapeXml(p.loc)}</loc>\n    <lastmod>${realisticLastmod(p.lastmod, p.k)}</lastmod>\n`;
+  if (p.k % 5 !== 4) out += `    <changefreq>${p.changefreq}</changefreq>\n`;
+  if (p.k % 4 !== 3) out += `    <priority>${realisticPriority(p.priority, p.k)}</priority>\n`;
+  if (p.k % 10 === 3) out += `    <image:image>\n      <image:loc>${origin(port)}/img/${p.k.toString(36)}.jpg</image:loc>\n    </image:image>\n`;
+  return (p.k % 1000 === 0 ? `  <!-- section ${p.k / 1000} -->\n` : '') + out + '  </url>\n';
 }
 
 /** `YYYY-MM-DDThh:mm:ss+00:00` → RFC 822 (as RSS 2.0 asks): `Wed, 01 Jan 2020 00:00:00 GMT`. */
 const rfc822 = (w3c) => new Date(w3c).toUTCString();
 
-function urlsetXml(pages) {
+function urlsetXml(pages, shape, port) {
+  if (shape === 'realistic') {
+    const head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+    return head + pages.map((p) => realisticUrl(p, port)).join('') + '</urlset>\n';
+  }
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
   for (const p of pages) {
     parts.push(`<url><loc>${p.loc}</loc><lastmod>${p.lastmod}</lastmod><changefreq>${p.changefreq}</changefreq><priority>${p.priority.toFixed(1)}</priority></url>\n`);
@@ -79,7 +112,7 @@ function rssFeed(pages, port) {
     '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0">\n<channel>\n',
     `<title>bench:discover feed</title>\n<link>${origin(port)}/</link>\n<description>The ${pages.length} most recent pages</description>\n`,
   ];
-  pages.forEach((p, k) => parts.push(`<item><title>Page ${k + 1}</title><link>${p.loc}</link><pubDate>${rfc822(p.lastmod)}</pubDate></item>\n`));
+  pages.forEach((p, k) => parts.push(`<item><title>Page ${k + 1}</title><link>${escapeXml(p.loc)}</link><pubDate>${rfc822(p.lastmod)}</pubDate></item>\n`));
   parts.push('</channel>\n</rss>\n');
   return parts.join('');
 }
@@ -97,7 +130,7 @@ const robotsTxt = (port) => `User-agent: *\nAllow: /\n\nSitemap: ${origin(port)}
  * Writes the site for `port` into `dir` (robots.txt, the index, the twelve documents, site.json).
  * Resolves with the manifest: per file its URL, bytes, content bytes (after gunzip) and pages.
  */
-export function writeSite(dir, port) {
+export function writeSite(dir, port, shape = 'uniform') {
   mkdirSync(dir, { recursive: true });
   const files = [];
   const put = (file, content, { kind, urls = 0, gzip = false }) => {
@@ -113,12 +146,12 @@ export function writeSite(dir, port) {
   const flush = () => {
     const d = DOCUMENTS[doc];
     lastmods.push(pages.reduce((a, p) => (p.lastmod > a ? p.lastmod : a), '').slice(0, 10));
-    if (d.kind === 'urlset') put(d.file, urlsetXml(pages), { kind: d.kind, urls: pages.length, gzip: true });
+    if (d.kind === 'urlset') put(d.file, urlsetXml(pages, shape, port), { kind: d.kind, urls: pages.length, gzip: true });
     else if (d.kind === 'text') put(d.file, textSitemap(pages), { kind: d.kind, urls: pages.length });
     else put(d.file, rssFeed(pages, port), { kind: d.kind, urls: pages.length });
     pages = [];
   };
-  for (const page of sitePages(port)) {
+  for (const page of sitePages(port, shape)) {
     if (page.doc !== doc) {
       flush();
       doc = page.doc;
@@ -127,7 +160,7 @@ export function writeSite(dir, port) {
   }
   flush();
   put(INDEX_FILE, indexXml(port, lastmods), { kind: 'sitemapindex' });
-  const manifest = { origin: origin(port), port, robots: `${origin(port)}/${ROBOTS_FILE}`, index: `${origin(port)}/${INDEX_FILE}`, pages: TOTAL_URLS, gzipLevel: GZIP_LEVEL, files };
+  const manifest = { origin: origin(port), port, shape, robots: `${origin(port)}/${ROBOTS_FILE}`, index: `${origin(port)}/${INDEX_FILE}`, pages: TOTAL_URLS, gzipLevel: GZIP_LEVEL, files };
   writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }
@@ -195,13 +228,13 @@ export function siteServer() {
  * duplicated; how many pages found, missing (per document) and lines that are no page (those that are
  * the site's own robots/sitemap URLs counted apart); a few examples of each.
  */
-export function compareWithSite(lines, port) {
+export function compareWithSite(lines, port, shape = 'uniform') {
   const found = new Map();
   for (const line of lines) found.set(line, (found.get(line) ?? 0) + 1);
   const missingByDocument = {};
   const sampleMissing = [];
   let matched = 0;
-  for (const page of sitePages(port)) {
+  for (const page of sitePages(port, shape)) {
     if (found.delete(page.loc)) matched++;
     else {
       const file = DOCUMENTS[page.doc].file;

@@ -386,7 +386,8 @@ function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[])
   return lines;
 }
 
-function wrap(text: string, width: number): string[] {
+/** `text` in lines of at most `width` columns, broken at spaces. */
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {

@@ -12,21 +12,20 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCidr } from '../core/net/address.js';
-import { SitemapFetchError } from '../node/fetch-sitemap.js';
-import { HttpClient, type HttpClientOptions } from '../node/http/client.js';
+import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
 import { UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 import { userAgent } from './version.js';
 
 /**
  * The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`,
- * `--retries`, `--max-redirects`, `--user-agent`); throws a UsageError for a bad value.
+ * `--retries`, `--max-redirects`, `--user-agent`); rejects with a UsageError for a bad value.
  */
-export function httpClientOptions(args: ParsedArgs): HttpClientOptions {
+export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOptions> {
   const ranges = args.list('allow-address');
+  const { parseCidr } = ranges.length > 0 ? await import('../core/net/address.js') : { parseCidr: undefined };
   for (const range of ranges) {
-    if (parseCidr(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
+    if (parseCidr?.(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
   const timeoutMs = args.number('timeout');
   const retries = args.number('retries');
@@ -47,13 +46,13 @@ export function checkSitemapInputs(positionals: readonly string[]): void {
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
 }
 
-/** One client for a run, made at its first URL (a run over files opens none). */
+/** One client for a run, made at its first URL (a run over files opens none, nor loads the network modules: bench/startup.js). */
 export class LazyHttpClient {
   private client: HttpClient | undefined;
   constructor(private readonly options: HttpClientOptions) {}
 
-  get(): HttpClient {
-    this.client ??= new HttpClient(this.options);
+  async get(): Promise<HttpClient> {
+    this.client ??= new (await import('../node/http/client.js')).HttpClient(this.options);
     return this.client;
   }
 
@@ -131,8 +130,10 @@ export function httpsUnreachable(reason: string, responded: boolean): boolean {
   return !responded && (reason === 'fetch/connection' || reason === 'fetch/timeout');
 }
 
-/** The hint for an error of reading an assumed https URL, if it calls for one. */
-export function fetchErrorHint(command: string, error: unknown, assumed: boolean): string {
-  if (!assumed || !(error instanceof SitemapFetchError) || !httpsUnreachable(error.reason, error.responded)) return '';
+/** The hint for an error of reading an assumed https URL, if it calls for one (only a URL loads the fetching module). */
+export async function fetchErrorHint(command: string, error: unknown, assumed: boolean): Promise<string> {
+  if (!assumed) return '';
+  const { SitemapFetchError } = await import('../node/fetch-sitemap.js');
+  if (!(error instanceof SitemapFetchError) || !httpsUnreachable(error.reason, error.responded)) return '';
   return noHttpsHint(command, error.url);
 }

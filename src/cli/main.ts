@@ -2,6 +2,7 @@
 
 import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
 import { version } from './version.js';
+import type { CommandSpec } from './command.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -20,11 +21,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */
 async function help(): Promise<string> {
-  const { COMMAND_SPECS } = await import('./declarations.js');
+  const [{ COMMAND_SPECS }, { HELP_WIDTH, wrap }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
   const width = Math.max(...COMMAND_SPECS.map((c) => c.name.length));
-  // Each summary within 100 columns, continued under itself.
+  // Each summary within HELP_WIDTH columns, continued under itself.
   const indent = ' '.repeat(width + 4);
-  const list = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(width)}  ${wrap(c.summary, 100 - indent.length).join(`\n${indent}`)}`).join('\n');
+  const list = COMMAND_SPECS.map((c) => `  ${c.name.padEnd(width)}  ${wrap(c.summary, HELP_WIDTH - indent.length).join(`\n${indent}`)}`).join('\n');
   return `Usage: sitemapkit <command> [options]
 
 The Sitemap protocol toolkit (sitemaps.org 0.9).
@@ -39,11 +40,18 @@ Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error.
 `;
 }
 
+/** A command's help, from its declaration: no command module (nor the package under it) is loaded for it. */
+async function commandHelp(name: string, io: CliIo): Promise<number> {
+  const [{ COMMAND_SPECS }, { commandHelp: render }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
+  io.stdout.write(render(COMMAND_SPECS.find((c) => c.name === name) as CommandSpec));
+  return EXIT_OK;
+}
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    const topic = first === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-    if (topic !== undefined) return (await topic())(['--help'], io);
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return commandHelp(topic, io);
     io.stdout.write(await help());
     return first === undefined ? EXIT_FATAL : EXIT_OK;
   }
@@ -52,6 +60,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   const command = COMMANDS[first];
+  if (command !== undefined && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return commandHelp(first, io);
   if (command === undefined) {
     const { closestName } = await import('./command.js');
     const closest = closestName(first, Object.keys(COMMANDS));
@@ -67,18 +76,4 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.code})` : ''}\n`);
     return EXIT_FATAL;
   }
-}
-
-/** `text` in lines of at most `columns`, broken at spaces. */
-function wrap(text: string, columns: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > columns) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  lines.push(line);
-  return lines;
 }

@@ -21,9 +21,9 @@ import { assumedHttpsUrl, httpClientOptions, httpsUnreachable, isHttpUrl, noHttp
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
 type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
-function parseOptions(args: ParsedArgs): DiscoverOptions {
+async function parseOptions(args: ParsedArgs): Promise<DiscoverOptions> {
   // The network options as read and validate read them (fetch-input.ts).
-  const options: DiscoverOptions = httpClientOptions(args);
+  const options: DiscoverOptions = await httpClientOptions(args);
   const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
     if (value !== undefined) options[key] = value;
   };
@@ -196,7 +196,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       return url;
     });
     format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
-    options = parseOptions(args);
+    options = await parseOptions(args);
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'discover', error.message);

@@ -13,7 +13,7 @@ import { READ } from '../declarations.js';
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
-import { fetchSitemap, type FetchedSitemap } from '../../node/fetch-sitemap.js';
+import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
@@ -96,7 +96,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     }
     args = parsed;
     checkSitemapInputs(args.positionals);
-    client = new LazyHttpClient(httpClientOptions(args));
+    client = new LazyHttpClient(await httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message);
     throw error;
@@ -155,7 +155,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       try {
         let input: SitemapInput;
         if (remote !== undefined) {
-          fetched = await fetchSitemap(remote.url, client.get(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+          fetched = await (await import('../../node/fetch-sitemap.js')).fetchSitemap(remote.url, await client.get(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
           input = fetched.body;
         } else {
           input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
@@ -184,7 +184,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         progress.clear();
         await problemsOut.flush();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-        io.stderr.write(`sitemapkit read: ${error.message}\n${fetchErrorHint('read', error, remote?.assumed === true)}`);
+        io.stderr.write(`sitemapkit read: ${error.message}\n${await fetchErrorHint('read', error, remote?.assumed === true)}`);
         fatal = true;
         continue;
       } finally {

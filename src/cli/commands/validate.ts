@@ -22,7 +22,6 @@ import { UsageError, choice, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
-import { validateSitemapUrl } from '../../node/validate-url.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
@@ -183,7 +182,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
   let client: LazyHttpClient;
   try {
-    client = new LazyHttpClient(httpClientOptions(args));
+    client = new LazyHttpClient(await httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
     throw error;
@@ -231,7 +230,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       progress.clear();
-      io.stderr.write(`sitemapkit validate: ${error.message}\n${fetchErrorHint('validate', error, assumedHttps)}`);
+      io.stderr.write(`sitemapkit validate: ${error.message}\n${await fetchErrorHint('validate', error, assumedHttps)}`);
       unreadable++;
       // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
       // must not see a run with an unreadable input as green.
@@ -242,7 +241,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
     validateWith((options) => validateSitemap(input, options), file, locationUrl, children);
   const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
-    validateWith((options) => validateSitemapUrl(url, { ...options, client: client.get() }), url, locationUrl, children, assumedHttps);
+    validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
   for (const path of positionals) {
     const remote = inputUrl(path, io.cwd);

@@ -1,0 +1,72 @@
+// The CLI's own start (issue 24: at most 20 ms above `node -e 0`, measured by bench/startup.js): a
+// command loads what its run needs and no more. Checked on the built CLI (dist/, `npm run build`) by
+// the modules a run loads, which a loader hook lists; the time itself is the benchmark's to measure.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { formatCount } from '../../src/cli/format.js';
+
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const TAG = '@@loaded ';
+const HOOK = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { writeSync(2, ${JSON.stringify(TAG)} + url + '\\n'); return next(url, context); }`;
+const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
+
+/** Runs the built CLI; resolves with its exit status and the dist/ modules it loaded (paths under dist/). */
+function modulesLoaded(args: string[]): { status: number | null; modules: string[] } {
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, BIN, ...args], { encoding: 'utf8' });
+  const modules = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith(TAG) && l.includes('/dist/'))
+    .map((l) => l.slice(l.indexOf('/dist/') + '/dist/'.length));
+  return { status: r.status, modules };
+}
+
+const NETWORK = /^(node\/http\/|node\/fetch-sitemap\.js|node\/validate-url\.js|core\/net\/)/;
+
+test('read and validate of a file load no network module (the HTTP client, fetching, address ranges)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-startup-'));
+  try {
+    const file = join(dir, 'sitemap.xml');
+    writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a?x=1&amp;y=2</loc></url></urlset>\n');
+    for (const args of [['read', file], ['validate', file], ['validate', file, '--format', 'json']]) {
+      const { status, modules } = modulesLoaded(args);
+      assert.equal(status, 0, args.join(' '));
+      assert.ok(modules.includes('cli/main.js'), `the hook saw the CLI load (${args.join(' ')})`);
+      assert.deepEqual(modules.filter((m) => NETWORK.test(m)), [], args.join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a command's --help comes from its declaration: no command module is loaded", () => {
+  for (const name of ['generate', 'read', 'validate', 'discover', 'build', 'robots', 'indexnow']) {
+    for (const args of [[name, '--help'], [name, '-h'], ['help', name]]) {
+      const { status, modules } = modulesLoaded(args);
+      assert.equal(status, 0, args.join(' '));
+      assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), [], args.join(' '));
+    }
+  }
+});
+
+test('formatCount writes whole numbers as toLocaleString("en-US") does, without calling it (ICU costs 10-15 ms at start)', () => {
+  const original = Number.prototype.toLocaleString;
+  const expected = (n: number): string => original.call(n, 'en-US');
+  fc.assert(fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 0, 999, 1000, -1000)), (n) => {
+    Number.prototype.toLocaleString = () => {
+      throw new Error('toLocaleString called');
+    };
+    try {
+      assert.equal(formatCount(n), expected(Object.is(n, -0) ? 0 : n));
+    } finally {
+      Number.prototype.toLocaleString = original;
+    }
+  }));
+  assert.equal(formatCount(1234.5), '1,234.5'); // not a whole number: toLocaleString still
+});
