@@ -23,7 +23,7 @@
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
-const FIELDS: i32 = 13;
+const FIELDS: i32 = 14;
 const R_START: i32 = 0;
 const R_LINE: i32 = 1;
 const R_COLUMN: i32 = 2;
@@ -37,6 +37,9 @@ const R_END: i32 = 9;
 const R_CHANGEFREQ_INITIAL: i32 = 10;
 const R_PRIORITY_START: i32 = 11;
 const R_PRIORITY_LENGTH: i32 = 12;
+/** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
+const R_FLAGS: i32 = 13;
+const F_LOC_REFERENCES: i32 = 1;
 
 let input: usize = 0;
 let records: usize = 0;
@@ -166,6 +169,7 @@ function skipBlanks(q: usize, end: usize): usize {
  * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
+  locShrink = 0;
   if (!has8(q, end, 4, HTTP)) return 0;
   q += 4;
   if (q < end && byte(q) == 0x73) q++; // s
@@ -228,10 +232,79 @@ function pathRun(q: usize, end: usize): usize {
       percents &= percents - 1;
     }
     q += n;
-    if (n < 16) return q;
+    if (n < 16) {
+      // A reference (`&amp;` in a query string above all) whose character may stand there as it is.
+      if (q >= end || byte(q) != 0x26) return q;
+      const after = readReference(q, end);
+      if (after == 0) return q;
+      locShrink += <i32>(after - q) - 1;
+      q = after;
+    }
   }
   return q;
 }
+
+/** Characters the references of the loc being read save: its decoded length is its length less this. */
+let locShrink: i32 = 0;
+/** The character of the last reference readReference read. */
+let referenceChar: u32 = 0;
+
+const AMP_REF: u64 = 0x3b706d6126; // &amp;, 5
+const APOS_REF: u64 = 0x3b736f706126; // &apos;, 6
+
+/**
+ * A reference at q that decodes to a character a loc may hold as it is (the tokenizer decodes it so):
+ * `&amp;`, `&apos;`, `&#N;` or `&#xH;` of a URL character, `/`, `?` or `&`, but not `%` (it would
+ * start an escape the raw text does not show). The address after it, or 0; its character in referenceChar.
+ */
+function readReference(q: usize, end: usize): usize {
+  if (has8(q, end, 5, AMP_REF)) {
+    referenceChar = 0x26;
+    return q + 5;
+  }
+  if (has8(q, end, 6, APOS_REF)) {
+    referenceChar = 0x27;
+    return q + 6;
+  }
+  if (!has8(q, end, 2, 0x2326)) return 0; // &#
+  let p = q + 2;
+  const hex = p < end && byte(p) == 0x78;
+  if (hex) p++;
+  const first = p;
+  let code: u32 = 0;
+  while (p < end && p - first < 7) {
+    const c = byte(p);
+    if (isDigit(c)) code = code * (hex ? 16 : 10) + (c - 0x30);
+    else if (hex && (c | 0x20) - 0x61 <= 5) code = code * 16 + ((c | 0x20) - 0x61 + 10);
+    else break;
+    p++;
+  }
+  if (p == first || p >= end || byte(p) != 0x3b || code > 0x7f || code == 0x25) return 0;
+  if (code != 0x26 && (load<u8>(CLASSES + <usize>code) & PATH_CHAR) == 0) return 0;
+  referenceChar = code;
+  return p + 1;
+}
+
+/** Decodes the loc of `n` bytes at `loc` (read by readLoc, so its references are readReference's) into DECODED: its length. */
+function decodeLoc(loc: usize, n: i32): i32 {
+  const end = loc + <usize>n;
+  let to = DECODED;
+  let q = loc;
+  while (q < end) {
+    const c = byte(q);
+    if (c == 0x26) {
+      q = readReference(q, end);
+      store<u8>(to++, <u8>referenceChar);
+    } else {
+      store<u8>(to++, <u8>c);
+      q++;
+    }
+  }
+  return <i32>(to - DECODED);
+}
+
+/** Where a loc with references is decoded to be fingerprinted (a decoded loc is shorter than 2,048). */
+const DECODED: usize = memory.data(2048);
 
 /** Two digits at q, or -1. */
 @inline function twoDigits(q: usize): i32 {
@@ -271,7 +344,14 @@ function readDate(q: usize, end: usize): usize {
     const minutes = twoDigits(t + 3);
     const seconds = twoDigits(t + 6);
     if (hours < 0 || hours > 23 || byte(t + 2) != 0x3a || minutes < 0 || minutes > 59 || byte(t + 5) != 0x3a || seconds < 0 || seconds > 59) return 0;
-    const z = t + 8;
+    let z = t + 8;
+    // Fractions of a second: `(\.\d+)?`.
+    if (z < end && byte(z) == 0x2e) {
+      const digits = ++z;
+      while (z < end && isDigit(byte(z))) z++;
+      if (z == digits) return 0;
+    }
+    if (z >= end) return 0;
     const c = byte(z);
     if (c == 0x5a) return z + 1;
     if (c != 0x2b && c != 0x2d) return 0;
@@ -458,7 +538,9 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   const locEnd = readLoc(locStart, end);
   if (locEnd == 0 || !has8(locEnd, end, 6, LOC_END)) return 0;
   const locLength = <i32>(locEnd - locStart);
-  if (locLength < 12 || locLength > 2047) return 0;
+  // sitemap.xsd and the protocol: 12 to 2,047 characters, of the value (references decoded).
+  const flags = locShrink != 0 ? F_LOC_REFERENCES : 0;
+  if (locLength - locShrink < 12 || locLength - locShrink > 2047) return 0;
   q = skipBlanks(locEnd + 6, end);
   let lastmodStart: i32 = -1;
   let lastmodLength: i32 = 0;
@@ -521,7 +603,33 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_CHANGEFREQ_INITIAL * 4, changefreqInitial);
   store<i32>(record + R_PRIORITY_START * 4, priorityStart);
   store<i32>(record + R_PRIORITY_LENGTH * 4, priorityLength);
+  store<i32>(record + R_FLAGS * 4, flags);
   return q;
+}
+
+/**
+ * The locs' fingerprints of records 0 to `count - 1`: two at a time (fingerprintPair), but a loc with
+ * references alone, decoded (its value is what core/fingerprint.ts hashes).
+ */
+function fingerprintRecords(count: i32): void {
+  let waiting: usize = 0;
+  for (let k = 0; k < count; k++) {
+    const record = records + <usize>k * <usize>FIELDS * 4;
+    if ((load<i32>(record + R_FLAGS * 4) & F_LOC_REFERENCES) != 0) {
+      fingerprint(DECODED, DECODED + <usize>decodeLoc(locOf(record), load<i32>(record + R_LOC_LENGTH * 4)));
+      storeHash(record);
+    } else if (waiting == 0) {
+      waiting = record;
+    } else {
+      fingerprintPair(waiting, record);
+      waiting = 0;
+    }
+  }
+  if (waiting != 0) {
+    const loc = locOf(waiting);
+    fingerprint(loc, loc + <usize>load<i32>(waiting + R_LOC_LENGTH * 4));
+    storeHash(waiting);
+  }
 }
 
 /**
@@ -553,15 +661,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     q = next;
     count++;
   }
-  // The locs' fingerprints, two at a time (fingerprintPair), when asked for (the validator's are).
-  let k = hash != 0 ? 0 : count;
-  for (; k + 1 < count; k += 2) fingerprintPair(records + <usize>k * <usize>FIELDS * 4, records + <usize>(k + 1) * <usize>FIELDS * 4);
-  if (k < count) {
-    const record = records + <usize>k * <usize>FIELDS * 4;
-    const loc = locOf(record);
-    fingerprint(loc, loc + <usize>load<i32>(record + R_LOC_LENGTH * 4));
-    storeHash(record);
-  }
+  if (hash != 0) fingerprintRecords(count);
   endLine = line;
   endLineStart = lineStart + textOffset;
   return count;

@@ -29,7 +29,7 @@ import type { Changefreq, UrlEntry } from '../model.js';
 import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
 
 /** Int32 fields of a record (wasm/plain-lane.ts). */
-export const LANE_FIELDS = 13;
+export const LANE_FIELDS = 14;
 export const R_START = 0;
 export const R_LINE = 1;
 export const R_COLUMN = 2;
@@ -46,6 +46,10 @@ export const R_CHANGEFREQ_INITIAL = 10;
 /** -1 when the url has no priority. */
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
+/** Bits: F_LOC_REFERENCES. */
+export const R_FLAGS = 13;
+/** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
+export const F_LOC_REFERENCES = 1;
 
 /** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
@@ -317,10 +321,30 @@ export function laneFingerprint(text: string): [number, number] | undefined {
   return [lane.exports.fingerprintOf(0, text.length, 0), lane.exports.fingerprintOf(0, text.length, 1)];
 }
 
-/** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
-export function laneUrlEntry(text: string, records: Int32Array, r: number): UrlEntry {
+/** The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded. */
+export function laneLoc(text: string, records: Int32Array, r: number): string {
   const locStart = records[r + R_LOC_START] as number;
   const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
+  return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
+}
+
+/** The references the lane takes in a loc (wasm/plain-lane.ts readReference), decoded as the tokenizer does. */
+function decodeLaneReferences(raw: string): string {
+  let out = '';
+  let last = 0;
+  for (let amp = raw.indexOf('&'); amp !== -1; amp = raw.indexOf('&', last)) {
+    const semicolon = raw.indexOf(';', amp);
+    const name = raw.slice(amp + 1, semicolon);
+    const code = name === 'amp' ? 0x26 : name === 'apos' ? 0x27 : name.charCodeAt(1) === 0x78 ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    out += raw.slice(last, amp) + String.fromCharCode(code);
+    last = semicolon + 1;
+  }
+  return out + raw.slice(last);
+}
+
+/** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
+export function laneUrlEntry(text: string, records: Int32Array, r: number): UrlEntry {
+  const loc = laneLoc(text, records, r);
   const lastmodStart = records[r + R_LASTMOD_START] as number;
   const lastmod = lastmodStart === -1 ? undefined : text.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
   const changefreq = changefreqOf(records[r + R_CHANGEFREQ_INITIAL] as number);

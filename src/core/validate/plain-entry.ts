@@ -21,7 +21,7 @@ import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from
 import type { XmlShortcut } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
-import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_START, type RunText } from '../read/plain-lane.js';
 
 const WS = '[ \\t\\n\\r]*';
 /** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
@@ -252,8 +252,7 @@ function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines
       // Taken afresh for each: the checks of the last one may have grown the lane's memory.
       const records = lane.records;
       const r = k * LANE_FIELDS;
-      const locStart = records[r + R_LOC_START] as number;
-      const entry: UrlEntry = { loc: buf.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)) };
+      const entry: UrlEntry = { loc: laneLoc(buf, records, r) };
       const lastmodStart = records[r + R_LASTMOD_START] as number;
       if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
       const line = records[r + R_LINE] as number;

@@ -10,7 +10,7 @@ import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type PlainLane, type RunText } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -193,18 +193,17 @@ export class ProtocolChecker {
     const hash = this.plainHash;
     hash[0] = records[r + R_HASH_1] as number;
     hash[1] = records[r + R_HASH_2] as number;
-    const locStart = records[r + R_LOC_START] as number;
+    const loc = laneLoc(text, records, r);
     const lastmodStart = records[r + R_LASTMOD_START] as number;
     const lastmodEnd = lastmodStart + (records[r + R_LASTMOD_LENGTH] as number);
     const at = recordPosition(records, r);
     // Nothing is read from `records` after loc(): adding to the lane's table may detach them.
-    this.loc(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), at, 'loc', hash, true);
+    this.loc(loc, at, 'loc', hash, true);
     if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), at);
   }
 
   private plainDuplicate(text: string, records: Int32Array, r: number, firstLine: number): void {
-    const locStart = records[r + R_LOC_START] as number;
-    this.duplicate(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), firstLine, recordPosition(records, r));
+    this.duplicate(laneLoc(text, records, r), firstLine, recordPosition(records, r));
   }
 
   private plainLastmod(text: string, records: Int32Array, r: number): void {
