@@ -39,6 +39,8 @@ const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
  * space passes the schema (our own `loc/not-encoded` rule flags it), while a bad `%` escape does not.
  */
 export const anyUri: SimpleTypeCheck = (value) => {
+  // An absolute URI as written holds nothing that collapsing or the replacement would change: valid as it is (the common case, one pass).
+  if (ABSOLUTE_URI.test(value)) return undefined;
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
   if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
@@ -74,14 +76,15 @@ function dateProblem(yearText: string, month: number, day: number, tz: string | 
 
 /** xsd:date: `YYYY-MM-DD` with an optional time zone. */
 export const xsdDate: SimpleTypeCheck = (value) => {
-  const m = DATE.exec(collapse(value));
+  // Tried as written first: a match holds no whitespace, so collapsing would not change it.
+  const m = DATE.exec(value) ?? DATE.exec(collapse(value));
   if (m === null) return 'not an xsd:date (YYYY-MM-DD)';
   return dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[5]);
 };
 
 /** xsd:dateTime: `YYYY-MM-DDThh:mm:ss[.s]` with an optional time zone; 24:00:00 is midnight at the end of the day. */
 export const xsdDateTime: SimpleTypeCheck = (value) => {
-  const m = DATE_TIME.exec(collapse(value));
+  const m = DATE_TIME.exec(value) ?? DATE_TIME.exec(collapse(value));
   if (m === null) return 'not an xsd:dateTime (YYYY-MM-DDThh:mm:ss with a time zone)';
   const date = dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[9]);
   if (date !== undefined) return date;
@@ -94,7 +97,9 @@ export const xsdDateTime: SimpleTypeCheck = (value) => {
 
 /** The union xsd:date | xsd:dateTime of lastmod and the other dates. */
 export const dateOrDateTime: SimpleTypeCheck = (value) => {
-  if (xsdDate(value) === undefined || xsdDateTime(value) === undefined) return undefined;
+  // The likelier one first (a date-time is longer than a date with a time zone).
+  const valid = value.length > 16 ? xsdDateTime(value) === undefined || xsdDate(value) === undefined : xsdDate(value) === undefined || xsdDateTime(value) === undefined;
+  if (valid) return undefined;
   return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
@@ -189,10 +194,13 @@ export function both(a: SimpleTypeCheck, b: SimpleTypeCheck): SimpleTypeCheck {
   return (value) => a(value) ?? b(value);
 }
 
+const SPACE_OR_SURROGATE = /[\x20\t\r\n\ud800-\udfff]/;
+
 /** Length of the collapsed value within [min, max] characters (the facets of tLoc on xsd:anyURI). */
 export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
-    const n = [...collapse(value)].length;
+    // Characters, not code units: a surrogate pair is one.
+    const n = SPACE_OR_SURROGATE.test(value) ? [...collapse(value)].length : value.length;
     return n < min ? `shorter than ${min} characters` : n > max ? `longer than ${max} characters` : undefined;
   };
 }
