@@ -23,7 +23,7 @@
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
-const FIELDS: i32 = 14;
+const FIELDS: i32 = 17;
 const R_START: i32 = 0;
 const R_LINE: i32 = 1;
 const R_COLUMN: i32 = 2;
@@ -40,6 +40,10 @@ const R_PRIORITY_LENGTH: i32 = 12;
 /** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
 const R_FLAGS: i32 = 13;
 const F_LOC_REFERENCES: i32 = 1;
+/** The url's extensions: extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1, R_IMAGES of them images. */
+const R_EXTRA_FROM: i32 = 14;
+const R_EXTRA_COUNT: i32 = 15;
+const R_IMAGES: i32 = 16;
 
 let input: usize = 0;
 let records: usize = 0;
@@ -102,6 +106,8 @@ addClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'(
 addClass('/?', PATH_CHAR);
 addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
+const LANGUAGE_CHAR: u8 = 16; // validate/plain-entry.ts HREFLANG: [A-Za-z0-9_-]
+addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
 
 let line: i32 = 0;
 /** Offset (from `input`) where the current line starts. */
@@ -524,6 +530,130 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
   return half == 0 ? hash1 : hash2;
 }
 
+// ---- extensions: image:image and xhtml:link alternates, in the writer's form -------------------------
+//
+// What validate/plain-entry.ts's extension pattern takes, after the priority, in any order:
+//   <I:image>WS<I:loc>LOC</I:loc>WS</I:image>   and   <X:link rel="alternate" hreflang="H" href="LOC"WS/>
+// with I and X the prefixes bound on the root (setPrefixes; none: not read). Each is an extra:
+// (kind, value start, value length, flags, hreflang start, hreflang length), at extrasAt().
+
+const EXTRA_FIELDS: i32 = 6;
+const X_KIND: i32 = 0; // 0: image, 1: alternate
+const X_VALUE_START: i32 = 1;
+const X_VALUE_LENGTH: i32 = 2;
+const X_FLAGS: i32 = 3; // F_LOC_REFERENCES
+const X_HREFLANG_START: i32 = 4;
+const X_HREFLANG_LENGTH: i32 = 5;
+const MAX_EXTRAS: i32 = 4096;
+const EXTRAS: usize = memory.data(MAX_EXTRAS * EXTRA_FIELDS * 4);
+/** Extras written by the last scan. */
+export let extraCount: i32 = 0;
+
+/** The image prefix at PREFIXES, the XHTML one at PREFIXES + 32 (written by script). */
+const PREFIXES: usize = memory.data(64);
+let imagePrefixLength: i32 = 0;
+let xhtmlPrefixLength: i32 = 0;
+
+export function extrasAt(): usize {
+  return EXTRAS;
+}
+
+export function prefixesAt(): usize {
+  return PREFIXES;
+}
+
+/** The lengths of the prefixes script wrote at prefixesAt (0: that namespace is not read here). */
+export function setPrefixes(image: i32, xhtml: i32): void {
+  imagePrefixLength = image;
+  xhtmlPrefixLength = xhtml;
+}
+
+/** `<` (or `</` when `close`), the `n` bytes of the prefix at `prefix`, `:` at q: the address after, or 0. */
+function prefixed(q: usize, end: usize, prefix: usize, n: i32, close: bool): usize {
+  if (q >= end || byte(q) != 0x3c) return 0;
+  q++;
+  if (close) {
+    if (q >= end || byte(q) != 0x2f) return 0;
+    q++;
+  }
+  if (q + <usize>n + 1 > end || memory.compare(q, prefix, <usize>n) != 0 || byte(q + <usize>n) != 0x3a) return 0;
+  return q + <usize>n + 1;
+}
+
+/** An extra of kind `kind` for the value at `start` to `valueEnd`; false when there is no room. */
+function addExtra(kind: i32, start: usize, valueEnd: usize, hreflangStart: usize, hreflangEnd: usize): bool {
+  if (extraCount >= MAX_EXTRAS) return false;
+  const x = EXTRAS + <usize>(extraCount * EXTRA_FIELDS) * 4;
+  store<i32>(x + X_KIND * 4, kind);
+  store<i32>(x + X_VALUE_START * 4, <i32>(start - input) + textOffset);
+  store<i32>(x + X_VALUE_LENGTH * 4, <i32>(valueEnd - start));
+  store<i32>(x + X_FLAGS * 4, locShrink != 0 ? F_LOC_REFERENCES : 0);
+  store<i32>(x + X_HREFLANG_START * 4, <i32>(hreflangStart - input) + textOffset);
+  store<i32>(x + X_HREFLANG_LENGTH * 4, <i32>(hreflangEnd - hreflangStart));
+  extraCount++;
+  return true;
+}
+
+const IMAGE_TAG: u64 = 0x3e6567616d69; // image>, 6
+const LOC_TAG: u64 = 0x3e636f6c; // loc>, 4
+
+/** `<I:image>WS<I:loc>LOC</I:loc>WS</I:image>` at q: the address after (its extra written), or 0. */
+function readImage(q: usize, end: usize): usize {
+  q = prefixed(q, end, PREFIXES, imagePrefixLength, false);
+  if (q == 0 || !has8(q, end, 6, IMAGE_TAG)) return 0;
+  q = prefixed(skipBlanks(q + 6, end), end, PREFIXES, imagePrefixLength, false);
+  if (q == 0 || !has8(q, end, 4, LOC_TAG)) return 0;
+  const start = q + 4;
+  const valueEnd = readLoc(start, end);
+  if (valueEnd == 0) return 0;
+  q = prefixed(valueEnd, end, PREFIXES, imagePrefixLength, true);
+  if (q == 0 || !has8(q, end, 4, LOC_TAG)) return 0;
+  q = prefixed(skipBlanks(q + 4, end), end, PREFIXES, imagePrefixLength, true);
+  if (q == 0 || !has8(q, end, 6, IMAGE_TAG) || !addExtra(0, start, valueEnd, start, start)) return 0;
+  return q + 6;
+}
+
+/** `<X:link rel="alternate" hreflang="H" href="LOC"WS/>` at q: the address after (its extra written), or 0. */
+function readLink(q: usize, end: usize): usize {
+  q = prefixed(q, end, PREFIXES + 32, xhtmlPrefixLength, false);
+  // link rel="alternate" hreflang=" (31 characters)
+  if (q == 0 || !has16(q, end, 16, 0x6c6572206b6e696c, 0x6e7265746c61223d) || !has16(q + 16, end, 15, 0x6572682022657461, 0x223d676e616c66)) return 0;
+  const hreflangStart = q + 31;
+  q = hreflangStart;
+  while (q < end && is(q, LANGUAGE_CHAR)) q++;
+  const hreflangEnd = q;
+  if (q == hreflangStart || !has8(q, end, 8, 0x223d666572682022)) return 0; // " href="
+  const start = q + 8;
+  const valueEnd = readLoc(start, end);
+  if (valueEnd == 0 || valueEnd >= end || byte(valueEnd) != 0x22) return 0;
+  q = skipBlanks(valueEnd + 1, end);
+  if (!has8(q, end, 2, 0x3e2f) || !addExtra(1, start, valueEnd, hreflangStart, hreflangEnd)) return 0; // />
+  return q + 2;
+}
+
+/** Images among the extensions readExtensions read last. */
+let images: i32 = 0;
+
+/**
+ * The extensions of a url at q, up to its end tag: the address of `</url>` (their extras written, and
+ * the images counted in `images`), or 0 for anything else before it.
+ */
+function readExtensions(q: usize, end: usize): usize {
+  images = 0;
+  for (;;) {
+    if (has8(q, end, 6, URL_END)) return q;
+    let next: usize = 0;
+    if (imagePrefixLength > 0) {
+      next = readImage(q, end);
+      if (next != 0) images++;
+    }
+    if (next == 0 && xhtmlPrefixLength > 0) next = readLink(q, end);
+    if (next == 0) return 0;
+    q = skipBlanks(next, end);
+  }
+  return 0;
+}
+
 // ---- the run of elements ------------------------------------------------------------------------
 
 /** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
@@ -574,7 +704,9 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
     priorityLength = <i32>(q - 11 - s); // before </priority>
     q = skipBlanks(q, end);
   }
-  if (!has8(q, end, 6, URL_END)) return 0;
+  const extrasFrom = extraCount;
+  q = readExtensions(q, end);
+  if (q == 0) return 0;
   q += 6;
   // `(?:[ \t\n\r]+(?=<url>))?`: the blank run before the next entry, taken only when one follows.
   if (q < end) {
@@ -604,6 +736,9 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_PRIORITY_START * 4, priorityStart);
   store<i32>(record + R_PRIORITY_LENGTH * 4, priorityLength);
   store<i32>(record + R_FLAGS * 4, flags);
+  store<i32>(record + R_EXTRA_FROM * 4, extrasFrom);
+  store<i32>(record + R_EXTRA_COUNT * 4, extraCount - extrasFrom);
+  store<i32>(record + R_IMAGES * 4, images);
   return q;
 }
 
@@ -649,13 +784,16 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
   lineStart = startLineStart;
   let count = 0;
   const most = maxCount < recordCapacity ? maxCount : recordCapacity;
+  extraCount = 0;
   while (count < most) {
     const entryLine = line;
     const entryLineStart = lineStart;
+    const entryExtras = extraCount;
     const next = readUrl(q, end, maxLength, pastBefore, records + <usize>count * <usize>FIELDS * 4);
     if (next == 0) {
       line = entryLine;
       lineStart = entryLineStart;
+      extraCount = entryExtras;
       break;
     }
     q = next;
@@ -807,11 +945,11 @@ export function pagesAt(): usize {
   return attentionAt() + <usize>recordCapacity * 8;
 }
 
-/** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads at pagesAt (validate/hreflang.ts keeps them). */
-export function packPages(count: i32): void {
+/** Records `from` to `from + count - 1` of the last scan as (line, column, hash 1, hash 2) quads at pagesAt (validate/hreflang.ts keeps them). */
+export function packPages(from: i32, count: i32): void {
   const pages = pagesAt();
   for (let k = 0; k < count; k++) {
-    const record = records + <usize>k * <usize>FIELDS * 4;
+    const record = records + <usize>(from + k) * <usize>FIELDS * 4;
     const to = pages + <usize>k * 16;
     store<i32>(to, load<i32>(record + R_LINE * 4));
     store<i32>(to, load<i32>(record + R_COLUMN * 4), 4);

@@ -25,11 +25,12 @@
 // run against it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
-import type { Changefreq, UrlEntry } from '../model.js';
+import type { AlternateLink, Changefreq, ImageEntry, UrlEntry } from '../model.js';
 import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
+import type { EntryPosition } from './types.js';
 
 /** Int32 fields of a record (wasm/plain-lane.ts). */
-export const LANE_FIELDS = 14;
+export const LANE_FIELDS = 17;
 export const R_START = 0;
 export const R_LINE = 1;
 export const R_COLUMN = 2;
@@ -50,6 +51,20 @@ export const R_PRIORITY_LENGTH = 12;
 export const R_FLAGS = 13;
 /** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
 export const F_LOC_REFERENCES = 1;
+/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (PlainLane.extras), R_IMAGES of them images. */
+export const R_EXTRA_FROM = 14;
+export const R_EXTRA_COUNT = 15;
+export const R_IMAGES = 16;
+
+/** Int32 fields of an extra (wasm/plain-lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
+const EXTRA_FIELDS = 6;
+const X_KIND = 0;
+const X_VALUE_START = 1;
+const X_VALUE_LENGTH = 2;
+const X_FLAGS = 3;
+const X_HREFLANG_START = 4;
+const X_HREFLANG_LENGTH = 5;
+const X_IMAGE = 0;
 
 /** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
@@ -69,8 +84,12 @@ interface LaneExports {
   markSeen(count: number, maxTracked: number): number;
   attentionAt(): number;
   attentionCount: WebAssembly.Global;
-  packPages(count: number): void;
+  packPages(from: number, count: number): void;
   pagesAt(): number;
+  extrasAt(): number;
+  extraCount: WebAssembly.Global;
+  prefixesAt(): number;
+  setPrefixes(image: number, xhtml: number): void;
 }
 
 /**
@@ -85,6 +104,8 @@ interface LaneInstance {
   from: number;
   end: number;
   ascii: boolean;
+  /** The extension prefixes set in the instance (PlainLane.prefixKey). */
+  prefixes: string;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -106,7 +127,7 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, ascii: false };
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, ascii: false, prefixes: '' };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
@@ -192,6 +213,8 @@ export class PlainLane {
   endLineStart = 0;
   /** The instance's fingerprint table; undefined unless made by createWithTable. */
   readonly seen: FingerprintSet | undefined;
+  /** The extension prefixes this lane reads (readExtensions), as the instance keeps them: image, NUL, xhtml. */
+  private prefixKey = '';
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
     this.lane = lane;
@@ -247,10 +270,39 @@ export class PlainLane {
     return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
   }
 
+  /**
+   * Read image:image and xhtml:link alternates with these prefixes (bound on the root to their
+   * namespaces; undefined: that namespace's elements end a run). A prefix longer than 32 characters
+   * or not ASCII is not read.
+   */
+  readExtensions(prefixes: { image?: string | undefined; xhtml?: string | undefined }): void {
+    const usable = (p: string | undefined): string => (p !== undefined && p.length <= 32 && /^[\x21-\x7e]+$/.test(p) ? p : '');
+    this.prefixKey = `${usable(prefixes.image)}\u0000${usable(prefixes.xhtml)}`;
+  }
+
+  /** The instance's prefixes made this lane's. */
+  private setPrefixes(): void {
+    const lane = this.lane;
+    if (lane.prefixes === this.prefixKey) return;
+    const [image, xhtml] = this.prefixKey.split('\u0000') as [string, string];
+    const at = lane.exports.prefixesAt();
+    encoder.encodeInto(image, new Uint8Array(lane.exports.memory.buffer, at, 32));
+    encoder.encodeInto(xhtml, new Uint8Array(lane.exports.memory.buffer, at + 32, 32));
+    lane.exports.setPrefixes(image.length, xhtml.length);
+    lane.prefixes = this.prefixKey;
+  }
+
+  /** The extras of the last scan (their values index the scan's text): valid until the next scan. */
+  get extras(): Int32Array {
+    const exports = this.lane.exports;
+    return new Int32Array(exports.memory.buffer, exports.extrasAt(), (exports.extraCount.value as number) * EXTRA_FIELDS);
+  }
+
   /** `scan` of the loaded window from `from`. */
   private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore: number, hash: boolean): number {
     const lane = this.lane;
     const exports = lane.exports;
+    this.setPrefixes();
     const offset = lane.from;
     const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);
     if (count > 0) {
@@ -282,10 +334,10 @@ export class PlainLane {
     return new Int32Array(exports.memory.buffer, exports.attentionAt(), exports.attentionCount.value * 2);
   }
 
-  /** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads; valid until the next call. */
-  pages(count: number): Int32Array {
+  /** Records `from` to `from + count - 1` of the last scan as (line, column, hash 1, hash 2) quads; valid until the next call. */
+  pages(from: number, count: number): Int32Array {
     const exports = this.lane.exports;
-    exports.packPages(count);
+    exports.packPages(from, count);
     return new Int32Array(exports.memory.buffer, exports.pagesAt(), count * 4);
   }
 }
@@ -321,11 +373,42 @@ export function laneFingerprint(text: string): [number, number] | undefined {
   return [lane.exports.fingerprintOf(0, text.length, 0), lane.exports.fingerprintOf(0, text.length, 1)];
 }
 
+/** The position of record `r` (its first field's index). */
+export function recordPosition(records: Int32Array, r: number): EntryPosition {
+  return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
+}
+
 /** The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded. */
 export function laneLoc(text: string, records: Int32Array, r: number): string {
   const locStart = records[r + R_LOC_START] as number;
   const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
   return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
+}
+
+/** The value of extra `x` (its first field's index): an image's loc or an alternate's href, references decoded. */
+function extraValue(text: string, extras: Int32Array, x: number): string {
+  const start = extras[x + X_VALUE_START] as number;
+  const value = text.slice(start, start + (extras[x + X_VALUE_LENGTH] as number));
+  return ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);
+}
+
+/** The images and alternates of record `r` of a scan of `text` into `entry` (none: nothing is set). */
+export function addLaneExtensions(text: string, records: Int32Array, r: number, extras: Int32Array, entry: UrlEntry): void {
+  const count = records[r + R_EXTRA_COUNT] as number;
+  if (count === 0) return;
+  let images: ImageEntry[] | undefined;
+  let alternates: AlternateLink[] | undefined;
+  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
+  for (let x = from; x < from + count * EXTRA_FIELDS; x += EXTRA_FIELDS) {
+    if (extras[x + X_KIND] === X_IMAGE) {
+      (images ??= []).push({ loc: extraValue(text, extras, x) });
+    } else {
+      const start = extras[x + X_HREFLANG_START] as number;
+      (alternates ??= []).push({ hreflang: text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)), href: extraValue(text, extras, x) });
+    }
+  }
+  if (images !== undefined) entry.images = images;
+  if (alternates !== undefined) entry.alternates = alternates;
 }
 
 /** The references the lane takes in a loc (wasm/plain-lane.ts readReference), decoded as the tokenizer does. */
@@ -343,7 +426,14 @@ function decodeLaneReferences(raw: string): string {
 }
 
 /** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
-export function laneUrlEntry(text: string, records: Int32Array, r: number): UrlEntry {
+export function laneUrlEntry(text: string, records: Int32Array, r: number, extras: Int32Array): UrlEntry {
+  const entry = laneUrlFields(text, records, r);
+  addLaneExtensions(text, records, r, extras, entry);
+  return entry;
+}
+
+/** laneUrlEntry without the extensions. */
+function laneUrlFields(text: string, records: Int32Array, r: number): UrlEntry {
   const loc = laneLoc(text, records, r);
   const lastmodStart = records[r + R_LASTMOD_START] as number;
   const lastmod = lastmodStart === -1 ? undefined : text.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));

@@ -21,7 +21,7 @@ import type { AlternateLink, Changefreq, ImageEntry, SitemapRef, UrlEntry } from
 import type { XmlShortcut } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
-import { LANE_FIELDS, laneLoc, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_START, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_START, type RunText } from '../read/plain-lane.js';
 
 const WS = '[ \\t\\n\\r]*';
 /** sitemaps.org protocol: entity escaping, RFC 3986. Unreserved and reserved characters but `&` (an entity in XML), `[`, `]`, `#`; `%` checked after. */
@@ -179,6 +179,7 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   const shortcut: XmlShortcut = { depth: 1, nesting: name === 'url' && prefixes.image !== undefined ? 3 : 2, pattern, endTag: `</${name}>`, take };
   const plainLane = name === 'url' && lane !== null ? lane.lane : undefined;
   if (plainLane !== undefined) {
+    plainLane.readExtensions(prefixes);
     const options = lane as LaneOptions;
     const textOf = asciiTextOf();
     shortcut.bulk = (buf, at, lines, maxLength) => takeRun(plainLane, buf, at, lines, maxLength, options, reader, structure, delivering, textOf);
@@ -253,6 +254,7 @@ function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines
       const records = lane.records;
       const r = k * LANE_FIELDS;
       const entry: UrlEntry = { loc: laneLoc(buf, records, r) };
+      addLaneExtensions(buf, records, r, lane.extras, entry);
       const lastmodStart = records[r + R_LASTMOD_START] as number;
       if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
       const line = records[r + R_LINE] as number;

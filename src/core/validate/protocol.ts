@@ -10,7 +10,7 @@ import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
-import { LANE_FIELDS, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type PlainLane, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_LENGTH, R_LASTMOD_START, recordPosition, type PlainLane, type RunText } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -68,11 +68,6 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
   if (!loc.startsWith(scope.prefix)) return false;
   const rest = loc.slice(scope.prefix.length);
   return rest.charCodeAt(0) !== 0x2e && !rest.includes('/.') && !rest.includes('%') && !rest.includes('\\');
-}
-
-/** The position of a bulk-lane record (plain-lane.ts). */
-function recordPosition(records: Int32Array, r: number): EntryPosition {
-  return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
 }
 
 /** markSeen's answers besides a line: the loc is new, or the table is full and it is not checked. */
@@ -146,9 +141,7 @@ export class ProtocolChecker {
     this.loc(entry.loc, at, 'loc', locHash, encoded);
     if (typeof entry.lastmod === 'string') this.lastmod(entry.lastmod, at);
     const images = entry.images?.length ?? 0;
-    if (images > this.options.limits.maxImagesPerUrl) {
-      this.report('image/too-many', `${images} images in one <url>; at most ${this.options.limits.maxImagesPerUrl} are allowed`, at, 'split the images over fewer, or list the most important ones');
-    }
+    if (images > this.options.limits.maxImagesPerUrl) this.tooManyImages(images, at);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
       this.report('news/too-many', `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
@@ -186,6 +179,10 @@ export class ProtocolChecker {
     for (; k < count; k++) {
       this.urls++;
       this.plainUrlTheLongWay(text(), lane.records, k * LANE_FIELDS);
+    }
+    const records = lane.records;
+    for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+      if ((records[r + R_IMAGES] as number) > this.options.limits.maxImagesPerUrl) this.tooManyImages(records[r + R_IMAGES] as number, recordPosition(records, r));
     }
   }
 
@@ -262,6 +259,10 @@ export class ProtocolChecker {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
+  }
+
+  private tooManyImages(images: number, at: EntryPosition): void {
+    this.report('image/too-many', `${images} images in one <url>; at most ${this.options.limits.maxImagesPerUrl} are allowed`, at, 'split the images over fewer, or list the most important ones');
   }
 
   private duplicate(loc: string, firstLine: number, at: EntryPosition): void {

@@ -167,7 +167,7 @@ describe('plain lane module', () => {
     assert.equal(attention.length, 500 * 2);
     for (let a = 0; a < attention.length; a += 2) assert.equal(attention[a + 1], (attention[a] as number) - 2500 + 1, 'first seen 2,500 lines before');
     // (line, column, hash 1, hash 2) of each record.
-    const pages = lane.pages(count);
+    const pages = lane.pages(0, count);
     fingerprint('https://example.com/page/7');
     assert.deepEqual([...pages.subarray(7 * 4, 8 * 4)], [8, 1, FINGERPRINT[0], FINGERPRINT[1]]);
   });

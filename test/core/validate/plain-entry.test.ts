@@ -186,6 +186,22 @@ describe('validation fast path: taken for valid entries, same report', () => {
     assert.deepEqual(out.report.diagnostics.map((d) => d.code).sort(), ['hreflang/duplicate-x-default', 'hreflang/invalid-language', 'hreflang/missing-return-link']);
   });
 
+  it('the lane reads them too, in a run with plain urls, references decoded; an alternate group is checked as by the events', () => {
+    const en = 'https://example.com/en/?a=1&amp;b=2';
+    const de = 'https://example.com/de/?a=1&#38;b=2';
+    const body: string[] = [];
+    for (let i = 0; i < 300; i++) body.push(url(`https://example.com/p/${i}`));
+    body[100] = `<url>\n  <loc>${en}</loc>\n  <image:image>\n    <image:loc>https://example.com/i.jpg?s=1&amp;t=2</image:loc>\n  </image:image>\n  ${link('en', en)}\n  ${link('de', de)}\n</url>`;
+    body[200] = `<url><loc>${de}</loc>${link('de', de)}${IMAGE}${IMAGE}</url>`; // no link back to en
+    const out = assertSame(urlset(...body), [5000]);
+    assert.equal(out.lane, 300);
+    assert.deepEqual(out.report.diagnostics.map((d) => d.code), ['hreflang/missing-return-link']);
+    // Past the limit of images in one url.
+    const many = assertSame(urlset(PLAIN, `<url><loc>https://example.com/m</loc>${IMAGE.repeat(1001)}</url>`));
+    assert.equal(many.lane, 2);
+    assert.deepEqual(many.report.diagnostics.map((d) => d.code), ['image/too-many']);
+  });
+
   it('declines extensions in other forms', () => {
     for (const extension of [
       '<image:image><image:loc>https://example.com/i.jpg</image:loc><image:caption>c</image:caption></image:image>',
