@@ -548,6 +548,9 @@ const MAX_EXTRAS: i32 = 4096;
 const EXTRAS: usize = memory.data(MAX_EXTRAS * EXTRA_FIELDS * 4);
 /** Extras written by the last scan. */
 export let extraCount: i32 = 0;
+/** Of the records of the last scan: how many have alternates, and the most images one has (script looks at records only when these call for it). */
+export let linkedCount: i32 = 0;
+export let mostImages: i32 = 0;
 
 /** The image prefix at PREFIXES, the XHTML one at PREFIXES + 32 (written by script). */
 const PREFIXES: usize = memory.data(64);
@@ -739,6 +742,8 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_EXTRA_FROM * 4, extrasFrom);
   store<i32>(record + R_EXTRA_COUNT * 4, extraCount - extrasFrom);
   store<i32>(record + R_IMAGES * 4, images);
+  if (extraCount - extrasFrom > images) linkedCount++;
+  if (images > mostImages) mostImages = images;
   return q;
 }
 
@@ -785,6 +790,8 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
   let count = 0;
   const most = maxCount < recordCapacity ? maxCount : recordCapacity;
   extraCount = 0;
+  linkedCount = 0;
+  mostImages = 0;
   while (count < most) {
     const entryLine = line;
     const entryLineStart = lineStart;

@@ -88,6 +88,8 @@ interface LaneExports {
   pagesAt(): number;
   extrasAt(): number;
   extraCount: WebAssembly.Global;
+  linkedCount: WebAssembly.Global;
+  mostImages: WebAssembly.Global;
   prefixesAt(): number;
   setPrefixes(image: number, xhtml: number): void;
 }
@@ -290,6 +292,16 @@ export class PlainLane {
     encoder.encodeInto(xhtml, new Uint8Array(lane.exports.memory.buffer, at + 32, 32));
     lane.exports.setPrefixes(image.length, xhtml.length);
     lane.prefixes = this.prefixKey;
+  }
+
+  /** How many records of the last scan have alternates. */
+  get linkedCount(): number {
+    return this.lane.exports.linkedCount.value as number;
+  }
+
+  /** The most images a record of the last scan has. */
+  get mostImages(): number {
+    return this.lane.exports.mostImages.value as number;
   }
 
   /** The extras of the last scan (their values index the scan's text): valid until the next scan. */

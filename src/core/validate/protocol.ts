@@ -180,6 +180,7 @@ export class ProtocolChecker {
       this.urls++;
       this.plainUrlTheLongWay(text(), lane.records, k * LANE_FIELDS);
     }
+    if (lane.mostImages <= this.options.limits.maxImagesPerUrl) return;
     const records = lane.records;
     for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
       if ((records[r + R_IMAGES] as number) > this.options.limits.maxImagesPerUrl) this.tooManyImages(records[r + R_IMAGES] as number, recordPosition(records, r));

@@ -260,7 +260,7 @@ export class SitemapValidation implements ReaderSink {
     this.protocol.plainUrls(text, count);
     const lane = this.lane as PlainLane;
     let from = 0;
-    for (let k = 0; k < count; k++) {
+    for (let k = lane.linkedCount === 0 ? count : 0; k < count; k++) {
       const records = lane.records;
       const r = k * LANE_FIELDS;
       if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
