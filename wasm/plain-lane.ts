@@ -3,18 +3,18 @@
 // that it is in step with this file).
 //
 // It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
-// run of `<url>` elements of exactly the shape that validate/plain-entry.ts's URL_PATTERN matches
-// with its `</url>` (no extensions), with every check that plain-entry.ts leaves to script (the loc's
-// length and `%` escapes, the day of the month), and stops at the first element that does not fit,
-// leaving it and the rest to the script. For each element it writes a record: where it starts, its
-// line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text; when asked for),
-// where its loc is, where its lastmod is (when it may be in the future), where it ends, the first
-// letter of its changefreq and where its priority is. What a record means for the reader, the
-// structure and the protocol is decided in script, with one exception, for the validator: an instance
-// of its own may keep a table of the locs' fingerprints (the protocol's duplicate check, the "seen"
-// functions below), which marks the records of a run that script must look at (markSeen), so that
-// script does not visit every record (a fresh process runs such a loop interpreted for most of a
-// 50,000-url file).
+// run of `<url>` elements in the forms the writers write (blanks between elements; references to
+// URL characters in a loc; both W3C date forms; image:image and xhtml:link alternates with the
+// prefixes bound on the root), in values every check of the reader and the schema passes, and
+// stops at the first element that does not fit, leaving that one to the script (which calls again
+// after it). For each element it writes a record of values, not verdicts: where it starts, its line
+// and column, its loc's fingerprint (core/fingerprint.ts's, of the decoded value; when asked for),
+// where its loc, lastmod (and its date as a number), changefreq and priority are, where it ends, and
+// its extensions as extras. What a record means for the reader, the structure and the protocol is
+// decided in script: the rules look at the records in batches (pick), and the validator's
+// duplicate rule keeps its table of fingerprints in an instance of its own (the "seen" functions
+// below, addSeen for a run), so that script does not visit every record (a fresh process runs such
+// a loop interpreted for most of a 50,000-url file).
 //
 // Memory: [input, at most MAX_INPUT bytes][records, attention pairs, page quads of up to
 // MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
@@ -23,7 +23,7 @@
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
-const FIELDS: i32 = 17;
+const FIELDS: i32 = 18;
 const R_START: i32 = 0;
 const R_LINE: i32 = 1;
 const R_COLUMN: i32 = 2;
@@ -44,6 +44,8 @@ const F_LOC_REFERENCES: i32 = 1;
 const R_EXTRA_FROM: i32 = 14;
 const R_EXTRA_COUNT: i32 = 15;
 const R_IMAGES: i32 = 16;
+/** The lastmod's date as YYYYMMDD (0: none), for a rule to pick records by (pick). */
+const R_LASTMOD_DAY: i32 = 17;
 
 let input: usize = 0;
 let records: usize = 0;
@@ -52,7 +54,7 @@ let recordCapacity: i32 = 0;
 /** The most input bytes and records a call takes (plain-lane.ts: LANE_WINDOW, MAX_RECORDS). */
 const MAX_INPUT: usize = 1 << 20;
 const MAX_RECORDS: i32 = 4096;
-/** Int32s kept per record: its fields, an attention pair (markSeen) and a page quad (packPages). */
+/** Int32s kept per record: its fields, an attention pair (addSeen, pick) and a page quad (packPages). */
 const RECORD_ROOM: usize = <usize>(FIELDS + 2 + 4) * 4;
 const BASE: usize = (__heap_base + 15) & ~(<usize>15);
 const TABLE_AT: usize = (BASE + MAX_INPUT + 32 + <usize>MAX_RECORDS * RECORD_ROOM + 15) & ~(<usize>15);
@@ -660,7 +662,7 @@ function readExtensions(q: usize, end: usize): usize {
 // ---- the run of elements ------------------------------------------------------------------------
 
 /** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
-function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: usize): usize {
+function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
   const start = q;
   const startLine = line;
   const startColumn = <i32>(q - input) - lineStart + 1;
@@ -677,17 +679,14 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   q = skipBlanks(locEnd + 6, end);
   let lastmodStart: i32 = -1;
   let lastmodLength: i32 = 0;
+  let lastmodDay: i32 = 0;
   if (has16(q, end, 9, 0x646f6d7473616c3c, 0x3e)) { // <lastmod>
     const s = q + 9;
     const e = readDate(s, end);
     if (e == 0 || !has16(e, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
-    // protocol.ts lastmod: a date before pastBefore is in the past in every time zone; only a later
-    // one is handed back, to be compared with the clock.
-    const date = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
-    if (date >= pastBefore) {
-      lastmodStart = <i32>(s - input) + textOffset;
-      lastmodLength = <i32>(e - s);
-    }
+    lastmodDay = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
+    lastmodStart = <i32>(s - input) + textOffset;
+    lastmodLength = <i32>(e - s);
     q = skipBlanks(e + 10, end);
   }
   let changefreqInitial: i32 = 0;
@@ -742,6 +741,7 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_EXTRA_FROM * 4, extrasFrom);
   store<i32>(record + R_EXTRA_COUNT * 4, extraCount - extrasFrom);
   store<i32>(record + R_IMAGES * 4, images);
+  store<i32>(record + R_LASTMOD_DAY * 4, lastmodDay);
   if (extraCount - extrasFrom > images) linkedCount++;
   if (images > mostImages) mostImages = images;
   return q;
@@ -775,13 +775,12 @@ function fingerprintRecords(count: i32): void {
 /**
  * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
  * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
- * buffer), each at most `maxLength` bytes, at most `maxCount` of them. A lastmod before `pastBefore`
- * (YYYYMMDD) is not handed back. The input is the caller's text from its index `offset` on: records
+ * buffer), each at most `maxLength` bytes, at most `maxCount` of them. The input is the caller's text from its index `offset` on: records
  * and `endLineStart` give indexes in that text (offsets in the input + `offset`). The locs are
  * fingerprinted when `hash` is not 0.
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32, offset: i32, hash: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, offset: i32, hash: i32): i32 {
   textOffset = offset;
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
@@ -796,7 +795,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     const entryLine = line;
     const entryLineStart = lineStart;
     const entryExtras = extraCount;
-    const next = readUrl(q, end, maxLength, pastBefore, records + <usize>count * <usize>FIELDS * 4);
+    const next = readUrl(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
     if (next == 0) {
       line = entryLine;
       lineStart = entryLineStart;
@@ -906,7 +905,7 @@ function growTable(): bool {
   return true;
 }
 
-/** Records that script must look at after markSeen, as (record index, first line or -1) pairs. */
+/** Pairs listed by addSeen or pick at attentionAt (the last call's). */
 export let attentionCount: i32 = 0;
 
 export function attentionAt(): usize {
@@ -914,14 +913,14 @@ export function attentionAt(): usize {
 }
 
 /**
- * The protocol's duplicate check for records 0 to `count - 1` of the last scan (their locs hashed):
- * each loc's fingerprint goes into the table with its line, as validate/protocol.ts's `loc` does.
- * The records script must look at, a duplicate (with the line of the first) or one with a lastmod
- * handed back, are listed at attentionAt. Stops before the first record whose loc would be one more
- * than `maxTracked` (script takes it from there: the check stops with a diagnostic), and before one
- * the table has no memory for. Returns how many records were checked.
+ * Each loc's fingerprint of records 0 to `count - 1` of the last scan (hashed) into the table, with
+ * the record's line, unless it is there: the records whose fingerprint was there are listed at
+ * attentionAt, as (record index, the value found) pairs; what that means (validate/protocol.ts: a
+ * duplicate) is the caller's to say. Once the table holds `maxTracked`, a fingerprint is only looked
+ * up; stops before the first record not found then, and before one the table has no memory for.
+ * Returns how many records were taken.
  */
-export function markSeen(count: i32, maxTracked: i32): i32 {
+export function addSeen(count: i32, maxTracked: i32): i32 {
   const attention = attentionAt();
   let n = 0;
   let k = 0;
@@ -937,7 +936,7 @@ export function markSeen(count: i32, maxTracked: i32): i32 {
       first = seenAdd(h1, h2, load<i32>(record + R_LINE * 4));
       if (first == -2) break;
     }
-    if (first != -1 || load<i32>(record + R_LASTMOD_START * 4) >= 0) {
+    if (first != -1) {
       store<i32>(attention + <usize>n * 8, k);
       store<i32>(attention + <usize>n * 8, first, 4);
       n++;
@@ -945,6 +944,26 @@ export function markSeen(count: i32, maxTracked: i32): i32 {
   }
   attentionCount = n;
   return k;
+}
+
+/**
+ * The records among 0 to `count - 1` of the last scan whose int32 field `field` is at least `min`,
+ * listed at attentionAt as (record index, field) pairs (a query for a rule: the lastmods it wants
+ * to look at, say). Returns how many.
+ */
+export function pick(count: i32, field: i32, min: i32): i32 {
+  const attention = attentionAt();
+  let n = 0;
+  for (let k = 0; k < count; k++) {
+    const value = load<i32>(records + (<usize>k * <usize>FIELDS + <usize>field) * 4);
+    if (value >= min) {
+      store<i32>(attention + <usize>n * 8, k);
+      store<i32>(attention + <usize>n * 8, value, 4);
+      n++;
+    }
+  }
+  attentionCount = n;
+  return n;
 }
 
 /** Where packPages writes. */

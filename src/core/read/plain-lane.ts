@@ -21,7 +21,7 @@
 // instance serves every reading in the process: a call leaves nothing behind but scratch memory,
 // and its records are read before any other call can run (everything here is synchronous). A
 // validation has an instance of its own (PlainLane.createWithTable): its table of loc fingerprints
-// (the protocol's duplicate check) lives in that instance's memory, where markSeen checks a whole
+// (the protocol's duplicate rule's) lives in that instance's memory, where addSeen adds a whole
 // run against it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
@@ -30,7 +30,7 @@ import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
 import type { EntryPosition } from './types.js';
 
 /** Int32 fields of a record (wasm/plain-lane.ts). */
-export const LANE_FIELDS = 17;
+export const LANE_FIELDS = 18;
 export const R_START = 0;
 export const R_LINE = 1;
 export const R_COLUMN = 2;
@@ -38,7 +38,7 @@ export const R_HASH_1 = 3;
 export const R_HASH_2 = 4;
 export const R_LOC_START = 5;
 export const R_LOC_LENGTH = 6;
-/** -1 when the url has no lastmod, or one before the scan's `pastBefore`. */
+/** -1 when the url has no lastmod. */
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
@@ -55,6 +55,8 @@ export const F_LOC_REFERENCES = 1;
 export const R_EXTRA_FROM = 14;
 export const R_EXTRA_COUNT = 15;
 export const R_IMAGES = 16;
+/** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
+export const R_LASTMOD_DAY = 17;
 
 /** Int32 fields of an extra (wasm/plain-lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
 const EXTRA_FIELDS = 6;
@@ -73,7 +75,7 @@ interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, pastBefore: number, offset: number, hash: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, hash: number): number;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -81,7 +83,8 @@ interface LaneExports {
   seenGet(hash1: number, hash2: number): number;
   seenAdd(hash1: number, hash2: number, value: number): number;
   seenCount: WebAssembly.Global;
-  markSeen(count: number, maxTracked: number): number;
+  addSeen(count: number, maxTracked: number): number;
+  pick(count: number, field: number, min: number): number;
   attentionAt(): number;
   attentionCount: WebAssembly.Global;
   packPages(from: number, count: number): void;
@@ -231,7 +234,7 @@ export class PlainLane {
 
   /**
    * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
-   * power of two; it grows at three quarters full) for markSeen; undefined where WebAssembly cannot run.
+   * power of two; it grows at three quarters full) for addSeen; undefined where WebAssembly cannot run.
    */
   static createWithTable(capacity: number): PlainLane | undefined {
     const lane = newInstance();
@@ -252,14 +255,13 @@ export class PlainLane {
   /**
    * Reads up to `maxCount` urls of `buf` from index `from`, the first on line `line`, which starts
    * at index `lineStart` (negative when it began in an earlier buffer); each at most `maxLength`
-   * characters long. Returns how many were read (their records in `records`). A lastmod whose date
-   * (YYYYMMDD) is before `pastBefore` is not handed back (0: every one is). The locs' fingerprints
+   * characters long. Returns how many were read (their records in `records`). The locs' fingerprints
    * are in the records when `hash` is true.
    */
-  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
+  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
     const lane = this.lane;
     if (!load(lane, buf, from)) return 0;
-    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
   }
 
   /**
@@ -267,9 +269,9 @@ export class PlainLane {
    * index, and the records' indexes are indexes in `bytes`). A caller that changes the bytes of an
    * array it has scanned hands them over in a new array.
    */
-  scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
+  scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
     if (!loadBytes(this.lane, bytes, from)) return 0;
-    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
   }
 
   /**
@@ -311,12 +313,12 @@ export class PlainLane {
   }
 
   /** `scan` of the loaded window from `from`. */
-  private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore: number, hash: boolean): number {
+  private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash: boolean): number {
     const lane = this.lane;
     const exports = lane.exports;
     this.setPrefixes();
     const offset = lane.from;
-    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);
+    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, hash ? 1 : 0);
     if (count > 0) {
       this.recordCount = count;
       this.view = new Int32Array(exports.memory.buffer, exports.recordsAt(), count * LANE_FIELDS);
@@ -327,20 +329,22 @@ export class PlainLane {
   }
 
   /**
-   * validate/protocol.ts's duplicate check of records 0 to `count - 1` of the last scan (hashed),
-   * against and into `seen`: each loc's fingerprint is added with its line unless it is there. Stops
-   * before the first record whose loc would be one more than `maxTracked` in the table. Returns how
-   * many records were checked; the ones among them script must look at are in `attention`.
+   * The fingerprints of records 0 to `count - 1` of the last scan (hashed) into `seen`, each with its
+   * line unless it is there; once `seen` holds `maxTracked`, only looked up, and taking stops before
+   * the first record not found. Returns how many were taken; `attention` lists those whose
+   * fingerprint was there, as (record index, its value) pairs (what that means is the caller's to say).
    */
-  markSeen(count: number, maxTracked: number): number {
-    if (this.seen === undefined) throw new Error('plain-lane: markSeen needs a lane made by createWithTable');
-    return this.lane.exports.markSeen(count, maxTracked);
+  addSeen(count: number, maxTracked: number): number {
+    if (this.seen === undefined) throw new Error('plain-lane: addSeen needs a lane made by createWithTable');
+    return this.lane.exports.addSeen(count, maxTracked);
   }
 
-  /**
-   * The records markSeen picked out, as pairs: the record's index, then the line where its loc was
-   * first seen (a duplicate) or -1 (a lastmod was handed back). Valid until the next call.
-   */
+  /** The records among 0 to `count - 1` of the last scan whose field `field` is at least `min`: `attention` lists them as (record index, field) pairs. */
+  pick(count: number, field: number, min: number): number {
+    return this.lane.exports.pick(count, field, min);
+  }
+
+  /** The pairs of the last addSeen or pick; valid until the next call. */
   get attention(): Int32Array {
     const exports = this.lane.exports;
     return new Int32Array(exports.memory.buffer, exports.attentionAt(), exports.attentionCount.value * 2);

@@ -606,7 +606,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = this.sink.wantsLocHashes === true;
-    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, hashed);
+    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.

@@ -188,14 +188,10 @@ export function plainEntryShortcut(name: 'url' | 'sitemap', reader: XmlSitemapRe
   return shortcut;
 }
 
-/**
- * The bulk lane's settings. `pastBefore`: the date (YYYYMMDD) before which a lastmod is surely in the
- * past (protocol.ts); the lane leaves such a lastmod out of the entry, which nothing else reads.
- */
+/** The bulk lane's settings. */
 export interface LaneOptions {
   /** The lane to read with (the validator's, with the duplicate check's table in it). */
   lane: PlainLane;
-  pastBefore: number;
   checkRun: CheckRun;
 }
 
@@ -239,8 +235,8 @@ function takeRun(lane: PlainLane, source: string | Uint8Array, at: number, lines
   if (budget === 0) return -1;
   const bytes = typeof source === 'string' ? undefined : source;
   const count = bytes === undefined
-    ? lane.scan(source as string, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore)
-    : lane.scanBytes(bytes, at, lines[0] as number, lines[1] as number, maxLength, budget, options.pastBefore);
+    ? lane.scan(source as string, at, lines[0] as number, lines[1] as number, maxLength, budget)
+    : lane.scanBytes(bytes, at, lines[0] as number, lines[1] as number, maxLength, budget);
   if (count === 0) return -1;
   const taken = structure.takePlainEntries('url', count);
   if (taken === 0) return -1;

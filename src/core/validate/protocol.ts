@@ -10,7 +10,7 @@ import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime
 import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
-import { LANE_FIELDS, laneLoc, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_LENGTH, R_LASTMOD_START, recordPosition, type PlainLane, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, laneUrlEntry, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, recordPosition, type PlainLane, type RunText } from '../read/plain-lane.js';
 
 export const PROTOCOL_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'loc/not-encoded': 'error',
@@ -94,6 +94,16 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
   return { code: 'duplicates/not-checked', severity: PROTOCOL_CODES['duplicates/not-checked'] as Severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
+/**
+ * A check of one url that has no batch form: it sees every url, whichever way it was read (the
+ * bulk lane's records are made entries for it: slower, but no url is skipped). `report` takes its
+ * diagnostics.
+ */
+export type UrlRule = (entry: UrlEntry, at: EntryPosition, report: (d: Diagnostic) => void) => void;
+
+/** The url rules beside the protocol's own (whose batch forms read the lane's records, plainUrls): a rule module adds itself here. */
+export const URL_RULES: UrlRule[] = [];
+
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
@@ -105,6 +115,8 @@ export class ProtocolChecker {
   private readonly lane: PlainLane | undefined;
   /** lastmod values that sort before this `YYYY-MM-DD` are in the past whatever their time zone. */
   private readonly pastBefore: string;
+  /** pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
+  private readonly pastBeforeDay: number;
   private readonly maxTracked: number;
   private trackingStopped = false;
   /** plainUrl's fingerprint, for the checks it leaves to loc. */
@@ -125,11 +137,7 @@ export class ProtocolChecker {
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
     this.pastBefore = surelyPastBefore(options.now);
-  }
-
-  /** pastBefore as a number, YYYYMMDD (read/plain-lane.ts compares dates so). */
-  get pastBeforeDate(): number {
-    return Number(this.pastBefore.replace(/-/g, ''));
+    this.pastBeforeDay = Number(this.pastBefore.replace(/-/g, ''));
   }
 
   /**
@@ -146,16 +154,19 @@ export class ProtocolChecker {
       this.newsReported = true;
       this.report('news/too-many', `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
     }
+    for (let i = 0; i < URL_RULES.length; i++) (URL_RULES[i] as UrlRule)(entry, at, this.out);
   }
 
   /**
    * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1` of its last
-   * scan; the lane given in the options), as `url` would check them: each loc is encoded and of an
-   * allowed length, and a lastmod is given only when it may be in the future. The lane checks the
-   * whole run for duplicates against its table in one call and picks out the records that need
-   * more (a duplicate, a lastmod); strings are made only for a message, and what is rare (a location
-   * scope, the tracking cap) goes the way of `url`. `runText` is what the records index, or a
-   * function that makes it (called only when a string is needed).
+   * scan; the lane given in the options), as `url` checks them, by the rules' batch forms: each loc
+   * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
+   * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
+   * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
+   * past the limit. Strings are made only for a message, and what is rare (a location scope, the
+   * tracking cap) goes the way of `url`. The rules without a batch form (URL_RULES) get each record
+   * made an entry. `runText` is what the records index, or a function that makes it (called only
+   * when a string is needed).
    */
   plainUrls(runText: RunText, count: number): void {
     const lane = this.lane;
@@ -164,26 +175,33 @@ export class ProtocolChecker {
     const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
-      k = lane.markSeen(count, Math.min(this.maxTracked, 0x7fffffff));
+      k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
       this.urls += k;
-      const attention = lane.attention;
+      // Taken after addSeen: the table may have grown the lane's memory.
       const records = lane.records;
-      for (let a = 0; a < attention.length; a += 2) {
-        const r = (attention[a] as number) * LANE_FIELDS;
-        const first = attention[a + 1] as number;
-        if (first !== -1) this.plainDuplicate(text(), records, r, first);
-        if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text(), records, r);
-      }
+      const seenBefore = lane.attention;
+      for (let a = 0; a < seenBefore.length; a += 2) this.plainDuplicate(text(), records, (seenBefore[a] as number) * LANE_FIELDS, seenBefore[a + 1] as number);
+      lane.pick(k, R_LASTMOD_DAY, this.pastBeforeDay);
+      const recent = lane.attention;
+      for (let a = 0; a < recent.length; a += 2) this.plainLastmod(text(), records, (recent[a] as number) * LANE_FIELDS);
     }
     // The table's memory may grow on the way: the records are taken afresh for each.
     for (; k < count; k++) {
       this.urls++;
       this.plainUrlTheLongWay(text(), lane.records, k * LANE_FIELDS);
     }
-    if (lane.mostImages <= this.options.limits.maxImagesPerUrl) return;
     const records = lane.records;
+    if (lane.mostImages > this.options.limits.maxImagesPerUrl) {
+      for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+        if ((records[r + R_IMAGES] as number) > this.options.limits.maxImagesPerUrl) this.tooManyImages(records[r + R_IMAGES] as number, recordPosition(records, r));
+      }
+    }
+    if (URL_RULES.length === 0) return;
+    const extras = lane.extras;
     for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
-      if ((records[r + R_IMAGES] as number) > this.options.limits.maxImagesPerUrl) this.tooManyImages(records[r + R_IMAGES] as number, recordPosition(records, r));
+      const entry = laneUrlEntry(text(), records, r, extras);
+      const at = recordPosition(records, r);
+      for (let i = 0; i < URL_RULES.length; i++) (URL_RULES[i] as UrlRule)(entry, at, this.out);
     }
   }
 

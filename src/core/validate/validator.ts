@@ -199,7 +199,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, pastBefore: this.protocol.pastBeforeDate, checkRun: (text, count) => this.checkRun(text, count) } : null);
+            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) } : null);
           }
         }
       },

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
 import { FingerprintTable } from '../../../src/core/fingerprint-table.js';
-import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
 
@@ -126,7 +126,7 @@ describe('plain lane module', () => {
     assert.equal(PlainLane.create()?.seen, undefined);
   });
 
-  it('markSeen: checks a run against the table and picks out duplicates and lastmods; stops at maxTracked', () => {
+  it('addSeen: adds a run to the table and lists the records found there; pick lists records by a field; stops at maxTracked', () => {
     const urls = ['a', 'b', 'a', 'c', 'b', 'd', 'e'].map((p, i) => `<url><loc>https://example.com/${p}</loc>${i === 3 ? '<lastmod>2031-01-01</lastmod>' : ''}</url>`);
     const text = urls.join('\n');
     const lane = PlainLane.createWithTable(16);
@@ -135,28 +135,31 @@ describe('plain lane module', () => {
     fingerprint('https://example.com/e');
     lane.seen?.add(FINGERPRINT[0] as number, FINGERPRINT[1] as number, 99);
     assert.equal(lane.scan(text, 0, 10, 0, 1 << 20, 100), 7);
-    assert.equal(lane.markSeen(7, 1_000_000), 7);
-    // (record, line first seen or -1): the second a, the c with a lastmod, the second b, the e from elsewhere.
-    assert.deepEqual([...lane.attention], [2, 10, 3, -1, 4, 11, 6, 99]);
+    assert.equal(lane.addSeen(7, 1_000_000), 7);
+    // (record, line first seen): the second a, the second b, the e from elsewhere.
+    assert.deepEqual([...lane.attention], [2, 10, 4, 11, 6, 99]);
     assert.equal(lane.seen?.size, 5);
+    // The records with a lastmod from 2030 on (the c), with the date as a number.
+    assert.equal(lane.pick(7, R_LASTMOD_DAY, 2030_01_01), 1);
+    assert.deepEqual([...lane.attention], [3, 2031_01_01]);
 
     // With room for two more locs than it holds: stops before the third new one.
     const capped = PlainLane.createWithTable(16);
     assert.ok(capped !== undefined);
     assert.equal(capped.scan(text, 0, 1, 0, 1 << 20, 100), 7);
-    assert.equal(capped.markSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
+    assert.equal(capped.addSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
     assert.deepEqual([...capped.attention], [2, 1]);
     assert.equal(capped.seen?.size, 2);
   });
 
-  it('markSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
+  it('addSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
     const lane = PlainLane.createWithTable(16);
     assert.ok(lane !== undefined);
     const text = Array.from({ length: 3000 }, (_, i) => `<url><loc>https://example.com/page/${i % 2500}</loc></url>`).join('\n');
     const count = lane.scan(text, 0, 1, 0, 1 << 20, 4096);
     assert.equal(count, 3000);
     const before = lane.records;
-    assert.equal(lane.markSeen(count, 1_000_000), 3000);
+    assert.equal(lane.addSeen(count, 1_000_000), 3000);
     assert.equal(lane.seen?.size, 2500);
     // The memory grew (the old view is detached); the getter gives a view of the same records.
     assert.equal(before.length, 0);
