@@ -108,7 +108,10 @@ interface LaneInstance {
   bytes: Uint8Array | undefined;
   from: number;
   end: number;
-  ascii: boolean;
+  /** Whether the input area holds a window of `text` (or `bytes`). */
+  loaded: boolean;
+  /** For `text`: the index of the first character at or after `from` that is not ASCII (text.length: none). */
+  notAscii: number;
   /** The extension prefixes set in the instance (PlainLane.prefixKey). */
   prefixes: string;
 }
@@ -132,7 +135,7 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, ascii: false, prefixes: '' };
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, notAscii: 0, prefixes: '' };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
@@ -158,29 +161,33 @@ export const LANE_WINDOW = 1 << 20;
 /** A window is reloaded from the read position when less than this is left in it (a url is shorter). */
 const WINDOW_ROOM = 64 * 1024;
 
+/** A character that is not ASCII. */
+const NOT_ASCII = /[^\x00-\x7f]/g;
+
 /**
  * Puts the window of `text` that starts at `from` in the instance's input area, unless the one there
- * serves; whether it is all ASCII.
+ * serves: at most LANE_WINDOW characters, and none from the first that is not ASCII on (the module
+ * reads ASCII, so that an index is an offset; the url that holds that character goes the long way,
+ * and the next scan goes on after it). Whether the module has room for it.
  */
 function load(lane: LaneInstance, text: string, from: number): boolean {
-  if (text === lane.text && from >= lane.from && (lane.end === text.length || from + WINDOW_ROOM <= lane.end)) return lane.ascii;
-  const end = Math.min(text.length, from + LANE_WINDOW);
+  if (text === lane.text && lane.loaded && from >= lane.from && from < lane.end && (lane.end === lane.notAscii || from + WINDOW_ROOM <= lane.end)) return true;
+  // Where the next character that is not ASCII is: looked for again only once passed.
+  if (text !== lane.text || lane.notAscii < from) {
+    NOT_ASCII.lastIndex = from;
+    lane.notAscii = NOT_ASCII.exec(text)?.index ?? text.length;
+  }
+  const end = Math.min(lane.notAscii, from + LANE_WINDOW);
   const length = end - from;
   lane.text = text;
   lane.bytes = undefined;
   lane.from = from;
   lane.end = end;
   const at = lane.exports.reserve(length, MAX_RECORDS);
-  if (at === 0) {
-    lane.ascii = false;
-  } else {
-    // The module's memory may have grown (its old buffer detached) since the last call: a new view.
-    const window = from === 0 && end === text.length ? text : text.slice(from, end);
-    const { read, written } = encoder.encodeInto(window, new Uint8Array(lane.exports.memory.buffer, at, length));
-    // All ASCII exactly when every character became one byte.
-    lane.ascii = read === length && written === length;
-  }
-  return lane.ascii;
+  // The module's memory may have grown (its old buffer detached) since the last call: a new view.
+  if (at !== 0) encoder.encodeInto(from === 0 && end === text.length ? text : text.slice(from, end), new Uint8Array(lane.exports.memory.buffer, at, length));
+  lane.loaded = at !== 0;
+  return lane.loaded;
 }
 
 /**
@@ -385,7 +392,7 @@ class LaneFingerprintTable implements FingerprintSet {
 /** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
 export function laneFingerprint(text: string): [number, number] | undefined {
   const lane = sharedInstance();
-  if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0)) return undefined;
+  if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0) || lane.end !== text.length) return undefined;
   return [lane.exports.fingerprintOf(0, text.length, 0), lane.exports.fingerprintOf(0, text.length, 1)];
 }
 

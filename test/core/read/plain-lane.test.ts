@@ -90,11 +90,16 @@ describe('plain lane module', () => {
     assert.deepEqual(without.report, withWasm.report);
   });
 
-  it('reads nothing from a buffer that is not all ASCII, nor past maxCount or maxLength', () => {
+  it('reads no url that holds a character that is not ASCII, but the ones around it; nothing past maxCount or maxLength', () => {
     const lane = PlainLane.create();
     assert.ok(lane !== undefined);
     const one = '<url><loc>https://example.com/a</loc></url>';
-    assert.equal(lane.scan(`${one}é`, 0, 1, 0, 1 << 20, 100), 0);
+    const other = '<url><loc>https://example.com/é</loc></url>';
+    const text = `${one}${other}${one}${one}é${one}`;
+    assert.equal(lane.scan(text, 0, 1, 0, 1 << 20, 100), 1);
+    assert.equal(lane.scan(text, one.length, 1, 0, 1 << 20, 100), 0);
+    assert.equal(lane.scan(text, one.length + other.length, 1, 0, 1 << 20, 100), 2);
+    assert.equal(lane.records[LANE_FIELDS + R_END], one.length * 3 + other.length);
     assert.equal(lane.scan(one + one + one, 0, 1, 0, 1 << 20, 2), 2);
     assert.equal(lane.scan(one, 0, 1, 0, one.length - 1, 100), 0);
     assert.equal(lane.scan(one, 0, 1, 0, one.length, 100), 1);

@@ -344,6 +344,8 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
     urls[1300] = '<url><!-- c --><loc>https://example.com/comment</loc></url>';
     urls[1700] = '<url><loc>https://example.com/a b</loc></url>';
     urls[1999] = '<url><loc>https://example.com/date</loc><lastmod>2023-02-29</lastmod></url>';
+    // A character that is not ASCII costs its url only, not the chunk around it.
+    urls[100] = '<url><loc>https://example.com/café</loc></url>';
     const text = urlset(...urls);
     const out = assertSame(text, [777, 20000, 20001, 50000, 90000]);
     const codes = out.report.diagnostics.map((d) => `${d.code}@${d.line}`);
