@@ -110,8 +110,8 @@ interface LaneInstance {
   end: number;
   /** Whether the input area holds a window of `text` (or `bytes`). */
   loaded: boolean;
-  /** For `text`: the index of the first character at or after `from` that is not ASCII (text.length: none). */
-  notAscii: number;
+  /** Whether the window of `text` ends before a character that is not ASCII. */
+  cut: boolean;
   /** The extension prefixes set in the instance (PlainLane.prefixKey). */
   prefixes: string;
 }
@@ -135,7 +135,7 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, notAscii: 0, prefixes: '' };
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
@@ -164,29 +164,37 @@ const WINDOW_ROOM = 64 * 1024;
 /** A character that is not ASCII. */
 const NOT_ASCII = /[^\x00-\x7f]/g;
 
+/** The index of the first character of `text` from `from` on that is not ASCII; text.length when none. */
+function notAsciiFrom(text: string, from: number): number {
+  NOT_ASCII.lastIndex = from;
+  return NOT_ASCII.exec(text)?.index ?? text.length;
+}
+
 /**
  * Puts the window of `text` that starts at `from` in the instance's input area, unless the one there
  * serves: at most LANE_WINDOW characters, and none from the first that is not ASCII on (the module
  * reads ASCII, so that an index is an offset; the url that holds that character goes the long way,
- * and the next scan goes on after it). Whether the module has room for it.
+ * and the next scan goes on after it). After a window cut short so, the next such character is
+ * looked for first, and only the characters before it are copied: each character is looked at and
+ * copied about once, however many of them are not ASCII. Whether the module has room for it.
  */
 function load(lane: LaneInstance, text: string, from: number): boolean {
-  if (text === lane.text && lane.loaded && from >= lane.from && from < lane.end && (lane.end === lane.notAscii || from + WINDOW_ROOM <= lane.end)) return true;
-  // Where the next character that is not ASCII is: looked for again only once passed.
-  if (text !== lane.text || lane.notAscii < from) {
-    NOT_ASCII.lastIndex = from;
-    lane.notAscii = NOT_ASCII.exec(text)?.index ?? text.length;
-  }
-  const end = Math.min(lane.notAscii, from + LANE_WINDOW);
-  const length = end - from;
+  if (text === lane.text && lane.loaded && from >= lane.from && from < lane.end && (lane.end === text.length || lane.cut || from + WINDOW_ROOM <= lane.end)) return true;
+  const most = Math.min(text.length, from + LANE_WINDOW);
+  let end = text === lane.text && lane.cut ? Math.min(most, notAsciiFrom(text, from)) : most;
+  const at = lane.exports.reserve(end - from, MAX_RECORDS);
   lane.text = text;
   lane.bytes = undefined;
   lane.from = from;
-  lane.end = end;
-  const at = lane.exports.reserve(length, MAX_RECORDS);
-  // The module's memory may have grown (its old buffer detached) since the last call: a new view.
-  if (at !== 0) encoder.encodeInto(from === 0 && end === text.length ? text : text.slice(from, end), new Uint8Array(lane.exports.memory.buffer, at, length));
   lane.loaded = at !== 0;
+  if (at !== 0) {
+    // The module's memory may have grown (its old buffer detached) since the last call: a new view.
+    const { read, written } = encoder.encodeInto(from === 0 && end === text.length ? text : text.slice(from, end), new Uint8Array(lane.exports.memory.buffer, at, end - from));
+    // Not all ASCII: the window ends before the first character that is not (the bytes before it are the characters).
+    if (read !== end - from || written !== end - from) end = notAsciiFrom(text, from);
+  }
+  lane.end = end;
+  lane.cut = end < most;
   return lane.loaded;
 }
 
