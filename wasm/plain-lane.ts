@@ -661,6 +661,20 @@ function readExtensions(q: usize, end: usize): usize {
 
 // ---- the run of elements ------------------------------------------------------------------------
 
+/** `(?:[ \t\n\r]+(?=<url>))?` at q: the blank run before the next entry, taken only when one follows. */
+function blanksBeforeUrl(q: usize, end: usize): usize {
+  if (q >= end) return q;
+  const c = byte(q);
+  if (c != 0x20 && c != 0x09 && c != 0x0a && c != 0x0d) return q;
+  const afterLine = line;
+  const afterLineStart = lineStart;
+  const next = skipBlanks(q, end);
+  if (has8(next, end, 5, URL_START)) return next;
+  line = afterLine;
+  lineStart = afterLineStart;
+  return q;
+}
+
 /** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
 function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
   const start = q;
@@ -710,21 +724,7 @@ function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
   q = readExtensions(q, end);
   if (q == 0) return 0;
   q += 6;
-  // `(?:[ \t\n\r]+(?=<url>))?`: the blank run before the next entry, taken only when one follows.
-  if (q < end) {
-    const c = byte(q);
-    if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
-      const afterLine = line;
-      const afterLineStart = lineStart;
-      const next = skipBlanks(q, end);
-      if (has8(next, end, 5, URL_START)) {
-        q = next;
-      } else {
-        line = afterLine;
-        lineStart = afterLineStart;
-      }
-    }
-  }
+  q = blanksBeforeUrl(q, end);
   if (<i32>(q - start) > maxLength) return 0;
   store<i32>(record + R_START * 4, <i32>(start - input) + textOffset);
   store<i32>(record + R_LINE * 4, startLine);

@@ -1,28 +1,30 @@
-// The bulk lane (issues #3 and #4, bench:discover and bench:validate): the plain `<url>` elements
-// of a buffer are read by a small WebAssembly module (wasm/plain-lane.ts, AssemblyScript) instead of
-// one RegExp match and a few script calls each. It matches the shape validate/plain-entry.ts's
-// URL_PATTERN takes whole (with its `</url>`, no extensions), makes the checks plain-entry.ts leaves
-// to script, hashes the loc as core/fingerprint.ts does (when asked: the validator does) and counts
-// lines as the tokenizer does, and stops at the first element that does not fit. Why: script pays
+// The bulk lane (issues #3, #4 and 24), the one fast path for `<url>` elements: a small WebAssembly
+// module (wasm/plain-lane.ts, AssemblyScript) reads them from a buffer instead of script. It takes
+// the forms writers write (blanks and line breaks between elements; references to URL characters in
+// a loc, `&amp;` above all; both W3C date forms; image:image and xhtml:link alternates in the
+// writers' form), in values every check of the reader and the schema passes, hashes the decoded loc
+// as core/fingerprint.ts does (when asked: the validator does), counts lines as the tokenizer does,
+// and stops at the first element that does not fit: the tokenizer reads that one the long way and
+// offers the next one to the lane again, so a declined element costs itself only. Why: script pays
 // per element (a match array and its strings, calls) and, in a fresh process, runs interpreted until
 // V8 has seen enough of it; the module is compiled before its first call and costs the same from the
 // first element to the last.
 //
-// What it hands back is records (LaneRecord fields). The validator (plain-entry.ts) checks them as
-// they are; the reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same its RegExp
-// shortcut makes: the shape is a subset of the one entry-shortcut.ts's pattern takes.
+// What it hands back is records of values, not verdicts (the R_* fields, extras for the
+// extensions). The validator's rules read them in batches (validate/protocol.ts plainUrls); the
+// reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same the events make.
 // test/core/validate/plain-entry.test.ts compares the validator's reports of every way, and
 // test/core/read/entry-shortcut.test.ts the reader's entries, on every fixture and corpus file and
 // on fast-check mutations.
 //
-// Only windows that are all ASCII are read this way (then a byte offset is a string index); others
-// go the RegExp way. A window is copied into the module from the text (`scan`) or, for input read
-// from its bytes (core/read/ascii-bulk.ts), from the bytes themselves (`scanBytes`). One module
-// instance serves every reading in the process: a call leaves nothing behind but scratch memory,
-// and its records are read before any other call can run (everything here is synchronous). A
-// validation has an instance of its own (PlainLane.createWithTable): its table of loc fingerprints
-// (the protocol's duplicate rule's) lives in that instance's memory, where addSeen adds a whole
-// run against it in one call.
+// The module reads ASCII (then a byte offset is a string index): a window of text ends before its
+// first character that is not ASCII (load). A window is copied into the module from the text
+// (`scan`) or, for input read from its bytes (core/read/ascii-bulk.ts), from the bytes themselves
+// (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
+// behind but scratch memory, and its records are read before any other call can run (everything
+// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): the
+// table of loc fingerprints of the protocol's duplicate rule lives in that instance's memory, where
+// addSeen adds a whole run to it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
 import type { AlternateLink, Changefreq, ImageEntry, UrlEntry } from '../model.js';
