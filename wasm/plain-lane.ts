@@ -3,18 +3,18 @@
 // that it is in step with this file).
 //
 // It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
-// run of `<url>` elements of exactly the shape that validate/plain-entry.ts's URL_PATTERN matches
-// with its `</url>` (no extensions), with every check that plain-entry.ts leaves to script (the loc's
-// length and `%` escapes, the day of the month), and stops at the first element that does not fit,
-// leaving it and the rest to the script. For each element it writes a record: where it starts, its
-// line and column, its loc's fingerprint (core/fingerprint.ts's, for ASCII text; when asked for),
-// where its loc is, where its lastmod is (when it may be in the future), where it ends, the first
-// letter of its changefreq and where its priority is. What a record means for the reader, the
-// structure and the protocol is decided in script, with one exception, for the validator: an instance
-// of its own may keep a table of the locs' fingerprints (the protocol's duplicate check, the "seen"
-// functions below), which marks the records of a run that script must look at (markSeen), so that
-// script does not visit every record (a fresh process runs such a loop interpreted for most of a
-// 50,000-url file).
+// run of `<url>` elements in the forms the writers write (blanks between elements; references to
+// URL characters in a loc; both W3C date forms; image:image and xhtml:link alternates with the
+// prefixes bound on the root), in values every check of the reader and the schema passes, and
+// stops at the first element that does not fit, leaving that one to the script (which calls again
+// after it). For each element it writes a record of values, not verdicts: where it starts, its line
+// and column, its loc's fingerprint (core/fingerprint.ts's, of the decoded value; when asked for),
+// where its loc, lastmod (and its date as a number), changefreq and priority are, where it ends, and
+// its extensions as extras. What a record means for the reader, the structure and the protocol is
+// decided in script: the rules look at the records in batches (pick), and the validator's
+// duplicate rule keeps its table of fingerprints in an instance of its own (the "seen" functions
+// below, addSeen for a run), so that script does not visit every record (a fresh process runs such
+// a loop interpreted for most of a 50,000-url file).
 //
 // Memory: [input, at most MAX_INPUT bytes][records, attention pairs, page quads of up to
 // MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
@@ -23,7 +23,7 @@
 // Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
-const FIELDS: i32 = 13;
+const FIELDS: i32 = 18;
 const R_START: i32 = 0;
 const R_LINE: i32 = 1;
 const R_COLUMN: i32 = 2;
@@ -37,6 +37,15 @@ const R_END: i32 = 9;
 const R_CHANGEFREQ_INITIAL: i32 = 10;
 const R_PRIORITY_START: i32 = 11;
 const R_PRIORITY_LENGTH: i32 = 12;
+/** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
+const R_FLAGS: i32 = 13;
+const F_LOC_REFERENCES: i32 = 1;
+/** The url's extensions: extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1, R_IMAGES of them images. */
+const R_EXTRA_FROM: i32 = 14;
+const R_EXTRA_COUNT: i32 = 15;
+const R_IMAGES: i32 = 16;
+/** The lastmod's date as YYYYMMDD (0: none), for a rule to pick records by (pick). */
+const R_LASTMOD_DAY: i32 = 17;
 
 let input: usize = 0;
 let records: usize = 0;
@@ -45,7 +54,7 @@ let recordCapacity: i32 = 0;
 /** The most input bytes and records a call takes (plain-lane.ts: LANE_WINDOW, MAX_RECORDS). */
 const MAX_INPUT: usize = 1 << 20;
 const MAX_RECORDS: i32 = 4096;
-/** Int32s kept per record: its fields, an attention pair (markSeen) and a page quad (packPages). */
+/** Int32s kept per record: its fields, an attention pair (addSeen, pick) and a page quad (packPages). */
 const RECORD_ROOM: usize = <usize>(FIELDS + 2 + 4) * 4;
 const BASE: usize = (__heap_base + 15) & ~(<usize>15);
 const TABLE_AT: usize = (BASE + MAX_INPUT + 32 + <usize>MAX_RECORDS * RECORD_ROOM + 15) & ~(<usize>15);
@@ -99,6 +108,8 @@ addClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'(
 addClass('/?', PATH_CHAR);
 addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
+const LANGUAGE_CHAR: u8 = 16; // validate/plain-entry.ts HREFLANG: [A-Za-z0-9_-]
+addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
 
 let line: i32 = 0;
 /** Offset (from `input`) where the current line starts. */
@@ -166,6 +177,7 @@ function skipBlanks(q: usize, end: usize): usize {
  * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
+  locShrink = 0;
   if (!has8(q, end, 4, HTTP)) return 0;
   q += 4;
   if (q < end && byte(q) == 0x73) q++; // s
@@ -228,10 +240,79 @@ function pathRun(q: usize, end: usize): usize {
       percents &= percents - 1;
     }
     q += n;
-    if (n < 16) return q;
+    if (n < 16) {
+      // A reference (`&amp;` in a query string above all) whose character may stand there as it is.
+      if (q >= end || byte(q) != 0x26) return q;
+      const after = readReference(q, end);
+      if (after == 0) return q;
+      locShrink += <i32>(after - q) - 1;
+      q = after;
+    }
   }
   return q;
 }
+
+/** Characters the references of the loc being read save: its decoded length is its length less this. */
+let locShrink: i32 = 0;
+/** The character of the last reference readReference read. */
+let referenceChar: u32 = 0;
+
+const AMP_REF: u64 = 0x3b706d6126; // &amp;, 5
+const APOS_REF: u64 = 0x3b736f706126; // &apos;, 6
+
+/**
+ * A reference at q that decodes to a character a loc may hold as it is (the tokenizer decodes it so):
+ * `&amp;`, `&apos;`, `&#N;` or `&#xH;` of a URL character, `/`, `?` or `&`, but not `%` (it would
+ * start an escape the raw text does not show). The address after it, or 0; its character in referenceChar.
+ */
+function readReference(q: usize, end: usize): usize {
+  if (has8(q, end, 5, AMP_REF)) {
+    referenceChar = 0x26;
+    return q + 5;
+  }
+  if (has8(q, end, 6, APOS_REF)) {
+    referenceChar = 0x27;
+    return q + 6;
+  }
+  if (!has8(q, end, 2, 0x2326)) return 0; // &#
+  let p = q + 2;
+  const hex = p < end && byte(p) == 0x78;
+  if (hex) p++;
+  const first = p;
+  let code: u32 = 0;
+  while (p < end && p - first < 7) {
+    const c = byte(p);
+    if (isDigit(c)) code = code * (hex ? 16 : 10) + (c - 0x30);
+    else if (hex && (c | 0x20) - 0x61 <= 5) code = code * 16 + ((c | 0x20) - 0x61 + 10);
+    else break;
+    p++;
+  }
+  if (p == first || p >= end || byte(p) != 0x3b || code > 0x7f || code == 0x25) return 0;
+  if (code != 0x26 && (load<u8>(CLASSES + <usize>code) & PATH_CHAR) == 0) return 0;
+  referenceChar = code;
+  return p + 1;
+}
+
+/** Decodes the loc of `n` bytes at `loc` (read by readLoc, so its references are readReference's) into DECODED: its length. */
+function decodeLoc(loc: usize, n: i32): i32 {
+  const end = loc + <usize>n;
+  let to = DECODED;
+  let q = loc;
+  while (q < end) {
+    const c = byte(q);
+    if (c == 0x26) {
+      q = readReference(q, end);
+      store<u8>(to++, <u8>referenceChar);
+    } else {
+      store<u8>(to++, <u8>c);
+      q++;
+    }
+  }
+  return <i32>(to - DECODED);
+}
+
+/** Where a loc with references is decoded to be fingerprinted (a decoded loc is shorter than 2,048). */
+const DECODED: usize = memory.data(2048);
 
 /** Two digits at q, or -1. */
 @inline function twoDigits(q: usize): i32 {
@@ -271,7 +352,14 @@ function readDate(q: usize, end: usize): usize {
     const minutes = twoDigits(t + 3);
     const seconds = twoDigits(t + 6);
     if (hours < 0 || hours > 23 || byte(t + 2) != 0x3a || minutes < 0 || minutes > 59 || byte(t + 5) != 0x3a || seconds < 0 || seconds > 59) return 0;
-    const z = t + 8;
+    let z = t + 8;
+    // Fractions of a second: `(\.\d+)?`.
+    if (z < end && byte(z) == 0x2e) {
+      const digits = ++z;
+      while (z < end && isDigit(byte(z))) z++;
+      if (z == digits) return 0;
+    }
+    if (z >= end) return 0;
     const c = byte(z);
     if (c == 0x5a) return z + 1;
     if (c != 0x2b && c != 0x2d) return 0;
@@ -444,10 +532,151 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
   return half == 0 ? hash1 : hash2;
 }
 
+// ---- extensions: image:image and xhtml:link alternates, in the writer's form -------------------------
+//
+// What validate/plain-entry.ts's extension pattern takes, after the priority, in any order:
+//   <I:image>WS<I:loc>LOC</I:loc>WS</I:image>   and   <X:link rel="alternate" hreflang="H" href="LOC"WS/>
+// with I and X the prefixes bound on the root (setPrefixes; none: not read). Each is an extra:
+// (kind, value start, value length, flags, hreflang start, hreflang length), at extrasAt().
+
+const EXTRA_FIELDS: i32 = 6;
+const X_KIND: i32 = 0; // 0: image, 1: alternate
+const X_VALUE_START: i32 = 1;
+const X_VALUE_LENGTH: i32 = 2;
+const X_FLAGS: i32 = 3; // F_LOC_REFERENCES
+const X_HREFLANG_START: i32 = 4;
+const X_HREFLANG_LENGTH: i32 = 5;
+const MAX_EXTRAS: i32 = 4096;
+const EXTRAS: usize = memory.data(MAX_EXTRAS * EXTRA_FIELDS * 4);
+/** Extras written by the last scan. */
+export let extraCount: i32 = 0;
+/** Of the records of the last scan: how many have alternates, and the most images one has (script looks at records only when these call for it). */
+export let linkedCount: i32 = 0;
+export let mostImages: i32 = 0;
+
+/** The image prefix at PREFIXES, the XHTML one at PREFIXES + 32 (written by script). */
+const PREFIXES: usize = memory.data(64);
+let imagePrefixLength: i32 = 0;
+let xhtmlPrefixLength: i32 = 0;
+
+export function extrasAt(): usize {
+  return EXTRAS;
+}
+
+export function prefixesAt(): usize {
+  return PREFIXES;
+}
+
+/** The lengths of the prefixes script wrote at prefixesAt (0: that namespace is not read here). */
+export function setPrefixes(image: i32, xhtml: i32): void {
+  imagePrefixLength = image;
+  xhtmlPrefixLength = xhtml;
+}
+
+/** `<` (or `</` when `close`), the `n` bytes of the prefix at `prefix`, `:` at q: the address after, or 0. */
+function prefixed(q: usize, end: usize, prefix: usize, n: i32, close: bool): usize {
+  if (q >= end || byte(q) != 0x3c) return 0;
+  q++;
+  if (close) {
+    if (q >= end || byte(q) != 0x2f) return 0;
+    q++;
+  }
+  if (q + <usize>n + 1 > end || memory.compare(q, prefix, <usize>n) != 0 || byte(q + <usize>n) != 0x3a) return 0;
+  return q + <usize>n + 1;
+}
+
+/** An extra of kind `kind` for the value at `start` to `valueEnd`; false when there is no room. */
+function addExtra(kind: i32, start: usize, valueEnd: usize, hreflangStart: usize, hreflangEnd: usize): bool {
+  if (extraCount >= MAX_EXTRAS) return false;
+  const x = EXTRAS + <usize>(extraCount * EXTRA_FIELDS) * 4;
+  store<i32>(x + X_KIND * 4, kind);
+  store<i32>(x + X_VALUE_START * 4, <i32>(start - input) + textOffset);
+  store<i32>(x + X_VALUE_LENGTH * 4, <i32>(valueEnd - start));
+  store<i32>(x + X_FLAGS * 4, locShrink != 0 ? F_LOC_REFERENCES : 0);
+  store<i32>(x + X_HREFLANG_START * 4, <i32>(hreflangStart - input) + textOffset);
+  store<i32>(x + X_HREFLANG_LENGTH * 4, <i32>(hreflangEnd - hreflangStart));
+  extraCount++;
+  return true;
+}
+
+const IMAGE_TAG: u64 = 0x3e6567616d69; // image>, 6
+const LOC_TAG: u64 = 0x3e636f6c; // loc>, 4
+
+/** `<I:image>WS<I:loc>LOC</I:loc>WS</I:image>` at q: the address after (its extra written), or 0. */
+function readImage(q: usize, end: usize): usize {
+  q = prefixed(q, end, PREFIXES, imagePrefixLength, false);
+  if (q == 0 || !has8(q, end, 6, IMAGE_TAG)) return 0;
+  q = prefixed(skipBlanks(q + 6, end), end, PREFIXES, imagePrefixLength, false);
+  if (q == 0 || !has8(q, end, 4, LOC_TAG)) return 0;
+  const start = q + 4;
+  const valueEnd = readLoc(start, end);
+  if (valueEnd == 0) return 0;
+  q = prefixed(valueEnd, end, PREFIXES, imagePrefixLength, true);
+  if (q == 0 || !has8(q, end, 4, LOC_TAG)) return 0;
+  q = prefixed(skipBlanks(q + 4, end), end, PREFIXES, imagePrefixLength, true);
+  if (q == 0 || !has8(q, end, 6, IMAGE_TAG) || !addExtra(0, start, valueEnd, start, start)) return 0;
+  return q + 6;
+}
+
+/** `<X:link rel="alternate" hreflang="H" href="LOC"WS/>` at q: the address after (its extra written), or 0. */
+function readLink(q: usize, end: usize): usize {
+  q = prefixed(q, end, PREFIXES + 32, xhtmlPrefixLength, false);
+  // link rel="alternate" hreflang=" (31 characters)
+  if (q == 0 || !has16(q, end, 16, 0x6c6572206b6e696c, 0x6e7265746c61223d) || !has16(q + 16, end, 15, 0x6572682022657461, 0x223d676e616c66)) return 0;
+  const hreflangStart = q + 31;
+  q = hreflangStart;
+  while (q < end && is(q, LANGUAGE_CHAR)) q++;
+  const hreflangEnd = q;
+  if (q == hreflangStart || !has8(q, end, 8, 0x223d666572682022)) return 0; // " href="
+  const start = q + 8;
+  const valueEnd = readLoc(start, end);
+  if (valueEnd == 0 || valueEnd >= end || byte(valueEnd) != 0x22) return 0;
+  q = skipBlanks(valueEnd + 1, end);
+  if (!has8(q, end, 2, 0x3e2f) || !addExtra(1, start, valueEnd, hreflangStart, hreflangEnd)) return 0; // />
+  return q + 2;
+}
+
+/** Images among the extensions readExtensions read last. */
+let images: i32 = 0;
+
+/**
+ * The extensions of a url at q, up to its end tag: the address of `</url>` (their extras written, and
+ * the images counted in `images`), or 0 for anything else before it.
+ */
+function readExtensions(q: usize, end: usize): usize {
+  images = 0;
+  for (;;) {
+    if (has8(q, end, 6, URL_END)) return q;
+    let next: usize = 0;
+    if (imagePrefixLength > 0) {
+      next = readImage(q, end);
+      if (next != 0) images++;
+    }
+    if (next == 0 && xhtmlPrefixLength > 0) next = readLink(q, end);
+    if (next == 0) return 0;
+    q = skipBlanks(next, end);
+  }
+  return 0;
+}
+
 // ---- the run of elements ------------------------------------------------------------------------
 
+/** `(?:[ \t\n\r]+(?=<url>))?` at q: the blank run before the next entry, taken only when one follows. */
+function blanksBeforeUrl(q: usize, end: usize): usize {
+  if (q >= end) return q;
+  const c = byte(q);
+  if (c != 0x20 && c != 0x09 && c != 0x0a && c != 0x0d) return q;
+  const afterLine = line;
+  const afterLineStart = lineStart;
+  const next = skipBlanks(q, end);
+  if (has8(next, end, 5, URL_START)) return next;
+  line = afterLine;
+  lineStart = afterLineStart;
+  return q;
+}
+
 /** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
-function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: usize): usize {
+function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
   const start = q;
   const startLine = line;
   const startColumn = <i32>(q - input) - lineStart + 1;
@@ -458,21 +687,20 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   const locEnd = readLoc(locStart, end);
   if (locEnd == 0 || !has8(locEnd, end, 6, LOC_END)) return 0;
   const locLength = <i32>(locEnd - locStart);
-  if (locLength < 12 || locLength > 2047) return 0;
+  // sitemap.xsd and the protocol: 12 to 2,047 characters, of the value (references decoded).
+  const flags = locShrink != 0 ? F_LOC_REFERENCES : 0;
+  if (locLength - locShrink < 12 || locLength - locShrink > 2047) return 0;
   q = skipBlanks(locEnd + 6, end);
   let lastmodStart: i32 = -1;
   let lastmodLength: i32 = 0;
+  let lastmodDay: i32 = 0;
   if (has16(q, end, 9, 0x646f6d7473616c3c, 0x3e)) { // <lastmod>
     const s = q + 9;
     const e = readDate(s, end);
     if (e == 0 || !has16(e, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
-    // protocol.ts lastmod: a date before pastBefore is in the past in every time zone; only a later
-    // one is handed back, to be compared with the clock.
-    const date = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
-    if (date >= pastBefore) {
-      lastmodStart = <i32>(s - input) + textOffset;
-      lastmodLength = <i32>(e - s);
-    }
+    lastmodDay = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
+    lastmodStart = <i32>(s - input) + textOffset;
+    lastmodLength = <i32>(e - s);
     q = skipBlanks(e + 10, end);
   }
   let changefreqInitial: i32 = 0;
@@ -492,23 +720,11 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
     priorityLength = <i32>(q - 11 - s); // before </priority>
     q = skipBlanks(q, end);
   }
-  if (!has8(q, end, 6, URL_END)) return 0;
+  const extrasFrom = extraCount;
+  q = readExtensions(q, end);
+  if (q == 0) return 0;
   q += 6;
-  // `(?:[ \t\n\r]+(?=<url>))?`: the blank run before the next entry, taken only when one follows.
-  if (q < end) {
-    const c = byte(q);
-    if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
-      const afterLine = line;
-      const afterLineStart = lineStart;
-      const next = skipBlanks(q, end);
-      if (has8(next, end, 5, URL_START)) {
-        q = next;
-      } else {
-        line = afterLine;
-        lineStart = afterLineStart;
-      }
-    }
-  }
+  q = blanksBeforeUrl(q, end);
   if (<i32>(q - start) > maxLength) return 0;
   store<i32>(record + R_START * 4, <i32>(start - input) + textOffset);
   store<i32>(record + R_LINE * 4, startLine);
@@ -521,19 +737,50 @@ function readUrl(q: usize, end: usize, maxLength: i32, pastBefore: i32, record: 
   store<i32>(record + R_CHANGEFREQ_INITIAL * 4, changefreqInitial);
   store<i32>(record + R_PRIORITY_START * 4, priorityStart);
   store<i32>(record + R_PRIORITY_LENGTH * 4, priorityLength);
+  store<i32>(record + R_FLAGS * 4, flags);
+  store<i32>(record + R_EXTRA_FROM * 4, extrasFrom);
+  store<i32>(record + R_EXTRA_COUNT * 4, extraCount - extrasFrom);
+  store<i32>(record + R_IMAGES * 4, images);
+  store<i32>(record + R_LASTMOD_DAY * 4, lastmodDay);
+  if (extraCount - extrasFrom > images) linkedCount++;
+  if (images > mostImages) mostImages = images;
   return q;
+}
+
+/**
+ * The locs' fingerprints of records 0 to `count - 1`: two at a time (fingerprintPair), but a loc with
+ * references alone, decoded (its value is what core/fingerprint.ts hashes).
+ */
+function fingerprintRecords(count: i32): void {
+  let waiting: usize = 0;
+  for (let k = 0; k < count; k++) {
+    const record = records + <usize>k * <usize>FIELDS * 4;
+    if ((load<i32>(record + R_FLAGS * 4) & F_LOC_REFERENCES) != 0) {
+      fingerprint(DECODED, DECODED + <usize>decodeLoc(locOf(record), load<i32>(record + R_LOC_LENGTH * 4)));
+      storeHash(record);
+    } else if (waiting == 0) {
+      waiting = record;
+    } else {
+      fingerprintPair(waiting, record);
+      waiting = 0;
+    }
+  }
+  if (waiting != 0) {
+    const loc = locOf(waiting);
+    fingerprint(loc, loc + <usize>load<i32>(waiting + R_LOC_LENGTH * 4));
+    storeHash(waiting);
+  }
 }
 
 /**
  * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
  * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
- * buffer), each at most `maxLength` bytes, at most `maxCount` of them. A lastmod before `pastBefore`
- * (YYYYMMDD) is not handed back. The input is the caller's text from its index `offset` on: records
+ * buffer), each at most `maxLength` bytes, at most `maxCount` of them. The input is the caller's text from its index `offset` on: records
  * and `endLineStart` give indexes in that text (offsets in the input + `offset`). The locs are
  * fingerprinted when `hash` is not 0.
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, pastBefore: i32, offset: i32, hash: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, offset: i32, hash: i32): i32 {
   textOffset = offset;
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
@@ -541,27 +788,24 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
   lineStart = startLineStart;
   let count = 0;
   const most = maxCount < recordCapacity ? maxCount : recordCapacity;
+  extraCount = 0;
+  linkedCount = 0;
+  mostImages = 0;
   while (count < most) {
     const entryLine = line;
     const entryLineStart = lineStart;
-    const next = readUrl(q, end, maxLength, pastBefore, records + <usize>count * <usize>FIELDS * 4);
+    const entryExtras = extraCount;
+    const next = readUrl(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
     if (next == 0) {
       line = entryLine;
       lineStart = entryLineStart;
+      extraCount = entryExtras;
       break;
     }
     q = next;
     count++;
   }
-  // The locs' fingerprints, two at a time (fingerprintPair), when asked for (the validator's are).
-  let k = hash != 0 ? 0 : count;
-  for (; k + 1 < count; k += 2) fingerprintPair(records + <usize>k * <usize>FIELDS * 4, records + <usize>(k + 1) * <usize>FIELDS * 4);
-  if (k < count) {
-    const record = records + <usize>k * <usize>FIELDS * 4;
-    const loc = locOf(record);
-    fingerprint(loc, loc + <usize>load<i32>(record + R_LOC_LENGTH * 4));
-    storeHash(record);
-  }
+  if (hash != 0) fingerprintRecords(count);
   endLine = line;
   endLineStart = lineStart + textOffset;
   return count;
@@ -661,7 +905,7 @@ function growTable(): bool {
   return true;
 }
 
-/** Records that script must look at after markSeen, as (record index, first line or -1) pairs. */
+/** Pairs listed by addSeen or pick at attentionAt (the last call's). */
 export let attentionCount: i32 = 0;
 
 export function attentionAt(): usize {
@@ -669,14 +913,14 @@ export function attentionAt(): usize {
 }
 
 /**
- * The protocol's duplicate check for records 0 to `count - 1` of the last scan (their locs hashed):
- * each loc's fingerprint goes into the table with its line, as validate/protocol.ts's `loc` does.
- * The records script must look at, a duplicate (with the line of the first) or one with a lastmod
- * handed back, are listed at attentionAt. Stops before the first record whose loc would be one more
- * than `maxTracked` (script takes it from there: the check stops with a diagnostic), and before one
- * the table has no memory for. Returns how many records were checked.
+ * Each loc's fingerprint of records 0 to `count - 1` of the last scan (hashed) into the table, with
+ * the record's line, unless it is there: the records whose fingerprint was there are listed at
+ * attentionAt, as (record index, the value found) pairs; what that means (validate/protocol.ts: a
+ * duplicate) is the caller's to say. Once the table holds `maxTracked`, a fingerprint is only looked
+ * up; stops before the first record not found then, and before one the table has no memory for.
+ * Returns how many records were taken.
  */
-export function markSeen(count: i32, maxTracked: i32): i32 {
+export function addSeen(count: i32, maxTracked: i32): i32 {
   const attention = attentionAt();
   let n = 0;
   let k = 0;
@@ -692,7 +936,7 @@ export function markSeen(count: i32, maxTracked: i32): i32 {
       first = seenAdd(h1, h2, load<i32>(record + R_LINE * 4));
       if (first == -2) break;
     }
-    if (first != -1 || load<i32>(record + R_LASTMOD_START * 4) >= 0) {
+    if (first != -1) {
       store<i32>(attention + <usize>n * 8, k);
       store<i32>(attention + <usize>n * 8, first, 4);
       n++;
@@ -702,16 +946,36 @@ export function markSeen(count: i32, maxTracked: i32): i32 {
   return k;
 }
 
+/**
+ * The records among 0 to `count - 1` of the last scan whose int32 field `field` is at least `min`,
+ * listed at attentionAt as (record index, field) pairs (a query for a rule: the lastmods it wants
+ * to look at, say). Returns how many.
+ */
+export function pick(count: i32, field: i32, min: i32): i32 {
+  const attention = attentionAt();
+  let n = 0;
+  for (let k = 0; k < count; k++) {
+    const value = load<i32>(records + (<usize>k * <usize>FIELDS + <usize>field) * 4);
+    if (value >= min) {
+      store<i32>(attention + <usize>n * 8, k);
+      store<i32>(attention + <usize>n * 8, value, 4);
+      n++;
+    }
+  }
+  attentionCount = n;
+  return n;
+}
+
 /** Where packPages writes. */
 export function pagesAt(): usize {
   return attentionAt() + <usize>recordCapacity * 8;
 }
 
-/** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads at pagesAt (validate/hreflang.ts keeps them). */
-export function packPages(count: i32): void {
+/** Records `from` to `from + count - 1` of the last scan as (line, column, hash 1, hash 2) quads at pagesAt (validate/hreflang.ts keeps them). */
+export function packPages(from: i32, count: i32): void {
   const pages = pagesAt();
   for (let k = 0; k < count; k++) {
-    const record = records + <usize>k * <usize>FIELDS * 4;
+    const record = records + <usize>(from + k) * <usize>FIELDS * 4;
     const to = pages + <usize>k * 16;
     store<i32>(to, load<i32>(record + R_LINE * 4));
     store<i32>(to, load<i32>(record + R_COLUMN * 4), 4);

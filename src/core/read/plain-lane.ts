@@ -1,35 +1,38 @@
-// The bulk lane (issues #3 and #4, bench:discover and bench:validate): the plain `<url>` elements
-// of a buffer are read by a small WebAssembly module (wasm/plain-lane.ts, AssemblyScript) instead of
-// one RegExp match and a few script calls each. It matches the shape validate/plain-entry.ts's
-// URL_PATTERN takes whole (with its `</url>`, no extensions), makes the checks plain-entry.ts leaves
-// to script, hashes the loc as core/fingerprint.ts does (when asked: the validator does) and counts
-// lines as the tokenizer does, and stops at the first element that does not fit. Why: script pays
+// The bulk lane (issues #3, #4 and 24), the one fast path for `<url>` elements: a small WebAssembly
+// module (wasm/plain-lane.ts, AssemblyScript) reads them from a buffer instead of script. It takes
+// the forms writers write (blanks and line breaks between elements; references to URL characters in
+// a loc, `&amp;` above all; both W3C date forms; image:image and xhtml:link alternates in the
+// writers' form), in values every check of the reader and the schema passes, hashes the decoded loc
+// as core/fingerprint.ts does (when asked: the validator does), counts lines as the tokenizer does,
+// and stops at the first element that does not fit: the tokenizer reads that one the long way and
+// offers the next one to the lane again, so a declined element costs itself only. Why: script pays
 // per element (a match array and its strings, calls) and, in a fresh process, runs interpreted until
 // V8 has seen enough of it; the module is compiled before its first call and costs the same from the
 // first element to the last.
 //
-// What it hands back is records (LaneRecord fields). The validator (plain-entry.ts) checks them as
-// they are; the reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same its RegExp
-// shortcut makes: the shape is a subset of the one entry-shortcut.ts's pattern takes.
+// What it hands back is records of values, not verdicts (the R_* fields, extras for the
+// extensions). The validator's rules read them in batches (validate/protocol.ts plainUrls); the
+// reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same the events make.
 // test/core/validate/plain-entry.test.ts compares the validator's reports of every way, and
 // test/core/read/entry-shortcut.test.ts the reader's entries, on every fixture and corpus file and
 // on fast-check mutations.
 //
-// Only windows that are all ASCII are read this way (then a byte offset is a string index); others
-// go the RegExp way. A window is copied into the module from the text (`scan`) or, for input read
-// from its bytes (core/read/ascii-bulk.ts), from the bytes themselves (`scanBytes`). One module
-// instance serves every reading in the process: a call leaves nothing behind but scratch memory,
-// and its records are read before any other call can run (everything here is synchronous). A
-// validation has an instance of its own (PlainLane.createWithTable): its table of loc fingerprints
-// (the protocol's duplicate check) lives in that instance's memory, where markSeen checks a whole
-// run against it in one call.
+// The module reads ASCII (then a byte offset is a string index): a window of text ends before its
+// first character that is not ASCII (load). A window is copied into the module from the text
+// (`scan`) or, for input read from its bytes (core/read/ascii-bulk.ts), from the bytes themselves
+// (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
+// behind but scratch memory, and its records are read before any other call can run (everything
+// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): the
+// table of loc fingerprints of the protocol's duplicate rule lives in that instance's memory, where
+// addSeen adds a whole run to it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
-import type { Changefreq, UrlEntry } from '../model.js';
+import type { AlternateLink, Changefreq, ImageEntry, UrlEntry } from '../model.js';
 import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
+import type { EntryPosition } from './types.js';
 
 /** Int32 fields of a record (wasm/plain-lane.ts). */
-export const LANE_FIELDS = 13;
+export const LANE_FIELDS = 18;
 export const R_START = 0;
 export const R_LINE = 1;
 export const R_COLUMN = 2;
@@ -37,7 +40,7 @@ export const R_HASH_1 = 3;
 export const R_HASH_2 = 4;
 export const R_LOC_START = 5;
 export const R_LOC_LENGTH = 6;
-/** -1 when the url has no lastmod, or one before the scan's `pastBefore`. */
+/** -1 when the url has no lastmod. */
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
@@ -46,6 +49,26 @@ export const R_CHANGEFREQ_INITIAL = 10;
 /** -1 when the url has no priority. */
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
+/** Bits: F_LOC_REFERENCES. */
+export const R_FLAGS = 13;
+/** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
+export const F_LOC_REFERENCES = 1;
+/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (PlainLane.extras), R_IMAGES of them images. */
+export const R_EXTRA_FROM = 14;
+export const R_EXTRA_COUNT = 15;
+export const R_IMAGES = 16;
+/** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
+export const R_LASTMOD_DAY = 17;
+
+/** Int32 fields of an extra (wasm/plain-lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
+const EXTRA_FIELDS = 6;
+const X_KIND = 0;
+const X_VALUE_START = 1;
+const X_VALUE_LENGTH = 2;
+const X_FLAGS = 3;
+const X_HREFLANG_START = 4;
+const X_HREFLANG_LENGTH = 5;
+const X_IMAGE = 0;
 
 /** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
@@ -54,7 +77,7 @@ interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, pastBefore: number, offset: number, hash: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, hash: number): number;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -62,11 +85,18 @@ interface LaneExports {
   seenGet(hash1: number, hash2: number): number;
   seenAdd(hash1: number, hash2: number, value: number): number;
   seenCount: WebAssembly.Global;
-  markSeen(count: number, maxTracked: number): number;
+  addSeen(count: number, maxTracked: number): number;
+  pick(count: number, field: number, min: number): number;
   attentionAt(): number;
   attentionCount: WebAssembly.Global;
-  packPages(count: number): void;
+  packPages(from: number, count: number): void;
   pagesAt(): number;
+  extrasAt(): number;
+  extraCount: WebAssembly.Global;
+  linkedCount: WebAssembly.Global;
+  mostImages: WebAssembly.Global;
+  prefixesAt(): number;
+  setPrefixes(image: number, xhtml: number): void;
 }
 
 /**
@@ -80,7 +110,12 @@ interface LaneInstance {
   bytes: Uint8Array | undefined;
   from: number;
   end: number;
-  ascii: boolean;
+  /** Whether the input area holds a window of `text` (or `bytes`). */
+  loaded: boolean;
+  /** Whether the window of `text` ends before a character that is not ASCII. */
+  cut: boolean;
+  /** The extension prefixes set in the instance (PlainLane.prefixKey). */
+  prefixes: string;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -102,7 +137,7 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, ascii: false };
+    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
@@ -128,29 +163,41 @@ export const LANE_WINDOW = 1 << 20;
 /** A window is reloaded from the read position when less than this is left in it (a url is shorter). */
 const WINDOW_ROOM = 64 * 1024;
 
+/** A character that is not ASCII. */
+const NOT_ASCII = /[^\x00-\x7f]/g;
+
+/** The index of the first character of `text` from `from` on that is not ASCII; text.length when none. */
+function notAsciiFrom(text: string, from: number): number {
+  NOT_ASCII.lastIndex = from;
+  return NOT_ASCII.exec(text)?.index ?? text.length;
+}
+
 /**
  * Puts the window of `text` that starts at `from` in the instance's input area, unless the one there
- * serves; whether it is all ASCII.
+ * serves: at most LANE_WINDOW characters, and none from the first that is not ASCII on (the module
+ * reads ASCII, so that an index is an offset; the url that holds that character goes the long way,
+ * and the next scan goes on after it). After a window cut short so, the next such character is
+ * looked for first, and only the characters before it are copied: each character is looked at and
+ * copied about once, however many of them are not ASCII. Whether the module has room for it.
  */
 function load(lane: LaneInstance, text: string, from: number): boolean {
-  if (text === lane.text && from >= lane.from && (lane.end === text.length || from + WINDOW_ROOM <= lane.end)) return lane.ascii;
-  const end = Math.min(text.length, from + LANE_WINDOW);
-  const length = end - from;
+  if (text === lane.text && lane.loaded && from >= lane.from && from < lane.end && (lane.end === text.length || lane.cut || from + WINDOW_ROOM <= lane.end)) return true;
+  const most = Math.min(text.length, from + LANE_WINDOW);
+  let end = text === lane.text && lane.cut ? Math.min(most, notAsciiFrom(text, from)) : most;
+  const at = lane.exports.reserve(end - from, MAX_RECORDS);
   lane.text = text;
   lane.bytes = undefined;
   lane.from = from;
-  lane.end = end;
-  const at = lane.exports.reserve(length, MAX_RECORDS);
-  if (at === 0) {
-    lane.ascii = false;
-  } else {
+  lane.loaded = at !== 0;
+  if (at !== 0) {
     // The module's memory may have grown (its old buffer detached) since the last call: a new view.
-    const window = from === 0 && end === text.length ? text : text.slice(from, end);
-    const { read, written } = encoder.encodeInto(window, new Uint8Array(lane.exports.memory.buffer, at, length));
-    // All ASCII exactly when every character became one byte.
-    lane.ascii = read === length && written === length;
+    const { read, written } = encoder.encodeInto(from === 0 && end === text.length ? text : text.slice(from, end), new Uint8Array(lane.exports.memory.buffer, at, end - from));
+    // Not all ASCII: the window ends before the first character that is not (the bytes before it are the characters).
+    if (read !== end - from || written !== end - from) end = notAsciiFrom(text, from);
   }
-  return lane.ascii;
+  lane.end = end;
+  lane.cut = end < most;
+  return lane.loaded;
 }
 
 /**
@@ -188,6 +235,8 @@ export class PlainLane {
   endLineStart = 0;
   /** The instance's fingerprint table; undefined unless made by createWithTable. */
   readonly seen: FingerprintSet | undefined;
+  /** The extension prefixes this lane reads (readExtensions), as the instance keeps them: image, NUL, xhtml. */
+  private prefixKey = '';
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
     this.lane = lane;
@@ -202,7 +251,7 @@ export class PlainLane {
 
   /**
    * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
-   * power of two; it grows at three quarters full) for markSeen; undefined where WebAssembly cannot run.
+   * power of two; it grows at three quarters full) for addSeen; undefined where WebAssembly cannot run.
    */
   static createWithTable(capacity: number): PlainLane | undefined {
     const lane = newInstance();
@@ -223,14 +272,13 @@ export class PlainLane {
   /**
    * Reads up to `maxCount` urls of `buf` from index `from`, the first on line `line`, which starts
    * at index `lineStart` (negative when it began in an earlier buffer); each at most `maxLength`
-   * characters long. Returns how many were read (their records in `records`). A lastmod whose date
-   * (YYYYMMDD) is before `pastBefore` is not handed back (0: every one is). The locs' fingerprints
+   * characters long. Returns how many were read (their records in `records`). The locs' fingerprints
    * are in the records when `hash` is true.
    */
-  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
+  scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
     const lane = this.lane;
     if (!load(lane, buf, from)) return 0;
-    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
   }
 
   /**
@@ -238,17 +286,56 @@ export class PlainLane {
    * index, and the records' indexes are indexes in `bytes`). A caller that changes the bytes of an
    * array it has scanned hands them over in a new array.
    */
-  scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore = 0, hash = true): number {
+  scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
     if (!loadBytes(this.lane, bytes, from)) return 0;
-    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, pastBefore, hash);
+    return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
+  }
+
+  /**
+   * Read image:image and xhtml:link alternates with these prefixes (bound on the root to their
+   * namespaces; undefined: that namespace's elements end a run). A prefix longer than 32 characters
+   * or not ASCII is not read.
+   */
+  readExtensions(prefixes: { image?: string | undefined; xhtml?: string | undefined }): void {
+    const usable = (p: string | undefined): string => (p !== undefined && p.length <= 32 && /^[\x21-\x7e]+$/.test(p) ? p : '');
+    this.prefixKey = `${usable(prefixes.image)}\u0000${usable(prefixes.xhtml)}`;
+  }
+
+  /** The instance's prefixes made this lane's. */
+  private setPrefixes(): void {
+    const lane = this.lane;
+    if (lane.prefixes === this.prefixKey) return;
+    const [image, xhtml] = this.prefixKey.split('\u0000') as [string, string];
+    const at = lane.exports.prefixesAt();
+    encoder.encodeInto(image, new Uint8Array(lane.exports.memory.buffer, at, 32));
+    encoder.encodeInto(xhtml, new Uint8Array(lane.exports.memory.buffer, at + 32, 32));
+    lane.exports.setPrefixes(image.length, xhtml.length);
+    lane.prefixes = this.prefixKey;
+  }
+
+  /** How many records of the last scan have alternates. */
+  get linkedCount(): number {
+    return this.lane.exports.linkedCount.value as number;
+  }
+
+  /** The most images a record of the last scan has. */
+  get mostImages(): number {
+    return this.lane.exports.mostImages.value as number;
+  }
+
+  /** The extras of the last scan (their values index the scan's text): valid until the next scan. */
+  get extras(): Int32Array {
+    const exports = this.lane.exports;
+    return new Int32Array(exports.memory.buffer, exports.extrasAt(), (exports.extraCount.value as number) * EXTRA_FIELDS);
   }
 
   /** `scan` of the loaded window from `from`. */
-  private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, pastBefore: number, hash: boolean): number {
+  private scanLoaded(from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash: boolean): number {
     const lane = this.lane;
     const exports = lane.exports;
+    this.setPrefixes();
     const offset = lane.from;
-    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), pastBefore, offset, hash ? 1 : 0);
+    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, hash ? 1 : 0);
     if (count > 0) {
       this.recordCount = count;
       this.view = new Int32Array(exports.memory.buffer, exports.recordsAt(), count * LANE_FIELDS);
@@ -259,29 +346,31 @@ export class PlainLane {
   }
 
   /**
-   * validate/protocol.ts's duplicate check of records 0 to `count - 1` of the last scan (hashed),
-   * against and into `seen`: each loc's fingerprint is added with its line unless it is there. Stops
-   * before the first record whose loc would be one more than `maxTracked` in the table. Returns how
-   * many records were checked; the ones among them script must look at are in `attention`.
+   * The fingerprints of records 0 to `count - 1` of the last scan (hashed) into `seen`, each with its
+   * line unless it is there; once `seen` holds `maxTracked`, only looked up, and taking stops before
+   * the first record not found. Returns how many were taken; `attention` lists those whose
+   * fingerprint was there, as (record index, its value) pairs (what that means is the caller's to say).
    */
-  markSeen(count: number, maxTracked: number): number {
-    if (this.seen === undefined) throw new Error('plain-lane: markSeen needs a lane made by createWithTable');
-    return this.lane.exports.markSeen(count, maxTracked);
+  addSeen(count: number, maxTracked: number): number {
+    if (this.seen === undefined) throw new Error('plain-lane: addSeen needs a lane made by createWithTable');
+    return this.lane.exports.addSeen(count, maxTracked);
   }
 
-  /**
-   * The records markSeen picked out, as pairs: the record's index, then the line where its loc was
-   * first seen (a duplicate) or -1 (a lastmod was handed back). Valid until the next call.
-   */
+  /** The records among 0 to `count - 1` of the last scan whose field `field` is at least `min`: `attention` lists them as (record index, field) pairs. */
+  pick(count: number, field: number, min: number): number {
+    return this.lane.exports.pick(count, field, min);
+  }
+
+  /** The pairs of the last addSeen or pick; valid until the next call. */
   get attention(): Int32Array {
     const exports = this.lane.exports;
     return new Int32Array(exports.memory.buffer, exports.attentionAt(), exports.attentionCount.value * 2);
   }
 
-  /** Records 0 to `count - 1` of the last scan as (line, column, hash 1, hash 2) quads; valid until the next call. */
-  pages(count: number): Int32Array {
+  /** Records `from` to `from + count - 1` of the last scan as (line, column, hash 1, hash 2) quads; valid until the next call. */
+  pages(from: number, count: number): Int32Array {
     const exports = this.lane.exports;
-    exports.packPages(count);
+    exports.packPages(from, count);
     return new Int32Array(exports.memory.buffer, exports.pagesAt(), count * 4);
   }
 }
@@ -313,14 +402,72 @@ class LaneFingerprintTable implements FingerprintSet {
 /** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
 export function laneFingerprint(text: string): [number, number] | undefined {
   const lane = sharedInstance();
-  if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0)) return undefined;
+  if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0) || lane.end !== text.length) return undefined;
   return [lane.exports.fingerprintOf(0, text.length, 0), lane.exports.fingerprintOf(0, text.length, 1)];
 }
 
-/** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
-export function laneUrlEntry(text: string, records: Int32Array, r: number): UrlEntry {
+/** The position of record `r` (its first field's index). */
+export function recordPosition(records: Int32Array, r: number): EntryPosition {
+  return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
+}
+
+/** The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded. */
+export function laneLoc(text: string, records: Int32Array, r: number): string {
   const locStart = records[r + R_LOC_START] as number;
   const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
+  return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
+}
+
+/** The value of extra `x` (its first field's index): an image's loc or an alternate's href, references decoded. */
+function extraValue(text: string, extras: Int32Array, x: number): string {
+  const start = extras[x + X_VALUE_START] as number;
+  const value = text.slice(start, start + (extras[x + X_VALUE_LENGTH] as number));
+  return ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);
+}
+
+/** The images and alternates of record `r` of a scan of `text` into `entry` (none: nothing is set). */
+export function addLaneExtensions(text: string, records: Int32Array, r: number, extras: Int32Array, entry: UrlEntry): void {
+  const count = records[r + R_EXTRA_COUNT] as number;
+  if (count === 0) return;
+  let images: ImageEntry[] | undefined;
+  let alternates: AlternateLink[] | undefined;
+  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
+  for (let x = from; x < from + count * EXTRA_FIELDS; x += EXTRA_FIELDS) {
+    if (extras[x + X_KIND] === X_IMAGE) {
+      (images ??= []).push({ loc: extraValue(text, extras, x) });
+    } else {
+      const start = extras[x + X_HREFLANG_START] as number;
+      (alternates ??= []).push({ hreflang: text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)), href: extraValue(text, extras, x) });
+    }
+  }
+  if (images !== undefined) entry.images = images;
+  if (alternates !== undefined) entry.alternates = alternates;
+}
+
+/** The references the lane takes in a loc (wasm/plain-lane.ts readReference), decoded as the tokenizer does. */
+function decodeLaneReferences(raw: string): string {
+  let out = '';
+  let last = 0;
+  for (let amp = raw.indexOf('&'); amp !== -1; amp = raw.indexOf('&', last)) {
+    const semicolon = raw.indexOf(';', amp);
+    const name = raw.slice(amp + 1, semicolon);
+    const code = name === 'amp' ? 0x26 : name === 'apos' ? 0x27 : name.charCodeAt(1) === 0x78 ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    out += raw.slice(last, amp) + String.fromCharCode(code);
+    last = semicolon + 1;
+  }
+  return out + raw.slice(last);
+}
+
+/** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
+export function laneUrlEntry(text: string, records: Int32Array, r: number, extras: Int32Array): UrlEntry {
+  const entry = laneUrlFields(text, records, r);
+  addLaneExtensions(text, records, r, extras, entry);
+  return entry;
+}
+
+/** laneUrlEntry without the extensions. */
+function laneUrlFields(text: string, records: Int32Array, r: number): UrlEntry {
+  const loc = laneLoc(text, records, r);
   const lastmodStart = records[r + R_LASTMOD_START] as number;
   const lastmod = lastmodStart === -1 ? undefined : text.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
   const changefreq = changefreqOf(records[r + R_CHANGEFREQ_INITIAL] as number);

@@ -616,6 +616,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const shortcut: XmlShortcut = { depth: 1, nesting: 3, pattern: es.url, endTag: '</url>', take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) };
     // Runs of urls of the plainest shape are read by the bulk lane, where WebAssembly runs.
     const lane = PlainLane.create();
+    lane?.readExtensions(prefixes);
     if (lane !== undefined) shortcut.bulk = (buf, at, lines, maxLength) => this.takeUrlRun(lane, buf, at, lines, maxLength);
     this.shortcut = shortcut;
   }
@@ -629,7 +630,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = this.sink.wantsLocHashes === true;
-    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, 0, hashed);
+    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
@@ -637,11 +638,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
     let records = this.laneRecords;
     if (records.length < size) records = this.laneRecords = new Int32Array(Math.max(size, 2 * records.length));
     records.set(lane.records);
+    const extras = lane.extras.slice();
     lines[0] = lane.endLine;
     lines[1] = lane.endLineStart;
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
-      const entry = laneUrlEntry(buf, records, r);
+      const entry = laneUrlEntry(buf, records, r, extras);
       this.beforeShortcutEntry();
       const at = { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
       if (hashed) {

@@ -258,8 +258,8 @@ class AlternateGraph {
   /** Pairs of hashes of alternate hrefs. */
   private links = new Int32Array(4096 * 2);
   private linkCount = 0;
-  /** The first record of each loc, by its hashes. */
-  private readonly firstRecord = new FingerprintTable();
+  /** The first record of each loc, by its hashes: made when the links are checked, with room for every record (no rehash). */
+  private firstRecord = new FingerprintTable(0);
   private readonly pages: Uint8Array[] = [];
   private pageUsed = 0;
   private readonly languageIndex = new Map<string, number>();
@@ -380,6 +380,7 @@ class AlternateGraph {
     // Without a single link between pages there is nothing to check (most sitemaps).
     if (this.linkCount === 0) return found;
     this.recordLanePages();
+    this.firstRecord = new FingerprintTable(Math.ceil((this.size * 4) / 3) + 1);
     for (let r = 0; r < this.size; r++) this.index(r);
     const records = this.records;
     const checked = new Set<number>();

@@ -11,7 +11,7 @@ import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js'
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
-import { LANE_FIELDS, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_LOC_LENGTH, R_LOC_START, type PlainLane, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, laneUrlEntry, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type PlainLane, type RunText } from '../read/plain-lane.js';
 
 // ---- the rules ------------------------------------------------------------------------------------
 // Each rule is one unit: code, default severity, title and Search Console wording (docs/rules.md has
@@ -49,8 +49,8 @@ const IMAGE_TOO_MANY: EntryRule = {
   },
 };
 
-/** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index. */
-export const ENTRY_RULES: readonly EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY];
+/** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
+export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
@@ -110,11 +110,6 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
   return rest.charCodeAt(0) !== 0x2e && !rest.includes('/.') && !rest.includes('%') && !rest.includes('\\');
 }
 
-/** The position of a bulk-lane record (plain-lane.ts). */
-function recordPosition(records: Int32Array, r: number): EntryPosition {
-  return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
-}
-
 /** markSeen's answers besides a line: the loc is new, or the table is full and it is not checked. */
 export const SEEN_NEW = -1;
 export const SEEN_FULL = -2;
@@ -139,6 +134,13 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
   return { code: DUPLICATES_NOT_CHECKED.code, severity: DUPLICATES_NOT_CHECKED.severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
+/**
+ * The rules of one entry that plainUrls checks from the lane's records (their batch forms), not
+ * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
+ * slower, but no url the lane read skips it.
+ */
+const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY]);
+
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
@@ -150,6 +152,8 @@ export class ProtocolChecker {
   private readonly lane: PlainLane | undefined;
   /** What the rules of one entry read besides it. */
   private readonly context: EntryRuleContext;
+  /** context.pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
+  private readonly pastBeforeDay: number;
   private readonly maxTracked: number;
   private trackingStopped = false;
   /** plainUrl's fingerprint, for the checks it leaves to loc. */
@@ -170,11 +174,7 @@ export class ProtocolChecker {
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
     this.context = { limits: options.limits, now: options.now, pastBefore: surelyPastBefore(options.now), report: (rule, message, at, hint) => this.report(rule, message, at, hint) };
-  }
-
-  /** pastBefore as a number, YYYYMMDD (read/plain-lane.ts compares dates so). */
-  get pastBeforeDate(): number {
-    return Number(this.context.pastBefore.replace(/-/g, ''));
+    this.pastBeforeDay = Number(this.context.pastBefore.replace(/-/g, ''));
   }
 
   /**
@@ -184,7 +184,7 @@ export class ProtocolChecker {
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
     this.loc(entry.loc, at, 'loc', locHash, encoded);
-    for (const rule of ENTRY_RULES) rule.check(entry, at, this.context);
+    for (let i = 0; i < ENTRY_RULES.length; i++) (ENTRY_RULES[i] as EntryRule).check(entry, at, this.context);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
       this.report(NEWS_TOO_MANY, `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
@@ -193,12 +193,14 @@ export class ProtocolChecker {
 
   /**
    * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1` of its last
-   * scan; the lane given in the options), as `url` would check them: each loc is encoded and of an
-   * allowed length, and a lastmod is given only when it may be in the future. The lane checks the
-   * whole run for duplicates against its table in one call and picks out the records that need
-   * more (a duplicate, a lastmod); strings are made only for a message, and what is rare (a location
-   * scope, the tracking cap) goes the way of `url`. `runText` is what the records index, or a
-   * function that makes it (called only when a string is needed).
+   * scan; the lane given in the options), as `url` checks them, by the rules' batch forms: each loc
+   * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
+   * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
+   * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
+   * past the limit. Strings are made only for a message, and what is rare (a location scope, the
+   * tracking cap) goes the way of `url`. The rules of ENTRY_RULES without a batch form (BATCHED) get each record
+   * made an entry. `runText` is what the records index, or a function that makes it (called only
+   * when a string is needed).
    */
   plainUrls(runText: RunText, count: number): void {
     const lane = this.lane;
@@ -207,21 +209,40 @@ export class ProtocolChecker {
     const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
-      k = lane.markSeen(count, Math.min(this.maxTracked, 0x7fffffff));
+      k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
       this.urls += k;
-      const attention = lane.attention;
+      // Taken after addSeen: the table may have grown the lane's memory.
       const records = lane.records;
-      for (let a = 0; a < attention.length; a += 2) {
-        const r = (attention[a] as number) * LANE_FIELDS;
-        const first = attention[a + 1] as number;
-        if (first !== -1) this.plainDuplicate(text(), records, r, first);
-        if ((records[r + R_LASTMOD_START] as number) >= 0) this.plainLastmod(text(), records, r);
-      }
+      const seenBefore = lane.attention;
+      for (let a = 0; a < seenBefore.length; a += 2) this.plainDuplicate(text(), records, (seenBefore[a] as number) * LANE_FIELDS, seenBefore[a + 1] as number);
+      lane.pick(k, R_LASTMOD_DAY, this.pastBeforeDay);
+      const recent = lane.attention;
+      for (let a = 0; a < recent.length; a += 2) this.plainLastmod(text(), records, (recent[a] as number) * LANE_FIELDS);
     }
     // The table's memory may grow on the way: the records are taken afresh for each.
     for (; k < count; k++) {
       this.urls++;
       this.plainUrlTheLongWay(text(), lane.records, k * LANE_FIELDS);
+    }
+    const records = lane.records;
+    const limits = this.options.limits;
+    for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+      // A loc as written is never shorter than decoded: only a long one is decoded and measured.
+      if ((records[r + R_LOC_LENGTH] as number) > limits.maxLocLength) LOC_TOO_LONG.check({ loc: laneLoc(text(), records, r) }, recordPosition(records, r), this.context);
+    }
+    if (lane.mostImages > limits.maxImagesPerUrl) {
+      for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+        const images = records[r + R_IMAGES] as number;
+        if (images > limits.maxImagesPerUrl) IMAGE_TOO_MANY.check({ loc: '', images: new Array(images) }, recordPosition(records, r), this.context);
+      }
+    }
+    const unbatched = ENTRY_RULES.filter((rule) => !BATCHED.has(rule));
+    if (unbatched.length === 0) return;
+    const extras = lane.extras;
+    for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+      const entry = laneUrlEntry(text(), records, r, extras);
+      const at = recordPosition(records, r);
+      for (let i = 0; i < unbatched.length; i++) (unbatched[i] as EntryRule).check(entry, at, this.context);
     }
   }
 
@@ -229,18 +250,17 @@ export class ProtocolChecker {
     const hash = this.plainHash;
     hash[0] = records[r + R_HASH_1] as number;
     hash[1] = records[r + R_HASH_2] as number;
-    const locStart = records[r + R_LOC_START] as number;
+    const loc = laneLoc(text, records, r);
     const lastmodStart = records[r + R_LASTMOD_START] as number;
     const lastmodEnd = lastmodStart + (records[r + R_LASTMOD_LENGTH] as number);
     const at = recordPosition(records, r);
     // Nothing is read from `records` after loc(): adding to the lane's table may detach them.
-    this.loc(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), at, 'loc', hash, true);
+    this.loc(loc, at, 'loc', hash, true);
     if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), at);
   }
 
   private plainDuplicate(text: string, records: Int32Array, r: number, firstLine: number): void {
-    const locStart = records[r + R_LOC_START] as number;
-    this.duplicate(text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number)), firstLine, recordPosition(records, r));
+    this.duplicate(laneLoc(text, records, r), firstLine, recordPosition(records, r));
   }
 
   private plainLastmod(text: string, records: Int32Array, r: number): void {

@@ -10,7 +10,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut,
 import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { PlainLane, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type RunText } from '../read/plain-lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -199,7 +199,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, pastBefore: this.protocol.pastBeforeDate, checkRun: (text, count) => this.checkRun(text, count) } : null);
+            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) } : null);
           }
         }
       },
@@ -251,11 +251,29 @@ export class SitemapValidation implements ReaderSink {
     return count;
   }
 
-  /** The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc, no extensions. */
+  /**
+   * The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc. The pages without
+   * alternates go to the hreflang checker as records; one with alternates is made an entry.
+   */
   private checkRun(text: RunText, count: number): void {
     this.entries += count;
     this.protocol.plainUrls(text, count);
-    this.hreflang.addPages((this.lane as PlainLane).pages(count), count);
+    const lane = this.lane as PlainLane;
+    let from = 0;
+    for (let k = lane.linkedCount === 0 ? count : 0; k < count; k++) {
+      const records = lane.records;
+      const r = k * LANE_FIELDS;
+      if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
+      if (k > from) this.hreflang.addPages(lane.pages(from, k - from), k - from);
+      from = k + 1;
+      const entry: UrlEntry = { loc: laneLoc(typeof text === 'string' ? text : (text = text()), records, r) };
+      addLaneExtensions(text, records, r, lane.extras, entry);
+      this.locHash[0] = records[r + R_HASH_1] as number;
+      this.locHash[1] = records[r + R_HASH_2] as number;
+      const found = this.hreflang.add(entry, recordPosition(records, r), this.locHash);
+      for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
+    }
+    if (count > from) this.hreflang.addPages(lane.pages(from, count - from), count - from);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {

@@ -41,6 +41,8 @@ const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
  * space passes the schema (our own `loc/not-encoded` rule flags it), while a bad `%` escape does not.
  */
 export const anyUri: SimpleTypeCheck = (value) => {
+  // An absolute URI as written holds nothing that collapsing or the replacement would change: valid as it is (the common case, one pass).
+  if (ABSOLUTE_URI.test(value)) return undefined;
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
   if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
@@ -53,8 +55,65 @@ export const anyUri: SimpleTypeCheck = (value) => {
   return undefined;
 };
 
-const DATE = /^(-?)(\d{4,})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$/;
-const DATE_TIME = /^(-?)(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
+// The fields of the last value readDate read (module scratch: a check allocates nothing).
+let readYear = '';
+let readMonth = 0;
+let readDay = 0;
+let readHour = 0;
+let readMinute = 0;
+let readSecond = 0;
+let readZeroFraction = true;
+let readZone: string | undefined;
+
+/** The number written by the `n` ASCII digits at `at`, or -1. */
+function digitsAt(v: string, at: number, n: number): number {
+  let x = 0;
+  for (let k = 0; k < n; k++) {
+    const d = v.charCodeAt(at + k) - 0x30;
+    if (!(d >= 0 && d <= 9)) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/**
+ * Whether `v` is, whole, `-?YYYY-MM-DD` (four digits or more for the year, two for the others), then
+ * `Thh:mm:ss(.s+)?` when `withTime`, then an optional time zone `Z` or `±hh:mm`: the lexical forms of
+ * xsd:date and xsd:dateTime before their ranges are checked. Leaves the fields in the scratch above.
+ * Read by hand, not by a RegExp: lastmod is checked on every entry, and a match array costs more.
+ */
+function readDate(v: string, withTime: boolean): boolean {
+  const n = v.length;
+  let i = v.charCodeAt(0) === 0x2d ? 1 : 0;
+  const yearStart = i;
+  while (i < n && digitsAt(v, i, 1) !== -1) i++;
+  if (i - yearStart < 4 || v.charCodeAt(i) !== 0x2d || v.charCodeAt(i + 3) !== 0x2d) return false;
+  readYear = v.slice(yearStart, i);
+  readMonth = digitsAt(v, i + 1, 2);
+  readDay = digitsAt(v, i + 4, 2);
+  if (readMonth === -1 || readDay === -1) return false;
+  i += 6;
+  readZeroFraction = true;
+  if (withTime) {
+    if (v.charCodeAt(i) !== 0x54 || v.charCodeAt(i + 3) !== 0x3a || v.charCodeAt(i + 6) !== 0x3a) return false;
+    readHour = digitsAt(v, i + 1, 2);
+    readMinute = digitsAt(v, i + 4, 2);
+    readSecond = digitsAt(v, i + 7, 2);
+    if (readHour === -1 || readMinute === -1 || readSecond === -1) return false;
+    i += 9;
+    if (v.charCodeAt(i) === 0x2e) {
+      const start = ++i;
+      for (let d = digitsAt(v, i, 1); d !== -1; d = digitsAt(v, ++i, 1)) if (d !== 0) readZeroFraction = false;
+      if (i === start) return false;
+    }
+  }
+  readZone = undefined;
+  if (i === n) return true;
+  const c = v.charCodeAt(i);
+  if (c === 0x5a) readZone = 'Z';
+  else if ((c === 0x2b || c === 0x2d) && digitsAt(v, i + 1, 2) !== -1 && v.charCodeAt(i + 3) === 0x3a && digitsAt(v, i + 4, 2) !== -1) readZone = v.slice(i, i + 6);
+  return readZone !== undefined && i + readZone.length === n;
+}
 
 function dateProblem(yearText: string, month: number, day: number, tz: string | undefined): string | undefined {
   if (yearText.length > 4 && yearText.startsWith('0')) return 'a year of more than four digits cannot start with 0';
@@ -71,27 +130,25 @@ function dateProblem(yearText: string, month: number, day: number, tz: string | 
 
 /** xsd:date: `YYYY-MM-DD` with an optional time zone. */
 export const xsdDate: SimpleTypeCheck = (value) => {
-  const m = DATE.exec(collapse(value));
-  if (m === null) return 'not an xsd:date (YYYY-MM-DD)';
-  return dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[5]);
+  // Read as written first: a value in the form holds no whitespace, so collapsing would not change it.
+  if (!readDate(value, false) && !readDate(collapse(value), false)) return 'not an xsd:date (YYYY-MM-DD)';
+  return dateProblem(readYear, readMonth, readDay, readZone);
 };
 
 /** xsd:dateTime: `YYYY-MM-DDThh:mm:ss[.s]` with an optional time zone; 24:00:00 is midnight at the end of the day. */
 export const xsdDateTime: SimpleTypeCheck = (value) => {
-  const m = DATE_TIME.exec(collapse(value));
-  if (m === null) return 'not an xsd:dateTime (YYYY-MM-DDThh:mm:ss with a time zone)';
-  const date = dateProblem(m[2] as string, Number(m[3]), Number(m[4]), m[9]);
+  if (!readDate(value, true) && !readDate(collapse(value), true)) return 'not an xsd:dateTime (YYYY-MM-DDThh:mm:ss with a time zone)';
+  const date = dateProblem(readYear, readMonth, readDay, readZone);
   if (date !== undefined) return date;
-  const h = Number(m[5]);
-  const min = Number(m[6]);
-  const s = Number(m[7]);
-  if (h === 24 ? min !== 0 || s !== 0 || (m[8] !== undefined && !/^\.0+$/.test(m[8])) : h > 23 || min > 59 || s > 59) return 'the time is out of range';
+  if (readHour === 24 ? readMinute !== 0 || readSecond !== 0 || !readZeroFraction : readHour > 23 || readMinute > 59 || readSecond > 59) return 'the time is out of range';
   return undefined;
 };
 
 /** The union xsd:date | xsd:dateTime of lastmod and the other dates. */
 export const dateOrDateTime: SimpleTypeCheck = (value) => {
-  if (xsdDate(value) === undefined || xsdDateTime(value) === undefined) return undefined;
+  // The likelier one first (a date-time is longer than a date with a time zone).
+  const valid = value.length > 16 ? xsdDateTime(value) === undefined || xsdDate(value) === undefined : xsdDate(value) === undefined || xsdDateTime(value) === undefined;
+  if (valid) return undefined;
   return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
@@ -186,10 +243,13 @@ export function both(a: SimpleTypeCheck, b: SimpleTypeCheck): SimpleTypeCheck {
   return (value) => a(value) ?? b(value);
 }
 
+const SPACE_OR_SURROGATE = /[\x20\t\r\n\ud800-\udfff]/;
+
 /** Length of the collapsed value within [min, max] characters (the facets of tLoc on xsd:anyURI). */
 export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
-    const n = [...collapse(value)].length;
+    // Characters, not code units: a surrogate pair is one.
+    const n = SPACE_OR_SURROGATE.test(value) ? [...collapse(value)].length : value.length;
     return n < min ? `shorter than ${min} characters` : n > max ? `longer than ${max} characters` : undefined;
   };
 }

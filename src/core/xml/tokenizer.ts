@@ -107,15 +107,15 @@ export interface XmlShortcut {
   readonly depth: number;
   /** How many levels of elements a match may contain (the element itself counts as one). */
   readonly nesting: number;
-  /** A sticky (`y`) RegExp for the start of such an element (or all of it). */
-  readonly pattern: RegExp;
+  /** A sticky (`y`) RegExp for the start of such an element (or all of it); none: only `bulk` reads them. */
+  readonly pattern?: RegExp;
   /**
    * The element's end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
    * for the next chunk (as it does with cut markup) rather than reading it the long way.
    */
   readonly endTag?: string;
-  /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). */
-  take(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
+  /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). With `pattern`. */
+  take?(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
   /**
    * Optional: read a run of such elements at once, from the `<` at `at` (tried before `pattern`),
    * on the same contract as `take`. `lines` holds the line at `at` and the index in `buf` where that
@@ -1238,11 +1238,12 @@ export class XmlTokenizer {
   /** The element at `at` matched by the shortcut's pattern and taken: the index after it, or -1. */
   private takeMatch(sc: XmlShortcut, buf: string, at: number): number {
     const pattern = sc.pattern;
+    if (pattern === undefined) return -1;
     pattern.lastIndex = at;
     const match = pattern.exec(buf);
     if (match === null) return -1;
     this.mark(at);
-    return sc.take(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
+    return (sc.take as NonNullable<XmlShortcut['take']>)(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
   }
 
   /** What a shortcut attempt ends with: the index after what it took (or -1), with its misses counted. */

@@ -68,7 +68,7 @@ function readWith(way: Way, chunks: readonly string[], budgets: ReaderBudgets = 
             nesting: sc.nesting,
             pattern: sc.pattern,
             take: (...args) => {
-              const end = sc.take(...args);
+              const end = (sc.take as NonNullable<XmlShortcut['take']>)(...args);
               if (end !== -1) out.taken++;
               return end;
             },

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
 import { FingerprintTable } from '../../../src/core/fingerprint-table.js';
-import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
+import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
 
@@ -90,11 +90,16 @@ describe('plain lane module', () => {
     assert.deepEqual(without.report, withWasm.report);
   });
 
-  it('reads nothing from a buffer that is not all ASCII, nor past maxCount or maxLength', () => {
+  it('reads no url that holds a character that is not ASCII, but the ones around it; nothing past maxCount or maxLength', () => {
     const lane = PlainLane.create();
     assert.ok(lane !== undefined);
     const one = '<url><loc>https://example.com/a</loc></url>';
-    assert.equal(lane.scan(`${one}é`, 0, 1, 0, 1 << 20, 100), 0);
+    const other = '<url><loc>https://example.com/é</loc></url>';
+    const text = `${one}${other}${one}${one}é${one}`;
+    assert.equal(lane.scan(text, 0, 1, 0, 1 << 20, 100), 1);
+    assert.equal(lane.scan(text, one.length, 1, 0, 1 << 20, 100), 0);
+    assert.equal(lane.scan(text, one.length + other.length, 1, 0, 1 << 20, 100), 2);
+    assert.equal(lane.records[LANE_FIELDS + R_END], one.length * 3 + other.length);
     assert.equal(lane.scan(one + one + one, 0, 1, 0, 1 << 20, 2), 2);
     assert.equal(lane.scan(one, 0, 1, 0, one.length - 1, 100), 0);
     assert.equal(lane.scan(one, 0, 1, 0, one.length, 100), 1);
@@ -126,7 +131,7 @@ describe('plain lane module', () => {
     assert.equal(PlainLane.create()?.seen, undefined);
   });
 
-  it('markSeen: checks a run against the table and picks out duplicates and lastmods; stops at maxTracked', () => {
+  it('addSeen: adds a run to the table and lists the records found there; pick lists records by a field; stops at maxTracked', () => {
     const urls = ['a', 'b', 'a', 'c', 'b', 'd', 'e'].map((p, i) => `<url><loc>https://example.com/${p}</loc>${i === 3 ? '<lastmod>2031-01-01</lastmod>' : ''}</url>`);
     const text = urls.join('\n');
     const lane = PlainLane.createWithTable(16);
@@ -135,28 +140,31 @@ describe('plain lane module', () => {
     fingerprint('https://example.com/e');
     lane.seen?.add(FINGERPRINT[0] as number, FINGERPRINT[1] as number, 99);
     assert.equal(lane.scan(text, 0, 10, 0, 1 << 20, 100), 7);
-    assert.equal(lane.markSeen(7, 1_000_000), 7);
-    // (record, line first seen or -1): the second a, the c with a lastmod, the second b, the e from elsewhere.
-    assert.deepEqual([...lane.attention], [2, 10, 3, -1, 4, 11, 6, 99]);
+    assert.equal(lane.addSeen(7, 1_000_000), 7);
+    // (record, line first seen): the second a, the second b, the e from elsewhere.
+    assert.deepEqual([...lane.attention], [2, 10, 4, 11, 6, 99]);
     assert.equal(lane.seen?.size, 5);
+    // The records with a lastmod from 2030 on (the c), with the date as a number.
+    assert.equal(lane.pick(7, R_LASTMOD_DAY, 2030_01_01), 1);
+    assert.deepEqual([...lane.attention], [3, 2031_01_01]);
 
     // With room for two more locs than it holds: stops before the third new one.
     const capped = PlainLane.createWithTable(16);
     assert.ok(capped !== undefined);
     assert.equal(capped.scan(text, 0, 1, 0, 1 << 20, 100), 7);
-    assert.equal(capped.markSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
+    assert.equal(capped.addSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
     assert.deepEqual([...capped.attention], [2, 1]);
     assert.equal(capped.seen?.size, 2);
   });
 
-  it('markSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
+  it('addSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
     const lane = PlainLane.createWithTable(16);
     assert.ok(lane !== undefined);
     const text = Array.from({ length: 3000 }, (_, i) => `<url><loc>https://example.com/page/${i % 2500}</loc></url>`).join('\n');
     const count = lane.scan(text, 0, 1, 0, 1 << 20, 4096);
     assert.equal(count, 3000);
     const before = lane.records;
-    assert.equal(lane.markSeen(count, 1_000_000), 3000);
+    assert.equal(lane.addSeen(count, 1_000_000), 3000);
     assert.equal(lane.seen?.size, 2500);
     // The memory grew (the old view is detached); the getter gives a view of the same records.
     assert.equal(before.length, 0);
@@ -167,7 +175,7 @@ describe('plain lane module', () => {
     assert.equal(attention.length, 500 * 2);
     for (let a = 0; a < attention.length; a += 2) assert.equal(attention[a + 1], (attention[a] as number) - 2500 + 1, 'first seen 2,500 lines before');
     // (line, column, hash 1, hash 2) of each record.
-    const pages = lane.pages(count);
+    const pages = lane.pages(0, count);
     fingerprint('https://example.com/page/7');
     assert.deepEqual([...pages.subarray(7 * 4, 8 * 4)], [8, 1, FINGERPRINT[0], FINGERPRINT[1]]);
   });
