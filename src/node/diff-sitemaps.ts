@@ -21,7 +21,7 @@ import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, locFingerprint, type FieldChange } from '../core/url-diff.js';
 import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
 import type { HttpClient } from './http/client.js';
-import { localChildPath } from './local-child.js';
+import { isFile, localChildPath } from './local-child.js';
 import { readSitemap, type ReadSitemapOptions, type SitemapInput } from './parse-sitemap.js';
 
 /** A sitemap file, a set's index file or a directory holding a set; or an http(s) URL. */
@@ -214,14 +214,6 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
   const beside = join(dirname(indexPath), name);
   if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
   throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${relative(cwd, beside) || beside})`);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isDirectory(path: string): boolean {

@@ -1,6 +1,7 @@
 // Where the child sitemaps an index lists sit on disk, relative to the index's file (`validate
 // --follow`, `diff` of a set on disk).
 
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -37,4 +38,13 @@ export function localChildPath(indexPath: string, indexUrl: string | undefined, 
     segments.push(segment);
   }
   return { path: resolve(dirname(indexPath), ...segments) };
+}
+
+/** Whether `path` is a regular file (false when it is missing or cannot be read). */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
@@ -24,7 +24,7 @@ import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { validateSitemapUrl } from '../../node/validate-url.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
-import { localChildPath } from '../../node/local-child.js';
+import { isFile, localChildPath } from '../../node/local-child.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
@@ -301,14 +301,6 @@ async function followChildren(
     if (result?.format === 'sitemapindex') found.push(nestedIndex(child, indexFile));
   }
   return found;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function nestedIndex(child: Child, indexFile: string): Diagnostic {
