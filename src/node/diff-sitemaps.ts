@@ -40,6 +40,8 @@ export interface DiffSitemapsOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called before each chunk of input; reading waits for a promise (a slow consumer of the output). */
   backpressure?: () => Promise<void> | undefined;
+  /** Called before each chunk of input with the pass (1 NEW, 2 OLD, 3 NEW again) and its URLs so far; may throw to stop. */
+  onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
   tmpDir?: string;
 }
@@ -72,60 +74,93 @@ export function sourceName(source: DiffSource, cwd: string): string {
  * a failed fetch, a document that is no sitemap, NEW changing between its two readings).
  */
 export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
-  const table = new UrlDiffTable();
-  const summary: DiffSummary = { oldUrls: 0, newUrls: 0, added: 0, removed: 0, changed: 0 };
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());
+  const passes = new Passes(listener, spill, sourceName(newSource, options.cwd ?? process.cwd()));
+  let pass: 1 | 2 | 3 = 1;
+  let urls = 0;
+  const { onProgress, backpressure } = options;
+  const reading: DiffSitemapsOptions = onProgress === undefined ? options : {
+    ...options,
+    backpressure: () => {
+      onProgress(pass, urls);
+      return backpressure?.();
+    },
+  };
+  const counted = (onUrl: OnUrl): OnUrl => (entry, at, locHash) => {
+    urls++;
+    onUrl(entry, at, locHash);
+  };
   try {
-    await readSource(newSource, options, true, (entry, _at, locHash) => {
-      const loc = locFingerprint(entry.loc, locHash);
-      const hash1 = loc[0] as number;
-      const hash2 = loc[1] as number;
-      fingerprintFields(entry);
-      table.addNew(hash1, hash2, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
-    });
-    await readSource(oldSource, options, true, (entry, _at, locHash) => {
-      const loc = locFingerprint(entry.loc, locHash);
-      const hash1 = loc[0] as number;
-      const hash2 = loc[1] as number;
-      fingerprintFields(entry);
-      const match = table.matchOld(hash1, hash2, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
-      if (match === REMOVED) {
-        summary.removed++;
-        listener.removed(entry.loc);
-      } else if (match >= 0) spill.add(entry);
-    });
+    await readSource(newSource, reading, true, counted(passes.addNew));
+    [pass, urls] = [2, 0];
+    await readSource(oldSource, reading, true, counted(passes.matchOld));
     spill.flush();
-    const newName = sourceName(newSource, options.cwd ?? process.cwd());
-    await readSource(newSource, options, false, (entry, _at, locHash) => {
-      const loc = locFingerprint(entry.loc, locHash);
-      const match = table.matchNew(loc[0] as number, loc[1] as number);
-      if (match === UNCHANGED_URL || match === REPEATED) return;
-      if (match === UNKNOWN) throw new SitemapError('ERR_SITEMAP_INPUT', `${newName} changed while it was compared (${entry.loc} was not there when first read); run the diff again`);
-      if (match === ADDED) {
-        summary.added++;
-        listener.added(entry.loc);
-        return;
-      }
-      const before = spill.get(match);
-      if (before.loc !== entry.loc) {
-        // Two URLs with one fingerprint (about 1 in 10^5 runs over 2 × 10^7 URLs): told apart here.
-        summary.removed++;
-        listener.removed(before.loc);
-        summary.added++;
-        listener.added(entry.loc);
-        return;
-      }
-      const changes = changedFields(before, entry);
-      if (changes.length === 0) return;
-      summary.changed++;
-      listener.changed(entry.loc, changes);
-    });
+    [pass, urls] = [3, 0];
+    await readSource(newSource, reading, false, counted(passes.matchNew));
   } finally {
     spill.close();
   }
-  summary.oldUrls = table.oldUrls;
-  summary.newUrls = table.newUrls;
-  return summary;
+  return { ...passes.summary, oldUrls: passes.table.oldUrls, newUrls: passes.table.newUrls };
+}
+
+/** What each pass does with a URL: its `onUrl`. */
+class Passes {
+  readonly table = new UrlDiffTable();
+  readonly summary = { added: 0, removed: 0, changed: 0 };
+
+  constructor(
+    private readonly listener: DiffListener,
+    private readonly spill: ChangedEntries,
+    private readonly newName: string,
+  ) {}
+
+  /** 1: NEW into the table. */
+  readonly addNew: OnUrl = (entry, _at, locHash) => {
+    const loc = locFingerprint(entry.loc, locHash);
+    const hash1 = loc[0] as number;
+    const hash2 = loc[1] as number;
+    fingerprintFields(entry);
+    this.table.addNew(hash1, hash2, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
+  };
+
+  /** 2: OLD against it: removed URLs out, the old entries of changed candidates kept. */
+  readonly matchOld: OnUrl = (entry, _at, locHash) => {
+    const loc = locFingerprint(entry.loc, locHash);
+    const hash1 = loc[0] as number;
+    const hash2 = loc[1] as number;
+    fingerprintFields(entry);
+    const match = this.table.matchOld(hash1, hash2, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
+    if (match === REMOVED) {
+      this.summary.removed++;
+      this.listener.removed(entry.loc);
+    } else if (match >= 0) this.spill.add(entry);
+  };
+
+  /** 3: NEW again: added URLs out, changed candidates compared exactly. */
+  readonly matchNew: OnUrl = (entry, _at, locHash) => {
+    const loc = locFingerprint(entry.loc, locHash);
+    const match = this.table.matchNew(loc[0] as number, loc[1] as number);
+    if (match === UNCHANGED_URL || match === REPEATED) return;
+    if (match === UNKNOWN) throw new SitemapError('ERR_SITEMAP_INPUT', `${this.newName} changed while it was compared (${entry.loc} was not there when first read); run the diff again`);
+    if (match === ADDED) {
+      this.summary.added++;
+      this.listener.added(entry.loc);
+      return;
+    }
+    const before = this.spill.get(match);
+    if (before.loc !== entry.loc) {
+      // Two URLs with one fingerprint (about 1 in 10^5 runs over 2 × 10^7 URLs): told apart here.
+      this.summary.removed++;
+      this.listener.removed(before.loc);
+      this.summary.added++;
+      this.listener.added(entry.loc);
+      return;
+    }
+    const changes = changedFields(before, entry);
+    if (changes.length === 0) return;
+    this.summary.changed++;
+    this.listener.changed(entry.loc, changes);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -4,11 +4,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
+import { runDiff } from '../../src/cli/commands/diff.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { tempDir } from '../helpers/tmp.js';
 import { sitemapIndex, startSiteServer, type SiteServer } from '../helpers/site-server.js';
 
@@ -188,6 +190,58 @@ describe('sitemapkit diff', () => {
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /^sitemapkit diff: .*\nRun "sitemapkit diff --help" for usage\.\n$/);
     }
+  });
+});
+
+describe('sitemapkit diff, long runs', () => {
+  const dir = tempDir('sitemapkit-diff-long-');
+  const many = (n: number, lastmod: (i: number) => string): string => urlset(Array.from({ length: n }, (_, i) => url(`/page/${i}`, `<lastmod>${lastmod(i)}</lastmod>`)));
+  before(() => {
+    writeFileSync(join(dir, 'old.xml'), many(40_000, () => '2024-01-01'));
+    // Every 10th URL has another lastmod; the last 10,000 are gone.
+    writeFileSync(join(dir, 'new.xml'), many(30_000, (i) => (i % 10 === 0 ? '2024-02-01' : '2024-01-01')));
+  });
+
+  it('a terminal sees how far it is (each pass), cleared before the output ends', async () => {
+    const r = await runCli(['diff', 'old.xml', 'new.xml', '--format', 'json'], { cwd: dir, tty: true });
+    assert.equal(r.code, 1, r.stderr);
+    // At most ten redraws a second: the first pass at least.
+    assert.match(r.stderr, /^\r\x1b\[Kdiff: reading NEW \(1\/3\): [\d,]+ URLs/);
+    assert.ok(r.stderr.endsWith('\r\x1b[K'), 'the line is cleared');
+    assert.deepEqual(JSON.parse(r.stdout).changed, 3000);
+    const quiet = await runCli(['diff', 'old.xml', 'new.xml', '-q'], { cwd: dir, tty: true });
+    assert.equal(quiet.stderr, '');
+  });
+
+  it('Ctrl-C stops reading at the next chunk: exit 130, the temporary file of changed entries removed', async () => {
+    const tmp = tempDir('sitemapkit-diff-tmp-');
+    let interrupt: (() => void) | undefined;
+    let written = '';
+    const io: CliIo = {
+      // The first output (removed URLs, in the second pass: changed ones are in the temporary file by then) interrupts.
+      stdout: { write: (text: string) => ((written += text), interrupt?.()) },
+      stderr: { write: () => true },
+      cwd: dir,
+      env: {},
+      onInterrupt: (handler) => {
+        interrupt = handler;
+        return () => (interrupt = undefined);
+      },
+    };
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    let code: number;
+    try {
+      code = await runDiff(['old.xml', 'new.xml'], io);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    assert.equal(code, 130);
+    assert.match(written, /^- /);
+    assert.doesNotMatch(written, /removed,/, 'no summary');
+    assert.deepEqual(readdirSync(tmp), []);
+    assert.equal(interrupt, undefined, 'the handler is removed');
   });
 });
 

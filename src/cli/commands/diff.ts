@@ -5,13 +5,14 @@
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
+import { Progress } from '../progress.js';
 import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 type DiffFormat = 'text' | 'jsonl' | 'json';
@@ -69,6 +70,17 @@ function summaryLine(s: DiffSummary): string {
   return `${outcome} (${plural(s.oldUrls, 'URL')} in OLD, ${plural(s.newUrls, 'URL')} in NEW)`;
 }
 
+/** What the JSON report says: the sources, the counts, the first JSON_LISTED of each kind. */
+function jsonReport(oldName: string, newName: string, summary: DiffSummary, listed: Record<string, unknown[]>): string {
+  const equal = summary.added + summary.removed + summary.changed === 0;
+  return `${JSON.stringify({ old: oldName, new: newName, equal, ...summary, listed }, null, 2)}\n`;
+}
+
+/** Ctrl-C: reading stops at the next chunk, and the temporary file goes. */
+class Interrupted extends Error {}
+
+const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
+
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   let client: LazyHttpClient;
@@ -92,21 +104,29 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const [oldSource, newSource] = args.positionals.map((p): DiffSource => {
     const remote = inputUrl(p, io.cwd);
     if (remote === undefined) return { path: p };
-    if (remote.assumed) {
-      assumed = true;
-      if (!quiet) io.stderr.write(schemeNotice('diff', remote.url, p));
-    }
+    assumed ||= remote.assumed;
+    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('diff', remote.url, p));
     return { url: remote.url };
   }) as [DiffSource, DiffSource];
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
-  const printer = ProblemPrinter.for(io.stderr, args.flag('verbose') ? { capped: false } : {}, problemsOut);
+  let pass = 1;
+  let entries = 0;
+  const progress = Progress.ofEntries(io.stderr, !quiet, () => `diff: ${PASSES[pass - 1]} (${pass}/3): ${plural(entries, 'URL')}`, () => entries);
+  const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const listener = listenerFor(format, out);
+  let interrupted = false;
+  const removeInterrupt = io.onInterrupt?.(() => (interrupted = true));
   const options: DiffSitemapsOptions = {
     cwd: io.cwd,
     client: () => client.get(),
     onDiagnostic: (d) => {
       if (!quiet || d.severity === 'error') printer.print(d);
+    },
+    onProgress: (at, urls) => {
+      if (interrupted) throw new Interrupted();
+      [pass, entries] = [at, urls];
+      progress.tick();
     },
     // Reading waits while the output drains.
     backpressure: () => Promise.all([out.flush(), problemsOut.flush()]).then(() => {}),
@@ -115,37 +135,26 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const maxEntries = args.number('max-entries');
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
   if (maxEntries !== undefined) options.maxEntries = maxEntries;
-  let summary: DiffSummary;
+  let summary: DiffSummary | undefined;
+  let failure = '';
   try {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
-    if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-    await out.flush();
-    printer.finish();
-    await problemsOut.flush();
-    io.stderr.write(`sitemapkit diff: ${error.message}\n${fetchErrorHint('diff', error, assumed)}`);
-    return EXIT_FATAL;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') failure = `sitemapkit diff: ${error.message}\n${fetchErrorHint('diff', error, assumed)}`;
+    else if (!(error instanceof Interrupted)) throw error;
   } finally {
+    removeInterrupt?.();
+    progress.clear();
     await client.close();
   }
-  if (format === 'text' && !quiet) out.writeLine(summaryLine(summary));
-  if (listener.listed !== undefined) {
-    const { added, removed, changed } = listener.listed;
-    const cwd = io.cwd;
-    const report = {
-      old: sourceName(oldSource, cwd),
-      new: sourceName(newSource, cwd),
-      equal: summary.added + summary.removed + summary.changed === 0,
-      ...summary,
-      // The first JSON_LISTED of each, in the order the text lists them.
-      listed: { added, removed, changed },
-    };
-    out.write(`${JSON.stringify(report, null, 2)}\n`);
-  }
+  if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary));
+  if (summary !== undefined && listener.listed !== undefined) out.write(jsonReport(sourceName(oldSource, io.cwd), sourceName(newSource, io.cwd), summary, listener.listed));
   await out.flush();
   printer.finish();
   await problemsOut.flush();
   out.close();
   problemsOut.close();
+  io.stderr.write(failure);
+  if (summary === undefined) return failure !== '' ? EXIT_FATAL : EXIT_INTERRUPTED;
   return summary.added + summary.removed + summary.changed > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
