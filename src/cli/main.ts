@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   serve: async () => (await import('./commands/serve.js')).runServe,
   robots: async () => (await import('./commands/robots.js')).runRobots,
   indexnow: async () => (await import('./commands/indexnow.js')).runIndexNow,
+  diff: async () => (await import('./commands/diff.js')).runDiff,
 };
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */

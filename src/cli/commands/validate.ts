@@ -2,8 +2,8 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { LimitsProfileName } from '../../core/model.js';
@@ -23,6 +23,7 @@ import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { isFile, localChildPath } from '../../node/local-child.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
@@ -86,42 +87,6 @@ function location(value: string, flag: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
   return url.href;
-}
-
-/**
- * The local file of a child sitemap URL listed by the index at `indexPath`, by its path relative to
- * the index's location: the index is served at `indexUrl` (--base-url), or else at the root of the
- * child's site, so `https://example.com/en/sitemap.xml` listed by public/sitemap.xml is
- * public/en/sitemap.xml. Undefined for a child that has no place under the index's directory
- * (another origin, another directory, not a URL: the index's own report says so); a reason instead
- * of a path where the URL's path cannot name a file there (an encoded `/`, a directory).
- */
-export function localChildPath(indexPath: string, indexUrl: string | undefined, loc: string): { path: string } | { unnamable: string } | undefined {
-  let url: URL;
-  let base: URL;
-  try {
-    url = new URL(loc);
-    base = indexUrl !== undefined ? new URL(indexUrl) : new URL('/', url);
-  } catch {
-    return undefined;
-  }
-  if (url.origin !== base.origin) return undefined;
-  const directory = base.pathname.slice(0, base.pathname.lastIndexOf('/') + 1);
-  if (!url.pathname.startsWith(directory)) return undefined;
-  if (url.pathname.endsWith('/')) return { unnamable: 'its path names a directory' };
-  const segments: string[] = [];
-  // The URL parser has already resolved dot segments (`%2e%2e` included): what is left stays below the directory.
-  for (const raw of url.pathname.slice(directory.length).split('/')) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return { unnamable: `its path segment ${JSON.stringify(raw)} is not valid percent-encoding` };
-    }
-    if (segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment)) return { unnamable: `its path segment ${JSON.stringify(raw)} cannot be a file name` };
-    segments.push(segment);
-  }
-  return { path: resolve(dirname(indexPath), ...segments) };
 }
 
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
@@ -335,14 +300,6 @@ async function followChildren(
     if (result?.format === 'sitemapindex') found.push(nestedIndex(child, indexFile));
   }
   return found;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function nestedIndex(child: Child, indexFile: string): Diagnostic {
