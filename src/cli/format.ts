@@ -1,9 +1,8 @@
 // Small helpers for human output.
 
-/** `n` with en-US thousands separators. Integers by hand: the first toLocaleString call loads ICU's number formatting, ~10 ms of a command's start (measured, bench/startup.js). */
-export function formatCount(n: number): string {
-  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
-}
+import { formatCount } from '../core/count-text.js';
+
+export { formatCount };
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

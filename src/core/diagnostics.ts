@@ -2,6 +2,7 @@
 // Rendering is the CLI's concern (src/cli/problems.ts for lines, src/cli/report/ for JSON, SARIF, …).
 
 import { SitemapError } from './errors.js';
+import { formatCount } from './count-text.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -132,12 +133,12 @@ export class DiagnosticCollector {
   /** The `diagnostics/truncated` entry when some were not kept, else undefined. */
   truncation(file?: string): Diagnostic | undefined {
     if (this.droppedTotal === 0) return undefined;
-    const byCode = this.droppedByCode().map(([code, n]) => `${code} ${n.toLocaleString('en-US')}`).join(', ');
-    const cap = this.maxPerCode.toLocaleString('en-US');
+    const byCode = this.droppedByCode().map(([code, n]) => `${code} ${formatCount(n)}`).join(', ');
+    const cap = formatCount(this.maxPerCode);
     const d: Diagnostic = {
       code: TRUNCATED_CODE,
       severity: 'info',
-      message: `${this.droppedTotal.toLocaleString('en-US')} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
+      message: `${formatCount(this.droppedTotal)} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
       hint: 'fix the first ones: the others usually have the same cause',
     };
     if (file !== undefined) d.file = file;

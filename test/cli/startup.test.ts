@@ -70,3 +70,18 @@ test('formatCount writes whole numbers as toLocaleString("en-US") does, without 
   }));
   assert.equal(formatCount(1234.5), '1,234.5'); // not a whole number: toLocaleString still
 });
+
+test('validate and read of a valid file never call toLocaleString (its first call loads ICU): not at import, not in their output', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-icu-'));
+  try {
+    const file = join(dir, 'sitemap.xml');
+    writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>\n');
+    const trap = `Number.prototype.toLocaleString = function () { throw new Error('toLocaleString called'); };`;
+    for (const args of [['validate', file], ['read', file]]) {
+      const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(trap)}`, BIN, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 0, `${args[0]}: ${r.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,6 +4,7 @@
 // sitemap to people; and the sitemaps' own addresses stay XML for the engines.
 
 import { escapeXmlAttribute } from '../xml/escape.js';
+import { formatCount } from '../count-text.js';
 
 /** What the page shows; a source that can say it offers `view()`. */
 export interface SetView {
@@ -34,14 +35,14 @@ export async function setPagePolicy(): Promise<string> {
 export function renderSetPage(view: SetView, title: string): string {
   const e = escapeXmlAttribute;
   const newest = view.files.reduce<string | undefined>((max, f) => (f.lastmod !== undefined && (max === undefined || Date.parse(f.lastmod) > Date.parse(max)) ? f.lastmod : max), undefined);
-  const rows = view.files.map((f) => `<tr><td><a href="${e(f.name)}">${e(f.name)}</a></td><td class="n">${f.urls.toLocaleString('en')}</td><td>${e(f.lastmod ?? '')}</td></tr>`);
+  const rows = view.files.map((f) => `<tr><td><a href="${e(f.name)}">${e(f.name)}</a></td><td class="n">${formatCount(f.urls)}</td><td>${e(f.lastmod ?? '')}</td></tr>`);
   const items = view.urls.map((u) => `<li><a href="${e(u.loc)}" rel="nofollow">${e(u.loc)}</a>${u.lastmod !== undefined ? `<time>${e(u.lastmod)}</time>` : ''}</li>`);
-  const listed = view.urls.length < view.totalUrls ? ` (the first ${view.urls.length.toLocaleString('en')} listed)` : '';
+  const listed = view.urls.length < view.totalUrls ? ` (the first ${formatCount(view.urls.length)} listed)` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${e(title)}</title><style>${STYLE}</style></head><body>
 <h1>${e(title)}</h1>
-<p>${view.totalUrls.toLocaleString('en')} URLs in ${view.files.length.toLocaleString('en')} ${view.files.length === 1 ? 'file' : 'files'}${newest !== undefined ? `; newest lastmod ${e(newest)}` : ''}.</p>
+<p>${formatCount(view.totalUrls)} URLs in ${formatCount(view.files.length)} ${view.files.length === 1 ? 'file' : 'files'}${newest !== undefined ? `; newest lastmod ${e(newest)}` : ''}.</p>
 <table><thead><tr><th>File</th><th>URLs</th><th>Newest lastmod</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
