@@ -385,6 +385,8 @@ class AlternateGraph {
     const records = this.records;
     const checked = new Set<number>();
     for (let a = 0; a < this.size; a++) {
+      // A page with no links of its own (most, in a file of one language) has nothing to check from.
+      if (records[a * FIELDS + LINKS_COUNT] === 0 && records[a * FIELDS + NEXT_SAME_LOC] === -1) continue;
       const aHash1 = records[a * FIELDS + HASH_1] as number;
       const aHash2 = records[a * FIELDS + HASH_2] as number;
       // A loc given twice is one page: its links are those of all its records, checked from the first.
