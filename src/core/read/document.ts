@@ -1,0 +1,604 @@
+// SitemapDocument: the bytes of one sitemap document, pushed chunk by chunk, to entries and
+// diagnostics, in constant memory and without I/O (for browsers, workers and edge runtimes; the Node
+// entry, node/parse-sitemap.ts, is its adapter: files, streams, gunzip, backpressure).
+//
+//   bytes ─► StreamDecoder ─► format sniff ─┬► XmlTokenizer ─► XmlSitemapReader ─┐
+//            (encoding by BOM,               ├► TextSitemapReader ───────────────┼► entries
+//             pattern, declaration)          └► html / empty: a diagnostic      ┘  + diagnostics
+//
+// gzip is not inflated here (that is the adapter's job: node:zlib, DecompressionStream): bytes that
+// start with the gzip magic throw ERR_SITEMAP_INPUT_FORMAT.
+//
+// Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
+// its bulk read from the bytes where the XML handler's shortcut offers that (core/read/ascii-bulk.ts:
+// a validation's runs of plain `<url>` elements), the rest decoded as text; `bulkFromBytes: false`
+// decodes everything.
+//
+// The format is sniffed on the first decoded characters after leading whitespace (sniff.ts
+// `sniffFormat`); the leading whitespace itself, however long, is not kept: it is fed to both
+// candidate readers while the format is still open (it produces no entries in either).
+//
+// Lines are counted here once, over the decoded text, to place the decoder's diagnostics and the
+// position where reading was cut; the readers report their own positions.
+//
+// Diagnostics of this layer: `format/html` (error): the input is an HTML page, no URLs are taken
+// from it (the XML reader reports the same for an `<html>` root); `format/empty` (error): nothing but
+// whitespace. Reader budgets (`maxEntries`, `maxDepth`, `maxValueLength`) are the readers'; past
+// `maxEntries` reading stops.
+
+import { DiagnosticCollector, isDiagnosticCap, type Diagnostic } from '../diagnostics.js';
+import { SitemapError } from '../errors.js';
+import type { SitemapRef, UrlEntry } from '../model.js';
+import { readAsciiChunk } from './ascii-bulk.js';
+import { StreamDecoder } from './decode.js';
+import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
+import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
+import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import { XmlSitemapReader } from './xml-reader.js';
+import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
+
+const DEFAULT_MAX_DEPTH = 256;
+/**
+ * Bytes are decoded (and tokenized) this many at a time. The decoded string is alive, and so survives,
+ * every scavenge that happens while it is read; V8 grows the young generation once the bytes that
+ * survived scavenges since it last grew add up to its capacity (8 MB, then 16 MB). With one 256 KiB
+ * string per input chunk that happens early (some 35 MB of RSS over the floor on a 500 MB input).
+ * 32 KiB pieces put it off to about 230 scavenges, which a 500 MB input reaches, or not, from one run to
+ * the next (peak RSS 89 or 105 MB, measured); past DECODE_SMALL_AFTER bytes, 16 KiB pieces put it off
+ * twice as far. Smaller pieces from the start made a cold 10 MB read about 6% slower (medians of 14
+ * interleaved runs on a noisy machine), hence the switch.
+ */
+const DECODE_PIECE = 32 * 1024;
+const DECODE_SMALL_PIECE = 16 * 1024;
+const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
+/** Pipeline.writeAscii: ASCII chunks in a row in which no bytes were read in bulk before it stops trying. */
+const BULK_BYTES_TRIES = 4;
+
+export interface SitemapDocumentOptions extends ReaderBudgets {
+  /** Put into every diagnostic's `file`. */
+  file?: string;
+  /**
+   * Advanced: wrap the XML reader's tokenizer handler to see the same XML events (validation does).
+   * The wrapper must forward every event to the reader, in order.
+   */
+  xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
+  /**
+   * Advanced: read what the XML handler's shortcut takes in bulk (a validation's plain `<url>`
+   * elements) from the bytes of ASCII chunks, without making strings of them (default true); false
+   * reads every chunk as text. The results are the same either way; true is faster.
+   */
+  bulkFromBytes?: boolean;
+  /**
+   * Diagnostics of one code kept in `diagnostics` (default 1,000); past it they are counted, and the
+   * summary ends with one `diagnostics/truncated` entry giving how many of each code were left out.
+   * The sink receives every one, and the counts (`errors`, `warnings`) stay exact.
+   */
+  maxDiagnosticsPerCode?: number;
+  /** A platform's fast path: whether `bytes` are all ASCII (Node: `buffer.isAscii`). */
+  isAscii?: (bytes: Uint8Array) => boolean;
+  /** A platform's fast path: the text of `bytes` when they are all ASCII, else undefined. */
+  asciiText?: (bytes: Uint8Array) => string | undefined;
+}
+
+export interface SitemapSummary {
+  /** What the input turned out to be; `unknown` when it could not be told (e.g. a budget stopped reading first). */
+  format: SitemapFormat;
+  /** Entries delivered. */
+  urls: number;
+  sitemaps: number;
+  /**
+   * The diagnostics in the order reported: at most `maxDiagnosticsPerCode` of each code, then, when
+   * some were left out, one `diagnostics/truncated` entry with how many of each code.
+   */
+  diagnostics: Diagnostic[];
+  /** Diagnostics by severity. */
+  errors: number;
+  warnings: number;
+  /** Bytes read from the input (compressed, if it was); 0 for `{ text }`. */
+  bytesRead: number;
+  /** Bytes after decompression (equal to `bytesRead` for plain input); 0 for `{ text }`. */
+  bytesDecompressed: number;
+  /** The WHATWG name of the encoding the bytes were decoded with; undefined for `{ text }` or no bytes. */
+  encoding: string | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Positions
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Counts lines over decoded text; LF, CRLF and a lone CR each end a line (also across chunks). */
+class LineCounter {
+  line = 1;
+  lineStart = 0;
+  offset = 0;
+  private cr = false;
+
+  /** Consume `text[from, to)`. */
+  advance(text: string, from: number, to: number): void {
+    if (from >= to) return;
+    const base = this.offset - from;
+    let k = from;
+    if (this.cr) {
+      this.cr = false;
+      if (text.charCodeAt(k) === LF) {
+        k++;
+        this.lineStart = base + k;
+      }
+    }
+    const firstCr = text.indexOf('\r', k);
+    if (firstCr === -1 || firstCr >= to) {
+      for (let j = text.indexOf('\n', k); j !== -1 && j < to; j = text.indexOf('\n', j + 1)) {
+        this.line++;
+        this.lineStart = base + j + 1;
+      }
+    } else {
+      for (let j = k; j < to; j++) {
+        const c = text.charCodeAt(j);
+        if (c === LF) {
+          this.line++;
+          this.lineStart = base + j + 1;
+        } else if (c === CR) {
+          if (j + 1 < to) {
+            if (text.charCodeAt(j + 1) === LF) j++;
+          } else {
+            this.cr = true;
+          }
+          this.line++;
+          this.lineStart = base + j + 1;
+        }
+      }
+    }
+    this.offset = base + to;
+  }
+
+  get column(): number {
+    return this.offset - this.lineStart + 1;
+  }
+
+  /** Consume `length` characters that hold `lines` line breaks and end at `column`, not given as text. */
+  skip(length: number, lines: number, column: number): void {
+    this.offset += length;
+    if (lines > 0) {
+      this.line += lines;
+      this.lineStart = this.offset - column + 1;
+    }
+    this.cr = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Format routing
+
+type Event = [0, SitemapFormat] | [1, UrlEntry, EntryPosition] | [2, SitemapRef, EntryPosition] | [3, Diagnostic];
+
+/** A sink that holds events until `open()`, then forwards them. */
+class Relay implements ReaderSink {
+  private held: Event[] | undefined = [];
+  constructor(private readonly target: ReaderSink) {}
+  get wantsLocHashes(): boolean {
+    return this.target.wantsLocHashes === true;
+  }
+  open(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const e of held) {
+      if (e[0] === 0) this.target.format(e[1]);
+      else if (e[0] === 1) this.target.url(e[1], e[2]);
+      else if (e[0] === 2) this.target.sitemap(e[1], e[2]);
+      else this.target.diagnostic(e[1]);
+    }
+  }
+  format(f: SitemapFormat): void {
+    if (this.held !== undefined) this.held.push([0, f]);
+    else this.target.format(f);
+  }
+  url(e: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
+    // A held url loses its fingerprint (the array is reused): the sink computes it then.
+    if (this.held !== undefined) this.held.push([1, e, at]);
+    else this.target.url(e, at, locHash);
+  }
+  sitemap(r: SitemapRef, at: EntryPosition): void {
+    if (this.held !== undefined) this.held.push([2, r, at]);
+    else this.target.sitemap(r, at);
+  }
+  diagnostic(d: Diagnostic): void {
+    if (this.held !== undefined) this.held.push([3, d]);
+    else this.target.diagnostic(d);
+  }
+}
+
+interface TextTarget {
+  write(text: string): void;
+  end(): void;
+  /** An XML target's tokenizer, for the input the pipeline reads from its bytes (Pipeline.writeAscii). */
+  readonly tokenizer?: XmlTokenizer;
+}
+
+/** What sniff.ts skips before looking at the format: a BOM at the very start, then these. */
+function isLeadingSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
+}
+
+/** Decoded text → the reader the format calls for. */
+class FormatRouter {
+  private target: TextTarget | undefined;
+  private pending = '';
+  private leading = true;
+  private atStart = true;
+  private readonly leadingCounter = new LineCounter();
+  private start: { line: number; column: number; offset: number } | undefined;
+  private candidates: { xml: TextTarget; xmlRelay: Relay; text: TextTarget; textRelay: Relay } | undefined;
+  /** Nothing more to read (an HTML page). */
+  finished = false;
+
+  constructor(
+    private readonly sink: ReaderSink,
+    private readonly budgets: ReaderBudgets,
+    private readonly xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler,
+  ) {}
+
+  /** The XML tokenizer, once the input is known to be XML. */
+  get xmlTokenizer(): XmlTokenizer | undefined {
+    return this.target?.tokenizer;
+  }
+
+  write(text: string): void {
+    if (this.target !== undefined) {
+      this.target.write(text);
+      return;
+    }
+    if (this.finished || text.length === 0) return;
+    let i = 0;
+    if (this.leading) {
+      if (this.atStart && text.charCodeAt(0) === 0xfeff) i = 1;
+      this.atStart = false;
+      while (i < text.length && isLeadingSpace(text.charCodeAt(i))) i++;
+      if (i > 0) {
+        const space = text.slice(0, i);
+        this.leadingCounter.advance(space, 0, space.length);
+        const c = this.candidatesForLeadingSpace();
+        c.xml.write(space);
+        c.text.write(space);
+      }
+      if (i === text.length) return;
+      this.leading = false;
+      const lc = this.leadingCounter;
+      this.start = { line: lc.line, column: lc.column, offset: lc.offset };
+    }
+    this.pending += i === 0 ? text : text.slice(i);
+    if (this.pending.length >= FORMAT_SNIFF_CHARS) this.decide();
+  }
+
+  end(): void {
+    if (this.target === undefined && !this.finished) this.decide();
+    this.target?.end();
+  }
+
+  /** Reading was cut: decide the format on what there is (unless it is all whitespace), without ending. */
+  cut(): void {
+    if (this.target === undefined && !this.finished && !this.leading) this.decide();
+  }
+
+  private candidatesForLeadingSpace(): NonNullable<FormatRouter['candidates']> {
+    if (this.candidates === undefined) {
+      const xmlRelay = new Relay(this.sink);
+      const textRelay = new Relay(this.sink);
+      this.candidates = { xml: this.xmlTarget(xmlRelay), xmlRelay, text: new TextSitemapReader(textRelay, this.budgets), textRelay };
+    }
+    return this.candidates;
+  }
+
+  private xmlTarget(sink: ReaderSink): TextTarget {
+    const reader = new XmlSitemapReader(sink, this.budgets);
+    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, {
+      maxDepth: this.budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
+      maxValueLength: this.budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
+    });
+    return {
+      tokenizer,
+      write: (text) => tokenizer.write(text),
+      end: () => {
+        tokenizer.end();
+        reader.end();
+      },
+    };
+  }
+
+  private decide(): void {
+    const pending = this.pending;
+    this.pending = '';
+    // A BOM that is not at the very start is not skipped by the sniffer: keep it in front.
+    const format = this.leading ? 'empty' : sniffFormat(pending.charCodeAt(0) === 0xfeff ? ` ${pending}` : pending);
+    const c = this.candidates;
+    this.candidates = undefined;
+    if (format === 'xml' || format === 'text') {
+      if (c !== undefined) {
+        const relay = format === 'xml' ? c.xmlRelay : c.textRelay;
+        relay.open();
+        this.target = format === 'xml' ? c.xml : c.text;
+      } else {
+        this.target = format === 'xml' ? this.xmlTarget(this.sink) : new TextSitemapReader(this.sink, this.budgets);
+      }
+      this.target.write(pending);
+      return;
+    }
+    this.finished = true;
+    const at = this.start ?? { line: this.leadingCounter.line, column: this.leadingCounter.column, offset: this.leadingCounter.offset };
+    this.sink.format(format);
+    if (format === 'html') {
+      this.sink.diagnostic({
+        code: 'format/html',
+        severity: 'error',
+        message: 'sitemap is HTML: the input is a web page, not a sitemap; no URLs were taken from it',
+        ...at,
+        hint: 'serve the sitemap file itself, XML or one URL per line; check the address, redirects and error pages',
+      });
+    } else {
+      this.sink.diagnostic({
+        code: 'format/empty',
+        severity: 'error',
+        message: 'the sitemap is empty',
+        ...at,
+        hint: 'a sitemap lists at least one URL',
+      });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The document
+
+/** Codes after which reading stops. */
+const STOPPING_CODES = new Set(['budget/entries']);
+
+export function checkCount(name: string, value: number | undefined, min: number): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least ${min}, got ${value}`);
+  }
+}
+
+/** Throws ERR_SITEMAP_OPTION for a budget that is not a whole number in range. */
+export function checkDocumentOptions(options: SitemapDocumentOptions): void {
+  checkCount('maxEntries', options.maxEntries, 1);
+  checkCount('maxDepth', options.maxDepth, 1);
+  checkCount('maxValueLength', options.maxValueLength, 1);
+  if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
+  }
+}
+
+/** Without a platform's check (SitemapDocumentOptions.isAscii). */
+function isAsciiLoop(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * One sitemap document read from its bytes (or its text), pushed in chunks of any size: the entries,
+ * the format and every diagnostic go to `sink` as they are found, and `summary()` gives the counts.
+ * The results do not depend on where the chunks split the input.
+ *
+ * ```ts
+ * const doc = new SitemapDocument({ file: 'sitemap.xml' }, { format() {}, url: (e) => console.log(e.loc), sitemap() {}, diagnostic() {} });
+ * for await (const chunk of response.body) if (doc.wantsMore) doc.push(chunk);
+ * doc.end();
+ * const { urls, errors } = doc.summary();
+ * ```
+ */
+export class SitemapDocument implements ReaderSink {
+  /** What is kept of the diagnostics (capped per code), with exact counts. */
+  readonly diagnostics: DiagnosticCollector;
+  /** The format, once known. */
+  detected: SitemapFormat | undefined;
+  urls = 0;
+  sitemaps = 0;
+  errors = 0;
+  warnings = 0;
+  /** Bytes read from the input before decompression, when an adapter inflated them; else the bytes pushed. */
+  bytesRead: number | undefined;
+  bytesDecompressed = 0;
+  stopped = false;
+  private readonly file: string | undefined;
+  private readonly isAscii: (bytes: Uint8Array) => boolean;
+  private readonly decoder: StreamDecoder;
+  private usedDecoder = false;
+  private decoderSeen = 0;
+  private readonly decoderKeys = new Set<string>();
+  private readonly counter = new LineCounter();
+  private readonly router: FormatRouter;
+  /** Chunks left to try reading from their bytes (writeAscii) before giving up on it. */
+  private bulkBytes: number;
+  /** The first byte pushed, while the gzip magic is still open. */
+  private firstByte = -1;
+
+  constructor(
+    options: SitemapDocumentOptions,
+    private readonly out: ReaderSink,
+  ) {
+    checkDocumentOptions(options);
+    this.file = options.file;
+    this.isAscii = options.isAscii ?? isAsciiLoop;
+    this.decoder = new StreamDecoder(ENCODING_SNIFF_BYTES, options.asciiText);
+    this.diagnostics = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode });
+    const budgets: ReaderBudgets = {
+      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+      maxValueLength: options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
+    };
+    this.router = new FormatRouter(this, budgets, options.xmlHandler);
+    this.bulkBytes = options.bulkFromBytes === false ? 0 : BULK_BYTES_TRIES;
+  }
+
+  /** ReaderSink.wantsLocHashes: the sink's. */
+  get wantsLocHashes(): boolean {
+    return this.out.wantsLocHashes === true;
+  }
+
+  get wantsMore(): boolean {
+    return !this.stopped && !this.router.finished;
+  }
+
+  get encoding(): string | undefined {
+    return this.usedDecoder && this.decoder.sniffed !== undefined ? this.decoder.encoding : undefined;
+  }
+
+  /** The next bytes of the document (plain, not gzip). */
+  push(bytes: Uint8Array): void {
+    if (this.bytesDecompressed < 2 && bytes.length > 0) this.refuseGzip(bytes);
+    this.usedDecoder = true;
+    this.bytesDecompressed += bytes.length;
+    // XML, ASCII, in an encoding that takes ASCII as is, nothing the decoder has yet to place: the
+    // bulk from the bytes.
+    const tokenizer = this.router.xmlTokenizer;
+    if (tokenizer !== undefined && this.bulkBytes > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && this.isAscii(bytes)) {
+      this.writeAscii(bytes, tokenizer);
+      return;
+    }
+    this.decodeAndRead(bytes, 0, bytes.length);
+  }
+
+  /** Decodes `bytes[from, to)` and reads the text. */
+  private decodeAndRead(bytes: Uint8Array, from: number, to: number): void {
+    // Decoded in pieces (see DECODE_PIECE), not as one 256 KiB string.
+    const piece = this.bytesDecompressed > DECODE_SMALL_AFTER ? DECODE_SMALL_PIECE : DECODE_PIECE;
+    for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
+  }
+
+  /** An ASCII chunk of XML: its bulk read from the bytes (core/read/ascii-bulk.ts), the rest as text. */
+  private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
+    // An array of its own (readAsciiChunk).
+    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const read = readAsciiChunk(tokenizer, bytes, {
+      text: (from, to) => this.decodeAndRead(bytes, from, to),
+      skipped: (from, to, lines, column) => {
+        this.decoder.skipAscii(bytes.subarray(from, to));
+        this.counter.skip(to - from, lines, column);
+      },
+      wantsMore: () => this.wantsMore,
+    });
+    // A reading whose shortcut takes no bytes (it has no bulk read, or none fits) stops trying.
+    this.bulkBytes = read ? BULK_BYTES_TRIES : this.bulkBytes - 1;
+  }
+
+  /** Inflating is the adapter's job: gzip magic (RFC 1952 2.3.1) at the start throws, also when split across two pushes. */
+  private refuseGzip(bytes: Uint8Array): void {
+    const head = this.bytesDecompressed === 0 ? bytes : Uint8Array.of(this.firstByte, bytes[0] as number);
+    if (head.length < 2) this.firstByte = bytes[0] as number;
+    else if (isGzip(head)) throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', 'the bytes are gzip: decompress them first (e.g. through a DecompressionStream("gzip"))');
+  }
+
+  /** The next part of a document given as text (no encoding to sniff, no gzip). */
+  pushText(text: string): void {
+    this.counter.advance(text, 0, text.length);
+    this.router.write(text);
+  }
+
+  /** The input ended. */
+  end(): void {
+    if (this.usedDecoder) this.takeText(this.decoder.end());
+    if (this.wantsMore) this.router.end();
+  }
+
+  /**
+   * Reading stopped on a byte budget or a corrupt gzip: the bytes that came before are decoded and
+   * read, but the readers are not ended, so nothing is made of the part the cut went through (the
+   * last text line, an open element); then a diagnostic at the position reached. The adapter calls
+   * this for its byte budgets (`budget/decompressed-size`...) and a corrupt gzip.
+   */
+  stop(error: SitemapError): void {
+    if (this.usedDecoder) this.takeText(this.decoder.end(), true);
+    if (this.wantsMore) this.router.cut();
+    this.diagnostic({ code: error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
+    this.stopped = true;
+  }
+
+  /**
+   * Decoded text: first the decoder's diagnostics (placed on lines and columns), then the reader.
+   * `cut`: the text ends where reading was stopped; an invalid byte sequence at its very end is the
+   * cut, not the input's fault, and is not reported.
+   */
+  private takeText(text: string, cut = false): void {
+    const all = this.decoder.diagnostics;
+    let from = 0;
+    let unplaced: Diagnostic[] | undefined;
+    while (this.decoderSeen < all.length) {
+      const d = all[this.decoderSeen++] as Diagnostic;
+      if (cut && d.code === 'encoding/invalid-bytes' && (d.offset === undefined || d.offset >= this.counter.offset + text.length - 1)) continue;
+      if (d.line !== undefined) {
+        this.decoderKeys.add(`${d.code}:${d.line}:${d.column}`);
+        this.diagnostic(d);
+        continue;
+      }
+      if (d.offset === undefined || d.offset < this.counter.offset || d.offset > this.counter.offset + text.length - from) {
+        (unplaced ??= []).push(d);
+        continue;
+      }
+      const to = from + (d.offset - this.counter.offset);
+      this.counter.advance(text, from, to);
+      from = to;
+      d.line = this.counter.line;
+      d.column = this.counter.column;
+      this.diagnostic(d);
+    }
+    this.counter.advance(text, from, text.length);
+    for (const d of unplaced ?? []) {
+      d.line = this.counter.line;
+      d.column = this.counter.column;
+      this.diagnostic(d);
+    }
+    if (this.wantsMore && text.length > 0) this.router.write(text);
+  }
+
+  // ReaderSink, from the readers (and the router).
+  /** @internal */
+  format(format: SitemapFormat): void {
+    this.detected = format;
+    this.out.format(format);
+  }
+
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
+    if (this.stopped) return;
+    this.urls++;
+    this.out.url(entry, at, locHash);
+  }
+
+  urlRun(count: number): number {
+    if (this.stopped) return 0;
+    this.urls += count;
+    return count;
+  }
+
+  sitemap(ref: SitemapRef, at: EntryPosition): void {
+    if (this.stopped) return;
+    this.sitemaps++;
+    this.out.sitemap(ref, at);
+  }
+
+  diagnostic(d: Diagnostic): void {
+    if (this.stopped) return;
+    // The encoding sniff and the tokenizer both see whitespace before `<?xml`: report it once.
+    if (this.decoderKeys.size > 0 && d.line !== undefined && this.decoderKeys.has(`${d.code}:${d.line}:${d.column}`) && !this.decoder.diagnostics.includes(d)) return;
+    if (this.file !== undefined && d.file === undefined) d.file = this.file;
+    if (d.severity === 'error') this.errors++;
+    else if (d.severity === 'warning') this.warnings++;
+    this.diagnostics.add(d);
+    this.out.diagnostic(d);
+    if (STOPPING_CODES.has(d.code)) this.stopped = true;
+  }
+
+  summary(): SitemapSummary {
+    return {
+      format: this.detected ?? 'unknown',
+      urls: this.urls,
+      sitemaps: this.sitemaps,
+      diagnostics: this.diagnostics.list(this.file),
+      errors: this.errors,
+      warnings: this.warnings,
+      bytesRead: this.bytesRead ?? this.bytesDecompressed,
+      bytesDecompressed: this.bytesDecompressed,
+      encoding: this.encoding,
+    };
+  }
+}
