@@ -12,7 +12,6 @@ export {
   type SitemapReading,
   type SitemapInput,
   type SitemapItem,
-  type SitemapSummary,
   type ParseSitemapOptions,
   type ReadSitemapOptions,
 } from './node/parse-sitemap.js';

@@ -35,16 +35,16 @@ test('the `import { … } from \'sitemapkit\'` and \'sitemapkit/core\' lines of 
 // signature needs its type); the checkers, readers, tokenizer, code tables, `_`-prefixed helpers and
 // the command line's `run` stay internal and are imported from their modules inside this repository.
 const CORE_VALUES = [
-  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapError', 'SitemapSetWriter', 'createSitemapHandler', 'escapeXml', 'indexNowPayloads',
+  'CHANGEFREQS', 'InvalidValueError', 'LIMITS_PROFILES', 'NS', 'SitemapDocument', 'SitemapError', 'SitemapSetWriter', 'createSitemapHandler', 'escapeXml', 'indexNowPayloads',
   'isAllowed', 'liveSource', 'memoryStore', 'normalizeUrl', 'parseRobotsTxt', 'readXmlSitemapText', 'serializeSitemap', 'serializeSitemapIndex', 'setSitemapLines',
   'toSitemapDate', 'validateXmlSitemapText',
 ];
 const CORE_TYPES = [
   'AddResult', 'AlternateLink', 'CacheStore', 'CachedFile', 'Changefreq', 'DateInput', 'Diagnostic', 'DiagnosticCounts', 'EntryPosition', 'ExtensionNamespace', 'FileReport', 'ImageEntry',
-  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'Relationship',
+  'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'ReaderSink', 'Relationship',
   'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
-  'SerializeSitemapOptions', 'SetView', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
-  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'TouchedLine', 'UrlEntry',
+  'SerializeSitemapOptions', 'SetView', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapDocumentOptions', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
+  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'SitemapSummary', 'TouchedLine', 'UrlEntry',
   'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
 ];
 const PUBLIC_API: Record<string, { file: string; module: object; values: string[]; types: string[] }> = {
@@ -61,7 +61,7 @@ const PUBLIC_API: Record<string, { file: string; module: object; values: string[
       'ExclusionReason', 'FetchFunction', 'FileStatus', 'HttpClientOptions', 'IndexMode', 'IndexNowResult', 'IndexNowSubmitOptions',
       'InitialLastmod', 'InputErrorCode', 'InputFormat', 'InputRecord', 'LookupAll', 'NodeListener', 'NodeListenerOptions', 'PageProblem', 'ParseSitemapOptions',
       'ReadInputOptions', 'ReadSitemapOptions', 'ResponseDone', 'RobotsNode', 'SitemapInput', 'SitemapItem', 'SitemapNode', 'SitemapReading',
-      'SitemapSummary', 'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
+      'SitemapUrlValidationResult', 'SitemapValidationResult', 'SitemapVia', 'TrailingSlash', 'ValidateSitemapOptions',
       'ValidateSitemapUrlOptions', 'WriteProgress', 'WriteSitemapsOptions', 'WriteSummary', 'WrittenFile',
     ],
   },

@@ -13,8 +13,11 @@ export { toSitemapDate, type SitemapDate } from './datetime.js';
 export { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink, type SitemapSetWriterOptions, type AddResult } from './write/sitemap-set-writer.js';
 export { serializeSitemapIndex, type SitemapIndexOptions } from './write/sitemap-index.js';
 export { serializeSitemap, type SerializeSitemapOptions } from './write/serialize.js';
-// Reading and validating a whole text (the Node entry streams files, bytes and gzip).
-export type { ReaderBudgets, SitemapFormat, EntryPosition } from './read/types.js';
+// Reading: a document's bytes pushed in chunks to a ReaderSink (any runtime; gzip is inflated by
+// the caller, e.g. through a DecompressionStream), or a whole text. The Node entry adds files,
+// streams and gunzip.
+export type { ReaderBudgets, ReaderSink, SitemapFormat, EntryPosition } from './read/types.js';
+export { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from './read/document.js';
 export { readXmlSitemapText, type XmlSitemapReadResult } from './read/xml-reader.js';
 export { validateXmlSitemapText, type ValidationOptions, type RuleSetting } from './validate/validator.js';
 export type { FileReport } from './validate/types.js';

@@ -1,0 +1,92 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+// The reading under test uses the core entry only; node:* above serves the comparison and the checks.
+import { SitemapDocument, SitemapError, type ReaderSink, type SitemapSummary } from '../../../src/core/index.js';
+import { readSitemap } from '../../../src/node/parse-sitemap.js';
+
+type Event = unknown[];
+
+function recorder(): { sink: ReaderSink; events: Event[] } {
+  const events: Event[] = [];
+  return {
+    events,
+    sink: {
+      format: (f) => events.push(['format', f]),
+      url: (e, at) => events.push(['url', structuredClone(e), at.line, at.column]),
+      sitemap: (r, at) => events.push(['sitemap', structuredClone(r), at.line, at.column]),
+      diagnostic: (d) => events.push(['diagnostic', { ...d }]),
+    },
+  };
+}
+
+function readChunks(chunks: Uint8Array[], options = {}): { events: Event[]; summary: SitemapSummary } {
+  const { sink, events } = recorder();
+  const doc = new SitemapDocument({ file: 'doc.xml', ...options }, sink);
+  for (const chunk of chunks) if (doc.wantsMore) doc.push(chunk);
+  if (doc.wantsMore) doc.end();
+  return { events, summary: doc.summary() };
+}
+
+async function readNode(bytes: Uint8Array): Promise<{ events: Event[]; summary: SitemapSummary }> {
+  const { sink, events } = recorder();
+  const summary = await readSitemap(bytes, {
+    file: 'doc.xml',
+    onFormat: (f) => sink.format(f),
+    onUrl: (e, at) => sink.url(e, at),
+    onSitemap: (r, at) => sink.sitemap(r, at),
+    onDiagnostic: (d) => sink.diagnostic(d),
+  });
+  return { events, summary };
+}
+
+// A BOM, CRLF and LF lines, a multi-byte character, an entity, an invalid byte (a decoder
+// diagnostic placed by the line count), a bad priority (a reader diagnostic).
+const XML = Buffer.concat([
+  Buffer.from('\ufeff<?xml version="1.0" encoding="UTF-8"?>\r\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\r\n'),
+  Buffer.from('  <url><loc>https://example.com/caf\u00e9?a=1&amp;b=2</loc><lastmod>2024-03-05</lastmod></url>\n'),
+  Buffer.from('  <url><loc>https://example.com/x</loc><priority>1.5</priority></url>\n  <!-- '),
+  Buffer.from([0xff]),
+  Buffer.from(' -->\n  <url><loc>https://example.com/y</loc></url>\n</urlset>\n'),
+]);
+const TEXT = Buffer.from('https://example.com/a\r\nnot a url\r\rhttps://example.com/\u00e9\n');
+
+describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
+  for (const [name, bytes] of [['an XML sitemap', XML], ['a text sitemap', TEXT]] as const) {
+    it(`reads ${name} split at every point as the Node reader reads it whole`, async () => {
+      const expected = await readNode(bytes);
+      assert.ok(expected.events.some((e) => e[0] === 'url') && expected.events.some((e) => e[0] === 'diagnostic'));
+      for (let i = 0; i <= bytes.length; i++) {
+        const got = readChunks([bytes.subarray(0, i), bytes.subarray(i)]);
+        assert.deepEqual(got.events, expected.events, `split at ${i}`);
+        assert.deepEqual(got.summary, expected.summary, `split at ${i}`);
+      }
+      const bytewise = readChunks([...bytes].map((b) => Uint8Array.of(b)), { bulkFromBytes: false });
+      assert.deepEqual(bytewise.events, expected.events, 'one byte at a time');
+    });
+  }
+
+  it('refuses gzip bytes (the caller inflates them), also when the magic is split across two pushes', () => {
+    const gz = gzipSync(XML);
+    for (const chunks of [[gz], [gz.subarray(0, 1), gz.subarray(1)]]) {
+      assert.throws(() => readChunks(chunks), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_INPUT_FORMAT');
+    }
+  });
+
+  it('is pure: the document module and what it imports name no node: module', () => {
+    const seen = new Set<string>();
+    const visit = (url: URL): void => {
+      if (seen.has(url.href)) return;
+      seen.add(url.href);
+      const source = readFileSync(fileURLToPath(url), 'utf8');
+      for (const [, spec] of source.matchAll(/^import [^;]*?from '([^']+)'/gms)) {
+        assert.ok(!(spec as string).startsWith('node:'), `${url.pathname} imports ${spec}`);
+        if ((spec as string).startsWith('.')) visit(new URL((spec as string).replace(/\.js$/, '.ts'), url));
+      }
+    };
+    visit(new URL('../../../src/core/read/document.ts', import.meta.url));
+    assert.ok(seen.size > 5);
+  });
+});
