@@ -22,6 +22,7 @@
 
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { SitemapError } from '../core/errors.js';
+import { checkCount } from '../core/read/document.js';
 import { isGzip } from '../core/read/sniff.js';
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 100 * 1024 * 1024;
@@ -42,12 +43,6 @@ function describeBytes(n: number): string {
   if (n < 1024 * 1024) return `${n} bytes`;
   const mib = n / (1024 * 1024);
   return `${n} bytes (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)`;
-}
-
-function checkCount(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least ${min}, got ${value}`);
-  }
 }
 
 /**

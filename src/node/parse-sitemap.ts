@@ -28,10 +28,10 @@
 import { isAscii } from 'node:buffer';
 import { open, type FileHandle, type FileReadResult } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
-import { SitemapDocument, checkCount, checkDocumentOptions, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
+import { SitemapDocument, checkCount, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
 import { ioErrorReason } from './io-errors.js';
@@ -303,11 +303,11 @@ function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   );
 }
 
+/** The reader budgets are checked by SitemapDocument, these here. */
 function checkOptions(options: ParseSitemapOptions): void {
   checkCount('maxBytes', options.maxBytes, 1);
   checkCount('maxCompressedBytes', options.maxCompressedBytes, 1);
   checkCount('maxGzipDepth', options.maxGzipDepth, 0);
-  checkDocumentOptions(options);
 }
 
 /** The core's document reader with Node's fast ASCII check and copy. */
@@ -543,13 +543,3 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
   }
   return pipeline.summary();
 }
-
-/** Severity of the diagnostics this module reports itself. */
-export const PARSE_SITEMAP_CODES: Readonly<Record<string, Severity>> = Object.freeze({
-  'format/html': 'error',
-  'format/empty': 'error',
-  'budget/decompressed-size': 'error',
-  'budget/compressed-size': 'error',
-  'budget/gzip-depth': 'error',
-  'gzip/corrupt': 'error',
-});

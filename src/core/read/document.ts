@@ -1,43 +1,35 @@
-// SitemapDocument: the bytes of one sitemap document, pushed chunk by chunk, to entries and
-// diagnostics, in constant memory and without I/O (for browsers, workers and edge runtimes; the Node
-// entry, node/parse-sitemap.ts, is its adapter: files, streams, gunzip, backpressure).
+// SitemapDocument: one sitemap document's bytes, pushed chunk by chunk, to entries and diagnostics,
+// in constant memory and without I/O (browsers, workers, edge runtimes). node/parse-sitemap.ts is
+// its Node adapter (files, streams, gunzip, byte budgets, backpressure). gzip is the adapter's:
+// bytes that start with the gzip magic throw ERR_SITEMAP_INPUT_FORMAT.
 //
 //   bytes ─► StreamDecoder ─► format sniff ─┬► XmlTokenizer ─► XmlSitemapReader ─┐
 //            (encoding by BOM,               ├► TextSitemapReader ───────────────┼► entries
 //             pattern, declaration)          └► html / empty: a diagnostic      ┘  + diagnostics
 //
-// gzip is not inflated here (that is the adapter's job: node:zlib, DecompressionStream): bytes that
-// start with the gzip magic throw ERR_SITEMAP_INPUT_FORMAT.
-//
 // Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
-// its bulk read from the bytes where the XML handler's shortcut offers that (core/read/ascii-bulk.ts:
-// a validation's runs of plain `<url>` elements), the rest decoded as text; `bulkFromBytes: false`
-// decodes everything.
+// its bulk read from the bytes where the XML handler's shortcut offers that (ascii-bulk.ts), the rest
+// decoded as text. The format is sniffed on the first characters after leading whitespace (sniff.ts);
+// that whitespace, however long, is fed to both candidate readers while the format is open (it makes
+// no entries in either), not kept. Lines are counted once (lines.ts), over the decoded text, to place
+// the decoder's diagnostics and a cut; the readers place their own.
 //
-// The format is sniffed on the first decoded characters after leading whitespace (sniff.ts
-// `sniffFormat`); the leading whitespace itself, however long, is not kept: it is fed to both
-// candidate readers while the format is still open (it produces no entries in either).
-//
-// Lines are counted here once, over the decoded text, to place the decoder's diagnostics and the
-// position where reading was cut; the readers report their own positions.
-//
-// Diagnostics of this layer: `format/html` (error): the input is an HTML page, no URLs are taken
-// from it (the XML reader reports the same for an `<html>` root); `format/empty` (error): nothing but
-// whitespace. Reader budgets (`maxEntries`, `maxDepth`, `maxValueLength`) are the readers'; past
-// `maxEntries` reading stops.
+// Diagnostics of this layer: `format/html` (error; no URLs are taken from a web page) and
+// `format/empty` (error: nothing but whitespace). Past `maxEntries` reading stops.
 
+import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, isDiagnosticCap, type Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import { readAsciiChunk } from './ascii-bulk.js';
 import { StreamDecoder } from './decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
-import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
+import { LineCounter } from './lines.js';
+import { DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
 import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { XmlSitemapReader } from './xml-reader.js';
 import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
 
-const DEFAULT_MAX_DEPTH = 256;
 /**
  * Bytes are decoded (and tokenized) this many at a time. The decoded string is alive, and so survives,
  * every scavenge that happens while it is read; V8 grows the young generation once the bytes that
@@ -62,21 +54,15 @@ export interface SitemapDocumentOptions extends ReaderBudgets {
    * The wrapper must forward every event to the reader, in order.
    */
   xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
-  /**
-   * Advanced: read what the XML handler's shortcut takes in bulk (a validation's plain `<url>`
-   * elements) from the bytes of ASCII chunks, without making strings of them (default true); false
-   * reads every chunk as text. The results are the same either way; true is faster.
-   */
+  /** Advanced: false reads every chunk as text (ascii-bulk.ts); the results are the same, true is faster. */
   bulkFromBytes?: boolean;
   /**
-   * Diagnostics of one code kept in `diagnostics` (default 1,000); past it they are counted, and the
-   * summary ends with one `diagnostics/truncated` entry giving how many of each code were left out.
-   * The sink receives every one, and the counts (`errors`, `warnings`) stay exact.
+   * Diagnostics of one code kept (default 1,000); the summary then ends with one `diagnostics/truncated`
+   * entry. The sink receives every one; the counts stay exact.
    */
   maxDiagnosticsPerCode?: number;
-  /** A platform's fast path: whether `bytes` are all ASCII (Node: `buffer.isAscii`). */
+  /** A platform's fast paths: whether bytes are all ASCII (Node: `buffer.isAscii`), and their text if so. */
   isAscii?: (bytes: Uint8Array) => boolean;
-  /** A platform's fast path: the text of `bytes` when they are all ASCII, else undefined. */
   asciiText?: (bytes: Uint8Array) => string | undefined;
 }
 
@@ -103,79 +89,11 @@ export interface SitemapSummary {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Positions
-
-const LF = 0x0a;
-const CR = 0x0d;
-
-/** Counts lines over decoded text; LF, CRLF and a lone CR each end a line (also across chunks). */
-class LineCounter {
-  line = 1;
-  lineStart = 0;
-  offset = 0;
-  private cr = false;
-
-  /** Consume `text[from, to)`. */
-  advance(text: string, from: number, to: number): void {
-    if (from >= to) return;
-    const base = this.offset - from;
-    let k = from;
-    if (this.cr) {
-      this.cr = false;
-      if (text.charCodeAt(k) === LF) {
-        k++;
-        this.lineStart = base + k;
-      }
-    }
-    const firstCr = text.indexOf('\r', k);
-    if (firstCr === -1 || firstCr >= to) {
-      for (let j = text.indexOf('\n', k); j !== -1 && j < to; j = text.indexOf('\n', j + 1)) {
-        this.line++;
-        this.lineStart = base + j + 1;
-      }
-    } else {
-      for (let j = k; j < to; j++) {
-        const c = text.charCodeAt(j);
-        if (c === LF) {
-          this.line++;
-          this.lineStart = base + j + 1;
-        } else if (c === CR) {
-          if (j + 1 < to) {
-            if (text.charCodeAt(j + 1) === LF) j++;
-          } else {
-            this.cr = true;
-          }
-          this.line++;
-          this.lineStart = base + j + 1;
-        }
-      }
-    }
-    this.offset = base + to;
-  }
-
-  get column(): number {
-    return this.offset - this.lineStart + 1;
-  }
-
-  /** Consume `length` characters that hold `lines` line breaks and end at `column`, not given as text. */
-  skip(length: number, lines: number, column: number): void {
-    this.offset += length;
-    if (lines > 0) {
-      this.line += lines;
-      this.lineStart = this.offset - column + 1;
-    }
-    this.cr = false;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Format routing
-
-type Event = [0, SitemapFormat] | [1, UrlEntry, EntryPosition] | [2, SitemapRef, EntryPosition] | [3, Diagnostic];
 
 /** A sink that holds events until `open()`, then forwards them. */
 class Relay implements ReaderSink {
-  private held: Event[] | undefined = [];
+  private held: (() => void)[] | undefined = [];
   constructor(private readonly target: ReaderSink) {}
   get wantsLocHashes(): boolean {
     return this.target.wantsLocHashes === true;
@@ -183,28 +101,23 @@ class Relay implements ReaderSink {
   open(): void {
     const held = this.held ?? [];
     this.held = undefined;
-    for (const e of held) {
-      if (e[0] === 0) this.target.format(e[1]);
-      else if (e[0] === 1) this.target.url(e[1], e[2]);
-      else if (e[0] === 2) this.target.sitemap(e[1], e[2]);
-      else this.target.diagnostic(e[1]);
-    }
+    for (const event of held) event();
   }
   format(f: SitemapFormat): void {
-    if (this.held !== undefined) this.held.push([0, f]);
+    if (this.held !== undefined) this.held.push(() => this.target.format(f));
     else this.target.format(f);
   }
   url(e: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
     // A held url loses its fingerprint (the array is reused): the sink computes it then.
-    if (this.held !== undefined) this.held.push([1, e, at]);
+    if (this.held !== undefined) this.held.push(() => this.target.url(e, at));
     else this.target.url(e, at, locHash);
   }
   sitemap(r: SitemapRef, at: EntryPosition): void {
-    if (this.held !== undefined) this.held.push([2, r, at]);
+    if (this.held !== undefined) this.held.push(() => this.target.sitemap(r, at));
     else this.target.sitemap(r, at);
   }
   diagnostic(d: Diagnostic): void {
-    if (this.held !== undefined) this.held.push([3, d]);
+    if (this.held !== undefined) this.held.push(() => this.target.diagnostic(d));
     else this.target.diagnostic(d);
   }
 }
@@ -216,10 +129,13 @@ interface TextTarget {
   readonly tokenizer?: XmlTokenizer;
 }
 
-/** What sniff.ts skips before looking at the format: a BOM at the very start, then these. */
-function isLeadingSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
-}
+const NOT_A_SITEMAP = {
+  html: {
+    message: 'sitemap is HTML: the input is a web page, not a sitemap; no URLs were taken from it',
+    hint: 'serve the sitemap file itself, XML or one URL per line; check the address, redirects and error pages',
+  },
+  empty: { message: 'the sitemap is empty', hint: 'a sitemap lists at least one URL' },
+};
 
 /** Decoded text → the reader the format calls for. */
 class FormatRouter {
@@ -254,7 +170,7 @@ class FormatRouter {
     if (this.leading) {
       if (this.atStart && text.charCodeAt(0) === 0xfeff) i = 1;
       this.atStart = false;
-      while (i < text.length && isLeadingSpace(text.charCodeAt(i))) i++;
+      while (i < text.length && isAsciiWhitespace(text.charCodeAt(i))) i++;
       if (i > 0) {
         const space = text.slice(0, i);
         this.leadingCounter.advance(space, 0, space.length);
@@ -293,8 +209,8 @@ class FormatRouter {
   private xmlTarget(sink: ReaderSink): TextTarget {
     const reader = new XmlSitemapReader(sink, this.budgets);
     const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, {
-      maxDepth: this.budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
-      maxValueLength: this.budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
+      maxDepth: this.budgets.maxDepth,
+      maxValueLength: this.budgets.maxValueLength,
     });
     return {
       tokenizer,
@@ -327,23 +243,7 @@ class FormatRouter {
     this.finished = true;
     const at = this.start ?? { line: this.leadingCounter.line, column: this.leadingCounter.column, offset: this.leadingCounter.offset };
     this.sink.format(format);
-    if (format === 'html') {
-      this.sink.diagnostic({
-        code: 'format/html',
-        severity: 'error',
-        message: 'sitemap is HTML: the input is a web page, not a sitemap; no URLs were taken from it',
-        ...at,
-        hint: 'serve the sitemap file itself, XML or one URL per line; check the address, redirects and error pages',
-      });
-    } else {
-      this.sink.diagnostic({
-        code: 'format/empty',
-        severity: 'error',
-        message: 'the sitemap is empty',
-        ...at,
-        hint: 'a sitemap lists at least one URL',
-      });
-    }
+    this.sink.diagnostic({ code: `format/${format}`, severity: 'error', ...NOT_A_SITEMAP[format], ...at });
   }
 }
 
@@ -360,19 +260,13 @@ export function checkCount(name: string, value: number | undefined, min: number)
 }
 
 /** Throws ERR_SITEMAP_OPTION for a budget that is not a whole number in range. */
-export function checkDocumentOptions(options: SitemapDocumentOptions): void {
+function checkDocumentOptions(options: SitemapDocumentOptions): void {
   checkCount('maxEntries', options.maxEntries, 1);
   checkCount('maxDepth', options.maxDepth, 1);
   checkCount('maxValueLength', options.maxValueLength, 1);
   if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
   }
-}
-
-/** Without a platform's check (SitemapDocumentOptions.isAscii). */
-function isAsciiLoop(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) return false;
-  return true;
 }
 
 /**
@@ -419,14 +313,11 @@ export class SitemapDocument implements ReaderSink {
   ) {
     checkDocumentOptions(options);
     this.file = options.file;
-    this.isAscii = options.isAscii ?? isAsciiLoop;
+    this.isAscii = options.isAscii ?? ((bytes) => bytes.every((b) => b < 0x80));
     this.decoder = new StreamDecoder(ENCODING_SNIFF_BYTES, options.asciiText);
     this.diagnostics = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode });
-    const budgets: ReaderBudgets = {
-      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
-      maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
-      maxValueLength: options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
-    };
+    // The readers and the tokenizer default the same, but for the tokenizer's longer maxValueLength.
+    const budgets = { ...options, maxValueLength: options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH };
     this.router = new FormatRouter(this, budgets, options.xmlHandler);
     this.bulkBytes = options.bulkFromBytes === false ? 0 : BULK_BYTES_TRIES;
   }

@@ -11,8 +11,10 @@
 // in `TextDecoder#decode(bytes)` without an options argument, nodejs/node#60888; decode.ts therefore
 // decodes windows-1252 itself.)
 
+import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { NS } from '../model.js';
+import { LineCounter } from './lines.js';
 
 /** How many bytes `sniffEncoding` looks at (BOM, byte pattern, XML declaration). */
 export const ENCODING_SNIFF_BYTES = 1024;
@@ -158,20 +160,6 @@ const XML_SPACE = /^[\x20\x09\x0d\x0a]*/;
 const XML_DECL = /^<\?xml(?:[\x20\x09\x0d\x0a][^<>]*?)?\?>/;
 const ENCODING_ATTR = /[\x20\x09\x0d\x0a]encoding[\x20\x09\x0d\x0a]*=[\x20\x09\x0d\x0a]*(?:"([^"]*)"|'([^']*)')/;
 
-/** 1-based line and column (UTF-16 code units) of `offset` in `text`; LF, CRLF and CR end a line. */
-function position(text: string, offset: number): { line: number; column: number; offset: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1, offset };
-}
-
 function diag(code: string, severity: Severity, message: string, where: { line: number; column: number; offset: number }, hint?: string): Diagnostic {
   const d: Diagnostic = { code, severity, message, line: where.line, column: where.column, offset: where.offset };
   if (hint !== undefined) d.hint = hint;
@@ -233,7 +221,9 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   let declared: string | undefined;
   let at = START;
   if (decl !== null) {
-    at = position(view, leading);
+    const counter = new LineCounter();
+    counter.advance(view, 0, leading);
+    at = { line: counter.line, column: counter.column, offset: leading };
     if (leading > 0) {
       const what = bomLength > 0 ? 'a byte order mark and whitespace' : 'whitespace';
       diagnostics.push(
@@ -311,8 +301,7 @@ export function hasFormatWindow(text: string): boolean {
 function skipLeading(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c) i++;
+    if (isAsciiWhitespace(text.charCodeAt(i))) i++;
     else return i;
   }
 }
