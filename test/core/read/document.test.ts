@@ -75,6 +75,16 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
     }
   });
 
+  it('reads gzip inflated by a DecompressionStream (the web way) as the Node reader reads the .gz', async () => {
+    const gz = gzipSync(XML);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))) chunks.push(chunk);
+    const got = readChunks(chunks);
+    const expected = await readNode(gz);
+    assert.deepEqual(got.events, expected.events);
+    assert.deepEqual({ ...got.summary, bytesRead: gz.length }, expected.summary);
+  });
+
   it('is pure: the document module and what it imports name no node: module', () => {
     const seen = new Set<string>();
     const visit = (url: URL): void => {
