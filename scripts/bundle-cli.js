@@ -7,8 +7,10 @@
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
 // in 100 ms CPU against 112 split (shared chunks are 10-20 files again), read 90 against 103.
-// Not minified: no faster (measured), and stack traces keep their names. Dependencies (htmlparser2,
-// picomatch) stay imports of node_modules. The library (dist/index.js, the subpath exports) and the
+// Not minified: no faster (measured), and stack traces keep their names. htmlparser2 is bundled: as an
+// import of node_modules it would be loaded at build's start (an external import is hoisted to the top
+// of the file; bundled, it is initialised with the scan it serves). picomatch (CommonJS, imported with
+// import() where a glob is given) stays an import of node_modules. The library (dist/index.js, the subpath exports) and the
 // rest of dist/cli (cli-docs.js for docs:cli) stay tsc's output.
 
 import { build } from 'esbuild';
@@ -46,7 +48,7 @@ function moduleUrls(outdir, entries) {
   };
 }
 
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch'], logLevel: 'warning', legalComments: 'none' };
 
 // The bin: main.js loads './commands/NAME.js' when a command runs; here it loads the command's bundle.
 const toCommandBundle = {
@@ -55,6 +57,9 @@ const toCommandBundle = {
     b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({ path: `./bundle/${args.path.slice('./commands/'.length)}`, external: true }));
   },
 };
+
+// The bin bundle replaces tsc's bin.js, its own entry: a second run would bundle the bundle.
+if (!readFileSync(join(CLI, 'bin.js'), 'utf8').includes("from './main.js'")) throw new Error('dist/cli/bin.js is not tsc\'s output (bundled already?): run `npm run build`');
 
 const commands = readdirSync(join(CLI, 'commands')).filter((name) => name.endsWith('.js'));
 await build({ ...common, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 'bin.js'), allowOverwrite: true, plugins: [toCommandBundle, moduleUrls(CLI, new Map())] });
