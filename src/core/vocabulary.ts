@@ -126,9 +126,7 @@ const attr = (check: SimpleTypeCheck, required = false, prop?: string, as: Model
 const enumerated = (values: readonly string[], required: boolean, prop: string): AttributeDecl => ({ ...attr(oneOf(values), required, prop), values });
 const enumeration = (values: readonly string[], what = `one of ${values.join(', ')}`): TypeDecl => ({ ...simple(oneOf(values), what), values });
 const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });
-// Thousands separators by hand: toLocaleString at module load loads ICU's number formatting, ~11 ms of
-// every command's start (measured, bench/startup.js).
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ','); // not toLocaleString: ICU's number formatting, ~11 ms at load
 const atMost = (n: number): TypeDecl => ({ ...simple(maxLength(n), `text of at most ${grouped(n)} characters`), maxLength: n });
 const integer = (min: number, max: number, what: string): TypeDecl => ({ ...simple(integerIn(min, max), what), range: [min, max] });
 const decimal = (min: number, max: number, what: string): TypeDecl => ({ ...simple(decimalIn(min, max), what), range: [min, max] });

@@ -84,6 +84,19 @@ test('the bundled bin loads one file of the package for --help and two for a com
   }
 });
 
+test("importing a command calls no toLocaleString (ICU's number formatting costs ~11 ms at start), and the vocabulary's bounds read as en-US numbers", async () => {
+  const THROWING = 'Number.prototype.toLocaleString = () => { throw new Error("toLocaleString called at import"); };';
+  for (const name of ['read', 'validate', 'generate', 'discover', 'build']) {
+    const bundle = pathToFileURL(join(DIST, 'cli', 'bundle', `${name}.js`)).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `${THROWING} await import(${JSON.stringify(bundle)});`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+  }
+  const { VIDEO } = await import('../../src/core/vocabulary.js');
+  const whats = VIDEO.type.sequence?.map((p) => p.element?.type.textWhat);
+  assert.ok(whats?.includes('text of at most 2,048 characters'), String(whats));
+  assert.ok(whats?.includes('whole seconds from 0 to 28,800'), String(whats));
+});
+
 test('formatCount writes whole numbers as toLocaleString("en-US") does, without calling it (ICU costs 10-15 ms at start)', () => {
   const original = Number.prototype.toLocaleString;
   const expected = (n: number): string => original.call(n, 'en-US');
