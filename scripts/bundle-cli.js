@@ -10,8 +10,9 @@
 // Not minified: no faster (measured), and stack traces keep their names. htmlparser2 is bundled: as an
 // import of node_modules it would be loaded at build's start (an external import is hoisted to the top
 // of the file; bundled, it is initialised with the scan it serves). picomatch (CommonJS, imported with
-// import() where a glob is given) stays an import of node_modules. The library (dist/index.js, the subpath exports) and the
-// rest of dist/cli (cli-docs.js for docs:cli) stay tsc's output.
+// import() where a glob is given) stays an import of node_modules. The library (dist/index.js, the
+// subpath exports) and the rest of dist/cli stay tsc's output (cli-docs.js for docs:cli, main.js for
+// test/cli/startup.test.ts's check of which modules a command initialises).
 
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
