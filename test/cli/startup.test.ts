@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,11 +67,15 @@ test('the bundled bin loads one file of the package for --help and two for a com
   try {
     const file = join(dir, 'sitemap.xml');
     writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a?x=1&amp;y=2</loc><lastmod>2024-01-02</lastmod></url></urlset>\n');
+    const site = join(dir, 'site');
+    mkdirSync(site);
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html lang="en"><head><title>Home</title></head><body><img src="/a.png" alt="A"></body></html>\n');
     const cases: [string[], string[]][] = [
       [['--version'], ['cli/bin.js']],
       [['validate', '--help'], ['cli/bin.js']],
       [['read', file], ['cli/bin.js', 'cli/bundle/read.js']],
       [['validate', file, '--format', 'json'], ['cli/bin.js', 'cli/bundle/validate.js']],
+      [['validate', file, '--format', 'sarif'], ['cli/bin.js', 'cli/bundle/validate.js']], // the version, from package.json
     ];
     for (const [args, files] of cases) {
       const bundled = modulesLoaded(args, false);
@@ -79,6 +83,12 @@ test('the bundled bin loads one file of the package for --help and two for a com
       assert.deepEqual(bundled.modules, files, args.join(' '));
       assert.equal(bundled.stdout, modulesLoaded(args).stdout, args.join(' '));
     }
+    // The page scan in a worker thread, started from its own bundle (dist/cli/bundle/scan-worker.js).
+    const out = join(dir, 'out');
+    const built = modulesLoaded(['build', site, '--base-url', 'https://www.example.com/', '--out', out, '--threads', '1', '--images', '--no-gzip', '--quiet'], false);
+    assert.equal(built.status, 0);
+    const urlset = readdirSync(out).filter((name) => name.startsWith('sitemap-')).map((name) => readFileSync(join(out, name), 'utf8')).join('');
+    assert.match(urlset, /<loc>https:\/\/www\.example\.com\/<\/loc>[^]*<image:loc>https:\/\/www\.example\.com\/a\.png<\/image:loc>/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
