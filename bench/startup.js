@@ -4,7 +4,7 @@
 // (every round runs every case once, in a rotated order). The median counts; the difference to
 // `node -e 0` is the cost of importing the package and the command plus the command's fixed work.
 // Target (issue 24): at most 20 ms above `node -e 0` for every command. The import alone of each
-// command's module (with main.js) is timed too, in `node --input-type=module -e`: the package and the
+// command (its bundle, dist/cli/bundle/NAME.js) is timed too, in `node --input-type=module -e`: the package and the
 // command, without the command's own work (generate and build start worker threads, for instance).
 //
 //   npm run bench:startup
@@ -14,7 +14,7 @@
 // Results: bench/results/startup.json and bench/results/startup.md. Exit 1 when a target fails.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -43,9 +43,17 @@ const CASES = {
   'validate --help': { argv: ['validate', '--help'] },
 };
 
-/** The import alone of main.js and each command's module (what the issue's +20 ms is about), in `node -e`. */
+/**
+ * The import alone of each command (what the issue's +20 ms is about), in `node -e`: its bundle
+ * (dist/cli/bundle/NAME.js, scripts/bundle-cli.js), or main.js and the command's module in a build
+ * from before the bundle (a baseline).
+ */
 const IMPORTS = ['generate', 'read', 'validate', 'discover', 'build', 'robots', 'indexnow'];
-const importArgv = (dist, name) => ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(dist, 'cli', 'main.js')).href)}); await import(${JSON.stringify(pathToFileURL(join(dist, 'cli', 'commands', `${name}.js`)).href)});`];
+function importArgv(dist, name) {
+  const bundle = join(dist, 'cli', 'bundle', `${name}.js`);
+  const files = existsSync(bundle) ? [bundle] : [join(dist, 'cli', 'main.js'), join(dist, 'cli', 'commands', `${name}.js`)];
+  return ['--input-type=module', '-e', files.map((f) => `await import(${JSON.stringify(pathToFileURL(f).href)});`).join(' ')];
+}
 
 function parseArgs(argv) {
   const args = { runs: 25, baseline: undefined };
@@ -110,7 +118,7 @@ async function main() {
     const fill = (argv) => argv.map((a) => ({ FILE: file, LIST: list, SITE: site })[a] ?? a.replace(/^OUT\//, join(dir, 'out') + '/'));
     const cases = [{ name: 'node -e 0', build: 'node', argv: ['-e', '0'] }];
     for (const [command, { argv, exit }] of Object.entries(CASES)) for (const { build, dist } of builds) cases.push({ name: command, build, argv: [cliBin(dist), ...fill(argv)], exit });
-    for (const name of IMPORTS) for (const { build, dist } of builds) cases.push({ name: `(import of commands/${name}.js)`, build, argv: importArgv(dist, name) });
+    for (const name of IMPORTS) for (const { build, dist } of builds) cases.push({ name: `(import of ${name})`, build, argv: importArgv(dist, name) });
     timeOnce([cliBin(builds[0].dist), ...fill(CASES['build SITE'].argv)], 'build SITE'); // the state indexnow reads
     const times = cases.map(() => []);
     for (let round = 0; round < args.runs; round++) {

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { run } from './main.js';
-import { processIo } from './io.js';
-import { EXIT_INTERRUPTED } from './io.js';
+import { EXIT_INTERRUPTED, processIo } from './io.js';
 
 const code = await run(process.argv.slice(2), processIo());
 process.exitCode = code;

@@ -1,30 +1,37 @@
 // The CLI's own start (issue 24: at most 20 ms above `node -e 0`, measured by bench/startup.js): a
 // command loads what its run needs and no more. Checked on the built CLI (dist/, `npm run build`) by
 // the modules a run loads, which a loader hook lists; the time itself is the benchmark's to measure.
+// The bin is bundled (scripts/bundle-cli.js): one file for main and one per command. Which modules a
+// command initialises is checked on tsc's unbundled tree of the same sources (dist/cli/main.js), where
+// each is a file of its own; in the bundle a module reached by import() is initialised on that call.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { formatCount } from '../../src/cli/format.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const BIN = join(DIST, 'cli', 'bin.js');
 const TAG = '@@loaded ';
 const HOOK = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { writeSync(2, ${JSON.stringify(TAG)} + url + '\\n'); return next(url, context); }`;
 const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
+/** tsc's CLI, unbundled: what bin.js did before the bundle, main.js's run on the process. */
+const UNBUNDLED = `import { run } from ${JSON.stringify(pathToFileURL(join(DIST, 'cli', 'main.js')).href)}; import { processIo } from ${JSON.stringify(pathToFileURL(join(DIST, 'cli', 'io.js')).href)}; process.exitCode = await run(process.argv.slice(1), processIo());`;
 
-/** Runs the built CLI; resolves with its exit status and the dist/ modules it loaded (paths under dist/). */
-function modulesLoaded(args: string[]): { status: number | null; modules: string[] } {
-  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, BIN, ...args], { encoding: 'utf8' });
+/** Runs the built CLI (the bundled bin, or tsc's tree); its exit status, stdout and the dist/ modules it loaded (paths under dist/). */
+function modulesLoaded(args: string[], unbundled = true): { status: number | null; stdout: string; modules: string[] } {
+  const entry = unbundled ? ['--input-type=module', '-e', UNBUNDLED, '--'] : [BIN];
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, ...entry, ...args], { encoding: 'utf8' });
   const modules = r.stderr
     .split('\n')
     .filter((l) => l.startsWith(TAG) && l.includes('/dist/'))
     .map((l) => l.slice(l.indexOf('/dist/') + '/dist/'.length));
-  return { status: r.status, modules };
+  return { status: r.status, stdout: r.stdout, modules };
 }
 
 const NETWORK = /^(node\/http\/|node\/fetch-sitemap\.js|node\/validate-url\.js|core\/net\/)/;
@@ -53,6 +60,51 @@ test("a command's --help comes from its declaration: no command module is loaded
       assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), [], args.join(' '));
     }
   }
+});
+
+test('the bundled bin loads one file of the package for --help and two for a command, and prints what the unbundled CLI prints', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-startup-'));
+  try {
+    const file = join(dir, 'sitemap.xml');
+    writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a?x=1&amp;y=2</loc><lastmod>2024-01-02</lastmod></url></urlset>\n');
+    const site = join(dir, 'site');
+    mkdirSync(site);
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html lang="en"><head><title>Home</title></head><body><img src="/a.png" alt="A"></body></html>\n');
+    const cases: [string[], string[]][] = [
+      [['--version'], ['cli/bin.js']],
+      [['validate', '--help'], ['cli/bin.js']],
+      [['read', file], ['cli/bin.js', 'cli/bundle/read.js']],
+      [['validate', file, '--format', 'json'], ['cli/bin.js', 'cli/bundle/validate.js']],
+      [['validate', file, '--format', 'sarif'], ['cli/bin.js', 'cli/bundle/validate.js']], // the version, from package.json
+    ];
+    for (const [args, files] of cases) {
+      const bundled = modulesLoaded(args, false);
+      assert.equal(bundled.status, 0, args.join(' '));
+      assert.deepEqual(bundled.modules, files, args.join(' '));
+      assert.equal(bundled.stdout, modulesLoaded(args).stdout, args.join(' '));
+    }
+    // The page scan in a worker thread, started from its own bundle (dist/cli/bundle/scan-worker.js).
+    const out = join(dir, 'out');
+    const built = modulesLoaded(['build', site, '--base-url', 'https://www.example.com/', '--out', out, '--threads', '1', '--images', '--no-gzip', '--quiet'], false);
+    assert.equal(built.status, 0);
+    const urlset = readdirSync(out).filter((name) => name.startsWith('sitemap-')).map((name) => readFileSync(join(out, name), 'utf8')).join('');
+    assert.match(urlset, /<loc>https:\/\/www\.example\.com\/<\/loc>[^]*<image:loc>https:\/\/www\.example\.com\/a\.png<\/image:loc>/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("importing a command calls no toLocaleString (ICU's number formatting costs ~11 ms at start), and the vocabulary's bounds read as en-US numbers", async () => {
+  const THROWING = 'Number.prototype.toLocaleString = () => { throw new Error("toLocaleString called at import"); };';
+  for (const name of ['read', 'validate', 'generate', 'discover', 'build']) {
+    const bundle = pathToFileURL(join(DIST, 'cli', 'bundle', `${name}.js`)).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `${THROWING} await import(${JSON.stringify(bundle)});`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+  }
+  const { VIDEO } = await import('../../src/core/vocabulary.js');
+  const whats = VIDEO.type.sequence?.map((p) => p.element?.type.textWhat);
+  assert.ok(whats?.includes('text of at most 2,048 characters'), String(whats));
+  assert.ok(whats?.includes('whole seconds from 0 to 28,800'), String(whats));
 });
 
 test('formatCount writes whole numbers as toLocaleString("en-US") does, without calling it (ICU costs 10-15 ms at start)', () => {
