@@ -24,6 +24,11 @@ export interface SitemapFile {
   readonly identity?: Representation;
   /** The content gzipped: a `.xml.gz` file's bytes, or a precompressed copy of a `.xml` file. */
   readonly gzip?: Representation;
+  /**
+   * Instead of `gzip`, for a file being made as it is sent (a live child): a new stream of its gzip
+   * bytes from the start at each call. Its tag and length are not known yet: sent without them.
+   */
+  readonly gzipStream?: () => ReadableStream<Uint8Array>;
 }
 
 /** Where the handler finds files: only the names of a set. */
@@ -121,14 +126,19 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     const slot = variant * 2 + (notModified ? 1 : 0);
     const cached = list[slot];
     if (cached !== undefined) return cached;
-    const headers = [...common, 'etag', etagOf(file, variant), 'last-modified', new Date(lastModifiedOf(file)).toUTCString()];
-    if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
-    if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
+    const etag = etagOf(file, variant);
+    // A 304 carries only what updates a stored copy (RFC 9110 §15.4.5): Cache-Control, ETag, Vary, and
+    // Last-Modified when there is no ETag. Fewer bytes, too: revalidations are most of a crawler's requests.
+    const headers = notModified ? common.slice(0, 2) : [...common];
+    if (etag !== undefined) headers.push('etag', etag);
+    if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModifiedOf(file)).toUTCString());
+    if (variant !== Variant.GzipFile && name.endsWith('.xml') && hasGzip(file)) headers.push('vary', 'accept-encoding');
     if (!notModified) {
+      if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
-      const body = bodyOf(file, variant);
-      if (body !== undefined) headers.push('content-length', String(body.byteLength));
+      const length = lengthOf(file, variant);
+      if (length !== undefined) headers.push('content-length', String(length));
     }
     return (list[slot] = Object.freeze(headers));
   };
@@ -143,7 +153,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (precondition === 304) return { status: 304, headers: headersOf(file, variant, name, true) };
     const headers = headersOf(file, variant, name, false);
     if (method === 'HEAD') return { status: 200, headers };
-    return { status: 200, headers, body: bodyOf(file, variant) ?? gunzipStream((file.gzip as Representation).body) };
+    return { status: 200, headers, body: bodyOf(file, variant) };
   };
 
   const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
@@ -153,7 +163,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     // A `.xml` name may be served from the `.xml.gz` file of the same name (gzip negotiation).
     const lookup = (found: SitemapFile | undefined): SitemapAnswer | Promise<SitemapAnswer> => {
       if (found !== undefined || !name.endsWith('.xml')) return answerFile(found, name, method, header);
-      return then(source.file(`${name}.gz`), (gz) => answerFile(gz?.gzip !== undefined ? gz : undefined, name, method, header));
+      return then(source.file(`${name}.gz`), (gz) => answerFile(gz !== undefined && hasGzip(gz) ? gz : undefined, name, method, header));
     };
     try {
       const result =
@@ -201,23 +211,36 @@ export function nameIn(target: string, basePath: string): string | undefined {
   return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
 }
 
+function hasGzip(file: SitemapFile): boolean {
+  return file.gzip !== undefined || file.gzipStream !== undefined;
+}
+
 function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {
-  if (name.endsWith('.gz')) return file.gzip !== undefined ? Variant.GzipFile : undefined;
-  if (file.gzip !== undefined && acceptsGzip(header('accept-encoding'))) return Variant.Encoded;
+  if (name.endsWith('.gz')) return hasGzip(file) ? Variant.GzipFile : undefined;
+  if (hasGzip(file) && acceptsGzip(header('accept-encoding'))) return Variant.Encoded;
   if (file.identity !== undefined) return Variant.Plain;
-  return file.gzip !== undefined ? Variant.Decoded : undefined;
+  return hasGzip(file) ? Variant.Decoded : undefined;
 }
 
-function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | undefined {
-  if (variant === Variant.Plain) return file.identity?.body;
-  return variant === Variant.Decoded ? undefined : file.gzip?.body;
+function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStream<Uint8Array> {
+  if (variant === Variant.Plain) return (file.identity as Representation).body;
+  const gzip = file.gzip?.body ?? (file.gzipStream as () => ReadableStream<Uint8Array>)();
+  if (variant !== Variant.Decoded) return gzip;
+  return (gzip instanceof Uint8Array ? streamOf(gzip) : gzip).pipeThrough(new DecompressionStream('gzip'));
 }
 
-function etagOf(file: SitemapFile, variant: Variant): string {
+/** The body's length, when its bytes are at hand and sent as they are. */
+function lengthOf(file: SitemapFile, variant: Variant): number | undefined {
+  if (variant === Variant.Plain) return file.identity?.body.byteLength;
+  return variant === Variant.Decoded ? undefined : file.gzip?.body.byteLength;
+}
+
+/** The strong tag of the bytes sent, or none while they are being made. */
+function etagOf(file: SitemapFile, variant: Variant): string | undefined {
   if (variant === Variant.Plain) return (file.identity as Representation).etag;
-  const gzip = (file.gzip as Representation).etag;
+  const gzip = file.gzip?.etag;
   // The decompressed bytes are a function of the gzip bytes: their tag is derived from it, and differs.
-  return variant === Variant.Decoded ? `${gzip.slice(0, -1)}-identity"` : gzip;
+  return variant === Variant.Decoded && gzip !== undefined ? `${gzip.slice(0, -1)}-identity"` : gzip;
 }
 
 /** Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it. */
@@ -250,7 +273,7 @@ export function acceptsGzip(value: string | string[] | undefined): boolean {
  * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
  * parse is ignored, as the RFC says.
  */
-export function evaluatePreconditions(etag: string, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
+export function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
   const ifMatch = joined(header('if-match'));
   if (ifMatch !== undefined) {
     if (!tagListMatches(ifMatch, etag, false)) return 412;
@@ -269,7 +292,7 @@ function joined(value: string | string[] | undefined): string | undefined {
 }
 
 /** Whether a list of entity tags (or `*`) matches `etag`: weak comparison for If-None-Match, strong for If-Match. */
-function tagListMatches(list: string, etag: string, weak: boolean): boolean {
+function tagListMatches(list: string, etag: string | undefined, weak: boolean): boolean {
   if (list.trim() === '*') return true;
   for (const raw of list.split(',')) {
     const tag = raw.trim();
@@ -297,10 +320,6 @@ export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
       controller.close();
     },
   });
-}
-
-function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return streamOf(bytes).pipeThrough(new DecompressionStream('gzip'));
 }
 
 const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store'];
