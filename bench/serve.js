@@ -98,11 +98,10 @@ async function runExpressChild(dir) {
 async function runLiveChild() {
   const { liveSource, createSitemapHandler, toNodeListener } = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
   const { createServer: createHttpServer } = await import('node:http');
-  // Entry i of a "table" of 1,000,000 rows: a page is made from its offset alone, as a database page.
-  const range = ({ offset, limit }) => {
-    const rows = [];
-    for (const { loc, lastmod } of generateEntries(Math.min(limit, URLS - offset), 'sitemapkit', SEED + offset, offset)) rows.push({ loc, lastmod });
-    return rows;
+  // Entry i of a "table" of 1,000,000 rows: a page is made from its offset alone, and read as a
+  // database cursor gives its rows, one after the other.
+  const range = function* ({ offset, limit }) {
+    for (const { loc, lastmod } of generateEntries(Math.min(limit, URLS - offset), 'sitemapkit', SEED + offset, offset)) yield { loc, lastmod };
   };
   const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE_URL, count: () => URLS, range }) });
   const server = createHttpServer(toNodeListener(handler));
@@ -366,12 +365,12 @@ async function main() {
       // Contenders rotate order from one round to the next.
       const order = contenders.map((_, i) => contenders[(i + rep) % contenders.length]);
       for (const name of order) {
-        await waitForQuiet(30_000);
+        await waitForQuiet(10_000);
         console.error(`round ${rep + 1}/${args.reps}: ${name}`);
         rounds[name].push(await measureStatic(name, set, args, nginx.bin));
       }
       if (wanted('live')) {
-        await waitForQuiet(30_000);
+        await waitForQuiet(10_000);
         console.error(`round ${rep + 1}/${args.reps}: live`);
         rounds.live.push(await measureLive(set, args));
       }

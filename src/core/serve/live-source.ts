@@ -267,9 +267,12 @@ async function writeChild(
     for (let read = await reader.read(); !read.done; read = await reader.read()) out.push(read.value);
   })();
   let info: SitemapFileInfo | undefined;
-  // The last chunk handed to the compressor (awaited below; a failed one also fails the close).
+  // The chunks handed to the compressor: the XML goes on while the one before is compressed, and
+  // waits for it (awaited below; a failed one also fails the close).
+  let previous: Promise<void> = Promise.resolve();
   let written: Promise<void> = Promise.resolve();
   const write = (bytes: Uint8Array): void => {
+    previous = written;
     written = input.write(bytes.slice());
     written.catch(() => {});
   };
@@ -283,7 +286,7 @@ async function writeChild(
         onInvalid(error, entry);
       }
       // Compression runs as the XML comes: waiting for it lets the first bytes out early and bounds what is held.
-      await written;
+      await previous;
     }
     writer.end();
     await written;
