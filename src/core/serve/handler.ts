@@ -16,19 +16,23 @@ export interface Representation {
   readonly etag: string;
 }
 
+/** A form of a file's content read when it is sent: from a file on disk, or as it is being made (a live child). */
+export interface StreamedRepresentation {
+  /** A new stream of the bytes from the start. */
+  stream(): ReadableStream<Uint8Array>;
+  /** The strong entity tag and the length, when the bytes are known (not while they are being made: sent without). */
+  readonly etag?: string;
+  readonly length?: number;
+}
+
 /** A file of a set: its content plain, gzipped, or both. */
 export interface SitemapFile {
   /** When the file's bytes last changed, in milliseconds since the epoch (never earlier). */
   readonly lastModified: number;
   /** The content itself (XML or text). */
-  readonly identity?: Representation;
+  readonly identity?: Representation | StreamedRepresentation;
   /** The content gzipped: a `.xml.gz` file's bytes, or a precompressed copy of a `.xml` file. */
-  readonly gzip?: Representation;
-  /**
-   * Instead of `gzip`, for a file being made as it is sent (a live child): a new stream of its gzip
-   * bytes from the start at each call. Its tag and length are not known yet: sent without them.
-   */
-  readonly gzipStream?: () => ReadableStream<Uint8Array>;
+  readonly gzip?: Representation | StreamedRepresentation;
 }
 
 /** Where the handler finds files: only the names of a set. */
@@ -132,7 +136,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     const headers = notModified ? common.slice(0, 2) : [...common];
     if (etag !== undefined) headers.push('etag', etag);
     if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModifiedOf(file)).toUTCString());
-    if (variant !== Variant.GzipFile && name.endsWith('.xml') && hasGzip(file)) headers.push('vary', 'accept-encoding');
+    if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
     if (!notModified) {
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
@@ -163,7 +167,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     // A `.xml` name may be served from the `.xml.gz` file of the same name (gzip negotiation).
     const lookup = (found: SitemapFile | undefined): SitemapAnswer | Promise<SitemapAnswer> => {
       if (found !== undefined || !name.endsWith('.xml')) return answerFile(found, name, method, header);
-      return then(source.file(`${name}.gz`), (gz) => answerFile(gz !== undefined && hasGzip(gz) ? gz : undefined, name, method, header));
+      return then(source.file(`${name}.gz`), (gz) => answerFile(gz?.gzip !== undefined ? gz : undefined, name, method, header));
     };
     try {
       const result =
@@ -211,33 +215,35 @@ export function nameIn(target: string, basePath: string): string | undefined {
   return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
 }
 
-function hasGzip(file: SitemapFile): boolean {
-  return file.gzip !== undefined || file.gzipStream !== undefined;
+function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {
+  if (name.endsWith('.gz')) return file.gzip !== undefined ? Variant.GzipFile : undefined;
+  if (file.gzip !== undefined && acceptsGzip(header('accept-encoding'))) return Variant.Encoded;
+  if (file.identity !== undefined) return Variant.Plain;
+  return file.gzip !== undefined ? Variant.Decoded : undefined;
 }
 
-function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {
-  if (name.endsWith('.gz')) return hasGzip(file) ? Variant.GzipFile : undefined;
-  if (hasGzip(file) && acceptsGzip(header('accept-encoding'))) return Variant.Encoded;
-  if (file.identity !== undefined) return Variant.Plain;
-  return hasGzip(file) ? Variant.Decoded : undefined;
+/** The representation a variant sends bytes of: the identity one for Plain, else the gzip one. */
+function sentOf(file: SitemapFile, variant: Variant): Representation | StreamedRepresentation {
+  return (variant === Variant.Plain ? file.identity : file.gzip) as Representation | StreamedRepresentation;
 }
 
 function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStream<Uint8Array> {
-  if (variant === Variant.Plain) return (file.identity as Representation).body;
-  const gzip = file.gzip?.body ?? (file.gzipStream as () => ReadableStream<Uint8Array>)();
-  if (variant !== Variant.Decoded) return gzip;
-  return (gzip instanceof Uint8Array ? streamOf(gzip) : gzip).pipeThrough(new DecompressionStream('gzip'));
+  const sent = sentOf(file, variant);
+  const body = 'stream' in sent ? sent.stream() : sent.body;
+  if (variant !== Variant.Decoded) return body;
+  return (body instanceof Uint8Array ? streamOf(body) : body).pipeThrough(new DecompressionStream('gzip'));
 }
 
-/** The body's length, when its bytes are at hand and sent as they are. */
+/** The body's length, when it is known and sent as it is (not decompressed). */
 function lengthOf(file: SitemapFile, variant: Variant): number | undefined {
-  if (variant === Variant.Plain) return file.identity?.body.byteLength;
-  return variant === Variant.Decoded ? undefined : file.gzip?.body.byteLength;
+  if (variant === Variant.Decoded) return undefined;
+  const sent = sentOf(file, variant);
+  return 'stream' in sent ? sent.length : sent.body.byteLength;
 }
 
 /** The strong tag of the bytes sent, or none while they are being made. */
 function etagOf(file: SitemapFile, variant: Variant): string | undefined {
-  if (variant === Variant.Plain) return (file.identity as Representation).etag;
+  if (variant === Variant.Plain) return file.identity?.etag;
   const gzip = file.gzip?.etag;
   // The decompressed bytes are a function of the gzip bytes: their tag is derived from it, and differs.
   return variant === Variant.Decoded && gzip !== undefined ? `${gzip.slice(0, -1)}-identity"` : gzip;

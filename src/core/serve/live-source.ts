@@ -19,10 +19,12 @@ import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-wri
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
-import { streamOf, strongEtag, type SitemapFile, type SitemapSource } from './handler.js';
+import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
 
-/** A made file as the cache keeps it. */
+/** A made file as the cache keeps it: its bytes at hand. */
 export interface CachedFile extends SitemapFile {
+  readonly identity?: Representation;
+  readonly gzip?: Representation;
   /** When it was made (epoch milliseconds): its age decides fresh, stale or expired. */
   readonly madeAt: number;
   /** The newest lastmod of a child's entries, for the index. */
@@ -208,7 +210,7 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
     await run.out.started;
     if (run.out.ended) return run.file;
     run.file.catch((error: unknown) => options.onError?.(error, key));
-    return { lastModified: now(), gzipStream: () => run.out.stream() };
+    return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
   return async (key, make, streamed = false) => {
