@@ -300,6 +300,8 @@ async function writeChild(
     out.finishing = true;
     await input.close();
     await output;
+    // Every byte is out: the responses sending them end whole even if storing the file fails.
+    out.end();
     return info;
   } catch (error) {
     input.abort(error).catch(() => {});
