@@ -44,7 +44,7 @@ const CORE_TYPES = [
   'IndexNowPayload', 'IndexNowPayloadOptions', 'Limits', 'LimitsProfileName', 'LineEnding', 'LiveSourceOptions', 'NewsEntry', 'ReaderBudgets', 'ReaderSink', 'Relationship',
   'Representation', 'RobotsDirective', 'RobotsGroup', 'RobotsRule', 'RobotsSitemapLine', 'RobotsTxt', 'RobotsTxtProblem', 'RuleSetting',
   'SerializeSitemapOptions', 'SetView', 'Severity', 'SitemapAnswer', 'SitemapDate', 'SitemapDocumentOptions', 'SitemapFile', 'SitemapFileInfo', 'SitemapFormat', 'SitemapHandler', 'SitemapHandlerOptions', 'SitemapIndexOptions', 'SitemapLineProblem',
-  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'SitemapSummary', 'TouchedLine', 'UrlEntry',
+  'SitemapLinesEdit', 'SitemapLinesOptions', 'SitemapRef', 'SitemapSetSink', 'SitemapSetWriterOptions', 'SitemapSource', 'SitemapSummary', 'StreamedRepresentation', 'TouchedLine', 'UrlEntry',
   'ValidationOptions', 'VideoEntry', 'VideoPrice', 'VideoTvShow', 'XmlSitemapReadResult', 'YesNo',
 ];
 const PUBLIC_API: Record<string, { file: string; module: object; values: string[]; types: string[] }> = {

@@ -54,12 +54,12 @@ export function mulberry32(seed) {
 /**
  * Yields `n` entries. `shape` 'sitemapkit' gives `{ loc, lastmod, changefreq, priority }`, 'sitemap'
  * (the npm package) gives `{ url, lastmod, changefreq, priority }`; the values are identical.
- * Every entry is a fresh object.
+ * Every entry is a fresh object. `first`: the number of the first entry (its URL is unique by it).
  */
-export function* generateEntries(n, shape = 'sitemapkit', seed = SEED) {
+export function* generateEntries(n, shape = 'sitemapkit', seed = SEED, first = 0) {
   const rand = mulberry32(seed);
   const asPeer = shape === 'sitemap';
-  for (let i = 0; i < n; i++) {
+  for (let i = first; i < first + n; i++) {
     const target = 60 + Math.floor(rand() * 61);
     let url = BASE_URL + SECTIONS[Math.floor(rand() * SECTIONS.length)] + '/' + i.toString(36) + '/';
     // At most 24 + 8 + 1 + 5 + 1 + 12 + 1 = 52 characters so far (< 60): the non-ASCII segment is never cut.

@@ -388,7 +388,8 @@ to clients that accept it, plain XML to the others). BASE/NAME.html: the set as 
     'sitemapkit serve out --base-url https://www.example.com/sitemaps/ --host 0.0.0.0 --log json',
     'sitemapkit serve out --cache-control "public, max-age=3600" --no-robots-header',
   ],
-  details: `The set is held in memory with its tags, so a request never reaches the file system: the state file,
+  details: `The set is held in memory with its tags (512 MiB at most; files beyond are read through handles opened
+when the set is loaded), so a request never reaches the file system by its path: the state file,
 temporary folders, dotfiles, other files and symlinks are never served, whatever the path says
 (.., %2e%2e, %2f, %5c, doubled encodings). A child that is a symlink stops the set from loading.
 

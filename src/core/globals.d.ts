@@ -47,9 +47,20 @@ declare class Response {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
+interface ReadableStreamDefaultController<R> {
+  enqueue(chunk: R): void;
+  close(): void;
+  error(reason?: unknown): void;
+}
+
 declare class ReadableStream<R> {
-  constructor(source: { start?(controller: { enqueue(chunk: R): void; close(): void }): void });
+  constructor(source: { start?(controller: ReadableStreamDefaultController<R>): void; pull?(controller: ReadableStreamDefaultController<R>): void | Promise<void> });
   pipeThrough<T>(transform: { writable: unknown; readable: ReadableStream<T> }): ReadableStream<T>;
+  getReader(): { read(): Promise<{ done: true; value?: undefined } | { done: false; value: R }> };
+}
+
+declare class WritableStream<W> {
+  getWriter(): { readonly ready: Promise<void>; write(chunk: W): Promise<void>; close(): Promise<void>; abort(reason?: unknown): Promise<void> };
 }
 
 declare class DecompressionStream {
@@ -60,7 +71,7 @@ declare class DecompressionStream {
 
 declare class CompressionStream {
   constructor(format: 'gzip' | 'deflate' | 'deflate-raw');
-  readonly writable: unknown;
+  readonly writable: WritableStream<Uint8Array>;
   readonly readable: ReadableStream<Uint8Array>;
 }
 

@@ -29,6 +29,6 @@ export { parseRobotsTxt, type RobotsTxt, type RobotsGroup, type RobotsRule, type
 export { isAllowed } from './robots/match.js';
 export { indexNowPayloads, type IndexNowPayload, type IndexNowPayloadOptions } from './indexnow.js';
 // Serving a set over HTTP (fetch types; the Node adapter and the directory source are in the package entry).
-export { createSitemapHandler, type SitemapHandler, type SitemapHandlerOptions, type SitemapSource, type SitemapFile, type Representation, type SitemapAnswer } from './serve/handler.js';
+export { createSitemapHandler, type SitemapHandler, type SitemapHandlerOptions, type SitemapSource, type SitemapFile, type Representation, type StreamedRepresentation, type SitemapAnswer } from './serve/handler.js';
 export type { SetView } from './serve/set-page.js';
 export { liveSource, memoryStore, type LiveSourceOptions, type CacheStore, type CachedFile } from './serve/live-source.js';

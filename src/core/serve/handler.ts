@@ -16,14 +16,23 @@ export interface Representation {
   readonly etag: string;
 }
 
+/** A form of a file's content read when it is sent: from a file on disk, or as it is being made (a live child). */
+export interface StreamedRepresentation {
+  /** A new stream of the bytes from the start. */
+  stream(): ReadableStream<Uint8Array>;
+  /** The strong entity tag and the length, when the bytes are known (not while they are being made: sent without). */
+  readonly etag?: string;
+  readonly length?: number;
+}
+
 /** A file of a set: its content plain, gzipped, or both. */
 export interface SitemapFile {
   /** When the file's bytes last changed, in milliseconds since the epoch (never earlier). */
   readonly lastModified: number;
   /** The content itself (XML or text). */
-  readonly identity?: Representation;
+  readonly identity?: Representation | StreamedRepresentation;
   /** The content gzipped: a `.xml.gz` file's bytes, or a precompressed copy of a `.xml` file. */
-  readonly gzip?: Representation;
+  readonly gzip?: Representation | StreamedRepresentation;
 }
 
 /** Where the handler finds files: only the names of a set. */
@@ -121,14 +130,19 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     const slot = variant * 2 + (notModified ? 1 : 0);
     const cached = list[slot];
     if (cached !== undefined) return cached;
-    const headers = [...common, 'etag', etagOf(file, variant), 'last-modified', new Date(lastModifiedOf(file)).toUTCString()];
+    const etag = etagOf(file, variant);
+    // A 304 carries only what updates a stored copy (RFC 9110 §15.4.5): Cache-Control, ETag, Vary, and
+    // Last-Modified when there is no ETag. Fewer bytes, too: revalidations are most of a crawler's requests.
+    const headers = notModified ? common.slice(0, 2) : [...common];
+    if (etag !== undefined) headers.push('etag', etag);
+    if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModifiedOf(file)).toUTCString());
     if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
-    if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
     if (!notModified) {
+      if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
-      const body = bodyOf(file, variant);
-      if (body !== undefined) headers.push('content-length', String(body.byteLength));
+      const length = lengthOf(file, variant);
+      if (length !== undefined) headers.push('content-length', String(length));
     }
     return (list[slot] = Object.freeze(headers));
   };
@@ -143,7 +157,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (precondition === 304) return { status: 304, headers: headersOf(file, variant, name, true) };
     const headers = headersOf(file, variant, name, false);
     if (method === 'HEAD') return { status: 200, headers };
-    return { status: 200, headers, body: bodyOf(file, variant) ?? gunzipStream((file.gzip as Representation).body) };
+    return { status: 200, headers, body: bodyOf(file, variant) };
   };
 
   const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
@@ -208,16 +222,31 @@ function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Varia
   return file.gzip !== undefined ? Variant.Decoded : undefined;
 }
 
-function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | undefined {
-  if (variant === Variant.Plain) return file.identity?.body;
-  return variant === Variant.Decoded ? undefined : file.gzip?.body;
+/** The representation a variant sends bytes of: the identity one for Plain, else the gzip one. */
+function sentOf(file: SitemapFile, variant: Variant): Representation | StreamedRepresentation {
+  return (variant === Variant.Plain ? file.identity : file.gzip) as Representation | StreamedRepresentation;
 }
 
-function etagOf(file: SitemapFile, variant: Variant): string {
-  if (variant === Variant.Plain) return (file.identity as Representation).etag;
-  const gzip = (file.gzip as Representation).etag;
+function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStream<Uint8Array> {
+  const sent = sentOf(file, variant);
+  const body = 'stream' in sent ? sent.stream() : sent.body;
+  if (variant !== Variant.Decoded) return body;
+  return (body instanceof Uint8Array ? streamOf(body) : body).pipeThrough(new DecompressionStream('gzip'));
+}
+
+/** The body's length, when it is known and sent as it is (not decompressed). */
+function lengthOf(file: SitemapFile, variant: Variant): number | undefined {
+  if (variant === Variant.Decoded) return undefined;
+  const sent = sentOf(file, variant);
+  return 'stream' in sent ? sent.length : sent.body.byteLength;
+}
+
+/** The strong tag of the bytes sent, or none while they are being made. */
+function etagOf(file: SitemapFile, variant: Variant): string | undefined {
+  if (variant === Variant.Plain) return file.identity?.etag;
+  const gzip = file.gzip?.etag;
   // The decompressed bytes are a function of the gzip bytes: their tag is derived from it, and differs.
-  return variant === Variant.Decoded ? `${gzip.slice(0, -1)}-identity"` : gzip;
+  return variant === Variant.Decoded && gzip !== undefined ? `${gzip.slice(0, -1)}-identity"` : gzip;
 }
 
 /** Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it. */
@@ -250,7 +279,7 @@ export function acceptsGzip(value: string | string[] | undefined): boolean {
  * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
  * parse is ignored, as the RFC says.
  */
-export function evaluatePreconditions(etag: string, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
+export function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
   const ifMatch = joined(header('if-match'));
   if (ifMatch !== undefined) {
     if (!tagListMatches(ifMatch, etag, false)) return 412;
@@ -269,7 +298,7 @@ function joined(value: string | string[] | undefined): string | undefined {
 }
 
 /** Whether a list of entity tags (or `*`) matches `etag`: weak comparison for If-None-Match, strong for If-Match. */
-function tagListMatches(list: string, etag: string, weak: boolean): boolean {
+function tagListMatches(list: string, etag: string | undefined, weak: boolean): boolean {
   if (list.trim() === '*') return true;
   for (const raw of list.split(',')) {
     const tag = raw.trim();
@@ -297,10 +326,6 @@ export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
       controller.close();
     },
   });
-}
-
-function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return streamOf(bytes).pipeThrough(new DecompressionStream('gzip'));
 }
 
 const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store'];

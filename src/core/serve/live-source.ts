@@ -1,13 +1,17 @@
 // A set generated on request from a live source (issue 25): the caller says how many entries there
 // are and gives them by range (a database page); the set is laid out in children of `maxUrls` entries
 // (`NAME-00001.xml.gz`, child k holding entries (k-1)·maxUrls … k·maxUrls-1), a child is made when it
-// is asked for, and the index lists each child with its newest <lastmod>.
+// is asked for, and the index lists each child with its newest <lastmod>. A child made for a request
+// is sent as it is made, from its first gzip bytes (a child of 50,000 URLs takes a few hundred
+// milliseconds to make, its first bytes a few): without ETag or Content-Length, which the next
+// requests, answered from the cache, have.
 //
 // Made files go to a cache: fresh for `ttlMs`, then served stale for `staleMs` more while one new
 // generation runs; one generation per file at a time however many requests wait for it. A generation
 // that fails leaves the cache as it was: the stale copy is served if there is one, else the request
-// fails (the handler answers 503 with Retry-After); so does one slower than `timeoutMs` (the
-// generation goes on and fills the cache).
+// fails (the handler answers 503 with Retry-After); so does one slower than `timeoutMs` to start (the
+// generation goes on and fills the cache). One that fails after its first bytes were sent cuts the
+// responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
 import { InvalidValueError, SitemapError } from '../errors.js';
@@ -15,10 +19,12 @@ import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-wri
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
-import { streamOf, strongEtag, type SitemapFile, type SitemapSource } from './handler.js';
+import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
 
-/** A made file as the cache keeps it. */
+/** A made file as the cache keeps it: its bytes at hand. */
 export interface CachedFile extends SitemapFile {
+  readonly identity?: Representation;
+  readonly gzip?: Representation;
   /** When it was made (epoch milliseconds): its age decides fresh, stale or expired. */
   readonly madeAt: number;
   /** The newest lastmod of a child's entries, for the index. */
@@ -117,22 +123,28 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     return Math.max(1, Math.ceil(count / perChild));
   };
 
-  const child = (k: number): Promise<CachedFile | undefined> =>
-    cached(childName(k), async () => {
-      const made = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid);
-      if (made === undefined) return undefined;
-      const gzip = await gzipped(made.xml);
-      return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(made.info.lastmod !== undefined ? { lastmod: made.info.lastmod } : {}) };
-    });
+  /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
+  const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
+    cached(
+      childName(k),
+      async (out) => {
+        const info = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid, out);
+        if (info === undefined) return undefined;
+        const gzip = concat(out.chunks);
+        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+      },
+      streamed,
+    );
 
   const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
-  const index = (): Promise<CachedFile | undefined> =>
+  const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
       const refs = [];
       const n = await childCount();
       for (let k = 1; k <= n; k++) {
-        const file = await child(k);
+        // Not streamed: the child whole, as the cache holds it.
+        const file = (await child(k)) as CachedFile | undefined;
         if (file === undefined) continue;
         refs.push({ loc: scope.prefix + childName(k), ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) });
       }
@@ -148,54 +160,72 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       if (match === null || requested !== childName(Number(match[1]))) return undefined;
       const k = Number(match[1]);
       if (k < 1 || k > (await childCount())) return undefined;
-      return child(k);
+      return child(k, true);
     },
   };
 }
 
-type Make = () => Promise<CachedFile | undefined>;
+/** Makes a file, its gzip bytes (if any) pushed to `out` as they come. */
+type Make = (out: Growing) => Promise<CachedFile | undefined>;
 
 /**
- * `cached(key, make)`: the file from `store` while fresh or stale (then made again in the background),
- * else made now, waiting `timeoutMs` at most (when a `sleep` is given). One `make` per key at a time;
- * a file made is stored, a failure stores nothing.
+ * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
+ * background), else made now, waiting `timeoutMs` at most (when a `sleep` is given) for the whole file,
+ * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
+ * failure stores nothing.
  */
-function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make) => Promise<CachedFile | undefined> {
+function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const ttl = options.ttlMs ?? 600_000;
   const stale = options.staleMs ?? 3_600_000;
   const { timeoutMs, sleep } = options;
   const now = options.now ?? Date.now;
-  const running = new Map<string, Promise<CachedFile | undefined>>();
+  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing }>();
 
-  const generate = (key: string, make: Make): Promise<CachedFile | undefined> => {
+  const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
     let run = running.get(key);
     if (run === undefined) {
-      run = (async () => {
+      const out = new Growing();
+      const file = (async () => {
         try {
-          const file = await make();
-          if (file !== undefined) await store.set(key, keepLastModified(file, await store.get(key)));
-          return file;
+          const made = await make(out);
+          if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+          out.end();
+          return made;
+        } catch (error) {
+          out.fail(error);
+          throw error;
         } finally {
           running.delete(key);
         }
       })();
-      running.set(key, run);
+      // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
+      file.catch(() => {});
+      running.set(key, (run = { file, out }));
     }
     return run;
   };
 
-  return async (key, make) => {
+  /** The file being made, sent from its first bytes; the whole file when it was made at once. */
+  const whenStarted = async (key: string, run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
+    await run.out.started;
+    if (run.out.ended) return run.file;
+    run.file.catch((error: unknown) => options.onError?.(error, key));
+    return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
+  };
+
+  return async (key, make, streamed = false) => {
     const copy = await store.get(key);
     const age = copy === undefined ? Infinity : now() - copy.madeAt;
     if (copy !== undefined && age < ttl) return copy;
     const run = generate(key, make);
     if (copy !== undefined && age < ttl + stale) {
       // Stale while revalidating: this request does not wait.
-      run.catch((error: unknown) => options.onError?.(error, key));
+      run.file.catch((error: unknown) => options.onError?.(error, key));
       return copy;
     }
+    const ready = streamed ? whenStarted(key, run) : run.file;
     try {
-      return await (timeoutMs === undefined || sleep === undefined ? run : withTimeout(run, timeoutMs, sleep));
+      return await (timeoutMs === undefined || sleep === undefined ? ready : withTimeout(ready, timeoutMs, sleep));
     } catch (error) {
       options.onError?.(error, key);
       if (copy !== undefined) return copy;
@@ -222,32 +252,132 @@ async function* entriesOf(options: LiveSourceOptions, offset: number, limit: num
   }
 }
 
-/** One urlset of the entries; undefined when none was written (no such child: 404). */
+/**
+ * One urlset of the entries, gzipped as it is written, its gzip bytes pushed to `out`; undefined when
+ * no entry was written (no such child: 404), nothing pushed then.
+ */
 async function writeChild(
   entries: AsyncIterable<UrlEntry>,
   options: { limits: Limits; baseUrl: string; scope: ReturnType<typeof scopeOf> },
   onInvalid: LiveSourceOptions['onInvalid'],
-): Promise<{ xml: Uint8Array; info: SitemapFileInfo } | undefined> {
-  const chunks: Uint8Array[] = [];
+  out: Growing,
+): Promise<SitemapFileInfo | undefined> {
+  const gzip = new CompressionStream('gzip');
+  const input = gzip.writable.getWriter();
+  const reader = gzip.readable.getReader();
+  const output = (async () => {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) out.push(read.value);
+  })();
   let info: SitemapFileInfo | undefined;
-  const writer = new SitemapSetWriter({ open() {}, write: (bytes) => chunks.push(bytes.slice()), close: (done) => (info = done) }, { ...options, maxFiles: 1 });
-  for await (const entry of entries) {
-    try {
-      writer.add(entry);
-    } catch (error) {
-      if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
-      onInvalid(error, entry);
+  // The chunks handed to the compressor: the XML goes on while the one before is compressed, and
+  // waits for it (awaited below; a failed one also fails the close).
+  let previous: Promise<void> = Promise.resolve();
+  let written: Promise<void> = Promise.resolve();
+  const write = (bytes: Uint8Array): void => {
+    previous = written;
+    written = input.write(bytes.slice());
+    written.catch(() => {});
+  };
+  const writer = new SitemapSetWriter({ open() {}, write, close: (done) => (info = done) }, { ...options, maxFiles: 1 });
+  try {
+    for await (const entry of entries) {
+      try {
+        writer.add(entry);
+      } catch (error) {
+        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
+        onInvalid(error, entry);
+      }
+      // Compression runs as the XML comes: waiting for it lets the first bytes out early and bounds what is held.
+      await previous;
     }
+    writer.end();
+    await written;
+    if (info === undefined || info.urls === 0) {
+      await input.abort();
+      return undefined;
+    }
+    // What is left comes at once: a request waiting for the first bytes may as well have the whole file.
+    out.finishing = true;
+    await input.close();
+    await output;
+    // Every byte is out: the responses sending them end whole even if storing the file fails.
+    out.end();
+    return info;
+  } catch (error) {
+    input.abort(error).catch(() => {});
+    output.catch(() => {});
+    throw error;
   }
-  writer.end();
-  if (info === undefined || info.urls === 0) return undefined;
-  const xml = new Uint8Array(info.bytes);
+}
+
+/**
+ * Bytes being made, read from their start by any number of streams while more come. `started`
+ * resolves at the first bytes pushed before `finishing`, or at the end, and rejects when the making
+ * fails before either.
+ */
+export class Growing {
+  readonly chunks: Uint8Array[] = [];
+  readonly started: Promise<void>;
+  finishing = false;
+  private state: 'open' | 'ended' | 'failed' = 'open';
+  private error: unknown;
+  private waiting: (() => void)[] = [];
+  private settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+
+  constructor() {
+    this.started = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    this.started.catch(() => {});
+  }
+
+  get ended(): boolean {
+    return this.state === 'ended';
+  }
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    if (!this.finishing) this.settle?.resolve();
+    this.wake();
+  }
+
+  end(): void {
+    if (this.state === 'open') this.state = 'ended';
+    this.settle?.resolve();
+    this.wake();
+  }
+
+  fail(error: unknown): void {
+    if (this.state !== 'open') return;
+    this.state = 'failed';
+    this.error = error;
+    this.settle?.reject(error);
+    this.wake();
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    let next = 0;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        while (next === this.chunks.length && this.state === 'open') await new Promise<void>((resolve) => this.waiting.push(resolve));
+        if (next < this.chunks.length) controller.enqueue(this.chunks[next++] as Uint8Array);
+        else if (this.state === 'failed') controller.error(this.error);
+        else controller.close();
+      },
+    });
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let at = 0;
   for (const chunk of chunks) {
-    xml.set(chunk, at);
+    all.set(chunk, at);
     at += chunk.byteLength;
   }
-  return { xml, info };
+  return all;
 }
 
 /** Last-Modified is when the bytes changed: a file made again alike keeps the earlier time. */

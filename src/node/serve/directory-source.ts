@@ -1,6 +1,9 @@
 // The set in a directory, as `generate` or `build` wrote it, as a source for the serve handler
 // (core/serve/handler.ts). Only the entry file and the files it names are served, held in memory
-// with their tags: a request never reaches the file system, so no path it carries can.
+// with their tags: a request never reaches the file system by a path, so no path it carries can.
+// The files beyond `maxBytes` are read per request instead, through a handle opened when the set was
+// loaded and kept while the set is served: the same bytes as tagged then, even after a new set
+// removed them from the directory (the grace period).
 //
 // The set is followed when it is replaced. staged-output.ts commits a set by renaming the entry file
 // last, after everything it names is in place: a change of the entry file (seen by fs.watch, or by a
@@ -9,14 +12,14 @@
 // the old set stay served for a grace period: crawlers fetch children long after the index.
 
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { strongEtag, type Representation, type SitemapFile, type SitemapSource, type StreamedRepresentation } from '../../core/serve/handler.js';
 import type { SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
@@ -31,7 +34,7 @@ export interface DirectorySourceOptions {
   baseUrl?: string;
   /** How long the children of a replaced set stay served, in milliseconds (default one hour). */
   graceMs?: number;
-  /** Bytes of files held at most, the old sets' children included (default 512 MiB). */
+  /** Bytes of files held in memory at most, the old sets' children included (default 512 MiB); the others are read from disk when asked for. */
   maxBytes?: number;
   /** How often the entry file is checked when no change was notified, in milliseconds (default 1000). */
   pollMs?: number;
@@ -56,8 +59,14 @@ export interface DirectorySource extends SitemapSource {
 interface Loaded {
   file: SitemapFile;
   version: string;
+  /** Bytes held in memory (0 for a file read from disk). */
   bytes: number;
+  /** The open file a file read from disk is read through. */
+  handle?: FileHandle;
 }
+
+/** How long a handle outlives its file's retirement: for the responses still reading it. */
+const HANDLE_LINGER_MS = 60_000;
 
 interface LoadedSet {
   entryVersion: string;
@@ -93,8 +102,15 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
           const now = Date.now();
-          for (const [name, loaded] of current.files) if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until: now + graceMs });
-          for (const name of next.files.keys()) retired.delete(name);
+          for (const [name, loaded] of current.files) {
+            if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until: now + graceMs });
+            else if (next.files.get(name) !== loaded) release(loaded);
+          }
+          for (const name of next.files.keys()) {
+            const old = retired.get(name);
+            if (old !== undefined && next.files.get(name) !== old.loaded) release(old.loaded);
+            retired.delete(name);
+          }
           current = next;
           pruneRetired(retired, now, maxBytes - totalBytes(current));
           options.onChange?.({ loaded: [...current.files.keys()] });
@@ -135,7 +151,10 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       return lookup(name);
     },
     reload,
-    close: stopFollowing,
+    close() {
+      stopFollowing();
+      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.handle?.close().catch(() => {});
+    },
   };
 
   function lookup(name: string): SitemapFile | undefined {
@@ -145,6 +164,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     if (old === undefined) return undefined;
     if (old.until > Date.now()) return old.loaded.file;
     retired.delete(name);
+    release(old.loaded);
     return undefined;
   }
 }
@@ -182,19 +202,26 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     if (previous !== undefined && entry.version === previous.entryVersion) return previous;
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
+    // Handles opened for this attempt: closed when it does not become the set.
+    const dropNew = (): void => {
+      for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
+    };
     try {
       for (const name of await childNames(entry.file, entryName, childBase)) {
         if (files.has(name)) continue;
-        const child = await loadFile(dir, name, previous?.files.get(name));
+        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total);
         total += child.bytes;
-        if (total > maxBytes) throw new SitemapError('ERR_SITEMAP_SERVE', `the set in ${dir} takes more than ${maxBytes} bytes, the most held in memory`);
         files.set(name, child);
       }
     } catch (error) {
+      dropNew();
       if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
       throw error;
     }
-    if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
+    if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) {
+      dropNew();
+      continue;
+    }
     return { entryVersion: entry.version, files };
   }
 }
@@ -207,7 +234,8 @@ async function entryChanged(dir: string, entryName: string, version: string): Pr
 /** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
 async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
   if (!entryName.endsWith('.xml')) return [];
-  const text = new TextDecoder().decode(entry.identity?.body);
+  // The entry file is always held in memory.
+  const text = new TextDecoder().decode((entry.identity as Representation | undefined)?.body);
   const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
   if (reading.format === 'urlset') return [];
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
@@ -222,25 +250,37 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   return names;
 }
 
-/** Reads one file of the set (never through a symlink), or takes it from `previous` when its version is the same. */
-async function loadFile(dir: string, name: string, previous: Loaded | undefined): Promise<Loaded> {
-  let handle;
+/**
+ * Reads one file of the set (never through a symlink), or takes it from `previous` when its version is
+ * the same. A file that does not fit in `room` bytes is kept on disk: its handle stays open, its bytes
+ * are read when it is sent.
+ */
+async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
+  let handle: FileHandle;
   try {
     handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
   }
+  let kept = false;
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not a regular file`);
     const version = versionOf(info);
     if (previous !== undefined && previous.version === version) return previous;
-    const bytes = new Uint8Array(await handle.readFile());
+    const read = await handle.readFile();
+    // A view of the bytes read, not a copy: the whole set passes through here at start.
+    const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const etag = await strongEtag(bytes);
     // Last-Modified: when the bytes last changed. A rename that kept them (the entry file rewritten
     // alike) keeps the earlier time; otherwise the later of mtime and ctime, never earlier than the change.
     const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
+    if (bytes.byteLength > room) {
+      kept = true;
+      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, bytes.byteLength) };
+      return { version, bytes: 0, handle, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
+    }
     const representation = { body: bytes, etag };
     if (name.endsWith('.gz')) return { version, bytes: bytes.byteLength, file: { lastModified, gzip: representation } };
     // The entry file is plain XML: gzipped once here, for clients that accept it.
@@ -251,8 +291,38 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined)
     if (error instanceof SitemapError) throw error;
     throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
   } finally {
-    await handle.close();
+    if (!kept) await handle.close();
   }
+}
+
+/** `length` bytes of an open file from its start, read as they are sent (positioned reads: streams share the handle). */
+function streamFrom(handle: FileHandle, length: number): ReadableStream<Uint8Array> {
+  let position = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (position >= length) {
+        controller.close();
+        return;
+      }
+      const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
+      if (bytesRead === 0) {
+        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was cut short while served'));
+        return;
+      }
+      position += bytesRead;
+      controller.enqueue(buffer.subarray(0, bytesRead));
+    },
+  });
+}
+
+/** A file no longer served: its handle, if any, closed once the responses under way have had time to read it. */
+function release(loaded: Loaded, afterMs = HANDLE_LINGER_MS): void {
+  const handle = loaded.handle;
+  if (handle === undefined) return;
+  const close = (): void => void handle.close().catch(() => {});
+  if (afterMs === 0) close();
+  else setTimeout(close, afterMs).unref();
 }
 
 /** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */
@@ -265,7 +335,7 @@ async function viewOf(set: LoadedSet, entryName: string, listed: number): Promis
   for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
   for (const name of names) {
     const file = (set.files.get(name) as Loaded).file;
-    const bytes = file.identity?.body ?? (await gunzipAsync(file.gzip?.body ?? new Uint8Array()));
+    const bytes = file.identity !== undefined ? await bytesOf(file.identity) : await gunzipAsync(file.gzip === undefined ? new Uint8Array() : await bytesOf(file.gzip));
     const text = new TextDecoder().decode(bytes);
     const entries: { loc: string; lastmod?: string }[] = name.endsWith('.txt')
       ? text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }))
@@ -279,6 +349,14 @@ async function viewOf(set: LoadedSet, entryName: string, listed: number): Promis
     files.push({ name, urls: entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
   }
   return { lastModified, files, urls, totalUrls };
+}
+
+async function bytesOf(representation: Representation | StreamedRepresentation): Promise<Uint8Array> {
+  if (!('stream' in representation)) return representation.body;
+  const chunks: Uint8Array[] = [];
+  const reader = representation.stream().getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  return Buffer.concat(chunks);
 }
 
 /** What changes when a file is replaced or rewritten. */
@@ -296,11 +374,16 @@ function totalBytes(set: LoadedSet): number {
 function pruneRetired(retired: Map<string, { loaded: Loaded; until: number }>, now: number, room: number): void {
   let held = 0;
   for (const [name, old] of retired) {
-    if (old.until <= now) retired.delete(name);
-    else held += old.loaded.bytes;
+    if (old.until > now) held += old.loaded.bytes;
+    else {
+      retired.delete(name);
+      release(old.loaded);
+    }
   }
+  // Files read from disk hold no bytes: they are never dropped for room.
   for (const [name, old] of retired) {
     if (held <= room) break;
+    if (old.loaded.bytes === 0) continue;
     retired.delete(name);
     held -= old.loaded.bytes;
   }

@@ -79,8 +79,30 @@ function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((er
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
   if (track && body instanceof Uint8Array && response.req.method !== 'HEAD') bodyBytes.set(response, body.byteLength);
-  if (body === undefined || body instanceof Uint8Array) response.end(body);
+  if (body === undefined || (body instanceof Uint8Array && body.byteLength <= PIECE_BYTES)) response.end(body);
+  else if (body instanceof Uint8Array) writePieces(body, response);
   else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
+}
+
+/**
+ * A large body is written a piece at a time, as the socket drains: handing a child of 1.6 MB to the
+ * socket whole, for 64 clients at once, served 25–35% fewer children a second (bench:serve).
+ */
+const PIECE_BYTES = 64 * 1024;
+
+function writePieces(body: Uint8Array, response: ServerResponse): void {
+  let at = 0;
+  const more = (): void => {
+    while (at < body.byteLength) {
+      const piece = body.subarray(at, (at += PIECE_BYTES));
+      if (at >= body.byteLength) response.end(piece);
+      else if (!response.write(piece)) {
+        response.once('drain', more);
+        return;
+      }
+    }
+  };
+  more();
 }
 
 async function general(handler: (request: Request) => Promise<Response>, origin: string, request: IncomingMessage, response: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {

@@ -130,6 +130,10 @@ test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 
       assert.equal(response.headers.get('etag'), etag);
       assert.equal(response.headers.get('vary'), 'accept-encoding');
       assert.equal(response.headers.get('content-length'), null);
+      // Only what updates a stored copy (RFC 9110 §15.4.5): with an ETag, no Last-Modified nor other metadata.
+      assert.equal(response.headers.get('cache-control'), 'public, max-age=300');
+      assert.equal(response.headers.get('last-modified'), null);
+      assert.equal(response.headers.get('x-robots-tag'), null);
     }
   }
   // A gzip answer has its own tag: the identity tag does not validate it.

@@ -189,3 +189,65 @@ test('the memory store is bounded in bytes: the least recently used file goes fi
   await get('/sitemap-00001.xml.gz');
   assert.equal(calls.length, before + 1, 'the oldest was dropped');
 });
+
+/** A child of `n` URLs whose range stops after `before` entries until `gate` resolves (then throws when `failAfterGate`). */
+function gatedChild(n: number, before: number, gate: Promise<void>, failAfterGate = () => false) {
+  return async function* range({ offset }: { offset: number; limit: number }): AsyncGenerator<UrlEntry> {
+    for (let i = offset; i < offset + n; i++) {
+      if (i === offset + before) {
+        await gate;
+        if (failAfterGate()) throw new Error('connection lost');
+      }
+      yield { loc: `${BASE}products/${i.toString(36)}/item-${(i * 7919) % 100_003}` };
+    }
+  };
+}
+
+/** Resolves with `promise`, or rejects after `ms` (so that a response that never starts fails the test instead of hanging it). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what}: nothing after ${ms} ms`)))]);
+}
+
+test('a cold child is sent as it is made: its first bytes before the source has given its last entry', async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE, count: () => 50_000, range: gatedChild(50_000, 20_000, gate) }) });
+  const response = await within(handler(new Request('http://x/sitemap-00001.xml.gz')), 3000, 'the response');
+  assert.equal(response.status, 200);
+  // Its bytes are not all known yet: no tag, no length; the next request, from the cache, has both.
+  assert.equal(response.headers.get('etag'), null);
+  assert.equal(response.headers.get('content-length'), null);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  const first = await within(reader.read(), 3000, 'the first bytes');
+  assert.ok(!first.done && first.value.byteLength > 0);
+  chunks.push(first.value);
+  open();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  const streamed = Buffer.concat(chunks);
+  const xml = gunzipSync(streamed).toString('utf8');
+  assert.equal(locs(xml).length, 50_000);
+  assert.match(xml, /<\/urlset>\n$/);
+  const cached = await handler(new Request('http://x/sitemap-00001.xml.gz'));
+  assert.match(cached.headers.get('etag') ?? '', /^"[0-9a-f]{32}"$/);
+  assert.deepEqual(Buffer.from(await cached.arrayBuffer()), streamed);
+});
+
+test('a source failing after the first bytes were sent: the body ends in an error, nothing is cached', async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let fail = true;
+  const errors: unknown[] = [];
+  const handler = createSitemapHandler({
+    source: liveSource({ baseUrl: BASE, count: () => 30_000, range: gatedChild(30_000, 20_000, gate, () => fail), onError: (error) => errors.push(error) }),
+  });
+  const response = await within(handler(new Request('http://x/sitemap-00001.xml', { headers: { 'accept-encoding': 'identity' } })), 3000, 'the response');
+  assert.equal(response.status, 200);
+  open();
+  await assert.rejects(response.arrayBuffer());
+  assert.equal(errors.length, 1);
+  fail = false;
+  const again = await handler(new Request('http://x/sitemap-00001.xml.gz'));
+  assert.equal(again.status, 200);
+  assert.equal(locs(gunzipSync(Buffer.from(await again.arrayBuffer())).toString('utf8')).length, 30_000);
+});

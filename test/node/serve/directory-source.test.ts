@@ -1,7 +1,7 @@
 // The directory source behind a real node:http server: what is served, how a replaced set is followed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
@@ -94,6 +94,43 @@ test('a replaced set is followed; the old children stay fetchable for the grace 
   await new Promise((resolve) => setTimeout(resolve, 1600));
   for (const loc of oldChildren) assert.equal((await fetch(`${server.origin}/${loc.slice(BASE.length)}`)).status, 404, loc);
   for (const loc of newChildren) assert.equal((await fetch(`${server.origin}/${loc.slice(BASE.length)}`)).status, 200, loc);
+});
+
+test('a set larger than maxBytes is served: children beyond it are read from disk, still after a new set removed them', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  // Room for nothing but the entry file (always held): every child is read from disk when asked for.
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1 });
+  const server = await listen(toNodeListener(createSitemapHandler({ source, baseUrl: BASE })));
+  t.after(async () => {
+    source.close();
+    await server.close();
+  });
+  const names = locs(await (await fetch(`${server.origin}/sitemap.xml`)).text()).map((loc) => loc.slice(BASE.length));
+  assert.equal(names.length, 3);
+  const onDisk = new Map(names.map((name) => [name, readFileSync(join(dir, name))]));
+  const tags = new Map<string, string>();
+  for (const [name, bytes] of onDisk) {
+    const response = await fetch(`${server.origin}/${name}`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-length'), String(bytes.byteLength));
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), bytes);
+    tags.set(name, response.headers.get('etag') as string);
+    assert.equal((await fetch(`${server.origin}/${name}`, { headers: { 'if-none-match': tags.get(name) as string } })).status, 304);
+    const xml = await fetch(`${server.origin}/${name.replace(/\.gz$/, '')}`, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(xml.headers.get('content-encoding'), null);
+    assert.equal(locs(await xml.text()).length, 10);
+  }
+  assert.match(await (await fetch(`${server.origin}/sitemap.html`)).text(), /30 URLs/);
+  // A new set removes the old children from the directory: the handles opened for them still read them.
+  await writeSet(dir, 'b');
+  await source.reload();
+  for (const [name, bytes] of onDisk) {
+    assert.equal(existsSync(join(dir, name)), false, name);
+    const response = await fetch(`${server.origin}/${name}`);
+    assert.equal(response.headers.get('etag'), tags.get(name));
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), bytes);
+  }
 });
 
 test('a commit is followed without being told (fs.watch or the poll)', async (t) => {

@@ -42,3 +42,16 @@ test('a live source behind node:http: the index, children negotiated, a failing 
   assert.ok(Number(unavailable.headers.get('retry-after')) > 0);
   assert.doesNotMatch(await unavailable.text(), /database/);
 });
+
+test('a large body is written in pieces as the socket drains, byte for byte, to clients at once', async (t) => {
+  const body = new Uint8Array(300_000 + 17);
+  for (let i = 0; i < body.length; i++) body[i] = (i * 2654435761) >>> 24;
+  const source = { file: (name: string) => (name === 'big.xml.gz' ? { lastModified: 0, gzip: { body, etag: '"big"' } } : undefined) };
+  const server = await listen(toNodeListener(createSitemapHandler({ source })));
+  t.after(() => server.close());
+  const answers = await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.origin}/big.xml.gz`)));
+  for (const answer of answers) {
+    assert.equal(answer.headers.get('content-length'), String(body.length));
+    assert.deepEqual(new Uint8Array(await answer.arrayBuffer()), body);
+  }
+});
