@@ -27,7 +27,8 @@
 // addSeen adds a whole run to it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
-import type { AlternateLink, Changefreq, ImageEntry, UrlEntry } from '../model.js';
+import { CHANGEFREQS, type AlternateLink, type ImageEntry, type SitemapRef, type UrlEntry } from '../model.js';
+import { MAX_URL_LENGTH, MIN_URL_LENGTH } from '../url.js';
 import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
 import type { EntryPosition } from './types.js';
 
@@ -44,8 +45,8 @@ export const R_LOC_LENGTH = 6;
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
-/** The changefreq's first letter (a character code), 0 when the url has none. */
-export const R_CHANGEFREQ_INITIAL = 10;
+/** The changefreq's index in CHANGEFREQS + 1, 0 when the url has none. */
+export const R_CHANGEFREQ = 10;
 /** -1 when the url has no priority. */
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
@@ -77,7 +78,10 @@ interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, hash: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, mode: number): number;
+  changefreqNamesAt(): number;
+  changefreqLengthsAt(): number;
+  setProtocol(changefreqs: number, minLocLength: number, maxLocLength: number): void;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -137,12 +141,26 @@ function newInstance(): LaneInstance | null {
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
+    const exports = instance.exports as unknown as LaneExports;
+    setProtocol(exports);
+    return { exports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
   } catch {
     // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
     compiled = null;
     return null;
   }
+}
+
+/** The protocol's constants the module reads by (the changefreq names, the loc bounds), written into a new instance: they are written down once, here in script. */
+function setProtocol(exports: LaneExports): void {
+  const memory = new Uint8Array(exports.memory.buffer);
+  const names = exports.changefreqNamesAt();
+  const lengths = exports.changefreqLengthsAt();
+  CHANGEFREQS.forEach((name, k) => {
+    encoder.encodeInto(name, memory.subarray(names + k * 16, names + k * 16 + 16));
+    memory[lengths + k] = name.length;
+  });
+  exports.setProtocol(CHANGEFREQS.length, MIN_URL_LENGTH, MAX_URL_LENGTH);
 }
 
 let shared: LaneInstance | null | undefined;
@@ -222,6 +240,20 @@ function loadBytes(lane: LaneInstance, bytes: Uint8Array, from: number): boolean
   return true;
 }
 
+/** What a lane reads (PlainLane.configure). */
+export interface LaneReading {
+  sitemap?: boolean;
+  readerForms?: boolean;
+  image?: string | undefined;
+  xhtml?: string | undefined;
+}
+
+// wasm/plain-lane.ts's scan modes.
+const MODE_HASH = 1;
+const MODE_SITEMAP = 2;
+const MODE_MINUTES = 4;
+const MODE_BLANKS = 8;
+
 /** The text a scan's records index, or a function that makes it (for a scan of bytes). */
 export type RunText = string | (() => string);
 
@@ -235,7 +267,9 @@ export class PlainLane {
   endLineStart = 0;
   /** The instance's fingerprint table; undefined unless made by createWithTable. */
   readonly seen: FingerprintSet | undefined;
-  /** The extension prefixes this lane reads (readExtensions), as the instance keeps them: image, NUL, xhtml. */
+  /** MODE_* bits of what this lane reads (configure). */
+  private mode = 0;
+  /** The extension prefixes this lane reads (configure), as the instance keeps them: image, NUL, xhtml. */
   private prefixKey = '';
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
@@ -292,13 +326,16 @@ export class PlainLane {
   }
 
   /**
-   * Read image:image and xhtml:link alternates with these prefixes (bound on the root to their
-   * namespaces; undefined: that namespace's elements end a run). A prefix longer than 32 characters
-   * or not ASCII is not read.
+   * What this lane reads: `<sitemap>` elements of an index (`sitemap`) or `<url>` elements, with
+   * image:image and xhtml:link alternates of these prefixes (bound on the root to their namespaces;
+   * undefined: that namespace's elements end a run; a prefix longer than 32 characters or not ASCII is
+   * not read). `readerForms`: the forms the reader takes as they are but the validator reports
+   * (blanks around a value, a lastmod to the minute), which the validator leaves to the events.
    */
-  readExtensions(prefixes: { image?: string | undefined; xhtml?: string | undefined }): void {
+  configure(reading: LaneReading): void {
     const usable = (p: string | undefined): string => (p !== undefined && p.length <= 32 && /^[\x21-\x7e]+$/.test(p) ? p : '');
-    this.prefixKey = `${usable(prefixes.image)}\u0000${usable(prefixes.xhtml)}`;
+    this.prefixKey = `${usable(reading.image)}\u0000${usable(reading.xhtml)}`;
+    this.mode = (reading.sitemap === true ? MODE_SITEMAP : 0) | (reading.readerForms === true ? MODE_MINUTES | MODE_BLANKS : 0);
   }
 
   /** The instance's prefixes made this lane's. */
@@ -335,7 +372,7 @@ export class PlainLane {
     const exports = lane.exports;
     this.setPrefixes();
     const offset = lane.from;
-    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, hash ? 1 : 0);
+    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, this.mode | (hash ? MODE_HASH : 0));
     if (count > 0) {
       this.recordCount = count;
       this.view = new Int32Array(exports.memory.buffer, exports.recordsAt(), count * LANE_FIELDS);
@@ -343,6 +380,25 @@ export class PlainLane {
       this.endLineStart = exports.endLineStart.value;
     }
     return count;
+  }
+
+  /**
+   * Where a run of the first `taken` records of the last scan ends (taken > 0): the index after the
+   * last of them, with the line state there in `lines` (XmlShortcut.bulk). Fewer than the scan read:
+   * the run stops at the start of the next record (its line state).
+   */
+  stopAfter(taken: number, lines: Int32Array): number {
+    const records = this.records;
+    if (taken < this.recordCount) {
+      const r = taken * LANE_FIELDS;
+      const start = records[r + R_START] as number;
+      lines[0] = records[r + R_LINE] as number;
+      lines[1] = start - (records[r + R_COLUMN] as number) + 1;
+      return start;
+    }
+    lines[0] = this.endLine;
+    lines[1] = this.endLineStart;
+    return records[(taken - 1) * LANE_FIELDS + R_END] as number;
   }
 
   /**
@@ -465,43 +521,34 @@ export function laneUrlEntry(text: string, records: Int32Array, r: number, extra
   return entry;
 }
 
+/** The lastmod of record `r` of a scan of `text`; undefined when it has none. */
+export function laneLastmod(text: string, records: Int32Array, r: number): string | undefined {
+  const start = records[r + R_LASTMOD_START] as number;
+  return start === -1 ? undefined : text.slice(start, start + (records[r + R_LASTMOD_LENGTH] as number));
+}
+
+/** The index entry of record `r` of a scan (with `sitemap`) of `text`. */
+export function laneSitemapRef(text: string, records: Int32Array, r: number): SitemapRef {
+  const ref: SitemapRef = { loc: laneLoc(text, records, r) };
+  const lastmod = laneLastmod(text, records, r);
+  if (lastmod !== undefined) ref.lastmod = lastmod;
+  return ref;
+}
+
 /** laneUrlEntry without the extensions. */
 function laneUrlFields(text: string, records: Int32Array, r: number): UrlEntry {
   const loc = laneLoc(text, records, r);
-  const lastmodStart = records[r + R_LASTMOD_START] as number;
-  const lastmod = lastmodStart === -1 ? undefined : text.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
-  const changefreq = changefreqOf(records[r + R_CHANGEFREQ_INITIAL] as number);
+  const lastmod = laneLastmod(text, records, r);
+  const changefreq = CHANGEFREQS[(records[r + R_CHANGEFREQ] as number) - 1];
   const priorityStart = records[r + R_PRIORITY_START] as number;
   const priority = priorityStart === -1 ? undefined : priorityOf(text, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
-  // The usual entry made whole, else field by field: the key order of entry-shortcut.ts's entries.
+  // The usual entry made whole (one object shape), else field by field.
   if (lastmod !== undefined && changefreq !== undefined && priority !== undefined) return { loc, lastmod, changefreq, priority };
   const entry: UrlEntry = { loc };
   if (lastmod !== undefined) entry.lastmod = lastmod;
   if (changefreq !== undefined) entry.changefreq = changefreq;
   if (priority !== undefined) entry.priority = priority;
   return entry;
-}
-
-/** The changefreq a record names by its first letter (the module read the whole word). */
-function changefreqOf(initial: number): Changefreq | undefined {
-  switch (initial) {
-    case 0x61:
-      return 'always';
-    case 0x68:
-      return 'hourly';
-    case 0x64:
-      return 'daily';
-    case 0x77:
-      return 'weekly';
-    case 0x6d:
-      return 'monthly';
-    case 0x79:
-      return 'yearly';
-    case 0x6e:
-      return 'never';
-    default:
-      return undefined;
-  }
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -7,10 +7,10 @@ import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } f
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
-import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
+import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/plain-lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -35,15 +35,11 @@ export interface ValidationOptions {
   /** Severity overrides by code (`off` drops the rule). */
   rules?: Readonly<Record<string, RuleSetting>>;
   /**
-   * Read entries that are valid as a whole in one step (plain-entry.ts). Default true; false reads
-   * every element through the XML events, with the same report (the tests compare both ways).
+   * Read runs of entries that are valid as a whole with the WebAssembly lane (lane-entries.ts) where
+   * it runs. Default true; false reads every element through the XML events, with the same report
+   * (the tests compare both ways).
    */
   fastPath?: boolean;
-  /**
-   * Within the fast path, read runs of plain urls with the WebAssembly lane (plain-lane.ts) where it
-   * runs. Default true; false leaves them to the RegExp (the tests compare both ways).
-   */
-  lane?: boolean;
   /**
    * Most distinct URLs remembered for the duplicate check (12 bytes or so each), default 1,000,000;
    * past it, duplicates are not checked (`duplicates/not-checked`).
@@ -115,8 +111,8 @@ function key(d: Diagnostic): string {
 }
 
 /** The prefixes the root binds to the image and XHTML namespaces, as the structure checker resolves them. */
-function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): PlainPrefixes {
-  const prefixes: PlainPrefixes = {};
+function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): LaneReading {
+  const prefixes: LaneReading = {};
   for (const { name, value } of attributes) {
     if (!name.startsWith('xmlns:')) continue;
     const prefix = name.slice(6);
@@ -150,7 +146,6 @@ export class SitemapValidation implements ReaderSink {
   get entriesRead(): number {
     return this.entries;
   }
-  private readonly fastPath: boolean;
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */
   private plainEntry: UrlEntry | SitemapRef | undefined;
@@ -164,8 +159,7 @@ export class SitemapValidation implements ReaderSink {
     const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
-    this.fastPath = options.fastPath ?? true;
-    this.lane = this.fastPath && (options.lane ?? true) ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.lane = options.fastPath ?? true ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -176,7 +170,7 @@ export class SitemapValidation implements ReaderSink {
 
   /**
    * The reader's XML handler, with the structure checker fed the same events. Entries valid as a
-   * whole are offered to plain-entry.ts's shortcut instead, once the root allows it.
+   * whole are offered to the lane instead (lane-entries.ts), once the root allows it.
    */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
@@ -189,17 +183,17 @@ export class SitemapValidation implements ReaderSink {
         this.depth++;
         if (!this.xsdActive) return;
         structure.startTag(name, attributes, line, column, offset);
-        if (this.fastPath && plain === null && !selfClosing) {
+        if (this.lane !== undefined && plain === null && !selfClosing) {
           const entryName = structure.plainEntryName();
           if (entryName !== undefined) {
-            plain = plainEntryShortcut(entryName, reader, structure, (entry, hash1, hash2) => {
+            plain = laneEntries(entryName, reader, structure, (entry, hash1, hash2) => {
               this.plainEntry = entry;
               this.plainHashed = hash1 !== undefined;
               if (hash1 !== undefined) {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) } : null);
+            }, extensionPrefixes(attributes, structure), { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) });
           }
         }
       },

@@ -85,44 +85,38 @@ export interface XmlTokenHandler {
 }
 
 /**
- * A handler's shortcut for the elements that make up the bulk of a document (for a sitemap, plain
- * `<url>` entries): at a `<` that starts an element while exactly `depth` elements are open, the
- * tokenizer runs `pattern` there and, when it matches, offers the match to `take`. `take` may read on
- * in `match.input` (the current buffer) past the match. If it returns the index just after the
- * element's end tag, the element counts as read (no events for it); if -1, the tokenizer reads it as
- * usual. It may also return an index past whitespace that follows the end tag when it would have
- * ignored that text; then the next element is offered to it at once if it starts there.
+ * A handler may read a run of elements itself (for a sitemap: the lane, read/plain-lane.ts, reads
+ * runs of `<url>` or `<sitemap>` entries in WebAssembly). Why a hook: the bulk of a sitemap is tens of
+ * thousands of elements of one shape, and their events cost far more than reading them whole. The
+ * tokenizer knows nothing of what they are: at a `<` that starts an element while exactly `depth`
+ * elements are open, it offers the handler `bulk`. If that returns an index after whole elements (and
+ * after whitespace that follows them when the tokenizer would have ignored it), they count as read, no
+ * events for them; if -1, the tokenizer reads on as usual.
  *
- * The contract that keeps both ways equivalent is the handler's: it takes only a whole, balanced
- * element that the tokenizer would read without any diagnostic (names without attributes or with
- * plain `name="value"` attributes, no `&`, no `<` in text, no comment, PI or CDATA, no CR in a value),
- * no longer than `maxLength` (the value budget), and it returns -1 having done nothing observable
- * when it would read the element differently than from the events. The tokenizer only tries a
- * shortcut whose `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so an
- * element cut by a chunk boundary goes the long way; a shortcut that keeps missing is dropped for the
- * rest of the input.
+ * The contract that keeps both ways equivalent is the handler's: it takes only whole, balanced
+ * elements that the tokenizer would read without any diagnostic, each no longer than `maxLength`
+ * (the value budget), and returns -1 having done nothing observable otherwise. The tokenizer offers
+ * the hook only where `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so
+ * an element cut by a chunk boundary waits for the next chunk (`endTag`); a hook that keeps declining
+ * is dropped for the rest of the input.
  */
 export interface XmlShortcut {
-  /** The number of open elements at which the shortcut applies. */
+  /** The number of open elements at which the hook applies. */
   readonly depth: number;
-  /** How many levels of elements a match may contain (the element itself counts as one). */
+  /** How many levels of elements an element read may contain (the element itself counts as one). */
   readonly nesting: number;
-  /** A sticky (`y`) RegExp for the start of such an element (or all of it); none: only `bulk` reads them. */
-  readonly pattern?: RegExp;
   /**
-   * The element's end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
+   * The elements' end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
    * for the next chunk (as it does with cut markup) rather than reading it the long way.
    */
   readonly endTag?: string;
-  /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). With `pattern`. */
-  take?(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
   /**
-   * Optional: read a run of such elements at once, from the `<` at `at` (tried before `pattern`),
-   * on the same contract as `take`. `lines` holds the line at `at` and the index in `buf` where that
-   * line starts (negative when it began in an earlier buffer); when elements were read, the handler
-   * leaves in it the same for the index it returns (after the last one). Returns -1 when it read none.
+   * Read a run of elements from the `<` at `at`. `lines` holds the line at `at` and the index in `buf`
+   * where that line starts (negative when it began in an earlier buffer); when elements were read, the
+   * handler leaves in it the same for the index it returns (after the last one). Returns -1 when it
+   * read none.
    */
-  bulk?(buf: string, at: number, lines: Int32Array, maxLength: number): number;
+  bulk(buf: string, at: number, lines: Int32Array, maxLength: number): number;
   /**
    * Optional: `bulk` over ASCII bytes, for input the tokenizer reads from its bytes
    * (XmlTokenizer.writeBulkBytes): indexes are byte indexes, which for ASCII are character indexes.
@@ -1207,43 +1201,12 @@ export class XmlTokenizer {
 
   // ---- sections ---------------------------------------------------------------------------------
 
-  /**
-   * Offer the element at `lt` to the shortcut, and the ones that follow it directly while it takes
-   * them (a run by its bulk step first, where it has one, then one match, and so on): the index after
-   * the last one taken, or -1 when it took none.
-   */
+  /** Offer the element at `lt` to the handler's run reader: the index after the run it read, or -1. */
   private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    let at = lt;
-    let taken = -1;
-    for (;;) {
-      if (sc.bulk !== undefined) {
-        const run = this.tryBulk(sc, buf, at);
-        if (run !== -1) {
-          this.scHits++;
-          taken = at = run;
-          // Bounds first: reading past the end would deoptimize this hot function.
-          if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-        }
-      }
-      const end = this.takeMatch(sc, buf, at);
-      if (end === -1) break;
-      this.scHits++;
-      taken = at = end;
-      if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-    }
+    const taken = this.tryBulk(sc, buf, lt);
+    if (taken !== -1) this.scHits++;
     return this.shortcutTaken(sc, taken);
-  }
-
-  /** The element at `at` matched by the shortcut's pattern and taken: the index after it, or -1. */
-  private takeMatch(sc: XmlShortcut, buf: string, at: number): number {
-    const pattern = sc.pattern;
-    if (pattern === undefined) return -1;
-    pattern.lastIndex = at;
-    const match = pattern.exec(buf);
-    if (match === null) return -1;
-    this.mark(at);
-    return (sc.take as NonNullable<XmlShortcut['take']>)(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
   }
 
   /** What a shortcut attempt ends with: the index after what it took (or -1), with its misses counted. */
@@ -1280,7 +1243,7 @@ export class XmlTokenizer {
     const lines = this.bulkLines;
     lines[0] = this.tokLine;
     lines[1] = this.lineStart - this.bufBase;
-    const end = (sc.bulk as NonNullable<XmlShortcut['bulk']>)(buf, at, lines, this.maxValue);
+    const end = sc.bulk(buf, at, lines, this.maxValue);
     if (end === -1) return -1;
     // The handler counted the line breaks up to `end`; the next ones are looked for from there.
     this.line = lines[0] as number;

@@ -814,7 +814,7 @@ describe('XmlTokenizer: arbitrary input (fast-check)', () => {
 
 describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
   const ITEM = '<i>x</i>';
-  /** A handler whose shortcut takes `<i>x</i>` elements at depth 1, from text one by one and from bytes in runs. */
+  /** A handler that reads runs of `<i>x</i>` elements at depth 1 itself, from text and from bytes. */
   function bulkHandler(events: Event[], runs: Array<[number, number, number, number]>): XmlTokenHandler {
     const base = recorder(events);
     return {
@@ -822,9 +822,12 @@ describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
       shortcut: {
         depth: 1,
         nesting: 1,
-        pattern: /<i>x<\/i>/y,
         endTag: '</i>',
-        take: (match) => match.index + ITEM.length,
+        bulk: (buf, at) => {
+          let end = at;
+          while (buf.startsWith(ITEM, end)) end += ITEM.length;
+          return end === at ? -1 : end;
+        },
         bulkBytes: (bytes, at, lines) => {
           let end = at;
           const text = new TextDecoder().decode(bytes);
