@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
+import { daysInMonth } from '../../../src/core/datetime.js';
+import { CHANGEFREQS } from '../../../src/core/model.js';
 import { FingerprintTable } from '../../../src/core/fingerprint-table.js';
 import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
@@ -47,6 +49,29 @@ describe('plain lane module', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('knows the calendar of core/datetime.ts (daysInMonth): the days 28 to 31 of every month of common, leap and century years', () => {
+    const lane = PlainLane.create();
+    assert.ok(lane !== undefined);
+    for (const year of [1900, 2000, 2023, 2024, 2100]) {
+      for (let month = 1; month <= 12; month++) {
+        for (let day = 28; day <= 31; day++) {
+          const date = `${year}-${String(month).padStart(2, '0')}-${day}`;
+          const count = lane.scan(`<url><loc>https://example.com/a</loc><lastmod>${date}</lastmod></url>`, 0, 1, 0, 1 << 20, 1);
+          assert.equal(count, day <= daysInMonth(year, month) ? 1 : 0, date);
+        }
+      }
+    }
+  });
+
+  it('reads the changefreq names of model.ts (written into it by script), and no other word', () => {
+    const lane = PlainLane.create();
+    assert.ok(lane !== undefined);
+    for (const word of [...CHANGEFREQS, 'sometimes', 'Daily', 'dail']) {
+      const count = lane.scan(`<url><loc>https://example.com/a</loc><changefreq>${word}</changefreq></url>`, 0, 1, 0, 1 << 20, 1);
+      assert.equal(count, (CHANGEFREQS as readonly string[]).includes(word) ? 1 : 0, word);
+    }
   });
 
   it('reads a run of urls into records: positions, lines, loc and lastmod', () => {
