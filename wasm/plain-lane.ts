@@ -399,9 +399,16 @@ export function changefreqLengthsAt(): usize {
   return CHANGEFREQ_LENGTHS;
 }
 
+/** Each changefreq name as a little-endian word (the names are at most 8 characters), made by setProtocol. */
+const CHANGEFREQ_WORDS: usize = memory.data(8 * 8);
+
 /** The protocol's constants script wrote in (changefreqNamesAt) and the loc bounds. */
 export function setProtocol(changefreqs: i32, minLocLength: i32, maxLocLength: i32): void {
   changefreqCount = changefreqs;
+  for (let k = 0; k < changefreqs; k++) {
+    const n = <usize>load<u8>(CHANGEFREQ_LENGTHS + <usize>k);
+    store<u64>(CHANGEFREQ_WORDS + <usize>k * 8, load<u64>(CHANGEFREQ_NAMES + <usize>k * 16) & mask(n));
+  }
   minLoc = minLocLength;
   maxLoc = maxLocLength;
 }
@@ -413,7 +420,7 @@ let changefreqIndex: i32 = 0;
 function readChangefreq(q: usize, end: usize): usize {
   for (let k = 0; k < changefreqCount; k++) {
     const n = <usize>load<u8>(CHANGEFREQ_LENGTHS + <usize>k);
-    if (q + n <= end && memory.compare(q, CHANGEFREQ_NAMES + <usize>k * 16, n) == 0) {
+    if (has8(q, end, n, load<u64>(CHANGEFREQ_WORDS + <usize>k * 8))) {
       changefreqIndex = k + 1;
       return q + n;
     }
