@@ -51,12 +51,12 @@ import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnost
 import { SitemapError } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
-import { LANE_FIELDS, PlainLane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './plain-lane.js';
+import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 import { IMAGE, NEWS, VIDEO, isChangefreq, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
@@ -463,8 +463,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private synthAt = -1;
   private synthCode = '';
 
-  /** Set while inside a urlset or sitemapindex: runs of entries are read by the lane (plain-lane.ts). */
-  shortcut: XmlShortcut | null = null;
+  /** Set while inside a urlset or sitemapindex: runs of entries are read by the lane (lane.ts). */
+  lane: XmlLane | null = null;
   /** takeRun's copy of the lane's records. */
   private laneRecords = new Int32Array(0);
   /** The fingerprint of a lane url's loc, handed to the sink (ReaderSink.wantsLocHashes). */
@@ -499,7 +499,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const id = this.lookupName(name);
     const ctx = this.enter(parent, id, name, attributes, line, column, offset);
     this.ctx = ctx;
-    if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installShortcut(ctx, attributes);
+    if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installLane(ctx, attributes);
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
   }
 
@@ -512,7 +512,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const slot = this.stack.pop() as number;
     const parent = slot & 0xff;
     if (ctx !== C_SKIP) this.leave(ctx, synth);
-    if (parent === C_TOP) this.shortcut = null;
+    if (parent === C_TOP) this.lane = null;
     if ((slot & NS_DECLARED) !== 0) {
       this.scope.pop();
       this.clearNames();
@@ -594,10 +594,10 @@ export class XmlSitemapReader implements XmlTokenHandler {
   // ---- the lane ----------------------------------------------------------------------------------
 
   /** Offer the tokenizer the lane for the root's entries, when the root's names are the plain ones and WebAssembly runs. */
-  private installShortcut(ctx: number, attributes: readonly XmlAttribute[]): void {
+  private installLane(ctx: number, attributes: readonly XmlAttribute[]): void {
     const plain = (names: string[], ids: number[]): boolean => names.every((n, i) => this.lookupName(n) === ids[i]);
     if (!plain(['url', 'sitemap', 'loc', 'lastmod', 'changefreq', 'priority'], [E_URL, E_SITEMAP, E_LOC, E_LASTMOD, E_CHANGEFREQ, E_PRIORITY])) return;
-    const lane = PlainLane.create();
+    const lane = Lane.create();
     if (lane === undefined) return;
     const reading: LaneReading = { sitemap: ctx !== C_URLSET, readerForms: true };
     for (let i = 0; i < attributes.length; i++) {
@@ -609,17 +609,17 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     lane.configure(reading);
     // A url holds up to image:image > image:loc (three levels).
-    this.shortcut = reading.sitemap === true
-      ? { depth: 1, nesting: 2, endTag: '</sitemap>', bulk: (buf, at, lines, maxLength) => this.takeRun(lane, true, buf, at, lines, maxLength) }
-      : { depth: 1, nesting: 3, endTag: '</url>', bulk: (buf, at, lines, maxLength) => this.takeRun(lane, false, buf, at, lines, maxLength) };
+    this.lane = reading.sitemap === true
+      ? { depth: 1, nesting: 2, endTag: '</sitemap>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, true, buf, at, lines, maxLength) }
+      : { depth: 1, nesting: 3, endTag: '</url>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, false, buf, at, lines, maxLength) };
   }
 
   /**
    * A run of `<url>` (or `<sitemap>`) elements read by the lane from `at`, delivered as the events
-   * deliver each: the index after the last, with the line state there in `lines` (XmlShortcut.bulk),
+   * deliver each: the index after the last, with the line state there in `lines` (XmlLane.readRun),
    * or -1 when it read none.
    */
-  private takeRun(lane: PlainLane, sitemap: boolean, buf: string, at: number, lines: Int32Array, maxLength: number): number {
+  private takeRun(lane: Lane, sitemap: boolean, buf: string, at: number, lines: Int32Array, maxLength: number): number {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = !sitemap && this.sink.wantsLocHashes === true;
@@ -635,7 +635,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const end = lane.stopAfter(count, lines);
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
-      this.beforeShortcutEntry();
+      this.beforeLaneEntry();
       const position = { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
       if (sitemap) this.sink.sitemap(laneSitemapRef(buf, records, r), position);
       else if (hashed) {
@@ -648,13 +648,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
   }
 
   /** How many such entries may be delivered now (acceptsPlainEntry for a run of them): 0 when none. */
-  plainEntryBudget(): number {
-    return this.shortcut === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
+  laneBudget(): number {
+    return this.lane === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
   }
 
   /** Deliver such a `<url>` as the events would have, once acceptsPlainEntry() said yes. */
-  deliverPlainUrl(entry: UrlEntry, line: number, column: number): void {
-    this.beforeShortcutEntry();
+  deliverLaneUrl(entry: UrlEntry, line: number, column: number): void {
+    this.beforeLaneEntry();
     this.sink.url(entry, { line, column });
   }
 
@@ -662,23 +662,23 @@ export class XmlSitemapReader implements XmlTokenHandler {
    * Deliver a run of `count` such `<url>` elements at once, when the sink counts runs (ReaderSink.urlRun):
    * how many the sink took, or -1 when it does not count runs (then deliver them one by one).
    */
-  deliverPlainRun(count: number): number {
+  deliverLaneRun(count: number): number {
     const sink = this.sink;
     if (sink.urlRun === undefined) return -1;
-    this.beforeShortcutEntry();
+    this.beforeLaneEntry();
     this.entriesSeen += count - 1;
     this.delivered += count - 1;
     return sink.urlRun(count);
   }
 
-  /** deliverPlainUrl for a `<sitemap>` of an index. */
-  deliverPlainSitemap(ref: SitemapRef, line: number, column: number): void {
-    this.beforeShortcutEntry();
+  /** deliverLaneUrl for a `<sitemap>` of an index. */
+  deliverLaneSitemap(ref: SitemapRef, line: number, column: number): void {
+    this.beforeLaneEntry();
     this.sink.sitemap(ref, { line, column });
   }
 
   /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
-  private beforeShortcutEntry(): void {
+  private beforeLaneEntry(): void {
     if (this.runStarted) this.flushRun();
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
     this.entriesSeen++;

@@ -1,39 +1,39 @@
 // The validator's fast path (issue #4, bench:validate): the entries of a good sitemap are handed to
 // the reader and counted by the structure checker without their events, so that the bulk of it
 // costs next to no script. A urlset's `<url>` elements and an index's `<sitemap>` elements are read
-// by the lane (read/plain-lane.ts, WebAssembly: the one fast path; where it cannot run, they go
+// by the lane (read/lane.ts, WebAssembly: the one fast path; where it cannot run, they go
 // through the events), in the forms every check of the schemas and the reader passes; what the rules
-// decide of their values, they decide from the records (protocol.ts plainUrls). Anything else is
+// decide of their values, they decide from the records (protocol.ts laneUrls). Anything else is
 // declined and goes through the events, diagnostics and all. The reports are the same either way:
 // test/core/validate/lane-entries.test.ts validates every fixture and corpus file both ways, and
 // fast-check mutations of them, and compares.
 
 import type { SitemapRef, UrlEntry } from '../model.js';
-import type { XmlShortcut } from '../xml/tokenizer.js';
+import type { XmlLane } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, laneSitemapRef, PlainLane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
 
 /**
  * The lane for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
- * are the plain ones (StructureChecker.plainEntryName), for the tokenizer at depth 1. `delivering`
+ * are the plain ones (StructureChecker.laneEntryName), for the tokenizer at depth 1. `delivering`
  * is told of each entry just before the reader delivers it (its loc needs no encoding check).
  * `reading`: the extension prefixes bound on the root.
  */
-export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlShortcut {
+export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlLane {
   const lane = options.lane;
   const sitemap = name === 'sitemap';
   lane.configure({ ...reading, sitemap });
   const textOf = asciiTextOf();
   const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, options, reader, structure, delivering, textOf);
   // A url holds up to image:image > image:loc (three levels).
-  return { depth: 1, nesting: !sitemap && reading.image !== undefined ? 3 : 2, endTag: sitemap ? '</sitemap>' : '</url>', bulk: take, bulkBytes: take };
+  return { depth: 1, nesting: !sitemap && reading.image !== undefined ? 3 : 2, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
 }
 
 /** The lane's settings. */
 export interface LaneOptions {
   /** The lane to read with (the validator's, with the duplicate check's table in it). */
-  lane: PlainLane;
+  lane: Lane;
   checkRun: CheckRun;
 }
 
@@ -72,17 +72,17 @@ function asciiTextOf(): (bytes: Uint8Array) => string {
  * the text or the ASCII bytes the run is read from; `textOf` makes the text of bytes when a string is
  * needed. Returns the index after the last one, or -1 when it read none.
  */
-function takeRun(lane: PlainLane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
-  const budget = reader.plainEntryBudget();
+function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
+  const budget = reader.laneBudget();
   if (budget === 0) return -1;
   const bytes = typeof source === 'string' ? undefined : source;
   const count = bytes === undefined
     ? lane.scan(source as string, at, lines[0] as number, lines[1] as number, maxLength, budget)
     : lane.scanBytes(bytes, at, lines[0] as number, lines[1] as number, maxLength, budget);
   if (count === 0) return -1;
-  const taken = structure.takePlainEntries(sitemap ? 'sitemap' : 'url', count);
+  const taken = structure.takeLaneEntries(sitemap ? 'sitemap' : 'url', count);
   if (taken === 0) return -1;
-  const counted = sitemap ? -1 : reader.deliverPlainRun(taken);
+  const counted = sitemap ? -1 : reader.deliverLaneRun(taken);
   if (counted !== -1) {
     options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted);
   } else {
@@ -96,7 +96,7 @@ function takeRun(lane: PlainLane, sitemap: boolean, source: string | Uint8Array,
       if (sitemap) {
         const ref = laneSitemapRef(buf, records, r);
         delivering(ref, records[r + R_HASH_1], records[r + R_HASH_2]);
-        reader.deliverPlainSitemap(ref, line, column);
+        reader.deliverLaneSitemap(ref, line, column);
         continue;
       }
       const entry: UrlEntry = { loc: laneLoc(buf, records, r) };
@@ -104,7 +104,7 @@ function takeRun(lane: PlainLane, sitemap: boolean, source: string | Uint8Array,
       const lastmodStart = records[r + R_LASTMOD_START] as number;
       if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
       delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
-      reader.deliverPlainUrl(entry, line, column);
+      reader.deliverLaneUrl(entry, line, column);
     }
   }
   return lane.stopAfter(taken, lines);

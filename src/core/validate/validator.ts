@@ -6,11 +6,11 @@
 import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
-import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -148,18 +148,18 @@ export class SitemapValidation implements ReaderSink {
   }
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */
-  private plainEntry: UrlEntry | SitemapRef | undefined;
-  /** Whether locHash already holds the fingerprint of plainEntry's loc (the bulk lane's). */
-  private plainHashed = false;
-  /** The bulk lane, with the duplicate check's table in it; undefined without WebAssembly or with `lane: false`. */
-  private readonly lane: PlainLane | undefined;
+  private laneEntry: UrlEntry | SitemapRef | undefined;
+  /** Whether locHash already holds the fingerprint of laneEntry's loc (the lane's). */
+  private laneHashed = false;
+  /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
+  private readonly lane: Lane | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
     const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
-    this.lane = options.fastPath ?? true ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.lane = options.fastPath ?? true ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -175,7 +175,7 @@ export class SitemapValidation implements ReaderSink {
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
     const events: XmlTokenHandler = reader;
-    let plain: XmlShortcut | null = null;
+    let plain: XmlLane | null = null;
     return {
       startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
         reader.startTag(name, attributes, selfClosing, line, column, offset);
@@ -184,11 +184,11 @@ export class SitemapValidation implements ReaderSink {
         if (!this.xsdActive) return;
         structure.startTag(name, attributes, line, column, offset);
         if (this.lane !== undefined && plain === null && !selfClosing) {
-          const entryName = structure.plainEntryName();
+          const entryName = structure.laneEntryName();
           if (entryName !== undefined) {
             plain = laneEntries(entryName, reader, structure, (entry, hash1, hash2) => {
-              this.plainEntry = entry;
-              this.plainHashed = hash1 !== undefined;
+              this.laneEntry = entry;
+              this.laneHashed = hash1 !== undefined;
               if (hash1 !== undefined) {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
@@ -212,8 +212,8 @@ export class SitemapValidation implements ReaderSink {
       doctype: (text: string, line: number, column: number, offset: number): void => events.doctype?.(text, line, column, offset),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
       // Only while the reader offers its own: it knows when entries may be read in one step.
-      get shortcut(): XmlShortcut | null {
-        return reader.shortcut === null ? null : plain;
+      get lane(): XmlLane | null {
+        return reader.lane === null ? null : plain;
       },
     };
   }
@@ -227,32 +227,32 @@ export class SitemapValidation implements ReaderSink {
 
   url(entry: UrlEntry, at: EntryPosition): void {
     this.entries++;
-    // Hashed once for both checkers (by the bulk lane already, for the urls it read).
+    // Hashed once for both checkers (by the lane already, for the urls it read).
     const locHash = this.locHash;
-    if (entry !== this.plainEntry || !this.plainHashed) {
+    if (entry !== this.laneEntry || !this.laneHashed) {
       fingerprint(entry.loc);
       locHash[0] = FINGERPRINT[0] as number;
       locHash[1] = FINGERPRINT[1] as number;
     }
-    this.protocol.url(entry, at, locHash, entry === this.plainEntry);
+    this.protocol.url(entry, at, locHash, entry === this.laneEntry);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
   }
 
-  /** As a reader's own sink (tests): a run of urls the bulk lane read is checked by checkRun. */
+  /** As a reader's own sink (tests): a run of urls the lane read is checked by checkRun. */
   urlRun(count: number): number {
     return count;
   }
 
   /**
-   * The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc. The pages without
+   * The checks of `url` for urls of the lane (lane.ts): an encoded loc. The pages without
    * alternates go to the hreflang checker as records; one with alternates is made an entry.
    */
   private checkRun(text: RunText, count: number): void {
     this.entries += count;
-    this.protocol.plainUrls(text, count);
-    const lane = this.lane as PlainLane;
+    this.protocol.laneUrls(text, count);
+    const lane = this.lane as Lane;
     let from = 0;
     for (let k = lane.linkedCount === 0 ? count : 0; k < count; k++) {
       const records = lane.records;
@@ -272,7 +272,7 @@ export class SitemapValidation implements ReaderSink {
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
     this.entries++;
-    this.protocol.sitemap(ref, at, ref === this.plainEntry);
+    this.protocol.sitemap(ref, at, ref === this.laneEntry);
   }
 
   /**

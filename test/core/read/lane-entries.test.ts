@@ -1,4 +1,4 @@
-// The reader's lane (src/core/read/plain-lane.ts) must change nothing but speed: every
+// The reader's lane (src/core/read/lane.ts) must change nothing but speed: every
 // input read with it and without it (the tokenizer's events only) gives the same entries, positions,
 // diagnostics and format, however the input is split. These tests also check that the lane is
 // really taken where it should be, so that the comparison compares two different paths.
@@ -13,7 +13,7 @@ import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../../src/core/model.js';
 import type { EntryPosition, ReaderBudgets, SitemapFormat } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
-import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
+import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 
 
 interface Outcome {
@@ -26,7 +26,7 @@ interface Outcome {
   taken: number;
 }
 
-/** The two ways a reader reads entries: the tokenizer's events only, and the lane (plain-lane.ts) for runs of entries. */
+/** The two ways a reader reads entries: the tokenizer's events only, and the lane (lane.ts) for runs of entries. */
 type Way = 'events' | 'lane';
 
 /** Read `chunks` one way, counting what the lane takes. */
@@ -50,19 +50,19 @@ function readWith(way: Way, chunks: readonly string[], budgets: ReaderBudgets = 
     budgets,
   );
   // The same reader behind a proxy that hides the lane, or wraps it to count what it takes.
-  const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
+  const wrapped = new WeakMap<XmlLane, XmlLane>();
   const handler = new Proxy(reader, {
     get(target, key) {
-      if (key === 'shortcut') {
-        const sc = target.shortcut;
+      if (key === 'lane') {
+        const sc = target.lane;
         if (way === 'events' || sc === null) return null;
         let w = wrapped.get(sc);
         if (w === undefined) {
           w = {
             ...sc,
-            bulk: (buf, at, lines, maxLength) => {
+            readRun: (buf, at, lines, maxLength) => {
               const before = out.urls.length + out.sitemaps.length;
-              const end = sc.bulk(buf, at, lines, maxLength);
+              const end = sc.readRun(buf, at, lines, maxLength);
               out.taken += out.urls.length + out.sitemaps.length - before;
               return end;
             },

@@ -1,4 +1,4 @@
-// The validator's fast path (src/core/validate/plain-entry.ts) must change nothing but speed: every
+// The validator's fast path (src/core/validate/lane-entries.ts) must change nothing but speed: every
 // input validated with it and without it (every element through the XML events) gives the same
 // report and schema verdict, however the input is split. These tests also check that the fast path
 // is really taken where it should be, so that the comparison compares two different paths.
@@ -11,9 +11,9 @@ import { xmlFixturesAndCorpus } from '../../helpers/files.js';
 import { splitAt } from '../../helpers/split.js';
 import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
-import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
+import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
-import { LANE_WINDOW } from '../../../src/core/read/plain-lane.js';
+import { LANE_WINDOW } from '../../../src/core/read/lane.js';
 import { readAsciiChunk } from '../../../src/core/read/ascii-bulk.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
@@ -22,7 +22,7 @@ const NOW = Date.UTC(2026, 0, 1);
 interface Outcome {
   report: FileReport;
   schemaValid: boolean;
-  /** Entries the lane (plain-lane.ts) took (always 0 without it). */
+  /** Entries the lane (lane.ts) took (always 0 without it). */
   taken: number;
   /** The same (the lane is the one fast path). */
   lane: number;
@@ -56,26 +56,26 @@ function validateWith(way: Way, chunks: readonly string[], options: ValidationOp
   let lane = 0;
   let bytesLane = 0;
   // The handler's lane, wrapped to count what it takes.
-  const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
+  const wrapped = new WeakMap<XmlLane, XmlLane>();
   const counting = new Proxy(handler, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
-      if (key !== 'shortcut' || value === null || value === undefined) return value;
-      const sc = value as XmlShortcut;
+      if (key !== 'lane' || value === null || value === undefined) return value;
+      const sc = value as XmlLane;
       let w = wrapped.get(sc);
       if (w === undefined) {
         w = {
           ...sc,
-          bulk: (buf, at, lines, maxLength) => {
-            const end = sc.bulk(buf, at, lines, maxLength);
+          readRun: (buf, at, lines, maxLength) => {
+            const end = sc.readRun(buf, at, lines, maxLength);
             if (end !== -1) lane += entriesIn(buf.slice(at, end));
             return end;
           },
         };
-        const bulkBytes = sc.bulkBytes;
-        if (bulkBytes !== undefined) {
-          w.bulkBytes = (bytes, at, lines, maxLength) => {
-            const end = bulkBytes(bytes, at, lines, maxLength);
+        const readRunBytes = sc.readRunBytes;
+        if (readRunBytes !== undefined) {
+          w.readRunBytes = (bytes, at, lines, maxLength) => {
+            const end = readRunBytes(bytes, at, lines, maxLength);
             if (end !== -1) {
               const read = entriesIn(new TextDecoder().decode(bytes.subarray(at, end)));
               lane += read;
@@ -374,7 +374,7 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
   });
 
   it('finds duplicates across the lane and the long way while its table grows (100,000 urls)', () => {
-    // The lane's table (plain-lane.ts, in WebAssembly memory) starts with room for 98,304 locs and
+    // The lane's table (lane.ts, in WebAssembly memory) starts with room for 98,304 locs and
     // grows past them; urls with an image go the long way, into the same table.
     const urls: string[] = [];
     for (let i = 0; i < 100_000; i++) {

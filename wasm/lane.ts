@@ -1,5 +1,5 @@
-// AssemblyScript source of the bulk lane of the reader and the validator (src/core/read/plain-lane.ts
-// loads the compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks
+// AssemblyScript source of the lane of the reader and the validator (src/core/read/lane.ts
+// loads the compiled module from lane-wasm.ts; `npm run build:wasm` makes it, and a test checks
 // that it is in step with this file).
 //
 // It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
@@ -20,7 +20,7 @@
 // MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
 // moves, so the input and the records stay where reserve put them while it grows.
 //
-// Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
+// Build: asc wasm/lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
 const FIELDS: i32 = 18;
@@ -52,7 +52,7 @@ let input: usize = 0;
 let records: usize = 0;
 let recordCapacity: i32 = 0;
 
-/** The most input bytes and records a call takes (plain-lane.ts: LANE_WINDOW, MAX_RECORDS). */
+/** The most input bytes and records a call takes (lane.ts: LANE_WINDOW, MAX_RECORDS). */
 const MAX_INPUT: usize = 1 << 20;
 const MAX_RECORDS: i32 = 4096;
 /** Int32s kept per record: its fields, an attention pair (addSeen, pick) and a page quad (packPages). */
@@ -93,7 +93,7 @@ export function recordsAt(): usize {
 // stored at every step). Only the line state is global, written once per line break.
 
 // Character classes, one byte per code: a table read once per character in the loops below.
-const URL_CHAR: u8 = 1; // plain-entry.ts URL_CHARS: A-Za-z0-9 -._~!$'()*+,;=:@%
+const URL_CHAR: u8 = 1; // the characters a URL may hold as they are (RFC 3986 unreserved and reserved but [ ] #): A-Za-z0-9 -._~!$'()*+,;=:@%
 const PATH_CHAR: u8 = 2; // URL_CHARS and / ?
 const DIGIT: u8 = 4;
 const HEX_DIGIT: u8 = 8;
@@ -109,7 +109,7 @@ addClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'(
 addClass('/?', PATH_CHAR);
 addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
-const LANGUAGE_CHAR: u8 = 16; // validate/plain-entry.ts HREFLANG: [A-Za-z0-9_-]
+const LANGUAGE_CHAR: u8 = 16; // a language tag: [A-Za-z0-9_-]
 addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
 
 let line: i32 = 0;
@@ -174,7 +174,7 @@ function skipBlanks(q: usize, end: usize): usize {
 
 /**
  * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
- * `(?:A+@)?A+(?::[0-9]+)?` with A the URL_CHARS but `:` and `@` (plain-entry.ts), with isPlainLoc's
+ * `(?:A+@)?A+(?::[0-9]+)?` with A the URL_CHARS but `:` and `@`, with the
  * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
@@ -336,7 +336,7 @@ function readDate(q: usize, end: usize): usize {
   const month = twoDigits(q + 5);
   const day = twoDigits(q + 8);
   if (month < 1 || month > 12 || day < 1 || day > 31) return 0;
-  // isRealDate: days 29 to 31 exist in some months only.
+  // Days 29 to 31 exist in some months only (the calendar of core/datetime.ts daysInMonth).
   if (day >= 29) {
     const leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = 31;
@@ -381,7 +381,7 @@ function readDate(q: usize, end: usize): usize {
 }
 
 // The changefreq names (model.ts CHANGEFREQS) and the loc bounds (url.ts) are written in by script
-// (plain-lane.ts setProtocol), so that they are written down once.
+// (lane.ts setProtocol), so that they are written down once.
 
 /** CHANGEFREQ_COUNT names at CHANGEFREQ_NAMES, 16 bytes each, their lengths at CHANGEFREQ_LENGTHS. */
 const CHANGEFREQ_NAMES: usize = memory.data(8 * 16);
@@ -577,7 +577,7 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
 
 // ---- extensions: image:image and xhtml:link alternates, in the writer's form -------------------------
 //
-// What validate/plain-entry.ts's extension pattern takes, after the priority, in any order:
+// What the lane takes, after the priority, in any order:
 //   <I:image>WS<I:loc>LOC</I:loc>WS</I:image>   and   <X:link rel="alternate" hreflang="H" href="LOC"WS/>
 // with I and X the prefixes bound on the root (setPrefixes; none: not read). Each is an extra:
 // (kind, value start, value length, flags, hreflang start, hreflang length), at extrasAt().

@@ -1,20 +1,24 @@
-// The bulk lane (issues #3, #4 and 24), the one fast path for `<url>` elements: a small WebAssembly
-// module (wasm/plain-lane.ts, AssemblyScript) reads them from a buffer instead of script. It takes
-// the forms writers write (blanks and line breaks between elements; references to URL characters in
-// a loc, `&amp;` above all; both W3C date forms; image:image and xhtml:link alternates in the
-// writers' form), in values every check of the reader and the schema passes, hashes the decoded loc
-// as core/fingerprint.ts does (when asked: the validator does), counts lines as the tokenizer does,
-// and stops at the first element that does not fit: the tokenizer reads that one the long way and
-// offers the next one to the lane again, so a declined element costs itself only. Why: script pays
-// per element (a match array and its strings, calls) and, in a fresh process, runs interpreted until
-// V8 has seen enough of it; the module is compiled before its first call and costs the same from the
-// first element to the last.
+// The lane (issues #3, #4 and 24), the one fast path beside the events: a small WebAssembly module
+// (wasm/lane.ts, AssemblyScript) reads runs of `<url>` elements, or `<sitemap>` elements of an index,
+// from a buffer instead of script. It takes the forms writers write (blanks and line breaks between
+// elements; references to URL characters in a loc, `&amp;` above all; both W3C date forms;
+// image:image and xhtml:link alternates in the writers' form) and, for the reader (configure:
+// readerForms), the forms the reader takes as they are but the validator reports (blanks around a
+// value, a lastmod to the minute). It hashes the decoded loc as core/fingerprint.ts does (when asked:
+// the validator does), counts lines as the tokenizer does, and stops at the first element that does
+// not fit: the tokenizer reads that one the long way and offers the next one to the lane again, so a
+// declined element costs itself only. Non-ASCII text is such a stop (see below): the entry that holds
+// it goes the long way. Why: script pays per element (a match array and its strings, calls) and, in a
+// fresh process, runs interpreted until V8 has seen enough of it; the module is compiled before its
+// first call and costs the same from the first element to the last. The protocol's constants it reads
+// by (CHANGEFREQS, the loc bounds) are written into each instance from model.ts and url.ts
+// (setProtocol); its calendar is checked against core/datetime.ts by test/core/read/lane.test.ts.
 //
 // What it hands back is records of values, not verdicts (the R_* fields, extras for the
-// extensions). The validator's rules read them in batches (validate/protocol.ts plainUrls); the
+// extensions). The validator's rules read them in batches (validate/protocol.ts laneUrls); the
 // reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same the events make.
-// test/core/validate/plain-entry.test.ts compares the validator's reports of every way, and
-// test/core/read/entry-shortcut.test.ts the reader's entries, on every fixture and corpus file and
+// test/core/validate/lane-entries.test.ts compares the validator's reports of every way, and
+// test/core/read/lane-entries.test.ts the reader's entries, on every fixture and corpus file and
 // on fast-check mutations.
 //
 // The module reads ASCII (then a byte offset is a string index): a window of text ends before its
@@ -22,17 +26,17 @@
 // (`scan`) or, for input read from its bytes (core/read/ascii-bulk.ts), from the bytes themselves
 // (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
 // behind but scratch memory, and its records are read before any other call can run (everything
-// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): the
+// here is synchronous). A validation has an instance of its own (Lane.createWithTable): the
 // table of loc fingerprints of the protocol's duplicate rule lives in that instance's memory, where
 // addSeen adds a whole run to it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
 import { CHANGEFREQS, type AlternateLink, type ImageEntry, type SitemapRef, type UrlEntry } from '../model.js';
 import { MAX_URL_LENGTH, MIN_URL_LENGTH } from '../url.js';
-import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
+import { LANE_WASM_BASE64 } from './lane-wasm.js';
 import type { EntryPosition } from './types.js';
 
-/** Int32 fields of a record (wasm/plain-lane.ts). */
+/** Int32 fields of a record (wasm/lane.ts). */
 export const LANE_FIELDS = 18;
 export const R_START = 0;
 export const R_LINE = 1;
@@ -54,14 +58,14 @@ export const R_PRIORITY_LENGTH = 12;
 export const R_FLAGS = 13;
 /** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
 export const F_LOC_REFERENCES = 1;
-/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (PlainLane.extras), R_IMAGES of them images. */
+/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (Lane.extras), R_IMAGES of them images. */
 export const R_EXTRA_FROM = 14;
 export const R_EXTRA_COUNT = 15;
 export const R_IMAGES = 16;
 /** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
 export const R_LASTMOD_DAY = 17;
 
-/** Int32 fields of an extra (wasm/plain-lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
+/** Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
 const EXTRA_FIELDS = 6;
 const X_KIND = 0;
 const X_VALUE_START = 1;
@@ -71,7 +75,7 @@ const X_HREFLANG_START = 4;
 const X_HREFLANG_LENGTH = 5;
 const X_IMAGE = 0;
 
-/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
+/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
 
 interface LaneExports {
@@ -118,7 +122,7 @@ interface LaneInstance {
   loaded: boolean;
   /** Whether the window of `text` ends before a character that is not ASCII. */
   cut: boolean;
-  /** The extension prefixes set in the instance (PlainLane.prefixKey). */
+  /** The extension prefixes set in the instance (Lane.prefixKey). */
   prefixes: string;
 }
 
@@ -129,7 +133,7 @@ function newInstance(): LaneInstance | null {
   if (compiled === null) return null;
   try {
     if (compiled === undefined) {
-      const text = atob(PLAIN_LANE_WASM_BASE64);
+      const text = atob(LANE_WASM_BASE64);
       const bytes = new Uint8Array(text.length);
       for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
       compiled = new WebAssembly.Module(bytes);
@@ -137,7 +141,7 @@ function newInstance(): LaneInstance | null {
     const instance = new WebAssembly.Instance(compiled, {
       env: {
         abort: (): never => {
-          throw new Error('plain-lane: abort');
+          throw new Error('lane: abort');
         },
       },
     });
@@ -145,7 +149,7 @@ function newInstance(): LaneInstance | null {
     setProtocol(exports);
     return { exports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
   } catch {
-    // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
+    // A runtime without WebAssembly (or one that forbids compiling it): the events do it all.
     compiled = null;
     return null;
   }
@@ -240,7 +244,7 @@ function loadBytes(lane: LaneInstance, bytes: Uint8Array, from: number): boolean
   return true;
 }
 
-/** What a lane reads (PlainLane.configure). */
+/** What a lane reads (Lane.configure). */
 export interface LaneReading {
   sitemap?: boolean;
   readerForms?: boolean;
@@ -248,7 +252,7 @@ export interface LaneReading {
   xhtml?: string | undefined;
 }
 
-// wasm/plain-lane.ts's scan modes.
+// wasm/lane.ts's scan modes.
 const MODE_HASH = 1;
 const MODE_SITEMAP = 2;
 const MODE_MINUTES = 4;
@@ -257,8 +261,8 @@ const MODE_BLANKS = 8;
 /** The text a scan's records index, or a function that makes it (for a scan of bytes). */
 export type RunText = string | (() => string);
 
-/** A reader of plain urls: the records of its last scan. */
-export class PlainLane {
+/** A reader of runs of entries: the records of its last scan. */
+export class Lane {
   private readonly lane: LaneInstance;
   private view: Int32Array = new Int32Array(0);
   private recordCount = 0;
@@ -278,18 +282,18 @@ export class PlainLane {
   }
 
   /** A lane, or undefined where WebAssembly cannot run. */
-  static create(): PlainLane | undefined {
+  static create(): Lane | undefined {
     const lane = sharedInstance();
-    return lane === null ? undefined : new PlainLane(lane, 0);
+    return lane === null ? undefined : new Lane(lane, 0);
   }
 
   /**
    * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
    * power of two; it grows at three quarters full) for addSeen; undefined where WebAssembly cannot run.
    */
-  static createWithTable(capacity: number): PlainLane | undefined {
+  static createWithTable(capacity: number): Lane | undefined {
     const lane = newInstance();
-    return lane === null ? undefined : new PlainLane(lane, capacity);
+    return lane === null ? undefined : new Lane(lane, capacity);
   }
 
   /**
@@ -384,7 +388,7 @@ export class PlainLane {
 
   /**
    * Where a run of the first `taken` records of the last scan ends (taken > 0): the index after the
-   * last of them, with the line state there in `lines` (XmlShortcut.bulk). Fewer than the scan read:
+   * last of them, with the line state there in `lines` (XmlLane.readRun). Fewer than the scan read:
    * the run stops at the start of the next record (its line state).
    */
   stopAfter(taken: number, lines: Int32Array): number {
@@ -408,7 +412,7 @@ export class PlainLane {
    * fingerprint was there, as (record index, its value) pairs (what that means is the caller's to say).
    */
   addSeen(count: number, maxTracked: number): number {
-    if (this.seen === undefined) throw new Error('plain-lane: addSeen needs a lane made by createWithTable');
+    if (this.seen === undefined) throw new Error('lane: addSeen needs a lane made by createWithTable');
     return this.lane.exports.addSeen(count, maxTracked);
   }
 
@@ -431,13 +435,13 @@ export class PlainLane {
   }
 }
 
-/** A fingerprint table in a lane instance's memory (wasm/plain-lane.ts), as core/fingerprint-table.ts's. */
+/** A fingerprint table in a lane instance's memory (wasm/lane.ts), as core/fingerprint-table.ts's. */
 class LaneFingerprintTable implements FingerprintSet {
   constructor(
     private readonly exports: LaneExports,
     capacity: number,
   ) {
-    if (exports.seenInit(capacity) === 0) throw new RangeError(`plain-lane: no memory for a fingerprint table of ${capacity} slots`);
+    if (exports.seenInit(capacity) === 0) throw new RangeError(`lane: no memory for a fingerprint table of ${capacity} slots`);
   }
 
   get size(): number {
@@ -450,7 +454,7 @@ class LaneFingerprintTable implements FingerprintSet {
 
   add(hash1: number, hash2: number, value: number): number {
     const found = this.exports.seenAdd(hash1, hash2, value);
-    if (found === -2) throw new RangeError('plain-lane: no memory to grow the fingerprint table');
+    if (found === -2) throw new RangeError('lane: no memory to grow the fingerprint table');
     return found;
   }
 }
@@ -500,7 +504,7 @@ export function addLaneExtensions(text: string, records: Int32Array, r: number, 
   if (alternates !== undefined) entry.alternates = alternates;
 }
 
-/** The references the lane takes in a loc (wasm/plain-lane.ts readReference), decoded as the tokenizer does. */
+/** The references the lane takes in a loc (wasm/lane.ts readReference), decoded as the tokenizer does. */
 function decodeLaneReferences(raw: string): string {
   let out = '';
   let last = 0;
