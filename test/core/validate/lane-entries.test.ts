@@ -206,6 +206,16 @@ describe('validation fast path: taken for valid entries, same report', () => {
   it('takes the entries of a sitemap index', () => {
     const text = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>https://example.com/s1.xml</loc><lastmod>2024-01-01</lastmod></sitemap>\n<sitemap><loc>https://example.com/s2.xml</loc></sitemap>\n</sitemapindex>';
     assert.equal(assertSame(text, [], { location: 'https://example.com/sitemap.xml' }).taken, 2);
+    // References in a loc are read; a lastmod to the minute and blanks around a value are left to the events (they report them).
+    const shapes = [
+      '<sitemap>\n  <loc>https://example.com/s.xml?a=1&amp;b=&apos;2&apos;</loc>\n  <lastmod>2024-01-01T10:20:30.5+01:00</lastmod>\n</sitemap>',
+      '<sitemap><loc>https://example.com/m.xml</loc><lastmod>2024-01-01T10:20+01:00</lastmod></sitemap>',
+      '<sitemap><loc> https://example.com/b.xml </loc></sitemap>',
+      '<sitemap><loc>https://example.com/s.xml?a=1&amp;b=&apos;2&apos;</loc></sitemap>',
+    ];
+    const out = assertSame(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${shapes.join('\n')}\n</sitemapindex>`, [40, 200], { location: 'https://example.com/sitemap.xml' });
+    assert.equal(out.taken, 2);
+    assert.deepEqual(out.report.diagnostics.map((d) => d.code), ['lastmod/not-xsd', 'value/whitespace', 'loc/duplicate']);
   });
 
   it('still finds duplicates, scope and future dates among entries it takes', () => {
