@@ -1,8 +1,8 @@
 // A map from 64-bit fingerprints (fingerprint.ts) to a non-negative int32: open addressing over
 // (hash 1, hash 2, value + 1) triples in one Int32Array, 12 bytes a slot, so that a validator can
 // remember a million URLs (validate/protocol.ts: where each was first seen; validate/hreflang.ts: its
-// record) without keeping their strings. read/plain-lane.ts keeps the same kind of table in
-// WebAssembly memory, for the validator's bulk lane.
+// record) without keeping their strings. read/lane.ts keeps the same kind of table in
+// WebAssembly memory, for the validator's lane.
 
 /** A map from 64-bit fingerprints to non-negative int32 values. */
 export interface FingerprintSet {

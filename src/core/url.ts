@@ -13,6 +13,8 @@ import { isAsciiWhitespace, trimAsciiWhitespace } from './ascii-whitespace.js';
 
 /** sitemaps.org protocol: a `<loc>` "must be less than 2,048 characters" (Limits.maxLocLength). */
 export const MAX_URL_LENGTH = 2_047;
+/** sitemap.xsd's tLoc: minLength 12 (the shortest `http://a.bc/`). */
+export const MIN_URL_LENGTH = 12;
 
 /** Scheme, host, port and path prefix of a sitemap's location; what URLs it may list. */
 export interface UrlScope {

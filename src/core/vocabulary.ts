@@ -10,7 +10,7 @@
 // element order (test/core/vocabulary.test.ts).
 
 import { CHANGEFREQS, NS, type Changefreq } from './model.js';
-import { MAX_URL_LENGTH } from './url.js';
+import { MAX_URL_LENGTH, MIN_URL_LENGTH } from './url.js';
 import { formatCount } from './count-text.js';
 import {
   anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, type SimpleTypeCheck,
@@ -142,7 +142,7 @@ const DURATION = integer(0, BOUNDS.videoDuration, `whole seconds from 0 to ${for
 
 const S = NS.sitemap;
 // sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048").
-const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(12, MAX_URL_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
+const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(MIN_URL_LENGTH, MAX_URL_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
 const LASTMOD = el(S, 'lastmod', DATE, text('lastmod', 'date'));
 const CHANGEFREQ = el(S, 'changefreq', enumeration(CHANGEFREQS), text('changefreq'));
 const PRIORITY = el(S, 'priority', decimal(0, 1, 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));

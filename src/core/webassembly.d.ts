@@ -1,4 +1,4 @@
-// WebAssembly, as far as read/plain-lane.ts uses it (compiled and instantiated synchronously).
+// WebAssembly, as far as read/lane.ts uses it (compiled and instantiated synchronously).
 // Node's typings leave it to the DOM library, which the core does not load; this file serves both
 // the core's build and Node's.
 declare namespace WebAssembly {

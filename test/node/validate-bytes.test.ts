@@ -26,9 +26,9 @@ async function* chunked(bytes: Uint8Array, sizes: readonly number[]): AsyncGener
 
 /** The tokenizer's bulk reads from bytes during `run`: how many took something. */
 async function countingBulkReads<T>(run: () => Promise<T>): Promise<{ result: T; reads: number }> {
-  const original = XmlTokenizer.prototype.writeBulkBytes;
+  const original = XmlTokenizer.prototype.writeLaneBytes;
   let reads = 0;
-  XmlTokenizer.prototype.writeBulkBytes = function (this: XmlTokenizer, bytes: Uint8Array, from: number): number {
+  XmlTokenizer.prototype.writeLaneBytes = function (this: XmlTokenizer, bytes: Uint8Array, from: number): number {
     const end = original.call(this, bytes, from);
     if (end > from) reads++;
     return end;
@@ -36,7 +36,7 @@ async function countingBulkReads<T>(run: () => Promise<T>): Promise<{ result: T;
   try {
     return { result: await run(), reads };
   } finally {
-    XmlTokenizer.prototype.writeBulkBytes = original;
+    XmlTokenizer.prototype.writeLaneBytes = original;
   }
 }
 

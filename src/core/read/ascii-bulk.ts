@@ -1,5 +1,5 @@
 // An ASCII chunk of XML read partly from its bytes (issue #4, bench:validate): where the tokenizer's
-// shortcut reads in bulk from bytes (XmlTokenizer.writeBulkBytes; for a validation, the lane's runs of
+// lane reads in bulk from bytes (XmlTokenizer.writeLaneBytes; for a validation, the lane's runs of
 // plain `<url>` elements), the bytes are never made into a string; the rest of the chunk goes to the
 // tokenizer as text, in order, cut where the bytes are taken (the tokenizer reads any split alike).
 // Why: decoding the bulk into strings, counting its lines and copying it into the lane once more cost
@@ -22,7 +22,7 @@ export interface AsciiChunkSink {
 const MAX_BULK_STOPS = 8;
 
 /**
- * Read ASCII `bytes`, the input's next chunk, with `tokenizer`: what its shortcut takes in bulk from
+ * Read ASCII `bytes`, the input's next chunk, with `tokenizer`: what its lane takes in bulk from
  * the bytes, the rest as text through `sink`. `bytes` must be all ASCII and an array of this call's
  * own (the lane knows the bytes it has loaded by their array). Returns whether any bytes were read in
  * bulk.
@@ -40,7 +40,7 @@ export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink:
   let read = false;
   for (let stops = 0; pos < length && sink.wantsMore(); ) {
     const line = tokenizer.readLine;
-    const end = tokenizer.writeBulkBytes(bytes, pos);
+    const end = tokenizer.writeLaneBytes(bytes, pos);
     if (end > pos) {
       sink.skipped(pos, end, tokenizer.readLine - line, tokenizer.readColumn);
       pos = end;
@@ -48,7 +48,7 @@ export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink:
       if (pos === length) break;
     }
     // Where the bulk stops, the next element goes as text, then the bulk is offered again.
-    const endTag = tokenizer.bulkBytesEndTag;
+    const endTag = tokenizer.laneEndTag;
     if (endTag === undefined || ++stops > MAX_BULK_STOPS) break;
     const next = indexOfAscii(bytes, endTag, pos);
     if (next === -1) break;

@@ -22,17 +22,17 @@ export interface ReaderSink {
   format(format: SitemapFormat): void;
   /**
    * `locHash`: the loc's fingerprint (core/fingerprint.ts, its two halves), given for the urls the
-   * bulk lane read when `wantsLocHashes` is true (the lane computes it at little cost); read it at once,
+   * lane read when `wantsLocHashes` is true (the lane computes it at little cost); read it at once,
    * the array is reused.
    */
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void;
-  /** Whether the sink uses `url`'s `locHash` (a duplicate check): the bulk lane then computes it. */
+  /** Whether the sink uses `url`'s `locHash` (a duplicate check): the lane then computes it. */
   readonly wantsLocHashes?: boolean;
   sitemap(ref: SitemapRef, at: EntryPosition): void;
   diagnostic(diagnostic: Diagnostic): void;
   /**
    * Optional: `count` urls read in one step by the handler that consumes them itself (the
-   * validator's bulk lane, read/plain-lane.ts), so they are counted here, not given. Returns
+   * validator's lane, read/lane.ts), so they are counted here, not given. Returns
    * how many the sink takes: all of them, or none once it has stopped taking entries.
    */
   urlRun?(count: number): number;

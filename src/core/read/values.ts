@@ -1,4 +1,4 @@
-// Small checks on sitemap values shared by the XML reader and its entry shortcut (entry-shortcut.ts):
+// Small checks on sitemap values of the XML reader:
 // XML whitespace trimming and the common, diagnostic-free forms of changefreq, priority and lastmod.
 
 export function isXmlSpace(c: number): boolean {

@@ -51,13 +51,12 @@ import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnost
 import { SitemapError } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type ImageEntry, type NewsEntry, type SitemapRef, type UrlEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { XmlTokenizer, type XmlAttribute, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
-import { EntryShortcut, type ShortcutPrefixes } from './entry-shortcut.js';
+import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { LEGACY_SITEMAP_NS, SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
-import { LANE_FIELDS, PlainLane, R_COLUMN, R_END, R_HASH_1, R_HASH_2, R_LINE, laneUrlEntry } from './plain-lane.js';
+import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { isBlank, isStrictW3c, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 import { IMAGE, NEWS, VIDEO, isChangefreq, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
@@ -464,10 +463,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private synthAt = -1;
   private synthCode = '';
 
-  /** Set while inside a urlset or sitemapindex: plain entries are read in one step (entry-shortcut.ts). */
-  shortcut: XmlShortcut | null = null;
-  private entryShortcut: EntryShortcut | undefined;
-  /** takeUrlRun's copy of the lane's records. */
+  /** Set while inside a urlset or sitemapindex: runs of entries are read by the lane (lane.ts). */
+  lane: XmlLane | null = null;
+  /** takeRun's copy of the lane's records. */
   private laneRecords = new Int32Array(0);
   /** The fingerprint of a lane url's loc, handed to the sink (ReaderSink.wantsLocHashes). */
   private readonly locHash = new Int32Array(2);
@@ -501,7 +499,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const id = this.lookupName(name);
     const ctx = this.enter(parent, id, name, attributes, line, column, offset);
     this.ctx = ctx;
-    if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installShortcut(ctx, attributes);
+    if (parent === C_TOP && (ctx === C_URLSET || ctx === C_INDEX)) this.installLane(ctx, attributes);
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
   }
 
@@ -514,7 +512,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const slot = this.stack.pop() as number;
     const parent = slot & 0xff;
     if (ctx !== C_SKIP) this.leave(ctx, synth);
-    if (parent === C_TOP) this.shortcut = null;
+    if (parent === C_TOP) this.lane = null;
     if ((slot & NS_DECLARED) !== 0) {
       this.scope.pop();
       this.clearNames();
@@ -593,43 +591,38 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (this.format === undefined) this.setFormat(this.contentBeforeRoot ? 'unknown' : 'empty');
   }
 
-  // ---- the entry shortcut ----------------------------------------------------------------------------
+  // ---- the lane ----------------------------------------------------------------------------------
 
-  /** Offer the tokenizer the shortcut for the root's entries, when the root's names are the plain ones. */
-  private installShortcut(ctx: number, attributes: readonly XmlAttribute[]): void {
+  /** Offer the tokenizer the lane for the root's entries, when the root's names are the plain ones and WebAssembly runs. */
+  private installLane(ctx: number, attributes: readonly XmlAttribute[]): void {
     const plain = (names: string[], ids: number[]): boolean => names.every((n, i) => this.lookupName(n) === ids[i]);
     if (!plain(['url', 'sitemap', 'loc', 'lastmod', 'changefreq', 'priority'], [E_URL, E_SITEMAP, E_LOC, E_LASTMOD, E_CHANGEFREQ, E_PRIORITY])) return;
-    const prefixes: ShortcutPrefixes = {};
+    const lane = Lane.create();
+    if (lane === undefined) return;
+    const reading: LaneReading = { sitemap: ctx !== C_URLSET, readerForms: true };
     for (let i = 0; i < attributes.length; i++) {
       const { name, value } = attributes[i] as XmlAttribute;
       if (!name.startsWith('xmlns:')) continue;
       const prefix = name.slice(6);
-      if (value === NS.image && plain([`${prefix}:image`, `${prefix}:loc`], [E_IMAGE, E_IMAGE_LOC])) prefixes.image = prefix;
-      else if (value === NS.xhtml && plain([`${prefix}:link`], [E_XHTML_LINK])) prefixes.xhtml = prefix;
+      if (value === NS.image && plain([`${prefix}:image`, `${prefix}:loc`], [E_IMAGE, E_IMAGE_LOC])) reading.image = prefix;
+      else if (value === NS.xhtml && plain([`${prefix}:link`], [E_XHTML_LINK])) reading.xhtml = prefix;
     }
-    const es = new EntryShortcut(prefixes);
-    this.entryShortcut = es;
-    if (ctx !== C_URLSET) {
-      this.shortcut = { depth: 1, nesting: 2, pattern: es.sitemap, endTag: '</sitemap>', take: (m, maxLength, line, column) => this.takeSitemap(m, maxLength, line, column) };
-      return;
-    }
-    const shortcut: XmlShortcut = { depth: 1, nesting: 3, pattern: es.url, endTag: '</url>', take: (m, maxLength, line, column) => this.takeUrl(m, maxLength, line, column) };
-    // Runs of urls of the plainest shape are read by the bulk lane, where WebAssembly runs.
-    const lane = PlainLane.create();
-    lane?.readExtensions(prefixes);
-    if (lane !== undefined) shortcut.bulk = (buf, at, lines, maxLength) => this.takeUrlRun(lane, buf, at, lines, maxLength);
-    this.shortcut = shortcut;
+    lane.configure(reading);
+    // A url holds up to image:image > image:loc (three levels).
+    this.lane = reading.sitemap === true
+      ? { depth: 1, nesting: 2, endTag: '</sitemap>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, true, buf, at, lines, maxLength) }
+      : { depth: 1, nesting: 3, endTag: '</url>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, false, buf, at, lines, maxLength) };
   }
 
   /**
-   * A run of `<url>` elements read by the bulk lane (plain-lane.ts) from `at`, delivered as takeUrl
-   * delivers each: the index after the last, with the line state there in `lines` (XmlShortcut.bulk),
+   * A run of `<url>` (or `<sitemap>`) elements read by the lane from `at`, delivered as the events
+   * deliver each: the index after the last, with the line state there in `lines` (XmlLane.readRun),
    * or -1 when it read none.
    */
-  private takeUrlRun(lane: PlainLane, buf: string, at: number, lines: Int32Array, maxLength: number): number {
+  private takeRun(lane: Lane, sitemap: boolean, buf: string, at: number, lines: Int32Array, maxLength: number): number {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
-    const hashed = this.sink.wantsLocHashes === true;
+    const hashed = !sitemap && this.sink.wantsLocHashes === true;
     const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
@@ -637,52 +630,31 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const size = count * LANE_FIELDS;
     let records = this.laneRecords;
     if (records.length < size) records = this.laneRecords = new Int32Array(Math.max(size, 2 * records.length));
-    records.set(lane.records);
+    records.set(lane.records.subarray(0, size));
     const extras = lane.extras.slice();
-    lines[0] = lane.endLine;
-    lines[1] = lane.endLineStart;
+    const end = lane.stopAfter(count, lines);
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
-      const entry = laneUrlEntry(buf, records, r, extras);
-      this.beforeShortcutEntry();
-      const at = { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
-      if (hashed) {
+      this.beforeLaneEntry();
+      const position = { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
+      if (sitemap) this.sink.sitemap(laneSitemapRef(buf, records, r), position);
+      else if (hashed) {
         locHash[0] = records[r + R_HASH_1] as number;
         locHash[1] = records[r + R_HASH_2] as number;
-        this.sink.url(entry, at, locHash);
-      } else this.sink.url(entry, at);
+        this.sink.url(laneUrlEntry(buf, records, r, extras), position, locHash);
+      } else this.sink.url(laneUrlEntry(buf, records, r, extras), position);
     }
-    return records[size - LANE_FIELDS + R_END] as number;
-  }
-
-  /** A `<url>` read by the shortcut: delivered as the events would have, or declined (-1, no effect). */
-  private takeUrl(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
-    if (this.delivered >= this.maxEntries) return -1;
-    const es = this.entryShortcut as EntryShortcut;
-    const entry = es.urlEntry(match, maxLength);
-    if (entry === undefined) return -1;
-    this.beforeShortcutEntry();
-    this.sink.url(entry, { line, column });
-    return es.end;
-  }
-
-  /**
-   * For a sink's own shortcut (validate/plain-entry.ts): whether an entry read from a whole element
-   * that the events would have given without any diagnostic may be delivered now (the shortcut is
-   * on and the entry budget not spent; otherwise the events report what they must).
-   */
-  acceptsPlainEntry(): boolean {
-    return this.shortcut !== null && this.delivered < this.maxEntries;
+    return end;
   }
 
   /** How many such entries may be delivered now (acceptsPlainEntry for a run of them): 0 when none. */
-  plainEntryBudget(): number {
-    return this.shortcut === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
+  laneBudget(): number {
+    return this.lane === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
   }
 
   /** Deliver such a `<url>` as the events would have, once acceptsPlainEntry() said yes. */
-  deliverPlainUrl(entry: UrlEntry, line: number, column: number): void {
-    this.beforeShortcutEntry();
+  deliverLaneUrl(entry: UrlEntry, line: number, column: number): void {
+    this.beforeLaneEntry();
     this.sink.url(entry, { line, column });
   }
 
@@ -690,33 +662,23 @@ export class XmlSitemapReader implements XmlTokenHandler {
    * Deliver a run of `count` such `<url>` elements at once, when the sink counts runs (ReaderSink.urlRun):
    * how many the sink took, or -1 when it does not count runs (then deliver them one by one).
    */
-  deliverPlainRun(count: number): number {
+  deliverLaneRun(count: number): number {
     const sink = this.sink;
     if (sink.urlRun === undefined) return -1;
-    this.beforeShortcutEntry();
+    this.beforeLaneEntry();
     this.entriesSeen += count - 1;
     this.delivered += count - 1;
     return sink.urlRun(count);
   }
 
-  /** deliverPlainUrl for a `<sitemap>` of an index. */
-  deliverPlainSitemap(ref: SitemapRef, line: number, column: number): void {
-    this.beforeShortcutEntry();
+  /** deliverLaneUrl for a `<sitemap>` of an index. */
+  deliverLaneSitemap(ref: SitemapRef, line: number, column: number): void {
+    this.beforeLaneEntry();
     this.sink.sitemap(ref, { line, column });
-  }
-
-  private takeSitemap(match: RegExpExecArray, maxLength: number, line: number, column: number): number {
-    if (this.delivered >= this.maxEntries) return -1;
-    const es = this.entryShortcut as EntryShortcut;
-    const ref = es.sitemapRef(match, maxLength);
-    if (ref === undefined) return -1;
-    this.beforeShortcutEntry();
-    this.sink.sitemap(ref, { line, column });
-    return es.end;
   }
 
   /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
-  private beforeShortcutEntry(): void {
+  private beforeLaneEntry(): void {
     if (this.runStarted) this.flushRun();
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
     this.entriesSeen++;

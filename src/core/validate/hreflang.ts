@@ -96,8 +96,8 @@ export class HreflangChecker {
   }
 
   /**
-   * The urls of a run of the validator's bulk lane, as `add` would take them: no alternates, so no
-   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (PlainLane.pages).
+   * The urls of a run of the validator's lane, as `add` would take them: no alternates, so no
+   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages).
    */
   addPages(pages: Int32Array, count: number): void {
     let k = 0;
@@ -265,7 +265,7 @@ class AlternateGraph {
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
   /**
-   * Pages of the bulk lane, (line, column, hash 1, hash 2) each, copied in one step per run; they
+   * Pages of the lane, (line, column, hash 1, hash 2) each, copied in one step per run; they
    * are made records only when some page links to another (missingReturnLinks), which most
    * sitemaps never do. `laneRuns`: (first record, first lane page, count) of each run.
    */
@@ -299,7 +299,7 @@ class AlternateGraph {
     records[base + NEXT_SAME_LOC] = -1;
   }
 
-  /** Pages without alternates, quads `from` to `from + count - 1` of `pages` (PlainLane.pages): kept as they are, records later. */
+  /** Pages without alternates, quads `from` to `from + count - 1` of `pages` (Lane.pages): kept as they are, records later. */
   addPages(pages: Int32Array, from: number, count: number): void {
     const needed = (this.lanePageCount + count) * 4;
     if (needed > this.lanePages.length) {

@@ -11,7 +11,7 @@ import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js'
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
-import { LANE_FIELDS, laneLoc, laneUrlEntry, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type PlainLane, type RunText } from '../read/plain-lane.js';
+import { LANE_FIELDS, laneLoc, laneUrlEntry, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type Lane, type RunText } from '../read/lane.js';
 
 // ---- the rules ------------------------------------------------------------------------------------
 // Each rule is one unit: code, default severity, title and Search Console wording (docs/rules.md has
@@ -75,10 +75,10 @@ export interface ProtocolOptions {
   /** Most distinct URLs remembered for the duplicate check. Default 1,000,000. */
   maxTracked?: number;
   /**
-   * The validator's bulk lane, made with a fingerprint table (PlainLane.createWithTable): the
-   * duplicate check uses that table, so that plainUrls checks a run in one call of the lane.
+   * The validator's lane, made with a fingerprint table (Lane.createWithTable): the
+   * duplicate check uses that table, so that laneUrls checks a run in one call of the lane.
    */
-  lane?: PlainLane;
+  lane?: Lane;
 }
 
 function normalizedOrUndefined(loc: string): string | undefined {
@@ -135,7 +135,7 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
 }
 
 /**
- * The rules of one entry that plainUrls checks from the lane's records (their batch forms), not
+ * The rules of one entry that laneUrls checks from the lane's records (their batch forms), not
  * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
  * slower, but no url the lane read skips it.
  */
@@ -149,7 +149,7 @@ export class ProtocolChecker {
    * different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹ for 50,000 URLs).
    */
   private readonly seen: FingerprintSet;
-  private readonly lane: PlainLane | undefined;
+  private readonly lane: Lane | undefined;
   /** What the rules of one entry read besides it. */
   private readonly context: EntryRuleContext;
   /** context.pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
@@ -179,7 +179,7 @@ export class ProtocolChecker {
 
   /**
    * One url. `locHash`: the loc's fingerprint when the caller has it already (FINGERPRINT's two
-   * halves); `encoded`: the caller knows the loc holds only characters a URL may (plain-entry.ts).
+   * halves); `encoded`: the caller knows the loc holds only characters a URL may (the lane read it).
    */
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
@@ -192,7 +192,7 @@ export class ProtocolChecker {
   }
 
   /**
-   * The urls of a run of the validator's bulk lane (plain-lane.ts records 0 to `count - 1` of its last
+   * The urls of a run of the validator's lane (lane.ts records 0 to `count - 1` of its last
    * scan; the lane given in the options), as `url` checks them, by the rules' batch forms: each loc
    * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
    * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
@@ -202,9 +202,9 @@ export class ProtocolChecker {
    * made an entry. `runText` is what the records index, or a function that makes it (called only
    * when a string is needed).
    */
-  plainUrls(runText: RunText, count: number): void {
+  laneUrls(runText: RunText, count: number): void {
     const lane = this.lane;
-    if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'plainUrls needs the lane of the options, made with a fingerprint table');
+    if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'laneUrls needs the lane of the options, made with a fingerprint table');
     let made = typeof runText === 'string' ? runText : undefined;
     const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
@@ -323,7 +323,7 @@ export class ProtocolChecker {
     this.out(duplicateDiagnostic(loc, firstLine, at));
   }
 
-  /** lastmod/future for a lastmod the bulk lane gave (plainUrls). */
+  /** lastmod/future for a lastmod the lane gave (laneUrls). */
   private lastmod(lastmod: string, at: EntryPosition): void {
     LASTMOD_FUTURE.check({ loc: '', lastmod }, at, this.context);
   }

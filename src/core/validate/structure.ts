@@ -145,9 +145,9 @@ export class StructureChecker {
   /**
    * Where the root is a urlset or sitemapindex in the sitemap namespace and the names its entries
    * are written with (`url` or `sitemap`, `loc`, `lastmod`, `changefreq`, `priority`, unprefixed)
-   * resolve to that namespace: the entry's name, for validate/plain-entry.ts. Undefined otherwise.
+   * resolve to that namespace: the entry's name, for validate/lane-entries.ts. Undefined otherwise.
    */
-  plainEntryName(): 'url' | 'sitemap' | undefined {
+  laneEntryName(): 'url' | 'sitemap' | undefined {
     const root = this.frames[0];
     if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return undefined;
     const name = root.decl === URLSET ? 'url' : root.decl === SITEMAPINDEX ? 'sitemap' : undefined;
@@ -168,7 +168,7 @@ export class StructureChecker {
    * valid children, values and text), as startTag and endTag would have without a report. False,
    * with no effect, when the root's content model does not take one more here.
    */
-  takePlainEntry(local: string): boolean {
+  takeLaneEntry(local: string): boolean {
     const root = this.frames[0];
     if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return false;
     const seq = root.decl.type.sequence;
@@ -188,15 +188,15 @@ export class StructureChecker {
   }
 
   /**
-   * takePlainEntry for a run of up to `wanted` entry elements in a row (the bulk lane's): how many
+   * takeLaneEntry for a run of up to `wanted` entry elements in a row (the lane's): how many
    * the root's content model takes, in one step where one particle takes them all (urlset's `url`,
    * unbounded), rather than one call each.
    */
-  takePlainEntries(local: string, wanted: number): number {
+  takeLaneEntries(local: string, wanted: number): number {
     let taken = 0;
-    while (taken < wanted && this.takePlainEntry(local)) {
+    while (taken < wanted && this.takeLaneEntry(local)) {
       taken++;
-      // takePlainEntry left the root at the particle that took it: as many more as that one allows.
+      // takeLaneEntry left the root at the particle that took it: as many more as that one allows.
       const root = this.frames[0] as Frame;
       const particle = ((root.decl as ElementDecl).type.sequence as readonly Particle[])[root.particle] as Particle;
       const more = Math.min(wanted - taken, particle.max - root.count);

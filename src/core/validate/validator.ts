@@ -6,11 +6,11 @@
 import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
-import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlShortcut, type XmlTokenHandler } from '../xml/tokenizer.js';
-import { plainEntryShortcut, type PlainPrefixes } from './plain-entry.js';
+import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, PlainLane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type RunText } from '../read/plain-lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -35,14 +35,12 @@ export interface ValidationOptions {
   /** Severity overrides by code (`off` drops the rule). */
   rules?: Readonly<Record<string, RuleSetting>>;
   /**
-   * Read entries that are valid as a whole in one step (plain-entry.ts). Default true; false reads
-   * every element through the XML events, with the same report (the tests compare both ways).
+   * Read runs of entries that are valid as a whole with the WebAssembly lane (lane-entries.ts) where
+   * it runs. Default true; false reads every element through the XML events, with the same report
+   * (the tests compare both ways).
    */
   fastPath?: boolean;
-  /**
-   * Within the fast path, read runs of plain urls with the WebAssembly lane (plain-lane.ts) where it
-   * runs. Default true; false leaves them to the RegExp (the tests compare both ways).
-   */
+  /** Kept for callers of the time when a RegExp fast path stood beside the lane: false is `fastPath: false`. */
   lane?: boolean;
   /**
    * Most distinct URLs remembered for the duplicate check (12 bytes or so each), default 1,000,000;
@@ -115,8 +113,8 @@ function key(d: Diagnostic): string {
 }
 
 /** The prefixes the root binds to the image and XHTML namespaces, as the structure checker resolves them. */
-function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): PlainPrefixes {
-  const prefixes: PlainPrefixes = {};
+function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): LaneReading {
+  const prefixes: LaneReading = {};
   for (const { name, value } of attributes) {
     if (!name.startsWith('xmlns:')) continue;
     const prefix = name.slice(6);
@@ -150,22 +148,20 @@ export class SitemapValidation implements ReaderSink {
   get entriesRead(): number {
     return this.entries;
   }
-  private readonly fastPath: boolean;
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */
-  private plainEntry: UrlEntry | SitemapRef | undefined;
-  /** Whether locHash already holds the fingerprint of plainEntry's loc (the bulk lane's). */
-  private plainHashed = false;
-  /** The bulk lane, with the duplicate check's table in it; undefined without WebAssembly or with `lane: false`. */
-  private readonly lane: PlainLane | undefined;
+  private laneEntry: UrlEntry | SitemapRef | undefined;
+  /** Whether locHash already holds the fingerprint of laneEntry's loc (the lane's). */
+  private laneHashed = false;
+  /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
+  private readonly lane: Lane | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
     const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
-    this.fastPath = options.fastPath ?? true;
-    this.lane = this.fastPath && (options.lane ?? true) ? PlainLane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.lane = (options.fastPath ?? true) && (options.lane ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -176,12 +172,12 @@ export class SitemapValidation implements ReaderSink {
 
   /**
    * The reader's XML handler, with the structure checker fed the same events. Entries valid as a
-   * whole are offered to plain-entry.ts's shortcut instead, once the root allows it.
+   * whole are offered to the lane instead (lane-entries.ts), once the root allows it.
    */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
     const events: XmlTokenHandler = reader;
-    let plain: XmlShortcut | null = null;
+    let plain: XmlLane | null = null;
     return {
       startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
         reader.startTag(name, attributes, selfClosing, line, column, offset);
@@ -189,17 +185,17 @@ export class SitemapValidation implements ReaderSink {
         this.depth++;
         if (!this.xsdActive) return;
         structure.startTag(name, attributes, line, column, offset);
-        if (this.fastPath && plain === null && !selfClosing) {
-          const entryName = structure.plainEntryName();
+        if (this.lane !== undefined && plain === null && !selfClosing) {
+          const entryName = structure.laneEntryName();
           if (entryName !== undefined) {
-            plain = plainEntryShortcut(entryName, reader, structure, (entry, hash1, hash2) => {
-              this.plainEntry = entry;
-              this.plainHashed = hash1 !== undefined;
+            plain = laneEntries(entryName, reader, structure, (entry, hash1, hash2) => {
+              this.laneEntry = entry;
+              this.laneHashed = hash1 !== undefined;
               if (hash1 !== undefined) {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), this.lane !== undefined ? { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) } : null);
+            }, extensionPrefixes(attributes, structure), { lane: this.lane, checkRun: (text, count) => this.checkRun(text, count) });
           }
         }
       },
@@ -218,8 +214,8 @@ export class SitemapValidation implements ReaderSink {
       doctype: (text: string, line: number, column: number, offset: number): void => events.doctype?.(text, line, column, offset),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
       // Only while the reader offers its own: it knows when entries may be read in one step.
-      get shortcut(): XmlShortcut | null {
-        return reader.shortcut === null ? null : plain;
+      get lane(): XmlLane | null {
+        return reader.lane === null ? null : plain;
       },
     };
   }
@@ -233,32 +229,32 @@ export class SitemapValidation implements ReaderSink {
 
   url(entry: UrlEntry, at: EntryPosition): void {
     this.entries++;
-    // Hashed once for both checkers (by the bulk lane already, for the urls it read).
+    // Hashed once for both checkers (by the lane already, for the urls it read).
     const locHash = this.locHash;
-    if (entry !== this.plainEntry || !this.plainHashed) {
+    if (entry !== this.laneEntry || !this.laneHashed) {
       fingerprint(entry.loc);
       locHash[0] = FINGERPRINT[0] as number;
       locHash[1] = FINGERPRINT[1] as number;
     }
-    this.protocol.url(entry, at, locHash, entry === this.plainEntry);
+    this.protocol.url(entry, at, locHash, entry === this.laneEntry);
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
   }
 
-  /** As a reader's own sink (tests): a run of urls the bulk lane read is checked by checkRun. */
+  /** As a reader's own sink (tests): a run of urls the lane read is checked by checkRun. */
   urlRun(count: number): number {
     return count;
   }
 
   /**
-   * The checks of `url` for urls of the bulk lane (plain-lane.ts): an encoded loc. The pages without
+   * The checks of `url` for urls of the lane (lane.ts): an encoded loc. The pages without
    * alternates go to the hreflang checker as records; one with alternates is made an entry.
    */
   private checkRun(text: RunText, count: number): void {
     this.entries += count;
-    this.protocol.plainUrls(text, count);
-    const lane = this.lane as PlainLane;
+    this.protocol.laneUrls(text, count);
+    const lane = this.lane as Lane;
     let from = 0;
     for (let k = lane.linkedCount === 0 ? count : 0; k < count; k++) {
       const records = lane.records;
@@ -278,7 +274,7 @@ export class SitemapValidation implements ReaderSink {
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
     this.entries++;
-    this.protocol.sitemap(ref, at, ref === this.plainEntry);
+    this.protocol.sitemap(ref, at, ref === this.laneEntry);
   }
 
   /**

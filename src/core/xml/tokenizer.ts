@@ -78,56 +78,50 @@ export interface XmlTokenHandler {
   doctype?(text: string, line: number, column: number, offset: number): void;
   diagnostic(diagnostic: Diagnostic): void;
   /**
-   * A way to read the common elements of a document in one step (see XmlShortcut). Read at each `<`
+   * A way to read the common elements of a document in one step (see XmlLane). Read at each `<`
    * that starts an element, so a handler can install or drop it at any time.
    */
-  readonly shortcut?: XmlShortcut | null;
+  readonly lane?: XmlLane | null;
 }
 
 /**
- * A handler's shortcut for the elements that make up the bulk of a document (for a sitemap, plain
- * `<url>` entries): at a `<` that starts an element while exactly `depth` elements are open, the
- * tokenizer runs `pattern` there and, when it matches, offers the match to `take`. `take` may read on
- * in `match.input` (the current buffer) past the match. If it returns the index just after the
- * element's end tag, the element counts as read (no events for it); if -1, the tokenizer reads it as
- * usual. It may also return an index past whitespace that follows the end tag when it would have
- * ignored that text; then the next element is offered to it at once if it starts there.
+ * A handler may read a run of elements itself (for a sitemap: the lane, read/lane.ts, reads
+ * runs of `<url>` or `<sitemap>` entries in WebAssembly). Why a hook: the bulk of a sitemap is tens of
+ * thousands of elements of one shape, and their events cost far more than reading them whole. The
+ * tokenizer knows nothing of what they are: at a `<` that starts an element while exactly `depth`
+ * elements are open, it offers the handler `readRun`. If that returns an index after whole elements (and
+ * after whitespace that follows them when the tokenizer would have ignored it), they count as read, no
+ * events for them; if -1, the tokenizer reads on as usual.
  *
- * The contract that keeps both ways equivalent is the handler's: it takes only a whole, balanced
- * element that the tokenizer would read without any diagnostic (names without attributes or with
- * plain `name="value"` attributes, no `&`, no `<` in text, no comment, PI or CDATA, no CR in a value),
- * no longer than `maxLength` (the value budget), and it returns -1 having done nothing observable
- * when it would read the element differently than from the events. The tokenizer only tries a
- * shortcut whose `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so an
- * element cut by a chunk boundary goes the long way; a shortcut that keeps missing is dropped for the
- * rest of the input.
+ * The contract that keeps both ways equivalent is the handler's: it takes only whole, balanced
+ * elements that the tokenizer would read without any diagnostic, each no longer than `maxLength`
+ * (the value budget), and returns -1 having done nothing observable otherwise. The tokenizer offers
+ * the hook only where `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so
+ * an element cut by a chunk boundary waits for the next chunk (`endTag`); a hook that keeps declining
+ * is dropped for the rest of the input.
  */
-export interface XmlShortcut {
-  /** The number of open elements at which the shortcut applies. */
+export interface XmlLane {
+  /** The number of open elements at which the hook applies. */
   readonly depth: number;
-  /** How many levels of elements a match may contain (the element itself counts as one). */
+  /** How many levels of elements an element read may contain (the element itself counts as one). */
   readonly nesting: number;
-  /** A sticky (`y`) RegExp for the start of such an element (or all of it); none: only `bulk` reads them. */
-  readonly pattern?: RegExp;
   /**
-   * The element's end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
+   * The elements' end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
    * for the next chunk (as it does with cut markup) rather than reading it the long way.
    */
   readonly endTag?: string;
-  /** Read the matched element, positioned at its `<`: the index after it, or -1 to decline (with no effect). With `pattern`. */
-  take?(match: RegExpExecArray, maxLength: number, line: number, column: number, offset: number): number;
   /**
-   * Optional: read a run of such elements at once, from the `<` at `at` (tried before `pattern`),
-   * on the same contract as `take`. `lines` holds the line at `at` and the index in `buf` where that
-   * line starts (negative when it began in an earlier buffer); when elements were read, the handler
-   * leaves in it the same for the index it returns (after the last one). Returns -1 when it read none.
+   * Read a run of elements from the `<` at `at`. `lines` holds the line at `at` and the index in `buf`
+   * where that line starts (negative when it began in an earlier buffer); when elements were read, the
+   * handler leaves in it the same for the index it returns (after the last one). Returns -1 when it
+   * read none.
    */
-  bulk?(buf: string, at: number, lines: Int32Array, maxLength: number): number;
+  readRun(buf: string, at: number, lines: Int32Array, maxLength: number): number;
   /**
-   * Optional: `bulk` over ASCII bytes, for input the tokenizer reads from its bytes
-   * (XmlTokenizer.writeBulkBytes): indexes are byte indexes, which for ASCII are character indexes.
+   * Optional: `readRun` over ASCII bytes, for input the tokenizer reads from its bytes
+   * (XmlTokenizer.writeLaneBytes): indexes are byte indexes, which for ASCII are character indexes.
    */
-  bulkBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
+  readRunBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -279,7 +273,7 @@ function isLowSurrogate(c: number): boolean {
  * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
  * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
  * every surrogate (findForbidden tells a pair from a lone one). Only the text the tokenizer delivers
- * itself is looked at, once, natively (what a shortcut takes, its pattern has already excluded).
+ * itself is looked at, once, natively (what a lane takes, its pattern has already excluded).
  */
 const FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
 /** The same, to test a piece of text at once. */
@@ -414,9 +408,9 @@ export class XmlTokenizer {
   // position objects (some 50 maps, with deoptimizations) when it finds out.
   private nextNL = -1;
   private nextCR = -1;
-  /** The line state handed to a shortcut's bulk read and back (XmlShortcut.bulk). */
-  private readonly bulkLines = new Int32Array(2);
-  /** When the carry is a shortcut element cut by the end of its chunk: its end tag, to look for in the next one. */
+  /** The line state handed to a lane's readRun and back (XmlLane.readRun). */
+  private readonly laneLines = new Int32Array(2);
+  /** When the carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
   private carryEndTag = '';
   /** Where the carry starts when `step` used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
@@ -457,10 +451,10 @@ export class XmlTokenizer {
   private dtMode = 0;
   private dtWindow = 0;
 
-  // The handler's shortcut: how it fared, and the one given up on.
-  private scHits = 0;
-  private scMisses = 0;
-  private scDropped: XmlShortcut | null = null;
+  // The handler's lane: how it fared, and the one given up on.
+  private laneHits = 0;
+  private laneMisses = 0;
+  private laneDropped: XmlLane | null = null;
 
   // Open elements.
   private readonly names: string[] = [];
@@ -507,7 +501,7 @@ export class XmlTokenizer {
       let from = 0;
       const endTag = this.carryEndTag;
       if (endTag !== '' && this.carry !== '') {
-        // A shortcut element cut by the last chunk: read it with the part of this one where it ends
+        // A lane element cut by the last chunk: read it with the part of this one where it ends
         // (then the rest of the chunk is read as it is, not copied after the carry).
         this.carryEndTag = '';
         const end = chunk.indexOf(endTag);
@@ -552,17 +546,17 @@ export class XmlTokenizer {
   }
 
   /**
-   * The end tag of the handler's shortcut element (`</url>`) while that shortcut reads from bytes
-   * (writeBulkBytes), else undefined.
+   * The end tag of the handler's lane element (`</url>`) while that lane reads from bytes
+   * (writeLaneBytes), else undefined.
    */
-  get bulkBytesEndTag(): string | undefined {
-    const sc = this.h.shortcut;
-    return sc == null || sc.bulkBytes === undefined || sc === this.scDropped ? undefined : sc.endTag;
+  get laneEndTag(): string | undefined {
+    const sc = this.h.lane;
+    return sc == null || sc.readRunBytes === undefined || sc === this.laneDropped ? undefined : sc.endTag;
   }
 
   /**
    * Whether the tokenizer holds characters of the input it has not read yet (a cut tag, value or
-   * element), and if so, when they are a shortcut element cut by the end of the last chunk, that
+   * element), and if so, when they are a lane element cut by the end of the last chunk, that
    * element's end tag: undefined when nothing is held, '' when something else is.
    */
   get heldEndTag(): string | undefined {
@@ -571,21 +565,21 @@ export class XmlTokenizer {
 
   /**
    * Read the next characters of the input from their bytes rather than as text, where the handler's
-   * shortcut takes them in bulk (XmlShortcut.bulkBytes): the input goes on with `bytes[from..]`,
+   * lane takes them (XmlLane.readRunBytes): the input goes on with `bytes[from..]`,
    * which must be ASCII (so a byte is a character) and must not have been given to `write`.
-   * Whitespace and then a run of shortcut elements are read as `write` would read them through the
-   * shortcut's `bulk`, but with no event at all: not even the whitespace's text event, which a
-   * handler that offers `bulkBytes` does without. Returns the index after what was read (give what
+   * Whitespace and then a run of lane elements are read as `write` would read them through the
+   * lane's `readRun`, but with no event at all: not even the whitespace's text event, which a
+   * handler that offers `readRunBytes` does without. Returns the index after what was read (give what
    * follows to `write`), or `from` when nothing was: the tokenizer is not between elements with
-   * nothing held, the shortcut does not apply here, or it declined. Why: the bytes of a plain
+   * nothing held, the lane does not apply here, or it declined. Why: the bytes of a plain
    * sitemap's bulk are never made into a string (issue #4, bench:validate).
    */
-  writeBulkBytes(bytes: Uint8Array, from: number): number {
-    this.enter('writeBulkBytes');
+  writeLaneBytes(bytes: Uint8Array, from: number): number {
+    this.enter('writeLaneBytes');
     try {
       if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
-      const sc = this.h.shortcut;
-      if (sc == null || sc.bulkBytes === undefined || sc.depth !== this.names.length || sc === this.scDropped || sc.depth + sc.nesting > this.maxDepth) return from;
+      const sc = this.h.lane;
+      if (sc == null || sc.readRunBytes === undefined || sc.depth !== this.names.length || sc === this.laneDropped || sc.depth + sc.nesting > this.maxDepth) return from;
       // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
       const base = this.bufBase - from;
       let line = this.line;
@@ -606,12 +600,12 @@ export class XmlTokenizer {
         }
       }
       if (at >= bytes.length || bytes[at] !== 0x3c) return from;
-      const lines = this.bulkLines;
+      const lines = this.laneLines;
       lines[0] = line;
       lines[1] = lineStart - base;
-      const end = sc.bulkBytes(bytes, at, lines, this.maxValue);
+      const end = sc.readRunBytes(bytes, at, lines, this.maxValue);
       if (end === -1) return from;
-      this.scHits++;
+      this.laneHits++;
       this.textLen = 0;
       this.textOverflow = false;
       this.line = lines[0] as number;
@@ -739,14 +733,14 @@ export class XmlTokenizer {
               break loop;
             }
             if (lt > start) this.textSegment(buf, start, lt, len);
-            // Fast paths for the bulk of a sitemap: the handler's shortcut, `<name>` and the end tag of the open element.
+            // Fast paths for the bulk of a sitemap: the handler's lane, `<name>` and the end tag of the open element.
             // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
             // this function's optimized code away the first time a chunk happens to end there.
             const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
             if (isNameStart(c1)) {
-              const sc = this.h.shortcut;
-              if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.scDropped) {
-                const end = this.tryShortcut(sc, buf, lt);
+              const sc = this.h.lane;
+              if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.laneDropped) {
+                const end = this.tryLane(sc, buf, lt);
                 if (end !== -1) {
                   start = from = end;
                   continue;
@@ -1207,80 +1201,49 @@ export class XmlTokenizer {
 
   // ---- sections ---------------------------------------------------------------------------------
 
-  /**
-   * Offer the element at `lt` to the shortcut, and the ones that follow it directly while it takes
-   * them (a run by its bulk step first, where it has one, then one match, and so on): the index after
-   * the last one taken, or -1 when it took none.
-   */
-  private tryShortcut(sc: XmlShortcut, buf: string, lt: number): number {
+  /** Offer the element at `lt` to the handler's run reader: the index after the run it read, or -1. */
+  private tryLane(sc: XmlLane, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    let at = lt;
-    let taken = -1;
-    for (;;) {
-      if (sc.bulk !== undefined) {
-        const run = this.tryBulk(sc, buf, at);
-        if (run !== -1) {
-          this.scHits++;
-          taken = at = run;
-          // Bounds first: reading past the end would deoptimize this hot function.
-          if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-        }
-      }
-      const end = this.takeMatch(sc, buf, at);
-      if (end === -1) break;
-      this.scHits++;
-      taken = at = end;
-      if (at >= buf.length || buf.charCodeAt(at) !== 0x3c) break;
-    }
-    return this.shortcutTaken(sc, taken);
+    const taken = this.tryRun(sc, buf, lt);
+    if (taken !== -1) this.laneHits++;
+    return this.laneTaken(sc, taken);
   }
 
-  /** The element at `at` matched by the shortcut's pattern and taken: the index after it, or -1. */
-  private takeMatch(sc: XmlShortcut, buf: string, at: number): number {
-    const pattern = sc.pattern;
-    if (pattern === undefined) return -1;
-    pattern.lastIndex = at;
-    const match = pattern.exec(buf);
-    if (match === null) return -1;
-    this.mark(at);
-    return (sc.take as NonNullable<XmlShortcut['take']>)(match, this.maxValue, this.tokLine, this.tokCol, this.tokOffset);
-  }
-
-  /** What a shortcut attempt ends with: the index after what it took (or -1), with its misses counted. */
-  private shortcutTaken(sc: XmlShortcut, taken: number): number {
+  /** What a lane attempt ends with: the index after what it took (or -1), with its misses counted. */
+  private laneTaken(sc: XmlLane, taken: number): number {
     if (taken !== -1) {
       this.textLen = 0;
       this.textOverflow = false;
     }
     // Misses are counted on every call: a path first taken after V8 optimized this function (the
     // first miss comes at the end of the first chunk) would throw the optimized code away.
-    const misses = this.scMisses + (taken === -1 ? 1 : 0);
-    this.scMisses = misses;
-    // A shortcut that rarely fits this input only costs time: stop trying it (64 misses, and more
+    const misses = this.laneMisses + (taken === -1 ? 1 : 0);
+    this.laneMisses = misses;
+    // A lane that rarely fits this input only costs time: stop trying it (64 misses, and more
     // than 4 per hit; computed without a branch, for the same reason).
-    if (Math.min(misses - 63, misses - 4 * this.scHits) > 0) this.scDropped = sc;
+    if (Math.min(misses - 63, misses - 4 * this.laneHits) > 0) this.laneDropped = sc;
     return taken;
   }
 
   /**
-   * Whether the shortcut element at `lt`, which the shortcut did not take, is cut by the end of the
+   * Whether the lane element at `lt`, which the lane did not take, is cut by the end of the
    * buffer: then it waits for the next chunk, to be read in one step there (the long way costs far
    * more, once per chunk), unless it is too long to be.
    */
-  private keepsCutElement(sc: XmlShortcut, buf: string, lt: number): boolean {
+  private keepsCutElement(sc: XmlLane, buf: string, lt: number): boolean {
     const endTag = sc.endTag;
     if (endTag === undefined || !this.carryShortcuts || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
     this.carryEndTag = endTag;
     return true;
   }
 
-  /** The handler's bulk read at `at`: the index after what it read (lines counted up to there), or -1. */
-  private tryBulk(sc: XmlShortcut, buf: string, at: number): number {
+  /** The handler's readRun at `at`: the index after what it read (lines counted up to there), or -1. */
+  private tryRun(sc: XmlLane, buf: string, at: number): number {
     this.mark(at);
-    const lines = this.bulkLines;
+    const lines = this.laneLines;
     lines[0] = this.tokLine;
     lines[1] = this.lineStart - this.bufBase;
-    const end = (sc.bulk as NonNullable<XmlShortcut['bulk']>)(buf, at, lines, this.maxValue);
+    const end = sc.readRun(buf, at, lines, this.maxValue);
     if (end === -1) return -1;
     // The handler counted the line breaks up to `end`; the next ones are looked for from there.
     this.line = lines[0] as number;

@@ -1,13 +1,13 @@
 // A rule added to the rule set applies to every URL, whichever path read it (issue 24, "Rules as
 // units"): here a fixture rule, added to the rules of one entry (ENTRY_RULES) with no batch form, must see
 // each of the 50,000 URLs of a sitemap of real shapes that the bulk lane reads, with the values the
-// events would have given it. Before, the lane's runs went to plainUrls, which ran only the
+// events would have given it. Before, the lane's runs went to laneUrls, which ran only the
 // protocol's own checks: a rule added the obvious way silently skipped every URL the lane read.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UrlEntry } from '../../../src/core/model.js';
-import { PlainLane } from '../../../src/core/read/plain-lane.js';
+import { Lane } from '../../../src/core/read/lane.js';
 import { ENTRY_RULES } from '../../../src/core/validate/protocol.js';
 import type { EntryRule } from '../../../src/core/validate/types.js';
 import { validateXmlSitemapText } from '../../../src/core/validate/validator.js';
@@ -62,8 +62,8 @@ function withFixtureRule(work: () => void): { locs: string[]; lastmods: number; 
 /** Runs `work` counting the urls the bulk lane reads. */
 function countingLaneReads(work: () => void): number {
   let read = 0;
-  const scan = PlainLane.prototype.scan;
-  PlainLane.prototype.scan = function (this: PlainLane, ...args: Parameters<PlainLane['scan']>): number {
+  const scan = Lane.prototype.scan;
+  Lane.prototype.scan = function (this: Lane, ...args: Parameters<Lane['scan']>): number {
     const count = scan.apply(this, args);
     read += count;
     return count;
@@ -71,7 +71,7 @@ function countingLaneReads(work: () => void): number {
   try {
     work();
   } finally {
-    PlainLane.prototype.scan = scan;
+    Lane.prototype.scan = scan;
   }
   return read;
 }

@@ -812,20 +812,23 @@ describe('XmlTokenizer: arbitrary input (fast-check)', () => {
   });
 });
 
-describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
+describe('writeLaneBytes: the bulk of the input read from its bytes', () => {
   const ITEM = '<i>x</i>';
-  /** A handler whose shortcut takes `<i>x</i>` elements at depth 1, from text one by one and from bytes in runs. */
+  /** A handler that reads runs of `<i>x</i>` elements at depth 1 itself, from text and from bytes. */
   function bulkHandler(events: Event[], runs: Array<[number, number, number, number]>): XmlTokenHandler {
     const base = recorder(events);
     return {
       ...base,
-      shortcut: {
+      lane: {
         depth: 1,
         nesting: 1,
-        pattern: /<i>x<\/i>/y,
         endTag: '</i>',
-        take: (match) => match.index + ITEM.length,
-        bulkBytes: (bytes, at, lines) => {
+        readRun: (buf, at) => {
+          let end = at;
+          while (buf.startsWith(ITEM, end)) end += ITEM.length;
+          return end === at ? -1 : end;
+        },
+        readRunBytes: (bytes, at, lines) => {
           let end = at;
           const text = new TextDecoder().decode(bytes);
           while (text.startsWith(ITEM, end)) end += ITEM.length;
@@ -844,7 +847,7 @@ describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
     const t = new XmlTokenizer(bulkHandler(events, runs));
     t.write('<r>');
     const bytes = bytesOf(`\r\n  ${ITEM}${ITEM}<b/>`);
-    const end = t.writeBulkBytes(bytes, 0);
+    const end = t.writeLaneBytes(bytes, 0);
     assert.equal(end, 4 + 2 * ITEM.length);
     // The run starts on line 2 (the CRLF counts once), which starts at index 2 of the bytes.
     assert.deepEqual(runs, [[4, end, 2, 2]]);
@@ -857,27 +860,27 @@ describe('writeBulkBytes: the bulk of the input read from its bytes', () => {
     assert.deepEqual(codes(events), []);
   });
 
-  it('reads nothing where it does not apply: something held, outside the shortcut\'s depth, no run there, no bulkBytes', () => {
+  it('reads nothing where it does not apply: something held, outside the lane\'s depth, no run there, no readRunBytes', () => {
     const runs: Array<[number, number, number, number]> = [];
     const held = new XmlTokenizer(bulkHandler([], runs));
     held.write('<r><i>x</');
     assert.equal(held.heldEndTag, '</i>');
-    assert.equal(held.writeBulkBytes(bytesOf(`i>${ITEM}`), 0), 0);
+    assert.equal(held.writeLaneBytes(bytesOf(`i>${ITEM}`), 0), 0);
     const top = new XmlTokenizer(bulkHandler([], runs));
-    assert.equal(top.writeBulkBytes(bytesOf(ITEM), 0), 0, 'no element open yet');
+    assert.equal(top.writeLaneBytes(bytesOf(ITEM), 0), 0, 'no element open yet');
     top.write('<r><a>');
-    assert.equal(top.writeBulkBytes(bytesOf(ITEM), 0), 0, 'two elements open');
+    assert.equal(top.writeLaneBytes(bytesOf(ITEM), 0), 0, 'two elements open');
     const other = new XmlTokenizer(bulkHandler([], runs));
     other.write('<r>');
     assert.equal(other.heldEndTag, undefined);
-    assert.equal(other.writeBulkBytes(bytesOf(' <b/>'), 0), 0, 'not a run');
-    assert.equal(other.writeBulkBytes(bytesOf('   '), 0), 0, 'only whitespace');
+    assert.equal(other.writeLaneBytes(bytesOf(' <b/>'), 0), 0, 'not a run');
+    assert.equal(other.writeLaneBytes(bytesOf('   '), 0), 0, 'only whitespace');
     assert.deepEqual(runs, []);
     const plain = new XmlTokenizer(recorder([]));
     plain.write('<r>');
-    assert.equal(plain.bulkBytesEndTag, undefined);
-    assert.equal(plain.writeBulkBytes(bytesOf(ITEM), 0), 0);
+    assert.equal(plain.laneEndTag, undefined);
+    assert.equal(plain.writeLaneBytes(bytesOf(ITEM), 0), 0);
     plain.end();
-    assert.throws(() => plain.writeBulkBytes(bytesOf(ITEM), 0), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_API' && /after end\(\)/.test(e.message));
+    assert.throws(() => plain.writeLaneBytes(bytesOf(ITEM), 0), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_API' && /after end\(\)/.test(e.message));
   });
 });

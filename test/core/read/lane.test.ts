@@ -1,7 +1,7 @@
-// The bulk lane's module (wasm/plain-lane.ts, compiled into src/core/read/plain-lane-wasm.ts):
+// The bulk lane's module (wasm/lane.ts, compiled into src/core/read/lane-wasm.ts):
 // the committed bytes are those of its source, its fingerprint is core/fingerprint.ts's, and it reads
-// only what it may. What its records mean is tested through the validator (plain-entry.test.ts) and
-// the reader (entry-shortcut.test.ts).
+// only what it may. What its records mean is tested through the validator (validate/lane-entries.test.ts) and
+// the reader (read/lane-entries.test.ts).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,15 +9,17 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { fingerprint, FINGERPRINT } from '../../../src/core/fingerprint.js';
+import { daysInMonth } from '../../../src/core/datetime.js';
+import { CHANGEFREQS } from '../../../src/core/model.js';
 import { FingerprintTable } from '../../../src/core/fingerprint-table.js';
-import { LANE_FIELDS, PlainLane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/plain-lane.js';
+import { LANE_FIELDS, Lane, R_END, R_HASH_1, R_HASH_2, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, R_COLUMN, R_LOC_LENGTH, R_LOC_START, R_START, laneFingerprint } from '../../../src/core/read/lane.js';
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { wasmModuleSource } from '../../../scripts/build-wasm.js';
 
-describe('plain lane module', () => {
-  it('is the compiled form of wasm/plain-lane.ts (npm run build:wasm)', async () => {
+describe('lane module', () => {
+  it('is the compiled form of wasm/lane.ts (npm run build:wasm)', async () => {
     const fresh = (await wasmModuleSource()) as string;
-    const committed = readFileSync(new URL('../../../src/core/read/plain-lane-wasm.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../src/core/read/lane-wasm.ts', import.meta.url), 'utf8');
     assert.equal(committed, fresh, 'run npm run build:wasm and commit the result');
   });
 
@@ -32,7 +34,7 @@ describe('plain lane module', () => {
   });
 
   it('fingerprints the loc of every record as core/fingerprint.ts does (two at a time, any lengths)', () => {
-    const lane = PlainLane.create();
+    const lane = Lane.create();
     assert.ok(lane !== undefined);
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[a-z0-9/._~-]{0,60}$/), { minLength: 1, maxLength: 9 }), (paths) => {
@@ -49,8 +51,31 @@ describe('plain lane module', () => {
     );
   });
 
+  it('knows the calendar of core/datetime.ts (daysInMonth): the days 28 to 31 of every month of common, leap and century years', () => {
+    const lane = Lane.create();
+    assert.ok(lane !== undefined);
+    for (const year of [1900, 2000, 2023, 2024, 2100]) {
+      for (let month = 1; month <= 12; month++) {
+        for (let day = 28; day <= 31; day++) {
+          const date = `${year}-${String(month).padStart(2, '0')}-${day}`;
+          const count: number = lane.scan(`<url><loc>https://example.com/a</loc><lastmod>${date}</lastmod></url>`, 0, 1, 0, 1 << 20, 1);
+          assert.equal(count, day <= daysInMonth(year, month) ? 1 : 0, date);
+        }
+      }
+    }
+  });
+
+  it('reads the changefreq names of model.ts (written into it by script), and no other word', () => {
+    const lane = Lane.create();
+    assert.ok(lane !== undefined);
+    for (const word of [...CHANGEFREQS, 'sometimes', 'Daily', 'dail']) {
+      const count = lane.scan(`<url><loc>https://example.com/a</loc><changefreq>${word}</changefreq></url>`, 0, 1, 0, 1 << 20, 1);
+      assert.equal(count, (CHANGEFREQS as readonly string[]).includes(word) ? 1 : 0, word);
+    }
+  });
+
   it('reads a run of urls into records: positions, lines, loc and lastmod', () => {
-    const lane = PlainLane.create();
+    const lane = Lane.create();
     assert.ok(lane !== undefined);
     const text = '<url><loc>https://example.com/a</loc></url>\r\n<url>\n <loc>https://example.com/b</loc>\r <lastmod>2024-02-29</lastmod></url>\n<url><loc>https://example.com/c d</loc></url>';
     const count = lane.scan(text, 0, 7, -3, 1 << 20, 100);
@@ -73,11 +98,11 @@ describe('plain lane module', () => {
 
   it('where WebAssembly cannot run (node --jitless), there is no lane and the report is the same', () => {
     const script = `
-      const { PlainLane } = await import('./src/core/read/plain-lane.ts');
+      const { Lane } = await import('./src/core/read/lane.ts');
       const { validateXmlSitemapText } = await import('./src/core/validate/validator.ts');
       const urls = Array.from({ length: 300 }, (_, i) => '<url><loc>https://example.com/' + (i % 250) + '</loc><lastmod>2031-01-01</lastmod></url>').join('\\n');
       const report = validateXmlSitemapText('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\\n' + urls + '\\n</urlset>', { now: 0 });
-      console.log(JSON.stringify({ lane: PlainLane.create() !== undefined, report }));`;
+      console.log(JSON.stringify({ lane: Lane.create() !== undefined, report }));`;
     const run = (flags: string[]): { lane: boolean; report: unknown } => {
       const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../../../', import.meta.url), encoding: 'utf8', timeout: 120_000 });
       assert.equal(r.status, 0, r.stderr);
@@ -91,7 +116,7 @@ describe('plain lane module', () => {
   });
 
   it('reads no url that holds a character that is not ASCII, but the ones around it; nothing past maxCount or maxLength', () => {
-    const lane = PlainLane.create();
+    const lane = Lane.create();
     assert.ok(lane !== undefined);
     const one = '<url><loc>https://example.com/a</loc></url>';
     const other = '<url><loc>https://example.com/é</loc></url>';
@@ -108,7 +133,7 @@ describe('plain lane module', () => {
   it('keeps a fingerprint table in its own instance that answers as core/fingerprint-table.ts does, through growth', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), fc.nat(1000)), { maxLength: 300 }), (ops) => {
-        const lane = PlainLane.createWithTable(16);
+        const lane = Lane.createWithTable(16);
         assert.ok(lane?.seen !== undefined);
         const expected = new FingerprintTable(16);
         for (const [a, b, value] of ops) {
@@ -123,18 +148,18 @@ describe('plain lane module', () => {
       { numRuns: 200 },
     );
     // Each lane made so has a table of its own.
-    const one = PlainLane.createWithTable(16);
-    const other = PlainLane.createWithTable(16);
+    const one = Lane.createWithTable(16);
+    const other = Lane.createWithTable(16);
     one?.seen?.add(1, 2, 3);
     assert.equal(one?.seen?.get(1, 2), 3);
     assert.equal(other?.seen?.get(1, 2), -1);
-    assert.equal(PlainLane.create()?.seen, undefined);
+    assert.equal(Lane.create()?.seen, undefined);
   });
 
   it('addSeen: adds a run to the table and lists the records found there; pick lists records by a field; stops at maxTracked', () => {
     const urls = ['a', 'b', 'a', 'c', 'b', 'd', 'e'].map((p, i) => `<url><loc>https://example.com/${p}</loc>${i === 3 ? '<lastmod>2031-01-01</lastmod>' : ''}</url>`);
     const text = urls.join('\n');
-    const lane = PlainLane.createWithTable(16);
+    const lane = Lane.createWithTable(16);
     assert.ok(lane !== undefined);
     // A loc the table has from elsewhere (validate/protocol.ts adds the ones read the long way).
     fingerprint('https://example.com/e');
@@ -149,7 +174,7 @@ describe('plain lane module', () => {
     assert.deepEqual([...lane.attention], [3, 2031_01_01]);
 
     // With room for two more locs than it holds: stops before the third new one.
-    const capped = PlainLane.createWithTable(16);
+    const capped = Lane.createWithTable(16);
     assert.ok(capped !== undefined);
     assert.equal(capped.scan(text, 0, 1, 0, 1 << 20, 100), 7);
     assert.equal(capped.addSeen(7, 2), 3, 'a, b, a (known), then c would be the third');
@@ -158,7 +183,7 @@ describe('plain lane module', () => {
   });
 
   it('addSeen grows the table in the middle of a run; the records are taken afresh after it', () => {
-    const lane = PlainLane.createWithTable(16);
+    const lane = Lane.createWithTable(16);
     assert.ok(lane !== undefined);
     const text = Array.from({ length: 3000 }, (_, i) => `<url><loc>https://example.com/page/${i % 2500}</loc></url>`).join('\n');
     const count = lane.scan(text, 0, 1, 0, 1 << 20, 4096);

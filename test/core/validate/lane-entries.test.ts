@@ -1,4 +1,4 @@
-// The validator's fast path (src/core/validate/plain-entry.ts) must change nothing but speed: every
+// The validator's fast path (src/core/validate/lane-entries.ts) must change nothing but speed: every
 // input validated with it and without it (every element through the XML events) gives the same
 // report and schema verdict, however the input is split. These tests also check that the fast path
 // is really taken where it should be, so that the comparison compares two different paths.
@@ -11,9 +11,9 @@ import { xmlFixturesAndCorpus } from '../../helpers/files.js';
 import { splitAt } from '../../helpers/split.js';
 import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js';
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
-import { XmlTokenizer, type XmlShortcut, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
+import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
-import { LANE_WINDOW } from '../../../src/core/read/plain-lane.js';
+import { LANE_WINDOW } from '../../../src/core/read/lane.js';
 import { readAsciiChunk } from '../../../src/core/read/ascii-bulk.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 
@@ -22,24 +22,29 @@ const NOW = Date.UTC(2026, 0, 1);
 interface Outcome {
   report: FileReport;
   schemaValid: boolean;
-  /** Entries the fast path took (always 0 without it). */
+  /** Entries the lane (lane.ts) took (always 0 without it). */
   taken: number;
-  /** Of those, the ones the bulk lane (plain-lane.ts) read. */
+  /** The same (the lane is the one fast path). */
   lane: number;
   /** Of those, the ones it read from bytes (the `lane-bytes` way). */
   bytesLane: number;
 }
 
 /**
- * The ways: every element through the events; the RegExp shortcut alone; the bulk lane first, then
- * the RegExp, its runs counted by the sink (ReaderSink.urlRun) or, for a sink that does not count
- * runs (`lane-per-url`), delivered one by one; and `lane-bytes`: `lane`, with every ASCII chunk read
- * by readAsciiChunk (its bulk from the bytes, as node/parse-sitemap.ts reads files).
+ * The ways: every element through the events; the lane, its runs counted by the sink
+ * (ReaderSink.urlRun) or, for a sink that does not count runs (`lane-per-url`), delivered one by one;
+ * and `lane-bytes`: `lane`, with every ASCII chunk read by readAsciiChunk (its bulk from the bytes, as
+ * node/parse-sitemap.ts reads files).
  */
-type Way = 'events' | 'regexp' | 'lane' | 'lane-per-url' | 'lane-bytes';
+type Way = 'events' | 'lane' | 'lane-per-url' | 'lane-bytes';
+
+/** The entries in a run the lane read: a value holds no `<`, so each entry start tag is one. */
+function entriesIn(text: string): number {
+  return text.split(/<url>|<sitemap>/).length - 1;
+}
 
 function validateWith(way: Way, chunks: readonly string[], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
-  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events', lane: way === 'lane' || way === 'lane-per-url' || way === 'lane-bytes' });
+  const validation = new SitemapValidation('<test>', { now: NOW, ...options, fastPath: way !== 'events' });
   const sink: ReaderSink = way !== 'lane-per-url' ? validation : {
     format: (f) => validation.format(f),
     url: (e, at) => validation.url(e, at),
@@ -48,49 +53,31 @@ function validateWith(way: Way, chunks: readonly string[], options: ValidationOp
   };
   const reader = new XmlSitemapReader(sink, budgets);
   const handler = validation.xmlHandler(reader);
-  let taken = 0;
   let lane = 0;
   let bytesLane = 0;
-  // The handler's shortcut, wrapped to count what it takes.
-  const wrapped = new WeakMap<XmlShortcut, XmlShortcut>();
+  // The handler's lane, wrapped to count what it takes.
+  const wrapped = new WeakMap<XmlLane, XmlLane>();
   const counting = new Proxy(handler, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
-      if (key !== 'shortcut' || value === null || value === undefined) return value;
-      const sc = value as XmlShortcut;
+      if (key !== 'lane' || value === null || value === undefined) return value;
+      const sc = value as XmlLane;
       let w = wrapped.get(sc);
       if (w === undefined) {
         w = {
-          depth: sc.depth,
-          nesting: sc.nesting,
-          pattern: sc.pattern,
-          take: (...args) => {
-            const end = (sc.take as NonNullable<XmlShortcut['take']>)(...args);
-            if (end !== -1) taken++;
+          ...sc,
+          readRun: (buf, at, lines, maxLength) => {
+            const end = sc.readRun(buf, at, lines, maxLength);
+            if (end !== -1) lane += entriesIn(buf.slice(at, end));
             return end;
           },
         };
-        if (sc.endTag !== undefined) w = { ...w, endTag: sc.endTag };
-        const bulk = sc.bulk;
-        if (bulk !== undefined) {
-          w.bulk = (buf, at, lines, maxLength) => {
-            const end = bulk(buf, at, lines, maxLength);
-            // A value holds no `<`: each start tag in what was read is one url.
+        const readRunBytes = sc.readRunBytes;
+        if (readRunBytes !== undefined) {
+          w.readRunBytes = (bytes, at, lines, maxLength) => {
+            const end = readRunBytes(bytes, at, lines, maxLength);
             if (end !== -1) {
-              const read = buf.slice(at, end).split('<url>').length - 1;
-              taken += read;
-              lane += read;
-            }
-            return end;
-          };
-        }
-        const bulkBytes = sc.bulkBytes;
-        if (bulkBytes !== undefined) {
-          w.bulkBytes = (bytes, at, lines, maxLength) => {
-            const end = bulkBytes(bytes, at, lines, maxLength);
-            if (end !== -1) {
-              const read = new TextDecoder().decode(bytes.subarray(at, end)).split('<url>').length - 1;
-              taken += read;
+              const read = entriesIn(new TextDecoder().decode(bytes.subarray(at, end)));
               lane += read;
               bytesLane += read;
             }
@@ -113,7 +100,7 @@ function validateWith(way: Way, chunks: readonly string[], options: ValidationOp
   tokenizer.end();
   reader.end();
   const report = validation.finish(new TextEncoder().encode(chunks.join('')).length);
-  return { report, schemaValid: validation.schemaValid, taken, lane, bytesLane };
+  return { report, schemaValid: validation.schemaValid, taken: lane, lane, bytesLane };
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -128,15 +115,9 @@ function firstEntry(text: string): number {
 function assertSame(text: string, pieces: readonly number[] = [], options: ValidationOptions = {}, budgets: ReaderBudgets = {}): Outcome {
   const long = validateWith('events', [text], options, budgets);
   assert.equal(long.taken, 0);
-  const regexp = validateWith('regexp', [text], options, budgets);
-  assert.deepStrictEqual(regexp.report, long.report, 'report, whole (RegExp)');
-  assert.equal(regexp.schemaValid, long.schemaValid, 'schema verdict, whole (RegExp)');
-  assert.equal(regexp.lane, 0);
   const fast = validateWith('lane', [text], options, budgets);
   assert.deepStrictEqual(fast.report, long.report, 'report, whole (lane)');
   assert.equal(fast.schemaValid, long.schemaValid, 'schema verdict, whole (lane)');
-  // The RegExp is the sitemap index's only (a urlset's urls are the lane's): the lane way takes at least as many.
-  assert.ok(fast.taken >= regexp.taken, `entries taken, lane ${fast.taken} and RegExp ${regexp.taken}`);
   const perUrl = validateWith('lane-per-url', [text], options, budgets);
   assert.deepStrictEqual(perUrl.report, long.report, 'report, whole (lane, url by url)');
   assert.equal(perUrl.lane, fast.lane);
@@ -145,7 +126,7 @@ function assertSame(text: string, pieces: readonly number[] = [], options: Valid
   assert.deepStrictEqual(bytes.report, long.report, 'report (lane, bytes)');
   assert.equal(bytes.schemaValid, long.schemaValid, 'schema verdict (lane, bytes)');
   if (pieces.length > 0) {
-    for (const way of ['regexp', 'lane', 'lane-per-url', 'lane-bytes'] as const) {
+    for (const way of ['lane', 'lane-per-url', 'lane-bytes'] as const) {
       const chunked = validateWith(way, splitAt(text, pieces), options, budgets);
       assert.deepStrictEqual(chunked.report, long.report, `report, split (${way})`);
       assert.equal(chunked.schemaValid, long.schemaValid, `schema verdict, split (${way})`);
@@ -225,6 +206,16 @@ describe('validation fast path: taken for valid entries, same report', () => {
   it('takes the entries of a sitemap index', () => {
     const text = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>https://example.com/s1.xml</loc><lastmod>2024-01-01</lastmod></sitemap>\n<sitemap><loc>https://example.com/s2.xml</loc></sitemap>\n</sitemapindex>';
     assert.equal(assertSame(text, [], { location: 'https://example.com/sitemap.xml' }).taken, 2);
+    // References in a loc are read; a lastmod to the minute and blanks around a value are left to the events (they report them).
+    const shapes = [
+      '<sitemap>\n  <loc>https://example.com/s.xml?a=1&amp;b=&apos;2&apos;</loc>\n  <lastmod>2024-01-01T10:20:30.5+01:00</lastmod>\n</sitemap>',
+      '<sitemap><loc>https://example.com/m.xml</loc><lastmod>2024-01-01T10:20+01:00</lastmod></sitemap>',
+      '<sitemap><loc> https://example.com/b.xml </loc></sitemap>',
+      '<sitemap><loc>https://example.com/s.xml?a=1&amp;b=&apos;2&apos;</loc></sitemap>',
+    ];
+    const out = assertSame(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${shapes.join('\n')}\n</sitemapindex>`, [40, 200], { location: 'https://example.com/sitemap.xml' });
+    assert.equal(out.taken, 2);
+    assert.deepEqual(out.report.diagnostics.map((d) => d.code), ['lastmod/not-xsd', 'value/whitespace', 'loc/duplicate']);
   });
 
   it('still finds duplicates, scope and future dates among entries it takes', () => {
@@ -393,7 +384,7 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
   });
 
   it('finds duplicates across the lane and the long way while its table grows (100,000 urls)', () => {
-    // The lane's table (plain-lane.ts, in WebAssembly memory) starts with room for 98,304 locs and
+    // The lane's table (lane.ts, in WebAssembly memory) starts with room for 98,304 locs and
     // grows past them; urls with an image go the long way, into the same table.
     const urls: string[] = [];
     for (let i = 0; i < 100_000; i++) {

@@ -1,5 +1,5 @@
-// AssemblyScript source of the bulk lane of the reader and the validator (src/core/read/plain-lane.ts
-// loads the compiled module from plain-lane-wasm.ts; `npm run build:wasm` makes it, and a test checks
+// AssemblyScript source of the lane of the reader and the validator (src/core/read/lane.ts
+// loads the compiled module from lane-wasm.ts; `npm run build:wasm` makes it, and a test checks
 // that it is in step with this file).
 //
 // It reads, from bytes the caller copied into memory (an all-ASCII buffer of the XML tokenizer), a
@@ -20,7 +20,7 @@
 // MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
 // moves, so the input and the records stay where reserve put them while it grows.
 //
-// Build: asc wasm/plain-lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
+// Build: asc wasm/lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
 /** Int32 fields of a record. */
 const FIELDS: i32 = 18;
@@ -34,7 +34,8 @@ const R_LOC_LENGTH: i32 = 6;
 const R_LASTMOD_START: i32 = 7;
 const R_LASTMOD_LENGTH: i32 = 8;
 const R_END: i32 = 9;
-const R_CHANGEFREQ_INITIAL: i32 = 10;
+/** The changefreq's index in the names script wrote in (setProtocol) + 1; 0 when the url has none. */
+const R_CHANGEFREQ: i32 = 10;
 const R_PRIORITY_START: i32 = 11;
 const R_PRIORITY_LENGTH: i32 = 12;
 /** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
@@ -51,7 +52,7 @@ let input: usize = 0;
 let records: usize = 0;
 let recordCapacity: i32 = 0;
 
-/** The most input bytes and records a call takes (plain-lane.ts: LANE_WINDOW, MAX_RECORDS). */
+/** The most input bytes and records a call takes (lane.ts: LANE_WINDOW, MAX_RECORDS). */
 const MAX_INPUT: usize = 1 << 20;
 const MAX_RECORDS: i32 = 4096;
 /** Int32s kept per record: its fields, an attention pair (addSeen, pick) and a page quad (packPages). */
@@ -92,7 +93,7 @@ export function recordsAt(): usize {
 // stored at every step). Only the line state is global, written once per line break.
 
 // Character classes, one byte per code: a table read once per character in the loops below.
-const URL_CHAR: u8 = 1; // plain-entry.ts URL_CHARS: A-Za-z0-9 -._~!$'()*+,;=:@%
+const URL_CHAR: u8 = 1; // the characters a URL may hold as they are (RFC 3986 unreserved and reserved but [ ] #): A-Za-z0-9 -._~!$'()*+,;=:@%
 const PATH_CHAR: u8 = 2; // URL_CHARS and / ?
 const DIGIT: u8 = 4;
 const HEX_DIGIT: u8 = 8;
@@ -108,7 +109,7 @@ addClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'(
 addClass('/?', PATH_CHAR);
 addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
-const LANGUAGE_CHAR: u8 = 16; // validate/plain-entry.ts HREFLANG: [A-Za-z0-9_-]
+const LANGUAGE_CHAR: u8 = 16; // a language tag: [A-Za-z0-9_-]
 addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
 
 let line: i32 = 0;
@@ -173,7 +174,7 @@ function skipBlanks(q: usize, end: usize): usize {
 
 /**
  * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
- * `(?:A+@)?A+(?::[0-9]+)?` with A the URL_CHARS but `:` and `@` (plain-entry.ts), with isPlainLoc's
+ * `(?:A+@)?A+(?::[0-9]+)?` with A the URL_CHARS but `:` and `@`, with the
  * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
@@ -322,7 +323,7 @@ const DECODED: usize = memory.data(2048);
 }
 
 /**
- * DATE: `(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])` and optionally
+ * DATE (with MODE_MINUTES, the W3C form `Thh:mmTZD` too): `(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])` and optionally
  * `T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(Z|[+-]((0\d|1[0-3]):[0-5]\d|14:00))`; with isRealDate.
  */
 function readDate(q: usize, end: usize): usize {
@@ -335,7 +336,7 @@ function readDate(q: usize, end: usize): usize {
   const month = twoDigits(q + 5);
   const day = twoDigits(q + 8);
   if (month < 1 || month > 12 || day < 1 || day > 31) return 0;
-  // isRealDate: days 29 to 31 exist in some months only.
+  // Days 29 to 31 exist in some months only (the calendar of core/datetime.ts daysInMonth).
   if (day >= 29) {
     const leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = 31;
@@ -345,19 +346,26 @@ function readDate(q: usize, end: usize): usize {
   }
   q += 10;
   if (q < end && byte(q) == 0x54) {
-    // T hh:mm:ss then Z or ±hh:mm; any other form is not this pattern's.
+    // T hh:mm[:ss[.s+]] then Z or ±hh:mm; any other form is not this pattern's.
     const t = q + 1;
-    if (t + 9 > end) return 0;
+    if (t + 6 > end) return 0;
     const hours = twoDigits(t);
     const minutes = twoDigits(t + 3);
-    const seconds = twoDigits(t + 6);
-    if (hours < 0 || hours > 23 || byte(t + 2) != 0x3a || minutes < 0 || minutes > 59 || byte(t + 5) != 0x3a || seconds < 0 || seconds > 59) return 0;
-    let z = t + 8;
-    // Fractions of a second: `(\.\d+)?`.
-    if (z < end && byte(z) == 0x2e) {
-      const digits = ++z;
-      while (z < end && isDigit(byte(z))) z++;
-      if (z == digits) return 0;
+    if (hours < 0 || hours > 23 || byte(t + 2) != 0x3a || minutes < 0 || minutes > 59) return 0;
+    let z = t + 5;
+    if (byte(z) == 0x3a) {
+      const seconds = t + 8 <= end ? twoDigits(t + 6) : -1;
+      if (seconds < 0 || seconds > 59) return 0;
+      z = t + 8;
+      // Fractions of a second: `(\.\d+)?`.
+      if (z < end && byte(z) == 0x2e) {
+        const digits = ++z;
+        while (z < end && isDigit(byte(z))) z++;
+        if (z == digits) return 0;
+      }
+    } else if ((mode & MODE_MINUTES) == 0) {
+      // `hh:mmTZD`, a W3C Datetime that sitemap.xsd does not take: the validator's rules see it in the events.
+      return 0;
     }
     if (z >= end) return 0;
     const c = byte(z);
@@ -372,24 +380,59 @@ function readDate(q: usize, end: usize): usize {
   return q;
 }
 
-/** CHANGEFREQ: always|hourly|daily|weekly|monthly|yearly|never, then `</changefreq>`. */
+// The changefreq names (model.ts CHANGEFREQS) and the loc bounds (url.ts) are written in by script
+// (lane.ts setProtocol), so that they are written down once.
+
+/** CHANGEFREQ_COUNT names at CHANGEFREQ_NAMES, 16 bytes each, their lengths at CHANGEFREQ_LENGTHS. */
+const CHANGEFREQ_NAMES: usize = memory.data(8 * 16);
+const CHANGEFREQ_LENGTHS: usize = memory.data(8);
+let changefreqCount: i32 = 0;
+/** The bounds of a loc's length (of its value, references decoded). */
+let minLoc: i32 = 0;
+let maxLoc: i32 = 0;
+
+export function changefreqNamesAt(): usize {
+  return CHANGEFREQ_NAMES;
+}
+
+export function changefreqLengthsAt(): usize {
+  return CHANGEFREQ_LENGTHS;
+}
+
+/** Each changefreq name as a little-endian word (the names are at most 8 characters), made by setProtocol. */
+const CHANGEFREQ_WORDS: usize = memory.data(8 * 8);
+
+/** The protocol's constants script wrote in (changefreqNamesAt) and the loc bounds. */
+export function setProtocol(changefreqs: i32, minLocLength: i32, maxLocLength: i32): void {
+  changefreqCount = changefreqs;
+  for (let k = 0; k < changefreqs; k++) {
+    const n = <usize>load<u8>(CHANGEFREQ_LENGTHS + <usize>k);
+    store<u64>(CHANGEFREQ_WORDS + <usize>k * 8, load<u64>(CHANGEFREQ_NAMES + <usize>k * 16) & mask(n));
+  }
+  minLoc = minLocLength;
+  maxLoc = maxLocLength;
+}
+
+/** The changefreq read last: its index in the names + 1. */
+let changefreqIndex: i32 = 0;
+
+/** One of the changefreq names at q: the address after it (its index + 1 in changefreqIndex), or 0. */
 function readChangefreq(q: usize, end: usize): usize {
-  if (has8(q, end, 6, 0x737961776c61)) q += 6; // always
-  else if (has8(q, end, 6, 0x796c72756f68)) q += 6; // hourly
-  else if (has8(q, end, 5, 0x796c696164)) q += 5; // daily
-  else if (has8(q, end, 6, 0x796c6b656577)) q += 6; // weekly
-  else if (has8(q, end, 7, 0x796c68746e6f6d)) q += 7; // monthly
-  else if (has8(q, end, 6, 0x796c72616579)) q += 6; // yearly
-  else if (has8(q, end, 5, 0x726576656e)) q += 5; // never
-  else return 0;
-  return has16(q, end, 13, 0x65676e6168632f3c, 0x3e71657266) ? q + 13 : 0; // </changefreq>
+  for (let k = 0; k < changefreqCount; k++) {
+    const n = <usize>load<u8>(CHANGEFREQ_LENGTHS + <usize>k);
+    if (has8(q, end, n, load<u64>(CHANGEFREQ_WORDS + <usize>k * 8))) {
+      changefreqIndex = k + 1;
+      return q + n;
+    }
+  }
+  return 0;
 }
 
 @inline function isDigit(c: u32): bool {
   return c - 0x30 <= 9;
 }
 
-/** PRIORITY: `0(\.\d*)?|1(\.0*)?|\.\d+`, then `</priority>` (no other reading of the text fits). */
+/** PRIORITY: `0(\.\d*)?|1(\.0*)?|\.\d+` (then `</priority>` must follow: no other reading of the text fits). */
 function readPriority(q: usize, end: usize): usize {
   if (q >= end) return 0;
   const c = byte(q);
@@ -413,7 +456,7 @@ function readPriority(q: usize, end: usize): usize {
   } else {
     return 0;
   }
-  return has16(q, end, 11, 0x69726f6972702f3c, 0x3e7974) ? q + 11 : 0; // </priority>
+  return q;
 }
 
 // ---- the fingerprint (core/fingerprint.ts, on one byte per UTF-16 code unit) --------------------
@@ -534,7 +577,7 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
 
 // ---- extensions: image:image and xhtml:link alternates, in the writer's form -------------------------
 //
-// What validate/plain-entry.ts's extension pattern takes, after the priority, in any order:
+// What the lane takes, after the priority, in any order:
 //   <I:image>WS<I:loc>LOC</I:loc>WS</I:image>   and   <X:link rel="alternate" hreflang="H" href="LOC"WS/>
 // with I and X the prefixes bound on the root (setPrefixes; none: not read). Each is an extra:
 // (kind, value start, value length, flags, hreflang start, hreflang length), at extrasAt().
@@ -661,90 +704,158 @@ function readExtensions(q: usize, end: usize): usize {
 
 // ---- the run of elements ------------------------------------------------------------------------
 
-/** `(?:[ \t\n\r]+(?=<url>))?` at q: the blank run before the next entry, taken only when one follows. */
-function blanksBeforeUrl(q: usize, end: usize): usize {
+/** What a scan reads (its `mode` argument): bits. */
+const MODE_HASH: i32 = 1;
+/** `<sitemap>` elements of an index, not `<url>` elements. */
+const MODE_SITEMAP: i32 = 2;
+/** Lastmods in the W3C form `Thh:mmTZD` too (the reader takes them; sitemap.xsd does not). */
+const MODE_MINUTES: i32 = 4;
+/** Blanks around the values of loc, lastmod, changefreq and priority (the reader trims them; the validator warns). */
+const MODE_BLANKS: i32 = 8;
+let mode: i32 = 0;
+
+const SITEMAP_START: u64 = 0x70616d657469733c; // <sitemap (then >), 9
+
+/** `(?:[ \t\n\r]+(?=<url>))?` (or `<sitemap>`) at q: the blank run before the next entry, taken only when one follows. */
+function blanksBeforeEntry(q: usize, end: usize): usize {
   if (q >= end) return q;
   const c = byte(q);
   if (c != 0x20 && c != 0x09 && c != 0x0a && c != 0x0d) return q;
   const afterLine = line;
   const afterLineStart = lineStart;
   const next = skipBlanks(q, end);
-  if (has8(next, end, 5, URL_START)) return next;
+  if ((mode & MODE_SITEMAP) == 0 ? has8(next, end, 5, URL_START) : has16(next, end, 9, SITEMAP_START, 0x3e)) return next;
   line = afterLine;
   lineStart = afterLineStart;
   return q;
 }
 
-/** One `<url>` at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
-function readUrl(q: usize, end: usize, maxLength: i32, record: usize): usize {
+/** With MODE_BLANKS, the blanks at q around a value (the value is what is between them, as the events trim it). */
+@inline function blanksInValue(q: usize, end: usize): usize {
+  return (mode & MODE_BLANKS) != 0 ? skipBlanks(q, end) : q;
+}
+
+// The values of the entry being read (readLocField, readLastmodField, readOptionalFields).
+let locAt: usize = 0;
+let locEndAt: usize = 0;
+let locFlags: i32 = 0;
+/** 0 when the entry has no lastmod. */
+let lastmodAt: usize = 0;
+let lastmodEndAt: usize = 0;
+/** 0 when the entry has no priority. */
+let priorityAt: usize = 0;
+let priorityEndAt: usize = 0;
+
+/** `<loc>LOC</loc>WS` at q: the address after (the value at locAt to locEndAt), or 0. */
+function readLocField(q: usize, end: usize): usize {
+  if (!has8(q, end, 5, LOC_START)) return 0;
+  locAt = blanksInValue(q + 5, end);
+  locEndAt = readLoc(locAt, end);
+  if (locEndAt == 0) return 0;
+  q = blanksInValue(locEndAt, end);
+  if (!has8(q, end, 6, LOC_END)) return 0;
+  // sitemap.xsd and the protocol bound the length of the value (references decoded).
+  const n = <i32>(locEndAt - locAt) - locShrink;
+  if (n < minLoc || n > maxLoc) return 0;
+  locFlags = locShrink != 0 ? F_LOC_REFERENCES : 0;
+  return skipBlanks(q + 6, end);
+}
+
+/** `(<lastmod>DATE</lastmod>WS)?` at q: the address after (lastmodAt 0 when there is none), or 0. */
+function readLastmodField(q: usize, end: usize): usize {
+  lastmodAt = 0;
+  if (!has16(q, end, 9, 0x646f6d7473616c3c, 0x3e)) return q; // <lastmod>
+  const s = blanksInValue(q + 9, end);
+  const e = readDate(s, end);
+  if (e == 0) return 0;
+  q = blanksInValue(e, end);
+  if (!has16(q, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
+  lastmodAt = s;
+  lastmodEndAt = e;
+  return skipBlanks(q + 10, end);
+}
+
+/** `(<changefreq>…</changefreq>WS)?(<priority>…</priority>WS)?` at q: the address after, or 0. */
+function readOptionalFields(q: usize, end: usize): usize {
+  changefreqIndex = 0;
+  if (has16(q, end, 12, 0x6665676e6168633c, 0x3e716572)) { // <changefreq>
+    q = readChangefreq(blanksInValue(q + 12, end), end);
+    if (q == 0) return 0;
+    q = blanksInValue(q, end);
+    if (!has16(q, end, 13, 0x65676e6168632f3c, 0x3e71657266)) return 0; // </changefreq>
+    q = skipBlanks(q + 13, end);
+  }
+  priorityAt = 0;
+  if (has16(q, end, 10, 0x7469726f6972703c, 0x3e79)) { // <priority>
+    const s = blanksInValue(q + 10, end);
+    const e = readPriority(s, end);
+    if (e == 0) return 0;
+    q = blanksInValue(e, end);
+    if (!has16(q, end, 11, 0x69726f6972702f3c, 0x3e7974)) return 0; // </priority>
+    priorityAt = s;
+    priorityEndAt = e;
+    q = skipBlanks(q + 11, end);
+  }
+  return q;
+}
+
+/** An offset in the caller's text. */
+@inline function textIndex(q: usize): i32 {
+  return <i32>(q - input) + textOffset;
+}
+
+/** One `<url>` (or with MODE_SITEMAP, `<sitemap>`) at `q`: writes its record and returns the address after it, or 0 (nothing written, line state to restore). */
+function readEntry(q: usize, end: usize, maxLength: i32, record: usize): usize {
   const start = q;
   const startLine = line;
   const startColumn = <i32>(q - input) - lineStart + 1;
-  if (!has8(q, end, 5, URL_START)) return 0;
-  q = skipBlanks(q + 5, end);
-  if (!has8(q, end, 5, LOC_START)) return 0;
-  const locStart = q + 5;
-  const locEnd = readLoc(locStart, end);
-  if (locEnd == 0 || !has8(locEnd, end, 6, LOC_END)) return 0;
-  const locLength = <i32>(locEnd - locStart);
-  // sitemap.xsd and the protocol: 12 to 2,047 characters, of the value (references decoded).
-  const flags = locShrink != 0 ? F_LOC_REFERENCES : 0;
-  if (locLength - locShrink < 12 || locLength - locShrink > 2047) return 0;
-  q = skipBlanks(locEnd + 6, end);
-  let lastmodStart: i32 = -1;
-  let lastmodLength: i32 = 0;
-  let lastmodDay: i32 = 0;
-  if (has16(q, end, 9, 0x646f6d7473616c3c, 0x3e)) { // <lastmod>
-    const s = q + 9;
-    const e = readDate(s, end);
-    if (e == 0 || !has16(e, end, 10, 0x6f6d7473616c2f3c, 0x3e64)) return 0; // </lastmod>
-    lastmodDay = (twoDigits(s) * 100 + twoDigits(s + 2)) * 10000 + twoDigits(s + 5) * 100 + twoDigits(s + 8);
-    lastmodStart = <i32>(s - input) + textOffset;
-    lastmodLength = <i32>(e - s);
-    q = skipBlanks(e + 10, end);
-  }
-  let changefreqInitial: i32 = 0;
-  if (has16(q, end, 12, 0x6665676e6168633c, 0x3e716572)) { // <changefreq>
-    changefreqInitial = <i32>byte(q + 12);
-    q = readChangefreq(q + 12, end);
-    if (q == 0) return 0;
-    q = skipBlanks(q, end);
-  }
-  let priorityStart: i32 = -1;
-  let priorityLength: i32 = 0;
-  if (has16(q, end, 10, 0x7469726f6972703c, 0x3e79)) { // <priority>
-    const s = q + 10;
-    q = readPriority(s, end);
-    if (q == 0) return 0;
-    priorityStart = <i32>(s - input) + textOffset;
-    priorityLength = <i32>(q - 11 - s); // before </priority>
-    q = skipBlanks(q, end);
-  }
-  const extrasFrom = extraCount;
-  q = readExtensions(q, end);
+  const sitemap = (mode & MODE_SITEMAP) != 0;
+  if (sitemap ? !has16(q, end, 9, SITEMAP_START, 0x3e) : !has8(q, end, 5, URL_START)) return 0;
+  q = readLocField(skipBlanks(q + (sitemap ? 9 : 5), end), end);
   if (q == 0) return 0;
-  q += 6;
-  q = blanksBeforeUrl(q, end);
+  q = readLastmodField(q, end);
+  if (q == 0) return 0;
+  const extrasFrom = extraCount;
+  images = 0;
+  if (sitemap) {
+    changefreqIndex = 0;
+    priorityAt = 0;
+    if (!has16(q, end, 10, 0x616d657469732f3c, 0x3e70)) return 0; // </sitemap>
+    q += 10;
+  } else {
+    q = readOptionalFields(q, end);
+    if (q == 0) return 0;
+    q = readExtensions(q, end);
+    if (q == 0) return 0;
+    q += 6;
+  }
+  q = blanksBeforeEntry(q, end);
   if (<i32>(q - start) > maxLength) return 0;
-  store<i32>(record + R_START * 4, <i32>(start - input) + textOffset);
+  store<i32>(record + R_START * 4, textIndex(start));
   store<i32>(record + R_LINE * 4, startLine);
   store<i32>(record + R_COLUMN * 4, startColumn);
-  store<i32>(record + R_LOC_START * 4, <i32>(locStart - input) + textOffset);
-  store<i32>(record + R_LOC_LENGTH * 4, locLength);
-  store<i32>(record + R_LASTMOD_START * 4, lastmodStart);
-  store<i32>(record + R_LASTMOD_LENGTH * 4, lastmodLength);
-  store<i32>(record + R_END * 4, <i32>(q - input) + textOffset);
-  store<i32>(record + R_CHANGEFREQ_INITIAL * 4, changefreqInitial);
-  store<i32>(record + R_PRIORITY_START * 4, priorityStart);
-  store<i32>(record + R_PRIORITY_LENGTH * 4, priorityLength);
-  store<i32>(record + R_FLAGS * 4, flags);
+  store<i32>(record + R_END * 4, textIndex(q));
+  writeValues(record, extrasFrom);
+  return q;
+}
+
+/** The values readEntry read into the record. */
+function writeValues(record: usize, extrasFrom: i32): void {
+  store<i32>(record + R_LOC_START * 4, textIndex(locAt));
+  store<i32>(record + R_LOC_LENGTH * 4, <i32>(locEndAt - locAt));
+  store<i32>(record + R_FLAGS * 4, locFlags);
+  const lastmod = lastmodAt;
+  store<i32>(record + R_LASTMOD_START * 4, lastmod == 0 ? -1 : textIndex(lastmod));
+  store<i32>(record + R_LASTMOD_LENGTH * 4, <i32>(lastmodEndAt - lastmod));
+  store<i32>(record + R_LASTMOD_DAY * 4, lastmod == 0 ? 0 : (twoDigits(lastmod) * 100 + twoDigits(lastmod + 2)) * 10000 + twoDigits(lastmod + 5) * 100 + twoDigits(lastmod + 8));
+  store<i32>(record + R_CHANGEFREQ * 4, changefreqIndex);
+  store<i32>(record + R_PRIORITY_START * 4, priorityAt == 0 ? -1 : textIndex(priorityAt));
+  store<i32>(record + R_PRIORITY_LENGTH * 4, <i32>(priorityEndAt - priorityAt));
   store<i32>(record + R_EXTRA_FROM * 4, extrasFrom);
   store<i32>(record + R_EXTRA_COUNT * 4, extraCount - extrasFrom);
   store<i32>(record + R_IMAGES * 4, images);
-  store<i32>(record + R_LASTMOD_DAY * 4, lastmodDay);
   if (extraCount - extrasFrom > images) linkedCount++;
   if (images > mostImages) mostImages = images;
-  return q;
 }
 
 /**
@@ -773,15 +884,16 @@ function fingerprintRecords(count: i32): void {
 }
 
 /**
- * Reads `<url>` elements from offset `from` of the input (`length` bytes in all), the first on line
- * `startLine`, which starts at offset `startLineStart` (negative when it started in an earlier
- * buffer), each at most `maxLength` bytes, at most `maxCount` of them. The input is the caller's text from its index `offset` on: records
- * and `endLineStart` give indexes in that text (offsets in the input + `offset`). The locs are
- * fingerprinted when `hash` is not 0.
+ * Reads `<url>` (or `<sitemap>`) elements from offset `from` of the input (`length` bytes in all),
+ * the first on line `startLine`, which starts at offset `startLineStart` (negative when it started in
+ * an earlier buffer), each at most `maxLength` bytes, at most `maxCount` of them. The input is the
+ * caller's text from its index `offset` on: records and `endLineStart` give indexes in that text
+ * (offsets in the input + `offset`). `scanMode`: MODE_* bits (MODE_HASH: the locs are fingerprinted).
  * Returns how many were read; `endLine`, `endLineStart` are the line state after the last one.
  */
-export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, offset: i32, hash: i32): i32 {
+export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32, maxLength: i32, maxCount: i32, offset: i32, scanMode: i32): i32 {
   textOffset = offset;
+  mode = scanMode;
   let q: usize = input + <usize>from;
   const end: usize = input + <usize>length;
   line = startLine;
@@ -795,7 +907,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     const entryLine = line;
     const entryLineStart = lineStart;
     const entryExtras = extraCount;
-    const next = readUrl(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
+    const next = readEntry(q, end, maxLength, records + <usize>count * <usize>FIELDS * 4);
     if (next == 0) {
       line = entryLine;
       lineStart = entryLineStart;
@@ -805,7 +917,7 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     q = next;
     count++;
   }
-  if (hash != 0) fingerprintRecords(count);
+  if ((mode & MODE_HASH) != 0) fingerprintRecords(count);
   endLine = line;
   endLineStart = lineStart + textOffset;
   return count;

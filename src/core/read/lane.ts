@@ -1,20 +1,24 @@
-// The bulk lane (issues #3, #4 and 24), the one fast path for `<url>` elements: a small WebAssembly
-// module (wasm/plain-lane.ts, AssemblyScript) reads them from a buffer instead of script. It takes
-// the forms writers write (blanks and line breaks between elements; references to URL characters in
-// a loc, `&amp;` above all; both W3C date forms; image:image and xhtml:link alternates in the
-// writers' form), in values every check of the reader and the schema passes, hashes the decoded loc
-// as core/fingerprint.ts does (when asked: the validator does), counts lines as the tokenizer does,
-// and stops at the first element that does not fit: the tokenizer reads that one the long way and
-// offers the next one to the lane again, so a declined element costs itself only. Why: script pays
-// per element (a match array and its strings, calls) and, in a fresh process, runs interpreted until
-// V8 has seen enough of it; the module is compiled before its first call and costs the same from the
-// first element to the last.
+// The lane (issues #3, #4 and 24), the one fast path beside the events: a small WebAssembly module
+// (wasm/lane.ts, AssemblyScript) reads runs of `<url>` elements, or `<sitemap>` elements of an index,
+// from a buffer instead of script. It takes the forms writers write (blanks and line breaks between
+// elements; references to URL characters in a loc, `&amp;` above all; both W3C date forms;
+// image:image and xhtml:link alternates in the writers' form) and, for the reader (configure:
+// readerForms), the forms the reader takes as they are but the validator reports (blanks around a
+// value, a lastmod to the minute). It hashes the decoded loc as core/fingerprint.ts does (when asked:
+// the validator does), counts lines as the tokenizer does, and stops at the first element that does
+// not fit: the tokenizer reads that one the long way and offers the next one to the lane again, so a
+// declined element costs itself only. Non-ASCII text is such a stop (see below): the entry that holds
+// it goes the long way. Why: script pays per element (a match array and its strings, calls) and, in a
+// fresh process, runs interpreted until V8 has seen enough of it; the module is compiled before its
+// first call and costs the same from the first element to the last. The protocol's constants it reads
+// by (CHANGEFREQS, the loc bounds) are written into each instance from model.ts and url.ts
+// (setProtocol); its calendar is checked against core/datetime.ts by test/core/read/lane.test.ts.
 //
 // What it hands back is records of values, not verdicts (the R_* fields, extras for the
-// extensions). The validator's rules read them in batches (validate/protocol.ts plainUrls); the
+// extensions). The validator's rules read them in batches (validate/protocol.ts laneUrls); the
 // reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same the events make.
-// test/core/validate/plain-entry.test.ts compares the validator's reports of every way, and
-// test/core/read/entry-shortcut.test.ts the reader's entries, on every fixture and corpus file and
+// test/core/validate/lane-entries.test.ts compares the validator's reports of every way, and
+// test/core/read/lane-entries.test.ts the reader's entries, on every fixture and corpus file and
 // on fast-check mutations.
 //
 // The module reads ASCII (then a byte offset is a string index): a window of text ends before its
@@ -22,16 +26,17 @@
 // (`scan`) or, for input read from its bytes (core/read/ascii-bulk.ts), from the bytes themselves
 // (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
 // behind but scratch memory, and its records are read before any other call can run (everything
-// here is synchronous). A validation has an instance of its own (PlainLane.createWithTable): the
+// here is synchronous). A validation has an instance of its own (Lane.createWithTable): the
 // table of loc fingerprints of the protocol's duplicate rule lives in that instance's memory, where
 // addSeen adds a whole run to it in one call.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
-import type { AlternateLink, Changefreq, ImageEntry, UrlEntry } from '../model.js';
-import { PLAIN_LANE_WASM_BASE64 } from './plain-lane-wasm.js';
+import { CHANGEFREQS, type AlternateLink, type ImageEntry, type SitemapRef, type UrlEntry } from '../model.js';
+import { MAX_URL_LENGTH, MIN_URL_LENGTH } from '../url.js';
+import { LANE_WASM_BASE64 } from './lane-wasm.js';
 import type { EntryPosition } from './types.js';
 
-/** Int32 fields of a record (wasm/plain-lane.ts). */
+/** Int32 fields of a record (wasm/lane.ts). */
 export const LANE_FIELDS = 18;
 export const R_START = 0;
 export const R_LINE = 1;
@@ -44,8 +49,8 @@ export const R_LOC_LENGTH = 6;
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
-/** The changefreq's first letter (a character code), 0 when the url has none. */
-export const R_CHANGEFREQ_INITIAL = 10;
+/** The changefreq's index in CHANGEFREQS + 1, 0 when the url has none. */
+export const R_CHANGEFREQ = 10;
 /** -1 when the url has no priority. */
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
@@ -53,14 +58,14 @@ export const R_PRIORITY_LENGTH = 12;
 export const R_FLAGS = 13;
 /** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
 export const F_LOC_REFERENCES = 1;
-/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (PlainLane.extras), R_IMAGES of them images. */
+/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (Lane.extras), R_IMAGES of them images. */
 export const R_EXTRA_FROM = 14;
 export const R_EXTRA_COUNT = 15;
 export const R_IMAGES = 16;
 /** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
 export const R_LASTMOD_DAY = 17;
 
-/** Int32 fields of an extra (wasm/plain-lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
+/** Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
 const EXTRA_FIELDS = 6;
 const X_KIND = 0;
 const X_VALUE_START = 1;
@@ -70,14 +75,17 @@ const X_HREFLANG_START = 4;
 const X_HREFLANG_LENGTH = 5;
 const X_IMAGE = 0;
 
-/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/plain-lane.ts MAX_RECORDS). */
+/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
 
 interface LaneExports {
   memory: WebAssembly.Memory;
   reserve(bytes: number, count: number): number;
   recordsAt(): number;
-  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, hash: number): number;
+  scan(from: number, length: number, startLine: number, startLineStart: number, maxLength: number, maxCount: number, offset: number, mode: number): number;
+  changefreqNamesAt(): number;
+  changefreqLengthsAt(): number;
+  setProtocol(changefreqs: number, minLocLength: number, maxLocLength: number): void;
   fingerprintOf(start: number, end: number, half: number): number;
   endLine: WebAssembly.Global;
   endLineStart: WebAssembly.Global;
@@ -114,7 +122,7 @@ interface LaneInstance {
   loaded: boolean;
   /** Whether the window of `text` ends before a character that is not ASCII. */
   cut: boolean;
-  /** The extension prefixes set in the instance (PlainLane.prefixKey). */
+  /** The extension prefixes set in the instance (Lane.prefixKey). */
   prefixes: string;
 }
 
@@ -125,7 +133,7 @@ function newInstance(): LaneInstance | null {
   if (compiled === null) return null;
   try {
     if (compiled === undefined) {
-      const text = atob(PLAIN_LANE_WASM_BASE64);
+      const text = atob(LANE_WASM_BASE64);
       const bytes = new Uint8Array(text.length);
       for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
       compiled = new WebAssembly.Module(bytes);
@@ -133,16 +141,30 @@ function newInstance(): LaneInstance | null {
     const instance = new WebAssembly.Instance(compiled, {
       env: {
         abort: (): never => {
-          throw new Error('plain-lane: abort');
+          throw new Error('lane: abort');
         },
       },
     });
-    return { exports: instance.exports as unknown as LaneExports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
+    const exports = instance.exports as unknown as LaneExports;
+    setProtocol(exports);
+    return { exports, text: undefined, bytes: undefined, from: 0, end: 0, loaded: false, cut: false, prefixes: '' };
   } catch {
-    // A runtime without WebAssembly (or one that forbids compiling it): the RegExp way does it all.
+    // A runtime without WebAssembly (or one that forbids compiling it): the events do it all.
     compiled = null;
     return null;
   }
+}
+
+/** The protocol's constants the module reads by (the changefreq names, the loc bounds), written into a new instance: they are written down once, here in script. */
+function setProtocol(exports: LaneExports): void {
+  const memory = new Uint8Array(exports.memory.buffer);
+  const names = exports.changefreqNamesAt();
+  const lengths = exports.changefreqLengthsAt();
+  CHANGEFREQS.forEach((name, k) => {
+    encoder.encodeInto(name, memory.subarray(names + k * 16, names + k * 16 + 16));
+    memory[lengths + k] = name.length;
+  });
+  exports.setProtocol(CHANGEFREQS.length, MIN_URL_LENGTH, MAX_URL_LENGTH);
 }
 
 let shared: LaneInstance | null | undefined;
@@ -222,11 +244,25 @@ function loadBytes(lane: LaneInstance, bytes: Uint8Array, from: number): boolean
   return true;
 }
 
+/** What a lane reads (Lane.configure). */
+export interface LaneReading {
+  sitemap?: boolean;
+  readerForms?: boolean;
+  image?: string | undefined;
+  xhtml?: string | undefined;
+}
+
+// wasm/lane.ts's scan modes.
+const MODE_HASH = 1;
+const MODE_SITEMAP = 2;
+const MODE_MINUTES = 4;
+const MODE_BLANKS = 8;
+
 /** The text a scan's records index, or a function that makes it (for a scan of bytes). */
 export type RunText = string | (() => string);
 
-/** A reader of plain urls: the records of its last scan. */
-export class PlainLane {
+/** A reader of runs of entries: the records of its last scan. */
+export class Lane {
   private readonly lane: LaneInstance;
   private view: Int32Array = new Int32Array(0);
   private recordCount = 0;
@@ -235,7 +271,9 @@ export class PlainLane {
   endLineStart = 0;
   /** The instance's fingerprint table; undefined unless made by createWithTable. */
   readonly seen: FingerprintSet | undefined;
-  /** The extension prefixes this lane reads (readExtensions), as the instance keeps them: image, NUL, xhtml. */
+  /** MODE_* bits of what this lane reads (configure). */
+  private mode = 0;
+  /** The extension prefixes this lane reads (configure), as the instance keeps them: image, NUL, xhtml. */
   private prefixKey = '';
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
@@ -244,18 +282,18 @@ export class PlainLane {
   }
 
   /** A lane, or undefined where WebAssembly cannot run. */
-  static create(): PlainLane | undefined {
+  static create(): Lane | undefined {
     const lane = sharedInstance();
-    return lane === null ? undefined : new PlainLane(lane, 0);
+    return lane === null ? undefined : new Lane(lane, 0);
   }
 
   /**
    * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
    * power of two; it grows at three quarters full) for addSeen; undefined where WebAssembly cannot run.
    */
-  static createWithTable(capacity: number): PlainLane | undefined {
+  static createWithTable(capacity: number): Lane | undefined {
     const lane = newInstance();
-    return lane === null ? undefined : new PlainLane(lane, capacity);
+    return lane === null ? undefined : new Lane(lane, capacity);
   }
 
   /**
@@ -292,13 +330,16 @@ export class PlainLane {
   }
 
   /**
-   * Read image:image and xhtml:link alternates with these prefixes (bound on the root to their
-   * namespaces; undefined: that namespace's elements end a run). A prefix longer than 32 characters
-   * or not ASCII is not read.
+   * What this lane reads: `<sitemap>` elements of an index (`sitemap`) or `<url>` elements, with
+   * image:image and xhtml:link alternates of these prefixes (bound on the root to their namespaces;
+   * undefined: that namespace's elements end a run; a prefix longer than 32 characters or not ASCII is
+   * not read). `readerForms`: the forms the reader takes as they are but the validator reports
+   * (blanks around a value, a lastmod to the minute), which the validator leaves to the events.
    */
-  readExtensions(prefixes: { image?: string | undefined; xhtml?: string | undefined }): void {
+  configure(reading: LaneReading): void {
     const usable = (p: string | undefined): string => (p !== undefined && p.length <= 32 && /^[\x21-\x7e]+$/.test(p) ? p : '');
-    this.prefixKey = `${usable(prefixes.image)}\u0000${usable(prefixes.xhtml)}`;
+    this.prefixKey = `${usable(reading.image)}\u0000${usable(reading.xhtml)}`;
+    this.mode = (reading.sitemap === true ? MODE_SITEMAP : 0) | (reading.readerForms === true ? MODE_MINUTES | MODE_BLANKS : 0);
   }
 
   /** The instance's prefixes made this lane's. */
@@ -335,7 +376,7 @@ export class PlainLane {
     const exports = lane.exports;
     this.setPrefixes();
     const offset = lane.from;
-    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, hash ? 1 : 0);
+    const count = exports.scan(from - offset, lane.end - offset, line, lineStart - offset, Math.min(maxLength, 0x7fffffff), Math.min(maxCount, 0x7fffffff), offset, this.mode | (hash ? MODE_HASH : 0));
     if (count > 0) {
       this.recordCount = count;
       this.view = new Int32Array(exports.memory.buffer, exports.recordsAt(), count * LANE_FIELDS);
@@ -346,13 +387,32 @@ export class PlainLane {
   }
 
   /**
+   * Where a run of the first `taken` records of the last scan ends (taken > 0): the index after the
+   * last of them, with the line state there in `lines` (XmlLane.readRun). Fewer than the scan read:
+   * the run stops at the start of the next record (its line state).
+   */
+  stopAfter(taken: number, lines: Int32Array): number {
+    const records = this.records;
+    if (taken < this.recordCount) {
+      const r = taken * LANE_FIELDS;
+      const start = records[r + R_START] as number;
+      lines[0] = records[r + R_LINE] as number;
+      lines[1] = start - (records[r + R_COLUMN] as number) + 1;
+      return start;
+    }
+    lines[0] = this.endLine;
+    lines[1] = this.endLineStart;
+    return records[(taken - 1) * LANE_FIELDS + R_END] as number;
+  }
+
+  /**
    * The fingerprints of records 0 to `count - 1` of the last scan (hashed) into `seen`, each with its
    * line unless it is there; once `seen` holds `maxTracked`, only looked up, and taking stops before
    * the first record not found. Returns how many were taken; `attention` lists those whose
    * fingerprint was there, as (record index, its value) pairs (what that means is the caller's to say).
    */
   addSeen(count: number, maxTracked: number): number {
-    if (this.seen === undefined) throw new Error('plain-lane: addSeen needs a lane made by createWithTable');
+    if (this.seen === undefined) throw new Error('lane: addSeen needs a lane made by createWithTable');
     return this.lane.exports.addSeen(count, maxTracked);
   }
 
@@ -375,13 +435,13 @@ export class PlainLane {
   }
 }
 
-/** A fingerprint table in a lane instance's memory (wasm/plain-lane.ts), as core/fingerprint-table.ts's. */
+/** A fingerprint table in a lane instance's memory (wasm/lane.ts), as core/fingerprint-table.ts's. */
 class LaneFingerprintTable implements FingerprintSet {
   constructor(
     private readonly exports: LaneExports,
     capacity: number,
   ) {
-    if (exports.seenInit(capacity) === 0) throw new RangeError(`plain-lane: no memory for a fingerprint table of ${capacity} slots`);
+    if (exports.seenInit(capacity) === 0) throw new RangeError(`lane: no memory for a fingerprint table of ${capacity} slots`);
   }
 
   get size(): number {
@@ -394,7 +454,7 @@ class LaneFingerprintTable implements FingerprintSet {
 
   add(hash1: number, hash2: number, value: number): number {
     const found = this.exports.seenAdd(hash1, hash2, value);
-    if (found === -2) throw new RangeError('plain-lane: no memory to grow the fingerprint table');
+    if (found === -2) throw new RangeError('lane: no memory to grow the fingerprint table');
     return found;
   }
 }
@@ -444,7 +504,7 @@ export function addLaneExtensions(text: string, records: Int32Array, r: number, 
   if (alternates !== undefined) entry.alternates = alternates;
 }
 
-/** The references the lane takes in a loc (wasm/plain-lane.ts readReference), decoded as the tokenizer does. */
+/** The references the lane takes in a loc (wasm/lane.ts readReference), decoded as the tokenizer does. */
 function decodeLaneReferences(raw: string): string {
   let out = '';
   let last = 0;
@@ -465,43 +525,34 @@ export function laneUrlEntry(text: string, records: Int32Array, r: number, extra
   return entry;
 }
 
+/** The lastmod of record `r` of a scan of `text`; undefined when it has none. */
+export function laneLastmod(text: string, records: Int32Array, r: number): string | undefined {
+  const start = records[r + R_LASTMOD_START] as number;
+  return start === -1 ? undefined : text.slice(start, start + (records[r + R_LASTMOD_LENGTH] as number));
+}
+
+/** The index entry of record `r` of a scan (with `sitemap`) of `text`. */
+export function laneSitemapRef(text: string, records: Int32Array, r: number): SitemapRef {
+  const ref: SitemapRef = { loc: laneLoc(text, records, r) };
+  const lastmod = laneLastmod(text, records, r);
+  if (lastmod !== undefined) ref.lastmod = lastmod;
+  return ref;
+}
+
 /** laneUrlEntry without the extensions. */
 function laneUrlFields(text: string, records: Int32Array, r: number): UrlEntry {
   const loc = laneLoc(text, records, r);
-  const lastmodStart = records[r + R_LASTMOD_START] as number;
-  const lastmod = lastmodStart === -1 ? undefined : text.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
-  const changefreq = changefreqOf(records[r + R_CHANGEFREQ_INITIAL] as number);
+  const lastmod = laneLastmod(text, records, r);
+  const changefreq = CHANGEFREQS[(records[r + R_CHANGEFREQ] as number) - 1];
   const priorityStart = records[r + R_PRIORITY_START] as number;
   const priority = priorityStart === -1 ? undefined : priorityOf(text, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
-  // The usual entry made whole, else field by field: the key order of entry-shortcut.ts's entries.
+  // The usual entry made whole (one object shape), else field by field.
   if (lastmod !== undefined && changefreq !== undefined && priority !== undefined) return { loc, lastmod, changefreq, priority };
   const entry: UrlEntry = { loc };
   if (lastmod !== undefined) entry.lastmod = lastmod;
   if (changefreq !== undefined) entry.changefreq = changefreq;
   if (priority !== undefined) entry.priority = priority;
   return entry;
-}
-
-/** The changefreq a record names by its first letter (the module read the whole word). */
-function changefreqOf(initial: number): Changefreq | undefined {
-  switch (initial) {
-    case 0x61:
-      return 'always';
-    case 0x68:
-      return 'hourly';
-    case 0x64:
-      return 'daily';
-    case 0x77:
-      return 'weekly';
-    case 0x6d:
-      return 'monthly';
-    case 0x79:
-      return 'yearly';
-    case 0x6e:
-      return 'never';
-    default:
-      return undefined;
-  }
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -1,0 +1,111 @@
+// The validator's fast path (issue #4, bench:validate): the entries of a good sitemap are handed to
+// the reader and counted by the structure checker without their events, so that the bulk of it
+// costs next to no script. A urlset's `<url>` elements and an index's `<sitemap>` elements are read
+// by the lane (read/lane.ts, WebAssembly: the one fast path; where it cannot run, they go
+// through the events), in the forms every check of the schemas and the reader passes; what the rules
+// decide of their values, they decide from the records (protocol.ts laneUrls). Anything else is
+// declined and goes through the events, diagnostics and all. The reports are the same either way:
+// test/core/validate/lane-entries.test.ts validates every fixture and corpus file both ways, and
+// fast-check mutations of them, and compares.
+
+import type { SitemapRef, UrlEntry } from '../model.js';
+import type { XmlLane } from '../xml/tokenizer.js';
+import type { XmlSitemapReader } from '../read/xml-reader.js';
+import type { StructureChecker } from './structure.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
+
+/**
+ * The lane for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
+ * are the plain ones (StructureChecker.laneEntryName), for the tokenizer at depth 1. `delivering`
+ * is told of each entry just before the reader delivers it (its loc needs no encoding check).
+ * `reading`: the extension prefixes bound on the root.
+ */
+export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlLane {
+  const lane = options.lane;
+  const sitemap = name === 'sitemap';
+  lane.configure({ ...reading, sitemap });
+  const textOf = asciiTextOf();
+  const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, options, reader, structure, delivering, textOf);
+  // A url holds up to image:image > image:loc (three levels).
+  return { depth: 1, nesting: !sitemap && reading.image !== undefined ? 3 : 2, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
+}
+
+/** The lane's settings. */
+export interface LaneOptions {
+  /** The lane to read with (the validator's, with the duplicate check's table in it). */
+  lane: Lane;
+  checkRun: CheckRun;
+}
+
+/** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
+export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
+
+/**
+ * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
+ * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over
+ * `text` (the text the records index), or a function that makes it (a run read from bytes: the
+ * string is made only when a check needs a value, which is rare).
+ */
+export type CheckRun = (text: RunText, count: number) => void;
+
+/**
+ * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
+ * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
+ * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
+ */
+function asciiTextOf(): (bytes: Uint8Array) => string {
+  let decoded: Uint8Array | undefined;
+  let text = '';
+  return (bytes) => {
+    if (bytes !== decoded) {
+      text = new TextDecoder().decode(bytes);
+      decoded = bytes;
+    }
+    return text;
+  };
+}
+
+/**
+ * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
+ * reader's sink counts runs, else one by one (the same entries but for changefreq, priority and a
+ * lastmod surely in the past, which no check reads once the pattern has passed them). `source` is
+ * the text or the ASCII bytes the run is read from; `textOf` makes the text of bytes when a string is
+ * needed. Returns the index after the last one, or -1 when it read none.
+ */
+function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
+  const budget = reader.laneBudget();
+  if (budget === 0) return -1;
+  const bytes = typeof source === 'string' ? undefined : source;
+  const count = bytes === undefined
+    ? lane.scan(source as string, at, lines[0] as number, lines[1] as number, maxLength, budget)
+    : lane.scanBytes(bytes, at, lines[0] as number, lines[1] as number, maxLength, budget);
+  if (count === 0) return -1;
+  const taken = structure.takeLaneEntries(sitemap ? 'sitemap' : 'url', count);
+  if (taken === 0) return -1;
+  const counted = sitemap ? -1 : reader.deliverLaneRun(taken);
+  if (counted !== -1) {
+    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted);
+  } else {
+    const buf = bytes === undefined ? (source as string) : textOf(bytes);
+    for (let k = 0; k < taken; k++) {
+      // Taken afresh for each: the checks of the last one may have grown the lane's memory.
+      const records = lane.records;
+      const r = k * LANE_FIELDS;
+      const line = records[r + R_LINE] as number;
+      const column = records[r + R_COLUMN] as number;
+      if (sitemap) {
+        const ref = laneSitemapRef(buf, records, r);
+        delivering(ref, records[r + R_HASH_1], records[r + R_HASH_2]);
+        reader.deliverLaneSitemap(ref, line, column);
+        continue;
+      }
+      const entry: UrlEntry = { loc: laneLoc(buf, records, r) };
+      addLaneExtensions(buf, records, r, lane.extras, entry);
+      const lastmodStart = records[r + R_LASTMOD_START] as number;
+      if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
+      delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
+      reader.deliverLaneUrl(entry, line, column);
+    }
+  }
+  return lane.stopAfter(taken, lines);
+}
