@@ -16,6 +16,7 @@ import { SitemapValidation, type ValidationOptions } from '../../../src/core/val
 import { LANE_WINDOW } from '../../../src/core/read/lane.js';
 import { readAsciiChunk } from '../../../src/core/read/ascii-bulk.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
+import { edgeDocument } from '../../helpers/edge-entries.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 
@@ -485,12 +486,7 @@ describe('validation fast path: same report on every file and on mutated sitemap
   it('entries with edge values, urlset and index (fast-check)', () => {
     fc.assert(
       fc.property(fc.array(entryArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (entries, index) => {
-        const body = entries.map((e) => {
-          const lastmod = e.lastmod === null ? '' : `<lastmod>${e.lastmod}</lastmod>`;
-          if (index) return `<sitemap><loc>${e.loc}</loc>${lastmod}</sitemap>`;
-          return `<url><loc>${e.loc}</loc>${lastmod}${e.changefreq === null ? '' : `<changefreq>${e.changefreq}</changefreq>`}${e.priority === null ? '' : `<priority>${e.priority}</priority>`}</url>`;
-        }).join('\n');
-        const text = index ? `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>` : urlset(body);
+        const text = edgeDocument(entries, index, urlset);
         assertSame(text, [], { location: 'https://example.com/sitemap.xml' });
       }),
       { numRuns: 400 },
