@@ -6,6 +6,11 @@ import type { SitemapRef, UrlEntry } from '../model.js';
 
 export type SitemapFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'text' | 'html' | 'unknown' | 'empty';
 
+/** The feeds the protocol accepts as sitemaps (sitemaps.org, "Other formats"); no sitemap schema declares them. */
+export function isFeed(format: SitemapFormat | undefined): boolean {
+  return format === 'rss' || format === 'atom' || format === 'atom03';
+}
+
 /** Where an entry starts in the decoded text: 1-based line and column (UTF-16 code units). */
 export interface EntryPosition {
   line: number;

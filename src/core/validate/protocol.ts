@@ -7,7 +7,7 @@ import { SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
-import { normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
+import { MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
@@ -226,8 +226,9 @@ export class ProtocolChecker {
     }
     const records = lane.records;
     const limits = this.options.limits;
-    for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
-      // A loc as written is never shorter than decoded: only a long one is decoded and measured.
+    // The lane reads no loc over MAX_URL_LENGTH: only a lower limit needs the records' lengths. A loc
+    // as written is never shorter than decoded, so only a long one is decoded and measured.
+    for (let r = 0; limits.maxLocLength < MAX_URL_LENGTH && r < count * LANE_FIELDS; r += LANE_FIELDS) {
       if ((records[r + R_LOC_LENGTH] as number) > limits.maxLocLength) LOC_TOO_LONG.check({ loc: laneLoc(text(), records, r) }, recordPosition(records, r), this.context);
     }
     if (lane.mostImages > limits.maxImagesPerUrl) {

@@ -2,7 +2,7 @@
 // that fired, and a summary. Reports (stylish, JSON, GitHub, SARIF, JUnit) are rendered from these.
 
 import { countDiagnostics, type DiagnosticCounts, type Diagnostic, type Severity } from '../diagnostics.js';
-import type { EntryPosition, SitemapFormat } from '../read/types.js';
+import { isFeed, type EntryPosition, type SitemapFormat } from '../read/types.js';
 import type { Limits, UrlEntry } from '../model.js';
 
 /** What the documentation says of one rule (docs/rules.md has the long form). */
@@ -65,12 +65,10 @@ export interface FileReport {
   readonly counts?: DiagnosticCounts;
 }
 
-/** Formats read by the Sitemap protocol that no schema declares: a feed or a list of URLs. */
-const SCHEMALESS_FORMATS: ReadonlySet<SitemapFormat | undefined> = new Set<SitemapFormat | undefined>(['rss', 'atom', 'atom03', 'text']);
-
 /** The verdict a report states, from the validator's (false for every document that is not a valid urlset or index). */
 export function schemaVerdict(format: SitemapFormat | undefined, schemaValid: boolean): boolean | null {
-  return SCHEMALESS_FORMATS.has(format) ? null : schemaValid;
+  // Formats the protocol reads that no schema declares: a feed or a list of URLs.
+  return isFeed(format) || format === 'text' ? null : schemaValid;
 }
 
 /** Counts over a set of reports. */

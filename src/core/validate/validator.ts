@@ -5,7 +5,7 @@
 
 import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
-import type { EntryPosition, ReaderSink, SitemapFormat } from '../read/types.js';
+import { isFeed, type EntryPosition, type ReaderSink, type SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
@@ -70,9 +70,6 @@ const SETTLE_WINDOW = 4_096;
 function NOT_WELL_FORMED(code: string): boolean {
   return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
 }
-
-/** The feeds the protocol accepts as sitemaps (sitemaps.org, "Other formats"); no sitemap schema declares them. */
-const FEED_FORMATS: ReadonlySet<SitemapFormat | undefined> = new Set<SitemapFormat | undefined>(['rss', 'atom', 'atom03']);
 
 /**
  * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
@@ -351,7 +348,7 @@ export class SitemapValidation implements ReaderSink {
     const late = this.hreflang.finish();
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
-    if (FEED_FORMATS.has(this.format_)) this.keep(noSchemaForFeed(this.format_ as SitemapFormat), undefined);
+    if (isFeed(this.format_)) this.keep(noSchemaForFeed(this.format_ as SitemapFormat), undefined);
     else if (this.format_ === 'text' && XML_NAME.test(this.file)) this.keep(textNamedXml(), undefined);
     const kept = this.collector.retained.slice();
     // Document order; diagnostics without a position (limits) last. The sort is stable.
