@@ -11,6 +11,7 @@ import { XML_READER_CODES } from '../read/xml-reader.js';
 import { TEXT_READER_CODES } from '../read/text.js';
 import { STRUCTURE_RULES } from './structure.js';
 import { PROTOCOL_RULES } from './protocol.js';
+import { DOCUMENT_RULES } from './validator.js';
 import { HREFLANG_RULES } from './hreflang.js';
 import type { RuleInfo } from './types.js';
 
@@ -28,9 +29,6 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'gzip/corrupt', severity: 'error', title: 'a corrupt or truncated gzip file', searchConsole: 'Compression error' },
   { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' },
   { code: 'index/child-missing', severity: 'error', title: 'with --follow, a child sitemap the index lists that is not on disk', searchConsole: "Couldn't fetch" },
-  // An RSS or Atom feed in validate: engines take it as a sitemap, but no sitemap schema covers it.
-  { code: 'feed/no-schema', severity: 'error', title: 'an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it' },
-  { code: 'text/xml-name', severity: 'error', title: 'a text sitemap named .xml', searchConsole: 'Unsupported file format' },
   // An input validate could not read or fetch at all (a missing file, a refused URL): exit 2.
   { code: 'input/unreadable', severity: 'error', title: 'an input that could not be read or fetched at all', searchConsole: "Couldn't fetch" },
   // The last entry of a list capped per code (core/diagnostics.ts, DiagnosticCollector).
@@ -87,7 +85,7 @@ function build(): ReadonlyMap<string, RuleInfo> {
     const [title, searchConsole] = READER_DESCRIPTIONS[code] ?? [code];
     return { code, severity, title, searchConsole };
   });
-  rules.push(...INPUT_RULES, ...STRUCTURE_RULES, ...PROTOCOL_RULES, ...Object.entries(HREFLANG_RULES).map(([code, r]) => ({ code, ...r })));
+  rules.push(...INPUT_RULES, ...DOCUMENT_RULES, ...STRUCTURE_RULES, ...PROTOCOL_RULES, ...Object.entries(HREFLANG_RULES).map(([code, r]) => ({ code, ...r })));
   // What the documentation says of each (an entry rule's check and fields stay with it).
   const info = ({ code, severity, title, searchConsole }: RuleInfo): RuleInfo => (searchConsole === undefined ? { code, severity, title } : { code, severity, title, searchConsole });
   return new Map(rules.sort((a, b) => (a.code < b.code ? -1 : 1)).map((r) => [r.code, info(r)]));

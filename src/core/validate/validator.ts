@@ -15,7 +15,7 @@ import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
-import type { FileReport } from './types.js';
+import type { FileReport, RuleInfo } from './types.js';
 
 /** A rule's severity as configured: a severity, or `off`. */
 export type RuleSetting = Severity | 'off';
@@ -75,27 +75,27 @@ function NOT_WELL_FORMED(code: string): boolean {
  * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
  * validating one is an error by default; `--rule feed/no-schema=warning` (or off) takes feeds as engines do.
  */
-function noSchemaForFeed(format: SitemapFormat): Diagnostic {
-  const kind = format === 'rss' ? 'an RSS feed' : 'an Atom feed';
-  return {
-    code: 'feed/no-schema',
-    severity: 'error',
-    message: `${kind}: engines accept it as a sitemap, but no sitemap schema does`,
-    hint: 'submit a urlset, or accept feeds: --rule feed/no-schema=warning',
-  };
-}
+const FEED_NO_SCHEMA: RuleInfo = { code: 'feed/no-schema', severity: 'error', title: 'an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it' };
+
+/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
+const TEXT_XML_NAME: RuleInfo = { code: 'text/xml-name', severity: 'error', title: 'a text sitemap named .xml', searchConsole: 'Unsupported file format' };
+
+/** The rules about the document as a whole that this module checks (rules.ts lists them). */
+export const DOCUMENT_RULES: readonly RuleInfo[] = [FEED_NO_SCHEMA, TEXT_XML_NAME];
 
 /** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */
 const XML_NAME = /\.xml(?:\.gz)?(?:[?#].*)?$/i;
 
-/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
-function textNamedXml(): Diagnostic {
-  return {
-    code: 'text/xml-name',
-    severity: 'error',
-    message: 'a list of URLs named .xml: a text sitemap must be a .txt file',
-    hint: 'rename it to .txt, or make it a urlset with sitemapkit generate',
-  };
+/** The document rule this document breaks, as a diagnostic, if any (its format is known once it is read). */
+function documentProblem(format: SitemapFormat | undefined, file: string): Diagnostic | undefined {
+  if (isFeed(format)) {
+    const kind = format === 'rss' ? 'an RSS feed' : 'an Atom feed';
+    return { code: FEED_NO_SCHEMA.code, severity: FEED_NO_SCHEMA.severity, message: `${kind}: engines accept it as a sitemap, but no sitemap schema does`, hint: 'submit a urlset, or accept feeds: --rule feed/no-schema=warning' };
+  }
+  if (format === 'text' && XML_NAME.test(file)) {
+    return { code: TEXT_XML_NAME.code, severity: TEXT_XML_NAME.severity, message: 'a list of URLs named .xml: a text sitemap must be a .txt file', hint: 'rename it to .txt, or make it a urlset with sitemapkit generate' };
+  }
+  return undefined;
 }
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
@@ -348,8 +348,8 @@ export class SitemapValidation implements ReaderSink {
     const late = this.hreflang.finish();
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
-    if (isFeed(this.format_)) this.keep(noSchemaForFeed(this.format_ as SitemapFormat), undefined);
-    else if (this.format_ === 'text' && XML_NAME.test(this.file)) this.keep(textNamedXml(), undefined);
+    const problem = documentProblem(this.format_, this.file);
+    if (problem !== undefined) this.keep(problem, undefined);
     const kept = this.collector.retained.slice();
     // Document order; diagnostics without a position (limits) last. The sort is stable.
     kept.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
