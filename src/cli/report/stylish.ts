@@ -176,6 +176,8 @@ type Paint = (text: string, ...styles: Style[]) => string;
 
 /** The message column is never cut narrower than this: a row then overflows rather than say nothing. */
 const MIN_MESSAGE_COLUMNS = 20;
+/** Off a terminal, the message column is padded to this width at most. */
+const PIPED_MESSAGE_COLUMNS = 100;
 
 function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number, allHints = false): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
@@ -200,8 +202,11 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, column
   // The hint sits under the message column.
   const messageStart = 2 + positionWidth + 2 + severityWidth + 2;
   const hintIndent = ' '.repeat(messageStart);
-  // On a terminal, the message column takes what the others leave.
+  // On a terminal, the message column takes what the others leave. Elsewhere (a file, a CI log) no
+  // message is cut, and the codes line up for the usual messages only: one long message must not pad
+  // every row of the report to its length.
   if (columns !== undefined) messageWidth = Math.min(messageWidth, Math.max(MIN_MESSAGE_COLUMNS, columns - messageStart - 2 - codeWidth));
+  else messageWidth = Math.min(messageWidth, PIPED_MESSAGE_COLUMNS);
 
   const lines: string[] = [];
   let hintsLeftOut = 0;

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatStylish } from '../../../src/cli/report/index.js';
 import { CLEAN_REPORTS, REPORTS } from './fixtures.js';
+import type { FileReport } from '../../../src/core/validate/types.js';
 
 const ESC = '\u001b';
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -24,6 +25,20 @@ describe('formatStylish', () => {
       '-',
       '✖ 7 problems (3 errors, 3 warnings, 1 info)',
     ]);
+  });
+
+  it('off a terminal, one long message does not pad every row of the file to its length', () => {
+    const long = 'x'.repeat(300);
+    const report: FileReport = {
+      file: 'a.xml', format: 'urlset', entries: 2,
+      diagnostics: [
+        { code: 'loc/not-absolute', severity: 'error', message: 'relative URL "/a"', line: 1, column: 1 },
+        { code: 'lastmod/invalid', severity: 'error', message: long, line: 2, column: 1 },
+      ],
+    };
+    const [short, longRow] = formatStylish([report], { color: false }).split('\n').slice(1, 3) as [string, string];
+    assert.ok(short.length < 140, `the short message's row is ${short.length} columns`);
+    assert.ok(longRow.includes(`${long}  lastmod/invalid`), 'the long message is kept whole, its code after it');
   });
 
   it('aligns position (right), severity, message and code in columns', () => {
