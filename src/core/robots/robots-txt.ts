@@ -100,6 +100,9 @@ const DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
 /** The key of a Sitemap line written without its colon: `Sitemap https` (the URL's scheme follows). */
 const MISSING_SITEMAP_COLON = /^(?:sitemap|site-map)[ \t\v\f]+[a-z][a-z0-9+.-]*$/;
 
+/** A colon-less line whose first word is Sitemap. */
+const SITEMAP_WORD_FIRST = /^(?:sitemap|site-map)[ \t\v\f]/i;
+
 /** RFC 9309 §2.2: whitespace is SP and HTAB; VT and FF are trimmed too, they are never meaningful. */
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
@@ -160,7 +163,14 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
     const line = trimBlank(hash >= 0 ? rawLine.slice(0, hash) : rawLine);
     if (line === '') return;
     const kv = keyAndValue(line);
-    if (kv === undefined) return;
+    if (kv === undefined) {
+      // `Sitemap {{ url }}`: no colon and more than two words, so crawlers skip the line. It was meant.
+      if (SITEMAP_WORD_FIRST.test(line)) {
+        const value = line.replace(/^\S+[ \t\v\f]+/, '');
+        problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-no-colon', message: `no ":" after Sitemap and more than one word after it, so crawlers ignore the line; write "Sitemap: URL"`, value });
+      }
+      return;
+    }
     const [key, value] = kv;
     const directive = DIRECTIVES.get(key);
     switch (directive) {

@@ -248,6 +248,13 @@ describe('parseRobotsTxt: Sitemap lines (RFC 9309 §2.2.4, sitemaps.org)', () =>
     // Two words without any colon are a Sitemap line (as Google reads them): a relative one here.
     assert.deepEqual(parse('Sitemap /c.xml\n').sitemaps.map((s) => s.url), ['https://example.com/c.xml']);
   });
+
+  it('reports a colon-less Sitemap line of more than two words (a template left unrendered), which crawlers skip', () => {
+    const robots = parse('User-agent: *\nSitemap {{ url }}\nsitemaps are listed below\n');
+    assert.deepEqual(robots.sitemaps, []);
+    assert.deepEqual(robots.problems.map((p) => [p.line, p.code, p.value]), [[2, 'robots/sitemap-no-colon', '{{ url }}']]);
+    assert.match(robots.problems[0]?.message ?? '', /crawlers ignore the line/);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------
