@@ -1,4 +1,4 @@
-// The nine commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
+// The ten commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
 // Data only, so that the top-level help, the docs and the tests read it without loading a command.
 
 import {
@@ -113,6 +113,9 @@ counted.`,
 
 // The options of every command that fetches (read, validate, discover): one declaration, one mapping
 // to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
+/** validate's and report's: the date lastmods are judged against. */
+const NOW: OptionSpec = { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' };
+
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
 export const READ: CommandSpec = {
@@ -535,4 +538,40 @@ reading, so NEW's is fetched twice; if it changed in between, the diff stops (ex
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF];
+export const REPORT: CommandSpec = {
+  name: 'report',
+  summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
+  usage: 'SOURCE... [--out report.html] [--compare PREVIOUS] [--open] [options]',
+  intro: `Write one HTML file that shows a sitemap set: a summary and the headroom to the limits, the set
+as a tree (index, children, sizes, lastmod, HTTP answers), problems grouped by code with the Search
+Console wording and the first examples, URLs per directory, freshness (lastmod by month, future and
+missing dates), changefreq and priority, extensions (images, videos, news, hreflang), duplicates, and a
+searchable table of every URL. SOURCE is a sitemap file (plain or gzipped), a set (its index file, or
+a directory: its sitemap.xml) or a URL (an index's children fetched too). The page makes no request
+of any kind when opened (its Content-Security-Policy forbids them) and works from file://.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'FILE', help: 'the report file (default report.html); written whole or not at all' },
+    { name: 'compare', kind: 'text', value: 'PREVIOUS', help: 'a previous version (file, set or URL): URLs added, removed and changed, per file' },
+    { name: 'open', kind: 'flag', help: 'open the report when written ($BROWSER, else xdg-open or open)' },
+    NOW,
+    LIMITS,
+    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
+    withNote(MAX_ENTRIES, 'per document (default 1,000,000)'),
+    ...NETWORK,
+    withNote(QUIET, 'no progress, no summary line'),
+    HELP,
+  ],
+  notes: `Every document is validated as \`sitemapkit validate\` does it (default rules), in the same reading
+that fills the report; a child an index lists that cannot be read is shown as a problem. Memory:
+counts and the first 20 examples of each kind, a fingerprint table of the URLs (no URL kept); the URL
+rows go gzipped to a temporary file beside the report, then into the page.`,
+  exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, or the report could not be written.',
+  examples: [
+    'sitemapkit report public/ --open',
+    'sitemapkit report https://www.example.com/sitemap_index.xml --out site.html',
+    'sitemapkit report public/sitemap.xml --compare snapshot/sitemap.xml',
+  ],
+};
+
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT];

@@ -83,7 +83,8 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   const name = sourceName(source, cwd);
   const children: (SitemapRef & EntryPosition)[] = [];
   const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
-  const root: SourceDocument = { name, number: 0, parent: -1 };
+  // A directory's document goes by its entry file's name.
+  const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
   const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }));
   if (format !== 'sitemapindex') return;
   let number = 0;
@@ -100,7 +101,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
       continue;
     }
     if (childFormat === 'sitemapindex') {
-      options.onDiagnostic?.({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; its children are not read (Google does not follow nested indexes)`, file: name, line: child.line, column: child.column, hint: 'list its children in this index instead' });
+      options.onDiagnostic?.({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; its children are not read (Google does not follow nested indexes)`, file: root.name, line: child.line, column: child.column, hint: 'list its children in this index instead' });
     }
   }
 }
