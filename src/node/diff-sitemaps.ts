@@ -173,9 +173,15 @@ async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report
     if (options.maxEntries !== undefined) reading.maxEntries = options.maxEntries;
     if (hooks.backpressure !== undefined) reading.backpressure = hooks.backpressure;
     if (walking.onDiagnostic !== undefined) reading.onDiagnostic = walking.onDiagnostic;
-    return readSitemap(input, reading).then((summary) => summary.format);
+    return readSitemap(input, reading).then(({ format }) => {
+      if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      return format;
+    });
   });
 }
+
+/** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
+const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
 
 // ---------------------------------------------------------------------------------------------------
 // The old entries of changed candidates, on disk

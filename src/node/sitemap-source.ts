@@ -70,9 +70,6 @@ export function sourceName(source: SitemapSource, cwd: string): string {
 /** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
 const SET_ENTRY = 'sitemap.xml';
 
-/** Formats that hold no URLs: the document is not a sitemap (or could not be told). */
-const NOT_A_SITEMAP = new Set<SitemapFormat>(['html', 'unknown', 'empty']);
-
 /**
  * Reads every document of `source`, in order: the document, and for an index, each child it lists (a
  * nested index is reported, `index/nested`, and not followed, as Google does not). Throws
@@ -129,9 +126,7 @@ async function readOne(where: string, document: SourceDocument, options: SourceO
         return waiting === undefined ? undefined : answered.held(waiting);
       };
     }
-    const format = await readDocument(input, document, backpressure !== undefined ? { onSitemap, backpressure } : { onSitemap });
-    if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
-    return format;
+    return await readDocument(input, document, backpressure !== undefined ? { onSitemap, backpressure } : { onSitemap });
   } finally {
     await fetched?.cancel();
   }
