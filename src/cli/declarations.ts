@@ -542,13 +542,13 @@ export const REPORT: CommandSpec = {
   name: 'report',
   summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
   usage: 'SOURCE... [--out report.html] [--compare PREVIOUS] [--open] [options]',
-  intro: `Write one HTML file that shows a sitemap set: a summary and the headroom to the limits, the set
-as a tree (index, children, sizes, lastmod, HTTP answers), problems grouped by code with the Search
-Console wording and the first examples, URLs per directory, freshness (lastmod by month, future and
-missing dates), changefreq and priority, extensions (images, videos, news, hreflang), duplicates, and a
-searchable table of every URL. SOURCE is a sitemap file (plain or gzipped), a set (its index file, or
-a directory: its sitemap.xml) or a URL (an index's children fetched too). The page makes no request
-of any kind when opened (its Content-Security-Policy forbids them) and works from file://.`,
+  intro: `Write one HTML file that shows a sitemap set: a summary and the headroom to the limits, the
+set as a tree (index, children, sizes, lastmod, HTTP answers), problems by code with the Search
+Console wording and the first examples, URLs per directory, freshness (lastmod by month, future
+and missing dates), changefreq and priority, extensions (images, videos, news, hreflang),
+duplicates, and a searchable table of every URL. SOURCE is a sitemap file (plain or gzipped), a
+set (its index file, or a directory: its sitemap.xml) or a URL (an index's children fetched too).
+The page makes no request of any kind (its Content-Security-Policy forbids them), even from file://.`,
   positionals: true,
   options: [
     { name: 'out', kind: 'text', value: 'FILE', help: 'the report file (default report.html); written whole or not at all' },
@@ -562,10 +562,10 @@ of any kind when opened (its Content-Security-Policy forbids them) and works fro
     withNote(QUIET, 'no progress, no summary line'),
     HELP,
   ],
-  notes: `Every document is validated as \`sitemapkit validate\` does it (default rules), in the same reading
-that fills the report; a child an index lists that cannot be read is shown as a problem. Memory:
-counts and the first 20 examples of each kind, a fingerprint table of the URLs (no URL kept); the URL
-rows go gzipped to a temporary file beside the report, then into the page.`,
+  notes: `Every document is validated as \`sitemapkit validate\` does it (default rules), in the same
+reading that fills the report; a child an index lists that cannot be read is shown as a problem.
+Memory: counts and the first 20 examples of each kind, a fingerprint table of the URLs (no URL
+kept); the URL rows go gzipped to a temporary file beside the report, then into the page.`,
   exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, or the report could not be written.',
   examples: [
     'sitemapkit report public/ --open',
