@@ -70,16 +70,9 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
       progress.tick();
     },
   };
-  const out = args.text('out');
-  const limits = args.choice<LimitsProfileName>('limits');
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  if (out !== undefined) options.out = out;
   if (previous !== undefined) options.compare = source(previous);
   if (now !== undefined) options.now = now;
-  if (limits !== undefined) options.limits = limits;
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
+  setOptional(options, args);
   let written: WrittenReport;
   try {
     written = await writeReport(sources, options);
@@ -100,6 +93,18 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   }
   if (args.flag('open')) openInBrowser(written.path, io);
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** The options given by value on the command line. */
+function setOptional(options: WriteReportOptions, args: ParsedArgs): void {
+  const out = args.text('out');
+  const limits = args.choice<LimitsProfileName>('limits');
+  const maxBytes = args.number('max-bytes');
+  const maxEntries = args.number('max-entries');
+  if (out !== undefined) options.out = out;
+  if (limits !== undefined) options.limits = limits;
+  if (maxBytes !== undefined) options.maxBytes = maxBytes;
+  if (maxEntries !== undefined) options.maxEntries = maxEntries;
 }
 
 /**
