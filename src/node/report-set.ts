@@ -49,6 +49,12 @@ export interface WrittenReport {
 
 /** Rows handed to the compressor at a time (its pooled block size). */
 const BLOCK = 256 * 1024;
+/**
+ * Blocks the compressor may hold before reading waits (16 MiB): the rows of a file come at its end,
+ * at once (aggregate.ts), and are compressed while the next file is read; with the default queue
+ * (4 blocks) reading stopped at every file until they were (measured: a third of the time idle).
+ */
+const PENDING_BLOCKS = 64;
 /** Bytes of the gzipped rows read at a time for base64: a multiple of 3, so that the pieces join. */
 const BASE64_STEP = 3 * 256 * 1024;
 const ROWS_FILE = 'rows.gz';
@@ -61,7 +67,7 @@ const ROWS_FILE = 'rows.gz';
 export async function writeReport(sources: readonly SitemapSource[], options: WriteReportOptions): Promise<WrittenReport> {
   const cwd = options.cwd ?? process.cwd();
   const path = resolve(cwd, options.out ?? 'report.html');
-  const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6 });
+  const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6, maxPendingBlocks: PENDING_BLOCKS });
   try {
     const rows = output.files.open(output.path(ROWS_FILE));
     const now = options.now ?? Date.now();
@@ -101,7 +107,7 @@ async function reportSource(source: SitemapSource, aggregator: ReportAggregator,
     const [counted, gzipped] = sniffGzip(input, options.cwd);
     const validating: ValidateSitemapOptions = {
       file: document.name, cwd: options.cwd, now: options.now, maxDiagnosticsPerCode: 0,
-      onUrl: (entry, at) => aggregator.url(entry, at),
+      onUrl: (entry, at, locHash) => aggregator.url(entry, at, locHash),
       onSitemap: (ref, at) => {
         aggregator.sitemap(ref, at);
         hooks.onSitemap(ref, at);

@@ -175,9 +175,10 @@ export class ReportAggregator {
 
   private readonly problems = new Map<string, ReportProblem>();
   private readonly directories = new DirectoryCounts();
-  private readonly months = new CountMap(MAX_MONTHS);
+  /** By year × 100 + month (a number: no string made per URL). */
+  private readonly months = new CountMap<number>(MAX_MONTHS);
   private readonly changefreqs = new CountMap(MAX_VALUES);
-  private readonly priorities = new CountMap(MAX_VALUES);
+  private readonly priorities = new CountMap<string | number>(MAX_VALUES);
   private readonly freshness = { future: 0, missing: 0, withLastmod: 0, first: undefined as string | undefined, allSame: true };
   private readonly extensions: ReportModel['extensions'] = {
     urlsWithImages: 0, images: 0, imagesPerUrl: new Array<number>(10).fill(0), videos: 0, news: 0,
@@ -209,19 +210,19 @@ export class ReportAggregator {
     (this.current as ReportFile).entries++;
   }
 
-  /** A page of the file being read. */
-  url(entry: UrlEntry, at: EntryPosition): void {
+  /** A page of the file being read; `locHash`, its loc's fingerprint when known (fingerprint.ts). */
+  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
     const file = this.current as ReportFile;
     file.entries++;
     this.urls++;
-    let flags = this.countDuplicate(entry.loc);
+    let flags = this.countDuplicate(entry.loc, locHash);
     const lastmod = entry.lastmod === undefined ? '' : dateText(entry.lastmod);
     if (lastmod !== '' && this.lastmod(lastmod, file)) flags |= FLAG_FUTURE;
     else if (lastmod === '') this.freshness.missing++;
     const changefreq = entry.changefreq === undefined ? '' : field(String(entry.changefreq));
     const priority = entry.priority === undefined ? '' : field(String(entry.priority));
     this.changefreqs.add(changefreq === '' ? '(none)' : changefreq);
-    this.priorities.add(priority === '' ? '(none)' : priority);
+    this.priorities.add(entry.priority ?? '(none)');
     this.directories.add(entry.loc);
     const images = entry.images?.length ?? 0;
     const alternates = entry.alternates?.length ?? 0;
@@ -299,11 +300,11 @@ export class ReportAggregator {
       problems: [...this.problems.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1)),
       directories: this.directories.top(200),
       freshness: {
-        byMonth: this.months.entries().sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, urls]) => ({ month, urls })),
+        byMonth: this.months.entries().sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([month, urls]) => ({ month: typeof month === 'number' ? `${String(Math.floor(month / 100)).padStart(4, '0')}-${String(month % 100).padStart(2, '0')}` : month, urls })),
         future: this.freshness.future,
         missing: this.freshness.missing,
         changefreq: this.changefreqs.entries().sort((a, b) => b[1] - a[1]).map(([value, urls]) => ({ value, urls })),
-        priority: this.priorities.entries().sort((a, b) => b[1] - a[1]).map(([value, urls]) => ({ value, urls })),
+        priority: this.priorities.entries().sort((a, b) => b[1] - a[1]).map(([value, urls]) => ({ value: String(value), urls })),
       },
       extensions: this.extensions,
       duplicates: this.duplicates,
@@ -319,10 +320,10 @@ export class ReportAggregator {
   }
 
   /** Counts a listing of `loc` in the duplicate table; FLAG_DUPLICATE when it was listed before. */
-  private countDuplicate(loc: string): number {
-    fingerprint(loc);
+  private countDuplicate(loc: string, locHash: Int32Array | undefined): number {
+    const hash = locHash ?? (fingerprint(loc), FINGERPRINT);
     const ordinal = this.seen.size;
-    const found = this.seen.add(FINGERPRINT[0] as number, FINGERPRINT[1] as number, ordinal);
+    const found = this.seen.add(hash[0] as number, hash[1] as number, ordinal);
     if (found === -1) {
       if (ordinal === this.firstFile.length) {
         const firstFile = new Int32Array(ordinal * 2);
@@ -363,11 +364,11 @@ export class ReportAggregator {
     freshness.withLastmod++;
     if (freshness.first === undefined) freshness.first = own(lastmod);
     else if (freshness.allSame && lastmod !== freshness.first) freshness.allSame = false;
-    if (/^\d{4}-\d\d/.test(lastmod)) this.months.add(lastmod.slice(0, 7));
+    const month = yearMonth(lastmod);
+    if (month !== -1) this.months.add(month);
     const newest = file.newestLastmod;
-    if (newest === undefined || lastmod.slice(0, 10) > newest.slice(0, 10) || (lastmod.slice(0, 10) === newest.slice(0, 10) && lastmod !== newest && later(lastmod, newest))) {
-      file.newestLastmod = own(lastmod);
-    }
+    const order = newest === undefined ? 1 : compareDays(lastmod, newest);
+    if (order > 0 || (order === 0 && lastmod !== newest && later(lastmod, newest as string))) file.newestLastmod = own(lastmod);
     // As lastmod/future decides (validate/protocol.ts): one sorting before pastBefore is surely past.
     if (lastmod < this.pastBefore && lastmod.length >= 4) return false;
     const parsed = parseW3cDatetime(lastmod);
@@ -410,6 +411,27 @@ export class ReportAggregator {
     const named = row === -1 ? '' : this.rows.loc(row);
     problems.examples.push({ loc: naming, alternate: named });
   }
+}
+
+/** `YYYY-MM` of a lastmod as year × 100 + month, or -1 when it does not start so. */
+function yearMonth(lastmod: string): number {
+  if (lastmod.length < 7 || lastmod.charCodeAt(4) !== 0x2d) return -1;
+  let value = 0;
+  for (const i of [0, 1, 2, 3, 5, 6]) {
+    const digit = lastmod.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** The order of the first 10 characters (the day, `YYYY-MM-DD`) of two lastmods, without slicing them. */
+function compareDays(a: string, b: string): number {
+  for (let i = 0; i < 10; i++) {
+    const d = (a.charCodeAt(i) || 0) - (b.charCodeAt(i) || 0);
+    if (d !== 0) return d;
+  }
+  return 0;
 }
 
 /** Whether W3C datetime `a` is a later instant than `b` (unparsable ones are not). */

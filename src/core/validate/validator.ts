@@ -57,8 +57,9 @@ export interface ValidationOptions {
   /**
    * Receives every `<url>` read, in document order, those of the lane's runs included (made into
    * entries only when this is set): one reading that validates and hands out the entries (`report`).
+   * `locHash`: the loc's fingerprint (core/fingerprint.ts), computed for the checks; read it at once.
    */
-  onUrl?: (entry: UrlEntry, at: EntryPosition) => void;
+  onUrl?: (entry: UrlEntry, at: EntryPosition, locHash: Int32Array) => void;
 }
 
 /**
@@ -157,7 +158,7 @@ export class SitemapValidation implements ReaderSink {
   private laneHashed = false;
   /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
-  private readonly onUrl: ((entry: UrlEntry, at: EntryPosition) => void) | undefined;
+  private readonly onUrl: ValidationOptions['onUrl'];
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.onUrl = options.onUrl;
@@ -244,7 +245,7 @@ export class SitemapValidation implements ReaderSink {
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
-    this.onUrl?.(entry, at);
+    this.onUrl?.(entry, at, locHash);
   }
 
   /** As a reader's own sink (tests): a run of urls the lane read is checked by checkRun. */
@@ -261,7 +262,12 @@ export class SitemapValidation implements ReaderSink {
     const lane = this.lane as Lane;
     if (this.onUrl !== undefined) {
       if (typeof text !== 'string') text = text();
-      for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) this.onUrl(laneUrlEntry(text, lane.records, r, lane.extras), recordPosition(lane.records, r));
+      const { records, extras } = lane;
+      for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+        this.locHash[0] = records[r + R_HASH_1] as number;
+        this.locHash[1] = records[r + R_HASH_2] as number;
+        this.onUrl(laneUrlEntry(text, records, r, extras), recordPosition(records, r), this.locHash);
+      }
     }
     this.protocol.laneUrls(text, count);
     let from = 0;
