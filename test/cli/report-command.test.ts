@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ReportModel } from '../../src/core/report/model.js';
 import { readSitemap } from '../../src/node/parse-sitemap.js';
+import { runReport } from '../../src/cli/commands/report.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, filesUnder } from '../helpers/files.js';
 import { startSiteServer } from '../helpers/site-server.js';
@@ -200,6 +202,22 @@ describe('sitemapkit report', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('Ctrl-C stops the run: exit 130, no report, nothing left beside it', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/a'), url('/b')]));
+    let stderr = '';
+    const io: CliIo = {
+      stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: dir, env: {},
+      // Interrupted as soon as the handler is installed: before the first piece of input is read.
+      onInterrupt: (handler) => {
+        handler();
+        return () => {};
+      },
+    };
+    assert.equal(await runReport(['s.xml', '--out', 'r.html'], io), 130, stderr);
+    assert.deepEqual(readdirSync(dir), ['s.xml']);
   });
 
   it('--open opens the written report with $BROWSER', async () => {
