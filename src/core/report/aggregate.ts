@@ -368,7 +368,8 @@ export class ReportAggregator {
     if (month !== -1) this.months.add(month);
     const newest = file.newestLastmod;
     const order = newest === undefined ? 1 : compareDays(lastmod, newest);
-    if (order > 0 || (order === 0 && lastmod !== newest && later(lastmod, newest as string))) file.newestLastmod = own(lastmod);
+    // Only a W3C Datetime (rarely asked: the newest so far changes now and then, not at every URL).
+    if ((order > 0 && parseW3cDatetime(lastmod) !== undefined) || (order === 0 && lastmod !== newest && later(lastmod, newest as string))) file.newestLastmod = own(lastmod);
     // As lastmod/future decides (validate/protocol.ts): one sorting before pastBefore is surely past.
     if (lastmod < this.pastBefore && lastmod.length >= 4) return false;
     const parsed = parseW3cDatetime(lastmod);
@@ -413,7 +414,7 @@ export class ReportAggregator {
   }
 }
 
-/** `YYYY-MM` of a lastmod as year × 100 + month, or -1 when it does not start so. */
+/** `YYYY-MM` of a lastmod as year × 100 + month, or -1 when it does not start so (month 01 to 12). */
 function yearMonth(lastmod: string): number {
   if (lastmod.length < 7 || lastmod.charCodeAt(4) !== 0x2d) return -1;
   let value = 0;
@@ -422,7 +423,8 @@ function yearMonth(lastmod: string): number {
     if (digit < 0 || digit > 9) return -1;
     value = value * 10 + digit;
   }
-  return value;
+  const month = value % 100;
+  return month >= 1 && month <= 12 ? value : -1;
 }
 
 /** The order of the first 10 characters (the day, `YYYY-MM-DD`) of two lastmods, without slicing them. */

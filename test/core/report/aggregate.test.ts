@@ -78,6 +78,14 @@ test('counts equal the entries fed: URLs, distinct URLs, duplicates within and a
   assert.deepEqual(rows[4], ['https://example.com/about', '2024-04-02', '1', '', '', '2', '0', 'd']);
 });
 
+test('a lastmod that is no date counts in no month and is never the newest', () => {
+  const { agg } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
+  const model = agg.finish('');
+  assert.deepEqual(model.freshness.byMonth, [{ month: '2024-05', urls: 1 }]);
+  assert.equal(model.files[0]?.newestLastmod, '2024-05-01');
+});
+
 test('allSame is set when every URL with a lastmod has the same one', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-01-01' }, { loc: 'https://e.com/2' }, { loc: 'https://e.com/3', lastmod: '2024-01-01' }]);
