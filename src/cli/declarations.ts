@@ -113,8 +113,11 @@ counted.`,
 
 // The options of every command that fetches (read, validate, discover): one declaration, one mapping
 // to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
-/** validate's and report's: the date lastmods are judged against. */
+// validate's and report's settings of validation (validation-settings.ts reads them).
 const NOW: OptionSpec = { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' };
+const RULE: OptionSpec = { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' };
+const CONFIG: OptionSpec = { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' };
+const VALIDATION_BASE_URL = withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)');
 
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
@@ -184,11 +187,11 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
   positionals: true,
   options: [
     { name: 'max-warnings', kind: 'count', value: 'N', min: 0, help: 'exit 1 when there are more than N warnings (default: no limit)' },
-    { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' },
-    { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' },
+    RULE,
+    CONFIG,
     { name: 'follow', kind: 'flag', help: 'for a sitemap index, also validate the children it lists' },
-    { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' },
-    withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)'),
+    NOW,
+    VALIDATION_BASE_URL,
     LIMITS,
     format(['stylish', 'json', 'github', 'sarif', 'junit'], 'stylish (default), json, github, sarif or junit'),
     ...NETWORK,
@@ -554,7 +557,10 @@ The page makes no request of any kind (its Content-Security-Policy forbids them)
     { name: 'out', kind: 'text', value: 'FILE', help: 'the report file (default report.html); written whole or not at all' },
     { name: 'compare', kind: 'text', value: 'PREVIOUS', help: 'a previous version (file, set or URL): URLs added, removed and changed, per file' },
     { name: 'open', kind: 'flag', help: 'open the report when written ($BROWSER, else xdg-open or open)' },
+    RULE,
+    CONFIG,
     NOW,
+    VALIDATION_BASE_URL,
     LIMITS,
     withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
     withNote(MAX_ENTRIES, 'per document (default 1,000,000)'),
@@ -562,10 +568,11 @@ The page makes no request of any kind (its Content-Security-Policy forbids them)
     withNote(QUIET, 'no progress, no summary line'),
     HELP,
   ],
-  notes: `Every document is validated as \`sitemapkit validate\` does it (default rules), in the same
-reading that fills the report; a child an index lists that cannot be read is shown as a problem.
-Memory: counts and the first 20 examples of each kind, a fingerprint table of the URLs (no URL
-kept); the URL rows go gzipped to a temporary file beside the report, then into the page.`,
+  notes: `Every document is validated as \`sitemapkit validate\` does it (its settings: --rule, --config,
+--base-url, --limits), in the same reading that fills the report; a child an index lists that
+cannot be read is shown as a problem. Memory: counts and the first 20 examples of each kind, a
+fingerprint table of the URLs (no URL kept); the URL rows go gzipped to a temporary file beside the
+report, then into the page.`,
   exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, or the report could not be written.',
   examples: [
     'sitemapkit report public/ --open',

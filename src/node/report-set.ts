@@ -34,6 +34,8 @@ export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' |
   maxEntries?: number;
   rules?: Readonly<Record<string, RuleSetting>>;
   limits?: LimitsProfileName;
+  /** Where the source's own document is served (validate's --base-url): every URL must sit under it. */
+  baseUrl?: string;
   sitemapkitVersion: string;
   /** Called before each chunk of input with what is being done and the URLs read so far; may throw to stop. */
   onProgress?: (stage: 'reading' | 'comparing', urls: number, file: string) => void;
@@ -116,7 +118,10 @@ async function reportSource(source: SitemapSource, aggregator: ReportAggregator,
       onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
     };
     if (hooks.backpressure !== undefined) validating.backpressure = hooks.backpressure;
-    if (document.http !== undefined) validating.baseUrl = document.http.finalUrl;
+    // As validate takes it: --base-url for the source's document; a fetched one, where it answered;
+    // a child on disk, where its index says it is served (validate --follow).
+    const baseUrl = document.number === 0 && options.baseUrl !== undefined ? options.baseUrl : document.http?.finalUrl ?? document.listedAs?.loc;
+    if (baseUrl !== undefined) validating.baseUrl = baseUrl;
     if (options.maxBytes !== undefined) validating.maxBytes = options.maxBytes;
     if (options.maxEntries !== undefined) validating.maxEntries = options.maxEntries;
     if (options.rules !== undefined) validating.rules = options.rules;

@@ -123,6 +123,22 @@ describe('sitemapkit report', () => {
     assert.equal(result.code, 0, 'warnings only');
   });
 
+  it('takes validate\'s settings: --rule, --base-url, the config file', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/x'), url('/x')]));
+    const problems = async (...argv: string[]): Promise<[number, string[]]> => {
+      const result = await runCli(['report', 's.xml', '--out', 'r.html', ...argv], { cwd: dir });
+      return [result.code, readReport(join(dir, 'r.html')).model.problems.map((p) => `${p.code} ${p.severity} ${p.count}`)];
+    };
+    assert.deepEqual(await problems(), [0, ['loc/duplicate warning 1']]);
+    assert.deepEqual(await problems('--rule', 'loc/duplicate=off'), [0, []]);
+    assert.deepEqual(await problems('--rule', 'loc/duplicate=error'), [1, ['loc/duplicate error 1']]);
+    assert.deepEqual(await problems('--base-url', 'https://elsewhere.example/'), [1, ['loc/out-of-scope error 2', 'loc/duplicate warning 1']]);
+    writeFileSync(join(dir, 'sitemapkit.config.json'), JSON.stringify({ rules: { 'loc/duplicate': 'off' } }));
+    assert.deepEqual(await problems(), [0, []]);
+    assert.equal((await runCli(['report', 's.xml', '--rule', 'no/such-rule=off'], { cwd: dir })).code, 2);
+  });
+
   it('--compare: URLs added, removed and changed, per file of the new set', async () => {
     const dir = tempDir();
     for (const [name, a, b] of [['old', [url('/same'), url('/gone'), url('/moved', '<lastmod>2024-01-01</lastmod>')], [url('/kept')]], ['new', [url('/same'), url('/moved', '<lastmod>2024-02-01</lastmod>'), url('/new-1')], [url('/kept', '<priority>0.5</priority>'), url('/new-2')]]] as const) {

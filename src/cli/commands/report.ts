@@ -4,7 +4,6 @@
 
 import { spawn } from 'node:child_process';
 import { SitemapError } from '../../core/errors.js';
-import type { LimitsProfileName } from '../../core/model.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -12,6 +11,7 @@ import { formatBytes, formatCount, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { REPORT } from '../declarations.js';
+import { validationSettings, type ValidationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
 import { version } from '../version.js';
 import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
@@ -22,7 +22,7 @@ class Interrupted extends Error {}
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   let client: LazyHttpClient;
-  let now: number | undefined;
+  let settings: ValidationSettings;
   try {
     const parsed = parseOrHelp(REPORT, argv);
     if ('help' in parsed) {
@@ -33,11 +33,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     if (args.positionals.length === 0) throw new UsageError('no source: give a sitemap file, a set (its index or directory) or a URL');
     if (args.positionals.includes('-') || args.text('compare') === '-') throw new UsageError('standard input (-) cannot be reported on: save it to a file');
     if (args.text('compare') !== undefined && args.positionals.length > 1) throw new UsageError('--compare compares one source with its previous version: give one SOURCE');
-    const nowText = args.text('now');
-    if (nowText !== undefined) {
-      now = Date.parse(nowText);
-      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
-    }
+    settings = validationSettings(args, io.cwd);
     client = new LazyHttpClient(await httpClientOptions(args));
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'report', error.message);
@@ -71,8 +67,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     },
   };
   if (previous !== undefined) options.compare = source(previous);
-  if (now !== undefined) options.now = now;
-  setOptional(options, args);
+  setOptional(options, args, settings);
   let written: WrittenReport;
   try {
     written = await writeReport(sources, options);
@@ -95,14 +90,16 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/** The options given by value on the command line. */
-function setOptional(options: WriteReportOptions, args: ParsedArgs): void {
+/** The options given by value on the command line, and the settings of validation. */
+function setOptional(options: WriteReportOptions, args: ParsedArgs, settings: ValidationSettings): void {
   const out = args.text('out');
-  const limits = args.choice<LimitsProfileName>('limits');
   const maxBytes = args.number('max-bytes');
   const maxEntries = args.number('max-entries');
+  options.rules = settings.rules;
+  if (settings.now !== undefined) options.now = settings.now;
+  if (settings.limits !== undefined) options.limits = settings.limits;
+  if (settings.location !== undefined) options.baseUrl = settings.location;
   if (out !== undefined) options.out = out;
-  if (limits !== undefined) options.limits = limits;
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
   if (maxEntries !== undefined) options.maxEntries = maxEntries;
 }
