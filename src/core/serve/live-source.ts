@@ -14,7 +14,7 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError, type RefusalCode } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -62,9 +62,13 @@ export interface LiveSourceOptions {
   sleep?: (ms: number) => Promise<unknown>;
   /** The cache (default: memoryStore with 64 MiB). */
   store?: CacheStore;
-  /** An entry the writer refuses is left out and reported here. */
+  /**
+   * An entry the writer refuses (a loc outside the base URL, a value out of range) is left out of its
+   * child, the child's other entries served, and reported here; without it, onError hears once per
+   * child made how many were left out and the first (an InvalidValueError with its code).
+   */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-  /** A generation that failed (the request got the stale copy or a failure). */
+  /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
   onError?: (error: unknown, name: string) => void;
   /** The clock (tests). */
   now?: () => number;
@@ -128,7 +132,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     cached(
       childName(k),
       async (out) => {
-        const info = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid, out);
+        const leftOut = leftOutReport(childName(k), options.onError);
+        const info = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
+        leftOut.send();
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
         return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
@@ -163,6 +169,25 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       return child(k, true);
     },
   };
+}
+
+/**
+ * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
+ * error to onError (the core has no logger) naming the child, how many and the first, by its code.
+ */
+function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
+  let count = 0;
+  let first: InvalidValueError | undefined;
+  const report = (error: InvalidValueError): void => {
+    if (count++ === 0) first = error;
+  };
+  return Object.assign(report, {
+    send() {
+      if (first === undefined) return;
+      const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
+      onError?.(new InvalidValueError(first.code as RefusalCode, first.field, first.value, message), child);
+    },
+  });
 }
 
 /** Makes a file, its gzip bytes (if any) pushed to `out` as they come. */
@@ -259,7 +284,7 @@ async function* entriesOf(options: LiveSourceOptions, offset: number, limit: num
 async function writeChild(
   entries: AsyncIterable<UrlEntry>,
   options: { limits: Limits; baseUrl: string; scope: ReturnType<typeof scopeOf> },
-  onInvalid: LiveSourceOptions['onInvalid'],
+  onInvalid: NonNullable<LiveSourceOptions['onInvalid']>,
   out: Growing,
 ): Promise<SitemapFileInfo | undefined> {
   const gzip = new CompressionStream('gzip');
@@ -284,7 +309,8 @@ async function writeChild(
       try {
         writer.add(entry);
       } catch (error) {
-        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
+        // One bad row does not take its child's other URLs down with it.
+        if (!(error instanceof InvalidValueError)) throw error;
         onInvalid(error, entry);
       }
       // Compression runs as the XML comes: waiting for it lets the first bytes out early and bounds what is held.

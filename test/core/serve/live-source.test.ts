@@ -6,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
 import { liveSource, memoryStore, type LiveSourceOptions } from '../../../src/core/serve/live-source.js';
 import type { UrlEntry } from '../../../src/core/model.js';
+import { InvalidValueError } from '../../../src/core/errors.js';
 import { xmllint } from '../../helpers/xmllint.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -250,4 +251,32 @@ test('a source failing after the first bytes were sent: the body ends in an erro
   const again = await handler(new Request('http://x/sitemap-00001.xml.gz'));
   assert.equal(again.status, 200);
   assert.equal(locs(gunzipSync(Buffer.from(await again.arrayBuffer())).toString('utf8')).length, 30_000);
+});
+
+test('an entry outside the base URL is left out of its child and reported (to onInvalid, else once per child to onError); the child is served', async () => {
+  const rows = ({ offset, limit }: { offset: number; limit: number }): UrlEntry[] =>
+    Array.from({ length: Math.min(limit, 10 - offset) }, (_, i) => ({ loc: offset + i === 3 ? 'https://elsewhere.example/3' : `${BASE}p/${offset + i}` }));
+  const errors: [unknown, string][] = [];
+  const onError = (error: unknown, name: string): number => errors.push([error, name]);
+  const quiet = await serve({ count: () => 10, range: rows, onError })('/sitemap-00001.xml.gz');
+  assert.equal(quiet.status, 200);
+  assert.equal(locs(quiet.xml).length, 9);
+  assert.ok(!quiet.xml.includes('elsewhere'));
+  assert.equal(errors.length, 1);
+  const [error, name] = errors[0] as [InvalidValueError, string];
+  assert.equal(name, 'sitemap-00001.xml.gz');
+  assert.ok(error instanceof InvalidValueError);
+  assert.equal(error.code, 'loc/out-of-scope');
+  assert.match(error.message, /^1 entry left out of sitemap-00001\.xml\.gz .*elsewhere\.example\/3/);
+  // Nobody listening: still served.
+  assert.equal(locs((await serve({ count: () => 10, range: rows })('/sitemap-00001.xml.gz')).xml).length, 9);
+  // With onInvalid: each entry to it, nothing to onError.
+  const invalid: [string, string][] = [];
+  const told = await serve({ count: () => 10, range: rows, onError, onInvalid: (error, entry) => invalid.push([error.code, String(entry.loc)]) })('/sitemap-00001.xml.gz');
+  assert.equal(told.status, 200);
+  assert.equal(locs(told.xml).length, 9);
+  assert.deepEqual(invalid, [['loc/out-of-scope', 'https://elsewhere.example/3']]);
+  assert.equal(errors.length, 1);
+  // The index lists the child.
+  assert.deepEqual(locs((await serve({ count: () => 10, range: rows })('/sitemap.xml')).xml), [`${BASE}sitemap-00001.xml.gz`]);
 });
