@@ -21,6 +21,19 @@ import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
 import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
 
+/**
+ * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
+ * last entry the source gave for the page before (the previous child), once that child was made in
+ * this process (the index makes them all, in order): a cursor, for `WHERE key > $after ORDER BY key
+ * LIMIT $limit` instead of an OFFSET the database walks through. Absent for the first page and before
+ * the previous child was made: the offset then.
+ */
+export interface LivePage {
+  readonly offset: number;
+  readonly limit: number;
+  readonly after?: UrlEntry;
+}
+
 /** A made file as the cache keeps it: its bytes at hand. */
 export interface CachedFile extends SitemapFile {
   readonly identity?: Representation;
@@ -42,8 +55,8 @@ export interface LiveSourceOptions {
   baseUrl: string;
   /** How many entries there are, or an estimate: the index lists ceil(count / maxUrls) children. */
   count: () => number | Promise<number>;
-  /** The entries from `offset`, `limit` at most (a database page). */
-  range?: (page: { offset: number; limit: number }) => Iterable<UrlEntry> | AsyncIterable<UrlEntry> | Promise<Iterable<UrlEntry>>;
+  /** The entries of a page, `limit` at most (a child): from `offset`, or (a keyset cursor) after `after` when it is given. */
+  range?: (page: LivePage) => Iterable<UrlEntry> | AsyncIterable<UrlEntry> | Promise<Iterable<UrlEntry>>;
   /** Or every entry in a stable order: a child skips to its first entry. */
   entries?: () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** File names: NAME.xml, NAME-00001.xml.gz… (default `sitemap`). */
@@ -120,6 +133,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
+  // The last entry given for each child made: the cursor of the next one (LivePage.after).
+  const lastEntries = new Map<number, UrlEntry>();
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
 
   const childCount = async (): Promise<number> => {
@@ -133,8 +148,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       childName(k),
       async (out) => {
         const leftOut = leftOutReport(childName(k), options.onError);
-        const info = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
+        const page = { offset: (k - 1) * perChild, limit: perChild, ...(lastEntries.has(k - 1) ? { after: lastEntries.get(k - 1) as UrlEntry } : {}) };
+        let last: UrlEntry | undefined;
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = entry)), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
         leftOut.send();
+        if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
         return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
@@ -259,13 +277,15 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   };
 }
 
-/** The entries of one child: a page of `range`, or `entries` from `offset`. */
-async function* entriesOf(options: LiveSourceOptions, offset: number, limit: number): AsyncGenerator<UrlEntry> {
+/** The entries of one child: a page of `range`, or `entries` from its offset; each one given told to `given`. */
+async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (entry: UrlEntry) => void): AsyncGenerator<UrlEntry> {
+  const { offset, limit } = page;
   if (options.range !== undefined) {
     let taken = 0;
     // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries.
-    for await (const entry of await options.range({ offset, limit })) {
+    for await (const entry of await options.range(page)) {
       if (taken++ >= limit) break;
+      given(entry);
       yield entry;
     }
     return;
@@ -273,7 +293,10 @@ async function* entriesOf(options: LiveSourceOptions, offset: number, limit: num
   let position = 0;
   for await (const entry of (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)()) {
     if (position >= offset + limit) break;
-    if (position++ >= offset) yield entry;
+    if (position++ >= offset) {
+      given(entry);
+      yield entry;
+    }
   }
 }
 

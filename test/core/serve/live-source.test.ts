@@ -280,3 +280,25 @@ test('an entry outside the base URL is left out of its child and reported (to on
   // The index lists the child.
   assert.deepEqual(locs((await serve({ count: () => 10, range: rows })('/sitemap.xml')).xml), [`${BASE}sitemap-00001.xml.gz`]);
 });
+
+test('a keyset cursor: each page after the first made is asked for after the last entry of the one before', async () => {
+  const pages: { offset: number; after: string | undefined }[] = [];
+  const keys = Array.from({ length: 25 }, (_, i) => `${BASE}k/${String(i).padStart(3, '0')}`);
+  const get = serve({
+    count: () => 25,
+    maxUrls: 10,
+    // As `SELECT loc FROM t WHERE loc > $after ORDER BY loc LIMIT $limit`, or OFFSET when no cursor is known.
+    range: ({ offset, limit, after }) => {
+      pages.push({ offset, after: after?.loc as string | undefined });
+      const from = after === undefined ? offset : keys.indexOf(after.loc as string) + 1;
+      return keys.slice(from, from + limit).map((loc) => ({ loc }));
+    },
+  });
+  // A child asked for first: no cursor known, its offset.
+  assert.deepEqual(locs((await get('/sitemap-00003.xml.gz')).xml), keys.slice(20));
+  assert.deepEqual(pages, [{ offset: 20, after: undefined }]);
+  // The index makes the others in order: each after the last entry of the one before.
+  assert.equal(locs((await get('/sitemap.xml')).xml).length, 3);
+  assert.deepEqual(pages.slice(1), [{ offset: 0, after: undefined }, { offset: 10, after: keys[9] }]);
+  assert.deepEqual(locs((await get('/sitemap-00002.xml.gz')).xml), keys.slice(10, 20));
+});
