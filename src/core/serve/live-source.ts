@@ -87,6 +87,8 @@ export interface LiveSourceOptions {
   now?: () => number;
 }
 
+const DEFAULT_TTL_MS = 600_000;
+
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
   const files = new Map<string, CachedFile>();
@@ -137,9 +139,25 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const lastEntries = new Map<number, UrlEntry>();
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
 
-  const childCount = async (): Promise<number> => {
-    const count = await options.count();
-    return Math.max(1, Math.ceil(count / perChild));
+  // The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
+  // request for a child); a count that fails keeps the last one known, reported, until the next TTL.
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+  let known: { children: number; at: number } | undefined;
+  let asking: Promise<number> | undefined;
+  const childCount = (): Promise<number> => {
+    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
+    const ask = async (): Promise<number> => {
+      try {
+        known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
+      } catch (error) {
+        if (known === undefined) throw error;
+        options.onError?.(error, `${name}.xml`);
+        known = { ...known, at: now() };
+      }
+      return known.children;
+    };
+    asking ??= ask().finally(() => (asking = undefined));
+    return asking;
   };
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
@@ -218,7 +236,7 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * failure stores nothing.
  */
 function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
-  const ttl = options.ttlMs ?? 600_000;
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const stale = options.staleMs ?? 3_600_000;
   const { timeoutMs, sleep } = options;
   const now = options.now ?? Date.now;

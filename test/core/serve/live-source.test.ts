@@ -302,3 +302,50 @@ test('a keyset cursor: each page after the first made is asked for after the las
   assert.deepEqual(pages.slice(1), [{ offset: 0, after: undefined }, { offset: 10, after: keys[9] }]);
   assert.deepEqual(locs((await get('/sitemap-00002.xml.gz')).xml), keys.slice(10, 20));
 });
+
+test('the count is asked once a TTL, not at every request; a count that fails leaves the cached set served', async () => {
+  let clock = 1_000_000;
+  let counts = 0;
+  let failing = false;
+  const errors: unknown[] = [];
+  const { range } = table(25);
+  const get = serve({
+    count: () => {
+      counts++;
+      if (failing) throw new Error('database gone');
+      return 25;
+    },
+    range,
+    maxUrls: 10,
+    ttlMs: 1000,
+    staleMs: 5000,
+    now: () => clock,
+    onError: (error) => errors.push(error),
+  });
+  assert.equal((await get('/sitemap.xml')).status, 200);
+  for (let i = 0; i < 5; i++) assert.equal((await get('/sitemap-00002.xml.gz')).status, 200);
+  assert.equal(counts, 1);
+  // Past the TTL the count is asked again; it fails: the last one known holds, the copies are served stale.
+  clock += 2000;
+  failing = true;
+  for (const path of ['/sitemap-00002.xml.gz', '/sitemap-00003.xml.gz', '/sitemap.xml']) assert.equal((await get(path)).status, 200, path);
+  assert.equal((await get('/sitemap-00004.xml.gz')).status, 404);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(errors.length >= 1);
+});
+
+test('a count that throws before any is known: 503 with Retry-After, and the next request asks again', async () => {
+  let down = true;
+  const get = serve({
+    count: () => {
+      if (down) throw new Error('database gone');
+      return 5;
+    },
+    range: table(5).range,
+  });
+  const failed = await get('/sitemap-00001.xml.gz');
+  assert.equal(failed.status, 503);
+  assert.ok(Number(failed.headers.get('retry-after')) > 0);
+  down = false;
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+});
