@@ -61,8 +61,13 @@ export interface LiveSourceOptions {
   entries?: () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** File names: NAME.xml, NAME-00001.xml.gz… (default `sitemap`). */
   name?: string;
-  /** Entries per child (default and most: 50,000). A child over the byte limit fails: lower this. */
+  /** Entries per child (default and most: 50,000). */
   maxUrls?: number;
+  /**
+   * Bytes per child, uncompressed (default and most: 50 MB, 52,428,800). A child whose entries take
+   * more is never served: its generation fails (reported to onError, 503 or the stale copy); lower maxUrls.
+   */
+  maxBytes?: number;
   /** How long a made file is fresh, in milliseconds (default 10 minutes). */
   ttlMs?: number;
   /** How long after that it is still served while a new one is made (default one hour). */
@@ -132,6 +137,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const perChild = Math.min(options.maxUrls ?? limits.maxUrlsPerSitemap, limits.maxUrlsPerSitemap);
   if (!Number.isInteger(perChild) || perChild < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number from 1 to ${limits.maxUrlsPerSitemap}`);
   limits.maxUrlsPerSitemap = perChild;
+  const maxBytes = options.maxBytes ?? limits.maxBytesPerSitemap;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > limits.maxBytesPerSitemap) throw new SitemapError('ERR_SITEMAP_OPTION', `maxBytes must be a whole number from 1 to ${limits.maxBytesPerSitemap}`);
+  limits.maxBytesPerSitemap = maxBytes;
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
@@ -168,7 +176,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         const leftOut = leftOutReport(childName(k), options.onError);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(lastEntries.has(k - 1) ? { after: lastEntries.get(k - 1) as UrlEntry } : {}) };
         let last: UrlEntry | undefined;
-        const info = await writeChild(entriesOf(options, page, (entry) => (last = entry)), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = entry)), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out).catch((error: unknown) => {
+          // The writer would start a second file: the layout by count cannot hold these entries.
+          if (!(error instanceof SitemapError) || error.code !== 'limits/too-many-sitemaps') throw error;
+          throw new SitemapError('ERR_SITEMAP_SERVE', `${childName(k)}: its ${perChild} entries take more than ${maxBytes} bytes; lower maxUrls`);
+        });
         leftOut.send();
         if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
