@@ -20,6 +20,7 @@ import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
 import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
+import { pageEntries, type SetView } from './set-page.js';
 
 /**
  * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
@@ -42,6 +43,8 @@ export interface CachedFile extends SitemapFile {
   readonly madeAt: number;
   /** The newest lastmod of a child's entries, for the index. */
   readonly lastmod?: string;
+  /** How many URLs a child holds, for the page for people. */
+  readonly urls?: number;
 }
 
 /** Where made files are kept between requests: memoryStore here, a directory store in the Node entry. */
@@ -88,6 +91,8 @@ export interface LiveSourceOptions {
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
   onError?: (error: unknown, name: string) => void;
+  /** URLs listed on the page for people (default 10,000; every URL is counted). */
+  pageUrls?: number;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -185,7 +190,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
       },
       streamed,
     );
@@ -207,7 +212,30 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       return { madeAt: now(), lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
+  // The page for people (set-page.ts), made once per version of the index from its children as cached:
+  // their counts and lastmods, and the first URLs (read back from the first children's bytes).
+  let shown: { etag: string; view: Promise<SetView> } | undefined;
+  const viewOf = async (made: CachedFile): Promise<SetView> => {
+    const files: SetView['files'][number][] = [];
+    const urls: SetView['urls'][number][] = [];
+    const listed = options.pageUrls ?? 10_000;
+    for (let k = 1, n = await childCount(); k <= n; k++) {
+      const file = (await child(k)) as CachedFile | undefined;
+      if (file === undefined) continue;
+      files.push({ name: childName(k), urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) });
+      if (urls.length < listed && file.gzip !== undefined) urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
+    }
+    return { lastModified: made.lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
+  };
+
   return {
+    async view() {
+      const made = (await index()) as CachedFile | undefined;
+      const etag = made?.identity?.etag;
+      if (made === undefined || etag === undefined) return undefined;
+      if (shown?.etag !== etag) shown = { etag, view: viewOf(made) };
+      return shown.view;
+    },
     async file(requested) {
       if (requested === `${name}.xml`) return index();
       const match = childPattern.exec(requested);
@@ -467,6 +495,10 @@ function keepLastModified(file: CachedFile, previous: CachedFile | undefined): C
 
 async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+}
+
+async function gunzipped(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `promise`, or a rejection once `sleep(ms)` has resolved first. */

@@ -360,3 +360,20 @@ test('a child whose entries take more than maxBytes is never served: 503, report
   assert.equal((await serve({ count: () => 100, range, maxUrls: 20, maxBytes: 3000 })('/sitemap-00001.xml.gz')).status, 200);
   assert.throws(() => liveSource({ baseUrl: BASE, count: () => 1, range, maxBytes: 60_000_000 }), { code: 'ERR_SITEMAP_OPTION' });
 });
+
+test('the page for people of a live set: its children with their URL counts and newest lastmod, the first URLs; made once per index', async () => {
+  const { calls, range } = table(25);
+  const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE, count: () => 25, range, maxUrls: 10, pageUrls: 12 }), baseUrl: BASE });
+  const page = await handler(new Request('http://x/sitemap.html'));
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  const html = await page.text();
+  assert.match(html, /25 URLs in 3 files; newest lastmod 2026-01-25T00:00:00Z/);
+  assert.match(html, /the first 12 listed/);
+  for (const [k, urls, lastmod] of [[1, 10, '2026-01-10'], [2, 10, '2026-01-20'], [3, 5, '2026-01-25']] as const) {
+    assert.match(html, new RegExp(`sitemap-0000${k}\\.xml\\.gz</a></td><td class="n">${urls}</td><td>${lastmod}T00:00:00Z<`));
+  }
+  assert.ok(html.includes(`${BASE}v1/11<`) && !html.includes(`${BASE}v1/12<`));
+  assert.equal((await handler(new Request('http://x/sitemap.html', { headers: { 'if-none-match': page.headers.get('etag') as string } }))).status, 304);
+  assert.equal(calls.length, 3);
+});
