@@ -3,6 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -13,26 +16,35 @@ import { postgresMissing, startPostgres } from '../helpers/serve-postgres.js';
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
 
-/** Runs examples/`name` in `cwd` (`sitemapkit` is the built package: dist/), until the test ends; resolves with the URL it prints. */
+/** A port free on this machine now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Runs examples/`name` in `cwd` (`sitemapkit` is the built package: dist/) on a free PORT, until the test ends; resolves with its index's URL once it answers. */
 async function runExample(t: { after(fn: () => unknown): void }, name: string, cwd: string, env: Record<string, string> = {}): Promise<string> {
   assert.ok(existsSync(fileURLToPath(new URL('../../dist/index.js', import.meta.url))), 'dist/ is missing: run npm run build');
-  const child = spawn(process.execPath, [EXAMPLES + name], { cwd, env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const port = await freePort();
+  const child = spawn(process.execPath, [EXAMPLES + name], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = once(child, 'exit');
   t.after(async () => {
     child.kill('SIGTERM');
     await exited;
   });
-  let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml)$/m.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
-    });
-    void exited.then(() => reject(new Error(`${name} exited: ${out}${err}`)));
-  });
+  const url = `http://127.0.0.1:${port}/sitemap.xml`;
+  for (let tries = 0; tries < 100; tries++) {
+    if (child.exitCode !== null) break;
+    if (await fetch(url, { method: 'HEAD' }).then(() => true, () => false)) return url;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} did not answer: ${err}`);
 }
 
 for (const name of ['serve-node-http.js', 'serve-express.js']) {
