@@ -1,4 +1,4 @@
-// Serve the set `npm start` wrote into out/, with node:http: node examples/serve-node-http.js
+// The set in out/ over node:http: node examples/serve-node-http.js
 import { createServer } from 'node:http';
 import { createSitemapHandler, openDirectorySource, toNodeListener } from 'sitemapkit';
 
