@@ -138,40 +138,16 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   if (options.range === undefined && options.entries === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'a live source needs range or entries');
-  const limits: Limits = { ...LIMITS_PROFILES.current };
-  const perChild = Math.min(options.maxUrls ?? limits.maxUrlsPerSitemap, limits.maxUrlsPerSitemap);
-  if (!Number.isInteger(perChild) || perChild < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number from 1 to ${limits.maxUrlsPerSitemap}`);
-  limits.maxUrlsPerSitemap = perChild;
-  const maxBytes = options.maxBytes ?? limits.maxBytesPerSitemap;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > limits.maxBytesPerSitemap) throw new SitemapError('ERR_SITEMAP_OPTION', `maxBytes must be a whole number from 1 to ${limits.maxBytesPerSitemap}`);
-  limits.maxBytesPerSitemap = maxBytes;
+  const limits = childLimits(options);
+  const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
+  const childCount = childCounter(options, perChild, `${name}.xml`);
   // The last entry given for each child made: the cursor of the next one (LivePage.after).
   const lastEntries = new Map<number, UrlEntry>();
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
-
-  // The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
-  // request for a child); a count that fails keeps the last one known, reported, until the next TTL.
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-  let known: { children: number; at: number } | undefined;
-  let asking: Promise<number> | undefined;
-  const childCount = (): Promise<number> => {
-    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
-    const ask = async (): Promise<number> => {
-      try {
-        known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
-      } catch (error) {
-        if (known === undefined) throw error;
-        options.onError?.(error, `${name}.xml`);
-        known = { ...known, at: now() };
-      }
-      return known.children;
-    };
-    asking ??= ask().finally(() => (asking = undefined));
-    return asking;
-  };
+  const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
   const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
@@ -184,7 +160,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         const info = await writeChild(entriesOf(options, page, (entry) => (last = entry)), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out).catch((error: unknown) => {
           // The writer would start a second file: the layout by count cannot hold these entries.
           if (!(error instanceof SitemapError) || error.code !== 'limits/too-many-sitemaps') throw error;
-          throw new SitemapError('ERR_SITEMAP_SERVE', `${childName(k)}: its ${perChild} entries take more than ${maxBytes} bytes; lower maxUrls`);
+          throw new SitemapError('ERR_SITEMAP_SERVE', `${childName(k)}: its ${perChild} entries take more than ${limits.maxBytesPerSitemap} bytes; lower maxUrls`);
         });
         leftOut.send();
         if (last !== undefined) lastEntries.set(k, last);
@@ -195,45 +171,32 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       streamed,
     );
 
-  const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
+  /** Every child, whole (as the cache holds it), in order: those with no entry left out. */
+  const children = async (): Promise<{ name: string; file: CachedFile }[]> => {
+    const made = [];
+    for (let k = 1, n = await childCount(); k <= n; k++) {
+      const file = (await child(k)) as CachedFile | undefined;
+      if (file !== undefined) made.push({ name: childName(k), file });
+    }
+    return made;
+  };
 
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
-      const refs = [];
-      const n = await childCount();
-      for (let k = 1; k <= n; k++) {
-        // Not streamed: the child whole, as the cache holds it.
-        const file = (await child(k)) as CachedFile | undefined;
-        if (file === undefined) continue;
-        refs.push({ loc: scope.prefix + childName(k), ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) });
-      }
+      const refs = (await children()).map(({ name, file }) => ({ loc: scope.prefix + name, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
       return { madeAt: now(), lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
-  // The page for people (set-page.ts), made once per version of the index from its children as cached:
-  // their counts and lastmods, and the first URLs (read back from the first children's bytes).
+  // The page for people (set-page.ts), made once per version of the index.
   let shown: { etag: string; view: Promise<SetView> } | undefined;
-  const viewOf = async (made: CachedFile): Promise<SetView> => {
-    const files: SetView['files'][number][] = [];
-    const urls: SetView['urls'][number][] = [];
-    const listed = options.pageUrls ?? 10_000;
-    for (let k = 1, n = await childCount(); k <= n; k++) {
-      const file = (await child(k)) as CachedFile | undefined;
-      if (file === undefined) continue;
-      files.push({ name: childName(k), urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) });
-      if (urls.length < listed && file.gzip !== undefined) urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
-    }
-    return { lastModified: made.lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
-  };
-
   return {
     async view() {
       const made = (await index()) as CachedFile | undefined;
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
-      if (shown?.etag !== etag) shown = { etag, view: viewOf(made) };
+      if (shown?.etag !== etag) shown = { etag, view: children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000)) };
       return shown.view;
     },
     async file(requested) {
@@ -245,6 +208,57 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       return child(k, true);
     },
   };
+}
+
+/** The limits of a child: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's). */
+function childLimits(options: LiveSourceOptions): Limits {
+  const limits: Limits = { ...LIMITS_PROFILES.current };
+  const within = (value: number | undefined, most: number, option: string): number => {
+    const limit = Math.min(value ?? most, most);
+    if (!Number.isInteger(limit) || limit < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `${option} must be a whole number from 1 to ${most}`);
+    return limit;
+  };
+  limits.maxUrlsPerSitemap = within(options.maxUrls, limits.maxUrlsPerSitemap, 'maxUrls');
+  limits.maxBytesPerSitemap = within(options.maxBytes, limits.maxBytesPerSitemap, 'maxBytes');
+  return limits;
+}
+
+/**
+ * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
+ * request for a child) and once at a time; a count that fails keeps the last one known, reported
+ * (as `indexName`'s), until the next TTL.
+ */
+function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+  const now = options.now ?? Date.now;
+  let known: { children: number; at: number } | undefined;
+  let asking: Promise<number> | undefined;
+  const ask = async (): Promise<number> => {
+    try {
+      known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
+    } catch (error) {
+      if (known === undefined) throw error;
+      options.onError?.(error, indexName);
+      known = { ...known, at: now() };
+    }
+    return known.children;
+  };
+  return () => {
+    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
+    asking ??= ask().finally(() => (asking = undefined));
+    return asking;
+  };
+}
+
+/** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
+async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
+  const urls: SetView['urls'][number][] = [];
+  for (const { file } of children) {
+    if (urls.length >= listed || file.gzip === undefined) break;
+    urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
+  }
+  const files = children.map(({ name, file }) => ({ name, urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+  return { lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
 }
 
 /**
