@@ -32,10 +32,10 @@ test('serves the set, logs one line per request (common and json), and exits 0 o
   }
 });
 
-test('--log none logs nothing; --no-robots-header and --cache-control change the headers; --base-url sets the path', async (t) => {
+test('--log none logs nothing; --no-robots-header and --cache-control change the headers; --base-url sets the path; --host', async (t) => {
   const dir = tempDir();
   await writeSitemaps(taggedEntries(30, 'maps/m'), { outDir: dir, baseUrl: `${BASE}maps/`, maxUrls: 10, compressionThreads: 1 });
-  const serve = await startServe(dir, ['--log', 'none', '--no-robots-header', '--cache-control', 'no-cache', '--base-url', `${BASE}maps/`]);
+  const serve = await startServe(dir, ['--log', 'none', '--no-robots-header', '--cache-control', 'no-cache', '--base-url', `${BASE}maps/`, '--host', '127.0.0.1']);
   t.after(() => serve.stop('SIGKILL'));
   assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 404);
   const response = await fetch(`${serve.origin}/maps/sitemap.xml`);
