@@ -70,3 +70,25 @@ test('in Express 5: app.use(toNodeListener(handler)), mounted at a path too; the
   assert.equal((await fetch(`${origin}/maps/%2e%2e/package.json`)).status, 404);
   assert.equal((await fetch(`${origin}/sitemap.xml`)).status, 404);
 });
+
+test('in Express 5, mounted at a path without a base URL: the set is answered below the mount path', async (t) => {
+  const dir = tempDir();
+  await writeSitemaps(taggedEntries(30, 'seo/m'), { outDir: dir, baseUrl: `${BASE}seo/`, maxUrls: 10, compressionThreads: 1 });
+  const source = await openDirectorySource({ dir });
+  const app = express();
+  app.use('/seo', toNodeListener(createSitemapHandler({ source })));
+  app.get('/hello', (_request, response) => void response.send('hello'));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.after(() => {
+    source.close();
+    server.closeAllConnections();
+    server.close();
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const index = await fetch(`${origin}/seo/sitemap.xml`);
+  assert.equal(index.status, 200);
+  for (const loc of locs(await index.text())) assert.equal((await fetch(`${origin}${new URL(loc).pathname}`)).status, 200, loc);
+  assert.equal(await (await fetch(`${origin}/hello`)).text(), 'hello');
+  assert.equal((await fetch(`${origin}/seo/nope.xml`)).status, 404);
+});
