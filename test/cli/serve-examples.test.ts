@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { writeSet, BASE } from '../helpers/serve.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -73,7 +74,6 @@ test('examples/serve-postgres.js: a set of 120,000 rows made on request from Pos
   }
   const postgres = await startPostgres();
   t.after(() => postgres.stop());
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (config: object) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> } } };
   const db = new pg.Client({ host: postgres.env.PGHOST, port: Number(postgres.env.PGPORT), user: 'postgres', database: 'postgres' });
   await db.connect();
   await db.query(`CREATE TABLE products (id integer PRIMARY KEY, slug text NOT NULL, updated_at timestamptz NOT NULL);
