@@ -144,8 +144,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
   const childCount = childCounter(options, perChild, `${name}.xml`);
-  // The last entry given for each child made: the cursor of the next one (LivePage.after).
-  const lastEntries = new Map<number, UrlEntry>();
+  // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
+  const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
+  // Children the index found beyond the count (an estimate too low).
+  let found = 0;
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
   const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
@@ -155,9 +157,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       childName(k),
       async (out) => {
         const leftOut = leftOutReport(childName(k), options.onError);
-        const page = { offset: (k - 1) * perChild, limit: perChild, ...(lastEntries.has(k - 1) ? { after: lastEntries.get(k - 1) as UrlEntry } : {}) };
-        let last: UrlEntry | undefined;
-        const info = await writeChild(entriesOf(options, page, (entry) => (last = entry)), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out).catch((error: unknown) => {
+        const before = lastEntries.get(k - 1);
+        const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
+        let last: { entry: UrlEntry; given: number } | undefined;
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out).catch((error: unknown) => {
           // The writer would start a second file: the layout by count cannot hold these entries.
           if (!(error instanceof SitemapError) || error.code !== 'limits/too-many-sitemaps') throw error;
           throw new SitemapError('ERR_SITEMAP_SERVE', `${childName(k)}: its ${perChild} entries take more than ${limits.maxBytesPerSitemap} bytes; lower maxUrls`);
@@ -171,12 +174,19 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       streamed,
     );
 
-  /** Every child, whole (as the cache holds it), in order: those with no entry left out. */
+  /**
+   * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
+   * more while the last one is full (a count that is a low estimate loses no entry).
+   */
   const children = async (): Promise<{ name: string; file: CachedFile }[]> => {
     const made = [];
-    for (let k = 1, n = await childCount(); k <= n; k++) {
+    let full = false;
+    for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
       const file = (await child(k)) as CachedFile | undefined;
-      if (file !== undefined) made.push({ name: childName(k), file });
+      full = file !== undefined && (lastEntries.get(k)?.given ?? file.urls) === perChild;
+      if (file === undefined) continue;
+      made.push({ name: childName(k), file });
+      found = Math.max(found, k);
     }
     return made;
   };
@@ -204,7 +214,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const match = childPattern.exec(requested);
       if (match === null || requested !== childName(Number(match[1]))) return undefined;
       const k = Number(match[1]);
-      if (k < 1 || k > (await childCount())) return undefined;
+      if (k < 1 || k > Math.max(found, await childCount())) return undefined;
       return child(k, true);
     },
   };
@@ -414,7 +424,9 @@ async function writeChild(
     writer.end();
     await written;
     if (info === undefined || info.urls === 0) {
-      await input.abort();
+      // Nothing to send (not even a gzip header): the compressor dropped, its reader's rejection with it.
+      output.catch(() => {});
+      await input.abort().catch(() => {});
       return undefined;
     }
     // What is left comes at once: a request waiting for the first bytes may as well have the whole file.

@@ -377,3 +377,19 @@ test('the page for people of a live set: its children with their URL counts and 
   assert.equal((await handler(new Request('http://x/sitemap.html', { headers: { 'if-none-match': page.headers.get('etag') as string } }))).status, 304);
   assert.equal(calls.length, 3);
 });
+
+test('a count that is a low estimate loses nothing: the index goes on while the last child is full; a high one lists no empty child', async () => {
+  const { range } = table(25);
+  const low = serve({ count: () => 12, range, maxUrls: 10 });
+  const index = await low('/sitemap.xml');
+  assert.deepEqual(locs(index.xml), [1, 2, 3].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
+  assert.deepEqual(locs((await low('/sitemap-00003.xml.gz')).xml), [20, 21, 22, 23, 24].map((i) => `${BASE}v1/${i}`));
+  assert.equal((await low('/sitemap-00004.xml.gz')).status, 404);
+  // Exactly full: one more child is asked for, and has nothing.
+  const exact = serve({ count: () => 10, range: table(20).range, maxUrls: 10 });
+  assert.equal(locs((await exact('/sitemap.xml')).xml).length, 2);
+  const high = serve({ count: () => 60, range, maxUrls: 10 });
+  assert.equal(locs((await high('/sitemap.xml')).xml).length, 3);
+  // A child the count names but the source has no entry for: 404, not a failure.
+  assert.equal((await serve({ count: () => 60, range, maxUrls: 10 })('/sitemap-00005.xml.gz')).status, 404);
+});
