@@ -160,11 +160,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         const before = lastEntries.get(k - 1);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
         let last: { entry: UrlEntry; given: number } | undefined;
-        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out).catch((error: unknown) => {
-          // The writer would start a second file: the layout by count cannot hold these entries.
-          if (!(error instanceof SitemapError) || error.code !== 'limits/too-many-sitemaps') throw error;
-          throw new SitemapError('ERR_SITEMAP_SERVE', `${childName(k)}: its ${perChild} entries take more than ${limits.maxBytesPerSitemap} bytes; lower maxUrls`);
-        });
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
         leftOut.send();
         if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
@@ -415,8 +411,11 @@ async function writeChild(
         writer.add(entry);
       } catch (error) {
         // One bad row does not take its child's other URLs down with it.
-        if (!(error instanceof InvalidValueError)) throw error;
-        onInvalid(error, entry);
+        if (error instanceof InvalidValueError) onInvalid(error, entry);
+        // The writer would start a second file: the layout by count cannot hold these entries.
+        else if (error instanceof SitemapError && error.code === 'limits/too-many-sitemaps') {
+          throw new SitemapError('ERR_SITEMAP_SERVE', `its ${options.limits.maxUrlsPerSitemap} entries take more than ${options.limits.maxBytesPerSitemap} bytes; lower maxUrls`);
+        } else throw error;
       }
       // Compression runs as the XML comes: waiting for it lets the first bytes out early and bounds what is held.
       await previous;

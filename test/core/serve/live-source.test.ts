@@ -356,12 +356,13 @@ test('a count that throws before any is known: 503 with Retry-After, and the nex
 });
 
 test('a child whose entries take more than maxBytes is never served: 503, reported with what to do', async () => {
-  const errors: unknown[] = [];
+  const errors: [unknown, string][] = [];
   const { range } = table(100);
-  const get = serve({ count: () => 100, range, maxUrls: 50, maxBytes: 3000, onError: (error) => errors.push(error) });
+  const get = serve({ count: () => 100, range, maxUrls: 50, maxBytes: 3000, onError: (error, name) => errors.push([error, name]) });
   const answer = await get('/sitemap-00001.xml.gz');
   assert.equal(answer.status, 503);
-  assert.match(String((errors[0] as Error).message), /sitemap-00001\.xml\.gz: its 50 entries take more than 3000 bytes; lower maxUrls/);
+  assert.equal(errors[0]?.[1], 'sitemap-00001.xml.gz');
+  assert.match(String((errors[0]?.[0] as Error).message), /^its 50 entries take more than 3000 bytes; lower maxUrls/);
   assert.equal((await serve({ count: () => 100, range, maxUrls: 20, maxBytes: 3000 })('/sitemap-00001.xml.gz')).status, 200);
   assert.throws(() => liveSource({ baseUrl: BASE, count: () => 1, range, maxBytes: 0.5 }), { code: 'ERR_SITEMAP_OPTION' });
 });

@@ -20,6 +20,18 @@ interface App {
 }
 const { default: express } = (await import('express' as string)) as { default: () => App };
 
+/** `app` listening on a free port of 127.0.0.1 until the test ends (then `source` closed too); its origin. */
+async function listenApp(t: { after(fn: () => void): void }, app: App, source: { close(): void }): Promise<string> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.after(() => {
+    source.close();
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
 
 test('in Express 5: app.use(toNodeListener(handler)), mounted at a path too; the app answers every other path', async (t) => {
@@ -33,14 +45,7 @@ test('in Express 5: app.use(toNodeListener(handler)), mounted at a path too; the
   // Mounted: Express cuts /maps off request.url; the handler matches the base URL's path on originalUrl.
   app.use('/maps', sitemaps);
   app.get('/hello', (_request, response) => void response.send('hello'));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  t.after(() => {
-    source.close();
-    server.closeAllConnections();
-    server.close();
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = await listenApp(t, app, source);
 
   const index = await fetch(`${origin}/maps/sitemap.xml`);
   assert.equal(index.status, 200);
@@ -78,14 +83,7 @@ test('in Express 5, mounted at a path without a base URL: the set is answered be
   const app = express();
   app.use('/seo', toNodeListener(createSitemapHandler({ source })));
   app.get('/hello', (_request, response) => void response.send('hello'));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  t.after(() => {
-    source.close();
-    server.closeAllConnections();
-    server.close();
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = await listenApp(t, app, source);
   const index = await fetch(`${origin}/seo/sitemap.xml`);
   assert.equal(index.status, 200);
   for (const loc of locs(await index.text())) assert.equal((await fetch(`${origin}${new URL(loc).pathname}`)).status, 200, loc);
