@@ -32,10 +32,10 @@ test('serves the set, logs one line per request (common and json), and exits 0 o
   }
 });
 
-test('--log none logs nothing; --no-robots-header and --cache-control change the headers; --base-url sets the path', async (t) => {
+test('--log none logs nothing; --no-robots-header and --cache-control change the headers; --base-url sets the path; --host', async (t) => {
   const dir = tempDir();
   await writeSitemaps(taggedEntries(30, 'maps/m'), { outDir: dir, baseUrl: `${BASE}maps/`, maxUrls: 10, compressionThreads: 1 });
-  const serve = await startServe(dir, ['--log', 'none', '--no-robots-header', '--cache-control', 'no-cache', '--base-url', `${BASE}maps/`]);
+  const serve = await startServe(dir, ['--log', 'none', '--no-robots-header', '--cache-control', 'no-cache', '--base-url', `${BASE}maps/`, '--host', '127.0.0.1']);
   t.after(() => serve.stop('SIGKILL'));
   assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 404);
   const response = await fetch(`${serve.origin}/maps/sitemap.xml`);
@@ -62,34 +62,36 @@ test('usage errors and a folder without a set exit 2', async () => {
   assert.match(empty.stderr, /no set to serve/);
 });
 
-test('on SIGTERM a response under way finishes whole; new connections are refused', async (t) => {
+test('on SIGTERM and on SIGINT a response under way finishes whole; new connections are refused', async (t) => {
   const dir = tempDir();
   // One plain child of ~3.5 MB, asked for without gzip: more than the socket buffers hold.
   await writeSitemaps(taggedEntries(100_000, 'big-set-with-long-paths'), { outDir: dir, baseUrl: BASE, gzip: false, index: 'always', compressionThreads: 1 });
-  const serve = await startServe(dir, ['--log', 'none']);
-  t.after(() => serve.stop('SIGKILL'));
-  const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
-  const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
-  const body = await new Promise<{ length: number; expected: number }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: serve.port, path: child }, (response) => {
-      response.pause();
-      // The answer has started and waits on this client: now stop the server.
-      void serve.child.kill('SIGTERM');
-      setTimeout(() => {
-        let length = 0;
-        response.on('data', (chunk: Buffer) => (length += chunk.length));
-        response.on('end', () => resolve({ length, expected: Number(response.headers['content-length']) }));
-        response.on('error', reject);
-        response.resume();
-      }, 500);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const serve = await startServe(dir, ['--log', 'none']);
+    t.after(() => serve.stop('SIGKILL'));
+    const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+    const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
+    const body = await new Promise<{ length: number; expected: number }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: serve.port, path: child }, (response) => {
+        response.pause();
+        // The answer has started and waits on this client: now stop the server.
+        void serve.child.kill(signal);
+        setTimeout(() => {
+          let length = 0;
+          response.on('data', (chunk: Buffer) => (length += chunk.length));
+          response.on('end', () => resolve({ length, expected: Number(response.headers['content-length']) }));
+          response.on('error', reject);
+          response.resume();
+        }, 500);
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
-  assert.ok(body.expected > 3_000_000, String(body.expected));
-  assert.equal(body.length, body.expected);
-  assert.equal(await serve.exited, 0);
-  await assert.rejects(fetch(`${serve.origin}/sitemap.xml`));
+    assert.ok(body.expected > 3_000_000, String(body.expected));
+    assert.equal(body.length, body.expected);
+    assert.equal(await serve.exited, 0);
+    await assert.rejects(fetch(`${serve.origin}/sitemap.xml`));
+  }
 });
 
 test('a client sending its headers one byte a second is cut off while others are served; headers are bounded', async (t) => {

@@ -14,12 +14,26 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError, type RefusalCode } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
 import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
+import { pageEntries, type SetView } from './set-page.js';
+
+/**
+ * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
+ * last entry the source gave for the page before (the previous child), once that child was made in
+ * this process (the index makes them all, in order): a cursor, for `WHERE key > $after ORDER BY key
+ * LIMIT $limit` instead of an OFFSET the database walks through. Absent for the first page and before
+ * the previous child was made: the offset then.
+ */
+export interface LivePage {
+  readonly offset: number;
+  readonly limit: number;
+  readonly after?: UrlEntry;
+}
 
 /** A made file as the cache keeps it: its bytes at hand. */
 export interface CachedFile extends SitemapFile {
@@ -29,6 +43,8 @@ export interface CachedFile extends SitemapFile {
   readonly madeAt: number;
   /** The newest lastmod of a child's entries, for the index. */
   readonly lastmod?: string;
+  /** How many URLs a child holds, for the page for people. */
+  readonly urls?: number;
 }
 
 /** Where made files are kept between requests: memoryStore here, a directory store in the Node entry. */
@@ -42,14 +58,19 @@ export interface LiveSourceOptions {
   baseUrl: string;
   /** How many entries there are, or an estimate: the index lists ceil(count / maxUrls) children. */
   count: () => number | Promise<number>;
-  /** The entries from `offset`, `limit` at most (a database page). */
-  range?: (page: { offset: number; limit: number }) => Iterable<UrlEntry> | AsyncIterable<UrlEntry> | Promise<Iterable<UrlEntry>>;
+  /** The entries of a page, `limit` at most (a child): from `offset`, or (a keyset cursor) after `after` when it is given. */
+  range?: (page: LivePage) => Iterable<UrlEntry> | AsyncIterable<UrlEntry> | Promise<Iterable<UrlEntry>>;
   /** Or every entry in a stable order: a child skips to its first entry. */
   entries?: () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** File names: NAME.xml, NAME-00001.xml.gz… (default `sitemap`). */
   name?: string;
-  /** Entries per child (default and most: 50,000). A child over the byte limit fails: lower this. */
+  /** Entries per child (default and most: 50,000). */
   maxUrls?: number;
+  /**
+   * Bytes per child, uncompressed (default and most: 50 MB, 52,428,800). A child whose entries take
+   * more is never served: its generation fails (reported to onError, 503 or the stale copy); lower maxUrls.
+   */
+  maxBytes?: number;
   /** How long a made file is fresh, in milliseconds (default 10 minutes). */
   ttlMs?: number;
   /** How long after that it is still served while a new one is made (default one hour). */
@@ -62,13 +83,21 @@ export interface LiveSourceOptions {
   sleep?: (ms: number) => Promise<unknown>;
   /** The cache (default: memoryStore with 64 MiB). */
   store?: CacheStore;
-  /** An entry the writer refuses is left out and reported here. */
+  /**
+   * An entry the writer refuses (a loc outside the base URL, a value out of range) is left out of its
+   * child, the child's other entries served, and reported here; without it, onError hears once per
+   * child made how many were left out and the first (an InvalidValueError with its code).
+   */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-  /** A generation that failed (the request got the stale copy or a failure). */
+  /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
   onError?: (error: unknown, name: string) => void;
+  /** URLs listed on the page for people (default 10,000; every URL is counted). */
+  pageUrls?: number;
   /** The clock (tests). */
   now?: () => number;
 }
+
+const DEFAULT_TTL_MS = 600_000;
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
@@ -109,60 +138,152 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   if (options.range === undefined && options.entries === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'a live source needs range or entries');
-  const limits: Limits = { ...LIMITS_PROFILES.current };
-  const perChild = Math.min(options.maxUrls ?? limits.maxUrlsPerSitemap, limits.maxUrlsPerSitemap);
-  if (!Number.isInteger(perChild) || perChild < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number from 1 to ${limits.maxUrlsPerSitemap}`);
-  limits.maxUrlsPerSitemap = perChild;
+  const limits = childLimits(options);
+  const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
+  const childCount = childCounter(options, perChild, `${name}.xml`);
+  // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
+  const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
+  // Children the index found beyond the count (an estimate too low).
+  let found = 0;
   const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
-
-  const childCount = async (): Promise<number> => {
-    const count = await options.count();
-    return Math.max(1, Math.ceil(count / perChild));
-  };
+  const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
   const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
     cached(
       childName(k),
       async (out) => {
-        const info = await writeChild(entriesOf(options, (k - 1) * perChild, perChild), { limits, baseUrl: scope.href, scope }, options.onInvalid, out);
+        const leftOut = leftOutReport(childName(k), options.onError);
+        const before = lastEntries.get(k - 1);
+        const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
+        let last: { entry: UrlEntry; given: number } | undefined;
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
+        leftOut.send();
+        if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
       },
       streamed,
     );
 
-  const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
+  /**
+   * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
+   * more while the last one is full (a count that is a low estimate loses no entry).
+   */
+  const children = async (): Promise<{ name: string; file: CachedFile }[]> => {
+    const made = [];
+    let full = false;
+    for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
+      const file = (await child(k)) as CachedFile | undefined;
+      full = file !== undefined && (lastEntries.get(k)?.given ?? file.urls) === perChild;
+      if (file === undefined) continue;
+      made.push({ name: childName(k), file });
+      found = Math.max(found, k);
+    }
+    return made;
+  };
 
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
-      const refs = [];
-      const n = await childCount();
-      for (let k = 1; k <= n; k++) {
-        // Not streamed: the child whole, as the cache holds it.
-        const file = (await child(k)) as CachedFile | undefined;
-        if (file === undefined) continue;
-        refs.push({ loc: scope.prefix + childName(k), ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) });
-      }
+      const refs = (await children()).map(({ name, file }) => ({ loc: scope.prefix + name, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
       return { madeAt: now(), lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
+  // The page for people (set-page.ts), made once per version of the index.
+  let shown: { etag: string; view: Promise<SetView> } | undefined;
   return {
+    async view() {
+      const made = (await index()) as CachedFile | undefined;
+      const etag = made?.identity?.etag;
+      if (made === undefined || etag === undefined) return undefined;
+      if (shown?.etag !== etag) shown = { etag, view: children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000)) };
+      return shown.view;
+    },
     async file(requested) {
       if (requested === `${name}.xml`) return index();
       const match = childPattern.exec(requested);
       if (match === null || requested !== childName(Number(match[1]))) return undefined;
       const k = Number(match[1]);
-      if (k < 1 || k > (await childCount())) return undefined;
+      if (k < 1 || k > Math.max(found, await childCount())) return undefined;
       return child(k, true);
     },
   };
+}
+
+/** The limits of a child: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's). */
+function childLimits(options: LiveSourceOptions): Limits {
+  const limits: Limits = { ...LIMITS_PROFILES.current };
+  const within = (value: number | undefined, most: number, option: string): number => {
+    const limit = Math.min(value ?? most, most);
+    if (!Number.isInteger(limit) || limit < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `${option} must be a whole number from 1 to ${most}`);
+    return limit;
+  };
+  limits.maxUrlsPerSitemap = within(options.maxUrls, limits.maxUrlsPerSitemap, 'maxUrls');
+  limits.maxBytesPerSitemap = within(options.maxBytes, limits.maxBytesPerSitemap, 'maxBytes');
+  return limits;
+}
+
+/**
+ * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
+ * request for a child) and once at a time; a count that fails keeps the last one known, reported
+ * (as `indexName`'s), until the next TTL.
+ */
+function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+  const now = options.now ?? Date.now;
+  let known: { children: number; at: number } | undefined;
+  let asking: Promise<number> | undefined;
+  const ask = async (): Promise<number> => {
+    try {
+      known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
+    } catch (error) {
+      if (known === undefined) throw error;
+      options.onError?.(error, indexName);
+      known = { ...known, at: now() };
+    }
+    return known.children;
+  };
+  return () => {
+    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
+    asking ??= ask().finally(() => (asking = undefined));
+    return asking;
+  };
+}
+
+/** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
+async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
+  const urls: SetView['urls'][number][] = [];
+  for (const { file } of children) {
+    if (urls.length >= listed || file.gzip === undefined) break;
+    urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
+  }
+  const files = children.map(({ name, file }) => ({ name, urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+  return { lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
+}
+
+/**
+ * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
+ * error to onError (the core has no logger) naming the child, how many and the first, by its code.
+ */
+function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
+  let count = 0;
+  let first: InvalidValueError | undefined;
+  const report = (error: InvalidValueError): void => {
+    if (count++ === 0) first = error;
+  };
+  return Object.assign(report, {
+    send() {
+      if (first === undefined) return;
+      const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
+      onError?.(new InvalidValueError(first.code as RefusalCode, first.field, first.value, message), child);
+    },
+  });
 }
 
 /** Makes a file, its gzip bytes (if any) pushed to `out` as they come. */
@@ -175,7 +296,7 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * failure stores nothing.
  */
 function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
-  const ttl = options.ttlMs ?? 600_000;
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const stale = options.staleMs ?? 3_600_000;
   const { timeoutMs, sleep } = options;
   const now = options.now ?? Date.now;
@@ -234,13 +355,15 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   };
 }
 
-/** The entries of one child: a page of `range`, or `entries` from `offset`. */
-async function* entriesOf(options: LiveSourceOptions, offset: number, limit: number): AsyncGenerator<UrlEntry> {
+/** The entries of one child: a page of `range`, or `entries` from its offset; each one given told to `given`. */
+async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (entry: UrlEntry) => void): AsyncGenerator<UrlEntry> {
+  const { offset, limit } = page;
   if (options.range !== undefined) {
     let taken = 0;
     // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries.
-    for await (const entry of await options.range({ offset, limit })) {
+    for await (const entry of await options.range(page)) {
       if (taken++ >= limit) break;
+      given(entry);
       yield entry;
     }
     return;
@@ -248,7 +371,10 @@ async function* entriesOf(options: LiveSourceOptions, offset: number, limit: num
   let position = 0;
   for await (const entry of (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)()) {
     if (position >= offset + limit) break;
-    if (position++ >= offset) yield entry;
+    if (position++ >= offset) {
+      given(entry);
+      yield entry;
+    }
   }
 }
 
@@ -259,7 +385,7 @@ async function* entriesOf(options: LiveSourceOptions, offset: number, limit: num
 async function writeChild(
   entries: AsyncIterable<UrlEntry>,
   options: { limits: Limits; baseUrl: string; scope: ReturnType<typeof scopeOf> },
-  onInvalid: LiveSourceOptions['onInvalid'],
+  onInvalid: NonNullable<LiveSourceOptions['onInvalid']>,
   out: Growing,
 ): Promise<SitemapFileInfo | undefined> {
   const gzip = new CompressionStream('gzip');
@@ -284,8 +410,12 @@ async function writeChild(
       try {
         writer.add(entry);
       } catch (error) {
-        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
-        onInvalid(error, entry);
+        // One bad row does not take its child's other URLs down with it.
+        if (error instanceof InvalidValueError) onInvalid(error, entry);
+        // The writer would start a second file: the layout by count cannot hold these entries.
+        else if (error instanceof SitemapError && error.code === 'limits/too-many-sitemaps') {
+          throw new SitemapError('ERR_SITEMAP_SERVE', `its ${options.limits.maxUrlsPerSitemap} entries take more than ${options.limits.maxBytesPerSitemap} bytes; lower maxUrls`);
+        } else throw error;
       }
       // Compression runs as the XML comes: waiting for it lets the first bytes out early and bounds what is held.
       await previous;
@@ -293,7 +423,9 @@ async function writeChild(
     writer.end();
     await written;
     if (info === undefined || info.urls === 0) {
-      await input.abort();
+      // Nothing to send (not even a gzip header): the compressor dropped, its reader's rejection with it.
+      output.catch(() => {});
+      await input.abort().catch(() => {});
       return undefined;
     }
     // What is left comes at once: a request waiting for the first bytes may as well have the whole file.
@@ -388,6 +520,10 @@ function keepLastModified(file: CachedFile, previous: CachedFile | undefined): C
 
 async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+}
+
+async function gunzipped(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `promise`, or a rejection once `sleep(ms)` has resolved first. */

@@ -5,6 +5,7 @@
 
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
+import { readXmlSitemapText } from '../read/xml-reader.js';
 
 /** What the page shows; a source that can say it offers `view()`. */
 export interface SetView {
@@ -14,6 +15,12 @@ export interface SetView {
   /** The URLs listed: the first ones of the set, `totalUrls` at most. */
   readonly urls: readonly { readonly loc: string; readonly lastmod?: string }[];
   readonly totalUrls: number;
+}
+
+/** The URLs of a sitemap's text (XML, or a text sitemap's lines) as the page lists them. */
+export function pageEntries(text: string, plainText: boolean): { loc: string; lastmod?: string }[] {
+  if (plainText) return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }));
+  return readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
 }
 
 /** The one script of the page: it filters the list as the reader types. */

@@ -20,7 +20,7 @@ import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { strongEtag, type Representation, type SitemapFile, type SitemapSource, type StreamedRepresentation } from '../../core/serve/handler.js';
-import type { SetView } from '../../core/serve/set-page.js';
+import { pageEntries, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const gzipAsync = promisify(gzip);
@@ -337,9 +337,7 @@ async function viewOf(set: LoadedSet, entryName: string, listed: number): Promis
     const file = (set.files.get(name) as Loaded).file;
     const bytes = file.identity !== undefined ? await bytesOf(file.identity) : await gunzipAsync(file.gzip === undefined ? new Uint8Array() : await bytesOf(file.gzip));
     const text = new TextDecoder().decode(bytes);
-    const entries: { loc: string; lastmod?: string }[] = name.endsWith('.txt')
-      ? text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }))
-      : readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
+    const entries = pageEntries(text, name.endsWith('.txt'));
     let newest: string | undefined;
     for (const entry of entries) {
       if (entry.lastmod !== undefined && (newest === undefined || Date.parse(entry.lastmod) > Date.parse(newest))) newest = entry.lastmod;

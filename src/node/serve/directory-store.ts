@@ -12,6 +12,7 @@ interface Meta {
   madeAt: number;
   lastModified: number;
   lastmod?: string;
+  urls?: number;
   identity?: { etag: string; bytes: number };
   gzip?: { etag: string; bytes: number };
 }
@@ -40,7 +41,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       if (!SAFE_KEY.test(key)) return undefined;
       const meta = await readMeta(join(dir, `${key}.json`));
       if (meta === undefined) return undefined;
-      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...(meta.lastmod !== undefined ? { lastmod: meta.lastmod } : {}) };
+      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...described(meta) };
       for (const form of FORMS) {
         const expected = meta[form];
         if (expected === undefined) continue;
@@ -54,7 +55,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
     async set(key, file) {
       if (!SAFE_KEY.test(key)) return;
       const map = await index();
-      const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) };
+      const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...described(file) };
       // The meta goes first (as absent), then the bodies, then the new meta: the commit point.
       await rm(join(dir, `${key}.json`), { force: true });
       for (const form of FORMS) {
@@ -68,6 +69,11 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       await evict(dir, map, maxBytes);
     },
   };
+}
+
+/** A child's newest lastmod and URL count, when it has them. */
+function described(from: { lastmod?: string; urls?: number }): { lastmod?: string; urls?: number } {
+  return { ...(from.lastmod !== undefined ? { lastmod: from.lastmod } : {}), ...(from.urls !== undefined ? { urls: from.urls } : {}) };
 }
 
 async function readMeta(path: string): Promise<Meta | undefined> {

@@ -54,9 +54,13 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
       const header = (name: string): string | string[] | undefined => request.headers[name];
       let answer: SitemapAnswer | Promise<SitemapAnswer>;
       try {
-        // Express and Connect cut a mount path off `url`; the base URL's path is matched against the whole.
-        const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '/';
-        answer = answerOf(request.method ?? 'GET', url, header);
+        // Express and Connect cut a mount path off `url`: the base URL's path is matched against the
+        // whole (originalUrl), else (a handler without a base URL, mounted) the path below the mount.
+        const method = request.method ?? 'GET';
+        const whole = (request as { originalUrl?: string }).originalUrl;
+        const url = request.url ?? '/';
+        answer = answerOf(method, whole ?? url, header);
+        if (whole !== undefined && whole !== url) answer = orElse(answer, () => answerOf(method, url, header));
       } catch (error) {
         fail(response, error, next);
         return;
@@ -69,6 +73,12 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
   return (request, response, next) => {
     general(handler as (request: Request) => Promise<Response>, origin, request, response, next).catch((error: unknown) => fail(response, error, next));
   };
+}
+
+/** `answer`, or when it is a 404 the answer `other` gives. */
+function orElse(answer: SitemapAnswer | Promise<SitemapAnswer>, other: () => SitemapAnswer | Promise<SitemapAnswer>): SitemapAnswer | Promise<SitemapAnswer> {
+  if (answer instanceof Promise) return answer.then((first) => (first.status === 404 ? other() : first));
+  return answer.status === 404 ? other() : answer;
 }
 
 function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, track: boolean): void {

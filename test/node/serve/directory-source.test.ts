@@ -47,12 +47,15 @@ test('the entry file and the children it names are served; gzip negotiated; ever
   mkdirSync(join(dir, '.sitemapkit-tmp-1-x'));
   writeFileSync(join(dir, '.sitemapkit-tmp-1-x', 'sitemap.xml'), '<x/>');
   writeFileSync(join(dir, '.hidden.xml'), '<x/>');
+  // A temporary file as writeFileAtomic names it (staged-output.ts), and one without the dot.
+  writeFileSync(join(dir, '.sitemap.xml.tmp-123-kx1'), '<x/>');
+  writeFileSync(join(dir, 'sitemap.xml.tmp'), '<x/>');
   writeFileSync(join(dir, 'other.xml'), '<x/>');
   symlinkSync('/etc/passwd', join(dir, 'passwd.txt'));
   const targets = [
     '/.sitemapkit/state', '/.sitemapkit-tmp-1-x/sitemap.xml', '/.hidden.xml', '/other.xml', '/passwd.txt', '/../etc/passwd', '/%2e%2e/etc/passwd',
     '/%2E%2E%2Fetc%2Fpasswd', '/..%5c..%5cetc%5cpasswd', '/%252e%252e%252fetc%252fpasswd', '//etc/passwd', '/etc/passwd', '/sitemap.xml%00.txt',
-    '/%00', '/.', '/..', '/', '/sitemap.xml/', '/./sitemap.xml',
+    '/%00', '/.', '/..', '/', '/sitemap.xml/', '/./sitemap.xml', '/.sitemap.xml.tmp-123-kx1', '/sitemap.xml.tmp', `/${dir}/sitemap.xml`, `http://127.0.0.1${dir}/sitemap.xml`,
   ];
   for (const target of targets) assert.equal(await rawStatus(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`), 404, target);
   // A raw NUL or backslash in the request line: refused (400 by node:http's parser, or 404), never served.

@@ -68,3 +68,12 @@ test('the directory store is bounded in bytes: the oldest made go first', async 
   assert.ok(kept.length < 3, kept.join());
   assert.ok(kept.includes('sitemap-00003.xml.gz.json'), kept.join());
 });
+
+test('a child kept in the directory store keeps its URL count and lastmod (the page for people)', async () => {
+  const dir = tempDir();
+  const store = directoryStore(dir);
+  const body = new Uint8Array([1, 2, 3]);
+  await store.set('sitemap-00001.xml.gz', { madeAt: 1, lastModified: 2, lastmod: '2026-01-02', urls: 7, gzip: { body, etag: '"t"' } });
+  const again = await directoryStore(dir).get('sitemap-00001.xml.gz');
+  assert.deepEqual([again?.urls, again?.lastmod], [7, '2026-01-02']);
+});

@@ -1,0 +1,16 @@
+// A set made on request from PostgreSQL (PGHOST…): node examples/serve-postgres.js
+import { createServer } from 'node:http';
+import pg from 'pg';
+import { createSitemapHandler, liveSource, toNodeListener } from 'sitemapkit';
+
+const db = new pg.Pool();
+const baseUrl = 'https://www.example.com/';
+const source = liveSource({
+  baseUrl,
+  count: async () => (await db.query('SELECT count(*)::int AS n FROM products')).rows[0].n,
+  // A child a page: after the previous child's last id once known (keyset), else by OFFSET.
+  range: async ({ offset, limit, after }) =>
+    (await db.query('SELECT id, slug, updated_at FROM products WHERE id > $1 ORDER BY id OFFSET $2 LIMIT $3', [after?.id ?? 0, after ? 0 : offset, limit]))
+      .rows.map((row) => ({ id: row.id, loc: `${baseUrl}p/${row.slug}`, lastmod: row.updated_at })),
+});
+createServer(toNodeListener(createSitemapHandler({ baseUrl, source }))).listen(process.env.PORT ?? 8080);
