@@ -26,7 +26,7 @@
 // one result twice). Messages are one line.
 
 import { isAscii } from 'node:buffer';
-import { open, type FileHandle, type FileReadResult } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
@@ -38,17 +38,15 @@ import { ioErrorReason } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
 const READ_CHUNK = 256 * 1024;
-/** Chunks of a regular file being read while the last one is parsed (fileChunks). */
-const READ_AHEAD = 2;
 /**
- * Buffers a regular file is read into, in turn, after its first chunk (fileChunks). The read of
- * chunk j + 2 starts when chunk j is handed on, and by then chunk j - 2 is used up, whichever way it
- * went: decoded at once, or written into a gunzip, which takes the next chunk only once the one
- * before has drained (a chunk is above its input high-water mark); chunk j - 1 may still be in the
- * gunzip. So four would do (three fail a test); five leave a chunk of margin. The first chunk gets
- * its own buffer: the gzip and encoding sniffs hold on to it.
+ * Buffers a regular file is read into, in turn, after its first chunk (fileChunks). Chunk j + 1 is
+ * read only when the next chunk is asked for, after chunk j was handed on: decoded at once, or
+ * written into a gunzip, which asks for more only once the chunk before has drained (a chunk is above
+ * its input high-water mark). The ring test of parse-sitemap.test.ts passes even with one buffer;
+ * three leave a chunk of margin. The first chunk gets its own buffer: the gzip and encoding sniffs
+ * hold on to it.
  */
-const READ_RING = READ_AHEAD + 3;
+const READ_RING = 3;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
 const SLICE = 256 * 1024;
 /**
@@ -159,63 +157,56 @@ function toBytes(chunk: unknown): Uint8Array {
 }
 
 /**
- * A file's bytes in READ_CHUNK pieces. A regular file is read READ_AHEAD chunks ahead (positional
- * reads in flight while the last chunk is parsed: with one read at a time, as a read stream does,
- * a cold 10 MB validation waited some 10 ms of its 70 for the disk cache); anything else (a FIFO,
- * /dev/stdin) through a read stream, in order.
+ * A file's bytes in READ_CHUNK pieces. A regular file is read synchronously, a chunk when the next
+ * is asked for: the bytes are parsed on this thread right after anyway, and a read from the page
+ * cache (~0.1 ms for 256 KiB) costs less than handing it to libuv's pool. Measured (2026-11-26, a
+ * cold 10 MB validation): with positional reads in flight on the pool, waking a pool thread for
+ * each chunk took the main thread off its core for 10-22 ms in all on a busy two-core machine
+ * (the synchronous part of `FileHandle.read`, timed), and the reads cost 2-3 ms of CPU against 1 ms
+ * for `readSync`. Anything else (a FIFO, /dev/stdin) is read through a read stream, in order.
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
-  let handle: FileHandle;
+  let fd: number;
   let regular: boolean;
   try {
-    handle = await open(path, 'r');
+    fd = openSync(path, 'r');
   } catch (error) {
     throw inputError(shown, error, pathHint(given, error));
   }
   try {
-    regular = (await handle.stat()).isFile();
+    regular = fstatSync(fd).isFile();
   } catch (error) {
-    await handle.close();
+    closeSync(fd);
     throw inputError(shown, error);
   }
   if (!regular) {
-    yield* streamChunks(handle, shown);
+    yield* streamChunks(fd, shown);
     return;
   }
-  const pending: Promise<FileReadResult<Buffer>>[] = [];
-  let position = 0;
   // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
   // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
   const ring: Buffer[] = [];
-  let reads = 0;
-  const readNext = (): void => {
-    const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
-    reads++;
-    pending.push(handle.read(buffer, 0, READ_CHUNK, position));
-    position += READ_CHUNK;
-  };
   try {
-    for (let i = 0; i < READ_AHEAD; i++) readNext();
-    for (;;) {
-      const { bytesRead, buffer } = await (pending.shift() as Promise<FileReadResult<Buffer>>);
-      // A short read is the end of the file (as it was when read).
-      const last = bytesRead < READ_CHUNK;
-      if (!last) readNext();
+    for (let reads = 0; ; reads++) {
+      const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
+      let bytesRead: number;
+      try {
+        bytesRead = readSync(fd, buffer, 0, READ_CHUNK, null);
+      } catch (error) {
+        throw inputError(shown, error);
+      }
       if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
-      if (last) return;
+      // A short read is the end of the file (as it was when read).
+      if (bytesRead < READ_CHUNK) return;
     }
-  } catch (error) {
-    throw inputError(shown, error);
   } finally {
-    // Reads still in flight (the reading stopped early) finish before the file is closed.
-    await Promise.allSettled(pending);
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** What is not a regular file, read in order by a stream over its handle (which closes it). */
-async function* streamChunks(handle: FileHandle, shown: string): AsyncGenerator<Uint8Array> {
-  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
+async function* streamChunks(fd: number, shown: string): AsyncGenerator<Uint8Array> {
+  const stream = createReadStream('', { fd, highWaterMark: READ_CHUNK });
   try {
     for await (const chunk of stream) yield chunk as Uint8Array;
   } catch (error) {
