@@ -97,15 +97,17 @@ export class HreflangChecker {
 
   /**
    * The urls of a run of the validator's lane, as `add` would take them: no alternates, so no
-   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages).
+   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
+   * quads `from` to `from + count - 1` of it taken.
    */
-  addPages(pages: Int32Array, count: number): void {
-    let k = 0;
-    while (k < count) {
+  addPages(pages: Int32Array, from: number, count: number): void {
+    let k = from;
+    const end = from + count;
+    while (k < end) {
       const graph = this.graphFor(pages[k * 4] as number, pages[k * 4 + 1] as number);
       if (graph === undefined) return;
       // As many as the graph takes before its cap, in one step.
-      const n = Math.min(count - k, this.maxUrls - graph.size);
+      const n = Math.min(end - k, this.maxUrls - graph.size);
       graph.addPages(pages, k, n);
       k += n;
     }
