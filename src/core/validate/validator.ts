@@ -264,10 +264,14 @@ export class SitemapValidation implements ReaderSink {
       this.hreflang.addPages(pages, 0, count);
       return;
     }
+    // The module lists the urls with extensions (images or alternates): no script loop over every url.
+    const withExtras = lane.pick(count, R_EXTRA_COUNT, 1);
+    const picked = lane.attention;
     const records = lane.records;
     const extras = lane.extras;
     let from = 0;
-    for (let k = 0; k < count; k++) {
+    for (let p = 0; p < withExtras; p++) {
+      const k = picked[p * 2] as number;
       const r = k * LANE_FIELDS;
       if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
       if (k > from) this.hreflang.addPages(pages, from, k - from);
