@@ -26,7 +26,8 @@
 // one result twice). Messages are one line.
 
 import { isAscii } from 'node:buffer';
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
@@ -166,21 +167,22 @@ function toBytes(chunk: unknown): Uint8Array {
  * for `readSync`. Anything else (a FIFO, /dev/stdin) is read through a read stream, in order.
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
-  let fd: number;
+  let handle: FileHandle;
   let regular: boolean;
   try {
-    fd = openSync(path, 'r');
+    // Opened on the pool: opening a FIFO waits for its writer, which may be this process.
+    handle = await open(path, 'r');
   } catch (error) {
     throw inputError(shown, error, pathHint(given, error));
   }
   try {
-    regular = fstatSync(fd).isFile();
+    regular = fstatSync(handle.fd).isFile();
   } catch (error) {
-    closeSync(fd);
+    await handle.close();
     throw inputError(shown, error);
   }
   if (!regular) {
-    yield* streamChunks(fd, shown);
+    yield* streamChunks(handle, shown);
     return;
   }
   // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
@@ -191,7 +193,7 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
       const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
       let bytesRead: number;
       try {
-        bytesRead = readSync(fd, buffer, 0, READ_CHUNK, null);
+        bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK, null);
       } catch (error) {
         throw inputError(shown, error);
       }
@@ -200,13 +202,13 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
       if (bytesRead < READ_CHUNK) return;
     }
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
 /** What is not a regular file, read in order by a stream over its handle (which closes it). */
-async function* streamChunks(fd: number, shown: string): AsyncGenerator<Uint8Array> {
-  const stream = createReadStream('', { fd, highWaterMark: READ_CHUNK });
+async function* streamChunks(handle: FileHandle, shown: string): AsyncGenerator<Uint8Array> {
+  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
   try {
     for await (const chunk of stream) yield chunk as Uint8Array;
   } catch (error) {
