@@ -40,12 +40,9 @@ import { ioErrorReason } from './io-errors.js';
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
 const READ_CHUNK = 256 * 1024;
 /**
- * Buffers a regular file is read into, in turn, after its first chunk (fileChunks). Chunk j + 1 is
- * read only when the next chunk is asked for, after chunk j was handed on: decoded at once, or
- * written into a gunzip, which asks for more only once the chunk before has drained (a chunk is above
- * its input high-water mark). The ring test of parse-sitemap.test.ts passes even with one buffer;
- * three leave a chunk of margin. The first chunk gets its own buffer: the gzip and encoding sniffs
- * hold on to it.
+ * Buffers a regular file is read into, in turn, after its first chunk (fileChunks): a chunk is read
+ * when the next is asked for, the last one handed on (decoded, or drained by a gunzip) by then; three
+ * leave margin. The first chunk gets its own: the gzip and encoding sniffs hold on to it.
  */
 const READ_RING = 3;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
@@ -158,13 +155,10 @@ function toBytes(chunk: unknown): Uint8Array {
 }
 
 /**
- * A file's bytes in READ_CHUNK pieces. A regular file is read synchronously, a chunk when the next
- * is asked for: the bytes are parsed on this thread right after anyway, and a read from the page
- * cache (~0.1 ms for 256 KiB) costs less than handing it to libuv's pool. Measured (2026-11-26, a
- * cold 10 MB validation): with positional reads in flight on the pool, waking a pool thread for
- * each chunk took the main thread off its core for 10-22 ms in all on a busy two-core machine
- * (the synchronous part of `FileHandle.read`, timed), and the reads cost 2-3 ms of CPU against 1 ms
- * for `readSync`. Anything else (a FIFO, /dev/stdin) is read through a read stream, in order.
+ * A file's bytes in READ_CHUNK pieces. A regular file is read with readSync when the next chunk is
+ * asked for: one read from the page cache costs ~0.1 ms, less than a round trip to libuv's pool
+ * (whose wake-ups cost a cold 10 MB validation 10-22 ms of its main thread on a busy machine).
+ * Anything else (a FIFO, /dev/stdin) is read through a read stream, in order.
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
   let handle: FileHandle;
@@ -191,16 +185,13 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
   try {
     for (let reads = 0; ; reads++) {
       const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
-      let bytesRead: number;
-      try {
-        bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK, null);
-      } catch (error) {
-        throw inputError(shown, error);
-      }
+      const bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK, null);
       if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
       // A short read is the end of the file (as it was when read).
       if (bytesRead < READ_CHUNK) return;
     }
+  } catch (error) {
+    throw inputError(shown, error);
   } finally {
     await handle.close();
   }

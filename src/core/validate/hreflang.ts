@@ -257,11 +257,7 @@ class AlternateGraph {
   // touched): growing, rare then, is not in the way of the loops that fill it (V8 recompiles a loop
   // when it first takes a path it has not seen).
   private records = new Int32Array(50_000 * FIELDS);
-  /**
-   * Pairs of hashes of alternate hrefs: room for four alternates of 50,000 urls (1.6 MB, only the
-   * pages written touched). Growing it made V8 drop the optimized code of every function that read
-   * the field (it had only ever held one array), mid-file.
-   */
+  /** Pairs of hashes of alternate hrefs, room for four per url (growing deoptimized its readers mid-file). */
   private links = new Int32Array(50_000 * 4 * 2);
   private linkCount = 0;
   /** The records with links to other pages, in document order. */
@@ -328,10 +324,9 @@ class AlternateGraph {
   }
 
   /**
-   * Makes findable (index) the records that can take part in a return link, and lists them in
-   * document order: those whose loc has links or is linked to. Most pages of a large file are
-   * neither; the lane's pages among them are made records only here. (Indexing every page took
-   * ~25 ms of a cold validation of a realistic 50,000-url file with 5,000 groups of alternates.)
+   * Indexes, and lists in document order, the records whose loc has links or is linked to: the only
+   * ones a return link concerns (the lane's pages among them are made records only here). Indexing
+   * every page took ~25 ms of a cold validation of a realistic 50,000-url file.
    */
   private indexLinkedPages(): number[] {
     const records = this.records;
