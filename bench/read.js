@@ -505,7 +505,7 @@ function render(run) {
   for (const [key, spec] of Object.entries(INPUTS)) {
     const i = run.inputs[key];
     if (i === undefined) continue;
-    lines.push(`- **${key}** (${spec.file}): ${spec.text}; ${fmtInt(i.fileBytes)} bytes on disk, ${fmtInt(i.xmlBytes)} bytes of XML${spec.extensions || spec.realistic ? `, ${fmtInt(i.images)} images, ${fmtInt(i.alternates)} alternates` : ''}`);
+    lines.push(`- **${key}** (${spec.file}): ${spec.text}; ${fmtInt(i.fileBytes)} bytes on disk, ${fmtInt(i.xmlBytes)} bytes of XML${(spec.extensions || spec.realistic) && i.images !== undefined ? `, ${fmtInt(i.images)} images, ${fmtInt(i.alternates)} alternates` : ''}`);
   }
   lines.push('', 'Contenders (each in its own process; files read in 256 KiB chunks, gunzip chunkSize 256 KiB for all):', '');
   for (const [k, v] of Object.entries(CONTENDERS)) lines.push(`- **${k}**: ${v}`);
@@ -605,8 +605,9 @@ async function runParent(args) {
       results[key] = {};
       for (const name of names) results[key][name] = summarizeRuns(runs[key][name]);
       const any = results[key].sitemapkit ?? results[key].saxes ?? results[key].floor ?? results[key].sitemap;
-      inputs[key].images = any.images;
-      inputs[key].alternates = any.alternates;
+      // The whole commands (cli, script) count no images: with only those, the input's line leaves them out.
+      inputs[key].images = any?.images;
+      inputs[key].alternates = any?.alternates;
       if (names.includes('floor')) checkedFloor = true;
     }
     process.stderr.write(`bench: correctness: every contender reported ${N} URLs on every input\n`);

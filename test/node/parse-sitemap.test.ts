@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -250,6 +251,20 @@ describe('parseSitemap: files', () => {
     await writer;
     assert.equal(r.items.length, 20_000);
     assert.equal(locs(r)[19_999], 'https://example.com/19999');
+  });
+
+  it('reads a FIFO that this same process writes (opening it must not block the event loop)', { skip: process.platform === 'win32', timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'sitemap.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reading = readAll(fifo);
+    // Opening a FIFO waits for the other end: the writer below opens it only if the reader's open
+    // left the event loop running.
+    const writer = await open(fifo, 'w');
+    await writer.writeFile(urlset(3));
+    await writer.close();
+    const r = await reading;
+    assert.deepEqual(locs(r), ['https://example.com/0', 'https://example.com/1', 'https://example.com/2']);
   });
 });
 

@@ -37,7 +37,8 @@ class Formatter {
   item(item: SitemapItem): void {
     switch (this.format) {
       case 'jsonl':
-        this.out.write(item.kind === 'url' ? `${JSON.stringify(item.entry)}\n` : `${JSON.stringify({ sitemap: item.ref })}\n`);
+        // Gathered and encoded a few hundred lines at a time (Output.writeLine), not a Buffer#write each.
+        this.out.writeLine(item.kind === 'url' ? JSON.stringify(item.entry) : JSON.stringify({ sitemap: item.ref }));
         return;
       case 'urls':
         this.out.writeLine((item.kind === 'url' ? item.entry : item.ref).loc);

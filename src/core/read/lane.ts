@@ -471,22 +471,25 @@ export function recordPosition(records: Int32Array, r: number): EntryPosition {
   return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
 }
 
-/** The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded. */
-export function laneLoc(text: string, records: Int32Array, r: number): string {
-  const locStart = records[r + R_LOC_START] as number;
+/**
+ * The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded.
+ * `base`: the index in the scanned buffer where `text` starts (0: the whole buffer).
+ */
+export function laneLoc(text: string, records: Int32Array, r: number, base = 0): string {
+  const locStart = (records[r + R_LOC_START] as number) - base;
   const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
   return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
 }
 
 /** The value of extra `x` (its first field's index): an image's loc or an alternate's href, references decoded. */
-function extraValue(text: string, extras: Int32Array, x: number): string {
-  const start = extras[x + X_VALUE_START] as number;
+function extraValue(text: string, extras: Int32Array, x: number, base: number): string {
+  const start = (extras[x + X_VALUE_START] as number) - base;
   const value = text.slice(start, start + (extras[x + X_VALUE_LENGTH] as number));
   return ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);
 }
 
-/** The images and alternates of record `r` of a scan of `text` into `entry` (none: nothing is set). */
-export function addLaneExtensions(text: string, records: Int32Array, r: number, extras: Int32Array, entry: UrlEntry): void {
+/** The images and alternates of record `r` of a scan of `text` (from `base`, as laneLoc) into `entry` (none: nothing is set). */
+export function addLaneExtensions(text: string, records: Int32Array, r: number, extras: Int32Array, entry: UrlEntry, base = 0): void {
   const count = records[r + R_EXTRA_COUNT] as number;
   if (count === 0) return;
   let images: ImageEntry[] | undefined;
@@ -494,10 +497,10 @@ export function addLaneExtensions(text: string, records: Int32Array, r: number, 
   const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
   for (let x = from; x < from + count * EXTRA_FIELDS; x += EXTRA_FIELDS) {
     if (extras[x + X_KIND] === X_IMAGE) {
-      (images ??= []).push({ loc: extraValue(text, extras, x) });
+      (images ??= []).push({ loc: extraValue(text, extras, x, base) });
     } else {
-      const start = extras[x + X_HREFLANG_START] as number;
-      (alternates ??= []).push({ hreflang: text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)), href: extraValue(text, extras, x) });
+      const start = (extras[x + X_HREFLANG_START] as number) - base;
+      (alternates ??= []).push({ hreflang: text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)), href: extraValue(text, extras, x, base) });
     }
   }
   if (images !== undefined) entry.images = images;

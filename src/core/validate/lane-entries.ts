@@ -44,9 +44,10 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
  * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
  * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over
  * `text` (the text the records index), or a function that makes it (a run read from bytes: the
- * string is made only when a check needs a value, which is rare).
+ * string is made only when a check needs a value, which is rare); `bytes`: those bytes, for a run
+ * read from bytes.
  */
-export type CheckRun = (text: RunText, count: number) => void;
+export type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
 /**
  * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
@@ -84,7 +85,7 @@ function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: 
   if (taken === 0) return -1;
   const counted = sitemap ? -1 : reader.deliverLaneRun(taken);
   if (counted !== -1) {
-    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted);
+    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted, bytes);
   } else {
     const buf = bytes === undefined ? (source as string) : textOf(bytes);
     for (let k = 0; k < taken; k++) {
