@@ -41,6 +41,9 @@ const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
+/** Children per index file: the limit, lowered to see a set split across several index files. */
+const MAX_SITEMAPS: OptionSpec = { name: 'max-sitemaps', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)', group: 'limits' };
+
 export const GENERATE: CommandSpec = {
   name: 'generate',
   summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
@@ -64,6 +67,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
     { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'write a sharded set: N buckets per section, a manifest per shard (docs/scale.md)' },
+    withNote(MAX_SITEMAPS, 'with --shards'),
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -408,9 +412,6 @@ standard error and the previous one is still served.
 Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS; --log json: one
 object per line with time, remote, method, path, status, bytes, ms.`,
 };
-
-/** Children per index file: the limit, lowered to see a set split across several index files. */
-const MAX_SITEMAPS: OptionSpec = { name: 'max-sitemaps', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)', group: 'limits' };
 
 export const INDEX: CommandSpec = {
   name: 'index',
