@@ -185,10 +185,12 @@ test('apply: deleting every URL of a child removes its file; a bad line is repor
   const tiny = readdirSync(out).filter((f) => f.startsWith('sitemap-tiny.'));
   assert.ok(tiny.length >= 1);
   const deletes = ['/tiny/item-0?color=red&size=0', '/tiny/item-1'].map((loc) => JSON.stringify({ op: 'delete', loc }));
-  writeFileSync(join(dir, 'changes.jsonl'), `${deletes[0]}\n{"op":"rename"}\n${deletes[1]}\n`);
+  const bad = ['{"op":"rename"}', '{"op":"upsert","loc":"/tiny/x","lastMod":"2026-01-01"}'];
+  writeFileSync(join(dir, 'changes.jsonl'), `${deletes[0]}\n${bad[0]}\n${deletes[1]}\n${bad[1]}\n`);
   const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /changes\.jsonl:2.*"op" must be "upsert" or "delete"/);
+  assert.match(result.stderr, /changes\.jsonl:2: error input\/change .*"op": "upsert" or "delete", got "rename"/);
+  assert.match(result.stderr, /changes\.jsonl:4: error input\/jsonl unknown field "lastMod"/);
   for (const file of tiny) assert.ok(!existsIn(out, file), `${file} is left`);
   assert.ok(!(readFileSync(join(out, 'sitemap.xml'), 'utf8').includes('sitemap-tiny.')));
   assert.equal(locsOf(published(out)).length, 51);

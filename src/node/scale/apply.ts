@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
+import { parseJsonLine } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
@@ -136,13 +137,13 @@ async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'
       if (text.trim() === '') continue;
       const at = { file, line };
       const change = parseChange(text);
-      if (typeof change !== 'string') {
+      if ('op' in change) {
         yield { change, at };
         continue;
       }
-      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change}`);
+      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
       counts.rejected++;
-      onInvalid(change, at, 'input/change');
+      onInvalid(change.problem, at, change.code);
     }
   } catch (error) {
     if (error instanceof SitemapError) throw error;
@@ -152,22 +153,36 @@ async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'
   }
 }
 
-/** A change, or why the line is not one. */
-export function parseChange(text: string): Change | string {
+/**
+ * A change, or why the line is not one (and the code to report it under): an upsert's entry is
+ * checked as a JSON Lines input line is (core/input/jsonl.ts), unknown fields refused.
+ */
+export function parseChange(text: string): Change | { problem: string; code: 'input/change' | 'input/jsonl' } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `not JSON: ${(error as Error).message}`;
+    return { problem: `not JSON: ${(error as Error).message}`, code: 'input/jsonl' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'a change is a JSON object with "op"';
-  const { op, ...rest } = value as Record<string, unknown>;
-  if (op === 'upsert') return { op, entry: rest as unknown as UrlEntry };
+  const op = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).op : undefined;
   if (op === 'delete') {
-    if (typeof rest.loc !== 'string') return 'a delete needs "loc", a string';
-    return { op, loc: rest.loc };
+    const { loc, ...rest } = value as Record<string, unknown>;
+    if (typeof loc !== 'string') return { problem: 'a delete needs "loc", a string', code: 'input/change' };
+    if (Object.keys(rest).some((key) => key !== 'op')) return { problem: `a delete has only "op" and "loc", got ${Object.keys(rest).filter((key) => key !== 'op').map((key) => JSON.stringify(key)).join(', ')}`, code: 'input/change' };
+    return { op, loc };
   }
-  return `"op" must be "upsert" or "delete", got ${JSON.stringify(op)}`;
+  if (op !== 'upsert') return { problem: `a change is an object with "op": "upsert" or "delete", got ${op === undefined ? 'none' : JSON.stringify(op)}`, code: 'input/change' };
+  try {
+    return {
+      op,
+      entry: parseJsonLine(text, (path) => {
+        if (path !== 'op') throw new SitemapError('ERR_SITEMAP_INPUT', `unknown field "${path}"`);
+      }),
+    };
+  } catch (error) {
+    if (error instanceof SitemapError) return { problem: error.message, code: 'input/jsonl' };
+    throw error;
+  }
 }
 
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
