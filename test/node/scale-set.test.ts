@@ -206,7 +206,7 @@ test('past the per-index limit, several index files behind one link, replaced at
   await generate(dir, catalogue({ a: 100, b: 100, c: 100 }), 'out', '--max-urls', '10');
   const out = join(dir, 'out');
   const manifests = [0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`);
-  const split = await runCli(['index', ...manifests, '--out', 'out', '--max-sitemaps', '16', '--format', 'json'], { cwd: dir });
+  const split = await runCli(['index', ...manifests, '--out', 'out', '--sitemaps-per-index', '16', '--format', 'json'], { cwd: dir });
   assert.equal(split.code, 0, split.stderr);
   const set = JSON.parse(split.stdout);
   const children = set.files.length as number;
@@ -220,7 +220,7 @@ test('past the per-index limit, several index files behind one link, replaced at
 
   writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/added`, lastmod: '2026-03-01' }]));
   const oldTarget = readlinkSync(join(out, 'sitemap-indexes'));
-  const applied = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--max-sitemaps', '16'], { cwd: dir });
+  const applied = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--sitemaps-per-index', '16'], { cwd: dir });
   assert.equal(applied.code, 0, applied.stderr);
   assert.match(applied.stdout, /index files/);
   assert.notEqual(readlinkSync(join(out, 'sitemap-indexes')), oldTarget);
@@ -243,6 +243,11 @@ async function everyApplyStep(generateArgs: string[], applyArgs: string[], entry
   const prepare = async (): Promise<string> => {
     const dir = tempDir();
     await generate(dir, entries, 'out', ...generateArgs);
+    if (applyArgs.length > 0) {
+      // The set indexed as apply will index it (generate writes one index).
+      const manifests = [0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`);
+      assert.equal((await runCli(['index', ...manifests, '--out', 'out', ...applyArgs], { cwd: dir })).code, 0);
+    }
     writeFileSync(join(dir, 'changes.jsonl'), changes);
     return dir;
   };
@@ -290,6 +295,6 @@ test('apply stopped at any step of its commit, or killed there, leaves the previ
 });
 
 test('with several index files too, a stopped apply leaves the old index files or the new ones, never a mix', async () => {
-  const { old } = await everyApplyStep(['--max-urls', '5', '--max-sitemaps', '8'], ['--max-sitemaps', '8'], 'sitemap-indexes');
+  const { old } = await everyApplyStep(['--max-urls', '5'], ['--sitemaps-per-index', '8'], 'sitemap-indexes');
   assert.ok([...old.keys()].filter((name) => name.startsWith('sitemap-indexes/')).length > 1);
 });

@@ -41,8 +41,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (args.has('shards')) {
       // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
       for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
-    } else if (args.has('max-sitemaps')) {
-      throw new UsageError('--max-sitemaps applies to a sharded set (--shards): a set of generate has one index');
     }
     const columnsText = args.text('columns');
     if (columnsText !== undefined) {
@@ -217,7 +215,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
           }
         : {}),
     };
-    summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards, ...(args.has('max-sitemaps') ? { maxSitemapsPerIndex: args.number('max-sitemaps') as number } : {}) });
+    summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
   } catch (error) {
     progress.clear();
     if (interrupted) {
