@@ -298,3 +298,14 @@ test('with several index files too, a stopped apply leaves the old index files o
   const { old } = await everyApplyStep(['--max-urls', '5'], ['--sitemaps-per-index', '8'], 'sitemap-indexes');
   assert.ok([...old.keys()].filter((name) => name.startsWith('sitemap-indexes/')).length > 1);
 });
+
+test('a set written with --no-scope is applied to with the same rule: a loc of another host is kept and can be changed', async () => {
+  const dir = tempDir();
+  await generate(dir, [...catalogue({ a: 5 }), { loc: 'https://cdn.example.net/a/elsewhere', lastmod: '2024-01-01' }], 'out', '--no-scope');
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: 'https://cdn.example.net/a/elsewhere', lastmod: '2026-01-01' }, { op: 'upsert', loc: 'https://other.example.org/b/new' }]));
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const locs = locsOf(published(join(dir, 'out')));
+  assert.ok(locs.includes('https://cdn.example.net/a/elsewhere') && locs.includes('https://other.example.org/b/new'), locs.join(' '));
+  assert.match([...published(join(dir, 'out')).values()].join(''), /elsewhere<\/loc><lastmod>2026-01-01</);
+});
