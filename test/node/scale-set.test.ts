@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -308,4 +309,29 @@ test('a set written with --no-scope is applied to with the same rule: a loc of a
   const locs = locsOf(published(join(dir, 'out')));
   assert.ok(locs.includes('https://cdn.example.net/a/elsewhere') && locs.includes('https://other.example.org/b/new'), locs.join(' '));
   assert.match([...published(join(dir, 'out')).values()].join(''), /elsewhere<\/loc><lastmod>2026-01-01</);
+});
+
+test('apply opens only the children of the changed URLs (and the index): never a file of another child', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ products: 200, blog: 60, help: 9 }), 'out');
+  const out = join(dir, 'out');
+  const change = { op: 'upsert', loc: `${BASE}help/item-1`, lastmod: '2026-04-01' };
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([change]));
+  const stem = shardOf(change.loc, { shards: 4, baseUrl: BASE }).child;
+  const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof import('node:fs/promises');
+  const original = fsp.open;
+  const opened: string[] = [];
+  fsp.open = ((path: string, ...rest: unknown[]) => {
+    if (dirname(String(path)) === out) opened.push(basename(String(path)));
+    return (original as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fsp.open;
+  syncBuiltinESMExports();
+  try {
+    assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir })).code, 0);
+  } finally {
+    fsp.open = original;
+    syncBuiltinESMExports();
+  }
+  const children = opened.filter((name) => /\.xml\.gz$/.test(name));
+  assert.ok(children.length > 0 && children.every((name) => name.startsWith(`${stem}.`)), opened.join(', '));
 });
