@@ -1,8 +1,9 @@
 // `apply`: a change feed applied to a published sharded set (issue 27). Only the children that hold
 // a changed URL are read (from their files) and written again; every other file keeps its bytes and
-// its inode, and the index is published again with the new children's names and lastmods. Memory
-// holds the changes, one child's entries at a time and one line per child of the index: never the
-// set. A rewritten child whose bytes come out the same keeps its file too.
+// its inode, and the index is published again with the new children's names and lastmods. The
+// changes are set aside by child in the run's temporary folder (spill.ts); memory holds one child's
+// changes and entries at a time and one line per child of the index: never the set, nor the feed. A
+// rewritten child whose bytes come out the same keeps its file too.
 
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } fro
 import { readSitemap } from '../parse-sitemap.js';
 import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
+import { Spill } from './spill.js';
 import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
@@ -28,9 +30,6 @@ export interface FeedPosition {
   file: string;
   line: number;
 }
-
-/** The changes of each touched child (by stem): a URL's new entry, or null when deleted. The last change of a URL wins. */
-export type ChangePlan = Map<string, Map<string, SerializedEntry | null>>;
 
 export interface ApplyOptions {
   /** JSON Lines files of changes, applied in order. */
@@ -66,43 +65,45 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   const name = options.name ?? 'sitemap';
   const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
   const serializer = setSerializer(settings);
-  const counts = { upserts: 0, deletes: 0, rejected: 0 };
-  const plan: ChangePlan = new Map();
-  for (const file of options.changes) {
-    for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
-      try {
-        planChange(plan, change, serializer, settings);
-        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-      } catch (error) {
-        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-        counts.rejected++;
-        options.onInvalid(error.message, at, error.code);
-      }
-    }
-  }
-  const published = await readPublishedIndex(settings);
-  const byStem = new Map<string, ShardFile[]>();
-  for (const file of published) {
-    const stem = childStemOf(file.name);
-    if (stem === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
-    const list = byStem.get(stem);
-    if (list === undefined) byStem.set(stem, [file]);
-    else list.push(file);
-  }
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
   try {
+    // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
+    const counts = { upserts: 0, deletes: 0, rejected: 0 };
+    const plan = new Spill((stem) => output.path(`changes-${stem}`));
+    for (const file of options.changes) {
+      for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
+        try {
+          planChange(plan, change, serializer, settings);
+          counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+        } catch (error) {
+          if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
+          counts.rejected++;
+          options.onInvalid(error.message, at, error.code);
+        }
+      }
+    }
+    const published = await readPublishedIndex(settings);
+    const byStem = new Map<string, ShardFile[]>();
+    for (const file of published) {
+      if (file.child === '') throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
+      const list = byStem.get(file.child);
+      if (list === undefined) byStem.set(file.child, [file]);
+      else list.push(file);
+    }
+    // Pass 2: one touched child at a time, read back, changed, written under the name of its content.
     const written: ShardFile[] = [];
     const placed: StagedFile[] = [];
-    const touched = [...plan.keys()].sort();
+    const touched = plan.keys();
     for (const stem of touched) {
-      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], plan.get(stem) as Map<string, SerializedEntry | null>, serializer);
-      plan.delete(stem);
+      const changes = new Map<string, SerializedEntry | null>();
+      for (const record of plan.take(stem)) changes.set(record.loc, record.item);
+      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
       const staged = await stageChildren(output, new Map([[stem, items]]), settings);
       written.push(...staged.files);
       placed.push(...staged.placed);
     }
     const touchedSet = new Set(touched);
-    const files = [...published.filter((file) => !touchedSet.has(childStemOf(file.name) as string)), ...written];
+    const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
     await updateManifests(settings, touchedSet, written);
     return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
@@ -111,8 +112,8 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   }
 }
 
-/** Adds one change to the plan, under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
-export function planChange(plan: ChangePlan, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
+/** Sets one change aside under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
+export function planChange(plan: Spill, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
   let loc: string;
   let item: SerializedEntry | null = null;
   if (change.op === 'upsert') {
@@ -122,9 +123,7 @@ export function planChange(plan: ChangePlan, change: Change, serializer: UrlEntr
     loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
   }
   const stem = placeOf(loc, settings.prefix, settings.shards, settings.name).child;
-  let changes = plan.get(stem);
-  if (changes === undefined) plan.set(stem, (changes = new Map()));
-  changes.set(loc, item);
+  plan.add(stem, stem, loc, item);
 }
 
 /** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */
