@@ -122,8 +122,9 @@ export function planChange(plan: Spill, change: Change, serializer: UrlEntrySeri
   } else {
     loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
   }
-  const stem = placeOf(loc, settings.prefix, settings.shards, settings.name).child;
-  plan.add(stem, stem, loc, item);
+  const place = placeOf(loc, settings.prefix, settings.shards, settings.name);
+  if (item !== null) item.hash = place.hash;
+  plan.add(place.child, place.child, loc, item);
 }
 
 /** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */

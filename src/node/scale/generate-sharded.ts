@@ -28,8 +28,9 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const serializer = setSerializer(settings);
-    // By child: the second pass holds one child's entries at a time (32 MiB waiting to be appended).
-    const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 32 * 1024 * 1024);
+    // By child: the second pass holds one child's entries at a time, and 64 Mi characters of the
+    // first pass's at most (a set that small is never written to disk before its children).
+    const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
     let rejected = 0;
     const write = (entry: UrlEntry): void => {
@@ -40,6 +41,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
         return;
       }
       const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+      item.hash = place.hash;
       spilled.add(place.child, place.child, item.loc, item);
       urls++;
     };

@@ -177,6 +177,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
         continue;
       }
       const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+      item.hash = place.hash;
       if (place.bucket !== options.shard) otherShards++;
       else spill.add(place.child, place.child, item.loc, item);
     }
