@@ -50,6 +50,11 @@ export interface CommitPlan {
   removeFirst?: readonly string[];
   /** Whether a file of the target directory was written by an earlier run of this set (removed when not in the new set). */
   isOwned: (name: string) => boolean;
+  /**
+   * `false`: the children are not flushed to disk here (a commit without an entry file, whose files
+   * a later commit flushes before its entry file names them: the shards of generate --shards).
+   */
+  durable?: false;
 }
 
 export interface StagedOutputOptions {
@@ -175,8 +180,10 @@ export class StagedOutput {
       }
       // What the entry file is about to name, and the entry file itself, must survive a power cut
       // that the entry file's rename survives.
-      await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
-      await syncDirectory(this.outDir);
+      if (plan.durable !== false || plan.entry !== undefined) {
+        await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
+        await syncDirectory(this.outDir);
+      }
       if (plan.entry !== undefined) {
         await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
         await syncDirectory(this.outDir);
@@ -294,7 +301,7 @@ async function sameFileBytes(a: string, b: string): Promise<boolean> {
 }
 
 /** Flushes files to disk, a few at a time. */
-async function syncFiles(paths: readonly string[]): Promise<void> {
+export async function syncFiles(paths: readonly string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += 8) {
     await Promise.all(
       paths.slice(i, i + 8).map(async (path) => {
