@@ -37,7 +37,7 @@ export interface ApplyOptions {
   outDir: string;
   /** The set's name (default `sitemap`). */
   name?: string;
-  /** Children per index file (default 50,000), as the set was indexed. */
+  /** Children per index file; default: as many as the set's first index file lists when it has several, else 50,000. */
   maxSitemapsPerIndex?: number;
   /** A line that is not a change, or a refused entry: reported, skipped. Without it the first throws. */
   onInvalid?: (message: string, at: FeedPosition, code: string) => void;
@@ -81,7 +81,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
         }
       }
     }
-    const published = await readPublishedIndex(settings);
+    const { files: published, perIndex } = await readPublishedIndex(settings);
     const byStem = new Map<string, ShardFile[]>();
     for (const file of published) {
       if (file.child === '') throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
@@ -103,7 +103,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
     );
     const touchedSet = new Set(touched);
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
+    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex ?? perIndex);
     await updateManifests(settings, touchedSet, written);
     return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
   } finally {
@@ -220,8 +220,11 @@ async function anyManifest(outDir: string, name: string): Promise<ShardManifest>
   return readManifest(join(outDir, manifest));
 }
 
-/** The children the published index file(s) name, with their lastmods. */
-async function readPublishedIndex(settings: ShardSettings): Promise<ShardFile[]> {
+/**
+ * The children the published index file(s) name, with their lastmods; with several index files, how
+ * many children the first lists (the split the set was published with, kept by default).
+ */
+async function readPublishedIndex(settings: ShardSettings): Promise<{ files: ShardFile[]; perIndex?: number }> {
   const { outDir, name } = settings;
   const single = await lstat(join(outDir, `${name}.xml`)).catch(() => undefined);
   const linked = await lstat(join(outDir, indexLink(name))).catch(() => undefined);
@@ -229,7 +232,9 @@ async function readPublishedIndex(settings: ShardSettings): Promise<ShardFile[]>
   // Both only when a run was stopped right after its commit: the one renamed in last is the set.
   const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort(byNumber).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
   const files: ShardFile[] = [];
+  let perIndex: number | undefined;
   for (const path of paths) {
+    if (paths.length > 1 && files.length > 0) perIndex ??= files.length;
     const summary = await readSitemap(path, {
       onSitemap: (ref) => {
         if (!ref.loc.startsWith(settings.baseUrl) || ref.loc.indexOf('/', settings.baseUrl.length) !== -1) throw new SitemapError('ERR_SITEMAP_STATE', `${path} names ${ref.loc}, not a child of the set at ${settings.baseUrl}`);
@@ -239,7 +244,7 @@ async function readPublishedIndex(settings: ShardSettings): Promise<ShardFile[]>
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `the index ${path} cannot be read whole: ${summary.diagnostics[0]?.message ?? 'errors'}`);
   }
-  return files;
+  return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
 }
 
 /** `NAME-index-2.xml` before `NAME-index-10.xml`. */
