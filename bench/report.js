@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { BASE_URL, mulberry32 } from './lib/entries.js';
 import { argumentReader, check, environment, exitWithUsage, mb, probeGnuTime, runTimedCommand, waitForQuiet, writeResults } from './lib/harness.js';
-import { REALISTIC_SEED, realisticEntry } from './lib/realistic.js';
+import { REALISTIC_SEED, nextRealisticEntry } from './lib/realistic.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
@@ -56,7 +56,7 @@ async function writeLists(dir, n) {
     if (!stream.write(text)) await once(stream, 'drain');
   };
   for (let i = 0; i < n; i++) {
-    const entry = realisticEntry(i, rand);
+    const entry = nextRealisticEntry(i, rand);
     const line = `${JSON.stringify(entry)}\n`;
     await write(old, line);
     if (i % 1000 === 13) {

@@ -32,24 +32,29 @@ function lastmod(rand) {
   return `${time}.${String(Math.floor(rand() * 1000)).padStart(3, '0')}Z`;
 }
 
-/** The URL of entry i, as it stands in the XML (`&` escaped). */
-function loc(i, rand) {
-  let url = `${BASE_URL}${SECTIONS[Math.floor(rand() * SECTIONS.length)]}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
+/** The URL of entry i under `section`, its query's `&` written as `amp` (`&amp;` in XML). */
+function urlIn(section, i, rand, amp) {
+  let url = `${BASE_URL}${section}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
   if (rand() < 0.1) url += '/caf%C3%A9';
   if (rand() < 0.3) {
     const n = 1 + Math.floor(rand() * 3);
     const query = [];
     for (let k = 0; k < n; k++) query.push(`${PARAMS[(i + k) % PARAMS.length]}=${Math.floor(rand() * 10_000)}`);
-    url += '?' + query.join('&amp;');
+    url += '?' + query.join(amp);
   } else if (rand() < 0.5) url += '/';
   return url;
+}
+
+/** The URL of entry i, as it stands in the XML (`&` escaped). */
+function loc(i, rand) {
+  return urlIn(SECTIONS[Math.floor(rand() * SECTIONS.length)], i, rand, '&amp;');
 }
 
 /**
  * Entry i of the realistic shapes, as `generate` reads it from JSON Lines (the loc unescaped; a
  * priority as written). urlElement writes the same entry as XML, from the same random numbers.
  */
-export function realisticEntry(i, rand) {
+export function nextRealisticEntry(i, rand) {
   const href = loc(i, rand);
   const entry = { loc: href.replaceAll('&amp;', '&') };
   if (rand() < 0.9) entry.lastmod = lastmod(rand);
@@ -67,7 +72,7 @@ export function realisticEntry(i, rand) {
 
 /** One `<url>` element, indented as generators write them. */
 function urlElement(i, rand) {
-  const entry = realisticEntry(i, rand);
+  const entry = nextRealisticEntry(i, rand);
   let out = `  <url>\n    <loc>${entry.loc.replaceAll('&', '&amp;')}</loc>\n`;
   if (entry.lastmod !== undefined) out += `    <lastmod>${entry.lastmod}</lastmod>\n`;
   if (entry.changefreq !== undefined) out += `    <changefreq>${entry.changefreq}</changefreq>\n`;
@@ -90,4 +95,21 @@ export function realisticSitemap(n, seed = REALISTIC_SEED) {
   }
   parts.push('</urlset>\n');
   return parts.join('');
+}
+
+/**
+ * Entry `i` of a catalogue as a UrlEntry (bench/scale.js), with the shapes above: the URL under
+ * `section` (query strings with `&`, %-escapes, trailing slashes), both lastmod forms, optional
+ * changefreq and priority, an image on 10% and alternates on 10%. A function of (i, section, seed)
+ * alone, so a change feed can name entry i again without generating the others.
+ */
+export function realisticEntry(i, section, seed = REALISTIC_SEED) {
+  const rand = mulberry32((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
+  const entry = { loc: urlIn(section, i, rand, '&') };
+  if (rand() < 0.9) entry.lastmod = lastmod(rand);
+  if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
+  if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];
+  if (i % 10 === 3) entry.images = [{ loc: `${BASE_URL}img/${i.toString(36)}.jpg` }];
+  if (i % 10 === 7) entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${BASE_URL}alt/${i.toString(36)}-${lang}` }));
+  return entry;
 }

@@ -41,6 +41,9 @@ const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
+/** Children per index file: the limit, lowered to see a set split across several index files. */
+const PER_INDEX: OptionSpec = { name: 'sitemaps-per-index', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)' };
+
 export const GENERATE: CommandSpec = {
   name: 'generate',
   summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
@@ -58,11 +61,12 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'priority', kind: 'text', value: 'VALUE', help: 'priority of entries that have none (0.0 to 1.0)' },
     { name: 'include', kind: 'text', value: 'GLOB', multiple: true, help: "write only URLs whose path matches (repeatable), e.g. 'blog/**'" },
     { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out URLs whose path matches (repeatable), e.g. 'drafts/**'" },
-    { name: 'strict', kind: 'flag', help: 'reject an entry with a bad optional field or a #fragment instead of dropping it' },
+    { name: 'strict', kind: 'flag', help: 'reject, not drop, an entry with a bad optional field or a #fragment' },
     { name: 'index', kind: 'choice', value: 'MODE', choices: ['auto', 'always', 'never'], help: 'auto: an index for more than one file (default); always; never' },
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' },
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -414,6 +418,49 @@ Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS;
 object per line with time, remote, method, path, status, bytes, ms.`,
 };
 
+export const INDEX: CommandSpec = {
+  name: 'index',
+  summary: "publish a sharded set's index from its shards' manifests",
+  usage: 'MANIFEST... --out DIR [options]',
+  intro: `Write the index of a sharded set from the manifests its shards wrote (generate --shards, or
+workers each writing one shard): every shard must be there once and every child it lists in DIR.
+The index file(s) go in last, at one instant; then the files of the previous set are removed.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder, where the shards wrote their children (required)' },
+    PER_INDEX,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
+link NAME-indexes, replaced at one instant; submit each (the protocol has no index of indexes).`,
+  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says.',
+  examples: ['sitemapkit index out/sitemap-shard-*-of-8.json --out out'],
+};
+
+export const APPLY: CommandSpec = {
+  name: 'apply',
+  summary: 'apply a change feed to a sharded set, rewriting only the children it touches',
+  usage: 'CHANGES... --out DIR [options]',
+  intro: `Apply changes to a published sharded set: JSON Lines of {"op":"upsert", ...entry} and
+{"op":"delete","loc":...}, the last change of a URL winning. Only the children holding a changed URL
+are read and written again; every other file keeps its bytes (and inode), and the index is
+published again with the new children and their lastmods, at one instant.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder (required)' },
+    withNote(NAME, 'the set\'s name'),
+    PER_INDEX,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
+  exit: '0 applied, 1 applied but some lines were rejected, 2 usage or fatal error (the previous set stays).',
+  examples: ['sitemapkit apply changes.jsonl --out public/'],
+};
+
 export const ROBOTS: CommandSpec = {
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
@@ -540,7 +587,6 @@ exact comparison, an unchanged, added or removed one is not. A URL source is fet
 reading, so NEW's is fetched twice; if it changed in between, the diff stops (exit 2).`,
 };
 
-/** Every command, in the order of the top-level help. */
 export const REPORT: CommandSpec = {
   name: 'report',
   summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
@@ -581,4 +627,5 @@ report, then into the page.`,
   ],
 };
 
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT];
+/** Every command, in the order of the top-level help. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT, INDEX, APPLY];

@@ -19,6 +19,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   indexnow: async () => (await import('./commands/indexnow.js')).runIndexNow,
   diff: async () => (await import('./commands/diff.js')).runDiff,
   report: async () => (await import('./commands/report.js')).runReport,
+  index: async () => (await import('./commands/index-command.js')).runIndex,
+  apply: async () => (await import('./commands/apply.js')).runApply,
 };
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */

@@ -17,7 +17,8 @@
 // directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
 
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, hostname, tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { contentTokens } from '../core/write/child-names.js';
@@ -25,6 +26,12 @@ import { ioErrorReason } from './io-errors.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
+/**
+ * This machine, in the names of its runs' temporary folders (`.sitemapkit-tmp-PID-HOST-…`): on a
+ * folder shared by several machines (the workers of a sharded set), a run judges whether a process
+ * is gone only for its own machine's folders.
+ */
+const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
 /** Characters of a whole text handed to the compressor at a time. */
@@ -50,6 +57,11 @@ export interface CommitPlan {
   removeFirst?: readonly string[];
   /** Whether a file of the target directory was written by an earlier run of this set (removed when not in the new set). */
   isOwned: (name: string) => boolean;
+  /**
+   * `false`: the children are not flushed to disk here (a commit without an entry file, whose files
+   * a later commit flushes before its entry file names them: the shards of generate --shards).
+   */
+  durable?: false;
 }
 
 export interface StagedOutputOptions {
@@ -89,7 +101,7 @@ export class StagedOutput {
     try {
       await ensureDirectory(outDir);
       await removeStaleTemps(outDir, options.name);
-      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
+      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
       return new StagedOutput(outDir, tempDir, false, files);
     } catch (error) {
       await files.destroy();
@@ -177,8 +189,10 @@ export class StagedOutput {
       }
       // What the entry file is about to name, and the entry file itself, must survive a power cut
       // that the entry file's rename survives.
-      await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
-      await syncDirectory(this.outDir);
+      if (plan.durable !== false || plan.entry !== undefined) {
+        await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
+        await syncDirectory(this.outDir);
+      }
       if (plan.entry !== undefined) {
         await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
         await syncDirectory(this.outDir);
@@ -296,7 +310,7 @@ async function sameFileBytes(a: string, b: string): Promise<boolean> {
 }
 
 /** Flushes files to disk, a few at a time. */
-async function syncFiles(paths: readonly string[]): Promise<void> {
+export async function syncFiles(paths: readonly string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += 8) {
     await Promise.all(
       paths.slice(i, i + 8).map(async (path) => {
@@ -355,7 +369,10 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     const file = TEMP_FILE.exec(name);
     const dir = name.startsWith(TEMP_PREFIX);
     if (!dir && (file === null || !ofTheSet(file[1] as string))) continue;
-    const pid = Number(dir ? name.slice(TEMP_PREFIX.length).split('-')[0] : file?.[2]);
+    const [pidText, host] = dir ? name.slice(TEMP_PREFIX.length).split('-') : [file?.[2]];
+    // Another machine's run (an older name has mkdtemp's 6 characters there: judged as this machine's).
+    if (host !== undefined && /^[0-9a-f]{8}$/.test(host) && host !== HOST_TAG) continue;
+    const pid = Number(pidText);
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }

@@ -1,0 +1,99 @@
+// Serialised entries set aside, grouped by a key (a child), so that a pass over an input of any size
+// holds in memory at most `maxPending` characters of them (the rest is appended to a file per key)
+// and, later, one group at a time. Each record keeps the order it came in: of two records of one
+// URL, the later one is read last.
+
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import type { SerializedEntry } from '../../core/build/stable-set.js';
+
+const FIELD = '\x01';
+// Neither can appear in a serialised entry: XML 1.0 forbids both characters (escape.ts refuses them).
+const RECORD = '\x00';
+
+/** A spilled record: the child stem it belongs to, and its entry (null: the URL `loc` is deleted). */
+export interface SpilledEntry {
+  stem: string;
+  loc: string;
+  item: SerializedEntry | null;
+}
+
+export class Spill {
+  // Records waiting, encoded (flat strings cost the collector less than entry objects), by key in
+  // arrays: a flush joins each key's records once, for one write.
+  private readonly pending = new Map<string, string[]>();
+  private pendingLength = 0;
+  /** Keys with a file. */
+  private readonly written = new Set<string>();
+
+  /**
+   * `pathOf(key)`: the file of a group, in a temporary folder the caller removes. Records stay in
+   * memory until `maxPending` characters wait, so an input that fits is never written to disk.
+   */
+  constructor(
+    private readonly pathOf: (key: string) => string,
+    private readonly maxPending = 16 * 1024 * 1024,
+  ) {}
+
+  /** Sets an entry (or the deletion of `loc`) aside under `key`. */
+  add(key: string, stem: string, loc: string, item: SerializedEntry | null): void {
+    const record = (item === null ? [stem, '-1', '', '', '', loc, ''] : [stem, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.hash ?? '', loc, item.xml]).join(FIELD) + RECORD;
+    const list = this.pending.get(key);
+    if (list === undefined) this.pending.set(key, [record]);
+    else list.push(record);
+    this.pendingLength += record.length;
+    if (this.pendingLength >= this.maxPending) this.flush();
+  }
+
+  /** The keys that have records. */
+  keys(): string[] {
+    return [...new Set([...this.written, ...this.pending.keys()])].sort();
+  }
+
+  private flush(): void {
+    for (const [key, records] of this.pending) {
+      appendFileSync(this.pathOf(key), records.join(''));
+      this.written.add(key);
+    }
+    this.pending.clear();
+    this.pendingLength = 0;
+  }
+
+  /** The records of `key` in the order they were added, then forgotten (its file removed). */
+  take(key: string): SpilledEntry[] {
+    let text = '';
+    if (this.written.has(key)) {
+      text = readFileSync(this.pathOf(key), 'utf8');
+      rmSync(this.pathOf(key));
+      this.written.delete(key);
+    }
+    const waiting = this.pending.get(key);
+    if (waiting !== undefined) {
+      text += waiting.join('');
+      this.pending.delete(key);
+      for (const record of waiting) this.pendingLength -= record.length;
+    }
+    const records: SpilledEntry[] = [];
+    for (let at = 0; at < text.length; ) {
+      // Six fields, then the XML up to the record's end (indexOf rather than split: no arrays).
+      const fields: string[] = [];
+      for (let k = 0; k < 6; k++) {
+        const end = text.indexOf(FIELD, at);
+        fields.push(text.slice(at, end));
+        at = end + 1;
+      }
+      const end = text.indexOf(RECORD, at);
+      const [stem, namespaces, lastmodMs, lastmodText, hash, loc] = fields as [string, string, string, string, string, string];
+      const xml = text.slice(at, end);
+      at = end + 1;
+      if (namespaces === '-1') {
+        records.push({ stem, loc, item: null });
+        continue;
+      }
+      const item: SerializedEntry = { loc, xml, bytes: Buffer.byteLength(xml), namespaces: Number(namespaces), lastmodMs: Number(lastmodMs) };
+      if (lastmodText !== '') item.lastmodText = lastmodText;
+      if (hash !== '') item.hash = Number(hash);
+      records.push({ stem, loc, item });
+    }
+    return records;
+  }
+}
