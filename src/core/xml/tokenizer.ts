@@ -415,7 +415,7 @@ export class XmlTokenizer {
   /** Where the carry starts when `step` used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
   /** False while a write reads an element longer than its chunk the long way. */
-  private carryShortcuts = true;
+  private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
 
@@ -511,7 +511,7 @@ export class XmlTokenizer {
           this.run(0);
         } else {
           // Longer than this chunk too: read the long way, not re-read at each step below.
-          this.carryShortcuts = false;
+          this.carryLaneElements = false;
         }
       }
       while (this.carry !== '' && from < chunk.length) {
@@ -531,7 +531,7 @@ export class XmlTokenizer {
       throw error;
     } finally {
       this.busy = false;
-      this.carryShortcuts = true;
+      this.carryLaneElements = true;
     }
   }
 
@@ -1232,7 +1232,7 @@ export class XmlTokenizer {
    */
   private keepsCutElement(sc: XmlLane, buf: string, lt: number): boolean {
     const endTag = sc.endTag;
-    if (endTag === undefined || !this.carryShortcuts || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
+    if (endTag === undefined || !this.carryLaneElements || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
     this.carryEndTag = endTag;
     return true;
   }
