@@ -412,7 +412,7 @@ export class XmlTokenizer {
   private readonly laneLines = new Int32Array(2);
   /** When the carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
   private carryEndTag = '';
-  /** Where the carry starts when `step` used the buffer up (`usedUp`); the buffer's length otherwise. */
+  /** Where the carry starts when a state used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
   /** False while a write reads an element longer than its chunk the long way. */
   private carryLaneElements = true;
@@ -715,94 +715,83 @@ export class XmlTokenizer {
   private run(begin: number): void {
     const buf = this.buf;
     const len = buf.length;
-    let i = begin;
-    let carryFrom = len;
     this.stepCarry = len;
+    for (let i = begin; i < len; ) i = this.state === S_TEXT ? this.inText(buf, i, len) : this.step(buf, i, len);
+    this.keepRest(buf, this.stepCarry, len);
+  }
 
-    loop: while (i < len) {
-      switch (this.state) {
-        case S_TEXT: {
-          let start = i;
-          let from = i;
-          for (;;) {
-            const lt = buf.indexOf('<', from);
-            if (lt === -1) {
-              const end = this.ended ? len : this.textCut(buf, start, len);
-              if (end > start) this.textSegment(buf, start, end, len);
-              carryFrom = end;
-              break loop;
-            }
-            if (lt > start) this.textSegment(buf, start, lt, len);
-            // Fast paths for the bulk of a sitemap: the handler's lane, `<name>` and the end tag of the open element.
-            // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
-            // this function's optimized code away the first time a chunk happens to end there.
-            const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
-            if (isNameStart(c1)) {
-              const sc = this.h.lane;
-              if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.laneDropped) {
-                const end = this.tryLane(sc, buf, lt);
-                if (end !== -1) {
-                  start = from = end;
-                  continue;
-                }
-                if (this.keepsCutElement(sc, buf, lt)) {
-                  carryFrom = lt;
-                  break loop;
-                }
-              }
-              let j = lt + 2;
-              while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-              if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
-                this.mark(lt);
-                this.prologOnlyWs = false;
-                this.tagName = buf.slice(lt + 1, j);
-                this.finishStartTag(false);
-                start = from = j + 1;
-                continue;
-              }
-            } else if (c1 === 0x2f && this.overDepth === 0) {
-              const names = this.names;
-              const n = names.length;
-              if (n > 0) {
-                const top = names[n - 1] as string;
-                const e = lt + 2 + top.length;
-                if (e < len && buf.charCodeAt(e) === 0x3e && sameAt(buf, lt + 2, top)) {
-                  this.mark(lt);
-                  this.closeTop(top);
-                  start = from = e + 1;
-                  continue;
-                }
-              }
-            }
-            const kind = classify(buf, lt, len);
-            if (kind === K_MORE) {
-              if (this.ended) {
-                this.reportAt(lt, 'xml/truncated', 'the input ends inside markup', 'the file looks cut short');
-              } else {
-                carryFrom = lt;
-              }
-              break loop;
-            }
-            if (kind === K_RAW) {
-              this.reportAt(lt, 'xml/raw-less-than', "'<' that does not start a tag is kept as text", 'escape < as &lt; in values');
-              start = lt;
-              from = lt + 1;
-              continue;
-            }
-            i = this.openMarkup(kind, lt);
-            break;
-          }
-          break;
-        }
-
-        default:
-          i = this.step(buf, i, len);
+  /**
+   * The text state from `i`, with the tags of a sitemap's bulk read inline (the handler's lane,
+   * `<name>`, the end tag of the open element): the index of the markup it entered, or the buffer's
+   * length when it is used up (see `usedUp`). This loop is what a sitemap is made of: the common tags
+   * stay in it rather than going through `step` (one call less for each).
+   */
+  private inText(buf: string, i: number, len: number): number {
+    let start = i;
+    let from = i;
+    for (;;) {
+      const lt = buf.indexOf('<', from);
+      if (lt === -1) {
+        const end = this.ended ? len : this.textCut(buf, start, len);
+        if (end > start) this.textSegment(buf, start, end, len);
+        return this.usedUp(len, end);
       }
+      if (lt > start) this.textSegment(buf, start, lt, len);
+      // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
+      // this function's optimized code away the first time a chunk happens to end there.
+      const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
+      if (isNameStart(c1)) {
+        const sc = this.h.lane;
+        if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.laneDropped) {
+          const end = this.tryLane(sc, buf, lt);
+          if (end !== -1) {
+            start = from = end;
+            continue;
+          }
+          if (this.keepsCutElement(sc, buf, lt)) return this.usedUp(len, lt);
+        }
+        let j = lt + 2;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
+          this.mark(lt);
+          this.prologOnlyWs = false;
+          this.tagName = buf.slice(lt + 1, j);
+          this.finishStartTag(false);
+          start = from = j + 1;
+          continue;
+        }
+      } else if (c1 === 0x2f && this.overDepth === 0) {
+        const names = this.names;
+        const n = names.length;
+        if (n > 0) {
+          const top = names[n - 1] as string;
+          const e = lt + 2 + top.length;
+          if (e < len && buf.charCodeAt(e) === 0x3e && sameAt(buf, lt + 2, top)) {
+            this.mark(lt);
+            this.closeTop(top);
+            start = from = e + 1;
+            continue;
+          }
+        }
+      }
+      const kind = classify(buf, lt, len);
+      if (kind === K_MORE) {
+        if (!this.ended) return this.usedUp(len, lt);
+        this.reportAt(lt, 'xml/truncated', 'the input ends inside markup', 'the file looks cut short');
+        return this.usedUp(len);
+      }
+      if (kind === K_RAW) {
+        this.reportAt(lt, 'xml/raw-less-than', "'<' that does not start a tag is kept as text", 'escape < as &lt; in values');
+        start = lt;
+        from = lt + 1;
+        continue;
+      }
+      return this.openMarkup(kind, lt);
     }
+  }
 
-    // A step that used the buffer up said where its carry starts (`usedUp`).
-    if (this.stepCarry < carryFrom) carryFrom = this.stepCarry;
-    // End of the buffer: keep the open section (bounded) and the carried characters.
+  /** End of the buffer: keep the open section (bounded) and the characters from `carryFrom` on. */
+  private keepRest(buf: string, carryFrom: number, len: number): void {
     const state = this.state;
     if (
       state === S_TAG_NAME || state === S_ATTR_NAME || state === S_VALUE_QUOTED || state === S_VALUE_UNQUOTED ||
@@ -822,332 +811,334 @@ export class XmlTokenizer {
   /**
    * One step in a state other than text (a tag with attributes, an end tag, a comment, CDATA, a
    * processing instruction, a DOCTYPE) from `i`: the index to go on from, which is the buffer's length
-   * when it is used up (see `usedUp`). Kept out of
-   * `run`, whose loop over text is what a sitemap is made of: V8 optimizes that loop alone, quickly,
-   * and a state met for the first time late (an RSS feed's attributes, a tag cut by a chunk) no longer
-   * throws its optimized code away (measured in bench:discover: `run` took 40 ms of TurboFan per
-   * compile, and was compiled twice).
+   * when it is used up (see `usedUp`). Each state is a method of its own, apart from `inText`: V8
+   * optimizes the text loop alone, quickly, and a state met for the first time late (an RSS feed's
+   * attributes, a tag cut by a chunk) does not throw its optimized code away (measured in
+   * bench:discover when the states shared one function: 40 ms of TurboFan per compile, compiled twice).
    */
   private step(buf: string, i: number, len: number): number {
-    let carryFrom = len;
     switch (this.state) {
-      case S_TAG_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.tagName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-        this.attrs = null;
-        this.wsRequired = false;
-        this.junkReported = false;
-        if (buf.charCodeAt(j) === 0x3e) {
-          i = j + 1;
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else {
-          i = j;
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
+      case S_TAG_NAME: return this.inTagName(buf, i, len);
+      case S_BEFORE_ATTR: return this.inBeforeAttribute(buf, i, len);
+      case S_ATTR_NAME: return this.inAttributeName(buf, i, len);
+      case S_AFTER_ATTR_NAME: return this.inAfterAttributeName(buf, i, len);
+      case S_BEFORE_VALUE: return this.inBeforeValue(buf, i, len);
+      case S_VALUE_QUOTED: return this.inQuotedValue(buf, i, len);
+      case S_VALUE_UNQUOTED: return this.inUnquotedValue(buf, i, len);
+      case S_SELF_CLOSE: return this.inSelfClose(buf, i);
+      case S_END_NAME: return this.inEndName(buf, i, len);
+      case S_AFTER_END_NAME: return this.inAfterEndName(buf, i, len);
+      case S_COMMENT: return this.inComment(buf, i, len);
+      case S_CDATA: return this.inCdata(buf, i, len);
+      case S_PI_TARGET: return this.inPiTarget(buf, i, len);
+      case S_PI_DATA: return this.inPiData(buf, i, len);
+      case S_DOCTYPE: return this.inDoctype(buf, i, len);
+      default: return i;
+    }
+  }
 
-      case S_BEFORE_ATTR: {
-        const from = i;
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i > from) this.wsRequired = false;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x3e) {
-          i++;
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else if (c === 0x2f) {
-          i++;
-          this.state = S_SELF_CLOSE;
-        } else if (isNameStart(c)) {
-          const at = this.bufBase + i;
-          this.advance(at);
-          this.attrLine = this.line;
-          this.attrCol = at - this.lineStart + 1;
-          this.attrOffset = at;
-          if (this.wsRequired) {
-            this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
-          }
-          this.sectionStart = i;
-          this.state = S_ATTR_NAME;
-        } else if (c === 0x3c) {
-          this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else {
-          this.junk(i, c);
-          i++;
-        }
-        break;
-      }
-
-      case S_ATTR_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.attrName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
-        i = j;
-        this.state = S_AFTER_ATTR_NAME;
-        break;
-      }
-
-      case S_AFTER_ATTR_NAME: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        if (buf.charCodeAt(i) === 0x3d) {
-          i++;
-          this.state = S_BEFORE_VALUE;
-        } else {
-          this.missingValue();
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
-
-      case S_BEFORE_VALUE: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x22 || c === 0x27) {
-          this.quote = c === 0x22 ? '"' : "'";
-          i++;
-          this.markValue(i);
-          this.state = S_VALUE_QUOTED;
-        } else if (c === 0x3e || c === 0x3c) {
-          this.missingValue();
-          this.state = S_BEFORE_ATTR;
-        } else {
-          this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
-          this.markValue(i);
-          this.state = S_VALUE_UNQUOTED;
-        }
-        break;
-      }
-
-      case S_VALUE_QUOTED: {
-        const j = buf.indexOf(this.quote, i);
-        if (j === -1) {
-          return this.usedUp(carryFrom, len);
-        }
-        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-        i = j + 1;
-        this.finishValue(raw);
-        this.wsRequired = true;
-        this.state = S_BEFORE_ATTR;
-        break;
-      }
-
-      case S_VALUE_UNQUOTED: {
-        let j = i;
-        while (j < len) {
-          const c = buf.charCodeAt(j);
-          if (isWs(c) || c === 0x3e || c === 0x3c) break;
-          j++;
-        }
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-        i = j;
-        this.finishValue(raw);
-        this.state = S_BEFORE_ATTR;
-        break;
-      }
-
-      case S_SELF_CLOSE: {
-        // `/>`; `/ >` is read as self-closing too, with a diagnostic.
-        const c = buf.charCodeAt(i);
-        if (isWs(c)) {
-          if (!this.junkReported) {
-            this.junkReported = true;
-            this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
-          }
-          i++;
-        } else if (c === 0x3e) {
-          i++;
-          this.finishStartTag(true);
-          this.state = S_TEXT;
-        } else {
-          this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
-
-      case S_END_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.tagName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-        this.junkReported = false;
-        if (buf.charCodeAt(j) === 0x3e) {
-          i = j + 1;
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else {
-          i = j;
-          this.state = S_AFTER_END_NAME;
-        }
-        break;
-      }
-
-      case S_AFTER_END_NAME: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x3e) {
-          i++;
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else if (c === 0x3c) {
-          this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else {
-          if (!this.junkReported) {
-            this.junkReported = true;
-            this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
-          }
-          i++;
-        }
-        break;
-      }
-
-      case S_COMMENT: {
-        const j = buf.indexOf('-->', i);
-        if (j === -1) {
-          if (!this.ended) {
-            carryFrom = Math.max(i, len - 2);
-            // Not between the halves of a pair: the low half alone would read as a lone surrogate.
-            if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
-          }
-          this.forbiddenIn(buf, i, carryFrom);
-          return this.usedUp(carryFrom, len);
-        }
-        this.forbiddenIn(buf, i, j);
-        i = j + 3;
-        this.state = S_TEXT;
-        break;
-      }
-
-      case S_CDATA: {
-        const j = buf.indexOf(']]>', i);
-        if (j !== -1) {
-          if (j > i) this.cdataSegment(buf, i, j);
-          i = j + 3;
-          this.state = S_TEXT;
-          break;
-        }
-        let end = len;
-        if (!this.ended) {
-          const last = buf.charCodeAt(len - 1);
-          if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
-          else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
-          if (end < i) end = i;
-        }
-        if (end > i) this.cdataSegment(buf, i, end);
-        carryFrom = end;
-        return this.usedUp(carryFrom, len);
-      }
-
-      case S_PI_TARGET: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.piTarget = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
-        i = j;
-        this.sectionStart = j;
-        this.state = S_PI_DATA;
-        break;
-      }
-
-      case S_PI_DATA: {
-        const j = buf.indexOf('?>', i);
-        if (j === -1) {
-          if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
-          return this.usedUp(carryFrom, len);
-        }
-        const data = this.takeSection(buf, j, this.maxValue);
-        const dataCut = this.sectionCut;
-        i = j + 2;
-        this.state = S_TEXT;
-        this.forbiddenInToken(data, 'a processing instruction');
-        this.finishPI(data, dataCut);
-        break;
-      }
-
-      case S_DOCTYPE: {
-        let q = this.dtQuote;
-        let b = this.dtBracket;
-        let mode = this.dtMode;
-        let w = this.dtWindow;
-        let done = -1;
-        for (; i < len; i++) {
-          const c = buf.charCodeAt(i);
-          w = (w << 8) | (c < 0x80 ? c : 0);
-          if (mode === 1) {
-            if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
-          } else if (mode === 2) {
-            if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
-          } else if (q !== 0) {
-            if (c === q) q = 0;
-          } else if (c === 0x22 || c === 0x27) {
-            q = c;
-          } else if (b > 0) {
-            if (c === 0x5d) b--;
-            else if (w === W_COMMENT_OPEN) {
-              mode = 1;
-              w = 0;
-            } else if ((w & 0xffff) === W_PI_OPEN) {
-              mode = 2;
-              w = 0;
-            }
-          } else if (c === 0x5b) {
-            b = 1;
-          } else if (c === 0x3e) {
-            done = i;
-            break;
-          }
-        }
-        this.dtQuote = q;
-        this.dtBracket = b;
-        this.dtMode = mode;
-        this.dtWindow = w;
-        if (done === -1) return this.usedUp(carryFrom, len);
-        i = done + 1;
-        const text = this.takeSection(buf, i, this.maxValue);
-        if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
-        this.forbiddenInToken(text, 'the DOCTYPE declaration');
-        this.state = S_TEXT;
-        this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
-        break;
-      }
+  private inTagName(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+    if (j === len) return this.usedUp(len);
+    this.tagName = this.takeSection(buf, j, this.maxName);
+    if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+    this.attrs = null;
+    this.wsRequired = false;
+    this.junkReported = false;
+    if (buf.charCodeAt(j) === 0x3e) {
+      i = j + 1;
+      this.finishStartTag(false);
+      this.state = S_TEXT;
+    } else {
+      i = j;
+      this.state = S_BEFORE_ATTR;
     }
     return i;
   }
 
+  private inBeforeAttribute(buf: string, i: number, len: number): number {
+    const from = i;
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i > from) this.wsRequired = false;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x3e) {
+      i++;
+      this.finishStartTag(false);
+      this.state = S_TEXT;
+    } else if (c === 0x2f) {
+      i++;
+      this.state = S_SELF_CLOSE;
+    } else if (isNameStart(c)) {
+      const at = this.bufBase + i;
+      this.advance(at);
+      this.attrLine = this.line;
+      this.attrCol = at - this.lineStart + 1;
+      this.attrOffset = at;
+      if (this.wsRequired) {
+        this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
+      }
+      this.sectionStart = i;
+      this.state = S_ATTR_NAME;
+    } else if (c === 0x3c) {
+      this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
+      this.finishStartTag(false);
+      this.state = S_TEXT;
+    } else {
+      this.junk(i, c);
+      i++;
+    }
+    return i;
+  }
+
+  private inAttributeName(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+    if (j === len) return this.usedUp(len);
+    this.attrName = this.takeSection(buf, j, this.maxName);
+    if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
+    i = j;
+    this.state = S_AFTER_ATTR_NAME;
+    return i;
+  }
+
+  private inAfterAttributeName(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    if (buf.charCodeAt(i) === 0x3d) {
+      i++;
+      this.state = S_BEFORE_VALUE;
+    } else {
+      this.missingValue();
+      this.state = S_BEFORE_ATTR;
+    }
+    return i;
+  }
+
+  private inBeforeValue(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      this.quote = c === 0x22 ? '"' : "'";
+      i++;
+      this.markValue(i);
+      this.state = S_VALUE_QUOTED;
+    } else if (c === 0x3e || c === 0x3c) {
+      this.missingValue();
+      this.state = S_BEFORE_ATTR;
+    } else {
+      this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
+      this.markValue(i);
+      this.state = S_VALUE_UNQUOTED;
+    }
+    return i;
+  }
+
+  private inQuotedValue(buf: string, i: number, len: number): number {
+    const j = buf.indexOf(this.quote, i);
+    if (j === -1) return this.usedUp(len);
+    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+    i = j + 1;
+    this.finishValue(raw);
+    this.wsRequired = true;
+    this.state = S_BEFORE_ATTR;
+    return i;
+  }
+
+  private inUnquotedValue(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len) {
+      const c = buf.charCodeAt(j);
+      if (isWs(c) || c === 0x3e || c === 0x3c) break;
+      j++;
+    }
+    if (j === len) return this.usedUp(len);
+    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+    i = j;
+    this.finishValue(raw);
+    this.state = S_BEFORE_ATTR;
+    return i;
+  }
+
+  private inSelfClose(buf: string, i: number): number {
+    // `/>`; `/ >` is read as self-closing too, with a diagnostic.
+    const c = buf.charCodeAt(i);
+    if (isWs(c)) {
+      if (!this.junkReported) {
+        this.junkReported = true;
+        this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
+      }
+      i++;
+    } else if (c === 0x3e) {
+      i++;
+      this.finishStartTag(true);
+      this.state = S_TEXT;
+    } else {
+      this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
+      this.state = S_BEFORE_ATTR;
+    }
+    return i;
+  }
+
+  private inEndName(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+    if (j === len) return this.usedUp(len);
+    this.tagName = this.takeSection(buf, j, this.maxName);
+    if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+    this.junkReported = false;
+    if (buf.charCodeAt(j) === 0x3e) {
+      i = j + 1;
+      this.finishEndTag();
+      this.state = S_TEXT;
+    } else {
+      i = j;
+      this.state = S_AFTER_END_NAME;
+    }
+    return i;
+  }
+
+  private inAfterEndName(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x3e) {
+      i++;
+      this.finishEndTag();
+      this.state = S_TEXT;
+    } else if (c === 0x3c) {
+      this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
+      this.finishEndTag();
+      this.state = S_TEXT;
+    } else {
+      if (!this.junkReported) {
+        this.junkReported = true;
+        this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
+      }
+      i++;
+    }
+    return i;
+  }
+
+  private inComment(buf: string, i: number, len: number): number {
+    let carryFrom = len;
+    const j = buf.indexOf('-->', i);
+    if (j === -1) {
+      if (!this.ended) {
+        carryFrom = Math.max(i, len - 2);
+        // Not between the halves of a pair: the low half alone would read as a lone surrogate.
+        if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
+      }
+      this.forbiddenIn(buf, i, carryFrom);
+      return this.usedUp(len, carryFrom);
+    }
+    this.forbiddenIn(buf, i, j);
+    i = j + 3;
+    this.state = S_TEXT;
+    return i;
+  }
+
+  private inCdata(buf: string, i: number, len: number): number {
+    const j = buf.indexOf(']]>', i);
+    if (j !== -1) {
+      if (j > i) this.cdataSegment(buf, i, j);
+      this.state = S_TEXT;
+      return j + 3;
+    }
+    let end = len;
+    if (!this.ended) {
+      const last = buf.charCodeAt(len - 1);
+      if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+      else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
+      if (end < i) end = i;
+    }
+    if (end > i) this.cdataSegment(buf, i, end);
+    return this.usedUp(len, end);
+  }
+
+  private inPiTarget(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+    if (j === len) return this.usedUp(len);
+    this.piTarget = this.takeSection(buf, j, this.maxName);
+    if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
+    i = j;
+    this.sectionStart = j;
+    this.state = S_PI_DATA;
+    return i;
+  }
+
+  private inPiData(buf: string, i: number, len: number): number {
+    let carryFrom = len;
+    const j = buf.indexOf('?>', i);
+    if (j === -1) {
+      if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
+      return this.usedUp(len, carryFrom);
+    }
+    const data = this.takeSection(buf, j, this.maxValue);
+    const dataCut = this.sectionCut;
+    i = j + 2;
+    this.state = S_TEXT;
+    this.forbiddenInToken(data, 'a processing instruction');
+    this.finishPI(data, dataCut);
+    return i;
+  }
+
+  private inDoctype(buf: string, i: number, len: number): number {
+    let q = this.dtQuote;
+    let b = this.dtBracket;
+    let mode = this.dtMode;
+    let w = this.dtWindow;
+    let done = -1;
+    for (; i < len; i++) {
+      const c = buf.charCodeAt(i);
+      w = (w << 8) | (c < 0x80 ? c : 0);
+      if (mode === 1) {
+        if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
+      } else if (mode === 2) {
+        if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
+      } else if (q !== 0) {
+        if (c === q) q = 0;
+      } else if (c === 0x22 || c === 0x27) {
+        q = c;
+      } else if (b > 0) {
+        if (c === 0x5d) b--;
+        else if (w === W_COMMENT_OPEN) {
+          mode = 1;
+          w = 0;
+        } else if ((w & 0xffff) === W_PI_OPEN) {
+          mode = 2;
+          w = 0;
+        }
+      } else if (c === 0x5b) {
+        b = 1;
+      } else if (c === 0x3e) {
+        done = i;
+        break;
+      }
+    }
+    this.dtQuote = q;
+    this.dtBracket = b;
+    this.dtMode = mode;
+    this.dtWindow = w;
+    if (done === -1) return this.usedUp(len);
+    i = done + 1;
+    const text = this.takeSection(buf, i, this.maxValue);
+    if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+    this.forbiddenInToken(text, 'the DOCTYPE declaration');
+    this.state = S_TEXT;
+    this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
+    return i;
+  }
+
   /**
-   * `step` used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
-   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own in
-   * `run` would be new to V8 the first time a tag is cut by a chunk, and throw `run`'s code away.
+   * A state used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
+   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own
+   * would be new to V8 the first time a tag is cut by a chunk, and throw the optimized code away.
    */
-  private usedUp(carryFrom: number, len: number): number {
+  private usedUp(len: number, carryFrom = len): number {
     this.stepCarry = carryFrom;
     return len;
   }
