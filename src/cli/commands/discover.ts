@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -172,36 +172,24 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
 }
 
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let positionals: string[];
-  let format: OutputFormat;
-  let options: DiscoverOptions;
-  /** The inputs as fetched: an address written without a scheme is tried over https. */
-  let inputs: string[];
   const assumed = new Set<string>();
-  try {
-    const parsed = parseOrHelp(DISCOVER, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    positionals = args.positionals;
-    if (positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
-    inputs = positionals.map((text) => {
+  const line = await commandLine(DISCOVER, argv, io, async (args) => {
+    if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
+    // The inputs as fetched: an address written without a scheme is tried over https.
+    const inputs = args.positionals.map((text) => {
       if (isHttpUrl(text)) return text;
       const url = assumedHttpsUrl(text);
       if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
       assumed.add(url);
       return url;
     });
-    format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
-    options = await parseOptions(args);
+    const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
+    const options = await parseOptions(args);
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'discover', error.message);
-    throw error;
-  }
+    return { inputs, format, options };
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: { inputs, format, options } } = line;
   const quiet = args.flag('quiet');
   if (!quiet) for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
 

@@ -12,8 +12,8 @@ import { writeFileAtomic } from '../../node/staged-output.js';
 import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { INDEXNOW } from '../declarations.js';
 import { userAgent } from '../version.js';
 import { ProblemPrinter } from '../problems.js';
@@ -159,20 +159,9 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
 }
 
 export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let settings: IndexNowSettings;
-  try {
-    const parsed = parseOrHelp(INDEXNOW, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    settings = indexNowSettings(args, args.text('key'));
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'indexnow', /^unexpected argument/.test(error.message) ? `${error.message}; the output folder is given with --out DIR` : error.message);
-    throw error;
-  }
+  const line = await commandLine(INDEXNOW, argv, io, (args) => indexNowSettings(args, args.text('key')));
+  if ('exit' in line) return line.exit;
+  const { args, checked: settings } = line;
   const outDir = resolve(io.cwd, args.text('out') ?? '.');
   const state = args.text('state');
   const statePath = state !== undefined ? resolve(io.cwd, state) : join(outDir, DEFAULT_STATE_PATH);

@@ -18,8 +18,8 @@ import { formatCount, plural } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
-import { UsageError, choice, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { choice, UsageError, usageFailure } from '../args.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
@@ -89,46 +89,35 @@ function location(value: string, flag: string): string {
   return url.href;
 }
 
-export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let format: ReportFormat;
-  let config: Config = { rules: {} };
-  let maxWarnings: number | undefined;
-  let now: number | undefined;
-  try {
-    const parsed = parseOrHelp(VALIDATE, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    checkSitemapInputs(args.positionals);
-    const configOption = args.text('config');
-    const configPath = resolve(io.cwd, configOption ?? DEFAULT_CONFIG);
-    if (configOption !== undefined || existsSync(configPath)) config = readConfig(configPath);
-    format = args.choice<ReportFormat>('format') ?? 'stylish';
-    const limits = args.choice<LimitsProfileName>('limits');
-    if (limits !== undefined) config.limits = limits;
-    const baseUrl = args.text('base-url');
-    if (baseUrl !== undefined) config.location = location(baseUrl, '--base-url');
-    else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
-    for (const r of args.list('rule')) {
-      const eq = r.indexOf('=');
-      if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
-      config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
-    }
-    maxWarnings = args.number('max-warnings') ?? config.maxWarnings;
-    const nowText = args.text('now');
-    if (nowText !== undefined) {
-      now = Date.parse(nowText);
-      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
-    throw error;
+/** The settings of a validation: the options over the config file; throws UsageError. */
+function validateSettings(args: ParsedArgs, io: CliIo): { format: ReportFormat; config: Config; maxWarnings: number | undefined; now: number | undefined } {
+  checkSitemapInputs(args.positionals);
+  const configOption = args.text('config');
+  const configPath = resolve(io.cwd, configOption ?? DEFAULT_CONFIG);
+  const config: Config = configOption !== undefined || existsSync(configPath) ? readConfig(configPath) : { rules: {} };
+  const format = args.choice<ReportFormat>('format') ?? 'stylish';
+  const limits = args.choice<LimitsProfileName>('limits');
+  if (limits !== undefined) config.limits = limits;
+  const baseUrl = args.text('base-url');
+  if (baseUrl !== undefined) config.location = location(baseUrl, '--base-url');
+  else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
+  for (const r of args.list('rule')) {
+    const eq = r.indexOf('=');
+    if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
+    config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
   }
+  const nowText = args.text('now');
+  const now = nowText === undefined ? undefined : Date.parse(nowText);
+  if (now !== undefined && Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
+  if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
+  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, now };
+}
+
+export async function runValidate(argv: string[], io: CliIo): Promise<number> {
+  const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
+  if ('exit' in line) return line.exit;
+  const { args, checked: { format, config, maxWarnings, now } } = line;
   const positionals = args.positionals;
-  if (positionals.includes('-') && io.stdin === undefined) return usageFailure(io, 'validate', 'standard input is not available');
 
   const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
   if (config.limits !== undefined) base.limits = config.limits;
