@@ -24,7 +24,7 @@ import type { SitemapRef, UrlEntry } from '../model.js';
 import { readAsciiChunk } from './lane-bytes.js';
 import { StreamDecoder } from './decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
-import { LineCounter } from './lines.js';
+import { LineCounter } from '../xml/lines.js';
 import { DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
 import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { XmlSitemapReader } from './xml-reader.js';

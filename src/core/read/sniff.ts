@@ -14,7 +14,7 @@
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { NS } from '../model.js';
-import { LineCounter } from './lines.js';
+import { LineCounter } from '../xml/lines.js';
 
 /** How many bytes `sniffEncoding` looks at (BOM, byte pattern, XML declaration). */
 export const ENCODING_SNIFF_BYTES = 1024;

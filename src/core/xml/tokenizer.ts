@@ -25,6 +25,7 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
+import { LineCounter } from './lines.js';
 
 /** An attribute of a start tag, entities decoded and whitespace normalised (XML 1.0 §3.3.3). */
 export interface XmlAttribute {
@@ -398,16 +399,8 @@ export class XmlTokenizer {
   private busy = false;
   private broken = false;
 
-  // Line counting: everything before the last advance() target is counted.
-  private line = 1;
-  private lineStart = 0;
-  private lastCR = -2;
-  // The next LF and CR at or after the counted position (absolute offsets), -1 when the buffer has
-  // none left. Not Infinity: a field that ever holds a non-integer keeps every offset computed from it
-  // (lineStart, then every column) as a boxed double, one allocation per position, and V8 reshapes the
-  // position objects (some 50 maps, with deoptimizations) when it finds out.
-  private nextNL = -1;
-  private nextCR = -1;
+  /** Line counting over the current buffer: everything before the last `countTo` target is counted. */
+  private readonly lines = new LineCounter();
   /** The line state handed to a lane's readRun and back (XmlLane.readRun). */
   private readonly laneLines = new Int32Array(2);
   /** When the carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
@@ -437,10 +430,9 @@ export class XmlTokenizer {
   private valueLine = 0;
   private valueCol = 0;
   private valueOffset = 0;
+  /** Positions within the attribute value `vpRaw` (valuePosition), its offset 0 at the value's start. */
   private vpRaw = '';
-  private vpIndex = 0;
-  private vpLine = 0;
-  private vpLineStart = -1;
+  private readonly vpLines = new LineCounter();
   private quote = '"';
   private wsRequired = false;
   private junkReported = false;
@@ -537,12 +529,12 @@ export class XmlTokenizer {
 
   /** The line after everything read so far (with nothing held: see heldEndTag). */
   get readLine(): number {
-    return this.line;
+    return this.lines.line;
   }
 
   /** The column after everything read so far (with nothing held: see heldEndTag). */
   get readColumn(): number {
-    return this.bufBase - this.lineStart + 1;
+    return this.bufBase - this.lines.lineStart + 1;
   }
 
   /**
@@ -582,39 +574,28 @@ export class XmlTokenizer {
       if (sc == null || sc.readRunBytes === undefined || sc.depth !== this.names.length || sc === this.laneDropped || sc.depth + sc.nesting > this.maxDepth) return from;
       // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
       const base = this.bufBase - from;
-      let line = this.line;
-      let lineStart = this.lineStart;
-      let lastCR = this.lastCR;
       let at = from;
-      for (; at < bytes.length; at++) {
-        const c = bytes[at] as number;
-        if (c === 0x0a) {
-          if (base + at !== lastCR + 1) line++;
-          lineStart = base + at + 1;
-        } else if (c === 0x0d) {
-          line++;
-          lineStart = base + at + 1;
-          lastCR = base + at;
-        } else if (c !== 0x20 && c !== 0x09) {
-          break;
-        }
-      }
+      while (at < bytes.length && isWs(bytes[at] as number)) at++;
       if (at >= bytes.length || bytes[at] !== 0x3c) return from;
+      const counter = this.lines;
+      const { line, lineStart, lastCR } = counter;
+      counter.countBytes(bytes, base, from, at);
       const lines = this.laneLines;
-      lines[0] = line;
-      lines[1] = lineStart - base;
+      lines[0] = counter.line;
+      lines[1] = counter.lineStart - base;
       const end = sc.readRunBytes(bytes, at, lines, this.maxValue);
-      if (end === -1) return from;
+      if (end === -1) {
+        counter.setLine(line, lineStart);
+        counter.lastCR = lastCR;
+        return from;
+      }
       this.laneHits++;
       this.textLen = 0;
       this.textOverflow = false;
-      this.line = lines[0] as number;
-      this.lineStart = (lines[1] as number) + base;
-      this.lastCR = lastCR;
+      counter.setLine(lines[0] as number, (lines[1] as number) + base);
       this.bufBase = base + end;
       this.buf = '';
-      this.nextNL = -1;
-      this.nextCR = -1;
+      counter.load('', this.bufBase, 0);
       this.nextAmp = -1;
       return end;
     } catch (error) {
@@ -652,44 +633,20 @@ export class XmlTokenizer {
   private install(buf: string, from: number): void {
     this.buf = buf;
     this.carry = '';
-    const nl = buf.indexOf('\n', from);
-    const cr = buf.indexOf('\r', from);
-    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
-    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
+    this.lines.load(buf, this.bufBase, from);
     this.nextAmp = -1;
   }
 
   // ---- positions ------------------------------------------------------------------------------
 
-  /** Count the line breaks before absolute offset `to` (calls must not go backwards). */
-  private advance(to: number): void {
-    for (;;) {
-      const nl = this.nextNL;
-      const cr = this.nextCR;
-      if (nl !== -1 && (cr === -1 || nl < cr)) {
-        if (nl >= to) return;
-        if (nl !== this.lastCR + 1) this.line++;
-        this.lineStart = nl + 1;
-        const k = this.buf.indexOf('\n', nl + 1 - this.bufBase);
-        this.nextNL = k === -1 ? -1 : k + this.bufBase;
-      } else {
-        if (cr === -1 || cr >= to) return;
-        this.line++;
-        this.lineStart = cr + 1;
-        this.lastCR = cr;
-        const k = this.buf.indexOf('\r', cr + 1 - this.bufBase);
-        this.nextCR = k === -1 ? -1 : k + this.bufBase;
-      }
-    }
-  }
-
   /** Record where the current token starts (`i` is an index in the buffer). */
   private mark(i: number): void {
     const at = this.bufBase + i;
-    this.advance(at);
+    const lines = this.lines;
+    lines.countTo(at);
     this.tokOffset = at;
-    this.tokLine = this.line;
-    this.tokCol = at - this.lineStart + 1;
+    this.tokLine = lines.line;
+    this.tokCol = at - lines.lineStart + 1;
   }
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
@@ -701,8 +658,8 @@ export class XmlTokenizer {
   /** A diagnostic at index `i` of the buffer (not before anything already positioned). */
   private reportAt(i: number, code: string, message: string, hint?: string): void {
     const at = this.bufBase + i;
-    this.advance(at);
-    this.report(code, message, this.line, at - this.lineStart + 1, at, hint);
+    this.lines.countTo(at);
+    this.report(code, message, this.lines.line, at - this.lines.lineStart + 1, at, hint);
   }
 
   private reportTok(code: string, message: string, hint?: string): void {
@@ -802,7 +759,7 @@ export class XmlTokenizer {
       this.append(buf, this.sectionStart, carryFrom, max);
       this.sectionStart = 0;
     }
-    this.advance(this.bufBase + carryFrom);
+    this.lines.countTo(this.bufBase + carryFrom);
     if (carryFrom < len) this.carry = buf.slice(carryFrom);
     this.bufBase += carryFrom;
     this.buf = '';
@@ -872,9 +829,9 @@ export class XmlTokenizer {
       this.state = S_SELF_CLOSE;
     } else if (isNameStart(c)) {
       const at = this.bufBase + i;
-      this.advance(at);
-      this.attrLine = this.line;
-      this.attrCol = at - this.lineStart + 1;
+      this.lines.countTo(at);
+      this.attrLine = this.lines.line;
+      this.attrCol = at - this.lines.lineStart + 1;
       this.attrOffset = at;
       if (this.wsRequired) {
         this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
@@ -1233,16 +1190,12 @@ export class XmlTokenizer {
     this.mark(at);
     const lines = this.laneLines;
     lines[0] = this.tokLine;
-    lines[1] = this.lineStart - this.bufBase;
+    lines[1] = this.lines.lineStart - this.bufBase;
     const end = sc.readRun(buf, at, lines, this.maxValue);
     if (end === -1) return -1;
     // The handler counted the line breaks up to `end`; the next ones are looked for from there.
-    this.line = lines[0] as number;
-    this.lineStart = (lines[1] as number) + this.bufBase;
-    const nl = buf.indexOf('\n', end);
-    const cr = buf.indexOf('\r', end);
-    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
-    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
+    this.lines.setLine(lines[0] as number, (lines[1] as number) + this.bufBase);
+    this.lines.load(buf, this.bufBase, end);
     return end;
   }
 
@@ -1275,9 +1228,9 @@ export class XmlTokenizer {
 
   private markValue(i: number): void {
     const at = this.bufBase + i;
-    this.advance(at);
-    this.valueLine = this.line;
-    this.valueCol = at - this.lineStart + 1;
+    this.lines.countTo(at);
+    this.valueLine = this.lines.line;
+    this.valueCol = at - this.lines.lineStart + 1;
     this.valueOffset = at;
     this.sectionStart = i;
   }
@@ -1526,12 +1479,12 @@ export class XmlTokenizer {
     const base = this.bufBase;
     const absA = base + a;
     const absB = base + b;
-    this.advance(absA);
+    this.lines.countTo(absA);
     if (this.nextAmp !== NO_AMP && this.nextAmp < absA) {
       const k = buf.indexOf('&', a);
       this.nextAmp = k === -1 ? NO_AMP : k + base;
     }
-    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB)) {
+    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.lines.nextCR !== -1 && this.lines.nextCR < absB)) {
       this.decodeText(buf, a, b, len);
       return;
     }
@@ -1540,8 +1493,8 @@ export class XmlTokenizer {
       this.decodeText(buf, a, b, len);
     } else if (this.textLen === 0 && b - a <= this.maxValue) {
       // The common case: the first and only piece of a run, nothing to decode, within budget.
-      const line = this.line;
-      const column = absA - this.lineStart + 1;
+      const line = this.lines.line;
+      const column = absA - this.lines.lineStart + 1;
       this.runLine = line;
       this.runCol = column;
       this.runOffset = absA;
@@ -1571,7 +1524,7 @@ export class XmlTokenizer {
     const base = this.bufBase;
     // The caches are at or after `a` here (textSegment refreshed them).
     let amp = this.nextAmp === NO_AMP ? Infinity : this.nextAmp - base;
-    let cr = this.nextCR === -1 ? Infinity : this.nextCR - base;
+    let cr = this.lines.nextCR === -1 ? Infinity : this.lines.nextCR - base;
     const firstBad = this.forbiddenWithin(buf, a, b, a);
     let bad = firstBad === -1 ? Infinity : firstBad;
     let out = '';
@@ -1665,9 +1618,9 @@ export class XmlTokenizer {
 
   private emitText(s: string, at: number): void {
     if (this.textOverflow) return;
-    this.advance(at);
-    const line = this.line;
-    const column = at - this.lineStart + 1;
+    this.lines.countTo(at);
+    const line = this.lines.line;
+    const column = at - this.lines.lineStart + 1;
     if (this.textLen === 0) {
       this.runLine = line;
       this.runCol = column;
@@ -1710,9 +1663,9 @@ export class XmlTokenizer {
 
   private cdataPiece(buf: string, a: number, b: number): void {
     const absA = this.bufBase + a;
-    this.advance(absA);
+    this.lines.countTo(absA);
     let s = buf.slice(a, b);
-    if (this.nextCR !== -1 && this.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
+    if (this.lines.nextCR !== -1 && this.lines.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
     this.emitText(s, absA);
   }
 
@@ -1780,23 +1733,13 @@ export class XmlTokenizer {
    * Incremental for increasing `k` within one value, so many diagnostics in a long value stay linear.
    */
   private valuePosition(raw: string, k: number): [number, number] {
-    if (raw !== this.vpRaw || k < this.vpIndex) {
+    const lines = this.vpLines;
+    if (raw !== this.vpRaw || k < lines.offset) {
       this.vpRaw = raw;
-      this.vpIndex = 0;
-      this.vpLine = this.valueLine;
-      this.vpLineStart = -1;
+      lines.reset(this.valueLine, 1 - this.valueCol);
     }
-    let line = this.vpLine;
-    let lineStart = this.vpLineStart;
-    for (let j = this.vpIndex; j < k; j++) {
-      const c = raw.charCodeAt(j);
-      if (c === 0x0d || (c === 0x0a && (j === 0 || raw.charCodeAt(j - 1) !== 0x0d))) line++;
-      if (c === 0x0d || c === 0x0a) lineStart = j + 1;
-    }
-    this.vpIndex = k;
-    this.vpLine = line;
-    this.vpLineStart = lineStart;
-    return [line, lineStart === -1 ? this.valueCol + k : k - lineStart + 1];
+    lines.advance(raw, lines.offset, k);
+    return [lines.line, lines.column];
   }
 
   // ---- end of input -----------------------------------------------------------------------------
@@ -1804,7 +1747,7 @@ export class XmlTokenizer {
   private finish(): void {
     const state = this.state;
     const eof = this.bufBase;
-    this.advance(eof);
+    this.lines.countTo(eof);
     if (state !== S_TEXT) {
       const inside =
         state === S_COMMENT ? 'a comment'
@@ -1819,8 +1762,8 @@ export class XmlTokenizer {
       this.attrs = null;
       this.attrNames = null;
     }
-    const line = this.line;
-    const column = eof - this.lineStart + 1;
+    const line = this.lines.line;
+    const column = eof - this.lines.lineStart + 1;
     if (this.overDepth > 0) {
       this.report('xml/unclosed-element', `${this.overDepth} elements nested beyond maxDepth are not closed`, line, column, eof);
       this.overDepth = 0;
