@@ -50,14 +50,14 @@
 import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
-import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
-import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
+import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
-import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_ISSUED, E_A_LINK, E_A_MODIFIED, E_A_PUBLISHED, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_ACCESS, E_N_LANGUAGE, E_N_NAME, E_N_PUBLICATION, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_R_PUBDATE, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_CONTENT_LOC, E_V_GALLERY, E_V_ID, E_V_PLAYER_LOC, E_V_PREMIER, E_V_SEGMENT, E_V_SHOW_TITLE, E_V_THUMB, E_V_TVSHOW, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, ElementNames, FIELD_NAMES } from './xml-elements.js';
+import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_ACCESS, E_N_LANGUAGE, E_N_NAME, E_N_PUBLICATION, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_CONTENT_LOC, E_V_GALLERY, E_V_ID, E_V_PLAYER_LOC, E_V_PREMIER, E_V_SEGMENT, E_V_SHOW_TITLE, E_V_THUMB, E_V_TVSHOW, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, ElementNames, FIELD_NAMES } from './xml-elements.js';
+import { FeedEntryReader } from './feed-entries.js';
 import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show } from './xml-extensions.js';
 import { isBlank, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 import { isChangefreq } from '../vocabulary.js';
@@ -175,31 +175,10 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private runCol = 0;
   private runOffset = 0;
 
-  // Feeds.
-  private feedBase: string | undefined;
-  private feedLink: string | undefined;
-  private entryBase: string | undefined;
-  private href: string | undefined;
-  /** The Atom link in `href` has rel="alternate" written out (it wins over a link without rel). */
-  private hrefExplicit = false;
-  private hrefProblem = '';
-  private guid: string | undefined;
-  private guidProblem = '';
-  private guidPermaLink = true;
-  private date1: string | undefined;
-  private date1Id = 0;
-  private date1Line = 0;
-  private date1Col = 0;
-  private date1Offset = 0;
-  private date2: string | undefined;
-  private date2Id = 0;
-  private date2Line = 0;
-  private date2Col = 0;
-  private date2Offset = 0;
-
   // The field being read, and the extension items of the entry.
   private readonly field = new FieldBeingRead((code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
   private readonly extensions = new ExtensionReader(this.field, (code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
+  private readonly feed = new FeedEntryReader(this.field, (code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
 
   // Tokenizer diagnostics since the last tag (their offsets), and the offset of the last recovery close.
   // Only attributeProblem reads them, for the tag that comes next; text full of problems between two
@@ -491,36 +470,16 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case C_FEED:
         if (id === E_ENTRY) {
           const ctx = this.beginEntry(C_ENTRY, line, column, offset);
-          if (ctx === C_ENTRY) this.entryBase = resolveBase(attrValue(attributes, 'xml:base'), this.feedBase);
+          if (ctx === C_ENTRY) this.feed.entryBase(attributes);
           return ctx;
         }
-        if (id === E_A_LINK && this.feedLink === undefined) {
-          const href = this.alternateHref(attributes);
-          if (href !== undefined) {
-            const base = resolveBase(attrValue(attributes, 'xml:base'), this.feedBase);
-            this.feedLink = isAbsoluteHttpUrl(href) ? href : base !== undefined && !hasScheme(href) ? resolveReference(href, base) : undefined;
-          }
-        }
+        if (id === E_A_LINK) this.feed.feedLinkElement(attributes);
         return C_SKIP;
       case C_ENTRY:
-        if (id === E_A_LINK && !this.hrefExplicit) {
-          // The first link with rel="alternate", else the first without rel (which means alternate too).
-          const explicit = attrValue(attributes, 'rel') !== undefined;
-          if (this.href === undefined || explicit) {
-            const href = this.alternateHref(attributes);
-            if (href !== undefined) {
-              const base = resolveBase(attrValue(attributes, 'xml:base'), this.entryBase);
-              this.href = href;
-              this.hrefExplicit = explicit;
-              this.hrefProblem = this.attributeProblem(attributes, 'href');
-              if (!isAbsoluteHttpUrl(href) && !hasScheme(href) && base !== undefined) {
-                const resolved = resolveReference(href, base);
-                if (resolved !== undefined) this.href = resolved;
-              }
-            }
-          }
+        if (id === E_A_LINK) {
+          this.feed.entryLinkElement(attributes, this.attributeProblem(attributes, 'href'));
+          return C_SKIP;
         }
-        if (id === E_A_LINK) return C_SKIP;
         if (id >= E_A_UPDATED && id <= E_A_CREATED) return this.beginField(id, attributes, line, column, offset);
         return C_SKIP;
       case C_TOP:
@@ -557,7 +516,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case 'atom':
       case 'atom03':
         this.rootId = E_FEED;
-        this.feedBase = resolveBase(attrValue(attributes, 'xml:base'), undefined);
+        this.feed.base = resolveBase(attrValue(attributes, 'xml:base'), undefined);
         break;
       case 'html':
         this.report('format/html', 'sitemap is HTML: the document is an HTML page, not a sitemap; no URLs are taken from it', line, column, offset, 'serve the XML (or text) sitemap itself; check the URL and that no template wraps it');
@@ -618,16 +577,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.alternates = undefined;
     this.strayReported = false;
     this.strayText = '';
-    if (ctx === C_ITEM || ctx === C_ENTRY) {
-      this.href = undefined;
-      this.hrefExplicit = false;
-      this.hrefProblem = '';
-      this.guid = undefined;
-      this.guidPermaLink = true;
-      this.date1 = undefined;
-      this.date2 = undefined;
-      this.entryBase = this.feedBase;
-    }
+    if (ctx === C_ITEM || ctx === C_ENTRY) this.feed.beginEntry();
     return ctx;
   }
 
@@ -658,13 +608,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
       return '';
     }
     return '';
-  }
-
-  /** The href of an Atom link that is an alternate (rel absent or "alternate"), else undefined. */
-  private alternateHref(attributes: readonly XmlAttribute[]): string | undefined {
-    const rel = attrValue(attributes, 'rel');
-    if (rel !== undefined && rel !== 'alternate' && rel !== 'http://www.iana.org/assignments/relation/alternate') return undefined;
-    return attrValue(attributes, 'href');
   }
 
   // ---- hreflang alternates -------------------------------------------------------------------------
@@ -703,9 +646,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
         this.finishEntry(ctx, synth);
         return;
       case C_ITEM:
-      case C_ENTRY:
-        this.finishFeedEntry(ctx, synth);
+      case C_ENTRY: {
+        const entry = this.feed.finish(ctx, synth ? this.synthCode : '', this.eLine, this.eCol, this.eOffset);
+        if (entry === undefined) return;
+        this.delivered++;
+        this.sink.url(entry, { line: this.eLine, column: this.eCol });
         return;
+      }
       case C_IMAGE:
       case C_VIDEO:
       case C_TVSHOW:
@@ -775,7 +722,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       }
       default:
         if (id >= E_IMAGE && id <= E_N_TICKERS) return this.extensions.fieldRead(id, v);
-        return this.feedField(id, v);
+        return this.feed.fieldRead(id, v);
     }
   }
 
@@ -833,139 +780,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (news !== undefined) entry.news = news;
     if (this.alternates !== undefined) entry.alternates = this.alternates;
     this.sink.url(entry, at);
-  }
-
-  // ---- feeds ---------------------------------------------------------------------------------------
-
-  private feedField(id: number, v: string): void {
-    switch (id) {
-      case E_R_LINK:
-        if (this.href !== undefined) return this.field.duplicate();
-        this.href = v;
-        this.hrefProblem = this.field.problem;
-        this.locLine = this.field.line;
-        this.locCol = this.field.column;
-        this.locOffset = this.field.offset;
-        return;
-      case E_R_GUID: {
-        if (this.guid !== undefined) return this.field.duplicate();
-        this.guid = v;
-        this.guidProblem = this.field.problem;
-        const permaLink = attrValue(this.field.attrs, 'isPermaLink');
-        this.guidPermaLink = permaLink === undefined || permaLink.toLowerCase() === 'true';
-        if (this.href === undefined) {
-          this.locLine = this.field.line;
-          this.locCol = this.field.column;
-          this.locOffset = this.field.offset;
-        }
-        return;
-      }
-      case E_R_PUBDATE:
-      case E_R_DC_DATE:
-      case E_A_UPDATED:
-      case E_A_MODIFIED:
-      case E_A_PUBLISHED:
-      case E_A_ISSUED:
-      case E_A_CREATED: {
-        // The entry's date: pubDate, updated (1.0) or modified (0.3); else dc:date, published / issued / created.
-        const primary = id === E_R_PUBDATE || id === E_A_UPDATED || id === E_A_MODIFIED;
-        if (primary) {
-          if (this.date1 !== undefined) return this.field.duplicate();
-          this.date1 = v;
-          this.date1Id = id;
-          this.date1Line = this.field.line;
-          this.date1Col = this.field.column;
-          this.date1Offset = this.field.offset;
-        } else if (this.date2 === undefined) {
-          this.date2 = v;
-          this.date2Id = id;
-          this.date2Line = this.field.line;
-          this.date2Col = this.field.column;
-          this.date2Offset = this.field.offset;
-        }
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  private finishFeedEntry(ctx: number, synth: boolean): void {
-    const element = ctx === C_ITEM ? 'item' : 'entry';
-    if (synth) {
-      this.report('loc/untrusted', `the <${element}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
-      return;
-    }
-    let loc = this.href;
-    let problem = this.hrefProblem;
-    if (ctx === C_ITEM && (loc === undefined || loc === '') && this.guid !== undefined && this.guidPermaLink) {
-      loc = this.guid;
-      problem = this.guidProblem;
-    }
-    if (loc === undefined || loc === '') {
-      this.report('loc/missing', ctx === C_ITEM ? '<item> without <link> (or a permalink <guid>); the entry is skipped' : '<entry> without <link rel="alternate" href="…">; the entry is skipped', this.eLine, this.eCol, this.eOffset);
-      return;
-    }
-    if (problem !== '') {
-      this.report('loc/untrusted', `link ${show(loc)} cannot be trusted (${problem}); the entry is dropped`, this.locLine, this.locCol, this.locOffset);
-      return;
-    }
-    if (!isAbsoluteHttpUrl(loc)) {
-      const resolved = ctx === C_ENTRY && !hasScheme(loc) && this.feedLink !== undefined ? resolveReference(loc, this.feedLink) : undefined;
-      if (resolved === undefined) {
-        this.report('loc/not-absolute', `link ${show(loc)} is not an absolute http(s) URL${ctx === C_ENTRY && !hasScheme(loc) ? ', and there is no xml:base or feed link to resolve it against' : ''}; the entry is skipped`, this.eLine, this.eCol, this.eOffset);
-        return;
-      }
-      this.report('loc/relative', `relative link ${show(loc)} resolved against the feed's link: ${resolved}`, this.eLine, this.eCol, this.eOffset, 'write absolute links, or set xml:base');
-      loc = resolved;
-    }
-    const entry: UrlEntry = { loc };
-    const lastmod = this.feedDate();
-    if (lastmod !== undefined) entry.lastmod = lastmod;
-    this.delivered++;
-    this.sink.url(entry, { line: this.eLine, column: this.eCol });
-  }
-
-  /** The entry's lastmod from its date elements, with diagnostics; undefined when there is none. */
-  private feedDate(): string | undefined {
-    let v = this.date1;
-    let id = this.date1Id;
-    let line = this.date1Line;
-    let column = this.date1Col;
-    let offset = this.date1Offset;
-    if (v === undefined) {
-      v = this.date2;
-      if (v === undefined) return undefined;
-      id = this.date2Id;
-      line = this.date2Line;
-      column = this.date2Col;
-      offset = this.date2Offset;
-    }
-    const field = FIELD_NAMES[id] as string;
-    if (id === E_R_PUBDATE) {
-      const r = rfc822ToW3c(v);
-      if (r.problem === undefined) {
-        if (r.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${r.weekday.actual}, not a ${r.weekday.written}; the date is kept`, line, column, offset, `write ${r.weekday.actual}`);
-        if (r.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${r.lenient}) as ${r.text}`, line, column, offset, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
-        return r.text;
-      }
-      const w3c = parseW3cDatetime(v);
-      if (w3c !== undefined) {
-        this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; kept as written`, line, column, offset, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
-        return v;
-      }
-      this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${r.problem}); kept as written`, line, column, offset, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
-      return v;
-    }
-    const parsed = parseW3cDatetime(v);
-    if (parsed === undefined) {
-      this.report('lastmod/invalid', `${field} ${show(v)} is not a date-time (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, line, column, offset, 'write an RFC 3339 date-time such as 2003-12-13T18:30:02Z');
-    } else if (id !== E_R_DC_DATE && (parsed.precision === 'year' || parsed.precision === 'month' || parsed.precision === 'day')) {
-      this.report('lastmod/date-only', `${field} ${show(v)} has no time (RFC 3339 wants a full date-time); accepted`, line, column, offset, `write ${parsed.text}T00:00:00Z`);
-    } else if (!parsed.w3c) {
-      this.report('lastmod/lenient', `${field} ${show(v)} is not in RFC 3339 form; kept as written`, line, column, offset, `write ${parsed.text}`);
-    }
-    return v;
   }
 
   // ---- diagnostics ---------------------------------------------------------------------------------
