@@ -8,7 +8,7 @@ import type { UrlEntry } from '../model.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import { C_ENTRY, C_ITEM, E_A_CREATED, E_A_ISSUED, E_A_MODIFIED, E_A_PUBLISHED, E_A_UPDATED, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_R_PUBDATE, FIELD_NAMES } from './xml-elements.js';
-import { attrValue, show, type FieldBeingRead, type Report } from './xml-extensions.js';
+import { attrValue, show, type At, type FieldBeingRead, type Report } from './xml-extensions.js';
 
 export class FeedEntryReader {
   /** The feed's xml:base (Atom). */
@@ -23,20 +23,14 @@ export class FeedEntryReader {
   private guid: string | undefined;
   private guidProblem = '';
   private guidPermaLink = true;
-  /** Where the entry's link (or guid) is. */
-  private locLine = 0;
-  private locCol = 0;
-  private locOffset = 0;
+  /** Where the RSS item's link (or guid) is; an Atom link is placed at its entry. */
+  private locAt: At | undefined;
   private date1: string | undefined;
   private date1Id = 0;
-  private date1Line = 0;
-  private date1Col = 0;
-  private date1Offset = 0;
+  private date1At: At | undefined;
   private date2: string | undefined;
   private date2Id = 0;
-  private date2Line = 0;
-  private date2Col = 0;
-  private date2Offset = 0;
+  private date2At: At | undefined;
 
   constructor(
     private readonly field: FieldBeingRead,
@@ -50,6 +44,7 @@ export class FeedEntryReader {
     this.hrefProblem = '';
     this.guid = undefined;
     this.guidPermaLink = true;
+    this.locAt = undefined;
     this.date1 = undefined;
     this.date2 = undefined;
     this.entryBaseUrl = this.base;
@@ -96,9 +91,7 @@ export class FeedEntryReader {
         if (this.href !== undefined) return this.field.duplicate();
         this.href = v;
         this.hrefProblem = this.field.problem;
-        this.locLine = this.field.line;
-        this.locCol = this.field.column;
-        this.locOffset = this.field.offset;
+        this.locAt = this.field.at();
         return;
       case E_R_GUID: {
         if (this.guid !== undefined) return this.field.duplicate();
@@ -107,9 +100,7 @@ export class FeedEntryReader {
         const permaLink = attrValue(this.field.attrs, 'isPermaLink');
         this.guidPermaLink = permaLink === undefined || permaLink.toLowerCase() === 'true';
         if (this.href === undefined) {
-          this.locLine = this.field.line;
-          this.locCol = this.field.column;
-          this.locOffset = this.field.offset;
+          this.locAt = this.field.at();
         }
         return;
       }
@@ -126,15 +117,11 @@ export class FeedEntryReader {
           if (this.date1 !== undefined) return this.field.duplicate();
           this.date1 = v;
           this.date1Id = id;
-          this.date1Line = this.field.line;
-          this.date1Col = this.field.column;
-          this.date1Offset = this.field.offset;
+          this.date1At = this.field.at();
         } else if (this.date2 === undefined) {
           this.date2 = v;
           this.date2Id = id;
-          this.date2Line = this.field.line;
-          this.date2Col = this.field.column;
-          this.date2Offset = this.field.offset;
+          this.date2At = this.field.at();
         }
         return;
       }
@@ -145,13 +132,13 @@ export class FeedEntryReader {
 
   /**
    * The entry that ends, or undefined when it has no URL that can be delivered (reported): `ctx` is
-   * C_ITEM or C_ENTRY, the element started at (line, column, offset); `synthCode`, when not '', is the
+   * C_ITEM or C_ENTRY, the element started `at`; `synthCode`, when not '', is the
    * tokenizer diagnostic that closed it by recovery.
    */
-  finish(ctx: number, synthCode: string, line: number, column: number, offset: number): UrlEntry | undefined {
+  finish(ctx: number, synthCode: string, at: At): UrlEntry | undefined {
     const element = ctx === C_ITEM ? 'item' : 'entry';
     if (synthCode !== '') {
-      this.report('loc/untrusted', `the <${element}> element is not closed properly (${synthCode}); its entry is dropped`, line, column, offset, 'the file is damaged or cut short');
+      this.report('loc/untrusted', `the <${element}> element is not closed properly (${synthCode}); its entry is dropped`, at, 'the file is damaged or cut short');
       return undefined;
     }
     let loc = this.href;
@@ -161,20 +148,20 @@ export class FeedEntryReader {
       problem = this.guidProblem;
     }
     if (loc === undefined || loc === '') {
-      this.report('loc/missing', ctx === C_ITEM ? '<item> without <link> (or a permalink <guid>); the entry is skipped' : '<entry> without <link rel="alternate" href="…">; the entry is skipped', line, column, offset);
+      this.report('loc/missing', ctx === C_ITEM ? '<item> without <link> (or a permalink <guid>); the entry is skipped' : '<entry> without <link rel="alternate" href="…">; the entry is skipped', at);
       return undefined;
     }
     if (problem !== '') {
-      this.report('loc/untrusted', `link ${show(loc)} cannot be trusted (${problem}); the entry is dropped`, this.locLine, this.locCol, this.locOffset);
+      this.report('loc/untrusted', `link ${show(loc)} cannot be trusted (${problem}); the entry is dropped`, this.locAt ?? at);
       return undefined;
     }
     if (!isAbsoluteHttpUrl(loc)) {
       const resolved = ctx === C_ENTRY && !hasScheme(loc) && this.feedLink !== undefined ? resolveReference(loc, this.feedLink) : undefined;
       if (resolved === undefined) {
-        this.report('loc/not-absolute', `link ${show(loc)} is not an absolute http(s) URL${ctx === C_ENTRY && !hasScheme(loc) ? ', and there is no xml:base or feed link to resolve it against' : ''}; the entry is skipped`, line, column, offset);
+        this.report('loc/not-absolute', `link ${show(loc)} is not an absolute http(s) URL${ctx === C_ENTRY && !hasScheme(loc) ? ', and there is no xml:base or feed link to resolve it against' : ''}; the entry is skipped`, at);
         return undefined;
       }
-      this.report('loc/relative', `relative link ${show(loc)} resolved against the feed's link: ${resolved}`, line, column, offset, 'write absolute links, or set xml:base');
+      this.report('loc/relative', `relative link ${show(loc)} resolved against the feed's link: ${resolved}`, at, 'write absolute links, or set xml:base');
       loc = resolved;
     }
     const entry: UrlEntry = { loc };
@@ -187,40 +174,36 @@ export class FeedEntryReader {
   private date(): string | undefined {
     let v = this.date1;
     let id = this.date1Id;
-    let line = this.date1Line;
-    let column = this.date1Col;
-    let offset = this.date1Offset;
+    let at = this.date1At as At;
     if (v === undefined) {
       v = this.date2;
       if (v === undefined) return undefined;
       id = this.date2Id;
-      line = this.date2Line;
-      column = this.date2Col;
-      offset = this.date2Offset;
+      at = this.date2At as At;
     }
     const field = FIELD_NAMES[id] as string;
     if (id === E_R_PUBDATE) {
       const r = rfc822ToW3c(v);
       if (r.problem === undefined) {
-        if (r.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${r.weekday.actual}, not a ${r.weekday.written}; the date is kept`, line, column, offset, `write ${r.weekday.actual}`);
-        if (r.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${r.lenient}) as ${r.text}`, line, column, offset, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+        if (r.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${r.weekday.actual}, not a ${r.weekday.written}; the date is kept`, at, `write ${r.weekday.actual}`);
+        if (r.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${r.lenient}) as ${r.text}`, at, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
         return r.text;
       }
       const w3c = parseW3cDatetime(v);
       if (w3c !== undefined) {
-        this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; kept as written`, line, column, offset, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
+        this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; kept as written`, at, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
         return v;
       }
-      this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${r.problem}); kept as written`, line, column, offset, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+      this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${r.problem}); kept as written`, at, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
       return v;
     }
     const parsed = parseW3cDatetime(v);
     if (parsed === undefined) {
-      this.report('lastmod/invalid', `${field} ${show(v)} is not a date-time (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, line, column, offset, 'write an RFC 3339 date-time such as 2003-12-13T18:30:02Z');
+      this.report('lastmod/invalid', `${field} ${show(v)} is not a date-time (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, at, 'write an RFC 3339 date-time such as 2003-12-13T18:30:02Z');
     } else if (id !== E_R_DC_DATE && (parsed.precision === 'year' || parsed.precision === 'month' || parsed.precision === 'day')) {
-      this.report('lastmod/date-only', `${field} ${show(v)} has no time (RFC 3339 wants a full date-time); accepted`, line, column, offset, `write ${parsed.text}T00:00:00Z`);
+      this.report('lastmod/date-only', `${field} ${show(v)} has no time (RFC 3339 wants a full date-time); accepted`, at, `write ${parsed.text}T00:00:00Z`);
     } else if (!parsed.w3c) {
-      this.report('lastmod/lenient', `${field} ${show(v)} is not in RFC 3339 form; kept as written`, line, column, offset, `write ${parsed.text}`);
+      this.report('lastmod/lenient', `${field} ${show(v)} is not in RFC 3339 form; kept as written`, at, `write ${parsed.text}`);
     }
     return v;
   }

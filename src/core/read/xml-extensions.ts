@@ -11,8 +11,15 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { C_IMAGE, C_NEWS, C_TVSHOW, C_VIDEO, EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_N_LANGUAGE, E_VIDEO, E_V_ID, E_V_PREMIER, E_V_TVSHOW, FIELD_NAMES, PUBLICATION, TVSHOW, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c, xmlTrim } from './values.js';
 
+/** Where an element starts: 1-based line and column, 0-based offset. */
+export interface At {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
 /** A diagnostic of the reader at a position. */
-export type Report = (code: string, message: string, line: number, column: number, offset: number, hint?: string) => void;
+export type Report = (code: string, message: string, at: At, hint?: string) => void;
 
 export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
@@ -62,6 +69,8 @@ function spaceList(s: string): string[] {
 
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
+const NOWHERE: At = { line: 0, column: 0, offset: 0 };
+
 /** The element whose text is being read: its id (xml-elements.ts), text, attributes, position, and why its text cannot be trusted. */
 export class FieldBeingRead {
   id = 0;
@@ -92,7 +101,12 @@ export class FieldBeingRead {
 
   /** A diagnostic at the field. */
   report(code: string, message: string, hint?: string): void {
-    this.reportAt(code, message, this.line, this.column, this.offset, hint);
+    this.reportAt(code, message, this, hint);
+  }
+
+  /** Where the field starts (a copy). */
+  at(): At {
+    return { line: this.line, column: this.column, offset: this.offset };
   }
 
   duplicate(): void {
@@ -120,23 +134,15 @@ export class ExtensionReader {
   // The items being read, and where each starts.
   private img: Mutable<ImageEntry> = {};
   private imgProblem = '';
-  private imgLine = 0;
-  private imgCol = 0;
-  private imgOffset = 0;
+  private imgAt: At = NOWHERE;
   private vid: Mutable<VideoEntry> = {};
   private vidProblem = '';
-  private vidLine = 0;
-  private vidCol = 0;
-  private vidOffset = 0;
+  private vidAt: At = NOWHERE;
   private tv: Mutable<VideoTvShow> = {};
-  private tvLine = 0;
-  private tvCol = 0;
-  private tvOffset = 0;
+  private tvAt: At = NOWHERE;
   private nws: Mutable<NewsEntry> = {};
   private pub: { name?: string; language?: string } = {};
-  private nwsLine = 0;
-  private nwsCol = 0;
-  private nwsOffset = 0;
+  private nwsAt: At = NOWHERE;
 
   constructor(
     private readonly field: FieldBeingRead,
@@ -151,34 +157,26 @@ export class ExtensionReader {
   }
 
   /** An image:image, video:video, video:tvshow or news:news starts: the reader's context for it. */
-  begin(id: number, line: number, column: number, offset: number): number {
+  begin(id: number, at: At): number {
     switch (id) {
       case E_IMAGE:
         this.img = {};
         this.imgProblem = '';
-        this.imgLine = line;
-        this.imgCol = column;
-        this.imgOffset = offset;
+        this.imgAt = at;
         return C_IMAGE;
       case E_VIDEO:
         this.vid = {};
         this.vidProblem = '';
-        this.vidLine = line;
-        this.vidCol = column;
-        this.vidOffset = offset;
+        this.vidAt = at;
         return C_VIDEO;
       case E_V_TVSHOW:
         this.tv = {};
-        this.tvLine = line;
-        this.tvCol = column;
-        this.tvOffset = offset;
+        this.tvAt = at;
         return C_TVSHOW;
       default:
         this.nws = {};
         this.pub = {};
-        this.nwsLine = line;
-        this.nwsCol = column;
-        this.nwsOffset = offset;
+        this.nwsAt = at;
         return C_NEWS;
     }
   }
@@ -311,9 +309,9 @@ export class ExtensionReader {
   private finishTvShow(): void {
     const tv = this.tv;
     const missing = lacking(TVSHOW, tv);
-    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvLine, this.tvCol, this.tvOffset);
+    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvAt);
     if (this.vid.tvshow !== undefined) {
-      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvLine, this.tvCol, this.tvOffset);
+      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvAt);
       return;
     }
     this.vid.tvshow = tv as VideoTvShow;
@@ -322,22 +320,22 @@ export class ExtensionReader {
   private finishVideo(): void {
     const vid = this.vid;
     if (this.vidProblem !== '') {
-      this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidLine, this.vidCol, this.vidOffset);
+      this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidAt);
       return;
     }
     const missing = lacking(VIDEO, vid);
-    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidLine, this.vidCol, this.vidOffset, 'a video needs a thumbnail_loc, a title and a description');
+    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidAt, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
   }
 
   private finishImage(): void {
     const img = this.img;
     if (img.loc === undefined || img.loc === '') {
-      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, this.imgLine, this.imgCol, this.imgOffset, 'every image:image needs an image:loc');
+      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, this.imgAt, 'every image:image needs an image:loc');
       return;
     }
     if (this.imgProblem !== '') {
-      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgLine, this.imgCol, this.imgOffset);
+      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgAt);
       return;
     }
     (this.images ??= []).push(img as ImageEntry);
@@ -347,9 +345,9 @@ export class ExtensionReader {
     const n = this.nws;
     const missing = [...lacking(PUBLICATION, this.pub), ...lacking(NEWS, n)];
     n.publication = { name: this.pub.name as string, language: this.pub.language as string };
-    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsLine, this.nwsCol, this.nwsOffset, 'news:news needs a publication (name, language), a publication_date and a title');
+    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsAt, 'news:news needs a publication (name, language), a publication_date and a title');
     if (this.news !== undefined) {
-      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsLine, this.nwsCol, this.nwsOffset);
+      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsAt);
       return;
     }
     // Put the fields in the model's order.

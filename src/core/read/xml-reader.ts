@@ -58,7 +58,7 @@ import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_ACCESS, E_N_LANGUAGE, E_N_NAME, E_N_PUBLICATION, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_CONTENT_LOC, E_V_GALLERY, E_V_ID, E_V_PLAYER_LOC, E_V_PREMIER, E_V_SEGMENT, E_V_SHOW_TITLE, E_V_THUMB, E_V_TVSHOW, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
-import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show } from './xml-extensions.js';
+import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type Report } from './xml-extensions.js';
 import { isBlank, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 import { isChangefreq } from '../vocabulary.js';
 
@@ -175,10 +175,13 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private runCol = 0;
   private runOffset = 0;
 
+  /** `report` at `at` (for the reader's units). */
+  private readonly reportAt: Report = (code, message, at, hint) => this.report(code, message, at.line, at.column, at.offset, hint);
+
   // The field being read, and the extension items of the entry.
-  private readonly field = new FieldBeingRead((code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
-  private readonly extensions = new ExtensionReader(this.field, (code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
-  private readonly feed = new FeedEntryReader(this.field, (code, message, line, column, offset, hint) => this.report(code, message, line, column, offset, hint));
+  private readonly field = new FieldBeingRead(this.reportAt);
+  private readonly extensions = new ExtensionReader(this.field, this.reportAt);
+  private readonly feed = new FeedEntryReader(this.field, this.reportAt);
 
   // Tokenizer diagnostics since the last tag (their offsets), and the offset of the last recovery close.
   // Only attributeProblem reads them, for the tag that comes next; text full of problems between two
@@ -427,7 +430,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return this.unexpected(id, name, parent, line, column, offset);
       case C_URL:
         if (id >= E_LOC && id <= E_PRIORITY) return this.beginField(id, attributes, line, column, offset);
-        if (id === E_IMAGE || id === E_VIDEO || id === E_NEWS) return this.extensions.begin(id, line, column, offset);
+        if (id === E_IMAGE || id === E_VIDEO || id === E_NEWS) return this.extensions.begin(id, { line, column, offset });
         if (id === E_XHTML_LINK) {
           this.alternate(attributes, line, column, offset);
           return C_SKIP;
@@ -441,7 +444,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return this.unexpected(id, name, parent, line, column, offset);
       case C_VIDEO:
         if (id > E_V_TVSHOW && id <= E_V_ID) return this.beginField(id, attributes, line, column, offset);
-        if (id === E_V_TVSHOW) return this.extensions.begin(id, line, column, offset);
+        if (id === E_V_TVSHOW) return this.extensions.begin(id, { line, column, offset });
         return this.unexpected(id, name, parent, line, column, offset);
       case C_TVSHOW:
         if (id >= E_V_SHOW_TITLE && id <= E_V_PREMIER) return this.beginField(id, attributes, line, column, offset);
@@ -647,7 +650,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return;
       case C_ITEM:
       case C_ENTRY: {
-        const entry = this.feed.finish(ctx, synth ? this.synthCode : '', this.eLine, this.eCol, this.eOffset);
+        const entry = this.feed.finish(ctx, synth ? this.synthCode : '', { line: this.eLine, column: this.eCol, offset: this.eOffset });
         if (entry === undefined) return;
         this.delivered++;
         this.sink.url(entry, { line: this.eLine, column: this.eCol });

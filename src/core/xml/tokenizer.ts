@@ -252,6 +252,12 @@ function isNonAsciiNameChar(c: number): boolean {
   return isNonAsciiNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
 }
 
+/** The end of the name in `buf` from `i` (the first character that is no NameChar), or -1 when the buffer ends first. */
+function nameEnd(buf: string, i: number, len: number): number {
+  while (i < len && isNameChar(buf.charCodeAt(i))) i++;
+  return i === len ? -1 : i;
+}
+
 /** Whether `name` is at `at` in `buf` (shorter than startsWith for the short names of a sitemap). */
 function sameAt(buf: string, at: number, name: string): boolean {
   for (let k = name.length - 1; k >= 0; k--) if (buf.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
@@ -795,11 +801,9 @@ export class XmlTokenizer {
   }
 
   private inTagName(buf: string, i: number, len: number): number {
-    let j = i;
-    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-    if (j === len) return this.usedUp(len);
-    this.tagName = this.takeSection(buf, j, this.maxName);
-    if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
     this.attrs = null;
     this.wsRequired = false;
     this.junkReported = false;
@@ -850,11 +854,9 @@ export class XmlTokenizer {
   }
 
   private inAttributeName(buf: string, i: number, len: number): number {
-    let j = i;
-    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-    if (j === len) return this.usedUp(len);
-    this.attrName = this.takeSection(buf, j, this.maxName);
-    if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.attrName = this.takeName(buf, j, 'attribute', this.attrLine, this.attrCol, this.attrOffset);
     i = j;
     this.state = S_AFTER_ATTR_NAME;
     return i;
@@ -940,11 +942,9 @@ export class XmlTokenizer {
   }
 
   private inEndName(buf: string, i: number, len: number): number {
-    let j = i;
-    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-    if (j === len) return this.usedUp(len);
-    this.tagName = this.takeSection(buf, j, this.maxName);
-    if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
     this.junkReported = false;
     if (buf.charCodeAt(j) === 0x3e) {
       i = j + 1;
@@ -1016,11 +1016,9 @@ export class XmlTokenizer {
   }
 
   private inPiTarget(buf: string, i: number, len: number): number {
-    let j = i;
-    while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-    if (j === len) return this.usedUp(len);
-    this.piTarget = this.takeSection(buf, j, this.maxName);
-    if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.piTarget = this.takeName(buf, j, 'processing instruction', this.tokLine, this.tokCol, this.tokOffset);
     i = j;
     this.sectionStart = j;
     this.state = S_PI_DATA;
@@ -1233,6 +1231,13 @@ export class XmlTokenizer {
     this.valueCol = at - this.lines.lineStart + 1;
     this.valueOffset = at;
     this.sectionStart = i;
+  }
+
+  /** The name from the section's start to `end`, cut at maxName with a diagnostic at (line, column, offset). */
+  private takeName(buf: string, end: number, kind: string, line: number, column: number, offset: number): string {
+    const name = this.takeSection(buf, end, this.maxName);
+    if (this.sectionCut) this.nameTooLong(kind, name, line, column, offset);
+    return name;
   }
 
   private nameTooLong(kind: string, name: string, line: number, column: number, offset: number): void {
