@@ -427,6 +427,13 @@ export function parseOrHelp(spec: CommandSpec, argv: readonly string[]): ParsedA
   return args.flag('help') ? { help: commandHelp(spec) } : args;
 }
 
+/** The properties of `values` that are not undefined: options given only when set (`...definedOnly({ maxUrls, profile })`). */
+export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
 /** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
 export type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
 

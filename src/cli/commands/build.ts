@@ -8,7 +8,7 @@ import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, typ
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
 import { Progress } from '../progress.js';
@@ -61,21 +61,14 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       outDir,
       baseUrl: args.text('base-url') as string,
       ...(args.has('state') ? { statePath: resolve(io.cwd, args.text('state') as string) } : {}),
-      ...(settings.trailingSlash !== undefined ? { trailingSlash: settings.trailingSlash } : {}),
       cleanUrls: args.flag('clean-urls'),
       exclude: args.list('exclude'),
       images: args.flag('images'),
-      ...(settings.initialLastmod !== undefined ? { initialLastmod: settings.initialLastmod } : {}),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
       ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
       ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
-      ...(settings.gzipLevel !== undefined ? { gzipLevel: settings.gzipLevel } : {}),
-      ...(settings.profile !== undefined ? { profile: settings.profile } : {}),
-      ...(settings.maxUrls !== undefined ? { maxUrls: settings.maxUrls } : {}),
-      ...(settings.maxBytes !== undefined ? { maxBytes: settings.maxBytes } : {}),
-      ...(settings.now !== undefined ? { now: settings.now } : {}),
-      ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+      ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
       ...(progress.active

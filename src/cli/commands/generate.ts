@@ -13,7 +13,7 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } 
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { asUsage, UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
 import { DEFAULT_MAX_DIAGNOSTICS_PER_CODE } from '../../core/diagnostics.js';
@@ -49,11 +49,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   if ('exit' in line) return line.exit;
   const { args, checked: { columns, defaults, formats, keepPath } } = line;
   const positionals = args.positionals;
-  const indexMode = args.choice<IndexMode>('index');
-  const profile = args.choice<'current' | 'legacy'>('limits');
-  const maxUrls = args.number('max-urls');
-  const maxBytes = args.number('max-bytes');
-  const gzipLevel = args.number('gzip-level');
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
@@ -160,11 +155,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       enforceScope: !args.flag('no-scope'),
       ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
-      ...(gzipLevel !== undefined ? { gzipLevel } : {}),
-      ...(indexMode !== undefined ? { index: indexMode } : {}),
-      ...(profile !== undefined ? { profile } : {}),
-      ...(maxUrls !== undefined ? { maxUrls } : {}),
-      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
+      ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
       ...(args.has('xsl') ? { xslUrl: args.text('xsl') as string } : {}),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),

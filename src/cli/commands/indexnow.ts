@@ -13,7 +13,7 @@ import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { INDEXNOW } from '../declarations.js';
 import { userAgent } from '../version.js';
 import { ProblemPrinter } from '../problems.js';
@@ -43,16 +43,12 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
   if (keyLocation !== undefined && !/^https?:\/\/[^/]/i.test(keyLocation)) {
     throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(keyLocation)}`);
   }
-  const retries = args.number('retries');
-  const agent = args.text('user-agent');
   return {
     key,
-    ...(keyLocation !== undefined ? { keyLocation } : {}),
     endpoint,
     writeKeyFile: args.flag('write-key-file'),
     dryRun: args.flag('dry-run'),
-    ...(retries !== undefined ? { retries } : {}),
-    ...(agent !== undefined ? { userAgent: agent } : {}),
+    ...definedOnly({ keyLocation, retries: args.number('retries'), userAgent: args.text('user-agent') }),
   };
 }
 

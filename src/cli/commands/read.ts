@@ -8,7 +8,7 @@ import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type Sitemap
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -95,15 +95,10 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: client } = line;
   const positionals = args.positionals;
   const format = args.choice<OutputFormat>('format') ?? 'jsonl';
-  const options: ParseSitemapOptions = { cwd: io.cwd };
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  const maxDepth = args.number('max-nesting');
-  const maxValueLength = args.number('max-value-length');
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
-  if (maxDepth !== undefined) options.maxDepth = maxDepth;
-  if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
+  const options: ParseSitemapOptions = {
+    cwd: io.cwd,
+    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries'), maxDepth: args.number('max-nesting'), maxValueLength: args.number('max-value-length') }),
+  };
 
   const quiet = args.flag('quiet');
   const out = new Output(io.stdout);

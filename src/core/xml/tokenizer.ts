@@ -413,7 +413,7 @@ export class XmlTokenizer {
   private carryEndTag = '';
   /** Where the carry starts when a state used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
-  /** False while a write reads an element longer than its chunk the long way. */
+  /** False while a write reads an element longer than its chunk the long way (reset by each write). */
   private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
@@ -492,8 +492,8 @@ export class XmlTokenizer {
     if (typeof chunk !== 'string') {
       throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
     }
-    this.enter('write');
-    try {
+    this.guarded('write', () => {
+      this.carryLaneElements = true;
       // Carried characters are re-read with a little of the new chunk, never concatenated with all
       // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
       let from = 0;
@@ -524,13 +524,7 @@ export class XmlTokenizer {
         this.install(chunk, from);
         this.run(from);
       }
-    } catch (error) {
-      this.broken = true;
-      throw error;
-    } finally {
-      this.busy = false;
-      this.carryLaneElements = true;
-    }
+    });
   }
 
   /** The line after everything read so far (with nothing held: see heldEndTag). */
@@ -573,8 +567,7 @@ export class XmlTokenizer {
    * sitemap's bulk are never made into a string (issue #4, bench:validate).
    */
   writeLaneBytes(bytes: Uint8Array, from: number): number {
-    this.enter('writeLaneBytes');
-    try {
+    return this.guarded('writeLaneBytes', () => {
       if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
       const sc = this.h.lane;
       if (sc == null || sc.readRunBytes === undefined || sc.depth !== this.names.length || sc === this.laneDropped || sc.depth + sc.nesting > this.maxDepth) return from;
@@ -604,22 +597,24 @@ export class XmlTokenizer {
       counter.load('', this.bufBase, 0);
       this.nextAmp = -1;
       return end;
-    } catch (error) {
-      this.broken = true;
-      throw error;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Signal the end of input: flushes what was carried, reports truncation and closes open elements. */
   end(): void {
-    this.enter('end');
-    try {
+    this.guarded('end', () => {
       this.ended = true;
       this.install(this.carry, 0);
       this.run(0);
       this.finish();
+    });
+  }
+
+  /** `work` as the public method `method`: refused from inside a handler, after end() or after a handler threw. */
+  private guarded<T>(method: string, work: () => T): T {
+    this.enter(method);
+    try {
+      return work();
     } catch (error) {
       this.broken = true;
       throw error;
