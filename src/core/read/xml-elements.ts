@@ -155,26 +155,33 @@ for (const [prefix, table] of [['', SITEMAP_ELEMENTS], ['image:', IMAGE_ELEMENTS
 }
 FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
-/** Each image, video and news element's declaration (vocabulary.ts) by its id, and whether it may repeat. */
+/**
+ * Each image, video and news element's declaration (vocabulary.ts) by its id, the reader's context of
+ * the element it is declared in, and whether it may repeat: the reader takes an element inside an
+ * extension only where the vocabulary declares it.
+ */
 export interface ExtensionField {
   readonly decl: ElementDecl;
+  readonly context: number;
   readonly repeated: boolean;
   /** Its attributes that fill a model property. */
   readonly attributes: readonly (readonly [string, AttributeDecl])[];
 }
 export const EXTENSION_FIELDS: ExtensionField[] = [];
-function declareFields(parent: ElementDecl, ids: ReadonlyMap<string, number>): void {
+/** The contexts of the extension elements that hold others, by id. */
+const CONTAINERS = new Map([[E_V_TVSHOW, C_TVSHOW], [E_N_PUBLICATION, C_PUBLICATION]]);
+function declareFields(parent: ElementDecl, ids: ReadonlyMap<string, number>, context: number): void {
   for (const p of parent.type.sequence ?? []) {
     const decl = p.element as ElementDecl;
     const id = ids.get(decl.name);
     if (id === undefined) throw new Error(`xml-reader: the vocabulary's <${decl.name}> in ${decl.ns} has no element id`);
-    EXTENSION_FIELDS[id] = { decl, repeated: p.max > 1, attributes: Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined) };
-    declareFields(decl, ids);
+    EXTENSION_FIELDS[id] = { decl, context, repeated: p.max > 1, attributes: Object.entries(decl.type.attributes ?? {}).filter(([, a]) => a.prop !== undefined) };
+    if (decl.type.sequence !== undefined) declareFields(decl, ids, CONTAINERS.get(id) as number);
   }
 }
-declareFields(IMAGE, IMAGE_ELEMENTS);
-declareFields(VIDEO, VIDEO_ELEMENTS);
-declareFields(NEWS, NEWS_ELEMENTS);
+declareFields(IMAGE, IMAGE_ELEMENTS, C_IMAGE);
+declareFields(VIDEO, VIDEO_ELEMENTS, C_VIDEO);
+declareFields(NEWS, NEWS_ELEMENTS, C_NEWS);
 export const TVSHOW = (EXTENSION_FIELDS[E_V_TVSHOW] as ExtensionField).decl;
 export const PUBLICATION = (EXTENSION_FIELDS[E_N_PUBLICATION] as ExtensionField).decl;
 

@@ -8,7 +8,7 @@ import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow 
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
-import { C_IMAGE, C_NEWS, C_TVSHOW, C_VIDEO, EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_N_LANGUAGE, E_VIDEO, E_V_ID, E_V_PREMIER, E_V_TVSHOW, FIELD_NAMES, PUBLICATION, TVSHOW, type ExtensionField } from './xml-elements.js';
+import { C_IMAGE, C_NEWS, C_PUBLICATION, C_TVSHOW, C_VIDEO, EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_N_LANGUAGE, E_N_PUBLICATION, E_VIDEO, E_V_ID, E_V_PREMIER, E_V_TVSHOW, FIELD_NAMES, PUBLICATION, TVSHOW, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c, xmlTrim } from './values.js';
 
 /** Where an element starts: 1-based line and column, 0-based offset. */
@@ -156,7 +156,7 @@ export class ExtensionReader {
     this.news = undefined;
   }
 
-  /** An image:image, video:video, video:tvshow or news:news starts: the reader's context for it. */
+  /** An image:image, video:video, video:tvshow, news:news or news:publication starts: the reader's context for it. */
   begin(id: number, at: At): number {
     switch (id) {
       case E_IMAGE:
@@ -173,6 +173,8 @@ export class ExtensionReader {
         this.tv = {};
         this.tvAt = at;
         return C_TVSHOW;
+      case E_N_PUBLICATION:
+        return C_PUBLICATION;
       default:
         this.nws = {};
         this.pub = {};

@@ -56,11 +56,12 @@ import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
-import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_ACCESS, E_N_LANGUAGE, E_N_NAME, E_N_PUBLICATION, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_CONTENT_LOC, E_V_GALLERY, E_V_ID, E_V_PLAYER_LOC, E_V_PREMIER, E_V_SEGMENT, E_V_SHOW_TITLE, E_V_THUMB, E_V_TVSHOW, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, ElementNames, FIELD_NAMES } from './xml-elements.js';
+import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
-import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type Report } from './xml-extensions.js';
+import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type At, type Report } from './xml-extensions.js';
 import { isBlank, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
 import { isChangefreq } from '../vocabulary.js';
+import { anyUri } from '../validate/xsd-types.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -134,9 +135,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private format: SitemapFormat | undefined;
   private rootId = 0;
   private rootUri = '';
-  private rootLine = 0;
-  private rootCol = 0;
-  private rootOffset = 0;
+  private rootAt: At = { line: 0, column: 0, offset: 0 };
   private contentBeforeRoot = false;
   private ended = false;
 
@@ -440,22 +439,15 @@ export class XmlSitemapReader implements XmlTokenHandler {
         if (id === E_LOC || id === E_LASTMOD) return this.beginField(id, attributes, line, column, offset);
         return this.unexpected(id, name, parent, line, column, offset);
       case C_IMAGE:
-        if (id > E_IMAGE && id <= E_IMAGE_LICENSE) return this.beginField(id, attributes, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
       case C_VIDEO:
-        if (id > E_V_TVSHOW && id <= E_V_ID) return this.beginField(id, attributes, line, column, offset);
-        if (id === E_V_TVSHOW) return this.extensions.begin(id, { line, column, offset });
-        return this.unexpected(id, name, parent, line, column, offset);
       case C_TVSHOW:
-        if (id >= E_V_SHOW_TITLE && id <= E_V_PREMIER) return this.beginField(id, attributes, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
       case C_NEWS:
-        if (id === E_N_PUBLICATION) return C_PUBLICATION;
-        if (id >= E_N_ACCESS && id <= E_N_TICKERS) return this.beginField(id, attributes, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
-      case C_PUBLICATION:
-        if (id === E_N_NAME || id === E_N_LANGUAGE) return this.beginField(id, attributes, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
+      case C_PUBLICATION: {
+        // What the vocabulary declares in this element (vocabulary.ts), in any order: a value, or an element holding others.
+        const field = EXTENSION_FIELDS[id];
+        if (field === undefined || field.context !== parent) return this.unexpected(id, name, parent, line, column, offset);
+        return field.decl.type.sequence === undefined ? this.beginField(id, attributes, line, column, offset) : this.extensions.begin(id, { line, column, offset });
+      }
       case C_FIELD:
         if (this.field.problem === '') this.field.problem = `it contains the element <${name}>`;
         if (!this.isUrlField(this.field.id)) {
@@ -501,9 +493,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       return C_SKIP;
     }
     this.rootUri = uri;
-    this.rootLine = line;
-    this.rootCol = column;
-    this.rootOffset = offset;
+    this.rootAt = { line, column, offset };
     this.setFormat(format);
     switch (format) {
       case 'urlset':
@@ -589,9 +579,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return C_FIELD;
   }
 
+  /** Whether the field's text is a URL: loc, an RSS link or guid, an extension element the vocabulary types as anyURI. */
   private isUrlField(id: number): boolean {
-    return id === E_LOC || id === E_IMAGE_LOC || id === E_IMAGE_LICENSE || id === E_V_THUMB || id === E_V_CONTENT_LOC || id === E_V_PLAYER_LOC ||
-      id === E_V_SEGMENT || id === E_V_GALLERY || id === E_R_LINK || id === E_R_GUID;
+    return id === E_LOC || id === E_R_LINK || id === E_R_GUID || EXTENSION_FIELDS[id]?.decl.type.text === anyUri;
   }
 
   /** Why an attribute's value cannot be trusted ('' when it can): cut at the budget, or a tokenizer diagnostic inside it. */
@@ -668,7 +658,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case C_FEED:
         if (this.entriesSeen === 0) {
           const [code, what] = ctx === C_URLSET ? ['urlset/empty', 'the urlset has no <url> entries'] : ctx === C_INDEX ? ['sitemapindex/empty', 'the sitemap index has no <sitemap> entries'] : ['feed/empty', `the feed has no ${ctx === C_RSS ? '<item>' : '<entry>'} entries`];
-          this.report(code, what, this.rootLine, this.rootCol, this.rootOffset);
+          this.reportAt(code, what, this.rootAt);
         }
         return;
       default:

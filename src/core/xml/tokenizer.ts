@@ -802,15 +802,13 @@ export class XmlTokenizer {
     this.attrs = null;
     this.wsRequired = false;
     this.junkReported = false;
-    if (buf.charCodeAt(j) === 0x3e) {
-      i = j + 1;
-      this.finishStartTag(false);
-      this.state = S_TEXT;
-    } else {
-      i = j;
+    if (buf.charCodeAt(j) !== 0x3e) {
       this.state = S_BEFORE_ATTR;
+      return j;
     }
-    return i;
+    this.finishStartTag(false);
+    this.state = S_TEXT;
+    return j + 1;
   }
 
   private inBeforeAttribute(buf: string, i: number, len: number): number {
@@ -852,9 +850,8 @@ export class XmlTokenizer {
     const j = nameEnd(buf, i, len);
     if (j === -1) return this.usedUp(len);
     this.attrName = this.takeName(buf, j, 'attribute', this.attrLine, this.attrCol, this.attrOffset);
-    i = j;
     this.state = S_AFTER_ATTR_NAME;
-    return i;
+    return j;
   }
 
   private inAfterAttributeName(buf: string, i: number, len: number): number {
@@ -910,10 +907,9 @@ export class XmlTokenizer {
     }
     if (j === len) return this.usedUp(len);
     const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-    i = j;
     this.finishValue(raw);
     this.state = S_BEFORE_ATTR;
-    return i;
+    return j;
   }
 
   private inSelfClose(buf: string, i: number): number {
@@ -941,15 +937,13 @@ export class XmlTokenizer {
     if (j === -1) return this.usedUp(len);
     this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
     this.junkReported = false;
-    if (buf.charCodeAt(j) === 0x3e) {
-      i = j + 1;
-      this.finishEndTag();
-      this.state = S_TEXT;
-    } else {
-      i = j;
+    if (buf.charCodeAt(j) !== 0x3e) {
       this.state = S_AFTER_END_NAME;
+      return j;
     }
-    return i;
+    this.finishEndTag();
+    this.state = S_TEXT;
+    return j + 1;
   }
 
   private inAfterEndName(buf: string, i: number, len: number): number {
@@ -1014,10 +1008,9 @@ export class XmlTokenizer {
     const j = nameEnd(buf, i, len);
     if (j === -1) return this.usedUp(len);
     this.piTarget = this.takeName(buf, j, 'processing instruction', this.tokLine, this.tokCol, this.tokOffset);
-    i = j;
     this.sectionStart = j;
     this.state = S_PI_DATA;
-    return i;
+    return j;
   }
 
   private inPiData(buf: string, i: number, len: number): number {
