@@ -16,6 +16,7 @@ import { indexNowSettings, submitPending } from './indexnow.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Warnings of one code printed before the rest are counted. */
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(BUILD, argv, io, (args) => {
     const count = args.positionals.length;

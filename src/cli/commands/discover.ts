@@ -171,6 +171,7 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
   return `${formatCount(p.fetched)} documents fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const assumed = new Set<string>();
   const line = await commandLine(DISCOVER, argv, io, async (args) => {

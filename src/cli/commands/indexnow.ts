@@ -72,6 +72,7 @@ export interface SubmitSummary {
 }
 
 /** Submits what the state says is pending; reports on stderr; never throws for the endpoint's answers. */
+// Long: one sequence over the state it updates (read, submit each host's batch, record the accepted).
 export async function submitPending(settings: IndexNowSettings, context: SubmitContext): Promise<{ ok: boolean; summary: SubmitSummary }> {
   const { io } = context;
   const say = (text: string): void => {
@@ -114,8 +115,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   const results = await submitIndexNow(payloads, {
     endpoint: settings.endpoint,
     userAgent: settings.userAgent ?? userAgent(),
-    ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-    ...(io.fetch !== undefined ? { fetch: io.fetch } : {}),
+    ...definedOnly({ retries: settings.retries, fetch: io.fetch }),
     onResult: (result: IndexNowResult) => {
       if (result.accepted) {
         recordAnnounced(state.pages, state.announced, result.payload.urlList);

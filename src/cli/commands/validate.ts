@@ -113,6 +113,7 @@ function validateSettings(args: ParsedArgs, io: CliIo): { format: ReportFormat; 
   return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, now };
 }
 
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
   if ('exit' in line) return line.exit;
