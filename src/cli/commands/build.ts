@@ -72,14 +72,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
-      ...(progress.active
-        ? {
-            onProgress: (p: BuildProgress) => {
-              lastProgress = p;
-              progress.tick();
-            },
-          }
-        : {}),
+      ...progress.onProgress((p: BuildProgress) => (lastProgress = p)),
     });
   } catch (error) {
     progress.clear();

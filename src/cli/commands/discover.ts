@@ -8,7 +8,7 @@ import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -24,20 +24,13 @@ type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
 async function parseOptions(args: ParsedArgs): Promise<DiscoverOptions> {
   // The network options as read and validate read them (fetch-input.ts).
   const options: DiscoverOptions = await httpClientOptions(args);
-  const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
-    if (value !== undefined) options[key] = value;
-  };
   if (args.flag('probe')) options.probe = true;
   if (args.flag('respect-robots')) options.respectRobots = true;
-  set('crossHost', args.choice<'warn' | 'deny'>('cross-host'));
-  set('concurrency', args.number('concurrency'));
-  set('perHostConcurrency', args.number('per-host'));
-  set('runTimeoutMs', args.number('run-timeout'));
-  set('maxBodyBytes', args.number('max-bytes'));
-  set('maxDepth', args.number('max-depth'));
-  set('maxSitemaps', args.number('max-sitemaps'));
-  set('cacheDir', args.text('cache'));
-  return options;
+  return Object.assign(options, definedOnly({
+    crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
+    runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
+    maxSitemaps: args.number('max-sitemaps'), cacheDir: args.text('cache'),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------

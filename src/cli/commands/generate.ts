@@ -113,9 +113,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     for (const path of positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
-        ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
         onWarning: (w) => inputWarnings.push(w),
-        ...(columns !== undefined ? { columns } : {}),
+        ...definedOnly({ stdin: io.stdin, columns }),
       });
       for await (const batch of records) {
         let out: UrlEntry[] = [];
@@ -176,14 +175,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
         excluded++;
         return false;
       },
-      ...(progress.active
-        ? {
-            onProgress: (p: WriteProgress) => {
-              lastProgress = p;
-              progress.tick();
-            },
-          }
-        : {}),
+      ...progress.onProgress((p: WriteProgress) => (lastProgress = p)),
     });
   } catch (error) {
     progress.clear();

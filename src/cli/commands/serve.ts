@@ -10,7 +10,7 @@ import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
 import { asUsage, UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 
@@ -56,8 +56,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const handler = createSitemapHandler({
     source,
     page: `${entryStem(args)}.html`,
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(args.has('cache-control') ? { cacheControl: args.text('cache-control') as string } : {}),
+    ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
   const log = accessLog(args.choice<LogFormat>('log') ?? 'common', io.stdout);

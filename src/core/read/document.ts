@@ -19,7 +19,7 @@
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, isDiagnosticCap, type Diagnostic } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, checkCount } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import { readAsciiChunk } from './lane-bytes.js';
 import { StreamDecoder } from './decode.js';
@@ -255,11 +255,7 @@ class FormatRouter {
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
 
-export function checkCount(name: string, value: number | undefined, min: number): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least ${min}, got ${value}`);
-  }
-}
+export { checkCount };
 
 /** Throws ERR_SITEMAP_OPTION for a budget that is not a whole number in range. */
 function checkDocumentOptions(options: SitemapDocumentOptions): void {

@@ -48,7 +48,7 @@
 // being read; the only per-entry allocations are the entry object itself and its position.
 
 import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { positiveInteger } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
@@ -105,14 +105,6 @@ const NS_DECLARED = 0x100;
 
 /** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
 const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
-
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new SitemapError('ERR_SITEMAP_INVALID_OPTION', `reader budget ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
 
 /** Characters of stray text kept for its report, from the first that is not blank (a loc is shorter than 2,048). */
 const RUN_KEPT = 4096;
@@ -201,7 +193,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
     this.sink = sink;
-    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'maxEntries');
+    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'reader budget maxEntries', 'ERR_SITEMAP_INVALID_OPTION');
   }
 
   // ---- tokenizer events ----------------------------------------------------------------------------

@@ -1,12 +1,9 @@
-// Lines and columns of decoded text, counted in one place: the tokenizer (xml/tokenizer.ts) places its
-// tokens with it, the document pipeline (document.ts) and the encoding sniff (sniff.ts) their
-// diagnostics. LF, CRLF and a lone CR each end a line (XML 1.0 §2.11), also across chunks.
-//
-// Positions are absolute offsets in the whole text. The line breaks are looked for with indexOf, the
-// next LF and the next CR kept: a caller that asks for positions one tag at a time (the tokenizer)
-// does not scan the text again for each.
+// Lines and columns of decoded text, counted in one place: the tokenizer places its tokens with it,
+// the document pipeline (read/document.ts) and the encoding sniff (read/sniff.ts) their diagnostics.
+// LF, CRLF and a lone CR each end a line (XML 1.0 §2.11), also across chunks. Offsets are absolute;
+// the next LF and CR are kept, so positions asked one tag at a time do not rescan the text.
 
-/** Counts lines over decoded text. The fields are read by the callers; only this class changes them, but for `line` and `lineStart` (LineCounter.setLine). */
+/** Counts lines over decoded text; its fields are the position counted so far, for the callers to read. */
 export class LineCounter {
   /** The line (1-based) of the last position counted, and the absolute offset where that line starts. */
   line = 1;

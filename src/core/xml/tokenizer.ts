@@ -24,8 +24,11 @@
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, positiveInteger } from '../errors.js';
+import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
+
+export type { XmlLane } from './lane-offer.js';
 
 /** An attribute of a start tag, entities decoded and whitespace normalised (XML 1.0 §3.3.3). */
 export interface XmlAttribute {
@@ -83,46 +86,6 @@ export interface XmlTokenHandler {
    * that starts an element, so a handler can install or drop it at any time.
    */
   readonly lane?: XmlLane | null;
-}
-
-/**
- * A handler may read a run of elements itself (for a sitemap: the lane, read/lane.ts, reads
- * runs of `<url>` or `<sitemap>` entries in WebAssembly). Why a hook: the bulk of a sitemap is tens of
- * thousands of elements of one shape, and their events cost far more than reading them whole. The
- * tokenizer knows nothing of what they are: at a `<` that starts an element while exactly `depth`
- * elements are open, it offers the handler `readRun`. If that returns an index after whole elements (and
- * after whitespace that follows them when the tokenizer would have ignored it), they count as read, no
- * events for them; if -1, the tokenizer reads on as usual.
- *
- * The contract that keeps both ways equivalent is the handler's: it takes only whole, balanced
- * elements that the tokenizer would read without any diagnostic, each no longer than `maxLength`
- * (the value budget), and returns -1 having done nothing observable otherwise. The tokenizer offers
- * the hook only where `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so
- * an element cut by a chunk boundary waits for the next chunk (`endTag`); a hook that keeps declining
- * is dropped for the rest of the input.
- */
-export interface XmlLane {
-  /** The number of open elements at which the hook applies. */
-  readonly depth: number;
-  /** How many levels of elements an element read may contain (the element itself counts as one). */
-  readonly nesting: number;
-  /**
-   * The elements' end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
-   * for the next chunk (as it does with cut markup) rather than reading it the long way.
-   */
-  readonly endTag?: string;
-  /**
-   * Read a run of elements from the `<` at `at`. `lines` holds the line at `at` and the index in `buf`
-   * where that line starts (negative when it began in an earlier buffer); when elements were read, the
-   * handler leaves in it the same for the index it returns (after the last one). Returns -1 when it
-   * read none.
-   */
-  readRun(buf: string, at: number, lines: Int32Array, maxLength: number): number;
-  /**
-   * Optional: `readRun` over ASCII bytes, for input the tokenizer reads from its bytes
-   * (XmlTokenizer.writeLaneBytes): indexes are byte indexes, which for ASCII are character indexes.
-   */
-  readRunBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -407,10 +370,6 @@ export class XmlTokenizer {
 
   /** Line counting over the current buffer: everything before the last `countTo` target is counted. */
   private readonly lines = new LineCounter();
-  /** The line state handed to a lane's readRun and back (XmlLane.readRun). */
-  private readonly laneLines = new Int32Array(2);
-  /** When the carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
-  private carryEndTag = '';
   /** Where the carry starts when a state used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
   /** False while a write reads an element longer than its chunk the long way (reset by each write). */
@@ -449,10 +408,8 @@ export class XmlTokenizer {
   private dtMode = 0;
   private dtWindow = 0;
 
-  // The handler's lane: how it fared, and the one given up on.
-  private laneHits = 0;
-  private laneMisses = 0;
-  private laneDropped: XmlLane | null = null;
+  /** How the handler's lane is offered, and how it fares. */
+  private readonly offer = new LaneOffer();
 
   // Open elements.
   private readonly names: string[] = [];
@@ -477,9 +434,9 @@ export class XmlTokenizer {
 
   constructor(handler: XmlTokenHandler, options: XmlTokenizerOptions = {}) {
     this.h = handler;
-    this.maxDepth = limit(options.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth');
-    this.maxValue = limit(options.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'maxValueLength');
-    this.maxName = limit(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'maxNameLength');
+    this.maxDepth = positiveInteger(options.maxDepth, DEFAULT_MAX_DEPTH, 'XmlTokenizer option maxDepth');
+    this.maxValue = positiveInteger(options.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'XmlTokenizer option maxValueLength');
+    this.maxName = positiveInteger(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'XmlTokenizer option maxNameLength');
   }
 
   /** Number of open elements (including those nested beyond `maxDepth`). */
@@ -497,11 +454,11 @@ export class XmlTokenizer {
       // Carried characters are re-read with a little of the new chunk, never concatenated with all
       // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
       let from = 0;
-      const endTag = this.carryEndTag;
+      const endTag = this.offer.cutEndTag;
       if (endTag !== '' && this.carry !== '') {
         // A lane element cut by the last chunk: read it with the part of this one where it ends
         // (then the rest of the chunk is read as it is, not copied after the carry).
-        this.carryEndTag = '';
+        this.offer.cutEndTag = '';
         const end = chunk.indexOf(endTag);
         if (end !== -1) {
           from = end + endTag.length;
@@ -543,7 +500,7 @@ export class XmlTokenizer {
    */
   get laneEndTag(): string | undefined {
     const sc = this.h.lane;
-    return sc == null || sc.readRunBytes === undefined || sc === this.laneDropped ? undefined : sc.endTag;
+    return this.offer.bytesEndTag(sc);
   }
 
   /**
@@ -552,7 +509,7 @@ export class XmlTokenizer {
    * element's end tag: undefined when nothing is held, '' when something else is.
    */
   get heldEndTag(): string | undefined {
-    return this.carry === '' ? undefined : this.carryEndTag;
+    return this.carry === '' ? undefined : this.offer.cutEndTag;
   }
 
   /**
@@ -570,31 +527,19 @@ export class XmlTokenizer {
     return this.guarded('writeLaneBytes', () => {
       if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
       const sc = this.h.lane;
-      if (sc == null || sc.readRunBytes === undefined || sc.depth !== this.names.length || sc === this.laneDropped || sc.depth + sc.nesting > this.maxDepth) return from;
+      if (!this.offer.offered(sc, this.names.length, 0) || sc.readRunBytes === undefined || sc.depth + sc.nesting > this.maxDepth) return from;
       // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
       const base = this.bufBase - from;
       let at = from;
       while (at < bytes.length && isWs(bytes[at] as number)) at++;
       if (at >= bytes.length || bytes[at] !== 0x3c) return from;
-      const counter = this.lines;
-      const { line, lineStart, lastCR } = counter;
-      counter.countBytes(bytes, base, from, at);
-      const lines = this.laneLines;
-      lines[0] = counter.line;
-      lines[1] = counter.lineStart - base;
-      const end = sc.readRunBytes(bytes, at, lines, this.maxValue);
-      if (end === -1) {
-        counter.setLine(line, lineStart);
-        counter.lastCR = lastCR;
-        return from;
-      }
-      this.laneHits++;
+      const end = this.offer.readBytes(sc, bytes, from, at, base, this.lines, this.maxValue);
+      if (end === -1) return from;
       this.textLen = 0;
       this.textOverflow = false;
-      counter.setLine(lines[0] as number, (lines[1] as number) + base);
       this.bufBase = base + end;
       this.buf = '';
-      counter.load('', this.bufBase, 0);
+      this.lines.load('', this.bufBase, 0);
       this.nextAmp = -1;
       return end;
     });
@@ -700,13 +645,13 @@ export class XmlTokenizer {
       const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
       if (isNameStart(c1)) {
         const sc = this.h.lane;
-        if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.laneDropped) {
+        if (this.offer.offered(sc, this.names.length, this.overDepth)) {
           const end = this.tryLane(sc, buf, lt);
           if (end !== -1) {
             start = from = end;
             continue;
           }
-          if (this.keepsCutElement(sc, buf, lt)) return this.usedUp(len, lt);
+          if (this.offer.keepsCut(sc, buf, lt, this.maxValue, this.carryLaneElements && !this.ended)) return this.usedUp(len, lt);
         }
         let j = lt + 2;
         while (j < len && isNameChar(buf.charCodeAt(j))) j++;
@@ -1135,53 +1080,15 @@ export class XmlTokenizer {
 
   // ---- sections ---------------------------------------------------------------------------------
 
-  /** Offer the element at `lt` to the handler's run reader: the index after the run it read, or -1. */
+  /** Offer the element at `lt` to the handler's lane: the index after the run it read, or -1. */
   private tryLane(sc: XmlLane, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    const taken = this.tryRun(sc, buf, lt);
-    if (taken !== -1) this.laneHits++;
-    return this.laneTaken(sc, taken);
-  }
-
-  /** What a lane attempt ends with: the index after what it took (or -1), with its misses counted. */
-  private laneTaken(sc: XmlLane, taken: number): number {
-    if (taken !== -1) {
+    this.mark(lt);
+    const end = this.offer.read(sc, buf, lt, this.bufBase, this.tokLine, this.lines, this.maxValue);
+    if (end !== -1) {
       this.textLen = 0;
       this.textOverflow = false;
     }
-    // Misses are counted on every call: a path first taken after V8 optimized this function (the
-    // first miss comes at the end of the first chunk) would throw the optimized code away.
-    const misses = this.laneMisses + (taken === -1 ? 1 : 0);
-    this.laneMisses = misses;
-    // A lane that rarely fits this input only costs time: stop trying it (64 misses, and more
-    // than 4 per hit; computed without a branch, for the same reason).
-    if (Math.min(misses - 63, misses - 4 * this.laneHits) > 0) this.laneDropped = sc;
-    return taken;
-  }
-
-  /**
-   * Whether the lane element at `lt`, which the lane did not take, is cut by the end of the
-   * buffer: then it waits for the next chunk, to be read in one step there (the long way costs far
-   * more, once per chunk), unless it is too long to be.
-   */
-  private keepsCutElement(sc: XmlLane, buf: string, lt: number): boolean {
-    const endTag = sc.endTag;
-    if (endTag === undefined || !this.carryLaneElements || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
-    this.carryEndTag = endTag;
-    return true;
-  }
-
-  /** The handler's readRun at `at`: the index after what it read (lines counted up to there), or -1. */
-  private tryRun(sc: XmlLane, buf: string, at: number): number {
-    this.mark(at);
-    const lines = this.laneLines;
-    lines[0] = this.tokLine;
-    lines[1] = this.lines.lineStart - this.bufBase;
-    const end = sc.readRun(buf, at, lines, this.maxValue);
-    if (end === -1) return -1;
-    // The handler counted the line breaks up to `end`; the next ones are looked for from there.
-    this.lines.setLine(lines[0] as number, (lines[1] as number) + this.bufBase);
-    this.lines.load(buf, this.bufBase, end);
     return end;
   }
 
@@ -1820,12 +1727,4 @@ function scanRef(s: string, k: number, end: number): number {
   if (value === undefined) return R_UNDEFINED;
   refValue = value;
   return R_OK;
-}
-
-function limit(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `XmlTokenizer option ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
 }
