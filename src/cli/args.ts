@@ -1,6 +1,7 @@
 // Usage errors: a bad value is a UsageError, reported in one line (exit 2). The options themselves are
 // parsed by their declaration (command.ts).
 
+import { SitemapError } from '../core/errors.js';
 import { EXIT_FATAL, type CliIo } from './io.js';
 
 export class UsageError extends Error {}
@@ -16,4 +17,14 @@ export function choice<T extends string>(value: string | undefined, flag: string
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   return value as T;
+}
+
+/** `make()`, with a SitemapError it throws (a value the library refuses) turned into a UsageError saying `prefix` first. */
+export function asUsage<T>(make: () => T, prefix = ''): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof SitemapError) throw new UsageError(`${prefix}${error.message}`);
+    throw error;
+  }
 }

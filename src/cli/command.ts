@@ -4,7 +4,8 @@
 // option '--x'. To specify a positional argument starting with a '-', place it at the end of the
 // command after '--', as in '-- \"--x\"") are neither one line nor helpful.
 
-import { UsageError } from './args.js';
+import { UsageError, usageFailure } from './args.js';
+import { EXIT_OK, type CliIo } from './io.js';
 import { USER_AGENT_HELP } from './version.js';
 
 /** How an option's value is read; the same kind is parsed the same way in every command. */
@@ -63,6 +64,8 @@ export interface CommandSpec {
   readonly intro: string;
   /** Whether the command takes positional arguments. */
   readonly positionals: boolean;
+  /** Without positionals: what follows the usage error for one given (e.g. where the output folder goes instead). */
+  readonly unexpectedArgument?: string;
   readonly options: readonly OptionSpec[];
   /** A few lines after the options (help and docs), e.g. the format of a problem line. */
   readonly notes?: string;
@@ -254,7 +257,7 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       }
       continue;
     }
-    if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
     positionals.push(arg);
   }
   return new ParsedArgs(spec, values, positionals);
@@ -422,4 +425,33 @@ export function commandHelp(spec: CommandSpec): string {
 export function parseOrHelp(spec: CommandSpec, argv: readonly string[]): ParsedArgs | { help: string } {
   const args = parseCommand(spec, argv);
   return args.flag('help') ? { help: commandHelp(spec) } : args;
+}
+
+/** The properties of `values` that are not undefined: options given only when set (`...definedOnly({ maxUrls, profile })`). */
+export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
+export type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
+
+/**
+ * The start of every command: parses `argv` by `spec`, prints the help for `--help` (exit 0), and runs
+ * `check` over the arguments (the usage checks, and the settings they make). A usage problem, a
+ * UsageError thrown by either, is printed in one line (usageFailure, exit 2).
+ */
+export async function commandLine<T = undefined>(spec: CommandSpec, argv: readonly string[], io: CliIo, check?: (args: ParsedArgs) => T | Promise<T>): Promise<CommandLine<T>> {
+  try {
+    const args = parseCommand(spec, argv);
+    if (args.flag('help')) {
+      io.stdout.write(commandHelp(spec));
+      return { exit: EXIT_OK };
+    }
+    return { args, checked: (await check?.(args)) as T };
+  } catch (error) {
+    if (error instanceof UsageError) return { exit: usageFailure(io, spec.name, error.message) };
+    throw error;
+  }
 }

@@ -514,6 +514,7 @@ export const INDEXNOW: CommandSpec = {
 changed, or gone since the last accepted submission, as the build state of "sitemapkit build"
 records. Batches of at most 10,000 per host; one is recorded only when accepted (200, 202).`,
   positionals: false,
+  unexpectedArgument: 'the output folder is given with --out DIR',
   options: [
     { name: 'key', kind: 'text', value: 'KEY', help: "your IndexNow key: 8 to 128 letters, digits or '-' (required)" },
     KEY_LOCATION,

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
 import { UsageError } from './args.js';
-import type { ParsedArgs } from './command.js';
+import { definedOnly, type ParsedArgs } from './command.js';
 import { userAgent } from './version.js';
 
 /**
@@ -27,16 +27,11 @@ export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOpt
   for (const range of ranges) {
     if (parseCidr?.(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
-  const timeoutMs = args.number('timeout');
-  const retries = args.number('retries');
-  const maxRedirects = args.number('max-redirects');
   return {
     userAgent: args.text('user-agent') ?? userAgent(),
     allowPrivate: args.flag('allow-private'),
     allowAddresses: ranges,
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(retries !== undefined ? { retries } : {}),
-    ...(maxRedirects !== undefined ? { maxRedirects } : {}),
+    ...definedOnly({ timeoutMs: args.number('timeout'), retries: args.number('retries'), maxRedirects: args.number('max-redirects') }),
   };
 }
 

@@ -86,6 +86,11 @@ export class Progress {
     this.shown = true;
   }
 
+  /** A writer's `onProgress` option while the line is shown: `keep` takes the figures, then the line redraws. */
+  onProgress<T>(keep: (progress: T) => void): { onProgress?: (progress: T) => void } {
+    return this.active ? { onProgress: (p: T) => { keep(p); this.tick(); } } : {};
+  }
+
   /** Removes the line, if shown. */
   clear(): void {
     if (this.shown) this.stream?.write('\r\x1b[K');

@@ -122,6 +122,7 @@ function d2(s: string, i: number): number {
  * Parse `raw` into the scratch variables. Returns undefined on success, else the reason it is not a
  * W3C Datetime (a phrase for an error message).
  */
+// Long: one left-to-right pass over the grammar, each part checked where it is read, nothing allocated.
 function parseInto(raw: string): string | undefined {
   // Trim only when an end is not a digit/Z (trim() is cheap but not free).
   let s = raw;

@@ -42,6 +42,17 @@ export class InvalidValueError extends SitemapError {
   }
 }
 
+/** Throws `code` unless `value` is undefined or a whole number of at least `min` (`name` says which option). */
+export function checkCount(name: string, value: number | undefined, min: number, code: SitemapErrorCode = 'ERR_SITEMAP_OPTION'): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new SitemapError(code, `${name} must be a whole number of at least ${min}, got ${value}`);
+}
+
+/** `value`, checked (a whole number of at least 1), or `fallback` when it is undefined. */
+export function positiveInteger(value: number | undefined, fallback: number, name: string, code?: SitemapErrorCode): number {
+  checkCount(name, value, 1, code);
+  return value ?? fallback;
+}
+
 /** Quote a value for an error message, shortened so a 10 kB value does not flood the terminal. */
 export function quoteValue(value: unknown): string {
   const text = typeof value === 'string' ? value : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value);

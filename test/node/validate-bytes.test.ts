@@ -1,4 +1,4 @@
-// validateSitemap reads the bulk of an ASCII XML input from its bytes (core/read/ascii-bulk.ts,
+// validateSitemap reads the bulk of an ASCII XML input from its bytes (core/read/lane-bytes.ts,
 // `bulkFromBytes`, default on): the report must be the one of reading every chunk as text, for every
 // fixture and corpus file in chunks of many sizes, plain and gzipped, and positions reported after a
 // chunk read from bytes (a decoder's diagnostic, a budget's cut) must not move.

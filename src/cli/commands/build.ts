@@ -7,26 +7,18 @@ import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
 import { Progress } from '../progress.js';
-import { indexNowSettings, submitPending, type IndexNowSettings } from './indexnow.js';
+import { indexNowSettings, submitPending } from './indexnow.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Warnings of one code printed before the rest are counted. */
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let settings;
-  let indexNow: IndexNowSettings | undefined;
-  try {
-    const parsed = parseOrHelp(BUILD, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(BUILD, argv, io, (args) => {
     const count = args.positionals.length;
     if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
@@ -34,7 +26,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     if (name !== undefined && !NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
     const gzipLevel = args.number('gzip-level');
     if (gzipLevel !== undefined && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
-    settings = {
+    const settings = {
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
       initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
       profile: args.choice<'current' | 'legacy'>('limits'),
@@ -44,14 +36,14 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       threads: args.number('threads'),
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
-    if (args.has('indexnow-key')) indexNow = indexNowSettings(args, args.text('indexnow-key'));
-    else if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
+    if (args.has('indexnow-key')) return { settings, indexNow: indexNowSettings(args, args.text('indexnow-key')) };
+    if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
       throw new UsageError('--key-location, --endpoint, --write-key-file, --retries and --user-agent go with --indexnow-key');
     }
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'build', error.message);
-    throw error;
-  }
+    return { settings, indexNow: undefined };
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: { settings, indexNow } } = line;
   const positionals = args.positionals;
 
   const siteDir = resolve(io.cwd, positionals[0] as string);
@@ -70,31 +62,17 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       outDir,
       baseUrl: args.text('base-url') as string,
       ...(args.has('state') ? { statePath: resolve(io.cwd, args.text('state') as string) } : {}),
-      ...(settings.trailingSlash !== undefined ? { trailingSlash: settings.trailingSlash } : {}),
       cleanUrls: args.flag('clean-urls'),
       exclude: args.list('exclude'),
       images: args.flag('images'),
-      ...(settings.initialLastmod !== undefined ? { initialLastmod: settings.initialLastmod } : {}),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
       ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
       ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
-      ...(settings.gzipLevel !== undefined ? { gzipLevel: settings.gzipLevel } : {}),
-      ...(settings.profile !== undefined ? { profile: settings.profile } : {}),
-      ...(settings.maxUrls !== undefined ? { maxUrls: settings.maxUrls } : {}),
-      ...(settings.maxBytes !== undefined ? { maxBytes: settings.maxBytes } : {}),
-      ...(settings.now !== undefined ? { now: settings.now } : {}),
-      ...(settings.threads !== undefined ? { threads: settings.threads } : {}),
+      ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
-      ...(progress.active
-        ? {
-            onProgress: (p: BuildProgress) => {
-              lastProgress = p;
-              progress.tick();
-            },
-          }
-        : {}),
+      ...progress.onProgress((p: BuildProgress) => (lastProgress = p)),
     });
   } catch (error) {
     progress.clear();

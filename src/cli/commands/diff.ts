@@ -7,8 +7,8 @@ import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine } from '../command.js';
 import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -82,22 +82,13 @@ class Interrupted extends Error {}
 const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
 
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let client: LazyHttpClient;
-  try {
-    const parsed = parseOrHelp(DIFF, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(DIFF, argv, io, async (args) => {
     if (args.positionals.length !== 2) throw new UsageError(`give two sources, OLD and NEW (got ${args.positionals.length})`);
     if (args.positionals.includes('-')) throw new UsageError('standard input (-) cannot be compared: NEW is read twice; save it to a file');
-    client = new LazyHttpClient(await httpClientOptions(args));
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'diff', error.message);
-    throw error;
-  }
+    return new LazyHttpClient(await httpClientOptions(args));
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: client } = line;
   const format = args.choice<DiffFormat>('format') ?? 'text';
   const quiet = args.flag('quiet');
   let assumed = false;

@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -24,20 +24,13 @@ type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
 async function parseOptions(args: ParsedArgs): Promise<DiscoverOptions> {
   // The network options as read and validate read them (fetch-input.ts).
   const options: DiscoverOptions = await httpClientOptions(args);
-  const set = <K extends keyof DiscoverOptions>(key: K, value: DiscoverOptions[K] | undefined): void => {
-    if (value !== undefined) options[key] = value;
-  };
   if (args.flag('probe')) options.probe = true;
   if (args.flag('respect-robots')) options.respectRobots = true;
-  set('crossHost', args.choice<'warn' | 'deny'>('cross-host'));
-  set('concurrency', args.number('concurrency'));
-  set('perHostConcurrency', args.number('per-host'));
-  set('runTimeoutMs', args.number('run-timeout'));
-  set('maxBodyBytes', args.number('max-bytes'));
-  set('maxDepth', args.number('max-depth'));
-  set('maxSitemaps', args.number('max-sitemaps'));
-  set('cacheDir', args.text('cache'));
-  return options;
+  return Object.assign(options, definedOnly({
+    crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
+    runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
+    maxSitemaps: args.number('max-sitemaps'), cacheDir: args.text('cache'),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -171,37 +164,26 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
   return `${formatCount(p.fetched)} documents fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let positionals: string[];
-  let format: OutputFormat;
-  let options: DiscoverOptions;
-  /** The inputs as fetched: an address written without a scheme is tried over https. */
-  let inputs: string[];
   const assumed = new Set<string>();
-  try {
-    const parsed = parseOrHelp(DISCOVER, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    positionals = args.positionals;
-    if (positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
-    inputs = positionals.map((text) => {
+  const line = await commandLine(DISCOVER, argv, io, async (args) => {
+    if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
+    // The inputs as fetched: an address written without a scheme is tried over https.
+    const inputs = args.positionals.map((text) => {
       if (isHttpUrl(text)) return text;
       const url = assumedHttpsUrl(text);
       if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
       assumed.add(url);
       return url;
     });
-    format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
-    options = await parseOptions(args);
+    const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
+    const options = await parseOptions(args);
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'discover', error.message);
-    throw error;
-  }
+    return { inputs, format, options };
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: { inputs, format, options } } = line;
   const quiet = args.flag('quiet');
   if (!quiet) for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
 

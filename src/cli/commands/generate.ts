@@ -13,70 +13,49 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, t
 import type { IndexFile } from '../../node/scale/shard-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { asUsage, UsageError } from '../args.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
 import { DEFAULT_MAX_DIAGNOSTICS_PER_CODE } from '../../core/diagnostics.js';
 import { Progress, ratePerSecond } from '../progress.js';
 
-export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let columns: ColumnMapping | undefined;
-  let defaults: EntryDefaults;
-  // "now" for --lastmod now and for lastmod in the future: the run's start, to the second.
-  const startedAt = Math.floor(Date.now() / 1000) * 1000;
-  try {
-    const parsed = parseOrHelp(GENERATE, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
-    if (!args.has('out')) throw new UsageError('--out DIR is required');
-    if (args.positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
-    if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
-    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
-    if (args.has('shards')) {
-      // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
-      for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
-    }
-    const columnsText = args.text('columns');
-    if (columnsText !== undefined) {
-      try {
-        columns = parseColumnMapping(columnsText);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-    }
-    defaults = entryDefaults({ lastmod: args.text('lastmod'), changefreq: args.text('changefreq'), priority: args.text('priority') }, startedAt);
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message);
-    throw error;
+/** What the options of `generate` make (a UsageError when they cannot); `startedAt` is "now". */
+async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ columns: ColumnMapping | undefined; defaults: EntryDefaults; formats: Map<string, InputFormat | 'auto'>; keepPath: ((path: string) => boolean) | undefined }> {
+  if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
+  if (!args.has('out')) throw new UsageError('--out DIR is required');
+  if (args.positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
+  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+  if (args.has('shards')) {
+    // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
+    for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
   }
-  const positionals = args.positionals;
+  const columnsText = args.text('columns');
+  const columns = columnsText === undefined ? undefined : asUsage(() => parseColumnMapping(columnsText));
+  const defaults = entryDefaults({ lastmod: args.text('lastmod'), changefreq: args.text('changefreq'), priority: args.text('priority') }, startedAt);
   const inputFormat = args.choice<InputFormat>('input-format');
-  const indexMode = args.choice<IndexMode>('index');
-  const profile = args.choice<'current' | 'legacy'>('limits');
-  const maxUrls = args.number('max-urls');
-  const maxBytes = args.number('max-bytes');
-  const gzipLevel = args.number('gzip-level');
-
   const formats = new Map<string, InputFormat | 'auto'>();
+  asUsage(() => {
+    for (const path of args.positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
+  });
   try {
-    for (const path of positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
-  } catch (error) {
-    return usage(io, (error as Error).message);
-  }
-
-  let keepPath: ((path: string) => boolean) | undefined;
-  try {
-    keepPath = await pathFilter(args.list('include'), args.list('exclude'));
+    return { columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
   } catch (error) {
     // picomatch refuses an empty glob.
-    return usage(io, `--include/--exclude: ${(error as Error).message}`);
+    throw new UsageError(`--include/--exclude: ${(error as Error).message}`);
   }
+}
+
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
+export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
+  // "now" for --lastmod now and for lastmod in the future: the run's start, to the second.
+  const startedAt = Math.floor(Date.now() / 1000) * 1000;
+  const line = await commandLine(GENERATE, argv, io, (args) => generateSettings(args, startedAt));
+  if ('exit' in line) return line.exit;
+  const { args, checked: { columns, defaults, formats, keepPath } } = line;
+  const positionals = args.positionals;
+
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
   const quiet = args.flag('quiet');
@@ -139,9 +118,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     for (const path of positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
-        ...(io.stdin !== undefined ? { stdin: io.stdin } : {}),
         onWarning: (w) => inputWarnings.push(w),
-        ...(columns !== undefined ? { columns } : {}),
+        ...definedOnly({ stdin: io.stdin, columns }),
       });
       for await (const batch of records) {
         let out: UrlEntry[] = [];
@@ -183,11 +161,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       enforceScope: !args.flag('no-scope'),
       ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
-      ...(gzipLevel !== undefined ? { gzipLevel } : {}),
-      ...(indexMode !== undefined ? { index: indexMode } : {}),
-      ...(profile !== undefined ? { profile } : {}),
-      ...(maxUrls !== undefined ? { maxUrls } : {}),
-      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
+      ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
       ...(args.has('xsl') ? { xslUrl: args.text('xsl') as string } : {}),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
@@ -206,14 +181,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
         excluded++;
         return false;
       },
-      ...(progress.active
-        ? {
-            onProgress: (p: WriteProgress) => {
-              lastProgress = p;
-              progress.tick();
-            },
-          }
-        : {}),
+      ...progress.onProgress((p: WriteProgress) => (lastProgress = p)),
     };
     summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
   } catch (error) {
@@ -302,6 +270,3 @@ function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: 
   return lines.join('\n') + '\n';
 }
 
-function usage(io: CliIo, message: string): number {
-  return usageFailure(io, 'generate', message);
-}

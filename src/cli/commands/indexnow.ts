@@ -12,8 +12,8 @@ import { writeFileAtomic } from '../../node/staged-output.js';
 import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { INDEXNOW } from '../declarations.js';
 import { userAgent } from '../version.js';
 import { ProblemPrinter } from '../problems.js';
@@ -43,16 +43,12 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
   if (keyLocation !== undefined && !/^https?:\/\/[^/]/i.test(keyLocation)) {
     throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(keyLocation)}`);
   }
-  const retries = args.number('retries');
-  const agent = args.text('user-agent');
   return {
     key,
-    ...(keyLocation !== undefined ? { keyLocation } : {}),
     endpoint,
     writeKeyFile: args.flag('write-key-file'),
     dryRun: args.flag('dry-run'),
-    ...(retries !== undefined ? { retries } : {}),
-    ...(agent !== undefined ? { userAgent: agent } : {}),
+    ...definedOnly({ keyLocation, retries: args.number('retries'), userAgent: args.text('user-agent') }),
   };
 }
 
@@ -76,6 +72,7 @@ export interface SubmitSummary {
 }
 
 /** Submits what the state says is pending; reports on stderr; never throws for the endpoint's answers. */
+// Long: one sequence over the state it updates (read, submit each host's batch, record the accepted).
 export async function submitPending(settings: IndexNowSettings, context: SubmitContext): Promise<{ ok: boolean; summary: SubmitSummary }> {
   const { io } = context;
   const say = (text: string): void => {
@@ -118,8 +115,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   const results = await submitIndexNow(payloads, {
     endpoint: settings.endpoint,
     userAgent: settings.userAgent ?? userAgent(),
-    ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
-    ...(io.fetch !== undefined ? { fetch: io.fetch } : {}),
+    ...definedOnly({ retries: settings.retries, fetch: io.fetch }),
     onResult: (result: IndexNowResult) => {
       if (result.accepted) {
         recordAnnounced(state.pages, state.announced, result.payload.urlList);
@@ -159,20 +155,9 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
 }
 
 export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let settings: IndexNowSettings;
-  try {
-    const parsed = parseOrHelp(INDEXNOW, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    settings = indexNowSettings(args, args.text('key'));
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'indexnow', /^unexpected argument/.test(error.message) ? `${error.message}; the output folder is given with --out DIR` : error.message);
-    throw error;
-  }
+  const line = await commandLine(INDEXNOW, argv, io, (args) => indexNowSettings(args, args.text('key')));
+  if ('exit' in line) return line.exit;
+  const { args, checked: settings } = line;
   const outDir = resolve(io.cwd, args.text('out') ?? '.');
   const state = args.text('state');
   const statePath = state !== undefined ? resolve(io.cwd, state) : join(outDir, DEFAULT_STATE_PATH);

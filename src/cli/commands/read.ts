@@ -7,8 +7,8 @@ import { SitemapError } from '../../core/errors.js';
 import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
 import { csvField, dateText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -85,34 +85,22 @@ function summaryLine(file: string, s: SitemapSummary): string {
 
 // ---------------------------------------------------------------------------------------------------
 
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  const options: ParseSitemapOptions = { cwd: io.cwd };
-  let client: LazyHttpClient;
-  try {
-    const parsed = parseOrHelp(READ, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(READ, argv, io, async (args) => {
     checkSitemapInputs(args.positionals);
-    client = new LazyHttpClient(await httpClientOptions(args));
-  } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message);
-    throw error;
-  }
+    const client = new LazyHttpClient(await httpClientOptions(args));
+    if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
+    return client;
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: client } = line;
   const positionals = args.positionals;
   const format = args.choice<OutputFormat>('format') ?? 'jsonl';
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  const maxDepth = args.number('max-nesting');
-  const maxValueLength = args.number('max-value-length');
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
-  if (maxDepth !== undefined) options.maxDepth = maxDepth;
-  if (maxValueLength !== undefined) options.maxValueLength = maxValueLength;
-  if (positionals.includes('-') && io.stdin === undefined) return usage(io, 'standard input is not available');
+  const options: ParseSitemapOptions = {
+    cwd: io.cwd,
+    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries'), maxDepth: args.number('max-nesting'), maxValueLength: args.number('max-value-length') }),
+  };
 
   const quiet = args.flag('quiet');
   const out = new Output(io.stdout);
@@ -205,6 +193,3 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-function usage(io: CliIo, message: string): number {
-  return usageFailure(io, 'read', message);
-}

@@ -8,48 +8,28 @@ import { SitemapError, quoteValue } from '../../core/errors.js';
 import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
 import { MAX_ROBOTS_BYTES } from '../../core/robots/robots-txt.js';
 import { ioErrorReason } from '../../node/io-errors.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { asUsage, UsageError } from '../args.js';
+import { commandLine } from '../command.js';
 import { ROBOTS } from '../declarations.js';
 import { formatBytes } from '../format.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRobots(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    const parsed = parseOrHelp(ROBOTS, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'robots', error.message);
-    throw error;
-  }
+  const line = await commandLine(ROBOTS, argv, io, (args) => {
+    const sitemaps = args.list('sitemap');
+    if (sitemaps.length === 0) throw new UsageError('--sitemap URL is required (the full URL of a sitemap, e.g. https://www.example.com/sitemap.xml)');
+    // Checked before the file is touched, so that a typo changes nothing.
+    for (const url of sitemaps) asUsage(() => sitemapLineUrl(url), '--sitemap ');
+    const robotsUrlText = args.text('robots-url');
+    return asUsage(() => (robotsUrlText !== undefined ? robotsUrlOption(robotsUrlText) : sharedRobotsUrl(sitemaps)));
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: robotsUrl } = line;
+  const sitemaps = args.list('sitemap');
   const dryRun = args.flag('dry-run');
   const json = args.choice('format') === 'json';
-  const sitemaps = args.list('sitemap');
-  if (sitemaps.length === 0) return usageFailure(io, 'robots', '--sitemap URL is required (the full URL of a sitemap, e.g. https://www.example.com/sitemap.xml)');
-  // Checked before the file is touched, so that a typo changes nothing.
-  for (const url of sitemaps) {
-    try {
-      sitemapLineUrl(url);
-    } catch (error) {
-      if (error instanceof SitemapError) return usageFailure(io, 'robots', `--sitemap ${error.message}`);
-      throw error;
-    }
-  }
-
-  let robotsUrl: string | undefined;
-  try {
-    const robotsUrlText = args.text('robots-url');
-    robotsUrl = robotsUrlText !== undefined ? robotsUrlOption(robotsUrlText) : sharedRobotsUrl(sitemaps);
-  } catch (error) {
-    if (error instanceof SitemapError) return usageFailure(io, 'robots', error.message);
-    throw error;
-  }
 
   const name = args.text('file') ?? 'robots.txt';
   const path = resolve(io.cwd, name);

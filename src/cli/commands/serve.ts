@@ -9,8 +9,8 @@ import { createSitemapHandler } from '../../core/serve/handler.js';
 import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { asUsage, UsageError } from '../args.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 
@@ -22,22 +22,13 @@ const STOP_DEADLINE_MS = 10_000;
 type LogFormat = 'common' | 'json' | 'none';
 
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let baseUrl: string | undefined;
-  try {
-    const parsed = parseOrHelp(SERVE, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(SERVE, argv, io, (args) => {
     if (args.positionals.length !== 1) throw new UsageError('give one DIR: the folder holding the set');
     const base = args.text('base-url');
-    if (base !== undefined) baseUrl = scopeOf(base).href;
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof SitemapError) return usageFailure(io, 'serve', error.message);
-    throw error;
-  }
+    return base === undefined ? undefined : asUsage(() => scopeOf(base).href);
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: baseUrl } = line;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
   const say = (line: string): void => {
@@ -65,8 +56,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const handler = createSitemapHandler({
     source,
     page: `${entryStem(args)}.html`,
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(args.has('cache-control') ? { cacheControl: args.text('cache-control') as string } : {}),
+    ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
   const log = accessLog(args.choice<LogFormat>('log') ?? 'common', io.stdout);

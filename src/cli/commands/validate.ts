@@ -18,36 +18,27 @@ import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { UsageError, usageFailure } from '../args.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
+/** The settings of a validation: the options over the config file; throws UsageError. */
+function validateSettings(args: ParsedArgs, io: CliIo): { format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; now: number | undefined } {
+  checkSitemapInputs(args.positionals);
+  const config = validationSettings(args, io.cwd);
+  const format = args.choice<ReportFormat>('format') ?? 'stylish';
+  if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
+  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, now: config.now };
+}
+
+// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let format: ReportFormat;
-  let config: ValidationSettings;
-  let maxWarnings: number | undefined;
-  let now: number | undefined;
-  try {
-    const parsed = parseOrHelp(VALIDATE, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    checkSitemapInputs(args.positionals);
-    config = validationSettings(args, io.cwd);
-    format = args.choice<ReportFormat>('format') ?? 'stylish';
-    maxWarnings = args.number('max-warnings') ?? config.maxWarnings;
-    now = config.now;
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
-    throw error;
-  }
+  const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
+  if ('exit' in line) return line.exit;
+  const { args, checked: { format, config, maxWarnings, now } } = line;
   const positionals = args.positionals;
-  if (positionals.includes('-') && io.stdin === undefined) return usageFailure(io, 'validate', 'standard input is not available');
 
   const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
   if (config.limits !== undefined) base.limits = config.limits;

@@ -54,6 +54,7 @@ export class CsvParser {
     this.handlers = handlers;
   }
 
+  // Long: one loop whose states (RFC 4180 quoting) share the position, the field and the record's line.
   push(text: string): void {
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'CsvParser.push() called after end()');
     let i = 0;

@@ -8,7 +8,7 @@
 //             pattern, declaration)          └► html / empty: a diagnostic      ┘  + diagnostics
 //
 // Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
-// its bulk read from the bytes where the XML handler's shortcut offers that (ascii-bulk.ts), the rest
+// the lane's elements read from the bytes where the XML handler's lane offers that (lane-bytes.ts), the rest
 // decoded as text. The format is sniffed on the first characters after leading whitespace (sniff.ts);
 // that whitespace, however long, is fed to both candidate readers while the format is open (it makes
 // no entries in either), not kept. Lines are counted once (lines.ts), over the decoded text, to place
@@ -19,12 +19,12 @@
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, isDiagnosticCap, type Diagnostic } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, checkCount } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
-import { readAsciiChunk } from './ascii-bulk.js';
+import { readAsciiChunk } from './lane-bytes.js';
 import { StreamDecoder } from './decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
-import { LineCounter } from './lines.js';
+import { LineCounter } from '../xml/lines.js';
 import { DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
 import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { XmlSitemapReader } from './xml-reader.js';
@@ -43,8 +43,8 @@ import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
 const DECODE_PIECE = 32 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
 const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
-/** Pipeline.writeAscii: ASCII chunks in a row in which no bytes were read in bulk before it stops trying. */
-const BULK_BYTES_TRIES = 4;
+/** Pipeline.writeAscii: ASCII chunks in a row in which the lane read no bytes before it stops trying. */
+const LANE_BYTES_TRIES = 4;
 
 export interface SitemapDocumentOptions extends ReaderBudgets {
   /** Put into every diagnostic's `file`. */
@@ -54,7 +54,9 @@ export interface SitemapDocumentOptions extends ReaderBudgets {
    * The wrapper must forward every event to the reader, in order.
    */
   xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
-  /** Advanced: false reads every chunk as text (ascii-bulk.ts); the results are the same, true is faster. */
+  /** Advanced: false reads every chunk as text (lane-bytes.ts); the results are the same, true is faster. */
+  laneFromBytes?: boolean;
+  /** @deprecated the first name of `laneFromBytes`. */
   bulkFromBytes?: boolean;
   /**
    * Diagnostics of one code kept (default 1,000); the summary then ends with one `diagnostics/truncated`
@@ -253,11 +255,7 @@ class FormatRouter {
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
 
-export function checkCount(name: string, value: number | undefined, min: number): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least ${min}, got ${value}`);
-  }
-}
+export { checkCount };
 
 /** Throws ERR_SITEMAP_OPTION for a budget that is not a whole number in range. */
 function checkDocumentOptions(options: SitemapDocumentOptions): void {
@@ -303,7 +301,7 @@ export class SitemapDocument implements ReaderSink {
   private readonly counter = new LineCounter();
   private readonly router: FormatRouter;
   /** Chunks left to try reading from their bytes (writeAscii) before giving up on it. */
-  private bulkBytes: number;
+  private laneBytesTries: number;
   /** The first byte pushed, while the gzip magic is still open. */
   private firstByte = -1;
 
@@ -319,7 +317,7 @@ export class SitemapDocument implements ReaderSink {
     // The readers and the tokenizer default the same, but for the tokenizer's longer maxValueLength.
     const budgets = { ...options, maxValueLength: options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH };
     this.router = new FormatRouter(this, budgets, options.xmlHandler);
-    this.bulkBytes = options.bulkFromBytes === false ? 0 : BULK_BYTES_TRIES;
+    this.laneBytesTries = (options.laneFromBytes ?? options.bulkFromBytes) === false ? 0 : LANE_BYTES_TRIES;
   }
 
   /** ReaderSink.wantsLocHashes: the sink's. */
@@ -341,9 +339,9 @@ export class SitemapDocument implements ReaderSink {
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
     // XML, ASCII, in an encoding that takes ASCII as is, nothing the decoder has yet to place: the
-    // bulk from the bytes.
+    // lane reads from the bytes.
     const tokenizer = this.router.xmlTokenizer;
-    if (tokenizer !== undefined && this.bulkBytes > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && this.isAscii(bytes)) {
+    if (tokenizer !== undefined && this.laneBytesTries > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && this.isAscii(bytes)) {
       this.writeAscii(bytes, tokenizer);
       return;
     }
@@ -357,7 +355,7 @@ export class SitemapDocument implements ReaderSink {
     for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
   }
 
-  /** An ASCII chunk of XML: its bulk read from the bytes (core/read/ascii-bulk.ts), the rest as text. */
+  /** An ASCII chunk of XML: the lane's elements read from the bytes (core/read/lane-bytes.ts), the rest as text. */
   private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
     // An array of its own (readAsciiChunk).
     const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -369,8 +367,8 @@ export class SitemapDocument implements ReaderSink {
       },
       wantsMore: () => this.wantsMore,
     });
-    // A reading whose shortcut takes no bytes (it has no bulk read, or none fits) stops trying.
-    this.bulkBytes = read ? BULK_BYTES_TRIES : this.bulkBytes - 1;
+    // A reading whose lane takes no bytes (it has none, or none fits) stops trying.
+    this.laneBytesTries = read ? LANE_BYTES_TRIES : this.laneBytesTries - 1;
   }
 
   /** Inflating is the adapter's job: gzip magic (RFC 1952 2.3.1) at the start throws, also when split across two pushes. */

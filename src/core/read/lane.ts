@@ -23,7 +23,7 @@
 //
 // The module reads ASCII (then a byte offset is a string index): a window of text ends before its
 // first character that is not ASCII (load). A window is copied into the module from the text
-// (`scan`) or, for input read from its bytes (core/read/ascii-bulk.ts), from the bytes themselves
+// (`scan`) or, for input read from its bytes (core/read/lane-bytes.ts), from the bytes themselves
 // (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
 // behind but scratch memory, and its records are read before any other call can run (everything
 // here is synchronous). A validation has an instance of its own (Lane.createWithTable): the

@@ -14,7 +14,7 @@
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { NS } from '../model.js';
-import { LineCounter } from './lines.js';
+import { LineCounter } from '../xml/lines.js';
 
 /** How many bytes `sniffEncoding` looks at (BOM, byte pattern, XML declaration). */
 export const ENCODING_SNIFF_BYTES = 1024;
@@ -178,6 +178,7 @@ const UTF8_HINT = 'save the file as UTF-8 and declare encoding="UTF-8" (the Site
  * units; then the XML declaration's `encoding`, also after leading whitespace (accepted with
  * `xml/declaration-not-at-start`); else UTF-8. An unknown label falls back to UTF-8 with an error.
  */
+// Long: the steps of the order above, in that order, each returning its answer.
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const diagnostics: Diagnostic[] = [];
   const b0 = head[0];

@@ -192,6 +192,7 @@ function canonicalLine(url: string, oldContent: string): string {
  * Throws what {@link sitemapLineUrl} throws for a requested URL, and `ERR_SITEMAP_INVALID_ARGUMENT`
  * for a `robotsUrl` that is not an absolute http(s) URL.
  */
+// Long: one pass over the lines applying the rules above in order (keep, rewrite, remove, insert).
 export function setSitemapLines(robotsText: string, sitemapUrls: readonly string[], options: SitemapLinesOptions = {}): SitemapLinesEdit {
   const requested = [...new Set(sitemapUrls.map(sitemapLineUrl))];
   const wanted = new Set(requested);

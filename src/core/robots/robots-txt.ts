@@ -141,6 +141,7 @@ function userAgentToken(value: string): string {
  * values resolve against it); a value that is not an absolute URL is a misuse of the API and throws
  * `ERR_SITEMAP_INVALID_ARGUMENT`.
  */
+// Long: mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds.
 export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
   let base: string;
   try {

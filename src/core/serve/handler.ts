@@ -101,6 +101,7 @@ const enum Variant {
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ALLOW = 'GET, HEAD';
 
+// A factory: most of its lines are the functions of the handler it returns, which share its state.
 export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
   const { source } = options;
   const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl).pathname.replace(/[^/]*$/, '');

@@ -40,8 +40,6 @@ export interface ValidationOptions {
    * (the tests compare both ways).
    */
   fastPath?: boolean;
-  /** Kept for callers of the time when a RegExp fast path stood beside the lane: false is `fastPath: false`. */
-  lane?: boolean;
   /**
    * Most distinct URLs remembered for the duplicate check (12 bytes or so each), default 1,000,000;
    * past it, duplicates are not checked (`duplicates/not-checked`).
@@ -169,7 +167,7 @@ export class SitemapValidation implements ReaderSink {
     const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
-    this.lane = (options.fastPath ?? true) && (options.lane ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.lane = (options.fastPath ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 

@@ -24,7 +24,11 @@
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, positiveInteger } from '../errors.js';
+import { LaneOffer, type XmlLane } from './lane-offer.js';
+import { LineCounter } from './lines.js';
+
+export type { XmlLane } from './lane-offer.js';
 
 /** An attribute of a start tag, entities decoded and whitespace normalised (XML 1.0 §3.3.3). */
 export interface XmlAttribute {
@@ -82,46 +86,6 @@ export interface XmlTokenHandler {
    * that starts an element, so a handler can install or drop it at any time.
    */
   readonly lane?: XmlLane | null;
-}
-
-/**
- * A handler may read a run of elements itself (for a sitemap: the lane, read/lane.ts, reads
- * runs of `<url>` or `<sitemap>` entries in WebAssembly). Why a hook: the bulk of a sitemap is tens of
- * thousands of elements of one shape, and their events cost far more than reading them whole. The
- * tokenizer knows nothing of what they are: at a `<` that starts an element while exactly `depth`
- * elements are open, it offers the handler `readRun`. If that returns an index after whole elements (and
- * after whitespace that follows them when the tokenizer would have ignored it), they count as read, no
- * events for them; if -1, the tokenizer reads on as usual.
- *
- * The contract that keeps both ways equivalent is the handler's: it takes only whole, balanced
- * elements that the tokenizer would read without any diagnostic, each no longer than `maxLength`
- * (the value budget), and returns -1 having done nothing observable otherwise. The tokenizer offers
- * the hook only where `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so
- * an element cut by a chunk boundary waits for the next chunk (`endTag`); a hook that keeps declining
- * is dropped for the rest of the input.
- */
-export interface XmlLane {
-  /** The number of open elements at which the hook applies. */
-  readonly depth: number;
-  /** How many levels of elements an element read may contain (the element itself counts as one). */
-  readonly nesting: number;
-  /**
-   * The elements' end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
-   * for the next chunk (as it does with cut markup) rather than reading it the long way.
-   */
-  readonly endTag?: string;
-  /**
-   * Read a run of elements from the `<` at `at`. `lines` holds the line at `at` and the index in `buf`
-   * where that line starts (negative when it began in an earlier buffer); when elements were read, the
-   * handler leaves in it the same for the index it returns (after the last one). Returns -1 when it
-   * read none.
-   */
-  readRun(buf: string, at: number, lines: Int32Array, maxLength: number): number;
-  /**
-   * Optional: `readRun` over ASCII bytes, for input the tokenizer reads from its bytes
-   * (XmlTokenizer.writeLaneBytes): indexes are byte indexes, which for ASCII are character indexes.
-   */
-  readRunBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
 }
 
 export interface XmlTokenizerOptions {
@@ -249,6 +213,12 @@ function isNonAsciiNameStart(c: number): boolean {
 /** NameChar beyond ASCII: NameStartChar, #xB7, [#x0300-#x036F], [#x203F-#x2040]. */
 function isNonAsciiNameChar(c: number): boolean {
   return isNonAsciiNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
+}
+
+/** The end of the name in `buf` from `i` (the first character that is no NameChar), or -1 when the buffer ends first. */
+function nameEnd(buf: string, i: number, len: number): number {
+  while (i < len && isNameChar(buf.charCodeAt(i))) i++;
+  return i === len ? -1 : i;
 }
 
 /** Whether `name` is at `at` in `buf` (shorter than startsWith for the short names of a sitemap). */
@@ -398,24 +368,12 @@ export class XmlTokenizer {
   private busy = false;
   private broken = false;
 
-  // Line counting: everything before the last advance() target is counted.
-  private line = 1;
-  private lineStart = 0;
-  private lastCR = -2;
-  // The next LF and CR at or after the counted position (absolute offsets), -1 when the buffer has
-  // none left. Not Infinity: a field that ever holds a non-integer keeps every offset computed from it
-  // (lineStart, then every column) as a boxed double, one allocation per position, and V8 reshapes the
-  // position objects (some 50 maps, with deoptimizations) when it finds out.
-  private nextNL = -1;
-  private nextCR = -1;
-  /** The line state handed to a lane's readRun and back (XmlLane.readRun). */
-  private readonly laneLines = new Int32Array(2);
-  /** When the carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
-  private carryEndTag = '';
-  /** Where the carry starts when `step` used the buffer up (`usedUp`); the buffer's length otherwise. */
+  /** Line counting over the current buffer: everything before the last `countTo` target is counted. */
+  private readonly lines = new LineCounter();
+  /** Where the carry starts when a state used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
-  /** False while a write reads an element longer than its chunk the long way. */
-  private carryShortcuts = true;
+  /** False while a write reads an element longer than its chunk the long way (reset by each write). */
+  private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
 
@@ -437,10 +395,9 @@ export class XmlTokenizer {
   private valueLine = 0;
   private valueCol = 0;
   private valueOffset = 0;
+  /** Positions within the attribute value `vpRaw` (valuePosition), its offset 0 at the value's start. */
   private vpRaw = '';
-  private vpIndex = 0;
-  private vpLine = 0;
-  private vpLineStart = -1;
+  private readonly vpLines = new LineCounter();
   private quote = '"';
   private wsRequired = false;
   private junkReported = false;
@@ -451,10 +408,8 @@ export class XmlTokenizer {
   private dtMode = 0;
   private dtWindow = 0;
 
-  // The handler's lane: how it fared, and the one given up on.
-  private laneHits = 0;
-  private laneMisses = 0;
-  private laneDropped: XmlLane | null = null;
+  /** How the handler's lane is offered, and how it fares. */
+  private readonly offer = new LaneOffer();
 
   // Open elements.
   private readonly names: string[] = [];
@@ -479,9 +434,9 @@ export class XmlTokenizer {
 
   constructor(handler: XmlTokenHandler, options: XmlTokenizerOptions = {}) {
     this.h = handler;
-    this.maxDepth = limit(options.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth');
-    this.maxValue = limit(options.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'maxValueLength');
-    this.maxName = limit(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'maxNameLength');
+    this.maxDepth = positiveInteger(options.maxDepth, DEFAULT_MAX_DEPTH, 'XmlTokenizer option maxDepth');
+    this.maxValue = positiveInteger(options.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'XmlTokenizer option maxValueLength');
+    this.maxName = positiveInteger(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'XmlTokenizer option maxNameLength');
   }
 
   /** Number of open elements (including those nested beyond `maxDepth`). */
@@ -494,16 +449,16 @@ export class XmlTokenizer {
     if (typeof chunk !== 'string') {
       throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
     }
-    this.enter('write');
-    try {
+    this.guarded('write', () => {
+      this.carryLaneElements = true;
       // Carried characters are re-read with a little of the new chunk, never concatenated with all
       // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
       let from = 0;
-      const endTag = this.carryEndTag;
+      const endTag = this.offer.cutEndTag;
       if (endTag !== '' && this.carry !== '') {
         // A lane element cut by the last chunk: read it with the part of this one where it ends
         // (then the rest of the chunk is read as it is, not copied after the carry).
-        this.carryEndTag = '';
+        this.offer.cutEndTag = '';
         const end = chunk.indexOf(endTag);
         if (end !== -1) {
           from = end + endTag.length;
@@ -511,7 +466,7 @@ export class XmlTokenizer {
           this.run(0);
         } else {
           // Longer than this chunk too: read the long way, not re-read at each step below.
-          this.carryShortcuts = false;
+          this.carryLaneElements = false;
         }
       }
       while (this.carry !== '' && from < chunk.length) {
@@ -526,23 +481,17 @@ export class XmlTokenizer {
         this.install(chunk, from);
         this.run(from);
       }
-    } catch (error) {
-      this.broken = true;
-      throw error;
-    } finally {
-      this.busy = false;
-      this.carryShortcuts = true;
-    }
+    });
   }
 
   /** The line after everything read so far (with nothing held: see heldEndTag). */
   get readLine(): number {
-    return this.line;
+    return this.lines.line;
   }
 
   /** The column after everything read so far (with nothing held: see heldEndTag). */
   get readColumn(): number {
-    return this.bufBase - this.lineStart + 1;
+    return this.bufBase - this.lines.lineStart + 1;
   }
 
   /**
@@ -551,7 +500,7 @@ export class XmlTokenizer {
    */
   get laneEndTag(): string | undefined {
     const sc = this.h.lane;
-    return sc == null || sc.readRunBytes === undefined || sc === this.laneDropped ? undefined : sc.endTag;
+    return this.offer.bytesEndTag(sc);
   }
 
   /**
@@ -560,7 +509,7 @@ export class XmlTokenizer {
    * element's end tag: undefined when nothing is held, '' when something else is.
    */
   get heldEndTag(): string | undefined {
-    return this.carry === '' ? undefined : this.carryEndTag;
+    return this.carry === '' ? undefined : this.offer.cutEndTag;
   }
 
   /**
@@ -575,64 +524,42 @@ export class XmlTokenizer {
    * sitemap's bulk are never made into a string (issue #4, bench:validate).
    */
   writeLaneBytes(bytes: Uint8Array, from: number): number {
-    this.enter('writeLaneBytes');
-    try {
+    return this.guarded('writeLaneBytes', () => {
       if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
       const sc = this.h.lane;
-      if (sc == null || sc.readRunBytes === undefined || sc.depth !== this.names.length || sc === this.laneDropped || sc.depth + sc.nesting > this.maxDepth) return from;
+      if (!this.offer.offered(sc, this.names.length, 0) || sc.readRunBytes === undefined || sc.depth + sc.nesting > this.maxDepth) return from;
       // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
       const base = this.bufBase - from;
-      let line = this.line;
-      let lineStart = this.lineStart;
-      let lastCR = this.lastCR;
       let at = from;
-      for (; at < bytes.length; at++) {
-        const c = bytes[at] as number;
-        if (c === 0x0a) {
-          if (base + at !== lastCR + 1) line++;
-          lineStart = base + at + 1;
-        } else if (c === 0x0d) {
-          line++;
-          lineStart = base + at + 1;
-          lastCR = base + at;
-        } else if (c !== 0x20 && c !== 0x09) {
-          break;
-        }
-      }
+      while (at < bytes.length && isWs(bytes[at] as number)) at++;
       if (at >= bytes.length || bytes[at] !== 0x3c) return from;
-      const lines = this.laneLines;
-      lines[0] = line;
-      lines[1] = lineStart - base;
-      const end = sc.readRunBytes(bytes, at, lines, this.maxValue);
+      const end = this.offer.readBytes(sc, bytes, from, at, base, this.lines, this.maxValue);
       if (end === -1) return from;
-      this.laneHits++;
       this.textLen = 0;
       this.textOverflow = false;
-      this.line = lines[0] as number;
-      this.lineStart = (lines[1] as number) + base;
-      this.lastCR = lastCR;
       this.bufBase = base + end;
       this.buf = '';
-      this.nextNL = -1;
-      this.nextCR = -1;
+      this.lines.load('', this.bufBase, 0);
       this.nextAmp = -1;
       return end;
-    } catch (error) {
-      this.broken = true;
-      throw error;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Signal the end of input: flushes what was carried, reports truncation and closes open elements. */
   end(): void {
-    this.enter('end');
-    try {
+    this.guarded('end', () => {
       this.ended = true;
       this.install(this.carry, 0);
       this.run(0);
       this.finish();
+    });
+  }
+
+  /** `work` as the public method `method`: refused from inside a handler, after end() or after a handler threw. */
+  private guarded<T>(method: string, work: () => T): T {
+    this.enter(method);
+    try {
+      return work();
     } catch (error) {
       this.broken = true;
       throw error;
@@ -652,44 +579,20 @@ export class XmlTokenizer {
   private install(buf: string, from: number): void {
     this.buf = buf;
     this.carry = '';
-    const nl = buf.indexOf('\n', from);
-    const cr = buf.indexOf('\r', from);
-    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
-    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
+    this.lines.load(buf, this.bufBase, from);
     this.nextAmp = -1;
   }
 
   // ---- positions ------------------------------------------------------------------------------
 
-  /** Count the line breaks before absolute offset `to` (calls must not go backwards). */
-  private advance(to: number): void {
-    for (;;) {
-      const nl = this.nextNL;
-      const cr = this.nextCR;
-      if (nl !== -1 && (cr === -1 || nl < cr)) {
-        if (nl >= to) return;
-        if (nl !== this.lastCR + 1) this.line++;
-        this.lineStart = nl + 1;
-        const k = this.buf.indexOf('\n', nl + 1 - this.bufBase);
-        this.nextNL = k === -1 ? -1 : k + this.bufBase;
-      } else {
-        if (cr === -1 || cr >= to) return;
-        this.line++;
-        this.lineStart = cr + 1;
-        this.lastCR = cr;
-        const k = this.buf.indexOf('\r', cr + 1 - this.bufBase);
-        this.nextCR = k === -1 ? -1 : k + this.bufBase;
-      }
-    }
-  }
-
   /** Record where the current token starts (`i` is an index in the buffer). */
   private mark(i: number): void {
     const at = this.bufBase + i;
-    this.advance(at);
+    const lines = this.lines;
+    lines.countTo(at);
     this.tokOffset = at;
-    this.tokLine = this.line;
-    this.tokCol = at - this.lineStart + 1;
+    this.tokLine = lines.line;
+    this.tokCol = at - lines.lineStart + 1;
   }
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
@@ -701,8 +604,8 @@ export class XmlTokenizer {
   /** A diagnostic at index `i` of the buffer (not before anything already positioned). */
   private reportAt(i: number, code: string, message: string, hint?: string): void {
     const at = this.bufBase + i;
-    this.advance(at);
-    this.report(code, message, this.line, at - this.lineStart + 1, at, hint);
+    this.lines.countTo(at);
+    this.report(code, message, this.lines.line, at - this.lines.lineStart + 1, at, hint);
   }
 
   private reportTok(code: string, message: string, hint?: string): void {
@@ -715,94 +618,83 @@ export class XmlTokenizer {
   private run(begin: number): void {
     const buf = this.buf;
     const len = buf.length;
-    let i = begin;
-    let carryFrom = len;
     this.stepCarry = len;
+    for (let i = begin; i < len; ) i = this.state === S_TEXT ? this.inText(buf, i, len) : this.step(buf, i, len);
+    this.keepRest(buf, this.stepCarry, len);
+  }
 
-    loop: while (i < len) {
-      switch (this.state) {
-        case S_TEXT: {
-          let start = i;
-          let from = i;
-          for (;;) {
-            const lt = buf.indexOf('<', from);
-            if (lt === -1) {
-              const end = this.ended ? len : this.textCut(buf, start, len);
-              if (end > start) this.textSegment(buf, start, end, len);
-              carryFrom = end;
-              break loop;
-            }
-            if (lt > start) this.textSegment(buf, start, lt, len);
-            // Fast paths for the bulk of a sitemap: the handler's lane, `<name>` and the end tag of the open element.
-            // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
-            // this function's optimized code away the first time a chunk happens to end there.
-            const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
-            if (isNameStart(c1)) {
-              const sc = this.h.lane;
-              if (sc != null && sc.depth === this.names.length && this.overDepth === 0 && sc !== this.laneDropped) {
-                const end = this.tryLane(sc, buf, lt);
-                if (end !== -1) {
-                  start = from = end;
-                  continue;
-                }
-                if (this.keepsCutElement(sc, buf, lt)) {
-                  carryFrom = lt;
-                  break loop;
-                }
-              }
-              let j = lt + 2;
-              while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-              if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
-                this.mark(lt);
-                this.prologOnlyWs = false;
-                this.tagName = buf.slice(lt + 1, j);
-                this.finishStartTag(false);
-                start = from = j + 1;
-                continue;
-              }
-            } else if (c1 === 0x2f && this.overDepth === 0) {
-              const names = this.names;
-              const n = names.length;
-              if (n > 0) {
-                const top = names[n - 1] as string;
-                const e = lt + 2 + top.length;
-                if (e < len && buf.charCodeAt(e) === 0x3e && sameAt(buf, lt + 2, top)) {
-                  this.mark(lt);
-                  this.closeTop(top);
-                  start = from = e + 1;
-                  continue;
-                }
-              }
-            }
-            const kind = classify(buf, lt, len);
-            if (kind === K_MORE) {
-              if (this.ended) {
-                this.reportAt(lt, 'xml/truncated', 'the input ends inside markup', 'the file looks cut short');
-              } else {
-                carryFrom = lt;
-              }
-              break loop;
-            }
-            if (kind === K_RAW) {
-              this.reportAt(lt, 'xml/raw-less-than', "'<' that does not start a tag is kept as text", 'escape < as &lt; in values');
-              start = lt;
-              from = lt + 1;
-              continue;
-            }
-            i = this.openMarkup(kind, lt);
-            break;
-          }
-          break;
-        }
-
-        default:
-          i = this.step(buf, i, len);
+  /**
+   * The text state from `i`, with the tags of a sitemap's bulk read inline (the handler's lane,
+   * `<name>`, the end tag of the open element): the index of the markup it entered, or the buffer's
+   * length when it is used up (see `usedUp`). This loop is what a sitemap is made of: the common tags
+   * stay in it rather than going through `step` (one call less for each).
+   */
+  private inText(buf: string, i: number, len: number): number {
+    let start = i;
+    let from = i;
+    for (;;) {
+      const lt = buf.indexOf('<', from);
+      if (lt === -1) {
+        const end = this.ended ? len : this.textCut(buf, start, len);
+        if (end > start) this.textSegment(buf, start, end, len);
+        return this.usedUp(len, end);
       }
+      if (lt > start) this.textSegment(buf, start, lt, len);
+      // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
+      // this function's optimized code away the first time a chunk happens to end there.
+      const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
+      if (isNameStart(c1)) {
+        const sc = this.h.lane;
+        if (this.offer.offered(sc, this.names.length, this.overDepth)) {
+          const end = this.tryLane(sc, buf, lt);
+          if (end !== -1) {
+            start = from = end;
+            continue;
+          }
+          if (this.offer.keepsCut(sc, buf, lt, this.maxValue, this.carryLaneElements && !this.ended)) return this.usedUp(len, lt);
+        }
+        let j = lt + 2;
+        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
+        if (j < len && buf.charCodeAt(j) === 0x3e && j - lt - 1 <= this.maxName) {
+          this.mark(lt);
+          this.prologOnlyWs = false;
+          this.tagName = buf.slice(lt + 1, j);
+          this.finishStartTag(false);
+          start = from = j + 1;
+          continue;
+        }
+      } else if (c1 === 0x2f && this.overDepth === 0) {
+        const names = this.names;
+        const n = names.length;
+        if (n > 0) {
+          const top = names[n - 1] as string;
+          const e = lt + 2 + top.length;
+          if (e < len && buf.charCodeAt(e) === 0x3e && sameAt(buf, lt + 2, top)) {
+            this.mark(lt);
+            this.closeTop(top);
+            start = from = e + 1;
+            continue;
+          }
+        }
+      }
+      const kind = classify(buf, lt, len);
+      if (kind === K_MORE) {
+        if (!this.ended) return this.usedUp(len, lt);
+        this.reportAt(lt, 'xml/truncated', 'the input ends inside markup', 'the file looks cut short');
+        return this.usedUp(len);
+      }
+      if (kind === K_RAW) {
+        this.reportAt(lt, 'xml/raw-less-than', "'<' that does not start a tag is kept as text", 'escape < as &lt; in values');
+        start = lt;
+        from = lt + 1;
+        continue;
+      }
+      return this.openMarkup(kind, lt);
     }
+  }
 
-    // A step that used the buffer up said where its carry starts (`usedUp`).
-    if (this.stepCarry < carryFrom) carryFrom = this.stepCarry;
-    // End of the buffer: keep the open section (bounded) and the carried characters.
+  /** End of the buffer: keep the open section (bounded) and the characters from `carryFrom` on. */
+  private keepRest(buf: string, carryFrom: number, len: number): void {
     const state = this.state;
     if (
       state === S_TAG_NAME || state === S_ATTR_NAME || state === S_VALUE_QUOTED || state === S_VALUE_UNQUOTED ||
@@ -813,7 +705,7 @@ export class XmlTokenizer {
       this.append(buf, this.sectionStart, carryFrom, max);
       this.sectionStart = 0;
     }
-    this.advance(this.bufBase + carryFrom);
+    this.lines.countTo(this.bufBase + carryFrom);
     if (carryFrom < len) this.carry = buf.slice(carryFrom);
     this.bufBase += carryFrom;
     this.buf = '';
@@ -822,332 +714,319 @@ export class XmlTokenizer {
   /**
    * One step in a state other than text (a tag with attributes, an end tag, a comment, CDATA, a
    * processing instruction, a DOCTYPE) from `i`: the index to go on from, which is the buffer's length
-   * when it is used up (see `usedUp`). Kept out of
-   * `run`, whose loop over text is what a sitemap is made of: V8 optimizes that loop alone, quickly,
-   * and a state met for the first time late (an RSS feed's attributes, a tag cut by a chunk) no longer
-   * throws its optimized code away (measured in bench:discover: `run` took 40 ms of TurboFan per
-   * compile, and was compiled twice).
+   * when it is used up (see `usedUp`). Each state is a method of its own, apart from `inText`: V8
+   * optimizes the text loop alone, quickly, and a state met for the first time late (an RSS feed's
+   * attributes, a tag cut by a chunk) does not throw its optimized code away (measured in
+   * bench:discover when the states shared one function: 40 ms of TurboFan per compile, compiled twice).
    */
   private step(buf: string, i: number, len: number): number {
-    let carryFrom = len;
     switch (this.state) {
-      case S_TAG_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.tagName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-        this.attrs = null;
-        this.wsRequired = false;
-        this.junkReported = false;
-        if (buf.charCodeAt(j) === 0x3e) {
-          i = j + 1;
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else {
-          i = j;
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
+      case S_TAG_NAME: return this.inTagName(buf, i, len);
+      case S_BEFORE_ATTR: return this.inBeforeAttribute(buf, i, len);
+      case S_ATTR_NAME: return this.inAttributeName(buf, i, len);
+      case S_AFTER_ATTR_NAME: return this.inAfterAttributeName(buf, i, len);
+      case S_BEFORE_VALUE: return this.inBeforeValue(buf, i, len);
+      case S_VALUE_QUOTED: return this.inQuotedValue(buf, i, len);
+      case S_VALUE_UNQUOTED: return this.inUnquotedValue(buf, i, len);
+      case S_SELF_CLOSE: return this.inSelfClose(buf, i);
+      case S_END_NAME: return this.inEndName(buf, i, len);
+      case S_AFTER_END_NAME: return this.inAfterEndName(buf, i, len);
+      case S_COMMENT: return this.inComment(buf, i, len);
+      case S_CDATA: return this.inCdata(buf, i, len);
+      case S_PI_TARGET: return this.inPiTarget(buf, i, len);
+      case S_PI_DATA: return this.inPiData(buf, i, len);
+      case S_DOCTYPE: return this.inDoctype(buf, i, len);
+      default: return i;
+    }
+  }
 
-      case S_BEFORE_ATTR: {
-        const from = i;
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i > from) this.wsRequired = false;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x3e) {
-          i++;
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else if (c === 0x2f) {
-          i++;
-          this.state = S_SELF_CLOSE;
-        } else if (isNameStart(c)) {
-          const at = this.bufBase + i;
-          this.advance(at);
-          this.attrLine = this.line;
-          this.attrCol = at - this.lineStart + 1;
-          this.attrOffset = at;
-          if (this.wsRequired) {
-            this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
-          }
-          this.sectionStart = i;
-          this.state = S_ATTR_NAME;
-        } else if (c === 0x3c) {
-          this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
-          this.finishStartTag(false);
-          this.state = S_TEXT;
-        } else {
-          this.junk(i, c);
-          i++;
-        }
-        break;
-      }
+  private inTagName(buf: string, i: number, len: number): number {
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
+    this.attrs = null;
+    this.wsRequired = false;
+    this.junkReported = false;
+    if (buf.charCodeAt(j) !== 0x3e) {
+      this.state = S_BEFORE_ATTR;
+      return j;
+    }
+    this.finishStartTag(false);
+    this.state = S_TEXT;
+    return j + 1;
+  }
 
-      case S_ATTR_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.attrName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('attribute', this.attrName, this.attrLine, this.attrCol, this.attrOffset);
-        i = j;
-        this.state = S_AFTER_ATTR_NAME;
-        break;
+  private inBeforeAttribute(buf: string, i: number, len: number): number {
+    const from = i;
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i > from) this.wsRequired = false;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x3e) {
+      i++;
+      this.finishStartTag(false);
+      this.state = S_TEXT;
+    } else if (c === 0x2f) {
+      i++;
+      this.state = S_SELF_CLOSE;
+    } else if (isNameStart(c)) {
+      const at = this.bufBase + i;
+      this.lines.countTo(at);
+      this.attrLine = this.lines.line;
+      this.attrCol = at - this.lines.lineStart + 1;
+      this.attrOffset = at;
+      if (this.wsRequired) {
+        this.report('xml/malformed-attribute', `no whitespace before an attribute of <${this.tagName}>`, this.attrLine, this.attrCol, at, 'separate attributes with a space');
       }
-
-      case S_AFTER_ATTR_NAME: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        if (buf.charCodeAt(i) === 0x3d) {
-          i++;
-          this.state = S_BEFORE_VALUE;
-        } else {
-          this.missingValue();
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
-
-      case S_BEFORE_VALUE: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x22 || c === 0x27) {
-          this.quote = c === 0x22 ? '"' : "'";
-          i++;
-          this.markValue(i);
-          this.state = S_VALUE_QUOTED;
-        } else if (c === 0x3e || c === 0x3c) {
-          this.missingValue();
-          this.state = S_BEFORE_ATTR;
-        } else {
-          this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
-          this.markValue(i);
-          this.state = S_VALUE_UNQUOTED;
-        }
-        break;
-      }
-
-      case S_VALUE_QUOTED: {
-        const j = buf.indexOf(this.quote, i);
-        if (j === -1) {
-          return this.usedUp(carryFrom, len);
-        }
-        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-        i = j + 1;
-        this.finishValue(raw);
-        this.wsRequired = true;
-        this.state = S_BEFORE_ATTR;
-        break;
-      }
-
-      case S_VALUE_UNQUOTED: {
-        let j = i;
-        while (j < len) {
-          const c = buf.charCodeAt(j);
-          if (isWs(c) || c === 0x3e || c === 0x3c) break;
-          j++;
-        }
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-        i = j;
-        this.finishValue(raw);
-        this.state = S_BEFORE_ATTR;
-        break;
-      }
-
-      case S_SELF_CLOSE: {
-        // `/>`; `/ >` is read as self-closing too, with a diagnostic.
-        const c = buf.charCodeAt(i);
-        if (isWs(c)) {
-          if (!this.junkReported) {
-            this.junkReported = true;
-            this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
-          }
-          i++;
-        } else if (c === 0x3e) {
-          i++;
-          this.finishStartTag(true);
-          this.state = S_TEXT;
-        } else {
-          this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
-          this.state = S_BEFORE_ATTR;
-        }
-        break;
-      }
-
-      case S_END_NAME: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.tagName = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('element', this.tagName, this.tokLine, this.tokCol, this.tokOffset);
-        this.junkReported = false;
-        if (buf.charCodeAt(j) === 0x3e) {
-          i = j + 1;
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else {
-          i = j;
-          this.state = S_AFTER_END_NAME;
-        }
-        break;
-      }
-
-      case S_AFTER_END_NAME: {
-        while (i < len && isWs(buf.charCodeAt(i))) i++;
-        if (i === len) return this.usedUp(carryFrom, len);
-        const c = buf.charCodeAt(i);
-        if (c === 0x3e) {
-          i++;
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else if (c === 0x3c) {
-          this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
-          this.finishEndTag();
-          this.state = S_TEXT;
-        } else {
-          if (!this.junkReported) {
-            this.junkReported = true;
-            this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
-          }
-          i++;
-        }
-        break;
-      }
-
-      case S_COMMENT: {
-        const j = buf.indexOf('-->', i);
-        if (j === -1) {
-          if (!this.ended) {
-            carryFrom = Math.max(i, len - 2);
-            // Not between the halves of a pair: the low half alone would read as a lone surrogate.
-            if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
-          }
-          this.forbiddenIn(buf, i, carryFrom);
-          return this.usedUp(carryFrom, len);
-        }
-        this.forbiddenIn(buf, i, j);
-        i = j + 3;
-        this.state = S_TEXT;
-        break;
-      }
-
-      case S_CDATA: {
-        const j = buf.indexOf(']]>', i);
-        if (j !== -1) {
-          if (j > i) this.cdataSegment(buf, i, j);
-          i = j + 3;
-          this.state = S_TEXT;
-          break;
-        }
-        let end = len;
-        if (!this.ended) {
-          const last = buf.charCodeAt(len - 1);
-          if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
-          else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
-          if (end < i) end = i;
-        }
-        if (end > i) this.cdataSegment(buf, i, end);
-        carryFrom = end;
-        return this.usedUp(carryFrom, len);
-      }
-
-      case S_PI_TARGET: {
-        let j = i;
-        while (j < len && isNameChar(buf.charCodeAt(j))) j++;
-        if (j === len) {
-          return this.usedUp(carryFrom, len);
-        }
-        this.piTarget = this.takeSection(buf, j, this.maxName);
-        if (this.sectionCut) this.nameTooLong('processing instruction', this.piTarget, this.tokLine, this.tokCol, this.tokOffset);
-        i = j;
-        this.sectionStart = j;
-        this.state = S_PI_DATA;
-        break;
-      }
-
-      case S_PI_DATA: {
-        const j = buf.indexOf('?>', i);
-        if (j === -1) {
-          if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
-          return this.usedUp(carryFrom, len);
-        }
-        const data = this.takeSection(buf, j, this.maxValue);
-        const dataCut = this.sectionCut;
-        i = j + 2;
-        this.state = S_TEXT;
-        this.forbiddenInToken(data, 'a processing instruction');
-        this.finishPI(data, dataCut);
-        break;
-      }
-
-      case S_DOCTYPE: {
-        let q = this.dtQuote;
-        let b = this.dtBracket;
-        let mode = this.dtMode;
-        let w = this.dtWindow;
-        let done = -1;
-        for (; i < len; i++) {
-          const c = buf.charCodeAt(i);
-          w = (w << 8) | (c < 0x80 ? c : 0);
-          if (mode === 1) {
-            if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
-          } else if (mode === 2) {
-            if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
-          } else if (q !== 0) {
-            if (c === q) q = 0;
-          } else if (c === 0x22 || c === 0x27) {
-            q = c;
-          } else if (b > 0) {
-            if (c === 0x5d) b--;
-            else if (w === W_COMMENT_OPEN) {
-              mode = 1;
-              w = 0;
-            } else if ((w & 0xffff) === W_PI_OPEN) {
-              mode = 2;
-              w = 0;
-            }
-          } else if (c === 0x5b) {
-            b = 1;
-          } else if (c === 0x3e) {
-            done = i;
-            break;
-          }
-        }
-        this.dtQuote = q;
-        this.dtBracket = b;
-        this.dtMode = mode;
-        this.dtWindow = w;
-        if (done === -1) return this.usedUp(carryFrom, len);
-        i = done + 1;
-        const text = this.takeSection(buf, i, this.maxValue);
-        if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
-        this.forbiddenInToken(text, 'the DOCTYPE declaration');
-        this.state = S_TEXT;
-        this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
-        break;
-      }
+      this.sectionStart = i;
+      this.state = S_ATTR_NAME;
+    } else if (c === 0x3c) {
+      this.reportAt(i, 'xml/malformed-tag', `start tag <${this.tagName}> is not closed with '>'`);
+      this.finishStartTag(false);
+      this.state = S_TEXT;
+    } else {
+      this.junk(i, c);
+      i++;
     }
     return i;
   }
 
+  private inAttributeName(buf: string, i: number, len: number): number {
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.attrName = this.takeName(buf, j, 'attribute', this.attrLine, this.attrCol, this.attrOffset);
+    this.state = S_AFTER_ATTR_NAME;
+    return j;
+  }
+
+  private inAfterAttributeName(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    if (buf.charCodeAt(i) === 0x3d) {
+      i++;
+      this.state = S_BEFORE_VALUE;
+    } else {
+      this.missingValue();
+      this.state = S_BEFORE_ATTR;
+    }
+    return i;
+  }
+
+  private inBeforeValue(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      this.quote = c === 0x22 ? '"' : "'";
+      i++;
+      this.markValue(i);
+      this.state = S_VALUE_QUOTED;
+    } else if (c === 0x3e || c === 0x3c) {
+      this.missingValue();
+      this.state = S_BEFORE_ATTR;
+    } else {
+      this.report('xml/malformed-attribute', `the value of attribute ${this.attrName} is not quoted`, this.attrLine, this.attrCol, this.attrOffset, 'put attribute values in double quotes');
+      this.markValue(i);
+      this.state = S_VALUE_UNQUOTED;
+    }
+    return i;
+  }
+
+  private inQuotedValue(buf: string, i: number, len: number): number {
+    const j = buf.indexOf(this.quote, i);
+    if (j === -1) return this.usedUp(len);
+    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+    i = j + 1;
+    this.finishValue(raw);
+    this.wsRequired = true;
+    this.state = S_BEFORE_ATTR;
+    return i;
+  }
+
+  private inUnquotedValue(buf: string, i: number, len: number): number {
+    let j = i;
+    while (j < len) {
+      const c = buf.charCodeAt(j);
+      if (isWs(c) || c === 0x3e || c === 0x3c) break;
+      j++;
+    }
+    if (j === len) return this.usedUp(len);
+    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
+    this.finishValue(raw);
+    this.state = S_BEFORE_ATTR;
+    return j;
+  }
+
+  private inSelfClose(buf: string, i: number): number {
+    // `/>`; `/ >` is read as self-closing too, with a diagnostic.
+    const c = buf.charCodeAt(i);
+    if (isWs(c)) {
+      if (!this.junkReported) {
+        this.junkReported = true;
+        this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
+      }
+      i++;
+    } else if (c === 0x3e) {
+      i++;
+      this.finishStartTag(true);
+      this.state = S_TEXT;
+    } else {
+      this.reportAt(i, 'xml/malformed-tag', `'/' not followed by '>' in start tag <${this.tagName}>`);
+      this.state = S_BEFORE_ATTR;
+    }
+    return i;
+  }
+
+  private inEndName(buf: string, i: number, len: number): number {
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
+    this.junkReported = false;
+    if (buf.charCodeAt(j) !== 0x3e) {
+      this.state = S_AFTER_END_NAME;
+      return j;
+    }
+    this.finishEndTag();
+    this.state = S_TEXT;
+    return j + 1;
+  }
+
+  private inAfterEndName(buf: string, i: number, len: number): number {
+    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    if (i === len) return this.usedUp(len);
+    const c = buf.charCodeAt(i);
+    if (c === 0x3e) {
+      i++;
+      this.finishEndTag();
+      this.state = S_TEXT;
+    } else if (c === 0x3c) {
+      this.reportAt(i, 'xml/malformed-tag', `end tag </${this.tagName}> is not closed with '>'`);
+      this.finishEndTag();
+      this.state = S_TEXT;
+    } else {
+      if (!this.junkReported) {
+        this.junkReported = true;
+        this.reportAt(i, 'xml/malformed-tag', `unexpected ${show(buf[i] as string)} in end tag </${this.tagName}>`, 'an end tag has no attributes');
+      }
+      i++;
+    }
+    return i;
+  }
+
+  private inComment(buf: string, i: number, len: number): number {
+    let carryFrom = len;
+    const j = buf.indexOf('-->', i);
+    if (j === -1) {
+      if (!this.ended) {
+        carryFrom = Math.max(i, len - 2);
+        // Not between the halves of a pair: the low half alone would read as a lone surrogate.
+        if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
+      }
+      this.forbiddenIn(buf, i, carryFrom);
+      return this.usedUp(len, carryFrom);
+    }
+    this.forbiddenIn(buf, i, j);
+    i = j + 3;
+    this.state = S_TEXT;
+    return i;
+  }
+
+  private inCdata(buf: string, i: number, len: number): number {
+    const j = buf.indexOf(']]>', i);
+    if (j !== -1) {
+      if (j > i) this.cdataSegment(buf, i, j);
+      this.state = S_TEXT;
+      return j + 3;
+    }
+    let end = len;
+    if (!this.ended) {
+      const last = buf.charCodeAt(len - 1);
+      if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+      else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
+      if (end < i) end = i;
+    }
+    if (end > i) this.cdataSegment(buf, i, end);
+    return this.usedUp(len, end);
+  }
+
+  private inPiTarget(buf: string, i: number, len: number): number {
+    const j = nameEnd(buf, i, len);
+    if (j === -1) return this.usedUp(len);
+    this.piTarget = this.takeName(buf, j, 'processing instruction', this.tokLine, this.tokCol, this.tokOffset);
+    this.sectionStart = j;
+    this.state = S_PI_DATA;
+    return j;
+  }
+
+  private inPiData(buf: string, i: number, len: number): number {
+    let carryFrom = len;
+    const j = buf.indexOf('?>', i);
+    if (j === -1) {
+      if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
+      return this.usedUp(len, carryFrom);
+    }
+    const data = this.takeSection(buf, j, this.maxValue);
+    const dataCut = this.sectionCut;
+    i = j + 2;
+    this.state = S_TEXT;
+    this.forbiddenInToken(data, 'a processing instruction');
+    this.finishPI(data, dataCut);
+    return i;
+  }
+
+  private inDoctype(buf: string, i: number, len: number): number {
+    let q = this.dtQuote;
+    let b = this.dtBracket;
+    let mode = this.dtMode;
+    let w = this.dtWindow;
+    let done = -1;
+    for (; i < len; i++) {
+      const c = buf.charCodeAt(i);
+      w = (w << 8) | (c < 0x80 ? c : 0);
+      if (mode === 1) {
+        if ((w & 0xffffff) === W_COMMENT_CLOSE) mode = 0;
+      } else if (mode === 2) {
+        if ((w & 0xffff) === W_PI_CLOSE) mode = 0;
+      } else if (q !== 0) {
+        if (c === q) q = 0;
+      } else if (c === 0x22 || c === 0x27) {
+        q = c;
+      } else if (b > 0) {
+        if (c === 0x5d) b--;
+        else if (w === W_COMMENT_OPEN) {
+          mode = 1;
+          w = 0;
+        } else if ((w & 0xffff) === W_PI_OPEN) {
+          mode = 2;
+          w = 0;
+        }
+      } else if (c === 0x5b) {
+        b = 1;
+      } else if (c === 0x3e) {
+        done = i;
+        break;
+      }
+    }
+    this.dtQuote = q;
+    this.dtBracket = b;
+    this.dtMode = mode;
+    this.dtWindow = w;
+    if (done === -1) return this.usedUp(len);
+    i = done + 1;
+    const text = this.takeSection(buf, i, this.maxValue);
+    if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+    this.forbiddenInToken(text, 'the DOCTYPE declaration');
+    this.state = S_TEXT;
+    this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
+    return i;
+  }
+
   /**
-   * `step` used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
-   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own in
-   * `run` would be new to V8 the first time a tag is cut by a chunk, and throw `run`'s code away.
+   * A state used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
+   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own
+   * would be new to V8 the first time a tag is cut by a chunk, and throw the optimized code away.
    */
-  private usedUp(carryFrom: number, len: number): number {
+  private usedUp(len: number, carryFrom = len): number {
     this.stepCarry = carryFrom;
     return len;
   }
@@ -1201,57 +1080,15 @@ export class XmlTokenizer {
 
   // ---- sections ---------------------------------------------------------------------------------
 
-  /** Offer the element at `lt` to the handler's run reader: the index after the run it read, or -1. */
+  /** Offer the element at `lt` to the handler's lane: the index after the run it read, or -1. */
   private tryLane(sc: XmlLane, buf: string, lt: number): number {
     if (sc.depth + sc.nesting > this.maxDepth) return -1;
-    const taken = this.tryRun(sc, buf, lt);
-    if (taken !== -1) this.laneHits++;
-    return this.laneTaken(sc, taken);
-  }
-
-  /** What a lane attempt ends with: the index after what it took (or -1), with its misses counted. */
-  private laneTaken(sc: XmlLane, taken: number): number {
-    if (taken !== -1) {
+    this.mark(lt);
+    const end = this.offer.read(sc, buf, lt, this.bufBase, this.tokLine, this.lines, this.maxValue);
+    if (end !== -1) {
       this.textLen = 0;
       this.textOverflow = false;
     }
-    // Misses are counted on every call: a path first taken after V8 optimized this function (the
-    // first miss comes at the end of the first chunk) would throw the optimized code away.
-    const misses = this.laneMisses + (taken === -1 ? 1 : 0);
-    this.laneMisses = misses;
-    // A lane that rarely fits this input only costs time: stop trying it (64 misses, and more
-    // than 4 per hit; computed without a branch, for the same reason).
-    if (Math.min(misses - 63, misses - 4 * this.laneHits) > 0) this.laneDropped = sc;
-    return taken;
-  }
-
-  /**
-   * Whether the lane element at `lt`, which the lane did not take, is cut by the end of the
-   * buffer: then it waits for the next chunk, to be read in one step there (the long way costs far
-   * more, once per chunk), unless it is too long to be.
-   */
-  private keepsCutElement(sc: XmlLane, buf: string, lt: number): boolean {
-    const endTag = sc.endTag;
-    if (endTag === undefined || !this.carryShortcuts || this.ended || buf.length - lt > this.maxValue || buf.indexOf(endTag, lt) !== -1) return false;
-    this.carryEndTag = endTag;
-    return true;
-  }
-
-  /** The handler's readRun at `at`: the index after what it read (lines counted up to there), or -1. */
-  private tryRun(sc: XmlLane, buf: string, at: number): number {
-    this.mark(at);
-    const lines = this.laneLines;
-    lines[0] = this.tokLine;
-    lines[1] = this.lineStart - this.bufBase;
-    const end = sc.readRun(buf, at, lines, this.maxValue);
-    if (end === -1) return -1;
-    // The handler counted the line breaks up to `end`; the next ones are looked for from there.
-    this.line = lines[0] as number;
-    this.lineStart = (lines[1] as number) + this.bufBase;
-    const nl = buf.indexOf('\n', end);
-    const cr = buf.indexOf('\r', end);
-    this.nextNL = nl === -1 ? -1 : nl + this.bufBase;
-    this.nextCR = cr === -1 ? -1 : cr + this.bufBase;
     return end;
   }
 
@@ -1284,11 +1121,18 @@ export class XmlTokenizer {
 
   private markValue(i: number): void {
     const at = this.bufBase + i;
-    this.advance(at);
-    this.valueLine = this.line;
-    this.valueCol = at - this.lineStart + 1;
+    this.lines.countTo(at);
+    this.valueLine = this.lines.line;
+    this.valueCol = at - this.lines.lineStart + 1;
     this.valueOffset = at;
     this.sectionStart = i;
+  }
+
+  /** The name from the section's start to `end`, cut at maxName with a diagnostic at (line, column, offset). */
+  private takeName(buf: string, end: number, kind: string, line: number, column: number, offset: number): string {
+    const name = this.takeSection(buf, end, this.maxName);
+    if (this.sectionCut) this.nameTooLong(kind, name, line, column, offset);
+    return name;
   }
 
   private nameTooLong(kind: string, name: string, line: number, column: number, offset: number): void {
@@ -1535,12 +1379,12 @@ export class XmlTokenizer {
     const base = this.bufBase;
     const absA = base + a;
     const absB = base + b;
-    this.advance(absA);
+    this.lines.countTo(absA);
     if (this.nextAmp !== NO_AMP && this.nextAmp < absA) {
       const k = buf.indexOf('&', a);
       this.nextAmp = k === -1 ? NO_AMP : k + base;
     }
-    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.nextCR !== -1 && this.nextCR < absB)) {
+    if ((this.nextAmp >= 0 && this.nextAmp < absB) || (this.lines.nextCR !== -1 && this.lines.nextCR < absB)) {
       this.decodeText(buf, a, b, len);
       return;
     }
@@ -1549,8 +1393,8 @@ export class XmlTokenizer {
       this.decodeText(buf, a, b, len);
     } else if (this.textLen === 0 && b - a <= this.maxValue) {
       // The common case: the first and only piece of a run, nothing to decode, within budget.
-      const line = this.line;
-      const column = absA - this.lineStart + 1;
+      const line = this.lines.line;
+      const column = absA - this.lines.lineStart + 1;
       this.runLine = line;
       this.runCol = column;
       this.runOffset = absA;
@@ -1580,7 +1424,7 @@ export class XmlTokenizer {
     const base = this.bufBase;
     // The caches are at or after `a` here (textSegment refreshed them).
     let amp = this.nextAmp === NO_AMP ? Infinity : this.nextAmp - base;
-    let cr = this.nextCR === -1 ? Infinity : this.nextCR - base;
+    let cr = this.lines.nextCR === -1 ? Infinity : this.lines.nextCR - base;
     const firstBad = this.forbiddenWithin(buf, a, b, a);
     let bad = firstBad === -1 ? Infinity : firstBad;
     let out = '';
@@ -1674,9 +1518,9 @@ export class XmlTokenizer {
 
   private emitText(s: string, at: number): void {
     if (this.textOverflow) return;
-    this.advance(at);
-    const line = this.line;
-    const column = at - this.lineStart + 1;
+    this.lines.countTo(at);
+    const line = this.lines.line;
+    const column = at - this.lines.lineStart + 1;
     if (this.textLen === 0) {
       this.runLine = line;
       this.runCol = column;
@@ -1719,9 +1563,9 @@ export class XmlTokenizer {
 
   private cdataPiece(buf: string, a: number, b: number): void {
     const absA = this.bufBase + a;
-    this.advance(absA);
+    this.lines.countTo(absA);
     let s = buf.slice(a, b);
-    if (this.nextCR !== -1 && this.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
+    if (this.lines.nextCR !== -1 && this.lines.nextCR < this.bufBase + b) s = s.replace(/\r\n?/g, '\n');
     this.emitText(s, absA);
   }
 
@@ -1789,23 +1633,13 @@ export class XmlTokenizer {
    * Incremental for increasing `k` within one value, so many diagnostics in a long value stay linear.
    */
   private valuePosition(raw: string, k: number): [number, number] {
-    if (raw !== this.vpRaw || k < this.vpIndex) {
+    const lines = this.vpLines;
+    if (raw !== this.vpRaw || k < lines.offset) {
       this.vpRaw = raw;
-      this.vpIndex = 0;
-      this.vpLine = this.valueLine;
-      this.vpLineStart = -1;
+      lines.reset(this.valueLine, 1 - this.valueCol);
     }
-    let line = this.vpLine;
-    let lineStart = this.vpLineStart;
-    for (let j = this.vpIndex; j < k; j++) {
-      const c = raw.charCodeAt(j);
-      if (c === 0x0d || (c === 0x0a && (j === 0 || raw.charCodeAt(j - 1) !== 0x0d))) line++;
-      if (c === 0x0d || c === 0x0a) lineStart = j + 1;
-    }
-    this.vpIndex = k;
-    this.vpLine = line;
-    this.vpLineStart = lineStart;
-    return [line, lineStart === -1 ? this.valueCol + k : k - lineStart + 1];
+    lines.advance(raw, lines.offset, k);
+    return [lines.line, lines.column];
   }
 
   // ---- end of input -----------------------------------------------------------------------------
@@ -1813,7 +1647,7 @@ export class XmlTokenizer {
   private finish(): void {
     const state = this.state;
     const eof = this.bufBase;
-    this.advance(eof);
+    this.lines.countTo(eof);
     if (state !== S_TEXT) {
       const inside =
         state === S_COMMENT ? 'a comment'
@@ -1828,8 +1662,8 @@ export class XmlTokenizer {
       this.attrs = null;
       this.attrNames = null;
     }
-    const line = this.line;
-    const column = eof - this.lineStart + 1;
+    const line = this.lines.line;
+    const column = eof - this.lines.lineStart + 1;
     if (this.overDepth > 0) {
       this.report('xml/unclosed-element', `${this.overDepth} elements nested beyond maxDepth are not closed`, line, column, eof);
       this.overDepth = 0;
@@ -1893,12 +1727,4 @@ function scanRef(s: string, k: number, end: number): number {
   if (value === undefined) return R_UNDEFINED;
   refValue = value;
   return R_OK;
-}
-
-function limit(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `XmlTokenizer option ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
 }

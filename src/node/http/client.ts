@@ -274,6 +274,7 @@ export class HttpClient {
     }
   }
 
+  // Long: the redirects of one attempt share its deadline, signal and slot, released on every way out.
   private async attempt(url: string, request: HttpRequest, attempts: number): Promise<Attempt> {
     const redirects: string[] = [];
     const controller = new AbortController();

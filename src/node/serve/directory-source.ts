@@ -76,6 +76,7 @@ interface LoadedSet {
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
 
 /** Opens the set in `options.dir`; throws a SitemapError (ERR_SITEMAP_SERVE) when there is none to serve. */
+// A factory: most of its lines are the methods of the source it returns, which share the loaded set.
 export async function openDirectorySource(options: DirectorySourceOptions): Promise<DirectorySource> {
   const entryName = options.entry ?? 'sitemap.xml';
   if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);

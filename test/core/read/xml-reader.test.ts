@@ -742,6 +742,12 @@ describe('Atom', () => {
     assert.deepEqual(locs(r), ['https://e.com/ok']);
     assert.deepEqual(codes(r), ['xml/raw-ampersand', 'loc/untrusted']);
   });
+
+  it('an untrusted Atom href is placed at its entry', () => {
+    const r = read(`<feed xmlns="${ATOM}">\n<entry><link href="https://e.com/a"/></entry>\n  <entry><link href="https://e.com/?a&b"/></entry></feed>`);
+    const d = find(r, 'loc/untrusted');
+    assert.deepEqual([d.line, d.column], [3, 3]);
+  });
 });
 
 // ---- budgets ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
 import { LANE_WINDOW } from '../../../src/core/read/lane.js';
-import { readAsciiChunk } from '../../../src/core/read/ascii-bulk.js';
+import { readAsciiChunk } from '../../../src/core/read/lane-bytes.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 import { edgeDocument } from '../../helpers/edge-entries.js';
 

@@ -1,5 +1,5 @@
 // An ASCII chunk of XML read partly from its bytes (issue #4, bench:validate): where the tokenizer's
-// lane reads in bulk from bytes (XmlTokenizer.writeLaneBytes; for a validation, the lane's runs of
+// lane reads from bytes (XmlTokenizer.writeLaneBytes; for a validation, the lane's runs of
 // plain `<url>` elements), the bytes are never made into a string; the rest of the chunk goes to the
 // tokenizer as text, in order, cut where the bytes are taken (the tokenizer reads any split alike).
 // Why: decoding the bulk into strings, counting its lines and copying it into the lane once more cost
@@ -18,14 +18,14 @@ export interface AsciiChunkSink {
   wantsMore(): boolean;
 }
 
-/** Stops of the bulk in one chunk before the rest of the chunk goes as text (urls with extensions, say). */
-const MAX_BULK_STOPS = 8;
+/** Stops of the lane in one chunk before the rest of the chunk goes as text (urls with extensions, say). */
+const MAX_LANE_STOPS = 8;
 
 /**
- * Read ASCII `bytes`, the input's next chunk, with `tokenizer`: what its lane takes in bulk from
+ * Read ASCII `bytes`, the input's next chunk, with `tokenizer`: what its lane takes from
  * the bytes, the rest as text through `sink`. `bytes` must be all ASCII and an array of this call's
- * own (the lane knows the bytes it has loaded by their array). Returns whether any bytes were read in
- * bulk.
+ * own (the lane knows the bytes it has loaded by their array). Returns whether the lane read any
+ * bytes.
  */
 export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink: AsciiChunkSink): boolean {
   const length = bytes.length;
@@ -47,9 +47,9 @@ export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink:
       read = true;
       if (pos === length) break;
     }
-    // Where the bulk stops, the next element goes as text, then the bulk is offered again.
+    // Where the lane stops, the next element goes as text, then the lane is offered again.
     const endTag = tokenizer.laneEndTag;
-    if (endTag === undefined || ++stops > MAX_BULK_STOPS) break;
+    if (endTag === undefined || ++stops > MAX_LANE_STOPS) break;
     const next = indexOfAscii(bytes, endTag, pos);
     if (next === -1) break;
     sink.text(pos, next + endTag.length);

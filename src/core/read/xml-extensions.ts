@@ -1,0 +1,363 @@
+// The image, video and news extensions as the XML reader reads them (xml-reader.ts): each field held
+// where and as its declaration in the vocabulary says (vocabulary.ts), the items of the current entry
+// (images, videos, news), and the diagnostics when one lacks what it needs. FieldBeingRead is the
+// element whose text the reader is reading, shared by both.
+
+import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
+import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
+import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
+import { anyUri } from '../validate/xsd-types.js';
+import type { XmlAttribute } from '../xml/tokenizer.js';
+import { C_IMAGE, C_NEWS, C_PUBLICATION, C_TVSHOW, C_VIDEO, EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_N_LANGUAGE, E_N_PUBLICATION, E_VIDEO, E_V_ID, E_V_PREMIER, E_V_TVSHOW, FIELD_NAMES, PUBLICATION, TVSHOW, type ExtensionField } from './xml-elements.js';
+import { isStrictW3c, xmlTrim } from './values.js';
+
+/** Where an element starts: 1-based line and column, 0-based offset. */
+export interface At {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+/** A diagnostic of the reader at a position. */
+export type Report = (code: string, message: string, at: At, hint?: string) => void;
+
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const INTEGER = /^\+?\d+$/;
+
+/** A short, quoted rendering of a value for a message. */
+export function show(s: string): string {
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
+}
+
+export function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
+  for (let i = 0; i < attributes.length; i++) {
+    const a = attributes[i] as XmlAttribute;
+    if (a.name === name) return xmlTrim(a.value);
+  }
+  return undefined;
+}
+
+/** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
+function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
+  const missing: string[] = [];
+  for (const p of decl.type.sequence as readonly Particle[]) {
+    const e = p.element as ElementDecl;
+    if (p.min === 0 || e.type.sequence !== undefined || owner[e.prop as string] !== undefined) continue;
+    missing.push(`${prefixOf(e.ns) as string}:${e.name}`);
+    owner[e.prop as string] = '';
+  }
+  return missing;
+}
+
+/** Split on commas, trim, drop empty items. */
+function commaList(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(',')) {
+    const t = xmlTrim(part);
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/** Split on XML whitespace, drop empty items. */
+function spaceList(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(/[\x20\x09\x0a\x0d]+/)) if (part !== '') out.push(part);
+  return out;
+}
+
+
+type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
+
+const NOWHERE: At = { line: 0, column: 0, offset: 0 };
+
+/** The element whose text is being read: its id (xml-elements.ts), text, attributes, position, and why its text cannot be trusted. */
+export class FieldBeingRead {
+  id = 0;
+  value = '';
+  /** Why the text cannot be trusted ('' when it can): a tokenizer diagnostic inside it, markup in it. */
+  problem = '';
+  problemHint: string | undefined = undefined;
+  attrs: readonly XmlAttribute[] = [];
+  /** Why the `info` attribute of a video:uploader cannot be trusted ('' when it can). */
+  infoProblem = '';
+  line = 0;
+  column = 0;
+  offset = 0;
+
+  constructor(private readonly reportAt: Report) {}
+
+  begin(id: number, attrs: readonly XmlAttribute[], infoProblem: string, line: number, column: number, offset: number): void {
+    this.id = id;
+    this.value = '';
+    this.problem = '';
+    this.problemHint = undefined;
+    this.attrs = attrs;
+    this.infoProblem = infoProblem;
+    this.line = line;
+    this.column = column;
+    this.offset = offset;
+  }
+
+  /** A diagnostic at the field. */
+  report(code: string, message: string, hint?: string): void {
+    this.reportAt(code, message, this, hint);
+  }
+
+  /** Where the field starts (a copy). */
+  at(): At {
+    return { line: this.line, column: this.column, offset: this.offset };
+  }
+
+  duplicate(): void {
+    this.report('element/duplicate', `<${FIELD_NAMES[this.id] as string}> given twice; the first is kept`);
+  }
+
+  /** lastmod-like: kept as written; a diagnostic when it is not a W3C Datetime. */
+  checkW3cDate(v: string, field: string, invalidCode: string, lenientCode: string | undefined): void {
+    const problem = w3cDatetimeProblem(v);
+    if (problem !== undefined) {
+      this.report(invalidCode, `${field} ${show(v)} is not a W3C Datetime (${problem}); kept as written`, 'write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm');
+    } else if (lenientCode !== undefined && !isStrictW3c(v)) {
+      const parsed = parseW3cDatetime(v);
+      this.report(lenientCode, `${field} ${show(v)} is ISO 8601 but not a W3C Datetime form; kept as written`, parsed === undefined ? undefined : `write ${parsed.text}`);
+    }
+  }
+}
+
+/** The image, video and news items of the entry being read, each read field by field. */
+export class ExtensionReader {
+  images: ImageEntry[] | undefined;
+  videos: VideoEntry[] | undefined;
+  news: NewsEntry | undefined;
+
+  // The items being read, and where each starts.
+  private img: Mutable<ImageEntry> = {};
+  private imgProblem = '';
+  private imgAt: At = NOWHERE;
+  private vid: Mutable<VideoEntry> = {};
+  private vidProblem = '';
+  private vidAt: At = NOWHERE;
+  private tv: Mutable<VideoTvShow> = {};
+  private tvAt: At = NOWHERE;
+  private nws: Mutable<NewsEntry> = {};
+  private pub: { name?: string; language?: string } = {};
+  private nwsAt: At = NOWHERE;
+
+  constructor(
+    private readonly field: FieldBeingRead,
+    private readonly report: Report,
+  ) {}
+
+  /** A new entry: no items yet. */
+  beginEntry(): void {
+    this.images = undefined;
+    this.videos = undefined;
+    this.news = undefined;
+  }
+
+  /** An image:image, video:video, video:tvshow, news:news or news:publication starts: the reader's context for it. */
+  begin(id: number, at: At): number {
+    switch (id) {
+      case E_IMAGE:
+        this.img = {};
+        this.imgProblem = '';
+        this.imgAt = at;
+        return C_IMAGE;
+      case E_VIDEO:
+        this.vid = {};
+        this.vidProblem = '';
+        this.vidAt = at;
+        return C_VIDEO;
+      case E_V_TVSHOW:
+        this.tv = {};
+        this.tvAt = at;
+        return C_TVSHOW;
+      case E_N_PUBLICATION:
+        return C_PUBLICATION;
+      default:
+        this.nws = {};
+        this.pub = {};
+        this.nwsAt = at;
+        return C_NEWS;
+    }
+  }
+
+  /** The item of context `ctx` (begin's) ends. */
+  finish(ctx: number): void {
+    if (ctx === C_IMAGE) this.finishImage();
+    else if (ctx === C_VIDEO) this.finishVideo();
+    else if (ctx === C_TVSHOW) this.finishTvShow();
+    else this.finishNews();
+  }
+
+  private videoInvalid(message: string, hint?: string): void {
+    this.field.report('video/invalid', message, hint);
+  }
+
+  /** A whole number, or undefined (with a diagnostic) when `v` is not one. */
+  private videoInteger(v: string, field: string): number | undefined {
+    if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+    this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+    return undefined;
+  }
+
+  private videoDecimal(v: string, field: string): number | undefined {
+    if (DECIMAL.test(v)) return Number(v);
+    this.videoInvalid(`${field} ${show(v)} is not a decimal number; omitted`);
+    return undefined;
+  }
+
+  /**
+   * A value of a closed set as the model holds it (lower case where the schema takes other cases
+   * too: `YES` is `yes`), else kept as written with a diagnostic.
+   */
+  private oneOf(v: string, values: readonly string[], field: string, code: string): string {
+    const lower = v.toLowerCase();
+    if (values.includes(v)) return values.includes(lower) ? lower : v;
+    this.field.report(code, `${field} ${show(v)} is not one of ${values.join(', ')}; kept as written`, values.includes(lower) ? `write "${lower}"` : undefined);
+    return v;
+  }
+
+  /** An image, video or news field, held where and as its declaration says (vocabulary.ts). */
+  fieldRead(id: number, v: string): void {
+    const { decl, repeated, attributes } = EXTENSION_FIELDS[id] as ExtensionField;
+    const field = FIELD_NAMES[id] as string;
+    const owner: Record<string, unknown> = id <= E_IMAGE_LICENSE ? this.img : id <= E_V_ID ? this.vid : id <= E_V_PREMIER ? this.tv : id <= E_N_LANGUAGE ? this.pub : this.nws;
+    const prop = decl.prop as string;
+    if (!repeated && owner[prop] !== undefined) return this.field.duplicate();
+    if (this.field.problem !== '' && decl.type.text === anyUri && !this.untrustedUrl(id, v, field)) return;
+    // Attributes fill the element's own object (video:price → { value, currency }), the required ones
+    // before its text as the model writes them, or properties beside its own (playerLocAllowEmbed).
+    const own: Record<string, unknown> | undefined = decl.textProp === undefined ? undefined : {};
+    if (attributes.length !== 0 && !this.fillAttributes(attributes, true, own ?? owner, v, field)) return;
+    const value = this.modelValue(v, decl.as, decl.type.values, field, decl.ns === NS.news ? 'news/invalid' : 'video/invalid');
+    if (value === undefined) return;
+    if (own !== undefined) own[decl.textProp as string] = value;
+    if (repeated) ((owner[prop] ??= []) as unknown[]).push(own ?? value);
+    else owner[prop] = own ?? value;
+    if (attributes.length !== 0) this.fillAttributes(attributes, false, own ?? owner, v, field);
+  }
+
+  /** The `required` (or the optional) attributes of the field into `target`; false when a required one is missing. */
+  private fillAttributes(attributes: readonly (readonly [string, AttributeDecl])[], required: boolean, target: Record<string, unknown>, v: string, field: string): boolean {
+    for (const [name, a] of attributes) {
+      if (a.required !== required) continue;
+      const value = this.attributeValue(name, a, v, field);
+      if (value === null) return false;
+      if (value !== undefined) target[a.prop as string] = value;
+    }
+    return true;
+  }
+
+  /**
+   * A URL field the tokenizer damaged (fieldProblem): a video is dropped whole and so is an image
+   * without its loc (finishVideo, finishImage say so); an image's license is omitted. True: read on.
+   */
+  private untrustedUrl(id: number, v: string, field: string): boolean {
+    if (id >= E_VIDEO) {
+      if (this.vidProblem === '') this.vidProblem = `${field}: ${this.field.problem}`;
+    } else if (id === E_IMAGE_LOC) {
+      this.imgProblem = this.field.problem;
+    } else {
+      this.field.report('url/untrusted', `${field} ${show(v)} cannot be trusted (${this.field.problem}); it is omitted`);
+      return false;
+    }
+    return true;
+  }
+
+  /** `v` as the model holds it; undefined, with a diagnostic, where it is omitted (a number that is not one). */
+  private modelValue(v: string, as: ModelValue | undefined, values: readonly string[] | undefined, field: string, code: string): unknown {
+    switch (as) {
+      case 'integer':
+        return this.videoInteger(v, field);
+      case 'decimal':
+        return this.videoDecimal(v, field);
+      case 'numeric':
+        if (!DECIMAL.test(v)) this.videoInvalid(`${field} ${show(v)} is not a decimal number; kept as written`, v.includes(',') ? 'use a dot as the decimal separator' : undefined);
+        return v;
+      case 'date':
+        this.field.checkW3cDate(v, field, code, undefined);
+        return v;
+      case 'commaList':
+        return commaList(v);
+      case 'spaceList': {
+        const list = spaceList(v);
+        if (values !== undefined) for (const item of list) this.oneOf(item, values, field, code);
+        return list;
+      }
+      default:
+        return values === undefined ? v : this.oneOf(v, values, field, code);
+    }
+  }
+
+  /** An attribute's value as the model holds it; undefined: absent or omitted; null: the element is omitted for want of it. */
+  private attributeValue(name: string, a: AttributeDecl, v: string, field: string): unknown {
+    const raw = attrValue(this.field.attrs, name);
+    const at = `${field}@${name}`;
+    if (raw === undefined) {
+      const hint = `add ${name}="${a.example ?? a.values?.[0] ?? '…'}"${a.values === undefined ? '' : ` (one of ${a.values.join(', ')})`}`;
+      if (a.required) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; omitted`, hint);
+      else if (a.modelRequired === true) this.videoInvalid(`${field} ${show(v)} has no ${name} attribute; read as ''`, hint);
+      return a.required ? null : a.modelRequired === true ? '' : undefined;
+    }
+    if (a.check === anyUri && this.field.infoProblem !== '') {
+      this.field.report('url/untrusted', `${at} ${show(raw)} cannot be trusted (${this.field.infoProblem}); it is omitted`);
+      return undefined;
+    }
+    return this.modelValue(raw, a.as, a.values, at, 'video/invalid');
+  }
+
+  private finishTvShow(): void {
+    const tv = this.tv;
+    const missing = lacking(TVSHOW, tv);
+    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvAt);
+    if (this.vid.tvshow !== undefined) {
+      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvAt);
+      return;
+    }
+    this.vid.tvshow = tv as VideoTvShow;
+  }
+
+  private finishVideo(): void {
+    const vid = this.vid;
+    if (this.vidProblem !== '') {
+      this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidAt);
+      return;
+    }
+    const missing = lacking(VIDEO, vid);
+    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidAt, 'a video needs a thumbnail_loc, a title and a description');
+    (this.videos ??= []).push(vid as VideoEntry);
+  }
+
+  private finishImage(): void {
+    const img = this.img;
+    if (img.loc === undefined || img.loc === '') {
+      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, this.imgAt, 'every image:image needs an image:loc');
+      return;
+    }
+    if (this.imgProblem !== '') {
+      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgAt);
+      return;
+    }
+    (this.images ??= []).push(img as ImageEntry);
+  }
+
+  private finishNews(): void {
+    const n = this.nws;
+    const missing = [...lacking(PUBLICATION, this.pub), ...lacking(NEWS, n)];
+    n.publication = { name: this.pub.name as string, language: this.pub.language as string };
+    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsAt, 'news:news needs a publication (name, language), a publication_date and a title');
+    if (this.news !== undefined) {
+      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsAt);
+      return;
+    }
+    // Put the fields in the model's order.
+    const entry: NewsEntry = { publication: n.publication, publicationDate: n.publicationDate as NewsEntry['publicationDate'], title: n.title as string };
+    if (n.access !== undefined) entry.access = n.access;
+    if (n.genres !== undefined) entry.genres = n.genres;
+    if (n.keywords !== undefined) entry.keywords = n.keywords;
+    if (n.stockTickers !== undefined) entry.stockTickers = n.stockTickers;
+    this.news = entry;
+  }
+}
