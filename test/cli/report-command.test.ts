@@ -51,7 +51,7 @@ describe('sitemapkit report', () => {
     assert.equal((await runCli(['generate', 'urls.txt', '--base-url', `${SITE}/`, '--out', 'set', '--max-urls', '1000', '-q'], { cwd: dir })).code, 0);
     const result = await runCli(['report', 'set', '--out', 'out/report.html'], { cwd: dir });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /4 files, 2,500 URLs, 0 errors, 0 warnings/);
+    assert.match(result.stdout, /^Wrote out\/report.html: 4 files, 2,500 URLs, 0 errors, 0 warnings/, 'the path as typed, not the absolute one');
     const { model, rows, html } = readReport(join(dir, 'out/report.html'));
     assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
     const children = readdirSync(join(dir, 'set')).filter((n) => n.endsWith('.xml.gz')).sort();
