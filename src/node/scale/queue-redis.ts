@@ -46,7 +46,7 @@ export class RespConnection {
   onclose: ((error?: Error) => void) | undefined;
   private socket: Socket | undefined;
   private readonly pending: Pending[] = [];
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private closing = false;
 
   constructor(readonly url: string) {}
