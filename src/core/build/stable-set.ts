@@ -32,6 +32,8 @@ export interface StableChild {
   /** The whole uncompressed document. */
   text: string;
   urls: number;
+  /** The newest `<lastmod>` among its entries, as written; absent when none has one. */
+  lastmod?: string;
 }
 
 export interface RefusedEntry {
@@ -48,12 +50,17 @@ export interface StableSet {
   refused: RefusedEntry[];
 }
 
-interface Serialized {
+/** One entry as its `<url>` element (every extension namespace declared on the root). */
+export interface SerializedEntry {
   loc: string;
   xml: string;
   bytes: number;
   namespaces: number;
+  /** Epoch ms of its lastmod, NaN without one. */
+  lastmodMs: number;
+  lastmodText?: string;
 }
+type Serialized = SerializedEntry;
 
 /** Lays out and serialises the children. Throws only on misuse (bad options). */
 export function buildStableSet(entries: Iterable<StableEntry>, options: StableSetOptions): StableSet {
@@ -69,13 +76,26 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
     if (list === undefined) sections.set(stem, (list = []));
     list.push(item);
   }
+  return { ...layOutStems(sections, options), refused };
+}
+
+/**
+ * The children of serialised entries grouped by file stem: per stem, sorted by URL (an entry of a
+ * URL already seen is dropped and counted), split into the hash buckets the limits need. Also used
+ * for the children of a sharded set (node/scale), where a stem is a section's bucket.
+ */
+export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'>): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const declaration = xmlDeclaration(options.xslUrl);
   const overheadBytes = utf8Length(declaration + rootStart(ALL_EXTENSIONS) + FOOTER);
   const sizing = { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, overheadBytes };
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
-  for (const stem of [...sections.keys()].sort()) {
-    const items = (sections.get(stem) as Serialized[]).sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
+  let duplicates = 0;
+  for (const stem of [...stems.keys()].sort()) {
+    const sorted = (stems.get(stem) as Serialized[]).sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
+    // The sort is stable: of one URL given twice, the first given is kept.
+    const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as Serialized).loc);
+    duplicates += sorted.length - items.length;
     const count = bucketCount(
       items.map((item) => item.loc),
       items.map((item) => item.bytes),
@@ -88,14 +108,20 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
     groups.forEach((group, bucket) => {
       if (group.length === 0) return;
       let namespaces = 0;
-      for (const item of group) namespaces |= item.namespaces;
+      let newest: Serialized | undefined;
+      for (const item of group) {
+        namespaces |= item.namespaces;
+        if (item.lastmodMs > (newest?.lastmodMs ?? Number.NEGATIVE_INFINITY)) newest = item;
+      }
       const parts = [declaration, rootStart(namespaces)];
       for (const item of group) parts.push(item.xml);
       parts.push(FOOTER);
-      children.push({ name: childFileName(stem, bucket, count, options.gzip), text: parts.join(''), urls: group.length });
+      const child: StableChild = { name: childFileName(stem, bucket, count, options.gzip), text: parts.join(''), urls: group.length };
+      if (newest?.lastmodText !== undefined) child.lastmod = newest.lastmodText;
+      children.push(child);
     });
   }
-  return { children, buckets, refused };
+  return { children, buckets, duplicates };
 }
 
 const FOOTER = '</urlset>\n';
@@ -121,7 +147,7 @@ function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: 
     try {
       const xml = serializer.serialize(candidate, ALL_EXTENSIONS);
       if (first !== undefined) refused.push({ entry, error: first, ...(keptWithout !== undefined ? { keptWithout } : {}) });
-      return { loc: serializer.loc, xml, bytes: utf8Length(xml), namespaces: serializer.usedNamespaces };
+      return serializedFrom(serializer, xml);
     } catch (error) {
       if (!(error instanceof InvalidValueError)) throw error;
       first ??= error;
@@ -129,4 +155,11 @@ function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: 
   }
   refused.push({ entry, error: first as InvalidValueError });
   return undefined;
+}
+
+/** What `serializer` just serialised as `xml`. */
+export function serializedFrom(serializer: UrlEntrySerializer, xml: string): SerializedEntry {
+  const item: SerializedEntry = { loc: serializer.loc, xml, bytes: utf8Length(xml), namespaces: serializer.usedNamespaces, lastmodMs: serializer.lastmodMs };
+  if (serializer.lastmodText !== undefined) item.lastmodText = serializer.lastmodText;
+  return item;
 }

@@ -1,0 +1,97 @@
+// The layout of a sharded set (issue 27): which child a URL lands in is a function of the URL and of
+// the set's shard count alone, so any process can write any shard and a retried shard writes the
+// same bytes. A URL's section is its first path segment under the base URL (as `build` lays out a
+// site, core/build/partition.ts); its bucket is a hash of the URL modulo the shard count, and shard
+// B writes bucket B of every section. A bucket of a section is one child, `NAME-SECTION.B`, split
+// further by hash (partition.ts bucketCount) only when it outgrows the limits. Changes in one section
+// therefore touch only that section's children, and each touched child is found without reading any
+// other.
+
+import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { sectionFileStem, sectionOf } from '../build/partition.js';
+import { normalizeUrl, scopeOf } from '../url.js';
+import { SitemapError } from '../errors.js';
+import { TOKEN_LENGTH } from '../write/child-names.js';
+
+export interface ShardLayout {
+  /** How many shards (buckets per section) the set has: fixed for the life of the set. */
+  shards: number;
+  /** Where the set is served; a URL's section is the first path segment under it. */
+  baseUrl: string;
+  /** The set's name (`sitemap`). */
+  name?: string;
+}
+
+export interface UrlPlace {
+  /** The URL's section: its first path segment under the base URL ('' at the top level). */
+  section: string;
+  /** Its bucket within the section, which is also the shard that writes it (0 … shards-1). */
+  bucket: number;
+  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childFiles for the file names). */
+  child: string;
+}
+
+/** The most shards a set may have: every section has a child per shard it holds URLs of. */
+export const MAX_SHARDS = 65_536;
+
+export function checkShards(shards: number): number {
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `shards must be a whole number from 1 to ${MAX_SHARDS}, got ${shards}`);
+  }
+  return shards;
+}
+
+/** Where `loc` goes: its section, bucket and child. `loc` is normalised first, as the writer does. */
+export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
+  return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
+}
+
+/** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
+export function placeOf(loc: string, prefix: string, shards: number, name: string): UrlPlace {
+  const section = sectionOf(pathUnder(loc, prefix));
+  fingerprint(loc);
+  // The first half of the fingerprint: partition.ts splits an outgrown child by the second.
+  const bucket = ((FINGERPRINT[0] as number) >>> 0) % shards;
+  return { section, bucket, child: `${sectionFileStem(name, section)}.${bucket}` };
+}
+
+/** The path of `loc` under the base URL, without query or fragment (under the host's root when outside it). */
+function pathUnder(loc: string, baseUrl: string): string {
+  const rest = loc.startsWith(baseUrl) ? loc.slice(baseUrl.length) : loc.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/?/i, '');
+  const end = rest.search(/[?#]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+/**
+ * The files of child `stem` in a listing: `STEM.TOKEN.xml[.gz]`, or `STEM.PART.TOKEN.xml[.gz]` when
+ * split (partition.ts childFileName, child-names.ts withContentToken).
+ */
+export function childFilePattern(stem: string): RegExp {
+  return new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`);
+}
+
+/** The child stem of a child's file name (what childFilePattern matches), or undefined for another file. */
+export function childStemOf(file: string): string | undefined {
+  const match = new RegExp(`^(.+?\\.\\d+)(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`).exec(file);
+  return match?.[1];
+}
+
+/**
+ * The index files of a set, as paths under its folder: `NAME.xml` when one index lists every child;
+ * past the per-index limit (50,000 children) `NAME-indexes/NAME-index-1.xml`, `-2`, … in a folder
+ * reached through one link, so that they are replaced together (the protocol forbids an index of
+ * indexes; Search Console accepts several index files per site).
+ */
+export function indexFileNames(name: string, indexes: number): string[] {
+  return indexes === 1 ? [`${name}.xml`] : Array.from({ length: indexes }, (_, i) => `${indexLink(name)}/${name}-index-${i + 1}.xml`);
+}
+
+/** The link naming the folder of a set's index files when it has several. */
+export function indexLink(name: string): string {
+  return `${name}-indexes`;
+}
+
+/** A shard's manifest file: `NAME-shard-B-of-N.json`. */
+export function manifestFileName(name: string, shard: number, shards: number): string {
+  return `${name}-shard-${shard}-of-${shards}.json`;
+}

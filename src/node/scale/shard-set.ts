@@ -1,0 +1,430 @@
+// Sharded sets on disk (issue 27; the layout is core/scale/layout.ts). A shard's children are written
+// by `writeShard`, which puts them in place under names of their content (never over a file an index
+// names) and records them in the shard's manifest; `writeIndexFromManifests` checks that the
+// manifests make one whole set and publishes its index file(s): the set's one commit point. Old
+// children are removed only after it, so a run killed at any moment leaves the previous set whole.
+
+import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { InvalidValueError, SitemapError } from '../../core/errors.js';
+import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
+import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
+import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
+import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
+import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
+import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
+import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
+import { resolveLimits } from '../write-sitemaps.js';
+import { ioErrorReason } from '../io-errors.js';
+
+export interface ShardSetOptions {
+  /** The set's folder, shared by every process that writes a shard of it. */
+  outDir: string;
+  /** Where the set is served (the index lists the children under it). */
+  baseUrl: string;
+  /** Shards (buckets per section): fixed for the life of the set. */
+  shards: number;
+  /** Default `sitemap`: the index is `NAME.xml`, the children `NAME-SECTION.BUCKET.TOKEN.xml.gz`. */
+  name?: string;
+  /** gzip the children (default true), at `gzipLevel` (default 6). */
+  gzip?: boolean;
+  gzipLevel?: number;
+  profile?: LimitsProfileName;
+  maxUrls?: number;
+  maxBytes?: number;
+  xslUrl?: string;
+  /** Reject locs outside the base URL (default true). */
+  enforceScope?: boolean;
+  /** Compression threads per writer (default: the cores less one). */
+  compressionThreads?: number;
+}
+
+/** One child file of a shard, as its manifest records it. */
+export interface ShardFile {
+  name: string;
+  /** Its child's stem (`NAME-SECTION.BUCKET`; a child outgrowing the limits has several files). */
+  child: string;
+  urls: number;
+  /** Uncompressed bytes. */
+  bytes: number;
+  diskBytes: number;
+  /** Newest `<lastmod>` of its entries. */
+  lastmod?: string;
+  /** CRC-32 of its uncompressed XML, 8 hex digits (also the token in its name, unless two contents collided). */
+  crc32: string;
+}
+
+/** What a shard wrote: every value a function of the shard's entries and the set's options. */
+export interface ShardManifest {
+  format: 'sitemapkit-shard';
+  version: 1;
+  name: string;
+  shard: number;
+  shards: number;
+  baseUrl: string;
+  gzip: boolean;
+  gzipLevel: number;
+  maxUrls: number;
+  maxBytes: number;
+  xslUrl?: string;
+  urls: number;
+  bytes: number;
+  diskBytes: number;
+  /** URLs given more than once (each written once, the first given). */
+  duplicates: number;
+  /** Newest `<lastmod>` of the shard. */
+  lastmod?: string;
+  files: ShardFile[];
+}
+
+/** The options, checked, with their defaults. */
+export interface ShardSettings {
+  outDir: string;
+  name: string;
+  shards: number;
+  /** The base URL's scope prefix: sections are path segments under it. */
+  prefix: string;
+  scope: UrlScope | undefined;
+  baseUrl: string;
+  gzip: boolean;
+  gzipLevel: number;
+  limits: Limits;
+  xslUrl?: string;
+  compressionThreads?: number;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function shardSettings(options: ShardSetOptions): ShardSettings {
+  const name = options.name ?? 'sitemap';
+  if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  const gzip = options.gzip ?? true;
+  const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
+  if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
+  let scope: UrlScope;
+  try {
+    scope = scopeOf(options.baseUrl);
+  } catch (error) {
+    if (error instanceof InvalidValueError) throw new SitemapError('ERR_SITEMAP_OPTION', error.message);
+    throw error;
+  }
+  return {
+    outDir: options.outDir,
+    name,
+    shards: checkShards(options.shards),
+    prefix: scope.prefix,
+    scope: options.enforceScope === false ? undefined : scope,
+    baseUrl: scope.href,
+    gzip,
+    gzipLevel,
+    limits: resolveLimits(options.profile, options.maxUrls, options.maxBytes),
+    ...(options.xslUrl !== undefined ? { xslUrl: options.xslUrl } : {}),
+    ...(options.compressionThreads !== undefined ? { compressionThreads: options.compressionThreads } : {}),
+  };
+}
+
+/** The settings a manifest was written with (apply and index read a set's settings from it). */
+export function settingsOfManifest(manifest: ShardManifest, outDir: string): ShardSettings {
+  return shardSettings({
+    outDir,
+    baseUrl: manifest.baseUrl,
+    shards: manifest.shards,
+    name: manifest.name,
+    gzip: manifest.gzip,
+    ...(manifest.gzip ? { gzipLevel: manifest.gzipLevel } : {}),
+    maxUrls: manifest.maxUrls,
+    maxBytes: manifest.maxBytes,
+    ...(manifest.xslUrl !== undefined ? { xslUrl: manifest.xslUrl } : {}),
+  });
+}
+
+/** Entries serialised and grouped by child stem: what a shard's children are made of. */
+export type StemEntries = Map<string, SerializedEntry[]>;
+
+/** The serializer of a set's entries: the same for every shard, so a shard's bytes never depend on who writes it. */
+export function setSerializer(settings: ShardSettings): UrlEntrySerializer {
+  return new UrlEntrySerializer({ limits: settings.limits, baseUrl: settings.baseUrl, ...(settings.scope !== undefined ? { scope: settings.scope } : {}) });
+}
+
+export interface WriteShardOptions extends ShardSetOptions {
+  /** Which shard (0 … shards-1). Entries of other shards are skipped and counted (`otherShards`). */
+  shard: number;
+  entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
+  /** Called for a refused entry (skipped); without it the first refused entry throws. */
+  onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
+}
+
+/**
+ * Writes one shard: its children go in place (a child whose bytes are already there keeps its file),
+ * then its manifest `NAME-shard-B-of-N.json`. Nothing is published: the index is written by
+ * writeIndexFromManifests once every shard is written. The same entries give the same bytes.
+ */
+export async function writeShard(options: WriteShardOptions): Promise<ShardManifest & { otherShards: number; rejected: number }> {
+  const settings = shardSettings(options);
+  if (!Number.isInteger(options.shard) || options.shard < 0 || options.shard >= settings.shards) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `shard must be a whole number from 0 to ${settings.shards - 1}, got ${options.shard}`);
+  }
+  const serializer = setSerializer(settings);
+  const stems: StemEntries = new Map();
+  let otherShards = 0;
+  let rejected = 0;
+  for await (const entry of options.entries) {
+    let item: SerializedEntry;
+    try {
+      item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
+    } catch (error) {
+      if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
+      rejected++;
+      options.onInvalid(error, entry);
+      continue;
+    }
+    const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+    if (place.bucket !== options.shard) otherShards++;
+    else addTo(stems, place.child, item);
+  }
+  const manifest = await writeShardStems(stems, settings, options.shard);
+  return { ...manifest, otherShards, rejected };
+}
+
+export function addTo(stems: StemEntries, stem: string, item: SerializedEntry): void {
+  const list = stems.get(stem);
+  if (list === undefined) stems.set(stem, [item]);
+  else list.push(item);
+}
+
+/** Writes shard `shard`'s children from its entries, then its manifest. */
+export async function writeShardStems(stems: StemEntries, settings: ShardSettings, shard: number): Promise<ShardManifest> {
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+  try {
+    const { files, placed, duplicates } = await stageChildren(output, stems, settings);
+    // No entry file and nothing removed: the children go in beside the published set.
+    await output.commit({ children: placed, isOwned: () => false });
+    const manifest = manifestOf(settings, shard, files, duplicates);
+    await writeFileAtomic(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), JSON.stringify(manifest, null, 1) + '\n');
+    return manifest;
+  } finally {
+    await output.abort();
+  }
+}
+
+/**
+ * Stages the children of `stems` (one stem at a time, so memory holds one child's text beyond the
+ * entries), each under the name of its content. Shared by writeShard and apply.
+ */
+export async function stageChildren(output: StagedOutput, stems: StemEntries, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
+  const files: ShardFile[] = [];
+  const placed: StagedFile[] = [];
+  const writes: Promise<number>[] = [];
+  let duplicates = 0;
+  for (const stem of [...stems.keys()].sort()) {
+    const laid = layOutStems(new Map([[stem, stems.get(stem) as SerializedEntry[]]]), { limits: settings.limits, gzip: settings.gzip, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
+    stems.delete(stem);
+    duplicates += laid.duplicates;
+    for (const child of laid.children) {
+      const crc = crc32(child.text);
+      const written = output.write(child.name, child.text);
+      writes.push(written);
+      const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => written });
+      placed.push(file);
+      files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: child.lastmod } : {}), crc32: contentToken(crc) });
+    }
+  }
+  const sizes = await Promise.all(writes);
+  sizes.forEach((size, i) => ((files[i] as ShardFile).diskBytes = size));
+  return { files, placed, duplicates };
+}
+
+export function manifestOf(settings: ShardSettings, shard: number, files: ShardFile[], duplicates: number): ShardManifest {
+  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const manifest: ShardManifest = {
+    format: 'sitemapkit-shard',
+    version: 1,
+    name: settings.name,
+    shard,
+    shards: settings.shards,
+    baseUrl: settings.baseUrl,
+    gzip: settings.gzip,
+    gzipLevel: settings.gzipLevel,
+    maxUrls: settings.limits.maxUrlsPerSitemap,
+    maxBytes: settings.limits.maxBytesPerSitemap,
+    ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}),
+    urls: sum(sorted, 'urls'),
+    bytes: sum(sorted, 'bytes'),
+    diskBytes: sum(sorted, 'diskBytes'),
+    duplicates,
+    files: sorted,
+  };
+  const newest = newestLastmod(sorted);
+  if (newest !== undefined) manifest.lastmod = newest;
+  return manifest;
+}
+
+function sum(files: readonly ShardFile[], field: 'urls' | 'bytes' | 'diskBytes'): number {
+  let total = 0;
+  for (const file of files) total += file[field];
+  return total;
+}
+
+/** The newest of the files' lastmods (W3C Datetimes compared as instants). */
+function newestLastmod(files: readonly { lastmod?: string }[]): string | undefined {
+  let newest: string | undefined;
+  let newestMs = Number.NEGATIVE_INFINITY;
+  for (const file of files) {
+    if (file.lastmod === undefined) continue;
+    const ms = Date.parse(file.lastmod.length === 10 ? `${file.lastmod}T00:00:00Z` : file.lastmod);
+    if (ms > newestMs) {
+      newestMs = ms;
+      newest = file.lastmod;
+    }
+  }
+  return newest;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The index
+
+export interface IndexOptions {
+  /** Manifest files, one per shard, all of one set. */
+  manifests: readonly string[];
+  /** The set's folder (default: the folder of the first manifest is NOT assumed; give it). */
+  outDir: string;
+  /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
+  maxSitemapsPerIndex?: number;
+}
+
+export interface IndexFile {
+  /** Path under the set's folder: `NAME.xml`, or `NAME-indexes/NAME-index-K.xml`. */
+  name: string;
+  path: string;
+  loc: string;
+  sitemaps: number;
+}
+
+export interface SetSummary {
+  outDir: string;
+  /** The index files to submit (several past 50,000 children). */
+  indexFiles: IndexFile[];
+  files: ShardFile[];
+  urls: number;
+  bytes: number;
+  diskBytes: number;
+  duplicates: number;
+  /** Files of the previous set removed after the commit. */
+  removed: string[];
+}
+
+/** Reads and checks the manifests (one per shard of one set), then publishes the set's index file(s). */
+export async function writeIndexFromManifests(options: IndexOptions): Promise<SetSummary> {
+  const manifests = await Promise.all(options.manifests.map(readManifest));
+  const settings = checkWholeSet(manifests, options.outDir);
+  const files = manifests.flatMap((m) => m.files);
+  // Each file is there, with the size its manifest says: an index never names a missing child.
+  await Promise.all(
+    files.map(async (file) => {
+      const size = await stat(join(options.outDir, file.name)).then((s) => s.size, () => -1);
+      if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
+    }),
+  );
+  const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
+  try {
+    const placed = files.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
+    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
+    return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
+  } finally {
+    await output.abort();
+  }
+}
+
+export async function readManifest(path: string): Promise<ShardManifest> {
+  let manifest: ShardManifest;
+  try {
+    manifest = JSON.parse(await readFile(path, 'utf8')) as ShardManifest;
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_STATE', `cannot read the manifest ${path}: ${error instanceof SyntaxError ? error.message : ioErrorReason(error)}`);
+  }
+  if (manifest?.format !== 'sitemapkit-shard' || manifest.version !== 1 || !Array.isArray(manifest.files)) {
+    throw new SitemapError('ERR_SITEMAP_STATE', `${path} is not a shard manifest of sitemapkit (version 1)`);
+  }
+  return manifest;
+}
+
+/** The set's settings, once every manifest is of one set and every shard is there exactly once. */
+function checkWholeSet(manifests: readonly ShardManifest[], outDir: string): ShardSettings {
+  const first = manifests[0];
+  if (first === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'no manifest: give the manifest of every shard');
+  const key = (m: ShardManifest): string => JSON.stringify([m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl]);
+  const seen = new Set<number>();
+  for (const manifest of manifests) {
+    if (key(manifest) !== key(first)) throw new SitemapError('ERR_SITEMAP_STATE', `the manifests are of different sets: shard ${manifest.shard} of ${manifest.shards} of "${manifest.name}" (${manifest.baseUrl}) and shard ${first.shard} of ${first.shards} of "${first.name}" (${first.baseUrl})`);
+    if (seen.has(manifest.shard)) throw new SitemapError('ERR_SITEMAP_STATE', `shard ${manifest.shard} is given twice`);
+    seen.add(manifest.shard);
+  }
+  const missing = Array.from({ length: first.shards }, (_, i) => i).filter((i) => !seen.has(i));
+  if (missing.length > 0) throw new SitemapError('ERR_SITEMAP_STATE', `the set is not whole: no manifest for shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of ${first.shards}`);
+  return settingsOfManifest(first, outDir);
+}
+
+function sortByName<T extends { name: string }>(files: readonly T[]): T[] {
+  return [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Commits a set: the staged children go in, then its index file(s) at one instant (one rename of
+ * `NAME.xml`, or of the link `NAME-indexes` to a folder holding every index file), then the files of
+ * the previous set that the new one does not name are removed. `files` are every child of the set.
+ */
+export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], maxPerIndex = settings.limits.maxSitemapsPerIndex): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+  const { outDir, name } = settings;
+  const sorted = sortByName(files);
+  if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
+  const per = Math.max(1, Math.min(maxPerIndex, settings.limits.maxSitemapsPerIndex));
+  const chunks: ShardFile[][] = [];
+  for (let i = 0; i < sorted.length; i += per) chunks.push(sorted.slice(i, i + per));
+  const names = indexFileNames(name, chunks.length);
+  const texts = chunks.map((chunk) => serializeSitemapIndex(chunk.map((f) => ({ loc: normalizeUrl(f.name, 'loc', settings.baseUrl), ...(f.lastmod !== undefined ? { lastmod: f.lastmod } : {}) })), { limits: settings.limits, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) }));
+  const indexFiles = names.map((file, i) => ({ name: file, path: join(outDir, file), loc: normalizeUrl(file, 'loc', settings.baseUrl), sitemaps: (chunks[i] as ShardFile[]).length }));
+  const keep = new Set(sorted.map((f) => f.name));
+  if (texts.length === 1) {
+    await writeFile(output.path(names[0] as string), texts[0] as string);
+    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string }, isOwned: () => false });
+    keep.add(names[0] as string);
+  } else {
+    // Several index files: a folder named by their content, and a link to it renamed over the old one.
+    const folder = `${indexLink(name)}.${contentToken(crc32(texts.join('\0')))}`;
+    const exists = await lstat(join(outDir, folder)).then((s) => s.isDirectory(), () => false);
+    if (!exists) {
+      await mkdir(output.path(folder));
+      await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
+    }
+    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }], isOwned: () => false });
+    const link = join(outDir, indexLink(name));
+    if ((await readlink(link).catch(() => undefined)) !== folder) {
+      const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);
+      await symlink(folder, temp);
+      await rename(temp, link);
+    }
+    keep.add(indexLink(name)).add(folder);
+  }
+  for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
+  return { indexFiles, removed: await removeUnnamed(outDir, name, keep) };
+}
+
+/** After the commit: files of earlier sets of this name that the new set does not name. */
+async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<string>): Promise<string[]> {
+  const children = tokenChildPattern(name);
+  const link = indexLink(name);
+  const others = new RegExp(`^(?:${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[0-9a-f]{8})?)$`);
+  const removed: string[] = [];
+  for (const file of (await readdir(outDir)).sort()) {
+    if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
+    try {
+      await rm(join(outDir, file), { recursive: true, force: true });
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, file)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
+    }
+    removed.push(file);
+  }
+  return removed;
+}
