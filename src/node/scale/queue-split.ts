@@ -85,7 +85,7 @@ export type SourceModule = (part: number, context: { parts: number; options: Rea
 export async function loadSource(path: string): Promise<SourceModule> {
   const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   if (typeof module.default !== 'function') {
-    throw new SitemapError('ERR_SITEMAP_SOURCE', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
+    throw new SitemapError('ERR_SITEMAP_INPUT', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
   }
   return module.default as SourceModule;
 }
