@@ -178,3 +178,26 @@ function parseReply(buffer: Buffer, offset: number): { value: RedisReply; end: n
       throw new Error(`unexpected Redis reply type ${JSON.stringify(String.fromCharCode(type ?? 0))}`);
   }
 }
+
+/** Whether Redis answers at `url` within `timeoutMs`: a PING, so that a command fails at once, not after BullMQ's endless reconnects. */
+export async function pingRedis(url: string, timeoutMs = 5000): Promise<void> {
+  const connection = new RespConnection(url);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      (async () => {
+        await connection.connect();
+        await connection.send('PING');
+      })(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      }),
+    ]);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw Object.assign(new Error(`cannot reach Redis at ${url}: ${reason}`), { code: 'ERR_SITEMAP_REDIS' });
+  } finally {
+    clearTimeout(timer);
+    connection.close();
+  }
+}
