@@ -63,6 +63,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'write a sharded set: N buckets per section, a manifest per shard (docs/scale.md)' },
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -408,6 +409,52 @@ Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS;
 object per line with time, remote, method, path, status, bytes, ms.`,
 };
 
+/** Children per index file: the limit, lowered to see a set split across several index files. */
+const MAX_SITEMAPS: OptionSpec = { name: 'max-sitemaps', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)', group: 'limits' };
+
+export const INDEX: CommandSpec = {
+  name: 'index',
+  summary: "publish a sharded set's index from its shards' manifests",
+  usage: 'MANIFEST... --out DIR [options]',
+  intro: `Write the index of a sharded set from the manifests its shards wrote (generate --shards, or
+workers each writing one shard): every shard must be there once and every child it lists in DIR.
+The index file(s) go in last, at one instant; then the files of the previous set are removed.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder, where the shards wrote their children (required)' },
+    MAX_SITEMAPS,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
+link NAME-indexes, replaced at one instant; submit each (the protocol has no index of indexes).`,
+  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says.',
+  examples: ['sitemapkit index out/sitemap-shard-*-of-8.json --out out'],
+};
+
+export const APPLY: CommandSpec = {
+  name: 'apply',
+  summary: 'apply a change feed to a sharded set, rewriting only the children it touches',
+  usage: 'CHANGES... --out DIR [options]',
+  intro: `Apply changes to a published sharded set: JSON Lines of {"op":"upsert", ...entry} and
+{"op":"delete","loc":...}, the last change of a URL winning. Only the children holding a changed URL
+are read and written again; every other file keeps its bytes (and inode), and the index is
+published again with the new children and their lastmods, at one instant.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder (required)' },
+    withNote(NAME, 'the set\'s name'),
+    MAX_SITEMAPS,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
+  exit: '0 applied, 1 applied but some lines were rejected, 2 usage or fatal error (the previous set stays).',
+  examples: ['sitemapkit apply changes.jsonl --out public/'],
+};
+
 export const ROBOTS: CommandSpec = {
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
@@ -535,4 +582,4 @@ reading, so NEW's is fetched twice; if it changed in between, the diff stops (ex
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF];
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, INDEX, APPLY];

@@ -18,6 +18,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   robots: async () => (await import('./commands/robots.js')).runRobots,
   indexnow: async () => (await import('./commands/indexnow.js')).runIndexNow,
   diff: async () => (await import('./commands/diff.js')).runDiff,
+  index: async () => (await import('./commands/index-command.js')).runIndex,
+  apply: async () => (await import('./commands/apply.js')).runApply,
 };
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */

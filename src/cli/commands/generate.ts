@@ -9,7 +9,8 @@ import { isFutureLastmod } from '../../core/datetime.js';
 import { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { LIMITS_PROFILES } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
-import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary } from '../../node/write-sitemaps.js';
+import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
+import type { IndexFile } from '../../node/scale/shard-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, usageFailure } from '../args.js';
@@ -37,6 +38,10 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (args.positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
     if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
     if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+    if (args.has('shards')) {
+      // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
+      for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
+    }
     const columnsText = args.text('columns');
     if (columnsText !== undefined) {
       try {
@@ -169,9 +174,10 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     controller.abort(new SitemapError('ERR_SITEMAP_ABORTED', 'interrupted'));
   });
 
-  let summary: WriteSummary;
+  const shards = args.number('shards');
+  let summary: WriteSummary & { indexFiles?: IndexFile[] };
   try {
-    summary = await writeSitemaps(entries(), {
+    const options: WriteSitemapsOptions = {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
       enforceScope: !args.flag('no-scope'),
@@ -208,7 +214,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
             },
           }
         : {}),
-    });
+    };
+    summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
   } catch (error) {
     progress.clear();
     if (interrupted) {
@@ -271,11 +278,13 @@ function progressLine(p: WriteProgress): string {
   return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
-function humanSummary(s: WriteSummary, rejected: number, warnings: number, excluded: number, verbose: boolean): string {
+function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean): string {
   const lines: string[] = [];
   const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
   lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
-  if (s.entryFile !== undefined) {
+  if (s.indexFiles !== undefined && s.indexFiles.length > 1) {
+    lines.push(`  ${s.indexFiles.length} index files (submit each, or list each in robots.txt):`, ...s.indexFiles.map((file) => `    ${file.path} (${file.loc}, ${plural(file.sitemaps, 'sitemap')})`));
+  } else if (s.entryFile !== undefined) {
     lines.push(`  entry file: ${s.entryFile.path}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
   }
   const shown = s.sitemaps.length <= 10 || verbose ? s.sitemaps : [...s.sitemaps.slice(0, 5), undefined, ...s.sitemaps.slice(-3)];

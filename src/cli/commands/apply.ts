@@ -1,0 +1,58 @@
+// `sitemapkit apply CHANGES... --out DIR`: a change feed applied to a published sharded set, rewriting
+// only the children it touches (issue 27; node/scale/apply.ts).
+
+import { resolve } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { applyChanges } from '../../node/scale/apply.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { APPLY } from '../declarations.js';
+import { formatDuration, plural } from '../format.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { ProblemPrinter } from '../problems.js';
+import { indexLines } from './index-command.js';
+
+export async function runApply(argv: string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    const parsed = parseOrHelp(APPLY, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (!args.has('out')) throw new UsageError('--out DIR is required (the folder of the set)');
+    if (args.positionals.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'apply', error.message);
+    throw error;
+  }
+  const printer = ProblemPrinter.for(io.stderr, { capped: io.stderr.isTTY === true });
+  const maxSitemaps = args.number('max-sitemaps');
+  try {
+    const summary = await applyChanges({
+      changes: args.positionals.map((path) => resolve(io.cwd, path)),
+      outDir: resolve(io.cwd, args.text('out') as string),
+      ...(args.has('name') ? { name: args.text('name') as string } : {}),
+      ...(maxSitemaps !== undefined ? { maxSitemapsPerIndex: maxSitemaps } : {}),
+      onInvalid: (message, at, code) => printer.print({ severity: 'error', message, file: at.file, line: at.line, code }),
+    });
+    printer.finish();
+    if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    else if (!args.flag('quiet')) {
+      io.stdout.write(
+        `Applied ${plural(summary.upserts, 'upsert')} and ${plural(summary.deletes, 'delete')} to ${summary.outDir} in ${formatDuration(summary.durationMs)}: ` +
+          `${plural(summary.touched.length, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
+          (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : ''),
+      );
+    }
+    return summary.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  } catch (error) {
+    printer.finish();
+    if (error instanceof SitemapError) {
+      io.stderr.write(`sitemapkit apply: ${error.message}; the previous set is still published\n`);
+      return EXIT_FATAL;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+// `sitemapkit index MANIFEST... --out DIR`: publish a sharded set from its shards' manifests (issue 27;
+// node/scale/shard-set.ts writeIndexFromManifests).
+
+import { resolve } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { writeIndexFromManifests, type IndexFile } from '../../node/scale/shard-set.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { INDEX } from '../declarations.js';
+import { formatBytes, plural } from '../format.js';
+import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
+
+export async function runIndex(argv: string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    const parsed = parseOrHelp(INDEX, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (!args.has('out')) throw new UsageError('--out DIR is required (the folder the shards wrote into)');
+    if (args.positionals.length === 0) throw new UsageError('no manifest: give the manifest of every shard (NAME-shard-B-of-N.json)');
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'index', error.message);
+    throw error;
+  }
+  const maxSitemaps = args.number('max-sitemaps');
+  try {
+    const set = await writeIndexFromManifests({
+      manifests: args.positionals.map((path) => resolve(io.cwd, path)),
+      outDir: resolve(io.cwd, args.text('out') as string),
+      ...(maxSitemaps !== undefined ? { maxSitemapsPerIndex: maxSitemaps } : {}),
+    });
+    if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(set, null, 2) + '\n');
+    else if (!args.flag('quiet')) {
+      io.stdout.write(`Published ${plural(set.urls, 'URL')} in ${plural(set.files.length, 'sitemap')} (${formatBytes(set.diskBytes)} on disk) to ${set.outDir}.\n${indexLines(set.indexFiles)}`);
+      if (set.removed.length > 0) io.stdout.write(`  removed from the previous set: ${plural(set.removed.length, 'file')}\n`);
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof SitemapError) {
+      io.stderr.write(`sitemapkit index: ${error.message}\n`);
+      return EXIT_FATAL;
+    }
+    throw error;
+  }
+}
+
+/** The index files to submit, one a line (several past 50,000 children). */
+export function indexLines(files: readonly IndexFile[]): string {
+  const head = files.length === 1 ? '  index: ' : `  ${files.length} index files (submit each, or list each in robots.txt):\n    `;
+  return head + files.map((file) => `${file.path} (submit ${file.loc}, ${plural(file.sitemaps, 'sitemap')})`).join('\n    ') + '\n';
+}

@@ -1,0 +1,236 @@
+// `apply`: a change feed applied to a published sharded set (issue 27). Only the children that hold
+// a changed URL are read (from their files) and written again; every other file keeps its bytes and
+// its inode, and the index is published again with the new children's names and lastmods. Memory
+// holds the changes, one child's entries at a time and one line per child of the index: never the
+// set. A rewritten child whose bytes come out the same keeps its file too.
+
+import { createReadStream } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { InvalidValueError, SitemapError } from '../../core/errors.js';
+import type { UrlEntry } from '../../core/model.js';
+import { normalizeUrl } from '../../core/url.js';
+import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
+import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
+import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { readSitemap } from '../parse-sitemap.js';
+import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
+import { ioErrorReason } from '../io-errors.js';
+import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+
+/** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
+export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
+
+/** Where a change feed line is, for its problems. */
+export interface FeedPosition {
+  file: string;
+  line: number;
+}
+
+/** The changes of each touched child (by stem): a URL's new entry, or null when deleted. The last change of a URL wins. */
+export type ChangePlan = Map<string, Map<string, SerializedEntry | null>>;
+
+export interface ApplyOptions {
+  /** JSON Lines files of changes, applied in order. */
+  changes: readonly string[];
+  /** The set's folder (it holds the index and the shards' manifests). */
+  outDir: string;
+  /** The set's name (default `sitemap`). */
+  name?: string;
+  /** Children per index file (default 50,000), as the set was indexed. */
+  maxSitemapsPerIndex?: number;
+  /** A line that is not a change, or a refused entry: reported, skipped. Without it the first throws. */
+  onInvalid?: (message: string, at: FeedPosition, code: string) => void;
+}
+
+export interface ApplySummary {
+  outDir: string;
+  upserts: number;
+  deletes: number;
+  rejected: number;
+  /** Stems of the children read and written again. */
+  touched: string[];
+  /** Their files now (new names, or the same when their bytes did not change). */
+  written: ShardFile[];
+  /** Children of the set not touched (their files were not opened). */
+  kept: number;
+  indexFiles: IndexFile[];
+  removed: string[];
+  durationMs: number;
+}
+
+export async function applyChanges(options: ApplyOptions): Promise<ApplySummary> {
+  const started = performance.now();
+  const name = options.name ?? 'sitemap';
+  const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
+  const serializer = setSerializer(settings);
+  const counts = { upserts: 0, deletes: 0, rejected: 0 };
+  const plan: ChangePlan = new Map();
+  for (const file of options.changes) {
+    for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
+      try {
+        planChange(plan, change, serializer, settings);
+        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+      } catch (error) {
+        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
+        counts.rejected++;
+        options.onInvalid(error.message, at, error.code);
+      }
+    }
+  }
+  const published = await readPublishedIndex(settings);
+  const byStem = new Map<string, ShardFile[]>();
+  for (const file of published) {
+    const stem = childStemOf(file.name);
+    if (stem === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
+    const list = byStem.get(stem);
+    if (list === undefined) byStem.set(stem, [file]);
+    else list.push(file);
+  }
+  const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+  try {
+    const written: ShardFile[] = [];
+    const placed: StagedFile[] = [];
+    const touched = [...plan.keys()].sort();
+    for (const stem of touched) {
+      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], plan.get(stem) as Map<string, SerializedEntry | null>, serializer);
+      plan.delete(stem);
+      const staged = await stageChildren(output, new Map([[stem, items]]), settings);
+      written.push(...staged.files);
+      placed.push(...staged.placed);
+    }
+    const touchedSet = new Set(touched);
+    const files = [...published.filter((file) => !touchedSet.has(childStemOf(file.name) as string)), ...written];
+    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
+    await updateManifests(settings, touchedSet, written);
+    return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
+  } finally {
+    await output.abort();
+  }
+}
+
+/** Adds one change to the plan, under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
+export function planChange(plan: ChangePlan, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
+  let loc: string;
+  let item: SerializedEntry | null = null;
+  if (change.op === 'upsert') {
+    item = serializedFrom(serializer, serializer.serialize(change.entry, ALL_EXTENSIONS));
+    loc = item.loc;
+  } else {
+    loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
+  }
+  const stem = placeOf(loc, settings.prefix, settings.shards, settings.name).child;
+  let changes = plan.get(stem);
+  if (changes === undefined) plan.set(stem, (changes = new Map()));
+  changes.set(loc, item);
+}
+
+/** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */
+async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      const at = { file, line };
+      const change = parseChange(text);
+      if (typeof change !== 'string') {
+        yield { change, at };
+        continue;
+      }
+      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change}`);
+      counts.rejected++;
+      onInvalid(change, at, 'input/change');
+    }
+  } catch (error) {
+    if (error instanceof SitemapError) throw error;
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
+  } finally {
+    lines.close();
+  }
+}
+
+/** A change, or why the line is not one. */
+export function parseChange(text: string): Change | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not JSON: ${(error as Error).message}`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'a change is a JSON object with "op"';
+  const { op, ...rest } = value as Record<string, unknown>;
+  if (op === 'upsert') return { op, entry: rest as unknown as UrlEntry };
+  if (op === 'delete') {
+    if (typeof rest.loc !== 'string') return 'a delete needs "loc", a string';
+    return { op, loc: rest.loc };
+  }
+  return `"op" must be "upsert" or "delete", got ${JSON.stringify(op)}`;
+}
+
+/** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
+async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
+  const items: SerializedEntry[] = [];
+  for (const file of files) {
+    const path = join(settings.outDir, file.name);
+    const summary = await readSitemap(path, {
+      onUrl: (entry) => {
+        const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
+        if (!changes.has(item.loc)) items.push(item);
+      },
+    });
+    if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `${path}, a child of the set, cannot be read back whole (${summary.diagnostics[0]?.message ?? 'errors'}); write the set again`);
+  }
+  for (const item of changes.values()) if (item !== null) items.push(item);
+  return items;
+}
+
+/** A manifest of the set in `outDir`: the set's settings (every shard has the same). */
+async function anyManifest(outDir: string, name: string): Promise<ShardManifest> {
+  const names = await readdir(outDir).catch((error: unknown) => {
+    throw new SitemapError('ERR_SITEMAP_STATE', `cannot read ${outDir}: ${ioErrorReason(error)}`);
+  });
+  const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
+  if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
+  return readManifest(join(outDir, manifest));
+}
+
+/** The children the published index file(s) name, with their lastmods. */
+async function readPublishedIndex(settings: ShardSettings): Promise<ShardFile[]> {
+  const { outDir, name } = settings;
+  const single = await lstat(join(outDir, `${name}.xml`)).catch(() => undefined);
+  const linked = await lstat(join(outDir, indexLink(name))).catch(() => undefined);
+  if (single === undefined && linked === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} has no published index (${name}.xml): write the set with generate --shards or index`);
+  // Both only when a run was stopped right after its commit: the one renamed in last is the set.
+  const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort(byNumber).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
+  const files: ShardFile[] = [];
+  for (const path of paths) {
+    const summary = await readSitemap(path, {
+      onSitemap: (ref) => {
+        if (!ref.loc.startsWith(settings.baseUrl) || ref.loc.indexOf('/', settings.baseUrl.length) !== -1) throw new SitemapError('ERR_SITEMAP_STATE', `${path} names ${ref.loc}, not a child of the set at ${settings.baseUrl}`);
+        const child = ref.loc.slice(settings.baseUrl.length);
+        files.push({ name: child, child: childStemOf(child) ?? '', urls: 0, bytes: 0, diskBytes: 0, crc32: '', ...(typeof ref.lastmod === 'string' ? { lastmod: ref.lastmod } : {}) });
+      },
+    });
+    if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `the index ${path} cannot be read whole: ${summary.diagnostics[0]?.message ?? 'errors'}`);
+  }
+  return files;
+}
+
+/** `NAME-index-2.xml` before `NAME-index-10.xml`. */
+function byNumber(a: string, b: string): number {
+  return Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]);
+}
+
+/** After the commit: the manifests of the shards touched, with the touched children's new files. */
+async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<void> {
+  const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
+  for (const shard of [...shards].sort((a, b) => a - b)) {
+    const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
+    const old = await readManifest(path).catch(() => undefined);
+    const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
+    await writeFileAtomic(path, JSON.stringify(manifestOf(settings, shard, files, old?.duplicates ?? 0), null, 1) + '\n');
+  }
+}

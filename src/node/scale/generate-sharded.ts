@@ -1,0 +1,153 @@
+// `generate --shards N`: the layout of a sharded set (core/scale/layout.ts) written by one process.
+// Entries come in any order and a child needs all of its URLs, so each entry is serialised once and
+// appended to its shard's spill file in the run's temporary folder; then each shard in turn is read
+// back and written as writeShard writes it (the same bytes), and the index goes last. Memory holds
+// one shard's entries at a time, not the set.
+
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidValueError, SitemapError } from '../../core/errors.js';
+import type { UrlEntry } from '../../core/model.js';
+import { normalizeUrl } from '../../core/url.js';
+import { ALL_EXTENSIONS } from '../../core/write/url-entry.js';
+import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
+import { manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { StagedOutput } from '../staged-output.js';
+import type { WriteProgress, WriteSummary, WrittenFile } from '../write-sitemaps.js';
+import { addTo, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions, type StemEntries } from './shard-set.js';
+
+export interface ShardedGenerateOptions extends ShardSetOptions {
+  /** A refused entry is skipped and reported here; without it the first throws. */
+  onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
+  /** An entry to write instead of a refused one (write-sitemaps.ts has the same option). */
+  replaceInvalid?: (error: InvalidValueError, entry: UrlEntry) => UrlEntry | undefined;
+  /** Called before an entry is written; false leaves it out. */
+  prepare?: (entry: UrlEntry) => boolean;
+  onProgress?: (progress: WriteProgress) => void;
+  signal?: AbortSignal;
+  /** Children per index file (default 50,000). */
+  maxSitemapsPerIndex?: number;
+}
+
+/** Bytes of spilled records held per shard before they are appended to its file. */
+const SPILL_BLOCK = 64 * 1024;
+const FIELD = '\x01';
+// Neither can appear in a serialised entry: XML 1.0 forbids both characters (escape.ts refuses them).
+const RECORD = '\x00';
+
+export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>, options: ShardedGenerateOptions): Promise<WriteSummary & { indexFiles: IndexFile[] }> {
+  const started = performance.now();
+  const settings = shardSettings(options);
+  const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+  try {
+    const serializer = setSerializer(settings);
+    const pending: string[] = new Array<string>(settings.shards).fill('');
+    const flush = (shard: number): void => {
+      appendFileSync(spill.path(`spill-${shard}`), pending[shard] as string);
+      pending[shard] = '';
+    };
+    let urls = 0;
+    let rejected = 0;
+    const write = (entry: UrlEntry): void => {
+      const item = admit(entry, options, () => serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS)), (replacement) => serializedFrom(serializer, serializer.serialize(replacement, ALL_EXTENSIONS)));
+      if (item === undefined) return;
+      if (item === null) {
+        rejected++;
+        return;
+      }
+      const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+      const record = [place.child, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.loc, item.xml].join(FIELD) + RECORD;
+      pending[place.bucket] += record;
+      if ((pending[place.bucket] as string).length >= SPILL_BLOCK) flush(place.bucket);
+      urls++;
+    };
+    let batches = 0;
+    for await (const batch of entries as AsyncIterable<UrlEntry | readonly UrlEntry[]>) {
+      if (Array.isArray(batch)) for (const entry of batch as readonly UrlEntry[]) write(entry);
+      else write(batch as UrlEntry);
+      if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+      if ((++batches & 63) === 0) options.onProgress?.({ urls, files: 0, rejected, duplicates: 0, elapsedMs: performance.now() - started });
+    }
+    if (urls === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
+    const manifests: string[] = [];
+    for (let shard = 0; shard < settings.shards; shard++) {
+      flush(shard);
+      const stems = readSpill(spill.path(`spill-${shard}`));
+      await writeShardStems(stems, settings, shard);
+      manifests.push(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)));
+      if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+    }
+    await spill.abort();
+    const set = await writeIndexFromManifests({ manifests, outDir: settings.outDir, ...(options.maxSitemapsPerIndex !== undefined ? { maxSitemapsPerIndex: options.maxSitemapsPerIndex } : {}) });
+    const first = set.indexFiles[0] as IndexFile;
+    const sitemaps: WrittenFile[] = set.files.map((file) => ({ name: file.name, path: join(settings.outDir, file.name), loc: normalizeUrl(file.name, 'loc', settings.baseUrl), urls: file.urls, bytes: file.bytes, diskBytes: file.diskBytes, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+    return {
+      outDir: settings.outDir,
+      entryFile: { name: first.name, path: first.path, loc: first.loc, urls: 0, bytes: 0, diskBytes: 0 },
+      indexFiles: set.indexFiles,
+      indexed: true,
+      sitemaps,
+      urls: set.urls,
+      duplicates: set.duplicates,
+      rejected,
+      bytes: set.bytes,
+      diskBytes: set.diskBytes,
+      removed: set.removed,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await spill.abort();
+  }
+}
+
+/**
+ * An entry through `prepare`, the serializer and the replacements of a refused one, as writeSitemaps
+ * takes it: its serialised form, undefined when left out, null when rejected (`onInvalid` told).
+ */
+function admit(entry: UrlEntry, options: ShardedGenerateOptions, serialize: () => SerializedEntry, again: (replacement: UrlEntry) => SerializedEntry): SerializedEntry | null | undefined {
+  let current = entry;
+  try {
+    if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
+    return serialize();
+  } catch (first) {
+    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
+    let error = first;
+    for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
+      const replacement = options.replaceInvalid(error, current);
+      if (replacement === undefined) break;
+      current = replacement;
+      try {
+        return again(current);
+      } catch (next) {
+        if (!(next instanceof InvalidValueError)) throw next;
+        error = next;
+      }
+    }
+    options.onInvalid(error, current);
+    return null;
+  }
+}
+
+/** A shard's spilled records, grouped by child stem; the file is removed once read. */
+function readSpill(path: string): StemEntries {
+  const stems: StemEntries = new Map();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return stems;
+    throw error;
+  }
+  rmSync(path);
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf(RECORD, at);
+    const fields = text.slice(at, end).split(FIELD);
+    at = end + 1;
+    const [stem, namespaces, lastmodMs, lastmodText, loc] = fields as [string, string, string, string, string];
+    const xml = fields.slice(5).join(FIELD);
+    const item: SerializedEntry = { loc, xml, bytes: Buffer.byteLength(xml), namespaces: Number(namespaces), lastmodMs: Number(lastmodMs) };
+    if (lastmodText !== '') item.lastmodText = lastmodText;
+    addTo(stems, stem, item);
+  }
+  return stems;
+}
