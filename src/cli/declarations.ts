@@ -455,6 +455,90 @@ published again with the new children and their lastmods, at one instant.`,
   examples: ['sitemapkit apply changes.jsonl --out public/'],
 };
 
+// Queued runs on BullMQ workers (issue 27): the coordinator and the workers. Both name the same Redis
+// and queue; the set's folder must be seen at the same path by every worker.
+const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the Redis server of the queue, redis://[user:password@]host:port[/db] (required)' };
+const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', help: 'the BullMQ queue (default sitemapkit)' };
+
+export const QUEUE: CommandSpec = {
+  name: 'queue',
+  summary: 'generate or update a sharded set on BullMQ workers; show the progress of runs',
+  usage: `generate INPUT... --redis URL --out DIR --base-url URL [--shards N] [options]
+       sitemapkit queue generate --source MODULE --redis URL --out DIR --base-url URL [--parts N] [options]
+       sitemapkit queue apply CHANGES... --redis URL --out DIR [options]
+       sitemapkit queue status --redis URL [--run ID] [options]`,
+  intro: `Put a run on a BullMQ queue (Redis 6.2 or later) for "sitemapkit worker" processes to do: one
+job per shard (apply: per touched child), and a parent job that publishes the index once every
+child job has succeeded. The coordinator waits for the run and exits with its outcome.`,
+  positionals: true,
+  options: [
+    REDIS,
+    QUEUE_NAME,
+    { name: 'out', kind: 'text', value: 'DIR', help: "the set's folder, at the same path on every worker (required)" },
+    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'shards of the set, one job each (default 16)' },
+    { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
+    { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
+    { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
+    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension)' },
+    { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
+    { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
+    { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
+    { name: 'no-wait', kind: 'flag', help: 'add the run and exit; follow it with queue status' },
+    { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
+    { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    withNote(BASE_URL, '/a/b resolves against it'),
+    ...SET_OUTPUT,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: `Source module: export default async function* (part, { parts, options }) { yield entry }, each
+entry as in JSON Lines input ({ loc, lastmod, ... }, or arrays of them); the parts together yield each
+entry once (key ranges: examples/postgres-source.js).`,
+  exit: `0 the set was published (status: no run failed), 1 published but some input lines were rejected,
+2 usage or fatal error, or the run failed (the previous set stays published), 130 interrupted.`,
+  examples: [
+    'sitemapkit queue generate urls.txt --redis redis://10.0.0.5:6379 --out /mnt/sitemaps --base-url https://www.example.com/ --shards 32',
+    'sitemapkit queue generate --source ./catalog.js --parts 64 --redis redis://10.0.0.5 --out /mnt/sitemaps --base-url https://www.example.com/',
+    'sitemapkit queue apply changes.jsonl --redis redis://10.0.0.5 --out /mnt/sitemaps',
+    'sitemapkit queue status --redis redis://10.0.0.5',
+  ],
+  details: `generate with files: the coordinator reads them (every input format of "sitemapkit generate")
+and writes each shard's entries to DIR/.sitemapkit-queue/RUN/, where its job reads them; lines it
+cannot place are reported as FILE:LINE: CODE message. With --source, the workers read the source:
+first one job per part routes the part's entries to per-shard files, then the parent adds the shard
+jobs. The layout is "generate --shards N"'s: the same input gives the same bytes.
+
+A job that fails is tried again (--attempts); a worker that dies has its jobs taken over by another
+once their lock expires. A job that fails for good fails its run: the index is not written, the
+previous set stays published, and the coordinator prints each failed job and its reason (exit 2).
+
+status: each run on the queue (newest first), the state of its parent (waiting-children, active,
+completed, failed), its jobs by state, and the reason of every failed job.`,
+};
+
+export const WORKER: CommandSpec = {
+  name: 'worker',
+  summary: 'run the jobs of queued runs (queue generate, queue apply) until stopped',
+  usage: '--redis URL [--concurrency N] [options]',
+  intro: `Take jobs from the queue and run them: write a shard, read a part of a source module, rewrite a
+child, publish an index. Start as many as you like, on any machines that see the sets' folders at
+the same paths as the coordinator. SIGINT or SIGTERM: finish the jobs at hand, then exit; a second
+signal releases them at once, for another worker to take.`,
+  positionals: false,
+  options: [
+    REDIS,
+    QUEUE_NAME,
+    { name: 'concurrency', kind: 'count', value: 'N', min: 1, max: 64, help: 'jobs at once in this process (default 1)' },
+    { name: 'lock-duration', kind: 'seconds', value: 'S', help: 'a job is taken over by another worker S seconds after this one stops renewing its lock (default 30)' },
+    withNote(QUIET, 'no line per job'),
+    HELP,
+  ],
+  notes: 'Standard error: one line per job done or failed.',
+  exit: '0 stopped by SIGINT or SIGTERM, 2 usage error or Redis unreachable.',
+  examples: ['sitemapkit worker --redis redis://10.0.0.5:6379 --concurrency 2'],
+};
+
 export const ROBOTS: CommandSpec = {
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
@@ -582,4 +666,4 @@ reading, so NEW's is fetched twice; if it changed in between, the diff stops (ex
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, INDEX, APPLY];
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, INDEX, APPLY, QUEUE, WORKER];
