@@ -1,0 +1,213 @@
+// `sitemapkit queue` and `sitemapkit worker` as processes against a real redis-server: several
+// workers share a run; a worker killed with kill -9 mid-shard has its job taken over; a shard that
+// fails for good fails the run and the previous set stays; the sets are byte-identical to
+// `generate --shards N` in one process.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/tmp.js';
+import { queueStatus } from '../../src/node/scale/queue.js';
+import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BASE = 'https://shop.example.com/';
+const skip = redisUnavailable();
+let redis: RedisServer;
+
+before(async () => {
+  if (skip !== undefined) return;
+  if (!existsSync(BIN)) throw new Error('dist/ is missing: run npm run build');
+  redis = await startRedis();
+});
+after(async () => redis?.stop());
+
+interface Proc {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+function cli(args: string[], cwd?: string): Proc {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd !== undefined ? { cwd } : {}) });
+  const forget = killOnExit(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (forget(), resolve(code))));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** A worker process; stopped (SIGKILL) when the test file ends if still running. */
+function worker(queue: string, ...args: string[]): Proc {
+  const proc = cli(['worker', '--redis', redis.url, '--queue', queue, ...args]);
+  after(() => {
+    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  });
+  return proc;
+}
+
+async function stop(proc: Proc): Promise<number | null> {
+  proc.child.kill('SIGTERM');
+  return proc.exited;
+}
+
+async function untilAsync(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The published files of a set folder (dot entries, the runs' scratch and staging, left out), with their bytes. */
+function setFiles(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    if (statSync(join(dir, name)).isFile()) files.set(name, readFileSync(join(dir, name)));
+  }
+  return files;
+}
+
+function assertSameSet(actual: string, expected: string): void {
+  const a = setFiles(actual);
+  const b = setFiles(expected);
+  assert.deepEqual([...a.keys()], [...b.keys()]);
+  for (const [name, bytes] of b) assert.ok(bytes.equals(a.get(name) as Buffer), `${name} differs`);
+  assert.ok(a.has('sitemap.xml') && a.size > 3, `a set: ${[...a.keys()].join(' ')}`);
+}
+
+/** URLs in sections of uneven sizes, as a catalogue has them. */
+function catalogue(n: number, seed = 0): string {
+  const sections = ['p', 'p', 'p', 'c', 'c', 'blog', 'help'];
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(`${BASE}${sections[(i * 7 + seed) % sections.length]}/item-${i}-${seed}?ref=${i % 5}&x=1\t`.trim());
+  return lines.join('\n') + '\n';
+}
+
+/** The same input written by `generate --shards N` in one process. */
+function generateSharded(input: string, out: string, shards: number, expectedCode = 0): void {
+  const result = spawnSync(process.execPath, [BIN, 'generate', input, '--base-url', BASE, '--out', out, '--shards', String(shards), '-q'], { encoding: 'utf8' });
+  assert.equal(result.status, expectedCode, result.stderr);
+}
+
+test('three workers write a set byte-identical to generate --shards; a line the coordinator cannot place is reported (exit 1); status tells the run', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(6000) + 'ftp://shop.example.com/p/nope\n');
+  const workers = [worker('q1'), worker('q1'), worker('q1', '--concurrency', '2')];
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q1', '--out', join(dir, 'queued'), '--base-url', BASE, '--shards', '5']);
+  assert.equal(await run.exited, 1, run.stderr());
+  assert.match(run.stderr(), /urls\.txt:6001: /);
+  assert.match(run.stdout(), /^Published 6,000 URLs in \d+ sitemaps \(5 shards\) to .*queued in .*: sitemap\.xml\.$/m);
+  generateSharded(input, join(dir, 'single'), 5, 1);
+  assertSameSet(join(dir, 'queued'), join(dir, 'single'));
+  assert.ok(!existsSync(join(dir, 'queued', '.sitemapkit-queue')), 'the scratch files are removed');
+  // Each worker process took jobs from the one queue (the three of them did the 6 jobs between them).
+  const done = workers.map((w) => (w.stderr().match(/: done /g) ?? []).length);
+  assert.equal(done.reduce((a, b) => a + b, 0), 6, workers.map((w) => w.stderr()).join('\n'));
+
+  const status = cli(['queue', 'status', '--redis', redis.url, '--queue', 'q1', '--format', 'json']);
+  assert.equal(await status.exited, 0, status.stderr());
+  const [shown] = JSON.parse(status.stdout()) as { state: string; jobs: Record<string, number>; shards: number }[];
+  assert.equal(shown?.state, 'completed');
+  assert.deepEqual(shown?.jobs, { completed: 5 });
+  for (const w of workers) assert.equal(await stop(w), 0, w.stderr());
+});
+
+test('a run done twice writes the same bytes: the second keeps every file (same inode) and removes none', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(3000, 1));
+  const w = worker('q2');
+  const args = ['queue', 'generate', input, '--redis', redis.url, '--queue', 'q2', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '3'];
+  const first = cli(args);
+  assert.equal(await first.exited, 0, first.stderr());
+  const inodes = new Map([...setFiles(join(dir, 'out')).keys()].map((name) => [name, statSync(join(dir, 'out', name)).ino]));
+  const before = setFiles(join(dir, 'out'));
+  const second = cli(args);
+  assert.equal(await second.exited, 0, second.stderr());
+  assert.doesNotMatch(second.stdout(), /removed/);
+  const afterwards = setFiles(join(dir, 'out'));
+  assert.deepEqual([...afterwards.keys()], [...before.keys()]);
+  for (const [name, bytes] of before) {
+    assert.ok(bytes.equals(afterwards.get(name) as Buffer), name);
+    if (name.endsWith('.xml.gz')) assert.equal(statSync(join(dir, 'out', name)).ino, inodes.get(name), `${name} was rewritten`);
+  }
+  assert.equal(await stop(w), 0);
+});
+
+test('a worker killed with kill -9 mid-shard: another takes the job over and the set is byte-identical to one process', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(150_000, 2));
+  const out = join(dir, 'out');
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q3', '--out', out, '--base-url', BASE, '--shards', '1']);
+  // Worker A alone, and one shard: the active job is A's, and A is inside it.
+  const a = worker('q3', '--lock-duration', '1');
+  await untilAsync('worker A in the shard', async () => ((await queueStatus(redis.url, 'q3'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGKILL');
+  await a.exited;
+  assert.doesNotMatch(a.stderr(), /: done shard/, 'A was killed before the end of its shard');
+  const b = worker('q3', '--lock-duration', '1');
+  assert.equal(await run.exited, 0, run.stderr() + b.stderr());
+  assert.match(b.stderr(), /done shard 0 of 1/);
+  generateSharded(input, join(dir, 'single'), 1);
+  assertSameSet(out, join(dir, 'single'));
+  assert.equal(await stop(b), 0);
+});
+
+test('a shard that fails for good fails the run: exit 2, the failed shard and its reason, the previous set stays; status says it', { skip }, async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(2000, 3));
+  generateSharded(input, out, 4);
+  const published = setFiles(out);
+  writeFileSync(input, catalogue(2500, 4));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q4', '--out', out, '--base-url', BASE, '--shards', '4', '--attempts', '2']);
+  // No worker yet: once the coordinator has split the input, shard 1's file is made unreadable.
+  const scratch = join(out, '.sitemapkit-queue');
+  const shardFile = await until('the split', () => {
+    const runs = existsSync(scratch) ? readdirSync(scratch) : [];
+    const file = runs.length === 1 ? join(scratch, runs[0] as string, 'input', 'shard-1.jsonl') : undefined;
+    return file !== undefined && existsSync(file) && /queued/.test(run.stderr()) ? file : undefined;
+  });
+  rmSync(shardFile);
+  mkdirSync(shardFile);
+  const w = worker('q4');
+  assert.equal(await run.exited, 2, run.stderr());
+  assert.match(run.stderr(), /run \S+ failed; the previous set in .*out stays published/);
+  assert.match(run.stderr(), /^ {2}shard 1 failed after 2 attempts: cannot read .*shard-1\.jsonl: is a directory$/m);
+  // The published set is the previous one, whole: its index and every child it names, same bytes.
+  const kept = setFiles(out);
+  for (const [name, bytes] of published) if (!name.endsWith('.json')) assert.ok(kept.get(name)?.equals(bytes), `${name} of the previous set`);
+  const status = cli(['queue', 'status', '--redis', redis.url, '--queue', 'q4']);
+  assert.equal(await status.exited, 1);
+  assert.match(status.stdout(), /: failed .*\n {2}shard 1 failed after 2 attempts: /);
+  assert.equal(await stop(w), 0);
+});
+
+test('usage: --redis is required; an unreachable Redis is one line, exit 2', { skip }, async () => {
+  const missing = cli(['queue', 'status']);
+  assert.equal(await missing.exited, 2);
+  assert.match(missing.stderr(), /--redis URL is required/);
+  const down = cli(['worker', '--redis', 'redis://127.0.0.1:1']);
+  assert.equal(await down.exited, 2);
+  assert.match(down.stderr(), /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: ECONNREFUSED\n$/);
+});
