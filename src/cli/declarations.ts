@@ -463,13 +463,12 @@ const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', hel
 export const QUEUE: CommandSpec = {
   name: 'queue',
   summary: 'generate or update a sharded set on BullMQ workers; show the progress of runs',
-  usage: `generate INPUT... --redis URL --out DIR --base-url URL [--shards N] [options]
-       sitemapkit queue generate --source MODULE --redis URL --out DIR --base-url URL [--parts N] [options]
-       sitemapkit queue apply CHANGES... --redis URL --out DIR [options]
-       sitemapkit queue status --redis URL [--run ID] [options]`,
-  intro: `Put a run on a BullMQ queue (Redis 6.2 or later) for "sitemapkit worker" processes to do: one
-job per shard (apply: per touched child), and a parent job that publishes the index once every
-child job has succeeded. The coordinator waits for the run and exits with its outcome.`,
+  usage: `generate FILE...|--source MODULE --redis URL --out DIR --base-url URL
+       sitemapkit queue apply CHANGES... --redis URL --out DIR
+       sitemapkit queue status --redis URL [--run ID]`,
+  intro: `Put a run on a BullMQ queue (Redis 6.2 or later) for "sitemapkit worker" processes: a job per
+shard (apply: per touched child), and a parent job that publishes the index once they have all
+succeeded. The coordinator waits for the run and exits with its outcome.`,
   positionals: true,
   options: [
     REDIS,
@@ -492,16 +491,14 @@ child job has succeeded. The coordinator waits for the run and exits with its ou
     withNote(QUIET, 'no summary'),
     HELP,
   ],
-  notes: `Source module: export default async function* (part, { parts, options }) { yield entry }, each
-entry as in JSON Lines input ({ loc, lastmod, ... }, or arrays of them); the parts together yield each
-entry once (key ranges: examples/postgres-source.js).`,
+  notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
+(entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
   exit: `0 the set was published (status: no run failed), 1 published but some input lines were rejected,
 2 usage or fatal error, or the run failed (the previous set stays published), 130 interrupted.`,
   examples: [
-    'sitemapkit queue generate urls.txt --redis redis://10.0.0.5:6379 --out /mnt/sitemaps --base-url https://www.example.com/ --shards 32',
-    'sitemapkit queue generate --source ./catalog.js --parts 64 --redis redis://10.0.0.5 --out /mnt/sitemaps --base-url https://www.example.com/',
-    'sitemapkit queue apply changes.jsonl --redis redis://10.0.0.5 --out /mnt/sitemaps',
-    'sitemapkit queue status --redis redis://10.0.0.5',
+    'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
+    'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
+    'sitemapkit queue status --redis redis://q1',
   ],
   details: `generate with files: the coordinator reads them (every input format of "sitemapkit generate")
 and writes each shard's entries to DIR/.sitemapkit-queue/RUN/, where its job reads them; lines it
