@@ -457,7 +457,7 @@ published again with the new children and their lastmods, at one instant.`,
 
 // Queued runs on BullMQ workers (issue 27): the coordinator and the workers. Both name the same Redis
 // and queue; the set's folder must be seen at the same path by every worker.
-const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the Redis server of the queue, redis://[user:password@]host:port[/db] (required)' };
+const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the queue\'s Redis: redis://[user:password@]host:port[/db] (required)' };
 const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', help: 'the BullMQ queue (default sitemapkit)' };
 
 export const QUEUE: CommandSpec = {
@@ -474,11 +474,12 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     REDIS,
     QUEUE_NAME,
     { name: 'out', kind: 'text', value: 'DIR', help: "the set's folder, at the same path on every worker (required)" },
-    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'shards of the set, one job each (default 16)' },
+    // generate --shards's declaration, word for word (test/cli/grammar.test.ts).
+    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'write a sharded set: N buckets per section, a manifest per shard (docs/scale.md)', note: 'one job each (default 16)' },
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
-    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension)' },
+    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' },
     { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
     { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
     { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
@@ -493,8 +494,8 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
-  exit: `0 the set was published (status: no run failed), 1 published but some input lines were rejected,
-2 usage or fatal error, or the run failed (the previous set stays published), 130 interrupted.`,
+  exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
+or the run failed (the previous set stays published), 130 interrupted.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
     'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
