@@ -76,3 +76,28 @@ export function realisticSitemap(n, seed = REALISTIC_SEED) {
   parts.push('</urlset>\n');
   return parts.join('');
 }
+
+/**
+ * Entry `i` of a catalogue as a UrlEntry (bench/scale.js), with the shapes above: the URL under
+ * `section` (query strings with `&`, %-escapes, trailing slashes), both lastmod forms, optional
+ * changefreq and priority, an image on 10% and alternates on 10%. A function of (i, section, seed)
+ * alone, so a change feed can name entry i again without generating the others.
+ */
+export function realisticEntry(i, section, seed = REALISTIC_SEED) {
+  const rand = mulberry32((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
+  let url = `${BASE_URL}${section}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
+  if (rand() < 0.1) url += '/caf%C3%A9';
+  if (rand() < 0.3) {
+    const n = 1 + Math.floor(rand() * 3);
+    const query = [];
+    for (let k = 0; k < n; k++) query.push(`${PARAMS[(i + k) % PARAMS.length]}=${Math.floor(rand() * 10_000)}`);
+    url += '?' + query.join('&');
+  } else if (rand() < 0.5) url += '/';
+  const entry = { loc: url };
+  if (rand() < 0.9) entry.lastmod = lastmod(rand);
+  if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
+  if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];
+  if (i % 10 === 3) entry.images = [{ loc: `${BASE_URL}img/${i.toString(36)}.jpg` }];
+  if (i % 10 === 7) entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${BASE_URL}alt/${i.toString(36)}-${lang}` }));
+  return entry;
+}

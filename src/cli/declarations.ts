@@ -41,6 +41,9 @@ const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
+/** Children per index file: the limit, lowered to see a set split across several index files. */
+const PER_INDEX: OptionSpec = { name: 'sitemaps-per-index', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)' };
+
 export const GENERATE: CommandSpec = {
   name: 'generate',
   summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
@@ -58,12 +61,12 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'priority', kind: 'text', value: 'VALUE', help: 'priority of entries that have none (0.0 to 1.0)' },
     { name: 'include', kind: 'text', value: 'GLOB', multiple: true, help: "write only URLs whose path matches (repeatable), e.g. 'blog/**'" },
     { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out URLs whose path matches (repeatable), e.g. 'drafts/**'" },
-    { name: 'strict', kind: 'flag', help: 'reject an entry with a bad optional field or a #fragment instead of dropping it' },
+    { name: 'strict', kind: 'flag', help: 'reject, not drop, an entry with a bad optional field or a #fragment' },
     { name: 'index', kind: 'choice', value: 'MODE', choices: ['auto', 'always', 'never'], help: 'auto: an index for more than one file (default); always; never' },
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
-    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'write a sharded set: N buckets per section, a manifest per shard (docs/scale.md)' },
+    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' },
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -409,9 +412,6 @@ Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS;
 object per line with time, remote, method, path, status, bytes, ms.`,
 };
 
-/** Children per index file: the limit, lowered to see a set split across several index files. */
-const MAX_SITEMAPS: OptionSpec = { name: 'max-sitemaps', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)', group: 'limits' };
-
 export const INDEX: CommandSpec = {
   name: 'index',
   summary: "publish a sharded set's index from its shards' manifests",
@@ -422,7 +422,7 @@ The index file(s) go in last, at one instant; then the files of the previous set
   positionals: true,
   options: [
     { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder, where the shards wrote their children (required)' },
-    MAX_SITEMAPS,
+    PER_INDEX,
     format(['text', 'json'], 'text (default) or json'),
     withNote(QUIET, 'no summary'),
     HELP,
@@ -445,7 +445,7 @@ published again with the new children and their lastmods, at one instant.`,
   options: [
     { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder (required)' },
     withNote(NAME, 'the set\'s name'),
-    MAX_SITEMAPS,
+    PER_INDEX,
     format(['text', 'json'], 'text (default) or json'),
     withNote(QUIET, 'no summary'),
     HELP,

@@ -28,7 +28,7 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
   const printer = ProblemPrinter.for(io.stderr, { capped: io.stderr.isTTY === true });
-  const maxSitemaps = args.number('max-sitemaps');
+  const maxSitemaps = args.number('sitemaps-per-index');
   try {
     const summary = await applyChanges({
       changes: args.positionals.map((path) => resolve(io.cwd, path)),

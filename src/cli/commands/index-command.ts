@@ -25,7 +25,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError) return usageFailure(io, 'index', error.message);
     throw error;
   }
-  const maxSitemaps = args.number('max-sitemaps');
+  const maxSitemaps = args.number('sitemaps-per-index');
   try {
     const set = await writeIndexFromManifests({
       manifests: args.positionals.map((path) => resolve(io.cwd, path)),

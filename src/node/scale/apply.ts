@@ -1,8 +1,9 @@
 // `apply`: a change feed applied to a published sharded set (issue 27). Only the children that hold
 // a changed URL are read (from their files) and written again; every other file keeps its bytes and
-// its inode, and the index is published again with the new children's names and lastmods. Memory
-// holds the changes, one child's entries at a time and one line per child of the index: never the
-// set. A rewritten child whose bytes come out the same keeps its file too.
+// its inode, and the index is published again with the new children's names and lastmods. The
+// changes are set aside by child in the run's temporary folder (spill.ts); memory holds one child's
+// changes and entries at a time and one line per child of the index: never the set, nor the feed. A
+// rewritten child whose bytes come out the same keeps its file too.
 
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -11,12 +12,14 @@ import { createInterface } from 'node:readline';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
+import { parseJsonLine } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
 import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
+import { Spill } from './spill.js';
 import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
@@ -27,9 +30,6 @@ export interface FeedPosition {
   file: string;
   line: number;
 }
-
-/** The changes of each touched child (by stem): a URL's new entry, or null when deleted. The last change of a URL wins. */
-export type ChangePlan = Map<string, Map<string, SerializedEntry | null>>;
 
 export interface ApplyOptions {
   /** JSON Lines files of changes, applied in order. */
@@ -65,43 +65,45 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   const name = options.name ?? 'sitemap';
   const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
   const serializer = setSerializer(settings);
-  const counts = { upserts: 0, deletes: 0, rejected: 0 };
-  const plan: ChangePlan = new Map();
-  for (const file of options.changes) {
-    for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
-      try {
-        planChange(plan, change, serializer, settings);
-        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-      } catch (error) {
-        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-        counts.rejected++;
-        options.onInvalid(error.message, at, error.code);
-      }
-    }
-  }
-  const published = await readPublishedIndex(settings);
-  const byStem = new Map<string, ShardFile[]>();
-  for (const file of published) {
-    const stem = childStemOf(file.name);
-    if (stem === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
-    const list = byStem.get(stem);
-    if (list === undefined) byStem.set(stem, [file]);
-    else list.push(file);
-  }
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
   try {
+    // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
+    const counts = { upserts: 0, deletes: 0, rejected: 0 };
+    const plan = new Spill((stem) => output.path(`changes-${stem}`));
+    for (const file of options.changes) {
+      for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
+        try {
+          planChange(plan, change, serializer, settings);
+          counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+        } catch (error) {
+          if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
+          counts.rejected++;
+          options.onInvalid(error.message, at, error.code);
+        }
+      }
+    }
+    const published = await readPublishedIndex(settings);
+    const byStem = new Map<string, ShardFile[]>();
+    for (const file of published) {
+      if (file.child === '') throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
+      const list = byStem.get(file.child);
+      if (list === undefined) byStem.set(file.child, [file]);
+      else list.push(file);
+    }
+    // Pass 2: one touched child at a time, read back, changed, written under the name of its content.
     const written: ShardFile[] = [];
     const placed: StagedFile[] = [];
-    const touched = [...plan.keys()].sort();
+    const touched = plan.keys();
     for (const stem of touched) {
-      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], plan.get(stem) as Map<string, SerializedEntry | null>, serializer);
-      plan.delete(stem);
+      const changes = new Map<string, SerializedEntry | null>();
+      for (const record of plan.take(stem)) changes.set(record.loc, record.item);
+      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
       const staged = await stageChildren(output, new Map([[stem, items]]), settings);
       written.push(...staged.files);
       placed.push(...staged.placed);
     }
     const touchedSet = new Set(touched);
-    const files = [...published.filter((file) => !touchedSet.has(childStemOf(file.name) as string)), ...written];
+    const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
     await updateManifests(settings, touchedSet, written);
     return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
@@ -110,8 +112,8 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   }
 }
 
-/** Adds one change to the plan, under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
-export function planChange(plan: ChangePlan, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
+/** Sets one change aside under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
+export function planChange(plan: Spill, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
   let loc: string;
   let item: SerializedEntry | null = null;
   if (change.op === 'upsert') {
@@ -121,9 +123,7 @@ export function planChange(plan: ChangePlan, change: Change, serializer: UrlEntr
     loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
   }
   const stem = placeOf(loc, settings.prefix, settings.shards, settings.name).child;
-  let changes = plan.get(stem);
-  if (changes === undefined) plan.set(stem, (changes = new Map()));
-  changes.set(loc, item);
+  plan.add(stem, stem, loc, item);
 }
 
 /** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */
@@ -136,13 +136,13 @@ async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'
       if (text.trim() === '') continue;
       const at = { file, line };
       const change = parseChange(text);
-      if (typeof change !== 'string') {
+      if ('op' in change) {
         yield { change, at };
         continue;
       }
-      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change}`);
+      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
       counts.rejected++;
-      onInvalid(change, at, 'input/change');
+      onInvalid(change.problem, at, change.code);
     }
   } catch (error) {
     if (error instanceof SitemapError) throw error;
@@ -152,22 +152,36 @@ async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'
   }
 }
 
-/** A change, or why the line is not one. */
-export function parseChange(text: string): Change | string {
+/**
+ * A change, or why the line is not one (and the code to report it under): an upsert's entry is
+ * checked as a JSON Lines input line is (core/input/jsonl.ts), unknown fields refused.
+ */
+export function parseChange(text: string): Change | { problem: string; code: 'input/change' | 'input/jsonl' } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `not JSON: ${(error as Error).message}`;
+    return { problem: `not JSON: ${(error as Error).message}`, code: 'input/jsonl' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'a change is a JSON object with "op"';
-  const { op, ...rest } = value as Record<string, unknown>;
-  if (op === 'upsert') return { op, entry: rest as unknown as UrlEntry };
+  const op = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).op : undefined;
   if (op === 'delete') {
-    if (typeof rest.loc !== 'string') return 'a delete needs "loc", a string';
-    return { op, loc: rest.loc };
+    const { loc, ...rest } = value as Record<string, unknown>;
+    if (typeof loc !== 'string') return { problem: 'a delete needs "loc", a string', code: 'input/change' };
+    if (Object.keys(rest).some((key) => key !== 'op')) return { problem: `a delete has only "op" and "loc", got ${Object.keys(rest).filter((key) => key !== 'op').map((key) => JSON.stringify(key)).join(', ')}`, code: 'input/change' };
+    return { op, loc };
   }
-  return `"op" must be "upsert" or "delete", got ${JSON.stringify(op)}`;
+  if (op !== 'upsert') return { problem: `a change is an object with "op": "upsert" or "delete", got ${op === undefined ? 'none' : JSON.stringify(op)}`, code: 'input/change' };
+  try {
+    return {
+      op,
+      entry: parseJsonLine(text, (path) => {
+        if (path !== 'op') throw new SitemapError('ERR_SITEMAP_INPUT', `unknown field "${path}"`);
+      }),
+    };
+  } catch (error) {
+    if (error instanceof SitemapError) return { problem: error.message, code: 'input/jsonl' };
+    throw error;
+  }
 }
 
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */

@@ -4,13 +4,13 @@
 // back and written as writeShard writes it (the same bytes), and the index goes last. Memory holds
 // one shard's entries at a time, not the set.
 
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
 import { ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
+import { Spill } from './spill.js';
 import { manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteProgress, WriteSummary, WrittenFile } from '../write-sitemaps.js';
@@ -29,23 +29,13 @@ export interface ShardedGenerateOptions extends ShardSetOptions {
   maxSitemapsPerIndex?: number;
 }
 
-/** Bytes of spilled records held per shard before they are appended to its file. */
-const SPILL_BLOCK = 64 * 1024;
-const FIELD = '\x01';
-// Neither can appear in a serialised entry: XML 1.0 forbids both characters (escape.ts refuses them).
-const RECORD = '\x00';
-
 export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>, options: ShardedGenerateOptions): Promise<WriteSummary & { indexFiles: IndexFile[] }> {
   const started = performance.now();
   const settings = shardSettings(options);
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const serializer = setSerializer(settings);
-    const pending: string[] = new Array<string>(settings.shards).fill('');
-    const flush = (shard: number): void => {
-      appendFileSync(spill.path(`spill-${shard}`), pending[shard] as string);
-      pending[shard] = '';
-    };
+    const spilled = new Spill((key) => spill.path(`spill-${key}`));
     let urls = 0;
     let rejected = 0;
     const write = (entry: UrlEntry): void => {
@@ -56,9 +46,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
         return;
       }
       const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
-      const record = [place.child, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.loc, item.xml].join(FIELD) + RECORD;
-      pending[place.bucket] += record;
-      if ((pending[place.bucket] as string).length >= SPILL_BLOCK) flush(place.bucket);
+      spilled.add(String(place.bucket), place.child, item.loc, item);
       urls++;
     };
     let batches = 0;
@@ -71,8 +59,8 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     if (urls === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
     const manifests: string[] = [];
     for (let shard = 0; shard < settings.shards; shard++) {
-      flush(shard);
-      const stems = readSpill(spill.path(`spill-${shard}`));
+      const stems: StemEntries = new Map();
+      for (const { stem, item } of spilled.take(String(shard))) addTo(stems, stem, item as SerializedEntry);
       await writeShardStems(stems, settings, shard);
       manifests.push(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)));
       if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
@@ -126,28 +114,4 @@ function admit(entry: UrlEntry, options: ShardedGenerateOptions, serialize: () =
     options.onInvalid(error, current);
     return null;
   }
-}
-
-/** A shard's spilled records, grouped by child stem; the file is removed once read. */
-function readSpill(path: string): StemEntries {
-  const stems: StemEntries = new Map();
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return stems;
-    throw error;
-  }
-  rmSync(path);
-  for (let at = 0; at < text.length; ) {
-    const end = text.indexOf(RECORD, at);
-    const fields = text.slice(at, end).split(FIELD);
-    at = end + 1;
-    const [stem, namespaces, lastmodMs, lastmodText, loc] = fields as [string, string, string, string, string];
-    const xml = fields.slice(5).join(FIELD);
-    const item: SerializedEntry = { loc, xml, bytes: Buffer.byteLength(xml), namespaces: Number(namespaces), lastmodMs: Number(lastmodMs) };
-    if (lastmodText !== '') item.lastmodText = lastmodText;
-    addTo(stems, stem, item);
-  }
-  return stems;
 }

@@ -69,6 +69,8 @@ export interface ShardManifest {
   maxUrls: number;
   maxBytes: number;
   xslUrl?: string;
+  /** Present when locs outside the base URL were accepted (`enforceScope: false`, --no-scope). */
+  noScope?: true;
   urls: number;
   bytes: number;
   diskBytes: number;
@@ -137,6 +139,7 @@ export function settingsOfManifest(manifest: ShardManifest, outDir: string): Sha
     maxUrls: manifest.maxUrls,
     maxBytes: manifest.maxBytes,
     ...(manifest.xslUrl !== undefined ? { xslUrl: manifest.xslUrl } : {}),
+    ...(manifest.noScope === true ? { enforceScope: false } : {}),
   });
 }
 
@@ -250,6 +253,7 @@ export function manifestOf(settings: ShardSettings, shard: number, files: ShardF
     maxUrls: settings.limits.maxUrlsPerSitemap,
     maxBytes: settings.limits.maxBytesPerSitemap,
     ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}),
+    ...(settings.scope === undefined ? { noScope: true as const } : {}),
     urls: sum(sorted, 'urls'),
     bytes: sum(sorted, 'bytes'),
     diskBytes: sum(sorted, 'diskBytes'),
@@ -354,7 +358,7 @@ export async function readManifest(path: string): Promise<ShardManifest> {
 function checkWholeSet(manifests: readonly ShardManifest[], outDir: string): ShardSettings {
   const first = manifests[0];
   if (first === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'no manifest: give the manifest of every shard');
-  const key = (m: ShardManifest): string => JSON.stringify([m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl]);
+  const key = (m: ShardManifest): string => JSON.stringify([m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
   const seen = new Set<number>();
   for (const manifest of manifests) {
     if (key(manifest) !== key(first)) throw new SitemapError('ERR_SITEMAP_STATE', `the manifests are of different sets: shard ${manifest.shard} of ${manifest.shards} of "${manifest.name}" (${manifest.baseUrl}) and shard ${first.shard} of ${first.shards} of "${first.name}" (${first.baseUrl})`);

@@ -1,0 +1,70 @@
+// The layout of a sharded set (core/scale/layout.ts): a URL's child is a function of the URL and the
+// shard count alone, and a change within one section lands only in that section's children.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { childFilePattern, childStemOf, placeOf, shardOf } from '../../src/core/scale/layout.js';
+import { scopeOf } from '../../src/core/url.js';
+
+const BASE = 'https://www.example.com/shop/';
+const segment = fc.stringMatching(/^[a-z0-9-]{1,12}$/);
+const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+const shards = fc.integer({ min: 1, max: 300 });
+
+test('the same URL lands in the same child, whatever the other URLs and however it is spelt', () => {
+  fc.assert(
+    fc.property(path, shards, fc.array(path, { maxLength: 20 }), (p, n, others) => {
+      const layout = { shards: n, baseUrl: BASE };
+      const place = shardOf(`${BASE}${p}`, layout);
+      // Other URLs placed before change nothing (no state), and another spelling of the URL is the same URL.
+      for (const other of others) shardOf(`${BASE}${other}`, layout);
+      assert.deepEqual(shardOf(`${BASE}${p}`, layout), place);
+      assert.deepEqual(shardOf(`HTTPS://WWW.EXAMPLE.COM:443/shop/${p}`, layout), place);
+      assert.deepEqual(shardOf(`/shop/${p}`, layout), place);
+      assert.ok(Number.isInteger(place.bucket) && place.bucket >= 0 && place.bucket < n);
+      assert.equal(place.section, p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
+    }),
+  );
+});
+
+test('the bucket is a hash of the URL: stable across runs and machines (fixed values)', () => {
+  // Fixed expectations: a change of the hash would move every URL of every published set.
+  const layout = { shards: 64, baseUrl: BASE };
+  assert.deepEqual(shardOf(`${BASE}products/123`, layout), { section: 'products', bucket: 8, child: 'sitemap-products.8' });
+  assert.deepEqual(shardOf(`${BASE}about`, { ...layout, name: 'site' }), { section: '', bucket: 23, child: 'site-root.23' });
+  // A section that is not a clean slug gets a hash of its exact name in its stem (partition.ts).
+  assert.deepEqual(shardOf(`${BASE}Ünïcode/x?q=a/b#f`, layout), { section: '%C3%9Cn%C3%AFcode', bucket: 34, child: 'sitemap-c3-9cn-c3-afcode-0alo1i4.34' });
+});
+
+test('URLs spread over the buckets: no bucket holds more than twice its share', () => {
+  const counts = new Array<number>(16).fill(0);
+  const prefix = scopeOf(BASE).prefix;
+  for (let i = 0; i < 16_000; i++) counts[placeOf(`${BASE}item/${i}`, prefix, 16, 'sitemap').bucket]! += 1;
+  for (const count of counts) assert.ok(count > 500 && count < 2000, counts.join(' '));
+});
+
+test('changes within one section touch only that section\'s children', () => {
+  fc.assert(
+    fc.property(segment, fc.array(segment, { minLength: 1, maxLength: 30 }), fc.array(path, { maxLength: 30 }), shards, (section, changed, unrelated, n) => {
+      const layout = { shards: n, baseUrl: BASE };
+      const touched = new Set(changed.map((rest) => shardOf(`${BASE}${section}/${rest}`, layout).child));
+      for (const p of unrelated) {
+        const place = shardOf(`${BASE}${p}`, layout);
+        if (place.section !== section) assert.ok(!touched.has(place.child), `${p} shares a child with section ${section}`);
+      }
+    }),
+  );
+});
+
+test('a child\'s files are found by its stem, and give their stem back', () => {
+  fc.assert(
+    fc.property(segment, fc.nat({ max: 1000 }), fc.option(fc.nat({ max: 64 })), fc.integer({ min: 0, max: 0xffffffff }), fc.boolean(), (section, bucket, part, crc, gzip) => {
+      const stem = `sitemap-${section}.${bucket}`;
+      const file = `${stem}${part === null ? '' : `.${part}`}.${crc.toString(16).padStart(8, '0')}.xml${gzip ? '.gz' : ''}`;
+      assert.equal(childStemOf(file), stem);
+      assert.ok(childFilePattern(stem).test(file));
+      assert.ok(!childFilePattern(`${stem}1`).test(file));
+      assert.ok(!childFilePattern(`sitemap-${section}x.${bucket}`).test(file));
+    }),
+  );
+});

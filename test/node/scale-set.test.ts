@@ -1,0 +1,337 @@
+// Sharded sets (issue 27): shards written apart and indexed give the bytes of `generate --shards`; a
+// change feed rewrites only the children it touches; the index splits past its limit; a run stopped
+// or killed anywhere leaves the previous set published.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { interceptSteps } from '../helpers/commit-steps.js';
+import { shardOf } from '../../src/core/scale/layout.js';
+import { writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
+import type { UrlEntry } from '../../src/core/model.js';
+
+const BASE = 'https://www.example.com/';
+const KILL_AT_STEP = fileURLToPath(new URL('./kill-at-step.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+/** Sections of uneven sizes, with lastmods, an image now and then and a query string. */
+function catalogue(sizes: Record<string, number>): UrlEntry[] {
+  const entries: UrlEntry[] = [];
+  for (const [section, count] of Object.entries(sizes)) {
+    for (let i = 0; i < count; i++) {
+      const entry: UrlEntry = { loc: `${BASE}${section}/item-${i}${i % 7 === 0 ? `?color=red&size=${i % 5}` : ''}`, lastmod: `2025-0${1 + (i % 9)}-1${i % 10}` };
+      if (i % 11 === 0) entry.images = [{ loc: `${BASE}img/${section}/${i}.jpg` }];
+      entries.push(entry);
+    }
+  }
+  entries.push({ loc: `${BASE}about`, lastmod: '2024-05-01' });
+  return entries;
+}
+
+const jsonl = (entries: readonly object[]): string => entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
+
+/** Every visible file of a folder (links followed), name → bytes. */
+function files(dir: string, prefix = ''): Map<string, Buffer> {
+  const all = new Map<string, Buffer>();
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) for (const [inner, bytes] of files(path, `${prefix}${name}/`)) all.set(inner, bytes);
+    else all.set(prefix + name, readFileSync(path));
+  }
+  return all;
+}
+
+const inodes = (dir: string): Map<string, number> => new Map(readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => [f, lstatSync(join(dir, f)).ino]));
+
+/** The published set: each index file and every file it names (uncompressed), name → text; 'missing' for a named file that is not there. */
+function published(out: string): Map<string, string> {
+  const set = new Map<string, string>();
+  const link = join(out, 'sitemap-indexes');
+  const indexes = (() => {
+    try {
+      return readdirSync(link).sort().map((f) => `sitemap-indexes/${f}`);
+    } catch {
+      return ['sitemap.xml'];
+    }
+  })();
+  for (const index of indexes) {
+    const xml = readFileSync(join(out, index), 'utf8');
+    set.set(index, xml);
+    for (const [, loc] of xml.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const name = (loc as string).slice(BASE.length);
+      try {
+        set.set(name, gunzipSync(readFileSync(join(out, name))).toString('utf8'));
+      } catch {
+        set.set(name, 'missing');
+      }
+    }
+  }
+  return set;
+}
+
+/** The locs of a published set, sorted. */
+function locsOf(set: Map<string, string>): string[] {
+  const locs: string[] = [];
+  for (const [name, text] of set) if (!name.endsWith('.xml')) for (const [, loc] of text.matchAll(/<url><loc>([^<]+)<\/loc>/g)) locs.push(loc as string);
+  return locs.sort();
+}
+
+async function generate(dir: string, entries: readonly UrlEntry[], out: string, ...args: string[]): Promise<void> {
+  writeFileSync(join(dir, 'urls.jsonl'), jsonl(entries));
+  const result = await runCli(['generate', 'urls.jsonl', '--base-url', BASE, '--out', out, '--quiet', '--shards', '4', '--max-urls', '40', ...args], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+}
+
+test('generate --shards gives, byte for byte, what shards written apart and then indexed give; a second run keeps every file', async () => {
+  const dir = tempDir();
+  const entries = catalogue({ products: 300, blog: 45, help: 7 });
+  await generate(dir, entries, 'one');
+  // Four writers, each given only its shard's entries (in another order), then `index` over their manifests.
+  const apart = join(dir, 'apart');
+  for (const shard of [2, 0, 3, 1]) {
+    const mine = entries.filter((e) => shardOf(e.loc, { shards: 4, baseUrl: BASE }).bucket === shard).reverse();
+    await writeShard({ entries: mine, shard, shards: 4, outDir: apart, baseUrl: BASE, maxUrls: 40, compressionThreads: 1 });
+  }
+  const manifests = [0, 1, 2, 3].map((shard) => join(apart, `sitemap-shard-${shard}-of-4.json`));
+  const set = await writeIndexFromManifests({ manifests, outDir: apart });
+  // The input order differs: the children are sorted, so only a URL given twice could tell them apart.
+  assert.deepEqual(files(apart), files(join(dir, 'one')));
+  assert.equal(set.urls, entries.length);
+  assert.ok(set.files.some((f) => /^sitemap-products\.\d\.\d\.[0-9a-f]{8}\.xml\.gz$/.test(f.name)), 'a child over 40 URLs is split');
+  assert.ok(set.files.some((f) => f.name.startsWith('sitemap-root.')), 'top-level pages have their section');
+  const manifest = JSON.parse(readFileSync(manifests[0] as string, 'utf8'));
+  assert.deepEqual(Object.keys(manifest.files[0]).sort(), ['bytes', 'child', 'crc32', 'diskBytes', 'lastmod', 'name', 'urls']);
+  assert.equal(manifest.urls, manifest.files.reduce((n: number, f: { urls: number }) => n + f.urls, 0));
+
+  const before = inodes(join(dir, 'one'));
+  await generate(dir, entries, 'one');
+  const after = inodes(join(dir, 'one'));
+  for (const [name, ino] of before) if (name !== 'sitemap.xml' && !name.endsWith('.json')) assert.equal(after.get(name), ino, `${name} was written again`);
+});
+
+test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 30, b: 30 }), 'out');
+  const out = join(dir, 'out');
+  const missing = await runCli(['index', 'out/sitemap-shard-0-of-4.json', 'out/sitemap-shard-2-of-4.json', '--out', 'out'], { cwd: dir });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /not whole: no manifest for shards 1, 3 of 4/);
+  const child = readdirSync(out).find((f) => f.startsWith('sitemap-a.')) as string;
+  writeFileSync(join(out, child), 'truncated');
+  const all = [0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`);
+  const broken = await runCli(['index', ...all, '--out', 'out'], { cwd: dir });
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, new RegExp(`${child.replace(/\./g, '\\.')}, listed by a manifest, is 9 bytes`));
+});
+
+test('apply rewrites only the children of the changed URLs, and the set equals a fresh generate of the new list', async () => {
+  const dir = tempDir();
+  const entries = catalogue({ products: 200, blog: 60, help: 9 });
+  await generate(dir, entries, 'out');
+  const out = join(dir, 'out');
+  const beforeBytes = files(out);
+  const beforeInodes = inodes(out);
+  // Changes in blog only, plus a new section: an updated lastmod, a new item, a deleted one, a URL changed twice.
+  const changes = [
+    { op: 'upsert', loc: `${BASE}blog/item-3`, lastmod: '2026-01-02' },
+    { op: 'upsert', loc: `${BASE}blog/new-post` },
+    { op: 'delete', loc: `${BASE}blog/item-4` },
+    { op: 'upsert', loc: `${BASE}blog/item-5`, lastmod: '2026-01-01' },
+    { op: 'delete', loc: `${BASE}blog/item-5` },
+    { op: 'delete', loc: `${BASE}blog/never-listed` },
+    { op: 'upsert', loc: `${BASE}careers/engineer`, lastmod: '2026-02-03T10:00:00Z' },
+  ];
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl(changes));
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const summary = JSON.parse(result.stdout);
+  const layout = { shards: 4, baseUrl: BASE };
+  const expectedTouched = [...new Set(changes.map((c) => shardOf(c.loc, layout).child))].sort();
+  assert.deepEqual(summary.touched, expectedTouched);
+  assert.deepEqual([summary.upserts, summary.deletes], [4, 3]);
+
+  const touched = (name: string): boolean => expectedTouched.some((stem) => name.startsWith(`${stem}.`));
+  const afterInodes = inodes(out);
+  const afterBytes = files(out);
+  for (const [name, ino] of beforeInodes) {
+    if (name === 'sitemap.xml' || name.endsWith('.json') || touched(name)) continue;
+    assert.equal(afterInodes.get(name), ino, `${name} (untouched) has another inode`);
+    assert.deepEqual(afterBytes.get(name), beforeBytes.get(name), `${name} (untouched) has other bytes`);
+  }
+  assert.ok([...afterBytes.keys()].some((name) => name.startsWith('sitemap-careers.')), 'the new section has its child');
+
+  // The same set as generating the changed list from scratch.
+  const next = entries.filter((e) => !['blog/item-4', 'blog/item-5'].some((p) => e.loc === `${BASE}${p}`)).map((e) => (e.loc === `${BASE}blog/item-3` ? { loc: e.loc, lastmod: '2026-01-02' } : e));
+  next.push({ loc: `${BASE}blog/new-post` }, { loc: `${BASE}careers/engineer`, lastmod: '2026-02-03T10:00:00Z' });
+  await generate(dir, next, 'fresh');
+  assert.deepEqual(published(out), published(join(dir, 'fresh')));
+  assert.match(published(out).get('sitemap.xml') as string, /sitemap-careers\.\d\.[0-9a-f]{8}\.xml\.gz<\/loc><lastmod>2026-02-03T10:00:00Z</);
+  // The manifests follow the published set.
+  const listed = [0, 1, 2, 3].flatMap((s) => JSON.parse(readFileSync(join(out, `sitemap-shard-${s}-of-4.json`), 'utf8')).files.map((f: { name: string }) => f.name)).sort();
+  assert.deepEqual(listed, [...published(out).keys()].filter((n) => n !== 'sitemap.xml').sort());
+});
+
+test('apply: deleting every URL of a child removes its file; a bad line is reported and skipped', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ big: 50, tiny: 2 }), 'out');
+  const out = join(dir, 'out');
+  const tiny = readdirSync(out).filter((f) => f.startsWith('sitemap-tiny.'));
+  assert.ok(tiny.length >= 1);
+  const deletes = ['/tiny/item-0?color=red&size=0', '/tiny/item-1'].map((loc) => JSON.stringify({ op: 'delete', loc }));
+  const bad = ['{"op":"rename"}', '{"op":"upsert","loc":"/tiny/x","lastMod":"2026-01-01"}'];
+  writeFileSync(join(dir, 'changes.jsonl'), `${deletes[0]}\n${bad[0]}\n${deletes[1]}\n${bad[1]}\n`);
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /changes\.jsonl:2: error input\/change .*"op": "upsert" or "delete", got "rename"/);
+  assert.match(result.stderr, /changes\.jsonl:4: error input\/jsonl unknown field "lastMod"/);
+  for (const file of tiny) assert.ok(!existsIn(out, file), `${file} is left`);
+  assert.ok(!(readFileSync(join(out, 'sitemap.xml'), 'utf8').includes('sitemap-tiny.')));
+  assert.equal(locsOf(published(out)).length, 51);
+  assert.ok(locsOf(published(out)).every((loc) => !loc.includes('/tiny/')));
+});
+
+function existsIn(dir: string, name: string): boolean {
+  return readdirSync(dir).includes(name);
+}
+
+test('past the per-index limit, several index files behind one link, replaced at one instant; apply keeps the split', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 100, b: 100, c: 100 }), 'out', '--max-urls', '10');
+  const out = join(dir, 'out');
+  const manifests = [0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`);
+  const split = await runCli(['index', ...manifests, '--out', 'out', '--sitemaps-per-index', '16', '--format', 'json'], { cwd: dir });
+  assert.equal(split.code, 0, split.stderr);
+  const set = JSON.parse(split.stdout);
+  const children = set.files.length as number;
+  assert.ok(children > 32, `${children} children`);
+  assert.deepEqual(set.indexFiles.map((f: { name: string }) => f.name), Array.from({ length: Math.ceil(children / 16) }, (_, i) => `sitemap-indexes/sitemap-index-${i + 1}.xml`));
+  assert.deepEqual(set.indexFiles.map((f: { sitemaps: number }) => f.sitemaps).reduce((a: number, b: number) => a + b), children);
+  assert.match(readlinkSync(join(out, 'sitemap-indexes')), /^sitemap-indexes\.[0-9a-f]{8}$/);
+  assert.ok(!existsIn(out, 'sitemap.xml'), 'the single index of the previous set is gone');
+  const locs = locsOf(published(out));
+  assert.equal(locs.length, 301);
+
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/added`, lastmod: '2026-03-01' }]));
+  const oldTarget = readlinkSync(join(out, 'sitemap-indexes'));
+  const applied = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--sitemaps-per-index', '16'], { cwd: dir });
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match(applied.stdout, /index files/);
+  assert.notEqual(readlinkSync(join(out, 'sitemap-indexes')), oldTarget);
+  assert.ok(!existsIn(out, oldTarget), 'the previous index folder is removed');
+  assert.deepEqual(locsOf(published(out)), [...locs, `${BASE}a/added`].sort());
+
+  // Back under the limit: one sitemap.xml, the link and its folder removed.
+  const single = await runCli(['index', ...manifests, '--out', 'out'], { cwd: dir });
+  assert.equal(single.code, 0, single.stderr);
+  assert.deepEqual(readdirSync(out).filter((f) => f.startsWith('sitemap-indexes') || f === 'sitemap.xml'), ['sitemap.xml']);
+});
+
+/**
+ * Applies a feed to a set stopped (frozen, as by a kill) at every step of its commit in turn, and
+ * checks the published set each time: the old one up to the rename of `entryStep`, the new one after.
+ */
+async function everyApplyStep(generateArgs: string[], applyArgs: string[], entryStep: string): Promise<{ prepare: () => Promise<string>; entryAt: number; old: Map<string, string>; next: Map<string, string> }> {
+  const entries = catalogue({ a: 40, b: 40 });
+  const changes = jsonl([{ op: 'upsert', loc: `${BASE}a/item-1`, lastmod: '2026-01-01' }, { op: 'delete', loc: `${BASE}b/item-2` }, { op: 'upsert', loc: `${BASE}b/fresh` }]);
+  const prepare = async (): Promise<string> => {
+    const dir = tempDir();
+    await generate(dir, entries, 'out', ...generateArgs);
+    if (applyArgs.length > 0) {
+      // The set indexed as apply will index it (generate writes one index).
+      const manifests = [0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`);
+      assert.equal((await runCli(['index', ...manifests, '--out', 'out', ...applyArgs], { cwd: dir })).code, 0);
+    }
+    writeFileSync(join(dir, 'changes.jsonl'), changes);
+    return dir;
+  };
+  const apply = async (dir: string): Promise<number> => (await runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet', ...applyArgs], { cwd: dir })).code;
+  const reference = await prepare();
+  const old = published(join(reference, 'out'));
+  const counting = interceptSteps(join(reference, 'out'));
+  try {
+    assert.equal(await apply(reference), 0);
+  } finally {
+    counting.restore();
+  }
+  const next = published(join(reference, 'out'));
+  assert.notDeepEqual(next, old);
+  const entryAt = counting.steps.indexOf(`rename ${entryStep}`);
+  assert.ok(entryAt > 0, counting.steps.join(', '));
+  // The first step, the steps around the entry's rename, and the last (each run from a fresh copy).
+  const last = counting.steps.length;
+  for (const at of [...new Set([1, entryAt, entryAt + 1, entryAt + 2, last])].filter((n) => n >= 1 && n <= last)) {
+    const dir = await prepare();
+    const stop = interceptSteps(join(dir, 'out'), at, 'freeze');
+    try {
+      const running = apply(dir);
+      running.catch(() => {});
+      await stop.reached;
+    } finally {
+      stop.restore();
+    }
+    // Up to the entry's rename (step entryAt + 1, stopped before it is made) the old set; after it, the new one.
+    assert.ok(isDeepStrictEqual(published(join(dir, 'out')), at <= entryAt + 1 ? old : next), `stopped at ${counting.steps[at - 1]} of ${counting.steps.join(', ')}`);
+  }
+  return { prepare, entryAt, old, next };
+}
+
+test('apply stopped at any step of its commit, or killed there, leaves the previous set or the new one published', async () => {
+  const { prepare, entryAt, old, next } = await everyApplyStep([], [], 'sitemap.xml');
+  // A real SIGKILL at the index's rename, in a child process: the old set stays; the next apply publishes the new one.
+  const dir = await prepare();
+  const killed = spawnSync(process.execPath, ['--import', TSX, KILL_AT_STEP, join(dir, 'out'), String(entryAt + 1), '--', 'apply', 'changes.jsonl', '--out', 'out'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  assert.deepEqual(published(join(dir, 'out')), old);
+  assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir })).code, 0);
+  assert.deepEqual(published(join(dir, 'out')), next);
+  assert.deepEqual(readdirSync(join(dir, 'out')).filter((f) => f.startsWith('.')), []);
+});
+
+test('with several index files too, a stopped apply leaves the old index files or the new ones, never a mix', async () => {
+  const { old } = await everyApplyStep(['--max-urls', '5'], ['--sitemaps-per-index', '8'], 'sitemap-indexes');
+  assert.ok([...old.keys()].filter((name) => name.startsWith('sitemap-indexes/')).length > 1);
+});
+
+test('a set written with --no-scope is applied to with the same rule: a loc of another host is kept and can be changed', async () => {
+  const dir = tempDir();
+  await generate(dir, [...catalogue({ a: 5 }), { loc: 'https://cdn.example.net/a/elsewhere', lastmod: '2024-01-01' }], 'out', '--no-scope');
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: 'https://cdn.example.net/a/elsewhere', lastmod: '2026-01-01' }, { op: 'upsert', loc: 'https://other.example.org/b/new' }]));
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const locs = locsOf(published(join(dir, 'out')));
+  assert.ok(locs.includes('https://cdn.example.net/a/elsewhere') && locs.includes('https://other.example.org/b/new'), locs.join(' '));
+  assert.match([...published(join(dir, 'out')).values()].join(''), /elsewhere<\/loc><lastmod>2026-01-01</);
+});
+
+test('apply opens only the children of the changed URLs (and the index): never a file of another child', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ products: 200, blog: 60, help: 9 }), 'out');
+  const out = join(dir, 'out');
+  const change = { op: 'upsert', loc: `${BASE}help/item-1`, lastmod: '2026-04-01' };
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([change]));
+  const stem = shardOf(change.loc, { shards: 4, baseUrl: BASE }).child;
+  const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof import('node:fs/promises');
+  const original = fsp.open;
+  const opened: string[] = [];
+  fsp.open = ((path: string, ...rest: unknown[]) => {
+    if (dirname(String(path)) === out) opened.push(basename(String(path)));
+    return (original as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fsp.open;
+  syncBuiltinESMExports();
+  try {
+    assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir })).code, 0);
+  } finally {
+    fsp.open = original;
+    syncBuiltinESMExports();
+  }
+  const children = opened.filter((name) => /\.xml\.gz$/.test(name));
+  assert.ok(children.length > 0 && children.every((name) => name.startsWith(`${stem}.`)), opened.join(', '));
+});
