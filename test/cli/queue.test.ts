@@ -92,12 +92,14 @@ function assertSameSet(actual: string, expected: string): void {
   assert.ok(a.has('sitemap.xml') && a.size > 3, `a set: ${[...a.keys()].join(' ')}`);
 }
 
-/** URLs in sections of uneven sizes, as a catalogue has them. */
-function catalogue(n: number, seed = 0): string {
+/** URL i of a catalogue: in sections of uneven sizes (p 3/7, c 2/7, blog and help 1/7 each), with a query. */
+function itemUrl(i: number, seed: number): string {
   const sections = ['p', 'p', 'p', 'c', 'c', 'blog', 'help'];
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) lines.push(`${BASE}${sections[(i * 7 + seed) % sections.length]}/item-${i}-${seed}?ref=${i % 5}&x=1\t`.trim());
-  return lines.join('\n') + '\n';
+  return `${BASE}${sections[(i * 3 + seed) % sections.length]}/item-${i}-${seed}?ref=${i % 5}&x=1`;
+}
+
+function catalogue(n: number, seed = 0): string {
+  return Array.from({ length: n }, (_, i) => itemUrl(i, seed)).join('\n') + '\n';
 }
 
 /** The same input written by `generate --shards N` in one process. */
@@ -210,4 +212,40 @@ test('usage: --redis is required; an unreachable Redis is one line, exit 2', { s
   const down = cli(['worker', '--redis', 'redis://127.0.0.1:1']);
   assert.equal(await down.exited, 2);
   assert.match(down.stderr(), /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: ECONNREFUSED\n$/);
+});
+
+test('queue apply: two workers rewrite only the touched children, byte-identical to apply in one process; untouched files keep their inode', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(4000, 5));
+  generateSharded(input, join(dir, 'single'), 4);
+  generateSharded(input, join(dir, 'queued'), 4);
+  const inodes = new Map([...setFiles(join(dir, 'queued')).keys()].map((name) => [name, statSync(join(dir, 'queued', name)).ino]));
+  // Changes within the help section only: new items, a new lastmod, deletes (one of a new item); and one bad line.
+  assert.match(itemUrl(5, 5), /\/help\//);
+  assert.match(itemUrl(12, 5), /\/help\//);
+  const changes = [
+    ...Array.from({ length: 30 }, (_, i) => JSON.stringify({ op: 'upsert', loc: `${BASE}help/new-${i}`, lastmod: '2026-11-20' })),
+    JSON.stringify({ op: 'upsert', loc: itemUrl(5, 5), lastmod: '2026-11-21T10:00:00Z' }),
+    JSON.stringify({ op: 'delete', loc: itemUrl(12, 5) }),
+    JSON.stringify({ op: 'delete', loc: `${BASE}help/new-3` }),
+    '{"op":"rename"}',
+  ];
+  writeFileSync(join(dir, 'changes.jsonl'), changes.join('\n') + '\n');
+  const single = spawnSync(process.execPath, [BIN, 'apply', join(dir, 'changes.jsonl'), '--out', join(dir, 'single'), '-q'], { encoding: 'utf8' });
+  assert.equal(single.status, 1, single.stderr);
+  const workers = [worker('q5'), worker('q5')];
+  const run = cli(['queue', 'apply', join(dir, 'changes.jsonl'), '--redis', redis.url, '--queue', 'q5', '--out', join(dir, 'queued')]);
+  assert.equal(await run.exited, 1, run.stderr());
+  assert.match(run.stderr(), /changes\.jsonl:34: input\/change /);
+  assert.match(run.stdout(), /^Applied 32 changes to .*queued in .*: 16 sitemaps in the set, \d+ URLs in those rewritten; sitemap\.xml; removed 4 files of the previous set\.$/m);
+  assertSameSet(join(dir, 'queued'), join(dir, 'single'));
+  // Only help's children were written again: every other child kept its file.
+  for (const [name, ino] of inodes) {
+    if (!name.endsWith('.xml.gz') || name.startsWith('sitemap-help.')) continue;
+    assert.equal(statSync(join(dir, 'queued', name)).ino, ino, `${name} was rewritten`);
+  }
+  const rewrote = workers.flatMap((w) => w.stderr().match(/done child sitemap-help\.\d/g) ?? []);
+  assert.ok(rewrote.length >= 1 && rewrote.length <= 4, workers.map((w) => w.stderr()).join(''));
+  for (const w of workers) assert.equal(await stop(w), 0);
 });

@@ -7,7 +7,7 @@ import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js'
 import { detectInputFormat, type InputFormat } from '../../node/input.js';
 import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
-import { enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
+import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { UsageError, usageFailure } from '../args.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { QUEUE } from '../declarations.js';
@@ -37,6 +37,8 @@ export async function runQueue(argv: string[], io: CliIo): Promise<number> {
     switch (action) {
       case 'generate':
         return await generate(args, inputs, io);
+      case 'apply':
+        return await apply(args, inputs, io);
       case 'status':
         if (inputs.length > 0) throw new UsageError(`queue status takes no input, got ${JSON.stringify(inputs[0])}`);
         return await status(args, io);
@@ -127,6 +129,34 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
 }
 
+async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
+  if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
+  if (changes.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
+  for (const option of ['base-url', 'shards', 'source', 'parts', 'input-format', 'columns']) {
+    if (args.has(option)) throw new UsageError(`--${option} is for queue generate: apply takes the set's settings from its manifests`);
+  }
+  const redis = args.text('redis') as string;
+  const queue = args.text('queue') ?? DEFAULT_QUEUE;
+  await pingRedis(redis);
+  const enqueued = await enqueueApply({
+    redis,
+    queue,
+    out: resolve(io.cwd, args.text('out') as string),
+    changes: changes.map((path) => resolve(io.cwd, path)),
+    attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
+    ...(args.has('name') ? { name: args.text('name') as string } : {}),
+    ...(args.has('run') ? { run: args.text('run') as string } : {}),
+    onProblem: (problem) => io.stderr.write(`${problem}\n`),
+  });
+  const json = args.choice('format') === 'json';
+  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')} on ${queue}\n`);
+  if (args.flag('no-wait')) {
+    io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
+    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  }
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+}
+
 /** Waits for the run; Ctrl-C stops the waiting, not the run. */
 async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo): Promise<RunStatus | undefined> {
   const controller = new AbortController();
@@ -167,6 +197,9 @@ function failedLines(status: RunStatus): string {
 function runLine(status: RunStatus): string {
   const took = status.finishedAt !== undefined ? ` in ${formatDuration(status.finishedAt - status.startedAt)}` : '';
   const o = status.outcome;
+  if (status.state === 'completed' && o !== undefined && status.mode === 'apply') {
+    return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${formatCount(o.urls)} URLs in those rewritten; ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
+  }
   if (status.state === 'completed' && o !== undefined) {
     return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
   }

@@ -57,8 +57,12 @@ export interface ShardJob extends RunJob {
 /** Rewrites one child of an existing set with the changes that fall in it. */
 export interface ChildJob extends RunJob {
   kind: 'child';
+  /** The child's stem (`NAME-SECTION.BUCKET`). */
   child: string;
+  /** Its changes: a file of change lines in the run's scratch folder. */
   changes: string;
+  /** Its files in the index published when the run was planned. */
+  files: string[];
 }
 
 /** The parent: once its children have succeeded, the next step (shards after a split), then the index. */
@@ -68,6 +72,8 @@ export interface SetJob extends RunJob {
   /** For a source's run: how many parts the split step had (their files are the shards' inputs). */
   parts?: number;
   mode: 'generate' | 'apply';
+  /** For an apply: the stems of the children it rewrites (one may come out empty, with no file). */
+  touched?: string[];
 }
 
 export type JobData = SplitJob | ShardJob | ChildJob | SetJob;

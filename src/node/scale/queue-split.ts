@@ -10,23 +10,54 @@ import { shardOf } from '../../core/scale/layout.js';
 import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
 
-/** Each shard's buffer is handed to its file past this many characters (a few large writes, not one per entry). */
+/** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
 const FLUSH_AT = 32 * 1024;
 
-export class ShardFiles {
-  private readonly buffers: string[];
-  private readonly writers: (StorageWriter | undefined)[];
-  readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+/** Lines routed to one file per key (a shard, a child), written in the order they came. */
+export class GroupFiles<K extends string | number> {
+  private readonly buffers = new Map<K, string>();
+  private readonly writers = new Map<K, StorageWriter>();
 
-  /** `fileOf(shard)`: the name of shard `shard`'s file in `storage`. */
+  /** `fileOf(key)`: the name of the key's file in `storage`. */
   constructor(
     private readonly storage: SetStorage,
+    readonly fileOf: (key: K) => string,
+  ) {}
+
+  async write(key: K, line: string): Promise<void> {
+    const buffer = (this.buffers.get(key) ?? '') + line + '\n';
+    this.buffers.set(key, buffer);
+    if (buffer.length >= FLUSH_AT) await this.flush(key);
+  }
+
+  private async flush(key: K): Promise<void> {
+    const text = this.buffers.get(key) ?? '';
+    this.buffers.set(key, '');
+    let writer = this.writers.get(key);
+    if (writer === undefined) this.writers.set(key, (writer = await this.storage.writer(this.fileOf(key))));
+    await writer.write(text);
+  }
+
+  /** Writes what is buffered and closes every file; returns the keys that have one. */
+  async close(): Promise<K[]> {
+    for (const [key, text] of this.buffers) if (text.length > 0) await this.flush(key);
+    for (const writer of this.writers.values()) await writer.close();
+    return [...this.writers.keys()];
+  }
+}
+
+/** Entries routed to the shard that writes them, with the count of those refused and the first problems. */
+export class ShardFiles {
+  private readonly files: GroupFiles<number>;
+  readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+
+  constructor(
+    storage: SetStorage,
     private readonly set: SetOptions,
     private readonly shards: number,
-    private readonly fileOf: (shard: number) => string,
+    fileOf: (shard: number) => string,
   ) {
-    this.buffers = new Array<string>(shards).fill('');
-    this.writers = new Array<StorageWriter | undefined>(shards).fill(undefined);
+    this.files = new GroupFiles(storage, fileOf);
   }
 
   /** Routes `entry`; an entry whose loc is no URL of the set is counted and reported, not routed. */
@@ -40,8 +71,7 @@ export class ShardFiles {
       return;
     }
     this.outcome.entries++;
-    const buffer = (this.buffers[shard] += `${JSON.stringify(entry)}\n`);
-    if (buffer.length >= FLUSH_AT) await this.flush(shard);
+    await this.files.write(shard, JSON.stringify(entry));
   }
 
   reject(problem: string): void {
@@ -49,24 +79,9 @@ export class ShardFiles {
     if (this.outcome.problems.length < MAX_PROBLEMS_KEPT) this.outcome.problems.push(problem);
   }
 
-  private async flush(shard: number): Promise<void> {
-    const text = this.buffers[shard] as string;
-    this.buffers[shard] = '';
-    const writer = (this.writers[shard] ??= await this.storage.writer(this.fileOf(shard)));
-    await writer.write(text);
-  }
-
-  /** Writes what is buffered and closes every file: the shards that got no entry have no file. */
+  /** Closes every file: the names of those written (a shard that got no entry has none). */
   async close(): Promise<string[]> {
-    const files: string[] = [];
-    for (let shard = 0; shard < this.shards; shard++) {
-      if ((this.buffers[shard] as string).length > 0) await this.flush(shard);
-      const writer = this.writers[shard];
-      if (writer === undefined) continue;
-      await writer.close();
-      files.push(this.fileOf(shard));
-    }
-    return files;
+    return (await this.files.close()).sort((a, b) => a - b).map((shard) => this.files.fileOf(shard));
   }
 }
 

@@ -2,12 +2,13 @@
 // run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
 
 import { resolve } from 'node:path';
-import type { Job, Queue } from 'bullmq';
+import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
 import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat } from '../input.js';
-import { jobId, jobOptions, loadBullMQ, newRunId, SCRATCH, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
+import { jobId, jobOptions, loadBullMQ, newRunId, SCRATCH, type ChildJob, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
 import { ShardFiles } from './queue-split.js';
+import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import type { RunOutcome } from './worker.js';
 
@@ -80,14 +81,51 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
       return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
     });
   }
-  const bull = await loadBullMQ();
-  const flow = new bull.FlowProducer({ connection: { url: options.redis } });
-  try {
-    await flow.add({ name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
-  } finally {
-    await flow.close();
-  }
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
   return { run, entries, rejected };
+}
+
+export interface ApplyRunOptions {
+  redis: string;
+  queue: string;
+  out: string;
+  /** The set's name (default sitemap). */
+  name?: string;
+  /** Change feeds (JSON Lines), applied in order. */
+  changes: readonly string[];
+  attempts: number;
+  run?: string;
+  storage?: SetStorage;
+  onProblem?: (problem: string) => void;
+}
+
+/** Plans an apply (changes checked and routed per touched child) and adds its flow: a child job per touched child. */
+export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
+  const run = options.run ?? newRunId();
+  const storage = options.storage ?? new FileSystemStorage(options.out);
+  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => `${SCRATCH}/${run}/changes/${stem}.jsonl`, options.onProblem);
+  const { settings } = plan;
+  const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
+  const base = { run, out: storage.localDir, shards: settings.shards, set };
+  const parent: SetJob = { ...base, kind: 'set', mode: 'apply', step: 'write', touched: plan.children.map((c) => c.stem) };
+  const children = plan.children.map((c, i) => ({
+    name: 'child',
+    queueName: options.queue,
+    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files } satisfies ChildJob,
+    opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
+  }));
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
+}
+
+async function addFlow(redis: string, flow: FlowJob): Promise<void> {
+  const bull = await loadBullMQ();
+  const producer = new bull.FlowProducer({ connection: { url: redis } });
+  try {
+    await producer.add(flow);
+  } finally {
+    await producer.close();
+  }
 }
 
 export interface FailedJob {
@@ -99,6 +137,7 @@ export interface FailedJob {
 
 export interface RunStatus {
   run: string;
+  mode: 'generate' | 'apply';
   out: string;
   shards: number;
   /** The parent's state: waiting-children while its children run, then active, completed or failed. */
@@ -151,6 +190,7 @@ async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
       }
       runs.set(job.data.run, {
         run: job.data.run,
+        mode: job.data.mode,
         out: job.data.out,
         shards: job.data.shards,
         state,

@@ -14,6 +14,8 @@ import { writeIndexFromManifests, writeShard, type SetSummary } from './shard-se
 import { loadBullMQ, jobId, jobOptions, MAX_PROBLEMS_KEPT, SCRATCH, type BullMQ, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { partFile, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
+import { publishApplied, rewriteChild } from './queue-apply.js';
+import type { ShardFile } from './shard-set.js';
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -31,8 +33,11 @@ export interface QueueWorkerOptions {
 /** What the parent job returns: the published set and what its children reported. */
 export interface RunOutcome extends JobOutcome {
   indexFiles: string[];
+  /** Children in the set. */
   files: number;
+  /** URLs in the set (generate), or in the children rewritten (apply). */
   urls: number;
+  /** Files of the previous set removed. */
   removed: number;
 }
 
@@ -97,7 +102,7 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
     case 'set':
       return runSetJob(bull, queue, job as Job<SetJob>, token, storage);
     case 'child':
-      throw new Error('child jobs are not supported by this worker');
+      return rewriteChild(data, storage);
   }
 }
 
@@ -154,15 +159,21 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     await job.updateProgress({ split: splitOutcome });
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
-  const values = Object.values(await job.getChildrenValues<JobOutcome>());
+  const values = Object.values(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
   const progress = job.progress as { split?: JobOutcome } | number;
   const outcome = sumOutcomes(typeof progress === 'object' && progress.split !== undefined ? [progress.split, ...values] : values);
-  const name = data.set.name ?? 'sitemap';
-  const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
-  const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir });
+  let published: Omit<RunOutcome, keyof JobOutcome>;
+  if (data.mode === 'apply') {
+    published = await publishApplied(data, storage, values.flatMap((value) => value.written ?? []));
+  } else {
+    const name = data.set.name ?? 'sitemap';
+    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir });
+    published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
+  }
   await storage.remove(`${SCRATCH}/${data.run}`);
   if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
-  return { ...outcome, indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
+  return { ...outcome, ...published };
 }
 
 function sumOutcomes(outcomes: readonly JobOutcome[]): JobOutcome {
