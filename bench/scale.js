@@ -10,7 +10,7 @@
 //
 //   npm run bench:scale                          20,000,000 URLs (minutes)
 //   node bench/scale.js --n 2000000              a shorter run
-//   node bench/scale.js --rows full,apply --shards 64
+//   node bench/scale.js --rows full,apply --shards 64   (rows: full, apply, scattered, plain)
 //
 // Results: bench/results/scale-<N>.json and bench/results/scale.md (every N found there).
 // Imports the BUILT library (dist/): run `npm run build` first (npm run bench:scale does).
@@ -63,14 +63,14 @@ export function* catalogue(n) {
  * The change feed: 1% of n changes within CHANGED_SECTIONS, as JSON Lines: updated lastmods of
  * existing entries, new entries (numbers from n on), deletes. Returns how many of each.
  */
-export async function writeChangeFeed(n, path) {
+export async function writeChangeFeed(n, path, sections = CHANGED_SECTIONS) {
   const target = Math.max(3, Math.floor(n / 100));
   const counts = { updates: 0, inserts: 0, deletes: 0 };
   const out = createWriteStream(path);
   const write = async (line) => {
     if (!out.write(line + '\n')) await once(out, 'drain');
   };
-  const wanted = new Set(CHANGED_SECTIONS);
+  const wanted = new Set(sections);
   // Existing entries of the two sections, every k-th, so that updates and deletes spread over them.
   let existing = 0;
   for (let i = 0; i < n; i++) if (wanted.has(sectionOf(i))) existing++;
@@ -90,7 +90,7 @@ export async function writeChangeFeed(n, path) {
   }
   for (let i = n; counts.updates + counts.deletes + counts.inserts < target; i++) {
     counts.inserts++;
-    await write(JSON.stringify({ op: 'upsert', ...realisticEntry(i, CHANGED_SECTIONS[i % 2]) }));
+    await write(JSON.stringify({ op: 'upsert', ...realisticEntry(i, sections[i % sections.length]) }));
   }
   out.end();
   await once(out, 'finish');
@@ -127,22 +127,33 @@ export const ROWS = {
     const summary = await writeSitemaps(catalogue(n), { outDir: out, baseUrl: BASE_URL });
     return { wallMs: performance.now() - started, urls: summary.urls, files: summary.sitemaps.length, diskBytes: summary.diskBytes };
   },
-  /** The change feed applied to the set `full` wrote. */
+  /** The change feed (1% of the URLs within two sections) applied to the set `full` wrote. */
   async apply({ out, feed }) {
-    const { applyChanges } = await library();
-    const started = performance.now();
-    const summary = await applyChanges({ changes: [feed], outDir: out });
-    const wallMs = performance.now() - started;
-    const sections = new Set(summary.touched.map((stem) => stem.slice('sitemap-'.length, stem.lastIndexOf('.'))));
+    const result = await applyFeed(out, feed);
+    const sections = new Set(result.sections);
     check([...sections].every((s) => CHANGED_SECTIONS.includes(s)), `apply touched other sections: ${[...sections].join(', ')}`);
-    return { wallMs, upserts: summary.upserts, deletes: summary.deletes, touched: summary.touched.length, written: summary.written.length, kept: summary.kept };
+    return { ...result, sections: undefined };
+  },
+  /** 1% of the URLs changed over every section: every child is touched (after `apply`). */
+  async scattered({ out, feed }) {
+    const result = await applyFeed(out, feed);
+    return { ...result, sections: result.sections.length };
   },
 };
+
+async function applyFeed(out, feed) {
+  const { applyChanges } = await library();
+  const started = performance.now();
+  const summary = await applyChanges({ changes: [feed], outDir: out });
+  const wallMs = performance.now() - started;
+  const sections = [...new Set(summary.touched.map((stem) => stem.slice('sitemap-'.length, stem.lastIndexOf('.'))))];
+  return { wallMs, upserts: summary.upserts, deletes: summary.deletes, touched: summary.touched.length, written: summary.written.length, kept: summary.kept, sections };
+}
 
 // ---------------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const args = { n: 20_000_000, shards: undefined, rows: ['full', 'apply'], child: undefined, out: undefined, feed: undefined, keep: false };
+  const args = { n: 20_000_000, shards: undefined, rows: ['full', 'apply', 'scattered', 'plain'], child: undefined, out: undefined, feed: undefined, keep: false };
   const arg = argumentReader(argv, usage);
   for (let a = arg.next(); a !== undefined; a = arg.next()) {
     if (a === '--n') args.n = arg.count();
@@ -181,10 +192,11 @@ function markdown(all) {
   for (const run of all) {
     lines.push(`## ${run.n.toLocaleString('en-US')} URLs, ${run.shards} shards (${run.date})`, '', `Node ${run.environment.node}, ${run.environment.cpus} × ${run.environment.cpuModel}.`, '', '| row | wall | peak RSS (VmHWM) | other processes (cores) | notes |', '|---|---:|---:|---:|---|');
     for (const r of run.rows) {
-      const notes = r.row === 'apply' ? `${r.upserts} upserts, ${r.deletes} deletes; ${r.touched} children rewritten (${r.written} files), ${r.kept} untouched` : r.files !== undefined ? `${r.files} files, ${(r.diskBytes / 1e6).toFixed(0)} MB on disk` : '';
+      const notes = r.upserts !== undefined ? `${r.upserts} upserts, ${r.deletes} deletes; ${r.touched} children rewritten (${r.written} files), ${r.kept} untouched` : r.files !== undefined ? `${r.files} files, ${(r.diskBytes / 1e6).toFixed(0)} MB on disk` : '';
       lines.push(`| ${r.row} | ${(r.wallMs / 1000).toFixed(1)} s | ${mb(r.vmHwmKiB ?? r.peakRssKiB).toFixed(0)} MB | ${(r.backgroundCores ?? 0).toFixed(2)} | ${notes} |`);
     }
     if (run.applyToFull !== undefined) lines.push('', `apply / full: **${run.applyToFull.toFixed(3)}×** (target < ${TARGETS.applyToFull}); the feed: ${JSON.stringify(run.feed)} in sections ${CHANGED_SECTIONS.join(', ')} (${(run.changedShare * 100).toFixed(1)}% of the URLs).`);
+    if (run.scatteredToFull !== undefined) lines.push('', `scattered / full: ${run.scatteredToFull.toFixed(2)}× (the same 1% spread over every section: every child touched); full (sharded) / plain (generate without shards): ${run.fullToPlain?.toFixed(2) ?? '?'}×.`);
     lines.push('');
   }
   return lines.join('\n');
@@ -206,6 +218,10 @@ async function main() {
         for (let i = 0; i < Math.min(args.n, 1_000_000); i++) if (CHANGED_SECTIONS.includes(sectionOf(i))) changed++;
         run.changedShare = changed / Math.min(args.n, 1_000_000);
         rows.push(await measureRow('apply', { ...args, out, feed }));
+      } else if (row === 'scattered') {
+        const feed = join(work, 'scattered.jsonl');
+        run.scatteredFeed = await writeChangeFeed(args.n, feed, SECTION_NAMES);
+        rows.push(await measureRow('scattered', { ...args, out, feed }));
       } else {
         rows.push(await measureRow(row, { ...args, out: row === 'plain' ? join(work, 'plain') : out }));
       }
@@ -214,6 +230,10 @@ async function main() {
     }
     const full = rows.find((r) => r.row === 'full');
     const applied = rows.find((r) => r.row === 'apply');
+    const scattered = rows.find((r) => r.row === 'scattered');
+    const plain = rows.find((r) => r.row === 'plain');
+    if (full !== undefined && scattered !== undefined) run.scatteredToFull = scattered.wallMs / full.wallMs;
+    if (full !== undefined && plain !== undefined) run.fullToPlain = full.wallMs / plain.wallMs;
     if (full !== undefined && applied !== undefined) {
       run.applyToFull = applied.wallMs / full.wallMs;
       console.log(`apply / full = ${run.applyToFull.toFixed(3)} (target < ${TARGETS.applyToFull}); apply peak RSS ${mb(applied.vmHwmKiB ?? applied.peakRssKiB).toFixed(0)} MB (target < ${TARGETS.applyPeakRssMB})`);

@@ -32,17 +32,22 @@ function lastmod(rand) {
   return `${time}.${String(Math.floor(rand() * 1000)).padStart(3, '0')}Z`;
 }
 
-/** The URL of entry i, as it stands in the XML (`&` escaped). */
-function loc(i, rand) {
-  let url = `${BASE_URL}${SECTIONS[Math.floor(rand() * SECTIONS.length)]}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
+/** The URL of entry i under `section`, its query's `&` written as `amp` (`&amp;` in XML). */
+function urlIn(section, i, rand, amp) {
+  let url = `${BASE_URL}${section}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
   if (rand() < 0.1) url += '/caf%C3%A9';
   if (rand() < 0.3) {
     const n = 1 + Math.floor(rand() * 3);
     const query = [];
     for (let k = 0; k < n; k++) query.push(`${PARAMS[(i + k) % PARAMS.length]}=${Math.floor(rand() * 10_000)}`);
-    url += '?' + query.join('&amp;');
+    url += '?' + query.join(amp);
   } else if (rand() < 0.5) url += '/';
   return url;
+}
+
+/** The URL of entry i, as it stands in the XML (`&` escaped). */
+function loc(i, rand) {
+  return urlIn(SECTIONS[Math.floor(rand() * SECTIONS.length)], i, rand, '&amp;');
 }
 
 /** One `<url>` element, indented as generators write them. */
@@ -85,15 +90,7 @@ export function realisticSitemap(n, seed = REALISTIC_SEED) {
  */
 export function realisticEntry(i, section, seed = REALISTIC_SEED) {
   const rand = mulberry32((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
-  let url = `${BASE_URL}${section}/${WORDS[Math.floor(rand() * WORDS.length)]}-${i.toString(36)}`;
-  if (rand() < 0.1) url += '/caf%C3%A9';
-  if (rand() < 0.3) {
-    const n = 1 + Math.floor(rand() * 3);
-    const query = [];
-    for (let k = 0; k < n; k++) query.push(`${PARAMS[(i + k) % PARAMS.length]}=${Math.floor(rand() * 10_000)}`);
-    url += '?' + query.join('&');
-  } else if (rand() < 0.5) url += '/';
-  const entry = { loc: url };
+  const entry = { loc: urlIn(section, i, rand, '&') };
   if (rand() < 0.9) entry.lastmod = lastmod(rand);
   if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
   if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];

@@ -90,15 +90,23 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
       if (list === undefined) byStem.set(file.child, [file]);
       else list.push(file);
     }
-    // Pass 2: one touched child at a time, read back, changed, written under the name of its content.
+    // Pass 2: each touched child read back, changed, written under the name of its content; the next
+    // child is read while this one is written (two children in memory at most).
     const written: ShardFile[] = [];
     const placed: StagedFile[] = [];
     const touched = plan.keys();
-    for (const stem of touched) {
+    const load = (stem: string): Promise<SerializedEntry[]> => {
       const changes = new Map<string, SerializedEntry | null>();
       for (const record of plan.take(stem)) changes.set(record.loc, record.item);
-      const items = await entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
-      const staged = await stageChildren(output, new Map([[stem, items]]), settings);
+      return entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
+    };
+    let next = touched.length > 0 ? load(touched[0] as string) : undefined;
+    for (let i = 0; i < touched.length; i++) {
+      const items = await (next as Promise<SerializedEntry[]>);
+      next = i + 1 < touched.length ? load(touched[i + 1] as string) : undefined;
+      // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
+      next?.catch(() => {});
+      const staged = await stageChildren(output, new Map([[touched[i] as string, items]]), settings);
       written.push(...staged.files);
       placed.push(...staged.placed);
     }

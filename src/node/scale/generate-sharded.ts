@@ -13,18 +13,11 @@ import { serializedFrom, type SerializedEntry } from '../../core/build/stable-se
 import { Spill } from './spill.js';
 import { manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
-import type { WriteProgress, WriteSummary, WrittenFile } from '../write-sitemaps.js';
+import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
 import { addTo, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions, type StemEntries } from './shard-set.js';
 
-export interface ShardedGenerateOptions extends ShardSetOptions {
-  /** A refused entry is skipped and reported here; without it the first throws. */
-  onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-  /** An entry to write instead of a refused one (write-sitemaps.ts has the same option). */
-  replaceInvalid?: (error: InvalidValueError, entry: UrlEntry) => UrlEntry | undefined;
-  /** Called before an entry is written; false leaves it out. */
-  prepare?: (entry: UrlEntry) => boolean;
-  onProgress?: (progress: WriteProgress) => void;
-  signal?: AbortSignal;
+/** With writeSitemaps' handling of refused entries, progress and abort. */
+export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
   /** Children per index file (default 50,000). */
   maxSitemapsPerIndex?: number;
 }

@@ -8,7 +8,7 @@ import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, w
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
-import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
+import type { Limits, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
@@ -16,29 +16,17 @@ import { contentToken, tokenChildPattern, withContentToken } from '../../core/wr
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
-import { resolveLimits } from '../write-sitemaps.js';
+import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { ioErrorReason } from '../io-errors.js';
 
-export interface ShardSetOptions {
+/** The set's options, as writeSitemaps takes them (name, gzip, limits, xsl, scope, threads), and its shards. */
+export interface ShardSetOptions extends Pick<WriteSitemapsOptions, 'name' | 'gzip' | 'gzipLevel' | 'profile' | 'maxUrls' | 'maxBytes' | 'xslUrl' | 'enforceScope' | 'compressionThreads'> {
   /** The set's folder, shared by every process that writes a shard of it. */
   outDir: string;
   /** Where the set is served (the index lists the children under it). */
   baseUrl: string;
-  /** Shards (buckets per section): fixed for the life of the set. */
+  /** Shards (buckets per section): fixed for the life of the set. Children are `NAME-SECTION.BUCKET.TOKEN.xml.gz`. */
   shards: number;
-  /** Default `sitemap`: the index is `NAME.xml`, the children `NAME-SECTION.BUCKET.TOKEN.xml.gz`. */
-  name?: string;
-  /** gzip the children (default true), at `gzipLevel` (default 6). */
-  gzip?: boolean;
-  gzipLevel?: number;
-  profile?: LimitsProfileName;
-  maxUrls?: number;
-  maxBytes?: number;
-  xslUrl?: string;
-  /** Reject locs outside the base URL (default true). */
-  enforceScope?: boolean;
-  /** Compression threads per writer (default: the cores less one). */
-  compressionThreads?: number;
 }
 
 /** One child file of a shard, as its manifest records it. */
