@@ -249,3 +249,22 @@ test('queue apply: two workers rewrite only the touched children, byte-identical
   assert.ok(rewrote.length >= 1 && rewrote.length <= 4, workers.map((w) => w.stderr()).join(''));
   for (const w of workers) assert.equal(await stop(w), 0);
 });
+
+test('SIGTERM to a worker in the middle of a shard: it finishes the shard, exits 0, and leaves the next job (the index) to the next worker', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(100_000, 6));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q6', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '1']);
+  const a = worker('q6');
+  await untilAsync('the worker in the shard', async () => ((await queueStatus(redis.url, 'q6'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGTERM');
+  assert.equal(await a.exited, 0, a.stderr());
+  assert.match(a.stderr(), /stopping once the jobs at hand are done\n(?:.*\n)*.*done shard 0 of 1/);
+  // The index job was not taken: it is left for the next worker.
+  assert.doesNotMatch(a.stderr(), /done the index/);
+  const b = worker('q6');
+  assert.equal(await run.exited, 0, run.stderr());
+  assert.match(b.stderr(), /done the index/);
+  assert.doesNotMatch(b.stderr(), /done shard/);
+  assert.equal(await stop(b), 0);
+});
