@@ -210,7 +210,7 @@ export async function stageChildren(output: StagedOutput, stems: StemEntries, se
   const writes: Promise<number>[] = [];
   let duplicates = 0;
   for (const stem of [...stems.keys()].sort()) {
-    const laid = layOutStems(new Map([[stem, stems.get(stem) as SerializedEntry[]]]), { limits: settings.limits, gzip: settings.gzip, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
+    const laid = layOutStems(new Map([[stem, stems.get(stem) as SerializedEntry[]]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
     stems.delete(stem);
     duplicates += laid.duplicates;
     for (const child of laid.children) {

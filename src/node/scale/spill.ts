@@ -60,15 +60,21 @@ export class Spill {
     rmSync(this.pathOf(key));
     this.written.delete(key);
     for (let at = 0; at < text.length; ) {
+      // Five fields, then the XML up to the record's end (indexOf rather than split: no arrays).
+      const fields: string[] = [];
+      for (let k = 0; k < 5; k++) {
+        const end = text.indexOf(FIELD, at);
+        fields.push(text.slice(at, end));
+        at = end + 1;
+      }
       const end = text.indexOf(RECORD, at);
-      const fields = text.slice(at, end).split(FIELD);
-      at = end + 1;
       const [stem, namespaces, lastmodMs, lastmodText, loc] = fields as [string, string, string, string, string];
+      const xml = text.slice(at, end);
+      at = end + 1;
       if (namespaces === '-1') {
         records.push({ stem, loc, item: null });
         continue;
       }
-      const xml = fields.slice(5).join(FIELD);
       const item: SerializedEntry = { loc, xml, bytes: Buffer.byteLength(xml), namespaces: Number(namespaces), lastmodMs: Number(lastmodMs) };
       if (lastmodText !== '') item.lastmodText = lastmodText;
       records.push({ stem, loc, item });
