@@ -17,7 +17,8 @@
 // directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
 
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, hostname, tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { contentTokens } from '../core/write/child-names.js';
@@ -25,6 +26,12 @@ import { ioErrorReason } from './io-errors.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
+/**
+ * This machine, in the name of a temporary directory (`.sitemapkit-tmp-PID-hHOST-…`): on a folder
+ * shared by several machines (queued runs, issue 27) a process id says nothing about another
+ * machine's processes, so only this machine's leftovers are removed.
+ */
+export const HOST_TAG = `h${(crc32(hostname()) >>> 0).toString(16).padStart(8, '0')}`;
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
 /** Characters of a whole text handed to the compressor at a time. */
@@ -87,7 +94,7 @@ export class StagedOutput {
     try {
       await ensureDirectory(outDir);
       await removeStaleTemps(outDir, options.name);
-      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-`));
+      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
       return new StagedOutput(outDir, tempDir, false, files);
     } catch (error) {
       await files.destroy();
@@ -353,7 +360,10 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     const file = TEMP_FILE.exec(name);
     const dir = name.startsWith(TEMP_PREFIX);
     if (!dir && (file === null || !ofTheSet(file[1] as string))) continue;
-    const pid = Number(dir ? name.slice(TEMP_PREFIX.length).split('-')[0] : file?.[2]);
+    const [pidText, host] = dir ? name.slice(TEMP_PREFIX.length).split('-') : [file?.[2]];
+    // Another machine's run (it may be alive there): left for a run on that machine to remove.
+    if (host !== undefined && /^h[0-9a-f]{8}$/.test(host) && host !== HOST_TAG) continue;
+    const pid = Number(pidText);
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }
