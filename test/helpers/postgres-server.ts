@@ -4,11 +4,11 @@
 // (setpriv, else runuser), the directory handed to that user. Stopped when the test file ends,
 // killed if the test process exits first.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, killOnExit } from './redis-server.js';
+import { startServer } from './redis-server.js';
 
 export const POSTGRES_BIN = process.env['POSTGRES_BIN'] ?? '/usr/lib/postgresql/15/bin';
 
@@ -63,62 +63,16 @@ export async function startPostgres(timeoutMs = 30_000): Promise<PostgresServer>
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${initdb.status ?? initdb.signal}): ${initdb.stderr}${initdb.error?.message ?? ''}`);
   }
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    try {
-      const child = await launch(user, env, dir, data, port, timeoutMs);
-      const forget = killOnExit(child);
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      return {
-        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-        port,
-        child,
-        async stop() {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGINT'); // fast shutdown: sessions ended, no checkpoint wait
-            const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-            await exited;
-            clearTimeout(timer);
-          }
-          forget();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    } catch (error) {
-      if (attempt >= 3) {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      }
-    }
-  }
-}
-
-function launch(user: RunAs, env: Record<string, string>, dir: string, data: string, port: number, timeoutMs: number): Promise<ChildProcess> {
   const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=20', 'shared_buffers=16MB', 'logging_collector=off'];
-  const argv = user.wrap([join(POSTGRES_BIN, 'postgres'), '-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])]);
-  const child = spawn(argv[0] as string, argv.slice(1), { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  return new Promise((resolve, reject) => {
-    const fail = (why: string): void => {
-      clearTimeout(timer);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      reject(new Error(`postgres on port ${port}: ${why}\n${log}`));
-    };
-    const timer = setTimeout(() => fail(`not ready within ${timeoutMs} ms`), timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      log += chunk.toString();
-      if (log.includes('database system is ready to accept connections')) {
-        clearTimeout(timer);
-        child.stderr?.off('data', onData);
-        child.stderr?.resume();
-        child.stdout?.resume();
-        child.removeAllListeners('exit');
-        resolve(child);
-      }
-    };
-    child.stderr?.on('data', onData);
-    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.once('error', (error) => fail(error.message));
-    child.once('exit', (code) => fail(`exited with ${code}`));
+  const { child, port, stop } = await startServer({
+    what: 'postgres',
+    argv: (port) => user.wrap([join(POSTGRES_BIN, 'postgres'), '-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])]),
+    ready: 'database system is ready to accept connections',
+    // Fast shutdown: sessions ended, no checkpoint wait.
+    stopSignal: 'SIGINT',
+    dir,
+    env,
+    timeoutMs,
   });
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, child, stop };
 }

@@ -46,59 +46,83 @@ export function killOnExit(child: ChildProcess): () => void {
 
 export async function startRedis(timeoutMs = 10_000): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-redis-'));
+  const { child, port, stop } = await startServer({
+    what: 'redis-server',
+    argv: (port) => [REDIS_SERVER, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'notice', '--logfile', ''],
+    ready: 'Ready to accept connections',
+    stopSignal: 'SIGTERM',
+    dir,
+    timeoutMs,
+  });
+  return { url: `redis://127.0.0.1:${port}`, port, child, stop };
+}
+
+export interface ServerOptions {
+  what: string;
+  /** The command line for a port. */
+  argv: (port: number) => string[];
+  /** What the server prints (standard output or error) once it accepts connections. */
+  ready: string;
+  stopSignal: NodeJS.Signals;
+  /** Its folder, removed when it stops (or fails to start). */
+  dir: string;
+  env?: Record<string, string>;
+  timeoutMs: number;
+}
+
+/**
+ * A server process on a free port (tried again on another port if that one was taken meanwhile),
+ * killed if this process exits first; `stop` sends `stopSignal`, then SIGKILL after 5 s, and removes its folder.
+ */
+export async function startServer(options: ServerOptions): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      const child = await launch(dir, port, timeoutMs);
+      const child = await launch(options, port);
       const forget = killOnExit(child);
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      return {
-        url: `redis://127.0.0.1:${port}`,
-        port,
-        child,
-        async stop() {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGTERM');
-            const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-            await exited;
-            clearTimeout(timer);
-          }
-          forget();
-          rmSync(dir, { recursive: true, force: true });
-        },
+      const stop = async (): Promise<void> => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill(options.stopSignal);
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+          await exited;
+          clearTimeout(timer);
+        }
+        forget();
+        rmSync(options.dir, { recursive: true, force: true });
       };
+      return { child, port, stop };
     } catch (error) {
       if (attempt >= 3) {
-        rmSync(dir, { recursive: true, force: true });
+        rmSync(options.dir, { recursive: true, force: true });
         throw error;
       }
     }
   }
 }
 
-function launch(dir: string, port: number, timeoutMs: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'notice', '--logfile', ''];
-  const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(options: ServerOptions, port: number): Promise<ChildProcess> {
+  const argv = options.argv(port);
+  const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.dir, ...(options.env !== undefined ? { env: options.env } : {}) });
   let log = '';
   return new Promise((resolve, reject) => {
     const fail = (why: string): void => {
       clearTimeout(timer);
       if (child.exitCode === null) child.kill('SIGKILL');
-      reject(new Error(`redis-server on port ${port}: ${why}\n${log}`));
+      reject(new Error(`${options.what} on port ${port}: ${why}\n${log}`));
     };
-    const timer = setTimeout(() => fail(`not ready within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimeout(() => fail(`not ready within ${options.timeoutMs} ms`), options.timeoutMs);
     const onData = (chunk: Buffer): void => {
       log += chunk.toString();
-      if (log.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        child.stderr?.resume();
-        resolve(child);
-      }
+      if (!log.includes(options.ready)) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      // Read on, unheeded, so that a full pipe never blocks the server.
+      for (const stream of [child.stdout, child.stderr]) stream?.removeAllListeners('data').resume();
+      resolve(child);
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', onData);
     child.once('error', (error) => fail(error.message));
     child.once('exit', (code) => fail(`exited with ${code}`));
   });

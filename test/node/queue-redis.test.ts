@@ -3,12 +3,11 @@
 // SELECT from the URL, a refused connection.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRedisUrl, pingRedis, RespConnection } from '../../src/node/scale/queue-redis.js';
-import { freePort, killOnExit, redisUnavailable, REDIS_SERVER, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { freePort, redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 
 const skip = redisUnavailable();
 let redis: RedisServer;
@@ -58,12 +57,9 @@ test('MULTI/EXEC: an error inside the transaction is an Error in place; nested a
 });
 
 test('the URL gives AUTH and the database; a refused connection and a wrong password are errors', { skip }, async (t) => {
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-redis-auth-'));
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--requirepass', 's3cret'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const forget = killOnExit(child);
-  t.after(() => (child.kill('SIGKILL'), forget(), rmSync(dir, { recursive: true, force: true })));
-  await new Promise<void>((resolve) => child.stdout?.on('data', (d: Buffer) => d.toString().includes('Ready to accept') && resolve()));
+  const { port, stop } = await startServer({ what: 'redis-server', argv: (p) => [REDIS_SERVER, '--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--requirepass', 's3cret'], ready: 'Ready to accept connections', stopSignal: 'SIGTERM', dir, timeoutMs: 10_000 });
+  t.after(stop);
   const c = await connected(`redis://:s3cret@127.0.0.1:${port}/3`);
   await c.send('SET', ['k', 'in db 3']);
   const zero = await connected(`redis://:s3cret@127.0.0.1:${port}`);

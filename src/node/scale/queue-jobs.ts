@@ -8,26 +8,15 @@
 // children (one per part of the source, e.g. a key range), which route their entries to per-shard
 // files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
 
-import type { LimitsProfileName } from '../../core/model.js';
+import type { ShardSetOptions } from './shard-set.js';
 import { RespConnection } from './queue-redis.js';
 
 export const DEFAULT_QUEUE = 'sitemapkit';
 /** The run's scratch folder, inside the set's folder: a dot folder, never served nor named by an index. */
 export const SCRATCH = '.sitemapkit-queue';
 
-/** How the set is written: the options of `generate` that decide its bytes, the same for every shard. */
-export interface SetOptions {
-  baseUrl: string;
-  name?: string;
-  gzip?: boolean;
-  gzipLevel?: number;
-  profile?: LimitsProfileName;
-  maxUrls?: number;
-  maxBytes?: number;
-  xslUrl?: string;
-  enforceScope?: boolean;
-  dedupe?: boolean;
-}
+/** How the set is written: the options of `generate --shards` that decide its bytes, the same for every shard. */
+export type SetOptions = Omit<ShardSetOptions, 'outDir' | 'shards' | 'compressionThreads'>;
 
 interface RunJob {
   run: string;
