@@ -268,3 +268,23 @@ test('SIGTERM to a worker in the middle of a shard: it finishes the shard, exits
   assert.doesNotMatch(b.stderr(), /done shard/);
   assert.equal(await stop(b), 0);
 });
+
+test('every line the coordinator rejects is reported once, past the first 20 too; an unreadable input leaves no run and no scratch files', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  const lines = Array.from({ length: 60 }, (_, i) => (i % 2 === 1 ? `${BASE}p/bad line ${i}` : itemUrl(i, 7)));
+  writeFileSync(input, lines.join('\n') + '\n');
+  const w = worker('q7');
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q7', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  assert.equal(await run.exited, 1, run.stderr());
+  const reported = [...run.stderr().matchAll(/urls\.txt:(\d+): input\/text /g)].map((m) => Number(m[1]));
+  assert.deepEqual(reported, Array.from({ length: 30 }, (_, i) => 2 * i + 2));
+
+  const missing = cli(['queue', 'generate', join(dir, 'nope.txt'), '--redis', redis.url, '--queue', 'q7', '--out', join(dir, 'out2'), '--base-url', BASE, '--shards', '2']);
+  assert.equal(await missing.exited, 2);
+  assert.match(missing.stderr(), /^sitemapkit queue: .*nope\.txt/m);
+  assert.deepEqual(existsSync(join(dir, 'out2')) ? readdirSync(join(dir, 'out2')) : [], []);
+  const status = await queueStatus(redis.url, 'q7');
+  assert.equal(status.length, 1, 'only the first run is on the queue');
+  assert.equal(await stop(w), 0);
+});

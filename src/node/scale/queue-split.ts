@@ -51,11 +51,13 @@ export class ShardFiles {
   private readonly files: GroupFiles<number>;
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
+  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   constructor(
     storage: SetStorage,
     private readonly set: SetOptions,
     private readonly shards: number,
     fileOf: (shard: number) => string,
+    private readonly onReject?: (problem: string) => void,
   ) {
     this.files = new GroupFiles(storage, fileOf);
   }
@@ -77,6 +79,7 @@ export class ShardFiles {
   reject(problem: string): void {
     this.outcome.rejected++;
     if (this.outcome.problems.length < MAX_PROBLEMS_KEPT) this.outcome.problems.push(problem);
+    this.onReject?.(problem);
   }
 
   /** Closes every file: the names of those written (a shard that got no entry has none). */

@@ -60,17 +60,22 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
     parent = { ...base, kind: 'set', mode: 'generate', step: 'split', parts };
     children = Array.from({ length: parts }, (_, part) => child('split', part, { ...base, kind: 'split', source: path, part, parts, sourceOptions }));
   } else {
-    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.jsonl`);
-    for (const input of options.inputs ?? []) {
-      for await (const batch of readInput(input.path, input.format, { cwd: options.cwd ?? process.cwd(), ...(options.columns !== undefined ? { columns: options.columns } : {}) })) {
-        for (const record of batch) {
-          const where = `${record.file}:${record.line}`;
-          const before = files.outcome.rejected;
-          if (record.entry !== undefined) await files.add(record.entry, where);
-          else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
-          if (files.outcome.rejected > before) options.onProblem?.(files.outcome.problems[files.outcome.problems.length - 1] ?? `${where}: rejected`);
+    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.jsonl`, options.onProblem);
+    try {
+      for (const input of options.inputs ?? []) {
+        for await (const batch of readInput(input.path, input.format, { cwd: options.cwd ?? process.cwd(), ...(options.columns !== undefined ? { columns: options.columns } : {}) })) {
+          for (const record of batch) {
+            const where = `${record.file}:${record.line}`;
+            if (record.entry !== undefined) await files.add(record.entry, where);
+            else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
+          }
         }
       }
+    } catch (error) {
+      // An input that cannot be read: no run, and nothing of it left on the shared location.
+      await files.close().catch(() => undefined);
+      await storage.remove(`${SCRATCH}/${run}`);
+      throw error;
     }
     const written = new Set(await files.close());
     entries = files.outcome.entries;

@@ -143,28 +143,28 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
   const data = job.data;
   if (data.step === 'split') {
-    const children = [];
-    for (let shard = 0; shard < data.shards; shard++) {
-      const inputs: string[] = [];
-      for (let part = 0; part < (data.parts ?? 0); part++) {
-        const name = partFile(data.run, part, shard, SCRATCH);
-        if ((await storage.list(name.slice(0, name.lastIndexOf('/')))).includes(name.slice(name.lastIndexOf('/') + 1))) inputs.push(name);
-      }
-      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs };
-      children.push({ name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } });
+    // The files each part wrote, one listing per part.
+    const written: Set<string>[] = [];
+    for (let part = 0; part < (data.parts ?? 0); part++) {
+      const folder = partFile(data.run, part, 0, SCRATCH).replace(/\/[^/]*$/, '');
+      written.push(new Set((await storage.list(folder)).map((file) => `${folder}/${file}`)));
     }
-    const splitOutcome = sumOutcomes(Object.values(await job.getChildrenValues<JobOutcome>()));
+    const children = Array.from({ length: data.shards }, (_, shard) => {
+      const inputs = written.map((files, part) => partFile(data.run, part, shard, SCRATCH)).filter((file, part) => (written[part] as Set<string>).has(file));
+      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs };
+      return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
+    });
     await queue.addBulk(children);
     await job.updateData({ ...data, step: 'write' });
-    await job.updateProgress({ split: splitOutcome });
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
-  const values = Object.values(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
-  const progress = job.progress as { split?: JobOutcome } | number;
-  const outcome = sumOutcomes(typeof progress === 'object' && progress.split !== undefined ? [progress.split, ...values] : values);
+  // Every child's value: the split parts' (if any) and the shards' or children's.
+  const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
+  const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
+  const results = values.map(([, value]) => value);
   let published: Omit<RunOutcome, keyof JobOutcome>;
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, values.flatMap((value) => value.written ?? []));
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
