@@ -74,7 +74,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise
   }
   const current = data.files.map((file): ShardFile => ({ name: file, child: data.child, urls: 0, bytes: 0, diskBytes: 0, crc32: '' }));
   const items = await entriesOfChild(settings, current, changes, serializer);
-  const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel });
+  const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
     const staged = await stageChildren(output, new Map([[data.child, items]]), settings);
     // In place beside the published set; no entry file, nothing removed.

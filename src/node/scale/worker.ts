@@ -128,6 +128,8 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
     outDir: storage.localDir,
     shards: data.shards,
     shard: data.shard,
+    // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
+    compressionThreads: 1,
     entries: entries(),
     onInvalid: (error, entry) => reject(`${entry.loc}: ${error.code} ${error.message}`),
   });
