@@ -39,6 +39,9 @@ const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
 const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
+/** --shards of generate and queue generate: one declaration (test/cli/grammar.test.ts). */
+const SHARDS: OptionSpec = { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' };
+
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
 /** Children per index file: the limit, lowered to see a set split across several index files. */
@@ -66,7 +69,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
-    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' },
+    SHARDS,
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -474,8 +477,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     REDIS,
     QUEUE_NAME,
     { name: 'out', kind: 'text', value: 'DIR', help: "the set's folder, at the same path on every worker (required)" },
-    // generate --shards's declaration, word for word (test/cli/grammar.test.ts).
-    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'write a sharded set: N buckets per section, a manifest per shard (docs/scale.md)', note: 'one job each (default 16)' },
+    withNote(SHARDS, 'one job each (default 16)'),
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
