@@ -288,3 +288,20 @@ test('every line the coordinator rejects is reported once, past the first 20 too
   assert.equal(status.length, 1, 'only the first run is on the queue');
   assert.equal(await stop(w), 0);
 });
+
+test('Ctrl-C stops the coordinator waiting (exit 130), not the run: a worker started later finishes it', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(500, 8));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q8', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  await until('the run queued', () => /queued/.test(run.stderr()));
+  run.child.kill('SIGINT');
+  assert.equal(await run.exited, 130);
+  const runId = /run (\S+) queued/.exec(run.stderr())?.[1] as string;
+  assert.match(run.stderr(), new RegExp(`stopped waiting; run ${runId} goes on on the workers \\(sitemapkit queue status --run ${runId}\\)`));
+  assert.equal((await queueStatus(redis.url, 'q8', runId))[0]?.state, 'waiting-children');
+  const w = worker('q8');
+  await untilAsync('the run done', async () => (await queueStatus(redis.url, 'q8', runId))[0]?.state === 'completed');
+  assert.ok(existsSync(join(dir, 'out', 'sitemap.xml')));
+  assert.equal(await stop(w), 0);
+});
