@@ -174,8 +174,8 @@ function parseArgs(argv) {
     else usage(`unknown argument ${a}`);
   }
   for (const row of [...args.rows, ...(args.child !== undefined ? [args.child] : [])]) if (!(row in ROWS)) usage(`unknown row ${row}; rows: ${Object.keys(ROWS).join(', ')}`);
-  // About 150,000 URLs a shard: one shard's entries are what generate holds in memory.
-  args.shards ??= Math.max(1, 2 ** Math.round(Math.log2(Math.max(1, args.n / 150_000))));
+  // About 300,000 URLs a shard: the largest section's bucket (what memory holds) stays near 50,000.
+  args.shards ??= Math.max(1, 2 ** Math.round(Math.log2(Math.max(1, args.n / 300_000))));
   return args;
 }
 

@@ -83,9 +83,10 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
 }
 
 /**
- * The children of serialised entries grouped by file stem: per stem, sorted by URL, or `byHash` by a
- * hash of the URL (an entry of a URL already seen is dropped and counted), split into the hash buckets the limits need. Also used
- * for the children of a sharded set (node/scale), where a stem is a section's bucket.
+ * The children of serialised entries grouped by file stem: per stem, sorted by URL, or `byHash` by
+ * urlHash (an entry of a URL already seen is dropped and counted), split into the hash buckets the
+ * limits need. Also used for the children of a sharded set (node/scale), where a stem is a section's
+ * bucket.
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const declaration = xmlDeclaration(options.xslUrl);
@@ -131,15 +132,32 @@ const FOOTER = '</urlset>\n';
 
 const byLoc = (a: Serialized, b: Serialized): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
+/** A 53-bit hash of a URL (two halves of its fingerprint): the order of a sharded set's entries. */
+export function urlHash(loc: string): number {
+  fingerprint(loc);
+  return ((FINGERPRINT[0] as number) >>> 0) * 2 ** 21 + (((FINGERPRINT[1] as number) >>> 0) >>> 11);
+}
+
 // Sorting by URL compares long strings sharing their start (the host, the section); a sharded set
-// (node/scale) takes any order that is a function of the URLs, and numbers compare several times faster.
+// (node/scale) takes any order that is a function of the URLs: the hashes are sorted as a typed array
+// (natively, no comparator), and the few entries sharing a hash by URL.
 function sortByHash(items: Serialized[]): Serialized[] {
+  const byHash = new Map<number, Serialized | Serialized[]>();
   for (const item of items) {
-    if (item.hash !== undefined) continue;
-    fingerprint(item.loc);
-    item.hash = ((FINGERPRINT[0] as number) >>> 0) * 2 ** 21 + (((FINGERPRINT[1] as number) >>> 0) >>> 11);
+    const hash = (item.hash ??= urlHash(item.loc));
+    const seen = byHash.get(hash);
+    if (seen === undefined) byHash.set(hash, item);
+    else if (Array.isArray(seen)) seen.push(item);
+    else byHash.set(hash, [seen, item]);
   }
-  return items.sort((a, b) => (a.hash as number) - (b.hash as number) || byLoc(a, b));
+  const sorted: Serialized[] = [];
+  for (const hash of Float64Array.from(byHash.keys()).sort()) {
+    const entry = byHash.get(hash) as Serialized | Serialized[];
+    // The sort is stable: of one URL given twice, the first given comes first.
+    if (Array.isArray(entry)) sorted.push(...entry.sort(byLoc));
+    else sorted.push(entry);
+  }
+  return sorted;
 }
 
 function rootStart(namespaces: number): string {

@@ -7,7 +7,7 @@
 // therefore touch only that section's children, and each touched child is found without reading any
 // other.
 
-import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { urlHash } from '../build/stable-set.js';
 import { sectionFileStem, sectionOf } from '../build/partition.js';
 import { normalizeUrl, scopeOf } from '../url.js';
 import { SitemapError } from '../errors.js';
@@ -27,8 +27,10 @@ export interface UrlPlace {
   section: string;
   /** Its bucket within the section, which is also the shard that writes it (0 … shards-1). */
   bucket: number;
-  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childFiles for the file names). */
+  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childFilePattern for the file names). */
   child: string;
+  /** A 53-bit hash of the URL (stable-set.ts urlHash): its place within the child. */
+  hash: number;
 }
 
 /** The most shards a set may have: every section has a child per shard it holds URLs of. */
@@ -49,10 +51,10 @@ export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
 /** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
 export function placeOf(loc: string, prefix: string, shards: number, name: string): UrlPlace {
   const section = sectionOf(pathUnder(loc, prefix));
-  fingerprint(loc);
+  const hash = urlHash(loc);
   // The first half of the fingerprint: partition.ts splits an outgrown child by the second.
-  const bucket = ((FINGERPRINT[0] as number) >>> 0) % shards;
-  return { section, bucket, child: `${sectionFileStem(name, section)}.${bucket}` };
+  const bucket = Math.floor(hash / 2 ** 21) % shards;
+  return { section, bucket, child: `${sectionFileStem(name, section)}.${bucket}`, hash };
 }
 
 /** The path of `loc` under the base URL, without query or fragment (under the host's root when outside it). */

@@ -17,10 +17,10 @@ import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-en
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
-import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
+import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { Spill } from './spill.js';
-import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -65,7 +65,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   const name = options.name ?? 'sitemap';
   const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
   const serializer = setSerializer(settings);
-  const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+  const output = await shardOutput(settings);
   try {
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };
@@ -90,26 +90,18 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
       if (list === undefined) byStem.set(file.child, [file]);
       else list.push(file);
     }
-    // Pass 2: each touched child read back, changed, written under the name of its content; the next
-    // child is read while this one is written (two children in memory at most).
-    const written: ShardFile[] = [];
-    const placed: StagedFile[] = [];
+    // Pass 2: each touched child read back, changed, written under the name of its content.
     const touched = plan.keys();
-    const load = (stem: string): Promise<SerializedEntry[]> => {
-      const changes = new Map<string, SerializedEntry | null>();
-      for (const record of plan.take(stem)) changes.set(record.loc, record.item);
-      return entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
-    };
-    let next = touched.length > 0 ? load(touched[0] as string) : undefined;
-    for (let i = 0; i < touched.length; i++) {
-      const items = await (next as Promise<SerializedEntry[]>);
-      next = i + 1 < touched.length ? load(touched[i + 1] as string) : undefined;
-      // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
-      next?.catch(() => {});
-      const staged = await stageChildren(output, new Map([[touched[i] as string, items]]), settings);
-      written.push(...staged.files);
-      placed.push(...staged.placed);
-    }
+    const { files: written, placed } = await stageChildren(
+      output,
+      touched,
+      (stem) => {
+        const changes = new Map<string, SerializedEntry | null>();
+        for (const record of plan.take(stem)) changes.set(record.loc, record.item);
+        return entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
+      },
+      settings,
+    );
     const touchedSet = new Set(touched);
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
@@ -136,7 +128,9 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
   } else {
     loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
   }
-  return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item };
+  const place = placeOf(loc, settings.prefix, settings.shards, settings.name);
+  if (item !== null) item.hash = place.hash;
+  return { stem: place.child, loc, item };
 }
 
 /** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */

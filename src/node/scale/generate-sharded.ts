@@ -14,7 +14,7 @@ import { Spill } from './spill.js';
 import { manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
-import { addTo, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions, type StemEntries } from './shard-set.js';
+import { setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
 export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
@@ -28,7 +28,9 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const serializer = setSerializer(settings);
-    const spilled = new Spill((key) => spill.path(`spill-${key}`));
+    // By child: the second pass holds one child's entries at a time, and 64 Mi characters of the
+    // first pass's at most (a set that small is never written to disk before its children).
+    const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
     let rejected = 0;
     const write = (entry: UrlEntry): void => {
@@ -39,7 +41,8 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
         return;
       }
       const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
-      spilled.add(String(place.bucket), place.child, item.loc, item);
+      item.hash = place.hash;
+      spilled.add(place.child, place.child, item.loc, item);
       urls++;
     };
     let batches = 0;
@@ -51,10 +54,10 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     }
     if (urls === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
     const manifests: string[] = [];
+    const stemsOf: string[][] = Array.from({ length: settings.shards }, () => []);
+    for (const stem of spilled.keys()) (stemsOf[Number(stem.slice(stem.lastIndexOf('.') + 1))] as string[]).push(stem);
     for (let shard = 0; shard < settings.shards; shard++) {
-      const stems: StemEntries = new Map();
-      for (const { stem, item } of spilled.take(String(shard))) addTo(stems, stem, item as SerializedEntry);
-      await writeShardStems(stems, settings, shard);
+      await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.take(stem).map((record) => record.item as SerializedEntry));
       manifests.push(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)));
       if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
     }

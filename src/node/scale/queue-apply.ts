@@ -73,10 +73,9 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise
     changes.set(placed.loc, placed.item);
   }
   const current = data.files.map((file): ShardFile => ({ name: file, child: data.child, urls: 0, bytes: 0, diskBytes: 0, crc32: '' }));
-  const items = await entriesOfChild(settings, current, changes, serializer);
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
-    const staged = await stageChildren(output, new Map([[data.child, items]]), settings);
+    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
     // In place beside the published set; no entry file, nothing removed.
     await output.commit({ children: staged.placed, isOwned: () => false });
     return { entries: changes.size, rejected: 0, problems: [], written: staged.files };

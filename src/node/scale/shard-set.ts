@@ -17,6 +17,7 @@ import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
+import { Spill } from './spill.js';
 import { ioErrorReason } from '../io-errors.js';
 
 /** The set's options, as writeSitemaps takes them (name, gzip, limits, xsl, scope, threads), and its shards. */
@@ -131,8 +132,8 @@ export function settingsOfManifest(manifest: ShardManifest, outDir: string): Sha
   });
 }
 
-/** Entries serialised and grouped by child stem: what a shard's children are made of. */
-export type StemEntries = Map<string, SerializedEntry[]>;
+/** The entries of a child (by stem), serialised: read from a spill, a child's files, a source. */
+export type StemLoader = (stem: string) => SerializedEntry[] | Promise<SerializedEntry[]>;
 
 /** The serializer of a set's entries: the same for every shard, so a shard's bytes never depend on who writes it. */
 export function setSerializer(settings: ShardSettings): UrlEntrySerializer {
@@ -150,46 +151,53 @@ export interface WriteShardOptions extends ShardSetOptions {
 /**
  * Writes one shard: its children go in place (a child whose bytes are already there keeps its file),
  * then its manifest `NAME-shard-B-of-N.json`. Nothing is published: the index is written by
- * writeIndexFromManifests once every shard is written. The same entries give the same bytes.
+ * writeIndexFromManifests once every shard is written. The same entries give the same bytes, in any
+ * order. The entries are set aside by child in the run's temporary folder (spill.ts): memory holds
+ * one child's entries at a time, whatever the size of the shard.
  */
 export async function writeShard(options: WriteShardOptions): Promise<ShardManifest & { otherShards: number; rejected: number }> {
   const settings = shardSettings(options);
   if (!Number.isInteger(options.shard) || options.shard < 0 || options.shard >= settings.shards) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `shard must be a whole number from 0 to ${settings.shards - 1}, got ${options.shard}`);
   }
-  const serializer = setSerializer(settings);
-  const stems: StemEntries = new Map();
-  let otherShards = 0;
-  let rejected = 0;
-  for await (const entry of options.entries) {
-    let item: SerializedEntry;
-    try {
-      item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
-    } catch (error) {
-      if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-      rejected++;
-      options.onInvalid(error, entry);
-      continue;
-    }
-    const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
-    if (place.bucket !== options.shard) otherShards++;
-    else addTo(stems, place.child, item);
-  }
-  const manifest = await writeShardStems(stems, settings, options.shard);
-  return { ...manifest, otherShards, rejected };
-}
-
-export function addTo(stems: StemEntries, stem: string, item: SerializedEntry): void {
-  const list = stems.get(stem);
-  if (list === undefined) stems.set(stem, [item]);
-  else list.push(item);
-}
-
-/** Writes shard `shard`'s children from its entries, then its manifest. */
-export async function writeShardStems(stems: StemEntries, settings: ShardSettings, shard: number): Promise<ShardManifest> {
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+  const output = await shardOutput(settings);
   try {
-    const { files, placed, duplicates } = await stageChildren(output, stems, settings);
+    const serializer = setSerializer(settings);
+    const spill = new Spill((stem) => output.path(`entries-${stem}`));
+    let otherShards = 0;
+    let rejected = 0;
+    for await (const entry of options.entries) {
+      let item: SerializedEntry;
+      try {
+        item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
+      } catch (error) {
+        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
+        rejected++;
+        options.onInvalid(error, entry);
+        continue;
+      }
+      const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+      item.hash = place.hash;
+      if (place.bucket !== options.shard) otherShards++;
+      else spill.add(place.child, place.child, item.loc, item);
+    }
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), output);
+    return { ...manifest, otherShards, rejected };
+  } finally {
+    await output.abort();
+  }
+}
+
+/** The output stage a shard or an apply writes through (its temporary folder holds their spills). */
+export function shardOutput(settings: ShardSettings): Promise<StagedOutput> {
+  return StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+}
+
+/** Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest. */
+export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, given?: StagedOutput): Promise<ShardManifest> {
+  const output = given ?? (await shardOutput(settings));
+  try {
+    const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
     // No entry file and nothing removed: the children go in beside the published set.
     await output.commit({ children: placed, isOwned: () => false });
     const manifest = manifestOf(settings, shard, files, duplicates);
@@ -201,17 +209,29 @@ export async function writeShardStems(stems: StemEntries, settings: ShardSetting
 }
 
 /**
- * Stages the children of `stems` (one stem at a time, so memory holds one child's text beyond the
- * entries), each under the name of its content. Shared by writeShard and apply.
+ * Stages the children of `stems`, each under the name of its content: one stem at a time, the next
+ * loaded while this one is written (memory holds two children's entries at most). Shared by
+ * writeShard, generate --shards and apply.
  */
-export async function stageChildren(output: StagedOutput, stems: StemEntries, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
+export async function stageChildren(output: StagedOutput, stems: readonly string[], load: StemLoader, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
   const files: ShardFile[] = [];
   const placed: StagedFile[] = [];
   const writes: Promise<number>[] = [];
   let duplicates = 0;
-  for (const stem of [...stems.keys()].sort()) {
-    const laid = layOutStems(new Map([[stem, stems.get(stem) as SerializedEntry[]]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
-    stems.delete(stem);
+  const sorted = [...stems].sort();
+  const loading = (i: number): Promise<SerializedEntry[]> | undefined => {
+    if (i >= sorted.length) return undefined;
+    const next = Promise.resolve().then(() => load(sorted[i] as string));
+    // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
+    next.catch(() => {});
+    return next;
+  };
+  let next = loading(0);
+  for (let i = 0; i < sorted.length; i++) {
+    const stem = sorted[i] as string;
+    const items = await (next as Promise<SerializedEntry[]>);
+    next = loading(i + 1);
+    const laid = layOutStems(new Map([[stem, items]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
     duplicates += laid.duplicates;
     for (const child of laid.children) {
       const crc = crc32(child.text);

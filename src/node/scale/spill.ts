@@ -1,7 +1,7 @@
-// Serialised entries set aside in files, grouped by a key (a shard for generate --shards, a child for
-// apply), so that a pass over an input of any size holds in memory only what is waiting to be
-// appended (at most `maxPending` characters) and, later, one group at a time. Each record keeps the
-// order it came in: of two records of one URL, the later one is read last.
+// Serialised entries set aside, grouped by a key (a child), so that a pass over an input of any size
+// holds in memory at most `maxPending` characters of them (the rest is appended to a file per key)
+// and, later, one group at a time. Each record keeps the order it came in: of two records of one
+// URL, the later one is read last.
 
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
@@ -18,11 +18,17 @@ export interface SpilledEntry {
 }
 
 export class Spill {
-  private readonly pending = new Map<string, string>();
+  // Records waiting, encoded (flat strings cost the collector less than entry objects), by key in
+  // arrays: a flush joins each key's records once, for one write.
+  private readonly pending = new Map<string, string[]>();
   private pendingLength = 0;
+  /** Keys with a file. */
   private readonly written = new Set<string>();
 
-  /** `pathOf(key)`: the file of a group, in a temporary folder the caller removes. */
+  /**
+   * `pathOf(key)`: the file of a group, in a temporary folder the caller removes. Records stay in
+   * memory until `maxPending` characters wait, so an input that fits is never written to disk.
+   */
   constructor(
     private readonly pathOf: (key: string) => string,
     private readonly maxPending = 16 * 1024 * 1024,
@@ -30,45 +36,53 @@ export class Spill {
 
   /** Sets an entry (or the deletion of `loc`) aside under `key`. */
   add(key: string, stem: string, loc: string, item: SerializedEntry | null): void {
-    const record = item === null ? [stem, '-1', '', '', loc, ''].join(FIELD) + RECORD : [stem, item.namespaces, item.lastmodMs, item.lastmodText ?? '', loc, item.xml].join(FIELD) + RECORD;
-    this.pending.set(key, (this.pending.get(key) ?? '') + record);
+    const record = (item === null ? [stem, '-1', '', '', '', loc, ''] : [stem, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.hash ?? '', loc, item.xml]).join(FIELD) + RECORD;
+    const list = this.pending.get(key);
+    if (list === undefined) this.pending.set(key, [record]);
+    else list.push(record);
     this.pendingLength += record.length;
     if (this.pendingLength >= this.maxPending) this.flush();
   }
 
   /** The keys that have records. */
   keys(): string[] {
-    this.flush();
-    return [...this.written].sort();
+    return [...new Set([...this.written, ...this.pending.keys()])].sort();
   }
 
   private flush(): void {
-    for (const [key, text] of this.pending) {
-      appendFileSync(this.pathOf(key), text);
+    for (const [key, records] of this.pending) {
+      appendFileSync(this.pathOf(key), records.join(''));
       this.written.add(key);
     }
     this.pending.clear();
     this.pendingLength = 0;
   }
 
-  /** The records of `key` in the order they were added; its file is removed. Call after every `add`. */
+  /** The records of `key` in the order they were added, then forgotten (its file removed). */
   take(key: string): SpilledEntry[] {
-    this.flush();
+    let text = '';
+    if (this.written.has(key)) {
+      text = readFileSync(this.pathOf(key), 'utf8');
+      rmSync(this.pathOf(key));
+      this.written.delete(key);
+    }
+    const waiting = this.pending.get(key);
+    if (waiting !== undefined) {
+      text += waiting.join('');
+      this.pending.delete(key);
+      for (const record of waiting) this.pendingLength -= record.length;
+    }
     const records: SpilledEntry[] = [];
-    if (!this.written.has(key)) return records;
-    const text = readFileSync(this.pathOf(key), 'utf8');
-    rmSync(this.pathOf(key));
-    this.written.delete(key);
     for (let at = 0; at < text.length; ) {
-      // Five fields, then the XML up to the record's end (indexOf rather than split: no arrays).
+      // Six fields, then the XML up to the record's end (indexOf rather than split: no arrays).
       const fields: string[] = [];
-      for (let k = 0; k < 5; k++) {
+      for (let k = 0; k < 6; k++) {
         const end = text.indexOf(FIELD, at);
         fields.push(text.slice(at, end));
         at = end + 1;
       }
       const end = text.indexOf(RECORD, at);
-      const [stem, namespaces, lastmodMs, lastmodText, loc] = fields as [string, string, string, string, string];
+      const [stem, namespaces, lastmodMs, lastmodText, hash, loc] = fields as [string, string, string, string, string, string];
       const xml = text.slice(at, end);
       at = end + 1;
       if (namespaces === '-1') {
@@ -77,6 +91,7 @@ export class Spill {
       }
       const item: SerializedEntry = { loc, xml, bytes: Buffer.byteLength(xml), namespaces: Number(namespaces), lastmodMs: Number(lastmodMs) };
       if (lastmodText !== '') item.lastmodText = lastmodText;
+      if (hash !== '') item.hash = Number(hash);
       records.push({ stem, loc, item });
     }
     return records;

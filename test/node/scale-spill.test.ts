@@ -1,0 +1,48 @@
+// The spill of sharded writes (node/scale/spill.ts): records set aside by key come back in the order
+// given, whether they waited in memory or went to disk, with every field and deletions.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Spill } from '../../src/node/scale/spill.js';
+import type { SerializedEntry } from '../../src/core/build/stable-set.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const item = (loc: string, i: number): SerializedEntry => {
+  const xml = `<url><loc>${loc.replace(/&/g, '&amp;')}</loc>${i % 2 === 0 ? '<lastmod>2025-01-02</lastmod>' : ''}<image:image><image:loc>https://x.example/${i}.jpg</image:loc></image:image></url>\n`;
+  return {
+  loc,
+  xml,
+  bytes: Buffer.byteLength(xml),
+  namespaces: i % 3,
+  lastmodMs: i % 2 === 0 ? Date.UTC(2025, 0, 2) : Number.NaN,
+  ...(i % 2 === 0 ? { lastmodText: '2025-01-02' } : {}),
+  ...(i % 5 === 0 ? {} : { hash: i * 1_000_003 }),
+  };
+};
+
+for (const maxPending of [1, 300, 1 << 30]) {
+  test(`records come back per key in the order given (at most ${maxPending} characters waiting in memory)`, () => {
+    const dir = tempDir();
+    const spill = new Spill((key) => join(dir, `k-${key}`), maxPending);
+    const expected = new Map<string, { stem: string; loc: string; item: SerializedEntry | null }[]>();
+    for (let i = 0; i < 60; i++) {
+      const key = `sitemap-s${i % 3}.${i % 2}`;
+      const loc = `https://www.example.com/s${i % 3}/p?a=${i}&b=ü`;
+      const value = i % 7 === 3 ? null : item(loc, i);
+      spill.add(key, key, loc, value);
+      const list = expected.get(key) ?? [];
+      list.push({ stem: key, loc, item: value });
+      expected.set(key, list);
+    }
+    assert.deepEqual(spill.keys(), [...expected.keys()].sort());
+    if (maxPending === 1) assert.equal(readdirSync(dir).length, 6, 'every key went to disk');
+    if (maxPending === 1 << 30) assert.deepEqual(readdirSync(dir), [], 'nothing went to disk');
+    for (const key of spill.keys()) {
+      assert.deepEqual(spill.take(key), expected.get(key), key);
+      assert.ok(!existsSync(join(dir, `k-${key}`)), 'a key taken leaves no file');
+      assert.deepEqual(spill.take(key), [], 'a key is taken once');
+    }
+    assert.deepEqual(readdirSync(dir), []);
+  });
+}
