@@ -3,10 +3,11 @@
 // SELECT from the URL, a refused connection.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRedisUrl, pingRedis, RespConnection } from '../../src/node/scale/queue-redis.js';
+import { enqueueGenerate, waitForRun } from '../../src/node/scale/queue.js';
 import { freePort, redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 
 const skip = redisUnavailable();
@@ -75,4 +76,26 @@ test('parseRedisUrl: redis:// and rediss://, credentials decoded, the default po
   assert.deepEqual(parseRedisUrl('rediss://[::1]:6380'), { host: '::1', port: 6380, tls: true, db: 0 });
   assert.throws(() => parseRedisUrl('http://127.0.0.1:6379'), /not a Redis URL/);
   assert.throws(() => parseRedisUrl('127.0.0.1:6379'), /not a Redis URL/);
+});
+
+test('waitForRun polls without piling listeners on its signal (no MaxListenersExceededWarning), and stops when aborted, even between two polls', { skip, timeout: 20_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'sitemapkit-wait-'));
+  after(() => rmSync(out, { recursive: true, force: true }));
+  const input = join(out, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'wait', out: join(out, 'set'), shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.name);
+  process.on('warning', onWarning);
+  const controller = new AbortController();
+  let ticks = 0;
+  try {
+    // No worker: the run waits for its children, tick after tick.
+    await assert.rejects(waitForRun(redis.url, 'wait', run, { signal: controller.signal, intervalMs: 5, onTick: () => ++ticks === 40 && controller.abort(new Error('enough')) }), /enough/);
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.equal(ticks, 40);
+  assert.deepEqual(warnings, []);
 });

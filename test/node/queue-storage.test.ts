@@ -49,3 +49,21 @@ test('FileSystemStorage: a large file appears under its name only once closed; n
   writeFileSync(join(storage.localDir, '.hidden'), '');
   assert.deepEqual(await storage.list('.'), []);
 });
+
+test('FileSystemStorage: a writer waiting for the disk many times leaves no listener behind (no MaxListenersExceededWarning)', async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.name);
+  process.on('warning', onWarning);
+  try {
+    const writer = await storage.writer('big.jsonl');
+    // Each chunk is past the stream's buffer: every write waits for 'drain'.
+    for (let i = 0; i < 40; i++) await writer.write('x'.repeat(64 * 1024));
+    await writer.close();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.deepEqual(warnings, []);
+  assert.equal((await storage.read('big.jsonl'))?.length, 40 * 64 * 1024);
+});

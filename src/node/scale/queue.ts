@@ -228,12 +228,18 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
       const state = await parent.getState();
       if (state === 'completed' || state === 'failed') return (await collectStatus(queue, run))[0] as RunStatus;
       options.onTick?.(state);
+      // Aborted while the state was asked for (no abort event comes after the fact).
+      options.signal?.throwIfAborted();
       await new Promise<void>((done, fail) => {
-        const timer = setTimeout(done, options.intervalMs ?? 250);
-        options.signal?.addEventListener('abort', () => {
+        const abort = (): void => {
           clearTimeout(timer);
           fail(options.signal?.reason);
-        }, { once: true });
+        };
+        const timer = setTimeout(() => {
+          options.signal?.removeEventListener('abort', abort);
+          done();
+        }, options.intervalMs ?? 250);
+        options.signal?.addEventListener('abort', abort, { once: true });
       });
     }
   } finally {

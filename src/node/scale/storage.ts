@@ -79,7 +79,17 @@ export class FileSystemStorage implements SetStorage {
     return {
       async write(chunk) {
         if (failed !== undefined) throw failed;
-        if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+        if (!stream.write(chunk)) {
+          // Drained, or closed by an error (the stream destroys itself): one listener each, removed after.
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              stream.off('drain', done).off('close', done);
+              resolve();
+            };
+            stream.on('drain', done).on('close', done);
+          });
+        }
+        if (failed !== undefined) throw failed;
       },
       async close() {
         stream.end();
