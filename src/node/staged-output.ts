@@ -27,11 +27,11 @@ import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 /**
- * This machine, in the name of a temporary directory (`.sitemapkit-tmp-PID-hHOST-…`): on a folder
- * shared by several machines (queued runs, issue 27) a process id says nothing about another
- * machine's processes, so only this machine's leftovers are removed.
+ * This machine, in the names of its runs' temporary folders (`.sitemapkit-tmp-PID-HOST-…`): on a
+ * folder shared by several machines (the workers of a sharded set), a run judges whether a process
+ * is gone only for its own machine's folders.
  */
-export const HOST_TAG = `h${(crc32(hostname()) >>> 0).toString(16).padStart(8, '0')}`;
+const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
 /** Characters of a whole text handed to the compressor at a time. */
@@ -57,6 +57,11 @@ export interface CommitPlan {
   removeFirst?: readonly string[];
   /** Whether a file of the target directory was written by an earlier run of this set (removed when not in the new set). */
   isOwned: (name: string) => boolean;
+  /**
+   * `false`: the children are not flushed to disk here (a commit without an entry file, whose files
+   * a later commit flushes before its entry file names them: the shards of generate --shards).
+   */
+  durable?: false;
 }
 
 export interface StagedOutputOptions {
@@ -182,8 +187,10 @@ export class StagedOutput {
       }
       // What the entry file is about to name, and the entry file itself, must survive a power cut
       // that the entry file's rename survives.
-      await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
-      await syncDirectory(this.outDir);
+      if (plan.durable !== false || plan.entry !== undefined) {
+        await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
+        await syncDirectory(this.outDir);
+      }
       if (plan.entry !== undefined) {
         await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
         await syncDirectory(this.outDir);
@@ -301,7 +308,7 @@ async function sameFileBytes(a: string, b: string): Promise<boolean> {
 }
 
 /** Flushes files to disk, a few at a time. */
-async function syncFiles(paths: readonly string[]): Promise<void> {
+export async function syncFiles(paths: readonly string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += 8) {
     await Promise.all(
       paths.slice(i, i + 8).map(async (path) => {
@@ -361,8 +368,8 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     const dir = name.startsWith(TEMP_PREFIX);
     if (!dir && (file === null || !ofTheSet(file[1] as string))) continue;
     const [pidText, host] = dir ? name.slice(TEMP_PREFIX.length).split('-') : [file?.[2]];
-    // Another machine's run (it may be alive there): left for a run on that machine to remove.
-    if (host !== undefined && /^h[0-9a-f]{8}$/.test(host) && host !== HOST_TAG) continue;
+    // Another machine's run (an older name has mkdtemp's 6 characters there: judged as this machine's).
+    if (host !== undefined && /^[0-9a-f]{8}$/.test(host) && host !== HOST_TAG) continue;
     const pid = Number(pidText);
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });

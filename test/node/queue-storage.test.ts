@@ -1,34 +1,11 @@
-// The shared location of queued runs: FileSystemStorage, and the staging folders of several machines
-// writing into one set folder.
+// The shared location of queued runs: FileSystemStorage (the staging folders of several machines in
+// one set folder: test/node/scale-shared-folder.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOST_TAG, StagedOutput } from '../../src/node/staged-output.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/** A process id no process has here (above Linux's pid_max). */
-const DEAD_PID = 4_194_305;
-
-test("a staging folder of another machine (its host tag) is left alone; this machine's, of a dead process, is removed", async () => {
-  const out = tempDir();
-  const otherMachine = `.sitemapkit-tmp-${DEAD_PID}-h00000000-abc123`;
-  const thisMachine = `.sitemapkit-tmp-${DEAD_PID}-${HOST_TAG}-def456`;
-  const untagged = `.sitemapkit-tmp-${DEAD_PID}-ghi789`;
-  for (const name of [otherMachine, thisMachine, untagged]) mkdirSync(join(out, name));
-  assert.notEqual(HOST_TAG, 'h00000000');
-  const output = await StagedOutput.create(out, { name: 'sitemap', gzipLevel: 1 });
-  try {
-    const left = readdirSync(out).filter((name) => name.startsWith('.sitemapkit-tmp-'));
-    assert.ok(left.includes(otherMachine), 'another machine may still be writing into it');
-    assert.ok(!left.includes(thisMachine) && !left.includes(untagged), left.join(' '));
-    // Its own folder carries this machine's tag.
-    assert.ok(left.some((name) => name.startsWith(`.sitemapkit-tmp-${process.pid}-${HOST_TAG}-`)), left.join(' '));
-  } finally {
-    await output.abort();
-  }
-});
 
 test('FileSystemStorage: a large file appears under its name only once closed; names stay inside the folder', async () => {
   const storage = new FileSystemStorage(tempDir());

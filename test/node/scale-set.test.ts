@@ -335,3 +335,18 @@ test('apply opens only the children of the changed URLs (and the index): never a
   const children = opened.filter((name) => /\.xml\.gz$/.test(name));
   assert.ok(children.length > 0 && children.every((name) => name.startsWith(`${stem}.`)), opened.join(', '));
 });
+
+test('generate --shards refuses the options a sharded set has no use for; index and apply need their arguments', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), '/a/1\n');
+  for (const option of [['--dry-run'], ['--no-dedupe'], ['--index', 'never']]) {
+    const result = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', 'out', '--shards', '2', ...option], { cwd: dir });
+    assert.equal(result.code, 2, option.join(' '));
+    assert.match(result.stderr, new RegExp(`${option[0]} does not apply to a sharded set`));
+  }
+  assert.equal((await runCli(['index', '--out', 'out'], { cwd: dir })).code, 2);
+  assert.equal((await runCli(['apply', 'changes.jsonl'], { cwd: dir })).code, 2);
+  const noSet = await runCli(['apply', 'urls.txt', '--out', '.'], { cwd: dir });
+  assert.equal(noSet.code, 2);
+  assert.match(noSet.stderr, /holds no sharded set named "sitemap"/);
+});

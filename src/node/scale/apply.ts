@@ -8,7 +8,6 @@
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
@@ -133,29 +132,38 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
   return { stem: place.child, loc, item };
 }
 
-/** The lines of a change feed, parsed; a line that is not a change is reported and skipped. */
+/**
+ * The lines of a change feed, parsed; a line that is not a change is reported and skipped. Read a
+ * chunk at a time as it is consumed (readline's iterator kept reading ahead: a 70 MB feed sat in
+ * memory as lines).
+ */
 export async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  const decoder = new TextDecoder();
+  let rest = '';
   let line = 0;
   try {
-    for await (const text of lines) {
-      line++;
-      if (text.trim() === '') continue;
-      const at = { file, line };
-      const change = parseChange(text);
-      if ('op' in change) {
-        yield { change, at };
-        continue;
-      }
-      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
-      counts.rejected++;
-      onInvalid(change.problem, at, change.code);
+    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+      const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
+      rest = lines.pop() as string;
+      for (const text of lines) yield* parsed(text, ++line);
     }
+    rest += decoder.decode();
+    if (rest !== '') yield* parsed(rest, ++line);
   } catch (error) {
     if (error instanceof SitemapError) throw error;
     throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
-  } finally {
-    lines.close();
+  }
+
+  function* parsed(text: string, at: number): Generator<{ change: Change; at: FeedPosition }> {
+    if (text.trim() === '') return;
+    const change = parseChange(text.endsWith('\r') ? text.slice(0, -1) : text);
+    if ('op' in change) {
+      yield { change, at: { file, line: at } };
+      return;
+    }
+    if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${at}: ${change.problem}`);
+    counts.rejected++;
+    onInvalid(change.problem, { file, line: at }, change.code);
   }
 }
 

@@ -15,7 +15,7 @@ import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/bu
 import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
-import { StagedOutput, writeFileAtomic, type StagedFile } from '../staged-output.js';
+import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -193,13 +193,17 @@ export function shardOutput(settings: ShardSettings): Promise<StagedOutput> {
   return StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
 }
 
-/** Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest. */
-export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, given?: StagedOutput): Promise<ShardManifest> {
+/**
+ * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest.
+ * `durable: false` leaves flushing the children to disk to the index's commit (one process writing
+ * every shard: flushing each shard's files while the others are written stalls on all of them).
+ */
+export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, given?: StagedOutput, durable?: false): Promise<ShardManifest> {
   const output = given ?? (await shardOutput(settings));
   try {
     const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
     // No entry file and nothing removed: the children go in beside the published set.
-    await output.commit({ children: placed, isOwned: () => false });
+    await output.commit({ children: placed, isOwned: () => false, ...(durable === false ? { durable } : {}) });
     const manifest = manifestOf(settings, shard, files, duplicates);
     await writeFileAtomic(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), JSON.stringify(manifest, null, 1) + '\n');
     return manifest;
@@ -304,6 +308,8 @@ export interface IndexOptions {
   outDir: string;
   /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
   maxSitemapsPerIndex?: number;
+  /** Flush every child to disk before the index names them (when the shards were written with `durable: false`). */
+  syncChildren?: boolean;
 }
 
 export interface IndexFile {
@@ -339,6 +345,7 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
       if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
     }),
   );
+  if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
   const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const placed = files.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
