@@ -130,6 +130,8 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
     shard: data.shard,
     // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
     compressionThreads: 1,
+    // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
+    durable: false,
     entries: entries(),
     onInvalid: (error, entry) => reject(`${entry.loc}: ${error.code} ${error.message}`),
   });
@@ -170,7 +172,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
-    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir });
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
   await storage.remove(`${SCRATCH}/${data.run}`);
