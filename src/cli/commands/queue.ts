@@ -9,7 +9,8 @@ import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import type { ParsedArgs } from '../command.js';
+import { parseQueueArgs } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
 import { formatCount } from '../../core/count-text.js';
@@ -19,19 +20,8 @@ const DEFAULT_SHARDS = 16;
 const DEFAULT_ATTEMPTS = 3;
 
 export async function runQueue(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    const parsed = parseOrHelp(QUEUE, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    if (!args.has('redis')) throw new UsageError('--redis URL is required (the Redis server of the queue, e.g. redis://127.0.0.1:6379)');
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'queue', error.message);
-    throw error;
-  }
+  const args = parseQueueArgs(QUEUE, argv, io);
+  if (typeof args === 'number') return args;
   const [action, ...inputs] = args.positionals;
   try {
     switch (action) {

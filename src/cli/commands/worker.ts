@@ -4,25 +4,13 @@
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { parseQueueArgs } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
 
 export async function runWorker(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    const parsed = parseOrHelp(WORKER, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
-    if (!args.has('redis')) throw new UsageError('--redis URL is required (the Redis server of the queue, e.g. redis://127.0.0.1:6379)');
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'worker', error.message);
-    throw error;
-  }
+  const args = parseQueueArgs(WORKER, argv, io);
+  if (typeof args === 'number') return args;
   const redis = args.text('redis') as string;
   try {
     await pingRedis(redis);
