@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { RESULT_TAG, argumentReader, check, environment, exitWithUsage, mb, processCpuMs, spawnChild, vmHwmKiB, waitForQuiet } from './lib/harness.js';
 import { realisticEntry } from './lib/realistic.js';
 import { BASE_URL, mulberry32 } from './lib/entries.js';
+import { QUEUE_ROWS, queueNotes } from './lib/scale-queue.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const RESULTS_DIR = join(dirname(SCRIPT), 'results');
@@ -51,10 +52,15 @@ export function sectionOf(i) {
 }
 
 /** Entries 0 … n-1 in batches of 1,000 (a sync iterable, as an input reader would hand them). */
-export function* catalogue(n) {
-  for (let start = 0; start < n; start += 1000) {
+export function catalogue(n) {
+  return catalogueRange(0, n);
+}
+
+/** Entries from … to-1 (a part of the catalogue, as the queue rows' source module reads it). */
+export function* catalogueRange(from, to) {
+  for (let start = from; start < to; start += 1000) {
     const batch = [];
-    for (let i = start; i < Math.min(n, start + 1000); i++) batch.push(realisticEntry(i, sectionOf(i)));
+    for (let i = start; i < Math.min(to, start + 1000); i++) batch.push(realisticEntry(i, sectionOf(i)));
     yield batch;
   }
 }
@@ -139,6 +145,7 @@ export const ROWS = {
     const result = await applyFeed(out, feed);
     return { ...result, sections: result.sections.length };
   },
+  ...QUEUE_ROWS,
 };
 
 async function applyFeed(out, feed) {
@@ -192,7 +199,7 @@ function markdown(all) {
   for (const run of all) {
     lines.push(`## ${run.n.toLocaleString('en-US')} URLs, ${run.shards} shards (${run.date})`, '', `Node ${run.environment.node}, ${run.environment.cpus} × ${run.environment.cpuModel}.`, '', '| row | wall | peak RSS (VmHWM) | other processes (cores) | notes |', '|---|---:|---:|---:|---|');
     for (const r of run.rows) {
-      const notes = r.upserts !== undefined ? `${r.upserts} upserts, ${r.deletes} deletes; ${r.touched} children rewritten (${r.written} files), ${r.kept} untouched` : r.files !== undefined ? `${r.files} files, ${(r.diskBytes / 1e6).toFixed(0)} MB on disk` : '';
+      const notes = queueNotes(r, run.rows) ?? (r.upserts !== undefined ? `${r.upserts} upserts, ${r.deletes} deletes; ${r.touched} children rewritten (${r.written} files), ${r.kept} untouched` : r.files !== undefined ? `${r.files} files, ${(r.diskBytes / 1e6).toFixed(0)} MB on disk` : '');
       lines.push(`| ${r.row} | ${(r.wallMs / 1000).toFixed(1)} s | ${mb(r.vmHwmKiB ?? r.peakRssKiB).toFixed(0)} MB | ${(r.backgroundCores ?? 0).toFixed(2)} | ${notes} |`);
     }
     if (run.applyToFull !== undefined) lines.push('', `apply / full: **${run.applyToFull.toFixed(3)}×** (target < ${TARGETS.applyToFull}); the feed: ${JSON.stringify(run.feed)} in sections ${CHANGED_SECTIONS.join(', ')} (${(run.changedShare * 100).toFixed(1)}% of the URLs).`);
@@ -223,7 +230,8 @@ async function main() {
         run.scatteredFeed = await writeChangeFeed(args.n, feed, SECTION_NAMES);
         rows.push(await measureRow('scattered', { ...args, out, feed }));
       } else {
-        rows.push(await measureRow(row, { ...args, out: row === 'plain' ? join(work, 'plain') : out }));
+        // The queue rows write beside the full row's set (and queue-apply takes the apply row's feed).
+        rows.push(await measureRow(row, { ...args, out: row === 'plain' ? join(work, 'plain') : out, ...(row in QUEUE_ROWS ? { feed: join(work, 'changes.jsonl') } : {}) }));
       }
       const last = rows.at(-1);
       console.log(`${row}: ${(last.wallMs / 1000).toFixed(1)} s, peak RSS ${mb(last.vmHwmKiB ?? last.peakRssKiB).toFixed(0)} MB`);

@@ -49,7 +49,7 @@ function moduleUrls(outdir, entries) {
   };
 }
 
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch'], logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq'], logLevel: 'warning', legalComments: 'none' };
 
 // The bin: main.js loads './commands/NAME.js' when a command runs; here it loads the command's bundle.
 const toCommandBundle = {

@@ -39,6 +39,9 @@ const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
 const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
+/** --shards of generate and queue generate: one declaration (test/cli/grammar.test.ts). */
+const SHARDS: OptionSpec = { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' };
+
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
 /** Children per index file: the limit, lowered to see a set split across several index files. */
@@ -66,7 +69,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
     { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
-    { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' },
+    SHARDS,
     withNote(BASE_URL, '/a/b resolves against it'),
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
@@ -461,6 +464,87 @@ published again with the new children and their lastmods, at one instant.`,
   examples: ['sitemapkit apply changes.jsonl --out public/'],
 };
 
+// Queued runs on BullMQ workers (issue 27): the coordinator and the workers. Both name the same Redis
+// and queue; the set's folder must be seen at the same path by every worker.
+const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the queue\'s Redis: redis://[user:password@]host:port[/db] (required)' };
+const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', help: 'the BullMQ queue (default sitemapkit)' };
+
+export const QUEUE: CommandSpec = {
+  name: 'queue',
+  summary: 'generate or update a sharded set on BullMQ workers; show the progress of runs',
+  usage: `generate FILE...|--source MODULE --redis URL --out DIR --base-url URL
+       sitemapkit queue apply CHANGES... --redis URL --out DIR
+       sitemapkit queue status --redis URL [--run ID]`,
+  intro: `Put a run on a BullMQ queue (Redis 6.2 or later) for "sitemapkit worker" processes: a job per
+shard (apply: per touched child), and a parent job that publishes the index once they have all
+succeeded. The coordinator waits for the run and exits with its outcome.`,
+  positionals: true,
+  options: [
+    REDIS,
+    QUEUE_NAME,
+    { name: 'out', kind: 'text', value: 'DIR', help: "the set's folder, at the same path on every worker (required)" },
+    withNote(SHARDS, 'one job each (default 16)'),
+    { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
+    { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
+    { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
+    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' },
+    { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
+    { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
+    { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
+    { name: 'no-wait', kind: 'flag', help: 'add the run and exit; follow it with queue status' },
+    { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
+    { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    withNote(BASE_URL, '/a/b resolves against it'),
+    ...SET_OUTPUT,
+    format(['text', 'json'], 'text (default) or json'),
+    withNote(QUIET, 'no summary'),
+    HELP,
+  ],
+  notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
+(entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
+  exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
+or the run failed (the previous set stays published), 130 interrupted.`,
+  examples: [
+    'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
+    'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
+    'sitemapkit queue status --redis redis://q1',
+  ],
+  details: `generate with files: the coordinator reads them (every input format of "sitemapkit generate")
+and writes each shard's entries to DIR/.sitemapkit-queue/RUN/, where its job reads them; lines it
+cannot place are reported as FILE:LINE: CODE message. With --source, the workers read the source:
+first one job per part routes the part's entries to per-shard files, then the parent adds the shard
+jobs. The layout is "generate --shards N"'s: the same input gives the same bytes.
+
+A job that fails is tried again (--attempts); a worker that dies has its jobs taken over by another
+once their lock expires. A job that fails for good fails its run: the index is not written, the
+previous set stays published, and the coordinator prints each failed job and its reason (exit 2).
+
+status: each run on the queue (newest first), the state of its parent (waiting-children, active,
+completed, failed), its jobs by state, and the reason of every failed job.`,
+};
+
+export const WORKER: CommandSpec = {
+  name: 'worker',
+  summary: 'run the jobs of queued runs (queue generate, queue apply) until stopped',
+  usage: '--redis URL [--concurrency N] [options]',
+  intro: `Take jobs from the queue and run them: write a shard, read a part of a source module, rewrite a
+child, publish an index. Start as many as you like, on any machines that see the sets' folders at
+the same paths as the coordinator. SIGINT or SIGTERM: finish the jobs at hand, then exit; a second
+signal releases them at once, for another worker to take.`,
+  positionals: false,
+  options: [
+    REDIS,
+    QUEUE_NAME,
+    { name: 'concurrency', kind: 'count', value: 'N', min: 1, max: 64, help: 'jobs at once in this process (default 1)' },
+    { name: 'lock-duration', kind: 'seconds', value: 'S', help: 'a job is taken over by another worker S seconds after this one stops renewing its lock (default 30)' },
+    withNote(QUIET, 'no line per job'),
+    HELP,
+  ],
+  notes: 'Standard error: one line per job done or failed.',
+  exit: '0 stopped by SIGINT or SIGTERM, 2 usage error or Redis unreachable.',
+  examples: ['sitemapkit worker --redis redis://10.0.0.5:6379 --concurrency 2'],
+};
+
 export const ROBOTS: CommandSpec = {
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
@@ -629,4 +713,4 @@ report, then into the page.`,
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT, INDEX, APPLY];
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT, INDEX, APPLY, QUEUE, WORKER];

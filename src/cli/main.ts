@@ -21,6 +21,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   report: async () => (await import('./commands/report.js')).runReport,
   index: async () => (await import('./commands/index-command.js')).runIndex,
   apply: async () => (await import('./commands/apply.js')).runApply,
+  queue: async () => (await import('./commands/queue.js')).runQueue,
+  worker: async () => (await import('./commands/worker.js')).runWorker,
 };
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */

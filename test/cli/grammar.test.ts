@@ -21,6 +21,7 @@ import { DEFAULT_STATE_PATH } from '../../src/node/build-site.js';
 const DIFFERENT_BY_DESIGN: Readonly<Record<string, string>> = {
   out: 'a folder for the commands that write a set (generate, build, indexnow), a file for the list discover writes',
   exclude: "generate matches a URL's path, build a page's path in the site folder",
+  concurrency: 'requests at once for discover, jobs at once for worker',
 };
 
 /**

@@ -113,6 +113,12 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
 
 /** Sets one change aside under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
 export function planChange(plan: Spill, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
+  const { stem, loc, item } = placeChange(change, serializer, settings);
+  plan.add(stem, stem, loc, item);
+}
+
+/** A change's child, its normalised loc and its entry (null for a delete). Throws InvalidValueError for a refused entry or loc. */
+export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): { stem: string; loc: string; item: SerializedEntry | null } {
   let loc: string;
   let item: SerializedEntry | null = null;
   if (change.op === 'upsert') {
@@ -123,7 +129,7 @@ export function planChange(plan: Spill, change: Change, serializer: UrlEntrySeri
   }
   const place = placeOf(loc, settings.prefix, settings.shards, settings.name);
   if (item !== null) item.hash = place.hash;
-  plan.add(place.child, place.child, loc, item);
+  return { stem: place.child, loc, item };
 }
 
 /**
@@ -131,7 +137,7 @@ export function planChange(plan: Spill, change: Change, serializer: UrlEntrySeri
  * chunk at a time as it is consumed (readline's iterator kept reading ahead: a 70 MB feed sat in
  * memory as lines).
  */
-async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
+export async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
   const decoder = new TextDecoder();
   let rest = '';
   let line = 0;
@@ -194,7 +200,7 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
 }
 
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
-async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
+export async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
   for (const file of files) {
     const path = join(settings.outDir, file.name);
@@ -211,7 +217,7 @@ async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile
 }
 
 /** A manifest of the set in `outDir`: the set's settings (every shard has the same). */
-async function anyManifest(outDir: string, name: string): Promise<ShardManifest> {
+export async function anyManifest(outDir: string, name: string): Promise<ShardManifest> {
   const names = await readdir(outDir).catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_STATE', `cannot read ${outDir}: ${ioErrorReason(error)}`);
   });
@@ -224,7 +230,7 @@ async function anyManifest(outDir: string, name: string): Promise<ShardManifest>
  * The children the published index file(s) name, with their lastmods; with several index files, how
  * many children the first lists (the split the set was published with, kept by default).
  */
-async function readPublishedIndex(settings: ShardSettings): Promise<{ files: ShardFile[]; perIndex?: number }> {
+export async function readPublishedIndex(settings: ShardSettings): Promise<{ files: ShardFile[]; perIndex?: number }> {
   const { outDir, name } = settings;
   const single = await lstat(join(outDir, `${name}.xml`)).catch(() => undefined);
   const linked = await lstat(join(outDir, indexLink(name))).catch(() => undefined);
@@ -253,7 +259,7 @@ function byNumber(a: string, b: string): number {
 }
 
 /** After the commit: the manifests of the shards touched, with the touched children's new files. */
-async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<void> {
+export async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<void> {
   const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
   for (const shard of [...shards].sort((a, b) => a - b)) {
     const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));

@@ -146,6 +146,8 @@ export interface WriteShardOptions extends ShardSetOptions {
   entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** Called for a refused entry (skipped); without it the first refused entry throws. */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
+  /** false: the children are not flushed to disk at this shard's commit, but by the index's (`syncChildren`). */
+  durable?: false;
 }
 
 /**
@@ -181,7 +183,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       if (place.bucket !== options.shard) otherShards++;
       else spill.add(place.child, place.child, item.loc, item);
     }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), output);
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), output, options.durable);
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();

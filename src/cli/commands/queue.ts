@@ -1,0 +1,209 @@
+// `sitemapkit queue generate|apply|status`: the coordinator of runs done by `sitemapkit worker`
+// processes on a BullMQ queue (issue 27; node/scale/queue.ts).
+
+import { resolve } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
+import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
+import { detectInputFormat, type InputFormat } from '../../node/input.js';
+import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
+import { pingRedis } from '../../node/scale/queue-redis.js';
+import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
+import { UsageError, usageFailure } from '../args.js';
+import type { ParsedArgs } from '../command.js';
+import { parseQueueArgs } from '../queue-args.js';
+import { QUEUE } from '../declarations.js';
+import { formatDuration, plural } from '../format.js';
+import { formatCount } from '../../core/count-text.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+
+const DEFAULT_SHARDS = 16;
+const DEFAULT_ATTEMPTS = 3;
+
+export async function runQueue(argv: string[], io: CliIo): Promise<number> {
+  const args = parseQueueArgs(QUEUE, argv, io);
+  if (typeof args === 'number') return args;
+  const [action, ...inputs] = args.positionals;
+  try {
+    switch (action) {
+      case 'generate':
+        return await generate(args, inputs, io);
+      case 'apply':
+        return await apply(args, inputs, io);
+      case 'status':
+        if (inputs.length > 0) throw new UsageError(`queue status takes no input, got ${JSON.stringify(inputs[0])}`);
+        return await status(args, io);
+      default:
+        throw new UsageError(action === undefined ? 'say what to do: queue generate, queue apply or queue status' : `unknown action ${JSON.stringify(action)}: queue generate, queue apply or queue status`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'queue', error.message);
+    if (error instanceof SitemapError || (error as { code?: string }).code?.startsWith('ERR_SITEMAP_') === true) {
+      io.stderr.write(`sitemapkit queue: ${(error as Error).message}\n`);
+      return EXIT_FATAL;
+    }
+    throw error;
+  }
+}
+
+function setOptions(args: ParsedArgs): SetOptions {
+  if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
+  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  const number = (name: string): number | undefined => args.number(name);
+  const set: SetOptions = { baseUrl: args.text('base-url') as string, gzip: !args.flag('no-gzip'), enforceScope: !args.flag('no-scope') };
+  if (args.has('name')) set.name = args.text('name') as string;
+  if (number('gzip-level') !== undefined) set.gzipLevel = number('gzip-level') as number;
+  if (args.has('limits')) set.profile = args.choice<'current' | 'legacy'>('limits') as 'current' | 'legacy';
+  if (number('max-urls') !== undefined) set.maxUrls = number('max-urls') as number;
+  if (number('max-bytes') !== undefined) set.maxBytes = number('max-bytes') as number;
+  if (args.has('xsl')) set.xslUrl = args.text('xsl') as string;
+  return set;
+}
+
+function sourceOptions(args: ParsedArgs): Record<string, string> {
+  const options: Record<string, string> = {};
+  for (const pair of args.list('source-option')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--source-option needs KEY=VALUE, got ${JSON.stringify(pair)}`);
+    options[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return options;
+}
+
+async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<number> {
+  if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
+  const set = setOptions(args);
+  const source = args.text('source');
+  if (source === undefined && inputs.length === 0) throw new UsageError('no input: give files (or --source MODULE)');
+  if (source !== undefined && inputs.length > 0) throw new UsageError('give input files or --source MODULE, not both');
+  if (source === undefined && args.has('parts')) throw new UsageError('--parts is the number of parts of a --source');
+  if (inputs.includes('-')) throw new UsageError('standard input (-) cannot be queued: the coordinator splits files it can read');
+  const inputFormat = args.choice<InputFormat>('input-format');
+  let columns: ColumnMapping | undefined;
+  const columnsText = args.text('columns');
+  if (columnsText !== undefined) {
+    try {
+      columns = parseColumnMapping(columnsText);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  const files = inputs.map((path) => ({ path: resolve(io.cwd, path), format: inputFormat ?? detectInputFormat(path) }));
+  const redis = args.text('redis') as string;
+  const queue = args.text('queue') ?? DEFAULT_QUEUE;
+  const shards = args.number('shards') ?? DEFAULT_SHARDS;
+  await pingRedis(redis);
+  const quiet = args.flag('quiet');
+  const json = args.choice('format') === 'json';
+  const enqueued: EnqueuedRun = await enqueueGenerate({
+    redis,
+    queue,
+    out: resolve(io.cwd, args.text('out') as string),
+    shards,
+    set,
+    attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
+    ...(args.has('run') ? { run: args.text('run') as string } : {}),
+    ...(source !== undefined ? { source: { path: resolve(io.cwd, source), parts: args.number('parts') ?? shards, options: sourceOptions(args) } } : { inputs: files }),
+    ...(columns !== undefined ? { columns } : {}),
+    cwd: io.cwd,
+    onProblem: (problem) => io.stderr.write(`${problem}\n`),
+  });
+  if (!quiet && !json) {
+    const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
+    io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} in ${plural(shards, 'shard')} on ${queue}\n`);
+  }
+  if (args.flag('no-wait')) {
+    if (json) io.stdout.write(JSON.stringify(enqueued, null, 2) + '\n');
+    else io.stdout.write(`${enqueued.run}\n`);
+    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  }
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+}
+
+async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
+  if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
+  if (changes.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
+  for (const option of ['base-url', 'shards', 'source', 'parts', 'input-format', 'columns']) {
+    if (args.has(option)) throw new UsageError(`--${option} is for queue generate: apply takes the set's settings from its manifests`);
+  }
+  const redis = args.text('redis') as string;
+  const queue = args.text('queue') ?? DEFAULT_QUEUE;
+  await pingRedis(redis);
+  const enqueued = await enqueueApply({
+    redis,
+    queue,
+    out: resolve(io.cwd, args.text('out') as string),
+    changes: changes.map((path) => resolve(io.cwd, path)),
+    attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
+    ...(args.has('name') ? { name: args.text('name') as string } : {}),
+    ...(args.has('run') ? { run: args.text('run') as string } : {}),
+    onProblem: (problem) => io.stderr.write(`${problem}\n`),
+  });
+  const json = args.choice('format') === 'json';
+  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')} on ${queue}\n`);
+  if (args.flag('no-wait')) {
+    io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
+    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  }
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+}
+
+/** Waits for the run; Ctrl-C stops the waiting, not the run. */
+async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo): Promise<RunStatus | undefined> {
+  const controller = new AbortController();
+  const remove = io.onInterrupt?.(() => controller.abort(new Error('interrupted')));
+  try {
+    return await waitForRun(redis, queue, run, { signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.aborted) {
+      io.stderr.write(`sitemapkit queue: stopped waiting; run ${run} goes on on the workers (sitemapkit queue status --run ${run})\n`);
+      return undefined;
+    }
+    throw error;
+  } finally {
+    remove?.();
+  }
+}
+
+function report(status: RunStatus | undefined, rejected: number, args: ParsedArgs, io: CliIo): number {
+  if (status === undefined) return EXIT_INTERRUPTED;
+  const json = args.choice('format') === 'json';
+  const allRejected = rejected + (status.outcome?.rejected ?? 0);
+  if (json) io.stdout.write(JSON.stringify({ ...status, rejected: allRejected, ok: status.state === 'completed' && allRejected === 0 }, null, 2) + '\n');
+  if (status.state !== 'completed') {
+    io.stderr.write(`sitemapkit queue: run ${status.run} failed; the previous set in ${status.out} stays published\n${failedLines(status)}`);
+    return EXIT_FATAL;
+  }
+  for (const problem of status.outcome?.problems ?? []) io.stderr.write(`${problem}\n`);
+  if (!json && !args.flag('quiet')) io.stdout.write(`${runLine(status)}\n`);
+  return allRejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function failedLines(status: RunStatus): string {
+  const lines = status.failed.map((f) => `  ${f.what} failed after ${plural(f.attempts, 'attempt')}: ${f.reason}\n`);
+  if (lines.length === 0 && status.reason !== undefined) lines.push(`  index: ${status.reason}\n`);
+  return lines.join('');
+}
+
+function runLine(status: RunStatus): string {
+  const took = status.finishedAt !== undefined ? ` in ${formatDuration(status.finishedAt - status.startedAt)}` : '';
+  const o = status.outcome;
+  if (status.state === 'completed' && o !== undefined && status.mode === 'apply') {
+    return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${formatCount(o.urls)} URLs in those rewritten; ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
+  }
+  if (status.state === 'completed' && o !== undefined) {
+    return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
+  }
+  const counts = Object.entries(status.jobs).map(([state, n]) => `${formatCount(n)} ${state}`).join(', ');
+  return `run ${status.run}: ${status.state}${took}; jobs: ${counts === '' ? 'none yet' : counts}; ${status.out}`;
+}
+
+async function status(args: ParsedArgs, io: CliIo): Promise<number> {
+  const redis = args.text('redis') as string;
+  await pingRedis(redis);
+  const runs = await queueStatus(redis, args.text('queue') ?? DEFAULT_QUEUE, args.text('run'));
+  if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+  else if (runs.length === 0) io.stdout.write(args.has('run') ? `no run ${args.text('run') as string} on the queue\n` : 'no runs on the queue\n');
+  else for (const run of runs) io.stdout.write(`${runLine(run)}\n${run.state === 'failed' ? failedLines(run) : ''}`);
+  if (args.has('run') && runs.length === 0) return EXIT_FATAL;
+  return runs.some((run) => run.state === 'failed') ? EXIT_PROBLEMS : EXIT_OK;
+}

@@ -1,0 +1,45 @@
+// `sitemapkit worker --redis URL`: runs the jobs of queued runs until SIGINT or SIGTERM (issue 27;
+// node/scale/worker.ts).
+
+import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
+import { pingRedis } from '../../node/scale/queue-redis.js';
+import { startWorker } from '../../node/scale/worker.js';
+import { parseQueueArgs } from '../queue-args.js';
+import { WORKER } from '../declarations.js';
+import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
+
+export async function runWorker(argv: string[], io: CliIo): Promise<number> {
+  const args = parseQueueArgs(WORKER, argv, io);
+  if (typeof args === 'number') return args;
+  const redis = args.text('redis') as string;
+  try {
+    await pingRedis(redis);
+  } catch (error) {
+    io.stderr.write(`sitemapkit worker: ${(error as Error).message}\n`);
+    return EXIT_FATAL;
+  }
+  const queue = args.text('queue') ?? DEFAULT_QUEUE;
+  const quiet = args.flag('quiet');
+  const lockDurationMs = args.number('lock-duration');
+  const worker = await startWorker({
+    redis,
+    queue,
+    concurrency: args.number('concurrency') ?? 1,
+    ...(lockDurationMs !== undefined ? { lockDurationMs } : {}),
+    ...(quiet ? {} : { log: (line: string) => io.stderr.write(`sitemapkit worker ${process.pid}: ${line}\n`) }),
+  });
+  if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${redis}\n`);
+  // The first signal lets the jobs at hand finish; a second releases them (another worker takes them).
+  let signals = 0;
+  await new Promise<void>((stopped) => {
+    const remove = io.onInterrupt?.(() => {
+      signals++;
+      if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: ${signals === 1 ? 'stopping once the jobs at hand are done' : 'stopping now; the jobs at hand go back to the queue'}\n`);
+      void worker.close(signals > 1).then(() => {
+        remove?.();
+        stopped();
+      });
+    });
+  });
+  return EXIT_OK;
+}

@@ -1,0 +1,103 @@
+// `queue apply`: a change feed applied to a published sharded set by workers. The coordinator checks
+// each change and routes it to the child its URL lands in (a file per touched child in the run's
+// scratch folder); a `child` job per touched child reads that child back, applies its changes and puts
+// the new child in place under the name of its content (nothing published, so a job run twice does
+// the same); the parent publishes the index with the new children at one instant, as `apply` does
+// (apply.ts), and updates the touched shards' manifests.
+
+import { InvalidValueError } from '../../core/errors.js';
+import type { SerializedEntry } from '../../core/build/stable-set.js';
+import { StagedOutput } from '../staged-output.js';
+import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
+import { publishSet, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
+import { MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
+import { GroupFiles } from './queue-split.js';
+import type { SetStorage } from './storage.js';
+
+export interface PlannedApply {
+  /** The set's settings, read from its manifests. */
+  settings: ShardSettings;
+  /** Each touched child: its change file (in storage) and its files in the published index. */
+  children: { stem: string; changes: string; files: string[] }[];
+  outcome: JobOutcome & { upserts: number; deletes: number };
+}
+
+/** The change line of `change`, as parseChange reads it back. */
+function changeLine(change: Change): string {
+  return JSON.stringify(change.op === 'upsert' ? { op: 'upsert', ...change.entry } : change);
+}
+
+/** Checks and routes the changes of `feeds` to one file per touched child (`fileOf(stem)`). */
+export async function planQueuedApply(storage: SetStorage, name: string, feeds: readonly string[], fileOf: (stem: string) => string, onProblem?: (problem: string) => void): Promise<PlannedApply> {
+  const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
+  const serializer = setSerializer(settings);
+  const outcome = { entries: 0, rejected: 0, problems: [] as string[], upserts: 0, deletes: 0 };
+  const reject = (problem: string): void => {
+    outcome.rejected++;
+    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
+    onProblem?.(problem);
+  };
+  const files = new GroupFiles<string>(storage, fileOf);
+  const counts = { rejected: 0 };
+  for (const feed of feeds) {
+    for await (const { change, at } of readChangeFeed(feed, (message, where, code) => reject(`${where.file}:${where.line}: ${code} ${message}`), counts)) {
+      try {
+        await files.write(placeChange(change, serializer, settings).stem, changeLine(change));
+      } catch (error) {
+        if (!(error instanceof InvalidValueError)) throw error;
+        reject(`${at.file}:${at.line}: ${error.code} ${error.message}`);
+        continue;
+      }
+      outcome.entries++;
+      outcome[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+    }
+  }
+  const touched = (await files.close()).sort();
+  const published = new Map<string, string[]>();
+  for (const file of (await readPublishedIndex(settings)).files) published.set(file.child, [...(published.get(file.child) ?? []), file.name]);
+  return { settings, children: touched.map((stem) => ({ stem, changes: fileOf(stem), files: published.get(stem) ?? [] })), outcome };
+}
+
+/** A `child` job: the child read back with its changes, put in place under new names; returns its files. */
+export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise<JobOutcome & { written: ShardFile[] }> {
+  const name = data.set.name ?? 'sitemap';
+  const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
+  const serializer = setSerializer(settings);
+  const changes = new Map<string, SerializedEntry | null>();
+  for (const line of ((await storage.read(data.changes))?.toString('utf8') ?? '').split('\n')) {
+    if (line === '') continue;
+    const change = parseChange(line);
+    // The coordinator wrote these lines from changes it had checked.
+    if (!('op' in change)) throw new Error(`${data.changes}: ${change.problem}`);
+    const placed = placeChange(change, serializer, settings);
+    changes.set(placed.loc, placed.item);
+  }
+  const current = data.files.map((file): ShardFile => ({ name: file, child: data.child, urls: 0, bytes: 0, diskBytes: 0, crc32: '' }));
+  const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
+  try {
+    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
+    // In place beside the published set; no entry file, nothing removed.
+    await output.commit({ children: staged.placed, isOwned: () => false });
+    return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
+  } finally {
+    await output.abort();
+  }
+}
+
+/** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. */
+export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[]): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
+  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
+  const { files: published, perIndex } = await readPublishedIndex(settings);
+  const files = [...published.filter((file) => !touched.has(file.child)), ...written];
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+  try {
+    const placed = written.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
+    const { indexFiles, removed } = await publishSet(output, settings, files, placed, perIndex);
+    await updateManifests(settings, touched, written);
+    return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
+  } finally {
+    await output.abort();
+  }
+}
+

@@ -1,0 +1,106 @@
+// The jobs of a queued run, as data: what the coordinator (`sitemapkit queue generate|apply`) puts on
+// the queue and what `sitemapkit worker` does with it. Everything a job needs is in its data or on the
+// shared location, so any worker on any machine can run any job, and a job run twice does the same.
+//
+// A run is one BullMQ flow (https://docs.bullmq.io/guide/flows): a parent job `set` whose children
+// are one `shard` job per shard (or one `child` job per touched child, for apply); the parent runs
+// once every child has succeeded, and writes the index. A source module's run starts with `split`
+// children (one per part of the source, e.g. a key range), which route their entries to per-shard
+// files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
+
+import type { ShardSetOptions } from './shard-set.js';
+import { RespConnection } from './queue-redis.js';
+
+export const DEFAULT_QUEUE = 'sitemapkit';
+/** The run's scratch folder, inside the set's folder: a dot folder, never served nor named by an index. */
+export const SCRATCH = '.sitemapkit-queue';
+
+/** How the set is written: the options of `generate --shards` that decide its bytes, the same for every shard. */
+export type SetOptions = Omit<ShardSetOptions, 'outDir' | 'shards' | 'compressionThreads'>;
+
+interface RunJob {
+  run: string;
+  /** The set's folder, as every worker sees it (the shared location). */
+  out: string;
+  shards: number;
+  set: SetOptions;
+}
+
+/** Reads part `part` of a source module and routes its entries to `SCRATCH/RUN/parts/PART/shard-S.jsonl`. */
+export interface SplitJob extends RunJob {
+  kind: 'split';
+  source: string;
+  part: number;
+  parts: number;
+  /** The module's own settings (`--source-option KEY=VALUE`), passed to it as they are. */
+  sourceOptions: Record<string, string>;
+}
+
+/** Writes shard `shard` from its input files (JSON Lines of entries, on the shared location, in order). */
+export interface ShardJob extends RunJob {
+  kind: 'shard';
+  shard: number;
+  inputs: string[];
+}
+
+/** Rewrites one child of an existing set with the changes that fall in it. */
+export interface ChildJob extends RunJob {
+  kind: 'child';
+  /** The child's stem (`NAME-SECTION.BUCKET`). */
+  child: string;
+  /** Its changes: a file of change lines in the run's scratch folder. */
+  changes: string;
+  /** Its files in the index published when the run was planned. */
+  files: string[];
+}
+
+/** The parent: once its children have succeeded, the next step (shards after a split), then the index. */
+export interface SetJob extends RunJob {
+  kind: 'set';
+  step: 'split' | 'write';
+  /** For a source's run: how many parts the split step had (their files are the shards' inputs). */
+  parts?: number;
+  mode: 'generate' | 'apply';
+  /** For an apply: the stems of the children it rewrites (one may come out empty, with no file). */
+  touched?: string[];
+}
+
+export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
+
+/** What a child job returns (kept by BullMQ, read by the parent and by `queue status`). */
+export interface JobOutcome {
+  entries: number;
+  rejected: number;
+  /** The first problems, as "FILE:LINE: CODE message" lines (the count is `rejected`). */
+  problems: string[];
+}
+
+export const MAX_PROBLEMS_KEPT = 20;
+
+/** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */
+export function jobId(run: string, kind: JobData['kind'], n?: number | string): string {
+  return n === undefined ? `${run}.${kind}` : `${run}.${kind}.${n}`;
+}
+
+/** A run's id: when it started, and a random tail so that two coordinators never share one. */
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The retry policy of every job: attempts, then the job (and so the run) fails for good. */
+export function jobOptions(attempts: number): { attempts: number; backoff: { type: 'exponential'; delay: number }; removeOnComplete: { age: number }; removeOnFail: { age: number } } {
+  // Kept for a week (completed) and a month (failed), so that `queue status` can say what happened.
+  return { attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 7 * 86_400 }, removeOnFail: { age: 30 * 86_400 } };
+}
+
+export type BullMQ = typeof import('bullmq');
+
+/**
+ * BullMQ, loaded when a queue command runs (not by the package entry: test/package-weight.test.ts),
+ * with every connection it opens made by RespConnection.
+ */
+export async function loadBullMQ(): Promise<BullMQ> {
+  const bull = await import('bullmq');
+  bull.RedisConnection.clientFactory = (options) => bull.createBunRedisClient(new RespConnection(String(options.url)) as never);
+  return bull;
+}

@@ -1,0 +1,131 @@
+// Routing entries to the shard that writes them: the coordinator splits input files this way before
+// it enqueues (so each shard job reads only its own entries), and a `split` job does the same for one
+// part of a source module. A shard's file is JSON Lines of entries, in the order they came, so the
+// shard writes them in the order a single process would.
+
+import { pathToFileURL } from 'node:url';
+import type { UrlEntry } from '../../core/model.js';
+import { SitemapError } from '../../core/errors.js';
+import { shardOf } from '../../core/scale/layout.js';
+import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
+import type { SetStorage, StorageWriter } from './storage.js';
+
+/** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
+const FLUSH_AT = 32 * 1024;
+
+/** Lines routed to one file per key (a shard, a child), written in the order they came. */
+export class GroupFiles<K extends string | number> {
+  private readonly buffers = new Map<K, string>();
+  private readonly writers = new Map<K, StorageWriter>();
+
+  /** `fileOf(key)`: the name of the key's file in `storage`. */
+  constructor(
+    private readonly storage: SetStorage,
+    readonly fileOf: (key: K) => string,
+  ) {}
+
+  async write(key: K, line: string): Promise<void> {
+    const buffer = (this.buffers.get(key) ?? '') + line + '\n';
+    this.buffers.set(key, buffer);
+    if (buffer.length >= FLUSH_AT) await this.flush(key);
+  }
+
+  private async flush(key: K): Promise<void> {
+    const text = this.buffers.get(key) ?? '';
+    this.buffers.set(key, '');
+    let writer = this.writers.get(key);
+    if (writer === undefined) this.writers.set(key, (writer = await this.storage.writer(this.fileOf(key))));
+    await writer.write(text);
+  }
+
+  /** Writes what is buffered and closes every file; returns the keys that have one. */
+  async close(): Promise<K[]> {
+    for (const [key, text] of this.buffers) if (text.length > 0) await this.flush(key);
+    for (const writer of this.writers.values()) await writer.close();
+    return [...this.writers.keys()];
+  }
+}
+
+/** Entries routed to the shard that writes them, with the count of those refused and the first problems. */
+export class ShardFiles {
+  private readonly files: GroupFiles<number>;
+  readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+
+  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
+  constructor(
+    storage: SetStorage,
+    private readonly set: SetOptions,
+    private readonly shards: number,
+    fileOf: (shard: number) => string,
+    private readonly onReject?: (problem: string) => void,
+  ) {
+    this.files = new GroupFiles(storage, fileOf);
+  }
+
+  /** Routes `entry`; an entry whose loc is no URL of the set is counted and reported, not routed. */
+  async add(entry: UrlEntry, where: string): Promise<void> {
+    let shard: number;
+    try {
+      shard = shardOf(entry.loc, { shards: this.shards, baseUrl: this.set.baseUrl, ...(this.set.name !== undefined ? { name: this.set.name } : {}) }).bucket;
+    } catch (error) {
+      if (!(error instanceof SitemapError)) throw error;
+      this.reject(`${where}: ${error.code} ${error.message}`);
+      return;
+    }
+    this.outcome.entries++;
+    await this.files.write(shard, JSON.stringify(entry));
+  }
+
+  reject(problem: string): void {
+    this.outcome.rejected++;
+    if (this.outcome.problems.length < MAX_PROBLEMS_KEPT) this.outcome.problems.push(problem);
+    this.onReject?.(problem);
+  }
+
+  /** Closes every file: the names of those written (a shard that got no entry has none). */
+  async close(): Promise<string[]> {
+    return (await this.files.close()).sort((a, b) => a - b).map((shard) => this.files.fileOf(shard));
+  }
+}
+
+/**
+ * A source module (`--source FILE`): its default export is called with the part to read and yields
+ * that part's entries, one by one or in arrays:
+ *
+ *   export default async function* (part, { parts, options }) { … yield { loc, lastmod } … }
+ *
+ * `part` is 0 … parts-1; the parts together must yield every entry once (e.g. key ranges of a table).
+ * `options` holds the `--source-option KEY=VALUE` pairs. It runs on the workers, so every worker must be
+ * able to import it from the same path and reach what it reads.
+ */
+export type SourceModule = (part: number, context: { parts: number; options: Readonly<Record<string, string>> }) => AsyncIterable<UrlEntry | UrlEntry[]> | Iterable<UrlEntry | UrlEntry[]>;
+
+export async function loadSource(path: string): Promise<SourceModule> {
+  const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  if (typeof module.default !== 'function') {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
+  }
+  return module.default as SourceModule;
+}
+
+/** The file of part `part`'s entries for shard `shard`. */
+export function partFile(run: string, part: number, shard: number, scratch: string): string {
+  return `${scratch}/${run}/parts/${part}/shard-${shard}.jsonl`;
+}
+
+/** A `split` job: part `job.part` of the source, routed to per-shard files. */
+export async function splitSourcePart(job: SplitJob, storage: SetStorage, scratch: string): Promise<JobOutcome> {
+  const source = await loadSource(job.source);
+  // A retried part starts over: what a killed attempt left is replaced file by file (writers rename on close).
+  const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard, scratch));
+  let n = 0;
+  for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {
+    for (const entry of Array.isArray(item) ? item : [item]) {
+      n++;
+      if (entry === null || typeof entry !== 'object' || typeof entry.loc !== 'string') files.reject(`${job.source} part ${job.part} entry ${n}: not an entry with a loc`);
+      else await files.add(entry, `${job.source} part ${job.part} entry ${n}`);
+    }
+  }
+  await files.close();
+  return files.outcome;
+}

@@ -1,0 +1,255 @@
+// The coordinator's side of a queued run: split the inputs by shard onto the shared location, add the
+// run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
+
+import { resolve } from 'node:path';
+import type { FlowJob, Job, Queue } from 'bullmq';
+import type { ColumnMapping } from '../../core/input/csv.js';
+import { checkShards } from '../../core/scale/layout.js';
+import { readInput, type InputFormat } from '../input.js';
+import { jobId, jobOptions, loadBullMQ, newRunId, SCRATCH, type ChildJob, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
+import { ShardFiles } from './queue-split.js';
+import { planQueuedApply } from './queue-apply.js';
+import { FileSystemStorage, type SetStorage } from './storage.js';
+import type { RunOutcome } from './worker.js';
+
+export interface EnqueueOptions {
+  redis: string;
+  queue: string;
+  /** The set's folder, as every worker sees it. */
+  out: string;
+  shards: number;
+  set: SetOptions;
+  /** Attempts per job before it fails for good (and its run with it). */
+  attempts: number;
+  run?: string;
+  /** Input files, split by the coordinator into one file per shard in the run's scratch folder. */
+  inputs?: readonly { path: string; format: InputFormat | 'auto' }[];
+  columns?: ColumnMapping;
+  cwd?: string;
+  /** A source module read by the workers, part by part (queue-split.ts SourceModule). */
+  source?: { path: string; parts: number; options: Record<string, string> };
+  storage?: SetStorage;
+  /** A line of input that could not be routed (FILE:LINE: CODE message). */
+  onProblem?: (problem: string) => void;
+}
+
+export interface EnqueuedRun {
+  run: string;
+  /** Entries routed by the coordinator (files only; a source's are counted by its split jobs). */
+  entries: number;
+  rejected: number;
+}
+
+export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
+  const shards = checkShards(options.shards);
+  const run = options.run ?? newRunId();
+  const storage = options.storage ?? new FileSystemStorage(options.out);
+  const base = { run, out: storage.localDir, shards, set: options.set };
+  const child = (kind: 'split' | 'shard', n: number, data: SplitJob | ShardJob) => ({
+    name: kind,
+    queueName: options.queue,
+    data,
+    opts: { ...jobOptions(options.attempts), jobId: jobId(run, kind, n), failParentOnFailure: true },
+  });
+  let entries = 0;
+  let rejected = 0;
+  let parent: SetJob;
+  let children;
+  if (options.source !== undefined) {
+    const { path, parts, options: sourceOptions } = options.source;
+    parent = { ...base, kind: 'set', mode: 'generate', step: 'split', parts };
+    children = Array.from({ length: parts }, (_, part) => child('split', part, { ...base, kind: 'split', source: path, part, parts, sourceOptions }));
+  } else {
+    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.jsonl`, options.onProblem);
+    try {
+      for (const input of options.inputs ?? []) {
+        for await (const batch of readInput(input.path, input.format, { cwd: options.cwd ?? process.cwd(), ...(options.columns !== undefined ? { columns: options.columns } : {}) })) {
+          for (const record of batch) {
+            const where = `${record.file}:${record.line}`;
+            if (record.entry !== undefined) await files.add(record.entry, where);
+            else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
+          }
+        }
+      }
+    } catch (error) {
+      // An input that cannot be read: no run, and nothing of it left on the shared location.
+      await files.close().catch(() => undefined);
+      await storage.remove(`${SCRATCH}/${run}`);
+      throw error;
+    }
+    const written = new Set(await files.close());
+    entries = files.outcome.entries;
+    rejected = files.outcome.rejected;
+    parent = { ...base, kind: 'set', mode: 'generate', step: 'write' };
+    children = Array.from({ length: shards }, (_, shard) => {
+      const input = `${SCRATCH}/${run}/input/shard-${shard}.jsonl`;
+      return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
+    });
+  }
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  return { run, entries, rejected };
+}
+
+export interface ApplyRunOptions {
+  redis: string;
+  queue: string;
+  out: string;
+  /** The set's name (default sitemap). */
+  name?: string;
+  /** Change feeds (JSON Lines), applied in order. */
+  changes: readonly string[];
+  attempts: number;
+  run?: string;
+  storage?: SetStorage;
+  onProblem?: (problem: string) => void;
+}
+
+/** Plans an apply (changes checked and routed per touched child) and adds its flow: a child job per touched child. */
+export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
+  const run = options.run ?? newRunId();
+  const storage = options.storage ?? new FileSystemStorage(options.out);
+  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => `${SCRATCH}/${run}/changes/${stem}.jsonl`, options.onProblem);
+  const { settings } = plan;
+  const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
+  const base = { run, out: storage.localDir, shards: settings.shards, set };
+  const parent: SetJob = { ...base, kind: 'set', mode: 'apply', step: 'write', touched: plan.children.map((c) => c.stem) };
+  const children = plan.children.map((c, i) => ({
+    name: 'child',
+    queueName: options.queue,
+    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files } satisfies ChildJob,
+    opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
+  }));
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
+}
+
+async function addFlow(redis: string, flow: FlowJob): Promise<void> {
+  const bull = await loadBullMQ();
+  const producer = new bull.FlowProducer({ connection: { url: redis } });
+  try {
+    await producer.add(flow);
+  } finally {
+    await producer.close();
+  }
+}
+
+export interface FailedJob {
+  job: string;
+  what: string;
+  attempts: number;
+  reason: string;
+}
+
+export interface RunStatus {
+  run: string;
+  mode: 'generate' | 'apply';
+  out: string;
+  shards: number;
+  /** The parent's state: waiting-children while its children run, then active, completed or failed. */
+  state: string;
+  /** The children (split, shard and child jobs) by state. */
+  jobs: Record<string, number>;
+  failed: FailedJob[];
+  startedAt: number;
+  finishedAt?: number;
+  outcome?: RunOutcome;
+  /** The parent's reason, when it failed. */
+  reason?: string;
+}
+
+const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
+
+function what(data: JobData): string {
+  switch (data.kind) {
+    case 'split':
+      return `part ${data.part}`;
+    case 'shard':
+      return `shard ${data.shard}`;
+    case 'child':
+      return `child ${data.child}`;
+    case 'set':
+      return 'index';
+  }
+}
+
+/** The runs on the queue (or run `run`), newest first, each with its jobs counted by state. */
+export async function queueStatus(redis: string, queueName: string, run?: string): Promise<RunStatus[]> {
+  const bull = await loadBullMQ();
+  const queue = new bull.Queue(queueName, { connection: { url: redis } });
+  try {
+    return await collectStatus(queue, run);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
+  const runs = new Map<string, RunStatus>();
+  const children: { job: Job<JobData>; state: string }[] = [];
+  for (const state of STATES) {
+    for (const job of (await queue.getJobs([state], 0, -1)) as Job<JobData>[]) {
+      if (job?.data?.run === undefined || (run !== undefined && job.data.run !== run)) continue;
+      if (job.data.kind !== 'set') {
+        children.push({ job, state });
+        continue;
+      }
+      runs.set(job.data.run, {
+        run: job.data.run,
+        mode: job.data.mode,
+        out: job.data.out,
+        shards: job.data.shards,
+        state,
+        jobs: {},
+        failed: [],
+        startedAt: job.timestamp,
+        ...(job.finishedOn !== undefined ? { finishedAt: job.finishedOn } : {}),
+        ...(state === 'completed' ? { outcome: job.returnvalue as RunOutcome } : {}),
+        ...(state === 'failed' ? { reason: job.failedReason } : {}),
+      });
+    }
+  }
+  for (const { job, state } of children) {
+    const status = runs.get(job.data.run);
+    if (status === undefined) continue;
+    status.jobs[state] = (status.jobs[state] ?? 0) + 1;
+    if (state === 'failed') status.failed.push({ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason });
+  }
+  return [...runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+}
+
+/** Waits until run `run`'s parent has completed or failed (polling its state every `intervalMs`). */
+export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void } = {}): Promise<RunStatus> {
+  const bull = await loadBullMQ();
+  const queue = new bull.Queue(queueName, { connection: { url: redis } });
+  try {
+    for (;;) {
+      const parent = await bull.Job.fromId(queue, jobId(run, 'set'));
+      if (parent === undefined) throw Object.assign(new Error(`no run ${run} on queue ${queueName}`), { code: 'ERR_SITEMAP_QUEUE' });
+      const state = await parent.getState();
+      if (state === 'completed' || state === 'failed') return (await collectStatus(queue, run))[0] as RunStatus;
+      options.onTick?.(state);
+      // Aborted while the state was asked for (no abort event comes after the fact).
+      options.signal?.throwIfAborted();
+      await new Promise<void>((done, fail) => {
+        const abort = (): void => {
+          clearTimeout(timer);
+          fail(options.signal?.reason);
+        };
+        const timer = setTimeout(() => {
+          options.signal?.removeEventListener('abort', abort);
+          done();
+        }, options.intervalMs ?? 250);
+        options.signal?.addEventListener('abort', abort, { once: true });
+      });
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The absolute folder of a set given on the command line (every worker must see it at that path). */
+export function sharedPath(cwd: string, path: string): string {
+  return resolve(cwd, path);
+}
+
+export type { Queue };

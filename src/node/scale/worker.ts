@@ -1,0 +1,191 @@
+// `sitemapkit worker`: runs the jobs of queued runs (queue-jobs.ts) until told to stop. Any number of
+// workers, on any machines that see the set's folder at the same path, share the work; BullMQ gives
+// each job to one worker at a time, takes it back from a worker that stopped renewing its lock (killed,
+// frozen) and gives it to another (stalled-job recovery), and retries a failed job. Every job writes
+// the same bytes however often it runs: the shard writer's output is a function of its entries,
+// written under names of its content, and nothing is published before the parent's index.
+
+import { join } from 'node:path';
+import type { Job, Queue } from 'bullmq';
+import type { UrlEntry } from '../../core/model.js';
+import { manifestFileName } from '../../core/scale/layout.js';
+import { readInput } from '../input.js';
+import { writeIndexFromManifests, writeShard, type SetSummary } from './shard-set.js';
+import { loadBullMQ, jobId, jobOptions, MAX_PROBLEMS_KEPT, SCRATCH, type BullMQ, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { partFile, splitSourcePart } from './queue-split.js';
+import { FileSystemStorage, type SetStorage } from './storage.js';
+import { publishApplied, rewriteChild } from './queue-apply.js';
+import type { ShardFile } from './shard-set.js';
+
+export interface QueueWorkerOptions {
+  redis: string;
+  queue: string;
+  /** Jobs at once in this process (default 1). */
+  concurrency?: number;
+  /** How long a job stays this worker's without a renewal before another worker takes it (default 30 s). */
+  lockDurationMs?: number;
+  /** The storage of a set's folder (default: that folder on this machine's filesystem). */
+  storage?: (out: string) => SetStorage;
+  /** One line per job done or failed. */
+  log?: (line: string) => void;
+}
+
+/** What the parent job returns: the published set and what its children reported. */
+export interface RunOutcome extends JobOutcome {
+  indexFiles: string[];
+  /** Children in the set. */
+  files: number;
+  /** URLs in the set (generate), or in the children rewritten (apply). */
+  urls: number;
+  /** Files of the previous set removed. */
+  removed: number;
+}
+
+export interface RunningWorker {
+  /** Stops taking jobs and resolves once the active ones are done (`force`: released at once, for another worker to take). */
+  close(force?: boolean): Promise<void>;
+}
+
+export async function startWorker(options: QueueWorkerOptions): Promise<RunningWorker> {
+  const bull = await loadBullMQ();
+  const connection = { url: options.redis };
+  const storageOf = options.storage ?? ((out: string) => new FileSystemStorage(out));
+  const queue = new bull.Queue(options.queue, { connection });
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  const worker = new bull.Worker<JobData>(options.queue, (job, token) => runJob(bull, queue, job, token, storageOf), {
+    connection,
+    concurrency: options.concurrency ?? 1,
+    lockDuration,
+    // The stalled check runs as often as a lock can expire, so a killed worker's job is taken over
+    // within about two lock durations.
+    stalledInterval: lockDuration,
+    maxStalledCount: 3,
+  });
+  const log = options.log;
+  if (log !== undefined) {
+    worker.on('completed', (job) => log(`done ${describe(job.data)} (${((Date.now() - (job.processedOn ?? Date.now())) / 1000).toFixed(1)} s)`));
+    worker.on('failed', (job, error) => {
+      if (job !== undefined) log(`failed ${describe(job.data)} (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
+    });
+    worker.on('error', (error) => log(`error: ${error.message}`));
+  }
+  await worker.waitUntilReady();
+  return {
+    async close(force = false) {
+      await worker.close(force);
+      await queue.close();
+    },
+  };
+}
+
+function describe(data: JobData): string {
+  switch (data.kind) {
+    case 'split':
+      return `part ${data.part} of ${data.parts} of run ${data.run}`;
+    case 'shard':
+      return `shard ${data.shard} of ${data.shards} of run ${data.run}`;
+    case 'child':
+      return `child ${data.child} of run ${data.run}`;
+    case 'set':
+      return `the index of run ${data.run}`;
+  }
+}
+
+async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage): Promise<JobOutcome | RunOutcome> {
+  const data = job.data;
+  const storage = storageOf(data.out);
+  switch (data.kind) {
+    case 'split':
+      return splitSourcePart(data, storage, SCRATCH);
+    case 'shard':
+      return writeShardJob(data, storage);
+    case 'set':
+      return runSetJob(bull, queue, job as Job<SetJob>, token, storage);
+    case 'child':
+      return rewriteChild(data, storage);
+  }
+}
+
+/** Shard `data.shard`, from its input files, into the set's folder; its manifest last. */
+async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
+  const outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+  const reject = (problem: string): void => {
+    outcome.rejected++;
+    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
+  };
+  async function* entries(): AsyncGenerator<UrlEntry> {
+    for (const name of data.inputs) {
+      for await (const batch of readInput(join(storage.localDir, name), 'jsonl')) {
+        for (const record of batch) {
+          if (record.entry !== undefined) yield record.entry;
+          else reject(`${name}:${record.line}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
+        }
+      }
+    }
+  }
+  const manifest = await writeShard({
+    ...data.set,
+    outDir: storage.localDir,
+    shards: data.shards,
+    shard: data.shard,
+    // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
+    compressionThreads: 1,
+    // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
+    durable: false,
+    entries: entries(),
+    onInvalid: (error, entry) => reject(`${entry.loc}: ${error.code} ${error.message}`),
+  });
+  outcome.entries = manifest.urls;
+  return outcome;
+}
+
+/**
+ * The parent. After a source's split it adds the shard jobs as its children and waits for them
+ * (a retried parent adds them again under the same ids: BullMQ keeps the first); after the shards, it
+ * publishes the index from their manifests and removes the run's scratch files.
+ */
+async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
+  const data = job.data;
+  if (data.step === 'split') {
+    // The files each part wrote, one listing per part.
+    const written: Set<string>[] = [];
+    for (let part = 0; part < (data.parts ?? 0); part++) {
+      const folder = partFile(data.run, part, 0, SCRATCH).replace(/\/[^/]*$/, '');
+      written.push(new Set((await storage.list(folder)).map((file) => `${folder}/${file}`)));
+    }
+    const children = Array.from({ length: data.shards }, (_, shard) => {
+      const inputs = written.map((files, part) => partFile(data.run, part, shard, SCRATCH)).filter((file, part) => (written[part] as Set<string>).has(file));
+      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs };
+      return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
+    });
+    await queue.addBulk(children);
+    await job.updateData({ ...data, step: 'write' });
+    if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
+  }
+  // Every child's value: the split parts' (if any) and the shards' or children's.
+  const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
+  const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
+  const results = values.map(([, value]) => value);
+  let published: Omit<RunOutcome, keyof JobOutcome>;
+  if (data.mode === 'apply') {
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
+  } else {
+    const name = data.set.name ?? 'sitemap';
+    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
+    published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
+  }
+  await storage.remove(`${SCRATCH}/${data.run}`);
+  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
+  return { ...outcome, ...published };
+}
+
+function sumOutcomes(outcomes: readonly JobOutcome[]): JobOutcome {
+  const total: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+  for (const o of outcomes) {
+    total.entries += o.entries;
+    total.rejected += o.rejected;
+    total.problems.push(...o.problems.slice(0, MAX_PROBLEMS_KEPT - total.problems.length));
+  }
+  return total;
+}

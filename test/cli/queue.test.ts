@@ -1,0 +1,307 @@
+// `sitemapkit queue` and `sitemapkit worker` as processes against a real redis-server: several
+// workers share a run; a worker killed with kill -9 mid-shard has its job taken over; a shard that
+// fails for good fails the run and the previous set stays; the sets are byte-identical to
+// `generate --shards N` in one process.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/tmp.js';
+import { queueStatus } from '../../src/node/scale/queue.js';
+import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BASE = 'https://shop.example.com/';
+const skip = redisUnavailable();
+let redis: RedisServer;
+
+before(async () => {
+  if (skip !== undefined) return;
+  if (!existsSync(BIN)) throw new Error('dist/ is missing: run npm run build');
+  redis = await startRedis();
+});
+after(async () => redis?.stop());
+
+interface Proc {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+function cli(args: string[], cwd?: string): Proc {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd !== undefined ? { cwd } : {}) });
+  const forget = killOnExit(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (forget(), resolve(code))));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** A worker process; stopped (SIGKILL) when the test file ends if still running. */
+function worker(queue: string, ...args: string[]): Proc {
+  const proc = cli(['worker', '--redis', redis.url, '--queue', queue, ...args]);
+  after(() => {
+    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  });
+  return proc;
+}
+
+async function stop(proc: Proc): Promise<number | null> {
+  proc.child.kill('SIGTERM');
+  return proc.exited;
+}
+
+async function untilAsync(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The published files of a set folder (dot entries, the runs' scratch and staging, left out), with their bytes. */
+function setFiles(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    if (statSync(join(dir, name)).isFile()) files.set(name, readFileSync(join(dir, name)));
+  }
+  return files;
+}
+
+function assertSameSet(actual: string, expected: string): void {
+  const a = setFiles(actual);
+  const b = setFiles(expected);
+  assert.deepEqual([...a.keys()], [...b.keys()]);
+  for (const [name, bytes] of b) assert.ok(bytes.equals(a.get(name) as Buffer), `${name} differs`);
+  assert.ok(a.has('sitemap.xml') && a.size > 3, `a set: ${[...a.keys()].join(' ')}`);
+}
+
+/** URL i of a catalogue: in sections of uneven sizes (p 3/7, c 2/7, blog and help 1/7 each), with a query. */
+function itemUrl(i: number, seed: number): string {
+  const sections = ['p', 'p', 'p', 'c', 'c', 'blog', 'help'];
+  return `${BASE}${sections[(i * 3 + seed) % sections.length]}/item-${i}-${seed}?ref=${i % 5}&x=1`;
+}
+
+function catalogue(n: number, seed = 0): string {
+  return Array.from({ length: n }, (_, i) => itemUrl(i, seed)).join('\n') + '\n';
+}
+
+/** The same input written by `generate --shards N` in one process. */
+function generateSharded(input: string, out: string, shards: number, expectedCode = 0): void {
+  const result = spawnSync(process.execPath, [BIN, 'generate', input, '--base-url', BASE, '--out', out, '--shards', String(shards), '-q'], { encoding: 'utf8' });
+  assert.equal(result.status, expectedCode, result.stderr);
+}
+
+test('three workers write a set byte-identical to generate --shards; a line the coordinator cannot place is reported (exit 1); status tells the run', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(6000) + 'ftp://shop.example.com/p/nope\n');
+  const workers = [worker('q1'), worker('q1'), worker('q1', '--concurrency', '2')];
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q1', '--out', join(dir, 'queued'), '--base-url', BASE, '--shards', '5']);
+  assert.equal(await run.exited, 1, run.stderr());
+  assert.match(run.stderr(), /urls\.txt:6001: /);
+  assert.match(run.stdout(), /^Published 6,000 URLs in \d+ sitemaps \(5 shards\) to .*queued in .*: sitemap\.xml\.$/m);
+  generateSharded(input, join(dir, 'single'), 5, 1);
+  assertSameSet(join(dir, 'queued'), join(dir, 'single'));
+  assert.ok(!existsSync(join(dir, 'queued', '.sitemapkit-queue')), 'the scratch files are removed');
+  // Each worker process took jobs from the one queue (the three of them did the 6 jobs between them).
+  const done = workers.map((w) => (w.stderr().match(/: done /g) ?? []).length);
+  assert.equal(done.reduce((a, b) => a + b, 0), 6, workers.map((w) => w.stderr()).join('\n'));
+
+  const status = cli(['queue', 'status', '--redis', redis.url, '--queue', 'q1', '--format', 'json']);
+  assert.equal(await status.exited, 0, status.stderr());
+  const [shown] = JSON.parse(status.stdout()) as { state: string; jobs: Record<string, number>; shards: number }[];
+  assert.equal(shown?.state, 'completed');
+  assert.deepEqual(shown?.jobs, { completed: 5 });
+  for (const w of workers) assert.equal(await stop(w), 0, w.stderr());
+});
+
+test('a run done twice writes the same bytes: the second keeps every file (same inode) and removes none', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(3000, 1));
+  const w = worker('q2');
+  const args = ['queue', 'generate', input, '--redis', redis.url, '--queue', 'q2', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '3'];
+  const first = cli(args);
+  assert.equal(await first.exited, 0, first.stderr());
+  const inodes = new Map([...setFiles(join(dir, 'out')).keys()].map((name) => [name, statSync(join(dir, 'out', name)).ino]));
+  const before = setFiles(join(dir, 'out'));
+  const second = cli(args);
+  assert.equal(await second.exited, 0, second.stderr());
+  assert.doesNotMatch(second.stdout(), /removed/);
+  const afterwards = setFiles(join(dir, 'out'));
+  assert.deepEqual([...afterwards.keys()], [...before.keys()]);
+  for (const [name, bytes] of before) {
+    assert.ok(bytes.equals(afterwards.get(name) as Buffer), name);
+    if (name.endsWith('.xml.gz')) assert.equal(statSync(join(dir, 'out', name)).ino, inodes.get(name), `${name} was rewritten`);
+  }
+  assert.equal(await stop(w), 0);
+});
+
+test('a worker killed with kill -9 mid-shard: another takes the job over and the set is byte-identical to one process', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(150_000, 2));
+  const out = join(dir, 'out');
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q3', '--out', out, '--base-url', BASE, '--shards', '1']);
+  // Worker A alone, and one shard: the active job is A's, and A is inside it.
+  const a = worker('q3', '--lock-duration', '1');
+  await untilAsync('worker A in the shard', async () => ((await queueStatus(redis.url, 'q3'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGKILL');
+  await a.exited;
+  assert.doesNotMatch(a.stderr(), /: done shard/, 'A was killed before the end of its shard');
+  const b = worker('q3', '--lock-duration', '1');
+  assert.equal(await run.exited, 0, run.stderr() + b.stderr());
+  assert.match(b.stderr(), /done shard 0 of 1/);
+  generateSharded(input, join(dir, 'single'), 1);
+  assertSameSet(out, join(dir, 'single'));
+  assert.equal(await stop(b), 0);
+});
+
+test('a shard that fails for good fails the run: exit 2, the failed shard and its reason, the previous set stays; status says it', { skip }, async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(2000, 3));
+  generateSharded(input, out, 4);
+  const published = setFiles(out);
+  writeFileSync(input, catalogue(2500, 4));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q4', '--out', out, '--base-url', BASE, '--shards', '4', '--attempts', '2']);
+  // No worker yet: once the coordinator has split the input, shard 1's file is made unreadable.
+  const scratch = join(out, '.sitemapkit-queue');
+  const shardFile = await until('the split', () => {
+    const runs = existsSync(scratch) ? readdirSync(scratch) : [];
+    const file = runs.length === 1 ? join(scratch, runs[0] as string, 'input', 'shard-1.jsonl') : undefined;
+    return file !== undefined && existsSync(file) && /queued/.test(run.stderr()) ? file : undefined;
+  });
+  rmSync(shardFile);
+  mkdirSync(shardFile);
+  const w = worker('q4');
+  assert.equal(await run.exited, 2, run.stderr());
+  assert.match(run.stderr(), /run \S+ failed; the previous set in .*out stays published/);
+  assert.match(run.stderr(), /^ {2}shard 1 failed after 2 attempts: cannot read .*shard-1\.jsonl: is a directory$/m);
+  // The published set is the previous one, whole: its index and every child it names, same bytes.
+  const kept = setFiles(out);
+  for (const [name, bytes] of published) if (!name.endsWith('.json')) assert.ok(kept.get(name)?.equals(bytes), `${name} of the previous set`);
+  const status = cli(['queue', 'status', '--redis', redis.url, '--queue', 'q4']);
+  assert.equal(await status.exited, 1);
+  assert.match(status.stdout(), /: failed .*\n {2}shard 1 failed after 2 attempts: /);
+  assert.equal(await stop(w), 0);
+});
+
+test('usage: --redis is required; an unreachable Redis is one line, exit 2', { skip }, async () => {
+  const missing = cli(['queue', 'status']);
+  assert.equal(await missing.exited, 2);
+  assert.match(missing.stderr(), /--redis URL is required/);
+  const down = cli(['worker', '--redis', 'redis://127.0.0.1:1']);
+  assert.equal(await down.exited, 2);
+  assert.match(down.stderr(), /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: ECONNREFUSED\n$/);
+});
+
+test('queue apply: two workers rewrite only the touched children, byte-identical to apply in one process; untouched files keep their inode', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(4000, 5));
+  generateSharded(input, join(dir, 'single'), 4);
+  generateSharded(input, join(dir, 'queued'), 4);
+  const inodes = new Map([...setFiles(join(dir, 'queued')).keys()].map((name) => [name, statSync(join(dir, 'queued', name)).ino]));
+  // Changes within the help section only: new items, a new lastmod, deletes (one of a new item); and one bad line.
+  assert.match(itemUrl(5, 5), /\/help\//);
+  assert.match(itemUrl(12, 5), /\/help\//);
+  const changes = [
+    ...Array.from({ length: 30 }, (_, i) => JSON.stringify({ op: 'upsert', loc: `${BASE}help/new-${i}`, lastmod: '2026-11-20' })),
+    JSON.stringify({ op: 'upsert', loc: itemUrl(5, 5), lastmod: '2026-11-21T10:00:00Z' }),
+    JSON.stringify({ op: 'delete', loc: itemUrl(12, 5) }),
+    JSON.stringify({ op: 'delete', loc: `${BASE}help/new-3` }),
+    '{"op":"rename"}',
+  ];
+  writeFileSync(join(dir, 'changes.jsonl'), changes.join('\n') + '\n');
+  const single = spawnSync(process.execPath, [BIN, 'apply', join(dir, 'changes.jsonl'), '--out', join(dir, 'single'), '-q'], { encoding: 'utf8' });
+  assert.equal(single.status, 1, single.stderr);
+  const workers = [worker('q5'), worker('q5')];
+  const run = cli(['queue', 'apply', join(dir, 'changes.jsonl'), '--redis', redis.url, '--queue', 'q5', '--out', join(dir, 'queued')]);
+  assert.equal(await run.exited, 1, run.stderr());
+  assert.match(run.stderr(), /changes\.jsonl:34: input\/change /);
+  assert.match(run.stdout(), /^Applied 32 changes to .*queued in .*: 16 sitemaps in the set, \d+ URLs in those rewritten; sitemap\.xml; removed 4 files of the previous set\.$/m);
+  assertSameSet(join(dir, 'queued'), join(dir, 'single'));
+  // Only help's children were written again: every other child kept its file.
+  for (const [name, ino] of inodes) {
+    if (!name.endsWith('.xml.gz') || name.startsWith('sitemap-help.')) continue;
+    assert.equal(statSync(join(dir, 'queued', name)).ino, ino, `${name} was rewritten`);
+  }
+  const rewrote = workers.flatMap((w) => w.stderr().match(/done child sitemap-help\.\d/g) ?? []);
+  assert.ok(rewrote.length >= 1 && rewrote.length <= 4, workers.map((w) => w.stderr()).join(''));
+  for (const w of workers) assert.equal(await stop(w), 0);
+});
+
+test('SIGTERM to a worker in the middle of a shard: it finishes the shard, exits 0, and leaves the next job (the index) to the next worker', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(100_000, 6));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q6', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '1']);
+  const a = worker('q6');
+  await untilAsync('the worker in the shard', async () => ((await queueStatus(redis.url, 'q6'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGTERM');
+  assert.equal(await a.exited, 0, a.stderr());
+  assert.match(a.stderr(), /stopping once the jobs at hand are done\n(?:.*\n)*.*done shard 0 of 1/);
+  // The index job was not taken: it is left for the next worker.
+  assert.doesNotMatch(a.stderr(), /done the index/);
+  const b = worker('q6');
+  assert.equal(await run.exited, 0, run.stderr());
+  assert.match(b.stderr(), /done the index/);
+  assert.doesNotMatch(b.stderr(), /done shard/);
+  assert.equal(await stop(b), 0);
+});
+
+test('every line the coordinator rejects is reported once, past the first 20 too; an unreadable input leaves no run and no scratch files', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  const lines = Array.from({ length: 60 }, (_, i) => (i % 2 === 1 ? `${BASE}p/bad line ${i}` : itemUrl(i, 7)));
+  writeFileSync(input, lines.join('\n') + '\n');
+  const w = worker('q7');
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q7', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  assert.equal(await run.exited, 1, run.stderr());
+  const reported = [...run.stderr().matchAll(/urls\.txt:(\d+): input\/text /g)].map((m) => Number(m[1]));
+  assert.deepEqual(reported, Array.from({ length: 30 }, (_, i) => 2 * i + 2));
+
+  const missing = cli(['queue', 'generate', join(dir, 'nope.txt'), '--redis', redis.url, '--queue', 'q7', '--out', join(dir, 'out2'), '--base-url', BASE, '--shards', '2']);
+  assert.equal(await missing.exited, 2);
+  assert.match(missing.stderr(), /^sitemapkit queue: .*nope\.txt/m);
+  assert.deepEqual(existsSync(join(dir, 'out2')) ? readdirSync(join(dir, 'out2')) : [], []);
+  const status = await queueStatus(redis.url, 'q7');
+  assert.equal(status.length, 1, 'only the first run is on the queue');
+  assert.equal(await stop(w), 0);
+});
+
+test('Ctrl-C stops the coordinator waiting (exit 130), not the run: a worker started later finishes it', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(500, 8));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q8', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  await until('the run queued', () => /queued/.test(run.stderr()));
+  run.child.kill('SIGINT');
+  assert.equal(await run.exited, 130);
+  const runId = /run (\S+) queued/.exec(run.stderr())?.[1] as string;
+  assert.match(run.stderr(), new RegExp(`stopped waiting; run ${runId} goes on on the workers \\(sitemapkit queue status --run ${runId}\\)`));
+  assert.equal((await queueStatus(redis.url, 'q8', runId))[0]?.state, 'waiting-children');
+  const w = worker('q8');
+  await untilAsync('the run done', async () => (await queueStatus(redis.url, 'q8', runId))[0]?.state === 'completed');
+  assert.ok(existsSync(join(dir, 'out', 'sitemap.xml')));
+  assert.equal(await stop(w), 0);
+});
