@@ -10,7 +10,8 @@
 // Not minified: no faster (measured), and stack traces keep their names. htmlparser2 is bundled: as an
 // import of node_modules it would be loaded at build's start (an external import is hoisted to the top
 // of the file; bundled, it is initialised with the scan it serves). picomatch (CommonJS, imported with
-// import() where a glob is given) stays an import of node_modules. The library (dist/index.js, the
+// import() where a glob is given) stays an import of node_modules, as do bullmq and its Redis driver
+// ioredis (CommonJS, imported with import() by the queue commands). The library (dist/index.js, the
 // subpath exports) and the rest of dist/cli stay tsc's output (cli-docs.js for docs:cli, main.js for
 // test/cli/startup.test.ts's check of which modules a command initialises).
 
@@ -49,7 +50,7 @@ function moduleUrls(outdir, entries) {
   };
 }
 
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq'], logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq', 'ioredis'], logLevel: 'warning', legalComments: 'none' };
 
 // The bin: main.js loads './commands/NAME.js' when a command runs; here it loads the command's bundle.
 const toCommandBundle = {

@@ -33,7 +33,7 @@ test('the package entry does not load the HTML scanner, glob matching, HTTP, DNS
   const { local, external } = staticImports(resolve(SRC, 'index.ts'));
   assert.ok(local.size > 40, `only ${local.size} modules found: the import scan is broken`);
   assert.ok(external.has('node:zlib'), 'the scan sees external imports');
-  for (const lazy of ['htmlparser2', 'picomatch', 'bullmq', 'node:http', 'node:https', 'node:dns', 'node:child_process']) {
+  for (const lazy of ['htmlparser2', 'picomatch', 'bullmq', 'ioredis', 'node:http', 'node:https', 'node:dns', 'node:child_process']) {
     assert.ok(!external.has(lazy), `${lazy} is imported statically by the package entry`);
   }
   assert.ok(!local.has(resolve(SRC, 'core/build/html-page.ts')), 'core/build/html-page.ts is imported statically');

@@ -13,6 +13,7 @@ export function parseQueueArgs(spec: CommandSpec, argv: readonly string[], io: C
       return EXIT_OK;
     }
     if (!parsed.has('redis')) throw new UsageError('--redis URL is required (the Redis server of the queue, e.g. redis://127.0.0.1:6379)');
+    if (!/^rediss?:\/\//i.test(parsed.text('redis') as string)) throw new UsageError(`--redis ${parsed.text('redis')}: not a Redis URL (redis://host:port, or rediss:// for TLS)`);
     return parsed;
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, spec.name, error.message);

@@ -205,13 +205,16 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   assert.equal(await stop(w), 0);
 });
 
-test('usage: --redis is required; an unreachable Redis is one line, exit 2', { skip }, async () => {
+test('usage: --redis is required and is a redis:// URL; an unreachable Redis is one line, exit 2', { skip }, async () => {
   const missing = cli(['queue', 'status']);
   assert.equal(await missing.exited, 2);
   assert.match(missing.stderr(), /--redis URL is required/);
   const down = cli(['worker', '--redis', 'redis://127.0.0.1:1']);
   assert.equal(await down.exited, 2);
   assert.match(down.stderr(), /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: ECONNREFUSED\n$/);
+  const notRedis = cli(['queue', 'status', '--redis', 'http://127.0.0.1:6379']);
+  assert.equal(await notRedis.exited, 2);
+  assert.match(notRedis.stderr(), /--redis http:\/\/127\.0\.0\.1:6379: not a Redis URL \(redis:\/\/host:port, or rediss:\/\/ for TLS\)/);
 });
 
 test('queue apply: two workers rewrite only the touched children, byte-identical to apply in one process; untouched files keep their inode', { skip }, async () => {

@@ -9,7 +9,6 @@
 // files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
 
 import type { ShardSetOptions } from './shard-set.js';
-import { RespConnection } from './queue-redis.js';
 
 export const DEFAULT_QUEUE = 'sitemapkit';
 /** The run's scratch folder, inside the set's folder: a dot folder, never served nor named by an index. */
@@ -91,16 +90,4 @@ export function newRunId(now = new Date()): string {
 export function jobOptions(attempts: number): { attempts: number; backoff: { type: 'exponential'; delay: number }; removeOnComplete: { age: number }; removeOnFail: { age: number } } {
   // Kept for a week (completed) and a month (failed), so that `queue status` can say what happened.
   return { attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 7 * 86_400 }, removeOnFail: { age: 30 * 86_400 } };
-}
-
-export type BullMQ = typeof import('bullmq');
-
-/**
- * BullMQ, loaded when a queue command runs (not by the package entry: test/package-weight.test.ts),
- * with every connection it opens made by RespConnection.
- */
-export async function loadBullMQ(): Promise<BullMQ> {
-  const bull = await import('bullmq');
-  bull.RedisConnection.clientFactory = (options) => bull.createBunRedisClient(new RespConnection(String(options.url)) as never);
-  return bull;
 }
