@@ -1,4 +1,4 @@
-// examples/postgres-source.js against a real PostgreSQL server: a table of URLs read by key range
+// examples/sources/postgres-source.js against a real PostgreSQL server: a table of URLs read by key range
 // through server-side cursors by two worker processes (`queue generate --source`), giving the set
 // `generate --shards` writes from the same rows in one process.
 import { after, before, test } from 'node:test';
@@ -13,7 +13,7 @@ import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../h
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-const EXAMPLE = fileURLToPath(new URL('../../examples/postgres-source.js', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../examples/sources/postgres-source.js', import.meta.url));
 const BASE = 'https://shop.example.com/';
 const skip = redisUnavailable() ?? postgresUnavailable();
 let redis: RedisServer;
@@ -42,7 +42,7 @@ function publishedFiles(dir: string): Map<string, Buffer> {
   return new Map(readdirSync(dir).filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isFile()).sort().map((name) => [name, readFileSync(join(dir, name))]));
 }
 
-test('examples/postgres-source.js: two workers read a table by key range with cursors; the set equals generate --shards over the same rows', { skip }, async () => {
+test('examples/sources/postgres-source.js: two workers read a table by key range with cursors; the set equals generate --shards over the same rows', { skip }, async () => {
   const client = new pg.Client({ connectionString: postgres.url });
   await client.connect();
   try {

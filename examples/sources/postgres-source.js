@@ -2,7 +2,7 @@
 // table, a range of its key, through a server-side cursor (DECLARE … CURSOR, FETCH n), so that a
 // part of any size costs one batch of rows in memory. Install the driver beside it: npm install pg.
 //
-//   sitemapkit queue generate --source examples/postgres-source.js --parts 64 --shards 32 \
+//   sitemapkit queue generate --source examples/sources/postgres-source.js --parts 64 --shards 32 \
 //     --source-option table=products --source-option loc=path --source-option lastmod=updated_at \
 //     --redis redis://10.0.0.5 --out /mnt/sitemaps --base-url https://shop.example.com/
 //
