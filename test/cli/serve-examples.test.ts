@@ -12,7 +12,7 @@ import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { writeSet, BASE } from '../helpers/serve.js';
 import { tempDir } from '../helpers/tmp.js';
-import { postgresMissing, startPostgres } from '../helpers/serve-postgres.js';
+import { postgresUnavailable, startPostgres } from '../helpers/postgres-server.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] as string);
@@ -66,20 +66,16 @@ for (const name of ['serve-node-http.js', 'serve-express.js']) {
   });
 }
 
-test('examples/serve-postgres.js: a set of 120,000 rows made on request from PostgreSQL, a child a page', { timeout: 60_000 }, async (t) => {
-  const missing = postgresMissing();
-  if (missing !== undefined) {
-    t.skip(missing);
-    return;
-  }
+test('examples/serve-postgres.js: a set of 120,000 rows made on request from PostgreSQL, a child a page', { skip: postgresUnavailable(), timeout: 60_000 }, async (t) => {
   const postgres = await startPostgres();
   t.after(() => postgres.stop());
-  const db = new pg.Client({ host: postgres.env.PGHOST, port: Number(postgres.env.PGPORT), user: 'postgres', database: 'postgres' });
+  const db = new pg.Client({ connectionString: postgres.url });
   await db.connect();
   await db.query(`CREATE TABLE products (id integer PRIMARY KEY, slug text NOT NULL, updated_at timestamptz NOT NULL);
     INSERT INTO products SELECT i, 'item-' || i, timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute' FROM generate_series(1, 120000) AS i`);
   await db.end();
-  const url = await runExample(t, 'serve-postgres.js', tempDir(), postgres.env);
+  // The example's pg.Pool reads libpq's variables.
+  const url = await runExample(t, 'serve-postgres.js', tempDir(), { PGHOST: '127.0.0.1', PGPORT: String(postgres.port), PGUSER: 'postgres', PGDATABASE: 'postgres' });
   const index = await (await fetch(url)).text();
   assert.deepEqual(locs(index), [1, 2, 3].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
   // Each child's newest lastmod: its last row's.

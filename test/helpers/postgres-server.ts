@@ -1,5 +1,6 @@
-// A real PostgreSQL 15 server (Debian's package) for the source-module tests: a fresh cluster in a
-// temporary directory, 127.0.0.1 and a free port, its unix socket in that directory, no fsync.
+// A real PostgreSQL 15 server (Debian's package) for the tests of the PostgreSQL examples (the queue's
+// source module, serve-postgres.js): a fresh cluster in a temporary directory, 127.0.0.1 and a free
+// port, its unix socket in that directory, no fsync.
 // PostgreSQL refuses to run as root and CI runs as root: then initdb and postgres run as `nobody`
 // (setpriv, else runuser), the directory handed to that user. Stopped when the test file ends,
 // killed if the test process exits first.
