@@ -7,6 +7,8 @@ export const SITEMAP_ERROR_CODES = [
   'ERR_SITEMAP_EMPTY', 'ERR_SITEMAP_FOREIGN_FILE', 'ERR_SITEMAP_STATE', 'ERR_SITEMAP_ABORTED',
   // Serving: a folder's set that cannot be served, a live source slower than its timeout.
   'ERR_SITEMAP_SERVE', 'ERR_SITEMAP_TIMEOUT',
+  // Queued runs (BullMQ): Redis unreachable or refusing; a run that is unknown or failed.
+  'ERR_SITEMAP_REDIS', 'ERR_SITEMAP_QUEUE',
   // The causes of a failed fetch, reported as diagnostics (fetch/…).
   'ERR_SITEMAP_ADDRESS_REFUSED', 'ERR_SITEMAP_ENCODED_TOO_LARGE', 'ERR_SITEMAP_HTTP_STATUS',
   // An alias of ERR_SITEMAP_OPTION, for readXmlSitemapText's budgets: callers test for it.

@@ -2,6 +2,8 @@
 // written for: BullMQ 6 makes it an optional peer and installs no driver, so sitemapkit depends on it.
 // Both are loaded when a queue command runs, not by the package entry (test/package-weight.test.ts).
 
+import { SitemapError } from '../../core/errors.js';
+
 export type BullMQ = typeof import('bullmq');
 
 /**
@@ -34,7 +36,7 @@ export async function pingRedis(url: string, timeoutMs = 5000): Promise<void> {
     ]);
   } catch (error) {
     const reason = cause ?? (error as Error);
-    throw Object.assign(new Error(`cannot reach Redis at ${url}: ${(reason as NodeJS.ErrnoException).code ?? reason.message}`), { code: 'ERR_SITEMAP_REDIS' });
+    throw new SitemapError('ERR_SITEMAP_REDIS', `cannot reach Redis at ${url}: ${(reason as NodeJS.ErrnoException).code ?? reason.message}`);
   } finally {
     clearTimeout(timer);
     client.disconnect();

@@ -1,6 +1,7 @@
 // The coordinator's side of a queued run: split the inputs by shard onto the shared location, add the
 // run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
 
+import { SitemapError } from '../../core/errors.js';
 import { resolve } from 'node:path';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
@@ -225,7 +226,7 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
   try {
     for (;;) {
       const parent = await bull.Job.fromId(queue, jobId(run, 'set'));
-      if (parent === undefined) throw Object.assign(new Error(`no run ${run} on queue ${queueName}`), { code: 'ERR_SITEMAP_QUEUE' });
+      if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
       const state = await parent.getState();
       if (state === 'completed' || state === 'failed') return (await collectStatus(queue, run))[0] as RunStatus;
       options.onTick?.(state);

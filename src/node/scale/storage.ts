@@ -4,6 +4,7 @@
 // write into, `publish` an upload of the files named (children first, the index files last, as the
 // filesystem commit does), and the scratch files of a run objects under a prefix.
 
+import { SitemapError } from '../../core/errors.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -48,7 +49,7 @@ export class FileSystemStorage implements SetStorage {
   private path(name: string): string {
     const path = resolve(this.localDir, name);
     // Names come from job data: a job must not reach outside the set's folder.
-    if (path !== this.localDir && !path.startsWith(this.localDir + sep)) throw Object.assign(new Error(`${JSON.stringify(name)} is outside the set's folder`), { code: 'ERR_SITEMAP_STORAGE_PATH' });
+    if (path !== this.localDir && !path.startsWith(this.localDir + sep)) throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `${JSON.stringify(name)} is outside the set's folder`);
     return path;
   }
 
