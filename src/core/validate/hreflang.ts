@@ -19,7 +19,8 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
-import type { AlternateLink, UrlEntry } from '../model.js';
+import type { UrlEntry } from '../model.js';
+import { laneAlternates, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
@@ -60,6 +61,12 @@ const DEFAULT_MAX_URLS = 1_000_000;
 /** Shared by every url without alternates, so that most urls allocate nothing here. */
 const NONE: readonly never[] = Object.freeze([]);
 
+/**
+ * Up to this many alternates in a <url>, repeated hrefs are found by scanning its links (past it,
+ * with a Set), and withoutProblems may decide it has no diagnostic.
+ */
+const MAX_LINKS_SCANNED = 32;
+
 const GENERIC_LANGUAGE_HINT = 'use a language such as "en", a language and region such as "en-GB", or "x-default"';
 
 /**
@@ -71,6 +78,7 @@ export class HreflangChecker {
   /** Created at the first url; dropped at the cap and by `finish`. */
   private graph: AlternateGraph | undefined;
   private notChecked: Diagnostic | undefined;
+  private readonly laneHash = new Int32Array(2);
 
   constructor(options: HreflangCheckerOptions = {}) {
     const maxUrls = options.maxUrls ?? DEFAULT_MAX_URLS;
@@ -78,12 +86,34 @@ export class HreflangChecker {
     this.maxUrls = maxUrls;
   }
 
-  /** The diagnostics `entry` has on its own; remembers what `finish` needs. */
-  /** One url, in document order; `locHash` is its loc's fingerprint when the caller has it already. */
+  /** One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint when the caller has it already. */
   add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): readonly Diagnostic[] {
     const alternates = entry.alternates ?? NONE;
-    const diagnostics = alternates.length > 0 ? entryDiagnostics(entry.loc, alternates, at) : NONE;
-    this.remember(entry.loc, alternates, at, locHash);
+    for (const link of alternates) {
+      hrefs.push(link.href);
+      hreflangs.push(link.hreflang);
+    }
+    return this.check(entry.loc, at.line, at.column, locHash);
+  }
+
+  /**
+   * `add` for a url of the lane's run with alternates, from its values as the lane gives them
+   * (record `r` of `records`, over `text` from `base`, as laneLoc): no entry is made, the rules
+   * read the same values (test/core/validate/hreflang.test.ts compares both forms).
+   */
+  addLaneUrl(text: string, records: Int32Array, r: number, extras: Int32Array, base: number): readonly Diagnostic[] {
+    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+    this.laneHash[0] = records[r + R_HASH_1] as number;
+    this.laneHash[1] = records[r + R_HASH_2] as number;
+    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash);
+  }
+
+  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered. */
+  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined): readonly Diagnostic[] {
+    const diagnostics = hrefs.length === 0 || withoutProblems(loc) ? NONE : entryDiagnostics(loc, { line, column });
+    this.graphFor(line, column)?.add(loc, line, column, locHash);
+    hrefs.length = 0;
+    hreflangs.length = 0;
     return diagnostics;
   }
 
@@ -113,10 +143,6 @@ export class HreflangChecker {
     }
   }
 
-  private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
-    this.graphFor(at.line, at.column)?.add(loc, alternates, at, locHash);
-  }
-
   /** The graph that takes the url at this position, or undefined past the cap (reported once, here). */
   private graphFor(line: number, column: number): AlternateGraph | undefined {
     if (this.notChecked !== undefined) return undefined;
@@ -137,43 +163,72 @@ export class HreflangChecker {
   }
 }
 
-/** Invalid values, duplicates and the missing self link of one `<url>`. */
-function entryDiagnostics(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): Diagnostic[] {
+/**
+ * The alternates of the url being checked, in document order: `hrefs[i]` with `hreflangs[i]`. Filled
+ * by `add` or `addLaneUrl` (the same values either way), emptied by `check`.
+ */
+const hrefs: string[] = [];
+const hreflangs: string[] = [];
+/** Scratch of withoutProblems: the language of each alternate. */
+const languagesSeen = new Int32Array(MAX_LINKS_SCANNED);
+
+/**
+ * Whether the url's alternates surely have no diagnostic (most urls): every hreflang valid, no
+ * language twice (x-default included), the loc among the hrefs. Decided without the maps of
+ * entryDiagnostics; any doubt, and that decides.
+ */
+function withoutProblems(loc: string): boolean {
+  const count = hrefs.length;
+  if (count > MAX_LINKS_SCANNED) return false;
+  let listsItself = false;
+  for (let i = 0; i < count; i++) {
+    const language = languageNumberOf(hreflangs[i] as string);
+    if (language === -1) return false;
+    for (let j = 0; j < i; j++) if (languagesSeen[j] === language) return false;
+    languagesSeen[i] = language;
+    if (hrefs[i] === loc) listsItself = true;
+  }
+  return listsItself;
+}
+
+/** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
+function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const where = { line: at.line, column: at.column };
   const firstHrefByLanguage = new Map<string, string>();
   const reportedLanguages = new Set<string>();
   const xDefaultHrefs: string[] = [];
   let listsItself = false;
 
-  for (const link of alternates) {
-    if (link.href === loc) listsItself = true;
-    const problem = cachedLanguageTagProblem(link.hreflang);
+  for (let i = 0; i < hrefs.length; i++) {
+    const href = hrefs[i] as string;
+    const hreflang = hreflangs[i] as string;
+    if (href === loc) listsItself = true;
+    const problem = cachedLanguageTagProblem(hreflang);
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
         severity: 'error',
-        message: `hreflang ${quoteValue(link.hreflang)} (for ${quoteValue(link.href)}) is not a valid language: ${problem.message}`,
+        message: `hreflang ${quoteValue(hreflang)} (for ${quoteValue(href)}) is not a valid language: ${problem.message}`,
         ...where,
         hint: problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT,
       });
     }
     // RFC 5646 §2.1.1: case carries no meaning, so `en-us` and `EN-US` are one language; a value with a
     // known fix (`en_US`) counts as the value it was meant to be.
-    const language = (problem?.fix ?? link.hreflang).toLowerCase();
+    const language = (problem?.fix ?? hreflang).toLowerCase();
     if (language === 'x-default') {
-      xDefaultHrefs.push(link.href);
+      xDefaultHrefs.push(href);
       continue;
     }
     const firstHref = firstHrefByLanguage.get(language);
     if (firstHref === undefined) {
-      firstHrefByLanguage.set(language, link.href);
-    } else if (firstHref !== link.href && !reportedLanguages.has(language)) {
+      firstHrefByLanguage.set(language, href);
+    } else if (firstHref !== href && !reportedLanguages.has(language)) {
       reportedLanguages.add(language);
       diagnostics.push({
         code: 'hreflang/duplicate-language',
         severity: 'error',
-        message: `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(link.href)}`,
+        message: `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(href)}`,
         ...where,
         hint: 'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"',
       });
@@ -206,6 +261,22 @@ function entryDiagnostics(loc: string, alternates: readonly AlternateLink[], at:
 // A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
 const MAX_CACHED_TAGS = 1_024;
 const tagProblemCache = new Map<string, LanguageTagProblem | null>();
+
+/** Valid hreflang values as written → a number for their language (lowercased); -1: not valid. */
+const languageNumbers = new Map<string, number>();
+const lowercaseNumbers = new Map<string, number>();
+
+/** The number of a valid hreflang's language (one for `en-GB` and `en-gb`), or -1 when it is not valid (or past the caches: entryDiagnostics decides). */
+function languageNumberOf(tag: string): number {
+  let number = languageNumbers.get(tag);
+  if (number !== undefined) return number;
+  const lowercase = tag.toLowerCase();
+  number = cachedLanguageTagProblem(tag) !== undefined ? -1 : (lowercaseNumbers.get(lowercase) ?? lowercaseNumbers.size);
+  if (lowercaseNumbers.size >= MAX_CACHED_TAGS || languageNumbers.size >= MAX_CACHED_TAGS) return -1;
+  if (number !== -1) lowercaseNumbers.set(lowercase, number);
+  languageNumbers.set(tag, number);
+  return number;
+}
 
 function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
   const cached = tagProblemCache.get(tag);
@@ -243,8 +314,6 @@ const NEXT_SAME_LOC = 10;
 const FIELDS = 11;
 
 const TEXT_PAGE_BYTES = 1 << 20;
-/** Up to this many alternates in a <url>, repeated hrefs are found by scanning its links; past it, with a Set. */
-const MAX_LINKS_SCANNED = 32;
 /** Distinct hreflang values kept for hints; in a real sitemap there are a few dozen. */
 const MAX_LANGUAGES = 4_096;
 
@@ -362,31 +431,33 @@ class AlternateGraph {
     return indexed;
   }
 
-  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
+  /** A url, its alternates in `hrefs` and `hreflangs`. */
+  add(loc: string, line: number, column: number, locHash: Int32Array | undefined): void {
     if (locHash === undefined) {
       fingerprint(loc);
       locHash = FINGERPRINT;
     }
     this.reserve(1);
-    const base = this.addPage(at.line, at.column, locHash[0] as number, locHash[1] as number);
-    if (alternates.length === 0) return;
+    const base = this.addPage(line, column, locHash[0] as number, locHash[1] as number);
+    if (hrefs.length === 0) return;
     const records = this.records;
     this.storeText(base, loc);
 
     records[base + LINKS_START] = this.linkCount;
     let ownLanguage: string | undefined;
     // The same page under two hreflang values is one link to check.
-    const seen = alternates.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
-    for (const link of alternates) {
-      if (link.href === loc) {
-        ownLanguage ??= link.hreflang;
+    const seen = hrefs.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
+    for (let i = 0; i < hrefs.length; i++) {
+      const href = hrefs[i] as string;
+      if (href === loc) {
+        ownLanguage ??= hreflangs[i];
         continue;
       }
       if (seen !== undefined) {
-        if (seen.has(link.href)) continue;
-        seen.add(link.href);
+        if (seen.has(href)) continue;
+        seen.add(href);
       }
-      fingerprint(link.href);
+      fingerprint(href);
       const hash1 = FINGERPRINT[0] as number;
       const hash2 = FINGERPRINT[1] as number;
       if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;

@@ -10,7 +10,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, typ
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, Lane, R_END, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, R_START, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
+import { LANE_FIELDS, Lane, R_END, R_EXTRA_COUNT, R_IMAGES, R_START, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -277,11 +277,7 @@ export class SitemapValidation implements ReaderSink {
       from = k + 1;
       const base = bytes === undefined ? 0 : (records[r + R_START] as number);
       const own = bytes !== undefined ? asciiDecoder.decode(bytes.subarray(base, records[r + R_END] as number)) : typeof text === 'string' ? text : (text = text());
-      const entry: UrlEntry = { loc: laneLoc(own, records, r, base) };
-      addLaneExtensions(own, records, r, extras, entry, base);
-      this.locHash[0] = records[r + R_HASH_1] as number;
-      this.locHash[1] = records[r + R_HASH_2] as number;
-      const found = this.hreflang.add(entry, recordPosition(records, r), this.locHash);
+      const found = this.hreflang.addLaneUrl(own, records, r, extras, base);
       for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
     }
     if (count > from) this.hreflang.addPages(pages, from, count - from);
