@@ -395,16 +395,19 @@ class AlternateGraph {
   /**
    * Indexes, and lists in document order, the records whose loc has links or is linked to: the only
    * ones a return link concerns (the lane's pages among them are made records only here). Indexing
-   * every page took ~25 ms of a cold validation of a realistic 50,000-url file.
+   * every page took ~25 ms of a cold validation of a realistic 50,000-url file. None, when no page
+   * here is linked to (every link leads out of the file, as in a file per language): then no link
+   * can lack its return.
    */
   private indexLinkedPages(): number[] {
     const records = this.records;
+    // 1: a link's target; 0: a loc with links only.
     const wanted = new FingerprintTable(Math.ceil(((this.linkCount + this.linking.length) * 4) / 3) + 1);
-    for (let l = 0; l < this.linkCount; l++) wanted.add(this.links[l * 2] as number, this.links[l * 2 + 1] as number, 0);
+    for (let l = 0; l < this.linkCount; l++) wanted.add(this.links[l * 2] as number, this.links[l * 2 + 1] as number, 1);
     for (const a of this.linking) wanted.add(records[a * FIELDS + HASH_1] as number, records[a * FIELDS + HASH_2] as number, 0);
-    this.firstRecord = new FingerprintTable(Math.ceil((wanted.size * 4) / 3) + 1);
     this.reserve(0);
     const indexed: number[] = [];
+    let linkedTo = 0;
     const runs = this.laneRuns;
     const pages = this.lanePages;
     let r = 0;
@@ -412,8 +415,9 @@ class AlternateGraph {
     for (let i = 0; i <= runs.length; i += 3) {
       const runStart = i < runs.length ? (runs[i] as number) : this.size;
       for (; r < runStart; r++) {
-        if (wanted.get(this.records[r * FIELDS + HASH_1] as number, this.records[r * FIELDS + HASH_2] as number) === -1) continue;
-        this.index(r);
+        const found = wanted.get(this.records[r * FIELDS + HASH_1] as number, this.records[r * FIELDS + HASH_2] as number);
+        if (found === -1) continue;
+        linkedTo += found;
         indexed.push(r);
       }
       if (i === runs.length) break;
@@ -421,13 +425,17 @@ class AlternateGraph {
       const count = runs[i + 2] as number;
       for (let k = 0; k < count; k++, r++) {
         const q = (page + k) * 4;
-        if (wanted.get(pages[q + 2] as number, pages[q + 3] as number) === -1) continue;
+        const found = wanted.get(pages[q + 2] as number, pages[q + 3] as number);
+        if (found === -1) continue;
+        linkedTo += found;
         this.writePage(r * FIELDS, pages[q] as number, pages[q + 1] as number, pages[q + 2] as number, pages[q + 3] as number);
-        this.index(r);
         indexed.push(r);
       }
     }
     runs.length = 0;
+    if (linkedTo === 0) return [];
+    this.firstRecord = new FingerprintTable(Math.ceil((wanted.size * 4) / 3) + 1);
+    for (const record of indexed) this.index(record);
     return indexed;
   }
 
