@@ -97,21 +97,22 @@ export class HreflangChecker {
   }
 
   /**
-   * `add` for a url of the lane's run with alternates, from its values as the lane gives them
-   * (record `r` of `records`, over `text` from `base`, as laneLoc): no entry is made, the rules
-   * read the same values (test/core/validate/hreflang.test.ts compares both forms).
+   * `add` for a url of the lane's run with alternates, already given to `addPages` with its run, from
+   * its values as the lane gives them (record `r` of `records`, over `text` from `base`, as laneLoc):
+   * no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
+   * compares both forms). Its alternates are remembered as a second record of its page.
    */
   addLaneUrl(text: string, records: Int32Array, r: number, extras: Int32Array, base: number): readonly Diagnostic[] {
     laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
-    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash);
+    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash, true);
   }
 
-  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered. */
-  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined): readonly Diagnostic[] {
+  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
+  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
     const diagnostics = hrefs.length === 0 || withoutProblems(loc) ? NONE : entryDiagnostics(loc, { line, column });
-    this.graphFor(line, column)?.add(loc, line, column, locHash);
+    (again ? this.graph : this.graphFor(line, column))?.add(loc, line, column, locHash, again);
     hrefs.length = 0;
     hreflangs.length = 0;
     return diagnostics;
@@ -126,8 +127,8 @@ export class HreflangChecker {
   }
 
   /**
-   * The urls of a run of the validator's lane, as `add` would take them: no alternates, so no
-   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
+   * The urls of a run of the validator's lane, as pages without alternates; those with alternates
+   * are then given to `addLaneUrl`. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
    * quads `from` to `from + count - 1` of it taken.
    */
   addPages(pages: Int32Array, from: number, count: number): void {
@@ -137,7 +138,7 @@ export class HreflangChecker {
       const graph = this.graphFor(pages[k * 4] as number, pages[k * 4 + 1] as number);
       if (graph === undefined) return;
       // As many as the graph takes before its cap, in one step.
-      const n = Math.min(end - k, this.maxUrls - graph.size);
+      const n = Math.min(end - k, this.maxUrls - graph.urls);
       graph.addPages(pages, k, n);
       k += n;
     }
@@ -147,7 +148,7 @@ export class HreflangChecker {
   private graphFor(line: number, column: number): AlternateGraph | undefined {
     if (this.notChecked !== undefined) return undefined;
     this.graph ??= new AlternateGraph();
-    if (this.graph.size >= this.maxUrls) {
+    if (this.graph.urls >= this.maxUrls) {
       this.graph = undefined; // frees the memory: nothing more can be concluded
       this.notChecked = {
         code: 'hreflang/not-checked',
@@ -321,11 +322,14 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 class AlternateGraph {
+  /** Records: one per url, and a second one for a lane url with alternates (addLaneUrl). */
   size = 0;
-  // Room for the 50,000 urls a sitemap may hold (2.2 MB, of which only the pages written are ever
-  // touched): growing, rare then, is not in the way of the loops that fill it (V8 recompiles a loop
-  // when it first takes a path it has not seen).
-  private records = new Int32Array(50_000 * FIELDS);
+  /** Urls remembered (the cap's count). */
+  urls = 0;
+  // Room for the 50,000 urls a sitemap may hold and second records for a quarter of them (2.75 MB,
+  // of which only the pages written are ever touched): growing, rare then, is not in the way of the
+  // loops that fill it (V8 recompiles a loop when it first takes a path it has not seen).
+  private records = new Int32Array(62_500 * FIELDS);
   /** Pairs of hashes of alternate hrefs, room for four per url (growing deoptimized its readers mid-file). */
   private links = new Int32Array(50_000 * 4 * 2);
   private linkCount = 0;
@@ -389,6 +393,7 @@ class AlternateGraph {
     if (last >= 0 && (runs[last] as number) + (runs[last + 2] as number) === this.size) runs[last + 2] = (runs[last + 2] as number) + count;
     else runs.push(this.size, this.lanePageCount, count);
     this.size += count;
+    this.urls += count;
     this.lanePageCount += count;
   }
 
@@ -439,8 +444,9 @@ class AlternateGraph {
     return indexed;
   }
 
-  /** A url, its alternates in `hrefs` and `hreflangs`. */
-  add(loc: string, line: number, column: number, locHash: Int32Array | undefined): void {
+  /** A url, its alternates in `hrefs` and `hreflangs` (`again`: a url already given as a page, as a loc given twice). */
+  add(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): void {
+    if (!again) this.urls++;
     if (locHash === undefined) {
       fingerprint(loc);
       locHash = FINGERPRINT;

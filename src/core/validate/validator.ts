@@ -258,29 +258,21 @@ export class SitemapValidation implements ReaderSink {
     this.protocol.laneUrls(text, count);
     const lane = this.lane as Lane;
     // Made after laneUrls, whose duplicate check may grow the lane's memory; nothing below calls into it.
-    const pages = lane.pages(0, count);
-    if (lane.linkedCount === 0) {
-      this.hreflang.addPages(pages, 0, count);
-      return;
-    }
+    this.hreflang.addPages(lane.pages(0, count), 0, count);
+    if (lane.linkedCount === 0) return;
     // The module lists the urls with extensions (images or alternates): no script loop over every url.
     const withExtras = lane.pick(count, R_EXTRA_COUNT, 1);
     const picked = lane.attention;
     const records = lane.records;
     const extras = lane.extras;
-    let from = 0;
     for (let p = 0; p < withExtras; p++) {
-      const k = picked[p * 2] as number;
-      const r = k * LANE_FIELDS;
+      const r = (picked[p * 2] as number) * LANE_FIELDS;
       if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
-      if (k > from) this.hreflang.addPages(pages, from, k - from);
-      from = k + 1;
       const base = bytes === undefined ? 0 : (records[r + R_START] as number);
       const own = bytes !== undefined ? asciiDecoder.decode(bytes.subarray(base, records[r + R_END] as number)) : typeof text === 'string' ? text : (text = text());
       const found = this.hreflang.addLaneUrl(own, records, r, extras, base);
       for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
     }
-    if (count > from) this.hreflang.addPages(pages, from, count - from);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
