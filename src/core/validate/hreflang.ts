@@ -170,7 +170,7 @@ export class HreflangChecker {
  */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
-/** Scratch of withoutProblems: the language of each alternate. */
+/** withoutProblems' scratch: the language of each alternate. */
 const languagesSeen = new Int32Array(MAX_LINKS_SCANNED);
 
 /**
@@ -183,7 +183,7 @@ function withoutProblems(loc: string): boolean {
   if (count > MAX_LINKS_SCANNED) return false;
   let listsItself = false;
   for (let i = 0; i < count; i++) {
-    const language = languageNumberOf(hreflangs[i] as string);
+    const language = verdictOf(hreflangs[i] as string).language;
     if (language === -1) return false;
     for (let j = 0; j < i; j++) if (languagesSeen[j] === language) return false;
     languagesSeen[i] = language;
@@ -204,7 +204,7 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     const href = hrefs[i] as string;
     const hreflang = hreflangs[i] as string;
     if (href === loc) listsItself = true;
-    const problem = cachedLanguageTagProblem(hreflang);
+    const { problem } = verdictOf(hreflang);
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
@@ -261,30 +261,24 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
 
 // A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
 const MAX_CACHED_TAGS = 1_024;
-const tagProblemCache = new Map<string, LanguageTagProblem | null>();
-
-/** Valid hreflang values as written → a number for their language (lowercased); -1: not valid. */
-const languageNumbers = new Map<string, number>();
-const lowercaseNumbers = new Map<string, number>();
-
-/** The number of a valid hreflang's language (one for `en-GB` and `en-gb`), or -1 when it is not valid (or past the caches: entryDiagnostics decides). */
-function languageNumberOf(tag: string): number {
-  let number = languageNumbers.get(tag);
-  if (number !== undefined) return number;
-  const lowercase = tag.toLowerCase();
-  number = cachedLanguageTagProblem(tag) !== undefined ? -1 : (lowercaseNumbers.get(lowercase) ?? lowercaseNumbers.size);
-  if (lowercaseNumbers.size >= MAX_CACHED_TAGS || languageNumbers.size >= MAX_CACHED_TAGS) return -1;
-  if (number !== -1) lowercaseNumbers.set(lowercase, number);
-  languageNumbers.set(tag, number);
-  return number;
+/** An hreflang value's problem (undefined: valid) and, valid, a number for its language (one for `en-GB` and `en-gb`; -1: past the cache). */
+interface TagVerdict {
+  problem: LanguageTagProblem | undefined;
+  language: number;
 }
+const verdicts = new Map<string, TagVerdict>();
+const languageNumbers = new Map<string, number>();
 
-function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
-  const cached = tagProblemCache.get(tag);
-  if (cached !== undefined) return cached ?? undefined;
+function verdictOf(tag: string): TagVerdict {
+  let verdict = verdicts.get(tag);
+  if (verdict !== undefined) return verdict;
   const problem = languageTagProblem(tag);
-  if (tagProblemCache.size < MAX_CACHED_TAGS) tagProblemCache.set(tag, problem ?? null);
-  return problem;
+  const lowercase = tag.toLowerCase();
+  let language = problem !== undefined ? -1 : (languageNumbers.get(lowercase) ?? -1);
+  if (problem === undefined && language === -1 && languageNumbers.size < MAX_CACHED_TAGS) languageNumbers.set(lowercase, (language = languageNumbers.size));
+  verdict = { problem, language };
+  if (verdicts.size < MAX_CACHED_TAGS) verdicts.set(tag, verdict);
+  return verdict;
 }
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
