@@ -61,12 +61,6 @@ const DEFAULT_MAX_URLS = 1_000_000;
 /** Shared by every url without alternates, so that most urls allocate nothing here. */
 const NONE: readonly never[] = Object.freeze([]);
 
-/**
- * Up to this many alternates in a <url>, repeated hrefs are found by scanning its links (past it,
- * with a Set), and withoutProblems may decide it has no diagnostic.
- */
-const MAX_LINKS_SCANNED = 32;
-
 const GENERIC_LANGUAGE_HINT = 'use a language such as "en", a language and region such as "en-GB", or "x-default"';
 
 /**
@@ -111,7 +105,7 @@ export class HreflangChecker {
 
   /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
   private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
-    const diagnostics = hrefs.length === 0 || withoutProblems(loc) ? NONE : entryDiagnostics(loc, { line, column });
+    const diagnostics = hrefs.length === 0 ? NONE : entryDiagnostics(loc, { line, column });
     (again ? this.graph : this.graphFor(line, column))?.add(loc, line, column, locHash, again);
     hrefs.length = 0;
     hreflangs.length = 0;
@@ -170,28 +164,6 @@ export class HreflangChecker {
  */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
-/** withoutProblems' scratch: the language of each alternate. */
-const languagesSeen = new Int32Array(MAX_LINKS_SCANNED);
-
-/**
- * Whether the url's alternates surely have no diagnostic (most urls): every hreflang valid, no
- * language twice (x-default included), the loc among the hrefs. Decided without the maps of
- * entryDiagnostics; any doubt, and that decides.
- */
-function withoutProblems(loc: string): boolean {
-  const count = hrefs.length;
-  if (count > MAX_LINKS_SCANNED) return false;
-  let listsItself = false;
-  for (let i = 0; i < count; i++) {
-    const language = verdictOf(hreflangs[i] as string).language;
-    if (language === -1) return false;
-    for (let j = 0; j < i; j++) if (languagesSeen[j] === language) return false;
-    languagesSeen[i] = language;
-    if (hrefs[i] === loc) listsItself = true;
-  }
-  return listsItself;
-}
-
 /** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
 function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -204,7 +176,7 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     const href = hrefs[i] as string;
     const hreflang = hreflangs[i] as string;
     if (href === loc) listsItself = true;
-    const { problem } = verdictOf(hreflang);
+    const problem = cachedLanguageTagProblem(hreflang);
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
@@ -261,24 +233,14 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
 
 // A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
 const MAX_CACHED_TAGS = 1_024;
-/** An hreflang value's problem (undefined: valid) and, valid, a number for its language (one for `en-GB` and `en-gb`; -1: past the cache). */
-interface TagVerdict {
-  problem: LanguageTagProblem | undefined;
-  language: number;
-}
-const verdicts = new Map<string, TagVerdict>();
-const languageNumbers = new Map<string, number>();
+const tagProblemCache = new Map<string, LanguageTagProblem | null>();
 
-function verdictOf(tag: string): TagVerdict {
-  let verdict = verdicts.get(tag);
-  if (verdict !== undefined) return verdict;
+function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
+  const cached = tagProblemCache.get(tag);
+  if (cached !== undefined) return cached ?? undefined;
   const problem = languageTagProblem(tag);
-  const lowercase = tag.toLowerCase();
-  let language = problem !== undefined ? -1 : (languageNumbers.get(lowercase) ?? -1);
-  if (problem === undefined && language === -1 && languageNumbers.size < MAX_CACHED_TAGS) languageNumbers.set(lowercase, (language = languageNumbers.size));
-  verdict = { problem, language };
-  if (verdicts.size < MAX_CACHED_TAGS) verdicts.set(tag, verdict);
-  return verdict;
+  if (tagProblemCache.size < MAX_CACHED_TAGS) tagProblemCache.set(tag, problem ?? null);
+  return problem;
 }
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
@@ -309,6 +271,8 @@ const NEXT_SAME_LOC = 10;
 const FIELDS = 11;
 
 const TEXT_PAGE_BYTES = 1 << 20;
+/** Up to this many alternates in a <url>, repeated hrefs are found by scanning its links; past it, with a Set. */
+const MAX_LINKS_SCANNED = 32;
 /** Distinct hreflang values kept for hints; in a real sitemap there are a few dozen. */
 const MAX_LANGUAGES = 4_096;
 
