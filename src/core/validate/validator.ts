@@ -13,7 +13,7 @@ import { XmlSitemapReader } from '../read/xml-reader.js';
 import { LANE_FIELDS, Lane, R_END, R_EXTRA_COUNT, R_IMAGES, R_START, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
-import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
+import { DEFAULT_MAX_TRACKED_URLS, ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
 import type { FileReport, RuleInfo } from './types.js';
 
@@ -155,6 +155,7 @@ export class SitemapValidation implements ReaderSink {
   private laneHashed = false;
   /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
+  private readonly maxTracked: number;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
@@ -162,6 +163,7 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.lane = (options.fastPath ?? true) && (options.lane ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.maxTracked = options.maxTrackedUrls ?? DEFAULT_MAX_TRACKED_URLS;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -351,7 +353,9 @@ export class SitemapValidation implements ReaderSink {
   finish(bytes: number): FileReport {
     this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    const late = this.hreflang.finish();
+    // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked).
+    const seen = this.lane?.seen;
+    const late = this.hreflang.finish(seen !== undefined && seen.size < this.maxTracked ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);

@@ -517,9 +517,10 @@ describe('validation fast path: hreflang alternates from the lane', () => {
     const counter = countingLaneUrls();
     try {
       fc.assert(
-        fc.property(fc.array(urlArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(1200), { maxLength: 3 }), (urls, pieces) => {
+        // With few urls tracked, the duplicate rule's table no longer says which locs the file has (HreflangChecker.finish).
+        fc.property(fc.array(urlArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(1200), { maxLength: 3 }), fc.boolean(), (urls, pieces, fewTracked) => {
           const text = urlset(...urls.map(({ loc, links, image }) => `<url>\n  <loc>${loc}</loc>\n${image ? `  ${IMAGE}\n` : ''}${links.map(([h, href]) => `  ${link(h, href)}\n`).join('')}</url>`));
-          assertSame(text, pieces);
+          assertSame(text, pieces, fewTracked ? { maxTrackedUrls: 2 } : {});
         }),
         { numRuns: 300 },
       );
