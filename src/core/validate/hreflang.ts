@@ -19,13 +19,14 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
-import type { AlternateLink, UrlEntry } from '../model.js';
+import type { UrlEntry } from '../model.js';
+import { laneAlternates, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { FingerprintTable } from '../fingerprint-table.js';
+import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 
 export type HreflangRuleCode =
   | 'hreflang/invalid-language'
@@ -71,6 +72,7 @@ export class HreflangChecker {
   /** Created at the first url; dropped at the cap and by `finish`. */
   private graph: AlternateGraph | undefined;
   private notChecked: Diagnostic | undefined;
+  private readonly laneHash = new Int32Array(2);
 
   constructor(options: HreflangCheckerOptions = {}) {
     const maxUrls = options.maxUrls ?? DEFAULT_MAX_URLS;
@@ -78,26 +80,53 @@ export class HreflangChecker {
     this.maxUrls = maxUrls;
   }
 
-  /** The diagnostics `entry` has on its own; remembers what `finish` needs. */
-  /** One url, in document order; `locHash` is its loc's fingerprint when the caller has it already. */
+  /** One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint when the caller has it already. */
   add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): readonly Diagnostic[] {
     const alternates = entry.alternates ?? NONE;
-    const diagnostics = alternates.length > 0 ? entryDiagnostics(entry.loc, alternates, at) : NONE;
-    this.remember(entry.loc, alternates, at, locHash);
+    for (const link of alternates) {
+      hrefs.push(link.href);
+      hreflangs.push(link.hreflang);
+    }
+    return this.check(entry.loc, at.line, at.column, locHash);
+  }
+
+  /**
+   * `add` for a url of the lane's run with alternates, already given to `addPages` with its run, from
+   * its values as the lane gives them (record `r` of `records`, over `text` from `base`, as laneLoc):
+   * no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
+   * compares both forms). Its alternates are remembered as a second record of its page.
+   */
+  addLaneUrl(text: string, records: Int32Array, r: number, extras: Int32Array, base: number): readonly Diagnostic[] {
+    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+    this.laneHash[0] = records[r + R_HASH_1] as number;
+    this.laneHash[1] = records[r + R_HASH_2] as number;
+    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash, true);
+  }
+
+  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
+  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
+    const diagnostics = hrefs.length === 0 ? NONE : entryDiagnostics(loc, { line, column });
+    (again ? this.graph : this.graphFor(line, column))?.add(loc, line, column, locHash, again);
+    hrefs.length = 0;
+    hreflangs.length = 0;
     return diagnostics;
   }
 
-  /** The return links missing in the whole sitemap, in document order; or `hreflang/not-checked`. */
-  finish(): Diagnostic[] {
-    const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks() ?? []);
+  /**
+   * The return links missing in the whole sitemap, in document order; or `hreflang/not-checked`.
+   * `locs`, when given, holds the fingerprint of every loc of the sitemap (the duplicate rule's
+   * table): a return link can be missing only if some link leads to one of them.
+   */
+  finish(locs?: FingerprintSet): Diagnostic[] {
+    const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks(locs) ?? []);
     this.graph = undefined;
     this.notChecked = undefined;
     return diagnostics;
   }
 
   /**
-   * The urls of a run of the validator's lane, as `add` would take them: no alternates, so no
-   * diagnostics of their own. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
+   * The urls of a run of the validator's lane, as pages without alternates; those with alternates
+   * are then given to `addLaneUrl`. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
    * quads `from` to `from + count - 1` of it taken.
    */
   addPages(pages: Int32Array, from: number, count: number): void {
@@ -107,21 +136,17 @@ export class HreflangChecker {
       const graph = this.graphFor(pages[k * 4] as number, pages[k * 4 + 1] as number);
       if (graph === undefined) return;
       // As many as the graph takes before its cap, in one step.
-      const n = Math.min(end - k, this.maxUrls - graph.size);
+      const n = Math.min(end - k, this.maxUrls - graph.urls);
       graph.addPages(pages, k, n);
       k += n;
     }
-  }
-
-  private remember(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
-    this.graphFor(at.line, at.column)?.add(loc, alternates, at, locHash);
   }
 
   /** The graph that takes the url at this position, or undefined past the cap (reported once, here). */
   private graphFor(line: number, column: number): AlternateGraph | undefined {
     if (this.notChecked !== undefined) return undefined;
     this.graph ??= new AlternateGraph();
-    if (this.graph.size >= this.maxUrls) {
+    if (this.graph.urls >= this.maxUrls) {
       this.graph = undefined; // frees the memory: nothing more can be concluded
       this.notChecked = {
         code: 'hreflang/not-checked',
@@ -137,43 +162,50 @@ export class HreflangChecker {
   }
 }
 
-/** Invalid values, duplicates and the missing self link of one `<url>`. */
-function entryDiagnostics(loc: string, alternates: readonly AlternateLink[], at: EntryPosition): Diagnostic[] {
+/**
+ * The alternates of the url being checked, in document order: `hrefs[i]` with `hreflangs[i]`. Filled
+ * by `add` or `addLaneUrl` (the same values either way), emptied by `check`.
+ */
+const hrefs: string[] = [];
+const hreflangs: string[] = [];
+/** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
+function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const where = { line: at.line, column: at.column };
   const firstHrefByLanguage = new Map<string, string>();
   const reportedLanguages = new Set<string>();
   const xDefaultHrefs: string[] = [];
   let listsItself = false;
 
-  for (const link of alternates) {
-    if (link.href === loc) listsItself = true;
-    const problem = cachedLanguageTagProblem(link.hreflang);
+  for (let i = 0; i < hrefs.length; i++) {
+    const href = hrefs[i] as string;
+    const hreflang = hreflangs[i] as string;
+    if (href === loc) listsItself = true;
+    const problem = cachedLanguageTagProblem(hreflang);
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
         severity: 'error',
-        message: `hreflang ${quoteValue(link.hreflang)} (for ${quoteValue(link.href)}) is not a valid language: ${problem.message}`,
+        message: `hreflang ${quoteValue(hreflang)} (for ${quoteValue(href)}) is not a valid language: ${problem.message}`,
         ...where,
         hint: problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT,
       });
     }
     // RFC 5646 §2.1.1: case carries no meaning, so `en-us` and `EN-US` are one language; a value with a
     // known fix (`en_US`) counts as the value it was meant to be.
-    const language = (problem?.fix ?? link.hreflang).toLowerCase();
+    const language = (problem?.fix ?? hreflang).toLowerCase();
     if (language === 'x-default') {
-      xDefaultHrefs.push(link.href);
+      xDefaultHrefs.push(href);
       continue;
     }
     const firstHref = firstHrefByLanguage.get(language);
     if (firstHref === undefined) {
-      firstHrefByLanguage.set(language, link.href);
-    } else if (firstHref !== link.href && !reportedLanguages.has(language)) {
+      firstHrefByLanguage.set(language, href);
+    } else if (firstHref !== href && !reportedLanguages.has(language)) {
       reportedLanguages.add(language);
       diagnostics.push({
         code: 'hreflang/duplicate-language',
         severity: 'error',
-        message: `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(link.href)}`,
+        message: `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(href)}`,
         ...where,
         hint: 'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"',
       });
@@ -252,11 +284,14 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 class AlternateGraph {
+  /** Records: one per url, and a second one for a lane url with alternates (addLaneUrl). */
   size = 0;
-  // Room for the 50,000 urls a sitemap may hold (2.2 MB, of which only the pages written are ever
-  // touched): growing, rare then, is not in the way of the loops that fill it (V8 recompiles a loop
-  // when it first takes a path it has not seen).
-  private records = new Int32Array(50_000 * FIELDS);
+  /** Urls remembered (the cap's count). */
+  urls = 0;
+  // Room for the 50,000 urls a sitemap may hold and second records for a quarter of them (2.75 MB,
+  // of which only the pages written are ever touched): growing, rare then, is not in the way of the
+  // loops that fill it (V8 recompiles a loop when it first takes a path it has not seen).
+  private records = new Int32Array(62_500 * FIELDS);
   /** Pairs of hashes of alternate hrefs, room for four per url (growing deoptimized its readers mid-file). */
   private links = new Int32Array(50_000 * 4 * 2);
   private linkCount = 0;
@@ -320,22 +355,26 @@ class AlternateGraph {
     if (last >= 0 && (runs[last] as number) + (runs[last + 2] as number) === this.size) runs[last + 2] = (runs[last + 2] as number) + count;
     else runs.push(this.size, this.lanePageCount, count);
     this.size += count;
+    this.urls += count;
     this.lanePageCount += count;
   }
 
   /**
    * Indexes, and lists in document order, the records whose loc has links or is linked to: the only
    * ones a return link concerns (the lane's pages among them are made records only here). Indexing
-   * every page took ~25 ms of a cold validation of a realistic 50,000-url file.
+   * every page took ~25 ms of a cold validation of a realistic 50,000-url file. None, when no page
+   * here is linked to (every link leads out of the file, as in a file per language): then no link
+   * can lack its return.
    */
   private indexLinkedPages(): number[] {
     const records = this.records;
+    // 1: a link's target; 0: a loc with links only.
     const wanted = new FingerprintTable(Math.ceil(((this.linkCount + this.linking.length) * 4) / 3) + 1);
-    for (let l = 0; l < this.linkCount; l++) wanted.add(this.links[l * 2] as number, this.links[l * 2 + 1] as number, 0);
+    for (let l = 0; l < this.linkCount; l++) wanted.add(this.links[l * 2] as number, this.links[l * 2 + 1] as number, 1);
     for (const a of this.linking) wanted.add(records[a * FIELDS + HASH_1] as number, records[a * FIELDS + HASH_2] as number, 0);
-    this.firstRecord = new FingerprintTable(Math.ceil((wanted.size * 4) / 3) + 1);
     this.reserve(0);
     const indexed: number[] = [];
+    let linkedTo = 0;
     const runs = this.laneRuns;
     const pages = this.lanePages;
     let r = 0;
@@ -343,8 +382,9 @@ class AlternateGraph {
     for (let i = 0; i <= runs.length; i += 3) {
       const runStart = i < runs.length ? (runs[i] as number) : this.size;
       for (; r < runStart; r++) {
-        if (wanted.get(this.records[r * FIELDS + HASH_1] as number, this.records[r * FIELDS + HASH_2] as number) === -1) continue;
-        this.index(r);
+        const found = wanted.get(this.records[r * FIELDS + HASH_1] as number, this.records[r * FIELDS + HASH_2] as number);
+        if (found === -1) continue;
+        linkedTo += found;
         indexed.push(r);
       }
       if (i === runs.length) break;
@@ -352,41 +392,48 @@ class AlternateGraph {
       const count = runs[i + 2] as number;
       for (let k = 0; k < count; k++, r++) {
         const q = (page + k) * 4;
-        if (wanted.get(pages[q + 2] as number, pages[q + 3] as number) === -1) continue;
+        const found = wanted.get(pages[q + 2] as number, pages[q + 3] as number);
+        if (found === -1) continue;
+        linkedTo += found;
         this.writePage(r * FIELDS, pages[q] as number, pages[q + 1] as number, pages[q + 2] as number, pages[q + 3] as number);
-        this.index(r);
         indexed.push(r);
       }
     }
     runs.length = 0;
+    if (linkedTo === 0) return [];
+    this.firstRecord = new FingerprintTable(Math.ceil((wanted.size * 4) / 3) + 1);
+    for (const record of indexed) this.index(record);
     return indexed;
   }
 
-  add(loc: string, alternates: readonly AlternateLink[], at: EntryPosition, locHash: Int32Array | undefined): void {
+  /** A url, its alternates in `hrefs` and `hreflangs` (`again`: a url already given as a page, as a loc given twice). */
+  add(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): void {
+    if (!again) this.urls++;
     if (locHash === undefined) {
       fingerprint(loc);
       locHash = FINGERPRINT;
     }
     this.reserve(1);
-    const base = this.addPage(at.line, at.column, locHash[0] as number, locHash[1] as number);
-    if (alternates.length === 0) return;
+    const base = this.addPage(line, column, locHash[0] as number, locHash[1] as number);
+    if (hrefs.length === 0) return;
     const records = this.records;
     this.storeText(base, loc);
 
     records[base + LINKS_START] = this.linkCount;
     let ownLanguage: string | undefined;
     // The same page under two hreflang values is one link to check.
-    const seen = alternates.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
-    for (const link of alternates) {
-      if (link.href === loc) {
-        ownLanguage ??= link.hreflang;
+    const seen = hrefs.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
+    for (let i = 0; i < hrefs.length; i++) {
+      const href = hrefs[i] as string;
+      if (href === loc) {
+        ownLanguage ??= hreflangs[i];
         continue;
       }
       if (seen !== undefined) {
-        if (seen.has(link.href)) continue;
-        seen.add(link.href);
+        if (seen.has(href)) continue;
+        seen.add(href);
       }
-      fingerprint(link.href);
+      fingerprint(href);
       const hash1 = FINGERPRINT[0] as number;
       const hash2 = FINGERPRINT[1] as number;
       if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;
@@ -402,10 +449,10 @@ class AlternateGraph {
   }
 
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
-  missingReturnLinks(): Diagnostic[] {
+  missingReturnLinks(locs: FingerprintSet | undefined): Diagnostic[] {
     const found: Diagnostic[] = [];
-    // Without a single link between pages there is nothing to check (most sitemaps).
-    if (this.linkCount === 0) return found;
+    // Without a single link to a page of this sitemap there is nothing to check (most sitemaps).
+    if (this.linkCount === 0 || (locs !== undefined && !this.linksInto(locs))) return found;
     const indexed = this.indexLinkedPages();
     const records = this.records;
     const checked = new Set<number>();
@@ -450,6 +497,12 @@ class AlternateGraph {
       // A's own hreflang, corrected if it is a known mistake (`en_US`), so that the hint is right as written.
       hint: `add ${linkMarkup(ownLanguage === undefined ? undefined : (languageTagProblem(ownLanguage)?.fix ?? ownLanguage), aLoc)} to this <url>; Google may ignore alternates that do not link back`,
     };
+  }
+
+  /** Whether some link leads to a loc of `locs` (15,000 look-ups where the probe of every page makes 55,000, in a realistic file). */
+  private linksInto(locs: FingerprintSet): boolean {
+    for (let l = 0; l < this.linkCount; l++) if (locs.get(this.links[l * 2] as number, this.links[l * 2 + 1] as number) !== -1) return true;
+    return false;
   }
 
   /** Whether the links from `start` to the last one stored include these hashes. */

@@ -10,10 +10,10 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, typ
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, laneUrlEntry, Lane, R_END, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, R_START, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
+import { LANE_FIELDS, laneUrlEntry, Lane, R_END, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, R_START, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
-import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
+import { DEFAULT_MAX_TRACKED_URLS, ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
 import type { FileReport, RuleInfo } from './types.js';
 
@@ -160,6 +160,7 @@ export class SitemapValidation implements ReaderSink {
   /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
   private readonly onUrl: ValidationOptions['onUrl'];
+  private readonly maxTracked: number;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.onUrl = options.onUrl;
@@ -168,6 +169,7 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.lane = (options.fastPath ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
+    this.maxTracked = options.maxTrackedUrls ?? DEFAULT_MAX_TRACKED_URLS;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -274,33 +276,21 @@ export class SitemapValidation implements ReaderSink {
     }
     this.protocol.laneUrls(text, count);
     // Made after laneUrls, whose duplicate check may grow the lane's memory; nothing below calls into it.
-    const pages = lane.pages(0, count);
-    if (lane.linkedCount === 0) {
-      this.hreflang.addPages(pages, 0, count);
-      return;
-    }
+    this.hreflang.addPages(lane.pages(0, count), 0, count);
+    if (lane.linkedCount === 0) return;
     // The module lists the urls with extensions (images or alternates): no script loop over every url.
     const withExtras = lane.pick(count, R_EXTRA_COUNT, 1);
     const picked = lane.attention;
     const records = lane.records;
     const extras = lane.extras;
-    let from = 0;
     for (let p = 0; p < withExtras; p++) {
-      const k = picked[p * 2] as number;
-      const r = k * LANE_FIELDS;
+      const r = (picked[p * 2] as number) * LANE_FIELDS;
       if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
-      if (k > from) this.hreflang.addPages(pages, from, k - from);
-      from = k + 1;
       const base = bytes === undefined ? 0 : (records[r + R_START] as number);
       const own = bytes !== undefined ? asciiDecoder.decode(bytes.subarray(base, records[r + R_END] as number)) : typeof text === 'string' ? text : (text = text());
-      const entry: UrlEntry = { loc: laneLoc(own, records, r, base) };
-      addLaneExtensions(own, records, r, extras, entry, base);
-      this.locHash[0] = records[r + R_HASH_1] as number;
-      this.locHash[1] = records[r + R_HASH_2] as number;
-      const found = this.hreflang.add(entry, recordPosition(records, r), this.locHash);
+      const found = this.hreflang.addLaneUrl(own, records, r, extras, base);
       for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
     }
-    if (count > from) this.hreflang.addPages(pages, from, count - from);
   }
 
   sitemap(ref: SitemapRef, at: EntryPosition): void {
@@ -379,7 +369,9 @@ export class SitemapValidation implements ReaderSink {
   finish(bytes: number): FileReport {
     this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    const late = this.hreflang.finish();
+    // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked).
+    const seen = this.lane?.seen;
+    const late = this.hreflang.finish(seen !== undefined && seen.size < this.maxTracked ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);

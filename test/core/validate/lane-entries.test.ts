@@ -14,6 +14,7 @@ import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
 import { LANE_WINDOW } from '../../../src/core/read/lane.js';
+import { HreflangChecker } from '../../../src/core/validate/hreflang.js';
 import { readAsciiChunk } from '../../../src/core/read/lane-bytes.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
 import { edgeDocument } from '../../helpers/edge-entries.js';
@@ -491,5 +492,41 @@ describe('validation fast path: same report on every file and on mutated sitemap
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('validation fast path: hreflang alternates from the lane', () => {
+  // The lane's urls with alternates are checked from their values (HreflangChecker.addLaneUrl), the
+  // others' as entries (add): every hreflang rule must say the same, at the same place, in the same order.
+  const pages = ['https://example.com/en', 'https://example.com/de', 'https://example.com/fr?a=1&amp;b=2', 'https://example.com/x', 'https://example.com/&#x41;'];
+  const hreflangs = ['en', 'de', 'EN', 'en-GB', 'en-gb', 'en_US', 'x-default', 'X-Default', 'zz-ZZ', 'english', 'fr', 'zh-Hant-TW'];
+  const linkArb = fc.tuple(fc.constantFrom(...hreflangs), fc.constantFrom(...pages));
+  const urlArb = fc.record({ loc: fc.constantFrom(...pages), links: fc.array(linkArb, { maxLength: 5 }), image: fc.boolean() });
+  const countingLaneUrls = (): { count: () => number; restore: () => void } => {
+    const proto = HreflangChecker.prototype;
+    const original = Object.getOwnPropertyDescriptor(proto, 'addLaneUrl') as PropertyDescriptor;
+    let calls = 0;
+    proto.addLaneUrl = function (this: HreflangChecker, ...args: Parameters<HreflangChecker['addLaneUrl']>) {
+      calls++;
+      return (original.value as HreflangChecker['addLaneUrl']).apply(this, args);
+    };
+    return { count: () => calls, restore: () => Object.defineProperty(proto, 'addLaneUrl', original) };
+  };
+
+  it('gives the diagnostics of the entry form: codes, messages, positions, order (fast-check)', () => {
+    const counter = countingLaneUrls();
+    try {
+      fc.assert(
+        // With few urls tracked, the duplicate rule's table no longer says which locs the file has (HreflangChecker.finish).
+        fc.property(fc.array(urlArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(1200), { maxLength: 3 }), fc.boolean(), (urls, pieces, fewTracked) => {
+          const text = urlset(...urls.map(({ loc, links, image }) => `<url>\n  <loc>${loc}</loc>\n${image ? `  ${IMAGE}\n` : ''}${links.map(([h, href]) => `  ${link(h, href)}\n`).join('')}</url>`));
+          assertSame(text, pieces, fewTracked ? { maxTrackedUrls: 2 } : {});
+        }),
+        { numRuns: 300 },
+      );
+      assert.ok(counter.count() > 300, `the lane's form was taken (${counter.count()} urls)`);
+    } finally {
+      counter.restore();
+    }
   });
 });
