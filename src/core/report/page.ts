@@ -104,7 +104,7 @@ function histogram(label: string, buckets: { name: string; value: number }[], fu
 function summarySection(model: ReportModel): string {
   const s = model.summary;
   const schema = s.schema === 'valid' ? ['valid', 'good'] : s.schema === 'invalid' ? ['invalid', 'bad'] : ['not checked', ''];
-  const headroom = (used: number, limit: number): string => `of ${limit === LIMIT_URLS ? '50,000' : '50 MB'}: ${used > limit ? 'over the limit' : `${share(limit - used, limit)} headroom`}`;
+  const headroom = (used: number, limit: number): string => `of ${limit === LIMIT_URLS ? '50,000' : '50 MB'}: ${used > limit ? 'over the limit' : `${share(used, limit)} used`}`;
   return section('summary', 'Summary', `<dl class="figures">
 ${figure('Files', count(s.files))}
 ${figure('URLs', count(s.urls), s.distinctUrls === s.urls ? 'all distinct' : `${count(s.distinctUrls)} distinct`)}
