@@ -150,7 +150,7 @@ describe('the report page in chromium', () => {
 
   test('the CSV export holds exactly the rows the filter shows, quoted per RFC 4180', async () => {
     const rows = [...smallRows, 'https://www.example.com/item-1,"quoted"\t2026-01-01\t2\t\t\t0\t0\tw'];
-    const { page } = await open(small('csv.html', syntheticModel(1001), rows));
+    const { page, requests } = await open(small('csv.html', syntheticModel(1001), rows));
     await page.fill('#url-filter', 'item-1');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#url-csv')]);
     const csv = readFileSync(await download.path(), 'utf8');
@@ -163,6 +163,7 @@ describe('the report page in chromium', () => {
     assert.ok(expected.length > 100, 'more rows than one page: the export is not only the page shown');
     assert.equal(csv, ['loc,lastmod,file,changefreq,priority,images,alternates,flags', ...expected, ''].join('\r\n'));
     assert.ok(csv.includes('"https://www.example.com/item-1,""quoted"""'));
+    assert.deepEqual(requests.filter((url) => !url.startsWith('blob:')), [], 'the download is of a blob made in the page');
     await page.close();
   });
 
