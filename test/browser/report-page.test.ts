@@ -210,12 +210,16 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
-  test('reads on a phone, in dark mode: no horizontal scroll of the page itself', async () => {
+  test('reads on a phone, in dark mode (no horizontal scroll of the page itself), and prints light without controls', async () => {
     const { page } = await open(bigReport, { width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
     const [scrollWidth, background] = await page.evaluate(() => [document.documentElement.scrollWidth, getComputedStyle(document.body).backgroundColor]);
     assert.ok(Number(scrollWidth) <= 390, `the page is ${scrollWidth} px wide`);
     assert.equal(background, 'rgb(21, 24, 27)');
+    await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)', 'printed light, whatever the scheme');
+    assert.equal(await page.isVisible('#url-filter'), false, 'no controls on paper');
+    assert.equal(await page.isVisible('#summary .figures'), true);
     await page.close();
   });
 });

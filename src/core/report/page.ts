@@ -63,7 +63,7 @@ function barChart(label: string, rows: { name: string; value: number }[]): strin
       + `<rect class="bar" x="0" y="${y + 16}" width="${width.toFixed(2)}%" height="12" rx="2"/>`
       + `<text x="${(width + 1).toFixed(2)}%" y="${y + 27}">${count(r.value)}</text></g>`;
   });
-  return `<svg class="chart" role="img" aria-label="${attr(label)}" height="${rows.length * rowHeight}">${bars.join('')}</svg>`;
+  return `<svg class="chart bars" role="img" aria-label="${attr(label)}" height="${rows.length * rowHeight}">${bars.join('')}</svg>`;
 }
 
 /** The months from the first to the last with a lastmod, each with its URLs; by year past ten years. */
@@ -94,8 +94,9 @@ function histogram(label: string, buckets: { name: string; value: number }[], fu
   const bars = buckets.map((b, i) => {
     const barHeight = Math.max(b.value > 0 ? 1 : 0, (b.value / largest) * height);
     const x = (i * step).toFixed(3);
-    const tick = buckets.length <= 24 || b.name.endsWith('-01') || b.name.length === 4
-      ? `<text x="${x}%" y="${height + 16}">${text(buckets.length <= 12 || b.name.length === 4 ? b.name : b.name.slice(0, 4))}</text>` : '';
+    // Every bucket named up to 12; else each year where it starts, and the first month when no January is near.
+    const named = buckets.length <= 12 || b.name.length === 4 || b.name.endsWith('-01') || (i === 0 && !buckets.slice(1, 4).some((n) => n.name.endsWith('-01')));
+    const tick = named ? `<text x="${x}%" y="${height + 16}">${text(buckets.length > 12 && b.name.endsWith('-01') ? b.name.slice(0, 4) : b.name)}</text>` : '';
     return `<g><title>${text(b.name)}: ${count(b.value)} URLs</title><rect class="${b.name > futureFrom ? 'future' : 'bar'}" x="${x}%" y="${(height - barHeight).toFixed(1)}" width="${(step * 0.8).toFixed(3)}%" height="${barHeight.toFixed(1)}"/>${tick}</g>`;
   });
   return `<svg class="chart" role="img" aria-label="${attr(label)}" height="${height + 22}"><line class="axis" x1="0" x2="100%" y1="${height + 0.5}" y2="${height + 0.5}"/>${bars.join('')}</svg>`;
@@ -153,7 +154,8 @@ function treeSection(model: ReportModel): string {
     return `<tr>${cells.join('')}</tr>`;
   });
   const headRow = head.map((h, i) => `<th scope="col"${i >= 2 && i <= 4 || i >= 7 && i !== 10 && i !== 11 ? ' class="n"' : ''}>${h}</th>`).join('');
-  return section('files', 'The set', `<div class="table-wrap"><table class="tree"><caption>Each index with the files it lists under it. Entries are URLs, or sitemaps for an index.</caption>
+  return section('files', 'The set', `<p>Each index with the files it lists under it. Entries are URLs, or sitemaps for an index.</p>
+<div class="table-wrap"><table class="tree"><caption class="visually-hidden">The files of the set</caption>
 <thead><tr>${headRow}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`);
 }
 
@@ -197,15 +199,15 @@ function freshnessSection(model: ReportModel): string {
     f.allSame !== undefined ? `<p class="callout">Every URL with a lastmod has the same one, <code>${text(f.allSame)}</code>: it looks like the time the sitemap was generated, not when pages changed, and Google then ignores it.</p>` : '',
   ].join('');
   const chart = buckets.length === 0 ? '<p>No URL has a lastmod.</p>'
-    : `${histogram('URLs by month of their lastmod', buckets, today)}
+    : `${histogram('URLs by month of their lastmod', buckets, today)}${buckets.some((b) => b.name > today) ? '<p class="muted">Periods after the report was made are drawn in red.</p>' : ''}
 <details><summary>The months as a table</summary>${dataTable('URLs by lastmod', ['Period', 'URLs'], buckets.map((b) => [b.name, count(b.value)]), [1])}</details>`;
   const total = model.summary.urls;
   return section('freshness', 'Freshness', `${callouts}<h3>lastmod by ${buckets[0]?.name.length === 4 ? 'year' : 'month'}</h3>
 ${chart}
 <h3>changefreq and priority</h3>
 <p class="muted">Google ignores both <code>changefreq</code> and <code>priority</code>; it uses <code>lastmod</code> when it is consistently accurate.</p>
-${sharesTable('changefreq', model.freshness.changefreq, total)}
-${sharesTable('priority', model.freshness.priority, total)}`);
+<div class="pair">${sharesTable('changefreq', model.freshness.changefreq, total)}
+${sharesTable('priority', model.freshness.priority, total)}</div>`);
 }
 
 function extensionsSection(model: ReportModel): string {
