@@ -35,3 +35,16 @@ test('sha256 agrees with node:crypto across block boundaries', () => {
     assert.equal(Buffer.from(sha256(data)).toString('hex'), createHash('sha256').update(data).digest('hex'), `${length} bytes`);
   }
 });
+
+test('the lastmod histogram: every month of a span, by year past ten years, a stray year folded before or after', () => {
+  const bars = (byMonth: { month: string; urls: number }[]): string[] => {
+    const model = syntheticModel(10);
+    model.freshness.byMonth = byMonth;
+    const svg = /<section id="freshness".*?<svg[^>]*>(.*?)<\/svg>/s.exec(reportPageParts(model).head)?.[1] ?? '';
+    return [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1] as string);
+  };
+  assert.deepEqual(bars([{ month: '2026-03', urls: 5 }, { month: '2025-12', urls: 2 }]), ['2025-12: 2 URLs', '2026-01: 0 URLs', '2026-02: 0 URLs', '2026-03: 5 URLs']);
+  const years = bars([{ month: '0001-01', urls: 1 }, { month: '2010-05', urls: 50 }, { month: '2024-05', urls: 100 }, { month: '9999-12', urls: 3 }]);
+  assert.equal(years.length, 2 + 15);
+  assert.deepEqual([years[0], years[1], years[15], years[16]], ['before 2010: 1 URL', '2010: 50 URLs', '2024: 100 URLs', 'after 2024: 3 URLs']);
+});

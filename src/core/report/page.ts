@@ -66,28 +66,41 @@ function barChart(label: string, rows: { name: string; value: number }[]): strin
   return `<svg class="chart bars" role="img" aria-label="${attr(label)}" height="${rows.length * rowHeight}">${bars.join('')}</svg>`;
 }
 
-/** The months from the first to the last with a lastmod, each with its URLs; by year past ten years. */
-function freshnessBuckets(byMonth: { month: string; urls: number }[]): { name: string; value: number }[] {
+interface Bucket { name: string; value: number; future: boolean }
+
+const YEARS_SHOWN = 40;
+
+/**
+ * The months from the first to the last with a lastmod, each with its URLs; by year past ten years,
+ * at most 40 of them (the 40 that hold the most URLs: a stray 0001 or 9999 falls into "before"/"after").
+ */
+function freshnessBuckets(byMonth: { month: string; urls: number }[], today: string): Bucket[] {
   const months = byMonth.filter((m) => /^\d{4}-\d{2}$/.test(m.month)).sort((a, b) => (a.month < b.month ? -1 : 1));
-  if (months.length === 0) return [];
+  const first = months[0];
+  const last = months[months.length - 1];
+  if (first === undefined || last === undefined) return [];
   const index = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
-  const first = index((months[0] as { month: string }).month);
-  const last = index((months[months.length - 1] as { month: string }).month);
-  const byYear = last - first >= 120;
-  const buckets = new Map<string, number>();
-  for (let i = byYear ? first - (first % 12) : first; i <= last; i += byYear ? 12 : 1) {
-    const name = byYear ? String(Math.floor(i / 12)) : `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
-    buckets.set(name, 0);
+  if (index(last.month) - index(first.month) < 120) {
+    const buckets = new Map<string, number>();
+    for (let i = index(first.month); i <= index(last.month); i++) buckets.set(`${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`, 0);
+    for (const m of months) buckets.set(m.month, (buckets.get(m.month) ?? 0) + m.urls);
+    return [...buckets].map(([name, value]) => ({ name, value, future: name > today }));
   }
-  for (const m of months) {
-    const name = byYear ? m.month.slice(0, 4) : m.month;
-    buckets.set(name, (buckets.get(name) ?? 0) + m.urls);
-  }
-  return [...buckets].map(([name, value]) => ({ name, value }));
+  const years = new Map<number, number>();
+  for (const m of months) years.set(Number(m.month.slice(0, 4)), (years.get(Number(m.month.slice(0, 4))) ?? 0) + m.urls);
+  const inWindow = (from: number): number => [...years].reduce((sum, [year, urls]) => sum + (year >= from && year < from + YEARS_SHOWN ? urls : 0), 0);
+  const from = [...years.keys()].reduce((best, year) => (inWindow(year) > inWindow(best) ? year : best), Number(first.month.slice(0, 4)));
+  const to = Math.max(...[...years.keys()].filter((year) => year < from + YEARS_SHOWN));
+  const outside = (test: (year: number) => boolean): number => [...years].reduce((sum, [year, urls]) => sum + (test(year) ? urls : 0), 0);
+  const buckets: Bucket[] = [];
+  if (from > Number(first.month.slice(0, 4))) buckets.push({ name: `before ${from}`, value: outside((year) => year < from), future: false });
+  for (let year = from; year <= to; year++) buckets.push({ name: String(year), value: years.get(year) ?? 0, future: String(year) > today });
+  if (to < Number(last.month.slice(0, 4))) buckets.push({ name: `after ${to}`, value: outside((year) => year > to), future: String(to + 1) > today });
+  return buckets;
 }
 
 /** Vertical bars over time: x in percent of the width (the page's width), y in pixels. */
-function histogram(label: string, buckets: { name: string; value: number }[], futureFrom: string): string {
+function histogram(label: string, buckets: Bucket[]): string {
   const largest = Math.max(1, ...buckets.map((b) => b.value));
   const height = 150;
   const step = 100 / buckets.length;
@@ -95,9 +108,9 @@ function histogram(label: string, buckets: { name: string; value: number }[], fu
     const barHeight = Math.max(b.value > 0 ? 1 : 0, (b.value / largest) * height);
     const x = (i * step).toFixed(3);
     // Every bucket named up to 12; else each year where it starts, and the first month when no January is near.
-    const named = buckets.length <= 12 || b.name.length === 4 || b.name.endsWith('-01') || (i === 0 && !buckets.slice(1, 4).some((n) => n.name.endsWith('-01')));
+    const named = buckets.length <= 12 || !/^\d{4}-\d{2}$/.test(b.name) || b.name.endsWith('-01') || (i === 0 && !buckets.slice(1, 4).some((n) => n.name.endsWith('-01')));
     const tick = named ? `<text x="${x}%" y="${height + 16}">${text(buckets.length > 12 && b.name.endsWith('-01') ? b.name.slice(0, 4) : b.name)}</text>` : '';
-    return `<g><title>${text(b.name)}: ${count(b.value)} URLs</title><rect class="${b.name > futureFrom ? 'future' : 'bar'}" x="${x}%" y="${(height - barHeight).toFixed(1)}" width="${(step * 0.8).toFixed(3)}%" height="${barHeight.toFixed(1)}"/>${tick}</g>`;
+    return `<g><title>${text(b.name)}: ${count(b.value)} URL${b.value === 1 ? '' : 's'}</title><rect class="${b.future ? 'future' : 'bar'}" x="${x}%" y="${(height - barHeight).toFixed(1)}" width="${(step * 0.8).toFixed(3)}%" height="${barHeight.toFixed(1)}"/>${tick}</g>`;
   });
   return `<svg class="chart" role="img" aria-label="${attr(label)}" height="${height + 22}"><line class="axis" x1="0" x2="100%" y1="${height + 0.5}" y2="${height + 0.5}"/>${bars.join('')}</svg>`;
 }
@@ -191,18 +204,18 @@ function sharesTable(caption: string, values: { value: string; urls: number }[],
 
 function freshnessSection(model: ReportModel): string {
   const f = model.freshness;
-  const buckets = freshnessBuckets(f.byMonth);
   const today = model.generatedAt.slice(0, 7);
+  const buckets = freshnessBuckets(f.byMonth, today);
   const callouts = [
     f.future > 0 ? `<p class="callout"><strong class="bad">${count(f.future)} URLs</strong> have a lastmod in the future; Google ignores a lastmod it cannot trust.</p>` : '',
     f.missing > 0 ? `<p class="callout"><strong>${count(f.missing)} URLs</strong> (${share(f.missing, model.summary.urls)}) have no lastmod.</p>` : '',
     f.allSame !== undefined ? `<p class="callout">Every URL with a lastmod has the same one, <code>${text(f.allSame)}</code>: it looks like the time the sitemap was generated, not when pages changed, and Google then ignores it.</p>` : '',
   ].join('');
   const chart = buckets.length === 0 ? '<p>No URL has a lastmod.</p>'
-    : `${histogram('URLs by month of their lastmod', buckets, today)}${buckets.some((b) => b.name > today) ? '<p class="muted">Periods after the report was made are drawn in red.</p>' : ''}
+    : `${histogram('URLs by month of their lastmod', buckets)}${buckets.some((b) => b.future) ? '<p class="muted">Periods after the report was made are drawn in red.</p>' : ''}
 <details><summary>The months as a table</summary>${dataTable('URLs by lastmod', ['Period', 'URLs'], buckets.map((b) => [b.name, count(b.value)]), [1])}</details>`;
   const total = model.summary.urls;
-  return section('freshness', 'Freshness', `${callouts}<h3>lastmod by ${buckets[0]?.name.length === 4 ? 'year' : 'month'}</h3>
+  return section('freshness', 'Freshness', `${callouts}<h3>lastmod by ${buckets.some((b) => b.name.includes('-')) ? 'month' : 'year'}</h3>
 ${chart}
 <h3>changefreq and priority</h3>
 <p class="muted">Google ignores both <code>changefreq</code> and <code>priority</code>; it uses <code>lastmod</code> when it is consistently accurate.</p>
