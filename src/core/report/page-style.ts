@@ -9,13 +9,13 @@ h1{font-size:1.6rem;margin:.5rem 0 .25rem}h2{font-size:1.3rem;margin:2.5rem 0 .7
 a{color:var(--accent)}code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 .muted,caption{color:var(--muted)}caption{text-align:left;padding:.25rem 0}
 nav.toc ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:.5rem 0;list-style:none}
-.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem;margin:0}
+.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem;margin:0 0 .75rem}
 .figures div{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;padding:.5rem .75rem}
 .figures dt{font-size:.85rem;color:var(--muted)}.figures dd{margin:0;font-size:1.25rem;font-weight:600;overflow-wrap:anywhere}.figures dd small{display:block;font-size:.8rem;font-weight:400;color:var(--muted)}
 .bad{color:var(--bad)}.warn{color:var(--warn)}.good{color:var(--good)}
 .callout{border-left:4px solid var(--warn);background:var(--panel);padding:.4rem .75rem;margin:.5rem 0}
 .table-wrap{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;font-size:.92rem}table.tree,#url-table{width:100%}.pair{display:flex;flex-wrap:wrap;gap:0 2.5rem}.pair table{min-width:16rem}svg.chart.bars{max-width:52rem}th,td{padding:.3rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+table{border-collapse:collapse;font-size:.92rem;margin:.75rem 0}table.tree,#url-table{width:100%}.pair{display:flex;flex-wrap:wrap;gap:0 2.5rem}.pair table{min-width:16rem}svg.chart.bars{max-width:52rem}th,td{padding:.3rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--panel);white-space:nowrap}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .tree th[scope=row]{min-width:14rem}.tree td{white-space:nowrap}.tree .depth1{padding-left:1.6rem}.tree .depth2{padding-left:3rem}.tree th span{color:var(--muted)}
 #url-table{min-width:52rem}#url-table td{white-space:nowrap}th.loc{font-weight:400;min-width:16rem;max-width:40rem;overflow-wrap:anywhere}

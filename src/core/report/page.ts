@@ -253,7 +253,9 @@ function compareSection(compare: NonNullable<ReportModel['compare']>): string {
   const perFile = compare.perFile.map((f) => [`<code>${text(f.file)}</code>`, count(f.added), count(f.removed), count(f.changed)]);
   const kinds = (['added', 'removed', 'changed'] as const).map((kind) => {
     const items = compare.examples.filter((e) => e.kind === kind).map((e) => `<li><code>${text(e.loc)}</code>${e.file === undefined ? '' : ` <span class="muted">in ${text(e.file)}</span>`}${e.fields === undefined || e.fields.length === 0 ? '' : `: ${e.fields.map(text).join(', ')}`}</li>`);
-    return items.length === 0 ? '' : `<h3>${kind[0]?.toUpperCase()}${kind.slice(1)} (first ${count(items.length)})</h3><ul class="compare-${kind}">${items.join('')}</ul>`;
+    const total = compare[kind];
+    const heading = `${kind[0]?.toUpperCase()}${kind.slice(1)}${items.length < total ? ` (the first ${count(items.length)} of ${count(total)})` : ''}`;
+    return items.length === 0 ? '' : `<h3>${heading}</h3><ul class="compare-${kind}">${items.join('')}</ul>`;
   });
   return section('compare', 'Changes since the previous version', `<p>Against <code>${text(compare.previous)}</code>.</p>
 <dl class="figures">
