@@ -143,6 +143,11 @@ describe('the report page in chromium', () => {
     const earliest = smallRows.map((row) => row.split('\t')[1] as string).filter((d) => d !== '').sort((a, b) => Date.parse(a) - Date.parse(b))[0];
     assert.equal(lastmods[0], earliest);
     assert.deepEqual(lastmods, [...lastmods].sort((a, b) => Date.parse(a) - Date.parse(b)));
+    for (const click of [1, 2]) await page.click('#url-table thead button >> text=Images', { delay: click });
+    await page.waitForFunction(() => document.querySelectorAll('#url-table thead th')[5]?.getAttribute('aria-sort') === 'descending' && !document.querySelector('#url-status')?.textContent?.startsWith('Sorting'));
+    const byImages = smallRows.map((row, i) => ({ loc: row.split('\t')[0], images: Number(row.split('\t')[5]), i }))
+      .sort((a, b) => a.images - b.images || a.i - b.i).reverse().map((r) => r.loc);
+    assert.deepEqual(await shownLocs(page), byImages.slice(0, 100), 'descending by images: the 91 URLs with 2 first');
     await page.fill('#url-filter', 'shop/');
     assert.ok((await shownLocs(page)).every((loc) => loc.includes('shop/')), 'the filter keeps the sort');
     await page.close();

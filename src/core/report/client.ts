@@ -68,6 +68,18 @@ export function reportClient(): void {
   const shown = (): number => (view === null ? rowCount : view.length);
   const rowAt = (position: number): number => (view === null ? position : (view[position] as number));
   const fields = (row: number): string[] => text.slice(starts[row], (starts[row + 1] as number) - 1).split('\t');
+  /** One field of a row, without splitting the others off ('' when the row has fewer). */
+  const field = (row: number, column: number): string => {
+    const end = (starts[row + 1] as number) - 1;
+    let start = starts[row] as number;
+    for (let c = 0; c < column; c++) {
+      const tab = text.indexOf('\t', start);
+      if (tab === -1 || tab > end) return '';
+      start = tab + 1;
+    }
+    const stop = text.indexOf('\t', start);
+    return text.slice(start, stop === -1 || stop > end ? end : stop);
+  };
 
   async function unpack(): Promise<void> {
     const base64 = (byId('sitemapkit-rows').textContent ?? '').trim();
@@ -113,11 +125,11 @@ export function reportClient(): void {
   function sortOrder(column: number): Uint32Array {
     const cached = sortOrders.get(column);
     if (cached !== undefined) return cached;
-    const order = new Uint32Array(rowCount);
-    for (let i = 0; i < rowCount; i++) order[i] = i;
+    // A plain array: V8 sorts it with a comparator several times faster than a Uint32Array.
+    const order = Array.from({ length: rowCount }, (_, i) => i);
     if (column === 0 || column === 7) {
       const keys: string[] = new Array(rowCount);
-      for (let row = 0; row < rowCount; row++) keys[row] = fields(row)[column] ?? '';
+      for (let row = 0; row < rowCount; row++) keys[row] = field(row, column);
       order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : (keys[a] as string) > (keys[b] as string) ? 1 : a - b));
     } else {
       // Numbers: dates as time, the file by name, changefreq from always to never; empty values last.
@@ -127,7 +139,7 @@ export function reportClient(): void {
       const frequencies = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
       const keys = new Float64Array(rowCount);
       for (let row = 0; row < rowCount; row++) {
-        const value = fields(row)[column] ?? '';
+        const value = field(row, column);
         const key = value === '' ? NaN
           : column === 1 ? Date.parse(value)
             : column === 2 ? (fileRank[Number(value)] ?? NaN)
@@ -136,8 +148,9 @@ export function reportClient(): void {
       }
       order.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
     }
-    sortOrders.set(column, order);
-    return order;
+    const sorted = Uint32Array.from(order);
+    sortOrders.set(column, sorted);
+    return sorted;
   }
 
   function computeView(): void {
