@@ -1,6 +1,6 @@
 // Reports for the browser tests and the page benchmark, built without the reader: a ReportModel and
 // the rows written here, assembled as `sitemapkit report` assembles its file (page.ts).
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { reportPageParts } from '../../src/core/report/page.js';
@@ -15,8 +15,10 @@ export function writeReport(path: string, model: ReportModel, rows: string[]): v
 
 /** Debian's chromium, headless, with nothing that would reach the network on its own. */
 export function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}: install Debian's chromium (.ci/run does) or name one with CHROMIUM=/path`);
   return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
