@@ -15,6 +15,8 @@ import type { ReportModel } from '../../src/core/report/model.js';
 interface PageElement { tagName: string; id: string; textContent: string | null; scrollWidth: number; getAttribute(name: string): string | null }
 declare const document: { activeElement: PageElement | null; documentElement: PageElement; body: PageElement; querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): ArrayLike<PageElement> };
 declare function getComputedStyle(element: PageElement): { backgroundColor: string };
+declare function dispatchEvent(event: unknown): boolean;
+declare class Event { constructor(type: string) }
 
 let browser: Browser;
 const dir = tempDir('sitemapkit-report-page-');
@@ -125,6 +127,22 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('"Show" keeps the rows with an error (their flags), with or without a filter', async () => {
+    const { page } = await open(bigReport);
+    const withError = bigRows.filter((row) => row.endsWith('\te')).map((row) => row.split('\t')[0] as string);
+    assert.equal(withError.length, 100);
+    await page.selectOption('#url-only', 'e');
+    assert.equal(await page.textContent('#url-status'), 'URLs 1–100 of 100 with an error (100,000 in all).');
+    assert.deepEqual(await shownLocs(page), withError);
+    await page.fill('#url-filter', 'item-1001');
+    assert.deepEqual(await shownLocs(page), withError.filter((loc) => loc.includes('item-1001')));
+    await page.fill('#url-filter', 'docs/');
+    assert.equal(await page.textContent('#url-status'), 'No URL with an error matching “docs/” (100,000 in all).');
+    await page.selectOption('#url-only', '');
+    assert.match(await page.textContent('#url-status') ?? '', /of 25,000 matching “docs\/”/);
+    await page.close();
+  });
+
   test('the column buttons sort, both ways, and say so with aria-sort', async () => {
     const { page } = await open(small('sort.html', syntheticModel(1000)));
     const locs = smallRows.map((row) => row.split('\t')[0] as string);
@@ -225,6 +243,12 @@ describe('the report page in chromium', () => {
     assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)', 'printed light, whatever the scheme');
     assert.equal(await page.isVisible('#url-filter'), false, 'no controls on paper');
     assert.equal(await page.isVisible('#summary .figures'), true);
+    const openDetails = (): Promise<number> => page.locator('details[open]').count();
+    assert.equal(await openDetails(), 0);
+    await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
+    assert.equal(await openDetails(), await page.locator('details').count(), 'the folded tables unfold for print');
+    await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+    assert.equal(await openDetails(), 0);
     await page.close();
   });
 });

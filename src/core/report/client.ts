@@ -23,8 +23,10 @@ interface Elem {
   replaceChildren(...nodes: Elem[]): void;
   querySelectorAll(selector: string): ArrayLike<Elem>;
   addEventListener(type: string, listener: () => void): void;
+  open: boolean;
 }
-declare const document: { getElementById(id: string): Elem | null; createElement(tag: string): Elem; documentElement: Elem };
+declare const document: { getElementById(id: string): Elem | null; createElement(tag: string): Elem; documentElement: Elem; querySelectorAll(selector: string): ArrayLike<Elem> };
+declare function addEventListener(type: 'beforeprint' | 'afterprint', listener: () => void): void;
 declare const performance: { now(): number; mark(name: string): void };
 declare class Blob {
   constructor(parts: (string | Uint8Array)[], options?: { type: string });
@@ -49,6 +51,7 @@ export function reportClient(): void {
   const previous = byId('url-previous');
   const next = byId('url-next');
   const pageSize = byId('url-page-size');
+  const only = byId('url-only');
   const headers = Array.from(table.querySelectorAll('thead th'));
   const count = (n: number): string => n.toLocaleString('en-US');
 
@@ -56,6 +59,9 @@ export function reportClient(): void {
   let lowerText = '';
   let starts = new Uint32Array(1);
   let searchEnds = new Uint32Array(0);
+  /** Each row's flags as bits (FLAG_BITS), so that "only rows with an error" reads no text. */
+  let flagBits = new Uint8Array(0);
+  const FLAG_BITS: Record<string, number> = { d: 1, e: 2, w: 4, f: 8 };
   let rowCount = 0;
   /** The rows the filter lets through, in the order shown (null: every row, in set order). */
   let view: Uint32Array | null = null;
@@ -91,16 +97,22 @@ export function reportClient(): void {
     if (text.length > 0 && !text.endsWith('\n')) text += '\n';
     const lineStarts: number[] = [0];
     const ends: number[] = [];
+    const bits: number[] = [];
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', newline + 1)) {
       // The filter looks at loc and lastmod, the fields before the second TAB.
       const lineStart = lineStarts[lineStarts.length - 1] as number;
       const firstTab = text.indexOf('\t', lineStart);
       const secondTab = firstTab === -1 || firstTab > newline ? -1 : text.indexOf('\t', firstTab + 1);
       ends.push(secondTab === -1 || secondTab > newline ? newline : secondTab);
+      // The flags are the last field: the letters after the line's last TAB.
+      let flags = 0;
+      for (let at = text.lastIndexOf('\t', newline) + 1; at > lineStart && at < newline; at++) flags |= FLAG_BITS[text.charAt(at)] ?? 0;
+      bits.push(flags);
       lineStarts.push(newline + 1);
     }
     starts = Uint32Array.from(lineStarts);
     searchEnds = Uint32Array.from(ends);
+    flagBits = Uint8Array.from(bits);
     rowCount = ends.length;
     lowerText = text.toLowerCase();
     if (lowerText === text) lowerText = text;
@@ -153,8 +165,20 @@ export function reportClient(): void {
     return sorted;
   }
 
-  function computeView(): void {
+  /** The rows that pass the filter and the "Show" choice, in set order (null: every row). */
+  function matchingView(): Uint32Array | null {
     const matches = query === '' ? null : matchingRows(query);
+    const bit = FLAG_BITS[only.value] ?? 0;
+    if (bit === 0) return matches;
+    const kept = new Uint32Array(matches === null ? rowCount : matches.length);
+    let length = 0;
+    if (matches === null) for (let row = 0; row < rowCount; row++) { if (((flagBits[row] as number) & bit) !== 0) kept[length++] = row; }
+    else for (const row of matches) { if (((flagBits[row] as number) & bit) !== 0) kept[length++] = row; }
+    return kept.subarray(0, length);
+  }
+
+  function computeView(): void {
+    const matches = matchingView();
     if (sortColumn < 0) {
       view = matches;
       return;
@@ -215,7 +239,8 @@ export function reportClient(): void {
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
     const range = total === 0 ? 'No URL' : `URLs ${count(first + 1)}–${count(last)} of ${count(total)}`;
-    status.textContent = query === '' ? `${range}.` : `${range} matching “${query}” (${count(rowCount)} in all).`;
+    const chosen = only.value === '' ? '' : ` ${only.querySelectorAll('option:checked')[0]?.textContent ?? ''}`;
+    status.textContent = query === '' && chosen === '' ? `${range}.` : `${range}${chosen}${query === '' ? '' : ` matching “${query}”`} (${count(rowCount)} in all).`;
   }
 
   function refresh(): void {
@@ -251,6 +276,13 @@ export function reportClient(): void {
     return new Blob(parts, { type: 'text/csv;charset=utf-8' });
   }
 
+  // On paper every folded table is shown: a closed <details> prints as its summary alone.
+  const folded: Elem[] = [];
+  addEventListener('beforeprint', () => {
+    for (const details of Array.from(document.querySelectorAll('details:not([open])'))) { details.open = true; folded.push(details); }
+  });
+  addEventListener('afterprint', () => { for (const details of folded.splice(0)) details.open = false; });
+
   unpack().then(() => {
     filterInput.disabled = false;
     headers.forEach((header, column) => header.querySelectorAll('button')[0]?.addEventListener('click', () => sortBy(column)));
@@ -261,6 +293,8 @@ export function reportClient(): void {
     previous.addEventListener('click', () => { page--; draw(); });
     next.addEventListener('click', () => { page++; draw(); });
     pageSize.addEventListener('change', () => { page = 0; draw(); });
+    only.addEventListener('change', refresh);
+    only.disabled = false;
     csvLink.addEventListener('click', () => {
       // Made when asked: the link's download then takes the rows the filter shows at that moment.
       if (csvLink.href.startsWith('blob:')) URL.revokeObjectURL(csvLink.href);
