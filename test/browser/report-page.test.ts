@@ -216,6 +216,10 @@ describe('the report page in chromium', () => {
   test('keyboard: the filter and the sort buttons are reachable by Tab, labelled, and work with Enter', async () => {
     const { page } = await open(small('keys.html', syntheticModel(1000)));
     assert.equal(await page.getByLabel('Filter URLs').getAttribute('id'), 'url-filter');
+    assert.equal(await page.getByLabel('Show').getAttribute('id'), 'url-only');
+    assert.equal(await page.getByLabel('Rows per page').getAttribute('id'), 'url-page-size');
+    assert.equal(await page.locator('table:not(:has(thead th[scope="col"]))').count(), 0, 'every table has column headers');
+    assert.deepEqual(await page.locator('h1, h2').allTextContents(), ['Sitemap report', 'Summary', 'The set', 'Problems', 'URLs per directory', 'Freshness', 'Extensions', 'Duplicates', 'Every URL']);
     await page.keyboard.press('Tab');
     const reached: string[] = [];
     for (let i = 0; i < 60 && !reached.includes('button:URL'); i++) {

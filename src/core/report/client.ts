@@ -1,7 +1,8 @@
 // The report page's one script (issue 26): it unpacks the URL rows (base64 → gzip → TSV lines, see
 // ROW_FIELDS in model.ts) and draws the table of every URL a page at a time, with a filter, sorting and
 // CSV export. page.ts inlines it as `(${reportClient.toString()})()`: it runs in the browser, so it
-// imports nothing and refers to nothing outside its own body.
+// imports nothing and refers to nothing outside its own body. That is why it is one long function:
+// its parts are the short functions inside it, sharing the rows and the table's state.
 //
 // Kept fast for 1,000,000 rows by keeping them as the one decompressed string: `starts` holds where
 // each line begins and `searchEnds` where its lastmod field ends, so a filter is `indexOf` over the
