@@ -82,6 +82,17 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('unpacks the rows in a browser without Uint8Array.fromBase64 too (atob)', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript('delete Uint8Array.fromBase64');
+    await page.goto(pathToFileURL(small('atob.html', syntheticModel(1000))).href);
+    await page.waitForSelector('html[data-rows]');
+    assert.equal(await page.evaluate('typeof Uint8Array.fromBase64'), 'undefined');
+    assert.equal(await page.textContent('#url-status'), 'URLs 1–100 of 1,000.');
+    assert.equal((await shownLocs(page))[99], smallRows[99]?.split('\t')[0]);
+    await page.close();
+  });
+
   test('shows the counts of the model: summary, files, problems, URL rows', async () => {
     const model = syntheticModel(BIG);
     const { page } = await open(bigReport);
