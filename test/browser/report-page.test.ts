@@ -68,7 +68,8 @@ describe('the report page in chromium', () => {
     const model = syntheticModel(1000);
     model.source = '"><img src="https://tracker.example/x.gif"><script>alert(1)</script>';
     model.duplicates.examples = [{ loc: 'https://www.example.com/<iframe src=https://evil.example/>', files: ['<b>a</b>.xml'] }];
-    const rows = [...smallRows, 'https://www.example.com/"><img src=https://tracker.example/y.gif>\t\t1\t\t\t0\t0\t'];
+    // 'İ' lower-cases to two characters: a lower-cased copy of the text would no longer line up with it.
+    const rows = [`https://www.example.com/${'İ'.repeat(500)}\t\t1\t\t\t0\t0\t`, ...smallRows, 'https://www.example.com/"><img src=https://tracker.example/y.gif>\t\t1\t\t\t0\t0\t'];
     const { page, requests, errors } = await open(small('hostile.html', model, rows));
     assert.deepEqual(requests, []);
     assert.deepEqual(errors, []);

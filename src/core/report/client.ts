@@ -55,6 +55,7 @@ export function reportClient(): void {
   const only = byId('url-only');
   const headers = Array.from(table.querySelectorAll('thead th'));
   const count = (n: number): string => n.toLocaleString('en-US');
+  const asciiLower = (value: string): string => value.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
   let text = '';
   let lowerText = '';
@@ -121,13 +122,14 @@ export function reportClient(): void {
     searchEnds = Uint32Array.from(ends);
     flagBits = Uint8Array.from(bits);
     rowCount = ends.length;
-    lowerText = text.toLowerCase();
-    if (lowerText === text) lowerText = text;
+    // ASCII letters only: toLowerCase can change a string's length ('İ' becomes two characters), and
+    // the positions found in the copy must be positions in the text.
+    lowerText = asciiLower(text);
   }
 
-  /** Rows whose loc or lastmod holds `needle`, in set order (case-insensitive unless it has capitals). */
+  /** Rows whose loc or lastmod holds `needle`, in set order (ASCII case ignored unless it has capitals). */
   function matchingRows(needle: string): Uint32Array {
-    const haystack = needle === needle.toLowerCase() ? lowerText : text;
+    const haystack = /[A-Z]/.test(needle) ? text : lowerText;
     const found = new Uint32Array(rowCount);
     let matches = 0;
     let row = 0;
