@@ -180,8 +180,8 @@ function problemsSection(model: ReportModel): string {
       return `<li><code>${text(at)}</code> ${text(e.message)}</li>`;
     });
     const more = p.count > p.examples.length ? `<p class="muted">${count(p.count - p.examples.length)} more not listed.</p>` : '';
-    return `<article class="problem ${p.severity}"><h3><code>${text(p.code)}</code> ${text(p.title)}</h3>
-<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${count(p.count)} ${p.severity}${p.count === 1 ? '' : 's'}</strong></p>
+    return `<article class="problem ${attr(p.severity)}"><h3><code>${text(p.code)}</code> ${text(p.title)}</h3>
+<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${count(p.count)} ${text(p.severity)}${p.count === 1 ? '' : 's'}</strong></p>
 ${p.searchConsole === undefined ? '' : `<p>Search Console: “${text(p.searchConsole)}”</p>`}
 ${p.fix === undefined ? '' : `<p><strong>Fix:</strong> ${text(p.fix)}</p>`}
 ${examples.length > 0 ? `<ol>${examples.join('')}</ol>` : ''}${more}</article>`;
@@ -213,7 +213,7 @@ function freshnessSection(model: ReportModel): string {
   ].join('');
   const chart = buckets.length === 0 ? '<p>No URL has a lastmod.</p>'
     : `${histogram('URLs by month of their lastmod', buckets)}${buckets.some((b) => b.future) ? '<p class="muted">Periods after the report was made are drawn in red.</p>' : ''}
-<details><summary>The months as a table</summary>${dataTable('URLs by lastmod', ['Period', 'URLs'], buckets.map((b) => [b.name, count(b.value)]), [1])}</details>`;
+<details><summary>The months as a table</summary>${dataTable('URLs by lastmod', ['Period', 'URLs'], buckets.map((b) => [text(b.name), count(b.value)]), [1])}</details>`;
   const total = model.summary.urls;
   return section('freshness', 'Freshness', `${callouts}<h3>lastmod by ${buckets.some((b) => b.name.includes('-')) ? 'month' : 'year'}</h3>
 ${chart}
