@@ -116,6 +116,7 @@ describe('the report page in chromium', () => {
     assert.equal(await page.locator('#url-rows tr').count(), 100, 'only the page shown is drawn');
     assert.deepEqual(await shownLocs(page), bigRows.slice(0, 100).map((row) => row.split('\t')[0]));
     await page.click('#url-next');
+    assert.equal(await page.textContent('#url-page'), 'Page 2 of 1,000');
     assert.equal((await shownLocs(page))[0], bigRows[100]?.split('\t')[0]);
     await page.close();
   });

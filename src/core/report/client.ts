@@ -51,6 +51,7 @@ export function reportClient(): void {
   const csvLink = byId('url-csv');
   const previous = byId('url-previous');
   const next = byId('url-next');
+  const pageNumber = byId('url-page');
   const pageSize = byId('url-page-size');
   const only = byId('url-only');
   const headers = Array.from(table.querySelectorAll('thead th'));
@@ -247,6 +248,7 @@ export function reportClient(): void {
     body.replaceChildren(...rows);
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
+    pageNumber.textContent = `Page ${count(page + 1)} of ${count(pages)}`;
     const range = total === 0 ? 'No URL' : `URLs ${count(first + 1)}–${count(last)} of ${count(total)}`;
     const chosen = only.value === '' ? '' : ` ${only.querySelectorAll('option:checked')[0]?.textContent ?? ''}`;
     status.textContent = query === '' && chosen === '' ? `${range}.` : `${range}${chosen}${query === '' ? '' : ` matching “${query}”`} (${count(rowCount)} in all).`;

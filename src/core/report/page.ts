@@ -181,7 +181,7 @@ function problemsSection(model: ReportModel): string {
     });
     const more = p.count > p.examples.length ? `<p class="muted">${count(p.count - p.examples.length)} more not listed.</p>` : '';
     return `<article class="problem ${attr(p.severity)}"><h3><code>${text(p.code)}</code> ${text(p.title)}</h3>
-<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${count(p.count)} ${text(p.severity)}${p.count === 1 ? '' : 's'}</strong></p>
+<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${count(p.count)} ${p.severity === 'info' ? 'note' : text(p.severity)}${p.count === 1 ? '' : 's'}</strong></p>
 ${p.searchConsole === undefined ? '' : `<p>Search Console: “${text(p.searchConsole)}”</p>`}
 ${p.fix === undefined ? '' : `<p><strong>Fix:</strong> ${text(p.fix)}</p>`}
 ${examples.length > 0 ? `<ol>${examples.join('')}</ol>` : ''}${more}</article>`;
@@ -280,7 +280,7 @@ function urlTableSection(model: ReportModel): string {
 <p id="url-status" role="status">Unpacking ${count(model.summary.urls)} URLs…</p>
 <div class="table-wrap"><table id="url-table"><caption class="visually-hidden">Every URL of the set; the column buttons sort it.</caption>
 <thead><tr>${head}</tr></thead><tbody id="url-rows"></tbody></table></div>
-<nav class="pager" aria-label="Pages of the URL table"><button type="button" id="url-previous" disabled>Previous page</button><button type="button" id="url-next" disabled>Next page</button>
+<nav class="pager" aria-label="Pages of the URL table"><button type="button" id="url-previous" disabled>Previous page</button><span id="url-page">Page 1 of 1</span><button type="button" id="url-next" disabled>Next page</button>
 <label>Rows per page <select id="url-page-size"><option>50</option><option selected>100</option><option>500</option><option>1000</option></select></label></nav>
 <noscript><p>The table of every URL needs JavaScript; the sections above do not.</p></noscript>`);
 }
