@@ -24,9 +24,9 @@ thead th{background:var(--panel);white-space:nowrap}td.n,th.n{text-align:right;f
 svg.chart{display:block;width:100%;font-size:13px;overflow:visible}svg.chart text{fill:var(--fg)}svg.chart .bar{fill:var(--bar)}svg.chart .future{fill:var(--bad)}svg.chart .axis{stroke:var(--line)}
 details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
 .controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:.5rem 0}
-.controls input{font:inherit;padding:.35rem .5rem;width:min(30rem,100%);border:1px solid var(--line);border-radius:.3rem;background:var(--bg);color:var(--fg)}
+.controls input,.controls select,.pager select{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:.3rem;background:var(--bg);color:var(--fg)}.controls input{width:min(30rem,100%)}
 #url-status{margin:0}
-#url-table thead th{padding:0}#url-table thead button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:.35rem .6rem;width:100%;text-align:left;cursor:pointer}
+#url-table thead th{padding:0}#url-table thead button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:.35rem .6rem;width:100%;text-align:left;cursor:pointer}#url-table thead th.n button{text-align:right}
 #url-table th[aria-sort=ascending] button::after{content:" ▲"}#url-table th[aria-sort=descending] button::after{content:" ▼"}
 button,select{font:inherit}.pager{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:.5rem 0}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}

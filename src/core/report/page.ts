@@ -269,7 +269,7 @@ ${kinds.join('\n')}`);
 
 function urlTableSection(model: ReportModel): string {
   const columns = ['URL', 'lastmod', 'File', 'changefreq', 'priority', 'Images', 'Alternates', 'Notes'];
-  const head = columns.map((c) => `<th scope="col" aria-sort="none"><button type="button">${c}</button></th>`).join('');
+  const head = columns.map((c, i) => `<th scope="col" aria-sort="none"${i >= 4 && i <= 6 ? ' class="n"' : ''}><button type="button">${c}</button></th>`).join('');
   return section('urls', 'Every URL', `<div class="controls">
 <label for="url-filter">Filter URLs</label>
 <input id="url-filter" type="search" autocomplete="off" spellcheck="false" placeholder="part of a URL or a lastmod" aria-describedby="url-status" disabled>
