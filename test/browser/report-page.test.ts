@@ -137,6 +137,11 @@ describe('the report page in chromium', () => {
     assert.deepEqual(await shownLocs(page), [], 'capitals in the query make it case-sensitive');
     await page.fill('#url-filter', '');
     assert.match(await page.textContent('#url-status') ?? '', /of 100,000\./);
+    await page.click('#directories summary');
+    await page.click('#directories a[data-filter="/docs/"]');
+    assert.equal(await page.inputValue('#url-filter'), '/docs/', 'a directory link fills the filter');
+    assert.match(await page.textContent('#url-status') ?? '', /of 25,000 matching “\/docs\/”/);
+    assert.ok(page.url().endsWith('#urls'));
     await page.close();
   });
 

@@ -312,6 +312,14 @@ export function reportClient(): void {
       csvLink.href = URL.createObjectURL(csv());
     });
     csvLink.hidden = false;
+    // A directory's link fills the filter with its prefix; the link itself then goes to the table.
+    for (const link of Array.from(document.querySelectorAll('a[data-filter]'))) {
+      link.addEventListener('click', () => {
+        filterInput.value = link.dataset.filter ?? '';
+        query = filterInput.value;
+        refresh();
+      });
+    }
     draw();
     document.documentElement.dataset.rows = 'ready';
     performance.mark('sitemapkit-rows-ready');

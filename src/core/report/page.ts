@@ -193,7 +193,7 @@ function directoriesSection(model: ReportModel): string {
   const rows = model.directories.map((d) => ({ name: d.prefix, value: d.urls }));
   if (rows.length === 0) return section('directories', 'URLs per directory', '<p>No URLs.</p>');
   const top = rows.slice(0, 25);
-  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [`<code>${text(r.name)}</code>`, count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
+  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [`<a href="#urls" data-filter="${attr(r.name)}" title="Show these URLs in the table"><code>${text(r.name)}</code></a>`, count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix, the ${top.length} largest`, top)}
 <details><summary>All ${count(rows.length)} prefixes as a table</summary>${all}</details>`);
 }
