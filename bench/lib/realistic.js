@@ -45,20 +45,35 @@ function loc(i, rand) {
   return url;
 }
 
-/** One `<url>` element, indented as generators write them. */
-function urlElement(i, rand) {
+/**
+ * Entry i of the realistic shapes, as `generate` reads it from JSON Lines (the loc unescaped; a
+ * priority as written). urlElement writes the same entry as XML, from the same random numbers.
+ */
+export function realisticEntry(i, rand) {
   const href = loc(i, rand);
-  let out = `  <url>\n    <loc>${href}</loc>\n`;
-  if (rand() < 0.9) out += `    <lastmod>${lastmod(rand)}</lastmod>\n`;
-  if (rand() < 0.6) out += `    <changefreq>${CHANGEFREQS[i % 7]}</changefreq>\n`;
-  if (rand() < 0.7) out += `    <priority>${PRIORITIES[Math.floor(rand() * PRIORITIES.length)]}</priority>\n`;
-  if (i % 10 === 3) out += `    <image:image>\n      <image:loc>${BASE_URL}img/${i.toString(36)}.jpg</image:loc>\n    </image:image>\n`;
+  const entry = { loc: href.replaceAll('&amp;', '&') };
+  if (rand() < 0.9) entry.lastmod = lastmod(rand);
+  if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
+  if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];
+  if (i % 10 === 3) entry.images = [{ loc: `${BASE_URL}img/${i.toString(36)}.jpg` }];
   if (i % 10 === 7) {
     // A group of alternates that name each other (every page lists all, itself included).
     const base = `${BASE_URL}alt/${i.toString(36)}`;
-    for (const lang of LANGUAGES) out += `    <xhtml:link rel="alternate" hreflang="${lang}" href="${base}-${lang}"/>\n`;
-    out = out.replace(`<loc>${href}</loc>`, `<loc>${base}-de</loc>`);
+    entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${base}-${lang}` }));
+    entry.loc = `${base}-de`;
   }
+  return entry;
+}
+
+/** One `<url>` element, indented as generators write them. */
+function urlElement(i, rand) {
+  const entry = realisticEntry(i, rand);
+  let out = `  <url>\n    <loc>${entry.loc.replaceAll('&', '&amp;')}</loc>\n`;
+  if (entry.lastmod !== undefined) out += `    <lastmod>${entry.lastmod}</lastmod>\n`;
+  if (entry.changefreq !== undefined) out += `    <changefreq>${entry.changefreq}</changefreq>\n`;
+  if (entry.priority !== undefined) out += `    <priority>${entry.priority}</priority>\n`;
+  for (const image of entry.images ?? []) out += `    <image:image>\n      <image:loc>${image.loc}</image:loc>\n    </image:image>\n`;
+  for (const { hreflang, href } of entry.alternates ?? []) out += `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${href}"/>\n`;
   return out + '  </url>\n';
 }
 

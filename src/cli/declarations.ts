@@ -1,4 +1,4 @@
-// The nine commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
+// The ten commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
 // Data only, so that the top-level help, the docs and the tests read it without loading a command.
 
 import {
@@ -113,6 +113,12 @@ counted.`,
 
 // The options of every command that fetches (read, validate, discover): one declaration, one mapping
 // to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
+// validate's and report's settings of validation (validation-settings.ts reads them).
+const NOW: OptionSpec = { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' };
+const RULE: OptionSpec = { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' };
+const CONFIG: OptionSpec = { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' };
+const VALIDATION_BASE_URL = withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)');
+
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
 export const READ: CommandSpec = {
@@ -181,11 +187,11 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
   positionals: true,
   options: [
     { name: 'max-warnings', kind: 'count', value: 'N', min: 0, help: 'exit 1 when there are more than N warnings (default: no limit)' },
-    { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' },
-    { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' },
+    RULE,
+    CONFIG,
     { name: 'follow', kind: 'flag', help: 'for a sitemap index, also validate the children it lists' },
-    { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' },
-    withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)'),
+    NOW,
+    VALIDATION_BASE_URL,
     LIMITS,
     format(['stylish', 'json', 'github', 'sarif', 'junit'], 'stylish (default), json, github, sarif or junit'),
     ...NETWORK,
@@ -535,4 +541,44 @@ reading, so NEW's is fetched twice; if it changed in between, the diff stops (ex
 };
 
 /** Every command, in the order of the top-level help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF];
+export const REPORT: CommandSpec = {
+  name: 'report',
+  summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
+  usage: 'SOURCE... [--out report.html] [--compare PREVIOUS] [--open] [options]',
+  intro: `Write one HTML file that shows a sitemap set: a summary and the headroom to the limits, the
+set as a tree (index, children, sizes, lastmod, HTTP answers), problems by code with the Search
+Console wording and the first examples, URLs per directory, freshness (lastmod by month, future
+and missing dates), changefreq and priority, extensions (images, videos, news, hreflang),
+duplicates, and a searchable table of every URL. SOURCE is a sitemap file (plain or gzipped), a
+set (its index file, or a directory: its sitemap.xml) or a URL (an index's children fetched too).
+The page makes no request of any kind (its Content-Security-Policy forbids them), even from file://.`,
+  positionals: true,
+  options: [
+    { name: 'out', kind: 'text', value: 'FILE', help: 'the report file (default report.html); written whole or not at all' },
+    { name: 'compare', kind: 'text', value: 'PREVIOUS', help: 'a previous version (file, set or URL): URLs added, removed and changed, per file' },
+    { name: 'open', kind: 'flag', help: 'open the report when written ($BROWSER, else xdg-open or open)' },
+    RULE,
+    CONFIG,
+    NOW,
+    VALIDATION_BASE_URL,
+    LIMITS,
+    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
+    withNote(MAX_ENTRIES, 'per document (default 1,000,000)'),
+    ...NETWORK,
+    withNote(QUIET, 'no progress, no summary line'),
+    HELP,
+  ],
+  notes: `Every document is validated as \`sitemapkit validate\` does it (its settings: --rule, --config,
+--base-url, --limits), in the same reading that fills the report; a child an index lists that
+cannot be read is shown as a problem. Memory: counts and the first 20 examples of each kind, a
+fingerprint table of the URLs (no URL kept); the URL rows go gzipped to a temporary file beside the
+report, then into the page.`,
+  exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, or the report could not be written.',
+  examples: [
+    'sitemapkit report public/ --open',
+    'sitemapkit report https://www.example.com/sitemap_index.xml --out site.html',
+    'sitemapkit report public/sitemap.xml --compare snapshot/sitemap.xml',
+  ],
+};
+
+export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT];

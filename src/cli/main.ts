@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   robots: async () => (await import('./commands/robots.js')).runRobots,
   indexnow: async () => (await import('./commands/indexnow.js')).runIndexNow,
   diff: async () => (await import('./commands/diff.js')).runDiff,
+  report: async () => (await import('./commands/report.js')).runReport,
 };
 
 /** The top-level help; the summaries come from the declarations (data only, no command loaded). */

@@ -10,47 +10,42 @@
 // changed candidates (only they) are spilled to a temporary file, read back by offset when NEW's
 // second pass reaches them; there they are compared field by field, exactly.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import type { EntryPosition } from '../core/read/types.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, locFingerprint, type FieldChange } from '../core/url-diff.js';
-import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
-import type { HttpClient } from './http/client.js';
-import { isFile, localChildPath } from './local-child.js';
-import { readSitemap, type ReadSitemapOptions, type SitemapInput } from './parse-sitemap.js';
+import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
+import { readSource, sourceName, type SitemapSource, type SourceOptions } from './sitemap-source.js';
 
-/** A sitemap file, a set's index file or a directory holding a set; or an http(s) URL. */
-export type DiffSource = { path: string } | { url: string };
+export { sourceName };
 
-export interface DiffSitemapsOptions {
-  /** Base of relative paths (default `process.cwd()`). */
-  cwd?: string;
-  /** The client URL sources are fetched with (its address policy, deadline, retries, byte caps). */
-  client?: () => HttpClient | Promise<HttpClient>;
-  /** Per document, after decompression (the reader's budget). */
-  maxBytes?: number;
+/** A sitemap file, a set's index file or a directory holding a set; or an http(s) URL (sitemap-source.ts). */
+export type DiffSource = SitemapSource;
+
+export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'> {
   /** Entries read per document at most (the reader's budget). */
   maxEntries?: number;
   /** Every problem of the sources, once (NEW's second reading reports none). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
-  /** Called before each chunk of input; reading waits for a promise (a slow consumer of the output). */
-  backpressure?: () => Promise<void> | undefined;
   /** Called before each chunk of input with the pass (1 NEW, 2 OLD, 3 NEW again) and its URLs so far; may throw to stop. */
   onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
   tmpDir?: string;
 }
 
-/** Receives the differences: removed URLs in OLD's order, then added and changed ones in NEW's. */
+/**
+ * Receives the differences: removed URLs in OLD's order, then added and changed ones in NEW's; `file`
+ * names the document that lists the URL (of OLD for a removed one, of NEW else).
+ */
 export interface DiffListener {
-  removed(loc: string): void;
-  added(loc: string): void;
-  changed(loc: string, changes: readonly FieldChange[]): void;
+  removed(loc: string, file: string): void;
+  added(loc: string, file: string): void;
+  changed(loc: string, changes: readonly FieldChange[], file: string): void;
 }
 
 export interface DiffSummary {
@@ -63,11 +58,6 @@ export interface DiffSummary {
 }
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
-
-/** The name a source goes by in messages and problems. */
-export function sourceName(source: DiffSource, cwd: string): string {
-  return 'url' in source ? source.url : relative(cwd, resolve(cwd, source.path)) || source.path;
-}
 
 /**
  * Compares two sources. Throws `ERR_SITEMAP_INPUT` when one cannot be read (a missing file or child,
@@ -91,12 +81,12 @@ export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource,
     onUrl(entry, at, locHash);
   };
   try {
-    await readSource(newSource, reading, true, counted(passes.addNew));
+    await readUrls(newSource, reading, true, counted(passes.addNew), passes);
     [pass, urls] = [2, 0];
-    await readSource(oldSource, reading, true, counted(passes.matchOld));
+    await readUrls(oldSource, reading, true, counted(passes.matchOld), passes);
     spill.flush();
     [pass, urls] = [3, 0];
-    await readSource(newSource, reading, false, counted(passes.matchNew));
+    await readUrls(newSource, reading, false, counted(passes.matchNew), passes);
   } finally {
     spill.close();
   }
@@ -107,6 +97,8 @@ export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource,
 class Passes {
   readonly table = new UrlDiffTable();
   readonly summary = { added: 0, removed: 0, changed: 0 };
+  /** The document being read. */
+  file = '';
 
   constructor(
     private readonly listener: DiffListener,
@@ -132,7 +124,7 @@ class Passes {
     const match = this.table.matchOld(hash1, hash2, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
     if (match === REMOVED) {
       this.summary.removed++;
-      this.listener.removed(entry.loc);
+      this.listener.removed(entry.loc, this.file);
     } else if (match >= 0) this.spill.add(entry);
   };
 
@@ -144,120 +136,52 @@ class Passes {
     if (match === UNKNOWN) throw new SitemapError('ERR_SITEMAP_INPUT', `${this.newName} changed while it was compared (${entry.loc} was not there when first read); run the diff again`);
     if (match === ADDED) {
       this.summary.added++;
-      this.listener.added(entry.loc);
+      this.listener.added(entry.loc, this.file);
       return;
     }
     const before = this.spill.get(match);
     if (before.loc !== entry.loc) {
       // Two URLs with one fingerprint (about 1 in 10^5 runs over 2 × 10^7 URLs): told apart here.
       this.summary.removed++;
-      this.listener.removed(before.loc);
+      this.listener.removed(before.loc, this.file);
       this.summary.added++;
-      this.listener.added(entry.loc);
+      this.listener.added(entry.loc, this.file);
       return;
     }
     const changes = changedFields(before, entry);
     if (changes.length === 0) return;
     this.summary.changed++;
-    this.listener.changed(entry.loc, changes);
+    this.listener.changed(entry.loc, changes, this.file);
   };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Sources
 
-/** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
-const SET_ENTRY = 'sitemap.xml';
+/**
+ * Reads every URL of `source`, in order (sitemap-source.ts walks it). `report`: diagnostics go to
+ * `onDiagnostic` (the first reading of a source).
+ */
+async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
+  const walking: SourceOptions = { ...options };
+  if (!report) delete walking.onDiagnostic;
+  await readSource(source, walking, (input, document, hooks) => {
+    passes.file = document.name;
+    const reading: ReadSitemapOptions = { file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0 };
+    if (options.cwd !== undefined) reading.cwd = options.cwd;
+    if (options.maxBytes !== undefined) reading.maxBytes = options.maxBytes;
+    if (options.maxEntries !== undefined) reading.maxEntries = options.maxEntries;
+    if (hooks.backpressure !== undefined) reading.backpressure = hooks.backpressure;
+    if (walking.onDiagnostic !== undefined) reading.onDiagnostic = walking.onDiagnostic;
+    return readSitemap(input, reading).then(({ format }) => {
+      if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      return format;
+    });
+  });
+}
 
 /** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
 const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
-
-/**
- * Reads every URL of `source`, in order: a document, and for an index, each child it lists (a nested
- * index is reported, `index/nested`, and not followed, as Google does not). `report`: diagnostics
- * go to `onDiagnostic` (the first reading of a source).
- */
-async function readSource(source: DiffSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl): Promise<void> {
-  const cwd = options.cwd ?? process.cwd();
-  const name = sourceName(source, cwd);
-  const children: { loc: string; line: number; column: number }[] = [];
-  const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
-  const format = await readDocument(indexPath ?? (source as { url: string }).url, name, options, report, onUrl, (ref, at) => children.push({ loc: ref.loc, ...at }));
-  if (format !== 'sitemapindex') return;
-  for (const child of children) {
-    const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
-    const shown = indexPath !== undefined ? relative(cwd, where) || where : where;
-    const childFormat = await readDocument(where, shown, options, report, onUrl, () => {});
-    if (childFormat === 'sitemapindex' && report) {
-      options.onDiagnostic?.({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; its children are not compared (Google does not follow nested indexes)`, file: name, line: child.line, column: child.column, hint: 'list its children in this index instead' });
-    }
-  }
-}
-
-/** One document (a path, or a URL fetched): its URLs to `onUrl`, its children to `onSitemap`; its format. */
-async function readDocument(where: string, shown: string, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, onSitemap: NonNullable<ReadSitemapOptions['onSitemap']>): Promise<string> {
-  const reading: ReadSitemapOptions = { file: shown, onUrl, onSitemap, locHashes: true, maxDiagnosticsPerCode: 0 };
-  if (options.cwd !== undefined) reading.cwd = options.cwd;
-  if (options.maxBytes !== undefined) reading.maxBytes = options.maxBytes;
-  if (options.maxEntries !== undefined) reading.maxEntries = options.maxEntries;
-  if (report && options.onDiagnostic !== undefined) reading.onDiagnostic = options.onDiagnostic;
-  let fetched: FetchedSitemap | undefined;
-  try {
-    let input: SitemapInput = where;
-    if (/^https?:\/\//i.test(where)) {
-      if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
-      fetched = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-      input = fetched.body;
-      // Waiting for the output is not the server's time: not charged to the request's deadline.
-      const backpressure = options.backpressure;
-      const held = fetched.held;
-      if (backpressure !== undefined) reading.backpressure = () => {
-        const wait = backpressure();
-        return wait === undefined ? undefined : held(wait);
-      };
-    } else if (options.backpressure !== undefined) reading.backpressure = options.backpressure;
-    const summary = await readSitemap(input, reading);
-    if (NOT_A_SITEMAP.has(summary.format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${shown} is not a sitemap (${summary.format === 'unknown' ? 'its format could not be told' : summary.format})`);
-    return summary.format;
-  } finally {
-    await fetched?.cancel();
-  }
-}
-
-/** A source path's file: the path, or a directory's set entry file. */
-function entryFile(path: string, name: string): string {
-  if (!isDirectory(path)) return path;
-  const entry = join(path, SET_ENTRY);
-  if (!isFile(entry)) throw new SitemapError('ERR_SITEMAP_INPUT', `${name} is a directory without a ${SET_ENTRY}: give the set's index file`);
-  return entry;
-}
-
-/**
- * A child of the index at `indexPath` on disk: where its URL's path puts it relative to the index
- * (localChildPath, as `validate --follow` reads it), else beside the index under its file name (a set
- * served below a path, as `generate --base-url https://example.com/sitemaps/` writes it).
- */
-function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
-  const local = localChildPath(indexPath, undefined, loc);
-  if (local !== undefined && 'path' in local && isFile(local.path)) return local.path;
-  let name = '';
-  try {
-    name = decodeURIComponent(basename(new URL(loc).pathname));
-  } catch {
-    // Not a URL, or not valid percent-encoding: no file name.
-  }
-  const beside = join(dirname(indexPath), name);
-  if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${relative(cwd, beside) || beside})`);
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The old entries of changed candidates, on disk

@@ -42,6 +42,7 @@ export interface FetchedSitemap {
   /** The URL that answered (after redirects). */
   readonly finalUrl: string;
   readonly status: number;
+  readonly headers: Headers;
   /** The body's bytes, read once; a failure while it streams throws a `SitemapFetchError`. */
   readonly body: AsyncIterable<Uint8Array>;
   /**
@@ -79,6 +80,7 @@ export async function fetchSitemap(url: string, client: HttpClient, options: Fet
     url,
     finalUrl: outcome.url,
     status: outcome.status,
+    headers: outcome.headers,
     body: body(),
     held: (wait) => response.held(wait),
     cancel: () => response.cancel(),

@@ -61,6 +61,8 @@ export interface StagedOutputOptions {
   gzipLevel: number;
   /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
   workers?: number;
+  /** Blocks handed to the compressor and not yet on disk before `files.full` (ParallelFileWriter's default: 2 × workers + 2). */
+  maxPendingBlocks?: number;
 }
 
 export class StagedOutput {
@@ -79,7 +81,7 @@ export class StagedOutput {
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
     // Made first: a refused option leaves nothing behind.
-    const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1) });
+    const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
     if (options.dryRun === true) {
       // Nothing in or under the target directory is created, not even the directory itself.
       return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true, files);

@@ -19,6 +19,8 @@ export interface SitemapValidationResult extends FileReport {
   readonly schemaValid: boolean;
   /** Bytes after decompression. */
   readonly bytes: number;
+  /** Bytes read from the input (compressed, when it was). */
+  readonly bytesRead: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
     ...(options.onProgress !== undefined ? { backpressure: progressThenWait(options.onProgress, validation, options.backpressure) } : {}),
   });
   const report = validation.finish(summary.bytesDecompressed);
-  return { ...report, schemaValid: validation.schemaValid, bytes: summary.bytesDecompressed };
+  return { ...report, schemaValid: validation.schemaValid, bytes: summary.bytesDecompressed, bytesRead: summary.bytesRead };
 }
 
 /** The reader's backpressure hook, which runs after each piece of input: progress, then the caller's wait. */

@@ -2,12 +2,10 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
-import type { LimitsProfileName } from '../../core/model.js';
-import { VALIDATION_RULES, ruleInfo } from '../../core/validate/rules.js';
+import { ruleInfo } from '../../core/validate/rules.js';
 import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
@@ -18,81 +16,18 @@ import { formatCount, plural } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
-import { UsageError, choice, usageFailure } from '../args.js';
+import { UsageError, usageFailure } from '../args.js';
+import { validationSettings, type ValidationSettings } from '../validation-settings.js';
 import { parseOrHelp, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
-const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
-const DEFAULT_CONFIG = 'sitemapkit.config.json';
-
-interface Config {
-  rules: Record<string, RuleSetting>;
-  limits?: LimitsProfileName;
-  location?: string;
-  maxWarnings?: number;
-}
-
-function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
-  if (!VALIDATION_RULES.has(code)) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (the codes are listed in docs/rules.md)`);
-  if (typeof value !== 'string' || !(SETTINGS as readonly string[]).includes(value)) {
-    throw new UsageError(`${where}: the level of ${code} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value as RuleSetting;
-}
-
-function readConfig(path: string): Config {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`${path}: ${(error as Error).message}`);
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
-  const config: Config = { rules: {} };
-  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-    switch (key) {
-      case 'rules':
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path}: "rules" must be an object of code: level`);
-        for (const [code, level] of Object.entries(value as Record<string, unknown>)) config.rules[code] = ruleSetting(code, level, path);
-        break;
-      case 'limits':
-        config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
-        break;
-      // "baseUrl" as the option is spelled (--base-url); "location", its old spelling, kept.
-      case 'baseUrl':
-      case 'location':
-        if (typeof value !== 'string') throw new UsageError(`${path}: "${key}" must be a URL string`);
-        config.location = value;
-        break;
-      case 'maxWarnings':
-        if (!Number.isInteger(value) || (value as number) < 0) throw new UsageError(`${path}: "maxWarnings" must be a whole number`);
-        config.maxWarnings = value as number;
-        break;
-      default:
-        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, baseUrl, maxWarnings)`);
-    }
-  }
-  return config;
-}
-
-function location(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${flag} must be an absolute URL, got ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
-  return url.href;
-}
-
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   let format: ReportFormat;
-  let config: Config = { rules: {} };
+  let config: ValidationSettings;
   let maxWarnings: number | undefined;
   let now: number | undefined;
   try {
@@ -103,26 +38,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     }
     args = parsed;
     checkSitemapInputs(args.positionals);
-    const configOption = args.text('config');
-    const configPath = resolve(io.cwd, configOption ?? DEFAULT_CONFIG);
-    if (configOption !== undefined || existsSync(configPath)) config = readConfig(configPath);
+    config = validationSettings(args, io.cwd);
     format = args.choice<ReportFormat>('format') ?? 'stylish';
-    const limits = args.choice<LimitsProfileName>('limits');
-    if (limits !== undefined) config.limits = limits;
-    const baseUrl = args.text('base-url');
-    if (baseUrl !== undefined) config.location = location(baseUrl, '--base-url');
-    else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
-    for (const r of args.list('rule')) {
-      const eq = r.indexOf('=');
-      if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
-      config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
-    }
     maxWarnings = args.number('max-warnings') ?? config.maxWarnings;
-    const nowText = args.text('now');
-    if (nowText !== undefined) {
-      now = Date.parse(nowText);
-      if (Number.isNaN(now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
-    }
+    now = config.now;
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
     throw error;

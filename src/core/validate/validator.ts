@@ -10,7 +10,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, typ
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
+import { addLaneExtensions, LANE_FIELDS, laneLoc, laneUrlEntry, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -54,6 +54,12 @@ export interface ValidationOptions {
   maxDiagnosticsPerCode?: number;
   /** Receives every diagnostic of the report as it is found (rule settings applied, `file` set), kept or not. */
   onDiagnostic?: (d: Diagnostic) => void;
+  /**
+   * Receives every `<url>` read, in document order, those of the lane's runs included (made into
+   * entries only when this is set): one reading that validates and hands out the entries (`report`).
+   * `locHash`: the loc's fingerprint (core/fingerprint.ts), computed for the checks; read it at once.
+   */
+  onUrl?: (entry: UrlEntry, at: EntryPosition, locHash: Int32Array) => void;
 }
 
 /**
@@ -152,8 +158,10 @@ export class SitemapValidation implements ReaderSink {
   private laneHashed = false;
   /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
+  private readonly onUrl: ValidationOptions['onUrl'];
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
+    this.onUrl = options.onUrl;
     this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
     const collect = (d: Diagnostic): void => this.diagnostic(d);
     this.structure = new StructureChecker(collect);
@@ -237,6 +245,7 @@ export class SitemapValidation implements ReaderSink {
     // Every url, with alternates or not: a page without them may be the one that lacks a return link.
     const found = this.hreflang.add(entry, at, locHash);
     for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
+    this.onUrl?.(entry, at, locHash);
   }
 
   /** As a reader's own sink (tests): a run of urls the lane read is checked by checkRun. */
@@ -250,8 +259,17 @@ export class SitemapValidation implements ReaderSink {
    */
   private checkRun(text: RunText, count: number): void {
     this.entries += count;
-    this.protocol.laneUrls(text, count);
     const lane = this.lane as Lane;
+    if (this.onUrl !== undefined) {
+      if (typeof text !== 'string') text = text();
+      const { records, extras } = lane;
+      for (let r = 0; r < count * LANE_FIELDS; r += LANE_FIELDS) {
+        this.locHash[0] = records[r + R_HASH_1] as number;
+        this.locHash[1] = records[r + R_HASH_2] as number;
+        this.onUrl(laneUrlEntry(text, records, r, extras), recordPosition(records, r), this.locHash);
+      }
+    }
+    this.protocol.laneUrls(text, count);
     let from = 0;
     for (let k = lane.linkedCount === 0 ? count : 0; k < count; k++) {
       const records = lane.records;

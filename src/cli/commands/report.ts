@@ -1,0 +1,124 @@
+// `sitemapkit report SOURCE...`: one self-contained HTML page that shows a set (issue 26), written by
+// node/report-set.ts; exit 0 when the set has no errors, 1 when it has (the page is written either
+// way, as `validate` exits 1 on errors), 2 on a usage error or a source that cannot be read.
+
+import { spawn } from 'node:child_process';
+import { SitemapError } from '../../core/errors.js';
+import type { SitemapSource } from '../../node/sitemap-source.js';
+import { writeReport, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { formatBytes, formatCount, plural } from '../format.js';
+import { UsageError, usageFailure } from '../args.js';
+import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { REPORT } from '../declarations.js';
+import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { Progress } from '../progress.js';
+import { version } from '../version.js';
+import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+
+/** Ctrl-C: reading stops at the next chunk, and nothing is written. */
+class Interrupted extends Error {}
+
+export async function runReport(argv: string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  let client: LazyHttpClient;
+  let settings: ValidationSettings;
+  try {
+    const parsed = parseOrHelp(REPORT, argv);
+    if ('help' in parsed) {
+      io.stdout.write(parsed.help);
+      return EXIT_OK;
+    }
+    args = parsed;
+    if (args.positionals.length === 0) throw new UsageError('no source: give a sitemap file, a set (its index or directory) or a URL');
+    if (args.positionals.includes('-') || args.text('compare') === '-') throw new UsageError('standard input (-) cannot be reported on: save it to a file');
+    if (args.text('compare') !== undefined && args.positionals.length > 1) throw new UsageError('--compare compares one source with its previous version: give one SOURCE');
+    settings = validationSettings(args, io.cwd);
+    client = new LazyHttpClient(await httpClientOptions(args));
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, 'report', error.message);
+    throw error;
+  }
+  const quiet = args.flag('quiet');
+  let assumed = false;
+  const source = (text: string): SitemapSource => {
+    const remote = inputUrl(text, io.cwd);
+    if (remote === undefined) return { path: text };
+    assumed ||= remote.assumed;
+    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('report', remote.url, text));
+    return { url: remote.url };
+  };
+  const sources = args.positionals.map(source);
+  const previous = args.text('compare');
+  let stage = 'reading';
+  let urls = 0;
+  let file = '';
+  const progress = Progress.ofEntries(io.stderr, !quiet, () => `report: ${stage} ${file}: ${plural(urls, 'URL')}`, () => urls);
+  let interrupted = false;
+  const removeInterrupt = io.onInterrupt?.(() => (interrupted = true));
+  const options: WriteReportOptions = {
+    cwd: io.cwd,
+    client: () => client.get(),
+    sitemapkitVersion: version(),
+    onProgress: (at, count, name) => {
+      if (interrupted) throw new Interrupted();
+      [stage, urls, file] = [at, count, name];
+      progress.tick();
+    },
+  };
+  if (previous !== undefined) options.compare = source(previous);
+  setOptional(options, args, settings);
+  let written: WrittenReport;
+  try {
+    written = await writeReport(sources, options);
+  } catch (error) {
+    if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+    if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
+    progress.clear();
+    io.stderr.write(`sitemapkit report: ${error.message}\n${error.code === 'ERR_SITEMAP_INPUT' ? await fetchErrorHint('report', error, assumed) : ''}`);
+    return EXIT_FATAL;
+  } finally {
+    removeInterrupt?.();
+    progress.clear();
+    await client.close();
+  }
+  const { summary } = written.model;
+  if (!quiet) {
+    io.stdout.write(`${written.path}: ${plural(summary.files, 'file')}, ${plural(summary.urls, 'URL')}, ${formatCount(summary.errors)} errors, ${formatCount(summary.warnings)} warnings (${formatBytes(written.bytes)})\n`);
+  }
+  if (args.flag('open')) openInBrowser(written.path, io);
+  return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** The options given by value on the command line, and the settings of validation. */
+function setOptional(options: WriteReportOptions, args: ParsedArgs, settings: ValidationSettings): void {
+  const out = args.text('out');
+  const maxBytes = args.number('max-bytes');
+  const maxEntries = args.number('max-entries');
+  options.rules = settings.rules;
+  if (settings.now !== undefined) options.now = settings.now;
+  if (settings.limits !== undefined) options.limits = settings.limits;
+  if (settings.location !== undefined) options.baseUrl = settings.location;
+  if (out !== undefined) options.out = out;
+  if (maxBytes !== undefined) options.maxBytes = maxBytes;
+  if (maxEntries !== undefined) options.maxEntries = maxEntries;
+}
+
+/**
+ * Opens `path` with the user's browser: `$BROWSER` if set (as xdg-utils and Python's webbrowser read
+ * it), else the desktop's opener (`open` on macOS, `cmd /c start` on Windows, `xdg-open` elsewhere).
+ * Detached: the command does not wait for the browser.
+ */
+function openInBrowser(path: string, io: CliIo): void {
+  const browser = io.env.BROWSER;
+  const [command, ...args] = browser !== undefined && browser !== ''
+    ? [browser, path]
+    : process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', path] : ['xdg-open', path];
+  try {
+    const child = spawn(command as string, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...io.env } });
+    child.on('error', (error) => io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${error.message}\n`));
+    child.unref();
+  } catch (error) {
+    io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${(error as Error).message}\n`);
+  }
+}

@@ -1,0 +1,103 @@
+// The settings of validation on the command line, as `validate` and `report` take them: the config
+// file (sitemapkit.config.json, or --config FILE), then --limits, --base-url, --rule CODE=LEVEL
+// (repeatable) and --now over it. A bad value is a UsageError.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LimitsProfileName } from '../core/model.js';
+import { VALIDATION_RULES } from '../core/validate/rules.js';
+import type { RuleSetting } from '../core/validate/validator.js';
+import { UsageError, choice } from './args.js';
+import type { ParsedArgs } from './command.js';
+
+const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
+const DEFAULT_CONFIG = 'sitemapkit.config.json';
+
+interface Config {
+  rules: Record<string, RuleSetting>;
+  limits?: LimitsProfileName;
+  location?: string;
+  maxWarnings?: number;
+}
+
+function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
+  if (!VALIDATION_RULES.has(code)) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (the codes are listed in docs/rules.md)`);
+  if (typeof value !== 'string' || !(SETTINGS as readonly string[]).includes(value)) {
+    throw new UsageError(`${where}: the level of ${code} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as RuleSetting;
+}
+
+function readConfig(path: string): Config {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${path}: ${(error as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
+  const config: Config = { rules: {} };
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    switch (key) {
+      case 'rules':
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path}: "rules" must be an object of code: level`);
+        for (const [code, level] of Object.entries(value as Record<string, unknown>)) config.rules[code] = ruleSetting(code, level, path);
+        break;
+      case 'limits':
+        config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
+        break;
+      // "baseUrl" as the option is spelled (--base-url); "location", its old spelling, kept.
+      case 'baseUrl':
+      case 'location':
+        if (typeof value !== 'string') throw new UsageError(`${path}: "${key}" must be a URL string`);
+        config.location = value;
+        break;
+      case 'maxWarnings':
+        if (!Number.isInteger(value) || (value as number) < 0) throw new UsageError(`${path}: "maxWarnings" must be a whole number`);
+        config.maxWarnings = value as number;
+        break;
+      default:
+        throw new UsageError(`${path}: unknown setting ${JSON.stringify(key)} (rules, limits, baseUrl, maxWarnings)`);
+    }
+  }
+  return config;
+}
+
+function location(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
+  return url.href;
+}
+
+export interface ValidationSettings extends Config {
+  /** --now, in epoch milliseconds. */
+  now?: number;
+}
+
+/** The settings `args` give (the options of validate's declaration that the command has), over the config file's. */
+export function validationSettings(args: ParsedArgs, cwd: string): ValidationSettings {
+  const configOption = args.text('config');
+  const configPath = resolve(cwd, configOption ?? DEFAULT_CONFIG);
+  const config: ValidationSettings = configOption !== undefined || existsSync(configPath) ? readConfig(configPath) : { rules: {} };
+  const limits = args.choice<LimitsProfileName>('limits');
+  if (limits !== undefined) config.limits = limits;
+  const baseUrl = args.text('base-url');
+  if (baseUrl !== undefined) config.location = location(baseUrl, '--base-url');
+  else if (config.location !== undefined) config.location = location(config.location, 'the config file\'s "location"');
+  for (const r of args.list('rule')) {
+    const eq = r.indexOf('=');
+    if (eq < 1) throw new UsageError(`--rule needs CODE=LEVEL, got ${JSON.stringify(r)}`);
+    config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
+  }
+  const nowText = args.text('now');
+  if (nowText !== undefined) {
+    config.now = Date.parse(nowText);
+    if (Number.isNaN(config.now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
+  }
+  return config;
+}

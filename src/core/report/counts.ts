@@ -1,0 +1,103 @@
+// Bounded counters of the report (aggregate.ts): values past a cap are summed under one key, so a
+// hostile set (a million distinct priorities, a path per URL) costs the cap, not a key per URL.
+
+/** Counts by key, at most `cap` keys; the rest under `(other)`. */
+export class CountMap<K extends string | number = string> {
+  private readonly counts = new Map<K | typeof OTHER, number>();
+
+  constructor(private readonly cap: number) {}
+
+  /** Counts `key`, under `(other)` once `cap` keys are taken. */
+  add(key: K): void {
+    if (!this.addIfRoom(key)) this.counts.set(OTHER, (this.counts.get(OTHER) ?? 0) + 1);
+  }
+
+  /** Counts `key` when it has a count or there is room for one; false (nothing counted) else. */
+  addIfRoom(key: K): boolean {
+    const count = this.counts.get(key);
+    if (count !== undefined) this.counts.set(key, count + 1);
+    else if (this.counts.size < this.cap) this.counts.set(typeof key === 'string' ? (ownKey(key) as K) : key, 1);
+    else return false;
+    return true;
+  }
+
+  entries(): [K | typeof OTHER, number][] {
+    return [...this.counts];
+  }
+}
+
+const OTHER = '(other)' as const;
+/** Distinct two-level prefixes counted; past it, a URL is counted under its first level. */
+const MAX_PREFIXES = 4_096;
+
+/** A key that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
+function ownKey(key: string): string {
+  return key.length > 0 ? (JSON.parse(JSON.stringify(key)) as string) : key;
+}
+
+/**
+ * URLs per directory: the first one or two path segments of the directory a URL is in (`/` for
+ * `/about`, `/blog/` for `/blog/post`, `/blog/2024/` for `/blog/2024/05/post`), with the host when
+ * the set spans several. Past MAX_PREFIXES two-level prefixes a URL counts under its first level
+ * (`/blog/…`), past as many of those under `(other)`.
+ */
+export class DirectoryCounts {
+  /** Keys: host and directory as they stand in the URL (`www.example.com/blog/`), one slice of it. */
+  private readonly twoLevels = new CountMap(MAX_PREFIXES);
+  private readonly oneLevel = new CountMap(MAX_PREFIXES);
+  private readonly hosts = new Set<string>();
+  private host = '';
+
+  add(loc: string): void {
+    const scheme = loc.indexOf('://');
+    const hostStart = scheme === -1 ? 0 : scheme + 3;
+    const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
+    const hostEnd = pathStart === -1 ? loc.length : pathStart;
+    // Most URLs of a set share their host: it is sliced only when it changes.
+    if (hostEnd - hostStart !== this.host.length || !loc.startsWith(this.host, hostStart)) {
+      this.host = ownKey(loc.slice(hostStart, hostEnd));
+      if (this.hosts.size < 2) this.hosts.add(this.host);
+    }
+    const [first, end] = directoryEnds(loc, pathStart);
+    if (pathStart === -1) {
+      this.twoLevels.add(`${this.host}/`);
+    } else if (!this.twoLevels.addIfRoom(loc.slice(hostStart, end))) {
+      this.oneLevel.add(`${loc.slice(hostStart, first)}\u2026`);
+    }
+  }
+
+  /** The largest `rows` prefixes, largest first; the rest summed in a last `(other)` row. */
+  top(rows: number): { prefix: string; urls: number }[] {
+    const single = this.hosts.size === 1 ? this.host : undefined;
+    // One host: the path alone; several: `//host/path/`.
+    const shown = (key: string): string => (key === OTHER ? key : single !== undefined ? key.slice(single.length) : `//${key}`);
+    const all = [...this.twoLevels.entries(), ...this.oneLevel.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const named = all.filter(([key]) => key !== OTHER);
+    const top = named.slice(0, all.length > rows ? rows - 1 : rows).map(([key, urls]) => ({ prefix: shown(key), urls }));
+    // What is not shown, and what was counted under no prefix, is one last row.
+    const rest = all.reduce((total, [, urls]) => total + urls, 0) - top.reduce((total, row) => total + row.urls, 0);
+    if (rest > 0) top.push({ prefix: OTHER, urls: rest });
+    return top;
+  }
+}
+
+/**
+ * Where the first and the second segment of the directory of the URL whose path starts at
+ * `pathStart` end (after their `/`): `/` for `/about`, `/blog/` for `/blog/post`, `/blog/2024/` for
+ * `/blog/2024/05/post`; the query and fragment are not path.
+ */
+function directoryEnds(loc: string, pathStart: number): [first: number, end: number] {
+  if (pathStart === -1) return [loc.length, loc.length];
+  let end = loc.length;
+  for (let i = pathStart; i < loc.length; i++) {
+    const c = loc.charCodeAt(i);
+    if (c === 0x3f || c === 0x23) {
+      end = i;
+      break;
+    }
+  }
+  const first = loc.indexOf('/', pathStart + 1);
+  if (first === -1 || first >= end) return [pathStart + 1, pathStart + 1];
+  const second = loc.indexOf('/', first + 1);
+  return [first + 1, second === -1 || second >= end ? first + 1 : second + 1];
+}

@@ -1,0 +1,271 @@
+// writeReport: `sitemapkit report` without the command line (issue 26). The sources are read once,
+// validated as `validate` validates them (schema verdict and rules) in that same reading
+// (validate-sitemap.ts, ValidationOptions.onUrl), into the report's aggregator (core/report/
+// aggregate.ts); the URL rows it hands on are gzipped on a worker thread into a staged file. With a
+// previous version to compare with, diffSitemaps reads both (node/diff-sitemaps.ts). The page
+// (core/report/page.ts) is then written around the rows, base64, in the same staged directory, and
+// renamed into place (staged-output.ts): a run that fails or is killed leaves no half report.
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import type { LimitsProfileName } from '../core/model.js';
+import { ReportAggregator } from '../core/report/aggregate.js';
+import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
+import { reportPageParts } from '../core/report/page.js';
+import type { SitemapFormat } from '../core/read/types.js';
+import { isFeed } from '../core/read/types.js';
+import { reportCounts, schemaVerdict } from '../core/validate/types.js';
+import type { RuleSetting } from '../core/validate/validator.js';
+import { diffSitemaps } from './diff-sitemaps.js';
+import type { SitemapInput } from './parse-sitemap.js';
+import { readSource, sourceName, type DocumentReader, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { StagedOutput } from './staged-output.js';
+import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
+
+export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
+  /** The report file (default `report.html` in `cwd`). */
+  out?: string;
+  /** A previous version of the source: the changes go into the report (`compare`). */
+  compare?: SitemapSource;
+  /** Epoch milliseconds taken as now (future lastmods, news age); default the clock. */
+  now?: number;
+  /** Entries read per document at most (the reader's budget). */
+  maxEntries?: number;
+  rules?: Readonly<Record<string, RuleSetting>>;
+  limits?: LimitsProfileName;
+  /** Where the source's own document is served (validate's --base-url): every URL must sit under it. */
+  baseUrl?: string;
+  sitemapkitVersion: string;
+  /** Called before each chunk of input with what is being done and the URLs read so far; may throw to stop. */
+  onProgress?: (stage: 'reading' | 'comparing', urls: number, file: string) => void;
+}
+
+export interface WrittenReport {
+  /** The report's path. */
+  path: string;
+  /** Its size in bytes. */
+  bytes: number;
+  model: ReportModel;
+}
+
+/** Rows handed to the compressor at a time (its pooled block size). */
+const BLOCK = 256 * 1024;
+/**
+ * Blocks the compressor may hold before reading waits (16 MiB): the rows of a file come at its end,
+ * at once (aggregate.ts), and are compressed while the next file is read; with the default queue
+ * (4 blocks) reading stopped at every file until they were (measured: a third of the time idle).
+ */
+const PENDING_BLOCKS = 64;
+/** Bytes of the gzipped rows read at a time for base64: a multiple of 3, so that the pieces join. */
+const BASE64_STEP = 3 * 256 * 1024;
+const ROWS_FILE = 'rows.gz';
+
+/**
+ * Reads, validates and reports `sources` into one HTML file. Throws `ERR_SITEMAP_INPUT` when a
+ * source cannot be read (a child that cannot is reported in the page instead), `ERR_SITEMAP_WRITE`
+ * when the report cannot be written; nothing is left at `out` then.
+ */
+export async function writeReport(sources: readonly SitemapSource[], options: WriteReportOptions): Promise<WrittenReport> {
+  const cwd = options.cwd ?? process.cwd();
+  const path = resolve(cwd, options.out ?? 'report.html');
+  const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6, maxPendingBlocks: PENDING_BLOCKS });
+  try {
+    const rows = output.files.open(output.path(ROWS_FILE));
+    const now = options.now ?? Date.now();
+    const aggregator = new ReportAggregator({
+      source: sources.map((s) => sourceName(s, cwd)).join(', '),
+      now,
+      sitemapkitVersion: options.sitemapkitVersion,
+      onRows: (lines) => {
+        for (let at = 0; at < lines.length; at += BLOCK) output.files.write(rows, lines.subarray(at, at + BLOCK));
+      },
+    });
+    const backpressure = (): Promise<void> | undefined => {
+      const outside = options.backpressure?.();
+      const compressor = output.files.full ? output.files.whenWritable() : undefined;
+      return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
+    };
+    for (const source of sources) await reportSource(source, aggregator, { ...options, cwd, now, backpressure });
+    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, sources[0] as SitemapSource, { ...options, cwd }));
+    const model = aggregator.finish(new Date(now).toISOString());
+    await output.files.close(rows);
+    const bytes = await writePage(output, model, basename(path));
+    await output.commit({ children: [], entry: { staged: basename(path), name: basename(path) }, isOwned: () => false });
+    return { path, bytes, model };
+  } finally {
+    await output.abort();
+  }
+}
+
+/** One source into the aggregator: each document validated as it is read. */
+async function reportSource(source: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<void> {
+  let base = -1;
+  let urls = 0;
+  const fileNumber = (number: number): number => (number === 0 ? -1 : base);
+  const read: DocumentReader = async (input, document, hooks) => {
+    const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
+    if (document.number === 0) base = index;
+    const [counted, gzipped] = sniffGzip(input, options.cwd);
+    const validating: ValidateSitemapOptions = {
+      file: document.name, cwd: options.cwd, now: options.now, maxDiagnosticsPerCode: 0,
+      onUrl: (entry, at, locHash) => aggregator.url(entry, at, locHash),
+      onSitemap: (ref, at) => {
+        aggregator.sitemap(ref, at);
+        hooks.onSitemap(ref, at);
+      },
+      onDiagnostic: (d) => aggregator.diagnostic(d),
+      onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
+    };
+    if (hooks.backpressure !== undefined) validating.backpressure = hooks.backpressure;
+    // As validate takes it: --base-url for the source's document; a fetched one, where it answered;
+    // a child on disk, where its index says it is served (validate --follow).
+    const baseUrl = document.number === 0 && options.baseUrl !== undefined ? options.baseUrl : document.http?.finalUrl ?? document.listedAs?.loc;
+    if (baseUrl !== undefined) validating.baseUrl = baseUrl;
+    if (options.maxBytes !== undefined) validating.maxBytes = options.maxBytes;
+    if (options.maxEntries !== undefined) validating.maxEntries = options.maxEntries;
+    if (options.rules !== undefined) validating.rules = options.rules;
+    if (options.limits !== undefined) validating.limits = options.limits;
+    const result = await validateSitemap(counted, validating);
+    urls += result.format === 'sitemapindex' ? 0 : result.entries;
+    const counts = reportCounts(result);
+    aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
+    return result.format ?? 'unknown';
+  };
+  await readSource(source, {
+    ...options,
+    onDiagnostic: (d) => aggregator.diagnostic(d),
+    onUnreadable: (document, error) => {
+      aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
+      aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
+      aggregator.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: 1, warnings: 0, schemaValid: null });
+    },
+  }, read);
+}
+
+function lastmodOf(lastmod: unknown): { indexLastmod?: string } {
+  return typeof lastmod === 'string' ? { indexLastmod: lastmod } : {};
+}
+
+function httpFacts(http: NonNullable<Parameters<DocumentReader>[1]['http']>): NonNullable<ReportModel['files'][number]['http']> {
+  const { finalUrl: _finalUrl, ...facts } = http;
+  return facts;
+}
+
+function kindOf(format: SitemapFormat | undefined): ReportModel['files'][number]['kind'] {
+  if (format === 'urlset' || format === 'sitemapindex' || format === 'text') return format;
+  return isFeed(format) ? 'feed' : 'unknown';
+}
+
+/**
+ * Whether the input starts with gzip's magic bytes (RFC 1952: 1f 8b), as the reader tells gzip: a
+ * file's first two bytes, or a stream's first chunk as it passes.
+ */
+function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boolean] {
+  if (typeof input === 'string') {
+    const head = Buffer.alloc(2);
+    let read = 0;
+    try {
+      const fd = openSync(resolve(cwd, input), 'r');
+      try {
+        read = readSync(fd, head, 0, 2, 0);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // The reading says why the file cannot be read.
+    }
+    return [input, () => read === 2 && head[0] === 0x1f && head[1] === 0x8b];
+  }
+  let gzipped = false;
+  const body = input as AsyncIterable<Uint8Array>;
+  async function* sniffed(): AsyncGenerator<Uint8Array> {
+    let first = true;
+    for await (const chunk of body) {
+      if (first && chunk.length > 0) {
+        gzipped = chunk[0] === 0x1f && chunk[1] === 0x8b;
+        first = false;
+      }
+      yield chunk;
+    }
+  }
+  return [sniffed(), () => gzipped];
+}
+
+/**
+ * The changes from `previous` to `current`: counts, per file of the new set (a removed URL counts for
+ * the file of the new set of the same name, if there is one), and the first examples of each kind.
+ */
+async function compare(previous: SitemapSource, current: SitemapSource, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
+  const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
+  const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {
+    let row = perFile.get(file);
+    if (row === undefined) perFile.set(file, (row = { file, added: 0, removed: 0, changed: 0 }));
+    row[kind] += n;
+  };
+  const examples: NonNullable<ReportModel['compare']>['examples'] = [];
+  const removedExamples: typeof examples = [];
+  const newFiles = new Map<string, string>();
+  const removedByFile = new Map<string, number>();
+  let added = 0;
+  let changed = 0;
+  const copy = (loc: string): string => JSON.parse(JSON.stringify(loc)) as string;
+  const summary = await diffSitemaps(previous, current, {
+    // OLD's pass comes first: its URLs are given their file of the new set once NEW's names are known.
+    removed: (loc, file) => {
+      removedByFile.set(file, (removedByFile.get(file) ?? 0) + 1);
+      if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: copy(loc), file });
+    },
+    added: (loc, file) => {
+      newFiles.set(basename(file), file);
+      count('added', file);
+      if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: copy(loc), file });
+    },
+    changed: (loc, changes, file) => {
+      newFiles.set(basename(file), file);
+      count('changed', file);
+      if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: copy(loc), file, fields: changes.map((c) => c.field) });
+    },
+  }, {
+    cwd: options.cwd,
+    ...(options.client !== undefined ? { client: options.client } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
+  });
+  const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;
+  for (const [file, n] of removedByFile) count('removed', inNewSet(file), n);
+  for (const example of removedExamples) examples.push({ ...example, file: inNewSet(example.file as string) });
+  return { previous: sourceName(previous, options.cwd), added: summary.added, removed: summary.removed, changed: summary.changed, examples, perFile: [...perFile.values()] };
+}
+
+/** The page: head, the rows' gzip as base64, tail; staged as `name`. Its size in bytes. */
+async function writePage(output: StagedOutput, model: ReportModel, name: string): Promise<number> {
+  const { head, tail } = reportPageParts(model);
+  const page = await open(output.path(name), 'w');
+  const rows = await open(output.path(ROWS_FILE), 'r');
+  try {
+    let bytes = 0;
+    const write = async (text: string): Promise<void> => {
+      await page.writeFile(text);
+      bytes += Buffer.byteLength(text);
+    };
+    await write(head);
+    const buffer = Buffer.allocUnsafe(BASE64_STEP);
+    for (;;) {
+      let filled = 0;
+      while (filled < BASE64_STEP) {
+        const { bytesRead } = await rows.read(buffer, filled, BASE64_STEP - filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled === 0) break;
+      await write(buffer.subarray(0, filled).toString('base64'));
+      if (filled < BASE64_STEP) break;
+    }
+    await write(tail);
+    return bytes;
+  } finally {
+    await Promise.all([page.close(), rows.close()]);
+  }
+}

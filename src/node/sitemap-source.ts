@@ -1,0 +1,168 @@
+// A source of sitemaps as `diff` and `report` name one (issue 26): a sitemap file (plain or gzipped),
+// a set on disk (an index and the children beside it, or a directory holding one: its sitemap.xml)
+// or a URL (fetched as `read URL` fetches: fetch-sitemap.ts, with the client's address policy,
+// deadline, retries and byte caps; an index's children fetched too). readSource walks it: the
+// document, then, for an index, each child it lists; what is done with each document (read it,
+// validate it) is the caller's `DocumentReader`.
+
+import { statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { SitemapError } from '../core/errors.js';
+import type { SitemapRef } from '../core/model.js';
+import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
+import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
+import type { HttpClient } from './http/client.js';
+import { isFile, localChildPath } from './local-child.js';
+import type { SitemapInput } from './parse-sitemap.js';
+
+/** A sitemap file, a set's index file or a directory holding a set; or an http(s) URL. */
+export type SitemapSource = { path: string } | { url: string };
+
+export interface SourceOptions {
+  /** Base of relative paths (default `process.cwd()`). */
+  cwd?: string;
+  /** The client URL sources are fetched with (its address policy, deadline, retries, byte caps). */
+  client?: () => HttpClient | Promise<HttpClient>;
+  /** Per document, after decompression (the reader's budget; also caps a fetched body). */
+  maxBytes?: number;
+  /** Called before each chunk of input; reading waits for a promise (a slow consumer of the output). */
+  backpressure?: () => Promise<void> | undefined;
+  /** The walk's own findings (`index/nested`). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * A child of an index that cannot be read (missing, not fetched, not a sitemap): given this, the
+   * walk reports it here and goes on; without it, the walk throws. The source itself always throws.
+   */
+  onUnreadable?: (document: SourceDocument, error: SitemapError) => void;
+}
+
+/** One document of the source, as the walk reaches it. */
+export interface SourceDocument {
+  /** Its name in messages: a path relative to `cwd`, or its URL. */
+  name: string;
+  /** 0 for the source's own document, then 1, 2, … for the children of an index, in its order. */
+  number: number;
+  /** The number of the index that lists it; -1 for the source's own document. */
+  parent: number;
+  /** The `<sitemap>` of the index that lists it, with its position there. */
+  listedAs?: SitemapRef & EntryPosition;
+  /** For a fetched document: the HTTP answer (`milliseconds`: until the headers). */
+  http?: { status: number; etag?: string; lastModified?: string; milliseconds: number; finalUrl: string };
+}
+
+/**
+ * Reads one document of the source (a path, or a fetched body) with `hooks` (the children of an index
+ * go to `onSitemap`; `backpressure` waits for the output without charging a fetch's deadline);
+ * resolves with its format.
+ */
+export type DocumentReader = (
+  input: SitemapInput,
+  document: SourceDocument,
+  hooks: { onSitemap: (ref: SitemapRef, at: EntryPosition) => void; backpressure?: () => Promise<void> | undefined },
+) => Promise<SitemapFormat>;
+
+/** The name a source goes by in messages and problems. */
+export function sourceName(source: SitemapSource, cwd: string): string {
+  return 'url' in source ? source.url : relative(cwd, resolve(cwd, source.path)) || source.path;
+}
+
+/** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
+const SET_ENTRY = 'sitemap.xml';
+
+/**
+ * Reads every document of `source`, in order: the document, and for an index, each child it lists (a
+ * nested index is reported, `index/nested`, and not followed, as Google does not). Throws
+ * `ERR_SITEMAP_INPUT` when the source (or, without `onUnreadable`, a child) cannot be read.
+ */
+export async function readSource(source: SitemapSource, options: SourceOptions, readDocument: DocumentReader): Promise<void> {
+  const cwd = options.cwd ?? process.cwd();
+  const name = sourceName(source, cwd);
+  const children: (SitemapRef & EntryPosition)[] = [];
+  const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
+  // A directory's document goes by its entry file's name.
+  const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
+  const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }));
+  if (format !== 'sitemapindex') return;
+  let number = 0;
+  for (const child of children) {
+    const document: SourceDocument = { name: child.loc, number: ++number, parent: 0, listedAs: child };
+    let childFormat: SitemapFormat;
+    try {
+      const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
+      if (indexPath !== undefined) document.name = relative(cwd, where) || where;
+      childFormat = await readOne(where, document, options, readDocument, () => {});
+    } catch (error) {
+      if (options.onUnreadable === undefined || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+      options.onUnreadable(document, error);
+      continue;
+    }
+    if (childFormat === 'sitemapindex') {
+      options.onDiagnostic?.({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; its children are not read (Google does not follow nested indexes)`, file: root.name, line: child.line, column: child.column, hint: 'list its children in this index instead' });
+    }
+  }
+}
+
+/** One document (a path, or a URL fetched) through `readDocument`; its format. */
+async function readOne(where: string, document: SourceDocument, options: SourceOptions, readDocument: DocumentReader, onSitemap: (ref: SitemapRef, at: EntryPosition) => void): Promise<SitemapFormat> {
+  let fetched: FetchedSitemap | undefined;
+  try {
+    let input: SitemapInput = where;
+    let backpressure = options.backpressure;
+    if (/^https?:\/\//i.test(where)) {
+      if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
+      const started = performance.now();
+      const answered = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+      fetched = answered;
+      const { headers } = answered;
+      document.http = { status: answered.status, milliseconds: Math.round(performance.now() - started), finalUrl: answered.finalUrl };
+      if (headers.get('etag') !== null) document.http.etag = headers.get('etag') as string;
+      if (headers.get('last-modified') !== null) document.http.lastModified = headers.get('last-modified') as string;
+      input = answered.body;
+      // Waiting for the output is not the server's time: not charged to the request's deadline.
+      const wait = options.backpressure;
+      if (wait !== undefined) backpressure = () => {
+        const waiting = wait();
+        return waiting === undefined ? undefined : answered.held(waiting);
+      };
+    }
+    return await readDocument(input, document, backpressure !== undefined ? { onSitemap, backpressure } : { onSitemap });
+  } finally {
+    await fetched?.cancel();
+  }
+}
+
+/** A source path's file: the path, or a directory's set entry file. */
+function entryFile(path: string, name: string): string {
+  if (!isDirectory(path)) return path;
+  const entry = join(path, SET_ENTRY);
+  if (!isFile(entry)) throw new SitemapError('ERR_SITEMAP_INPUT', `${name} is a directory without a ${SET_ENTRY}: give the set's index file`);
+  return entry;
+}
+
+/**
+ * A child of the index at `indexPath` on disk: where its URL's path puts it relative to the index
+ * (localChildPath, as `validate --follow` reads it), else beside the index under its file name (a set
+ * served below a path, as `generate --base-url https://example.com/sitemaps/` writes it).
+ */
+function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
+  const local = localChildPath(indexPath, undefined, loc);
+  if (local !== undefined && 'path' in local && isFile(local.path)) return local.path;
+  let name = '';
+  try {
+    name = decodeURIComponent(basename(new URL(loc).pathname));
+  } catch {
+    // Not a URL, or not valid percent-encoding: no file name.
+  }
+  const beside = join(dirname(indexPath), name);
+  if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
+  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${relative(cwd, beside) || beside})`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,260 @@
+// `sitemapkit report SOURCE...` (issue 26): one HTML file whose model and rows hold what the source
+// holds (counts equal the reader's and validate's), with --compare's changes; written whole or not at
+// all; exit 0 clean, 1 the set has errors, 2 usage or an unreadable source; --open opens it.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { ReportModel } from '../../src/core/report/model.js';
+import { readSitemap } from '../../src/node/parse-sitemap.js';
+import { runReport } from '../../src/cli/commands/report.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../helpers/cli.js';
+import { CORPUS, filesUnder } from '../helpers/files.js';
+import { startSiteServer } from '../helpers/site-server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SITE = 'https://www.example.com';
+const urlset = (urls: readonly string[]): string => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+const url = (path: string, inner = ''): string => `<url><loc>${SITE}${path}</loc>${inner}</url>`;
+const index = (children: readonly string[]): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.map((c) => `<sitemap><loc>${c}</loc><lastmod>2024-05-01</lastmod></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+
+/** What a report file holds: the embedded model, and the rows (base64 of gzipped TSV lines) split into fields. */
+function readReport(path: string): { model: ReportModel; rows: string[][]; html: string } {
+  const html = readFileSync(path, 'utf8');
+  const model = /<script type="application\/json" id="sitemapkit-model">([^<]*)<\/script>/.exec(html);
+  const rows = /<script type="application\/gzip" id="sitemapkit-rows">([A-Za-z0-9+/=]*)<\/script>/.exec(html);
+  assert.ok(model !== null && rows !== null, 'the model and rows elements are there');
+  const lines = gunzipSync(Buffer.from(rows[1] as string, 'base64')).toString('utf8').split('\n');
+  assert.equal(lines.pop(), '', 'every row ends with a line feed');
+  return { model: JSON.parse(model[1] as string) as ReportModel, rows: lines.map((l) => l.split('\t')), html };
+}
+
+/** Every URL of a file as the reader gives it. */
+async function locs(path: string): Promise<string[]> {
+  const out: string[] = [];
+  await readSitemap(path, { onUrl: (e) => out.push(e.loc) });
+  return out;
+}
+
+describe('sitemapkit report', () => {
+  it('reports a set written by generate: counts, rows and file facts equal the files\'', async () => {
+    const dir = tempDir();
+    const list = Array.from({ length: 2_500 }, (_, i) => `${SITE}/${['blog', 'shop', 'help'][i % 3]}/page-${i}`).join('\n');
+    writeFileSync(join(dir, 'urls.txt'), `${list}\n`);
+    assert.equal((await runCli(['generate', 'urls.txt', '--base-url', `${SITE}/`, '--out', 'set', '--max-urls', '1000', '-q'], { cwd: dir })).code, 0);
+    const result = await runCli(['report', 'set', '--out', 'out/report.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /4 files, 2,500 URLs, 0 errors, 0 warnings/);
+    const { model, rows, html } = readReport(join(dir, 'out/report.html'));
+    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+    const children = readdirSync(join(dir, 'set')).filter((n) => n.endsWith('.xml.gz')).sort();
+    assert.equal(children.length, 3);
+    const expected: string[] = [];
+    for (const child of children) expected.push(...(await locs(join(dir, 'set', child))));
+    assert.deepEqual(rows.map((r) => r[0]), expected, 'every URL, in set order');
+    assert.equal(model.summary.urls, 2_500);
+    assert.equal(model.summary.distinctUrls, 2_500);
+    assert.equal(model.summary.schema, 'valid');
+    assert.equal(model.summary.largestFileUrls, 1_000);
+    assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.parent, f.entries]), [
+      [join('set', 'sitemap.xml'), 'sitemapindex', -1, 3],
+      ...children.map((c, i) => [join('set', c), 'urlset', 0, i < 2 ? 1_000 : 500]),
+    ]);
+    for (const file of model.files.slice(1)) {
+      const bytes = readFileSync(join(dir, file.name));
+      assert.equal(file.bytes, bytes.length);
+      assert.equal(file.plainBytes, gunzipSync(bytes).length);
+      assert.equal(file.gzipped, true);
+    }
+    assert.equal(model.summary.bytes, model.files.reduce((sum, f) => sum + statSync(join(dir, f.name)).size, 0));
+    assert.deepEqual(model.directories.map((d) => d.urls).sort(), [833, 833, 834]);
+    assert.deepEqual(readdirSync(join(dir, 'out')), ['report.html'], 'nothing else left beside it');
+  });
+
+  it('counts what the reader reads and what validate finds, file by file over the corpus; exit 1 where validate exits 1', async () => {
+    const dir = tempDir();
+    const files = filesUnder([join(CORPUS, 'urlset'), join(CORPUS, 'ext-image'), join(CORPUS, 'ext-hreflang'), join(CORPUS, 'ext-news'), join(CORPUS, 'ext-video'), join(CORPUS, 'malformed')], /\.xml$/);
+    assert.ok(files.length >= 10, 'the corpus is there');
+    for (const file of files) {
+      const validated = await runCli(['validate', file, '--format', 'json', '--now', '2025-01-01'], { cwd: dir });
+      const report = await runCli(['report', file, '--out', 'r.html', '--now', '2025-01-01'], { cwd: dir });
+      if (validated.code === 2) {
+        assert.equal(report.code, 2, file);
+        continue;
+      }
+      const { model, rows } = readReport(join(dir, 'r.html'));
+      const { summary } = JSON.parse(validated.stdout) as { summary: { errors: number; warnings: number } };
+      const root = model.files[0];
+      assert.deepEqual([root?.errors, root?.warnings], [summary.errors, summary.warnings], file);
+      // An index's children are read too (validate reads them with --follow): they are not on disk here.
+      if (root?.kind === 'sitemapindex') continue;
+      assert.equal(report.code, validated.code, `${file}: ${report.stderr}`);
+      const expected = await locs(file);
+      assert.equal(model.summary.urls, expected.length, file);
+      assert.deepEqual(rows.map((r) => r[0]), expected, file);
+      assert.deepEqual([model.summary.errors, model.summary.warnings], [summary.errors, summary.warnings], file);
+      assert.equal(model.problems.reduce((sum, p) => sum + (p.severity === 'error' ? p.count : 0), 0), summary.errors, `${file}: problems by code add up`);
+    }
+  });
+
+  it('finds duplicates within and across files, and marks their rows', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), urlset([url('/x'), url('/y'), url('/x')]));
+    writeFileSync(join(dir, 'b.xml.gz'), gzipSync(urlset([url('/y'), url('/z')])));
+    writeFileSync(join(dir, 'sitemap.xml'), index([`${SITE}/a.xml`, `${SITE}/b.xml.gz`]));
+    const result = await runCli(['report', '.', '--out', 'r.html'], { cwd: dir });
+    const { model, rows } = readReport(join(dir, 'r.html'));
+    assert.equal(model.summary.urls, 5);
+    assert.equal(model.summary.distinctUrls, 3);
+    assert.equal(model.duplicates.count, 2);
+    assert.equal(model.duplicates.inSeveralFiles, 1);
+    assert.deepEqual(model.duplicates.examples, [{ loc: `${SITE}/x`, files: ['a.xml'] }, { loc: `${SITE}/y`, files: ['a.xml', 'b.xml.gz'] }]);
+    // The repeat within a.xml is a validate warning (loc/duplicate) too.
+    assert.deepEqual(rows.map((r) => r[7]), ['', '', 'dw', 'd', '']);
+    assert.equal(model.files[0]?.kind, 'sitemapindex');
+    assert.equal(model.files[2]?.indexLastmod, '2024-05-01');
+    assert.equal(result.code, 0, 'warnings only');
+  });
+
+  it('takes validate\'s settings: --rule, --base-url, the config file', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/x'), url('/x')]));
+    const problems = async (...argv: string[]): Promise<[number, string[]]> => {
+      const result = await runCli(['report', 's.xml', '--out', 'r.html', ...argv], { cwd: dir });
+      return [result.code, readReport(join(dir, 'r.html')).model.problems.map((p) => `${p.code} ${p.severity} ${p.count}`)];
+    };
+    assert.deepEqual(await problems(), [0, ['loc/duplicate warning 1']]);
+    assert.deepEqual(await problems('--rule', 'loc/duplicate=off'), [0, []]);
+    assert.deepEqual(await problems('--rule', 'loc/duplicate=error'), [1, ['loc/duplicate error 1']]);
+    assert.deepEqual(await problems('--base-url', 'https://elsewhere.example/'), [1, ['loc/out-of-scope error 2', 'loc/duplicate warning 1']]);
+    writeFileSync(join(dir, 'sitemapkit.config.json'), JSON.stringify({ rules: { 'loc/duplicate': 'off' } }));
+    assert.deepEqual(await problems(), [0, []]);
+    assert.equal((await runCli(['report', 's.xml', '--rule', 'no/such-rule=off'], { cwd: dir })).code, 2);
+  });
+
+  it('--compare: URLs added, removed and changed, per file of the new set', async () => {
+    const dir = tempDir();
+    for (const [name, a, b] of [['old', [url('/same'), url('/gone'), url('/moved', '<lastmod>2024-01-01</lastmod>')], [url('/kept')]], ['new', [url('/same'), url('/moved', '<lastmod>2024-02-01</lastmod>'), url('/new-1')], [url('/kept', '<priority>0.5</priority>'), url('/new-2')]]] as const) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'one.xml'), urlset(a));
+      writeFileSync(join(dir, name, 'two.xml'), urlset(b));
+      writeFileSync(join(dir, name, 'sitemap.xml'), index([`${SITE}/one.xml`, `${SITE}/two.xml`]));
+    }
+    const result = await runCli(['report', 'new', '--compare', 'old', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const compare = readReport(join(dir, 'r.html')).model.compare;
+    assert.ok(compare !== undefined);
+    assert.deepEqual([compare.previous, compare.added, compare.removed, compare.changed], ['old', 2, 1, 2]);
+    assert.deepEqual(compare.perFile.sort((a, b) => (a.file < b.file ? -1 : 1)), [
+      { file: join('new', 'one.xml'), added: 1, removed: 1, changed: 1 },
+      { file: join('new', 'two.xml'), added: 1, removed: 0, changed: 1 },
+    ]);
+    assert.deepEqual(compare.examples.map((e) => [e.kind, e.loc.slice(SITE.length), e.fields]), [
+      ['changed', '/moved', ['lastmod']], ['added', '/new-1', undefined], ['changed', '/kept', ['priority']], ['added', '/new-2', undefined], ['removed', '/gone', undefined],
+    ]);
+  });
+
+  it('reads a served set: the HTTP answer of each file; a child that cannot be fetched is a problem, not a failure', async () => {
+    const server = await startSiteServer({});
+    try {
+      server.route('/sitemap.xml', { body: index([server.url('/a.xml'), server.url('/missing.xml')]), headers: { etag: '"v1"', 'last-modified': 'Wed, 01 May 2024 00:00:00 GMT' } });
+      server.route('/a.xml', { body: urlset([`<url><loc>${server.url('/p')}</loc></url>`]) });
+      const dir = tempDir();
+      const result = await runCli(['report', server.url('/sitemap.xml'), '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const { model } = readReport(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.http?.status, f.errors]), [[server.url('/sitemap.xml'), 200, 0], [server.url('/a.xml'), 200, 0], [server.url('/missing.xml'), undefined, 1]]);
+      assert.equal(model.files[0]?.http?.etag, '"v1"');
+      assert.equal(model.files[0]?.http?.lastModified, 'Wed, 01 May 2024 00:00:00 GMT');
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a run that fails leaves no report, and the one before in place', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'r.html'), 'the previous report');
+    const missing = await runCli(['report', 'nowhere.xml', '--out', 'r.html'], { cwd: dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /nowhere\.xml/);
+    mkdirSync(join(dir, 'empty'));
+    const noSet = await runCli(['report', 'empty', '--out', 'r.html'], { cwd: dir });
+    assert.equal(noSet.code, 2);
+    assert.match(noSet.stderr, /a directory without a sitemap\.xml/);
+    assert.equal(readFileSync(join(dir, 'r.html'), 'utf8'), 'the previous report');
+    assert.deepEqual(readdirSync(dir).sort(), ['empty', 'r.html']);
+  });
+
+  it('a killed run leaves no report (nor half of one); the next run clears what it left', async () => {
+    const server = await startSiteServer({});
+    const dir = tempDir();
+    try {
+      server.route('/a.xml', { body: urlset([`<url><loc>${server.url('/p')}</loc></url>`]) });
+      // The second child never ends: the run is killed while it reads it.
+      server.route('/slow.xml', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.write(urlset([`<url><loc>${server.url('/q')}</loc></url>`]).slice(0, 80));
+      });
+      server.route('/sitemap.xml', { body: index([server.url('/a.xml'), server.url('/slow.xml')]) });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/bin.ts'), 'report', server.url('/sitemap.xml'), '--out', join(dir, 'r.html'), '--allow-private', '--timeout', '60'], { cwd: ROOT, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      for (let i = 0; i < 400 && server.count('/slow.xml') === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      assert.equal(server.count('/slow.xml'), 1, 'the run reached the slow child');
+      assert.ok(readdirSync(dir).some((n) => n.startsWith('.sitemapkit-tmp-')), 'it was writing into a staged directory');
+      child.kill('SIGKILL');
+      await exited;
+      assert.ok(!existsSync(join(dir, 'r.html')), 'no report');
+      writeFileSync(join(dir, 'ok.xml'), urlset([url('/a')]));
+      assert.equal((await runCli(['report', join(dir, 'ok.xml'), '--out', join(dir, 'r.html')], { cwd: dir })).code, 0);
+      assert.deepEqual(readdirSync(dir).sort(), ['ok.xml', 'r.html'], 'the killed run\'s staged directory is gone');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Ctrl-C stops the run: exit 130, no report, nothing left beside it', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/a'), url('/b')]));
+    let stderr = '';
+    const io: CliIo = {
+      stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: dir, env: {},
+      // Interrupted as soon as the handler is installed: before the first piece of input is read.
+      onInterrupt: (handler) => {
+        handler();
+        return () => {};
+      },
+    };
+    assert.equal(await runReport(['s.xml', '--out', 'r.html'], io), 130, stderr);
+    assert.deepEqual(readdirSync(dir), ['s.xml']);
+  });
+
+  it('--open opens the written report with $BROWSER', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/a')]));
+    const recorded = join(dir, 'opened.txt');
+    const browser = join(dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(recorded)}\n`);
+    chmodSync(browser, 0o755);
+    const result = await runCli(['report', 's.xml', '--out', 'r.html', '--open'], { cwd: dir, env: { BROWSER: browser } });
+    assert.equal(result.code, 0, result.stderr);
+    for (let i = 0; i < 200 && !existsSync(recorded); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(readFileSync(recorded, 'utf8'), join(dir, 'r.html'));
+  });
+
+  it('usage errors exit 2', async () => {
+    const dir = tempDir();
+    assert.equal((await runCli(['report'], { cwd: dir })).code, 2);
+    assert.equal((await runCli(['report', 'a.xml', 'b.xml', '--compare', 'c.xml'], { cwd: dir })).code, 2);
+    assert.equal((await runCli(['report', '-'], { cwd: dir })).code, 2);
+    assert.equal((await runCli(['report', 'a.xml', '--now', 'soon'], { cwd: dir })).code, 2);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});

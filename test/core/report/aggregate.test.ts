@@ -1,0 +1,162 @@
+// The report's aggregator (core/report/aggregate.ts): counts equal the entries fed, samples stay
+// bounded, rows carry the flags of problems found after their entry; and the validating reading it
+// is fed by hands out every entry the plain reader gives (ValidationOptions.onUrl).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Diagnostic } from '../../../src/core/diagnostics.js';
+import type { UrlEntry } from '../../../src/core/model.js';
+import { ReportAggregator, type FileEnd } from '../../../src/core/report/aggregate.js';
+import { REPORT_SAMPLES, ROW_FIELDS, type ReportModel } from '../../../src/core/report/model.js';
+import { ruleInfo } from '../../../src/core/validate/rules.js';
+import { readSitemap } from '../../../src/node/parse-sitemap.js';
+import { validateSitemap } from '../../../src/node/validate-sitemap.js';
+import { xmlFixturesAndCorpus } from '../../helpers/files.js';
+
+const NOW = Date.parse('2025-06-15T12:00:00Z');
+const END: FileEnd = { kind: 'urlset', bytes: 100, plainBytes: 200, gzipped: false, errors: 0, warnings: 0, schemaValid: true };
+
+/** An aggregator whose rows are collected as lines (split into fields). */
+function aggregator(): { agg: ReportAggregator; rows: string[][] } {
+  const rows: string[][] = [];
+  const decoder = new TextDecoder();
+  let rest = '';
+  const agg = new ReportAggregator({
+    source: 'test', now: NOW, sitemapkitVersion: '0.0.0',
+    onRows: (bytes) => {
+      const text = rest + decoder.decode(bytes);
+      const lines = text.split('\n');
+      rest = lines.pop() as string;
+      for (const line of lines) rows.push(line.split('\t'));
+    },
+  });
+  return { agg, rows };
+}
+
+function feed(agg: ReportAggregator, name: string, entries: readonly UrlEntry[], end: Partial<FileEnd> = {}): void {
+  agg.startFile({ name, parent: -1 });
+  entries.forEach((entry, i) => agg.url(entry, { line: 2 + i * 3, column: 3 }));
+  agg.endFile({ ...END, ...end });
+}
+
+test('counts equal the entries fed: URLs, distinct URLs, duplicates within and across files, lastmod by month, future, missing', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [
+    { loc: 'https://example.com/blog/2024/one', lastmod: '2024-03-01', changefreq: 'daily', priority: 0.5 },
+    { loc: 'https://example.com/blog/2024/two', lastmod: '2024-03-20T10:00:00+01:00' },
+    { loc: 'https://example.com/about' },
+    { loc: 'https://example.com/blog/2024/one', lastmod: '2030-01-01' },
+  ]);
+  feed(agg, 'b.xml', [
+    { loc: 'https://example.com/about', lastmod: '2024-04-02', images: [{ loc: 'https://example.com/a.jpg' }, { loc: 'https://example.com/b.jpg' }] },
+    { loc: 'https://example.com/shop/x?id=1', lastmod: '2025-06-16T00:00:00Z' },
+  ]);
+  const model = agg.finish(new Date(NOW).toISOString());
+  assert.equal(model.summary.urls, 6);
+  assert.equal(model.summary.distinctUrls, 4);
+  assert.equal(model.summary.files, 2);
+  assert.equal(model.summary.largestFileUrls, 4);
+  assert.deepEqual(model.duplicates.count, 2, 'two URLs are listed more than once');
+  assert.equal(model.duplicates.inSeveralFiles, 1, '/about is in a.xml and b.xml');
+  assert.deepEqual(model.duplicates.examples.map((e) => [e.loc, e.files]), [['https://example.com/blog/2024/one', ['a.xml']], ['https://example.com/about', ['a.xml', 'b.xml']]]);
+  assert.deepEqual(model.freshness.byMonth, [{ month: '2024-03', urls: 2 }, { month: '2024-04', urls: 1 }, { month: '2025-06', urls: 1 }, { month: '2030-01', urls: 1 }]);
+  // 2030 is in the future; 2025-06-16T00:00Z is within a day of now, which lastmod/future allows too.
+  assert.equal(model.freshness.future, 1);
+  assert.equal(model.freshness.missing, 1);
+  assert.equal(model.freshness.allSame, undefined);
+  assert.deepEqual(model.freshness.changefreq, [{ value: '(none)', urls: 5 }, { value: 'daily', urls: 1 }]);
+  assert.deepEqual(model.extensions.imagesPerUrl.slice(0, 3), [0, 1, 0]);
+  assert.equal(model.extensions.images, 2);
+  assert.deepEqual(model.directories.slice(0, 3), [{ prefix: '/blog/2024/', urls: 3 }, { prefix: '/', urls: 2 }, { prefix: '/shop/', urls: 1 }]);
+  assert.equal(model.files[0]?.newestLastmod, '2030-01-01');
+  assert.equal(model.files[1]?.newestLastmod, '2025-06-16T00:00:00Z');
+  // The rows, in set order, in ROW_FIELDS' order.
+  assert.equal(rows.length, 6);
+  assert.ok(rows.every((r) => r.length === ROW_FIELDS.length));
+  assert.deepEqual(rows[0], ['https://example.com/blog/2024/one', '2024-03-01', '0', 'daily', '0.5', '0', '0', '']);
+  assert.deepEqual(rows[3], ['https://example.com/blog/2024/one', '2030-01-01', '0', '', '', '0', '0', 'df']);
+  assert.deepEqual(rows[4], ['https://example.com/about', '2024-04-02', '1', '', '', '2', '0', 'd']);
+});
+
+test('a lastmod that is no date counts in no month and is never the newest', () => {
+  const { agg } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
+  const model = agg.finish('');
+  assert.deepEqual(model.freshness.byMonth, [{ month: '2024-05', urls: 1 }]);
+  assert.equal(model.files[0]?.newestLastmod, '2024-05-01');
+});
+
+test('allSame is set when every URL with a lastmod has the same one', () => {
+  const { agg } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-01-01' }, { loc: 'https://e.com/2' }, { loc: 'https://e.com/3', lastmod: '2024-01-01' }]);
+  assert.equal(agg.finish('').freshness.allSame, '2024-01-01');
+});
+
+test('samples stay bounded while the counts stay exact: duplicates, problems, directories', () => {
+  const { agg } = aggregator();
+  agg.startFile({ name: 'big.xml', parent: -1 });
+  for (let i = 0; i < 10_000; i++) agg.url({ loc: `https://e.com/d${i}/s${i % 7}/page` }, { line: i + 1, column: 1 });
+  for (let i = 0; i < 500; i++) agg.url({ loc: `https://e.com/d${i}/s${i % 7}/page` }, { line: 10_001 + i, column: 1 });
+  for (let i = 0; i < 300; i++) agg.diagnostic({ code: 'loc/duplicate', severity: 'warning', message: `m${i}`, file: 'big.xml', line: 10_001 + i, column: 1 });
+  agg.endFile({ ...END, warnings: 300 });
+  const model = agg.finish('');
+  assert.equal(model.duplicates.count, 500);
+  assert.equal(model.duplicates.examples.length, REPORT_SAMPLES);
+  const problem = model.problems.find((p) => p.code === 'loc/duplicate') as ReportModel['problems'][number];
+  assert.equal(problem.count, 300);
+  assert.equal(problem.examples.length, REPORT_SAMPLES);
+  assert.deepEqual(problem.examples[0], { file: 'big.xml', line: 10_001, column: 1, message: 'm0' });
+  assert.ok(model.directories.length <= 200);
+  assert.equal(model.directories.reduce((sum, d) => sum + d.urls, 0), 10_500, 'every URL counted under some prefix');
+  assert.equal(model.directories.at(-1)?.prefix, '(other)');
+});
+
+test('problems carry the rule\'s title, Search Console wording and a fix; rows the flags of problems found after them', () => {
+  const { agg, rows } = aggregator();
+  agg.startFile({ name: 's.xml', parent: -1 });
+  agg.url({ loc: 'https://e.com/a', lastmod: 'yesterday' }, { line: 3, column: 3 });
+  agg.url({ loc: 'https://e.com/b' }, { line: 8, column: 3 });
+  agg.url({ loc: 'https://e.com/c' }, { line: 12, column: 3 });
+  const late: Diagnostic[] = [
+    { code: 'lastmod/invalid', severity: 'error', message: 'not a date', file: 's.xml', line: 5, column: 14, hint: 'write a W3C Datetime' },
+    // Reported once the file is read (validate's return-link check): the row is still marked.
+    { code: 'hreflang/missing-return-link', severity: 'warning', message: '"https://e.com/x" lists "https://e.com/c" as an hreflang alternate, but "https://e.com/c" does not list "https://e.com/x"', file: 's.xml', line: 12, column: 3 },
+    { code: 'urlset/empty', severity: 'info', message: 'info only', file: 's.xml', line: 9, column: 1 },
+  ];
+  for (const d of late) agg.diagnostic(d);
+  agg.endFile({ ...END, errors: 1, warnings: 1 });
+  const model = agg.finish('');
+  const invalid = model.problems.find((p) => p.code === 'lastmod/invalid');
+  assert.equal(invalid?.title, ruleInfo('lastmod/invalid')?.title);
+  assert.equal(invalid?.searchConsole, 'Invalid date');
+  assert.equal(invalid?.fix, 'write a W3C Datetime');
+  assert.deepEqual(model.problems.map((p) => p.severity), ['error', 'warning', 'info'], 'errors first');
+  assert.deepEqual(rows.map((r) => r[7]), ['e', '', 'w']);
+  assert.deepEqual(model.extensions.hreflangProblems, { count: 1, examples: [{ loc: 'https://e.com/x', alternate: 'https://e.com/c' }] });
+  assert.equal(model.summary.errors, 1);
+  assert.equal(model.summary.warnings, 1);
+});
+
+test('the schema verdict: invalid when one file fails, not-checked when none has a schema', () => {
+  const one = aggregator().agg;
+  feed(one, 'a.xml', [], { schemaValid: true });
+  feed(one, 'b.xml', [], { schemaValid: false });
+  assert.equal(one.finish('').summary.schema, 'invalid');
+  const text = aggregator().agg;
+  feed(text, 'a.txt', [], { kind: 'text', schemaValid: null });
+  assert.equal(text.finish('').summary.schema, 'not-checked');
+});
+
+test('the validating reading hands out every entry the plain reader gives, with and without the lane (fixtures and corpus)', async () => {
+  const files = xmlFixturesAndCorpus();
+  assert.ok(files.length > 50, 'the corpus is there');
+  for (const file of files) {
+    const read: unknown[] = [];
+    await readSitemap(file, { onUrl: (entry, at) => read.push([entry, at.line, at.column]) });
+    for (const fastPath of [true, false]) {
+      const validated: unknown[] = [];
+      await validateSitemap(file, { fastPath, onUrl: (entry, at) => validated.push([entry, at.line, at.column]) });
+      assert.deepEqual(validated, read, `${file} (fastPath ${fastPath})`);
+    }
+  }
+});
