@@ -33,7 +33,8 @@ function bytes(value: number): string {
 }
 
 function share(part: number, whole: number): string {
-  return whole === 0 ? '0%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
+  if (whole === 0 || part === 0) return '0%';
+  return part / whole < 0.0005 ? '< 0.1%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
 }
 
 function figure(label: string, value: string, note = '', className = ''): string {
