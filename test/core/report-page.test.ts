@@ -1,0 +1,50 @@
+// The report page's frame, without a browser (test/browser/report-page.test.ts opens it in one):
+// where the rows go, the model as JSON that cannot close its script, and a policy that names the
+// page's one script by its real hash.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { reportPageParts } from '../../src/core/report/page.js';
+import { sha256 } from '../../src/core/report/sha256.js';
+import { syntheticModel } from '../browser/report-fixture.js';
+
+test('head ends inside the rows script and tail closes it; the model is JSON that no string can end early', () => {
+  const model = syntheticModel(10);
+  model.source = '</script><script>alert(1)</script><!--';
+  const { head, tail } = reportPageParts(model);
+  assert.ok(head.endsWith('<script type="application/gzip" id="sitemapkit-rows">'));
+  assert.ok(tail.startsWith('</script>'));
+  const json = /<script type="application\/json" id="sitemapkit-model">(.*?)<\/script>/s.exec(head)?.[1] ?? '';
+  assert.ok(!json.includes('<'), 'every < is written \\u003c');
+  assert.deepEqual(JSON.parse(json), model);
+  assert.equal(head.split('</script>').length, 2, 'one </script> in the head: the end of the model');
+});
+
+test('the Content-Security-Policy forbids every load and names the one script by its SHA-256', () => {
+  const { head, tail } = reportPageParts(syntheticModel(10));
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(head)?.[1] ?? '';
+  assert.match(policy, /^default-src 'none';/);
+  const script = /<script>(.*)<\/script>/s.exec(tail)?.[1] ?? '';
+  assert.ok(script.length > 1000);
+  assert.ok(policy.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`));
+});
+
+test('sha256 agrees with node:crypto across block boundaries', () => {
+  for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000]) {
+    const data = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 255);
+    assert.equal(Buffer.from(sha256(data)).toString('hex'), createHash('sha256').update(data).digest('hex'), `${length} bytes`);
+  }
+});
+
+test('the lastmod histogram: every month of a span, by year past ten years, a stray year folded before or after', () => {
+  const bars = (byMonth: { month: string; urls: number }[]): string[] => {
+    const model = syntheticModel(10);
+    model.freshness.byMonth = byMonth;
+    const svg = /<section id="freshness".*?<svg[^>]*>(.*?)<\/svg>/s.exec(reportPageParts(model).head)?.[1] ?? '';
+    return [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1] as string);
+  };
+  assert.deepEqual(bars([{ month: '2026-03', urls: 5 }, { month: '2025-12', urls: 2 }]), ['2025-12: 2 URLs', '2026-01: 0 URLs', '2026-02: 0 URLs', '2026-03: 5 URLs']);
+  const years = bars([{ month: '0001-01', urls: 1 }, { month: '2010-05', urls: 50 }, { month: '2024-05', urls: 100 }, { month: '9999-12', urls: 3 }]);
+  assert.equal(years.length, 2 + 15);
+  assert.deepEqual([years[0], years[1], years[15], years[16]], ['before 2010: 1 URL', '2010: 50 URLs', '2024: 100 URLs', 'after 2024: 3 URLs']);
+});
