@@ -956,3 +956,32 @@ export class DiscoveryRun implements AsyncIterable<DiscoverEvent> {
 export function discoverSitemaps(urls: string | readonly string[], options: DiscoverOptions = {}): DiscoveryRun {
   return new DiscoveryRun(new Discovery(options), typeof urls === 'string' ? [urls] : urls);
 }
+
+/** What `findSiteSitemaps` found, and where it looked (for a message when it found nothing). */
+export interface SiteSitemaps {
+  sitemaps: string[];
+  robots: RobotsNode | undefined;
+  /** The well-known paths requested (none when robots.txt named sitemaps or the host was unreachable). */
+  probed: string[];
+}
+
+/**
+ * The sitemaps a site (or robots.txt URL) publishes, found as `discoverSitemaps` finds them: its
+ * robots.txt's Sitemap lines, else the well-known paths that answer with a sitemap. They are not read
+ * further: the run stops once robots.txt names some, and follows no index (`maxDepth: 0`).
+ */
+export async function findSiteSitemaps(site: string, options: DiscoverOptions = {}): Promise<SiteSitemaps> {
+  const found: SiteSitemaps = { sitemaps: [], robots: undefined, probed: [] };
+  for await (const event of discoverSitemaps(site, { ...options, maxDepth: 0 })) {
+    if (event.type === 'robots') {
+      found.robots = event.robots;
+      found.sitemaps.push(...new Set(event.robots.sitemaps));
+      if (found.sitemaps.length > 0 && options.probe !== true) break;
+    } else if (event.type === 'sitemap' && event.sitemap.via === 'probe' && event.sitemap.depth === 0) {
+      found.probed.push(event.sitemap.url);
+      // A path that answered with a sitemap, broken or not; not one that failed to answer (the message says it).
+      if (event.sitemap.outcome === 'ok' || (event.sitemap.outcome === 'failed' && event.sitemap.format !== undefined)) found.sitemaps.push(event.sitemap.url);
+    }
+  }
+  return found;
+}

@@ -26,6 +26,8 @@ import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap
 export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** The report file (default `report.html` in `cwd`). */
   out?: string;
+  /** What the report names as its source (default: the sources' names), e.g. the site they were found on. */
+  sourceName?: string;
   /** A previous version of the source: the changes go into the report (`compare`). */
   compare?: SitemapSource;
   /** Epoch milliseconds taken as now (future lastmods, news age); default the clock. */
@@ -74,7 +76,7 @@ export async function writeReport(sources: readonly SitemapSource[], options: Wr
     const rows = output.files.open(output.path(ROWS_FILE));
     const now = options.now ?? Date.now();
     const aggregator = new ReportAggregator({
-      source: sources.map((s) => sourceName(s, cwd)).join(', '),
+      source: options.sourceName ?? sources.map((s) => sourceName(s, cwd)).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
       onRows: (lines) => {

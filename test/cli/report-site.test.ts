@@ -1,0 +1,87 @@
+// `sitemapkit report https://site/` (issue 26: SOURCE may be "a site or sitemap URL, read with
+// discover's fetch, policy and budgets"): a site URL stands for the sitemaps found as `discover` finds
+// them, robots.txt's Sitemap lines, else the well-known paths; none found is a fatal error (exit 2).
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReportModel } from '../../src/core/report/model.js';
+import { runCli } from '../helpers/cli.js';
+import { sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+function reportModel(path: string): ReportModel {
+  const model = /<script type="application\/json" id="sitemapkit-model">([^<]*)<\/script>/.exec(readFileSync(path, 'utf8'));
+  assert.ok(model !== null, 'the model element is there');
+  return JSON.parse(model[1] as string) as ReportModel;
+}
+
+async function withSite(routes: (server: SiteServer) => void, check: (server: SiteServer, dir: string) => Promise<void>): Promise<void> {
+  const server = await startSiteServer({ '/': { body: '<!doctype html><title>home</title>', type: 'text/html' } });
+  try {
+    routes(server);
+    await check(server, tempDir());
+  } finally {
+    await server.close();
+  }
+}
+
+const locs = (server: SiteServer, prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => server.url(`/${prefix}/${i}`));
+
+describe('sitemapkit report SITE', () => {
+  it('reports the sitemaps robots.txt names: the index and its children, the site as the source', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `User-agent: *\nAllow: /\nSitemap: ${server.url('/index.xml')}\n`, type: 'text/plain' });
+      server.route('/index.xml', { body: sitemapIndex([server.url('/a.xml'), server.url('/b.xml')]) });
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 3)) });
+      server.route('/b.xml', { body: urlset(locs(server, 'b', 2)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^Wrote r\.html: 3 files, 5 URLs, 0 errors/);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.equal(model.source, `${server.origin}/`);
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries, f.http?.status]), [
+        [server.url('/index.xml'), 'sitemapindex', 2, 200], [server.url('/a.xml'), 'urlset', 3, 200], [server.url('/b.xml'), 'urlset', 2, 200],
+      ]);
+      assert.equal(model.summary.urls, 5);
+      assert.equal(server.count('/'), 0, 'the home page is not read as a sitemap');
+      assert.equal(server.count('/sitemap.xml'), 0, 'robots.txt named a sitemap: nothing probed');
+    });
+  });
+
+  it('without robots.txt, reports the well-known path that holds a sitemap', async () => {
+    await withSite((server) => {
+      server.route('/sitemap.xml', { body: urlset(locs(server, 'p', 4)) });
+      server.route('/sitemap_index.xml', { body: '<!doctype html><title>not found</title>', type: 'text/html' });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.equal(model.source, `${server.origin}/`);
+      assert.deepEqual(model.files.map((f) => [f.name, f.entries]), [[server.url('/sitemap.xml'), 4]], 'a soft-404 page at a probed path is no sitemap');
+    });
+  });
+
+  it('a site with no robots.txt and no sitemap at a well-known path: exit 2, what was tried, no report', async () => {
+    await withSite(() => {}, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 2, result.stderr);
+      const lines = result.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0] as string, new RegExp(`^sitemapkit report: no sitemap found for ${server.origin}/: ${server.origin}/robots\\.txt answered 404, and none of \\d+ well-known paths holds one \\(/sitemap\\.xml, /sitemap_index\\.xml, `));
+      assert.equal(existsSync(join(dir, 'r.html')), false);
+    });
+  });
+
+  it('the address policy holds: a private site without --allow-private is refused, and says so', async () => {
+    await withSite((server) => server.route('/sitemap.xml', { body: urlset(locs(server, 'p', 1)) }), async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html'], { cwd: dir });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /no sitemap found for .*robots\.txt failed \(/);
+      assert.equal(server.requests.length, 0, 'nothing requested');
+      assert.equal(existsSync(join(dir, 'r.html')), false);
+    });
+  });
+});
