@@ -677,16 +677,16 @@ export const REPORT: CommandSpec = {
   summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
   usage: 'SOURCE... [--out report.html] [--compare PREVIOUS] [--open] [options]',
   intro: `Write one HTML file that shows a sitemap set: a summary and the headroom to the limits, the
-set as a tree (index, children, sizes, lastmod, HTTP answers), problems by code with the Search
-Console wording and the first examples, URLs per directory, freshness (lastmod by month, future
-and missing dates), changefreq and priority, extensions (images, videos, news, hreflang),
-duplicates, and a searchable table of every URL. SOURCE is a sitemap file (plain or gzipped), a
-set (its index file, or a directory: its sitemap.xml) or a URL (an index's children fetched too).
-The page makes no request of any kind (its Content-Security-Policy forbids them), even from file://.`,
+set as a tree (sizes, lastmod, HTTP answers), problems by code with the Search Console wording,
+URLs per directory, freshness, extensions (images, videos, news, hreflang), duplicates, and a
+searchable table of every URL. SOURCE is a sitemap file (gzipped too), a set (its index file, or a
+directory: its sitemap.xml), a sitemap URL (an index's children fetched too), or a site (path /)
+or robots.txt URL: the sitemaps \`discover\` finds there (robots.txt's Sitemap lines, else the
+well-known paths; none: exit 2). The page makes no request (its CSP forbids them), even from file://`,
   positionals: true,
   options: [
     { name: 'out', kind: 'text', value: 'FILE', help: 'the report file (default report.html); written whole or not at all' },
-    { name: 'compare', kind: 'text', value: 'PREVIOUS', help: 'a previous version (file, set or URL): URLs added, removed and changed, per file' },
+    { name: 'compare', kind: 'text', value: 'PREVIOUS', help: 'a previous version (file, set or sitemap URL): URLs added, removed and changed, per file' },
     { name: 'open', kind: 'flag', help: 'open the report when written ($BROWSER, else xdg-open or open)' },
     RULE,
     CONFIG,
@@ -704,10 +704,10 @@ The page makes no request of any kind (its Content-Security-Policy forbids them)
 cannot be read is shown as a problem. Memory: counts and the first 20 examples of each kind, a
 fingerprint table of the URLs (no URL kept); the URL rows go gzipped to a temporary file beside the
 report, then into the page.`,
-  exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, or the report could not be written.',
+  exit: '0 written, no errors in the set; 1 written, the set has errors; 2 usage error, a source that cannot be read, a site without a sitemap, or the report could not be written.',
   examples: [
     'sitemapkit report public/ --open',
-    'sitemapkit report https://www.example.com/sitemap_index.xml --out site.html',
+    'sitemapkit report https://www.example.com/ --out site.html',
     'sitemapkit report public/sitemap.xml --compare snapshot/sitemap.xml',
   ],
 };

@@ -4,7 +4,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportModel } from '../../src/core/report/model.js';
 import { runCli } from '../helpers/cli.js';
@@ -48,6 +48,24 @@ describe('sitemapkit report SITE', () => {
       assert.equal(model.summary.urls, 5);
       assert.equal(server.count('/'), 0, 'the home page is not read as a sitemap');
       assert.equal(server.count('/sitemap.xml'), 0, 'robots.txt named a sitemap: nothing probed');
+      writeFileSync(join(dir, 'old.xml'), urlset(locs(server, 'a', 3)));
+      const compared = await runCli(['report', `${server.origin}/`, '--compare', 'old.xml', '--out', 'c.html', '--allow-private'], { cwd: dir });
+      assert.equal(compared.code, 0, compared.stderr);
+      const changes = reportModel(join(dir, 'c.html')).compare;
+      assert.deepEqual([changes?.added, changes?.removed], [2, 0], 'one sitemap (an index) found: compared with old.xml');
+    });
+  });
+
+  it('--compare with a site that publishes several sitemaps: exit 2, one of them is asked for', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/b.xml')}\n`, type: 'text/plain' });
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 1)) });
+      server.route('/b.xml', { body: urlset(locs(server, 'b', 1)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--compare', `${server.origin}/a.xml`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /has 2 sitemaps: give one of them/);
+      assert.equal(existsSync(join(dir, 'r.html')), false);
     });
   });
 
