@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { applyChanges } from '../../node/scale/apply.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine } from '../command.js';
 import { APPLY } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -13,20 +13,12 @@ import { ProblemPrinter } from '../problems.js';
 import { indexLines } from './index-command.js';
 
 export async function runApply(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    const parsed = parseOrHelp(APPLY, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(APPLY, argv, io, (args) => {
     if (!args.has('out')) throw new UsageError('--out DIR is required (the folder of the set)');
     if (args.positionals.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'apply', error.message);
-    throw error;
-  }
+  });
+  if ('exit' in line) return line.exit;
+  const { args } = line;
   const printer = ProblemPrinter.for(io.stderr, { capped: io.stderr.isTTY === true });
   const maxSitemaps = args.number('sitemaps-per-index');
   try {

@@ -4,27 +4,19 @@
 import { resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { writeIndexFromManifests, type IndexFile } from '../../node/scale/shard-set.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine } from '../command.js';
 import { INDEX } from '../declarations.js';
 import { formatBytes, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
 
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    const parsed = parseOrHelp(INDEX, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(INDEX, argv, io, (args) => {
     if (!args.has('out')) throw new UsageError('--out DIR is required (the folder the shards wrote into)');
     if (args.positionals.length === 0) throw new UsageError('no manifest: give the manifest of every shard (NAME-shard-B-of-N.json)');
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'index', error.message);
-    throw error;
-  }
+  });
+  if ('exit' in line) return line.exit;
+  const { args } = line;
   const maxSitemaps = args.number('sitemaps-per-index');
   try {
     const set = await writeIndexFromManifests({

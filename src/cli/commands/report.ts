@@ -7,13 +7,12 @@ import { spawn } from 'node:child_process';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps, type SiteSitemaps } from '../../node/discover.js';
-import type { HttpClientOptions } from '../../node/http/client.js';
 import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
-import { UsageError, usageFailure } from '../args.js';
-import { parseOrHelp, type ParsedArgs } from '../command.js';
+import { UsageError } from '../args.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { REPORT } from '../declarations.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
@@ -24,27 +23,15 @@ import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNoti
 class Interrupted extends Error {}
 
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
-  let args: ParsedArgs;
-  let client: LazyHttpClient;
-  let clientOptions: HttpClientOptions;
-  let settings: ValidationSettings;
-  try {
-    const parsed = parseOrHelp(REPORT, argv);
-    if ('help' in parsed) {
-      io.stdout.write(parsed.help);
-      return EXIT_OK;
-    }
-    args = parsed;
+  const line = await commandLine(REPORT, argv, io, async (args) => {
     if (args.positionals.length === 0) throw new UsageError('no source: give a sitemap file, a set (its index or directory) or a URL');
     if (args.positionals.includes('-') || args.text('compare') === '-') throw new UsageError('standard input (-) cannot be reported on: save it to a file');
     if (args.text('compare') !== undefined && args.positionals.length > 1) throw new UsageError('--compare compares one source with its previous version: give one SOURCE');
-    settings = validationSettings(args, io.cwd);
-    clientOptions = await httpClientOptions(args);
-    client = new LazyHttpClient(clientOptions);
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'report', error.message);
-    throw error;
-  }
+    return { settings: validationSettings(args, io.cwd), clientOptions: await httpClientOptions(args) };
+  });
+  if ('exit' in line) return line.exit;
+  const { args, checked: { settings, clientOptions } } = line;
+  const client = new LazyHttpClient(clientOptions);
   const quiet = args.flag('quiet');
   let assumed = false;
   const source = (text: string): SitemapSource => {
