@@ -179,6 +179,11 @@ export class ParsedArgs {
     return this.values.get(name);
   }
 
+  /** Whether the declaration has option --name (code shared by commands that declare only part of a group). */
+  declares(name: string): boolean {
+    return this.spec.options.some((o) => o.name === name);
+  }
+
   /** Whether the option was given. */
   has(name: string): boolean {
     return this.get(name, ['flag', 'text', 'choice', 'size', 'count', 'seconds']) !== undefined;

@@ -472,7 +472,7 @@ const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', hel
 export const QUEUE: CommandSpec = {
   name: 'queue',
   summary: 'generate or update a sharded set on BullMQ workers; show the progress of runs',
-  usage: `generate FILE...|--source MODULE --redis URL --out DIR --base-url URL
+  usage: `generate FILE|URL...|--source MODULE --redis URL --out DIR --base-url URL
        sitemapkit queue apply CHANGES... --redis URL --out DIR
        sitemapkit queue status --redis URL [--run ID]`,
   intro: `Put a run on a BullMQ queue (Redis 6.2 or later) for "sitemapkit worker" processes: a job per
@@ -498,6 +498,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     ...SET_OUTPUT,
     format(['text', 'json'], 'text (default) or json'),
     withNote(QUIET, 'no summary'),
+    ALLOW_PRIVATE,
     HELP,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
@@ -509,7 +510,8 @@ or the run failed (the previous set stays published), 130 interrupted.`,
     'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
     'sitemapkit queue status --redis redis://q1',
   ],
-  details: `generate with files: the coordinator reads them (every input format of "sitemapkit generate")
+  details: `generate with files or http(s) URLs: the coordinator reads them (every input format of
+"sitemapkit generate"; a URL's by its path's extension; a private address needs --allow-private)
 and writes each shard's entries to DIR/.sitemapkit-queue/RUN/, where its job reads them; lines it
 cannot place are reported as FILE:LINE: CODE message. With --source, the workers read the source:
 first one job per part routes the part's entries to per-shard files, then the parent adds the shard

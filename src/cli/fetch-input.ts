@@ -19,19 +19,21 @@ import { userAgent } from './version.js';
 
 /**
  * The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`,
- * `--retries`, `--max-redirects`, `--user-agent`); rejects with a UsageError for a bad value.
+ * `--retries`, `--max-redirects`, `--user-agent`); rejects with a UsageError for a bad value. A
+ * command that declares only some of them (queue: `--allow-private`) has the client's defaults for the others.
  */
 export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOptions> {
-  const ranges = args.list('allow-address');
+  const number = (name: string): number | undefined => (args.declares(name) ? args.number(name) : undefined);
+  const ranges = args.declares('allow-address') ? args.list('allow-address') : [];
   const { parseCidr } = ranges.length > 0 ? await import('../core/net/address.js') : { parseCidr: undefined };
   for (const range of ranges) {
     if (parseCidr?.(range) === undefined) throw new UsageError(`--allow-address needs an address or range such as 127.0.0.1/32 or ::1/128, got ${JSON.stringify(range)}`);
   }
   return {
-    userAgent: args.text('user-agent') ?? userAgent(),
+    userAgent: (args.declares('user-agent') ? args.text('user-agent') : undefined) ?? userAgent(),
     allowPrivate: args.flag('allow-private'),
     allowAddresses: ranges,
-    ...definedOnly({ timeoutMs: args.number('timeout'), retries: args.number('retries'), maxRedirects: args.number('max-redirects') }),
+    ...definedOnly({ timeoutMs: number('timeout'), retries: number('retries'), maxRedirects: number('max-redirects') }),
   };
 }
 

@@ -51,6 +51,8 @@ export interface InputWarning {
 export interface ReadInputOptions {
   /** Read for the path `-`; defaults to `process.stdin`. */
   stdin?: NodeJS.ReadableStream;
+  /** The bytes of `path` when it names no file: a URL's response body (`queue generate URL`). */
+  body?: AsyncIterable<Uint8Array>;
   /** Base for relative paths; defaults to `process.cwd()`. */
   cwd?: string;
   /** Input that is ignored: unknown CSV/TSV columns, unknown JSON Lines fields; each once per file. */
@@ -132,6 +134,8 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
       try {
         r = await it.next();
       } catch (error) {
+        // A fetched body's failure says already what could not be read (fetch-sitemap.ts).
+        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') throw error;
         throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
       }
       if (r.done === true) return;
@@ -432,9 +436,8 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
   const sink = format === 'auto' ? sniffingSink(makeSink, options.columns?.loc, options.onFormat) : makeSink(format);
 
   const source: AsyncIterable<unknown> =
-    path === '-'
-      ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>)
-      : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK });
+    options.body ??
+    (path === '-' ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>) : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK }));
   const decoder = new TextDecoder('utf-8');
 
   // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit.

@@ -10,6 +10,7 @@ import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { UsageError, usageFailure } from '../args.js';
 import type { ParsedArgs } from '../command.js';
+import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
 import { parseQueueArgs } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
@@ -73,8 +74,8 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
   const set = setOptions(args);
   const source = args.text('source');
-  if (source === undefined && inputs.length === 0) throw new UsageError('no input: give files (or --source MODULE)');
-  if (source !== undefined && inputs.length > 0) throw new UsageError('give input files or --source MODULE, not both');
+  if (source === undefined && inputs.length === 0) throw new UsageError('no input: give files or URLs (or --source MODULE)');
+  if (source !== undefined && inputs.length > 0) throw new UsageError('give input files or URLs, or --source MODULE, not both');
   if (source === undefined && args.has('parts')) throw new UsageError('--parts is the number of parts of a --source');
   if (inputs.includes('-')) throw new UsageError('standard input (-) cannot be queued: the coordinator splits files it can read');
   const inputFormat = args.choice<InputFormat>('input-format');
@@ -87,26 +88,36 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
       throw new UsageError((error as Error).message);
     }
   }
-  const files = inputs.map((path) => ({ path: resolve(io.cwd, path), format: inputFormat ?? detectInputFormat(path) }));
+  // A URL's format is told by its path's extension, as a file's by its name.
+  const files = inputs.map((input) =>
+    isHttpUrl(input) ? { path: input, url: true, format: inputFormat ?? detectInputFormat(new URL(input).pathname) } : { path: resolve(io.cwd, input), format: inputFormat ?? detectInputFormat(input) },
+  );
   const redis = args.text('redis') as string;
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const shards = args.number('shards') ?? DEFAULT_SHARDS;
   await pingRedis(redis);
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
-  const enqueued: EnqueuedRun = await enqueueGenerate({
-    redis,
-    queue,
-    out: resolve(io.cwd, args.text('out') as string),
-    shards,
-    set,
-    attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
-    ...(args.has('run') ? { run: args.text('run') as string } : {}),
-    ...(source !== undefined ? { source: { path: resolve(io.cwd, source), parts: args.number('parts') ?? shards, options: sourceOptions(args) } } : { inputs: files }),
-    ...(columns !== undefined ? { columns } : {}),
-    cwd: io.cwd,
-    onProblem: (problem) => io.stderr.write(`${problem}\n`),
-  });
+  const client = new LazyHttpClient(await httpClientOptions(args));
+  let enqueued: EnqueuedRun;
+  try {
+    enqueued = await enqueueGenerate({
+      redis,
+      queue,
+      out: resolve(io.cwd, args.text('out') as string),
+      shards,
+      set,
+      attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
+      ...(args.has('run') ? { run: args.text('run') as string } : {}),
+      ...(source !== undefined ? { source: { path: resolve(io.cwd, source), parts: args.number('parts') ?? shards, options: sourceOptions(args) } } : { inputs: files, client: () => client.get() }),
+      ...(columns !== undefined ? { columns } : {}),
+      cwd: io.cwd,
+      onProblem: (problem) => io.stderr.write(`${problem}\n`),
+    });
+  } finally {
+    // The URL inputs are read: the jobs read only the shard files.
+    await client.close();
+  }
   if (!quiet && !json) {
     const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
     io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} in ${plural(shards, 'shard')} on ${queue}\n`);
@@ -122,7 +133,7 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
 async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
   if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
   if (changes.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
-  for (const option of ['base-url', 'shards', 'source', 'parts', 'input-format', 'columns']) {
+  for (const option of ['base-url', 'shards', 'source', 'parts', 'input-format', 'columns', 'allow-private']) {
     if (args.has(option)) throw new UsageError(`--${option} is for queue generate: apply takes the set's settings from its manifests`);
   }
   const redis = args.text('redis') as string;

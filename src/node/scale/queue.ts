@@ -6,7 +6,9 @@ import { resolve } from 'node:path';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
 import { checkShards } from '../../core/scale/layout.js';
-import { readInput, type InputFormat } from '../input.js';
+import { readInput, type InputFormat, type InputRecord } from '../input.js';
+import type { FetchedSitemap } from '../fetch-sitemap.js';
+import type { HttpClient } from '../http/client.js';
 import { jobId, jobOptions, newRunId, SCRATCH, type ChildJob, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
@@ -24,8 +26,13 @@ export interface EnqueueOptions {
   /** Attempts per job before it fails for good (and its run with it). */
   attempts: number;
   run?: string;
-  /** Input files, split by the coordinator into one file per shard in the run's scratch folder. */
-  inputs?: readonly { path: string; format: InputFormat | 'auto' }[];
+  /**
+   * Input files, or http(s) URLs (`url`) read with `client`: split by the coordinator into one file per
+   * shard in the run's scratch folder.
+   */
+  inputs?: readonly { path: string; format: InputFormat | 'auto'; url?: boolean }[];
+  /** The HTTP client of the URL inputs (its address policy: the command's network options). */
+  client?: () => Promise<HttpClient>;
   columns?: ColumnMapping;
   cwd?: string;
   /** A source module read by the workers, part by part (queue-split.ts SourceModule). */
@@ -64,15 +71,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   } else {
     const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.jsonl`, options.onProblem);
     try {
-      for (const input of options.inputs ?? []) {
-        for await (const batch of readInput(input.path, input.format, { cwd: options.cwd ?? process.cwd(), ...(options.columns !== undefined ? { columns: options.columns } : {}) })) {
-          for (const record of batch) {
-            const where = `${record.file}:${record.line}`;
-            if (record.entry !== undefined) await files.add(record.entry, where);
-            else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
-          }
-        }
-      }
+      for (const input of options.inputs ?? []) await splitInput(input, files, options);
     } catch (error) {
       // An input that cannot be read: no run, and nothing of it left on the shared location.
       await files.close().catch(() => undefined);
@@ -90,6 +89,30 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   }
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
   return { run, entries, rejected };
+}
+
+/** Routes the entries of one input file or URL to the shard files. */
+async function splitInput(input: NonNullable<EnqueueOptions['inputs']>[number], files: ShardFiles, options: EnqueueOptions): Promise<void> {
+  let fetched: FetchedSitemap | undefined;
+  if (input.url === true) {
+    if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${input.path}: no HTTP client given`);
+    // A URL list has no size limit, as a file has none (input.ts); the client's policy, retries and deadline hold.
+    fetched = await (await import('../fetch-sitemap.js')).fetchSitemap(input.path, await options.client(), { maxBytes: Number.MAX_SAFE_INTEGER });
+  }
+  const route = async (batch: InputRecord[]): Promise<void> => {
+    for (const record of batch) {
+      const where = `${record.file}:${record.line}`;
+      if (record.entry !== undefined) await files.add(record.entry, where);
+      else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
+    }
+  };
+  const records = readInput(input.path, input.format, {
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.columns !== undefined ? { columns: options.columns } : {}),
+    ...(fetched !== undefined ? { body: fetched.body } : {}),
+  });
+  // Writing the shard files holds the body back: that time is not the server's (the request's deadline).
+  for await (const batch of records) await (fetched === undefined ? route(batch) : fetched.held(route(batch)));
 }
 
 export interface ApplyRunOptions {
