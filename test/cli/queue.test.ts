@@ -5,7 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/tmp.js';
@@ -306,5 +308,40 @@ test('Ctrl-C stops the coordinator waiting (exit 130), not the run: a worker sta
   const w = worker('q8');
   await untilAsync('the run done', async () => (await queueStatus(redis.url, 'q8', runId))[0]?.state === 'completed');
   assert.ok(existsSync(join(dir, 'out', 'sitemap.xml')));
+  assert.equal(await stop(w), 0);
+});
+
+test('queue generate URL: the coordinator reads the list with the HTTP client and splits it as a file, byte-identical to generate --shards; a private address needs --allow-private', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(3000, 9) + 'ftp://shop.example.com/p/nope\n');
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url !== '/lists/urls.txt') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    createReadStream(input).pipe(res);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  after(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/lists/urls.txt`;
+  const args = (out: string): string[] => ['queue', 'generate', url, '--redis', redis.url, '--queue', 'q9', '--out', join(dir, out), '--base-url', BASE, '--shards', '2'];
+
+  // 127.0.0.1 is refused as any private address is: nothing fetched, no run, no scratch files.
+  const refused = cli(args('refused'));
+  assert.equal(await refused.exited, 2, refused.stderr());
+  assert.match(refused.stderr(), /^sitemapkit queue: cannot fetch http:\/\/127\.0\.0\.1:\d+\/lists\/urls\.txt: .*--allow-private.*\(fetch\/address-refused\)$/m);
+  assert.deepEqual(requests, []);
+  assert.deepEqual(existsSync(join(dir, 'refused')) ? readdirSync(join(dir, 'refused')) : [], []);
+  assert.deepEqual(await queueStatus(redis.url, 'q9'), []);
+
+  const w = worker('q9');
+  const run = cli([...args('queued'), '--allow-private']);
+  assert.equal(await run.exited, 1, run.stderr());
+  assert.equal(run.stderr().match(/^http:\/\/127\.0\.0\.1:\d+\/lists\/urls\.txt:3001: input\/text /gm)?.length, 1, run.stderr());
+  assert.match(run.stdout(), /^Published 3,000 URLs in \d+ sitemaps \(2 shards\) to .*queued/m);
+  assert.deepEqual(requests, ['/lists/urls.txt']);
+  generateSharded(input, join(dir, 'single'), 2, 1);
+  assertSameSet(join(dir, 'queued'), join(dir, 'single'));
   assert.equal(await stop(w), 0);
 });
