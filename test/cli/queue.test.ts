@@ -318,6 +318,11 @@ test('queue generate URL: the coordinator reads the list with the HTTP client an
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(req.url ?? '');
+    if (req.url === '/lists/cut.txt') {
+      // A body that breaks off: its Content-Length is never reached.
+      res.writeHead(200, { 'content-length': '1000000' });
+      return void res.write(catalogue(100, 3), () => res.destroy());
+    }
     if (req.url !== '/lists/urls.txt') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/plain' });
     createReadStream(input).pipe(res);
@@ -343,5 +348,14 @@ test('queue generate URL: the coordinator reads the list with the HTTP client an
   assert.deepEqual(requests, ['/lists/urls.txt']);
   generateSharded(input, join(dir, 'single'), 2, 1);
   assertSameSet(join(dir, 'queued'), join(dir, 'single'));
+
+  // A list cut short is a fatal error of the coordinator, said once: no run, none of its scratch files.
+  const cut = cli(['queue', 'generate', url.replace('urls.txt', 'cut.txt'), '--allow-private', ...args('cut').slice(3)]);
+  assert.equal(await cut.exited, 2, cut.stderr());
+  assert.match(cut.stderr(), /^sitemapkit queue: cannot fetch http:\/\/127\.0\.0\.1:\d+\/lists\/cut\.txt: the body was cut short after \d+ bytes: .*\(fetch\/truncated\)$/m);
+  const cutScratch = join(dir, 'cut', '.sitemapkit-queue');
+  assert.deepEqual(existsSync(cutScratch) ? readdirSync(cutScratch) : [], [], 'nothing of the run is left');
+  assert.ok(!existsSync(join(dir, 'cut', 'sitemap.xml')));
+  assert.equal((await queueStatus(redis.url, 'q9')).length, 1, 'only the first run is on the queue');
   assert.equal(await stop(w), 0);
 });
