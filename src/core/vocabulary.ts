@@ -5,7 +5,7 @@
 // each element and attribute names the model property it fills (model.ts) and how.
 //
 // Driven from here: the schema-equivalent structure checks (validate/structure.ts), the shape of
-// JSON Lines input (input/jsonl.ts) and the reader's extension fields (read/xml-reader.ts); the
+// JSON Lines input (input/jsonl.ts) and the reader's extension elements (read/xml-elements.ts); the
 // writer (write/url-entry.ts) takes its enumerations and bounds from here and is tested against the
 // element order (test/core/vocabulary.test.ts).
 

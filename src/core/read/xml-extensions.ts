@@ -8,8 +8,22 @@ import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow 
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
-import { C_IMAGE, C_NEWS, C_PUBLICATION, C_TVSHOW, C_VIDEO, EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LICENSE, E_IMAGE_LOC, E_N_LANGUAGE, E_N_PUBLICATION, E_VIDEO, E_V_ID, E_V_PREMIER, E_V_TVSHOW, FIELD_NAMES, PUBLICATION, TVSHOW, type ExtensionField } from './xml-elements.js';
+import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c, xmlTrim } from './values.js';
+
+// The elements that hold others, and the reader's contexts of them (xml-elements.ts numbers both from the vocabulary).
+const E_VIDEO = extensionId(NS.video, 'video');
+const E_V_TVSHOW = extensionId(NS.video, 'tvshow');
+const E_NEWS = extensionId(NS.news, 'news');
+const E_N_PUBLICATION = extensionId(NS.news, 'publication');
+const fieldOf = (id: number): ExtensionField => EXTENSION_FIELDS[id] as ExtensionField;
+const C_IMAGE = fieldOf(E_IMAGE).opens;
+const C_VIDEO = fieldOf(E_VIDEO).opens;
+const C_TVSHOW = fieldOf(E_V_TVSHOW).opens;
+const C_NEWS = fieldOf(E_NEWS).opens;
+const C_PUBLICATION = fieldOf(E_N_PUBLICATION).opens;
+const TVSHOW = fieldOf(E_V_TVSHOW).decl;
+const PUBLICATION = fieldOf(E_N_PUBLICATION).decl;
 
 /** Where an element starts: 1-based line and column, 0-based offset. */
 export interface At {
@@ -158,29 +172,24 @@ export class ExtensionReader {
 
   /** An image:image, video:video, video:tvshow, news:news or news:publication starts: the reader's context for it. */
   begin(id: number, at: At): number {
-    switch (id) {
-      case E_IMAGE:
-        this.img = {};
-        this.imgProblem = '';
-        this.imgAt = at;
-        return C_IMAGE;
-      case E_VIDEO:
-        this.vid = {};
-        this.vidProblem = '';
-        this.vidAt = at;
-        return C_VIDEO;
-      case E_V_TVSHOW:
-        this.tv = {};
-        this.tvAt = at;
-        return C_TVSHOW;
-      case E_N_PUBLICATION:
-        return C_PUBLICATION;
-      default:
-        this.nws = {};
-        this.pub = {};
-        this.nwsAt = at;
-        return C_NEWS;
+    const ctx = fieldOf(id).opens;
+    if (ctx === C_IMAGE) {
+      this.img = {};
+      this.imgProblem = '';
+      this.imgAt = at;
+    } else if (ctx === C_VIDEO) {
+      this.vid = {};
+      this.vidProblem = '';
+      this.vidAt = at;
+    } else if (ctx === C_TVSHOW) {
+      this.tv = {};
+      this.tvAt = at;
+    } else if (ctx === C_NEWS) {
+      this.nws = {};
+      this.pub = {};
+      this.nwsAt = at;
     }
+    return ctx;
   }
 
   /** The item of context `ctx` (begin's) ends. */
@@ -188,7 +197,7 @@ export class ExtensionReader {
     if (ctx === C_IMAGE) this.finishImage();
     else if (ctx === C_VIDEO) this.finishVideo();
     else if (ctx === C_TVSHOW) this.finishTvShow();
-    else this.finishNews();
+    else if (ctx === C_NEWS) this.finishNews();
   }
 
   private videoInvalid(message: string, hint?: string): void {
@@ -221,9 +230,9 @@ export class ExtensionReader {
 
   /** An image, video or news field, held where and as its declaration says (vocabulary.ts). */
   fieldRead(id: number, v: string): void {
-    const { decl, repeated, attributes } = EXTENSION_FIELDS[id] as ExtensionField;
+    const { decl, context, repeated, attributes } = fieldOf(id);
     const field = FIELD_NAMES[id] as string;
-    const owner: Record<string, unknown> = id <= E_IMAGE_LICENSE ? this.img : id <= E_V_ID ? this.vid : id <= E_V_PREMIER ? this.tv : id <= E_N_LANGUAGE ? this.pub : this.nws;
+    const owner: Record<string, unknown> = context === C_IMAGE ? this.img : context === C_VIDEO ? this.vid : context === C_TVSHOW ? this.tv : context === C_PUBLICATION ? this.pub : this.nws;
     const prop = decl.prop as string;
     if (!repeated && owner[prop] !== undefined) return this.field.duplicate();
     if (this.field.problem !== '' && decl.type.text === anyUri && !this.untrustedUrl(id, v, field)) return;
@@ -255,7 +264,7 @@ export class ExtensionReader {
    * without its loc (finishVideo, finishImage say so); an image's license is omitted. True: read on.
    */
   private untrustedUrl(id: number, v: string, field: string): boolean {
-    if (id >= E_VIDEO) {
+    if (fieldOf(id).root === E_VIDEO) {
       if (this.vidProblem === '') this.vidProblem = `${field}: ${this.field.problem}`;
     } else if (id === E_IMAGE_LOC) {
       this.imgProblem = this.field.problem;

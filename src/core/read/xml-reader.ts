@@ -56,7 +56,7 @@ import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
-import { C_CHANNEL, C_ENTRY, C_FEED, C_FIELD, C_IMAGE, C_INDEX, C_ITEM, C_NEWS, C_PUBLICATION, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_TVSHOW, C_URL, C_URLSET, C_VIDEO, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_N_TICKERS, E_NEWS, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_V_UPLOADER, E_VIDEO, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
+import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
 import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type At, type Report } from './xml-extensions.js';
 import { isBlank, isXmlSpace, priorityTenths, xmlTrim } from './values.js';
@@ -247,7 +247,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       this.field.value += text;
       return;
     }
-    if (ctx === C_SKIP || ctx >= C_RSS || this.strayReported) return;
+    if (ctx === C_SKIP || (ctx >= C_RSS && ctx < C_EXTENSION) || this.strayReported) return;
     if (!this.runStarted) {
       this.runStarted = true;
       this.runLine = line;
@@ -421,7 +421,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return this.unexpected(id, name, parent, line, column, offset);
       case C_URL:
         if (id >= E_LOC && id <= E_PRIORITY) return this.beginField(id, attributes, line, column, offset);
-        if (id === E_IMAGE || id === E_VIDEO || id === E_NEWS) return this.extensions.begin(id, { line, column, offset });
+        if (EXTENSION_FIELDS[id]?.context === C_URL) return this.extensions.begin(id, { line, column, offset });
         if (id === E_XHTML_LINK) {
           this.alternate(attributes, line, column, offset);
           return C_SKIP;
@@ -430,16 +430,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case C_SITEMAP:
         if (id === E_LOC || id === E_LASTMOD) return this.beginField(id, attributes, line, column, offset);
         return this.unexpected(id, name, parent, line, column, offset);
-      case C_IMAGE:
-      case C_VIDEO:
-      case C_TVSHOW:
-      case C_NEWS:
-      case C_PUBLICATION: {
-        // What the vocabulary declares in this element (vocabulary.ts), in any order: a value, or an element holding others.
-        const field = EXTENSION_FIELDS[id];
-        if (field === undefined || field.context !== parent) return this.unexpected(id, name, parent, line, column, offset);
-        return field.decl.type.sequence === undefined ? this.beginField(id, attributes, line, column, offset) : this.extensions.begin(id, { line, column, offset });
-      }
       case C_FIELD:
         if (this.field.problem === '') this.field.problem = `it contains the element <${name}>`;
         if (!this.isUrlField(this.field.id)) {
@@ -471,8 +461,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return C_SKIP;
       case C_TOP:
         return this.root(name, attributes, line, column, offset);
-      default:
-        return C_SKIP;
+      default: {
+        // An extension element holding others: what the vocabulary declares in it (vocabulary.ts), in any order.
+        const field = EXTENSION_FIELDS[id];
+        if (field === undefined || field.context !== parent) return this.unexpected(id, name, parent, line, column, offset);
+        return field.opens === C_SKIP ? this.beginField(id, attributes, line, column, offset) : this.extensions.begin(id, { line, column, offset });
+      }
     }
   }
 
@@ -567,7 +561,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   }
 
   private beginField(id: number, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
-    this.field.begin(id, attributes, id === E_V_UPLOADER ? this.attributeProblem(attributes, 'info') : '', line, column, offset);
+    const urlAttribute = EXTENSION_FIELDS[id]?.urlAttribute;
+    this.field.begin(id, attributes, urlAttribute === undefined ? '' : this.attributeProblem(attributes, urlAttribute), line, column, offset);
     return C_FIELD;
   }
 
@@ -638,12 +633,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
         this.sink.url(entry, { line: this.eLine, column: this.eCol });
         return;
       }
-      case C_IMAGE:
-      case C_VIDEO:
-      case C_TVSHOW:
-      case C_NEWS:
-        this.extensions.finish(ctx);
-        return;
       case C_URLSET:
       case C_INDEX:
       case C_RSS:
@@ -654,7 +643,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         }
         return;
       default:
-        return;
+        if (ctx >= C_EXTENSION) this.extensions.finish(ctx);
     }
   }
 
@@ -706,7 +695,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return;
       }
       default:
-        if (id >= E_IMAGE && id <= E_N_TICKERS) return this.extensions.fieldRead(id, v);
+        if (id >= E_EXTENSION) return this.extensions.fieldRead(id, v);
         return this.feed.fieldRead(id, v);
     }
   }
