@@ -3,12 +3,12 @@
 
 import { resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
-import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
+import { parseColumnMapping } from '../../core/input/csv.js';
 import { detectInputFormat, type InputFormat } from '../../node/input.js';
 import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
-import { UsageError, usageFailure } from '../args.js';
+import { asUsage, UsageError, usageFailure } from '../args.js';
 import type { ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
 import { parseQueueArgs } from '../queue-args.js';
@@ -79,15 +79,8 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   if (source === undefined && args.has('parts')) throw new UsageError('--parts is the number of parts of a --source');
   if (inputs.includes('-')) throw new UsageError('standard input (-) cannot be queued: the coordinator splits files it can read');
   const inputFormat = args.choice<InputFormat>('input-format');
-  let columns: ColumnMapping | undefined;
   const columnsText = args.text('columns');
-  if (columnsText !== undefined) {
-    try {
-      columns = parseColumnMapping(columnsText);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  }
+  const columns = columnsText === undefined ? undefined : asUsage(() => parseColumnMapping(columnsText));
   // A URL's format is told by its path's extension, as a file's by its name.
   const files = inputs.map((input) =>
     isHttpUrl(input) ? { path: input, url: true, format: inputFormat ?? detectInputFormat(new URL(input).pathname) } : { path: resolve(io.cwd, input), format: inputFormat ?? detectInputFormat(input) },
