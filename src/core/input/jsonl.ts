@@ -153,6 +153,11 @@ export function parseJsonLine(line: string, onUnknownField?: UnknownFieldHandler
   } catch (error) {
     fail(`invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return jsonLineEntry(value, onUnknownField);
+}
+
+/** A JSON Lines value already parsed, checked as parseJsonLine checks it (a change feed parses its lines once). */
+export function jsonLineEntry(value: unknown, onUnknownField?: UnknownFieldHandler): UrlEntry {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     fail(`expected a JSON object, got ${typeName(value)}`);
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
-import { parseJsonLine } from '../../core/input/jsonl.js';
+import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
@@ -189,7 +189,7 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
   try {
     return {
       op,
-      entry: parseJsonLine(text, (path) => {
+      entry: jsonLineEntry(value, (path) => {
         if (path !== 'op') throw new SitemapError('ERR_SITEMAP_INPUT', `unknown field "${path}"`);
       }),
     };
