@@ -55,18 +55,19 @@ function loc(i, rand) {
  * priority as written). urlElement writes the same entry as XML, from the same random numbers.
  */
 export function nextRealisticEntry(i, rand) {
-  const href = loc(i, rand);
-  const entry = { loc: href.replaceAll('&amp;', '&') };
+  const entry = withFields({ loc: loc(i, rand).replaceAll('&amp;', '&') }, i, rand);
+  // The alternates' page is the `de` one of its group (every page lists all, itself included).
+  if (entry.alternates !== undefined) entry.loc = `${BASE_URL}alt/${i.toString(36)}-de`;
+  return entry;
+}
+
+/** The fields after the loc, drawn from `rand` in one order for both entry makers. */
+function withFields(entry, i, rand) {
   if (rand() < 0.9) entry.lastmod = lastmod(rand);
   if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
   if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];
   if (i % 10 === 3) entry.images = [{ loc: `${BASE_URL}img/${i.toString(36)}.jpg` }];
-  if (i % 10 === 7) {
-    // A group of alternates that name each other (every page lists all, itself included).
-    const base = `${BASE_URL}alt/${i.toString(36)}`;
-    entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${base}-${lang}` }));
-    entry.loc = `${base}-de`;
-  }
+  if (i % 10 === 7) entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${BASE_URL}alt/${i.toString(36)}-${lang}` }));
   return entry;
 }
 
@@ -105,11 +106,5 @@ export function realisticSitemap(n, seed = REALISTIC_SEED) {
  */
 export function realisticEntry(i, section, seed = REALISTIC_SEED) {
   const rand = mulberry32((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
-  const entry = { loc: urlIn(section, i, rand, '&') };
-  if (rand() < 0.9) entry.lastmod = lastmod(rand);
-  if (rand() < 0.6) entry.changefreq = CHANGEFREQS[i % 7];
-  if (rand() < 0.7) entry.priority = PRIORITIES[Math.floor(rand() * PRIORITIES.length)];
-  if (i % 10 === 3) entry.images = [{ loc: `${BASE_URL}img/${i.toString(36)}.jpg` }];
-  if (i % 10 === 7) entry.alternates = LANGUAGES.map((lang) => ({ hreflang: lang, href: `${BASE_URL}alt/${i.toString(36)}-${lang}` }));
-  return entry;
+  return withFields({ loc: urlIn(section, i, rand, '&') }, i, rand);
 }
