@@ -211,6 +211,11 @@ function pageRecord(entry: UrlEntry, code: InputErrorCode, file: string, line: n
   return problem === undefined ? { entry, file, line } : { error: problem, code, file, line };
 }
 
+/** What a line longer than MAX_LINE becomes: a record that says it was skipped. */
+function overlongLine(file: string, out: () => InputRecord[]): (line: number) => void {
+  return (line) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line });
+}
+
 function textSink(file: string, out: () => InputRecord[], suspect: () => boolean): Sink {
   let first = true;
   return new LineSplitter(
@@ -228,7 +233,7 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
       else if (suspect() && read.loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
       else out().push({ entry: { loc: read.loc }, file, line: number });
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
+    overlongLine(file, out),
   );
 }
 
@@ -265,52 +270,82 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
         out().push({ error: error.message, code: 'input/jsonl', file, line: number });
       }
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
+    overlongLine(file, out),
   );
 }
 
 function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
-  let columns: CsvColumns | undefined;
+  const table = tableRecords('TSV', file, out, mapping, onWarning);
   const splitter = new LineSplitter(
     (line, number) => {
       if (line.trim() === '') return;
-      const fields = splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
-      if (columns === undefined) {
-        try {
-          columns = csvHeader(fields, 'TSV', mapping);
-        } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${number}: ${error.message}`);
-          throw error;
-        }
-        warnUnknownColumns('TSV', file, number, columns, onWarning);
-        return;
-      }
-      if (suspect() && line.includes('\uFFFD')) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line: number });
-        return;
-      }
-      try {
-        out().push(pageRecord(csvRecordToEntry(fields, columns, 'TSV'), 'input/csv', file, number));
-      } catch (error) {
-        if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, code: 'input/csv', file, line: number });
-      }
+      table.record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
     },
-    (number) => out().push({ error: `line longer than ${MAX_LINE} characters; it was skipped`, code: 'input/line-too-long', file, line: number }),
+    overlongLine(file, out),
   );
   return {
     push: (text) => splitter.push(text),
     end() {
       splitter.end();
-      if (columns === undefined) {
-        throw new SitemapError('input/csv-header', `${file}: empty TSV input; expected a header line such as loc<TAB>lastmod<TAB>changefreq<TAB>priority`);
-      }
+      table.end();
+    },
+  };
+}
+
+function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
+  const table = tableRecords('CSV', file, out, mapping, onWarning);
+  const parser = new CsvParser({
+    onRecord: (fields, line) => table.record(fields, line, suspect() && fields.some((f) => f.includes('\uFFFD'))),
+    onError(message, line) {
+      out().push({ error: message, code: 'input/csv', file, line });
+    },
+  });
+  return {
+    push: (text) => parser.push(text),
+    end() {
+      parser.end();
+      table.end();
     },
   };
 }
 
 /** Unknown columns named in a warning; the rest are counted (a crawler's export has dozens). */
 const NAMED_COLUMNS = 8;
+
+/** The records of a CSV or TSV input, split into fields: the first is the header, each other an entry (or why it is skipped). */
+function tableRecords(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void) {
+  let columns: CsvColumns | undefined;
+  return {
+    record(fields: string[], line: number, invalidUtf8: boolean): void {
+      if (columns === undefined) {
+        try {
+          columns = csvHeader(fields, kind, mapping);
+        } catch (error) {
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
+          throw error;
+        }
+        warnUnknownColumns(kind, file, line, columns, onWarning);
+        return;
+      }
+      if (invalidUtf8) {
+        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
+        return;
+      }
+      try {
+        out().push(pageRecord(csvRecordToEntry(fields, columns, kind), 'input/csv', file, line));
+      } catch (error) {
+        if (!(error instanceof SitemapError)) throw error;
+        out().push({ error: error.message, code: 'input/csv', file, line });
+      }
+    },
+    end(): void {
+      if (columns === undefined) {
+        const header = kind === 'CSV' ? 'loc,lastmod,changefreq,priority' : 'loc<TAB>lastmod<TAB>changefreq<TAB>priority';
+        throw new SitemapError('input/csv-header', `${file}: empty ${kind} input; expected a header line such as ${header}`);
+      }
+    },
+  };
+}
 
 function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, columns: CsvColumns, onWarning?: (warning: InputWarning) => void): void {
   const unknown = columns.unknown;
@@ -322,46 +357,6 @@ function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, col
     file,
     line,
   });
-}
-
-function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
-  let columns: CsvColumns | undefined;
-  const parser = new CsvParser({
-    onRecord(fields, line) {
-      if (columns === undefined) {
-        try {
-          columns = csvHeader(fields, 'CSV', mapping);
-        } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
-          throw error;
-        }
-        warnUnknownColumns('CSV', file, line, columns, onWarning);
-        return;
-      }
-      if (suspect() && fields.some((f) => f.includes('\uFFFD'))) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
-        return;
-      }
-      try {
-        out().push(pageRecord(csvRecordToEntry(fields, columns), 'input/csv', file, line));
-      } catch (error) {
-        if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, code: 'input/csv', file, line });
-      }
-    },
-    onError(message, line) {
-      out().push({ error: message, code: 'input/csv', file, line });
-    },
-  });
-  return {
-    push: (text) => parser.push(text),
-    end() {
-      parser.end();
-      if (columns === undefined) {
-        throw new SitemapError('input/csv-header', `${file}: empty CSV input; expected a header line such as loc,lastmod,changefreq,priority`);
-      }
-    },
-  };
 }
 
 /**
