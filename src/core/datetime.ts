@@ -29,6 +29,13 @@ export interface SitemapDate {
  */
 export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
+/** A date value as written (the reader keeps strings as they are), a Date or epoch milliseconds as ISO 8601. */
+export function dateText(value: DateInput): string {
+  if (typeof value === 'string') return value;
+  const date = typeof value === 'number' ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+}
+
 /** Whether a lastmod at the instant `epochMs` is in the future, seen at `now`. */
 export function isFutureLastmod(epochMs: number, now: number): boolean {
   return epochMs > now + FUTURE_LEEWAY_MS;

@@ -9,6 +9,7 @@
 // (addNew), every URL of OLD (matchOld: removed, unchanged, or a changed candidate, numbered), and NEW
 // again (matchNew: added, or the number of a changed candidate, whose old entry the caller kept).
 
+import { dateText } from './datetime.js';
 import { FINGERPRINT, fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import type { DateInput, UrlEntry } from './model.js';
@@ -22,13 +23,6 @@ export interface FieldChange {
   field: DiffField;
   old: unknown;
   new: unknown;
-}
-
-/** A lastmod as written (the reader keeps strings as they are), a Date or epoch as ISO 8601. */
-function dateText(value: DateInput): string {
-  if (typeof value === 'string') return value;
-  const date = typeof value === 'number' ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }
 
 /** JSON with the keys of every object sorted: the same value is the same text, whatever built it. */

@@ -309,34 +309,25 @@ async function sameFileBytes(a: string, b: string): Promise<boolean> {
   }
 }
 
+/** Flushes a file, or a directory's entries, to disk. */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Flushes files to disk, a few at a time. */
 export async function syncFiles(paths: readonly string[]): Promise<void> {
-  for (let i = 0; i < paths.length; i += 8) {
-    await Promise.all(
-      paths.slice(i, i + 8).map(async (path) => {
-        const handle = await open(path, 'r');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }),
-    );
-  }
+  for (let i = 0; i < paths.length; i += 8) await Promise.all(paths.slice(i, i + 8).map(syncPath));
 }
 
 /** Makes renames in `dir` durable. Not every platform can open a directory (Windows): best effort. */
 async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The rename is still atomic; only its durability across a power cut is not guaranteed.
-  }
+  // The rename is still atomic without it; only its durability across a power cut is not guaranteed.
+  await syncPath(dir).catch(() => undefined);
 }
 
 /**

@@ -7,10 +7,10 @@
 // (a duplicate, a missing return link) still mark its row.
 
 import type { Diagnostic } from '../diagnostics.js';
-import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
+import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
-import type { DateInput, SitemapRef, UrlEntry } from '../model.js';
+import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts } from './counts.js';
@@ -52,13 +52,6 @@ const DAY_MS = 86_400_000;
 /** A copy that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
 function own(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/** A W3C datetime as written (the reader keeps strings); a Date or a number as ISO 8601. */
-function dateText(value: DateInput): string {
-  if (typeof value === 'string') return value;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }
 
 /** A field of a row: TAB and line breaks (possible in an invalid value kept as written) become spaces. */
