@@ -12,6 +12,13 @@ export function usageFailure(io: CliIo, command: string, message: string): numbe
   return EXIT_FATAL;
 }
 
+/** A SitemapError (a refused input or option, a failed write) reported as `prefix` and its message, exit 2; anything else rethrown. */
+export function fatalFailure(io: CliIo, error: unknown, prefix: string, suffix = ''): number {
+  if (!(error instanceof SitemapError)) throw error;
+  io.stderr.write(`${prefix}${error.message}${suffix}\n`);
+  return EXIT_FATAL;
+}
+
 /** One of `allowed`, or undefined when the option was not given. */
 export function choice<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;

@@ -2,13 +2,12 @@
 // only the children it touches (issue 27; node/scale/apply.ts).
 
 import { resolve } from 'node:path';
-import { SitemapError } from '../../core/errors.js';
 import { applyChanges } from '../../node/scale/apply.js';
-import { UsageError } from '../args.js';
+import { UsageError, fatalFailure } from '../args.js';
 import { commandLine } from '../command.js';
 import { APPLY } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 import { indexLines } from './index-command.js';
 
@@ -41,10 +40,6 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
     return summary.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
   } catch (error) {
     printer.finish();
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit apply: ${error.message}; the previous set is still published\n`);
-      return EXIT_FATAL;
-    }
-    throw error;
+    return fatalFailure(io, error, 'sitemapkit apply: ', '; the previous set is still published');
   }
 }

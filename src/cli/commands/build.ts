@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { UsageError } from '../args.js';
+import { UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -76,11 +76,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     });
   } catch (error) {
     progress.clear();
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit: ${error.message}\n`);
-      return EXIT_FATAL;
-    }
-    throw error;
+    return fatalFailure(io, error, 'sitemapkit: ');
   }
   progress.clear();
 

@@ -2,13 +2,12 @@
 // node/scale/shard-set.ts writeIndexFromManifests).
 
 import { resolve } from 'node:path';
-import { SitemapError } from '../../core/errors.js';
 import { writeIndexFromManifests, type IndexFile } from '../../node/scale/shard-set.js';
-import { UsageError } from '../args.js';
+import { UsageError, fatalFailure } from '../args.js';
 import { commandLine } from '../command.js';
 import { INDEX } from '../declarations.js';
 import { formatBytes, plural } from '../format.js';
-import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
+import { EXIT_OK, type CliIo } from '../io.js';
 
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(INDEX, argv, io, (args) => {
@@ -31,11 +30,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
     }
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit index: ${error.message}\n`);
-      return EXIT_FATAL;
-    }
-    throw error;
+    return fatalFailure(io, error, 'sitemapkit index: ');
   }
 }
 

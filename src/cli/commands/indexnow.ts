@@ -10,9 +10,9 @@ import { submitIndexNow, type IndexNowResult } from '../../node/indexnow.js';
 import { loadState, saveState } from '../../node/build/state-store.js';
 import { writeFileAtomic } from '../../node/staged-output.js';
 import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
-import { UsageError } from '../args.js';
+import { UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { INDEXNOW } from '../declarations.js';
 import { userAgent } from '../version.js';
@@ -167,10 +167,6 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
     if (json) io.stdout.write(JSON.stringify({ ...summary, ok }, null, 2) + '\n');
     return ok ? EXIT_OK : EXIT_PROBLEMS;
   } catch (error) {
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit: ${error.message}\n`);
-      return EXIT_FATAL;
-    }
-    throw error;
+    return fatalFailure(io, error, 'sitemapkit: ');
   }
 }

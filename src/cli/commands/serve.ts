@@ -4,12 +4,11 @@
 import { Server, type RequestListener } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { SitemapError } from '../../core/errors.js';
 import { createSitemapHandler } from '../../core/serve/handler.js';
 import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
-import { asUsage, UsageError } from '../args.js';
+import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
@@ -47,11 +46,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       },
     });
   } catch (error) {
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit serve: no set to serve in ${dir}: ${error.message}\n`);
-      return EXIT_FATAL;
-    }
-    throw error;
+    return fatalFailure(io, error, `sitemapkit serve: no set to serve in ${dir}: `);
   }
   const handler = createSitemapHandler({
     source,
