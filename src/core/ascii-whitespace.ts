@@ -1,7 +1,8 @@
 // WHATWG Infra "ASCII whitespace" (TAB, LF, FF, CR, SPACE): what URLs and HTML attribute values are
 // trimmed of, unlike String.prototype.trim, which also strips NBSP and other Unicode spaces.
 
-export function isAsciiWhitespace(c: number): boolean {
+/** Whether `c` is ASCII whitespace; false for undefined (a byte read past the end). */
+export function isAsciiWhitespace(c: number | undefined): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }
 

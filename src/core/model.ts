@@ -146,25 +146,19 @@ export interface Limits {
 
 export type LimitsProfileName = 'current' | 'legacy';
 
+// Since November 2016: 50,000 URLs and 50 MB (52,428,800 bytes) uncompressed.
+const CURRENT_LIMITS: Readonly<Limits> = {
+  maxUrlsPerSitemap: 50_000,
+  maxBytesPerSitemap: 52_428_800,
+  maxSitemapsPerIndex: 50_000,
+  maxBytesPerIndex: 52_428_800,
+  maxNewsPerSitemap: 1_000,
+  maxImagesPerUrl: 1_000,
+  maxLocLength: MAX_URL_LENGTH,
+};
+
 export const LIMITS_PROFILES: Readonly<Record<LimitsProfileName, Readonly<Limits>>> = {
-  // Since November 2016: 50,000 URLs and 50 MB (52,428,800 bytes) uncompressed.
-  current: {
-    maxUrlsPerSitemap: 50_000,
-    maxBytesPerSitemap: 52_428_800,
-    maxSitemapsPerIndex: 50_000,
-    maxBytesPerIndex: 52_428_800,
-    maxNewsPerSitemap: 1_000,
-    maxImagesPerUrl: 1_000,
-    maxLocLength: MAX_URL_LENGTH,
-  },
-  // The seed documents' (2008) wording: 10 MB (10,485,760 bytes), at most 1,000 sitemaps per index.
-  legacy: {
-    maxUrlsPerSitemap: 50_000,
-    maxBytesPerSitemap: 10_485_760,
-    maxSitemapsPerIndex: 1_000,
-    maxBytesPerIndex: 10_485_760,
-    maxNewsPerSitemap: 1_000,
-    maxImagesPerUrl: 1_000,
-    maxLocLength: MAX_URL_LENGTH,
-  },
+  current: CURRENT_LIMITS,
+  // The seed documents' (2008) wording: 10 MB (10,485,760 bytes), at most 1,000 sitemaps per index; the rest as now.
+  legacy: { ...CURRENT_LIMITS, maxBytesPerSitemap: 10_485_760, maxSitemapsPerIndex: 1_000, maxBytesPerIndex: 10_485_760 },
 };

@@ -916,10 +916,6 @@ export function sniffHtmlEncoding(bytes: Uint8Array): string {
   return prescan(bytes, Math.min(bytes.length, HTML_PRESCAN_BYTES)) ?? 'utf-8';
 }
 
-function isSpaceByte(b: number | undefined): boolean {
-  return b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x20;
-}
-
 function isAsciiLetter(b: number | undefined): boolean {
   return b !== undefined && ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a);
 }
@@ -945,14 +941,14 @@ function prescan(bytes: Uint8Array, end: number): string | undefined {
       while (j + 2 < end && !(bytes[j] === 0x2d && bytes[j + 1] === 0x2d && bytes[j + 2] === 0x3e)) j++;
       if (j + 2 >= end) return undefined;
       i = j + 3;
-    } else if (bytesStartWith(bytes, i, end, '<meta') && (isSpaceByte(bytes[i + 5]) || bytes[i + 5] === 0x2f)) {
+    } else if (bytesStartWith(bytes, i, end, '<meta') && (isAsciiWhitespace(bytes[i + 5]) || bytes[i + 5] === 0x2f)) {
       const found = metaEncoding(bytes, i + 6, end);
       if (found.encoding !== undefined) return found.encoding;
       i = found.next + 1;
     } else if (bytes[i] === 0x3c && (isTagStart(bytes, i, end))) {
       // Another tag: skip its name and attributes, so that `<meta` in an attribute value is not read.
       i++;
-      while (i < end && !isSpaceByte(bytes[i]) && bytes[i] !== 0x3e) i++;
+      while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) i++;
       let attr = readAttribute(bytes, i, end);
       while (attr !== undefined) {
         i = attr.next;
@@ -997,7 +993,7 @@ function lowerByte(b: number): string {
 /** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. */
 function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAttribute | undefined {
   let i = start;
-  while (i < end && (isSpaceByte(bytes[i]) || bytes[i] === 0x2f)) i++;
+  while (i < end && (isAsciiWhitespace(bytes[i]) || bytes[i] === 0x2f)) i++;
   if (i >= end || bytes[i] === 0x3e) return undefined;
   let name = '';
   let value = '';
@@ -1008,8 +1004,8 @@ function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAt
       i++;
       break;
     }
-    if (isSpaceByte(b)) {
-      while (i < end && isSpaceByte(bytes[i])) i++;
+    if (isAsciiWhitespace(b)) {
+      while (i < end && isAsciiWhitespace(bytes[i])) i++;
       if (bytes[i] !== 0x3d) return { name, value, next: i };
       i++;
       break;
@@ -1018,7 +1014,7 @@ function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAt
     name += lowerByte(b);
     i++;
   }
-  while (i < end && isSpaceByte(bytes[i])) i++;
+  while (i < end && isAsciiWhitespace(bytes[i])) i++;
   if (i >= end) return undefined;
   const first = bytes[i] as number;
   if (first === 0x22 || first === 0x27) {
@@ -1028,7 +1024,7 @@ function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAt
     return { name, value, next: close + 1 };
   }
   if (first === 0x3e) return { name, value, next: i };
-  while (i < end && !isSpaceByte(bytes[i]) && bytes[i] !== 0x3e) value += lowerByte(bytes[i++] as number);
+  while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) value += lowerByte(bytes[i++] as number);
   if (i >= end) return undefined;
   return { name, value, next: i };
 }
