@@ -38,10 +38,10 @@ const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help:
 const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
 const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 
-/** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 /** --shards of generate and queue generate: one declaration (test/cli/grammar.test.ts). */
 const SHARDS: OptionSpec = { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' };
 
+/** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
 /** Children per index file: the limit, lowered to see a set split across several index files. */
@@ -118,14 +118,14 @@ the future, an hreflang that is no BCP 47 tag). On a terminal each code is shown
 counted.`,
 };
 
-// The options of every command that fetches (read, validate, discover): one declaration, one mapping
-// to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
 // validate's and report's settings of validation (validation-settings.ts reads them).
 const NOW: OptionSpec = { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' };
 const RULE: OptionSpec = { name: 'rule', kind: 'text', value: 'CODE=LEVEL', multiple: true, help: 'a rule\'s severity: error, warning, info or off (repeatable)' };
 const CONFIG: OptionSpec = { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' };
 const VALIDATION_BASE_URL = withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)');
 
+// The options of every command that fetches (read, validate, discover): one declaration, one mapping
+// to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
 export const READ: CommandSpec = {
