@@ -191,6 +191,12 @@ describe('sitemapkit diff', () => {
       assert.match(r.stderr, /^sitemapkit diff: .*\nRun "sitemapkit diff --help" for usage\.\n$/);
     }
   });
+
+  it('an input that cannot be read is said in one line, with nothing after it (the hint is awaited)', async () => {
+    const missing = await diff(['old.xml', 'nope.xml']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^sitemapkit diff: cannot read nope\.xml[^\n]*\n$/);
+  });
 });
 
 describe('sitemapkit diff, long runs', () => {

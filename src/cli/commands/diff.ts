@@ -131,7 +131,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   try {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') failure = `sitemapkit diff: ${error.message}\n${fetchErrorHint('diff', error, assumed)}`;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') failure = `sitemapkit diff: ${error.message}\n${await fetchErrorHint('diff', error, assumed)}`;
     else if (!(error instanceof Interrupted)) throw error;
   } finally {
     removeInterrupt?.();
