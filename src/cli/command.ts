@@ -423,15 +423,6 @@ export function commandHelp(spec: CommandSpec): string {
   return parts.join('\n\n') + '\n';
 }
 
-/**
- * Parses `argv` for a command: the parsed arguments, or the text `--help` prints. A usage problem
- * throws a UsageError (usageFailure prints it).
- */
-export function parseOrHelp(spec: CommandSpec, argv: readonly string[]): ParsedArgs | { help: string } {
-  const args = parseCommand(spec, argv);
-  return args.flag('help') ? { help: commandHelp(spec) } : args;
-}
-
 /** The properties of `values` that are not undefined: options given only when set (`...definedOnly({ maxUrls, profile })`). */
 export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   const out: Record<string, unknown> = {};

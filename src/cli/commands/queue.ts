@@ -9,9 +9,9 @@ import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { asUsage, UsageError, usageFailure } from '../args.js';
-import type { ParsedArgs } from '../command.js';
+import { commandLine, type ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
-import { parseQueueArgs } from '../queue-args.js';
+import { requireRedis } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
 import { formatCount } from '../../core/count-text.js';
@@ -21,8 +21,9 @@ const DEFAULT_SHARDS = 16;
 const DEFAULT_ATTEMPTS = 3;
 
 export async function runQueue(argv: string[], io: CliIo): Promise<number> {
-  const args = parseQueueArgs(QUEUE, argv, io);
-  if (typeof args === 'number') return args;
+  const line = await commandLine(QUEUE, argv, io, requireRedis);
+  if ('exit' in line) return line.exit;
+  const { args } = line;
   const [action, ...inputs] = args.positionals;
   try {
     switch (action) {

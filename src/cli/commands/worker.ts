@@ -4,13 +4,15 @@
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
-import { parseQueueArgs } from '../queue-args.js';
+import { commandLine } from '../command.js';
+import { requireRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
 
 export async function runWorker(argv: string[], io: CliIo): Promise<number> {
-  const args = parseQueueArgs(WORKER, argv, io);
-  if (typeof args === 'number') return args;
+  const line = await commandLine(WORKER, argv, io, requireRedis);
+  if ('exit' in line) return line.exit;
+  const { args } = line;
   const redis = args.text('redis') as string;
   try {
     await pingRedis(redis);
