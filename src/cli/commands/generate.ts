@@ -13,7 +13,7 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, t
 import type { IndexFile } from '../../node/scale/shard-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { asUsage, UsageError } from '../args.js';
+import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -197,11 +197,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
-    if (error instanceof SitemapError) {
-      io.stderr.write(`sitemapkit: ${error.message}\n`);
-      return error.code === 'ERR_SITEMAP_EMPTY' && problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
-    }
-    throw error;
+    // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
+    return fatalFailure(io, error, 'sitemapkit: ');
   } finally {
     removeHandler?.();
   }
