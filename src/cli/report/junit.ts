@@ -5,6 +5,7 @@
 // or null where no sitemap schema applies).
 
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { escapeXml as escapeXmlText, escapeXmlAttribute } from '../../core/xml/escape.js';
 import type { FileReport } from '../../core/validate/types.js';
 
 export function formatJunit(reports: readonly FileReport[]): string {
@@ -67,18 +68,12 @@ function positionOf(d: Diagnostic): string | undefined {
   return d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
 }
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;',
-};
-
 /**
- * Text content or an attribute value. What XML 1.0 cannot carry at all (C0 controls, lone
- * surrogates, U+FFFE/U+FFFF) becomes U+FFFD. A parser turns a literal CR into LF, and a literal tab
- * or line end in an attribute into a space, so those are written as character references.
+ * Text content or an attribute value, escaped as the writer escapes them (core/xml/escape.ts: CR, and
+ * in an attribute tab and LF, as references). What XML 1.0 cannot carry at all (C0 controls, lone
+ * surrogates, U+FFFE/U+FFFF) becomes U+FFFD.
  */
 export function escapeXml(text: string, where: 'text' | 'attribute'): string {
-  const special = where === 'attribute' ? /[&<>"'\t\n\r]/g : /[&<>"'\r]/g;
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(special, (c) => ENTITIES[c] as string);
+  const xmlText = text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+  return where === 'attribute' ? escapeXmlAttribute(xmlText) : escapeXmlText(xmlText);
 }
