@@ -78,8 +78,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return await (await command())(rest, io);
   } catch (error) {
     // Never a stack trace for the user: one line, and the code for a bug report.
-    const e = error as { message?: string; code?: string };
-    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.code})` : ''}\n`);
+    const e = error as { message?: string; code?: string; rule?: string };
+    const code = e?.rule ?? e?.code;
+    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${code !== undefined ? ` (${code})` : ''}\n`);
     return EXIT_FATAL;
   }
 }

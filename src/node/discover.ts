@@ -831,8 +831,8 @@ class Discovery {
       if (!(error instanceof FetchFailure)) throw error;
       // The body stopped before its end (cut by the connection, the deadline, a cap, the run's end):
       // the document failed, whatever was read of it.
-      node.cut = error.code;
-      this.note(node, diagnostic(error.code, error.message, node.url));
+      node.cut = error.rule;
+      this.note(node, diagnostic(error.rule, error.message, node.url));
     }
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {

@@ -134,8 +134,8 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
       try {
         r = await it.next();
       } catch (error) {
-        // A fetched body's failure says already what could not be read (fetch-sitemap.ts).
-        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') throw error;
+        // A fetched body's failure says already what could not be read (fetch-sitemap.ts); gunzip's (a rule) does not.
+        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && error.rule === undefined) throw error;
         throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
       }
       if (r.done === true) return;
@@ -279,7 +279,7 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         try {
           columns = csvHeader(fields, 'TSV', mapping);
         } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${number}: ${error.message}`);
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${number}: ${error.message}`, error.rule);
           throw error;
         }
         warnUnknownColumns('TSV', file, number, columns, onWarning);
@@ -303,7 +303,7 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
     end() {
       splitter.end();
       if (columns === undefined) {
-        throw new SitemapError('input/csv-header', `${file}: empty TSV input; expected a header line such as loc<TAB>lastmod<TAB>changefreq<TAB>priority`);
+        throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}: empty TSV input; expected a header line such as loc<TAB>lastmod<TAB>changefreq<TAB>priority`, 'input/csv-header');
       }
     },
   };
@@ -332,7 +332,7 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
         try {
           columns = csvHeader(fields, 'CSV', mapping);
         } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`, error.rule);
           throw error;
         }
         warnUnknownColumns('CSV', file, line, columns, onWarning);
@@ -358,7 +358,7 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
     end() {
       parser.end();
       if (columns === undefined) {
-        throw new SitemapError('input/csv-header', `${file}: empty CSV input; expected a header line such as loc,lastmod,changefreq,priority`);
+        throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}: empty CSV input; expected a header line such as loc,lastmod,changefreq,priority`, 'input/csv-header');
       }
     },
   };
@@ -410,8 +410,8 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
  * judged by its name), decoded as UTF-8 (a BOM is dropped) and split on LF with an optional CR.
  * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
  * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
- * `input/csv-header` for a CSV or TSV input without a usable header, and `ERR_SITEMAP_INPUT_FORMAT` for
- * a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
+ * `ERR_SITEMAP_INPUT_FORMAT` for a CSV or TSV input without a usable header (rule `input/csv-header`)
+ * or a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
  */
 export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;

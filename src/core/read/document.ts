@@ -399,7 +399,7 @@ export class SitemapDocument implements ReaderSink {
   stop(error: SitemapError): void {
     if (this.usedDecoder) this.takeText(this.decoder.end(), true);
     if (this.wantsMore) this.router.cut();
-    this.diagnostic({ code: error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
+    this.diagnostic({ code: error.rule ?? error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
     this.stopped = true;
   }
 

@@ -14,7 +14,7 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError, type RefusalCode } from '../errors.js';
+import { InvalidValueError, SitemapError } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -281,7 +281,7 @@ function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((
     send() {
       if (first === undefined) return;
       const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
-      onError?.(new InvalidValueError(first.code as RefusalCode, first.field, first.value, message), child);
+      onError?.(new InvalidValueError(first.rule, first.field, first.value, message), child);
     },
   });
 }
@@ -413,7 +413,7 @@ async function writeChild(
         // One bad row does not take its child's other URLs down with it.
         if (error instanceof InvalidValueError) onInvalid(error, entry);
         // The writer would start a second file: the layout by count cannot hold these entries.
-        else if (error instanceof SitemapError && error.code === 'limits/too-many-sitemaps') {
+        else if (error instanceof SitemapError && error.rule === 'limits/too-many-sitemaps') {
           throw new SitemapError('ERR_SITEMAP_SERVE', `its ${options.limits.maxUrlsPerSitemap} entries take more than ${options.limits.maxBytesPerSitemap} bytes; lower maxUrls`);
         } else throw error;
       }

@@ -219,7 +219,7 @@ export class SitemapSetWriter {
 
   private startFile(): void {
     if (this.files.length >= this.maxFiles) {
-      throw new SitemapError('limits/too-many-sitemaps', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`);
+      throw new SitemapError('ERR_SITEMAP_LIMIT', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`, 'limits/too-many-sitemaps');
     }
     this.open = true;
     this.sink.open(this.files.length);
