@@ -7,7 +7,7 @@
 // - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
 //   stream. Bytes after the last member that do not start a new member are ignored by zlib, silently.
 // - `createGunzip({ chunkSize: 256 KiB })`: 3× faster than the default 16 KiB (DESIGN.md "Measured").
-// - Budgets, each its own `SitemapError` code, thrown as soon as a chunk crosses the limit (after the
+// - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
 //   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget
 //   and a few hundred KiB of buffers, never its full size.
 //   - `budget/decompressed-size`: more than `maxBytes` bytes out (default 100 MiB). Counted on the

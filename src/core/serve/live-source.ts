@@ -86,7 +86,7 @@ export interface LiveSourceOptions {
   /**
    * An entry the writer refuses (a loc outside the base URL, a value out of range) is left out of its
    * child, the child's other entries served, and reported here; without it, onError hears once per
-   * child made how many were left out and the first (an InvalidValueError with its code).
+   * child made how many were left out and the first (an InvalidValueError with its rule).
    */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
@@ -269,7 +269,7 @@ async function viewOf(lastModified: number, children: { name: string; file: Cach
 
 /**
  * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
- * error to onError (the core has no logger) naming the child, how many and the first, by its code.
+ * error to onError (the core has no logger) naming the child, how many and the first, by its rule.
  */
 function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
   let count = 0;

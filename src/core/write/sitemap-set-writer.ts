@@ -127,7 +127,7 @@ export class SitemapSetWriter {
 
   /**
    * Adds one entry. Throws InvalidValueError (nothing written) when the entry is refused, and
-   * SitemapError `limits/too-many-sitemaps` when the set would need more files than allowed.
+   * `ERR_SITEMAP_LIMIT` `limits/too-many-sitemaps` when the set would need more files than allowed.
    */
   add(entry: UrlEntry): AddResult {
     const s = this.serializer;
