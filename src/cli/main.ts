@@ -77,9 +77,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     return await (await command())(rest, io);
   } catch (error) {
-    // Never a stack trace for the user: one line, and the code for a bug report.
-    const e = error as { message?: string; code?: string };
-    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.code})` : ''}\n`);
+    // Never a stack trace for the user: one line, and the code (its rule, if any) for a bug report.
+    const e = error as { message?: string; code?: string; rule?: string };
+    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.rule ?? e.code})` : ''}\n`);
     return EXIT_FATAL;
   }
 }

@@ -350,7 +350,7 @@ function convert(input: DateInput, field: string): string {
  *   time zone normalised to `Z` or `±hh:mm`.
  *
  * @param field the field name as written in the XML, for the error (`lastmod`, `news:publication_date`, …).
- * @throws InvalidValueError with code `${field}/invalid` (e.g. `lastmod/invalid`) for anything else.
+ * @throws InvalidValueError with rule `${field}/invalid` (e.g. `lastmod/invalid`) for anything else.
  */
 export function toSitemapDate(input: DateInput, field = 'lastmod'): SitemapDate {
   const text = convert(input, field);

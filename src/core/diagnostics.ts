@@ -47,9 +47,9 @@ export interface DiagnosticCollectorOptions {
   onDiagnostic?: (d: Diagnostic) => void;
 }
 
-/** Whether `value` is a valid `maxDiagnosticsPerCode`: a whole number ≥ 0, or Infinity. */
-export function isDiagnosticCap(value: unknown): boolean {
-  return typeof value === 'number' && (value === Infinity || (Number.isInteger(value) && value >= 0));
+/** Throws `ERR_SITEMAP_OPTION` unless `cap` is undefined or a valid `maxDiagnosticsPerCode`: a whole number ≥ 0, or Infinity. */
+export function checkDiagnosticCap(cap: number | undefined): void {
+  if (cap !== undefined && cap !== Infinity && !(Number.isInteger(cap) && cap >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(cap)}`);
 }
 
 /**
@@ -71,7 +71,7 @@ export class DiagnosticCollector {
 
   constructor(options: DiagnosticCollectorOptions = {}) {
     const cap = options.maxPerCode ?? DEFAULT_MAX_DIAGNOSTICS_PER_CODE;
-    if (!isDiagnosticCap(cap)) throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(cap)}`);
+    checkDiagnosticCap(cap);
     this.maxPerCode = cap;
     this.onDiagnostic = options.onDiagnostic;
   }

@@ -3,7 +3,7 @@
 
 /** The codes of thrown errors, each explained in docs/rules.md. A problem in the input is a diagnostic, not one of these. */
 export const SITEMAP_ERROR_CODES = [
-  'ERR_SITEMAP_OPTION', 'ERR_SITEMAP_INVALID_ARGUMENT', 'ERR_SITEMAP_API', 'ERR_SITEMAP_INPUT', 'ERR_SITEMAP_INPUT_FORMAT', 'ERR_SITEMAP_WRITE',
+  'ERR_SITEMAP_OPTION', 'ERR_SITEMAP_API', 'ERR_SITEMAP_INVALID_VALUE', 'ERR_SITEMAP_LIMIT', 'ERR_SITEMAP_INPUT', 'ERR_SITEMAP_INPUT_FORMAT', 'ERR_SITEMAP_WRITE',
   'ERR_SITEMAP_EMPTY', 'ERR_SITEMAP_FOREIGN_FILE', 'ERR_SITEMAP_STATE', 'ERR_SITEMAP_ABORTED',
   // Serving: a folder's set that cannot be served, a live source slower than its timeout.
   'ERR_SITEMAP_SERVE', 'ERR_SITEMAP_TIMEOUT',
@@ -11,47 +11,49 @@ export const SITEMAP_ERROR_CODES = [
   'ERR_SITEMAP_REDIS', 'ERR_SITEMAP_QUEUE',
   // The causes of a failed fetch, reported as diagnostics (fetch/…).
   'ERR_SITEMAP_ADDRESS_REFUSED', 'ERR_SITEMAP_ENCODED_TOO_LARGE', 'ERR_SITEMAP_HTTP_STATUS',
-  // An alias of ERR_SITEMAP_OPTION, for readXmlSitemapText's budgets: callers test for it.
-  'ERR_SITEMAP_INVALID_OPTION',
 ] as const;
 export type SitemapErrorCode = (typeof SITEMAP_ERROR_CODES)[number];
 
-/** The rule's own code, for the refusals listed in docs/rules.md ("Thrown errors"): callers tell them apart by it. */
+/** The id of a rule in docs/rules.md (`loc/not-absolute`, `limits/too-many-sitemaps`, `gzip/corrupt`). */
 export type RefusalCode = `${string}/${string}`;
 
 export class SitemapError extends Error {
-  readonly code: SitemapErrorCode | RefusalCode;
-  constructor(code: SitemapErrorCode | RefusalCode, message: string) {
+  readonly code: SitemapErrorCode;
+  /** The rule refused, where the error is one (docs/rules.md "Thrown errors"): a caller tells such errors apart by it. */
+  declare readonly rule?: RefusalCode;
+  constructor(code: SitemapErrorCode, message: string, rule?: RefusalCode) {
     super(message);
     this.name = 'SitemapError';
     this.code = code;
+    if (rule !== undefined) this.rule = rule;
   }
 }
 
 /**
  * A value the model refuses (a loc that is not http(s), a priority of 1.5, a lastmod that is not a
- * W3C Datetime). `code` is a stable rule id such as `loc/not-absolute`; `field` names the field as
- * written in the XML (`loc`, `image:loc`, `video:duration`, ...).
+ * W3C Datetime): `ERR_SITEMAP_INVALID_VALUE`, with `rule` a stable rule id such as `loc/not-absolute`;
+ * `field` names the field as written in the XML (`loc`, `image:loc`, `video:duration`, ...).
  */
 export class InvalidValueError extends SitemapError {
+  declare readonly rule: RefusalCode;
   readonly field: string;
   readonly value: unknown;
-  constructor(code: RefusalCode, field: string, value: unknown, message: string) {
-    super(code, message);
+  constructor(rule: RefusalCode, field: string, value: unknown, message: string) {
+    super('ERR_SITEMAP_INVALID_VALUE', message, rule);
     this.name = 'InvalidValueError';
     this.field = field;
     this.value = value;
   }
 }
 
-/** Throws `code` unless `value` is undefined or a whole number of at least `min` (`name` says which option). */
-export function checkCount(name: string, value: number | undefined, min: number, code: SitemapErrorCode = 'ERR_SITEMAP_OPTION'): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new SitemapError(code, `${name} must be a whole number of at least ${min}, got ${value}`);
+/** Throws `ERR_SITEMAP_OPTION` unless `value` is undefined or a whole number of at least `min` (`name` says which option). */
+export function checkCount(name: string, value: number | undefined, min: number): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least ${min}, got ${value}`);
 }
 
 /** `value`, checked (a whole number of at least 1), or `fallback` when it is undefined. */
-export function positiveInteger(value: number | undefined, fallback: number, name: string, code?: SitemapErrorCode): number {
-  checkCount(name, value, 1, code);
+export function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  checkCount(name, value, 1);
   return value ?? fallback;
 }
 

@@ -107,7 +107,7 @@ function httpUrl(text: string, what: string): URL {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
-    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
   }
   return url;
 }
@@ -126,7 +126,7 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
   const { key, keyLocation } = options;
   const maxUrls = options.maxUrlsPerPost ?? INDEXNOW_MAX_URLS_PER_POST;
   const keyProblem = indexNowKeyProblem(key);
-  if (keyProblem !== undefined) throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', keyProblem);
+  if (keyProblem !== undefined) throw new SitemapError('ERR_SITEMAP_OPTION', keyProblem);
   if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > INDEXNOW_MAX_URLS_PER_POST) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `URLs per IndexNow post must be a whole number from 1 to ${INDEXNOW_MAX_URLS_PER_POST}, got ${maxUrls}`);
   }

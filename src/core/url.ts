@@ -315,7 +315,7 @@ function normalize(input: string, field: string, base: string | undefined, maxLe
  * every character RFC 3986 does not allow in the path, query and fragment. Valid `%XX` escapes are
  * kept as written; nothing else changes (query parameters keep their order).
  *
- * Throws {@link InvalidValueError} with code `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
+ * Throws {@link InvalidValueError} with rule `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
  * `loc/credentials`, `loc/invalid` or `loc/too-long`; `base-url/invalid` when `base` is not usable.
  *
  * @param field The field the value came from, for errors (`loc`, `image:loc`, ...).

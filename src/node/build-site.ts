@@ -194,7 +194,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     problems.push({
       relPath: byLoc.get(entry.loc) ?? '',
       url: entry.loc,
-      code: error.code,
+      code: error.rule,
       severity: 'error',
       message: keptWithout === undefined ? `left out: ${error.message}` : `listed without its ${keptWithout}: ${error.message}`,
     });
@@ -326,7 +326,7 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
     } catch (error) {
       // A path that makes no valid URL (2,048 characters or more): this page only.
       if (!(error instanceof InvalidValueError)) throw error;
-      problems.push({ relPath: page.relPath, url: '', code: error.code, severity: 'error', message: `left out: ${error.message}` });
+      problems.push({ relPath: page.relPath, url: '', code: error.rule, severity: 'error', message: `left out: ${error.message}` });
       continue;
     }
     const first = seenUrls.get(url);

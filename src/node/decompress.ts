@@ -7,7 +7,7 @@
 // - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
 //   stream. Bytes after the last member that do not start a new member are ignored by zlib, silently.
 // - `createGunzip({ chunkSize: 256 KiB })`: 3× faster than the default 16 KiB (DESIGN.md "Measured").
-// - Budgets, each its own `SitemapError` code, thrown as soon as a chunk crosses the limit (after the
+// - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
 //   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget
 //   and a few hundred KiB of buffers, never its full size.
 //   - `budget/decompressed-size`: more than `maxBytes` bytes out (default 100 MiB). Counted on the
@@ -47,7 +47,7 @@ function describeBytes(n: number): string {
 
 /**
  * The bytes of `source`, gunzipped layer by layer while they start with the gzip magic bytes, within
- * the budgets above. Errors: `SitemapError` with code `budget/decompressed-size`,
+ * the budgets above. Errors: `ERR_SITEMAP_INPUT` with rule `budget/decompressed-size`,
  * `budget/compressed-size`, `budget/gzip-depth` or `gzip/corrupt`; `ERR_SITEMAP_OPTION` for bad options.
  * Breaking out of the iteration stops the gunzip and closes `source`.
  */
@@ -60,9 +60,9 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
   checkCount('maxCompressedBytes', maxCompressed, 1);
 
   const tooBig = (): SitemapError =>
-    new SitemapError('budget/decompressed-size', `the decompressed sitemap is larger than the limit of ${describeBytes(maxBytes)}; reading stopped there`);
+    new SitemapError('ERR_SITEMAP_INPUT', `the decompressed sitemap is larger than the limit of ${describeBytes(maxBytes)}; reading stopped there`, 'budget/decompressed-size');
   const input = capped(source, maxCompressed, () =>
-    new SitemapError('budget/compressed-size', `the compressed input is larger than the limit of ${describeBytes(maxCompressed)}; reading stopped there`),
+    new SitemapError('ERR_SITEMAP_INPUT', `the compressed input is larger than the limit of ${describeBytes(maxCompressed)}; reading stopped there`, 'budget/compressed-size'),
   );
 
   async function* layer(bytes: AsyncIterable<Uint8Array>, depth: number): AsyncGenerator<Uint8Array> {
@@ -88,7 +88,7 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
         return;
       }
       if (depth >= maxDepth) {
-        throw new SitemapError('budget/gzip-depth', `gzip nested more than ${maxDepth} deep (the limit); not decompressed`);
+        throw new SitemapError('ERR_SITEMAP_INPUT', `gzip nested more than ${maxDepth} deep (the limit); not decompressed`, 'budget/gzip-depth');
       }
       yield* layer(capped(gunzip(all), maxBytes, tooBig), depth + 1);
     } finally {
@@ -182,5 +182,5 @@ function gzipError(error: unknown): unknown {
   if (typeof code !== 'string' || !code.startsWith('Z_')) return error;
   const reason = error instanceof Error ? error.message : String(error);
   const why = reason === 'unexpected end of file' ? 'truncated (unexpected end of file)' : reason;
-  return new SitemapError('gzip/corrupt', `invalid gzip data: ${why}`);
+  return new SitemapError('ERR_SITEMAP_INPUT', `invalid gzip data: ${why}`, 'gzip/corrupt');
 }

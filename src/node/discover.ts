@@ -17,9 +17,9 @@
 //   Entries are handed out as the bodies stream; a consumer that falls behind holds the bodies back
 //   (backpressure), so memory stays bounded whatever the site's size.
 
-import { DiagnosticCollector, isDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
-import { SitemapError } from '../core/errors.js';
+import { SitemapError, checkCount } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { isAllowed, productToken } from '../core/robots/match.js';
@@ -416,13 +416,8 @@ class Discovery {
     this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
-    const tracked = options.maxTrackedUrls;
-    if (tracked !== undefined && (!Number.isSafeInteger(tracked) || tracked < 1)) {
-      throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${tracked}`);
-    }
-    if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
-      throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
-    }
+    checkCount('maxTrackedUrls', options.maxTrackedUrls, 1);
+    checkDiagnosticCap(options.maxDiagnosticsPerCode);
   }
 
   /** Counts `d` on `node`, lists it there unless its code is past the cap, and hands it to `onDiagnostic`. True when listed. */
@@ -831,8 +826,8 @@ class Discovery {
       if (!(error instanceof FetchFailure)) throw error;
       // The body stopped before its end (cut by the connection, the deadline, a cap, the run's end):
       // the document failed, whatever was read of it.
-      node.cut = error.code;
-      this.note(node, diagnostic(error.code, error.message, node.url));
+      node.cut = error.rule;
+      this.note(node, diagnostic(error.rule, error.message, node.url));
     }
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {

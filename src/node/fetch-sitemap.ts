@@ -72,7 +72,7 @@ export async function fetchSitemap(url: string, client: HttpClient, options: Fet
     try {
       yield* response;
     } catch (error) {
-      if (error instanceof FetchFailure) throw new SitemapFetchError(url, error.code, `${error.message} (${error.code})`, true);
+      if (error instanceof FetchFailure) throw new SitemapFetchError(url, error.rule, `${error.message} (${error.rule})`, true);
       throw error;
     }
   }

@@ -134,8 +134,8 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
       try {
         r = await it.next();
       } catch (error) {
-        // A fetched body's failure says already what could not be read (fetch-sitemap.ts).
-        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') throw error;
+        // A fetched body's failure says already what could not be read (fetch-sitemap.ts); gunzip's (a rule) does not.
+        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && error.rule === undefined) throw error;
         throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
       }
       if (r.done === true) return;
@@ -321,7 +321,7 @@ function tableRecords(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[
         try {
           columns = csvHeader(fields, kind, mapping);
         } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`);
+          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`, error.rule);
           throw error;
         }
         warnUnknownColumns(kind, file, line, columns, onWarning);
@@ -341,7 +341,7 @@ function tableRecords(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[
     end(): void {
       if (columns === undefined) {
         const header = kind === 'CSV' ? 'loc,lastmod,changefreq,priority' : 'loc<TAB>lastmod<TAB>changefreq<TAB>priority';
-        throw new SitemapError('input/csv-header', `${file}: empty ${kind} input; expected a header line such as ${header}`);
+        throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}: empty ${kind} input; expected a header line such as ${header}`, 'input/csv-header');
       }
     },
   };
@@ -405,8 +405,8 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
  * judged by its name), decoded as UTF-8 (a BOM is dropped) and split on LF with an optional CR.
  * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
  * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
- * `input/csv-header` for a CSV or TSV input without a usable header, and `ERR_SITEMAP_INPUT_FORMAT` for
- * a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
+ * `ERR_SITEMAP_INPUT_FORMAT` for a CSV or TSV input without a usable header (rule `input/csv-header`)
+ * or a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
  */
 export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;

@@ -299,7 +299,7 @@ function documentFor(source: Source, options: ParseSitemapOptions, sink: ReaderS
   return new SitemapDocument({ ...options, file: source.file, isAscii, asciiText }, sink);
 }
 
-/** Codes of decompressed()'s errors that are reported as diagnostics (SitemapDocument.stop). */
+/** The rules of decompressed()'s errors, reported as diagnostics (SitemapDocument.stop). */
 const BYTE_BUDGET_CODES = new Set(['budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 /** Drives the pipeline chunk by chunk; yields after each input chunk (the unit of batching). */
@@ -333,7 +333,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
       try {
         r = await bytes.next();
       } catch (error) {
-        if (error instanceof SitemapError && BYTE_BUDGET_CODES.has(error.code)) {
+        if (error instanceof SitemapError && BYTE_BUDGET_CODES.has(error.rule ?? '')) {
           pipeline.stop(error);
           yield;
           return;

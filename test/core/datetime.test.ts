@@ -175,7 +175,8 @@ describe('toSitemapDate: rejections', () => {
     it(`${JSON.stringify(input)}: ${reason.source}`, () => {
       assert.throws(() => toSitemapDate(input), (e: unknown) => {
         assert.ok(e instanceof InvalidValueError);
-        assert.equal(e.code, 'lastmod/invalid');
+        assert.equal(e.code, 'ERR_SITEMAP_INVALID_VALUE');
+        assert.equal(e.rule, 'lastmod/invalid');
         assert.equal(e.field, 'lastmod');
         assert.equal(e.value, input);
         assert.ok(e.message.startsWith(`lastmod ${JSON.stringify(input)} is not a W3C Datetime: `), e.message);
@@ -218,7 +219,8 @@ describe('toSitemapDate: rejections', () => {
     it(`${shown}: ${reason.source}`, () => {
       assert.throws(() => toSitemapDate(input as DateInput), (e: unknown) => {
         assert.ok(e instanceof InvalidValueError);
-        assert.equal(e.code, 'lastmod/invalid');
+        assert.equal(e.code, 'ERR_SITEMAP_INVALID_VALUE');
+        assert.equal(e.rule, 'lastmod/invalid');
         assert.equal(e.value, input);
         assert.ok(e.message.startsWith(`lastmod ${shown} `), e.message);
         assert.match(e.message, reason);
@@ -228,15 +230,16 @@ describe('toSitemapDate: rejections', () => {
     });
   }
 
-  it('uses the field in the code and the message', () => {
+  it('uses the field in the rule and the message', () => {
     assert.throws(() => toSitemapDate('2024-13-01', 'news:publication_date'), (e: unknown) => {
       assert.ok(e instanceof InvalidValueError);
-      assert.equal(e.code, 'news:publication_date/invalid');
+      assert.equal(e.code, 'ERR_SITEMAP_INVALID_VALUE');
+      assert.equal(e.rule, 'news:publication_date/invalid');
       assert.equal(e.field, 'news:publication_date');
       assert.ok(e.message.startsWith('news:publication_date "2024-13-01" is not a W3C Datetime'));
       return true;
     });
-    assert.throws(() => formatSitemapDate(Number.NaN, 'video:expiration_date'), { code: 'video:expiration_date/invalid' });
+    assert.throws(() => formatSitemapDate(Number.NaN, 'video:expiration_date'), { code: 'ERR_SITEMAP_INVALID_VALUE', rule: 'video:expiration_date/invalid' });
     assert.equal(formatSitemapDate('2024', 'news:publication_date'), '2024-01-01');
   });
 

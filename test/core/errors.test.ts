@@ -4,16 +4,26 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITEMAP_ERROR_CODES } from '../../src/core/errors.js';
+import { InvalidValueError, SITEMAP_ERROR_CODES, SitemapError } from '../../src/core/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Every `ERR_SITEMAP_…` written in src/, outside errors.ts: file → codes. */
+/** The TypeScript sources under src/: file → text (errors.ts without the list of the set itself). */
+function sources(): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const file of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
+    if (!/\.c?ts$/.test(file)) continue;
+    const text = readFileSync(join(ROOT, 'src', file), 'utf8');
+    texts.set(file, file.endsWith('core/errors.ts') ? text.replace(/SITEMAP_ERROR_CODES = \[[^]*?\] as const/, '') : text);
+  }
+  return texts;
+}
+
+/** Every `ERR_SITEMAP_…` written in src/: file → codes. */
 function codesInSources(): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
-  for (const file of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
-    if (!/\.c?ts$/.test(file) || file.endsWith('errors.ts')) continue;
-    for (const [code] of readFileSync(join(ROOT, 'src', file), 'utf8').matchAll(/ERR_SITEMAP_[A-Z_]+/g)) {
+  for (const [file, text] of sources()) {
+    for (const [code] of text.matchAll(/ERR_SITEMAP_[A-Z_]+/g)) {
       if (!found.has(code)) found.set(code, new Set());
       found.get(code)?.add(file);
     }
@@ -35,4 +45,20 @@ test('docs/rules.md documents exactly the closed set, in its order', () => {
   const section = rules.slice(rules.indexOf('## Thrown errors'), rules.indexOf('\n## ', rules.indexOf('## Thrown errors') + 1));
   const documented = [...section.matchAll(/^\| `(ERR_SITEMAP_[A-Z_]+)` \|/gm)].map((m) => m[1]);
   assert.deepEqual(documented, [...SITEMAP_ERROR_CODES]);
+});
+
+test('a SitemapError is thrown with a code of the set only; a rule id goes in `rule`', () => {
+  const known = new Set<string>(SITEMAP_ERROR_CODES);
+  const wrong: string[] = [];
+  for (const [file, text] of sources()) {
+    // The first argument of every SitemapError (and of its subclasses' super calls) written as a literal.
+    for (const [, code] of text.matchAll(/(?:new SitemapError|super)\(\s*['`]([^'`]*)['`]/g)) {
+      if (!known.has(code as string)) wrong.push(`${code} (${file})`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  const refused = new InvalidValueError('loc/not-absolute', 'loc', '/a', 'not absolute');
+  assert.equal(refused.code, 'ERR_SITEMAP_INVALID_VALUE');
+  assert.equal(refused.rule, 'loc/not-absolute');
+  assert.ok(!('rule' in new SitemapError('ERR_SITEMAP_OPTION', 'no rule')));
 });

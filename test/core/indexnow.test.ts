@@ -156,13 +156,13 @@ describe('indexNowPayloads', () => {
   });
 
   it('refuses a bad key, a batch size outside 1..10,000, a URL or keyLocation that is not http(s)', () => {
-    throwsCode(() => indexNowPayloads(['https://a.example/'], { key: 'short' }), 'ERR_SITEMAP_INVALID_ARGUMENT', /5 characters/);
+    throwsCode(() => indexNowPayloads(['https://a.example/'], { key: 'short' }), 'ERR_SITEMAP_OPTION', /5 characters/);
     throwsCode(() => indexNowPayloads(['https://a.example/'], { key: KEY, maxUrlsPerPost: 10_001 }), 'ERR_SITEMAP_OPTION', /1 to 10000/);
     throwsCode(() => indexNowPayloads(['https://a.example/'], { key: KEY, maxUrlsPerPost: 0 }), 'ERR_SITEMAP_OPTION');
     throwsCode(() => indexNowPayloads(['https://a.example/'], { key: KEY, maxUrlsPerPost: 1.5 }), 'ERR_SITEMAP_OPTION');
-    throwsCode(() => indexNowPayloads(['/relative'], { key: KEY }), 'ERR_SITEMAP_INVALID_ARGUMENT', /"\/relative"/);
-    throwsCode(() => indexNowPayloads(['mailto:a@b.example'], { key: KEY }), 'ERR_SITEMAP_INVALID_ARGUMENT');
-    throwsCode(() => indexNowPayloads(['https://a.example/'], { key: KEY, keyLocation: 'key.txt' }), 'ERR_SITEMAP_INVALID_ARGUMENT', /keyLocation/);
+    throwsCode(() => indexNowPayloads(['/relative'], { key: KEY }), 'ERR_SITEMAP_OPTION', /"\/relative"/);
+    throwsCode(() => indexNowPayloads(['mailto:a@b.example'], { key: KEY }), 'ERR_SITEMAP_OPTION');
+    throwsCode(() => indexNowPayloads(['https://a.example/'], { key: KEY, keyLocation: 'key.txt' }), 'ERR_SITEMAP_OPTION', /keyLocation/);
   });
 });
 

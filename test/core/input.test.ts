@@ -39,10 +39,11 @@ function serialise(rows: readonly string[][], eol: string, trailing: boolean): s
   return lines.join(eol) + (trailing ? eol : '');
 }
 
-function throwsCode(fn: () => unknown, code: string, message: RegExp): void {
+function throwsCode(fn: () => unknown, code: string, message: RegExp, rule?: string): void {
   assert.throws(fn, (error: unknown) => {
     assert.ok(error instanceof SitemapError);
     assert.equal(error.code, code);
+    assert.equal(error.rule, rule);
     assert.match(error.message, message);
     return true;
   });
@@ -286,8 +287,8 @@ describe('csvHeader / csvRecordToEntry', () => {
   });
 
   it('throws input/csv-header without loc or with a duplicate column', () => {
-    throwsCode(() => csvHeader(['page', 'lastmod']), 'input/csv-header', /no "loc" column.*"page", "lastmod"/);
-    throwsCode(() => csvHeader(['loc', 'LOC']), 'input/csv-header', /"loc" twice/);
+    throwsCode(() => csvHeader(['page', 'lastmod']), 'ERR_SITEMAP_INPUT_FORMAT', /no "loc" column.*"page", "lastmod"/, 'input/csv-header');
+    throwsCode(() => csvHeader(['loc', 'LOC']), 'ERR_SITEMAP_INPUT_FORMAT', /"loc" twice/, 'input/csv-header');
   });
 
   it('finds columns by their common names, any case, spaces, - or _ (Screaming Frog, HTTP header names)', () => {
@@ -303,13 +304,13 @@ describe('csvHeader / csvRecordToEntry', () => {
     for (const [name, key] of [['URL', 'loc'], ['lastModified', 'lastmod'], ['LastMod', 'lastmod'], ['change_frequency', 'changefreq'], ['URL Encoded Address', undefined], ['Redirect URL', undefined]] as const) {
       assert.equal(knownColumnOf(name), key, name);
     }
-    throwsCode(() => csvHeader(['URL', 'Address']), 'input/csv-header', /"loc" twice \("URL", column 1, and "Address", column 2\); choose one with --columns loc=NAME/);
+    throwsCode(() => csvHeader(['URL', 'Address']), 'ERR_SITEMAP_INPUT_FORMAT', /"loc" twice \("URL", column 1, and "Address", column 2\); choose one with --columns loc=NAME/, 'input/csv-header');
   });
 
   it('--columns maps columns by header name; a mapped column wins over a common name, which becomes unknown', () => {
     const columns = csvHeader(['URL', 'Canonical', 'Changed'], 'CSV', { loc: 'canonical', lastmod: 'Changed' });
     assert.deepEqual(columns, { loc: 1, lastmod: 2, count: 3, unknown: ['URL'] });
-    throwsCode(() => csvHeader(['URL'], 'TSV', { lastmod: 'Changed' }), 'input/csv-header', /^TSV header has no column "Changed" for --columns lastmod=/);
+    throwsCode(() => csvHeader(['URL'], 'TSV', { lastmod: 'Changed' }), 'ERR_SITEMAP_INPUT_FORMAT', /^TSV header has no column "Changed" for --columns lastmod=/, 'input/csv-header');
   });
 
   it('parseColumnMapping reads COLUMN=NAME pairs, quoted names with commas and quotes', () => {
@@ -487,7 +488,7 @@ describe('EntryPolicy', () => {
     new EntryPolicy({ now: NOW }).prepare(entry, warn);
     assert.equal(entry.loc, 'https://e.com/a?q=1');
     assert.equal(list[0]?.[0], 'loc/fragment');
-    assert.throws(() => new EntryPolicy({ now: NOW, strict: true }).prepare({ loc: '/a#b' }, warn), (e: unknown) => e instanceof InvalidValueError && e.code === 'loc/fragment');
+    assert.throws(() => new EntryPolicy({ now: NOW, strict: true }).prepare({ loc: '/a#b' }, warn), (e: unknown) => e instanceof InvalidValueError && e.code === 'ERR_SITEMAP_INVALID_VALUE' && e.rule === 'loc/fragment');
   });
 
   it('keepPath sees the filter path; entries it refuses are left out without a warning', () => {

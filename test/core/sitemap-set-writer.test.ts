@@ -71,7 +71,7 @@ test('at most 1,000 news entries per file', () => {
 
 test('an entry larger than a whole file is refused, not split', () => {
   const writer = new SitemapSetWriter({ open() {}, write() {}, close() {} }, { limits: limits({ maxBytesPerSitemap: 700 }) });
-  assert.throws(() => writer.add({ loc: `https://example.com/${'a'.repeat(600)}` }), { code: 'entry/too-large' });
+  assert.throws(() => writer.add({ loc: `https://example.com/${'a'.repeat(600)}` }), { code: 'ERR_SITEMAP_INVALID_VALUE', rule: 'entry/too-large' });
 });
 
 test('more files than an index may list is a fatal error', () => {
@@ -79,7 +79,7 @@ test('more files than an index may list is a fatal error', () => {
   writer.add({ loc: 'https://example.com/1' });
   writer.add({ loc: 'https://example.com/2' });
   writer.add({ loc: 'https://example.com/3' });
-  assert.throws(() => writer.add({ loc: 'https://example.com/4' }), (e: unknown) => e instanceof SitemapError && e.code === 'limits/too-many-sitemaps');
+  assert.throws(() => writer.add({ loc: 'https://example.com/4' }), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_LIMIT' && e.rule === 'limits/too-many-sitemaps');
 });
 
 test('namespaces are declared only when used', () => {
@@ -174,7 +174,7 @@ test('the index lists children with their lastmod and validates against siteinde
   const result = await xmllint(text, 'siteindex');
   assert.deepEqual(result.errors, []);
   const tooMany = Array.from({ length: 1001 }, (_, i) => ({ loc: `https://example.com/s${i}.xml` }));
-  assert.throws(() => serializeSitemapIndex(tooMany, { limits: LIMITS_PROFILES.legacy }), { code: 'limits/too-many-sitemaps' });
+  assert.throws(() => serializeSitemapIndex(tooMany, { limits: LIMITS_PROFILES.legacy }), { code: 'ERR_SITEMAP_LIMIT', rule: 'limits/too-many-sitemaps' });
 });
 
 test('serializeSitemap yields one document as byte chunks', async () => {
@@ -187,5 +187,5 @@ test('serializeSitemap yields one document as byte chunks', async () => {
   assert.ok((await xmllint(xml, 'sitemap')).valid);
   await assert.rejects(async () => {
     for await (const _ of serializeSitemap(entries, { limits: limits({ maxUrlsPerSitemap: 10 }) })) void _;
-  }, { code: 'limits/document-full' });
+  }, { code: 'ERR_SITEMAP_LIMIT', rule: 'limits/document-full' });
 });

@@ -12,12 +12,13 @@ function doc(body: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(ALL_EXTENSIONS)}>\n${body}</urlset>\n`;
 }
 
-function refused(entry: unknown, code: string, mentions?: string): void {
+function refused(entry: unknown, rule: string, mentions?: string): void {
   assert.throws(
     () => serializer.serialize(entry as UrlEntry, ALL_EXTENSIONS),
     (error: unknown) => {
       assert.ok(error instanceof InvalidValueError, `expected InvalidValueError, got ${String(error)}`);
-      assert.equal(error.code, code);
+      assert.equal(error.code, 'ERR_SITEMAP_INVALID_VALUE');
+      assert.equal(error.rule, rule);
       if (mentions !== undefined) assert.ok(error.message.includes(mentions), `message ${JSON.stringify(error.message)} should mention ${mentions}`);
       return true;
     },
@@ -70,8 +71,8 @@ test('scope: a loc outside the base URL is refused with the reason', () => {
   const scoped = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current, baseUrl: 'http://ejemplo.com/catalogo/', scope: scopeOf('http://ejemplo.com/catalogo/') });
   assert.match(scoped.serialize({ loc: 'http://ejemplo.com/catalogo/mostrar?objeto=23' }, 0), /catalogo\/mostrar/);
   assert.match(scoped.serialize({ loc: '/catalogo/x' }, 0), /<loc>http:\/\/ejemplo.com\/catalogo\/x<\/loc>/);
-  assert.throws(() => scoped.serialize({ loc: 'http://ejemplo.com/imagenes/mostrar?objeto=23' }, 0), { code: 'loc/out-of-scope' });
-  assert.throws(() => scoped.serialize({ loc: 'https://ejemplo.com/catalogo/pagina1.html' }, 0), { code: 'loc/out-of-scope' });
+  assert.throws(() => scoped.serialize({ loc: 'http://ejemplo.com/imagenes/mostrar?objeto=23' }, 0), { code: 'ERR_SITEMAP_INVALID_VALUE', rule: 'loc/out-of-scope' });
+  assert.throws(() => scoped.serialize({ loc: 'https://ejemplo.com/catalogo/pagina1.html' }, 0), { code: 'ERR_SITEMAP_INVALID_VALUE', rule: 'loc/out-of-scope' });
   // Extensions may point elsewhere (a CDN, another language's domain).
   assert.doesNotThrow(() => scoped.serialize({ loc: '/catalogo/y', images: [{ loc: 'https://cdn.example.net/y.jpg' }], alternates: [{ hreflang: 'en', href: 'https://example.co.uk/y' }] }, ALL_EXTENSIONS));
 });

@@ -12,15 +12,16 @@ const RFC3986_RE = new RegExp(
     `(?:/${PCHAR}*)+(?:\\?(?:${PCHAR}|[/?])*)?(?:#(?:${PCHAR}|[/?])*)?$`,
 );
 
-function throwsCode(fn: () => unknown, code: string, field?: string): InvalidValueError {
+function throwsCode(fn: () => unknown, rule: string, field?: string): InvalidValueError {
   let caught: unknown;
   try {
     fn();
   } catch (err) {
     caught = err;
   }
-  assert.ok(caught instanceof InvalidValueError, `expected InvalidValueError ${code}, got ${String(caught)}`);
-  assert.equal(caught.code, code);
+  assert.ok(caught instanceof InvalidValueError, `expected InvalidValueError ${rule}, got ${String(caught)}`);
+  assert.equal(caught.code, 'ERR_SITEMAP_INVALID_VALUE');
+  assert.equal(caught.rule, rule);
   if (field !== undefined) assert.equal(caught.field, field);
   return caught;
 }
@@ -89,13 +90,13 @@ const iri = fc
   )
   .map(([scheme, labels, tld, port, rest]) => `${scheme}://${labels.join('.')}.${tld}${port ? `:${port}` : ''}/${rest}`);
 
-/** normalizeUrl, or the error code it threw. */
-function attempt(fn: (s: string) => string, s: string): { ok: string } | { code: string } {
+/** normalizeUrl, or the rule of the error it threw. */
+function attempt(fn: (s: string) => string, s: string): { ok: string } | { rule: string } {
   try {
     return { ok: fn(s) };
   } catch (err) {
     assert.ok(err instanceof InvalidValueError, `${JSON.stringify(s)} threw ${String(err)}`);
-    return { code: err.code };
+    return { rule: err.rule };
   }
 }
 

@@ -38,10 +38,12 @@ async function collect(input: AsyncIterable<Uint8Array>, options?: DecompressOpt
   return Buffer.concat(out);
 }
 
-async function rejectsWith(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+/** Rejects with `expected`: a code (`ERR_SITEMAP_OPTION`), or the rule of an `ERR_SITEMAP_INPUT` (`gzip/corrupt`, `budget/…`). */
+async function rejectsWith(promise: Promise<unknown>, expected: string, message: RegExp): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof SitemapError, String(error));
-    assert.equal(error.code, code);
+    assert.equal(error.code, expected.startsWith('ERR_SITEMAP_') ? expected : 'ERR_SITEMAP_INPUT');
+    assert.equal(error.rule, expected.startsWith('ERR_SITEMAP_') ? undefined : expected);
     assert.match(error.message, message);
     return true;
   });

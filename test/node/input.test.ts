@@ -37,10 +37,11 @@ async function collect(
   return { records, batches };
 }
 
-async function rejectsWith(promise: Promise<unknown>, code: string, message: string | RegExp): Promise<void> {
+async function rejectsWith(promise: Promise<unknown>, code: string, message: string | RegExp, rule?: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof SitemapError);
     assert.equal(error.code, code);
+    assert.equal(error.rule, rule);
     if (typeof message === 'string') assert.equal(error.message, message);
     else assert.match(error.message, message);
     return true;
@@ -125,8 +126,8 @@ describe('readInput', () => {
   });
 
   it('csv: a header without loc is fatal and names the file', async () => {
-    await rejectsWith(collect('nohead.csv', 'page,lastmod\nhttps://e.com/,2024\n', 'csv'), 'input/csv-header', /^nohead\.csv:1: CSV header has no "loc" column/);
-    await rejectsWith(collect('empty.csv', '', 'csv'), 'input/csv-header', /^empty\.csv: empty CSV input/);
+    await rejectsWith(collect('nohead.csv', 'page,lastmod\nhttps://e.com/,2024\n', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.csv:1: CSV header has no "loc" column/, 'input/csv-header');
+    await rejectsWith(collect('empty.csv', '', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^empty\.csv: empty CSV input/, 'input/csv-header');
   });
 
   it('jsonl: a bad line is an error record with its line number; the others come through', async () => {
@@ -219,7 +220,7 @@ describe('readInput', () => {
       { error: 'loc "https://e.com/a\\tb" contains a tab at column 16; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)', code: 'input/csv', file: 'pages.tsv', line: 3 },
       { error: 'record has 2 fields, the header has 4 (a tab not written as \\t in a value?)', code: 'input/csv', file: 'pages.tsv', line: 4 },
     ]);
-    await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'input/csv-header', /^nohead\.tsv:1: TSV header has no "loc" column/);
+    await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.tsv:1: TSV header has no "loc" column/, 'input/csv-header');
   });
 
   describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {

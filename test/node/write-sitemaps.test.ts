@@ -94,7 +94,7 @@ test('refused entries go to onInvalid and the rest is written', async () => {
   const refused: string[] = [];
   const summary = await writeSitemaps(
     [{ loc: 'https://www.example.com/a' }, { loc: 'https://other.example.com/b' }, { loc: 'https://www.example.com/c', priority: 2 }, { loc: '/d' }],
-    { outDir: out, baseUrl: 'https://www.example.com/', onInvalid: (error) => refused.push(error.code) },
+    { outDir: out, baseUrl: 'https://www.example.com/', onInvalid: (error) => refused.push(error.rule) },
   );
   assert.deepEqual(refused, ['loc/out-of-scope', 'priority/out-of-range']);
   assert.equal(summary.rejected, 2);
@@ -122,7 +122,7 @@ test('prepare runs before each entry (false leaves it out, a throw rejects it); 
         delete copy[error.field as 'priority' | 'changefreq'];
         return copy;
       },
-      onInvalid: (error, entry) => order.push(`invalid ${entry.loc} ${error.code}`),
+      onInvalid: (error, entry) => order.push(`invalid ${entry.loc} ${error.rule}`),
     },
   );
   assert.deepEqual(order, [
@@ -145,7 +145,7 @@ test('prepare runs before each entry (false leaves it out, a throw rejects it); 
 
 test('too many sitemaps for an index is an error before anything is written', async () => {
   const out = tempDir();
-  await assert.rejects(writeSitemaps(entries(1001), { outDir: out, baseUrl: 'https://www.example.com/', profile: 'legacy', maxUrls: 1 }), { code: 'limits/too-many-sitemaps' });
+  await assert.rejects(writeSitemaps(entries(1001), { outDir: out, baseUrl: 'https://www.example.com/', profile: 'legacy', maxUrls: 1 }), { code: 'ERR_SITEMAP_LIMIT', rule: 'limits/too-many-sitemaps' });
   assert.deepEqual(readdirSync(out), []);
 });
 

@@ -169,7 +169,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       signal: controller.signal,
       onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
         const at = positions.get(entry);
-        report(at?.file ?? '<input>', at?.line, error.message, error.code);
+        report(at?.file ?? '<input>', at?.line, error.message, error.rule);
       },
       replaceInvalid: (error: InvalidValueError, entry: UrlEntry) => {
         current = entry;

@@ -875,7 +875,7 @@ class PageScanner implements TokenizerCallbacks {
  * in the page's length.
  *
  * @param pageUrl The page's absolute http(s) URL; relative URLs resolve against it (or its `<base href>`).
- *   Anything else is a misuse of the API and throws `ERR_SITEMAP_INVALID_ARGUMENT`.
+ *   Anything else is a misuse of the API and throws `ERR_SITEMAP_OPTION`.
  */
 export function scanHtmlPage(html: string, pageUrl: string, options: ScanHtmlPageOptions = {}): PageFacts {
   let url: string;
@@ -883,7 +883,7 @@ export function scanHtmlPage(html: string, pageUrl: string, options: ScanHtmlPag
     url = normalizeUrl(pageUrl, 'pageUrl');
   } catch (err) {
     if (!(err instanceof InvalidValueError)) throw err;
-    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `scanHtmlPage() needs the page's absolute http(s) URL, got ${quoteValue(pageUrl)}: ${err.message}`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `scanHtmlPage() needs the page's absolute http(s) URL, got ${quoteValue(pageUrl)}: ${err.message}`);
   }
   const scanner = new PageScanner(html, options.images === true);
   const tokenizer = new Tokenizer({}, scanner);

@@ -344,8 +344,8 @@ export function parseColumnMapping(text: string): ColumnMapping {
  * Maps a header record to column indexes (`kind` names the format in messages). A column is found by
  * `mapping` when it names one (the header name compared case-insensitively after trimming), otherwise
  * by its common names ({@link knownColumnOf}: `loc`, `url`, `Address`, `Last Modified`, …). Throws
- * `SitemapError('input/csv-header')` when there is no `loc` column, a known column is found twice, or
- * a mapped name is not in the header.
+ * `ERR_SITEMAP_INPUT_FORMAT` (rule `input/csv-header`) when there is no `loc` column, a known column
+ * is found twice, or a mapped name is not in the header.
  */
 export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV', mapping: ColumnMapping = {}): CsvColumns {
   const found: Partial<Record<KnownColumn, number>> = {};
@@ -368,8 +368,9 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     const earlier = found[key];
     if (earlier !== undefined) {
       throw new SitemapError(
-        'input/csv-header',
+        'ERR_SITEMAP_INPUT_FORMAT',
         `${kind} header names column "${key}" twice (${JSON.stringify(fields[earlier]?.trim())}, column ${earlier + 1}, and ${JSON.stringify(name)}, column ${index + 1}); choose one with --columns ${key}=NAME`,
+        'input/csv-header',
       );
     }
     found[key] = index;
@@ -377,14 +378,15 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
   for (const key of mappedBy.values()) {
     if (found[key] === undefined) {
       const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
-      throw new SitemapError('input/csv-header', `${kind} header has no column ${JSON.stringify(mapping[key])} for --columns ${key}=… (found ${names})`);
+      throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${kind} header has no column ${JSON.stringify(mapping[key])} for --columns ${key}=… (found ${names})`, 'input/csv-header');
     }
   }
   if (found.loc === undefined) {
     const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
     throw new SitemapError(
-      'input/csv-header',
+      'ERR_SITEMAP_INPUT_FORMAT',
       `${kind} header has no "loc" column (found ${names}); expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME`,
+      'input/csv-header',
     );
   }
   const columns: CsvColumns = { loc: found.loc, count: fields.length, unknown };

@@ -128,10 +128,10 @@ export class EntryPolicy {
       const fallback = this.defaults[field];
       if (fallback !== undefined && entry[field] !== fallback) {
         entry[field] = fallback as never;
-        warn(error.code, `${error.message}; --${field} ${fallback} is written instead`);
+        warn(error.rule, `${error.message}; --${field} ${fallback} is written instead`);
       } else {
         delete entry[field];
-        warn(error.code, `${error.message}; the URL is written without ${field}`);
+        warn(error.rule, `${error.message}; the URL is written without ${field}`);
       }
       return entry;
     }
@@ -140,7 +140,7 @@ export class EntryPolicy {
       if (kept.length === entry.alternates.length) return undefined;
       const problem = typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
       const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
-      warn(error.code, `${error.message}${fix}; the URL is written without this alternate`);
+      warn(error.rule, `${error.message}${fix}; the URL is written without this alternate`);
       entry.alternates = kept;
       return entry;
     }

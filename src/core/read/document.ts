@@ -18,7 +18,7 @@
 // `format/empty` (error: nothing but whitespace). Past `maxEntries` reading stops.
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
-import { DiagnosticCollector, isDiagnosticCap, type Diagnostic } from '../diagnostics.js';
+import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic } from '../diagnostics.js';
 import { SitemapError, checkCount } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import { readAsciiChunk } from './lane-bytes.js';
@@ -262,9 +262,7 @@ function checkDocumentOptions(options: SitemapDocumentOptions): void {
   checkCount('maxEntries', options.maxEntries, 1);
   checkCount('maxDepth', options.maxDepth, 1);
   checkCount('maxValueLength', options.maxValueLength, 1);
-  if (options.maxDiagnosticsPerCode !== undefined && !isDiagnosticCap(options.maxDiagnosticsPerCode)) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(options.maxDiagnosticsPerCode)}`);
-  }
+  checkDiagnosticCap(options.maxDiagnosticsPerCode);
 }
 
 /**
@@ -399,7 +397,7 @@ export class SitemapDocument implements ReaderSink {
   stop(error: SitemapError): void {
     if (this.usedDecoder) this.takeText(this.decoder.end(), true);
     if (this.wantsMore) this.router.cut();
-    this.diagnostic({ code: error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
+    this.diagnostic({ code: error.rule ?? error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
     this.stopped = true;
   }
 

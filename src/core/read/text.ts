@@ -18,7 +18,7 @@
 // The entries and diagnostics do not depend on how the text is split into chunks.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, positiveInteger } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 
 /** Default of `ReaderBudgets.maxEntries`. */
@@ -77,12 +77,6 @@ function show(s: string): string {
   return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 }
 
-function limitOption(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `${name} must be a whole number of at least 1, got ${value}`);
-  return value;
-}
-
 /**
  * Reads a text sitemap pushed as decoded text. Reports `format('text')` once, before anything else
  * (at the first `write` or at `end`), then `url({ loc }, position)` for every URL line and diagnostics
@@ -122,8 +116,8 @@ export class TextSitemapReader {
     private readonly sink: ReaderSink,
     budgets: ReaderBudgets = {},
   ) {
-    this.maxEntries = limitOption('maxEntries', budgets.maxEntries, DEFAULT_MAX_ENTRIES);
-    this.maxValueLength = limitOption('maxValueLength', budgets.maxValueLength, DEFAULT_MAX_VALUE_LENGTH);
+    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'maxEntries');
+    this.maxValueLength = positiveInteger(budgets.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'maxValueLength');
   }
 
   /** Number of URLs delivered so far. */

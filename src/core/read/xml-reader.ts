@@ -193,7 +193,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   constructor(sink: ReaderSink, budgets: ReaderBudgets = {}) {
     this.sink = sink;
-    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'reader budget maxEntries', 'ERR_SITEMAP_INVALID_OPTION');
+    this.maxEntries = positiveInteger(budgets.maxEntries, DEFAULT_MAX_ENTRIES, 'reader budget maxEntries');
   }
 
   // ---- tokenizer events ----------------------------------------------------------------------------

@@ -189,7 +189,7 @@ function canonicalLine(url: string, oldContent: string): string {
  *   line; the file then ends with a line end.
  * - Every other line keeps its bytes and line end; a UTF-8 BOM stays. Nothing to do: the same string.
  *
- * Throws what {@link sitemapLineUrl} throws for a requested URL, and `ERR_SITEMAP_INVALID_ARGUMENT`
+ * Throws what {@link sitemapLineUrl} throws for a requested URL, and `ERR_SITEMAP_OPTION`
  * for a `robotsUrl` that is not an absolute http(s) URL.
  */
 // Long: one pass over the lines applying the rules above in order (keep, rewrite, remove, insert).
@@ -203,7 +203,7 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
     try {
       normalizeUrl(base, 'robotsUrl');
     } catch {
-      throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `robotsUrl must be the absolute http(s) URL of the robots.txt, got ${quoteValue(base)}`);
+      throw new SitemapError('ERR_SITEMAP_OPTION', `robotsUrl must be the absolute http(s) URL of the robots.txt, got ${quoteValue(base)}`);
     }
   }
 

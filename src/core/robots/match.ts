@@ -51,7 +51,7 @@ export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): bo
 /**
  * A checker for one crawler: picks the groups and normalises their patterns once, for checking many
  * URLs. The returned function takes an absolute URL or a path starting with `/` and throws
- * `ERR_SITEMAP_INVALID_ARGUMENT` for anything that is neither.
+ * `ERR_SITEMAP_OPTION` for anything that is neither.
  */
 export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: string) => boolean {
   const rules = compileRules(robots, productToken(userAgent));
@@ -147,7 +147,7 @@ function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
     // A path alone resolves against a dummy origin; an absolute URL ignores it.
     parsed = new URL(url, DUMMY_BASE);
   } catch {
-    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
   }
   parsed.hash = '';
   // `search` is '' both for no query and for a bare `?`; the href tells them apart.

@@ -139,7 +139,7 @@ function userAgentToken(value: string): string {
 /**
  * Parse robots.txt text. `robotsUrl` is the absolute URL the file was fetched from (relative Sitemap
  * values resolve against it); a value that is not an absolute URL is a misuse of the API and throws
- * `ERR_SITEMAP_INVALID_ARGUMENT`.
+ * `ERR_SITEMAP_OPTION`.
  */
 // Long: mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds.
 export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
@@ -147,7 +147,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
   try {
     base = new URL(robotsUrl).href;
   } catch {
-    throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `parseRobotsTxt() needs the absolute URL of the robots.txt, got ${quoteValue(robotsUrl)}`);
+    throw new SitemapError('ERR_SITEMAP_OPTION', `parseRobotsTxt() needs the absolute URL of the robots.txt, got ${quoteValue(robotsUrl)}`);
   }
 
   const groups: RobotsGroup[] = [];

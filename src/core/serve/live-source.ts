@@ -14,7 +14,7 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError, type RefusalCode } from '../errors.js';
+import { InvalidValueError, SitemapError } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -86,7 +86,7 @@ export interface LiveSourceOptions {
   /**
    * An entry the writer refuses (a loc outside the base URL, a value out of range) is left out of its
    * child, the child's other entries served, and reported here; without it, onError hears once per
-   * child made how many were left out and the first (an InvalidValueError with its code).
+   * child made how many were left out and the first (an InvalidValueError with its rule).
    */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
@@ -269,7 +269,7 @@ async function viewOf(lastModified: number, children: { name: string; file: Cach
 
 /**
  * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
- * error to onError (the core has no logger) naming the child, how many and the first, by its code.
+ * error to onError (the core has no logger) naming the child, how many and the first, by its rule.
  */
 function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
   let count = 0;
@@ -281,7 +281,7 @@ function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((
     send() {
       if (first === undefined) return;
       const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
-      onError?.(new InvalidValueError(first.code as RefusalCode, first.field, first.value, message), child);
+      onError?.(new InvalidValueError(first.rule, first.field, first.value, message), child);
     },
   });
 }
@@ -413,7 +413,7 @@ async function writeChild(
         // One bad row does not take its child's other URLs down with it.
         if (error instanceof InvalidValueError) onInvalid(error, entry);
         // The writer would start a second file: the layout by count cannot hold these entries.
-        else if (error instanceof SitemapError && error.code === 'limits/too-many-sitemaps') {
+        else if (error instanceof SitemapError && error.rule === 'limits/too-many-sitemaps') {
           throw new SitemapError('ERR_SITEMAP_SERVE', `its ${options.limits.maxUrlsPerSitemap} entries take more than ${options.limits.maxBytesPerSitemap} bytes; lower maxUrls`);
         } else throw error;
       }

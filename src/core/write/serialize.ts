@@ -16,8 +16,8 @@ export interface SerializeSitemapOptions {
 }
 
 /**
- * One urlset document for `entries`. Throws InvalidValueError for a refused entry, and SitemapError
- * `limits/document-full` when the entries do not fit in one document under the limits.
+ * One urlset document for `entries`. Throws InvalidValueError for a refused entry, and
+ * `ERR_SITEMAP_LIMIT` (rule `limits/document-full`) when the entries do not fit in one document.
  * With no entries it yields an empty `<urlset>` (which sitemap.xsd does not accept).
  */
 export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>, options: SerializeSitemapOptions = {}): AsyncGenerator<Uint8Array> {
@@ -31,8 +31,8 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
     try {
       writer.add(entry);
     } catch (error) {
-      if (error instanceof SitemapError && error.code === 'limits/too-many-sitemaps') {
-        throw new SitemapError('limits/document-full', `the entries do not fit in one sitemap (at most ${limits.maxUrlsPerSitemap} URLs and ${limits.maxBytesPerSitemap} bytes); use writeSitemaps to split them`);
+      if (error instanceof SitemapError && error.rule === 'limits/too-many-sitemaps') {
+        throw new SitemapError('ERR_SITEMAP_LIMIT', `the entries do not fit in one sitemap (at most ${limits.maxUrlsPerSitemap} URLs and ${limits.maxBytesPerSitemap} bytes); use writeSitemaps to split them`, 'limits/document-full');
       }
       throw error;
     }

@@ -22,7 +22,7 @@ export function serializeSitemapIndex(refs: Iterable<SitemapRef>, options: Sitem
   for (const ref of refs) {
     count++;
     if (count > options.limits.maxSitemapsPerIndex) {
-      throw new SitemapError('limits/too-many-sitemaps', `a sitemap index may list at most ${options.limits.maxSitemapsPerIndex} sitemaps`);
+      throw new SitemapError('ERR_SITEMAP_LIMIT', `a sitemap index may list at most ${options.limits.maxSitemapsPerIndex} sitemaps`, 'limits/too-many-sitemaps');
     }
     let xml = '<sitemap><loc>' + escapeXml(normalizeUrl(ref.loc, 'loc', undefined, options.limits.maxLocLength)) + '</loc>';
     if (ref.lastmod !== undefined && ref.lastmod !== null) xml += '<lastmod>' + toSitemapDate(ref.lastmod, 'lastmod').text + '</lastmod>';
@@ -33,7 +33,7 @@ export function serializeSitemapIndex(refs: Iterable<SitemapRef>, options: Sitem
   const text = parts.join('');
   const bytes = utf8Length(text);
   if (bytes > options.limits.maxBytesPerIndex) {
-    throw new SitemapError('limits/index-too-large', `the sitemap index would take ${bytes} bytes; at most ${options.limits.maxBytesPerIndex}`);
+    throw new SitemapError('ERR_SITEMAP_LIMIT', `the sitemap index would take ${bytes} bytes; at most ${options.limits.maxBytesPerIndex}`, 'limits/index-too-large');
   }
   return text;
 }

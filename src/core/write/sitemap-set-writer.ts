@@ -127,7 +127,7 @@ export class SitemapSetWriter {
 
   /**
    * Adds one entry. Throws InvalidValueError (nothing written) when the entry is refused, and
-   * SitemapError `limits/too-many-sitemaps` when the set would need more files than allowed.
+   * `ERR_SITEMAP_LIMIT` `limits/too-many-sitemaps` when the set would need more files than allowed.
    */
   add(entry: UrlEntry): AddResult {
     const s = this.serializer;
@@ -219,7 +219,7 @@ export class SitemapSetWriter {
 
   private startFile(): void {
     if (this.files.length >= this.maxFiles) {
-      throw new SitemapError('limits/too-many-sitemaps', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`);
+      throw new SitemapError('ERR_SITEMAP_LIMIT', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`, 'limits/too-many-sitemaps');
     }
     this.open = true;
     this.sink.open(this.files.length);

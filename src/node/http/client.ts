@@ -99,8 +99,13 @@ export interface HttpFailure extends Chain {
 
 export type HttpOutcome = HttpResponse | HttpFailure;
 
-/** A failure while the body streams; `code` is the diagnostic code. */
-export class FetchFailure extends SitemapError {}
+/** A failure while the body streams: `ERR_SITEMAP_INPUT`, its `rule` the diagnostic code (`fetch/truncated`, …). */
+export class FetchFailure extends SitemapError {
+  declare readonly rule: `fetch/${string}`;
+  constructor(rule: `fetch/${string}`, message: string) {
+    super('ERR_SITEMAP_INPUT', message, rule);
+  }
+}
 
 /**
  * How the end of a response's body is known (RFC 9112 §6.3): a chunked transfer coding ends with its
@@ -206,7 +211,7 @@ const CERTIFICATE_FAILURES: Readonly<Record<string, string>> = {
  * `url`: what was requested, to name its host in a TLS failure.
  */
 function describeError(error: unknown, url?: string): { code: string; message: string; retry: boolean; cause?: string } {
-  if (error instanceof FetchFailure) return { code: error.code, message: error.message, retry: false };
+  if (error instanceof FetchFailure) return { code: error.rule, message: error.message, retry: false };
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
   // OpenSSL's messages end in a newline: a report line must stay one line.

@@ -77,7 +77,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
         } catch (error) {
           if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
           counts.rejected++;
-          options.onInvalid(error.message, at, error.code);
+          options.onInvalid(error.message, at, error.rule);
         }
       }
     }

@@ -45,7 +45,7 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
         await files.write(placeChange(change, serializer, settings).stem, changeLine(change));
       } catch (error) {
         if (!(error instanceof InvalidValueError)) throw error;
-        reject(`${at.file}:${at.line}: ${error.code} ${error.message}`);
+        reject(`${at.file}:${at.line}: ${error.rule} ${error.message}`);
         continue;
       }
       outcome.entries++;

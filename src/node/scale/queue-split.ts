@@ -69,7 +69,7 @@ export class ShardFiles {
       shard = shardOf(entry.loc, { shards: this.shards, baseUrl: this.set.baseUrl, ...(this.set.name !== undefined ? { name: this.set.name } : {}) }).bucket;
     } catch (error) {
       if (!(error instanceof SitemapError)) throw error;
-      this.reject(`${where}: ${error.code} ${error.message}`);
+      this.reject(`${where}: ${error.rule ?? error.code} ${error.message}`);
       return;
     }
     this.outcome.entries++;

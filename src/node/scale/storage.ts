@@ -49,7 +49,7 @@ export class FileSystemStorage implements SetStorage {
   private path(name: string): string {
     const path = resolve(this.localDir, name);
     // Names come from job data: a job must not reach outside the set's folder.
-    if (path !== this.localDir && !path.startsWith(this.localDir + sep)) throw new SitemapError('ERR_SITEMAP_INVALID_ARGUMENT', `${JSON.stringify(name)} is outside the set's folder`);
+    if (path !== this.localDir && !path.startsWith(this.localDir + sep)) throw new SitemapError('ERR_SITEMAP_OPTION', `${JSON.stringify(name)} is outside the set's folder`);
     return path;
   }
 

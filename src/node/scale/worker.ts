@@ -134,7 +134,7 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
     durable: false,
     entries: entries(),
-    onInvalid: (error, entry) => reject(`${entry.loc}: ${error.code} ${error.message}`),
+    onInvalid: (error, entry) => reject(`${entry.loc}: ${error.rule} ${error.message}`),
   });
   outcome.entries = manifest.urls;
   return outcome;

@@ -270,11 +270,11 @@ describe('scanHtmlPage: images', () => {
 });
 
 describe('scanHtmlPage: misuse', () => {
-  it('throws ERR_SITEMAP_INVALID_ARGUMENT for a page URL that is not absolute http(s)', () => {
+  it('throws ERR_SITEMAP_OPTION for a page URL that is not absolute http(s)', () => {
     for (const bad of ['/relative/', 'ftp://example.com/', '']) {
       assert.throws(
         () => scanHtmlPage('<p>x</p>', bad),
-        (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_INVALID_ARGUMENT',
+        (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION',
       );
     }
   });

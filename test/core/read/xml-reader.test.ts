@@ -781,7 +781,7 @@ describe('budgets', () => {
   });
 
   it('refuses a budget that is not a positive integer', () => {
-    assert.throws(() => read('<urlset/>', { maxEntries: 0 }), { code: 'ERR_SITEMAP_INVALID_OPTION' });
+    assert.throws(() => read('<urlset/>', { maxEntries: 0 }), { code: 'ERR_SITEMAP_OPTION' });
   });
 });
 

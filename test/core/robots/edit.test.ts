@@ -277,7 +277,7 @@ describe('setSitemapLines: relative Sitemap values', () => {
     for (const robotsUrl of ['/robots.txt', 'ftp://example.com/robots.txt']) {
       assert.throws(
         () => edit('', [S], { robotsUrl }),
-        (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_INVALID_ARGUMENT',
+        (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION',
         robotsUrl,
       );
     }
@@ -296,7 +296,7 @@ describe('sitemapLineUrl', () => {
   ];
   for (const [input, code] of cases) {
     it(`refuses ${JSON.stringify(input)} with ${code}, and setSitemapLines too`, () => {
-      const check = (err: unknown): boolean => err instanceof InvalidValueError && err.code === code && err.field === 'Sitemap';
+      const check = (err: unknown): boolean => err instanceof InvalidValueError && err.code === 'ERR_SITEMAP_INVALID_VALUE' && err.rule === code && err.field === 'Sitemap';
       assert.throws(() => sitemapLineUrl(input), check);
       assert.throws(() => edit('User-agent: *\n', [S, input]), check);
     });

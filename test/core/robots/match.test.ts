@@ -266,8 +266,8 @@ describe('isAllowed: URLs', () => {
     assert.equal(isAllowed(robots, 'x', '/page?x=1'), false);
   });
 
-  it('throws ERR_SITEMAP_INVALID_ARGUMENT for something that is not a URL', () => {
-    assert.throws(() => isAllowed(robots, 'x', 'http://[bad'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_INVALID_ARGUMENT');
+  it('throws ERR_SITEMAP_OPTION for something that is not a URL', () => {
+    assert.throws(() => isAllowed(robots, 'x', 'http://[bad'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION');
   });
 
   it('robotsMatcher checks many URLs against one choice of groups', () => {

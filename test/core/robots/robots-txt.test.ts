@@ -70,8 +70,8 @@ describe('parseRobotsTxt: lines and keys', () => {
     assert.deepEqual(parse('\n\r\n \t \n# only a comment'), { groups: [], sitemaps: [], problems: [] });
   });
 
-  it('throws ERR_SITEMAP_INVALID_ARGUMENT when the robots.txt URL is not absolute', () => {
-    assert.throws(() => parseRobotsTxt('', '/robots.txt'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_INVALID_ARGUMENT');
+  it('throws ERR_SITEMAP_OPTION when the robots.txt URL is not absolute', () => {
+    assert.throws(() => parseRobotsTxt('', '/robots.txt'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION');
   });
 
   it('MAX_ROBOTS_BYTES is the RFC 9309 §2.5 minimum of 500 KiB', () => {

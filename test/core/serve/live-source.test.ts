@@ -271,13 +271,14 @@ test('an entry outside the base URL is left out of its child and reported (to on
   const [error, name] = errors[0] as [InvalidValueError, string];
   assert.equal(name, 'sitemap-00001.xml.gz');
   assert.ok(error instanceof InvalidValueError);
-  assert.equal(error.code, 'loc/out-of-scope');
+  assert.equal(error.code, 'ERR_SITEMAP_INVALID_VALUE');
+  assert.equal(error.rule, 'loc/out-of-scope');
   assert.match(error.message, /^1 entry left out of sitemap-00001\.xml\.gz .*elsewhere\.example\/3/);
   // Nobody listening: still served.
   assert.equal(locs((await serve({ count: () => 10, range: rows })('/sitemap-00001.xml.gz')).xml).length, 9);
   // With onInvalid: each entry to it, nothing to onError.
   const invalid: [string, string][] = [];
-  const told = await serve({ count: () => 10, range: rows, onError, onInvalid: (error, entry) => invalid.push([error.code, String(entry.loc)]) })('/sitemap-00001.xml.gz');
+  const told = await serve({ count: () => 10, range: rows, onError, onInvalid: (error, entry) => invalid.push([error.rule, String(entry.loc)]) })('/sitemap-00001.xml.gz');
   assert.equal(told.status, 200);
   assert.equal(locs(told.xml).length, 9);
   assert.deepEqual(invalid, [['loc/out-of-scope', 'https://elsewhere.example/3']]);
