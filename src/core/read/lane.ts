@@ -65,15 +65,23 @@ export const R_IMAGES = 16;
 /** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
 export const R_LASTMOD_DAY = 17;
 
-/** Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
-const EXTRA_FIELDS = 6;
-const X_KIND = 0;
+/**
+ * Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, or an alternate), its value (an image's
+ * loc, an alternate's href) and flags, an alternate's hreflang; of a scan that hashes, the
+ * fingerprints of an alternate's href (decoded, as a loc's) and of its hreflang.
+ */
+export const EXTRA_FIELDS = 10;
+export const X_KIND = 0;
 const X_VALUE_START = 1;
 const X_VALUE_LENGTH = 2;
 const X_FLAGS = 3;
-const X_HREFLANG_START = 4;
-const X_HREFLANG_LENGTH = 5;
-const X_IMAGE = 0;
+export const X_HREFLANG_START = 4;
+export const X_HREFLANG_LENGTH = 5;
+export const X_HREF_HASH_1 = 6;
+export const X_HREF_HASH_2 = 7;
+export const X_HREFLANG_HASH_1 = 8;
+export const X_HREFLANG_HASH_2 = 9;
+export const X_IMAGE = 0;
 
 /** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;

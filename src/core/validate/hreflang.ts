@@ -20,7 +20,7 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
 import type { UrlEntry } from '../model.js';
-import { laneAlternates, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/lane.js';
+import { EXTRA_FIELDS, laneAlternates, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
@@ -92,21 +92,59 @@ export class HreflangChecker {
 
   /**
    * `add` for a url of the lane's run with alternates, already given to `addPages` with its run, from
-   * its values as the lane gives them (record `r` of `records`, over `text` from `base`, as laneLoc):
-   * no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
-   * compares both forms). Its alternates are remembered as a second record of its page.
+   * its values as the lane gives them (record `r` of `records`, over `source`: the scan's text, or
+   * its bytes): no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
+   * compares both forms). Its alternates are remembered as a second record of its page. A url the
+   * rules have nothing to say of, as its fingerprints and hreflang values show (knownLinks), makes no
+   * strings; any other is given to the rules as text.
    */
-  addLaneUrl(text: string, records: Int32Array, r: number, extras: Int32Array, base: number): readonly Diagnostic[] {
-    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+  addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
+    const line = records[r + R_LINE] as number;
+    const column = records[r + R_COLUMN] as number;
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
-    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash, true);
+    const count = knownLinks(source, records, r, extras);
+    if (count === -1) {
+      // Only this url's own bytes are made a string (a chunk's whole made 10 MB of strings for a realistic file).
+      const base = typeof source === 'string' ? 0 : (records[r + R_START] as number);
+      const text = typeof source === 'string' ? source : utf8Decoder.decode(source.subarray(base, records[r + R_END] as number));
+      laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+      return this.check(laneLoc(text, records, r, base), line, column, this.laneHash, true);
+    }
+    const graph = this.graph;
+    if (graph === undefined) return NONE;
+    const record = graph.addPage(line, column, this.laneHash, true);
+    const locStart = records[r + R_LOC_START] as number;
+    const locLength = records[r + R_LOC_LENGTH] as number;
+    // ASCII bytes are the loc's UTF-8 as they are, unless it holds references.
+    if (typeof source !== 'string' && ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0) graph.storeBytes(record, source, locStart, locLength);
+    else graph.storeText(record, typeof source === 'string' ? laneLoc(source, records, r) : laneLoc(utf8Decoder.decode(source.subarray(locStart, locStart + locLength)), records, r, locStart));
+    graph.addLinks(record, count, knownSelf === -1 ? undefined : (knownTags[knownSelf] as KnownTag).text);
+    return NONE;
   }
 
   /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
   private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
     const diagnostics = hrefs.length === 0 ? NONE : entryDiagnostics(loc, { line, column });
-    (again ? this.graph : this.graphFor(line, column))?.add(loc, line, column, locHash, again);
+    const graph = again ? this.graph : this.graphFor(line, column);
+    if (graph !== undefined) {
+      if (locHash === undefined) {
+        fingerprint(loc);
+        locHash = FINGERPRINT;
+      }
+      const record = graph.addPage(line, column, locHash, again);
+      if (hrefs.length > 0) {
+        graph.storeText(record, loc);
+        let self = -1;
+        for (let i = 0; i < hrefs.length; i++) {
+          const href = hrefs[i] as string;
+          if (href === loc && self === -1) self = i;
+          fingerprint(href);
+          setLinkHash(i, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
+        }
+        graph.addLinks(record, hrefs.length, self === -1 ? undefined : hreflangs[self]);
+      }
+    }
     hrefs.length = 0;
     hreflangs.length = 0;
     return diagnostics;
@@ -168,6 +206,82 @@ export class HreflangChecker {
  */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
+/** The fingerprints of the url's alternates' hrefs, as pairs, for AlternateGraph.addLinks. */
+let linkHashes = new Int32Array(64);
+
+function setLinkHash(i: number, hash1: number, hash2: number): void {
+  if (i * 2 + 2 > linkHashes.length) {
+    const bigger = new Int32Array(linkHashes.length * 2);
+    bigger.set(linkHashes);
+    linkHashes = bigger;
+  }
+  linkHashes[i * 2] = hash1;
+  linkHashes[i * 2 + 1] = hash2;
+}
+
+/** An hreflang value as the per-url rules read it: its problem, and the language it counts as. */
+interface KnownTag {
+  readonly text: string;
+  readonly hash2: number;
+  readonly problem: LanguageTagProblem | undefined;
+  /** As in entryDiagnostics: the value lowercased (RFC 5646 §2.1.1). */
+  readonly language: string;
+}
+
+/** The hreflang values seen, by their fingerprint's first half (a sitemap uses a few dozen). */
+const knownTagsByHash = new Map<number, KnownTag>();
+/** The tags of the url knownLinks looked at, in the order of its alternates, and the index of its first link to itself. */
+const knownTags: KnownTag[] = [];
+let knownSelf = -1;
+
+/** The hreflang of extra `x` of a lane url over `source`, from its fingerprint (its text made at its first sight). */
+function knownTag(source: string | Uint8Array, extras: Int32Array, x: number): KnownTag {
+  const hash1 = extras[x + X_HREFLANG_HASH_1] as number;
+  const hash2 = extras[x + X_HREFLANG_HASH_2] as number;
+  const known = knownTagsByHash.get(hash1);
+  if (known !== undefined && known.hash2 === hash2) return known;
+  const start = extras[x + X_HREFLANG_START] as number;
+  const end = start + (extras[x + X_HREFLANG_LENGTH] as number);
+  const text = typeof source === 'string' ? source.slice(start, end) : utf8Decoder.decode(source.subarray(start, end));
+  const tag: KnownTag = { text, hash2, problem: cachedLanguageTagProblem(text), language: text.toLowerCase() };
+  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(hash1, tag);
+  return tag;
+}
+
+/**
+ * The alternates of lane url `r` (over `source`) when entryDiagnostics would find nothing in them,
+ * as their fingerprints show: each hreflang valid, x-default at most once, no language given for two
+ * URLs, a link to the url itself. Then: how many (their hrefs' fingerprints set by setLinkHash,
+ * knownTags and knownSelf set). Else -1: the rules read them as text.
+ */
+function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
+  const loc1 = records[r + R_HASH_1] as number;
+  const loc2 = records[r + R_HASH_2] as number;
+  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
+  const end = from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS;
+  let count = 0;
+  let xDefaults = 0;
+  knownSelf = -1;
+  for (let x = from; x < end; x += EXTRA_FIELDS) {
+    if (extras[x + X_KIND] === X_IMAGE) continue;
+    if (count === MAX_LINKS_SCANNED) return -1;
+    const tag = knownTag(source, extras, x);
+    if (tag.problem !== undefined) return -1;
+    const hash1 = extras[x + X_HREF_HASH_1] as number;
+    const hash2 = extras[x + X_HREF_HASH_2] as number;
+    if (tag.language === 'x-default') {
+      if (++xDefaults > 1) return -1;
+    } else {
+      for (let k = 0; k < count; k++) {
+        if ((knownTags[k] as KnownTag).language === tag.language && (linkHashes[k * 2] !== hash1 || linkHashes[k * 2 + 1] !== hash2)) return -1;
+      }
+    }
+    if (knownSelf === -1 && hash1 === loc1 && hash2 === loc2) knownSelf = count;
+    knownTags[count] = tag;
+    setLinkHash(count++, hash1, hash2);
+  }
+  return knownSelf === -1 ? -1 : count;
+}
 /** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
 function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -317,10 +431,12 @@ class AlternateGraph {
     while ((this.size + more) * FIELDS > this.records.length) this.records = grown(this.records);
   }
 
-  /** A page without alternates: its position and fingerprint (the fields `add` fills for one); the index of its record's first field. */
-  private addPage(line: number, column: number, hash1: number, hash2: number): number {
+  /** A url's record: its position and fingerprint (`again`: its page is counted already); the index of its record's first field. */
+  addPage(line: number, column: number, locHash: Int32Array, again: boolean): number {
+    if (!again) this.urls++;
+    this.reserve(1);
     const base = this.size++ * FIELDS;
-    this.writePage(base, line, column, hash1, hash2);
+    this.writePage(base, line, column, locHash[0] as number, locHash[1] as number);
     return base;
   }
 
@@ -406,46 +522,29 @@ class AlternateGraph {
     return indexed;
   }
 
-  /** A url, its alternates in `hrefs` and `hreflangs` (`again`: a url already given as a page, as a loc given twice). */
-  add(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): void {
-    if (!again) this.urls++;
-    if (locHash === undefined) {
-      fingerprint(loc);
-      locHash = FINGERPRINT;
-    }
-    this.reserve(1);
-    const base = this.addPage(line, column, locHash[0] as number, locHash[1] as number);
-    if (hrefs.length === 0) return;
+  /**
+   * The alternates of the url of `record` (addPage): the fingerprints of their `count` hrefs, set by
+   * setLinkHash; `ownLanguage`: the hreflang of its first link to itself.
+   */
+  addLinks(record: number, count: number, ownLanguage: string | undefined): void {
     const records = this.records;
-    this.storeText(base, loc);
-
-    records[base + LINKS_START] = this.linkCount;
-    let ownLanguage: string | undefined;
+    const start = this.linkCount;
+    records[record + LINKS_START] = start;
     // The same page under two hreflang values is one link to check.
-    const seen = hrefs.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
-    for (let i = 0; i < hrefs.length; i++) {
-      const href = hrefs[i] as string;
-      if (href === loc) {
-        ownLanguage ??= hreflangs[i];
-        continue;
-      }
-      if (seen !== undefined) {
-        if (seen.has(href)) continue;
-        seen.add(href);
-      }
-      fingerprint(href);
-      const hash1 = FINGERPRINT[0] as number;
-      const hash2 = FINGERPRINT[1] as number;
-      if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;
+    const seen = count > MAX_LINKS_SCANNED ? new FingerprintTable(count) : undefined;
+    for (let i = 0; i < count; i++) {
+      const hash1 = linkHashes[i * 2] as number;
+      const hash2 = linkHashes[i * 2 + 1] as number;
+      if (hash1 === records[record + HASH_1] && hash2 === records[record + HASH_2]) continue;
+      if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, hash1, hash2)) continue;
       if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
       this.links[this.linkCount * 2] = hash1;
       this.links[this.linkCount * 2 + 1] = hash2;
       this.linkCount++;
     }
-    records[base + LINKS_COUNT] = this.linkCount - (records[base + LINKS_START] as number);
-    if ((records[base + LINKS_COUNT] as number) > 0) this.linking.push(base / FIELDS);
-    records[base + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
-    records[base + NEXT_SAME_LOC] = -1;
+    records[record + LINKS_COUNT] = this.linkCount - start;
+    if (this.linkCount > start) this.linking.push(record / FIELDS);
+    records[record + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
   }
 
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
@@ -541,20 +640,34 @@ class AlternateGraph {
     records[last * FIELDS + NEXT_SAME_LOC] = record;
   }
 
-  private storeText(base: number, text: string): void {
+  /** The loc of the record at `base`, kept as UTF-8. */
+  storeText(base: number, text: string): void {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-    const room = text.length * 3;
+    const { written } = utf8Encoder.encodeInto(text, this.pageWithRoom(text.length * 3).subarray(this.pageUsed));
+    this.stored(base, written);
+  }
+
+  /** `storeText` of a loc given as UTF-8: `length` bytes of `bytes` from `start`. */
+  storeBytes(base: number, bytes: Uint8Array, start: number, length: number): void {
+    this.pageWithRoom(length).set(bytes.subarray(start, start + length), this.pageUsed);
+    this.stored(base, length);
+  }
+
+  private pageWithRoom(room: number): Uint8Array {
     let page = this.pages[this.pages.length - 1];
     if (page === undefined || this.pageUsed + room > page.length) {
       page = new Uint8Array(Math.max(TEXT_PAGE_BYTES, room));
       this.pages.push(page);
       this.pageUsed = 0;
     }
-    const { written } = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed));
+    return page;
+  }
+
+  private stored(base: number, bytes: number): void {
     this.records[base + TEXT_PAGE] = this.pages.length - 1;
     this.records[base + TEXT_START] = this.pageUsed;
-    this.records[base + TEXT_BYTES] = written;
-    this.pageUsed += written;
+    this.records[base + TEXT_BYTES] = bytes;
+    this.pageUsed += bytes;
   }
 
   /** The loc of the page whose first record is `first`; undefined when none of its records has alternates. */
