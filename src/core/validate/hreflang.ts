@@ -649,7 +649,9 @@ class AlternateGraph {
 
   /** `storeText` of a loc given as UTF-8: `length` bytes of `bytes` from `start`. */
   storeBytes(base: number, bytes: Uint8Array, start: number, length: number): void {
-    this.pageWithRoom(length).set(bytes.subarray(start, start + length), this.pageUsed);
+    const page = this.pageWithRoom(length);
+    // A loop, not set(subarray): no view made for each url.
+    for (let i = 0, at = this.pageUsed; i < length; i++) page[at + i] = bytes[start + i] as number;
     this.stored(base, length);
   }
 
