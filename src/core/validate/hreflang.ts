@@ -95,37 +95,36 @@ export class HreflangChecker {
    * its values as the lane gives them (record `r` of `records`, over `source`: the scan's text, or
    * its bytes): no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
    * compares both forms). Its alternates are remembered as a second record of its page. A url the
-   * rules have nothing to say of, as its fingerprints and hreflang values show (knownLinks), makes no
-   * strings; any other is given to the rules as text.
+   * rules have nothing to say of, as the fingerprints of its values show (knownLinks), makes no
+   * strings but its loc's with references; any other is given to the rules as text.
    */
   addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
-    const line = records[r + R_LINE] as number;
-    const column = records[r + R_COLUMN] as number;
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
+    const line = records[r + R_LINE] as number;
+    const column = records[r + R_COLUMN] as number;
     const count = knownLinks(source, records, r, extras);
-    if (count === -1) {
-      // Only this url's own bytes are made a string (a chunk's whole made 10 MB of strings for a realistic file).
-      const base = typeof source === 'string' ? 0 : (records[r + R_START] as number);
-      const text = typeof source === 'string' ? source : utf8Decoder.decode(source.subarray(base, records[r + R_END] as number));
-      laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
-      return this.check(laneLoc(text, records, r, base), line, column, this.laneHash, true);
+    const start = records[r + (count === -1 ? R_START : R_LOC_START)] as number;
+    const end = count === -1 ? (records[r + R_END] as number) : start + (records[r + R_LOC_LENGTH] as number);
+    if (count !== -1 && this.graph !== undefined) {
+      const record = this.graph.addPage(line, column, this.laneHash, true);
+      // The loc's bytes are its UTF-8 unless it holds references.
+      if (typeof source !== 'string' && ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0) this.graph.addLinks(record, count, source, start, end - start);
+      else this.graph.addLinks(record, count, typeof source === 'string' ? laneLoc(source, records, r) : laneLoc(utf8Decoder.decode(source.subarray(start, end)), records, r, start));
     }
-    const graph = this.graph;
-    if (graph === undefined) return NONE;
-    const record = graph.addPage(line, column, this.laneHash, true);
-    const locStart = records[r + R_LOC_START] as number;
-    const locLength = records[r + R_LOC_LENGTH] as number;
-    // ASCII bytes are the loc's UTF-8 as they are, unless it holds references.
-    if (typeof source !== 'string' && ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0) graph.storeBytes(record, source, locStart, locLength);
-    else graph.storeText(record, typeof source === 'string' ? laneLoc(source, records, r) : laneLoc(utf8Decoder.decode(source.subarray(locStart, locStart + locLength)), records, r, locStart));
-    graph.addLinks(record, count, knownSelf === -1 ? undefined : (knownTags[knownSelf] as KnownTag).text);
-    return NONE;
+    hreflangs.length = 0;
+    if (count !== -1) return NONE;
+    // Only this url's own bytes are made a string (a chunk's whole made 10 MB of strings for a realistic file).
+    const text = typeof source === 'string' ? source : utf8Decoder.decode(source.subarray(start, end));
+    const base = typeof source === 'string' ? 0 : start;
+    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+    return this.check(laneLoc(text, records, r, base), line, column, this.laneHash, true);
   }
 
   /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
   private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
-    const diagnostics = hrefs.length === 0 ? NONE : entryDiagnostics(loc, { line, column });
+    const count = hrefs.length;
+    const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, { line, column });
     const graph = again ? this.graph : this.graphFor(line, column);
     if (graph !== undefined) {
       if (locHash === undefined) {
@@ -133,17 +132,12 @@ export class HreflangChecker {
         locHash = FINGERPRINT;
       }
       const record = graph.addPage(line, column, locHash, again);
-      if (hrefs.length > 0) {
-        graph.storeText(record, loc);
-        let self = -1;
-        for (let i = 0; i < hrefs.length; i++) {
-          const href = hrefs[i] as string;
-          if (href === loc && self === -1) self = i;
-          fingerprint(href);
-          setLinkHash(i, FINGERPRINT[0] as number, FINGERPRINT[1] as number);
-        }
-        graph.addLinks(record, hrefs.length, self === -1 ? undefined : hreflangs[self]);
+      for (let i = 0; i < count; i++) {
+        fingerprint(hrefs[i] as string);
+        linkHashes[i * 2] = FINGERPRINT[0] as number;
+        linkHashes[i * 2 + 1] = FINGERPRINT[1] as number;
       }
+      if (count > 0) graph.addLinks(record, count, loc);
     }
     hrefs.length = 0;
     hreflangs.length = 0;
@@ -206,82 +200,66 @@ export class HreflangChecker {
  */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
-/** The fingerprints of the url's alternates' hrefs, as pairs, for AlternateGraph.addLinks. */
-let linkHashes = new Int32Array(64);
+/** The fingerprints of the url's alternates' hrefs, as pairs, for AlternateGraph.addLinks (a double array: int32s unboxed). */
+const linkHashes: number[] = [];
 
-function setLinkHash(i: number, hash1: number, hash2: number): void {
-  if (i * 2 + 2 > linkHashes.length) {
-    const bigger = new Int32Array(linkHashes.length * 2);
-    bigger.set(linkHashes);
-    linkHashes = bigger;
-  }
-  linkHashes[i * 2] = hash1;
-  linkHashes[i * 2 + 1] = hash2;
-}
-
-/** An hreflang value as the per-url rules read it: its problem, and the language it counts as. */
+/** An hreflang value as the per-url rules read it: its problem, and the language it counts as (lowercased, RFC 5646 §2.1.1). */
 interface KnownTag {
   readonly text: string;
   readonly hash2: number;
   readonly problem: LanguageTagProblem | undefined;
-  /** As in entryDiagnostics: the value lowercased (RFC 5646 §2.1.1). */
   readonly language: string;
 }
 
-/** The hreflang values seen, by their fingerprint's first half (a sitemap uses a few dozen). */
+/** The hreflang values seen, by their fingerprint's first half (a sitemap uses a few dozen), and those of the url knownLinks looks at. */
 const knownTagsByHash = new Map<number, KnownTag>();
-/** The tags of the url knownLinks looked at, in the order of its alternates, and the index of its first link to itself. */
 const knownTags: KnownTag[] = [];
-let knownSelf = -1;
 
 /** The hreflang of extra `x` of a lane url over `source`, from its fingerprint (its text made at its first sight). */
 function knownTag(source: string | Uint8Array, extras: Int32Array, x: number): KnownTag {
-  const hash1 = extras[x + X_HREFLANG_HASH_1] as number;
-  const hash2 = extras[x + X_HREFLANG_HASH_2] as number;
-  const known = knownTagsByHash.get(hash1);
-  if (known !== undefined && known.hash2 === hash2) return known;
+  const known = knownTagsByHash.get(extras[x + X_HREFLANG_HASH_1] as number);
+  if (known !== undefined && known.hash2 === extras[x + X_HREFLANG_HASH_2]) return known;
   const start = extras[x + X_HREFLANG_START] as number;
   const end = start + (extras[x + X_HREFLANG_LENGTH] as number);
   const text = typeof source === 'string' ? source.slice(start, end) : utf8Decoder.decode(source.subarray(start, end));
-  const tag: KnownTag = { text, hash2, problem: cachedLanguageTagProblem(text), language: text.toLowerCase() };
-  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(hash1, tag);
+  const tag: KnownTag = { text, hash2: extras[x + X_HREFLANG_HASH_2] as number, problem: cachedLanguageTagProblem(text), language: text.toLowerCase() };
+  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(extras[x + X_HREFLANG_HASH_1] as number, tag);
   return tag;
 }
 
 /**
  * The alternates of lane url `r` (over `source`) when entryDiagnostics would find nothing in them,
  * as their fingerprints show: each hreflang valid, x-default at most once, no language given for two
- * URLs, a link to the url itself. Then: how many (their hrefs' fingerprints set by setLinkHash,
- * knownTags and knownSelf set). Else -1: the rules read them as text.
+ * URLs, a link to the url itself. Then: how many (their hrefs' fingerprints in linkHashes, their
+ * hreflangs in `hreflangs`). Else -1: the rules read them as text.
  */
 function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
-  const loc1 = records[r + R_HASH_1] as number;
-  const loc2 = records[r + R_HASH_2] as number;
   const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
   const end = from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS;
   let count = 0;
   let xDefaults = 0;
-  knownSelf = -1;
+  let self = false;
   for (let x = from; x < end; x += EXTRA_FIELDS) {
     if (extras[x + X_KIND] === X_IMAGE) continue;
-    if (count === MAX_LINKS_SCANNED) return -1;
     const tag = knownTag(source, extras, x);
-    if (tag.problem !== undefined) return -1;
     const hash1 = extras[x + X_HREF_HASH_1] as number;
     const hash2 = extras[x + X_HREF_HASH_2] as number;
-    if (tag.language === 'x-default') {
-      if (++xDefaults > 1) return -1;
-    } else {
-      for (let k = 0; k < count; k++) {
-        if ((knownTags[k] as KnownTag).language === tag.language && (linkHashes[k * 2] !== hash1 || linkHashes[k * 2 + 1] !== hash2)) return -1;
-      }
+    let fits = count < MAX_LINKS_SCANNED && tag.problem === undefined && (tag.language !== 'x-default' || ++xDefaults === 1);
+    for (let k = 0; fits && k < count && tag.language !== 'x-default'; k++) fits = (knownTags[k] as KnownTag).language !== tag.language || (linkHashes[k * 2] === hash1 && linkHashes[k * 2 + 1] === hash2);
+    if (!fits) {
+      hreflangs.length = 0;
+      return -1;
     }
-    if (knownSelf === -1 && hash1 === loc1 && hash2 === loc2) knownSelf = count;
+    self ||= hash1 === records[r + R_HASH_1] && hash2 === records[r + R_HASH_2];
     knownTags[count] = tag;
-    setLinkHash(count++, hash1, hash2);
+    hreflangs.push(tag.text);
+    linkHashes[count * 2] = hash1;
+    linkHashes[count++ * 2 + 1] = hash2;
   }
-  return knownSelf === -1 ? -1 : count;
+  if (!self) hreflangs.length = 0;
+  return self ? count : -1;
 }
+
 /** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
 function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -523,10 +501,11 @@ class AlternateGraph {
   }
 
   /**
-   * The alternates of the url of `record` (addPage): the fingerprints of their `count` hrefs, set by
-   * setLinkHash; `ownLanguage`: the hreflang of its first link to itself.
+   * The alternates of the url of `record` (addPage): `count` of them, their hrefs' fingerprints in
+   * linkHashes and their hreflangs in `hreflangs`; its loc is kept for the messages (storeText).
    */
-  addLinks(record: number, count: number, ownLanguage: string | undefined): void {
+  addLinks(record: number, count: number, loc: string | Uint8Array, locStart?: number, locLength?: number): void {
+    this.storeText(record, loc, locStart, locLength);
     const records = this.records;
     const start = this.linkCount;
     records[record + LINKS_START] = start;
@@ -535,7 +514,11 @@ class AlternateGraph {
     for (let i = 0; i < count; i++) {
       const hash1 = linkHashes[i * 2] as number;
       const hash2 = linkHashes[i * 2 + 1] as number;
-      if (hash1 === records[record + HASH_1] && hash2 === records[record + HASH_2]) continue;
+      if (hash1 === records[record + HASH_1] && hash2 === records[record + HASH_2]) {
+        // Its own language: the hreflang of its first link to itself.
+        if (records[record + OWN_LANGUAGE] === -1) records[record + OWN_LANGUAGE] = this.languageNumber(hreflangs[i] as string);
+        continue;
+      }
       if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, hash1, hash2)) continue;
       if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
       this.links[this.linkCount * 2] = hash1;
@@ -544,7 +527,6 @@ class AlternateGraph {
     }
     records[record + LINKS_COUNT] = this.linkCount - start;
     if (this.linkCount > start) this.linking.push(record / FIELDS);
-    records[record + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
   }
 
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
@@ -640,36 +622,24 @@ class AlternateGraph {
     records[last * FIELDS + NEXT_SAME_LOC] = record;
   }
 
-  /** The loc of the record at `base`, kept as UTF-8. */
-  storeText(base: number, text: string): void {
+  /** The loc of the record at `base`, kept as UTF-8: `text`, or `length` ASCII bytes of it from `start`. */
+  private storeText(base: number, text: string | Uint8Array, start = 0, length = text.length): void {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-    const { written } = utf8Encoder.encodeInto(text, this.pageWithRoom(text.length * 3).subarray(this.pageUsed));
-    this.stored(base, written);
-  }
-
-  /** `storeText` of a loc given as UTF-8: `length` bytes of `bytes` from `start`. */
-  storeBytes(base: number, bytes: Uint8Array, start: number, length: number): void {
-    const page = this.pageWithRoom(length);
-    // A loop, not set(subarray): no view made for each url.
-    for (let i = 0, at = this.pageUsed; i < length; i++) page[at + i] = bytes[start + i] as number;
-    this.stored(base, length);
-  }
-
-  private pageWithRoom(room: number): Uint8Array {
+    const room = typeof text === 'string' ? length * 3 : length;
     let page = this.pages[this.pages.length - 1];
     if (page === undefined || this.pageUsed + room > page.length) {
       page = new Uint8Array(Math.max(TEXT_PAGE_BYTES, room));
       this.pages.push(page);
       this.pageUsed = 0;
     }
-    return page;
-  }
-
-  private stored(base: number, bytes: number): void {
+    let written = length;
+    if (typeof text === 'string') written = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed)).written;
+    // A loop, not set(subarray): no view made for each url.
+    else for (let i = 0; i < length; i++) page[this.pageUsed + i] = text[start + i] as number;
     this.records[base + TEXT_PAGE] = this.pages.length - 1;
     this.records[base + TEXT_START] = this.pageUsed;
-    this.records[base + TEXT_BYTES] = bytes;
-    this.pageUsed += bytes;
+    this.records[base + TEXT_BYTES] = written;
+    this.pageUsed += written;
   }
 
   /** The loc of the page whose first record is `first`; undefined when none of its records has alternates. */
