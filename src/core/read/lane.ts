@@ -515,17 +515,6 @@ export function addLaneExtensions(text: string, records: Int32Array, r: number, 
   if (alternates !== undefined) entry.alternates = alternates;
 }
 
-/** The alternates of record `r` of a scan of `text` (from `base`, as laneLoc): each one's href and hreflang pushed onto `hrefs` and `hreflangs`. */
-export function laneAlternates(text: string, records: Int32Array, r: number, extras: Int32Array, base: number, hrefs: string[], hreflangs: string[]): void {
-  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
-  for (let x = from; x < from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS; x += EXTRA_FIELDS) {
-    if (extras[x + X_KIND] === X_IMAGE) continue;
-    const start = (extras[x + X_HREFLANG_START] as number) - base;
-    hreflangs.push(text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)));
-    hrefs.push(extraValue(text, extras, x, base));
-  }
-}
-
 /** The references the lane takes in a loc (wasm/lane.ts readReference), decoded as the tokenizer does. */
 function decodeLaneReferences(raw: string): string {
   let out = '';

@@ -20,7 +20,7 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
 import type { UrlEntry } from '../model.js';
-import { EXTRA_FIELDS, laneAlternates, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
+import { addLaneExtensions, EXTRA_FIELDS, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
@@ -80,14 +80,17 @@ export class HreflangChecker {
     this.maxUrls = maxUrls;
   }
 
-  /** One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint when the caller has it already. */
-  add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): readonly Diagnostic[] {
+  /**
+   * One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint
+   * when the caller has it already; `again`: its page is counted already (addLaneUrl).
+   */
+  add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, again = false): readonly Diagnostic[] {
     const alternates = entry.alternates ?? NONE;
     for (const link of alternates) {
       hrefs.push(link.href);
       hreflangs.push(link.hreflang);
     }
-    return this.check(entry.loc, at.line, at.column, locHash);
+    return this.check(entry.loc, at.line, at.column, locHash, again);
   }
 
   /**
@@ -114,15 +117,16 @@ export class HreflangChecker {
     }
     hreflangs.length = 0;
     if (count !== -1) return NONE;
-    // Only this url's own bytes are made a string (a chunk's whole made 10 MB of strings for a realistic file).
+    // Made an entry (of only this url's own bytes, when read from bytes).
     const text = typeof source === 'string' ? source : utf8Decoder.decode(source.subarray(start, end));
     const base = typeof source === 'string' ? 0 : start;
-    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
-    return this.check(laneLoc(text, records, r, base), line, column, this.laneHash, true);
+    const entry: UrlEntry = { loc: laneLoc(text, records, r, base) };
+    addLaneExtensions(text, records, r, extras, entry, base);
+    return this.add(entry, { line, column }, this.laneHash, true);
   }
 
   /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
-  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
+  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): readonly Diagnostic[] {
     const count = hrefs.length;
     const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, { line, column });
     const graph = again ? this.graph : this.graphFor(line, column);
