@@ -215,19 +215,19 @@ interface KnownTag {
   readonly language: string;
 }
 
-/** The hreflang values seen, by their fingerprint's first half (a sitemap uses a few dozen), and those of the url knownLinks looks at. */
+// A sitemap uses a few dozen distinct hreflang values millions of times: each is decided once, found by its fingerprint.
+const MAX_CACHED_TAGS = 1_024;
 const knownTagsByHash = new Map<number, KnownTag>();
+/** The tags of the url knownLinks looks at. */
 const knownTags: KnownTag[] = [];
 
-/** The hreflang of extra `x` of a lane url over `source`, from its fingerprint (its text made at its first sight). */
-function knownTag(source: string | Uint8Array, extras: Int32Array, x: number): KnownTag {
-  const known = knownTagsByHash.get(extras[x + X_HREFLANG_HASH_1] as number);
-  if (known !== undefined && known.hash2 === extras[x + X_HREFLANG_HASH_2]) return known;
-  const start = extras[x + X_HREFLANG_START] as number;
-  const end = start + (extras[x + X_HREFLANG_LENGTH] as number);
+/** The hreflang `source` (from `start` to `end`) of this fingerprint as the rules read it; its text made only at its first sight. */
+function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start = 0, end = source.length): KnownTag {
+  const known = knownTagsByHash.get(hash1);
+  if (known !== undefined && known.hash2 === hash2) return known;
   const text = typeof source === 'string' ? source.slice(start, end) : utf8Decoder.decode(source.subarray(start, end));
-  const tag: KnownTag = { text, hash2: extras[x + X_HREFLANG_HASH_2] as number, problem: cachedLanguageTagProblem(text), language: text.toLowerCase() };
-  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(extras[x + X_HREFLANG_HASH_1] as number, tag);
+  const tag: KnownTag = { text, hash2, problem: languageTagProblem(text), language: text.toLowerCase() };
+  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(hash1, tag);
   return tag;
 }
 
@@ -245,7 +245,7 @@ function knownLinks(source: string | Uint8Array, records: Int32Array, r: number,
   let self = false;
   for (let x = from; x < end; x += EXTRA_FIELDS) {
     if (extras[x + X_KIND] === X_IMAGE) continue;
-    const tag = knownTag(source, extras, x);
+    const tag = tagOf(extras[x + X_HREFLANG_HASH_1] as number, extras[x + X_HREFLANG_HASH_2] as number, source, extras[x + X_HREFLANG_START], (extras[x + X_HREFLANG_START] as number) + (extras[x + X_HREFLANG_LENGTH] as number));
     const hash1 = extras[x + X_HREF_HASH_1] as number;
     const hash2 = extras[x + X_HREF_HASH_2] as number;
     let fits = count < MAX_LINKS_SCANNED && tag.problem === undefined && (tag.language !== 'x-default' || ++xDefaults === 1);
@@ -276,7 +276,8 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     const href = hrefs[i] as string;
     const hreflang = hreflangs[i] as string;
     if (href === loc) listsItself = true;
-    const problem = cachedLanguageTagProblem(hreflang);
+    fingerprint(hreflang);
+    const problem = tagOf(FINGERPRINT[0] as number, FINGERPRINT[1] as number, hreflang).problem;
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
@@ -329,18 +330,6 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     });
   }
   return diagnostics;
-}
-
-// A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
-const MAX_CACHED_TAGS = 1_024;
-const tagProblemCache = new Map<string, LanguageTagProblem | null>();
-
-function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
-  const cached = tagProblemCache.get(tag);
-  if (cached !== undefined) return cached ?? undefined;
-  const problem = languageTagProblem(tag);
-  if (tagProblemCache.size < MAX_CACHED_TAGS) tagProblemCache.set(tag, problem ?? null);
-  return problem;
 }
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
