@@ -210,25 +210,26 @@ const linkHashes: number[] = [];
 /** An hreflang value as the per-url rules read it: its problem, and the language it counts as (lowercased, RFC 5646 §2.1.1). */
 interface KnownTag {
   readonly text: string;
+  readonly hash1: number;
   readonly hash2: number;
   readonly problem: LanguageTagProblem | undefined;
   readonly language: string;
 }
 
-// A sitemap uses a few dozen distinct hreflang values millions of times: each is decided once, found by its fingerprint.
-const MAX_CACHED_TAGS = 1_024;
-const knownTagsByHash = new Map<number, KnownTag>();
+// A sitemap uses a few dozen distinct hreflang values millions of times: each is decided once and
+// kept in a slot by its fingerprint (an array read: a Map's look-up boxed the 32-bit key).
+const TAG_SLOTS = 1_024;
+const knownTagSlots: (KnownTag | undefined)[] = new Array<KnownTag | undefined>(TAG_SLOTS).fill(undefined);
 /** The tags of the url knownLinks looks at. */
 const knownTags: KnownTag[] = [];
 
 /** The hreflang `source` (from `start` to `end`) of this fingerprint as the rules read it; its text made only at its first sight. */
 function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start = 0, end = source.length): KnownTag {
-  const known = knownTagsByHash.get(hash1);
-  if (known !== undefined && known.hash2 === hash2) return known;
+  const slot = hash1 & (TAG_SLOTS - 1);
+  const known = knownTagSlots[slot];
+  if (known !== undefined && known.hash1 === hash1 && known.hash2 === hash2) return known;
   const text = typeof source === 'string' ? source.slice(start, end) : utf8Decoder.decode(source.subarray(start, end));
-  const tag: KnownTag = { text, hash2, problem: languageTagProblem(text), language: text.toLowerCase() };
-  if (known === undefined && knownTagsByHash.size < MAX_CACHED_TAGS) knownTagsByHash.set(hash1, tag);
-  return tag;
+  return (knownTagSlots[slot] = { text, hash1, hash2, problem: languageTagProblem(text), language: text.toLowerCase() });
 }
 
 /**
@@ -240,6 +241,8 @@ function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start 
 function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
   const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
   const end = from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS;
+  const loc1 = records[r + R_HASH_1] as number;
+  const loc2 = records[r + R_HASH_2] as number;
   let count = 0;
   let xDefaults = 0;
   let self = false;
@@ -254,7 +257,7 @@ function knownLinks(source: string | Uint8Array, records: Int32Array, r: number,
       hreflangs.length = 0;
       return -1;
     }
-    self ||= hash1 === records[r + R_HASH_1] && hash2 === records[r + R_HASH_2];
+    self ||= hash1 === loc1 && hash2 === loc2;
     knownTags[count] = tag;
     hreflangs.push(tag.text);
     linkHashes[count * 2] = hash1;
