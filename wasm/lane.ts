@@ -312,8 +312,9 @@ function decodeLoc(loc: usize, n: i32): i32 {
   return <i32>(to - DECODED);
 }
 
-/** Where a loc with references is decoded to be fingerprinted (a decoded loc is shorter than 2,048). */
-const DECODED: usize = memory.data(2048);
+/** Where a loc (or an alternate's href) with references is decoded to be fingerprinted (a decoded loc is at most 2,048 bytes). */
+const DECODED_ROOM: usize = 2048;
+const DECODED: usize = memory.data(<i32>DECODED_ROOM);
 
 /** Two digits at q, or -1. */
 @inline function twoDigits(q: usize): i32 {
@@ -580,15 +581,18 @@ export function fingerprintOf(start: i32, end: i32, half: i32): i32 {
 // What the lane takes, after the priority, in any order:
 //   <I:image>WS<I:loc>LOC</I:loc>WS</I:image>   and   <X:link rel="alternate" hreflang="H" href="LOC"WS/>
 // with I and X the prefixes bound on the root (setPrefixes; none: not read). Each is an extra:
-// (kind, value start, value length, flags, hreflang start, hreflang length), at extrasAt().
+// (kind, value start, value length, flags, hreflang start, hreflang length) and, for an alternate of a
+// scan that hashes, the fingerprints of its href (decoded) and hreflang, at extrasAt().
 
-const EXTRA_FIELDS: i32 = 6;
+const EXTRA_FIELDS: i32 = 10;
 const X_KIND: i32 = 0; // 0: image, 1: alternate
 const X_VALUE_START: i32 = 1;
 const X_VALUE_LENGTH: i32 = 2;
 const X_FLAGS: i32 = 3; // F_LOC_REFERENCES
 const X_HREFLANG_START: i32 = 4;
 const X_HREFLANG_LENGTH: i32 = 5;
+const X_HREF_HASH: i32 = 6; // and 7
+const X_HREFLANG_HASH: i32 = 8; // and 9
 const MAX_EXTRAS: i32 = 4096;
 const EXTRAS: usize = memory.data(MAX_EXTRAS * EXTRA_FIELDS * 4);
 /** Extras written by the last scan. */
@@ -673,7 +677,8 @@ function readLink(q: usize, end: usize): usize {
   if (q == hreflangStart || !has8(q, end, 8, 0x223d666572682022)) return 0; // " href="
   const start = q + 8;
   const valueEnd = readLoc(start, end);
-  if (valueEnd == 0 || valueEnd >= end || byte(valueEnd) != 0x22) return 0;
+  // An href with references is decoded to be fingerprinted (fingerprintAlternates), in DECODED.
+  if (valueEnd == 0 || valueEnd >= end || byte(valueEnd) != 0x22 || (locShrink != 0 && valueEnd - start > DECODED_ROOM)) return 0;
   q = skipBlanks(valueEnd + 1, end);
   if (!has8(q, end, 2, 0x3e2f) || !addExtra(1, start, valueEnd, hreflangStart, hreflangEnd)) return 0; // />
   return q + 2;
@@ -883,6 +888,24 @@ function fingerprintRecords(count: i32): void {
   }
 }
 
+/** The fingerprints of the alternates' hrefs (decoded, as a loc's) and hreflangs of the last scan's extras. */
+function fingerprintAlternates(): void {
+  for (let k = 0; k < extraCount; k++) {
+    const x = EXTRAS + <usize>(k * EXTRA_FIELDS) * 4;
+    if (load<i32>(x + X_KIND * 4) == 0) continue;
+    const href = input + <usize>(load<i32>(x + X_VALUE_START * 4) - textOffset);
+    const n = load<i32>(x + X_VALUE_LENGTH * 4);
+    if ((load<i32>(x + X_FLAGS * 4) & F_LOC_REFERENCES) != 0) fingerprint(DECODED, DECODED + <usize>decodeLoc(href, n));
+    else fingerprint(href, href + <usize>n);
+    store<i32>(x + X_HREF_HASH * 4, hash1);
+    store<i32>(x + X_HREF_HASH * 4 + 4, hash2);
+    const hreflang = input + <usize>(load<i32>(x + X_HREFLANG_START * 4) - textOffset);
+    fingerprint(hreflang, hreflang + <usize>load<i32>(x + X_HREFLANG_LENGTH * 4));
+    store<i32>(x + X_HREFLANG_HASH * 4, hash1);
+    store<i32>(x + X_HREFLANG_HASH * 4 + 4, hash2);
+  }
+}
+
 /**
  * Reads `<url>` (or `<sitemap>`) elements from offset `from` of the input (`length` bytes in all),
  * the first on line `startLine`, which starts at offset `startLineStart` (negative when it started in
@@ -917,7 +940,10 @@ export function scan(from: i32, length: i32, startLine: i32, startLineStart: i32
     q = next;
     count++;
   }
-  if ((mode & MODE_HASH) != 0) fingerprintRecords(count);
+  if ((mode & MODE_HASH) != 0) {
+    fingerprintRecords(count);
+    if (linkedCount > 0) fingerprintAlternates();
+  }
   endLine = line;
   endLineStart = lineStart + textOffset;
   return count;

@@ -65,15 +65,23 @@ export const R_IMAGES = 16;
 /** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
 export const R_LASTMOD_DAY = 17;
 
-/** Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, X_ALTERNATE), its value (an image's loc, an alternate's href) and flags, an alternate's hreflang. */
-const EXTRA_FIELDS = 6;
-const X_KIND = 0;
+/**
+ * Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, or an alternate), its value (an image's
+ * loc, an alternate's href) and flags, an alternate's hreflang; of a scan that hashes, the
+ * fingerprints of an alternate's href (decoded, as a loc's) and of its hreflang.
+ */
+export const EXTRA_FIELDS = 10;
+export const X_KIND = 0;
 const X_VALUE_START = 1;
 const X_VALUE_LENGTH = 2;
 const X_FLAGS = 3;
-const X_HREFLANG_START = 4;
-const X_HREFLANG_LENGTH = 5;
-const X_IMAGE = 0;
+export const X_HREFLANG_START = 4;
+export const X_HREFLANG_LENGTH = 5;
+export const X_HREF_HASH_1 = 6;
+export const X_HREF_HASH_2 = 7;
+export const X_HREFLANG_HASH_1 = 8;
+export const X_HREFLANG_HASH_2 = 9;
+export const X_IMAGE = 0;
 
 /** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/lane.ts MAX_RECORDS). */
 const MAX_RECORDS = 4096;
@@ -505,17 +513,6 @@ export function addLaneExtensions(text: string, records: Int32Array, r: number, 
   }
   if (images !== undefined) entry.images = images;
   if (alternates !== undefined) entry.alternates = alternates;
-}
-
-/** The alternates of record `r` of a scan of `text` (from `base`, as laneLoc): each one's href and hreflang pushed onto `hrefs` and `hreflangs`. */
-export function laneAlternates(text: string, records: Int32Array, r: number, extras: Int32Array, base: number, hrefs: string[], hreflangs: string[]): void {
-  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
-  for (let x = from; x < from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS; x += EXTRA_FIELDS) {
-    if (extras[x + X_KIND] === X_IMAGE) continue;
-    const start = (extras[x + X_HREFLANG_START] as number) - base;
-    hreflangs.push(text.slice(start, start + (extras[x + X_HREFLANG_LENGTH] as number)));
-    hrefs.push(extraValue(text, extras, x, base));
-  }
 }
 
 /** The references the lane takes in a loc (wasm/lane.ts readReference), decoded as the tokenizer does. */

@@ -20,7 +20,7 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
 import type { UrlEntry } from '../model.js';
-import { laneAlternates, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../read/lane.js';
+import { addLaneExtensions, EXTRA_FIELDS, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
@@ -80,33 +80,69 @@ export class HreflangChecker {
     this.maxUrls = maxUrls;
   }
 
-  /** One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint when the caller has it already. */
-  add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): readonly Diagnostic[] {
+  /**
+   * One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint
+   * when the caller has it already; `again`: its page is counted already (addLaneUrl).
+   */
+  add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, again = false): readonly Diagnostic[] {
     const alternates = entry.alternates ?? NONE;
     for (const link of alternates) {
       hrefs.push(link.href);
       hreflangs.push(link.hreflang);
     }
-    return this.check(entry.loc, at.line, at.column, locHash);
+    return this.check(entry.loc, at.line, at.column, locHash, again);
   }
 
   /**
    * `add` for a url of the lane's run with alternates, already given to `addPages` with its run, from
-   * its values as the lane gives them (record `r` of `records`, over `text` from `base`, as laneLoc):
-   * no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
-   * compares both forms). Its alternates are remembered as a second record of its page.
+   * its values as the lane gives them (record `r` of `records`, over `source`: the scan's text, or
+   * its bytes): no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
+   * compares both forms). Its alternates are remembered as a second record of its page. A url the
+   * rules have nothing to say of, as the fingerprints of its values show (knownLinks), makes no
+   * strings but its loc's with references; any other is given to the rules as text.
    */
-  addLaneUrl(text: string, records: Int32Array, r: number, extras: Int32Array, base: number): readonly Diagnostic[] {
-    laneAlternates(text, records, r, extras, base, hrefs, hreflangs);
+  addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
-    return this.check(laneLoc(text, records, r, base), records[r + R_LINE] as number, records[r + R_COLUMN] as number, this.laneHash, true);
+    const line = records[r + R_LINE] as number;
+    const column = records[r + R_COLUMN] as number;
+    const count = knownLinks(source, records, r, extras);
+    const start = records[r + (count === -1 ? R_START : R_LOC_START)] as number;
+    const end = count === -1 ? (records[r + R_END] as number) : start + (records[r + R_LOC_LENGTH] as number);
+    if (count !== -1 && this.graph !== undefined) {
+      const record = this.graph.addPage(line, column, this.laneHash, true);
+      // The loc's bytes are its UTF-8 unless it holds references.
+      if (typeof source !== 'string' && ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0) this.graph.addLinks(record, count, source, start, end - start);
+      else this.graph.addLinks(record, count, typeof source === 'string' ? laneLoc(source, records, r) : laneLoc(utf8Decoder.decode(source.subarray(start, end)), records, r, start));
+    }
+    hreflangs.length = 0;
+    if (count !== -1) return NONE;
+    // Made an entry (of only this url's own bytes, when read from bytes).
+    const text = typeof source === 'string' ? source : utf8Decoder.decode(source.subarray(start, end));
+    const base = typeof source === 'string' ? 0 : start;
+    const entry: UrlEntry = { loc: laneLoc(text, records, r, base) };
+    addLaneExtensions(text, records, r, extras, entry, base);
+    return this.add(entry, { line, column }, this.laneHash, true);
   }
 
   /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
-  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again = false): readonly Diagnostic[] {
-    const diagnostics = hrefs.length === 0 ? NONE : entryDiagnostics(loc, { line, column });
-    (again ? this.graph : this.graphFor(line, column))?.add(loc, line, column, locHash, again);
+  private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): readonly Diagnostic[] {
+    const count = hrefs.length;
+    const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, { line, column });
+    const graph = again ? this.graph : this.graphFor(line, column);
+    if (graph !== undefined) {
+      if (locHash === undefined) {
+        fingerprint(loc);
+        locHash = FINGERPRINT;
+      }
+      const record = graph.addPage(line, column, locHash, again);
+      for (let i = 0; i < count; i++) {
+        fingerprint(hrefs[i] as string);
+        linkHashes[i * 2] = FINGERPRINT[0] as number;
+        linkHashes[i * 2 + 1] = FINGERPRINT[1] as number;
+      }
+      if (count > 0) graph.addLinks(record, count, loc);
+    }
     hrefs.length = 0;
     hreflangs.length = 0;
     return diagnostics;
@@ -168,6 +204,69 @@ export class HreflangChecker {
  */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
+/** The fingerprints of the url's alternates' hrefs, as pairs, for AlternateGraph.addLinks (a double array: int32s unboxed). */
+const linkHashes: number[] = [];
+
+/** An hreflang value as the per-url rules read it: its problem, and the language it counts as (lowercased, RFC 5646 §2.1.1). */
+interface KnownTag {
+  readonly text: string;
+  readonly hash1: number;
+  readonly hash2: number;
+  readonly problem: LanguageTagProblem | undefined;
+  readonly language: string;
+}
+
+// A sitemap uses a few dozen distinct hreflang values millions of times: each is decided once and
+// kept in a slot by its fingerprint (an array read: a Map's look-up boxed the 32-bit key).
+const TAG_SLOTS = 1_024;
+const knownTagSlots: (KnownTag | undefined)[] = new Array<KnownTag | undefined>(TAG_SLOTS).fill(undefined);
+/** The tags of the url knownLinks looks at. */
+const knownTags: KnownTag[] = [];
+
+/** The hreflang `source` (from `start` to `end`) of this fingerprint as the rules read it; its text made only at its first sight. */
+function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start = 0, end = source.length): KnownTag {
+  const slot = hash1 & (TAG_SLOTS - 1);
+  const known = knownTagSlots[slot];
+  if (known !== undefined && known.hash1 === hash1 && known.hash2 === hash2) return known;
+  const text = typeof source === 'string' ? source.slice(start, end) : utf8Decoder.decode(source.subarray(start, end));
+  return (knownTagSlots[slot] = { text, hash1, hash2, problem: languageTagProblem(text), language: text.toLowerCase() });
+}
+
+/**
+ * The alternates of lane url `r` (over `source`) when entryDiagnostics would find nothing in them,
+ * as their fingerprints show: each hreflang valid, x-default at most once, no language given for two
+ * URLs, a link to the url itself. Then: how many (their hrefs' fingerprints in linkHashes, their
+ * hreflangs in `hreflangs`). Else -1: the rules read them as text.
+ */
+function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
+  const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
+  const end = from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS;
+  const loc1 = records[r + R_HASH_1] as number;
+  const loc2 = records[r + R_HASH_2] as number;
+  let count = 0;
+  let xDefaults = 0;
+  let self = false;
+  for (let x = from; x < end; x += EXTRA_FIELDS) {
+    if (extras[x + X_KIND] === X_IMAGE) continue;
+    const tag = tagOf(extras[x + X_HREFLANG_HASH_1] as number, extras[x + X_HREFLANG_HASH_2] as number, source, extras[x + X_HREFLANG_START], (extras[x + X_HREFLANG_START] as number) + (extras[x + X_HREFLANG_LENGTH] as number));
+    const hash1 = extras[x + X_HREF_HASH_1] as number;
+    const hash2 = extras[x + X_HREF_HASH_2] as number;
+    let fits = count < MAX_LINKS_SCANNED && tag.problem === undefined && (tag.language !== 'x-default' || ++xDefaults === 1);
+    for (let k = 0; fits && k < count && tag.language !== 'x-default'; k++) fits = (knownTags[k] as KnownTag).language !== tag.language || (linkHashes[k * 2] === hash1 && linkHashes[k * 2 + 1] === hash2);
+    if (!fits) {
+      hreflangs.length = 0;
+      return -1;
+    }
+    self ||= hash1 === loc1 && hash2 === loc2;
+    knownTags[count] = tag;
+    hreflangs.push(tag.text);
+    linkHashes[count * 2] = hash1;
+    linkHashes[count++ * 2 + 1] = hash2;
+  }
+  if (!self) hreflangs.length = 0;
+  return self ? count : -1;
+}
+
 /** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
 function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -180,7 +279,8 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     const href = hrefs[i] as string;
     const hreflang = hreflangs[i] as string;
     if (href === loc) listsItself = true;
-    const problem = cachedLanguageTagProblem(hreflang);
+    fingerprint(hreflang);
+    const problem = tagOf(FINGERPRINT[0] as number, FINGERPRINT[1] as number, hreflang).problem;
     if (problem !== undefined) {
       diagnostics.push({
         code: 'hreflang/invalid-language',
@@ -233,18 +333,6 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     });
   }
   return diagnostics;
-}
-
-// A sitemap uses a few dozen distinct hreflang values millions of times: decide each once.
-const MAX_CACHED_TAGS = 1_024;
-const tagProblemCache = new Map<string, LanguageTagProblem | null>();
-
-function cachedLanguageTagProblem(tag: string): LanguageTagProblem | undefined {
-  const cached = tagProblemCache.get(tag);
-  if (cached !== undefined) return cached ?? undefined;
-  const problem = languageTagProblem(tag);
-  if (tagProblemCache.size < MAX_CACHED_TAGS) tagProblemCache.set(tag, problem ?? null);
-  return problem;
 }
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
@@ -317,10 +405,12 @@ class AlternateGraph {
     while ((this.size + more) * FIELDS > this.records.length) this.records = grown(this.records);
   }
 
-  /** A page without alternates: its position and fingerprint (the fields `add` fills for one); the index of its record's first field. */
-  private addPage(line: number, column: number, hash1: number, hash2: number): number {
+  /** A url's record: its position and fingerprint (`again`: its page is counted already); the index of its record's first field. */
+  addPage(line: number, column: number, locHash: Int32Array, again: boolean): number {
+    if (!again) this.urls++;
+    this.reserve(1);
     const base = this.size++ * FIELDS;
-    this.writePage(base, line, column, hash1, hash2);
+    this.writePage(base, line, column, locHash[0] as number, locHash[1] as number);
     return base;
   }
 
@@ -406,46 +496,33 @@ class AlternateGraph {
     return indexed;
   }
 
-  /** A url, its alternates in `hrefs` and `hreflangs` (`again`: a url already given as a page, as a loc given twice). */
-  add(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): void {
-    if (!again) this.urls++;
-    if (locHash === undefined) {
-      fingerprint(loc);
-      locHash = FINGERPRINT;
-    }
-    this.reserve(1);
-    const base = this.addPage(line, column, locHash[0] as number, locHash[1] as number);
-    if (hrefs.length === 0) return;
+  /**
+   * The alternates of the url of `record` (addPage): `count` of them, their hrefs' fingerprints in
+   * linkHashes and their hreflangs in `hreflangs`; its loc is kept for the messages (storeText).
+   */
+  addLinks(record: number, count: number, loc: string | Uint8Array, locStart?: number, locLength?: number): void {
+    this.storeText(record, loc, locStart, locLength);
     const records = this.records;
-    this.storeText(base, loc);
-
-    records[base + LINKS_START] = this.linkCount;
-    let ownLanguage: string | undefined;
+    const start = this.linkCount;
+    records[record + LINKS_START] = start;
     // The same page under two hreflang values is one link to check.
-    const seen = hrefs.length > MAX_LINKS_SCANNED ? new Set<string>() : undefined;
-    for (let i = 0; i < hrefs.length; i++) {
-      const href = hrefs[i] as string;
-      if (href === loc) {
-        ownLanguage ??= hreflangs[i];
+    const seen = count > MAX_LINKS_SCANNED ? new FingerprintTable(count) : undefined;
+    for (let i = 0; i < count; i++) {
+      const hash1 = linkHashes[i * 2] as number;
+      const hash2 = linkHashes[i * 2 + 1] as number;
+      if (hash1 === records[record + HASH_1] && hash2 === records[record + HASH_2]) {
+        // Its own language: the hreflang of its first link to itself.
+        if (records[record + OWN_LANGUAGE] === -1) records[record + OWN_LANGUAGE] = this.languageNumber(hreflangs[i] as string);
         continue;
       }
-      if (seen !== undefined) {
-        if (seen.has(href)) continue;
-        seen.add(href);
-      }
-      fingerprint(href);
-      const hash1 = FINGERPRINT[0] as number;
-      const hash2 = FINGERPRINT[1] as number;
-      if (seen === undefined && this.hasLink(records[base + LINKS_START] as number, hash1, hash2)) continue;
+      if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, hash1, hash2)) continue;
       if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
       this.links[this.linkCount * 2] = hash1;
       this.links[this.linkCount * 2 + 1] = hash2;
       this.linkCount++;
     }
-    records[base + LINKS_COUNT] = this.linkCount - (records[base + LINKS_START] as number);
-    if ((records[base + LINKS_COUNT] as number) > 0) this.linking.push(base / FIELDS);
-    records[base + OWN_LANGUAGE] = ownLanguage === undefined ? -1 : this.languageNumber(ownLanguage);
-    records[base + NEXT_SAME_LOC] = -1;
+    records[record + LINKS_COUNT] = this.linkCount - start;
+    if (this.linkCount > start) this.linking.push(record / FIELDS);
   }
 
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
@@ -541,16 +618,20 @@ class AlternateGraph {
     records[last * FIELDS + NEXT_SAME_LOC] = record;
   }
 
-  private storeText(base: number, text: string): void {
+  /** The loc of the record at `base`, kept as UTF-8: `text`, or `length` ASCII bytes of it from `start`. */
+  private storeText(base: number, text: string | Uint8Array, start = 0, length = text.length): void {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-    const room = text.length * 3;
+    const room = typeof text === 'string' ? length * 3 : length;
     let page = this.pages[this.pages.length - 1];
     if (page === undefined || this.pageUsed + room > page.length) {
       page = new Uint8Array(Math.max(TEXT_PAGE_BYTES, room));
       this.pages.push(page);
       this.pageUsed = 0;
     }
-    const { written } = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed));
+    let written = length;
+    if (typeof text === 'string') written = utf8Encoder.encodeInto(text, page.subarray(this.pageUsed)).written;
+    // A view rather than a loop of script, which ran mostly unoptimized: 3 ms more of a cold validation (5,000 locs).
+    else page.set(text.subarray(start, start + length), this.pageUsed);
     this.records[base + TEXT_PAGE] = this.pages.length - 1;
     this.records[base + TEXT_START] = this.pageUsed;
     this.records[base + TEXT_BYTES] = written;

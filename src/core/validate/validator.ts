@@ -10,7 +10,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, typ
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
-import { LANE_FIELDS, laneUrlEntry, Lane, R_END, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, R_START, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
+import { LANE_FIELDS, laneUrlEntry, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { DEFAULT_MAX_TRACKED_URLS, ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
@@ -101,9 +101,6 @@ function documentProblem(format: SitemapFormat | undefined, file: string): Diagn
   }
   return undefined;
 }
-
-/** ASCII bytes (a lane's run read from bytes) to text. */
-const asciiDecoder = new TextDecoder();
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
@@ -258,9 +255,8 @@ export class SitemapValidation implements ReaderSink {
 
   /**
    * The checks of `url` for urls of the lane (lane.ts): an encoded loc. The pages without
-   * alternates go to the hreflang checker as records; one with alternates is made an entry from its
-   * own text: of a run read from `bytes`, only that url's bytes are decoded (the whole chunk's made
-   * 10 MB of strings for a realistic file, 6-12 ms and work for the collector).
+   * alternates go to the hreflang checker as records; one with alternates goes from its values
+   * (HreflangChecker.addLaneUrl: a string is made only where a rule may have something to say).
    */
   private checkRun(text: RunText, count: number, bytes: Uint8Array | undefined): void {
     this.entries += count;
@@ -286,9 +282,7 @@ export class SitemapValidation implements ReaderSink {
     for (let p = 0; p < withExtras; p++) {
       const r = (picked[p * 2] as number) * LANE_FIELDS;
       if ((records[r + R_EXTRA_COUNT] as number) === (records[r + R_IMAGES] as number)) continue;
-      const base = bytes === undefined ? 0 : (records[r + R_START] as number);
-      const own = bytes !== undefined ? asciiDecoder.decode(bytes.subarray(base, records[r + R_END] as number)) : typeof text === 'string' ? text : (text = text());
-      const found = this.hreflang.addLaneUrl(own, records, r, extras, base);
+      const found = this.hreflang.addLaneUrl(bytes ?? (typeof text === 'string' ? text : (text = text())), records, r, extras);
       for (let i = 0; i < found.length; i++) this.diagnostic(found[i] as Diagnostic);
     }
   }
