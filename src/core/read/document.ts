@@ -355,18 +355,25 @@ export class SitemapDocument implements ReaderSink {
     for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
   }
 
-  /** An ASCII chunk of XML: the lane's elements read from the bytes (core/read/lane-bytes.ts), the rest as text. */
+  /**
+   * An ASCII chunk of XML: the lane's elements read from the bytes (core/read/lane-bytes.ts), the rest
+   * as text. In pieces, as text is decoded (DECODE_PIECE): the reader makes a piece's text for its
+   * values (whole 256 KiB chunks took a 500 MB input's peak RSS from 77 to 120 MB; 64 KiB: 92 MB).
+   */
   private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
-    // An array of its own (readAsciiChunk).
-    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const read = readAsciiChunk(tokenizer, bytes, {
-      text: (from, to) => this.decodeAndRead(bytes, from, to),
-      skipped: (from, to, lines, column) => {
-        this.decoder.skipAscii(bytes.subarray(from, to));
-        this.counter.skip(to - from, lines, column);
-      },
-      wantsMore: () => this.wantsMore,
-    });
+    let read = false;
+    for (let at = 0; at < chunk.length && this.wantsMore; at += DECODE_PIECE) {
+      // An array of its own (readAsciiChunk).
+      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset + at, Math.min(DECODE_PIECE, chunk.length - at));
+      read = readAsciiChunk(tokenizer, bytes, {
+        text: (from, to) => this.decodeAndRead(bytes, from, to),
+        skipped: (from, to, lines, column) => {
+          this.decoder.skipAscii(bytes.subarray(from, to));
+          this.counter.skip(to - from, lines, column);
+        },
+        wantsMore: () => this.wantsMore,
+      }) || read;
+    }
     // A reading whose lane takes no bytes (it has none, or none fits) stops trying.
     this.laneBytesTries = read ? LANE_BYTES_TRIES : this.laneBytesTries - 1;
   }
