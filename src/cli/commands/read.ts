@@ -36,45 +36,33 @@ class Formatter {
 
   /** Entries written so far. */
   written = 0;
+  readonly url = (entry: UrlEntry): void => this.entry(entry, true);
+  readonly sitemap = (ref: SitemapRef): void => this.entry(ref, false);
 
-  readonly url = (entry: UrlEntry): void => {
+  private entry(e: UrlEntry | SitemapRef, page: boolean): void {
     this.written++;
     // Gathered and encoded a few hundred lines at a time (Output.writeLine), not a Buffer#write each.
-    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(entry));
-    else if (this.format === 'urls') this.out.writeLine(entry.loc);
-    else this.row({ kind: 'url', entry });
-  };
+    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
+    else if (this.format === 'urls') this.out.writeLine(e.loc);
+    else this.row(e, page);
+  }
 
-  readonly sitemap = (ref: SitemapRef): void => {
-    this.written++;
-    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify({ sitemap: ref }));
-    else if (this.format === 'urls') this.out.writeLine(ref.loc);
-    else this.row({ kind: 'sitemap', ref });
-  };
-
-  private row(item: { kind: 'url'; entry: UrlEntry } | { kind: 'sitemap'; ref: SitemapRef }): void {
+  private row(item: UrlEntry | SitemapRef, page: boolean): void {
     const field = this.format === 'csv' ? csvField : tsvField;
     const sep = this.format === 'csv' ? ',' : '\t';
     if (this.columns === undefined) {
-      this.columns = item.kind === 'url' ? 4 : 2;
+      this.columns = page ? 4 : 2;
       this.out.write((this.columns === 4 ? ['loc', 'lastmod', 'changefreq', 'priority'] : ['loc', 'lastmod']).join(sep) + '\n');
     }
-    let values: string[];
-    if (item.kind === 'url') {
-      const e: UrlEntry = item.entry;
-      values = [e.loc, dateText(e.lastmod), e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority)];
-      if (this.columns === 2) {
-        values = values.slice(0, 2);
-        if (!this.mixedWarned && (e.changefreq !== undefined || e.priority !== undefined)) {
-          this.mixedWarned = true;
-          this.warn('pages after a sitemap index: their changefreq and priority are left out of the loc,lastmod columns; read urlsets and indexes separately');
-        }
+    const values = [item.loc, dateText(item.lastmod)];
+    if (page) {
+      const e = item as UrlEntry;
+      if (this.columns === 4) values.push(e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority));
+      else if (!this.mixedWarned && (e.changefreq !== undefined || e.priority !== undefined)) {
+        this.mixedWarned = true;
+        this.warn('pages after a sitemap index: their changefreq and priority are left out of the loc,lastmod columns; read urlsets and indexes separately');
       }
-    } else {
-      const r: SitemapRef = item.ref;
-      values = [r.loc, dateText(r.lastmod)];
-      if (this.columns === 4) values.push('', '');
-    }
+    } else if (this.columns === 4) values.push('', '');
     this.out.write(values.map(field).join(sep) + '\n');
   }
 }
