@@ -9,29 +9,29 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { readSitemap } from '../../src/node/parse-sitemap.js';
-import { XmlTokenizer } from '../../src/core/xml/tokenizer.js';
+import { Lane } from '../../src/core/read/lane.js';
 import { xmlFixturesAndCorpus } from '../helpers/files.js';
 // @ts-expect-error: a plain ES module of the benchmarks, untyped
 import { realisticSitemap } from '../../bench/lib/realistic.js';
 
+/** `bytes` in copies (as a stream hands over fresh buffers) of the given sizes, in turn. */
 async function* chunked(bytes: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
-  let k = 0;
-  for (let at = 0; at < bytes.length; ) {
-    const size = sizes[k++ % sizes.length] as number;
-    yield bytes.slice(at, at + size);
-    at += size;
+  for (let at = 0, k = 0; at < bytes.length; k++) {
+    const end = at + (sizes[k % sizes.length] as number);
+    yield bytes.slice(at, end);
+    at = end;
   }
 }
 
-/** Everything a reading reports, in order, and how many lane runs were read from bytes. */
+/** Everything a reading reports, in order, and how many runs of entries the lane read from bytes. */
 async function reading(bytes: Uint8Array, sizes: readonly number[], options: { laneFromBytes?: boolean; maxEntries?: number; maxBytes?: number }): Promise<{ events: unknown[]; reads: number }> {
   const events: unknown[] = [];
-  const original = XmlTokenizer.prototype.writeLaneBytes;
+  const scanBytes = Lane.prototype.scanBytes;
   let reads = 0;
-  XmlTokenizer.prototype.writeLaneBytes = function (this: XmlTokenizer, b: Uint8Array, from: number): number {
-    const end = original.call(this, b, from);
-    if (end > from) reads++;
-    return end;
+  Lane.prototype.scanBytes = function (this: Lane, ...args: Parameters<Lane['scanBytes']>): number {
+    const count = scanBytes.apply(this, args);
+    reads += count > 0 ? 1 : 0;
+    return count;
   };
   try {
     const summary = await readSitemap(chunked(bytes, sizes), {
@@ -43,7 +43,7 @@ async function reading(bytes: Uint8Array, sizes: readonly number[], options: { l
     });
     events.push(['summary', summary]);
   } finally {
-    XmlTokenizer.prototype.writeLaneBytes = original;
+    Lane.prototype.scanBytes = scanBytes;
   }
   return { events, reads };
 }
