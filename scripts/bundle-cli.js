@@ -3,7 +3,8 @@
 // loaded 36-58 of them, so the CLI's start was 28-38 ms above `node -e 0` in imports alone (issue 24
 // asks at most 20; docs/performance.md, "The CLI's start"). Three outputs:
 //   dist/cli/bin.js               the bin: main.js, io, version and the help declarations (tsc's bin.js replaced)
-//   dist/cli/bundle/<command>.js  one file per command, everything under it (the package's modules)
+//   dist/cli/bundle/<command>.cjs one file per command, everything under it (the package's modules),
+//                                 run through V8's code cache by dist/cli/bundle/<command>.js (below)
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
 // in 100 ms CPU against 112 split (shared chunks are 10-20 files again), read 90 against 103.
