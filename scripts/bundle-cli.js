@@ -3,7 +3,8 @@
 // loaded 36-58 of them, so the CLI's start was 28-38 ms above `node -e 0` in imports alone (issue 24
 // asks at most 20; docs/performance.md, "The CLI's start"). Three outputs:
 //   dist/cli/bin.js               the bin: main.js, io, version and the help declarations (tsc's bin.js replaced)
-//   dist/cli/bundle/<command>.js  one file per command, everything under it (the package's modules)
+//   dist/cli/bundle/<command>.cjs one file per command, everything under it (the package's modules),
+//                                 run through V8's code cache by dist/cli/bundle/<command>.js (below)
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
 // in 100 ms CPU against 112 split (shared chunks are 10-20 files again), read 90 against 103.
@@ -16,9 +17,9 @@
 // test/cli/startup.test.ts's check of which modules a command initialises).
 
 import { build } from 'esbuild';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DIST = join(ROOT, 'dist');
@@ -65,9 +66,65 @@ if (!readFileSync(join(CLI, 'bin.js'), 'utf8').includes("from './main.js'")) thr
 
 const commands = readdirSync(join(CLI, 'commands')).filter((name) => name.endsWith('.js'));
 await build({ ...common, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 'bin.js'), allowOverwrite: true, plugins: [toCommandBundle, moduleUrls(CLI, new Map())] });
+const urls = moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')]]));
+await build({ ...common, entryPoints: { 'scan-worker': SCAN_WORKER }, outdir: BUNDLE, plugins: [urls] });
+
+// A command's bundle is CommonJS (`<command>.cjs`), compiled through V8's code cache by a small ES module
+// of the same name (`<command>.js`, what main.js loads): Node 20 caches no compiled ES module, and
+// compiling a 300-600 KB bundle took 8-12 ms of every run (docs/performance.md, "The whole `read`
+// command"). import() becomes require() (a vm.Script has no ES module loader of its own);
+// `import.meta.url` is the bundle file's URL.
 await build({
   ...common,
-  entryPoints: { ...Object.fromEntries(commands.map((name) => [name.slice(0, -'.js'.length), join(CLI, 'commands', name)])), 'scan-worker': SCAN_WORKER },
+  format: 'cjs',
+  entryPoints: Object.fromEntries(commands.map((name) => [name.slice(0, -'.js'.length), join(CLI, 'commands', name)])),
   outdir: BUNDLE,
-  plugins: [moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')]]))],
+  outExtension: { '.js': '.cjs' },
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [urls],
 });
+for (const name of commands) {
+  const exported = Object.keys(await import(pathToFileURL(join(CLI, 'commands', name)).href));
+  writeFileSync(join(BUNDLE, name), cachedLoader(`./${name.slice(0, -'.js'.length)}.cjs`, exported));
+}
+
+/**
+ * The ES module that runs the CommonJS bundle `file` through a vm.Script with V8's code cache, and
+ * exports its `names`. The cache is made after a run (it then holds the functions the run compiled)
+ * when there is none or V8 rejected it (another Node, another bundle), next to the bundle only: a
+ * cache where others can write could run their code. Written to a file of its own, then renamed
+ * (concurrent runs); where it cannot be written (a read-only install) or read, the bundle is compiled
+ * as if there were none.
+ */
+function cachedLoader(file, names) {
+  return `// Made by scripts/bundle-cli.js: loads ${file} through V8's code cache.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const file = fileURLToPath(new URL(${JSON.stringify(file)}, import.meta.url));
+const cacheFile = \`\${file}.\${process.version}-\${process.arch}.v8cache\`;
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {}
+const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${readFileSync(file, 'utf8')}\\n})\`, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) });
+const module = { exports: {} };
+script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)));
+if (cachedData === undefined || script.cachedDataRejected === true) {
+  process.once('beforeExit', () => {
+    const temporary = \`\${cacheFile}.\${process.pid}\`;
+    try {
+      writeFileSync(temporary, script.createCachedData());
+      renameSync(temporary, cacheFile);
+    } catch {
+      rmSync(temporary, { force: true });
+    }
+  });
+}
+${names.map((n) => `export const ${n} = module.exports.${n};`).join('\n')}
+`;
+}

@@ -116,6 +116,8 @@ export interface ReadSitemapOptions extends ParseSitemapOptions {
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
   /** Called when the format is known (at most a few characters into the input). */
   onFormat?: (format: SitemapFormat) => void;
+  /** Asked after each chunk: true stops reading (and closes the input); the summary is of what was read. */
+  stop?: () => boolean;
 }
 
 /** The text of bytes that are all ASCII, else undefined: a SIMD check and a copy, twice TextDecoder's speed. */
@@ -522,8 +524,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     diagnostic: onDiagnostic ?? noop,
     wantsLocHashes: options.locHashes === true,
   });
-  for await (const _ of drive(source, options, pipeline)) {
-    // One step per input chunk.
-  }
+  // One step per input chunk.
+  for await (const _ of drive(source, options, pipeline)) if (options.stop?.() === true) break;
   return pipeline.summary();
 }

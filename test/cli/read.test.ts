@@ -199,4 +199,17 @@ describe('sitemapkit read', () => {
     assert.equal(written, lines + '\n');
     assert.ok(writes >= 1 && drains >= writes - 1);
   });
+
+  it('stops reading when standard output closes (`read big.xml | head`)', async () => {
+    const urls = Array.from({ length: 40_000 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('\n');
+    writeFileSync(join(cwd, 'big.xml'), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+    const { Writable } = await import('node:stream');
+    const { runRead } = await import('../../src/cli/commands/read.js');
+    const stdout = new Writable({ write: (_chunk, _encoding, callback) => callback(new Error('EPIPE')) });
+    let stderr = '';
+    const code = await runRead(['big.xml', '--summary'], { stdout, stderr: { write: (t: string) => (stderr += t) }, cwd, env: {} });
+    assert.equal(code, 0);
+    const read = /urlset, ([\d,]+) URLs/.exec(stderr);
+    assert.ok(read !== null && Number((read[1] as string).replace(/,/g, '')) < 40_000, stderr);
+  });
 });

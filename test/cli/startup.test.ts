@@ -137,3 +137,34 @@ test('validate and read of a valid file never call toLocaleString (its first cal
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a command's bundle runs through V8's code cache: made after a first run, used after, and a missing, rejected or unwritable cache changes nothing but the time", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cache-'));
+  const cache = join(DIST, 'cli', 'bundle', `read.cjs.${process.version}-${process.arch}.v8cache`);
+  try {
+    const file = join(dir, 'sitemap.xml');
+    writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a?x=1&amp;y=2</loc><priority>0.5</priority></url></urlset>\n');
+    const read = (): string => {
+      const r = spawnSync(process.execPath, [BIN, 'read', file], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    };
+    const expected = '{"loc":"https://example.com/a?x=1&y=2","priority":0.5}\n';
+    rmSync(cache, { recursive: true, force: true });
+    assert.equal(read(), expected);
+    const made = readFileSync(cache);
+    assert.ok(made.length > 10_000, `a cache of ${made.length} bytes`);
+    assert.equal(read(), expected);
+    assert.deepEqual(readFileSync(cache), made, 'an accepted cache is left as it is');
+    writeFileSync(cache, 'not a code cache');
+    assert.equal(read(), expected);
+    assert.ok(readFileSync(cache).length > 10_000, 'a rejected cache is made again');
+    rmSync(cache);
+    mkdirSync(cache);
+    assert.equal(read(), expected, 'a cache that cannot be read nor written');
+    assert.deepEqual(readdirSync(join(DIST, 'cli', 'bundle')).filter((name) => name.includes('.v8cache.')), [], 'no temporary file left');
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

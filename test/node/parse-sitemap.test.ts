@@ -146,6 +146,16 @@ describe('parseSitemap: inputs', () => {
     assert.ok(summary.urls < 200_000);
     assert.ok(stream.destroyed);
   });
+
+  it('readSitemap: stops reading and closes the input when stop() says so; the summary is of what was read', async () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `https://a.example/${i}`).join('\n');
+    const stream = Readable.from(chunksOf(Buffer.from(text), 64 * 1024));
+    let urls = 0;
+    const summary = await readSitemap(stream, { onUrl: () => urls++, stop: () => urls >= 10 });
+    assert.ok(urls >= 10 && urls < 200_000, String(urls));
+    assert.equal(summary.urls, urls);
+    assert.ok(stream.destroyed);
+  });
 });
 
 describe('parseSitemap: files', () => {

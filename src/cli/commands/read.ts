@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
-import { parseSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapItem, type SitemapSummary } from '../../node/parse-sitemap.js';
+import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
 import { UsageError } from '../args.js';
@@ -34,43 +34,35 @@ class Formatter {
     private readonly warn: (message: string) => void,
   ) {}
 
-  item(item: SitemapItem): void {
-    switch (this.format) {
-      case 'jsonl':
-        // Gathered and encoded a few hundred lines at a time (Output.writeLine), not a Buffer#write each.
-        this.out.writeLine(item.kind === 'url' ? JSON.stringify(item.entry) : JSON.stringify({ sitemap: item.ref }));
-        return;
-      case 'urls':
-        this.out.writeLine((item.kind === 'url' ? item.entry : item.ref).loc);
-        return;
-      default:
-        this.row(item);
-    }
+  /** Entries written so far. */
+  written = 0;
+  readonly url = (entry: UrlEntry): void => this.entry(entry, true);
+  readonly sitemap = (ref: SitemapRef): void => this.entry(ref, false);
+
+  private entry(e: UrlEntry | SitemapRef, page: boolean): void {
+    this.written++;
+    // Gathered and encoded a few hundred lines at a time (Output.writeLine), not a Buffer#write each.
+    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
+    else if (this.format === 'urls') this.out.writeLine(e.loc);
+    else this.row(e, page);
   }
 
-  private row(item: SitemapItem): void {
+  private row(item: UrlEntry | SitemapRef, page: boolean): void {
     const field = this.format === 'csv' ? csvField : tsvField;
     const sep = this.format === 'csv' ? ',' : '\t';
     if (this.columns === undefined) {
-      this.columns = item.kind === 'url' ? 4 : 2;
+      this.columns = page ? 4 : 2;
       this.out.write((this.columns === 4 ? ['loc', 'lastmod', 'changefreq', 'priority'] : ['loc', 'lastmod']).join(sep) + '\n');
     }
-    let values: string[];
-    if (item.kind === 'url') {
-      const e: UrlEntry = item.entry;
-      values = [e.loc, dateText(e.lastmod), e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority)];
-      if (this.columns === 2) {
-        values = values.slice(0, 2);
-        if (!this.mixedWarned && (e.changefreq !== undefined || e.priority !== undefined)) {
-          this.mixedWarned = true;
-          this.warn('pages after a sitemap index: their changefreq and priority are left out of the loc,lastmod columns; read urlsets and indexes separately');
-        }
+    const values = [item.loc, dateText(item.lastmod)];
+    if (page) {
+      const e = item as UrlEntry;
+      if (this.columns === 4) values.push(e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority));
+      else if (!this.mixedWarned && (e.changefreq !== undefined || e.priority !== undefined)) {
+        this.mixedWarned = true;
+        this.warn('pages after a sitemap index: their changefreq and priority are left out of the loc,lastmod columns; read urlsets and indexes separately');
       }
-    } else {
-      const r: SitemapRef = item.ref;
-      values = [r.loc, dateText(r.lastmod)];
-      if (this.columns === 4) values.push('', '');
-    }
+    } else if (this.columns === 4) values.push('', '');
     this.out.write(values.map(field).join(sep) + '\n');
   }
 }
@@ -114,10 +106,9 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   let fatal = false;
   // A large input shows how far it is on a terminal (after a moment: a small one stays silent).
   // Not when the entries themselves scroll on the same terminal.
-  let entries = 0;
   let filesDone = 0;
   let current = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, ms))} entries/s`, () => entries);
+  const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
   // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
@@ -149,20 +140,25 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         } else {
           input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
         }
-        // Reading waits while standard error drains (a file of problems only yields no batches).
-        const reading = parseSitemap(input, { ...options, file, maxDiagnosticsPerCode: 0, onDiagnostic, backpressure: report });
-        for await (const batch of reading.batches()) {
-          for (const item of batch) formatter.item(item);
-          entries += batch.length;
-          await held(out.flush());
-          await report();
-          progress.tick();
-          if (out.closed) break;
-        }
+        // Entries are formatted as the reader finds them (no wrapper, no batch: they die young); before
+        // each chunk, reading waits while both outputs drain; it stops when standard output closed.
+        const summary = await readSitemap(input, {
+          ...options,
+          file,
+          maxDiagnosticsPerCode: 0,
+          onDiagnostic,
+          onUrl: formatter.url,
+          onSitemap: formatter.sitemap,
+          backpressure: async () => {
+            await held(out.flush());
+            await report();
+            progress.tick();
+          },
+          stop: () => out.closed,
+        });
         await held(out.flush());
         await report();
         filesDone++;
-        const summary = await reading.summary();
         errors += summary.errors;
         if (args.flag('summary')) {
           progress.clear();

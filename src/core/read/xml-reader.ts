@@ -329,23 +329,29 @@ export class XmlSitemapReader implements XmlTokenHandler {
       else if (value === NS.xhtml && plain([`${prefix}:link`], [E_XHTML_LINK])) reading.xhtml = prefix;
     }
     lane.configure(reading);
-    // A url holds up to image:image > image:loc (three levels).
-    this.lane = reading.sitemap === true
-      ? { depth: 1, nesting: 2, endTag: '</sitemap>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, true, buf, at, lines, maxLength) }
-      : { depth: 1, nesting: 3, endTag: '</url>', readRun: (buf, at, lines, maxLength) => this.takeRun(lane, false, buf, at, lines, maxLength) };
+    const sitemap = reading.sitemap === true;
+    const textOf = asciiTextOf();
+    const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => this.takeRun(lane, sitemap, source, at, lines, maxLength, textOf);
+    // A url holds up to image:image > image:loc (three levels). From bytes too (readRunBytes): an
+    // ASCII chunk is then neither decoded piece by piece nor its lines counted a second time
+    // (document.ts); its text is made once, for the entries' values.
+    this.lane = { depth: 1, nesting: sitemap ? 2 : 3, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
   }
 
   /**
-   * A run of `<url>` (or `<sitemap>`) elements read by the lane from `at`, delivered as the events
-   * deliver each: the index after the last, with the line state there in `lines` (XmlLane.readRun),
-   * or -1 when it read none.
+   * A run of `<url>` (or `<sitemap>`) elements read by the lane from `at` in `source` (text, or ASCII
+   * bytes whose text `textOf` makes), delivered as the events deliver each: the index after the last,
+   * with the line state there in `lines` (XmlLane.readRun), or -1 when it read none.
    */
-  private takeRun(lane: Lane, sitemap: boolean, buf: string, at: number, lines: Int32Array, maxLength: number): number {
+  private takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, textOf: (bytes: Uint8Array) => string): number {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = !sitemap && this.sink.wantsLocHashes === true;
-    const count = lane.scan(buf, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
+    const count = typeof source === 'string'
+      ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
+      : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
+    const buf = typeof source === 'string' ? source : textOf(source);
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
     const size = count * LANE_FIELDS;
@@ -808,4 +814,21 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
   reader.end();
   result.diagnostics = diagnostics.list();
   return result;
+}
+
+/**
+ * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
+ * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
+ * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
+ */
+export function asciiTextOf(): (bytes: Uint8Array) => string {
+  let decoded: Uint8Array | undefined;
+  let text = '';
+  return (bytes) => {
+    if (bytes !== decoded) {
+      text = new TextDecoder().decode(bytes);
+      decoded = bytes;
+    }
+    return text;
+  };
 }
