@@ -584,3 +584,20 @@ function priorityOf(text: string, start: number, end: number): number {
   for (; i < end; i++) fraction = fraction * 10 + (text.charCodeAt(i) - 0x30);
   return fraction / (POWERS_OF_TEN[digits] as number);
 }
+
+/**
+ * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
+ * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
+ * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
+ */
+export function asciiTextOf(): (bytes: Uint8Array) => string {
+  let decoded: Uint8Array | undefined;
+  let text = '';
+  return (bytes) => {
+    if (bytes !== decoded) {
+      text = new TextDecoder().decode(bytes);
+      decoded = bytes;
+    }
+    return text;
+  };
+}

@@ -55,7 +55,7 @@ import { NamespaceScope } from '../xml/namespaces.js';
 import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
-import { LANE_FIELDS, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
+import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
 import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type At, type Report } from './xml-extensions.js';
@@ -816,19 +816,3 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
   return result;
 }
 
-/**
- * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
- * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
- * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
- */
-export function asciiTextOf(): (bytes: Uint8Array) => string {
-  let decoded: Uint8Array | undefined;
-  let text = '';
-  return (bytes) => {
-    if (bytes !== decoded) {
-      text = new TextDecoder().decode(bytes);
-      decoded = bytes;
-    }
-    return text;
-  };
-}

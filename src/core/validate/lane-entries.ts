@@ -12,7 +12,7 @@ import type { SitemapRef, UrlEntry } from '../model.js';
 import type { XmlLane } from '../xml/tokenizer.js';
 import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
-import { addLaneExtensions, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
+import { addLaneExtensions, asciiTextOf, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
 
 /**
  * The lane for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
@@ -49,22 +49,6 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
  */
 export type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
-/**
- * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
- * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
- * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
- */
-function asciiTextOf(): (bytes: Uint8Array) => string {
-  let decoded: Uint8Array | undefined;
-  let text = '';
-  return (bytes) => {
-    if (bytes !== decoded) {
-      text = new TextDecoder().decode(bytes);
-      decoded = bytes;
-    }
-    return text;
-  };
-}
 
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
