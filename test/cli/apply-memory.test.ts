@@ -1,6 +1,6 @@
 // Issue 27: `apply`'s memory depends on the children it touches, not on how many changes went through
 // them. 100,000 new URLs (19 MB of feed) applied over 128 children of a small set, by the built CLI
-// (dist/, `npm run build`) in a child process: its peak RSS stays near the ~95 MB measured, far from
+// (dist/, `npm run build`) in a child process: its peak RSS stays near the 125-130 MB measured, far from
 // the 190-215 MB of a run that kept each child's changes alive (a lastmod sliced from them) and let
 // V8 grow its heap to four times the live size (bench:scale has the 20,000,000-URL figures).
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const BASE = 'https://www.example.com/';
-const MAX_RSS_BYTES = 140 * 1024 * 1024;
+const MAX_RSS_BYTES = 160 * 1024 * 1024;
 // The child writes its peak RSS (bytes) to fd 3 as it exits.
 const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(3,String(process.resourceUsage().maxRSS*1024)))`;
 
@@ -33,7 +33,7 @@ function runBuilt(args: string[], cwd: string): Promise<{ code: number | null; m
   });
 }
 
-test('apply: 100,000 changes over 128 children in a child process, peak RSS under 140 MB', async () => {
+test('apply: 100,000 changes over 128 children in a child process, peak RSS under 160 MB', async () => {
   const dir = tempDir();
   const sections = ['a', 'b', 'c', 'd', 'e', 'f'];
   const entries = Array.from({ length: 6000 }, (_, i) => JSON.stringify({ loc: `${BASE}${sections[i % 6]}/item-${i}`, lastmod: `2025-01-0${1 + (i % 9)}` }));
@@ -51,5 +51,5 @@ test('apply: 100,000 changes over 128 children in a child process, peak RSS unde
   assert.equal(summary.upserts, 100_000);
   assert.equal(summary.touched.length, 128);
   assert.ok(applied.maxRss > 0, 'no RSS reported');
-  assert.ok(applied.maxRss < MAX_RSS_BYTES, `peak RSS ${(applied.maxRss / 1048576).toFixed(0)} MB, over 140 MB`);
+  assert.ok(applied.maxRss < MAX_RSS_BYTES, `peak RSS ${(applied.maxRss / 1048576).toFixed(0)} MB, over 160 MB`);
 });
