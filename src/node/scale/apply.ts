@@ -79,19 +79,20 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
 }
 
 /**
- * V8's old space held to 1.5 times the live size while `apply` runs (`--heap-growing-percent=50`, put
+ * V8's old space held to 1.1 times the live size while `apply` runs (`--heap-growing-percent=10`, put
  * back after). What `apply` holds live is small (one child's entries and the index's lines, ~18 MB at
  * 20,000,000 URLs), but every touched child's entries outlive a few scavenges and fill the old space,
  * which V8 otherwise lets grow to about four times the live size (or to its initial limit before its
  * first full collection): 220 to 440 MB of peak RSS from one run to the next at 20,000,000 URLs (128
- * children touched); 155-166 MB so, for ~15% more CPU (8.4 s → 9.5-10.5 s). `--optimize-for-size`
- * gets 133 MB but costs 50% more CPU, which a feed touching every child cannot afford (it must stay
- * within the time of a full generation). A setting of the process (V8 has no other), so it is left
- * alone when the process was started with it, and runs at once count: the last to finish restores it.
+ * children touched); 153-158 MiB so (159-164 at 50%, with the same CPU), for ~15% more CPU than
+ * without (8.4 s → 9-10 s). `--optimize-for-size` gets 133 MiB but costs 50% more CPU, which a feed
+ * touching every child cannot afford (it must stay within the time of a full generation). A setting
+ * of the process (V8 has no other), so it is left alone when the process was started with it, and
+ * runs at once count: the last to finish restores it.
  */
 function favourMemory(): () => void {
   if (/--heap[-_]growing[-_]percent/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) return () => {};
-  if (favouring++ === 0) setFlagsFromString('--heap-growing-percent=50');
+  if (favouring++ === 0) setFlagsFromString('--heap-growing-percent=10');
   return () => {
     if (--favouring === 0) setFlagsFromString('--heap-growing-percent=0');
   };
