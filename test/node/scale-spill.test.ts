@@ -46,3 +46,16 @@ for (const maxPending of [1, 300, 1 << 30]) {
     assert.deepEqual(readdirSync(dir), []);
   });
 }
+
+test('flush puts every waiting record on disk; they come back in order from there', () => {
+  const dir = tempDir();
+  const spill = new Spill((key) => join(dir, `k-${key}`), 1 << 30);
+  spill.add('a', 'a', 'https://www.example.com/1', item('https://www.example.com/1', 1));
+  spill.add('b', 'b', 'https://www.example.com/2', null);
+  spill.add('a', 'a', 'https://www.example.com/3', item('https://www.example.com/3', 2));
+  assert.deepEqual(readdirSync(dir), []);
+  spill.flush();
+  assert.deepEqual(readdirSync(dir).sort(), ['k-a', 'k-b']);
+  assert.deepEqual(spill.take('a').map((r) => r.loc), ['https://www.example.com/1', 'https://www.example.com/3']);
+  assert.deepEqual(spill.take('b'), [{ stem: 'b', loc: 'https://www.example.com/2', item: null }]);
+});

@@ -245,12 +245,22 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       writes.push(written);
       const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => written });
       placed.push(file);
-      files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: child.lastmod } : {}), crc32: contentToken(crc) });
+      files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: detached(child.lastmod) } : {}), crc32: contentToken(crc) });
     }
   }
   const sizes = await Promise.all(writes);
   sizes.forEach((size, i) => ((files[i] as ShardFile).diskBytes = size));
   return { files, placed, duplicates };
+}
+
+/**
+ * `text` as a string of its own. A child's lastmod is a slice of a larger string (a spill file read
+ * whole, a chunk of the reader), and V8 keeps a slice's parent alive as long as the slice: kept in
+ * the list of files, each child's newest lastmod held its ~0.5 MB of changes until the end of the
+ * run (apply at 20,000,000 URLs: +50 MB of live heap over 128 children).
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export function manifestOf(settings: ShardSettings, shard: number, files: ShardFile[], duplicates: number): ShardManifest {

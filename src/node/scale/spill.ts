@@ -49,7 +49,8 @@ export class Spill {
     return [...new Set([...this.written, ...this.pending.keys()])].sort();
   }
 
-  private flush(): void {
+  /** Writes every waiting record to its key's file: memory holds none of them afterwards. */
+  flush(): void {
     for (const [key, records] of this.pending) {
       appendFileSync(this.pathOf(key), records.join(''));
       this.written.add(key);
