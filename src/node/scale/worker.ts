@@ -5,18 +5,21 @@
 // the same bytes however often it runs: the shard writer's output is a function of its entries,
 // written under names of its content, and nothing is published before the parent's index.
 
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
-import type { UrlEntry } from '../../core/model.js';
-import { manifestFileName } from '../../core/scale/layout.js';
-import { readInput } from '../input.js';
-import { writeIndexFromManifests, writeShard, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import type { SerializedEntry } from '../../core/build/stable-set.js';
+import { shardOutput, shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
-import { partFile, splitSourcePart } from './queue-split.js';
+import { partFile, readShardRecords, splitSourcePart } from './queue-split.js';
+import { Spill, stemOfRecord } from './spill.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { publishApplied, rewriteChild } from './queue-apply.js';
 import type { ShardFile } from './shard-set.js';
+
+/** Characters of records a shard job holds before it writes them to its temporary folder (a worker's memory stays flat whatever the shard's size). */
+const SPILL_BUDGET = 8 * 1024 * 1024;
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -107,37 +110,27 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
   }
 }
 
-/** Shard `data.shard`, from its input files, into the set's folder; its manifest last. */
+/**
+ * Shard `data.shard`, from its input files (records serialised and checked by the split), into the
+ * set's folder; its manifest in the run's folder, for the index job (so that a failed run leaves the
+ * published set's manifests alone). The records are set aside by child as they are (spill.ts: memory
+ * holds its budget of them, the rest goes to the run's temporary folder), then written child by child.
+ */
 async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
-  const outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
-  const reject = (problem: string): void => {
-    outcome.rejected++;
-    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
-  };
-  async function* entries(): AsyncGenerator<UrlEntry> {
-    for (const name of data.inputs) {
-      for await (const batch of readInput(join(storage.localDir, name), 'jsonl')) {
-        for (const record of batch) {
-          if (record.entry !== undefined) yield record.entry;
-          else reject(`${name}:${record.line}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
-        }
-      }
-    }
-  }
-  const manifest = await writeShard({
-    ...data.set,
-    outDir: storage.localDir,
-    shards: data.shards,
-    shard: data.shard,
-    // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
-    compressionThreads: 1,
+  const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
+  // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
+  const output = await shardOutput(settings);
+  try {
+    const spill = new Spill((stem) => output.path(`entries-${stem}`), SPILL_BUDGET);
+    for (const name of data.inputs) for await (const record of readShardRecords(join(storage.localDir, name))) spill.addEncoded(stemOfRecord(record), record);
+    const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
+    await mkdir(dirname(manifestPath), { recursive: true });
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
-    durable: false,
-    entries: entries(),
-    onInvalid: (error, entry) => reject(`${entry.loc}: ${error.code} ${error.message}`),
-  });
-  outcome.entries = manifest.urls;
-  return outcome;
+    const manifest = await writeShardStems(settings, data.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, durable: false, manifestPath });
+    return { entries: manifest.urls, rejected: 0, problems: [] };
+  } finally {
+    await output.abort();
+  }
 }
 
 /**
@@ -172,7 +165,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
   } else {
     const name = data.set.name ?? 'sitemap';
-    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
+    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
