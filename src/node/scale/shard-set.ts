@@ -236,9 +236,10 @@ export function manifestText(manifest: ShardManifest): string {
 }
 
 /**
- * Stages the children of `stems`, each under the name of its content: one stem at a time, the next
- * loaded while this one is written (memory holds two children's entries at most). Shared by
- * writeShard, generate --shards and apply.
+ * Stages the children of `stems`, each under the name of its content, one stem at a time. An
+ * asynchronous loader (children read back from disk) loads the next stem while this one is written
+ * (memory holds two stems' entries); a synchronous one (a spill) is called when its stem's turn comes,
+ * so that memory holds one. Shared by writeShard, generate --shards, the queue's shard jobs and apply.
  */
 export async function stageChildren(output: StagedOutput, stems: readonly string[], load: StemLoader, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
   const files: ShardFile[] = [];
@@ -246,18 +247,19 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
   const writes: Promise<number>[] = [];
   let duplicates = 0;
   const sorted = [...stems].sort();
-  const loading = (i: number): Promise<SerializedEntry[]> | undefined => {
+  const readAhead = (i: number): Promise<SerializedEntry[]> | undefined => {
     if (i >= sorted.length) return undefined;
-    const next = Promise.resolve().then(() => load(sorted[i] as string));
+    const next = Promise.resolve(load(sorted[i] as string));
     // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
     next.catch(() => {});
     return next;
   };
-  let next = loading(0);
-  for (let i = 0; i < sorted.length; i++) {
+  let next: SerializedEntry[] | Promise<SerializedEntry[]> | undefined = sorted.length > 0 ? load(sorted[0] as string) : undefined;
+  // One stem, in a function of its own: once it returns, nothing refers to its entries or its text.
+  const stageStem = async (i: number): Promise<void> => {
     const stem = sorted[i] as string;
-    const items = await (next as Promise<SerializedEntry[]>);
-    next = loading(i + 1);
+    const items: SerializedEntry[] = await (next ?? load(stem));
+    next = next instanceof Promise ? readAhead(i + 1) : undefined;
     const laid = layOutStems(new Map([[stem, items]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
     duplicates += laid.duplicates;
     for (const child of laid.children) {
@@ -268,7 +270,8 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       placed.push(file);
       files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: child.lastmod } : {}), crc32: contentToken(crc) });
     }
-  }
+  };
+  for (let i = 0; i < sorted.length; i++) await stageStem(i);
   const sizes = await Promise.all(writes);
   sizes.forEach((size, i) => ((files[i] as ShardFile).diskBytes = size));
   return { files, placed, duplicates };
