@@ -18,7 +18,7 @@ import { FileSystemStorage, type SetStorage } from './storage.js';
 import { publishApplied, rewriteChild } from './queue-apply.js';
 import type { ShardFile } from './shard-set.js';
 
-/** Characters of records a shard job holds before it writes them to its temporary folder (a worker's memory stays flat whatever the shard's size). */
+/** Characters of records a shard job holds before it writes them to its temporary folder: past it, memory does not grow with the shard's size. */
 const SPILL_BUDGET = 8 * 1024 * 1024;
 
 export interface QueueWorkerOptions {
@@ -117,8 +117,8 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
  * holds its budget of them, the rest goes to the run's temporary folder), then written child by child.
  */
 async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
-  const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
+  const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   const output = await shardOutput(settings);
   try {
     const spill = new Spill((stem) => output.path(`entries-${stem}`), SPILL_BUDGET);
