@@ -19,7 +19,7 @@ import { publishApplied, rewriteChild } from './queue-apply.js';
 import type { ShardFile } from './shard-set.js';
 
 /** Characters of records a shard job holds before it writes them to its temporary folder: past it, memory does not grow with the shard's size. */
-const SPILL_BUDGET = 8 * 1024 * 1024;
+const SPILL_BUDGET = 2 * 1024 * 1024;
 
 export interface QueueWorkerOptions {
   redis: string;
