@@ -364,13 +364,16 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
   const manifests = await Promise.all(options.manifests.map(readManifest));
   const settings = checkWholeSet(manifests, options.outDir);
   const files = manifests.flatMap((m) => m.files);
-  // Each file is there, with the size its manifest says: an index never names a missing child.
-  await Promise.all(
-    files.map(async (file) => {
-      const size = await stat(join(options.outDir, file.name)).then((s) => s.size, () => -1);
-      if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
-    }),
-  );
+  // Each file is there, with the size its manifest says: an index never names a missing child. A
+  // batch at a time: 15,000 stats at once held 25 MB of pending requests.
+  for (let i = 0; i < files.length; i += 64) {
+    await Promise.all(
+      files.slice(i, i + 64).map(async (file) => {
+        const size = await stat(join(options.outDir, file.name)).then((s) => s.size, () => -1);
+        if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
+      }),
+    );
+  }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
   const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
   try {
