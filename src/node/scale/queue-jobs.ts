@@ -41,6 +41,8 @@ export interface ShardJob extends RunJob {
   kind: 'shard';
   shard: number;
   inputs: string[];
+  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
+  parts?: number;
 }
 
 /** Rewrites one child of an existing set with the changes that fall in it. */

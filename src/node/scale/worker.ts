@@ -5,6 +5,7 @@
 // the same bytes however often it runs: the shard writer's output is a function of its entries,
 // written under names of its content, and nothing is published before the parent's index.
 
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
@@ -122,7 +123,9 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
   const output = await shardOutput(settings);
   try {
     const spill = new Spill((stem) => output.path(`entries-${stem}`), SPILL_BUDGET);
-    for (const name of data.inputs) for await (const record of readShardRecords(join(storage.localDir, name))) spill.addEncoded(stemOfRecord(record), record);
+    // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
+    const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
+    for (const name of [...data.inputs, ...parts]) for await (const record of readShardRecords(join(storage.localDir, name))) spill.addEncoded(stemOfRecord(record), record);
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     await mkdir(dirname(manifestPath), { recursive: true });
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
@@ -141,15 +144,10 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
   const data = job.data;
   if (data.step === 'split') {
-    // The files each part wrote, one listing per part.
-    const written: Set<string>[] = [];
-    for (let part = 0; part < (data.parts ?? 0); part++) {
-      const folder = partFile(data.run, part, 0, SCRATCH).replace(/\/[^/]*$/, '');
-      written.push(new Set((await storage.list(folder)).map((file) => `${folder}/${file}`)));
-    }
+    // Each shard job finds its parts' files itself: their names (parts × shards of them) are not
+    // listed here nor carried in the jobs' data.
     const children = Array.from({ length: data.shards }, (_, shard) => {
-      const inputs = written.map((files, part) => partFile(data.run, part, shard, SCRATCH)).filter((file, part) => (written[part] as Set<string>).has(file));
-      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs };
+      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
       return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
     });
     await queue.addBulk(children);
