@@ -167,6 +167,9 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
+  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
+  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
+  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
   await storage.remove(`${SCRATCH}/${data.run}`);
   if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
   return { ...outcome, ...published };
