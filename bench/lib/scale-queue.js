@@ -22,6 +22,16 @@ const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const SOURCE = join(ROOT, 'bench', 'lib', 'scale-source.js');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 export const QUEUE_TARGETS = { twoWorkersToFull: 1.15, workerPeakRssMB: 200 };
+/** Written by CPU_PRELOAD on a process's stderr as it exits: its CPU time (every thread), in ms. */
+const CPU_TAG = '@@bench-cpu ';
+const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(`import { writeSync } from 'node:fs';
+process.on('exit', () => { const c = process.cpuUsage(); writeSync(2, '\\n${CPU_TAG}' + (c.user + c.system) / 1000 + '\\n'); });`)}`;
+
+/** The value of the line of `tag` in `text`, as a number (undefined without one). */
+function tagged(text, tag) {
+  const line = text.split('\n').find((l) => l.startsWith(tag));
+  return line === undefined ? undefined : Number(line.slice(tag.length));
+}
 
 /** A redis-server of the row's own: 127.0.0.1, a free port, no persistence. */
 async function startRedis() {
@@ -55,18 +65,17 @@ async function startRedis() {
 
 function startWorkers(count, redis) {
   return Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', HWM_PRELOAD, BIN, 'worker', '--redis', redis, '--queue', 'bench', '-q'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', HWM_PRELOAD, '--import', CPU_PRELOAD, BIN, 'worker', '--redis', redis, '--queue', 'bench', '-q'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     const exited = new Promise((resolve) => child.on('close', resolve));
     return {
-      /** Stops it (SIGTERM: nothing is running) and resolves with its peak RSS in KiB. */
+      /** Stops it (SIGTERM: nothing is running) and resolves with its peak RSS in KiB and its CPU time in ms. */
       async stop() {
         child.kill('SIGTERM');
         const code = await exited;
         check(code === 0, `a worker exited with ${code}: ${stderr}`);
-        const hwm = stderr.split('\n').find((line) => line.startsWith(HWM_TAG));
-        return hwm === undefined ? undefined : Number(hwm.slice(HWM_TAG.length));
+        return { peakRssKiB: tagged(stderr, HWM_TAG), cpuMs: tagged(stderr, CPU_TAG) };
       },
     };
   });
@@ -76,11 +85,11 @@ function startWorkers(count, redis) {
 function coordinator(args) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'queue', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', CPU_PRELOAD, BIN, 'queue', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (output += d));
-    child.on('close', (code) => (code === 0 ? resolve({ wallMs: performance.now() - started, output }) : reject(new Error(`queue ${args[0]} exited with ${code}: ${output}`))));
+    child.on('close', (code) => (code === 0 ? resolve({ wallMs: performance.now() - started, coordinatorCpuMs: tagged(output, CPU_TAG), output }) : reject(new Error(`queue ${args[0]} exited with ${code}: ${output}`))));
   });
 }
 
@@ -97,8 +106,8 @@ async function withWorkers(count, run) {
   const workers = startWorkers(count, redis.url);
   try {
     const result = await run(redis.url);
-    const peaks = await Promise.all(workers.map((w) => w.stop()));
-    return { ...result, workers: count, workerPeakRssKiB: peaks };
+    const stopped = await Promise.all(workers.map((w) => w.stop()));
+    return { ...result, workers: count, workerPeakRssKiB: stopped.map((w) => w.peakRssKiB), workerCpuMs: stopped.map((w) => w.cpuMs) };
   } finally {
     await redis.stop();
   }
@@ -112,8 +121,8 @@ function generateRow(count) {
     rmSync(target, { recursive: true, force: true });
     const parts = Math.max(shards, 2 * count);
     return withWorkers(count, async (redis) => {
-      const { wallMs } = await coordinator(['generate', '--source', SOURCE, '--source-option', `n=${n}`, '--parts', String(parts), '--shards', String(shards), '--redis', redis, '--queue', 'bench', '--out', target, '--base-url', BASE_URL, '-q']);
-      return { wallMs, parts, identical: sameSet(target, out) };
+      const { wallMs, coordinatorCpuMs } = await coordinator(['generate', '--source', SOURCE, '--source-option', `n=${n}`, '--parts', String(parts), '--shards', String(shards), '--redis', redis, '--queue', 'bench', '--out', target, '--base-url', BASE_URL, '-q']);
+      return { wallMs, coordinatorCpuMs, parts, identical: sameSet(target, out) };
     });
   };
 }
@@ -127,8 +136,8 @@ export const QUEUE_ROWS = {
     const target = `${out}-queue-2`;
     check(existsSync(join(target, 'sitemap.xml')) && feed !== undefined && existsSync(feed), 'run the full, queue-2 and apply rows first');
     return withWorkers(2, async (redis) => {
-      const { wallMs } = await coordinator(['apply', feed, '--redis', redis, '--queue', 'bench', '--out', target, '-q']);
-      return { wallMs, identical: sameSet(target, out) };
+      const { wallMs, coordinatorCpuMs } = await coordinator(['apply', feed, '--redis', redis, '--queue', 'bench', '--out', target, '-q']);
+      return { wallMs, coordinatorCpuMs, identical: sameSet(target, out) };
     });
   },
 };
@@ -137,7 +146,8 @@ export const QUEUE_ROWS = {
 export function queueNotes(row, rows) {
   if (!(row.row in QUEUE_ROWS)) return undefined;
   const reference = rows.find((r) => r.row === (row.row === 'queue-apply' ? 'apply' : 'full'));
-  const ratio = reference === undefined ? '' : `${(row.wallMs / reference.wallMs).toFixed(2)}× ${reference.row}; `;
+  const cpuMs = (row.workerCpuMs ?? []).reduce((sum, ms) => sum + (ms ?? 0), row.coordinatorCpuMs ?? 0);
+  const ratio = reference === undefined ? '' : `${(row.wallMs / reference.wallMs).toFixed(2)}× ${reference.row} (CPU ${(cpuMs / reference.childCpuMs).toFixed(2)}×); `;
   const peaks = (row.workerPeakRssKiB ?? []).map((kib) => (kib === undefined || kib === null ? '?' : mb(kib).toFixed(0))).join(', ');
   return `${row.identical ? 'byte-identical' : '**NOT identical**'} to ${row.row === 'queue-apply' ? 'apply' : 'full'}; ${ratio}${plural(row.workers, 'worker')}, their peak RSS ${peaks} MB`;
 }

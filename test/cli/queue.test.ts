@@ -176,7 +176,7 @@ test('a worker killed with kill -9 mid-shard: another takes the job over and the
   assert.equal(await stop(b), 0);
 });
 
-test('a shard that fails for good fails the run: exit 2, the failed shard and its reason, the previous set stays; status says it', { skip }, async () => {
+test('a shard that fails for good fails the run: exit 2, the failed shard and its reason, the previous set stays, manifests included; status says it', { skip }, async () => {
   const dir = tempDir();
   const out = join(dir, 'out');
   const input = join(dir, 'urls.txt');
@@ -189,7 +189,7 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   const scratch = join(out, '.sitemapkit-queue');
   const shardFile = await until('the split', () => {
     const runs = existsSync(scratch) ? readdirSync(scratch) : [];
-    const file = runs.length === 1 ? join(scratch, runs[0] as string, 'input', 'shard-1.jsonl') : undefined;
+    const file = runs.length === 1 ? join(scratch, runs[0] as string, 'input', 'shard-1.records') : undefined;
     return file !== undefined && existsSync(file) && /queued/.test(run.stderr()) ? file : undefined;
   });
   rmSync(shardFile);
@@ -197,10 +197,13 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   const w = worker('q4');
   assert.equal(await run.exited, 2, run.stderr());
   assert.match(run.stderr(), /run \S+ failed; the previous set in .*out stays published/);
-  assert.match(run.stderr(), /^ {2}shard 1 failed after 2 attempts: cannot read .*shard-1\.jsonl: is a directory$/m);
-  // The published set is the previous one, whole: its index and every child it names, same bytes.
+  assert.match(run.stderr(), /^ {2}shard 1 failed after 2 attempts: cannot read .*shard-1\.records: is a directory$/m);
+  // The other shards of the failed run are written (the failure does not stop them)…
+  await until('the other shards', () => [0, 2, 3].every((shard) => w.stderr().includes(`done shard ${shard} of 4`)));
+  // …and the published set is the previous one, whole: its index, every child it names and the
+  // manifests that describe them, same bytes (apply and index read the manifests).
   const kept = setFiles(out);
-  for (const [name, bytes] of published) if (!name.endsWith('.json')) assert.ok(kept.get(name)?.equals(bytes), `${name} of the previous set`);
+  for (const [name, bytes] of published) assert.ok(kept.get(name)?.equals(bytes), `${name} of the previous set`);
   const status = cli(['queue', 'status', '--redis', redis.url, '--queue', 'q4']);
   assert.equal(await status.exited, 1);
   assert.match(status.stdout(), /: failed .*\n {2}shard 1 failed after 2 attempts: /);

@@ -352,3 +352,17 @@ test('generate --shards refuses the options a sharded set has no use for; index 
   assert.equal(noSet.code, 2);
   assert.match(noSet.stderr, /holds no sharded set named "sitemap"/);
 });
+
+test('generate --shards stopped between two shards leaves the published set whole, its manifests included', async () => {
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const out = tempDir();
+  await writeShardedSet(catalogue({ shoes: 300, hats: 200 }), { outDir: out, baseUrl: BASE, shards: 4, compressionThreads: 1 });
+  const before = files(out);
+  // Aborted once shard 0 of the next run is written: the signal is asked once per batch of input, then after each shard.
+  let asked = 0;
+  const signal = { get aborted() { return ++asked > 2; }, reason: new Error('stopped') } as unknown as AbortSignal;
+  await assert.rejects(writeShardedSet([catalogue({ shoes: 350, hats: 150 })], { outDir: out, baseUrl: BASE, shards: 4, compressionThreads: 1, signal }), /stopped/);
+  assert.equal(asked, 3, 'stopped after the first shard');
+  const after = files(out);
+  for (const [name, bytes] of before) assert.ok(after.get(name)?.equals(bytes), `${name} of the published set`);
+});

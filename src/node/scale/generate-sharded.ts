@@ -57,11 +57,12 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     const stemsOf: string[][] = Array.from({ length: settings.shards }, () => []);
     for (const stem of spilled.keys()) (stemsOf[Number(stem.slice(stem.lastIndexOf('.') + 1))] as string[]).push(stem);
     for (let shard = 0; shard < settings.shards; shard++) {
-      await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.take(stem).map((record) => record.item as SerializedEntry), undefined, false);
-      manifests.push(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)));
+      // In the temporary folder: the set's manifests stay those of the published set until the index.
+      const manifestPath = spill.path(manifestFileName(settings.name, shard, settings.shards));
+      await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.take(stem).map((record) => record.item as SerializedEntry), { durable: false, manifestPath });
+      manifests.push(manifestPath);
       if (options.signal?.aborted === true) throw options.signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
     }
-    await spill.abort();
     const set = await writeIndexFromManifests({ manifests, outDir: settings.outDir, syncChildren: true, ...(options.maxSitemapsPerIndex !== undefined ? { maxSitemapsPerIndex: options.maxSitemapsPerIndex } : {}) });
     const first = set.indexFiles[0] as IndexFile;
     const sitemaps: WrittenFile[] = set.files.map((file) => ({ name: file.name, path: join(settings.outDir, file.name), loc: normalizeUrl(file.name, 'loc', settings.baseUrl), urls: file.urls, bytes: file.bytes, diskBytes: file.diskBytes, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));

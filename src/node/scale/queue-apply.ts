@@ -42,7 +42,7 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
   for (const feed of feeds) {
     for await (const { change, at } of readChangeFeed(feed, (message, where, code) => reject(`${where.file}:${where.line}: ${code} ${message}`), counts)) {
       try {
-        await files.write(placeChange(change, serializer, settings).stem, changeLine(change));
+        await files.write(placeChange(change, serializer, settings).stem, changeLine(change) + '\n');
       } catch (error) {
         if (!(error instanceof InvalidValueError)) throw error;
         reject(`${at.file}:${at.line}: ${error.rule} ${error.message}`);

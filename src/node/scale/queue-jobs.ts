@@ -8,6 +8,7 @@
 // children (one per part of the source, e.g. a key range), which route their entries to per-shard
 // files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
 
+import { manifestFileName } from '../../core/scale/layout.js';
 import type { ShardSetOptions } from './shard-set.js';
 
 export const DEFAULT_QUEUE = 'sitemapkit';
@@ -25,7 +26,7 @@ interface RunJob {
   set: SetOptions;
 }
 
-/** Reads part `part` of a source module and routes its entries to `SCRATCH/RUN/parts/PART/shard-S.jsonl`. */
+/** Reads part `part` of a source module and routes its entries to `SCRATCH/RUN/parts/PART/shard-S.records`. */
 export interface SplitJob extends RunJob {
   kind: 'split';
   source: string;
@@ -35,11 +36,13 @@ export interface SplitJob extends RunJob {
   sourceOptions: Record<string, string>;
 }
 
-/** Writes shard `shard` from its input files (JSON Lines of entries, on the shared location, in order). */
+/** Writes shard `shard` from its input files (its entries as records, queue-split.ts, on the shared location, in order). */
 export interface ShardJob extends RunJob {
   kind: 'shard';
   shard: number;
   inputs: string[];
+  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
+  parts?: number;
 }
 
 /** Rewrites one child of an existing set with the changes that fall in it. */
@@ -75,6 +78,11 @@ export interface JobOutcome {
 }
 
 export const MAX_PROBLEMS_KEPT = 20;
+
+/** Where shard `shard` of run `run` leaves its manifest: the set's own are replaced by the index job, once the run is published. */
+export function runManifest(run: string, name: string, shard: number, shards: number): string {
+  return `${SCRATCH}/${run}/manifests/${manifestFileName(name, shard, shards)}`;
+}
 
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */
 export function jobId(run: string, kind: JobData['kind'], n?: number | string): string {

@@ -1,12 +1,18 @@
 // Routing entries to the shard that writes them: the coordinator splits input files this way before
 // it enqueues (so each shard job reads only its own entries), and a `split` job does the same for one
-// part of a source module. A shard's file is JSON Lines of entries, in the order they came, so the
-// shard writes them in the order a single process would.
+// part of a source module. Each entry is checked and serialised here, once, and its shard's file holds
+// it as a spill record (spill.ts: its child, sort key, lastmod and XML), in the order it came: a shard
+// job sets the records aside by child as they are, without parsing or checking them again, and
+// writes them in the order a single process would.
 
+import { createReadStream } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { ioErrorReason } from '../io-errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
-import { shardOf } from '../../core/scale/layout.js';
+import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
+import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
+import { encodeRecord, RECORD_END } from './spill.js';
 import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
 
@@ -24,8 +30,9 @@ export class GroupFiles<K extends string | number> {
     readonly fileOf: (key: K) => string,
   ) {}
 
-  async write(key: K, line: string): Promise<void> {
-    const buffer = (this.buffers.get(key) ?? '') + line + '\n';
+  /** Appends `text` (whole lines or records) to the key's file. */
+  async write(key: K, text: string): Promise<void> {
+    const buffer = (this.buffers.get(key) ?? '') + text;
     this.buffers.set(key, buffer);
     if (buffer.length >= FLUSH_AT) await this.flush(key);
   }
@@ -52,28 +59,33 @@ export class ShardFiles {
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
   /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
+  private readonly settings: ShardSettings;
+  private readonly serializer: UrlEntrySerializer;
+
   constructor(
     storage: SetStorage,
-    private readonly set: SetOptions,
-    private readonly shards: number,
+    set: SetOptions,
+    shards: number,
     fileOf: (shard: number) => string,
     private readonly onReject?: (problem: string) => void,
   ) {
     this.files = new GroupFiles(storage, fileOf);
+    this.settings = shardSettings({ ...set, outDir: storage.localDir, shards });
+    this.serializer = setSerializer(this.settings);
   }
 
-  /** Routes `entry`; an entry whose loc is no URL of the set is counted and reported, not routed. */
+  /** Routes `entry`; an entry the set refuses (its loc no URL of the set, a value out of the protocol) is counted and reported, not routed. */
   async add(entry: UrlEntry, where: string): Promise<void> {
-    let shard: number;
+    let placed: PlacedEntry;
     try {
-      shard = shardOf(entry.loc, { shards: this.shards, baseUrl: this.set.baseUrl, ...(this.set.name !== undefined ? { name: this.set.name } : {}) }).bucket;
+      placed = placedEntry(this.serializer, this.settings, entry);
     } catch (error) {
       if (!(error instanceof SitemapError)) throw error;
       this.reject(`${where}: ${error.rule ?? error.code} ${error.message}`);
       return;
     }
     this.outcome.entries++;
-    await this.files.write(shard, JSON.stringify(entry));
+    await this.files.write(placed.bucket, encodeRecord(placed.child, placed.item.loc, placed.item));
   }
 
   reject(problem: string): void {
@@ -110,7 +122,27 @@ export async function loadSource(path: string): Promise<SourceModule> {
 
 /** The file of part `part`'s entries for shard `shard`. */
 export function partFile(run: string, part: number, shard: number, scratch: string): string {
-  return `${scratch}/${run}/parts/${part}/shard-${shard}.jsonl`;
+  return `${scratch}/${run}/parts/${part}/shard-${shard}.records`;
+}
+
+/** The records of a shard's file (ShardFiles wrote it), read in chunks: memory holds one chunk, not the file. */
+export async function* readShardRecords(path: string): AsyncGenerator<string> {
+  let rest = '';
+  try {
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1024 * 1024 })) {
+      const text = rest + (chunk as string);
+      const last = text.lastIndexOf(RECORD_END);
+      for (let at = 0; at <= last; ) {
+        const end = text.indexOf(RECORD_END, at) + 1;
+        yield text.slice(at, end);
+        at = end;
+      }
+      rest = text.slice(last + 1);
+    }
+  } catch (error) {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${path}: ${ioErrorReason(error)}`);
+  }
+  if (rest !== '') throw new SitemapError('ERR_SITEMAP_INPUT', `${path} ends inside a record: it was not written whole`);
 }
 
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */

@@ -69,7 +69,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
     parent = { ...base, kind: 'set', mode: 'generate', step: 'split', parts };
     children = Array.from({ length: parts }, (_, part) => child('split', part, { ...base, kind: 'split', source: path, part, parts, sourceOptions }));
   } else {
-    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.jsonl`, options.onProblem);
+    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.records`, options.onProblem);
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
     } catch (error) {
@@ -83,7 +83,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
     rejected = files.outcome.rejected;
     parent = { ...base, kind: 'set', mode: 'generate', step: 'write' };
     children = Array.from({ length: shards }, (_, shard) => {
-      const input = `${SCRATCH}/${run}/input/shard-${shard}.jsonl`;
+      const input = `${SCRATCH}/${run}/input/shard-${shard}.records`;
       return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
     });
   }

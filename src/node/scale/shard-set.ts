@@ -5,7 +5,7 @@
 // children are removed only after it, so a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { Limits, UrlEntry } from '../../core/model.js';
@@ -148,6 +148,8 @@ export interface WriteShardOptions extends ShardSetOptions {
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /** false: the children are not flushed to disk at this shard's commit, but by the index's (`syncChildren`). */
   durable?: false;
+  /** Where the manifest goes (default: the set's folder). A run elsewhere leaves the published manifests alone until its index (writeIndexFromManifests copies them in). */
+  manifestPath?: string;
 }
 
 /**
@@ -169,25 +171,38 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
     let otherShards = 0;
     let rejected = 0;
     for await (const entry of options.entries) {
-      let item: SerializedEntry;
+      let placed: PlacedEntry;
       try {
-        item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
+        placed = placedEntry(serializer, settings, entry);
       } catch (error) {
         if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
         rejected++;
         options.onInvalid(error, entry);
         continue;
       }
-      const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
-      item.hash = place.hash;
-      if (place.bucket !== options.shard) otherShards++;
-      else spill.add(place.child, place.child, item.loc, item);
+      if (placed.bucket !== options.shard) otherShards++;
+      else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
     }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), output, options.durable);
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, ...(options.durable !== undefined ? { durable: options.durable } : {}), ...(options.manifestPath !== undefined ? { manifestPath: options.manifestPath } : {}) });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();
   }
+}
+
+/** An entry as the set writes it, with its place: its child (stem), its bucket (shard), and its hash in `item`. */
+export interface PlacedEntry {
+  item: SerializedEntry;
+  child: string;
+  bucket: number;
+}
+
+/** Serialises `entry` (InvalidValueError when refused) and places it in the layout. */
+export function placedEntry(serializer: UrlEntrySerializer, settings: ShardSettings, entry: UrlEntry): PlacedEntry {
+  const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
+  const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
+  item.hash = place.hash;
+  return { item, child: place.child, bucket: place.bucket };
 }
 
 /** The output stage a shard or an apply writes through (its temporary folder holds their spills). */
@@ -196,28 +211,35 @@ export function shardOutput(settings: ShardSettings): Promise<StagedOutput> {
 }
 
 /**
- * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest.
- * `durable: false` leaves flushing the children to disk to the index's commit (one process writing
- * every shard: flushing each shard's files while the others are written stalls on all of them).
+ * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest, at
+ * `manifestPath` (default: in the set's folder). `durable: false` leaves flushing the children to
+ * disk to the index's commit (one process writing every shard: flushing each shard's files while the
+ * others are written stalls on all of them).
  */
-export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, given?: StagedOutput, durable?: false): Promise<ShardManifest> {
-  const output = given ?? (await shardOutput(settings));
+export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string } = {}): Promise<ShardManifest> {
+  const output = options.output ?? (await shardOutput(settings));
   try {
     const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
     // No entry file and nothing removed: the children go in beside the published set.
-    await output.commit({ children: placed, isOwned: () => false, ...(durable === false ? { durable } : {}) });
+    await output.commit({ children: placed, isOwned: () => false, ...(options.durable === false ? { durable: false } : {}) });
     const manifest = manifestOf(settings, shard, files, duplicates);
-    await writeFileAtomic(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), JSON.stringify(manifest, null, 1) + '\n');
+    await writeFileAtomic(options.manifestPath ?? join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), manifestText(manifest));
     return manifest;
   } finally {
     await output.abort();
   }
 }
 
+/** A manifest's file content. */
+export function manifestText(manifest: ShardManifest): string {
+  return JSON.stringify(manifest, null, 1) + '\n';
+}
+
 /**
- * Stages the children of `stems`, each under the name of its content: one stem at a time, the next
- * loaded while this one is written (memory holds two children's entries at most). Shared by
- * writeShard, generate --shards and apply.
+ * Stages the children of `stems`, each under the name of its content, one stem at a time. An
+ * asynchronous loader (children read back from disk) loads the next stem while this one is written
+ * (memory holds two stems' entries); a synchronous one (a spill) is called when its stem's turn comes,
+ * so that memory holds one. Shared by writeShard, generate --shards, the queue's shard jobs and apply.
  */
 export async function stageChildren(output: StagedOutput, stems: readonly string[], load: StemLoader, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
   const files: ShardFile[] = [];
@@ -225,18 +247,19 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
   const writes: Promise<number>[] = [];
   let duplicates = 0;
   const sorted = [...stems].sort();
-  const loading = (i: number): Promise<SerializedEntry[]> | undefined => {
+  const readAhead = (i: number): Promise<SerializedEntry[]> | undefined => {
     if (i >= sorted.length) return undefined;
-    const next = Promise.resolve().then(() => load(sorted[i] as string));
+    const next = Promise.resolve(load(sorted[i] as string));
     // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
     next.catch(() => {});
     return next;
   };
-  let next = loading(0);
-  for (let i = 0; i < sorted.length; i++) {
+  let next: SerializedEntry[] | Promise<SerializedEntry[]> | undefined = sorted.length > 0 ? load(sorted[0] as string) : undefined;
+  // One stem, in a function of its own: once it returns, nothing refers to its entries or its text.
+  const stageStem = async (i: number): Promise<void> => {
     const stem = sorted[i] as string;
-    const items = await (next as Promise<SerializedEntry[]>);
-    next = loading(i + 1);
+    const items: SerializedEntry[] = await (next ?? load(stem));
+    next = next instanceof Promise ? readAhead(i + 1) : undefined;
     const laid = layOutStems(new Map([[stem, items]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
     duplicates += laid.duplicates;
     for (const child of laid.children) {
@@ -247,7 +270,8 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       placed.push(file);
       files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: detached(child.lastmod) } : {}), crc32: contentToken(crc) });
     }
-  }
+  };
+  for (let i = 0; i < sorted.length; i++) await stageStem(i);
   const sizes = await Promise.all(writes);
   sizes.forEach((size, i) => ((files[i] as ShardFile).diskBytes = size));
   return { files, placed, duplicates };
@@ -350,18 +374,28 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
   const manifests = await Promise.all(options.manifests.map(readManifest));
   const settings = checkWholeSet(manifests, options.outDir);
   const files = manifests.flatMap((m) => m.files);
-  // Each file is there, with the size its manifest says: an index never names a missing child.
-  await Promise.all(
-    files.map(async (file) => {
-      const size = await stat(join(options.outDir, file.name)).then((s) => s.size, () => -1);
-      if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
-    }),
-  );
+  // Each file is there, with the size its manifest says: an index never names a missing child. A
+  // batch at a time: 15,000 stats at once held 25 MB of pending requests.
+  for (let i = 0; i < files.length; i += 64) {
+    await Promise.all(
+      files.slice(i, i + 64).map(async (file) => {
+        const size = await stat(join(options.outDir, file.name)).then((s) => s.size, () => -1);
+        if (size !== file.diskBytes) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, listed by a manifest, is ${size === -1 ? 'missing' : `${size} bytes, not ${file.diskBytes}`} in ${options.outDir}; write its shard again`);
+      }),
+    );
+  }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
   const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const placed = files.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
+    // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
+    // do: until then the folder's manifests are the published set's, even when the run fails. A
+    // process stopped in between leaves them behind the index until its run is done again.
+    for (const manifest of manifests) {
+      const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
+      if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
+    }
     return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
   } finally {
     await output.abort();

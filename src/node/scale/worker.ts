@@ -5,18 +5,22 @@
 // the same bytes however often it runs: the shard writer's output is a function of its entries,
 // written under names of its content, and nothing is published before the parent's index.
 
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
-import type { UrlEntry } from '../../core/model.js';
-import { manifestFileName } from '../../core/scale/layout.js';
-import { readInput } from '../input.js';
-import { writeIndexFromManifests, writeShard, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import type { SerializedEntry } from '../../core/build/stable-set.js';
+import { shardOutput, shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
-import { partFile, splitSourcePart } from './queue-split.js';
+import { partFile, readShardRecords, splitSourcePart } from './queue-split.js';
+import { Spill, stemOfRecord } from './spill.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { publishApplied, rewriteChild } from './queue-apply.js';
 import type { ShardFile } from './shard-set.js';
+
+/** Characters of records a shard job holds before it writes them to its temporary folder: past it, memory does not grow with the shard's size. */
+const SPILL_BUDGET = 2 * 1024 * 1024;
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -107,37 +111,29 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
   }
 }
 
-/** Shard `data.shard`, from its input files, into the set's folder; its manifest last. */
+/**
+ * Shard `data.shard`, from its input files (records serialised and checked by the split), into the
+ * set's folder; its manifest in the run's folder, for the index job (so that a failed run leaves the
+ * published set's manifests alone). The records are set aside by child as they are (spill.ts: memory
+ * holds its budget of them, the rest goes to the run's temporary folder), then written child by child.
+ */
 async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
-  const outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
-  const reject = (problem: string): void => {
-    outcome.rejected++;
-    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
-  };
-  async function* entries(): AsyncGenerator<UrlEntry> {
-    for (const name of data.inputs) {
-      for await (const batch of readInput(join(storage.localDir, name), 'jsonl')) {
-        for (const record of batch) {
-          if (record.entry !== undefined) yield record.entry;
-          else reject(`${name}:${record.line}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
-        }
-      }
-    }
-  }
-  const manifest = await writeShard({
-    ...data.set,
-    outDir: storage.localDir,
-    shards: data.shards,
-    shard: data.shard,
-    // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
-    compressionThreads: 1,
+  // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
+  const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
+  const output = await shardOutput(settings);
+  try {
+    const spill = new Spill((stem) => output.path(`entries-${stem}`), SPILL_BUDGET);
+    // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
+    const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
+    for (const name of [...data.inputs, ...parts]) for await (const record of readShardRecords(join(storage.localDir, name))) spill.addEncoded(stemOfRecord(record), record);
+    const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
+    await mkdir(dirname(manifestPath), { recursive: true });
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
-    durable: false,
-    entries: entries(),
-    onInvalid: (error, entry) => reject(`${entry.loc}: ${error.rule} ${error.message}`),
-  });
-  outcome.entries = manifest.urls;
-  return outcome;
+    const manifest = await writeShardStems(settings, data.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, durable: false, manifestPath });
+    return { entries: manifest.urls, rejected: 0, problems: [] };
+  } finally {
+    await output.abort();
+  }
 }
 
 /**
@@ -148,15 +144,10 @@ async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOu
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
   const data = job.data;
   if (data.step === 'split') {
-    // The files each part wrote, one listing per part.
-    const written: Set<string>[] = [];
-    for (let part = 0; part < (data.parts ?? 0); part++) {
-      const folder = partFile(data.run, part, 0, SCRATCH).replace(/\/[^/]*$/, '');
-      written.push(new Set((await storage.list(folder)).map((file) => `${folder}/${file}`)));
-    }
+    // Each shard job finds its parts' files itself: their names (parts × shards of them) are not
+    // listed here nor carried in the jobs' data.
     const children = Array.from({ length: data.shards }, (_, shard) => {
-      const inputs = written.map((files, part) => partFile(data.run, part, shard, SCRATCH)).filter((file, part) => (written[part] as Set<string>).has(file));
-      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs };
+      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
       return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
     });
     await queue.addBulk(children);
@@ -172,10 +163,13 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
   } else {
     const name = data.set.name ?? 'sitemap';
-    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, manifestFileName(name, shard, data.shards)));
+    const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
+  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
+  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
+  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
   await storage.remove(`${SCRATCH}/${data.run}`);
   if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
   return { ...outcome, ...published };
