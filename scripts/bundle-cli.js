@@ -69,6 +69,14 @@ await build({ ...common, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 
 const urls = moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')]]));
 await build({ ...common, entryPoints: { 'scan-worker': SCAN_WORKER }, outdir: BUNDLE, plugins: [urls] });
 
+/** A user's module (node/import-module.js) is imported by the loader's own import(), which it lends the bundle. */
+const loaderImport = {
+  name: 'loader-import',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node[\\/]import-module\.js$/ }, () => ({ contents: 'export const importModule = (href) => __importModule(href);', loader: 'js' }));
+  },
+};
+
 // A command's bundle is CommonJS (`<command>.cjs`), compiled through V8's code cache by a small ES module
 // of the same name (`<command>.js`, what main.js loads): Node 20 caches no compiled ES module, and
 // compiling a 300-600 KB bundle took 8-12 ms of every run (docs/performance.md, "The whole `read`
@@ -83,7 +91,7 @@ await build({
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [urls],
+  plugins: [loaderImport, urls],
 });
 for (const name of commands) {
   const exported = Object.keys(await import(pathToFileURL(join(CLI, 'commands', name)).href));
@@ -111,9 +119,9 @@ let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
 } catch {}
-const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${readFileSync(file, 'utf8')}\\n})\`, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) });
+const script = new Script(\`(function (exports, require, module, __filename, __dirname, __importModule) {\${readFileSync(file, 'utf8')}\\n})\`, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) });
 const module = { exports: {} };
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)));
+script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)), (href) => import(href));
 if (cachedData === undefined || script.cachedDataRejected === true) {
   process.once('beforeExit', () => {
     const temporary = \`\${cacheFile}.\${process.pid}\`;

@@ -15,6 +15,7 @@ import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type Shard
 import { encodeRecord, RECORD_END } from './spill.js';
 import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
+import { importModule } from '../import-module.js';
 
 /** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
 const FLUSH_AT = 32 * 1024;
@@ -113,7 +114,7 @@ export class ShardFiles {
 export type SourceModule = (part: number, context: { parts: number; options: Readonly<Record<string, string>> }) => AsyncIterable<UrlEntry | UrlEntry[]> | Iterable<UrlEntry | UrlEntry[]>;
 
 export async function loadSource(path: string): Promise<SourceModule> {
-  const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  const module = (await importModule(pathToFileURL(path).href)) as { default?: unknown };
   if (typeof module.default !== 'function') {
     throw new SitemapError('ERR_SITEMAP_INPUT', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
   }
