@@ -5,33 +5,13 @@
 // V8 grow its heap to four times the live size (bench:scale has the 20,000,000-URL figures).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runCli } from '../helpers/cli.js';
+import { runBuiltCli, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const BASE = 'https://www.example.com/';
 const MAX_RSS_BYTES = 160 * 1024 * 1024;
-// The child writes its peak RSS (bytes) to fd 3 as it exits.
-const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(3,String(process.resourceUsage().maxRSS*1024)))`;
-
-function runBuilt(args: string[], cwd: string): Promise<{ code: number | null; maxRss: number; stdout: string; stderr: string }> {
-  assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [REPORT_RSS, BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let rss = '';
-  (child.stdout as NodeJS.ReadableStream).on('data', (d: Buffer) => (stdout += d.toString()));
-  (child.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => (stderr += d.toString()));
-  (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (rss += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, maxRss: Number(rss), stdout, stderr }));
-  });
-}
 
 test('apply: 100,000 changes over 128 children in a child process, peak RSS under 160 MB', async () => {
   const dir = tempDir();
@@ -45,7 +25,7 @@ test('apply: 100,000 changes over 128 children in a child process, peak RSS unde
     return JSON.stringify({ op: 'upsert', loc: `${BASE}${section}/new-item-with-a-longer-name-${i}?colour=blue&size=${i % 7}`, lastmod: '2026-11-26T12:00:00Z', images: [{ loc: `https://img.example.com/${section}/${i}.jpg` }] });
   });
   writeFileSync(join(dir, 'changes.jsonl'), changes.join('\n') + '\n');
-  const applied = await runBuilt(['apply', 'changes.jsonl', '--out', 'out', '--format', 'json'], dir);
+  const applied = await runBuiltCli(['apply', 'changes.jsonl', '--out', 'out', '--format', 'json'], dir);
   assert.equal(applied.code, 0, applied.stderr);
   const summary = JSON.parse(applied.stdout);
   assert.equal(summary.upserts, 100_000);

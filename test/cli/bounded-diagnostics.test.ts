@@ -12,15 +12,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { runCli } from '../helpers/cli.js';
+import { REPORT_RSS, runCli } from '../helpers/cli.js';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 /** The issue's bound for every entry point. */
 const MAX_RSS_BYTES = 200 * 1024 * 1024;
-// The child writes its peak RSS (bytes) to fd 3 as it exits.
-const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(3,String(process.resourceUsage().maxRSS*1024)))`;
 
 interface Measured {
   code: number | null;

@@ -3,12 +3,10 @@
 // file or an index and its children, on disk or served, the same URLs with the same fields are equal.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { runCli } from '../helpers/cli.js';
+import { runBuiltCli, runCli } from '../helpers/cli.js';
 import { runDiff } from '../../src/cli/commands/diff.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -304,8 +302,6 @@ describe('sitemapkit diff URL', () => {
 // --format json lists, kept as slices of the reader's text, held chunks of it (fixed; the differences
 // are spread over the whole input so that this test sees it).
 describe('sitemapkit diff memory (built CLI, child process)', () => {
-  const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-  const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(3,String(process.resourceUsage().maxRSS*1024)))`;
   const MAX_RSS = 200 * 1024 * 1024;
   const dir = tempDir('sitemapkit-diff-rss-');
   const CHILDREN = 20;
@@ -333,25 +329,13 @@ describe('sitemapkit diff memory (built CLI, child process)', () => {
   }
 
   it('two 1,000,000-URL sets, 3,000 differences listed: the right counts, peak RSS under 200 MB', async () => {
-    assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
     writeSet('old', false);
     writeSet('new', true);
-    const child = spawn(process.execPath, [REPORT_RSS, BIN, 'diff', 'old', 'new', '--format', 'json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let rss = '';
-    let stderr = '';
-    (child.stdout as NodeJS.ReadableStream).on('data', (d: Buffer) => (stdout += d.toString()));
-    (child.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => (stderr += d.toString()));
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (rss += d.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
+    const { code, stdout, stderr, maxRss: peak } = await runBuiltCli(['diff', 'old', 'new', '--format', 'json'], dir);
     assert.equal(code, 1, stderr);
     const report = JSON.parse(stdout) as { added: number; removed: number; changed: number; oldUrls: number; newUrls: number; listed: Record<string, unknown[]> };
     assert.deepEqual([report.added, report.removed, report.changed, report.oldUrls, report.newUrls], [1000, 1000, 1000, 1_000_000, 1_000_000]);
     assert.deepEqual(Object.values(report.listed).map((list) => list.length), [1000, 1000, 1000]);
-    const peak = Number(rss);
     assert.ok(peak > 0, 'no RSS reported');
     assert.ok(peak < MAX_RSS, `peak RSS ${(peak / 1048576).toFixed(0)} MB, over 200 MB`);
   });
