@@ -1,7 +1,7 @@
 // `sitemapkit worker --redis URL`: runs the jobs of queued runs until SIGINT or SIGTERM (issue 27;
 // node/scale/worker.ts).
 
-import { setFlagsFromString } from 'node:v8';
+import { holdHeapGrowth } from '../../node/heap-growth.js';
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
@@ -21,7 +21,10 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`sitemapkit worker: ${(error as Error).message}\n`);
     return EXIT_FATAL;
   }
-  limitHeapGrowth();
+  // A worker is one of several processes a machine (one per core, under 200 MB each): its heap grows to
+  // 1.3 times what a collection finds live, not up to 4 times (230-340 MB with under 100 MB live, for
+  // 5% more CPU; docs/scale.md). Held for the process's life.
+  holdHeapGrowth(30);
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const quiet = args.flag('quiet');
   const lockDurationMs = args.number('lock-duration');
@@ -48,13 +51,3 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/**
- * A worker is one of several processes on a machine (one per core, under 200 MB each): its heap grows
- * to 1.3 times what a collection finds live, not to V8's default of up to 4 times (which put a worker
- * at 230-340 MB with under 100 MB live, for 5% more CPU; docs/scale.md). A value of the user's own
- * (`node --heap-growing-percent=N`, NODE_OPTIONS) is kept.
- */
-function limitHeapGrowth(): void {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => option.includes('--heap-growing-percent'));
-  if (!given) setFlagsFromString('--heap-growing-percent=30');
-}

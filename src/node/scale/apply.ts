@@ -8,7 +8,6 @@
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
@@ -19,6 +18,7 @@ import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } fro
 import { readSitemap } from '../parse-sitemap.js';
 import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
+import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
 import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
@@ -70,7 +70,11 @@ const PLAN_PENDING = 4 * 1024 * 1024;
 
 export async function applyChanges(options: ApplyOptions): Promise<ApplySummary> {
   const started = performance.now();
-  const restoreHeap = favourMemory();
+  // What apply holds live is small (one child's entries, the index's lines: ~18 MB at 20,000,000 URLs)
+  // but every touched child's entries fill the old space: 220-440 MB of peak RSS at 20,000,000 URLs
+  // with V8's default growth, 153-158 MiB at 10% for ~15% more CPU (--optimize-for-size: 133 MiB, but
+  // +50% CPU, which a feed touching every child cannot afford within a full generation's time).
+  const restoreHeap = holdHeapGrowth(10);
   try {
     return await applyWithin(options, started);
   } finally {
@@ -78,26 +82,6 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   }
 }
 
-/**
- * V8's old space held to 1.1 times the live size while `apply` runs (`--heap-growing-percent=10`, put
- * back after). What `apply` holds live is small (one child's entries and the index's lines, ~18 MB at
- * 20,000,000 URLs), but every touched child's entries outlive a few scavenges and fill the old space,
- * which V8 otherwise lets grow to about four times the live size (or to its initial limit before its
- * first full collection): 220 to 440 MB of peak RSS from one run to the next at 20,000,000 URLs (128
- * children touched); 153-158 MiB so (159-164 at 50%, with the same CPU), for ~15% more CPU than
- * without (8.4 s → 9-10 s). `--optimize-for-size` gets 133 MiB but costs 50% more CPU, which a feed
- * touching every child cannot afford (it must stay within the time of a full generation). A setting
- * of the process (V8 has no other), so it is left alone when the process was started with it, and
- * runs at once count: the last to finish restores it.
- */
-function favourMemory(): () => void {
-  if (/--heap[-_]growing[-_]percent/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) return () => {};
-  if (favouring++ === 0) setFlagsFromString('--heap-growing-percent=10');
-  return () => {
-    if (--favouring === 0) setFlagsFromString('--heap-growing-percent=0');
-  };
-}
-let favouring = 0;
 
 async function applyWithin(options: ApplyOptions, started: number): Promise<ApplySummary> {
   const name = options.name ?? 'sitemap';
