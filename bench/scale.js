@@ -185,7 +185,11 @@ function usage(problem) {
 
 async function runChild(args) {
   const result = await ROWS[args.child](args);
-  process.stdout.write(RESULT_TAG + JSON.stringify({ row: args.child, n: args.n, shards: args.shards, ...result, peakRssKiB: process.resourceUsage().maxRSS, vmHwmKiB: vmHwmKiB(), childCpuMs: processCpuMs() }) + '\n');
+  // A queue row's workers and coordinator are this row's processes too: their CPU is the row's, not
+  // "other processes'" (backgroundCores is the machine's CPU less childCpuMs).
+  const ownCpuMs = processCpuMs();
+  const rowCpuMs = (result.workerCpuMs ?? []).reduce((sum, ms) => sum + (ms ?? 0), ownCpuMs + (result.coordinatorCpuMs ?? 0));
+  process.stdout.write(RESULT_TAG + JSON.stringify({ row: args.child, n: args.n, shards: args.shards, ...result, peakRssKiB: process.resourceUsage().maxRSS, vmHwmKiB: vmHwmKiB(), ownCpuMs, childCpuMs: rowCpuMs }) + '\n');
 }
 
 /** Runs one row in a child process. Other scripts (the queue rows) call it the same way. */
