@@ -27,6 +27,11 @@ export interface DocumentSink {
   sitemap(ref: SitemapRef): void;
 }
 
+/** The byte budgets of a document's reading (decompress.ts). */
+export function byteBudgets(settings: DocumentSettings): { maxBytes: number; maxCompressedBytes: number } {
+  return { maxBytes: settings.maxBytes, maxCompressedBytes: settings.maxBytes + 1 };
+}
+
 export interface DocumentSummary {
   format: SitemapFormat;
   bytesDecompressed: number;
@@ -83,8 +88,7 @@ export async function readDocument(body: AsyncIterable<Uint8Array>, settings: Do
     maxDiagnosticsPerCode: 0,
     // The duplicate check takes the fingerprints the bulk lane computes (no second hash of each loc).
     locHashes: true,
-    maxBytes: settings.maxBytes,
-    maxCompressedBytes: settings.maxBytes + 1,
+    ...byteBudgets(settings),
     ...(settings.maxEntries !== undefined ? { maxEntries: settings.maxEntries } : {}),
     ...(backpressure !== undefined ? { backpressure } : {}),
     onUrl: (entry, at, locHash) => {

@@ -39,6 +39,8 @@ export const DEFAULT_MAX_SITEMAPS = 50_000;
 const READING_THREADS = 1;
 /** Events buffered for a slow consumer before bodies are held back. */
 const EVENT_HIGH_WATER = 4_096;
+/** Bytes of `urls` events' lines buffered, likewise (4 MiB: about 40,000 URLs). */
+const LINES_HIGH_WATER = 4 * 1024 * 1024;
 
 export interface DiscoverOptions extends HttpClientOptions {
   /** Levels of indexes followed below the first sitemap (default 5). */
@@ -71,8 +73,8 @@ export interface DiscoverOptions extends HttpClientOptions {
   /** Receives every diagnostic, robots.txt's included, as it is found; its `file` names the document. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /**
-   * Page URLs as text: `urls` events, each with the locs of several entries one a line, instead of a
-   * `url` event per entry; documents are then read on worker threads, in parallel with the fetching.
+   * Page URLs as text: `urls` events, each with the locs of several entries as UTF-8 lines, instead of
+   * a `url` event per entry; documents are then read on a worker thread, in parallel with the fetching.
    * For a consumer that needs the locs only (`discover --format urls`).
    */
   urlsAsText?: boolean;
@@ -176,8 +178,8 @@ export type DiscoverEvent =
   | { type: 'queued'; sitemap: SitemapNode; parent: string | undefined }
   | { type: 'sitemap'; sitemap: SitemapNode }
   | { type: 'url'; entry: UrlEntry; sitemap: string }
-  /** With `urlsAsText`: `count` page URLs of `sitemap`, in its order, each followed by a line feed. */
-  | { type: 'urls'; text: string; count: number; sitemap: string }
+  /** With `urlsAsText`: `count` page URLs of `sitemap`, in its order, as UTF-8, each followed by a line feed. */
+  | { type: 'urls'; lines: Uint8Array; count: number; sitemap: string }
   | { type: 'diagnostic'; diagnostic: Diagnostic; sitemap: string }
   | { type: 'end'; tree: DiscoveryTree };
 
@@ -272,6 +274,8 @@ interface RobotsState {
 class EventChannel {
   private queue: DiscoverEvent[] = [];
   private head = 0;
+  /** Bytes of `urls` lines in the queue. */
+  private linesBytes = 0;
   private ended = false;
   private failure: unknown;
   private wake: (() => void) | undefined;
@@ -279,6 +283,7 @@ class EventChannel {
 
   push(event: DiscoverEvent): void {
     this.queue.push(event);
+    if (event.type === 'urls') this.linesBytes += event.lines.length;
     if (this.wake !== undefined) {
       const wake = this.wake;
       this.wake = undefined;
@@ -299,7 +304,7 @@ class EventChannel {
 
   /** A promise while the consumer is behind, else undefined. */
   backpressure(): Promise<void> | undefined {
-    if (this.size < EVENT_HIGH_WATER) return undefined;
+    if (this.size < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -308,6 +313,7 @@ class EventChannel {
     const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
     this.queue = [];
     this.head = 0;
+    this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -333,6 +339,7 @@ class EventChannel {
   release(): void {
     this.queue = [];
     this.head = 0;
+    this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -760,9 +767,9 @@ class Discovery {
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
       },
-      urls: (text, count) => {
+      urls: (lines, count) => {
         node.urls += count;
-        this.emit({ type: 'urls', text, count, sitemap: file });
+        this.emit({ type: 'urls', lines, count, sitemap: file });
       },
       sitemap: (ref) => {
         node.sitemaps++;

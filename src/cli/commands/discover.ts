@@ -265,7 +265,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         writeUrl?.(event);
       } else if (event.type === 'urls') {
         counts.urls += event.count;
-        out.write(event.text);
+        out.writeBytes(event.lines);
       } else {
         other(event);
       }
