@@ -226,7 +226,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   // What a url prints, chosen once (the tree prints none).
   const writeUrl: ((event: UrlEvent) => void) | undefined =
-    format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
+    // urls: those of small documents (node/discover.ts reads them on this thread); the rest come as lines.
+    format === 'urls' ? (event) => out.writeLine(event.entry.loc)
+    : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
     : undefined;
   const other = (event: DiscoverEvent): void => {
