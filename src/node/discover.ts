@@ -33,8 +33,8 @@ export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
 export const DEFAULT_MAX_SITEMAPS = 50_000;
 /**
  * Threads reading documents with `urlsAsText`. One: on two cores it runs beside the main thread (which
- * fetches, gunzips through libuv's pool and writes); a second cost ~25 MB of peak RSS and was no
- * faster (bench:discover, interleaved).
+ * fetches, gunzips through libuv's pool and writes); a second was no faster and took peak RSS to
+ * ~200 MB (bench:discover, interleaved; docs/performance.md).
  */
 const READING_THREADS = 1;
 /** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
