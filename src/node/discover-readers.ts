@@ -58,6 +58,8 @@ export interface ReadingControl {
 interface Thread {
   worker: Worker;
   reading: number;
+  /** Why the thread is gone, once it is. */
+  lost?: Error;
 }
 
 interface Reading {
@@ -94,6 +96,7 @@ export class DocumentReaders {
     const thread = this.threads.reduce((a, b) => (b.reading < a.reading ? b : a));
     const doc = this.nextDoc++;
     return new Promise((resolve, reject) => {
+      if (thread.lost !== undefined) return reject(thread.lost);
       const reading: Reading = { thread, sink, control, sent: 0, taken: 0, done: false, wake: undefined, failure: undefined, resolve, reject };
       this.readings.set(doc, reading);
       thread.reading++;
@@ -186,6 +189,7 @@ export class DocumentReaders {
 
   /** A thread that failed: its documents fail with it (a defect, not a document's problem). */
   private lost(thread: Thread, error: Error): void {
+    thread.lost ??= error;
     for (const [doc, reading] of this.readings) {
       if (reading.thread !== thread) continue;
       this.finish(doc, reading);
