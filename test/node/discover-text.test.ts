@@ -106,6 +106,21 @@ describe('discover urlsAsText: the same as entries', () => {
     }
   });
 
+  it('probed paths: a soft-404 page is quiet, a sitemap found is read', async () => {
+    const site = await startSiteServer({
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow:\n' },
+      '/sitemap.xml': chunked(urlset([...pages('probe', 300), 'not a url'])),
+      '/sitemap_index.xml': chunked(`<!doctype html><html><body>${'<p>not here</p>'.repeat(500)}</body></html>`, 'text/html'),
+    });
+    try {
+      const found = await sameBothWays(site.url('/'));
+      assert.equal(found.urls[site.url('/sitemap.xml')]?.length, 300);
+      assert.equal(found.diagnostics[site.url('/sitemap_index.xml')], undefined);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('the reader budget (maxEntries) and maxTrackedUrls', async () => {
     const site = await startSiteServer({ '/s.xml': chunked(urlset([...pages('s', 40), ...pages('s', 3)])) });
     try {
