@@ -1,7 +1,7 @@
-// Reading threads for `discover` (`urlsAsText`): the main thread fetches and streams each body to a
-// thread (discover-worker.ts), which reads it and answers with its page URLs as UTF-8 lines, so that two
-// documents are read at once on two cores while the main thread receives, writes and fetches. Measured
-// on bench:discover (550,000 URLs): the main thread's reading was most of the run (docs/performance.md).
+// Reading threads for `discover` (`urlsAsText`): the main thread fetches, gunzips and streams each
+// body to a thread (discover-worker.ts), which reads it and answers with its page URLs as UTF-8 lines,
+// so that the reading runs on one core while the main thread fetches and writes on the other. On
+// bench:discover (550,000 URLs) the main thread's reading was the critical path (docs/performance.md).
 //
 // What a document hands out is what the main thread's reading hands out (the same discover-document.ts,
 // in the same order); only the page URLs come as lines. Memory stays bounded both ways: at most CHUNK_WINDOW
