@@ -6,6 +6,7 @@
 //   dist/cli/bundle/<command>.cjs one file per command, everything under it (the package's modules),
 //                                 run through V8's code cache by dist/cli/bundle/<command>.js (below)
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
+//   dist/cli/bundle/discover-worker.js  discover's reading thread (node/discover-readers.ts), likewise
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
 // in 100 ms CPU against 112 split (shared chunks are 10-20 files again), read 90 against 103.
 // Not minified: no faster (measured), and stack traces keep their names. htmlparser2 is bundled: as an
@@ -26,6 +27,7 @@ const DIST = join(ROOT, 'dist');
 const CLI = join(DIST, 'cli');
 const BUNDLE = join(CLI, 'bundle');
 const SCAN_WORKER = join(DIST, 'node', 'build', 'scan-worker.js');
+const DISCOVER_WORKER = join(DIST, 'node', 'discover-worker.js');
 
 /**
  * `new URL('./x', import.meta.url)` names a file next to the module, but in a bundle import.meta.url is
@@ -66,8 +68,8 @@ if (!readFileSync(join(CLI, 'bin.js'), 'utf8').includes("from './main.js'")) thr
 
 const commands = readdirSync(join(CLI, 'commands')).filter((name) => name.endsWith('.js'));
 await build({ ...common, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 'bin.js'), allowOverwrite: true, plugins: [toCommandBundle, moduleUrls(CLI, new Map())] });
-const urls = moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')]]));
-await build({ ...common, entryPoints: { 'scan-worker': SCAN_WORKER }, outdir: BUNDLE, plugins: [urls] });
+const urls = moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')], [DISCOVER_WORKER, join(BUNDLE, 'discover-worker.js')]]));
+await build({ ...common, entryPoints: { 'scan-worker': SCAN_WORKER, 'discover-worker': DISCOVER_WORKER }, outdir: BUNDLE, plugins: [urls] });
 
 /** A user's module (node/import-module.js) is imported by the loader's own import(), which it lends the bundle. */
 const loaderImport = {

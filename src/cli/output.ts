@@ -49,6 +49,22 @@ export class Output {
     this.encode(text);
   }
 
+  /** UTF-8 text, as it is. */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.bytes === undefined) {
+      this.text += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      return;
+    }
+    if (this.lines.length > 0) this.writeLines();
+    if (this.used + bytes.length > CHUNK_BYTES) this.handOff();
+    if (bytes.length > CHUNK_BYTES) {
+      this.send(bytes);
+      return;
+    }
+    (this.bytes as Buffer).set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
   /** `text` and a line feed. */
   writeLine(text: string): void {
     if (this.bytes === undefined) {

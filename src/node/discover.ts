@@ -20,21 +20,29 @@
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
-import type { SitemapRef, UrlEntry } from '../core/model.js';
-import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
+import type { UrlEntry } from '../core/model.js';
+import type { SitemapFormat } from '../core/read/types.js';
 import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
-import { DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
-import { FINGERPRINT, fingerprint } from '../core/fingerprint.js';
-import { FingerprintTable } from '../core/fingerprint-table.js';
 import { HttpCache } from './http/cache.js';
 import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
-import { readSitemap } from './parse-sitemap.js';
+import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
+import { DocumentReaders, type TextSink } from './discover-readers.js';
 
 export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
 export const DEFAULT_MAX_SITEMAPS = 50_000;
+/**
+ * Threads reading documents with `urlsAsText`. One: on two cores it runs beside the main thread (which
+ * fetches, gunzips through libuv's pool and writes); a second was no faster and took peak RSS to
+ * ~200 MB (bench:discover, interleaved; docs/performance.md).
+ */
+const READING_THREADS = 1;
+/** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
+const MAIN_THREAD_BYTES = 64 * 1024;
 /** Events buffered for a slow consumer before bodies are held back. */
 const EVENT_HIGH_WATER = 4_096;
+/** Bytes of `urls` events' lines buffered, likewise (4 MiB: about 40,000 URLs). */
+const LINES_HIGH_WATER = 4 * 1024 * 1024;
 
 export interface DiscoverOptions extends HttpClientOptions {
   /** Levels of indexes followed below the first sitemap (default 5). */
@@ -66,6 +74,12 @@ export interface DiscoverOptions extends HttpClientOptions {
   maxDiagnosticsPerCode?: number;
   /** Receives every diagnostic, robots.txt's included, as it is found; its `file` names the document. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Page URLs as text: `urls` events, each with the locs of several entries as UTF-8 lines, instead of
+   * a `url` event per entry; documents are then read on a worker thread, in parallel with the fetching.
+   * For a consumer that needs the locs only (`discover --format urls`).
+   */
+  urlsAsText?: boolean;
 }
 
 export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
@@ -166,6 +180,8 @@ export type DiscoverEvent =
   | { type: 'queued'; sitemap: SitemapNode; parent: string | undefined }
   | { type: 'sitemap'; sitemap: SitemapNode }
   | { type: 'url'; entry: UrlEntry; sitemap: string }
+  /** With `urlsAsText`: `count` page URLs of `sitemap`, in its order, as UTF-8, each followed by a line feed. */
+  | { type: 'urls'; lines: Uint8Array; count: number; sitemap: string }
   | { type: 'diagnostic'; diagnostic: Diagnostic; sitemap: string }
   | { type: 'end'; tree: DiscoveryTree };
 
@@ -208,54 +224,6 @@ const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
 
 function unfinished(d: Diagnostic): boolean {
   return UNFINISHED_CODES.has(d.code) || (d.code === 'gzip/corrupt' && d.message.includes('unexpected end of file'));
-}
-
-/**
- * `validate`'s duplicate check (validate/protocol.ts, markSeen) on one document, so that both say the
- * same of the same bytes: `loc/duplicate` at a repeat, naming the line of the first, and
- * `duplicates/not-checked` past `maxTracked` distinct URLs (64-bit fingerprints, no strings kept).
- * Only the duplicate check: the rest of validate's protocol checks is validate's to report.
- */
-class RepeatCheck {
-  /** Made at the first entry: a document without any costs nothing. */
-  private seen: FingerprintTable | undefined;
-  private stopped = false;
-  private readonly maxTracked: number;
-
-  constructor(
-    maxTracked: number | undefined,
-    private readonly report: (d: Diagnostic) => void,
-  ) {
-    this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
-  }
-
-  /** Whether the URL was listed before in this document (it is reported then); `locHash`, its loc's fingerprint if the reader had it. */
-  url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): boolean {
-    return this.repeated(entry.loc, at, locHash);
-  }
-
-  /** Whether the sitemap was listed before in this index (it is reported then). */
-  sitemap(ref: SitemapRef, at: EntryPosition): boolean {
-    return this.repeated(ref.loc, at);
-  }
-
-  private repeated(loc: string, at: EntryPosition, locHash?: Int32Array): boolean {
-    if (this.stopped) return false;
-    let hash = locHash;
-    if (hash === undefined) {
-      fingerprint(loc);
-      hash = FINGERPRINT;
-    }
-    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, hash[0] as number, hash[1] as number, at.line);
-    if (first === SEEN_NEW) return false;
-    if (first === SEEN_FULL) {
-      this.stopped = true;
-      this.report(notCheckedDiagnostic(this.maxTracked, at));
-      return false;
-    }
-    this.report(duplicateDiagnostic(loc, first, at));
-    return true;
-  }
 }
 
 function diagnostic(code: string, message: string, file: string, hint?: string): Diagnostic {
@@ -308,6 +276,8 @@ interface RobotsState {
 class EventChannel {
   private queue: DiscoverEvent[] = [];
   private head = 0;
+  /** Bytes of `urls` lines in the queue. */
+  private linesBytes = 0;
   private ended = false;
   private failure: unknown;
   private wake: (() => void) | undefined;
@@ -315,6 +285,7 @@ class EventChannel {
 
   push(event: DiscoverEvent): void {
     this.queue.push(event);
+    if (event.type === 'urls') this.linesBytes += event.lines.length;
     if (this.wake !== undefined) {
       const wake = this.wake;
       this.wake = undefined;
@@ -335,7 +306,7 @@ class EventChannel {
 
   /** A promise while the consumer is behind, else undefined. */
   backpressure(): Promise<void> | undefined {
-    if (this.size < EVENT_HIGH_WATER) return undefined;
+    if (this.size < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -344,6 +315,7 @@ class EventChannel {
     const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
     this.queue = [];
     this.head = 0;
+    this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -369,6 +341,7 @@ class EventChannel {
   release(): void {
     this.queue = [];
     this.head = 0;
+    this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -382,6 +355,8 @@ class Discovery {
   readonly channel = new EventChannel();
   readonly client: HttpClient;
   private readonly cache: HttpCache | undefined;
+  /** The reading threads (`urlsAsText`), started with the run. */
+  private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
   private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
   private readonly tasks = new Set<Promise<void>>();
@@ -460,6 +435,7 @@ class Discovery {
     if (runTimeout !== undefined) {
       this.runTimer = setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
     }
+    if (this.options.urlsAsText === true) this.readers = new DocumentReaders(READING_THREADS);
     try {
       for (const text of urls) {
         const input = classifyInput(text);
@@ -480,7 +456,7 @@ class Discovery {
       this.channel.end();
     } finally {
       clearTimeout(this.runTimer);
-      await this.client.close();
+      await Promise.all([this.client.close(), this.readers?.close()]);
     }
   }
 
@@ -780,42 +756,39 @@ class Discovery {
       if (probe && node.format === undefined) held.add(d);
       else this.note(node, d);
     };
-    // A URL (or child) listed again in this document is reported and handed out once.
-    const repeats = new RepeatCheck(this.options.maxTrackedUrls, (d) => onDiagnostic({ ...d, file }));
-    const onUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void => {
-      if (repeats.url(entry, at, locHash)) return;
-      node.urls++;
-      this.emit({ type: 'url', entry, sitemap: file });
+    // A URL (or child) listed again in this document is reported and handed out once (readDocument).
+    const sink: TextSink & DocumentSink = {
+      format: (format) => {
+        if (!probe || !notASitemap(format)) {
+          node.format = format;
+          replayHeld();
+        }
+      },
+      diagnostic: onDiagnostic,
+      url: (entry) => {
+        node.urls++;
+        this.emit({ type: 'url', entry, sitemap: file });
+      },
+      urls: (lines, count) => {
+        node.urls += count;
+        this.emit({ type: 'urls', lines, count, sitemap: file });
+      },
+      sitemap: (ref) => {
+        node.sitemaps++;
+        this.enqueue(ref.loc, 'index', node, node.children);
+      },
     };
-    const onSitemap = (ref: SitemapRef, at: EntryPosition): void => {
-      if (repeats.sitemap(ref, at)) return;
-      node.sitemaps++;
-      this.enqueue(ref.loc, 'index', node, node.children);
+    const settings: DocumentSettings = { file, maxBytes: this.maxBytes, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
+    const hold = (wait: Promise<void>): Promise<void> => (node.fromCache ? wait : response.body.held(wait));
+    const backpressure = (): Promise<void> | undefined => {
+      const wait = this.channel.backpressure();
+      return wait === undefined ? wait : hold(wait);
     };
     try {
-      const summary = await readSitemap(body, {
-        file,
-        // The node keeps the diagnostics (note); the reading keeps none of its own.
-        maxDiagnosticsPerCode: 0,
-        // The duplicate check takes the fingerprints the bulk lane computes (no second hash of each loc).
-        locHashes: true,
-        maxBytes: this.maxBytes,
-        maxCompressedBytes: this.maxBytes + 1,
-        ...(this.options.maxEntries !== undefined ? { maxEntries: this.options.maxEntries } : {}),
-        backpressure: () => {
-          const wait = this.channel.backpressure();
-          return wait === undefined || node.fromCache ? wait : response.body.held(wait);
-        },
-        onUrl,
-        onSitemap,
-        onDiagnostic,
-        onFormat: (format) => {
-          if (!probe || !notASitemap(format)) {
-            node.format = format;
-            replayHeld();
-          }
-        },
-      });
+      // A body known to be small (an index, most often) is read here: a round trip to the thread costs
+      // more, and the first index need not wait for the thread to start (35-90 ms, measured).
+      const small = Number(response.headers.get('content-length') ?? Number.NaN) < MAIN_THREAD_BYTES;
+      const summary = this.readers !== undefined && !small ? await this.readers.read(body, settings, sink, { backpressure, hold }) : await readDocument(body, settings, sink, backpressure);
       node.format ??= summary.format;
       node.bytesDecompressed = summary.bytesDecompressed;
       if (node.format === 'sitemapindex' && node.via === 'index') {

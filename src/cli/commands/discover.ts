@@ -179,6 +179,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     });
     const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
     const options = await parseOptions(args);
+    // Only the locs are printed: they come as text, read on worker threads (node/discover-readers.ts).
+    if (format === 'urls') options.urlsAsText = true;
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
     return { inputs, format, options };
   });
@@ -224,6 +226,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   // What a url prints, chosen once (the tree prints none).
   const writeUrl: ((event: UrlEvent) => void) | undefined =
+    // urls: those of small documents (node/discover.ts reads them on this thread); the rest come as lines.
     format === 'urls' ? (event) => out.writeLine(event.entry.loc)
     : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
@@ -262,6 +265,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       if (event.type === 'url') {
         counts.urls++;
         writeUrl?.(event);
+      } else if (event.type === 'urls') {
+        counts.urls += event.count;
+        out.writeBytes(event.lines);
       } else {
         other(event);
       }

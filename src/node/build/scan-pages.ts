@@ -5,11 +5,11 @@
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { scanHtmlPage, sniffHtmlEncoding, type PageFacts } from '../../core/build/html-page.js';
 import { decodeText } from '../../core/read/decode.js';
 import { ioErrorReason } from '../io-errors.js';
+import { startWorker } from '../worker-thread.js';
 
 export interface ScanTarget {
   path: string;
@@ -48,7 +48,7 @@ export async function scanPages(targets: readonly ScanTarget[], options: ScanOpt
 
 async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOptions, threads: number): Promise<PageScan[]> {
   const results = new Array<PageScan>(targets.length);
-  const workers = Array.from({ length: threads }, () => startWorker());
+  const workers = Array.from({ length: threads }, () => startWorker(new URL('./scan-worker.js', import.meta.url), import.meta.url));
   let next = 0;
   let done = 0;
   try {
@@ -83,14 +83,6 @@ async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOption
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   return results;
-}
-
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./scan-worker.js', import.meta.url));
-  // Run from the TypeScript sources (the tests, through tsx): Node 20 does not apply --import hooks
-  // to a worker's entry module, so the worker registers tsx itself before loading it.
-  const entry = JSON.stringify(new URL('./scan-worker.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
 }
 
 /** Reads and scans one page (synchronous: the caller is a worker, or a small site). */

@@ -1,0 +1,199 @@
+// Reading threads for `discover` (`urlsAsText`): the main thread fetches, gunzips and streams each
+// body to a thread (discover-worker.ts), which reads it and answers with its page URLs as UTF-8 lines,
+// so that the reading runs on one core while the main thread fetches and writes on the other. On
+// bench:discover (550,000 URLs) the main thread's reading was the critical path (docs/performance.md).
+//
+// What a document hands out is what the main thread's reading hands out (the same discover-document.ts,
+// in the same order); only the page URLs come as lines. Memory stays bounded both ways: at most CHUNK_WINDOW
+// chunks of a body wait on a thread, and a thread's answers wait for the consumer (discover-worker.ts).
+
+import type { Worker } from 'node:worker_threads';
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { SitemapRef } from '../core/model.js';
+import type { SitemapFormat } from '../core/read/types.js';
+import type { SitemapError } from '../core/errors.js';
+import { byteBudgets, type DocumentSettings, type DocumentSink, type DocumentSummary } from './discover-document.js';
+import { decompressed } from './decompress.js';
+import { startWorker } from './worker-thread.js';
+
+/**
+ * Chunks of a body (≤ 256 KiB each, gunzipped) sent to its thread and not told taken by its reader,
+ * past which the body waits (discover-worker.ts tells when it has taken half of them).
+ */
+export const CHUNK_WINDOW = 8;
+
+/**
+ * A reading thread's young generation (V8's default was ~32 MB): 16 MB cost no measurable time and
+ * 15-20 MB less peak RSS over bench:discover (185-188 MB → 165-170 MB).
+ */
+const YOUNG_GENERATION_MB = 16;
+
+/** What a thread hands back for a document, in the document's order. */
+export type ReaderItem = ['format', SitemapFormat] | ['diagnostic', Diagnostic] | ['urls', Uint8Array, number] | ['sitemap', SitemapRef];
+
+/** Messages to a reading thread. */
+export type ToReader =
+  | { type: 'open'; doc: number; settings: DocumentSettings }
+  | { type: 'chunk'; doc: number; bytes: Uint8Array }
+  | { type: 'stop'; doc: number; error: Pick<SitemapError, 'code' | 'message' | 'rule'> }
+  | { type: 'end' | 'fail' | 'ack'; doc: number };
+
+type FromReader =
+  | { type: 'took'; doc: number; taken: number }
+  | { type: 'items'; doc: number; items: ReaderItem[]; taken: number }
+  | { type: 'done'; doc: number; summary: DocumentSummary }
+  | { type: 'failed'; doc: number; message?: string };
+
+/** A document's sink with its page URLs as UTF-8 lines: `lines` holds `count` of them, each ending with a line feed. */
+export interface TextSink extends Omit<DocumentSink, 'url'> {
+  urls(lines: Uint8Array, count: number): void;
+}
+
+/** The caller's side of a reading: `hold` waits for a promise without charging it to the request's deadline. */
+export interface ReadingControl {
+  backpressure(): Promise<void> | undefined;
+  hold(wait: Promise<void>): Promise<void>;
+}
+
+interface Thread {
+  worker: Worker;
+  reading: number;
+  /** Why the thread is gone, once it is. */
+  lost?: Error;
+}
+
+interface Reading {
+  thread: Thread;
+  sink: TextSink;
+  control: ReadingControl;
+  sent: number;
+  taken: number;
+  done: boolean;
+  wake: (() => void) | undefined;
+  /** What the body threw, when it did. */
+  failure: unknown;
+  resolve(summary: DocumentSummary): void;
+  reject(error: unknown): void;
+}
+
+export class DocumentReaders {
+  private readonly threads: Thread[];
+  private readonly readings = new Map<number, Reading>();
+  private nextDoc = 0;
+
+  constructor(count: number) {
+    this.threads = Array.from({ length: count }, () => {
+      const thread: Thread = { worker: startWorker(new URL('./discover-worker.js', import.meta.url), import.meta.url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }), reading: 0 };
+      thread.worker.on('message', (message: FromReader) => this.receive(message));
+      thread.worker.on('error', (error) => this.lost(thread, error));
+      thread.worker.on('exit', (code) => this.lost(thread, new Error(`a reading thread stopped (exit ${code})`)));
+      return thread;
+    });
+  }
+
+  /** Reads `body` on the least busy thread into `sink`; rejects with what the body threw, if it did. */
+  read(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: TextSink, control: ReadingControl): Promise<DocumentSummary> {
+    const thread = this.threads.reduce((a, b) => (b.reading < a.reading ? b : a));
+    const doc = this.nextDoc++;
+    return new Promise((resolve, reject) => {
+      if (thread.lost !== undefined) return reject(thread.lost);
+      const reading: Reading = { thread, sink, control, sent: 0, taken: 0, done: false, wake: undefined, failure: undefined, resolve, reject };
+      this.readings.set(doc, reading);
+      thread.reading++;
+      thread.worker.postMessage({ type: 'open', doc, settings } satisfies ToReader);
+      void this.pump(doc, reading, body, settings);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const thread of this.threads) thread.worker.removeAllListeners('exit');
+    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+  }
+
+  /**
+   * Streams the body to the thread, gunzipped here (zlib's pool does the work, but its stream costs
+   * this thread's loop ~100 ms over bench:discover's 115 MB, and this thread has time to spare), CHUNK_WINDOW
+   * chunks ahead of its reader at most. A budget or corrupt gzip stops the thread's reader as it
+   * would have stopped it there (the same error, SitemapDocument.stop); what the body threw fails the
+   * reading.
+   */
+  private async pump(doc: number, reading: Reading, body: AsyncIterable<Uint8Array>, settings: DocumentSettings): Promise<void> {
+    const post = (message: ToReader, transfer?: ArrayBuffer[]): void => reading.thread.worker.postMessage(message, transfer);
+    async function* watched(): AsyncGenerator<Uint8Array> {
+      try {
+        yield* body;
+      } catch (error) {
+        reading.failure = error;
+        throw error;
+      }
+    }
+    try {
+      for await (const chunk of decompressed(watched(), byteBudgets(settings))) {
+        if (reading.done) break;
+        // A copy of its own, moved rather than copied again: zlib's and a socket's chunks share memory.
+        const bytes = new Uint8Array(chunk);
+        post({ type: 'chunk', doc, bytes }, [bytes.buffer]);
+        if (++reading.sent - reading.taken >= CHUNK_WINDOW) await reading.control.hold(new Promise<void>((resolve) => (reading.wake = resolve)));
+        if (reading.done) break;
+      }
+      if (!reading.done) post({ type: 'end', doc });
+    } catch (error) {
+      if (reading.done) return;
+      const { code, message, rule } = error as SitemapError;
+      post(error === reading.failure ? { type: 'fail', doc } : { type: 'stop', doc, error: { code, message, ...(rule !== undefined ? { rule } : {}) } });
+    }
+  }
+
+  private receive(message: FromReader): void {
+    const reading = this.readings.get(message.doc);
+    if (reading === undefined) return;
+    if (message.type === 'took' || message.type === 'items') {
+      reading.taken = message.taken;
+      if (reading.sent - reading.taken < CHUNK_WINDOW) this.wake(reading);
+    }
+    if (message.type === 'items') {
+      this.deliver(reading.sink, message.items);
+      // The consumer's backpressure holds the thread's reading of this document, as it holds the main thread's.
+      const ack = (): void => reading.thread.worker.postMessage({ type: 'ack', doc: message.doc } satisfies ToReader);
+      const wait = reading.control.backpressure();
+      if (wait === undefined) ack();
+      else void reading.control.hold(wait).then(ack);
+    } else if (message.type !== 'took') {
+      this.finish(message.doc, reading);
+      if (message.type === 'done') reading.resolve(message.summary);
+      else reading.reject(reading.failure ?? new Error(`reading ${message.doc} failed on its thread: ${message.message ?? ''}`));
+    }
+  }
+
+  private deliver(sink: TextSink, items: readonly ReaderItem[]): void {
+    for (const item of items) {
+      if (item[0] === 'urls') sink.urls(item[1], item[2]);
+      else if (item[0] === 'diagnostic') sink.diagnostic(item[1]);
+      else if (item[0] === 'sitemap') sink.sitemap(item[1]);
+      else sink.format(item[1]);
+    }
+  }
+
+  private wake(reading: Reading): void {
+    const wake = reading.wake;
+    reading.wake = undefined;
+    wake?.();
+  }
+
+  private finish(doc: number, reading: Reading): void {
+    reading.done = true;
+    reading.thread.reading--;
+    this.readings.delete(doc);
+    this.wake(reading);
+  }
+
+  /** A thread that failed: its documents fail with it (a defect, not a document's problem). */
+  private lost(thread: Thread, error: Error): void {
+    thread.lost ??= error;
+    for (const [doc, reading] of this.readings) {
+      if (reading.thread !== thread) continue;
+      this.finish(doc, reading);
+      reading.reject(error);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// A reading thread of discover-readers.ts: reads the documents the main thread streams to it
+// (discover-document.ts, the same code as on the main thread) and answers with what they hold, page
+// URLs as UTF-8 lines rather than an object each: bytes are moved to the main thread, not copied, and
+// written out as they are.
+// Both directions are windowed, so that memory stays bounded: the main thread sends a chunk when
+// fewer than a few are waiting here (`took`), and a document waits for `ack` before it reads on when
+// two of its answers are unread there (the consumer's backpressure reaches the reader).
+
+import { parentPort } from 'node:worker_threads';
+import { SitemapError } from '../core/errors.js';
+import { readDocument, type DocumentSettings } from './discover-document.js';
+import { CHUNK_WINDOW, type ToReader, type ReaderItem } from './discover-readers.js';
+
+/** Answers of one document sent and not yet acknowledged, past which its reading waits. */
+const MAX_UNACKED = 2;
+/**
+ * Page URLs are joined and encoded once their text is TEXT_CHARS long, and an answer is sent once it
+ * holds ANSWER_CHARS (an item other than URLs counts ITEM_CHARS). Measured over a 550,000-URL run: a
+ * message per 256 KiB piece and per chunk taken were 1,300 messages and ~150 ms of this thread, and
+ * the same URLs as strings (copied to cross) 90-150 ms more than as bytes (moved). 64 KiB keeps a
+ * joined string under V8's large-object size (128 KiB), so that it dies young: strings of 4,096 URLs
+ * (~400 KiB) cost 25 MB of peak RSS and were slower.
+ */
+const TEXT_CHARS = 64 * 1024;
+const ANSWER_CHARS = 256 * 1024;
+const ITEM_CHARS = 128;
+/** Thrown into a reading whose body failed on the main thread (which reports the failure itself). */
+const BODY_FAILED = new Error('the body failed');
+const UTF8 = new TextEncoder();
+
+const port = parentPort;
+if (port === null) throw new Error('discover-worker.js runs as a worker thread');
+
+class Document {
+  private readonly chunks: (Uint8Array | 'end' | 'fail' | SitemapError)[] = [];
+  private wake: (() => void) | undefined;
+  private items: ReaderItem[] = [];
+  /** Page URLs read since the last answer, joined when it is sent: one flat string, copied once to cross. */
+  private locs: string[] = [];
+  private locsChars = 0;
+  /** Characters of the answer being gathered. */
+  private answerChars = 0;
+  private unacked = 0;
+  private acked: (() => void) | undefined;
+  /** Chunks received, taken by the reader, and taken as last told to the main thread. */
+  private received = 0;
+  private taken = 0;
+  private reported = 0;
+
+  constructor(private readonly doc: number) {}
+
+  put(chunk: Uint8Array | 'end' | 'fail' | SitemapError): void {
+    if (chunk instanceof Uint8Array) this.received++;
+    this.chunks.push(chunk);
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  ack(): void {
+    this.unacked--;
+    this.acked?.();
+    this.acked = undefined;
+  }
+
+  async *body(): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const next = this.chunks.shift();
+      if (next === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
+      else if (next === 'end') return;
+      else if (next === 'fail') throw BODY_FAILED;
+      else if (next instanceof SitemapError) throw next;
+      else {
+        this.taken++;
+        // The main thread is told with every answer, and alone when it waits (CHUNK_WINDOW chunks it sent
+        // are untold) and half of them are taken.
+        if (this.received - this.reported >= CHUNK_WINDOW && this.taken - this.reported >= CHUNK_WINDOW / 2) {
+          this.reported = this.taken;
+          (port as NonNullable<typeof port>).postMessage({ type: 'took', doc: this.doc, taken: this.taken });
+        }
+        yield next;
+      }
+    }
+  }
+
+  add(item: ReaderItem): void {
+    this.flushText();
+    this.items.push(item);
+    this.answerChars += ITEM_CHARS;
+  }
+
+  url(loc: string): void {
+    this.locs.push(loc);
+    this.locsChars += loc.length + 1;
+    if (this.locsChars >= TEXT_CHARS) this.flushText();
+  }
+
+  private flushText(): void {
+    const locs = this.locs;
+    if (locs.length === 0) return;
+    locs.push('');
+    this.items.push(['urls', UTF8.encode(locs.join('\n')), locs.length - 1]);
+    this.answerChars += this.locsChars;
+    this.locs = [];
+    this.locsChars = 0;
+  }
+
+  /**
+   * Sends what was read since the last answer once it is ANSWER_CHARS long (all of it when `all`); a
+   * promise while too many answers are unread.
+   */
+  send(all = false): Promise<void> | undefined {
+    if (all) this.flushText();
+    if (this.items.length > 0 && (all || this.answerChars >= ANSWER_CHARS)) {
+      const moved = this.items.flatMap((item) => (item[0] === 'urls' ? [item[1].buffer as ArrayBuffer] : []));
+      (port as NonNullable<typeof port>).postMessage({ type: 'items', doc: this.doc, items: this.items, taken: this.taken }, moved);
+      this.reported = this.taken;
+      this.items = [];
+      this.answerChars = 0;
+      this.unacked++;
+    }
+    return this.unacked < MAX_UNACKED ? undefined : new Promise<void>((resolve) => (this.acked = resolve));
+  }
+}
+
+const documents = new Map<number, Document>();
+
+async function read(doc: number, settings: DocumentSettings): Promise<void> {
+  const document = new Document(doc);
+  documents.set(doc, document);
+  try {
+    const summary = await readDocument(
+      document.body(),
+      settings,
+      {
+        format: (format) => document.add(['format', format]),
+        diagnostic: (d) => document.add(['diagnostic', d]),
+        url: (entry) => document.url(entry.loc),
+        sitemap: (ref) => document.add(['sitemap', ref]),
+      },
+      () => document.send(),
+    );
+    void document.send(true);
+    port?.postMessage({ type: 'done', doc, summary });
+  } catch (error) {
+    void document.send(true);
+    // The reader wraps what its input throws (parse-sitemap.ts inputError).
+    const bodyFailed = error === BODY_FAILED || (error as { cause?: unknown }).cause === BODY_FAILED;
+    port?.postMessage({ type: 'failed', doc, ...(bodyFailed ? {} : { message: (error as Error).stack ?? String(error) }) });
+  } finally {
+    documents.delete(doc);
+  }
+}
+
+port.on('message', (message: ToReader) => {
+  if (message.type === 'open') {
+    void read(message.doc, message.settings);
+    return;
+  }
+  const document = documents.get(message.doc);
+  if (document === undefined) return; // read to its end already (a budget stopped it)
+  if (message.type === 'chunk') document.put(message.bytes);
+  // The gunzip on the main thread stopped (a budget, corrupt data): the reader stops as on that error.
+  else if (message.type === 'stop') document.put(new SitemapError(message.error.code, message.error.message, message.error.rule));
+  else if (message.type === 'ack') document.ack();
+  else document.put(message.type);
+});

@@ -1,0 +1,45 @@
+// `sitemapkit discover --format urls`, the built CLI (dist/, `npm run build`: its bundle starts the
+// bundled reading thread, cli/bundle/discover-worker.js) in a child process: the page URLs it prints
+// are those `--format jsonl` gives, in each document's order, once each.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { runBuiltCli, runCli } from '../helpers/cli.js';
+import { pages, sitemapIndex, startSiteServer, urlset } from '../helpers/site-server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+test('discover --format urls (built CLI): the URLs of --format jsonl, in order, each once', async () => {
+  const big = pages('big', 60_000);
+  big.splice(100, 0, big[5] as string);
+  const site = await startSiteServer({
+    '/big.xml.gz': { type: 'application/gzip', body: gzipSync(urlset(big)) },
+    '/list.txt': { type: 'text/plain', body: `${pages('txt', 3_000).join('\n')}\n` },
+  });
+  site.route('/index.xml', { body: sitemapIndex([site.url('/big.xml.gz'), site.url('/list.txt')]) });
+  site.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${site.url('/index.xml')}\n` });
+  const dir = tempDir();
+  try {
+    const printed = await runBuiltCli(['discover', site.url('/'), '--allow-private', '--format', 'urls', '--out', 'urls.txt'], dir);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stderr, /63,000 URLs/);
+    const jsonl = await runCli(['discover', site.url('/'), '--allow-private', '--format', 'jsonl'], { cwd: dir });
+    const bySitemap = new Map<string, string[]>();
+    for (const line of jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; loc: string; sitemap: string })) {
+      if (line.type === 'url') bySitemap.set(line.sitemap, [...(bySitemap.get(line.sitemap) ?? []), line.loc]);
+    }
+    const urls = readFileSync(join(dir, 'urls.txt'), 'utf8');
+    assert.ok(urls.endsWith('\n'));
+    const lines = urls.slice(0, -1).split('\n');
+    assert.equal(lines.length, 63_000);
+    // Each document's URLs in its order (the two documents' may interleave).
+    for (const [sitemap, locs] of bySitemap) {
+      const mine = new Set(locs);
+      assert.deepEqual(lines.filter((l) => mine.has(l)), locs, sitemap);
+    }
+    assert.deepEqual([...lines].sort(), [...bySitemap.values()].flat().sort());
+  } finally {
+    await site.close();
+  }
+});

@@ -1,0 +1,184 @@
+// discoverSitemaps with `urlsAsText` (documents read on a worker thread, page URLs handed back as UTF-8
+// lines: node/discover-readers.ts) says exactly what it says without: the same URLs of each sitemap in
+// the same order, the same diagnostics in the same order, the same tree, whatever stops a document
+// (a budget, corrupt gzip, a body cut short); and a consumer that falls behind holds the thread back.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree } from '../../src/node/discover.js';
+import { startRawServer } from '../helpers/raw-server.js';
+import { pages, sitemapIndex, startSiteServer, urlset, type Handler } from '../helpers/site-server.js';
+
+const FAST: DiscoverOptions = { allowPrivate: true, retryBaseDelayMs: 10, retries: 0 };
+
+interface Said {
+  /** Page URLs by the sitemap that listed them, in order. */
+  urls: Record<string, string[]>;
+  /**
+   * Diagnostic events by sitemap: the reader's in order, discover's own (no line) sorted (they may be
+   * of another node of the same URL, e.g. skipped as listed twice, whose order to this one is timing).
+   */
+  diagnostics: Record<string, string[]>;
+  /** The tree, its times left out (they differ from run to run). */
+  tree: unknown;
+}
+
+function timeless(tree: DiscoveryTree): unknown {
+  return JSON.parse(JSON.stringify(tree, (key, value: unknown) => (key === 'timeMs' ? undefined : value)));
+}
+
+async function said(urls: string, options: DiscoverOptions): Promise<Said> {
+  const found: Said = { urls: {}, diagnostics: {}, tree: undefined };
+  const lines = new TextDecoder();
+  for await (const event of discoverSitemaps(urls, { ...FAST, ...options })) {
+    if (event.type === 'url') (found.urls[event.sitemap] ??= []).push(event.entry.loc);
+    else if (event.type === 'urls') {
+      const text = lines.decode(event.lines);
+      assert.ok(text.endsWith('\n'));
+      const locs = text.slice(0, -1).split('\n');
+      assert.equal(locs.length, event.count);
+      (found.urls[event.sitemap] ??= []).push(...locs);
+    } else if (event.type === 'diagnostic') {
+      const d = event.diagnostic;
+      (found.diagnostics[`${event.sitemap}${d.line === undefined ? ' (discover)' : ''}`] ??= []).push(`${d.code} ${d.line ?? ''}:${d.column ?? ''} ${d.message}`);
+    } else if (event.type === 'end') found.tree = timeless(event.tree);
+  }
+  for (const [key, list] of Object.entries(found.diagnostics)) if (key.endsWith(' (discover)')) list.sort();
+  return found;
+}
+
+/**
+ * A body sent chunked, without Content-Length: read on the thread however small (a small body with a
+ * Content-Length is read on the main thread).
+ */
+function chunked(body: string | Uint8Array, type = 'application/xml'): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': type });
+    res.write(body);
+    res.end();
+  };
+}
+
+/** What discover says of `urls` with and without `urlsAsText`: asserted equal, returned. */
+async function sameBothWays(urls: string, options: DiscoverOptions = {}): Promise<Said> {
+  const entries = await said(urls, options);
+  const text = await said(urls, { ...options, urlsAsText: true });
+  assert.deepEqual(text.urls, entries.urls);
+  assert.deepEqual(text.diagnostics, entries.diagnostics);
+  assert.deepEqual(text.tree, entries.tree);
+  return text;
+}
+
+describe('discover urlsAsText: the same as entries', () => {
+  it('a site of every kind of document, with repeats, problems, corrupt gzip and a byte cap', async () => {
+    const big = pages('big', 30_000);
+    big.push(big[7] as string, big[29_000] as string);
+    const bomb = gzipSync(Buffer.concat([Buffer.from(urlset(pages('bomb', 3)).replace('</urlset>', '')), Buffer.alloc(5_000_000, 0x20)]));
+    const corrupt = gzipSync(urlset(pages('corrupt', 5_000)));
+    const odd = urlset(['https://www.example.com/a?x=1&amp;y=2', 'relative/path', 'https://www.example.com/b']).replace('<loc>https://www.example.com/b', '<lastmod>yesterday</lastmod><loc>https://www.example.com/b');
+    const site = await startSiteServer({
+      '/big.xml.gz': { type: 'application/gzip', body: gzipSync(urlset(big).replace('<url>', '<url><!-- a comment -->')) },
+      '/feed.rss': chunked(`<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>${pages('rss', 50).map((p) => `<item><link>${p}</link><pubDate>Tue, 10 Jun 2025 04:00:00 GMT</pubDate></item>`).join('')}</channel></rss>`),
+      '/list.txt': chunked(`${pages('txt', 2_000).join('\n')}\nnot a url\n${pages('txt', 1)[0] as string}\n`, 'text/plain'),
+      // The same small document twice: once read on the main thread (Content-Length), once on the thread.
+      '/odd.xml': chunked(odd),
+      '/odd-small.xml': { body: odd },
+      '/bomb.xml.gz': chunked(bomb, 'application/gzip'),
+      '/corrupt.xml.gz': chunked(corrupt.subarray(0, corrupt.length >> 1), 'application/gzip'),
+      '/gone.xml': { status: 404 },
+    });
+    const children = ['/big.xml.gz', '/feed.rss', '/list.txt', '/odd.xml', '/odd-small.xml', '/bomb.xml.gz', '/corrupt.xml.gz', '/gone.xml', '/nested.xml'].map((p) => site.url(p));
+    site.route('/nested.xml', { body: sitemapIndex([site.url('/odd.xml'), site.url('/feed.rss')]) });
+    site.route('/index.xml', { body: sitemapIndex([...children, site.url('/big.xml.gz')]) });
+    site.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${site.url('/index.xml')}\n` });
+    try {
+      const found = await sameBothWays(site.url('/'), { maxBodyBytes: 3_000_000 });
+      assert.equal(found.urls[site.url('/big.xml.gz')]?.length, 30_000);
+      assert.equal(found.urls[site.url('/list.txt')]?.length, 2_000);
+      const codes = Object.values(found.diagnostics).flat().map((d) => d.split(' ')[0]);
+      assert.equal(found.urls[site.url('/odd.xml')]?.length, found.urls[site.url('/odd-small.xml')]?.length);
+      for (const code of ['loc/duplicate', 'budget/decompressed-size', 'gzip/corrupt', 'fetch/http-status', 'index/nested', 'discover/duplicate']) {
+        assert.ok(codes.includes(code), `${code} in ${JSON.stringify(codes)}`);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('probed paths: a soft-404 page is quiet, a sitemap found is read', async () => {
+    const site = await startSiteServer({
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow:\n' },
+      '/sitemap.xml': chunked(urlset([...pages('probe', 300), 'not a url'])),
+      '/sitemap_index.xml': chunked(`<!doctype html><html><body>${'<p>not here</p>'.repeat(500)}</body></html>`, 'text/html'),
+    });
+    try {
+      const found = await sameBothWays(site.url('/'));
+      assert.equal(found.urls[site.url('/sitemap.xml')]?.length, 300);
+      assert.equal(found.diagnostics[site.url('/sitemap_index.xml')], undefined);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('the reader budget (maxEntries) and maxTrackedUrls', async () => {
+    const site = await startSiteServer({ '/s.xml': chunked(urlset([...pages('s', 40), ...pages('s', 3)])) });
+    try {
+      const capped = await sameBothWays(site.url('/s.xml'), { maxEntries: 25 });
+      assert.equal(capped.urls[site.url('/s.xml')]?.length, 25);
+      const untracked = await sameBothWays(site.url('/s.xml'), { maxTrackedUrls: 10 });
+      assert.equal(untracked.urls[site.url('/s.xml')]?.length, 43);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a body cut short: fetch/truncated, the URLs read before the cut', async () => {
+    const body = urlset(pages('cut', 3_000));
+    const cutAt = Buffer.byteLength(body) - 5_000;
+    const raw = await startRawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      socket.write(body.slice(0, cutAt), () => setTimeout(() => socket.destroy(), 20));
+    });
+    try {
+      const found = await sameBothWays(raw.url('/s.xml'));
+      const read = found.urls[raw.url('/s.xml')] ?? [];
+      assert.ok(read.length > 2_000 && read.length < 3_000, `${read.length} URLs read`);
+      assert.match(found.diagnostics[`${raw.url('/s.xml')} (discover)`]?.join('\n') ?? '', /^fetch\/truncated /m);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe('discover urlsAsText: backpressure', () => {
+  it('a consumer that stops reading holds the thread back: a few MB queued, not the document', async () => {
+    // 200,000 URLs, ~11 MB of lines: more than twice the queue's bound.
+    const all = pages('slow', 200_000);
+    const site = await startSiteServer({ '/s.txt': chunked(`${all.join('\n')}\n`, 'text/plain') });
+    try {
+      const run = discoverSitemaps(site.url('/s.txt'), { ...FAST, urlsAsText: true });
+      let count = 0;
+      let largest = 0;
+      let paused = false;
+      for await (const batch of run.batches()) {
+        let bytes = 0;
+        for (const event of batch) {
+          if (event.type !== 'urls') continue;
+          count += event.count;
+          bytes += event.lines.length;
+        }
+        largest = Math.max(largest, bytes);
+        if (!paused && count > 0) {
+          paused = true;
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+      assert.equal(count, 200_000);
+      // The queue's bound (4 MiB) and what was on its way (two answers of the thread, 256 KiB each).
+      assert.ok(largest < 5 * 1024 * 1024, `${largest} bytes of lines queued at once`);
+    } finally {
+      await site.close();
+    }
+  });
+});
