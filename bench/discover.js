@@ -36,7 +36,7 @@ import { gunzip } from 'node:zlib';
 // Only harness.js statically: the sitemapper and floor children carry nothing else (lib/site.js is
 // loaded by the server and checker children, and by the parent).
 import { OWN_DIST, buildsOf, cliBin, newOverOldTable } from './lib/builds.js';
-import { RESULT_TAG, vmHwmKiB, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, exitWithUsage, writeResults, runTimedCommand } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, exitWithUsage, writeResults, runTimedCommand, extraCaCertsNote } from './lib/harness.js';
 
 const loadSiteModule = () => import('./lib/site.js');
 
@@ -399,6 +399,7 @@ function render(run) {
     'Written by `bench/discover.js` (`npm run bench:discover`); do not edit by hand.',
     '',
     `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform} · sitemapper ${run.environment.sitemapper ?? '?'}`,
+    ...(extraCaCertsNote(run.environment) !== '' ? ['', extraCaCertsNote(run.environment)] : []),
   ];
   for (const [shape, row] of Object.entries(run.rows)) lines.push('', `## The ${shape} site`, '', renderRow({ ...run, ...row }));
   const ratios = Object.fromEntries(Object.entries(run.rows).filter(([, row]) => row.ratios.newOverOld !== undefined).map(([shape, row]) => [shape, { sitemapkit: row.ratios.newOverOld }]));

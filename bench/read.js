@@ -38,7 +38,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
-import { probeGnuTime, RESULT_TAG, vmHwmKiB, check, median, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage, writeResults } from './lib/harness.js';
+import { probeGnuTime, RESULT_TAG, vmHwmKiB, check, median, environment, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, exitWithUsage, writeResults, extraCaCertsNote } from './lib/harness.js';
 import { GZIP_LEVEL as LEVEL, INPUTS, REALISTIC_INPUTS, URLS as N, makeInputs } from './lib/inputs.js';
 import { OWN_DIST, buildsOf, cliBin, distIndex, newOverOld, newOverOldTable, tagged } from './lib/builds.js';
 import { countOutputLines, runToDevNull } from './lib/commands.js';
@@ -499,6 +499,7 @@ function render(run) {
     '',
     `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform}`,
     '',
+    ...(extraCaCertsNote(run.environment) !== '' ? [extraCaCertsNote(run.environment), ''] : []),
     `Inputs: the uniform ones written by sitemapkit's writeSitemaps from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${SEED.toString(16)}; URLs of 60–120 characters, 5% with a non-ASCII path, every entry with lastmod, changefreq, priority); the realistic ones (${REALISTIC_INPUTS.join(', ')}) by bench/lib/realistic.js, where issue 24's targets are judged:`,
     '',
   ];

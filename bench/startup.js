@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { argumentReader, environment, exitWithUsage, median, writeResults } from './lib/harness.js';
+import { argumentReader, environment, exitWithUsage, median, writeResults, extraCaCertsNote } from './lib/harness.js';
 import { buildsOf, cliBin, newOverOld, newOverOldTable, tagged } from './lib/builds.js';
 import { realisticSitemap } from './lib/realistic.js';
 
@@ -94,7 +94,7 @@ function timeOnce(argv, label, exit = 0) {
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function render(run) {
-  const lines = ['# bench:startup', '', 'Written by `bench/startup.js` (`npm run bench:startup`); do not edit by hand.', '', `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel}`, ''];
+  const lines = ['# bench:startup', '', 'Written by `bench/startup.js` (`npm run bench:startup`); do not edit by hand.', '', `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel}`, '', ...(extraCaCertsNote(run.environment) !== '' ? [extraCaCertsNote(run.environment), ''] : [])];
   lines.push(`Each case run ${run.runs} times, interleaved with the others; output discarded. FILE: a ${run.fileUrls}-URL realistic urlset; LIST: ${run.fileUrls} URLs as text. \`node -e 0\`: median **${run.nodeMs.toFixed(1)} ms** wall, ${run.nodeCpuMs.toFixed(1)} ms CPU. Judged on the median wall time; the CPU time (user + system, the mean of 10 ms ticks) is shown because it varies less on a shared machine.`, '');
   lines.push('| command | build | median (ms) | best (ms) | above `node -e 0` (ms) | CPU (ms) | CPU above `node -e 0` (ms) | target |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of run.rows) lines.push(`| ${row.command.startsWith('(') ? row.command : `\`sitemapkit ${row.command}\``} | ${row.build} | ${row.medianMs.toFixed(1)} | ${row.bestMs.toFixed(1)} | ${row.aboveNodeMs.toFixed(1)} | ${row.cpuMs.toFixed(1)} | ${(row.cpuMs - run.nodeCpuMs).toFixed(1)} | ${row.build === 'new' ? `≤ +${TARGET_MS} ms: **${row.pass ? 'PASS' : 'FAIL'}**` : ''} |`);

@@ -39,7 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // Only harness.js statically: the sitemapkit child must carry nothing but the library. lib/inputs.js
 // formats numbers with toLocaleString when loaded, and ICU's number formatting alone adds ~7 MB of RSS.
 import { OWN_DIST, buildsOf, cliBin, distIndex, newOverOld, newOverOldTable, tagged } from './lib/builds.js';
-import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, takeGnuTime, exitWithUsage, writeResults } from './lib/harness.js';
+import { RESULT_TAG, vmHwmKiB, environment, machineCpu, mb, peakRssKiB, processCpuMs, spawnChild, waitForQuiet, argumentReader, summarizeRuns, GNU_TIME, GNU_TIME_FORMAT, probeGnuTime, takeGnuTime, exitWithUsage, writeResults, extraCaCertsNote } from './lib/harness.js';
 
 const loadInputsModule = () => import('./lib/inputs.js');
 
@@ -328,6 +328,7 @@ function render(run) {
     '',
     `${run.date} · Node ${run.environment.node} · ${run.environment.cpus} × ${run.environment.cpuModel} · ${run.environment.platform} · ${run.environment.xmllint ?? 'xmllint not run'}`,
     '',
+    ...(extraCaCertsNote(run.environment) !== '' ? [extraCaCertsNote(run.environment), ''] : []),
     `Inputs: the uniform ones written by sitemapkit's writeSitemaps from deterministic entries (bench/lib/entries.js, mulberry32 seed 0x${settings.seed.toString(16)}; URLs of 60–120 characters, 5% with a non-ASCII path, every entry with lastmod, changefreq, priority); the realistic ones by bench/lib/realistic.js:`,
     '',
   ];

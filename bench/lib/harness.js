@@ -10,6 +10,47 @@ import { performance } from 'node:perf_hooks';
 
 export const RESULT_TAG = '@@bench-result ';
 
+/**
+ * This workplace sets NODE_EXTRA_CA_CERTS to Debian's whole CA bundle, which every Node process parses
+ * before its first line of script: `node -e 0` took 48 ms with it and 19 ms without, here. A default
+ * Node install sets nothing, and a user waits for that; so the commands the benches time run without
+ * it (every child inherits this environment), unless SITEMAPKIT_BENCH_KEEP_ENV=1. environment()
+ * records which, with Node's start both ways, so the figures with it can be told from the results.
+ */
+const EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+const KEEP_ENV = process.env.SITEMAPKIT_BENCH_KEEP_ENV === '1';
+if (!KEEP_ENV) delete process.env.NODE_EXTRA_CA_CERTS;
+
+/** `node -e 0`'s best wall time of 5, in ms, with the given extra CA bundle (or none). */
+function nodeStartMs(caCerts) {
+  const env = { ...process.env };
+  if (caCerts === undefined) delete env.NODE_EXTRA_CA_CERTS;
+  else env.NODE_EXTRA_CA_CERTS = caCerts;
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best * 10) / 10;
+}
+
+/** What environment() says of NODE_EXTRA_CA_CERTS, measured once. */
+function extraCaCerts() {
+  if (EXTRA_CA_CERTS === undefined) return undefined;
+  return { path: EXTRA_CA_CERTS, keptForCommands: KEEP_ENV, nodeStartWithMs: nodeStartMs(EXTRA_CA_CERTS), nodeStartWithoutMs: nodeStartMs(undefined) };
+}
+
+/** A markdown sentence on NODE_EXTRA_CA_CERTS for a bench's results ('' when it was not set). */
+export function extraCaCertsNote(env) {
+  const ca = env.extraCaCerts;
+  if (ca === undefined) return '';
+  const start = `\`node -e 0\` ${ca.nodeStartWithMs} ms with it, ${ca.nodeStartWithoutMs} ms without (best of 5)`;
+  return ca.keptForCommands
+    ? `This machine sets NODE_EXTRA_CA_CERTS=${ca.path}, which every Node process parses at its start (${start}); it was kept for the commands timed here (SITEMAPKIT_BENCH_KEEP_ENV=1).`
+    : `This machine sets NODE_EXTRA_CA_CERTS=${ca.path}, which every Node process parses at its start (${start}); a default Node install does not, so the commands timed here ran without it (SITEMAPKIT_BENCH_KEEP_ENV=1 keeps it).`;
+}
+
 /** Peak resident set size of this process so far, in KiB (main thread and workers). */
 export function peakRssKiB() {
   return process.resourceUsage().maxRSS;
@@ -121,6 +162,7 @@ export function environment() {
     cpus: c.length,
     cpuModel: c[0]?.model ?? 'unknown',
     totalMemoryMB: Math.round(totalmem() / 1e6),
+    extraCaCerts: extraCaCerts(),
   };
 }
 
