@@ -8,7 +8,9 @@
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
 // in 100 ms CPU against 112 split (shared chunks are 10-20 files again), read 90 against 103.
-// Not minified: no faster (measured), and stack traces keep their names. htmlparser2 is bundled: as an
+// Whitespace and comments are stripped (minifyWhitespace, ASCII output): the bundle V8 reads, hashes and
+// matches with its code cache at every start is 30% smaller, 1-2 ms of the start (measured, the
+// `validate` bundle 524 → 368 KB); names are not minified, so stack traces keep them. htmlparser2 is bundled: as an
 // import of node_modules it would be loaded at build's start (an external import is hoisted to the top
 // of the file; bundled, it is initialised with the scan it serves). picomatch (CommonJS, imported with
 // import() where a glob is given) stays an import of node_modules, as do bullmq and its Redis driver
@@ -51,7 +53,7 @@ function moduleUrls(outdir, entries) {
   };
 }
 
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq', 'ioredis'], logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq', 'ioredis'], logLevel: 'warning', legalComments: 'none', minifyWhitespace: true, charset: 'ascii' };
 
 // The bin: main.js loads './commands/NAME.js' when a command runs; here it loads the command's bundle.
 const toCommandBundle = {

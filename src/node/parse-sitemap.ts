@@ -26,7 +26,7 @@
 // one result twice). Messages are one line.
 
 import { isAscii } from 'node:buffer';
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -157,45 +157,74 @@ function toBytes(chunk: unknown): Uint8Array {
 }
 
 /**
- * A file's bytes in READ_CHUNK pieces. A regular file is read with readSync when the next chunk is
- * asked for: one read from the page cache costs ~0.1 ms, less than a round trip to libuv's pool
- * (whose wake-ups cost a cold 10 MB validation 10-22 ms of its main thread on a busy machine).
- * Anything else (a FIFO, /dev/stdin) is read through a read stream, in order.
+ * A file's bytes in READ_CHUNK pieces. A regular file is opened and read on this thread (readSync when
+ * the next chunk is asked for): one read from the page cache costs ~0.1 ms, less than a round trip
+ * to libuv's pool (whose wake-ups cost a cold 10 MB validation 10-22 ms of its main thread on a busy
+ * machine; the open and close there cost two more). Anything else (a FIFO, /dev/stdin), or a path
+ * that cannot be opened so, is opened on the pool (opening a FIFO waits for its writer, which may be
+ * this process) and read through a read stream, in order; its errors are reported from there.
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
+  const fd = regularFileFd(path);
+  if (fd !== undefined) {
+    try {
+      yield* regularChunks(fd, shown);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
   let handle: FileHandle;
-  let regular: boolean;
   try {
-    // Opened on the pool: opening a FIFO waits for its writer, which may be this process.
     handle = await open(path, 'r');
   } catch (error) {
     throw inputError(shown, error, pathHint(given, error));
   }
   try {
-    regular = fstatSync(handle.fd).isFile();
-  } catch (error) {
-    await handle.close();
-    throw inputError(shown, error);
-  }
-  if (!regular) {
-    yield* streamChunks(handle, shown);
-    return;
-  }
-  // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
-  // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
-  const ring: Buffer[] = [];
-  try {
-    for (let reads = 0; ; reads++) {
-      const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
-      const bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK, null);
-      if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
-      // A short read is the end of the file (as it was when read).
-      if (bytesRead < READ_CHUNK) return;
+    if (!fstatSync(handle.fd).isFile()) {
+      yield* streamChunks(handle, shown);
+      return;
     }
+    yield* regularChunks(handle.fd, shown);
   } catch (error) {
     throw inputError(shown, error);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The descriptor of `path` opened for reading when it is a regular file, else undefined. O_NONBLOCK
+ * (ignored by regular files) keeps a FIFO put in its place between the two calls from blocking the open.
+ */
+function regularFileFd(path: string): number | undefined {
+  try {
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (fstatSync(fd).isFile()) return fd;
+    closeSync(fd);
+  } catch {
+    // Opened on the pool instead, which reports the error.
+  }
+  return undefined;
+}
+
+/** A regular file's bytes, read with readSync when the next chunk is asked for. */
+function* regularChunks(fd: number, shown: string): Generator<Uint8Array> {
+  // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
+  // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
+  const ring: Buffer[] = [];
+  for (let reads = 0; ; reads++) {
+    const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
+    let bytesRead: number;
+    try {
+      bytesRead = readSync(fd, buffer, 0, READ_CHUNK, null);
+    } catch (error) {
+      throw inputError(shown, error);
+    }
+    if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
+    // A short read is the end of the file (as it was when read).
+    if (bytesRead < READ_CHUNK) return;
   }
 }
 
