@@ -166,32 +166,33 @@ function toBytes(chunk: unknown): Uint8Array {
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
   const fd = regularFileFd(path);
-  if (fd !== undefined) {
+  if (fd === undefined) {
+    let handle: FileHandle;
     try {
-      yield* regularChunks(fd, shown);
-    } finally {
-      closeSync(fd);
+      // node:fs/promises loaded here only: it took 1.1-1.5 ms of the start of every reading.
+      const { open } = await import('node:fs/promises');
+      handle = await open(path, 'r');
+    } catch (error) {
+      throw inputError(shown, error, pathHint(given, error));
     }
+    yield* streamChunks(handle, shown);
     return;
   }
-  let handle: FileHandle;
+  // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
+  // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
+  const ring: Buffer[] = [];
   try {
-    // node:fs/promises loaded here only: it took 1.1-1.5 ms of the start of every reading.
-    const { open } = await import('node:fs/promises');
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw inputError(shown, error, pathHint(given, error));
-  }
-  try {
-    if (!fstatSync(handle.fd).isFile()) {
-      yield* streamChunks(handle, shown);
-      return;
+    for (let reads = 0; ; reads++) {
+      const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
+      const bytesRead = readSync(fd, buffer, 0, READ_CHUNK, null);
+      if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
+      // A short read is the end of the file (as it was when read).
+      if (bytesRead < READ_CHUNK) return;
     }
-    yield* regularChunks(handle.fd, shown);
   } catch (error) {
     throw inputError(shown, error);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -209,25 +210,6 @@ function regularFileFd(path: string): number | undefined {
     // Opened on the pool instead, which reports the error.
   }
   return undefined;
-}
-
-/** A regular file's bytes, read with readSync when the next chunk is asked for. */
-function* regularChunks(fd: number, shown: string): Generator<Uint8Array> {
-  // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
-  // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
-  const ring: Buffer[] = [];
-  for (let reads = 0; ; reads++) {
-    const buffer = reads === 0 ? Buffer.allocUnsafe(READ_CHUNK) : (ring[reads % READ_RING] ??= Buffer.allocUnsafe(READ_CHUNK));
-    let bytesRead: number;
-    try {
-      bytesRead = readSync(fd, buffer, 0, READ_CHUNK, null);
-    } catch (error) {
-      throw inputError(shown, error);
-    }
-    if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
-    // A short read is the end of the file (as it was when read).
-    if (bytesRead < READ_CHUNK) return;
-  }
 }
 
 /** What is not a regular file, read in order by a stream over its handle (which closes it). */
