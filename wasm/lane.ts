@@ -996,6 +996,25 @@ export function seenGet(h1: i32, h2: i32): i32 {
   return load<i32>(slotAddress(findSlot(h1, h2)), 8) - 1;
 }
 
+/** Where seenFirst reads its fingerprints: just past the table, with room for `count` of them (0: no memory). */
+export function seenScratch(count: i32): usize {
+  const at = slotAddress(tableMask + 1);
+  return ensureMemory(at + <usize>count * 8) ? at : 0;
+}
+
+/**
+ * The index of the first of the `count` fingerprints (hash 1, hash 2) at seenScratch that the table
+ * holds, or -1: many look-ups in one call (each call from script costs more than its look-up).
+ */
+export function seenFirst(count: i32): i32 {
+  const at = slotAddress(tableMask + 1);
+  for (let k = 0; k < count; k++) {
+    const pair = at + <usize>k * 8;
+    if (load<i32>(slotAddress(findSlot(load<i32>(pair), load<i32>(pair, 4))), 8) != 0) return k;
+  }
+  return -1;
+}
+
 /**
  * Stores `value` (>= 0) for these hashes unless they have one: the value already there, or -1 when
  * added; -2 when the table could not grow (memory).

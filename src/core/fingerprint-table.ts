@@ -11,6 +11,8 @@ export interface FingerprintSet {
   get(hash1: number, hash2: number): number;
   /** Stores `value` (≥ 0) for these hashes unless they have one: returns the value already there, or -1 when added. */
   add(hash1: number, hash2: number, value: number): number;
+  /** The index of the first of the `count` (hash 1, hash 2) pairs of `pairs` stored here, or -1. */
+  firstOf(pairs: Int32Array, count: number): number;
 }
 
 export class FingerprintTable implements FingerprintSet {
@@ -56,6 +58,11 @@ export class FingerprintTable implements FingerprintSet {
     slots[slot * 3 + 2] = value + 1;
     // Keep the load factor under 3/4 so that probes stay short.
     if (++this.count * 4 > (mask + 1) * 3) this.grow();
+    return -1;
+  }
+
+  firstOf(pairs: Int32Array, count: number): number {
+    for (let k = 0; k < count; k++) if (this.get(pairs[k * 2] as number, pairs[k * 2 + 1] as number) !== -1) return k;
     return -1;
   }
 

@@ -20,7 +20,7 @@
 // - `gzip/corrupt`: zlib refused the data (truncated: "unexpected end of file"; a bad header, block or
 //   CRC); the message says why. Other errors of the source (I/O) pass through unchanged.
 
-import { createGunzip, type Gunzip } from 'node:zlib';
+import type { Gunzip } from 'node:zlib';
 import { SitemapError } from '../core/errors.js';
 import { checkCount } from '../core/read/document.js';
 import { isGzip } from '../core/read/sniff.js';
@@ -132,6 +132,8 @@ async function* capped(source: AsyncIterable<Uint8Array>, limit: number, error: 
  * came 7.3-9.2 ms in this way, 9.6-12.3 ms that way).
  */
 async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  // Loaded here, where gzip is found: node:zlib took 0.4 ms of the start of every plain reading.
+  const { createGunzip } = await import('node:zlib');
   const z = createGunzip({ chunkSize: GUNZIP_CHUNK });
   const feeding = feed(source, z);
   try {

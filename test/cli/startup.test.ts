@@ -138,6 +138,24 @@ test('validate and read of a valid file never call toLocaleString (its first cal
   }
 });
 
+test('read and validate of a file leave standard input, perf_hooks and node:fs/promises alone (1-1.5, 0.7 and 1.1-1.5 ms of the start, each made or loaded on first use)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-stdin-'));
+  try {
+    const file = join(dir, 'sitemap.xml');
+    writeFileSync(file, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>\n');
+    // Nor, not on a terminal (no progress line), a clock: Node's first performance.now() loads perf_hooks;
+    // nor node:fs/promises, which a regular file is not opened with.
+    const unwanted = ['NativeModule perf_hooks', 'NativeModule fs/promises'];
+    const trap = `Object.defineProperty(process, 'stdin', { configurable: true, get() { throw new Error('process.stdin made'); } }); process.on('exit', () => { const loaded = ${JSON.stringify(unwanted)}.filter((m) => process.moduleLoadList.includes(m)); if (loaded.length > 0) { process.stderr.write('loaded: ' + loaded.join(', ')); process.exitCode = 9; } });`;
+    for (const args of [['validate', file], ['validate', file, '--format', 'json'], ['read', file]]) {
+      const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(trap)}`, BIN, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a command's bundle runs through V8's code cache: made after a first run, used after, and a missing, rejected or unwritable cache changes nothing but the time", () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cache-'));
   const cache = join(DIST, 'cli', 'bundle', `read.cjs.${process.version}-${process.arch}.v8cache`);

@@ -100,6 +100,8 @@ interface LaneExports {
   seenInit(capacity: number): number;
   seenGet(hash1: number, hash2: number): number;
   seenAdd(hash1: number, hash2: number, value: number): number;
+  seenScratch(count: number): number;
+  seenFirst(count: number): number;
   seenCount: WebAssembly.Global;
   addSeen(count: number, maxTracked: number): number;
   pick(count: number, field: number, min: number): number;
@@ -465,7 +467,23 @@ class LaneFingerprintTable implements FingerprintSet {
     if (found === -2) throw new RangeError('lane: no memory to grow the fingerprint table');
     return found;
   }
+
+  /** Looked up in the module, FIRST_OF_BLOCK pairs a call: 15,000 calls of get took 3 ms of a cold validation. */
+  firstOf(pairs: Int32Array, count: number): number {
+    for (let from = 0; from < count; from += FIRST_OF_BLOCK) {
+      const n = Math.min(FIRST_OF_BLOCK, count - from);
+      const at = this.exports.seenScratch(n);
+      if (at === 0) throw new RangeError('lane: no memory to look up fingerprints');
+      new Int32Array(this.exports.memory.buffer, at, n * 2).set(pairs.subarray(from * 2, (from + n) * 2));
+      const found = this.exports.seenFirst(n);
+      if (found !== -1) return from + found;
+    }
+    return -1;
+  }
 }
+
+/** Fingerprints looked up per call of the module (512 KiB of its memory). */
+const FIRST_OF_BLOCK = 1 << 16;
 
 /** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
 export function laneFingerprint(text: string): [number, number] | undefined {

@@ -578,8 +578,7 @@ class AlternateGraph {
 
   /** Whether some link leads to a loc of `locs` (15,000 look-ups where the probe of every page makes 55,000, in a realistic file). */
   private linksInto(locs: FingerprintSet): boolean {
-    for (let l = 0; l < this.linkCount; l++) if (locs.get(this.links[l * 2] as number, this.links[l * 2 + 1] as number) !== -1) return true;
-    return false;
+    return locs.firstOf(this.links, this.linkCount) !== -1;
   }
 
   /** Whether the links from `start` to the last one stored include these hashes. */

@@ -220,10 +220,14 @@ export function xsdRegExpSource(pattern: string): string {
   return out;
 }
 
-/** An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). */
+/**
+ * An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). The expression is made
+ * at the first check: the vocabulary declares its patterns when it is imported, and V8 parses a `u`
+ * expression when it is made (the tickers' `\w` classes alone took 0.6 ms of every command's start).
+ */
 export function matching(pattern: string, what: string): SimpleTypeCheck {
-  const re = new RegExp(`^(?:${xsdRegExpSource(pattern)})$`, 'u');
-  return (value) => (re.test(value) ? undefined : `not ${what}`);
+  let re: RegExp | undefined;
+  return (value) => ((re ??= new RegExp(`^(?:${xsdRegExpSource(pattern)})$`, 'u')).test(value) ? undefined : `not ${what}`);
 }
 
 /** xsd:string with a maximum length (in characters, as XSD counts them: code points). */

@@ -147,6 +147,27 @@ describe('lane module', () => {
       }),
       { numRuns: 200 },
     );
+    // firstOf: many look-ups at once, as get one by one, in the module's table and in script's.
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 })), { maxLength: 200 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 3 })), { maxLength: 100 }), (stored, asked) => {
+        const lane = Lane.createWithTable(16);
+        assert.ok(lane?.seen !== undefined);
+        const expected = new FingerprintTable(16);
+        const key = ([a, b]: [number, number]): [number, number] => [(a * 0x9e3779b1) | 0, b - 2];
+        for (const pair of stored) {
+          const [h1, h2] = key(pair);
+          lane.seen.add(h1, h2, 0);
+          expected.add(h1, h2, 0);
+        }
+        const pairs = new Int32Array(asked.flatMap((pair) => key(pair)));
+        const first = asked.findIndex((pair) => expected.get(...key(pair)) !== -1);
+        assert.equal(expected.firstOf(pairs, asked.length), first);
+        assert.equal(lane.seen.firstOf(pairs, asked.length), first);
+        // Only the first `count` pairs are looked at.
+        assert.equal(lane.seen.firstOf(pairs, first === -1 ? asked.length : first), -1);
+      }),
+      { numRuns: 200 },
+    );
     // Each lane made so has a table of its own.
     const one = Lane.createWithTable(16);
     const other = Lane.createWithTable(16);
