@@ -1,6 +1,7 @@
 // Output helpers shared by the commands that print entries (read, discover).
 
 import type { DateInput } from '../core/model.js';
+import { JsonLines } from '../core/model-json.js';
 import { Writable } from 'node:stream';
 import type { OutputStream } from './io.js';
 
@@ -23,6 +24,8 @@ export class Output {
   private bytes: Buffer | undefined;
   private used = 0;
   private readonly lines: string[] = [];
+  /** JSON lines of a byte stream (jsonLines), in order with the rest: whichever is written hands the other's bytes over first. */
+  private json: JsonLines | undefined;
   private linesLength = 0;
   private needsDrain = false;
   private broken = false;
@@ -46,6 +49,7 @@ export class Output {
       return;
     }
     if (this.lines.length > 0) this.writeLines();
+    this.sendJson();
     this.encode(text);
   }
 
@@ -56,9 +60,36 @@ export class Output {
       this.text += '\n';
       return;
     }
+    this.sendJson();
     this.lines.push(text);
     this.linesLength += text.length + 1;
     if (this.linesLength >= LINES_CHARS) this.writeLines();
+  }
+
+  /** JSON.stringify(value) and a line feed. */
+  writeJsonLine(value: object): void {
+    const json = this.jsonLines();
+    if (json === undefined) {
+      this.writeLine(JSON.stringify(value));
+      return;
+    }
+    json.line(value);
+    if (json.length >= CHUNK_BYTES) this.sendJson();
+  }
+
+  /**
+   * Where JSON lines are written as bytes on a byte stream (undefined on another): by writeJsonLine,
+   * or by the reader it is handed to (ReaderSink.urlLines), until the next write of anything else.
+   */
+  jsonLines(): JsonLines | undefined {
+    if (this.bytes === undefined) return undefined;
+    if (this.lines.length > 0) this.writeLines();
+    this.handOff();
+    return (this.json ??= new JsonLines(CHUNK_BYTES, Buffer.allocUnsafe));
+  }
+
+  private sendJson(): void {
+    if (this.json !== undefined && this.json.length > 0) this.send(this.json.take());
   }
 
   /** The lines gathered, joined, into the bytes. */
@@ -92,6 +123,7 @@ export class Output {
     if (this.bytes !== undefined) {
       if (this.lines.length > 0) this.writeLines();
       this.handOff();
+      this.sendJson();
     } else if (this.text.length > 0) {
       const text = this.text;
       this.text = '';
