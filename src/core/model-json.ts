@@ -7,6 +7,13 @@
 
 const encoder = new TextEncoder();
 
+/** Whether `amp;` follows at `i` in `source` (text, or bytes one per character). */
+function isAmp(source: string | Uint8Array, i: number): boolean {
+  return typeof source === 'string'
+    ? source.startsWith('amp;', i)
+    : source[i] === 0x61 && source[i + 1] === 0x6d && source[i + 2] === 0x70 && source[i + 3] === 0x3b;
+}
+
 /** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
@@ -30,9 +37,11 @@ export class JsonLines {
     return this.at;
   }
 
-  /** JSON.stringify(value) and a line feed. */
-  line(value: unknown): void {
-    this.json(value);
+  /** JSON.stringify(value) and a line feed, in UTF-8 (well formed: JSON.stringify escapes a lone surrogate). */
+  line(value: object): void {
+    const text = JSON.stringify(value);
+    this.room(text.length * 3 + 1);
+    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
     this.end();
   }
 
@@ -46,11 +55,9 @@ export class JsonLines {
 
   // A line piece by piece (read/lane-json.ts).
 
-  /** JSON.stringify(value), in UTF-8 (well formed: JSON.stringify escapes a lone surrogate). */
-  json(value: unknown): void {
-    const text = JSON.stringify(value);
-    this.room(text.length * 3);
-    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
+  /** Back to `length` bytes written (what came after it is dropped). */
+  rewind(length: number): void {
+    this.at = Math.min(this.at, length);
   }
 
   /** ASCII text as it is: JSON's own syntax, a number's text. */
@@ -64,35 +71,28 @@ export class JsonLines {
 
   /**
    * The characters `start` to `end` of `source` (text, or bytes one per character) as a JSON string,
-   * when they are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString);
-   * else false, and nothing written.
+   * when they are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString)
+   * and no `&`, but for `&amp;` when `ampersands` (XML text whose references are to be decoded), the
+   * `&` it stands for; else false, with what it wrote left after `length`.
    */
-  span(source: string | Uint8Array, start: number, end: number): boolean {
+  span(source: string | Uint8Array, start: number, end: number, ampersands: boolean): boolean {
     this.room(end - start + 2);
     const bytes = this.bytes;
     let at = this.at;
     bytes[at++] = 0x22;
-    if (typeof source === 'string') {
-      for (let i = start; i < end; i++) {
-        const c = source.charCodeAt(i);
-        if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return false;
-        bytes[at++] = c;
+    const text = typeof source === 'string';
+    for (let i = start; i < end; i++) {
+      const c = text ? source.charCodeAt(i) : (source[i] as number);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return false;
+      if (c === 0x26) {
+        if (!ampersands || !isAmp(source, i + 1)) return false;
+        i += 4;
       }
-    } else {
-      for (let i = start; i < end; i++) {
-        const c = source[i] as number;
-        if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return false;
-        bytes[at++] = c;
-      }
+      bytes[at++] = c;
     }
     bytes[at++] = 0x22;
     this.at = at;
     return true;
-  }
-
-  /** A JSON string: as span() writes it, else as JSON.stringify does. */
-  string(s: string): void {
-    if (!this.span(s, 0, s.length)) this.json(s);
   }
 
   /** The line feed that ends a line. */

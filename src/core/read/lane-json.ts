@@ -1,18 +1,19 @@
 // The JSON line of a url the lane read, written from the spans of its values in the scanned input
 // (model-json.ts says why): the bytes of JSON.stringify(laneUrlEntry(...)), as
-// test/core/read/lane-json.test.ts checks on fixtures and fast-check sitemaps. A value the lane
-// decodes (a loc with references), one that JSON escapes, and the extensions are written from the
-// values laneUrlEntry would make; the rest is copied.
+// test/core/read/lane-json.test.ts checks on fixtures and fast-check sitemaps. A value is copied
+// when it is ASCII that JSON writes as it is, with `&amp;` (the reference a URL's query needs) as `&`;
+// a url with any other value (another reference, a character JSON escapes, a priority not seen
+// before) is written from its entry instead.
 
 import type { JsonLines } from '../model-json.js';
-import { CHANGEFREQS, type AlternateLink, type ImageEntry, type UrlEntry } from '../model.js';
+import { CHANGEFREQS } from '../model.js';
 import {
-  addLaneExtensions,
+  EXTRA_FIELDS,
   F_LOC_REFERENCES,
-  laneLoc,
   laneUrlEntry,
   R_CHANGEFREQ,
   R_EXTRA_COUNT,
+  R_EXTRA_FROM,
   R_FLAGS,
   R_LASTMOD_LENGTH,
   R_LASTMOD_START,
@@ -20,6 +21,13 @@ import {
   R_LOC_START,
   R_PRIORITY_LENGTH,
   R_PRIORITY_START,
+  X_FLAGS,
+  X_HREFLANG_LENGTH,
+  X_HREFLANG_START,
+  X_IMAGE,
+  X_KIND,
+  X_VALUE_LENGTH,
+  X_VALUE_START,
 } from './lane.js';
 
 const CHANGEFREQ_MEMBERS = CHANGEFREQS.map((name) => `,"changefreq":"${name}"`);
@@ -38,63 +46,66 @@ function priorityKey(source: string | Uint8Array, start: number, end: number): n
 
 /**
  * The JSON line of record `r` (its first field's index) of a scan of `source` (the text, or the
- * ASCII bytes, the records index), whose text is `text` (the same characters), into `out`.
+ * ASCII bytes, the records index) into `out`; `text()` gives the text of `source` (made when needed).
  */
-export function writeLaneUrlLine(out: JsonLines, source: string | Uint8Array, text: string, records: Int32Array, r: number, extras: Int32Array): void {
+export function writeLaneUrlLine(out: JsonLines, source: string | Uint8Array, text: () => string, records: Int32Array, r: number, extras: Int32Array): void {
+  const start = out.length;
+  if (copyLine(out, source, records, r, extras)) return;
+  out.rewind(start);
+  const entry = laneUrlEntry(text(), records, r, extras);
+  out.line(entry);
+  const priorityStart = records[r + R_PRIORITY_START] as number;
+  const key = priorityStart === -1 ? -1 : priorityKey(source, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
+  if (key !== -1 && priorityTexts.size < MAX_PRIORITY_TEXTS) priorityTexts.set(key, JSON.stringify(entry.priority));
+}
+
+/** The line of record `r` copied from the spans of its values; false when one of them is not copied so. */
+function copyLine(out: JsonLines, source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): boolean {
   out.ascii('{"loc":');
   const locStart = records[r + R_LOC_START] as number;
-  if (((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) !== 0 || !out.span(source, locStart, locStart + (records[r + R_LOC_LENGTH] as number))) {
-    out.string(laneLoc(text, records, r));
-  }
+  if (!out.span(source, locStart, locStart + (records[r + R_LOC_LENGTH] as number), ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) !== 0)) return false;
   const lastmodStart = records[r + R_LASTMOD_START] as number;
   if (lastmodStart !== -1) {
     out.ascii(',"lastmod":');
-    const end = lastmodStart + (records[r + R_LASTMOD_LENGTH] as number);
-    if (!out.span(source, lastmodStart, end)) out.string(text.slice(lastmodStart, end));
+    if (!out.span(source, lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number), false)) return false;
   }
   const changefreq = records[r + R_CHANGEFREQ] as number;
   if (changefreq !== 0) out.ascii(CHANGEFREQ_MEMBERS[changefreq - 1] as string);
   const priorityStart = records[r + R_PRIORITY_START] as number;
   if (priorityStart !== -1) {
+    const priority = priorityTexts.get(priorityKey(source, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number)));
+    if (priority === undefined) return false;
     out.ascii(',"priority":');
-    const key = priorityKey(source, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
-    let priority = priorityTexts.get(key);
-    if (priority === undefined) {
-      // The number the entry holds, as JSON writes it.
-      priority = JSON.stringify(laneUrlEntry(text, records, r, extras).priority);
-      if (key !== -1 && priorityTexts.size < MAX_PRIORITY_TEXTS) priorityTexts.set(key, priority);
-    }
     out.ascii(priority);
   }
-  if ((records[r + R_EXTRA_COUNT] as number) !== 0) writeExtensions(out, text, records, r, extras);
+  const count = records[r + R_EXTRA_COUNT] as number;
+  if (count !== 0) {
+    // As laneUrlEntry makes them: the images, then the alternates, each in document order.
+    const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
+    const to = from + count * EXTRA_FIELDS;
+    if (!copyExtras(out, source, extras, from, to, true) || !copyExtras(out, source, extras, from, to, false)) return false;
+  }
   out.ascii('}');
   out.end();
+  return true;
 }
 
-/** The images and alternates of record `r`, as the members of its entry that laneUrlEntry makes. */
-function writeExtensions(out: JsonLines, text: string, records: Int32Array, r: number, extras: Int32Array): void {
-  const entry: UrlEntry = { loc: '' };
-  addLaneExtensions(text, records, r, extras, entry);
-  const { images, alternates } = entry;
-  if (images !== undefined) {
-    out.ascii(',"images":[');
-    for (let i = 0; i < images.length; i++) {
-      out.ascii(i === 0 ? '{"loc":' : ',{"loc":');
-      out.string((images[i] as ImageEntry).loc);
-      out.ascii('}');
-    }
-    out.ascii(']');
-  }
-  if (alternates !== undefined) {
-    out.ascii(',"alternates":[');
-    for (let i = 0; i < alternates.length; i++) {
-      const alternate = alternates[i] as AlternateLink;
-      out.ascii(i === 0 ? '{"hreflang":' : ',{"hreflang":');
-      out.string(alternate.hreflang);
+/** The images (or the alternates) among extras `from` to `to` (field indexes), if any, as a member of the entry. */
+function copyExtras(out: JsonLines, source: string | Uint8Array, extras: Int32Array, from: number, to: number, images: boolean): boolean {
+  let first = true;
+  for (let x = from; x < to; x += EXTRA_FIELDS) {
+    if ((extras[x + X_KIND] === X_IMAGE) !== images) continue;
+    out.ascii(first ? (images ? ',"images":[{"loc":' : ',"alternates":[{"hreflang":') : images ? ',{"loc":' : ',{"hreflang":');
+    first = false;
+    if (!images) {
+      const hreflang = extras[x + X_HREFLANG_START] as number;
+      if (!out.span(source, hreflang, hreflang + (extras[x + X_HREFLANG_LENGTH] as number), false)) return false;
       out.ascii(',"href":');
-      out.string(alternate.href);
-      out.ascii('}');
     }
-    out.ascii(']');
+    const value = extras[x + X_VALUE_START] as number;
+    if (!out.span(source, value, value + (extras[x + X_VALUE_LENGTH] as number), ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) !== 0)) return false;
+    out.ascii('}');
   }
+  if (!first) out.ascii(']');
+  return true;
 }

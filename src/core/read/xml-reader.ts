@@ -353,7 +353,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
       ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
-    const buf = typeof source === 'string' ? source : textOf(source);
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
     const size = count * LANE_FIELDS;
@@ -364,9 +363,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const end = lane.stopAfter(count, lines);
     if (jsonLines !== undefined) {
       // Printed: lines from the records, no entries (lane-json.ts).
-      if (this.deliverLaneRun(count) === count) for (let r = 0; r < size; r += LANE_FIELDS) writeLaneUrlLine(jsonLines, source, buf, records, r, extras);
+      const text = typeof source === 'string' ? () => source : () => textOf(source);
+      if (this.deliverLaneRun(count) === count) for (let r = 0; r < size; r += LANE_FIELDS) writeLaneUrlLine(jsonLines, source, text, records, r, extras);
       return end;
     }
+    const buf = typeof source === 'string' ? source : textOf(source);
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
       this.beforeLaneEntry();
