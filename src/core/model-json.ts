@@ -7,17 +7,10 @@
 
 const encoder = new TextEncoder();
 
-/** Whether `amp;` follows at `i` in `source` (text, or bytes one per character). */
-function isAmp(source: string | Uint8Array, i: number): boolean {
-  return typeof source === 'string'
-    ? source.startsWith('amp;', i)
-    : source[i] === 0x61 && source[i + 1] === 0x6d && source[i + 2] === 0x70 && source[i + 3] === 0x3b;
-}
-
 /** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
-/** A buffer of JSON lines: written line by line or piece by piece; `take()` hands the bytes over. */
+/** A buffer of JSON lines: `take()` hands the bytes over. */
 export class JsonLines {
   private bytes: Uint8Array;
   private at = 0;
@@ -42,7 +35,8 @@ export class JsonLines {
     const text = JSON.stringify(value);
     this.room(text.length * 3 + 1);
     this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
-    this.end();
+    this.bytes[this.at++] = 0x0a;
+    this.count++;
   }
 
   /** The bytes written so far (the buffer's own: it is not written again); the next go to a new buffer. */
@@ -53,52 +47,17 @@ export class JsonLines {
     return full;
   }
 
-  // A line piece by piece (read/lane-json.ts).
+  // A line written by its bytes (read/lane-json.ts).
 
-  /** Back to `length` bytes written (what came after it is dropped). */
-  rewind(length: number): void {
-    this.at = Math.min(this.at, length);
+  /** The buffer, with room for `n` bytes from `length` on. */
+  reserve(n: number): Uint8Array {
+    this.room(n);
+    return this.bytes;
   }
 
-  /** ASCII text as it is: JSON's own syntax, a number's text. */
-  ascii(text: string): void {
-    this.room(text.length);
-    const bytes = this.bytes;
-    let at = this.at;
-    for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
-    this.at = at;
-  }
-
-  /**
-   * The characters `start` to `end` of `source` (text, or bytes one per character) as a JSON string,
-   * when they are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString)
-   * and no `&`, but for `&amp;` when `ampersands` (XML text whose references are to be decoded), the
-   * `&` it stands for; else false, with what it wrote left after `length`.
-   */
-  span(source: string | Uint8Array, start: number, end: number, ampersands: boolean): boolean {
-    this.room(end - start + 2);
-    const bytes = this.bytes;
-    let at = this.at;
-    bytes[at++] = 0x22;
-    const text = typeof source === 'string';
-    for (let i = start; i < end; i++) {
-      const c = text ? source.charCodeAt(i) : (source[i] as number);
-      if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return false;
-      if (c === 0x26) {
-        if (!ampersands || !isAmp(source, i + 1)) return false;
-        i += 4;
-      }
-      bytes[at++] = c;
-    }
-    bytes[at++] = 0x22;
-    this.at = at;
-    return true;
-  }
-
-  /** The line feed that ends a line. */
-  end(): void {
-    this.room(1);
-    this.bytes[this.at++] = 0x0a;
+  /** A line written in the buffer from `length` to `end` (its line feed included). */
+  commitLine(end: number): void {
+    this.at = end;
     this.count++;
   }
 

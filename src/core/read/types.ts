@@ -43,7 +43,7 @@ export interface ReaderSink {
    */
   urlRun?(count: number): number;
   /**
-   * Optional, with `urlRun`: the urls the lane reads are written here as JSON lines
+   * Optional, with `urlRun`: the urls the lane reads from bytes are written here as JSON lines
    * (read/lane-json.ts) and counted with `urlRun`, not given to `url`; the others still are (a sink
    * that prints them writes them here too, in order). Not through a Relay (document.ts), which has
    * neither.
