@@ -132,9 +132,10 @@ function copyExtras(bytes: Uint8Array, at: number, source: Uint8Array, extras: I
   return at;
 }
 
+/** A piece of JSON's own syntax: a builtin's copy (the line's first thousands run before V8 has optimized a loop of our own). */
 function put(bytes: Uint8Array, at: number, text: Uint8Array): number {
-  for (let i = 0; i < text.length; i++) bytes[at++] = text[i] as number;
-  return at;
+  bytes.set(text, at);
+  return at + text.length;
 }
 
 /**
