@@ -9,31 +9,7 @@
 
 import type { JsonLines } from '../model-json.js';
 import { CHANGEFREQS } from '../model.js';
-import {
-  EXTRA_FIELDS,
-  F_LOC_REFERENCES,
-  LANE_FIELDS,
-  laneUrlEntry,
-  R_CHANGEFREQ,
-  R_END,
-  R_EXTRA_COUNT,
-  R_EXTRA_FROM,
-  R_FLAGS,
-  R_LASTMOD_LENGTH,
-  R_LASTMOD_START,
-  R_LOC_LENGTH,
-  R_LOC_START,
-  R_PRIORITY_LENGTH,
-  R_PRIORITY_START,
-  R_START,
-  X_FLAGS,
-  X_HREFLANG_LENGTH,
-  X_HREFLANG_START,
-  X_IMAGE,
-  X_KIND,
-  X_VALUE_LENGTH,
-  X_VALUE_START,
-} from './lane.js';
+import { EXTRA_FIELDS, F_LOC_REFERENCES, LANE_FIELDS, laneUrlEntry, R_CHANGEFREQ, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, R_LOC_START, R_PRIORITY_LENGTH, R_PRIORITY_START, R_START, X_FLAGS, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND, X_VALUE_LENGTH, X_VALUE_START } from './lane.js';
 
 const encoder = new TextEncoder();
 const piece = (text: string): Uint8Array => encoder.encode(text);
