@@ -99,3 +99,34 @@ test('flush returns when the stream drained already, while something else was aw
   const flushed = await Promise.race([out.flush().then(() => 'flushed'), new Promise((resolve) => setTimeout(() => resolve('waiting for a drain that already came'), 1_000))]);
   assert.equal(flushed, 'flushed');
 });
+
+test('JSON lines (writeJsonLine, and lines written straight into jsonLines) go out in order with the rest, as JSON.stringify and UTF-8', async () => {
+  const { stream, chunks } = collector();
+  const out = new Output(stream);
+  const entries = [{ loc: 'https://example.com/espa\u00f1a', lastmod: 'lone \ud800 \u2028 "q" \\' }, { sitemap: { loc: 'https://example.com/s.xml' } }];
+  let expected = '';
+  for (let i = 0; i < 3000; i++) {
+    const entry = entries[i % 2] as object;
+    out.writeJsonLine(entry);
+    expected += `${JSON.stringify(entry)}\n`;
+    if (i % 500 === 0) {
+      out.writeLine(`text ${i}`);
+      out.write('piece;');
+      expected += `text ${i}\npiece;`;
+      // Written by a reader it was handed to (ReaderSink.urlLines).
+      out.jsonLines()?.line({ loc: `https://example.com/${i}` });
+      expected += `{"loc":"https://example.com/${i}"}\n`;
+    }
+  }
+  await out.flush();
+  stream.end();
+  await finished(stream);
+  assert.ok(Buffer.concat(chunks).equals(Buffer.from(expected)));
+
+  let text = '';
+  const plain = new Output({ write: (t: string) => (text += t) });
+  assert.equal(plain.jsonLines(), undefined, 'a plain writer gets strings: no bytes');
+  plain.writeJsonLine(entries[0] as object);
+  await plain.flush();
+  assert.equal(text, `${JSON.stringify(entries[0])}\n`);
+});
