@@ -110,14 +110,16 @@ test('JSON lines (writeJsonLine, and lines written straight into jsonLines) go o
     out.writeJsonLine(entry);
     expected += `${JSON.stringify(entry)}\n`;
     if (i % 500 === 0) {
-      out.writeLine(`text ${i}`);
       out.write('piece;');
-      expected += `text ${i}\npiece;`;
+      out.writeLine(`text ${i}`);
+      expected += `piece;text ${i}\n`;
       // Written by a reader it was handed to (ReaderSink.urlLines).
       out.jsonLines()?.line({ loc: `https://example.com/${i}` });
       expected += `{"loc":"https://example.com/${i}"}\n`;
     }
   }
+  out.write('tail');
+  expected += 'tail';
   await out.flush();
   stream.end();
   await finished(stream);
