@@ -353,6 +353,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
       ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
+    if (jsonLines !== undefined) {
+      // Printed: lines from the records and the bytes, no entries (lane-json.ts); nothing else reads
+      // meanwhile, so the lane's own records serve.
+      if (this.deliverLaneRun(count) === count) writeLaneUrlLines(jsonLines, source as Uint8Array, () => textOf(source as Uint8Array), lane.records, count * LANE_FIELDS, lane.extras);
+      return lane.stopAfter(count, lines);
+    }
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
     const size = count * LANE_FIELDS;
@@ -361,11 +367,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
     records.set(lane.records.subarray(0, size));
     const extras = lane.extras.slice();
     const end = lane.stopAfter(count, lines);
-    if (jsonLines !== undefined) {
-      // Printed: lines from the records and the bytes, no entries (lane-json.ts).
-      if (this.deliverLaneRun(count) === count) writeLaneUrlLines(jsonLines, source as Uint8Array, () => textOf(source as Uint8Array), records, size, extras);
-      return end;
-    }
     const buf = typeof source === 'string' ? source : textOf(source);
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
