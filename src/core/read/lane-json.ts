@@ -77,34 +77,36 @@ function copyLine(bytes: Uint8Array, at: number, source: Uint8Array, records: In
     at = known === -1 ? -1 : put(bytes, put(bytes, at, PRIORITY), priorityTexts[known] as Uint8Array);
   }
   const count = records[r + R_EXTRA_COUNT] as number;
-  if (count !== 0 && at !== -1) {
-    // As laneUrlEntry makes them: the images, then the alternates, each in document order.
-    const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
-    at = copyExtras(bytes, copyExtras(bytes, at, source, extras, from, count, true), source, extras, from, count, false);
-  }
+  if (count !== 0 && at !== -1) at = copyExtras(bytes, at, source, extras, (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS, count);
   if (at === -1) return -1;
   bytes[at++] = 0x7d; // }
   bytes[at++] = 0x0a;
   return at;
 }
 
-/** The images (or the alternates) of `count` extras from field index `from` as a member, if any; -1 for `at` -1 or a value not copied. */
-function copyExtras(bytes: Uint8Array, at: number, source: Uint8Array, extras: Int32Array, from: number, count: number, images: boolean): number {
-  let first = true;
-  for (let x = from; x < from + count * EXTRA_FIELDS && at !== -1; x += EXTRA_FIELDS) {
-    if ((extras[x + X_KIND] === X_IMAGE) !== images) continue;
-    at = put(bytes, at, images ? (first ? IMAGES : IMAGE) : first ? ALTERNATES : ALTERNATE);
-    first = false;
-    if (!images) {
-      const hreflang = extras[x + X_HREFLANG_START] as number;
-      at = copy(bytes, at, source, hreflang, hreflang + (extras[x + X_HREFLANG_LENGTH] as number), false);
-      if (at !== -1) at = put(bytes, at, HREF);
+/** The images, then the alternates (as laneUrlEntry makes them, each in document order), of `count` extras from field index `from`, as members; -1 for a value not copied. */
+function copyExtras(bytes: Uint8Array, at: number, source: Uint8Array, extras: Int32Array, from: number, count: number): number {
+  const to = from + count * EXTRA_FIELDS;
+  for (let pass = 0; pass < 2; pass++) {
+    const images = pass === 0;
+    let first = true;
+    for (let x = from; x < to; x += EXTRA_FIELDS) {
+      if ((extras[x + X_KIND] === X_IMAGE) !== images) continue;
+      at = put(bytes, at, images ? (first ? IMAGES : IMAGE) : first ? ALTERNATES : ALTERNATE);
+      first = false;
+      if (!images) {
+        const hreflang = extras[x + X_HREFLANG_START] as number;
+        at = copy(bytes, at, source, hreflang, hreflang + (extras[x + X_HREFLANG_LENGTH] as number), false);
+        if (at === -1) return -1;
+        at = put(bytes, at, HREF);
+      }
+      const value = extras[x + X_VALUE_START] as number;
+      at = copy(bytes, at, source, value, value + (extras[x + X_VALUE_LENGTH] as number), ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) !== 0);
+      if (at === -1) return -1;
+      bytes[at++] = 0x7d; // }
     }
-    const value = extras[x + X_VALUE_START] as number;
-    if (at !== -1) at = copy(bytes, at, source, value, value + (extras[x + X_VALUE_LENGTH] as number), ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) !== 0);
-    if (at !== -1) bytes[at++] = 0x7d; // }
+    if (!first) bytes[at++] = 0x5d; // ]
   }
-  if (!first && at !== -1) bytes[at++] = 0x5d; // ]
   return at;
 }
 
