@@ -89,7 +89,12 @@ export class Output {
   }
 
   private sendJson(): void {
-    if (this.json !== undefined && this.json.length > 0) this.send(this.json.take());
+    const json = this.json;
+    if (json === undefined || json.length === 0) return;
+    const bytes = json.take();
+    // A stream on a file descriptor (a file, a terminal, a pipe) holds nothing once it has written a
+    // chunk: the buffer serves again. Not any other: a Writable may keep a chunk (a PassThrough does).
+    this.send(bytes, typeof (this.stream as { fd?: unknown }).fd === 'number' ? () => json.recycle(bytes) : undefined);
   }
 
   /** The lines gathered, joined, into the bytes. */
@@ -162,11 +167,12 @@ export class Output {
     this.send(full);
   }
 
-  private send(data: string | Uint8Array): void {
+  /** `written`: called once the stream has written `data` (a Node stream's write callback). */
+  private send(data: string | Uint8Array, written?: () => void): void {
     if (this.broken) return;
     let ok: unknown;
     try {
-      ok = (this.stream as { write(data: string | Uint8Array): unknown }).write(data);
+      ok = (this.stream as { write(data: string | Uint8Array, callback?: (error?: unknown) => void): unknown }).write(data, written === undefined ? undefined : (error) => error == null && written());
     } catch {
       this.broken = true;
       return;

@@ -14,6 +14,8 @@ const SLACK = 64 * 1024;
 export class JsonLines {
   private bytes: Uint8Array;
   private at = 0;
+  /** A buffer taken and given back (recycle), for the next take. */
+  private spare: Uint8Array | undefined;
   /** Lines written. */
   count = 0;
 
@@ -42,9 +44,19 @@ export class JsonLines {
   /** The bytes written so far (the buffer's own: it is not written again); the next go to a new buffer. */
   take(): Uint8Array {
     const full = this.bytes.subarray(0, this.at);
-    this.bytes = this.allocate(this.capacity + SLACK);
+    this.bytes = this.spare ?? this.allocate(this.capacity + SLACK);
+    this.spare = undefined;
     this.at = 0;
     return full;
+  }
+
+  /**
+   * Bytes of take() given back once nothing holds them any more (written to a file): a later take()
+   * reuses their buffer instead of a new one. Why: with no entries made, V8 collects seldom, and the
+   * buffers handed over piled up until it did (peak RSS +16 MB over 100 MB of gzipped input).
+   */
+  recycle(bytes: Uint8Array): void {
+    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === this.capacity + SLACK) this.spare = new Uint8Array(bytes.buffer);
   }
 
   // A line written by its bytes (read/lane-json.ts).
