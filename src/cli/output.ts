@@ -1,6 +1,7 @@
 // Output helpers shared by the commands that print entries (read, discover).
 
 import type { DateInput } from '../core/model.js';
+import { JsonLines } from '../core/model-json.js';
 import { Writable } from 'node:stream';
 import type { OutputStream } from './io.js';
 
@@ -23,6 +24,8 @@ export class Output {
   private bytes: Buffer | undefined;
   private used = 0;
   private readonly lines: string[] = [];
+  /** JSON lines of a byte stream (jsonLines), in order with the rest: whichever is written hands the other's bytes over first. */
+  private json: JsonLines | undefined;
   private linesLength = 0;
   private needsDrain = false;
   private broken = false;
@@ -46,6 +49,7 @@ export class Output {
       return;
     }
     if (this.lines.length > 0) this.writeLines();
+    this.sendJson();
     this.encode(text);
   }
 
@@ -72,9 +76,41 @@ export class Output {
       this.text += '\n';
       return;
     }
+    this.sendJson();
     this.lines.push(text);
     this.linesLength += text.length + 1;
     if (this.linesLength >= LINES_CHARS) this.writeLines();
+  }
+
+  /** JSON.stringify(value) and a line feed. */
+  writeJsonLine(value: object): void {
+    const json = this.jsonLines();
+    if (json === undefined) {
+      this.writeLine(JSON.stringify(value));
+      return;
+    }
+    json.line(value);
+    if (json.length >= CHUNK_BYTES) this.sendJson();
+  }
+
+  /**
+   * Where JSON lines are written as bytes on a byte stream (undefined on another): by writeJsonLine,
+   * or by the reader it is handed to (ReaderSink.urlLines), until the next write of anything else.
+   */
+  jsonLines(): JsonLines | undefined {
+    if (this.bytes === undefined) return undefined;
+    if (this.lines.length > 0) this.writeLines();
+    this.handOff();
+    return (this.json ??= new JsonLines(CHUNK_BYTES, Buffer.allocUnsafe));
+  }
+
+  private sendJson(): void {
+    const json = this.json;
+    if (json === undefined || json.length === 0) return;
+    const bytes = json.take();
+    // A stream on a file descriptor (a file, a terminal, a pipe) holds nothing once it has written a
+    // chunk: the buffer serves again. Not any other: a Writable may keep a chunk (a PassThrough does).
+    this.send(bytes, typeof (this.stream as { fd?: unknown }).fd === 'number' ? () => json.recycle(bytes) : undefined);
   }
 
   /** The lines gathered, joined, into the bytes. */
@@ -108,6 +144,7 @@ export class Output {
     if (this.bytes !== undefined) {
       if (this.lines.length > 0) this.writeLines();
       this.handOff();
+      this.sendJson();
     } else if (this.text.length > 0) {
       const text = this.text;
       this.text = '';
@@ -146,11 +183,12 @@ export class Output {
     this.send(full);
   }
 
-  private send(data: string | Uint8Array): void {
+  /** `written`: called once the stream has written `data` (a Node stream's write callback). */
+  private send(data: string | Uint8Array, written?: () => void): void {
     if (this.broken) return;
     let ok: unknown;
     try {
-      ok = (this.stream as { write(data: string | Uint8Array): unknown }).write(data);
+      ok = (this.stream as { write(data: string | Uint8Array, callback?: (error?: unknown) => void): unknown }).write(data, written === undefined ? undefined : (error) => error == null && written());
     } catch {
       this.broken = true;
       return;

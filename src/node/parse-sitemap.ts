@@ -32,6 +32,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
+import type { JsonLines } from '../core/model-json.js';
 import { SitemapDocument, checkCount, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
@@ -118,6 +119,8 @@ export interface ReadSitemapOptions extends ParseSitemapOptions {
   onFormat?: (format: SitemapFormat) => void;
   /** Asked after each chunk: true stops reading (and closes the input); the summary is of what was read. */
   stop?: () => boolean;
+  /** The urls the reader's fast path reads are written here as JSON lines instead of given to `onUrl` (ReaderSink.urlLines; `sitemapkit read`). */
+  urlLines?: JsonLines;
 }
 
 /** The text of bytes that are all ASCII, else undefined: a SIMD check and a copy, twice TextDecoder's speed. */
@@ -536,6 +539,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     sitemap: onSitemap ?? noop,
     diagnostic: onDiagnostic ?? noop,
     wantsLocHashes: options.locHashes === true,
+    urlLines: options.urlLines,
   });
   // One step per input chunk.
   for await (const _ of drive(source, options, pipeline)) if (options.stop?.() === true) break;

@@ -3,9 +3,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Output } from '../../src/cli/output.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** A Node stream that keeps what it is given, and says "wait" after every `full` bytes. */
 function collector(full = 1 << 30): { stream: Writable; chunks: Buffer[]; drains: number } {
@@ -98,4 +101,71 @@ test('flush returns when the stream drained already, while something else was aw
   await new Promise((resolve) => stream.once('drain', resolve)); // drained before flush is called
   const flushed = await Promise.race([out.flush().then(() => 'flushed'), new Promise((resolve) => setTimeout(() => resolve('waiting for a drain that already came'), 1_000))]);
   assert.equal(flushed, 'flushed');
+});
+
+test('JSON lines (writeJsonLine, and lines written straight into jsonLines) go out in order with the rest, as JSON.stringify and UTF-8', async () => {
+  const { stream, chunks } = collector();
+  const out = new Output(stream);
+  const entries = [{ loc: 'https://example.com/espa\u00f1a', lastmod: 'lone \ud800 \u2028 "q" \\' }, { sitemap: { loc: 'https://example.com/s.xml' } }];
+  let expected = '';
+  for (let i = 0; i < 3000; i++) {
+    const entry = entries[i % 2] as object;
+    out.writeJsonLine(entry);
+    expected += `${JSON.stringify(entry)}\n`;
+    if (i % 500 === 0) {
+      out.write('piece;');
+      out.writeLine(`text ${i}`);
+      expected += `piece;text ${i}\n`;
+      // Written by a reader it was handed to (ReaderSink.urlLines).
+      out.jsonLines()?.line({ loc: `https://example.com/${i}` });
+      expected += `{"loc":"https://example.com/${i}"}\n`;
+    }
+  }
+  out.write('tail');
+  expected += 'tail';
+  await out.flush();
+  stream.end();
+  await finished(stream);
+  assert.ok(Buffer.concat(chunks).equals(Buffer.from(expected)));
+
+  let text = '';
+  const plain = new Output({ write: (t: string) => (text += t) });
+  assert.equal(plain.jsonLines(), undefined, 'a plain writer gets strings: no bytes');
+  plain.writeJsonLine(entries[0] as object);
+  await plain.flush();
+  assert.equal(text, `${JSON.stringify(entries[0])}\n`);
+});
+
+test('JSON lines: a buffer is used again only once a file descriptor has written it, never after a Writable that keeps its chunks', async () => {
+  const entries = Array.from({ length: 20_000 }, (_, i) => ({ loc: `https://example.com/${i}/${'x'.repeat(i % 97)}`, priority: (i % 10) / 10 }));
+  const expected = Buffer.from(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const writeAll = async (out: Output): Promise<void> => {
+    for (const [i, e] of entries.entries()) {
+      out.writeJsonLine(e);
+      if (i % 1000 === 0) {
+        await out.flush();
+        // As reading waits for its input: the write callbacks come meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await out.flush();
+  };
+  // A file: its write callbacks hand the buffers back.
+  const path = join(tempDir(), 'lines.jsonl');
+  const file = createWriteStream(path);
+  await new Promise((resolve) => file.once('open', resolve));
+  await writeAll(new Output(file));
+  file.end();
+  await finished(file);
+  assert.ok(readFileSync(path).equals(expected), 'file');
+  // A Writable that keeps the chunks it is given, and calls back at once.
+  const kept: Uint8Array[] = [];
+  const keeper = new Writable({
+    write(chunk: Uint8Array, _encoding, callback) {
+      kept.push(chunk);
+      callback();
+    },
+  });
+  await writeAll(new Output(keeper));
+  assert.ok(Buffer.concat(kept).equals(expected), 'kept chunks');
 });

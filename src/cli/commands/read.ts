@@ -3,6 +3,7 @@
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../core/model.js';
+import type { JsonLines } from '../../core/model-json.js';
 import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -28,20 +29,32 @@ function tsvField(value: string): string {
 class Formatter {
   private columns: 4 | 2 | undefined;
   private mixedWarned = false;
+  /** JSON lines as bytes, on a byte stream: the reader writes those of the urls its fast path reads itself (ReaderSink.urlLines). */
+  readonly jsonLines: JsonLines | undefined;
+  /** Entries written but for the lines in jsonLines. */
+  private entries = 0;
   constructor(
     private readonly format: OutputFormat,
     private readonly out: Output,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    this.jsonLines = format === 'jsonl' ? out.jsonLines() : undefined;
+  }
 
-  /** Entries written so far. */
-  written = 0;
   readonly url = (entry: UrlEntry): void => this.entry(entry, true);
   readonly sitemap = (ref: SitemapRef): void => this.entry(ref, false);
 
+  /** Entries written so far. */
+  get written(): number {
+    return this.entries + (this.jsonLines?.count ?? 0);
+  }
+
   private entry(e: UrlEntry | SitemapRef, page: boolean): void {
-    this.written++;
-    // Gathered and encoded a few hundred lines at a time (Output.writeLine), not a Buffer#write each.
+    if (this.jsonLines !== undefined) {
+      this.out.writeJsonLine(page ? e : { sitemap: e });
+      return;
+    }
+    this.entries++;
     if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
     else if (this.format === 'urls') this.out.writeLine(e.loc);
     else this.row(e, page);
@@ -149,6 +162,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
           onDiagnostic,
           onUrl: formatter.url,
           onSitemap: formatter.sitemap,
+          ...(formatter.jsonLines !== undefined ? { urlLines: formatter.jsonLines } : {}),
           backpressure: async () => {
             await held(out.flush());
             await report();

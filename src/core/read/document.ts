@@ -21,6 +21,7 @@ import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic } from '../diagnostics.js';
 import { SitemapError, checkCount } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
+import type { JsonLines } from '../model-json.js';
 import { readAsciiChunk } from './lane-bytes.js';
 import { StreamDecoder } from './decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
@@ -332,6 +333,11 @@ export class SitemapDocument implements ReaderSink {
   /** ReaderSink.wantsLocHashes: the sink's. */
   get wantsLocHashes(): boolean {
     return this.out.wantsLocHashes === true;
+  }
+
+  /** ReaderSink.urlLines: the sink's, until reading stopped. */
+  get urlLines(): JsonLines | undefined {
+    return this.stopped ? undefined : this.out.urlLines;
   }
 
   get wantsMore(): boolean {

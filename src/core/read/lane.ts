@@ -72,9 +72,9 @@ export const R_LASTMOD_DAY = 17;
  */
 export const EXTRA_FIELDS = 10;
 export const X_KIND = 0;
-const X_VALUE_START = 1;
-const X_VALUE_LENGTH = 2;
-const X_FLAGS = 3;
+export const X_VALUE_START = 1;
+export const X_VALUE_LENGTH = 2;
+export const X_FLAGS = 3;
 export const X_HREFLANG_START = 4;
 export const X_HREFLANG_LENGTH = 5;
 export const X_HREF_HASH_1 = 6;

@@ -2,6 +2,7 @@
 // (model.ts), diagnostics as data, and the detected format. Readers are push-based and synchronous.
 
 import type { Diagnostic } from '../diagnostics.js';
+import type { JsonLines } from '../model-json.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 
 export type SitemapFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'text' | 'html' | 'unknown' | 'empty';
@@ -41,6 +42,13 @@ export interface ReaderSink {
    * how many the sink takes: all of them, or none once it has stopped taking entries.
    */
   urlRun?(count: number): number;
+  /**
+   * Optional, with `urlRun`: the urls the lane reads from bytes are written here as JSON lines
+   * (read/lane-json.ts) and counted with `urlRun`, not given to `url`; the others still are (a sink
+   * that prints them writes them here too, in order). Not through a Relay (document.ts), which has
+   * neither.
+   */
+  readonly urlLines?: JsonLines | undefined;
 }
 
 export interface ReaderBudgets {

@@ -55,6 +55,7 @@ import { NamespaceScope } from '../xml/namespaces.js';
 import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
@@ -347,11 +348,17 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = !sitemap && this.sink.wantsLocHashes === true;
+    const jsonLines = sitemap || hashed || typeof source === 'string' || this.sink.urlRun === undefined ? undefined : this.sink.urlLines;
     const count = typeof source === 'string'
       ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
-    const buf = typeof source === 'string' ? source : textOf(source);
+    if (jsonLines !== undefined) {
+      // Printed: lines from the records and the bytes, no entries (lane-json.ts); nothing else reads
+      // meanwhile, so the lane's own records serve.
+      if (this.deliverLaneRun(count) === count) writeLaneUrlLines(jsonLines, source as Uint8Array, () => textOf(source as Uint8Array), lane.records, count * LANE_FIELDS, lane.extras);
+      return lane.stopAfter(count, lines);
+    }
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
     // another document meanwhile, and that reading would write over the lane's.
     const size = count * LANE_FIELDS;
@@ -360,6 +367,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     records.set(lane.records.subarray(0, size));
     const extras = lane.extras.slice();
     const end = lane.stopAfter(count, lines);
+    const buf = typeof source === 'string' ? source : textOf(source);
     const locHash = this.locHash;
     for (let r = 0; r < size; r += LANE_FIELDS) {
       this.beforeLaneEntry();
