@@ -114,9 +114,17 @@ export class StagedOutput {
     return join(this.tempDir, name);
   }
 
-  /** Writes `text` whole as the staged file `name` (compressed at the output's level); resolves with its size on disk. */
-  async write(name: string, text: string): Promise<number> {
+  /** Writes `text` (or its UTF-8 bytes) whole as the staged file `name` (compressed at the output's level); resolves with its size on disk. */
+  async write(name: string, text: string | Uint8Array): Promise<number> {
     const id = this.files.open(this.path(name));
+    if (typeof text !== 'string') {
+      // Handed over a block at a time (the writer copies each): a 50 MB child is not copied whole.
+      for (let at = 0; at < text.length; at += BLOCK) {
+        if (this.files.full) await this.files.whenWritable();
+        this.files.write(id, text.subarray(at, at + BLOCK));
+      }
+      return this.files.close(id);
+    }
     // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
     for (let at = 0, end; at < text.length; at = end) {
       end = Math.min(text.length, at + BLOCK);

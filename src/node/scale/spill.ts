@@ -17,17 +17,9 @@ export interface SpilledEntry {
   item: SerializedEntry | null;
 }
 
-/** A record as a spill holds it: its fields, then its end (RECORD_END). */
+/** A record as a spill holds it: its fields, then its end (RECORD). */
 export function encodeRecord(stem: string, loc: string, item: SerializedEntry | null): string {
   return (item === null ? [stem, '-1', '', '', '', loc, ''] : [stem, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.hash ?? '', loc, item.xml]).join(FIELD) + RECORD;
-}
-
-/** The last character of every encoded record. */
-export const RECORD_END = RECORD;
-
-/** The stem an encoded record belongs to. */
-export function stemOfRecord(record: string): string {
-  return record.slice(0, record.indexOf(FIELD));
 }
 
 export class Spill {
@@ -49,11 +41,7 @@ export class Spill {
 
   /** Sets an entry (or the deletion of `loc`) aside under `key`. */
   add(key: string, stem: string, loc: string, item: SerializedEntry | null): void {
-    this.addEncoded(key, encodeRecord(stem, loc, item));
-  }
-
-  /** Sets aside a record as encodeRecord made it (a queued run's shard files hold them). */
-  addEncoded(key: string, record: string): void {
+    const record = encodeRecord(stem, loc, item);
     const list = this.pending.get(key);
     if (list === undefined) this.pending.set(key, [record]);
     else list.push(record);
@@ -76,20 +64,27 @@ export class Spill {
     this.pendingLength = 0;
   }
 
-  /** The records of `key` in the order they were added, then forgotten (its file removed). */
-  take(key: string): SpilledEntry[] {
-    let text = '';
+  /** The records of `key` as encodeRecord made them, in UTF-8, in the order they were added; then forgotten (its file removed). */
+  takeRecords(key: string): Buffer {
+    let bytes = Buffer.alloc(0);
     if (this.written.has(key)) {
-      text = readFileSync(this.pathOf(key), 'utf8');
+      bytes = readFileSync(this.pathOf(key));
       rmSync(this.pathOf(key));
       this.written.delete(key);
     }
     const waiting = this.pending.get(key);
     if (waiting !== undefined) {
-      text += waiting.join('');
+      const text = waiting.join('');
+      bytes = bytes.length === 0 ? Buffer.from(text) : Buffer.concat([bytes, Buffer.from(text)]);
       this.pending.delete(key);
-      for (const record of waiting) this.pendingLength -= record.length;
+      this.pendingLength -= text.length;
     }
+    return bytes;
+  }
+
+  /** The records of `key` in the order they were added, then forgotten (its file removed). */
+  take(key: string): SpilledEntry[] {
+    const text = this.takeRecords(key).toString('utf8');
     const records: SpilledEntry[] = [];
     for (let at = 0; at < text.length; ) {
       // Six fields, then the XML up to the record's end (indexOf rather than split: no arrays).
