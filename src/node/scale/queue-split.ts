@@ -54,8 +54,62 @@ export class GroupFiles<K extends string | number> {
   }
 }
 
-/** Characters of records a split holds before it writes them out, grouped by child, as one segment of each shard's file. */
-const SEGMENT_AT = 16 * 1024 * 1024;
+/** Bytes of records a split holds before it writes them out, grouped by child, as one segment of each shard's file. */
+const SEGMENT_AT = 8 * 1024 * 1024;
+
+/**
+ * A shard's records waiting for their segment, as UTF-8 bytes in one growing Buffer with each
+ * record's child and end in a typed array: off the JS heap, so that holding them costs the collector
+ * nothing (as strings, a part's records outlived the young generation and were copied and marked).
+ */
+class PendingRecords {
+  bytes = Buffer.allocUnsafe(16 * 1024);
+  length = 0;
+  /** Per record: its child's number in `stems`, and where its bytes end. */
+  private ends = new Uint32Array(256);
+  private count = 0;
+  private readonly stems = new Map<string, number>();
+
+  /** Appends `record`; returns the bytes it took. */
+  add(stem: string, record: string): number {
+    if (this.length + record.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.length + record.length * 3, this.length);
+    if (this.count * 2 + 2 > this.ends.length) this.ends = grown(this.ends, this.count * 2 + 2, this.count * 2);
+    let id = this.stems.get(stem);
+    if (id === undefined) this.stems.set(stem, (id = this.stems.size));
+    const written = this.bytes.write(record, this.length);
+    this.length += written;
+    this.ends[this.count * 2] = id;
+    this.ends[this.count * 2 + 1] = this.length;
+    this.count++;
+    return written;
+  }
+
+  /** The records as a segment: `u32 length, [[stem, bytes], …] as JSON`, then each child's records in the order given. */
+  segment(): Buffer[] {
+    const sizes = new Array<number>(this.stems.size).fill(0);
+    for (let i = 0, start = 0; i < this.count; start = this.ends[i * 2 + 1] as number, i++) {
+      const id = this.ends[i * 2] as number;
+      sizes[id] = (sizes[id] as number) + (this.ends[i * 2 + 1] as number) - start;
+    }
+    const at: number[] = [];
+    sizes.reduce((offset, size) => (at.push(offset), offset + size), 0);
+    const body = Buffer.allocUnsafe(this.length);
+    for (let i = 0, start = 0; i < this.count; start = this.ends[i * 2 + 1] as number, i++) {
+      const id = this.ends[i * 2] as number;
+      at[id] = (at[id] as number) + this.bytes.copy(body, at[id], start, this.ends[i * 2 + 1]);
+    }
+    const header = Buffer.from(JSON.stringify([...this.stems.keys()].map((stem, id) => [stem, sizes[id]])));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    return [length, header, body];
+  }
+}
+
+function grown<T extends Buffer | Uint32Array>(array: T, needed: number, used: number): T {
+  const larger = (Buffer.isBuffer(array) ? Buffer.allocUnsafe(Math.max(needed, array.length * 2)) : new Uint32Array(Math.max(needed, array.length * 2))) as T;
+  larger.set(array.subarray(0, used));
+  return larger;
+}
 
 /**
  * Entries routed to the shard that writes them, with the count of those refused and the first
@@ -65,8 +119,8 @@ const SEGMENT_AT = 16 * 1024 * 1024;
  * (ShardRecords), so a record is written and read once between the split and the child it lands in.
  */
 export class ShardFiles {
-  private readonly pending = new Map<number, Map<string, string[]>>();
-  private pendingLength = 0;
+  private readonly pending = new Map<number, PendingRecords>();
+  private pendingBytes = 0;
   private readonly writers = new Map<number, StorageWriter>();
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
@@ -97,14 +151,10 @@ export class ShardFiles {
       return;
     }
     this.outcome.entries++;
-    const record = encodeRecord(placed.child, placed.item.loc, placed.item);
-    let stems = this.pending.get(placed.bucket);
-    if (stems === undefined) this.pending.set(placed.bucket, (stems = new Map()));
-    const records = stems.get(placed.child);
-    if (records === undefined) stems.set(placed.child, [record]);
-    else records.push(record);
-    this.pendingLength += record.length;
-    if (this.pendingLength >= this.segmentAt) await this.flush();
+    let records = this.pending.get(placed.bucket);
+    if (records === undefined) this.pending.set(placed.bucket, (records = new PendingRecords()));
+    this.pendingBytes += records.add(placed.child, encodeRecord(placed.child, placed.item.loc, placed.item));
+    if (this.pendingBytes >= this.segmentAt) await this.flush();
   }
 
   reject(problem: string): void {
@@ -115,18 +165,13 @@ export class ShardFiles {
 
   /** Writes a segment to each shard's file that has records waiting. */
   private async flush(): Promise<void> {
-    for (const [shard, stems] of this.pending) {
+    for (const [shard, records] of this.pending) {
       let writer = this.writers.get(shard);
       if (writer === undefined) this.writers.set(shard, (writer = await this.storage.writer(this.fileOf(shard))));
-      const bodies = [...stems].map(([stem, records]) => [stem, Buffer.from(records.join(''))] as const);
-      stems.clear();
-      const header = Buffer.from(JSON.stringify(bodies.map(([stem, body]) => [stem, body.length])));
-      const length = Buffer.alloc(4);
-      length.writeUInt32LE(header.length);
-      await writer.write(Buffer.concat([length, header, ...bodies.map(([, body]) => body)]));
+      for (const piece of records.segment()) await writer.write(piece);
     }
     this.pending.clear();
-    this.pendingLength = 0;
+    this.pendingBytes = 0;
   }
 
   /** Writes what waits and closes every file: the names of those written (a shard that got no entry has none). */

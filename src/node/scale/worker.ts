@@ -112,7 +112,7 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
  * failed run leaves the published set's manifests alone). Each child's records are read from every
  * input into one Buffer and laid out from there (stem-records.ts): memory holds one child's bytes.
  */
-async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
+export async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
