@@ -4,13 +4,12 @@
 // worker passed 250 MB at 25,000-URL stems). Measured in a child process of the built modules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ShardFiles } from '../../src/node/scale/queue-split.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
-import { REPORT_RSS } from '../helpers/cli.js';
+import { runNode } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const BASE = 'https://shop.example.com/';
@@ -33,19 +32,12 @@ test(`a shard job with one ${URLS}-URL child stem: peak RSS of the process under
     const job = ${JSON.stringify(job)};
     console.log(JSON.stringify(await writeShardJob(job, new FileSystemStorage(job.out))));`;
   // As the worker runs: V8's heap held to 1.3 times what is live (worker.ts).
-  const child = spawn(process.execPath, ['--heap-growing-percent=30', REPORT_RSS, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let rss = '';
-  (child.stdout as NodeJS.ReadableStream).on('data', (d: Buffer) => (stdout += d.toString()));
-  (child.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => (stderr += d.toString()));
-  (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (rss += d.toString()));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, stderr);
-  assert.equal(JSON.parse(stdout).entries, URLS);
+  const run = await runNode(['--heap-growing-percent=30', '--input-type=module', '-e', script]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).entries, URLS);
   const manifest = JSON.parse(readFileSync(join(storage.localDir, '.sitemapkit-queue/r1/manifests/sitemap-shard-0-of-1.json'), 'utf8')) as { urls: number; files: unknown[] };
   assert.equal(manifest.urls, URLS);
-  const peakMB = Number(rss) / 1048576;
+  const peakMB = run.maxRss / 1048576;
   assert.ok(peakMB < 135, `peak RSS ${peakMB.toFixed(0)} MB`);
   console.log(`shard job, one ${URLS}-URL stem: peak RSS ${peakMB.toFixed(0)} MB`);
 });
