@@ -15,6 +15,7 @@ import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { publishApplied, rewriteChild } from './queue-apply.js';
+import { keepCompressionThreads } from '../parallel-gzip.js';
 import type { ShardFile } from './shard-set.js';
 
 export interface QueueWorkerOptions {
@@ -48,6 +49,8 @@ export interface RunningWorker {
 
 export async function startWorker(options: QueueWorkerOptions): Promise<RunningWorker> {
   const bull = await loadBullMQ();
+  // Each job writes through its own output stage: their compression threads are started once.
+  keepCompressionThreads(options.concurrency ?? 1);
   const connection = { url: options.redis };
   const storageOf = options.storage ?? ((out: string) => new FileSystemStorage(out));
   const queue = new bull.Queue(options.queue, { connection });
