@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { crc32 } from 'node:zlib';
 import { layOutStems, type SerializedEntry } from '../../src/core/build/stable-set.js';
 import { layOutRecords } from '../../src/node/scale/stem-records.js';
 import { encodeRecord } from '../../src/node/scale/spill.js';
@@ -26,23 +27,31 @@ function compare(entries: readonly UrlEntry[], maxUrls: number, dropHashes = fal
   const got = layOutRecords(stem, records, layout);
   assert.equal(got.duplicates, expected.duplicates);
   if (maxUrls < mine.length / 2) assert.ok(got.children.length > 1, 'the stem is split');
+  // Each block is copied as it comes (the next one reuses its memory).
+  const texts = got.children.map((c) => Buffer.concat(Array.from(c.text, (block) => Buffer.from(block))));
   assert.deepEqual(
-    got.children.map((c) => ({ ...c, text: c.text.toString('utf8') })),
+    got.children.map((c, i) => ({ name: c.name, urls: c.urls, ...(c.lastmod !== undefined ? { lastmod: c.lastmod } : {}), text: (texts[i] as Buffer).toString('utf8') })),
     expected.children,
   );
+  if (mine.length > 2000 && maxUrls > mine.length) assert.ok((texts[0] as Buffer).length > 256 * 1024, 'a child of several blocks');
+  got.children.forEach((c, i) => {
+    assert.equal(c.bytes, (texts[i] as Buffer).length);
+    assert.equal(c.crc, crc32(texts[i] as Buffer));
+  });
 }
 
 const entry = (i: number, extra: Partial<UrlEntry> = {}): UrlEntry => ({ loc: `${BASE}shoes/item-${i}?c=${i % 7}&q=é`, ...extra });
 
 test('layOutRecords: the children of layOutStems, byte for byte (lastmods, images, duplicates, one child and several)', () => {
   const entries: UrlEntry[] = [];
-  for (let i = 0; i < 400; i++) {
-    entries.push(entry(i % 350, {
+  // 2,400 entries: a child of several blocks (256 KB each) when unsplit.
+  for (let i = 0; i < 2400; i++) {
+    entries.push(entry(i % 2000, {
       ...(i % 3 === 0 ? { lastmod: `2024-0${1 + (i % 9)}-1${i % 10}` } : i % 3 === 1 ? { lastmod: `2024-05-0${1 + (i % 9)}T10:00:0${i % 10}+02:00` } : {}),
-      ...(i % 4 === 0 ? { images: [{ loc: `${BASE}img/${i}.jpg` }] } : {}),
+      ...(i % 2 === 0 ? { images: [{ loc: `${BASE}img/${i}.jpg` }] } : {}),
     }));
   }
-  for (const maxUrls of [50_000, 120, 33]) {
+  for (const maxUrls of [50_000, 600, 33]) {
     compare(entries, maxUrls);
     compare(entries, maxUrls, true);
   }

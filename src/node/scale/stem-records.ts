@@ -1,6 +1,7 @@
 // A child stem laid out from its records as they sit on disk (spill.ts encodeRecord, UTF-8): the
 // bytes stay in one Buffer, and each record is a few numbers in typed arrays (its hash, lastmod,
-// namespaces, where its loc and XML are), so that a stem costs about its records' size, not the
+// namespaces, where its loc and XML are), and a child is handed to its writer a block at a time from
+// them, so that a stem costs about its records' size, not the
 // ~2.5 KB a URL of an object and strings per record (a 25,000-URL stem took a worker past 250 MB).
 // The same children, byte for byte, as layOutStems with `byHash` (core/build/stable-set.ts) gives
 // for the same entries: sorted by hash, then by URL, then in the order given; of one URL given twice,
@@ -9,14 +10,17 @@
 import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
 import type { Limits } from '../../core/model.js';
+import { crc32 } from 'node:zlib';
 
 const FIELD = 0x01;
 const RECORD = 0x00;
 
-/** A child laid out, its document as UTF-8 bytes. */
+/** A child laid out: its document as UTF-8 bytes, handed over a block at a time (never whole in memory), its size and CRC-32. */
 export interface RecordChild {
   name: string;
-  text: Buffer;
+  text: Iterable<Uint8Array>;
+  bytes: number;
+  crc: number;
   urls: number;
   lastmod?: string;
 }
@@ -55,22 +59,49 @@ export function layOutRecords(stem: string, records: Buffer, options: { limits: 
     if (group.length === 0) return;
     let namespaces = 0;
     let newest = -1;
-    let size = 0;
     for (const i of group) {
       namespaces |= fields.namespaces[i] as number;
       if ((fields.lastmodMs[i] as number) > (newest === -1 ? Number.NEGATIVE_INFINITY : (fields.lastmodMs[newest] as number))) newest = i;
-      size += xmlBytes(fields, i);
     }
-    const head = declaration + rootStart(namespaces);
-    const text = Buffer.allocUnsafe(Buffer.byteLength(head) + size + FOOTER.length);
-    let at = text.write(head);
-    for (const i of group) at += records.copy(text, at, fields.at[i * 6 + 4], fields.at[i * 6 + 5]);
-    text.write(FOOTER, at);
-    const child: RecordChild = { name: childFileName(stem, bucket, count, options.gzip), text, urls: group.length };
+    const head = Buffer.from(declaration + rootStart(namespaces));
+    const pieces = function* (): Generator<Uint8Array> {
+      yield head;
+      for (const i of group) yield records.subarray(fields.at[i * 6 + 4], fields.at[i * 6 + 5]);
+      yield FOOTER_BYTES;
+    };
+    let crc = 0;
+    let bytes = 0;
+    for (const piece of pieces()) {
+      crc = crc32(piece, crc);
+      bytes += piece.length;
+    }
+    const child: RecordChild = { name: childFileName(stem, bucket, count, options.gzip), text: { [Symbol.iterator]: () => inBlocks(pieces()) }, bytes, crc, urls: group.length };
     if (newest !== -1 && (fields.at[newest * 6] as number) < (fields.at[newest * 6 + 1] as number)) child.lastmod = records.toString('utf8', fields.at[newest * 6], fields.at[newest * 6 + 1]);
     children.push(child);
   });
   return { children, duplicates: order.length - kept.length };
+}
+
+const FOOTER_BYTES = Buffer.from(FOOTER);
+/** The one block every child is handed over in: its reader copies each block before it asks for the next. */
+const BLOCK = Buffer.allocUnsafe(256 * 1024);
+
+/** `pieces` in blocks of BLOCK (each yielded block is overwritten by the next). */
+function* inBlocks(pieces: Iterable<Uint8Array>): Generator<Uint8Array> {
+  let used = 0;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; ) {
+      const n = Math.min(piece.length - at, BLOCK.length - used);
+      BLOCK.set(piece.subarray(at, at + n), used);
+      used += n;
+      at += n;
+      if (used === BLOCK.length) {
+        yield BLOCK;
+        used = 0;
+      }
+    }
+  }
+  if (used > 0) yield BLOCK.subarray(0, used);
 }
 
 function xmlBytes(fields: Fields, i: number): number {
