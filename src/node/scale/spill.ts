@@ -64,27 +64,20 @@ export class Spill {
     this.pendingLength = 0;
   }
 
-  /** The records of `key` as encodeRecord made them, in UTF-8, in the order they were added; then forgotten (its file removed). */
-  takeRecords(key: string): Buffer {
-    let bytes = Buffer.alloc(0);
+  /** The records of `key` in the order they were added, then forgotten (its file removed). */
+  take(key: string): SpilledEntry[] {
+    let text = '';
     if (this.written.has(key)) {
-      bytes = readFileSync(this.pathOf(key));
+      text = readFileSync(this.pathOf(key), 'utf8');
       rmSync(this.pathOf(key));
       this.written.delete(key);
     }
     const waiting = this.pending.get(key);
     if (waiting !== undefined) {
-      const text = waiting.join('');
-      bytes = bytes.length === 0 ? Buffer.from(text) : Buffer.concat([bytes, Buffer.from(text)]);
+      text += waiting.join('');
       this.pending.delete(key);
-      this.pendingLength -= text.length;
+      for (const record of waiting) this.pendingLength -= record.length;
     }
-    return bytes;
-  }
-
-  /** The records of `key` in the order they were added, then forgotten (its file removed). */
-  take(key: string): SpilledEntry[] {
-    const text = this.takeRecords(key).toString('utf8');
     const records: SpilledEntry[] = [];
     for (let at = 0; at < text.length; ) {
       // Six fields, then the XML up to the record's end (indexOf rather than split: no arrays).
