@@ -53,6 +53,30 @@ const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
 /** Most buffers handed to one writev call. */
 const MAX_BATCH = 64;
 
+/** Compression threads kept idle for the next writer of this process, and how many at most. */
+const idleThreads: Worker[] = [];
+let keptThreads = 0;
+
+/**
+ * Keeps up to `count` compression threads, once their writer is done, for the next writer of this
+ * process, rather than starting new ones for each: a queue worker writes hundreds of outputs one
+ * after the other (a thread costs ~25 ms of CPU to start, and each started one left memory behind).
+ */
+export function keepCompressionThreads(count: number): void {
+  keptThreads = count;
+  for (const worker of idleThreads.splice(count)) void worker.terminate();
+}
+
+function newCompressionThread(): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
+  // An idle thread that fails or stops is forgotten (a writer's own listeners report it while in use).
+  const forget = (): void => {
+    const at = idleThreads.indexOf(worker);
+    if (at !== -1) idleThreads.splice(at, 1);
+  };
+  return worker.on('error', forget).on('exit', forget);
+}
+
 export interface ParallelFileWriterOptions {
   /** gzip level 1–9; 0 writes plain files (no workers needed). */
   gzipLevel: number;
@@ -122,6 +146,8 @@ interface OpenFile {
 
 interface Slot {
   worker: Worker;
+  /** Removes this writer's listeners (the worker goes back to the idle threads). */
+  detach: () => void;
   /** Blocks sent and not yet answered. */
   jobs: number;
   /** Bytes sent and not yet answered: the load used to pick a worker. */
@@ -325,10 +351,19 @@ export class ParallelFileWriter {
   async destroy(): Promise<void> {
     if (this.destroyed) return;
     this.destroyed = true;
+    // After a failure a thread may be the cause (or gone): none is kept.
+    const healthy = this.error === undefined;
     const files = [...this.files.values()];
     this.fail(undefined, new SitemapError('ERR_SITEMAP_WRITE', 'the file writer was destroyed'));
     this.files.clear();
-    const slots = this.slots.splice(0);
+    // Threads with no block in flight are kept for the next writer, up to keepCompressionThreads.
+    const slots = this.slots.splice(0).filter((slot) => {
+      if (!healthy || slot.jobs > 0 || idleThreads.length >= keptThreads) return true;
+      slot.detach();
+      slot.worker.unref();
+      idleThreads.push(slot.worker);
+      return false;
+    });
     // Idle workers are unref'd; a terminate() awaited on one must keep the event loop alive until the
     // worker has exited, or the loop may end with this promise (and the caller's) never settling.
     for (const slot of slots) slot.worker.ref();
@@ -361,13 +396,14 @@ export class ParallelFileWriter {
     // transferred buffers early instead of holding tens of MB until a late GC.
     // execArgv: [] so that flags of the parent (such as --input-type=module) do not change how the
     // CommonJS source is evaluated.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
-    const slot: Slot = { worker, jobs: 0, load: 0 };
-    worker.on('message', (m: WorkerDone | WorkerFailed) => this.onMessage(slot, m));
-    worker.on('error', (e: Error) => this.fail(undefined, e, 'compression worker failed: '));
-    worker.on('exit', (code) => {
+    const worker = idleThreads.pop() ?? newCompressionThread();
+    const onMessage = (m: WorkerDone | WorkerFailed): void => this.onMessage(slot, m);
+    const onError = (e: Error): void => this.fail(undefined, e, 'compression worker failed: ');
+    const onExit = (code: number): void => {
       if (!this.destroyed && this.error === undefined) this.fail(undefined, new Error(`exited with code ${code}`), 'compression worker stopped: ');
-    });
+    };
+    const slot: Slot = { worker, jobs: 0, load: 0, detach: () => worker.off('message', onMessage).off('error', onError).off('exit', onExit) };
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     this.slots.push(slot);
     return slot;
   }

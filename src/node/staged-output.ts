@@ -114,9 +114,24 @@ export class StagedOutput {
     return join(this.tempDir, name);
   }
 
-  /** Writes `text` whole as the staged file `name` (compressed at the output's level); resolves with its size on disk. */
-  async write(name: string, text: string): Promise<number> {
+  /**
+   * Writes `text` whole as the staged file `name` (compressed at the output's level), or its UTF-8
+   * bytes in blocks (each copied as it comes, so that the next may reuse its memory); resolves with
+   * its size on disk.
+   */
+  async write(name: string, text: string | Iterable<Uint8Array>): Promise<number> {
     const id = this.files.open(this.path(name));
+    if (typeof text !== 'string') {
+      const blocks = text[Symbol.iterator]();
+      // A block is taken only when the writer can take it: it is handed over before anything else runs.
+      for (;;) {
+        if (this.files.full) await this.files.whenWritable();
+        const block = blocks.next();
+        if (block.done === true) break;
+        this.files.write(id, block.value);
+      }
+      return this.files.close(id);
+    }
     // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
     for (let at = 0, end; at < text.length; at = end) {
       end = Math.min(text.length, at + BLOCK);

@@ -35,7 +35,12 @@ export const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'n
 /** Runs the built CLI in a child process: its exit code, output and peak RSS (bytes). */
 export function runBuiltCli(args: string[], cwd: string): Promise<{ code: number | null; maxRss: number; stdout: string; stderr: string }> {
   assert.ok(existsSync(BUILT_BIN), `${BUILT_BIN} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [REPORT_RSS, BUILT_BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  return runNode([BUILT_BIN, ...args], cwd);
+}
+
+/** Runs `node ARGS` in a child process: its exit code, output and peak RSS (bytes). */
+export function runNode(args: string[], cwd?: string): Promise<{ code: number | null; maxRss: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [REPORT_RSS, ...args], { ...(cwd !== undefined ? { cwd } : {}), stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let rss = '';

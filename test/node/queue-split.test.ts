@@ -1,14 +1,13 @@
 // A queued run's shard files (node/scale/queue-split.ts): each entry is checked and serialised once,
-// where it is split, and its shard's file holds it as a spill record that the shard job sets aside
-// as it is; an entry the set refuses is reported there, with its code; a file cut short is an error,
-// not a shard written from part of its entries.
+// where it is split, and its shard's file holds it as a spill record, grouped by child, that the shard
+// job reads child by child as it is; an entry the set refuses is reported there, with its code; a
+// file cut short is an error, not a shard written from part of its entries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, truncateSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { shardOf } from '../../src/core/scale/layout.js';
-import { ShardFiles, readShardRecords } from '../../src/node/scale/queue-split.js';
-import { Spill, stemOfRecord } from '../../src/node/scale/spill.js';
+import { ShardFiles, ShardRecords } from '../../src/node/scale/queue-split.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -27,23 +26,41 @@ test('ShardFiles: entries routed to their shard as records, in order; a refused 
   assert.equal(files.outcome.rejected, 2);
   assert.match(problems[0] as string, /^in\.jsonl:301: lastmod\/invalid /);
   assert.match(problems[1] as string, /^in\.jsonl:302: loc\/out-of-scope /);
-  // Each shard's records, read back, are its entries in the order given, under the child of each URL.
+  // Each shard's file, read back child by child, holds its entries under the child of each URL, in the order given.
   for (const file of written) {
     const shard = Number(/shard-(\d+)/.exec(file)?.[1]);
-    const spill = new Spill(() => join(storage.localDir, 'unused'));
-    const stems: string[] = [];
-    for await (const record of readShardRecords(join(storage.localDir, file))) {
-      stems.push(stemOfRecord(record));
-      spill.addEncoded(stemOfRecord(record), record);
-    }
     const mine = entries.filter((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).bucket === shard);
-    assert.deepEqual(stems, mine.map((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).child));
-    const locs = spill.keys().flatMap((stem) => spill.take(stem).map((r) => r.item?.loc));
-    assert.deepEqual(locs.sort(), mine.map((e) => e.loc).sort());
+    const records = new ShardRecords([join(storage.localDir, file)]);
+    const children = [...new Set(mine.map((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).child))].sort();
+    assert.deepEqual(records.stems(), children);
+    for (const child of children) {
+      assert.deepEqual(locsOf(records.read(child)), mine.filter((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).child === child).map((e) => e.loc));
+    }
+    records.close();
   }
 });
 
-test('readShardRecords: a file cut inside a record is an error, not part of a shard', async () => {
+/** The locs of records (spill.ts encodeRecord: the sixth field). */
+const locsOf = (records: Buffer): string[] => records.toString('utf8').split('\0').slice(0, -1).map((record) => record.split('\x01')[5] as string);
+
+test("ShardRecords: a child's records come from every segment of every file, in the order routed", async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const paths: string[] = [];
+  for (const part of [0, 1]) {
+    // A segment every few records: each file holds many.
+    const files = new ShardFiles(storage, { baseUrl: BASE }, 1, () => `part-${part}.records`, undefined, 700);
+    for (let i = 0; i < 60; i++) await files.add({ loc: `${BASE}${i % 3 === 0 ? 'a' : 'b'}/${part}-${i}` }, `x:${i}`);
+    paths.push(join(storage.localDir, (await files.close())[0] as string));
+  }
+  const records = new ShardRecords(paths);
+  const expected = (section: string): string[] => [0, 1].flatMap((part) => Array.from({ length: 60 }, (_, i) => i).filter((i) => (i % 3 === 0 ? 'a' : 'b') === section).map((i) => `${BASE}${section}/${part}-${i}`));
+  assert.deepEqual(records.stems(), ['sitemap-a.0', 'sitemap-b.0']);
+  assert.deepEqual(locsOf(records.read('sitemap-a.0')), expected('a'));
+  assert.deepEqual(locsOf(records.read('sitemap-b.0')), expected('b'));
+  records.close();
+});
+
+test('ShardRecords: a file cut inside a segment is an error, not part of a shard', async () => {
   const storage = new FileSystemStorage(tempDir());
   const files = new ShardFiles(storage, { baseUrl: BASE }, 1, () => 'shard-0.records');
   for (let i = 0; i < 50; i++) await files.add({ loc: `${BASE}a/${i}` }, `x:${i}`);
@@ -51,10 +68,6 @@ test('readShardRecords: a file cut inside a record is an error, not part of a sh
   const path = join(storage.localDir, file as string);
   assert.ok(readFileSync(path, 'utf8').endsWith('\0'));
   truncateSync(path, statSync(path).size - 3);
-  await assert.rejects(async () => {
-    for await (const record of readShardRecords(path)) void record;
-  }, /ends inside a record: it was not written whole/);
-  await assert.rejects(async () => {
-    for await (const record of readShardRecords(join(storage.localDir, 'missing.records'))) void record;
-  }, /cannot read .*missing\.records: no such file/);
+  assert.throws(() => new ShardRecords([path]), /ends inside a segment: it was not written whole/);
+  assert.throws(() => new ShardRecords([join(storage.localDir, 'missing.records')]), /cannot read .*missing\.records: no such file/);
 });

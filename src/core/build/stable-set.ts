@@ -8,7 +8,7 @@ import { scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, namespaceDeclarations } from '../write/url-entry.js';
 import { xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
-import { bucketCount, bucketOf, childFileName, sectionFileStem } from './partition.js';
+import { bucketCount, bucketOf, childFileName, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
 export interface StableEntry {
@@ -89,9 +89,7 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
  * bucket.
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
-  const declaration = xmlDeclaration(options.xslUrl);
-  const overheadBytes = utf8Length(declaration + rootStart(ALL_EXTENSIONS) + FOOTER);
-  const sizing = { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, overheadBytes };
+  const { declaration, sizing } = childFrame(options);
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
   let duplicates = 0;
@@ -128,7 +126,14 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
   return { children, buckets, duplicates };
 }
 
-const FOOTER = '</urlset>\n';
+export const FOOTER = '</urlset>\n';
+
+/** What every child of a stem shares: its XML declaration, and the sizing its bucket count follows. */
+export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string }): { declaration: string; sizing: BucketSizing } {
+  const declaration = xmlDeclaration(options.xslUrl);
+  const overheadBytes = utf8Length(declaration + rootStart(ALL_EXTENSIONS) + FOOTER);
+  return { declaration, sizing: { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, overheadBytes } };
+}
 
 const byLoc = (a: Serialized, b: Serialized): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
@@ -160,7 +165,7 @@ function sortByHash(items: Serialized[]): Serialized[] {
   return sorted;
 }
 
-function rootStart(namespaces: number): string {
+export function rootStart(namespaces: number): string {
   return `<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(namespaces)}>\n`;
 }
 

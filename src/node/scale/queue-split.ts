@@ -5,14 +5,14 @@
 // job sets the records aside by child as they are, without parsing or checking them again, and
 // writes them in the order a single process would.
 
-import { createReadStream } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ioErrorReason } from '../io-errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
-import { encodeRecord, RECORD_END } from './spill.js';
+import { encodeRecord } from './spill.js';
 import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
@@ -54,9 +54,74 @@ export class GroupFiles<K extends string | number> {
   }
 }
 
-/** Entries routed to the shard that writes them, with the count of those refused and the first problems. */
+/** Bytes of records a split holds before it writes them out, grouped by child, as one segment of each shard's file. */
+const SEGMENT_AT = 8 * 1024 * 1024;
+
+/**
+ * A shard's records waiting for their segment, as UTF-8 bytes in one growing Buffer with each
+ * record's child and end in a typed array: off the JS heap, so that holding them costs the collector
+ * nothing (as strings, a part's records outlived the young generation and were copied and marked).
+ */
+class PendingRecords {
+  bytes = Buffer.allocUnsafe(16 * 1024);
+  length = 0;
+  /** Per record: its child's number in `stems`, and where its bytes end. */
+  private ends = new Uint32Array(256);
+  private count = 0;
+  private readonly stems = new Map<string, number>();
+
+  /** Appends `record`; returns the bytes it took. */
+  add(stem: string, record: string): number {
+    if (this.length + record.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.length + record.length * 3, this.length);
+    if (this.count * 2 + 2 > this.ends.length) this.ends = grown(this.ends, this.count * 2 + 2, this.count * 2);
+    let id = this.stems.get(stem);
+    if (id === undefined) this.stems.set(stem, (id = this.stems.size));
+    const written = this.bytes.write(record, this.length);
+    this.length += written;
+    this.ends[this.count * 2] = id;
+    this.ends[this.count * 2 + 1] = this.length;
+    this.count++;
+    return written;
+  }
+
+  /** The records as a segment: `u32 length, [[stem, bytes], …] as JSON`, then each child's records in the order given. */
+  segment(): Buffer[] {
+    const sizes = new Array<number>(this.stems.size).fill(0);
+    for (let i = 0, start = 0; i < this.count; start = this.ends[i * 2 + 1] as number, i++) {
+      const id = this.ends[i * 2] as number;
+      sizes[id] = (sizes[id] as number) + (this.ends[i * 2 + 1] as number) - start;
+    }
+    const at: number[] = [];
+    sizes.reduce((offset, size) => (at.push(offset), offset + size), 0);
+    const body = Buffer.allocUnsafe(this.length);
+    for (let i = 0, start = 0; i < this.count; start = this.ends[i * 2 + 1] as number, i++) {
+      const id = this.ends[i * 2] as number;
+      at[id] = (at[id] as number) + this.bytes.copy(body, at[id], start, this.ends[i * 2 + 1]);
+    }
+    const header = Buffer.from(JSON.stringify([...this.stems.keys()].map((stem, id) => [stem, sizes[id]])));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    return [length, header, body];
+  }
+}
+
+function grown<T extends Buffer | Uint32Array>(array: T, needed: number, used: number): T {
+  const larger = (Buffer.isBuffer(array) ? Buffer.allocUnsafe(Math.max(needed, array.length * 2)) : new Uint32Array(Math.max(needed, array.length * 2))) as T;
+  larger.set(array.subarray(0, used));
+  return larger;
+}
+
+/**
+ * Entries routed to the shard that writes them, with the count of those refused and the first
+ * problems. A shard's file is a series of segments, each the records that waited in memory, grouped
+ * by child: `u32 length, [[stem, bytes], …] as JSON, then each stem's records` (spill.ts
+ * encodeRecord, in the order given). A shard job reads each child's bytes straight from them
+ * (ShardRecords), so a record is written and read once between the split and the child it lands in.
+ */
 export class ShardFiles {
-  private readonly files: GroupFiles<number>;
+  private readonly pending = new Map<number, PendingRecords>();
+  private pendingBytes = 0;
+  private readonly writers = new Map<number, StorageWriter>();
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
   /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
@@ -64,13 +129,13 @@ export class ShardFiles {
   private readonly serializer: UrlEntrySerializer;
 
   constructor(
-    storage: SetStorage,
+    private readonly storage: SetStorage,
     set: SetOptions,
     shards: number,
-    fileOf: (shard: number) => string,
+    readonly fileOf: (shard: number) => string,
     private readonly onReject?: (problem: string) => void,
+    private readonly segmentAt = SEGMENT_AT,
   ) {
-    this.files = new GroupFiles(storage, fileOf);
     this.settings = shardSettings({ ...set, outDir: storage.localDir, shards });
     this.serializer = setSerializer(this.settings);
   }
@@ -86,7 +151,10 @@ export class ShardFiles {
       return;
     }
     this.outcome.entries++;
-    await this.files.write(placed.bucket, encodeRecord(placed.child, placed.item.loc, placed.item));
+    let records = this.pending.get(placed.bucket);
+    if (records === undefined) this.pending.set(placed.bucket, (records = new PendingRecords()));
+    this.pendingBytes += records.add(placed.child, encodeRecord(placed.child, placed.item.loc, placed.item));
+    if (this.pendingBytes >= this.segmentAt) await this.flush();
   }
 
   reject(problem: string): void {
@@ -95,10 +163,88 @@ export class ShardFiles {
     this.onReject?.(problem);
   }
 
-  /** Closes every file: the names of those written (a shard that got no entry has none). */
-  async close(): Promise<string[]> {
-    return (await this.files.close()).sort((a, b) => a - b).map((shard) => this.files.fileOf(shard));
+  /** Writes a segment to each shard's file that has records waiting. */
+  private async flush(): Promise<void> {
+    for (const [shard, records] of this.pending) {
+      let writer = this.writers.get(shard);
+      if (writer === undefined) this.writers.set(shard, (writer = await this.storage.writer(this.fileOf(shard))));
+      for (const piece of records.segment()) await writer.write(piece);
+    }
+    this.pending.clear();
+    this.pendingBytes = 0;
   }
+
+  /** Writes what waits and closes every file: the names of those written (a shard that got no entry has none). */
+  async close(): Promise<string[]> {
+    await this.flush();
+    for (const writer of this.writers.values()) await writer.close();
+    return [...this.writers.keys()].sort((a, b) => a - b).map((shard) => this.fileOf(shard));
+  }
+}
+
+/**
+ * A shard's files (ShardFiles wrote them), read child by child: their segments' tables are read
+ * first, then each child's records are read from every segment into one Buffer, in the order they
+ * were routed (the files in order). Memory holds one child's records, whatever the shard's size.
+ */
+export class ShardRecords {
+  private readonly fds: number[] = [];
+  private readonly ranges = new Map<string, [fd: number, at: number, length: number][]>();
+
+  constructor(paths: readonly string[]) {
+    for (const path of paths) {
+      try {
+        this.index(path);
+      } catch (error) {
+        this.close();
+        throw error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${path}: ${ioErrorReason(error)}`);
+      }
+    }
+  }
+
+  private index(path: string): void {
+    const fd = openSync(path, 'r');
+    this.fds.push(fd);
+    const size = fstatSync(fd).size;
+    const length = Buffer.alloc(4);
+    for (let at = 0; at < size; ) {
+      if (readSync(fd, length, 0, 4, at) !== 4) throw cut(path);
+      const header = Buffer.alloc(length.readUInt32LE());
+      if (readSync(fd, header, 0, header.length, at + 4) !== header.length) throw cut(path);
+      at += 4 + header.length;
+      for (const [stem, bytes] of JSON.parse(header.toString('utf8')) as [string, number][]) {
+        const list = this.ranges.get(stem);
+        if (list === undefined) this.ranges.set(stem, [[fd, at, bytes]]);
+        else list.push([fd, at, bytes]);
+        at += bytes;
+      }
+      if (at > size) throw cut(path);
+    }
+  }
+
+  /** The child stems that have records. */
+  stems(): string[] {
+    return [...this.ranges.keys()].sort();
+  }
+
+  /** The records of `stem`, from every file, in order. */
+  read(stem: string): Buffer {
+    const ranges = this.ranges.get(stem) ?? [];
+    const records = Buffer.allocUnsafe(ranges.reduce((n, [, , length]) => n + length, 0));
+    let at = 0;
+    for (const [fd, from, length] of ranges) if (readSync(fd, records, at, length, from) === length) at += length;
+    this.ranges.delete(stem);
+    if (at !== records.length) throw new SitemapError('ERR_SITEMAP_INPUT', `the records of ${stem} were cut short: a shard file changed while it was read`);
+    return records;
+  }
+
+  close(): void {
+    for (const fd of this.fds.splice(0)) closeSync(fd);
+  }
+}
+
+function cut(path: string): SitemapError {
+  return new SitemapError('ERR_SITEMAP_INPUT', `${path} ends inside a segment: it was not written whole`);
 }
 
 /**
@@ -124,26 +270,6 @@ export async function loadSource(path: string): Promise<SourceModule> {
 /** The file of part `part`'s entries for shard `shard`. */
 export function partFile(run: string, part: number, shard: number, scratch: string): string {
   return `${scratch}/${run}/parts/${part}/shard-${shard}.records`;
-}
-
-/** The records of a shard's file (ShardFiles wrote it), read in chunks: memory holds one chunk, not the file. */
-export async function* readShardRecords(path: string): AsyncGenerator<string> {
-  let rest = '';
-  try {
-    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1024 * 1024 })) {
-      const text = rest + (chunk as string);
-      const last = text.lastIndexOf(RECORD_END);
-      for (let at = 0; at <= last; ) {
-        const end = text.indexOf(RECORD_END, at) + 1;
-        yield text.slice(at, end);
-        at = end;
-      }
-      rest = text.slice(last + 1);
-    }
-  } catch (error) {
-    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${path}: ${ioErrorReason(error)}`);
-  }
-  if (rest !== '') throw new SitemapError('ERR_SITEMAP_INPUT', `${path} ends inside a record: it was not written whole`);
 }
 
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */

@@ -18,6 +18,7 @@ import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } fro
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
+import { layOutRecords, type RecordChild } from './stem-records.js';
 import { ioErrorReason } from '../io-errors.js';
 
 /** The set's options, as writeSitemaps takes them (name, gzip, limits, xsl, scope, threads), and its shards. */
@@ -132,8 +133,9 @@ export function settingsOfManifest(manifest: ShardManifest, outDir: string): Sha
   });
 }
 
-/** The entries of a child (by stem), serialised: read from a spill, a child's files, a source. */
-export type StemLoader = (stem: string) => SerializedEntry[] | Promise<SerializedEntry[]>;
+/** The entries of a child (by stem), serialised: read from a child's files, or its records as they sit on disk (stem-records.ts). */
+export type StemLoader = (stem: string) => StemEntries | Promise<StemEntries>;
+type StemEntries = SerializedEntry[] | Buffer;
 
 /** The serializer of a set's entries: the same for every shard, so a shard's bytes never depend on who writes it. */
 export function setSerializer(settings: ShardSettings): UrlEntrySerializer {
@@ -246,30 +248,40 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
   const placed: StagedFile[] = [];
   const writes: Promise<number>[] = [];
   let duplicates = 0;
+  let backlog: Promise<unknown> = Promise.resolve();
   const sorted = [...stems].sort();
-  const readAhead = (i: number): Promise<SerializedEntry[]> | undefined => {
+  const readAhead = (i: number): Promise<StemEntries> | undefined => {
     if (i >= sorted.length) return undefined;
     const next = Promise.resolve(load(sorted[i] as string));
     // A failed read ahead is reported by its own await, not as an unhandled rejection meanwhile.
     next.catch(() => {});
     return next;
   };
-  let next: SerializedEntry[] | Promise<SerializedEntry[]> | undefined = sorted.length > 0 ? load(sorted[0] as string) : undefined;
+  let next: StemEntries | Promise<StemEntries> | undefined = sorted.length > 0 ? load(sorted[0] as string) : undefined;
   // One stem, in a function of its own: once it returns, nothing refers to its entries or its text.
   const stageStem = async (i: number): Promise<void> => {
     const stem = sorted[i] as string;
-    const items: SerializedEntry[] = await (next ?? load(stem));
+    const items = await (next ?? load(stem));
     next = next instanceof Promise ? readAhead(i + 1) : undefined;
-    const laid = layOutStems(new Map([[stem, items]]), { limits: settings.limits, gzip: settings.gzip, byHash: true, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) });
+    const layout = { limits: settings.limits, gzip: settings.gzip, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) };
+    const laid = Buffer.isBuffer(items) ? layOutRecords(stem, items, layout) : layOutStems(new Map([[stem, items]]), { ...layout, byHash: true });
     duplicates += laid.duplicates;
+    const written: Promise<number>[] = [];
     for (const child of laid.children) {
-      const crc = crc32(child.text);
-      const written = output.write(child.name, child.text);
-      writes.push(written);
-      const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => written });
+      const crc = typeof child.text === 'string' ? crc32(child.text) : (child as RecordChild).crc;
+      const bytes = typeof child.text === 'string' ? Buffer.byteLength(child.text) : (child as RecordChild).bytes;
+      const write = output.write(child.name, child.text);
+      written.push(write);
+      const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => write });
       placed.push(file);
-      files.push({ name: file.name, child: stem, urls: child.urls, bytes: Buffer.byteLength(child.text), diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: detached(child.lastmod) } : {}), crc32: contentToken(crc) });
+      files.push({ name: file.name, child: stem, urls: child.urls, bytes, diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: detached(child.lastmod) } : {}), crc32: contentToken(crc) });
     }
+    writes.push(...written);
+    // The compression is the slower side: waiting for the stem before this one keeps at most two
+    // stems' texts queued for it (not waiting, a shard's stems piled up: 50 MB more at 25,000-URL stems).
+    await backlog;
+    backlog = Promise.all(written);
+    backlog.catch(() => {});
   };
   for (let i = 0; i < sorted.length; i++) await stageStem(i);
   const sizes = await Promise.all(writes);

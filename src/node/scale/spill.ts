@@ -17,17 +17,9 @@ export interface SpilledEntry {
   item: SerializedEntry | null;
 }
 
-/** A record as a spill holds it: its fields, then its end (RECORD_END). */
+/** A record as a spill holds it: its fields, then its end (RECORD). */
 export function encodeRecord(stem: string, loc: string, item: SerializedEntry | null): string {
   return (item === null ? [stem, '-1', '', '', '', loc, ''] : [stem, item.namespaces, item.lastmodMs, item.lastmodText ?? '', item.hash ?? '', loc, item.xml]).join(FIELD) + RECORD;
-}
-
-/** The last character of every encoded record. */
-export const RECORD_END = RECORD;
-
-/** The stem an encoded record belongs to. */
-export function stemOfRecord(record: string): string {
-  return record.slice(0, record.indexOf(FIELD));
 }
 
 export class Spill {
@@ -49,11 +41,7 @@ export class Spill {
 
   /** Sets an entry (or the deletion of `loc`) aside under `key`. */
   add(key: string, stem: string, loc: string, item: SerializedEntry | null): void {
-    this.addEncoded(key, encodeRecord(stem, loc, item));
-  }
-
-  /** Sets aside a record as encodeRecord made it (a queued run's shard files hold them). */
-  addEncoded(key: string, record: string): void {
+    const record = encodeRecord(stem, loc, item);
     const list = this.pending.get(key);
     if (list === undefined) this.pending.set(key, [record]);
     else list.push(record);

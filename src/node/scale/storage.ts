@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../staged-output.js';
 
 /** A file being written whole: nobody sees it under its name before `close`. */
 export interface StorageWriter {
-  write(chunk: string): Promise<void>;
+  write(chunk: string | Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -9,18 +9,14 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
-import type { SerializedEntry } from '../../core/build/stable-set.js';
-import { shardOutput, shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
+import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
 import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
-import { partFile, readShardRecords, splitSourcePart } from './queue-split.js';
-import { Spill, stemOfRecord } from './spill.js';
+import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { publishApplied, rewriteChild } from './queue-apply.js';
+import { keepCompressionThreads } from '../parallel-gzip.js';
 import type { ShardFile } from './shard-set.js';
-
-/** Characters of records a shard job holds before it writes them to its temporary folder: past it, memory does not grow with the shard's size. */
-const SPILL_BUDGET = 2 * 1024 * 1024;
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -53,6 +49,8 @@ export interface RunningWorker {
 
 export async function startWorker(options: QueueWorkerOptions): Promise<RunningWorker> {
   const bull = await loadBullMQ();
+  // Each job writes through its own output stage: their compression threads are started once.
+  keepCompressionThreads(options.concurrency ?? 1);
   const connection = { url: options.redis };
   const storageOf = options.storage ?? ((out: string) => new FileSystemStorage(out));
   const queue = new bull.Queue(options.queue, { connection });
@@ -112,27 +110,25 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
 }
 
 /**
- * Shard `data.shard`, from its input files (records serialised and checked by the split), into the
- * set's folder; its manifest in the run's folder, for the index job (so that a failed run leaves the
- * published set's manifests alone). The records are set aside by child as they are (spill.ts: memory
- * holds its budget of them, the rest goes to the run's temporary folder), then written child by child.
+ * Shard `data.shard`, from its input files (records serialised and checked by the split, grouped by
+ * child), into the set's folder; its manifest in the run's folder, for the index job (so that a
+ * failed run leaves the published set's manifests alone). Each child's records are read from every
+ * input into one Buffer and laid out from there (stem-records.ts): memory holds one child's bytes.
  */
-async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
+export async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
-  const output = await shardOutput(settings);
+  // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
+  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
+  const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)));
   try {
-    const spill = new Spill((stem) => output.path(`entries-${stem}`), SPILL_BUDGET);
-    // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
-    const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
-    for (const name of [...data.inputs, ...parts]) for await (const record of readShardRecords(join(storage.localDir, name))) spill.addEncoded(stemOfRecord(record), record);
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     await mkdir(dirname(manifestPath), { recursive: true });
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
-    const manifest = await writeShardStems(settings, data.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, durable: false, manifestPath });
+    const manifest = await writeShardStems(settings, data.shard, records.stems(), (stem) => records.read(stem), { durable: false, manifestPath });
     return { entries: manifest.urls, rejected: 0, problems: [] };
   } finally {
-    await output.abort();
+    records.close();
   }
 }
 

@@ -1,0 +1,170 @@
+// A child stem laid out from its records as they sit on disk (spill.ts encodeRecord, UTF-8): the
+// bytes stay in one Buffer, and each record is a few numbers in typed arrays (its hash, lastmod,
+// namespaces, where its loc and XML are), and a child is handed to its writer a block at a time from
+// them, so that a stem costs about its records' size, not the
+// ~2.5 KB a URL of an object and strings per record (a 25,000-URL stem took a worker past 250 MB).
+// The same children, byte for byte, as layOutStems with `byHash` (core/build/stable-set.ts) gives
+// for the same entries: sorted by hash, then by URL, then in the order given; of one URL given twice,
+// the first given is kept.
+
+import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
+import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
+import type { Limits } from '../../core/model.js';
+import { crc32 } from 'node:zlib';
+
+const FIELD = 0x01;
+const RECORD = 0x00;
+
+/** A child laid out: its document as UTF-8 bytes, handed over a block at a time (never whole in memory), its size and CRC-32. */
+export interface RecordChild {
+  name: string;
+  text: Iterable<Uint8Array>;
+  bytes: number;
+  crc: number;
+  urls: number;
+  lastmod?: string;
+}
+
+/** The records' fields each record's numbers point into (offsets into the stem's Buffer). */
+interface Fields {
+  count: number;
+  hash: Float64Array;
+  lastmodMs: Float64Array;
+  namespaces: Uint32Array;
+  /** Per record: lastmod text start and end, loc start and end, XML start and end. */
+  at: Uint32Array;
+}
+
+/** Lays out the children of `stem` from `records` (whole records, in the order given). */
+export function layOutRecords(stem: string, records: Buffer, options: { limits: Readonly<Limits>; gzip: boolean; xslUrl?: string }): { children: RecordChild[]; duplicates: number } {
+  const fields = parseRecords(records);
+  const loc = (i: number): string => records.toString('utf8', fields.at[i * 6 + 2], fields.at[i * 6 + 3]);
+  const order = sortedRecords(records, fields, loc);
+  // Kept: the first of each run of one URL (equal URLs sort next to each other, first given first).
+  const kept: number[] = [];
+  let bytes = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k] as number;
+    if (k > 0 && sameLoc(records, fields, i, order[k - 1] as number)) continue;
+    kept.push(i);
+    bytes += xmlBytes(fields, i);
+  }
+  const { declaration, sizing } = childFrame(options);
+  const fitsOne = kept.length <= sizing.maxUrls && bytes + sizing.overheadBytes <= sizing.maxBytes;
+  const count = fitsOne ? 1 : bucketCount(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1);
+  const groups: number[][] = count === 1 ? [kept] : Array.from({ length: count }, () => []);
+  if (count > 1) for (const i of kept) (groups[bucketOf(loc(i), count)] as number[]).push(i);
+  const children: RecordChild[] = [];
+  groups.forEach((group, bucket) => {
+    if (group.length === 0) return;
+    let namespaces = 0;
+    let newest = -1;
+    for (const i of group) {
+      namespaces |= fields.namespaces[i] as number;
+      if ((fields.lastmodMs[i] as number) > (newest === -1 ? Number.NEGATIVE_INFINITY : (fields.lastmodMs[newest] as number))) newest = i;
+    }
+    const head = Buffer.from(declaration + rootStart(namespaces));
+    const pieces = function* (): Generator<Uint8Array> {
+      yield head;
+      for (const i of group) yield records.subarray(fields.at[i * 6 + 4], fields.at[i * 6 + 5]);
+      yield FOOTER_BYTES;
+    };
+    let crc = 0;
+    let bytes = 0;
+    for (const piece of pieces()) {
+      crc = crc32(piece, crc);
+      bytes += piece.length;
+    }
+    const child: RecordChild = { name: childFileName(stem, bucket, count, options.gzip), text: { [Symbol.iterator]: () => inBlocks(pieces()) }, bytes, crc, urls: group.length };
+    if (newest !== -1 && (fields.at[newest * 6] as number) < (fields.at[newest * 6 + 1] as number)) child.lastmod = records.toString('utf8', fields.at[newest * 6], fields.at[newest * 6 + 1]);
+    children.push(child);
+  });
+  return { children, duplicates: order.length - kept.length };
+}
+
+const FOOTER_BYTES = Buffer.from(FOOTER);
+/** The one block every child is handed over in: its reader copies each block before it asks for the next. */
+const BLOCK = Buffer.allocUnsafe(256 * 1024);
+
+/** `pieces` in blocks of BLOCK (each yielded block is overwritten by the next). */
+function* inBlocks(pieces: Iterable<Uint8Array>): Generator<Uint8Array> {
+  let used = 0;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; ) {
+      const n = Math.min(piece.length - at, BLOCK.length - used);
+      BLOCK.set(piece.subarray(at, at + n), used);
+      used += n;
+      at += n;
+      if (used === BLOCK.length) {
+        yield BLOCK;
+        used = 0;
+      }
+    }
+  }
+  if (used > 0) yield BLOCK.subarray(0, used);
+}
+
+function xmlBytes(fields: Fields, i: number): number {
+  return (fields.at[i * 6 + 5] as number) - (fields.at[i * 6 + 4] as number);
+}
+
+function sameLoc(records: Buffer, fields: Fields, a: number, b: number): boolean {
+  return fields.hash[a] === fields.hash[b] && records.compare(records, fields.at[b * 6 + 2], fields.at[b * 6 + 3], fields.at[a * 6 + 2], fields.at[a * 6 + 3]) === 0;
+}
+
+/** Record indices by hash, then URL (compared as strings, as layOutStems does), then the order given. */
+function sortedRecords(records: Buffer, fields: Fields, loc: (i: number) => string): Uint32Array {
+  const order = new Uint32Array(fields.count);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  const { hash } = fields;
+  return order.sort((a, b) => {
+    const byHash = (hash[a] as number) - (hash[b] as number);
+    if (byHash !== 0) return byHash;
+    const [la, lb] = [loc(a), loc(b)];
+    return la < lb ? -1 : la > lb ? 1 : a - b;
+  });
+}
+
+/**
+ * The records' fields: `stem ns lastmodMs lastmodText hash loc xml` separated by FIELD, each ended
+ * by RECORD (neither byte can appear in a field, nor inside a UTF-8 sequence).
+ */
+function parseRecords(records: Buffer): Fields {
+  let count = 0;
+  for (let end = records.indexOf(RECORD); end !== -1; end = records.indexOf(RECORD, end + 1)) count++;
+  const fields: Fields = { count, hash: new Float64Array(count), lastmodMs: new Float64Array(count), namespaces: new Uint32Array(count), at: new Uint32Array(count * 6) };
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    at = records.indexOf(FIELD, at) + 1; // past the stem
+    const ns = numberAt(records, at);
+    const ms = numberAt(records, ns.next);
+    const textStart = ms.next;
+    const textEnd = records.indexOf(FIELD, textStart);
+    const hash = numberAt(records, textEnd + 1);
+    const locEnd = records.indexOf(FIELD, hash.next);
+    const end = records.indexOf(RECORD, locEnd + 1);
+    fields.namespaces[i] = ns.value;
+    fields.lastmodMs[i] = ms.value;
+    fields.at.set([textStart, textEnd, hash.next, locEnd, locEnd + 1, end], i * 6);
+    fields.hash[i] = Number.isNaN(hash.value) ? urlHash(records.toString('utf8', hash.next, locEnd)) : hash.value;
+    at = end + 1;
+  }
+  return fields;
+}
+
+/** The decimal integer (or NaN: empty, `NaN`) from `at` up to the next FIELD, and where the field after it starts. */
+function numberAt(records: Buffer, at: number): { value: number; next: number } {
+  let value = 0;
+  let sign = 1;
+  let digits = 0;
+  let valid = true;
+  let i = at;
+  for (let byte = records[i] as number; byte !== FIELD && i < records.length; byte = records[++i] as number) {
+    if (byte >= 0x30 && byte <= 0x39) {
+      value = value * 10 + (byte - 0x30);
+      digits++;
+    } else if (byte === 0x2d && i === at) sign = -1;
+    else valid = false;
+  }
+  return { value: valid && digits > 0 ? sign * value : Number.NaN, next: i + 1 };
+}

@@ -1,0 +1,67 @@
+// A child stem laid out from its records' bytes (node/scale/stem-records.ts) gives the children that
+// layOutStems gives for the same entries (the layout apply and a read back child use): the same
+// names, bytes, URL counts and lastmods, duplicates dropped the same way, split the same way.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { crc32 } from 'node:zlib';
+import { layOutStems, type SerializedEntry } from '../../src/core/build/stable-set.js';
+import { layOutRecords } from '../../src/node/scale/stem-records.js';
+import { encodeRecord } from '../../src/node/scale/spill.js';
+import { placedEntry, setSerializer, shardSettings } from '../../src/node/scale/shard-set.js';
+import type { UrlEntry } from '../../src/core/model.js';
+
+const BASE = 'https://www.example.com/';
+
+function compare(entries: readonly UrlEntry[], maxUrls: number, dropHashes = false): void {
+  const settings = shardSettings({ outDir: '/unused', baseUrl: BASE, shards: 1, maxUrls });
+  const serializer = setSerializer(settings);
+  const placed = entries.map((entry) => placedEntry(serializer, settings, entry));
+  // Records without a hash (as apply's may be) get theirs from the URL, as layOutStems does.
+  if (dropHashes) for (const p of placed.filter((_, i) => i % 2 === 0)) delete p.item.hash;
+  const stem = (placed[0] as (typeof placed)[number]).child;
+  const mine = placed.filter((p) => p.child === stem);
+  const records = Buffer.from(mine.map((p) => encodeRecord(p.child, p.item.loc, p.item)).join(''));
+  const layout = { limits: settings.limits, gzip: true };
+  const expected = layOutStems(new Map([[stem, mine.map((p) => ({ ...p.item }) as SerializedEntry)]]), { ...layout, byHash: true });
+  const got = layOutRecords(stem, records, layout);
+  assert.equal(got.duplicates, expected.duplicates);
+  if (maxUrls < mine.length / 2) assert.ok(got.children.length > 1, 'the stem is split');
+  // Each block is copied as it comes (the next one reuses its memory).
+  const texts = got.children.map((c) => Buffer.concat(Array.from(c.text, (block) => Buffer.from(block))));
+  assert.deepEqual(
+    got.children.map((c, i) => ({ name: c.name, urls: c.urls, ...(c.lastmod !== undefined ? { lastmod: c.lastmod } : {}), text: (texts[i] as Buffer).toString('utf8') })),
+    expected.children,
+  );
+  if (mine.length > 2000 && maxUrls > mine.length) assert.ok((texts[0] as Buffer).length > 256 * 1024, 'a child of several blocks');
+  got.children.forEach((c, i) => {
+    assert.equal(c.bytes, (texts[i] as Buffer).length);
+    assert.equal(c.crc, crc32(texts[i] as Buffer));
+  });
+}
+
+const entry = (i: number, extra: Partial<UrlEntry> = {}): UrlEntry => ({ loc: `${BASE}shoes/item-${i}?c=${i % 7}&q=é`, ...extra });
+
+test('layOutRecords: the children of layOutStems, byte for byte (lastmods, images, duplicates, one child and several)', () => {
+  const entries: UrlEntry[] = [];
+  // 2,400 entries: a child of several blocks (256 KB each) when unsplit.
+  for (let i = 0; i < 2400; i++) {
+    entries.push(entry(i % 2000, {
+      ...(i % 3 === 0 ? { lastmod: `2024-0${1 + (i % 9)}-1${i % 10}` } : i % 3 === 1 ? { lastmod: `2024-05-0${1 + (i % 9)}T10:00:0${i % 10}+02:00` } : {}),
+      ...(i % 2 === 0 ? { images: [{ loc: `${BASE}img/${i}.jpg` }] } : {}),
+    }));
+  }
+  for (const maxUrls of [50_000, 600, 33]) {
+    compare(entries, maxUrls);
+    compare(entries, maxUrls, true);
+  }
+});
+
+test('layOutRecords: property, any entries of one stem', () => {
+  fc.assert(
+    fc.property(fc.array(fc.record({ i: fc.integer({ min: 0, max: 40 }), lastmod: fc.option(fc.date({ min: new Date('2000-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })), day: fc.boolean() }), { minLength: 1, maxLength: 80 }), fc.integer({ min: 1, max: 30 }), (rows, maxUrls) => {
+      compare(rows.map((r) => entry(r.i, r.lastmod === null ? {} : { lastmod: r.day ? r.lastmod.toISOString().slice(0, 10) : r.lastmod.toISOString() })), maxUrls);
+    }),
+    { numRuns: 60 },
+  );
+});
