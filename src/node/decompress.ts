@@ -6,8 +6,7 @@
 //   with `Content-Encoding: gzip` and saved as is) is unwrapped too, up to `maxDepth` layers.
 // - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
 //   stream. Bytes after the last member that do not start a new member are ignored by zlib, silently.
-// - `createGunzip({ chunkSize })`, 256 KiB by default: 3× faster than zlib's 16 KiB (DESIGN.md
-//   "Measured"). A whole-file reading asks for 512 KiB (parse-sitemap.ts).
+// - `createGunzip({ chunkSize })`, 256 KiB by default: 3× faster than zlib's 16 KiB (DESIGN.md "Measured").
 // - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
 //   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget
 //   and a few hundred KiB of buffers, never its full size.
