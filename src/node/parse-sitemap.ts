@@ -46,8 +46,6 @@ const READ_CHUNK = 256 * 1024;
  * leave margin. The first chunk gets its own: the gzip and encoding sniffs hold on to it.
  */
 const READ_RING = 3;
-/** Gunzipped chunks: a cold validation of a realistic 10 MB .xml.gz, 2-3 ms less than 256 KiB; 1 MiB no more. */
-const GUNZIP_CHUNK = 512 * 1024;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
 const SLICE = 256 * 1024;
 /**
@@ -94,13 +92,15 @@ export interface ParseSitemapOptions extends Omit<SitemapDocumentOptions, 'isAsc
   /** Base of a relative path; default `process.cwd()`. */
   cwd?: string;
   /**
-   * Advanced: called before each chunk (≤ 512 KiB of decompressed input) is read; when it returns a
-   * promise, reading waits for it. A consumer of the callbacks that falls behind holds reading back
-   * this way (discover does), whatever the compression ratio of the input.
+   * Advanced: called before each chunk (≤ 256 KiB of decompressed input, or `gunzipChunkBytes`) is
+   * read; when it returns a promise, reading waits for it. A consumer of the callbacks that falls
+   * behind holds reading back this way (discover does), whatever the compression ratio of the input.
    */
   backpressure?: () => Promise<void> | undefined;
   /** Receives every diagnostic as it is found, kept or not. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Advanced: most bytes in one gunzipped chunk (at least 64), default 256 KiB. */
+  gunzipChunkBytes?: number;
 }
 
 /**
@@ -346,7 +346,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
     maxBytes: options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
     maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
     ...(options.maxCompressedBytes !== undefined ? { maxCompressedBytes: options.maxCompressedBytes } : {}),
-    chunkBytes: GUNZIP_CHUNK,
+    ...(options.gunzipChunkBytes !== undefined ? { chunkBytes: options.gunzipChunkBytes } : {}),
   });
   try {
     for (;;) {
