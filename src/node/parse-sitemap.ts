@@ -92,13 +92,15 @@ export interface ParseSitemapOptions extends Omit<SitemapDocumentOptions, 'isAsc
   /** Base of a relative path; default `process.cwd()`. */
   cwd?: string;
   /**
-   * Advanced: called before each chunk (≤ 256 KiB of decompressed input) is read; when it returns a
-   * promise, reading waits for it. A consumer of the callbacks that falls behind holds reading back
-   * this way (discover does), whatever the compression ratio of the input.
+   * Advanced: called before each chunk (≤ 256 KiB of decompressed input, or `gunzipChunkBytes`) is
+   * read; when it returns a promise, reading waits for it. A consumer of the callbacks that falls
+   * behind holds reading back this way (discover does), whatever the compression ratio of the input.
    */
   backpressure?: () => Promise<void> | undefined;
   /** Receives every diagnostic as it is found, kept or not. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Advanced: most bytes in one gunzipped chunk (at least 64), default 256 KiB. */
+  gunzipChunkBytes?: number;
 }
 
 /**
@@ -344,6 +346,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
     maxBytes: options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
     maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
     ...(options.maxCompressedBytes !== undefined ? { maxCompressedBytes: options.maxCompressedBytes } : {}),
+    ...(options.gunzipChunkBytes !== undefined ? { chunkBytes: options.gunzipChunkBytes } : {}),
   });
   try {
     for (;;) {

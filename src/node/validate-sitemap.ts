@@ -7,6 +7,12 @@ import type { FileReport } from '../core/validate/types.js';
 import { SitemapValidation, type ValidationOptions } from '../core/validate/validator.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './parse-sitemap.js';
 
+/**
+ * Gunzipped chunks of a validation: a cold one of a realistic 10 MB .xml.gz took 2-3 ms less than
+ * with 256 KiB (1 MiB, no more). Not for readings: `sitemapkit read`'s peak RSS grew 64 → 72 MB.
+ */
+const GUNZIP_CHUNK_BYTES = 512 * 1024;
+
 export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {
   /** Also receives each child of an index as it is read (e.g. to validate the children next). */
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
@@ -37,6 +43,7 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
     file,
     // The validation keeps (and caps) the report; the reading keeps nothing of its own.
     maxDiagnosticsPerCode: 0,
+    gunzipChunkBytes: options.gunzipChunkBytes ?? GUNZIP_CHUNK_BYTES,
     xmlHandler: (reader) => validation.xmlHandler(reader),
     onFormat: (f) => validation.format(f),
     onUrl: (e, at) => validation.url(e, at),

@@ -89,6 +89,17 @@ describe('decompressed', () => {
     assert.deepEqual(await collect(source([new Uint8Array(0), gz.subarray(0, 1), new Uint8Array(0), gz.subarray(1)])), XML);
   });
 
+  it('gunzips in chunks of at most chunkBytes (256 KiB by default)', async () => {
+    const content = Buffer.alloc(3 * MiB, 'x');
+    const gz = gzipSync(content);
+    for (const [options, size] of [[{}, 256 * 1024], [{ chunkBytes: 512 * 1024 }, 512 * 1024]] as const) {
+      const sizes: number[] = [];
+      for await (const c of decompressed(source([gz]), options)) sizes.push(c.length);
+      assert.equal(sizes.reduce((a, b) => a + b, 0), content.length);
+      assert.deepEqual(sizes, Array<number>(content.length / size).fill(size));
+    }
+  });
+
   it('gunzips a gzip inside a gzip, up to maxDepth layers', async () => {
     const twice = gzipSync(gzipSync(XML));
     assert.deepEqual(await collect(source(pieces(twice, 5))), XML);

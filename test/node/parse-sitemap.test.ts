@@ -440,6 +440,19 @@ describe('parseSitemap: gzip and encodings', () => {
     assert.deepEqual(thrice.items, []);
   });
 
+  it('gunzips in chunks of gunzipChunkBytes (default 256 KiB): backpressure is asked once a piece', async () => {
+    const urls = Array.from({ length: 30_000 }, (_, i) => `<url><loc>https://www.example.com/page/${i}</loc></url>\n`).join('');
+    const xml = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}</urlset>\n`);
+    const gz = gzipSync(xml);
+    for (const chunk of [undefined, 1024 * 1024]) {
+      let asked = 0;
+      const summary = await readSitemap(gz, { ...(chunk !== undefined ? { gunzipChunkBytes: chunk } : {}), backpressure: () => void asked++ });
+      assert.equal(summary.urls, 30_000);
+      // The first chunk is read in two pieces (its first 4 KiB alone), every other one whole.
+      assert.equal(asked, Math.ceil(xml.length / (chunk ?? 256 * 1024)) + 1);
+    }
+  });
+
   it('reports a truncated gzip as gzip/corrupt and keeps what came before', async () => {
     const text = Array.from({ length: 2000 }, (_, i) => `https://a.example/${i}`).join('\n');
     const gz = gzipSync(Buffer.from(text));
