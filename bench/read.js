@@ -636,7 +636,7 @@ async function runParent(args) {
     if (args.rss) {
       const rssNames = RSS_CONTENDERS.filter((n) => names.includes(n));
       process.stderr.write(`bench: writing a ~${args.rssMB} MB input … `);
-      const big = await make('big', dir, ['--rss-mb', String(args.rssMB), '--bytes-per-url', String(inputs.plain.xmlBytes / N)]);
+      const big = await make('big', dir, ['--rss-mb', String(args.rssMB), '--bytes-per-url', String((inputs.plain ?? Object.values(inputs)[0]).xmlBytes / N)]);
       process.stderr.write(`${fmtInt(big.fileBytes)} bytes, ${fmtInt(big.urls)} URLs\n`);
       try {
         rss = { input: { fileBytes: big.fileBytes, xmlBytes: big.fileBytes, urls: big.urls }, contenders: {} };
