@@ -7,9 +7,11 @@
 
 import { InvalidValueError } from '../../core/errors.js';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
-import { StagedOutput } from '../staged-output.js';
+import { join } from 'node:path';
+import { manifestFileName } from '../../core/scale/layout.js';
+import { StagedOutput, syncFiles } from '../staged-output.js';
 import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
-import { publishSet, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
+import { publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
 import type { SetStorage } from './storage.js';
@@ -61,7 +63,8 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
 /** A `child` job: the child read back with its changes, put in place under new names; returns its files. */
 export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise<JobOutcome & { written: ShardFile[] }> {
   const name = data.set.name ?? 'sitemap';
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
+  // The manifest by its name, not by listing the set's folder (thousands of files) in each job.
+  const settings = settingsOfManifest(await readManifest(join(storage.localDir, manifestFileName(name, 0, data.shards))), storage.localDir);
   const serializer = setSerializer(settings);
   const changes = new Map<string, SerializedEntry | null>();
   for (const line of ((await storage.read(data.changes))?.toString('utf8') ?? '').split('\n')) {
@@ -76,8 +79,9 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
     const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
-    // In place beside the published set; no entry file, nothing removed.
-    await output.commit({ children: staged.placed, isOwned: () => false });
+    // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
+    // parent, once for every child, before its index names them (a flush a job cost each its wait).
+    await output.commit({ children: staged.placed, isOwned: () => false, durable: false });
     return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
   } finally {
     await output.abort();
@@ -90,6 +94,7 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
+  await syncFiles(written.map((file) => join(settings.outDir, file.name)));
   const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
   try {
     const placed = written.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));

@@ -54,6 +54,8 @@ export interface ChildJob extends RunJob {
   changes: string;
   /** Its files in the index published when the run was planned. */
   files: string[];
+  /** The set's shard count (its manifests' names). */
+  shards: number;
 }
 
 /** The parent: once its children have succeeded, the next step (shards after a split), then the index. */

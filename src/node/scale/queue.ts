@@ -141,7 +141,7 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
   const children = plan.children.map((c, i) => ({
     name: 'child',
     queueName: options.queue,
-    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files } satisfies ChildJob,
+    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files, shards: plan.settings.shards } satisfies ChildJob,
     opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
   }));
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
