@@ -161,8 +161,10 @@ describe('discover urlsAsText: the locs copied from the bytes (ReaderSink.urlLoc
       const lastmod = i % 2 === 0 ? '<lastmod>2025-06-10</lastmod>' : '<lastmod>2025-06-10T04:00:00+00:00</lastmod>';
       urls.push(`<url>\n  <loc>${loc}</loc>${lastmod}${i % 3 === 0 ? '<priority>0.5</priority>' : ''}${extras}\n</url>`);
     }
-    // Repeats, with and without references, then locs of another script (a chunk read as text).
-    urls.push(urls[7] as string, urls[14] as string, urls[997] as string, urls[11_000] as string);
+    // Repeats, with and without references, amid ASCII (read by the lane) and at the end, then locs of
+    // another script (a chunk read as text).
+    urls.splice(6_000, 0, urls[7] as string, urls[14] as string, urls[997] as string);
+    urls.push(urls[11_000] as string);
     for (let i = 0; i < 50; i++) urls.push(`<url><loc>https://www.example.com/straße/${i}?x=1&amp;y=ü</loc></url>`);
     urls.push(urls[21] as string, urls[12_010] as string);
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
