@@ -6,7 +6,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { FINGERPRINT, fingerprint } from '../core/fingerprint.js';
 import { FingerprintTable } from '../core/fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
-import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
+import { F_LOC_REFERENCES, LANE_FIELDS, laneLoc, R_COLUMN, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START } from '../core/read/lane.js';
+import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
 import { readSitemap } from './parse-sitemap.js';
 
@@ -24,6 +25,12 @@ export interface DocumentSink {
   format(format: SitemapFormat): void;
   diagnostic(diagnostic: Diagnostic): void;
   url(entry: UrlEntry): void;
+  /**
+   * Optional, for a sink that keeps only page URLs: a url's loc as bytes `start` to `end` of `source`
+   * (`&amp;` in them to decode when `references`); false when it takes that one only as text (then
+   * given to `url` as an entry of its loc alone).
+   */
+  urlLoc?(source: Uint8Array, start: number, end: number, references: boolean): boolean;
   sitemap(ref: SitemapRef): void;
 }
 
@@ -64,15 +71,44 @@ class RepeatCheck {
       fingerprint(loc);
       hash = FINGERPRINT;
     }
-    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, hash[0] as number, hash[1] as number, at.line);
+    const first = this.firstLine(hash[0] as number, hash[1] as number, at.line, at.column);
     if (first === SEEN_NEW) return false;
-    if (first === SEEN_FULL) {
-      this.stopped = true;
-      this.report(notCheckedDiagnostic(this.maxTracked, at));
-      return false;
-    }
     this.report(duplicateDiagnostic(loc, first, at));
     return true;
+  }
+
+  /**
+   * The line where the url of fingerprint `hash1`/`hash2` at `line`/`column` was first listed, or
+   * SEEN_NEW (a first listing, or past `maxTracked`: reported then); the caller reports a duplicate.
+   */
+  firstLine(hash1: number, hash2: number, line: number, column: number): number {
+    if (this.stopped) return SEEN_NEW;
+    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, hash1, hash2, line);
+    if (first !== SEEN_FULL) return first;
+    this.stopped = true;
+    this.report(notCheckedDiagnostic(this.maxTracked, { line, column }));
+    return SEEN_NEW;
+  }
+
+  /**
+   * ReaderSink.urlLocs for `sink.urlLoc`: each url of the lane's run checked by its fingerprint and
+   * handed out as its loc's bytes; only a duplicate's loc (for its diagnostic) or one the sink
+   * declines is made text.
+   */
+  takeLocs(sink: DocumentSink, urlLoc: NonNullable<DocumentSink['urlLoc']>): NonNullable<ReaderSink['urlLocs']> {
+    return (source, records, size, text) => {
+      for (let r = 0; r < size; r += LANE_FIELDS) {
+        const line = records[r + R_LINE] as number;
+        const first = this.firstLine(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, line, records[r + R_COLUMN] as number);
+        if (first !== SEEN_NEW) {
+          this.report(duplicateDiagnostic(laneLoc(text(), records, r), first, { line, column: records[r + R_COLUMN] as number }));
+          continue;
+        }
+        const start = records[r + R_LOC_START] as number;
+        const references = ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) !== 0;
+        if (!urlLoc.call(sink, source, start, start + (records[r + R_LOC_LENGTH] as number), references)) sink.url({ loc: laneLoc(text(), records, r) });
+      }
+    };
   }
 }
 
@@ -91,6 +127,8 @@ export async function readDocument(body: AsyncIterable<Uint8Array>, settings: Do
     ...byteBudgets(settings),
     ...(settings.maxEntries !== undefined ? { maxEntries: settings.maxEntries } : {}),
     ...(backpressure !== undefined ? { backpressure } : {}),
+    // A sink that keeps only page URLs takes the lane's locs as bytes, no entries.
+    ...(sink.urlLoc !== undefined ? { urlLocs: repeats.takeLocs(sink, sink.urlLoc) } : {}),
     onUrl: (entry, at, locHash) => {
       if (!repeats.repeated(entry.loc, at, locHash)) sink.url(entry);
     },

@@ -8,20 +8,23 @@
 
 import { parentPort } from 'node:worker_threads';
 import { SitemapError } from '../core/errors.js';
+import { copyText } from '../core/read/lane-json.js';
 import { readDocument, type DocumentSettings } from './discover-document.js';
 import { CHUNK_WINDOW, type ToReader, type ReaderItem } from './discover-readers.js';
 
 /** Answers of one document sent and not yet acknowledged, past which its reading waits. */
 const MAX_UNACKED = 2;
 /**
- * Page URLs are joined and encoded once their text is TEXT_CHARS long, and an answer is sent once it
+ * Page URLs are gathered as UTF-8 lines into buffers of TEXT_BYTES, and an answer is sent once it
  * holds ANSWER_CHARS (an item other than URLs counts ITEM_CHARS). Measured over a 550,000-URL run: a
  * message per 256 KiB piece and per chunk taken were 1,300 messages and ~150 ms of this thread, and
- * the same URLs as strings (copied to cross) 90-150 ms more than as bytes (moved). 64 KiB keeps a
- * joined string under V8's large-object size (128 KiB), so that it dies young: strings of 4,096 URLs
+ * the same URLs as strings (copied to cross) 90-150 ms more than as bytes (moved). When they were
+ * joined strings, 64 KiB kept them under V8's large-object size (128 KiB): strings of 4,096 URLs
  * (~400 KiB) cost 25 MB of peak RSS and were slower.
  */
-const TEXT_CHARS = 64 * 1024;
+const TEXT_BYTES = 64 * 1024;
+/** Room past TEXT_BYTES in a buffer of lines, so that most buffers take the next line whole. */
+const TEXT_SLACK = 8 * 1024;
 const ANSWER_CHARS = 256 * 1024;
 const ITEM_CHARS = 128;
 /** Thrown into a reading whose body failed on the main thread (which reports the failure itself). */
@@ -35,9 +38,13 @@ class Document {
   private readonly chunks: (Uint8Array | 'end' | 'fail' | SitemapError)[] = [];
   private wake: (() => void) | undefined;
   private items: ReaderItem[] = [];
-  /** Page URLs read since the last answer, joined when it is sent: one flat string, copied once to cross. */
-  private locs: string[] = [];
-  private locsChars = 0;
+  /**
+   * Page URLs read since the last answer, as UTF-8 lines: the lane's locs copied from the document's
+   * bytes (lane-json.ts copyText), the others encoded; the buffer is moved to the main thread.
+   */
+  private text: Uint8Array | undefined;
+  private textLength = 0;
+  private textCount = 0;
   /** Characters of the answer being gathered. */
   private answerChars = 0;
   private unacked = 0;
@@ -89,19 +96,41 @@ class Document {
   }
 
   url(loc: string): void {
-    this.locs.push(loc);
-    this.locsChars += loc.length + 1;
-    if (this.locsChars >= TEXT_CHARS) this.flushText();
+    const text = this.room(3 * loc.length + 1);
+    this.textLength += UTF8.encodeInto(loc, text.subarray(this.textLength)).written;
+    this.endLine(text);
+  }
+
+  /** DocumentSink.urlLoc: the loc copied, or false when copyText declines it. */
+  urlLoc(source: Uint8Array, start: number, end: number, references: boolean): boolean {
+    const text = this.room(end - start + 1);
+    const at = copyText(text, this.textLength, source, start, end, references);
+    if (at === -1) return false;
+    this.textLength = at;
+    this.endLine(text);
+    return true;
+  }
+
+  /** The buffer of lines with `bytes` free after its end. */
+  private room(bytes: number): Uint8Array {
+    if (this.text !== undefined && this.text.length - this.textLength >= bytes) return this.text;
+    this.flushText();
+    return (this.text = new Uint8Array(Math.max(TEXT_BYTES + TEXT_SLACK, bytes)));
+  }
+
+  private endLine(text: Uint8Array): void {
+    text[this.textLength++] = 0x0a;
+    this.textCount++;
+    if (this.textLength >= TEXT_BYTES) this.flushText();
   }
 
   private flushText(): void {
-    const locs = this.locs;
-    if (locs.length === 0) return;
-    locs.push('');
-    this.items.push(['urls', UTF8.encode(locs.join('\n')), locs.length - 1]);
-    this.answerChars += this.locsChars;
-    this.locs = [];
-    this.locsChars = 0;
+    if (this.text === undefined || this.textCount === 0) return;
+    this.items.push(['urls', this.text.subarray(0, this.textLength), this.textCount]);
+    this.answerChars += this.textLength;
+    this.text = undefined;
+    this.textLength = 0;
+    this.textCount = 0;
   }
 
   /**
@@ -135,6 +164,7 @@ async function read(doc: number, settings: DocumentSettings): Promise<void> {
         format: (format) => document.add(['format', format]),
         diagnostic: (d) => document.add(['diagnostic', d]),
         url: (entry) => document.url(entry.loc),
+        urlLoc: (source, start, end, references) => document.urlLoc(source, start, end, references),
         sitemap: (ref) => document.add(['sitemap', ref]),
       },
       () => document.send(),

@@ -123,6 +123,8 @@ export interface ReadSitemapOptions extends ParseSitemapOptions {
   stop?: () => boolean;
   /** The urls the reader's fast path reads are written here as JSON lines instead of given to `onUrl` (ReaderSink.urlLines; `sitemapkit read`). */
   urlLines?: JsonLines;
+  /** With `locHashes`: the urls the reader's fast path reads are given here as loc spans instead of to `onUrl` (ReaderSink.urlLocs; `discover`). */
+  urlLocs?: ReaderSink['urlLocs'];
 }
 
 /** The text of bytes that are all ASCII, else undefined: a SIMD check and a copy, twice TextDecoder's speed. */
@@ -543,6 +545,7 @@ export async function readSitemap(input: SitemapInput, options: ReadSitemapOptio
     diagnostic: onDiagnostic ?? noop,
     wantsLocHashes: options.locHashes === true,
     urlLines: options.urlLines,
+    urlLocs: options.urlLocs,
   });
   // One step per input chunk.
   for await (const _ of drive(source, options, pipeline)) if (options.stop?.() === true) break;

@@ -151,6 +151,42 @@ describe('discover urlsAsText: the same as entries', () => {
   });
 });
 
+describe('discover urlsAsText: the locs copied from the bytes (ReaderSink.urlLocs)', () => {
+  it('a realistic sitemap: `&amp;` queries, other references, images, alternates, repeats, non-ASCII locs', async () => {
+    const urls: string[] = [];
+    for (let i = 0; i < 12_000; i++) {
+      const page = `https://www.example.com/p/${i}`;
+      const loc = i % 7 === 0 ? `${page}?a=${i}&amp;b=2&amp;c` : i % 997 === 0 ? `${page}?q=&#x26;&apos;` : i % 1_499 === 0 ? `${page}?"quoted"` : page;
+      const extras = i % 5 === 0 ? `<image:image><image:loc>https://img.example.com/${i}.jpg?w=1&amp;h=2</image:loc></image:image><xhtml:link rel="alternate" hreflang="de" href="https://www.example.de/p/${i}"/>` : '';
+      const lastmod = i % 2 === 0 ? '<lastmod>2025-06-10</lastmod>' : '<lastmod>2025-06-10T04:00:00+00:00</lastmod>';
+      urls.push(`<url>\n  <loc>${loc}</loc>${lastmod}${i % 3 === 0 ? '<priority>0.5</priority>' : ''}${extras}\n</url>`);
+    }
+    // Repeats, with and without references, amid ASCII (read by the lane) and at the end, then locs of
+    // another script (a chunk read as text).
+    urls.splice(6_000, 0, urls[7] as string, urls[14] as string, urls[997] as string);
+    urls.push(urls[11_000] as string);
+    for (let i = 0; i < 50; i++) urls.push(`<url><loc>https://www.example.com/straße/${i}?x=1&amp;y=ü</loc></url>`);
+    urls.push(urls[21] as string, urls[12_010] as string);
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
+    const site = await startSiteServer({ '/s.xml': chunked(body), '/s.xml.gz': chunked(gzipSync(body), 'application/gzip') });
+    try {
+      for (const path of ['/s.xml', '/s.xml.gz']) {
+        const found = await sameBothWays(site.url(path));
+        const read = found.urls[site.url(path)] ?? [];
+        assert.equal(read.length, 12_050);
+        assert.equal(read[7], 'https://www.example.com/p/7?a=7&b=2&c');
+        assert.equal(read[997], "https://www.example.com/p/997?q=&'");
+        assert.equal(read[12_049], 'https://www.example.com/straße/49?x=1&y=ü');
+        const repeats = (found.diagnostics[site.url(path)] ?? []).filter((d) => d.startsWith('loc/duplicate'));
+        assert.equal(repeats.length, 6);
+        assert.match(repeats[0] as string, /"https:\/\/www\.example\.com\/p\/7\?a=7&b=2&c" is listed again/);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+});
+
 describe('discover urlsAsText: backpressure', () => {
   it('a consumer that stops reading holds the thread back: a few MB queued, not the document', async () => {
     // 200,000 URLs, ~11 MB of lines: more than twice the queue's bound.

@@ -340,6 +340,11 @@ export class SitemapDocument implements ReaderSink {
     return this.stopped ? undefined : this.out.urlLines;
   }
 
+  /** ReaderSink.urlLocs: the sink's, until reading stopped. */
+  get urlLocs(): ReaderSink['urlLocs'] {
+    return this.stopped ? undefined : this.out.urlLocs;
+  }
+
   get wantsMore(): boolean {
     return !this.stopped && !this.router.finished;
   }

@@ -116,14 +116,22 @@ function put(bytes: Uint8Array, at: number, text: Uint8Array): number {
   return at + text.length;
 }
 
-/**
- * Bytes `start` to `end` of `source` as a JSON string into `bytes` from `at`: the index after it, or
- * -1 unless they are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262
- * QuoteJSONString) and no `&` but for `&amp;` when `ampersands` (a value whose references are
- * decoded), written as the `&` it stands for.
- */
+/** Bytes `start` to `end` of `source` as a JSON string into `bytes` from `at` (copyText in quotes): the index after it, or -1. */
 export function copy(bytes: Uint8Array, at: number, source: Uint8Array, start: number, end: number, ampersands: boolean): number {
-  bytes[at++] = 0x22;
+  bytes[at] = 0x22;
+  at = copyText(bytes, at + 1, source, start, end, ampersands);
+  if (at === -1) return -1;
+  bytes[at] = 0x22;
+  return at + 1;
+}
+
+/**
+ * Bytes `start` to `end` of `source` into `bytes` from `at`: the index after them, or -1 unless they
+ * are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString) and no `&`
+ * but for `&amp;` when `ampersands` (a value whose references are decoded), written as the `&` it
+ * stands for. Also `discover --format urls`' copy of a loc (discover-worker.ts).
+ */
+export function copyText(bytes: Uint8Array, at: number, source: Uint8Array, start: number, end: number, ampersands: boolean): number {
   for (let i = start; i < end; i++) {
     const c = source[i] as number;
     if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return -1;
@@ -133,6 +141,5 @@ export function copy(bytes: Uint8Array, at: number, source: Uint8Array, start: n
     }
     bytes[at++] = c;
   }
-  bytes[at++] = 0x22;
   return at;
 }

@@ -49,6 +49,14 @@ export interface ReaderSink {
    * neither.
    */
   readonly urlLines?: JsonLines | undefined;
+  /**
+   * Optional, with `urlRun` and `wantsLocHashes`: the urls the lane reads from bytes are given here as
+   * a run, records 0 to `size` (field indexes, read/lane.ts: loc spans, fingerprints, positions) of a
+   * scan of the ASCII `source`, and counted with `urlRun`, not given to `url`: for a sink that keeps
+   * only their locs (`discover --format urls`). `text()` makes the text of `source` (laneLoc). Read at
+   * once: the arrays are reused. Not through a Relay either.
+   */
+  readonly urlLocs?: ((source: Uint8Array, records: Int32Array, size: number, text: () => string) => void) | undefined;
 }
 
 export interface ReaderBudgets {

@@ -348,7 +348,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const budget = this.maxEntries - this.delivered;
     if (budget <= 0) return -1;
     const hashed = !sitemap && this.sink.wantsLocHashes === true;
-    const jsonLines = sitemap || hashed || typeof source === 'string' || this.sink.urlRun === undefined ? undefined : this.sink.urlLines;
+    const runs = !sitemap && typeof source !== 'string' && this.sink.urlRun !== undefined;
+    const jsonLines = runs && !hashed ? this.sink.urlLines : undefined;
+    const locs = runs && hashed ? this.sink.urlLocs : undefined;
     const count = typeof source === 'string'
       ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
@@ -357,6 +359,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
       // Printed: lines from the records and the bytes, no entries (lane-json.ts); nothing else reads
       // meanwhile, so the lane's own records serve.
       if (this.deliverLaneRun(count) === count) writeLaneUrlLines(jsonLines, source as Uint8Array, () => textOf(source as Uint8Array), lane.records, count * LANE_FIELDS, lane.extras);
+      return lane.stopAfter(count, lines);
+    }
+    if (locs !== undefined) {
+      // Only the locs wanted: the records and the bytes, no entries (the same as for lines).
+      if (this.deliverLaneRun(count) === count) locs(source as Uint8Array, lane.records, count * LANE_FIELDS, () => textOf(source as Uint8Array));
       return lane.stopAfter(count, lines);
     }
     // The records are copied (into this reader's own array, kept from run to run): a sink may read
