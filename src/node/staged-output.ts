@@ -16,7 +16,8 @@
 // names yet, removed by the next run); after it, the new set. What a killed run left (its temporary
 // directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
 
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
@@ -209,8 +210,12 @@ export class StagedOutput {
         await syncDirectory(this.outDir);
       }
       if (plan.entry !== undefined) {
-        await rename(this.path(plan.entry.staged), join(this.outDir, plan.entry.name));
-        await syncDirectory(this.outDir);
+        const entry = join(this.outDir, plan.entry.name);
+        if (await isSpecialFile(entry)) await copyInto(this.path(plan.entry.staged), entry);
+        else {
+          await rename(this.path(plan.entry.staged), entry);
+          await syncDirectory(this.outDir);
+        }
       }
       return removed;
     } catch (error) {
@@ -247,11 +252,39 @@ export class StagedOutput {
 }
 
 /**
+ * Whether `path` names something that is neither a regular file nor a directory: a device (`/dev/null`,
+ * `/dev/stdout`), a FIFO, a socket. Output to it is written into it, as `>` would: a rename would put
+ * a regular file in its place (as root, `--out /dev/null` replaced the device).
+ */
+export async function isSpecialFile(path: string): Promise<boolean> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
+}
+
+/** The bytes of `from` written into `to` as it is (not copyFile: libuv's removes `to` when it fails, and it fails on a FIFO). */
+function copyInto(from: string, to: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const input = createReadStream(from);
+    const output = createWriteStream(to);
+    input.once('error', (error) => (output.destroy(), reject(error)));
+    output.once('error', (error) => (input.destroy(), reject(error)));
+    output.once('close', () => resolve());
+    input.pipe(output);
+  });
+}
+
+/**
  * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
  * a temporary file beside it, fsync, rename, fsync of the directory. For a file on its own (the build
  * state, a key file); a set goes through StagedOutput.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  if (await isSpecialFile(path)) {
+    await writeFile(path, data).catch((error: unknown) => {
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+    });
+    return;
+  }
   const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
   try {
     await mkdir(dirname(path), { recursive: true });

@@ -3,6 +3,7 @@
 
 import type { WriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { isSpecialFile } from '../../node/staged-output.js';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
@@ -193,11 +194,12 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const run = discoverSitemaps(inputs, options);
   const outFile = args.text('out');
   const target = outFile !== undefined ? resolve(io.cwd, outFile) : undefined;
-  const temp = target !== undefined ? `${target}.${process.pid}.tmp` : undefined;
+  // A device or a FIFO (`--out /dev/null`) is written into, not replaced by a rename.
+  const temp = target !== undefined && !(await isSpecialFile(target)) ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
-  if (temp !== undefined) {
+  if (target !== undefined) {
     try {
-      file = (await open(temp, 'w')).createWriteStream();
+      file = (await open(temp ?? target, 'w')).createWriteStream();
     } catch (error) {
       io.stderr.write(`sitemapkit discover: cannot write ${outFile ?? temp}: ${ioErrorReason(error)}\n`);
       return EXIT_FATAL;
@@ -288,18 +290,18 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);
     }
     await out.flush();
-    if (file !== undefined && temp !== undefined && target !== undefined) {
+    if (file !== undefined && target !== undefined) {
       await new Promise<void>((done, fail) => file.end((error?: Error | null) => (error ? fail(error) : done())));
-      if (interrupted || tree === undefined) await rm(temp, { force: true });
-      else await rename(temp, target);
+      if (temp !== undefined && (interrupted || tree === undefined)) await rm(temp, { force: true });
+      else if (temp !== undefined) await rename(temp, target);
     }
   } finally {
     out.close();
     problemsOut.close();
     removeInterrupt?.();
-    if (file !== undefined && temp !== undefined && !file.closed) {
+    if (file !== undefined && !file.closed) {
       file.destroy();
-      await rm(temp, { force: true });
+      if (temp !== undefined) await rm(temp, { force: true });
     }
   }
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;

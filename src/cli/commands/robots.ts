@@ -2,7 +2,8 @@
 // core/robots/edit.ts; this file reads, reports and writes the file atomically.
 
 import { randomBytes } from 'node:crypto';
-import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { isSpecialFile } from '../../node/staged-output.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SitemapError, quoteValue } from '../../core/errors.js';
 import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
@@ -159,6 +160,7 @@ function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, don
  * replaced.
  */
 async function writeAtomically(path: string, text: string): Promise<void> {
+  if (await isSpecialFile(path)) return writeFile(path, text, 'utf8');
   let target = path;
   let mode: number | undefined;
   try {
