@@ -435,7 +435,6 @@ class Discovery {
     if (runTimeout !== undefined) {
       this.runTimer = setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
     }
-    if (this.options.urlsAsText === true) this.readers = new DocumentReaders(READING_THREADS);
     try {
       for (const text of urls) {
         const input = classifyInput(text);
@@ -541,6 +540,9 @@ class Discovery {
 
   /** Lists `url` under `siblings` and fetches it, unless it was seen or a limit says no. */
   private enqueue(url: string, via: SitemapVia, parent: SitemapNode | undefined, siblings: SitemapNode[]): void {
+    // The reading thread starts with the first sitemap to fetch (while it is fetched): a run that
+    // finds none (a refused site, no robots.txt) does not pay for it (~10 ms).
+    if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders(READING_THREADS);
     const depth = parent === undefined ? 0 : parent.depth + 1;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
