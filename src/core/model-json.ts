@@ -19,12 +19,13 @@ export class JsonLines {
   /** Lines written. */
   count = 0;
 
-  /** `allocate`: a new buffer (Node: Buffer.allocUnsafe, not zeroed; each is handed over whole). */
+  /** `allocate`: a new buffer (Node: Buffer.allocUnsafe, not zeroed; each is handed over whole). `slack`: room kept past `capacity`. */
   constructor(
     private readonly capacity: number,
     private readonly allocate: (size: number) => Uint8Array = (size) => new Uint8Array(size),
+    private readonly slack = SLACK,
   ) {
-    this.bytes = allocate(capacity + SLACK);
+    this.bytes = allocate(capacity + slack);
   }
 
   /** Bytes written and not yet taken. */
@@ -41,10 +42,18 @@ export class JsonLines {
     this.count++;
   }
 
+  /** `text` and a line feed, in UTF-8 (a line of plain text, such as a URL). */
+  text(text: string): void {
+    this.room(text.length * 3 + 1);
+    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
+    this.bytes[this.at++] = 0x0a;
+    this.count++;
+  }
+
   /** The bytes written so far (the buffer's own: it is not written again); the next go to a new buffer. */
   take(): Uint8Array {
     const full = this.bytes.subarray(0, this.at);
-    this.bytes = this.spare ?? this.allocate(this.capacity + SLACK);
+    this.bytes = this.spare ?? this.allocate(this.capacity + this.slack);
     this.spare = undefined;
     this.at = 0;
     return full;
@@ -56,7 +65,7 @@ export class JsonLines {
    * buffers handed over piled up until it did (peak RSS +16 MB over 100 MB of gzipped input).
    */
   recycle(bytes: Uint8Array): void {
-    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === this.capacity + SLACK) this.spare = new Uint8Array(bytes.buffer);
+    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === this.capacity + this.slack) this.spare = new Uint8Array(bytes.buffer);
   }
 
   // A line written by its bytes (read/lane-json.ts).

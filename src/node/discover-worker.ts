@@ -8,6 +8,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { SitemapError } from '../core/errors.js';
+import { JsonLines } from '../core/model-json.js';
 import { copyText } from '../core/read/lane-json.js';
 import { readDocument, type DocumentSettings } from './discover-document.js';
 import { CHUNK_WINDOW, type ToReader, type ReaderItem } from './discover-readers.js';
@@ -29,7 +30,6 @@ const ANSWER_CHARS = 256 * 1024;
 const ITEM_CHARS = 128;
 /** Thrown into a reading whose body failed on the main thread (which reports the failure itself). */
 const BODY_FAILED = new Error('the body failed');
-const UTF8 = new TextEncoder();
 
 const port = parentPort;
 if (port === null) throw new Error('discover-worker.js runs as a worker thread');
@@ -40,11 +40,11 @@ class Document {
   private items: ReaderItem[] = [];
   /**
    * Page URLs read since the last answer, as UTF-8 lines: the lane's locs copied from the document's
-   * bytes (lane-json.ts copyText), the others encoded; the buffer is moved to the main thread.
+   * bytes (lane-json.ts copyText), the others encoded; each buffer taken is moved to the main thread.
    */
-  private text: Uint8Array | undefined;
-  private textLength = 0;
-  private textCount = 0;
+  private readonly lines = new JsonLines(TEXT_BYTES, undefined, TEXT_SLACK);
+  /** `lines.count` when its bytes were last taken. */
+  private linesTaken = 0;
   /** Characters of the answer being gathered. */
   private answerChars = 0;
   private unacked = 0;
@@ -96,41 +96,27 @@ class Document {
   }
 
   url(loc: string): void {
-    const text = this.room(3 * loc.length + 1);
-    this.textLength += UTF8.encodeInto(loc, text.subarray(this.textLength)).written;
-    this.endLine(text);
+    this.lines.text(loc);
+    if (this.lines.length >= TEXT_BYTES) this.flushText();
   }
 
   /** DocumentSink.urlLoc: the loc copied, or false when copyText declines it. */
   urlLoc(source: Uint8Array, start: number, end: number, references: boolean): boolean {
-    const text = this.room(end - start + 1);
-    const at = copyText(text, this.textLength, source, start, end, references);
+    const text = this.lines.reserve(end - start + 1);
+    const at = copyText(text, this.lines.length, source, start, end, references);
     if (at === -1) return false;
-    this.textLength = at;
-    this.endLine(text);
+    text[at] = 0x0a;
+    this.lines.commitLine(at + 1);
+    if (this.lines.length >= TEXT_BYTES) this.flushText();
     return true;
   }
 
-  /** The buffer of lines with `bytes` free after its end. */
-  private room(bytes: number): Uint8Array {
-    if (this.text !== undefined && this.text.length - this.textLength >= bytes) return this.text;
-    this.flushText();
-    return (this.text = new Uint8Array(Math.max(TEXT_BYTES + TEXT_SLACK, bytes)));
-  }
-
-  private endLine(text: Uint8Array): void {
-    text[this.textLength++] = 0x0a;
-    this.textCount++;
-    if (this.textLength >= TEXT_BYTES) this.flushText();
-  }
-
   private flushText(): void {
-    if (this.text === undefined || this.textCount === 0) return;
-    this.items.push(['urls', this.text.subarray(0, this.textLength), this.textCount]);
-    this.answerChars += this.textLength;
-    this.text = undefined;
-    this.textLength = 0;
-    this.textCount = 0;
+    const count = this.lines.count - this.linesTaken;
+    if (count === 0) return;
+    this.answerChars += this.lines.length;
+    this.linesTaken = this.lines.count;
+    this.items.push(['urls', this.lines.take(), count]);
   }
 
   /**
