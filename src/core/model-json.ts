@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
 /** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
-/** A buffer of JSON lines: `take()` hands the bytes over. */
+/** A buffer of UTF-8 lines (JSON, or plain text such as URLs): `take()` hands the bytes over. */
 export class JsonLines {
   private bytes: Uint8Array;
   private at = 0;
