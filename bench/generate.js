@@ -22,9 +22,10 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGunzip, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
+import { OWN_DIST, distIndex } from './lib/builds.js';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
 import { writeWithSitemapPackage } from './lib/sitemap-peer.js';
 import { RESULT_TAG, check, environment, mb, peakRssKiB, spawnChild as spawnNode, waitForQuiet, argumentReader, exitWithUsage } from './lib/harness.js';
@@ -86,9 +87,9 @@ function usage(problem) {
 const expectedSitemaps = (n) => Math.ceil(n / LIMIT);
 
 async function loadLibrary() {
-  const dist = new URL('../dist/index.js', import.meta.url);
-  if (!existsSync(fileURLToPath(dist))) throw new Error('dist/index.js is missing: run `npm run build` first (npm run bench:generate does)');
-  return import(dist.href);
+  const entry = distIndex(OWN_DIST);
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm run bench:generate does)`);
+  return import(pathToFileURL(entry).href);
 }
 
 /** Files a sitemapkit run left in `dir` (no staging leftovers), sorted. */

@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { distIndex } from './lib/builds.js';
 import { environment, argumentReader, exitWithUsage, median, waitForQuiet, writeResults, mb } from './lib/harness.js';
 import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
 
@@ -96,7 +97,7 @@ async function runExpressChild(dir) {
 }
 
 async function runLiveChild() {
-  const { liveSource, createSitemapHandler, toNodeListener } = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
+  const { liveSource, createSitemapHandler, toNodeListener } = await import(pathToFileURL(distIndex(join(ROOT, 'dist'))).href);
   const { createServer: createHttpServer } = await import('node:http');
   // Entry i of a "table" of 1,000,000 rows: a page is made from its offset alone, and read as a
   // database cursor gives its rows, one after the other.

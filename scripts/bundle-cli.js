@@ -16,13 +16,14 @@
 // would be loaded at build's start (an external import is hoisted to the top of the file; bundled, it
 // is initialised with the scan it serves). picomatch (CommonJS, imported with
 // import() where a glob is given) stays an import of node_modules, as do bullmq and its Redis driver
-// ioredis (CommonJS, imported with import() by the queue commands). The library (dist/index.js, the
-// subpath exports) and the rest of dist/cli stay tsc's output (cli-docs.js for docs:cli, main.js for
+// ioredis (CommonJS, imported with import() by the queue commands). The library is bundled apart
+// (scripts/bundle-library.js); the rest of dist/cli stays tsc's output (cli-docs.js for docs:cli, main.js for
 // test/cli/startup.test.ts's check of which modules a command initialises).
 
 import { build } from 'esbuild';
+import { moduleUrls } from './module-urls.js';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -31,30 +32,6 @@ const CLI = join(DIST, 'cli');
 const BUNDLE = join(CLI, 'bundle');
 const SCAN_WORKER = join(DIST, 'node', 'build', 'scan-worker.js');
 const DISCOVER_WORKER = join(DIST, 'node', 'discover-worker.js');
-
-/**
- * `new URL('./x', import.meta.url)` names a file next to the module, but in a bundle import.meta.url is
- * the bundle's: each such URL is rewritten relative to the bundle's folder (package.json for the
- * version), or to the worker's own bundle when it names one (`entries`: source path → output path).
- */
-function moduleUrls(outdir, entries) {
-  const pattern = /new URL\((['"])(\.{1,2}\/[^'"]+)\1, import\.meta\.url\)/g;
-  return {
-    name: 'module-urls',
-    setup(b) {
-      b.onLoad({ filter: /\.js$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        if (!source.includes('import.meta.url')) return undefined;
-        const contents = source.replace(pattern, (_, quote, path) => {
-          const target = resolve(dirname(args.path), path);
-          const moved = relative(outdir, entries.get(target) ?? target);
-          return `new URL(${JSON.stringify(moved.startsWith('.') ? moved : `./${moved}`)}, import.meta.url)`;
-        });
-        return { contents, loader: 'js' };
-      });
-    },
-  };
-}
 
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['picomatch', 'bullmq', 'ioredis'], logLevel: 'warning', legalComments: 'none', minifyWhitespace: true, charset: 'ascii' };
 

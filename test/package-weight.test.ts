@@ -41,7 +41,7 @@ test('the package entry does not load the HTML scanner, glob matching, HTTP, DNS
 
 test('sitemapkit/html-page is its own entry, and the scanner still works through it', async () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { import: string }> };
-  assert.equal(pkg.exports['./html-page']?.import, './dist/core/build/html-page.js');
+  assert.equal(pkg.exports['./html-page']?.import, './dist/lib/html-page.js');
   const { scanHtmlPage } = await import('../src/core/build/html-page.js');
   const facts = scanHtmlPage('<html><head><meta name="robots" content="noindex"></head></html>', 'https://example.com/a.html');
   assert.equal(facts.noindex, true);

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 export const OWN_DIST = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'dist');
 
 export const cliBin = (dist) => join(dist, 'cli', 'bin.js');
-export const distIndex = (dist) => join(dist, 'index.js');
+/** The package's entry in a build: the bundle (scripts/bundle-library.js), or tsc's index.js in a build made before it. */
+export const distIndex = (dist) => (existsSync(join(dist, 'lib', 'index.js')) ? join(dist, 'lib', 'index.js') : join(dist, 'index.js'));
 
 /** The builds to run: `new` (this checkout's dist/) and, with a baseline, `old`. Throws when one is not built. */
 export function buildsOf(baseline) {

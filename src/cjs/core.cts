@@ -2,4 +2,4 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS entry: require() is what it is for */
 import requireEsm = require('./require-esm.cjs');
 
-export = requireEsm(() => require('../core/index.js'), 'sitemapkit/core');
+export = requireEsm(() => require('../lib/core.js'), 'sitemapkit/core');

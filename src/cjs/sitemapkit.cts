@@ -2,4 +2,4 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS entry: require() is what it is for */
 import requireEsm = require('./require-esm.cjs');
 
-export = requireEsm(() => require('../index.js'), 'sitemapkit');
+export = requireEsm(() => require('../lib/index.js'), 'sitemapkit');
