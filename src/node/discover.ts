@@ -804,6 +804,11 @@ class Discovery {
       node.cut = error.rule;
       this.note(node, diagnostic(error.rule, error.message, node.url));
     }
+    await this.finishRead(node, response, probe, unfinishedAt, replayHeld);
+  }
+
+  /** A document read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event. */
+  private async finishRead(node: SitemapNode, response: Extract<HttpOutcome, { ok: true }>, probe: boolean, unfinishedAt: Diagnostic | undefined, replayHeld: () => void): Promise<void> {
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {
       // RFC 9112 §6.3 item 8: with neither Content-Length nor chunked coding, the body ends where the

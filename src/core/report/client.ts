@@ -36,6 +36,7 @@ declare class Blob {
 declare const URL: { createObjectURL(blob: Blob): string; revokeObjectURL(url: string): void };
 declare function requestAnimationFrame(callback: () => void): void;
 
+// Long: one function whose text the page carries (see the top of this file).
 export function reportClient(): void {
   const byId = (id: string): Elem => {
     const found = document.getElementById(id);

@@ -134,6 +134,7 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+// A factory: most of its lines are the functions of the source it returns, which share its cache.
 export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
