@@ -313,12 +313,7 @@ class EventChannel {
   /** Every event queued so far, in order, as one array (empty when none); wakes waiting producers. */
   private takeAll(): DiscoverEvent[] {
     const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
-    this.queue = [];
-    this.head = 0;
-    this.linesBytes = 0;
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.release();
     return batch;
   }
 
@@ -337,7 +332,7 @@ class EventChannel {
     }
   }
 
-  /** Releases producers waiting for room (the consumer went away). */
+  /** Empties the queue and releases producers waiting for room (the consumer took it all, or went away). */
   release(): void {
     this.queue = [];
     this.head = 0;
