@@ -51,7 +51,7 @@ import { BASE_URL, DEFAULT_PAGES, SECTIONS, SITE_SEED, choosePages, makeBuild, p
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.cjs');
 /** SOURCE_DATE_EPOCH of the first build (2025-01-01T00:00:00Z) and of the rebuilds (a week later). */
 const T1 = 1_735_689_600;
 const T2 = T1 + 7 * 86_400;
@@ -155,7 +155,7 @@ function jsonOf(r, label) {
 
 /** Whether dist/ has `build` and `indexnow`; throws with what to do when not. */
 function requireCli() {
-  if (!existsSync(CLI_BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm run bench:build does)');
+  if (!existsSync(CLI_BIN)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm run bench:build does)');
   for (const command of ['build', 'indexnow']) {
     const probe = spawnSync(process.execPath, [CLI_BIN, command, '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     if (probe.status !== 0) {
@@ -607,8 +607,8 @@ async function runParent(args) {
         sourceDateEpoch: { first: T1, rebuild: T2 },
         builds: Object.fromEntries(Object.entries(builds).map(([k, b]) => [k, { id: b.id, time: b.time, app: b.app, css: b.css, vendor: b.vendor }])),
         commands: {
-          build: `SOURCE_DATE_EPOCH=T node dist/cli/bin.js build SITE --base-url ${BASE_URL} --initial-lastmod now --json`,
-          indexnow: `node dist/cli/bin.js indexnow --key ${KEY} --out SITE --endpoint http://127.0.0.1:PORT/indexnow [--dry-run | --json]`,
+          build: `SOURCE_DATE_EPOCH=T node dist/cli/bin.cjs build SITE --base-url ${BASE_URL} --initial-lastmod now --json`,
+          indexnow: `node dist/cli/bin.cjs indexnow --key ${KEY} --out SITE --endpoint http://127.0.0.1:PORT/indexnow [--dry-run | --json]`,
           sitemap: `SitemapAndIndexStream({ limit: ${LIMIT} }), SitemapStream({ hostname: '${BASE_URL}' }) → createGzip({ level: ${LEVEL} }) → file; write({ url, lastmod })`,
         },
         gnuTimeFormat: gnuTime ? GNU_TIME_FORMAT : undefined,

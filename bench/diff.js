@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench:diff — `sitemapkit diff OLD NEW` (the whole command, node dist/cli/bin.js) on two realistic
+// bench:diff — `sitemapkit diff OLD NEW` (the whole command, node dist/cli/bin.cjs) on two realistic
 // sets (bench/lib/realistic.js: query strings, both date forms, some images and hreflang), each an
 // index and gzipped children of 50,000 URLs. NEW differs from OLD in about 1.2% of its URLs: every
 // 100th URL has another lastmod, every 1000th is gone and another one is new. Wall time and peak
@@ -29,7 +29,7 @@ import { REALISTIC_SEED, realisticSitemap } from './lib/realistic.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const BIN = join(ROOT, 'dist', 'cli', 'bin.cjs');
 const PER_CHILD = 50_000;
 const PROJECTED = 10_000_000;
 const TARGETS = { wallMs1M: 10_000 };

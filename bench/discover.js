@@ -20,7 +20,7 @@
 //   node bench/discover.js --baseline /tmp/base/dist   the old build's CLI too, interleaved (bench/lib/builds.js)
 //   node bench/discover.js --dir /tmp/site        keep the site's files there
 //   node bench/discover.js --serve --dir /tmp/site   only serve the site (written for the port it gets),
-//                                                 until Ctrl-C; e.g. for node --cpu-prof dist/cli/bin.js discover …
+//                                                 until Ctrl-C; e.g. for node --cpu-prof dist/cli/bin.cjs discover …
 //
 // Results: bench/results/discover.json and bench/results/discover.md. Exit 1 when a target fails,
 // 2 on errors. Runs the BUILT CLI (dist/): run `npm run build` first (npm run bench:discover does).
@@ -50,7 +50,7 @@ const SITEMAPPER_TIMEOUT_MS = 600_000;
 const KILL_AFTER_MS = 15 * 60_000;
 
 const CONTENDERS = {
-  sitemapkit: '`node dist/cli/bin.js discover http://127.0.0.1:PORT/ --allow-private --format urls --out FILE --quiet`, the whole command from spawn to exit (Node startup and module loading included); it starts from the site root, reads robots.txt and follows it',
+  sitemapkit: '`node dist/cli/bin.cjs discover http://127.0.0.1:PORT/ --allow-private --format urls --out FILE --quiet`, the whole command from spawn to exit (Node startup and module loading included); it starts from the site root, reads robots.txt and follows it',
   sitemapper: `npm sitemapper: \`new Sitemapper({ url: INDEX, timeout: ${SITEMAPPER_TIMEOUT_MS}, retries: 0 })\` (concurrency: its default, 10), \`await sitemapper.fetch()\`; given the sitemap index URL (it takes a sitemap URL and does not read robots.txt); timed around fetch() (the import of the package excluded, shown as load)`,
   floor: 'global fetch() of robots.txt, then the index, then the 12 documents at once, gunzip where gzipped (zlib, thread pool); nothing parsed but a regex over robots.txt and the index (pages counted afterwards, untimed); it holds every document, decompressed, at once',
 };
@@ -271,7 +271,7 @@ async function runCheck(args) {
 
 /** Whether `sitemapkit discover` exists in dist/: `{ available, reason }`. */
 function probeDiscover() {
-  if (!existsSync(CLI_BIN)) return { available: false, reason: 'dist/cli/bin.js is missing (npm run build)' };
+  if (!existsSync(CLI_BIN)) return { available: false, reason: 'dist/cli/bin.cjs is missing (npm run build)' };
   const probe = spawnSync(process.execPath, [CLI_BIN, 'discover', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   if (probe.status === 0) return { available: true };
   const said = (probe.stderr || probe.stdout || '').trim().split('\n')[0];
@@ -314,7 +314,7 @@ async function runContender(name, { server, manifest, scratch, tools, rep }) {
   if (base === 'sitemapkit') {
     const argv = [process.execPath, name === 'sitemapkit' ? CLI_BIN : cliBin(tools.baseline), 'discover', `${manifest.origin}/`, '--allow-private', '--format', 'urls', '--out', out, '--quiet'];
     r = await runCommand(argv, { gnuTime: tools.gnuTime, label: 'sitemapkit discover' });
-    r.command = `node dist/cli/bin.js discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`;
+    r.command = `node dist/cli/bin.cjs discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`;
     if (r.killedAfterMs !== undefined) r.failed = `killed after ${r.killedAfterMs / 60_000} min`;
     else if (!existsSync(out)) r.failed = `exit ${r.exitCode}, no output file${r.stderr !== '' ? `: ${r.stderr.split('\n').slice(0, 3).join(' | ')}` : ''}`;
     if (r.stdout === '') delete r.stdout;
@@ -562,7 +562,7 @@ async function runShape(shape, args, { runnable, discover, tools, included }) {
     const { targets, ratios } = evaluate(results, discover, included);
     for (const t of targets) t.name += ` (${shape})`;
     const commands = {
-      sitemapkit: `node dist/cli/bin.js discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`,
+      sitemapkit: `node dist/cli/bin.cjs discover ${manifest.origin}/ --allow-private --format urls --out FILE --quiet`,
       sitemapper: `new Sitemapper({ url: '${manifest.index}', timeout: ${SITEMAPPER_TIMEOUT_MS}, retries: 0 }).fetch()`,
       floor: `fetch ${manifest.robots}, ${manifest.index}, then its 12 documents; gunzip`,
     };

@@ -55,7 +55,7 @@ const CONTENDERS = {
   saxes: 'saxes 6 (xmlns off, names matched as written), text accumulated per element; builds { loc, lastmod, changefreq, priority, images, alternates } per URL; file → [gunzip] → TextDecoder → parser.write',
   sitemap: 'npm sitemap 9: createReadStream → [createGunzip] → XMLToSitemapItemStream (level SILENT) → object-mode Writable',
   floor: 'TextDecoder (stream mode) over the same file chunks, after createGunzip for .gz; nothing parsed',
-  cli: '`node dist/cli/bin.js read FILE > /dev/null`, the whole command from spawn to exit (Node start, module loading, JSON lines out)',
+  cli: '`node dist/cli/bin.cjs read FILE > /dev/null`, the whole command from spawn to exit (Node start, module loading, JSON lines out)',
   script: '`node bench/lib/sitemap-read-script.js FILE > /dev/null`: npm sitemap 9 XMLToSitemapItemStream printing the same JSON lines, from spawn to exit',
 };
 const ORDER = ['sitemapkit', 'saxes', 'sitemap', 'floor', 'cli', 'script'];

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench:report — `sitemapkit report` (the whole command, node dist/cli/bin.js) on a realistic set of
+// bench:report — `sitemapkit report` (the whole command, node dist/cli/bin.cjs) on a realistic set of
 // 1,000,000 URLs (bench/lib/realistic.js shapes: query strings, both date forms, some images and
 // hreflang) written by `sitemapkit generate` from JSON Lines: an index and 20 gzipped children. The
 // issue's targets (26): the report written in < 15 s with a peak RSS < 300 MB, an HTML file < 40 MB;
@@ -26,7 +26,7 @@ import { REALISTIC_SEED, nextRealisticEntry } from './lib/realistic.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const BIN = join(ROOT, 'dist', 'cli', 'bin.cjs');
 const TARGETS = { reportMs: 15_000, reportPeakRssMB: 300, htmlMB: 40, diffMs: 10_000 };
 const USAGE = 'Usage: node bench/report.js [--urls 1000000] [--dir DIR]';
 

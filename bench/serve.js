@@ -2,7 +2,7 @@
 // bench:serve — serving a sitemap set over HTTP (issue 25), under autocannon with 64 connections, each
 // contender in its own process, in the same run, on the same set: 1,000,000 URLs that `sitemapkit
 // generate` wrote as an index and 20 gzipped children.
-//   - sitemapkit: `node dist/cli/bin.js serve DIR --port 0 --log none` (the CLI as a user runs it);
+//   - sitemapkit: `node dist/cli/bin.cjs serve DIR --port 0 --log none` (the CLI as a user runs it);
 //   - express.static (serve-static, through Express 5) on the same directory;
 //   - nginx (Debian's package; installed with apt-get when missing, else skipped and said so): one
 //     process (`master_process off`, so that process is the one worker), `gzip_static on; etag on;`,
@@ -37,14 +37,14 @@ import { BASE_URL, SEED, generateEntries } from './lib/entries.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = join(dirname(SCRIPT), '..');
-const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const CLI_BIN = join(ROOT, 'dist', 'cli', 'bin.cjs');
 const PORT_TAG = '@@bench-port ';
 const URLS = 1_000_000;
 const CONNECTIONS = 64;
 const COLD_CHILDREN = 5;
 
 const CONTENDERS = {
-  sitemapkit: '`node dist/cli/bin.js serve DIR --port 0 --log none`: the set held in memory with its headers, written by toNodeListener without fetch objects',
+  sitemapkit: '`node dist/cli/bin.cjs serve DIR --port 0 --log none`: the set held in memory with its headers, written by toNodeListener without fetch objects',
   express: '`express().use(express.static(DIR))` (Express 5, serve-static): a stat and a file stream per request, weak ETag',
   nginx: "Debian's nginx, one process (`master_process off`), `gzip_static on; etag on; sendfile on; access_log off; keepalive_requests 1000000`",
 };

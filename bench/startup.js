@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench:startup — what the CLI's own start costs: `node dist/cli/bin.js <command>` on a tiny input (or
+// bench:startup — what the CLI's own start costs: `node dist/cli/bin.cjs <command>` on a tiny input (or
 // a closed local port for discover) against `node -e 0`, many runs, interleaved
 // (every round runs every case once, in a rotated order). The median counts; the difference to
 // `node -e 0` is the cost of importing the package and the command plus the command's fixed work.
@@ -26,7 +26,7 @@ import { realisticSitemap } from './lib/realistic.js';
 const TARGET_MS = 20;
 
 /**
- * The commands timed, as argv after bin.js, each with the exit status it must end with. FILE, LIST,
+ * The commands timed, as argv after bin.cjs, each with the exit status it must end with. FILE, LIST,
  * SITE are tiny inputs, OUT a scratch folder (built once before the rounds, for indexnow's state).
  * discover is pointed at a closed local port (refused at once): the whole command loads and runs.
  */

@@ -4,7 +4,7 @@
 // and peak RSS, in the same run. Two sitemapkit figures:
 //   - sitemapkit: one cold validateSitemap(FILE, {}) call in a fresh process, the work only (the import
 //     of dist/ is timed apart as loadMs);
-//   - cli: the whole command a user runs, `node dist/cli/bin.js validate FILE --format json`, timed by
+//   - cli: the whole command a user runs, `node dist/cli/bin.cjs validate FILE --format json`, timed by
 //     this script from spawn to exit (Node's startup and module loading included).
 // Node's own startup (`node -e 0`) is measured too, so the fixed cost in the cli figure can be seen.
 // Rows: the uniform 50,000-URL file the writer makes (plain, gz) and the realistic one (real, real-gz:
@@ -55,7 +55,7 @@ const SCHEMA_OF = { plain: 'sitemap.xsd', gz: 'sitemap.xsd', ext: 'all.xsd', 'ex
 
 const CONTENDERS = {
   sitemapkit: 'validateSitemap(FILE, {}) from dist/, one cold call in a fresh process; the work only (import of dist/ excluded, reported as load)',
-  cli: '`node dist/cli/bin.js validate FILE --format json`, the whole command from spawn to exit (Node startup and module loading included)',
+  cli: '`node dist/cli/bin.cjs validate FILE --format json`, the whole command from spawn to exit (Node startup and module loading included)',
   xmllint: '`xmllint --noout --schema schemas/<xsd> FILE` (libxml2-utils), from spawn to exit',
 };
 const ORDER = ['sitemapkit', 'cli', 'xmllint'];
@@ -454,7 +454,7 @@ async function runParent(args) {
         gnuTimeFormat: gnuTime ? GNU_TIME_FORMAT : undefined,
         commands: {
           sitemapkit: 'node bench/validate.js --child sitemapkit --input FILE (validateSitemap(FILE, {}))',
-          cli: 'node dist/cli/bin.js validate FILE --format json',
+          cli: 'node dist/cli/bin.cjs validate FILE --format json',
           xmllint: 'xmllint --noout --schema schemas/<xsd> FILE',
           nodeStartup: 'node -e 0',
         },

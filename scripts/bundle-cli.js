@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Bundles the CLI after tsc (`npm run build`): Node's ESM loader costs ~0.5 ms a module and a command
 // loaded 36-58 of them, so the CLI's start was 28-38 ms above `node -e 0` in imports alone (issue 24
-// asks at most 20; docs/performance.md, "The CLI's start"). Three outputs:
-//   dist/cli/bin.js               the bin: main.js, io, version and the help declarations (tsc's bin.js replaced)
+// asks at most 20; docs/performance.md, "The CLI's start"). Outputs, all CommonJS but the workers':
+//   dist/cli/bin.cjs              the bin: main.js, io, version and the help declarations
+//   dist/cli/bin.js               tsc's bin.js replaced by an import of bin.cjs, for whoever runs it by path
 //   dist/cli/bundle/<command>.cjs one file per command, everything under it (the package's modules),
-//                                 run through V8's code cache by dist/cli/bundle/<command>.js (below)
+//                                 run through V8's code cache by dist/cli/bundle/<command>.load.cjs (below)
+// CommonJS from the entry on: a run that starts in an ES module pays for the ES module loader and for
+// a facade of each node: module it imports, about 7 ms of `validate FILE` (best of 15: 43.3 → 37.0 ms
+// for a one-URL file; 2.4 ms of it with only the command's loader made CommonJS).
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 //   dist/cli/bundle/discover-worker.js  discover's reading thread (node/discover-readers.ts), likewise
 // One file per command rather than one bundle with code splitting: measured, validate FILE started
@@ -24,7 +28,7 @@ import { build } from 'esbuild';
 import { moduleUrls } from './module-urls.js';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DIST = join(ROOT, 'dist');
@@ -39,15 +43,24 @@ const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20'
 const toCommandBundle = {
   name: 'command-bundles',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({ path: `./bundle/${args.path.slice('./commands/'.length)}`, external: true }));
+    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({ path: `./bundle/${args.path.slice('./commands/'.length, -'.js'.length)}.load.cjs`, external: true }));
   },
+};
+
+/** CommonJS output where the sources say `import.meta.url` and `import()` (of a bundle's own modules, or a loader). */
+const commonJs = {
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
 // The bin bundle replaces tsc's bin.js, its own entry: a second run would bundle the bundle.
 if (!readFileSync(join(CLI, 'bin.js'), 'utf8').includes("from './main.js'")) throw new Error('dist/cli/bin.js is not tsc\'s output (bundled already?): run `npm run build`');
 
 const commands = readdirSync(join(CLI, 'commands')).filter((name) => name.endsWith('.js'));
-await build({ ...common, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 'bin.js'), allowOverwrite: true, plugins: [toCommandBundle, moduleUrls(CLI, new Map())] });
+await build({ ...common, ...commonJs, entryPoints: [join(CLI, 'bin.js')], outfile: join(CLI, 'bin.cjs'), plugins: [toCommandBundle, moduleUrls(CLI, new Map())] });
+writeFileSync(join(CLI, 'bin.js'), "#!/usr/bin/env node\n// Made by scripts/bundle-cli.js: the bin is bin.cjs.\nimport './bin.cjs';\n");
 const urls = moduleUrls(BUNDLE, new Map([[SCAN_WORKER, join(BUNDLE, 'scan-worker.js')], [DISCOVER_WORKER, join(BUNDLE, 'discover-worker.js')]]));
 await build({ ...common, entryPoints: { 'scan-worker': SCAN_WORKER, 'discover-worker': DISCOVER_WORKER }, outdir: BUNDLE, plugins: [urls] });
 
@@ -59,51 +72,49 @@ const loaderImport = {
   },
 };
 
-// A command's bundle is CommonJS (`<command>.cjs`), compiled through V8's code cache by a small ES module
-// of the same name (`<command>.js`, what main.js loads): Node 20 caches no compiled ES module, and
-// compiling a 300-600 KB bundle took 8-12 ms of every run (docs/performance.md, "The whole `read`
-// command"). import() becomes require() (a vm.Script has no ES module loader of its own);
-// `import.meta.url` is the bundle file's URL.
+// A command's bundle (`<command>.cjs`) is compiled through V8's code cache by a small module
+// (`<command>.load.cjs`, what the bin loads): Node 20 caches no compiled module, and compiling a
+// 300-600 KB bundle took 8-12 ms of every run (docs/performance.md, "The whole `read` command").
+// import() becomes require() (a vm.Script has no ES module loader of its own); `import.meta.url` is
+// the bundle file's URL.
 await build({
   ...common,
-  format: 'cjs',
+  ...commonJs,
   entryPoints: Object.fromEntries(commands.map((name) => [name.slice(0, -'.js'.length), join(CLI, 'commands', name)])),
   outdir: BUNDLE,
   outExtension: { '.js': '.cjs' },
-  supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [loaderImport, urls],
 });
 for (const name of commands) {
-  const exported = Object.keys(await import(pathToFileURL(join(CLI, 'commands', name)).href));
-  writeFileSync(join(BUNDLE, name), cachedLoader(`./${name.slice(0, -'.js'.length)}.cjs`, exported));
+  const command = name.slice(0, -'.js'.length);
+  writeFileSync(join(BUNDLE, `${command}.load.cjs`), cachedLoader(`${command}.cjs`));
 }
 
 /**
- * The ES module that runs the CommonJS bundle `file` through a vm.Script with V8's code cache, and
- * exports its `names`. The cache is made after a run (it then holds the functions the run compiled)
- * when there is none or V8 rejected it (another Node, another bundle), next to the bundle only: a
- * cache where others can write could run their code. Written to a file of its own, then renamed
- * (concurrent runs); where it cannot be written (a read-only install) or read, the bundle is compiled
- * as if there were none.
+ * The module that runs the CommonJS bundle `file` (next to it) through a vm.Script with V8's code
+ * cache, and exports what the bundle exports. The cache is made after a run (it then holds the
+ * functions the run compiled) when there is none or V8 rejected it (another Node, another bundle),
+ * next to the bundle only: a cache where others can write could run their code. Written to a file of
+ * its own, then renamed (concurrent runs); where it cannot be written (a read-only install) or read,
+ * the bundle is compiled as if there were none.
  */
-function cachedLoader(file, names) {
+function cachedLoader(file) {
   return `// Made by scripts/bundle-cli.js: loads ${file} through V8's code cache.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+'use strict';
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
 
-const file = fileURLToPath(new URL(${JSON.stringify(file)}, import.meta.url));
+const file = join(__dirname, ${JSON.stringify(file)});
 const cacheFile = \`\${file}.\${process.version}-\${process.arch}.v8cache\`;
 let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
 } catch {}
 const script = new Script(\`(function (exports, require, module, __filename, __dirname, __importModule) {\${readFileSync(file, 'utf8')}\\n})\`, { filename: file, ...(cachedData !== undefined ? { cachedData } : {}) });
-const module = { exports: {} };
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)), (href) => import(href));
+const bundle = { exports: {} };
+script.runInThisContext().call(bundle.exports, bundle.exports, createRequire(file), bundle, file, __dirname, (href) => import(href));
 if (cachedData === undefined || script.cachedDataRejected === true) {
   process.once('beforeExit', () => {
     const temporary = \`\${cacheFile}.\${process.pid}\`;
@@ -115,6 +126,6 @@ if (cachedData === undefined || script.cachedDataRejected === true) {
     }
   });
 }
-${names.map((n) => `export const ${n} = module.exports.${n};`).join('\n')}
+module.exports = bundle.exports;
 `;
 }

@@ -37,7 +37,7 @@ try {
     mkdirSync(join(temp, 'problems'));
     copyFileSync(join(ROOT, 'examples', 'problems', 'sitemap.xml'), join(temp, 'problems', 'sitemap.xml'));
     const cli = (args, exits) => {
-      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...args, '--quiet'], { cwd: temp, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.cjs'), ...args, '--quiet'], { cwd: temp, encoding: 'utf8' });
       if (!exits.includes(run.status)) throw new Error(`sitemapkit ${args[0]} failed (exit ${run.status}): ${run.stderr}`);
     };
     cli(['generate', join(ROOT, 'examples', 'urls.txt'), '--base-url', 'http://www.ejemplo.com/', '--max-urls', '8', '--lastmod', '2026-10-01', '--out', 'set'], [0]);

@@ -174,7 +174,7 @@ function loosely(output: string): string {
 const README_ORIGIN = 'http://127.0.0.1:8000';
 
 test('the README\'s tour and library examples print what the README shows', { timeout: 120_000 }, async () => {
-  assert.ok(existsSync(join(ROOT, 'dist/cli/bin.js')), 'dist/ is missing: run npm run build (npm test does)');
+  assert.ok(existsSync(join(ROOT, 'dist/cli/bin.cjs')), 'dist/ is missing: run npm run build (npm test does)');
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'sitemapkit-readme-')));
   // The examples as a user has them, and `sitemapkit` importable from them as from an installed package.
   cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true });
@@ -206,7 +206,7 @@ test('the README\'s tour and library examples print what the README shows', { ti
         const command = (part.split('\n')[0] as string).slice(2);
         const words = command.split(/\s+/).map((w) => w.replaceAll(README_ORIGIN, origin));
         assert.ok(!/["'\\|<>]/.test(command), `a README command the test cannot run as words: ${command}`);
-        const argv = words[0] === 'sitemapkit' ? [join(ROOT, 'dist/cli/bin.js'), ...words.slice(1)] : words.slice(1);
+        const argv = words[0] === 'sitemapkit' ? [join(ROOT, 'dist/cli/bin.cjs'), ...words.slice(1)] : words.slice(1);
         const output = await runInto(argv, work);
         runs++;
         text += `$ ${command}\n${output.replaceAll(`${work}/`, '').replaceAll(work, '.').replaceAll(origin, README_ORIGIN)}`;

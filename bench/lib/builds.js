@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 /** This checkout's dist/. */
 export const OWN_DIST = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'dist');
 
-export const cliBin = (dist) => join(dist, 'cli', 'bin.js');
+/** The bin in a build: bin.cjs (scripts/bundle-cli.js), or bin.js in a build made before it. */
+export const cliBin = (dist) => (existsSync(join(dist, 'cli', 'bin.cjs')) ? join(dist, 'cli', 'bin.cjs') : join(dist, 'cli', 'bin.js'));
 /** The package's entry in a build: the bundle (scripts/bundle-library.js), or tsc's index.js in a build made before it. */
 export const distIndex = (dist) => (existsSync(join(dist, 'lib', 'index.js')) ? join(dist, 'lib', 'index.js') : join(dist, 'index.js'));
 
@@ -22,7 +23,7 @@ export function buildsOf(baseline) {
   const builds = [{ build: 'new', dist: OWN_DIST }];
   if (baseline !== undefined) builds.push({ build: 'old', dist: resolve(baseline) });
   for (const { build, dist } of builds) {
-    if (!existsSync(distIndex(dist)) || !existsSync(cliBin(dist))) throw new Error(`${dist} holds no build (index.js, cli/bin.js): ${build === 'new' ? 'run `npm run build`' : 'build the baseline checkout first'}`);
+    if (!existsSync(distIndex(dist)) || !existsSync(cliBin(dist))) throw new Error(`${dist} holds no build (index.js, cli/bin.cjs): ${build === 'new' ? 'run `npm run build`' : 'build the baseline checkout first'}`);
   }
   return builds;
 }

@@ -18,7 +18,7 @@ import { HWM_PRELOAD, HWM_TAG, check, mb } from './harness.js';
 import { BASE_URL } from './entries.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const BIN = join(ROOT, 'dist', 'cli', 'bin.cjs');
 const SOURCE = join(ROOT, 'bench', 'lib', 'scale-source.js');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 export const QUEUE_TARGETS = { twoWorkersToFull: 1.15, workerPeakRssMB: 200 };

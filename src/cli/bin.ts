@@ -2,7 +2,9 @@
 import { run } from './main.js';
 import { EXIT_INTERRUPTED, processIo } from './io.js';
 
-const code = await run(process.argv.slice(2), processIo());
-process.exitCode = code;
-// Interrupted: an input read (stdin) may still be pending and would keep the process alive.
-if (code === EXIT_INTERRUPTED) process.exit(code);
+// A promise chain, not a top-level await: the bin is bundled as CommonJS (scripts/bundle-cli.js).
+void run(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+  // Interrupted: an input read (stdin) may still be pending and would keep the process alive.
+  if (code === EXIT_INTERRUPTED) process.exit(code);
+});

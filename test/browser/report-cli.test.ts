@@ -1,4 +1,4 @@
-// End to end (issue 26): the built `sitemapkit report` (dist/cli/bin.js, the bundle that inlines the
+// End to end (issue 26): the built `sitemapkit report` (dist/cli/bin.cjs, the bundle that inlines the
 // page's script: `npm run build` first, as `npm test` does) on the examples, opened in chromium: the
 // page shows what `read` and `validate` say of the same files.
 import { after, before, test } from 'node:test';
@@ -24,7 +24,7 @@ test('sitemapkit report on the examples: the page counts what read and validate 
   assert.equal(generated.code, 0, generated.stderr);
   const report = join(dir, 'report.html');
   const problems = join(ROOT, 'examples/problems/sitemap.xml');
-  const made = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'report', set, problems, '--out', report, '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.cjs'), 'report', set, problems, '--out', report, '--quiet'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(made.status, 1, `the problems example has errors: exit 1 (${made.stderr})`);
 
   const files = [join(set, 'sitemap.xml'), ...readdirSync(set).filter((name) => name.endsWith('.xml.gz')).sort().map((name) => join(set, name)), problems];

@@ -16,7 +16,7 @@ import { REPORT_RSS, runCli } from '../helpers/cli.js';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 /** The bound for every entry point. */
 const MAX_RSS_BYTES = 200 * 1024 * 1024;
 

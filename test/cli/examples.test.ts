@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 test('npm start generates the sitemaps of examples/urls.txt, valid and complete', async () => {
-  const argv = (pkg.scripts.start as string).replace(/^node dist\/cli\/bin\.js /, '').split(' ');
+  const argv = (pkg.scripts.start as string).replace(/^node dist\/cli\/bin\.cjs /, '').split(' ');
   const out = tempDir();
   argv[argv.indexOf('--out') + 1] = out;
   const result = await runCli(argv, { cwd: ROOT });

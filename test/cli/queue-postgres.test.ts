@@ -12,7 +12,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { postgresUnavailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../examples/sources/postgres-source.js', import.meta.url));
 const BASE = 'https://shop.example.com/';
 const skip = redisUnavailable() ?? postgresUnavailable();

@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { queueStatus } from '../../src/node/scale/queue.js';
 import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const BASE = 'https://shop.example.com/';
 const skip = redisUnavailable();
 let redis: RedisServer;

@@ -1,38 +1,51 @@
 // The CLI's own start (issue 24: at most 20 ms above `node -e 0`, measured by bench/startup.js): a
 // command loads what its run needs and no more. Checked on the built CLI (dist/, `npm run build`) by
 // the modules a run loads, which a loader hook lists; the time itself is the benchmark's to measure.
-// The bin is bundled (scripts/bundle-cli.js): one file for main and one per command. Which modules a
-// command initialises is checked on tsc's unbundled tree of the same sources (dist/cli/main.js), where
-// each is a file of its own; in the bundle a module reached by import() is initialised on that call.
+// The bin is bundled as CommonJS (scripts/bundle-cli.js): one file for main and one per command, with
+// its loader. Which modules a command initialises is checked on tsc's unbundled tree of the same
+// sources (dist/cli/main.js), where each is a file of its own; in the bundle a module reached by
+// import() is initialised on that call.
 
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { formatCount } from '../../src/cli/format.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-const BIN = join(DIST, 'cli', 'bin.js');
+const BIN = join(DIST, 'cli', 'bin.cjs');
 const TAG = '@@loaded ';
 const HOOK = `import { writeSync } from 'node:fs'; export async function load(url, context, next) { writeSync(2, ${JSON.stringify(TAG)} + url + '\\n'); return next(url, context); }`;
 const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
+/** The same list for CommonJS (the bundled bin): each module require() loads, and each script a loader compiles. */
+const CJS_HOOK = `const Module = require('node:module'); const vm = require('node:vm'); const { writeSync } = require('node:fs'); const { pathToFileURL } = require('node:url');
+const tell = (path) => writeSync(2, ${JSON.stringify(TAG)} + pathToFileURL(path).href + '\\n');
+const load = Module._load; Module._load = function (request, parent, isMain) { if (!request.startsWith('node:')) tell(Module._resolveFilename(request, parent, isMain)); return load.apply(this, arguments); };
+const Script = vm.Script; vm.Script = class extends Script { constructor(code, options) { tell(options.filename); super(code, options); } };`;
 /** tsc's CLI, unbundled: what bin.js did before the bundle, main.js's run on the process. */
 const UNBUNDLED = `import { run } from ${JSON.stringify(pathToFileURL(join(DIST, 'cli', 'main.js')).href)}; import { processIo } from ${JSON.stringify(pathToFileURL(join(DIST, 'cli', 'io.js')).href)}; process.exitCode = await run(process.argv.slice(1), processIo());`;
 
 /** Runs the built CLI (the bundled bin, or tsc's tree); its exit status, stdout and the dist/ modules it loaded (paths under dist/). */
 function modulesLoaded(args: string[], unbundled = true): { status: number | null; stdout: string; modules: string[] } {
-  const entry = unbundled ? ['--input-type=module', '-e', UNBUNDLED, '--'] : [BIN];
-  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, ...entry, ...args], { encoding: 'utf8' });
+  const hooks = unbundled ? ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--input-type=module', '-e', UNBUNDLED, '--'] : ['--require', CJS_PRELOAD, BIN];
+  const r = spawnSync(process.execPath, [...hooks, ...args], { encoding: 'utf8' });
   const modules = r.stderr
     .split('\n')
     .filter((l) => l.startsWith(TAG) && l.includes('/dist/'))
     .map((l) => l.slice(l.indexOf('/dist/') + '/dist/'.length));
   return { status: r.status, stdout: r.stdout, modules };
 }
+
+let CJS_PRELOAD = '';
+before(() => {
+  CJS_PRELOAD = join(mkdtempSync(join(tmpdir(), 'sitemapkit-preload-')), 'list-modules.cjs');
+  writeFileSync(CJS_PRELOAD, CJS_HOOK);
+});
+after(() => rmSync(dirname(CJS_PRELOAD), { recursive: true, force: true }));
 
 const NETWORK = /^(node\/http\/|node\/fetch-sitemap\.js|node\/validate-url\.js|core\/net\/)/;
 
@@ -62,7 +75,7 @@ test("a command's --help comes from its declaration: no command module is loaded
   }
 });
 
-test('the bundled bin loads one file of the package for --help and two for a command, and prints what the unbundled CLI prints', () => {
+test('the bundled bin loads one file of the package for --help and a command\'s loader and bundle for a command, and prints what the unbundled CLI prints', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-startup-'));
   try {
     const file = join(dir, 'sitemap.xml');
@@ -71,11 +84,11 @@ test('the bundled bin loads one file of the package for --help and two for a com
     mkdirSync(site);
     writeFileSync(join(site, 'index.html'), '<!doctype html><html lang="en"><head><title>Home</title></head><body><img src="/a.png" alt="A"></body></html>\n');
     const cases: [string[], string[]][] = [
-      [['--version'], ['cli/bin.js']],
-      [['validate', '--help'], ['cli/bin.js']],
-      [['read', file], ['cli/bin.js', 'cli/bundle/read.js']],
-      [['validate', file, '--format', 'json'], ['cli/bin.js', 'cli/bundle/validate.js']],
-      [['validate', file, '--format', 'sarif'], ['cli/bin.js', 'cli/bundle/validate.js']], // the version, from package.json
+      [['--version'], ['cli/bin.cjs']],
+      [['validate', '--help'], ['cli/bin.cjs']],
+      [['read', file], ['cli/bin.cjs', 'cli/bundle/read.load.cjs', 'cli/bundle/read.cjs']],
+      [['validate', file, '--format', 'json'], ['cli/bin.cjs', 'cli/bundle/validate.load.cjs', 'cli/bundle/validate.cjs']],
+      [['validate', file, '--format', 'sarif'], ['cli/bin.cjs', 'cli/bundle/validate.load.cjs', 'cli/bundle/validate.cjs']], // the version, from package.json
     ];
     for (const [args, files] of cases) {
       const bundled = modulesLoaded(args, false);
@@ -97,7 +110,7 @@ test('the bundled bin loads one file of the package for --help and two for a com
 test("importing a command calls no toLocaleString (ICU's number formatting costs ~11 ms at start), and the vocabulary's bounds read as en-US numbers", async () => {
   const THROWING = 'Number.prototype.toLocaleString = () => { throw new Error("toLocaleString called at import"); };';
   for (const name of ['read', 'validate', 'generate', 'discover', 'build']) {
-    const bundle = pathToFileURL(join(DIST, 'cli', 'bundle', `${name}.js`)).href;
+    const bundle = pathToFileURL(join(DIST, 'cli', 'bundle', `${name}.load.cjs`)).href;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', `${THROWING} await import(${JSON.stringify(bundle)});`], { encoding: 'utf8' });
     assert.equal(r.status, 0, `${name}: ${r.stderr}`);
   }

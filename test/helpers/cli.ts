@@ -27,7 +27,7 @@ export async function runCli(argv: string[], options: { cwd: string; stdin?: Nod
 }
 
 /** The built CLI, for the tests that measure a real process. */
-export const BUILT_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const BUILT_BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 /** A `node` option that makes the child write its peak RSS (bytes) to fd 3 as it exits. */
 export const REPORT_RSS = `--import=data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(3,String(process.resourceUsage().maxRSS*1024)))`;

@@ -1,10 +1,10 @@
-// `sitemapkit serve` as a process of its own (dist/cli/bin.js, built by npm run build), on 127.0.0.1 and a free port.
+// `sitemapkit serve` as a process of its own (dist/cli/bin.cjs, built by npm run build), on 127.0.0.1 and a free port.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 export interface ServeProcess {
   child: ChildProcess;
