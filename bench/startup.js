@@ -4,7 +4,7 @@
 // (every round runs every case once, in a rotated order). The median counts; the difference to
 // `node -e 0` is the cost of importing the package and the command plus the command's fixed work.
 // Target (issue 24): at most 20 ms above `node -e 0` for every command. The import alone of each
-// command (its bundle, dist/cli/bundle/NAME.js) is timed too, in `node --input-type=module -e`: the package and the
+// command (its loader and bundle, dist/cli/bundle/NAME.load.cjs) is timed too, in `node -e`: the package and the
 // command, without the command's own work (generate and build start worker threads, for instance).
 //
 //   npm run bench:startup
@@ -44,12 +44,15 @@ const CASES = {
 };
 
 /**
- * The import alone of each command (what the issue's +20 ms is about), in `node -e`: its bundle
- * (dist/cli/bundle/NAME.js, scripts/bundle-cli.js), or main.js and the command's module in a build
+ * The import alone of each command (what the issue's +20 ms is about), in `node -e`: its loader and
+ * bundle (dist/cli/bundle/NAME.load.cjs, required as the CommonJS bin does), the ES module loader of a
+ * build from before that (dist/cli/bundle/NAME.js), or main.js and the command's module in a build
  * from before the bundle (a baseline).
  */
 const IMPORTS = ['generate', 'read', 'validate', 'discover', 'build', 'robots', 'indexnow'];
 function importArgv(dist, name) {
+  const loader = join(dist, 'cli', 'bundle', `${name}.load.cjs`);
+  if (existsSync(loader)) return ['-e', `require(${JSON.stringify(loader)});`];
   const bundle = join(dist, 'cli', 'bundle', `${name}.js`);
   const files = existsSync(bundle) ? [bundle] : [join(dist, 'cli', 'main.js'), join(dist, 'cli', 'commands', `${name}.js`)];
   return ['--input-type=module', '-e', files.map((f) => `await import(${JSON.stringify(pathToFileURL(f).href)});`).join(' ')];
