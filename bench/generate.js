@@ -265,7 +265,9 @@ function evaluate(n, contenders, cores) {
   const targets = [];
   if (kit !== undefined && peer !== undefined) {
     ratios.speedupVsSitemap = peer.wallMs / kit.wallMs;
-    targets.push({ name: 'sitemap / sitemapkit wall time', value: ratios.speedupVsSitemap, target: `≥ ${TARGETS.speedupVsSitemap}`, pass: ratios.speedupVsSitemap >= TARGETS.speedupVsSitemap, ...(peer.extrapolated ? { note: `sitemap measured at N=${peer.measuredN}, extrapolated linearly` } : {}) });
+    // Issue 24 retired this target (level 6's deflate alone exceeds its budget on two cores, as
+    // cpuBudget below shows): it is printed for information and fails nothing.
+    targets.push({ name: '(retired, informational) sitemap / sitemapkit wall time', value: ratios.speedupVsSitemap, target: `≥ ${TARGETS.speedupVsSitemap}`, pass: ratios.speedupVsSitemap >= TARGETS.speedupVsSitemap, informational: true, ...(peer.extrapolated ? { note: `sitemap measured at N=${peer.measuredN}, extrapolated linearly` } : {}) });
   }
   if (kit !== undefined && floor !== undefined) {
     ratios.ratioToFloor = kit.wallMs / floor.wallMs;
@@ -323,7 +325,7 @@ function renderRun(run) {
   lines.push('');
   for (const t of run.targets) {
     const v = t.value >= 100 ? t.value.toFixed(0) : t.value.toFixed(2);
-    lines.push(`- ${t.name}: **${v}** (target ${t.target}) — **${t.pass ? 'PASS' : 'FAIL'}**${t.note !== undefined ? ` — ${t.note}` : ''}`);
+    lines.push(`- ${t.name}: **${v}** (${t.informational ? 'was ' : ''}target ${t.target}) — **${t.pass ? 'PASS' : t.informational ? 'below it' : 'FAIL'}**${t.note !== undefined ? ` — ${t.note}` : ''}`);
   }
   if (run.ratios.sameXmlAsFloor !== undefined) lines.push(`- sitemapkit's gunzipped output is byte-identical to the floor's input: ${run.ratios.sameXmlAsFloor ? 'yes' : '**NO**'}`);
   const budget = run.ratios.cpuBudget;
@@ -363,7 +365,7 @@ function writeMarkdown() {
     '',
     ...Object.entries(CONTENDERS).map(([k, v]) => `- **${k}**: ${v}`),
     '',
-    `Targets: sitemapkit ≥ ${TARGETS.speedupVsSitemap}× faster than \`sitemap\`; sitemapkit wall time ≤ ${TARGETS.ratioToFloor}× the gzip floor; sitemapkit peak RSS < ${TARGETS.peakRssMB} MB at 1,000,000 and 10,000,000 entries.`,
+    `Targets: sitemapkit wall time ≤ ${TARGETS.ratioToFloor}× the gzip floor; sitemapkit peak RSS < ${TARGETS.peakRssMB} MB at 1,000,000 and 10,000,000 entries. The old ${TARGETS.speedupVsSitemap}× \`sitemap\` target is retired (issue 24) and shown for information.`,
     '',
   ];
   writeFileSync(join(RESULTS_DIR, 'generate.md'), [...head, ...runs.map(renderRun).flatMap((s) => [s, ''])].join('\n'));
@@ -399,7 +401,7 @@ async function runParent(n, names, peerN) {
   writeMarkdown();
   console.log('\n' + renderRun(run) + '\n');
   console.log(`written: ${file} and ${join(RESULTS_DIR, 'generate.md')}`);
-  return targets.every((t) => t.pass);
+  return targets.every((t) => t.pass || t.informational);
 }
 
 async function main() {
