@@ -205,7 +205,15 @@ export function dateText(value: DateInput | undefined): string {
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }
 
-/** RFC 4180 quoting, when needed. */
+/**
+ * A cell that starts with one of these a spreadsheet may run as a formula (OWASP, "CSV Injection"):
+ * the values come from sitemaps anyone can write, so such a cell gets a leading `'`, which
+ * spreadsheets show as text. A loc or a date never starts so; only junk does.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** RFC 4180 quoting, when needed; a cell a spreadsheet would run as a formula starts with `'`. */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ') ? `"${value.replace(/"/g, '""')}"` : value;
+  const cell = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(cell) || cell.startsWith(' ') || cell.endsWith(' ') || cell !== value ? `"${cell.replace(/"/g, '""')}"` : cell;
 }

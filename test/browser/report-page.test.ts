@@ -189,8 +189,8 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
-  test('the CSV export holds exactly the rows the filter shows, quoted per RFC 4180', async () => {
-    const rows = [...smallRows, 'https://www.example.com/item-1,"quoted"\t2026-01-01\t2\t\t\t0\t0\tw'];
+  test('the CSV export holds exactly the rows the filter shows, quoted per RFC 4180, formulas as text', async () => {
+    const rows = [...smallRows, 'https://www.example.com/item-1,"quoted"\t2026-01-01\t2\t\t\t0\t0\tw', '=HYPERLINK("http://evil.example/item-1")\t\t1\t\t\t0\t0\te'];
     const { page, requests } = await open(small('csv.html', syntheticModel(1001), rows));
     await page.fill('#url-filter', 'item-1');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#url-csv')]);
@@ -199,11 +199,12 @@ describe('the report page in chromium', () => {
     const expected = rows.filter((row) => (row.split('\t')[0] as string).includes('item-1')).map((row) => {
       const fields = row.split('\t');
       fields[2] = files[Number(fields[2])] as string;
-      return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+      return fields.map((f) => (f.startsWith('=') ? `"'${f.replace(/"/g, '""')}"` : /[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
     });
     assert.ok(expected.length > 100, 'more rows than one page: the export is not only the page shown');
     assert.equal(csv, ['loc,lastmod,file,changefreq,priority,images,alternates,flags', ...expected, ''].join('\r\n'));
     assert.ok(csv.includes('"https://www.example.com/item-1,""quoted"""'));
+    assert.ok(csv.includes('"\'=HYPERLINK(""http://evil.example/item-1"")"'), 'a formula is exported as text');
     assert.deepEqual(requests.filter((url) => !url.startsWith('blob:')), [], 'the download is of a blob made in the page');
     await page.close();
   });

