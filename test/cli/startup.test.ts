@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -169,7 +169,7 @@ test('read and validate of a file leave standard input, perf_hooks and node:fs/p
   }
 });
 
-test("a command's bundle runs through V8's code cache: made after a first run, used after, and a missing, rejected or unwritable cache changes nothing but the time", () => {
+test("a command's bundle runs through V8's code cache: made after a first run that did its work, used after, and a missing, rejected or unwritable cache changes nothing but the time", () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cache-'));
   const cache = join(DIST, 'cli', 'bundle', `read.cjs.${process.version}-${process.arch}.v8cache`);
   try {
@@ -182,6 +182,9 @@ test("a command's bundle runs through V8's code cache: made after a first run, u
     };
     const expected = '{"loc":"https://example.com/a?x=1&y=2","priority":0.5}\n';
     rmSync(cache, { recursive: true, force: true });
+    const missing = spawnSync(process.execPath, [BIN, 'read', join(dir, 'missing.xml')], { encoding: 'utf8' });
+    assert.equal(missing.status, 2, missing.stderr);
+    assert.ok(!existsSync(cache), 'a run stopped by an input error makes no cache: it compiled little');
     assert.equal(read(), expected);
     const made = readFileSync(cache);
     assert.ok(made.length > 10_000, `a cache of ${made.length} bytes`);
