@@ -7,7 +7,7 @@
 //   dist/cli/bundle/<command>.cjs one file per command, everything under it (the package's modules),
 //                                 run through V8's code cache by dist/cli/bundle/<command>.load.cjs (below)
 // CommonJS from the entry on: a run that starts in an ES module pays for the ES module loader and for
-// a facade of each node: module it imports, about 7 ms of `validate FILE` (best of 15: 43.3 → 37.0 ms
+// a facade of each node: module it imports, about 5 ms of `validate FILE` (best of 15: 43.3 → 38.5 ms
 // for a one-URL file; 2.4 ms of it with only the command's loader made CommonJS).
 //   dist/cli/bundle/scan-worker.js  build's worker script, a file of its own as a Worker needs
 //   dist/cli/bundle/discover-worker.js  discover's reading thread (node/discover-readers.ts), likewise
@@ -92,13 +92,12 @@ for (const name of commands) {
 
 /**
  * The module that runs the CommonJS bundle `file` (next to it) through a vm.Script with V8's code
- * cache, and exports what the bundle exports. The cache is made after a run that did its work (exit
- * status 0 or 1: it then holds the functions the run compiled; measured, a cache made by a run that
- * stopped at a missing file left a realistic validation 2.5 ms slower, medians of 11) when there is
- * none or V8 rejected it (another Node, another bundle),
- * next to the bundle only: a cache where others can write could run their code. Written to a file of
- * its own, then renamed (concurrent runs); where it cannot be written (a read-only install) or read,
- * the bundle is compiled as if there were none.
+ * cache, and exports what the bundle exports. The cache is made when there is none or V8 rejected it
+ * (another Node, another bundle), after a run that did its work (exit status 0 or 1), so that it holds
+ * the functions such a run compiles: a cache made by a run that stopped at a missing file left a
+ * realistic validation 2.5 ms slower (medians of 11). It is written next to the bundle only (a cache
+ * where others can write could run their code), to a file of its own, then renamed (concurrent runs);
+ * where it cannot be written (a read-only install) or read, the bundle is compiled as if there were none.
  */
 function cachedLoader(file) {
   return `// Made by scripts/bundle-cli.js: loads ${file} through V8's code cache.

@@ -7,7 +7,7 @@
 // package took 57-65 ms (the bundle: 26), and the loader's own URL and path functions grew hot enough
 // for V8 to optimise them in the background while the caller's first call ran; with the garbage the
 // loading left, a cold validateSitemap of a realistic 10 MB .xml.gz took 68.1 ms at best against 61.6
-// (docs/performance.md, "The library's entry"). Names are kept (stack traces); comments are not.
+// (docs/performance.md, "The package and the bin bundled"). Names are kept (stack traces); comments are not.
 // tsc's modules stay where they are: the types (.d.ts) are theirs, the worker threads' entries
 // (dist/node/discover-worker.js, dist/node/build/scan-worker.js) are started from them, and the CLI's
 // bundles are made from them. Dependencies in node_modules stay imports.
