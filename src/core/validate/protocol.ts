@@ -93,12 +93,13 @@ function normalizedOrUndefined(loc: string): string | undefined {
 export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
 
 /**
- * Slots of the duplicate check's table at first (48 KB), doubled as it fills. Not room for 50,000
- * locs at once (1.5 MB): fresh zero pages touched at random cost more than the rehashes. A probe
- * reads a slot before writing it, so each page is mapped to the shared zero page and then copied,
- * which flushes the TLB of every core that runs a thread of this process; with gunzip and V8's
- * compilers running beside it, a cold validation of a realistic .xml.gz spent ~6 ms of its main
- * thread in those flushes (perf), and took 57.1 / 63.5 ms (best / median of 41) against 59.6 / 65.2.
+ * Slots of the duplicate check's table at first (48 KB), doubled as it fills: most sitemaps are
+ * small, and discover makes a table per document. Not room for 50,000 locs at once (1.5 MB): in the
+ * lane's memory (not written when made) a probe reads a slot before writing it, so each page was
+ * mapped to the shared zero page and then copied, which flushes the TLB of every core that runs a
+ * thread of this process; a cold validation of a realistic .xml.gz spent ~6 ms of its main thread
+ * in those flushes (perf), and took 57.1 / 63.5 ms (best / median of 41) against 59.6 / 65.2.
+ * (FingerprintTable, in script, writes its slots when it makes them: fingerprint-table.ts.)
  */
 export const SEEN_CAPACITY = 1 << 12;
 
