@@ -17,8 +17,9 @@
 // a loop interpreted for most of a 50,000-url file).
 //
 // Memory: [input, at most MAX_INPUT bytes][records, attention pairs, page quads of up to
-// MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards]. The table never
-// moves, so the input and the records stay where reserve put them while it grows.
+// MAX_RECORDS records][fingerprint table, from TABLE_AT on, growing upwards][scratch: seenFirst's
+// fingerprints, packLocs' lines]. The table never moves, so the input and the records stay where
+// reserve put them while it grows.
 //
 // Build: asc wasm/lane.ts -O3 --runtime stub --noAssert --enable simd (see scripts/build-wasm.js).
 
@@ -1121,6 +1122,46 @@ export function pick(count: i32, field: i32, min: i32): i32 {
   }
   attentionCount = n;
   return n;
+}
+
+/** Bytes packLocs wrote (at locsAt). */
+export let packedBytes: i32 = 0;
+
+/** Where packLocs writes: just past the fingerprint table (or where it would start). */
+export function locsAt(): usize {
+  return tableMask == -1 ? TABLE_AT : slotAddress(tableMask + 1);
+}
+
+/**
+ * The locs of records `from` to `to - 1` of the last scan, references decoded, each followed by a LF
+ * (discover's lines of page URLs), at locsAt: as many whole ones as fit in `room` bytes (packedBytes
+ * of them). Returns the index of the first record not written; `from` when the next one does not fit,
+ * or when memory cannot grow.
+ */
+export function packLocs(from: i32, to: i32, room: i32): i32 {
+  const out = locsAt();
+  packedBytes = 0;
+  if (room <= 0 || !ensureMemory(out + <usize>room)) return from;
+  let at = out;
+  const end = out + <usize>room;
+  let k = from;
+  for (; k < to; k++) {
+    const record = records + <usize>k * <usize>FIELDS * 4;
+    const loc = locOf(record);
+    const n = load<i32>(record + R_LOC_LENGTH * 4);
+    if (at + <usize>n + 1 > end) break;
+    if ((load<i32>(record + R_FLAGS * 4) & F_LOC_REFERENCES) != 0) {
+      const decoded = decodeLoc(loc, n);
+      memory.copy(at, DECODED, <usize>decoded);
+      at += <usize>decoded;
+    } else {
+      memory.copy(at, loc, <usize>n);
+      at += <usize>n;
+    }
+    store<u8>(at++, 0x0a);
+  }
+  packedBytes = <i32>(at - out);
+  return k;
 }
 
 /** Where packPages writes. */

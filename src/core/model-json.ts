@@ -82,6 +82,14 @@ export class JsonLines {
     this.count++;
   }
 
+  /** `count` whole lines, their line feeds included (a lane's packed locs, say). */
+  append(lines: Uint8Array, count: number): void {
+    this.room(lines.length);
+    this.bytes.set(lines, this.at);
+    this.at += lines.length;
+    this.count += count;
+  }
+
   /** At least `n` bytes free. */
   private room(n: number): void {
     if (this.at + n <= this.bytes.length) return;

@@ -6,8 +6,9 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { FINGERPRINT, fingerprint } from '../core/fingerprint.js';
 import { FingerprintTable } from '../core/fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
-import { F_LOC_REFERENCES, LANE_FIELDS, laneLoc, R_COLUMN, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START } from '../core/read/lane.js';
-import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
+import type { FingerprintSet } from '../core/fingerprint-table.js';
+import { Lane, LANE_FIELDS, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../core/read/lane.js';
+import type { EntryPosition, LaneLocs, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
 import { readSitemap } from './parse-sitemap.js';
 
@@ -26,11 +27,10 @@ export interface DocumentSink {
   diagnostic(diagnostic: Diagnostic): void;
   url(entry: UrlEntry): void;
   /**
-   * Optional, for a sink that keeps only page URLs: a url's loc as bytes `start` to `end` of `source`
-   * (`&amp;` in them to decode when `references`); false when it takes that one only as text (then
-   * given to `url` as an entry of its loc alone).
+   * Optional, for a sink that keeps only page URLs: the urls of records `from` to `to - 1` of the
+   * lane's last scan, new ones all, to take by their locs (Lane.packLocs).
    */
-  urlLoc?(source: Uint8Array, start: number, end: number, references: boolean): boolean;
+  urlLocs?(lane: Lane, from: number, to: number): void;
   sitemap(ref: SitemapRef): void;
 }
 
@@ -52,13 +52,15 @@ export interface DocumentSummary {
  */
 class RepeatCheck {
   /** Made at the first entry: a document without any costs nothing. */
-  private seen: FingerprintTable | undefined;
+  private seen: FingerprintSet | undefined;
   private stopped = false;
   private readonly maxTracked: number;
 
   constructor(
     maxTracked: number | undefined,
     private readonly report: (d: Diagnostic) => void,
+    /** The reading's lane, made with the table (Lane.createWithTable), when it has one. */
+    private readonly lane?: Lane,
   ) {
     this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
   }
@@ -81,34 +83,56 @@ class RepeatCheck {
    * The line where the url of fingerprint `hash1`/`hash2` at `line`/`column` was first listed, or
    * SEEN_NEW (a first listing, or past `maxTracked`: reported then); the caller reports a duplicate.
    */
-  firstLine(hash1: number, hash2: number, line: number, column: number): number {
+  private firstLine(hash1: number, hash2: number, line: number, column: number): number {
     if (this.stopped) return SEEN_NEW;
-    const first = markSeen((this.seen ??= new FingerprintTable(SEEN_CAPACITY)), this.maxTracked, hash1, hash2, line);
+    const first = markSeen(this.table(), this.maxTracked, hash1, hash2, line);
     if (first !== SEEN_FULL) return first;
     this.stopped = true;
     this.report(notCheckedDiagnostic(this.maxTracked, { line, column }));
     return SEEN_NEW;
   }
 
+  private table(): FingerprintSet {
+    return (this.seen ??= this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY));
+  }
+
   /**
-   * ReaderSink.urlLocs for `sink.urlLoc`: each url of the lane's run checked by its fingerprint and
-   * handed out as its loc's bytes; only a duplicate's loc (for its diagnostic) or one the sink
-   * declines is made text.
+   * ReaderSink.urlLocs for `take`: a run of the lane's urls checked in one call (Lane.addSeen) and
+   * handed out between its duplicates, which are reported in their place; only a duplicate's loc (for
+   * its diagnostic) is made text. Past `maxTracked`, url by url.
    */
-  takeLocs(sink: DocumentSink, urlLoc: NonNullable<DocumentSink['urlLoc']>): NonNullable<ReaderSink['urlLocs']> {
-    return (source, records, size, text) => {
-      for (let r = 0; r < size; r += LANE_FIELDS) {
-        const line = records[r + R_LINE] as number;
-        const first = this.firstLine(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, line, records[r + R_COLUMN] as number);
-        if (first !== SEEN_NEW) {
-          this.report(duplicateDiagnostic(laneLoc(text(), records, r), first, { line, column: records[r + R_COLUMN] as number }));
-          continue;
+  takeLocs(lane: Lane, take: (lane: Lane, from: number, to: number) => void): LaneLocs {
+    return {
+      lane,
+      take: (count, text) => {
+        let k = 0;
+        if (!this.stopped) {
+          this.table();
+          k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
+          // Copied: the calls below may grow the lane's memory.
+          const repeats = lane.attention.slice();
+          let from = 0;
+          for (let a = 0; a < repeats.length; a += 2) {
+            const record = repeats[a] as number;
+            if (record > from) take(lane, from, record);
+            this.reportRecord(text(), lane.records, record * LANE_FIELDS, repeats[a + 1] as number);
+            from = record + 1;
+          }
+          if (k > from) take(lane, from, k);
         }
-        const start = records[r + R_LOC_START] as number;
-        const references = ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) !== 0;
-        if (!urlLoc.call(sink, source, start, start + (records[r + R_LOC_LENGTH] as number), references)) sink.url({ loc: laneLoc(text(), records, r) });
-      }
+        for (; k < count; k++) {
+          const records = lane.records;
+          const r = k * LANE_FIELDS;
+          const first = this.firstLine(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
+          if (first === SEEN_NEW) take(lane, k, k + 1);
+          else this.reportRecord(text(), records, r, first);
+        }
+      },
     };
+  }
+
+  private reportRecord(text: string, records: Int32Array, r: number, first: number): void {
+    this.report(duplicateDiagnostic(laneLoc(text, records, r), first, { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number }));
   }
 }
 
@@ -117,7 +141,10 @@ class RepeatCheck {
  * Throws what the body throws (a `FetchFailure` when it is cut short).
  */
 export async function readDocument(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: DocumentSink, backpressure?: () => Promise<void> | undefined): Promise<DocumentSummary> {
-  const repeats = new RepeatCheck(settings.maxTrackedUrls, (d) => sink.diagnostic({ ...d, file: settings.file }));
+  const urlLocs = sink.urlLocs;
+  // A sink that takes the lane's runs by their locs reads with a lane of its own, the table in it.
+  const lane = urlLocs === undefined ? undefined : Lane.createWithTable(SEEN_CAPACITY);
+  const repeats = new RepeatCheck(settings.maxTrackedUrls, (d) => sink.diagnostic({ ...d, file: settings.file }), lane);
   const summary = await readSitemap(body, {
     file: settings.file,
     // The node keeps the diagnostics; the reading keeps none of its own.
@@ -127,8 +154,8 @@ export async function readDocument(body: AsyncIterable<Uint8Array>, settings: Do
     ...byteBudgets(settings),
     ...(settings.maxEntries !== undefined ? { maxEntries: settings.maxEntries } : {}),
     ...(backpressure !== undefined ? { backpressure } : {}),
-    // A sink that keeps only page URLs takes the lane's locs as bytes, no entries.
-    ...(sink.urlLoc !== undefined ? { urlLocs: repeats.takeLocs(sink, sink.urlLoc) } : {}),
+    // A sink that keeps only page URLs takes the lane's runs by their locs, no entries.
+    ...(lane !== undefined && urlLocs !== undefined ? { urlLocs: repeats.takeLocs(lane, (l, from, to) => urlLocs.call(sink, l, from, to)) } : {}),
     onUrl: (entry, at, locHash) => {
       if (!repeats.repeated(entry.loc, at, locHash)) sink.url(entry);
     },

@@ -9,7 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import { SitemapError } from '../core/errors.js';
 import { JsonLines } from '../core/model-json.js';
-import { copyText } from '../core/read/lane-json.js';
+import type { Lane } from '../core/read/lane.js';
 import { readDocument, type DocumentSettings } from './discover-document.js';
 import { CHUNK_WINDOW, type ToReader, type ReaderItem } from './discover-readers.js';
 
@@ -39,8 +39,8 @@ class Document {
   private wake: (() => void) | undefined;
   private items: ReaderItem[] = [];
   /**
-   * Page URLs read since the last answer, as UTF-8 lines: the lane's locs copied from the document's
-   * bytes (lane-json.ts copyText), the others encoded; each buffer taken is moved to the main thread.
+   * Page URLs read since the last answer, as UTF-8 lines: the lane's locs as it packs them, the others
+   * encoded; each buffer taken is moved to the main thread.
    */
   private readonly lines = new JsonLines(TEXT_BYTES, undefined, TEXT_SLACK);
   /** `lines.count` when its bytes were last taken. */
@@ -100,15 +100,20 @@ class Document {
     if (this.lines.length >= TEXT_BYTES) this.flushText();
   }
 
-  /** DocumentSink.urlLoc: the loc copied, or false when copyText declines it. */
-  urlLoc(source: Uint8Array, start: number, end: number, references: boolean): boolean {
-    const text = this.lines.reserve(end - start + 1);
-    const at = copyText(text, this.lines.length, source, start, end, references);
-    if (at === -1) return false;
-    text[at] = 0x0a;
-    this.lines.commitLine(at + 1);
-    if (this.lines.length >= TEXT_BYTES) this.flushText();
-    return true;
+  /** DocumentSink.urlLocs: the locs of the lane's records `from` to `to - 1`, packed by the lane into the lines. */
+  urlLocs(lane: Lane, from: number, to: number): void {
+    while (from < to) {
+      const next = lane.packLocs(from, to, TEXT_BYTES + TEXT_SLACK - this.lines.length);
+      if (next === from) {
+        // Not one more fits: send the lines on (an empty buffer takes any loc).
+        if (this.lines.count === this.linesTaken) throw new Error('discover: a loc longer than a buffer of lines');
+        this.flushText();
+        continue;
+      }
+      this.lines.append(lane.packed, next - from);
+      if (this.lines.length >= TEXT_BYTES) this.flushText();
+      from = next;
+    }
   }
 
   private flushText(): void {
@@ -150,7 +155,7 @@ async function read(doc: number, settings: DocumentSettings): Promise<void> {
         format: (format) => document.add(['format', format]),
         diagnostic: (d) => document.add(['diagnostic', d]),
         url: (entry) => document.url(entry.loc),
-        urlLoc: (source, start, end, references) => document.urlLoc(source, start, end, references),
+        urlLocs: (lane, from, to) => document.urlLocs(lane, from, to),
         sitemap: (ref) => document.add(['sitemap', ref]),
       },
       () => document.send(),

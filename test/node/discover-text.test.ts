@@ -187,6 +187,30 @@ describe('discover urlsAsText: the locs copied from the bytes (ReaderSink.urlLoc
   });
 });
 
+describe('discover urlsAsText: the duplicate check of runs (Lane.addSeen)', () => {
+  it('repeats in a row, at a run\'s start and end, and past maxTrackedUrls: as without', async () => {
+    const all = pages('capped', 12_000);
+    all.splice(100, 0, all[3] as string, all[3] as string, all[99] as string);
+    all.splice(6_000, 0, all[0] as string);
+    all.push(all[5] as string, all[11_999] as string);
+    const site = await startSiteServer({ '/s.xml': chunked(urlset(all)), '/s.xml.gz': chunked(gzipSync(urlset(all)), 'application/gzip') });
+    try {
+      for (const path of ['/s.xml', '/s.xml.gz']) {
+        const found = await sameBothWays(site.url(path));
+        assert.equal(found.urls[site.url(path)]?.length, 12_000);
+        assert.equal(found.diagnostics[site.url(path)]?.filter((d) => d.startsWith('loc/duplicate')).length, 6);
+        // Past 5,000 distinct URLs: the repeats of tracked ones still found until the first new one.
+        const capped = await sameBothWays(site.url(path), { maxTrackedUrls: 5_000 });
+        const said = capped.diagnostics[site.url(path)] ?? [];
+        assert.deepEqual(said.map((d) => d.split(' ')[0]), ['loc/duplicate', 'loc/duplicate', 'loc/duplicate', 'duplicates/not-checked']);
+        assert.equal(capped.urls[site.url(path)]?.length, all.length - 3);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+});
+
 describe('discover urlsAsText: backpressure', () => {
   it('a consumer that stops reading holds the thread back: a few MB queued, not the document', async () => {
     // 200,000 URLs, ~11 MB of lines: more than twice the queue's bound.

@@ -129,9 +129,9 @@ export function copy(bytes: Uint8Array, at: number, source: Uint8Array, start: n
  * Bytes `start` to `end` of `source` into `bytes` from `at`: the index after them, or -1 unless they
  * are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString) and no `&`
  * but for `&amp;` when `ampersands` (a value whose references are decoded), written as the `&` it
- * stands for. Also `discover --format urls`' copy of a loc (discover-worker.ts).
+ * stands for.
  */
-export function copyText(bytes: Uint8Array, at: number, source: Uint8Array, start: number, end: number, ampersands: boolean): number {
+function copyText(bytes: Uint8Array, at: number, source: Uint8Array, start: number, end: number, ampersands: boolean): number {
   for (let i = start; i < end; i++) {
     const c = source[i] as number;
     if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7f) return -1;

@@ -109,6 +109,9 @@ interface LaneExports {
   attentionCount: WebAssembly.Global;
   packPages(from: number, count: number): void;
   pagesAt(): number;
+  packLocs(from: number, to: number, room: number): number;
+  locsAt(): number;
+  packedBytes: WebAssembly.Global;
   extrasAt(): number;
   extraCount: WebAssembly.Global;
   linkedCount: WebAssembly.Global;
@@ -285,6 +288,7 @@ export class Lane {
   private mode = 0;
   /** The extension prefixes this lane reads (configure), as the instance keeps them: image, NUL, xhtml. */
   private prefixKey = '';
+  private packedLines: Uint8Array = new Uint8Array(0);
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
     this.lane = lane;
@@ -442,6 +446,23 @@ export class Lane {
     const exports = this.lane.exports;
     exports.packPages(from, count);
     return new Int32Array(exports.memory.buffer, exports.pagesAt(), count * 4);
+  }
+
+  /**
+   * The locs of records `from` to `to - 1` of the last scan, references decoded, as UTF-8 lines (each
+   * ends with a LF), as many whole ones as fit in `room` bytes: the index of the first record left
+   * out (`from` when none fits). The lines are `packed` until the next call.
+   */
+  packLocs(from: number, to: number, room: number): number {
+    const exports = this.lane.exports;
+    const next = exports.packLocs(from, to, room);
+    this.packedLines = new Uint8Array(exports.memory.buffer, exports.locsAt(), exports.packedBytes.value as number);
+    return next;
+  }
+
+  /** The lines of the last packLocs; valid until the next call. */
+  get packed(): Uint8Array {
+    return this.packedLines;
   }
 }
 

@@ -4,6 +4,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonLines } from '../model-json.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
+import type { Lane } from './lane.js';
 
 export type SitemapFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'text' | 'html' | 'unknown' | 'empty';
 
@@ -51,12 +52,17 @@ export interface ReaderSink {
   readonly urlLines?: JsonLines | undefined;
   /**
    * Optional, with `urlRun` and `wantsLocHashes`: the urls the lane reads from bytes are given here as
-   * a run, records 0 to `size` (field indexes, read/lane.ts: loc spans, fingerprints, positions) of a
-   * scan of the ASCII `source`, and counted with `urlRun`, not given to `url`: for a sink that keeps
-   * only their locs (`discover --format urls`). `text()` makes the text of `source` (laneLoc). Read at
-   * once: the arrays are reused. Not through a Relay either.
+   * runs of its records, and counted with `urlRun`, not given to `url`: for a sink that keeps only
+   * their locs (`discover --format urls`). The reader reads with this lane. Not through a Relay either.
    */
-  readonly urlLocs?: ((source: Uint8Array, records: Int32Array, size: number, text: () => string) => void) | undefined;
+  readonly urlLocs?: LaneLocs | undefined;
+}
+
+/** ReaderSink.urlLocs: a lane (made with the sink's fingerprint table, say) and what takes its runs. */
+export interface LaneLocs {
+  readonly lane: Lane;
+  /** Records 0 to `count - 1` of the lane's last scan; `text()` makes the text they index (laneLoc). */
+  take(count: number, text: () => string): void;
 }
 
 export interface ReaderBudgets {

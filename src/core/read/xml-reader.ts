@@ -319,7 +319,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private installLane(ctx: number, attributes: readonly XmlAttribute[]): void {
     const plain = (names: string[], ids: number[]): boolean => names.every((n, i) => this.elements.id(n) === ids[i]);
     if (!plain(['url', 'sitemap', 'loc', 'lastmod', 'changefreq', 'priority'], [E_URL, E_SITEMAP, E_LOC, E_LASTMOD, E_CHANGEFREQ, E_PRIORITY])) return;
-    const lane = Lane.create();
+    // A sink that takes runs by their locs reads with its own lane (its fingerprint table in it).
+    const lane = this.sink.urlLocs?.lane ?? Lane.create();
     if (lane === undefined) return;
     const reading: LaneReading = { sitemap: ctx !== C_URLSET, readerForms: true };
     for (let i = 0; i < attributes.length; i++) {
@@ -350,7 +351,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const hashed = !sitemap && this.sink.wantsLocHashes === true;
     const runs = !sitemap && typeof source !== 'string' && this.sink.urlRun !== undefined;
     const jsonLines = runs && !hashed ? this.sink.urlLines : undefined;
-    const locs = runs && hashed ? this.sink.urlLocs : undefined;
+    const locs = runs && hashed && this.sink.urlLocs?.lane === lane ? this.sink.urlLocs : undefined;
     const count = typeof source === 'string'
       ? lane.scan(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed)
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
@@ -363,7 +364,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     }
     if (locs !== undefined) {
       // Only the locs wanted: the records and the bytes, no entries (the same as for lines).
-      if (this.deliverLaneRun(count) === count) locs(source as Uint8Array, lane.records, count * LANE_FIELDS, () => textOf(source as Uint8Array));
+      if (this.deliverLaneRun(count) === count) locs.take(count, () => textOf(source as Uint8Array));
       return lane.stopAfter(count, lines);
     }
     // The records are copied (into this reader's own array, kept from run to run): a sink may read

@@ -225,4 +225,26 @@ describe('lane module', () => {
     fingerprint('https://example.com/page/7');
     assert.deepEqual([...pages.subarray(7 * 4, 8 * 4)], [8, 1, FINGERPRINT[0], FINGERPRINT[1]]);
   });
+
+  it('packLocs: the locs of a range of records, references decoded, one a line, as many as fit', () => {
+    const lane = Lane.createWithTable(16);
+    assert.ok(lane !== undefined);
+    const locs = ['https://example.com/a', 'https://example.com/s?x=1&amp;y=2', 'https://example.com/r?q=&#x26;&apos;&#47;', 'https://example.com/d'];
+    const text = locs.map((loc) => `<url><loc>${loc}</loc></url>`).join('\n');
+    assert.equal(lane.scanBytes(new TextEncoder().encode(text), 0, 1, 0, 1 << 20, 100), 4);
+    const lines = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+    assert.equal(lane.packLocs(0, 4, 1 << 16), 4);
+    assert.equal(lines(lane.packed), "https://example.com/a\nhttps://example.com/s?x=1&y=2\nhttps://example.com/r?q=&'/\nhttps://example.com/d\n");
+    assert.equal(lane.packLocs(1, 3, 1 << 16), 3);
+    assert.equal(lines(lane.packed), "https://example.com/s?x=1&y=2\nhttps://example.com/r?q=&'/\n");
+    // Room for the first line and part of the second: the first alone; for none: nothing.
+    assert.equal(lane.packLocs(0, 4, 'https://example.com/a\n'.length + 5), 1);
+    assert.equal(lines(lane.packed), 'https://example.com/a\n');
+    assert.equal(lane.packLocs(2, 4, 10), 2);
+    assert.equal(lane.packed.length, 0);
+    // After the table grew (the memory with it), the lines are past it, the same.
+    for (let i = 0; i < 1000; i++) lane.seen?.add(i, i, i);
+    assert.equal(lane.packLocs(3, 4, 100), 4);
+    assert.equal(lines(lane.packed), 'https://example.com/d\n');
+  });
 });
