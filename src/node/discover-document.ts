@@ -121,6 +121,10 @@ class RepeatCheck {
           if (k > from) take(lane, from, k);
         }
         for (; k < count; k++) {
+          if (this.stopped) {
+            take(lane, k, count);
+            return;
+          }
           const records = lane.records;
           const r = k * LANE_FIELDS;
           const first = this.firstLine(records[r + R_HASH_1] as number, records[r + R_HASH_2] as number, records[r + R_LINE] as number, records[r + R_COLUMN] as number);
