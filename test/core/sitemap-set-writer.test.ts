@@ -59,6 +59,16 @@ test('a new file starts before the byte limit would be exceeded, and sizes are e
   assert.equal(files.flatMap(locsOf).length, 500);
 });
 
+test('a file is filled up to the byte limit exactly, counted with the start tag it really has', () => {
+  for (const images of [undefined, [{ loc: 'https://example.com/i.jpg' }]]) {
+    const entries: UrlEntry[] = Array.from({ length: 20 }, (_, i) => ({ loc: `https://example.com/page-${i}`, ...(images ? { images } : {}) }));
+    const size = Buffer.byteLength(run(entries).files[0] as string);
+    const exact = run(entries, { limits: limits({ maxBytesPerSitemap: size }) });
+    assert.deepEqual(exact.infos.map((i) => i.bytes), [size]);
+    assert.equal(run(entries, { limits: limits({ maxBytesPerSitemap: size - 1 }) }).files.length, 2);
+  }
+});
+
 test('at most 1,000 news entries per file', () => {
   const entries = Array.from({ length: 2500 }, (_, i) => ({
     loc: `https://example.com/n${i}`,
