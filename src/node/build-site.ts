@@ -503,7 +503,7 @@ function listEntries(
 async function writeSet(children: readonly StableChild[], run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[]; nextFiles: Map<string, FileState> }> {
   const { outDir, indexName, name, state, sameBase, nowText, options } = run;
   run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
-  const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0 });
+  const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0, exclusive: true });
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];
