@@ -117,6 +117,12 @@ test('xml-stylesheet processing instruction', async () => {
   assert.ok((await xmllint(file, 'sitemap')).valid);
 });
 
+test('an xml-stylesheet URL that would end the instruction or that XML cannot carry is refused', () => {
+  for (const xslUrl of ['/a.xsl?>', '/a\u0001.xsl', '/a\ufffe.xsl', '/a\ud800.xsl']) {
+    assert.throws(() => run([{ loc: 'https://example.com/' }], { xslUrl }), { code: 'ERR_SITEMAP_OPTION' }, JSON.stringify(xslUrl));
+  }
+});
+
 test("each file's lastmod is the newest among its entries, compared as instants", () => {
   const { infos } = run(
     [

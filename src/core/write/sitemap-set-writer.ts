@@ -8,7 +8,7 @@
 
 import { NS, type Limits, type UrlEntry } from '../model.js';
 import { SitemapError } from '../errors.js';
-import { escapeXml } from '../xml/escape.js';
+import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
 import type { UrlScope } from '../url.js';
 import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
 import { InvalidValueError } from '../errors.js';
@@ -62,7 +62,8 @@ const encoder = new TextEncoder();
 export function xmlDeclaration(xslUrl: string | undefined): string {
   let head = '<?xml version="1.0" encoding="UTF-8"?>\n';
   if (xslUrl !== undefined) {
-    if (xslUrl.includes('?>')) throw new SitemapError('ERR_SITEMAP_OPTION', `--xsl URL ${JSON.stringify(xslUrl)} must not contain "?>"`);
+    // Either would make every file of the set not well-formed (XML 1.0 §2.6: a PI ends at "?>"; §2.2 Char).
+    if (xslUrl.includes('?>') || indexOfNonXmlChar(xslUrl) >= 0) throw new SitemapError('ERR_SITEMAP_OPTION', `--xsl URL ${JSON.stringify(xslUrl)} must not contain "?>" nor a character XML cannot carry`);
     head += `<?xml-stylesheet type="text/xsl" href="${escapeXml(xslUrl)}"?>\n`;
   }
   return head;
