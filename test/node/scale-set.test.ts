@@ -366,3 +366,18 @@ test('generate --shards stopped between two shards leaves the published set whol
   const after = files(out);
   for (const [name, bytes] of before) assert.ok(after.get(name)?.equals(bytes), `${name} of the published set`);
 });
+
+test('a sharded set splits a section whose entries carry more <news:news> than one file may hold (Google News: 1,000)', async () => {
+  const dir = tempDir();
+  const news = Array.from({ length: 1100 }, (_, i): UrlEntry => ({ loc: `${BASE}news/${i}`, news: { publication: { name: 'P', language: 'en' }, publicationDate: '2024-01-01', title: `t${i}` } }));
+  // Written by one shard writer (its entries in memory), and by generate (spilled to disk, then laid out).
+  await writeShard({ entries: news, shard: 0, shards: 1, outDir: join(dir, 'shard'), baseUrl: BASE, compressionThreads: 1 });
+  writeFileSync(join(dir, 'news.jsonl'), jsonl(news));
+  const result = await runCli(['generate', 'news.jsonl', '--base-url', BASE, '--out', 'generated', '--quiet', '--shards', '1'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  for (const out of ['shard', 'generated']) {
+    const children = readdirSync(join(dir, out)).filter((f) => f.endsWith('.xml.gz'));
+    assert.ok(children.length >= 2, `${out}: ${children.join(', ')}`);
+    for (const name of children) assert.ok(gunzipSync(readFileSync(join(dir, out, name))).toString().split('<news:news>').length - 1 <= 1000, `${out}/${name}`);
+  }
+});
