@@ -376,6 +376,11 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
   if (scheme !== scope.scheme) return `scheme ${quoteValue(scheme)} differs from the base URL's ${quoteValue(scope.scheme)}`;
   if (host !== scope.host) return `host ${quoteValue(host)} differs from the base URL's ${quoteValue(scope.host)}`;
   if (port !== scope.port) return `port ${port || '(default)'} differs from the base URL's ${scope.port || '(default)'}`;
-  if (!path.startsWith(scope.pathPrefix)) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
+  if (!upperEscapes(path).startsWith(upperEscapes(scope.pathPrefix))) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
   return undefined;
+}
+
+/** RFC 3986 §6.2.2.1: `%c3%a9` and `%C3%A9` are the same characters; escapes are kept as written, so compared in one case. */
+function upperEscapes(path: string): string {
+  return path.includes('%') ? path.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase()) : path;
 }

@@ -421,6 +421,14 @@ describe('scopeViolation', () => {
     assert.equal(scopeViolation(normalizeUrl('https://www.example.com:443/x'), scopeOf('https://www.example.com/')), undefined);
   });
 
+  it('compares percent-escapes in either case (RFC 3986 §6.2.2.1), as the URLs are written', () => {
+    const scope = scopeOf('https://example.com/caf%c3%a9/');
+    assert.equal(scopeViolation(normalizeUrl('https://example.com/café/x'), scope), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%C3%A9/y', scope), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%c3%a9/z', scopeOf('https://example.com/caf%C3%A9/')), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%C3%A8/y', scope), 'path "/caf%C3%A8/y" is outside "/caf%c3%a9/"');
+  });
+
   it('compares hosts exactly', () => {
     const scope = scopeOf('https://www.example.com/');
     assert.equal(scopeViolation('https://a.example.com/x', scope), 'host "a.example.com" differs from the base URL\'s "www.example.com"');
