@@ -130,6 +130,16 @@ test('index refuses a set that is not whole: a shard missing, a child missing', 
   const broken = await runCli(['index', ...all, '--out', 'out'], { cwd: dir });
   assert.equal(broken.code, 2);
   assert.match(broken.stderr, new RegExp(`${child.replace(/\./g, '\\.')}, listed by a manifest, is 9 bytes`));
+  // A manifest naming a file outside the folder, of the size it says: refused, never published.
+  writeFileSync(join(dir, 'outside.txt'), 'x'.repeat(10));
+  const manifest = JSON.parse(readFileSync(join(out, 'sitemap-shard-1-of-4.json'), 'utf8'));
+  Object.assign(manifest.files[0], { name: '../outside.txt', diskBytes: 10 });
+  writeFileSync(join(out, 'sitemap-shard-1-of-4.json'), JSON.stringify(manifest));
+  const before = readFileSync(join(out, 'sitemap.xml'));
+  const stray = await runCli(['index', ...all, '--out', 'out'], { cwd: dir });
+  assert.equal(stray.code, 2);
+  assert.match(stray.stderr, /lists "\.\.\/outside\.txt", which is not a child file of the set "sitemap"/);
+  assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), before);
 });
 
 test('apply rewrites only the children of the changed URLs, and the set equals a fresh generate of the new list', async () => {
