@@ -106,7 +106,10 @@ export class StagedOutput {
     const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
     if (options.dryRun === true) {
       // Nothing in or under the target directory is created, not even the directory itself.
-      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true, files);
+      // Named as in a target directory, so that a dry run killed there is swept as theirs are (another
+      // user's, which this one may not remove, is left).
+      await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
+      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
     let lock: string | undefined;
     try {

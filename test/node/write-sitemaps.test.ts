@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
@@ -260,4 +260,18 @@ test('while a run of another process holds the set, a run stops before writing; 
   }
   await writeSitemaps(entries(3), { outDir: out, baseUrl: base });
   assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+});
+
+test('a dry run sweeps what a dry run killed left in the system temporary folder, as a real run does in its own', async () => {
+  const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => gone.once('exit', resolve));
+  const left = join(tmpdir(), `.sitemapkit-tmp-${gone.pid as number}-${(crc32(hostname()) >>> 0).toString(16).padStart(8, '0')}-a1b2c3`);
+  mkdirSync(left);
+  writeFileSync(join(left, 'sitemap-00001.xml.gz'), 'staged');
+  const out = tempDir();
+  const summary = await writeSitemaps(entries(3), { outDir: join(out, 'nothing'), baseUrl: 'https://www.example.com/', dryRun: true });
+  assert.equal(summary.dryRun, true);
+  assert.ok(!existsSync(left), 'the killed dry run\'s folder is gone');
+  assert.ok(!existsSync(join(out, 'nothing')));
+  assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith(`.sitemapkit-tmp-${process.pid}-`)), [], 'and its own');
 });
