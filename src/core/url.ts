@@ -39,26 +39,19 @@ export interface UrlScope {
 // and ":" "@" (pchar, §3.3), "/" and "?" (§3.4, §3.5). Anything else needs a closer look.
 const NOT_PLAIN_RE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
 
-// Lone UTF-16 surrogates (encodeURI throws on them); WHATWG URL turns them into U+FFFD.
-const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * Make everything after the authority (path, query, fragment) strictly RFC 3986: keep unreserved,
  * sub-delims, `:@/?`, the first `#` and valid `%XX` escapes as written; percent-encode everything
  * else as UTF-8 with uppercase hex (RFC 3987 §3.1; RFC 3986 §2.1). A `%` not followed by two hex
- * digits becomes `%25`. A backslash is data here (`%5C`), not a `/`.
+ * digits becomes `%25`. A backslash is data here (`%5C`), not a `/`. Throws URIError for a lone
+ * UTF-16 surrogate: it is no character, and no encoding of it would be the URL that was meant.
  */
 function encodeAfterAuthority(s: string): string {
   if (!NOT_PLAIN_RE.test(s)) return s;
   // encodeURI leaves exactly A-Z a-z 0-9 - _ . ! ~ * ' ( ) ; / ? : @ & = + $ , # — the RFC 3986
   // unreserved, sub-delims, ":@/?" and "#" — and encodes the rest as UTF-8 with uppercase hex,
   // including "[", "]" and every "%".
-  let out: string;
-  try {
-    out = encodeURI(s);
-  } catch {
-    out = encodeURI(s.replace(LONE_SURROGATE_RE, '\ufffd'));
-  }
+  let out = encodeURI(s);
   // RFC 3986 §2.1: keep the valid escapes "%" HEXDIG HEXDIG as written.
   if (s.includes('%')) out = out.replace(/%25([0-9A-Fa-f]{2})/g, '%$1');
   // RFC 3986 §3.5: the first "#" starts the fragment; a later one is data.
@@ -219,7 +212,13 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
     throw invalid(field, input, 'the host contains a space, a control character or a backslash');
   }
   const origin = originOf(scheme, authority, field, input);
-  const rest = encodeAfterAuthority(s.slice(end));
+  let rest: string;
+  try {
+    rest = encodeAfterAuthority(s.slice(end));
+  } catch {
+    // WHATWG URL would write U+FFFD for it: another URL than the one meant, with nothing said.
+    throw invalid(field, input, 'it contains half of a UTF-16 surrogate pair, which is no character');
+  }
   // The path ends at the first "?" or "#" (RFC 3986 §3.3).
   let q = rest.indexOf('?');
   const hash = rest.indexOf('#');
@@ -377,6 +376,11 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
   if (scheme !== scope.scheme) return `scheme ${quoteValue(scheme)} differs from the base URL's ${quoteValue(scope.scheme)}`;
   if (host !== scope.host) return `host ${quoteValue(host)} differs from the base URL's ${quoteValue(scope.host)}`;
   if (port !== scope.port) return `port ${port || '(default)'} differs from the base URL's ${scope.port || '(default)'}`;
-  if (!path.startsWith(scope.pathPrefix)) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
+  if (!upperEscapes(path).startsWith(upperEscapes(scope.pathPrefix))) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
   return undefined;
+}
+
+/** RFC 3986 §6.2.2.1: `%c3%a9` and `%C3%A9` are the same characters; escapes are kept as written, so compared in one case. */
+function upperEscapes(path: string): string {
+  return path.includes('%') ? path.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase()) : path;
 }

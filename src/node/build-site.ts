@@ -503,7 +503,7 @@ function listEntries(
 async function writeSet(children: readonly StableChild[], run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[]; nextFiles: Map<string, FileState> }> {
   const { outDir, indexName, name, state, sameBase, nowText, options } = run;
   run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
-  const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0 });
+  const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0, exclusive: true });
   try {
     const nextFiles = new Map<string, FileState>();
     const files: BuiltFile[] = [];
@@ -538,7 +538,8 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
     const indexText = serializeSitemapIndex(refs, { limits: run.limits });
     const indexHash = sha256(indexText);
     const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
-    const unchanged = sameBase && previousIndex?.hash === indexHash && (await exists(join(outDir, indexName)));
+    // As it is on disk, not as the state remembers it: an index edited, or replaced by another run, is written again.
+    const unchanged = sameBase && previousIndex?.hash === indexHash && (await readFile(join(outDir, indexName), 'utf8').catch(() => undefined)) === indexText;
     if (!unchanged) await writeFile(output.path(indexName), indexText);
     await Promise.all(writes);
     const indexLastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;

@@ -64,7 +64,7 @@ export interface ReadInputOptions {
 }
 
 const CHUNK = 256 * 1024;
-/** A text or JSON Lines line longer than this is reported and skipped rather than buffered further. */
+/** A line (a CSV record) longer than this is reported and skipped rather than buffered further. */
 const MAX_LINE = 8 * 1024 * 1024;
 const INVALID_UTF8 = 'invalid UTF-8 (or U+FFFD) in the line; it was skipped';
 
@@ -299,7 +299,7 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
     onError(message, line) {
       out().push({ error: message, code: 'input/csv', file, line });
     },
-  });
+  }, MAX_LINE);
   return {
     push: (text) => parser.push(text),
     end() {

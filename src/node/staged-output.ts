@@ -15,8 +15,12 @@
 // A run killed or failing before step 3 leaves the old set (and perhaps new children that nothing
 // names yet, removed by the next run); after it, the new set. What a killed run left (its temporary
 // directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
+//
+// Two runs committing one set at once would each remove what the other put in (step 4 of one after
+// step 3 of the other leaves an index naming removed files): an `exclusive` output holds the set's
+// lock file from `create` to `abort`, and a second run stops before it writes anything.
 
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat, lstat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -35,6 +39,8 @@ const TEMP_PREFIX = '.sitemapkit-tmp-';
 const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
+/** `.sitemapkit-lock-NAME`, holding `PID HOST`: the run writing the set NAME into the folder. */
+const LOCK_PREFIX = '.sitemapkit-lock-';
 /** Characters of a whole text handed to the compressor at a time. */
 const BLOCK = 256 * 1024;
 
@@ -76,6 +82,8 @@ export interface StagedOutputOptions {
   workers?: number;
   /** Blocks handed to the compressor and not yet on disk before `files.full` (ParallelFileWriter's default: 2 × workers + 2). */
   maxPendingBlocks?: number;
+  /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
+  exclusive?: boolean;
 }
 
 export class StagedOutput {
@@ -90,6 +98,7 @@ export class StagedOutput {
     private readonly tempDir: string,
     readonly dryRun: boolean,
     readonly files: ParallelFileWriter,
+    private readonly lock?: string,
   ) {}
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
@@ -97,15 +106,22 @@ export class StagedOutput {
     const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
     if (options.dryRun === true) {
       // Nothing in or under the target directory is created, not even the directory itself.
-      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}dry-run-`)), true, files);
+      // Named as in a target directory, so that a dry run killed there is swept as theirs are (another
+      // user's, which this one may not remove, is left).
+      await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
+      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
+    let lock: string | undefined;
     try {
       await ensureDirectory(outDir);
+      if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       await removeStaleTemps(outDir, options.name);
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
-      return new StagedOutput(outDir, tempDir, false, files);
+      return new StagedOutput(outDir, tempDir, false, files, lock);
     } catch (error) {
       await files.destroy();
+      if (lock !== undefined) await rm(lock, { force: true });
+      if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
     }
   }
@@ -248,6 +264,34 @@ export class StagedOutput {
     this.done = true;
     await this.files.destroy();
     await rm(this.tempDir, { recursive: true, force: true });
+    if (this.lock !== undefined) await rm(this.lock, { force: true });
+  }
+}
+
+/**
+ * Takes the lock of the set `name` in `dir` (see the top of this file); returns its path. A lock left
+ * by a process of this machine that is gone (killed with -9), or by this process, is taken over: it
+ * keeps runs of other processes apart (an overlapping cron job, a second terminal), not calls of one.
+ */
+async function lockSet(dir: string, name: string): Promise<string> {
+  const path = join(dir, `${LOCK_PREFIX}${name}`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(path, `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = /^(\d+) ([0-9a-f]{8})$/.exec(await readFile(path, 'utf8').catch(() => ''));
+    // No owner in it: a run killed between making the file and writing it (unless that is this instant).
+    // This process's own: a run of it that was stopped (an in-process test's kill) and will not go on.
+    const gone = owner === null ? Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 10_000 : owner[2] === HOST_TAG && (Number(owner[1]) === process.pid || !isProcessAlive(Number(owner[1])));
+    if (attempt === 0 && gone) {
+      await rm(path, { force: true });
+      continue;
+    }
+    const who = owner === null ? 'another run' : `another run (process ${owner[1]}${owner[2] === HOST_TAG ? '' : ' of another machine'})`;
+    throw new SitemapError('ERR_SITEMAP_WRITE', `${who} is writing the sitemaps "${name}" into ${dir}; run again once it is done (if none is, remove ${path})`);
   }
 }
 

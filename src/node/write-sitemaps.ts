@@ -195,7 +195,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
     maxFiles: settings.indexMode === 'never' ? Number.POSITIVE_INFINITY : settings.limits.maxSitemapsPerIndex,
   });
   // The main thread builds the XML; the output stage's threads compress.
-  const output = (files.output = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true, name: settings.name, gzipLevel: settings.gzipLevel, workers: options.compressionThreads }));
+  const output = (files.output = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true, name: settings.name, gzipLevel: settings.gzipLevel, workers: options.compressionThreads, exclusive: true }));
   try {
     const feeder = new Feeder(writer, output, options, started);
     await feeder.feed(entries);

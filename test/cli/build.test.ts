@@ -225,6 +225,16 @@ describe('sitemapkit build', () => {
     assert.ok(existsSync(join(site, 'sitemap-mine.xml')));
   });
 
+  it('writes the index again when it is not on disk as the state says (edited by hand): it never names a file that is not there', async () => {
+    const site = fixtureSite();
+    await build(site, T1);
+    const index = readFileSync(join(site, 'sitemap.xml'), 'utf8');
+    writeFileSync(join(site, 'sitemap.xml'), index.replace('sitemap-blog.', 'sitemap-gone.'));
+    const { json } = await build(site, T1 + 60);
+    assert.deepEqual([changedFiles(json), json.indexFile.status], [[], 'written']);
+    assert.equal(readFileSync(join(site, 'sitemap.xml'), 'utf8'), index);
+  });
+
   it('removes what a run killed between writing and renaming left behind, and only that', async () => {
     const site = fixtureSite();
     await build(site, T1);

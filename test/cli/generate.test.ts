@@ -583,3 +583,15 @@ test('--format json lists the problems (file, line, severity, code, message), no
   assert.equal(summary.rejected, 1);
   assert.equal(summary.warnings, 1);
 });
+
+test('--format json when every line was rejected: the problems on standard output all the same, exit 1', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'www.example.com/a\nhttps://other.example.org/b\n');
+  const r = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--format', 'json'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  const summary = JSON.parse(r.stdout) as { urls: number; rejected: number; ok: boolean; problems: Array<{ line?: number; code?: string }> };
+  assert.deepEqual(summary.problems.map((p) => [p.line, p.code]), [[1, 'input/text'], [2, 'loc/out-of-scope']]);
+  assert.equal(summary.urls, 0);
+  assert.equal(summary.rejected, 2);
+  assert.equal(summary.ok, false);
+});

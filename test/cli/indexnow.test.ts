@@ -141,6 +141,16 @@ describe('sitemapkit indexnow', () => {
     assert.equal(fake.bodies.length, 1, 'nothing new to submit');
   });
 
+  it('build --out a folder below the pages writes the key file beside the pages, where the engine fetches it', async () => {
+    const dir = site();
+    const fake = await fakeEndpoint([{ status: 200 }]);
+    const result = await build(dir, ['--out', join(dir, 'maps'), '--indexnow-key', KEY, '--endpoint', fake.endpoint, '--write-key-file']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fake.bodies[0]?.keyLocation, undefined, 'the engine fetches https://www.example.com/KEY.txt');
+    assert.ok(existsSync(join(dir, `${KEY}.txt`)));
+    assert.ok(!existsSync(join(dir, 'maps', `${KEY}.txt`)));
+  });
+
   it('needs a build first, and a valid key', async () => {
     const dir = tempDir('sitemapkit-indexnow-');
     const none = await runCli(['indexnow', '--key', KEY, '--out', dir], { cwd: dir });

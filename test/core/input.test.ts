@@ -12,12 +12,12 @@ import type { UrlEntry } from '../../src/core/model.js';
 
 type Event = ['record', string[], number] | ['error', string, number];
 
-function parseCsv(chunks: readonly string[]): Event[] {
+function parseCsv(chunks: readonly string[], maxRecordLength?: number): Event[] {
   const events: Event[] = [];
   const parser = new CsvParser({
     onRecord: (fields, line) => events.push(['record', fields, line]),
     onError: (message, line) => events.push(['error', message, line]),
-  });
+  }, maxRecordLength);
   for (const chunk of chunks) parser.push(chunk);
   parser.end();
   return events;
@@ -207,6 +207,20 @@ describe('CsvParser', () => {
       ['record', ['a'], 1],
       ['error', 'unterminated quoted field at the end of the input', 2],
     ]);
+  });
+
+  it('skips a record longer than the limit, quoted or not, without holding its text, and reads on', () => {
+    const tooLong = 'record longer than 20 characters; it was skipped';
+    const chunks = ['loc\n"https://e.com/', 'x'.repeat(15), '\n', 'y'.repeat(15), '",b\nok\n', 'a,'.repeat(20), 'a\nz,', 'w'.repeat(30)];
+    assert.deepEqual(parseCsv(chunks, 20), [
+      ['record', ['loc'], 1],
+      ['error', tooLong, 2],
+      ['record', ['ok'], 4],
+      ['error', tooLong, 5],
+      ['error', tooLong, 6],
+    ]);
+    // Within one chunk, a record is read whole (the chunk is in memory anyway).
+    assert.deepEqual(parseCsv(['a,'.repeat(20) + 'a\n'], 20)[0]?.[0], 'record');
   });
 
   it('refuses push after end', () => {

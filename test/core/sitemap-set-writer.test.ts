@@ -59,6 +59,16 @@ test('a new file starts before the byte limit would be exceeded, and sizes are e
   assert.equal(files.flatMap(locsOf).length, 500);
 });
 
+test('a file is filled up to the byte limit exactly, counted with the start tag it really has', () => {
+  for (const images of [undefined, [{ loc: 'https://example.com/i.jpg' }]]) {
+    const entries: UrlEntry[] = Array.from({ length: 20 }, (_, i) => ({ loc: `https://example.com/page-${i}`, ...(images ? { images } : {}) }));
+    const size = Buffer.byteLength(run(entries).files[0] as string);
+    const exact = run(entries, { limits: limits({ maxBytesPerSitemap: size }) });
+    assert.deepEqual(exact.infos.map((i) => i.bytes), [size]);
+    assert.equal(run(entries, { limits: limits({ maxBytesPerSitemap: size - 1 }) }).files.length, 2);
+  }
+});
+
 test('at most 1,000 news entries per file', () => {
   const entries = Array.from({ length: 2500 }, (_, i) => ({
     loc: `https://example.com/n${i}`,
@@ -105,6 +115,12 @@ test('xml-stylesheet processing instruction', async () => {
   const file = run([{ loc: 'https://example.com/' }], { xslUrl: '/sitemap.xsl?a=1&b=2' }).files[0] as string;
   assert.ok(file.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="/sitemap.xsl?a=1&amp;b=2"?>\n<urlset'));
   assert.ok((await xmllint(file, 'sitemap')).valid);
+});
+
+test('an xml-stylesheet URL that would end the instruction or that XML cannot carry is refused', () => {
+  for (const xslUrl of ['/a.xsl?>', '/a\u0001.xsl', '/a\ufffe.xsl', '/a\ud800.xsl']) {
+    assert.throws(() => run([{ loc: 'https://example.com/' }], { xslUrl }), { code: 'ERR_SITEMAP_OPTION' }, JSON.stringify(xslUrl));
+  }
 });
 
 test("each file's lastmod is the newest among its entries, compared as instants", () => {

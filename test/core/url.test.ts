@@ -144,7 +144,6 @@ describe('normalizeUrl: behaviour', () => {
     ['https://example.com/a"<>b', 'https://example.com/a%22%3C%3Eb'],
     ['https://example.com/a\\b', 'https://example.com/a%5Cb'],
     ['https://example.com/a\tb\nc', 'https://example.com/a%09b%0Ac'],
-    ['https://example.com/\ud800', 'https://example.com/%EF%BF%BD'],
     ['https://example.com/😀', 'https://example.com/%F0%9F%98%80'],
     ['https://example.com/a/./b/../c', 'https://example.com/a/c'],
     ['https://example.com/a/%2e%2E/c', 'https://example.com/c'],
@@ -237,6 +236,10 @@ describe('normalizeUrl: errors', () => {
       'http://xn--zz.com/',
       'http://[::1/',
       'http://ex%00ample.com/',
+      // Half a surrogate pair (JSON "\ud800") is no character: U+FFFD in its place would be another URL.
+      'http://example.com/\ud800',
+      'http://example.com/?q=\udc00',
+      'http://example.com/a#\ud83d',
     ]) {
       const err = throwsCode(() => normalizeUrl(s), 'loc/invalid');
       assert.ok(err.message.startsWith(JSON.stringify(s)), err.message);
@@ -416,6 +419,14 @@ describe('scopeViolation', () => {
     );
     // A default port written out is the same port once normalised.
     assert.equal(scopeViolation(normalizeUrl('https://www.example.com:443/x'), scopeOf('https://www.example.com/')), undefined);
+  });
+
+  it('compares percent-escapes in either case (RFC 3986 §6.2.2.1), as the URLs are written', () => {
+    const scope = scopeOf('https://example.com/caf%c3%a9/');
+    assert.equal(scopeViolation(normalizeUrl('https://example.com/café/x'), scope), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%C3%A9/y', scope), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%c3%a9/z', scopeOf('https://example.com/caf%C3%A9/')), undefined);
+    assert.equal(scopeViolation('https://example.com/caf%C3%A8/y', scope), 'path "/caf%C3%A8/y" is outside "/caf%c3%a9/"');
   });
 
   it('compares hosts exactly', () => {

@@ -67,11 +67,13 @@ test('SIGKILL in the middle of a run leaves the previous set exactly as it was',
   child.kill('SIGKILL');
   assert.equal(await exited, 'SIGKILL');
 
-  // The visible set is byte for byte the previous one; only the hidden staging directory is left.
+  // The visible set is byte for byte the previous one; only the hidden staging directory is left, and
+  // the set's lock, which names the killed process (the next run takes it over).
   assert.deepEqual(snapshot(out), before);
-  const hidden = readdirSync(out).filter((f) => f.startsWith('.'));
-  assert.equal(hidden.length, 1);
-  assert.match(hidden[0] as string, /^\.sitemapkit-tmp-\d+-/);
+  const hidden = readdirSync(out).filter((f) => f.startsWith('.')).sort();
+  assert.equal(hidden.length, 2);
+  assert.equal(hidden[0], '.sitemapkit-lock-sitemap');
+  assert.match(hidden[1] as string, /^\.sitemapkit-tmp-\d+-/);
 
   // The next run replaces the set and clears what the killed run left.
   writeFileSync(join(dir, 'new.txt'), '/fresh\n');

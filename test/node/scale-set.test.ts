@@ -130,6 +130,16 @@ test('index refuses a set that is not whole: a shard missing, a child missing', 
   const broken = await runCli(['index', ...all, '--out', 'out'], { cwd: dir });
   assert.equal(broken.code, 2);
   assert.match(broken.stderr, new RegExp(`${child.replace(/\./g, '\\.')}, listed by a manifest, is 9 bytes`));
+  // A manifest naming a file outside the folder, of the size it says: refused, never published.
+  writeFileSync(join(dir, 'outside.txt'), 'x'.repeat(10));
+  const manifest = JSON.parse(readFileSync(join(out, 'sitemap-shard-1-of-4.json'), 'utf8'));
+  Object.assign(manifest.files[0], { name: '../outside.txt', diskBytes: 10 });
+  writeFileSync(join(out, 'sitemap-shard-1-of-4.json'), JSON.stringify(manifest));
+  const before = readFileSync(join(out, 'sitemap.xml'));
+  const stray = await runCli(['index', ...all, '--out', 'out'], { cwd: dir });
+  assert.equal(stray.code, 2);
+  assert.match(stray.stderr, /lists "\.\.\/outside\.txt", which is not a child file of the set "sitemap"/);
+  assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), before);
 });
 
 test('apply rewrites only the children of the changed URLs, and the set equals a fresh generate of the new list', async () => {
@@ -365,4 +375,19 @@ test('generate --shards stopped between two shards leaves the published set whol
   assert.equal(asked, 3, 'stopped after the first shard');
   const after = files(out);
   for (const [name, bytes] of before) assert.ok(after.get(name)?.equals(bytes), `${name} of the published set`);
+});
+
+test('a sharded set splits a section whose entries carry more <news:news> than one file may hold (Google News: 1,000)', async () => {
+  const dir = tempDir();
+  const news = Array.from({ length: 1100 }, (_, i): UrlEntry => ({ loc: `${BASE}news/${i}`, news: { publication: { name: 'P', language: 'en' }, publicationDate: '2024-01-01', title: `t${i}` } }));
+  // Written by one shard writer (its entries in memory), and by generate (spilled to disk, then laid out).
+  await writeShard({ entries: news, shard: 0, shards: 1, outDir: join(dir, 'shard'), baseUrl: BASE, compressionThreads: 1 });
+  writeFileSync(join(dir, 'news.jsonl'), jsonl(news));
+  const result = await runCli(['generate', 'news.jsonl', '--base-url', BASE, '--out', 'generated', '--quiet', '--shards', '1'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  for (const out of ['shard', 'generated']) {
+    const children = readdirSync(join(dir, out)).filter((f) => f.endsWith('.xml.gz'));
+    assert.ok(children.length >= 2, `${out}: ${children.join(', ')}`);
+    for (const name of children) assert.ok(gunzipSync(readFileSync(join(dir, out, name))).toString().split('<news:news>').length - 1 <= 1000, `${out}/${name}`);
+  }
 });

@@ -65,3 +65,14 @@ test('layOutRecords: property, any entries of one stem', () => {
     { numRuns: 60 },
   );
 });
+
+test('layOutRecords: a stem with more <news:news> than one file may hold (1,000) is split as layOutStems splits it', () => {
+  const news = Array.from({ length: 1100 }, (_, i) => entry(i, { news: { publication: { name: 'P', language: 'en' }, publicationDate: '2024-01-01', title: `t${i}` } }));
+  compare(news, 50_000);
+  const settings = shardSettings({ outDir: '/unused', baseUrl: BASE, shards: 1 });
+  const serializer = setSerializer(settings);
+  const placed = news.map((e) => placedEntry(serializer, settings, e));
+  const records = Buffer.from(placed.map((p) => encodeRecord(p.child, p.item.loc, p.item)).join(''));
+  const children = layOutRecords((placed[0] as (typeof placed)[number]).child, records, { limits: settings.limits, gzip: true }).children;
+  assert.ok(children.length > 1 && children.every((c) => c.urls <= 1000), children.map((c) => c.urls).join(', '));
+});

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
@@ -234,4 +236,42 @@ test('an old index naming files that a set without an index replaces in place is
     steps.restore();
   }
   assert.deepEqual(steps.steps, ['remove sitemap.xml', 'rename sitemap-00001.xml.gz', 'rename sitemap-00002.xml.gz']);
+});
+
+test('while a run of another process holds the set, a run stops before writing; a lock of a process gone is taken over', async () => {
+  const out = tempDir();
+  const base = 'https://www.example.com/';
+  await writeSitemaps(entries(30), { outDir: out, baseUrl: base, maxUrls: 10 });
+  const before = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]));
+  const lock = join(out, '.sitemapkit-lock-sitemap');
+  const thisMachine = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
+  // Two processes committing one set at once each removed the other's children: an index naming missing files.
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(lock, `${other.pid as number} ${thisMachine}`);
+    await assert.rejects(writeSitemaps(entries(30, 100), { outDir: out, baseUrl: base, maxUrls: 10 }), {
+      code: 'ERR_SITEMAP_WRITE',
+      message: new RegExp(`another run \\(process ${other.pid as number}\\) is writing the sitemaps "sitemap" into .*; run again once it is done`),
+    });
+    assert.deepEqual(new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f))])), new Map([...before, ['.sitemapkit-lock-sitemap', readFileSync(lock)]]));
+  } finally {
+    other.kill('SIGKILL');
+    await new Promise((resolve) => other.once('exit', resolve));
+  }
+  await writeSitemaps(entries(3), { outDir: out, baseUrl: base });
+  assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+});
+
+test('a dry run sweeps what a dry run killed left in the system temporary folder, as a real run does in its own', async () => {
+  const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => gone.once('exit', resolve));
+  const left = join(tmpdir(), `.sitemapkit-tmp-${gone.pid as number}-${(crc32(hostname()) >>> 0).toString(16).padStart(8, '0')}-a1b2c3`);
+  mkdirSync(left);
+  writeFileSync(join(left, 'sitemap-00001.xml.gz'), 'staged');
+  const out = tempDir();
+  const summary = await writeSitemaps(entries(3), { outDir: join(out, 'nothing'), baseUrl: 'https://www.example.com/', dryRun: true });
+  assert.equal(summary.dryRun, true);
+  assert.ok(!existsSync(left), 'the killed dry run\'s folder is gone');
+  assert.ok(!existsSync(join(out, 'nothing')));
+  assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith(`.sitemapkit-tmp-${process.pid}-`)), [], 'and its own');
 });

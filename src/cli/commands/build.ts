@@ -111,7 +111,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit: dry run: nothing submitted to IndexNow\n');
   if (indexNow !== undefined && result.committed) {
-    const outcome = await submitPending(indexNow, { statePath: result.statePath, outDir, io, quiet: quiet || json });
+    // The key file goes where the pages are served (BASE/KEY.txt), not into an --out folder below them.
+    const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
   }

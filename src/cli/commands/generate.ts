@@ -195,6 +195,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       // The writer saw no entry; the reader or the filters took them all.
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
+      // The problems are the input's: a reader of --format json gets them as after any run with problems.
+      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.

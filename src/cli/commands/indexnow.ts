@@ -54,7 +54,8 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
 
 export interface SubmitContext {
   statePath: string;
-  outDir: string;
+  /** The folder served at the state's base URL, where --write-key-file puts KEY.txt (the engine fetches BASE/KEY.txt). */
+  siteDir: string;
   io: CliIo;
   /** Only problems on stderr. */
   quiet: boolean;
@@ -94,7 +95,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   const summary: SubmitSummary = { endpoint: settings.endpoint, dryRun: settings.dryRun, pending: counts, payloads: [], recorded: 0 };
 
   if (settings.writeKeyFile && !settings.dryRun) {
-    const keyFile = join(context.outDir, `${settings.key}.txt`);
+    const keyFile = join(context.siteDir, `${settings.key}.txt`);
     await writeFileAtomic(keyFile, settings.key);
     summary.keyFile = keyFile;
     say(`indexnow: wrote the key file ${keyFile}; publish it with the site\n`);
@@ -163,7 +164,7 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
   const statePath = state !== undefined ? resolve(io.cwd, state) : join(outDir, DEFAULT_STATE_PATH);
   const json = args.choice('format') === 'json';
   try {
-    const { ok, summary } = await submitPending(settings, { statePath, outDir, io, quiet: args.flag('quiet') || json, json });
+    const { ok, summary } = await submitPending(settings, { statePath, siteDir: outDir, io, quiet: args.flag('quiet') || json, json });
     if (json) io.stdout.write(JSON.stringify({ ...summary, ok }, null, 2) + '\n');
     return ok ? EXIT_OK : EXIT_PROBLEMS;
   } catch (error) {

@@ -49,6 +49,8 @@ export function bucketOf(url: string, buckets: number): number {
 export interface BucketSizing {
   maxUrls: number;
   maxBytes: number;
+  /** Entries with `<news:news>` a file may hold (Google News: 1,000); no limit when absent. */
+  maxNews?: number;
   /** Bytes of a child without its entries (declaration, root element). */
   overheadBytes: number;
 }
@@ -58,31 +60,34 @@ export interface BucketSizing {
  * otherwise the count doubled until each does. A split section is merged back only once it has shrunk
  * to a quarter of its capacity, so a page added and removed at the boundary never flips the layout.
  *
- * `urls` are the section's locs and `sizes` their serialised byte sizes, in the same order.
+ * `urls` are the section's locs, `sizes` their serialised byte sizes and `news` whether each carries
+ * `<news:news>`, in the same order.
  */
-export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1): number {
+export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = []): number {
   let buckets = Math.max(1, previous);
   const bytes = total(sizes);
   const capacityBytes = Math.max(1, sizing.maxBytes - sizing.overheadBytes);
-  while (buckets > 1 && urls.length * 4 <= sizing.maxUrls * buckets && bytes * 4 <= capacityBytes * buckets && fits(urls, sizes, sizing, buckets / 2)) {
+  while (buckets > 1 && urls.length * 4 <= sizing.maxUrls * buckets && bytes * 4 <= capacityBytes * buckets && fits(urls, sizes, news, sizing, buckets / 2)) {
     buckets /= 2;
   }
-  while (!fits(urls, sizes, sizing, buckets)) {
+  while (!fits(urls, sizes, news, sizing, buckets)) {
     if (buckets >= 1 << 20) throw new RangeError('a section cannot be split into buckets that fit the limits');
     buckets *= 2;
   }
   return buckets;
 }
 
-function fits(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, buckets: number): boolean {
-  if (buckets === 1) return urls.length <= sizing.maxUrls && total(sizes) + sizing.overheadBytes <= sizing.maxBytes;
+function fits(urls: readonly string[], sizes: readonly number[], news: readonly boolean[], sizing: BucketSizing, buckets: number): boolean {
+  const maxNews = sizing.maxNews ?? Number.POSITIVE_INFINITY;
   const counts = new Array<number>(buckets).fill(0);
   const bytes = new Array<number>(buckets).fill(sizing.overheadBytes);
+  const newsCounts = new Array<number>(buckets).fill(0);
   for (let i = 0; i < urls.length; i++) {
     const b = bucketOf(urls[i] as string, buckets);
     counts[b] = (counts[b] as number) + 1;
     bytes[b] = (bytes[b] as number) + (sizes[i] as number);
-    if ((counts[b] as number) > sizing.maxUrls || (bytes[b] as number) > sizing.maxBytes) return false;
+    if (news[i] === true) newsCounts[b] = (newsCounts[b] as number) + 1;
+    if ((counts[b] as number) > sizing.maxUrls || (bytes[b] as number) > sizing.maxBytes || (newsCounts[b] as number) > maxNews) return false;
   }
   return true;
 }

@@ -5,7 +5,7 @@
 import { NS, type Limits, type UrlEntry } from '../model.js';
 import { InvalidValueError } from '../errors.js';
 import { scopeOf } from '../url.js';
-import { UrlEntrySerializer, ALL_EXTENSIONS, namespaceDeclarations } from '../write/url-entry.js';
+import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS, namespaceDeclarations } from '../write/url-entry.js';
 import { xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
 import { bucketCount, bucketOf, childFileName, sectionFileStem, type BucketSizing } from './partition.js';
@@ -103,6 +103,7 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
       items.map((item) => item.bytes),
       sizing,
       options.previousBuckets?.get(stem) ?? 1,
+      items.map((item) => (item.namespaces & NS_NEWS) !== 0),
     );
     if (count > 1) buckets.set(stem, count);
     const groups: Serialized[][] = Array.from({ length: count }, () => []);
@@ -132,7 +133,7 @@ export const FOOTER = '</urlset>\n';
 export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string }): { declaration: string; sizing: BucketSizing } {
   const declaration = xmlDeclaration(options.xslUrl);
   const overheadBytes = utf8Length(declaration + rootStart(ALL_EXTENSIONS) + FOOTER);
-  return { declaration, sizing: { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, overheadBytes } };
+  return { declaration, sizing: { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, maxNews: options.limits.maxNewsPerSitemap, overheadBytes } };
 }
 
 const byLoc = (a: Serialized, b: Serialized): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);

@@ -49,9 +49,16 @@ export class CsvParser {
   private recordLine = 1;
   private started = false;
   private ended = false;
+  private readonly maxRecordLength: number;
+  /** Characters of the current record's fields before the one being read (with their commas). */
+  private held = 0;
+  /** The current record passed maxRecordLength: its text is dropped as it comes, and it is reported, not emitted. */
+  private overlong = false;
 
-  constructor(handlers: CsvParserHandlers) {
+  /** `maxRecordLength`: a record longer than this (in characters) is skipped with an error, its text not kept. */
+  constructor(handlers: CsvParserHandlers, maxRecordLength = Number.POSITIVE_INFINITY) {
     this.handlers = handlers;
+    this.maxRecordLength = maxRecordLength;
   }
 
   // Long: one loop whose states (RFC 4180 quoting) share the position, the field and the record's line.
@@ -104,6 +111,7 @@ export class CsvParser {
           const c = text.charCodeAt(j);
           i = j + 1;
           if (c === COMMA) {
+            this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
             this.state = State.FieldStart;
@@ -149,6 +157,7 @@ export class CsvParser {
         case State.AfterClose: {
           const c = text.charCodeAt(i);
           if (c === COMMA) {
+            this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
             this.state = State.FieldStart;
@@ -191,6 +200,13 @@ export class CsvParser {
         }
       }
     }
+    if (this.held + this.field.length > this.maxRecordLength) {
+      // A record still open at the end of a chunk is held until it ends: past the limit, its text is
+      // dropped (one placeholder field keeps it an open record) while its end is still sought.
+      this.overlong = true;
+      this.fields = [''];
+      this.field = '';
+    }
   }
 
   end(): void {
@@ -230,19 +246,22 @@ export class CsvParser {
   private emit(): void {
     const fields = this.fields;
     const line = this.recordLine;
+    const overlong = this.overlong;
     this.nextRecord();
-    this.handlers.onRecord(fields, line);
+    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line);
+    else this.handlers.onRecord(fields, line);
   }
 
   private nextRecord(): void {
     this.fields = [];
     this.field = '';
     this.state = State.FieldStart;
+    this.held = 0;
+    this.overlong = false;
   }
 
   private fail(message: string, line: number): void {
-    this.fields = [];
-    this.field = '';
+    this.nextRecord();
     this.state = State.Skip;
     this.handlers.onError(message, line);
   }

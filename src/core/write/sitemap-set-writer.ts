@@ -8,7 +8,7 @@
 
 import { NS, type Limits, type UrlEntry } from '../model.js';
 import { SitemapError } from '../errors.js';
-import { escapeXml } from '../xml/escape.js';
+import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
 import type { UrlScope } from '../url.js';
 import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
 import { InvalidValueError } from '../errors.js';
@@ -62,7 +62,8 @@ const encoder = new TextEncoder();
 export function xmlDeclaration(xslUrl: string | undefined): string {
   let head = '<?xml version="1.0" encoding="UTF-8"?>\n';
   if (xslUrl !== undefined) {
-    if (xslUrl.includes('?>')) throw new SitemapError('ERR_SITEMAP_OPTION', `--xsl URL ${JSON.stringify(xslUrl)} must not contain "?>"`);
+    // Either would make every file of the set not well-formed (XML 1.0 §2.6: a PI ends at "?>"; §2.2 Char).
+    if (xslUrl.includes('?>') || indexOfNonXmlChar(xslUrl) >= 0) throw new SitemapError('ERR_SITEMAP_OPTION', `--xsl URL ${JSON.stringify(xslUrl)} must not contain "?>" nor a character XML cannot carry`);
     head += `<?xml-stylesheet type="text/xsl" href="${escapeXml(xslUrl)}"?>\n`;
   }
   return head;
@@ -81,6 +82,8 @@ export class SitemapSetWriter {
   private readonly limits: Readonly<Limits>;
   private readonly serializer: UrlEntrySerializer;
   private readonly declaration: string;
+  /** UTF-8 size of the document's start (declaration and root start tag) for each set of declared namespaces. */
+  private readonly headerBytes: readonly number[];
   private readonly reservedHeaderBytes: number;
   private readonly seen: FingerprintSet | undefined;
   private readonly maxFiles: number;
@@ -110,8 +113,9 @@ export class SitemapSetWriter {
     this.limits = options.limits;
     this.serializer = new UrlEntrySerializer({ limits: options.limits, baseUrl: options.baseUrl, scope: options.scope });
     this.declaration = xmlDeclaration(options.xslUrl);
-    // Budget as if every extension namespace were declared, so the real file is never larger.
-    this.reservedHeaderBytes = utf8Length(this.rootStart(ALL_EXTENSIONS));
+    this.headerBytes = Array.from({ length: ALL_EXTENSIONS + 1 }, (_, mask) => utf8Length(this.rootStart(mask)));
+    // Room for the largest start tag, put in front of a file's body once its namespaces are known.
+    this.reservedHeaderBytes = this.headerBytes[ALL_EXTENSIONS] as number;
     this.seen = options.dedupe === true ? new FingerprintSet() : undefined;
     this.maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
     this.chunkSize = Math.max(16, options.chunkSize ?? 192 * 1024);
@@ -136,11 +140,12 @@ export class SitemapSetWriter {
     // The form this entry takes at the start of a new file, where the root declares its namespaces.
     let fresh: string | undefined;
     if ((s.usedNamespaces & ~mask) !== 0) fresh = s.serialize(entry, ALL_EXTENSIONS);
-    const overhead = this.reservedHeaderBytes + FOOTER.length;
     if (!this.open) this.prepareFile();
     let size = this.encode(xml);
     const sizeInNewFile = fresh === undefined ? size : utf8Length(fresh);
-    if (overhead + sizeInNewFile > this.limits.maxBytesPerSitemap) {
+    // The byte limit is checked on the file as it will be: its start tag declares the namespaces its
+    // entries used until the first flush (this one too), and those used after declare their own.
+    if (this.overhead(s.usedNamespaces) + sizeInNewFile > this.limits.maxBytesPerSitemap) {
       this.position -= size;
       this.tooLarge(sizeInNewFile);
     }
@@ -153,7 +158,7 @@ export class SitemapSetWriter {
       this.startFile();
     } else if (
       this.fileUrls + 1 > this.limits.maxUrlsPerSitemap ||
-      overhead + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
+      this.overhead(this.headerWritten ? this.declared : this.usedNamespaces | s.usedNamespaces) + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
       (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap)
     ) {
       // The entry starts the next file: take its bytes back, finish this file, write it again there.
@@ -180,6 +185,11 @@ export class SitemapSetWriter {
   end(): SitemapFileInfo[] {
     if (this.open) this.closeFile();
     return this.files;
+  }
+
+  /** Bytes of a file besides its entries, when its root declares `namespaces`. */
+  private overhead(namespaces: number): number {
+    return (this.headerBytes[namespaces] as number) + FOOTER.length;
   }
 
   private tooLarge(size: number): never {

@@ -14,6 +14,7 @@ import { anyString, anyUri, type SimpleTypeCheck } from '../validate/xsd-types.j
 const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
 const namespaceBit = (ns: string): number => 1 << EXTENSION_NAMESPACES.indexOf(ns);
 export const NS_IMAGE = namespaceBit(NS.image);
+export const NS_NEWS = namespaceBit(NS.news);
 export const NS_XHTML = namespaceBit(NS.xhtml);
 export const ALL_EXTENSIONS = (1 << EXTENSION_NAMESPACES.length) - 1;
 

@@ -424,6 +424,10 @@ export async function readManifest(path: string): Promise<ShardManifest> {
   if (manifest?.format !== 'sitemapkit-shard' || manifest.version !== 1 || !Array.isArray(manifest.files)) {
     throw new SitemapError('ERR_SITEMAP_STATE', `${path} is not a shard manifest of sitemapkit (version 1)`);
   }
+  // A child is a file of the set's folder: a name with a path in it (`../x`) would be checked, listed and published outside it.
+  const child = tokenChildPattern(String(manifest.name));
+  const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || !child.test(file.name));
+  if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}"`);
   return manifest;
 }
 

@@ -9,6 +9,7 @@
 
 import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
+import { NS_NEWS } from '../../core/write/url-entry.js';
 import type { Limits } from '../../core/model.js';
 import { crc32 } from 'node:zlib';
 
@@ -50,8 +51,9 @@ export function layOutRecords(stem: string, records: Buffer, options: { limits: 
     bytes += xmlBytes(fields, i);
   }
   const { declaration, sizing } = childFrame(options);
-  const fitsOne = kept.length <= sizing.maxUrls && bytes + sizing.overheadBytes <= sizing.maxBytes;
-  const count = fitsOne ? 1 : bucketCount(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1);
+  const news = kept.map((i) => ((fields.namespaces[i] as number) & NS_NEWS) !== 0);
+  const fitsOne = kept.length <= sizing.maxUrls && bytes + sizing.overheadBytes <= sizing.maxBytes && news.filter(Boolean).length <= (sizing.maxNews as number);
+  const count = fitsOne ? 1 : bucketCount(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1, news);
   const groups: number[][] = count === 1 ? [kept] : Array.from({ length: count }, () => []);
   if (count > 1) for (const i of kept) (groups[bucketOf(loc(i), count)] as number[]).push(i);
   const children: RecordChild[] = [];

@@ -88,6 +88,18 @@ describe('sections and buckets', () => {
     assert.ok(bucketCount(urls(20), new Array(20).fill(50_000), { ...sizing, maxBytes: 600_000 }) >= 2);
   });
 
+  it('the news limit splits too: no bucket holds more entries with <news:news> than a file may', () => {
+    const news = new Array(30).fill(true);
+    assert.equal(bucketCount(urls(30), new Array(30).fill(50), { ...sizing, maxNews: 30 }, 1, news), 1);
+    const buckets = bucketCount(urls(30), new Array(30).fill(50), { ...sizing, maxNews: 20 }, 1, news);
+    assert.ok(buckets >= 2);
+    const counts = new Array(buckets).fill(0);
+    for (const url of urls(30)) counts[bucketOf(url, buckets)]++;
+    assert.ok(counts.every((c) => c <= 20), String(counts));
+    // Entries without news do not count.
+    assert.equal(bucketCount(urls(30), new Array(30).fill(50), { ...sizing, maxNews: 20 }, 1, news.map((_, i) => i < 20)), 1);
+  });
+
   it('keeps the previous split while it fits, merges only far below capacity (no flapping)', () => {
     // 60 URLs fit one file, but a section split into 2 last time stays split.
     assert.equal(bucketCount(urls(60), new Array(60).fill(50), sizing, 2), 2);
