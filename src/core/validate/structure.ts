@@ -9,7 +9,7 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
-import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
+import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
@@ -17,8 +17,8 @@ import { isBlank } from '../read/values.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
-/** The attributes XML Schema defines in its instance namespace (XSD 1.1 part 1, §2.7); any other xsi: attribute is not allowed. */
-const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
+/** The xsi: attributes any element may carry (XSD 1.1 §2.7); not nil, as no element here is nillable (cvc-elt.3.1). */
+const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
 /** The rules of this checker: code, default severity, title, Search Console wording (docs/rules.md has the long form). */
 export const STRUCTURE_RULES: readonly RuleInfo[] = [
@@ -276,7 +276,7 @@ export class StructureChecker {
     const seen = new Set<string>();
     for (const a of attributes) {
       const { uri, local } = this.scope.resolve(a.name, true);
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local)) || uri === XML_NAMESPACE) continue;
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
       const d = uri === '' ? declared[local] : undefined;
       if (d === undefined) {
         this.report('xsd/unexpected-attribute', `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
