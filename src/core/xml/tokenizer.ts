@@ -914,11 +914,21 @@ export class XmlTokenizer {
   }
 
   private inComment(buf: string, i: number, len: number): number {
-    let carryFrom = len;
-    const j = buf.indexOf('-->', i);
-    if (j === -1) {
+    // XML 1.0 [15]: '--' may appear in a comment only as the start of the closing '-->' ('--->' too is refused).
+    let j = buf.indexOf('--', i);
+    while (j !== -1 && j + 2 < len && buf.charCodeAt(j + 2) !== 0x3e) {
+      if (!this.junkReported) {
+        this.forbiddenIn(buf, i, j); // in document order
+        i = j;
+        this.reportAt(j, 'xml/malformed-tag', "'--' inside a comment", "a comment cannot hold '--'; libxml2 stops there");
+        this.junkReported = true;
+      }
+      j = buf.indexOf('--', j + 1);
+    }
+    if (j === -1 || j + 2 >= len) {
+      let carryFrom = len;
       if (!this.ended) {
-        carryFrom = Math.max(i, len - 2);
+        carryFrom = j === -1 ? Math.max(i, len - 1) : j;
         // Not between the halves of a pair: the low half alone would read as a lone surrogate.
         if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
       }
@@ -926,9 +936,8 @@ export class XmlTokenizer {
       return this.usedUp(len, carryFrom);
     }
     this.forbiddenIn(buf, i, j);
-    i = j + 3;
     this.state = S_TEXT;
-    return i;
+    return j + 3;
   }
 
   private inCdata(buf: string, i: number, len: number): number {
@@ -1059,6 +1068,7 @@ export class XmlTokenizer {
         break;
       case K_COMMENT:
         next = lt + 4;
+        this.junkReported = false;
         this.state = S_COMMENT;
         break;
       case K_CDATA:

@@ -231,11 +231,21 @@ describe('XmlTokenizer: event streams', () => {
   });
 
   it('skips comments (also ones holding markup) and reports processing instructions', () => {
-    const events = tokenize(['<?xml-stylesheet type="text/xsl" href="/s.xsl"?><!-- <a> & --><r>a<!---->b<!-- -- x --->c<?php echo "?"; ?>d</r><!-- end -->']);
+    const events = tokenize(['<?xml-stylesheet type="text/xsl" href="/s.xsl"?><!-- <a> & --><r>a<!---->b<!-- - x - -->c<?php echo "?"; ?>d</r><!-- end -->']);
     assert.deepEqual(codes(events), []);
     assert.deepEqual(textsOf(events, 'r'), ['abcd']);
     assert.deepEqual(events[0], ['pi', 'xml-stylesheet', 'type="text/xsl" href="/s.xsl"', 1, 1, 0]);
     assert.deepEqual(events.find((e) => e[0] === 'pi' && e[1] === 'php'), ['pi', 'php', 'echo "?"; ', 1, 90, 89]);
+  });
+
+  it("reports '--' inside a comment, '--->' included, once a comment, however the input is split (XML 1.0 [15])", () => {
+    const doc = '<r>a<!-- x -- y ---- -->b<!-- z --->c<!--->--></r>';
+    const expected = [['diag', 'xml/malformed-tag', 'error', 1, 12, 11], ['diag', 'xml/malformed-tag', 'error', 1, 33, 32]];
+    for (let cut = 0; cut <= doc.length; cut++) {
+      const events = tokenize([doc.slice(0, cut), doc.slice(cut)]);
+      assert.deepEqual(events.filter((e) => e[0] === 'diag'), expected, `cut at ${cut}`);
+      assert.deepEqual(textsOf(events, 'r'), ['abc']);
+    }
   });
 
   it('parses the XML declaration', () => {
