@@ -72,7 +72,7 @@ const SETTLE_WINDOW = 4_096;
  * the XML declaration included, bad bytes, a budget or a corrupt gzip.
  */
 function NOT_WELL_FORMED(code: string): boolean {
-  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
+  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
 /**
