@@ -78,6 +78,16 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
 });
 
+describe('the schema verdict on values', () => {
+  it('a no-break space around loc, lastmod or priority is not collapsed whitespace (XML has only space, tab, CR, LF)', () => {
+    const verdict = (inner: string): boolean => validateXmlSitemapText(urlset(u(inner)), { now: NOW }).schemaValid;
+    assert.equal(verdict(`<loc>\t https://example.com/a\n</loc><lastmod> 2024-01-01 </lastmod><priority> 0.5 </priority>`), true);
+    assert.equal(verdict('<loc>&#xA0;https://example.com/a</loc>'), false);
+    assert.equal(verdict(`${LOC}<lastmod>2024-01-01&#xA0;</lastmod>`), false);
+    assert.equal(verdict(`${LOC}<priority>&#xFEFF;0.5</priority>`), false);
+  });
+});
+
 table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
