@@ -106,6 +106,14 @@ export class StructureChecker {
     if (frame.text.length < 1_048_576) frame.text += text;
   }
 
+  /** A CDATA section, even an empty or blank one, is character content to libxml2, which element-only content refuses. */
+  cdata(line: number, column: number, offset: number): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (frame?.decl?.type.sequence === undefined || frame.strayText) return;
+    frame.strayText = true;
+    this.report('xsd/text-not-allowed', `<${frame.qname}> holds elements only, not a CDATA section`, line, column, offset);
+  }
+
   endTag(): void {
     const frame = this.frames.pop();
     if (this.scoped.pop() === true) this.scope.pop();

@@ -214,6 +214,9 @@ export class SitemapValidation implements ReaderSink {
         reader.text(text, line, column, offset);
         if (this.xsdActive) structure.text(text, line, column, offset);
       },
+      cdata: (line: number, column: number, offset: number): void => {
+        if (this.xsdActive) structure.cdata(line, column, offset);
+      },
       xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => events.xmlDeclaration?.(d, line, column, offset),
       processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => events.processingInstruction?.(target, data, line, column, offset),
       doctype: (text: string, line: number, column: number, offset: number): void => events.doctype?.(text, line, column, offset),

@@ -74,6 +74,8 @@ export interface XmlTokenHandler {
   startTag(name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void;
   endTag(name: string, line: number, column: number, offset: number): void;
   text(text: string, line: number, column: number, offset: number): void;
+  /** A CDATA section starts inside an element (its text comes as text; an empty one has none). */
+  cdata?(line: number, column: number, offset: number): void;
   /** The XML declaration, reported when it is the first thing in the input (whitespace or a BOM before it is diagnosed). */
   xmlDeclaration?(declaration: XmlDeclaration, line: number, column: number, offset: number): void;
   /** A processing instruction other than the XML declaration, e.g. `xml-stylesheet`. `data` has its leading whitespace removed. */
@@ -429,6 +431,7 @@ export class XmlTokenizer {
   private prologOnlyWs = true;
   private rootSeen = false;
   private rootClosed = false;
+  private doctypeSeen = false;
   private beforeRootReported = false;
   private afterRootReported = false;
 
@@ -689,7 +692,7 @@ export class XmlTokenizer {
         from = lt + 1;
         continue;
       }
-      return this.openMarkup(kind, lt);
+      return this.openMarkup(buf, kind, lt);
     }
   }
 
@@ -1044,7 +1047,7 @@ export class XmlTokenizer {
    * Enters the markup that starts at `lt` (`kind` as `classify` says it, not K_MORE or K_RAW): the
    * index after its opening. Apart from `run`, like `step`.
    */
-  private openMarkup(kind: number, lt: number): number {
+  private openMarkup(buf: string, kind: number, lt: number): number {
     let next: number;
     this.mark(lt);
     const prolog = this.prologOnlyWs;
@@ -1074,6 +1077,8 @@ export class XmlTokenizer {
       case K_CDATA:
         next = lt + 9;
         this.state = S_CDATA;
+        if (this.names.length === 0) this.topLevelText(buf, lt, lt + 1); // even an empty one is character data outside the root
+        else this.h.cdata?.(this.tokLine, this.tokCol, this.tokOffset);
         break;
       default:
         next = lt + 9;
@@ -1083,7 +1088,11 @@ export class XmlTokenizer {
         this.dtMode = 0;
         this.dtWindow = 0;
         this.state = S_DOCTYPE;
-        this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        // XML 1.0 [28]: one DOCTYPE, in the prolog, spelled in capitals.
+        if (this.rootSeen || this.doctypeSeen) this.reportTok('xml/misplaced-declaration', `DOCTYPE declaration ${this.rootSeen ? 'after the root element started' : 'after another one'}; ignored`, 'a document has at most one DOCTYPE, before its root element');
+        else if (!buf.startsWith('DOCTYPE', lt + 2)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration is written <!DOCTYPE, in capitals; ignored', 'sitemaps need no DOCTYPE; remove it');
+        else this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        this.doctypeSeen = true;
     }
     return next;
   }
