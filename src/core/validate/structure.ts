@@ -283,11 +283,12 @@ export class StructureChecker {
     const declared = decl.type.attributes ?? {};
     const seen = new Set<string>();
     for (const a of attributes) {
-      const { uri, local } = this.scope.resolve(a.name, true);
+      const { uri, local, prefix } = this.scope.resolve(a.name, true);
       if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
-      const d = uri === '' ? declared[local] : undefined;
+      const d = uri === '' && prefix === '' ? declared[local] : undefined;
       if (d === undefined) {
-        this.report('xsd/unexpected-attribute', `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
+        const undeclared = prefix !== '' && uri === ''; // a namespace error for libxml2 (Namespaces in XML 1.0, constraint "Prefix Declared")
+        this.report('xsd/unexpected-attribute', undeclared ? `the prefix of attribute ${a.name} on <${qname}> is not declared` : `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
         continue;
       }
       seen.add(local);

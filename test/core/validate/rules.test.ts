@@ -47,6 +47,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'an element of an unknown namespace': { doc: urlset(u(`${LOC}<x:y xmlns:x="http://example.com/x">1</x:y>`)), expect: ['xsd/unknown-namespace@2:38'] },
   'image:loc outside image:image': { doc: urlset(u(`${LOC}<image:loc>https://example.com/i.jpg</image:loc>`)), expect: ['element/unexpected@2:38'] },
   'an attribute on url': { doc: urlset(`<url id="1">${LOC}</url>`), expect: ['xsd/unexpected-attribute@2:6'] },
+  'an attribute whose prefix is not declared (xsi:type without xmlns:xsi, where type is declared)': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a" xsi:type="x"/>`)), expect: ['xsd/unexpected-attribute@2:109'] },
   'xsi attributes are allowed': { doc: `<urlset ${S} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="a b">\n${u(LOC)}\n</urlset>`, expect: [] },
   'xsi:nil, even false (no element is nillable)': { doc: urlset(`<url><loc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="false">https://example.com/a</loc></url>`), expect: ['xsd/unexpected-attribute@2:65'] },
   'xml:lang, xml:space (no schema declares them)': { doc: `<urlset ${S} xml:lang="en">\n<url xml:space="preserve">${LOC}</url>\n</urlset>`, expect: ['xsd/unexpected-attribute@1:61', 'xsd/unexpected-attribute@2:6'] },
