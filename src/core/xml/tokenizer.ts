@@ -378,6 +378,8 @@ export class XmlTokenizer {
   private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
+  /** The next `]]>` (absolute offset), as nextAmp: XML 1.0 [14] forbids it in text. */
+  private nextCdataEnd = -1;
 
   // The token being read: where it starts, its section and accumulator.
   private tokLine = 1;
@@ -543,7 +545,7 @@ export class XmlTokenizer {
       this.bufBase = base + end;
       this.buf = '';
       this.lines.load('', this.bufBase, 0);
-      this.nextAmp = -1;
+      this.nextAmp = this.nextCdataEnd = -1;
       return end;
     });
   }
@@ -583,7 +585,7 @@ export class XmlTokenizer {
     this.buf = buf;
     this.carry = '';
     this.lines.load(buf, this.bufBase, from);
-    this.nextAmp = -1;
+    this.nextAmp = this.nextCdataEnd = -1;
   }
 
   // ---- positions ------------------------------------------------------------------------------
@@ -1377,6 +1379,8 @@ export class XmlTokenizer {
     let end = len;
     const last = buf.charCodeAt(len - 1);
     if (len - 1 >= start && (last === 0x0d || isHighSurrogate(last))) end = len - 1;
+    // A ']' or ']]' that ends the chunk may start a ']]>' (never a CR or a surrogate before it).
+    else if (last === 0x5d) end = len >= 2 && len - 2 >= start && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
     const floor = Math.max(start, len - MAX_REF - 1);
     for (let k = len - 1; k >= floor; k--) {
       if (buf.charCodeAt(k) === 0x26) {
@@ -1394,6 +1398,25 @@ export class XmlTokenizer {
       this.topLevelText(buf, a, b);
       return;
     }
+    const base = this.bufBase;
+    if (this.nextCdataEnd !== NO_AMP && this.nextCdataEnd < base + a) {
+      const k = buf.indexOf(']]>', a);
+      this.nextCdataEnd = k === -1 ? NO_AMP : k + base;
+    }
+    // XML 1.0 [14]: no ']]>' in text. Reported where it is, between the text before and after it.
+    while (this.nextCdataEnd >= 0 && this.nextCdataEnd < base + b) {
+      const k = this.nextCdataEnd - base;
+      const next = buf.indexOf(']]>', k + 1);
+      this.nextCdataEnd = next === -1 ? NO_AMP : next + base;
+      if (k > a) this.textRun(buf, a, k, len);
+      this.reportAt(k, 'xml/malformed-tag', "']]>' outside a CDATA section", 'escape > as &gt;');
+      a = k;
+    }
+    this.textRun(buf, a, b, len);
+  }
+
+  /** Text buf[a, b) without a ']]>' (textSegment). */
+  private textRun(buf: string, a: number, b: number, len: number): void {
     if (this.textOverflow) return;
     const base = this.bufBase;
     const absA = base + a;

@@ -248,6 +248,15 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
+  it("reports ']]>' in text (XML 1.0 [14]), each one, however the input is split, and keeps the text", () => {
+    const doc = '<r>a]]>b]]]>c]]&gt;<![CDATA[]]>]]></r>';
+    for (let cut = 0; cut <= doc.length; cut++) {
+      const events = tokenize([doc.slice(0, cut), doc.slice(cut)]);
+      assert.deepEqual(events.filter((e) => e[0] === 'diag').map((e) => `${e[1]}@${e[4]}`), ['xml/malformed-tag@5', 'xml/malformed-tag@10', 'xml/malformed-tag@32'], `cut at ${cut}`);
+      assert.deepEqual(textsOf(events, 'r'), ['a]]>b]]]>c]]>]]>']);
+    }
+  });
+
   it('parses the XML declaration', () => {
     assert.deepEqual(tokenize(["<?xml version='1.0' encoding='ISO-8859-1' standalone='yes' ?><r/>"])[0], ['decl', { version: '1.0', encoding: 'ISO-8859-1', standalone: 'yes' }, 1, 1, 0]);
     const bad = tokenize(['<?xml encoding="UTF-8" foo="1"?><r/>']);
