@@ -1617,7 +1617,8 @@ export class XmlTokenizer {
     if (after ? this.afterRootReported : this.beforeRootReported) return;
     for (let k = a; k < b; k++) {
       const c = buf.charCodeAt(k);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
+      // U+FEFF only as the first character (a byte order mark); elsewhere it is no whitespace.
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || (c === 0xfeff && this.bufBase + k === 0)) continue;
       this.prologOnlyWs = false;
       if (after) {
         this.afterRootReported = true;

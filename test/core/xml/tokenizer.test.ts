@@ -257,6 +257,13 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
+  it('takes U+FEFF as a byte order mark at the start only: anywhere else outside the root it is text', () => {
+    assert.deepEqual(codes(tokenize(['\uFEFF<r/>'])), []);
+    assert.deepEqual(codes(tokenize(['\uFEFF\uFEFF<r/>'])), ['xml/content-before-root']);
+    assert.deepEqual(codes(tokenize(['<?xml version="1.0"?>', '\uFEFF<r/>'])), ['xml/content-before-root']);
+    assert.deepEqual(codes(tokenize(['<r/>\uFEFF'])), ['xml/content-after-root']);
+  });
+
   it('parses the XML declaration', () => {
     assert.deepEqual(tokenize(["<?xml version='1.0' encoding='ISO-8859-1' standalone='yes' ?><r/>"])[0], ['decl', { version: '1.0', encoding: 'ISO-8859-1', standalone: 'yes' }, 1, 1, 0]);
     const bad = tokenize(['<?xml encoding="UTF-8" foo="1"?><r/>']);
