@@ -101,6 +101,11 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'another host': { doc: urlset(u('<loc>https://www.example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another scheme': { doc: urlset(u('<loc>http://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another port': { doc: urlset(u('<loc>https://example.com:8443/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'a URL no parser takes (port past 65535, host 256.1.1.1, bad punycode) is in no scope': {
+    doc: urlset(...['https://example.com:99999/blog/a', 'https://256.1.1.1/blog/a', 'https://xn--zz.com/blog/a'].map((loc) => u(`<loc>${loc}</loc>`))),
+    options: { location: 'https://example.com/blog/sitemap.xml' },
+    expect: ['loc/out-of-scope@2:1', 'loc/out-of-scope@3:1', 'loc/out-of-scope@4:1'],
+  },
   'lastmod in the future': { doc: urlset(u(`${LOC}<lastmod>2026-03-01</lastmod>`)), expect: ['lastmod/future@2:1'] },
   'lastmod today': { doc: urlset(u(`${LOC}<lastmod>2026-01-01</lastmod>`)), expect: [] },
   'too many URLs (a lowered limit is not possible: 50,001 entries)': { doc: urlset(...Array.from({ length: 50_001 }, (_, i) => u(`<loc>https://example.com/${i}</loc>`))), expect: ['limits/too-many-urls@-:-'] },
