@@ -1338,14 +1338,16 @@ export class XmlTokenizer {
 
   private parseDeclaration(body: string): XmlDeclaration {
     const declaration: XmlDeclaration = {};
-    const pseudo = /\s*([A-Za-z_:][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+    // XML whitespace only (not \s, which takes U+FEFF or U+00A0 too).
+    const pseudo = /[\x20\t\r\n]*([A-Za-z_:][\w.:-]*)[\x20\t\r\n]*=[\x20\t\r\n]*(?:"([^"]*)"|'([^']*)')/y;
     let at = 0;
     let problem = '';
     while (at < body.length) {
       pseudo.lastIndex = at;
       const m = pseudo.exec(body);
       if (m === null) {
-        if (body.slice(at).trim() !== '') problem = `cannot read ${show(body.slice(at).trim())}`;
+        const rest = body.slice(at).replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+        if (rest !== '') problem = `cannot read ${show(rest)}`;
         break;
       }
       // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.

@@ -270,6 +270,11 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(bad), ['xml/bad-declaration']);
     assert.deepEqual(bad[1], ['decl', { encoding: 'UTF-8' }, 1, 1, 0]);
     assert.deepEqual(codes(tokenize(['<?xml encoding="UTF-8"?><r/>'])), ['xml/bad-declaration']);
+    // Only space, tab, CR and LF are whitespace in it (libxml2: "expected '='").
+    for (const odd of ['\uFEFF', '\u00A0']) {
+      assert.deepEqual(codes(tokenize([`<?xml version="1.0" encoding${odd}="UTF-8"?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
+      assert.deepEqual(codes(tokenize([`<?xml version="1.0"${odd}?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
+    }
   });
 
   it('accepts whitespace or a BOM before <?xml with a warning, and ignores a declaration elsewhere', () => {
