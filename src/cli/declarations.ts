@@ -172,7 +172,8 @@ A budget exceeded is an error (budget/...): what was read is printed, and readin
 - csv: a header, then loc,lastmod,changefreq,priority per page (RFC 4180 quoting); for a sitemap index
   the columns are loc,lastmod. The first entry decides the columns.
 - tsv: the same with tabs; a tab, newline or backslash inside a value is written \\t, \\n, \\r or \\\\.
-- urls: one loc per line, pages and index children alike.
+- urls: one loc per line, pages and index children alike; a line break inside a loc is written %0A
+  or %0D.
 
 Values are printed as written in the sitemap (trimmed): an invalid lastmod or priority is printed as
 is, and reported. LINE and COL are 1-based (columns count UTF-16 code units); <stdin> names standard

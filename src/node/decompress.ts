@@ -5,7 +5,8 @@
 //   after a layer is gunzipped its output is sniffed again, so a gzip inside a gzip (a `.xml.gz` served
 //   with `Content-Encoding: gzip` and saved as is) is unwrapped too, up to `maxDepth` layers.
 // - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
-//   stream. Bytes after the last member that do not start a new member are ignored by zlib, silently.
+//   stream. Zero bytes after the last member are ignored (padding); other bytes there are read as the
+//   header of another member and fail as gzip/corrupt (Node's zlib), where gzip -d and libxml2 ignore them.
 // - `createGunzip({ chunkSize })`, 256 KiB by default: 3× faster than zlib's 16 KiB (DESIGN.md "Measured").
 // - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
 //   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget

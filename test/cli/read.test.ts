@@ -89,6 +89,12 @@ describe('sitemapkit read', () => {
     ]);
   });
 
+  it('--format urls: a line break inside a loc is written %0A or %0D, so that each loc stays one line', async () => {
+    writeFileSync(join(cwd, 'line-breaks.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a&#10;b</loc></url><url><loc>https://www.example.com/c&#13;&#10;d</loc></url></urlset>');
+    const r = await runCli(['read', 'line-breaks.xml', '--format', 'urls'], { cwd });
+    assert.equal(r.stdout, 'https://www.example.com/a%0Ab\nhttps://www.example.com/c%0D%0Ad\n');
+  });
+
   it('reports problems on stderr as FILE:LINE:COL: severity code message and exits 1 on errors', async () => {
     const r = await runCli(['read', 'urls.txt', '--format', 'urls'], { cwd });
     assert.equal(r.code, 1);

@@ -102,6 +102,15 @@ describe('sitemapkit validate', () => {
     assert.deepStrictEqual(error.out.files[0]?.diagnostics.map((d) => `${d.code}:${(d as { severity?: string }).severity}`), ['index/nested:error']);
   });
 
+  it('--follow validates each file once: an index that lists itself, or a child listed twice', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'index.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/index.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n`);
+    writeFileSync(join(dir, 'a.xml'), DUPLICATE);
+    const { out } = await json(['index.xml', '--follow', '--rule', 'loc/duplicate=off'], dir);
+    assert.deepStrictEqual(out.files.map((f) => f.file.replace(/^.*[\\/]/, '')), ['index.xml', 'a.xml']);
+    assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@2']);
+  });
+
   it('renders every format', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'dup.xml'), DUPLICATE);

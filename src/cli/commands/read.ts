@@ -56,7 +56,8 @@ class Formatter {
     }
     this.entries++;
     if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
-    else if (this.format === 'urls') this.out.writeLine(e.loc);
+    // A line break in a loc (written &#10; or &#13;) would split it in two lines: percent-encoded, as RFC 3986 wants it anyway.
+    else if (this.format === 'urls') this.out.writeLine(e.loc.replace(/[\r\n]/g, (c) => (c === '\n' ? '%0A' : '%0D')));
     else this.row(e, page);
   }
 

@@ -129,9 +129,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       const result = await validateUrl(remote.url, config.location, children, remote.assumed);
       if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
       const nested: Diagnostic[] = [];
+      const isIndex = new Map([[remote.url, true]]);
       for (const child of children) {
-        const childResult = await validateUrl(child.loc, undefined);
-        if (childResult?.format === 'sitemapindex') nested.push(nestedIndex(child, remote.url));
+        if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
+        if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, remote.url));
       }
       addFollowed(result, nested, config.rules, stream);
       continue;
@@ -191,6 +192,8 @@ async function followChildren(
   validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<FileReport | undefined>,
 ): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
+  // Each file once: an index that lists itself, or a child listed twice, is not validated (and counted) again.
+  const isIndex = new Map([[indexPath, true]]);
   for (const child of children) {
     const local = localChildPath(indexPath, indexUrl, child.loc);
     if (local === undefined) continue;
@@ -206,8 +209,8 @@ async function followChildren(
       });
       continue;
     }
-    const result = await validateOne(path, shown, child.loc);
-    if (result?.format === 'sitemapindex') found.push(nestedIndex(child, indexFile));
+    if (!isIndex.has(path)) isIndex.set(path, (await validateOne(path, shown, child.loc))?.format === 'sitemapindex');
+    if (isIndex.get(path) === true) found.push(nestedIndex(child, indexFile));
   }
   return found;
 }

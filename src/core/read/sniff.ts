@@ -250,11 +250,16 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
       const resolved = resolveEncodingLabel(declared);
       if (!declarationAgrees(detected, declared, resolved)) {
         const by = source === 'bom' ? 'byte order mark' : 'byte pattern';
-        const code = source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
+        // libxml2 overlooks only a single-byte label over UTF-8 and a UTF-8 label over UTF-16; else it is fatal (XML 1.0 §4.3.3).
+        const refused = resolved === undefined || (detected === 'utf-8' ? isUtf16(resolved) : resolved !== 'utf-8');
+        const code = refused ? 'encoding/refused' : source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
         diagnostics.push(
-          diag(code, 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${describe(detected)}; reading it as ${describe(detected)}`, at, `declare encoding="${describe(detected)}" or, better, save the file as UTF-8`),
+          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${describe(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${describe(detected)}`, at, `declare encoding="${describe(detected)}" or, better, save the file as UTF-8`),
         );
       }
+    } else if (decl === null && source === 'pattern') {
+      // Without a BOM, UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
+      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${describe(detected)}`, START, UTF8_HINT));
     }
     if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
     return result(detected, source);
@@ -267,9 +272,9 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return result('utf-8', 'default');
   }
   if (isUtf16(resolved)) {
-    // The declaration was readable as single bytes, so the document is not UTF-16 (XML 1.0 4.3.3).
+    // The declaration was readable as single bytes, so the document is not UTF-16: a fatal error (XML 1.0 4.3.3).
     diagnostics.push(
-      diag('encoding/declaration-mismatch', 'warning', `the XML declaration says encoding="${declared}" but the bytes are not UTF-16 (no byte order mark, one byte per character); reading it as UTF-8`, at, 'declare encoding="UTF-8"'),
+      diag('encoding/refused', 'error', `the XML declaration says encoding="${declared}" but the bytes are not UTF-16 (no byte order mark, one byte per character); XML parsers refuse the file; reading it as UTF-8`, at, 'declare encoding="UTF-8"'),
     );
     return result('utf-8', 'default');
   }

@@ -81,11 +81,12 @@ export interface ProtocolOptions {
   lane?: Lane;
 }
 
-function normalizedOrUndefined(loc: string): string | undefined {
+/** `loc` normalised, or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
+function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
   try {
-    return normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER);
-  } catch {
-    return undefined;
+    return { url: normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER) };
+  } catch (error) {
+    return { problem: (error as Error).message };
   }
 }
 
@@ -304,12 +305,13 @@ export class ProtocolChecker {
     const unencoded = !encoded && NOT_URI_CHAR.test(loc);
     const scope = this.scope;
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
-    const normalized = unencoded || checkScope ? normalizedOrUndefined(loc) : undefined;
+    const { url: normalized, problem } = unencoded || checkScope ? normalizedOrProblem(loc) : {};
     if (unencoded) {
       this.report(LOC_NOT_ENCODED, `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
     }
     if (checkScope) {
-      const why = normalized === undefined ? undefined : scopeViolation(normalized, scope);
+      // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).
+      const why = normalized === undefined ? problem : scopeViolation(normalized, scope);
       if (why !== undefined) {
         const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
         this.report(LOC_OUT_OF_SCOPE, `${JSON.stringify(loc)} is outside the sitemap's location ${scope.prefix}: ${why}`, at,

@@ -21,6 +21,7 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'encoding/bom-conflict', severity: 'warning', title: 'a byte-order mark that contradicts the declared encoding' },
   { code: 'encoding/declaration-mismatch', severity: 'warning', title: 'an encoding declaration the bytes contradict' },
   { code: 'encoding/unsupported', severity: 'error', title: 'an encoding no reader knows' },
+  { code: 'encoding/refused', severity: 'error', title: 'UTF-16 without a byte order mark or declaration, or an encoding declaration the bytes rule out' },
   { code: 'encoding/invalid-bytes', severity: 'error', title: 'bytes that are not valid in the encoding', searchConsole: 'Unsupported file format' },
   { code: 'format/empty', severity: 'error', title: 'an empty file', searchConsole: 'Sitemap is empty' },
   { code: 'budget/decompressed-size', severity: 'error', title: 'more bytes after decompression than allowed (gzip bomb guard)', searchConsole: 'Sitemap file size error' },

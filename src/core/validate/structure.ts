@@ -9,7 +9,7 @@
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
-import { NamespaceScope, XML_NAMESPACE } from '../xml/namespaces.js';
+import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
@@ -17,8 +17,8 @@ import { isBlank } from '../read/values.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
-/** The attributes XML Schema defines in its instance namespace (XSD 1.1 part 1, §2.7); any other xsi: attribute is not allowed. */
-const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
+/** The xsi: attributes any element may carry (XSD 1.1 §2.7); not nil, as no element here is nillable (cvc-elt.3.1). */
+const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
 /** The rules of this checker: code, default severity, title, Search Console wording (docs/rules.md has the long form). */
 export const STRUCTURE_RULES: readonly RuleInfo[] = [
@@ -104,6 +104,14 @@ export class StructureChecker {
       return;
     }
     if (frame.text.length < 1_048_576) frame.text += text;
+  }
+
+  /** A CDATA section, even an empty or blank one, is character content to libxml2, which element-only content refuses. */
+  cdata(line: number, column: number, offset: number): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (frame?.decl?.type.sequence === undefined || frame.strayText) return;
+    frame.strayText = true;
+    this.report('xsd/text-not-allowed', `<${frame.qname}> holds elements only, not a CDATA section`, line, column, offset);
   }
 
   endTag(): void {
@@ -275,11 +283,12 @@ export class StructureChecker {
     const declared = decl.type.attributes ?? {};
     const seen = new Set<string>();
     for (const a of attributes) {
-      const { uri, local } = this.scope.resolve(a.name, true);
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local)) || uri === XML_NAMESPACE) continue;
-      const d = uri === '' ? declared[local] : undefined;
+      const { uri, local, prefix } = this.scope.resolve(a.name, true);
+      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
+      const d = uri === '' && prefix === '' ? declared[local] : undefined;
       if (d === undefined) {
-        this.report('xsd/unexpected-attribute', `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
+        const undeclared = prefix !== '' && uri === ''; // a namespace error for libxml2 (Namespaces in XML 1.0, constraint "Prefix Declared")
+        this.report('xsd/unexpected-attribute', undeclared ? `the prefix of attribute ${a.name} on <${qname}> is not declared` : `<${qname}> has no attribute ${a.name}`, a.line, a.column, a.offset, 'remove the attribute');
         continue;
       }
       seen.add(local);

@@ -72,7 +72,7 @@ const SETTLE_WINDOW = 4_096;
  * the XML declaration included, bad bytes, a budget or a corrupt gzip.
  */
 function NOT_WELL_FORMED(code: string): boolean {
-  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'gzip/corrupt';
+  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
 /**
@@ -213,6 +213,9 @@ export class SitemapValidation implements ReaderSink {
       text: (text: string, line: number, column: number, offset: number): void => {
         reader.text(text, line, column, offset);
         if (this.xsdActive) structure.text(text, line, column, offset);
+      },
+      cdata: (line: number, column: number, offset: number): void => {
+        if (this.xsdActive) structure.cdata(line, column, offset);
       },
       xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => events.xmlDeclaration?.(d, line, column, offset),
       processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => events.processingInstruction?.(target, data, line, column, offset),

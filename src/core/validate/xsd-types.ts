@@ -5,13 +5,14 @@
 // A check takes the value as written and returns undefined when it is valid, else a short reason.
 
 import { daysInMonth } from '../datetime.js';
+import { xmlTrim } from '../read/values.js';
 
 /** A check of one simple type. */
 export type SimpleTypeCheck = (value: string) => string | undefined;
 
 /** XSD whiteSpace="collapse": runs of space, tab, CR, LF become one space; leading and trailing removed. */
 export function collapse(value: string): string {
-  return value.replace(/[\x20\t\r\n]+/g, ' ').trim();
+  return xmlTrim(value.replace(/[\x20\t\r\n]+/g, ' ')); // not String#trim, which takes U+00A0, U+FEFF... too
 }
 
 // RFC 3986 URI-reference, as libxml2's xmlParseURI accepts it.

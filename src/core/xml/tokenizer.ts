@@ -74,6 +74,8 @@ export interface XmlTokenHandler {
   startTag(name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void;
   endTag(name: string, line: number, column: number, offset: number): void;
   text(text: string, line: number, column: number, offset: number): void;
+  /** A CDATA section starts inside an element (its text comes as text; an empty one has none). */
+  cdata?(line: number, column: number, offset: number): void;
   /** The XML declaration, reported when it is the first thing in the input (whitespace or a BOM before it is diagnosed). */
   xmlDeclaration?(declaration: XmlDeclaration, line: number, column: number, offset: number): void;
   /** A processing instruction other than the XML declaration, e.g. `xml-stylesheet`. `data` has its leading whitespace removed. */
@@ -376,6 +378,8 @@ export class XmlTokenizer {
   private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
+  /** The next `]]>` (absolute offset), as nextAmp: XML 1.0 [14] forbids it in text. */
+  private nextCdataEnd = -1;
 
   // The token being read: where it starts, its section and accumulator.
   private tokLine = 1;
@@ -429,6 +433,7 @@ export class XmlTokenizer {
   private prologOnlyWs = true;
   private rootSeen = false;
   private rootClosed = false;
+  private doctypeSeen = false;
   private beforeRootReported = false;
   private afterRootReported = false;
 
@@ -540,7 +545,7 @@ export class XmlTokenizer {
       this.bufBase = base + end;
       this.buf = '';
       this.lines.load('', this.bufBase, 0);
-      this.nextAmp = -1;
+      this.nextAmp = this.nextCdataEnd = -1;
       return end;
     });
   }
@@ -580,7 +585,7 @@ export class XmlTokenizer {
     this.buf = buf;
     this.carry = '';
     this.lines.load(buf, this.bufBase, from);
-    this.nextAmp = -1;
+    this.nextAmp = this.nextCdataEnd = -1;
   }
 
   // ---- positions ------------------------------------------------------------------------------
@@ -689,7 +694,7 @@ export class XmlTokenizer {
         from = lt + 1;
         continue;
       }
-      return this.openMarkup(kind, lt);
+      return this.openMarkup(buf, kind, lt);
     }
   }
 
@@ -914,11 +919,21 @@ export class XmlTokenizer {
   }
 
   private inComment(buf: string, i: number, len: number): number {
-    let carryFrom = len;
-    const j = buf.indexOf('-->', i);
-    if (j === -1) {
+    // XML 1.0 [15]: '--' may appear in a comment only as the start of the closing '-->' ('--->' too is refused).
+    let j = buf.indexOf('--', i);
+    while (j !== -1 && j + 2 < len && buf.charCodeAt(j + 2) !== 0x3e) {
+      if (!this.junkReported) {
+        this.forbiddenIn(buf, i, j); // in document order
+        i = j;
+        this.reportAt(j, 'xml/malformed-tag', "'--' inside a comment", "a comment cannot hold '--'; libxml2 stops there");
+        this.junkReported = true;
+      }
+      j = buf.indexOf('--', j + 1);
+    }
+    if (j === -1 || j + 2 >= len) {
+      let carryFrom = len;
       if (!this.ended) {
-        carryFrom = Math.max(i, len - 2);
+        carryFrom = j === -1 ? Math.max(i, len - 1) : j;
         // Not between the halves of a pair: the low half alone would read as a lone surrogate.
         if (carryFrom > i && isHighSurrogate(buf.charCodeAt(carryFrom - 1))) carryFrom--;
       }
@@ -926,9 +941,8 @@ export class XmlTokenizer {
       return this.usedUp(len, carryFrom);
     }
     this.forbiddenIn(buf, i, j);
-    i = j + 3;
     this.state = S_TEXT;
-    return i;
+    return j + 3;
   }
 
   private inCdata(buf: string, i: number, len: number): number {
@@ -1035,7 +1049,7 @@ export class XmlTokenizer {
    * Enters the markup that starts at `lt` (`kind` as `classify` says it, not K_MORE or K_RAW): the
    * index after its opening. Apart from `run`, like `step`.
    */
-  private openMarkup(kind: number, lt: number): number {
+  private openMarkup(buf: string, kind: number, lt: number): number {
     let next: number;
     this.mark(lt);
     const prolog = this.prologOnlyWs;
@@ -1059,11 +1073,14 @@ export class XmlTokenizer {
         break;
       case K_COMMENT:
         next = lt + 4;
+        this.junkReported = false;
         this.state = S_COMMENT;
         break;
       case K_CDATA:
         next = lt + 9;
         this.state = S_CDATA;
+        if (this.names.length === 0) this.topLevelText(buf, lt, lt + 1); // even an empty one is character data outside the root
+        else this.h.cdata?.(this.tokLine, this.tokCol, this.tokOffset);
         break;
       default:
         next = lt + 9;
@@ -1073,7 +1090,11 @@ export class XmlTokenizer {
         this.dtMode = 0;
         this.dtWindow = 0;
         this.state = S_DOCTYPE;
-        this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        // XML 1.0 [28]: one DOCTYPE, in the prolog, spelled in capitals.
+        if (this.rootSeen || this.doctypeSeen) this.reportTok('xml/misplaced-declaration', `DOCTYPE declaration ${this.rootSeen ? 'after the root element started' : 'after another one'}; ignored`, 'a document has at most one DOCTYPE, before its root element');
+        else if (!buf.startsWith('DOCTYPE', lt + 2)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration is written <!DOCTYPE, in capitals; ignored', 'sitemaps need no DOCTYPE; remove it');
+        else this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        this.doctypeSeen = true;
     }
     return next;
   }
@@ -1317,14 +1338,16 @@ export class XmlTokenizer {
 
   private parseDeclaration(body: string): XmlDeclaration {
     const declaration: XmlDeclaration = {};
-    const pseudo = /\s*([A-Za-z_:][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+    // XML whitespace only (not \s, which takes U+FEFF or U+00A0 too).
+    const pseudo = /[\x20\t\r\n]*([A-Za-z_:][\w.:-]*)[\x20\t\r\n]*=[\x20\t\r\n]*(?:"([^"]*)"|'([^']*)')/y;
     let at = 0;
     let problem = '';
     while (at < body.length) {
       pseudo.lastIndex = at;
       const m = pseudo.exec(body);
       if (m === null) {
-        if (body.slice(at).trim() !== '') problem = `cannot read ${show(body.slice(at).trim())}`;
+        const rest = body.slice(at).replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+        if (rest !== '') problem = `cannot read ${show(rest)}`;
         break;
       }
       // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.
@@ -1358,6 +1381,8 @@ export class XmlTokenizer {
     let end = len;
     const last = buf.charCodeAt(len - 1);
     if (len - 1 >= start && (last === 0x0d || isHighSurrogate(last))) end = len - 1;
+    // A ']' or ']]' that ends the chunk may start a ']]>' (never a CR or a surrogate before it).
+    else if (last === 0x5d) end = len >= 2 && len - 2 >= start && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
     const floor = Math.max(start, len - MAX_REF - 1);
     for (let k = len - 1; k >= floor; k--) {
       if (buf.charCodeAt(k) === 0x26) {
@@ -1375,6 +1400,25 @@ export class XmlTokenizer {
       this.topLevelText(buf, a, b);
       return;
     }
+    const base = this.bufBase;
+    if (this.nextCdataEnd !== NO_AMP && this.nextCdataEnd < base + a) {
+      const k = buf.indexOf(']]>', a);
+      this.nextCdataEnd = k === -1 ? NO_AMP : k + base;
+    }
+    // XML 1.0 [14]: no ']]>' in text. Reported where it is, between the text before and after it.
+    while (this.nextCdataEnd >= 0 && this.nextCdataEnd < base + b) {
+      const k = this.nextCdataEnd - base;
+      const next = buf.indexOf(']]>', k + 1);
+      this.nextCdataEnd = next === -1 ? NO_AMP : next + base;
+      if (k > a) this.textRun(buf, a, k, len);
+      this.reportAt(k, 'xml/malformed-tag', "']]>' outside a CDATA section", 'escape > as &gt;');
+      a = k;
+    }
+    this.textRun(buf, a, b, len);
+  }
+
+  /** Text buf[a, b) without a ']]>' (textSegment). */
+  private textRun(buf: string, a: number, b: number, len: number): void {
     if (this.textOverflow) return;
     const base = this.bufBase;
     const absA = base + a;
@@ -1575,7 +1619,8 @@ export class XmlTokenizer {
     if (after ? this.afterRootReported : this.beforeRootReported) return;
     for (let k = a; k < b; k++) {
       const c = buf.charCodeAt(k);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
+      // U+FEFF only as the first character (a byte order mark); elsewhere it is no whitespace.
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || (c === 0xfeff && this.bufBase + k === 0)) continue;
       this.prologOnlyWs = false;
       if (after) {
         this.afterRootReported = true;

@@ -90,8 +90,10 @@ describe('sniffEncoding', () => {
     const be = sniffEncoding(bytes(utf16(DECL('UTF-16BE'), false)));
     assert.equal(be.encoding, 'utf-16be');
     assert.equal(be.source, 'pattern');
-    // Without a declaration, and after whitespace.
-    assert.equal(sniffEncoding(bytes(utf16('<urlset/>', true))).encoding, 'utf-16le');
+    // Without a declaration, and after whitespace: read, but refused (only "<?xml" tells UTF-16 without a BOM).
+    const bare = sniffEncoding(bytes(utf16('<urlset/>', true)));
+    assert.equal(bare.encoding, 'utf-16le');
+    assert.deepEqual(codes(bare), ['encoding/refused', 'encoding/declared-not-utf8']);
     assert.equal(sniffEncoding(bytes(utf16('\n<urlset/>', false))).encoding, 'utf-16be');
     // A declaration that contradicts the pattern loses to it.
     const wrong = sniffEncoding(bytes(utf16(DECL('UTF-8'), true)));
@@ -125,8 +127,16 @@ describe('sniffEncoding', () => {
     assert.match(r.diagnostics[0]?.message ?? '', /ISO-8859-1.*UTF-8/);
 
     assert.deepEqual(codes(sniffEncoding(bytes([0xff, 0xfe], utf16(DECL('UTF-8'), true)))), ['encoding/bom-conflict', 'encoding/declared-not-utf8']);
-    assert.deepEqual(codes(sniffEncoding(bytes([0xfe, 0xff], utf16(DECL('UTF-16LE'), false)))), ['encoding/bom-conflict', 'encoding/declared-not-utf8']);
-    assert.deepEqual(codes(sniffEncoding(bytes([0xef, 0xbb, 0xbf], DECL('UTF-16')))), ['encoding/bom-conflict']);
+    // What libxml2 refuses (XML 1.0 4.3.3): another UTF-16 byte order, a UTF-16 label over UTF-8, any
+    // other label over UTF-16, an unknown label. Still read as the BOM says.
+    assert.deepEqual(codes(sniffEncoding(bytes([0xfe, 0xff], utf16(DECL('UTF-16LE'), false)))), ['encoding/refused', 'encoding/declared-not-utf8']);
+    assert.deepEqual(codes(sniffEncoding(bytes([0xef, 0xbb, 0xbf], DECL('UTF-16')))), ['encoding/refused']);
+    assert.deepEqual(codes(sniffEncoding(bytes([0xef, 0xbb, 0xbf], DECL('x-klingon')))), ['encoding/refused']);
+    const latin1 = sniffEncoding(bytes([0xff, 0xfe], utf16(DECL('ISO-8859-1'), true)));
+    assert.equal(latin1.encoding, 'utf-16le');
+    assert.deepEqual(codes(latin1), ['encoding/refused', 'encoding/declared-not-utf8']);
+    assert.equal(latin1.diagnostics[0]?.severity, 'error');
+    assert.deepEqual(codes(sniffEncoding(bytes(utf16(DECL('windows-1252'), true)))), ['encoding/refused', 'encoding/declared-not-utf8']);
     // US-ASCII is a subset of UTF-8: no conflict.
     assert.deepEqual(codes(sniffEncoding(bytes([0xef, 0xbb, 0xbf], DECL('US-ASCII')))), []);
   });
@@ -168,11 +178,11 @@ describe('sniffEncoding', () => {
     assert.deepEqual(codes(u32), ['encoding/unsupported']);
   });
 
-  it('ignores a UTF-16 declaration in single-byte text (XML 1.0 4.3.3)', () => {
+  it('reads single-byte text declared UTF-16 as UTF-8, refused (XML 1.0 4.3.3)', () => {
     const r = sniffEncoding(ascii(DECL('UTF-16')));
     assert.equal(r.encoding, 'utf-8');
     assert.equal(r.source, 'default');
-    assert.deepEqual(codes(r), ['encoding/declaration-mismatch']);
+    assert.deepEqual(codes(r), ['encoding/refused']);
   });
 
   it('only reads the declaration within the first bytes and only at the start', () => {

@@ -47,7 +47,10 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'an element of an unknown namespace': { doc: urlset(u(`${LOC}<x:y xmlns:x="http://example.com/x">1</x:y>`)), expect: ['xsd/unknown-namespace@2:38'] },
   'image:loc outside image:image': { doc: urlset(u(`${LOC}<image:loc>https://example.com/i.jpg</image:loc>`)), expect: ['element/unexpected@2:38'] },
   'an attribute on url': { doc: urlset(`<url id="1">${LOC}</url>`), expect: ['xsd/unexpected-attribute@2:6'] },
+  'an attribute whose prefix is not declared (xsi:type without xmlns:xsi, where type is declared)': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a" xsi:type="x"/>`)), expect: ['xsd/unexpected-attribute@2:109'] },
   'xsi attributes are allowed': { doc: `<urlset ${S} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="a b">\n${u(LOC)}\n</urlset>`, expect: [] },
+  'xsi:nil, even false (no element is nillable)': { doc: urlset(`<url><loc xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="false">https://example.com/a</loc></url>`), expect: ['xsd/unexpected-attribute@2:65'] },
+  'xml:lang, xml:space (no schema declares them)': { doc: `<urlset ${S} xml:lang="en">\n<url xml:space="preserve">${LOC}</url>\n</urlset>`, expect: ['xsd/unexpected-attribute@1:61', 'xsd/unexpected-attribute@2:6'] },
   'an empty urlset': { doc: `<urlset ${S}>\n</urlset>`, expect: ['urlset/empty@1:1'] },
   'foreign elements only before the first url': { doc: urlset(u(LOC), '<xhtml:link rel="alternate" href="https://example.com/"/>'), expect: ['element/unexpected@3:1'] },
   'a loc of 12 characters': { doc: urlset(u('<loc>http://ab.cd</loc>')), expect: [] },
@@ -55,6 +58,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'a bad percent escape in loc': { doc: urlset(u('<loc>https://example.com/%zz</loc>')), expect: ['xsd/invalid-value@2:6'] },
   'changefreq with a space (xsd:string keeps it)': { doc: urlset(u(`${LOC}<changefreq>daily </changefreq>`)), expect: ['xsd/invalid-value@2:38'] },
   'priority with spaces (decimal collapses them)': { doc: urlset(u(`${LOC}<priority> 0.5 </priority>`)), expect: [] },
+  'an empty or blank CDATA section inside url or urlset (character content to libxml2)': { doc: urlset(`<url><![CDATA[]]>${LOC}</url><![CDATA[ ]]>`), expect: ['xsd/text-not-allowed@2:6', 'xsd/text-not-allowed@2:56'] },
   'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
   'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
   'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/invalid@2:38'] },
@@ -76,6 +80,16 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
 });
 
+describe('the schema verdict on values', () => {
+  it('a no-break space around loc, lastmod or priority is not collapsed whitespace (XML has only space, tab, CR, LF)', () => {
+    const verdict = (inner: string): boolean => validateXmlSitemapText(urlset(u(inner)), { now: NOW }).schemaValid;
+    assert.equal(verdict(`<loc>\t https://example.com/a\n</loc><lastmod> 2024-01-01 </lastmod><priority> 0.5 </priority>`), true);
+    assert.equal(verdict('<loc>&#xA0;https://example.com/a</loc>'), false);
+    assert.equal(verdict(`${LOC}<lastmod>2024-01-01&#xA0;</lastmod>`), false);
+    assert.equal(verdict(`${LOC}<priority>&#xFEFF;0.5</priority>`), false);
+  });
+});
+
 table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
@@ -87,6 +101,11 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'another host': { doc: urlset(u('<loc>https://www.example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another scheme': { doc: urlset(u('<loc>http://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another port': { doc: urlset(u('<loc>https://example.com:8443/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
+  'a URL no parser takes (port past 65535, host 256.1.1.1, bad punycode) is in no scope': {
+    doc: urlset(...['https://example.com:99999/blog/a', 'https://256.1.1.1/blog/a', 'https://xn--zz.com/blog/a'].map((loc) => u(`<loc>${loc}</loc>`))),
+    options: { location: 'https://example.com/blog/sitemap.xml' },
+    expect: ['loc/out-of-scope@2:1', 'loc/out-of-scope@3:1', 'loc/out-of-scope@4:1'],
+  },
   'lastmod in the future': { doc: urlset(u(`${LOC}<lastmod>2026-03-01</lastmod>`)), expect: ['lastmod/future@2:1'] },
   'lastmod today': { doc: urlset(u(`${LOC}<lastmod>2026-01-01</lastmod>`)), expect: [] },
   'too many URLs (a lowered limit is not possible: 50,001 entries)': { doc: urlset(...Array.from({ length: 50_001 }, (_, i) => u(`<loc>https://example.com/${i}</loc>`))), expect: ['limits/too-many-urls@-:-'] },

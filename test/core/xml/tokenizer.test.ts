@@ -231,11 +231,37 @@ describe('XmlTokenizer: event streams', () => {
   });
 
   it('skips comments (also ones holding markup) and reports processing instructions', () => {
-    const events = tokenize(['<?xml-stylesheet type="text/xsl" href="/s.xsl"?><!-- <a> & --><r>a<!---->b<!-- -- x --->c<?php echo "?"; ?>d</r><!-- end -->']);
+    const events = tokenize(['<?xml-stylesheet type="text/xsl" href="/s.xsl"?><!-- <a> & --><r>a<!---->b<!-- - x - -->c<?php echo "?"; ?>d</r><!-- end -->']);
     assert.deepEqual(codes(events), []);
     assert.deepEqual(textsOf(events, 'r'), ['abcd']);
     assert.deepEqual(events[0], ['pi', 'xml-stylesheet', 'type="text/xsl" href="/s.xsl"', 1, 1, 0]);
     assert.deepEqual(events.find((e) => e[0] === 'pi' && e[1] === 'php'), ['pi', 'php', 'echo "?"; ', 1, 90, 89]);
+  });
+
+  it("reports '--' inside a comment, '--->' included, once a comment, however the input is split (XML 1.0 [15])", () => {
+    const doc = '<r>a<!-- x -- y ---- -->b<!-- z --->c<!--->--></r>';
+    const expected = [['diag', 'xml/malformed-tag', 'error', 1, 12, 11], ['diag', 'xml/malformed-tag', 'error', 1, 33, 32]];
+    for (let cut = 0; cut <= doc.length; cut++) {
+      const events = tokenize([doc.slice(0, cut), doc.slice(cut)]);
+      assert.deepEqual(events.filter((e) => e[0] === 'diag'), expected, `cut at ${cut}`);
+      assert.deepEqual(textsOf(events, 'r'), ['abc']);
+    }
+  });
+
+  it("reports ']]>' in text (XML 1.0 [14]), each one, however the input is split, and keeps the text", () => {
+    const doc = '<r>a]]>b]]]>c]]&gt;<![CDATA[]]>]]></r>';
+    for (let cut = 0; cut <= doc.length; cut++) {
+      const events = tokenize([doc.slice(0, cut), doc.slice(cut)]);
+      assert.deepEqual(events.filter((e) => e[0] === 'diag').map((e) => `${e[1]}@${e[4]}`), ['xml/malformed-tag@5', 'xml/malformed-tag@10', 'xml/malformed-tag@32'], `cut at ${cut}`);
+      assert.deepEqual(textsOf(events, 'r'), ['a]]>b]]]>c]]>]]>']);
+    }
+  });
+
+  it('takes U+FEFF as a byte order mark at the start only: anywhere else outside the root it is text', () => {
+    assert.deepEqual(codes(tokenize(['\uFEFF<r/>'])), []);
+    assert.deepEqual(codes(tokenize(['\uFEFF\uFEFF<r/>'])), ['xml/content-before-root']);
+    assert.deepEqual(codes(tokenize(['<?xml version="1.0"?>', '\uFEFF<r/>'])), ['xml/content-before-root']);
+    assert.deepEqual(codes(tokenize(['<r/>\uFEFF'])), ['xml/content-after-root']);
   });
 
   it('parses the XML declaration', () => {
@@ -244,6 +270,11 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(bad), ['xml/bad-declaration']);
     assert.deepEqual(bad[1], ['decl', { encoding: 'UTF-8' }, 1, 1, 0]);
     assert.deepEqual(codes(tokenize(['<?xml encoding="UTF-8"?><r/>'])), ['xml/bad-declaration']);
+    // Only space, tab, CR and LF are whitespace in it (libxml2: "expected '='").
+    for (const odd of ['\uFEFF', '\u00A0']) {
+      assert.deepEqual(codes(tokenize([`<?xml version="1.0" encoding${odd}="UTF-8"?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
+      assert.deepEqual(codes(tokenize([`<?xml version="1.0"${odd}?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
+    }
   });
 
   it('accepts whitespace or a BOM before <?xml with a warning, and ignores a declaration elsewhere', () => {
@@ -265,8 +296,20 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(textsOf(events, 'lolz'), ['&lol2;&xxe;&gt2;']);
     assert.deepEqual(codes(events), ['xml/doctype', 'xml/undefined-entity', 'xml/undefined-entity', 'xml/undefined-entity', 'xml/undefined-entity']);
     for (const dt of ['<!doctype html>', '<!DOCTYPE r SYSTEM "a>b">', "<!DOCTYPE r PUBLIC '-//x' 'y]z'>", '<!DOCTYPE r [<!ENTITY a "]>">]>']) {
-      assert.deepEqual(tokenize([`${dt}<r>x</r>`]).map((e) => e[0] === 'diag' ? e[1] : e[0] === 'doctype' ? e[1] : e[0]), ['xml/doctype', dt, 'start', 'text', 'end'], dt);
+      // XML spells it in capitals (XML 1.0 [28]): libxml2 refuses <!doctype html>.
+      const code = dt.startsWith('<!doctype') ? 'xml/malformed-tag' : 'xml/doctype';
+      assert.deepEqual(tokenize([`${dt}<r>x</r>`]).map((e) => e[0] === 'diag' ? e[1] : e[0] === 'doctype' ? e[1] : e[0]), [code, dt, 'start', 'text', 'end'], dt);
     }
+  });
+
+  it('refuses a DOCTYPE after the root element started or after another one, and CDATA outside the root (XML 1.0 [22], [28])', () => {
+    const diags = (doc: string): string[] => tokenize([doc]).filter((e) => e[0] === 'diag').map((e) => `${e[1]}@${e[4]}`);
+    assert.deepEqual(diags('<!DOCTYPE r><!DOCTYPE r><r/>'), ['xml/doctype@1', 'xml/misplaced-declaration@13']);
+    assert.deepEqual(diags('<r><!DOCTYPE r></r>'), ['xml/misplaced-declaration@4']);
+    assert.deepEqual(diags('<r/><!DOCTYPE r>'), ['xml/misplaced-declaration@5']);
+    assert.deepEqual(diags('<![CDATA[]]><r/>'), ['xml/content-before-root@1']);
+    assert.deepEqual(diags('<r/><![CDATA[ ]]><![CDATA[x]]>'), ['xml/content-after-root@5']);
+    assert.deepEqual(diags('<r><![CDATA[]]></r>'), []);
   });
 });
 
