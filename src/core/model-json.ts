@@ -10,6 +10,16 @@ const encoder = new TextEncoder();
 /** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
+const LINE_BREAK = /[\r\n]/;
+
+/**
+ * A URL as one line of text (`--format urls`): a line break in it (`&#10;` or `&#13;` in a loc) would
+ * make two lines, the second read as a URL of its own; percent-encoded, as RFC 3986 wants it anyway.
+ */
+export function urlLine(url: string): string {
+  return LINE_BREAK.test(url) ? url.replace(/[\r\n]/g, (c) => (c === '\n' ? '%0A' : '%0D')) : url;
+}
+
 /** A buffer of UTF-8 lines (JSON, or plain text such as URLs): `take()` hands the bytes over. */
 export class JsonLines {
   private bytes: Uint8Array;

@@ -8,7 +8,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { SitemapError } from '../core/errors.js';
-import { JsonLines } from '../core/model-json.js';
+import { JsonLines, urlLine } from '../core/model-json.js';
 import type { Lane } from '../core/read/lane.js';
 import { readDocument, type DocumentSettings } from './discover-document.js';
 import { CHUNK_WINDOW, type ToReader, type ReaderItem } from './discover-readers.js';
@@ -96,7 +96,7 @@ class Document {
   }
 
   url(loc: string): void {
-    this.lines.text(loc);
+    this.lines.text(urlLine(loc));
     if (this.lines.length >= TEXT_BYTES) this.flushText();
   }
 

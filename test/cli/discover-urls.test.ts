@@ -43,3 +43,26 @@ test('discover --format urls (built CLI): the URLs of --format jsonl, in order, 
     await site.close();
   }
 });
+
+test('discover --format urls (built CLI): a line break inside a loc is written %0A / %0D, one URL a line', async () => {
+  const locs = ['https://www.example.com/a&#10;https://evil.example/b', 'https://www.example.com/c&#13;d', 'https://www.example.com/e'];
+  const body = urlset(locs);
+  const site = await startSiteServer({
+    // Read on the main thread (a small body with a Content-Length), and on the reading thread (chunked).
+    '/small.xml': { body },
+    '/chunked.xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(body);
+    },
+  });
+  const dir = tempDir();
+  try {
+    for (const path of ['/small.xml', '/chunked.xml']) {
+      const printed = await runBuiltCli(['discover', site.url(path), '--allow-private', '--format', 'urls'], dir);
+      assert.equal(printed.code, 0, printed.stderr);
+      assert.equal(printed.stdout, 'https://www.example.com/a%0Ahttps://evil.example/b\nhttps://www.example.com/c%0Dd\nhttps://www.example.com/e\n', path);
+    }
+  } finally {
+    await site.close();
+  }
+});

@@ -7,6 +7,7 @@ import { isSpecialFile } from '../../node/staged-output.js';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
+import { urlLine } from '../../core/model-json.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -229,7 +230,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   // What a url prints, chosen once (the tree prints none).
   const writeUrl: ((event: UrlEvent) => void) | undefined =
     // urls: those of small documents (node/discover.ts reads them on this thread); the rest come as lines.
-    format === 'urls' ? (event) => out.writeLine(event.entry.loc)
+    format === 'urls' ? (event) => out.writeLine(urlLine(event.entry.loc))
     : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
     : undefined;

@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../core/model.js';
-import type { JsonLines } from '../../core/model-json.js';
+import { urlLine, type JsonLines } from '../../core/model-json.js';
 import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -56,8 +56,7 @@ class Formatter {
     }
     this.entries++;
     if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
-    // A line break in a loc (written &#10; or &#13;) would split it in two lines: percent-encoded, as RFC 3986 wants it anyway.
-    else if (this.format === 'urls') this.out.writeLine(e.loc.replace(/[\r\n]/g, (c) => (c === '\n' ? '%0A' : '%0D')));
+    else if (this.format === 'urls') this.out.writeLine(urlLine(e.loc));
     else this.row(e, page);
   }
 
