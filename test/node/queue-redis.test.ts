@@ -3,13 +3,16 @@
 // there or does not answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
 import { enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
+import { SCRATCH } from '../../src/node/scale/queue-jobs.js';
+import { FileSystemStorage } from '../../src/node/scale/storage.js';
+import { startWorker } from '../../src/node/scale/worker.js';
 import { freePort, redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 const skip = redisUnavailable();
 let redis: RedisServer;
@@ -67,4 +70,37 @@ test('waitForRun polls without piling listeners on its signal (no MaxListenersEx
   }
   assert.equal(ticks, 40);
   assert.deepEqual(warnings, []);
+});
+
+test("a parent killed while it removes the run's scratch files (its manifests already gone) is retried into a completed run: the set stays published, the scratch is removed", { skip, timeout: 20_000 }, async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'sitemapkit-clean-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const input = join(out, 'urls.txt');
+  writeFileSync(input, Array.from({ length: 50 }, (_, i) => `https://example.com/p/${i}\n`).join(''));
+  const set = join(out, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'clean', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 2, inputs: [{ path: input, format: 'text' }] });
+  // The first removal of the run's folder takes its manifests, then the worker "dies" (the job is
+  // tried again, as BullMQ does with a stalled job).
+  let killed = false;
+  const storage = (dir: string): FileSystemStorage => {
+    const files = new FileSystemStorage(dir);
+    const remove = files.remove.bind(files);
+    files.remove = async (name) => {
+      if (!killed && name === `${SCRATCH}/${run}`) {
+        killed = true;
+        await remove(`${name}/manifests`);
+        throw new Error('killed while removing the scratch files');
+      }
+      await remove(name);
+    };
+    return files;
+  };
+  const worker = await startWorker({ redis: redis.url, queue: 'clean', storage });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'clean', run, { intervalMs: 20 });
+  assert.ok(killed);
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 50);
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+  assert.match(readFileSync(join(set, 'sitemap.xml'), 'utf8'), /<sitemapindex/);
 });

@@ -61,12 +61,14 @@ export interface ChildJob extends RunJob {
 /** The parent: once its children have succeeded, the next step (shards after a split), then the index. */
 export interface SetJob extends RunJob {
   kind: 'set';
-  step: 'split' | 'write';
+  step: 'split' | 'write' | 'clean';
   /** For a source's run: how many parts the split step had (their files are the shards' inputs). */
   parts?: number;
   mode: 'generate' | 'apply';
   /** For an apply: the stems of the children it rewrites (one may come out empty, with no file). */
   touched?: string[];
+  /** Once the index is published (step `clean`): what the job returns. */
+  outcome?: RunOutcome;
 }
 
 export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
@@ -77,6 +79,17 @@ export interface JobOutcome {
   rejected: number;
   /** The first problems, as "FILE:LINE: CODE message" lines (the count is `rejected`). */
   problems: string[];
+}
+
+/** What the parent job returns: the published set and what its children reported. */
+export interface RunOutcome extends JobOutcome {
+  indexFiles: string[];
+  /** Children in the set. */
+  files: number;
+  /** URLs in the set (generate), or in the children rewritten (apply). */
+  urls: number;
+  /** Files of the previous set removed. */
+  removed: number;
 }
 
 export const MAX_PROBLEMS_KEPT = 20;

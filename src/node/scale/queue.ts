@@ -9,12 +9,11 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { jobId, jobOptions, newRunId, SCRATCH, type ChildJob, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
+import { jobId, jobOptions, newRunId, SCRATCH, type ChildJob, type JobData, type RunOutcome, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
-import type { RunOutcome } from './worker.js';
 
 export interface EnqueueOptions {
   redis: string;

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
@@ -29,17 +29,6 @@ export interface QueueWorkerOptions {
   storage?: (out: string) => SetStorage;
   /** One line per job done or failed. */
   log?: (line: string) => void;
-}
-
-/** What the parent job returns: the published set and what its children reported. */
-export interface RunOutcome extends JobOutcome {
-  indexFiles: string[];
-  /** Children in the set. */
-  files: number;
-  /** URLs in the set (generate), or in the children rewritten (apply). */
-  urls: number;
-  /** Files of the previous set removed. */
-  removed: number;
 }
 
 export interface RunningWorker {
@@ -138,7 +127,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
  * publishes the index from their manifests and removes the run's scratch files.
  */
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
-  const data = job.data;
+  let data = job.data;
   if (data.step === 'split') {
     // Each shard job finds its parts' files itself: their names (parts × shards of them) are not
     // listed here nor carried in the jobs' data.
@@ -150,6 +139,22 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     await job.updateData({ ...data, step: 'write' });
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
+  if (data.step !== 'clean') {
+    // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
+    // manifests among them) only removes what is left and returns this outcome.
+    await job.updateData((data = { ...data, step: 'clean', outcome: await publishRun(job, storage) }));
+  }
+  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
+  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
+  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
+  await storage.remove(`${SCRATCH}/${data.run}`);
+  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
+  return data.outcome as RunOutcome;
+}
+
+/** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
+async function publishRun(job: Job<SetJob>, storage: SetStorage): Promise<RunOutcome> {
+  const data = job.data;
   // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
   const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
@@ -163,11 +168,6 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
-  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
-  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
-  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
-  await storage.remove(`${SCRATCH}/${data.run}`);
-  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
   return { ...outcome, ...published };
 }
 
