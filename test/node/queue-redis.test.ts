@@ -104,3 +104,26 @@ test("a parent killed while it removes the run's scratch files (its manifests al
   assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
   assert.match(readFileSync(join(set, 'sitemap.xml'), 'utf8'), /<sitemapindex/);
 });
+
+test('one run at a time per set: a run on a folder another run is still writing is refused (its scratch files removed), also when two coordinators add at once; once the first is done the next is taken', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-one-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (out = set): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'one', out, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // Two coordinators at once, no worker yet: one run is added, the other refused.
+  const both = await Promise.allSettled([enqueue(), enqueue()]);
+  const added = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value.run] : []));
+  assert.equal(added.length, 1, JSON.stringify(both));
+  const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  assert.match(String(refused.reason), new RegExp(`^SitemapError: run ${added[0]} is writing .*set \\(waiting-children\\): one run at a time per set`));
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), added);
+  // Another folder is another set.
+  await enqueue(join(dir, 'other'));
+  const worker = await startWorker({ redis: redis.url, queue: 'one' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'one', added[0] as string, { intervalMs: 20 })).state, 'completed');
+  const next = await enqueue();
+  assert.equal((await waitForRun(redis.url, 'one', next.run, { intervalMs: 20 })).state, 'completed');
+});

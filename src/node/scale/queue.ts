@@ -3,6 +3,7 @@
 
 import { SitemapError } from '../../core/errors.js';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
 import { checkShards } from '../../core/scale/layout.js';
@@ -86,7 +87,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
       return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
     });
   }
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
 }
 
@@ -143,17 +144,42 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
     data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files, shards: plan.settings.shards } satisfies ChildJob,
     opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
   }));
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
 }
 
-async function addFlow(redis: string, flow: FlowJob): Promise<void> {
+/**
+ * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
+ * files it does not name, the other run's new children among them (that run then fails, or publishes
+ * an index naming files just removed). The check and the add hold a lock, so that two coordinators
+ * started together do not both pass; a run's claim on its folder lasts until its parent is done.
+ * On refusal or failure the run's scratch files go.
+ */
+async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   const bull = await loadBullMQ();
+  const queue = new bull.Queue(flow.queueName, { connection: { url: redis } });
   const producer = new bull.FlowProducer({ connection: { url: redis } });
+  const client = new (await import('ioredis')).Redis(redis);
+  const { run, out } = flow.data;
+  const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
-    await producer.add(flow);
+    // Held for a crashed coordinator's lifetime at most: its add is long done.
+    while ((await client.set(`${claim}:lock`, run, 'PX', 300_000, 'NX')) === null) await sleep(50);
+    try {
+      const other = await client.get(claim);
+      const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
+      await producer.add(flow);
+      await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
+    } finally {
+      await client.del(`${claim}:lock`);
+    }
+  } catch (error) {
+    await storage.remove(`${SCRATCH}/${run}`);
+    throw error;
   } finally {
-    await producer.close();
+    client.disconnect();
+    await Promise.all([producer.close(), queue.close()]);
   }
 }
 
