@@ -3,7 +3,7 @@
 // there or does not answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,4 +126,23 @@ test('one run at a time per set: a run on a folder another run is still writing 
   assert.equal((await waitForRun(redis.url, 'one', added[0] as string, { intervalMs: 20 })).state, 'completed');
   const next = await enqueue();
   assert.equal((await waitForRun(redis.url, 'one', next.run, { intervalMs: 20 })).state, 'completed');
+});
+
+test("--run: a name that is not one plain name is refused before anything is written ('..' named the set's folder, removed with the scratch files); a run already on the queue is not added again over its scratch files", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-id-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const set = join(dir, 'set');
+  mkdirSync(set);
+  writeFileSync(join(set, 'keep.txt'), 'mine');
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const enqueue = (run: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'runid', out: set, run, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  for (const run of ['..', '.', 'a/b', '', 'a:b']) await assert.rejects(enqueue(run), /^SitemapError: run ".*" must be a plain name/, run);
+  assert.deepEqual(readdirSync(set), ['keep.txt']);
+  await enqueue('r-1');
+  const split = join(set, SCRATCH, 'r-1', 'input', 'shard-0.records');
+  const bytes = readFileSync(split);
+  writeFileSync(input, 'https://example.com/b\nhttps://example.com/c\n');
+  await assert.rejects(enqueue('r-1'), /^SitemapError: run r-1 is already on queue runid \(waiting-children\)/);
+  assert.ok(readFileSync(split).equals(bytes));
 });

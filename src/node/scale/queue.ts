@@ -51,7 +51,7 @@ export interface EnqueuedRun {
 
 export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
   const shards = checkShards(options.shards);
-  const run = options.run ?? newRunId();
+  const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
   const base = { run, out: storage.localDir, shards, set: options.set };
   const child = (kind: 'split' | 'shard', n: number, data: SplitJob | ShardJob) => ({
@@ -131,7 +131,7 @@ export interface ApplyRunOptions {
 
 /** Plans an apply (changes checked and routed per touched child) and adds its flow: a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
-  const run = options.run ?? newRunId();
+  const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
   const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => `${SCRATCH}/${run}/changes/${stem}.jsonl`, options.onProblem);
   const { settings } = plan;
@@ -146,6 +146,27 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
   }));
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
+}
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The id of a run to add: `run` when given, once checked. It names the run's scratch folder (so it
+ * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs,
+ * which are never added twice (a run already on the queue would report its own outcome, and its
+ * scratch files would be those of the new run).
+ */
+async function newRun({ run, redis, queue: queueName }: { run?: string | undefined; redis: string; queue: string }): Promise<string> {
+  if (run === undefined) return newRunId();
+  if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
+  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
+  try {
+    const state = await queue.getJobState(jobId(run, 'set'));
+    if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
+  } finally {
+    await queue.close();
+  }
+  return run;
 }
 
 /**
