@@ -523,8 +523,9 @@ previous set stays published, and the coordinator prints each failed job and its
 One run at a time per set: a run on a folder that another run on the queue is still writing is
 refused (exit 2).
 
-status: each run on the queue (newest first), the state of its parent (waiting-children, active,
-completed, failed), its jobs by state, and the reason of every failed job.`,
+status: each run on the queue (newest first), the state of its parent (waiting, waiting-children
+while its jobs run, active, completed, failed), its jobs by state, and the reason of each of the
+first 20 failed jobs.`,
 };
 
 export const WORKER: CommandSpec = {

@@ -117,7 +117,7 @@ test('one run at a time per set: a run on a folder another run is still writing 
   const added = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value.run] : []));
   assert.equal(added.length, 1, JSON.stringify(both));
   const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-  assert.match(String(refused.reason), new RegExp(`^SitemapError: run ${added[0]} is writing .*set \\(waiting-children\\): one run at a time per set`));
+  assert.match(String(refused.reason), new RegExp(`^SitemapError: run ${added[0]} is writing .*set \\(waiting\\): one run at a time per set`));
   assert.deepEqual(readdirSync(join(set, SCRATCH)), added);
   // Another folder is another set.
   await enqueue(join(dir, 'other'));
@@ -143,6 +143,20 @@ test("--run: a name that is not one plain name is refused before anything is wri
   const split = join(set, SCRATCH, 'r-1', 'input', 'shard-0.records');
   const bytes = readFileSync(split);
   writeFileSync(input, 'https://example.com/b\nhttps://example.com/c\n');
-  await assert.rejects(enqueue('r-1'), /^SitemapError: run r-1 is already on queue runid \(waiting-children\)/);
+  await assert.rejects(enqueue('r-1'), /^SitemapError: run r-1 is already on queue runid \(waiting\)/);
   assert.ok(readFileSync(split).equals(bytes));
+});
+
+test('the coordinator adds one job whatever the shard count (the parent adds its shards, a batch at a time: a flow of 65,536 shard jobs held 900 MB of the coordinator); status counts them by id pages', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-many-shards-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'many', out: join(dir, 'set'), shards: 20_000, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  assert.deepEqual(await raw.lrange('bull:many:wait', 0, -1), [`${run}.set`]);
+  const [status] = await queueStatus(redis.url, 'many', run);
+  assert.equal(status?.state, 'waiting');
+  assert.deepEqual(status?.jobs, {});
 });

@@ -4,9 +4,10 @@
 //
 // A run is one BullMQ flow (https://docs.bullmq.io/guide/flows): a parent job `set` whose children
 // are one `shard` job per shard (or one `child` job per touched child, for apply); the parent runs
-// once every child has succeeded, and writes the index. A source module's run starts with `split`
-// children (one per part of the source, e.g. a key range), which route their entries to per-shard
-// files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
+// once every child has succeeded, and writes the index. A generate's parent first adds its `shard`
+// children itself, in batches, and waits for them (BullMQ's "process step jobs"); a source module's
+// run has `split` children before (one per part of the source, e.g. a key range), which route their
+// entries to per-shard files.
 
 import { manifestFileName } from '../../core/scale/layout.js';
 import type { ShardSetOptions } from './shard-set.js';
@@ -40,6 +41,7 @@ export interface SplitJob extends RunJob {
 export interface ShardJob extends RunJob {
   kind: 'shard';
   shard: number;
+  /** Its input files: those missing had none of its entries (the coordinator's shardInput). */
   inputs: string[];
   /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
   parts?: number;
@@ -97,6 +99,11 @@ export const MAX_PROBLEMS_KEPT = 20;
 /** Where shard `shard` of run `run` leaves its manifest: the set's own are replaced by the index job, once the run is published. */
 export function runManifest(run: string, name: string, shard: number, shards: number): string {
   return `${SCRATCH}/${run}/manifests/${manifestFileName(name, shard, shards)}`;
+}
+
+/** Where the coordinator leaves shard `shard`'s entries of run `run` (queue-split.ts ShardFiles), when it has some. */
+export function shardInput(run: string, shard: number): string {
+  return `${SCRATCH}/${run}/input/shard-${shard}.records`;
 }
 
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */

@@ -10,7 +10,7 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { jobId, jobOptions, newRunId, SCRATCH, type ChildJob, type JobData, type RunOutcome, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type ChildJob, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
@@ -54,22 +54,21 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
   const base = { run, out: storage.localDir, shards, set: options.set };
-  const child = (kind: 'split' | 'shard', n: number, data: SplitJob | ShardJob) => ({
-    name: kind,
-    queueName: options.queue,
-    data,
-    opts: { ...jobOptions(options.attempts), jobId: jobId(run, kind, n), failParentOnFailure: true },
-  });
   let entries = 0;
   let rejected = 0;
-  let parent: SetJob;
-  let children;
+  // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
+  // shard jobs held 900 MB of the coordinator. A source's parts are read by split jobs first.
+  const parts = options.source?.parts;
+  const parent: SetJob = { ...base, kind: 'set', mode: 'generate', step: 'split', ...(parts !== undefined ? { parts } : {}) };
+  let children: FlowJob[] = [];
   if (options.source !== undefined) {
-    const { path, parts, options: sourceOptions } = options.source;
-    parent = { ...base, kind: 'set', mode: 'generate', step: 'split', parts };
-    children = Array.from({ length: parts }, (_, part) => child('split', part, { ...base, kind: 'split', source: path, part, parts, sourceOptions }));
+    const { path, options: sourceOptions } = options.source;
+    children = Array.from({ length: parts as number }, (_, part) => {
+      const data: SplitJob = { ...base, kind: 'split', source: path, part, parts: parts as number, sourceOptions };
+      return { name: 'split', queueName: options.queue, data, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'split', part), failParentOnFailure: true } };
+    });
   } else {
-    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.records`, options.onProblem);
+    const files = new ShardFiles(storage, options.set, shards, (shard) => shardInput(run, shard), options.onProblem);
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
     } catch (error) {
@@ -78,14 +77,9 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
       await storage.remove(`${SCRATCH}/${run}`);
       throw error;
     }
-    const written = new Set(await files.close());
+    await files.close();
     entries = files.outcome.entries;
     rejected = files.outcome.rejected;
-    parent = { ...base, kind: 'set', mode: 'generate', step: 'write' };
-    children = Array.from({ length: shards }, (_, shard) => {
-      const input = `${SCRATCH}/${run}/input/shard-${shard}.records`;
-      return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
-    });
   }
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
@@ -216,10 +210,11 @@ export interface RunStatus {
   mode: 'generate' | 'apply';
   out: string;
   shards: number;
-  /** The parent's state: waiting-children while its children run, then active, completed or failed. */
+  /** The parent's state: waiting (to add its shard jobs), waiting-children while its children run, active, completed or failed. */
   state: string;
   /** The children (split, shard and child jobs) by state. */
   jobs: Record<string, number>;
+  /** The first failed children (MAX_PROBLEMS_KEPT of them; `jobs.failed` counts them all). */
   failed: FailedJob[];
   startedAt: number;
   finishedAt?: number;
@@ -254,38 +249,55 @@ export async function queueStatus(redis: string, queueName: string, run?: string
   }
 }
 
+/** Job ids read at a time: a queue keeps every job of a week (a run has up to 65,536), never all held at once. */
+const PAGE = 1000;
+const JOB_ID = /^(.+)\.(set|split|shard|child)(?:\.\d+)?$/;
+
+/**
+ * The runs on the queue (or run `run`): one pass over the ids of each state, a page at a time,
+ * counting each run's children by state; then each run's parent and its first failed children.
+ */
 async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
-  const runs = new Map<string, RunStatus>();
-  const children: { job: Job<JobData>; state: string }[] = [];
+  const runs = new Map<string, { jobs: Record<string, number>; failed: string[] }>();
+  const tally = (id: string) => {
+    const match = JOB_ID.exec(id);
+    if (match === null || (run !== undefined && match[1] !== run)) return undefined;
+    let counts = runs.get(match[1] as string);
+    if (counts === undefined) runs.set(match[1] as string, (counts = { jobs: {}, failed: [] }));
+    return match[2] === 'set' ? undefined : counts;
+  };
   for (const state of STATES) {
-    for (const job of (await queue.getJobs([state], 0, -1)) as Job<JobData>[]) {
-      if (job?.data?.run === undefined || (run !== undefined && job.data.run !== run)) continue;
-      if (job.data.kind !== 'set') {
-        children.push({ job, state });
-        continue;
+    for (let at = 0, page: string[] = []; at === 0 || page.length === PAGE; at += PAGE) {
+      page = await queue.getRanges([state], at, at + PAGE - 1);
+      for (const id of page) {
+        const counts = tally(id);
+        if (counts === undefined) continue;
+        counts.jobs[state] = (counts.jobs[state] ?? 0) + 1;
+        if (state === 'failed' && counts.failed.length < MAX_PROBLEMS_KEPT) counts.failed.push(id);
       }
-      runs.set(job.data.run, {
-        run: job.data.run,
-        mode: job.data.mode,
-        out: job.data.out,
-        shards: job.data.shards,
-        state,
-        jobs: {},
-        failed: [],
-        startedAt: job.timestamp,
-        ...(job.finishedOn !== undefined ? { finishedAt: job.finishedOn } : {}),
-        ...(state === 'completed' ? { outcome: job.returnvalue as RunOutcome } : {}),
-        ...(state === 'failed' ? { reason: job.failedReason } : {}),
-      });
     }
   }
-  for (const { job, state } of children) {
-    const status = runs.get(job.data.run);
-    if (status === undefined) continue;
-    status.jobs[state] = (status.jobs[state] ?? 0) + 1;
-    if (state === 'failed') status.failed.push({ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason });
+  const statuses: RunStatus[] = [];
+  for (const [id, counts] of runs) {
+    const parent = (await queue.getJob(jobId(id, 'set'))) as Job<SetJob> | undefined;
+    if (parent?.data?.kind !== 'set') continue;
+    const state = await parent.getState();
+    const failed = (await Promise.all(counts.failed.map((child) => queue.getJob(child) as Promise<Job<JobData> | undefined>))).flatMap((job) => (job === undefined ? [] : [{ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason }]));
+    statuses.push({
+      run: id,
+      mode: parent.data.mode,
+      out: parent.data.out,
+      shards: parent.data.shards,
+      state,
+      jobs: counts.jobs,
+      failed,
+      startedAt: parent.timestamp,
+      ...(parent.finishedOn !== undefined ? { finishedAt: parent.finishedOn } : {}),
+      ...(state === 'completed' ? { outcome: parent.returnvalue as RunOutcome } : {}),
+      ...(state === 'failed' ? { reason: parent.failedReason } : {}),
+    });
   }
-  return [...runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+  return statuses.sort((a, b) => b.startedAt - a.startedAt);
 }
 
 /** Waits until run `run`'s parent has completed or failed (polling its state every `intervalMs`). */

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
@@ -108,8 +108,8 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
-  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
-  const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)));
+  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH));
+  const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)).filter((path) => existsSync(path)));
   try {
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     await mkdir(dirname(manifestPath), { recursive: true });
@@ -126,16 +126,22 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
  * (a retried parent adds them again under the same ids: BullMQ keeps the first); after the shards, it
  * publishes the index from their manifests and removes the run's scratch files.
  */
+/** Shard jobs a parent adds at once. */
+const ADD_BATCH = 1000;
+
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {
-    // Each shard job finds its parts' files itself: their names (parts × shards of them) are not
-    // listed here nor carried in the jobs' data.
-    const children = Array.from({ length: data.shards }, (_, shard) => {
-      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
-      return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
-    });
-    await queue.addBulk(children);
+    // Each shard job finds its input and its parts' files itself (a shard with no entries has none):
+    // their names are not listed here. A batch of jobs at a time: 65,536 at once held 900 MB.
+    for (let first = 0; first < data.shards; first += ADD_BATCH) {
+      const children = Array.from({ length: Math.min(ADD_BATCH, data.shards - first) }, (_, i) => {
+        const shard = first + i;
+        const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
+        return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
+      });
+      await queue.addBulk(children);
+    }
     await job.updateData({ ...data, step: 'write' });
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
