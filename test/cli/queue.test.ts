@@ -363,3 +363,24 @@ test('queue generate URL: the coordinator reads the list with the HTTP client an
   assert.equal((await queueStatus(redis.url, 'q9')).length, 1, 'only the first run is on the queue');
   assert.equal(await stop(w), 0);
 });
+
+test('Redis lost while the coordinator waits: one line says so (no stack trace each reconnect); the coordinator keeps waiting for it, and Ctrl-C stops it at once', { skip, timeout: 20_000 }, async () => {
+  const own = await startRedis();
+  after(() => own.stop());
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(10));
+  const run = cli(['queue', 'generate', input, '--redis', own.url, '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  await until('the run queued', () => /queued/.test(run.stderr()));
+  await own.stop();
+  await until('the lost connection told', () => /lost Redis/.test(run.stderr()));
+  // BullMQ retries the connection meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(run.child.exitCode, null);
+  // Ctrl-C stops the waiting at once, Redis or not.
+  const interrupted = Date.now();
+  run.child.kill('SIGINT');
+  assert.equal(await run.exited, 130);
+  assert.ok(Date.now() - interrupted < 3000, `${Date.now() - interrupted} ms`);
+  assert.match(run.stderr(), new RegExp(`^sitemapkit queue: run \\S+ queued: 10 URLs in 2 shards on sitemapkit\\nsitemapkit queue: lost Redis at ${own.url} \\(ECONNREFUSED\\); waiting for it to come back\\nsitemapkit queue: stopped waiting; `));
+});

@@ -301,32 +301,35 @@ async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
 }
 
 /** Waits until run `run`'s parent has completed or failed (polling its state every `intervalMs`). */
-export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void } = {}): Promise<RunStatus> {
+export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void; onError?: (error: Error) => void } = {}): Promise<RunStatus> {
   const bull = await loadBullMQ();
   const queue = new bull.Queue(queueName, { connection: { url: redis } });
+  // A lost connection: BullMQ reconnects by itself, and prints an error nobody listens to as a stack
+  // trace, every attempt.
+  queue.on('error', (error) => options.onError?.(error));
+  // Every step races the signal: while Redis is away a request waits for it (minutes), and the
+  // coordinator's Ctrl-C did too.
+  const signal = options.signal ?? new AbortController().signal;
+  const unlessAborted = <T>(step: Promise<T>): Promise<T> =>
+    new Promise<T>((done, fail) => {
+      const abort = (): void => fail(signal.reason);
+      if (signal.aborted) abort();
+      signal.addEventListener('abort', abort, { once: true });
+      step.then(done, fail).finally(() => signal.removeEventListener('abort', abort));
+    });
   try {
     for (;;) {
-      const parent = await bull.Job.fromId(queue, jobId(run, 'set'));
+      const parent = await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')));
       if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
-      const state = await parent.getState();
-      if (state === 'completed' || state === 'failed') return (await collectStatus(queue, run))[0] as RunStatus;
+      const state = await unlessAborted(parent.getState());
+      if (state === 'completed' || state === 'failed') return (await unlessAborted(collectStatus(queue, run)))[0] as RunStatus;
       options.onTick?.(state);
-      // Aborted while the state was asked for (no abort event comes after the fact).
-      options.signal?.throwIfAborted();
-      await new Promise<void>((done, fail) => {
-        const abort = (): void => {
-          clearTimeout(timer);
-          fail(options.signal?.reason);
-        };
-        const timer = setTimeout(() => {
-          options.signal?.removeEventListener('abort', abort);
-          done();
-        }, options.intervalMs ?? 250);
-        options.signal?.addEventListener('abort', abort, { once: true });
-      });
+      await unlessAborted(sleep(options.intervalMs ?? 250));
     }
   } finally {
-    await queue.close();
+    // Closing waits for Redis too: not once aborted.
+    if (signal.aborted) void queue.close().catch(() => {});
+    else await queue.close();
   }
 }
 
