@@ -3,7 +3,7 @@
 // there or does not answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,4 +159,26 @@ test('the coordinator adds one job whatever the shard count (the parent adds its
   const [status] = await queueStatus(redis.url, 'many', run);
   assert.equal(status?.state, 'waiting');
   assert.deepEqual(status?.jobs, {});
+});
+
+test("what a failed run leaves in the set's scratch folder is removed by the next run on the set", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-failed-left-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\nhttps://example.com/c\n');
+  const set = join(dir, 'set');
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'left', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const failed = await enqueue();
+  // Its shard cannot read its input: the run fails for good, its scratch folder stays behind.
+  const split = join(set, SCRATCH, failed.run, 'input', 'shard-0.records');
+  rmSync(split);
+  mkdirSync(split);
+  const worker = await startWorker({ redis: redis.url, queue: 'left' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'left', failed.run, { intervalMs: 20 })).state, 'failed');
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [failed.run]);
+  const next = await enqueue();
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [next.run]);
+  assert.equal((await waitForRun(redis.url, 'left', next.run, { intervalMs: 20 })).state, 'completed');
+  assert.equal(existsSync(join(set, SCRATCH)), false);
 });

@@ -184,6 +184,8 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
+      // The runs before this one are done: what a failed one left (its input split, its manifests) goes.
+      for (const name of await storage.list(SCRATCH)) if (name !== run) await storage.remove(`${SCRATCH}/${name}`);
       await producer.add(flow);
       await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
     } finally {
