@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
-import { enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
+import { enqueueApply, enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
 import { SCRATCH } from '../../src/node/scale/queue-jobs.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { startWorker } from '../../src/node/scale/worker.js';
@@ -147,7 +147,7 @@ test("--run: a name that is not one plain name is refused before anything is wri
   assert.ok(readFileSync(split).equals(bytes));
 });
 
-test('the coordinator adds one job whatever the shard count (the parent adds its shards, a batch at a time: a flow of 65,536 shard jobs held 900 MB of the coordinator); status counts them by id pages', { skip, timeout: 20_000 }, async (t) => {
+test('the coordinator adds one job whatever the shard count or the children an apply touches (the parent adds them, a batch at a time: a flow of 65,536 shard jobs held 900 MB of the coordinator); status counts them by id pages', { skip, timeout: 20_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-many-shards-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const input = join(dir, 'urls.txt');
@@ -159,6 +159,21 @@ test('the coordinator adds one job whatever the shard count (the parent adds its
   const [status] = await queueStatus(redis.url, 'many', run);
   assert.equal(status?.state, 'waiting');
   assert.deepEqual(status?.jobs, {});
+  // An apply's child jobs too: every child touched (4 sections × 30 shards), one job added; a worker's parent adds them and the run is done.
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const set = join(dir, 'applied');
+  const locs = Array.from({ length: 600 }, (_, i) => `https://example.com/s${i % 4}/p-${i}`);
+  await writeShardedSet(locs.map((loc) => ({ loc })), { outDir: set, baseUrl: 'https://example.com/', shards: 30, compressionThreads: 1 });
+  writeFileSync(join(dir, 'changes.jsonl'), locs.map((loc) => JSON.stringify({ op: 'upsert', loc, lastmod: '2026-01-01' })).join('\n') + '\n');
+  const applied = await enqueueApply({ redis: redis.url, queue: 'many-apply', out: set, changes: [join(dir, 'changes.jsonl')], attempts: 1 });
+  assert.ok(applied.touched > 100, `${applied.touched} children`);
+  assert.deepEqual(await raw.lrange('bull:many-apply:wait', 0, -1), [`${applied.run}.set`]);
+  const worker = await startWorker({ redis: redis.url, queue: 'many-apply', concurrency: 4 });
+  t.after(() => worker.close(true));
+  const done = await waitForRun(redis.url, 'many-apply', applied.run, { intervalMs: 20 });
+  assert.equal(done.state, 'completed', done.reason);
+  assert.deepEqual(done.jobs, { completed: applied.touched });
+  assert.equal(done.outcome?.urls, 600);
 });
 
 test("what a failed run leaves in the set's scratch folder is removed by the next run on the set", { skip, timeout: 20_000 }, async (t) => {

@@ -4,8 +4,8 @@
 //
 // A run is one BullMQ flow (https://docs.bullmq.io/guide/flows): a parent job `set` whose children
 // are one `shard` job per shard (or one `child` job per touched child, for apply); the parent runs
-// once every child has succeeded, and writes the index. A generate's parent first adds its `shard`
-// children itself, in batches, and waits for them (BullMQ's "process step jobs"); a source module's
+// once every child has succeeded, and writes the index. The parent first adds its `shard` (`child`)
+// jobs itself, in batches, and waits for them (BullMQ's "process step jobs"); a source module's
 // run has `split` children before (one per part of the source, e.g. a key range), which route their
 // entries to per-shard files.
 
@@ -104,6 +104,11 @@ export function runManifest(run: string, name: string, shard: number, shards: nu
 /** Where the coordinator leaves shard `shard`'s entries of run `run` (queue-split.ts ShardFiles), when it has some. */
 export function shardInput(run: string, shard: number): string {
   return `${SCRATCH}/${run}/input/shard-${shard}.records`;
+}
+
+/** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */
+export function changeFile(run: string, stem: string): string {
+  return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
 }
 
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */

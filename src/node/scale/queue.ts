@@ -10,7 +10,7 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type ChildJob, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
@@ -123,23 +123,16 @@ export interface ApplyRunOptions {
   onProblem?: (problem: string) => void;
 }
 
-/** Plans an apply (changes checked and routed per touched child) and adds its flow: a child job per touched child. */
+/** Plans an apply (changes checked and routed per touched child) and adds its parent, which adds a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => `${SCRATCH}/${run}/changes/${stem}.jsonl`, options.onProblem);
+  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
   const { settings } = plan;
   const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-  const base = { run, out: storage.localDir, shards: settings.shards, set };
-  const parent: SetJob = { ...base, kind: 'set', mode: 'apply', step: 'write', touched: plan.children.map((c) => c.stem) };
-  const children = plan.children.map((c, i) => ({
-    name: 'child',
-    queueName: options.queue,
-    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files, shards: plan.settings.shards } satisfies ChildJob,
-    opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
-  }));
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
-  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
+  const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -14,7 +14,7 @@ import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput,
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
-import { publishApplied, rewriteChild } from './queue-apply.js';
+import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
 import type { ShardFile } from './shard-set.js';
 
@@ -134,12 +134,15 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   if (data.step === 'split') {
     // Each shard job finds its input and its parts' files itself (a shard with no entries has none):
     // their names are not listed here. A batch of jobs at a time: 65,536 at once held 900 MB.
-    for (let first = 0; first < data.shards; first += ADD_BATCH) {
-      const children = Array.from({ length: Math.min(ADD_BATCH, data.shards - first) }, (_, i) => {
-        const shard = first + i;
-        const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
-        return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
-      });
+    const kind = data.mode === 'apply' ? 'child' : 'shard';
+    const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
+    const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
+    for (let first = 0; first < count; first += ADD_BATCH) {
+      const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
+        name: kind,
+        data: childOf(first + i),
+        opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, kind, first + i), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true },
+      }));
       await queue.addBulk(children);
     }
     await job.updateData({ ...data, step: 'write' });
