@@ -521,9 +521,12 @@ jobs. The layout is "generate --shards N"'s: the same input gives the same bytes
 A job that fails is tried again (--attempts); a worker that dies has its jobs taken over by another
 once their lock expires. A job that fails for good fails its run: the index is not written, the
 previous set stays published, and the coordinator prints each failed job and its reason (exit 2).
+One run at a time per set: a run on a folder that another run on the queue is still writing is
+refused (exit 2).
 
-status: each run on the queue (newest first), the state of its parent (waiting-children, active,
-completed, failed), its jobs by state, and the reason of every failed job.`,
+status: each run on the queue (newest first), the state of its parent (waiting, waiting-children
+while its jobs run, active, completed, failed), its jobs by state, and the reason of each of the
+first 20 failed jobs.`,
 };
 
 export const WORKER: CommandSpec = {

@@ -307,7 +307,8 @@ test('Ctrl-C stops the coordinator waiting (exit 130), not the run: a worker sta
   assert.equal(await run.exited, 130);
   const runId = /run (\S+) queued/.exec(run.stderr())?.[1] as string;
   assert.match(run.stderr(), new RegExp(`stopped waiting; run ${runId} goes on on the workers \\(sitemapkit queue status --run ${runId}\\)`));
-  assert.equal((await queueStatus(redis.url, 'q8', runId))[0]?.state, 'waiting-children');
+  // No worker yet: the parent waits to add the shard jobs (it adds them itself, a batch at a time).
+  assert.equal((await queueStatus(redis.url, 'q8', runId))[0]?.state, 'waiting');
   const w = worker('q8');
   await untilAsync('the run done', async () => (await queueStatus(redis.url, 'q8', runId))[0]?.state === 'completed');
   assert.ok(existsSync(join(dir, 'out', 'sitemap.xml')));
@@ -361,4 +362,25 @@ test('queue generate URL: the coordinator reads the list with the HTTP client an
   assert.ok(!existsSync(join(dir, 'cut', 'sitemap.xml')));
   assert.equal((await queueStatus(redis.url, 'q9')).length, 1, 'only the first run is on the queue');
   assert.equal(await stop(w), 0);
+});
+
+test('Redis lost while the coordinator waits: one line says so (no stack trace each reconnect); the coordinator keeps waiting for it, and Ctrl-C stops it at once', { skip, timeout: 20_000 }, async () => {
+  const own = await startRedis();
+  after(() => own.stop());
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(10));
+  const run = cli(['queue', 'generate', input, '--redis', own.url, '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  await until('the run queued', () => /queued/.test(run.stderr()));
+  await own.stop();
+  await until('the lost connection told', () => /lost Redis/.test(run.stderr()));
+  // BullMQ retries the connection meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(run.child.exitCode, null);
+  // Ctrl-C stops the waiting at once, Redis or not.
+  const interrupted = Date.now();
+  run.child.kill('SIGINT');
+  assert.equal(await run.exited, 130);
+  assert.ok(Date.now() - interrupted < 3000, `${Date.now() - interrupted} ms`);
+  assert.match(run.stderr(), new RegExp(`^sitemapkit queue: run \\S+ queued: 10 URLs in 2 shards on sitemapkit\\nsitemapkit queue: lost Redis at ${own.url} \\(ECONNREFUSED\\); waiting for it to come back\\nsitemapkit queue: stopped waiting; `));
 });

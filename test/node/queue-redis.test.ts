@@ -3,13 +3,16 @@
 // there or does not answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
-import { enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
+import { enqueueApply, enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
+import { SCRATCH } from '../../src/node/scale/queue-jobs.js';
+import { FileSystemStorage } from '../../src/node/scale/storage.js';
+import { startWorker } from '../../src/node/scale/worker.js';
 import { freePort, redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 const skip = redisUnavailable();
 let redis: RedisServer;
@@ -67,4 +70,130 @@ test('waitForRun polls without piling listeners on its signal (no MaxListenersEx
   }
   assert.equal(ticks, 40);
   assert.deepEqual(warnings, []);
+});
+
+test("a parent killed while it removes the run's scratch files (its manifests already gone) is retried into a completed run: the set stays published, the scratch is removed", { skip, timeout: 20_000 }, async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'sitemapkit-clean-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const input = join(out, 'urls.txt');
+  writeFileSync(input, Array.from({ length: 50 }, (_, i) => `https://example.com/p/${i}\n`).join(''));
+  const set = join(out, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'clean', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 2, inputs: [{ path: input, format: 'text' }] });
+  // The first removal of the run's folder takes its manifests, then the worker "dies" (the job is
+  // tried again, as BullMQ does with a stalled job).
+  let killed = false;
+  const storage = (dir: string): FileSystemStorage => {
+    const files = new FileSystemStorage(dir);
+    const remove = files.remove.bind(files);
+    files.remove = async (name) => {
+      if (!killed && name === `${SCRATCH}/${run}`) {
+        killed = true;
+        await remove(`${name}/manifests`);
+        throw new Error('killed while removing the scratch files');
+      }
+      await remove(name);
+    };
+    return files;
+  };
+  const worker = await startWorker({ redis: redis.url, queue: 'clean', storage });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'clean', run, { intervalMs: 20 });
+  assert.ok(killed);
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 50);
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+  assert.match(readFileSync(join(set, 'sitemap.xml'), 'utf8'), /<sitemapindex/);
+});
+
+test('one run at a time per set: a run on a folder another run is still writing is refused (its scratch files removed), also when two coordinators add at once; once the first is done the next is taken', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-one-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (out = set): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'one', out, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // Two coordinators at once, no worker yet: one run is added, the other refused.
+  const both = await Promise.allSettled([enqueue(), enqueue()]);
+  const added = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value.run] : []));
+  assert.equal(added.length, 1, JSON.stringify(both));
+  const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  assert.match(String(refused.reason), new RegExp(`^SitemapError: run ${added[0]} is writing .*set \\(waiting\\): one run at a time per set`));
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), added);
+  // Another folder is another set.
+  await enqueue(join(dir, 'other'));
+  const worker = await startWorker({ redis: redis.url, queue: 'one' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'one', added[0] as string, { intervalMs: 20 })).state, 'completed');
+  const next = await enqueue();
+  assert.equal((await waitForRun(redis.url, 'one', next.run, { intervalMs: 20 })).state, 'completed');
+});
+
+test("--run: a name that is not one plain name is refused before anything is written ('..' named the set's folder, removed with the scratch files); a run already on the queue is not added again over its scratch files", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-id-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const set = join(dir, 'set');
+  mkdirSync(set);
+  writeFileSync(join(set, 'keep.txt'), 'mine');
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const enqueue = (run: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'runid', out: set, run, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  for (const run of ['..', '.', 'a/b', '', 'a:b']) await assert.rejects(enqueue(run), /^SitemapError: run ".*" must be a plain name/, run);
+  assert.deepEqual(readdirSync(set), ['keep.txt']);
+  await enqueue('r-1');
+  const split = join(set, SCRATCH, 'r-1', 'input', 'shard-0.records');
+  const bytes = readFileSync(split);
+  writeFileSync(input, 'https://example.com/b\nhttps://example.com/c\n');
+  await assert.rejects(enqueue('r-1'), /^SitemapError: run r-1 is already on queue runid \(waiting\)/);
+  assert.ok(readFileSync(split).equals(bytes));
+});
+
+test('the coordinator adds one job whatever the shard count or the children an apply touches (the parent adds them, a batch at a time: a flow of 65,536 shard jobs held 900 MB of the coordinator); status counts them by id pages', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-many-shards-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'many', out: join(dir, 'set'), shards: 20_000, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  assert.deepEqual(await raw.lrange('bull:many:wait', 0, -1), [`${run}.set`]);
+  const [status] = await queueStatus(redis.url, 'many', run);
+  assert.equal(status?.state, 'waiting');
+  assert.deepEqual(status?.jobs, {});
+  // An apply's child jobs too: every child touched (4 sections × 30 shards), one job added; a worker's parent adds them and the run is done.
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const set = join(dir, 'applied');
+  const locs = Array.from({ length: 600 }, (_, i) => `https://example.com/s${i % 4}/p-${i}`);
+  await writeShardedSet(locs.map((loc) => ({ loc })), { outDir: set, baseUrl: 'https://example.com/', shards: 30, compressionThreads: 1 });
+  writeFileSync(join(dir, 'changes.jsonl'), locs.map((loc) => JSON.stringify({ op: 'upsert', loc, lastmod: '2026-01-01' })).join('\n') + '\n');
+  const applied = await enqueueApply({ redis: redis.url, queue: 'many-apply', out: set, changes: [join(dir, 'changes.jsonl')], attempts: 1 });
+  assert.ok(applied.touched > 100, `${applied.touched} children`);
+  assert.deepEqual(await raw.lrange('bull:many-apply:wait', 0, -1), [`${applied.run}.set`]);
+  const worker = await startWorker({ redis: redis.url, queue: 'many-apply', concurrency: 4 });
+  t.after(() => worker.close(true));
+  const done = await waitForRun(redis.url, 'many-apply', applied.run, { intervalMs: 20 });
+  assert.equal(done.state, 'completed', done.reason);
+  assert.deepEqual(done.jobs, { completed: applied.touched });
+  assert.equal(done.outcome?.urls, 600);
+});
+
+test("what a failed run leaves in the set's scratch folder is removed by the next run on the set", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-failed-left-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\nhttps://example.com/c\n');
+  const set = join(dir, 'set');
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'left', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const failed = await enqueue();
+  // Its shard cannot read its input: the run fails for good, its scratch folder stays behind.
+  const split = join(set, SCRATCH, failed.run, 'input', 'shard-0.records');
+  rmSync(split);
+  mkdirSync(split);
+  const worker = await startWorker({ redis: redis.url, queue: 'left' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'left', failed.run, { intervalMs: 20 })).state, 'failed');
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [failed.run]);
+  const next = await enqueue();
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [next.run]);
+  assert.equal((await waitForRun(redis.url, 'left', next.run, { intervalMs: 20 })).state, 'completed');
+  assert.equal(existsSync(join(set, SCRATCH)), false);
 });

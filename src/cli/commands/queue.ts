@@ -157,7 +157,12 @@ async function waitOrInterrupt(redis: string, queue: string, run: string, io: Cl
   const controller = new AbortController();
   const remove = io.onInterrupt?.(() => controller.abort(new Error('interrupted')));
   try {
-    return await waitForRun(redis, queue, run, { signal: controller.signal });
+    let lost = false;
+    const onError = (error: Error): void => {
+      if (!lost) io.stderr.write(`sitemapkit queue: lost Redis at ${redis} (${(error as NodeJS.ErrnoException).code ?? error.message}); waiting for it to come back\n`);
+      lost = true;
+    };
+    return await waitForRun(redis, queue, run, { signal: controller.signal, onError });
   } catch (error) {
     if (controller.signal.aborted) {
       io.stderr.write(`sitemapkit queue: stopped waiting; run ${run} goes on on the workers (sitemapkit queue status --run ${run})\n`);

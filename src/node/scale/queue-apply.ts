@@ -12,15 +12,15 @@ import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
 import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
 import { publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
-import { MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
+import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
 import type { SetStorage } from './storage.js';
 
 export interface PlannedApply {
   /** The set's settings, read from its manifests. */
   settings: ShardSettings;
-  /** Each touched child: its change file (in storage) and its files in the published index. */
-  children: { stem: string; changes: string; files: string[] }[];
+  /** The stems of the touched children (their changes: `fileOf(stem)`). */
+  touched: string[];
   outcome: JobOutcome & { upserts: number; deletes: number };
 }
 
@@ -55,9 +55,21 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
     }
   }
   const touched = (await files.close()).sort();
-  const published = new Map<string, string[]>();
-  for (const file of (await readPublishedIndex(settings)).files) published.set(file.child, [...(published.get(file.child) ?? []), file.name]);
-  return { settings, children: touched.map((stem) => ({ stem, changes: fileOf(stem), files: published.get(stem) ?? [] })), outcome };
+  // A set with no index cannot be applied to: said before a run is added.
+  await readPublishedIndex(settings);
+  return { settings, touched, outcome };
+}
+
+/** The parent's maker of its child jobs: child `n` of `data.touched`, with its files in the published index. */
+export async function childJobs(data: SetJob, storage: SetStorage): Promise<(n: number) => ChildJob> {
+  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const touched = data.touched ?? [];
+  const files = new Map(touched.map((stem) => [stem, [] as string[]]));
+  for (const file of (await readPublishedIndex(settings)).files) files.get(file.child)?.push(file.name);
+  return (n) => {
+    const stem = touched[n] as string;
+    return { kind: 'child', run: data.run, out: data.out, shards: data.shards, set: data.set, child: stem, changes: changeFile(data.run, stem), files: files.get(stem) ?? [] };
+  };
 }
 
 /** A `child` job: the child read back with its changes, put in place under new names; returns its files. */

@@ -4,9 +4,10 @@
 //
 // A run is one BullMQ flow (https://docs.bullmq.io/guide/flows): a parent job `set` whose children
 // are one `shard` job per shard (or one `child` job per touched child, for apply); the parent runs
-// once every child has succeeded, and writes the index. A source module's run starts with `split`
-// children (one per part of the source, e.g. a key range), which route their entries to per-shard
-// files; the parent then adds the `shard` children and waits again (BullMQ's "process step jobs").
+// once every child has succeeded, and writes the index. The parent first adds its `shard` (`child`)
+// jobs itself, in batches, and waits for them (BullMQ's "process step jobs"); a source module's
+// run has `split` children before (one per part of the source, e.g. a key range), which route their
+// entries to per-shard files.
 
 import { manifestFileName } from '../../core/scale/layout.js';
 import type { ShardSetOptions } from './shard-set.js';
@@ -40,6 +41,7 @@ export interface SplitJob extends RunJob {
 export interface ShardJob extends RunJob {
   kind: 'shard';
   shard: number;
+  /** Its input files: those missing had none of its entries (the coordinator's shardInput). */
   inputs: string[];
   /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
   parts?: number;
@@ -61,12 +63,14 @@ export interface ChildJob extends RunJob {
 /** The parent: once its children have succeeded, the next step (shards after a split), then the index. */
 export interface SetJob extends RunJob {
   kind: 'set';
-  step: 'split' | 'write';
+  step: 'split' | 'write' | 'clean';
   /** For a source's run: how many parts the split step had (their files are the shards' inputs). */
   parts?: number;
   mode: 'generate' | 'apply';
   /** For an apply: the stems of the children it rewrites (one may come out empty, with no file). */
   touched?: string[];
+  /** Once the index is published (step `clean`): what the job returns. */
+  outcome?: RunOutcome;
 }
 
 export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
@@ -79,11 +83,32 @@ export interface JobOutcome {
   problems: string[];
 }
 
+/** What the parent job returns: the published set and what its children reported. */
+export interface RunOutcome extends JobOutcome {
+  indexFiles: string[];
+  /** Children in the set. */
+  files: number;
+  /** URLs in the set (generate), or in the children rewritten (apply). */
+  urls: number;
+  /** Files of the previous set removed. */
+  removed: number;
+}
+
 export const MAX_PROBLEMS_KEPT = 20;
 
 /** Where shard `shard` of run `run` leaves its manifest: the set's own are replaced by the index job, once the run is published. */
 export function runManifest(run: string, name: string, shard: number, shards: number): string {
   return `${SCRATCH}/${run}/manifests/${manifestFileName(name, shard, shards)}`;
+}
+
+/** Where the coordinator leaves shard `shard`'s entries of run `run` (queue-split.ts ShardFiles), when it has some. */
+export function shardInput(run: string, shard: number): string {
+  return `${SCRATCH}/${run}/input/shard-${shard}.records`;
+}
+
+/** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */
+export function changeFile(run: string, stem: string): string {
+  return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
 }
 
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */

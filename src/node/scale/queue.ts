@@ -3,18 +3,18 @@
 
 import { SitemapError } from '../../core/errors.js';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
 import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { jobId, jobOptions, newRunId, SCRATCH, type ChildJob, type JobData, type SetJob, type SetOptions, type ShardJob, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
-import type { RunOutcome } from './worker.js';
 
 export interface EnqueueOptions {
   redis: string;
@@ -51,25 +51,24 @@ export interface EnqueuedRun {
 
 export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
   const shards = checkShards(options.shards);
-  const run = options.run ?? newRunId();
+  const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
   const base = { run, out: storage.localDir, shards, set: options.set };
-  const child = (kind: 'split' | 'shard', n: number, data: SplitJob | ShardJob) => ({
-    name: kind,
-    queueName: options.queue,
-    data,
-    opts: { ...jobOptions(options.attempts), jobId: jobId(run, kind, n), failParentOnFailure: true },
-  });
   let entries = 0;
   let rejected = 0;
-  let parent: SetJob;
-  let children;
+  // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
+  // shard jobs held 900 MB of the coordinator. A source's parts are read by split jobs first.
+  const parts = options.source?.parts;
+  const parent: SetJob = { ...base, kind: 'set', mode: 'generate', step: 'split', ...(parts !== undefined ? { parts } : {}) };
+  let children: FlowJob[] = [];
   if (options.source !== undefined) {
-    const { path, parts, options: sourceOptions } = options.source;
-    parent = { ...base, kind: 'set', mode: 'generate', step: 'split', parts };
-    children = Array.from({ length: parts }, (_, part) => child('split', part, { ...base, kind: 'split', source: path, part, parts, sourceOptions }));
+    const { path, options: sourceOptions } = options.source;
+    children = Array.from({ length: parts as number }, (_, part) => {
+      const data: SplitJob = { ...base, kind: 'split', source: path, part, parts: parts as number, sourceOptions };
+      return { name: 'split', queueName: options.queue, data, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'split', part), failParentOnFailure: true } };
+    });
   } else {
-    const files = new ShardFiles(storage, options.set, shards, (shard) => `${SCRATCH}/${run}/input/shard-${shard}.records`, options.onProblem);
+    const files = new ShardFiles(storage, options.set, shards, (shard) => shardInput(run, shard), options.onProblem);
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
     } catch (error) {
@@ -78,16 +77,11 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
       await storage.remove(`${SCRATCH}/${run}`);
       throw error;
     }
-    const written = new Set(await files.close());
+    await files.close();
     entries = files.outcome.entries;
     rejected = files.outcome.rejected;
-    parent = { ...base, kind: 'set', mode: 'generate', step: 'write' };
-    children = Array.from({ length: shards }, (_, shard) => {
-      const input = `${SCRATCH}/${run}/input/shard-${shard}.records`;
-      return child('shard', shard, { ...base, kind: 'shard', shard, inputs: written.has(input) ? [input] : [] });
-    });
   }
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
 }
 
@@ -129,32 +123,73 @@ export interface ApplyRunOptions {
   onProblem?: (problem: string) => void;
 }
 
-/** Plans an apply (changes checked and routed per touched child) and adds its flow: a child job per touched child. */
+/** Plans an apply (changes checked and routed per touched child) and adds its parent, which adds a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
-  const run = options.run ?? newRunId();
+  const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => `${SCRATCH}/${run}/changes/${stem}.jsonl`, options.onProblem);
+  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
   const { settings } = plan;
   const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-  const base = { run, out: storage.localDir, shards: settings.shards, set };
-  const parent: SetJob = { ...base, kind: 'set', mode: 'apply', step: 'write', touched: plan.children.map((c) => c.stem) };
-  const children = plan.children.map((c, i) => ({
-    name: 'child',
-    queueName: options.queue,
-    data: { ...base, kind: 'child', child: c.stem, changes: c.changes, files: c.files, shards: plan.settings.shards } satisfies ChildJob,
-    opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'child', i), failParentOnFailure: true },
-  }));
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children });
-  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.children.length };
+  const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
+  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
 }
 
-async function addFlow(redis: string, flow: FlowJob): Promise<void> {
-  const bull = await loadBullMQ();
-  const producer = new bull.FlowProducer({ connection: { url: redis } });
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The id of a run to add: `run` when given, once checked. It names the run's scratch folder (so it
+ * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs,
+ * which are never added twice (a run already on the queue would report its own outcome, and its
+ * scratch files would be those of the new run).
+ */
+async function newRun({ run, redis, queue: queueName }: { run?: string | undefined; redis: string; queue: string }): Promise<string> {
+  if (run === undefined) return newRunId();
+  if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
+  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
   try {
-    await producer.add(flow);
+    const state = await queue.getJobState(jobId(run, 'set'));
+    if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
   } finally {
-    await producer.close();
+    await queue.close();
+  }
+  return run;
+}
+
+/**
+ * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
+ * files it does not name, the other run's new children among them (that run then fails, or publishes
+ * an index naming files just removed). The check and the add hold a lock, so that two coordinators
+ * started together do not both pass; a run's claim on its folder lasts until its parent is done.
+ * On refusal or failure the run's scratch files go.
+ */
+async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
+  const bull = await loadBullMQ();
+  const queue = new bull.Queue(flow.queueName, { connection: { url: redis } });
+  const producer = new bull.FlowProducer({ connection: { url: redis } });
+  const client = new (await import('ioredis')).Redis(redis);
+  const { run, out } = flow.data;
+  const claim = `sitemapkit:${flow.queueName}:out:${out}`;
+  try {
+    // Held for a crashed coordinator's lifetime at most: its add is long done.
+    while ((await client.set(`${claim}:lock`, run, 'PX', 300_000, 'NX')) === null) await sleep(50);
+    try {
+      const other = await client.get(claim);
+      const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
+      // The runs before this one are done: what a failed one left (its input split, its manifests) goes.
+      for (const name of await storage.list(SCRATCH)) if (name !== run) await storage.remove(`${SCRATCH}/${name}`);
+      await producer.add(flow);
+      await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
+    } finally {
+      await client.del(`${claim}:lock`);
+    }
+  } catch (error) {
+    await storage.remove(`${SCRATCH}/${run}`);
+    throw error;
+  } finally {
+    client.disconnect();
+    await Promise.all([producer.close(), queue.close()]);
   }
 }
 
@@ -170,10 +205,11 @@ export interface RunStatus {
   mode: 'generate' | 'apply';
   out: string;
   shards: number;
-  /** The parent's state: waiting-children while its children run, then active, completed or failed. */
+  /** The parent's state: waiting (to add its shard jobs), waiting-children while its children run, active, completed or failed. */
   state: string;
   /** The children (split, shard and child jobs) by state. */
   jobs: Record<string, number>;
+  /** The first failed children (MAX_PROBLEMS_KEPT of them; `jobs.failed` counts them all). */
   failed: FailedJob[];
   startedAt: number;
   finishedAt?: number;
@@ -208,67 +244,87 @@ export async function queueStatus(redis: string, queueName: string, run?: string
   }
 }
 
+/** Job ids read at a time: a queue keeps every job of a week (a run has up to 65,536), never all held at once. */
+const PAGE = 1000;
+const JOB_ID = /^(.+)\.(set|split|shard|child)(?:\.\d+)?$/;
+
+/**
+ * The runs on the queue (or run `run`): one pass over the ids of each state, a page at a time,
+ * counting each run's children by state; then each run's parent and its first failed children.
+ */
 async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
-  const runs = new Map<string, RunStatus>();
-  const children: { job: Job<JobData>; state: string }[] = [];
+  const runs = new Map<string, { jobs: Record<string, number>; failed: string[] }>();
+  const tally = (id: string) => {
+    const match = JOB_ID.exec(id);
+    if (match === null || (run !== undefined && match[1] !== run)) return undefined;
+    let counts = runs.get(match[1] as string);
+    if (counts === undefined) runs.set(match[1] as string, (counts = { jobs: {}, failed: [] }));
+    return match[2] === 'set' ? undefined : counts;
+  };
   for (const state of STATES) {
-    for (const job of (await queue.getJobs([state], 0, -1)) as Job<JobData>[]) {
-      if (job?.data?.run === undefined || (run !== undefined && job.data.run !== run)) continue;
-      if (job.data.kind !== 'set') {
-        children.push({ job, state });
-        continue;
+    for (let at = 0, page: string[] = []; at === 0 || page.length === PAGE; at += PAGE) {
+      page = await queue.getRanges([state], at, at + PAGE - 1);
+      for (const id of page) {
+        const counts = tally(id);
+        if (counts === undefined) continue;
+        counts.jobs[state] = (counts.jobs[state] ?? 0) + 1;
+        if (state === 'failed' && counts.failed.length < MAX_PROBLEMS_KEPT) counts.failed.push(id);
       }
-      runs.set(job.data.run, {
-        run: job.data.run,
-        mode: job.data.mode,
-        out: job.data.out,
-        shards: job.data.shards,
-        state,
-        jobs: {},
-        failed: [],
-        startedAt: job.timestamp,
-        ...(job.finishedOn !== undefined ? { finishedAt: job.finishedOn } : {}),
-        ...(state === 'completed' ? { outcome: job.returnvalue as RunOutcome } : {}),
-        ...(state === 'failed' ? { reason: job.failedReason } : {}),
-      });
     }
   }
-  for (const { job, state } of children) {
-    const status = runs.get(job.data.run);
-    if (status === undefined) continue;
-    status.jobs[state] = (status.jobs[state] ?? 0) + 1;
-    if (state === 'failed') status.failed.push({ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason });
+  const statuses: RunStatus[] = [];
+  for (const [id, counts] of runs) {
+    const parent = (await queue.getJob(jobId(id, 'set'))) as Job<SetJob> | undefined;
+    if (parent?.data?.kind !== 'set') continue;
+    const state = await parent.getState();
+    const failed = (await Promise.all(counts.failed.map((child) => queue.getJob(child) as Promise<Job<JobData> | undefined>))).flatMap((job) => (job === undefined ? [] : [{ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason }]));
+    statuses.push({
+      run: id,
+      mode: parent.data.mode,
+      out: parent.data.out,
+      shards: parent.data.shards,
+      state,
+      jobs: counts.jobs,
+      failed,
+      startedAt: parent.timestamp,
+      ...(parent.finishedOn !== undefined ? { finishedAt: parent.finishedOn } : {}),
+      ...(state === 'completed' ? { outcome: parent.returnvalue as RunOutcome } : {}),
+      ...(state === 'failed' ? { reason: parent.failedReason } : {}),
+    });
   }
-  return [...runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+  return statuses.sort((a, b) => b.startedAt - a.startedAt);
 }
 
 /** Waits until run `run`'s parent has completed or failed (polling its state every `intervalMs`). */
-export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void } = {}): Promise<RunStatus> {
+export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void; onError?: (error: Error) => void } = {}): Promise<RunStatus> {
   const bull = await loadBullMQ();
   const queue = new bull.Queue(queueName, { connection: { url: redis } });
+  // A lost connection: BullMQ reconnects by itself, and prints an error nobody listens to as a stack
+  // trace, every attempt.
+  queue.on('error', (error) => options.onError?.(error));
+  // Every step races the signal: while Redis is away a request waits for it (minutes), and the
+  // coordinator's Ctrl-C did too.
+  const signal = options.signal ?? new AbortController().signal;
+  const unlessAborted = <T>(step: Promise<T>): Promise<T> =>
+    new Promise<T>((done, fail) => {
+      const abort = (): void => fail(signal.reason);
+      if (signal.aborted) abort();
+      signal.addEventListener('abort', abort, { once: true });
+      step.then(done, fail).finally(() => signal.removeEventListener('abort', abort));
+    });
   try {
     for (;;) {
-      const parent = await bull.Job.fromId(queue, jobId(run, 'set'));
+      const parent = await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')));
       if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
-      const state = await parent.getState();
-      if (state === 'completed' || state === 'failed') return (await collectStatus(queue, run))[0] as RunStatus;
+      const state = await unlessAborted(parent.getState());
+      if (state === 'completed' || state === 'failed') return (await unlessAborted(collectStatus(queue, run)))[0] as RunStatus;
       options.onTick?.(state);
-      // Aborted while the state was asked for (no abort event comes after the fact).
-      options.signal?.throwIfAborted();
-      await new Promise<void>((done, fail) => {
-        const abort = (): void => {
-          clearTimeout(timer);
-          fail(options.signal?.reason);
-        };
-        const timer = setTimeout(() => {
-          options.signal?.removeEventListener('abort', abort);
-          done();
-        }, options.intervalMs ?? 250);
-        options.signal?.addEventListener('abort', abort, { once: true });
-      });
+      await unlessAborted(sleep(options.intervalMs ?? 250));
     }
   } finally {
-    await queue.close();
+    // Closing waits for Redis too: not once aborted.
+    if (signal.aborted) void queue.close().catch(() => {});
+    else await queue.close();
   }
 }
 

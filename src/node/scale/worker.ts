@@ -10,11 +10,11 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, type JobData, type JobOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
-import { publishApplied, rewriteChild } from './queue-apply.js';
+import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
 import type { ShardFile } from './shard-set.js';
 
@@ -29,17 +29,6 @@ export interface QueueWorkerOptions {
   storage?: (out: string) => SetStorage;
   /** One line per job done or failed. */
   log?: (line: string) => void;
-}
-
-/** What the parent job returns: the published set and what its children reported. */
-export interface RunOutcome extends JobOutcome {
-  indexFiles: string[];
-  /** Children in the set. */
-  files: number;
-  /** URLs in the set (generate), or in the children rewritten (apply). */
-  urls: number;
-  /** Files of the previous set removed. */
-  removed: number;
 }
 
 export interface RunningWorker {
@@ -119,8 +108,8 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
-  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH)).filter((file) => existsSync(join(storage.localDir, file)));
-  const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)));
+  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH));
+  const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)).filter((path) => existsSync(path)));
   try {
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     await mkdir(dirname(manifestPath), { recursive: true });
@@ -137,19 +126,44 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
  * (a retried parent adds them again under the same ids: BullMQ keeps the first); after the shards, it
  * publishes the index from their manifests and removes the run's scratch files.
  */
+/** Shard jobs a parent adds at once. */
+const ADD_BATCH = 1000;
+
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
-  const data = job.data;
+  let data = job.data;
   if (data.step === 'split') {
-    // Each shard job finds its parts' files itself: their names (parts × shards of them) are not
-    // listed here nor carried in the jobs' data.
-    const children = Array.from({ length: data.shards }, (_, shard) => {
-      const shardJob: ShardJob = { kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [], ...(data.parts !== undefined ? { parts: data.parts } : {}) };
-      return { name: 'shard', data: shardJob, opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, 'shard', shard), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true } };
-    });
-    await queue.addBulk(children);
+    // Each shard job finds its input and its parts' files itself (a shard with no entries has none):
+    // their names are not listed here. A batch of jobs at a time: 65,536 at once held 900 MB.
+    const kind = data.mode === 'apply' ? 'child' : 'shard';
+    const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
+    const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
+    for (let first = 0; first < count; first += ADD_BATCH) {
+      const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
+        name: kind,
+        data: childOf(first + i),
+        opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, kind, first + i), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true },
+      }));
+      await queue.addBulk(children);
+    }
     await job.updateData({ ...data, step: 'write' });
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
+  if (data.step !== 'clean') {
+    // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
+    // manifests among them) only removes what is left and returns this outcome.
+    await job.updateData((data = { ...data, step: 'clean', outcome: await publishRun(job, storage) }));
+  }
+  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
+  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
+  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
+  await storage.remove(`${SCRATCH}/${data.run}`);
+  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
+  return data.outcome as RunOutcome;
+}
+
+/** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
+async function publishRun(job: Job<SetJob>, storage: SetStorage): Promise<RunOutcome> {
+  const data = job.data;
   // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
   const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
@@ -163,11 +177,6 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
-  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
-  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
-  for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
-  await storage.remove(`${SCRATCH}/${data.run}`);
-  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
   return { ...outcome, ...published };
 }
 
