@@ -414,8 +414,8 @@ Accept-Encoding).
 
 The set is followed: when the entry file is replaced (generate and build replace it last, once
 everything it names is in place), the new set is loaded whole and answers from the next request on;
-no answer mixes two sets. A new set that cannot be loaded (a named file missing) is reported on
-standard error and the previous one is still served.
+no answer mixes two sets. A new set that cannot be loaded (a named file missing, the entry file
+cut short or not well-formed) is reported on standard error and the previous one is still served.
 
 Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS; --log json: one
 object per line with time, remote, method, path, status, bytes, ms.`,

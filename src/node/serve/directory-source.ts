@@ -238,6 +238,10 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   // The entry file is always held in memory.
   const text = new TextDecoder().decode((entry.identity as Representation | undefined)?.body);
   const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
+  // An entry file cut short (written in place, a full disk) or otherwise not well-formed is no set:
+  // serving it would hide the children it no longer names. The previous set stays served.
+  const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
+  if (broken !== undefined) throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName}${broken.line === undefined ? '' : `:${broken.line}:${broken.column ?? 1}`}: not well-formed XML: ${broken.message}`);
   if (reading.format === 'urlset') return [];
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
   const names: string[] = [];

@@ -257,3 +257,23 @@ test('the page for people lists the children with their URL counts and newest la
   assert.match(html, /25 URLs in 3 files/);
   assert.match(html, /the first 12 listed/);
 });
+
+test('an entry file cut short (written in place) is no set: the previous one stays served, the problem reported with its line', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const errors: string[] = [];
+  const source = await openDirectorySource({ dir, onChange: (event) => 'error' in event && errors.push(event.error.message) });
+  t.after(() => source.close());
+  const names = source.names;
+  const whole = readFileSync(join(dir, 'sitemap.xml'), 'utf8');
+  // Cut inside the second <sitemap>: the first child is still named, the others are not.
+  writeFileSync(join(dir, 'sitemap.xml'), whole.slice(0, whole.indexOf('<sitemap>', whole.indexOf('</sitemap>')) + 12));
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  assert.match(errors[0] ?? '', /^sitemap\.xml:\d+:\d+: not well-formed XML/);
+  // A urlset cut short, too; and at the start there is no set to serve.
+  writeFileSync(join(dir, 'sitemap.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url>');
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE', message: /not well-formed/ });
+});
