@@ -50,6 +50,12 @@ test('--log none logs nothing; --no-robots-header and --cache-control change the
   assert.match(await page.text(), /30 URLs in 3 files/);
   assert.equal(await serve.stop(), 0);
   assert.equal(serve.stdout(), '');
+  assert.match(serve.stderr(), new RegExp(`at ${serve.origin}/maps/sitemap\\.xml `));
+  // A base URL without its final slash names a file: its folder is where the set is served, and said.
+  const file = await startServe(dir, ['--base-url', `${BASE}maps`]);
+  t.after(() => file.stop('SIGKILL'));
+  assert.match(file.stderr(), new RegExp(`at ${file.origin}/sitemap\\.xml `));
+  assert.equal((await fetch(`${file.origin}/sitemap.xml`)).status, 200);
 });
 
 test('usage errors and a folder without a set exit 2', async () => {

@@ -24,10 +24,11 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(SERVE, argv, io, (args) => {
     if (args.positionals.length !== 1) throw new UsageError('give one DIR: the folder holding the set');
     const base = args.text('base-url');
-    return base === undefined ? undefined : asUsage(() => scopeOf(base).href);
+    return base === undefined ? undefined : asUsage(() => scopeOf(base));
   });
   if ('exit' in line) return line.exit;
-  const { args, checked: baseUrl } = line;
+  const { args, checked: scope } = line;
+  const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
   const say = (line: string): void => {
@@ -76,8 +77,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const path = baseUrl === undefined ? '/' : new URL(baseUrl).pathname;
-  say(`serving ${dir} at http://${host}:${address.port}${path}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
+  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
   await untilInterrupted(io);
   say('stopping: finishing the responses under way');
   await graceful.stop();
