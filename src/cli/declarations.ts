@@ -387,6 +387,7 @@ the next run is served from then on, and the children of the old one stay served
     { name: 'log', kind: 'choice', value: 'FMT', choices: ['common', 'json', 'none'], help: 'one line per request on standard output: common (default), json or none' },
     { name: 'grace', kind: 'seconds', value: 'S', help: "how long a replaced set's children stay served (default 3600)" },
     { name: 'header-timeout', kind: 'seconds', value: 'S', help: 'seconds a client has to send its request headers (default 10)' },
+    { name: 'send-timeout', kind: 'seconds', value: 'S', help: 'seconds a client may take no byte of an answer before it is cut off (default 60)' },
     withNote(BASE_URL, 'sitemaps are answered below its path; the Host header is never used'),
     withNote(NAME, 'serve NAME.xml and the files it names'),
     withNote(QUIET, 'no start and reload lines on standard error'),

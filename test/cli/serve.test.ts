@@ -125,3 +125,26 @@ test('a client sending its headers one byte a second is cut off while others are
   assert.equal(await rawStatus(serve.port, `GET /sitemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(12_000)}\r\nConnection: close\r\n\r\n`), 431);
   assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
 });
+
+test('a client that takes no byte of an answer for --send-timeout seconds is cut off; one that reads gets it whole', async (t) => {
+  const dir = tempDir();
+  // A plain child of ~5 MB asked for without gzip: more than the socket buffers take at once.
+  await writeSitemaps(taggedEntries(50_000, 'big-set-with-long-paths'), { outDir: dir, baseUrl: BASE, gzip: false, index: 'always', compressionThreads: 1 });
+  const serve = await startServe(dir, ['--log', 'none', '--send-timeout', '1']);
+  t.after(() => serve.stop('SIGKILL'));
+  const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+  const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
+  const stuck = connect(serve.port, '127.0.0.1', () => stuck.write(`GET ${child} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+  stuck.on('error', () => {});
+  stuck.pause();
+  // Read nothing for 2.5 s (a paused socket sees no close either), then take what is left: cut short.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  let answer = '';
+  stuck.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  stuck.resume();
+  await new Promise((resolve) => stuck.on('close', resolve));
+  const length = Number(/content-length: (\d+)/i.exec(answer)?.[1]);
+  assert.ok(length > 1_000_000 && answer.length < length, `${answer.length} bytes of ${length}`);
+  const whole = await fetch(`${serve.origin}${child}`, { headers: { 'accept-encoding': 'identity' } });
+  assert.equal((await whole.arrayBuffer()).byteLength, Number(whole.headers.get('content-length')));
+});

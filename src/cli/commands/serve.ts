@@ -66,6 +66,9 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       connectionsCheckingInterval: Math.min(1000, Math.max(100, headerTimeout / 4)),
     },
   );
+  // A client that takes no byte for this long is cut off (nginx's send_timeout): else one that never
+  // reads would hold its connection, and what is buffered for it, for ever.
+  server.setTimeout(args.number('send-timeout') ?? 60_000);
   const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
   server.on('request', graceful.listener);
   try {
