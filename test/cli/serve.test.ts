@@ -130,7 +130,7 @@ test('a client that takes no byte of an answer for --send-timeout seconds is cut
   const dir = tempDir();
   // A plain child of ~5 MB asked for without gzip: more than the socket buffers take at once.
   await writeSitemaps(taggedEntries(50_000, 'big-set-with-long-paths'), { outDir: dir, baseUrl: BASE, gzip: false, index: 'always', compressionThreads: 1 });
-  const serve = await startServe(dir, ['--log', 'none', '--send-timeout', '1']);
+  const serve = await startServe(dir, ['--log', 'json', '--send-timeout', '1']);
   t.after(() => serve.stop('SIGKILL'));
   const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
   const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
@@ -147,4 +147,8 @@ test('a client that takes no byte of an answer for --send-timeout seconds is cut
   assert.ok(length > 1_000_000 && answer.length < length, `${answer.length} bytes of ${length}`);
   const whole = await fetch(`${serve.origin}${child}`, { headers: { 'accept-encoding': 'identity' } });
   assert.equal((await whole.arrayBuffer()).byteLength, Number(whole.headers.get('content-length')));
+  // The log does not count a body cut short as sent: its size only for the answer sent whole.
+  assert.equal(await serve.stop(), 0);
+  const logged = serve.stdout().trim().split('\n').map((line) => JSON.parse(line) as { path: string; bytes: number | null });
+  assert.deepEqual(logged.slice(1).map((r) => [r.path, r.bytes]), [[child, null], [child, length]]);
 });

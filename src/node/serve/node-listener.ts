@@ -12,7 +12,7 @@ import type { SitemapAnswer, SitemapHandler } from '../../core/serve/handler.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
-/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams), the time taken. */
+/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams, an answer cut short), the time taken. */
 export interface ResponseDone {
   bodyBytes: number | undefined;
   ms: number;
@@ -38,7 +38,7 @@ export function toNodeListener(handler: SitemapHandler | ((request: Request) => 
   if (onResponse === undefined) return listener;
   return (request, response, next) => {
     const started = performance.now();
-    response.once('close', () => onResponse(request, response, { bodyBytes: bodyBytes.get(response), ms: performance.now() - started }));
+    response.once('close', () => onResponse(request, response, { bodyBytes: response.writableFinished ? bodyBytes.get(response) : undefined, ms: performance.now() - started }));
     listener(request, response, next);
   };
 }
