@@ -263,7 +263,8 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
 async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
   let handle: FileHandle;
   try {
-    handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO named by the set would otherwise block the open, and every request with it.
+    handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
   }

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
@@ -74,6 +75,21 @@ test('a child that is a symlink (out of the directory) is never served: the set 
   rmSync(join(dir, child));
   symlinkSync('/etc/passwd', join(dir, child));
   await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE' });
+});
+
+test('a child that is a FIFO stops the set from loading at once (its open does not wait for a writer)', { timeout: 5000 }, async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  const names = source.names;
+  const child = readdirSync(dir).find((name) => name.endsWith('.gz')) as string;
+  rmSync(join(dir, child));
+  execFileSync('mkfifo', [join(dir, child)]);
+  writeFileSync(join(dir, 'sitemap.xml'), `${readFileSync(join(dir, 'sitemap.xml'), 'utf8')}\n`);
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE', message: /not a regular file/ });
 });
 
 test('a replaced set is followed; the old children stay fetchable for the grace period, then 404', async (t) => {
