@@ -20,8 +20,8 @@ export interface ResponseDone {
 
 export interface NodeListenerOptions {
   /**
-   * Origin of the Request built for a handler without `answer` (default `http://localhost`): the Host
-   * header is never used, so that it cannot choose what is answered.
+   * Origin of the Request built for a handler without `answer` (default `http://localhost`): neither
+   * the Host header nor the request-target (`//evil.test/x`, absolute-form) chooses what is answered.
    */
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
@@ -121,7 +121,10 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   const method = request.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(hasBody ? { body: Readable.toWeb(request) as unknown as NonNullable<RequestInit['body']>, duplex: 'half' } : {}) };
-  const answer = await handler(new Request(new URL(request.url ?? '/', origin), init));
+  // The request-target's path after the origin, not resolved against it: `//evil.test/x` is a path
+  // (RFC 9112 §3.2.1), and an absolute-form target gives its path only; neither chooses the host.
+  const path = (request.url ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
+  const answer = await handler(new Request(`${new URL(origin).origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
   if (answer.status === 404 && next !== undefined) {
     next();
     return;

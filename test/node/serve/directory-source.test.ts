@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
@@ -255,6 +256,22 @@ test('a plain fetch handler (no answer method) works through the general path', 
   assert.equal(response.status, 201);
   assert.equal(response.headers.get('x-b'), '1');
   assert.equal(await response.text(), 'GET /p z');
+  // The request-target never chooses the host: `//evil.test/p` is a path; an absolute-form target gives its path; no 500.
+  const urls = await listen(toNodeListener(async (request: Request) => new Response(request.url)));
+  t.after(() => urls.close());
+  const urlOf = (path: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: urls.port, path }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(`${res.statusCode} ${text}`));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  assert.equal(await urlOf('//evil.test/p?q'), '200 http://localhost//evil.test/p?q');
+  assert.equal(await urlOf('http://evil.test/p?q'), '200 http://localhost/p?q');
+  assert.equal(await urlOf('//[::1/p'), '200 http://localhost//[::1/p');
 });
 
 test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
