@@ -152,3 +152,18 @@ test('a client that takes no byte of an answer for --send-timeout seconds is cut
   const logged = serve.stdout().trim().split('\n').map((line) => JSON.parse(line) as { path: string; bytes: number | null });
   assert.deepEqual(logged.slice(1).map((r) => [r.path, r.bytes]), [[child, null], [child, length]]);
 });
+
+test('an access log whose reader is gone (serve … | head) is dropped, said once; the serving goes on', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const serve = await startServe(dir);
+  t.after(() => serve.stop('SIGKILL'));
+  assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+  serve.child.stdout?.destroy();
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(serve.stderr().match(/the access log cannot be written \(EPIPE\)/g)?.length, 1, serve.stderr());
+  assert.equal(await serve.stop(), 0);
+});

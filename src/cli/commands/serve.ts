@@ -55,7 +55,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
-  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', io.stdout);
+  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', droppedOnError(io.stdout, io.stderr));
   const headerTimeout = args.number('header-timeout') ?? 10_000;
   const server = new Server(
     {
@@ -141,6 +141,19 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
     clearTimeout(deadline);
   };
   return { listener: counted, stop };
+}
+
+/**
+ * `out`, which drops what is written once the stream failed (its reader gone: `serve … | head`),
+ * said once on `err`: a log that cannot be written does not stop the serving (an 'error' unheard would).
+ */
+function droppedOnError(out: OutputStream, err: OutputStream): OutputStream {
+  let failed = false;
+  (out as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', (error: Error) => {
+    if (!failed) err.write(`sitemapkit serve: the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it\n`);
+    failed = true;
+  });
+  return { write: (text) => failed || out.write(text) };
 }
 
 /** One line per request on `out`: the Common Log Format (with the milliseconds taken) or JSON. */
