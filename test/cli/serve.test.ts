@@ -165,5 +165,11 @@ test('an access log whose reader is gone (serve … | head) is dropped, said onc
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal(serve.stderr().match(/the access log cannot be written \(EPIPE\)/g)?.length, 1, serve.stderr());
+  // Standard error gone too: the line saying a new set is served is dropped, the new set served.
+  serve.child.stderr?.destroy();
+  const before = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+  await writeSet(dir, 'b');
+  for (let tries = 0; tries < 40 && (await (await fetch(`${serve.origin}/sitemap.xml`)).text()) === before; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.notEqual(await (await fetch(`${serve.origin}/sitemap.xml`)).text(), before);
   assert.equal(await serve.stop(), 0);
 });

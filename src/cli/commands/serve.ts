@@ -31,8 +31,9 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
+  const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
-    if (!quiet) io.stderr.write(`sitemapkit serve: ${line}\n`);
+    if (!quiet) stderr.write(`sitemapkit serve: ${line}\n`);
   };
   let source: DirectorySource;
   try {
@@ -42,7 +43,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
-        if ('error' in event) io.stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
+        if ('error' in event) stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
         else say(`serving a new set (${event.loaded.length} files)`);
       },
     });
@@ -55,7 +56,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
-  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', droppedOnError(io.stdout, io.stderr));
+  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', droppedOnError(io.stdout, stderr));
   const headerTimeout = args.number('header-timeout') ?? 10_000;
   const server = new Server(
     {
@@ -145,12 +146,12 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
 
 /**
  * `out`, which drops what is written once the stream failed (its reader gone: `serve … | head`),
- * said once on `err`: a log that cannot be written does not stop the serving (an 'error' unheard would).
+ * said once on `err`: output that cannot be written does not stop the serving (an 'error' unheard would).
  */
-function droppedOnError(out: OutputStream, err: OutputStream): OutputStream {
+function droppedOnError(out: OutputStream, err?: OutputStream): OutputStream {
   let failed = false;
   (out as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', (error: Error) => {
-    if (!failed) err.write(`sitemapkit serve: the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it\n`);
+    if (!failed) err?.write(`sitemapkit serve: the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it\n`);
     failed = true;
   });
   return { write: (text) => failed || out.write(text) };
