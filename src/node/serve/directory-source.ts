@@ -99,6 +99,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     pending = (async () => {
       do {
         again = false;
+        // The folder before this attempt: a file added since (a named child arriving late) is worth another.
+        const folder = await stat(options.dir).then(versionOf, () => 'missing');
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -116,9 +118,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           pruneRetired(retired, now, maxBytes - totalBytes(current));
           options.onChange?.({ loaded: [...current.files.keys()] });
         } catch (error) {
-          // Reported once per version of the entry file, not at every poll.
+          // Reported once per version of the entry file and of the folder, not at every poll.
           const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-          failedVersion = info === undefined ? 'missing' : versionOf(info);
+          failedVersion = `${info === undefined ? 'missing' : versionOf(info)} ${folder}`;
           options.onChange?.({ error: asServeError(error, options.dir) });
         }
       } while (again);
@@ -131,7 +133,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const check = async (): Promise<void> => {
     const info = await stat(join(options.dir, entryName)).catch(() => undefined);
     const version = info === undefined ? 'missing' : versionOf(info);
-    if (version !== current.entryVersion && version !== failedVersion) await reload();
+    const folder = await stat(options.dir).then(versionOf, () => 'missing');
+    if (version !== current.entryVersion && `${version} ${folder}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 

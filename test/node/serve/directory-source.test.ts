@@ -206,6 +206,23 @@ test('a broken new set (a named child missing) leaves the previous set served an
   assert.deepEqual(source.names, names);
 });
 
+test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
+  const dir = tempDir();
+  const next = tempDir();
+  await writeSet(dir, 'a');
+  await writeSet(next, 'b');
+  const errors: string[] = [];
+  const source = await openDirectorySource({ dir, pollMs: 50, onChange: (event) => 'error' in event && errors.push(event.error.message) });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'sitemap.xml'), readFileSync(join(next, 'sitemap.xml')));
+  await source.reload();
+  assert.match(errors[0] ?? '', /no such file/);
+  for (const name of readdirSync(next)) if (name.endsWith('.gz')) writeFileSync(join(dir, name), readFileSync(join(next, name)));
+  const served = (): string => [...source.names].sort().join();
+  for (let tries = 0; tries < 40 && served() !== readdirSync(next).sort().join(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(served(), readdirSync(next).sort().join());
+});
+
 test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a');
