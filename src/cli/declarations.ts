@@ -388,6 +388,7 @@ the next run is served from then on, and the children of the old one stay served
     { name: 'log', kind: 'choice', value: 'FMT', choices: ['common', 'json', 'none'], help: 'one line per request on standard output: common (default), json or none' },
     { name: 'grace', kind: 'seconds', value: 'S', help: "how long a replaced set's children stay served (default 3600)" },
     { name: 'header-timeout', kind: 'seconds', value: 'S', help: 'seconds a client has to send its request headers (default 10)' },
+    { name: 'send-timeout', kind: 'seconds', value: 'S', help: 'seconds a client may take no byte of an answer before it is cut off (default 60)' },
     withNote(BASE_URL, 'sitemaps are answered below its path; the Host header is never used'),
     withNote(NAME, 'serve NAME.xml and the files it names'),
     withNote(QUIET, 'no start and reload lines on standard error'),
@@ -415,8 +416,8 @@ Accept-Encoding).
 
 The set is followed: when the entry file is replaced (generate and build replace it last, once
 everything it names is in place), the new set is loaded whole and answers from the next request on;
-no answer mixes two sets. A new set that cannot be loaded (a named file missing) is reported on
-standard error and the previous one is still served.
+no answer mixes two sets. A new set that cannot be loaded (a named file missing, the entry file
+cut short or not well-formed) is reported on standard error and the previous one is still served.
 
 Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS; --log json: one
 object per line with time, remote, method, path, status, bytes, ms.`,

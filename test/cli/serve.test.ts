@@ -50,6 +50,12 @@ test('--log none logs nothing; --no-robots-header and --cache-control change the
   assert.match(await page.text(), /30 URLs in 3 files/);
   assert.equal(await serve.stop(), 0);
   assert.equal(serve.stdout(), '');
+  assert.match(serve.stderr(), new RegExp(`at ${serve.origin}/maps/sitemap\\.xml `));
+  // A base URL without its final slash names a file: its folder is where the set is served, and said.
+  const file = await startServe(dir, ['--base-url', `${BASE}maps`]);
+  t.after(() => file.stop('SIGKILL'));
+  assert.match(file.stderr(), new RegExp(`at ${file.origin}/sitemap\\.xml `));
+  assert.equal((await fetch(`${file.origin}/sitemap.xml`)).status, 200);
 });
 
 test('usage errors and a folder without a set exit 2', async () => {
@@ -118,4 +124,52 @@ test('a client sending its headers one byte a second is cut off while others are
   // 12 KB of headers (under node:http's default of 16 KiB, over serve's 8 KiB): 431.
   assert.equal(await rawStatus(serve.port, `GET /sitemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(12_000)}\r\nConnection: close\r\n\r\n`), 431);
   assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+});
+
+test('a client that takes no byte of an answer for --send-timeout seconds is cut off; one that reads gets it whole', async (t) => {
+  const dir = tempDir();
+  // A plain child of ~5 MB asked for without gzip: more than the socket buffers take at once.
+  await writeSitemaps(taggedEntries(50_000, 'big-set-with-long-paths'), { outDir: dir, baseUrl: BASE, gzip: false, index: 'always', compressionThreads: 1 });
+  const serve = await startServe(dir, ['--log', 'json', '--send-timeout', '1']);
+  t.after(() => serve.stop('SIGKILL'));
+  const index = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+  const child = new URL((/<loc>([^<]*)<\/loc>/.exec(index) as RegExpExecArray)[1] as string).pathname;
+  const stuck = connect(serve.port, '127.0.0.1', () => stuck.write(`GET ${child} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+  stuck.on('error', () => {});
+  stuck.pause();
+  // Read nothing for 2.5 s (a paused socket sees no close either), then take what is left: cut short.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  let answer = '';
+  stuck.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  stuck.resume();
+  await new Promise((resolve) => stuck.on('close', resolve));
+  const length = Number(/content-length: (\d+)/i.exec(answer)?.[1]);
+  assert.ok(length > 1_000_000 && answer.length < length, `${answer.length} bytes of ${length}`);
+  const whole = await fetch(`${serve.origin}${child}`, { headers: { 'accept-encoding': 'identity' } });
+  assert.equal((await whole.arrayBuffer()).byteLength, Number(whole.headers.get('content-length')));
+  // The log does not count a body cut short as sent: its size only for the answer sent whole.
+  assert.equal(await serve.stop(), 0);
+  const logged = serve.stdout().trim().split('\n').map((line) => JSON.parse(line) as { path: string; bytes: number | null });
+  assert.deepEqual(logged.slice(1).map((r) => [r.path, r.bytes]), [[child, null], [child, length]]);
+});
+
+test('an access log whose reader is gone (serve … | head) is dropped, said once; the serving goes on', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const serve = await startServe(dir);
+  t.after(() => serve.stop('SIGKILL'));
+  assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+  serve.child.stdout?.destroy();
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await fetch(`${serve.origin}/sitemap.xml`)).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(serve.stderr().match(/the access log cannot be written \(EPIPE\)/g)?.length, 1, serve.stderr());
+  // Standard error gone too: the line saying a new set is served is dropped, the new set served.
+  serve.child.stderr?.destroy();
+  const before = await (await fetch(`${serve.origin}/sitemap.xml`)).text();
+  await writeSet(dir, 'b');
+  for (let tries = 0; tries < 40 && (await (await fetch(`${serve.origin}/sitemap.xml`)).text()) === before; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.notEqual(await (await fetch(`${serve.origin}/sitemap.xml`)).text(), before);
+  assert.equal(await serve.stop(), 0);
 });

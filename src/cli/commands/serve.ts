@@ -24,14 +24,16 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(SERVE, argv, io, (args) => {
     if (args.positionals.length !== 1) throw new UsageError('give one DIR: the folder holding the set');
     const base = args.text('base-url');
-    return base === undefined ? undefined : asUsage(() => scopeOf(base).href);
+    return base === undefined ? undefined : asUsage(() => scopeOf(base));
   });
   if ('exit' in line) return line.exit;
-  const { args, checked: baseUrl } = line;
+  const { args, checked: scope } = line;
+  const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
+  const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
-    if (!quiet) io.stderr.write(`sitemapkit serve: ${line}\n`);
+    if (!quiet) stderr.write(`sitemapkit serve: ${line}\n`);
   };
   let source: DirectorySource;
   try {
@@ -41,7 +43,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
-        if ('error' in event) io.stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
+        if ('error' in event) stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
         else say(`serving a new set (${event.loaded.length} files)`);
       },
     });
@@ -54,7 +56,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
-  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', io.stdout);
+  const log = accessLog(args.choice<LogFormat>('log') ?? 'common', droppedOnError(io.stdout, stderr));
   const headerTimeout = args.number('header-timeout') ?? 10_000;
   const server = new Server(
     {
@@ -65,6 +67,9 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       connectionsCheckingInterval: Math.min(1000, Math.max(100, headerTimeout / 4)),
     },
   );
+  // A client that takes no byte for this long is cut off (nginx's send_timeout): else one that never
+  // reads would hold its connection, and what is buffered for it, for ever.
+  server.setTimeout(args.number('send-timeout') ?? 60_000);
   const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
   server.on('request', graceful.listener);
   try {
@@ -76,8 +81,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const path = baseUrl === undefined ? '/' : new URL(baseUrl).pathname;
-  say(`serving ${dir} at http://${host}:${address.port}${path}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
+  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
   await untilInterrupted(io);
   say('stopping: finishing the responses under way');
   await graceful.stop();
@@ -138,6 +142,19 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
     clearTimeout(deadline);
   };
   return { listener: counted, stop };
+}
+
+/**
+ * `out`, which drops what is written once the stream failed (its reader gone: `serve … | head`),
+ * said once on `err`: output that cannot be written does not stop the serving (an 'error' unheard would).
+ */
+function droppedOnError(out: OutputStream, err?: OutputStream): OutputStream {
+  let failed = false;
+  (out as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', (error: Error) => {
+    if (!failed) err?.write(`sitemapkit serve: the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it\n`);
+    failed = true;
+  });
+  return { write: (text) => failed || out.write(text) };
 }
 
 /** One line per request on `out`: the Common Log Format (with the milliseconds taken) or JSON. */

@@ -250,9 +250,15 @@ function etagOf(file: SitemapFile, variant: Variant): string | undefined {
   return variant === Variant.Decoded && gzip !== undefined ? `${gzip.slice(0, -1)}-identity"` : gzip;
 }
 
-/** Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it. */
+/**
+ * Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it;
+ * fixed at a file's first answer, so that the date compared stays the date sent (kept with the headers).
+ */
+const lastModifiedTimes = new WeakMap<SitemapFile, number>();
 function lastModifiedOf(file: SitemapFile): number {
-  return Math.floor(Math.min(file.lastModified, Date.now()) / 1000) * 1000;
+  let time = lastModifiedTimes.get(file);
+  if (time === undefined) lastModifiedTimes.set(file, (time = Math.floor(Math.min(file.lastModified, Date.now()) / 1000) * 1000));
+  return time;
 }
 
 function contentType(variant: Variant, name: string): string {

@@ -99,6 +99,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     pending = (async () => {
       do {
         again = false;
+        // The folder before this attempt: a file added since (a named child arriving late) is worth another.
+        const folder = await stat(options.dir).then(versionOf, () => 'missing');
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -116,9 +118,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           pruneRetired(retired, now, maxBytes - totalBytes(current));
           options.onChange?.({ loaded: [...current.files.keys()] });
         } catch (error) {
-          // Reported once per version of the entry file, not at every poll.
+          // Reported once per version of the entry file and of the folder, not at every poll.
           const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-          failedVersion = info === undefined ? 'missing' : versionOf(info);
+          failedVersion = `${info === undefined ? 'missing' : versionOf(info)} ${folder}`;
           options.onChange?.({ error: asServeError(error, options.dir) });
         }
       } while (again);
@@ -131,7 +133,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const check = async (): Promise<void> => {
     const info = await stat(join(options.dir, entryName)).catch(() => undefined);
     const version = info === undefined ? 'missing' : versionOf(info);
-    if (version !== current.entryVersion && version !== failedVersion) await reload();
+    const folder = await stat(options.dir).then(versionOf, () => 'missing');
+    if (version !== current.entryVersion && `${version} ${folder}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
@@ -238,6 +241,10 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   // The entry file is always held in memory.
   const text = new TextDecoder().decode((entry.identity as Representation | undefined)?.body);
   const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
+  // An entry file cut short (written in place, a full disk) or otherwise not well-formed is no set:
+  // serving it would hide the children it no longer names. The previous set stays served.
+  const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
+  if (broken !== undefined) throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName}${broken.line === undefined ? '' : `:${broken.line}:${broken.column ?? 1}`}: not well-formed XML: ${broken.message}`);
   if (reading.format === 'urlset') return [];
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
   const names: string[] = [];
@@ -259,7 +266,8 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
 async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
   let handle: FileHandle;
   try {
-    handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO named by the set would otherwise block the open, and every request with it.
+    handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     throw new SitemapError('ERR_SITEMAP_SERVE', `cannot read ${join(dir, name)}: ${ioErrorReason(error)}`);
   }

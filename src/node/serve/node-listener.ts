@@ -12,7 +12,7 @@ import type { SitemapAnswer, SitemapHandler } from '../../core/serve/handler.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
-/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams), the time taken. */
+/** What `onResponse` is told: the body's size when it was written whole (not for HEAD, 304, streams, an answer cut short), the time taken. */
 export interface ResponseDone {
   bodyBytes: number | undefined;
   ms: number;
@@ -20,8 +20,8 @@ export interface ResponseDone {
 
 export interface NodeListenerOptions {
   /**
-   * Origin of the Request built for a handler without `answer` (default `http://localhost`): the Host
-   * header is never used, so that it cannot choose what is answered.
+   * Origin of the Request built for a handler without `answer` (default `http://localhost`): neither
+   * the Host header nor the request-target (`//evil.test/x`, absolute-form) chooses what is answered.
    */
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
@@ -38,7 +38,7 @@ export function toNodeListener(handler: SitemapHandler | ((request: Request) => 
   if (onResponse === undefined) return listener;
   return (request, response, next) => {
     const started = performance.now();
-    response.once('close', () => onResponse(request, response, { bodyBytes: bodyBytes.get(response), ms: performance.now() - started }));
+    response.once('close', () => onResponse(request, response, { bodyBytes: response.writableFinished ? bodyBytes.get(response) : undefined, ms: performance.now() - started }));
     listener(request, response, next);
   };
 }
@@ -121,7 +121,10 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   const method = request.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(hasBody ? { body: Readable.toWeb(request) as unknown as NonNullable<RequestInit['body']>, duplex: 'half' } : {}) };
-  const answer = await handler(new Request(new URL(request.url ?? '/', origin), init));
+  // The request-target's path after the origin, not resolved against it: `//evil.test/x` is a path
+  // (RFC 9112 §3.2.1), and an absolute-form target gives its path only; neither chooses the host.
+  const path = (request.url ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
+  const answer = await handler(new Request(`${new URL(origin).origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
   if (answer.status === 404 && next !== undefined) {
     next();
     return;

@@ -141,12 +141,20 @@ test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 
   assert.equal(gzipped.status, 200);
 });
 
-test('Last-Modified is never later than now', async () => {
+test('Last-Modified is never later than now, and a client sending it back is answered 304 later on too', async (t) => {
   const source = await memorySource();
   const future = Date.now() + 86_400_000;
   source.files.set('sitemap.xml', { ...(source.files.get('sitemap.xml') as SitemapFile), lastModified: future });
-  const response = await createSitemapHandler({ source })(new Request('http://x/sitemap.xml'));
-  assert.ok(Date.parse(response.headers.get('last-modified') as string) <= Date.now());
+  const handler = createSitemapHandler({ source });
+  const response = await handler(new Request('http://x/sitemap.xml'));
+  const sent = response.headers.get('last-modified') as string;
+  assert.ok(Date.parse(sent) <= Date.now());
+  // Seconds later (the file's time still ahead): the date sent is still the date compared.
+  const later = Date.now() + 5_000;
+  t.mock.method(Date, 'now', () => later);
+  const again = await handler(new Request('http://x/sitemap.xml', { headers: { 'if-modified-since': sent } }));
+  assert.equal(again.status, 304);
+  assert.equal((await handler(new Request('http://x/sitemap.xml'))).headers.get('last-modified'), sent);
 });
 
 test('only names of the set below the base path are served; path tricks are 404', async () => {

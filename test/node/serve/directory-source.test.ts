@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
@@ -74,6 +76,21 @@ test('a child that is a symlink (out of the directory) is never served: the set 
   rmSync(join(dir, child));
   symlinkSync('/etc/passwd', join(dir, child));
   await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE' });
+});
+
+test('a child that is a FIFO stops the set from loading at once (its open does not wait for a writer)', { timeout: 5000 }, async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  const names = source.names;
+  const child = readdirSync(dir).find((name) => name.endsWith('.gz')) as string;
+  rmSync(join(dir, child));
+  execFileSync('mkfifo', [join(dir, child)]);
+  writeFileSync(join(dir, 'sitemap.xml'), `${readFileSync(join(dir, 'sitemap.xml'), 'utf8')}\n`);
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE', message: /not a regular file/ });
 });
 
 test('a replaced set is followed; the old children stay fetchable for the grace period, then 404', async (t) => {
@@ -189,6 +206,23 @@ test('a broken new set (a named child missing) leaves the previous set served an
   assert.deepEqual(source.names, names);
 });
 
+test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
+  const dir = tempDir();
+  const next = tempDir();
+  await writeSet(dir, 'a');
+  await writeSet(next, 'b');
+  const errors: string[] = [];
+  const source = await openDirectorySource({ dir, pollMs: 50, onChange: (event) => 'error' in event && errors.push(event.error.message) });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'sitemap.xml'), readFileSync(join(next, 'sitemap.xml')));
+  await source.reload();
+  assert.match(errors[0] ?? '', /no such file/);
+  for (const name of readdirSync(next)) if (name.endsWith('.gz')) writeFileSync(join(dir, name), readFileSync(join(next, name)));
+  const served = (): string => [...source.names].sort().join();
+  for (let tries = 0; tries < 40 && served() !== readdirSync(next).sort().join(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(served(), readdirSync(next).sort().join());
+});
+
 test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a');
@@ -239,6 +273,22 @@ test('a plain fetch handler (no answer method) works through the general path', 
   assert.equal(response.status, 201);
   assert.equal(response.headers.get('x-b'), '1');
   assert.equal(await response.text(), 'GET /p z');
+  // The request-target never chooses the host: `//evil.test/p` is a path; an absolute-form target gives its path; no 500.
+  const urls = await listen(toNodeListener(async (request: Request) => new Response(request.url)));
+  t.after(() => urls.close());
+  const urlOf = (path: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: urls.port, path }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(`${res.statusCode} ${text}`));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  assert.equal(await urlOf('//evil.test/p?q'), '200 http://localhost//evil.test/p?q');
+  assert.equal(await urlOf('http://evil.test/p?q'), '200 http://localhost/p?q');
+  assert.equal(await urlOf('//[::1/p'), '200 http://localhost//[::1/p');
 });
 
 test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
@@ -256,4 +306,24 @@ test('the page for people lists the children with their URL counts and newest la
   const html = await (await createSitemapHandler({ source })(new Request('http://x/sitemap.html'))).text();
   assert.match(html, /25 URLs in 3 files/);
   assert.match(html, /the first 12 listed/);
+});
+
+test('an entry file cut short (written in place) is no set: the previous one stays served, the problem reported with its line', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const errors: string[] = [];
+  const source = await openDirectorySource({ dir, onChange: (event) => 'error' in event && errors.push(event.error.message) });
+  t.after(() => source.close());
+  const names = source.names;
+  const whole = readFileSync(join(dir, 'sitemap.xml'), 'utf8');
+  // Cut inside the second <sitemap>: the first child is still named, the others are not.
+  writeFileSync(join(dir, 'sitemap.xml'), whole.slice(0, whole.indexOf('<sitemap>', whole.indexOf('</sitemap>')) + 12));
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  assert.match(errors[0] ?? '', /^sitemap\.xml:\d+:\d+: not well-formed XML/);
+  // A urlset cut short, too; and at the start there is no set to serve.
+  writeFileSync(join(dir, 'sitemap.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url>');
+  await source.reload();
+  assert.deepEqual(source.names, names);
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE', message: /not well-formed/ });
 });
