@@ -121,6 +121,28 @@ describe('idle-time deadline', () => {
   });
 });
 
+describe('a request waiting for a connection slot', () => {
+  it('is not charged the wait: a server slower than the deadline allows only in total still answers every request', async () => {
+    const s = await startSiteServer({
+      '/slow': (_req, res) => {
+        setTimeout(() => res.writeHead(200).end('ok'), 150);
+      },
+    });
+    // One request at a time, each answered in 150 ms: the fourth waits 450 ms for its slot, past the 300 ms deadline.
+    const client = new HttpClient({ allowPrivate: true, perHostConcurrency: 1, timeoutMs: 300, retries: 0 });
+    try {
+      const outcomes = await Promise.all([1, 2, 3, 4].map(async () => {
+        const r = await client.get(s.url('/slow'));
+        return r.ok ? await text(r.body) : r.code;
+      }));
+      assert.deepEqual(outcomes, ['ok', 'ok', 'ok', 'ok']);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('injected fetch', () => {
   it("discover runs on Node's own fetch when it is injected", async () => {
     const s = await startSiteServer({ '/s.xml': { headers: { 'content-encoding': 'gzip' }, body: gzipSync(urlset(pages('injected', 3))) } });

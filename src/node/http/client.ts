@@ -303,7 +303,8 @@ export class HttpClient {
       }
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) return failed(refusal.code, refusal.message, current);
-      const release = await this.slots.acquire(target.host);
+      // Waiting for a slot is our queue, not the server's slowness: not charged to the deadline.
+      const release = await deadline.held(this.slots.acquire(target.host));
       const down = this.unreachable.get(target.origin);
       if (down !== undefined) {
         release();
@@ -403,13 +404,8 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
    * Waits for `wait` without charging the time to the deadline: the reader is holding the body back
    * (backpressure), the server is not slow.
    */
-  async held(wait: Promise<void>): Promise<void> {
-    this.deadline.pause();
-    try {
-      await wait;
-    } finally {
-      this.deadline.resume();
-    }
+  held(wait: Promise<void>): Promise<void> {
+    return this.deadline.held(wait);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
