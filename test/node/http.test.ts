@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { HttpClient } from '../../src/node/http/client.js';
 import { IdleDeadline } from '../../src/node/http/deadline.js';
@@ -162,6 +164,38 @@ describe('connection slots', () => {
     await Promise.all(Array.from({ length: 30_000 }, () => slots.acquire('c').then((release) => (served++, release()))));
     assert.equal(served, 30_000);
     assert.ok(performance.now() - started < 1_000, `${Math.round(performance.now() - started)} ms`);
+  });
+});
+
+describe('requests waiting for a slot', () => {
+  it('cost little memory each: the signal, deadline and closures of a request are made once it has its slot', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let unblock = (): void => {};
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    const s = await startSiteServer({ '/s': (_req, res) => void blocked.then(() => res.writeHead(200).end('ok')) });
+    // A run signal, as discover passes one: each request's own signal then joins it (AbortSignal.any).
+    const client = new HttpClient({ allowPrivate: true, perHostConcurrency: 1, retries: 0, signal: new AbortController().signal });
+    try {
+      const first = client.get(s.url('/s'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const waiting = Array.from({ length: 1_000 }, () => client.get(s.url('/s')));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      const perRequest = (process.memoryUsage().heapUsed - before) / 1_000;
+      unblock();
+      // One slot: each body is let go of before the next request can have it.
+      for (const r of [first, ...waiting]) {
+        const outcome = await r;
+        if (outcome.ok) await outcome.body.cancel();
+      }
+      assert.ok(perRequest < 4_000, `${Math.round(perRequest)} bytes per waiting request`);
+    } finally {
+      await client.close();
+      await s.close();
+    }
   });
 });
 
