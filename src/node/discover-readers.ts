@@ -23,6 +23,14 @@ import { startWorker } from './worker-thread.js';
 export const CHUNK_WINDOW = 8;
 
 /**
+ * Documents being read at once, past which the next one waits (its body unread, its request holding
+ * its connection slot, so fetching waits too): a body handed over costs the main thread nothing more,
+ * and without a bound an index's small children were fetched faster than a thread read them, each
+ * waiting with its chunks and answers (50,000 children: peak RSS 966 MB). The client's concurrency.
+ */
+export const MAX_READINGS = 16;
+
+/**
  * A reading thread's young generation (V8's default was ~32 MB): 16 MB cost no measurable time and
  * 15-20 MB less peak RSS over bench:discover (185-188 MB → 165-170 MB).
  */
@@ -79,6 +87,8 @@ interface Reading {
 export class DocumentReaders {
   private readonly threads: Thread[];
   private readonly readings = new Map<number, Reading>();
+  /** Readings waiting for one of MAX_READINGS to end. */
+  private readonly waitingToRead: (() => void)[] = [];
   private nextDoc = 0;
 
   constructor(count: number) {
@@ -92,7 +102,8 @@ export class DocumentReaders {
   }
 
   /** Reads `body` on the least busy thread into `sink`; rejects with what the body threw, if it did. */
-  read(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: TextSink, control: ReadingControl): Promise<DocumentSummary> {
+  async read(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: TextSink, control: ReadingControl): Promise<DocumentSummary> {
+    while (this.readings.size >= MAX_READINGS) await control.hold(new Promise<void>((resolve) => this.waitingToRead.push(resolve)));
     const thread = this.threads.reduce((a, b) => (b.reading < a.reading ? b : a));
     const doc = this.nextDoc++;
     return new Promise((resolve, reject) => {
@@ -185,6 +196,7 @@ export class DocumentReaders {
     reading.thread.reading--;
     this.readings.delete(doc);
     this.wake(reading);
+    this.waitingToRead.shift()?.();
   }
 
   /** A thread that failed: its documents fail with it (a defect, not a document's problem). */

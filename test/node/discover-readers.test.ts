@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Worker } from 'node:worker_threads';
-import { DocumentReaders, type TextSink } from '../../src/node/discover-readers.js';
+import { DocumentReaders, MAX_READINGS, type TextSink } from '../../src/node/discover-readers.js';
 import { pages, urlset } from '../helpers/site-server.js';
 
 const SETTINGS = { file: 'test.xml', maxBytes: 10_000_000, maxEntries: undefined, maxTrackedUrls: undefined };
@@ -41,6 +41,30 @@ describe('discover reading threads', () => {
       const summary = await readers.read(chunks(gzipSync(urlset(locs)), 1_000), SETTINGS, into, CONTROL);
       assert.equal(summary.format, 'urlset');
       assert.equal(into.lines, `${locs.join('\n')}\n`);
+    } finally {
+      await readers.close();
+    }
+  });
+
+  it('reads MAX_READINGS documents at once; the next bodies wait, unread, so fetching waits with them', async () => {
+    const readers = new DocumentReaders(1);
+    try {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let started = 0;
+      async function* held(name: string): AsyncGenerator<Uint8Array> {
+        started++;
+        await gate;
+        yield Buffer.from(urlset(pages(name, 2)));
+      }
+      const into = Array.from({ length: MAX_READINGS + 10 }, () => sink());
+      const readings = into.map((s, i) => readers.read(held(`d${i}`), SETTINGS, s, CONTROL));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(started, MAX_READINGS);
+      open();
+      await Promise.all(readings);
+      assert.equal(started, MAX_READINGS + 10);
+      assert.deepEqual(into.map((s) => s.lines), into.map((_, i) => `${pages(`d${i}`, 2).join('\n')}\n`));
     } finally {
       await readers.close();
     }

@@ -6,9 +6,12 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { HttpClient } from '../../src/node/http/client.js';
 import { IdleDeadline } from '../../src/node/http/deadline.js';
+import { HostSlots, type Release } from '../../src/node/http/slots.js';
 import { createNodeFetch } from '../../src/node/http/node-fetch.js';
 import { discoverSitemaps } from '../../src/node/discover.js';
 import { validateSitemapUrl } from '../../src/node/validate-url.js';
@@ -118,6 +121,81 @@ describe('idle-time deadline', () => {
     deadline.resume();
     await new Promise((resolve) => setTimeout(resolve, 250));
     assert.equal(expired, true);
+  });
+});
+
+describe('a request waiting for a connection slot', () => {
+  it('is not charged the wait: a server slower than the deadline allows only in total still answers every request', async () => {
+    const s = await startSiteServer({
+      '/slow': (_req, res) => {
+        setTimeout(() => res.writeHead(200).end('ok'), 150);
+      },
+    });
+    // One request at a time, each answered in 150 ms: the fourth waits 450 ms for its slot, past the 300 ms deadline.
+    const client = new HttpClient({ allowPrivate: true, perHostConcurrency: 1, timeoutMs: 300, retries: 0 });
+    try {
+      const outcomes = await Promise.all([1, 2, 3, 4].map(async () => {
+        const r = await client.get(s.url('/slow'));
+        return r.ok ? await text(r.body) : r.code;
+      }));
+      assert.deepEqual(outcomes, ['ok', 'ok', 'ok', 'ok']);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
+describe('connection slots', () => {
+  it('serve a host with room while another host is full, and one host with many waiters in time linear in them', async () => {
+    const slots = new HostSlots(16, 1);
+    const order: string[] = [];
+    const take = (host: string, label: string): Promise<Release> => slots.acquire(host).then((release) => (order.push(label), release));
+    const firstA = await take('a', 'a0');
+    const queuedA = take('a', 'a1');
+    await take('b', 'b0'); // a is full: b, come later, is not held back
+    assert.deepEqual(order, ['a0', 'b0']);
+    firstA();
+    (await queuedA)();
+    assert.deepEqual(order, ['a0', 'b0', 'a1']);
+    // 30,000 waiters on one host, one at a time: each release used to scan every waiter left (~4.5e8 steps, seconds).
+    const started = performance.now();
+    let served = 0;
+    await Promise.all(Array.from({ length: 30_000 }, () => slots.acquire('c').then((release) => (served++, release()))));
+    assert.equal(served, 30_000);
+    assert.ok(performance.now() - started < 1_000, `${Math.round(performance.now() - started)} ms`);
+  });
+});
+
+describe('requests waiting for a slot', () => {
+  it('cost little memory each: the signal, deadline and closures of a request are made once it has its slot', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let unblock = (): void => {};
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    const s = await startSiteServer({ '/s': (_req, res) => void blocked.then(() => res.writeHead(200).end('ok')) });
+    // A run signal, as discover passes one: each request's own signal then joins it (AbortSignal.any).
+    const client = new HttpClient({ allowPrivate: true, perHostConcurrency: 1, retries: 0, signal: new AbortController().signal });
+    try {
+      const first = client.get(s.url('/s'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const waiting = Array.from({ length: 1_000 }, () => client.get(s.url('/s')));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      const perRequest = (process.memoryUsage().heapUsed - before) / 1_000;
+      unblock();
+      // One slot: each body is let go of before the next request can have it.
+      for (const r of [first, ...waiting]) {
+        const outcome = await r;
+        if (outcome.ok) await outcome.body.cancel();
+      }
+      assert.ok(perRequest < 4_000, `${Math.round(perRequest)} bytes per waiting request`);
+    } finally {
+      await client.close();
+      await s.close();
+    }
   });
 });
 

@@ -62,6 +62,16 @@ export class IdleDeadline {
     this.arm(Math.max(1, this.limitMs - this.used()));
   }
 
+  /** `wait`, its time not charged (paused, then resumed however it settles). */
+  async held<T>(wait: Promise<T>): Promise<T> {
+    this.pause();
+    try {
+      return await wait;
+    } finally {
+      this.resume();
+    }
+  }
+
   clear(): void {
     this.done = true;
     clearTimeout(this.timer);

@@ -1,18 +1,16 @@
 // Concurrency limits for HTTP requests: at most `total` at once, and at most `perHost` to one host
-// (issue #5 "Fetching": per host 4, overall 16 by default). Waiters are served first come, first
-// served among those whose host has room, so one busy host never holds back the others.
+// (issue #5 "Fetching": per host 4, overall 16 by default). Each host has its own queue, and hosts
+// with room take turns, one grant each, so one busy host never holds back the others. A grant skips
+// only hosts that are full (at most total / perHost of them while total has room): one host's 50,000
+// waiters are not scanned on every release.
 
 export type Release = () => void;
-
-interface Waiter {
-  host: string;
-  grant: (release: Release) => void;
-}
 
 export class HostSlots {
   private active = 0;
   private readonly perHostActive = new Map<string, number>();
-  private readonly waiting: Waiter[] = [];
+  /** Waiting grants per host, in arrival order from `next`; hosts in the order of their next turn. */
+  private readonly waiting = new Map<string, { grants: ((release: Release) => void)[]; next: number }>();
 
   constructor(
     readonly total: number,
@@ -22,33 +20,33 @@ export class HostSlots {
   /** Resolves with a release function once a slot for `host` is free; call it exactly once. */
   acquire(host: string): Promise<Release> {
     return new Promise((grant) => {
-      this.waiting.push({ host, grant });
+      const queue = this.waiting.get(host);
+      if (queue === undefined) this.waiting.set(host, { grants: [grant], next: 0 });
+      else queue.grants.push(grant);
       this.dispatch();
     });
   }
 
-  private hasRoom(host: string): boolean {
-    return this.active < this.total && (this.perHostActive.get(host) ?? 0) < this.perHost;
-  }
-
   private dispatch(): void {
-    for (let i = 0; i < this.waiting.length && this.active < this.total; ) {
-      const waiter = this.waiting[i] as Waiter;
-      if (!this.hasRoom(waiter.host)) {
-        i++;
-        continue;
-      }
-      this.waiting.splice(i, 1);
+    // A host granted one goes to the back, and is met again in this loop (a Map's iteration visits
+    // entries added while it runs) until it is full or has nobody waiting.
+    for (const [host, queue] of this.waiting) {
+      if (this.active >= this.total) return;
+      if ((this.perHostActive.get(host) ?? 0) >= this.perHost) continue;
+      // An index, not shift(): shifting a long array copies it.
+      const grant = queue.grants[queue.next++] as (release: Release) => void;
+      this.waiting.delete(host);
+      if (queue.next < queue.grants.length) this.waiting.set(host, queue);
       this.active++;
-      this.perHostActive.set(waiter.host, (this.perHostActive.get(waiter.host) ?? 0) + 1);
+      this.perHostActive.set(host, (this.perHostActive.get(host) ?? 0) + 1);
       let released = false;
-      waiter.grant(() => {
+      grant(() => {
         if (released) return;
         released = true;
         this.active--;
-        const left = (this.perHostActive.get(waiter.host) ?? 1) - 1;
-        if (left === 0) this.perHostActive.delete(waiter.host);
-        else this.perHostActive.set(waiter.host, left);
+        const left = (this.perHostActive.get(host) ?? 1) - 1;
+        if (left === 0) this.perHostActive.delete(host);
+        else this.perHostActive.set(host, left);
         this.dispatch();
       });
     }
