@@ -47,7 +47,10 @@ const LINES_HIGH_WATER = 4 * 1024 * 1024;
 export interface DiscoverOptions extends HttpClientOptions {
   /** Levels of indexes followed below the first sitemap (default 5). */
   maxDepth?: number;
-  /** Sitemaps fetched at most (default 50,000). */
+  /**
+   * Sitemaps listed by indexes fetched at most (default 50,000, the most one index may list); those
+   * given and those robots.txt names (capped by its size) do not count.
+   */
   maxSitemaps?: number;
   /** Probe the well-known paths even when robots.txt names sitemaps. */
   probe?: boolean;
@@ -361,6 +364,7 @@ class Discovery {
   private readonly maxBytes: number;
   private readonly controller = new AbortController();
   private readonly started = performance.now();
+  /** Children of indexes queued (maxSitemaps). */
   private queuedSitemaps = 0;
   private sitemapLimitReported = false;
   private readonly agentToken: string;
@@ -558,14 +562,15 @@ class Discovery {
       this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, 'a sitemap index should list sitemaps, not other indexes'), 'skipped');
       return;
     }
-    if (via !== 'probe' && this.queuedSitemaps >= this.maxSitemaps) {
+    // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
+    if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
       if (!this.sitemapLimitReported && parent !== undefined) {
         this.sitemapLimitReported = true;
         this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${this.maxSitemaps} sitemaps; the rest are not fetched`, parent.url));
       }
       return;
     }
-    if (via !== 'probe') this.queuedSitemaps++;
+    if (via === 'index') this.queuedSitemaps++;
     this.visited.set(key, node);
     this.parentOf.set(node, parent);
     siblings.push(node);

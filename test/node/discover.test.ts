@@ -195,9 +195,15 @@ describe('discover: loops and limits', () => {
     for (let i = 0; i < 10; i++) s.route(`/s${i}.xml`, { body: urlset(pages(`s${i}`, 1)) });
     try {
       const { tree, urls } = await discover(s.url('/index.xml'), { maxSitemaps: 4 });
-      assert.equal(urls.length, 3);
-      assert.equal(s.requests.length, 4);
+      // The index given does not count: four of its children are fetched.
+      assert.equal(urls.length, 4);
+      assert.equal(s.requests.length, 5);
       assert.deepEqual(codes(tree), ['discover/too-many-sitemaps']);
+      // An index of as many children as the limit, found through robots.txt, is read whole.
+      s.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${s.url('/index.xml')}\n` });
+      const full = await discover(s.url('/'), { maxSitemaps: 10 });
+      assert.equal(full.urls.length, 10);
+      assert.deepEqual(codes(full.tree), []);
     } finally {
       await s.close();
     }
