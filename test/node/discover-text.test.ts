@@ -36,6 +36,8 @@ async function said(urls: string, options: DiscoverOptions): Promise<Said> {
     else if (event.type === 'urls') {
       const text = lines.decode(event.lines);
       assert.ok(text.endsWith('\n'));
+      // An answer holds no buffer much larger than its lines (the queue's bound counts lines).
+      assert.ok(event.lines.buffer.byteLength <= Math.max(2.25 * event.lines.length, 256), `${event.lines.length} bytes of lines in a buffer of ${event.lines.buffer.byteLength}`);
       const locs = text.slice(0, -1).split('\n');
       assert.equal(locs.length, event.count);
       (found.urls[event.sitemap] ??= []).push(...locs);
