@@ -3,13 +3,14 @@
 // or killed anywhere leaves the previous set published.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
+import { hostname } from 'node:os';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
@@ -375,6 +376,31 @@ test('generate --shards stopped between two shards leaves the published set whol
   assert.equal(asked, 3, 'stopped after the first shard');
   const after = files(out);
   for (const [name, bytes] of before) assert.ok(after.get(name)?.equals(bytes), `${name} of the published set`);
+});
+
+test('generate --shards and apply hold the set\'s lock: while another process\'s run writes the set, they stop before writing', async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  writeFileSync(join(dir, 'urls.txt'), `${catalogue({ shoes: 30, hats: 20 }).map((e) => e.loc).join('\n')}\n`);
+  assert.equal((await runCli(['generate', 'urls.txt', '--shards', '2', '--base-url', BASE, '--out', 'out', '--quiet'], { cwd: dir })).code, 0);
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}shoes/new` }]));
+  const before = files(out);
+  const machine = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(join(out, '.sitemapkit-lock-sitemap'), `${other.pid as number} ${machine}`);
+    for (const args of [['generate', 'urls.txt', '--shards', '2', '--base-url', BASE, '--out', 'out'], ['apply', 'changes.jsonl', '--out', 'out']]) {
+      const refused = await runCli(args, { cwd: dir });
+      assert.equal(refused.code, 2, args[0]);
+      assert.match(refused.stderr, /another run \(process \d+\) is writing the sitemaps "sitemap"/, args[0]);
+      assert.deepEqual(files(out), before, args[0]);
+    }
+  } finally {
+    other.kill('SIGKILL');
+    await new Promise((resolve) => other.once('exit', resolve));
+  }
+  assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir })).code, 0);
+  assert.ok(!readdirSync(out).some((name) => name.startsWith('.sitemapkit-')), 'the lock taken over and let go');
 });
 
 test('a sharded set splits a section whose entries carry more <news:news> than one file may hold (Google News: 1,000)', async () => {

@@ -87,7 +87,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
   const name = options.name ?? 'sitemap';
   const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
   const serializer = setSerializer(settings);
-  const output = await shardOutput(settings);
+  const output = await shardOutput(settings, true);
   try {
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };

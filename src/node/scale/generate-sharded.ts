@@ -25,7 +25,8 @@ export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitem
 export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>, options: ShardedGenerateOptions): Promise<WriteSummary & { indexFiles: IndexFile[] }> {
   const started = performance.now();
   const settings = shardSettings(options);
-  const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+  // Holds the set's lock (staged-output.ts) for the whole run, as writeSitemaps' output does.
+  const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, exclusive: true });
   try {
     const serializer = setSerializer(settings);
     // By child: the second pass holds one child's entries at a time, and 64 Mi characters of the

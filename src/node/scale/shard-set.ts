@@ -207,9 +207,12 @@ export function placedEntry(serializer: UrlEntrySerializer, settings: ShardSetti
   return { item, child: place.child, bucket: place.bucket };
 }
 
-/** The output stage a shard or an apply writes through (its temporary folder holds their spills). */
-export function shardOutput(settings: ShardSettings): Promise<StagedOutput> {
-  return StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
+/**
+ * The output stage a shard or an apply writes through (its temporary folder holds their spills);
+ * `exclusive` for a run that commits the whole set (a local apply): it holds the set's lock.
+ */
+export function shardOutput(settings: ShardSettings, exclusive = false): Promise<StagedOutput> {
+  return StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, exclusive, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
 }
 
 /**
