@@ -134,7 +134,8 @@ export const READ: CommandSpec = {
   usage: 'FILE|URL|-... [--format jsonl|csv|tsv|urls] [options]',
   intro: `Read sitemaps and print their entries: urlsets, indexes, RSS 2.0 and Atom feeds, text sitemaps,
 plain or gzipped, in any encoding (recognised by the content, never by the file name). Nothing is
-made up or repaired: an entry whose URL cannot be trusted is left out, and every problem reported.`,
+made up or repaired: an entry whose URL cannot be trusted is left out, and every problem reported
+(bytes invalid in the file's encoding are read as U+FFFD: encoding/invalid-bytes, an error).`,
   positionals: true,
   options: [
     // --max-depth is the depth of index nesting (discover); the depth of XML elements is another concept.
