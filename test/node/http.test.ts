@@ -392,5 +392,7 @@ describe('AddressPolicy: why an address is refused, in one sentence', () => {
     assert.equal(refusal?.message, 'localhost resolves to 127.0.0.1, a loopback address (use --allow-private to fetch from private networks)');
     const literal = await policy.check(new URL('http://10.1.2.3/s.xml'));
     assert.equal(literal?.message, '10.1.2.3 is a private address (use --allow-private to fetch from private networks)');
+    const unspecified = await policy.check(new URL('http://0.0.0.0/s.xml'));
+    assert.equal(unspecified?.message, '0.0.0.0 is an unspecified address (use --allow-private to fetch from private networks)');
   });
 });

@@ -61,7 +61,8 @@ export class AddressPolicy {
     if (this.allowPrivate || isPublicAddress(ip)) return undefined;
     if (this.allowed.some((cidr) => cidrContains(cidr, ip))) return undefined;
     const kind = addressKind(ip) ?? 'invalid';
-    const what = hostname === undefined ? `${ip} is a ${kind} address` : `${hostname} resolves to ${ip}, a ${kind} address`;
+    const aKind = `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address`;
+    const what = hostname === undefined ? `${ip} is ${aKind}` : `${hostname} resolves to ${ip}, ${aKind}`;
     return `${what} (use --allow-private to fetch from private networks)`;
   }
 
