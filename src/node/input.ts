@@ -146,14 +146,30 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
   }
 }
 
-/** Splits decoded text into lines (LF, an optional CR before it removed) and hands them on. */
+/**
+ * Splits decoded text into lines (LF, an optional CR before it removed) and hands them on; with
+ * `crEndsLines`, a lone CR ends a line too (old Mac files; a text or TSV line holds no raw CR), not
+ * for JSON Lines, where a CR inside a line is whitespace of its JSON.
+ */
 class LineSplitter {
   private carry = '';
   private line = 0;
   private overlong = false;
-  constructor(private readonly onLine: (line: string, number: number) => void, private readonly onOverlong: (number: number) => void) {}
+  /** The last chunk ended with a CR: a LF that starts the next one ends the same line. */
+  private afterCr = false;
+  constructor(
+    private readonly onLine: (line: string, number: number) => void,
+    private readonly onOverlong: (number: number) => void,
+    private readonly crEndsLines = true,
+  ) {}
 
-  push(text: string): void {
+  push(chunk: string): void {
+    let text = chunk;
+    if (this.afterCr && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    if (this.crEndsLines && text.includes('\r')) {
+      this.afterCr = text.charCodeAt(text.length - 1) === 0x0d;
+      text = text.replace(/\r\n?/g, '\n');
+    } else this.afterCr = false;
     let nl = text.indexOf('\n');
     if (nl === -1) {
       this.append(text);
@@ -271,6 +287,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
       }
     },
     overlongLine(file, out),
+    false,
   );
 }
 

@@ -109,6 +109,19 @@ describe('readInput', () => {
     });
   });
 
+  it('text and TSV: a lone CR ends a line (old Mac files), across chunks; JSON Lines keeps a CR inside a line as JSON whitespace', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/page/${i}?q=${'x'.repeat(i % 17)}`);
+    for (const eol of ['\r', '\r\n']) {
+      const { records } = await collect('mac.txt', lines.join(eol) + eol, 'text');
+      assert.equal(records.length, lines.length);
+      records.forEach((r, i) => assert.deepEqual([r.line, r.entry?.loc], [i + 1, lines[i]]));
+    }
+    const tsv = await collect('mac.tsv', 'loc\tpriority\rhttps://e.com/a\t0.5\rhttps://e.com/b\t1\r', 'tsv');
+    assert.deepEqual(tsv.records.map((r) => [r.line, r.entry?.loc]), [[2, 'https://e.com/a'], [3, 'https://e.com/b']]);
+    const jsonl = await collect('c.jsonl', '{"loc":"https://e.com/a",\r"lastmod":"2024-01-01"}\r\n{"loc":"https://e.com/b"}\n', 'jsonl');
+    assert.deepEqual(jsonl.records.map((r) => [r.line, r.entry?.loc, r.entry?.lastmod]), [[1, 'https://e.com/a', '2024-01-01'], [2, 'https://e.com/b', undefined]]);
+  });
+
   it('csv: quoted newline keeps later line numbers right; header in any order; unknown column warned', async () => {
     const warnings: InputWarning[] = [];
     const csv = 'priority,loc,note\r\n0.5,"https://e.com/a,b","two\r\nlines"\r\n,https://e.com/c,x\r\nbad"quote,https://e.com/d,y\r\n1,https://e.com/e\r\n0.1,https://e.com/f,"z"\r\n';
