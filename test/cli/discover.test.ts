@@ -515,6 +515,7 @@ describe('sitemapkit discover: usage (exit 2)', () => {
     const cases = [
       ['discover'],
       ['discover', 'ftp://x'],
+      ['discover', 'http://[::1'], // an http(s) URL no parser takes
       ['discover', 'sitemap.xml'], // neither a URL nor a host name (example.com is tried over https: no-scheme.test.ts)
       ['discover', 'https://example.com/', '--format', 'xml'],
       ['discover', 'https://example.com/', '--cross-host', 'maybe'],

@@ -173,7 +173,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
     // The inputs as fetched: an address written without a scheme is tried over https.
     const inputs = args.positionals.map((text) => {
-      if (isHttpUrl(text)) return text;
+      if (isHttpUrl(text)) {
+        if (!URL.canParse(text)) throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
+        return text;
+      }
       const url = assumedHttpsUrl(text);
       if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
       assumed.add(url);
