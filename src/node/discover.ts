@@ -466,6 +466,8 @@ class Discovery {
     // A host that cannot be reached has no well-known paths to probe: robots.txt said so once.
     if (state.failure !== undefined && hostUnreachable(state.failure)) this.markUnreachable(robotsUrl, state.failure);
     if (this.unreachable.has(input.origin)) return;
+    // Refused by the address policy at the origin itself: its well-known paths would be, each alike.
+    if (state.failure?.code === 'fetch/address-refused' && new URL(state.failure.url).origin === input.origin) return;
     if (state.node.sitemaps.length === 0 || this.options.probe === true) {
       for (const path of WELL_KNOWN_SITEMAP_PATHS) {
         const url = new URL(path, `${input.origin}/`).href;

@@ -664,6 +664,19 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assertTotalsAddUp(named.tree, named.urls);
   });
 
+  it('a site the address policy refuses: robots.txt refused once, no probing', async () => {
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('private', 1)) } });
+    try {
+      const { tree } = await discover(s.url('/'), { allowPrivate: false });
+      assert.equal(tree.inputs[0]?.robots?.failure, 'fetch/address-refused');
+      assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /127\.0\.0\.1 is a loopback address/);
+      assert.deepEqual(tree.inputs[0]?.sitemaps, []);
+      assert.equal(s.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('the children of an index on a host that refuses connections: one error, the rest not requested', async () => {
     const port = await closedPort();
     const dead = Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:${port}/s${i}.xml`);
