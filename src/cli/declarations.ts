@@ -507,7 +507,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
   exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
-or the run failed (the previous set stays published), 130 interrupted.`,
+or the run failed (nothing of it is published), 130 interrupted.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
     'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
@@ -521,8 +521,8 @@ first one job per part routes the part's entries to per-shard files, then the pa
 jobs. The layout is "generate --shards N"'s: the same input gives the same bytes.
 
 A job that fails is tried again (--attempts); a worker that dies has its jobs taken over by another
-once their lock expires. A job that fails for good fails its run: the index is not written, the
-previous set stays published, and the coordinator prints each failed job and its reason (exit 2).
+once their lock expires. A job that fails for good fails its run: the index is not written, a set
+published before stays as it was, and the coordinator prints each failed job and its reason (exit 2).
 One run at a time per set: a run on a folder that another run on the queue is still writing is
 refused (exit 2).
 

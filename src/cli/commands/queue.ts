@@ -180,7 +180,7 @@ function report(status: RunStatus | undefined, rejected: number, args: ParsedArg
   const allRejected = rejected + (status.outcome?.rejected ?? 0);
   if (json) io.stdout.write(JSON.stringify({ ...status, rejected: allRejected, ok: status.state === 'completed' && allRejected === 0 }, null, 2) + '\n');
   if (status.state !== 'completed') {
-    io.stderr.write(`sitemapkit queue: run ${status.run} failed; the previous set in ${status.out} stays published\n${failedLines(status)}`);
+    io.stderr.write(`sitemapkit queue: run ${status.run} failed; nothing of it is published in ${status.out} (a set there before stays as it was)\n${failedLines(status)}`);
     return EXIT_FATAL;
   }
   for (const problem of status.outcome?.problems ?? []) io.stderr.write(`${problem}\n`);
