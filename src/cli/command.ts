@@ -34,7 +34,7 @@ export interface OptionSpec {
   /** The value's placeholder in help (URL, DIR, N, SIZE…); a choice shows its choices. */
   readonly value?: string;
   readonly choices?: readonly string[];
-  /** Bounds of a count (default: 1 and no maximum). */
+  /** Bounds of a count (default: 1 and no maximum); `min` of a number of seconds too. */
   readonly min?: number;
   readonly max?: number;
   /** May be given several times; the values are kept in order. */
@@ -291,9 +291,12 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       if (!Number.isSafeInteger(n) || n < (option.min ?? 1) || (option.max !== undefined && n > option.max)) bad();
       return n;
     }
-    case 'seconds':
-      if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) bad();
-      return Math.round(Number(value) * 1000);
+    case 'seconds': {
+      // Milliseconds: a value that rounds to 0 (0.0001) would mean no time at all.
+      const ms = /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : 0;
+      if (ms < Math.max(1, (option.min ?? 0) * 1000)) bad();
+      return ms;
+    }
     default:
       return raw;
   }
@@ -312,7 +315,7 @@ export function valueDescription(option: OptionSpec): string {
       return min === 0 ? 'a whole number (0 or more)' : `a whole number above ${min - 1}`;
     }
     case 'seconds':
-      return 'a number of seconds above 0';
+      return option.min === undefined ? 'a number of seconds above 0' : `a number of seconds, at least ${option.min}`;
     default:
       return option.value ?? 'a value';
   }

@@ -133,6 +133,9 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],
     [['read', 'u.txt', '--max-bytes', '--summary'], '--max-bytes needs a value: a whole number above 0 (K, M, G allowed)'],
     [['validate', 'u.txt', '--timeout', 'soon'], '--timeout needs a number of seconds above 0, got "soon"'],
+    // Under a millisecond: no time at all once in milliseconds.
+    [['validate', 'u.txt', '--timeout', '0.0001'], '--timeout needs a number of seconds above 0, got "0.0001"'],
+    [['worker', '--redis', 'redis://127.0.0.1:1', '--lock-duration', '0.5'], '--lock-duration needs a number of seconds, at least 1, got "0.5"'],
     [['build', 'site', '--base-url', 'https://e.com/', '--gzip-level', '10'], '--gzip-level needs a whole number from 1 to 9, got "10"'],
     [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
     [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
