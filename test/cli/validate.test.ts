@@ -144,7 +144,7 @@ describe('sitemapkit validate', () => {
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
     });
 
-    it('a missing file is in the json, sarif and junit reports too (input/unreadable), not an empty green report', async () => {
+    it('a missing file is in the json, sarif, junit and github reports too (input/unreadable), not an empty green report', async () => {
       const cwd = tempDir();
       const json = await runCli(['validate', 'missing.xml', '--format', 'json', ...NOW], { cwd });
       assert.equal(json.code, 2);
@@ -156,6 +156,10 @@ describe('sitemapkit validate', () => {
       const sarif = await runCli(['validate', 'missing.xml', '--format', 'sarif', ...NOW], { cwd });
       const log = JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
       assert.deepEqual(log.runs[0]?.results.map((r) => r.ruleId), ['input/unreadable']);
+      // An annotation of the pull request too, besides the line on stderr.
+      const github = await runCli(['validate', 'missing.xml', '--format', 'github', ...NOW], { cwd });
+      assert.equal(github.code, 2);
+      assert.match(github.stdout, /^::error file=missing\.xml,title=input\/unreadable::cannot read missing\.xml/);
     });
 
     it('-q --max-warnings 2 with 5 warnings: exit 1 and a ✖ with the counts', async () => {

@@ -108,8 +108,9 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`sitemapkit validate: ${error.message}\n${await fetchErrorHint('validate', error, assumedHttps)}`);
       unreadable++;
       // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
-      // must not see a run with an unreadable input as green.
+      // must not see a run with an unreadable input as green; the annotations of a pull request neither.
       if (stream === undefined) reports.push(unreadableReport(file, error.message));
+      else stream.unreadable?.(unreadableReport(file, error.message));
       return undefined;
     }
   };
@@ -258,6 +259,8 @@ interface ReportStream {
   /** `schemaValid`: the file's verdict, stated beside its name. */
   endFile(schemaValid?: boolean | null): void;
   end(reports: readonly FileReport[], outcome: StylishOutcome): void;
+  /** An input that could not be read (said on stderr too): github annotates it; stylish counts it in its summary. */
+  unreadable?(report: FileReport): void;
   drain(): Promise<void>;
   close(): void;
 }
@@ -307,7 +310,9 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
       if (block.length >= STYLISH_BLOCK_ROWS) flush();
     },
     endFile: flush,
-    // github's annotations carry no summary; an input that could not be read is said on stderr.
+    unreadable: (report) => {
+      for (const d of report.diagnostics) out.write(githubLine(report.file, d));
+    },
     end: flush,
   };
 }
