@@ -419,12 +419,19 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
  * is a header naming a `loc` column, otherwise text.
  *
  * The file is streamed in 256 KiB chunks, gunzipped if it starts with the gzip magic bytes (never
- * judged by its name), decoded as UTF-8 (a BOM is dropped) and split on LF with an optional CR.
+ * judged by its name), decoded as UTF-8, or as UTF-16 after its BOM (Excel's "Unicode Text"; a BOM
+ * is dropped), and split into lines.
  * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
  * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
  * `ERR_SITEMAP_INPUT_FORMAT` for a CSV or TSV input without a usable header (rule `input/csv-header`)
  * or a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
  */
+/** UTF-16 when the bytes start with its byte order mark, else UTF-8 (WHATWG Encoding's BOM sniff). */
+function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
+  if (first[0] === 0xff && first[1] === 0xfe) return 'utf-16le';
+  return first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : 'utf-8';
+}
+
 export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;
   let batch: InputRecord[] = [];
@@ -450,11 +457,12 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
   const source: AsyncIterable<unknown> =
     options.body ??
     (path === '-' ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>) : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK }));
-  const decoder = new TextDecoder('utf-8');
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
 
   // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit.
   const unlimited = { maxBytes: Number.MAX_SAFE_INTEGER, maxCompressedBytes: Number.MAX_SAFE_INTEGER };
   for await (const bytes of guarded(decompressed(bytesOf(source), unlimited), file)) {
+    decoder ??= new TextDecoder(encodingOf(bytes));
     const text = decoder.decode(bytes, { stream: true });
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;
     sink.push(text);
@@ -463,7 +471,7 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
       batch = [];
     }
   }
-  const tail = decoder.decode();
+  const tail = decoder?.decode() ?? '';
   if (tail.includes('\uFFFD')) suspicious = true;
   if (tail.length > 0) sink.push(tail);
   sink.end();

@@ -22,7 +22,7 @@ after(async () => {
 async function collect(
   name: string,
   content: string | Uint8Array,
-  format: InputFormat,
+  format: InputFormat | 'auto',
   onWarning?: (warning: InputWarning) => void,
   columns?: ColumnMapping,
 ): Promise<{ records: InputRecord[]; batches: number }> {
@@ -107,6 +107,15 @@ describe('readInput', () => {
       assert.equal(r.line, i + 1);
       assert.equal(r.entry?.loc, lines[i]);
     });
+  });
+
+  it('UTF-16 after its BOM (Excel\'s "Unicode Text" is UTF-16LE TSV), little and big endian', async () => {
+    const tsv = 'loc\tpriority\r\nhttps://e.com/é\t0.5\r\nhttps://e.com/b\t1\r\n';
+    const le = await collect('excel.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(tsv, 'utf16le')]), 'tsv');
+    assert.deepEqual(le.records.map((r) => [r.line, r.entry?.loc, r.entry?.priority]), [[2, 'https://e.com/é', '0.5'], [3, 'https://e.com/b', '1']]);
+    const be = Buffer.from(`\uFEFFhttps://e.com/a\nhttps://e.com/ü\n`, 'utf16le').swap16();
+    const text = await collect('be.txt', be, 'auto');
+    assert.deepEqual(text.records.map((r) => [r.line, r.entry?.loc ?? r.error]), [[1, 'https://e.com/a'], [2, 'https://e.com/ü']]);
   });
 
   it('text and TSV: a lone CR ends a line (old Mac files), across chunks; JSON Lines keeps a CR inside a line as JSON whitespace', async () => {
