@@ -326,7 +326,10 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     const before = server.requests.length;
     const r = await runCli(['discover', server.url('/'), '--format', 'urls', '--retries', '0'], { cwd });
     assert.equal(r.code, 1);
-    assert.ok(diagnostics(r.stderr).some((d) => d.code === 'fetch/address-refused' && d.severity === 'error'), r.stderr);
+    // Said once, for robots.txt, with the reason; the well-known paths are not probed (each would be refused alike).
+    const said = diagnostics(r.stderr).filter((d) => d.severity === 'error');
+    assert.deepEqual(said.map((d) => d.code), ['discover/robots-unreachable'], r.stderr);
+    assert.match(r.stderr, /127\.0\.0\.1 is a loopback address \(use --allow-private/);
     assert.equal(server.requests.length, before, 'the server received no request');
   });
 
