@@ -7,6 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type SitemapNode } from '../../src/node/discover.js';
 import fc from 'fast-check';
 import type { Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { validateSitemap } from '../../src/node/validate-sitemap.js';
 import { closedPort, startRawServer } from '../helpers/raw-server.js';
 import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
@@ -758,6 +760,44 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
       assert.equal(s.count('/a.xml'), 1);
       assert.deepEqual(codes(tree), ['loc/duplicate']);
       assert.equal(node(tree, '/index.xml').children.length, 1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('discover: an index with many children', () => {
+  it('keeps them waiting as bare nodes: little heap each while their host is busy, and all read once it answers', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const count = 2_000;
+    let unblock = (): void => {};
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    const children = Array.from({ length: count }, (_, i) => `/c/${i}.xml`);
+    const routes: Record<string, (req: unknown, res: import('node:http').ServerResponse) => void> = {};
+    for (const path of children) routes[path] = (_req, res) => void blocked.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset([`https://example.com${path}`])));
+    const s = await startSiteServer(routes);
+    s.route('/index.xml', { body: sitemapIndex(children.map((path) => s.url(path))) });
+    try {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      let perChild = 0;
+      let read = 0;
+      for await (const event of discoverSitemaps(s.url('/index.xml'), FAST)) {
+        if (event.type !== 'sitemap') continue;
+        if (event.sitemap.via === 'index') read += event.sitemap.outcome === 'ok' ? 1 : 0;
+        else {
+          // The index is read and its children queued; a few of them are at the server, held.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          gc();
+          perChild = (process.memoryUsage().heapUsed - before) / count;
+          unblock();
+        }
+      }
+      assert.equal(read, count);
+      // Each child's node in the tree, its visited and parent entries: ~600 bytes. A task each (promise,
+      // closures, its wait for a slot) took it to ~5,400.
+      assert.ok(perChild < 1_200, `${Math.round(perChild)} bytes per waiting child`);
     } finally {
       await s.close();
     }

@@ -232,7 +232,7 @@ export class HttpClient {
   readonly policy: AddressPolicy;
   private readonly fetchFn: FetchFunction;
   private readonly transport: NodeFetch | undefined;
-  private readonly slots: HostSlots;
+  readonly slots: HostSlots;
   private readonly options: HttpClientOptions;
   /** Requests sent (every attempt and hop). */
   requests = 0;

@@ -3,28 +3,29 @@
 // with room take turns, one grant each, so one busy host never holds back the others. A grant skips
 // only hosts that are full (at most total / perHost of them while total has room): one host's 50,000
 // waiters are not scanned on every release.
+// The waiters are plain items handed to `start` with their release when their turn comes: a caller
+// with many of them (discover's 50,000 children of an index) keeps no promise or closure per waiter.
 
 export type Release = () => void;
 
-export class HostSlots {
+export class HostQueues<T> {
   private active = 0;
   private readonly perHostActive = new Map<string, number>();
-  /** Waiting grants per host, in arrival order from `next`; hosts in the order of their next turn. */
-  private readonly waiting = new Map<string, { grants: ((release: Release) => void)[]; next: number }>();
+  /** Waiting items per host, in arrival order from `next`; hosts in the order of their next turn. */
+  private readonly waiting = new Map<string, { items: T[]; next: number }>();
 
   constructor(
     readonly total: number,
     readonly perHost: number,
+    private readonly start: (item: T, release: Release) => void,
   ) {}
 
-  /** Resolves with a release function once a slot for `host` is free; call it exactly once. */
-  acquire(host: string): Promise<Release> {
-    return new Promise((grant) => {
-      const queue = this.waiting.get(host);
-      if (queue === undefined) this.waiting.set(host, { grants: [grant], next: 0 });
-      else queue.grants.push(grant);
-      this.dispatch();
-    });
+  /** Queues `item`; `start` gets it with a release function once a slot for `host` is free. */
+  add(host: string, item: T): void {
+    const queue = this.waiting.get(host);
+    if (queue === undefined) this.waiting.set(host, { items: [item], next: 0 });
+    else queue.items.push(item);
+    this.dispatch();
   }
 
   private dispatch(): void {
@@ -34,13 +35,13 @@ export class HostSlots {
       if (this.active >= this.total) return;
       if ((this.perHostActive.get(host) ?? 0) >= this.perHost) continue;
       // An index, not shift(): shifting a long array copies it.
-      const grant = queue.grants[queue.next++] as (release: Release) => void;
+      const item = queue.items[queue.next++] as T;
       this.waiting.delete(host);
-      if (queue.next < queue.grants.length) this.waiting.set(host, queue);
+      if (queue.next < queue.items.length) this.waiting.set(host, queue);
       this.active++;
       this.perHostActive.set(host, (this.perHostActive.get(host) ?? 0) + 1);
       let released = false;
-      grant(() => {
+      this.start(item, () => {
         if (released) return;
         released = true;
         this.active--;
@@ -50,5 +51,16 @@ export class HostSlots {
         this.dispatch();
       });
     }
+  }
+}
+
+export class HostSlots extends HostQueues<(release: Release) => void> {
+  constructor(total: number, perHost: number) {
+    super(total, perHost, (grant, release) => grant(release));
+  }
+
+  /** Resolves with a release function once a slot for `host` is free; call it exactly once. */
+  acquire(host: string): Promise<Release> {
+    return new Promise((grant) => this.add(host, grant));
   }
 }
