@@ -107,8 +107,14 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl).pathname.replace(/[^/]*$/, '');
   const common = ['cache-control', options.cacheControl ?? DEFAULT_CACHE_CONTROL, 'x-content-type-options', 'nosniff'];
   if (options.robotsHeader ?? true) common.push('x-robots-tag', 'noindex');
-  // Headers are the same for every answer of one file in one variant: made once, kept with the file.
-  const made = new WeakMap<SitemapFile, (readonly string[] | undefined)[]>();
+  // Headers are the same for every answer of one file in one variant: made once, kept with the file,
+  // with the Last-Modified they send (the date compared stays the date sent).
+  const made = new WeakMap<SitemapFile, { lastModified: number; headers: (readonly string[] | undefined)[] }>();
+  const madeFor = (file: SitemapFile): { lastModified: number; headers: (readonly string[] | undefined)[] } => {
+    let kept = made.get(file);
+    if (kept === undefined) made.set(file, (kept = { lastModified: lastModifiedOf(file), headers: [] }));
+    return kept;
+  };
   const pageName = options.page === false ? undefined : (options.page ?? 'sitemap.html');
   const pages = new WeakMap<SetView, Promise<SitemapFile>>();
   let pagePolicy = '';
@@ -126,8 +132,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   };
 
   const headersOf = (file: SitemapFile, variant: Variant, name: string, notModified: boolean): readonly string[] => {
-    let list = made.get(file);
-    if (list === undefined) made.set(file, (list = []));
+    const { lastModified, headers: list } = madeFor(file);
     const slot = variant * 2 + (notModified ? 1 : 0);
     const cached = list[slot];
     if (cached !== undefined) return cached;
@@ -136,7 +141,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     // Last-Modified when there is no ETag. Fewer bytes, too: revalidations are most of a crawler's requests.
     const headers = notModified ? common.slice(0, 2) : [...common];
     if (etag !== undefined) headers.push('etag', etag);
-    if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModifiedOf(file)).toUTCString());
+    if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModified).toUTCString());
     if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
     if (!notModified) {
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
@@ -153,7 +158,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (method !== 'GET' && method !== 'HEAD') return METHOD_NOT_ALLOWED;
     const variant = variantOf(file, name, header);
     if (variant === undefined) return NOT_FOUND;
-    const precondition = evaluatePreconditions(etagOf(file, variant), lastModifiedOf(file), header);
+    const precondition = evaluatePreconditions(etagOf(file, variant), madeFor(file).lastModified, header);
     if (precondition === 412) return PRECONDITION_FAILED;
     if (precondition === 304) return { status: 304, headers: headersOf(file, variant, name, true) };
     const headers = headersOf(file, variant, name, false);
@@ -250,15 +255,9 @@ function etagOf(file: SitemapFile, variant: Variant): string | undefined {
   return variant === Variant.Decoded && gzip !== undefined ? `${gzip.slice(0, -1)}-identity"` : gzip;
 }
 
-/**
- * Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it;
- * fixed at a file's first answer, so that the date compared stays the date sent (kept with the headers).
- */
-const lastModifiedTimes = new WeakMap<SitemapFile, number>();
+/** Last-Modified is never later than now (RFC 9110 §8.8.2.1), at whole seconds as the header carries it. */
 function lastModifiedOf(file: SitemapFile): number {
-  let time = lastModifiedTimes.get(file);
-  if (time === undefined) lastModifiedTimes.set(file, (time = Math.floor(Math.min(file.lastModified, Date.now()) / 1000) * 1000));
-  return time;
+  return Math.floor(Math.min(file.lastModified, Date.now()) / 1000) * 1000;
 }
 
 function contentType(variant: Variant, name: string): string {
