@@ -89,7 +89,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const retired = new Map<string, { loaded: Loaded; until: number }>();
 
   let pending: Promise<void> | undefined;
+  /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
   let failedVersion: string | undefined;
+  const folderVersion = (): Promise<string> => stat(options.dir).then(versionOf, () => 'missing');
   let again = false;
   const reload = (): Promise<void> => {
     if (pending !== undefined) {
@@ -100,7 +102,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       do {
         again = false;
         // The folder before this attempt: a file added since (a named child arriving late) is worth another.
-        const folder = await stat(options.dir).then(versionOf, () => 'missing');
+        const folder = await folderVersion();
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -133,8 +135,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const check = async (): Promise<void> => {
     const info = await stat(join(options.dir, entryName)).catch(() => undefined);
     const version = info === undefined ? 'missing' : versionOf(info);
-    const folder = await stat(options.dir).then(versionOf, () => 'missing');
-    if (version !== current.entryVersion && `${version} ${folder}` !== failedVersion) await reload();
+    if (version !== current.entryVersion && `${version} ${await folderVersion()}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
