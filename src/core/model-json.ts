@@ -10,14 +10,16 @@ const encoder = new TextEncoder();
 /** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
+// Tested first: most URLs have none, and a test is 2-3 times cheaper than a replace that finds none.
 const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS = /[\r\n]/g;
 
 /**
  * A URL as one line of text (`--format urls`): a line break in it (`&#10;` or `&#13;` in a loc) would
  * make two lines, the second read as a URL of its own; percent-encoded, as RFC 3986 wants it anyway.
  */
 export function urlLine(url: string): string {
-  return LINE_BREAK.test(url) ? url.replace(/[\r\n]/g, (c) => (c === '\n' ? '%0A' : '%0D')) : url;
+  return LINE_BREAK.test(url) ? url.replace(LINE_BREAKS, (c) => (c === '\n' ? '%0A' : '%0D')) : url;
 }
 
 /** A buffer of UTF-8 lines (JSON, or plain text such as URLs): `take()` hands the bytes over. */

@@ -107,7 +107,6 @@ class RepeatCheck {
       take: (count, text) => {
         let k = 0;
         if (!this.stopped) {
-          this.table();
           k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
           // Copied: the calls below may grow the lane's memory.
           const repeats = lane.attention.slice();
@@ -159,7 +158,7 @@ export async function readDocument(body: AsyncIterable<Uint8Array>, settings: Do
     ...(settings.maxEntries !== undefined ? { maxEntries: settings.maxEntries } : {}),
     ...(backpressure !== undefined ? { backpressure } : {}),
     // A sink that keeps only page URLs takes the lane's runs by their locs, no entries.
-    ...(lane !== undefined && urlLocs !== undefined ? { urlLocs: repeats.takeLocs(lane, (l, from, to) => urlLocs.call(sink, l, from, to)) } : {}),
+    ...(lane !== undefined && urlLocs !== undefined ? { urlLocs: repeats.takeLocs(lane, urlLocs.bind(sink)) } : {}),
     onUrl: (entry, at, locHash) => {
       if (!repeats.repeated(entry.loc, at, locHash)) sink.url(entry);
     },

@@ -105,8 +105,9 @@ class Document {
     while (from < to) {
       const next = lane.packLocs(from, to, TEXT_BYTES + TEXT_SLACK - this.lines.length);
       if (next === from) {
-        // Not one more fits: send the lines on (an empty buffer takes any loc).
-        if (this.lines.count === this.linesTaken) throw new Error('discover: a loc longer than a buffer of lines');
+        // Not one more fits: send the lines on (an empty buffer has room for any loc, unless the
+        // module's memory could not grow).
+        if (this.lines.count === this.linesTaken) throw new Error('discover: no memory to pack the locs of a run');
         this.flushText();
         continue;
       }
