@@ -1,25 +1,5 @@
-// Small checks on sitemap values of the XML reader:
-// XML whitespace trimming and the common, diagnostic-free forms of changefreq, priority and lastmod.
-
-export function isXmlSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
-
-/** Trim XML whitespace (space, tab, CR, LF) only. */
-export function xmlTrim(s: string): string {
-  const n = s.length;
-  if (n === 0 || (!isXmlSpace(s.charCodeAt(0)) && !isXmlSpace(s.charCodeAt(n - 1)))) return s;
-  let a = 0;
-  let b = n;
-  while (a < b && isXmlSpace(s.charCodeAt(a))) a++;
-  while (b > a && isXmlSpace(s.charCodeAt(b - 1))) b--;
-  return s.slice(a, b);
-}
-
-export function isBlank(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (!isXmlSpace(s.charCodeAt(i))) return false;
-  return true;
-}
+// Small checks on sitemap values of the XML reader: the common, diagnostic-free forms of changefreq,
+// priority and lastmod.
 
 /** `0.0` … `0.9`, `1.0` (and `0`, `1`, `1.00`…) as tenths, the common case; -1 for anything else. */
 export function priorityTenths(v: string): number {

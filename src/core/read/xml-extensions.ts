@@ -9,7 +9,8 @@ import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type Model
 import { anyUri } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
-import { isStrictW3c, xmlTrim } from './values.js';
+import { isStrictW3c } from './values.js';
+import { xmlTrim } from '../xml/whitespace.js';
 
 // The elements that hold others, and the reader's contexts of them (xml-elements.ts numbers both from the vocabulary).
 const E_VIDEO = extensionId(NS.video, 'video');

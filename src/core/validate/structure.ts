@@ -13,7 +13,7 @@ import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
-import { isBlank } from '../read/values.js';
+import { isBlank } from '../xml/whitespace.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';

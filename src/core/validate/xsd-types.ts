@@ -5,7 +5,7 @@
 // A check takes the value as written and returns undefined when it is valid, else a short reason.
 
 import { daysInMonth } from '../datetime.js';
-import { xmlTrim } from '../read/values.js';
+import { xmlTrim } from '../xml/whitespace.js';
 
 /** A check of one simple type. */
 export type SimpleTypeCheck = (value: string) => string | undefined;

@@ -27,6 +27,7 @@ import type { Diagnostic, Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger } from '../errors.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
+import { isXmlSpace, xmlTrim } from './whitespace.js';
 
 export type { XmlLane } from './lane-offer.js';
 
@@ -227,10 +228,6 @@ function nameEnd(buf: string, i: number, len: number): number {
 function sameAt(buf: string, at: number, name: string): boolean {
   for (let k = name.length - 1; k >= 0; k--) if (buf.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
   return true;
-}
-
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
 function isHighSurrogate(c: number): boolean {
@@ -536,7 +533,7 @@ export class XmlTokenizer {
       // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
       const base = this.bufBase - from;
       let at = from;
-      while (at < bytes.length && isWs(bytes[at] as number)) at++;
+      while (at < bytes.length && isXmlSpace(bytes[at] as number)) at++;
       if (at >= bytes.length || bytes[at] !== 0x3c) return from;
       const end = this.offer.readBytes(sc, bytes, from, at, base, this.lines, this.maxValue);
       if (end === -1) return from;
@@ -763,7 +760,7 @@ export class XmlTokenizer {
 
   private inBeforeAttribute(buf: string, i: number, len: number): number {
     const from = i;
-    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    while (i < len && isXmlSpace(buf.charCodeAt(i))) i++;
     if (i > from) this.wsRequired = false;
     if (i === len) return this.usedUp(len);
     const c = buf.charCodeAt(i);
@@ -805,7 +802,7 @@ export class XmlTokenizer {
   }
 
   private inAfterAttributeName(buf: string, i: number, len: number): number {
-    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    while (i < len && isXmlSpace(buf.charCodeAt(i))) i++;
     if (i === len) return this.usedUp(len);
     if (buf.charCodeAt(i) === 0x3d) {
       i++;
@@ -818,7 +815,7 @@ export class XmlTokenizer {
   }
 
   private inBeforeValue(buf: string, i: number, len: number): number {
-    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    while (i < len && isXmlSpace(buf.charCodeAt(i))) i++;
     if (i === len) return this.usedUp(len);
     const c = buf.charCodeAt(i);
     if (c === 0x22 || c === 0x27) {
@@ -852,7 +849,7 @@ export class XmlTokenizer {
     let j = i;
     while (j < len) {
       const c = buf.charCodeAt(j);
-      if (isWs(c) || c === 0x3e || c === 0x3c) break;
+      if (isXmlSpace(c) || c === 0x3e || c === 0x3c) break;
       j++;
     }
     if (j === len) return this.usedUp(len);
@@ -865,7 +862,7 @@ export class XmlTokenizer {
   private inSelfClose(buf: string, i: number): number {
     // `/>`; `/ >` is read as self-closing too, with a diagnostic.
     const c = buf.charCodeAt(i);
-    if (isWs(c)) {
+    if (isXmlSpace(c)) {
       if (!this.junkReported) {
         this.junkReported = true;
         this.reportAt(i, 'xml/malformed-tag', `whitespace between '/' and '>' in start tag <${this.tagName}>`, "write '/>'");
@@ -897,7 +894,7 @@ export class XmlTokenizer {
   }
 
   private inAfterEndName(buf: string, i: number, len: number): number {
-    while (i < len && isWs(buf.charCodeAt(i))) i++;
+    while (i < len && isXmlSpace(buf.charCodeAt(i))) i++;
     if (i === len) return this.usedUp(len);
     const c = buf.charCodeAt(i);
     if (c === 0x3e) {
@@ -1314,7 +1311,7 @@ export class XmlTokenizer {
   private finishPI(data: string, dataCut: boolean): void {
     const target = this.piTarget;
     let start = 0;
-    while (start < data.length && isWs(data.charCodeAt(start))) start++;
+    while (start < data.length && isXmlSpace(data.charCodeAt(start))) start++;
     const body = start > 0 ? data.slice(start) : data;
     // XML 1.0 §2.6: PI ::= '<?' PITarget (S (Char* - (Char* '?>' Char*)))? '?>'
     if (start === 0 && data.length > 0) {
@@ -1346,12 +1343,12 @@ export class XmlTokenizer {
       pseudo.lastIndex = at;
       const m = pseudo.exec(body);
       if (m === null) {
-        const rest = body.slice(at).replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+        const rest = xmlTrim(body.slice(at));
         if (rest !== '') problem = `cannot read ${show(rest)}`;
         break;
       }
       // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.
-      if (at > 0 && !isWs(body.charCodeAt(at)) && problem === '') problem = 'no space between pseudo-attributes';
+      if (at > 0 && !isXmlSpace(body.charCodeAt(at)) && problem === '') problem = 'no space between pseudo-attributes';
       at = pseudo.lastIndex;
       const name = m[1] as string;
       const value = m[2] ?? m[3] ?? '';
@@ -1620,7 +1617,7 @@ export class XmlTokenizer {
     for (let k = a; k < b; k++) {
       const c = buf.charCodeAt(k);
       // U+FEFF only as the first character (a byte order mark); elsewhere it is no whitespace.
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || (c === 0xfeff && this.bufBase + k === 0)) continue;
+      if (isXmlSpace(c) || (c === 0xfeff && this.bufBase + k === 0)) continue;
       this.prologOnlyWs = false;
       if (after) {
         this.afterRootReported = true;
