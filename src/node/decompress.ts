@@ -5,9 +5,12 @@
 //   after a layer is gunzipped its output is sniffed again, so a gzip inside a gzip (a `.xml.gz` served
 //   with `Content-Encoding: gzip` and saved as is) is unwrapped too, up to `maxDepth` layers.
 // - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
-//   stream. Zero bytes after the last member are ignored (padding); other bytes there are read as the
-//   header of another member and fail as gzip/corrupt (Node's zlib), where gzip -d and libxml2 ignore them.
-// - `createGunzip({ chunkSize })`, 256 KiB by default: 3× faster than zlib's 16 KiB (DESIGN.md "Measured").
+//   stream. Bytes after the last member that do not start another (1f 8b) end the layer, as in
+//   gzip -d and zlib's gzread (libxml2): zero bytes (padding) in silence, anything else (a newline or
+//   a server's junk appended) with `gzip/trailing-garbage`, a warning given to `onDiagnostic`. Past
+//   the first 16 members the rest goes to zlib's Gunzip whole (see gunzip()), which still fails
+//   trailing garbage other than zero bytes as gzip/corrupt.
+// - zlib's `chunkSize`, 256 KiB by default: 3× faster than its 16 KiB (DESIGN.md "Measured").
 // - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
 //   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget
 //   and a few hundred KiB of buffers, never its full size.
@@ -18,10 +21,12 @@
 //     `maxBytes` + 1/1024 + 4 KiB, is more than any gzip of at most `maxBytes` bytes of content needs
 //     (stored blocks add 5 bytes per 64 KiB).
 //   - `budget/gzip-depth`: a gzip layer deeper than `maxDepth` (default 2).
-// - `gzip/corrupt`: zlib refused the data (truncated: "unexpected end of file"; a bad header, block or
-//   CRC); the message says why. Other errors of the source (I/O) pass through unchanged.
+// - `gzip/corrupt`: zlib refused the data, or a member's header or trailer is wrong (truncated:
+//   "unexpected end of file"; a bad header, block or CRC); the message says why. Other errors of the
+//   source (I/O) pass through unchanged.
 
-import type { Gunzip } from 'node:zlib';
+import type { Gunzip, InflateRaw } from 'node:zlib';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import { checkCount } from '../core/read/document.js';
 import { isGzip } from '../core/read/sniff.js';
@@ -39,6 +44,8 @@ export interface DecompressOptions {
   maxCompressedBytes?: number;
   /** Most bytes in one gunzipped chunk, default 256 KiB (internal callers only: zlib takes 64 or more). */
   chunkBytes?: number;
+  /** Receives what is found and does not stop the reading: `gzip/trailing-garbage` (a warning, no position). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 /** `10485760 bytes (10 MiB)`. */
@@ -94,7 +101,7 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
       if (depth >= maxDepth) {
         throw new SitemapError('ERR_SITEMAP_INPUT', `gzip nested more than ${maxDepth} deep (the limit); not decompressed`, 'budget/gzip-depth');
       }
-      yield* layer(capped(gunzip(all, chunkBytes), maxBytes, tooBig), depth + 1);
+      yield* layer(capped(gunzip(all, chunkBytes, options.onDiagnostic), maxBytes, tooBig), depth + 1);
     } finally {
       await it.return?.();
     }
@@ -127,59 +134,228 @@ async function* capped(source: AsyncIterable<Uint8Array>, limit: number, error: 
   }
 }
 
+/** Members framed one by one; the rest of a layer goes to zlib's Gunzip whole (see the header). */
+const FRAMED_MEMBERS = 16;
+/** FLG bits of a member header (RFC 1952 2.3.1); the three high bits are reserved. */
+const FHCRC = 0x02;
+const FEXTRA = 0x04;
+const FNAME = 0x08;
+const FCOMMENT = 0x10;
+const TRUNCATED = 'truncated (unexpected end of file)';
+
 /**
- * One gzip layer (all its members). Stopping the iteration destroys the gunzip and closes `source`.
+ * One gzip layer: its members one after the other, until bytes that do not start another. Stopping
+ * the iteration destroys the inflater and closes `source`.
  *
- * The input is written into the gunzip by a loop of our own rather than `stream.pipeline` and
- * `Readable.from`: the first call of those loads and compiles Node's pipeline machinery (2.1-2.9 ms
- * measured), which a cold gzip validation paid before its first byte (its first decompressed chunk
- * came 7.3-9.2 ms in this way, 9.6-12.3 ms that way).
+ * zlib's Gunzip cannot say where a member ends: it reads whatever follows as the next member's header
+ * and fails on trailing garbage, with the output of its last step (up to a chunk) lost. So the
+ * header and trailer (CRC-32, size) are read here and the deflate data in between by an InflateRaw,
+ * which stops at its end. The CRC-32 of the output is then this thread's work (zlib.crc32, ~8 ms of
+ * CPU for 52 MB measured), where Gunzip's was in zlib's thread pool. An InflateRaw costs ~40 µs to set up, which a run of tiny members (20 bytes
+ * each, up to the compressed budget) would multiply: past FRAMED_MEMBERS, Gunzip reads the rest of the
+ * layer (0.1 µs a member), stopping only at zero bytes.
  */
-async function* gunzip(source: AsyncIterable<Uint8Array>, chunkBytes: number): AsyncGenerator<Uint8Array> {
+async function* gunzip(source: AsyncIterable<Uint8Array>, chunkBytes: number, onDiagnostic: ((d: Diagnostic) => void) | undefined): AsyncGenerator<Uint8Array> {
   // Loaded here, where gzip is found: node:zlib took 0.4 ms of the start of every plain reading.
-  const { createGunzip } = await import('node:zlib');
-  const z = createGunzip({ chunkSize: chunkBytes });
-  const feeding = feed(source, z);
+  const zlib = await import('node:zlib');
+  const input = new Pieces(source);
+  try {
+    for (let member = 0; ; member++) {
+      const magic = await input.take(2);
+      if (magic.length === 0) return;
+      if (!isGzip(magic)) {
+        await ignoreTrailing(input, magic, onDiagnostic);
+        return;
+      }
+      if (member === FRAMED_MEMBERS) {
+        input.unshift(magic);
+        // What Gunzip leaves (zero bytes first) is trailing, at the next turn.
+        yield* inflated(input, zlib.createGunzip({ chunkSize: chunkBytes }));
+        continue;
+      }
+      await skipHeader(input, magic, zlib.crc32);
+      let crc = 0;
+      let size = 0;
+      for await (const chunk of inflated(input, zlib.createInflateRaw({ chunkSize: chunkBytes }))) {
+        crc = zlib.crc32(chunk, crc);
+        size += chunk.length;
+        yield chunk;
+      }
+      const trailer = await input.take(8);
+      if (trailer.length < 8) throw corrupt(TRUNCATED);
+      const view = new DataView(trailer.buffer, trailer.byteOffset, 8);
+      if (view.getUint32(0, true) !== crc) throw corrupt('incorrect data check');
+      if (view.getUint32(4, true) !== size % 2 ** 32) throw corrupt('incorrect length check');
+    }
+  } finally {
+    await input.close();
+  }
+}
+
+/** Reads past a member's header after its magic bytes (RFC 1952 2.3.1), refusing what zlib refuses. */
+async function skipHeader(input: Pieces, magic: Uint8Array, crc32: (data: Uint8Array, value?: number) => number): Promise<void> {
+  let crc = crc32(magic);
+  const field = async (length: number): Promise<Uint8Array> => {
+    const bytes = await input.take(length);
+    if (bytes.length < length) throw corrupt(TRUNCATED);
+    crc = crc32(bytes, crc);
+    return bytes;
+  };
+  // CM, FLG, MTIME, XFL, OS
+  const fixed = await field(8);
+  if (fixed[0] !== 8) throw corrupt('unknown compression method');
+  const flags = fixed[1] as number;
+  if ((flags & 0xe0) !== 0) throw corrupt('unknown header flags set');
+  if ((flags & FEXTRA) !== 0) {
+    const xlen = await field(2);
+    await field((xlen[0] as number) | ((xlen[1] as number) << 8));
+  }
+  // File name and comment, each ended by a zero byte.
+  for (const flag of [FNAME, FCOMMENT]) {
+    if ((flags & flag) === 0) continue;
+    for (let end = -1; end < 0; ) {
+      const piece = await input.next();
+      if (piece === undefined) throw corrupt(TRUNCATED);
+      end = piece.indexOf(0);
+      crc = crc32(end < 0 ? piece : piece.subarray(0, end + 1), crc);
+      if (end >= 0) input.unshift(piece.subarray(end + 1));
+    }
+  }
+  if ((flags & FHCRC) !== 0) {
+    const stored = await input.take(2);
+    if (stored.length < 2) throw corrupt(TRUNCATED);
+    if (((stored[0] as number) | ((stored[1] as number) << 8)) !== (crc & 0xffff)) throw corrupt('header crc mismatch');
+  }
+}
+
+/**
+ * The bytes after the last member: zero bytes are padding (tape and block tools write them) and pass
+ * in silence; anything else stops the reading there with `gzip/trailing-garbage`, a warning: what
+ * gzip -d ("trailing garbage ignored") and zlib's gzread (libxml2) do.
+ */
+async function ignoreTrailing(input: Pieces, first: Uint8Array, onDiagnostic: ((d: Diagnostic) => void) | undefined): Promise<void> {
+  const at = input.offset - first.length;
+  for (let piece: Uint8Array | undefined = first; piece !== undefined; piece = await input.next()) {
+    if (!piece.some((byte) => byte !== 0)) continue;
+    onDiagnostic?.({
+      code: 'gzip/trailing-garbage',
+      severity: 'warning',
+      message: `bytes after the end of the gzip data (from byte ${at}) that do not start another gzip member: ignored`,
+      hint: 'something appended them after compression (a server, an upload, block padding); compress the file again',
+    });
+    return;
+  }
+}
+
+/** A layer's output from `z`, fed from `input` by `feed`; zlib's errors become gzip/corrupt. */
+async function* inflated(input: Pieces, z: Gunzip | InflateRaw): AsyncGenerator<Uint8Array> {
+  const feeding = feed(input, z);
   try {
     for await (const chunk of z) yield chunk as Uint8Array;
   } catch (error) {
     throw gzipError(error);
   } finally {
     z.destroy();
-    // The source is closed (its iteration returned) before this layer is done.
+    // The input is left as the feeding left it (the rest of a piece put back) before reading on.
     await feeding;
   }
 }
 
 /**
- * Writes `source` into `z` as fast as `z` takes it, then ends it. An error of the source destroys
- * `z` with it, which makes the reading of `z` throw it; a destroyed `z` (an error, or the reading
- * stopped) stops the writing and closes the source. Never rejects.
+ * Writes the pieces of `input` into `z`, each once zlib has taken the one before (its write
+ * callback), then ends it. Where zlib took less than a piece, what it reads has ended (the deflate
+ * data, or Gunzip's members before zero bytes) or `z` was destroyed: the rest goes back into `input`
+ * (zlib counts what it took before it calls back or ends, so also when the reading saw the end and
+ * destroyed `z` first). An error of the source destroys `z` with it, which makes the reading of `z`
+ * throw it; a destroyed `z` (an error, or the reading stopped) stops the writing. Never rejects.
+ *
+ * The loop is our own rather than `stream.pipeline` and `Readable.from`: the first call of those
+ * loads and compiles Node's pipeline machinery (2.1-2.9 ms measured), which a cold gzip validation
+ * paid before its first byte (its first decompressed chunk came 7.3-9.2 ms in this way, 9.6-12.3 ms
+ * that way).
  */
-async function feed(source: AsyncIterable<Uint8Array>, z: Gunzip): Promise<void> {
+async function feed(input: Pieces, z: Gunzip | InflateRaw): Promise<void> {
   try {
-    for await (const chunk of source) {
-      if (z.destroyed) return;
-      if (!z.write(chunk)) await drainedOrClosed(z);
-      if (z.destroyed) return;
+    for (let piece = await input.next(); piece !== undefined; piece = await input.next()) {
+      const before = z.bytesWritten;
+      if (!z.destroyed) await takenOrClosed(z, piece);
+      const taken = z.bytesWritten - before;
+      if (taken < piece.length) {
+        input.unshift(piece.subarray(taken));
+        break;
+      }
     }
-    z.end();
+    if (!z.destroyed) z.end();
   } catch (error) {
     z.destroy(error as Error);
   }
 }
 
-/** Resolves at the next 'drain' or 'close' of `z`, whichever comes first. */
-function drainedOrClosed(z: Gunzip): Promise<void> {
+/** Writes `piece` into `z`; resolves when zlib has taken it or `z` closed, whichever comes first. */
+function takenOrClosed(z: Gunzip | InflateRaw, piece: Uint8Array): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
-      z.off('drain', done);
       z.off('close', done);
       resolve();
     };
-    z.on('drain', done);
     z.on('close', done);
+    z.write(piece, done);
   });
+}
+
+/** A source read piece by piece, where what was not used can be put back. */
+class Pieces {
+  /** Bytes handed out and not put back: the offset of the next byte in the layer's input. */
+  offset = 0;
+  private back: Uint8Array | undefined;
+  private readonly it: AsyncIterator<Uint8Array>;
+
+  constructor(source: AsyncIterable<Uint8Array>) {
+    this.it = source[Symbol.asyncIterator]();
+  }
+
+  /** The next bytes (never empty), or undefined at the end. */
+  async next(): Promise<Uint8Array | undefined> {
+    let piece = this.back;
+    this.back = undefined;
+    while (piece === undefined || piece.length === 0) {
+      const r = await this.it.next();
+      if (r.done === true) return undefined;
+      piece = r.value;
+    }
+    this.offset += piece.length;
+    return piece;
+  }
+
+  /** Puts `bytes` back in front of the input. */
+  unshift(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.back = this.back === undefined ? bytes : Buffer.concat([bytes, this.back]);
+    this.offset -= bytes.length;
+  }
+
+  /** The next `length` bytes; fewer at the end. */
+  async take(length: number): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    let have = 0;
+    while (have < length) {
+      const piece = await this.next();
+      if (piece === undefined) break;
+      parts.push(piece);
+      have += piece.length;
+    }
+    const all = parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+    this.unshift(all.subarray(length));
+    return all.subarray(0, length);
+  }
+
+  async close(): Promise<void> {
+    await this.it.return?.();
+  }
+}
+
+function corrupt(reason: string): SitemapError {
+  return new SitemapError('ERR_SITEMAP_INPUT', `invalid gzip data: ${reason}`, 'gzip/corrupt');
 }
 
 function gzipError(error: unknown): unknown {
@@ -187,6 +363,5 @@ function gzipError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('Z_')) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  const why = reason === 'unexpected end of file' ? 'truncated (unexpected end of file)' : reason;
-  return new SitemapError('ERR_SITEMAP_INPUT', `invalid gzip data: ${why}`, 'gzip/corrupt');
+  return corrupt(reason === 'unexpected end of file' ? TRUNCATED : reason);
 }

@@ -139,7 +139,9 @@ export class DocumentReaders {
       }
     }
     try {
-      for await (const chunk of decompressed(watched(), byteBudgets(settings))) {
+      // A warning of the gunzip (trailing garbage) goes to the sink from here: the thread sees plain bytes.
+      const onDiagnostic = (d: Diagnostic): void => reading.sink.diagnostic({ ...d, file: settings.file });
+      for await (const chunk of decompressed(watched(), { ...byteBudgets(settings), onDiagnostic })) {
         if (reading.done) break;
         // A copy of its own, moved rather than copied again: zlib's and a socket's chunks share memory.
         const bytes = new Uint8Array(chunk);

@@ -459,9 +459,16 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
     (path === '-' ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>) : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK }));
   let decoder: InstanceType<typeof TextDecoder> | undefined;
 
-  // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit.
-  const unlimited = { maxBytes: Number.MAX_SAFE_INTEGER, maxCompressedBytes: Number.MAX_SAFE_INTEGER };
-  for await (const bytes of guarded(decompressed(bytesOf(source), unlimited), file)) {
+  // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit. Bytes after
+  // the gzip data may be lines appended to it (`echo URL >> urls.gz`): they fail the list, never go unread.
+  const gunzip = {
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    maxCompressedBytes: Number.MAX_SAFE_INTEGER,
+    onDiagnostic: (): never => {
+      throw new SitemapError('ERR_SITEMAP_INPUT', 'bytes after the end of the gzip data that are not gzip (lines appended to the compressed file?)', 'gzip/trailing-garbage');
+    },
+  };
+  for await (const bytes of guarded(decompressed(bytesOf(source), gunzip), file)) {
     decoder ??= new TextDecoder(encodingOf(bytes));
     const text = decoder.decode(bytes, { stream: true });
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;

@@ -349,6 +349,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
     maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
     ...(options.maxCompressedBytes !== undefined ? { maxCompressedBytes: options.maxCompressedBytes } : {}),
     ...(options.gunzipChunkBytes !== undefined ? { chunkBytes: options.gunzipChunkBytes } : {}),
+    onDiagnostic: (d) => pipeline.diagnostic(d),
   });
   try {
     for (;;) {

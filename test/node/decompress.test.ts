@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { constants, crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { SitemapError } from '../../src/core/errors.js';
 import { decompressed, type DecompressOptions } from '../../src/node/decompress.js';
 
@@ -114,18 +115,82 @@ describe('decompressed', () => {
     const b = XML.subarray(40);
     const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 1 }), gzipSync(Buffer.alloc(0))]);
     assert.deepEqual(await collect(source(pieces(members, 13))), XML);
+    // Many members (zlib's Gunzip reads those past the first 16), then zero padding.
+    const lines = Array.from({ length: 40 }, (_, i) => Buffer.from(`line ${i}\n`));
+    const many = Buffer.concat([...lines.map((line) => gzipSync(line)), Buffer.alloc(512)]);
+    for (const size of [many.length, 13]) assert.deepEqual(await collect(source(pieces(many, size))), Buffer.concat(lines));
+  });
+
+  it('ignores bytes after the last member that do not start another, with a gzip/trailing-garbage warning', async () => {
+    // Large enough that the member's last output and the garbage would meet in one step of zlib.
+    const content = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `<url><loc>https://www.example.com/${i}</loc></url>\n`).join(''));
+    const gz = gzipSync(content);
+    const members = Buffer.concat([gzipSync(XML), gz]);
+    for (const [input, output] of [[gz, content], [gzipSync(XML), XML], [members, Buffer.concat([XML, content])]] as const) {
+      for (const junk of ['\n', '\x1f', 'junk appended by a server\r\n', '\0\0\0\0junk']) {
+        const bytes = Buffer.concat([input, Buffer.from(junk, 'latin1')]);
+        for (const size of [bytes.length, 64 * 1024, 7]) {
+          const found: Diagnostic[] = [];
+          const src = source(pieces(bytes, size));
+          assert.deepEqual(await collect(src, { onDiagnostic: (d) => found.push(d) }), output, `${JSON.stringify(junk)} in pieces of ${size}`);
+          assert.deepEqual(found, [
+            {
+              code: 'gzip/trailing-garbage',
+              severity: 'warning',
+              message: `bytes after the end of the gzip data (from byte ${input.length}) that do not start another gzip member: ignored`,
+              hint: 'something appended them after compression (a server, an upload, block padding); compress the file again',
+            },
+          ]);
+          assert.equal(src.closed, true);
+        }
+      }
+      // Zero bytes are padding: ignored in silence.
+      const found: Diagnostic[] = [];
+      assert.deepEqual(await collect(source([input, Buffer.alloc(10_000)]), { onDiagnostic: (d) => found.push(d) }), output);
+      assert.deepEqual(found, []);
+    }
+    // In a gzip inside a gzip too.
+    const found: Diagnostic[] = [];
+    assert.deepEqual(await collect(source([gzipSync(Buffer.concat([gzipSync(XML), Buffer.from('\n')]))]), { onDiagnostic: (d) => found.push(d) }), XML);
+    assert.deepEqual(found.map((d) => d.code), ['gzip/trailing-garbage']);
+  });
+
+  it('reads a member header with every optional field (RFC 1952 2.3.1) and checks its CRC-16', async () => {
+    const name = Buffer.from('sitemap.xml\0');
+    const comment = Buffer.from('made by hand\0');
+    const extra = Buffer.from([4, 0, 0x41, 0x70, 0, 0]); // XLEN 4: one subfield "Ap" of length 0
+    const head = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0x02 | 0x04 | 0x08 | 0x10, 0, 0, 0, 0, 0, 3]), extra, name, comment]);
+    const hcrc = Buffer.alloc(2);
+    hcrc.writeUInt16LE(crc32(head) & 0xffff);
+    const body = gzipSync(XML).subarray(10);
+    const gz = Buffer.concat([head, hcrc, body]);
+    assert.deepEqual(gunzipSync(gz), XML);
+    for (const size of [gz.length, 1, 5]) assert.deepEqual(await collect(source(pieces(gz, size))), XML);
+    hcrc[0] = (hcrc[0] as number) ^ 1;
+    await rejectsWith(collect(source([Buffer.concat([head, hcrc, body])])), 'gzip/corrupt', /header crc mismatch/);
+    await rejectsWith(collect(source([head.subarray(0, 20)])), 'gzip/corrupt', /truncated/);
+    const reserved = Buffer.from(gzipSync(XML));
+    reserved[3] = 0x20;
+    await rejectsWith(collect(source([reserved])), 'gzip/corrupt', /unknown header flags set/);
   });
 
   it('reports a truncated gzip as gzip/corrupt', async () => {
     const gz = gzipSync(Buffer.concat(Array<Buffer>(50).fill(XML)));
     await rejectsWith(collect(source([gz.subarray(0, gz.length - 20)])), 'gzip/corrupt', /truncated \(unexpected end of file\)/);
     await rejectsWith(collect(source([gz.subarray(0, 2)])), 'gzip/corrupt', /truncated/);
+    for (const cut of [3, 8]) await rejectsWith(collect(source([gz.subarray(0, gz.length - cut)])), 'gzip/corrupt', /truncated/);
+    // A second member cut short is a cut file, not trailing garbage.
+    const second = gzipSync(XML);
+    for (const cut of [3, 12, second.length - 1]) await rejectsWith(collect(source([gz, second.subarray(0, cut)])), 'gzip/corrupt', /truncated/);
   });
 
   it('reports corrupt gzip data as gzip/corrupt with the reason', async () => {
     const gz = Buffer.from(gzipSync(XML));
     gz[gz.length - 8] = (gz[gz.length - 8] as number) ^ 0xff; // CRC
     await rejectsWith(collect(source([gz])), 'gzip/corrupt', /incorrect data check/);
+    gz[gz.length - 8] = (gz[gz.length - 8] as number) ^ 0xff;
+    gz[gz.length - 4] = (gz[gz.length - 4] as number) ^ 0x01; // size
+    await rejectsWith(collect(source([gz])), 'gzip/corrupt', /incorrect length check/);
     await rejectsWith(collect(source([Buffer.from([0x1f, 0x8b, 0x07, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3])])), 'gzip/corrupt', /unknown compression method/);
   });
 

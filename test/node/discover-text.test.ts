@@ -88,9 +88,10 @@ describe('discover urlsAsText: the same as entries', () => {
       '/odd-small.xml': { body: odd },
       '/bomb.xml.gz': chunked(bomb, 'application/gzip'),
       '/corrupt.xml.gz': chunked(corrupt.subarray(0, corrupt.length >> 1), 'application/gzip'),
+      '/appended.xml.gz': chunked(Buffer.concat([gzipSync(urlset(pages('appended', 3_000))), Buffer.from('\r\n')]), 'application/gzip'),
       '/gone.xml': { status: 404 },
     });
-    const children = ['/big.xml.gz', '/feed.rss', '/list.txt', '/odd.xml', '/odd-small.xml', '/bomb.xml.gz', '/corrupt.xml.gz', '/gone.xml', '/nested.xml'].map((p) => site.url(p));
+    const children = ['/big.xml.gz', '/feed.rss', '/list.txt', '/odd.xml', '/odd-small.xml', '/bomb.xml.gz', '/corrupt.xml.gz', '/appended.xml.gz', '/gone.xml', '/nested.xml'].map((p) => site.url(p));
     site.route('/nested.xml', { body: sitemapIndex([site.url('/odd.xml'), site.url('/feed.rss')]) });
     site.route('/index.xml', { body: sitemapIndex([...children, site.url('/big.xml.gz')]) });
     site.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${site.url('/index.xml')}\n` });
@@ -98,9 +99,10 @@ describe('discover urlsAsText: the same as entries', () => {
       const found = await sameBothWays(site.url('/'), { maxBodyBytes: 3_000_000 });
       assert.equal(found.urls[site.url('/big.xml.gz')]?.length, 30_000);
       assert.equal(found.urls[site.url('/list.txt')]?.length, 2_000);
+      assert.equal(found.urls[site.url('/appended.xml.gz')]?.length, 3_000);
       const codes = Object.values(found.diagnostics).flat().map((d) => d.split(' ')[0]);
       assert.equal(found.urls[site.url('/odd.xml')]?.length, found.urls[site.url('/odd-small.xml')]?.length);
-      for (const code of ['loc/duplicate', 'budget/decompressed-size', 'gzip/corrupt', 'fetch/http-status', 'index/nested', 'discover/duplicate']) {
+      for (const code of ['loc/duplicate', 'budget/decompressed-size', 'gzip/corrupt', 'fetch/http-status', 'index/nested', 'discover/duplicate', 'gzip/trailing-garbage']) {
         assert.ok(codes.includes(code), `${code} in ${JSON.stringify(codes)}`);
       }
     } finally {

@@ -190,9 +190,12 @@ describe('readInput', () => {
     assert.deepEqual(plain.records, [{ entry: { loc: 'https://e.com/' }, file: 'plain.csv.gz', line: 2 }]);
   });
 
-  it('truncated gzip is an ERR_SITEMAP_INPUT failure', async () => {
+  it('truncated gzip, or bytes appended after it, is an ERR_SITEMAP_INPUT failure', async () => {
     const gz = gzipSync(Buffer.from('https://e.com/\n'.repeat(1000)));
     await rejectsWith(collect('trunc.gz', gz.subarray(0, gz.length - 10), 'text'), 'ERR_SITEMAP_INPUT', /^cannot read trunc\.gz: invalid gzip data/);
+    // Lines appended to a compressed list are not gzip: the list fails rather than leave them unread.
+    const appended = Buffer.concat([gz, Buffer.from('https://e.com/appended\n')]);
+    await rejectsWith(collect('appended.gz', appended, 'text'), 'ERR_SITEMAP_INPUT', /^cannot read appended\.gz: bytes after the end of the gzip data that are not gzip/);
   });
 
   it('stdin via a Readable, in tiny chunks, is <stdin>; gzip on stdin too', async () => {

@@ -462,6 +462,17 @@ describe('parseSitemap: gzip and encodings', () => {
     assert.ok(locs(r).every((loc, i) => loc === `https://a.example/${i}`));
   });
 
+  it('reads every entry of a gzip followed by bytes that are not gzip, with a gzip/trailing-garbage warning', async () => {
+    const bytes = fixture('urlset.xml');
+    const gz = gzipSync(bytes);
+    for (const junk of ['\n', 'garbage after the gzip data']) {
+      const r = await readAll(Buffer.concat([gz, Buffer.from(junk)]), { file: 'sitemap.xml.gz' });
+      assert.deepEqual(locs(r), URLSET_LOCS);
+      assert.deepEqual(r.summary.diagnostics.map((d) => [d.file, d.severity, d.code, d.line]), [['sitemap.xml.gz', 'warning', 'gzip/trailing-garbage', undefined]]);
+      assert.deepEqual([r.summary.errors, r.summary.warnings], [0, 1]);
+    }
+  });
+
   it('stops a gzip bomb (300 MB of whitespace) at the 100 MiB default, in bounded memory', async () => {
     const dir = tempDir();
     const path = join(dir, 'bomb.xml.gz');

@@ -28,6 +28,7 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'budget/compressed-size', severity: 'error', title: 'more compressed bytes than allowed' },
   { code: 'budget/gzip-depth', severity: 'error', title: 'gzip inside gzip, deeper than allowed' },
   { code: 'gzip/corrupt', severity: 'error', title: 'a corrupt or truncated gzip file', searchConsole: 'Compression error' },
+  { code: 'gzip/trailing-garbage', severity: 'warning', title: 'bytes after the gzip data that are not another gzip member (ignored)' },
   { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' },
   { code: 'index/child-missing', severity: 'error', title: 'with --follow, a child sitemap the index lists that is not on disk', searchConsole: "Couldn't fetch" },
   // An input validate could not read or fetch at all (a missing file, a refused URL): exit 2.
