@@ -77,48 +77,24 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
   );
 
   async function* layer(bytes: AsyncIterable<Uint8Array>, depth: number): AsyncGenerator<Uint8Array> {
-    const it = bytes[Symbol.asyncIterator]();
+    const input = new Pieces(bytes);
     try {
-      const head: Uint8Array[] = [];
-      let length = 0;
-      let done = false;
-      while (length < 2) {
-        const r = await it.next();
-        if (r.done === true) {
-          done = true;
-          break;
-        }
-        if (r.value.length === 0) continue;
-        head.push(r.value);
-        length += r.value.length;
-      }
-      const first = head.length === 1 ? (head[0] as Uint8Array) : Buffer.concat(head);
-      const all = replay(head, done ? undefined : it);
-      if (!isGzip(first)) {
-        yield* all;
+      const magic = await input.take(2);
+      input.unshift(magic);
+      if (!isGzip(magic)) {
+        yield* input;
         return;
       }
       if (depth >= maxDepth) {
         throw new SitemapError('ERR_SITEMAP_INPUT', `gzip nested more than ${maxDepth} deep (the limit); not decompressed`, 'budget/gzip-depth');
       }
-      yield* layer(capped(gunzip(all, chunkBytes, options.onDiagnostic), maxBytes, tooBig), depth + 1);
+      yield* layer(capped(gunzip(input, chunkBytes, options.onDiagnostic), maxBytes, tooBig), depth + 1);
     } finally {
-      await it.return?.();
+      await input.close();
     }
   }
 
   yield* capped(layer(input, 0), maxBytes, tooBig);
-}
-
-/** The chunks already read, then the rest of the iterator (if any). */
-async function* replay(head: Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined): AsyncGenerator<Uint8Array> {
-  yield* head;
-  if (rest === undefined) return;
-  for (;;) {
-    const r = await rest.next();
-    if (r.done === true) return;
-    yield r.value;
-  }
 }
 
 /** Passes at most `limit` bytes, then throws `error()`: the bytes up to the limit go through first. */
@@ -145,7 +121,7 @@ const TRUNCATED = 'truncated (unexpected end of file)';
 
 /**
  * One gzip layer: its members one after the other, until bytes that do not start another. Stopping
- * the iteration destroys the inflater and closes `source`.
+ * the iteration destroys the inflater.
  *
  * zlib's Gunzip cannot say where a member ends: it reads whatever follows as the next member's header
  * and fails on trailing garbage, with the output of its last step (up to a chunk) lost. So the
@@ -155,40 +131,35 @@ const TRUNCATED = 'truncated (unexpected end of file)';
  * each, up to the compressed budget) would multiply: past FRAMED_MEMBERS, Gunzip reads the rest of the
  * layer (0.1 µs a member), stopping only at zero bytes.
  */
-async function* gunzip(source: AsyncIterable<Uint8Array>, chunkBytes: number, onDiagnostic: ((d: Diagnostic) => void) | undefined): AsyncGenerator<Uint8Array> {
+async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Diagnostic) => void) | undefined): AsyncGenerator<Uint8Array> {
   // Loaded here, where gzip is found: node:zlib took 0.4 ms of the start of every plain reading.
   const zlib = await import('node:zlib');
-  const input = new Pieces(source);
-  try {
-    for (let member = 0; ; member++) {
-      const magic = await input.take(2);
-      if (magic.length === 0) return;
-      if (!isGzip(magic)) {
-        await ignoreTrailing(input, magic, onDiagnostic);
-        return;
-      }
-      if (member === FRAMED_MEMBERS) {
-        input.unshift(magic);
-        // What Gunzip leaves (zero bytes first) is trailing, at the next turn.
-        yield* inflated(input, zlib.createGunzip({ chunkSize: chunkBytes }));
-        continue;
-      }
-      await skipHeader(input, magic, zlib.crc32);
-      let crc = 0;
-      let size = 0;
-      for await (const chunk of inflated(input, zlib.createInflateRaw({ chunkSize: chunkBytes }))) {
-        crc = zlib.crc32(chunk, crc);
-        size += chunk.length;
-        yield chunk;
-      }
-      const trailer = await input.take(8);
-      if (trailer.length < 8) throw corrupt(TRUNCATED);
-      const view = new DataView(trailer.buffer, trailer.byteOffset, 8);
-      if (view.getUint32(0, true) !== crc) throw corrupt('incorrect data check');
-      if (view.getUint32(4, true) !== size % 2 ** 32) throw corrupt('incorrect length check');
+  for (let member = 0; ; member++) {
+    const magic = await input.take(2);
+    if (magic.length === 0) return;
+    if (!isGzip(magic)) {
+      await ignoreTrailing(input, magic, onDiagnostic);
+      return;
     }
-  } finally {
-    await input.close();
+    if (member === FRAMED_MEMBERS) {
+      input.unshift(magic);
+      // What Gunzip leaves (zero bytes first) is trailing, at the next turn.
+      yield* inflated(input, zlib.createGunzip({ chunkSize: chunkBytes }));
+      continue;
+    }
+    await skipHeader(input, magic, zlib.crc32);
+    let crc = 0;
+    let size = 0;
+    for await (const chunk of inflated(input, zlib.createInflateRaw({ chunkSize: chunkBytes }))) {
+      crc = zlib.crc32(chunk, crc);
+      size += chunk.length;
+      yield chunk;
+    }
+    const trailer = await input.take(8);
+    if (trailer.length < 8) throw corrupt(TRUNCATED);
+    const view = new DataView(trailer.buffer, trailer.byteOffset, 8);
+    if (view.getUint32(0, true) !== crc) throw corrupt('incorrect data check');
+    if (view.getUint32(4, true) !== size % 2 ** 32) throw corrupt('incorrect length check');
   }
 }
 
@@ -327,10 +298,13 @@ class Pieces {
     return piece;
   }
 
-  /** Puts `bytes` back in front of the input. */
+  /** Puts `bytes` back in front of the input: a view just before what is back joins it without a copy. */
   unshift(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    this.back = this.back === undefined ? bytes : Buffer.concat([bytes, this.back]);
+    const back = this.back;
+    if (back === undefined) this.back = bytes;
+    else if (bytes.buffer === back.buffer && bytes.byteOffset + bytes.length === back.byteOffset) this.back = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length + back.length);
+    else this.back = Buffer.concat([bytes, back]);
     this.offset -= bytes.length;
   }
 
@@ -347,6 +321,10 @@ class Pieces {
     const all = parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
     this.unshift(all.subarray(length));
     return all.subarray(0, length);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    for (let piece = await this.next(); piece !== undefined; piece = await this.next()) yield piece;
   }
 
   async close(): Promise<void> {
