@@ -144,6 +144,14 @@ describe('sitemapkit read', () => {
     assert.deepEqual(diagnostics(r.stderr).map((d) => [d.file, d.line, d.column, d.code]), [['<stdin>', 3, 1, 'text/not-a-url']]);
   });
 
+  it('a gzip with bytes appended after it (a stray newline): every entry, a warning, exit 0 as gzip -d and xmllint', async () => {
+    writeFileSync(join(cwd, 'appended.txt.gz'), Buffer.concat([gzipSync('https://a.example/1\nhttps://a.example/2\n'), Buffer.from('\n')]));
+    const r = await runCli(['read', 'appended.txt.gz', '--format', 'urls'], { cwd });
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'https://a.example/1\nhttps://a.example/2\n');
+    assert.match(r.stderr, /^appended\.txt\.gz: warning gzip\/trailing-garbage bytes after the end of the gzip data \(from byte \d+\)/);
+  });
+
   it('budgets: --max-entries and --max-bytes are errors, with what came before printed', async () => {
     const r = await runCli(['read', 'urlset.xml', '--max-entries', '1', '--format', 'urls'], { cwd });
     assert.equal(r.code, 1);
