@@ -1368,15 +1368,6 @@ export class XmlTokenizer {
     const s = buf.slice(a, b);
     if (b - a <= SHORT_TEXT ? hasForbiddenCandidate(buf, a, b) : HAS_FORBIDDEN_CANDIDATE.test(s)) {
       this.decodeText(buf, a, b, len);
-    } else if (this.textLen === 0 && b - a <= this.maxValue) {
-      // The common case: the first and only piece of a run, nothing to decode, within budget.
-      const line = this.lines.line;
-      const column = absA - this.lines.lineStart + 1;
-      this.runLine = line;
-      this.runCol = column;
-      this.runOffset = absA;
-      this.textLen = b - a;
-      this.h.text(s, line, column, absA);
     } else {
       this.emitText(s, absA);
     }
