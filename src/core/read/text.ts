@@ -17,7 +17,7 @@
 //
 // The entries and diagnostics do not depend on how the text is split into chunks.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { show, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 
@@ -71,10 +71,6 @@ function notAUrl(value: string): { why: string; hint: string } | undefined {
     return { why: 'the scheme is missing', hint: 'write the full URL, scheme included, e.g. https://www.example.com/page' };
   }
   return { why: 'the line is not a URL', hint: 'a text sitemap has one full URL per line (https://www.example.com/page) and nothing else' };
-}
-
-function show(s: string): string {
-  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 }
 
 /**

@@ -23,7 +23,7 @@
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { show, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger } from '../errors.js';
 import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurrogate, isLowSurrogate, isNonXmlCharAt } from './escape.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
@@ -259,11 +259,6 @@ function cut(s: string, max: number): string {
   // Not between the halves of a pair; a lone high surrogate is one character, kept like any other (as
   // when the text reaches the budget in pieces: chunk invariance).
   return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) && isLowSurrogate(s.charCodeAt(max)) ? s.slice(0, max - 1) : s.slice(0, max);
-}
-
-/** A short, quoted rendering of a value for a message. */
-function show(s: string): string {
-  return JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
 }
 
 /** 1 when `literal` (ASCII, upper case when `fold`) is at `at`, 0 when the buffer ends first, -1 when it is not. */
@@ -1090,7 +1085,7 @@ export class XmlTokenizer {
   private takeName(buf: string, end: number, kind: string, line: number, column: number, offset: number): string {
     const name = this.takeSection(buf, end, this.maxName);
     if (this.sectionCut) {
-      this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
+      this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name, 60)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
     }
     return name;
   }
@@ -1152,7 +1147,7 @@ export class XmlTokenizer {
       if (!duplicate) names.add(name);
     }
     if (duplicate) {
-      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
+      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value, 60)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
       return;
     }
     const attribute: { -readonly [K in keyof XmlAttribute]: XmlAttribute[K] } = { name, value, line: this.attrLine, column: this.attrCol, offset: this.attrOffset };
@@ -1280,7 +1275,7 @@ export class XmlTokenizer {
       const m = pseudo.exec(body);
       if (m === null) {
         const rest = xmlTrim(body.slice(at));
-        if (rest !== '') problem = `cannot read ${show(rest)}`;
+        if (rest !== '') problem = `cannot read ${show(rest, 60)}`;
         break;
       }
       // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.
@@ -1295,9 +1290,9 @@ export class XmlTokenizer {
         declaration[name] ??= value;
         // XML 1.0 §2.8 VersionNum is '1.' [0-9]+; libxml2 reads '1.' alone as 1.x too (a warning, the
         // document still parses and validates), and validate's verdict is libxml2's.
-        if (name === 'version' && !/^1\.[0-9]*$/.test(value)) problem ||= `version ${show(value)} is not 1.x`;
-        if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value)} is malformed`;
-        if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value)} is not yes or no`;
+        if (name === 'version' && !/^1\.[0-9]*$/.test(value)) problem ||= `version ${show(value, 60)} is not 1.x`;
+        if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value, 60)} is malformed`;
+        if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value, 60)} is not yes or no`;
       } else {
         problem ||= `unknown pseudo-attribute ${name}`;
       }
