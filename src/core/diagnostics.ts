@@ -22,6 +22,13 @@ export interface Diagnostic {
   hint?: string;
 }
 
+/** A diagnostic at a position (1-based line and column, 0-based offset), with `hint` only when there is one. */
+export function diagnosticAt(code: string, severity: Severity, message: string, line: number, column: number, offset: number, hint?: string): Diagnostic {
+  const d: Diagnostic = { code, severity, message, line, column, offset };
+  if (hint !== undefined) d.hint = hint;
+  return d;
+}
+
 /** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */
 export function show(s: string, max = 80): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max - 3)}...` : s);

@@ -17,7 +17,7 @@
 //
 // The entries and diagnostics do not depend on how the text is split into chunks.
 
-import { show, type Diagnostic, type Severity } from '../diagnostics.js';
+import { diagnosticAt, show, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 
@@ -241,15 +241,6 @@ export class TextSitemapReader {
   }
 
   private report(code: string, message: string, hint?: string): void {
-    const d: Diagnostic = {
-      code,
-      severity: TEXT_READER_CODES[code] as Severity,
-      message,
-      line: this.line,
-      column: this.startColumn,
-      offset: this.startOffset,
-    };
-    if (hint !== undefined) d.hint = hint;
-    this.sink.diagnostic(d);
+    this.sink.diagnostic(diagnosticAt(code, TEXT_READER_CODES[code] as Severity, message, this.line, this.startColumn, this.startOffset, hint));
   }
 }

@@ -47,7 +47,7 @@
 // bindings change); contexts are small integers on a stack; text is concatenated only inside the field
 // being read; the only per-entry allocations are the entry object itself and its position.
 
-import { DiagnosticCollector, show, type Diagnostic, type Severity } from '../diagnostics.js';
+import { DiagnosticCollector, diagnosticAt, show, type Diagnostic, type Severity } from '../diagnostics.js';
 import { positiveInteger } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
@@ -782,9 +782,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
   // ---- diagnostics ---------------------------------------------------------------------------------
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
-    const d: Diagnostic = { code, severity: XML_READER_CODES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.sink.diagnostic(d);
+    this.sink.diagnostic(diagnosticAt(code, XML_READER_CODES[code] as Severity, message, line, column, offset, hint));
   }
 }
 

@@ -23,7 +23,7 @@
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
-import { show, type Diagnostic, type Severity } from '../diagnostics.js';
+import { diagnosticAt, show, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger } from '../errors.js';
 import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurrogate, isLowSurrogate, isNonXmlCharAt } from './escape.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
@@ -545,9 +545,7 @@ export class XmlTokenizer {
   }
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
-    const d: Diagnostic = { code, severity: XML_TOKENIZER_CODES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.h.diagnostic(d);
+    this.h.diagnostic(diagnosticAt(code, XML_TOKENIZER_CODES[code] as Severity, message, line, column, offset, hint));
   }
 
   /** A diagnostic at index `i` of the buffer (not before anything already positioned). */
