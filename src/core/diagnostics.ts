@@ -29,11 +29,6 @@ export function diagnosticAt(code: string, severity: Severity, message: string, 
   return d;
 }
 
-/** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */
-export function show(s: string, max = 80): string {
-  return JSON.stringify(s.length > max ? `${s.slice(0, max - 3)}...` : s);
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Bounded retention (issue 22): a hostile or broken input can hold a problem per line, 100 MiB of
 // them. What is kept of one document is capped per code; the counts stay exact; everything goes to

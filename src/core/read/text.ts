@@ -17,8 +17,8 @@
 //
 // The entries and diagnostics do not depend on how the text is split into chunks.
 
-import { diagnosticAt, show, type Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger } from '../errors.js';
+import { diagnosticAt, type Severity } from '../diagnostics.js';
+import { SitemapError, positiveInteger, show } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 
 /** Default of `ReaderBudgets.maxEntries`. */

@@ -4,7 +4,7 @@
 // element whose text the reader is reading, shared by both.
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { show } from '../diagnostics.js';
+import { show } from '../errors.js';
 import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';

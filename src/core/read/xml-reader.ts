@@ -47,8 +47,8 @@
 // bindings change); contexts are small integers on a stack; text is concatenated only inside the field
 // being read; the only per-entry allocations are the entry object itself and its position.
 
-import { DiagnosticCollector, diagnosticAt, show, type Diagnostic, type Severity } from '../diagnostics.js';
-import { positiveInteger } from '../errors.js';
+import { DiagnosticCollector, diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { positiveInteger, show } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';

@@ -23,8 +23,8 @@
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
-import { diagnosticAt, show, type Diagnostic, type Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger } from '../errors.js';
+import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { SitemapError, positiveInteger, show } from '../errors.js';
 import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurrogate, isLowSurrogate, isNonXmlCharAt } from './escape.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
