@@ -22,6 +22,13 @@ export interface Diagnostic {
   hint?: string;
 }
 
+/** A diagnostic at a position (1-based line and column, 0-based offset), with `hint` only when there is one. */
+export function diagnosticAt(code: string, severity: Severity, message: string, line: number, column: number, offset: number, hint?: string): Diagnostic {
+  const d: Diagnostic = { code, severity, message, line, column, offset };
+  if (hint !== undefined) d.hint = hint;
+  return d;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Bounded retention (issue 22): a hostile or broken input can hold a problem per line, 100 MiB of
 // them. What is kept of one document is capped per code; the counts stay exact; everything goes to

@@ -57,9 +57,12 @@ export function positiveInteger(value: number | undefined, fallback: number, nam
   return value ?? fallback;
 }
 
+/** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */
+export function show(s: string, max = 80): string {
+  return JSON.stringify(s.length > max ? `${s.slice(0, max - 3)}...` : s);
+}
+
 /** Quote a value for an error message, shortened so a 10 kB value does not flood the terminal. */
 export function quoteValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value);
-  const short = text.length > 120 ? `${text.slice(0, 117)}...` : text;
-  return JSON.stringify(short);
+  return show(typeof value === 'string' ? value : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value), 120);
 }

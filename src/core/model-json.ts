@@ -47,11 +47,7 @@ export class JsonLines {
 
   /** JSON.stringify(value) and a line feed, in UTF-8 (well formed: JSON.stringify escapes a lone surrogate). */
   line(value: object): void {
-    const text = JSON.stringify(value);
-    this.room(text.length * 3 + 1);
-    this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
-    this.bytes[this.at++] = 0x0a;
-    this.count++;
+    this.text(JSON.stringify(value));
   }
 
   /** `text` and a line feed, in UTF-8 (a line of plain text, such as a URL). */

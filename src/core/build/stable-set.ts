@@ -2,14 +2,17 @@
 // a file per section (split into hash buckets when a section outgrows the limits, see partition.ts),
 // entries sorted by URL, the root declaring exactly the extension namespaces the file uses.
 
-import { NS, type Limits, type UrlEntry } from '../model.js';
+import type { Limits, UrlEntry } from '../model.js';
 import { InvalidValueError } from '../errors.js';
 import { scopeOf } from '../url.js';
-import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS, namespaceDeclarations } from '../write/url-entry.js';
-import { xmlDeclaration } from '../write/sitemap-set-writer.js';
+import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
+import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
 import { bucketCount, bucketOf, childFileName, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+
+/** The urlset's start and end, as the set writer writes them (node/scale frames its children with them). */
+export { FOOTER, rootStart };
 
 export interface StableEntry {
   entry: UrlEntry;
@@ -127,8 +130,6 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
   return { children, buckets, duplicates };
 }
 
-export const FOOTER = '</urlset>\n';
-
 /** What every child of a stem shares: its XML declaration, and the sizing its bucket count follows. */
 export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string }): { declaration: string; sizing: BucketSizing } {
   const declaration = xmlDeclaration(options.xslUrl);
@@ -164,10 +165,6 @@ function sortByHash(items: Serialized[]): Serialized[] {
     else sorted.push(entry);
   }
   return sorted;
-}
-
-export function rootStart(namespaces: number): string {
-  return `<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(namespaces)}>\n`;
 }
 
 // An entry whose extensions are refused (a malformed hreflang, an image URL too long) is still a

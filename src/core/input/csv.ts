@@ -154,9 +154,12 @@ export class CsvParser {
             this.state = State.AfterClose;
           }
           break;
-        case State.AfterClose: {
+        case State.AfterClose:
+        case State.AfterCloseCr: {
+          // After a CR only the LF of the record's end may come.
           const c = text.charCodeAt(i);
-          if (c === COMMA) {
+          const afterCr = this.state === State.AfterCloseCr;
+          if (c === COMMA && !afterCr) {
             this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
@@ -168,7 +171,7 @@ export class CsvParser {
             this.line++;
             this.recordLine = this.line;
             i++;
-          } else if (c === CR) {
+          } else if (c === CR && !afterCr) {
             this.state = State.AfterCloseCr;
             i++;
           } else {
@@ -176,17 +179,6 @@ export class CsvParser {
           }
           break;
         }
-        case State.AfterCloseCr:
-          if (text.charCodeAt(i) === LF) {
-            this.fields.push(this.field);
-            this.emit();
-            this.line++;
-            this.recordLine = this.line;
-            i++;
-          } else {
-            this.fail('unexpected character after a closing quote (expected a comma or the end of the line)', this.line);
-          }
-          break;
         case State.Skip: {
           const j = text.indexOf('\n', i);
           if (j === -1) i = n;

@@ -57,16 +57,8 @@ function fail(message: string): never {
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return 'a string';
-    case 'number':
-      return 'a number';
-    case 'boolean':
-      return 'a boolean';
-    default:
-      return 'an object';
-  }
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' ? `a ${type}` : 'an object';
 }
 
 const EXPECTED: Record<Shape['kind'], string> = {

@@ -8,7 +8,8 @@ import type { UrlEntry } from '../model.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import { C_ENTRY, C_ITEM, E_A_CREATED, E_A_ISSUED, E_A_MODIFIED, E_A_PUBLISHED, E_A_UPDATED, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_R_PUBDATE, FIELD_NAMES } from './xml-elements.js';
-import { attrValue, show, type At, type FieldBeingRead, type Report } from './xml-extensions.js';
+import { show } from '../errors.js';
+import { attrValue, type At, type FieldBeingRead, type Report } from './xml-extensions.js';
 
 export class FeedEntryReader {
   /** The feed's xml:base (Atom). */

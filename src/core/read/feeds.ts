@@ -2,7 +2,7 @@
 // RFC 822 / RFC 2822 dates (RSS `pubDate`) converted to W3C Datetime, and the resolution of relative
 // Atom links against `xml:base` or the feed's own link.
 
-import { daysInMonth } from '../datetime.js';
+import { daysFromCivil, daysInMonth } from '../datetime.js';
 
 /** The outcome of `rfc822ToW3c`. `problem` is set when the text is not a date; otherwise `text` is. */
 export interface Rfc822Conversion {
@@ -118,19 +118,12 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
       lenient = withReason(lenient, `"${weekday}" is not a weekday name`);
     } else {
       if (lower.length !== 3) lenient = withReason(lenient, 'a full weekday name');
-      const actual = weekdayOf(year, month, day);
+      const actual = ((daysFromCivil(year, month, day) % 7) + 11) % 7; // 0 = Sunday; 1970-01-01 was a Thursday
       if (actual !== written) result.weekday = { written: weekday, actual: DAYS[actual] as string };
     }
   }
   if (lenient !== undefined) result.lenient = lenient;
   return result;
-}
-
-/** Weekday (0 = Sunday) of a proleptic Gregorian date, for any year (Sakamoto's method). */
-function weekdayOf(year: number, month: number, day: number): number {
-  const t = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
-  const y = month < 3 ? year - 1 : year;
-  return (y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + (t[month - 1] as number) + day) % 7;
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;

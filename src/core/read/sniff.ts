@@ -12,7 +12,7 @@
 // decodes windows-1252 itself.)
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
 import { NS } from '../model.js';
 import { LineCounter } from '../xml/lines.js';
 
@@ -161,9 +161,7 @@ const XML_DECL = /^<\?xml(?:[\x20\x09\x0d\x0a][^<>]*?)?\?>/;
 const ENCODING_ATTR = /[\x20\x09\x0d\x0a]encoding[\x20\x09\x0d\x0a]*=[\x20\x09\x0d\x0a]*(?:"([^"]*)"|'([^']*)')/;
 
 function diag(code: string, severity: Severity, message: string, where: { line: number; column: number; offset: number }, hint?: string): Diagnostic {
-  const d: Diagnostic = { code, severity, message, line: where.line, column: where.column, offset: where.offset };
-  if (hint !== undefined) d.hint = hint;
-  return d;
+  return diagnosticAt(code, severity, message, where.line, where.column, where.offset, hint);
 }
 
 const START = { line: 1, column: 1, offset: 0 };

@@ -17,8 +17,8 @@
 //
 // The entries and diagnostics do not depend on how the text is split into chunks.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger } from '../errors.js';
+import { diagnosticAt, type Severity } from '../diagnostics.js';
+import { SitemapError, positiveInteger, show } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 
 /** Default of `ReaderBudgets.maxEntries`. */
@@ -71,10 +71,6 @@ function notAUrl(value: string): { why: string; hint: string } | undefined {
     return { why: 'the scheme is missing', hint: 'write the full URL, scheme included, e.g. https://www.example.com/page' };
   }
   return { why: 'the line is not a URL', hint: 'a text sitemap has one full URL per line (https://www.example.com/page) and nothing else' };
-}
-
-function show(s: string): string {
-  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 }
 
 /**
@@ -245,15 +241,6 @@ export class TextSitemapReader {
   }
 
   private report(code: string, message: string, hint?: string): void {
-    const d: Diagnostic = {
-      code,
-      severity: TEXT_READER_CODES[code] as Severity,
-      message,
-      line: this.line,
-      column: this.startColumn,
-      offset: this.startOffset,
-    };
-    if (hint !== undefined) d.hint = hint;
-    this.sink.diagnostic(d);
+    this.sink.diagnostic(diagnosticAt(code, TEXT_READER_CODES[code] as Severity, message, this.line, this.startColumn, this.startOffset, hint));
   }
 }

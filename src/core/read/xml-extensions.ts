@@ -4,6 +4,7 @@
 // element whose text the reader is reading, shared by both.
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
+import { show } from '../errors.js';
 import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
@@ -38,11 +39,6 @@ export type Report = (code: string, message: string, at: At, hint?: string) => v
 
 export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^\+?\d+$/;
-
-/** A short, quoted rendering of a value for a message. */
-export function show(s: string): string {
-  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
-}
 
 export function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
   for (let i = 0; i < attributes.length; i++) {

@@ -47,8 +47,8 @@
 // bindings change); contexts are small integers on a stack; text is concatenated only inside the field
 // being read; the only per-entry allocations are the entry object itself and its position.
 
-import { DiagnosticCollector, type Diagnostic, type Severity } from '../diagnostics.js';
-import { positiveInteger } from '../errors.js';
+import { DiagnosticCollector, diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { positiveInteger, show } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
@@ -59,7 +59,7 @@ import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
-import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, show, type At, type Report } from './xml-extensions.js';
+import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
@@ -782,9 +782,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
   // ---- diagnostics ---------------------------------------------------------------------------------
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
-    const d: Diagnostic = { code, severity: XML_READER_CODES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.sink.diagnostic(d);
+    this.sink.diagnostic(diagnosticAt(code, XML_READER_CODES[code] as Severity, message, line, column, offset, hint));
   }
 }
 

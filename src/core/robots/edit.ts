@@ -11,7 +11,7 @@
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
 import { normalizeUrl } from '../url.js';
-import { parseRobotsTxt, type RobotsTxtProblem } from './robots-txt.js';
+import { parseRobotsTxt, splitLines, type Line, type RobotsTxtProblem } from './robots-txt.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
 
@@ -100,28 +100,6 @@ export function sitemapLineUrl(url: string): string {
     throw new InvalidValueError('loc/invalid', 'Sitemap', url, `${quoteValue(url)} has a fragment (#…); in robots.txt "#" starts a comment, so crawlers would read a different URL`);
   }
   return normalizeUrl(url, 'Sitemap');
-}
-
-/** A line without its line end, and the line end (`''` for a last line that has none). */
-interface Line {
-  content: string;
-  eol: string;
-}
-
-/** Split at LF, CRLF or a lone CR, as parseRobotsTxt does (RFC 9309 §2.2: EOL). */
-function splitLines(body: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c !== 0x0a && c !== 0x0d) continue;
-    const crlf = c === 0x0d && body.charCodeAt(i + 1) === 0x0a;
-    lines.push({ content: body.slice(start, i), eol: crlf ? '\r\n' : c === 0x0d ? '\r' : '\n' });
-    if (crlf) i++;
-    start = i + 1;
-  }
-  if (start < body.length) lines.push({ content: body.slice(start), eol: '' });
-  return lines;
 }
 
 /** The most frequent line end of `lines`; LF on a tie with LF or when there is none. */

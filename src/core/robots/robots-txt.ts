@@ -261,20 +261,32 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
     sitemaps.push({ url: href, line: lineNo, raw: value });
   };
 
-  // Split into lines at LF, CRLF or a lone CR (RFC 9309 §2.2: EOL); a leading BOM is not content.
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let lineNo = 1;
-  const length = text.length;
-  for (let i = start; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x0a && c !== 0x0d) continue;
-    handleLine(text.slice(start, i), lineNo++);
-    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-    start = i + 1;
-  }
-  if (start < length) handleLine(text.slice(start), lineNo);
+  // A leading BOM is not content.
+  splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).forEach((line, k) => handleLine(line.content, k + 1));
 
   return { groups, sitemaps, problems };
+}
+
+/** A line without its line end, and the line end (`''` for a last line that has none). */
+export interface Line {
+  content: string;
+  eol: string;
+}
+
+/** Split at LF, CRLF or a lone CR (RFC 9309 §2.2: EOL); edit.ts keeps each line end as it was. */
+export function splitLines(body: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 0x0a && c !== 0x0d) continue;
+    const crlf = c === 0x0d && body.charCodeAt(i + 1) === 0x0a;
+    lines.push({ content: body.slice(start, i), eol: crlf ? '\r\n' : c === 0x0d ? '\r' : '\n' });
+    if (crlf) i++;
+    start = i + 1;
+  }
+  if (start < body.length) lines.push({ content: body.slice(start), eol: '' });
+  return lines;
 }
 
 // `{{ }}` (Handlebars, Mustache, Liquid, Jinja, Go), `{% %}` (Liquid, Jinja), `<% %>` (ERB, EJS, ASP).

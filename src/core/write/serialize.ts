@@ -1,10 +1,10 @@
 // The lower-level serializer: entries → one urlset document, as chunks of UTF-8 bytes.
 // For a set split across files, use writeSitemaps (Node) or SitemapSetWriter directly.
 
-import { LIMITS_PROFILES, NS, type Limits, type UrlEntry } from '../model.js';
+import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
 import { SitemapError } from '../errors.js';
 import type { UrlScope } from '../url.js';
-import { SitemapSetWriter, xmlDeclaration } from './sitemap-set-writer.js';
+import { FOOTER, SitemapSetWriter, rootStart, xmlDeclaration } from './sitemap-set-writer.js';
 
 export interface SerializeSitemapOptions {
   /** Default: the `current` profile. */
@@ -46,7 +46,7 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
     }
   }
   if (writer.end().length === 0) {
-    yield new TextEncoder().encode(`${xmlDeclaration(options.xslUrl)}<urlset xmlns="${NS.sitemap}">\n</urlset>\n`);
+    yield new TextEncoder().encode(xmlDeclaration(options.xslUrl) + rootStart(0) + FOOTER);
   }
   yield* ready;
 }

@@ -7,11 +7,10 @@
 // the file that uses another extension declares that namespace on its own element.
 
 import { NS, type Limits, type UrlEntry } from '../model.js';
-import { SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError } from '../errors.js';
 import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
 import type { UrlScope } from '../url.js';
 import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
-import { InvalidValueError } from '../errors.js';
 import { FingerprintSet } from './fingerprint-set.js';
 import { utf8Length } from './utf8.js';
 
@@ -56,7 +55,8 @@ export interface SitemapSetWriterOptions {
 
 export type AddResult = 'written' | 'duplicate';
 
-const FOOTER = '</urlset>\n';
+/** The end of every urlset document. */
+export const FOOTER = '</urlset>\n';
 const encoder = new TextEncoder();
 
 export function xmlDeclaration(xslUrl: string | undefined): string {
@@ -67,6 +67,11 @@ export function xmlDeclaration(xslUrl: string | undefined): string {
     head += `<?xml-stylesheet type="text/xsl" href="${escapeXml(xslUrl)}"?>\n`;
   }
   return head;
+}
+
+/** The root start tag of a urlset document whose root declares the extension `namespaces` (url-entry.ts bits). */
+export function rootStart(namespaces: number): string {
+  return `<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(namespaces)}>\n`;
 }
 
 export class SitemapSetWriter {
@@ -113,7 +118,7 @@ export class SitemapSetWriter {
     this.limits = options.limits;
     this.serializer = new UrlEntrySerializer({ limits: options.limits, baseUrl: options.baseUrl, scope: options.scope });
     this.declaration = xmlDeclaration(options.xslUrl);
-    this.headerBytes = Array.from({ length: ALL_EXTENSIONS + 1 }, (_, mask) => utf8Length(this.rootStart(mask)));
+    this.headerBytes = Array.from({ length: ALL_EXTENSIONS + 1 }, (_, mask) => utf8Length(this.declaration + rootStart(mask)));
     // Room for the largest start tag, put in front of a file's body once its namespaces are known.
     this.reservedHeaderBytes = this.headerBytes[ALL_EXTENSIONS] as number;
     this.seen = options.dedupe === true ? new FingerprintSet() : undefined;
@@ -123,10 +128,6 @@ export class SitemapSetWriter {
     if (this.reservedHeaderBytes + FOOTER.length >= this.limits.maxBytesPerSitemap) {
       throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${this.limits.maxBytesPerSitemap} leaves no room for a single URL`);
     }
-  }
-
-  private rootStart(namespaces: number): string {
-    return this.declaration + `<urlset xmlns="${NS.sitemap}"${namespaceDeclarations(namespaces)}>\n`;
   }
 
   /**
@@ -240,7 +241,7 @@ export class SitemapSetWriter {
     if (!this.headerWritten) {
       // The root start tag declares the namespaces the file used so far.
       this.declared = this.usedNamespaces;
-      const head = this.rootStart(this.declared);
+      const head = this.declaration + rootStart(this.declared);
       const room = this.buffer.subarray(this.reservedHeaderBytes - utf8Length(head), this.reservedHeaderBytes);
       this.fileHeaderBytes = encoder.encodeInto(head, room).written;
       this.start = this.reservedHeaderBytes - this.fileHeaderBytes;

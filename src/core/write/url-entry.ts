@@ -4,7 +4,7 @@
 
 import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
-import { escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
+import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
@@ -314,8 +314,7 @@ function unescapedText(value: unknown, field: string, maxLength?: number): strin
   if (typeof value !== 'string') throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be text, got ${quoteValue(value)}`);
   const bad = indexOfNonXmlChar(value);
   if (bad >= 0) {
-    const code = value.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0');
-    throw new InvalidValueError(`${field}/invalid-char`, field, value, `${field} ${quoteValue(value)} contains U+${code}, which XML 1.0 cannot carry`);
+    throw new InvalidValueError(`${field}/invalid-char`, field, value, `${field} ${quoteValue(value)} contains ${codePointName(value, bad)}, which XML 1.0 cannot carry`);
   }
   if (maxLength !== undefined && value.length > maxLength) {
     throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${value.length} characters; at most ${maxLength}`);

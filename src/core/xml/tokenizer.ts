@@ -23,8 +23,9 @@
 // Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
 // such a slice lives. A consumer that keeps many values for long can copy them.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger } from '../errors.js';
+import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { SitemapError, positiveInteger, show } from '../errors.js';
+import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurrogate, isLowSurrogate, isNonXmlCharAt } from './escape.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
 import { isXmlSpace, xmlTrim } from './whitespace.js';
@@ -230,23 +231,11 @@ function sameAt(buf: string, at: number, name: string): boolean {
   return true;
 }
 
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
 /**
- * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
- * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
- * every surrogate (findForbidden tells a pair from a lone one). Only the text the tokenizer delivers
- * itself is looked at, once, natively (what a lane takes, its pattern has already excluded).
+ * A character XML may forbid (escape.ts), to test a piece of text at once. Only the text the tokenizer
+ * delivers itself is looked at, once, natively (what a lane takes, its pattern has already excluded).
  */
-const FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
-/** The same, to test a piece of text at once. */
-const HAS_FORBIDDEN_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/;
+const HAS_FORBIDDEN_CANDIDATE = new RegExp(NON_XML_CHAR_CANDIDATE.source);
 /** Up to this length (the line break and indentation between two elements) a loop beats a RegExp call. */
 const SHORT_TEXT = 16;
 
@@ -257,38 +246,6 @@ function hasForbiddenCandidate(buf: string, a: number, b: number): boolean {
     if (c < 0x20 ? c !== 0x0a && c !== 0x09 && c !== 0x0d : c >= 0xd800 && (c <= 0xdfff || c >= 0xfffe)) return true;
   }
   return false;
-}
-
-/**
- * The index of the first character XML forbids in `s` from `from` on, or -1. `s` is a whole piece:
- * a high surrogate that ends it, or a low one that starts it, is lone.
- */
-function findForbidden(s: string, from: number): number {
-  const re = FORBIDDEN_CANDIDATE;
-  re.lastIndex = from;
-  for (;;) {
-    const m = re.exec(s);
-    if (m === null) return -1;
-    const k = m.index;
-    const c = s.charCodeAt(k);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      if (k + 1 >= s.length) return k;
-      const d = s.charCodeAt(k + 1);
-      if (d < 0xdc00 || d > 0xdfff) return k;
-      re.lastIndex = k + 2;
-      continue;
-    }
-    if (c >= 0xdc00 && c <= 0xdfff) {
-      const b = k > 0 ? s.charCodeAt(k - 1) : 0;
-      if (b >= 0xd800 && b <= 0xdbff) continue;
-    }
-    return k;
-  }
-}
-
-/** How a forbidden character is named in a message: U+0000, U+FFFF, U+D800. */
-function codePointName(s: string, k: number): string {
-  return `U+${s.charCodeAt(k).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** XML 1.0 §2.2 Char. */
@@ -302,11 +259,6 @@ function cut(s: string, max: number): string {
   // Not between the halves of a pair; a lone high surrogate is one character, kept like any other (as
   // when the text reaches the budget in pieces: chunk invariance).
   return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) && isLowSurrogate(s.charCodeAt(max)) ? s.slice(0, max - 1) : s.slice(0, max);
-}
-
-/** A short, quoted rendering of a value for a message. */
-function show(s: string): string {
-  return JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
 }
 
 /** 1 when `literal` (ASCII, upper case when `fold`) is at `at`, 0 when the buffer ends first, -1 when it is not. */
@@ -501,8 +453,7 @@ export class XmlTokenizer {
    * (writeLaneBytes), else undefined.
    */
   get laneEndTag(): string | undefined {
-    const sc = this.h.lane;
-    return this.offer.bytesEndTag(sc);
+    return this.offer.bytesEndTag(this.h.lane);
   }
 
   /**
@@ -559,7 +510,10 @@ export class XmlTokenizer {
 
   /** `work` as the public method `method`: refused from inside a handler, after end() or after a handler threw. */
   private guarded<T>(method: string, work: () => T): T {
-    this.enter(method);
+    if (this.busy) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called from inside a handler`);
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after end()`);
+    if (this.broken) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after a handler threw`);
+    this.busy = true;
     try {
       return work();
     } catch (error) {
@@ -568,13 +522,6 @@ export class XmlTokenizer {
     } finally {
       this.busy = false;
     }
-  }
-
-  private enter(method: string): void {
-    if (this.busy) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called from inside a handler`);
-    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after end()`);
-    if (this.broken) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after a handler threw`);
-    this.busy = true;
   }
 
   /** Make `buf` the current buffer (`bufBase` is the offset of its index 0); reading starts at `from`. */
@@ -598,9 +545,7 @@ export class XmlTokenizer {
   }
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
-    const d: Diagnostic = { code, severity: XML_TOKENIZER_CODES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.h.diagnostic(d);
+    this.h.diagnostic(diagnosticAt(code, XML_TOKENIZER_CODES[code] as Severity, message, line, column, offset, hint));
   }
 
   /** A diagnostic at index `i` of the buffer (not before anything already positioned). */
@@ -723,7 +668,8 @@ export class XmlTokenizer {
    */
   private step(buf: string, i: number, len: number): number {
     switch (this.state) {
-      case S_TAG_NAME: return this.inTagName(buf, i, len);
+      case S_TAG_NAME:
+      case S_END_NAME: return this.inTagName(buf, i, len);
       case S_BEFORE_ATTR: return this.inBeforeAttribute(buf, i, len);
       case S_ATTR_NAME: return this.inAttributeName(buf, i, len);
       case S_AFTER_ATTR_NAME: return this.inAfterAttributeName(buf, i, len);
@@ -731,7 +677,6 @@ export class XmlTokenizer {
       case S_VALUE_QUOTED: return this.inQuotedValue(buf, i, len);
       case S_VALUE_UNQUOTED: return this.inUnquotedValue(buf, i, len);
       case S_SELF_CLOSE: return this.inSelfClose(buf, i);
-      case S_END_NAME: return this.inEndName(buf, i, len);
       case S_AFTER_END_NAME: return this.inAfterEndName(buf, i, len);
       case S_COMMENT: return this.inComment(buf, i, len);
       case S_CDATA: return this.inCdata(buf, i, len);
@@ -742,18 +687,20 @@ export class XmlTokenizer {
     }
   }
 
+  /** The name of a start tag (S_TAG_NAME) or of an end tag (S_END_NAME). */
   private inTagName(buf: string, i: number, len: number): number {
     const j = nameEnd(buf, i, len);
     if (j === -1) return this.usedUp(len);
+    const start = this.state === S_TAG_NAME;
     this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
-    this.attrs = null;
     this.wsRequired = false;
     this.junkReported = false;
     if (buf.charCodeAt(j) !== 0x3e) {
-      this.state = S_BEFORE_ATTR;
+      this.state = start ? S_BEFORE_ATTR : S_AFTER_END_NAME;
       return j;
     }
-    this.finishStartTag(false);
+    if (start) this.finishStartTag(false);
+    else this.finishEndTag();
     this.state = S_TEXT;
     return j + 1;
   }
@@ -877,20 +824,6 @@ export class XmlTokenizer {
       this.state = S_BEFORE_ATTR;
     }
     return i;
-  }
-
-  private inEndName(buf: string, i: number, len: number): number {
-    const j = nameEnd(buf, i, len);
-    if (j === -1) return this.usedUp(len);
-    this.tagName = this.takeName(buf, j, 'element', this.tokLine, this.tokCol, this.tokOffset);
-    this.junkReported = false;
-    if (buf.charCodeAt(j) !== 0x3e) {
-      this.state = S_AFTER_END_NAME;
-      return j;
-    }
-    this.finishEndTag();
-    this.state = S_TEXT;
-    return j + 1;
   }
 
   private inAfterEndName(buf: string, i: number, len: number): number {
@@ -1149,12 +1082,10 @@ export class XmlTokenizer {
   /** The name from the section's start to `end`, cut at maxName with a diagnostic at (line, column, offset). */
   private takeName(buf: string, end: number, kind: string, line: number, column: number, offset: number): string {
     const name = this.takeSection(buf, end, this.maxName);
-    if (this.sectionCut) this.nameTooLong(kind, name, line, column, offset);
+    if (this.sectionCut) {
+      this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name, 60)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
+    }
     return name;
-  }
-
-  private nameTooLong(kind: string, name: string, line: number, column: number, offset: number): void {
-    this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
   }
 
   private valueTooLong(what: string, line: number, column: number, offset: number): void {
@@ -1214,7 +1145,7 @@ export class XmlTokenizer {
       if (!duplicate) names.add(name);
     }
     if (duplicate) {
-      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
+      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value, 60)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
       return;
     }
     const attribute: { -readonly [K in keyof XmlAttribute]: XmlAttribute[K] } = { name, value, line: this.attrLine, column: this.attrCol, offset: this.attrOffset };
@@ -1295,9 +1226,7 @@ export class XmlTokenizer {
   private closeTop(name: string): void {
     this.textLen = 0;
     this.textOverflow = false;
-    this.names.pop();
-    this.openLine.pop();
-    this.openCol.pop();
+    this.pop();
     this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
     if (this.names.length === 0) this.rootClosed = true;
   }
@@ -1344,7 +1273,7 @@ export class XmlTokenizer {
       const m = pseudo.exec(body);
       if (m === null) {
         const rest = xmlTrim(body.slice(at));
-        if (rest !== '') problem = `cannot read ${show(rest)}`;
+        if (rest !== '') problem = `cannot read ${show(rest, 60)}`;
         break;
       }
       // XML 1.0 §2.8: version, then encoding, then standalone, each after whitespace.
@@ -1359,9 +1288,9 @@ export class XmlTokenizer {
         declaration[name] ??= value;
         // XML 1.0 §2.8 VersionNum is '1.' [0-9]+; libxml2 reads '1.' alone as 1.x too (a warning, the
         // document still parses and validates), and validate's verdict is libxml2's.
-        if (name === 'version' && !/^1\.[0-9]*$/.test(value)) problem ||= `version ${show(value)} is not 1.x`;
-        if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value)} is malformed`;
-        if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value)} is not yes or no`;
+        if (name === 'version' && !/^1\.[0-9]*$/.test(value)) problem ||= `version ${show(value, 60)} is not 1.x`;
+        if (name === 'encoding' && !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) problem ||= `encoding name ${show(value, 60)} is malformed`;
+        if (name === 'standalone' && value !== 'yes' && value !== 'no') problem ||= `standalone ${show(value, 60)} is not yes or no`;
       } else {
         problem ||= `unknown pseudo-attribute ${name}`;
       }
@@ -1432,15 +1361,6 @@ export class XmlTokenizer {
     const s = buf.slice(a, b);
     if (b - a <= SHORT_TEXT ? hasForbiddenCandidate(buf, a, b) : HAS_FORBIDDEN_CANDIDATE.test(s)) {
       this.decodeText(buf, a, b, len);
-    } else if (this.textLen === 0 && b - a <= this.maxValue) {
-      // The common case: the first and only piece of a run, nothing to decode, within budget.
-      const line = this.lines.line;
-      const column = absA - this.lines.lineStart + 1;
-      this.runLine = line;
-      this.runCol = column;
-      this.runOffset = absA;
-      this.textLen = b - a;
-      this.h.text(s, line, column, absA);
     } else {
       this.emitText(s, absA);
     }
@@ -1453,7 +1373,7 @@ export class XmlTokenizer {
    */
   private forbiddenWithin(buf: string, a: number, b: number, from: number): number {
     if (from >= b) return -1;
-    const k = findForbidden(a === 0 && b === buf.length ? buf : buf.slice(a, b), from - a);
+    const k = indexOfNonXmlChar(a === 0 && b === buf.length ? buf : buf.slice(a, b), from - a);
     return k === -1 ? -1 : k + a;
   }
 
@@ -1522,7 +1442,7 @@ export class XmlTokenizer {
 
   /** `xml/invalid-char` at the current token for the first character XML forbids in `s` (PI data, a DOCTYPE, whole). */
   private forbiddenInToken(s: string, what: string): void {
-    const k = findForbidden(s, 0);
+    const k = indexOfNonXmlChar(s, 0);
     if (k !== -1) this.reportTok('xml/invalid-char', `${codePointName(s, k)} in ${what} is a character XML 1.0 does not allow in a document`, 'remove the character');
   }
 
@@ -1655,14 +1575,7 @@ export class XmlTokenizer {
         out += raw.slice(last, j) + ' ';
         if (c === 0x0d && raw.charCodeAt(j + 1) === 0x0a) j++;
         last = j + 1;
-      } else if (c < 0x20 || c === 0xfffe || c === 0xffff || (c >= 0xd800 && c <= 0xdfff)) {
-        if (c <= 0xdbff && c >= 0xd800) {
-          const d = raw.charCodeAt(j + 1);
-          if (d >= 0xdc00 && d <= 0xdfff) {
-            j++; // a surrogate pair: one character, allowed
-            continue;
-          }
-        }
+      } else if ((c < 0x20 || c >= 0xd800) && isNonXmlCharAt(raw, j)) {
         const [line, column] = this.valuePosition(raw, j);
         this.report('xml/invalid-char', `${codePointName(raw, j)} in the value of attribute ${this.attrName} is a character XML 1.0 does not allow in a document; kept, but the file is not well-formed`, line, column, this.valueOffset + j, 'remove the character');
       }
