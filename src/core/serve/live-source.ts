@@ -144,6 +144,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const childCount = childCounter(options, perChild, `${name}.xml`);
   // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
@@ -173,27 +174,37 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
 
   /**
    * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
-   * more while the last one is full (a count that is a low estimate loses no entry).
+   * more while the last one is full (a count that is a low estimate loses no entry). A child that
+   * failed (reported to onError by the cache) comes with its error instead of a file.
    */
-  const children = async (): Promise<{ name: string; file: CachedFile }[]> => {
+  const children = async (): Promise<{ name: string; file?: CachedFile; error?: unknown }[]> => {
     const made = [];
     let full = false;
     for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
-      const file = (await child(k)) as CachedFile | undefined;
+      const result: { file?: CachedFile; error?: unknown } = await child(k).then((file) => ({ file: file as CachedFile | undefined }), (error: unknown) => ({ error }));
+      const { file } = result;
       full = file !== undefined && (lastEntries.get(k)?.given ?? file.urls) === perChild;
-      if (file === undefined) continue;
-      made.push({ name: childName(k), file });
+      if (file === undefined && !('error' in result)) continue;
+      made.push({ name: childName(k), ...result });
       found = Math.max(found, k);
     }
     return made;
   };
 
+  // A child that fails does not take the index down: it stays listed, without a lastmod (none is
+  // known, and one made up would claim a change), and answers 503 with Retry-After itself. A crawler
+  // then sees a temporary failure of that one sitemap and keeps what it knew of it, while the index
+  // and every other child stay as they were; leaving it out would tell it the set no longer has those
+  // URLs. Such an index is made stale at once: served, and made again at the next request, so that it
+  // takes the child's lastmod as soon as the child is back.
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
-      const refs = (await children()).map(({ name, file }) => ({ loc: scope.prefix + name, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const list = await children();
+      const refs = list.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
-      return { madeAt: now(), lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
+      const madeAt = list.some((c) => c.file === undefined) ? now() - ttl : now();
+      return { madeAt, lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
   // The page for people (set-page.ts), made once per version of the index.
@@ -203,7 +214,12 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const made = (await index()) as CachedFile | undefined;
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
-      if (shown?.etag !== etag) shown = { etag, view: children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000)) };
+      if (shown?.etag !== etag) {
+        const view = children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000));
+        // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
+        view.catch(() => shown?.view === view && (shown = undefined));
+        shown = { etag, view };
+      }
       return shown.view;
     },
     async file(requested) {
@@ -258,7 +274,11 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
 }
 
 /** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
-async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
+async function viewOf(lastModified: number, made: { name: string; file?: CachedFile; error?: unknown }[], listed: number): Promise<SetView> {
+  const children = made.map(({ name, file, error }) => {
+    if (file === undefined) throw error;
+    return { name, file };
+  });
   const urls: SetView['urls'][number][] = [];
   for (const { file } of children) {
     if (urls.length >= listed || file.gzip === undefined) break;

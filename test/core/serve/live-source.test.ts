@@ -153,6 +153,44 @@ test('a source failing in the middle of a child: 503 with Retry-After, nothing c
   assert.equal(locs(ok.xml).length, 10);
 });
 
+test('one child that always fails: the index is served listing it without lastmod, the child answers 503 itself; made again once it works', async () => {
+  let broken = true;
+  const errors: string[] = [];
+  const { range } = table(30);
+  const get = serve({
+    count: () => 30,
+    maxUrls: 10,
+    range: (page) => {
+      if (broken && page.offset === 10) throw new Error('shard 2 unreachable');
+      return range(page);
+    },
+    onError: (_error, name) => errors.push(name),
+  });
+  const index = await get('/sitemap.xml');
+  assert.equal(index.status, 200);
+  // Still listed (a crawler keeps what it knew of it and retries it), its lastmod unknown so not claimed.
+  assert.deepEqual(locs(index.xml), [1, 2, 3].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
+  assert.match(index.xml, /sitemap-00001\.xml\.gz<\/loc><lastmod>2026-01-10T00:00:00Z<\/lastmod><\/sitemap>\n<sitemap><loc>[^<]*sitemap-00002\.xml\.gz<\/loc><\/sitemap>/);
+  assert.deepEqual(lastmods(index.xml), ['2026-01-10T00:00:00Z', '2026-01-30T00:00:00Z']);
+  assert.ok((await xmllint(index.xml, 'siteindex')).valid);
+  assert.deepEqual(errors, ['sitemap-00002.xml.gz']);
+  const child = await get('/sitemap-00002.xml.gz');
+  assert.equal(child.status, 503);
+  assert.ok(Number(child.headers.get('retry-after')) > 0);
+  assert.equal((await get('/sitemap-00003.xml.gz')).status, 200);
+  // The page for people lists URLs and counts them: it does not show a set with a hole as whole.
+  assert.equal((await get('/sitemap.html')).status, 503);
+  // Once the shard is back, the index is made again with its lastmod (it was not kept as fresh).
+  broken = false;
+  let served = index.xml;
+  for (let tries = 0; tries < 200 && lastmods(served).length < 3; tries++) {
+    served = (await get('/sitemap.xml')).xml;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.deepEqual(lastmods(served), ['2026-01-10T00:00:00Z', '2026-01-20T00:00:00Z', '2026-01-30T00:00:00Z']);
+  assert.equal((await get('/sitemap.html')).status, 200);
+});
+
 test('a failing or slow source with a stale copy: the stale copy; a slow one without: 503', async () => {
   let clock = 1_000_000;
   let mode: 'ok' | 'fail' | 'slow' = 'ok';
