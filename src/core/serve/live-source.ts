@@ -175,20 +175,29 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   /**
    * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
    * more while the last one is full (a count that is a low estimate loses no entry). A child that
-   * failed (reported to onError by the cache) comes with its error instead of a file.
+   * failed (reported to onError) is listed without a file when the count names it; one past the count
+   * is not (most likely it has no entry) and ends the walk. Their errors are in `failures`.
    */
-  const children = async (): Promise<{ name: string; file?: CachedFile; error?: unknown }[]> => {
-    const made = [];
+  const children = async (): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
+    const made: { name: string; file?: CachedFile }[] = [];
+    const failures: unknown[] = [];
     let full = false;
     for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
-      const result: { file?: CachedFile; error?: unknown } = await child(k).then((file) => ({ file: file as CachedFile | undefined }), (error: unknown) => ({ error }));
-      const { file } = result;
+      let file: CachedFile | undefined;
+      try {
+        file = (await child(k)) as CachedFile | undefined;
+      } catch (error) {
+        failures.push(error);
+        if (k <= n) made.push({ name: childName(k) });
+        full = false;
+        continue;
+      }
       full = file !== undefined && (lastEntries.get(k)?.given ?? file.urls) === perChild;
-      if (file === undefined && !('error' in result)) continue;
-      made.push({ name: childName(k), ...result });
+      if (file === undefined) continue;
+      made.push({ name: childName(k), file });
       found = Math.max(found, k);
     }
-    return made;
+    return { made, failures };
   };
 
   // A child that fails does not take the index down: it stays listed, without a lastmod (none is
@@ -199,11 +208,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   // takes the child's lastmod as soon as the child is back.
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
-      const list = await children();
-      const refs = list.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const { made, failures } = await children();
+      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
-      const madeAt = list.some((c) => c.file === undefined) ? now() - ttl : now();
+      const madeAt = failures.length > 0 ? now() - ttl : now();
       return { madeAt, lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
@@ -215,8 +224,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
       if (shown?.etag !== etag) {
-        const view = children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000));
         // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
+        const view = children().then(({ made: list, failures }) => {
+          if (failures.length > 0) throw failures[0];
+          return viewOf(made.lastModified, list as { name: string; file: CachedFile }[], options.pageUrls ?? 10_000);
+        });
         view.catch(() => shown?.view === view && (shown = undefined));
         shown = { etag, view };
       }
@@ -274,11 +286,7 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
 }
 
 /** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
-async function viewOf(lastModified: number, made: { name: string; file?: CachedFile; error?: unknown }[], listed: number): Promise<SetView> {
-  const children = made.map(({ name, file, error }) => {
-    if (file === undefined) throw error;
-    return { name, file };
-  });
+async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
   const urls: SetView['urls'][number][] = [];
   for (const { file } of children) {
     if (urls.length >= listed || file.gzip === undefined) break;

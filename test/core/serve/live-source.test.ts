@@ -189,6 +189,20 @@ test('one child that always fails: the index is served listing it without lastmo
   }
   assert.deepEqual(lastmods(served), ['2026-01-10T00:00:00Z', '2026-01-20T00:00:00Z', '2026-01-30T00:00:00Z']);
   assert.equal((await get('/sitemap.html')).status, 200);
+  // Past the count (looked at because the last child is full) a child that fails is not listed: the
+  // count says it has no entry, and a slow source must not make the index name a child that is a 404.
+  const { range: twenty } = table(20);
+  const past = serve({
+    count: () => 20,
+    maxUrls: 10,
+    range: (page) => {
+      if (page.offset === 20) throw new Error('statement timeout');
+      return twenty(page);
+    },
+  });
+  const pastIndex = await past('/sitemap.xml');
+  assert.equal(pastIndex.status, 200);
+  assert.deepEqual(locs(pastIndex.xml), [1, 2].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
 });
 
 test('a failing or slow source with a stale copy: the stale copy; a slow one without: 503', async () => {
