@@ -260,8 +260,8 @@ function childLimits(options: LiveSourceOptions): Limits {
 
 /**
  * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
- * request for a child) and once at a time; a count that fails keeps the last one known, reported
- * (as `indexName`'s), until the next TTL.
+ * request for a child) and once at a time; a count that fails is reported (as `indexName`'s) and
+ * keeps the last one known until the next TTL, or fails the request when none is.
  */
 function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -272,8 +272,9 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
     try {
       known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
     } catch (error) {
-      if (known === undefined) throw error;
+      // Reported here: a child asked for while none is known fails on it (503), and no generation reports that.
       options.onError?.(error, indexName);
+      if (known === undefined) throw error;
       known = { ...known, at: now() };
     }
     return known.children;
@@ -322,7 +323,7 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
  * background), else made now, waiting `timeoutMs` at most (when a `sleep` is given) for the whole file,
  * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
- * failure stores nothing.
+ * failure stores nothing and is reported to onError once.
  */
 function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -342,6 +343,8 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
           out.end();
           return made;
         } catch (error) {
+          // Reported here, once, whoever waits for it (or nobody: made in the background, or sent as made).
+          options.onError?.(error, key);
           out.fail(error);
           throw error;
         } finally {
@@ -359,7 +362,6 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   const whenStarted = async (key: string, run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
     await run.out.started;
     if (run.out.ended) return run.file;
-    run.file.catch((error: unknown) => options.onError?.(error, key));
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
@@ -370,14 +372,14 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
     const run = generate(key, make);
     if (copy !== undefined && age < ttl + stale) {
       // Stale while revalidating: this request does not wait.
-      run.file.catch((error: unknown) => options.onError?.(error, key));
       return copy;
     }
     const ready = streamed ? whenStarted(key, run) : run.file;
     try {
       return await (timeoutMs === undefined || sleep === undefined ? ready : withTimeout(ready, timeoutMs, sleep));
     } catch (error) {
-      options.onError?.(error, key);
+      // A generation that failed reported it; a request that stopped waiting for one reports that.
+      if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_TIMEOUT') options.onError?.(error, key);
       if (copy !== undefined) return copy;
       throw error;
     }

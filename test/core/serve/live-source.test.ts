@@ -234,6 +234,24 @@ test('a failing or slow source with a stale copy: the stale copy; a slow one wit
   assert.equal((await cold('/sitemap-00001.xml.gz')).status, 503);
 });
 
+test('a failure is reported once: a generation that fails, however many requests wait for it; each request that stopped waiting; the error that came after', async () => {
+  const errors: string[] = [];
+  const onError = (error: unknown, name: string): number => errors.push(`${name}: ${(error as Error).message}`);
+  const failing = (delay: number) => async (): Promise<UrlEntry[]> => {
+    await sleep(delay);
+    throw new Error('connection reset');
+  };
+  const get = serve({ count: () => 1, range: failing(20), onError });
+  assert.deepEqual((await Promise.all([1, 2, 3].map(() => get('/sitemap-00001.xml.gz')))).map((a) => a.status), [503, 503, 503]);
+  assert.deepEqual(errors, ['sitemap-00001.xml.gz: connection reset']);
+  // Slower than timeoutMs, then failing: each request is told it stopped waiting, and the cause comes once.
+  errors.length = 0;
+  const slow = serve({ count: () => 1, range: failing(150), timeoutMs: 30, sleep, onError });
+  assert.deepEqual((await Promise.all([1, 2].map(() => slow('/sitemap-00001.xml.gz')))).map((a) => a.status), [503, 503]);
+  for (let tries = 0; tries < 100 && errors.length < 3; tries++) await sleep(10);
+  assert.deepEqual(errors, [...Array(2).fill('sitemap-00001.xml.gz: the live source took more than 30 ms'), 'sitemap-00001.xml.gz: connection reset']);
+});
+
 test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
   // About 700 bytes a child: two fit.
   const store = memoryStore(2000);
@@ -392,18 +410,21 @@ test('the count is asked once a TTL, not at every request; a count that fails le
   assert.ok(errors.length >= 1);
 });
 
-test('a count that throws before any is known: 503 with Retry-After, and the next request asks again', async () => {
+test('a count that throws before any is known: 503 with Retry-After, reported, and the next request asks again', async () => {
   let down = true;
+  const errors: string[] = [];
   const get = serve({
     count: () => {
       if (down) throw new Error('database gone');
       return 5;
     },
     range: table(5).range,
+    onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`),
   });
   const failed = await get('/sitemap-00001.xml.gz');
   assert.equal(failed.status, 503);
   assert.ok(Number(failed.headers.get('retry-after')) > 0);
+  assert.deepEqual(errors, ['sitemap.xml: database gone']);
   down = false;
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
 });
