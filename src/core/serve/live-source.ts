@@ -330,10 +330,18 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   const stale = options.staleMs ?? 3_600_000;
   const { timeoutMs, sleep } = options;
   const now = options.now ?? Date.now;
-  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing }>();
+  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing; since: number }>();
 
   const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
     let run = running.get(key);
+    if (run !== undefined && now() - run.since > ttl) {
+      // Given up after a TTL: a query that never returns (the source cannot be cancelled) would hold the
+      // file for good. Those reading it as it is made see it cut; the next generation starts now.
+      const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ttl} ms (ttlMs) to make it; given up`);
+      options.onError?.(error, key);
+      run.out.fail(error);
+      run = undefined;
+    }
     if (run === undefined) {
       const out = new Growing();
       const file = (async () => {
@@ -348,12 +356,12 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
           out.fail(error);
           throw error;
         } finally {
-          running.delete(key);
+          if (running.get(key)?.out === out) running.delete(key);
         }
       })();
       // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
       file.catch(() => {});
-      running.set(key, (run = { file, out }));
+      running.set(key, (run = { file, out, since: now() }));
     }
     return run;
   };

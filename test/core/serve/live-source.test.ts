@@ -252,6 +252,33 @@ test('a failure is reported once: a generation that fails, however many requests
   assert.deepEqual(errors, [...Array(2).fill('sitemap-00001.xml.gz: the live source took more than 30 ms'), 'sitemap-00001.xml.gz: connection reset']);
 });
 
+test('a generation that never ends (a query that hangs) is given up after a TTL, reported: the next request starts another', async () => {
+  let clock = 1_000_000;
+  let hang = true;
+  const errors: string[] = [];
+  const get = serve({
+    count: () => 1,
+    range: async () => {
+      if (hang) await new Promise(() => {});
+      return [{ loc: `${BASE}a` }];
+    },
+    ttlMs: 1000,
+    timeoutMs: 30,
+    sleep,
+    now: () => clock,
+    onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`),
+  });
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
+  hang = false;
+  // Within the TTL the one generation under way is still waited for.
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
+  clock += 1001;
+  const after = await get('/sitemap-00001.xml.gz');
+  assert.equal(after.status, 200);
+  assert.deepEqual(locs(after.xml), [`${BASE}a`]);
+  assert.ok(errors.includes('sitemap-00001.xml.gz: the live source took more than 1000 ms (ttlMs) to make it; given up'), errors.join('\n'));
+});
+
 test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
   // About 700 bytes a child: two fit.
   const store = memoryStore(2000);
