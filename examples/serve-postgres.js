@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { createSitemapHandler, liveSource, toNodeListener } from 'sitemapkit';
 
-const db = new pg.Pool();
+// A query timeout frees a connection that stopped answering (the library gives its generation up after ttlMs).
+const db = new pg.Pool({ query_timeout: 60_000 });
 const baseUrl = 'https://www.example.com/';
 const source = liveSource({
   baseUrl,
