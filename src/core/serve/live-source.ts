@@ -367,7 +367,7 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   };
 
   /** The file being made, sent from its first bytes; the whole file when it was made at once. */
-  const whenStarted = async (key: string, run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
+  const whenStarted = async (run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
     await run.out.started;
     if (run.out.ended) return run.file;
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
@@ -382,7 +382,7 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
       // Stale while revalidating: this request does not wait.
       return copy;
     }
-    const ready = streamed ? whenStarted(key, run) : run.file;
+    const ready = streamed ? whenStarted(run) : run.file;
     try {
       return await (timeoutMs === undefined || sleep === undefined ? ready : withTimeout(ready, timeoutMs, sleep));
     } catch (error) {
