@@ -209,6 +209,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
       const { made, failures } = await children();
+      // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
+      // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
+      if (made.length === 0) return undefined;
       const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);

@@ -499,4 +499,9 @@ test('a count that is a low estimate loses nothing: the index goes on while the 
   assert.equal(locs((await high('/sitemap.xml')).xml).length, 3);
   // A child the count names but the source has no entry for: 404, not a failure.
   assert.equal((await serve({ count: () => 60, range, maxUrls: 10 })('/sitemap-00005.xml.gz')).status, 404);
+  // No entry at all (an empty table): the index and the page are 404 too, nothing reported.
+  const errors: unknown[] = [];
+  const empty = serve({ count: () => 0, range: () => [], onError: (error) => errors.push(error) });
+  for (const path of ['/sitemap.xml', '/sitemap.html', '/sitemap-00001.xml.gz']) assert.equal((await empty(path)).status, 404, path);
+  assert.deepEqual(errors, []);
 });
