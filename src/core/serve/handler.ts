@@ -275,14 +275,18 @@ function contentType(variant: Variant, name: string): string {
  */
 export function acceptsGzip(value: string | string[] | undefined): boolean {
   if (value === undefined) return false;
-  const weights = new Map<string, number>();
+  let alias: number | undefined;
+  let star: number | undefined;
   for (const item of (Array.isArray(value) ? value.join(',') : value).split(',')) {
     const [coding = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
     // `q=` is 0 and `q=abc` NaN: neither above 0, refused as nginx does. A coding listed twice: its first entry.
-    if (!weights.has(coding)) weights.set(coding, q === undefined ? 1 : Number(q.slice(2)));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (coding === 'gzip') return weight > 0;
+    if (coding === 'x-gzip') alias ??= weight;
+    else if (coding === '*') star ??= weight;
   }
-  return (weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*') ?? 0) > 0;
+  return (alias ?? star ?? 0) > 0;
 }
 
 /**
