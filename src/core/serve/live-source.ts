@@ -158,6 +158,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     cached(
       childName(k),
       async (out) => {
+        // Its bytes are the source as read from now: the Last-Modified, never later than the one a
+        // response sending it as it is made says (else that client's revalidation would not be a 304).
+        const started = now();
         const leftOut = leftOutReport(childName(k), options.onError);
         const before = lastEntries.get(k - 1);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
@@ -167,7 +170,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
       },
       streamed,
     );

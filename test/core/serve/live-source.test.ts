@@ -336,6 +336,21 @@ test('a cold child is sent as it is made: its first bytes before the source has 
   assert.deepEqual(Buffer.from(await cached.arrayBuffer()), streamed);
 });
 
+test('a child sent as it is made, then revalidated with the Last-Modified it was sent with: 304, though its making took seconds', async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  // In the past: a Last-Modified is never later than the real now.
+  let clock = 1_700_000_000_000;
+  const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE, count: () => 30_000, range: gatedChild(30_000, 20_000, gate), now: () => clock }) });
+  const response = await within(handler(new Request('http://x/sitemap-00001.xml.gz')), 3000, 'the response');
+  const sent = response.headers.get('last-modified') as string;
+  clock += 2500;
+  open();
+  await response.arrayBuffer();
+  const again = await handler(new Request('http://x/sitemap-00001.xml.gz', { headers: { 'if-modified-since': sent } }));
+  assert.equal(again.status, 304);
+});
+
 test('a source failing after the first bytes were sent: the body ends in an error, nothing is cached', async () => {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
