@@ -353,7 +353,12 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
       const file = (async () => {
         try {
           const made = await make(out);
-          if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+          try {
+            if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+          } catch (error) {
+            // The cache is not the content: a store that fails (a full disk) is reported, the file still served.
+            options.onError?.(error, key);
+          }
           out.end();
           return made;
         } catch (error) {

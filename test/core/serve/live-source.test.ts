@@ -293,6 +293,17 @@ test('the memory store is bounded in bytes: the least recently used file goes fi
   assert.equal(calls.length, before + 1, 'the oldest was dropped');
 });
 
+test('a cache store that fails (a full disk, a read-only one) is reported; the files made are still served', async () => {
+  const errors: string[] = [];
+  const store = { get: () => undefined, set: () => Promise.reject(new Error('ENOSPC: no space left on device')) };
+  const get = serve({ count: () => 25, range: table(25).range, maxUrls: 10, store, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
+  const index = await get('/sitemap.xml');
+  assert.equal(index.status, 200);
+  assert.equal(lastmods(index.xml).length, 3);
+  assert.equal(locs((await get('/sitemap-00002.xml.gz')).xml).length, 10);
+  assert.ok(errors.includes('sitemap.xml: ENOSPC: no space left on device'), errors.join('\n'));
+});
+
 /** A child of `n` URLs whose range stops after `before` entries until `gate` resolves (then throws when `failAfterGate`). */
 function gatedChild(n: number, before: number, gate: Promise<void>, failAfterGate = () => false) {
   return async function* range({ offset }: { offset: number; limit: number }): AsyncGenerator<UrlEntry> {
