@@ -385,7 +385,13 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
   };
 
   return async (key, make, streamed = false) => {
-    const copy = await store.get(key);
+    let copy: CachedFile | undefined;
+    try {
+      copy = await store.get(key);
+    } catch (error) {
+      // A store that cannot be read (a cache server down) is a miss, reported: the file is made.
+      options.onError?.(error, key);
+    }
     const age = copy === undefined ? Infinity : now() - copy.madeAt;
     if (copy !== undefined && age < ttl) return copy;
     const run = generate(key, make);

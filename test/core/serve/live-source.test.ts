@@ -302,6 +302,13 @@ test('a cache store that fails (a full disk, a read-only one) is reported; the f
   assert.equal(lastmods(index.xml).length, 3);
   assert.equal(locs((await get('/sitemap-00002.xml.gz')).xml).length, 10);
   assert.ok(errors.includes('sitemap.xml: ENOSPC: no space left on device'), errors.join('\n'));
+  // One that cannot be read either (a cache server down): a miss, reported.
+  errors.length = 0;
+  const down = { get: () => Promise.reject(new Error('ECONNREFUSED')), set: () => Promise.reject(new Error('ECONNREFUSED')) };
+  const cold = serve({ count: () => 25, range: table(25).range, maxUrls: 10, store: down, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
+  assert.equal((await cold('/sitemap.xml')).status, 200);
+  assert.equal(locs((await cold('/sitemap-00003.xml.gz')).xml).length, 5);
+  assert.ok(errors.includes('sitemap-00003.xml.gz: ECONNREFUSED'), errors.join('\n'));
 });
 
 /** A child of `n` URLs whose range stops after `before` entries until `gate` resolves (then throws when `failAfterGate`). */
