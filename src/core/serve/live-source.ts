@@ -266,8 +266,9 @@ function childLimits(options: LiveSourceOptions): Limits {
 
 /**
  * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
- * request for a child) and once at a time; a count that fails is reported (as `indexName`'s) and
- * keeps the last one known until the next TTL, or fails the request when none is.
+ * request for a child) and once at a time, the last one known used meanwhile; a count that fails is
+ * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
+ * when none is.
  */
 function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -288,7 +289,9 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
   return () => {
     if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
     asking ??= ask().finally(() => (asking = undefined));
-    return asking;
+    // The count known is used while the next is asked for: a slow `count(*)` (or one that never
+    // returns) holds no request, the cached files' included.
+    return known === undefined ? asking : Promise.resolve(known.children);
   };
 }
 

@@ -470,6 +470,31 @@ test('the count is asked once a TTL, not at every request; a count that fails le
   assert.ok(errors.length >= 1);
 });
 
+test('a slow or hung count holds no request once a count is known: the one known is used while the next is asked for', async () => {
+  let clock = 1_000_000;
+  let hang = false;
+  let counts = 0;
+  const { range } = table(25);
+  const get = serve({
+    count: async () => {
+      counts++;
+      if (hang) await new Promise(() => {});
+      return 25;
+    },
+    range,
+    maxUrls: 10,
+    ttlMs: 1000,
+    now: () => clock,
+  });
+  assert.equal((await get('/sitemap-00002.xml.gz')).status, 200);
+  clock += 1500;
+  hang = true;
+  // Past the TTL of the count (and of the child): answered at once, from what is known.
+  const answers = await within(Promise.all(['/sitemap-00002.xml.gz', '/sitemap-00003.xml.gz', '/sitemap.xml'].map((path) => get(path))), 3000, 'the answers');
+  assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+  assert.equal(counts, 2);
+});
+
 test('a count that throws before any is known: 503 with Retry-After, reported, and the next request asks again', async () => {
   let down = true;
   const errors: string[] = [];
