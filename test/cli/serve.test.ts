@@ -149,8 +149,10 @@ test('a client that takes no byte of an answer for --send-timeout seconds is cut
   assert.equal((await whole.arrayBuffer()).byteLength, Number(whole.headers.get('content-length')));
   // The log does not count a body cut short as sent: its size only for the answer sent whole.
   assert.equal(await serve.stop(), 0);
-  const logged = serve.stdout().trim().split('\n').map((line) => JSON.parse(line) as { path: string; bytes: number | null });
+  const logged = serve.stdout().trim().split('\n').map((line) => JSON.parse(line) as { path: string; bytes: number | null; remote: string });
   assert.deepEqual(logged.slice(1).map((r) => [r.path, r.bytes]), [[child, null], [child, length]]);
+  // The client cut off is named too (its socket no longer knows it when the line is written).
+  assert.deepEqual(logged.map((r) => r.remote), ['127.0.0.1', '127.0.0.1', '127.0.0.1']);
 });
 
 test('an access log whose reader is gone (serve … | head) is dropped, said once; the serving goes on', async (t) => {

@@ -160,8 +160,8 @@ function droppedOnError(out: OutputStream, err?: OutputStream): OutputStream {
 /** One line per request on `out`: the Common Log Format (with the milliseconds taken) or JSON. */
 function accessLog(format: LogFormat, out: OutputStream): NodeListenerOptions['onResponse'] {
   if (format === 'none') return undefined;
-  return (request, response, { bodyBytes, ms }) => {
-    const remote = request.socket.remoteAddress ?? '-';
+  return (request, response, { bodyBytes, ms, remoteAddress }) => {
+    const remote = remoteAddress ?? '-';
     // 0: the connection closed before an answer was sent.
     const status = response.headersSent ? response.statusCode : 0;
     const time = Math.round(ms * 10) / 10;

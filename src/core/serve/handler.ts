@@ -266,18 +266,27 @@ function contentType(variant: Variant, name: string): string {
   return name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/xml; charset=utf-8';
 }
 
-/** Whether an Accept-Encoding value accepts gzip (RFC 9110 §12.5.3): `gzip`, `x-gzip` or `*`, with a q above 0. */
+/**
+ * Whether an Accept-Encoding value accepts gzip (RFC 9110 §12.5.3): the q of its most explicit entry
+ * is above 0. `gzip` is that entry, else its alias `x-gzip` (§8.4.1.3), else `*` (any coding not
+ * listed); none of them: not acceptable. So `x-gzip;q=0, gzip` accepts gzip, as nginx's gzip_static
+ * reads it (which knows neither the alias nor `*`). `identity` says nothing of gzip: a client
+ * refusing both is sent identity, as nginx does; so is one that sends no Accept-Encoding.
+ */
 export function acceptsGzip(value: string | string[] | undefined): boolean {
   if (value === undefined) return false;
-  let star: boolean | undefined;
+  let alias: number | undefined;
+  let star: number | undefined;
   for (const item of (Array.isArray(value) ? value.join(',') : value).split(',')) {
     const [coding = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
-    const accepted = q === undefined || Number(q.slice(2)) > 0;
-    if (coding === 'gzip' || coding === 'x-gzip') return accepted;
-    if (coding === '*') star = accepted;
+    // `q=` is 0 and `q=abc` NaN: neither above 0, refused as nginx does. A coding listed twice: its first entry.
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (coding === 'gzip') return weight > 0;
+    if (coding === 'x-gzip') alias ??= weight;
+    else if (coding === '*') star ??= weight;
   }
-  return star ?? false;
+  return (alias ?? star ?? 0) > 0;
 }
 
 /**

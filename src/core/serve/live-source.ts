@@ -144,6 +144,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const scope = scopeOf(options.baseUrl);
   const cached = fileCache(options.store ?? memoryStore(), options);
   const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const childCount = childCounter(options, perChild, `${name}.xml`);
   // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
@@ -157,6 +158,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     cached(
       childName(k),
       async (out) => {
+        // Its bytes are the source as read from now: the Last-Modified, never later than the one a
+        // response sending it as it is made says (else that client's revalidation would not be a 304).
+        const started = now();
         const leftOut = leftOutReport(childName(k), options.onError);
         const before = lastEntries.get(k - 1);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
@@ -166,34 +170,56 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         if (last !== undefined) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: now(), gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
       },
       streamed,
     );
 
   /**
    * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
-   * more while the last one is full (a count that is a low estimate loses no entry).
+   * more while the last one is full (a count that is a low estimate loses no entry). A child that
+   * failed (reported to onError) is listed without a file when the count names it; one past the count
+   * is not (most likely it has no entry) and ends the walk. Their errors are in `failures`.
    */
-  const children = async (): Promise<{ name: string; file: CachedFile }[]> => {
-    const made = [];
+  const children = async (): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
+    const made: { name: string; file?: CachedFile }[] = [];
+    const failures: unknown[] = [];
     let full = false;
     for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
-      const file = (await child(k)) as CachedFile | undefined;
+      let file: CachedFile | undefined;
+      try {
+        file = (await child(k)) as CachedFile | undefined;
+      } catch (error) {
+        failures.push(error);
+        if (k <= n) made.push({ name: childName(k) });
+        full = false;
+        continue;
+      }
       full = file !== undefined && (lastEntries.get(k)?.given ?? file.urls) === perChild;
       if (file === undefined) continue;
       made.push({ name: childName(k), file });
       found = Math.max(found, k);
     }
-    return made;
+    return { made, failures };
   };
 
+  // A child that fails does not take the index down: it stays listed, without a lastmod (none is
+  // known, and one made up would claim a change), and answers 503 with Retry-After itself. A crawler
+  // then sees a temporary failure of that one sitemap and keeps what it knew of it, while the index
+  // and every other child stay as they were; leaving it out would tell it the set no longer has those
+  // URLs. Such an index is made stale at once: served, and made again at the next request, so that it
+  // takes the child's lastmod as soon as the child is back.
   const index = (): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, async () => {
-      const refs = (await children()).map(({ name, file }) => ({ loc: scope.prefix + name, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const { made, failures } = await children();
+      // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
+      // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
+      if (made.length === 0) return undefined;
+      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
-      return { madeAt: now(), lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
+      const madeAt = failures.length > 0 ? now() - ttl : now();
+      return { madeAt, lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
 
   // The page for people (set-page.ts), made once per version of the index.
@@ -203,7 +229,15 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const made = (await index()) as CachedFile | undefined;
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
-      if (shown?.etag !== etag) shown = { etag, view: children().then((list) => viewOf(made.lastModified, list, options.pageUrls ?? 10_000)) };
+      if (shown?.etag !== etag) {
+        // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
+        const view = children().then(({ made: list, failures }) => {
+          if (failures.length > 0) throw failures[0];
+          return viewOf(made.lastModified, list as { name: string; file: CachedFile }[], options.pageUrls ?? 10_000);
+        });
+        view.catch(() => shown?.view === view && (shown = undefined));
+        shown = { etag, view };
+      }
       return shown.view;
     },
     async file(requested) {
@@ -232,8 +266,9 @@ function childLimits(options: LiveSourceOptions): Limits {
 
 /**
  * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
- * request for a child) and once at a time; a count that fails keeps the last one known, reported
- * (as `indexName`'s), until the next TTL.
+ * request for a child) and once at a time, the last one known used meanwhile; a count that fails is
+ * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
+ * when none is.
  */
 function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -244,8 +279,9 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
     try {
       known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
     } catch (error) {
-      if (known === undefined) throw error;
+      // Reported here: a child asked for while none is known fails on it (503), and no generation reports that.
       options.onError?.(error, indexName);
+      if (known === undefined) throw error;
       known = { ...known, at: now() };
     }
     return known.children;
@@ -253,7 +289,9 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
   return () => {
     if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
     asking ??= ask().finally(() => (asking = undefined));
-    return asking;
+    // The count known is used while the next is asked for: a slow `count(*)` (or one that never
+    // returns) holds no request, the cached files' included.
+    return known === undefined ? asking : Promise.resolve(known.children);
   };
 }
 
@@ -294,62 +332,82 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
  * background), else made now, waiting `timeoutMs` at most (when a `sleep` is given) for the whole file,
  * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
- * failure stores nothing.
+ * failure stores nothing and is reported to onError once.
  */
 function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const stale = options.staleMs ?? 3_600_000;
   const { timeoutMs, sleep } = options;
   const now = options.now ?? Date.now;
-  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing }>();
+  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing; since: number }>();
 
   const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
     let run = running.get(key);
+    if (run !== undefined && now() - run.since > ttl) {
+      // Given up after a TTL: a query that never returns (the source cannot be cancelled) would hold the
+      // file for good. Those reading it as it is made see it cut; the next generation starts now.
+      const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ttl} ms (ttlMs) to make it; given up`);
+      options.onError?.(error, key);
+      run.out.fail(error);
+      run = undefined;
+    }
     if (run === undefined) {
       const out = new Growing();
       const file = (async () => {
         try {
           const made = await make(out);
-          if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+          try {
+            if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+          } catch (error) {
+            // The cache is not the content: a store that fails (a full disk) is reported, the file still served.
+            options.onError?.(error, key);
+          }
           out.end();
           return made;
         } catch (error) {
+          // Reported here, once, whoever waits for it (or nobody: made in the background, or sent as made).
+          options.onError?.(error, key);
           out.fail(error);
           throw error;
         } finally {
-          running.delete(key);
+          if (running.get(key)?.out === out) running.delete(key);
         }
       })();
       // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
       file.catch(() => {});
-      running.set(key, (run = { file, out }));
+      running.set(key, (run = { file, out, since: now() }));
     }
     return run;
   };
 
   /** The file being made, sent from its first bytes; the whole file when it was made at once. */
-  const whenStarted = async (key: string, run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
+  const whenStarted = async (run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
     await run.out.started;
     if (run.out.ended) return run.file;
-    run.file.catch((error: unknown) => options.onError?.(error, key));
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
   return async (key, make, streamed = false) => {
-    const copy = await store.get(key);
+    let copy: CachedFile | undefined;
+    try {
+      copy = await store.get(key);
+    } catch (error) {
+      // A store that cannot be read (a cache server down) is a miss, reported: the file is made.
+      options.onError?.(error, key);
+    }
     const age = copy === undefined ? Infinity : now() - copy.madeAt;
     if (copy !== undefined && age < ttl) return copy;
     const run = generate(key, make);
     if (copy !== undefined && age < ttl + stale) {
       // Stale while revalidating: this request does not wait.
-      run.file.catch((error: unknown) => options.onError?.(error, key));
       return copy;
     }
-    const ready = streamed ? whenStarted(key, run) : run.file;
+    const ready = streamed ? whenStarted(run) : run.file;
     try {
       return await (timeoutMs === undefined || sleep === undefined ? ready : withTimeout(ready, timeoutMs, sleep));
     } catch (error) {
-      options.onError?.(error, key);
+      // A generation that failed reported it; a request that stopped waiting for one reports that.
+      if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_TIMEOUT') options.onError?.(error, key);
       if (copy !== undefined) return copy;
       throw error;
     }

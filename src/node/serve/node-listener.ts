@@ -16,6 +16,8 @@ export type NodeListener = (request: IncomingMessage, response: ServerResponse, 
 export interface ResponseDone {
   bodyBytes: number | undefined;
   ms: number;
+  /** The client's address, taken when the request came: a connection cut off no longer has it when it closes. */
+  remoteAddress: string | undefined;
 }
 
 export interface NodeListenerOptions {
@@ -38,7 +40,8 @@ export function toNodeListener(handler: SitemapHandler | ((request: Request) => 
   if (onResponse === undefined) return listener;
   return (request, response, next) => {
     const started = performance.now();
-    response.once('close', () => onResponse(request, response, { bodyBytes: response.writableFinished ? bodyBytes.get(response) : undefined, ms: performance.now() - started }));
+    const { remoteAddress } = request.socket;
+    response.once('close', () => onResponse(request, response, { bodyBytes: response.writableFinished ? bodyBytes.get(response) : undefined, ms: performance.now() - started, remoteAddress }));
     listener(request, response, next);
   };
 }

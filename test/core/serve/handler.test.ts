@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { createSitemapHandler, strongEtag, type SitemapFile, type SitemapSource } from '../../../src/core/serve/handler.js';
+import { acceptsGzip, createSitemapHandler, strongEtag, type SitemapFile, type SitemapSource } from '../../../src/core/serve/handler.js';
 
 const INDEX = '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/maps/s-00001.xml.gz</loc></sitemap></sitemapindex>\n';
 const CHILD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>\n';
@@ -73,6 +73,47 @@ test('a .xml request not accepting gzip gets plain XML decompressed as a stream,
   const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
   const answer = await handler.answer('GET', '/maps/s-00001.xml', (name) => (name === 'accept-encoding' ? '*' : undefined));
   assert.equal(Object.fromEntries(pairs(answer.headers))['content-encoding'], 'gzip');
+});
+
+test('Accept-Encoding as RFC 9110 §12.5.3 reads it: the most explicit entry for gzip decides, x-gzip its alias, q=0 refuses', async () => {
+  // [value, accepts gzip, what nginx 1.22's gzip_static does when it differs]
+  const table: [string | string[] | undefined, boolean, string?][] = [
+    [undefined, false],
+    ['', false],
+    ['gzip', true],
+    ['GZIP', true],
+    ['gzip;q=0.5', true],
+    ['gzip; q=0.001', true],
+    ['gzip;q=0', false],
+    ['gzip;Q=0', false],
+    ['gzip ;q=0.000', false],
+    ['gzip;q=', false],
+    ['gzip;q=abc', false],
+    ['x-gzip', true, 'nginx: identity (it does not know the alias)'],
+    ['x-gzip;q=0', false],
+    // The canonical name is more explicit than its alias, whichever comes first.
+    ['x-gzip;q=0, gzip', true],
+    ['gzip, x-gzip;q=0', true],
+    ['gzip;q=0, x-gzip', false],
+    ['*', true, 'nginx: identity (it ignores *)'],
+    ['*;q=0', false],
+    // An explicit entry beats `*` in either order.
+    ['gzip;q=0, *', false],
+    ['*, gzip;q=0', false],
+    ['*;q=0, gzip', true],
+    ['identity;q=0, *', true, 'nginx: identity'],
+    // identity says nothing of gzip; gzip not listed and no `*`: not acceptable (identity is sent).
+    ['identity;q=0', false],
+    ['identity;q=0, *;q=0', false],
+    ['br, deflate', false],
+    ['br, gzip;q=0.5', true],
+    ['gzipfoo, xgzip', false],
+    [['br', 'gzip'], true],
+    [['x-gzip;q=0', 'gzip'], true],
+  ];
+  for (const [value, accepts] of table) assert.equal(acceptsGzip(value), accepts, JSON.stringify(value));
+  const answer = await get('/maps/s-00001.xml', { 'accept-encoding': 'x-gzip;q=0, gzip' });
+  assert.equal(answer.headers.get('content-encoding'), 'gzip');
 });
 
 test('a .xml.gz child is application/gzip, the file itself, no Content-Encoding; .txt is text/plain', async () => {

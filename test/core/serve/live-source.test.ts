@@ -153,6 +153,58 @@ test('a source failing in the middle of a child: 503 with Retry-After, nothing c
   assert.equal(locs(ok.xml).length, 10);
 });
 
+test('one child that always fails: the index is served listing it without lastmod, the child answers 503 itself; made again once it works', async () => {
+  let broken = true;
+  const errors: string[] = [];
+  const { range } = table(30);
+  const get = serve({
+    count: () => 30,
+    maxUrls: 10,
+    range: (page) => {
+      if (broken && page.offset === 10) throw new Error('shard 2 unreachable');
+      return range(page);
+    },
+    onError: (_error, name) => errors.push(name),
+  });
+  const index = await get('/sitemap.xml');
+  assert.equal(index.status, 200);
+  // Still listed (a crawler keeps what it knew of it and retries it), its lastmod unknown so not claimed.
+  assert.deepEqual(locs(index.xml), [1, 2, 3].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
+  assert.match(index.xml, /sitemap-00001\.xml\.gz<\/loc><lastmod>2026-01-10T00:00:00Z<\/lastmod><\/sitemap>\n<sitemap><loc>[^<]*sitemap-00002\.xml\.gz<\/loc><\/sitemap>/);
+  assert.deepEqual(lastmods(index.xml), ['2026-01-10T00:00:00Z', '2026-01-30T00:00:00Z']);
+  assert.ok((await xmllint(index.xml, 'siteindex')).valid);
+  assert.deepEqual(errors, ['sitemap-00002.xml.gz']);
+  const child = await get('/sitemap-00002.xml.gz');
+  assert.equal(child.status, 503);
+  assert.ok(Number(child.headers.get('retry-after')) > 0);
+  assert.equal((await get('/sitemap-00003.xml.gz')).status, 200);
+  // The page for people lists URLs and counts them: it does not show a set with a hole as whole.
+  assert.equal((await get('/sitemap.html')).status, 503);
+  // Once the shard is back, the index is made again with its lastmod (it was not kept as fresh).
+  broken = false;
+  let served = index.xml;
+  for (let tries = 0; tries < 200 && lastmods(served).length < 3; tries++) {
+    served = (await get('/sitemap.xml')).xml;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.deepEqual(lastmods(served), ['2026-01-10T00:00:00Z', '2026-01-20T00:00:00Z', '2026-01-30T00:00:00Z']);
+  assert.equal((await get('/sitemap.html')).status, 200);
+  // Past the count (looked at because the last child is full) a child that fails is not listed: the
+  // count says it has no entry, and a slow source must not make the index name a child that is a 404.
+  const { range: twenty } = table(20);
+  const past = serve({
+    count: () => 20,
+    maxUrls: 10,
+    range: (page) => {
+      if (page.offset === 20) throw new Error('statement timeout');
+      return twenty(page);
+    },
+  });
+  const pastIndex = await past('/sitemap.xml');
+  assert.equal(pastIndex.status, 200);
+  assert.deepEqual(locs(pastIndex.xml), [1, 2].map((k) => `${BASE}sitemap-0000${k}.xml.gz`));
+});
+
 test('a failing or slow source with a stale copy: the stale copy; a slow one without: 503', async () => {
   let clock = 1_000_000;
   let mode: 'ok' | 'fail' | 'slow' = 'ok';
@@ -182,6 +234,52 @@ test('a failing or slow source with a stale copy: the stale copy; a slow one wit
   assert.equal((await cold('/sitemap-00001.xml.gz')).status, 503);
 });
 
+test('a failure is reported once: a generation that fails, however many requests wait for it; each request that stopped waiting; the error that came after', async () => {
+  const errors: string[] = [];
+  const onError = (error: unknown, name: string): number => errors.push(`${name}: ${(error as Error).message}`);
+  const failing = (delay: number) => async (): Promise<UrlEntry[]> => {
+    await sleep(delay);
+    throw new Error('connection reset');
+  };
+  const get = serve({ count: () => 1, range: failing(20), onError });
+  assert.deepEqual((await Promise.all([1, 2, 3].map(() => get('/sitemap-00001.xml.gz')))).map((a) => a.status), [503, 503, 503]);
+  assert.deepEqual(errors, ['sitemap-00001.xml.gz: connection reset']);
+  // Slower than timeoutMs, then failing: each request is told it stopped waiting, and the cause comes once.
+  errors.length = 0;
+  const slow = serve({ count: () => 1, range: failing(150), timeoutMs: 30, sleep, onError });
+  assert.deepEqual((await Promise.all([1, 2].map(() => slow('/sitemap-00001.xml.gz')))).map((a) => a.status), [503, 503]);
+  for (let tries = 0; tries < 100 && errors.length < 3; tries++) await sleep(10);
+  assert.deepEqual(errors, [...Array(2).fill('sitemap-00001.xml.gz: the live source took more than 30 ms'), 'sitemap-00001.xml.gz: connection reset']);
+});
+
+test('a generation that never ends (a query that hangs) is given up after a TTL, reported: the next request starts another', async () => {
+  let clock = 1_000_000;
+  let hang = true;
+  const errors: string[] = [];
+  const get = serve({
+    count: () => 1,
+    range: async () => {
+      if (hang) await new Promise(() => {});
+      return [{ loc: `${BASE}a` }];
+    },
+    ttlMs: 1000,
+    // Room for the new generation on a loaded machine; the hung one is waited for this long twice.
+    timeoutMs: 300,
+    sleep,
+    now: () => clock,
+    onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`),
+  });
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
+  hang = false;
+  // Within the TTL the one generation under way is still waited for.
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
+  clock += 1001;
+  const after = await get('/sitemap-00001.xml.gz');
+  assert.equal(after.status, 200);
+  assert.deepEqual(locs(after.xml), [`${BASE}a`]);
+  assert.ok(errors.includes('sitemap-00001.xml.gz: the live source took more than 1000 ms (ttlMs) to make it; given up'), errors.join('\n'));
+});
+
 test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
   // About 700 bytes a child: two fit.
   const store = memoryStore(2000);
@@ -194,6 +292,24 @@ test('the memory store is bounded in bytes: the least recently used file goes fi
   assert.equal(calls.length, before, 'the newest is kept');
   await get('/sitemap-00001.xml.gz');
   assert.equal(calls.length, before + 1, 'the oldest was dropped');
+});
+
+test('a cache store that fails (a full disk, a read-only one) is reported; the files made are still served', async () => {
+  const errors: string[] = [];
+  const store = { get: () => undefined, set: () => Promise.reject(new Error('ENOSPC: no space left on device')) };
+  const get = serve({ count: () => 25, range: table(25).range, maxUrls: 10, store, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
+  const index = await get('/sitemap.xml');
+  assert.equal(index.status, 200);
+  assert.equal(lastmods(index.xml).length, 3);
+  assert.equal(locs((await get('/sitemap-00002.xml.gz')).xml).length, 10);
+  assert.ok(errors.includes('sitemap.xml: ENOSPC: no space left on device'), errors.join('\n'));
+  // One that cannot be read either (a cache server down): a miss, reported.
+  errors.length = 0;
+  const down = { get: () => Promise.reject(new Error('ECONNREFUSED')), set: () => Promise.reject(new Error('ECONNREFUSED')) };
+  const cold = serve({ count: () => 25, range: table(25).range, maxUrls: 10, store: down, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
+  assert.equal((await cold('/sitemap.xml')).status, 200);
+  assert.equal(locs((await cold('/sitemap-00003.xml.gz')).xml).length, 5);
+  assert.ok(errors.includes('sitemap-00003.xml.gz: ECONNREFUSED'), errors.join('\n'));
 });
 
 /** A child of `n` URLs whose range stops after `before` entries until `gate` resolves (then throws when `failAfterGate`). */
@@ -237,6 +353,21 @@ test('a cold child is sent as it is made: its first bytes before the source has 
   const cached = await handler(new Request('http://x/sitemap-00001.xml.gz'));
   assert.match(cached.headers.get('etag') ?? '', /^"[0-9a-f]{32}"$/);
   assert.deepEqual(Buffer.from(await cached.arrayBuffer()), streamed);
+});
+
+test('a child sent as it is made, then revalidated with the Last-Modified it was sent with: 304, though its making took seconds', async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  // In the past: a Last-Modified is never later than the real now.
+  let clock = 1_700_000_000_000;
+  const handler = createSitemapHandler({ source: liveSource({ baseUrl: BASE, count: () => 30_000, range: gatedChild(30_000, 20_000, gate), now: () => clock }) });
+  const response = await within(handler(new Request('http://x/sitemap-00001.xml.gz')), 3000, 'the response');
+  const sent = response.headers.get('last-modified') as string;
+  clock += 2500;
+  open();
+  await response.arrayBuffer();
+  const again = await handler(new Request('http://x/sitemap-00001.xml.gz', { headers: { 'if-modified-since': sent } }));
+  assert.equal(again.status, 304);
 });
 
 test('a source failing after the first bytes were sent: the body ends in an error, nothing is cached', async () => {
@@ -340,18 +471,46 @@ test('the count is asked once a TTL, not at every request; a count that fails le
   assert.ok(errors.length >= 1);
 });
 
-test('a count that throws before any is known: 503 with Retry-After, and the next request asks again', async () => {
+test('a slow or hung count holds no request once a count is known: the one known is used while the next is asked for', async () => {
+  let clock = 1_000_000;
+  let hang = false;
+  let counts = 0;
+  const { range } = table(25);
+  const get = serve({
+    count: async () => {
+      counts++;
+      if (hang) await new Promise(() => {});
+      return 25;
+    },
+    range,
+    maxUrls: 10,
+    ttlMs: 1000,
+    now: () => clock,
+  });
+  assert.equal((await get('/sitemap-00002.xml.gz')).status, 200);
+  clock += 1500;
+  hang = true;
+  // Past the TTL of the count (and of the child): answered at once, from what is known.
+  const answers = await within(Promise.all(['/sitemap-00002.xml.gz', '/sitemap-00003.xml.gz', '/sitemap.xml'].map((path) => get(path))), 3000, 'the answers');
+  assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+  assert.equal(counts, 2);
+});
+
+test('a count that throws before any is known: 503 with Retry-After, reported, and the next request asks again', async () => {
   let down = true;
+  const errors: string[] = [];
   const get = serve({
     count: () => {
       if (down) throw new Error('database gone');
       return 5;
     },
     range: table(5).range,
+    onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`),
   });
   const failed = await get('/sitemap-00001.xml.gz');
   assert.equal(failed.status, 503);
   assert.ok(Number(failed.headers.get('retry-after')) > 0);
+  assert.deepEqual(errors, ['sitemap.xml: database gone']);
   down = false;
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
 });
@@ -399,4 +558,9 @@ test('a count that is a low estimate loses nothing: the index goes on while the 
   assert.equal(locs((await high('/sitemap.xml')).xml).length, 3);
   // A child the count names but the source has no entry for: 404, not a failure.
   assert.equal((await serve({ count: () => 60, range, maxUrls: 10 })('/sitemap-00005.xml.gz')).status, 404);
+  // No entry at all (an empty table): the index and the page are 404 too, nothing reported.
+  const errors: unknown[] = [];
+  const empty = serve({ count: () => 0, range: () => [], onError: (error) => errors.push(error) });
+  for (const path of ['/sitemap.xml', '/sitemap.html', '/sitemap-00001.xml.gz']) assert.equal((await empty(path)).status, 404, path);
+  assert.deepEqual(errors, []);
 });
