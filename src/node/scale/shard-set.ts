@@ -219,15 +219,18 @@ export function shardOutput(settings: ShardSettings, exclusive = false): Promise
  * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest, at
  * `manifestPath` (default: in the set's folder). `durable: false` leaves flushing the children to
  * disk to the index's commit (one process writing every shard: flushing each shard's files while the
- * others are written stalls on all of them).
+ * others are written stalls on all of them). `beforePublish` runs before the children go in place and
+ * before the manifest is written; it throws to write neither (a queue job whose lock is lost).
  */
-export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string } = {}): Promise<ShardManifest> {
+export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string; beforePublish?: () => Promise<void> } = {}): Promise<ShardManifest> {
   const output = options.output ?? (await shardOutput(settings));
   try {
     const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
+    await options.beforePublish?.();
     // No entry file and nothing removed: the children go in beside the published set.
     await output.commit({ children: placed, isOwned: () => false, ...(options.durable === false ? { durable: false } : {}) });
     const manifest = manifestOf(settings, shard, files, duplicates);
+    await options.beforePublish?.();
     await writeFileAtomic(options.manifestPath ?? join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), manifestText(manifest));
     return manifest;
   } finally {
