@@ -94,7 +94,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
     await beforePublish?.();
-    await output.commit({ children: staged.placed, isOwned: () => false, durable: false });
+    await output.commit({ children: staged.placed, durable: false });
     return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
   } finally {
     await output.abort();

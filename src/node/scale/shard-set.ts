@@ -228,7 +228,7 @@ export async function writeShardStems(settings: ShardSettings, shard: number, st
     const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
     await options.beforePublish?.();
     // No entry file and nothing removed: the children go in beside the published set.
-    await output.commit({ children: placed, isOwned: () => false, ...(options.durable === false ? { durable: false } : {}) });
+    await output.commit({ children: placed, ...(options.durable === false ? { durable: false } : {}) });
     const manifest = manifestOf(settings, shard, files, duplicates);
     await options.beforePublish?.();
     await writeFileAtomic(options.manifestPath ?? join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), manifestText(manifest));
@@ -475,7 +475,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   const keep = new Set(sorted.map((f) => f.name));
   if (texts.length === 1) {
     await writeFile(output.path(names[0] as string), texts[0] as string);
-    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string }, isOwned: () => false });
+    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string } });
     keep.add(names[0] as string);
   } else {
     // Several index files: a folder named by their content, and a link to it renamed over the old one.
@@ -485,7 +485,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
       await mkdir(output.path(folder));
       await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
     }
-    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }], isOwned: () => false });
+    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }] });
     const link = join(outDir, indexLink(name));
     if ((await readlink(link).catch(() => undefined)) !== folder) {
       const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);
