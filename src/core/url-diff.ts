@@ -1,9 +1,9 @@
 // What `sitemapkit diff` compares, without I/O (issue 26): the fields of two entries of one URL, and a
 // table of fingerprints that tells added, removed, changed and unchanged URLs apart without keeping
-// a single URL string. A URL is its loc's 64-bit fingerprint (fingerprint.ts) in a FingerprintTable,
-// whose value is an ordinal into two typed columns: a 64-bit fingerprint of the other fields, and a
-// state. About 12 bytes a slot of the table and 9 a URL in the columns: two 10,000,000-URL sets fit
-// in a few hundred MB, where the strings alone would take gigabytes.
+// a single URL string. A URL is the 64-bit fingerprint (fingerprint.ts) of its loc's comparable form
+// (locFingerprint) in a FingerprintTable, whose value is an ordinal into two typed columns: a 64-bit
+// fingerprint of the other fields, and a state. About 12 bytes a slot of the table and 9 a URL in the
+// columns: two 10,000,000-URL sets fit in a few hundred MB, where the strings alone would take gigabytes.
 //
 // The table is filled in three passes (node/diff-sitemaps.ts reads the sources): every URL of NEW
 // (addNew), every URL of OLD (matchOld: removed, unchanged, or a changed candidate, numbered), and NEW
@@ -13,6 +13,7 @@ import { dateText } from './datetime.js';
 import { FINGERPRINT, fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import type { DateInput, UrlEntry } from './model.js';
+import { comparableUrl } from './url.js';
 
 /** The fields compared, in the order a change lists them. */
 export const DIFF_FIELDS = ['lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates'] as const;
@@ -169,9 +170,13 @@ export class UrlDiffTable {
   }
 }
 
-/** The loc's fingerprint for a table: `locHash` when the reader had it, else computed. */
+/**
+ * The fingerprint for a table of the loc's comparableUrl (url.ts: `caf%c3%a9` and `caf%C3%A9` are one
+ * URL, RFC 3986 §6.2): `locHash` when the reader had it and the loc is in that form already, else computed.
+ */
 export function locFingerprint(loc: string, locHash?: Int32Array): Int32Array {
-  if (locHash !== undefined) return locHash;
-  fingerprint(loc);
+  const url = comparableUrl(loc);
+  if (locHash !== undefined && url === loc) return locHash;
+  fingerprint(url);
   return FINGERPRINT;
 }

@@ -376,11 +376,45 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
   if (scheme !== scope.scheme) return `scheme ${quoteValue(scheme)} differs from the base URL's ${quoteValue(scope.scheme)}`;
   if (host !== scope.host) return `host ${quoteValue(host)} differs from the base URL's ${quoteValue(scope.host)}`;
   if (port !== scope.port) return `port ${port || '(default)'} differs from the base URL's ${scope.port || '(default)'}`;
-  if (!upperEscapes(path).startsWith(upperEscapes(scope.pathPrefix))) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
+  if (!normalizeEscapes(path).startsWith(normalizeEscapes(scope.pathPrefix))) return `path ${quoteValue(path)} is outside ${quoteValue(scope.pathPrefix)}`;
   return undefined;
 }
 
-/** RFC 3986 §6.2.2.1: `%c3%a9` and `%C3%A9` are the same characters; escapes are kept as written, so compared in one case. */
-function upperEscapes(path: string): string {
-  return path.includes('%') ? path.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase()) : path;
+/**
+ * The form two equivalent URLs share (RFC 3986 §6.2.2 syntax-based, §6.2.3 scheme-based
+ * normalisation), for comparing URLs that are kept as written: escapes normalised, then
+ * normalizeUrl's form (scheme and host in lower case, punycode, no default port, no dot segments,
+ * IRI → URI); a URL normalizeUrl refuses is compared as written, escapes normalised.
+ */
+export function comparableUrl(url: string): string {
+  const escaped = normalizeEscapes(url);
+  // The fast path takes no "%"; a valid escape (upper case now) is to it as any unreserved
+  // character ("%2E" is decoded already, so no dot segment hides behind one), so it judges the URL
+  // with each escape as "~": unchanged, or "/" added for an empty path.
+  const probe = escaped.includes('%') ? escaped.replace(/%[0-9A-F]{2}/g, '~') : escaped;
+  const fast = fastPath(probe);
+  if (fast !== undefined) return fast.length === probe.length ? escaped : `${escaped}/`;
+  try {
+    return normalize(escaped, 'loc', undefined, Infinity, false);
+  } catch {
+    return escaped;
+  }
+}
+
+// Escapes that normalizeEscapes changes: a lower-case hex digit, or an unreserved character
+// (RFC 3986 §2.3: A-Z 41-5A, a-z 61-7A, 0-9 30-39, "-" 2D, "." 2E, "_" 5F, "~" 7E).
+const NON_NORMAL_ESCAPE_RE = /%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/;
+const ESCAPE_RE = /%[0-9A-Fa-f]{2}/g;
+const UNRESERVED_RE = /[A-Za-z0-9\-._~]/;
+
+/**
+ * Escapes are kept as written, so compared normalised: `%c3%a9` and `%C3%A9` are the same characters
+ * (RFC 3986 §6.2.2.1, upper case), and `%7E` is `~` (§6.2.2.2: an unreserved character decoded).
+ */
+function normalizeEscapes(s: string): string {
+  if (!s.includes('%') || !NON_NORMAL_ESCAPE_RE.test(s)) return s;
+  return s.replace(ESCAPE_RE, (escape) => {
+    const char = String.fromCharCode(parseInt(escape.slice(1), 16));
+    return UNRESERVED_RE.test(char) ? char : escape.toUpperCase();
+  });
 }

@@ -17,6 +17,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import type { EntryPosition } from '../core/read/types.js';
+import { comparableUrl } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, locFingerprint, type FieldChange } from '../core/url-diff.js';
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
@@ -140,7 +141,7 @@ class Passes {
       return;
     }
     const before = this.spill.get(match);
-    if (before.loc !== entry.loc) {
+    if (comparableUrl(before.loc) !== comparableUrl(entry.loc)) {
       // Two URLs with one fingerprint (about 1 in 10^5 runs over 2 × 10^7 URLs): told apart here.
       this.summary.removed++;
       this.listener.removed(before.loc, this.file);

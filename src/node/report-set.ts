@@ -93,7 +93,7 @@ export async function writeReport(sources: readonly SitemapSource[], options: Wr
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
     const bytes = await writePage(output, model, basename(path));
-    await output.commit({ children: [], entry: { staged: basename(path), name: basename(path) }, isOwned: () => false });
+    await output.commit({ children: [], entry: { staged: basename(path), name: basename(path) } });
     return { path, bytes, model };
   } finally {
     await output.abort();

@@ -162,6 +162,15 @@ describe('sitemapkit diff', () => {
     assert.equal(r.stdout, 'equal (9 URLs in OLD, 9 URLs in NEW)\n');
   });
 
+  it('equivalent spellings of a URL are one URL (RFC 3986 §6.2): escapes in either case, an unreserved character escaped, the host\'s case; shown as written', async () => {
+    const spelled = (locs: string[]) => urlset(locs.map((loc, i) => `<url><loc>${loc}</loc><priority>${i === 2 ? '0.5' : '0.1'}</priority></url>`));
+    writeFileSync(join(dir, 'escapes-old.xml'), spelled(['https://a.example/caf%C3%A9', 'https://a.example/%7Euser', 'https://A.Example/x']));
+    writeFileSync(join(dir, 'escapes-new.xml'), spelled(['https://a.example/caf%c3%a9', 'https://a.example/~user', 'https://a.example/x']).replace('0.5', '0.8'));
+    const r = await diff(['escapes-old.xml', 'escapes-new.xml']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '~ https://a.example/x priority 0.5 \u2192 0.8\n0 added, 0 removed, 1 changed (3 URLs in OLD, 3 URLs in NEW)\n');
+  });
+
   it('problems of the inputs go to standard error in the problem format, once each; they do not decide the exit status', async () => {
     const r = await diff(['problems.xml', 'problems-too.xml']);
     assert.equal(r.code, 0, r.stderr);

@@ -176,6 +176,29 @@ test('a worker killed with kill -9 mid-shard: another takes the job over and the
   assert.equal(await stop(b), 0);
 });
 
+test('a worker frozen (SIGSTOP) mid-shard past its lock, resumed after the run: it writes nothing, the scratch stays removed', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(150_000, 5));
+  const out = join(dir, 'out');
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q-frozen', '--out', out, '--base-url', BASE, '--shards', '1']);
+  const a = worker('q-frozen', '--lock-duration', '1');
+  await untilAsync('worker A in the shard', async () => ((await queueStatus(redis.url, 'q-frozen'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGSTOP');
+  // B takes the job over once A's lock has expired, and the run ends: published, its scratch removed.
+  const b = worker('q-frozen', '--lock-duration', '1');
+  assert.equal(await run.exited, 0, run.stderr() + b.stderr());
+  assert.ok(!existsSync(join(out, '.sitemapkit-queue')));
+  const published = setFiles(out);
+  a.child.kill('SIGCONT');
+  // A goes on with its shard, and finds its lock gone before it writes anything others see; BullMQ
+  // then refuses to move the job on (whatever A's outcome: done or failed).
+  await until('worker A to end its shard', () => /Missing lock for job \S+\.shard\.0/.test(a.stderr()), 60_000);
+  assert.ok(!existsSync(join(out, '.sitemapkit-queue')), `A wrote into the ended run's scratch: ${a.stderr()}`);
+  assert.deepEqual([...setFiles(out).keys()], [...published.keys()]);
+  assert.equal(await stop(b), 0);
+});
+
 test('a shard that fails for good fails the run: exit 2, the failed shard and its reason, the previous set stays, manifests included; status says it', { skip }, async () => {
   const dir = tempDir();
   const out = join(dir, 'out');

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { InvalidValueError } from '../../src/core/errors.js';
-import { _fastPath, _normalizeUrlSlow, normalizeUrl, scopeOf, scopeViolation } from '../../src/core/url.js';
+import { _fastPath, _normalizeUrlSlow, comparableUrl, normalizeUrl, scopeOf, scopeViolation } from '../../src/core/url.js';
 
 // Output of normalizeUrl: RFC 3986 characters only (§2), an http(s) scheme, a host (reg-name or IP
 // literal), an optional port, a path starting with "/", then an optional query and fragment.
@@ -427,6 +427,8 @@ describe('scopeViolation', () => {
     assert.equal(scopeViolation('https://example.com/caf%C3%A9/y', scope), undefined);
     assert.equal(scopeViolation('https://example.com/caf%c3%a9/z', scopeOf('https://example.com/caf%C3%A9/')), undefined);
     assert.equal(scopeViolation('https://example.com/caf%C3%A8/y', scope), 'path "/caf%C3%A8/y" is outside "/caf%c3%a9/"');
+    // An unreserved character escaped is the character (§6.2.2.2).
+    assert.equal(scopeViolation('https://example.com/%7Euser/x', scopeOf('https://example.com/~user/')), undefined);
   });
 
   it('compares hosts exactly', () => {
@@ -477,6 +479,58 @@ describe('scopeViolation prefix shortcut', () => {
         assert.equal(scopeViolation(url, scope) === undefined, inScope, `${url} in ${scope.href}`);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('comparableUrl', () => {
+  it('gives equivalent URLs one form (RFC 3986 §6.2.2, §6.2.3), and different ones different forms', () => {
+    const same = [
+      ['https://a.example/caf%C3%A9', 'https://a.example/caf%c3%a9', 'https://a.example/café', 'https://a.example/caf%C3%a9'],
+      ['https://a.example/~user/%41b', 'https://a.example/%7Euser/Ab', 'https://a.example/%7euser/%41%62'],
+      ['https://a.example/x?q=a-b', 'https://A.Example/x?q=a%2Db', 'HTTPS://a.example:443/x?q=a%2db'],
+      ['http://a.example/', 'http://a.example', 'http://a.example:80', 'http://a.example/b/..', 'http://a.example/b/%2E%2E/'],
+      ['https://a.example/a%2Fb', 'https://a.example/a%2fb'],
+      ['not a url%7e%c3', 'not a url~%C3'],
+    ];
+    for (const group of same) {
+      for (const url of group) assert.equal(comparableUrl(url), comparableUrl(group[0] as string), `${url} ~ ${group[0]}`);
+    }
+    const forms = same.map((group) => comparableUrl(group[0] as string));
+    assert.equal(new Set(forms).size, forms.length);
+    // A reserved character escaped is not the character (§6.2.2.2 decodes unreserved ones only).
+    assert.notEqual(comparableUrl('https://a.example/a%2Fb'), comparableUrl('https://a.example/a/b'));
+    assert.notEqual(comparableUrl('https://a.example/a?b%3Dc'), comparableUrl('https://a.example/a?b=c'));
+    assert.notEqual(comparableUrl('https://a.example/A'), comparableUrl('https://a.example/a'));
+    // Already in that form: the same string.
+    assert.equal(comparableUrl('https://a.example/caf%C3%A9?x=1'), 'https://a.example/caf%C3%A9?x=1');
+  });
+
+  it('its shortcut for escaped URLs agrees with normalising them the long way', () => {
+    const escapes = fc.constantFrom('%41', '%7e', '%7E', '%2e', '%2E', '%2f', '%C3%A9', '%c3%a9', '%zz', '%', '%4');
+    const url = fc
+      .tuple(fc.oneof(asciiUrl, iri), fc.array(fc.tuple(fc.nat(60), escapes), { maxLength: 4 }))
+      .map(([base, inserts]) => {
+        let s = base;
+        for (const [at, escape] of inserts) {
+          const i = Math.min(s.length, s.indexOf('/', 8) === -1 ? s.length : s.indexOf('/', 8) + (at % 20));
+          s = s.slice(0, i) + escape + s.slice(i);
+        }
+        return s;
+      });
+    const longWay = (s: string): string => {
+      const escaped = s.replace(/%[0-9A-Fa-f]{2}/g, (e) => {
+        const c = String.fromCharCode(parseInt(e.slice(1), 16));
+        return /[A-Za-z0-9\-._~]/.test(c) ? c : e.toUpperCase();
+      });
+      const r = attempt((x) => _normalizeUrlSlow(x, 'loc', undefined, Infinity), escaped);
+      return 'ok' in r ? r.ok : escaped;
+    };
+    fc.assert(
+      fc.property(url, (s) => {
+        assert.equal(comparableUrl(s), longWay(s), s);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -79,3 +79,38 @@ test('a text staged whole is cut into blocks between characters, never inside a 
     await output.abort();
   }
 });
+
+type FsPromises = typeof import('node:fs/promises');
+const fsPromises = createRequire(import.meta.url)('node:fs/promises') as FsPromises;
+
+/** Runs `body` counting the listings of `dir` (readdir, ESM imports included). */
+async function countListings(dir: string, body: () => Promise<unknown>): Promise<number> {
+  const real = fsPromises.readdir;
+  let listings = 0;
+  fsPromises.readdir = ((path: unknown, ...rest: unknown[]) => {
+    if (String(path) === dir) listings++;
+    return (real as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as FsPromises['readdir'];
+  syncBuiltinESMExports();
+  try {
+    await body();
+  } finally {
+    fsPromises.readdir = real;
+    syncBuiltinESMExports();
+  }
+  return listings;
+}
+
+test('a set is staged and committed many times (each shard of generate --shards): its folder is listed a few times per set, not per shard', async () => {
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const locs = Array.from({ length: 400 }, (_, i) => ({ loc: `https://www.example.com/s${i % 4}/p-${i}` }));
+  const listings = async (shards: number): Promise<number> => {
+    const dir = tempDir();
+    return countListings(dir, () => writeShardedSet(locs, { outDir: dir, baseUrl: 'https://www.example.com/', shards, compressionThreads: 1 }));
+  };
+  // A folder of 100,000 files listed at each of 128 shards took 80 s (the sweep of killed runs'
+  // temporary files, and a removal of old files by commits that remove none).
+  const few = await listings(2);
+  assert.equal(await listings(8), few);
+  assert.ok(few <= 4, `${few} listings`);
+});

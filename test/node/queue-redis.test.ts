@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,51 @@ test('one run at a time per set: a run on a folder another run is still writing 
   assert.equal((await waitForRun(redis.url, 'one', added[0] as string, { intervalMs: 20 })).state, 'completed');
   const next = await enqueue();
   assert.equal((await waitForRun(redis.url, 'one', next.run, { intervalMs: 20 })).state, 'completed');
+});
+
+test('the run lock of a coordinator that died holding it frees the set within seconds; a live holder keeps it past its time to live (no two holders)', { skip, timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-lock-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const lockKey = `sitemapkit:lock:out:${set}:lock`;
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  // A coordinator in a process of its own, killed (-9) while it holds the lock: its storage never answers.
+  const script = join(dir, 'holder.mts');
+  writeFileSync(script, `
+    import { enqueueGenerate } from ${JSON.stringify(new URL('../../src/node/scale/queue.ts', import.meta.url).pathname)};
+    import { FileSystemStorage } from ${JSON.stringify(new URL('../../src/node/scale/storage.ts', import.meta.url).pathname)};
+    const storage = new FileSystemStorage(${JSON.stringify(set)});
+    storage.list = () => new Promise(() => {});
+    await enqueueGenerate({ redis: ${JSON.stringify(redis.url)}, queue: 'lock', out: ${JSON.stringify(set)}, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: ${JSON.stringify(input)}, format: 'text' }], storage });
+  `);
+  const holder = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore' });
+  t.after(() => holder.kill('SIGKILL'));
+  for (const deadline = Date.now() + 15_000; (await raw.get(lockKey)) === null; ) {
+    assert.ok(Date.now() < deadline, 'the holder took the lock');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  holder.kill('SIGKILL');
+  const enqueue = (storage?: FileSystemStorage): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'lock', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }], ...(storage !== undefined ? { storage } : {}) });
+  const started = Date.now();
+  const first = await enqueue();
+  assert.ok(Date.now() - started < 10_000, `waited ${Date.now() - started} ms for a dead holder's lock`);
+  // A live holder slower than the lock's time to live (its storage answers after 6.5 s): the next
+  // coordinator waits for it, then finds its run and is refused; not both added.
+  const slow = new FileSystemStorage(set);
+  const list = slow.list.bind(slow);
+  slow.list = async (prefix) => {
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    return list(prefix);
+  };
+  await raw.del(`sitemapkit:lock:out:${set}`);
+  const both = await Promise.allSettled([enqueue(slow), new Promise((resolve) => setTimeout(resolve, 200)).then(() => enqueue())]);
+  assert.equal(both[0].status, 'fulfilled', String((both[0] as PromiseRejectedResult).reason));
+  assert.equal(both[1].status, 'rejected');
+  assert.match(String((both[1] as PromiseRejectedResult).reason), /one run at a time per set/);
+  assert.notEqual((both[0] as PromiseFulfilledResult<{ run: string }>).value.run, first.run);
 });
 
 test("--run: a name that is not one plain name is refused before anything is written ('..' named the set's folder, removed with the scratch files); a run already on the queue is not added again over its scratch files", { skip, timeout: 20_000 }, async (t) => {

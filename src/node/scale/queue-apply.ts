@@ -72,8 +72,8 @@ export async function childJobs(data: SetJob, storage: SetStorage): Promise<(n: 
   };
 }
 
-/** A `child` job: the child read back with its changes, put in place under new names; returns its files. */
-export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise<JobOutcome & { written: ShardFile[] }> {
+/** A `child` job: the child read back with its changes, put in place under new names (unless `beforePublish` throws); returns its files. */
+export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePublish?: () => Promise<void>): Promise<JobOutcome & { written: ShardFile[] }> {
   const name = data.set.name ?? 'sitemap';
   // The manifest by its name, not by listing the set's folder (thousands of files) in each job.
   const settings = settingsOfManifest(await readManifest(join(storage.localDir, manifestFileName(name, 0, data.shards))), storage.localDir);
@@ -93,7 +93,8 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage): Promise
     const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
     // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
-    await output.commit({ children: staged.placed, isOwned: () => false, durable: false });
+    await beforePublish?.();
+    await output.commit({ children: staged.placed, durable: false });
     return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
   } finally {
     await output.abort();

@@ -171,18 +171,22 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
   const { run, out } = flow.data;
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
-    // Held for a crashed coordinator's lifetime at most: its add is long done.
-    while ((await client.set(`${claim}:lock`, run, 'PX', 300_000, 'NX')) === null) await sleep(50);
+    const lock = await RunLock.take(client, `${claim}:lock`, run);
     try {
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
       // The runs before this one are done: what a failed one left (its input split, its manifests) goes.
-      for (const name of await storage.list(SCRATCH)) if (name !== run) await storage.remove(`${SCRATCH}/${name}`);
+      for (const name of await storage.list(SCRATCH)) {
+        if (name === run) continue;
+        await lock.held();
+        await storage.remove(`${SCRATCH}/${name}`);
+      }
+      await lock.held();
       await producer.add(flow);
       await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
     } finally {
-      await client.del(`${claim}:lock`);
+      await lock.release();
     }
   } catch (error) {
     await storage.remove(`${SCRATCH}/${run}`);
@@ -190,6 +194,51 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
   } finally {
     client.disconnect();
     await Promise.all([producer.close(), queue.close()]);
+  }
+}
+
+/** The run lock's time to live: what a coordinator that died holding it makes the next one wait, at most. */
+const LOCK_TTL_MS = 5_000;
+// Renewed, only by its holder (its token), compared and set in one step.
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * The lock of a set's check and add: a short time to live, renewed by a heartbeat while its holder
+ * lives, so that a holder that died (kill -9, a lost machine) frees it within LOCK_TTL_MS. A holder
+ * renews at a quarter of it; one that could not (its event loop stalled, Redis out of reach) has lost
+ * it to the next, and `held` says so before each step that others see (the window left is one step).
+ */
+class RunLock {
+  private lost = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  private constructor(private readonly client: import('ioredis').Redis, private readonly key: string, private readonly token: string) {
+    this.heartbeat = setInterval(() => {
+      this.renew().then((ours) => (this.lost ||= !ours), () => (this.lost = true));
+    }, LOCK_TTL_MS / 4);
+  }
+
+  static async take(client: import('ioredis').Redis, key: string, token: string): Promise<RunLock> {
+    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) await sleep(50);
+    return new RunLock(client, key, token);
+  }
+
+  /** Throws unless the lock is still this holder's (renewing it). */
+  async held(): Promise<void> {
+    if (!this.lost && (await this.renew())) return;
+    this.lost = true;
+    throw new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.heartbeat);
+    // Only its own: a lock lost meanwhile is another coordinator's.
+    await this.client.eval(RELEASE, 1, this.key, this.token);
+  }
+
+  private async renew(): Promise<boolean> {
+    return (await this.client.eval(RENEW, 1, this.key, this.token, LOCK_TTL_MS)) === 1;
   }
 }
 

@@ -219,15 +219,18 @@ export function shardOutput(settings: ShardSettings, exclusive = false): Promise
  * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest, at
  * `manifestPath` (default: in the set's folder). `durable: false` leaves flushing the children to
  * disk to the index's commit (one process writing every shard: flushing each shard's files while the
- * others are written stalls on all of them).
+ * others are written stalls on all of them). `beforePublish` runs before the children go in place and
+ * before the manifest is written; it throws to write neither (a queue job whose lock is lost).
  */
-export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string } = {}): Promise<ShardManifest> {
+export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string; beforePublish?: () => Promise<void> } = {}): Promise<ShardManifest> {
   const output = options.output ?? (await shardOutput(settings));
   try {
     const { files, placed, duplicates } = await stageChildren(output, stems, load, settings);
+    await options.beforePublish?.();
     // No entry file and nothing removed: the children go in beside the published set.
-    await output.commit({ children: placed, isOwned: () => false, ...(options.durable === false ? { durable: false } : {}) });
+    await output.commit({ children: placed, ...(options.durable === false ? { durable: false } : {}) });
     const manifest = manifestOf(settings, shard, files, duplicates);
+    await options.beforePublish?.();
     await writeFileAtomic(options.manifestPath ?? join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)), manifestText(manifest));
     return manifest;
   } finally {
@@ -472,7 +475,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   const keep = new Set(sorted.map((f) => f.name));
   if (texts.length === 1) {
     await writeFile(output.path(names[0] as string), texts[0] as string);
-    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string }, isOwned: () => false });
+    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string } });
     keep.add(names[0] as string);
   } else {
     // Several index files: a folder named by their content, and a link to it renamed over the old one.
@@ -482,7 +485,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
       await mkdir(output.path(folder));
       await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
     }
-    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }], isOwned: () => false });
+    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }] });
     const link = join(outDir, indexLink(name));
     if ((await readlink(link).catch(() => undefined)) !== folder) {
       const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);

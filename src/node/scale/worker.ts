@@ -6,8 +6,8 @@
 // written under names of its content, and nothing is published before the parent's index.
 
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
 import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
@@ -44,7 +44,7 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
   const storageOf = options.storage ?? ((out: string) => new FileSystemStorage(out));
   const queue = new bull.Queue(options.queue, { connection });
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const worker = new bull.Worker<JobData>(options.queue, (job, token) => runJob(bull, queue, job, token, storageOf), {
+  const worker = new bull.Worker<JobData>(options.queue, (job, token) => runJob(bull, queue, job, token, storageOf, lockDuration), {
     connection,
     concurrency: options.concurrency ?? 1,
     lockDuration,
@@ -83,19 +83,70 @@ function describe(data: JobData): string {
   }
 }
 
-async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage): Promise<JobOutcome | RunOutcome> {
+async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage, lockDuration: number): Promise<JobOutcome | RunOutcome> {
   const data = job.data;
-  const storage = storageOf(data.out);
+  const stillOurs = lockCheck(job, token, lockDuration);
+  const storage = guardedStorage(storageOf(data.out), stillOurs);
   switch (data.kind) {
     case 'split':
       return splitSourcePart(data, storage, SCRATCH);
     case 'shard':
-      return writeShardJob(data, storage);
+      return writeShardJob(data, storage, stillOurs);
     case 'set':
-      return runSetJob(bull, queue, job as Job<SetJob>, token, storage);
+      return runSetJob(bull, queue, job as Job<SetJob>, token, storage, stillOurs);
     case 'child':
-      return rewriteChild(data, storage);
+      return rewriteChild(data, storage, stillOurs);
   }
+}
+
+/**
+ * Throws unless `job`'s lock is still this worker's `token` (and renews it). A worker frozen (SIGSTOP,
+ * a paused VM, a long GC) past its lock has lost the job: another worker took it over, and the run
+ * may be over, its scratch removed, another run started. BullMQ's guidance on stalled jobs: such a
+ * processor goes on running, so it checks before every write that others see. Checked just before
+ * each: what is left is a freeze between the check and the write. A lock renewed less than half its
+ * duration ago (monotonic clock, which runs on while a process is stopped) is ours without asking:
+ * a split part closes a file per shard, 65,536 of them.
+ */
+function lockCheck(job: Job<JobData>, token: string | undefined, lockDuration: number): () => Promise<void> {
+  let oursUntil = 0;
+  return async () => {
+    const asked = performance.now();
+    if (asked < oursUntil) return;
+    if (token !== undefined && (await job.extendLock(token, lockDuration)) === 1) {
+      oursUntil = asked + lockDuration / 2;
+      return;
+    }
+    throw new SitemapError('ERR_SITEMAP_QUEUE', `job ${job.id as string} is no longer this worker's (its lock expired: another worker took it over, or its run ended); nothing more of it is written`);
+  };
+}
+
+/** `storage`, each of whose writes and removals (a writer's file on close) waits for `check` first. */
+function guardedStorage(storage: SetStorage, check: () => Promise<void>): SetStorage {
+  return {
+    location: storage.location,
+    localDir: storage.localDir,
+    read: (name) => storage.read(name),
+    list: (prefix) => storage.list(prefix),
+    write: async (name, data) => {
+      await check();
+      await storage.write(name, data);
+    },
+    writer: async (name) => {
+      const writer = await storage.writer(name);
+      return {
+        write: (chunk) => writer.write(chunk),
+        close: async () => {
+          await check();
+          await writer.close();
+        },
+      };
+    },
+    remove: async (name) => {
+      await check();
+      await storage.remove(name);
+    },
+  };
 }
 
 /**
@@ -104,7 +155,7 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
  * failed run leaves the published set's manifests alone). Each child's records are read from every
  * input into one Buffer and laid out from there (stem-records.ts): memory holds one child's bytes.
  */
-export async function writeShardJob(data: ShardJob, storage: SetStorage): Promise<JobOutcome> {
+export async function writeShardJob(data: ShardJob, storage: SetStorage, beforePublish?: () => Promise<void>): Promise<JobOutcome> {
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
@@ -112,9 +163,8 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
   const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)).filter((path) => existsSync(path)));
   try {
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
-    await mkdir(dirname(manifestPath), { recursive: true });
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
-    const manifest = await writeShardStems(settings, data.shard, records.stems(), (stem) => records.read(stem), { durable: false, manifestPath });
+    const manifest = await writeShardStems(settings, data.shard, records.stems(), (stem) => records.read(stem), { durable: false, manifestPath, ...(beforePublish !== undefined ? { beforePublish } : {}) });
     return { entries: manifest.urls, rejected: 0, problems: [] };
   } finally {
     records.close();
@@ -129,7 +179,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage): Promis
 /** Shard jobs a parent adds at once. */
 const ADD_BATCH = 1000;
 
-async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage): Promise<RunOutcome> {
+async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {
     // Each shard job finds its input and its parts' files itself (a shard with no entries has none):
@@ -151,6 +201,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   if (data.step !== 'clean') {
     // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
     // manifests among them) only removes what is left and returns this outcome.
+    await stillOurs();
     await job.updateData((data = { ...data, step: 'clean', outcome: await publishRun(job, storage) }));
   }
   // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
