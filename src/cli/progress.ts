@@ -14,13 +14,11 @@ const ENTRIES_LARGE = 20_000;
 /** Between two redraws. */
 const INTERVAL_MS = 100;
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** Nothing is shown before this much time has passed (a short run stays silent); default 0. */
   delayMs?: number;
   /** Shown before the delay has passed once this says the work is large (e.g. many entries read). */
   large?: () => boolean;
-  /** The clock, in milliseconds (tests). */
-  now?: () => number;
 }
 
 export class Progress {
@@ -28,8 +26,7 @@ export class Progress {
   private shown = false;
   private readonly delayMs: number;
   private readonly large: (() => boolean) | undefined;
-  private readonly now: () => number;
-  readonly started: number;
+  private readonly started: number;
   private readonly columns: number;
 
   /**
@@ -43,9 +40,8 @@ export class Progress {
   ) {
     this.delayMs = options.delayMs ?? 0;
     this.large = options.large;
-    this.now = options.now ?? (() => performance.now());
     // No clock without a line: Node's first performance.now() loads perf_hooks (0.7 ms of a start).
-    this.started = stream !== undefined ? this.now() : 0;
+    this.started = stream !== undefined ? performance.now() : 0;
     this.columns = stream !== undefined ? terminalColumns(stream) : 0;
   }
 
@@ -69,21 +65,13 @@ export class Progress {
   /** Redraws the line, if the last redraw is old enough. */
   tick(): void {
     if (this.stream === undefined) return;
-    const now = this.now();
+    const now = performance.now();
     if (now - this.last < INTERVAL_MS) return;
     if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
     // One column short of the width: a line that fills it wraps on some terminals, and \r then
     // returns to the second row.
     this.stream.write(`\r\x1b[K${fit(this.render(now - this.started), this.columns - 1)}`);
-    this.shown = true;
-  }
-
-  /** Shows `line` now (a phase change), whatever the interval. */
-  show(line: string): void {
-    if (this.stream === undefined) return;
-    this.last = this.now();
-    this.stream.write(`\r\x1b[K${fit(line, this.columns - 1)}`);
     this.shown = true;
   }
 
