@@ -8,7 +8,6 @@ import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
-import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
 import { csvField, dateText, Output } from '../output.js';
@@ -93,10 +92,8 @@ function summaryLine(file: string, s: SitemapSummary): string {
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(READ, argv, io, async (args) => {
-    checkSitemapInputs(args.positionals);
-    const client = new LazyHttpClient(await httpClientOptions(args));
-    if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
-    return client;
+    checkSitemapInputs(args.positionals, io);
+    return new LazyHttpClient(await httpClientOptions(args));
   });
   if ('exit' in line) return line.exit;
   const { args, checked: client } = line;
