@@ -33,7 +33,7 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   }
   const columnsText = args.text('columns');
   const columns = columnsText === undefined ? undefined : asUsage(() => parseColumnMapping(columnsText));
-  const defaults = entryDefaults({ lastmod: args.text('lastmod'), changefreq: args.text('changefreq'), priority: args.text('priority') }, startedAt);
+  const defaults = entryDefaults(args, startedAt);
   const inputFormat = args.choice<InputFormat>('input-format');
   const formats = new Map<string, InputFormat | 'auto'>();
   asUsage(() => {
@@ -159,11 +159,9 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
       enforceScope: !args.flag('no-scope'),
-      ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
       ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
-      ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
-      ...(args.has('xsl') ? { xslUrl: args.text('xsl') as string } : {}),
+      ...definedOnly({ name: args.text('name'), maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
       signal: controller.signal,
@@ -219,11 +217,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
  * Defaults for entries that lack a field, each validated by the writer as the field itself would be;
  * `--lastmod now` is `now` as a W3C Datetime (UTC, to the second). A default in the future is refused.
  */
-function entryDefaults(values: { lastmod?: string | undefined; changefreq?: string | undefined; priority?: string | undefined }, now: number): EntryDefaults {
-  const defaults: EntryDefaults = {};
-  if (values.lastmod !== undefined) defaults.lastmod = values.lastmod.trim().toLowerCase() === 'now' ? new Date(now).toISOString().replace('.000Z', 'Z') : values.lastmod;
-  if (values.changefreq !== undefined) defaults.changefreq = values.changefreq as EntryDefaults['changefreq'];
-  if (values.priority !== undefined) defaults.priority = values.priority;
+function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
+  const lastmod = args.text('lastmod');
+  const defaults: EntryDefaults = definedOnly({
+    lastmod: lastmod?.trim().toLowerCase() === 'now' ? new Date(now).toISOString().replace('.000Z', 'Z') : lastmod,
+    changefreq: args.text('changefreq') as EntryDefaults['changefreq'],
+    priority: args.text('priority'),
+  });
   const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current });
   for (const field of ['lastmod', 'changefreq', 'priority'] as const) {
     if (defaults[field] === undefined) continue;
@@ -234,7 +234,7 @@ function entryDefaults(values: { lastmod?: string | undefined; changefreq?: stri
       throw error;
     }
     if (field === 'lastmod' && isFutureLastmod(serializer.lastmodMs, now)) {
-      throw new UsageError(`--lastmod ${JSON.stringify(values.lastmod)} is in the future; give the date the pages last changed, or now`);
+      throw new UsageError(`--lastmod ${JSON.stringify(lastmod)} is in the future; give the date the pages last changed, or now`);
     }
   }
   return defaults;
