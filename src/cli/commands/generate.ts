@@ -17,7 +17,7 @@ import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
-import { DEFAULT_MAX_DIAGNOSTICS_PER_CODE } from '../../core/diagnostics.js';
+import { DiagnosticCollector, type Diagnostic } from '../../core/diagnostics.js';
 import { Progress, ratePerSecond } from '../progress.js';
 
 /** What the options of `generate` make (a UsageError when they cannot); `startedAt` is "now". */
@@ -71,18 +71,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // -v: every problem on a terminal too, and every file in the summary.
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
   // --format json lists the problems too, the first DEFAULT_MAX_DIAGNOSTICS_PER_CODE of each code
-  // (memory does not grow with the problems; issue 22), and counts the others.
-  const listed: Problem[] = [];
-  const listedPerCode = new Map<string, number>();
-  let notListed = 0;
+  // (memory does not grow with the problems; issue 22), and counts the others. A problem without a
+  // code is kept under an undefined one: a bucket of its own.
+  const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
     // -q: errors only on standard error; --format json still lists every problem.
     if (!quiet || p.severity === 'error') printer.print(p);
-    if (!json) return;
-    const seen = listedPerCode.get(p.code ?? '') ?? 0;
-    listedPerCode.set(p.code ?? '', seen + 1);
-    if (seen < DEFAULT_MAX_DIAGNOSTICS_PER_CODE) listed.push(p);
-    else notListed++;
+    if (json) listed.add(p as Diagnostic);
   };
   // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
@@ -194,7 +189,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
       // The problems are the input's: a reader of --format json gets them as after any run with problems.
-      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
+      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
@@ -206,7 +201,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   printer.finish();
   const rejected = summary.rejected + inputErrors;
   if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
   } else if (!quiet) {
     io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose));
   }
@@ -227,12 +222,7 @@ function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
   const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current });
   for (const field of ['lastmod', 'changefreq', 'priority'] as const) {
     if (defaults[field] === undefined) continue;
-    try {
-      serializer.serialize({ loc: 'https://example.com/', [field]: defaults[field] }, 0);
-    } catch (error) {
-      if (error instanceof SitemapError) throw new UsageError(`--${field}: ${error.message}`);
-      throw error;
-    }
+    asUsage(() => serializer.serialize({ loc: 'https://example.com/', [field]: defaults[field] }, 0), `--${field}: `);
     if (field === 'lastmod' && isFutureLastmod(serializer.lastmodMs, now)) {
       throw new UsageError(`--lastmod ${JSON.stringify(lastmod)} is in the future; give the date the pages last changed, or now`);
     }

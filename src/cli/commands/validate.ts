@@ -17,7 +17,7 @@ import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
@@ -38,9 +38,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: { format, config, maxWarnings, client } } = line;
   const positionals = args.positionals;
 
-  const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
-  if (config.limits !== undefined) base.limits = config.limits;
-  if (config.now !== undefined) base.now = config.now;
+  const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules, ...definedOnly({ limits: config.limits, now: config.now }) };
   const reports: FileReport[] = [];
   /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
   let unreadable = 0;
