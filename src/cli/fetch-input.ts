@@ -89,11 +89,8 @@ export function assumedHttpsUrl(text: string): string | undefined {
   if (m === null) return undefined;
   const hostPort = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(m[1] as string);
   if (hostPort === null || !isHostName(hostPort[1] as string)) return undefined;
-  try {
-    return new URL(`https://${text.trim()}`).href;
-  } catch {
-    return undefined;
-  }
+  const url = `https://${text.trim()}`;
+  return URL.canParse(url) ? new URL(url).href : undefined;
 }
 
 /**

@@ -49,12 +49,8 @@ class Formatter {
   }
 
   private entry(e: UrlEntry | SitemapRef, page: boolean): void {
-    if (this.jsonLines !== undefined) {
-      this.out.writeJsonLine(page ? e : { sitemap: e });
-      return;
-    }
-    this.entries++;
-    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
+    if (this.jsonLines === undefined) this.entries++;
+    if (this.format === 'jsonl') this.out.writeJsonLine(page ? e : { sitemap: e });
     else if (this.format === 'urls') this.out.writeLine(urlLine(e.loc));
     else this.row(e, page);
   }
