@@ -9,7 +9,7 @@ import { EXIT_OK, type CliIo } from './io.js';
 import { USER_AGENT_HELP } from './version.js';
 
 /** How an option's value is read; the same kind is parsed the same way in every command. */
-export type OptionKind =
+type OptionKind =
   | 'flag' // no value
   | 'text' // any string
   | 'choice' // one of `choices`
@@ -18,10 +18,10 @@ export type OptionKind =
   | 'seconds'; // a number of seconds (30, 0.5), parsed to milliseconds
 
 /** The groups of options shared by several commands, listed together in every help. */
-export type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
+type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
 
 /** Another spelling of an option. With `value`, the alias is a flag that stands for `--NAME VALUE`. */
-export interface OptionAlias {
+interface OptionAlias {
   readonly name: string;
   readonly value?: string;
 }
@@ -434,7 +434,7 @@ export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exc
 }
 
 /** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
-export type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
+type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
 
 /**
  * The start of every command: parses `argv` by `spec`, prints the help for `--help` (exit 0), and runs

@@ -22,7 +22,7 @@ export function formatProblem(p: Problem, file = '<input>'): string {
 }
 
 /** Columns of a terminal when the stream does not say (not a TTY's `columns`, or a test's stream). */
-export const DEFAULT_COLUMNS = 100;
+const DEFAULT_COLUMNS = 100;
 
 /** The width of the terminal `stream` writes to. */
 export function terminalColumns(stream: OutputStream): number {
@@ -31,7 +31,7 @@ export function terminalColumns(stream: OutputStream): number {
 }
 
 /** Problems shown per code and file on a terminal before they are only counted. */
-export const SHOWN_PER_CODE = 5;
+const SHOWN_PER_CODE = 5;
 
 /** What a code's problems have in common, for "… and N more: REASON (CODE)" (the code alone otherwise). */
 const REPEATED: Readonly<Record<string, string>> = {
