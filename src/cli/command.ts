@@ -382,19 +382,14 @@ export function optionHelp(option: OptionSpec): string {
 
 function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[]): string[] {
   const left = Math.min(LEFT_MAX, Math.max(...all.map((o) => optionSynopsis(o).length)));
-  const lines: string[] = [];
-  for (const option of options) {
+  const indent = ' '.repeat(2 + left + 2);
+  return options.flatMap((option) => {
     const synopsis = optionSynopsis(option);
-    const indent = 2 + left + 2;
-    const words = wrap(optionHelp(option), HELP_WIDTH - indent);
-    if (synopsis.length > left) {
-      lines.push(`  ${synopsis}`);
-      for (const w of words) lines.push(' '.repeat(indent) + w);
-    } else {
-      words.forEach((w, i) => lines.push(i === 0 ? `  ${synopsis.padEnd(left)}  ${w}` : ' '.repeat(indent) + w));
-    }
-  }
-  return lines;
+    const [first, ...rest] = wrap(optionHelp(option), HELP_WIDTH - indent.length);
+    // A synopsis wider than the left column has a line of its own, and the help starts below it.
+    const head = synopsis.length > left ? [`  ${synopsis}`, indent + first] : [`  ${synopsis.padEnd(left)}  ${first}`];
+    return [...head, ...rest.map((w) => indent + w)];
+  });
 }
 
 /** `text` in lines of at most `width` columns, broken at spaces. */
