@@ -64,16 +64,14 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     assumedHttps = false,
   ): Promise<FileReport | undefined> => {
     try {
-      const options: ValidateSitemapOptions = { ...base, file };
+      const options: ValidateSitemapOptions = {
+        ...base,
+        file,
+        ...definedOnly({ location: locationUrl }),
+        ...progress.onProgress((entries: number) => (entriesNow = entries)),
+      };
       current = file;
       entriesNow = 0;
-      if (progress.active) {
-        options.onProgress = (entries) => {
-          entriesNow = entries;
-          progress.tick();
-        };
-      }
-      if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       if (stream !== undefined) {
         stream.startFile(file);
