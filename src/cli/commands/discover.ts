@@ -14,7 +14,7 @@ import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { ioErrorReason } from '../../node/io-errors.js';
@@ -52,7 +52,7 @@ function robotsJson(node: RobotsNode): string {
 }
 
 function csvRow(entry: UrlEntry, sitemap: string): string {
-  return `${[entry.loc, dateText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
+  return `${[entry.loc, lastmodText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
 }
 
 const SHOWN_PER_DOCUMENT = 5;

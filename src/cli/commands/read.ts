@@ -10,7 +10,7 @@ import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
 import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
@@ -62,7 +62,7 @@ class Formatter {
       this.columns = page ? 4 : 2;
       this.out.write((this.columns === 4 ? ['loc', 'lastmod', 'changefreq', 'priority'] : ['loc', 'lastmod']).join(sep) + '\n');
     }
-    const values = [item.loc, dateText(item.lastmod)];
+    const values = [item.loc, lastmodText(item.lastmod)];
     if (page) {
       const e = item as UrlEntry;
       if (this.columns === 4) values.push(e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority));
