@@ -217,7 +217,6 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const problemsOut = new Output(io.stderr);
   // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
-  const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
     printer.print(d);
@@ -282,13 +281,13 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   try {
     for await (const batch of run.batches()) {
       handle(batch);
-      await flushReports();
+      await problemsOut.flush();
       progress.tick();
       await out.flush();
     }
     progress.clear();
     printer.finish();
-    await flushReports();
+    await problemsOut.flush();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);
