@@ -45,9 +45,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args, checked: { settings, indexNow } } = line;
-  const positionals = args.positionals;
 
-  const siteDir = resolve(io.cwd, positionals[0] as string);
+  const siteDir = resolve(io.cwd, args.positionals[0] as string);
   const out = args.text('out');
   const outDir = out !== undefined ? resolve(io.cwd, out) : siteDir;
   const quiet = args.flag('quiet');

@@ -35,10 +35,7 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   const columns = columnsText === undefined ? undefined : asUsage(() => parseColumnMapping(columnsText));
   const defaults = entryDefaults(args, startedAt);
   const inputFormat = args.choice<InputFormat>('input-format');
-  const formats = new Map<string, InputFormat | 'auto'>();
-  asUsage(() => {
-    for (const path of args.positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
-  });
+  const formats = asUsage(() => new Map(args.positionals.map((path) => [path, inputFormat ?? detectInputFormat(path)])));
   try {
     return { columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
   } catch (error) {
@@ -54,7 +51,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(GENERATE, argv, io, (args) => generateSettings(args, startedAt));
   if ('exit' in line) return line.exit;
   const { args, checked: { columns, defaults, formats, keepPath } } = line;
-  const positionals = args.positionals;
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
@@ -110,7 +106,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // cut before each line the reader has something to say about (a rejected line, an unknown field);
   // the entries above it go to the writer first, then the reader's problem is said.
   async function* entries(): AsyncGenerator<UrlEntry[]> {
-    for (const path of positionals) {
+    for (const path of args.positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
         onWarning: (w) => inputWarnings.push(w),

@@ -93,7 +93,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args, checked: client } = line;
-  const positionals = args.positionals;
   const format = args.choice<OutputFormat>('format') ?? 'jsonl';
   const options: ParseSitemapOptions = {
     cwd: io.cwd,
@@ -119,7 +118,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
   try {
-    for (const path of positionals) {
+    for (const path of args.positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
       const remote = inputUrl(path, io.cwd);
       if (remote?.assumed === true && !quiet) {

@@ -36,7 +36,6 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
   if ('exit' in line) return line.exit;
   const { args, checked: { format, config, maxWarnings, client } } = line;
-  const positionals = args.positionals;
 
   const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules, ...definedOnly({ limits: config.limits, now: config.now }) };
   const reports: FileReport[] = [];
@@ -106,7 +105,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
     validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
-  for (const path of positionals) {
+  for (const path of args.positionals) {
     const remote = inputUrl(path, io.cwd);
     if (remote !== undefined) {
       if (remote.assumed && !quiet) {
