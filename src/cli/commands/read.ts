@@ -136,7 +136,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       const onDiagnostic = (d: Diagnostic): void => {
         if (!quiet || d.severity === 'error') printer.print(d, file);
       };
-      const report = (): Promise<void> => held(problemsOut.flush());
       try {
         let input: SitemapInput;
         if (remote !== undefined) {
@@ -157,13 +156,13 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
           ...(formatter.jsonLines !== undefined ? { urlLines: formatter.jsonLines } : {}),
           backpressure: async () => {
             await held(out.flush());
-            await report();
+            await held(problemsOut.flush());
             progress.tick();
           },
           stop: () => out.closed,
         });
         await held(out.flush());
-        await report();
+        await held(problemsOut.flush());
         filesDone++;
         errors += summary.errors;
         if (args.flag('summary')) {
