@@ -19,13 +19,6 @@ export function fatalFailure(io: CliIo, error: unknown, prefix: string, suffix =
   return EXIT_FATAL;
 }
 
-/** One of `allowed`, or undefined when the option was not given. */
-export function choice<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  return value as T;
-}
-
 /** `make()`, with a SitemapError it throws (a value the library refuses) turned into a UsageError saying `prefix` first. */
 export function asUsage<T>(make: () => T, prefix = ''): T {
   try {

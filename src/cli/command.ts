@@ -9,7 +9,7 @@ import { EXIT_OK, type CliIo } from './io.js';
 import { USER_AGENT_HELP } from './version.js';
 
 /** How an option's value is read; the same kind is parsed the same way in every command. */
-export type OptionKind =
+type OptionKind =
   | 'flag' // no value
   | 'text' // any string
   | 'choice' // one of `choices`
@@ -18,10 +18,10 @@ export type OptionKind =
   | 'seconds'; // a number of seconds (30, 0.5), parsed to milliseconds
 
 /** The groups of options shared by several commands, listed together in every help. */
-export type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
+type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
 
 /** Another spelling of an option. With `value`, the alias is a flag that stands for `--NAME VALUE`. */
-export interface OptionAlias {
+interface OptionAlias {
   readonly name: string;
   readonly value?: string;
 }
@@ -382,19 +382,14 @@ export function optionHelp(option: OptionSpec): string {
 
 function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[]): string[] {
   const left = Math.min(LEFT_MAX, Math.max(...all.map((o) => optionSynopsis(o).length)));
-  const lines: string[] = [];
-  for (const option of options) {
+  const indent = ' '.repeat(2 + left + 2);
+  return options.flatMap((option) => {
     const synopsis = optionSynopsis(option);
-    const indent = 2 + left + 2;
-    const words = wrap(optionHelp(option), HELP_WIDTH - indent);
-    if (synopsis.length > left) {
-      lines.push(`  ${synopsis}`);
-      for (const w of words) lines.push(' '.repeat(indent) + w);
-    } else {
-      words.forEach((w, i) => lines.push(i === 0 ? `  ${synopsis.padEnd(left)}  ${w}` : ' '.repeat(indent) + w));
-    }
-  }
-  return lines;
+    const [first, ...rest] = wrap(optionHelp(option), HELP_WIDTH - indent.length);
+    // A synopsis wider than the left column has a line of its own, and the help starts below it.
+    const head = synopsis.length > left ? [`  ${synopsis}`, indent + first] : [`  ${synopsis.padEnd(left)}  ${first}`];
+    return [...head, ...rest.map((w) => indent + w)];
+  });
 }
 
 /** `text` in lines of at most `width` columns, broken at spaces. */
@@ -434,7 +429,7 @@ export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exc
 }
 
 /** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
-export type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
+type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
 
 /**
  * The start of every command: parses `argv` by `spec`, prints the help for `--help` (exit 0), and runs

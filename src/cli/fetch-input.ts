@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
 import { UsageError } from './args.js';
 import { definedOnly, type ParsedArgs } from './command.js';
+import type { CliIo } from './io.js';
 import { userAgent } from './version.js';
 
 /**
@@ -37,10 +38,11 @@ export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOpt
   };
 }
 
-/** The inputs of `read` and `validate`: at least one, and standard input at most once. */
-export function checkSitemapInputs(positionals: readonly string[]): void {
+/** The inputs of `read` and `validate`: at least one, and standard input at most once, when there is one. */
+export function checkSitemapInputs(positionals: readonly string[], io: CliIo): void {
   if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files or URLs, or - for standard input');
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+  if (positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
 }
 
 /** One client for a run, made at its first URL (a run over files opens none, nor loads the network modules: bench/startup.js). */
@@ -87,11 +89,8 @@ export function assumedHttpsUrl(text: string): string | undefined {
   if (m === null) return undefined;
   const hostPort = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(m[1] as string);
   if (hostPort === null || !isHostName(hostPort[1] as string)) return undefined;
-  try {
-    return new URL(`https://${text.trim()}`).href;
-  } catch {
-    return undefined;
-  }
+  const url = `https://${text.trim()}`;
+  return URL.canParse(url) ? new URL(url).href : undefined;
 }
 
 /**

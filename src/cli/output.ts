@@ -1,5 +1,6 @@
 // Output helpers shared by the commands that print entries (read, discover).
 
+import { dateText } from '../core/datetime.js';
 import type { DateInput } from '../core/model.js';
 import { JsonLines } from '../core/model-json.js';
 import { Writable } from 'node:stream';
@@ -197,12 +198,9 @@ export class Output {
   }
 }
 
-/** A lastmod as written (strings unchanged), a Date as ISO 8601. */
-export function dateText(value: DateInput | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  const date = typeof value === 'number' ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+/** A lastmod as written (strings unchanged), a Date as ISO 8601 (core's dateText); '' for none. */
+export function lastmodText(value: DateInput | undefined): string {
+  return value === undefined ? '' : dateText(value);
 }
 
 /**

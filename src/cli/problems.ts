@@ -22,7 +22,7 @@ export function formatProblem(p: Problem, file = '<input>'): string {
 }
 
 /** Columns of a terminal when the stream does not say (not a TTY's `columns`, or a test's stream). */
-export const DEFAULT_COLUMNS = 100;
+const DEFAULT_COLUMNS = 100;
 
 /** The width of the terminal `stream` writes to. */
 export function terminalColumns(stream: OutputStream): number {
@@ -31,7 +31,7 @@ export function terminalColumns(stream: OutputStream): number {
 }
 
 /** Problems shown per code and file on a terminal before they are only counted. */
-export const SHOWN_PER_CODE = 5;
+const SHOWN_PER_CODE = 5;
 
 /** What a code's problems have in common, for "… and N more: REASON (CODE)" (the code alone otherwise). */
 const REPEATED: Readonly<Record<string, string>> = {
@@ -100,26 +100,17 @@ export interface ProblemPrinterOptions {
  * it counts, per file and code, what it does not show, and `finish` says how many.
  */
 export class ProblemPrinter {
-  private readonly terminal: boolean;
-  private readonly columns: number;
-  private readonly progress: { clear(): void } | undefined;
-  private readonly file: string;
-  private readonly capped: boolean;
-  private readonly perRun: boolean;
   /** file → its codes' counts (on a terminal only): one entry per code, never per problem. */
   private readonly seen = new Map<string, CodeCap>();
   private finished = false;
 
   constructor(
     private readonly out: { write(text: string): unknown },
-    options: ProblemPrinterOptions,
-  ) {
-    this.terminal = options.terminal;
-    this.columns = options.columns ?? DEFAULT_COLUMNS;
-    this.progress = options.progress;
-    this.file = options.file ?? '<input>';
-    this.capped = options.capped ?? options.terminal;
-    this.perRun = options.capPer === 'run';
+    private readonly options: ProblemPrinterOptions,
+  ) {}
+
+  private get columns(): number {
+    return this.options.columns ?? DEFAULT_COLUMNS;
   }
 
   /** For a command's stream: a terminal when it is a TTY, of its width. */
@@ -127,19 +118,20 @@ export class ProblemPrinter {
     return new ProblemPrinter(out, { ...options, terminal: stream.isTTY === true, columns: terminalColumns(stream) });
   }
 
-  print(p: Problem, file?: string): void {
-    const line = formatProblem(p, file ?? this.file);
-    if (!this.terminal) {
+  print(p: Problem, file = this.options.file ?? '<input>'): void {
+    const line = formatProblem(p, file);
+    const { terminal, capped = terminal } = this.options;
+    if (!terminal) {
       this.out.write(`${line}\n`);
       return;
     }
-    if (this.capped && p.code !== undefined) {
-      const where = this.perRun ? '' : (p.file ?? file ?? this.file);
+    if (capped && p.code !== undefined) {
+      const where = this.options.capPer === 'run' ? '' : (p.file ?? file);
       let codes = this.seen.get(where);
       if (codes === undefined) this.seen.set(where, (codes = new CodeCap()));
       if (!codes.admit(p.code)) return;
     }
-    this.progress?.clear();
+    this.options.progress?.clear();
     this.out.write(`${fit(line, this.columns)}\n`);
   }
 
@@ -152,7 +144,7 @@ export class ProblemPrinter {
     this.finished = true;
     for (const [file, codes] of this.seen) {
       for (const [code, hidden] of codes.hidden()) {
-        this.progress?.clear();
+        this.options.progress?.clear();
         const where = file === '' ? '' : `${printable(file)}: `;
         this.out.write(`${fit(`${where}${moreText(code, hidden)}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
       }

@@ -14,22 +14,10 @@ const ENTRIES_LARGE = 20_000;
 /** Between two redraws. */
 const INTERVAL_MS = 100;
 
-export interface ProgressOptions {
-  /** Nothing is shown before this much time has passed (a short run stays silent); default 0. */
-  delayMs?: number;
-  /** Shown before the delay has passed once this says the work is large (e.g. many entries read). */
-  large?: () => boolean;
-  /** The clock, in milliseconds (tests). */
-  now?: () => number;
-}
-
 export class Progress {
   private last = -Infinity;
   private shown = false;
-  private readonly delayMs: number;
-  private readonly large: (() => boolean) | undefined;
-  private readonly now: () => number;
-  readonly started: number;
+  private readonly started: number;
   private readonly columns: number;
 
   /**
@@ -39,19 +27,19 @@ export class Progress {
   constructor(
     private readonly stream: OutputStream | undefined,
     private readonly render: (elapsedMs: number) => string,
-    options: ProgressOptions = {},
+    /** Nothing is shown before this much time has passed (a short run stays silent)… */
+    private readonly delayMs = 0,
+    /** …unless this says the work is large (e.g. many entries read). */
+    private readonly large?: () => boolean,
   ) {
-    this.delayMs = options.delayMs ?? 0;
-    this.large = options.large;
-    this.now = options.now ?? (() => performance.now());
     // No clock without a line: Node's first performance.now() loads perf_hooks (0.7 ms of a start).
-    this.started = stream !== undefined ? this.now() : 0;
+    this.started = stream !== undefined ? performance.now() : 0;
     this.columns = stream !== undefined ? terminalColumns(stream) : 0;
   }
 
   /** A progress line on `stream` when it is a terminal and `enabled` (not --quiet, not --json). */
-  static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, options: ProgressOptions = {}): Progress {
-    return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, options);
+  static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, delayMs = 0, large?: () => boolean): Progress {
+    return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, delayMs, large);
   }
 
   /**
@@ -59,7 +47,7 @@ export class Progress {
    * after ENTRIES_DELAY_MS or once ENTRIES_LARGE entries are read.
    */
   static ofEntries(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
-    return Progress.onTerminal(stream, enabled, render, { delayMs: ENTRIES_DELAY_MS, large: () => entries() >= ENTRIES_LARGE });
+    return Progress.onTerminal(stream, enabled, render, ENTRIES_DELAY_MS, () => entries() >= ENTRIES_LARGE);
   }
 
   get active(): boolean {
@@ -69,21 +57,13 @@ export class Progress {
   /** Redraws the line, if the last redraw is old enough. */
   tick(): void {
     if (this.stream === undefined) return;
-    const now = this.now();
+    const now = performance.now();
     if (now - this.last < INTERVAL_MS) return;
     if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
     // One column short of the width: a line that fills it wraps on some terminals, and \r then
     // returns to the second row.
     this.stream.write(`\r\x1b[K${fit(this.render(now - this.started), this.columns - 1)}`);
-    this.shown = true;
-  }
-
-  /** Shows `line` now (a phase change), whatever the interval. */
-  show(line: string): void {
-    if (this.stream === undefined) return;
-    this.last = this.now();
-    this.stream.write(`\r\x1b[K${fit(line, this.columns - 1)}`);
     this.shown = true;
   }
 

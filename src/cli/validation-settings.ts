@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { LimitsProfileName } from '../core/model.js';
 import { VALIDATION_RULES } from '../core/validate/rules.js';
 import type { RuleSetting } from '../core/validate/validator.js';
-import { UsageError, choice } from './args.js';
+import { UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
@@ -43,9 +43,12 @@ function readConfig(path: string): Config {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path}: "rules" must be an object of code: level`);
         for (const [code, level] of Object.entries(value as Record<string, unknown>)) config.rules[code] = ruleSetting(code, level, path);
         break;
-      case 'limits':
-        config.limits = choice(String(value), `${path}: "limits"`, ['current', 'legacy'] as const);
+      case 'limits': {
+        const limits = String(value);
+        if (limits !== 'current' && limits !== 'legacy') throw new UsageError(`${path}: "limits" must be one of current, legacy, got ${JSON.stringify(limits)}`);
+        config.limits = limits;
         break;
+      }
       // "baseUrl" as the option is spelled (--base-url); "location", its old spelling, kept.
       case 'baseUrl':
       case 'location':
@@ -64,12 +67,8 @@ function readConfig(path: string): Config {
 }
 
 function location(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${flag} must be an absolute URL, got ${JSON.stringify(value)}`);
-  }
+  if (!URL.canParse(value)) throw new UsageError(`${flag} must be an absolute URL, got ${JSON.stringify(value)}`);
+  const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
   return url.href;
 }

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { applyChanges } from '../../node/scale/apply.js';
 import { UsageError, fatalFailure } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { APPLY } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -19,13 +19,11 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
   if ('exit' in line) return line.exit;
   const { args } = line;
   const printer = ProblemPrinter.for(io.stderr, { capped: io.stderr.isTTY === true });
-  const maxSitemaps = args.number('sitemaps-per-index');
   try {
     const summary = await applyChanges({
       changes: args.positionals.map((path) => resolve(io.cwd, path)),
       outDir: resolve(io.cwd, args.text('out') as string),
-      ...(args.has('name') ? { name: args.text('name') as string } : {}),
-      ...(maxSitemaps !== undefined ? { maxSitemapsPerIndex: maxSitemaps } : {}),
+      ...definedOnly({ name: args.text('name'), maxSitemapsPerIndex: args.number('sitemaps-per-index') }),
       onInvalid: (message, at, code) => printer.print({ severity: 'error', message, file: at.file, line: at.line, code }),
     });
     printer.finish();

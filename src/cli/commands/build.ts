@@ -15,7 +15,7 @@ import { Progress } from '../progress.js';
 import { indexNowSettings, submitPending } from './indexnow.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-/** Warnings of one code printed before the rest are counted. */
+
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(BUILD, argv, io, (args) => {
@@ -27,6 +27,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     const gzipLevel = args.number('gzip-level');
     if (gzipLevel !== undefined && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
     const settings = {
+      name,
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
       initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
       profile: args.choice<'current' | 'legacy'>('limits'),
@@ -44,9 +45,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args, checked: { settings, indexNow } } = line;
-  const positionals = args.positionals;
 
-  const siteDir = resolve(io.cwd, positionals[0] as string);
+  const siteDir = resolve(io.cwd, args.positionals[0] as string);
   const out = args.text('out');
   const outDir = out !== undefined ? resolve(io.cwd, out) : siteDir;
   const quiet = args.flag('quiet');
@@ -67,7 +67,6 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       images: args.flag('images'),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
       ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
-      ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
       ...definedOnly(settings),
       force: args.flag('force'),
@@ -219,7 +218,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
     for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
     for (const page of r.excluded) lines.push(`    left out ${page.relPath}: ${exclusionText(page)}`);
   }
-  if (r.listed > 0) lines.push(`  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
+  lines.push(`  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
   return lines.join('\n') + '\n';
 }
 

@@ -14,7 +14,7 @@ import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { ioErrorReason } from '../../node/io-errors.js';
@@ -52,7 +52,7 @@ function robotsJson(node: RobotsNode): string {
 }
 
 function csvRow(entry: UrlEntry, sitemap: string): string {
-  return `${[entry.loc, dateText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
+  return `${[entry.loc, lastmodText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
 }
 
 const SHOWN_PER_DOCUMENT = 5;
@@ -217,7 +217,6 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const problemsOut = new Output(io.stderr);
   // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
-  const flushReports = (): Promise<void> => problemsOut.flush();
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
     printer.print(d);
@@ -282,13 +281,13 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   try {
     for await (const batch of run.batches()) {
       handle(batch);
-      await flushReports();
+      await problemsOut.flush();
       progress.tick();
       await out.flush();
     }
     progress.clear();
     printer.finish();
-    await flushReports();
+    await problemsOut.flush();
     if (tree !== undefined) {
       if (format === 'tree') out.write(renderTree(tree, quiet));
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);

@@ -17,7 +17,7 @@ import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
-import { DEFAULT_MAX_DIAGNOSTICS_PER_CODE } from '../../core/diagnostics.js';
+import { DiagnosticCollector, type Diagnostic } from '../../core/diagnostics.js';
 import { Progress, ratePerSecond } from '../progress.js';
 
 /** What the options of `generate` make (a UsageError when they cannot); `startedAt` is "now". */
@@ -33,12 +33,9 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   }
   const columnsText = args.text('columns');
   const columns = columnsText === undefined ? undefined : asUsage(() => parseColumnMapping(columnsText));
-  const defaults = entryDefaults({ lastmod: args.text('lastmod'), changefreq: args.text('changefreq'), priority: args.text('priority') }, startedAt);
+  const defaults = entryDefaults(args, startedAt);
   const inputFormat = args.choice<InputFormat>('input-format');
-  const formats = new Map<string, InputFormat | 'auto'>();
-  asUsage(() => {
-    for (const path of args.positionals) formats.set(path, inputFormat ?? detectInputFormat(path));
-  });
+  const formats = asUsage(() => new Map(args.positionals.map((path) => [path, inputFormat ?? detectInputFormat(path)])));
   try {
     return { columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
   } catch (error) {
@@ -54,7 +51,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(GENERATE, argv, io, (args) => generateSettings(args, startedAt));
   if ('exit' in line) return line.exit;
   const { args, checked: { columns, defaults, formats, keepPath } } = line;
-  const positionals = args.positionals;
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
@@ -71,18 +67,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // -v: every problem on a terminal too, and every file in the summary.
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
   // --format json lists the problems too, the first DEFAULT_MAX_DIAGNOSTICS_PER_CODE of each code
-  // (memory does not grow with the problems; issue 22), and counts the others.
-  const listed: Problem[] = [];
-  const listedPerCode = new Map<string, number>();
-  let notListed = 0;
+  // (memory does not grow with the problems; issue 22), and counts the others. A problem without a
+  // code is kept under an undefined one: a bucket of its own.
+  const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
     // -q: errors only on standard error; --format json still lists every problem.
     if (!quiet || p.severity === 'error') printer.print(p);
-    if (!json) return;
-    const seen = listedPerCode.get(p.code ?? '') ?? 0;
-    listedPerCode.set(p.code ?? '', seen + 1);
-    if (seen < DEFAULT_MAX_DIAGNOSTICS_PER_CODE) listed.push(p);
-    else notListed++;
+    if (json) listed.add(p as Diagnostic);
   };
   // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
@@ -115,7 +106,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // cut before each line the reader has something to say about (a rejected line, an unknown field);
   // the entries above it go to the writer first, then the reader's problem is said.
   async function* entries(): AsyncGenerator<UrlEntry[]> {
-    for (const path of positionals) {
+    for (const path of args.positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
         cwd: io.cwd,
         onWarning: (w) => inputWarnings.push(w),
@@ -159,11 +150,9 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
       enforceScope: !args.flag('no-scope'),
-      ...(args.has('name') ? { name: args.text('name') as string } : {}),
       gzip: !args.flag('no-gzip'),
       ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
-      ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
-      ...(args.has('xsl') ? { xslUrl: args.text('xsl') as string } : {}),
+      ...definedOnly({ name: args.text('name'), maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
       signal: controller.signal,
@@ -196,7 +185,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
       // The problems are the input's: a reader of --format json gets them as after any run with problems.
-      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
+      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
@@ -208,7 +197,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   printer.finish();
   const rejected = summary.rejected + inputErrors;
   if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed, problemsNotListed: notListed }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
   } else if (!quiet) {
     io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose));
   }
@@ -219,22 +208,19 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
  * Defaults for entries that lack a field, each validated by the writer as the field itself would be;
  * `--lastmod now` is `now` as a W3C Datetime (UTC, to the second). A default in the future is refused.
  */
-function entryDefaults(values: { lastmod?: string | undefined; changefreq?: string | undefined; priority?: string | undefined }, now: number): EntryDefaults {
-  const defaults: EntryDefaults = {};
-  if (values.lastmod !== undefined) defaults.lastmod = values.lastmod.trim().toLowerCase() === 'now' ? new Date(now).toISOString().replace('.000Z', 'Z') : values.lastmod;
-  if (values.changefreq !== undefined) defaults.changefreq = values.changefreq as EntryDefaults['changefreq'];
-  if (values.priority !== undefined) defaults.priority = values.priority;
+function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
+  const lastmod = args.text('lastmod');
+  const defaults: EntryDefaults = definedOnly({
+    lastmod: lastmod?.trim().toLowerCase() === 'now' ? new Date(now).toISOString().replace('.000Z', 'Z') : lastmod,
+    changefreq: args.text('changefreq') as EntryDefaults['changefreq'],
+    priority: args.text('priority'),
+  });
   const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current });
   for (const field of ['lastmod', 'changefreq', 'priority'] as const) {
     if (defaults[field] === undefined) continue;
-    try {
-      serializer.serialize({ loc: 'https://example.com/', [field]: defaults[field] }, 0);
-    } catch (error) {
-      if (error instanceof SitemapError) throw new UsageError(`--${field}: ${error.message}`);
-      throw error;
-    }
+    asUsage(() => serializer.serialize({ loc: 'https://example.com/', [field]: defaults[field] }, 0), `--${field}: `);
     if (field === 'lastmod' && isFutureLastmod(serializer.lastmodMs, now)) {
-      throw new UsageError(`--lastmod ${JSON.stringify(values.lastmod)} is in the future; give the date the pages last changed, or now`);
+      throw new UsageError(`--lastmod ${JSON.stringify(lastmod)} is in the future; give the date the pages last changed, or now`);
     }
   }
   return defaults;

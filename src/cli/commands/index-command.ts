@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { writeIndexFromManifests, type IndexFile } from '../../node/scale/shard-set.js';
 import { UsageError, fatalFailure } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { INDEX } from '../declarations.js';
 import { formatBytes, plural } from '../format.js';
 import { EXIT_OK, type CliIo } from '../io.js';
@@ -16,12 +16,11 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args } = line;
-  const maxSitemaps = args.number('sitemaps-per-index');
   try {
     const set = await writeIndexFromManifests({
       manifests: args.positionals.map((path) => resolve(io.cwd, path)),
       outDir: resolve(io.cwd, args.text('out') as string),
-      ...(maxSitemaps !== undefined ? { maxSitemapsPerIndex: maxSitemaps } : {}),
+      ...definedOnly({ maxSitemapsPerIndex: args.number('sitemaps-per-index') }),
     });
     if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(set, null, 2) + '\n');
     else if (!args.flag('quiet')) {

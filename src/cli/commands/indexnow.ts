@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../../node/staged-output.js';
 import { DEFAULT_STATE_PATH } from '../../node/build-site.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatCount, plural } from '../format.js';
-import { UsageError, fatalFailure } from '../args.js';
+import { asUsage, UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { INDEXNOW } from '../declarations.js';
 import { userAgent } from '../version.js';
@@ -33,12 +33,7 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
   if (key === undefined) throw new UsageError('--key KEY is required (your IndexNow key, also published as KEY.txt on your site)');
   const problem = indexNowKeyProblem(key);
   if (problem !== undefined) throw new UsageError(`--key: ${problem}`);
-  let endpoint: string;
-  try {
-    endpoint = indexNowEndpoint(args.text('endpoint'));
-  } catch (error) {
-    throw new UsageError(`--endpoint: ${(error as Error).message}`);
-  }
+  const endpoint = asUsage(() => indexNowEndpoint(args.text('endpoint')), '--endpoint: ');
   const keyLocation = args.text('key-location');
   if (keyLocation !== undefined && !/^https?:\/\/[^/]/i.test(keyLocation)) {
     throw new UsageError(`--key-location must be an absolute http(s) URL, got ${JSON.stringify(keyLocation)}`);

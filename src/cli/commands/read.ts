@@ -8,10 +8,9 @@ import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
-import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
-import { csvField, dateText, Output } from '../output.js';
+import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
@@ -50,12 +49,8 @@ class Formatter {
   }
 
   private entry(e: UrlEntry | SitemapRef, page: boolean): void {
-    if (this.jsonLines !== undefined) {
-      this.out.writeJsonLine(page ? e : { sitemap: e });
-      return;
-    }
-    this.entries++;
-    if (this.format === 'jsonl') this.out.writeLine(JSON.stringify(page ? e : { sitemap: e }));
+    if (this.jsonLines === undefined) this.entries++;
+    if (this.format === 'jsonl') this.out.writeJsonLine(page ? e : { sitemap: e });
     else if (this.format === 'urls') this.out.writeLine(urlLine(e.loc));
     else this.row(e, page);
   }
@@ -67,7 +62,7 @@ class Formatter {
       this.columns = page ? 4 : 2;
       this.out.write((this.columns === 4 ? ['loc', 'lastmod', 'changefreq', 'priority'] : ['loc', 'lastmod']).join(sep) + '\n');
     }
-    const values = [item.loc, dateText(item.lastmod)];
+    const values = [item.loc, lastmodText(item.lastmod)];
     if (page) {
       const e = item as UrlEntry;
       if (this.columns === 4) values.push(e.changefreq ?? '', e.priority === undefined ? '' : String(e.priority));
@@ -93,14 +88,11 @@ function summaryLine(file: string, s: SitemapSummary): string {
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(READ, argv, io, async (args) => {
-    checkSitemapInputs(args.positionals);
-    const client = new LazyHttpClient(await httpClientOptions(args));
-    if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
-    return client;
+    checkSitemapInputs(args.positionals, io);
+    return new LazyHttpClient(await httpClientOptions(args));
   });
   if ('exit' in line) return line.exit;
   const { args, checked: client } = line;
-  const positionals = args.positionals;
   const format = args.choice<OutputFormat>('format') ?? 'jsonl';
   const options: ParseSitemapOptions = {
     cwd: io.cwd,
@@ -126,7 +118,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
   try {
-    for (const path of positionals) {
+    for (const path of args.positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
       const remote = inputUrl(path, io.cwd);
       if (remote?.assumed === true && !quiet) {
@@ -144,7 +136,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       const onDiagnostic = (d: Diagnostic): void => {
         if (!quiet || d.severity === 'error') printer.print(d, file);
       };
-      const report = (): Promise<void> => held(problemsOut.flush());
       try {
         let input: SitemapInput;
         if (remote !== undefined) {
@@ -165,13 +156,13 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
           ...(formatter.jsonLines !== undefined ? { urlLines: formatter.jsonLines } : {}),
           backpressure: async () => {
             await held(out.flush());
-            await report();
+            await held(problemsOut.flush());
             progress.tick();
           },
           stop: () => out.closed,
         });
         await held(out.flush());
-        await report();
+        await held(problemsOut.flush());
         filesDone++;
         errors += summary.errors;
         if (args.flag('summary')) {

@@ -106,12 +106,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
 
 /** `--robots-url`: an absolute http(s) URL, as given. */
 function robotsUrlOption(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `--robots-url ${quoteValue(value)} is not an absolute http(s) URL, such as https://example.com/robots.txt`);
   }

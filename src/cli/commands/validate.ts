@@ -16,33 +16,28 @@ import { formatCount, plural } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
-import { UsageError, usageFailure } from '../args.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
 /** The settings of a validation: the options over the config file; throws UsageError. */
-function validateSettings(args: ParsedArgs, io: CliIo): { format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; now: number | undefined } {
-  checkSitemapInputs(args.positionals);
+async function validateSettings(args: ParsedArgs, io: CliIo): Promise<{ format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; client: LazyHttpClient }> {
+  checkSitemapInputs(args.positionals, io);
   const config = validationSettings(args, io.cwd);
   const format = args.choice<ReportFormat>('format') ?? 'stylish';
-  if (args.positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
-  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, now: config.now };
+  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
 }
 
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
   if ('exit' in line) return line.exit;
-  const { args, checked: { format, config, maxWarnings, now } } = line;
-  const positionals = args.positionals;
+  const { args, checked: { format, config, maxWarnings, client } } = line;
 
-  const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules };
-  if (config.limits !== undefined) base.limits = config.limits;
-  if (now !== undefined) base.now = now;
+  const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules, ...definedOnly({ limits: config.limits, now: config.now }) };
   const reports: FileReport[] = [];
   /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
   let unreadable = 0;
@@ -55,13 +50,6 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let current = '';
   const progress = Progress.ofEntries(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
-  let client: LazyHttpClient;
-  try {
-    client = new LazyHttpClient(await httpClientOptions(args));
-  } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, 'validate', error.message);
-    throw error;
-  }
 
   /**
    * Validates one input with `check` (a file or stream, or a URL); the children it lists (when it is an
@@ -75,16 +63,14 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     assumedHttps = false,
   ): Promise<FileReport | undefined> => {
     try {
-      const options: ValidateSitemapOptions = { ...base, file };
+      const options: ValidateSitemapOptions = {
+        ...base,
+        file,
+        ...definedOnly({ location: locationUrl }),
+        ...progress.onProgress((entries: number) => (entriesNow = entries)),
+      };
       current = file;
       entriesNow = 0;
-      if (progress.active) {
-        options.onProgress = (entries) => {
-          entriesNow = entries;
-          progress.tick();
-        };
-      }
-      if (locationUrl !== undefined) options.location = locationUrl;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       if (stream !== undefined) {
         stream.startFile(file);
@@ -119,7 +105,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
     validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
-  for (const path of positionals) {
+  for (const path of args.positionals) {
     const remote = inputUrl(path, io.cwd);
     if (remote !== undefined) {
       if (remote.assumed && !quiet) {

@@ -5,7 +5,7 @@ import { holdHeapGrowth } from '../../node/heap-growth.js';
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { requireRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
@@ -27,12 +27,11 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   holdHeapGrowth(30);
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const quiet = args.flag('quiet');
-  const lockDurationMs = args.number('lock-duration');
   const worker = await startWorker({
     redis,
     queue,
     concurrency: args.number('concurrency') ?? 1,
-    ...(lockDurationMs !== undefined ? { lockDurationMs } : {}),
+    ...definedOnly({ lockDurationMs: args.number('lock-duration') }),
     ...(quiet ? {} : { log: (line: string) => io.stderr.write(`sitemapkit worker ${process.pid}: ${line}\n`) }),
   });
   if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${redis}\n`);

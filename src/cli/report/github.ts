@@ -33,10 +33,10 @@ export function githubLine(file: string, d: Diagnostic): string {
 
 // The runner's escaping (as in @actions/core): data ends at the line end, properties also at `,`
 // and the `::` that starts the data.
-export function escapeData(text: string): string {
+function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-export function escapeProperty(text: string): string {
+function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

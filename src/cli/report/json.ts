@@ -22,7 +22,7 @@ import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { SitemapFormat } from '../../core/read/types.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
 
-export const JSON_REPORT_VERSION = 1;
+const JSON_REPORT_VERSION = 1;
 
 export interface JsonReport {
   readonly version: typeof JSON_REPORT_VERSION;
@@ -30,7 +30,7 @@ export interface JsonReport {
   readonly files: readonly JsonFileReport[];
 }
 
-export interface JsonFileReport {
+interface JsonFileReport {
   readonly file: string;
   readonly format: SitemapFormat | null;
   readonly entries: number;
@@ -42,7 +42,7 @@ export interface JsonFileReport {
   readonly diagnostics: readonly JsonDiagnostic[];
 }
 
-export interface JsonDiagnostic {
+interface JsonDiagnostic {
   readonly code: string;
   readonly severity: Severity;
   readonly message: string;

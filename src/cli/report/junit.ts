@@ -73,7 +73,7 @@ function positionOf(d: Diagnostic): string | undefined {
  * in an attribute tab and LF, as references). What XML 1.0 cannot carry at all (C0 controls, lone
  * surrogates, U+FFFE/U+FFFF) becomes U+FFFD.
  */
-export function escapeXml(text: string, where: 'text' | 'attribute'): string {
+function escapeXml(text: string, where: 'text' | 'attribute'): string {
   const xmlText = text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
   return where === 'attribute' ? escapeXmlAttribute(xmlText) : escapeXmlText(xmlText);
 }

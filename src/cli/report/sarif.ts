@@ -25,7 +25,7 @@ export interface SarifOptions {
   readonly rulesDocUri?: string;
 }
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', info: 'note' };

@@ -14,12 +14,6 @@ export interface StylishOptions {
   /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
   readonly color: boolean;
   /**
-   * The outcome the summary line must agree with (a ✔ only where the run succeeds): the inputs that
-   * could not be read at all, the --max-warnings limit, and the counts over every diagnostic when
-   * the rows shown are fewer (-q shows errors only).
-   */
-  readonly outcome?: StylishOutcome;
-  /**
    * A terminal's width: each row fits in it (issue 23). The message column is cut with `…` where it
    * would not, and a hint that does not fit is left out, with a note at the end that `--format json`
    * has it. Undefined (a file, a pipe): rows whole.
@@ -30,18 +24,6 @@ export interface StylishOptions {
    * wider than the terminal, rather than left out.
    */
   readonly allHints?: boolean;
-}
-
-export interface StylishOutcome {
-  /** Inputs that could not be read or fetched (the command exits 2). */
-  readonly unreadable?: number;
-  /** More warnings than this fail the run. */
-  readonly maxWarnings?: number;
-  /** Counts over all diagnostics, rows hidden by -q included. */
-  readonly summary?: ValidationSummary;
-}
-
-export interface StylishWriterOptions extends StylishOptions {
   /** Sort each block's rows by position (diagnostics given as found rather than in document order). */
   readonly sort?: boolean;
   /**
@@ -50,6 +32,20 @@ export interface StylishWriterOptions extends StylishOptions {
    * the file's rows. The summary still counts them all.
    */
   readonly capped?: boolean;
+}
+
+/**
+ * What the summary line must agree with (a ✔ only where the run succeeds): the inputs that could not
+ * be read at all, the --max-warnings limit, and the counts over every diagnostic when the rows shown
+ * are fewer (-q shows errors only).
+ */
+export interface StylishOutcome {
+  /** Inputs that could not be read or fetched (the command exits 2). */
+  readonly unreadable?: number;
+  /** More warnings than this fail the run. */
+  readonly maxWarnings?: number;
+  /** Counts over all diagnostics, rows hidden by -q included. */
+  readonly summary?: ValidationSummary;
 }
 
 const SGR = { bold: 1, dim: 2, underline: 4, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
@@ -84,7 +80,6 @@ export const STYLISH_BLOCK_ROWS = 10_000;
 export class StylishWriter {
   private readonly paint: Paint;
   private readonly sort: boolean;
-  private readonly outcome: StylishOutcome;
   private readonly columns: number | undefined;
   private readonly allHints: boolean;
   /** The current file's counts per code, with `capped`. */
@@ -100,10 +95,9 @@ export class StylishWriter {
 
   constructor(
     private readonly out: { write(text: string): unknown },
-    options: StylishWriterOptions,
+    options: StylishOptions,
   ) {
     this.sort = options.sort === true;
-    this.outcome = options.outcome ?? {};
     this.columns = options.columns;
     this.allHints = options.allHints === true;
     this.cap = options.capped === true ? new CodeCap() : undefined;
@@ -143,7 +137,7 @@ export class StylishWriter {
   }
 
   /** The summary line, from the exact counts of the reports and the run's outcome. */
-  end(reports: readonly FileReport[], outcome: StylishOutcome = this.outcome): void {
+  end(reports: readonly FileReport[], outcome: StylishOutcome = {}): void {
     this.endFile();
     this.out.write(summaryLine(reports, outcome, this.paint) + '\n');
     if (this.hintsLeftOut > 0) {
