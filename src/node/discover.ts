@@ -279,7 +279,6 @@ interface RobotsState {
 
 class EventChannel {
   private queue: DiscoverEvent[] = [];
-  private head = 0;
   /** Bytes of `urls` lines in the queue. */
   private linesBytes = 0;
   private ended = false;
@@ -291,9 +290,8 @@ class EventChannel {
     this.queue.push(event);
     if (event.type === 'urls') this.linesBytes += event.lines.length;
     if (this.wake !== undefined) {
-      const wake = this.wake;
+      this.wake();
       this.wake = undefined;
-      wake();
     }
   }
 
@@ -304,28 +302,20 @@ class EventChannel {
     this.wake = undefined;
   }
 
-  private get size(): number {
-    return this.queue.length - this.head;
-  }
-
   /** A promise while the consumer is behind, else undefined. */
   backpressure(): Promise<void> | undefined {
-    if (this.size < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
+    if (this.queue.length < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
-  /** Every event queued so far, in order, as one array (empty when none); wakes waiting producers. */
-  private takeAll(): DiscoverEvent[] {
-    const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
-    this.release();
-    return batch;
   }
 
   /** The events in arrays of what was queued at once: one promise per batch, not per event. */
   async *batches(): AsyncGenerator<DiscoverEvent[]> {
     for (;;) {
-      if (this.size > 0) {
-        yield this.takeAll();
+      if (this.queue.length > 0) {
+        // Every event queued so far, as one array; producers waiting for room go on.
+        const batch = this.queue;
+        this.release();
+        yield batch;
         continue;
       }
       if (this.ended) {
@@ -339,7 +329,6 @@ class EventChannel {
   /** Empties the queue and releases producers waiting for room (the consumer took it all, or went away). */
   release(): void {
     this.queue = [];
-    this.head = 0;
     this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
@@ -815,11 +804,7 @@ class Discovery {
       node.cut = error.rule;
       this.note(node, diagnostic(error.rule, error.message, node.url));
     }
-    await this.finishRead(node, response, probe, unfinishedAt, replayHeld);
-  }
-
-  /** A document read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event. */
-  private async finishRead(node: SitemapNode, response: Extract<HttpOutcome, { ok: true }>, probe: boolean, unfinishedAt: Diagnostic | undefined, replayHeld: () => void): Promise<void> {
+    // Read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event.
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {
       // RFC 9112 §6.3 item 8: with neither Content-Length nor chunked coding, the body ends where the
