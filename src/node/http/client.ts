@@ -36,8 +36,8 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_PER_HOST_CONCURRENCY = 4;
-const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
-const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -159,6 +159,12 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The wait after failed attempt `attempt`: exponential backoff with "equal jitter", half fixed, half random, so retries of many clients spread. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const backoff = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  return backoff / 2 + Math.random() * (backoff / 2);
+}
+
 interface Attempt {
   outcome: HttpOutcome;
   /** Worth another try (connection error, retry status), and after how long at least. */
@@ -258,9 +264,7 @@ export class HttpClient {
         if (!this.unreachable.has(origin)) this.unreachable.set(origin, outcome);
       }
       if (!retry || attempt > retries || this.options.signal?.aborted === true) return outcome;
-      // Exponential backoff with "equal jitter": half fixed, half random, so retries of many clients spread.
-      const backoff = Math.min(maxDelay, base * 2 ** (attempt - 1));
-      const delay = retryAfter ?? backoff / 2 + Math.random() * (backoff / 2);
+      const delay = retryAfter ?? backoffMs(attempt, base, maxDelay);
       if (delay > maxDelay) return outcome;
       if (outcome.ok) await outcome.body.cancel();
       // An abort ends the wait at once (the delay rejects).
