@@ -424,7 +424,6 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
           yield out;
         }
       }
-      this.finishedResolve();
     } catch (error) {
       this.finishedReject(error);
       throw error;
