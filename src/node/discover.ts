@@ -32,12 +32,6 @@ import { DocumentReaders, type TextSink } from './discover-readers.js';
 
 export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
 export const DEFAULT_MAX_SITEMAPS = 50_000;
-/**
- * Threads reading documents with `urlsAsText`. One: on two cores it runs beside the main thread (which
- * fetches, gunzips through libuv's pool and writes); a second was no faster and took peak RSS to
- * ~200 MB (bench:discover, interleaved; docs/performance.md).
- */
-const READING_THREADS = 1;
 /** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
 const MAIN_THREAD_BYTES = 64 * 1024;
 /** Events buffered for a slow consumer before bodies are held back. */
@@ -343,7 +337,7 @@ class Discovery {
   readonly channel = new EventChannel();
   readonly client: HttpClient;
   private readonly cache: HttpCache | undefined;
-  /** The reading threads (`urlsAsText`), started with the run. */
+  /** The reading thread (`urlsAsText`), started with the run. */
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
   private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
@@ -540,7 +534,7 @@ class Discovery {
   private enqueue(url: string, via: SitemapVia, parent: SitemapNode | undefined, siblings: SitemapNode[]): void {
     // The reading thread starts with the first sitemap to fetch (while it is fetched): a run that
     // finds none (a refused site, no robots.txt) does not pay for it (~10 ms).
-    if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders(READING_THREADS);
+    if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders();
     const depth = parent === undefined ? 0 : parent.depth + 1;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
