@@ -155,7 +155,12 @@ export class DocumentReaders {
       if (reading.sent - reading.taken < CHUNK_WINDOW) this.wake(reading);
     }
     if (message.type === 'items') {
-      this.deliver(reading.sink, message.items);
+      for (const item of message.items) {
+        if (item[0] === 'urls') reading.sink.urls(item[1], item[2]);
+        else if (item[0] === 'diagnostic') reading.sink.diagnostic(item[1]);
+        else if (item[0] === 'sitemap') reading.sink.sitemap(item[1]);
+        else reading.sink.format(item[1]);
+      }
       // The consumer's backpressure holds the thread's reading of this document, as it holds the main thread's.
       const ack = (): void => this.worker.postMessage({ type: 'ack', doc: message.doc } satisfies ToReader);
       const wait = reading.control.backpressure();
@@ -165,15 +170,6 @@ export class DocumentReaders {
       this.finish(message.doc, reading);
       if (message.type === 'done') reading.resolve(message.summary);
       else reading.reject(reading.failure ?? new Error(`reading ${message.doc} failed on its thread: ${message.message ?? ''}`));
-    }
-  }
-
-  private deliver(sink: TextSink, items: readonly ReaderItem[]): void {
-    for (const item of items) {
-      if (item[0] === 'urls') sink.urls(item[1], item[2]);
-      else if (item[0] === 'diagnostic') sink.diagnostic(item[1]);
-      else if (item[0] === 'sitemap') sink.sitemap(item[1]);
-      else sink.format(item[1]);
     }
   }
 
