@@ -259,11 +259,10 @@ function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-/** What robots.txt says for one origin. `unreachable` disallows everything (RFC 9309 §2.3.1.4). */
+/** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
   node: RobotsNode;
   parsed: RobotsTxt | undefined;
-  unreachable: boolean;
   /** Why no response came, when none did. */
   failure?: HttpFailure;
 }
@@ -481,13 +480,12 @@ class Discovery {
 
   private async fetchRobots(url: string): Promise<RobotsState> {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
-    const state: RobotsState = { node, parsed: undefined, unreachable: false };
+    const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
       node.outcome = 'failed';
       node.failure = outcome.code;
-      state.unreachable = true;
       state.failure = outcome;
       this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
     } else {
@@ -510,7 +508,6 @@ class Discovery {
           }
         } catch (error) {
           node.outcome = 'failed';
-          state.unreachable = true;
           this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
         }
       } else {
@@ -519,7 +516,6 @@ class Discovery {
           node.outcome = 'absent';
         } else {
           node.outcome = 'failed';
-          state.unreachable = true;
           this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
         }
       }
@@ -632,9 +628,10 @@ class Discovery {
     }
     if (this.options.respectRobots === true) {
       const state = await this.robots(robotsUrlOf(node.url));
-      const allowed = state.unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
+      const unreachable = state.node.outcome === 'failed';
+      const allowed = unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
       if (!allowed) {
-        const why = state.unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
+        const why = unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
         this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
         return false;
       }
