@@ -41,6 +41,7 @@ import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
 import { ioErrorReason } from './io-errors.js';
+import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
 
@@ -204,6 +205,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (page !== undefined) page.listed = false;
   }
 
+  const dominant = dominantExclusion(excluded, all.length, baseUrl);
   const common = {
     outDir: run.outDir,
     statePath: run.statePath,
@@ -212,7 +214,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     pages: all.length,
     ...(options.dryRun === true ? { dryRun: true as const } : {}),
     excluded,
-    ...withDominant(dominantExclusion(excluded, all.length, baseUrl)),
+    ...(dominant !== undefined ? { dominantExclusion: dominant } : {}),
     problems,
     newPages: dates.newPages,
     changedPages: dates.changedPages,
@@ -228,7 +230,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
     // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
     // wish. Nothing is written or removed and the state is not saved.
-    const onDisk = await exists(join(run.outDir, run.indexName));
+    const onDisk = isFile(join(run.outDir, run.indexName));
     return { ...common, committed: false, indexFile: { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - run.started };
   }
   const written = await writeSet(set.children, run);
@@ -571,10 +573,6 @@ function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
   }
 }
 
-function withDominant(dominant: DominantExclusion<ExcludedPage['reason']> | undefined): { dominantExclusion?: DominantExclusion<ExcludedPage['reason']> } {
-  return dominant === undefined ? {} : { dominantExclusion: dominant };
-}
-
 /** Larger than any index the build writes (50,000 refs of 2,048 characters): not ours. */
 const MAX_OWN_INDEX_BYTES = 120 * 1024 * 1024;
 
@@ -626,14 +624,6 @@ async function requireDirectory(dir: string): Promise<void> {
     throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the site folder ${dir}: ${ioErrorReason(error)}`);
   }
   if (!info.isDirectory()) throw new SitemapError('ERR_SITEMAP_INPUT', `${dir} is not a folder; give the built site's output folder`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function sha256(text: string): string {
@@ -701,7 +691,7 @@ async function pageSources(relPaths: readonly string[], options: BuildSiteOption
       const source = ruleSource(rule, relPath);
       if (source === undefined) continue;
       const path = resolve(root, source);
-      if (await exists(path)) {
+      if (isFile(path)) {
         found.set(relPath, path);
         break;
       }

@@ -7,7 +7,6 @@
 // in the same order); only the page URLs come as lines. Memory stays bounded both ways: at most CHUNK_WINDOW
 // chunks of a body wait on a thread, and a thread's answers wait for the consumer (discover-worker.ts).
 
-import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { SitemapRef } from '../core/model.js';
 import type { SitemapFormat } from '../core/read/types.js';
@@ -63,15 +62,7 @@ export interface ReadingControl {
   hold(wait: Promise<void>): Promise<void>;
 }
 
-interface Thread {
-  worker: Worker;
-  reading: number;
-  /** Why the thread is gone, once it is. */
-  lost?: Error;
-}
-
 interface Reading {
-  thread: Thread;
   sink: TextSink;
   control: ReadingControl;
   sent: number;
@@ -84,41 +75,42 @@ interface Reading {
   reject(error: unknown): void;
 }
 
+/**
+ * One reading thread: on two cores it runs beside the main thread (which fetches, gunzips through
+ * libuv's pool and writes); a second was no faster and took peak RSS to ~200 MB (bench:discover,
+ * interleaved; docs/performance.md).
+ */
 export class DocumentReaders {
-  private readonly threads: Thread[];
+  private readonly worker = startWorker(new URL('./discover-worker.js', import.meta.url), import.meta.url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  /** Why the thread is gone, once it is. */
+  private gone: Error | undefined;
   private readonly readings = new Map<number, Reading>();
   /** Readings waiting for one of MAX_READINGS to end. */
   private readonly waitingToRead: (() => void)[] = [];
   private nextDoc = 0;
 
-  constructor(count: number) {
-    this.threads = Array.from({ length: count }, () => {
-      const thread: Thread = { worker: startWorker(new URL('./discover-worker.js', import.meta.url), import.meta.url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }), reading: 0 };
-      thread.worker.on('message', (message: FromReader) => this.receive(message));
-      thread.worker.on('error', (error) => this.lost(thread, error));
-      thread.worker.on('exit', (code) => this.lost(thread, new Error(`a reading thread stopped (exit ${code})`)));
-      return thread;
-    });
+  constructor() {
+    this.worker.on('message', (message: FromReader) => this.receive(message));
+    this.worker.on('error', (error) => this.lost(error));
+    this.worker.on('exit', (code) => this.lost(new Error(`a reading thread stopped (exit ${code})`)));
   }
 
-  /** Reads `body` on the least busy thread into `sink`; rejects with what the body threw, if it did. */
+  /** Reads `body` on the thread into `sink`; rejects with what the body threw, if it did. */
   async read(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: TextSink, control: ReadingControl): Promise<DocumentSummary> {
     while (this.readings.size >= MAX_READINGS) await control.hold(new Promise<void>((resolve) => this.waitingToRead.push(resolve)));
-    const thread = this.threads.reduce((a, b) => (b.reading < a.reading ? b : a));
     const doc = this.nextDoc++;
     return new Promise((resolve, reject) => {
-      if (thread.lost !== undefined) return reject(thread.lost);
-      const reading: Reading = { thread, sink, control, sent: 0, taken: 0, done: false, wake: undefined, failure: undefined, resolve, reject };
+      if (this.gone !== undefined) return reject(this.gone);
+      const reading: Reading = { sink, control, sent: 0, taken: 0, done: false, wake: undefined, failure: undefined, resolve, reject };
       this.readings.set(doc, reading);
-      thread.reading++;
-      thread.worker.postMessage({ type: 'open', doc, settings } satisfies ToReader);
+      this.worker.postMessage({ type: 'open', doc, settings } satisfies ToReader);
       void this.pump(doc, reading, body, settings);
     });
   }
 
   async close(): Promise<void> {
-    for (const thread of this.threads) thread.worker.removeAllListeners('exit');
-    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
   }
 
   /**
@@ -129,7 +121,7 @@ export class DocumentReaders {
    * reading.
    */
   private async pump(doc: number, reading: Reading, body: AsyncIterable<Uint8Array>, settings: DocumentSettings): Promise<void> {
-    const post = (message: ToReader, transfer?: ArrayBuffer[]): void => reading.thread.worker.postMessage(message, transfer);
+    const post = (message: ToReader, transfer?: ArrayBuffer[]): void => this.worker.postMessage(message, transfer);
     async function* watched(): AsyncGenerator<Uint8Array> {
       try {
         yield* body;
@@ -165,9 +157,14 @@ export class DocumentReaders {
       if (reading.sent - reading.taken < CHUNK_WINDOW) this.wake(reading);
     }
     if (message.type === 'items') {
-      this.deliver(reading.sink, message.items);
+      for (const item of message.items) {
+        if (item[0] === 'urls') reading.sink.urls(item[1], item[2]);
+        else if (item[0] === 'diagnostic') reading.sink.diagnostic(item[1]);
+        else if (item[0] === 'sitemap') reading.sink.sitemap(item[1]);
+        else reading.sink.format(item[1]);
+      }
       // The consumer's backpressure holds the thread's reading of this document, as it holds the main thread's.
-      const ack = (): void => reading.thread.worker.postMessage({ type: 'ack', doc: message.doc } satisfies ToReader);
+      const ack = (): void => this.worker.postMessage({ type: 'ack', doc: message.doc } satisfies ToReader);
       const wait = reading.control.backpressure();
       if (wait === undefined) ack();
       else void reading.control.hold(wait).then(ack);
@@ -175,15 +172,6 @@ export class DocumentReaders {
       this.finish(message.doc, reading);
       if (message.type === 'done') reading.resolve(message.summary);
       else reading.reject(reading.failure ?? new Error(`reading ${message.doc} failed on its thread: ${message.message ?? ''}`));
-    }
-  }
-
-  private deliver(sink: TextSink, items: readonly ReaderItem[]): void {
-    for (const item of items) {
-      if (item[0] === 'urls') sink.urls(item[1], item[2]);
-      else if (item[0] === 'diagnostic') sink.diagnostic(item[1]);
-      else if (item[0] === 'sitemap') sink.sitemap(item[1]);
-      else sink.format(item[1]);
     }
   }
 
@@ -195,17 +183,15 @@ export class DocumentReaders {
 
   private finish(doc: number, reading: Reading): void {
     reading.done = true;
-    reading.thread.reading--;
     this.readings.delete(doc);
     this.wake(reading);
     this.waitingToRead.shift()?.();
   }
 
-  /** A thread that failed: its documents fail with it (a defect, not a document's problem). */
-  private lost(thread: Thread, error: Error): void {
-    thread.lost ??= error;
+  /** The thread failed: its documents fail with it (a defect, not a document's problem). */
+  private lost(error: Error): void {
+    this.gone ??= error;
     for (const [doc, reading] of this.readings) {
-      if (reading.thread !== thread) continue;
       this.finish(doc, reading);
       reading.reject(error);
     }

@@ -32,12 +32,6 @@ import { DocumentReaders, type TextSink } from './discover-readers.js';
 
 export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
 export const DEFAULT_MAX_SITEMAPS = 50_000;
-/**
- * Threads reading documents with `urlsAsText`. One: on two cores it runs beside the main thread (which
- * fetches, gunzips through libuv's pool and writes); a second was no faster and took peak RSS to
- * ~200 MB (bench:discover, interleaved; docs/performance.md).
- */
-const READING_THREADS = 1;
 /** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
 const MAIN_THREAD_BYTES = 64 * 1024;
 /** Events buffered for a slow consumer before bodies are held back. */
@@ -265,11 +259,10 @@ function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-/** What robots.txt says for one origin. `unreachable` disallows everything (RFC 9309 §2.3.1.4). */
+/** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
   node: RobotsNode;
   parsed: RobotsTxt | undefined;
-  unreachable: boolean;
   /** Why no response came, when none did. */
   failure?: HttpFailure;
 }
@@ -279,7 +272,6 @@ interface RobotsState {
 
 class EventChannel {
   private queue: DiscoverEvent[] = [];
-  private head = 0;
   /** Bytes of `urls` lines in the queue. */
   private linesBytes = 0;
   private ended = false;
@@ -291,9 +283,8 @@ class EventChannel {
     this.queue.push(event);
     if (event.type === 'urls') this.linesBytes += event.lines.length;
     if (this.wake !== undefined) {
-      const wake = this.wake;
+      this.wake();
       this.wake = undefined;
-      wake();
     }
   }
 
@@ -304,28 +295,20 @@ class EventChannel {
     this.wake = undefined;
   }
 
-  private get size(): number {
-    return this.queue.length - this.head;
-  }
-
   /** A promise while the consumer is behind, else undefined. */
   backpressure(): Promise<void> | undefined {
-    if (this.size < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
+    if (this.queue.length < EVENT_HIGH_WATER && this.linesBytes < LINES_HIGH_WATER) return undefined;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
-  /** Every event queued so far, in order, as one array (empty when none); wakes waiting producers. */
-  private takeAll(): DiscoverEvent[] {
-    const batch = this.head === 0 ? this.queue : this.queue.slice(this.head);
-    this.release();
-    return batch;
   }
 
   /** The events in arrays of what was queued at once: one promise per batch, not per event. */
   async *batches(): AsyncGenerator<DiscoverEvent[]> {
     for (;;) {
-      if (this.size > 0) {
-        yield this.takeAll();
+      if (this.queue.length > 0) {
+        // Every event queued so far, as one array; producers waiting for room go on.
+        const batch = this.queue;
+        this.release();
+        yield batch;
         continue;
       }
       if (this.ended) {
@@ -339,7 +322,6 @@ class EventChannel {
   /** Empties the queue and releases producers waiting for room (the consumer took it all, or went away). */
   release(): void {
     this.queue = [];
-    this.head = 0;
     this.linesBytes = 0;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
@@ -354,7 +336,7 @@ class Discovery {
   readonly channel = new EventChannel();
   readonly client: HttpClient;
   private readonly cache: HttpCache | undefined;
-  /** The reading threads (`urlsAsText`), started with the run. */
+  /** The reading thread (`urlsAsText`), started with the run. */
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
   private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
@@ -498,13 +480,12 @@ class Discovery {
 
   private async fetchRobots(url: string): Promise<RobotsState> {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
-    const state: RobotsState = { node, parsed: undefined, unreachable: false };
+    const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
       node.outcome = 'failed';
       node.failure = outcome.code;
-      state.unreachable = true;
       state.failure = outcome;
       this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
     } else {
@@ -527,7 +508,6 @@ class Discovery {
           }
         } catch (error) {
           node.outcome = 'failed';
-          state.unreachable = true;
           this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
         }
       } else {
@@ -536,7 +516,6 @@ class Discovery {
           node.outcome = 'absent';
         } else {
           node.outcome = 'failed';
-          state.unreachable = true;
           this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
         }
       }
@@ -551,7 +530,7 @@ class Discovery {
   private enqueue(url: string, via: SitemapVia, parent: SitemapNode | undefined, siblings: SitemapNode[]): void {
     // The reading thread starts with the first sitemap to fetch (while it is fetched): a run that
     // finds none (a refused site, no robots.txt) does not pay for it (~10 ms).
-    if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders(READING_THREADS);
+    if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders();
     const depth = parent === undefined ? 0 : parent.depth + 1;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
@@ -649,9 +628,10 @@ class Discovery {
     }
     if (this.options.respectRobots === true) {
       const state = await this.robots(robotsUrlOf(node.url));
-      const allowed = state.unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
+      const unreachable = state.node.outcome === 'failed';
+      const allowed = unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
       if (!allowed) {
-        const why = state.unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
+        const why = unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
         this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
         return false;
       }
@@ -815,11 +795,7 @@ class Discovery {
       node.cut = error.rule;
       this.note(node, diagnostic(error.rule, error.message, node.url));
     }
-    await this.finishRead(node, response, probe, unfinishedAt, replayHeld);
-  }
-
-  /** A document read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event. */
-  private async finishRead(node: SitemapNode, response: Extract<HttpOutcome, { ok: true }>, probe: boolean, unfinishedAt: Diagnostic | undefined, replayHeld: () => void): Promise<void> {
+    // Read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event.
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {
       // RFC 9112 §6.3 item 8: with neither Content-Length nor chunked coding, the body ends where the

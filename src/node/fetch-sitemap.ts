@@ -50,6 +50,8 @@ export interface FetchedSitemap {
    * request's deadline; the server is not the slow one.
    */
   held(wait: Promise<void>): Promise<void>;
+  /** A reader's `backpressure` whose waits are held so (undefined stays undefined). */
+  holding(backpressure: (() => Promise<void> | undefined) | undefined): (() => Promise<void> | undefined) | undefined;
   /** Lets go of the body unread (or of what is left of it). */
   cancel(): Promise<void>;
 }
@@ -83,6 +85,12 @@ export async function fetchSitemap(url: string, client: HttpClient, options: Fet
     headers: outcome.headers,
     body: body(),
     held: (wait) => response.held(wait),
+    holding: (backpressure) =>
+      backpressure &&
+      (() => {
+        const wait = backpressure();
+        return wait === undefined ? undefined : response.held(wait);
+      }),
     cancel: () => response.cancel(),
   };
 }

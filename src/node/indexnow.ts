@@ -16,10 +16,7 @@
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { explainIndexNowStatus, indexNowEndpoint, type IndexNowPayload } from '../core/indexnow.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, retryAfterMs, type FetchFunction } from './http/client.js';
-
-const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
-const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+import { backoffMs, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_TIMEOUT_MS, retryAfterMs, type FetchFunction } from './http/client.js';
 /** Enough of an error body to show what the endpoint said (Bing and Yandex answer a short JSON or text). */
 const RESPONSE_EXCERPT_BYTES = 2_048;
 const RESPONSE_EXCERPT_CHARS = 300;
@@ -108,9 +105,7 @@ export async function submitIndexNow(payloads: Iterable<IndexNowPayload>, option
           result.message += ` (gave up after ${attempt} attempts)`;
           break;
         }
-        // Exponential backoff with "equal jitter" (as the GET client): half fixed, half random.
-        const backoff = Math.min(maxDelay, base * 2 ** (attempt - 1));
-        const wait = retryAfter ?? backoff / 2 + Math.random() * (backoff / 2);
+        const wait = retryAfter ?? backoffMs(attempt, base, maxDelay);
         if (wait > maxDelay) {
           result.message += ` (the endpoint asked to wait ${Math.ceil(wait / 1000)} s before a retry, more than the ${maxDelay / 1000} s this waits; not retried)`;
           break;

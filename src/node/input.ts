@@ -116,13 +116,9 @@ export async function pathFilter(include: readonly string[], exclude: readonly s
   return (path) => (included === undefined || included(path)) && (excluded === undefined || !excluded(path));
 }
 
-function toBytes(chunk: unknown): Uint8Array {
-  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
-}
-
 /** Chunks as bytes (stdin in text mode, or a test's Readable.from([...strings]), yields strings). */
 async function* bytesOf(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
-  for await (const chunk of source) yield toBytes(chunk);
+  for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Uint8Array);
 }
 
 /** Rethrows I/O and gzip failures as one-line `ERR_SITEMAP_INPUT` errors. */
@@ -291,71 +287,66 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
   );
 }
 
-function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
-  const table = tableRecords('TSV', file, out, mapping, onWarning);
-  const splitter = new LineSplitter(
-    (line, number) => {
-      if (line.trim() === '') return;
-      table.record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
-    },
-    overlongLine(file, out),
+function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, options: ReadInputOptions): Sink {
+  return tableSink('TSV', file, out, options, (record) =>
+    new LineSplitter(
+      (line, number) => {
+        if (line.trim() === '') return;
+        record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
+      },
+      overlongLine(file, out),
+    ),
   );
-  return {
-    push: (text) => splitter.push(text),
-    end() {
-      splitter.end();
-      table.end();
-    },
-  };
 }
 
-function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void): Sink {
-  const table = tableRecords('CSV', file, out, mapping, onWarning);
-  const parser = new CsvParser({
-    onRecord: (fields, line) => table.record(fields, line, suspect() && fields.some((f) => f.includes('\uFFFD'))),
-    onError(message, line) {
-      out().push({ error: message, code: 'input/csv', file, line });
-    },
-  }, MAX_LINE);
-  return {
-    push: (text) => parser.push(text),
-    end() {
-      parser.end();
-      table.end();
-    },
-  };
+function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean, options: ReadInputOptions): Sink {
+  return tableSink('CSV', file, out, options, (record) =>
+    new CsvParser({
+      onRecord: (fields, line) => record(fields, line, suspect() && fields.some((f) => f.includes('\uFFFD'))),
+      onError(message, line) {
+        out().push({ error: message, code: 'input/csv', file, line });
+      },
+    }, MAX_LINE),
+  );
 }
 
 /** Unknown columns named in a warning; the rest are counted (a crawler's export has dozens). */
 const NAMED_COLUMNS = 8;
 
-/** The records of a CSV or TSV input, split into fields: the first is the header, each other an entry (or why it is skipped). */
-function tableRecords(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], mapping: ColumnMapping | undefined, onWarning?: (warning: InputWarning) => void) {
+type TableRecord = (fields: string[], line: number, invalidUtf8: boolean) => void;
+
+/**
+ * A CSV or TSV input: `splitter` splits the text into records of fields, handed to `record`; the
+ * first is the header, each other an entry (or why it is skipped).
+ */
+function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], options: ReadInputOptions, splitter: (record: TableRecord) => Sink): Sink {
   let columns: CsvColumns | undefined;
-  return {
-    record(fields: string[], line: number, invalidUtf8: boolean): void {
-      if (columns === undefined) {
-        try {
-          columns = csvHeader(fields, kind, mapping);
-        } catch (error) {
-          if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`, error.rule);
-          throw error;
-        }
-        warnUnknownColumns(kind, file, line, columns, onWarning);
-        return;
-      }
-      if (invalidUtf8) {
-        out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
-        return;
-      }
+  const records = splitter((fields, line, invalidUtf8) => {
+    if (columns === undefined) {
       try {
-        out().push(pageRecord(csvRecordToEntry(fields, columns, kind), 'input/csv', file, line));
+        columns = csvHeader(fields, kind, options.columns);
       } catch (error) {
-        if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, code: 'input/csv', file, line });
+        if (error instanceof SitemapError) throw new SitemapError(error.code, `${file}:${line}: ${error.message}`, error.rule);
+        throw error;
       }
-    },
+      warnUnknownColumns(kind, file, line, columns, options.onWarning);
+      return;
+    }
+    if (invalidUtf8) {
+      out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
+      return;
+    }
+    try {
+      out().push(pageRecord(csvRecordToEntry(fields, columns, kind), 'input/csv', file, line));
+    } catch (error) {
+      if (!(error instanceof SitemapError)) throw error;
+      out().push({ error: error.message, code: 'input/csv', file, line });
+    }
+  });
+  return {
+    push: (text) => records.push(text),
     end(): void {
+      records.end();
       if (columns === undefined) {
         const header = kind === 'CSV' ? 'loc,lastmod,changefreq,priority' : 'loc<TAB>lastmod<TAB>changefreq<TAB>priority';
         throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}: empty ${kind} input; expected a header line such as ${header}`, 'input/csv-header');
@@ -412,6 +403,12 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
   };
 }
 
+/** UTF-16 when the bytes start with its byte order mark, else UTF-8 (WHATWG Encoding's BOM sniff). */
+function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
+  if (first[0] === 0xff && first[1] === 0xfe) return 'utf-16le';
+  return first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : 'utf-8';
+}
+
 /**
  * Reads one input (a path, or '-' for stdin given as `stdin`) and yields records in batches (one array
  * per input chunk) to keep per-entry async overhead off the hot path. With the format `auto` the
@@ -426,12 +423,6 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
  * `ERR_SITEMAP_INPUT_FORMAT` for a CSV or TSV input without a usable header (rule `input/csv-header`)
  * or a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
  */
-/** UTF-16 when the bytes start with its byte order mark, else UTF-8 (WHATWG Encoding's BOM sniff). */
-function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
-  if (first[0] === 0xff && first[1] === 0xfe) return 'utf-16le';
-  return first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : 'utf-8';
-}
-
 export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;
   let batch: InputRecord[] = [];
@@ -443,9 +434,9 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
       case 'text':
         return textSink(file, out, suspect);
       case 'csv':
-        return csvSink(file, out, suspect, options.columns, options.onWarning);
+        return csvSink(file, out, suspect, options);
       case 'tsv':
-        return tsvSink(file, out, suspect, options.columns, options.onWarning);
+        return tsvSink(file, out, suspect, options);
       case 'jsonl':
         return jsonlSink(file, out, suspect, options.onWarning);
       default:

@@ -68,6 +68,10 @@ export function keepCompressionThreads(count: number): void {
 }
 
 function newCompressionThread(): Worker {
+  // Compression allocates little on the JS heap: a small young generation makes the worker collect its
+  // transferred buffers early instead of holding tens of MB until a late GC.
+  // execArgv: [] so that flags of the parent (such as --input-type=module) do not change how the
+  // CommonJS source is evaluated.
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
   // An idle thread that fails or stops is forgotten (a writer's own listeners report it while in use).
   const forget = (): void => {
@@ -392,10 +396,6 @@ export class ParallelFileWriter {
   }
 
   private spawn(): Slot {
-    // Compression allocates little on the JS heap: a small young generation makes the worker collect its
-    // transferred buffers early instead of holding tens of MB until a late GC.
-    // execArgv: [] so that flags of the parent (such as --input-type=module) do not change how the
-    // CommonJS source is evaluated.
     const worker = idleThreads.pop() ?? newCompressionThread();
     const onMessage = (m: WorkerDone | WorkerFailed): void => this.onMessage(slot, m);
     const onError = (e: Error): void => this.fail(undefined, e, 'compression worker failed: ');

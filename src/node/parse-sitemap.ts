@@ -182,7 +182,8 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
     } catch (error) {
       throw inputError(shown, error, pathHint(given, error));
     }
-    yield* streamChunks(handle, shown);
+    // Read in order by a stream over the handle, which closes it.
+    yield* iterableChunks(handle.createReadStream({ highWaterMark: READ_CHUNK }), shown);
     return;
   }
   // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
@@ -219,18 +220,6 @@ function regularFileFd(path: string): number | undefined {
   return undefined;
 }
 
-/** What is not a regular file, read in order by a stream over its handle (which closes it). */
-async function* streamChunks(handle: FileHandle, shown: string): AsyncGenerator<Uint8Array> {
-  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
-  try {
-    for await (const chunk of stream) yield chunk as Uint8Array;
-  } catch (error) {
-    throw inputError(shown, error);
-  } finally {
-    stream.destroy();
-  }
-}
-
 async function* iterableChunks(source: AsyncIterable<unknown>, shown: string): AsyncGenerator<Uint8Array> {
   const it = source[Symbol.asyncIterator]();
   try {
@@ -246,30 +235,6 @@ async function* iterableChunks(source: AsyncIterable<unknown>, shown: string): A
     }
   } finally {
     await it.return?.();
-  }
-}
-
-async function* webStreamChunks(stream: ReadableStream<Uint8Array>, shown: string): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      let r: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        r = await reader.read();
-      } catch (error) {
-        done = true;
-        throw inputError(shown, error);
-      }
-      if (r.done) {
-        done = true;
-        return;
-      }
-      yield toBytes(r.value);
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
 }
 
@@ -298,7 +263,6 @@ function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   if (input instanceof ArrayBuffer) return { kind: 'bytes', chunks: sliced(new Uint8Array(input)), file: options.file };
   const o: unknown = input;
   if (isObject(o)) {
-    if (typeof o.getReader === 'function') return { kind: 'bytes', chunks: webStreamChunks(o as unknown as ReadableStream<Uint8Array>, shown), file: options.file };
     if (typeof o[Symbol.asyncIterator] === 'function') return { kind: 'bytes', chunks: iterableChunks(o as unknown as AsyncIterable<unknown>, shown), file: options.file };
     if (typeof o.text === 'string') return { kind: 'text', text: o.text, file: options.file };
     if (typeof o.path === 'string') return fromPath(o.path);
@@ -461,7 +425,6 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
           yield out;
         }
       }
-      this.finishedResolve();
     } catch (error) {
       this.finishedReject(error);
       throw error;

@@ -112,19 +112,14 @@ async function readOne(where: string, document: SourceDocument, options: SourceO
     if (/^https?:\/\//i.test(where)) {
       if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
       const started = performance.now();
-      const answered = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-      fetched = answered;
-      const { headers } = answered;
-      document.http = { status: answered.status, milliseconds: Math.round(performance.now() - started), finalUrl: answered.finalUrl };
+      fetched = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+      const { headers } = fetched;
+      document.http = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
       if (headers.get('etag') !== null) document.http.etag = headers.get('etag') as string;
       if (headers.get('last-modified') !== null) document.http.lastModified = headers.get('last-modified') as string;
-      input = answered.body;
+      input = fetched.body;
       // Waiting for the output is not the server's time: not charged to the request's deadline.
-      const wait = options.backpressure;
-      if (wait !== undefined) backpressure = () => {
-        const waiting = wait();
-        return waiting === undefined ? undefined : answered.held(waiting);
-      };
+      backpressure = fetched.holding(options.backpressure);
     }
     return await readDocument(input, document, backpressure !== undefined ? { onSitemap, backpressure } : { onSitemap });
   } finally {

@@ -28,15 +28,8 @@ export async function validateSitemapUrl(url: string, options: ValidateSitemapUr
   try {
     const fetched = await fetchSitemap(url, client, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
     const location = options.baseUrl ?? options.location ?? fetched.finalUrl;
-    const backpressure = options.backpressure;
-    const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, baseUrl: location };
     // Time spent waiting for the reader of the report is not the server's: it is not charged to the deadline.
-    if (backpressure !== undefined) {
-      validating.backpressure = () => {
-        const wait = backpressure();
-        return wait === undefined ? undefined : fetched.held(wait);
-      };
-    }
+    const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, baseUrl: location, backpressure: fetched.holding(options.backpressure) };
     const result = await validateSitemap(fetched.body, validating);
     return { ...result, finalUrl: fetched.finalUrl, status: fetched.status };
   } finally {

@@ -131,20 +131,16 @@ export interface WriteSummary {
 export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: number, maxBytes?: number): Limits {
   const base = LIMITS_PROFILES[profile];
   if (base === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', `unknown limits profile ${JSON.stringify(profile)}; use current or legacy`);
-  const limits = { ...base };
-  if (maxUrls !== undefined) {
-    if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > base.maxUrlsPerSitemap) {
-      throw new SitemapError('ERR_SITEMAP_OPTION', `max URLs must be a whole number from 1 to ${base.maxUrlsPerSitemap}, got ${maxUrls}`);
-    }
-    limits.maxUrlsPerSitemap = maxUrls;
-  }
-  if (maxBytes !== undefined) {
-    if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > base.maxBytesPerSitemap) {
-      throw new SitemapError('ERR_SITEMAP_OPTION', `max bytes must be a whole number up to ${base.maxBytesPerSitemap}, got ${maxBytes}`);
-    }
-    limits.maxBytesPerSitemap = maxBytes;
-  }
-  return limits;
+  const lowered = (value: number | undefined, most: number, range: string): number => {
+    if (value === undefined) return most;
+    if (!Number.isInteger(value) || value < 1 || value > most) throw new SitemapError('ERR_SITEMAP_OPTION', `${range} ${most}, got ${value}`);
+    return value;
+  };
+  return {
+    ...base,
+    maxUrlsPerSitemap: lowered(maxUrls, base.maxUrlsPerSitemap, 'max URLs must be a whole number from 1 to'),
+    maxBytesPerSitemap: lowered(maxBytes, base.maxBytesPerSitemap, 'max bytes must be a whole number up to'),
+  };
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -34,7 +34,7 @@ async function* chunks(bytes: Uint8Array, size: number, pause?: Promise<void>): 
 
 describe('discover reading threads', () => {
   it('a gzipped body in small chunks: its page URLs as lines, in order', async () => {
-    const readers = new DocumentReaders(1);
+    const readers = new DocumentReaders();
     try {
       const locs = pages('r', 5_000);
       const into = sink();
@@ -47,7 +47,7 @@ describe('discover reading threads', () => {
   });
 
   it('reads MAX_READINGS documents at once; the next bodies wait, unread, so fetching waits with them', async () => {
-    const readers = new DocumentReaders(1);
+    const readers = new DocumentReaders();
     try {
       let open!: () => void;
       const gate = new Promise<void>((resolve) => (open = resolve));
@@ -71,13 +71,12 @@ describe('discover reading threads', () => {
   });
 
   it('a thread that stops fails the reading under way and the next one, at once', async () => {
-    const readers = new DocumentReaders(1);
+    const readers = new DocumentReaders();
     try {
       let resume!: () => void;
       const paused = new Promise<void>((resolve) => (resume = resolve));
       const underWay = readers.read(chunks(Buffer.from(urlset(pages('s', 2_000))), 4_096, paused), SETTINGS, sink(), CONTROL);
-      const thread = (readers as unknown as { threads: { worker: Worker }[] }).threads[0] as { worker: Worker };
-      await thread.worker.terminate();
+      await (readers as unknown as { worker: Worker }).worker.terminate();
       resume();
       await assert.rejects(underWay, /reading thread stopped/);
       await assert.rejects(readers.read(chunks(Buffer.from(urlset(pages('t', 3))), 100), SETTINGS, sink(), CONTROL), /reading thread stopped/);

@@ -7,9 +7,16 @@ import { relative, resolve, sep } from 'node:path';
 
 /** The top of the git work tree holding `dir`, or undefined when there is none (or no git). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
-  const out = await capture('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
-  const top = out?.trim();
-  return top === undefined || top === '' ? undefined : top;
+  const { spawn } = await import('node:child_process');
+  const top = await new Promise<string | undefined>((done) => {
+    const child = spawn('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (out += chunk));
+    child.on('error', () => done(undefined));
+    child.on('close', (code) => done(code === 0 ? out.trim() : undefined));
+  });
+  return top === '' ? undefined : top;
 }
 
 /**
@@ -55,16 +62,4 @@ export async function gitLastCommitTimes(top: string, paths: Iterable<string>): 
     child.on('close', () => done());
   });
   return found;
-}
-
-async function capture(command: string, args: string[]): Promise<string | undefined> {
-  const { spawn } = await import('node:child_process');
-  return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (out += chunk));
-    child.on('error', () => done(undefined));
-    child.on('close', (code) => done(code === 0 ? out : undefined));
-  });
 }

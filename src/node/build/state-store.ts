@@ -115,24 +115,14 @@ function corrupt(path: string, why: string): SitemapError {
 
 /** Replaces the state at `path` atomically and durably. */
 export async function saveState(path: string, state: BuildState): Promise<void> {
-  const data: StateFile = {
-    format: FORMAT,
-    version: VERSION,
-    ...(state.baseUrl !== undefined ? { baseUrl: state.baseUrl } : {}),
-    ...(state.indexName !== undefined ? { indexName: state.indexName } : {}),
-    ...(state.lastSubmission !== undefined ? { lastSubmission: state.lastSubmission } : {}),
-    pages: [...state.pages].map(([url, page]) => [url, page.hash, page.lastmod ?? null, page.listed ? 1 : 0]),
-    files: [...state.files].map(([name, file]) => [name, file.hash, file.lastmod, file.urls]),
-    buckets: [...state.buckets],
-    announced: [...state.announced],
-  };
+  // The fields that are undefined are left out by JSON.stringify.
+  const head = JSON.stringify({ format: FORMAT, version: VERSION, baseUrl: state.baseUrl, indexName: state.indexName, lastSubmission: state.lastSubmission });
+  const pages = [...state.pages].map(([url, page]) => [url, page.hash, page.lastmod ?? null, page.listed ? 1 : 0]);
+  const files = [...state.files].map(([name, file]) => [name, file.hash, file.lastmod, file.urls]);
   // One row per line: a diff of two states stays readable.
   const text =
-    `{"format":${JSON.stringify(FORMAT)},"version":${VERSION}` +
-    (data.baseUrl !== undefined ? `,"baseUrl":${JSON.stringify(data.baseUrl)}` : '') +
-    (data.indexName !== undefined ? `,"indexName":${JSON.stringify(data.indexName)}` : '') +
-    (data.lastSubmission !== undefined ? `,"lastSubmission":${JSON.stringify(data.lastSubmission)}` : '') +
-    `,\n"pages":${rows(data.pages)},\n"files":${rows(data.files)},\n"buckets":${rows(data.buckets)},\n"announced":${rows(data.announced)}}\n`;
+    `${head.slice(0, -1)},\n"pages":${rows(pages)},\n"files":${rows(files)},\n` +
+    `"buckets":${rows([...state.buckets])},\n"announced":${rows([...state.announced])}}\n`;
   await writeFileAtomic(path, text);
 }
 

@@ -25,14 +25,10 @@ function keyOf(url: string): string {
 }
 
 export class HttpCache {
+  /** The directory made, at the first document stored. */
   private ready: Promise<unknown> | undefined;
 
   constructor(readonly dir: string) {}
-
-  private ensureDir(): Promise<unknown> {
-    this.ready ??= mkdir(this.dir, { recursive: true });
-    return this.ready;
-  }
 
   async lookup(url: string): Promise<CachedDocument | undefined> {
     try {
@@ -74,7 +70,7 @@ export class HttpCache {
       yield* body;
       return;
     }
-    await this.ensureDir();
+    await (this.ready ??= mkdir(this.dir, { recursive: true }));
     const key = keyOf(url);
     const temp = join(this.dir, `.${key}.${process.pid}.tmp`);
     const file = await open(temp, 'w');

@@ -27,6 +27,7 @@ import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
 import { HostSlots, type Release } from './slots.js';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createNodeFetch, ENCODED_TOO_LARGE, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -35,8 +36,8 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 16;
 export const DEFAULT_PER_HOST_CONCURRENCY = 4;
-const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
-const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -158,17 +159,10 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted === true) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/** The wait after failed attempt `attempt`: exponential backoff with "equal jitter", half fixed, half random, so retries of many clients spread. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const backoff = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  return backoff / 2 + Math.random() * (backoff / 2);
 }
 
 interface Attempt {
@@ -270,12 +264,11 @@ export class HttpClient {
         if (!this.unreachable.has(origin)) this.unreachable.set(origin, outcome);
       }
       if (!retry || attempt > retries || this.options.signal?.aborted === true) return outcome;
-      // Exponential backoff with "equal jitter": half fixed, half random, so retries of many clients spread.
-      const backoff = Math.min(maxDelay, base * 2 ** (attempt - 1));
-      const delay = retryAfter ?? backoff / 2 + Math.random() * (backoff / 2);
+      const delay = retryAfter ?? backoffMs(attempt, base, maxDelay);
       if (delay > maxDelay) return outcome;
       if (outcome.ok) await outcome.body.cancel();
-      await sleep(delay, this.options.signal);
+      // An abort ends the wait at once (the delay rejects).
+      await sleep(delay, undefined, { signal: this.options.signal }).catch(() => {});
     }
   }
 
@@ -289,6 +282,7 @@ export class HttpClient {
     const runSignal = this.options.signal;
     const signal = runSignal === undefined ? controller.signal : AbortSignal.any([controller.signal, runSignal]);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const deadline = new IdleDeadline(timeoutMs, () =>
       controller.abort(new FetchFailure('fetch/timeout', `no complete response within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
     );
@@ -323,7 +317,7 @@ export class HttpClient {
         const init: NodeFetchInit = {
           redirect: 'manual',
           signal,
-          maxEncodedBytes: request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+          maxEncodedBytes: maxBody,
           headers: { 'user-agent': this.options.userAgent ?? 'sitemapkit', ...request.headers },
         };
         response = await this.fetchFn(current, init);
@@ -357,7 +351,6 @@ export class HttpClient {
         current = next;
         continue;
       }
-      const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const length = Number(response.headers.get('content-length') ?? Number.NaN);
       if (length > maxBody) {
         await cancelBody(response);

@@ -12,9 +12,9 @@
 // What it does like fetch: Content-Encoding gzip / x-gzip / deflate / br is undone, the body is a web
 // ReadableStream (made on first use; the client reads the Node stream under it, NODE_BODY), errors
 // reject with `TypeError('fetch failed', { cause })`, the signal aborts the request and the body. The
-// response is not undici's `Response` but the part of it that the client reads (status, statusText,
-// headers.get/has/forEach, body, ok, url, redirected): the first use of the global `Headers` or
-// `Response` loads undici, 27–31 ms measured, on the way to the first request.
+// response is not undici's `Response` but the part of it that the client reads (status, headers.get,
+// body), and request headers are a record, as the client sends them: the first use of the global
+// `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
 // What it does not: it never follows redirects (the client does, hop by hop), and only GET exists.
 // It also caps the bytes as received, before decoding (`maxEncodedBytes` in the init), so a
 // Content-Encoding stream that inflates to nothing cannot run on unbounded.
@@ -29,7 +29,8 @@ const DECODE_CHUNK = 256 * 1024;
 
 export const ENCODED_TOO_LARGE = 'ERR_SITEMAP_ENCODED_TOO_LARGE';
 
-export interface NodeFetchInit extends RequestInit {
+export interface NodeFetchInit extends Omit<RequestInit, 'headers'> {
+  headers?: Record<string, string>;
   /** Most bytes received before Content-Encoding is undone. */
   maxEncodedBytes?: number;
 }
@@ -53,26 +54,6 @@ class ResponseHeaders {
 
   get(name: string): string | null {
     return this.values.get(name.toLowerCase()) ?? null;
-  }
-
-  has(name: string): boolean {
-    return this.values.has(name.toLowerCase());
-  }
-
-  forEach(callback: (value: string, name: string) => void): void {
-    for (const [name, value] of [...this.values].sort((a, b) => (a[0] < b[0] ? -1 : 1))) callback(value, name);
-  }
-}
-
-/** Request headers from a `HeadersInit` (a record, pairs, or anything with `forEach`), names lower-cased. */
-function requestHeaders(init: NodeFetchInit['headers'], into: Record<string, string>): void {
-  if (init === undefined) return;
-  if (Array.isArray(init)) {
-    for (const [name, value] of init as [string, string][]) into[name.toLowerCase()] = value;
-  } else if (typeof (init as Headers).forEach === 'function') {
-    (init as Headers).forEach((value, name) => (into[name.toLowerCase()] = value));
-  } else {
-    for (const [name, value] of Object.entries(init as Record<string, string>)) into[name.toLowerCase()] = value;
   }
 }
 
@@ -113,19 +94,14 @@ export const NODE_BODY = Symbol('sitemapkit.nodeBody');
 
 /** The part of fetch's `Response` the client reads; `body` is made on first use, from the Node stream. */
 class NodeResponse {
-  readonly ok: boolean;
-  readonly redirected = false;
   readonly [NODE_BODY]: Readable | null;
   private web: ReadableStream<Uint8Array> | null | undefined;
 
   constructor(
     readonly status: number,
-    readonly statusText: string,
-    readonly url: string,
     readonly headers: ResponseHeaders,
     stream: Readable | null,
   ) {
-    this.ok = status >= 200 && status < 300;
     this[NODE_BODY] = stream;
   }
 
@@ -162,7 +138,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
       const signal = init.signal ?? undefined;
       if (signal?.aborted === true) return reject(signal.reason);
       const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
-      requestHeaders(init.headers, headers);
+      for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
       const request = send(url, { method: 'GET', headers, agent });
       const onAbort = (): void => {
         request.destroy(signal?.reason as Error);
@@ -206,7 +182,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         if (!nullBody) source.pause();
         source.on('error', () => {});
         // As with fetch, Content-Length stays the header's: the length as sent, before decoding.
-        const response = new NodeResponse(status, message.statusMessage ?? '', url.href, new ResponseHeaders(message), nullBody ? null : source);
+        const response = new NodeResponse(status, new ResponseHeaders(message), nullBody ? null : source);
         resolve(response as unknown as Response);
       });
       request.end();

@@ -94,9 +94,15 @@ export class AddressPolicy {
       const code = (error as { code?: string }).code ?? 'error';
       return { code: 'fetch/dns', message: `${hostname} could not be resolved (${code})` };
     }
+    const why = this.refusalOf(hostname, addresses);
+    return why === undefined ? undefined : { code: 'fetch/address-refused', message: why };
+  }
+
+  /** Why `hostname` may not be connected to, when one of the addresses it resolves to is refused. */
+  private refusalOf(hostname: string, addresses: readonly LookupAddress[]): string | undefined {
     for (const { address } of addresses) {
       const why = this.addressRefusal(address, hostname);
-      if (why !== undefined) return { code: 'fetch/address-refused', message: why };
+      if (why !== undefined) return why;
     }
     return undefined;
   }
@@ -110,14 +116,10 @@ export class AddressPolicy {
       const all = (options as { all?: boolean }).all === true;
       this.lookup(hostname).then(
         (addresses) => {
-          for (const { address } of addresses) {
-            const why = this.addressRefusal(address, hostname);
-            if (why !== undefined) {
-              const error = new Error(why) as Error & { code: string };
-              error.code = ADDRESS_REFUSED;
-              callback(error, []);
-              return;
-            }
+          const why = this.refusalOf(hostname, addresses);
+          if (why !== undefined) {
+            callback(Object.assign(new Error(why), { code: ADDRESS_REFUSED }), []);
+            return;
           }
           const first = addresses[0];
           if (all) callback(null, addresses);
