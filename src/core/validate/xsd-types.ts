@@ -258,3 +258,60 @@ export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
     return n < min ? `shorter than ${min} characters` : n > max ? `longer than ${max} characters` : undefined;
   };
 }
+
+export const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
+
+/**
+ * XSD 1.0's built-in types (Part 2 §3) by name, each with the type it is derived from (anyType,
+ * the root, with none): what an xsi:type of the XSD namespace can name, and whether the type it
+ * names is derived from an element's (cvc-elt.4.3). The list types derive from anySimpleType.
+ */
+export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
+  anyType: '',
+  anySimpleType: 'anyType',
+  ...Object.fromEntries(['string', 'boolean', 'decimal', 'float', 'double', 'duration', 'dateTime', 'time', 'date', 'gYearMonth', 'gYear', 'gMonthDay',
+    'gDay', 'gMonth', 'hexBinary', 'base64Binary', 'anyURI', 'QName', 'NOTATION', 'NMTOKENS', 'IDREFS', 'ENTITIES'].map((name) => [name, 'anySimpleType'])),
+  normalizedString: 'string', token: 'normalizedString', language: 'token', NMTOKEN: 'token', Name: 'token', NCName: 'Name', ID: 'NCName', IDREF: 'NCName', ENTITY: 'NCName',
+  integer: 'decimal', nonPositiveInteger: 'integer', negativeInteger: 'nonPositiveInteger', long: 'integer', int: 'long', short: 'int', byte: 'short',
+  nonNegativeInteger: 'integer', positiveInteger: 'nonNegativeInteger', unsignedLong: 'nonNegativeInteger', unsignedInt: 'unsignedLong', unsignedShort: 'unsignedInt', unsignedByte: 'unsignedShort',
+};
+
+// XML 1.0 (fifth edition) NameStartChar and NameChar, without the colon: an NCName.
+const NAME_START = 'A-Z_a-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+const NAME_CHAR = `\\u0300-\\u036F${NAME_START}\\-.0-9\\xB7\\u203F\\u2040`;
+const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
+const QNAME = new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u');
+
+/** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
+export function isQName(value: string): boolean {
+  return QNAME.test(collapse(value));
+}
+
+/** A collapsed value matching a regular expression (the string types derived by pattern in Part 2). */
+function collapsedMatching(source: string, what: string): SimpleTypeCheck {
+  const re = new RegExp(`^(?:${source})$`, 'u');
+  return (value) => (re.test(collapse(value)) ? undefined : `not ${what}`);
+}
+
+/**
+ * The checks of the built-in types an xsi:type can put in the place of the ones sitemap elements
+ * have (xsd:string, xsd:anyURI, xsd:nonNegativeInteger), as libxml2 checks them: the string types
+ * by their lexical form alone (an ID need not be unique in element content, an IDREF need not
+ * refer), an ENTITY never (no DTD declares an unparsed entity here).
+ */
+export const XSD_DERIVED_CHECKS: Readonly<Record<string, SimpleTypeCheck>> = {
+  normalizedString: anyString,
+  token: anyString,
+  language: collapsedMatching('[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*', 'a language tag (xsd:language)'),
+  NMTOKEN: collapsedMatching(`[${NAME_CHAR}:]+`, 'a name token (xsd:NMTOKEN)'),
+  Name: collapsedMatching(`[${NAME_START}:][${NAME_CHAR}:]*`, 'an XML name (xsd:Name)'),
+  NCName: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:NCName)'),
+  ID: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:ID)'),
+  IDREF: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:IDREF)'),
+  ENTITY: () => 'not the name of an unparsed entity the document declares (xsd:ENTITY)',
+  positiveInteger: integerIn(1, Number.MAX_SAFE_INTEGER),
+  unsignedLong: integerIn(0, Number.MAX_SAFE_INTEGER),
+  unsignedInt: integerIn(0, 4_294_967_295),
+  unsignedShort: integerIn(0, 65_535),
+  unsignedByte: integerIn(0, 255),
+};
