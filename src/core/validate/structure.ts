@@ -97,10 +97,12 @@ export class StructureChecker {
   text(text: string, line: number, column: number, offset: number): void {
     const frame = this.frames[this.frames.length - 1];
     if (frame === undefined || frame.decl === undefined) return;
-    if (frame.decl.type.sequence !== undefined) {
-      if (!frame.strayText && !isBlank(text)) {
+    const sequence = frame.decl.type.sequence;
+    if (sequence !== undefined) {
+      // Element-only content may hold whitespace; an empty content type (xhtml:link's) not even that (cvc-complex-type.2.1).
+      if (!frame.strayText && (!isBlank(text) || sequence.length === 0)) {
         frame.strayText = true;
-        this.report('xsd/text-not-allowed', `<${frame.qname}> holds elements only, not text`, line, column, offset);
+        this.report('xsd/text-not-allowed', `<${frame.qname}> ${sequence.length === 0 ? 'must be empty' : 'holds elements only'}, not text`, line, column, offset);
       }
       return;
     }
