@@ -1,7 +1,9 @@
-// xsi:type (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element) clause 4): the type it names
-// must resolve and be the element's own or derived from it, and then the element is checked as that
-// type. Each case pins what `validateXmlSitemapText` reports (code@line:column) and that libxml2
-// agrees on the verdict (xmllint-wasm against schemas/all.xsd or all-index.xsd, one run for all).
+// Attributes the schemas do not declare but XML and XSD give a meaning, as `xmllint --schema` takes
+// them. xsi:type (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element) clause 4): the type it
+// names must resolve and be the element's own or derived from it, and then the element is checked as
+// that type. Namespace declarations: what libxml2 binds. Each case pins what `validateXmlSitemapText`
+// reports (code@line:column) and that libxml2 agrees on the verdict (xmllint-wasm against
+// schemas/all.xsd or all-index.xsd, one run for all).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,10 +59,16 @@ const CASES: Record<string, Case> = {
   'xsd:NMTOKENS on image:caption (a list type: not derived from xsd:string)': { doc: urlset('', caption('xsd:NMTOKENS', 'a')), valid: false, expect: ['xsd/invalid-attribute@2:114'] },
   "the video schema's tYesNo on image:caption (derived from xsd:string), its enumeration applied": { doc: urlset('', caption('video:tYesNo', 'maybe')), valid: false, expect: ['xsd/invalid-value@2:99'] },
   "tLastmod on image:caption (a union: not derived from xsd:string)": { doc: urlset('', caption('tLastmod', '2024-01-01')), valid: false, expect: ['xsd/invalid-attribute@2:114'] },
+  'xmlns:p="" (an error in XML 1.0) leaves p bound as it was: libxml2 ignores it': {
+    doc: urlset('', '<p:image xmlns:p="" xmlns:q="http://www.google.com/schemas/sitemap-image/1.1"><p:loc>https://example.com/i.jpg</p:loc></p:image>').replace('<urlset ', '<urlset xmlns:p="http://www.google.com/schemas/sitemap-image/1.1" '),
+    valid: true,
+    expect: [],
+  },
+  'xmlns:p="" for a prefix bound nowhere: p is undeclared': { doc: urlset('', '<p:image xmlns:p=""/>'), valid: false, expect: ['element/unexpected@2:38'] },
   'xsd:unsignedByte on video:view_count (derived from xsd:nonNegativeInteger), out of its range': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedByte">256</video:view_count>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
 };
 
-describe('xsi:type, as xmllint --schema takes it', () => {
+describe('xsi:type and namespace declarations, as xmllint --schema takes them', () => {
   it('each case: our findings, and the verdict libxml2 gives', async () => {
     const entries = Object.entries(CASES);
     const index = (doc: string): boolean => doc.includes('<sitemapindex');
