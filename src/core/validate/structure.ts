@@ -290,7 +290,8 @@ export class StructureChecker {
     for (const a of attributes) {
       const { uri, local, prefix } = this.scope.resolve(a.name, true);
       if (uri === XSI_NAMESPACE && local === 'type') typed = this.xsiType(decl, qname, a);
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
+      // `xmlns:1a` or `xmlns:` declares nothing (its name is no QName) and is an attribute like any other to libxml2.
+      if (a.name === 'xmlns' || (a.name.startsWith('xmlns:') && isQName(a.name.slice(6))) || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
       const d = uri === '' && prefix === '' ? declared[local] : undefined;
       if (d === undefined) {
         const undeclared = prefix !== '' && uri === ''; // a namespace error for libxml2 (Namespaces in XML 1.0, constraint "Prefix Declared")

@@ -65,6 +65,9 @@ const CASES: Record<string, Case> = {
     expect: [],
   },
   'xmlns:p="" for a prefix bound nowhere: p is undeclared': { doc: urlset('', '<p:image xmlns:p=""/>'), valid: false, expect: ['element/unexpected@2:38'] },
+  'xmlns:1a="…" (its name is no QName): no declaration, but an attribute url does not have': { doc: urlset(' xmlns:1a="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
+  'xmlns:="…" likewise': { doc: urlset(' xmlns:="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
+  'xmlns:a.b="…", a prefix that is an NCName, declares it': { doc: urlset(' xmlns:a.b="urn:x"'), valid: true, expect: [] },
   'xsd:unsignedByte on video:view_count (derived from xsd:nonNegativeInteger), out of its range': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedByte">256</video:view_count>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
 };
 
