@@ -35,6 +35,17 @@ const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?
 const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
 const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
 const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
+/** The significant digits of an authority's port of ten digits or more. */
+const LONG_PORT = new RegExp(`^(?:${SCHEME}:)?//[^/?#]*:0*([1-9][0-9]{9,})(?:[/?#]|$)`);
+
+/** libxml2 reads a port into an int: it refuses a URI whose port is past 2,147,483,647. */
+function portProblem(v: string): string | undefined {
+  // Most URIs have no ':' after their '//' (no port): two string scans, not the expression.
+  const slashes = v.indexOf('//');
+  if (slashes === -1 || v.indexOf(':', slashes) === -1) return undefined;
+  const digits = LONG_PORT.exec(v)?.[1];
+  return digits !== undefined && (digits.length > 10 || digits > '2147483647') ? 'not a URI reference libxml2 takes: the port is past 2147483647' : undefined;
+}
 
 /**
  * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
@@ -43,17 +54,17 @@ const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
  */
 export const anyUri: SimpleTypeCheck = (value) => {
   // An absolute URI as written holds nothing that collapsing or the replacement would change: valid as it is (the common case, one pass).
-  if (ABSOLUTE_URI.test(value)) return undefined;
+  if (ABSOLUTE_URI.test(value)) return portProblem(value);
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
-  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
+  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? portProblem(v) : 'not a URI reference (RFC 3986)';
   if (!RELATIVE_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
   // A relative reference's first segment cannot hold a ':' (it would read as a scheme): RFC 3986 §4.2.
   if (!v.startsWith('/')) {
     const first = /^[^/?#]*/.exec(v)?.[0] ?? '';
     if (first.includes(':')) return 'not a URI reference (RFC 3986): a relative path cannot start with a segment holding ":"';
   }
-  return undefined;
+  return portProblem(v);
 };
 
 // The fields of the last value readDate read (module scratch: a check allocates nothing).
