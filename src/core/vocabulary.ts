@@ -134,6 +134,8 @@ const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });
 const atMost = (n: number): TypeDecl => ({ ...simple(maxLength(n), `text of at most ${formatCount(n)} characters`), maxLength: n });
 const integer = (min: number, max: number, what: string): TypeDecl => ({ ...simple(integerIn(min, max), what), range: [min, max] });
 const decimal = (min: number, max: number, what: string): TypeDecl => ({ ...simple(decimalIn(min, max), what), range: [min, max] });
+/** An integer of at least `min`, unbounded in the schema; the model's (the writer's) stop at MAX_SAFE_INTEGER. */
+const atLeast = (min: number, what: string): TypeDecl => ({ ...simple(integerIn(min, Number.POSITIVE_INFINITY), what), range: [min, Number.MAX_SAFE_INTEGER] });
 /** The `{namespace}local` name of a type, as TypeDecl.name and xsi:type resolution write it. */
 export const typeName = (ns: string, local: string): string => `{${ns}}${local}`;
 const xsd = (local: string): string => typeName(XSD_NAMESPACE, local);
@@ -146,7 +148,7 @@ const URI = builtin('anyURI', simple(anyUri, 'a URI'));
 const STRING = builtin('string', simple(anyString, 'text'));
 const DATE = simple(dateOrDateTime, 'an xsd:date or xsd:dateTime');
 const YES_OR_NO = named(NS.video, 'tYesNo', xsd('string'), enumeration(YES_NO, 'yes or no'));
-const COUNT = integer(1, Number.MAX_SAFE_INTEGER, 'an integer of at least 1');
+const COUNT = atLeast(1, 'an integer of at least 1');
 const DURATION = integer(0, BOUNDS.videoDuration, `whole seconds from 0 to ${formatCount(BOUNDS.videoDuration)}`);
 
 // ---- sitemap.xsd and siteindex.xsd ------------------------------------------------------------------
@@ -215,7 +217,7 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'rating', decimal(0, 5, 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
     optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: { required: false, check: integerIn(0, BOUNDS.videoDuration), range: [0, BOUNDS.videoDuration], prop: 'duration', as: 'integer' } }),
       { prop: 'contentSegmentLocs', textProp: 'loc', as: 'string' }), UNBOUNDED),
-    optional(el(V, 'view_count', builtin('nonNegativeInteger', integer(0, Number.MAX_SAFE_INTEGER, 'a whole number')), text('viewCount', 'integer'))),
+    optional(el(V, 'view_count', builtin('nonNegativeInteger', atLeast(0, 'a whole number')), text('viewCount', 'integer'))),
     optional(el(V, 'publication_date', DATE, text('publicationDate', 'date'))),
     optional(el(V, 'tag', STRING, text('tags')), BOUNDS.videoTags),
     optional(el(V, 'category', atMost(BOUNDS.videoCategory), text('category'))),

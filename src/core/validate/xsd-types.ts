@@ -177,13 +177,13 @@ export function decimalIn(min: number, max: number): SimpleTypeCheck {
   };
 }
 
-/** xsd:integer (or nonNegativeInteger) within [min, max]. */
+/** xsd:integer (or nonNegativeInteger) within [min, max] (Infinity: no bound), compared as doubles. */
 export function integerIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const v = collapse(value);
     if (!INTEGER.test(v)) return 'not an integer';
     const n = Number(v);
-    return n < min || n > max ? `not within ${min}–${max === Number.MAX_SAFE_INTEGER ? '∞' : max}` : undefined;
+    return n < min || n > max ? `not within ${min}–${max === Number.POSITIVE_INFINITY ? '∞' : max}` : undefined;
   };
 }
 
@@ -320,8 +320,12 @@ export const XSD_DERIVED_CHECKS: Readonly<Record<string, SimpleTypeCheck>> = {
   ID: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:ID)'),
   IDREF: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:IDREF)'),
   ENTITY: () => 'not the name of an unparsed entity the document declares (xsd:ENTITY)',
-  positiveInteger: integerIn(1, Number.MAX_SAFE_INTEGER),
-  unsignedLong: integerIn(0, Number.MAX_SAFE_INTEGER),
+  positiveInteger: integerIn(1, Number.POSITIVE_INFINITY),
+  // 2^64 - 1 is past a double's integers: compared as digits.
+  unsignedLong: both(integerIn(0, Number.POSITIVE_INFINITY), (value) => {
+    const digits = collapse(value).replace(/^\+?0*/, '');
+    return digits.length > 20 || (digits.length === 20 && digits > '18446744073709551615') ? 'not within 0–18446744073709551615' : undefined;
+  }),
   unsignedInt: integerIn(0, 4_294_967_295),
   unsignedShort: integerIn(0, 65_535),
   unsignedByte: integerIn(0, 255),

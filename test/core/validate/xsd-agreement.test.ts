@@ -1,7 +1,8 @@
-// Attributes the schemas do not declare but XML and XSD give a meaning, as `xmllint --schema` takes
-// them. xsi:type (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element) clause 4): the type it
+// Where validate and `xmllint --schema` must agree, at the edges: attributes the schemas do not
+// declare but XML and XSD give a meaning, and integers past a double's. xsi:type (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element) clause 4): the type it
 // names must resolve and be the element's own or derived from it, and then the element is checked as
-// that type. Namespace declarations: what libxml2 binds. Each case pins what `validateXmlSitemapText`
+// that type. Namespace declarations: what libxml2 binds. Integers: xsd:integer has no bound (a
+// value the model cannot hold is the reader's video/invalid, not a schema error). Each case pins what `validateXmlSitemapText`
 // reports (code@line:column) and that libxml2 agrees on the verdict (xmllint-wasm against
 // schemas/all.xsd or all-index.xsd, one run for all).
 
@@ -68,10 +69,13 @@ const CASES: Record<string, Case> = {
   'xmlns:1a="…" (its name is no QName): no declaration, but an attribute url does not have': { doc: urlset(' xmlns:1a="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
   'xmlns:="…" likewise': { doc: urlset(' xmlns:="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
   'xmlns:a.b="…", a prefix that is an NCName, declares it': { doc: urlset(' xmlns:a.b="urn:x"'), valid: true, expect: [] },
+  'a view_count past 2^53 (xsd:nonNegativeInteger is unbounded)': { doc: urlset('', video('<video:view_count>99999999999999999999999</video:view_count>')), valid: true, expect: ['video/invalid@2:187'] },
+  'xsd:unsignedLong on video:view_count, its maximum': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedLong">18446744073709551615</video:view_count>')), valid: true, expect: ['video/invalid@2:187'] },
+  'xsd:unsignedLong on video:view_count, past it': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedLong">18446744073709551616</video:view_count>')), valid: false, expect: ['video/invalid@2:187'] },
   'xsd:unsignedByte on video:view_count (derived from xsd:nonNegativeInteger), out of its range': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedByte">256</video:view_count>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
 };
 
-describe('xsi:type and namespace declarations, as xmllint --schema takes them', () => {
+describe('xsi:type, namespace declarations and big integers, as xmllint --schema takes them', () => {
   it('each case: our findings, and the verdict libxml2 gives', async () => {
     const entries = Object.entries(CASES);
     const index = (doc: string): boolean => doc.includes('<sitemapindex');
