@@ -291,17 +291,18 @@ export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
 const NAME_START = 'A-Z_a-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const NAME_CHAR = `\\u0300-\\u036F${NAME_START}\\-.0-9\\xB7\\u203F\\u2040`;
 const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
-const QNAME = new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u');
+// Made at the first use, as in `matching`: a `u` expression costs its parsing when it is made.
+let qname: RegExp | undefined;
 
 /** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
 export function isQName(value: string): boolean {
-  return QNAME.test(collapse(value));
+  return (qname ??= new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u')).test(collapse(value));
 }
 
 /** A collapsed value matching a regular expression (the string types derived by pattern in Part 2). */
 function collapsedMatching(source: string, what: string): SimpleTypeCheck {
-  const re = new RegExp(`^(?:${source})$`, 'u');
-  return (value) => (re.test(collapse(value)) ? undefined : `not ${what}`);
+  let re: RegExp | undefined;
+  return (value) => ((re ??= new RegExp(`^(?:${source})$`, 'u')).test(collapse(value)) ? undefined : `not ${what}`);
 }
 
 /**
