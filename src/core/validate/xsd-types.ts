@@ -167,13 +167,33 @@ export const dateOrDateTime: SimpleTypeCheck = (value) => {
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^[+-]?\d+$/;
 
+/**
+ * The sign of a - b for a decimal `a` (DECIMAL's form) and a bound `b` with no exponent in its
+ * String form, compared exactly (libxml2 does: 1.0000000000000000000001 is past 1.0, as a double it is 1).
+ */
+function compareDecimal(a: string, b: number): number {
+  const parts = (d: string): [negative: boolean, whole: string, fraction: string] => {
+    const [whole = '', fraction = ''] = d.replace(/^[+-]/, '').split('.');
+    const w = whole.replace(/^0+/, '');
+    const f = fraction.replace(/0+$/, '');
+    return [d.startsWith('-') && (w !== '' || f !== ''), w, f];
+  };
+  const [an, aw, af] = parts(a);
+  const [bn, bw, bf] = parts(String(b));
+  if (an !== bn) return an ? -1 : 1;
+  const magnitude = aw.length !== bw.length ? aw.length - bw.length : aw !== bw ? (aw < bw ? -1 : 1) : af === bf ? 0 : af < bf ? -1 : 1;
+  return an ? -magnitude : magnitude;
+}
+
 /** xsd:decimal within [min, max]. */
 export function decimalIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const v = collapse(value);
     if (!DECIMAL.test(v)) return 'not a decimal number';
     const n = Number(v);
-    return n < min || n > max ? `not within ${min}–${max}` : undefined;
+    // A double on a bound may stand for a decimal just past it: those are compared exactly.
+    const out = n < min || n > max || (n === min && compareDecimal(v, min) < 0) || (n === max && compareDecimal(v, max) > 0);
+    return out ? `not within ${min}–${max}` : undefined;
   };
 }
 
