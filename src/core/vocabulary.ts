@@ -13,7 +13,7 @@ import { CHANGEFREQS, NS, type Changefreq } from './model.js';
 import { MAX_URL_LENGTH, MIN_URL_LENGTH } from './url.js';
 import { formatCount } from './count-text.js';
 import {
-  anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, type SimpleTypeCheck,
+  anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, XSD_BUILTIN_BASES, XSD_NAMESPACE, type SimpleTypeCheck,
 } from './validate/xsd-types.js';
 
 /**
@@ -77,6 +77,10 @@ export interface TypeDecl extends ValueFacets {
   /** What the text must be, for messages ("an xsd:date or xsd:dateTime"). */
   readonly textWhat?: string;
   readonly attributes?: Readonly<Record<string, AttributeDecl>>;
+  /** Its name, `{namespace}local`, where the schema names it (tUrl, xsd:string): what an xsi:type can name. */
+  readonly name?: string;
+  /** The name of the type it is derived from, where it has a name itself (tPriority: xsd:decimal). */
+  readonly base?: string;
 }
 
 export const UNBOUNDED = Number.POSITIVE_INFINITY;
@@ -130,27 +134,42 @@ const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });
 const atMost = (n: number): TypeDecl => ({ ...simple(maxLength(n), `text of at most ${formatCount(n)} characters`), maxLength: n });
 const integer = (min: number, max: number, what: string): TypeDecl => ({ ...simple(integerIn(min, max), what), range: [min, max] });
 const decimal = (min: number, max: number, what: string): TypeDecl => ({ ...simple(decimalIn(min, max), what), range: [min, max] });
+/** An integer of at least `min`, unbounded in the schema; the model's (the writer's) stop at MAX_SAFE_INTEGER. */
+const atLeast = (min: number, what: string): TypeDecl => ({ ...simple(integerIn(min, Number.POSITIVE_INFINITY), what), range: [min, Number.MAX_SAFE_INTEGER] });
+/** The `{namespace}local` name of a type, as TypeDecl.name and xsi:type resolution write it. */
+export const typeName = (ns: string, local: string): string => `{${ns}}${local}`;
+const xsd = (local: string): string => typeName(XSD_NAMESPACE, local);
+/** A type the schema names, `local` in `ns`, derived from `base`. */
+const named = (ns: string, local: string, base: string, type: TypeDecl): TypeDecl => ({ ...type, name: typeName(ns, local), base });
+/** XSD's built-in type `local`, where an element has it. */
+const builtin = (local: string, type: TypeDecl): TypeDecl => named(XSD_NAMESPACE, local, xsd(XSD_BUILTIN_BASES[local] as string), type);
 
-const URI = simple(anyUri, 'a URI');
-const STRING = simple(anyString, 'text');
+const URI = builtin('anyURI', simple(anyUri, 'a URI'));
+const STRING = builtin('string', simple(anyString, 'text'));
 const DATE = simple(dateOrDateTime, 'an xsd:date or xsd:dateTime');
-const YES_OR_NO = enumeration(YES_NO, 'yes or no');
-const COUNT = integer(1, Number.MAX_SAFE_INTEGER, 'an integer of at least 1');
+const YES_OR_NO = named(NS.video, 'tYesNo', xsd('string'), enumeration(YES_NO, 'yes or no'));
+const COUNT = atLeast(1, 'an integer of at least 1');
 const DURATION = integer(0, BOUNDS.videoDuration, `whole seconds from 0 to ${formatCount(BOUNDS.videoDuration)}`);
 
 // ---- sitemap.xsd and siteindex.xsd ------------------------------------------------------------------
 
 const S = NS.sitemap;
-// sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048").
-const LOC = el(S, 'loc', simple(both(anyUri, collapsedLengthIn(MIN_URL_LENGTH, MAX_URL_LENGTH + 1)), 'a URI of 12 to 2,048 characters'), text('loc'));
-const LASTMOD = el(S, 'lastmod', DATE, text('lastmod', 'date'));
-const CHANGEFREQ = el(S, 'changefreq', enumeration(CHANGEFREQS), text('changefreq'));
-const PRIORITY = el(S, 'priority', decimal(0, 1, 'a decimal from 0.0 to 1.0'), text('priority', 'numeric'));
+// sitemap.xsd's tLoc: minLength 12, maxLength 2048 (one more than the protocol's "less than 2,048");
+// siteindex.xsd has the same types under other names (tLocSitemap, tLastmodSitemap).
+const LOC_TYPE = simple(both(anyUri, collapsedLengthIn(MIN_URL_LENGTH, MAX_URL_LENGTH + 1)), 'a URI of 12 to 2,048 characters');
+// A union (of xsd:date and xsd:dateTime) is derived from anySimpleType.
+const LASTMOD_BASE = xsd('anySimpleType');
+const LOC = el(S, 'loc', named(S, 'tLoc', xsd('anyURI'), LOC_TYPE), text('loc'));
+const LASTMOD = el(S, 'lastmod', named(S, 'tLastmod', LASTMOD_BASE, DATE), text('lastmod', 'date'));
+const CHANGEFREQ = el(S, 'changefreq', named(S, 'tChangeFreq', xsd('string'), enumeration(CHANGEFREQS)), text('changefreq'));
+const PRIORITY = el(S, 'priority', named(S, 'tPriority', xsd('decimal'), decimal(0, 1, 'a decimal from 0.0 to 1.0')), text('priority', 'numeric'));
 
-export const URL_ELEMENT = el(S, 'url', { sequence: [one(LOC), optional(LASTMOD), optional(CHANGEFREQ), optional(PRIORITY), OTHER] });
+export const URL_ELEMENT = el(S, 'url', named(S, 'tUrl', xsd('anyType'), { sequence: [one(LOC), optional(LASTMOD), optional(CHANGEFREQ), optional(PRIORITY), OTHER] }));
 export const URLSET = el(S, 'urlset', { sequence: [OTHER, { element: URL_ELEMENT, min: 1, max: UNBOUNDED }] });
 
-const SITEMAP = el(S, 'sitemap', { sequence: [one(LOC), optional(LASTMOD), OTHER] });
+const SITEMAP = el(S, 'sitemap', named(S, 'tSitemap', xsd('anyType'), {
+  sequence: [one({ ...LOC, type: named(S, 'tLocSitemap', xsd('anyURI'), LOC_TYPE) }), optional({ ...LASTMOD, type: named(S, 'tLastmodSitemap', LASTMOD_BASE, DATE) }), OTHER],
+}));
 export const SITEMAPINDEX = el(S, 'sitemapindex', { sequence: [OTHER, { element: SITEMAP, min: 1, max: UNBOUNDED }] });
 
 // ---- sitemap-image.xsd ----------------------------------------------------------------------------
@@ -169,6 +188,11 @@ export const IMAGE = el(I, 'image', {
 // ---- sitemap-video.xsd ----------------------------------------------------------------------------
 
 const V = NS.video;
+// tCountryList and tPlatformList, which the types of video:restriction and video:platform extend with an attribute.
+const COUNTRIES = matching('([A-Z]{2}( +[A-Z]{2})*)?', 'a list of ISO 3166 country codes');
+const PLATFORM_NAMES = matching(`((${PLATFORMS.join('|')})( (${PLATFORMS.join('|')}))*)?`, `a list of ${PLATFORMS.join(', ')}`);
+const COUNTRY_LIST = named(V, 'tCountryList', xsd('string'), simple(COUNTRIES, 'country codes'));
+const PLATFORM_LIST = named(V, 'tPlatformList', xsd('string'), simple(PLATFORM_NAMES, 'platforms'));
 const TVSHOW = el(V, 'tvshow', {
   sequence: [
     one(el(V, 'show_title', STRING, text('showTitle'))),
@@ -193,12 +217,12 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'rating', decimal(0, 5, 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
     optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: { required: false, check: integerIn(0, BOUNDS.videoDuration), range: [0, BOUNDS.videoDuration], prop: 'duration', as: 'integer' } }),
       { prop: 'contentSegmentLocs', textProp: 'loc', as: 'string' }), UNBOUNDED),
-    optional(el(V, 'view_count', integer(0, Number.MAX_SAFE_INTEGER, 'a whole number'), text('viewCount', 'integer'))),
+    optional(el(V, 'view_count', builtin('nonNegativeInteger', atLeast(0, 'a whole number')), text('viewCount', 'integer'))),
     optional(el(V, 'publication_date', DATE, text('publicationDate', 'date'))),
     optional(el(V, 'tag', STRING, text('tags')), BOUNDS.videoTags),
     optional(el(V, 'category', atMost(BOUNDS.videoCategory), text('category'))),
     optional(el(V, 'family_friendly', YES_OR_NO, text('familyFriendly'))),
-    optional(el(V, 'restriction', simple(matching('([A-Z]{2}( +[A-Z]{2})*)?', 'a list of ISO 3166 country codes'), 'country codes', {
+    optional(el(V, 'restriction', simple(COUNTRIES, 'country codes', {
       relationship: enumerated(RELATIONSHIPS, true, 'relationship'),
     }), { prop: 'restriction', textProp: 'countries', as: 'spaceList' })),
     optional(el(V, 'gallery_loc', simple(anyUri, 'a URI', { title: attr(anyString, false, 'galleryLocTitle') }), text('galleryLoc'))),
@@ -213,9 +237,7 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'uploader', { ...simple(anyString, 'text', { info: attr(anyUri, false, 'uploaderInfo') }), maxLength: 255 }, text('uploader'))),
     optional(TVSHOW),
     optional(el(V, 'platform', {
-      ...simple(matching(`((${PLATFORMS.join('|')})( (${PLATFORMS.join('|')}))*)?`, `a list of ${PLATFORMS.join(', ')}`), 'platforms', {
-        relationship: enumerated(RELATIONSHIPS, true, 'relationship'),
-      }),
+      ...simple(PLATFORM_NAMES, 'platforms', { relationship: enumerated(RELATIONSHIPS, true, 'relationship') }),
       values: PLATFORMS,
     }, { prop: 'platform', textProp: 'platforms', as: 'spaceList' })),
     optional(el(V, 'live', YES_OR_NO, text('live'))),
@@ -289,3 +311,17 @@ export function elementsOf(root: ElementDecl): ElementDecl[] {
   for (const p of root.type.sequence ?? []) if (p.element !== undefined) out.push(...elementsOf(p.element));
   return out;
 }
+
+/** The named types of the schemas that declare `roots`, by name, with `more` that no element has (bases only). */
+function namedTypes(roots: readonly ElementDecl[], more: readonly TypeDecl[]): ReadonlyMap<string, TypeDecl> {
+  const types = new Map<string, TypeDecl>();
+  for (const type of [...roots.flatMap(elementsOf).map((e) => e.type), ...more]) if (type.name !== undefined) types.set(type.name, type);
+  return types;
+}
+
+/**
+ * What an xsi:type can name besides XSD's built-in types (xsd-types.ts XSD_BUILTIN_BASES), by
+ * `{namespace}local`: the named types of all.xsd for a urlset, of all-index.xsd for an index (siteindex.xsd's
+ * in place of sitemap.xsd's), as libxml2 loads them.
+ */
+export const SCHEMA_TYPES: ReadonlyMap<ElementDecl, ReadonlyMap<string, TypeDecl>> = new Map([URLSET, SITEMAPINDEX].map((root) => [root, namedTypes([root, IMAGE, VIDEO, NEWS, LINK], [COUNTRY_LIST, PLATFORM_LIST])]));

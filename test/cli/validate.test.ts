@@ -252,6 +252,7 @@ describe('sitemapkit validate', () => {
       'a changefreq in the wrong case': VALID.replace('</lastmod>', '</lastmod><changefreq>Daily</changefreq>'),
       'whitespace before the XML declaration': ` ${VALID}`,
       'an empty urlset': `<urlset ${S}></urlset>\n`,
+      'a space inside <xhtml:link>, whose content is empty': VALID.replace('</lastmod>', '</lastmod><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="en" href="https://example.com/a"> </xhtml:link>'),
     };
     for (const [name, doc] of Object.entries(CASES)) {
       it(`${name}: exit 1, as xmllint rejects it; --rule may still lower it`, async () => {

@@ -12,8 +12,9 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
-import { SCHEMA_NAMESPACES, URLSET, SITEMAPINDEX, globalElement, prefixOf, type ElementDecl, type Particle } from '../vocabulary.js';
+import { SCHEMA_NAMESPACES, SCHEMA_TYPES, URLSET, SITEMAPINDEX, globalElement, prefixOf, typeName, type ElementDecl, type Particle, type TypeDecl } from '../vocabulary.js';
 import { isBlank } from '../xml/whitespace.js';
+import { isQName, XSD_BUILTIN_BASES, XSD_DERIVED_CHECKS, XSD_NAMESPACE } from './xsd-types.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -89,17 +90,19 @@ export class StructureChecker {
     } else if (parent.decl !== undefined) {
       frame.decl = this.child(parent, uri, local, qname, line, column, offset);
     }
-    if (frame.decl !== undefined) this.checkAttributes(frame.decl, qname, attributes, line, column, offset);
+    if (frame.decl !== undefined) frame.decl = this.checkAttributes(frame.decl, qname, attributes, line, column, offset);
     this.frames.push(frame);
   }
 
   text(text: string, line: number, column: number, offset: number): void {
     const frame = this.frames[this.frames.length - 1];
     if (frame === undefined || frame.decl === undefined) return;
-    if (frame.decl.type.sequence !== undefined) {
-      if (!frame.strayText && !isBlank(text)) {
+    const sequence = frame.decl.type.sequence;
+    if (sequence !== undefined) {
+      // Element-only content may hold whitespace; an empty content type (xhtml:link's) not even that (cvc-complex-type.2.1).
+      if (!frame.strayText && (!isBlank(text) || sequence.length === 0)) {
         frame.strayText = true;
-        this.report('xsd/text-not-allowed', `<${frame.qname}> holds elements only, not text`, line, column, offset);
+        this.report('xsd/text-not-allowed', `<${frame.qname}> ${sequence.length === 0 ? 'must be empty' : 'holds elements only'}, not text`, line, column, offset);
       }
       return;
     }
@@ -279,12 +282,16 @@ export class StructureChecker {
     return undefined;
   }
 
-  private checkAttributes(decl: ElementDecl, qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
+  /** Checks the attributes of an element of `decl`; returns its declaration, with the type an xsi:type gives it in place of its own. */
+  private checkAttributes(decl: ElementDecl, qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): ElementDecl {
     const declared = decl.type.attributes ?? {};
     const seen = new Set<string>();
+    let typed = decl;
     for (const a of attributes) {
       const { uri, local, prefix } = this.scope.resolve(a.name, true);
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:') || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
+      if (uri === XSI_NAMESPACE && local === 'type') typed = this.xsiType(decl, qname, a);
+      // `xmlns:1a` or `xmlns:` declares nothing (its name is no QName) and is an attribute like any other to libxml2.
+      if (a.name === 'xmlns' || (a.name.startsWith('xmlns:') && isQName(a.name.slice(6))) || (uri === XSI_NAMESPACE && XSI_ATTRIBUTES.has(local))) continue;
       const d = uri === '' && prefix === '' ? declared[local] : undefined;
       if (d === undefined) {
         const undeclared = prefix !== '' && uri === ''; // a namespace error for libxml2 (Namespaces in XML 1.0, constraint "Prefix Declared")
@@ -298,6 +305,64 @@ export class StructureChecker {
     for (const [name, d] of Object.entries(declared)) {
       if (d.required && !seen.has(name)) this.report('xsd/missing-attribute', `<${qname}> lacks the attribute ${name}`, line, column, offset, `add ${name}="…"`);
     }
+    return typed;
+  }
+
+  /**
+   * An xsi:type on an element of `decl` (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element)
+   * clause 4): the QName must resolve, as libxml2 resolves it (the value as written, its prefix in
+   * scope), to a type of the loaded schemas (vocabulary.ts SCHEMA_TYPES) or a built-in one, and that
+   * type must be the element's or derived from it (the element then takes the derived type's value
+   * check). Returns the declaration to check the element's content with.
+   */
+  private xsiType(decl: ElementDecl, qname: string, a: XmlAttribute): ElementDecl {
+    const root = (this.frames[0]?.decl ?? decl) === SITEMAPINDEX ? SITEMAPINDEX : URLSET;
+    const types = SCHEMA_TYPES.get(root) as ReadonlyMap<string, TypeDecl>;
+    const xsd = typeName(XSD_NAMESPACE, '');
+    /** The name of the type `name` is derived from: '' for anyType, undefined where no type has that name. */
+    const baseOf = (name: string): string | undefined => {
+      const type = types.get(name);
+      if (type !== undefined) return type.base;
+      const base = name.startsWith(xsd) ? XSD_BUILTIN_BASES[name.slice(xsd.length)] : undefined;
+      return base === undefined || base === '' ? base : xsd + base;
+    };
+    const own = decl.type.name;
+    const hint = own === undefined ? 'remove the attribute: the type of this element has no name, so no xsi:type can name it' : `remove the attribute (the element's type is ${this.label(own)})`;
+    const value = a.value;
+    const colon = value.indexOf(':');
+    const prefix = colon === -1 ? '' : value.slice(0, colon);
+    // libxml2 checks the collapsed value's form, then resolves the value as written: ' xsd:string' has
+    // the prefix ' xsd'. No declaration binds `xmlns`; an unprefixed name is in the default namespace, if any.
+    const form = isQName(value);
+    const ns = !form || prefix === 'xmlns' ? undefined : prefix === '' ? this.scope.lookup('') ?? '' : this.scope.lookup(prefix);
+    const attribute = `xsi:type=${JSON.stringify(value)} on <${qname}>`;
+    if (ns === undefined) {
+      const why = form ? `the prefix "${prefix}" of ${attribute} is not declared` : `${attribute} is not a type name (a QName such as xsd:string)`;
+      this.report('xsd/invalid-attribute', why, a.line, a.column, a.offset, hint);
+      return decl;
+    }
+    const name = typeName(ns, value.slice(colon + 1));
+    if (baseOf(name) === undefined) {
+      this.report('xsd/invalid-attribute', `${attribute} names no type of the sitemap schemas or XML Schema`, a.line, a.column, a.offset, hint);
+      return decl;
+    }
+    let at: string | undefined = name;
+    while (at !== undefined && at !== '' && at !== own) at = baseOf(at);
+    if (own === undefined || at !== own) {
+      this.report('xsd/invalid-attribute', `${attribute} names ${this.label(name)}, which is not ${own === undefined ? "the element's type" : `derived from the element's type ${this.label(own)}`}`, a.line, a.column, a.offset, hint);
+      return decl;
+    }
+    if (name === own) return decl;
+    const type = types.get(name) ?? { text: XSD_DERIVED_CHECKS[name.slice(xsd.length)] ?? decl.type.text, textWhat: `a value of ${this.label(name)}` };
+    return { ...decl, type };
+  }
+
+  /** A type's name as a schema would write it: tUrl, video:tYesNo, xsd:string. */
+  private label(name: string): string {
+    const end = name.indexOf('}');
+    const ns = name.slice(1, end);
+    const prefix = ns === XSD_NAMESPACE ? 'xsd' : prefixOf(ns);
+    return prefix === undefined ? name.slice(end + 1) : `${prefix}:${name.slice(end + 1)}`;
   }
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {

@@ -35,6 +35,17 @@ const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?
 const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
 const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
 const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
+/** The significant digits of an authority's port of ten digits or more. */
+const LONG_PORT = new RegExp(`^(?:${SCHEME}:)?//[^/?#]*:0*([1-9][0-9]{9,})(?:[/?#]|$)`);
+
+/** libxml2 reads a port into an int: it refuses a URI whose port is past 2,147,483,647. */
+function portProblem(v: string): string | undefined {
+  // Most URIs have no ':' after their '//' (no port): two string scans, not the expression.
+  const slashes = v.indexOf('//');
+  if (slashes === -1 || v.indexOf(':', slashes) === -1) return undefined;
+  const digits = LONG_PORT.exec(v)?.[1];
+  return digits !== undefined && (digits.length > 10 || digits > '2147483647') ? 'not a URI reference libxml2 takes: the port is past 2147483647' : undefined;
+}
 
 /**
  * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
@@ -43,17 +54,17 @@ const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
  */
 export const anyUri: SimpleTypeCheck = (value) => {
   // An absolute URI as written holds nothing that collapsing or the replacement would change: valid as it is (the common case, one pass).
-  if (ABSOLUTE_URI.test(value)) return undefined;
+  if (ABSOLUTE_URI.test(value)) return portProblem(value);
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
-  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? undefined : 'not a URI reference (RFC 3986)';
+  if (STARTS_WITH_SCHEME.test(v)) return ABSOLUTE_URI.test(v) ? portProblem(v) : 'not a URI reference (RFC 3986)';
   if (!RELATIVE_REFERENCE.test(v)) return 'not a URI reference (RFC 3986)';
   // A relative reference's first segment cannot hold a ':' (it would read as a scheme): RFC 3986 §4.2.
   if (!v.startsWith('/')) {
     const first = /^[^/?#]*/.exec(v)?.[0] ?? '';
     if (first.includes(':')) return 'not a URI reference (RFC 3986): a relative path cannot start with a segment holding ":"';
   }
-  return undefined;
+  return portProblem(v);
 };
 
 // The fields of the last value readDate read (module scratch: a check allocates nothing).
@@ -156,23 +167,43 @@ export const dateOrDateTime: SimpleTypeCheck = (value) => {
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const INTEGER = /^[+-]?\d+$/;
 
+/**
+ * The sign of a - b for a decimal `a` (DECIMAL's form) and a bound `b` with no exponent in its
+ * String form, compared exactly (libxml2 does: 1.0000000000000000000001 is past 1.0, as a double it is 1).
+ */
+function compareDecimal(a: string, b: number): number {
+  const parts = (d: string): [negative: boolean, whole: string, fraction: string] => {
+    const [whole = '', fraction = ''] = d.replace(/^[+-]/, '').split('.');
+    const w = whole.replace(/^0+/, '');
+    const f = fraction.replace(/0+$/, '');
+    return [d.startsWith('-') && (w !== '' || f !== ''), w, f];
+  };
+  const [an, aw, af] = parts(a);
+  const [bn, bw, bf] = parts(String(b));
+  if (an !== bn) return an ? -1 : 1;
+  const magnitude = aw.length !== bw.length ? aw.length - bw.length : aw !== bw ? (aw < bw ? -1 : 1) : af === bf ? 0 : af < bf ? -1 : 1;
+  return an ? -magnitude : magnitude;
+}
+
 /** xsd:decimal within [min, max]. */
 export function decimalIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const v = collapse(value);
     if (!DECIMAL.test(v)) return 'not a decimal number';
     const n = Number(v);
-    return n < min || n > max ? `not within ${min}–${max}` : undefined;
+    // A double on a bound may stand for a decimal just past it: those are compared exactly.
+    const out = n < min || n > max || (n === min && compareDecimal(v, min) < 0) || (n === max && compareDecimal(v, max) > 0);
+    return out ? `not within ${min}–${max}` : undefined;
   };
 }
 
-/** xsd:integer (or nonNegativeInteger) within [min, max]. */
+/** xsd:integer (or nonNegativeInteger) within [min, max] (Infinity: no bound), compared as doubles. */
 export function integerIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const v = collapse(value);
     if (!INTEGER.test(v)) return 'not an integer';
     const n = Number(v);
-    return n < min || n > max ? `not within ${min}–${max === Number.MAX_SAFE_INTEGER ? '∞' : max}` : undefined;
+    return n < min || n > max ? `not within ${min}–${max === Number.POSITIVE_INFINITY ? '∞' : max}` : undefined;
   };
 }
 
@@ -258,3 +289,65 @@ export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
     return n < min ? `shorter than ${min} characters` : n > max ? `longer than ${max} characters` : undefined;
   };
 }
+
+export const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
+
+/**
+ * XSD 1.0's built-in types (Part 2 §3) by name, each with the type it is derived from (anyType,
+ * the root, with none): what an xsi:type of the XSD namespace can name, and whether the type it
+ * names is derived from an element's (cvc-elt.4.3). The list types derive from anySimpleType.
+ */
+export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
+  anyType: '',
+  anySimpleType: 'anyType',
+  ...Object.fromEntries(['string', 'boolean', 'decimal', 'float', 'double', 'duration', 'dateTime', 'time', 'date', 'gYearMonth', 'gYear', 'gMonthDay',
+    'gDay', 'gMonth', 'hexBinary', 'base64Binary', 'anyURI', 'QName', 'NOTATION', 'NMTOKENS', 'IDREFS', 'ENTITIES'].map((name) => [name, 'anySimpleType'])),
+  normalizedString: 'string', token: 'normalizedString', language: 'token', NMTOKEN: 'token', Name: 'token', NCName: 'Name', ID: 'NCName', IDREF: 'NCName', ENTITY: 'NCName',
+  integer: 'decimal', nonPositiveInteger: 'integer', negativeInteger: 'nonPositiveInteger', long: 'integer', int: 'long', short: 'int', byte: 'short',
+  nonNegativeInteger: 'integer', positiveInteger: 'nonNegativeInteger', unsignedLong: 'nonNegativeInteger', unsignedInt: 'unsignedLong', unsignedShort: 'unsignedInt', unsignedByte: 'unsignedShort',
+};
+
+// XML 1.0 (fifth edition) NameStartChar and NameChar, without the colon: an NCName.
+const NAME_START = 'A-Z_a-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+const NAME_CHAR = `\\u0300-\\u036F${NAME_START}\\-.0-9\\xB7\\u203F\\u2040`;
+const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
+// Made at the first use, as in `matching`: a `u` expression costs its parsing when it is made.
+let qname: RegExp | undefined;
+
+/** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
+export function isQName(value: string): boolean {
+  return (qname ??= new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u')).test(collapse(value));
+}
+
+/** A collapsed value matching a regular expression (the string types derived by pattern in Part 2). */
+function collapsedMatching(source: string, what: string): SimpleTypeCheck {
+  let re: RegExp | undefined;
+  return (value) => ((re ??= new RegExp(`^(?:${source})$`, 'u')).test(collapse(value)) ? undefined : `not ${what}`);
+}
+
+/**
+ * The checks of the built-in types an xsi:type can put in the place of the ones sitemap elements
+ * have (xsd:string, xsd:anyURI, xsd:nonNegativeInteger), as libxml2 checks them: the string types
+ * by their lexical form alone (an ID need not be unique in element content, an IDREF need not
+ * refer), an ENTITY never (no DTD declares an unparsed entity here).
+ */
+export const XSD_DERIVED_CHECKS: Readonly<Record<string, SimpleTypeCheck>> = {
+  normalizedString: anyString,
+  token: anyString,
+  language: collapsedMatching('[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*', 'a language tag (xsd:language)'),
+  NMTOKEN: collapsedMatching(`[${NAME_CHAR}:]+`, 'a name token (xsd:NMTOKEN)'),
+  Name: collapsedMatching(`[${NAME_START}:][${NAME_CHAR}:]*`, 'an XML name (xsd:Name)'),
+  NCName: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:NCName)'),
+  ID: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:ID)'),
+  IDREF: collapsedMatching(NCNAME, 'an XML name without a colon (xsd:IDREF)'),
+  ENTITY: () => 'not the name of an unparsed entity the document declares (xsd:ENTITY)',
+  positiveInteger: integerIn(1, Number.POSITIVE_INFINITY),
+  // 2^64 - 1 is past a double's integers: compared as digits.
+  unsignedLong: both(integerIn(0, Number.POSITIVE_INFINITY), (value) => {
+    const digits = collapse(value).replace(/^\+?0*/, '');
+    return digits.length > 20 || (digits.length === 20 && digits > '18446744073709551615') ? 'not within 0–18446744073709551615' : undefined;
+  }),
+  unsignedInt: integerIn(0, 4_294_967_295),
+  unsignedShort: integerIn(0, 65_535),
+  unsignedByte: integerIn(0, 255),
+};

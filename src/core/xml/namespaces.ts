@@ -43,7 +43,9 @@ export class NamespaceScope {
       const { name, value } = attributes[k] as XmlAttribute;
       if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns')) continue;
       if (name.length === 5) this.bind('', value);
-      else if (name.charCodeAt(5) === 0x3a && name.length > 6) this.bind(name.slice(6), value);
+      // xmlns:p="" is an error in Namespaces in XML 1.0 (only 1.1 undeclares with it): libxml2 ignores
+      // it, and the binding in scope stays.
+      else if (name.charCodeAt(5) === 0x3a && name.length > 6 && value !== '') this.bind(name.slice(6), value);
     }
   }
 
@@ -93,8 +95,7 @@ export class NamespaceScope {
   lookup(prefix: string): string | undefined {
     if (prefix === 'xml') return XML_NAMESPACE;
     if (prefix === 'xmlns') return XMLNS_NAMESPACE;
-    const uri = this.bindings.get(prefix);
-    return uri === '' && prefix !== '' ? undefined : uri;
+    return this.bindings.get(prefix);
   }
 
   /** Whether a prefix is in scope (the empty prefix always is). */

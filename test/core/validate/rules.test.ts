@@ -59,6 +59,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'changefreq with a space (xsd:string keeps it)': { doc: urlset(u(`${LOC}<changefreq>daily </changefreq>`)), expect: ['xsd/invalid-value@2:38'] },
   'priority with spaces (decimal collapses them)': { doc: urlset(u(`${LOC}<priority> 0.5 </priority>`)), expect: [] },
   'an empty or blank CDATA section inside url or urlset (character content to libxml2)': { doc: urlset(`<url><![CDATA[]]>${LOC}</url><![CDATA[ ]]>`), expect: ['xsd/text-not-allowed@2:6', 'xsd/text-not-allowed@2:56'] },
+  'a blank text inside xhtml:link, whose content is empty (cvc-complex-type.2.1)': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a">\n</xhtml:link>`)), expect: ['xsd/text-not-allowed@2:109'] },
   'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
   'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
   'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/invalid@2:38'] },

@@ -126,6 +126,18 @@ const TYPES: Record<string, SimpleType> = {
     accepted: ['', 'NASDAQ:AMAT', 'NASDAQ:AMAT, BOM:500325', 'A:1,B:2, C:3,  D:4,E:5', 'BÖRSE:SAP', 'X$:Y'],
     rejected: ['AMAT', 'NASDAQ: AMAT', 'NASDAQ:AMAT,,BOM:1', 'A:1,B:2,C:3,D:4,E:5,F:6', 'NAS_DAQ:AMAT', 'NASDAQ:AMAT '],
   },
+  // libxml2 reads a port into an int; the lane leaves a port of ten digits or more to the schema check.
+  'xsd:anyURI (loc): the port': {
+    doc: (v) => `${ROOT}<url><loc>${escape(v)}</loc></url><url>${LOC}</url></urlset>`,
+    accepted: ['https://example.com:8080/a', 'https://example.com:2147483647/a', 'https://example.com:0000000000080/a', 'https://example.com/a:99999999999'],
+    rejected: ['https://example.com:2147483648/a', 'https://example.com:99999999999', 'https://example.com:00002147483648/a?q'],
+  },
+  // libxml2 compares decimals exactly; as doubles, 1.0000000000000000000001 is 1.
+  'tPriority (sitemap.xsd): the bounds': {
+    doc: (v) => `${ROOT}<url>${LOC}<priority>${escape(v)}</priority></url></urlset>`,
+    accepted: ['0', '1', '1.000', '-0.0', '.5', '0.99999999999999999999', '0.00000000000000000001'],
+    rejected: ['1.0000000000000000000001', '-0.0000000000000000000001', '1.01', '-1'],
+  },
   'changefreq (sitemap.xsd)': {
     doc: (v) => `${ROOT}<url>${LOC}<changefreq>${escape(v)}</changefreq></url></urlset>`,
     accepted: ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'],

@@ -94,15 +94,17 @@ describe('NamespaceScope', () => {
     assert.equal(scope.depth, 0);
   });
 
-  it('treats an empty prefix binding (xmlns:p="") as undeclared, and odd names as unprefixed', () => {
+  it('ignores an empty prefix binding (xmlns:p="", an error in XML 1.0) as libxml2 does, and takes odd names as unprefixed', () => {
     const scope = new NamespaceScope();
+    scope.push(attrs(['xmlns:q', '']));
+    assert.equal(scope.isDeclared('q'), false);
     scope.push(attrs(['xmlns:p', 'urn:p']));
     scope.push(attrs(['xmlns:p', '']));
-    assert.equal(scope.resolve('p:a').uri, '');
-    assert.equal(scope.isDeclared('p'), false);
+    assert.equal(scope.resolve('p:a').uri, 'urn:p');
+    assert.equal(scope.isDeclared('p'), true);
     assert.deepEqual(scope.resolve(':a'), { uri: '', local: ':a', prefix: '' });
     assert.deepEqual(scope.resolve('a:'), { uri: '', local: 'a:', prefix: '' });
-    assert.deepEqual(scope.resolve('p:a:b'), { uri: '', local: 'a:b', prefix: 'p' });
+    assert.deepEqual(scope.resolve('p:a:b'), { uri: 'urn:p', local: 'a:b', prefix: 'p' });
   });
 
   it('returns shared frozen results for repeated element names', () => {
