@@ -3,7 +3,6 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { createSitemapHandler, liveSource, toNodeListener } from 'sitemapkit';
 
-// A query timeout frees a connection that stopped answering (the library gives its generation up after ttlMs).
 const db = new pg.Pool({ query_timeout: 60_000 });
 const baseUrl = 'https://www.example.com/';
 const source = liveSource({
@@ -13,7 +12,6 @@ const source = liveSource({
   range: async ({ offset, limit, after }) =>
     (await db.query('SELECT id, slug, updated_at FROM products WHERE id > $1 ORDER BY id OFFSET $2 LIMIT $3', [after?.id ?? 0, after ? 0 : offset, limit]))
       .rows.map((row) => ({ id: row.id, loc: `${baseUrl}p/${row.slug}`, lastmod: row.updated_at })),
-  // A query that failed (that file answered 503 or its previous copy): the library has no logger.
   onError: (error, name) => console.error(`${name}: ${error.message}`),
 });
 createServer(toNodeListener(createSitemapHandler({ baseUrl, source }))).listen(process.env.PORT ?? 8080);
