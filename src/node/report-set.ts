@@ -27,16 +27,16 @@ import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
 /**
- * A site whose robots.txt names no sitemap, as findSiteSitemaps found it: each of its well-known paths
- * is fetched once and reported when it holds a sitemap (a soft-404 page there is left out, as
- * discover's probe leaves it); none holding one is an error.
+ * A site (or robots.txt URL), as findSiteSitemaps found it: the sitemaps its robots.txt names, else each
+ * of its well-known paths, fetched once and reported when it holds a sitemap (a soft-404 page there is
+ * left out, as discover's probe leaves it). None found is an error.
  */
-export interface ProbedSite {
+export interface SiteSource {
   site: string;
   found: SiteSitemaps;
 }
 
-export type ReportSource = SitemapSource | ProbedSite;
+export type ReportSource = SitemapSource | SiteSource;
 
 export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** The report file (default `report.html` in `cwd`). */
@@ -80,7 +80,7 @@ const ROWS_FILE = 'rows.gz';
 
 /**
  * Reads, validates and reports `sources` into one HTML file. Throws `ERR_SITEMAP_INPUT` when a
- * source cannot be read or a probed site holds no sitemap (a child that cannot be read is reported in
+ * source cannot be read or a site has no sitemap (a child that cannot be read is reported in
  * the page instead), `ERR_SITEMAP_WRITE` when the report cannot be written; nothing is left at `out` then.
  */
 export async function writeReport(sources: readonly ReportSource[], options: WriteReportOptions): Promise<WrittenReport> {
@@ -110,11 +110,15 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
         read.push(source);
         continue;
       }
+      const { sitemaps, wellKnown } = source.found;
+      const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
+      if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
-      for (const url of source.found.wellKnown) if (await reportSource({ url }, true, aggregator, { ...options, cwd, now, backpressure })) read.push({ url });
+      const probe = sitemaps.length === 0;
+      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, { ...options, cwd, now, backpressure })) read.push({ url });
       const found = read.length - before;
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
-      if (found > 1 && options.compare !== undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one sitemap, and ${source.site} has ${found} at its well-known paths: give one of them`);
+      if (options.compare !== undefined && found > 1) throw several(found);
     }
     if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, { ...options, cwd }));
     const model = aggregator.finish(new Date(now).toISOString());

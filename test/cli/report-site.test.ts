@@ -48,6 +48,7 @@ describe('sitemapkit report SITE', () => {
       assert.equal(model.summary.urls, 5);
       assert.equal(server.count('/'), 0, 'the home page is not read as a sitemap');
       assert.equal(server.count('/sitemap.xml'), 0, 'robots.txt named a sitemap: nothing probed');
+      assert.equal(server.count('/index.xml'), 1, 'the sitemap robots.txt names is fetched once, by the report');
       writeFileSync(join(dir, 'old.xml'), urlset(locs(server, 'a', 3)));
       const compared = await runCli(['report', `${server.origin}/`, '--compare', 'old.xml', '--out', 'c.html', '--allow-private'], { cwd: dir });
       assert.equal(compared.code, 0, compared.stderr);
@@ -99,7 +100,7 @@ describe('sitemapkit report SITE', () => {
       server.route('/sitemap.xml', { body: urlset(locs(server, 'p', 1)) });
       const two = await runCli(['report', `${server.origin}/`, '--compare', 'old.txt', '--out', 'r2.html', '--allow-private'], { cwd: dir });
       assert.equal(two.code, 2, two.stderr);
-      assert.match(two.stderr, /has 2 at its well-known paths: give one of them/);
+      assert.match(two.stderr, /^sitemapkit report: a comparison takes one source, and \S+ has 2 sitemaps: give one of them\n$/);
       assert.equal(existsSync(join(dir, 'r2.html')), false);
     });
   });

@@ -6,8 +6,8 @@ import { isAbsolute, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
-import { findSiteSitemaps, whereLooked } from '../../node/discover.js';
-import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
+import { findSiteSitemaps } from '../../node/discover.js';
+import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
@@ -42,25 +42,11 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     return { url: remote.url };
   };
   const previous = args.text('compare');
-  const given = args.positionals.map(source);
   const sources: ReportSource[] = [];
-  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them: those its
-  // robots.txt names, else its well-known paths that hold one (read by writeReport, each fetched once).
-  for (const each of given) {
-    if (!('url' in each) || classifyInput(each.url)?.kind === 'sitemap') {
-      sources.push(each);
-      continue;
-    }
-    const found = await findSiteSitemaps(each.url, clientOptions);
-    const refusal = found.sitemaps.length === 0 && found.wellKnown.length === 0 ? `no sitemap found for ${each.url}: ${whereLooked(found)}`
-      : previous !== undefined && found.sitemaps.length > 1 ? `--compare compares one source with its previous version, and ${each.url} has ${found.sitemaps.length} sitemaps: give one of them`
-      : undefined;
-    if (refusal !== undefined) {
-      io.stderr.write(`sitemapkit report: ${refusal}\n`);
-      return EXIT_FATAL;
-    }
-    if (found.sitemaps.length > 0) sources.push(...found.sitemaps.map((url) => ({ url })));
-    else sources.push({ site: each.url, found });
+  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport reads them).
+  for (const each of args.positionals.map(source)) {
+    const site = 'url' in each && classifyInput(each.url)?.kind !== 'sitemap';
+    sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
   }
   let stage = 'reading';
   let urls = 0;
@@ -78,7 +64,6 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
       progress.tick();
     },
   };
-  if (given.some((each, i) => each !== sources[i])) options.sourceName = given.map((each) => sourceName(each, io.cwd)).join(', ');
   if (previous !== undefined) options.compare = source(previous);
   setOptional(options, args, settings);
   let written: WrittenReport;
