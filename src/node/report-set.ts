@@ -103,10 +103,11 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
+    const reading = { ...options, cwd, now, backpressure };
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
-        await reportSource(source, false, aggregator, { ...options, cwd, now, backpressure });
+        await reportSource(source, false, aggregator, reading);
         read.push(source);
         continue;
       }
@@ -115,7 +116,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
       const probe = sitemaps.length === 0;
-      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, { ...options, cwd, now, backpressure })) read.push({ url });
+      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, reading)) read.push({ url });
       const found = read.length - before;
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
