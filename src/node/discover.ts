@@ -253,7 +253,7 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
 }
 
 /** What a probed path holds when it is no sitemap: a soft-404 page, nothing, or what could not be told. */
-function notASitemap(format: SitemapFormat | undefined): boolean {
+export function notASitemap(format: SitemapFormat | undefined): boolean {
   return format === 'html' || format === 'empty' || format === 'unknown';
 }
 
@@ -449,22 +449,23 @@ class Discovery {
   }
 
   private async startSite(input: ClassifiedInput, entry: DiscoveryInput): Promise<void> {
+    const { robots, wellKnown } = await this.searchSite(input);
+    entry.robots = robots.node;
+    for (const url of robots.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
+    if (robots.node.sitemaps.length > 0 && this.options.probe !== true) return;
+    for (const url of wellKnown) if (!this.visited.has(visitKey(url) as string)) this.enqueue(url, 'probe', undefined, entry.sitemaps);
+  }
+
+  /** A site's robots.txt, and its well-known sitemap URLs worth probing: none when its host is known unreachable or refused. */
+  async searchSite(input: ClassifiedInput): Promise<{ robots: RobotsState; wellKnown: string[] }> {
     const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
-    const state = await this.robots(robotsUrl);
-    entry.robots = state.node;
-    for (const url of state.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
+    const robots = await this.robots(robotsUrl);
     // A host that cannot be reached has no well-known paths to probe: robots.txt said so once.
-    if (state.failure !== undefined && hostUnreachable(state.failure)) this.markUnreachable(robotsUrl, state.failure);
-    if (this.unreachable.has(input.origin)) return;
+    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robotsUrl, robots.failure);
     // Refused by the address policy at the origin itself: its well-known paths would be, each alike.
-    if (state.failure?.code === 'fetch/address-refused' && new URL(state.failure.url).origin === input.origin) return;
-    if (state.node.sitemaps.length === 0 || this.options.probe === true) {
-      for (const path of WELL_KNOWN_SITEMAP_PATHS) {
-        const url = new URL(path, `${input.origin}/`).href;
-        const key = visitKey(url) as string;
-        if (!this.visited.has(key)) this.enqueue(url, 'probe', undefined, entry.sitemaps);
-      }
-    }
+    const refused = robots.failure?.code === 'fetch/address-refused' && new URL(robots.failure.url).origin === input.origin;
+    const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
+    return { robots, wellKnown };
   }
 
   /** robots.txt of the origin of `robotsUrl`, fetched once per run. */
@@ -921,29 +922,38 @@ export function discoverSitemaps(urls: string | readonly string[], options: Disc
 
 /** What `findSiteSitemaps` found, and where it looked (for a message when it found nothing). */
 export interface SiteSitemaps {
+  /** The sitemaps robots.txt names. */
   sitemaps: string[];
   robots: RobotsNode | undefined;
-  /** The well-known paths requested (none when robots.txt named sitemaps or the host was unreachable). */
-  probed: string[];
+  /**
+   * When robots.txt names none: the well-known paths to probe, not fetched here (the caller reads each
+   * once and leaves out those that hold no sitemap); none when the host was unreachable or refused.
+   */
+  wellKnown: string[];
 }
 
 /**
- * The sitemaps a site (or robots.txt URL) publishes, found as `discoverSitemaps` finds them: its
- * robots.txt's Sitemap lines, else the well-known paths that answer with a sitemap. They are not read
- * further: the run stops once robots.txt names some, and follows no index (`maxDepth: 0`).
+ * Where a site (or robots.txt URL) says its sitemaps are, as `discoverSitemaps` finds them: its
+ * robots.txt's Sitemap lines, else the well-known paths to probe. No sitemap is fetched.
  */
-export async function findSiteSitemaps(site: string, options: DiscoverOptions = {}): Promise<SiteSitemaps> {
-  const found: SiteSitemaps = { sitemaps: [], robots: undefined, probed: [] };
-  for await (const event of discoverSitemaps(site, { ...options, maxDepth: 0 })) {
-    if (event.type === 'robots') {
-      found.robots = event.robots;
-      found.sitemaps.push(...new Set(event.robots.sitemaps));
-      if (found.sitemaps.length > 0 && options.probe !== true) break;
-    } else if (event.type === 'sitemap' && event.sitemap.via === 'probe' && event.sitemap.depth === 0) {
-      found.probed.push(event.sitemap.url);
-      // A path that answered with a sitemap, broken or not; not one that failed to answer (the message says it).
-      if (event.sitemap.outcome === 'ok' || (event.sitemap.outcome === 'failed' && event.sitemap.format !== undefined)) found.sitemaps.push(event.sitemap.url);
-    }
+export async function findSiteSitemaps(site: string, options: HttpClientOptions = {}): Promise<SiteSitemaps> {
+  const input = classifyInput(site);
+  if (input === undefined || input.kind === 'sitemap') return { sitemaps: [], robots: undefined, wellKnown: [] };
+  const discovery = new Discovery(options);
+  try {
+    const { robots, wellKnown } = await discovery.searchSite(input);
+    const sitemaps = [...new Set(robots.node.sitemaps)];
+    return { sitemaps, robots: robots.node, wellKnown: sitemaps.length > 0 ? [] : wellKnown };
+  } finally {
+    await discovery.client.close();
   }
-  return found;
+}
+
+/** Where a site was searched for sitemaps, in one line: its robots.txt's answer, the paths probed. */
+export function whereLooked({ robots, wellKnown }: SiteSitemaps): string {
+  const said = robots === undefined ? 'robots.txt was not fetched'
+    : robots.outcome === 'ok' ? `${robots.url} names none`
+    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? 'nothing'}`
+    : `${robots.url} failed (${robots.diagnostics[0]?.message ?? robots.failure ?? 'no answer'})`;
+  return wellKnown.length === 0 ? said : `${said}, and none of ${wellKnown.length} well-known paths holds one (${wellKnown.map((url) => new URL(url).pathname).join(', ')})`;
 }

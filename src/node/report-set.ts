@@ -9,6 +9,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { DiagnosticCollector } from '../core/diagnostics.js';
+import { SitemapError } from '../core/errors.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { ReportAggregator } from '../core/report/aggregate.js';
 import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
@@ -18,10 +20,23 @@ import { isFeed } from '../core/read/types.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
+import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { readSource, sourceName, type DocumentReader, type SitemapSource, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
+
+/**
+ * A site (or robots.txt URL), as findSiteSitemaps found it: the sitemaps its robots.txt names, else each
+ * of its well-known paths, fetched once and reported when it holds a sitemap (a soft-404 page there is
+ * left out, as discover's probe leaves it). None found is an error.
+ */
+export interface SiteSource {
+  site: string;
+  found: SiteSitemaps;
+}
+
+export type ReportSource = SitemapSource | SiteSource;
 
 export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** The report file (default `report.html` in `cwd`). */
@@ -65,10 +80,10 @@ const ROWS_FILE = 'rows.gz';
 
 /**
  * Reads, validates and reports `sources` into one HTML file. Throws `ERR_SITEMAP_INPUT` when a
- * source cannot be read (a child that cannot is reported in the page instead), `ERR_SITEMAP_WRITE`
- * when the report cannot be written; nothing is left at `out` then.
+ * source cannot be read or a site has no sitemap (a child that cannot be read is reported in
+ * the page instead), `ERR_SITEMAP_WRITE` when the report cannot be written; nothing is left at `out` then.
  */
-export async function writeReport(sources: readonly SitemapSource[], options: WriteReportOptions): Promise<WrittenReport> {
+export async function writeReport(sources: readonly ReportSource[], options: WriteReportOptions): Promise<WrittenReport> {
   const cwd = options.cwd ?? process.cwd();
   const path = resolve(cwd, options.out ?? 'report.html');
   const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6, maxPendingBlocks: PENDING_BLOCKS });
@@ -76,7 +91,7 @@ export async function writeReport(sources: readonly SitemapSource[], options: Wr
     const rows = output.files.open(output.path(ROWS_FILE));
     const now = options.now ?? Date.now();
     const aggregator = new ReportAggregator({
-      source: options.sourceName ?? sources.map((s) => sourceName(s, cwd)).join(', '),
+      source: options.sourceName ?? sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
       onRows: (lines) => {
@@ -88,8 +103,25 @@ export async function writeReport(sources: readonly SitemapSource[], options: Wr
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
-    for (const source of sources) await reportSource(source, aggregator, { ...options, cwd, now, backpressure });
-    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, sources[0] as SitemapSource, { ...options, cwd }));
+    const reading = { ...options, cwd, now, backpressure };
+    const read: SitemapSource[] = [];
+    for (const source of sources) {
+      if (!('site' in source)) {
+        await reportSource(source, false, aggregator, reading);
+        read.push(source);
+        continue;
+      }
+      const { sitemaps, wellKnown } = source.found;
+      const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
+      if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
+      const before = read.length;
+      const probe = sitemaps.length === 0;
+      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, reading)) read.push({ url });
+      const found = read.length - before;
+      if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
+      if (options.compare !== undefined && found > 1) throw several(found);
+    }
+    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, { ...options, cwd }));
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
     const bytes = await writePage(output, model, basename(path));
@@ -100,23 +132,46 @@ export async function writeReport(sources: readonly SitemapSource[], options: Wr
   }
 }
 
-/** One source into the aggregator: each document validated as it is read. */
-async function reportSource(source: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<void> {
+/**
+ * One source into the aggregator: each document validated as it is read. A `probe` (a site's well-known
+ * path) that does not hold a sitemap is left out, whatever it answered: false then.
+ */
+async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<boolean> {
   let base = -1;
   let urls = 0;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
-    const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
-    if (document.number === 0) base = index;
+    const start = (): void => {
+      const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
+      if (document.number === 0) base = index;
+    };
+    // A probed document is a file of the report once its format shows a sitemap; its problems wait
+    // till then (capped: a page that is none may still send a flood of them), and are dropped if not.
+    let held = probe && document.number === 0 ? new DiagnosticCollector() : undefined;
+    let noSitemap = false;
+    if (held === undefined) start();
     const [counted, gzipped] = sniffGzip(input, options.cwd);
     const validating: ValidateSitemapOptions = {
       file: document.name, cwd: options.cwd, now: options.now, maxDiagnosticsPerCode: 0,
+      onFormat: (format) => {
+        if (held === undefined) return;
+        if (notASitemap(format)) {
+          noSitemap = true;
+          return;
+        }
+        start();
+        const truncated = held.truncation(document.name);
+        for (const d of truncated === undefined ? held.retained : [...held.retained, truncated]) aggregator.diagnostic(d);
+        held = undefined;
+      },
+      // The rest of a page that is no sitemap is not read.
+      stop: () => noSitemap,
       onUrl: (entry, at, locHash) => aggregator.url(entry, at, locHash),
       onSitemap: (ref, at) => {
         aggregator.sitemap(ref, at);
         hooks.onSitemap(ref, at);
       },
-      onDiagnostic: (d) => aggregator.diagnostic(d),
+      onDiagnostic: (d) => (held === undefined ? aggregator.diagnostic(d) : held.add(d)),
       onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
     };
     if (hooks.backpressure !== undefined) validating.backpressure = hooks.backpressure;
@@ -129,20 +184,27 @@ async function reportSource(source: SitemapSource, aggregator: ReportAggregator,
     if (options.rules !== undefined) validating.rules = options.rules;
     if (options.limits !== undefined) validating.limits = options.limits;
     const result = await validateSitemap(counted, validating);
+    if (held !== undefined) return 'unknown';
     urls += result.format === 'sitemapindex' ? 0 : result.entries;
     const counts = reportCounts(result);
     aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
     return result.format ?? 'unknown';
   };
-  await readSource(source, {
-    ...options,
-    onDiagnostic: (d) => aggregator.diagnostic(d),
-    onUnreadable: (document, error) => {
-      aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
-      aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
-      aggregator.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: 1, warnings: 0, schemaValid: null });
-    },
-  }, read);
+  try {
+    await readSource(source, {
+      ...options,
+      onDiagnostic: (d) => aggregator.diagnostic(d),
+      onUnreadable: (document, error) => {
+        aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
+        aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
+        aggregator.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: 1, warnings: 0, schemaValid: null });
+      },
+    }, read);
+  } catch (error) {
+    // A probe that failed (not found, refused, cut) before it showed a sitemap holds none.
+    if (!probe || base !== -1 || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+  }
+  return base !== -1;
 }
 
 function lastmodOf(lastmod: unknown): { indexLastmod?: string } {

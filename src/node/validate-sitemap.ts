@@ -5,7 +5,7 @@ import type { SitemapRef } from '../core/model.js';
 import type { EntryPosition } from '../core/read/types.js';
 import type { FileReport } from '../core/validate/types.js';
 import { SitemapValidation, type ValidationOptions } from '../core/validate/validator.js';
-import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './parse-sitemap.js';
+import { readSitemap, type ParseSitemapOptions, type ReadSitemapOptions, type SitemapInput } from './parse-sitemap.js';
 
 /**
  * Gunzipped chunks of a validation: a cold one of a realistic 10 MB .xml.gz took 2-3 ms less than
@@ -13,7 +13,7 @@ import { readSitemap, type ParseSitemapOptions, type SitemapInput } from './pars
  */
 const GUNZIP_CHUNK_BYTES = 512 * 1024;
 
-export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'> {
+export interface ValidateSitemapOptions extends ValidationOptions, Omit<ParseSitemapOptions, 'xmlHandler'>, Pick<ReadSitemapOptions, 'onFormat' | 'stop'> {
   /** Also receives each child of an index as it is read (e.g. to validate the children next). */
   onSitemap?: (ref: SitemapRef, at: EntryPosition) => void;
   /** Receives the number of entries read so far, after each piece of input (a progress line's count). */
@@ -45,7 +45,10 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
     maxDiagnosticsPerCode: 0,
     gunzipChunkBytes: options.gunzipChunkBytes ?? GUNZIP_CHUNK_BYTES,
     xmlHandler: (reader) => validation.xmlHandler(reader),
-    onFormat: (f) => validation.format(f),
+    onFormat: (f) => {
+      validation.format(f);
+      options.onFormat?.(f);
+    },
     onUrl: (e, at) => validation.url(e, at),
     onSitemap: (r, at) => {
       validation.sitemap(r, at);

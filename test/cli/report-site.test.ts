@@ -48,6 +48,7 @@ describe('sitemapkit report SITE', () => {
       assert.equal(model.summary.urls, 5);
       assert.equal(server.count('/'), 0, 'the home page is not read as a sitemap');
       assert.equal(server.count('/sitemap.xml'), 0, 'robots.txt named a sitemap: nothing probed');
+      assert.equal(server.count('/index.xml'), 1, 'the sitemap robots.txt names is fetched once, by the report');
       writeFileSync(join(dir, 'old.xml'), urlset(locs(server, 'a', 3)));
       const compared = await runCli(['report', `${server.origin}/`, '--compare', 'old.xml', '--out', 'c.html', '--allow-private'], { cwd: dir });
       assert.equal(compared.code, 0, compared.stderr);
@@ -79,6 +80,28 @@ describe('sitemapkit report SITE', () => {
       const model = reportModel(join(dir, 'r.html'));
       assert.equal(model.source, `${server.origin}/`);
       assert.deepEqual(model.files.map((f) => [f.name, f.entries]), [[server.url('/sitemap.xml'), 4]], 'a soft-404 page at a probed path is no sitemap');
+      assert.equal(server.count('/sitemap.xml'), 1, 'the probed sitemap is fetched once');
+    });
+  });
+
+  it('probed paths that miss or send a page leave no trace; --compare takes the one that holds a sitemap, refuses two', async () => {
+    await withSite((server) => {
+      server.route('/sitemap.xml', { status: 410, body: 'gone' });
+      server.route('/sitemap_index.xml', { body: '<!doctype html><title>not found</title><p>'.padEnd(300_000, 'x'), type: 'text/html' });
+      server.route('/sitemap.txt', { body: `${locs(server, 't', 2).join('\n')}\n`, type: 'text/plain' });
+    }, async (server, dir) => {
+      writeFileSync(join(dir, 'old.txt'), `${server.url('/t/0')}\n`);
+      const result = await runCli(['report', `${server.origin}/`, '--compare', 'old.txt', '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), [[server.url('/sitemap.txt'), 'text', 2]]);
+      assert.deepEqual(model.problems, [], 'nothing of the pages that hold no sitemap');
+      assert.deepEqual([model.compare?.added, model.compare?.removed], [1, 0]);
+      server.route('/sitemap.xml', { body: urlset(locs(server, 'p', 1)) });
+      const two = await runCli(['report', `${server.origin}/`, '--compare', 'old.txt', '--out', 'r2.html', '--allow-private'], { cwd: dir });
+      assert.equal(two.code, 2, two.stderr);
+      assert.match(two.stderr, /^sitemapkit report: a comparison takes one source, and \S+ has 2 sitemaps: give one of them\n$/);
+      assert.equal(existsSync(join(dir, 'r2.html')), false);
     });
   });
 

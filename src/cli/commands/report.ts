@@ -6,9 +6,9 @@ import { isAbsolute, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
-import { findSiteSitemaps, type SiteSitemaps } from '../../node/discover.js';
-import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
-import { writeReport, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
+import { findSiteSitemaps } from '../../node/discover.js';
+import type { SitemapSource } from '../../node/sitemap-source.js';
+import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
 import { UsageError } from '../args.js';
@@ -42,23 +42,11 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     return { url: remote.url };
   };
   const previous = args.text('compare');
-  const given = args.positionals.map(source);
-  const sources: SitemapSource[] = [];
-  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them.
-  for (const each of given) {
-    if (!('url' in each) || classifyInput(each.url)?.kind === 'sitemap') {
-      sources.push(each);
-      continue;
-    }
-    const found = await findSiteSitemaps(each.url, clientOptions);
-    const refusal = found.sitemaps.length === 0 ? `no sitemap found for ${each.url}: ${whereLooked(found)}`
-      : previous !== undefined && found.sitemaps.length > 1 ? `--compare compares one source with its previous version, and ${each.url} has ${found.sitemaps.length} sitemaps: give one of them`
-      : undefined;
-    if (refusal !== undefined) {
-      io.stderr.write(`sitemapkit report: ${refusal}\n`);
-      return EXIT_FATAL;
-    }
-    sources.push(...found.sitemaps.map((url) => ({ url })));
+  const sources: ReportSource[] = [];
+  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport reads them).
+  for (const each of args.positionals.map(source)) {
+    const site = 'url' in each && classifyInput(each.url)?.kind !== 'sitemap';
+    sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
   }
   let stage = 'reading';
   let urls = 0;
@@ -76,7 +64,6 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
       progress.tick();
     },
   };
-  if (given.some((each, i) => each !== sources[i])) options.sourceName = given.map((each) => sourceName(each, io.cwd)).join(', ');
   if (previous !== undefined) options.compare = source(previous);
   setOptional(options, args, settings);
   let written: WrittenReport;
@@ -99,15 +86,6 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   }
   if (args.flag('open')) openInBrowser(written.path, io);
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
-}
-
-/** Where a site was searched for sitemaps, in one line: its robots.txt's answer, the paths probed. */
-function whereLooked({ robots, probed }: SiteSitemaps): string {
-  const said = robots === undefined ? 'robots.txt was not fetched'
-    : robots.outcome === 'ok' ? `${robots.url} names none`
-    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? 'nothing'}`
-    : `${robots.url} failed (${robots.diagnostics[0]?.message ?? robots.failure ?? 'no answer'})`;
-  return probed.length === 0 ? said : `${said}, and none of ${probed.length} well-known paths holds one (${probed.map((url) => new URL(url).pathname).join(', ')})`;
 }
 
 /** A path as the user would type it: relative to the working directory when below it. */
