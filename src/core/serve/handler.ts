@@ -181,8 +181,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
           ? then(source.view(), async (view) => answerFile(view === undefined ? undefined : await pageOf(view), name, method, header))
           : then(source.file(name), lookup);
       return result instanceof Promise ? result.catch(unavailable) : result;
-    } catch (error) {
-      return unavailable(error);
+    } catch {
+      return SERVICE_UNAVAILABLE;
     }
   };
 
@@ -198,7 +198,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
 type HeaderGetter = (name: string) => string | string[] | undefined;
 
 /** `value` passed to `f`, synchronously when it is not a promise. */
-function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
+export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
@@ -349,13 +349,10 @@ const NOT_FOUND: SitemapAnswer = plainAnswer(404, 'not found\n', []);
 const PRECONDITION_FAILED: SitemapAnswer = plainAnswer(412, 'precondition failed\n', []);
 const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', ALLOW]);
 const SERVICE_UNAVAILABLE: SitemapAnswer = plainAnswer(503, 'the sitemap source failed; try again later\n', ['retry-after', '30']);
+/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
+const unavailable = (): SitemapAnswer => SERVICE_UNAVAILABLE;
 
 function plainAnswer(status: number, text: string, extra: string[]): SitemapAnswer {
   const body = encoder.encode(text);
   return { status, headers: Object.freeze([...TEXT, ...extra, 'content-length', String(body.byteLength)]), body };
-}
-
-/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
-function unavailable(_error: unknown): SitemapAnswer {
-  return SERVICE_UNAVAILABLE;
 }
