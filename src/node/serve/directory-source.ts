@@ -91,7 +91,6 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   let pending: Promise<void> | undefined;
   /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
   let failedVersion: string | undefined;
-  const folderVersion = (): Promise<string> => stat(options.dir).then(versionOf, () => 'missing');
   let again = false;
   const reload = (): Promise<void> => {
     if (pending !== undefined) {
@@ -102,7 +101,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       do {
         again = false;
         // The folder before this attempt: a file added since (a named child arriving late) is worth another.
-        const folder = await folderVersion();
+        const folder = await versionAt(options.dir);
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -121,8 +120,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           options.onChange?.({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
-          const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-          failedVersion = `${info === undefined ? 'missing' : versionOf(info)} ${folder}`;
+          failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
           options.onChange?.({ error: asServeError(error, options.dir) });
         }
       } while (again);
@@ -133,9 +131,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   };
 
   const check = async (): Promise<void> => {
-    const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-    const version = info === undefined ? 'missing' : versionOf(info);
-    if (version !== current.entryVersion && `${version} ${await folderVersion()}` !== failedVersion) await reload();
+    const version = await versionAt(join(options.dir, entryName));
+    if (version !== current.entryVersion && `${version} ${await versionAt(options.dir)}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
@@ -220,20 +217,15 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       }
     } catch (error) {
       dropNew();
-      if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
+      if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) continue;
       throw error;
     }
-    if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) {
+    if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) {
       dropNew();
       continue;
     }
     return { entryVersion: entry.version, files };
   }
-}
-
-async function entryChanged(dir: string, entryName: string, version: string): Promise<boolean> {
-  const info = await stat(join(dir, entryName)).catch(() => undefined);
-  return info === undefined || versionOf(info) !== version;
 }
 
 /** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
@@ -370,6 +362,11 @@ async function bytesOf(representation: Representation | StreamedRepresentation):
 /** What changes when a file is replaced or rewritten. */
 function versionOf(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/** The version of the file or folder at `path`, `missing` when there is none. */
+function versionAt(path: string): Promise<string> {
+  return stat(path).then(versionOf, () => 'missing');
 }
 
 function totalBytes(set: LoadedSet): number {
