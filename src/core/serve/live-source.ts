@@ -20,7 +20,7 @@ import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
 import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
-import { pageEntries, type SetView } from './set-page.js';
+import { viewOfFiles, type SetView } from './set-page.js';
 
 /**
  * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
@@ -233,7 +233,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
         const view = children().then(({ made: list, failures }) => {
           if (failures.length > 0) throw failures[0];
-          return viewOf(made.lastModified, list as { name: string; file: CachedFile }[], options.pageUrls ?? 10_000);
+          const files = (list as { name: string; file: CachedFile }[]).map(({ name, file }) => ({ name, file, urls: file.urls ?? 0, lastmod: file.lastmod }));
+          return viewOfFiles(made.lastModified, files, options.pageUrls ?? 10_000);
         });
         view.catch(() => shown?.view === view && (shown = undefined));
         shown = { etag, view };
@@ -293,17 +294,6 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
     // returns) holds no request, the cached files' included.
     return known === undefined ? asking : Promise.resolve(known.children);
   };
-}
-
-/** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
-async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
-  const urls: SetView['urls'][number][] = [];
-  for (const { file } of children) {
-    if (urls.length >= listed || file.gzip === undefined) break;
-    urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
-  }
-  const files = children.map(({ name, file }) => ({ name, urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
-  return { lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
 }
 
 /**
@@ -579,10 +569,6 @@ function keepLastModified(file: CachedFile, previous: CachedFile | undefined): C
 
 async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
-}
-
-async function gunzipped(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `promise`, or a rejection once `sleep(ms)` has resolved first. */

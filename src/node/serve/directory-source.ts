@@ -15,16 +15,15 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, type Representation, type SitemapFile, type SitemapSource, type StreamedRepresentation } from '../../core/serve/handler.js';
-import { pageEntries, type SetView } from '../../core/serve/set-page.js';
+import { strongEtag, type Representation, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 export interface DirectorySourceOptions {
   dir: string;
@@ -328,35 +327,11 @@ function release(loaded: Loaded, afterMs = HANDLE_LINGER_MS): void {
 }
 
 /** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */
-async function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
+function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
   const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
-  const files: { name: string; urls: number; lastmod?: string }[] = [];
-  const urls: { loc: string; lastmod?: string }[] = [];
-  let totalUrls = 0;
   let lastModified = 0;
   for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
-  for (const name of names) {
-    const file = (set.files.get(name) as Loaded).file;
-    const bytes = file.identity !== undefined ? await bytesOf(file.identity) : await gunzipAsync(file.gzip === undefined ? new Uint8Array() : await bytesOf(file.gzip));
-    const text = new TextDecoder().decode(bytes);
-    const entries = pageEntries(text, name.endsWith('.txt'));
-    let newest: string | undefined;
-    for (const entry of entries) {
-      if (entry.lastmod !== undefined && (newest === undefined || Date.parse(entry.lastmod) > Date.parse(newest))) newest = entry.lastmod;
-      if (urls.length < listed) urls.push(entry);
-    }
-    totalUrls += entries.length;
-    files.push({ name, urls: entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
-  }
-  return { lastModified, files, urls, totalUrls };
-}
-
-async function bytesOf(representation: Representation | StreamedRepresentation): Promise<Uint8Array> {
-  if (!('stream' in representation)) return representation.body;
-  const chunks: Uint8Array[] = [];
-  const reader = representation.stream().getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return Buffer.concat(chunks);
+  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed);
 }
 
 /** What changes when a file is replaced or rewritten. */
