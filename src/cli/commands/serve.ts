@@ -1,6 +1,7 @@
 // `sitemapkit serve DIR`: the directory source (node/serve/directory-source.ts) behind the sitemap
 // handler (core/serve/handler.ts) on a node:http server, one log line per request, stopped gracefully.
 
+import { once } from 'node:events';
 import { Server, type RequestListener } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -73,7 +74,8 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
   server.on('request', graceful.listener);
   try {
-    await listen(server, args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+    server.listen(args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+    await once(server, 'listening');
   } catch (error) {
     source.close();
     io.stderr.write(`sitemapkit serve: cannot listen: ${(error as Error).message}\n`);
@@ -92,16 +94,6 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
 /** NAME of NAME.xml (--name, default sitemap). */
 function entryStem(args: ParsedArgs): string {
   return (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
 }
 
 /** Resolves at SIGINT or SIGTERM; never without a way to be told (an embedding that passes no onInterrupt). */
