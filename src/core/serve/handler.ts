@@ -98,7 +98,8 @@ const enum Variant {
   GzipFile,
 }
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A plain file name: no folder, no dotfile, nothing to decode. */
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ALLOW = 'GET, HEAD';
 
 // A factory: most of its lines are the functions of the handler it returns, which share its state.

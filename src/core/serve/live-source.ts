@@ -19,7 +19,7 @@ import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-wri
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
-import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
+import { SAFE_NAME, streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
 import { viewOfFiles, type SetView } from './set-page.js';
 
 /**
@@ -131,8 +131,6 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
     },
   };
 }
-
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 // A factory: most of its lines are the functions of the source it returns, which share its cache.
 export function liveSource(options: LiveSourceOptions): SitemapSource {
