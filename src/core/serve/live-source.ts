@@ -97,7 +97,8 @@ export interface LiveSourceOptions {
   now?: () => number;
 }
 
-const DEFAULT_TTL_MS = 600_000;
+/** The options with the clock and the TTL settled (default: Date.now, 10 minutes), as the parts below take them. */
+type Settled = LiveSourceOptions & Required<Pick<LiveSourceOptions, 'now' | 'ttlMs'>>;
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
@@ -140,10 +141,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const limits = childLimits(options);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
-  const cached = fileCache(options.store ?? memoryStore(), options);
-  const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-  const childCount = childCounter(options, perChild, `${name}.xml`);
+  const settled: Settled = { ...options, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
+  const { now, ttlMs: ttl } = settled;
+  const cached = fileCache(options.store ?? memoryStore(), settled);
+  const childCount = childCounter(settled, perChild, `${name}.xml`);
   // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
@@ -269,9 +270,8 @@ function childLimits(options: LiveSourceOptions): Limits {
  * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
  * when none is.
  */
-function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-  const now = options.now ?? Date.now;
+function childCounter(options: Settled, perChild: number, indexName: string): () => Promise<number> {
+  const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
   let asking: Promise<number> | undefined;
   const ask = async (): Promise<number> => {
@@ -322,11 +322,9 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
  * failure stores nothing and is reported to onError once.
  */
-function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
+  const { now, ttlMs: ttl, timeoutMs, sleep } = options;
   const stale = options.staleMs ?? 3_600_000;
-  const { timeoutMs, sleep } = options;
-  const now = options.now ?? Date.now;
   const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing; since: number }>();
 
   const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
