@@ -76,7 +76,7 @@ export interface SitemapHandler {
   answer(method: string, target: string, header: (name: string) => string | string[] | undefined): SitemapAnswer | Promise<SitemapAnswer>;
 }
 
-export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
 /** The strong ETag of some bytes: the first 128 bits of their SHA-256, in hex. */
 export async function strongEtag(bytes: Uint8Array): Promise<string> {
@@ -207,7 +207,7 @@ export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U
  * The file name a request-target asks for: one plain segment directly under `basePath`, nothing
  * decoded. Anything else (another folder, `..`, a percent sign, a backslash, a dotfile) is no name.
  */
-export function nameIn(target: string, basePath: string): string | undefined {
+function nameIn(target: string, basePath: string): string | undefined {
   let path = target;
   // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
   const scheme = path.startsWith('/') ? -1 : path.indexOf('://');
@@ -301,7 +301,7 @@ export function acceptsGzip(value: string | string[] | undefined): boolean {
  * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
  * parse is ignored, as the RFC says.
  */
-export function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
+function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
   const ifMatch = joined(header('if-match'));
   if (ifMatch !== undefined) {
     if (!tagListMatches(ifMatch, etag, false)) return 412;

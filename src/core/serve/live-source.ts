@@ -492,7 +492,7 @@ async function writeChild(
  * resolves at the first bytes pushed before `finishing`, or at the end, and rejects when the making
  * fails before either.
  */
-export class Growing {
+class Growing {
   readonly chunks: Uint8Array[] = [];
   readonly started: Promise<void>;
   finishing = false;
