@@ -19,7 +19,7 @@ import { gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, type Representation, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { strongEtag, textOf, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
 import { viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
@@ -230,9 +230,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
 /** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
 async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
   if (!entryName.endsWith('.xml')) return [];
-  // The entry file is always held in memory.
-  const text = new TextDecoder().decode((entry.identity as Representation | undefined)?.body);
-  const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
+  const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
   // An entry file cut short (written in place, a full disk) or otherwise not well-formed is no set:
   // serving it would hide the children it no longer names. The previous set stays served.
   const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
