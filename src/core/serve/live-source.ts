@@ -403,18 +403,11 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
 /** The entries of one child: a page of `range`, or `entries` from its offset; each one given told to `given`. */
 async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (entry: UrlEntry) => void): AsyncGenerator<UrlEntry> {
   const { offset, limit } = page;
-  if (options.range !== undefined) {
-    let taken = 0;
-    // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries.
-    for await (const entry of await options.range(page)) {
-      if (taken++ >= limit) break;
-      given(entry);
-      yield entry;
-    }
-    return;
-  }
-  let position = 0;
-  for await (const entry of (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)()) {
+  // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries, the
+  // page's first at `offset`; `entries` are all of them, skipped to it.
+  const entries = options.range !== undefined ? await options.range(page) : (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)();
+  let position = options.range !== undefined ? offset : 0;
+  for await (const entry of entries) {
     if (position >= offset + limit) break;
     if (position++ >= offset) {
       given(entry);
