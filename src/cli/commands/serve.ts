@@ -10,7 +10,7 @@ import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
 import { asUsage, fatalFailure, UsageError } from '../args.js';
-import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 
@@ -32,6 +32,8 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
+  // NAME of NAME.xml (--name, default sitemap).
+  const stem = (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
   const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
     if (!quiet) stderr.write(`sitemapkit serve: ${line}\n`);
@@ -40,7 +42,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   try {
     source = await openDirectorySource({
       dir,
-      entry: `${entryStem(args)}.xml`,
+      entry: `${stem}.xml`,
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
@@ -53,7 +55,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const handler = createSitemapHandler({
     source,
-    page: `${entryStem(args)}.html`,
+    page: `${stem}.html`,
     ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
@@ -89,11 +91,6 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   await graceful.stop();
   source.close();
   return EXIT_OK;
-}
-
-/** NAME of NAME.xml (--name, default sitemap). */
-function entryStem(args: ParsedArgs): string {
-  return (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
 }
 
 /** Resolves at SIGINT or SIGTERM; never without a way to be told (an embedding that passes no onInterrupt). */
