@@ -1,6 +1,7 @@
 // `sitemapkit serve DIR`: the directory source (node/serve/directory-source.ts) behind the sitemap
 // handler (core/serve/handler.ts) on a node:http server, one log line per request, stopped gracefully.
 
+import { once } from 'node:events';
 import { Server, type RequestListener } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -9,7 +10,7 @@ import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
 import { asUsage, fatalFailure, UsageError } from '../args.js';
-import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 
@@ -31,6 +32,8 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
+  // NAME of NAME.xml (--name, default sitemap).
+  const stem = (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
   const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
     if (!quiet) stderr.write(`sitemapkit serve: ${line}\n`);
@@ -39,7 +42,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   try {
     source = await openDirectorySource({
       dir,
-      entry: `${entryStem(args)}.xml`,
+      entry: `${stem}.xml`,
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
@@ -52,7 +55,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const handler = createSitemapHandler({
     source,
-    page: `${entryStem(args)}.html`,
+    page: `${stem}.html`,
     ...definedOnly({ baseUrl, cacheControl: args.text('cache-control') }),
     robotsHeader: !args.flag('no-robots-header'),
   });
@@ -73,7 +76,8 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
   server.on('request', graceful.listener);
   try {
-    await listen(server, args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+    server.listen(args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+    await once(server, 'listening');
   } catch (error) {
     source.close();
     io.stderr.write(`sitemapkit serve: cannot listen: ${(error as Error).message}\n`);
@@ -87,21 +91,6 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   await graceful.stop();
   source.close();
   return EXIT_OK;
-}
-
-/** NAME of NAME.xml (--name, default sitemap). */
-function entryStem(args: ParsedArgs): string {
-  return (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
 }
 
 /** Resolves at SIGINT or SIGTERM; never without a way to be told (an embedding that passes no onInterrupt). */

@@ -76,7 +76,7 @@ export interface SitemapHandler {
   answer(method: string, target: string, header: (name: string) => string | string[] | undefined): SitemapAnswer | Promise<SitemapAnswer>;
 }
 
-export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
 /** The strong ETag of some bytes: the first 128 bits of their SHA-256, in hex. */
 export async function strongEtag(bytes: Uint8Array): Promise<string> {
@@ -98,7 +98,8 @@ const enum Variant {
   GzipFile,
 }
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A plain file name: no folder, no dotfile, nothing to decode. */
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ALLOW = 'GET, HEAD';
 
 // A factory: most of its lines are the functions of the handler it returns, which share its state.
@@ -181,8 +182,8 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
           ? then(source.view(), async (view) => answerFile(view === undefined ? undefined : await pageOf(view), name, method, header))
           : then(source.file(name), lookup);
       return result instanceof Promise ? result.catch(unavailable) : result;
-    } catch (error) {
-      return unavailable(error);
+    } catch {
+      return SERVICE_UNAVAILABLE;
     }
   };
 
@@ -198,7 +199,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
 type HeaderGetter = (name: string) => string | string[] | undefined;
 
 /** `value` passed to `f`, synchronously when it is not a promise. */
-function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
+export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
@@ -206,7 +207,7 @@ function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U |
  * The file name a request-target asks for: one plain segment directly under `basePath`, nothing
  * decoded. Anything else (another folder, `..`, a percent sign, a backslash, a dotfile) is no name.
  */
-export function nameIn(target: string, basePath: string): string | undefined {
+function nameIn(target: string, basePath: string): string | undefined {
   let path = target;
   // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
   const scheme = path.startsWith('/') ? -1 : path.indexOf('://');
@@ -231,6 +232,12 @@ function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Varia
 /** The representation a variant sends bytes of: the identity one for Plain, else the gzip one. */
 function sentOf(file: SitemapFile, variant: Variant): Representation | StreamedRepresentation {
   return (variant === Variant.Plain ? file.identity : file.gzip) as Representation | StreamedRepresentation;
+}
+
+/** A file's content as text (read back for the page for people): its identity bytes, else its gzip ones decompressed. */
+export async function textOf(file: SitemapFile): Promise<string> {
+  const body = bodyOf(file, file.identity !== undefined ? Variant.Plain : Variant.Decoded);
+  return new TextDecoder().decode(await new Response(body).arrayBuffer());
 }
 
 function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStream<Uint8Array> {
@@ -294,7 +301,7 @@ export function acceptsGzip(value: string | string[] | undefined): boolean {
  * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
  * parse is ignored, as the RFC says.
  */
-export function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
+function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
   const ifMatch = joined(header('if-match'));
   if (ifMatch !== undefined) {
     if (!tagListMatches(ifMatch, etag, false)) return 412;
@@ -349,13 +356,10 @@ const NOT_FOUND: SitemapAnswer = plainAnswer(404, 'not found\n', []);
 const PRECONDITION_FAILED: SitemapAnswer = plainAnswer(412, 'precondition failed\n', []);
 const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', ALLOW]);
 const SERVICE_UNAVAILABLE: SitemapAnswer = plainAnswer(503, 'the sitemap source failed; try again later\n', ['retry-after', '30']);
+/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
+const unavailable = (): SitemapAnswer => SERVICE_UNAVAILABLE;
 
 function plainAnswer(status: number, text: string, extra: string[]): SitemapAnswer {
   const body = encoder.encode(text);
   return { status, headers: Object.freeze([...TEXT, ...extra, 'content-length', String(body.byteLength)]), body };
-}
-
-/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
-function unavailable(_error: unknown): SitemapAnswer {
-  return SERVICE_UNAVAILABLE;
 }

@@ -19,8 +19,8 @@ import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-wri
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
 import { scopeOf } from '../url.js';
-import { streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
-import { pageEntries, type SetView } from './set-page.js';
+import { SAFE_NAME, streamOf, strongEtag, type Representation, type SitemapFile, type SitemapSource } from './handler.js';
+import { viewOfFiles, type SetView } from './set-page.js';
 
 /**
  * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
@@ -97,7 +97,8 @@ export interface LiveSourceOptions {
   now?: () => number;
 }
 
-const DEFAULT_TTL_MS = 600_000;
+/** The options with the clock and the TTL settled (default: Date.now, 10 minutes), as the parts below take them. */
+type Settled = LiveSourceOptions & Required<Pick<LiveSourceOptions, 'now' | 'ttlMs'>>;
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
@@ -132,8 +133,6 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
   };
 }
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 // A factory: most of its lines are the functions of the source it returns, which share its cache.
 export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
@@ -142,10 +141,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const limits = childLimits(options);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
-  const cached = fileCache(options.store ?? memoryStore(), options);
-  const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-  const childCount = childCounter(options, perChild, `${name}.xml`);
+  const settled: Settled = { ...options, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
+  const { now, ttlMs: ttl } = settled;
+  const cached = fileCache(options.store ?? memoryStore(), settled);
+  const childCount = childCounter(settled, perChild, `${name}.xml`);
   // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
@@ -233,7 +232,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
         const view = children().then(({ made: list, failures }) => {
           if (failures.length > 0) throw failures[0];
-          return viewOf(made.lastModified, list as { name: string; file: CachedFile }[], options.pageUrls ?? 10_000);
+          const files = (list as { name: string; file: CachedFile }[]).map(({ name, file }) => ({ name, file, urls: file.urls ?? 0, lastmod: file.lastmod }));
+          return viewOfFiles(made.lastModified, files, options.pageUrls ?? 10_000);
         });
         view.catch(() => shown?.view === view && (shown = undefined));
         shown = { etag, view };
@@ -270,9 +270,8 @@ function childLimits(options: LiveSourceOptions): Limits {
  * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
  * when none is.
  */
-function childCounter(options: LiveSourceOptions, perChild: number, indexName: string): () => Promise<number> {
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-  const now = options.now ?? Date.now;
+function childCounter(options: Settled, perChild: number, indexName: string): () => Promise<number> {
+  const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
   let asking: Promise<number> | undefined;
   const ask = async (): Promise<number> => {
@@ -293,17 +292,6 @@ function childCounter(options: LiveSourceOptions, perChild: number, indexName: s
     // returns) holds no request, the cached files' included.
     return known === undefined ? asking : Promise.resolve(known.children);
   };
-}
-
-/** The page's view of a live set: its children with their counts and lastmods, the first `listed` URLs read back from their bytes. */
-async function viewOf(lastModified: number, children: { name: string; file: CachedFile }[], listed: number): Promise<SetView> {
-  const urls: SetView['urls'][number][] = [];
-  for (const { file } of children) {
-    if (urls.length >= listed || file.gzip === undefined) break;
-    urls.push(...pageEntries(new TextDecoder().decode(await gunzipped(file.gzip.body)), false).slice(0, listed - urls.length));
-  }
-  const files = children.map(({ name, file }) => ({ name, urls: file.urls ?? 0, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
-  return { lastModified, files, urls, totalUrls: files.reduce((sum, f) => sum + f.urls, 0) };
 }
 
 /**
@@ -334,11 +322,9 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
  * failure stores nothing and is reported to onError once.
  */
-function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
+  const { now, ttlMs: ttl, timeoutMs, sleep } = options;
   const stale = options.staleMs ?? 3_600_000;
-  const { timeoutMs, sleep } = options;
-  const now = options.now ?? Date.now;
   const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing; since: number }>();
 
   const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
@@ -417,18 +403,11 @@ function fileCache(store: CacheStore, options: LiveSourceOptions): (key: string,
 /** The entries of one child: a page of `range`, or `entries` from its offset; each one given told to `given`. */
 async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (entry: UrlEntry) => void): AsyncGenerator<UrlEntry> {
   const { offset, limit } = page;
-  if (options.range !== undefined) {
-    let taken = 0;
-    // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries.
-    for await (const entry of await options.range(page)) {
-      if (taken++ >= limit) break;
-      given(entry);
-      yield entry;
-    }
-    return;
-  }
-  let position = 0;
-  for await (const entry of (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)()) {
+  // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries, the
+  // page's first at `offset`; `entries` are all of them, skipped to it.
+  const entries = options.range !== undefined ? await options.range(page) : (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)();
+  let position = options.range !== undefined ? offset : 0;
+  for await (const entry of entries) {
     if (position >= offset + limit) break;
     if (position++ >= offset) {
       given(entry);
@@ -506,7 +485,7 @@ async function writeChild(
  * resolves at the first bytes pushed before `finishing`, or at the end, and rejects when the making
  * fails before either.
  */
-export class Growing {
+class Growing {
   readonly chunks: Uint8Array[] = [];
   readonly started: Promise<void>;
   finishing = false;
@@ -579,10 +558,6 @@ function keepLastModified(file: CachedFile, previous: CachedFile | undefined): C
 
 async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
-}
-
-async function gunzipped(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `promise`, or a rejection once `sleep(ms)` has resolved first. */

@@ -6,6 +6,7 @@
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
 import { readXmlSitemapText } from '../read/xml-reader.js';
+import { textOf, type SitemapFile } from './handler.js';
 
 /** What the page shows; a source that can say it offers `view()`. */
 export interface SetView {
@@ -17,8 +18,25 @@ export interface SetView {
   readonly totalUrls: number;
 }
 
+/**
+ * The view of a set's files (`.txt` ones text sitemaps), the first `listed` URLs read back from their
+ * content. A file's URL count and newest lastmod are read too, unless given (a live child knows them:
+ * its content is read only while URLs are listed).
+ */
+export async function viewOfFiles(lastModified: number, files: readonly { name: string; file: SitemapFile; urls?: number; lastmod?: string }[], listed: number): Promise<SetView> {
+  const urls: SetView['urls'][number][] = [];
+  const shown: SetView['files'][number][] = [];
+  for (const { name, file, urls: count, lastmod } of files) {
+    const entries = count === undefined || urls.length < listed ? pageEntries(await textOf(file), name.endsWith('.txt')) : [];
+    for (const entry of entries.slice(0, listed - urls.length)) urls.push(entry);
+    const newest = count === undefined ? newestLastmod(entries) : lastmod;
+    shown.push({ name, urls: count ?? entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
+  }
+  return { lastModified, files: shown, urls, totalUrls: shown.reduce((sum, f) => sum + f.urls, 0) };
+}
+
 /** The URLs of a sitemap's text (XML, or a text sitemap's lines) as the page lists them. */
-export function pageEntries(text: string, plainText: boolean): { loc: string; lastmod?: string }[] {
+function pageEntries(text: string, plainText: boolean): { loc: string; lastmod?: string }[] {
   if (plainText) return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }));
   return readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
 }
@@ -39,9 +57,14 @@ export async function setPagePolicy(): Promise<string> {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${await scriptHash}'; base-uri 'none'; form-action 'none'`;
 }
 
+/** The newest of the lastmods, compared as instants (the first of equal ones). */
+function newestLastmod(items: readonly { readonly lastmod?: string }[]): string | undefined {
+  return items.reduce<string | undefined>((max, f) => (f.lastmod !== undefined && (max === undefined || Date.parse(f.lastmod) > Date.parse(max)) ? f.lastmod : max), undefined);
+}
+
 export function renderSetPage(view: SetView, title: string): string {
   const e = escapeXmlAttribute;
-  const newest = view.files.reduce<string | undefined>((max, f) => (f.lastmod !== undefined && (max === undefined || Date.parse(f.lastmod) > Date.parse(max)) ? f.lastmod : max), undefined);
+  const newest = newestLastmod(view.files);
   const rows = view.files.map((f) => `<tr><td><a href="${e(f.name)}">${e(f.name)}</a></td><td class="n">${formatCount(f.urls)}</td><td>${e(f.lastmod ?? '')}</td></tr>`);
   const items = view.urls.map((u) => `<li><a href="${e(u.loc)}" rel="nofollow">${e(u.loc)}</a>${u.lastmod !== undefined ? `<time>${e(u.lastmod)}</time>` : ''}</li>`);
   const listed = view.urls.length < view.totalUrls ? ` (the first ${formatCount(view.urls.length)} listed)` : '';

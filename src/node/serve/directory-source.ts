@@ -15,16 +15,15 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, type Representation, type SitemapFile, type SitemapSource, type StreamedRepresentation } from '../../core/serve/handler.js';
-import { pageEntries, type SetView } from '../../core/serve/set-page.js';
+import { strongEtag, textOf, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 export interface DirectorySourceOptions {
   dir: string;
@@ -91,7 +90,6 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   let pending: Promise<void> | undefined;
   /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
   let failedVersion: string | undefined;
-  const folderVersion = (): Promise<string> => stat(options.dir).then(versionOf, () => 'missing');
   let again = false;
   const reload = (): Promise<void> => {
     if (pending !== undefined) {
@@ -102,7 +100,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       do {
         again = false;
         // The folder before this attempt: a file added since (a named child arriving late) is worth another.
-        const folder = await folderVersion();
+        const folder = await versionAt(options.dir);
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -121,8 +119,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           options.onChange?.({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
-          const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-          failedVersion = `${info === undefined ? 'missing' : versionOf(info)} ${folder}`;
+          failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
           options.onChange?.({ error: asServeError(error, options.dir) });
         }
       } while (again);
@@ -133,9 +130,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   };
 
   const check = async (): Promise<void> => {
-    const info = await stat(join(options.dir, entryName)).catch(() => undefined);
-    const version = info === undefined ? 'missing' : versionOf(info);
-    if (version !== current.entryVersion && `${version} ${await folderVersion()}` !== failedVersion) await reload();
+    const version = await versionAt(join(options.dir, entryName));
+    if (version !== current.entryVersion && `${version} ${await versionAt(options.dir)}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
@@ -220,10 +216,10 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       }
     } catch (error) {
       dropNew();
-      if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) continue;
+      if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) continue;
       throw error;
     }
-    if (attempt < 3 && (await entryChanged(dir, entryName, entry.version))) {
+    if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) {
       dropNew();
       continue;
     }
@@ -231,17 +227,10 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
   }
 }
 
-async function entryChanged(dir: string, entryName: string, version: string): Promise<boolean> {
-  const info = await stat(join(dir, entryName)).catch(() => undefined);
-  return info === undefined || versionOf(info) !== version;
-}
-
 /** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
 async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
   if (!entryName.endsWith('.xml')) return [];
-  // The entry file is always held in memory.
-  const text = new TextDecoder().decode((entry.identity as Representation | undefined)?.body);
-  const reading = readXmlSitemapText(text, { maxEntries: 50_000 });
+  const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
   // An entry file cut short (written in place, a full disk) or otherwise not well-formed is no set:
   // serving it would hide the children it no longer names. The previous set stays served.
   const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
@@ -336,40 +325,21 @@ function release(loaded: Loaded, afterMs = HANDLE_LINGER_MS): void {
 }
 
 /** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */
-async function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
+function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetView> {
   const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
-  const files: { name: string; urls: number; lastmod?: string }[] = [];
-  const urls: { loc: string; lastmod?: string }[] = [];
-  let totalUrls = 0;
   let lastModified = 0;
   for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
-  for (const name of names) {
-    const file = (set.files.get(name) as Loaded).file;
-    const bytes = file.identity !== undefined ? await bytesOf(file.identity) : await gunzipAsync(file.gzip === undefined ? new Uint8Array() : await bytesOf(file.gzip));
-    const text = new TextDecoder().decode(bytes);
-    const entries = pageEntries(text, name.endsWith('.txt'));
-    let newest: string | undefined;
-    for (const entry of entries) {
-      if (entry.lastmod !== undefined && (newest === undefined || Date.parse(entry.lastmod) > Date.parse(newest))) newest = entry.lastmod;
-      if (urls.length < listed) urls.push(entry);
-    }
-    totalUrls += entries.length;
-    files.push({ name, urls: entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
-  }
-  return { lastModified, files, urls, totalUrls };
-}
-
-async function bytesOf(representation: Representation | StreamedRepresentation): Promise<Uint8Array> {
-  if (!('stream' in representation)) return representation.body;
-  const chunks: Uint8Array[] = [];
-  const reader = representation.stream().getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return Buffer.concat(chunks);
+  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed);
 }
 
 /** What changes when a file is replaced or rewritten. */
 function versionOf(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/** The version of the file or folder at `path`, `missing` when there is none. */
+function versionAt(path: string): Promise<string> {
+  return stat(path).then(versionOf, () => 'missing');
 }
 
 function totalBytes(set: LoadedSet): number {

@@ -5,7 +5,7 @@
 
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Representation } from '../../core/serve/handler.js';
+import { SAFE_NAME, type Representation } from '../../core/serve/handler.js';
 import type { CacheStore, CachedFile } from '../../core/serve/live-source.js';
 
 interface Meta {
@@ -17,7 +17,6 @@ interface Meta {
   gzip?: { etag: string; bytes: number };
 }
 
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const FORMS = ['identity', 'gzip'] as const;
 
 export function directoryStore(dir: string, options: { maxBytes?: number } = {}): CacheStore {
@@ -38,7 +37,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
 
   return {
     async get(key) {
-      if (!SAFE_KEY.test(key)) return undefined;
+      if (!SAFE_NAME.test(key)) return undefined;
       const meta = await readMeta(join(dir, `${key}.json`));
       if (meta === undefined) return undefined;
       const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...described(meta) };
@@ -53,7 +52,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       return file;
     },
     async set(key, file) {
-      if (!SAFE_KEY.test(key)) return;
+      if (!SAFE_NAME.test(key)) return;
       const map = await index();
       const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...described(file) };
       // The meta goes first (as absent), then the bodies, then the new meta: the commit point.

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { SitemapAnswer, SitemapHandler } from '../../core/serve/handler.js';
+import { then, type SitemapAnswer, type SitemapHandler } from '../../core/serve/handler.js';
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -63,7 +63,7 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
         const whole = (request as { originalUrl?: string }).originalUrl;
         const url = request.url ?? '/';
         answer = answerOf(method, whole ?? url, header);
-        if (whole !== undefined && whole !== url) answer = orElse(answer, () => answerOf(method, url, header));
+        if (whole !== undefined && whole !== url) answer = then(answer, (first) => (first.status === 404 ? answerOf(method, url, header) : first));
       } catch (error) {
         fail(response, error, next);
         return;
@@ -76,12 +76,6 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
   return (request, response, next) => {
     general(handler as (request: Request) => Promise<Response>, origin, request, response, next).catch((error: unknown) => fail(response, error, next));
   };
-}
-
-/** `answer`, or when it is a 404 the answer `other` gives. */
-function orElse(answer: SitemapAnswer | Promise<SitemapAnswer>, other: () => SitemapAnswer | Promise<SitemapAnswer>): SitemapAnswer | Promise<SitemapAnswer> {
-  if (answer instanceof Promise) return answer.then((first) => (first.status === 404 ? other() : first));
-  return answer.status === 404 ? other() : answer;
 }
 
 function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, track: boolean): void {
@@ -128,15 +122,9 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   // (RFC 9112 §3.2.1), and an absolute-form target gives its path only; neither chooses the host.
   const path = (request.url ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
   const answer = await handler(new Request(`${new URL(origin).origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
-  if (answer.status === 404 && next !== undefined) {
-    next();
-    return;
-  }
   const flat: string[] = [];
   answer.headers.forEach((value, name) => flat.push(name, value));
-  response.writeHead(answer.status, flat);
-  if (answer.body === null) response.end();
-  else pipeWeb(answer.body as unknown as NodeReadableStream<Uint8Array>, response);
+  writeAnswer({ status: answer.status, headers: flat, body: (answer.body ?? undefined) as ReadableStream<Uint8Array> | undefined }, response, next, false);
 }
 
 function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse): void {
