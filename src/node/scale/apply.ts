@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { manifestOf, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -82,7 +82,6 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   }
 }
 
-
 async function applyWithin(options: ApplyOptions, started: number): Promise<ApplySummary> {
   const name = options.name ?? 'sitemap';
   const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
@@ -95,7 +94,8 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     for (const file of options.changes) {
       for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
         try {
-          planChange(plan, change, serializer, settings);
+          const { stem, loc, item } = placeChange(change, serializer, settings);
+          plan.add(stem, stem, loc, item);
           counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
         } catch (error) {
           if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
@@ -136,25 +136,14 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
   }
 }
 
-/** Sets one change aside under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
-export function planChange(plan: Spill, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
-  const { stem, loc, item } = placeChange(change, serializer, settings);
-  plan.add(stem, stem, loc, item);
-}
-
 /** A change's child, its normalised loc and its entry (null for a delete). Throws InvalidValueError for a refused entry or loc. */
 export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): { stem: string; loc: string; item: SerializedEntry | null } {
-  let loc: string;
-  let item: SerializedEntry | null = null;
   if (change.op === 'upsert') {
-    item = serializedFrom(serializer, serializer.serialize(change.entry, ALL_EXTENSIONS));
-    loc = item.loc;
-  } else {
-    loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
+    const { item, child } = placedEntry(serializer, settings, change.entry);
+    return { stem: child, loc: item.loc, item };
   }
-  const place = placeOf(loc, settings.prefix, settings.shards, settings.name);
-  if (item !== null) item.hash = place.hash;
-  return { stem: place.child, loc, item };
+  const loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
+  return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
 }
 
 /**
