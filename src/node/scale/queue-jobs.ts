@@ -116,6 +116,20 @@ export function jobId(run: string, kind: JobData['kind'], n?: number | string): 
   return n === undefined ? `${run}.${kind}` : `${run}.${kind}.${n}`;
 }
 
+/** What a job does, as `queue status` says it. */
+export function jobSubject(data: JobData): string {
+  switch (data.kind) {
+    case 'split':
+      return `part ${data.part}`;
+    case 'shard':
+      return `shard ${data.shard}`;
+    case 'child':
+      return `child ${data.child}`;
+    case 'set':
+      return 'index';
+  }
+}
+
 /** A run's id: when it started, and a random tail so that two coordinators never share one. */
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${Math.random().toString(36).slice(2, 8)}`;

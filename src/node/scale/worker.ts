@@ -9,14 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import type { Job, Queue } from 'bullmq';
-import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
+import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
-import type { ShardFile } from './shard-set.js';
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -71,16 +70,9 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
 }
 
 function describe(data: JobData): string {
-  switch (data.kind) {
-    case 'split':
-      return `part ${data.part} of ${data.parts} of run ${data.run}`;
-    case 'shard':
-      return `shard ${data.shard} of ${data.shards} of run ${data.run}`;
-    case 'child':
-      return `child ${data.child} of run ${data.run}`;
-    case 'set':
-      return `the index of run ${data.run}`;
-  }
+  if (data.kind === 'set') return `the index of run ${data.run}`;
+  const of = data.kind === 'split' ? ` of ${data.parts}` : data.kind === 'shard' ? ` of ${data.shards}` : '';
+  return `${jobSubject(data)}${of} of run ${data.run}`;
 }
 
 async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage, lockDuration: number): Promise<JobOutcome | RunOutcome> {
