@@ -90,8 +90,6 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const shards = args.number('shards') ?? DEFAULT_SHARDS;
   await pingRedis(redis);
-  const quiet = args.flag('quiet');
-  const json = args.choice('format') === 'json';
   const client = new LazyHttpClient(await httpClientOptions(args));
   let enqueued: EnqueuedRun;
   try {
@@ -112,16 +110,8 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
     // The URL inputs are read: the jobs read only the shard files.
     await client.close();
   }
-  if (!quiet && !json) {
-    const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
-    io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} in ${plural(shards, 'shard')} on ${queue}\n`);
-  }
-  if (args.flag('no-wait')) {
-    if (json) io.stdout.write(JSON.stringify(enqueued, null, 2) + '\n');
-    else io.stdout.write(`${enqueued.run}\n`);
-    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
-  }
-  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+  const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
+  return queued(enqueued, `${what} in ${plural(shards, 'shard')}`, redis, queue, args, io);
 }
 
 async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
@@ -143,8 +133,13 @@ async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<nu
     ...(args.has('run') ? { run: args.text('run') as string } : {}),
     onProblem: (problem) => io.stderr.write(`${problem}\n`),
   });
+  return queued(enqueued, `${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')}`, redis, queue, args, io);
+}
+
+/** Says that the run is queued (`what` it holds); then its id (--no-wait), or its outcome once done. */
+async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue: string, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
-  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')} on ${queue}\n`);
+  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
   if (args.flag('no-wait')) {
     io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
     return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
