@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
 import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
-import { publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
+import { publishInPlace, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
 import type { SetStorage } from './storage.js';
@@ -108,14 +108,8 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
-  try {
-    const placed = written.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, perIndex);
-    await updateManifests(settings, touched, written);
-    return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
-  } finally {
-    await output.abort();
-  }
+  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex);
+  await updateManifests(settings, touched, written);
+  return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
 

@@ -403,21 +403,15 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
-  try {
-    const placed = files.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
-    // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
-    // do: until then the folder's manifests are the published set's, even when the run fails. A
-    // process stopped in between leaves them behind the index until its run is done again.
-    for (const manifest of manifests) {
-      const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
-      if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
-    }
-    return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
-  } finally {
-    await output.abort();
+  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex);
+  // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
+  // do: until then the folder's manifests are the published set's, even when the run fails. A
+  // process stopped in between leaves them behind the index until its run is done again.
+  for (const manifest of manifests) {
+    const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
+    if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
   }
+  return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
 
 export async function readManifest(path: string): Promise<ShardManifest> {
@@ -496,6 +490,16 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   }
   for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
   return { indexFiles, removed: await removeUnnamed(outDir, name, keep) };
+}
+
+/** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
+export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+  try {
+    return await publishSet(output, settings, files, [], maxPerIndex);
+  } finally {
+    await output.abort();
+  }
 }
 
 /** After the commit: files of earlier sets of this name that the new set does not name. */
