@@ -107,12 +107,12 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);
-    const byStem = new Map<string, ShardFile[]>();
+    const byStem = new Map<string, string[]>();
     for (const file of published) {
       if (file.child === '') throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
       const list = byStem.get(file.child);
-      if (list === undefined) byStem.set(file.child, [file]);
-      else list.push(file);
+      if (list === undefined) byStem.set(file.child, [file.name]);
+      else list.push(file.name);
     }
     // Pass 2: each touched child read back, changed, written under the name of its content.
     const touched = plan.keys();
@@ -214,10 +214,10 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
 }
 
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
-export async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
+export async function entriesOfChild(settings: ShardSettings, files: readonly string[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
   for (const file of files) {
-    const path = join(settings.outDir, file.name);
+    const path = join(settings.outDir, file);
     const summary = await readSitemap(path, {
       onUrl: (entry) => {
         const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));

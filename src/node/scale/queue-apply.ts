@@ -87,10 +87,9 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     const placed = placeChange(change, serializer, settings);
     changes.set(placed.loc, placed.item);
   }
-  const current = data.files.map((file): ShardFile => ({ name: file, child: data.child, urls: 0, bytes: 0, diskBytes: 0, crc32: '' }));
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
-    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
+    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, data.files, changes, serializer), settings);
     // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
     await beforePublish?.();
