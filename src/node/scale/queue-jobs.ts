@@ -43,7 +43,7 @@ export interface ShardJob extends RunJob {
   shard: number;
   /** Its input files: those missing had none of its entries (the coordinator's shardInput). */
   inputs: string[];
-  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
+  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (partFile). */
   parts?: number;
 }
 
@@ -104,6 +104,11 @@ export function runManifest(run: string, name: string, shard: number, shards: nu
 /** Where the coordinator leaves shard `shard`'s entries of run `run` (queue-split.ts ShardFiles), when it has some. */
 export function shardInput(run: string, shard: number): string {
   return `${SCRATCH}/${run}/input/shard-${shard}.records`;
+}
+
+/** Where split job `part` of run `run` leaves shard `shard`'s entries (queue-split.ts splitSourcePart), when it has some. */
+export function partFile(run: string, part: number, shard: number): string {
+  return `${SCRATCH}/${run}/parts/${part}/shard-${shard}.records`;
 }
 
 /** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */

@@ -13,7 +13,7 @@ import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
-import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { MAX_PROBLEMS_KEPT, partFile, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
 
@@ -259,7 +259,7 @@ function cut(path: string): SitemapError {
  */
 export type SourceModule = (part: number, context: { parts: number; options: Readonly<Record<string, string>> }) => AsyncIterable<UrlEntry | UrlEntry[]> | Iterable<UrlEntry | UrlEntry[]>;
 
-export async function loadSource(path: string): Promise<SourceModule> {
+async function loadSource(path: string): Promise<SourceModule> {
   const module = (await importModule(pathToFileURL(path).href)) as { default?: unknown };
   if (typeof module.default !== 'function') {
     throw new SitemapError('ERR_SITEMAP_INPUT', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
@@ -267,16 +267,11 @@ export async function loadSource(path: string): Promise<SourceModule> {
   return module.default as SourceModule;
 }
 
-/** The file of part `part`'s entries for shard `shard`. */
-export function partFile(run: string, part: number, shard: number, scratch: string): string {
-  return `${scratch}/${run}/parts/${part}/shard-${shard}.records`;
-}
-
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */
-export async function splitSourcePart(job: SplitJob, storage: SetStorage, scratch: string): Promise<JobOutcome> {
+export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promise<JobOutcome> {
   const source = await loadSource(job.source);
   // A retried part starts over: what a killed attempt left is replaced file by file (writers rename on close).
-  const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard, scratch));
+  const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard));
   let n = 0;
   for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {
     for (const entry of Array.isArray(item) ? item : [item]) {
