@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { manifestOf, manifestText, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -91,19 +91,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };
     const plan = new Spill((stem) => output.path(`changes-${stem}`), PLAN_PENDING);
-    for (const file of options.changes) {
-      for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
-        try {
-          const { stem, loc, item } = placeChange(change, serializer, settings);
-          plan.add(stem, stem, loc, item);
-          counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-        } catch (error) {
-          if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-          counts.rejected++;
-          options.onInvalid(error.message, at, error.rule);
-        }
-      }
-    }
+    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, stem, loc, item);
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);
@@ -136,8 +124,15 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
   }
 }
 
-/** A change's child, its normalised loc and its entry (null for a delete). Throws InvalidValueError for a refused entry or loc. */
-export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): { stem: string; loc: string; item: SerializedEntry | null } {
+/** A change's child, its normalised loc and its entry (null for a delete). */
+export interface PlacedChange {
+  stem: string;
+  loc: string;
+  item: SerializedEntry | null;
+}
+
+/** Places a change in its child. Throws InvalidValueError for a refused entry or loc. */
+export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): PlacedChange {
   if (change.op === 'upsert') {
     const { item, child } = placedEntry(serializer, settings, change.entry);
     return { stem: child, loc: item.loc, item };
@@ -147,37 +142,50 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
 }
 
 /**
- * The lines of a change feed, parsed; a line that is not a change is reported and skipped. Read a
- * chunk at a time as it is consumed (readline's iterator kept reading ahead: a 70 MB feed sat in
- * memory as lines).
+ * The changes of the feeds `files`, in order, each placed in its child (placeChange) and counted. A
+ * line that is not a change, or whose entry or loc is refused, is reported and skipped (without
+ * `onInvalid`, it throws). Read a chunk at a time as it is consumed (readline's iterator kept reading
+ * ahead: a 70 MB feed sat in memory as lines).
  */
-export async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
-  const decoder = new TextDecoder();
-  let rest = '';
-  let line = 0;
-  try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
-      const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
-      rest = lines.pop() as string;
-      for (const text of lines) yield* parsed(text, ++line);
+export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onInvalid: ApplyOptions['onInvalid'], counts: { upserts: number; deletes: number; rejected: number }): AsyncGenerator<PlacedChange & { change: Change }> {
+  for (const file of files) {
+    const decoder = new TextDecoder();
+    let rest = '';
+    let line = 0;
+    try {
+      for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+        const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
+        rest = lines.pop() as string;
+        for (const text of lines) yield* placed(text, file, ++line);
+      }
+      rest += decoder.decode();
+      if (rest !== '') yield* placed(rest, file, ++line);
+    } catch (error) {
+      if (error instanceof SitemapError) throw error;
+      throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
     }
-    rest += decoder.decode();
-    if (rest !== '') yield* parsed(rest, ++line);
-  } catch (error) {
-    if (error instanceof SitemapError) throw error;
-    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
   }
 
-  function* parsed(text: string, at: number): Generator<{ change: Change; at: FeedPosition }> {
+  function* placed(text: string, file: string, line: number): Generator<PlacedChange & { change: Change }> {
     if (text.trim() === '') return;
     const change = parseChange(text.endsWith('\r') ? text.slice(0, -1) : text);
+    let refused: { problem: string; code: string };
     if ('op' in change) {
-      yield { change, at: { file, line: at } };
-      return;
+      try {
+        const place = placeChange(change, serializer, settings);
+        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+        yield { change, ...place };
+        return;
+      } catch (error) {
+        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
+        refused = { problem: error.message, code: error.rule };
+      }
+    } else {
+      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
+      refused = change;
     }
-    if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${at}: ${change.problem}`);
     counts.rejected++;
-    onInvalid(change.problem, { file, line: at }, change.code);
+    onInvalid(refused.problem, { file, line }, refused.code);
   }
 }
 
@@ -279,6 +287,6 @@ export async function updateManifests(settings: ShardSettings, touched: Readonly
     const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
     const old = await readManifest(path).catch(() => undefined);
     const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
-    await writeFileAtomic(path, JSON.stringify(manifestOf(settings, shard, files, old?.duplicates ?? 0), null, 1) + '\n');
+    await writeFileAtomic(path, manifestText(manifestOf(settings, shard, files, old?.duplicates ?? 0)));
   }
 }

@@ -5,12 +5,11 @@
 // the same); the parent publishes the index with the new children at one instant, as `apply` does
 // (apply.ts), and updates the touched shards' manifests.
 
-import { InvalidValueError } from '../../core/errors.js';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
+import { anyManifest, entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, updateManifests, type Change, type FeedPosition } from './apply.js';
 import { publishInPlace, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
@@ -32,32 +31,19 @@ function changeLine(change: Change): string {
 /** Checks and routes the changes of `feeds` to one file per touched child (`fileOf(stem)`). */
 export async function planQueuedApply(storage: SetStorage, name: string, feeds: readonly string[], fileOf: (stem: string) => string, onProblem?: (problem: string) => void): Promise<PlannedApply> {
   const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
-  const serializer = setSerializer(settings);
-  const outcome = { entries: 0, rejected: 0, problems: [] as string[], upserts: 0, deletes: 0 };
-  const reject = (problem: string): void => {
-    outcome.rejected++;
-    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
+  const counts = { upserts: 0, deletes: 0, rejected: 0 };
+  const problems: string[] = [];
+  const onInvalid = (message: string, at: FeedPosition, code: string): void => {
+    const problem = `${at.file}:${at.line}: ${code} ${message}`;
+    if (problems.length < MAX_PROBLEMS_KEPT) problems.push(problem);
     onProblem?.(problem);
   };
   const files = new GroupFiles<string>(storage, fileOf);
-  const counts = { rejected: 0 };
-  for (const feed of feeds) {
-    for await (const { change, at } of readChangeFeed(feed, (message, where, code) => reject(`${where.file}:${where.line}: ${code} ${message}`), counts)) {
-      try {
-        await files.write(placeChange(change, serializer, settings).stem, changeLine(change) + '\n');
-      } catch (error) {
-        if (!(error instanceof InvalidValueError)) throw error;
-        reject(`${at.file}:${at.line}: ${error.rule} ${error.message}`);
-        continue;
-      }
-      outcome.entries++;
-      outcome[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-    }
-  }
+  for await (const { change, stem } of readChanges(feeds, setSerializer(settings), settings, onInvalid, counts)) await files.write(stem, changeLine(change) + '\n');
   const touched = (await files.close()).sort();
   // A set with no index cannot be applied to: said before a run is added.
   await readPublishedIndex(settings);
-  return { settings, touched, outcome };
+  return { settings, touched, outcome: { entries: counts.upserts + counts.deletes, problems, ...counts } };
 }
 
 /** The parent's maker of its child jobs: child `n` of `data.touched`, with its files in the published index. */

@@ -148,10 +148,6 @@ export interface WriteShardOptions extends ShardSetOptions {
   entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** Called for a refused entry (skipped); without it the first refused entry throws. */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-  /** false: the children are not flushed to disk at this shard's commit, but by the index's (`syncChildren`). */
-  durable?: false;
-  /** Where the manifest goes (default: the set's folder). A run elsewhere leaves the published manifests alone until its index (writeIndexFromManifests copies them in). */
-  manifestPath?: string;
 }
 
 /**
@@ -185,7 +181,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       if (placed.bucket !== options.shard) otherShards++;
       else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
     }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, ...(options.durable !== undefined ? { durable: options.durable } : {}), ...(options.manifestPath !== undefined ? { manifestPath: options.manifestPath } : {}) });
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();
