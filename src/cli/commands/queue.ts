@@ -9,7 +9,7 @@ import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { asUsage, UsageError, usageFailure } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
 import { requireRedis } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
@@ -50,15 +50,13 @@ export async function runQueue(argv: string[], io: CliIo): Promise<number> {
 function setOptions(args: ParsedArgs): SetOptions {
   if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
   if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
-  const number = (name: string): number | undefined => args.number(name);
-  const set: SetOptions = { baseUrl: args.text('base-url') as string, gzip: !args.flag('no-gzip'), enforceScope: !args.flag('no-scope') };
-  if (args.has('name')) set.name = args.text('name') as string;
-  if (number('gzip-level') !== undefined) set.gzipLevel = number('gzip-level') as number;
-  if (args.has('limits')) set.profile = args.choice<'current' | 'legacy'>('limits') as 'current' | 'legacy';
-  if (number('max-urls') !== undefined) set.maxUrls = number('max-urls') as number;
-  if (number('max-bytes') !== undefined) set.maxBytes = number('max-bytes') as number;
-  if (args.has('xsl')) set.xslUrl = args.text('xsl') as string;
-  return set;
+  return {
+    baseUrl: args.text('base-url') as string,
+    gzip: !args.flag('no-gzip'),
+    enforceScope: !args.flag('no-scope'),
+    ...definedOnly({ name: args.text('name'), gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
+    ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
+  };
 }
 
 function sourceOptions(args: ParsedArgs): Record<string, string> {
