@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, manifestText, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { manifestOf, manifestText, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -84,7 +84,7 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
 
 async function applyWithin(options: ApplyOptions, started: number): Promise<ApplySummary> {
   const name = options.name ?? 'sitemap';
-  const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
+  const settings = await setSettings(options.outDir, name);
   const serializer = setSerializer(settings);
   const output = await shardOutput(settings, true);
   try {
@@ -238,14 +238,14 @@ export async function entriesOfChild(settings: ShardSettings, files: readonly st
   return items;
 }
 
-/** A manifest of the set in `outDir`: the set's settings (every shard has the same). */
-export async function anyManifest(outDir: string, name: string): Promise<ShardManifest> {
+/** The settings of the set `name` in `outDir`, from one of its manifests (every shard has the same). */
+export async function setSettings(outDir: string, name: string): Promise<ShardSettings> {
   const names = await readdir(outDir).catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_STATE', `cannot read ${outDir}: ${ioErrorReason(error)}`);
   });
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
-  return readManifest(join(outDir, manifest));
+  return settingsOfManifest(await readManifest(join(outDir, manifest)), outDir);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { anyManifest, entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, updateManifests, type Change, type FeedPosition } from './apply.js';
+import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updateManifests, type Change, type FeedPosition } from './apply.js';
 import { publishInPlace, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
@@ -30,7 +30,7 @@ function changeLine(change: Change): string {
 
 /** Checks and routes the changes of `feeds` to one file per touched child (`fileOf(stem)`). */
 export async function planQueuedApply(storage: SetStorage, name: string, feeds: readonly string[], fileOf: (stem: string) => string, onProblem?: (problem: string) => void): Promise<PlannedApply> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
+  const settings = await setSettings(storage.localDir, name);
   const counts = { upserts: 0, deletes: 0, rejected: 0 };
   const problems: string[] = [];
   const onInvalid = (message: string, at: FeedPosition, code: string): void => {
@@ -48,7 +48,7 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
 
 /** The parent's maker of its child jobs: child `n` of `data.touched`, with its files in the published index. */
 export async function childJobs(data: SetJob, storage: SetStorage): Promise<(n: number) => ChildJob> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = data.touched ?? [];
   const files = new Map(touched.map((stem) => [stem, [] as string[]]));
   for (const file of (await readPublishedIndex(settings)).files) files.get(file.child)?.push(file.name);
@@ -88,7 +88,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
 
 /** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. */
 export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[]): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
