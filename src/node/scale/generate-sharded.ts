@@ -13,7 +13,7 @@ import { Spill } from './spill.js';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
-import { placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions } from './shard-set.js';
+import { placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
 export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
@@ -33,8 +33,9 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
     let rejected = 0;
+    const place = (entry: UrlEntry): PlacedEntry => placedEntry(serializer, settings, entry);
     const write = (entry: UrlEntry): void => {
-      const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
+      const placed = admit(entry, options, place);
       if (placed === undefined) return;
       if (placed === null) {
         rejected++;
