@@ -65,14 +65,9 @@ function pathUnder(loc: string, baseUrl: string): string {
 }
 
 /**
- * The files of child `stem` in a listing: `STEM.TOKEN.xml[.gz]`, or `STEM.PART.TOKEN.xml[.gz]` when
- * split (partition.ts childFileName, child-names.ts withContentToken).
+ * The child stem of a child's file name, `STEM.TOKEN.xml[.gz]` or `STEM.PART.TOKEN.xml[.gz]` when
+ * split (partition.ts childFileName, child-names.ts withContentToken); undefined for another file.
  */
-export function childFilePattern(stem: string): RegExp {
-  return new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`);
-}
-
-/** The child stem of a child's file name (what childFilePattern matches), or undefined for another file. */
 export function childStemOf(file: string): string | undefined {
   const match = new RegExp(`^(.+?\\.\\d+)(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`).exec(file);
   return match?.[1];
