@@ -27,7 +27,7 @@ export interface UrlPlace {
   section: string;
   /** Its bucket within the section, which is also the shard that writes it (0 … shards-1). */
   bucket: number;
-  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childFilePattern for the file names). */
+  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childStemOf for the file names). */
   child: string;
   /** A 53-bit hash of the URL (stable-set.ts urlHash): its place within the child. */
   hash: number;
