@@ -116,7 +116,6 @@ function lockCheck(job: Job<JobData>, token: string | undefined, lockDuration: n
 /** `storage`, each of whose writes and removals (a writer's file on close) waits for `check` first. */
 function guardedStorage(storage: SetStorage, check: () => Promise<void>): SetStorage {
   return {
-    location: storage.location,
     localDir: storage.localDir,
     read: (name) => storage.read(name),
     list: (prefix) => storage.list(prefix),
