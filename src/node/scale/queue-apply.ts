@@ -38,7 +38,7 @@ export async function planQueuedApply(storage: SetStorage, name: string, feeds: 
     if (problems.length < MAX_PROBLEMS_KEPT) problems.push(problem);
     onProblem?.(problem);
   };
-  const files = new GroupFiles<string>(storage, fileOf);
+  const files = new GroupFiles(storage, fileOf);
   for await (const { change, stem } of readChanges(feeds, setSerializer(settings), settings, onInvalid, counts)) await files.write(stem, changeLine(change) + '\n');
   const touched = (await files.close()).sort();
   // A set with no index cannot be applied to: said before a run is added.

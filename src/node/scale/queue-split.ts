@@ -20,25 +20,25 @@ import { importModule } from '../import-module.js';
 /** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
 const FLUSH_AT = 32 * 1024;
 
-/** Lines routed to one file per key (a shard, a child), written in the order they came. */
-export class GroupFiles<K extends string | number> {
-  private readonly buffers = new Map<K, string>();
-  private readonly writers = new Map<K, StorageWriter>();
+/** Lines routed to one file per key (a child), written in the order they came. */
+export class GroupFiles {
+  private readonly buffers = new Map<string, string>();
+  private readonly writers = new Map<string, StorageWriter>();
 
   /** `fileOf(key)`: the name of the key's file in `storage`. */
   constructor(
     private readonly storage: SetStorage,
-    readonly fileOf: (key: K) => string,
+    private readonly fileOf: (key: string) => string,
   ) {}
 
   /** Appends `text` (whole lines or records) to the key's file. */
-  async write(key: K, text: string): Promise<void> {
+  async write(key: string, text: string): Promise<void> {
     const buffer = (this.buffers.get(key) ?? '') + text;
     this.buffers.set(key, buffer);
     if (buffer.length >= FLUSH_AT) await this.flush(key);
   }
 
-  private async flush(key: K): Promise<void> {
+  private async flush(key: string): Promise<void> {
     const text = this.buffers.get(key) ?? '';
     this.buffers.set(key, '');
     let writer = this.writers.get(key);
@@ -47,7 +47,7 @@ export class GroupFiles<K extends string | number> {
   }
 
   /** Writes what is buffered and closes every file; returns the keys that have one. */
-  async close(): Promise<K[]> {
+  async close(): Promise<string[]> {
     for (const [key, text] of this.buffers) if (text.length > 0) await this.flush(key);
     for (const writer of this.writers.values()) await writer.close();
     return [...this.writers.keys()];
@@ -124,15 +124,15 @@ export class ShardFiles {
   private readonly writers = new Map<number, StorageWriter>();
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
-  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   private readonly settings: ShardSettings;
   private readonly serializer: UrlEntrySerializer;
 
+  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   constructor(
     private readonly storage: SetStorage,
     set: SetOptions,
     shards: number,
-    readonly fileOf: (shard: number) => string,
+    private readonly fileOf: (shard: number) => string,
     private readonly onReject?: (problem: string) => void,
     private readonly segmentAt = SEGMENT_AT,
   ) {
