@@ -302,7 +302,7 @@ function detached(text: string): string {
 }
 
 export function manifestOf(settings: ShardSettings, shard: number, files: ShardFile[], duplicates: number): ShardManifest {
-  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = sortByName(files);
   const manifest: ShardManifest = {
     format: 'sitemapkit-shard',
     version: 1,
