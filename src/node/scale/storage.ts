@@ -88,7 +88,8 @@ export class FileSystemStorage implements SetStorage {
       },
       async close() {
         stream.end();
-        await once(stream, 'close');
+        // A stream that failed (its file not opened: EMFILE) has closed already: 'close' will not come again.
+        if (!stream.closed) await once(stream, 'close');
         if (failed !== undefined) {
           await rm(temporary, { force: true });
           throw failed;
