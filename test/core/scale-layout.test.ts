@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { childFilePattern, childStemOf, placeOf, shardOf } from '../../src/core/scale/layout.js';
+import { childStemOf, placeOf, shardOf } from '../../src/core/scale/layout.js';
 import { scopeOf } from '../../src/core/url.js';
 
 const BASE = 'https://www.example.com/shop/';
@@ -61,15 +61,12 @@ test('changes within one section touch only that section\'s children', () => {
   );
 });
 
-test('a child\'s files are found by its stem, and give their stem back', () => {
+test('a child\'s files give their stem back', () => {
   fc.assert(
     fc.property(segment, fc.nat({ max: 1000 }), fc.option(fc.nat({ max: 64 })), fc.integer({ min: 0, max: 0xffffffff }), fc.boolean(), (section, bucket, part, crc, gzip) => {
       const stem = `sitemap-${section}.${bucket}`;
       const file = `${stem}${part === null ? '' : `.${part}`}.${crc.toString(16).padStart(8, '0')}.xml${gzip ? '.gz' : ''}`;
       assert.equal(childStemOf(file), stem);
-      assert.ok(childFilePattern(stem).test(file));
-      assert.ok(!childFilePattern(`${stem}1`).test(file));
-      assert.ok(!childFilePattern(`sitemap-${section}x.${bucket}`).test(file));
     }),
   );
 });

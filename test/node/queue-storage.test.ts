@@ -2,7 +2,7 @@
 // one set folder: test/node/scale-shared-folder.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -43,4 +43,15 @@ test('FileSystemStorage: a writer waiting for the disk many times leaves no list
   }
   assert.deepEqual(warnings, []);
   assert.equal((await storage.read('big.jsonl'))?.length, 40 * 64 * 1024);
+});
+
+test('FileSystemStorage: a writer whose file could not be opened fails on close, rather than waiting for ever', async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const writer = await storage.writer('gone/shard-0.records');
+  // Its folder removed before the file is opened: the stream fails and closes before close() is
+  // called, as one refused by EMFILE does (a queued apply touching more children than the process
+  // may open files: its coordinator exited 13, an await left unsettled, with no word).
+  rmSync(join(storage.localDir, 'gone'), { recursive: true });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await assert.rejects(writer.close(), /ENOENT/);
 });

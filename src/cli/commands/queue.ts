@@ -9,7 +9,7 @@ import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
 import { asUsage, UsageError, usageFailure } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
 import { requireRedis } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
@@ -50,15 +50,13 @@ export async function runQueue(argv: string[], io: CliIo): Promise<number> {
 function setOptions(args: ParsedArgs): SetOptions {
   if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
   if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
-  const number = (name: string): number | undefined => args.number(name);
-  const set: SetOptions = { baseUrl: args.text('base-url') as string, gzip: !args.flag('no-gzip'), enforceScope: !args.flag('no-scope') };
-  if (args.has('name')) set.name = args.text('name') as string;
-  if (number('gzip-level') !== undefined) set.gzipLevel = number('gzip-level') as number;
-  if (args.has('limits')) set.profile = args.choice<'current' | 'legacy'>('limits') as 'current' | 'legacy';
-  if (number('max-urls') !== undefined) set.maxUrls = number('max-urls') as number;
-  if (number('max-bytes') !== undefined) set.maxBytes = number('max-bytes') as number;
-  if (args.has('xsl')) set.xslUrl = args.text('xsl') as string;
-  return set;
+  return {
+    baseUrl: args.text('base-url') as string,
+    gzip: !args.flag('no-gzip'),
+    enforceScope: !args.flag('no-scope'),
+    ...definedOnly({ name: args.text('name'), gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
+    ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
+  };
 }
 
 function sourceOptions(args: ParsedArgs): Record<string, string> {
@@ -90,8 +88,6 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const shards = args.number('shards') ?? DEFAULT_SHARDS;
   await pingRedis(redis);
-  const quiet = args.flag('quiet');
-  const json = args.choice('format') === 'json';
   const client = new LazyHttpClient(await httpClientOptions(args));
   let enqueued: EnqueuedRun;
   try {
@@ -112,16 +108,8 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
     // The URL inputs are read: the jobs read only the shard files.
     await client.close();
   }
-  if (!quiet && !json) {
-    const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
-    io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} in ${plural(shards, 'shard')} on ${queue}\n`);
-  }
-  if (args.flag('no-wait')) {
-    if (json) io.stdout.write(JSON.stringify(enqueued, null, 2) + '\n');
-    else io.stdout.write(`${enqueued.run}\n`);
-    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
-  }
-  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+  const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
+  return queued(enqueued, `${what} in ${plural(shards, 'shard')}`, redis, queue, args, io);
 }
 
 async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
@@ -143,8 +131,13 @@ async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<nu
     ...(args.has('run') ? { run: args.text('run') as string } : {}),
     onProblem: (problem) => io.stderr.write(`${problem}\n`),
   });
+  return queued(enqueued, `${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')}`, redis, queue, args, io);
+}
+
+/** Says that the run is queued (`what` it holds); then its id (--no-wait), or its outcome once done. */
+async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue: string, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
-  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')} on ${queue}\n`);
+  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
   if (args.flag('no-wait')) {
     io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
     return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;

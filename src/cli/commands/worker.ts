@@ -5,10 +5,11 @@ import { holdHeapGrowth } from '../../node/heap-growth.js';
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
 import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
+import { fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { requireRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
-import { EXIT_FATAL, EXIT_OK, type CliIo } from '../io.js';
+import { EXIT_OK, type CliIo } from '../io.js';
 
 export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(WORKER, argv, io, requireRedis);
@@ -18,8 +19,7 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   try {
     await pingRedis(redis);
   } catch (error) {
-    io.stderr.write(`sitemapkit worker: ${(error as Error).message}\n`);
-    return EXIT_FATAL;
+    return fatalFailure(io, error, 'sitemapkit worker: ');
   }
   // A worker is one of several processes a machine (one per core, under 200 MB each): its heap grows to
   // 1.3 times what a collection finds live, not up to 4 times (230-340 MB with under 100 MB live, for

@@ -27,7 +27,7 @@ export interface UrlPlace {
   section: string;
   /** Its bucket within the section, which is also the shard that writes it (0 … shards-1). */
   bucket: number;
-  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childFilePattern for the file names). */
+  /** The stem of its child's files, `NAME-SECTION.BUCKET` (see childStemOf for the file names). */
   child: string;
   /** A 53-bit hash of the URL (stable-set.ts urlHash): its place within the child. */
   hash: number;
@@ -65,14 +65,9 @@ function pathUnder(loc: string, baseUrl: string): string {
 }
 
 /**
- * The files of child `stem` in a listing: `STEM.TOKEN.xml[.gz]`, or `STEM.PART.TOKEN.xml[.gz]` when
- * split (partition.ts childFileName, child-names.ts withContentToken).
+ * The child stem of a child's file name, `STEM.TOKEN.xml[.gz]` or `STEM.PART.TOKEN.xml[.gz]` when
+ * split (partition.ts childFileName, child-names.ts withContentToken); undefined for another file.
  */
-export function childFilePattern(stem: string): RegExp {
-  return new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`);
-}
-
-/** The child stem of a child's file name (what childFilePattern matches), or undefined for another file. */
 export function childStemOf(file: string): string | undefined {
   const match = new RegExp(`^(.+?\\.\\d+)(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`).exec(file);
   return match?.[1];

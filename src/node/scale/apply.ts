@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { manifestOf, manifestText, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -82,37 +82,25 @@ export async function applyChanges(options: ApplyOptions): Promise<ApplySummary>
   }
 }
 
-
 async function applyWithin(options: ApplyOptions, started: number): Promise<ApplySummary> {
   const name = options.name ?? 'sitemap';
-  const settings = settingsOfManifest(await anyManifest(options.outDir, name), options.outDir);
+  const settings = await setSettings(options.outDir, name);
   const serializer = setSerializer(settings);
   const output = await shardOutput(settings, true);
   try {
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };
     const plan = new Spill((stem) => output.path(`changes-${stem}`), PLAN_PENDING);
-    for (const file of options.changes) {
-      for await (const { change, at } of readChangeFeed(file, options.onInvalid, counts)) {
-        try {
-          planChange(plan, change, serializer, settings);
-          counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-        } catch (error) {
-          if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-          counts.rejected++;
-          options.onInvalid(error.message, at, error.rule);
-        }
-      }
-    }
+    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, stem, loc, item);
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);
-    const byStem = new Map<string, ShardFile[]>();
+    const byStem = new Map<string, string[]>();
     for (const file of published) {
       if (file.child === '') throw new SitemapError('ERR_SITEMAP_STATE', `the index of ${settings.outDir} names ${file.name}, which is not a child of a sharded set`);
       const list = byStem.get(file.child);
-      if (list === undefined) byStem.set(file.child, [file]);
-      else list.push(file);
+      if (list === undefined) byStem.set(file.child, [file.name]);
+      else list.push(file.name);
     }
     // Pass 2: each touched child read back, changed, written under the name of its content.
     const touched = plan.keys();
@@ -136,59 +124,68 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
   }
 }
 
-/** Sets one change aside under the child its URL lands in. Throws InvalidValueError for a refused entry or loc. */
-export function planChange(plan: Spill, change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): void {
-  const { stem, loc, item } = placeChange(change, serializer, settings);
-  plan.add(stem, stem, loc, item);
+/** A change's child, its normalised loc and its entry (null for a delete). */
+export interface PlacedChange {
+  stem: string;
+  loc: string;
+  item: SerializedEntry | null;
 }
 
-/** A change's child, its normalised loc and its entry (null for a delete). Throws InvalidValueError for a refused entry or loc. */
-export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): { stem: string; loc: string; item: SerializedEntry | null } {
-  let loc: string;
-  let item: SerializedEntry | null = null;
+/** Places a change in its child. Throws InvalidValueError for a refused entry or loc. */
+export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): PlacedChange {
   if (change.op === 'upsert') {
-    item = serializedFrom(serializer, serializer.serialize(change.entry, ALL_EXTENSIONS));
-    loc = item.loc;
-  } else {
-    loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
+    const { item, child } = placedEntry(serializer, settings, change.entry);
+    return { stem: child, loc: item.loc, item };
   }
-  const place = placeOf(loc, settings.prefix, settings.shards, settings.name);
-  if (item !== null) item.hash = place.hash;
-  return { stem: place.child, loc, item };
+  const loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
+  return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
 }
 
 /**
- * The lines of a change feed, parsed; a line that is not a change is reported and skipped. Read a
- * chunk at a time as it is consumed (readline's iterator kept reading ahead: a 70 MB feed sat in
- * memory as lines).
+ * The changes of the feeds `files`, in order, each placed in its child (placeChange) and counted. A
+ * line that is not a change, or whose entry or loc is refused, is reported and skipped (without
+ * `onInvalid`, it throws). Read a chunk at a time as it is consumed (readline's iterator kept reading
+ * ahead: a 70 MB feed sat in memory as lines).
  */
-export async function* readChangeFeed(file: string, onInvalid: ApplyOptions['onInvalid'], counts: { rejected: number }): AsyncGenerator<{ change: Change; at: FeedPosition }> {
-  const decoder = new TextDecoder();
-  let rest = '';
-  let line = 0;
-  try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
-      const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
-      rest = lines.pop() as string;
-      for (const text of lines) yield* parsed(text, ++line);
+export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onInvalid: ApplyOptions['onInvalid'], counts: { upserts: number; deletes: number; rejected: number }): AsyncGenerator<PlacedChange & { change: Change }> {
+  for (const file of files) {
+    const decoder = new TextDecoder();
+    let rest = '';
+    let line = 0;
+    try {
+      for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+        const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
+        rest = lines.pop() as string;
+        for (const text of lines) yield* placed(text, file, ++line);
+      }
+      rest += decoder.decode();
+      if (rest !== '') yield* placed(rest, file, ++line);
+    } catch (error) {
+      if (error instanceof SitemapError) throw error;
+      throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
     }
-    rest += decoder.decode();
-    if (rest !== '') yield* parsed(rest, ++line);
-  } catch (error) {
-    if (error instanceof SitemapError) throw error;
-    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
   }
 
-  function* parsed(text: string, at: number): Generator<{ change: Change; at: FeedPosition }> {
+  function* placed(text: string, file: string, line: number): Generator<PlacedChange & { change: Change }> {
     if (text.trim() === '') return;
     const change = parseChange(text.endsWith('\r') ? text.slice(0, -1) : text);
+    let refused: { problem: string; code: string };
     if ('op' in change) {
-      yield { change, at: { file, line: at } };
-      return;
+      try {
+        const place = placeChange(change, serializer, settings);
+        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+        yield { change, ...place };
+        return;
+      } catch (error) {
+        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
+        refused = { problem: error.message, code: error.rule };
+      }
+    } else {
+      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
+      refused = change;
     }
-    if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${at}: ${change.problem}`);
     counts.rejected++;
-    onInvalid(change.problem, { file, line: at }, change.code);
+    onInvalid(refused.problem, { file, line }, refused.code);
   }
 }
 
@@ -225,10 +222,10 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
 }
 
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
-export async function entriesOfChild(settings: ShardSettings, files: readonly ShardFile[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
+export async function entriesOfChild(settings: ShardSettings, files: readonly string[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
   for (const file of files) {
-    const path = join(settings.outDir, file.name);
+    const path = join(settings.outDir, file);
     const summary = await readSitemap(path, {
       onUrl: (entry) => {
         const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
@@ -241,14 +238,14 @@ export async function entriesOfChild(settings: ShardSettings, files: readonly Sh
   return items;
 }
 
-/** A manifest of the set in `outDir`: the set's settings (every shard has the same). */
-export async function anyManifest(outDir: string, name: string): Promise<ShardManifest> {
+/** The settings of the set `name` in `outDir`, from one of its manifests (every shard has the same). */
+export async function setSettings(outDir: string, name: string): Promise<ShardSettings> {
   const names = await readdir(outDir).catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_STATE', `cannot read ${outDir}: ${ioErrorReason(error)}`);
   });
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
-  return readManifest(join(outDir, manifest));
+  return settingsOfManifest(await readManifest(join(outDir, manifest)), outDir);
 }
 
 /**
@@ -290,6 +287,6 @@ export async function updateManifests(settings: ShardSettings, touched: Readonly
     const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
     const old = await readManifest(path).catch(() => undefined);
     const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
-    await writeFileAtomic(path, JSON.stringify(manifestOf(settings, shard, files, old?.duplicates ?? 0), null, 1) + '\n');
+    await writeFileAtomic(path, manifestText(manifestOf(settings, shard, files, old?.duplicates ?? 0)));
   }
 }

@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
-import { ALL_EXTENSIONS } from '../../core/write/url-entry.js';
-import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
+import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { Spill } from './spill.js';
-import { manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
-import { setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type ShardSetOptions } from './shard-set.js';
+import { placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
 export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
@@ -34,16 +33,15 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
     let rejected = 0;
+    const place = (entry: UrlEntry): PlacedEntry => placedEntry(serializer, settings, entry);
     const write = (entry: UrlEntry): void => {
-      const item = admit(entry, options, () => serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS)), (replacement) => serializedFrom(serializer, serializer.serialize(replacement, ALL_EXTENSIONS)));
-      if (item === undefined) return;
-      if (item === null) {
+      const placed = admit(entry, options, place);
+      if (placed === undefined) return;
+      if (placed === null) {
         rejected++;
         return;
       }
-      const place = placeOf(item.loc, settings.prefix, settings.shards, settings.name);
-      item.hash = place.hash;
-      spilled.add(place.child, place.child, item.loc, item);
+      spilled.add(placed.child, placed.child, placed.item.loc, placed.item);
       urls++;
     };
     let batches = 0;
@@ -87,14 +85,14 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
 }
 
 /**
- * An entry through `prepare`, the serializer and the replacements of a refused one, as writeSitemaps
- * takes it: its serialised form, undefined when left out, null when rejected (`onInvalid` told).
+ * An entry through `prepare`, `place` (which serialises it) and the replacements of a refused one, as
+ * writeSitemaps takes it: placed, undefined when left out, null when rejected (`onInvalid` told).
  */
-function admit(entry: UrlEntry, options: ShardedGenerateOptions, serialize: () => SerializedEntry, again: (replacement: UrlEntry) => SerializedEntry): SerializedEntry | null | undefined {
+function admit<T>(entry: UrlEntry, options: ShardedGenerateOptions, place: (entry: UrlEntry) => T): T | null | undefined {
   let current = entry;
   try {
     if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
-    return serialize();
+    return place(entry);
   } catch (first) {
     if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
     let error = first;
@@ -103,7 +101,7 @@ function admit(entry: UrlEntry, options: ShardedGenerateOptions, serialize: () =
       if (replacement === undefined) break;
       current = replacement;
       try {
-        return again(current);
+        return place(current);
       } catch (next) {
         if (!(next instanceof InvalidValueError)) throw next;
         error = next;

@@ -5,13 +5,12 @@
 // the same); the parent publishes the index with the new children at one instant, as `apply` does
 // (apply.ts), and updates the touched shards' manifests.
 
-import { InvalidValueError } from '../../core/errors.js';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { anyManifest, entriesOfChild, parseChange, placeChange, readChangeFeed, readPublishedIndex, updateManifests, type Change } from './apply.js';
-import { publishSet, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
+import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updateManifests, type Change, type FeedPosition } from './apply.js';
+import { publishInPlace, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
 import type { SetStorage } from './storage.js';
@@ -31,38 +30,25 @@ function changeLine(change: Change): string {
 
 /** Checks and routes the changes of `feeds` to one file per touched child (`fileOf(stem)`). */
 export async function planQueuedApply(storage: SetStorage, name: string, feeds: readonly string[], fileOf: (stem: string) => string, onProblem?: (problem: string) => void): Promise<PlannedApply> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, name), storage.localDir);
-  const serializer = setSerializer(settings);
-  const outcome = { entries: 0, rejected: 0, problems: [] as string[], upserts: 0, deletes: 0 };
-  const reject = (problem: string): void => {
-    outcome.rejected++;
-    if (outcome.problems.length < MAX_PROBLEMS_KEPT) outcome.problems.push(problem);
+  const settings = await setSettings(storage.localDir, name);
+  const counts = { upserts: 0, deletes: 0, rejected: 0 };
+  const problems: string[] = [];
+  const onInvalid = (message: string, at: FeedPosition, code: string): void => {
+    const problem = `${at.file}:${at.line}: ${code} ${message}`;
+    if (problems.length < MAX_PROBLEMS_KEPT) problems.push(problem);
     onProblem?.(problem);
   };
-  const files = new GroupFiles<string>(storage, fileOf);
-  const counts = { rejected: 0 };
-  for (const feed of feeds) {
-    for await (const { change, at } of readChangeFeed(feed, (message, where, code) => reject(`${where.file}:${where.line}: ${code} ${message}`), counts)) {
-      try {
-        await files.write(placeChange(change, serializer, settings).stem, changeLine(change) + '\n');
-      } catch (error) {
-        if (!(error instanceof InvalidValueError)) throw error;
-        reject(`${at.file}:${at.line}: ${error.rule} ${error.message}`);
-        continue;
-      }
-      outcome.entries++;
-      outcome[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-    }
-  }
+  const files = new GroupFiles(storage, fileOf);
+  for await (const { change, stem } of readChanges(feeds, setSerializer(settings), settings, onInvalid, counts)) await files.write(stem, changeLine(change) + '\n');
   const touched = (await files.close()).sort();
   // A set with no index cannot be applied to: said before a run is added.
   await readPublishedIndex(settings);
-  return { settings, touched, outcome };
+  return { settings, touched, outcome: { entries: counts.upserts + counts.deletes, problems, ...counts } };
 }
 
 /** The parent's maker of its child jobs: child `n` of `data.touched`, with its files in the published index. */
 export async function childJobs(data: SetJob, storage: SetStorage): Promise<(n: number) => ChildJob> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = data.touched ?? [];
   const files = new Map(touched.map((stem) => [stem, [] as string[]]));
   for (const file of (await readPublishedIndex(settings)).files) files.get(file.child)?.push(file.name);
@@ -87,10 +73,9 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     const placed = placeChange(change, serializer, settings);
     changes.set(placed.loc, placed.item);
   }
-  const current = data.files.map((file): ShardFile => ({ name: file, child: data.child, urls: 0, bytes: 0, diskBytes: 0, crc32: '' }));
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
-    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, current, changes, serializer), settings);
+    const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, data.files, changes, serializer), settings);
     // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
     await beforePublish?.();
@@ -103,19 +88,13 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
 
 /** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. */
 export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[]): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
-  const settings = settingsOfManifest(await anyManifest(storage.localDir, data.set.name ?? 'sitemap'), storage.localDir);
+  const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
-  try {
-    const placed = written.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, perIndex);
-    await updateManifests(settings, touched, written);
-    return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
-  } finally {
-    await output.abort();
-  }
+  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex);
+  await updateManifests(settings, touched, written);
+  return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
 

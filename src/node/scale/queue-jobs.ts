@@ -43,7 +43,7 @@ export interface ShardJob extends RunJob {
   shard: number;
   /** Its input files: those missing had none of its entries (the coordinator's shardInput). */
   inputs: string[];
-  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (queue-split.ts partFile). */
+  /** A source's run: its parts' files for this shard are inputs too, after `inputs` (partFile). */
   parts?: number;
 }
 
@@ -106,6 +106,11 @@ export function shardInput(run: string, shard: number): string {
   return `${SCRATCH}/${run}/input/shard-${shard}.records`;
 }
 
+/** Where split job `part` of run `run` leaves shard `shard`'s entries (queue-split.ts splitSourcePart), when it has some. */
+export function partFile(run: string, part: number, shard: number): string {
+  return `${SCRATCH}/${run}/parts/${part}/shard-${shard}.records`;
+}
+
 /** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */
 export function changeFile(run: string, stem: string): string {
   return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
@@ -114,6 +119,20 @@ export function changeFile(run: string, stem: string): string {
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */
 export function jobId(run: string, kind: JobData['kind'], n?: number | string): string {
   return n === undefined ? `${run}.${kind}` : `${run}.${kind}.${n}`;
+}
+
+/** What a job does, as `queue status` says it. */
+export function jobSubject(data: JobData): string {
+  switch (data.kind) {
+    case 'split':
+      return `part ${data.part}`;
+    case 'shard':
+      return `shard ${data.shard}`;
+    case 'child':
+      return `child ${data.child}`;
+    case 'set':
+      return 'index';
+  }
 }
 
 /** A run's id: when it started, and a random tail so that two coordinators never share one. */

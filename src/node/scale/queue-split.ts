@@ -13,32 +13,32 @@ import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
-import { MAX_PROBLEMS_KEPT, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { MAX_PROBLEMS_KEPT, partFile, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import type { SetStorage, StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
 
 /** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
 const FLUSH_AT = 32 * 1024;
 
-/** Lines routed to one file per key (a shard, a child), written in the order they came. */
-export class GroupFiles<K extends string | number> {
-  private readonly buffers = new Map<K, string>();
-  private readonly writers = new Map<K, StorageWriter>();
+/** Lines routed to one file per key (a child), written in the order they came. */
+export class GroupFiles {
+  private readonly buffers = new Map<string, string>();
+  private readonly writers = new Map<string, StorageWriter>();
 
   /** `fileOf(key)`: the name of the key's file in `storage`. */
   constructor(
     private readonly storage: SetStorage,
-    readonly fileOf: (key: K) => string,
+    private readonly fileOf: (key: string) => string,
   ) {}
 
   /** Appends `text` (whole lines or records) to the key's file. */
-  async write(key: K, text: string): Promise<void> {
+  async write(key: string, text: string): Promise<void> {
     const buffer = (this.buffers.get(key) ?? '') + text;
     this.buffers.set(key, buffer);
     if (buffer.length >= FLUSH_AT) await this.flush(key);
   }
 
-  private async flush(key: K): Promise<void> {
+  private async flush(key: string): Promise<void> {
     const text = this.buffers.get(key) ?? '';
     this.buffers.set(key, '');
     let writer = this.writers.get(key);
@@ -47,7 +47,7 @@ export class GroupFiles<K extends string | number> {
   }
 
   /** Writes what is buffered and closes every file; returns the keys that have one. */
-  async close(): Promise<K[]> {
+  async close(): Promise<string[]> {
     for (const [key, text] of this.buffers) if (text.length > 0) await this.flush(key);
     for (const writer of this.writers.values()) await writer.close();
     return [...this.writers.keys()];
@@ -124,15 +124,15 @@ export class ShardFiles {
   private readonly writers = new Map<number, StorageWriter>();
   readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
 
-  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   private readonly settings: ShardSettings;
   private readonly serializer: UrlEntrySerializer;
 
+  /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   constructor(
     private readonly storage: SetStorage,
     set: SetOptions,
     shards: number,
-    readonly fileOf: (shard: number) => string,
+    private readonly fileOf: (shard: number) => string,
     private readonly onReject?: (problem: string) => void,
     private readonly segmentAt = SEGMENT_AT,
   ) {
@@ -259,7 +259,7 @@ function cut(path: string): SitemapError {
  */
 export type SourceModule = (part: number, context: { parts: number; options: Readonly<Record<string, string>> }) => AsyncIterable<UrlEntry | UrlEntry[]> | Iterable<UrlEntry | UrlEntry[]>;
 
-export async function loadSource(path: string): Promise<SourceModule> {
+async function loadSource(path: string): Promise<SourceModule> {
   const module = (await importModule(pathToFileURL(path).href)) as { default?: unknown };
   if (typeof module.default !== 'function') {
     throw new SitemapError('ERR_SITEMAP_INPUT', `${path} has no default export function (export default async function* (part, { parts, options }) { yield … })`);
@@ -267,16 +267,11 @@ export async function loadSource(path: string): Promise<SourceModule> {
   return module.default as SourceModule;
 }
 
-/** The file of part `part`'s entries for shard `shard`. */
-export function partFile(run: string, part: number, shard: number, scratch: string): string {
-  return `${scratch}/${run}/parts/${part}/shard-${shard}.records`;
-}
-
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */
-export async function splitSourcePart(job: SplitJob, storage: SetStorage, scratch: string): Promise<JobOutcome> {
+export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promise<JobOutcome> {
   const source = await loadSource(job.source);
   // A retried part starts over: what a killed attempt left is replaced file by file (writers rename on close).
-  const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard, scratch));
+  const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard));
   let n = 0;
   for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {
     for (const entry of Array.isArray(item) ? item : [item]) {

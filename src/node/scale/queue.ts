@@ -2,7 +2,6 @@
 // run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
@@ -10,7 +9,7 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
@@ -269,19 +268,6 @@ export interface RunStatus {
 
 const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
 
-function what(data: JobData): string {
-  switch (data.kind) {
-    case 'split':
-      return `part ${data.part}`;
-    case 'shard':
-      return `shard ${data.shard}`;
-    case 'child':
-      return `child ${data.child}`;
-    case 'set':
-      return 'index';
-  }
-}
-
 /** The runs on the queue (or run `run`), newest first, each with its jobs counted by state. */
 export async function queueStatus(redis: string, queueName: string, run?: string): Promise<RunStatus[]> {
   const bull = await loadBullMQ();
@@ -326,7 +312,7 @@ async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
     const parent = (await queue.getJob(jobId(id, 'set'))) as Job<SetJob> | undefined;
     if (parent?.data?.kind !== 'set') continue;
     const state = await parent.getState();
-    const failed = (await Promise.all(counts.failed.map((child) => queue.getJob(child) as Promise<Job<JobData> | undefined>))).flatMap((job) => (job === undefined ? [] : [{ job: job.id as string, what: what(job.data), attempts: job.attemptsMade, reason: job.failedReason }]));
+    const failed = (await Promise.all(counts.failed.map((child) => queue.getJob(child) as Promise<Job<JobData> | undefined>))).flatMap((job) => (job === undefined ? [] : [{ job: job.id as string, what: jobSubject(job.data), attempts: job.attemptsMade, reason: job.failedReason }]));
     statuses.push({
       run: id,
       mode: parent.data.mode,
@@ -376,10 +362,3 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
     else await queue.close();
   }
 }
-
-/** The absolute folder of a set given on the command line (every worker must see it at that path). */
-export function sharedPath(cwd: string, path: string): string {
-  return resolve(cwd, path);
-}
-
-export type { Queue };

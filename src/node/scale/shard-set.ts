@@ -148,10 +148,6 @@ export interface WriteShardOptions extends ShardSetOptions {
   entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
   /** Called for a refused entry (skipped); without it the first refused entry throws. */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-  /** false: the children are not flushed to disk at this shard's commit, but by the index's (`syncChildren`). */
-  durable?: false;
-  /** Where the manifest goes (default: the set's folder). A run elsewhere leaves the published manifests alone until its index (writeIndexFromManifests copies them in). */
-  manifestPath?: string;
 }
 
 /**
@@ -185,7 +181,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       if (placed.bucket !== options.shard) otherShards++;
       else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
     }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output, ...(options.durable !== undefined ? { durable: options.durable } : {}), ...(options.manifestPath !== undefined ? { manifestPath: options.manifestPath } : {}) });
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();
@@ -306,7 +302,7 @@ function detached(text: string): string {
 }
 
 export function manifestOf(settings: ShardSettings, shard: number, files: ShardFile[], duplicates: number): ShardManifest {
-  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = sortByName(files);
   const manifest: ShardManifest = {
     format: 'sitemapkit-shard',
     version: 1,
@@ -403,21 +399,15 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  const output = await StagedOutput.create(options.outDir, { name: settings.name, gzipLevel: 0 });
-  try {
-    const placed = files.map((file) => ({ staged: file.name, name: file.name, inPlace: true }));
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex);
-    // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
-    // do: until then the folder's manifests are the published set's, even when the run fails. A
-    // process stopped in between leaves them behind the index until its run is done again.
-    for (const manifest of manifests) {
-      const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
-      if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
-    }
-    return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
-  } finally {
-    await output.abort();
+  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex);
+  // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
+  // do: until then the folder's manifests are the published set's, even when the run fails. A
+  // process stopped in between leaves them behind the index until its run is done again.
+  for (const manifest of manifests) {
+    const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
+    if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
   }
+  return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
 
 export async function readManifest(path: string): Promise<ShardManifest> {
@@ -496,6 +486,16 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   }
   for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
   return { indexFiles, removed: await removeUnnamed(outDir, name, keep) };
+}
+
+/** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
+export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+  try {
+    return await publishSet(output, settings, files, [], maxPerIndex);
+  } finally {
+    await output.abort();
+  }
 }
 
 /** After the commit: files of earlier sets of this name that the new set does not name. */

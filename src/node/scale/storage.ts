@@ -18,8 +18,6 @@ export interface StorageWriter {
 }
 
 export interface SetStorage {
-  /** What the set's location is, for messages (a path, a bucket URL). */
-  readonly location: string;
   /** The folder of this machine the shard and index writers write the set into. */
   readonly localDir: string;
   /** A file's bytes, or undefined when there is none. `name` is relative to the set, `/`-separated. */
@@ -40,10 +38,6 @@ export class FileSystemStorage implements SetStorage {
 
   constructor(dir: string) {
     this.localDir = resolve(dir);
-  }
-
-  get location(): string {
-    return this.localDir;
   }
 
   private path(name: string): string {
@@ -94,7 +88,8 @@ export class FileSystemStorage implements SetStorage {
       },
       async close() {
         stream.end();
-        await once(stream, 'close');
+        // A stream that failed (its file not opened: EMFILE) has closed already: 'close' will not come again.
+        if (!stream.closed) await once(stream, 'close');
         if (failed !== undefined) {
           await rm(temporary, { force: true });
           throw failed;

@@ -9,14 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import type { Job, Queue } from 'bullmq';
-import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary } from './shard-set.js';
-import { jobId, jobOptions, MAX_PROBLEMS_KEPT, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
+import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
-import { partFile, ShardRecords, splitSourcePart } from './queue-split.js';
+import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
-import type { ShardFile } from './shard-set.js';
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -71,16 +70,9 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
 }
 
 function describe(data: JobData): string {
-  switch (data.kind) {
-    case 'split':
-      return `part ${data.part} of ${data.parts} of run ${data.run}`;
-    case 'shard':
-      return `shard ${data.shard} of ${data.shards} of run ${data.run}`;
-    case 'child':
-      return `child ${data.child} of run ${data.run}`;
-    case 'set':
-      return `the index of run ${data.run}`;
-  }
+  if (data.kind === 'set') return `the index of run ${data.run}`;
+  const of = data.kind === 'split' ? ` of ${data.parts}` : data.kind === 'shard' ? ` of ${data.shards}` : '';
+  return `${jobSubject(data)}${of} of run ${data.run}`;
 }
 
 async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage, lockDuration: number): Promise<JobOutcome | RunOutcome> {
@@ -89,7 +81,7 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
   const storage = guardedStorage(storageOf(data.out), stillOurs);
   switch (data.kind) {
     case 'split':
-      return splitSourcePart(data, storage, SCRATCH);
+      return splitSourcePart(data, storage);
     case 'shard':
       return writeShardJob(data, storage, stillOurs);
     case 'set':
@@ -124,7 +116,6 @@ function lockCheck(job: Job<JobData>, token: string | undefined, lockDuration: n
 /** `storage`, each of whose writes and removals (a writer's file on close) waits for `check` first. */
 function guardedStorage(storage: SetStorage, check: () => Promise<void>): SetStorage {
   return {
-    location: storage.location,
     localDir: storage.localDir,
     read: (name) => storage.read(name),
     list: (prefix) => storage.list(prefix),
@@ -159,7 +150,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
   // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
-  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard, SCRATCH));
+  const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard));
   const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)).filter((path) => existsSync(path)));
   try {
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
@@ -171,14 +162,14 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
   }
 }
 
+/** Shard jobs a parent adds at once. */
+const ADD_BATCH = 1000;
+
 /**
  * The parent. After a source's split it adds the shard jobs as its children and waits for them
  * (a retried parent adds them again under the same ids: BullMQ keeps the first); after the shards, it
  * publishes the index from their manifests and removes the run's scratch files.
  */
-/** Shard jobs a parent adds at once. */
-const ADD_BATCH = 1000;
-
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {
