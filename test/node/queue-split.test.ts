@@ -4,8 +4,10 @@
 // file cut short is an error, not a shard written from part of its entries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, truncateSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, truncateSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { shardOf } from '../../src/core/scale/layout.js';
 import { ShardFiles, ShardRecords } from '../../src/node/scale/queue-split.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
@@ -70,4 +72,53 @@ test('ShardRecords: a file cut inside a segment is an error, not part of a shard
   truncateSync(path, statSync(path).size - 3);
   assert.throws(() => new ShardRecords([path]), /ends inside a segment: it was not written whole/);
   assert.throws(() => new ShardRecords([join(storage.localDir, 'missing.records')]), /cannot read .*missing\.records: no such file/);
+});
+
+const SPLIT_MODULES = { split: new URL('../../src/node/scale/queue-split.ts', import.meta.url).href, storage: new URL('../../src/node/scale/storage.ts', import.meta.url).href };
+const KEYS = 600;
+
+/** Writes KEYS shard files (ShardFiles, a segment every 40 KB) and KEYS child files (GroupFiles) into `dir`, in a process that may open `openFiles` files. */
+function splitInChild(dir: string, openFiles: number): Promise<string> {
+  const script = `
+    const { ShardFiles, GroupFiles } = await import(${JSON.stringify(SPLIT_MODULES.split)});
+    const { FileSystemStorage } = await import(${JSON.stringify(SPLIT_MODULES.storage)});
+    const storage = new FileSystemStorage(${JSON.stringify(dir)});
+    const shards = new ShardFiles(storage, { baseUrl: ${JSON.stringify(BASE)} }, ${KEYS}, (shard) => 'input/shard-' + shard + '.records', undefined, 40_000);
+    for (let i = 0; i < ${KEYS * 5}; i++) await shards.add({ loc: ${JSON.stringify(BASE)} + (i % 2 ? 'a' : 'b') + '/item-' + i }, 'x:' + i);
+    const changes = new GroupFiles(storage, (key) => 'changes/' + key + '.jsonl');
+    for (let i = 0; i < ${KEYS * 5}; i++) await changes.write('child-' + (i % ${KEYS}), 'line ' + i + '\\n');
+    console.log(JSON.stringify([(await shards.close()).length, (await changes.close()).length]));`;
+  const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+  return new Promise((resolve, reject) => {
+    execFile('sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...node], { cwd: fileURLToPath(new URL('../..', import.meta.url)) }, (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout.trim())));
+  });
+}
+
+test(`ShardFiles and GroupFiles: ${KEYS} files written by a process that may open 256 files, the same bytes as with every file open at once`, async () => {
+  const [limited, open] = [tempDir(), tempDir()];
+  // Each file open until close, they failed with EMFILE past the limit (a queued run: up to 65,536 shards or touched children).
+  const [fromLimited, fromOpen] = await Promise.all([splitInChild(limited, 256), splitInChild(open, 4 * KEYS)]);
+  const [shards, children] = JSON.parse(fromLimited) as [number, number];
+  assert.ok(shards > 500, `${shards} shards with entries`);
+  assert.equal(children, KEYS);
+  assert.equal(fromOpen, fromLimited);
+  for (const folder of ['input', 'changes']) {
+    const names = readdirSync(join(limited, folder)).sort();
+    assert.deepEqual(names, readdirSync(join(open, folder)).sort());
+    for (const name of names) assert.ok(readFileSync(join(limited, folder, name)).equals(readFileSync(join(open, folder, name))), `${folder}/${name} differs`);
+  }
+  // Each shard's records are its own entries, every segment read back; each child's lines in the order written.
+  let records = 0;
+  for (const name of readdirSync(join(limited, 'input'))) {
+    const shard = new ShardRecords([join(limited, 'input', name)]);
+    for (const stem of shard.stems()) {
+      const locs = locsOf(shard.read(stem));
+      records += locs.length;
+      for (const loc of locs) assert.equal(`shard-${shardOf(loc, { shards: KEYS, baseUrl: BASE }).bucket}.records`, name);
+    }
+    shard.close();
+  }
+  assert.equal(records, KEYS * 5);
+  const lines = (key: number): string => Array.from({ length: 5 }, (_, n) => `line ${key + n * KEYS}\n`).join('');
+  for (const key of [0, 1, KEYS - 1]) assert.equal(readFileSync(join(limited, 'changes', `child-${key}.jsonl`), 'utf8'), lines(key));
 });

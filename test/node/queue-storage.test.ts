@@ -2,7 +2,8 @@
 // one set folder: test/node/scale-shared-folder.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -54,4 +55,28 @@ test('FileSystemStorage: a writer whose file could not be opened fails on close,
   rmSync(join(storage.localDir, 'gone'), { recursive: true });
   await new Promise((resolve) => setTimeout(resolve, 50));
   await assert.rejects(writer.close(), /ENOENT/);
+});
+
+test('FileSystemStorage: more writers than the process may open files, each file whole; one that cannot be opened again fails on close', async () => {
+  const dir = tempDir();
+  // 200 writers in a process that may open 64 files: the least recently written ones' files are
+  // closed, then opened again to append. The first writer's folder is removed once its file is closed.
+  const script = `
+    const { rmSync } = await import('node:fs');
+    const { FileSystemStorage } = await import(${JSON.stringify(new URL('../../src/node/scale/storage.ts', import.meta.url).href)});
+    const storage = new FileSystemStorage(${JSON.stringify(dir)});
+    const writers = [];
+    for (let i = 0; i < 200; i++) writers.push(await storage.writer((i === 0 ? 'gone/' : 'kept/') + i + '.txt'));
+    for (let round = 0; round < 3; round++) for (const [i, writer] of writers.entries()) if (i > 0 || round === 0) await writer.write(i + ':' + round + '\\n');
+    rmSync(${JSON.stringify(join(dir, 'gone'))}, { recursive: true });
+    await writers[0].write('0:3\\n');
+    const closed = await Promise.allSettled(writers.map((writer) => writer.close()));
+    console.log(JSON.stringify(closed.map((c) => c.status === 'fulfilled' ? 'ok' : c.reason.code)));`;
+  const run = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    execFile('sh', ['-c', 'ulimit -n 64 && exec "$@"', 'sh', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve({ stdout, stderr })));
+  });
+  assert.deepEqual(JSON.parse(run.stdout), ['ENOENT', ...Array<string>(199).fill('ok')]);
+  assert.equal(existsSync(join(dir, 'gone')), false);
+  for (const i of [1, 100, 199]) assert.equal(readFileSync(join(dir, 'kept', `${i}.txt`), 'utf8'), `${i}:0\n${i}:1\n${i}:2\n`);
+  assert.equal(readdirSync(join(dir, 'kept')).length, 199);
 });

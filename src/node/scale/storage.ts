@@ -5,10 +5,9 @@
 // filesystem commit does), and the scratch files of a run objects under a prefix.
 
 import { SitemapError } from '../../core/errors.js';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { once } from 'node:events';
 import { writeFileAtomic } from '../staged-output.js';
 
 /** A file being written whole: nobody sees it under its name before `close`. */
@@ -67,36 +66,7 @@ export class FileSystemStorage implements SetStorage {
     await mkdir(dirname(path), { recursive: true });
     // A temporary name beside it (unique per process and moment): a retried job's writer never
     // appends to the one of a killed attempt.
-    const temporary = join(dirname(path), `.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`);
-    const stream = createWriteStream(temporary);
-    let failed: Error | undefined;
-    stream.on('error', (error) => (failed = error));
-    return {
-      async write(chunk) {
-        if (failed !== undefined) throw failed;
-        if (!stream.write(chunk)) {
-          // Drained, or closed by an error (the stream destroys itself): one listener each, removed after.
-          await new Promise<void>((resolve) => {
-            const done = (): void => {
-              stream.off('drain', done).off('close', done);
-              resolve();
-            };
-            stream.on('drain', done).on('close', done);
-          });
-        }
-        if (failed !== undefined) throw failed;
-      },
-      async close() {
-        stream.end();
-        // A stream that failed (its file not opened: EMFILE) has closed already: 'close' will not come again.
-        if (!stream.closed) await once(stream, 'close');
-        if (failed !== undefined) {
-          await rm(temporary, { force: true });
-          throw failed;
-        }
-        await rename(temporary, path);
-      },
-    };
+    return new FileWriter(join(dirname(path), `.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`), path);
   }
 
   async list(prefix: string): Promise<string[]> {
@@ -111,4 +81,100 @@ export class FileSystemStorage implements SetStorage {
   async remove(name: string): Promise<void> {
     await rm(this.path(name), { recursive: true, force: true });
   }
+}
+
+/**
+ * The most files the writers of this process hold open at once: half the process's limit (Linux:
+ * /proc/self/limits; 1,024 where it cannot be read), the other half left to the rest of the process.
+ * A queued run writes a file per shard or per touched child, up to 65,536: all open at once, they
+ * failed with EMFILE past the limit (20,000 here).
+ */
+const MAX_OPEN_WRITERS = Math.max(16, Math.floor(openFileLimit() / 2));
+
+function openFileLimit(): number {
+  try {
+    const limit = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (limit !== undefined) return Number(limit);
+  } catch {
+    // Not Linux.
+  }
+  return 1024;
+}
+
+/** The writers whose file is open, the least recently written first. */
+const openWriters = new Set<FileWriter>();
+
+/**
+ * A file written through a temporary one, renamed on close. Past MAX_OPEN_WRITERS open files, the
+ * least recently written writer's file is closed, and opened again to append at its next write.
+ */
+class FileWriter implements StorageWriter {
+  private stream: WriteStream | undefined;
+  /** Settles once the last stream closed: a file is opened again only then, so its bytes stay in order. */
+  private released = Promise.resolve();
+  private created = false;
+  private failed: Error | undefined;
+
+  constructor(
+    private readonly temporary: string,
+    private readonly path: string,
+  ) {}
+
+  async write(chunk: string | Uint8Array): Promise<void> {
+    const stream = await this.open();
+    // Drained, or closed by an error (the stream destroys itself) or by its release.
+    if (!stream.write(chunk)) await drainedOrClosed(stream);
+    if (this.failed !== undefined) throw this.failed;
+  }
+
+  async close(): Promise<void> {
+    // Opened once at least, so that a writer given nothing leaves an empty file.
+    if (!this.created) await this.open();
+    await this.release();
+    if (this.failed !== undefined) {
+      await rm(this.temporary, { force: true });
+      throw this.failed;
+    }
+    await rename(this.temporary, this.path);
+  }
+
+  /** The open stream: the file opened (created the first time, appended to after), the least recently written writers released to make room. */
+  private async open(): Promise<WriteStream> {
+    if (this.failed !== undefined) throw this.failed;
+    openWriters.delete(this);
+    if (this.stream === undefined) {
+      await this.released;
+      while (openWriters.size >= MAX_OPEN_WRITERS) {
+        const [oldest] = openWriters;
+        await oldest?.release();
+      }
+      this.stream = createWriteStream(this.temporary, { flags: this.created ? 'a' : 'w' });
+      this.stream.on('error', (error) => (this.failed ??= error));
+      this.created = true;
+    }
+    openWriters.add(this);
+    return this.stream;
+  }
+
+  /** Closes the file (its bytes written first); a failure is this writer's, thrown by its next write or close. */
+  private release(): Promise<void> {
+    const stream = this.stream;
+    openWriters.delete(this);
+    if (stream === undefined) return this.released;
+    this.stream = undefined;
+    stream.end();
+    // A stream that failed (its file not opened: EMFILE) has closed already: 'close' will not come again.
+    return (this.released = stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', () => resolve())));
+  }
+}
+
+/** Resolves on the stream's 'drain' or 'close', with one listener each, removed after. */
+function drainedOrClosed(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('close', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done);
+  });
 }
