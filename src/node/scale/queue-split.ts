@@ -63,10 +63,12 @@ const SEGMENT_AT = 8 * 1024 * 1024;
  * nothing (as strings, a part's records outlived the young generation and were copied and marked).
  */
 class PendingRecords {
-  bytes = Buffer.allocUnsafe(16 * 1024);
+  // Small at first, grown as needed: a segment has one per shard with records, up to 65,536 (at
+  // 16 KB each, 200 MB of buffers for 13,000 shards with a record each).
+  bytes = Buffer.allocUnsafe(1024);
   length = 0;
   /** Per record: its child's number in `stems`, and where its bytes end. */
-  private ends = new Uint32Array(256);
+  private ends = new Uint32Array(16);
   private count = 0;
   private readonly stems = new Map<string, number>();
 
