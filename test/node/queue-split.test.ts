@@ -77,9 +77,19 @@ test('ShardRecords: a file cut inside a segment is an error, not part of a shard
 const SPLIT_MODULES = { split: new URL('../../src/node/scale/queue-split.ts', import.meta.url).href, storage: new URL('../../src/node/scale/storage.ts', import.meta.url).href };
 const KEYS = 600;
 
+/** Runs the ES module `script` in a process that may open `openFiles` files: its output. */
+function runWithOpenFiles(openFiles: number, script: string): Promise<string> {
+  const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+  return new Promise((resolve, reject) => {
+    execFile('sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...node], { cwd: fileURLToPath(new URL('../..', import.meta.url)) }, (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout.trim())));
+  });
+}
+
 /** Writes KEYS shard files (ShardFiles, a segment every 40 KB) and KEYS child files (GroupFiles) into `dir`, in a process that may open `openFiles` files. */
 function splitInChild(dir: string, openFiles: number): Promise<string> {
-  const script = `
+  return runWithOpenFiles(
+    openFiles,
+    `
     const { ShardFiles, GroupFiles } = await import(${JSON.stringify(SPLIT_MODULES.split)});
     const { FileSystemStorage } = await import(${JSON.stringify(SPLIT_MODULES.storage)});
     const storage = new FileSystemStorage(${JSON.stringify(dir)});
@@ -87,11 +97,8 @@ function splitInChild(dir: string, openFiles: number): Promise<string> {
     for (let i = 0; i < ${KEYS * 5}; i++) await shards.add({ loc: ${JSON.stringify(BASE)} + (i % 2 ? 'a' : 'b') + '/item-' + i }, 'x:' + i);
     const changes = new GroupFiles(storage, (key) => 'changes/' + key + '.jsonl');
     for (let i = 0; i < ${KEYS * 5}; i++) await changes.write('child-' + (i % ${KEYS}), 'line ' + i + '\\n');
-    console.log(JSON.stringify([(await shards.close()).length, (await changes.close()).length]));`;
-  const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
-  return new Promise((resolve, reject) => {
-    execFile('sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', ...node], { cwd: fileURLToPath(new URL('../..', import.meta.url)) }, (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout.trim())));
-  });
+    console.log(JSON.stringify([(await shards.close()).length, (await changes.close()).length]));`,
+  );
 }
 
 test(`ShardFiles and GroupFiles: ${KEYS} files written by a process that may open 256 files, the same bytes as with every file open at once`, async () => {
@@ -133,4 +140,29 @@ test('ShardFiles: records waiting for a segment cost about their bytes, however 
   for (let i = 0; i < shards; i++) await files.add({ loc: `${BASE}a/${i}` }, `x:${i}`);
   const grownMB = (process.memoryUsage().arrayBuffers - before) / 1048576;
   assert.ok(grownMB < 40, `${grownMB.toFixed(0)} MB of buffers for ${files.outcome.entries} records`);
+});
+
+test(`ShardRecords: a shard's records from ${KEYS} files (a source's parts), read by a process that may open 256 files`, async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const paths: string[] = [];
+  for (let part = 0; part < KEYS; part++) {
+    const files = new ShardFiles(storage, { baseUrl: BASE }, 1, () => `parts/${part}/shard-0.records`);
+    for (const section of ['a', 'b']) await files.add({ loc: `${BASE}${section}/${part}` }, `x:${part}`);
+    paths.push(join(storage.localDir, (await files.close())[0] as string));
+  }
+  // Each file open until close, the shard job failed with EMFILE past the limit.
+  const read = await runWithOpenFiles(
+    256,
+    `
+    const { ShardRecords } = await import(${JSON.stringify(SPLIT_MODULES.split)});
+    const records = new ShardRecords(${JSON.stringify(paths)});
+    const read = records.stems().map((stem) => [stem, records.read(stem).toString('utf8')]);
+    records.close();
+    console.log(JSON.stringify(read));`,
+  );
+  const expected = (section: string): string[] => Array.from({ length: KEYS }, (_, part) => `${BASE}${section}/${part}`);
+  const stems = JSON.parse(read) as [string, string][];
+  assert.deepEqual(stems.map(([stem]) => stem), ['sitemap-a.0', 'sitemap-b.0']);
+  assert.deepEqual(locsOf(Buffer.from(stems[0]?.[1] as string)), expected('a'));
+  assert.deepEqual(locsOf(Buffer.from(stems[1]?.[1] as string)), expected('b'));
 });

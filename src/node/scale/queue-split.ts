@@ -14,7 +14,7 @@ import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
 import { MAX_PROBLEMS_KEPT, partFile, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
-import type { SetStorage, StorageWriter } from './storage.js';
+import { MAX_OPEN_FILES, type SetStorage, type StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
 
 /** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
@@ -188,15 +188,18 @@ export class ShardFiles {
  * A shard's files (ShardFiles wrote them), read child by child: their segments' tables are read
  * first, then each child's records are read from every segment into one Buffer, in the order they
  * were routed (the files in order). Memory holds one child's records, whatever the shard's size.
+ * At most MAX_OPEN_FILES files are open at once (a source's run has a file per part, up to 65,536):
+ * past them, the least recently read is closed, and opened again when a child's records are in it.
  */
 export class ShardRecords {
-  private readonly fds: number[] = [];
-  private readonly ranges = new Map<string, [fd: number, at: number, length: number][]>();
+  /** Open files by their number in `paths`, the least recently read first. */
+  private readonly fds = new Map<number, number>();
+  private readonly ranges = new Map<string, [file: number, at: number, length: number][]>();
 
-  constructor(paths: readonly string[]) {
-    for (const path of paths) {
+  constructor(private readonly paths: readonly string[]) {
+    for (const [file, path] of paths.entries()) {
       try {
-        this.index(path);
+        this.index(file, path);
       } catch (error) {
         this.close();
         throw error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${path}: ${ioErrorReason(error)}`);
@@ -204,9 +207,8 @@ export class ShardRecords {
     }
   }
 
-  private index(path: string): void {
-    const fd = openSync(path, 'r');
-    this.fds.push(fd);
+  private index(file: number, path: string): void {
+    const fd = this.fd(file);
     const size = fstatSync(fd).size;
     const length = Buffer.alloc(4);
     for (let at = 0; at < size; ) {
@@ -216,12 +218,28 @@ export class ShardRecords {
       at += 4 + header.length;
       for (const [stem, bytes] of JSON.parse(header.toString('utf8')) as [string, number][]) {
         const list = this.ranges.get(stem);
-        if (list === undefined) this.ranges.set(stem, [[fd, at, bytes]]);
-        else list.push([fd, at, bytes]);
+        if (list === undefined) this.ranges.set(stem, [[file, at, bytes]]);
+        else list.push([file, at, bytes]);
         at += bytes;
       }
       if (at > size) throw cut(path);
     }
+  }
+
+  /** The descriptor of file `file`, opened if it is not (closing the least recently read past MAX_OPEN_FILES). */
+  private fd(file: number): number {
+    let fd = this.fds.get(file);
+    this.fds.delete(file);
+    if (fd === undefined) {
+      while (this.fds.size >= MAX_OPEN_FILES) {
+        const [oldest, open] = this.fds.entries().next().value as [number, number];
+        this.fds.delete(oldest);
+        closeSync(open);
+      }
+      fd = openSync(this.paths[file] as string, 'r');
+    }
+    this.fds.set(file, fd);
+    return fd;
   }
 
   /** The child stems that have records. */
@@ -234,14 +252,19 @@ export class ShardRecords {
     const ranges = this.ranges.get(stem) ?? [];
     const records = Buffer.allocUnsafe(ranges.reduce((n, [, , length]) => n + length, 0));
     let at = 0;
-    for (const [fd, from, length] of ranges) if (readSync(fd, records, at, length, from) === length) at += length;
+    try {
+      for (const [file, from, length] of ranges) if (readSync(this.fd(file), records, at, length, from) === length) at += length;
+    } catch (error) {
+      throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the records of ${stem}: ${ioErrorReason(error)}`);
+    }
     this.ranges.delete(stem);
     if (at !== records.length) throw new SitemapError('ERR_SITEMAP_INPUT', `the records of ${stem} were cut short: a shard file changed while it was read`);
     return records;
   }
 
   close(): void {
-    for (const fd of this.fds.splice(0)) closeSync(fd);
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 }
 

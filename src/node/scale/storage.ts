@@ -84,12 +84,13 @@ export class FileSystemStorage implements SetStorage {
 }
 
 /**
- * The most files the writers of this process hold open at once: half the process's limit (Linux:
- * /proc/self/limits; 1,024 where it cannot be read), the other half left to the rest of the process.
- * A queued run writes a file per shard or per touched child, up to 65,536: all open at once, they
+ * The most files the writers of this process hold open at once, and the most one ShardRecords holds:
+ * a quarter each of the process's limit (Linux: /proc/self/limits; 1,024 where it cannot be read),
+ * the rest left to the rest of the process. A queued run writes a file per shard or per touched
+ * child, up to 65,536, and a shard job reads a file per part of a source: all open at once, they
  * failed with EMFILE past the limit (20,000 here).
  */
-const MAX_OPEN_WRITERS = Math.max(16, Math.floor(openFileLimit() / 2));
+export const MAX_OPEN_FILES = Math.max(16, Math.floor(openFileLimit() / 4));
 
 function openFileLimit(): number {
   try {
@@ -105,7 +106,7 @@ function openFileLimit(): number {
 const openWriters = new Set<FileWriter>();
 
 /**
- * A file written through a temporary one, renamed on close. Past MAX_OPEN_WRITERS open files, the
+ * A file written through a temporary one, renamed on close. Past MAX_OPEN_FILES open files, the
  * least recently written writer's file is closed, and opened again to append at its next write.
  */
 class FileWriter implements StorageWriter {
@@ -144,7 +145,7 @@ class FileWriter implements StorageWriter {
     openWriters.delete(this);
     if (this.stream === undefined) {
       await this.released;
-      while (openWriters.size >= MAX_OPEN_WRITERS) {
+      while (openWriters.size >= MAX_OPEN_FILES) {
         const [oldest] = openWriters;
         await oldest?.release();
       }
