@@ -7,13 +7,14 @@
 // the current particle (up to its maxOccurs) or a later one once every particle in between has had
 // its minOccurs. An element that fits nowhere is reported and its content skipped.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { show } from '../errors.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, SCHEMA_TYPES, URLSET, SITEMAPINDEX, globalElement, prefixOf, typeName, type ElementDecl, type Particle, type TypeDecl } from '../vocabulary.js';
-import { isBlank } from '../xml/whitespace.js';
+import { isBlank, xmlTrim } from '../xml/whitespace.js';
 import { isQName, XSD_BUILTIN_BASES, XSD_DERIVED_CHECKS, XSD_NAMESPACE } from './xsd-types.js';
 import { ruleSeverities, type RuleInfo } from './types.js';
 
@@ -139,14 +140,14 @@ export class StructureChecker {
     if (check === undefined) return;
     const value = frame.text;
     const problem = check(value);
-    const trimmed = value.replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+    const trimmed = xmlTrim(value);
     if (problem !== undefined && frame.decl.ns === NS.sitemap && frame.decl.name === 'lastmod' && w3cDatetimeProblem(trimmed) === undefined) {
       // A W3C Datetime form the XSD does not take (a year, a month, minutes without seconds).
       this.report('lastmod/not-xsd', `lastmod ${JSON.stringify(trimmed)} is a W3C Datetime, but sitemap.xsd accepts only a full date or a date-time with seconds`,
         frame.line, frame.column, frame.offset, `write ${parseW3cDatetime(trimmed)?.text ?? 'YYYY-MM-DD'}`);
     } else if (problem !== undefined) {
       const spaced = trimmed !== value && check(trimmed) === undefined;
-      this.report('xsd/invalid-value', `<${frame.qname}> ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)} is ${problem}`,
+      this.report('xsd/invalid-value', `<${frame.qname}> ${show(value)} is ${problem}`,
         frame.line, frame.column, frame.offset, spaced ? `remove the whitespace around the value: ${JSON.stringify(trimmed)}` : `write ${type.textWhat ?? 'a valid value'}`);
     } else if (trimmed !== value && trimmed !== '') {
       this.report('value/whitespace', `<${frame.qname}> has whitespace around its value ${JSON.stringify(trimmed)}`, frame.line, frame.column, frame.offset, 'write the value alone, without spaces or line breaks around it');
@@ -367,8 +368,6 @@ export class StructureChecker {
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
     if (code !== 'value/whitespace') this.invalid = true;
-    const d: Diagnostic = { code, severity: SEVERITIES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.out(d);
+    this.out(diagnosticAt(code, SEVERITIES[code] as Severity, message, line, column, offset, hint));
   }
 }
