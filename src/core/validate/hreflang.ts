@@ -18,7 +18,8 @@
 // Google matches hreflang URLs: `https://example.com/en` and `https://example.com/en/` are two pages.
 
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError, quoteValue } from '../errors.js';
+import { positiveInteger, quoteValue } from '../errors.js';
+import { formatCount } from '../count-text.js';
 import type { UrlEntry } from '../model.js';
 import { addLaneExtensions, EXTRA_FIELDS, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
@@ -75,9 +76,7 @@ export class HreflangChecker {
   private readonly laneHash = new Int32Array(2);
 
   constructor(options: HreflangCheckerOptions = {}) {
-    const maxUrls = options.maxUrls ?? DEFAULT_MAX_URLS;
-    if (!Number.isSafeInteger(maxUrls) || maxUrls < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number of at least 1, got ${maxUrls}`);
-    this.maxUrls = maxUrls;
+    this.maxUrls = positiveInteger(options.maxUrls, DEFAULT_MAX_URLS, 'maxUrls');
   }
 
   /**
@@ -187,7 +186,7 @@ export class HreflangChecker {
       this.notChecked = {
         code: 'hreflang/not-checked',
         severity: 'info',
-        message: `hreflang return links were not checked: the sitemap has more than ${withThousands(this.maxUrls)} urls`,
+        message: `hreflang return links were not checked: the sitemap has more than ${formatCount(this.maxUrls)} urls`,
         line,
         column,
         hint: 'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls',
@@ -664,10 +663,6 @@ class AlternateGraph {
     this.languageIndex.set(hreflang, this.languages.length - 1);
     return this.languages.length - 1;
   }
-}
-
-function withThousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
