@@ -13,6 +13,7 @@ import { DiagnosticCollector } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { ReportAggregator } from '../core/report/aggregate.js';
+import { own } from '../core/report/counts.js';
 import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
 import { reportPageParts } from '../core/report/page.js';
 import type { SitemapFormat } from '../core/read/types.js';
@@ -41,8 +42,6 @@ export type ReportSource = SitemapSource | SiteSource;
 export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** The report file (default `report.html` in `cwd`). */
   out?: string;
-  /** What the report names as its source (default: the sources' names), e.g. the site they were found on. */
-  sourceName?: string;
   /** A previous version of the source: the changes go into the report (`compare`). */
   compare?: SitemapSource;
   /** Epoch milliseconds taken as now (future lastmods, news age); default the clock. */
@@ -91,7 +90,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
     const rows = output.files.open(output.path(ROWS_FILE));
     const now = options.now ?? Date.now();
     const aggregator = new ReportAggregator({
-      source: options.sourceName ?? sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
+      source: sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
       onRows: (lines) => {
@@ -273,22 +272,21 @@ async function compare(previous: SitemapSource, current: SitemapSource, options:
   const removedByFile = new Map<string, number>();
   let added = 0;
   let changed = 0;
-  const copy = (loc: string): string => JSON.parse(JSON.stringify(loc)) as string;
   const summary = await diffSitemaps(previous, current, {
     // OLD's pass comes first: its URLs are given their file of the new set once NEW's names are known.
     removed: (loc, file) => {
       removedByFile.set(file, (removedByFile.get(file) ?? 0) + 1);
-      if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: copy(loc), file });
+      if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: own(loc), file });
     },
     added: (loc, file) => {
       newFiles.set(basename(file), file);
       count('added', file);
-      if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: copy(loc), file });
+      if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: own(loc), file });
     },
     changed: (loc, changes, file) => {
       newFiles.set(basename(file), file);
       count('changed', file);
-      if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: copy(loc), file, fields: changes.map((c) => c.field) });
+      if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: own(loc), file, fields: changes.map((c) => c.field) });
     },
   }, {
     cwd: options.cwd,

@@ -13,7 +13,7 @@ import { FingerprintTable } from '../fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { ruleInfo } from '../validate/rules.js';
-import { CountMap, DirectoryCounts } from './counts.js';
+import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
 
 export interface ReportAggregatorOptions {
@@ -48,11 +48,6 @@ const MAX_VALUES = 32;
 /** Months of the lastmod histogram (two centuries); later ones are counted under "other". */
 const MAX_MONTHS = 2_400;
 const DAY_MS = 86_400_000;
-
-/** A copy that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
-function own(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
 
 /** A field of a row: TAB and line breaks (possible in an invalid value kept as written) become spaces. */
 function field(text: string): string {
