@@ -17,7 +17,7 @@
 // URLs are compared exactly as the reader gives them (as written in the file, entities decoded), as
 // Google matches hreflang URLs: `https://example.com/en` and `https://example.com/en/` are two pages.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import { positiveInteger, quoteValue } from '../errors.js';
 import { formatCount } from '../count-text.js';
 import type { UrlEntry } from '../model.js';
@@ -28,29 +28,17 @@ import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
+import type { RuleInfo } from './types.js';
 
-export type HreflangRuleCode =
-  | 'hreflang/invalid-language'
-  | 'hreflang/duplicate-x-default'
-  | 'hreflang/duplicate-language'
-  | 'hreflang/missing-self'
-  | 'hreflang/missing-return-link'
-  | 'hreflang/not-checked';
-
-export interface HreflangRule {
-  readonly severity: Severity;
-  /** One line: what the rule checks. */
-  readonly title: string;
-}
-
-export const HREFLANG_RULES: Readonly<Record<HreflangRuleCode, HreflangRule>> = {
+/** The hreflang rules by code: default severity and title (types.ts RuleInfo; docs/rules.md has the long form). */
+export const HREFLANG_RULES = {
   'hreflang/invalid-language': { severity: 'error', title: 'hreflang is x-default or a language tag Google understands (ISO 639-1 language, optional script and ISO 3166-1 region)' },
   'hreflang/duplicate-x-default': { severity: 'error', title: 'a <url> gives x-default at most once' },
   'hreflang/duplicate-language': { severity: 'error', title: 'a <url> gives each hreflang value for one URL only' },
   'hreflang/missing-self': { severity: 'warning', title: 'a <url> with alternates lists itself among them' },
   'hreflang/missing-return-link': { severity: 'warning', title: 'a <url> listed as an alternate lists the <url> that lists it (return link)' },
   'hreflang/not-checked': { severity: 'info', title: 'return links are checked for sitemaps of up to maxUrls urls' },
-};
+} as const satisfies Readonly<Record<string, Omit<RuleInfo, 'code'>>>;
 
 export interface HreflangCheckerOptions {
   /** Most urls remembered for the return-link check; past it, the check stops with `hreflang/not-checked`. Default 1,000,000. */

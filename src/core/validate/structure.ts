@@ -16,7 +16,7 @@ import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, SCHEMA_TYPES, URLSET, SITEMAPINDEX, globalElement, prefixOf, typeName, type ElementDecl, type Particle, type TypeDecl } from '../vocabulary.js';
 import { isBlank, xmlTrim } from '../xml/whitespace.js';
 import { isQName, XSD_BUILTIN_BASES, XSD_DERIVED_CHECKS, XSD_NAMESPACE } from './xsd-types.js';
-import { ruleSeverities, type RuleInfo } from './types.js';
+import type { RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The xsi: attributes any element may carry (XSD 1.1 §2.7); not nil, as no element here is nillable (cvc-elt.3.1). */
@@ -36,7 +36,7 @@ export const STRUCTURE_RULES: readonly RuleInfo[] = [
   { code: 'value/whitespace', severity: 'warning', title: 'whitespace around a value' },
   { code: 'lastmod/not-xsd', severity: 'error', title: 'a W3C Datetime form sitemap.xsd rejects (year, month, no seconds)', searchConsole: 'Invalid date' },
 ];
-const SEVERITIES = ruleSeverities(STRUCTURE_RULES);
+const SEVERITIES: Readonly<Record<string, Severity>> = Object.fromEntries(STRUCTURE_RULES.map((r) => [r.code, r.severity]));
 
 interface Frame {
   /** The declaration being matched; undefined: content not checked (an element reported as unexpected). */
