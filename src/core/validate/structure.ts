@@ -176,44 +176,27 @@ export class StructureChecker {
   }
 
   /**
-   * Counts one entry element of the root that the caller found valid as a whole (no attributes,
-   * valid children, values and text), as startTag and endTag would have without a report. False,
-   * with no effect, when the root's content model does not take one more here.
-   */
-  takeLaneEntry(local: string): boolean {
-    const root = this.frames[0];
-    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return false;
-    const seq = root.decl.type.sequence;
-    if (seq === undefined) return false;
-    // The greedy matching of child(), for an element that is sure to be in the root's namespace.
-    let count = root.count;
-    for (let i = root.particle; i < seq.length; i++, count = 0) {
-      const p = seq[i] as Particle;
-      if (p.element !== undefined && p.element.name === local && p.element.ns === root.decl.ns && count < p.max) {
-        root.particle = i;
-        root.count = count + 1;
-        return true;
-      }
-      if (count < p.min) return false;
-    }
-    return false;
-  }
-
-  /**
-   * takeLaneEntry for a run of up to `wanted` entry elements in a row (the lane's): how many
-   * the root's content model takes, in one step where one particle takes them all (urlset's `url`,
-   * unbounded), rather than one call each.
+   * Counts a run of up to `wanted` entry elements of the root in a row (the lane's) that the caller
+   * found valid as a whole (no attributes, valid children, values and text), as startTag and endTag
+   * would have without a report: how many the root's content model takes (none: no effect). A
+   * particle takes as many as it allows in one step (urlset's `url`, unbounded: all of them).
    */
   takeLaneEntries(local: string, wanted: number): number {
+    const root = this.frames[0];
+    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return 0;
+    const seq = root.decl.type.sequence;
+    if (seq === undefined) return 0;
+    // The greedy matching of child(), for elements that are sure to be in the root's namespace.
     let taken = 0;
-    while (taken < wanted && this.takeLaneEntry(local)) {
-      taken++;
-      // takeLaneEntry left the root at the particle that took it: as many more as that one allows.
-      const root = this.frames[0] as Frame;
-      const particle = ((root.decl as ElementDecl).type.sequence as readonly Particle[])[root.particle] as Particle;
-      const more = Math.min(wanted - taken, particle.max - root.count);
-      root.count += more;
-      taken += more;
+    let count = root.count;
+    for (let i = root.particle; i < seq.length && taken < wanted; i++, count = 0) {
+      const p = seq[i] as Particle;
+      if (p.element !== undefined && p.element.name === local && p.element.ns === root.decl.ns && count < p.max) {
+        const more = Math.min(wanted - taken, p.max - count);
+        root.particle = i;
+        root.count = count + more;
+        taken += more;
+      } else if (count < p.min) break;
     }
     return taken;
   }
