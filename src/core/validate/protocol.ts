@@ -163,7 +163,8 @@ export class ProtocolChecker {
   private readonly context: EntryRuleContext;
   /** context.pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
   private readonly pastBeforeDay: number;
-  private readonly maxTracked: number;
+  /** Most distinct locs remembered for the duplicate check. */
+  readonly maxTracked: number;
   private trackingStopped = false;
   /** plainUrl's fingerprint, for the checks it leaves to loc. */
   private readonly plainHash = new Int32Array(2);
