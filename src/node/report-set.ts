@@ -32,7 +32,7 @@ import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap
  * of its well-known paths, fetched once and reported when it holds a sitemap (a soft-404 page there is
  * left out, as discover's probe leaves it). None found is an error.
  */
-export interface SiteSource {
+interface SiteSource {
   site: string;
   found: SiteSitemaps;
 }
