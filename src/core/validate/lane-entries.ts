@@ -49,7 +49,6 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
  */
 type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
-
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
  * reader's sink counts runs, else one by one (the same entries but for changefreq, priority and a

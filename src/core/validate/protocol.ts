@@ -104,7 +104,6 @@ export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
  */
 export const SEEN_CAPACITY = 1 << 12;
 
-
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
