@@ -16,8 +16,8 @@ import { ReportAggregator } from '../core/report/aggregate.js';
 import { own } from '../core/report/counts.js';
 import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
 import { reportPageParts } from '../core/report/page.js';
-import type { SitemapFormat } from '../core/read/types.js';
-import { isFeed } from '../core/read/types.js';
+import { isFeed, type SitemapFormat } from '../core/read/types.js';
+import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
@@ -238,7 +238,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
     } catch {
       // The reading says why the file cannot be read.
     }
-    return [input, () => read === 2 && head[0] === 0x1f && head[1] === 0x8b];
+    return [input, () => isGzip(head.subarray(0, read))];
   }
   let gzipped = false;
   const body = input as AsyncIterable<Uint8Array>;
@@ -246,7 +246,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
     let first = true;
     for await (const chunk of body) {
       if (first && chunk.length > 0) {
-        gzipped = chunk[0] === 0x1f && chunk[1] === 0x8b;
+        gzipped = isGzip(chunk);
         first = false;
       }
       yield chunk;
