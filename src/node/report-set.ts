@@ -13,10 +13,11 @@ import { DiagnosticCollector } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { ReportAggregator } from '../core/report/aggregate.js';
+import { own } from '../core/report/counts.js';
 import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
 import { reportPageParts } from '../core/report/page.js';
-import type { SitemapFormat } from '../core/read/types.js';
-import { isFeed } from '../core/read/types.js';
+import { isFeed, type SitemapFormat } from '../core/read/types.js';
+import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
@@ -31,7 +32,7 @@ import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap
  * of its well-known paths, fetched once and reported when it holds a sitemap (a soft-404 page there is
  * left out, as discover's probe leaves it). None found is an error.
  */
-export interface SiteSource {
+interface SiteSource {
   site: string;
   found: SiteSitemaps;
 }
@@ -41,8 +42,6 @@ export type ReportSource = SitemapSource | SiteSource;
 export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** The report file (default `report.html` in `cwd`). */
   out?: string;
-  /** What the report names as its source (default: the sources' names), e.g. the site they were found on. */
-  sourceName?: string;
   /** A previous version of the source: the changes go into the report (`compare`). */
   compare?: SitemapSource;
   /** Epoch milliseconds taken as now (future lastmods, news age); default the clock. */
@@ -91,7 +90,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
     const rows = output.files.open(output.path(ROWS_FILE));
     const now = options.now ?? Date.now();
     const aggregator = new ReportAggregator({
-      source: options.sourceName ?? sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
+      source: sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
       onRows: (lines) => {
@@ -239,7 +238,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
     } catch {
       // The reading says why the file cannot be read.
     }
-    return [input, () => read === 2 && head[0] === 0x1f && head[1] === 0x8b];
+    return [input, () => isGzip(head.subarray(0, read))];
   }
   let gzipped = false;
   const body = input as AsyncIterable<Uint8Array>;
@@ -247,7 +246,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
     let first = true;
     for await (const chunk of body) {
       if (first && chunk.length > 0) {
-        gzipped = chunk[0] === 0x1f && chunk[1] === 0x8b;
+        gzipped = isGzip(chunk);
         first = false;
       }
       yield chunk;
@@ -273,22 +272,21 @@ async function compare(previous: SitemapSource, current: SitemapSource, options:
   const removedByFile = new Map<string, number>();
   let added = 0;
   let changed = 0;
-  const copy = (loc: string): string => JSON.parse(JSON.stringify(loc)) as string;
   const summary = await diffSitemaps(previous, current, {
     // OLD's pass comes first: its URLs are given their file of the new set once NEW's names are known.
     removed: (loc, file) => {
       removedByFile.set(file, (removedByFile.get(file) ?? 0) + 1);
-      if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: copy(loc), file });
+      if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: own(loc), file });
     },
     added: (loc, file) => {
       newFiles.set(basename(file), file);
       count('added', file);
-      if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: copy(loc), file });
+      if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: own(loc), file });
     },
     changed: (loc, changes, file) => {
       newFiles.set(basename(file), file);
       count('changed', file);
-      if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: copy(loc), file, fields: changes.map((c) => c.field) });
+      if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: own(loc), file, fields: changes.map((c) => c.field) });
     },
   }, {
     cwd: options.cwd,

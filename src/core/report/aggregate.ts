@@ -13,7 +13,7 @@ import { FingerprintTable } from '../fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { ruleInfo } from '../validate/rules.js';
-import { CountMap, DirectoryCounts } from './counts.js';
+import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
 
 export interface ReportAggregatorOptions {
@@ -49,11 +49,6 @@ const MAX_VALUES = 32;
 const MAX_MONTHS = 2_400;
 const DAY_MS = 86_400_000;
 
-/** A copy that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
-function own(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
 /** A field of a row: TAB and line breaks (possible in an invalid value kept as written) become spaces. */
 function field(text: string): string {
   return /[\t\n\r]/.test(text) ? text.replace(/[\t\n\r]/g, ' ') : text;
@@ -84,11 +79,7 @@ class PendingRows {
 
   add(row: string, at: EntryPosition, flags: number): void {
     if (this.count === this.ends.length) this.growRows();
-    while (this.used + row.length * 3 > this.bytes.length) {
-      const bytes = new Uint8Array(this.bytes.length * 2);
-      bytes.set(this.bytes.subarray(0, this.used));
-      this.bytes = bytes;
-    }
+    while (this.used + row.length * 3 > this.bytes.length) this.bytes = doubled(this.bytes);
     this.used += this.encoder.encodeInto(row, this.bytes.subarray(this.used)).written;
     const k = this.count++;
     this.ends[k] = this.used;
@@ -140,16 +131,18 @@ class PendingRows {
   }
 
   private growRows(): void {
-    const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.ends = grow(this.ends);
-    this.lines = grow(this.lines);
-    this.columns = grow(this.columns);
-    this.flags = grow(this.flags);
+    this.ends = doubled(this.ends);
+    this.lines = doubled(this.lines);
+    this.columns = doubled(this.columns);
+    this.flags = doubled(this.flags);
   }
+}
+
+/** `a` copied into an array twice as long. */
+function doubled<T extends Int32Array | Uint8Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 export class ReportAggregator {
@@ -319,12 +312,8 @@ export class ReportAggregator {
     const found = this.seen.add(hash[0] as number, hash[1] as number, ordinal);
     if (found === -1) {
       if (ordinal === this.firstFile.length) {
-        const firstFile = new Int32Array(ordinal * 2);
-        firstFile.set(this.firstFile);
-        this.firstFile = firstFile;
-        const state = new Uint8Array(ordinal * 2);
-        state.set(this.repeatState);
-        this.repeatState = state;
+        this.firstFile = doubled(this.firstFile);
+        this.repeatState = doubled(this.repeatState);
       }
       this.firstFile[ordinal] = this.currentIndex;
       return 0;

@@ -16,7 +16,7 @@ export class CountMap<K extends string | number = string> {
   addIfRoom(key: K): boolean {
     const count = this.counts.get(key);
     if (count !== undefined) this.counts.set(key, count + 1);
-    else if (this.counts.size < this.cap) this.counts.set(typeof key === 'string' ? (ownKey(key) as K) : key, 1);
+    else if (this.counts.size < this.cap) this.counts.set(typeof key === 'string' ? (own(key) as K) : key, 1);
     else return false;
     return true;
   }
@@ -30,9 +30,9 @@ const OTHER = '(other)' as const;
 /** Distinct two-level prefixes counted; past it, a URL is counted under its first level. */
 const MAX_PREFIXES = 4_096;
 
-/** A key that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
-function ownKey(key: string): string {
-  return key.length > 0 ? (JSON.parse(JSON.stringify(key)) as string) : key;
+/** A copy that holds nothing of the reader's text (a slice may keep a whole chunk alive in V8). */
+export function own(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /**
@@ -55,7 +55,7 @@ export class DirectoryCounts {
     const hostEnd = pathStart === -1 ? loc.length : pathStart;
     // Most URLs of a set share their host: it is sliced only when it changes.
     if (hostEnd - hostStart !== this.host.length || !loc.startsWith(this.host, hostStart)) {
-      this.host = ownKey(loc.slice(hostStart, hostEnd));
+      this.host = own(loc.slice(hostStart, hostEnd));
       if (this.hosts.size < 2) this.hosts.add(this.host);
     }
     const [first, end] = directoryEnds(loc, pathStart);

@@ -17,8 +17,9 @@
 // URLs are compared exactly as the reader gives them (as written in the file, entities decoded), as
 // Google matches hreflang URLs: `https://example.com/en` and `https://example.com/en/` are two pages.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
-import { SitemapError, quoteValue } from '../errors.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { positiveInteger, quoteValue } from '../errors.js';
+import { formatCount } from '../count-text.js';
 import type { UrlEntry } from '../model.js';
 import { addLaneExtensions, EXTRA_FIELDS, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
 import { MAX_URL_LENGTH } from '../url.js';
@@ -27,29 +28,17 @@ import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
+import type { RuleInfo } from './types.js';
 
-export type HreflangRuleCode =
-  | 'hreflang/invalid-language'
-  | 'hreflang/duplicate-x-default'
-  | 'hreflang/duplicate-language'
-  | 'hreflang/missing-self'
-  | 'hreflang/missing-return-link'
-  | 'hreflang/not-checked';
-
-export interface HreflangRule {
-  readonly severity: Severity;
-  /** One line: what the rule checks. */
-  readonly title: string;
-}
-
-export const HREFLANG_RULES: Readonly<Record<HreflangRuleCode, HreflangRule>> = {
+/** The hreflang rules by code: default severity and title (types.ts RuleInfo; docs/rules.md has the long form). */
+export const HREFLANG_RULES = {
   'hreflang/invalid-language': { severity: 'error', title: 'hreflang is x-default or a language tag Google understands (ISO 639-1 language, optional script and ISO 3166-1 region)' },
   'hreflang/duplicate-x-default': { severity: 'error', title: 'a <url> gives x-default at most once' },
   'hreflang/duplicate-language': { severity: 'error', title: 'a <url> gives each hreflang value for one URL only' },
   'hreflang/missing-self': { severity: 'warning', title: 'a <url> with alternates lists itself among them' },
   'hreflang/missing-return-link': { severity: 'warning', title: 'a <url> listed as an alternate lists the <url> that lists it (return link)' },
   'hreflang/not-checked': { severity: 'info', title: 'return links are checked for sitemaps of up to maxUrls urls' },
-};
+} as const satisfies Readonly<Record<string, Omit<RuleInfo, 'code'>>>;
 
 export interface HreflangCheckerOptions {
   /** Most urls remembered for the return-link check; past it, the check stops with `hreflang/not-checked`. Default 1,000,000. */
@@ -75,9 +64,7 @@ export class HreflangChecker {
   private readonly laneHash = new Int32Array(2);
 
   constructor(options: HreflangCheckerOptions = {}) {
-    const maxUrls = options.maxUrls ?? DEFAULT_MAX_URLS;
-    if (!Number.isSafeInteger(maxUrls) || maxUrls < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxUrls must be a whole number of at least 1, got ${maxUrls}`);
-    this.maxUrls = maxUrls;
+    this.maxUrls = positiveInteger(options.maxUrls, DEFAULT_MAX_URLS, 'maxUrls');
   }
 
   /**
@@ -187,7 +174,7 @@ export class HreflangChecker {
       this.notChecked = {
         code: 'hreflang/not-checked',
         severity: 'info',
-        message: `hreflang return links were not checked: the sitemap has more than ${withThousands(this.maxUrls)} urls`,
+        message: `hreflang return links were not checked: the sitemap has more than ${formatCount(this.maxUrls)} urls`,
         line,
         column,
         hint: 'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls',
@@ -430,14 +417,7 @@ class AlternateGraph {
 
   /** Pages without alternates, quads `from` to `from + count - 1` of `pages` (Lane.pages): kept as they are, records later. */
   addPages(pages: Int32Array, from: number, count: number): void {
-    const needed = (this.lanePageCount + count) * 4;
-    if (needed > this.lanePages.length) {
-      let length = this.lanePages.length * 2;
-      while (length < needed) length *= 2;
-      const bigger = new Int32Array(length);
-      bigger.set(this.lanePages.subarray(0, this.lanePageCount * 4));
-      this.lanePages = bigger;
-    }
+    while ((this.lanePageCount + count) * 4 > this.lanePages.length) this.lanePages = grown(this.lanePages);
     this.lanePages.set(pages.subarray(from * 4, (from + count) * 4), this.lanePageCount * 4);
     const runs = this.laneRuns;
     const last = runs.length - 3;
@@ -528,8 +508,9 @@ class AlternateGraph {
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
   missingReturnLinks(locs: FingerprintSet | undefined): Diagnostic[] {
     const found: Diagnostic[] = [];
-    // Without a single link to a page of this sitemap there is nothing to check (most sitemaps).
-    if (this.linkCount === 0 || (locs !== undefined && !this.linksInto(locs))) return found;
+    // Without a single link to a page of this sitemap there is nothing to check (most sitemaps): asked
+    // of `locs` in one call (15,000 look-ups where the probe of every page makes 55,000, in a realistic file).
+    if (this.linkCount === 0 || (locs !== undefined && locs.firstOf(this.links, this.linkCount) === -1)) return found;
     const indexed = this.indexLinkedPages();
     const records = this.records;
     const checked = new Set<number>();
@@ -539,13 +520,13 @@ class AlternateGraph {
       const aHash1 = records[a * FIELDS + HASH_1] as number;
       const aHash2 = records[a * FIELDS + HASH_2] as number;
       // A loc given twice is one page: its links are those of all its records, checked from the first.
-      if (this.lookup(aHash1, aHash2) !== a) continue;
+      if (this.firstRecord.get(aHash1, aHash2) !== a) continue;
       checked.clear();
       for (let from = a; from !== -1; from = records[from * FIELDS + NEXT_SAME_LOC] as number) {
         const start = records[from * FIELDS + LINKS_START] as number;
         const end = start + (records[from * FIELDS + LINKS_COUNT] as number);
         for (let l = start; l < end; l++) {
-          const b = this.lookup(this.links[l * 2] as number, this.links[l * 2 + 1] as number);
+          const b = this.firstRecord.get(this.links[l * 2] as number, this.links[l * 2 + 1] as number);
           if (b === -1 || b === a || checked.has(b)) continue; // not in this sitemap: cannot be checked
           checked.add(b);
           if (!this.lists(b, aHash1, aHash2)) found.push(this.missingReturnLink(a, b));
@@ -576,11 +557,6 @@ class AlternateGraph {
     };
   }
 
-  /** Whether some link leads to a loc of `locs` (15,000 look-ups where the probe of every page makes 55,000, in a realistic file). */
-  private linksInto(locs: FingerprintSet): boolean {
-    return locs.firstOf(this.links, this.linkCount) !== -1;
-  }
-
   /** Whether the links from `start` to the last one stored include these hashes. */
   private hasLink(start: number, hash1: number, hash2: number): boolean {
     for (let l = start; l < this.linkCount; l++) {
@@ -600,11 +576,6 @@ class AlternateGraph {
       }
     }
     return false;
-  }
-
-  /** The first record with these loc hashes, or -1. */
-  private lookup(hash1: number, hash2: number): number {
-    return this.firstRecord.get(hash1, hash2);
   }
 
   /** Makes `record` findable by its loc; a loc seen before is chained after its last record. */
@@ -664,10 +635,6 @@ class AlternateGraph {
     this.languageIndex.set(hreflang, this.languages.length - 1);
     return this.languages.length - 1;
   }
-}
-
-function withThousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -47,8 +47,7 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
  * string is made only when a check needs a value, which is rare); `bytes`: those bytes, for a run
  * read from bytes.
  */
-export type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
-
+type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
 /**
  * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the

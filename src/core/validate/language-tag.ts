@@ -9,6 +9,8 @@
 // M.49 areas are checked for syntax only. Case carries no meaning (RFC 5646 §2.1.1), so casing alone is
 // never a problem; a suggested fix uses the canonical casing.
 
+import { show } from '../errors.js';
+
 /** What is wrong with a hreflang value, and the corrected value when it can be derived. */
 export interface LanguageTagProblem {
   message: string;
@@ -104,25 +106,25 @@ function canonicalCase(subtag: Subtag): string {
   return lower;
 }
 
-/** Splits `text` per the langtag / privateuse rules of RFC 5646 §2.1; a string says what is wrong. */
+/** Splits `text` per the langtag / privateuse rules of RFC 5646 §2.1; a string says what is wrong (the tag, or a subtag longer than 8, cut at 40). */
 function parse(text: string): Subtag[] | string {
   const parts = text.split('-');
   for (const part of parts) {
-    if (part === '') return `${quoteTag(text)} has an empty subtag; subtags are separated by a single "-"`;
-    if (!ALPHANUMERIC.test(part)) return `${quoteTag(part)} has characters other than ASCII letters and digits (RFC 5646 §2.1)`;
-    if (part.length > 8) return `${quoteTag(part)} is longer than 8 characters, the most a subtag may have (RFC 5646 §2.1)`;
+    if (part === '') return `${show(text, 40)} has an empty subtag; subtags are separated by a single "-"`;
+    if (!ALPHANUMERIC.test(part)) return `${show(part, 40)} has characters other than ASCII letters and digits (RFC 5646 §2.1)`;
+    if (part.length > 8) return `${show(part, 40)} is longer than 8 characters, the most a subtag may have (RFC 5646 §2.1)`;
   }
 
   const first = parts[0] as string;
   // A private-use tag (RFC 5646 §2.2.7) is well-formed, but names no language anyone else knows.
-  if (first.toLowerCase() === 'x') return `${quoteTag(text)} is a private-use tag; it names no language`;
+  if (first.toLowerCase() === 'x') return `${show(text, 40)} is a private-use tag; it names no language`;
   if (DIGITS.test(first)) {
     return first.length === 3
-      ? `${quoteTag(first)} is a region (UN M.49), not a language; a hreflang value starts with a language, as in "es-419"`
-      : `${quoteTag(first)} is not a language; a hreflang value starts with a language such as "en"`;
+      ? `${show(first)} is a region (UN M.49), not a language; a hreflang value starts with a language, as in "es-419"`
+      : `${show(first)} is not a language; a hreflang value starts with a language such as "en"`;
   }
-  if (!ALPHA.test(first)) return `${quoteTag(first)} is not a language; a language subtag has letters only`;
-  if (first.length === 1) return `${quoteTag(first)} is not a language; a language subtag has 2 or 3 letters`;
+  if (!ALPHA.test(first)) return `${show(first)} is not a language; a language subtag has letters only`;
+  if (first.length === 1) return `${show(first)} is not a language; a language subtag has 2 or 3 letters`;
 
   const subtags: Subtag[] = [{ text: first, role: 'language' }];
   let i = 1;
@@ -137,7 +139,7 @@ function parse(text: string): Subtag[] | string {
   const variants = new Set<string>();
   while (i < parts.length && isVariant(parts[i] as string)) {
     const variant = (parts[i++] as string).toLowerCase();
-    if (variants.has(variant)) return `the variant ${quoteTag(variant)} appears twice (RFC 5646 §2.2.9)`;
+    if (variants.has(variant)) return `the variant ${show(variant)} appears twice (RFC 5646 §2.2.9)`;
     variants.add(variant);
     subtags.push({ text: variant, role: 'variant' });
   }
@@ -147,24 +149,24 @@ function parse(text: string): Subtag[] | string {
   const singletons = new Set<string>();
   while (i < parts.length && (parts[i] as string).length === 1 && (parts[i] as string).toLowerCase() !== 'x') {
     const singleton = (parts[i++] as string).toLowerCase();
-    if (singletons.has(singleton)) return `the extension ${quoteTag(singleton)} appears twice (RFC 5646 §2.2.9)`;
+    if (singletons.has(singleton)) return `the extension ${show(singleton)} appears twice (RFC 5646 §2.2.9)`;
     singletons.add(singleton);
     subtags.push({ text: singleton, role: 'singleton' });
     const start = i;
     while (i < parts.length && (parts[i] as string).length >= 2) subtags.push({ text: parts[i++] as string, role: 'extension' });
-    if (i === start) return `the extension ${quoteTag(singleton)} has no subtag after it (RFC 5646 §2.2.6)`;
+    if (i === start) return `the extension ${show(singleton)} has no subtag after it (RFC 5646 §2.2.6)`;
   }
 
   // RFC 5646 §2.2.7: private use comes last: `x` and one or more subtags of 1–8 alphanumerics.
   if (i < parts.length && (parts[i] as string).toLowerCase() === 'x') {
     subtags.push({ text: 'x', role: 'singleton' });
     i++;
-    if (i === parts.length) return `the private-use part ${quoteTag('x')} has no subtag after it (RFC 5646 §2.2.7)`;
+    if (i === parts.length) return `the private-use part ${show('x')} has no subtag after it (RFC 5646 §2.2.7)`;
     while (i < parts.length) subtags.push({ text: parts[i++] as string, role: 'privateuse' });
   }
 
   if (i < parts.length) {
-    return `${quoteTag(parts[i] as string)} is out of place in ${quoteTag(text)}; the order is language, script, region, variants (RFC 5646 §2.1)`;
+    return `${show(parts[i] as string)} is out of place in ${show(text, 40)}; the order is language, script, region, variants (RFC 5646 §2.1)`;
   }
   return subtags;
 }
@@ -176,19 +178,19 @@ function meaningFindings(subtags: Subtag[]): Finding[] {
   if (language.length === 2 && !ISO_639_1.has(language)) {
     const replacement = WITHDRAWN_LANGUAGES[language];
     if (replacement !== undefined) {
-      findings.push({ message: `${quoteTag(language)} is a withdrawn language code; ${quoteTag(replacement)} replaces it`, corrected: true });
+      findings.push({ message: `${show(language)} is a withdrawn language code; ${show(replacement)} replaces it`, corrected: true });
       (subtags[0] as Subtag).text = replacement;
     } else if (subtags.length === 1 && ISO_3166_1.has(language.toUpperCase())) {
-      findings.push({ message: `${quoteTag(language.toUpperCase())} is a country, not a language; a hreflang value starts with a language, as in "en-${language.toUpperCase()}"`, corrected: false });
+      findings.push({ message: `${show(language.toUpperCase())} is a country, not a language; a hreflang value starts with a language, as in "en-${language.toUpperCase()}"`, corrected: false });
     } else {
-      findings.push({ message: `${quoteTag(language)} is not an ISO 639-1 language code`, corrected: false });
+      findings.push({ message: `${show(language)} is not an ISO 639-1 language code`, corrected: false });
     }
   } else if (language.length === 4) {
     // RFC 5646 §2.2.1: four-letter language subtags are reserved for future use.
-    findings.push({ message: `${quoteTag(language)} is not a language; 4-letter language subtags are reserved (RFC 5646 §2.2.1)`, corrected: false });
+    findings.push({ message: `${show(language)} is not a language; 4-letter language subtags are reserved (RFC 5646 §2.2.1)`, corrected: false });
   } else if (language.length >= 5) {
     // RFC 5646 §2.2.1: 5–8 letters only for registered languages; the IANA registry has none.
-    findings.push({ message: `${quoteTag(language)} is not a language code; use the ISO 639-1 code, such as "en" for English`, corrected: false });
+    findings.push({ message: `${show(language)} is not a language code; use the ISO 639-1 code, such as "en" for English`, corrected: false });
   }
 
   const region = subtags.find((s) => s.role === 'region');
@@ -196,10 +198,10 @@ function meaningFindings(subtags: Subtag[]): Finding[] {
     const code = region.text.toUpperCase();
     const correction = REGION_CORRECTIONS[code];
     if (correction !== undefined) {
-      findings.push({ message: `${quoteTag(code)} is not a country code; use ${quoteTag(correction)} (ISO 3166-1)`, corrected: true });
+      findings.push({ message: `${show(code)} is not a country code; use ${show(correction)} (ISO 3166-1)`, corrected: true });
       region.text = correction;
     } else if (!ISO_3166_1.has(code)) {
-      findings.push({ message: `${quoteTag(code)} is not an ISO 3166-1 country code`, corrected: false });
+      findings.push({ message: `${show(code)} is not an ISO 3166-1 country code`, corrected: false });
     }
   }
   return findings;
@@ -215,8 +217,4 @@ function isDigits(part: string, length: number): boolean {
 
 function isVariant(part: string): boolean {
   return part.length >= 5 || (part.length === 4 && part.charCodeAt(0) >= 0x30 && part.charCodeAt(0) <= 0x39);
-}
-
-function quoteTag(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }

@@ -3,7 +3,7 @@
 // encoding of loc, its length, the location scope, duplicates, lastmod in the future, and the limits.
 
 import type { Diagnostic } from '../diagnostics.js';
-import { SitemapError } from '../errors.js';
+import { positiveInteger, SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
@@ -104,7 +104,6 @@ export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
  */
 export const SEEN_CAPACITY = 1 << 12;
 
-
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
@@ -163,7 +162,8 @@ export class ProtocolChecker {
   private readonly context: EntryRuleContext;
   /** context.pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
   private readonly pastBeforeDay: number;
-  private readonly maxTracked: number;
+  /** Most distinct locs remembered for the duplicate check. */
+  readonly maxTracked: number;
   private trackingStopped = false;
   /** plainUrl's fingerprint, for the checks it leaves to loc. */
   private readonly plainHash = new Int32Array(2);
@@ -176,9 +176,7 @@ export class ProtocolChecker {
   constructor(options: ProtocolOptions, out: (d: Diagnostic) => void) {
     this.options = options;
     this.out = out;
-    const maxTracked = options.maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
-    if (!Number.isSafeInteger(maxTracked) || maxTracked < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxTrackedUrls must be a whole number of at least 1, got ${maxTracked}`);
-    this.maxTracked = maxTracked;
+    this.maxTracked = positiveInteger(options.maxTracked, DEFAULT_MAX_TRACKED_URLS, 'maxTrackedUrls');
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
@@ -270,7 +268,7 @@ export class ProtocolChecker {
   }
 
   private plainDuplicate(text: string, records: Int32Array, r: number, firstLine: number): void {
-    this.duplicate(laneLoc(text, records, r), firstLine, recordPosition(records, r));
+    this.out(duplicateDiagnostic(laneLoc(text, records, r), firstLine, recordPosition(records, r)));
   }
 
   private plainLastmod(text: string, records: Int32Array, r: number): void {
@@ -328,10 +326,6 @@ export class ProtocolChecker {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
-  }
-
-  private duplicate(loc: string, firstLine: number, at: EntryPosition): void {
-    this.out(duplicateDiagnostic(loc, firstLine, at));
   }
 
   /** lastmod/future for a lastmod the lane gave (laneUrls). */

@@ -70,7 +70,6 @@ const READER_DESCRIPTIONS: Readonly<Record<string, readonly [title: string, sear
   'video/invalid': ['a video entry with a missing or wrong field', 'Invalid video'],
   'news/invalid': ['a news entry with a missing or wrong field', 'Invalid news'],
   'text/not-a-url': ['a line of a text sitemap that is not a URL', 'Invalid URL'],
-
 };
 
 function build(): ReadonlyMap<string, RuleInfo> {

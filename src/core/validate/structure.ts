@@ -7,15 +7,16 @@
 // the current particle (up to its maxOccurs) or a later one once every particle in between has had
 // its minOccurs. An element that fits nowhere is reported and its content skipped.
 
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
+import { show } from '../errors.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
 import { NS } from '../model.js';
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { SCHEMA_NAMESPACES, SCHEMA_TYPES, URLSET, SITEMAPINDEX, globalElement, prefixOf, typeName, type ElementDecl, type Particle, type TypeDecl } from '../vocabulary.js';
-import { isBlank } from '../xml/whitespace.js';
+import { isBlank, xmlTrim } from '../xml/whitespace.js';
 import { isQName, XSD_BUILTIN_BASES, XSD_DERIVED_CHECKS, XSD_NAMESPACE } from './xsd-types.js';
-import { ruleSeverities, type RuleInfo } from './types.js';
+import type { RuleInfo } from './types.js';
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The xsi: attributes any element may carry (XSD 1.1 §2.7); not nil, as no element here is nillable (cvc-elt.3.1). */
@@ -35,7 +36,7 @@ export const STRUCTURE_RULES: readonly RuleInfo[] = [
   { code: 'value/whitespace', severity: 'warning', title: 'whitespace around a value' },
   { code: 'lastmod/not-xsd', severity: 'error', title: 'a W3C Datetime form sitemap.xsd rejects (year, month, no seconds)', searchConsole: 'Invalid date' },
 ];
-const SEVERITIES = ruleSeverities(STRUCTURE_RULES);
+const SEVERITIES: Readonly<Record<string, Severity>> = Object.fromEntries(STRUCTURE_RULES.map((r) => [r.code, r.severity]));
 
 interface Frame {
   /** The declaration being matched; undefined: content not checked (an element reported as unexpected). */
@@ -139,14 +140,14 @@ export class StructureChecker {
     if (check === undefined) return;
     const value = frame.text;
     const problem = check(value);
-    const trimmed = value.replace(/^[\x20\t\r\n]+|[\x20\t\r\n]+$/g, '');
+    const trimmed = xmlTrim(value);
     if (problem !== undefined && frame.decl.ns === NS.sitemap && frame.decl.name === 'lastmod' && w3cDatetimeProblem(trimmed) === undefined) {
       // A W3C Datetime form the XSD does not take (a year, a month, minutes without seconds).
       this.report('lastmod/not-xsd', `lastmod ${JSON.stringify(trimmed)} is a W3C Datetime, but sitemap.xsd accepts only a full date or a date-time with seconds`,
         frame.line, frame.column, frame.offset, `write ${parseW3cDatetime(trimmed)?.text ?? 'YYYY-MM-DD'}`);
     } else if (problem !== undefined) {
       const spaced = trimmed !== value && check(trimmed) === undefined;
-      this.report('xsd/invalid-value', `<${frame.qname}> ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)} is ${problem}`,
+      this.report('xsd/invalid-value', `<${frame.qname}> ${show(value)} is ${problem}`,
         frame.line, frame.column, frame.offset, spaced ? `remove the whitespace around the value: ${JSON.stringify(trimmed)}` : `write ${type.textWhat ?? 'a valid value'}`);
     } else if (trimmed !== value && trimmed !== '') {
       this.report('value/whitespace', `<${frame.qname}> has whitespace around its value ${JSON.stringify(trimmed)}`, frame.line, frame.column, frame.offset, 'write the value alone, without spaces or line breaks around it');
@@ -175,44 +176,27 @@ export class StructureChecker {
   }
 
   /**
-   * Counts one entry element of the root that the caller found valid as a whole (no attributes,
-   * valid children, values and text), as startTag and endTag would have without a report. False,
-   * with no effect, when the root's content model does not take one more here.
-   */
-  takeLaneEntry(local: string): boolean {
-    const root = this.frames[0];
-    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return false;
-    const seq = root.decl.type.sequence;
-    if (seq === undefined) return false;
-    // The greedy matching of child(), for an element that is sure to be in the root's namespace.
-    let count = root.count;
-    for (let i = root.particle; i < seq.length; i++, count = 0) {
-      const p = seq[i] as Particle;
-      if (p.element !== undefined && p.element.name === local && p.element.ns === root.decl.ns && count < p.max) {
-        root.particle = i;
-        root.count = count + 1;
-        return true;
-      }
-      if (count < p.min) return false;
-    }
-    return false;
-  }
-
-  /**
-   * takeLaneEntry for a run of up to `wanted` entry elements in a row (the lane's): how many
-   * the root's content model takes, in one step where one particle takes them all (urlset's `url`,
-   * unbounded), rather than one call each.
+   * Counts a run of up to `wanted` entry elements of the root in a row (the lane's) that the caller
+   * found valid as a whole (no attributes, valid children, values and text), as startTag and endTag
+   * would have without a report: how many the root's content model takes (none: no effect). A
+   * particle takes as many as it allows in one step (urlset's `url`, unbounded: all of them).
    */
   takeLaneEntries(local: string, wanted: number): number {
+    const root = this.frames[0];
+    if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return 0;
+    const seq = root.decl.type.sequence;
+    if (seq === undefined) return 0;
+    // The greedy matching of child(), for elements that are sure to be in the root's namespace.
     let taken = 0;
-    while (taken < wanted && this.takeLaneEntry(local)) {
-      taken++;
-      // takeLaneEntry left the root at the particle that took it: as many more as that one allows.
-      const root = this.frames[0] as Frame;
-      const particle = ((root.decl as ElementDecl).type.sequence as readonly Particle[])[root.particle] as Particle;
-      const more = Math.min(wanted - taken, particle.max - root.count);
-      root.count += more;
-      taken += more;
+    let count = root.count;
+    for (let i = root.particle; i < seq.length && taken < wanted; i++, count = 0) {
+      const p = seq[i] as Particle;
+      if (p.element !== undefined && p.element.name === local && p.element.ns === root.decl.ns && count < p.max) {
+        const more = Math.min(wanted - taken, p.max - count);
+        root.particle = i;
+        root.count = count + more;
+        taken += more;
+      } else if (count < p.min) break;
     }
     return taken;
   }
@@ -367,8 +351,6 @@ export class StructureChecker {
 
   private report(code: string, message: string, line: number, column: number, offset: number, hint?: string): void {
     if (code !== 'value/whitespace') this.invalid = true;
-    const d: Diagnostic = { code, severity: SEVERITIES[code] as Severity, message, line, column, offset };
-    if (hint !== undefined) d.hint = hint;
-    this.out(d);
+    this.out(diagnosticAt(code, SEVERITIES[code] as Severity, message, line, column, offset, hint));
   }
 }

@@ -17,11 +17,6 @@ export interface RuleInfo {
   readonly searchConsole?: string;
 }
 
-/** The default severity of each rule, by code. */
-export function ruleSeverities(rules: readonly RuleInfo[]): Readonly<Record<string, Severity>> {
-  return Object.fromEntries(rules.map((r) => [r.code, r.severity]));
-}
-
 /**
  * A rule that checks one entry as the reader delivered it (a `<url>`, or a `<sitemap>` of an index),
  * whatever path read it: ProtocolChecker runs every one on every entry.

@@ -13,7 +13,7 @@ import { XmlSitemapReader } from '../read/xml-reader.js';
 import { LANE_FIELDS, laneUrlEntry, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
-import { DEFAULT_MAX_TRACKED_URLS, ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
+import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
 import type { FileReport, RuleInfo } from './types.js';
 
@@ -157,7 +157,6 @@ export class SitemapValidation implements ReaderSink {
   /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
   private readonly onUrl: ValidationOptions['onUrl'];
-  private readonly maxTracked: number;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     this.onUrl = options.onUrl;
@@ -166,7 +165,6 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.lane = (options.fastPath ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
-    this.maxTracked = options.maxTrackedUrls ?? DEFAULT_MAX_TRACKED_URLS;
     this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
   }
 
@@ -368,7 +366,7 @@ export class SitemapValidation implements ReaderSink {
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
     // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked).
     const seen = this.lane?.seen;
-    const late = this.hreflang.finish(seen !== undefined && seen.size < this.maxTracked ? seen : undefined);
+    const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);

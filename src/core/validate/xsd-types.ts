@@ -11,7 +11,7 @@ import { xmlTrim } from '../xml/whitespace.js';
 export type SimpleTypeCheck = (value: string) => string | undefined;
 
 /** XSD whiteSpace="collapse": runs of space, tab, CR, LF become one space; leading and trailing removed. */
-export function collapse(value: string): string {
+function collapse(value: string): string {
   return xmlTrim(value.replace(/[\x20\t\r\n]+/g, ' ')); // not String#trim, which takes U+00A0, U+FEFF... too
 }
 
@@ -141,14 +141,14 @@ function dateProblem(yearText: string, month: number, day: number, tz: string | 
 }
 
 /** xsd:date: `YYYY-MM-DD` with an optional time zone. */
-export const xsdDate: SimpleTypeCheck = (value) => {
+const xsdDate: SimpleTypeCheck = (value) => {
   // Read as written first: a value in the form holds no whitespace, so collapsing would not change it.
   if (!readDate(value, false) && !readDate(collapse(value), false)) return 'not an xsd:date (YYYY-MM-DD)';
   return dateProblem(readYear, readMonth, readDay, readZone);
 };
 
 /** xsd:dateTime: `YYYY-MM-DDThh:mm:ss[.s]` with an optional time zone; 24:00:00 is midnight at the end of the day. */
-export const xsdDateTime: SimpleTypeCheck = (value) => {
+const xsdDateTime: SimpleTypeCheck = (value) => {
   if (!readDate(value, true) && !readDate(collapse(value), true)) return 'not an xsd:dateTime (YYYY-MM-DDThh:mm:ss with a time zone)';
   const date = dateProblem(readYear, readMonth, readDay, readZone);
   if (date !== undefined) return date;
@@ -220,7 +220,7 @@ export function oneOf(values: readonly string[]): SimpleTypeCheck {
  * digit, `\s` the four XML whitespace characters. Only what the sitemap schemas use is translated
  * beyond these (no `\i`, `\c`, character class subtraction).
  */
-export function xsdRegExpSource(pattern: string): string {
+function xsdRegExpSource(pattern: string): string {
   // Each escape as [set] or [^set]: \w is "not punctuation, separator or other", \W its complement.
   const SETS: Readonly<Record<string, readonly [set: string, negated: boolean]>> = {
     w: ['\\p{P}\\p{Z}\\p{C}', true], W: ['\\p{P}\\p{Z}\\p{C}', false],
