@@ -67,12 +67,22 @@ export class StructureChecker {
   private readonly out: (d: Diagnostic) => void;
   /** True once anything the schemas reject was seen (the verdict xmllint would give). */
   invalid = false;
+  /**
+   * Where the text since the last tag began: text comes in pieces when the input is split, and its
+   * problem is placed at the start of the whole run, as the reader places element/stray-text, so
+   * that the two meet at one position however the input was cut.
+   */
+  private inText = false;
+  private textLine = 0;
+  private textColumn = 0;
+  private textOffset = 0;
 
   constructor(out: (d: Diagnostic) => void) {
     this.out = out;
   }
 
   startTag(qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
+    this.inText = false;
     let declares = false;
     for (const a of attributes) {
       if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
@@ -96,6 +106,12 @@ export class StructureChecker {
   }
 
   text(text: string, line: number, column: number, offset: number): void {
+    if (!this.inText) {
+      this.inText = true;
+      this.textLine = line;
+      this.textColumn = column;
+      this.textOffset = offset;
+    }
     const frame = this.frames[this.frames.length - 1];
     if (frame === undefined || frame.decl === undefined) return;
     const sequence = frame.decl.type.sequence;
@@ -103,7 +119,7 @@ export class StructureChecker {
       // Element-only content may hold whitespace; an empty content type (xhtml:link's) not even that (cvc-complex-type.2.1).
       if (!frame.strayText && (!isBlank(text) || sequence.length === 0)) {
         frame.strayText = true;
-        this.report('xsd/text-not-allowed', `<${frame.qname}> ${sequence.length === 0 ? 'must be empty' : 'holds elements only'}, not text`, line, column, offset);
+        this.report('xsd/text-not-allowed', `<${frame.qname}> ${sequence.length === 0 ? 'must be empty' : 'holds elements only'}, not text`, this.textLine, this.textColumn, this.textOffset);
       }
       return;
     }
@@ -119,6 +135,7 @@ export class StructureChecker {
   }
 
   endTag(): void {
+    this.inText = false;
     const frame = this.frames.pop();
     if (this.scoped.pop() === true) this.scope.pop();
     if (frame === undefined || frame.decl === undefined) return;
@@ -182,6 +199,7 @@ export class StructureChecker {
    * particle takes as many as it allows in one step (urlset's `url`, unbounded: all of them).
    */
   takeLaneEntries(local: string, wanted: number): number {
+    this.inText = false;
     const root = this.frames[0];
     if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return 0;
     const seq = root.decl.type.sequence;

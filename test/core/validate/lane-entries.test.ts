@@ -254,6 +254,17 @@ describe('validation fast path: taken for valid entries, same report', () => {
     assert.equal(assertSame(urlset(PLAIN, url('https://example.com/a&amp;b'))).lane, 2);
   });
 
+  it('places text in element-only content at the start of its run however the input is cut (a blank piece, then the text)', () => {
+    const text = urlset(PLAIN, url('https://example.com/b')).replace('\n</urlset>', '\n2024-02-30\n</urlset>');
+    const cut = text.indexOf('2024-02-30');
+    for (const way of ['events', 'lane'] as const) {
+      const whole = validateWith(way, [text]);
+      assert.deepStrictEqual(whole.report.diagnostics.map((d) => `${d.code}@${d.line}:${d.column} ${d.severity}`), ['element/stray-text@4:44 error'], way);
+      assert.deepStrictEqual(validateWith(way, splitAt(text, [cut])).report, whole.report, `${way}, cut before the text`);
+    }
+    assertSame(text, [cut]);
+  });
+
   it('is not taken where the names are not the sitemap namespace\'s', () => {
     const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://example.com/a</loc></url>\n</s:urlset>';
     assert.equal(assertSame(prefixed).taken, 0);
