@@ -325,21 +325,28 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
 function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const { now, ttlMs: ttl, timeoutMs, sleep } = options;
   const stale = options.staleMs ?? 3_600_000;
-  const running = new Map<string, { file: Promise<CachedFile | undefined>; out: Growing; since: number }>();
+  type Run = { file: Promise<CachedFile | undefined>; out: Growing; since: number; giveUp: (error: unknown) => void };
+  const running = new Map<string, Run>();
 
-  const generate = (key: string, make: Make): { file: Promise<CachedFile | undefined>; out: Growing } => {
+  const generate = (key: string, make: Make): Run => {
     let run = running.get(key);
     if (run !== undefined && now() - run.since > ttl) {
       // Given up after a TTL: a query that never returns (the source cannot be cancelled) would hold the
-      // file for good. Those reading it as it is made see it cut; the next generation starts now.
+      // file for good. Those waiting for it whole are answered, those reading it as it is made see it
+      // cut; the next generation starts now.
       const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ttl} ms (ttlMs) to make it; given up`);
       options.onError?.(error, key);
+      run.giveUp(error);
       run.out.fail(error);
       run = undefined;
     }
     if (run === undefined) {
       const out = new Growing();
-      const file = (async () => {
+      let giveUp: (error: unknown) => void = () => {};
+      const givenUp = new Promise<never>((_resolve, reject) => {
+        giveUp = reject;
+      });
+      const making = (async () => {
         try {
           const made = await make(out);
           try {
@@ -359,9 +366,11 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
           if (running.get(key)?.out === out) running.delete(key);
         }
       })();
+      const file = Promise.race([making, givenUp]);
       // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
+      making.catch(() => {});
       file.catch(() => {});
-      running.set(key, (run = { file, out, since: now() }));
+      running.set(key, (run = { file, out, since: now(), giveUp }));
     }
     return run;
   };

@@ -280,6 +280,29 @@ test('a generation that never ends (a query that hangs) is given up after a TTL,
   assert.ok(errors.includes('sitemap-00001.xml.gz: the live source took more than 1000 ms (ttlMs) to make it; given up'), errors.join('\n'));
 });
 
+test('a request waiting (no timeoutMs) for a child made whole that is given up is answered then, not left hanging', async () => {
+  let clock = 1_000_000;
+  let hang = true;
+  const get = serve({
+    count: () => 1,
+    range: async () => {
+      if (hang) await new Promise(() => {});
+      return [{ loc: `${BASE}a` }];
+    },
+    ttlMs: 1000,
+    now: () => clock,
+  });
+  // The index waits for its child whole (for its lastmod), the child's query hangs.
+  const waiting = get('/sitemap.xml');
+  await sleep(20);
+  hang = false;
+  clock += 1001;
+  // A request for the child gives the hung generation up and makes it again.
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+  const first = await Promise.race([waiting, sleep(2000).then(() => 'still waiting')]);
+  assert.notEqual(first, 'still waiting');
+});
+
 test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
   // About 700 bytes a child: two fit.
   const store = memoryStore(2000);
