@@ -252,28 +252,29 @@ test('a failure is reported once: a generation that fails, however many requests
   assert.deepEqual(errors, [...Array(2).fill('sitemap-00001.xml.gz: the live source took more than 30 ms'), 'sitemap-00001.xml.gz: connection reset']);
 });
 
+/** One child whose query hangs while `at.hang` (then gives one URL), on a clock the test moves (`at.clock`), a TTL of 1 s. */
+function hangingSource(options: Partial<LiveSourceOptions> = {}) {
+  const at = { clock: 1_000_000, hang: true };
+  const range = async (): Promise<UrlEntry[]> => {
+    if (at.hang) await new Promise(() => {});
+    return [{ loc: `${BASE}a` }];
+  };
+  return { at, get: serve({ count: () => 1, range, ttlMs: 1000, now: () => at.clock, ...options }) };
+}
+
 test('a generation that never ends (a query that hangs) is given up after a TTL, reported: the next request starts another', async () => {
-  let clock = 1_000_000;
-  let hang = true;
   const errors: string[] = [];
-  const get = serve({
-    count: () => 1,
-    range: async () => {
-      if (hang) await new Promise(() => {});
-      return [{ loc: `${BASE}a` }];
-    },
-    ttlMs: 1000,
+  const { at, get } = hangingSource({
     // Room for the new generation on a loaded machine; the hung one is waited for this long twice.
     timeoutMs: 300,
     sleep,
-    now: () => clock,
     onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`),
   });
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
-  hang = false;
+  at.hang = false;
   // Within the TTL the one generation under way is still waited for.
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 503);
-  clock += 1001;
+  at.clock += 1001;
   const after = await get('/sitemap-00001.xml.gz');
   assert.equal(after.status, 200);
   assert.deepEqual(locs(after.xml), [`${BASE}a`]);
@@ -281,22 +282,12 @@ test('a generation that never ends (a query that hangs) is given up after a TTL,
 });
 
 test('a request waiting (no timeoutMs) for a child made whole that is given up is answered then, not left hanging', async () => {
-  let clock = 1_000_000;
-  let hang = true;
-  const get = serve({
-    count: () => 1,
-    range: async () => {
-      if (hang) await new Promise(() => {});
-      return [{ loc: `${BASE}a` }];
-    },
-    ttlMs: 1000,
-    now: () => clock,
-  });
+  const { at, get } = hangingSource();
   // The index waits for its child whole (for its lastmod), the child's query hangs.
   const waiting = get('/sitemap.xml');
   await sleep(20);
-  hang = false;
-  clock += 1001;
+  at.hang = false;
+  at.clock += 1001;
   // A request for the child gives the hung generation up and makes it again.
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
   const first = await Promise.race([waiting, sleep(2000).then(() => 'still waiting')]);
