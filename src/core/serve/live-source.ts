@@ -141,7 +141,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const limits = childLimits(options);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
-  const settled: Settled = { ...options, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
+  // Every failure reaches onError once, however many parts it passes (a count that failed also fails the index made on it).
+  const reported = new WeakSet<object>();
+  const onError = (error: unknown, key: string): void => {
+    if (error instanceof Object && reported.has(error)) return;
+    if (error instanceof Object) reported.add(error);
+    options.onError?.(error, key);
+  };
+  const settled: Settled = { ...options, onError, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
   const { now, ttlMs: ttl } = settled;
   const cached = fileCache(options.store ?? memoryStore(), settled);
   const childCount = childCounter(settled, perChild, `${name}.xml`);
@@ -245,7 +252,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const match = childPattern.exec(requested);
       if (match === null || requested !== childName(Number(match[1]))) return undefined;
       const k = Number(match[1]);
-      if (k < 1 || k > Math.max(found, await childCount())) return undefined;
+      if (k < 1 || k > Math.max(found, await waitFor(childCount(), requested, settled))) return undefined;
       return child(k, true);
     },
   };
@@ -273,7 +280,7 @@ function childLimits(options: LiveSourceOptions): Limits {
 function childCounter(options: Settled, perChild: number, indexName: string): () => Promise<number> {
   const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
-  let asking: Promise<number> | undefined;
+  const counting = oneAtATime<{ result: Promise<number> }>(options, 'count');
   const ask = async (): Promise<number> => {
     try {
       known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
@@ -287,9 +294,9 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
   };
   return () => {
     if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
-    asking ??= ask().finally(() => (asking = undefined));
+    const asking = counting(indexName, () => ({ result: ask() })).result;
     // The count known is used while the next is asked for: a slow `count(*)` (or one that never
-    // returns) holds no request, the cached files' included.
+    // returns, given up after a TTL) holds no request, the cached files' included.
     return known === undefined ? asking : Promise.resolve(known.children);
   };
 }
@@ -323,30 +330,16 @@ type Make = (out: Growing) => Promise<CachedFile | undefined>;
  * failure stores nothing and is reported to onError once.
  */
 function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
-  const { now, ttlMs: ttl, timeoutMs, sleep } = options;
+  const { now, ttlMs: ttl } = options;
   const stale = options.staleMs ?? 3_600_000;
-  type Run = { file: Promise<CachedFile | undefined>; out: Growing; since: number; giveUp: (error: unknown) => void };
-  const running = new Map<string, Run>();
+  type Run = { result: Promise<CachedFile | undefined>; out: Growing; abandon: (error: unknown) => void };
+  // A generation given up: those reading it as it is made see it cut.
+  const generations = oneAtATime<Run>(options, 'make it');
 
-  const generate = (key: string, make: Make): Run => {
-    let run = running.get(key);
-    if (run !== undefined && now() - run.since > ttl) {
-      // Given up after a TTL: a query that never returns (the source cannot be cancelled) would hold the
-      // file for good. Those waiting for it whole are answered, those reading it as it is made see it
-      // cut; the next generation starts now.
-      const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ttl} ms (ttlMs) to make it; given up`);
-      options.onError?.(error, key);
-      run.giveUp(error);
-      run.out.fail(error);
-      run = undefined;
-    }
-    if (run === undefined) {
+  const generate = (key: string, make: Make): Run =>
+    generations(key, () => {
       const out = new Growing();
-      let giveUp: (error: unknown) => void = () => {};
-      const givenUp = new Promise<never>((_resolve, reject) => {
-        giveUp = reject;
-      });
-      const making = (async () => {
+      const result = (async () => {
         try {
           const made = await make(out);
           try {
@@ -362,23 +355,15 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
           options.onError?.(error, key);
           out.fail(error);
           throw error;
-        } finally {
-          if (running.get(key)?.out === out) running.delete(key);
         }
       })();
-      const file = Promise.race([making, givenUp]);
-      // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
-      making.catch(() => {});
-      file.catch(() => {});
-      running.set(key, (run = { file, out, since: now(), giveUp }));
-    }
-    return run;
-  };
+      return { result, out, abandon: (error) => out.fail(error) };
+    });
 
   /** The file being made, sent from its first bytes; the whole file when it was made at once. */
-  const whenStarted = async (run: { file: Promise<CachedFile | undefined>; out: Growing }): Promise<SitemapFile | undefined> => {
+  const whenStarted = async (run: Run): Promise<SitemapFile | undefined> => {
     await run.out.started;
-    if (run.out.ended) return run.file;
+    if (run.out.ended) return run.result;
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
@@ -397,12 +382,9 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
       // Stale while revalidating: this request does not wait.
       return copy;
     }
-    const ready = streamed ? whenStarted(run) : run.file;
     try {
-      return await (timeoutMs === undefined || sleep === undefined ? ready : withTimeout(ready, timeoutMs, sleep));
+      return await waitFor(streamed ? whenStarted(run) : run.result, key, options);
     } catch (error) {
-      // A generation that failed reported it; a request that stopped waiting for one reports that.
-      if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_TIMEOUT') options.onError?.(error, key);
       if (copy !== undefined) return copy;
       throw error;
     }
@@ -569,10 +551,51 @@ async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
 }
 
-/** `promise`, or a rejection once `sleep(ms)` has resolved first. */
-function withTimeout<T>(promise: Promise<T>, ms: number, sleep: (ms: number) => Promise<unknown>): Promise<T> {
-  const late = sleep(ms).then(() => {
-    throw new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ms} ms`);
-  });
-  return Promise.race([promise, late]);
+/**
+ * What a request waits for, `timeoutMs` at most when a `sleep` is given: then a rejection, reported
+ * (as `key`'s) for each request that stopped waiting. The failure of what it waited for was reported where it came.
+ */
+async function waitFor<T>(ready: Promise<T>, key: string, options: Settled): Promise<T> {
+  const { timeoutMs, sleep } = options;
+  if (timeoutMs === undefined || sleep === undefined) return ready;
+  const late = Symbol('late');
+  const first = await Promise.race([ready, sleep(timeoutMs).then(() => late)]);
+  if (first !== late) return first as T;
+  const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${timeoutMs} ms`);
+  options.onError?.(error, key);
+  throw error;
+}
+
+/**
+ * `run(key, start)`: what `start` began for `key`, shared by whoever asks while it runs, one at a time.
+ * One still running after `ttlMs` is given up: a query that never returns (the source cannot be
+ * cancelled) would hold its key for good. It is reported, those waiting for its result are answered
+ * with the error, `abandon` is told, and the asking call starts the next.
+ */
+function oneAtATime<R extends { readonly result: Promise<unknown>; abandon?: (error: unknown) => void }>(options: Settled, doing: string): (key: string, start: () => R) => R {
+  const { now, ttlMs: ttl } = options;
+  const running = new Map<string, { run: R; since: number; giveUp: (error: unknown) => void }>();
+  return (key, start) => {
+    let held = running.get(key);
+    if (held !== undefined && now() - held.since > ttl) {
+      const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${ttl} ms (ttlMs) to ${doing}; given up`);
+      options.onError?.(error, key);
+      held.giveUp(error);
+      held.run.abandon?.(error);
+      held = undefined;
+    }
+    if (held === undefined) {
+      const started = start();
+      let giveUp: (error: unknown) => void = () => {};
+      const givenUp = new Promise<never>((_resolve, reject) => (giveUp = reject));
+      const result = Promise.race([started.result, givenUp]);
+      // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
+      result.catch(() => {});
+      const entry = { run: { ...started, result }, since: now(), giveUp };
+      running.set(key, (held = entry));
+      const done = (): boolean => running.get(key) === entry && running.delete(key);
+      started.result.then(done, done);
+    }
+    return held.run;
+  };
 }

@@ -510,6 +510,58 @@ test('a slow or hung count holds no request once a count is known: the one known
   assert.equal(counts, 2);
 });
 
+/** A count on a clock the test moves (`at.clock`, a TTL of 1 s) that never returns while `at.hang`, else `at.rows`. */
+function hangingCount(options: Partial<LiveSourceOptions> = {}) {
+  const at = { clock: 1_000_000, hang: true, rows: 25, counts: 0 };
+  const errors: string[] = [];
+  const count = async (): Promise<number> => {
+    at.counts++;
+    if (at.hang) await new Promise(() => {});
+    return at.rows;
+  };
+  const onError = (error: unknown, name: string): number => errors.push(`${name}: ${(error as Error).message}`);
+  return { at, errors, get: serve({ count, range: table(40).range, maxUrls: 10, ttlMs: 1000, now: () => at.clock, onError, ...options }) };
+}
+
+test('a count that never returns before any is known is given up after a TTL, reported once, the request waiting answered 503; the next request counts again', async () => {
+  const { at, errors, get } = hangingCount();
+  // A child and the index (made on the count) wait for it.
+  const waiting = Promise.all(['/sitemap-00001.xml.gz', '/sitemap.xml'].map((path) => get(path)));
+  await sleep(20);
+  at.hang = false;
+  at.clock += 1001;
+  // The next request gives the hung count up and asks again.
+  assert.equal((await within(get('/sitemap-00001.xml.gz'), 3000, 'the next answer')).status, 200);
+  assert.deepEqual((await within(waiting, 3000, 'the answers waiting')).map((a) => a.status), [503, 503]);
+  assert.equal(at.counts, 2);
+  assert.deepEqual(errors, ['sitemap.xml: the live source took more than 1000 ms (ttlMs) to count; given up']);
+});
+
+test('a request waits timeoutMs at most for a count that never returns (none known), reported as a request that stopped waiting', async () => {
+  const { errors, get } = hangingCount({ timeoutMs: 50, sleep });
+  for (const path of ['/sitemap-00001.xml.gz', '/sitemap.xml']) assert.equal((await within(get(path), 3000, path)).status, 503, path);
+  assert.deepEqual(errors, ['sitemap-00001.xml.gz: the live source took more than 50 ms', 'sitemap.xml: the live source took more than 50 ms']);
+});
+
+test('a count that hangs once a count is known does not freeze the layout: given up after a TTL, reported once, the next request counts again', async () => {
+  const { at, errors, get } = hangingCount();
+  at.hang = false;
+  assert.equal((await get('/sitemap-00003.xml.gz')).status, 200);
+  at.hang = true;
+  at.rows = 35;
+  at.clock += 1500;
+  // The count is asked again and hangs: the layout known (three children) answers meanwhile.
+  assert.equal((await within(get('/sitemap-00004.xml.gz'), 3000, 'the answer')).status, 404);
+  at.hang = false;
+  at.clock += 1001;
+  // Given up: this request counts again (answered from the layout known), the next sees 35 rows.
+  assert.equal((await within(get('/sitemap-00004.xml.gz'), 3000, 'the answer')).status, 404);
+  await sleep(10);
+  assert.equal((await within(get('/sitemap-00004.xml.gz'), 3000, 'the answer')).status, 200);
+  assert.equal(at.counts, 3);
+  assert.deepEqual(errors, ['sitemap.xml: the live source took more than 1000 ms (ttlMs) to count; given up']);
+});
+
 test('a count that throws before any is known: 503 with Retry-After, reported, and the next request asks again', async () => {
   let down = true;
   const errors: string[] = [];
