@@ -182,6 +182,31 @@ test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 
   assert.equal(gzipped.status, 200);
 });
 
+test('HTTP dates as RFC 9110 §5.6.7 reads them: an RFC 850 two-digit year not more than 50 years ahead of now, else in the past; a date that is none is ignored', async (t) => {
+  // The file last changed on 2 January 2026.
+  const cases: [number, Record<string, string>, number][] = [
+    // Now is 27 November 2026, noon: -76 is 2076 up to 50 years ahead, 1976 beyond.
+    [Date.UTC(2026, 10, 27, 12), { 'if-modified-since': 'Friday, 06-Nov-76 08:49:37 GMT' }, 304],
+    [Date.UTC(2026, 10, 27, 12), { 'if-modified-since': 'Friday, 27-Nov-76 12:00:01 GMT' }, 200],
+    [Date.UTC(2026, 10, 27, 12), { 'if-unmodified-since': 'Saturday, 06-Nov-60 08:49:37 GMT' }, 200],
+    [Date.UTC(2026, 10, 27, 12), { 'if-unmodified-since': 'Sunday, 06-Nov-94 08:49:37 GMT' }, 412],
+    [Date.UTC(2026, 10, 27, 12), { 'if-modified-since': 'Thursday, 06-Nov-25 08:49:37 GMT' }, 200],
+    // In 2060, -94 is 2094.
+    [Date.UTC(2060, 0, 1), { 'if-modified-since': 'Saturday, 06-Nov-94 08:49:37 GMT' }, 304],
+    // No such day, no such hour: not a date, ignored (RFC 9110 §13.1.3). Second 60 is a leap second.
+    [Date.UTC(2026, 10, 27), { 'if-modified-since': 'Tue, 31 Feb 2026 08:49:37 GMT' }, 200],
+    [Date.UTC(2026, 10, 27), { 'if-modified-since': 'Fri, 02 Jan 2026 24:00:00 GMT' }, 200],
+    [Date.UTC(2026, 10, 27), { 'if-unmodified-since': 'Fri, 02 Jan 2026 03:03:60 GMT' }, 412],
+    [Date.UTC(2026, 10, 27), { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:60 GMT' }, 304],
+    [Date.UTC(2026, 10, 27), { 'if-modified-since': 'Fri Jan  2 03:04:05 2026' }, 304],
+  ];
+  for (const [now, headers, status] of cases) {
+    t.mock.method(Date, 'now', () => now);
+    assert.equal((await get('/maps/sitemap.xml', headers)).status, status, `${new Date(now).toISOString()} ${JSON.stringify(headers)}`);
+    t.mock.restoreAll();
+  }
+});
+
 test('Last-Modified is never later than now, and a client sending it back is answered 304 later on too', async (t) => {
   const source = await memorySource();
   const future = Date.now() + 86_400_000;
