@@ -44,6 +44,7 @@ declare class Request {
 
 declare class Response {
   constructor(body?: Uint8Array | ReadableStream<Uint8Array> | string | null, init?: { status?: number; headers?: [string, string][] });
+  readonly body: ReadableStream<Uint8Array> | null;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 

@@ -234,12 +234,6 @@ function sentOf(file: SitemapFile, variant: Variant): Representation | StreamedR
   return (variant === Variant.Plain ? file.identity : file.gzip) as Representation | StreamedRepresentation;
 }
 
-/** A file's content as text (read back for the page for people): its identity bytes, else its gzip ones decompressed. */
-export async function textOf(file: SitemapFile): Promise<string> {
-  const body = bodyOf(file, file.identity !== undefined ? Variant.Plain : Variant.Decoded);
-  return new TextDecoder().decode(await new Response(body).arrayBuffer());
-}
-
 function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStream<Uint8Array> {
   const sent = sentOf(file, variant);
   const body = 'stream' in sent ? sent.stream() : sent.body;

@@ -6,7 +6,7 @@
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
 import { readXmlSitemapText } from '../read/xml-reader.js';
-import { textOf, type SitemapFile } from './handler.js';
+import type { Representation, SitemapFile, StreamedRepresentation } from './handler.js';
 
 /** What the page shows; a source that can say it offers `view()`. */
 export interface SetView {
@@ -33,6 +33,17 @@ export async function viewOfFiles(lastModified: number, files: readonly { name: 
     shown.push({ name, urls: count ?? entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
   }
   return { lastModified, files: shown, urls, totalUrls: shown.reduce((sum, f) => sum + f.urls, 0) };
+}
+
+/**
+ * A file's content as text, read back for the page (and by a directory source for its index's
+ * children): its identity bytes, else its gzip ones decompressed.
+ */
+export async function textOf(file: SitemapFile): Promise<string> {
+  const stored = (file.identity ?? file.gzip) as Representation | StreamedRepresentation;
+  const bytes = new Response('stream' in stored ? stored.stream() : stored.body);
+  const text = file.identity !== undefined ? bytes : new Response((bytes.body as ReadableStream<Uint8Array>).pipeThrough(new DecompressionStream('gzip')));
+  return new TextDecoder().decode(await text.arrayBuffer());
 }
 
 /** The URLs of a sitemap's text (XML, or a text sitemap's lines) as the page lists them. */

@@ -19,8 +19,8 @@ import { gzip } from 'node:zlib';
 import { SitemapError } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, textOf, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
-import { viewOfFiles, type SetView } from '../../core/serve/set-page.js';
+import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { textOf, viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const gzipAsync = promisify(gzip);
