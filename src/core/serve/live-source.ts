@@ -283,7 +283,11 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
   const counting = oneAtATime<{ result: Promise<number> }>(options, 'count');
   const ask = async (): Promise<number> => {
     try {
-      known = { children: Math.max(1, Math.ceil((await options.count()) / perChild)), at: now() };
+      // A count from a database may come as a string or a BigInt; one that is no number (the row, not
+      // its value) would lay out no child, silently, and let any child be asked of the source.
+      const count = Number(await options.count());
+      if (!(count >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${String(count)}, not a number of entries`);
+      known = { children: Math.max(1, Math.ceil(count / perChild)), at: now() };
     } catch (error) {
       // Reported here: a child asked for while none is known fails on it (503), and no generation reports that.
       options.onError?.(error, indexName);

@@ -581,6 +581,19 @@ test('a count that throws before any is known: 503 with Retry-After, reported, a
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
 });
 
+test('a count that is no number (a row, not its value) fails as a count does, reported; one as a string or a BigInt (pg) is read', async () => {
+  const errors: string[] = [];
+  const { calls, range } = table(25);
+  const row = serve({ count: (() => ({ n: 25 })) as unknown as () => number, range, maxUrls: 10, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
+  for (const path of ['/sitemap.xml', '/sitemap-99999.xml.gz']) assert.equal((await row(path)).status, 503, path);
+  assert.deepEqual(calls, []);
+  assert.ok(errors.length > 0 && errors.every((e) => e === 'sitemap.xml: count() gave NaN, not a number of entries'), errors.join('\n'));
+  for (const count of ['25', 25n]) {
+    const get = serve({ count: (() => count) as unknown as () => number, range: table(25).range, maxUrls: 10 });
+    assert.equal(locs((await get('/sitemap.xml')).xml).length, 3);
+  }
+});
+
 test('a child whose entries take more than maxBytes is never served: 503, reported with what to do', async () => {
   const errors: [unknown, string][] = [];
   const { range } = table(100);
