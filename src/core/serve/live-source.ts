@@ -163,7 +163,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
     cached(
       childName(k),
-      async (out) => {
+      async (out, givenUp) => {
         // Its bytes are the source as read from now: the Last-Modified, never later than the one a
         // response sending it as it is made says (else that client's revalidation would not be a 304).
         const started = now();
@@ -173,7 +173,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         let last: { entry: UrlEntry; given: number } | undefined;
         const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
         leftOut.send();
-        if (last !== undefined) lastEntries.set(k, last);
+        // A generation given up is older than the one after it: its cursor is not the next child's.
+        if (last !== undefined && !givenUp()) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = concat(out.chunks);
         return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
@@ -324,8 +325,8 @@ function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((
   });
 }
 
-/** Makes a file, its gzip bytes (if any) pushed to `out` as they come. */
-type Make = (out: Growing) => Promise<CachedFile | undefined>;
+/** Makes a file, its gzip bytes (if any) pushed to `out` as they come; `givenUp()` once it took more than a TTL. */
+type Make = (out: Growing, givenUp: () => boolean) => Promise<CachedFile | undefined>;
 
 /**
  * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
@@ -341,13 +342,13 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
   const generations = oneAtATime<Run>(options, 'make it');
 
   const generate = (key: string, make: Make): Run =>
-    generations(key, () => {
+    generations(key, (givenUp) => {
       const out = new Growing();
       const result = (async () => {
         try {
-          const made = await make(out);
+          const made = await make(out, givenUp);
           try {
-            if (made !== undefined) await store.set(key, keepLastModified(made, await store.get(key)));
+            if (made !== undefined && !givenUp()) await store.set(key, keepLastModified(made, await store.get(key)));
           } catch (error) {
             // The cache is not the content: a store that fails (a full disk) is reported, the file still served.
             options.onError?.(error, key);
@@ -574,9 +575,10 @@ async function waitFor<T>(ready: Promise<T>, key: string, options: Settled): Pro
  * `run(key, start)`: what `start` began for `key`, shared by whoever asks while it runs, one at a time.
  * One still running after `ttlMs` is given up: a query that never returns (the source cannot be
  * cancelled) would hold its key for good. It is reported, those waiting for its result are answered
- * with the error, `abandon` is told, and the asking call starts the next.
+ * with the error, `abandon` is told, and the asking call starts the next. `start` is given what says
+ * whether its run was given up: one that ends after that must not overwrite what the next one made.
  */
-function oneAtATime<R extends { readonly result: Promise<unknown>; abandon?: (error: unknown) => void }>(options: Settled, doing: string): (key: string, start: () => R) => R {
+function oneAtATime<R extends { readonly result: Promise<unknown>; abandon?: (error: unknown) => void }>(options: Settled, doing: string): (key: string, start: (givenUp: () => boolean) => R) => R {
   const { now, ttlMs: ttl } = options;
   const running = new Map<string, { run: R; since: number; giveUp: (error: unknown) => void }>();
   return (key, start) => {
@@ -589,12 +591,17 @@ function oneAtATime<R extends { readonly result: Promise<unknown>; abandon?: (er
       held = undefined;
     }
     if (held === undefined) {
-      const started = start();
-      let giveUp: (error: unknown) => void = () => {};
-      const givenUp = new Promise<never>((_resolve, reject) => (giveUp = reject));
-      const result = Promise.race([started.result, givenUp]);
+      let givenUp = false;
+      let reject: (error: unknown) => void = () => {};
+      const abandoned = new Promise<never>((_resolve, rejectIt) => (reject = rejectIt));
+      const started = start(() => givenUp);
+      const result = Promise.race([started.result, abandoned]);
       // Handled where it is awaited; a file sent as it was made may have nobody awaiting it whole.
       result.catch(() => {});
+      const giveUp = (error: unknown): void => {
+        givenUp = true;
+        reject(error);
+      };
       const entry = { run: { ...started, result }, since: now(), giveUp };
       running.set(key, (held = entry));
       const done = (): boolean => running.get(key) === entry && running.delete(key);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
-import { liveSource, memoryStore, type LiveSourceOptions } from '../../../src/core/serve/live-source.js';
+import { liveSource, memoryStore, type LivePage, type LiveSourceOptions } from '../../../src/core/serve/live-source.js';
 import type { UrlEntry } from '../../../src/core/model.js';
 import { InvalidValueError } from '../../../src/core/errors.js';
 import { xmllint } from '../../helpers/xmllint.js';
@@ -292,6 +292,36 @@ test('a request waiting (no timeoutMs) for a child made whole that is given up i
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
   const first = await Promise.race([waiting, sleep(2000).then(() => 'still waiting')]);
   assert.notEqual(first, 'still waiting');
+});
+
+test('a generation given up that ends later stores nothing: the cache keeps the newer file made after it, the next child its cursor', async () => {
+  let clock = 1_000_000;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let version = 'old';
+  const cursors: (string | undefined)[] = [];
+  const range = async ({ offset, after }: LivePage): Promise<UrlEntry[]> => {
+    if (offset === 1) {
+      cursors.push(after?.loc);
+      return [{ loc: `${BASE}second` }];
+    }
+    const rows = [{ loc: `${BASE}${version}` }];
+    if (version === 'old') await released;
+    return rows;
+  };
+  const get = serve({ count: () => 2, range, maxUrls: 1, ttlMs: 1000, now: () => clock });
+  const first = get('/sitemap-00001.xml.gz');
+  await sleep(20);
+  clock += 1001;
+  version = 'new';
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml), [`${BASE}new`]);
+  // The hung query returns at last: its file is not stored over the newer one.
+  release();
+  await first.catch(() => {});
+  await sleep(20);
+  assert.deepEqual(locs((await get('/sitemap-00001.xml.gz')).xml), [`${BASE}new`]);
+  assert.equal((await get('/sitemap-00002.xml.gz')).status, 200);
+  assert.deepEqual(cursors, [`${BASE}new`]);
 });
 
 test('the memory store is bounded in bytes: the least recently used file goes first', async () => {
