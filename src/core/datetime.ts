@@ -422,3 +422,38 @@ function isCanonicalW3c(s: string): boolean {
   return year !== 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
     d2(s, 11) <= 23 && d2(s, 14) <= 59 && d2(s, 17) <= 59;
 }
+
+// RFC 9110 §5.6.7 HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must
+// accept (the day name is not checked: recipients are to be robust, and nginx ignores it).
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, (?<day>\d\d) (?<month>[A-Z][a-z]{2}) (?<year>\d{4}) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
+const RFC850_DATE = /^[A-Z][a-z]{5,8}, (?<day>\d\d)-(?<month>[A-Z][a-z]{2})-(?<year>\d\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
+const ASCTIME_DATE = /^[A-Z][a-z]{2} (?<month>[A-Z][a-z]{2}) (?<day>[ \d]\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) (?<year>\d{4})$/;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAY_MS = 86_400_000;
+
+/**
+ * An HTTP-date in epoch milliseconds; undefined for anything else (31 February, 24:00, a list of
+ * dates…: nginx's parser refuses them too). `now` places RFC 850's two-digit years; `obsoleteForms`
+ * false reads IMF-fixdate only, the one form senders generate (§5.6.7).
+ */
+export function parseHttpDate(value: string | undefined, now = Date.now(), obsoleteForms = true): number | undefined {
+  const text = value?.trim() ?? '';
+  const imf = IMF_FIXDATE.exec(text);
+  const fields = (obsoleteForms ? (imf ?? RFC850_DATE.exec(text) ?? ASCTIME_DATE.exec(text)) : imf)?.groups;
+  if (fields === undefined) return undefined;
+  const [day, year, hour, minute, second] = [fields['day'], fields['year'], fields['hour'], fields['minute'], fields['second']].map(Number) as [number, number, number, number, number];
+  const month = MONTHS.indexOf(fields['month'] as string) + 1;
+  // Second 60 is a leap second (§5.6.7), read as the next one.
+  if (month < 1 || hour > 23 || minute > 59 || second > 60 || day < 1) return undefined;
+  const at = (fullYear: number): number => daysFromCivil(fullYear, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000;
+  let fullYear = year;
+  if (fields['year']?.length === 2) {
+    // RFC 850's two-digit year: a timestamp more than 50 years ahead of now is the most recent past
+    // year with those digits.
+    const thisYear = new Date(now).getUTCFullYear();
+    fullYear = thisYear + ((((year - thisYear) % 100) + 100) % 100);
+    const fiftyYearsAhead = new Date(now).setUTCFullYear(thisYear + 50);
+    if (at(fullYear) > fiftyYearsAhead) fullYear -= 100;
+  }
+  return day <= daysInMonth(fullYear, month) ? at(fullYear) : undefined;
+}

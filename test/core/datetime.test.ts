@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import fc from 'fast-check';
-import { formatSitemapDate, parseW3cDatetime, toSitemapDate, w3cDatetimeProblem } from '../../src/core/datetime.js';
+import { formatSitemapDate, parseHttpDate, parseW3cDatetime, toSitemapDate, w3cDatetimeProblem } from '../../src/core/datetime.js';
 import { InvalidValueError } from '../../src/core/errors.js';
 import type { DateInput } from '../../src/core/model.js';
 
@@ -391,5 +391,29 @@ describe('sitemap.xsd (xmllint-wasm)', { skip: !existsSync(XSD_PATH) && 'sitemap
     });
     assert.deepEqual(result.errors.map((e) => e.rawMessage), []);
     assert.equal(result.valid, true);
+  });
+});
+
+describe('parseHttpDate (RFC 9110 §5.6.7)', () => {
+  const now = Date.UTC(2026, 10, 27, 10, 0, 0);
+  const instant = Date.UTC(1994, 10, 6, 8, 49, 37);
+
+  it('reads the three forms as one instant', () => {
+    assert.equal(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT', now), instant);
+    assert.equal(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', now), instant);
+    assert.equal(parseHttpDate('Sun Nov  6 08:49:37 1994', now), instant);
+  });
+
+  it('places a two-digit year no more than 50 years ahead, else in the past century', () => {
+    assert.equal(parseHttpDate('Tuesday, 27-Nov-76 10:00:00 GMT', now), Date.UTC(2076, 10, 27, 10, 0, 0));
+    assert.equal(parseHttpDate('Tuesday, 28-Nov-76 10:00:00 GMT', now), Date.UTC(1976, 10, 28, 10, 0, 0));
+  });
+
+  it('refuses days and hours that do not exist, other formats, and the obsolete forms when asked', () => {
+    for (const text of ['Thu, 31 Feb 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 24:00:00 GMT', '1994-11-06T08:49:37Z', 'Sun, 06 Nov 1994 08:49:37 CET', '']) {
+      assert.equal(parseHttpDate(text, now), undefined, text);
+    }
+    assert.equal(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', now, false), undefined);
+    assert.equal(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT', now, false), instant);
   });
 });

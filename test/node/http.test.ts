@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { HttpClient } from '../../src/node/http/client.js';
+import { HttpClient, retryAfterMs } from '../../src/node/http/client.js';
 import { IdleDeadline } from '../../src/node/http/deadline.js';
 import { HostSlots, type Release } from '../../src/node/http/slots.js';
 import { createNodeFetch } from '../../src/node/http/node-fetch.js';
@@ -394,5 +394,17 @@ describe('AddressPolicy: why an address is refused, in one sentence', () => {
     assert.equal(literal?.message, '10.1.2.3 is a private address (use --allow-private to fetch from private networks)');
     const unspecified = await policy.check(new URL('http://0.0.0.0/s.xml'));
     assert.equal(unspecified?.message, '0.0.0.0 is an unspecified address (use --allow-private to fetch from private networks)');
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.UTC(2026, 10, 27, 10, 0, 0);
+
+  it('is delay-seconds or an HTTP-date (RFC 9110 §10.2.3), nothing else', () => {
+    assert.equal(retryAfterMs(' 120 ', now), 120_000);
+    assert.equal(retryAfterMs('Fri, 27 Nov 2026 10:00:30 GMT', now), 30_000);
+    assert.equal(retryAfterMs('Fri, 27 Nov 2026 09:00:00 GMT', now), 0);
+    assert.equal(retryAfterMs('2026-11-27T10:00:30Z', now), undefined);
+    assert.equal(retryAfterMs(null, now), undefined);
   });
 });

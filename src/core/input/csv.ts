@@ -1,6 +1,7 @@
 // CSV input (RFC 4180): an incremental record parser and the mapping of records to entries.
 // Quoted fields may hold commas, doubled quotes and line breaks; records end with LF or CRLF.
 
+import { parseHttpDate } from '../datetime.js';
 import { SitemapError } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 
@@ -407,18 +408,14 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
   return columns;
 }
 
-const MONTHS: Readonly<Record<string, string>> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
-// RFC 9110 §5.6.7 IMF-fixdate, the form HTTP's Last-Modified header takes: `Sun, 06 Nov 1994 08:49:37 GMT`.
-const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d:\d\d:\d\d) GMT$/;
-
 /**
- * An HTTP date (IMF-fixdate, as a `Last-Modified` column copied from response headers holds it) as
- * the same instant in W3C Datetime (`1994-11-06T08:49:37Z`); undefined for anything else. Ranges
- * (31 February) are the writer's to check, as for any lastmod.
+ * An HTTP date in IMF-fixdate (as a `Last-Modified` column copied from response headers holds it) as
+ * the same instant in W3C Datetime (`1994-11-06T08:49:37Z`); undefined for anything else. The
+ * obsolete forms are not read: an RFC 850 two-digit year in a data file would be a guess.
  */
 export function httpDateToW3c(value: string): string | undefined {
-  const m = IMF_FIXDATE.exec(value);
-  return m === null ? undefined : `${m[3]}-${MONTHS[m[2] as string]}-${m[1]}T${m[4]}Z`;
+  const ms = parseHttpDate(value, Date.now(), false);
+  return ms === undefined ? undefined : new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /**

@@ -7,6 +7,7 @@
 // never reaches a file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss. Percent-
 // encoded paths are not decoded: a set's names never need it.
 
+import { parseHttpDate } from '../datetime.js';
 import { renderSetPage, setPagePolicy, type SetView } from './set-page.js';
 
 /** One stored form of a file's content. */
@@ -300,12 +301,12 @@ function evaluatePreconditions(etag: string | undefined, lastModified: number, h
   if (ifMatch !== undefined) {
     if (!tagListMatches(ifMatch, etag, false)) return 412;
   } else {
-    const since = httpDate(joined(header('if-unmodified-since')));
+    const since = parseHttpDate(joined(header('if-unmodified-since')));
     if (since !== undefined && lastModified > since) return 412;
   }
   const ifNoneMatch = joined(header('if-none-match'));
   if (ifNoneMatch !== undefined) return tagListMatches(ifNoneMatch, etag, true) ? 304 : 200;
-  const since = httpDate(joined(header('if-modified-since')));
+  const since = parseHttpDate(joined(header('if-modified-since')));
   return since !== undefined && lastModified <= since ? 304 : 200;
 }
 
@@ -322,39 +323,6 @@ function tagListMatches(list: string, etag: string | undefined, weak: boolean): 
     if (weak && tag.startsWith('W/') && tag.slice(2) === etag) return true;
   }
   return false;
-}
-
-// RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept
-// (the day name is not checked: recipients are to be robust, and nginx ignores it).
-const IMF_FIXDATE = /^[A-Z][a-z]{2}, (?<day>\d\d) (?<month>[A-Z][a-z]{2}) (?<year>\d{4}) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
-const RFC850_DATE = /^[A-Z][a-z]{5,8}, (?<day>\d\d)-(?<month>[A-Z][a-z]{2})-(?<year>\d\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
-const ASCTIME_DATE = /^[A-Z][a-z]{2} (?<month>[A-Z][a-z]{2}) (?<day>[ \d]\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) (?<year>\d{4})$/;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** An HTTP-date in epoch milliseconds; undefined for anything else (31 February, 24:00, a list of dates…: nginx's parser refuses them too). */
-function httpDate(value: string | undefined): number | undefined {
-  const text = value?.trim() ?? '';
-  const fields = (IMF_FIXDATE.exec(text) ?? RFC850_DATE.exec(text) ?? ASCTIME_DATE.exec(text))?.groups;
-  if (fields === undefined) return undefined;
-  const [day, year, hour, minute, second] = [fields['day'], fields['year'], fields['hour'], fields['minute'], fields['second']].map(Number) as [number, number, number, number, number];
-  const month = MONTHS.indexOf(fields['month'] as string);
-  // Second 60 is a leap second (§5.6.7), read as the next one.
-  if (month < 0 || hour > 23 || minute > 59 || second > 60) return undefined;
-  const dayIn = (fullYear: number): Date => {
-    const date = new Date(0);
-    date.setUTCFullYear(fullYear, month, day);
-    return date;
-  };
-  let fullYear = year;
-  if (fields['year']?.length === 2) {
-    // RFC 850's two-digit year (§5.6.7): a timestamp more than 50 years ahead of now is the most
-    // recent past year with those digits.
-    const now = new Date(Date.now());
-    fullYear = now.getUTCFullYear() + ((((year - now.getUTCFullYear()) % 100) + 100) % 100);
-    if (dayIn(fullYear).setUTCHours(hour, minute, second) > now.setUTCFullYear(now.getUTCFullYear() + 50)) fullYear -= 100;
-  }
-  const date = dayIn(fullYear);
-  return date.getUTCDate() === day ? date.setUTCHours(hour, minute, second) : undefined;
 }
 
 /** Bytes as a stream of one chunk. */

@@ -22,6 +22,7 @@
 //   to its origin, those already waiting for a slot included, get the same failure at once, without
 //   a request.
 
+import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
@@ -155,8 +156,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const date = parseHttpDate(text, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 /** The wait after failed attempt `attempt`: exponential backoff with "equal jitter", half fixed, half random, so retries of many clients spread. */
