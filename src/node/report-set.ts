@@ -23,7 +23,7 @@ import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
-import { readSource, sourceName, type DocumentReader, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
@@ -39,7 +39,7 @@ interface SiteSource {
 
 export type ReportSource = SitemapSource | SiteSource;
 
-export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
+export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable' | 'fetched'> {
   /** The report file (default `report.html` in `cwd`). */
   out?: string;
   /** A previous version of the source: the changes go into the report (`compare`). */
@@ -114,8 +114,13 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
-      const probe = sitemaps.length === 0;
-      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, reading)) read.push({ url });
+      if (sitemaps.length > 0) {
+        for (const url of sitemaps) if (await reportSource({ url }, false, aggregator, reading)) read.push({ url });
+      } else {
+        await readProbes(wellKnown, options, async (url, fetched) => {
+          if (await reportSource({ url }, true, aggregator, { ...reading, fetched })) read.push({ url });
+        });
+      }
       const found = read.length - before;
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
@@ -135,7 +140,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
  * One source into the aggregator: each document validated as it is read. A `probe` (a site's well-known
  * path) that does not hold a sitemap is left out, whatever it answered: false then.
  */
-async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<boolean> {
+async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: WriteReportOptions & Pick<SourceOptions, 'fetched'> & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<boolean> {
   let base = -1;
   let urls = 0;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
@@ -204,6 +209,47 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
     if (!probe || base !== -1 || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
   }
   return base !== -1;
+}
+
+/**
+ * A site's well-known paths through `each` in their order, each fetched ahead of its turn: as discover
+ * probes them, at once, as many as the client's connection slots for a host, so that paths that hang
+ * or answer slowly cost the slowest wait, not the sum. No more are fetched ahead than a host's slots
+ * (nor the client's), so the one being read, and an index's children after it, always find one free;
+ * the deadline of those waiting their turn is held (the server is not the slow one).
+ */
+async function readProbes(urls: readonly string[], options: WriteReportOptions, each: (url: string, fetched: Promise<FetchedDocument>) => Promise<void>): Promise<void> {
+  if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${urls[0]}: no HTTP client given`);
+  const client = await options.client();
+  const turns: (() => void)[] = [];
+  const ahead: Promise<FetchedDocument>[] = [];
+  const fetchAhead = (i: number): void => {
+    const url = urls[i];
+    if (url === undefined) return;
+    const turn = new Promise<void>((resolve) => (turns[i] = resolve));
+    ahead[i] = fetchDocument(url, client, options.maxBytes).then((document) => {
+      void document.fetched.held(turn);
+      return document;
+    });
+    // A path that did not answer is left out in its turn (reportSource), not an unhandled rejection before.
+    ahead[i]?.catch(() => {});
+  };
+  const window = Math.min(client.slots.perHost, client.slots.total);
+  for (let i = 0; i < window; i++) fetchAhead(i);
+  let next = 0;
+  try {
+    for (; next < urls.length; next++) {
+      turns[next]?.();
+      await each(urls[next] as string, ahead[next] as Promise<FetchedDocument>);
+      fetchAhead(next + window);
+    }
+  } finally {
+    // Stopped before the end (an error, an interrupt): the answers waiting their turn are let go.
+    for (let i = next + 1; i < ahead.length; i++) {
+      turns[i]?.();
+      void ahead[i]?.then((document) => document.fetched.cancel(), () => {});
+    }
+  }
 }
 
 function lastmodOf(lastmod: unknown): { indexLastmod?: string } {

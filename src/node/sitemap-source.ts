@@ -35,6 +35,8 @@ export interface SourceOptions {
    * walk reports it here and goes on; without it, the walk throws. The source itself always throws.
    */
   onUnreadable?: (document: SourceDocument, error: SitemapError) => void;
+  /** A URL source's own document, fetched ahead of its reading (fetchDocument): read from this answer, not fetched again. */
+  fetched?: Promise<FetchedDocument>;
 }
 
 /** One document of the source, as the walk reaches it. */
@@ -82,7 +84,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
   // A directory's document goes by its entry file's name.
   const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
-  const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }));
+  const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }), options.fetched);
   if (format !== 'sitemapindex') return;
   let number = 0;
   for (const child of children) {
@@ -103,20 +105,37 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   }
 }
 
-/** One document (a path, or a URL fetched) through `readDocument`; its format. */
-async function readOne(where: string, document: SourceDocument, options: SourceOptions, readDocument: DocumentReader, onSitemap: (ref: SitemapRef, at: EntryPosition) => void): Promise<SitemapFormat> {
+/** A document of a source being fetched: the answer, and its HTTP facts. */
+export interface FetchedDocument {
+  fetched: FetchedSitemap;
+  http: NonNullable<SourceDocument['http']>;
+}
+
+/** GET `url` for reading as a document of a source (fetchSitemap, capped at `maxBytes`); throws as fetchSitemap does. */
+export async function fetchDocument(url: string, client: HttpClient, maxBytes: number | undefined): Promise<FetchedDocument> {
+  const started = performance.now();
+  const fetched = await fetchSitemap(url, client, maxBytes !== undefined ? { maxBytes } : {});
+  const { headers } = fetched;
+  const http: FetchedDocument['http'] = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
+  if (headers.get('etag') !== null) http.etag = headers.get('etag') as string;
+  if (headers.get('last-modified') !== null) http.lastModified = headers.get('last-modified') as string;
+  return { fetched, http };
+}
+
+/** One document (a path, or a URL fetched, or `ahead` when it was fetched already) through `readDocument`; its format. */
+async function readOne(where: string, document: SourceDocument, options: SourceOptions, readDocument: DocumentReader, onSitemap: (ref: SitemapRef, at: EntryPosition) => void, ahead?: Promise<FetchedDocument>): Promise<SitemapFormat> {
   let fetched: FetchedSitemap | undefined;
   try {
     let input: SitemapInput = where;
     let backpressure = options.backpressure;
     if (/^https?:\/\//i.test(where)) {
-      if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
-      const started = performance.now();
-      fetched = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-      const { headers } = fetched;
-      document.http = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
-      if (headers.get('etag') !== null) document.http.etag = headers.get('etag') as string;
-      if (headers.get('last-modified') !== null) document.http.lastModified = headers.get('last-modified') as string;
+      if (ahead === undefined) {
+        if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
+        ahead = fetchDocument(where, await options.client(), options.maxBytes);
+      }
+      const answer = await ahead;
+      fetched = answer.fetched;
+      document.http = answer.http;
       input = fetched.body;
       // Waiting for the output is not the server's time: not charged to the request's deadline.
       backpressure = fetched.holding(options.backpressure);

@@ -6,9 +6,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WELL_KNOWN_SITEMAP_PATHS } from '../../src/core/discover/inputs.js';
 import type { ReportModel } from '../../src/core/report/model.js';
 import { runCli } from '../helpers/cli.js';
-import { sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+import { sitemapIndex, startSiteServer, urlset, type Handler, type SiteServer, type StaticRoute } from '../helpers/site-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 function reportModel(path: string): ReportModel {
@@ -102,6 +103,48 @@ describe('sitemapkit report SITE', () => {
       assert.equal(two.code, 2, two.stderr);
       assert.match(two.stderr, /^sitemapkit report: a comparison takes one source, and \S+ has 2 sitemaps: give one of them\n$/);
       assert.equal(existsSync(join(dir, 'r2.html')), false);
+    });
+  });
+
+  it('probes the well-known paths at the same time, as discover does; the report keeps their order, each fetched once', async () => {
+    // The first probe answers only once another one is in flight (or after 2 s): probed one after
+    // another, none is, and the server never sees two at once. Not a timing bound: a count of overlaps.
+    let inFlight = 0;
+    let most = 0;
+    let company: (() => void) | undefined;
+    let first = true;
+    const probed = (route: StaticRoute): Handler => async (_req, res) => {
+      most = Math.max(most, ++inFlight);
+      company?.();
+      if (first) {
+        first = false;
+        await new Promise<void>((resolve) => {
+          company = resolve;
+          setTimeout(resolve, 2_000);
+        });
+      }
+      const body = route.body ?? '';
+      res.writeHead(route.status ?? 200, { 'content-type': route.type ?? 'application/xml', 'content-length': Buffer.byteLength(body) }).end(body);
+      inFlight--;
+    };
+    const softPage: StaticRoute = { body: '<!doctype html><title>not found</title>', type: 'text/html' };
+    const missing: StaticRoute = { status: 404, body: 'not found', type: 'text/plain' };
+    await withSite((server) => {
+      WELL_KNOWN_SITEMAP_PATHS.forEach((path, i) => server.route(`/${path}`, probed(i % 2 === 0 ? softPage : missing)));
+      server.route('/sitemap.xml', probed({ body: sitemapIndex([server.url('/a.xml'), server.url('/b.xml')]) }));
+      server.route('/sitemap.txt', probed({ body: `${locs(server, 't', 2).join('\n')}\n`, type: 'text/plain' }));
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 3)) });
+      server.route('/b.xml', { body: urlset(locs(server, 'b', 1)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(most > 1, `the probes overlapped at the server (most at once: ${most})`);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), [
+        [server.url('/sitemap.xml'), 'sitemapindex', 2], [server.url('/a.xml'), 'urlset', 3], [server.url('/b.xml'), 'urlset', 1], [server.url('/sitemap.txt'), 'text', 2],
+      ], 'in the order of the well-known paths, the index followed by its children; the soft-404 pages left out');
+      assert.deepEqual(model.problems, []);
+      for (const path of WELL_KNOWN_SITEMAP_PATHS) assert.equal(server.count(`/${path}`), 1, `/${path} fetched once`);
     });
   });
 
