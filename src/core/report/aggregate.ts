@@ -12,6 +12,7 @@ import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
+import { comparableUrl } from '../url.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
@@ -158,6 +159,8 @@ export class ReportAggregator {
   private firstFile = new Int32Array(1 << 16);
   private repeatState = new Uint8Array(1 << 16);
   private readonly duplicates: ReportModel['duplicates'] = { count: 0, inSeveralFiles: 0, examples: [] };
+  /** The ordinal in `seen` of the URL of each duplicate example. */
+  private readonly exampleOrdinals: number[] = [];
 
   private readonly problems = new Map<string, ReportProblem>();
   private readonly directories = new DirectoryCounts();
@@ -201,7 +204,10 @@ export class ReportAggregator {
     const file = this.current as ReportFile;
     file.entries++;
     this.urls++;
-    let flags = this.countDuplicate(entry.loc, locHash);
+    // The same URL is the same as RFC 3986 §6.2 has it, spelt as it may be (`%7e` and `~`,
+    // `Example.com` and `example.com`), as diff compares them; each row keeps its spelling.
+    const url = comparableUrl(entry.loc);
+    let flags = this.countDuplicate(entry.loc, url === entry.loc && locHash !== undefined ? locHash : (fingerprint(url), FINGERPRINT));
     const lastmod = entry.lastmod === undefined ? '' : dateText(entry.lastmod);
     if (lastmod !== '' && this.lastmod(lastmod, file)) flags |= FLAG_FUTURE;
     else if (lastmod === '') this.freshness.missing++;
@@ -209,7 +215,7 @@ export class ReportAggregator {
     const priority = entry.priority === undefined ? '' : field(String(entry.priority));
     this.changefreqs.add(changefreq === '' ? '(none)' : changefreq);
     this.priorities.add(entry.priority ?? '(none)');
-    this.directories.add(entry.loc);
+    this.directories.add(url);
     const images = entry.images?.length ?? 0;
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
@@ -305,9 +311,8 @@ export class ReportAggregator {
     if (this.rows.count > 0) this.options.onRows(this.rows.take());
   }
 
-  /** Counts a listing of `loc` in the duplicate table; FLAG_DUPLICATE when it was listed before. */
-  private countDuplicate(loc: string, locHash: Int32Array | undefined): number {
-    const hash = locHash ?? (fingerprint(loc), FINGERPRINT);
+  /** Counts a listing of `loc` (`hash`: its comparable form's fingerprint) in the duplicate table; FLAG_DUPLICATE when it was listed before. */
+  private countDuplicate(loc: string, hash: Int32Array): number {
     const ordinal = this.seen.size;
     const found = this.seen.add(hash[0] as number, hash[1] as number, ordinal);
     if (found === -1) {
@@ -323,21 +328,23 @@ export class ReportAggregator {
     if ((state & 1) === 0) this.duplicates.count++;
     if (otherFile && (state & 2) === 0) this.duplicates.inSeveralFiles++;
     this.repeatState[found] = state | 1 | (otherFile ? 2 : 0);
-    this.duplicateExample(loc, this.firstFile[found] as number);
+    this.duplicateExample(loc, found);
     return FLAG_DUPLICATE;
   }
 
-  private duplicateExample(loc: string, firstFile: number): void {
+  /** An example of the URL of ordinal `found` listed again, as `loc`: the spelling of its first repeat. */
+  private duplicateExample(loc: string, found: number): void {
     const examples = this.duplicates.examples;
     const name = (this.current as ReportFile).name;
-    const known = examples.find((e) => e.loc === loc);
+    const known = examples[this.exampleOrdinals.indexOf(found)];
     if (known !== undefined) {
       if (!known.files.includes(name) && known.files.length < REPORT_SAMPLES) known.files.push(name);
       return;
     }
     if (examples.length >= REPORT_SAMPLES) return;
-    const first = (this.files[firstFile] as ReportFile).name;
+    const first = (this.files[this.firstFile[found] as number] as ReportFile).name;
     examples.push({ loc: own(loc), files: first === name ? [first] : [first, name] });
+    this.exampleOrdinals.push(found);
   }
 
   /** Counts a lastmod (as written); true when it is in the future. */

@@ -78,6 +78,27 @@ test('counts equal the entries fed: URLs, distinct URLs, duplicates within and a
   assert.deepEqual(rows[4], ['https://example.com/about', '2024-04-02', '1', '', '', '2', '0', 'd']);
 });
 
+test('one URL spelt two ways is one URL, as diff has it (RFC 3986 §6.2, url.ts comparableUrl): duplicates, distinct URLs, directories', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [
+    { loc: 'http://Example.com/a%7e' },
+    { loc: 'http://example.com/a~' },
+    { loc: 'HTTP://example.com:80/a%7E' },
+    { loc: 'http://example.com/shop/caf%c3%a9' },
+    { loc: 'http://example.com/A~', lastmod: '2024-01-01' },
+  ]);
+  feed(agg, 'b.xml', [{ loc: 'http://example.com/shop/caf%C3%A9' }]);
+  const model = agg.finish('');
+  assert.equal(model.summary.distinctUrls, 3, '/a~ (three spellings), /shop/café (two) and /A~ (a path is case-sensitive)');
+  assert.equal(model.duplicates.count, 2);
+  assert.equal(model.duplicates.inSeveralFiles, 1);
+  assert.deepEqual(model.duplicates.examples.map((e) => [e.loc, e.files]), [['http://example.com/a~', ['a.xml']], ['http://example.com/shop/caf%C3%A9', ['a.xml', 'b.xml']]]);
+  assert.deepEqual(rows.map((r) => [r[0], r.at(-1)]), [
+    ['http://Example.com/a%7e', ''], ['http://example.com/a~', 'd'], ['HTTP://example.com:80/a%7E', 'd'], ['http://example.com/shop/caf%c3%a9', ''], ['http://example.com/A~', ''], ['http://example.com/shop/caf%C3%A9', 'd'],
+  ], 'each row keeps its spelling');
+  assert.deepEqual(model.directories, [{ prefix: '/', urls: 4 }, { prefix: '/shop/', urls: 2 }], 'one host, not Example.com beside example.com');
+});
+
 test('a lastmod that is no date counts in no month and is never the newest', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
