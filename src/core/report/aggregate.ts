@@ -275,6 +275,8 @@ export class ReportAggregator {
     this.flushRows();
     const files = this.files;
     const sum = (pick: (f: ReportFile) => number): number => files.reduce((total, f) => total + pick(f), 0);
+    // Not Math.max(...files): an index may list more children than a call takes arguments.
+    const largest = (among: ReportFile[], pick: (f: ReportFile) => number): number => among.reduce((most, f) => Math.max(most, pick(f)), 0);
     const pages = files.filter((f) => f.kind !== 'sitemapindex');
     const { valid, invalid } = this.schemaSeen;
     const severityRank = { error: 0, warning: 1, info: 2 } as const;
@@ -287,7 +289,7 @@ export class ReportAggregator {
         files: files.length, urls: this.urls, distinctUrls: this.seen.size, bytes: sum((f) => f.bytes), plainBytes: sum((f) => f.plainBytes),
         errors: sum((f) => f.errors), warnings: sum((f) => f.warnings),
         schema: invalid > 0 ? 'invalid' : valid > 0 ? 'valid' : 'not-checked',
-        largestFileUrls: Math.max(0, ...pages.map((f) => f.entries)), largestFilePlainBytes: Math.max(0, ...files.map((f) => f.plainBytes)),
+        largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes),
       },
       problems: [...this.problems.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1)),
       directories: this.directories.top(200),

@@ -99,6 +99,21 @@ test('one URL spelt two ways is one URL, as diff has it (RFC 3986 §6.2, url.ts 
   assert.deepEqual(model.directories, [{ prefix: '/', urls: 4 }, { prefix: '/shop/', urls: 2 }], 'one host, not Example.com beside example.com');
 });
 
+test('an index that lists 200,000 children (past the limit, each unreadable) makes a model: the largest file is found without spreading the files into a call', () => {
+  const { agg } = aggregator();
+  agg.startFile({ name: 'index.xml', parent: -1 });
+  agg.endFile({ ...END, kind: 'sitemapindex' });
+  for (let i = 0; i < 200_000; i++) {
+    agg.startFile({ name: `s${i}.xml`, parent: 0 });
+    if (i === 7) agg.url({ loc: 'https://e.com/a' }, { line: 3, column: 3 });
+    agg.endFile({ ...END, kind: i === 7 ? 'urlset' : 'unknown', plainBytes: i === 9 ? 5_000 : 0 });
+  }
+  const model = agg.finish('');
+  assert.equal(model.summary.files, 200_001);
+  assert.equal(model.summary.largestFileUrls, 1);
+  assert.equal(model.summary.largestFilePlainBytes, 5_000);
+});
+
 test('a lastmod that is no date counts in no month and is never the newest', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
