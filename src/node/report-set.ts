@@ -21,6 +21,7 @@ import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
+import { visitKey } from '../core/discover/inputs.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceOptions } from './sitemap-source.js';
@@ -114,11 +115,20 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
+      // A sitemap that redirects to another the site lists, or to one read already, is read there
+      // (discover's visited set): /sitemap.xml sent to /sitemap_index.xml is one set, not two.
+      const visited = new Set((sitemaps.length > 0 ? sitemaps : wellKnown).map(visitKey));
+      const readElsewhere = (url: string, finalUrl: string): boolean => {
+        const key = visitKey(finalUrl);
+        if (key !== visitKey(url) && visited.has(key)) return true;
+        visited.add(key);
+        return false;
+      };
       if (sitemaps.length > 0) {
-        for (const url of sitemaps) if (await reportSource({ url }, false, aggregator, reading)) read.push({ url });
+        for (const url of sitemaps) if (await reportSource({ url }, false, aggregator, { ...reading, readElsewhere })) read.push({ url });
       } else {
         await readProbes(wellKnown, options, async (url, fetched) => {
-          if (await reportSource({ url }, true, aggregator, { ...reading, fetched })) read.push({ url });
+          if (await reportSource({ url }, true, aggregator, { ...reading, fetched, readElsewhere })) read.push({ url });
         });
       }
       const found = read.length - before;
@@ -136,11 +146,20 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
   }
 }
 
+interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
+  cwd: string;
+  now: number;
+  backpressure: () => Promise<void> | undefined;
+  /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
+  readElsewhere?: (url: string, finalUrl: string) => boolean;
+}
+
 /**
  * One source into the aggregator: each document validated as it is read. A `probe` (a site's well-known
- * path) that does not hold a sitemap is left out, whatever it answered: false then.
+ * path) that does not hold a sitemap is left out, whatever it answered, and so is a source read
+ * elsewhere: false then.
  */
-async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: WriteReportOptions & Pick<SourceOptions, 'fetched'> & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<boolean> {
+async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: Reading): Promise<boolean> {
   let base = -1;
   let urls = 0;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
@@ -149,6 +168,7 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
     };
+    if (document.number === 0 && document.http !== undefined && options.readElsewhere?.(document.name, document.http.finalUrl) === true) return 'unknown';
     // A probed document is a file of the report once its format shows a sitemap; its problems wait
     // till then (capped: a page that is none may still send a flood of them), and are dropped if not.
     let held = probe && document.number === 0 ? new DiagnosticCollector() : undefined;

@@ -148,6 +148,25 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a sitemap reached again by a redirect (WordPress: /sitemap.xml to /sitemap_index.xml) is read once, as discover reads it', async () => {
+    await withSite((server) => {
+      server.route('/sitemap.xml', { status: 301, headers: { location: '/sitemap_index.xml' } });
+      server.route('/sitemap_index.xml', { body: sitemapIndex([server.url('/post-sitemap.xml')]) });
+      server.route('/post-sitemap.xml', { body: urlset(locs(server, 'p', 2)) });
+    }, async (server, dir) => {
+      const expected = [[server.url('/sitemap_index.xml'), 'sitemapindex', 1], [server.url('/post-sitemap.xml'), 'urlset', 2]];
+      const probed = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(probed.code, 0, probed.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), expected);
+      assert.deepEqual([model.summary.urls, model.duplicates.count], [2, 0]);
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/sitemap.xml')}\nSitemap: ${server.url('/sitemap_index.xml')}\n`, type: 'text/plain' });
+      const named = await runCli(['report', `${server.origin}/`, '--out', 'n.html', '--allow-private'], { cwd: dir });
+      assert.equal(named.code, 0, named.stderr);
+      assert.deepEqual(reportModel(join(dir, 'n.html')).files.map((f) => [f.name, f.kind, f.entries]), expected);
+    });
+  });
+
   it('a site with no robots.txt and no sitemap at a well-known path: exit 2, what was tried, no report', async () => {
     await withSite(() => {}, async (server, dir) => {
       const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
