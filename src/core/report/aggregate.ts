@@ -220,7 +220,7 @@ export class ReportAggregator {
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
     if (this.rows.count >= ROW_WINDOW) this.flushRows();
-    this.rows.add(`${entry.loc}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
+    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
   /** Every diagnostic of the set, rule settings applied. */

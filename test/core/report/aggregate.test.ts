@@ -114,6 +114,15 @@ test('an index that lists 200,000 children (past the limit, each unreadable) mak
   assert.equal(model.summary.largestFilePlainBytes, 5_000);
 });
 
+test('a loc kept as written with a TAB or a line break in it (loc/not-encoded) is one row of the table, its fields in place', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/a\tb', lastmod: '2024-01-01' }, { loc: 'https://e.com/c\nd' }, { loc: 'https://e.com/e\r\nf' }, { loc: 'https://e.com/ok' }]);
+  agg.finish('');
+  assert.deepEqual(rows.map((r) => [r[0], r[1], r.length]), [
+    ['https://e.com/a b', '2024-01-01', ROW_FIELDS.length], ['https://e.com/c d', '', ROW_FIELDS.length], ['https://e.com/e  f', '', ROW_FIELDS.length], ['https://e.com/ok', '', ROW_FIELDS.length],
+  ]);
+});
+
 test('a lastmod that is no date counts in no month and is never the newest', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
