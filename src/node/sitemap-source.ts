@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { visitKey } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
 import type { SitemapRef } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
@@ -73,7 +74,7 @@ export function sourceName(source: SitemapSource, cwd: string): string {
 const SET_ENTRY = 'sitemap.xml';
 
 /**
- * Reads every document of `source`, in order: the document, and for an index, each child it lists (a
+ * Reads every document of `source`, in order: the document, and for an index, each child it lists, once (a
  * nested index is reported, `index/nested`, and not followed, as Google does not). Throws
  * `ERR_SITEMAP_INPUT` when the source (or, without `onUnreadable`, a child) cannot be read.
  */
@@ -84,16 +85,26 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
   // A directory's document goes by its entry file's name.
   const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
-  const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }), options.fetched);
+  const rootWhere = indexPath ?? (source as { url: string }).url;
+  const format = await readOne(rootWhere, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }), options.fetched);
   if (format !== 'sitemapindex') return;
+  // Each document once, as validate --follow reads a set: a child listed again, or the index listing
+  // itself, is not read (nor counted) again; the index's validation reports the repeat.
+  const formats = new Map<string, SitemapFormat>([[documentKey(rootWhere), format]]);
   let number = 0;
   for (const child of children) {
-    const document: SourceDocument = { name: child.loc, number: ++number, parent: 0, listedAs: child };
-    let childFormat: SitemapFormat;
+    const document: SourceDocument = { name: child.loc, number: number + 1, parent: 0, listedAs: child };
+    let childFormat: SitemapFormat | undefined;
     try {
       const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
       if (indexPath !== undefined) document.name = relative(cwd, where) || where;
-      childFormat = await readOne(where, document, options, readDocument, () => {});
+      const key = documentKey(where);
+      childFormat = formats.get(key);
+      if (childFormat === undefined) {
+        number++;
+        childFormat = await readOne(where, document, options, readDocument, () => {});
+        formats.set(key, childFormat);
+      }
     } catch (error) {
       if (options.onUnreadable === undefined || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       options.onUnreadable(document, error);
@@ -103,6 +114,11 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
       options.onDiagnostic?.({ code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; its children are not read (Google does not follow nested indexes)`, file: root.name, line: child.line, column: child.column, hint: 'list its children in this index instead' });
     }
   }
+}
+
+/** A document's identity: its path, or its URL as discover's visited set keys it. */
+function documentKey(where: string): string {
+  return /^https?:\/\//i.test(where) ? visitKey(where) ?? where : where;
 }
 
 /** A document of a source being fetched: the answer, and its HTTP facts. */

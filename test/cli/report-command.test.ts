@@ -123,6 +123,21 @@ describe('sitemapkit report', () => {
     assert.equal(result.code, 0, 'warnings only');
   });
 
+  it('reads each file of a set once, as validate --follow does: a child listed again, or the index listing itself, is not read (nor counted) again', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), urlset([url('/x'), url('/y')]));
+    writeFileSync(join(dir, 'sitemap.xml'), index([`${SITE}/a.xml`, `${SITE}/sitemap.xml`, `${SITE}/a.xml`]));
+    const result = await runCli(['report', '.', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), [['sitemap.xml', 'sitemapindex', 3], ['a.xml', 'urlset', 2]]);
+    assert.deepEqual([model.summary.urls, model.duplicates.count, model.duplicates.inSeveralFiles], [2, 0, 0]);
+    const validated = await runCli(['validate', 'sitemap.xml', '--follow', '--format', 'json'], { cwd: dir });
+    const problems = (JSON.parse(validated.stdout) as { files: { diagnostics: { code: string }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
+    assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [...new Set(problems)].sort().map((code) => [code, problems.filter((c) => c === code).length]), 'the problems validate --follow finds: the repeat, the nested index');
+    assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
+  });
+
   it('takes validate\'s settings: --rule, --base-url, the config file', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 's.xml'), urlset([url('/x'), url('/x')]));
