@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { visitKey } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
-import type { SitemapRef } from '../core/model.js';
+import { LIMITS_PROFILES, type SitemapRef } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
 import type { HttpClient } from './http/client.js';
@@ -70,6 +70,12 @@ export function sourceName(source: SitemapSource, cwd: string): string {
   return 'url' in source ? source.url : relative(cwd, resolve(cwd, source.path)) || source.path;
 }
 
+/**
+ * Children of an index read at most: the most one index may list (sitemaps.org), as discover's default
+ * `maxSitemaps`; a hostile index may list a million. The rest are reported once, not read.
+ */
+const MAX_CHILDREN = LIMITS_PROFILES.current.maxSitemapsPerIndex;
+
 /** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
 const SET_ENTRY = 'sitemap.xml';
 
@@ -86,8 +92,17 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   // A directory's document goes by its entry file's name.
   const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
   const rootWhere = indexPath ?? (source as { url: string }).url;
-  const format = await readOne(rootWhere, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }), options.fetched);
+  let notRead = 0;
+  let firstNotRead: EntryPosition | undefined;
+  const listed = (ref: SitemapRef, at: EntryPosition): void => {
+    if (children.length < MAX_CHILDREN) children.push({ ...ref, ...at });
+    else if (notRead++ === 0) firstNotRead = at;
+  };
+  const format = await readOne(rootWhere, root, options, readDocument, listed, options.fetched);
   if (format !== 'sitemapindex') return;
+  if (firstNotRead !== undefined) {
+    options.onDiagnostic?.({ code: 'discover/too-many-sitemaps', severity: 'error', message: `more than ${MAX_CHILDREN} sitemaps; the rest (${notRead}) are not read`, file: root.name, line: firstNotRead.line, column: firstNotRead.column, hint: 'split it into several indexes' });
+  }
   // Each document once, as validate --follow reads a set: a child listed again, or the index listing
   // itself, is not read (nor counted) again; the index's validation reports the repeat.
   const formats = new Map<string, SitemapFormat>([[documentKey(rootWhere), format]]);

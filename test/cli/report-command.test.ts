@@ -138,6 +138,21 @@ describe('sitemapkit report', () => {
     assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
   });
 
+  it('reads at most 50,000 children of an index (the most one may list), as discover does; the rest are reported, not read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), urlset([url('/x')]));
+    writeFileSync(join(dir, 'b.xml'), urlset([url('/y')]));
+    writeFileSync(join(dir, 'sitemap.xml'), index([...Array.from({ length: 50_000 }, () => `${SITE}/a.xml`), `${SITE}/b.xml`]));
+    const result = await runCli(['report', '.', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.files.map((f) => f.name), ['sitemap.xml', 'a.xml'], 'b.xml, the 50,001st, is not read');
+    const walk = model.problems.find((p) => p.code === 'discover/too-many-sitemaps');
+    assert.deepEqual([walk?.count, walk?.examples[0]?.file, walk?.examples[0]?.line], [1, 'sitemap.xml', 50_003]);
+    assert.match(walk?.examples[0]?.message ?? '', /^more than 50000 sitemaps; the rest \(1\) are not read/);
+    assert.equal(model.problems.find((p) => p.code === 'limits/too-many-sitemaps')?.count, 1, 'validate\'s finding, beside it');
+  });
+
   it('takes validate\'s settings: --rule, --base-url, the config file', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 's.xml'), urlset([url('/x'), url('/x')]));
