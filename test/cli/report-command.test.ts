@@ -151,6 +151,7 @@ describe('sitemapkit report', () => {
     assert.deepEqual([walk?.count, walk?.examples[0]?.file, walk?.examples[0]?.line], [1, 'sitemap.xml', 50_003]);
     assert.match(walk?.examples[0]?.message ?? '', /^more than 50000 sitemaps; the rest \(1\) are not read/);
     assert.equal(model.problems.find((p) => p.code === 'limits/too-many-sitemaps')?.count, 1, 'validate\'s finding, beside it');
+    assert.deepEqual([model.files[0]?.errors, model.summary.errors], [2, 2], 'both count for the index, and in the summary');
   });
 
   it('takes validate\'s settings: --rule, --base-url, the config file', async () => {

@@ -150,6 +150,8 @@ export class ReportAggregator {
   private readonly files: ReportFile[] = [];
   private current: ReportFile | undefined;
   private currentIndex = -1;
+  /** Whether the current file's reading is over (endFile): its counts are in. */
+  private currentEnded = false;
   private readonly rows = new PendingRows();
   private readonly pastBefore: string;
   private schemaSeen = { valid: 0, invalid: 0 };
@@ -191,6 +193,7 @@ export class ReportAggregator {
     this.files.push(file);
     this.current = file;
     this.currentIndex = this.files.length - 1;
+    this.currentEnded = false;
     return this.currentIndex;
   }
 
@@ -247,8 +250,9 @@ export class ReportAggregator {
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`) count for that file.
-    if (d.file !== this.current?.name) {
+    // The walk's own findings about a file already read (`index/nested`, `discover/too-many-sitemaps`)
+    // count for that file.
+    if (this.currentEnded || d.file !== this.current?.name) {
       const file = this.files.find((f) => f.name === d.file);
       if (file !== undefined && d.severity === 'error') file.errors++;
       else if (file !== undefined && d.severity === 'warning') file.warnings++;
@@ -261,6 +265,7 @@ export class ReportAggregator {
     Object.assign(file, { kind: end.kind, bytes: end.bytes, plainBytes: end.plainBytes, gzipped: end.gzipped });
     file.errors += end.errors;
     file.warnings += end.warnings;
+    this.currentEnded = true;
     if (end.schemaValid === true) this.schemaSeen.valid++;
     else if (end.schemaValid === false) this.schemaSeen.invalid++;
     this.flushRows();
