@@ -24,7 +24,7 @@ import { diffSitemaps } from './diff-sitemaps.js';
 import { visitKey } from '../core/discover/inputs.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
-import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
@@ -162,11 +162,14 @@ interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
 async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: Reading): Promise<boolean> {
   let base = -1;
   let urls = 0;
+  /** The document whose file is started and not ended. */
+  let open: SourceDocument | undefined;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
+      open = document;
     };
     if (document.number === 0 && document.http !== undefined && options.readElsewhere?.(document.name, document.http.finalUrl) === true) return 'unknown';
     // A probed document is a file of the report once its format shows a sitemap; its problems wait
@@ -212,6 +215,7 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
     urls += result.format === 'sitemapindex' ? 0 : result.entries;
     const counts = reportCounts(result);
     aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
+    open = undefined;
     return result.format ?? 'unknown';
   };
   try {
@@ -219,9 +223,10 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
       ...options,
       onDiagnostic: (d) => aggregator.diagnostic(d),
       onUnreadable: (document, error) => {
-        aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
-        aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
-        aggregator.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: 1, warnings: 0, schemaValid: null });
+        // Not read at all, or cut short in its middle (its file is open then): one file either way.
+        if (document !== open) aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
+        aggregator.unreadable(error.message);
+        open = undefined;
       },
     }, read);
   } catch (error) {

@@ -210,6 +210,32 @@ describe('sitemapkit report', () => {
     }
   });
 
+  it('a child cut short is one file of the report, unreadable, with what was read of it and the problems found before the cut', async () => {
+    const server = await startSiteServer({});
+    try {
+      // Several chunks of URLs (the first with a problem), then the body stops in its middle.
+      const partial = urlset([`<url><loc>${server.url('/q')}</loc><priority>2</priority></url>`, ...Array.from({ length: 3_000 }, (_, i) => `<url><loc>${server.url(`/p${i}`)}</loc></url>`)]).replace('</urlset>', '<url><loc>');
+      server.route('/sitemap.xml', { body: index([server.url('/cut.xml'), server.url('/b.xml')]) });
+      server.route('/cut.xml', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(partial) + 1_000 });
+        res.write(partial, () => setTimeout(() => res.destroy(), 50));
+      });
+      server.route('/b.xml', { body: urlset([`<url><loc>${server.url('/b')}</loc></url>`]) });
+      const dir = tempDir();
+      const result = await runCli(['report', server.url('/sitemap.xml'), '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const { model, rows } = readReport(join(dir, 'r.html'));
+      const cut = rows.filter((r) => r[2] === '1').length;
+      assert.ok(cut > 0, 'URLs were read before the cut');
+      assert.deepEqual(model.files.map((f) => [f.name, f.entries, f.errors]), [[server.url('/sitemap.xml'), 2, 0], [server.url('/cut.xml'), cut, 2], [server.url('/b.xml'), 1, 0]]);
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]).sort(), [['input/unreadable', 1], ['priority/out-of-range', 1]]);
+      assert.equal(model.summary.errors, 2);
+      assert.deepEqual(rows.at(-1)?.slice(0, 3), [server.url('/b'), '', '2']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a run that fails leaves no report, and the one before in place', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'r.html'), 'the previous report');

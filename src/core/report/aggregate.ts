@@ -152,6 +152,8 @@ export class ReportAggregator {
   private currentIndex = -1;
   /** Whether the current file's reading is over (endFile): its counts are in. */
   private currentEnded = false;
+  /** The errors and warnings of the file being read so far (for one that stops before its end). */
+  private readonly found = { errors: 0, warnings: 0 };
   private readonly rows = new PendingRows();
   private readonly pastBefore: string;
   private schemaSeen = { valid: 0, invalid: 0 };
@@ -194,6 +196,8 @@ export class ReportAggregator {
     this.current = file;
     this.currentIndex = this.files.length - 1;
     this.currentEnded = false;
+    this.found.errors = 0;
+    this.found.warnings = 0;
     return this.currentIndex;
   }
 
@@ -241,6 +245,10 @@ export class ReportAggregator {
       }
     }
     problem.count++;
+    if (!this.currentEnded && d.file === this.current?.name) {
+      if (d.severity === 'error') this.found.errors++;
+      else if (d.severity === 'warning') this.found.warnings++;
+    }
     if (problem.examples.length < REPORT_SAMPLES) {
       const example: ReportProblem['examples'][number] = { file: d.file ?? '', message: own(d.message) };
       if (d.line !== undefined) example.line = d.line;
@@ -269,6 +277,15 @@ export class ReportAggregator {
     if (end.schemaValid === true) this.schemaSeen.valid++;
     else if (end.schemaValid === false) this.schemaSeen.invalid++;
     this.flushRows();
+  }
+
+  /**
+   * The file being read could not be read, or not to its end (`message` says why): an `input/unreadable`
+   * problem, and it ends with what was read of it and the problems found in that.
+   */
+  unreadable(message: string): void {
+    this.diagnostic({ code: 'input/unreadable', severity: 'error', message, file: (this.current as ReportFile).name });
+    this.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: this.found.errors, warnings: this.found.warnings, schemaValid: null });
   }
 
   /** With --compare: the changes against the previous version (report-set.ts fills it). */
