@@ -107,7 +107,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
-        await reportSource(source, false, aggregator, reading);
+        await reportSource(source, 'given', aggregator, reading);
         read.push(source);
         continue;
       }
@@ -125,10 +125,10 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
         return false;
       };
       if (sitemaps.length > 0) {
-        for (const url of sitemaps) if (await reportSource({ url }, false, aggregator, { ...reading, readElsewhere })) read.push({ url });
+        for (const url of sitemaps) if (await reportSource({ url }, 'listed', aggregator, { ...reading, readElsewhere })) read.push({ url });
       } else {
         await readProbes(wellKnown, options, async (url, fetched) => {
-          if (await reportSource({ url }, true, aggregator, { ...reading, fetched, readElsewhere })) read.push({ url });
+          if (await reportSource({ url }, 'probed', aggregator, { ...reading, fetched, readElsewhere })) read.push({ url });
         });
       }
       const found = read.length - before;
@@ -155,11 +155,13 @@ interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
 }
 
 /**
- * One source into the aggregator: each document validated as it is read. A `probe` (a site's well-known
- * path) that does not hold a sitemap is left out, whatever it answered, and so is a source read
- * elsewhere: false then.
+ * One source into the aggregator: each document validated as it is read. `given` on the command line
+ * (one that cannot be read ends the run), or a site's sitemap, `listed` by its robots.txt or `probed` at
+ * a well-known path. A probe that does not hold a sitemap is left out, whatever it answered, and so is
+ * a source read elsewhere: false then.
  */
-async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: Reading): Promise<boolean> {
+async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'probed', aggregator: ReportAggregator, options: Reading): Promise<boolean> {
+  const probe = how === 'probed';
   let base = -1;
   let urls = 0;
   /** The document whose file is started and not ended. */
@@ -230,8 +232,13 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
       },
     }, read);
   } catch (error) {
+    if (how === 'given' || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
     // A probe that failed (not found, refused, cut) before it showed a sitemap holds none.
-    if (!probe || base !== -1 || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+    if (probe && base === -1) return false;
+    // A sitemap of the site that cannot be read, or not to its end, is a problem of the report, as a
+    // child of an index is (and a failed document in discover's tree).
+    if (open === undefined) base = aggregator.startFile({ name: sourceName(source, options.cwd), parent: -1 });
+    aggregator.unreadable(error.message);
   }
   return base !== -1;
 }

@@ -58,6 +58,20 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a sitemap robots.txt names that cannot be fetched is a problem of the report, as discover has it, not the end of the run', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/gone.xml')}\n`, type: 'text/plain' });
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 2)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries, f.errors]), [[server.url('/a.xml'), 'urlset', 2, 0], [server.url('/gone.xml'), 'unknown', 0, 1]]);
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+      assert.match(model.problems[0]?.examples[0]?.message ?? '', /HTTP 404/);
+    });
+  });
+
   it('--compare with a site that publishes several sitemaps: exit 2, one of them is asked for', async () => {
     await withSite((server) => {
       server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/b.xml')}\n`, type: 'text/plain' });
