@@ -72,6 +72,24 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a probed path cut short once it showed a sitemap is that sitemap, unreadable; one that fails before is left out', async () => {
+    const partial = `${urlset(Array.from({ length: 2_000 }, (_, i) => `http://127.0.0.1/c/${i}`)).replace('</urlset>', '')}<url><loc>`;
+    await withSite((server) => {
+      server.route('/sitemap.xml', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(partial) + 1_000 });
+        res.write(partial, () => setTimeout(() => res.destroy(), 50));
+      });
+      server.route('/sitemap_index.xml', (_req, res) => res.destroy());
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.errors]), [[server.url('/sitemap.xml'), 'unknown', 1]]);
+      assert.ok((model.files[0]?.entries ?? 0) > 0, 'the URLs read before the cut');
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+    });
+  });
+
   it('--compare with a site that publishes several sitemaps: exit 2, one of them is asked for', async () => {
     await withSite((server) => {
       server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/b.xml')}\n`, type: 'text/plain' });
