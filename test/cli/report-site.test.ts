@@ -79,7 +79,9 @@ describe('sitemapkit report SITE', () => {
         res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(partial) + 1_000 });
         res.write(partial, () => setTimeout(() => res.destroy(), 50));
       });
-      server.route('/sitemap_index.xml', (_req, res) => res.destroy());
+      server.route('/sitemap_index.xml', (_req, res) => {
+        res.destroy();
+      });
     }, async (server, dir) => {
       const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
       assert.equal(result.code, 1, result.stderr);
