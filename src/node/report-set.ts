@@ -115,13 +115,15 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
-      // A sitemap that redirects to another the site lists, or to one read already, is read there
-      // (discover's visited set): /sitemap.xml sent to /sitemap_index.xml is one set, not two.
-      const visited = new Set((sitemaps.length > 0 ? sitemaps : wellKnown).map(visitKey));
+      // A sitemap read already (the same URL spelt otherwise, or a redirect to it), or one that redirects
+      // to another the site lists, is read there (discover's visited set): /sitemap.xml sent to
+      // /sitemap_index.xml is one set, not two.
+      const listed = new Set((sitemaps.length > 0 ? sitemaps : wellKnown).map(visitKey));
+      const answered = new Set<string | undefined>();
       const readElsewhere = (url: string, finalUrl: string): boolean => {
         const key = visitKey(finalUrl);
-        if (key !== visitKey(url) && visited.has(key)) return true;
-        visited.add(key);
+        if (answered.has(key) || (key !== visitKey(url) && listed.has(key))) return true;
+        answered.add(key);
         return false;
       };
       if (sitemaps.length > 0) {

@@ -58,6 +58,19 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a sitemap robots.txt names twice, spelt two ways (escapes in two cases), is read once', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/s%2dmap.xml')}\nSitemap: ${server.url('/s%2Dmap.xml')}\n`, type: 'text/plain' });
+      for (const path of ['/s%2dmap.xml', '/s%2Dmap.xml']) server.route(path, { body: urlset(locs(server, 'a', 2)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.entries]), [[server.url('/s%2dmap.xml'), 2]]);
+      assert.deepEqual([model.summary.urls, model.duplicates.count], [2, 0]);
+    });
+  });
+
   it('a sitemap robots.txt names that cannot be fetched is a problem of the report, as discover has it, not the end of the run', async () => {
     await withSite((server) => {
       server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/gone.xml')}\n`, type: 'text/plain' });
