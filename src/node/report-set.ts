@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { DiagnosticCollector } from '../core/diagnostics.js';
+import { visitKey } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { ReportAggregator } from '../core/report/aggregate.js';
@@ -23,7 +24,7 @@ import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
-import { readSource, sourceName, type DocumentReader, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
@@ -39,7 +40,7 @@ interface SiteSource {
 
 export type ReportSource = SitemapSource | SiteSource;
 
-export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
+export interface WriteReportOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable' | 'fetched'> {
   /** The report file (default `report.html` in `cwd`). */
   out?: string;
   /** A previous version of the source: the changes go into the report (`compare`). */
@@ -106,7 +107,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
-        await reportSource(source, false, aggregator, reading);
+        await reportSource(source, 'given', aggregator, reading);
         read.push(source);
         continue;
       }
@@ -114,8 +115,24 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
-      const probe = sitemaps.length === 0;
-      for (const url of probe ? wellKnown : sitemaps) if (await reportSource({ url }, probe, aggregator, reading)) read.push({ url });
+      // A sitemap read already (the same URL spelt otherwise, or a redirect to it), or one that redirects
+      // to another the site lists, is read there (discover's visited set): /sitemap.xml sent to
+      // /sitemap_index.xml is one set, not two.
+      const listed = new Set((sitemaps.length > 0 ? sitemaps : wellKnown).map(visitKey));
+      const answered = new Set<string | undefined>();
+      const readElsewhere = (url: string, finalUrl: string): boolean => {
+        const key = visitKey(finalUrl);
+        if (answered.has(key) || (key !== visitKey(url) && listed.has(key))) return true;
+        answered.add(key);
+        return false;
+      };
+      if (sitemaps.length > 0) {
+        for (const url of sitemaps) if (await reportSource({ url }, 'listed', aggregator, { ...reading, readElsewhere })) read.push({ url });
+      } else {
+        await readProbes(wellKnown, options, async (url, fetched) => {
+          if (await reportSource({ url }, 'probed', aggregator, { ...reading, fetched, readElsewhere })) read.push({ url });
+        });
+      }
       const found = read.length - before;
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
@@ -131,19 +148,34 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
   }
 }
 
+interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
+  cwd: string;
+  now: number;
+  backpressure: () => Promise<void> | undefined;
+  /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
+  readElsewhere?: (url: string, finalUrl: string) => boolean;
+}
+
 /**
- * One source into the aggregator: each document validated as it is read. A `probe` (a site's well-known
- * path) that does not hold a sitemap is left out, whatever it answered: false then.
+ * One source into the aggregator: each document validated as it is read. `given` on the command line
+ * (one that cannot be read ends the run), or a site's sitemap, `listed` by its robots.txt or `probed` at
+ * a well-known path. A probe that does not hold a sitemap is left out, whatever it answered, and so is
+ * a source read elsewhere: false then.
  */
-async function reportSource(source: SitemapSource, probe: boolean, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string; now: number; backpressure: () => Promise<void> | undefined }): Promise<boolean> {
+async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'probed', aggregator: ReportAggregator, options: Reading): Promise<boolean> {
+  const probe = how === 'probed';
   let base = -1;
   let urls = 0;
+  /** The document whose file is started and not ended. */
+  let open: SourceDocument | undefined;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
+      open = document;
     };
+    if (document.number === 0 && document.http !== undefined && options.readElsewhere?.(document.name, document.http.finalUrl) === true) return 'unknown';
     // A probed document is a file of the report once its format shows a sitemap; its problems wait
     // till then (capped: a page that is none may still send a flood of them), and are dropped if not.
     let held = probe && document.number === 0 ? new DiagnosticCollector() : undefined;
@@ -187,6 +219,7 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
     urls += result.format === 'sitemapindex' ? 0 : result.entries;
     const counts = reportCounts(result);
     aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
+    open = undefined;
     return result.format ?? 'unknown';
   };
   try {
@@ -194,16 +227,63 @@ async function reportSource(source: SitemapSource, probe: boolean, aggregator: R
       ...options,
       onDiagnostic: (d) => aggregator.diagnostic(d),
       onUnreadable: (document, error) => {
-        aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
-        aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
-        aggregator.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: 1, warnings: 0, schemaValid: null });
+        // Not read at all, or cut short in its middle (its file is open then): one file either way.
+        if (document !== open) aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });
+        aggregator.unreadable(error.message);
+        open = undefined;
       },
     }, read);
   } catch (error) {
+    if (how === 'given' || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
     // A probe that failed (not found, refused, cut) before it showed a sitemap holds none.
-    if (!probe || base !== -1 || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
+    if (probe && base === -1) return false;
+    // A sitemap of the site that cannot be read, or not to its end, is a problem of the report, as a
+    // child of an index is (and a failed document in discover's tree).
+    if (open === undefined) base = aggregator.startFile({ name: sourceName(source, options.cwd), parent: -1 });
+    aggregator.unreadable(error.message);
   }
   return base !== -1;
+}
+
+/**
+ * A site's well-known paths through `each` in their order, each fetched ahead of its turn: as discover
+ * probes them, at once, as many as the client's connection slots for a host, so that paths that hang
+ * or answer slowly cost the slowest wait, not the sum. No more are fetched ahead than a host's slots
+ * (nor the client's), so the one being read, and an index's children after it, always find one free;
+ * the deadline of those waiting their turn is held (the server is not the slow one).
+ */
+async function readProbes(urls: readonly string[], options: WriteReportOptions, each: (url: string, fetched: Promise<FetchedDocument>) => Promise<void>): Promise<void> {
+  if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${urls[0]}: no HTTP client given`);
+  const client = await options.client();
+  const turns: (() => void)[] = [];
+  const ahead: Promise<FetchedDocument>[] = [];
+  const fetchAhead = (i: number): void => {
+    const url = urls[i];
+    if (url === undefined) return;
+    const turn = new Promise<void>((resolve) => (turns[i] = resolve));
+    ahead[i] = fetchDocument(url, client, options.maxBytes).then((document) => {
+      void document.fetched.held(turn);
+      return document;
+    });
+    // A path that did not answer is left out in its turn (reportSource), not an unhandled rejection before.
+    ahead[i]?.catch(() => {});
+  };
+  const window = Math.min(client.slots.perHost, client.slots.total);
+  for (let i = 0; i < window; i++) fetchAhead(i);
+  let next = 0;
+  try {
+    for (; next < urls.length; next++) {
+      turns[next]?.();
+      await each(urls[next] as string, ahead[next] as Promise<FetchedDocument>);
+      fetchAhead(next + window);
+    }
+  } finally {
+    // Stopped before the end (an error, an interrupt): the answers waiting their turn are let go.
+    for (let i = next + 1; i < ahead.length; i++) {
+      turns[i]?.();
+      void ahead[i]?.then((document) => document.fetched.cancel(), () => {});
+    }
+  }
 }
 
 function lastmodOf(lastmod: unknown): { indexLastmod?: string } {

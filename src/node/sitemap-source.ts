@@ -8,8 +8,9 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { visitKey } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
-import type { SitemapRef } from '../core/model.js';
+import { LIMITS_PROFILES, type SitemapRef } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
 import type { HttpClient } from './http/client.js';
@@ -35,6 +36,8 @@ export interface SourceOptions {
    * walk reports it here and goes on; without it, the walk throws. The source itself always throws.
    */
   onUnreadable?: (document: SourceDocument, error: SitemapError) => void;
+  /** A URL source's own document, fetched ahead of its reading (fetchDocument): read from this answer, not fetched again. */
+  fetched?: Promise<FetchedDocument>;
 }
 
 /** One document of the source, as the walk reaches it. */
@@ -67,11 +70,17 @@ export function sourceName(source: SitemapSource, cwd: string): string {
   return 'url' in source ? source.url : relative(cwd, resolve(cwd, source.path)) || source.path;
 }
 
+/**
+ * Children of an index read at most: the most one index may list (sitemaps.org), as discover's default
+ * `maxSitemaps`; a hostile index may list a million. The rest are reported once, not read.
+ */
+const MAX_CHILDREN = LIMITS_PROFILES.current.maxSitemapsPerIndex;
+
 /** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
 const SET_ENTRY = 'sitemap.xml';
 
 /**
- * Reads every document of `source`, in order: the document, and for an index, each child it lists (a
+ * Reads every document of `source`, in order: the document, and for an index, each child it lists, once (a
  * nested index is reported, `index/nested`, and not followed, as Google does not). Throws
  * `ERR_SITEMAP_INPUT` when the source (or, without `onUnreadable`, a child) cannot be read.
  */
@@ -82,16 +91,35 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
   // A directory's document goes by its entry file's name.
   const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
-  const format = await readOne(indexPath ?? (source as { url: string }).url, root, options, readDocument, (ref, at) => children.push({ ...ref, ...at }));
+  const rootWhere = indexPath ?? (source as { url: string }).url;
+  let notRead = 0;
+  let firstNotRead: EntryPosition | undefined;
+  const listed = (ref: SitemapRef, at: EntryPosition): void => {
+    if (children.length < MAX_CHILDREN) children.push({ ...ref, ...at });
+    else if (notRead++ === 0) firstNotRead = at;
+  };
+  const format = await readOne(rootWhere, root, options, readDocument, listed, options.fetched);
   if (format !== 'sitemapindex') return;
+  if (firstNotRead !== undefined) {
+    options.onDiagnostic?.({ code: 'discover/too-many-sitemaps', severity: 'error', message: `more than ${MAX_CHILDREN} sitemaps; the rest (${notRead}) are not read`, file: root.name, line: firstNotRead.line, column: firstNotRead.column, hint: 'split it into several indexes' });
+  }
+  // Each document once, as validate --follow reads a set: a child listed again, or the index listing
+  // itself, is not read (nor counted) again; the index's validation reports the repeat.
+  const formats = new Map<string, SitemapFormat>([[documentKey(rootWhere), format]]);
   let number = 0;
   for (const child of children) {
-    const document: SourceDocument = { name: child.loc, number: ++number, parent: 0, listedAs: child };
-    let childFormat: SitemapFormat;
+    const document: SourceDocument = { name: child.loc, number: number + 1, parent: 0, listedAs: child };
+    let childFormat: SitemapFormat | undefined;
     try {
       const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
       if (indexPath !== undefined) document.name = relative(cwd, where) || where;
-      childFormat = await readOne(where, document, options, readDocument, () => {});
+      const key = documentKey(where);
+      childFormat = formats.get(key);
+      if (childFormat === undefined) {
+        number++;
+        childFormat = await readOne(where, document, options, readDocument, () => {});
+        formats.set(key, childFormat);
+      }
     } catch (error) {
       if (options.onUnreadable === undefined || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       options.onUnreadable(document, error);
@@ -103,20 +131,42 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   }
 }
 
-/** One document (a path, or a URL fetched) through `readDocument`; its format. */
-async function readOne(where: string, document: SourceDocument, options: SourceOptions, readDocument: DocumentReader, onSitemap: (ref: SitemapRef, at: EntryPosition) => void): Promise<SitemapFormat> {
+/** A document's identity: its path, or its URL as discover's visited set keys it. */
+function documentKey(where: string): string {
+  return /^https?:\/\//i.test(where) ? visitKey(where) ?? where : where;
+}
+
+/** A document of a source being fetched: the answer, and its HTTP facts. */
+export interface FetchedDocument {
+  fetched: FetchedSitemap;
+  http: NonNullable<SourceDocument['http']>;
+}
+
+/** GET `url` for reading as a document of a source (fetchSitemap, capped at `maxBytes`); throws as fetchSitemap does. */
+export async function fetchDocument(url: string, client: HttpClient, maxBytes: number | undefined): Promise<FetchedDocument> {
+  const started = performance.now();
+  const fetched = await fetchSitemap(url, client, maxBytes !== undefined ? { maxBytes } : {});
+  const { headers } = fetched;
+  const http: FetchedDocument['http'] = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
+  if (headers.get('etag') !== null) http.etag = headers.get('etag') as string;
+  if (headers.get('last-modified') !== null) http.lastModified = headers.get('last-modified') as string;
+  return { fetched, http };
+}
+
+/** One document (a path, or a URL fetched, or `ahead` when it was fetched already) through `readDocument`; its format. */
+async function readOne(where: string, document: SourceDocument, options: SourceOptions, readDocument: DocumentReader, onSitemap: (ref: SitemapRef, at: EntryPosition) => void, ahead?: Promise<FetchedDocument>): Promise<SitemapFormat> {
   let fetched: FetchedSitemap | undefined;
   try {
     let input: SitemapInput = where;
     let backpressure = options.backpressure;
     if (/^https?:\/\//i.test(where)) {
-      if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
-      const started = performance.now();
-      fetched = await fetchSitemap(where, await options.client(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
-      const { headers } = fetched;
-      document.http = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
-      if (headers.get('etag') !== null) document.http.etag = headers.get('etag') as string;
-      if (headers.get('last-modified') !== null) document.http.lastModified = headers.get('last-modified') as string;
+      if (ahead === undefined) {
+        if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
+        ahead = fetchDocument(where, await options.client(), options.maxBytes);
+      }
+      const answer = await ahead;
+      fetched = answer.fetched;
+      document.http = answer.http;
       input = fetched.body;
       // Waiting for the output is not the server's time: not charged to the request's deadline.
       backpressure = fetched.holding(options.backpressure);

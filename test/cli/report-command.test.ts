@@ -123,6 +123,37 @@ describe('sitemapkit report', () => {
     assert.equal(result.code, 0, 'warnings only');
   });
 
+  it('reads each file of a set once, as validate --follow does: a child listed again, or the index listing itself, is not read (nor counted) again', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), urlset([url('/x'), url('/y')]));
+    writeFileSync(join(dir, 'sitemap.xml'), index([`${SITE}/a.xml`, `${SITE}/sitemap.xml`, `${SITE}/a.xml`]));
+    const result = await runCli(['report', '.', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), [['sitemap.xml', 'sitemapindex', 3], ['a.xml', 'urlset', 2]]);
+    assert.deepEqual([model.summary.urls, model.duplicates.count, model.duplicates.inSeveralFiles], [2, 0, 0]);
+    const validated = await runCli(['validate', 'sitemap.xml', '--follow', '--format', 'json'], { cwd: dir });
+    const problems = (JSON.parse(validated.stdout) as { files: { diagnostics: { code: string }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
+    assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [...new Set(problems)].sort().map((code) => [code, problems.filter((c) => c === code).length]), 'the problems validate --follow finds: the repeat, the nested index');
+    assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
+  });
+
+  it('reads at most 50,000 children of an index (the most one may list), as discover does; the rest are reported, not read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), urlset([url('/x')]));
+    writeFileSync(join(dir, 'b.xml'), urlset([url('/y')]));
+    writeFileSync(join(dir, 'sitemap.xml'), index([...Array.from({ length: 50_000 }, () => `${SITE}/a.xml`), `${SITE}/b.xml`]));
+    const result = await runCli(['report', '.', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.files.map((f) => f.name), ['sitemap.xml', 'a.xml'], 'b.xml, the 50,001st, is not read');
+    const walk = model.problems.find((p) => p.code === 'discover/too-many-sitemaps');
+    assert.deepEqual([walk?.count, walk?.examples[0]?.file, walk?.examples[0]?.line], [1, 'sitemap.xml', 50_003]);
+    assert.match(walk?.examples[0]?.message ?? '', /^more than 50000 sitemaps; the rest \(1\) are not read/);
+    assert.equal(model.problems.find((p) => p.code === 'limits/too-many-sitemaps')?.count, 1, 'validate\'s finding, beside it');
+    assert.deepEqual([model.files[0]?.errors, model.summary.errors], [2, 2], 'both count for the index, and in the summary');
+  });
+
   it('takes validate\'s settings: --rule, --base-url, the config file', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 's.xml'), urlset([url('/x'), url('/x')]));
@@ -174,6 +205,32 @@ describe('sitemapkit report', () => {
       assert.equal(model.files[0]?.http?.etag, '"v1"');
       assert.equal(model.files[0]?.http?.lastModified, 'Wed, 01 May 2024 00:00:00 GMT');
       assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a child cut short is one file of the report, unreadable, with what was read of it and the problems found before the cut', async () => {
+    const server = await startSiteServer({});
+    try {
+      // Several chunks of URLs (the first with a problem), then the body stops in its middle.
+      const partial = urlset([`<url><loc>${server.url('/q')}</loc><priority>2</priority></url>`, ...Array.from({ length: 3_000 }, (_, i) => `<url><loc>${server.url(`/p${i}`)}</loc></url>`)]).replace('</urlset>', '<url><loc>');
+      server.route('/sitemap.xml', { body: index([server.url('/cut.xml'), server.url('/b.xml')]) });
+      server.route('/cut.xml', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(partial) + 1_000 });
+        res.write(partial, () => setTimeout(() => res.destroy(), 50));
+      });
+      server.route('/b.xml', { body: urlset([`<url><loc>${server.url('/b')}</loc></url>`]) });
+      const dir = tempDir();
+      const result = await runCli(['report', server.url('/sitemap.xml'), '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const { model, rows } = readReport(join(dir, 'r.html'));
+      const cut = rows.filter((r) => r[2] === '1').length;
+      assert.ok(cut > 0, 'URLs were read before the cut');
+      assert.deepEqual(model.files.map((f) => [f.name, f.entries, f.errors]), [[server.url('/sitemap.xml'), 2, 0], [server.url('/cut.xml'), cut, 2], [server.url('/b.xml'), 1, 0]]);
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]).sort(), [['input/unreadable', 1], ['priority/out-of-range', 1]]);
+      assert.equal(model.summary.errors, 2);
+      assert.deepEqual(rows.at(-1)?.slice(0, 3), [server.url('/b'), '', '2']);
     } finally {
       await server.close();
     }

@@ -6,9 +6,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WELL_KNOWN_SITEMAP_PATHS } from '../../src/core/discover/inputs.js';
 import type { ReportModel } from '../../src/core/report/model.js';
 import { runCli } from '../helpers/cli.js';
-import { sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+import { sitemapIndex, startSiteServer, urlset, type Handler, type SiteServer, type StaticRoute } from '../helpers/site-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 function reportModel(path: string): ReportModel {
@@ -57,6 +58,53 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a sitemap robots.txt names twice, spelt two ways (escapes in two cases), is read once', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/s%2dmap.xml')}\nSitemap: ${server.url('/s%2Dmap.xml')}\n`, type: 'text/plain' });
+      for (const path of ['/s%2dmap.xml', '/s%2Dmap.xml']) server.route(path, { body: urlset(locs(server, 'a', 2)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.entries]), [[server.url('/s%2dmap.xml'), 2]]);
+      assert.deepEqual([model.summary.urls, model.duplicates.count], [2, 0]);
+    });
+  });
+
+  it('a sitemap robots.txt names that cannot be fetched is a problem of the report, as discover has it, not the end of the run', async () => {
+    await withSite((server) => {
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/gone.xml')}\n`, type: 'text/plain' });
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 2)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries, f.errors]), [[server.url('/a.xml'), 'urlset', 2, 0], [server.url('/gone.xml'), 'unknown', 0, 1]]);
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+      assert.match(model.problems[0]?.examples[0]?.message ?? '', /HTTP 404/);
+    });
+  });
+
+  it('a probed path cut short once it showed a sitemap is that sitemap, unreadable; one that fails before is left out', async () => {
+    const partial = `${urlset(Array.from({ length: 2_000 }, (_, i) => `http://127.0.0.1/c/${i}`)).replace('</urlset>', '')}<url><loc>`;
+    await withSite((server) => {
+      server.route('/sitemap.xml', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(partial) + 1_000 });
+        res.write(partial, () => setTimeout(() => res.destroy(), 50));
+      });
+      server.route('/sitemap_index.xml', (_req, res) => {
+        res.destroy();
+      });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.errors]), [[server.url('/sitemap.xml'), 'unknown', 1]]);
+      assert.ok((model.files[0]?.entries ?? 0) > 0, 'the URLs read before the cut');
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['input/unreadable', 1]]);
+    });
+  });
+
   it('--compare with a site that publishes several sitemaps: exit 2, one of them is asked for', async () => {
     await withSite((server) => {
       server.route('/robots.txt', { body: `Sitemap: ${server.url('/a.xml')}\nSitemap: ${server.url('/b.xml')}\n`, type: 'text/plain' });
@@ -102,6 +150,67 @@ describe('sitemapkit report SITE', () => {
       assert.equal(two.code, 2, two.stderr);
       assert.match(two.stderr, /^sitemapkit report: a comparison takes one source, and \S+ has 2 sitemaps: give one of them\n$/);
       assert.equal(existsSync(join(dir, 'r2.html')), false);
+    });
+  });
+
+  it('probes the well-known paths at the same time, as discover does; the report keeps their order, each fetched once', async () => {
+    // The first probe answers only once another one is in flight (or after 2 s): probed one after
+    // another, none is, and the server never sees two at once. Not a timing bound: a count of overlaps.
+    let inFlight = 0;
+    let most = 0;
+    let company: (() => void) | undefined;
+    let first = true;
+    const probed = (route: StaticRoute): Handler => async (_req, res) => {
+      most = Math.max(most, ++inFlight);
+      company?.();
+      if (first) {
+        first = false;
+        await new Promise<void>((resolve) => {
+          company = resolve;
+          setTimeout(resolve, 2_000);
+        });
+      }
+      const body = route.body ?? '';
+      res.writeHead(route.status ?? 200, { 'content-type': route.type ?? 'application/xml', 'content-length': Buffer.byteLength(body) }).end(body);
+      inFlight--;
+    };
+    const softPage: StaticRoute = { body: '<!doctype html><title>not found</title>', type: 'text/html' };
+    const missing: StaticRoute = { status: 404, body: 'not found', type: 'text/plain' };
+    await withSite((server) => {
+      WELL_KNOWN_SITEMAP_PATHS.forEach((path, i) => server.route(`/${path}`, probed(i % 2 === 0 ? softPage : missing)));
+      server.route('/sitemap.xml', probed({ body: sitemapIndex([server.url('/a.xml'), server.url('/b.xml')]) }));
+      server.route('/sitemap.txt', probed({ body: `${locs(server, 't', 2).join('\n')}\n`, type: 'text/plain' }));
+      server.route('/a.xml', { body: urlset(locs(server, 'a', 3)) });
+      server.route('/b.xml', { body: urlset(locs(server, 'b', 1)) });
+    }, async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(most > 1, `the probes overlapped at the server (most at once: ${most})`);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), [
+        [server.url('/sitemap.xml'), 'sitemapindex', 2], [server.url('/a.xml'), 'urlset', 3], [server.url('/b.xml'), 'urlset', 1], [server.url('/sitemap.txt'), 'text', 2],
+      ], 'in the order of the well-known paths, the index followed by its children; the soft-404 pages left out');
+      assert.deepEqual(model.problems, []);
+      for (const path of WELL_KNOWN_SITEMAP_PATHS) assert.equal(server.count(`/${path}`), 1, `/${path} fetched once`);
+    });
+  });
+
+  it('a sitemap reached again by a redirect (WordPress: /sitemap.xml to /sitemap_index.xml) is read once, as discover reads it', async () => {
+    await withSite((server) => {
+      server.route('/sitemap.xml', { status: 301, headers: { location: '/sitemap_index.xml' } });
+      server.route('/sitemap_index.xml', { body: sitemapIndex([server.url('/post-sitemap.xml')]) });
+      server.route('/post-sitemap.xml', { body: urlset(locs(server, 'p', 2)) });
+    }, async (server, dir) => {
+      const expected = [[server.url('/sitemap_index.xml'), 'sitemapindex', 1], [server.url('/post-sitemap.xml'), 'urlset', 2]];
+      const probed = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(probed.code, 0, probed.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries]), expected);
+      assert.deepEqual([model.summary.urls, model.duplicates.count], [2, 0]);
+      server.route('/robots.txt', { body: `Sitemap: ${server.url('/sitemap.xml')}\nSitemap: ${server.url('/sitemap_index.xml')}\n`, type: 'text/plain' });
+      const named = await runCli(['report', `${server.origin}/`, '--out', 'n.html', '--allow-private'], { cwd: dir });
+      assert.equal(named.code, 0, named.stderr);
+      assert.deepEqual(reportModel(join(dir, 'n.html')).files.map((f) => [f.name, f.kind, f.entries]), expected);
     });
   });
 

@@ -12,6 +12,7 @@ import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
+import { comparableUrl } from '../url.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
@@ -149,6 +150,10 @@ export class ReportAggregator {
   private readonly files: ReportFile[] = [];
   private current: ReportFile | undefined;
   private currentIndex = -1;
+  /** Whether the current file's reading is over (endFile): its counts are in. */
+  private currentEnded = false;
+  /** The errors and warnings of the file being read so far (for one that stops before its end). */
+  private readonly found = { errors: 0, warnings: 0 };
   private readonly rows = new PendingRows();
   private readonly pastBefore: string;
   private schemaSeen = { valid: 0, invalid: 0 };
@@ -158,6 +163,8 @@ export class ReportAggregator {
   private firstFile = new Int32Array(1 << 16);
   private repeatState = new Uint8Array(1 << 16);
   private readonly duplicates: ReportModel['duplicates'] = { count: 0, inSeveralFiles: 0, examples: [] };
+  /** The ordinal in `seen` of the URL of each duplicate example. */
+  private readonly exampleOrdinals: number[] = [];
 
   private readonly problems = new Map<string, ReportProblem>();
   private readonly directories = new DirectoryCounts();
@@ -188,6 +195,9 @@ export class ReportAggregator {
     this.files.push(file);
     this.current = file;
     this.currentIndex = this.files.length - 1;
+    this.currentEnded = false;
+    this.found.errors = 0;
+    this.found.warnings = 0;
     return this.currentIndex;
   }
 
@@ -201,7 +211,10 @@ export class ReportAggregator {
     const file = this.current as ReportFile;
     file.entries++;
     this.urls++;
-    let flags = this.countDuplicate(entry.loc, locHash);
+    // The same URL is the same as RFC 3986 §6.2 has it, spelt as it may be (`%7e` and `~`,
+    // `Example.com` and `example.com`), as diff compares them; each row keeps its spelling.
+    const url = comparableUrl(entry.loc);
+    let flags = this.countDuplicate(entry.loc, url === entry.loc && locHash !== undefined ? locHash : (fingerprint(url), FINGERPRINT));
     const lastmod = entry.lastmod === undefined ? '' : dateText(entry.lastmod);
     if (lastmod !== '' && this.lastmod(lastmod, file)) flags |= FLAG_FUTURE;
     else if (lastmod === '') this.freshness.missing++;
@@ -209,12 +222,12 @@ export class ReportAggregator {
     const priority = entry.priority === undefined ? '' : field(String(entry.priority));
     this.changefreqs.add(changefreq === '' ? '(none)' : changefreq);
     this.priorities.add(entry.priority ?? '(none)');
-    this.directories.add(entry.loc);
+    this.directories.add(url);
     const images = entry.images?.length ?? 0;
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
     if (this.rows.count >= ROW_WINDOW) this.flushRows();
-    this.rows.add(`${entry.loc}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
+    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
   /** Every diagnostic of the set, rule settings applied. */
@@ -232,6 +245,10 @@ export class ReportAggregator {
       }
     }
     problem.count++;
+    if (!this.currentEnded && d.file === this.current?.name) {
+      if (d.severity === 'error') this.found.errors++;
+      else if (d.severity === 'warning') this.found.warnings++;
+    }
     if (problem.examples.length < REPORT_SAMPLES) {
       const example: ReportProblem['examples'][number] = { file: d.file ?? '', message: own(d.message) };
       if (d.line !== undefined) example.line = d.line;
@@ -241,8 +258,9 @@ export class ReportAggregator {
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`) count for that file.
-    if (d.file !== this.current?.name) {
+    // The walk's own findings about a file already read (`index/nested`, `discover/too-many-sitemaps`)
+    // count for that file.
+    if (this.currentEnded || d.file !== this.current?.name) {
       const file = this.files.find((f) => f.name === d.file);
       if (file !== undefined && d.severity === 'error') file.errors++;
       else if (file !== undefined && d.severity === 'warning') file.warnings++;
@@ -255,9 +273,19 @@ export class ReportAggregator {
     Object.assign(file, { kind: end.kind, bytes: end.bytes, plainBytes: end.plainBytes, gzipped: end.gzipped });
     file.errors += end.errors;
     file.warnings += end.warnings;
+    this.currentEnded = true;
     if (end.schemaValid === true) this.schemaSeen.valid++;
     else if (end.schemaValid === false) this.schemaSeen.invalid++;
     this.flushRows();
+  }
+
+  /**
+   * The file being read could not be read, or not to its end (`message` says why): an `input/unreadable`
+   * problem, and it ends with what was read of it and the problems found in that.
+   */
+  unreadable(message: string): void {
+    this.diagnostic({ code: 'input/unreadable', severity: 'error', message, file: (this.current as ReportFile).name });
+    this.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: this.found.errors, warnings: this.found.warnings, schemaValid: null });
   }
 
   /** With --compare: the changes against the previous version (report-set.ts fills it). */
@@ -269,6 +297,8 @@ export class ReportAggregator {
     this.flushRows();
     const files = this.files;
     const sum = (pick: (f: ReportFile) => number): number => files.reduce((total, f) => total + pick(f), 0);
+    // Not Math.max(...files): an index may list more children than a call takes arguments.
+    const largest = (among: ReportFile[], pick: (f: ReportFile) => number): number => among.reduce((most, f) => Math.max(most, pick(f)), 0);
     const pages = files.filter((f) => f.kind !== 'sitemapindex');
     const { valid, invalid } = this.schemaSeen;
     const severityRank = { error: 0, warning: 1, info: 2 } as const;
@@ -281,7 +311,7 @@ export class ReportAggregator {
         files: files.length, urls: this.urls, distinctUrls: this.seen.size, bytes: sum((f) => f.bytes), plainBytes: sum((f) => f.plainBytes),
         errors: sum((f) => f.errors), warnings: sum((f) => f.warnings),
         schema: invalid > 0 ? 'invalid' : valid > 0 ? 'valid' : 'not-checked',
-        largestFileUrls: Math.max(0, ...pages.map((f) => f.entries)), largestFilePlainBytes: Math.max(0, ...files.map((f) => f.plainBytes)),
+        largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes),
       },
       problems: [...this.problems.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1)),
       directories: this.directories.top(200),
@@ -305,9 +335,8 @@ export class ReportAggregator {
     if (this.rows.count > 0) this.options.onRows(this.rows.take());
   }
 
-  /** Counts a listing of `loc` in the duplicate table; FLAG_DUPLICATE when it was listed before. */
-  private countDuplicate(loc: string, locHash: Int32Array | undefined): number {
-    const hash = locHash ?? (fingerprint(loc), FINGERPRINT);
+  /** Counts a listing of `loc` (`hash`: its comparable form's fingerprint) in the duplicate table; FLAG_DUPLICATE when it was listed before. */
+  private countDuplicate(loc: string, hash: Int32Array): number {
     const ordinal = this.seen.size;
     const found = this.seen.add(hash[0] as number, hash[1] as number, ordinal);
     if (found === -1) {
@@ -323,21 +352,23 @@ export class ReportAggregator {
     if ((state & 1) === 0) this.duplicates.count++;
     if (otherFile && (state & 2) === 0) this.duplicates.inSeveralFiles++;
     this.repeatState[found] = state | 1 | (otherFile ? 2 : 0);
-    this.duplicateExample(loc, this.firstFile[found] as number);
+    this.duplicateExample(loc, found);
     return FLAG_DUPLICATE;
   }
 
-  private duplicateExample(loc: string, firstFile: number): void {
+  /** An example of the URL of ordinal `found` listed again, as `loc`: the spelling of its first repeat. */
+  private duplicateExample(loc: string, found: number): void {
     const examples = this.duplicates.examples;
     const name = (this.current as ReportFile).name;
-    const known = examples.find((e) => e.loc === loc);
+    const known = examples[this.exampleOrdinals.indexOf(found)];
     if (known !== undefined) {
       if (!known.files.includes(name) && known.files.length < REPORT_SAMPLES) known.files.push(name);
       return;
     }
     if (examples.length >= REPORT_SAMPLES) return;
-    const first = (this.files[firstFile] as ReportFile).name;
+    const first = (this.files[this.firstFile[found] as number] as ReportFile).name;
     examples.push({ loc: own(loc), files: first === name ? [first] : [first, name] });
+    this.exampleOrdinals.push(found);
   }
 
   /** Counts a lastmod (as written); true when it is in the future. */

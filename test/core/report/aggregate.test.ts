@@ -78,6 +78,51 @@ test('counts equal the entries fed: URLs, distinct URLs, duplicates within and a
   assert.deepEqual(rows[4], ['https://example.com/about', '2024-04-02', '1', '', '', '2', '0', 'd']);
 });
 
+test('one URL spelt two ways is one URL, as diff has it (RFC 3986 §6.2, url.ts comparableUrl): duplicates, distinct URLs, directories', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [
+    { loc: 'http://Example.com/a%7e' },
+    { loc: 'http://example.com/a~' },
+    { loc: 'HTTP://example.com:80/a%7E' },
+    { loc: 'http://example.com/shop/caf%c3%a9' },
+    { loc: 'http://example.com/A~', lastmod: '2024-01-01' },
+  ]);
+  feed(agg, 'b.xml', [{ loc: 'http://example.com/shop/caf%C3%A9' }]);
+  const model = agg.finish('');
+  assert.equal(model.summary.distinctUrls, 3, '/a~ (three spellings), /shop/café (two) and /A~ (a path is case-sensitive)');
+  assert.equal(model.duplicates.count, 2);
+  assert.equal(model.duplicates.inSeveralFiles, 1);
+  assert.deepEqual(model.duplicates.examples.map((e) => [e.loc, e.files]), [['http://example.com/a~', ['a.xml']], ['http://example.com/shop/caf%C3%A9', ['a.xml', 'b.xml']]]);
+  assert.deepEqual(rows.map((r) => [r[0], r.at(-1)]), [
+    ['http://Example.com/a%7e', ''], ['http://example.com/a~', 'd'], ['HTTP://example.com:80/a%7E', 'd'], ['http://example.com/shop/caf%c3%a9', ''], ['http://example.com/A~', ''], ['http://example.com/shop/caf%C3%A9', 'd'],
+  ], 'each row keeps its spelling');
+  assert.deepEqual(model.directories, [{ prefix: '/', urls: 4 }, { prefix: '/shop/', urls: 2 }], 'one host, not Example.com beside example.com');
+});
+
+test('an index that lists 200,000 children (past the limit, each unreadable) makes a model: the largest file is found without spreading the files into a call', () => {
+  const { agg } = aggregator();
+  agg.startFile({ name: 'index.xml', parent: -1 });
+  agg.endFile({ ...END, kind: 'sitemapindex' });
+  for (let i = 0; i < 200_000; i++) {
+    agg.startFile({ name: `s${i}.xml`, parent: 0 });
+    if (i === 7) agg.url({ loc: 'https://e.com/a' }, { line: 3, column: 3 });
+    agg.endFile({ ...END, kind: i === 7 ? 'urlset' : 'unknown', plainBytes: i === 9 ? 5_000 : 0 });
+  }
+  const model = agg.finish('');
+  assert.equal(model.summary.files, 200_001);
+  assert.equal(model.summary.largestFileUrls, 1);
+  assert.equal(model.summary.largestFilePlainBytes, 5_000);
+});
+
+test('a loc kept as written with a TAB or a line break in it (loc/not-encoded) is one row of the table, its fields in place', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/a\tb', lastmod: '2024-01-01' }, { loc: 'https://e.com/c\nd' }, { loc: 'https://e.com/e\r\nf' }, { loc: 'https://e.com/ok' }]);
+  agg.finish('');
+  assert.deepEqual(rows.map((r) => [r[0], r[1], r.length]), [
+    ['https://e.com/a b', '2024-01-01', ROW_FIELDS.length], ['https://e.com/c d', '', ROW_FIELDS.length], ['https://e.com/e  f', '', ROW_FIELDS.length], ['https://e.com/ok', '', ROW_FIELDS.length],
+  ]);
+});
+
 test('a lastmod that is no date counts in no month and is never the newest', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-13-01' }, { loc: 'https://e.com/2', lastmod: '2024-05-01' }, { loc: 'https://e.com/3', lastmod: '2099-99-99' }]);
