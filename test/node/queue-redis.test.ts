@@ -243,3 +243,47 @@ test("what a failed run leaves in the set's scratch folder is removed by the nex
   assert.equal((await waitForRun(redis.url, 'left', next.run, { intervalMs: 20 })).state, 'completed');
   assert.equal(existsSync(join(set, SCRATCH)), false);
 });
+
+test("a coordinator whose lock is lost between its check and its add adds nothing (the add is fenced in Redis); one frozen just after its add has claimed the set already, so the next is refused", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-fenced-add-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'fenced', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  const lockKey = `sitemapkit:fenced:out:${set}:lock`;
+  // What happens to the coordinator in the middle of its add, once: the step runs just before the add (or after it).
+  const { FlowProducer } = await import('bullmq');
+  const add = FlowProducer.prototype.add;
+  let before: (() => Promise<void>) | undefined;
+  let after: (() => Promise<void>) | undefined;
+  FlowProducer.prototype.add = async function (this: InstanceType<typeof FlowProducer>, ...args: Parameters<typeof add>) {
+    const [first, then] = [before, after];
+    before = after = undefined;
+    await first?.();
+    const added = await add.apply(this, args);
+    await then?.();
+    return added;
+  };
+  t.after(() => (FlowProducer.prototype.add = add));
+
+  // Frozen past the lock's time to live after its last check: another coordinator holds the lock by then.
+  before = async () => void (await raw.set(lockKey, 'another-coordinator', 'PX', 5000));
+  await assert.rejects(enqueue(), /^SitemapError: the lock of .* expired before this run was added/);
+  assert.deepEqual(await raw.lrange('bull:fenced:wait', 0, -1), []);
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), []);
+  await raw.del(lockKey);
+
+  // Frozen just after its add, past the lock's time to live: the next coordinator finds the run.
+  let next: PromiseSettledResult<unknown> | undefined;
+  after = async () => {
+    await raw.del(lockKey);
+    [next] = await Promise.allSettled([enqueue()]);
+  };
+  const { run } = await enqueue();
+  assert.equal(next?.status, 'rejected', JSON.stringify(next));
+  assert.match(String((next as PromiseRejectedResult).reason), new RegExp(`^SitemapError: run ${run} is writing .*: one run at a time per set`));
+  assert.deepEqual(await raw.lrange('bull:fenced:wait', 0, -1), [`${run}.set`]);
+});

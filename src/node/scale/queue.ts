@@ -159,8 +159,10 @@ async function newRun({ run, redis, queue: queueName }: { run?: string | undefin
  * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
  * files it does not name, the other run's new children among them (that run then fails, or publishes
  * an index naming files just removed). The check and the add hold a lock, so that two coordinators
- * started together do not both pass; a run's claim on its folder lasts until its parent is done.
- * On refusal or failure the run's scratch files go.
+ * started together do not both pass; a run's claim on its folder lasts until its parent is done. The
+ * claim is set before the add, both only while the lock is this coordinator's (checked in Redis in
+ * the same step): a coordinator frozen past the lock's time to live adds nothing, and one frozen
+ * after its add has claimed the folder already. On refusal or failure the run's scratch files go.
  */
 async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   const bull = await loadBullMQ();
@@ -181,9 +183,12 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
-      await lock.held();
-      await producer.add(flow);
-      await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
+      await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
+      // The connection the flow's MULTI runs on: an ioredis client (loadBullMQ's factory), which BullMQ's proxy forwards WATCH to.
+      const connection = (await producer.getBackend().client) as unknown as import('ioredis').Redis;
+      await lock.fenced(connection, () => producer.add(flow));
+      // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
+      if ((await queue.getJobState(jobId(run, 'set'))) === 'unknown') throw lock.lostError();
     } finally {
       await lock.release();
     }
@@ -201,19 +206,25 @@ const LOCK_TTL_MS = 5_000;
 // Renewed, only by its holder (its token), compared and set in one step.
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end return 0`;
 
 /**
  * The lock of a set's check and add: a short time to live, renewed by a heartbeat while its holder
  * lives, so that a holder that died (kill -9, a lost machine) frees it within LOCK_TTL_MS. A holder
  * renews at a quarter of it; one that could not (its event loop stalled, Redis out of reach) has lost
- * it to the next, and `held` says so before each step that others see (the window left is one step).
+ * it to the next, and `held` says so before a scratch removal (the window left there is one step:
+ * see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
  */
 class RunLock {
   private lost = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout;
 
   private constructor(private readonly client: import('ioredis').Redis, private readonly key: string, private readonly token: string) {
-    this.heartbeat = setInterval(() => {
+    this.heartbeat = this.beat();
+  }
+
+  private beat(): NodeJS.Timeout {
+    return setInterval(() => {
       this.renew().then((ours) => (this.lost ||= !ours), () => (this.lost = true));
     }, LOCK_TTL_MS / 4);
   }
@@ -226,8 +237,44 @@ class RunLock {
   /** Throws unless the lock is still this holder's (renewing it). */
   async held(): Promise<void> {
     if (!this.lost && (await this.renew())) return;
+    throw this.lostError();
+  }
+
+  lostError(): SitemapError {
     this.lost = true;
-    throw new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+    return new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+  }
+
+  /** Sets `key` to this holder's token for `ttlMs`, in the step that checks the lock is still its own. */
+  async claim(key: string, ttlMs: number): Promise<void> {
+    if (this.lost || (await this.client.eval(CLAIM, 2, this.key, key, this.token, ttlMs)) !== 'OK') throw this.lostError();
+  }
+
+  /**
+   * Runs `step`, one MULTI/EXEC on `connection`, only while the lock is this holder's: its key is
+   * WATCHed, then read, so that an EXEC after the lock expired or was taken is aborted by Redis and
+   * does nothing (a check before the step left a freeze between the two). The heartbeat waits
+   * meanwhile, the lock renewed just before: a renewal touches the key, and would abort it too.
+   */
+  async fenced<T>(connection: import('ioredis').Redis, step: () => Promise<T>): Promise<T> {
+    await this.held();
+    clearInterval(this.heartbeat);
+    try {
+      await connection.watch(this.key);
+      if ((await connection.get(this.key)) !== this.token) {
+        await connection.unwatch();
+        throw this.lostError();
+      }
+      try {
+        return await step();
+      } catch (error) {
+        // An aborted EXEC: BullMQ fails to read its reply.
+        if ((await this.client.get(this.key)) !== this.token) throw this.lostError();
+        throw error;
+      }
+    } finally {
+      this.heartbeat = this.beat();
+    }
   }
 
   async release(): Promise<void> {
