@@ -86,15 +86,15 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
   }
 }
 
-/** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. */
-export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[]): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
+/** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. `beforeWrite` runs before each write (publishSet). */
+export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[], beforeWrite?: () => Promise<void>): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
   const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex);
-  await updateManifests(settings, touched, written);
+  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex, beforeWrite);
+  await updateManifests(settings, touched, written, beforeWrite);
   return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
 

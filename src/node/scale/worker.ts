@@ -191,9 +191,13 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   }
   if (data.step !== 'clean') {
     // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
-    // manifests among them) only removes what is left and returns this outcome.
+    // manifests among them) only removes what is left and returns this outcome. The lock is checked
+    // right before each write of the publish, not once before it: checking the children and flushing
+    // them to disk takes long, and a worker frozen then had its run published by another worker, and
+    // perhaps the next run too, before it went on to publish its index over it.
+    const outcome = await publishRun(job, storage, stillOurs);
     await stillOurs();
-    await job.updateData((data = { ...data, step: 'clean', outcome: await publishRun(job, storage) }));
+    await job.updateData((data = { ...data, step: 'clean', outcome }));
   }
   // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
   // all holds a pending request for each (65,536 files: about 90 MB of a worker).
@@ -204,7 +208,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
 }
 
 /** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
-async function publishRun(job: Job<SetJob>, storage: SetStorage): Promise<RunOutcome> {
+async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: () => Promise<void>): Promise<RunOutcome> {
   const data = job.data;
   // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
@@ -212,11 +216,11 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage): Promise<RunOut
   const results = values.map(([, value]) => value);
   let published: Omit<RunOutcome, keyof JobOutcome>;
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), beforeWrite);
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
-    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, beforeWrite });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
   return { ...outcome, ...published };
