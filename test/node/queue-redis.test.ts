@@ -287,3 +287,42 @@ test("a coordinator whose lock is lost between its check and its add adds nothin
   assert.match(String((next as PromiseRejectedResult).reason), new RegExp(`^SitemapError: run ${run} is writing .*: one run at a time per set`));
   assert.deepEqual(await raw.lrange('bull:fenced:wait', 0, -1), [`${run}.set`]);
 });
+
+test("a coordinator removes the scratch folder of a run that is done or whose coordinator is gone, not the split another coordinator is writing (that one is refused, not failed by its files going)", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-split-kept-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (storage?: FileSystemStorage): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'split-kept', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }], ...(storage !== undefined ? { storage } : {}) });
+  // A coordinator whose split is slow: its files are closed once the other coordinator has added its run.
+  let closing!: () => void;
+  const closed = new Promise<void>((resolve) => (closing = resolve));
+  let started!: () => void;
+  const splitting = new Promise<void>((resolve) => (started = resolve));
+  const slow = new FileSystemStorage(set);
+  const writer = slow.writer.bind(slow);
+  slow.writer = async (name) => {
+    const file = await writer(name);
+    return {
+      write: (chunk) => file.write(chunk),
+      close: async () => {
+        started();
+        await closed;
+        await file.close();
+      },
+    };
+  };
+  const second = enqueue(slow);
+  second.catch(() => undefined);
+  await splitting;
+  const first = await enqueue();
+  closing();
+  await assert.rejects(second, new RegExp(`^SitemapError: run ${first.run} is writing .*: one run at a time per set`));
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [first.run]);
+  // A folder of a run that was never added, whose coordinator is gone: removed by the next run on the set.
+  const other = join(dir, 'other');
+  mkdirSync(join(other, SCRATCH, 'dead-run', 'input'), { recursive: true });
+  const next = await enqueueGenerate({ redis: redis.url, queue: 'split-kept', out: other, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  assert.deepEqual(readdirSync(join(other, SCRATCH)), [next.run]);
+});

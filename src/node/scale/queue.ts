@@ -52,6 +52,10 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const shards = checkShards(options.shards);
   const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
+  return whileSplitting(options.redis, options.queue, storage.localDir, run, () => splitAndAdd(options, shards, run, storage));
+}
+
+async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
   const base = { run, out: storage.localDir, shards, set: options.set };
   let entries = 0;
   let rejected = 0;
@@ -126,12 +130,40 @@ export interface ApplyRunOptions {
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = await newRun(options);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
-  const { settings } = plan;
-  const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-  const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
-  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
+  return whileSplitting(options.redis, options.queue, storage.localDir, run, async () => {
+    const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
+    const { settings } = plan;
+    const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
+    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
+    await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+    return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
+  });
+}
+
+/** The key that says run `run`'s coordinator is alive and writing its scratch folder in `out`, its run not added yet. */
+function splittingKey(queue: string, out: string, run: string): string {
+  return `sitemapkit:${queue}:out:${out}:splitting:${run}`;
+}
+
+/**
+ * Runs `split` (the coordinator writing run `run`'s scratch files, then adding the run) while a key
+ * in Redis, renewed as the run lock is, says so: another coordinator of the set removes the scratch
+ * folder of a run not on the queue only once that key is gone (its coordinator failed, was refused,
+ * or died), not while it is being written (it removed a split in progress: that coordinator failed
+ * with ENOENT, or, its split half removed, could add a run of part of its entries).
+ */
+async function whileSplitting<T>(redis: string, queue: string, out: string, run: string, split: () => Promise<T>): Promise<T> {
+  const client = new (await import('ioredis')).Redis(redis);
+  try {
+    const lease = await RunLock.take(client, splittingKey(queue, out, run), run);
+    try {
+      return await split();
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    client.disconnect();
+  }
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -177,9 +209,12 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
-      // The runs before this one are done: what a failed one left (its input split, its manifests) goes.
+      // The runs before this one are done: what a failed one left (its input split, its manifests) goes,
+      // and what a coordinator that died left; not a split another coordinator is writing (it will be refused).
       for (const name of await storage.list(SCRATCH)) {
         if (name === run) continue;
+        const state = await queue.getJobState(jobId(name, 'set'));
+        if (state === 'unknown' ? (await client.exists(splittingKey(flow.queueName, out, name))) === 1 : state !== 'completed' && state !== 'failed') continue;
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
