@@ -326,3 +326,35 @@ test("a coordinator removes the scratch folder of a run that is done or whose co
   const next = await enqueueGenerate({ redis: redis.url, queue: 'split-kept', out: other, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
   assert.deepEqual(readdirSync(join(other, SCRATCH)), [next.run]);
 });
+
+test("a run whose shard input or change file went while it ran fails, and publishes nothing: a missing file read as a shard (child) with nothing in it", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-input-gone-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  const locs = Array.from({ length: 40 }, (_, i) => `https://example.com/s${i % 4}/p-${i}`);
+  writeFileSync(input, locs.join('\n') + '\n');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'gone', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // Removed before any worker runs (as a stale process's removal would).
+  rmSync(join(set, SCRATCH, run, 'input', 'shard-1.records'));
+  const worker = await startWorker({ redis: redis.url, queue: 'gone' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'gone', run, { intervalMs: 20 });
+  assert.equal(status.state, 'failed');
+  assert.match(status.reason ?? '', /^the run's jobs read \d+ of the 40 entries routed to them: a file of its scratch folder .* went or changed while it ran; nothing is published$/);
+  assert.equal(existsSync(join(set, 'sitemap.xml')), false);
+
+  // An apply whose change file of one child went: the set stays as it was.
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const applied = join(dir, 'applied');
+  await writeShardedSet(locs.map((loc) => ({ loc })), { outDir: applied, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const index = readFileSync(join(applied, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), locs.map((loc) => JSON.stringify({ op: 'upsert', loc, lastmod: '2026-01-01' })).join('\n') + '\n');
+  const changes = await enqueueApply({ redis: redis.url, queue: 'gone', out: applied, changes: [join(dir, 'changes.jsonl')], attempts: 1 });
+  const [gone] = readdirSync(join(applied, SCRATCH, changes.run, 'changes'));
+  rmSync(join(applied, SCRATCH, changes.run, 'changes', gone as string));
+  const done = await waitForRun(redis.url, 'gone', changes.run, { intervalMs: 20 });
+  assert.equal(done.state, 'failed');
+  assert.match(done.reason ?? '', /^the run's jobs read \d+ of the 40 changes routed to them/);
+  assert.deepEqual(readFileSync(join(applied, 'sitemap.xml')), index);
+});

@@ -65,8 +65,10 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
   const settings = settingsOfManifest(await readManifest(join(storage.localDir, manifestFileName(name, 0, data.shards))), storage.localDir);
   const serializer = setSerializer(settings);
   const changes = new Map<string, SerializedEntry | null>();
+  let read = 0;
   for (const line of ((await storage.read(data.changes))?.toString('utf8') ?? '').split('\n')) {
     if (line === '') continue;
+    read++;
     const change = parseChange(line);
     // The coordinator wrote these lines from changes it had checked.
     if (!('op' in change)) throw new Error(`${data.changes}: ${change.problem}`);
@@ -80,7 +82,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
     await beforePublish?.();
     await output.commit({ children: staged.placed, durable: false });
-    return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
+    return { entries: changes.size, rejected: 0, problems: [], written: staged.files, read };
   } finally {
     await output.abort();
   }

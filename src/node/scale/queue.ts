@@ -83,6 +83,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     await files.close();
     entries = files.outcome.entries;
     rejected = files.outcome.rejected;
+    parent.routed = entries;
   }
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
@@ -134,7 +135,7 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
+    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
     await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
     return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
   });

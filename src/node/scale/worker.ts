@@ -156,7 +156,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
     const manifest = await writeShardStems(settings, data.shard, records.stems(), (stem) => records.read(stem), { durable: false, manifestPath, ...(beforePublish !== undefined ? { beforePublish } : {}) });
-    return { entries: manifest.urls, rejected: 0, problems: [] };
+    return { entries: manifest.urls, rejected: 0, problems: [], read: manifest.urls + manifest.duplicates };
   } finally {
     records.close();
   }
@@ -212,8 +212,15 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: ()
   const data = job.data;
   // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
+  const splits = values.filter(([key]) => key.includes(`${data.run}.split.`));
   const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
   const results = values.map(([, value]) => value);
+  // Every entry routed to the run's scratch files was read back: a shard's input that is missing reads
+  // as a shard with no entries, so an input removed while the run ran (by a coordinator or a worker
+  // frozen past its lock) published the set without them, and said it was done.
+  const routed = data.routed ?? (data.parts !== undefined ? splits.reduce((n, [, value]) => n + value.entries, 0) : undefined);
+  const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
+  if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
   if (data.mode === 'apply') {
     published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), beforeWrite);
