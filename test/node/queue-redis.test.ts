@@ -358,3 +358,27 @@ test("a run whose shard input or change file went while it ran fails, and publis
   assert.match(done.reason ?? '', /^the run's jobs read \d+ of the 40 changes routed to them/);
   assert.deepEqual(readFileSync(join(applied, 'sitemap.xml')), index);
 });
+
+test('two coordinators given the same --run at once: one adds it, the other is refused before it writes, and the run keeps its scratch files', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-same-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const inputs = [0, 1].map((n) => join(dir, `urls-${n}.txt`));
+  inputs.forEach((input, n) => writeFileSync(input, Array.from({ length: 20 }, (_, i) => `https://example.com/${n}/p-${i}\n`).join('')));
+  const set = join(dir, 'set');
+  const enqueue = (input: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'same-run', out: set, run: 'nightly', shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const both = await Promise.allSettled(inputs.map(enqueue));
+  assert.equal(both.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(both));
+  const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  assert.match(String(refused.reason), /^SitemapError: run nightly is already on queue same-run \(waiting\)/);
+  // The run's input is the one its coordinator split, whole: its worker publishes its 20 URLs.
+  const added = inputs[both.findIndex((r) => r.status === 'fulfilled')] as string;
+  const worker = await startWorker({ redis: redis.url, queue: 'same-run' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'same-run', 'nightly', { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 20);
+  const index = readFileSync(join(set, 'sitemap.xml'), 'utf8');
+  const child = /<loc>https:\/\/example\.com\/([^<]+)<\/loc>/.exec(index)?.[1] as string;
+  const { gunzipSync } = await import('node:zlib');
+  assert.match(gunzipSync(readFileSync(join(set, child))).toString(), new RegExp(`example\\.com/${/urls-(\d)/.exec(added)?.[1]}/p-19<`));
+});

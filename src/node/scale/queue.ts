@@ -50,9 +50,9 @@ export interface EnqueuedRun {
 
 export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
   const shards = checkShards(options.shards);
-  const run = await newRun(options);
+  const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, storage.localDir, run, () => splitAndAdd(options, shards, run, storage));
+  return whileSplitting(options.redis, options.queue, run, () => splitAndAdd(options, shards, run, storage));
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
@@ -129,9 +129,9 @@ export interface ApplyRunOptions {
 
 /** Plans an apply (changes checked and routed per touched child) and adds its parent, which adds a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
-  const run = await newRun(options);
+  const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, storage.localDir, run, async () => {
+  return whileSplitting(options.redis, options.queue, run, async () => {
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
@@ -141,9 +141,9 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
   });
 }
 
-/** The key that says run `run`'s coordinator is alive and writing its scratch folder in `out`, its run not added yet. */
-function splittingKey(queue: string, out: string, run: string): string {
-  return `sitemapkit:${queue}:out:${out}:splitting:${run}`;
+/** The key that says run `run`'s coordinator is alive and writing its scratch folder, its run not added yet. */
+function splittingKey(queue: string, run: string): string {
+  return `sitemapkit:${queue}:splitting:${run}`;
 }
 
 /**
@@ -151,13 +151,16 @@ function splittingKey(queue: string, out: string, run: string): string {
  * in Redis, renewed as the run lock is, says so: another coordinator of the set removes the scratch
  * folder of a run not on the queue only once that key is gone (its coordinator failed, was refused,
  * or died), not while it is being written (it removed a split in progress: that coordinator failed
- * with ENOENT, or, its split half removed, could add a run of part of its entries).
+ * with ENOENT, or, its split half removed, could add a run of part of its entries). One coordinator
+ * at a time holds it: a second given the same --run waits for it, then finds the run on the queue
+ * (both passed the check before, and split into one folder, which the one refused then removed).
  */
-async function whileSplitting<T>(redis: string, queue: string, out: string, run: string, split: () => Promise<T>): Promise<T> {
+async function whileSplitting<T>(redis: string, queueName: string, run: string, split: () => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(redis);
   try {
-    const lease = await RunLock.take(client, splittingKey(queue, out, run), run);
+    const lease = await RunLock.take(client, splittingKey(queueName, run), run);
     try {
+      await notOnQueue(redis, queueName, run);
       return await split();
     } finally {
       await lease.release();
@@ -171,13 +174,16 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * The id of a run to add: `run` when given, once checked. It names the run's scratch folder (so it
- * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs,
- * which are never added twice (a run already on the queue would report its own outcome, and its
- * scratch files would be those of the new run).
+ * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs.
  */
-async function newRun({ run, redis, queue: queueName }: { run?: string | undefined; redis: string; queue: string }): Promise<string> {
+function runId(run: string | undefined): string {
   if (run === undefined) return newRunId();
   if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
+  return run;
+}
+
+/** Throws if run `run` is on the queue: its jobs are never added twice (it would report its own outcome, and its scratch files would be those of the new run). */
+async function notOnQueue(redis: string, queueName: string, run: string): Promise<void> {
   const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
   try {
     const state = await queue.getJobState(jobId(run, 'set'));
@@ -185,7 +191,6 @@ async function newRun({ run, redis, queue: queueName }: { run?: string | undefin
   } finally {
     await queue.close();
   }
-  return run;
 }
 
 /**
@@ -215,7 +220,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       for (const name of await storage.list(SCRATCH)) {
         if (name === run) continue;
         const state = await queue.getJobState(jobId(name, 'set'));
-        if (state === 'unknown' ? (await client.exists(splittingKey(flow.queueName, out, name))) === 1 : state !== 'completed' && state !== 'failed') continue;
+        if (state === 'unknown' ? (await client.exists(splittingKey(flow.queueName, name))) === 1 : state !== 'completed' && state !== 'failed') continue;
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
