@@ -112,7 +112,12 @@ export function shardInput(run: string, shard: number): string {
 
 /** Where split job `part` of run `run` leaves shard `shard`'s entries (queue-split.ts splitSourcePart), when it has some. */
 export function partFile(run: string, part: number, shard: number): string {
-  return `${SCRATCH}/${run}/parts/${part}/shard-${shard}.records`;
+  return `${partFolder(run, part)}/shard-${shard}.records`;
+}
+
+/** The folder of split job `part`'s files. */
+export function partFolder(run: string, part: number): string {
+  return `${SCRATCH}/${run}/parts/${part}`;
 }
 
 /** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */

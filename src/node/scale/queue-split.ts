@@ -13,7 +13,7 @@ import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
-import { MAX_PROBLEMS_KEPT, partFile, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { MAX_PROBLEMS_KEPT, partFile, partFolder, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { openFiles, type PooledFile, type SetStorage, type StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
 
@@ -306,7 +306,10 @@ async function loadSource(path: string): Promise<SourceModule> {
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */
 export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promise<JobOutcome> {
   const source = await loadSource(job.source);
-  // A retried part starts over: what a killed attempt left is replaced file by file (writers rename on close).
+  // A retried part starts over: what an attempt killed or failed after its files went in left is
+  // removed, not only replaced file by file (writers rename on close): a source whose rows changed
+  // since has no entry for some of those shards, and their files, left, were read with the new ones.
+  await storage.remove(partFolder(job.run, job.part));
   const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard));
   let n = 0;
   for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {
