@@ -428,3 +428,22 @@ test("a source's part retried starts over: what an attempt that failed after wri
   assert.equal(status.state, 'completed', status.reason);
   assert.equal(status.outcome?.urls, 1);
 });
+
+test('a --run whose coordinator died while splitting, given again: the new split starts from an empty folder (what the dead one left is not read as entries)', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-again-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  const set = join(dir, 'set');
+  // The dead coordinator's split: a file for every one of 8 shards.
+  const { ShardFiles } = await import('../../src/node/scale/queue-split.js');
+  const dead = new ShardFiles(new FileSystemStorage(set), { baseUrl: 'https://example.com/' }, 8, (shard) => `${SCRATCH}/again/input/shard-${shard}.records`);
+  for (let i = 0; i < 200; i++) await dead.add({ loc: `https://example.com/old-${i}` }, `old:${i}`);
+  assert.equal((await dead.close()).length, 8);
+  writeFileSync(input, 'https://example.com/new\n');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'run-again', out: set, run: 'again', shards: 8, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const worker = await startWorker({ redis: redis.url, queue: 'run-again' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'run-again', run, { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 1);
+});

@@ -52,7 +52,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const shards = checkShards(options.shards);
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, () => splitAndAdd(options, shards, run, storage));
+  return whileSplitting(options.redis, options.queue, run, storage, () => splitAndAdd(options, shards, run, storage));
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
@@ -131,7 +131,7 @@ export interface ApplyRunOptions {
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, async () => {
+  return whileSplitting(options.redis, options.queue, run, storage, async () => {
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
@@ -155,12 +155,15 @@ function splittingKey(queue: string, run: string): string {
  * at a time holds it: a second given the same --run waits for it, then finds the run on the queue
  * (both passed the check before, and split into one folder, which the one refused then removed).
  */
-async function whileSplitting<T>(redis: string, queueName: string, run: string, split: () => Promise<T>): Promise<T> {
+async function whileSplitting<T>(redis: string, queueName: string, run: string, storage: SetStorage, split: () => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(redis);
   try {
     const lease = await RunLock.take(client, splittingKey(queueName, run), run);
     try {
       await notOnQueue(redis, queueName, run);
+      // What a coordinator of this --run that died while splitting left: files of shards this split
+      // may not write, read with its own.
+      await storage.remove(`${SCRATCH}/${run}`);
       return await split();
     } finally {
       await lease.release();
