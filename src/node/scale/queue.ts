@@ -152,13 +152,15 @@ function splittingKey(queue: string, run: string): string {
  * folder of a run not on the queue only once that key is gone (its coordinator failed, was refused,
  * or died), not while it is being written (it removed a split in progress: that coordinator failed
  * with ENOENT, or, its split half removed, could add a run of part of its entries). One coordinator
- * at a time holds it: a second given the same --run waits for it, then finds the run on the queue
- * (both passed the check before, and split into one folder, which the one refused then removed).
+ * at a time holds it: a second given the same --run is refused before it writes, as it is once the
+ * run is on the queue (both passed that check before, and split into one folder, which the one
+ * refused at the add then removed).
  */
 async function whileSplitting<T>(redis: string, queueName: string, run: string, storage: SetStorage, split: () => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(redis);
   try {
-    const lease = await RunLock.take(client, splittingKey(queueName, run), run);
+    const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
+    const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
     try {
       await notOnQueue(redis, queueName, run);
       // What a coordinator of this --run that died while splitting left: files of shards this split
@@ -273,8 +275,12 @@ class RunLock {
     }, LOCK_TTL_MS / 4);
   }
 
-  static async take(client: import('ioredis').Redis, key: string, token: string): Promise<RunLock> {
-    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) await sleep(50);
+  /** Waits for the lock, or, given `busy`, throws what it makes when another holds it. */
+  static async take(client: import('ioredis').Redis, key: string, token: string, busy?: () => Error): Promise<RunLock> {
+    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) {
+      if (busy !== undefined) throw busy();
+      await sleep(50);
+    }
     return new RunLock(client, key, token);
   }
 
