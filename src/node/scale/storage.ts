@@ -116,7 +116,7 @@ export interface PooledFile {
  * waits, it is synchronous: it closes the least recently read file, or, when writers hold every
  * place, reads with a descriptor of its own opened and closed in the same step (one more at most).
  */
-export class OpenFiles {
+class OpenFiles {
   /** Open files by their last use (a count of uses), the least recently used first. */
   private readonly readers = new Map<PooledFile, number>();
   private readonly writers = new Map<PooledFile, number>();
