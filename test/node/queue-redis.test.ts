@@ -243,3 +243,207 @@ test("what a failed run leaves in the set's scratch folder is removed by the nex
   assert.equal((await waitForRun(redis.url, 'left', next.run, { intervalMs: 20 })).state, 'completed');
   assert.equal(existsSync(join(set, SCRATCH)), false);
 });
+
+test("a coordinator whose lock is lost between its check and its add adds nothing (the add is fenced in Redis); one frozen just after its add has claimed the set already, so the next is refused", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-fenced-add-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'fenced', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  const lockKey = `sitemapkit:fenced:out:${set}:lock`;
+  // What happens to the coordinator in the middle of its add, once: the step runs just before the add (or after it).
+  const { FlowProducer } = await import('bullmq');
+  const add = FlowProducer.prototype.add;
+  let before: (() => Promise<void>) | undefined;
+  let after: (() => Promise<void>) | undefined;
+  FlowProducer.prototype.add = async function (this: InstanceType<typeof FlowProducer>, ...args: Parameters<typeof add>) {
+    const [first, then] = [before, after];
+    before = after = undefined;
+    await first?.();
+    const added = await add.apply(this, args);
+    await then?.();
+    return added;
+  };
+  t.after(() => (FlowProducer.prototype.add = add));
+
+  // Frozen past the lock's time to live after its last check: another coordinator holds the lock by then.
+  before = async () => void (await raw.set(lockKey, 'another-coordinator', 'PX', 5000));
+  await assert.rejects(enqueue(), /^SitemapError: the lock of .* expired before this run was added/);
+  assert.deepEqual(await raw.lrange('bull:fenced:wait', 0, -1), []);
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), []);
+  await raw.del(lockKey);
+
+  // Frozen just after its add, past the lock's time to live: the next coordinator finds the run.
+  let next: PromiseSettledResult<unknown> | undefined;
+  after = async () => {
+    await raw.del(lockKey);
+    [next] = await Promise.allSettled([enqueue()]);
+  };
+  const { run } = await enqueue();
+  assert.equal(next?.status, 'rejected', JSON.stringify(next));
+  assert.match(String((next as PromiseRejectedResult).reason), new RegExp(`^SitemapError: run ${run} is writing .*: one run at a time per set`));
+  assert.deepEqual(await raw.lrange('bull:fenced:wait', 0, -1), [`${run}.set`]);
+});
+
+test("a coordinator removes the scratch folder of a run that is done or whose coordinator is gone, not the split another coordinator is writing (that one is refused, not failed by its files going)", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-split-kept-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (storage?: FileSystemStorage): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'split-kept', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }], ...(storage !== undefined ? { storage } : {}) });
+  // A coordinator whose split is slow: its files are closed once the other coordinator has added its run.
+  let closing!: () => void;
+  const closed = new Promise<void>((resolve) => (closing = resolve));
+  let started!: () => void;
+  const splitting = new Promise<void>((resolve) => (started = resolve));
+  const slow = new FileSystemStorage(set);
+  const writer = slow.writer.bind(slow);
+  slow.writer = async (name) => {
+    const file = await writer(name);
+    return {
+      write: (chunk) => file.write(chunk),
+      close: async () => {
+        started();
+        await closed;
+        await file.close();
+      },
+    };
+  };
+  const second = enqueue(slow);
+  second.catch(() => undefined);
+  await splitting;
+  const first = await enqueue();
+  closing();
+  await assert.rejects(second, new RegExp(`^SitemapError: run ${first.run} is writing .*: one run at a time per set`));
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [first.run]);
+  // A folder of a run that was never added, whose coordinator is gone: removed by the next run on the set.
+  const other = join(dir, 'other');
+  mkdirSync(join(other, SCRATCH, 'dead-run', 'input'), { recursive: true });
+  const next = await enqueueGenerate({ redis: redis.url, queue: 'split-kept', out: other, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  assert.deepEqual(readdirSync(join(other, SCRATCH)), [next.run]);
+});
+
+test("a run whose shard input or change file went while it ran fails, and publishes nothing: a missing file read as a shard (child) with nothing in it", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-input-gone-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  const locs = Array.from({ length: 40 }, (_, i) => `https://example.com/s${i % 4}/p-${i}`);
+  writeFileSync(input, locs.join('\n') + '\n');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'gone', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // Removed before any worker runs (as a stale process's removal would).
+  rmSync(join(set, SCRATCH, run, 'input', 'shard-1.records'));
+  const worker = await startWorker({ redis: redis.url, queue: 'gone' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'gone', run, { intervalMs: 20 });
+  assert.equal(status.state, 'failed');
+  assert.match(status.reason ?? '', /^the run's jobs read \d+ of the 40 entries routed to them: a file of its scratch folder .* went or changed while it ran; nothing is published$/);
+  assert.equal(existsSync(join(set, 'sitemap.xml')), false);
+
+  // An apply whose change file of one child went: the set stays as it was.
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const applied = join(dir, 'applied');
+  await writeShardedSet(locs.map((loc) => ({ loc })), { outDir: applied, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const index = readFileSync(join(applied, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), locs.map((loc) => JSON.stringify({ op: 'upsert', loc, lastmod: '2026-01-01' })).join('\n') + '\n');
+  const changes = await enqueueApply({ redis: redis.url, queue: 'gone', out: applied, changes: [join(dir, 'changes.jsonl')], attempts: 1 });
+  const [gone] = readdirSync(join(applied, SCRATCH, changes.run, 'changes'));
+  rmSync(join(applied, SCRATCH, changes.run, 'changes', gone as string));
+  const done = await waitForRun(redis.url, 'gone', changes.run, { intervalMs: 20 });
+  assert.equal(done.state, 'failed');
+  assert.match(done.reason ?? '', /^the run's jobs read \d+ of the 40 changes routed to them/);
+  assert.deepEqual(readFileSync(join(applied, 'sitemap.xml')), index);
+});
+
+test('two coordinators given the same --run at once: one adds it, the other is refused before it writes (while the first splits, or once its run is on the queue), and the run keeps its scratch files', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-same-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const inputs = [0, 1].map((n) => join(dir, `urls-${n}.txt`));
+  inputs.forEach((input, n) => writeFileSync(input, Array.from({ length: 20 }, (_, i) => `https://example.com/${n}/p-${i}\n`).join('')));
+  const set = join(dir, 'set');
+  const enqueue = (input: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'same-run', out: set, run: 'nightly', shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const both = await Promise.allSettled(inputs.map(enqueue));
+  assert.equal(both.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(both));
+  const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  assert.match(String(refused.reason), /^SitemapError: run nightly is (being split by another coordinator|already on queue same-run \(waiting\))/);
+  // The run's input is the one its coordinator split, whole: its worker publishes its 20 URLs.
+  const added = inputs[both.findIndex((r) => r.status === 'fulfilled')] as string;
+  const worker = await startWorker({ redis: redis.url, queue: 'same-run' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'same-run', 'nightly', { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 20);
+  const index = readFileSync(join(set, 'sitemap.xml'), 'utf8');
+  const child = /<loc>https:\/\/example\.com\/([^<]+)<\/loc>/.exec(index)?.[1] as string;
+  const { gunzipSync } = await import('node:zlib');
+  assert.match(gunzipSync(readFileSync(join(set, child))).toString(), new RegExp(`example\\.com/${/urls-(\d)/.exec(added)?.[1]}/p-19<`));
+});
+
+test("a source's part retried starts over: what an attempt that failed after writing a shard's file left is not read with the next attempt's entries (a source whose rows changed between the two)", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-part-retry-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { shardOf } = await import('../../src/core/scale/layout.js');
+  const inShard = (shard: number): string => Array.from({ length: 100 }, (_, i) => `https://example.com/p-${i}`).find((loc) => shardOf(loc, { shards: 2, baseUrl: 'https://example.com/' }).bucket === shard) as string;
+  // Attempt 1 reads a row of shard 0; by attempt 2 that row is gone and one of shard 1 came.
+  const source = join(dir, 'source.mjs');
+  writeFileSync(source, `
+    import { readFileSync, writeFileSync } from 'node:fs';
+    export default function* () {
+      const attempt = Number(readFileSync(${JSON.stringify(join(dir, 'attempts'))}, 'utf8')) + 1;
+      writeFileSync(${JSON.stringify(join(dir, 'attempts'))}, String(attempt));
+      yield { loc: attempt === 1 ? ${JSON.stringify(inShard(0))} : ${JSON.stringify(inShard(1))} };
+    }`);
+  writeFileSync(join(dir, 'attempts'), '0');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'part-retry', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 2, source: { path: source, parts: 1, options: {} } });
+  // Attempt 1 fails once its shard's file is in place (a worker killed there is retried the same way).
+  let failed = false;
+  const storage = (out: string): FileSystemStorage => {
+    const files = new FileSystemStorage(out);
+    const writer = files.writer.bind(files);
+    files.writer = async (name) => {
+      const file = await writer(name);
+      return {
+        write: (chunk) => file.write(chunk),
+        close: async () => {
+          await file.close();
+          if (!failed && name.endsWith('/parts/0/shard-0.records')) {
+            failed = true;
+            throw new Error('failed after its file went in');
+          }
+        },
+      };
+    };
+    return files;
+  };
+  const worker = await startWorker({ redis: redis.url, queue: 'part-retry', storage });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'part-retry', run, { intervalMs: 20 });
+  assert.ok(failed);
+  assert.equal(readFileSync(join(dir, 'attempts'), 'utf8'), '2');
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 1);
+});
+
+test('a --run whose coordinator died while splitting, given again: the new split starts from an empty folder (what the dead one left is not read as entries)', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-again-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  const set = join(dir, 'set');
+  // The dead coordinator's split: a file for every one of 8 shards.
+  const { ShardFiles } = await import('../../src/node/scale/queue-split.js');
+  const dead = new ShardFiles(new FileSystemStorage(set), { baseUrl: 'https://example.com/' }, 8, (shard) => `${SCRATCH}/again/input/shard-${shard}.records`);
+  for (let i = 0; i < 200; i++) await dead.add({ loc: `https://example.com/old-${i}` }, `old:${i}`);
+  assert.equal((await dead.close()).length, 8);
+  writeFileSync(input, 'https://example.com/new\n');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'run-again', out: set, run: 'again', shards: 8, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const worker = await startWorker({ redis: redis.url, queue: 'run-again' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'run-again', run, { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(status.outcome?.urls, 1);
+});

@@ -166,3 +166,53 @@ test(`ShardRecords: a shard's records from ${KEYS} files (a source's parts), rea
   assert.deepEqual(locsOf(Buffer.from(stems[0]?.[1] as string)), expected('a'));
   assert.deepEqual(locsOf(Buffer.from(stems[1]?.[1] as string)), expected('b'));
 });
+
+test('the shard readers and the storage writers of jobs run at once share one pool of open files: 6 shard jobs over 40 part files each, and 40 writers, in a process that may open 64 files', async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const jobs: string[][] = [];
+  for (let job = 0; job < 6; job++) {
+    const paths: string[] = [];
+    for (let part = 0; part < 40; part++) {
+      const files = new ShardFiles(storage, { baseUrl: BASE }, 1, () => `job-${job}/parts/${part}/shard-0.records`);
+      for (const section of ['a', 'b', 'c', 'd']) await files.add({ loc: `${BASE}${section}/${job}-${part}` }, `x:${part}`);
+      paths.push(join(storage.localDir, (await files.close())[0] as string));
+    }
+    jobs.push(paths);
+  }
+  // A cap per job let each of them hold a quarter of the limit (16): six at once failed with EMFILE.
+  const read = await runWithOpenFiles(
+    64,
+    `
+    const { readdirSync } = await import('node:fs');
+    const { ShardRecords } = await import(${JSON.stringify(SPLIT_MODULES.split)});
+    const { FileSystemStorage, MAX_OPEN_FILES } = await import(${JSON.stringify(SPLIT_MODULES.storage)});
+    const before = readdirSync('/proc/self/fd').length;
+    let peak = 0;
+    const count = () => (peak = Math.max(peak, readdirSync('/proc/self/fd').length - before));
+    const storage = new FileSystemStorage(${JSON.stringify(join(storage.localDir, 'written'))});
+    const writers = [];
+    for (let i = 0; i < 40; i++) writers.push(await storage.writer(i + '.txt'));
+    const locs = await Promise.all(${JSON.stringify(jobs)}.map(async (paths, job) => {
+      const records = new ShardRecords(paths);
+      count();
+      let n = 0;
+      for (const stem of records.stems()) {
+        for (let i = job; i < 40; i += 6) await writers[i].write(stem + '\\n');
+        count();
+        n += records.read(stem).toString('utf8').split('\\0').length - 1;
+        count();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      records.close();
+      return n;
+    }));
+    await Promise.all(writers.map((writer) => writer.close()));
+    console.log(JSON.stringify({ locs, peak, max: MAX_OPEN_FILES }));`,
+  );
+  const { locs, peak, max } = JSON.parse(read) as { locs: number[]; peak: number; max: number };
+  assert.deepEqual(locs, Array<number>(6).fill(160));
+  assert.equal(max, 16);
+  // The pool's files, and one a reader opens for one read when writers hold every place.
+  assert.ok(peak <= max + 1, `${peak} files open at once`);
+  assert.equal(readFileSync(join(storage.localDir, 'written', '0.txt'), 'utf8'), 'sitemap-a.0\nsitemap-b.0\nsitemap-c.0\nsitemap-d.0\n');
+});

@@ -417,3 +417,40 @@ test('a sharded set splits a section whose entries carry more <news:news> than o
     for (const name of children) assert.ok(gunzipSync(readFileSync(join(dir, out, name))).toString().split('<news:news>').length - 1 <= 1000, `${out}/${name}`);
   }
 });
+
+test("the index's publish checks before each of its writes (the index, each removal, each manifest), and one check that throws stops it there: a queue job whose lock was lost while the children were checked and flushed", async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const manifestsIn = (folder: string): string[] => [0, 1].map((shard) => join(folder, `sitemap-shard-${shard}-of-2.json`));
+  await generate(dir, catalogue({ a: 30, b: 30 }), 'out', '--shards', '2');
+  const published = files(out);
+  // The next set's shards written beside it, their manifests in a run's folder (the queue's scratch).
+  const next = catalogue({ a: 10, c: 30 });
+  const run = join(dir, 'run');
+  for (const shard of [0, 1]) {
+    await writeShard({ entries: next.filter((e) => shardOf(e.loc, { shards: 2, baseUrl: BASE }).bucket === shard), shard, shards: 2, outDir: run, baseUrl: BASE, maxUrls: 40, compressionThreads: 1 });
+  }
+  for (const name of readdirSync(run)) if (!name.endsWith('.json')) writeFileSync(join(out, name), readFileSync(join(run, name)));
+  const publish = async (stopAt: number): Promise<number> => {
+    let calls = 0;
+    const beforeWrite = async (): Promise<void> => {
+      if (++calls === stopAt) throw new Error('lock lost');
+    };
+    await writeIndexFromManifests({ manifests: manifestsIn(run), outDir: out, beforeWrite }).catch((error: Error) => assert.equal(error.message, 'lock lost'));
+    return calls;
+  };
+  // Stopped before the index: the previous set, whole.
+  assert.equal(await publish(1), 1);
+  assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), published.get('sitemap.xml'));
+  for (const [name, bytes] of published) assert.deepEqual(readFileSync(join(out, name)), bytes, name);
+  // Stopped after the index, before its first removal: the new index, the previous set's files all there.
+  assert.equal(await publish(2), 2);
+  assert.notDeepEqual(readFileSync(join(out, 'sitemap.xml')), published.get('sitemap.xml'));
+  for (const name of published.keys()) assert.ok(readdirSync(out).includes(name), name);
+  // Never stopped: a check before the index, each removal and each manifest copied from the run's folder.
+  const calls = await publish(0);
+  const removed = [...published.keys()].filter((name) => !readdirSync(out).includes(name));
+  assert.ok(removed.length > 0);
+  assert.equal(calls, 1 + removed.length + 2);
+  for (const path of manifestsIn(run)) assert.deepEqual(readFileSync(join(out, basename(path))), readFileSync(path));
+});

@@ -281,12 +281,13 @@ function byNumber(a: string, b: string): number {
 }
 
 /** After the commit: the manifests of the shards touched, with the touched children's new files. */
-export async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<void> {
+export async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[], beforeWrite?: () => Promise<void>): Promise<void> {
   const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
   for (const shard of [...shards].sort((a, b) => a - b)) {
     const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
     const old = await readManifest(path).catch(() => undefined);
     const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
+    await beforeWrite?.();
     await writeFileAtomic(path, manifestText(manifestOf(settings, shard, files, old?.duplicates ?? 0)));
   }
 }

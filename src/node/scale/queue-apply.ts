@@ -65,8 +65,10 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
   const settings = settingsOfManifest(await readManifest(join(storage.localDir, manifestFileName(name, 0, data.shards))), storage.localDir);
   const serializer = setSerializer(settings);
   const changes = new Map<string, SerializedEntry | null>();
+  let read = 0;
   for (const line of ((await storage.read(data.changes))?.toString('utf8') ?? '').split('\n')) {
     if (line === '') continue;
+    read++;
     const change = parseChange(line);
     // The coordinator wrote these lines from changes it had checked.
     if (!('op' in change)) throw new Error(`${data.changes}: ${change.problem}`);
@@ -80,21 +82,21 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     // parent, once for every child, before its index names them (a flush a job cost each its wait).
     await beforePublish?.();
     await output.commit({ children: staged.placed, durable: false });
-    return { entries: changes.size, rejected: 0, problems: [], written: staged.files };
+    return { entries: changes.size, rejected: 0, problems: [], written: staged.files, read };
   } finally {
     await output.abort();
   }
 }
 
-/** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. */
-export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[]): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
+/** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. `beforeWrite` runs before each write (publishSet). */
+export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[], beforeWrite?: () => Promise<void>): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
   const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex);
-  await updateManifests(settings, touched, written);
+  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex, beforeWrite);
+  await updateManifests(settings, touched, written, beforeWrite);
   return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
 

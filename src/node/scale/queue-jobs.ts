@@ -71,6 +71,8 @@ export interface SetJob extends RunJob {
   touched?: string[];
   /** Once the index is published (step `clean`): what the job returns. */
   outcome?: RunOutcome;
+  /** Entries (changes, for an apply) the coordinator routed to the run's scratch files: its shard (child) jobs must read them all back. */
+  routed?: number;
 }
 
 export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
@@ -81,6 +83,8 @@ export interface JobOutcome {
   rejected: number;
   /** The first problems, as "FILE:LINE: CODE message" lines (the count is `rejected`). */
   problems: string[];
+  /** A shard's or a child's job: the records (changes) it read from the run's scratch files. */
+  read?: number;
 }
 
 /** What the parent job returns: the published set and what its children reported. */
@@ -108,7 +112,12 @@ export function shardInput(run: string, shard: number): string {
 
 /** Where split job `part` of run `run` leaves shard `shard`'s entries (queue-split.ts splitSourcePart), when it has some. */
 export function partFile(run: string, part: number, shard: number): string {
-  return `${SCRATCH}/${run}/parts/${part}/shard-${shard}.records`;
+  return `${partFolder(run, part)}/shard-${shard}.records`;
+}
+
+/** The folder of split job `part`'s files. */
+export function partFolder(run: string, part: number): string {
+  return `${SCRATCH}/${run}/parts/${part}`;
 }
 
 /** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */

@@ -5,7 +5,7 @@
 // job sets the records aside by child as they are, without parsing or checking them again, and
 // writes them in the order a single process would.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ioErrorReason } from '../io-errors.js';
 import type { UrlEntry } from '../../core/model.js';
@@ -13,8 +13,8 @@ import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
-import { MAX_PROBLEMS_KEPT, partFile, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
-import { MAX_OPEN_FILES, type SetStorage, type StorageWriter } from './storage.js';
+import { MAX_PROBLEMS_KEPT, partFile, partFolder, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { openFiles, type PooledFile, type SetStorage, type StorageWriter } from './storage.js';
 import { importModule } from '../import-module.js';
 
 /** Each group's buffer is handed to its file past this many characters (a few large writes, not one per line). */
@@ -188,12 +188,12 @@ export class ShardFiles {
  * A shard's files (ShardFiles wrote them), read child by child: their segments' tables are read
  * first, then each child's records are read from every segment into one Buffer, in the order they
  * were routed (the files in order). Memory holds one child's records, whatever the shard's size.
- * At most MAX_OPEN_FILES files are open at once (a source's run has a file per part, up to 65,536):
- * past them, the least recently read is closed, and opened again when a child's records are in it.
+ * Its files stay open between reads while the process's pool of open files (storage.ts openFiles,
+ * shared by every job of the process) has room: a source's run has a file per part, up to 65,536.
  */
 export class ShardRecords {
-  /** Open files by their number in `paths`, the least recently read first. */
-  private readonly fds = new Map<number, number>();
+  /** Open files by their number in `paths`. */
+  private readonly open = new Map<number, PooledFile & { fd: number }>();
   private readonly ranges = new Map<string, [file: number, at: number, length: number][]>();
 
   constructor(private readonly paths: readonly string[]) {
@@ -208,13 +208,12 @@ export class ShardRecords {
   }
 
   private index(file: number, path: string): void {
-    const fd = this.fd(file);
-    const size = fstatSync(fd).size;
+    const size = statSync(path).size;
     const length = Buffer.alloc(4);
     for (let at = 0; at < size; ) {
-      if (readSync(fd, length, 0, 4, at) !== 4) throw cut(path);
+      if (this.readAt(file, length, 0, 4, at) !== 4) throw cut(path);
       const header = Buffer.alloc(length.readUInt32LE());
-      if (readSync(fd, header, 0, header.length, at + 4) !== header.length) throw cut(path);
+      if (this.readAt(file, header, 0, header.length, at + 4) !== header.length) throw cut(path);
       at += 4 + header.length;
       for (const [stem, bytes] of JSON.parse(header.toString('utf8')) as [string, number][]) {
         const list = this.ranges.get(stem);
@@ -226,20 +225,33 @@ export class ShardRecords {
     }
   }
 
-  /** The descriptor of file `file`, opened if it is not (closing the least recently read past MAX_OPEN_FILES). */
-  private fd(file: number): number {
-    let fd = this.fds.get(file);
-    this.fds.delete(file);
-    if (fd === undefined) {
-      while (this.fds.size >= MAX_OPEN_FILES) {
-        const [oldest, open] = this.fds.entries().next().value as [number, number];
-        this.fds.delete(oldest);
-        closeSync(open);
-      }
-      fd = openSync(this.paths[file] as string, 'r');
+  /** Reads `length` bytes of file `file` from `position` into `into` at `offset`, keeping the file open if the pool lets it. */
+  private readAt(file: number, into: Buffer, offset: number, length: number, position: number): number {
+    const open = this.open.get(file);
+    if (open !== undefined) {
+      openFiles.used(open);
+      return readSync(open.fd, into, offset, length, position);
     }
-    this.fds.set(file, fd);
-    return fd;
+    const held = { fd: -1, release: () => this.release(file, held) };
+    const kept = openFiles.openReader(held);
+    try {
+      held.fd = openSync(this.paths[file] as string, 'r');
+    } catch (error) {
+      openFiles.closed(held);
+      throw error;
+    }
+    if (kept) this.open.set(file, held);
+    try {
+      return readSync(held.fd, into, offset, length, position);
+    } finally {
+      if (!kept) closeSync(held.fd);
+    }
+  }
+
+  private release(file: number, held: PooledFile & { fd: number }): void {
+    this.open.delete(file);
+    openFiles.closed(held);
+    closeSync(held.fd);
   }
 
   /** The child stems that have records. */
@@ -253,7 +265,7 @@ export class ShardRecords {
     const records = Buffer.allocUnsafe(ranges.reduce((n, [, , length]) => n + length, 0));
     let at = 0;
     try {
-      for (const [file, from, length] of ranges) if (readSync(this.fd(file), records, at, length, from) === length) at += length;
+      for (const [file, from, length] of ranges) if (this.readAt(file, records, at, length, from) === length) at += length;
     } catch (error) {
       throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the records of ${stem}: ${ioErrorReason(error)}`);
     }
@@ -263,8 +275,7 @@ export class ShardRecords {
   }
 
   close(): void {
-    for (const fd of this.fds.values()) closeSync(fd);
-    this.fds.clear();
+    for (const [file, held] of this.open) this.release(file, held);
   }
 }
 
@@ -295,7 +306,10 @@ async function loadSource(path: string): Promise<SourceModule> {
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */
 export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promise<JobOutcome> {
   const source = await loadSource(job.source);
-  // A retried part starts over: what a killed attempt left is replaced file by file (writers rename on close).
+  // A retried part starts over: what an attempt killed or failed after its files went in left is
+  // removed, not only replaced file by file (writers rename on close): a source whose rows changed
+  // since has no entry for some of those shards, and their files, left, were read with the new ones.
+  await storage.remove(partFolder(job.run, job.part));
   const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard));
   let n = 0;
   for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {

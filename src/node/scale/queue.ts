@@ -50,8 +50,12 @@ export interface EnqueuedRun {
 
 export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
   const shards = checkShards(options.shards);
-  const run = await newRun(options);
+  const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
+  return whileSplitting(options.redis, options.queue, run, storage, () => splitAndAdd(options, shards, run, storage));
+}
+
+async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
   const base = { run, out: storage.localDir, shards, set: options.set };
   let entries = 0;
   let rejected = 0;
@@ -79,6 +83,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
     await files.close();
     entries = files.outcome.entries;
     rejected = files.outcome.rejected;
+    parent.routed = entries;
   }
   await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
@@ -124,27 +129,66 @@ export interface ApplyRunOptions {
 
 /** Plans an apply (changes checked and routed per touched child) and adds its parent, which adds a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
-  const run = await newRun(options);
+  const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
-  const { settings } = plan;
-  const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-  const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched };
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
-  return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
+  return whileSplitting(options.redis, options.queue, run, storage, async () => {
+    const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
+    const { settings } = plan;
+    const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
+    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
+    await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+    return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
+  });
+}
+
+/** The key that says run `run`'s coordinator is alive and writing its scratch folder, its run not added yet. */
+function splittingKey(queue: string, run: string): string {
+  return `sitemapkit:${queue}:splitting:${run}`;
+}
+
+/**
+ * Runs `split` (the coordinator writing run `run`'s scratch files, then adding the run) while a key
+ * in Redis, renewed as the run lock is, says so: another coordinator of the set removes the scratch
+ * folder of a run not on the queue only once that key is gone (its coordinator failed, was refused,
+ * or died), not while it is being written (it removed a split in progress: that coordinator failed
+ * with ENOENT, or, its split half removed, could add a run of part of its entries). One coordinator
+ * at a time holds it: a second given the same --run is refused before it writes, as it is once the
+ * run is on the queue (both passed that check before, and split into one folder, which the one
+ * refused at the add then removed).
+ */
+async function whileSplitting<T>(redis: string, queueName: string, run: string, storage: SetStorage, split: () => Promise<T>): Promise<T> {
+  const client = new (await import('ioredis')).Redis(redis);
+  try {
+    const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
+    const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
+    try {
+      await notOnQueue(redis, queueName, run);
+      // What a coordinator of this --run that died while splitting left: files of shards this split
+      // may not write, read with its own.
+      await storage.remove(`${SCRATCH}/${run}`);
+      return await split();
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    client.disconnect();
+  }
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * The id of a run to add: `run` when given, once checked. It names the run's scratch folder (so it
- * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs,
- * which are never added twice (a run already on the queue would report its own outcome, and its
- * scratch files would be those of the new run).
+ * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs.
  */
-async function newRun({ run, redis, queue: queueName }: { run?: string | undefined; redis: string; queue: string }): Promise<string> {
+function runId(run: string | undefined): string {
   if (run === undefined) return newRunId();
   if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
+  return run;
+}
+
+/** Throws if run `run` is on the queue: its jobs are never added twice (it would report its own outcome, and its scratch files would be those of the new run). */
+async function notOnQueue(redis: string, queueName: string, run: string): Promise<void> {
   const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
   try {
     const state = await queue.getJobState(jobId(run, 'set'));
@@ -152,15 +196,16 @@ async function newRun({ run, redis, queue: queueName }: { run?: string | undefin
   } finally {
     await queue.close();
   }
-  return run;
 }
 
 /**
  * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
  * files it does not name, the other run's new children among them (that run then fails, or publishes
  * an index naming files just removed). The check and the add hold a lock, so that two coordinators
- * started together do not both pass; a run's claim on its folder lasts until its parent is done.
- * On refusal or failure the run's scratch files go.
+ * started together do not both pass; a run's claim on its folder lasts until its parent is done. The
+ * claim is set before the add, both only while the lock is this coordinator's (checked in Redis in
+ * the same step): a coordinator frozen past the lock's time to live adds nothing, and one frozen
+ * after its add has claimed the folder already. On refusal or failure the run's scratch files go.
  */
 async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   const bull = await loadBullMQ();
@@ -175,15 +220,21 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
-      // The runs before this one are done: what a failed one left (its input split, its manifests) goes.
+      // The runs before this one are done: what a failed one left (its input split, its manifests) goes,
+      // and what a coordinator that died left; not a split another coordinator is writing (it will be refused).
       for (const name of await storage.list(SCRATCH)) {
         if (name === run) continue;
+        const state = await queue.getJobState(jobId(name, 'set'));
+        if (state === 'unknown' ? (await client.exists(splittingKey(flow.queueName, name))) === 1 : state !== 'completed' && state !== 'failed') continue;
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
-      await lock.held();
-      await producer.add(flow);
-      await client.set(claim, run, 'PX', jobOptions(1).removeOnFail.age * 1000);
+      await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
+      // The connection the flow's MULTI runs on: an ioredis client (loadBullMQ's factory), which BullMQ's proxy forwards WATCH to.
+      const connection = (await producer.getBackend().client) as unknown as import('ioredis').Redis;
+      await lock.fenced(connection, () => producer.add(flow));
+      // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
+      if ((await queue.getJobState(jobId(run, 'set'))) === 'unknown') throw lock.lostError();
     } finally {
       await lock.release();
     }
@@ -201,33 +252,79 @@ const LOCK_TTL_MS = 5_000;
 // Renewed, only by its holder (its token), compared and set in one step.
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end return 0`;
 
 /**
  * The lock of a set's check and add: a short time to live, renewed by a heartbeat while its holder
  * lives, so that a holder that died (kill -9, a lost machine) frees it within LOCK_TTL_MS. A holder
  * renews at a quarter of it; one that could not (its event loop stalled, Redis out of reach) has lost
- * it to the next, and `held` says so before each step that others see (the window left is one step).
+ * it to the next, and `held` says so before a scratch removal (the window left there is one step:
+ * see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
  */
 class RunLock {
   private lost = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout;
 
   private constructor(private readonly client: import('ioredis').Redis, private readonly key: string, private readonly token: string) {
-    this.heartbeat = setInterval(() => {
+    this.heartbeat = this.beat();
+  }
+
+  private beat(): NodeJS.Timeout {
+    return setInterval(() => {
       this.renew().then((ours) => (this.lost ||= !ours), () => (this.lost = true));
     }, LOCK_TTL_MS / 4);
   }
 
-  static async take(client: import('ioredis').Redis, key: string, token: string): Promise<RunLock> {
-    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) await sleep(50);
+  /** Waits for the lock, or, given `busy`, throws what it makes when another holds it. */
+  static async take(client: import('ioredis').Redis, key: string, token: string, busy?: () => Error): Promise<RunLock> {
+    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) {
+      if (busy !== undefined) throw busy();
+      await sleep(50);
+    }
     return new RunLock(client, key, token);
   }
 
   /** Throws unless the lock is still this holder's (renewing it). */
   async held(): Promise<void> {
     if (!this.lost && (await this.renew())) return;
+    throw this.lostError();
+  }
+
+  lostError(): SitemapError {
     this.lost = true;
-    throw new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+    return new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+  }
+
+  /** Sets `key` to this holder's token for `ttlMs`, in the step that checks the lock is still its own. */
+  async claim(key: string, ttlMs: number): Promise<void> {
+    if (this.lost || (await this.client.eval(CLAIM, 2, this.key, key, this.token, ttlMs)) !== 'OK') throw this.lostError();
+  }
+
+  /**
+   * Runs `step`, one MULTI/EXEC on `connection`, only while the lock is this holder's: its key is
+   * WATCHed, then read, so that an EXEC after the lock expired or was taken is aborted by Redis and
+   * does nothing (a check before the step left a freeze between the two). The heartbeat waits
+   * meanwhile, the lock renewed just before: a renewal touches the key, and would abort it too.
+   */
+  async fenced<T>(connection: import('ioredis').Redis, step: () => Promise<T>): Promise<T> {
+    await this.held();
+    clearInterval(this.heartbeat);
+    try {
+      await connection.watch(this.key);
+      if ((await connection.get(this.key)) !== this.token) {
+        await connection.unwatch();
+        throw this.lostError();
+      }
+      try {
+        return await step();
+      } catch (error) {
+        // An aborted EXEC: BullMQ fails to read its reply.
+        if ((await this.client.get(this.key)) !== this.token) throw this.lostError();
+        throw error;
+      }
+    } finally {
+      this.heartbeat = this.beat();
+    }
   }
 
   async release(): Promise<void> {

@@ -360,6 +360,8 @@ export interface IndexOptions {
   maxSitemapsPerIndex?: number;
   /** Flush every child to disk before the index names them (when the shards were written with `durable: false`). */
   syncChildren?: boolean;
+  /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
+  beforeWrite?: () => Promise<void>;
 }
 
 export interface IndexFile {
@@ -399,13 +401,15 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex);
+  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex, options.beforeWrite);
   // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
   // do: until then the folder's manifests are the published set's, even when the run fails. A
   // process stopped in between leaves them behind the index until its run is done again.
   for (const manifest of manifests) {
     const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
-    if (!options.manifests.some((given) => resolve(given) === path)) await writeFileAtomic(path, manifestText(manifest));
+    if (options.manifests.some((given) => resolve(given) === path)) continue;
+    await options.beforeWrite?.();
+    await writeFileAtomic(path, manifestText(manifest));
   }
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
@@ -451,8 +455,9 @@ function sortByName<T extends { name: string }>(files: readonly T[]): T[] {
  * Commits a set: the staged children go in, then its index file(s) at one instant (one rename of
  * `NAME.xml`, or of the link `NAME-indexes` to a folder holding every index file), then the files of
  * the previous set that the new one does not name are removed. `files` are every child of the set.
+ * `beforeWrite` runs right before the commit and before each removal (each one step after it).
  */
-export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], maxPerIndex = settings.limits.maxSitemapsPerIndex): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], maxPerIndex = settings.limits.maxSitemapsPerIndex, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
   const sorted = sortByName(files);
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
@@ -465,6 +470,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   const keep = new Set(sorted.map((f) => f.name));
   if (texts.length === 1) {
     await writeFile(output.path(names[0] as string), texts[0] as string);
+    await beforeWrite?.();
     await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string } });
     keep.add(names[0] as string);
   } else {
@@ -475,37 +481,40 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
       await mkdir(output.path(folder));
       await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
     }
+    await beforeWrite?.();
     await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }] });
     const link = join(outDir, indexLink(name));
     if ((await readlink(link).catch(() => undefined)) !== folder) {
       const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);
       await symlink(folder, temp);
+      await beforeWrite?.();
       await rename(temp, link);
     }
     keep.add(indexLink(name)).add(folder);
   }
   for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
-  return { indexFiles, removed: await removeUnnamed(outDir, name, keep) };
+  return { indexFiles, removed: await removeUnnamed(outDir, name, keep, beforeWrite) };
 }
 
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
-export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
   try {
-    return await publishSet(output, settings, files, [], maxPerIndex);
+    return await publishSet(output, settings, files, [], maxPerIndex, beforeWrite);
   } finally {
     await output.abort();
   }
 }
 
 /** After the commit: files of earlier sets of this name that the new set does not name. */
-async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<string>): Promise<string[]> {
+async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
   const children = tokenChildPattern(name);
   const link = indexLink(name);
   const others = new RegExp(`^(?:${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[0-9a-f]{8})?)$`);
   const removed: string[] = [];
   for (const file of (await readdir(outDir)).sort()) {
     if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
+    await beforeWrite?.();
     try {
       await rm(join(outDir, file), { recursive: true, force: true });
     } catch (error) {

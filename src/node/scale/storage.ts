@@ -84,11 +84,11 @@ export class FileSystemStorage implements SetStorage {
 }
 
 /**
- * The most files the writers of this process hold open at once, and the most one ShardRecords holds:
- * a quarter each of the process's limit (Linux: /proc/self/limits; 1,024 where it cannot be read),
- * the rest left to the rest of the process. A queued run writes a file per shard or per touched
- * child, up to 65,536, and a shard job reads a file per part of a source: all open at once, they
- * failed with EMFILE past the limit (20,000 here).
+ * The most files this process holds open for queued runs, its writers' and its readers' together
+ * (openFiles): a quarter of the process's limit (Linux: /proc/self/limits; 1,024 where it cannot be
+ * read), the rest left to the rest of the process. A queued run writes a file per shard or per
+ * touched child, up to 65,536, and a shard job reads a file per part of a source: all open at once,
+ * they failed with EMFILE past the limit (20,000 here).
  */
 export const MAX_OPEN_FILES = Math.max(16, Math.floor(openFileLimit() / 4));
 
@@ -102,14 +102,87 @@ function openFileLimit(): number {
   return 1024;
 }
 
-/** The writers whose file is open, the least recently written first. */
-const openWriters = new Set<FileWriter>();
+/** A file held open in an OpenFiles pool, which closes it through `release` when it needs room. */
+export interface PooledFile {
+  /** Closes the file: a reader's at once, a writer's once its bytes are written (the promise). */
+  release(): void | Promise<void>;
+}
 
 /**
- * A file written through a temporary one, renamed on close. Past MAX_OPEN_FILES open files, the
- * least recently written writer's file is closed, and opened again to append at its next write.
+ * The files a process holds open for queued runs, at most `limit` at once, whichever job holds
+ * them: a worker runs several jobs at once (--concurrency), and a cap per job let c jobs hold c
+ * times it. Past the limit the least recently used file is closed, to be opened again when next
+ * used. A writer waits for room (a writer's file closes once its bytes are written); a reader never
+ * waits, it is synchronous: it closes the least recently read file, or, when writers hold every
+ * place, reads with a descriptor of its own opened and closed in the same step (one more at most).
  */
-class FileWriter implements StorageWriter {
+class OpenFiles {
+  /** Open files by their last use (a count of uses), the least recently used first. */
+  private readonly readers = new Map<PooledFile, number>();
+  private readonly writers = new Map<PooledFile, number>();
+  /** Writers' files closing: they hold their descriptor until closed. */
+  private readonly closing = new Set<Promise<void>>();
+  private uses = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Descriptors held: files open, and writers' files closing. */
+  get size(): number {
+    return this.readers.size + this.writers.size + this.closing.size;
+  }
+
+  /** Makes room for writer `file`'s file, about to be opened, closing the least recently used files. */
+  async openWriter(file: PooledFile): Promise<void> {
+    this.writers.delete(file);
+    while (this.size >= this.limit) {
+      const oldest = leastRecent(this.readers, this.writers);
+      if (oldest === undefined) await Promise.race(this.closing);
+      else await oldest.release();
+    }
+    this.writers.set(file, ++this.uses);
+  }
+
+  /** Whether reader `file`'s file, about to be opened, may stay open (room made by closing the least recently read); false: writers hold every place. */
+  openReader(file: PooledFile): boolean {
+    if (this.size >= this.limit) {
+      const [oldest] = this.readers.keys();
+      if (oldest === undefined) return false;
+      void oldest.release();
+    }
+    this.readers.set(file, ++this.uses);
+    return true;
+  }
+
+  /** `file` was used now: it is closed after the others. */
+  used(file: PooledFile): void {
+    for (const open of [this.readers, this.writers]) if (open.delete(file)) open.set(file, ++this.uses);
+  }
+
+  /** `file` is closed, or closing until `closing` settles. */
+  closed(file: PooledFile, closing?: Promise<void>): void {
+    this.readers.delete(file);
+    this.writers.delete(file);
+    if (closing === undefined) return;
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
+  }
+}
+
+function leastRecent(a: Map<PooledFile, number>, b: Map<PooledFile, number>): PooledFile | undefined {
+  const [first] = a.entries();
+  const [second] = b.entries();
+  if (first === undefined || second === undefined) return (first ?? second)?.[0];
+  return first[1] < second[1] ? first[0] : second[0];
+}
+
+/** The files of this process's storage writers and shard readers (queue-split.ts ShardRecords). */
+export const openFiles = new OpenFiles(MAX_OPEN_FILES);
+
+/**
+ * A file written through a temporary one, renamed on close. When openFiles needs room, its file is
+ * closed, and opened again to append at its next write.
+ */
+class FileWriter implements StorageWriter, PooledFile {
   private stream: WriteStream | undefined;
   /** Settles once the last stream closed: a file is opened again only then, so its bytes stay in order. */
   private released = Promise.resolve();
@@ -142,30 +215,31 @@ class FileWriter implements StorageWriter {
   /** The open stream: the file opened (created the first time, appended to after), the least recently written writers released to make room. */
   private async open(): Promise<WriteStream> {
     if (this.failed !== undefined) throw this.failed;
-    openWriters.delete(this);
     if (this.stream === undefined) {
       await this.released;
-      while (openWriters.size >= MAX_OPEN_FILES) {
-        const [oldest] = openWriters;
-        await oldest?.release();
-      }
+      await openFiles.openWriter(this);
       this.stream = createWriteStream(this.temporary, { flags: this.created ? 'a' : 'w' });
       this.stream.on('error', (error) => (this.failed ??= error));
       this.created = true;
+    } else {
+      openFiles.used(this);
     }
-    openWriters.add(this);
     return this.stream;
   }
 
   /** Closes the file (its bytes written first); a failure is this writer's, thrown by its next write or close. */
-  private release(): Promise<void> {
+  release(): Promise<void> {
     const stream = this.stream;
-    openWriters.delete(this);
-    if (stream === undefined) return this.released;
+    if (stream === undefined) {
+      openFiles.closed(this);
+      return this.released;
+    }
     this.stream = undefined;
     stream.end();
     // A stream that failed (its file not opened: EMFILE) has closed already: 'close' will not come again.
-    return (this.released = stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', () => resolve())));
+    this.released = stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', () => resolve()));
+    openFiles.closed(this, this.released);
+    return this.released;
   }
 }
 

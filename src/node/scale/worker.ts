@@ -156,7 +156,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
     const manifestPath = join(storage.localDir, runManifest(data.run, settings.name, data.shard, data.shards));
     // Flushed to disk once, by the index job, before the index names them (as generate --shards does).
     const manifest = await writeShardStems(settings, data.shard, records.stems(), (stem) => records.read(stem), { durable: false, manifestPath, ...(beforePublish !== undefined ? { beforePublish } : {}) });
-    return { entries: manifest.urls, rejected: 0, problems: [] };
+    return { entries: manifest.urls, rejected: 0, problems: [], read: manifest.urls + manifest.duplicates };
   } finally {
     records.close();
   }
@@ -191,9 +191,13 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   }
   if (data.step !== 'clean') {
     // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
-    // manifests among them) only removes what is left and returns this outcome.
+    // manifests among them) only removes what is left and returns this outcome. The lock is checked
+    // right before each write of the publish, not once before it: checking the children and flushing
+    // them to disk takes long, and a worker frozen then had its run published by another worker, and
+    // perhaps the next run too, before it went on to publish its index over it.
+    const outcome = await publishRun(job, storage, stillOurs);
     await stillOurs();
-    await job.updateData((data = { ...data, step: 'clean', outcome: await publishRun(job, storage) }));
+    await job.updateData((data = { ...data, step: 'clean', outcome }));
   }
   // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
   // all holds a pending request for each (65,536 files: about 90 MB of a worker).
@@ -204,19 +208,26 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
 }
 
 /** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
-async function publishRun(job: Job<SetJob>, storage: SetStorage): Promise<RunOutcome> {
+async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: () => Promise<void>): Promise<RunOutcome> {
   const data = job.data;
   // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
+  const splits = values.filter(([key]) => key.includes(`${data.run}.split.`));
   const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
   const results = values.map(([, value]) => value);
+  // Every entry routed to the run's scratch files was read back: a shard's input that is missing reads
+  // as a shard with no entries, so an input removed while the run ran (by a coordinator or a worker
+  // frozen past its lock) published the set without them, and said it was done.
+  const routed = data.routed ?? (data.parts !== undefined ? splits.reduce((n, [, value]) => n + value.entries, 0) : undefined);
+  const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
+  if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []));
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), beforeWrite);
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
-    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true });
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, beforeWrite });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
   return { ...outcome, ...published };
