@@ -59,6 +59,7 @@ import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_SITEMAP, E_UNKNOWN, E_URL, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
+import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH } from './text.js';
 import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
@@ -98,9 +99,7 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
   'budget/entries': 'error',
 });
 
-const DEFAULT_MAX_ENTRIES = 1_000_000;
 const DEFAULT_MAX_DEPTH = 256;
-const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
 
 /** Flag on a context-stack slot: the element declared namespaces (the name cache is cleared at its end). */
 const NS_DECLARED = 0x100;
