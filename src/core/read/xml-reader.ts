@@ -796,15 +796,9 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
       format: (format) => {
         result.format = format;
       },
-      url: (entry) => {
-        result.urls.push(entry);
-      },
-      sitemap: (ref) => {
-        result.sitemaps.push(ref);
-      },
-      diagnostic: (d) => {
-        diagnostics.add(d);
-      },
+      url: (entry) => result.urls.push(entry),
+      sitemap: (ref) => result.sitemaps.push(ref),
+      diagnostic: (d) => diagnostics.add(d),
     },
     budgets,
   );
