@@ -796,12 +796,10 @@ export class XmlTokenizer {
   private inQuotedValue(buf: string, i: number, len: number): number {
     const j = buf.indexOf(this.quote, i);
     if (j === -1) return this.usedUp(len);
-    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-    i = j + 1;
-    this.finishValue(raw);
+    this.finishValue(buf, j);
     this.wsRequired = true;
     this.state = S_BEFORE_ATTR;
-    return i;
+    return j + 1;
   }
 
   private inUnquotedValue(buf: string, i: number, len: number): number {
@@ -812,8 +810,7 @@ export class XmlTokenizer {
       j++;
     }
     if (j === len) return this.usedUp(len);
-    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-    this.finishValue(raw);
+    this.finishValue(buf, j);
     this.state = S_BEFORE_ATTR;
     return j;
   }
@@ -909,19 +906,15 @@ export class XmlTokenizer {
   }
 
   private inPiData(buf: string, i: number, len: number): number {
-    let carryFrom = len;
     const j = buf.indexOf('?>', i);
     if (j === -1) {
+      let carryFrom = len;
       if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
       return this.usedUp(len, carryFrom);
     }
-    const data = this.takeSection(buf, j, this.maxValue);
-    const dataCut = this.sectionCut;
-    i = j + 2;
     this.state = S_TEXT;
-    this.forbiddenInToken(data, 'a processing instruction');
-    this.finishPI(data, dataCut);
-    return i;
+    this.finishPI(buf, j);
+    return j + 2;
   }
 
   private inDoctype(buf: string, i: number, len: number): number {
@@ -1112,7 +1105,9 @@ export class XmlTokenizer {
 
   // ---- tags -------------------------------------------------------------------------------------
 
-  private finishValue(raw: string): void {
+  /** The attribute value that ends at `end`. */
+  private finishValue(buf: string, end: number): void {
+    const raw = this.takeSection(buf, end, this.maxValue + MAX_REF);
     const rawCut = this.sectionCut;
     let value = raw;
     for (let k = 0; k < raw.length; k++) {
@@ -1243,7 +1238,11 @@ export class XmlTokenizer {
     this.openCol.pop();
   }
 
-  private finishPI(data: string, dataCut: boolean): void {
+  /** The processing instruction whose data ends at `end`. */
+  private finishPI(buf: string, end: number): void {
+    const data = this.takeSection(buf, end, this.maxValue);
+    const dataCut = this.sectionCut;
+    this.forbiddenInToken(data, 'a processing instruction');
     const target = this.piTarget;
     let start = 0;
     while (start < data.length && isXmlSpace(data.charCodeAt(start))) start++;
