@@ -981,24 +981,17 @@ export class XmlTokenizer {
   private openMarkup(buf: string, kind: number, lt: number): number {
     let next: number;
     this.mark(lt);
-    const prolog = this.prologOnlyWs;
+    // Read by a PI only: an XML declaration may follow nothing but whitespace.
+    this.declAllowed = this.prologOnlyWs;
     this.prologOnlyWs = false;
     switch (kind) {
       case K_START:
-        next = lt + 1;
-        this.sectionStart = next;
-        this.state = S_TAG_NAME;
-        break;
       case K_END:
-        next = lt + 2;
-        this.sectionStart = next;
-        this.state = S_END_NAME;
-        break;
       case K_PI:
-        this.declAllowed = prolog;
-        next = lt + 2;
+        // A name follows: after '<', '</' or '<?'.
+        next = kind === K_START ? lt + 1 : lt + 2;
         this.sectionStart = next;
-        this.state = S_PI_TARGET;
+        this.state = kind === K_START ? S_TAG_NAME : kind === K_END ? S_END_NAME : S_PI_TARGET;
         break;
       case K_COMMENT:
         next = lt + 4;
