@@ -523,18 +523,16 @@ export function recordPosition(records: Int32Array, r: number): EntryPosition {
  * `base`: the index in the scanned buffer where `text` starts (0: the whole buffer).
  */
 export function laneLoc(text: string, records: Int32Array, r: number, base = 0): string {
-  return laneValue(text, (records[r + R_LOC_START] as number) - base, records[r + R_LOC_LENGTH] as number, records[r + R_FLAGS] as number);
+  const locStart = (records[r + R_LOC_START] as number) - base;
+  const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
+  return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
 }
 
 /** The value of extra `x` (its first field's index): an image's loc or an alternate's href, references decoded. */
 function extraValue(text: string, extras: Int32Array, x: number, base: number): string {
-  return laneValue(text, (extras[x + X_VALUE_START] as number) - base, extras[x + X_VALUE_LENGTH] as number, extras[x + X_FLAGS] as number);
-}
-
-/** The `length` characters of `text` from `start`, references decoded when `flags` say it holds some. */
-function laneValue(text: string, start: number, length: number, flags: number): string {
-  const value = text.slice(start, start + length);
-  return (flags & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);
+  const start = (extras[x + X_VALUE_START] as number) - base;
+  const value = text.slice(start, start + (extras[x + X_VALUE_LENGTH] as number));
+  return ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);
 }
 
 /** The images and alternates of record `r` of a scan of `text` (from `base`, as laneLoc) into `entry` (none: nothing is set). */
