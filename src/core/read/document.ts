@@ -157,8 +157,8 @@ class FormatRouter {
   private pending = '';
   private leading = true;
   private atStart = true;
+  /** Counts the leading whitespace: where it ends, the document starts. */
   private readonly leadingCounter = new LineCounter();
-  private start: { line: number; column: number; offset: number } | undefined;
   private candidates: { xml: TextTarget; xmlRelay: Relay; text: TextTarget; textRelay: Relay } | undefined;
   /** Nothing more to read (an HTML page). */
   finished = false;
@@ -194,8 +194,6 @@ class FormatRouter {
       }
       if (i === text.length) return;
       this.leading = false;
-      const lc = this.leadingCounter;
-      this.start = { line: lc.line, column: lc.column, offset: lc.offset };
     }
     this.pending += i === 0 ? text : text.slice(i);
     if (this.pending.length >= FORMAT_SNIFF_CHARS) this.decide();
@@ -255,9 +253,9 @@ class FormatRouter {
       return;
     }
     this.finished = true;
-    const at = this.start ?? { line: this.leadingCounter.line, column: this.leadingCounter.column, offset: this.leadingCounter.offset };
+    const { line, column, offset } = this.leadingCounter;
     this.sink.format(format);
-    this.sink.diagnostic({ code: `format/${format}`, severity: 'error', ...NOT_A_SITEMAP[format], ...at });
+    this.sink.diagnostic({ code: `format/${format}`, severity: 'error', ...NOT_A_SITEMAP[format], line, column, offset });
   }
 }
 
@@ -268,14 +266,6 @@ class FormatRouter {
 const STOPPING_CODES = new Set(['budget/entries']);
 
 export { checkCount };
-
-/** Throws ERR_SITEMAP_OPTION for a budget that is not a whole number in range. */
-function checkDocumentOptions(options: SitemapDocumentOptions): void {
-  checkCount('maxEntries', options.maxEntries, 1);
-  checkCount('maxDepth', options.maxDepth, 1);
-  checkCount('maxValueLength', options.maxValueLength, 1);
-  checkDiagnosticCap(options.maxDiagnosticsPerCode);
-}
 
 /**
  * One sitemap document read from its bytes (or its text), pushed in chunks of any size: the entries,
@@ -319,7 +309,11 @@ export class SitemapDocument implements ReaderSink {
     options: SitemapDocumentOptions,
     private readonly out: ReaderSink,
   ) {
-    checkDocumentOptions(options);
+    // ERR_SITEMAP_OPTION for a budget that is not a whole number in range.
+    checkCount('maxEntries', options.maxEntries, 1);
+    checkCount('maxDepth', options.maxDepth, 1);
+    checkCount('maxValueLength', options.maxValueLength, 1);
+    checkDiagnosticCap(options.maxDiagnosticsPerCode);
     this.file = options.file;
     this.isAscii = options.isAscii ?? ((bytes) => bytes.every((b) => b < 0x80));
     this.decoder = new StreamDecoder(ENCODING_SNIFF_BYTES, options.asciiText);

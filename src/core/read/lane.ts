@@ -570,13 +570,25 @@ function decodeLaneReferences(raw: string): string {
 
 /** The entry of record `r` (its first field's index) of a scan of `text`, as the reader makes it. */
 export function laneUrlEntry(text: string, records: Int32Array, r: number, extras: Int32Array): UrlEntry {
-  const entry = laneUrlFields(text, records, r);
+  const loc = laneLoc(text, records, r);
+  const lastmod = laneLastmod(text, records, r);
+  const changefreq = CHANGEFREQS[(records[r + R_CHANGEFREQ] as number) - 1];
+  const priorityStart = records[r + R_PRIORITY_START] as number;
+  const priority = priorityStart === -1 ? undefined : priorityOf(text, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
+  // The usual entry made whole (one object shape), else field by field.
+  const whole = lastmod !== undefined && changefreq !== undefined && priority !== undefined;
+  const entry: UrlEntry = whole ? { loc, lastmod, changefreq, priority } : { loc };
+  if (!whole) {
+    if (lastmod !== undefined) entry.lastmod = lastmod;
+    if (changefreq !== undefined) entry.changefreq = changefreq;
+    if (priority !== undefined) entry.priority = priority;
+  }
   addLaneExtensions(text, records, r, extras, entry);
   return entry;
 }
 
 /** The lastmod of record `r` of a scan of `text`; undefined when it has none. */
-export function laneLastmod(text: string, records: Int32Array, r: number): string | undefined {
+function laneLastmod(text: string, records: Int32Array, r: number): string | undefined {
   const start = records[r + R_LASTMOD_START] as number;
   return start === -1 ? undefined : text.slice(start, start + (records[r + R_LASTMOD_LENGTH] as number));
 }
@@ -587,22 +599,6 @@ export function laneSitemapRef(text: string, records: Int32Array, r: number): Si
   const lastmod = laneLastmod(text, records, r);
   if (lastmod !== undefined) ref.lastmod = lastmod;
   return ref;
-}
-
-/** laneUrlEntry without the extensions. */
-function laneUrlFields(text: string, records: Int32Array, r: number): UrlEntry {
-  const loc = laneLoc(text, records, r);
-  const lastmod = laneLastmod(text, records, r);
-  const changefreq = CHANGEFREQS[(records[r + R_CHANGEFREQ] as number) - 1];
-  const priorityStart = records[r + R_PRIORITY_START] as number;
-  const priority = priorityStart === -1 ? undefined : priorityOf(text, priorityStart, priorityStart + (records[r + R_PRIORITY_LENGTH] as number));
-  // The usual entry made whole (one object shape), else field by field.
-  if (lastmod !== undefined && changefreq !== undefined && priority !== undefined) return { loc, lastmod, changefreq, priority };
-  const entry: UrlEntry = { loc };
-  if (lastmod !== undefined) entry.lastmod = lastmod;
-  if (changefreq !== undefined) entry.changefreq = changefreq;
-  if (priority !== undefined) entry.priority = priority;
-  return entry;
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

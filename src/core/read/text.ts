@@ -116,11 +116,6 @@ export class TextSitemapReader {
     this.maxValueLength = positiveInteger(budgets.maxValueLength, DEFAULT_MAX_VALUE_LENGTH, 'maxValueLength');
   }
 
-  /** Number of URLs delivered so far. */
-  get urls(): number {
-    return this.entries;
-  }
-
   write(text: string): void {
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'TextSitemapReader.write() after end()');
     this.announce();

@@ -34,8 +34,8 @@ export const C_EXTENSION = 17;
 export const CONTEXT_NAMES: string[] = ['', '', 'urlset', 'sitemapindex', 'url', 'sitemap', '', '', '', '', '', '', 'rss', 'channel', 'item', 'feed', 'entry'];
 
 // ---- element ids -------------------------------------------------------------------------------------
-export const E_URLSET = 1;
-export const E_SITEMAPINDEX = 2;
+const E_URLSET = 1;
+const E_SITEMAPINDEX = 2;
 export const E_URL = 3;
 export const E_SITEMAP = 4;
 export const E_LOC = 5;
@@ -45,7 +45,7 @@ export const E_PRIORITY = 8;
 
 export const E_XHTML_LINK = 70;
 
-export const E_RSS = 80;
+const E_RSS = 80;
 export const E_CHANNEL = 81;
 export const E_ITEM = 82;
 export const E_R_LINK = 83;
@@ -53,7 +53,7 @@ export const E_R_GUID = 84;
 export const E_R_PUBDATE = 85;
 export const E_R_DC_DATE = 86;
 
-export const E_FEED = 90;
+const E_FEED = 90;
 export const E_ENTRY = 91;
 export const E_A_LINK = 92;
 export const E_A_UPDATED = 93;
@@ -67,19 +67,19 @@ export const E_UNKNOWN = 254;
 /** An element of another namespace: skipped silently. */
 export const E_OTHER = 255;
 
-export const SITEMAP_ELEMENTS = new Map<string, number>([
+const SITEMAP_ELEMENTS = new Map<string, number>([
   ['urlset', E_URLSET], ['sitemapindex', E_SITEMAPINDEX], ['url', E_URL], ['sitemap', E_SITEMAP],
   ['loc', E_LOC], ['lastmod', E_LASTMOD], ['changefreq', E_CHANGEFREQ], ['priority', E_PRIORITY],
 ]);
 /** Dublin Core: RSS feeds without pubDate often carry `<dc:date>` (W3C Datetime), read as a fallback. */
 const DC_NS = 'http://purl.org/dc/elements/1.1/';
-export const RSS_ELEMENTS = new Map<string, number>([
+const RSS_ELEMENTS = new Map<string, number>([
   ['rss', E_RSS], ['channel', E_CHANNEL], ['item', E_ITEM], ['link', E_R_LINK], ['guid', E_R_GUID], ['pubDate', E_R_PUBDATE],
 ]);
-export const ATOM_ELEMENTS = new Map<string, number>([
+const ATOM_ELEMENTS = new Map<string, number>([
   ['feed', E_FEED], ['entry', E_ENTRY], ['link', E_A_LINK], ['updated', E_A_UPDATED], ['published', E_A_PUBLISHED],
 ]);
-export const ATOM03_ELEMENTS = new Map<string, number>([
+const ATOM03_ELEMENTS = new Map<string, number>([
   ['feed', E_FEED], ['entry', E_ENTRY], ['link', E_A_LINK], ['modified', E_A_MODIFIED], ['issued', E_A_ISSUED], ['created', E_A_CREATED],
 ]);
 
@@ -150,15 +150,13 @@ export class ElementNames {
   /** Element ids of qualified names seen, by name length (short names), and in a Map (long ones). */
   private readonly byLength: ({ names: string[]; ids: number[] } | undefined)[] = [];
   private readonly names = new Map<string, number>();
-  private rootId = 0;
   private rootUri = '';
   private format: SitemapFormat | undefined;
 
   constructor(private readonly scope: NamespaceScope) {}
 
-  /** The root is known (E_URLSET, E_SITEMAPINDEX, E_RSS or E_FEED, in namespace `uri`): names are classified against it. */
-  setRoot(rootId: number, uri: string, format: SitemapFormat): void {
-    this.rootId = rootId;
+  /** The root is known (a urlset, sitemapindex, RSS or Atom root, in namespace `uri`): names are classified against it. */
+  setRoot(uri: string, format: SitemapFormat): void {
     this.rootUri = uri;
     this.format = format;
     this.clear();
@@ -189,16 +187,16 @@ export class ElementNames {
   private classify(qname: string): number {
     const { uri, local } = this.scope.resolve(qname);
     let id = E_OTHER;
-    const root = this.rootId;
-    if (root === E_URLSET || root === E_SITEMAPINDEX) {
+    const format = this.format;
+    if (format === 'urlset' || format === 'sitemapindex') {
       if (uri === this.rootUri || uri === SITEMAP_NS || uri === '' || LEGACY_SITEMAP_NS.includes(uri)) id = SITEMAP_ELEMENTS.get(local) ?? E_UNKNOWN;
       else if (EXTENSION_ELEMENTS.has(uri)) id = (EXTENSION_ELEMENTS.get(uri) as Map<string, number>).get(local) ?? E_UNKNOWN;
       else if (uri === NS.xhtml) id = local === 'link' ? E_XHTML_LINK : E_OTHER;
-    } else if (root === E_RSS) {
+    } else if (format === 'rss') {
       if (uri === '') id = RSS_ELEMENTS.get(local) ?? E_OTHER;
       else if (uri === DC_NS && local === 'date') id = E_R_DC_DATE;
-    } else if (root === E_FEED) {
-      if (uri === this.rootUri) id = (this.format === 'atom' ? ATOM_ELEMENTS : ATOM03_ELEMENTS).get(local) ?? E_OTHER;
+    } else if (format === 'atom' || format === 'atom03') {
+      if (uri === this.rootUri) id = (format === 'atom' ? ATOM_ELEMENTS : ATOM03_ELEMENTS).get(local) ?? E_OTHER;
     } else {
       return E_OTHER; // before the root: not cached
     }

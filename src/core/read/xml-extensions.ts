@@ -60,24 +60,6 @@ function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
   return missing;
 }
 
-/** Split on commas, trim, drop empty items. */
-function commaList(s: string): string[] {
-  const out: string[] = [];
-  for (const part of s.split(',')) {
-    const t = xmlTrim(part);
-    if (t !== '') out.push(t);
-  }
-  return out;
-}
-
-/** Split on XML whitespace, drop empty items. */
-function spaceList(s: string): string[] {
-  const out: string[] = [];
-  for (const part of s.split(/[\x20\x09\x0a\x0d]+/)) if (part !== '') out.push(part);
-  return out;
-}
-
-
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
 const NOWHERE: At = { line: 0, column: 0, offset: 0 };
@@ -201,19 +183,6 @@ export class ExtensionReader {
     this.field.report('video/invalid', message, hint);
   }
 
-  /** A whole number, or undefined (with a diagnostic) when `v` is not one. */
-  private videoInteger(v: string, field: string): number | undefined {
-    if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
-    this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
-    return undefined;
-  }
-
-  private videoDecimal(v: string, field: string): number | undefined {
-    if (DECIMAL.test(v)) return Number(v);
-    this.videoInvalid(`${field} ${show(v)} is not a decimal number; omitted`);
-    return undefined;
-  }
-
   /**
    * A value of a closed set as the model holds it (lower case where the schema takes other cases
    * too: `YES` is `yes`), else kept as written with a diagnostic.
@@ -276,9 +245,13 @@ export class ExtensionReader {
   private modelValue(v: string, as: ModelValue | undefined, values: readonly string[] | undefined, field: string, code: string): unknown {
     switch (as) {
       case 'integer':
-        return this.videoInteger(v, field);
+        if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+        this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+        return undefined;
       case 'decimal':
-        return this.videoDecimal(v, field);
+        if (DECIMAL.test(v)) return Number(v);
+        this.videoInvalid(`${field} ${show(v)} is not a decimal number; omitted`);
+        return undefined;
       case 'numeric':
         if (!DECIMAL.test(v)) this.videoInvalid(`${field} ${show(v)} is not a decimal number; kept as written`, v.includes(',') ? 'use a dot as the decimal separator' : undefined);
         return v;
@@ -286,9 +259,10 @@ export class ExtensionReader {
         this.field.checkW3cDate(v, field, code, undefined);
         return v;
       case 'commaList':
-        return commaList(v);
+        return v.split(',').map(xmlTrim).filter((item) => item !== '');
       case 'spaceList': {
-        const list = spaceList(v);
+        // Split on XML whitespace.
+        const list = v.split(/[\x20\x09\x0a\x0d]+/).filter((item) => item !== '');
         if (values !== undefined) for (const item of list) this.oneOf(item, values, field, code);
         return list;
       }

@@ -57,8 +57,9 @@ import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
 import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
-import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
+import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_SITEMAP, E_UNKNOWN, E_URL, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
+import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH } from './text.js';
 import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
@@ -98,12 +99,13 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
   'budget/entries': 'error',
 });
 
-const DEFAULT_MAX_ENTRIES = 1_000_000;
 const DEFAULT_MAX_DEPTH = 256;
-const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
 
 /** Flag on a context-stack slot: the element declared namespaces (the name cache is cleared at its end). */
 const NS_DECLARED = 0x100;
+
+/** The context of the root of each format the reader reads. */
+const ROOT_CONTEXT: Partial<Record<SitemapFormat, number>> = { urlset: C_URLSET, sitemapindex: C_INDEX, rss: C_RSS, atom: C_FEED, atom03: C_FEED };
 
 /** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
 const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
@@ -127,7 +129,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   // Document.
   private format: SitemapFormat | undefined;
-  private rootId = 0;
   private rootUri = '';
   private rootAt: At = { line: 0, column: 0, offset: 0 };
   private contentBeforeRoot = false;
@@ -498,8 +499,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const format = formatOfRoot(uri, local);
     if (this.format !== undefined) {
       // A second root (two documents joined; the tokenizer said so): read it too when it is the same kind.
-      if (format === this.format && uri === this.rootUri) return this.rootContext();
-      return C_SKIP;
+      return (format === this.format && uri === this.rootUri ? ROOT_CONTEXT[format] : undefined) ?? C_SKIP;
     }
     this.rootUri = uri;
     this.rootAt = { line, column, offset };
@@ -507,17 +507,14 @@ export class XmlSitemapReader implements XmlTokenHandler {
     switch (format) {
       case 'urlset':
       case 'sitemapindex': {
-        this.rootId = format === 'urlset' ? E_URLSET : E_SITEMAPINDEX;
         const problem = sitemapNamespaceProblem(uri, local);
         if (problem !== undefined) this.report(problem.code, problem.message, line, column, offset, problem.hint);
         break;
       }
       case 'rss':
-        this.rootId = E_RSS;
         break;
       case 'atom':
       case 'atom03':
-        this.rootId = E_FEED;
         this.feed.base = resolveBase(attrValue(attributes, 'xml:base'), undefined);
         break;
       case 'html':
@@ -531,17 +528,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
         );
         return C_SKIP;
     }
-    this.elements.setRoot(this.rootId, uri, format);
-    return this.rootContext();
-  }
-
-  private rootContext(): number {
-    switch (this.rootId) {
-      case E_URLSET: return C_URLSET;
-      case E_SITEMAPINDEX: return C_INDEX;
-      case E_RSS: return C_RSS;
-      default: return C_FEED;
-    }
+    this.elements.setRoot(uri, format);
+    return ROOT_CONTEXT[format] as number;
   }
 
   private setFormat(format: SitemapFormat): void {
@@ -808,15 +796,9 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
       format: (format) => {
         result.format = format;
       },
-      url: (entry) => {
-        result.urls.push(entry);
-      },
-      sitemap: (ref) => {
-        result.sitemaps.push(ref);
-      },
-      diagnostic: (d) => {
-        diagnostics.add(d);
-      },
+      url: (entry) => result.urls.push(entry),
+      sitemap: (ref) => result.sitemaps.push(ref),
+      diagnostic: (d) => diagnostics.add(d),
     },
     budgets,
   );

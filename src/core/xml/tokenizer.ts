@@ -272,6 +272,18 @@ function prefixAt(buf: string, at: number, len: number, literal: string, fold: b
   return 1;
 }
 
+/**
+ * Where text or CDATA that reaches the end of the buffer stops for now (not before `start`): before
+ * a trailing CR or high surrogate, or a ']' or ']]' that may start a ']]>'.
+ */
+function heldTail(buf: string, start: number, len: number): number {
+  const last = buf.charCodeAt(len - 1);
+  let end = len;
+  if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
+  else if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+  return Math.max(start, end);
+}
+
 /** What the `<` at `lt` starts; K_MORE when the buffer ends before that is known. */
 function classify(buf: string, lt: number, len: number): number {
   if (lt + 1 >= len) return K_MORE;
@@ -784,12 +796,10 @@ export class XmlTokenizer {
   private inQuotedValue(buf: string, i: number, len: number): number {
     const j = buf.indexOf(this.quote, i);
     if (j === -1) return this.usedUp(len);
-    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-    i = j + 1;
-    this.finishValue(raw);
+    this.finishValue(buf, j);
     this.wsRequired = true;
     this.state = S_BEFORE_ATTR;
-    return i;
+    return j + 1;
   }
 
   private inUnquotedValue(buf: string, i: number, len: number): number {
@@ -800,8 +810,7 @@ export class XmlTokenizer {
       j++;
     }
     if (j === len) return this.usedUp(len);
-    const raw = this.takeSection(buf, j, this.maxValue + MAX_REF);
-    this.finishValue(raw);
+    this.finishValue(buf, j);
     this.state = S_BEFORE_ATTR;
     return j;
   }
@@ -882,13 +891,7 @@ export class XmlTokenizer {
       this.state = S_TEXT;
       return j + 3;
     }
-    let end = len;
-    if (!this.ended) {
-      const last = buf.charCodeAt(len - 1);
-      if (last === 0x5d) end = len >= 2 && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
-      else if (last === 0x0d || isHighSurrogate(last)) end = len - 1;
-      if (end < i) end = i;
-    }
+    const end = this.ended ? len : heldTail(buf, i, len);
     if (end > i) this.cdataSegment(buf, i, end);
     return this.usedUp(len, end);
   }
@@ -903,19 +906,15 @@ export class XmlTokenizer {
   }
 
   private inPiData(buf: string, i: number, len: number): number {
-    let carryFrom = len;
     const j = buf.indexOf('?>', i);
     if (j === -1) {
+      let carryFrom = len;
       if (!this.ended && buf.charCodeAt(len - 1) === 0x3f) carryFrom = Math.max(i, len - 1);
       return this.usedUp(len, carryFrom);
     }
-    const data = this.takeSection(buf, j, this.maxValue);
-    const dataCut = this.sectionCut;
-    i = j + 2;
     this.state = S_TEXT;
-    this.forbiddenInToken(data, 'a processing instruction');
-    this.finishPI(data, dataCut);
-    return i;
+    this.finishPI(buf, j);
+    return j + 2;
   }
 
   private inDoctype(buf: string, i: number, len: number): number {
@@ -982,24 +981,17 @@ export class XmlTokenizer {
   private openMarkup(buf: string, kind: number, lt: number): number {
     let next: number;
     this.mark(lt);
-    const prolog = this.prologOnlyWs;
+    // Read by a PI only: an XML declaration may follow nothing but whitespace.
+    this.declAllowed = this.prologOnlyWs;
     this.prologOnlyWs = false;
     switch (kind) {
       case K_START:
-        next = lt + 1;
-        this.sectionStart = next;
-        this.state = S_TAG_NAME;
-        break;
       case K_END:
-        next = lt + 2;
-        this.sectionStart = next;
-        this.state = S_END_NAME;
-        break;
       case K_PI:
-        this.declAllowed = prolog;
-        next = lt + 2;
+        // A name follows: after '<', '</' or '<?'.
+        next = kind === K_START ? lt + 1 : lt + 2;
         this.sectionStart = next;
-        this.state = S_PI_TARGET;
+        this.state = kind === K_START ? S_TAG_NAME : kind === K_END ? S_END_NAME : S_PI_TARGET;
         break;
       case K_COMMENT:
         next = lt + 4;
@@ -1106,7 +1098,9 @@ export class XmlTokenizer {
 
   // ---- tags -------------------------------------------------------------------------------------
 
-  private finishValue(raw: string): void {
+  /** The attribute value that ends at `end`. */
+  private finishValue(buf: string, end: number): void {
+    const raw = this.takeSection(buf, end, this.maxValue + MAX_REF);
     const rawCut = this.sectionCut;
     let value = raw;
     for (let k = 0; k < raw.length; k++) {
@@ -1237,7 +1231,11 @@ export class XmlTokenizer {
     this.openCol.pop();
   }
 
-  private finishPI(data: string, dataCut: boolean): void {
+  /** The processing instruction whose data ends at `end`. */
+  private finishPI(buf: string, end: number): void {
+    const data = this.takeSection(buf, end, this.maxValue);
+    const dataCut = this.sectionCut;
+    this.forbiddenInToken(data, 'a processing instruction');
     const target = this.piTarget;
     let start = 0;
     while (start < data.length && isXmlSpace(data.charCodeAt(start))) start++;
@@ -1304,11 +1302,7 @@ export class XmlTokenizer {
 
   /** Where text that reaches the end of the buffer stops for now: before a partial reference, a trailing CR or high surrogate. */
   private textCut(buf: string, start: number, len: number): number {
-    let end = len;
-    const last = buf.charCodeAt(len - 1);
-    if (len - 1 >= start && (last === 0x0d || isHighSurrogate(last))) end = len - 1;
-    // A ']' or ']]' that ends the chunk may start a ']]>' (never a CR or a surrogate before it).
-    else if (last === 0x5d) end = len >= 2 && len - 2 >= start && buf.charCodeAt(len - 2) === 0x5d ? len - 2 : len - 1;
+    let end = heldTail(buf, start, len);
     const floor = Math.max(start, len - MAX_REF - 1);
     for (let k = len - 1; k >= floor; k--) {
       if (buf.charCodeAt(k) === 0x26) {
@@ -1394,42 +1388,36 @@ export class XmlTokenizer {
     for (;;) {
       const j = Math.min(amp, cr, bad);
       if (j >= b) break;
-      if (j === bad) {
-        out += buf.slice(last, j);
-        if (out !== '') this.emitText(out, base + pieceStart);
-        out = '';
-        last = j;
-        pieceStart = j;
-        if (this.textOverflow) return;
-        this.forbiddenAt(buf, j);
-        const k = this.forbiddenWithin(buf, a, b, j + 1);
-        bad = k === -1 ? Infinity : k;
-      } else if (j === amp) {
-        let next = j + 1;
-        const r = scanRef(buf, j, len);
-        const end = refEnd; // before any handler runs (another tokenizer would overwrite it)
-        if (r === R_OK) {
-          out += buf.slice(last, j) + refValue;
-          last = next = end;
-        } else {
-          out += buf.slice(last, j);
-          if (out !== '') this.emitText(out, base + pieceStart);
-          out = '';
-          last = j;
-          pieceStart = j;
-          if (this.textOverflow) return;
-          this.referenceProblem(r, buf, j, end, 0, 0);
-          if (r === R_UNDEFINED || r === R_INVALID) next = end;
-        }
-        const k = buf.indexOf('&', next);
-        amp = k === -1 ? Infinity : k;
-        this.nextAmp = amp === Infinity ? NO_AMP : amp + base;
-      } else {
+      if (j === cr) {
         out += buf.slice(last, j) + '\n';
         last = buf.charCodeAt(j + 1) === 0x0a ? j + 2 : j + 1;
         const k = buf.indexOf('\r', last);
         cr = k === -1 ? Infinity : k;
+        continue;
       }
+      const r = j === amp ? scanRef(buf, j, len) : R_RAW;
+      const end = refEnd; // before any handler runs (another tokenizer would overwrite it)
+      if (r === R_OK) {
+        out += buf.slice(last, j) + refValue;
+        last = end;
+      } else {
+        // A forbidden character or a reference not decoded: the text so far, then its diagnostic.
+        out += buf.slice(last, j);
+        if (out !== '') this.emitText(out, base + pieceStart);
+        out = '';
+        last = pieceStart = j;
+        if (this.textOverflow) return;
+        if (j === bad) {
+          this.forbiddenAt(buf, j);
+          const k = this.forbiddenWithin(buf, a, b, j + 1);
+          bad = k === -1 ? Infinity : k;
+          continue;
+        }
+        this.referenceProblem(r, buf, j, end, 0, 0);
+      }
+      const k = buf.indexOf('&', r === R_OK || r === R_UNDEFINED || r === R_INVALID ? end : j + 1);
+      amp = k === -1 ? Infinity : k;
+      this.nextAmp = amp === Infinity ? NO_AMP : amp + base;
     }
     out += buf.slice(last, b);
     if (out !== '') this.emitText(out, base + pieceStart);

@@ -241,6 +241,11 @@ describe('the root decides the format', () => {
     assert.deepEqual(locs(r), ['https://a.example/', 'https://b.example/']);
     assert.deepEqual(codes(r), ['xml/content-after-root']);
   });
+
+  it('a second root after one that is no sitemap is skipped too, not read as a feed', () => {
+    assert.deepEqual(codes(read('<html></html><html></html>')), ['format/html', 'xml/content-after-root']);
+    assert.deepEqual(codes(read('<foo/><foo/>')), ['format/unknown-root', 'xml/content-after-root']);
+  });
 });
 
 // ---- urlset values ------------------------------------------------------------------------------
