@@ -5,9 +5,10 @@
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { show } from '../errors.js';
+import { formatCount } from '../count-text.js';
 import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
-import { anyUri } from '../validate/xsd-types.js';
+import { anyUri, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c } from './values.js';
@@ -38,7 +39,6 @@ export interface At {
 export type Report = (code: string, message: string, at: At, hint?: string) => void;
 
 export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const INTEGER = /^\+?\d+$/;
 
 export function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
   for (let i = 0; i < attributes.length; i++) {
@@ -201,10 +201,20 @@ export class ExtensionReader {
     this.field.report('video/invalid', message, hint);
   }
 
-  /** A whole number, or undefined (with a diagnostic) when `v` is not one. */
+  /**
+   * An integer in any form its schema type takes (`-0`, `+5`, `007`); its range is the type's check.
+   * Undefined (with a diagnostic) when `v` is not one, or is one the model's number cannot hold exactly.
+   */
   private videoInteger(v: string, field: string): number | undefined {
-    if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
-    this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+    const n = integerValue(v);
+    if (n === undefined) {
+      this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+    } else if (!Number.isSafeInteger(n)) {
+      // A double holds every whole number up to 2^53 - 1 exactly, and not all past it: 2^53 + 1 reads as 2^53.
+      this.videoInvalid(`${field} ${show(v)} is past ${formatCount(Number.MAX_SAFE_INTEGER)}, beyond which the model's numbers do not hold every whole number exactly; omitted`);
+    } else {
+      return n;
+    }
     return undefined;
   }
 

@@ -165,7 +165,18 @@ export const dateOrDateTime: SimpleTypeCheck = (value) => {
 };
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+// Part 2 §3.3.13: "a finite-length sequence of decimal digits with an optional leading sign"; the
+// types derived from it keep the form (nonNegativeInteger's zero may be "-0", §3.3.20).
 const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * The value of an xsd:integer (or a type derived from it) written `v`, whitespace collapsed already,
+ * as the nearest double (`-0` is 0, `+5` and `005` are 5); undefined when `v` is not one. The one
+ * reading of integers: the type checks below and the reader's (read/xml-extensions.ts).
+ */
+export function integerValue(v: string): number | undefined {
+  return INTEGER.test(v) ? Number(v) + 0 : undefined;
+}
 
 /**
  * The sign of a - b for a decimal `a` (DECIMAL's form) and a bound `b` with no exponent in its
@@ -200,9 +211,8 @@ export function decimalIn(min: number, max: number): SimpleTypeCheck {
 /** xsd:integer (or nonNegativeInteger) within [min, max] (Infinity: no bound), compared as doubles. */
 export function integerIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
-    const v = collapse(value);
-    if (!INTEGER.test(v)) return 'not an integer';
-    const n = Number(v);
+    const n = integerValue(collapse(value));
+    if (n === undefined) return 'not an integer';
     return n < min || n > max ? `not within ${min}–${max === Number.POSITIVE_INFINITY ? '∞' : max}` : undefined;
   };
 }

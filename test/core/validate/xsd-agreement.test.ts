@@ -70,6 +70,12 @@ const CASES: Record<string, Case> = {
   'xmlns:="…" likewise': { doc: urlset(' xmlns:="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
   'xmlns:a.b="…", a prefix that is an NCName, declares it': { doc: urlset(' xmlns:a.b="urn:x"'), valid: true, expect: [] },
   'a view_count past 2^53 (xsd:nonNegativeInteger is unbounded)': { doc: urlset('', video('<video:view_count>99999999999999999999999</video:view_count>')), valid: true, expect: ['video/invalid@2:187'] },
+  'integers as xsd:integer writes them: -0 for a nonNegativeInteger, +5 and leading zeros': {
+    doc: urlset('', video('<video:player_loc>https://example.com/p</video:player_loc><video:duration>-0</video:duration><video:content_segment_loc duration="-00">https://example.com/s</video:content_segment_loc><video:view_count>+007</video:view_count>')),
+    valid: true,
+    expect: [],
+  },
+  'a negative duration is a whole number out of its range (the schema check says so)': { doc: urlset('', video('<video:duration>-1</video:duration>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
   'xsd:unsignedLong on video:view_count, its maximum': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedLong">18446744073709551615</video:view_count>')), valid: true, expect: ['video/invalid@2:187'] },
   'xsd:unsignedLong on video:view_count, past it': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedLong">18446744073709551616</video:view_count>')), valid: false, expect: ['video/invalid@2:187'] },
   'xsd:unsignedByte on video:view_count (derived from xsd:nonNegativeInteger), out of its range': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedByte">256</video:view_count>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
