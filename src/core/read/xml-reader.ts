@@ -15,11 +15,11 @@
 //   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
 //   because the model types it as a number.
 // - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
-//   not an absolute http(s) URL → `loc/not-absolute`; and it must be TRUSTED: when the tokenizer
-//   reported a problem inside its text (raw `&` or `<`, undefined entity, value cut at the length
-//   budget, end of input), when it contains markup, or when its entry element (`url`, `sitemap`,
-//   `item`, `entry`) was closed by recovery (mismatched or unclosed tag, truncated input), the entry is
-//   dropped with `loc/untrusted`, which names the reason. Other text values keep their text (the
+//   not an absolute http(s) URL → `loc/not-absolute`, a port past 65535 → `loc/invalid`; and it
+//   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
+//   entity, value cut at the length budget, end of input), when it contains markup, or when its
+//   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
+//   tag, truncated input), the entry is dropped with `loc/untrusted`, which names the reason. Other text values keep their text (the
 //   tokenizer's own diagnostic says what is odd). URLs inside extensions follow the same rule: an image
 //   whose image:loc is untrusted, a video with any untrusted URL, an hreflang alternate whose href is
 //   untrusted are dropped with `url/untrusted`; an untrusted image:license is omitted.
@@ -64,6 +64,7 @@ import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
 import { anyUri } from '../validate/xsd-types.js';
+import { portProblem } from '../url.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -77,6 +78,7 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
   'feed/empty': 'warning',
   'loc/missing': 'error',
   'loc/not-absolute': 'error',
+  'loc/invalid': 'error',
   'loc/untrusted': 'error',
   'loc/relative': 'info',
   'lastmod/invalid': 'error',
@@ -750,6 +752,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (!isAbsoluteHttpUrl(loc)) {
       this.report('loc/not-absolute', `loc ${show(loc)} is not an absolute http(s) URL; the entry is skipped`, this.locLine, this.locCol, this.locOffset,
         hasScheme(loc) ? 'a sitemap lists http: and https: URLs only' : 'write the full URL, with scheme and host (https://example.com/page)');
+      return undefined;
+    }
+    const port = portProblem(loc);
+    if (port !== undefined) {
+      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${port}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, 'a port is a number from 0 to 65535');
       return undefined;
     }
     return loc;

@@ -310,6 +310,17 @@ describe('urlset values', () => {
     assert.match(r.diagnostics[1]?.message ?? '', /without <loc>/);
   });
 
+  it('loc: a port past 65535 (no URL parser a crawler uses takes it) → loc/invalid; the entry is dropped, in a feed too', () => {
+    const r = read(urlset([url('http://example.com:70000/a'), url('http://example.com:65535/b'), url('http://example.com:0000080/c')].join('\n')));
+    assert.deepEqual(locs(r), ['http://example.com:65535/b', 'http://example.com:0000080/c']);
+    assert.deepEqual(codes(r), ['loc/invalid']);
+    assert.deepEqual([r.diagnostics[0]?.line, r.diagnostics[0]?.column], [3, 6]);
+    assert.match(r.diagnostics[0]?.message ?? '', /port 70000 is past 65535/);
+    const feed = read('<rss><channel><item><link>https://e.com:65536/x</link></item><item><link>https://e.com/y</link></item></channel></rss>');
+    assert.deepEqual(locs(feed), ['https://e.com/y']);
+    assert.deepEqual(codes(feed), ['loc/invalid']);
+  });
+
   it('a loc is reported as written, not normalised', () => {
     const r = read(urlset(url('http://Example.COM:80/a b/./c?q=é#f')));
     assert.deepEqual(locs(r), ['http://Example.COM:80/a b/./c?q=é#f']);
