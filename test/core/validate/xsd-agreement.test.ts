@@ -66,6 +66,27 @@ const CASES: Record<string, Case> = {
     expect: [],
   },
   'xmlns:p="" for a prefix bound nowhere: p is undeclared': { doc: urlset('', '<p:image xmlns:p=""/>'), valid: false, expect: ['element/unexpected@2:38'] },
+  'xmlns:p="" and xmlns:p="…" on one element: libxml2 drops the empty one, so there is no duplicate': {
+    doc: urlset('', '<p:image xmlns:p="" xmlns:p="http://www.google.com/schemas/sitemap-image/1.1"><p:loc>https://example.com/i.jpg</p:loc></p:image>'),
+    valid: true,
+    expect: [],
+  },
+  'xmlns:p="…" and xmlns:p="" on one element, likewise': {
+    doc: urlset('', '<p:image xmlns:p="http://www.google.com/schemas/sitemap-image/1.1" xmlns:p=""><p:loc>https://example.com/i.jpg</p:loc></p:image>'),
+    valid: true,
+    expect: [],
+  },
+  'xmlns:p="" twice, and xmlns:xml twice (libxml2 drops every declaration of xml and xmlns)': {
+    doc: urlset(' xmlns:p="" xmlns:p="" xmlns:xml="http://www.w3.org/XML/1998/namespace" xmlns:xml="http://www.w3.org/XML/1998/namespace" xmlns:xmlns="urn:x" xmlns:xmlns="urn:x"'),
+    valid: true,
+    expect: [],
+  },
+  'xmlns:p="…" twice is a duplicate attribute, so is xmlns:p=" " then xmlns:p="…"': {
+    doc: urlset(' xmlns:p="urn:x" xmlns:p="urn:x" xmlns:q=" " xmlns:q="urn:y"'),
+    valid: false,
+    expect: ['xml/duplicate-attribute@2:22', 'xml/duplicate-attribute@2:50'],
+  },
+  'xmlns:1a="" twice is a duplicate attribute (no declaration: its prefix is no NCName)': { doc: urlset(' xmlns:1a="" xmlns:1a=""'), valid: false, expect: ['xsd/unexpected-attribute@2:6', 'xml/duplicate-attribute@2:18'] },
   'xmlns:1a="…" (its name is no QName): no declaration, but an attribute url does not have': { doc: urlset(' xmlns:1a="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
   'xmlns:="…" likewise': { doc: urlset(' xmlns:="urn:x"'), valid: false, expect: ['xsd/unexpected-attribute@2:6'] },
   'xmlns:a.b="…", a prefix that is an NCName, declares it': { doc: urlset(' xmlns:a.b="urn:x"'), valid: true, expect: [] },
