@@ -22,7 +22,9 @@ const PCT = '%[0-9A-Fa-f]{2}';
 const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
 const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
-const IP_LITERAL = '\\[[0-9A-Fa-f:.vV\\-]+\\]';
+// libxml2's xmlParse3986Host takes whatever stands between '[' and the next ']' as an IP literal
+// (IPv6 or IPvFuture), unchecked: `[zz]`, `[]` and `[/]` too.
+const IP_LITERAL = '\\[[^\\]]*\\]';
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 // RFC 3986 allows an empty port (`host:`); libxml2's xmlParse3986Port wants a digit.
 const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]+)?`;

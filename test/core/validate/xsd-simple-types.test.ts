@@ -133,6 +133,12 @@ const TYPES: Record<string, SimpleType> = {
     accepted: ['https://example.com:8080/a', 'https://example.com:65535/a', 'https://example.com:0000000000080/a', 'https://example.com/a:99999999999'],
     rejected: ['https://example.com:2147483648/a', 'https://example.com:99999999999', 'https://example.com:00002147483648/a?q'],
   },
+  // libxml2 takes anything from '[' to the next ']' as a host (an IP literal it does not check).
+  'xsd:anyURI (loc): an IP literal': {
+    doc: (v) => `${ROOT}<url><loc>${escape(v)}</loc></url><url>${LOC}</url></urlset>`,
+    accepted: ['http://[::1]/abcdef', 'http://[v7.fe80::a+en1]/abc', 'http://[zz]/abcdef', 'http://[]/abcdefgh', 'http://[/?#@]/abcdef', 'http://u@[[]:80/abcdef'],
+    rejected: ['http://[::1/abcdef', 'http://[::1]]/abcdef', 'http://[::1]x/abcdef', 'http://[::1]:/abcdef'],
+  },
   // libxml2 compares decimals exactly; as doubles, 1.0000000000000000000001 is 1.
   'tPriority (sitemap.xsd): the bounds': {
     doc: (v) => `${ROOT}<url>${LOC}<priority>${escape(v)}</priority></url></urlset>`,
