@@ -30,9 +30,11 @@ const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]+)?`;
 const PATH = `(?:${PCHAR}|/)*`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
+// libxml2's xmlParse3986Fragment takes '[' and ']' too (RFC 3986 §3.5 does not).
+const FRAGMENT = `(?:${PCHAR}|[/?[\\]])*`;
 // After an authority the path is empty or starts with `/` (path-abempty): `host:/a` is not a host
 // with an empty port and the path `:/a`. Without one, the path cannot start with `//`.
-const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${QUERY})?`;
+const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${FRAGMENT})?`;
 /** What starts with a scheme must be an absolute URI (libxml2 tries that first; as a relative reference its first segment would hold a `:`). */
 const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
 const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);

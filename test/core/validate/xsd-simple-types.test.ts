@@ -139,6 +139,12 @@ const TYPES: Record<string, SimpleType> = {
     accepted: ['http://[::1]/abcdef', 'http://[v7.fe80::a+en1]/abc', 'http://[zz]/abcdef', 'http://[]/abcdefgh', 'http://[/?#@]/abcdef', 'http://u@[[]:80/abcdef'],
     rejected: ['http://[::1/abcdef', 'http://[::1]]/abcdef', 'http://[::1]x/abcdef', 'http://[::1]:/abcdef'],
   },
+  // libxml2 takes '[' and ']' in a fragment, not in a path or query.
+  'xsd:anyURI (loc): brackets': {
+    doc: (v) => `${ROOT}<url><loc>${escape(v)}</loc></url><url>${LOC}</url></urlset>`,
+    accepted: ['https://example.com/a#[x]', 'https://example.com/a?b#c?[/]'],
+    rejected: ['https://example.com/a?[x]', 'https://example.com/[x]', 'https://example.com/a#b#[x]'],
+  },
   // libxml2 compares decimals exactly; as doubles, 1.0000000000000000000001 is 1.
   'tPriority (sitemap.xsd): the bounds': {
     doc: (v) => `${ROOT}<url>${LOC}<priority>${escape(v)}</priority></url></urlset>`,
