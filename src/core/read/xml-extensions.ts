@@ -8,7 +8,7 @@ import { show } from '../errors.js';
 import { formatCount } from '../count-text.js';
 import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
-import { anyUri, integerValue } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c } from './values.js';
@@ -37,8 +37,6 @@ export interface At {
 
 /** A diagnostic of the reader at a position. */
 export type Report = (code: string, message: string, at: At, hint?: string) => void;
-
-export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 export function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
   for (let i = 0; i < attributes.length; i++) {

@@ -59,11 +59,11 @@ import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_FEED, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_RSS, E_SITEMAP, E_SITEMAPINDEX, E_UNKNOWN, E_URL, E_URLSET, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
-import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
+import { ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
-import { anyUri } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL } from '../validate/xsd-types.js';
 import { portProblem } from '../url.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */

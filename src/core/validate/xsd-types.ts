@@ -168,7 +168,8 @@ export const dateOrDateTime: SimpleTypeCheck = (value) => {
   return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** xsd:decimal's lexical form (Part 2 §3.2.3): an optional sign, digits with at most one '.', no exponent. */
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 // Part 2 §3.3.13: "a finite-length sequence of decimal digits with an optional leading sign"; the
 // types derived from it keep the form (nonNegativeInteger's zero may be "-0", §3.3.20).
 const INTEGER = /^[+-]?\d+$/;
