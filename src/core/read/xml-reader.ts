@@ -19,10 +19,11 @@
 //   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
 //   entity, value cut at the length budget, end of input), when it contains markup, or when its
 //   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
-//   tag, truncated input), the entry is dropped with `loc/untrusted`, which names the reason. Other text values keep their text (the
-//   tokenizer's own diagnostic says what is odd). URLs inside extensions follow the same rule: an image
-//   whose image:loc is untrusted, a video with any untrusted URL, an hreflang alternate whose href is
-//   untrusted are dropped with `url/untrusted`; an untrusted image:license is omitted.
+//   tag, truncated input), the entry is dropped with `loc/untrusted`, which names the reason. Other
+//   text values keep their text (the tokenizer's own diagnostic says what is odd). URLs inside
+//   extensions follow the same rule: an image whose image:loc is untrusted, a video with any
+//   untrusted URL, an hreflang alternate whose href is untrusted are dropped with `url/untrusted`;
+//   an untrusted image:license is omitted.
 // - Unknown elements in the sitemap, image, video or news namespace, and known ones out of place, are
 //   skipped with `element/unexpected` (warning): they are typos more often than not. Elements of any
 //   other namespace (mobile, pagemap, geo, ... and news:geo_locations, which Google dropped) are skipped

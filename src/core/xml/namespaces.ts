@@ -12,9 +12,9 @@ export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 /**
  * Whether `name="value"` is a namespace declaration that libxml2 drops with a namespace error (not a
  * fatal one): `xmlns:p=""`, which Namespaces in XML 1.0 §3 forbids (only XML 1.1 undeclares a prefix
- * so), and any declaration of the prefixes `xml` and `xmlns`, which are bound by definition. It declares nothing,
- * and libxml2 keeps no attribute of it either, so a second one of its name is no duplicate. `xmlns:1a`
- * is not a declaration (its prefix is no NCName): an attribute like any other.
+ * so), and any declaration of the prefixes `xml` and `xmlns`, which are bound by definition. It
+ * declares nothing, and libxml2 keeps no attribute of it either, so a second one of its name is no
+ * duplicate. `xmlns:1a` is not a declaration (its prefix is no NCName): an attribute like any other.
  */
 export function isDroppedDeclaration(name: string, value: string): boolean {
   if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns:')) return false;
