@@ -175,7 +175,7 @@ function skipBlanks(q: usize, end: usize): usize {
 
 /**
  * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
- * `(?:A+@)?A+(?::[0-9]{1,9})?` with A the URL_CHARS but `:` and `@`, with the
+ * `(?:A+@)?A+(?::[0-9]{1,5})?` (a port to 65535) with A the URL_CHARS but `:` and `@`, with the
  * check that every `%` starts an escape (two hex digits, which are URL characters).
  */
 function readLoc(q: usize, end: usize): usize {
@@ -189,6 +189,7 @@ function readLoc(q: usize, end: usize): usize {
   // Where the `@` ending the user information and the `:` before the port are (0: none).
   let at: usize = 0;
   let colon: usize = 0;
+  let port: u32 = 0;
   while (q < end && is(q, URL_CHAR)) {
     const c = byte(q);
     if (c == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
@@ -198,14 +199,15 @@ function readLoc(q: usize, end: usize): usize {
     } else if (c == 0x3a) {
       if (colon != 0 || q == authority || q == at + 1) return 0;
       colon = q;
-    } else if (colon != 0 && !(c >= 0x30 && c <= 0x39)) {
-      return 0;
+    } else if (colon != 0) {
+      if (!(c >= 0x30 && c <= 0x39)) return 0;
+      port = port * 10 + (c - 0x30);
     }
     q++;
   }
   if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
-  // A port of ten digits or more is left to the schema check (libxml2 refuses one past 2147483647).
-  if (colon != 0 && q - colon > 10) return 0;
+  // A port past 65535 (or of more than five digits) goes the long way, where the reader refuses it (loc/invalid).
+  if (colon != 0 && (q - colon > 6 || port > 65535)) return 0;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;

@@ -325,6 +325,24 @@ export function normalizeUrl(input: string, field = 'loc', base?: string, maxLen
   return normalize(input, field, base, maxLength, true);
 }
 
+/**
+ * Why the absolute http(s) URL `url`, as written, cannot be fetched for its port, or undefined: a
+ * port past 65535, which WHATWG URL refuses (so browsers and crawlers do). RFC 3986 §3.2.3 bounds no
+ * port, nor does xsd:anyURI, so the schemas take it. Cheap where the authority has no ':'.
+ */
+export function portProblem(url: string): string | undefined {
+  const start = url.indexOf('//') + 2;
+  const colon = url.indexOf(':', start);
+  if (colon === -1) return undefined;
+  AUTHORITY_RE.lastIndex = start;
+  AUTHORITY_RE.test(url);
+  const end = AUTHORITY_RE.lastIndex;
+  if (colon >= end) return undefined;
+  // The port follows the authority's last ':' (user information comes before '@', an IPv6 address sits in brackets).
+  const port = /:([0-9]+)$/.exec(url.slice(start, end))?.[1];
+  return port !== undefined && Number(port) > 65_535 ? `its port ${port} is past 65535` : undefined;
+}
+
 /** @internal normalizeUrl without the fast path, for tests that compare the two. */
 export function _normalizeUrlSlow(input: string, field = 'loc', base?: string, maxLength: number = MAX_URL_LENGTH): string {
   return normalize(input, field, base, maxLength, false);

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { InvalidValueError } from '../../src/core/errors.js';
-import { _fastPath, _normalizeUrlSlow, comparableUrl, normalizeUrl, scopeOf, scopeViolation } from '../../src/core/url.js';
+import { _fastPath, _normalizeUrlSlow, comparableUrl, normalizeUrl, portProblem, scopeOf, scopeViolation } from '../../src/core/url.js';
 
 // Output of normalizeUrl: RFC 3986 characters only (§2), an http(s) scheme, a host (reg-name or IP
 // literal), an optional port, a path starting with "/", then an optional query and fragment.
@@ -351,6 +351,25 @@ describe('normalizeUrl: properties', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('portProblem', () => {
+  it('finds a port past 65535 where WHATWG URL (normalizeUrl) refuses it, and only there', () => {
+    const urls = ['http://e.com:65535/a', 'http://e.com:65536/a', 'https://e.com:0000065535', 'https://e.com:99999999999?q', 'http://u:99999@e.com/a',
+      'http://e.com/a:99999', 'http://e.com?a:99999', 'http://e.com#:99999', 'http://[::1]:70000/', 'http://[::1]/', 'http://e.com:/a', 'http://e.com'];
+    for (const url of urls) {
+      let refused = false;
+      try {
+        normalizeUrl(url);
+      } catch (error) {
+        refused = (error as InvalidValueError).rule === 'loc/invalid';
+      }
+      if (url.includes('@')) continue; // normalizeUrl refuses credentials (loc/credentials) before it looks at the port
+      assert.equal(portProblem(url) !== undefined, refused, url);
+    }
+    assert.equal(portProblem('http://u:99999@e.com/a'), undefined);
+    assert.equal(portProblem('https://e.com:70000/a'), 'its port 70000 is past 65535');
   });
 });
 

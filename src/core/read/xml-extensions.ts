@@ -5,9 +5,10 @@
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { show } from '../errors.js';
+import { formatCount } from '../count-text.js';
 import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
-import { anyUri } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c } from './values.js';
@@ -36,9 +37,6 @@ export interface At {
 
 /** A diagnostic of the reader at a position. */
 export type Report = (code: string, message: string, at: At, hint?: string) => void;
-
-export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const INTEGER = /^\+?\d+$/;
 
 export function attrValue(attributes: readonly XmlAttribute[], name: string): string | undefined {
   for (let i = 0; i < attributes.length; i++) {
@@ -244,10 +242,15 @@ export class ExtensionReader {
   /** `v` as the model holds it; undefined, with a diagnostic, where it is omitted (a number that is not one). */
   private modelValue(v: string, as: ModelValue | undefined, values: readonly string[] | undefined, field: string, code: string): unknown {
     switch (as) {
-      case 'integer':
-        if (INTEGER.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
-        this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+      case 'integer': {
+        // Any form the schema type takes (`-0`, `+5`, `007`); its range is the type's check.
+        const n = integerValue(v);
+        if (n === undefined) this.videoInvalid(`${field} ${show(v)} is not a whole number; omitted`);
+        // A double holds every whole number up to 2^53 - 1 exactly, and not all past it: 2^53 + 1 reads as 2^53.
+        else if (!Number.isSafeInteger(n)) this.videoInvalid(`${field} ${show(v)} is past ${formatCount(Number.MAX_SAFE_INTEGER)}, beyond which the model's numbers do not hold every whole number exactly; omitted`);
+        else return n;
         return undefined;
+      }
       case 'decimal':
         if (DECIMAL.test(v)) return Number(v);
         this.videoInvalid(`${field} ${show(v)} is not a decimal number; omitted`);

@@ -15,14 +15,15 @@
 //   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
 //   because the model types it as a number.
 // - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
-//   not an absolute http(s) URL → `loc/not-absolute`; and it must be TRUSTED: when the tokenizer
-//   reported a problem inside its text (raw `&` or `<`, undefined entity, value cut at the length
-//   budget, end of input), when it contains markup, or when its entry element (`url`, `sitemap`,
-//   `item`, `entry`) was closed by recovery (mismatched or unclosed tag, truncated input), the entry is
-//   dropped with `loc/untrusted`, which names the reason. Other text values keep their text (the
-//   tokenizer's own diagnostic says what is odd). URLs inside extensions follow the same rule: an image
-//   whose image:loc is untrusted, a video with any untrusted URL, an hreflang alternate whose href is
-//   untrusted are dropped with `url/untrusted`; an untrusted image:license is omitted.
+//   not an absolute http(s) URL → `loc/not-absolute`, a port past 65535 → `loc/invalid`; and it
+//   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
+//   entity, value cut at the length budget, end of input), when it contains markup, or when its
+//   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
+//   tag, truncated input), the entry is dropped with `loc/untrusted`, which names the reason. Other
+//   text values keep their text (the tokenizer's own diagnostic says what is odd). URLs inside
+//   extensions follow the same rule: an image whose image:loc is untrusted, a video with any
+//   untrusted URL, an hreflang alternate whose href is untrusted are dropped with `url/untrusted`;
+//   an untrusted image:license is omitted.
 // - Unknown elements in the sitemap, image, video or news namespace, and known ones out of place, are
 //   skipped with `element/unexpected` (warning): they are typos more often than not. Elements of any
 //   other namespace (mobile, pagemap, geo, ... and news:geo_locations, which Google dropped) are skipped
@@ -60,11 +61,12 @@ import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, l
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_SITEMAP, E_UNKNOWN, E_URL, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
 import { FeedEntryReader } from './feed-entries.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH } from './text.js';
-import { DECIMAL, ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
+import { ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
-import { anyUri } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL } from '../validate/xsd-types.js';
+import { portProblem } from '../url.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -78,6 +80,7 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
   'feed/empty': 'warning',
   'loc/missing': 'error',
   'loc/not-absolute': 'error',
+  'loc/invalid': 'error',
   'loc/untrusted': 'error',
   'loc/relative': 'info',
   'lastmod/invalid': 'error',
@@ -738,6 +741,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (!isAbsoluteHttpUrl(loc)) {
       this.report('loc/not-absolute', `loc ${show(loc)} is not an absolute http(s) URL; the entry is skipped`, this.locLine, this.locCol, this.locOffset,
         hasScheme(loc) ? 'a sitemap lists http: and https: URLs only' : 'write the full URL, with scheme and host (https://example.com/page)');
+      return undefined;
+    }
+    const port = portProblem(loc);
+    if (port !== undefined) {
+      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${port}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, 'a port is a number from 0 to 65535');
       return undefined;
     }
     return loc;

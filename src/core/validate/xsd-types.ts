@@ -22,15 +22,19 @@ const PCT = '%[0-9A-Fa-f]{2}';
 const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
 const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
-const IP_LITERAL = '\\[[0-9A-Fa-f:.vV\\-]+\\]';
+// libxml2's xmlParse3986Host takes whatever stands between '[' and the next ']' as an IP literal
+// (IPv6 or IPvFuture), unchecked: `[zz]`, `[]` and `[/]` too.
+const IP_LITERAL = '\\[[^\\]]*\\]';
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 // RFC 3986 allows an empty port (`host:`); libxml2's xmlParse3986Port wants a digit.
 const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]+)?`;
 const PATH = `(?:${PCHAR}|/)*`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
+// libxml2's xmlParse3986Fragment takes '[' and ']' too (RFC 3986 §3.5 does not).
+const FRAGMENT = `(?:${PCHAR}|[/?[\\]])*`;
 // After an authority the path is empty or starts with `/` (path-abempty): `host:/a` is not a host
 // with an empty port and the path `:/a`. Without one, the path cannot start with `//`.
-const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${QUERY})?`;
+const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${FRAGMENT})?`;
 /** What starts with a scheme must be an absolute URI (libxml2 tries that first; as a relative reference its first segment would hold a `:`). */
 const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
 const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
@@ -164,8 +168,20 @@ export const dateOrDateTime: SimpleTypeCheck = (value) => {
   return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** xsd:decimal's lexical form (Part 2 §3.2.3): an optional sign, digits with at most one '.', no exponent. */
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+// Part 2 §3.3.13: "a finite-length sequence of decimal digits with an optional leading sign"; the
+// types derived from it keep the form (nonNegativeInteger's zero may be "-0", §3.3.20).
 const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * The value of an xsd:integer (or a type derived from it) written `v`, whitespace collapsed already,
+ * as the nearest double (`-0` is 0, `+5` and `005` are 5); undefined when `v` is not one. The one
+ * reading of integers: the type checks below and the reader's (read/xml-extensions.ts).
+ */
+export function integerValue(v: string): number | undefined {
+  return INTEGER.test(v) ? Number(v) + 0 : undefined;
+}
 
 /**
  * The sign of a - b for a decimal `a` (DECIMAL's form) and a bound `b` with no exponent in its
@@ -200,9 +216,8 @@ export function decimalIn(min: number, max: number): SimpleTypeCheck {
 /** xsd:integer (or nonNegativeInteger) within [min, max] (Infinity: no bound), compared as doubles. */
 export function integerIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
-    const v = collapse(value);
-    if (!INTEGER.test(v)) return 'not an integer';
-    const n = Number(v);
+    const n = integerValue(collapse(value));
+    if (n === undefined) return 'not an integer';
     return n < min || n > max ? `not within ${min}–${max === Number.POSITIVE_INFINITY ? '∞' : max}` : undefined;
   };
 }

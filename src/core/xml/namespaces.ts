@@ -4,9 +4,23 @@
 // reads the same as the default namespace.
 
 import type { XmlAttribute } from './tokenizer.js';
+import { XSD_DERIVED_CHECKS } from '../validate/xsd-types.js';
 
 export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+
+/**
+ * Whether `name="value"` is a namespace declaration that libxml2 drops with a namespace error (not a
+ * fatal one): `xmlns:p=""`, which Namespaces in XML 1.0 §3 forbids (only XML 1.1 undeclares a prefix
+ * so), and any declaration of the prefixes `xml` and `xmlns`, which are bound by definition. It
+ * declares nothing, and libxml2 keeps no attribute of it either, so a second one of its name is no
+ * duplicate. `xmlns:1a` is not a declaration (its prefix is no NCName): an attribute like any other.
+ */
+export function isDroppedDeclaration(name: string, value: string): boolean {
+  if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns:')) return false;
+  const prefix = name.slice(6);
+  return prefix === 'xml' || prefix === 'xmlns' || (value === '' && XSD_DERIVED_CHECKS.NCName?.(prefix) === undefined);
+}
 
 /** A resolved name. `uri` is '' for no namespace, and also for an undeclared prefix (check with `isDeclared`). */
 export interface ResolvedName {
@@ -43,9 +57,8 @@ export class NamespaceScope {
       const { name, value } = attributes[k] as XmlAttribute;
       if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns')) continue;
       if (name.length === 5) this.bind('', value);
-      // xmlns:p="" is an error in Namespaces in XML 1.0 (only 1.1 undeclares with it): libxml2 ignores
-      // it, and the binding in scope stays.
-      else if (name.charCodeAt(5) === 0x3a && name.length > 6 && value !== '') this.bind(name.slice(6), value);
+      // A declaration libxml2 drops leaves the binding in scope as it was.
+      else if (name.charCodeAt(5) === 0x3a && name.length > 6 && !isDroppedDeclaration(name, value)) this.bind(name.slice(6), value);
     }
   }
 

@@ -29,6 +29,7 @@ import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurroga
 import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
 import { isXmlSpace, xmlTrim } from './whitespace.js';
+import { isDroppedDeclaration } from './namespaces.js';
 
 export type { XmlLane } from './lane-offer.js';
 
@@ -1139,8 +1140,15 @@ export class XmlTokenizer {
       if (!duplicate) names.add(name);
     }
     if (duplicate) {
-      this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value, 60)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
-      return;
+      // libxml2 drops a declaration such as xmlns:p="" before it looks for duplicates (namespaces.ts):
+      // one of those and a declaration of the same name are no duplicates, and the other one stands.
+      if (isDroppedDeclaration(name, value)) return;
+      const first = attrs.findIndex((a) => a.name === name);
+      if (!isDroppedDeclaration(name, (attrs[first] as XmlAttribute).value)) {
+        this.report('xml/duplicate-attribute', `duplicate attribute ${name} on <${this.tagName}>; the first is kept, ${show(value, 60)} is ignored`, this.attrLine, this.attrCol, this.attrOffset);
+        return;
+      }
+      attrs.splice(first, 1);
     }
     const attribute: { -readonly [K in keyof XmlAttribute]: XmlAttribute[K] } = { name, value, line: this.attrLine, column: this.attrCol, offset: this.attrOffset };
     if (truncated) attribute.truncated = true;

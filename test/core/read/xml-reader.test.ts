@@ -315,6 +315,17 @@ describe('urlset values', () => {
     assert.match(r.diagnostics[1]?.message ?? '', /without <loc>/);
   });
 
+  it('loc: a port past 65535 (no URL parser a crawler uses takes it) → loc/invalid; the entry is dropped, in a feed too', () => {
+    const r = read(urlset([url('http://example.com:70000/a'), url('http://example.com:65535/b'), url('http://example.com:0000080/c')].join('\n')));
+    assert.deepEqual(locs(r), ['http://example.com:65535/b', 'http://example.com:0000080/c']);
+    assert.deepEqual(codes(r), ['loc/invalid']);
+    assert.deepEqual([r.diagnostics[0]?.line, r.diagnostics[0]?.column], [3, 6]);
+    assert.match(r.diagnostics[0]?.message ?? '', /port 70000 is past 65535/);
+    const feed = read('<rss><channel><item><link>https://e.com:65536/x</link></item><item><link>https://e.com/y</link></item></channel></rss>');
+    assert.deepEqual(locs(feed), ['https://e.com/y']);
+    assert.deepEqual(codes(feed), ['loc/invalid']);
+  });
+
   it('a loc is reported as written, not normalised', () => {
     const r = read(urlset(url('http://Example.COM:80/a b/./c?q=é#f')));
     assert.deepEqual(locs(r), ['http://Example.COM:80/a b/./c?q=é#f']);
@@ -456,7 +467,7 @@ describe('extensions', () => {
         url(
           'https://e.com/',
           '<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>' +
-            '<video:duration>2459.1</video:duration><video:rating>five</video:rating><video:view_count>-3</video:view_count><video:family_friendly>yEs</video:family_friendly>' +
+            '<video:duration>2459.1</video:duration><video:rating>five</video:rating><video:view_count>1e3</video:view_count><video:family_friendly>yEs</video:family_friendly>' +
             '<video:price currency="EUR">1,99</video:price><video:expiration_date>soon</video:expiration_date><video:restriction>IE</video:restriction></video:video>',
         ),
       ),
@@ -473,6 +484,26 @@ describe('extensions', () => {
     assert.deepEqual(codes(r), Array(7).fill('video/invalid'));
     assert.ok(r.diagnostics[0]?.message.includes('"2459.1"'));
     assert.equal(r.diagnostics[3]?.hint, 'write "yes"');
+  });
+
+  it('video: an integer in every form xsd:integer takes (-0, +5, 007, -3: the range is the schema check\'s); past 2^53 - 1 omitted, said so', () => {
+    const head = '<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>';
+    const r = read(
+      urlset(
+        url('https://e.com/', `${head}<video:player_loc>https://e.com/p</video:player_loc><video:duration>-0</video:duration><video:content_segment_loc duration="+5">https://e.com/s</video:content_segment_loc>` +
+          '<video:view_count>007</video:view_count><video:tvshow><video:show_title>S</video:show_title><video:video_type>full</video:video_type><video:season_number>-3</video:season_number></video:tvshow></video:video>') +
+          url('https://e.com/b', `${head}<video:view_count>9007199254740993</video:view_count></video:video>`),
+      ),
+    );
+    const v = r.urls[0]?.videos?.[0];
+    assert.ok(v);
+    assert.ok(Object.is(v.duration, 0));
+    assert.deepEqual(v.contentSegmentLocs, [{ loc: 'https://e.com/s', duration: 5 }]);
+    assert.equal(v.viewCount, 7);
+    assert.equal(v.tvshow?.seasonNumber, -3);
+    assert.equal(r.urls[1]?.videos?.[0]?.viewCount, undefined);
+    assert.deepEqual(codes(r), ['video/invalid']);
+    assert.equal(r.diagnostics[0]?.message, 'video:view_count "9007199254740993" is past 9,007,199,254,740,991, beyond which the model\'s numbers do not hold every whole number exactly; omitted');
   });
 
   it('video: missing required fields are read as "" with a diagnostic', () => {
