@@ -265,6 +265,8 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
     positionals.push(arg);
   }
+  // "" names no file (POSIX: ENOENT); resolved, it would be the current folder.
+  if (positionals.some((p) => p.trim() === '')) throw new UsageError('an argument is empty (an unset variable?)');
   return new ParsedArgs(spec, values, positionals);
 }
 
@@ -298,6 +300,9 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       return ms;
     }
     default:
+      // An empty path is the current folder once resolved, an empty --host every interface; a
+      // repeatable option's values are checked by its command.
+      if (value === '' && option.multiple !== true) throw new UsageError(`${spelled} needs a value: ${valueDescription(option)}`);
       return raw;
   }
 }

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -145,6 +145,28 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     assert.equal(r.code, 2, argv.join(' '));
     assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
   }
+});
+
+test('an empty value or argument is a usage error: never the current folder, nor every interface', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  const cases: [string[], string][] = [
+    // `--out "$DIST"` with DIST unset wrote the set into the working folder.
+    [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', ''], '--out needs a value: DIR'],
+    [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out='], '--out needs a value: DIR'],
+    // An empty host listened on every interface, where the default is 127.0.0.1.
+    [['serve', '.', '--host', '', '--port', '0'], '--host needs a value: ADDR'],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--file', ' '], '--file needs a value: PATH'],
+    [['validate', 'u.txt', '--config', ''], '--config needs a value: FILE'],
+    [['build', '', '--base-url', 'https://e.com/'], 'an argument is empty (an unset variable?)'],
+    [['read', '--', ''], 'an argument is empty (an unset variable?)'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+    assert.equal(r.code, 2, argv.join(' '));
+  }
+  assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
 });
 
 test('every --help is generated from the declaration and fits one screen of 100 columns', async () => {
