@@ -175,6 +175,18 @@ describe('sitemapkit validate', () => {
       assert.match(within.stdout, /^✖ 5 problems \(0 errors, 5 warnings, 0 infos\)/m, 'warnings within the limit are still counted');
     });
 
+    it('-q --format json: the warnings are not listed but still counted, as the exit status counts them', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'dup.xml'), FIVE_WARNINGS);
+      const { code, out } = await json(['-q', '--max-warnings', '2', 'dup.xml'], dir);
+      assert.equal(code, 1);
+      assert.equal(out.summary.warnings, 5, 'the summary says why the exit status is 1');
+      assert.deepEqual(out.files.map((f) => [(f as unknown as { warnings: number }).warnings, f.diagnostics.length]), [[5, 0]]);
+      writeFileSync(join(dir, 'one.xml'), DUPLICATE);
+      const one = await runCli(['validate', '-q', '--max-warnings', '0', 'one.xml', ...NOW], { cwd: dir });
+      assert.equal(one.stderr, 'sitemapkit validate: 1 warning, more than --max-warnings 0\n');
+    });
+
     it('a refused URL: exit 2 and no ✔', async () => {
       const r = await runCli(['validate', 'http://127.0.0.1:9/sitemap.xml', ...NOW], { cwd: tempDir() });
       assert.equal(r.code, 2);

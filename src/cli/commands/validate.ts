@@ -149,7 +149,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
-    io.stderr.write(`sitemapkit validate: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    io.stderr.write(`sitemapkit validate: ${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}\n`);
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
@@ -228,11 +228,11 @@ function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Re
   (result as { counts?: DiagnosticCounts }).counts = counts;
 }
 
-/** A report with its errors only (--quiet); the counts follow. */
+/** A report that lists its errors only (--quiet); its counts stay exact, as the exit status counts them. */
 function errorsOnly(report: FileReport): FileReport {
   // The `diagnostics/truncated` entry stays: it says what the list leaves out.
   const diagnostics = report.diagnostics.filter((d) => d.severity === 'error' || d.code === TRUNCATED_CODE);
-  return { ...report, diagnostics, counts: { errors: reportCounts(report).errors, warnings: 0, infos: 0 } };
+  return { ...report, diagnostics, counts: reportCounts(report) };
 }
 
 /**
