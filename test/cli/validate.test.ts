@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -142,6 +143,12 @@ describe('sitemapkit validate', () => {
       assert.equal(r.code, 2);
       assert.doesNotMatch(r.stdout, /✔|no problems/);
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('--format github: standard input gets annotations without a file (there is no file <stdin> to annotate)', async () => {
+      const r = await runCli(['validate', '-', '--format', 'github', ...NOW], { cwd: tempDir(), stdin: Readable.from([DUPLICATE]) });
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /^::warning line=3,col=1,title=loc\/duplicate::/);
     });
 
     it('a missing file is in the json, sarif, junit and github reports too (input/unreadable), not an empty green report', async () => {
