@@ -58,6 +58,18 @@ describe('sitemapkit validate', () => {
     assert.equal((await runCli(['validate', 'dup.xml', '--max-warnings', '0', ...NOW], { cwd: dir })).code, 1);
   });
 
+  it('--now is a W3C Datetime, as a lastmod is: a day that does not exist is refused, not moved to the next month', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), VALID);
+    const r = await runCli(['validate', 'a.xml', '--now', '2024-02-30'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^sitemapkit validate: --now "2024-02-30" is not a W3C Datetime: day 30 is out of range/);
+    // A lastmod of 2024-03-01 is in the future of 2024-02-29, not of a made-up 2024-03-01.
+    writeFileSync(join(dir, 'b.xml'), VALID.replace('2024-01-01', '2024-03-01T12:00:00Z'));
+    const future = await runCli(['validate', 'b.xml', '--now', '2024-02-29', '--format', 'json'], { cwd: dir });
+    assert.deepEqual((JSON.parse(future.stdout) as JsonOut).files[0]?.diagnostics.map((d) => d.code), ['lastmod/future']);
+  });
+
   it('--rule and the config file change severities or turn rules off', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
