@@ -21,6 +21,10 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  // A closed pipe (`sitemapkit … | head`) fails a write with EPIPE in an 'error' event, often after
+  // the command stopped listening (Output's listener) or where it never did (--help, a summary):
+  // unheard, Node prints a stack trace and exits 1. The command ends as it would, its output unread.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedPipe);
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -39,6 +43,10 @@ export function processIo(): CliIo {
       };
     },
   };
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
 }
 
 /** Exit codes of every command (ESLint's convention). */
