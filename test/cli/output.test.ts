@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -187,4 +187,17 @@ test('a closed standard output (`sitemapkit … | head`) ends the command quietl
     assert.doesNotMatch(stderr, /Unhandled 'error' event|EPIPE|\n\s+at /, `${args.join(' ')}: ${stderr}`);
     assert.equal(code, status, `${args.join(' ')}: ${stderr}`);
   }
+});
+
+test('a standard output that cannot be written (a full disk) is one line and exit 2, not a stack trace', { skip: !existsSync('/dev/full') && 'no /dev/full' }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/a\n');
+  const full = openSync('/dev/full', 'w');
+  const child = spawn(process.execPath, [BUILT_BIN, 'read', 'urls.txt'], { cwd: dir, stdio: ['ignore', full, 'pipe'] });
+  closeSync(full);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  assert.equal(stderr, 'sitemapkit: cannot write standard output: no space left on device\n');
+  assert.equal(code, 2);
 });
