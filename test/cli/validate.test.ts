@@ -115,6 +115,13 @@ describe('sitemapkit validate', () => {
     assert.deepStrictEqual(error.out.files[0]?.diagnostics.map((d) => `${d.code}:${(d as { severity?: string }).severity}`), ['index/nested:error']);
   });
 
+  it('--follow with standard input is a usage error: its children could not be found, and a ✔ would say they were checked', async () => {
+    const index = `<sitemapindex ${S}><sitemap><loc>https://example.com/missing.xml</loc></sitemap></sitemapindex>\n`;
+    const r = await runCli(['validate', '-', '--follow', ...NOW], { cwd: tempDir(), stdin: Readable.from([index]) });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'sitemapkit validate: --follow cannot find the children of standard input (they are found relative to the index file): give the index by its path\nRun "sitemapkit validate --help" for usage.\n');
+  });
+
   it('--follow validates each file once: an index that lists itself, or a child listed twice', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'index.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/index.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n`);

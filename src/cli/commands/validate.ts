@@ -17,6 +17,7 @@ import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
@@ -26,6 +27,7 @@ import { isFile, localChildPath } from '../../node/local-child.js';
 /** The settings of a validation: the options over the config file; throws UsageError. */
 async function validateSettings(args: ParsedArgs, io: CliIo): Promise<{ format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; client: LazyHttpClient }> {
   checkSitemapInputs(args.positionals, io);
+  if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
   const config = validationSettings(args, io.cwd);
   const format = args.choice<ReportFormat>('format') ?? 'stylish';
   return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
