@@ -147,7 +147,7 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
   }
 });
 
-test('an empty value or argument is a usage error: never the current folder, nor every interface', async () => {
+test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
   const cases: [string[], string][] = [
@@ -160,6 +160,9 @@ test('an empty value or argument is a usage error: never the current folder, nor
     [['validate', 'u.txt', '--config', ''], '--config needs a value: FILE'],
     [['build', '', '--base-url', 'https://e.com/'], 'an argument is empty (an unset variable?)'],
     [['read', '--', ''], 'an argument is empty (an unset variable?)'],
+    // A header value with a line break failed every request as a connection error, retried with backoff.
+    [['read', 'https://e.com/s.xml', '--user-agent', 'a\r\nX-Injected: 1'], '--user-agent "a\\r\\nX-Injected: 1" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
+    [['indexnow', '--key', 'abcdefgh12345678', '--user-agent', 'a\nb'], '--user-agent "a\\nb" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
   ];
   for (const [argv, message] of cases) {
     const r = await runCli(argv, { cwd: dir });
