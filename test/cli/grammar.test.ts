@@ -172,6 +172,14 @@ test('an empty value or argument, or a header value on two lines, is a usage err
   assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
 });
 
+test('a --redis that is no Redis URL is a usage error naming it without its password', async () => {
+  for (const [redis, shown] of [['redis://u:s3cret@bad host:1', 'redis://***@bad host:1'], ['http://u:s3cret@host:1', 'http://u:***@host:1/']] as const) {
+    const r = await runCli(['worker', '--redis', redis], { cwd: tempDir() });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `sitemapkit worker: --redis ${shown}: not a Redis URL (redis://host:port, or rediss:// for TLS)\nRun "sitemapkit worker --help" for usage.\n`);
+  }
+});
+
 test('every --help is generated from the declaration and fits one screen of 100 columns', async () => {
   const dir = tempDir();
   const top = await runCli(['--help'], { cwd: dir });
