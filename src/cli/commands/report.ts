@@ -9,7 +9,7 @@ import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, formatCount, plural, shownPath } from '../format.js';
+import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
 import { commandLine, type ParsedArgs } from '../command.js';
 import { REPORT } from '../declarations.js';
@@ -81,7 +81,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   }
   const { summary } = written.model;
   if (!quiet) {
-    io.stdout.write(`Wrote ${shownPath(written.path, io.cwd)}: ${plural(summary.files, 'file')}, ${plural(summary.urls, 'URL')}, ${formatCount(summary.errors)} errors, ${formatCount(summary.warnings)} warnings (${formatBytes(written.bytes)})\n`);
+    io.stdout.write(`Wrote ${shownPath(written.path, io.cwd)}: ${plural(summary.files, 'file')}, ${plural(summary.urls, 'URL')}, ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} (${formatBytes(written.bytes)})\n`);
   }
   if (args.flag('open')) openInBrowser(written.path, io);
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
