@@ -15,7 +15,8 @@ type OptionKind =
   | 'choice' // one of `choices`
   | 'size' // a whole number above 0 with an optional K, M or G (powers of 1024)
   | 'count' // a whole number, `_` or `,` between digits allowed; never K, M or G
-  | 'seconds'; // a number of seconds (30, 0.5), parsed to milliseconds
+  | 'seconds' // a number of seconds (30, 0.5), parsed to milliseconds
+  | 'header'; // an HTTP header value: printable ASCII on one line (RFC 9110 §5.5)
 
 /** The groups of options shared by several commands, listed together in every help. */
 type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
@@ -117,7 +118,7 @@ export const ALLOW_ADDRESS: OptionSpec = { name: 'allow-address', kind: 'text', 
 
 export const TIMEOUT: OptionSpec = { name: 'timeout', kind: 'seconds', value: 'S', help: 'seconds per request, whole body included (default 30)', group: 'network' };
 
-export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'text', value: 'UA', help: USER_AGENT_HELP, group: 'network' };
+export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'header', value: 'UA', help: USER_AGENT_HELP, group: 'network' };
 
 export const RETRIES: OptionSpec = { name: 'retries', kind: 'count', value: 'N', min: 0, max: 99, help: 'retries on connection errors, 429 and 5xx (default 3)', group: 'network' };
 
@@ -186,7 +187,7 @@ export class ParsedArgs {
 
   /** Whether the option was given. */
   has(name: string): boolean {
-    return this.get(name, ['flag', 'text', 'choice', 'size', 'count', 'seconds']) !== undefined;
+    return this.get(name, ['flag', 'text', 'header', 'choice', 'size', 'count', 'seconds']) !== undefined;
   }
 
   flag(name: string): boolean {
@@ -194,7 +195,7 @@ export class ParsedArgs {
   }
 
   text(name: string): string | undefined {
-    return this.get(name, ['text'], false) as string | undefined;
+    return this.get(name, ['text', 'header'], false) as string | undefined;
   }
 
   list(name: string): string[] {
@@ -265,6 +266,8 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
     positionals.push(arg);
   }
+  // "" names no file (POSIX: ENOENT); resolved, it would be the current folder.
+  if (positionals.some((p) => p.trim() === '')) throw new UsageError('an argument is empty (an unset variable?)');
   return new ParsedArgs(spec, values, positionals);
 }
 
@@ -275,6 +278,9 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
   const bad = (): never => {
     throw new UsageError(`${spelled} needs ${valueDescription(option)}, got ${JSON.stringify(raw)}`);
   };
+  // An empty path is the current folder once resolved, an empty --host every interface; a
+  // repeatable option's values are checked by its command.
+  if (value === '' && option.multiple !== true) throw new UsageError(`${spelled} needs a value: ${valueDescription(option)}`);
   switch (option.kind) {
     case 'choice':
       if (!(option.choices ?? []).includes(value)) throw new UsageError(`${spelled} must be one of ${(option.choices ?? []).join(', ')}, got ${JSON.stringify(raw)}`);
@@ -297,6 +303,10 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       if (ms < Math.max(1, (option.min ?? 0) * 1000)) bad();
       return ms;
     }
+    case 'header':
+      // node:http refuses anything else when it sends the header: a failed fetch, or a server down.
+      if (!/^[\t\x20-\x7e]*$/.test(raw)) throw new UsageError(`${spelled} ${JSON.stringify(raw)} is not a header value: printable ASCII on one line (RFC 9110 §5.5)`);
+      return raw;
     default:
       return raw;
   }

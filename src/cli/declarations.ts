@@ -384,7 +384,7 @@ the next run is served from then on, and the children of the old one stay served
   options: [
     { name: 'port', kind: 'count', value: 'N', min: 0, max: 65535, help: 'the port to listen on (default 8080; 0: any free port)' },
     { name: 'host', kind: 'text', value: 'ADDR', help: 'the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)' },
-    { name: 'cache-control', kind: 'text', value: 'VALUE', help: 'the Cache-Control of sitemaps (default "public, max-age=300")' },
+    { name: 'cache-control', kind: 'header', value: 'VALUE', help: 'the Cache-Control of sitemaps (default "public, max-age=300")' },
     { name: 'no-robots-header', kind: 'flag', help: 'no X-Robots-Tag: noindex on sitemaps (sent by default)' },
     { name: 'log', kind: 'choice', value: 'FMT', choices: ['common', 'json', 'none'], help: 'one line per request on standard output: common (default), json or none' },
     { name: 'grace', kind: 'seconds', value: 'S', help: "how long a replaced set's children stay served (default 3600)" },

@@ -1,5 +1,6 @@
 // Small helpers for human output.
 
+import { isAbsolute, relative } from 'node:path';
 import { formatCount } from '../core/count-text.js';
 
 export { formatCount };
@@ -70,4 +71,10 @@ export function fit(text: string, columns: number): string {
     used += w;
   }
   return `${out}\u2026`;
+}
+
+/** A path as the user would type it: relative to the working directory when below it. */
+export function shownPath(path: string, cwd: string): string {
+  const below = relative(cwd, path);
+  return below === '' || below.startsWith('..') || isAbsolute(below) ? path : below;
 }

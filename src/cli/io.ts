@@ -1,5 +1,7 @@
 // What a command may touch of the outside world. The bin passes the process's; tests pass their own.
 
+import { ioErrorReason } from '../node/io-errors.js';
+
 export interface OutputStream {
   write(text: string): unknown;
   /** True when a person is watching (progress lines, colour). */
@@ -21,6 +23,12 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  // A write that fails comes as an 'error' event, often after the command stopped listening
+  // (Output's listener) or where it never did (--help, a summary): unheard, Node prints a stack
+  // trace and exits 1. A closed pipe (`sitemapkit … | head`): the command ends as it would, its
+  // output unread. Any other failure (a full disk): one line, and exit 2 at once.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error, 'standard output'));
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => outputFailed(error, 'standard error'));
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -39,6 +47,12 @@ export function processIo(): CliIo {
       };
     },
   };
+}
+
+function outputFailed(error: NodeJS.ErrnoException, output: string): void {
+  if (error.code === 'EPIPE') return;
+  process.stderr.write(`sitemapkit: cannot write ${output}: ${ioErrorReason(error)}\n`);
+  process.exit(EXIT_FATAL);
 }
 
 /** Exit codes of every command (ESLint's convention). */

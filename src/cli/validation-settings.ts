@@ -4,10 +4,11 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { toSitemapDate } from '../core/datetime.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { VALIDATION_RULES } from '../core/validate/rules.js';
 import type { RuleSetting } from '../core/validate/validator.js';
-import { UsageError } from './args.js';
+import { asUsage, UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 
 const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
@@ -94,9 +95,7 @@ export function validationSettings(args: ParsedArgs, cwd: string): ValidationSet
     config.rules[r.slice(0, eq)] = ruleSetting(r.slice(0, eq), r.slice(eq + 1), '--rule');
   }
   const nowText = args.text('now');
-  if (nowText !== undefined) {
-    config.now = Date.parse(nowText);
-    if (Number.isNaN(config.now)) throw new UsageError(`--now needs a date, got ${JSON.stringify(nowText)}`);
-  }
+  // A W3C Datetime, as a lastmod: Date.parse took 2024-02-30 for March 1st, and "1" for 2001.
+  if (nowText !== undefined) config.now = asUsage(() => toSitemapDate(nowText, '--now')).epochMs;
   return config;
 }

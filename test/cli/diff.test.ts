@@ -199,6 +199,19 @@ describe('sitemapkit diff', () => {
     }
   });
 
+  it('a source not read whole (a budget, a truncated gzip) is exit 2: what was read is no ground for equal or removed', async () => {
+    const cut = await diff(['old.xml', 'new.xml', '--max-entries', '3']);
+    assert.equal(cut.code, 2, cut.stdout);
+    assert.match(cut.stderr, /^sitemapkit diff: new\.xml was not read whole \(budget\/entries\): the comparison would be wrong$/m);
+    const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
+    writeFileSync(join(dir, 'many.xml'), many);
+    const gzipped = gzipSync(many);
+    writeFileSync(join(dir, 'cut.xml.gz'), gzipped.subarray(0, gzipped.length >> 1));
+    const truncated = await diff(['many.xml', 'cut.xml.gz']);
+    assert.equal(truncated.code, 2, truncated.stdout);
+    assert.match(truncated.stderr, /^sitemapkit diff: cut\.xml\.gz was not read whole \(gzip\/corrupt\): the comparison would be wrong$/m);
+  });
+
   it('an input that cannot be read is said in one line, with nothing after it (the hint is awaited)', async () => {
     const missing = await diff(['old.xml', 'nope.xml']);
     assert.equal(missing.code, 2);

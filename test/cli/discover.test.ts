@@ -3,7 +3,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -573,6 +573,21 @@ describe('sitemapkit discover: usage (exit 2)', () => {
       assert.match(r.stderr, /^sitemapkit discover: [^\n]*nodir[^\n]*\n/, r.stderr);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
       assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--out naming a directory: exit 2 before any request, one line, no temporary file left', async () => {
+    const server = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 1)) } });
+    try {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'found'));
+      const r = await runCli(['discover', server.url('/ok.xml'), '--out', 'found', ...LOCAL], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr, 'sitemapkit discover: cannot write found: is a directory\n');
+      assert.deepEqual(server.requests, [], 'nothing fetched for an output that cannot be written');
+      assert.deepEqual(readdirSync(dir), ['found']);
     } finally {
       await server.close();
     }

@@ -138,6 +138,19 @@ test('JSON Lines input carries extensions', async () => {
   assert.deepEqual(check.errors, []);
 });
 
+test('the summary names the folder as it was given, below the working folder (as usage.md and the README show it)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/a\n');
+  const r = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'public'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Wrote 1 URL in 1 sitemap to public \(/);
+  assert.match(r.stdout, /^ {2}entry file: public\/sitemap\.xml \(submit /m);
+  // Outside the working folder, the absolute path.
+  const elsewhere = tempDir();
+  const outside = await runCli(['generate', join(dir, 'urls.txt'), '--base-url', 'https://www.example.com/', '--out', elsewhere], { cwd: dir });
+  assert.ok(outside.stdout.includes(`\n  entry file: ${join(elsewhere, 'sitemap.xml')} (`), outside.stdout);
+});
+
 test('usage errors exit 2 with one line and no stack trace', async () => {
   const dir = tempDir();
   const cases: [string[], RegExp][] = [

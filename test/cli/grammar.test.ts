@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -144,6 +144,39 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     const r = await runCli(argv, { cwd: dir });
     assert.equal(r.code, 2, argv.join(' '));
     assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+  }
+});
+
+test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  const cases: [string[], string][] = [
+    // `--out "$DIST"` with DIST unset wrote the set into the working folder.
+    [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', ''], '--out needs a value: DIR'],
+    [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out='], '--out needs a value: DIR'],
+    // An empty host listened on every interface, where the default is 127.0.0.1.
+    [['serve', '.', '--host', '', '--port', '0'], '--host needs a value: ADDR'],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--file', ' '], '--file needs a value: PATH'],
+    [['validate', 'u.txt', '--config', ''], '--config needs a value: FILE'],
+    [['build', '', '--base-url', 'https://e.com/'], 'an argument is empty (an unset variable?)'],
+    [['read', '--', ''], 'an argument is empty (an unset variable?)'],
+    // A header value with a line break failed every request as a connection error, retried with backoff.
+    [['read', 'https://e.com/s.xml', '--user-agent', 'a\r\nX-Injected: 1'], '--user-agent "a\\r\\nX-Injected: 1" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
+    [['indexnow', '--key', 'abcdefgh12345678', '--user-agent', 'a\nb'], '--user-agent "a\\nb" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+    assert.equal(r.code, 2, argv.join(' '));
+  }
+  assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
+});
+
+test('a --redis that is no Redis URL is a usage error naming it without its password', async () => {
+  for (const [redis, shown] of [['redis://u:s3cret@bad host:1', 'redis://***@bad host:1'], ['http://u:s3cret@host:1', 'http://u:***@host:1/']] as const) {
+    const r = await runCli(['worker', '--redis', redis], { cwd: tempDir() });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `sitemapkit worker: --redis ${shown}: not a Redis URL (redis://host:port, or rediss:// for TLS)\nRun "sitemapkit worker --help" for usage.\n`);
   }
 });
 

@@ -3,11 +3,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, createWriteStream, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Output } from '../../src/cli/output.js';
+import { BUILT_BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** A Node stream that keeps what it is given, and says "wait" after every `full` bytes. */
@@ -168,4 +171,33 @@ test('JSON lines: a buffer is used again only once a file descriptor has written
   });
   await writeAll(new Output(keeper));
   assert.ok(Buffer.concat(kept).equals(expected), 'kept chunks');
+});
+
+test('a closed standard output (`sitemapkit … | head`) ends the command quietly: no stack trace, its own exit status', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/a\nnot a url\n');
+  for (const [args, status] of [[['--version'], 0], [['validate', 'urls.txt', '--format', 'json'], 1], [['read', 'urls.txt'], 1]] as const) {
+    assert.ok(existsSync(BUILT_BIN), 'run npm run build first');
+    const child = spawn(process.execPath, [BUILT_BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before the command writes: every write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number];
+    assert.doesNotMatch(stderr, /Unhandled 'error' event|EPIPE|\n\s+at /, `${args.join(' ')}: ${stderr}`);
+    assert.equal(code, status, `${args.join(' ')}: ${stderr}`);
+  }
+});
+
+test('a standard output that cannot be written (a full disk) is one line and exit 2, not a stack trace', { skip: !existsSync('/dev/full') && 'no /dev/full' }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/a\n');
+  const full = openSync('/dev/full', 'w');
+  const child = spawn(process.execPath, [BUILT_BIN, 'read', 'urls.txt'], { cwd: dir, stdio: ['ignore', full, 'pipe'] });
+  closeSync(full);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  assert.equal(stderr, 'sitemapkit: cannot write standard output: no space left on device\n');
+  assert.equal(code, 2);
 });

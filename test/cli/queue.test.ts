@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/tmp.js';
 import { queueStatus } from '../../src/node/scale/queue.js';
-import { killOnExit, redisUnavailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { killOnExit, REDIS_SERVER, redisUnavailable, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const BASE = 'https://shop.example.com/';
@@ -406,4 +406,22 @@ test('Redis lost while the coordinator waits: one line says so (no stack trace e
   assert.equal(await run.exited, 130);
   assert.ok(Date.now() - interrupted < 3000, `${Date.now() - interrupted} ms`);
   assert.match(run.stderr(), new RegExp(`^sitemapkit queue: run \\S+ queued: 10 URLs in 2 shards on sitemapkit\\nsitemapkit queue: lost Redis at ${own.url} \\(ECONNREFUSED\\); waiting for it to come back\\nsitemapkit queue: stopped waiting; `));
+});
+
+test('the password of --redis is never printed: a worker says where it waits without it', { skip }, async () => {
+  const dir = tempDir();
+  const secured = await startServer({
+    what: 'redis-server',
+    argv: (port) => [REDIS_SERVER, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--requirepass', 's3cret'],
+    ready: 'Ready to accept connections',
+    stopSignal: 'SIGTERM',
+    dir,
+    timeoutMs: 10_000,
+  });
+  after(() => secured.stop());
+  const w = cli(['worker', '--redis', `redis://:s3cret@127.0.0.1:${secured.port}`, '--queue', 'q-secret']);
+  await until('the worker waiting', () => /waiting for jobs/.test(w.stderr()));
+  assert.equal(await stop(w), 0);
+  assert.match(w.stderr(), new RegExp(`waiting for jobs on q-secret at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${secured.port}\\n`));
+  assert.doesNotMatch(w.stderr(), /s3cret/);
 });

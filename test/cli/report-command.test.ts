@@ -164,6 +164,8 @@ describe('sitemapkit report', () => {
     assert.deepEqual(await problems(), [0, ['loc/duplicate warning 1']]);
     assert.deepEqual(await problems('--rule', 'loc/duplicate=off'), [0, []]);
     assert.deepEqual(await problems('--rule', 'loc/duplicate=error'), [1, ['loc/duplicate error 1']]);
+    const one = await runCli(['report', 's.xml', '--out', 'r.html', '--rule', 'loc/duplicate=error'], { cwd: dir });
+    assert.match(one.stdout, /^Wrote r\.html: 1 file, 2 URLs, 1 error, 0 warnings /, 'one error, in the singular');
     assert.deepEqual(await problems('--base-url', 'https://elsewhere.example/'), [1, ['loc/out-of-scope error 2', 'loc/duplicate warning 1']]);
     writeFileSync(join(dir, 'sitemapkit.config.json'), JSON.stringify({ rules: { 'loc/duplicate': 'off' } }));
     assert.deepEqual(await problems(), [0, []]);

@@ -68,6 +68,15 @@ test('usage errors and a folder without a set exit 2', async () => {
   assert.match(empty.stderr, /no set to serve/);
 });
 
+test('a --cache-control that is no header value (a line break) is a usage error, not a server that fails at its first request', async () => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  await assert.rejects(
+    startServe(dir, ['--cache-control', 'public\r\nSet-Cookie: a=1']),
+    /^Error: serve exited with 2: sitemapkit serve: --cache-control "public\\r\\nSet-Cookie: a=1" is not a header value: printable ASCII on one line \(RFC 9110 §5\.5\)\n/,
+  );
+});
+
 test('on SIGTERM and on SIGINT a response under way finishes whole; new connections are refused', async (t) => {
   const dir = tempDir();
   // One plain child of ~3.5 MB, asked for without gzip: more than the socket buffers hold.

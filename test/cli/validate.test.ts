@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -57,6 +58,18 @@ describe('sitemapkit validate', () => {
     assert.equal((await runCli(['validate', 'dup.xml', '--max-warnings', '0', ...NOW], { cwd: dir })).code, 1);
   });
 
+  it('--now is a W3C Datetime, as a lastmod is: a day that does not exist is refused, not moved to the next month', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.xml'), VALID);
+    const r = await runCli(['validate', 'a.xml', '--now', '2024-02-30'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^sitemapkit validate: --now "2024-02-30" is not a W3C Datetime: day 30 is out of range/);
+    // A lastmod of 2024-03-01 is in the future of 2024-02-29, not of a made-up 2024-03-01.
+    writeFileSync(join(dir, 'b.xml'), VALID.replace('2024-01-01', '2024-03-01T12:00:00Z'));
+    const future = await runCli(['validate', 'b.xml', '--now', '2024-02-29', '--format', 'json'], { cwd: dir });
+    assert.deepEqual((JSON.parse(future.stdout) as JsonOut).files[0]?.diagnostics.map((d) => d.code), ['lastmod/future']);
+  });
+
   it('--rule and the config file change severities or turn rules off', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
@@ -102,6 +115,13 @@ describe('sitemapkit validate', () => {
     assert.deepStrictEqual(error.out.files[0]?.diagnostics.map((d) => `${d.code}:${(d as { severity?: string }).severity}`), ['index/nested:error']);
   });
 
+  it('--follow with standard input is a usage error: its children could not be found, and a ✔ would say they were checked', async () => {
+    const index = `<sitemapindex ${S}><sitemap><loc>https://example.com/missing.xml</loc></sitemap></sitemapindex>\n`;
+    const r = await runCli(['validate', '-', '--follow', ...NOW], { cwd: tempDir(), stdin: Readable.from([index]) });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'sitemapkit validate: --follow cannot find the children of standard input (they are found relative to the index file): give the index by its path\nRun "sitemapkit validate --help" for usage.\n');
+  });
+
   it('--follow validates each file once: an index that lists itself, or a child listed twice', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'index.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/index.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n`);
@@ -144,6 +164,12 @@ describe('sitemapkit validate', () => {
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
     });
 
+    it('--format github: standard input gets annotations without a file (there is no file <stdin> to annotate)', async () => {
+      const r = await runCli(['validate', '-', '--format', 'github', ...NOW], { cwd: tempDir(), stdin: Readable.from([DUPLICATE]) });
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /^::warning line=3,col=1,title=loc\/duplicate::/);
+    });
+
     it('a missing file is in the json, sarif, junit and github reports too (input/unreadable), not an empty green report', async () => {
       const cwd = tempDir();
       const json = await runCli(['validate', 'missing.xml', '--format', 'json', ...NOW], { cwd });
@@ -173,6 +199,18 @@ describe('sitemapkit validate', () => {
       const within = await runCli(['validate', '-q', '--max-warnings', '5', 'dup.xml', ...NOW], { cwd: dir });
       assert.equal(within.code, 0);
       assert.match(within.stdout, /^✖ 5 problems \(0 errors, 5 warnings, 0 infos\)/m, 'warnings within the limit are still counted');
+    });
+
+    it('-q --format json: the warnings are not listed but still counted, as the exit status counts them', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'dup.xml'), FIVE_WARNINGS);
+      const { code, out } = await json(['-q', '--max-warnings', '2', 'dup.xml'], dir);
+      assert.equal(code, 1);
+      assert.equal(out.summary.warnings, 5, 'the summary says why the exit status is 1');
+      assert.deepEqual(out.files.map((f) => [(f as unknown as { warnings: number }).warnings, f.diagnostics.length]), [[5, 0]]);
+      writeFileSync(join(dir, 'one.xml'), DUPLICATE);
+      const one = await runCli(['validate', '-q', '--max-warnings', '0', 'one.xml', ...NOW], { cwd: dir });
+      assert.equal(one.stderr, 'sitemapkit validate: 1 warning, more than --max-warnings 0\n');
     });
 
     it('a refused URL: exit 2 and no ✔', async () => {

@@ -2,6 +2,7 @@
 // files, sets or URLs (node/diff-sitemaps.ts); exit 0 when equal, 1 when they differ, 2 on error, as
 // diff(1) does. Problems of the inputs go to standard error in the one problem format (problems.ts).
 
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
@@ -81,6 +82,12 @@ class Interrupted extends Error {}
 
 const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
 
+/**
+ * Codes after which the reader stops (core/read/document.ts, node/parse-sitemap.ts): the URLs after
+ * them are unknown, so "equal" or "removed" would be a guess.
+ */
+const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
+
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(DIFF, argv, io, async (args) => {
     if (args.positionals.length !== 2) throw new UsageError(`give two sources, OLD and NEW (got ${args.positionals.length})`);
@@ -107,11 +114,13 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const listener = listenerFor(format, out);
   let interrupted = false;
+  let stopped: Diagnostic | undefined;
   const removeInterrupt = io.onInterrupt?.(() => (interrupted = true));
   const options: DiffSitemapsOptions = {
     cwd: io.cwd,
     client: () => client.get(),
     onDiagnostic: (d) => {
+      if (READING_STOPPED.has(d.code)) stopped ??= d;
       if (!quiet || d.severity === 'error') printer.print(d);
     },
     onProgress: (at, urls) => {
@@ -137,6 +146,10 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     removeInterrupt?.();
     progress.clear();
     await client.close();
+  }
+  if (summary !== undefined && stopped !== undefined) {
+    failure = `sitemapkit diff: ${stopped.file ?? 'a source'} was not read whole (${stopped.code}): the comparison would be wrong\n`;
+    summary = undefined;
   }
   if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary));
   if (summary !== undefined && listener.listed !== undefined) out.write(jsonReport(sourceName(oldSource, io.cwd), sourceName(newSource, io.cwd), summary, listener.listed));

@@ -2,8 +2,7 @@
 // (issue #5 "Output").
 
 import type { WriteStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
-import { isSpecialFile } from '../../node/staged-output.js';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
@@ -198,8 +197,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const run = discoverSitemaps(inputs, options);
   const outFile = args.text('out');
   const target = outFile !== undefined ? resolve(io.cwd, outFile) : undefined;
-  // A device or a FIFO (`--out /dev/null`) is written into, not replaced by a rename.
-  const temp = target !== undefined && !(await isSpecialFile(target)) ? `${target}.${process.pid}.tmp` : undefined;
+  const existing = target !== undefined ? await stat(target).catch(() => undefined) : undefined;
+  // A device or a FIFO (`--out /dev/null`) is written into, not replaced by a rename; a directory is
+  // opened too, to fail now (EISDIR) rather than at the rename, once the whole crawl is done.
+  const temp = target !== undefined && (existing === undefined || existing.isFile()) ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
   if (target !== undefined) {
     try {
@@ -228,6 +229,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   let tree: DiscoveryTree | undefined;
+  let renamed = false;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   // What a url prints, chosen once (the tree prints none).
   const writeUrl: ((event: UrlEvent) => void) | undefined =
@@ -295,17 +297,18 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     await out.flush();
     if (file !== undefined && target !== undefined) {
       await new Promise<void>((done, fail) => file.end((error?: Error | null) => (error ? fail(error) : done())));
-      if (temp !== undefined && (interrupted || tree === undefined)) await rm(temp, { force: true });
-      else if (temp !== undefined) await rename(temp, target);
+      if (temp !== undefined && !interrupted && tree !== undefined) {
+        await rename(temp, target);
+        renamed = true;
+      }
     }
   } finally {
     out.close();
     problemsOut.close();
     removeInterrupt?.();
-    if (file !== undefined && !file.closed) {
-      file.destroy();
-      if (temp !== undefined) await rm(temp, { force: true });
-    }
+    file?.destroy();
+    // Interrupted, failed, or the rename refused: the previous file stays as it was, and no temporary one.
+    if (temp !== undefined && !renamed) await rm(temp, { force: true });
   }
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
   const t = tree.totals;

@@ -12,7 +12,7 @@ import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputR
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
 import type { IndexFile } from '../../node/scale/shard-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
 import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
@@ -199,7 +199,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   if (json) {
     io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
   } else if (!quiet) {
-    io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose));
+    io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose, io.cwd));
   }
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
@@ -231,14 +231,14 @@ function progressLine(p: WriteProgress): string {
   return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
-function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean): string {
+function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean, cwd: string): string {
   const lines: string[] = [];
   const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
-  lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${s.outDir} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
+  lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${shownPath(s.outDir, cwd)} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
   if (s.indexFiles !== undefined && s.indexFiles.length > 1) {
-    lines.push(`  ${s.indexFiles.length} index files (submit each, or list each in robots.txt):`, ...s.indexFiles.map((file) => `    ${file.path} (${file.loc}, ${plural(file.sitemaps, 'sitemap')})`));
+    lines.push(`  ${s.indexFiles.length} index files (submit each, or list each in robots.txt):`, ...s.indexFiles.map((file) => `    ${shownPath(file.path, cwd)} (${file.loc}, ${plural(file.sitemaps, 'sitemap')})`));
   } else if (s.entryFile !== undefined) {
-    lines.push(`  entry file: ${s.entryFile.path}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
+    lines.push(`  entry file: ${shownPath(s.entryFile.path, cwd)}` + (s.entryFile.loc !== undefined ? ` (submit ${s.entryFile.loc}, or add "Sitemap: ${s.entryFile.loc}" to robots.txt)` : ''));
   }
   const shown = s.sitemaps.length <= 10 || verbose ? s.sitemaps : [...s.sitemaps.slice(0, 5), undefined, ...s.sitemaps.slice(-3)];
   if (s.sitemaps.length > 1 || s.indexed) {

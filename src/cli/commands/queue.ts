@@ -11,7 +11,7 @@ import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRu
 import { asUsage, UsageError, usageFailure } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
-import { requireRedis } from '../queue-args.js';
+import { requireRedis, shownRedis } from '../queue-args.js';
 import { QUEUE } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
 import { formatCount } from '../../core/count-text.js';
@@ -152,7 +152,7 @@ async function waitOrInterrupt(redis: string, queue: string, run: string, io: Cl
   try {
     let lost = false;
     const onError = (error: Error): void => {
-      if (!lost) io.stderr.write(`sitemapkit queue: lost Redis at ${redis} (${(error as NodeJS.ErrnoException).code ?? error.message}); waiting for it to come back\n`);
+      if (!lost) io.stderr.write(`sitemapkit queue: lost Redis at ${shownRedis(redis)} (${(error as NodeJS.ErrnoException).code ?? error.message}); waiting for it to come back\n`);
       lost = true;
     };
     return await waitForRun(redis, queue, run, { signal: controller.signal, onError });

@@ -2,7 +2,6 @@
 // node/report-set.ts; exit 0 when the set has no errors, 1 when it has (the page is written either
 // way, as `validate` exits 1 on errors), 2 on a usage error or a source that cannot be read.
 
-import { isAbsolute, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
@@ -10,7 +9,7 @@ import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, formatCount, plural } from '../format.js';
+import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
 import { commandLine, type ParsedArgs } from '../command.js';
 import { REPORT } from '../declarations.js';
@@ -82,16 +81,10 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   }
   const { summary } = written.model;
   if (!quiet) {
-    io.stdout.write(`Wrote ${shownPath(written.path, io.cwd)}: ${plural(summary.files, 'file')}, ${plural(summary.urls, 'URL')}, ${formatCount(summary.errors)} errors, ${formatCount(summary.warnings)} warnings (${formatBytes(written.bytes)})\n`);
+    io.stdout.write(`Wrote ${shownPath(written.path, io.cwd)}: ${plural(summary.files, 'file')}, ${plural(summary.urls, 'URL')}, ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} (${formatBytes(written.bytes)})\n`);
   }
   if (args.flag('open')) openInBrowser(written.path, io);
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
-}
-
-/** A path as the user would type it: relative to the working directory when below it. */
-function shownPath(path: string, cwd: string): string {
-  const below = relative(cwd, path);
-  return below === '' || below.startsWith('..') || isAbsolute(below) ? path : below;
 }
 
 /** The options given by value on the command line, and the settings of validation. */

@@ -17,6 +17,7 @@ import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
@@ -26,6 +27,7 @@ import { isFile, localChildPath } from '../../node/local-child.js';
 /** The settings of a validation: the options over the config file; throws UsageError. */
 async function validateSettings(args: ParsedArgs, io: CliIo): Promise<{ format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; client: LazyHttpClient }> {
   checkSitemapInputs(args.positionals, io);
+  if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
   const config = validationSettings(args, io.cwd);
   const format = args.choice<ReportFormat>('format') ?? 'stylish';
   return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
@@ -149,7 +151,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
-    io.stderr.write(`sitemapkit validate: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    io.stderr.write(`sitemapkit validate: ${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}\n`);
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
@@ -228,11 +230,11 @@ function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Re
   (result as { counts?: DiagnosticCounts }).counts = counts;
 }
 
-/** A report with its errors only (--quiet); the counts follow. */
+/** A report that lists its errors only (--quiet); its counts stay exact, as the exit status counts them. */
 function errorsOnly(report: FileReport): FileReport {
   // The `diagnostics/truncated` entry stays: it says what the list leaves out.
   const diagnostics = report.diagnostics.filter((d) => d.severity === 'error' || d.code === TRUNCATED_CODE);
-  return { ...report, diagnostics, counts: { errors: reportCounts(report).errors, warnings: 0, infos: 0 } };
+  return { ...report, diagnostics, counts: reportCounts(report) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { pingRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
 import { fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
-import { requireRedis } from '../queue-args.js';
+import { requireRedis, shownRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
 import { EXIT_OK, type CliIo } from '../io.js';
 
@@ -34,7 +34,7 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ lockDurationMs: args.number('lock-duration') }),
     ...(quiet ? {} : { log: (line: string) => io.stderr.write(`sitemapkit worker ${process.pid}: ${line}\n`) }),
   });
-  if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${redis}\n`);
+  if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${shownRedis(redis)}\n`);
   // The first signal lets the jobs at hand finish; a second releases them (another worker takes them).
   let signals = 0;
   await new Promise<void>((stopped) => {

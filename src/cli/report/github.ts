@@ -2,7 +2,8 @@
 // into annotations on the files of the pull request and in the job summary:
 //   ::error file=F,line=L,col=C,title=CODE::MESSAGE
 // `warning` for warnings, `notice` for infos. The hint follows the message on its own line.
-// No `file=` for standard input (`-`), no `line=`/`col=` when the diagnostic has no position.
+// No `file=` for standard input (`-`; validate names it `<stdin>`), no `line=`/`col=` when the
+// diagnostic has no position.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/validate/types.js';
@@ -20,7 +21,7 @@ export function formatGithub(reports: readonly FileReport[]): string {
 /** One diagnostic of `file` as a workflow command line (`\n` included): the report can stream. */
 export function githubLine(file: string, d: Diagnostic): string {
   const properties: Array<[string, string]> = [];
-  if (file !== '-') properties.push(['file', file]);
+  if (file !== '-' && file !== '<stdin>') properties.push(['file', file]);
   if (d.line !== undefined) {
     properties.push(['line', String(d.line)]);
     if (d.column !== undefined) properties.push(['col', String(d.column)]);
