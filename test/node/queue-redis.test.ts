@@ -40,7 +40,7 @@ test('the URL gives the password and the database to every connection BullMQ ope
   await raw.select(3);
   assert.ok((await raw.keys('bull:db3:*')).length > 0);
 
-  await assert.rejects(pingRedis(`redis://:wrong@127.0.0.1:${port}`), /^SitemapError: cannot reach Redis at redis:\/\/:wrong@127\.0\.0\.1:\d+: (WRONGPASS|ERR invalid password)/);
+  await assert.rejects(pingRedis(`redis://:wrong@127.0.0.1:${port}`), /^SitemapError: cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: (WRONGPASS|ERR invalid password)/);
   await assert.rejects(pingRedis(`redis://127.0.0.1:${await freePort()}`, 2000), /^SitemapError: cannot reach Redis at .*: ECONNREFUSED$/);
   // A server that accepts the connection and never answers: the bound holds.
   const silent = createServer(() => {}).listen(0, '127.0.0.1');

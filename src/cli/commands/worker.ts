@@ -3,11 +3,11 @@
 
 import { holdHeapGrowth } from '../../node/heap-growth.js';
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
-import { pingRedis } from '../../node/scale/queue-redis.js';
+import { pingRedis, shownRedis } from '../../node/scale/queue-redis.js';
 import { startWorker } from '../../node/scale/worker.js';
 import { fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
-import { requireRedis, shownRedis } from '../queue-args.js';
+import { requireRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
 import { EXIT_OK, type CliIo } from '../io.js';
 

@@ -36,9 +36,18 @@ export async function pingRedis(url: string, timeoutMs = 5000): Promise<void> {
     ]);
   } catch (error) {
     const reason = cause ?? (error as Error);
-    throw new SitemapError('ERR_SITEMAP_REDIS', `cannot reach Redis at ${url}: ${(reason as NodeJS.ErrnoException).code ?? reason.message}`);
+    throw new SitemapError('ERR_SITEMAP_REDIS', `cannot reach Redis at ${shownRedis(url)}: ${(reason as NodeJS.ErrnoException).code ?? reason.message}`);
   } finally {
     clearTimeout(timer);
     client.disconnect();
   }
+}
+
+/** The Redis URL as messages show it: without its password, which logs would keep (CWE-532). */
+export function shownRedis(url: string): string {
+  // Unparsed: whatever stands between "//" and the last "@" may hold the password.
+  if (!URL.canParse(url)) return url.replace(/\/\/.*@/, '//***@');
+  const shown = new URL(url);
+  if (shown.password !== '') shown.password = '***';
+  return shown.href;
 }
