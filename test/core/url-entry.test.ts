@@ -57,6 +57,9 @@ test('invalid values are refused with a message naming the value', () => {
   refused({ loc: 'https://example.com/', priority: -0.1 }, 'priority/out-of-range');
   refused({ loc: 'https://example.com/', priority: 'high' }, 'priority/invalid', '"high"');
   refused({ loc: 'https://example.com/', priority: Number.NaN }, 'priority/out-of-range');
+  // Written decimals are read as xsd:decimal, bounds compared exactly (xmllint refuses a digit past 1.0).
+  refused({ loc: 'https://example.com/', priority: '-0.1' }, 'priority/out-of-range', '"-0.1"');
+  refused({ loc: 'https://example.com/', priority: '1.0000000000000000000001' }, 'priority/out-of-range');
   refused({ loc: 'https://example.com/', lastmod: 'not-a-date' }, 'lastmod/invalid', 'not-a-date');
   refused({ loc: 'ftp://example.com/' }, 'loc/unsupported-scheme');
   refused({ loc: '/relative' }, 'loc/not-absolute');
@@ -172,6 +175,8 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, videos: [{ ...video, contentLoc: undefined, playerLoc: undefined }] }, 'video/no-content');
   refused({ ...base, videos: [{ ...video, duration: 28801 }] }, 'video:duration/out-of-range');
   refused({ ...base, videos: [{ ...video, duration: 2459.1 }] }, 'video:duration/invalid');
+  refused({ ...base, videos: [{ ...video, duration: '-5' }] }, 'video:duration/out-of-range');
+  assert.match(serializer.serialize({ ...base, videos: [{ ...video, duration: '+600' }] }, ALL_EXTENSIONS), /<video:duration>600<\/video:duration>/);
   refused({ ...base, videos: [{ ...video, rating: 5.5 }] }, 'video:rating/out-of-range');
   refused({ ...base, videos: [{ ...video, title: 'x'.repeat(101) }] }, 'video:title/too-long');
   refused({ ...base, videos: [{ ...video, tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }] }, 'video:tag/too-many');

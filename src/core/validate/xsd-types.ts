@@ -206,11 +206,15 @@ export function decimalIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const v = collapse(value);
     if (!DECIMAL.test(v)) return 'not a decimal number';
-    const n = Number(v);
-    // A double on a bound may stand for a decimal just past it: those are compared exactly.
-    const out = n < min || n > max || (n === min && compareDecimal(v, min) < 0) || (n === max && compareDecimal(v, max) > 0);
-    return out ? `not within ${min}–${max}` : undefined;
+    return decimalWithin(v, min, max) ? undefined : `not within ${min}–${max}`;
   };
+}
+
+/** Whether a decimal written `v` (DECIMAL's form) lies within [min, max]: the validator's check and the writer's. */
+export function decimalWithin(v: string, min: number, max: number): boolean {
+  const n = Number(v);
+  // A double on a bound may stand for a decimal just past it: those are compared exactly.
+  return !(n < min || n > max || (n === min && compareDecimal(v, min) < 0) || (n === max && compareDecimal(v, max) > 0));
 }
 
 /** xsd:integer (or nonNegativeInteger) within [min, max] (Infinity: no bound), compared as doubles. */

@@ -8,7 +8,7 @@ import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from 
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
-import { anyString, anyUri, type SimpleTypeCheck } from '../validate/xsd-types.js';
+import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
 const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
@@ -48,8 +48,6 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown) => void;
   }],
 ]);
 
-// xsd:decimal lexical space, without a minus sign (priority is 0.0 to 1.0).
-const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 // hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
 const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
 /**
@@ -353,14 +351,14 @@ function decimal(value: unknown, field: string, min: number, max: number): strin
   } else {
     throw new InvalidValueError(`${field}/invalid`, field, value, `${field} ${quoteValue(value)} is not a decimal number`);
   }
-  if (!(n >= min && n <= max)) {
+  if (!(n >= min && n <= max) || (typeof value === 'string' && !decimalWithin(textValue, min, max))) {
     throw new InvalidValueError(`${field}/out-of-range`, field, value, `${field} ${quoteValue(value)} is outside ${min.toFixed(1)}–${max === Number.MAX_SAFE_INTEGER ? 'any' : max.toFixed(1)}`);
   }
   return textValue;
 }
 
 function integer(value: unknown, field: string, min: number, max: number): string {
-  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  const n = typeof value === 'string' ? integerValue(value.trim()) : value;
   if (typeof n !== 'number' || !Number.isInteger(n)) {
     throw new InvalidValueError(`${field}/invalid`, field, value, `${field} ${quoteValue(value)} is not a whole number`);
   }
