@@ -148,7 +148,8 @@ function normalizeBase(base: string): string {
   try {
     href = normalize(base, '--base-url', undefined, MAX_URL_LENGTH, true);
   } catch (err) {
-    const reason = err instanceof InvalidValueError ? err.message : String(err);
+    // The base has no base to resolve against: "not absolute" is the reason, without loc's hint.
+    const reason = !(err instanceof InvalidValueError) ? String(err) : err.rule === 'loc/not-absolute' ? 'it has no scheme: write https://…' : err.message;
     throw new InvalidValueError(
       'base-url/invalid',
       '--base-url',

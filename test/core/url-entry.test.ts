@@ -176,7 +176,8 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, videos: [{ ...video, duration: 28801 }] }, 'video:duration/out-of-range');
   refused({ ...base, videos: [{ ...video, duration: 2459.1 }] }, 'video:duration/invalid');
   refused({ ...base, videos: [{ ...video, duration: '-5' }] }, 'video:duration/out-of-range');
-  assert.match(serializer.serialize({ ...base, videos: [{ ...video, duration: '+600' }] }, ALL_EXTENSIONS), /<video:duration>600<\/video:duration>/);
+  // Untyped input (JSON Lines) may give a number as text.
+  assert.match(serializer.serialize({ ...base, videos: [{ ...video, duration: '+600' as unknown as number }] }, ALL_EXTENSIONS), /<video:duration>600<\/video:duration>/);
   refused({ ...base, videos: [{ ...video, rating: 5.5 }] }, 'video:rating/out-of-range');
   refused({ ...base, videos: [{ ...video, title: 'x'.repeat(101) }] }, 'video:title/too-long');
   refused({ ...base, videos: [{ ...video, tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }] }, 'video:tag/too-many');

@@ -260,6 +260,9 @@ describe('normalizeUrl: errors', () => {
     }
     const err = throwsCode(() => normalizeUrl('/a', 'loc', 'https://u:s3cret@example.com/'), 'base-url/invalid');
     assert.doesNotMatch(err.message, /s3cret/);
+    // A base without a scheme is told so, not told to give --base-url.
+    const bare = throwsCode(() => normalizeUrl('/a', 'loc', 'example.com'), 'base-url/invalid');
+    assert.match(bare.message, /"example\.com" is not a valid http\(s\) URL \(it has no scheme: write https:\/\/…\)$/);
   });
 });
 
