@@ -115,7 +115,7 @@ describe('decompressed', () => {
     const b = XML.subarray(40);
     const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 1 }), gzipSync(Buffer.alloc(0))]);
     assert.deepEqual(await collect(source(pieces(members, 13))), XML);
-    // Many members (zlib's Gunzip reads those past the first 16), then zero padding.
+    // Many members, then zero padding.
     const lines = Array.from({ length: 40 }, (_, i) => Buffer.from(`line ${i}\n`));
     const many = Buffer.concat([...lines.map((line) => gzipSync(line)), Buffer.alloc(512)]);
     for (const size of [many.length, 13]) assert.deepEqual(await collect(source(pieces(many, size))), Buffer.concat(lines));
@@ -153,6 +153,23 @@ describe('decompressed', () => {
     const found: Diagnostic[] = [];
     assert.deepEqual(await collect(source([gzipSync(Buffer.concat([gzipSync(XML), Buffer.from('\n')]))]), { onDiagnostic: (d) => found.push(d) }), XML);
     assert.deepEqual(found.map((d) => d.code), ['gzip/trailing-garbage']);
+  });
+
+  it('ignores bytes after the last of many members (past 16) with a warning, every member read', async () => {
+    // A sitemap cut into 40 members, 39 small and one large, as gzip -d reads it. Read with zlib's chunks
+    // of 1 KiB too, so that members go through an InflateRaw stream of their own.
+    const content = Buffer.from(Array.from({ length: 4_000 }, (_, i) => `<url><loc>https://www.example.com/${i}</loc></url>\n`).join(''));
+    const cuts = [...Array.from({ length: 40 }, (_, i) => i * 100), content.length];
+    const members = Buffer.concat(cuts.slice(1).map((end, i) => gzipSync(content.subarray(cuts[i], end))));
+    for (const junk of ['\n', 'junk appended by a server\r\n']) {
+      const bytes = Buffer.concat([members, Buffer.from(junk)]);
+      for (const [size, chunkBytes] of [[bytes.length, undefined], [bytes.length, 1024], [4096, undefined], [7, 1024]] as const) {
+        const found: Diagnostic[] = [];
+        const output = await collect(source(pieces(bytes, size)), { chunkBytes, onDiagnostic: (d) => found.push(d) });
+        assert.deepEqual(output, content, `${JSON.stringify(junk)} in pieces of ${size}, chunks of ${chunkBytes}`);
+        assert.deepEqual(found.map((d) => [d.code, d.message]), [['gzip/trailing-garbage', `bytes after the end of the gzip data (from byte ${members.length}) that do not start another gzip member: ignored`]]);
+      }
+    }
   });
 
   it('reads a member header with every optional field (RFC 1952 2.3.1) and checks its CRC-16', async () => {
