@@ -281,7 +281,8 @@ async function skipHeader(input: Pieces, magic: Uint8Array, crc32: (data: Uint8A
   const field = async (length: number): Promise<Uint8Array> => {
     const bytes = await input.take(length);
     if (bytes.length < length) throw corrupt(TRUNCATED);
-    crc = crc32(bytes, crc);
+    // Not for no bytes (an empty FEXTRA): zlib.crc32 of an empty view of no memory is 0, not `crc`.
+    if (length > 0) crc = crc32(bytes, crc);
     return bytes;
   };
   // CM, FLG, MTIME, XFL, OS

@@ -186,6 +186,11 @@ describe('decompressed', () => {
     hcrc[0] = (hcrc[0] as number) ^ 1;
     await rejectsWith(collect(source([Buffer.concat([head, hcrc, body])])), 'gzip/corrupt', /header crc mismatch/);
     await rejectsWith(collect(source([head.subarray(0, 20)])), 'gzip/corrupt', /truncated/);
+    // An empty extra field (XLEN 0), as gzip -d reads it; also by the stream (output over chunkBytes).
+    const bare = Buffer.from([0x1f, 0x8b, 8, 0x02 | 0x04, 0, 0, 0, 0, 0, 3, 0, 0]);
+    const bareCrc = Buffer.alloc(2);
+    bareCrc.writeUInt16LE(crc32(bare) & 0xffff);
+    for (const chunkBytes of [undefined, 64]) assert.deepEqual(await collect(source(pieces(Buffer.concat([bare, bareCrc, body]), 5)), { chunkBytes }), XML);
     const reserved = Buffer.from(gzipSync(XML));
     reserved[3] = 0x20;
     await rejectsWith(collect(source([reserved])), 'gzip/corrupt', /unknown header flags set/);
