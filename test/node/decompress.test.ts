@@ -172,6 +172,23 @@ describe('decompressed', () => {
     }
   });
 
+  it('reads members whole and once where the bytes 1f 8b 08 occur inside a member or in trailing garbage', async () => {
+    // A stored member holding a member start near its end, and junk holding one: a Gunzip over the bytes
+    // up to that point fails after output went out; the framing reads them again without repeating it.
+    const lines = (tag: string): Buffer => Buffer.from(Array.from({ length: 60 }, (_, i) => `<url><loc>https://e.com/${tag}/${i}</loc></url>\n`).join(''));
+    const [a, b, c] = [lines('a'), Buffer.concat([lines('b'), Buffer.from('\x1f\x8b\x08\x00 inside'), lines('b2')]), lines('c')];
+    const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 0 }), gzipSync(c)]);
+    for (const junk of ['', 'junk \x1f\x8b\x08\x00 appended']) {
+      const bytes = Buffer.concat([members, Buffer.from(junk, 'latin1')]);
+      for (const [size, chunkBytes] of [[bytes.length, 64], [bytes.length, undefined], [7, 64], [1000, 1024]] as const) {
+        const found: Diagnostic[] = [];
+        const output = await collect(source(pieces(bytes, size)), { chunkBytes, onDiagnostic: (d) => found.push(d) });
+        assert.deepEqual(output, Buffer.concat([a, b, c]), `${JSON.stringify(junk)} in pieces of ${size}, chunks of ${chunkBytes}`);
+        assert.deepEqual(found.map((d) => d.code), junk === '' ? [] : ['gzip/trailing-garbage']);
+      }
+    }
+  });
+
   it('reads a member header with every optional field (RFC 1952 2.3.1) and checks its CRC-16', async () => {
     const name = Buffer.from('sitemap.xml\0');
     const comment = Buffer.from('made by hand\0');
