@@ -115,7 +115,7 @@ describe('decompressed', () => {
     const b = XML.subarray(40);
     const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 1 }), gzipSync(Buffer.alloc(0))]);
     assert.deepEqual(await collect(source(pieces(members, 13))), XML);
-    // Many members (zlib's Gunzip reads those past the first 16), then zero padding.
+    // Many members, then zero padding.
     const lines = Array.from({ length: 40 }, (_, i) => Buffer.from(`line ${i}\n`));
     const many = Buffer.concat([...lines.map((line) => gzipSync(line)), Buffer.alloc(512)]);
     for (const size of [many.length, 13]) assert.deepEqual(await collect(source(pieces(many, size))), Buffer.concat(lines));
@@ -155,6 +155,40 @@ describe('decompressed', () => {
     assert.deepEqual(found.map((d) => d.code), ['gzip/trailing-garbage']);
   });
 
+  it('ignores bytes after the last of many members (past 16) with a warning, every member read', async () => {
+    // A sitemap cut into 40 members, 39 small and one large, as gzip -d reads it. Read with zlib's chunks
+    // of 1 KiB too, so that members go through an InflateRaw stream of their own.
+    const content = Buffer.from(Array.from({ length: 4_000 }, (_, i) => `<url><loc>https://www.example.com/${i}</loc></url>\n`).join(''));
+    const cuts = [...Array.from({ length: 40 }, (_, i) => i * 100), content.length];
+    const members = Buffer.concat(cuts.slice(1).map((end, i) => gzipSync(content.subarray(cuts[i], end))));
+    for (const junk of ['\n', 'junk appended by a server\r\n']) {
+      const bytes = Buffer.concat([members, Buffer.from(junk)]);
+      for (const [size, chunkBytes] of [[bytes.length, undefined], [bytes.length, 1024], [4096, undefined], [7, 1024]] as const) {
+        const found: Diagnostic[] = [];
+        const output = await collect(source(pieces(bytes, size)), { chunkBytes, onDiagnostic: (d) => found.push(d) });
+        assert.deepEqual(output, content, `${JSON.stringify(junk)} in pieces of ${size}, chunks of ${chunkBytes}`);
+        assert.deepEqual(found.map((d) => [d.code, d.message]), [['gzip/trailing-garbage', `bytes after the end of the gzip data (from byte ${members.length}) that do not start another gzip member: ignored`]]);
+      }
+    }
+  });
+
+  it('reads members whole and once where the bytes 1f 8b 08 occur inside a member or in trailing garbage', async () => {
+    // A stored member holding a member start near its end, and junk holding one: a Gunzip over the bytes
+    // up to that point fails after output went out; the framing reads them again without repeating it.
+    const lines = (tag: string): Buffer => Buffer.from(Array.from({ length: 60 }, (_, i) => `<url><loc>https://e.com/${tag}/${i}</loc></url>\n`).join(''));
+    const [a, b, c] = [lines('a'), Buffer.concat([lines('b'), Buffer.from('\x1f\x8b\x08\x00 inside'), lines('b2')]), lines('c')];
+    const members = Buffer.concat([gzipSync(a), gzipSync(b, { level: 0 }), gzipSync(c)]);
+    for (const junk of ['', 'junk \x1f\x8b\x08\x00 appended']) {
+      const bytes = Buffer.concat([members, Buffer.from(junk, 'latin1')]);
+      for (const [size, chunkBytes] of [[bytes.length, 64], [bytes.length, undefined], [7, 64], [1000, 1024]] as const) {
+        const found: Diagnostic[] = [];
+        const output = await collect(source(pieces(bytes, size)), { chunkBytes, onDiagnostic: (d) => found.push(d) });
+        assert.deepEqual(output, Buffer.concat([a, b, c]), `${JSON.stringify(junk)} in pieces of ${size}, chunks of ${chunkBytes}`);
+        assert.deepEqual(found.map((d) => d.code), junk === '' ? [] : ['gzip/trailing-garbage']);
+      }
+    }
+  });
+
   it('reads a member header with every optional field (RFC 1952 2.3.1) and checks its CRC-16', async () => {
     const name = Buffer.from('sitemap.xml\0');
     const comment = Buffer.from('made by hand\0');
@@ -169,6 +203,11 @@ describe('decompressed', () => {
     hcrc[0] = (hcrc[0] as number) ^ 1;
     await rejectsWith(collect(source([Buffer.concat([head, hcrc, body])])), 'gzip/corrupt', /header crc mismatch/);
     await rejectsWith(collect(source([head.subarray(0, 20)])), 'gzip/corrupt', /truncated/);
+    // An empty extra field (XLEN 0), as gzip -d reads it; also by the stream (output over chunkBytes).
+    const bare = Buffer.from([0x1f, 0x8b, 8, 0x02 | 0x04, 0, 0, 0, 0, 0, 3, 0, 0]);
+    const bareCrc = Buffer.alloc(2);
+    bareCrc.writeUInt16LE(crc32(bare) & 0xffff);
+    for (const chunkBytes of [undefined, 64]) assert.deepEqual(await collect(source(pieces(Buffer.concat([bare, bareCrc, body]), 5)), { chunkBytes }), XML);
     const reserved = Buffer.from(gzipSync(XML));
     reserved[3] = 0x20;
     await rejectsWith(collect(source([reserved])), 'gzip/corrupt', /unknown header flags set/);
