@@ -7,7 +7,7 @@
 // renamed into place (staged-output.ts): a run that fails or is killed leaves no half report.
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { DiagnosticCollector } from '../core/diagnostics.js';
 import { visitKey } from '../core/discover/inputs.js';
@@ -86,6 +86,8 @@ const ROWS_FILE = 'rows.gz';
 export async function writeReport(sources: readonly ReportSource[], options: WriteReportOptions): Promise<WrittenReport> {
   const cwd = options.cwd ?? process.cwd();
   const path = resolve(cwd, options.out ?? 'report.html');
+  // Refused now, not at the rename once every source is read.
+  if ((await stat(path).catch(() => undefined))?.isDirectory() === true) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write the report to ${path}: it is a directory`);
   const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6, maxPendingBlocks: PENDING_BLOCKS });
   try {
     const rows = output.files.open(output.path(ROWS_FILE));

@@ -250,6 +250,11 @@ describe('sitemapkit report', () => {
     assert.match(noSet.stderr, /a directory without a sitemap\.xml/);
     assert.equal(readFileSync(join(dir, 'r.html'), 'utf8'), 'the previous report');
     assert.deepEqual(readdirSync(dir).sort(), ['empty', 'r.html']);
+    writeFileSync(join(dir, 'empty', 'a.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>');
+    const intoFolder = await runCli(['report', 'empty/a.xml', '--out', 'empty'], { cwd: dir });
+    assert.equal(intoFolder.code, 2);
+    assert.match(intoFolder.stderr, /cannot write the report to .*empty: it is a directory/);
+    assert.deepEqual(readdirSync(join(dir, 'empty')), ['a.xml']);
   });
 
   it('a killed run leaves no report (nor half of one); the next run clears what it left', async () => {
