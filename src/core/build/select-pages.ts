@@ -48,8 +48,9 @@ export function isErrorPage(relPath: string): boolean {
 export function selectPages(pages: readonly PageCandidate[], baseUrl: string): PageDecision[] {
   const byUrl = siteUrlIndex(pages, baseUrl);
   return pages.map((page, i): PageDecision => {
-    // A refresh without a URL only reloads the page itself (a live page): not a redirect.
-    if (page.refresh !== undefined && page.refresh !== '') return { listed: false, reason: 'redirect', detail: page.refresh };
+    // A refresh without a URL, or to the page itself (`content="300; url=/news/"` on /news/), only
+    // reloads the page (a live page): not a redirect.
+    if (page.refresh !== undefined && page.refresh !== '' && byUrl.get(withoutFragment(page.refresh)) !== i) return { listed: false, reason: 'redirect', detail: page.refresh };
     if (page.noindex) return { listed: false, reason: 'noindex' };
     if (page.canonical === undefined) return { listed: true };
     let canonical: string;

@@ -132,11 +132,13 @@ describe('selectPages', () => {
       page('f.html', 'f.html', { canonical: 'https://example.com/f.html#top' }),
       page('g.html', 'g.html', { canonical: 'http://[' }), // unusable: ignored
       page('h.html', 'h.html', { refresh: '' }), // reloads itself: a live page, not a redirect
+      page('news/index.html', 'news/', { refresh: 'https://example.com/news/' }), // reloads itself by URL
+      page('live/index.html', 'live', { refresh: 'https://example.com/live/#now' }), // itself in another form
     ];
     const decisions = selectPages(pages, base);
     assert.deepEqual(
       decisions.map((d) => (d.listed ? 'listed' : d.reason)),
-      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed'],
+      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed', 'listed', 'listed'],
     );
     assert.equal(decisions[2]?.detail, 'https://example.com/a/');
     // Listed, and the other form of itself it declares is said: the listed URL contradicts the page.
