@@ -415,13 +415,15 @@ async function datePages(
   run: BuildContext,
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
   const { state, sameBase, options, nowText } = run;
-  const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
+  // Dated like a page seen for the first time: a new page, and one the state has no lastmod for (an
+  // earlier run found none), so that the way out the note gives (--initial-lastmod, --source-map) works.
+  const undated = scanned.filter(({ page }) => !sameBase || state.pages.get(page.url)?.lastmod === undefined).map(({ page }) => page);
   const initialMode = options.initialLastmod ?? 'git';
   // With a source map, a changed page is dated by its source's last commit, not by the build: the
   // output folder is rebuilt from scratch on every run, its files are new each time.
   const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
-  const sources = await pageSources([...(initialMode === 'git' ? firstSeen.map((page) => page.relPath) : []), ...changed], options);
-  const initial = await initialLastmods(firstSeen, initialMode, run.siteDir, sources, nowText);
+  const sources = await pageSources([...(initialMode === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
+  const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, nowText);
   const changedSources = new Map<string, string>();
   for (const relPath of changed) {
     const source = sources.get(relPath);
@@ -438,7 +440,7 @@ async function datePages(
       newPages++;
       lastmod = initial.dates.get(page.relPath);
     } else if (previous.hash === scan.hash) {
-      lastmod = previous.lastmod;
+      lastmod = previous.lastmod ?? initial.dates.get(page.relPath);
     } else {
       changedPages++;
       lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, run.now, nowText);

@@ -352,6 +352,22 @@ describe('sitemapkit build', () => {
     assert.equal(readSet(mtimeSite).get(BASE), '2023-05-06T07:08:09Z');
   });
 
+  it('a page an earlier run could not date takes its date once the way out the note gives is taken', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    utimesSync(join(site, 'index.html'), new Date('2023-05-06T07:08:09Z'), new Date('2023-05-06T07:08:09Z'));
+    const first = await build(site, T1); // no git history: no lastmod, and a note saying what to do
+    assert.equal(readSet(site).get(BASE), undefined);
+    assert.match(first.stderr, /date them with --initial-lastmod mtime or now/);
+    const second = await build(site, T1 + 60, ['--initial-lastmod', 'mtime']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.json.newPages, 0);
+    assert.equal(readSet(site).get(BASE), '2023-05-06T07:08:09Z');
+    // Dated now: the date is kept while the page does not change.
+    await build(site, T1 + 120, ['--initial-lastmod', 'now']);
+    assert.equal(readSet(site).get(BASE), '2023-05-06T07:08:09Z');
+  });
+
   it('--dry-run computes the whole build and writes nothing: what it reports is what the real build does', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page({ title: 'Home' }), 'posts/a.html': page({ title: 'A' }), 'docs/b.html': page({ title: 'B' }) });
