@@ -355,7 +355,7 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
   // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
   // are mapped to their listed URLs afterwards.
   const atOwnLocation = (options.trailingSlash ?? 'preserve') === 'preserve' && options.cleanUrls !== true;
-  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
+  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, size: page.size, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
   const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),

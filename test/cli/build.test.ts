@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { basename, join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -308,6 +309,18 @@ describe('sitemapkit build', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /d{240}\/index\.html: error loc\/too-long left out: .* characters long once normalised; at most 2047 are allowed$/m);
     assert.deepEqual([...readSet(site).keys()], [BASE]);
+  });
+
+  it('a page too large to decode is left out and named, not the end of the run; the others are listed', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'huge.html': '' });
+    // Sparse: nothing is written, and the build must not read it either.
+    truncateSync(join(site, 'huge.html'), constants.MAX_STRING_LENGTH + 1);
+    const { code, json, stderr } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 1);
+    assert.equal(json.listed, 1);
+    assert.deepEqual(json.excluded.map((p) => [p.relPath, p.reason]), [['huge.html', 'unreadable']]);
+    assert.match(stderr, /^huge\.html: error cannot read .*huge\.html: \d+ bytes, more than a page can have/m);
   });
 
   it('reports two files served at one URL and exits 1', async () => {
