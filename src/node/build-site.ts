@@ -181,7 +181,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const all = await walkSite(run.siteDir);
   const { pages, excluded, problems } = await pagesToScan(all, run);
   const { scanned, decisions } = await scanSite(pages, excluded, run);
-  const dates = await datePages(scanned, run);
+  const dates = await datePages(scanned, excluded, run);
   // What the run decided for every page of the folder, by every URL it is served at: an hreflang
   // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
   // at the first alternate: a site without hreflang does not pay for it.
@@ -412,6 +412,7 @@ function siteFates(
  */
 async function datePages(
   scanned: readonly ScannedPage[],
+  excluded: readonly ExcludedPage[],
   run: BuildContext,
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
   const { state, sameBase, options, nowText } = run;
@@ -446,6 +447,12 @@ async function datePages(
       lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, run.now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
+  }
+  // A page that could not be read this time is not gone: it keeps its hash and lastmod (and is not
+  // announced as removed) until it is read again.
+  for (const { reason, url } of excluded) {
+    const previous = reason === 'unreadable' && sameBase && url !== undefined ? state.pages.get(url) : undefined;
+    if (previous !== undefined) nextPages.set(url as string, previous);
   }
   let removedPages = 0;
   if (sameBase) for (const url of state.pages.keys()) if (!nextPages.has(url)) removedPages++;

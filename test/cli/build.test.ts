@@ -323,6 +323,21 @@ describe('sitemapkit build', () => {
     assert.match(stderr, /^huge\.html: error cannot read .*huge\.html: \d+ bytes, more than a page can have/m);
   });
 
+  it('a page that cannot be read for a run keeps its lastmod for when it can again', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a.html': page({ title: 'A' }) });
+    const kept = readFileSync(join(site, 'a.html'));
+    await build(site, T1, ['--initial-lastmod', 'now']);
+    truncateSync(join(site, 'a.html'), constants.MAX_STRING_LENGTH + 1);
+    const unreadable = await build(site, T1 + 60, ['--initial-lastmod', 'now']);
+    assert.equal(unreadable.code, 1);
+    assert.equal(unreadable.json.removedPages, 0);
+    writeFileSync(join(site, 'a.html'), kept);
+    const back = await build(site, T1 + 120, ['--initial-lastmod', 'now']);
+    assert.equal(back.json.newPages, 0);
+    assert.equal(readSet(site).get(`${BASE}a.html`), iso(T1));
+  });
+
   it('reports two files served at one URL and exits 1', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'a.html': page(), 'a/index.html': page() });
