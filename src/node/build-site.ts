@@ -424,7 +424,7 @@ async function datePages(
   // output folder is rebuilt from scratch on every run, its files are new each time.
   const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
   const sources = await pageSources([...(initialMode === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
-  const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, nowText);
+  const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, run.now, nowText);
   const changedSources = new Map<string, string>();
   for (const relPath of changed) {
     const source = sources.get(relPath);
@@ -649,6 +649,7 @@ async function initialLastmods(
   mode: InitialLastmod,
   siteDir: string,
   sources: ReadonlyMap<string, string>,
+  now: Date,
   nowText: string,
 ): Promise<InitialDates> {
   const dates = new Map<string, string>();
@@ -657,8 +658,11 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, nowText);
     return { dates };
   }
+  // Never after the build, as a changed page's date: a clock set wrong or a copy that kept a future
+  // mtime would write a lastmod search engines distrust (validate's lastmod/future).
+  const dated = (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000));
   if (mode === 'mtime') {
-    for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
+    for (const page of pages) dates.set(page.relPath, dated(page.mtimeMs));
     return { dates };
   }
   const top = (await gitTopLevel(siteDir)) ?? (sources.size > 0 ? await gitTopLevel(firstSourceDir(sources)) : undefined);
@@ -672,7 +676,7 @@ async function initialLastmods(
   for (const page of pages) {
     const time = times.get(sourceOf.get(page.relPath) as string);
     if (time === undefined) missing++;
-    else dates.set(page.relPath, formatSitemapDate(time));
+    else dates.set(page.relPath, dated(time));
   }
   return missing === 0
     ? { dates }

@@ -378,6 +378,13 @@ describe('sitemapkit build', () => {
     utimesSync(join(mtimeSite, 'index.html'), new Date('2023-05-06T07:08:09Z'), new Date('2023-05-06T07:08:09Z'));
     await build(mtimeSite, T1, ['--initial-lastmod', 'mtime']);
     assert.equal(readSet(mtimeSite).get(BASE), '2023-05-06T07:08:09Z');
+
+    // A date after the build (a clock set wrong, a copy that kept a future mtime) is the build time.
+    const futureSite = tempDir('sitemapkit-build-');
+    writeSite(futureSite, { 'index.html': page() });
+    utimesSync(join(futureSite, 'index.html'), new Date('2031-01-01T00:00:00Z'), new Date('2031-01-01T00:00:00Z'));
+    await build(futureSite, T1, ['--initial-lastmod', 'mtime']);
+    assert.equal(readSet(futureSite).get(BASE), iso(T1));
   });
 
   it('a page an earlier run could not date takes its date once the way out the note gives is taken', async () => {
