@@ -27,7 +27,7 @@ import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
-import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, siteUrlKey, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableChild, type StableEntry } from '../core/build/stable-set.js';
@@ -400,7 +400,7 @@ function siteFates(
     fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
   });
   return (url) => {
-    const at = siteUrls.get(withoutFragment(url));
+    const at = siteUrls.get(siteUrlKey(url));
     return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
   };
 }

@@ -146,6 +146,20 @@ describe('selectPages', () => {
     assert.equal(decisions[6]?.canonicalForm, undefined);
   });
 
+  it('knows a page by its URL whatever the case of its escapes (RFC 3986 §6.2.2.1)', () => {
+    const pages = [
+      page('café/index.html', 'caf%C3%A9/', { canonical: 'https://example.com/caf%c3%a9/' }), // itself
+      page('café/print.html', 'caf%C3%A9/print.html', { canonical: 'https://example.com/caf%c3%a9/' }), // that page
+      page('café/live.html', 'caf%C3%A9/live.html', { refresh: 'https://example.com/caf%c3%a9/live.html' }), // reloads itself
+    ];
+    const decisions = selectPages(pages, base);
+    assert.deepEqual(
+      decisions.map((d) => (d.listed ? 'listed' : d.reason)),
+      ['listed', 'canonical-elsewhere', 'listed'],
+    );
+    assert.equal(decisions[0]?.canonicalForm, undefined);
+  });
+
   it('recognises error pages', () => {
     for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html']) assert.ok(isErrorPage(path), path);
     for (const path of ['a404.html', 'blog/404/index.html', '4040.html']) assert.ok(!isErrorPage(path), path);
