@@ -32,10 +32,11 @@ export interface PageDecision {
   canonicalForm?: string;
 }
 
-// Error pages a static host serves for missing URLs: never content to list.
-const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$/i;
+// Pages a static host serves for missing URLs: never content to list. `200.html` at the top is the
+// SPA fallback Surge serves for them, and `nuxt generate` writes.
+const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$|^200\.html?$/i;
 
-/** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` at the top). */
+/** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` and the `200.html` fallback at the top). */
 export function isErrorPage(relPath: string): boolean {
   return ERROR_PAGE.test(relPath);
 }

@@ -161,8 +161,8 @@ describe('selectPages', () => {
   });
 
   it('recognises error pages', () => {
-    for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html']) assert.ok(isErrorPage(path), path);
-    for (const path of ['a404.html', 'blog/404/index.html', '4040.html']) assert.ok(!isErrorPage(path), path);
+    for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html', '200.html']) assert.ok(isErrorPage(path), path);
+    for (const path of ['a404.html', 'blog/404/index.html', '4040.html', 'status/200.html']) assert.ok(!isErrorPage(path), path);
   });
 });
 
