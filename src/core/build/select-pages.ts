@@ -94,7 +94,7 @@ export function siteUrlKey(url: string): string {
 }
 
 /** `url` without its `#fragment`. */
-export function withoutFragment(url: string): string {
+function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
 }
