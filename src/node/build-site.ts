@@ -27,7 +27,7 @@ import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
-import { isErrorPage, selectPages, siteUrlIndex, withoutFragment, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
+import { isErrorPage, selectPages, siteUrlIndex, siteUrlKey, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
 import { buildStableSet, type StableChild, type StableEntry } from '../core/build/stable-set.js';
@@ -181,7 +181,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const all = await walkSite(run.siteDir);
   const { pages, excluded, problems } = await pagesToScan(all, run);
   const { scanned, decisions } = await scanSite(pages, excluded, run);
-  const dates = await datePages(scanned, run);
+  const dates = await datePages(scanned, excluded, run);
   // What the run decided for every page of the folder, by every URL it is served at: an hreflang
   // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
   // at the first alternate: a site without hreflang does not pay for it.
@@ -355,7 +355,7 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
   // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
   // are mapped to their listed URLs afterwards.
   const atOwnLocation = (options.trailingSlash ?? 'preserve') === 'preserve' && options.cleanUrls !== true;
-  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
+  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, size: page.size, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
   const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
@@ -400,7 +400,7 @@ function siteFates(
     fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
   });
   return (url) => {
-    const at = siteUrls.get(withoutFragment(url));
+    const at = siteUrls.get(siteUrlKey(url));
     return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
   };
 }
@@ -412,16 +412,19 @@ function siteFates(
  */
 async function datePages(
   scanned: readonly ScannedPage[],
+  excluded: readonly ExcludedPage[],
   run: BuildContext,
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
   const { state, sameBase, options, nowText } = run;
-  const firstSeen = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url)).map(({ page }) => page);
+  // Dated like a page seen for the first time: a new page, and one the state has no lastmod for (an
+  // earlier run found none), so that the way out the note gives (--initial-lastmod, --source-map) works.
+  const undated = scanned.filter(({ page }) => !sameBase || state.pages.get(page.url)?.lastmod === undefined).map(({ page }) => page);
   const initialMode = options.initialLastmod ?? 'git';
   // With a source map, a changed page is dated by its source's last commit, not by the build: the
   // output folder is rebuilt from scratch on every run, its files are new each time.
   const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
-  const sources = await pageSources([...(initialMode === 'git' ? firstSeen.map((page) => page.relPath) : []), ...changed], options);
-  const initial = await initialLastmods(firstSeen, initialMode, run.siteDir, sources, nowText);
+  const sources = await pageSources([...(initialMode === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
+  const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, run.now, nowText);
   const changedSources = new Map<string, string>();
   for (const relPath of changed) {
     const source = sources.get(relPath);
@@ -438,12 +441,18 @@ async function datePages(
       newPages++;
       lastmod = initial.dates.get(page.relPath);
     } else if (previous.hash === scan.hash) {
-      lastmod = previous.lastmod;
+      lastmod = previous.lastmod ?? initial.dates.get(page.relPath);
     } else {
       changedPages++;
       lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, run.now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
+  }
+  // A page that could not be read this time is not gone: it keeps its hash and lastmod (and is not
+  // announced as removed) until it is read again.
+  for (const { reason, url } of excluded) {
+    const previous = reason === 'unreadable' && sameBase && url !== undefined ? state.pages.get(url) : undefined;
+    if (previous !== undefined) nextPages.set(url as string, previous);
   }
   let removedPages = 0;
   if (sameBase) for (const url of state.pages.keys()) if (!nextPages.has(url)) removedPages++;
@@ -640,6 +649,7 @@ async function initialLastmods(
   mode: InitialLastmod,
   siteDir: string,
   sources: ReadonlyMap<string, string>,
+  now: Date,
   nowText: string,
 ): Promise<InitialDates> {
   const dates = new Map<string, string>();
@@ -648,8 +658,11 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, nowText);
     return { dates };
   }
+  // Never after the build, as a changed page's date: a clock set wrong or a copy that kept a future
+  // mtime would write a lastmod search engines distrust (validate's lastmod/future).
+  const dated = (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000));
   if (mode === 'mtime') {
-    for (const page of pages) dates.set(page.relPath, formatSitemapDate(Math.floor(page.mtimeMs / 1000) * 1000));
+    for (const page of pages) dates.set(page.relPath, dated(page.mtimeMs));
     return { dates };
   }
   const top = (await gitTopLevel(siteDir)) ?? (sources.size > 0 ? await gitTopLevel(firstSourceDir(sources)) : undefined);
@@ -663,7 +676,7 @@ async function initialLastmods(
   for (const page of pages) {
     const time = times.get(sourceOf.get(page.relPath) as string);
     if (time === undefined) missing++;
-    else dates.set(page.relPath, formatSitemapDate(time));
+    else dates.set(page.relPath, dated(time));
   }
   return missing === 0
     ? { dates }

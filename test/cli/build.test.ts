@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { basename, join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -310,6 +311,33 @@ describe('sitemapkit build', () => {
     assert.deepEqual([...readSet(site).keys()], [BASE]);
   });
 
+  it('a page too large to decode is left out and named, not the end of the run; the others are listed', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'huge.html': '' });
+    // Sparse: nothing is written, and the build must not read it either.
+    truncateSync(join(site, 'huge.html'), constants.MAX_STRING_LENGTH + 1);
+    const { code, json, stderr } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 1);
+    assert.equal(json.listed, 1);
+    assert.deepEqual(json.excluded.map((p) => [p.relPath, p.reason]), [['huge.html', 'unreadable']]);
+    assert.match(stderr, /^huge\.html: error cannot read .*huge\.html: \d+ bytes, more than a page can have/m);
+  });
+
+  it('a page that cannot be read for a run keeps its lastmod for when it can again', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a.html': page({ title: 'A' }) });
+    const kept = readFileSync(join(site, 'a.html'));
+    await build(site, T1, ['--initial-lastmod', 'now']);
+    truncateSync(join(site, 'a.html'), constants.MAX_STRING_LENGTH + 1);
+    const unreadable = await build(site, T1 + 60, ['--initial-lastmod', 'now']);
+    assert.equal(unreadable.code, 1);
+    assert.equal(unreadable.json.removedPages, 0);
+    writeFileSync(join(site, 'a.html'), kept);
+    const back = await build(site, T1 + 120, ['--initial-lastmod', 'now']);
+    assert.equal(back.json.newPages, 0);
+    assert.equal(readSet(site).get(`${BASE}a.html`), iso(T1));
+  });
+
   it('reports two files served at one URL and exits 1', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'a.html': page(), 'a/index.html': page() });
@@ -350,6 +378,29 @@ describe('sitemapkit build', () => {
     utimesSync(join(mtimeSite, 'index.html'), new Date('2023-05-06T07:08:09Z'), new Date('2023-05-06T07:08:09Z'));
     await build(mtimeSite, T1, ['--initial-lastmod', 'mtime']);
     assert.equal(readSet(mtimeSite).get(BASE), '2023-05-06T07:08:09Z');
+
+    // A date after the build (a clock set wrong, a copy that kept a future mtime) is the build time.
+    const futureSite = tempDir('sitemapkit-build-');
+    writeSite(futureSite, { 'index.html': page() });
+    utimesSync(join(futureSite, 'index.html'), new Date('2031-01-01T00:00:00Z'), new Date('2031-01-01T00:00:00Z'));
+    await build(futureSite, T1, ['--initial-lastmod', 'mtime']);
+    assert.equal(readSet(futureSite).get(BASE), iso(T1));
+  });
+
+  it('a page an earlier run could not date takes its date once the way out the note gives is taken', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    utimesSync(join(site, 'index.html'), new Date('2023-05-06T07:08:09Z'), new Date('2023-05-06T07:08:09Z'));
+    const first = await build(site, T1); // no git history: no lastmod, and a note saying what to do
+    assert.equal(readSet(site).get(BASE), undefined);
+    assert.match(first.stderr, /date them with --initial-lastmod mtime or now/);
+    const second = await build(site, T1 + 60, ['--initial-lastmod', 'mtime']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.json.newPages, 0);
+    assert.equal(readSet(site).get(BASE), '2023-05-06T07:08:09Z');
+    // Dated now: the date is kept while the page does not change.
+    await build(site, T1 + 120, ['--initial-lastmod', 'now']);
+    assert.equal(readSet(site).get(BASE), '2023-05-06T07:08:09Z');
   });
 
   it('--dry-run computes the whole build and writes nothing: what it reports is what the real build does', async () => {

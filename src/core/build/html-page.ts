@@ -655,6 +655,11 @@ class PageScanner implements TokenizerCallbacks {
       case 'audio':
         urls = AssetUrls.DropQuery;
         break;
+      case 'astro-island':
+        // Astro hydrates it from the hashed chunks its `component-url`, `renderer-url` and
+        // `before-hydration-url` name: rebuilt with any dependency, like a script's src.
+        urls = AssetUrls.DropQueryAndHashes;
+        break;
       case 'main':
         this.sawMain = true;
         break;
@@ -684,7 +689,7 @@ class PageScanner implements TokenizerCallbacks {
       if (isNoiseAttribute(attr)) continue;
       let value = collapseWhitespace(values[i] as string);
       if (urls !== AssetUrls.Keep) {
-        if (attr === 'src' || attr === 'href') value = normalizeAssetUrl(value, urls);
+        if (attr === 'src' || attr === 'href' || attr.endsWith('-url')) value = normalizeAssetUrl(value, urls);
         else if (attr === 'srcset' || attr === 'imagesrcset') value = normalizeSrcset(value, urls);
       }
       (kept ??= []).push(` ${attr}="${escapeAttribute(value)}"`);

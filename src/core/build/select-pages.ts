@@ -3,7 +3,7 @@
 // URL as canonical sends a contradictory signal and is reported in Search Console as such
 // ("Submitted URL marked 'noindex'", "Submitted URL is a redirect"…).
 
-import { normalizeUrl } from '../url.js';
+import { comparableUrl, normalizeUrl } from '../url.js';
 import { pageUrlPathVariants } from './page-path.js';
 
 export type ExclusionReason = 'excluded' | 'error-page' | 'noindex' | 'redirect' | 'canonical-elsewhere' | 'canonical-outside';
@@ -32,10 +32,11 @@ export interface PageDecision {
   canonicalForm?: string;
 }
 
-// Error pages a static host serves for missing URLs: never content to list.
-const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$/i;
+// Pages a static host serves for missing URLs: never content to list. `200.html` at the top is the
+// SPA fallback Surge serves for them, and `nuxt generate` writes.
+const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$|^200\.html?$/i;
 
-/** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` at the top). */
+/** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` and the `200.html` fallback at the top). */
 export function isErrorPage(relPath: string): boolean {
   return ERROR_PAGE.test(relPath);
 }
@@ -48,8 +49,9 @@ export function isErrorPage(relPath: string): boolean {
 export function selectPages(pages: readonly PageCandidate[], baseUrl: string): PageDecision[] {
   const byUrl = siteUrlIndex(pages, baseUrl);
   return pages.map((page, i): PageDecision => {
-    // A refresh without a URL only reloads the page itself (a live page): not a redirect.
-    if (page.refresh !== undefined && page.refresh !== '') return { listed: false, reason: 'redirect', detail: page.refresh };
+    // A refresh without a URL, or to the page itself (`content="300; url=/news/"` on /news/), only
+    // reloads the page (a live page): not a redirect.
+    if (page.refresh !== undefined && page.refresh !== '' && byUrl.get(siteUrlKey(page.refresh)) !== i) return { listed: false, reason: 'redirect', detail: page.refresh };
     if (page.noindex) return { listed: false, reason: 'noindex' };
     if (page.canonical === undefined) return { listed: true };
     let canonical: string;
@@ -59,8 +61,9 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
       // An unusable canonical is ignored by search engines, as if there were none.
       return { listed: true };
     }
-    if (canonical === page.url) return { listed: true };
-    const target = byUrl.get(canonical);
+    const key = siteUrlKey(canonical);
+    if (key === comparableUrl(page.url)) return { listed: true };
+    const target = byUrl.get(key);
     if (target === i) return { listed: true, canonicalForm: canonical };
     return { listed: false, reason: target === undefined ? 'canonical-outside' : 'canonical-elsewhere', detail: canonical };
   });
@@ -70,17 +73,28 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
  * Every URL a static host serves each page under (base URL + each of `pageUrlPathVariants`), to the
  * page's position in `pages`: a link written as `/a`, `/a/` or `/a/index.html` is recognised as the
  * page `a/index.html`, whatever form the sitemap lists. The first page in `pages` wins a shared URL.
+ * Keys are comparable forms (look a URL up by its `siteUrlKey`).
  */
 export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: string): Map<string, number> {
   const byUrl = new Map<string, number>();
+  // The paths' escapes are upper case already and no unreserved character is escaped (page-path.ts).
+  const base = comparableUrl(baseUrl);
   pages.forEach((page, i) => {
-    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(baseUrl + path)) byUrl.set(baseUrl + path, i);
+    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(base + path)) byUrl.set(base + path, i);
   });
   return byUrl;
 }
 
+/**
+ * The key of `url` in a `siteUrlIndex`: without its fragment, escapes normalised (a link to
+ * `/caf%c3%a9/` names the page at `/caf%C3%A9/`: RFC 3986 §6.2.2.1).
+ */
+export function siteUrlKey(url: string): string {
+  return comparableUrl(withoutFragment(url));
+}
+
 /** `url` without its `#fragment`. */
-export function withoutFragment(url: string): string {
+function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
 }

@@ -4,6 +4,7 @@
 // reading its own files; results come back in page order.
 
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import { scanHtmlPage, sniffHtmlEncoding, type PageFacts } from '../../core/build/html-page.js';
@@ -14,6 +15,8 @@ import { startWorker } from '../worker-thread.js';
 export interface ScanTarget {
   path: string;
   url: string;
+  /** Bytes, as the folder walk found them. */
+  size: number;
 }
 
 /** A page's facts and content hash; the normalised content itself is dropped once hashed. */
@@ -87,6 +90,9 @@ async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOption
 
 /** Reads and scans one page (synchronous: the caller is a worker, or a small site). */
 export function scanFile(target: ScanTarget, images: boolean): PageScan {
+  // Each byte decodes to at most one character: past V8's longest string a page cannot be decoded,
+  // and reading it would stop the whole run without naming it.
+  if (target.size > constants.MAX_STRING_LENGTH) return { error: `cannot read ${target.path}: ${target.size} bytes, more than a page can have (${constants.MAX_STRING_LENGTH})` };
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(target.path);

@@ -335,6 +335,10 @@ describe('content: build noise does not count', () => {
       page(`<script type="module" crossorigin src="/assets/index-${hash}.js"></script><link rel="modulepreload" href="/assets/vendor.${hash}.js"><link rel="stylesheet preload" href="/assets/style-${css}.css">`);
     assertSameContent(vite('DyUkeFpz', 'Bx3-8aQw'), vite('C3jV2k1p', 'a_9Zk-Lm'));
     assertSameContent(page('<script src="/main.3f2a1b9c.chunk.js"></script>'), page('<script src="/main.77aa00ff.chunk.js"></script>'));
+    const island = (component: string, renderer: string) =>
+      page('', `<astro-island uid="Z1x2y3" component-url="/_astro/Counter.${component}.js" component-export="default" renderer-url="/_astro/client.${renderer}.js" before-hydration-url="/_astro/hydrate.${renderer}.js" props="{}" ssr="" client="load"><p>1</p></astro-island>`);
+    assertSameContent(island('Bq5sLm2a', 'CbXhg3dY'), island('Zz9kPq1b', 'Qw3eRt5y'));
+    assert.ok(content(island('Bq5sLm2a', 'CbXhg3dY')).includes('component-url="/_astro/Counter.[hash].js"'));
   });
 
   it('nonces, integrity hashes and data-build* attributes', () => {

@@ -132,11 +132,13 @@ describe('selectPages', () => {
       page('f.html', 'f.html', { canonical: 'https://example.com/f.html#top' }),
       page('g.html', 'g.html', { canonical: 'http://[' }), // unusable: ignored
       page('h.html', 'h.html', { refresh: '' }), // reloads itself: a live page, not a redirect
+      page('news/index.html', 'news/', { refresh: 'https://example.com/news/' }), // reloads itself by URL
+      page('live/index.html', 'live', { refresh: 'https://example.com/live/#now' }), // itself in another form
     ];
     const decisions = selectPages(pages, base);
     assert.deepEqual(
       decisions.map((d) => (d.listed ? 'listed' : d.reason)),
-      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed'],
+      ['listed', 'listed', 'canonical-elsewhere', 'canonical-outside', 'noindex', 'redirect', 'listed', 'listed', 'listed', 'listed', 'listed'],
     );
     assert.equal(decisions[2]?.detail, 'https://example.com/a/');
     // Listed, and the other form of itself it declares is said: the listed URL contradicts the page.
@@ -144,9 +146,23 @@ describe('selectPages', () => {
     assert.equal(decisions[6]?.canonicalForm, undefined);
   });
 
+  it('knows a page by its URL whatever the case of its escapes (RFC 3986 §6.2.2.1)', () => {
+    const pages = [
+      page('café/index.html', 'caf%C3%A9/', { canonical: 'https://example.com/caf%c3%a9/' }), // itself
+      page('café/print.html', 'caf%C3%A9/print.html', { canonical: 'https://example.com/caf%c3%a9/' }), // that page
+      page('café/live.html', 'caf%C3%A9/live.html', { refresh: 'https://example.com/caf%c3%a9/live.html' }), // reloads itself
+    ];
+    const decisions = selectPages(pages, base);
+    assert.deepEqual(
+      decisions.map((d) => (d.listed ? 'listed' : d.reason)),
+      ['listed', 'canonical-elsewhere', 'listed'],
+    );
+    assert.equal(decisions[0]?.canonicalForm, undefined);
+  });
+
   it('recognises error pages', () => {
-    for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html']) assert.ok(isErrorPage(path), path);
-    for (const path of ['a404.html', 'blog/404/index.html', '4040.html']) assert.ok(!isErrorPage(path), path);
+    for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html', '200.html']) assert.ok(isErrorPage(path), path);
+    for (const path of ['a404.html', 'blog/404/index.html', '4040.html', 'status/200.html']) assert.ok(!isErrorPage(path), path);
   });
 });
 
