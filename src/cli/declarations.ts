@@ -341,7 +341,7 @@ changes only when a page's content does (a state file keeps hashes); children ar
 Every .html page becomes a URL, except pages that should not be listed: noindex (<meta
 name="robots">, googlebot, X-Robots-Tag), redirect stubs (<meta http-equiv="refresh">), pages whose
 <link rel="canonical"> names another URL (that one is listed instead when it is a page of the site),
-404.html, 500.html and --exclude globs. hreflang alternates come from <link rel="alternate"
+404.html, 500.html, the single-page-app fallback 200.html at the top, and --exclude globs. hreflang alternates come from <link rel="alternate"
 hreflang>: one naming a page of DIR is written as that page's listed URL, or dropped with a warning
 when the page is left out or missing.
 
