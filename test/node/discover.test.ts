@@ -458,6 +458,35 @@ describe('discover: other hosts, cache', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('a cache entry whose body is gone or cut short is fetched again, not asked for a 304', async () => {
+    const { mkdtemp, readdir, rm, truncate } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-cache-'));
+    const s = await startSiteServer({
+      '/s.xml': (req, res) => {
+        if (req.headers['if-none-match'] === '"v1"') res.writeHead(304, { etag: '"v1"' }).end();
+        else res.writeHead(200, { etag: '"v1"' }).end(urlset(pages('kept', 2)));
+      },
+    });
+    const bodyFile = async (): Promise<string> => join(dir, (await readdir(dir)).find((name) => name.endsWith('.body')) as string);
+    try {
+      await discover(s.url('/s.xml'), { cacheDir: dir });
+      await truncate(await bodyFile(), 10);
+      const cut = await discover(s.url('/s.xml'), { cacheDir: dir });
+      await rm(await bodyFile());
+      const gone = await discover(s.url('/s.xml'), { cacheDir: dir });
+      for (const run of [cut, gone]) {
+        assert.deepEqual(run.urls, pages('kept', 2));
+        assert.equal(node(run.tree, '/s.xml').status, 200);
+      }
+      assert.deepEqual(s.requests.map((r) => r.headers['if-none-match']), [undefined, undefined, undefined]);
+    } finally {
+      await s.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** Every document of the tree (absent probes left out), as the totals must count them. */
