@@ -8,11 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Readable } from 'node:stream';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { HttpClient, retryAfterMs } from '../../src/node/http/client.js';
 import { IdleDeadline } from '../../src/node/http/deadline.js';
 import { HostSlots, type Release } from '../../src/node/http/slots.js';
-import { createNodeFetch } from '../../src/node/http/node-fetch.js';
+import { createNodeFetch, NODE_BODY } from '../../src/node/http/node-fetch.js';
 import { discoverSitemaps } from '../../src/node/discover.js';
 import { validateSitemapUrl } from '../../src/node/validate-url.js';
 import { runCli } from '../helpers/cli.js';
@@ -45,6 +46,30 @@ describe('node:http transport', () => {
       }
     } finally {
       await client.close();
+      await s.close();
+    }
+  });
+
+  it('a deflate body held back by its reader is not inflated ahead into memory (a deflate bomb)', async () => {
+    const inflated = 16 * 1024 * 1024;
+    const spaces = Buffer.alloc(inflated, 0x20);
+    const s = await startSiteServer({
+      '/deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateSync(spaces) },
+      '/raw-deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateRawSync(spaces) },
+    });
+    const { fetch, close } = createNodeFetch();
+    try {
+      for (const path of ['/deflate', '/raw-deflate']) {
+        const response = await fetch(s.url(path));
+        await new Promise((resolve) => setTimeout(resolve, 300)); // all of it has arrived; nothing read yet
+        const held = (response as unknown as Record<typeof NODE_BODY, Readable>)[NODE_BODY];
+        assert.ok(held.readableLength <= 1024 * 1024, `${path}: ${held.readableLength} bytes inflated ahead of the reader`);
+        let length = 0;
+        for await (const chunk of held as AsyncIterable<Buffer>) length += chunk.length;
+        assert.equal(length, inflated, path);
+      }
+    } finally {
+      close();
       await s.close();
     }
   });
