@@ -674,6 +674,10 @@ class Discovery {
       headers: this.cache?.conditionalHeaders(cached) ?? {},
       maxBodyBytes: this.maxBytes,
       checkRedirect: (_from, to) => {
+        // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
+        if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
+          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
+        }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
         if (seen === undefined || key === ownKey) return undefined;

@@ -422,6 +422,14 @@ describe('discover: other hosts, cache', () => {
       assert.deepEqual(denied.urls, []);
       assert.equal(other.count('/theirs.xml'), before);
       assert.deepEqual(codes(denied.tree), ['discover/cross-host-refused']);
+      // Nor by a redirect: a child on the index's host that sends the crawler to the other host.
+      home.route('/moved.xml', { status: 301, headers: { location: other.url('/theirs.xml') }, body: '' });
+      home.route('/index.xml', { body: sitemapIndex([home.url('/moved.xml')]) });
+      const redirected = await discover(home.url('/index.xml'), { crossHost: 'deny' });
+      assert.deepEqual(redirected.urls, []);
+      assert.equal(other.count('/theirs.xml'), before);
+      assert.deepEqual(codes(redirected.tree), ['discover/cross-host-refused']);
+      assert.equal(node(redirected.tree, '/moved.xml').outcome, 'skipped');
     } finally {
       await other.close();
       await home.close();
