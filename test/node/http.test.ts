@@ -339,14 +339,20 @@ describe('a body cut short (issue 22)', () => {
 describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   const gzipped = gzipSync(urlset(pages('gz', 2000)));
   const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n';
-  const cases: Record<string, { body: Buffer; code: string }> = {
+  const half = gzipped.subarray(0, gzipped.length >> 1);
+  const chunked = Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from('\r\n0\r\n\r\n')]);
+  const cases: Record<string, { body: Buffer; code: string; framing?: string }> = {
     // A clean close ends the body by HTTP, but the gzip stream inside it is unfinished: cut short.
-    'gzip stream cut, then closed': { body: gzipped.subarray(0, gzipped.length >> 1), code: 'fetch/truncated' },
+    'gzip stream cut, then closed': { body: half, code: 'fetch/truncated' },
     'gzip stream corrupt': { body: Buffer.concat([gzipped.subarray(0, 10), Buffer.alloc(200, 0xff)]), code: 'fetch/body' },
+    // The response arrived whole by its own framing: the server sent an unfinished gzip stream; no connection cut it.
+    'gzip stream unfinished in a whole Content-Length body': { body: half, code: 'fetch/body', framing: `Content-Length: ${half.length}\r\n` },
+    'gzip stream unfinished in a whole chunked body': { body: chunked, code: 'fetch/body', framing: 'Transfer-Encoding: chunked\r\n' },
   };
-  for (const [name, { body, code }] of Object.entries(cases)) {
+  for (const [name, { body, code, framing = '' }] of Object.entries(cases)) {
     it(`${name}: ${code}`, async () => {
-      const raw = await startRawServer((socket) => socket.end(Buffer.concat([Buffer.from(head), body])));
+      const response = Buffer.concat([Buffer.from(head.replace('\r\n\r\n', `\r\n${framing}\r\n`)), body]);
+      const raw = await startRawServer((socket) => socket.end(response));
       const client = new HttpClient({ allowPrivate: true, retries: 0 });
       try {
         const r = await client.get(raw.url('/s.xml'));
