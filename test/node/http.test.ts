@@ -367,6 +367,23 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
 });
 
 describe('an unreachable host (issue 22)', () => {
+  it('a redirect to a name that does not resolve: the message names that host', async () => {
+    const s = await startSiteServer({ '/moved.xml': { status: 301, headers: { location: 'http://gone.example/s.xml' }, body: '' } });
+    const lookup = async (hostname: string): Promise<never> => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    // allowPrivate: no lookup before the request; the name fails at connect time.
+    const client = new HttpClient({ allowPrivate: true, retries: 0, lookup });
+    try {
+      const r = await client.get(s.url('/moved.xml'));
+      assert.ok(!r.ok);
+      assert.deepEqual([r.code, r.url, r.message], ['fetch/dns', 'http://gone.example/s.xml', 'gone.example could not be resolved (ENOTFOUND)']);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
   it('is asked once: later requests to its origin fail the same way without a request', async () => {
     const port = await closedPort();
     const client = new HttpClient({ allowPrivate: true, retries: 1, retryBaseDelayMs: 1 });

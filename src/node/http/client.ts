@@ -213,7 +213,11 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   const message = (cause?.message ?? (error as Error).message ?? String(error)).trim();
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
-  if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false, cause: code };
+  if (code === 'ENOTFOUND') {
+    // Named, as the policy's lookup names it: after a redirect, the URL reported is not the one that failed.
+    const host = url !== undefined ? new URL(url).hostname : 'the host';
+    return { code: 'fetch/dns', message: `${host} could not be resolved (${code})`, retry: false, cause: code };
+  }
   const name = (error as Error).name;
   if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
   if (isTlsFailure(code)) {
