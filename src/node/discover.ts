@@ -492,13 +492,17 @@ class Discovery {
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
-        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error.
+        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error, but
+        // said: a crawler may not see the lines past it either (as `sitemapkit robots` warns).
         const parts: Uint8Array[] = [];
         try {
           for await (const chunk of outcome.body) {
             parts.push(chunk);
             node.bytes += chunk.byteLength;
             if (node.bytes >= MAX_ROBOTS_BYTES) break;
+          }
+          if (node.bytes > MAX_ROBOTS_BYTES) {
+            this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));
           }
           const text = new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES));
           state.parsed = parseRobotsTxt(text, outcome.url);

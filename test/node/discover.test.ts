@@ -80,6 +80,21 @@ describe('discover: robots.txt', () => {
     assert.equal(tree.totals.errors, 0);
   });
 
+  it('a robots.txt past 500 KiB: what follows is not read, and a warning says so', async () => {
+    const filler = `# ${'x'.repeat(1000)}\n`.repeat(520); // 520 KiB of comments
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('early', 1)) }, '/z.xml': { body: urlset(pages('late', 1)) } });
+    s.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${s.url('/a.xml')}\n${filler}Sitemap: ${s.url('/z.xml')}\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('early', 1));
+      const robots = tree.inputs[0]?.robots;
+      assert.deepEqual(robots?.diagnostics.map((d) => [d.code, d.severity]), [['discover/robots-sitemap', 'warning']]);
+      assert.match(robots?.diagnostics[0]?.message ?? '', /larger than 500 KiB/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sends the user agent', async () => {
     const before = server.requests.length;
     await discover(server.url('/a.xml'), { userAgent: 'sitemapkit/9.9 (+https://example.org)' });
