@@ -259,6 +259,16 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
+/** Whether `bytes` are UTF-8; a character cut at the end (by the 500 KiB limit) is not held against them. */
+function isUtf8Text(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
   node: RobotsNode;
@@ -504,7 +514,13 @@ class Discovery {
           if (node.bytes > MAX_ROBOTS_BYTES) {
             this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));
           }
-          const text = new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES));
+          const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+          const text = new TextDecoder().decode(bytes);
+          // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as no rules and no Sitemap lines, to us and
+          // to crawlers: said, not passed over.
+          if (!isUtf8Text(bytes) || text.includes('\0')) {
+            this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (UTF-16, or binary): crawlers may read no rules and no Sitemap lines in it (RFC 9309 §2.3)', url));
+          }
           state.parsed = parseRobotsTxt(text, outcome.url);
           node.outcome = 'ok';
           node.sitemaps = state.parsed.sitemaps.map((s) => s.url);

@@ -95,6 +95,27 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt in UTF-16 or binary: a warning that crawlers may read nothing in it; UTF-8 cut at 500 KiB is no fault', async () => {
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('probed', 1)) } });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`User-agent: *\nSitemap: ${s.url('/a.xml')}\n`, 'utf16le')]);
+    const utf16NoBom = Buffer.from(`Sitemap: ${s.url('/a.xml')}\n`, 'utf16le');
+    // 'é' (2 bytes) split by the 500 KiB limit: the file is UTF-8.
+    const cut = Buffer.concat([Buffer.from(`# ${'x'.repeat(511_997)}`), Buffer.from('é\n')]);
+    const warned = (tree: DiscoveryTree): string[] => (tree.inputs[0]?.robots?.diagnostics ?? []).map((d) => d.message).filter((m) => m.includes('not UTF-8'));
+    try {
+      for (const body of [utf16, utf16NoBom]) {
+        s.route('/robots.txt', { type: 'text/plain', body });
+        const { tree, urls } = await discover(s.url('/'));
+        assert.deepEqual(urls, pages('probed', 1)); // no Sitemap line read: the well-known paths are probed
+        assert.equal(warned(tree).length, 1);
+      }
+      s.route('/robots.txt', { type: 'text/plain', body: cut });
+      assert.deepEqual(warned((await discover(s.url('/'))).tree), []);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sends the user agent', async () => {
     const before = server.requests.length;
     await discover(server.url('/a.xml'), { userAgent: 'sitemapkit/9.9 (+https://example.org)' });
