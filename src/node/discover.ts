@@ -519,7 +519,7 @@ class Discovery {
           // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as no rules and no Sitemap lines, to us and
           // to crawlers: said, not passed over.
           if (!isUtf8Text(bytes) || text.includes('\0')) {
-            this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (UTF-16, or binary): crawlers may read no rules and no Sitemap lines in it (RFC 9309 §2.3)', url));
+            this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it', url));
           }
           state.parsed = parseRobotsTxt(text, outcome.url);
           node.outcome = 'ok';
