@@ -673,13 +673,18 @@ class Discovery {
     const known = this.unreachable.get(new URL(url).origin);
     if (known === undefined) return false;
     if (node.via === 'probe') {
-      node.outcome = 'absent';
-      this.emit({ type: 'sitemap', sitemap: node });
+      this.absent(node);
     } else {
       const what = attempted ? 'not read' : 'not fetched';
       this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.code})`, node.url), 'skipped');
     }
     return true;
+  }
+
+  /** A probe that found nothing new is quiet (issue #5): no document, no diagnostic. */
+  private absent(node: SitemapNode): void {
+    node.outcome = 'absent';
+    this.emit({ type: 'sitemap', sitemap: node });
   }
 
   private async fetchSitemap(node: SitemapNode): Promise<void> {
@@ -716,8 +721,10 @@ class Discovery {
         if (this.skipUnreachable(node, outcome.url, true)) return;
         this.markUnreachable(outcome.url, outcome);
       }
-      const outcomeKind = outcome.code.startsWith('discover/') ? 'skipped' : 'failed';
-      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), outcomeKind);
+      const refusedHop = outcome.code.startsWith('discover/');
+      // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
+      if (refusedHop && node.via === 'probe') return this.absent(node);
+      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
       return;
     }
     node.status = outcome.status;
@@ -727,7 +734,8 @@ class Discovery {
       const seen = this.visited.get(key);
       if (seen !== undefined && seen !== node) {
         await outcome.body.cancel();
-        this.skipAsSeen(node, seen, node);
+        if (node.via === 'probe') this.absent(node);
+        else this.skipAsSeen(node, seen, node);
         return;
       }
       this.visited.set(key, node);
@@ -742,11 +750,7 @@ class Discovery {
     } else {
       await outcome.body.cancel();
       node.timeMs = performance.now() - start;
-      if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) {
-        node.outcome = 'absent'; // a probe that misses is quiet (issue #5)
-        this.emit({ type: 'sitemap', sitemap: node });
-        return;
-      }
+      if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
       this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`, node.url));
       return;

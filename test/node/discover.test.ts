@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type SitemapNode } from '../../src/node/discover.js';
+import { WELL_KNOWN_SITEMAP_PATHS } from '../../src/core/discover/inputs.js';
 import fc from 'fast-check';
 import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -157,6 +158,20 @@ describe('discover: well-known paths', () => {
       assert.equal(s.count('/sitemap.xml'), 1);
       assert.equal(tree.totals.errors, 0, JSON.stringify(codes(tree)));
       assert.equal(node(tree, '/sitemap').outcome, 'absent');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a site that redirects every unknown path to its home page: every probe is a quiet miss', async () => {
+    const s = await startSiteServer({ '/': { type: 'text/html', body: '<!DOCTYPE html><html><body>Home</body></html>' } });
+    for (const path of WELL_KNOWN_SITEMAP_PATHS) s.route(`/${path}`, { status: 302, headers: { location: '/' }, body: '' });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, []);
+      assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => n.outcome), WELL_KNOWN_SITEMAP_PATHS.map(() => 'absent'));
+      assert.deepEqual([tree.totals.documents, tree.totals.skipped, tree.totals.errors], [0, 0, 0]);
+      assert.deepEqual(codes(tree), []);
     } finally {
       await s.close();
     }
