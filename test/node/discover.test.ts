@@ -345,6 +345,19 @@ describe('discover: retries', () => {
     }
   });
 
+  it('429 with a Retry-After past the longest wait: not waited for, and the message says why', async () => {
+    const s = await startSiteServer({ '/later.xml': { status: 429, headers: { 'retry-after': '3600' }, body: '' } });
+    try {
+      const { tree } = await discover(s.url('/later.xml'));
+      assert.equal(s.count('/later.xml'), 1);
+      const [d] = node(tree, '/later.xml').diagnostics;
+      assert.equal(d?.code, 'fetch/http-status');
+      assert.equal(d?.message, 'HTTP 429 Too Many Requests; not retried: its Retry-After asks for 3600 s, more than the 60 s waited at most');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('gives up after the retries, and never retries a 404', async () => {
     const s = await startSiteServer({ '/down.xml': { status: 503, body: 'down' } });
     try {
