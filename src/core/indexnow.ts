@@ -215,11 +215,11 @@ export function explainIndexNowStatus(status: number, payload?: IndexNowPayload)
       retry: true,
       code: 'indexnow/too-many-requests',
       message: '429 Too Many Requests: the endpoint is limiting this client (it may take the rate for spam)',
-      hint: 'retried after a backoff; if it persists, submit less often and only URLs that changed',
+      hint: 'if it persists, submit less often and only URLs that changed',
     };
   }
   if (status >= 500 && status <= 599) {
-    return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error); retried after a backoff` };
+    return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error)` };
   }
   if (status >= 300 && status <= 399) {
     // Not followed: a redirected POST may turn into a GET without its body (RFC 9110 §15.4).

@@ -26,7 +26,7 @@ import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
-import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRY_DELAY_MS, FetchFailure, HttpClient, hostUnreachable, retryAfterMs, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
@@ -258,6 +258,16 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+
+/** Whether `bytes` are UTF-8; a character cut at the end (by the 500 KiB limit) is not held against them. */
+function isUtf8Text(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
@@ -492,7 +502,8 @@ class Discovery {
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
-        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error.
+        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error, but
+        // said: a crawler may not see the lines past it either (as `sitemapkit robots` warns).
         const parts: Uint8Array[] = [];
         try {
           for await (const chunk of outcome.body) {
@@ -500,7 +511,16 @@ class Discovery {
             node.bytes += chunk.byteLength;
             if (node.bytes >= MAX_ROBOTS_BYTES) break;
           }
-          const text = new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES));
+          if (node.bytes > MAX_ROBOTS_BYTES) {
+            this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));
+          }
+          const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+          const text = new TextDecoder().decode(bytes);
+          // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as no rules and no Sitemap lines, to us and
+          // to crawlers: said, not passed over.
+          if (!isUtf8Text(bytes) || text.includes('\0')) {
+            this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it', url));
+          }
           state.parsed = parseRobotsTxt(text, outcome.url);
           node.outcome = 'ok';
           node.sitemaps = state.parsed.sitemaps.map((s) => s.url);
@@ -653,13 +673,18 @@ class Discovery {
     const known = this.unreachable.get(new URL(url).origin);
     if (known === undefined) return false;
     if (node.via === 'probe') {
-      node.outcome = 'absent';
-      this.emit({ type: 'sitemap', sitemap: node });
+      this.absent(node);
     } else {
       const what = attempted ? 'not read' : 'not fetched';
       this.fail(node, diagnostic('discover/host-unreachable', `${what}: ${new URL(url).host} could not be reached for ${known.url} (${known.code})`, node.url), 'skipped');
     }
     return true;
+  }
+
+  /** A probe that found nothing new is quiet (issue #5): no document, no diagnostic. */
+  private absent(node: SitemapNode): void {
+    node.outcome = 'absent';
+    this.emit({ type: 'sitemap', sitemap: node });
   }
 
   private async fetchSitemap(node: SitemapNode): Promise<void> {
@@ -674,6 +699,10 @@ class Discovery {
       headers: this.cache?.conditionalHeaders(cached) ?? {},
       maxBodyBytes: this.maxBytes,
       checkRedirect: (_from, to) => {
+        // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
+        if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
+          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
+        }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
         if (seen === undefined || key === ownKey) return undefined;
@@ -692,8 +721,10 @@ class Discovery {
         if (this.skipUnreachable(node, outcome.url, true)) return;
         this.markUnreachable(outcome.url, outcome);
       }
-      const outcomeKind = outcome.code.startsWith('discover/') ? 'skipped' : 'failed';
-      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), outcomeKind);
+      const refusedHop = outcome.code.startsWith('discover/');
+      // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
+      if (refusedHop && node.via === 'probe') return this.absent(node);
+      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
       return;
     }
     node.status = outcome.status;
@@ -703,7 +734,8 @@ class Discovery {
       const seen = this.visited.get(key);
       if (seen !== undefined && seen !== node) {
         await outcome.body.cancel();
-        this.skipAsSeen(node, seen, node);
+        if (node.via === 'probe') this.absent(node);
+        else this.skipAsSeen(node, seen, node);
         return;
       }
       this.visited.set(key, node);
@@ -718,13 +750,13 @@ class Discovery {
     } else {
       await outcome.body.cancel();
       node.timeMs = performance.now() - start;
-      if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) {
-        node.outcome = 'absent'; // a probe that misses is quiet (issue #5)
-        this.emit({ type: 'sitemap', sitemap: node });
-        return;
-      }
+      if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`, node.url));
+      // A 429 or 503 whose Retry-After is past the longest wait: why it was not retried.
+      const asked = retryAfterMs(outcome.headers.get('retry-after'));
+      const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+      const notWaited = asked !== undefined && asked > longest ? `; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : '';
+      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${notWaited}`, node.url));
       return;
     }
     await this.read(node, body, outcome);

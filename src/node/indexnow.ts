@@ -102,7 +102,8 @@ export async function submitIndexNow(payloads: Iterable<IndexNowPayload>, option
         result = { payload, endpoint, ...outcome, attempts: attempt };
         if (!retry || stopped()) break;
         if (attempt > retries) {
-          result.message += ` (gave up after ${attempt} attempts)`;
+          // Whether it was retried is said here, where it is known (--retries 0 sends once).
+          result.message += attempt === 1 ? ' (not retried)' : ` (gave up after ${attempt} attempts)`;
           break;
         }
         const wait = retryAfter ?? backoffMs(attempt, base, maxDelay);

@@ -268,6 +268,19 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     assert.deepEqual(diagnostics(r.stderr), []);
   });
 
+  it('the tree names the redirect hop whose request failed', async () => {
+    const port = await closedPort();
+    const hop = `http://127.0.0.1:${port}/s.xml`;
+    server.route('/moved-away.xml', { status: 301, headers: { location: hop }, body: '' });
+    const r = await runCli(['discover', server.url('/moved-away.xml'), '--format', 'tree', ...LOCAL], { cwd });
+    assert.equal(r.code, 1);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => l.includes(server.url('/moved-away.xml')));
+    assert.match(lines[at] as string, /FAILED/);
+    assert.equal((lines[at + 1] as string).trim(), `→ ${hop}`, r.stdout);
+    assert.match(lines[at + 2] as string, /error fetch\/connection ECONNREFUSED/);
+  });
+
   it('an HTML soft-404 served with 200: exit 1, format/html error', async () => {
     const r = await runCli(['discover', server.url('/soft404.xml'), '--format', 'urls', ...LOCAL], { cwd });
     assert.equal(r.code, 1);

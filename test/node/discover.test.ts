@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { discoverSitemaps, type DiscoverOptions, type DiscoveryTree, type SitemapNode } from '../../src/node/discover.js';
+import { WELL_KNOWN_SITEMAP_PATHS } from '../../src/core/discover/inputs.js';
 import fc from 'fast-check';
 import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -80,6 +81,42 @@ describe('discover: robots.txt', () => {
     assert.equal(tree.totals.errors, 0);
   });
 
+  it('a robots.txt past 500 KiB: what follows is not read, and a warning says so', async () => {
+    const filler = `# ${'x'.repeat(1000)}\n`.repeat(520); // 520 KiB of comments
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('early', 1)) }, '/z.xml': { body: urlset(pages('late', 1)) } });
+    s.route('/robots.txt', { type: 'text/plain', body: `Sitemap: ${s.url('/a.xml')}\n${filler}Sitemap: ${s.url('/z.xml')}\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('early', 1));
+      const robots = tree.inputs[0]?.robots;
+      assert.deepEqual(robots?.diagnostics.map((d) => [d.code, d.severity]), [['discover/robots-sitemap', 'warning']]);
+      assert.match(robots?.diagnostics[0]?.message ?? '', /larger than 500 KiB/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a robots.txt in UTF-16 or binary: a warning that crawlers may read nothing in it; UTF-8 cut at 500 KiB is no fault', async () => {
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('probed', 1)) } });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`User-agent: *\nSitemap: ${s.url('/a.xml')}\n`, 'utf16le')]);
+    const utf16NoBom = Buffer.from(`Sitemap: ${s.url('/a.xml')}\n`, 'utf16le');
+    // 'é' (2 bytes) split by the 500 KiB limit: the file is UTF-8.
+    const cut = Buffer.concat([Buffer.from(`# ${'x'.repeat(511_997)}`), Buffer.from('é\n')]);
+    const warned = (tree: DiscoveryTree): string[] => (tree.inputs[0]?.robots?.diagnostics ?? []).map((d) => d.message).filter((m) => m.includes('not UTF-8'));
+    try {
+      for (const body of [utf16, utf16NoBom]) {
+        s.route('/robots.txt', { type: 'text/plain', body });
+        const { tree, urls } = await discover(s.url('/'));
+        assert.deepEqual(urls, pages('probed', 1)); // no Sitemap line read: the well-known paths are probed
+        assert.equal(warned(tree).length, 1);
+      }
+      s.route('/robots.txt', { type: 'text/plain', body: cut });
+      assert.deepEqual(warned((await discover(s.url('/'))).tree), []);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sends the user agent', async () => {
     const before = server.requests.length;
     await discover(server.url('/a.xml'), { userAgent: 'sitemapkit/9.9 (+https://example.org)' });
@@ -121,6 +158,20 @@ describe('discover: well-known paths', () => {
       assert.equal(s.count('/sitemap.xml'), 1);
       assert.equal(tree.totals.errors, 0, JSON.stringify(codes(tree)));
       assert.equal(node(tree, '/sitemap').outcome, 'absent');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a site that redirects every unknown path to its home page: every probe is a quiet miss', async () => {
+    const s = await startSiteServer({ '/': { type: 'text/html', body: '<!DOCTYPE html><html><body>Home</body></html>' } });
+    for (const path of WELL_KNOWN_SITEMAP_PATHS) s.route(`/${path}`, { status: 302, headers: { location: '/' }, body: '' });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, []);
+      assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => n.outcome), WELL_KNOWN_SITEMAP_PATHS.map(() => 'absent'));
+      assert.deepEqual([tree.totals.documents, tree.totals.skipped, tree.totals.errors], [0, 0, 0]);
+      assert.deepEqual(codes(tree), []);
     } finally {
       await s.close();
     }
@@ -294,6 +345,19 @@ describe('discover: retries', () => {
     }
   });
 
+  it('429 with a Retry-After past the longest wait: not waited for, and the message says why', async () => {
+    const s = await startSiteServer({ '/later.xml': { status: 429, headers: { 'retry-after': '3600' }, body: '' } });
+    try {
+      const { tree } = await discover(s.url('/later.xml'));
+      assert.equal(s.count('/later.xml'), 1);
+      const [d] = node(tree, '/later.xml').diagnostics;
+      assert.equal(d?.code, 'fetch/http-status');
+      assert.equal(d?.message, 'HTTP 429 Too Many Requests; not retried: its Retry-After asks for 3600 s, more than the 60 s waited at most');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('gives up after the retries, and never retries a 404', async () => {
     const s = await startSiteServer({ '/down.xml': { status: 503, body: 'down' } });
     try {
@@ -422,6 +486,14 @@ describe('discover: other hosts, cache', () => {
       assert.deepEqual(denied.urls, []);
       assert.equal(other.count('/theirs.xml'), before);
       assert.deepEqual(codes(denied.tree), ['discover/cross-host-refused']);
+      // Nor by a redirect: a child on the index's host that sends the crawler to the other host.
+      home.route('/moved.xml', { status: 301, headers: { location: other.url('/theirs.xml') }, body: '' });
+      home.route('/index.xml', { body: sitemapIndex([home.url('/moved.xml')]) });
+      const redirected = await discover(home.url('/index.xml'), { crossHost: 'deny' });
+      assert.deepEqual(redirected.urls, []);
+      assert.equal(other.count('/theirs.xml'), before);
+      assert.deepEqual(codes(redirected.tree), ['discover/cross-host-refused']);
+      assert.equal(node(redirected.tree, '/moved.xml').outcome, 'skipped');
     } finally {
       await other.close();
       await home.close();
@@ -453,6 +525,35 @@ describe('discover: other hosts, cache', () => {
       const n = node(second.tree, '/s.xml');
       assert.equal(n.status, 304);
       assert.equal(n.fromCache, true);
+    } finally {
+      await s.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a cache entry whose body is gone or cut short is fetched again, not asked for a 304', async () => {
+    const { mkdtemp, readdir, rm, truncate } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-cache-'));
+    const s = await startSiteServer({
+      '/s.xml': (req, res) => {
+        if (req.headers['if-none-match'] === '"v1"') res.writeHead(304, { etag: '"v1"' }).end();
+        else res.writeHead(200, { etag: '"v1"' }).end(urlset(pages('kept', 2)));
+      },
+    });
+    const bodyFile = async (): Promise<string> => join(dir, (await readdir(dir)).find((name) => name.endsWith('.body')) as string);
+    try {
+      await discover(s.url('/s.xml'), { cacheDir: dir });
+      await truncate(await bodyFile(), 10);
+      const cut = await discover(s.url('/s.xml'), { cacheDir: dir });
+      await rm(await bodyFile());
+      const gone = await discover(s.url('/s.xml'), { cacheDir: dir });
+      for (const run of [cut, gone]) {
+        assert.deepEqual(run.urls, pages('kept', 2));
+        assert.equal(node(run.tree, '/s.xml').status, 200);
+      }
+      assert.deepEqual(s.requests.map((r) => r.headers['if-none-match']), [undefined, undefined, undefined]);
     } finally {
       await s.close();
       await rm(dir, { recursive: true, force: true });

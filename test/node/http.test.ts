@@ -8,11 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Readable } from 'node:stream';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { HttpClient, retryAfterMs } from '../../src/node/http/client.js';
 import { IdleDeadline } from '../../src/node/http/deadline.js';
 import { HostSlots, type Release } from '../../src/node/http/slots.js';
-import { createNodeFetch } from '../../src/node/http/node-fetch.js';
+import { createNodeFetch, NODE_BODY } from '../../src/node/http/node-fetch.js';
 import { discoverSitemaps } from '../../src/node/discover.js';
 import { validateSitemapUrl } from '../../src/node/validate-url.js';
 import { runCli } from '../helpers/cli.js';
@@ -45,6 +46,30 @@ describe('node:http transport', () => {
       }
     } finally {
       await client.close();
+      await s.close();
+    }
+  });
+
+  it('a deflate body held back by its reader is not inflated ahead into memory (a deflate bomb)', async () => {
+    const inflated = 16 * 1024 * 1024;
+    const spaces = Buffer.alloc(inflated, 0x20);
+    const s = await startSiteServer({
+      '/deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateSync(spaces) },
+      '/raw-deflate': { headers: { 'content-encoding': 'deflate' }, body: deflateRawSync(spaces) },
+    });
+    const { fetch, close } = createNodeFetch();
+    try {
+      for (const path of ['/deflate', '/raw-deflate']) {
+        const response = await fetch(s.url(path));
+        await new Promise((resolve) => setTimeout(resolve, 300)); // all of it has arrived; nothing read yet
+        const held = (response as unknown as Record<typeof NODE_BODY, Readable>)[NODE_BODY];
+        assert.ok(held.readableLength <= 1024 * 1024, `${path}: ${held.readableLength} bytes inflated ahead of the reader`);
+        let length = 0;
+        for await (const chunk of held as AsyncIterable<Buffer>) length += chunk.length;
+        assert.equal(length, inflated, path);
+      }
+    } finally {
+      close();
       await s.close();
     }
   });
@@ -314,14 +339,20 @@ describe('a body cut short (issue 22)', () => {
 describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   const gzipped = gzipSync(urlset(pages('gz', 2000)));
   const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n';
-  const cases: Record<string, { body: Buffer; code: string }> = {
+  const half = gzipped.subarray(0, gzipped.length >> 1);
+  const chunked = Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from('\r\n0\r\n\r\n')]);
+  const cases: Record<string, { body: Buffer; code: string; framing?: string }> = {
     // A clean close ends the body by HTTP, but the gzip stream inside it is unfinished: cut short.
-    'gzip stream cut, then closed': { body: gzipped.subarray(0, gzipped.length >> 1), code: 'fetch/truncated' },
+    'gzip stream cut, then closed': { body: half, code: 'fetch/truncated' },
     'gzip stream corrupt': { body: Buffer.concat([gzipped.subarray(0, 10), Buffer.alloc(200, 0xff)]), code: 'fetch/body' },
+    // The response arrived whole by its own framing: the server sent an unfinished gzip stream; no connection cut it.
+    'gzip stream unfinished in a whole Content-Length body': { body: half, code: 'fetch/body', framing: `Content-Length: ${half.length}\r\n` },
+    'gzip stream unfinished in a whole chunked body': { body: chunked, code: 'fetch/body', framing: 'Transfer-Encoding: chunked\r\n' },
   };
-  for (const [name, { body, code }] of Object.entries(cases)) {
+  for (const [name, { body, code, framing = '' }] of Object.entries(cases)) {
     it(`${name}: ${code}`, async () => {
-      const raw = await startRawServer((socket) => socket.end(Buffer.concat([Buffer.from(head), body])));
+      const response = Buffer.concat([Buffer.from(head.replace('\r\n\r\n', `\r\n${framing}\r\n`)), body]);
+      const raw = await startRawServer((socket) => socket.end(response));
       const client = new HttpClient({ allowPrivate: true, retries: 0 });
       try {
         const r = await client.get(raw.url('/s.xml'));
@@ -336,6 +367,23 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
 });
 
 describe('an unreachable host (issue 22)', () => {
+  it('a redirect to a name that does not resolve: the message names that host', async () => {
+    const s = await startSiteServer({ '/moved.xml': { status: 301, headers: { location: 'http://gone.example/s.xml' }, body: '' } });
+    const lookup = async (hostname: string): Promise<never> => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    // allowPrivate: no lookup before the request; the name fails at connect time.
+    const client = new HttpClient({ allowPrivate: true, retries: 0, lookup });
+    try {
+      const r = await client.get(s.url('/moved.xml'));
+      assert.ok(!r.ok);
+      assert.deepEqual([r.code, r.url, r.message], ['fetch/dns', 'http://gone.example/s.xml', 'gone.example could not be resolved (ENOTFOUND)']);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
   it('is asked once: later requests to its origin fail the same way without a request', async () => {
     const port = await closedPort();
     const client = new HttpClient({ allowPrivate: true, retries: 1, retryBaseDelayMs: 1 });

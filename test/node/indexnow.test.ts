@@ -264,6 +264,8 @@ describe('submitIndexNow', () => {
       assert.equal(fake.received.length, 1);
       assert.deepEqual(waits, []);
       assert.deepEqual([results[0]?.accepted, results[0]?.code, results[0]?.attempts], [false, 'indexnow/server-error', 1]);
+      // Sent once: nothing may say it was retried.
+      assert.equal(results[0]?.message, '503: the endpoint failed (a server error) (not retried)');
     } finally {
       await fake.server.close();
     }

@@ -97,7 +97,9 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       const last = i === visible.length - 1;
       lines.push(`${prefix}${last ? '└─ ' : '├─ '}${node.url}  ${describe(node)}`);
       const inner = `${prefix}${last ? '   ' : '│  '}`;
-      if (node.finalUrl !== undefined) lines.push(`${inner}  → ${node.finalUrl}`);
+      // Where it was redirected: the URL that answered, or the hop whose request failed.
+      const redirectedTo = node.finalUrl ?? node.redirects.at(-1);
+      if (redirectedTo !== undefined) lines.push(`${inner}  → ${redirectedTo}`);
       problems(node.diagnostics, inner, quiet ? node.errors : node.errors + node.warnings + node.infos);
       walk(node.children, inner);
     });

@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface CachedDocument {
@@ -30,10 +30,16 @@ export class HttpCache {
 
   constructor(readonly dir: string) {}
 
+  /**
+   * What is stored for `url`, only when its body is there whole: validators sent for a body that is
+   * gone (a cleaned cache, a copy cut short) would get a 304 with nothing to read.
+   */
   async lookup(url: string): Promise<CachedDocument | undefined> {
     try {
-      const meta = JSON.parse(await readFile(join(this.dir, `${keyOf(url)}.json`), 'utf8')) as CachedDocument;
-      return meta.url === url ? meta : undefined;
+      const key = keyOf(url);
+      const meta = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as CachedDocument;
+      if (meta.url !== url) return undefined;
+      return (await stat(join(this.dir, `${key}.body`))).size === meta.bytes ? meta : undefined;
     } catch {
       return undefined;
     }

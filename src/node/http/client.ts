@@ -213,7 +213,11 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   const message = (cause?.message ?? (error as Error).message ?? String(error)).trim();
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
-  if (code === 'ENOTFOUND') return { code: 'fetch/dns', message: `the host could not be resolved (${code})`, retry: false, cause: code };
+  if (code === 'ENOTFOUND') {
+    // Named, as the policy's lookup names it: after a redirect, the URL reported is not the one that failed.
+    const host = url !== undefined ? new URL(url).hostname : 'the host';
+    return { code: 'fetch/dns', message: `${host} could not be resolved (${code})`, retry: false, cause: code };
+  }
   const name = (error as Error).name;
   if (name === 'AbortError' || name === 'TimeoutError') return { code: 'fetch/aborted', message: 'the run was stopped (its deadline, or an interrupt)', retry: false };
   if (isTlsFailure(code)) {
@@ -439,8 +443,10 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
     if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
     const zlibCode = (reason as { code?: string }).code;
-    // zlib refusing the Content-Encoding's data is a bad body; its input ending early is a cut one.
-    if (zlibCode?.startsWith('Z_') === true && zlibCode !== 'Z_BUF_ERROR') {
+    // zlib refusing the Content-Encoding's data is a bad body; its input ending early is a cut one,
+    // unless the response came whole by its Content-Length or last chunk (a connection that broke
+    // fails the body with its own error): then the server sent the compressed data unfinished.
+    if (zlibCode?.startsWith('Z_') === true && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
     return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${this.missing()} (${message})`);

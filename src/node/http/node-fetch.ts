@@ -21,7 +21,7 @@
 
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { FetchFunction } from './client.js';
 
@@ -66,22 +66,21 @@ function decoded(message: IncomingMessage, encoding: string): Readable {
   if (encoding === 'gzip' || encoding === 'x-gzip') return message.pipe(createGunzip({ chunkSize: DECODE_CHUNK }));
   if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
   // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
-  const out = new Readable({ read() {} });
-  let decoder: ReturnType<typeof createInflate> | undefined;
-  message.on('data', (chunk: Buffer) => {
-    if (decoder === undefined) {
-      decoder = (chunk[0] ?? 0) % 16 === 8 ? createInflate({ chunkSize: DECODE_CHUNK }) : createInflateRaw({ chunkSize: DECODE_CHUNK });
-      decoder.on('data', (c: Buffer) => {
-        if (!out.push(c)) message.pause();
-      });
-      decoder.on('end', () => out.push(null));
-      decoder.on('error', (e) => out.destroy(e));
-      out._read = () => message.resume();
-    }
+  // Piped, as the others: the reader's backpressure must reach the decoder, or a deflate bomb inflates
+  // into memory whole while the reader is held back.
+  const out = new PassThrough({ highWaterMark: DECODE_CHUNK });
+  let piped = false;
+  message.once('data', (chunk: Buffer) => {
+    piped = true;
+    const decoder = (chunk[0] ?? 0) % 16 === 8 ? createInflate({ chunkSize: DECODE_CHUNK }) : createInflateRaw({ chunkSize: DECODE_CHUNK });
+    decoder.on('error', (e) => out.destroy(e));
+    decoder.pipe(out);
     decoder.write(chunk);
+    message.pipe(decoder);
   });
-  message.on('end', () => (decoder === undefined ? out.push(null) : decoder.end()));
-  message.on('error', (e) => out.destroy(e));
+  message.on('end', () => {
+    if (!piped) out.end(); // no body at all
+  });
   return out;
 }
 
