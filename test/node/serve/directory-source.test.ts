@@ -289,6 +289,13 @@ test('a plain fetch handler (no answer method) works through the general path', 
   assert.equal(await urlOf('//evil.test/p?q'), '200 http://localhost//evil.test/p?q');
   assert.equal(await urlOf('http://evil.test/p?q'), '200 http://localhost/p?q');
   assert.equal(await urlOf('//[::1/p'), '200 http://localhost//[::1/p');
+  // A bad origin is refused when the listener is made, not answered 500 at every request.
+  for (const origin of ['nope', 'file:///srv/', 'ftp://example.com']) {
+    assert.throws(() => toNodeListener(async () => new Response(''), { origin }), { code: 'ERR_SITEMAP_OPTION' }, origin);
+  }
+  const configured = await listen(toNodeListener(async (request: Request) => new Response(request.url), { origin: 'https://example.com:8443/any/path' }));
+  t.after(() => configured.close());
+  assert.equal(await (await fetch(`${configured.origin}/p?q`)).text(), 'https://example.com:8443/p?q');
 });
 
 test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
