@@ -69,6 +69,12 @@ test('the entry file and the children it names are served; gzip negotiated; ever
   assert.equal(await rawStatus(server.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n'), 200);
 });
 
+test('options out of range are refused before anything is read: a poll every 0 ms, a negative grace, page or memory budget', async () => {
+  for (const bad of [{ pollMs: 0 }, { pollMs: -5 }, { graceMs: -1 }, { pageUrls: -1 }, { maxBytes: -1 }, { pollMs: 1.5 }]) {
+    await assert.rejects(openDirectorySource({ dir: '/nonexistent', ...bad }), { code: 'ERR_SITEMAP_OPTION' }, JSON.stringify(bad));
+  }
+});
+
 test('a child that is a symlink (out of the directory) is never served: the set does not load', async () => {
   const dir = tempDir();
   await writeSet(dir, 'a');
