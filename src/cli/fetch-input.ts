@@ -130,6 +130,6 @@ export function httpsUnreachable(reason: string, responded: boolean): boolean {
 export async function fetchErrorHint(command: string, error: unknown, assumed: boolean): Promise<string> {
   if (!assumed) return '';
   const { SitemapFetchError } = await import('../node/fetch-sitemap.js');
-  if (!(error instanceof SitemapFetchError) || !httpsUnreachable(error.reason, error.responded)) return '';
+  if (!(error instanceof SitemapFetchError) || !httpsUnreachable(error.rule, error.responded)) return '';
   return noHttpsHint(command, error.url);
 }

@@ -64,5 +64,13 @@ export function show(s: string, max = 80): string {
 
 /** Quote a value for an error message, shortened so a 10 kB value does not flood the terminal. */
 export function quoteValue(value: unknown): string {
-  return show(typeof value === 'string' ? value : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value), 120);
+  if (typeof value === 'string') return show(value, 120);
+  let text: string;
+  try {
+    text = typeof value === 'bigint' ? `${value}n` : value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    // A cycle, or a toJSON or getter that throws: the message of a refused value must not throw itself.
+    text = Object.prototype.toString.call(value);
+  }
+  return show(text, 120);
 }

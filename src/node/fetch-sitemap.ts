@@ -10,10 +10,12 @@
 import { SitemapError } from '../core/errors.js';
 import { FetchFailure, type HttpClient } from './http/client.js';
 
-/** Why a sitemap URL could not be read: there is nothing (or only part) to read. */
+/**
+ * Why a sitemap URL could not be read: there is nothing (or only part) to read. `rule` is the `fetch/…`
+ * diagnostic code (docs/rules.md), `fetch/http-status` for a response other than 2xx.
+ */
 export class SitemapFetchError extends SitemapError {
-  /** A `fetch/…` diagnostic code, or `http/status` for a response other than 2xx. */
-  readonly reason: string;
+  declare readonly rule: `fetch/${string}`;
   /** The URL asked for. */
   readonly url: string;
   /** The HTTP status when the server answered with one other than 2xx. */
@@ -21,10 +23,9 @@ export class SitemapFetchError extends SitemapError {
   /** Whether a response had started: false for a failure to connect, resolve or be allowed. */
   readonly responded: boolean;
 
-  constructor(url: string, reason: string, message: string, responded: boolean, status?: number) {
-    super('ERR_SITEMAP_INPUT', `cannot fetch ${url}: ${message}`);
+  constructor(url: string, rule: `fetch/${string}`, message: string, responded: boolean, status?: number) {
+    super('ERR_SITEMAP_INPUT', `cannot fetch ${url}: ${message}`, rule);
     this.name = 'SitemapFetchError';
-    this.reason = reason;
     this.url = url;
     this.status = status;
     this.responded = responded;
@@ -63,11 +64,11 @@ export interface FetchedSitemap {
  */
 export async function fetchSitemap(url: string, client: HttpClient, options: FetchSitemapOptions = {}): Promise<FetchedSitemap> {
   const outcome = await client.get(url, options.maxBytes !== undefined ? { maxBodyBytes: options.maxBytes } : {});
-  if (!outcome.ok) throw new SitemapFetchError(url, outcome.code, `${outcome.message} (${outcome.code})`, false);
+  if (!outcome.ok) throw new SitemapFetchError(url, outcome.code as `fetch/${string}`, `${outcome.message} (${outcome.code})`, false);
   if (outcome.status < 200 || outcome.status > 299) {
     await outcome.body.cancel();
     const attempts = outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : '';
-    throw new SitemapFetchError(url, 'http/status', `HTTP ${outcome.status}${attempts}`, true, outcome.status);
+    throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${attempts}`, true, outcome.status);
   }
   const response = outcome.body;
   async function* body(): AsyncGenerator<Uint8Array> {

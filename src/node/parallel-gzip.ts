@@ -11,7 +11,7 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { SitemapError } from '../core/errors.js';
+import { SitemapError, checkCount } from '../core/errors.js';
 import { crc32Combine } from './crc32-combine.js';
 
 // Plain CommonJS run with `eval: true`, so it works from the TypeScript sources (tests through tsx)
@@ -218,8 +218,9 @@ export class ParallelFileWriter {
   constructor(options: ParallelFileWriterOptions) {
     const level = options.gzipLevel;
     if (!Number.isInteger(level) || level < 0 || level > 9) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 0 to 9, got ${level}`);
+    // Named as the API names it: writeSitemaps' compressionThreads is what reaches `workers`.
+    checkCount('compressionThreads', options.workers, 1);
     const workers = options.workers ?? availableParallelism();
-    if (!Number.isInteger(workers) || workers < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `workers must be a whole number of at least 1, got ${workers}`);
     const maxPending = options.maxPendingBlocks ?? 2 * workers + 2;
     if (!Number.isInteger(maxPending) || maxPending < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxPendingBlocks must be a whole number of at least 1, got ${maxPending}`);
     this.gzipLevel = level;

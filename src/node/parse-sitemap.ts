@@ -278,6 +278,7 @@ function checkOptions(options: ParseSitemapOptions): void {
   checkCount('maxBytes', options.maxBytes, 1);
   checkCount('maxCompressedBytes', options.maxCompressedBytes, 1);
   checkCount('maxGzipDepth', options.maxGzipDepth, 0);
+  checkCount('gunzipChunkBytes', options.gunzipChunkBytes, 64);
 }
 
 /** The core's document reader with Node's fast ASCII check and copy. */

@@ -62,3 +62,20 @@ test('a SitemapError is thrown with a code of the set only; a rule id goes in `r
   assert.equal(refused.rule, 'loc/not-absolute');
   assert.ok(!('rule' in new SitemapError('ERR_SITEMAP_OPTION', 'no rule')));
 });
+
+test('a refused value that JSON cannot write (a BigInt, a cycle) is still refused with its rule, not a TypeError from the message', async () => {
+  const { normalizeUrl } = await import('../../src/core/url.js');
+  const { UrlEntrySerializer, ALL_EXTENSIONS } = await import('../../src/core/write/url-entry.js');
+  const { LIMITS_PROFILES } = await import('../../src/core/model.js');
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current });
+  const cases: [() => unknown, string, string][] = [
+    [() => normalizeUrl(10n as never), 'loc/invalid', '"10n"'],
+    [() => normalizeUrl(cyclic as never), 'loc/invalid', '[object Object]'],
+    [() => serializer.serialize({ loc: 'https://example.com/', priority: 1n as never }, ALL_EXTENSIONS), 'priority/invalid', '"1n"'],
+  ];
+  for (const [refuse, rule, shown] of cases) {
+    assert.throws(refuse, (error: unknown) => error instanceof InvalidValueError && error.rule === rule && error.message.includes(shown), rule);
+  }
+});

@@ -92,6 +92,13 @@ test('more files than an index may list is a fatal error', () => {
   assert.throws(() => writer.add({ loc: 'https://example.com/4' }), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_LIMIT' && e.rule === 'limits/too-many-sitemaps');
 });
 
+test('an entry added after end() is a misuse (ERR_SITEMAP_API): the set is finished, no file is opened after it', () => {
+  const { writer, infos } = run([{ loc: 'https://www.example.com/a' }]);
+  assert.throws(() => writer.add({ loc: 'https://www.example.com/b' }), (error: unknown) => error instanceof SitemapError && error.code === 'ERR_SITEMAP_API');
+  assert.deepEqual(writer.end(), infos);
+  assert.equal(writer.urls, 1);
+});
+
 test('namespaces are declared only when used', () => {
   const plain = run([{ loc: 'https://example.com/' }]).files[0] as string;
   assert.ok(plain.includes(`<urlset xmlns="${NS.sitemap}">`));

@@ -128,6 +128,8 @@ describe('parseSitemap: inputs', () => {
     assert.throws(() => parseSitemap(42 as unknown as SitemapInput), { code: 'ERR_SITEMAP_API' });
     assert.throws(() => parseSitemap({ text: '' }, { maxBytes: 0 }), { code: 'ERR_SITEMAP_OPTION' });
     assert.throws(() => parseSitemap({ text: '' }, { maxEntries: 1.5 }), { code: 'ERR_SITEMAP_OPTION' });
+    // zlib's own RangeError (ERR_OUT_OF_RANGE) came out of the first gzip chunk before.
+    assert.throws(() => parseSitemap(gzipSync('https://a.example/'), { gunzipChunkBytes: 1 }), { code: 'ERR_SITEMAP_OPTION' });
   });
 
   it('is read once; a second iteration is a misuse', async () => {

@@ -8,6 +8,7 @@
 // encoded paths are not decoded: a set's names never need it.
 
 import { parseHttpDate } from '../datetime.js';
+import { scopeOf } from '../url.js';
 import { renderSetPage, setPagePolicy, type SetView } from './set-page.js';
 
 /** One stored form of a file's content. */
@@ -106,6 +107,8 @@ const ALLOW = 'GET, HEAD';
 // A factory: most of its lines are the functions of the handler it returns, which share its state.
 export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
   const { source } = options;
+  // A base URL that is no absolute http(s) URL is refused as liveSource refuses it (base-url/invalid).
+  if (options.baseUrl !== undefined) scopeOf(options.baseUrl);
   const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl).pathname.replace(/[^/]*$/, '');
   const common = ['cache-control', options.cacheControl ?? DEFAULT_CACHE_CONTROL, 'x-content-type-options', 'nosniff'];
   if (options.robotsHeader ?? true) common.push('x-robots-tag', 'noindex');

@@ -94,6 +94,8 @@ export class SitemapSetWriter {
   private readonly maxFiles: number;
   private readonly chunkSize: number;
 
+  /** `end()` was called: the set is finished, another entry would open a file after it. */
+  private ended = false;
   // The file being written.
   private open = false;
   private headerWritten = false;
@@ -185,6 +187,7 @@ export class SitemapSetWriter {
   /** Finishes the last file. Returns the files of the set (empty when no entry was written). */
   end(): SitemapFileInfo[] {
     if (this.open) this.closeFile();
+    this.ended = true;
     return this.files;
   }
 
@@ -215,6 +218,8 @@ export class SitemapSetWriter {
 
   /** Resets the buffer and counters for a new file; the sink hears of it in `startFile`. */
   private prepareFile(): void {
+    // Checked here, where a file starts, not per entry: after end() no file is open.
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'SitemapSetWriter.add() called after end()');
     this.headerWritten = false;
     this.declared = 0;
     this.usedNamespaces = 0;

@@ -16,7 +16,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { SitemapError } from '../../core/errors.js';
+import { SitemapError, checkCount } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
@@ -79,6 +79,7 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
 export async function openDirectorySource(options: DirectorySourceOptions): Promise<DirectorySource> {
   const entryName = options.entry ?? 'sitemap.xml';
   if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);
+  for (const [name, least] of [['graceMs', 0], ['maxBytes', 0], ['pollMs', 1], ['pageUrls', 0]] as const) checkCount(name, options[name], least);
   const graceMs = options.graceMs ?? 3_600_000;
   const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
   // As generate writes the index's locs: the base URL normalised, its folder.

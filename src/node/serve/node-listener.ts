@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { SitemapError, quoteValue } from '../../core/errors.js';
 import { then, type SitemapAnswer, type SitemapHandler } from '../../core/serve/handler.js';
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -72,7 +73,10 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
       else writeAnswer(answer, response, next, track);
     };
   }
-  const origin = options.origin ?? 'http://localhost';
+  // Checked once, here: a bad origin would make every request of the general path a 500.
+  const given = options.origin ?? 'http://localhost';
+  const origin = URL.canParse(given) ? new URL(given).origin : 'null';
+  if (!/^https?:/.test(origin)) throw new SitemapError('ERR_SITEMAP_OPTION', `origin ${quoteValue(given)} must be an http(s) origin such as http://localhost`);
   return (request, response, next) => {
     general(handler as (request: Request) => Promise<Response>, origin, request, response, next).catch((error: unknown) => fail(response, error, next));
   };
@@ -121,7 +125,7 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   // The request-target's path after the origin, not resolved against it: `//evil.test/x` is a path
   // (RFC 9112 §3.2.1), and an absolute-form target gives its path only; neither chooses the host.
   const path = (request.url ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
-  const answer = await handler(new Request(`${new URL(origin).origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
+  const answer = await handler(new Request(`${origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
   const flat: string[] = [];
   answer.headers.forEach((value, name) => flat.push(name, value));
   writeAnswer({ status: answer.status, headers: flat, body: (answer.body ?? undefined) as ReadableStream<Uint8Array> | undefined }, response, next, false);

@@ -288,3 +288,10 @@ test('the page for people: the set as HTML at its own address, escaped, under a 
   assert.equal((await createSitemapHandler({ source, baseUrl: base })(new Request('http://x/maps/sitemap.html'))).status, 404);
   assert.equal((await handler(new Request('http://x/maps/other.html'))).status, 404);
 });
+
+test('a base URL that is no absolute http(s) URL is refused when the handler is made: base-url/invalid, as liveSource refuses it', async () => {
+  const { InvalidValueError } = await import('../../../src/core/errors.js');
+  for (const baseUrl of ['not a url', '/maps/', 'ftp://example.com/maps/']) {
+    assert.throws(() => createSitemapHandler({ source: { file: () => undefined }, baseUrl }), (error: unknown) => error instanceof InvalidValueError && error.rule === 'base-url/invalid', baseUrl);
+  }
+});

@@ -69,6 +69,12 @@ test('the entry file and the children it names are served; gzip negotiated; ever
   assert.equal(await rawStatus(server.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n'), 200);
 });
 
+test('options out of range are refused before anything is read: a poll every 0 ms, a negative grace, page or memory budget', async () => {
+  for (const bad of [{ pollMs: 0 }, { pollMs: -5 }, { graceMs: -1 }, { pageUrls: -1 }, { maxBytes: -1 }, { pollMs: 1.5 }]) {
+    await assert.rejects(openDirectorySource({ dir: '/nonexistent', ...bad }), { code: 'ERR_SITEMAP_OPTION' }, JSON.stringify(bad));
+  }
+});
+
 test('a child that is a symlink (out of the directory) is never served: the set does not load', async () => {
   const dir = tempDir();
   await writeSet(dir, 'a');
@@ -289,6 +295,13 @@ test('a plain fetch handler (no answer method) works through the general path', 
   assert.equal(await urlOf('//evil.test/p?q'), '200 http://localhost//evil.test/p?q');
   assert.equal(await urlOf('http://evil.test/p?q'), '200 http://localhost/p?q');
   assert.equal(await urlOf('//[::1/p'), '200 http://localhost//[::1/p');
+  // A bad origin is refused when the listener is made, not answered 500 at every request.
+  for (const origin of ['nope', 'file:///srv/', 'ftp://example.com']) {
+    assert.throws(() => toNodeListener(async () => new Response(''), { origin }), { code: 'ERR_SITEMAP_OPTION' }, origin);
+  }
+  const configured = await listen(toNodeListener(async (request: Request) => new Response(request.url), { origin: 'https://example.com:8443/any/path' }));
+  t.after(() => configured.close());
+  assert.equal(await (await fetch(`${configured.origin}/p?q`)).text(), 'https://example.com:8443/p?q');
 });
 
 test('the page for people lists the children with their URL counts and newest lastmod, and the URLs', async (t) => {
