@@ -7,11 +7,10 @@ import { resolve } from 'node:path';
 import { toSitemapDate } from '../core/datetime.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { VALIDATION_RULES } from '../core/validate/rules.js';
-import type { RuleSetting } from '../core/validate/validator.js';
+import { RULE_SETTINGS, type RuleSetting } from '../core/validate/validator.js';
 import { asUsage, UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 
-const SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
 
 interface Config {
@@ -23,8 +22,8 @@ interface Config {
 
 function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
   if (!VALIDATION_RULES.has(code)) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (the codes are listed in docs/rules.md)`);
-  if (typeof value !== 'string' || !(SETTINGS as readonly string[]).includes(value)) {
-    throw new UsageError(`${where}: the level of ${code} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !(RULE_SETTINGS as readonly string[]).includes(value)) {
+    throw new UsageError(`${where}: the level of ${code} must be one of ${RULE_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return value as RuleSetting;
 }

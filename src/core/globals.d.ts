@@ -3,6 +3,7 @@
 
 declare class URL {
   constructor(input: string, base?: string | URL);
+  static canParse(input: string, base?: string): boolean;
   href: string;
   protocol: string;
   username: string;

@@ -4,6 +4,7 @@
 // reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
 
 import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
+import { SitemapError, quoteValue } from '../errors.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import { isFeed, type EntryPosition, type ReaderSink, type SitemapFormat } from '../read/types.js';
 import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
@@ -125,6 +126,23 @@ function extensionPrefixes(attributes: readonly XmlAttribute[], structure: Struc
   return prefixes;
 }
 
+/** The levels a rule may be set to. */
+export const RULE_SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
+
+/** Refuses options the checks would misread: a level spelt wrong made an error an info, and the run pass. */
+function checkValidationOptions(options: ValidationOptions): void {
+  const refuse = (message: string): never => {
+    throw new SitemapError('ERR_SITEMAP_OPTION', message);
+  };
+  if (options.limits !== undefined && !Object.hasOwn(LIMITS_PROFILES, options.limits)) refuse(`limits must be one of ${Object.keys(LIMITS_PROFILES).join(', ')}, got ${quoteValue(options.limits)}`);
+  const location = options.baseUrl ?? options.location;
+  if (location !== undefined && !(URL.canParse(location) && /^https?:$/.test(new URL(location).protocol))) refuse(`baseUrl must be an absolute http(s) URL, got ${quoteValue(location)}`);
+  if (options.now !== undefined && Number.isNaN(new Date(options.now).getTime())) refuse(`now must be epoch milliseconds of a valid date, got ${quoteValue(options.now)}`);
+  for (const [code, level] of Object.entries(options.rules ?? {})) {
+    if (!RULE_SETTINGS.includes(level)) refuse(`the level of rule ${code} must be one of ${RULE_SETTINGS.join(', ')}, got ${quoteValue(level)}`);
+  }
+}
+
 export class SitemapValidation implements ReaderSink {
   private readonly collector: DiagnosticCollector;
   /** Whether a diagnostic made the document unreadable for a schema validator (rule settings do not matter). */
@@ -159,6 +177,7 @@ export class SitemapValidation implements ReaderSink {
   private readonly onUrl: ValidationOptions['onUrl'];
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
+    checkValidationOptions(options);
     this.onUrl = options.onUrl;
     this.collector = new DiagnosticCollector({ maxPerCode: options.maxDiagnosticsPerCode, onDiagnostic: options.onDiagnostic });
     const collect = (d: Diagnostic): void => this.diagnostic(d);

@@ -135,6 +135,19 @@ describe('rule settings', () => {
     assert.deepStrictEqual(validateXmlSitemapText(doc, { rules: { 'loc/duplicate': 'off' } }).diagnostics, []);
     assert.deepStrictEqual(validateXmlSitemapText(doc, { rules: { 'loc/duplicate': 'error' } }).diagnostics.map((d) => d.severity), ['error']);
   });
+
+  it('refuses options it would misread: a level spelt wrong made an error an info, and the file pass', () => {
+    const doc = urlset(u(LOC));
+    const refused = (options: unknown, message: RegExp): void => {
+      assert.throws(() => validateXmlSitemapText(doc, options as ValidationOptions), (error: Error & { code?: string }) => error.code === 'ERR_SITEMAP_OPTION' && message.test(error.message));
+    };
+    refused({ rules: { 'loc/not-encoded': 'eror' } }, /the level of rule loc\/not-encoded must be one of error, warning, info, off, got "eror"/);
+    refused({ limits: 'future' }, /limits must be one of current, legacy/);
+    refused({ baseUrl: '/relative/' }, /baseUrl must be an absolute http\(s\) URL/);
+    refused({ location: 'ftp://e.com/' }, /baseUrl must be an absolute http\(s\) URL/);
+    refused({ now: Number.NaN }, /now must be epoch milliseconds/);
+    refused({ now: 1e20 }, /now must be epoch milliseconds/);
+  });
 });
 
 describe('the seeds', () => {
