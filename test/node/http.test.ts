@@ -456,3 +456,15 @@ describe('Retry-After', () => {
     assert.equal(retryAfterMs(null, now), undefined);
   });
 });
+
+describe('HttpClient options', () => {
+  it('refuses counts that would wait for ever or mean nothing (concurrency 0 hung discover)', async () => {
+    for (const options of [{ concurrency: 0 }, { perHostConcurrency: 0 }, { concurrency: -1 }, { retries: Number.NaN }, { maxRedirects: -1 }]) {
+      assert.throws(() => new HttpClient(options), (error: Error & { code?: string }) => error.code === 'ERR_SITEMAP_OPTION', JSON.stringify(options));
+    }
+    const run = (async () => {
+      for await (const event of discoverSitemaps('http://127.0.0.1:1/sitemap.xml', { concurrency: 0, allowPrivate: true })) void event;
+    })();
+    await assert.rejects(run, (error: Error & { code?: string }) => error.code === 'ERR_SITEMAP_OPTION');
+  });
+});

@@ -23,7 +23,7 @@
 //   a request.
 
 import { parseHttpDate } from '../../core/datetime.js';
-import { SitemapError } from '../../core/errors.js';
+import { SitemapError, checkCount } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
 import { HostSlots, type Release } from './slots.js';
@@ -239,6 +239,11 @@ export class HttpClient {
   private readonly unreachable = new Map<string, HttpFailure>();
 
   constructor(options: HttpClientOptions = {}) {
+    // No slot at all would wait for ever.
+    checkCount('concurrency', options.concurrency, 1);
+    checkCount('perHostConcurrency', options.perHostConcurrency, 1);
+    checkCount('retries', options.retries, 0);
+    checkCount('maxRedirects', options.maxRedirects, 0);
     this.options = options;
     this.policy = new AddressPolicy(options);
     if (options.fetch !== undefined) {
