@@ -3,8 +3,11 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { runCli } from '../helpers/cli.js';
@@ -47,6 +50,7 @@ function jsonLines(stdout: string): Json[] {
 
 /** The options every run against the test server needs: its address allowed, no retry backoff. */
 const LOCAL = ['--allow-private', '--retries', '0'];
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 const S1_BODY = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -466,6 +470,18 @@ describe('sitemapkit discover: options reach the discovery', () => {
     const third = await runCli(['discover', server.url('/etag.xml'), '--format', 'urls', '--cache', cache, ...LOCAL], { cwd });
     assert.deepEqual(third.stdout, first.stdout);
     assert.ok(existsSync(join(cwd, cache)), 'the cache directory is relative to the working directory');
+  });
+
+  it('--cache that cannot be made (a file): the error, exit 2, and the process ends (the unread body held it open)', async () => {
+    writeFileSync(join(cwd, 'cache-file'), 'x');
+    // The server runs in this process: the CLI is run without blocking it.
+    const child = spawn(process.execPath, [BIN, 'discover', server.url('/etag.xml'), '--cache', 'cache-file', ...LOCAL], { cwd, timeout: 20_000 });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [status, signal] = (await once(child, 'close')) as [number | null, string | null];
+    assert.equal(signal, null, 'ended on its own');
+    assert.equal(status, 2);
+    assert.match(stderr, /EEXIST/);
   });
 });
 

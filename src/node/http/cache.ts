@@ -9,8 +9,9 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { HttpBody } from './client.js';
 
 export interface CachedDocument {
   url: string;
@@ -69,17 +70,24 @@ export class HttpCache {
    * Passes `body` through and stores it under `url` once it has been read to the end; nothing is
    * stored when the response carries no validator, or when reading stops early or fails.
    */
-  async *recording(url: string, headers: Headers, body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  async *recording(url: string, headers: Headers, body: HttpBody): AsyncGenerator<Uint8Array> {
     const etag = headers.get('etag') ?? undefined;
     const lastModified = headers.get('last-modified') ?? undefined;
     if (etag === undefined && lastModified === undefined) {
       yield* body;
       return;
     }
-    await (this.ready ??= mkdir(this.dir, { recursive: true }));
     const key = keyOf(url);
     const temp = join(this.dir, `.${key}.${process.pid}.tmp`);
-    const file = await open(temp, 'w');
+    let file: FileHandle;
+    try {
+      await (this.ready ??= mkdir(this.dir, { recursive: true }));
+      file = await open(temp, 'w');
+    } catch (error) {
+      // Unread, the body would hold its connection, and the run, open for good.
+      await body.cancel();
+      throw error;
+    }
     let bytes = 0;
     let complete = false;
     try {
