@@ -472,6 +472,27 @@ describe('sitemapkit discover: options reach the discovery', () => {
     assert.ok(existsSync(join(cwd, cache)), 'the cache directory is relative to the working directory');
   });
 
+  it('a closed standard output (`| head`) stops the crawl: the children not fetched yet are not fetched', async () => {
+    const children = Array.from({ length: 40 }, (_, i) => `/slow-${i}.xml`);
+    const slow = await startSiteServer();
+    slow.route('/slow-index.xml', { body: sitemapIndex(children.map((path) => slow.url(path))) });
+    for (const path of children) {
+      slow.route(path, (_req, res) => {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(pages(path.slice(1, -4), 2))), 50);
+      });
+    }
+    try {
+      const child = spawn(process.execPath, [BIN, 'discover', slow.url('/slow-index.xml'), '--format', 'urls', '--concurrency', '1', ...LOCAL], { cwd });
+      child.stdout.once('data', () => child.stdout.destroy());
+      const [status] = (await once(child, 'close')) as [number];
+      assert.equal(status, 0);
+      const fetched = children.filter((path) => slow.count(path) > 0).length;
+      assert.ok(fetched < children.length / 2, `${fetched} of ${children.length} children fetched after the reader went away`);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('--cache that cannot be made (a file): the error, exit 2, and the process ends (the unread body held it open)', async () => {
     writeFileSync(join(cwd, 'cache-file'), 'x');
     // The server runs in this process: the CLI is run without blocking it.

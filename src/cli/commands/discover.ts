@@ -226,6 +226,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   };
 
   let interrupted = false;
+  let readerGone = false;
   const removeInterrupt = io.onInterrupt?.(() => {
     interrupted = true;
     run.stop();
@@ -288,6 +289,11 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       await problemsOut.flush();
       progress.tick();
       await out.flush();
+      // The reader went away (`| head`): nothing more will be printed, so nothing more is fetched.
+      if (out.closed && file === undefined && !readerGone) {
+        readerGone = true;
+        run.stop();
+      }
     }
     progress.clear();
     printer.finish();
@@ -312,6 +318,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     // Interrupted, failed, or the rename refused: the previous file stays as it was, and no temporary one.
     if (temp !== undefined && !renamed) await rm(temp, { force: true });
   }
+  // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.
+  if (readerGone && !interrupted) return EXIT_OK;
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
   const t = tree.totals;
   if (!quiet && format !== 'tree') io.stderr.write(`${summary(t, false)}\n`);
