@@ -348,8 +348,9 @@ when the page is left out or missing.
 lastmod tells the truth: a state file remembers a hash of each page's content (without build noise:
 whitespace, comments, inline scripts and styles, build ids, cache-busting query strings, hashed asset
 names), and a page's lastmod changes only when that hash does. Children are split by section (the
-first path segment; hash buckets inside a section too large for one file), so adding a page rewrites
-only the file that holds it: the others keep their bytes and their lastmod in the index.
+first path segment, once it holds a 32nd of the site's URLs: smaller ones share the top level's
+file; hash buckets inside a file too large for one), so adding a page rewrites only the file that
+holds it: the others keep their bytes and their lastmod in the index.
 
 --trailing-slash: preserve: a/index.html → a/, a/b.html → a/b.html (default); always: every URL
 without a file extension ends in /; never: a/index.html → a (the root stays /). --clean-urls drops

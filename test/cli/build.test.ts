@@ -212,6 +212,25 @@ describe('sitemapkit build', () => {
     assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /sitemap-docs\.[0-9a-f]{8}\.xml\.gz/);
   });
 
+  it('pages in one-page folders (/{slug}/index.html) share the top level\'s file, not a file each', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const posts = Array.from({ length: 40 }, (_, i) => [`post-${i}/index.html`, page({ title: `Post ${i}` })]);
+    const docs = Array.from({ length: 5 }, (_, i) => [`docs/p${i}.html`, page({ title: `Doc ${i}` })]);
+    writeSite(site, { 'index.html': page({ title: 'Home' }), ...Object.fromEntries([...posts, ...docs]) });
+    const { code, json } = await build(site, T1, ['--initial-lastmod', 'now']);
+    assert.equal(code, 0);
+    assert.deepEqual(json.files.map((f) => [layoutName(f.name), f.urls]).sort(), [
+      ['sitemap-docs.xml.gz', 5],
+      ['sitemap-root.xml.gz', 41],
+    ]);
+    // Another post rewrites only the file that holds it.
+    const docsFile = basename(child(site, 'sitemap-docs.xml.gz'));
+    writeSite(site, { 'post-40/index.html': page({ title: 'Post 40' }) });
+    const again = await build(site, T1 + 60, ['--initial-lastmod', 'now']);
+    assert.deepEqual(changedFiles(again.json).sort(), ['sitemap-root.xml.gz:removed', 'sitemap-root.xml.gz:written']);
+    assert.equal(basename(child(site, 'sitemap-docs.xml.gz')), docsFile);
+  });
+
   it('removes the file of a section that disappeared (only files it wrote)', async () => {
     const site = fixtureSite();
     writeFileSync(join(site, 'sitemap-mine.xml'), 'not ours');

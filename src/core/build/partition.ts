@@ -1,8 +1,9 @@
 // Stable children for a built site. Writing URLs in walk order and cutting every 50,000 shifts every
 // later URL into another file when one page is added, so every child and the index look changed.
-// Here a URL's file depends only on the URL itself: its section (the first path segment) and, in a
-// section too large for one file, a hash bucket of the URL. Adding or removing a few pages therefore
-// rewrites only the children that hold them; the others keep identical bytes.
+// Here a URL's file depends only on the URL itself and the previous build's layout: its section (the
+// first path segment) when that section has files of its own, the top level's files otherwise, and,
+// in a group too large for one file, a hash bucket of the URL. Adding or removing a few pages
+// therefore rewrites only the children that hold them; the others keep identical bytes.
 
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
@@ -10,6 +11,31 @@ import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 export function sectionOf(relPath: string): string {
   const slash = relPath.indexOf('/');
   return slash === -1 ? '' : relPath.slice(0, slash);
+}
+
+/** A section gets files of its own once it holds this share of the site's URLs (1/32). */
+const OWN_FILES_SHARE = 32;
+
+/**
+ * The sections that get files of their own; the pages of the others share the top level's files, so
+ * that a site of many small folders (`/{slug}/index.html`, one page each) is not one file per page
+ * (and past 50,000 folders, not a set no index can list). A section gets its own files once it
+ * holds a 32nd of the site's URLs, and keeps them until it has shrunk to a quarter of that share, so
+ * a section near the threshold does not move between files as pages come and go elsewhere. At most
+ * 32 sections earn their own files, and at most 128 keep them.
+ *
+ * `urls` counts the URLs of each section ('' is the top level, always its own group); `hadOwn` says
+ * whether a section had files of its own in the previous build.
+ */
+export function ownSections(urls: ReadonlyMap<string, number>, hadOwn: (section: string) => boolean): Set<string> {
+  let total = 0;
+  for (const count of urls.values()) total += count;
+  const own = new Set<string>();
+  for (const [section, count] of urls) {
+    const share = hadOwn(section) ? OWN_FILES_SHARE * 4 : OWN_FILES_SHARE;
+    if (section !== '' && count * share >= total) own.add(section);
+  }
+  return own;
 }
 
 const CLEAN_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;

@@ -1,6 +1,7 @@
 // A built site's sitemap children, laid out so that their bytes depend only on the pages they hold:
-// a file per section (split into hash buckets when a section outgrows the limits, see partition.ts),
-// entries sorted by URL, the root declaring exactly the extension namespaces the file uses.
+// a file per section large enough to have its own, the others sharing the top level's (each split
+// into hash buckets when it outgrows the limits, see partition.ts), entries sorted by URL, the root
+// declaring exactly the extension namespaces the file uses.
 
 import type { Limits, UrlEntry } from '../model.js';
 import { InvalidValueError } from '../errors.js';
@@ -8,7 +9,7 @@ import { scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
 import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
-import { bucketCount, bucketOf, childFileName, sectionFileStem, type BucketSizing } from './partition.js';
+import { bucketCount, bucketOf, childFileName, ownSections, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
 /** The urlset's start and end, as the set writer writes them (node/scale frames its children with them). */
@@ -26,7 +27,7 @@ export interface StableSetOptions {
   /** File name prefix (default `sitemap`). */
   name?: string;
   gzip: boolean;
-  /** Buckets per section stem from the previous build. */
+  /** Buckets per stem from the previous build (every section that had files of its own is there). */
   previousBuckets?: ReadonlyMap<string, number>;
   xslUrl?: string;
 }
@@ -49,7 +50,7 @@ export interface RefusedEntry {
 
 export interface StableSet {
   children: StableChild[];
-  /** Buckets per section stem, to remember for the next build (only split sections). */
+  /** Buckets per stem, to remember for the next build (every section with files of its own is there). */
   buckets: Map<string, number>;
   refused: RefusedEntry[];
 }
@@ -77,12 +78,19 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
   for (const { entry, section } of entries) {
     const item = serializeOne(serializer, entry, refused);
     if (item === undefined) continue;
-    const stem = sectionFileStem(name, section);
-    let list = sections.get(stem);
-    if (list === undefined) sections.set(stem, (list = []));
+    let list = sections.get(section);
+    if (list === undefined) sections.set(section, (list = []));
     list.push(item);
   }
-  return { ...layOutStems(sections, options), refused };
+  const own = ownSections(new Map([...sections].map(([section, items]) => [section, items.length])), (section) => options.previousBuckets?.has(sectionFileStem(name, section)) === true);
+  const stems = new Map<string, Serialized[]>();
+  for (const [section, items] of sections) {
+    const stem = sectionFileStem(name, own.has(section) ? section : '');
+    const list = stems.get(stem);
+    if (list === undefined) stems.set(stem, items);
+    else for (const item of items) list.push(item);
+  }
+  return { ...layOutStems(stems, options), refused };
 }
 
 /**
@@ -108,7 +116,7 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
       options.previousBuckets?.get(stem) ?? 1,
       items.map((item) => (item.namespaces & NS_NEWS) !== 0),
     );
-    if (count > 1) buckets.set(stem, count);
+    buckets.set(stem, count);
     const groups: Serialized[][] = Array.from({ length: count }, () => []);
     for (const item of items) (groups[bucketOf(item.loc, count)] as Serialized[]).push(item);
     groups.forEach((group, bucket) => {

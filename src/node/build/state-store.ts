@@ -37,7 +37,7 @@ export interface BuildState {
   indexName?: string;
   pages: Map<string, PageState>;
   files: Map<string, FileState>;
-  /** Buckets per section stem, for sections split because they outgrew one file. */
+  /** Buckets per file stem (1 unless split): every section with files of its own, and the top level. */
   buckets: Map<string, number>;
   /** IndexNow: per URL, the content hash it had at its last accepted submission. */
   announced: Map<string, string>;

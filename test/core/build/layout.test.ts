@@ -255,6 +255,35 @@ describe('buildStableSet', () => {
     for (const child of before.children) assert.ok(child.urls <= 10);
   });
 
+  it('pages in many small folders share the top level\'s files: 50,001 one-page folders are 2 files, not 50,001', () => {
+    // /{slug}/index.html sites (Jekyll/Gatsby pretty URLs, product exports): a section per page.
+    const pages = Array.from({ length: 50_001 }, (_, i) => entry(`p${i}/`));
+    const set = buildStableSet(pages, { baseUrl: 'https://example.com/', limits: LIMITS_PROFILES.current, gzip: true });
+    assert.deepEqual(
+      set.children.map((c) => c.name),
+      ['sitemap-root.0.xml.gz', 'sitemap-root.1.xml.gz'],
+    );
+    assert.equal(set.children.reduce((sum, c) => sum + c.urls, 0), 50_001);
+  });
+
+  it('a section has files of its own from a 32nd of the site, and keeps them down to a 128th (no flapping)', () => {
+    const options = { baseUrl: 'https://example.com/', limits: LIMITS_PROFILES.current, gzip: false };
+    const folders = (n: number, from = 0) => Array.from({ length: n }, (_, i) => entry(`p${i + from}/`));
+    const shop = Array.from({ length: 4 }, (_, i) => entry(`shop/${i}`));
+    const names = (set: ReturnType<typeof buildStableSet>) => set.children.map((c) => c.name);
+    // 4 of 104 URLs: its own file.
+    const first = buildStableSet([...shop, ...folders(100)], options);
+    assert.deepEqual(names(first), ['sitemap-root.xml', 'sitemap-shop.xml']);
+    // The site doubles: 4 of 204 is under a 32nd, but the shop keeps its file (the root's changes alone).
+    const grown = buildStableSet([...shop, ...folders(200)], { ...options, previousBuckets: first.buckets });
+    assert.deepEqual(names(grown), ['sitemap-root.xml', 'sitemap-shop.xml']);
+    assert.equal(grown.children[1]?.text, first.children[1]?.text);
+    // Without that memory it would not have earned one.
+    assert.deepEqual(names(buildStableSet([...shop, ...folders(200)], options)), ['sitemap-root.xml']);
+    // Under a 128th (4 of 604): merged into the top level's file.
+    assert.deepEqual(names(buildStableSet([...shop, ...folders(600)], { ...options, previousBuckets: grown.buckets })), ['sitemap-root.xml']);
+  });
+
   it('declares only the extension namespaces a file uses, and keeps a page whose alternates are refused', () => {
     const set = buildStableSet(
       [
