@@ -42,6 +42,8 @@ const R_PRIORITY_LENGTH: i32 = 12;
 /** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
 const R_FLAGS: i32 = 13;
 const F_LOC_REFERENCES: i32 = 1;
+/** Bit F_LOC_UNUSUAL: the loc may not be in the form url.ts comparableUrl gives it (readLoc: locUnusual). */
+const F_LOC_UNUSUAL: i32 = 2;
 /** The url's extensions: extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1, R_IMAGES of them images. */
 const R_EXTRA_FROM: i32 = 14;
 const R_EXTRA_COUNT: i32 = 15;
@@ -112,6 +114,10 @@ addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
 const LANGUAGE_CHAR: u8 = 16; // a language tag: [A-Za-z0-9_-]
 addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
+const PLAIN_HOST_CHAR: u8 = 32; // a host in comparableUrl's form: [a-z0-9.-]
+addClass('abcdefghijklmnopqrstuvwxyz0123456789.-', PLAIN_HOST_CHAR);
+const UNRESERVED: u8 = 64; // RFC 3986 §2.3
+addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~', UNRESERVED);
 
 let line: i32 = 0;
 /** Offset (from `input`) where the current line starts. */
@@ -174,12 +180,32 @@ function skipBlanks(q: usize, end: usize): usize {
 }
 
 /**
+ * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
+ * the form a duplicate is recognised by): set on what its fast path does not take as it is, and a
+ * little more. A host of labels of [a-z0-9-], each starting with a letter, without "--" (xn--);
+ * no user information or port; a path ("/", not "?", after the host); no "/." (a dot segment) or
+ * "--" after it; every escape upper case and not of an unreserved character (§6.2.2.1-2); no
+ * reference to "." or "/". Script normalises the few that have it (validate/protocol.ts).
+ */
+let locUnusual = false;
+
+/** Whether the escape at q (`%` and two hex digits) is not in its normal form: lower-case hex, or an unreserved character (§6.2.2.1-2). */
+@inline function changedEscape(q: usize): bool {
+  const high = byte(q + 1);
+  const low = byte(q + 2);
+  if (high >= 0x61 || low >= 0x61) return true;
+  const value = ((high <= 0x39 ? high - 0x30 : high - 0x37) << 4) | (low <= 0x39 ? low - 0x30 : low - 0x37);
+  return (load<u8>(CLASSES + <usize>value) & UNRESERVED) != 0;
+}
+
+/**
  * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
  * `(?:A+@)?A+(?::[0-9]{1,9})?` with A the URL_CHARS but `:` and `@`, with the
- * check that every `%` starts an escape (two hex digits, which are URL characters).
+ * check that every `%` starts an escape (two hex digits, which are URL characters); locUnusual said.
  */
 function readLoc(q: usize, end: usize): usize {
   locShrink = 0;
+  locUnusual = false;
   if (!has8(q, end, 4, HTTP)) return 0;
   q += 4;
   if (q < end && byte(q) == 0x73) q++; // s
@@ -189,8 +215,12 @@ function readLoc(q: usize, end: usize): usize {
   // Where the `@` ending the user information and the `:` before the port are (0: none).
   let at: usize = 0;
   let colon: usize = 0;
+  // The byte before, as if a "." before the host: each label starts with a letter.
+  let before: u32 = 0x2e;
   while (q < end && is(q, URL_CHAR)) {
     const c = byte(q);
+    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25) || (c == 0x2d && before == 0x2d)) locUnusual = true;
+    before = c;
     if (c == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
     if (c == 0x40) {
       if (at != 0 || colon != 0 || q == authority) return 0;
@@ -206,6 +236,7 @@ function readLoc(q: usize, end: usize): usize {
   if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
   // A port of ten digits or more is left to the schema check (libxml2 refuses one past 2147483647).
   if (colon != 0 && q - colon > 10) return 0;
+  if (q >= end || byte(q) != 0x2f) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;
@@ -213,7 +244,13 @@ function readLoc(q: usize, end: usize): usize {
   if (q < end && byte(q) == 0x23) {
     q++;
     while (q < end && is(q, PATH_CHAR)) {
-      if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+      const c = byte(q);
+      if (c == 0x25) {
+        if (!(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+        if (changedEscape(q)) locUnusual = true;
+      } else if ((c == 0x2e && byte(q - 1) == 0x2f) || (c == 0x2d && byte(q - 1) == 0x2d)) {
+        locUnusual = true;
+      }
       q++;
     }
   }
@@ -237,12 +274,21 @@ function pathRun(q: usize, end: usize): usize {
     // The bytes of this step that are in the run: up to the first outside the class, and before `end`.
     let n = outside == 0 ? <usize>16 : <usize>ctz(outside);
     if (q + n > end) n = end - q;
-    let percents = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x25))) & ((<u32>1 << <u32>n) - 1);
+    const inRun = (<u32>1 << <u32>n) - 1;
+    let percents = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x25))) & inRun;
     while (percents != 0) {
       const at = q + <usize>ctz(percents);
       if (!(at + 2 < end && is(at + 1, HEX_DIGIT) && is(at + 2, HEX_DIGIT))) return 0;
+      if (changedEscape(at)) locUnusual = true;
       percents &= percents - 1;
     }
+    // "/." and "--" (locUnusual), each byte against the one before it (q - 1 is in the input: pathRun starts after a "/" or "?").
+    const previous = v128.load(q - 1);
+    const pairs = v128.or(
+      v128.and(i8x16.eq(v, i8x16.splat(0x2e)), i8x16.eq(previous, i8x16.splat(0x2f))),
+      v128.and(i8x16.eq(v, i8x16.splat(0x2d)), i8x16.eq(previous, i8x16.splat(0x2d))),
+    );
+    if ((<u32>i8x16.bitmask(pairs) & inRun) != 0) locUnusual = true;
     q += n;
     if (n < 16) {
       // A reference (`&amp;` in a query string above all) whose character may stand there as it is.
@@ -250,6 +296,7 @@ function pathRun(q: usize, end: usize): usize {
       const after = readReference(q, end);
       if (after == 0) return q;
       locShrink += <i32>(after - q) - 1;
+      if (referenceChar == 0x2e || referenceChar == 0x2f || referenceChar == 0x2d) locUnusual = true;
       q = after;
     }
   }
@@ -765,7 +812,7 @@ function readLocField(q: usize, end: usize): usize {
   // sitemap.xsd and the protocol bound the length of the value (references decoded).
   const n = <i32>(locEndAt - locAt) - locShrink;
   if (n < minLoc || n > maxLoc) return 0;
-  locFlags = locShrink != 0 ? F_LOC_REFERENCES : 0;
+  locFlags = (locShrink != 0 ? F_LOC_REFERENCES : 0) | (locUnusual ? F_LOC_UNUSUAL : 0);
   return skipBlanks(q + 6, end);
 }
 
