@@ -181,13 +181,46 @@ function skipBlanks(q: usize, end: usize): usize {
 
 /**
  * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
- * the form a duplicate is recognised by): set on what its fast path does not take as it is, and a
- * little more. A host of labels of [a-z0-9-], each starting with a letter, without "--" (xn--);
- * no user information or port; a path ("/", not "?", after the host); no "/." (a dot segment) or
- * "--" after it; every escape upper case and not of an unreserved character (§6.2.2.1-2); no
- * reference to "." or "/". Script normalises the few that have it (validate/protocol.ts).
+ * the form a duplicate is recognised by): unless it has a host of labels of [a-z0-9-], each starting
+ * with a letter; no user information or port; a path ("/", not "?", after the host) without "/." (a
+ * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
+ * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
+ * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is. Script
+ * normalises the few that have it (validate/protocol.ts).
  */
 let locUnusual = false;
+
+/** The last host plainHost found plain (at most 64 bytes, 8 to spare; plainHostLength 0: none): locs mostly share one. */
+const PLAIN_HOST: usize = memory.data(72);
+let plainHostLength: usize = 0;
+
+/** Whether the host from `from` to `to` is of labels of [a-z0-9-], each starting with a letter: the last one found so, word by word, else plainHostLong. */
+@inline function plainHost(from: usize, to: usize): bool {
+  const n = to - from;
+  if (n != plainHostLength) return plainHostLong(from, to);
+  let k: usize = 0;
+  for (; k + 8 <= n; k += 8) {
+    if (load<u64>(from + k) != load<u64>(PLAIN_HOST + k)) return plainHostLong(from, to);
+  }
+  // The input area has bytes to spare after it (has8), PLAIN_HOST too.
+  return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0 || plainHostLong(from, to);
+}
+
+/** plainHost byte by byte; a host found plain is remembered. */
+function plainHostLong(from: usize, to: usize): bool {
+  const n = to - from;
+  let before: u32 = 0x2e;
+  for (let q = from; q < to; q++) {
+    const c = byte(q);
+    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
+    before = c;
+  }
+  if (n <= 64) {
+    memory.copy(PLAIN_HOST, from, n);
+    plainHostLength = n;
+  }
+  return true;
+}
 
 /** Whether the escape at q (`%` and two hex digits) is not in its normal form: lower-case hex, or an unreserved character (§6.2.2.1-2). */
 @inline function changedEscape(q: usize): bool {
@@ -215,12 +248,8 @@ function readLoc(q: usize, end: usize): usize {
   // Where the `@` ending the user information and the `:` before the port are (0: none).
   let at: usize = 0;
   let colon: usize = 0;
-  // The byte before, as if a "." before the host: each label starts with a letter.
-  let before: u32 = 0x2e;
   while (q < end && is(q, URL_CHAR)) {
     const c = byte(q);
-    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25) || (c == 0x2d && before == 0x2d)) locUnusual = true;
-    before = c;
     if (c == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
     if (c == 0x40) {
       if (at != 0 || colon != 0 || q == authority) return 0;
@@ -236,7 +265,8 @@ function readLoc(q: usize, end: usize): usize {
   if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
   // A port of ten digits or more is left to the schema check (libxml2 refuses one past 2147483647).
   if (colon != 0 && q - colon > 10) return 0;
-  if (q >= end || byte(q) != 0x2f) locUnusual = true;
+  // The authority is the host alone unless it has user information or a port (not plain either).
+  if (q >= end || byte(q) != 0x2f || !plainHost(authority, q)) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;
@@ -248,7 +278,7 @@ function readLoc(q: usize, end: usize): usize {
       if (c == 0x25) {
         if (!(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
         if (changedEscape(q)) locUnusual = true;
-      } else if ((c == 0x2e && byte(q - 1) == 0x2f) || (c == 0x2d && byte(q - 1) == 0x2d)) {
+      } else if (c == 0x2e && byte(q - 1) == 0x2f) {
         locUnusual = true;
       }
       q++;
@@ -282,13 +312,9 @@ function pathRun(q: usize, end: usize): usize {
       if (changedEscape(at)) locUnusual = true;
       percents &= percents - 1;
     }
-    // "/." and "--" (locUnusual), each byte against the one before it (q - 1 is in the input: pathRun starts after a "/" or "?").
-    const previous = v128.load(q - 1);
-    const pairs = v128.or(
-      v128.and(i8x16.eq(v, i8x16.splat(0x2e)), i8x16.eq(previous, i8x16.splat(0x2f))),
-      v128.and(i8x16.eq(v, i8x16.splat(0x2d)), i8x16.eq(previous, i8x16.splat(0x2d))),
-    );
-    if ((<u32>i8x16.bitmask(pairs) & inRun) != 0) locUnusual = true;
+    // A "." after a "/" (locUnusual), each "." against the byte before it (q - 1 is in the input: pathRun starts after a "/" or "?").
+    const dots = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x2e))) & inRun;
+    if (dots != 0 && (<u32>i8x16.bitmask(i8x16.eq(v128.load(q - 1), i8x16.splat(0x2f))) & dots) != 0) locUnusual = true;
     q += n;
     if (n < 16) {
       // A reference (`&amp;` in a query string above all) whose character may stand there as it is.
@@ -296,7 +322,7 @@ function pathRun(q: usize, end: usize): usize {
       const after = readReference(q, end);
       if (after == 0) return q;
       locShrink += <i32>(after - q) - 1;
-      if (referenceChar == 0x2e || referenceChar == 0x2f || referenceChar == 0x2d) locUnusual = true;
+      if (referenceChar == 0x2e || referenceChar == 0x2f) locUnusual = true;
       q = after;
     }
   }
