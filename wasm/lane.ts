@@ -194,16 +194,19 @@ let locUnusual = false;
 const PLAIN_HOST: usize = memory.data(72);
 let plainHostLength: usize = 0;
 
-/** Whether the host from `from` to `to` is of labels of [a-z0-9-], each starting with a letter: the last one found so, word by word, else plainHostLong. */
+/** Whether the host from `from` to `to` is of labels of [a-z0-9-], each starting with a letter: the last one found so, else plainHostLong. */
 @inline function plainHost(from: usize, to: usize): bool {
   const n = to - from;
-  if (n != plainHostLength) return plainHostLong(from, to);
+  return (n == plainHostLength && sameAsPlainHost(from, n)) || plainHostLong(from, to);
+}
+
+/** Whether the `n` bytes at `from` are PLAIN_HOST's, word by word (the input area has bytes to spare after it, as has8 says; PLAIN_HOST too). */
+@inline function sameAsPlainHost(from: usize, n: usize): bool {
   let k: usize = 0;
   for (; k + 8 <= n; k += 8) {
-    if (load<u64>(from + k) != load<u64>(PLAIN_HOST + k)) return plainHostLong(from, to);
+    if (load<u64>(from + k) != load<u64>(PLAIN_HOST + k)) return false;
   }
-  // The input area has bytes to spare after it (has8), PLAIN_HOST too.
-  return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0 || plainHostLong(from, to);
+  return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0;
 }
 
 /** plainHost byte by byte; a host found plain is remembered. */
@@ -296,7 +299,7 @@ const PATH_HIGH = i8x16(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, <i8>0x80, 0, 0
  * `[URL_CHARS/?]*` from q, sixteen bytes a step, with the check that every `%` starts an escape:
  * the address after the run, or 0 for a bad `%`.
  */
-function pathRun(q: usize, end: usize): usize {
+@inline function pathRun(q: usize, end: usize): usize {
   while (q < end) {
     const v = v128.load(q);
     const classes = v128.and(i8x16.swizzle(PATH_LOW, v128.and(v, i8x16.splat(0x0f))), i8x16.swizzle(PATH_HIGH, i8x16.shr_u(v, 4)));
