@@ -42,6 +42,8 @@ const R_PRIORITY_LENGTH: i32 = 12;
 /** Bit F_LOC_REFERENCES: the loc holds references (its value is the decoded text; fingerprinted so). */
 const R_FLAGS: i32 = 13;
 const F_LOC_REFERENCES: i32 = 1;
+/** Bit F_LOC_UNUSUAL: the loc may not be in the form url.ts comparableUrl gives it (readLoc: locUnusual). */
+const F_LOC_UNUSUAL: i32 = 2;
 /** The url's extensions: extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1, R_IMAGES of them images. */
 const R_EXTRA_FROM: i32 = 14;
 const R_EXTRA_COUNT: i32 = 15;
@@ -112,6 +114,10 @@ addClass('0123456789', DIGIT | HEX_DIGIT);
 addClass('abcdefABCDEF', HEX_DIGIT);
 const LANGUAGE_CHAR: u8 = 16; // a language tag: [A-Za-z0-9_-]
 addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', LANGUAGE_CHAR);
+const PLAIN_HOST_CHAR: u8 = 32; // a host in comparableUrl's form: [a-z0-9.-]
+addClass('abcdefghijklmnopqrstuvwxyz0123456789.-', PLAIN_HOST_CHAR);
+const UNRESERVED: u8 = 64; // RFC 3986 §2.3
+addClass('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~', UNRESERVED);
 
 let line: i32 = 0;
 /** Offset (from `input`) where the current line starts. */
@@ -174,12 +180,68 @@ function skipBlanks(q: usize, end: usize): usize {
 }
 
 /**
+ * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
+ * the form a duplicate is recognised by): unless it has a host of labels of [a-z0-9-], each starting
+ * with a letter; no user information or port; a path ("/", not "?", after the host) without "/." (a
+ * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
+ * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
+ * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is. Script
+ * normalises the few that have it (validate/protocol.ts).
+ */
+let locUnusual = false;
+
+/** The last host plainHost found plain (at most 64 bytes, 8 to spare; plainHostLength 0: none): locs mostly share one. */
+const PLAIN_HOST: usize = memory.data(72);
+let plainHostLength: usize = 0;
+
+/** Whether the host from `from` to `to` is of labels of [a-z0-9-], each starting with a letter: the last one found so, else plainHostLong. */
+@inline function plainHost(from: usize, to: usize): bool {
+  const n = to - from;
+  return (n == plainHostLength && sameAsPlainHost(from, n)) || plainHostLong(from, to);
+}
+
+/** Whether the `n` bytes at `from` are PLAIN_HOST's, word by word (the input area has bytes to spare after it, as has8 says; PLAIN_HOST too). */
+@inline function sameAsPlainHost(from: usize, n: usize): bool {
+  let k: usize = 0;
+  for (; k + 8 <= n; k += 8) {
+    if (load<u64>(from + k) != load<u64>(PLAIN_HOST + k)) return false;
+  }
+  return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0;
+}
+
+/** plainHost byte by byte; a host found plain is remembered. */
+function plainHostLong(from: usize, to: usize): bool {
+  const n = to - from;
+  let before: u32 = 0x2e;
+  for (let q = from; q < to; q++) {
+    const c = byte(q);
+    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
+    before = c;
+  }
+  if (n <= 64) {
+    memory.copy(PLAIN_HOST, from, n);
+    plainHostLength = n;
+  }
+  return true;
+}
+
+/** Whether the escape at q (`%` and two hex digits) is not in its normal form: lower-case hex, or an unreserved character (§6.2.2.1-2). */
+@inline function changedEscape(q: usize): bool {
+  const high = byte(q + 1);
+  const low = byte(q + 2);
+  if (high >= 0x61 || low >= 0x61) return true;
+  const value = ((high <= 0x39 ? high - 0x30 : high - 0x37) << 4) | (low <= 0x39 ? low - 0x30 : low - 0x37);
+  return (load<u8>(CLASSES + <usize>value) & UNRESERVED) != 0;
+}
+
+/**
  * LOC: `https?://AUTHORITY(?:[/?][URL_CHARS/?]*)?(?:#[URL_CHARS/?]*)?`, AUTHORITY being
  * `(?:A+@)?A+(?::[0-9]{1,5})?` (a port to 65535) with A the URL_CHARS but `:` and `@`, with the
- * check that every `%` starts an escape (two hex digits, which are URL characters).
+ * check that every `%` starts an escape (two hex digits, which are URL characters); locUnusual said.
  */
 function readLoc(q: usize, end: usize): usize {
   locShrink = 0;
+  locUnusual = false;
   if (!has8(q, end, 4, HTTP)) return 0;
   q += 4;
   if (q < end && byte(q) == 0x73) q++; // s
@@ -208,6 +270,8 @@ function readLoc(q: usize, end: usize): usize {
   if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
   // A port past 65535 (or of more than five digits) goes the long way, where the reader refuses it (loc/invalid).
   if (colon != 0 && (q - colon > 6 || port > 65535)) return 0;
+  // The authority is the host alone unless it has user information or a port (not plain either).
+  if (q >= end || byte(q) != 0x2f || !plainHost(authority, q)) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;
@@ -215,7 +279,13 @@ function readLoc(q: usize, end: usize): usize {
   if (q < end && byte(q) == 0x23) {
     q++;
     while (q < end && is(q, PATH_CHAR)) {
-      if (byte(q) == 0x25 && !(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+      const c = byte(q);
+      if (c == 0x25) {
+        if (!(q + 2 < end && is(q + 1, HEX_DIGIT) && is(q + 2, HEX_DIGIT))) return 0;
+        if (changedEscape(q)) locUnusual = true;
+      } else if (c == 0x2e && byte(q - 1) == 0x2f) {
+        locUnusual = true;
+      }
       q++;
     }
   }
@@ -231,7 +301,7 @@ const PATH_HIGH = i8x16(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, <i8>0x80, 0, 0
  * `[URL_CHARS/?]*` from q, sixteen bytes a step, with the check that every `%` starts an escape:
  * the address after the run, or 0 for a bad `%`.
  */
-function pathRun(q: usize, end: usize): usize {
+@inline function pathRun(q: usize, end: usize): usize {
   while (q < end) {
     const v = v128.load(q);
     const classes = v128.and(i8x16.swizzle(PATH_LOW, v128.and(v, i8x16.splat(0x0f))), i8x16.swizzle(PATH_HIGH, i8x16.shr_u(v, 4)));
@@ -239,12 +309,17 @@ function pathRun(q: usize, end: usize): usize {
     // The bytes of this step that are in the run: up to the first outside the class, and before `end`.
     let n = outside == 0 ? <usize>16 : <usize>ctz(outside);
     if (q + n > end) n = end - q;
-    let percents = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x25))) & ((<u32>1 << <u32>n) - 1);
+    const inRun = (<u32>1 << <u32>n) - 1;
+    let percents = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x25))) & inRun;
     while (percents != 0) {
       const at = q + <usize>ctz(percents);
       if (!(at + 2 < end && is(at + 1, HEX_DIGIT) && is(at + 2, HEX_DIGIT))) return 0;
+      if (changedEscape(at)) locUnusual = true;
       percents &= percents - 1;
     }
+    // A "." after a "/" (locUnusual), each "." against the byte before it (q - 1 is in the input: pathRun starts after a "/" or "?").
+    const dots = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x2e))) & inRun;
+    if (dots != 0 && (<u32>i8x16.bitmask(i8x16.eq(v128.load(q - 1), i8x16.splat(0x2f))) & dots) != 0) locUnusual = true;
     q += n;
     if (n < 16) {
       // A reference (`&amp;` in a query string above all) whose character may stand there as it is.
@@ -252,6 +327,7 @@ function pathRun(q: usize, end: usize): usize {
       const after = readReference(q, end);
       if (after == 0) return q;
       locShrink += <i32>(after - q) - 1;
+      if (referenceChar == 0x2e || referenceChar == 0x2f) locUnusual = true;
       q = after;
     }
   }
@@ -767,7 +843,7 @@ function readLocField(q: usize, end: usize): usize {
   // sitemap.xsd and the protocol bound the length of the value (references decoded).
   const n = <i32>(locEndAt - locAt) - locShrink;
   if (n < minLoc || n > maxLoc) return 0;
-  locFlags = locShrink != 0 ? F_LOC_REFERENCES : 0;
+  locFlags = (locShrink != 0 ? F_LOC_REFERENCES : 0) | (locUnusual ? F_LOC_UNUSUAL : 0);
   return skipBlanks(q + 6, end);
 }
 

@@ -54,10 +54,12 @@ export const R_CHANGEFREQ = 10;
 /** -1 when the url has no priority. */
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
-/** Bits: F_LOC_REFERENCES. */
+/** Bits: F_LOC_REFERENCES, F_LOC_UNUSUAL. */
 export const R_FLAGS = 13;
 /** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
 export const F_LOC_REFERENCES = 1;
+/** The loc may differ from its url.ts comparableUrl (without it, it surely does not): an upper-case host, a port, an escape in lower case or of an unreserved character, a dot segment, … (wasm/lane.ts locUnusual). */
+export const F_LOC_UNUSUAL = 2;
 /** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (Lane.extras), R_IMAGES of them images. */
 export const R_EXTRA_FROM = 14;
 export const R_EXTRA_COUNT = 15;

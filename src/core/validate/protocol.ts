@@ -7,11 +7,11 @@ import { positiveInteger, SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
-import { MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
+import { comparableUrl, MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
-import { LANE_FIELDS, laneLoc, laneUrlEntry, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type Lane, type RunText } from '../read/lane.js';
+import { F_LOC_UNUSUAL, LANE_FIELDS, laneLoc, laneUrlEntry, R_FLAGS, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type Lane, type RunText } from '../read/lane.js';
 
 // ---- the rules ------------------------------------------------------------------------------------
 // Each rule is one unit: code, default severity, title and Search Console wording (docs/rules.md has
@@ -153,10 +153,13 @@ export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
   /**
-   * The line where each loc was first seen, by its 64-bit fingerprint: no strings are kept (two
-   * different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹ for 50,000 URLs).
+   * The line where each loc was first seen, by the 64-bit fingerprint of its comparableUrl (RFC 3986
+   * §6.2: `%7e` and `~`, `Example.com` and `example.com` are one URL, as diff and report count them):
+   * no strings are kept (two different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹
+   * for 50,000 URLs).
    */
   private readonly seen: FingerprintSet;
+  private asWritten = true;
   private readonly lane: Lane | undefined;
   /** What the rules of one entry read besides it. */
   private readonly context: EntryRuleContext;
@@ -216,12 +219,18 @@ export class ProtocolChecker {
     const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
+      const asWritten = this.comparableRecordHashes(text, count);
       k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
       this.urls += k;
       // Taken after addSeen: the table may have grown the lane's memory.
       const records = lane.records;
       const seenBefore = lane.attention;
       for (let a = 0; a < seenBefore.length; a += 2) this.plainDuplicate(text(), records, (seenBefore[a] as number) * LANE_FIELDS, seenBefore[a + 1] as number);
+      for (let i = 0; asWritten !== undefined && i < asWritten.length; i += 3) {
+        const r = asWritten[i] as number;
+        records[r + R_HASH_1] = asWritten[i + 1] as number;
+        records[r + R_HASH_2] = asWritten[i + 2] as number;
+      }
       lane.pick(k, R_LASTMOD_DAY, this.pastBeforeDay);
       const recent = lane.attention;
       for (let a = 0; a < recent.length; a += 2) this.plainLastmod(text(), records, (recent[a] as number) * LANE_FIELDS);
@@ -254,6 +263,32 @@ export class ProtocolChecker {
     }
   }
 
+  /**
+   * For addSeen: the fingerprint of its comparableUrl in each record whose loc is not in that form
+   * (among the few the lane marks F_LOC_UNUSUAL; the flags hold no higher bit, so pick finds them).
+   * Returns the fingerprints as written, to be put back after it (record field index, hash 1, hash 2):
+   * the other checks (hreflang's pages) read those.
+   */
+  private comparableRecordHashes(text: () => string, count: number): number[] | undefined {
+    const lane = this.lane as Lane;
+    if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
+    const unusual = lane.attention;
+    const records = lane.records;
+    let asWritten: number[] | undefined;
+    for (let a = 0; a < unusual.length; a += 2) {
+      const r = (unusual[a] as number) * LANE_FIELDS;
+      const loc = laneLoc(text(), records, r);
+      const url = comparableUrl(loc);
+      if (url === loc) continue;
+      (asWritten ??= []).push(r, records[r + R_HASH_1] as number, records[r + R_HASH_2] as number);
+      fingerprint(url);
+      records[r + R_HASH_1] = FINGERPRINT[0] as number;
+      records[r + R_HASH_2] = FINGERPRINT[1] as number;
+    }
+    if (asWritten !== undefined) this.asWritten = false;
+    return asWritten;
+  }
+
   private plainUrlTheLongWay(text: string, records: Int32Array, r: number): void {
     const hash = this.plainHash;
     hash[0] = records[r + R_HASH_1] as number;
@@ -262,8 +297,9 @@ export class ProtocolChecker {
     const lastmodStart = records[r + R_LASTMOD_START] as number;
     const lastmodEnd = lastmodStart + (records[r + R_LASTMOD_LENGTH] as number);
     const at = recordPosition(records, r);
+    const comparable = ((records[r + R_FLAGS] as number) & F_LOC_UNUSUAL) === 0;
     // Nothing is read from `records` after loc(): adding to the lane's table may detach them.
-    this.loc(loc, at, 'loc', hash, true);
+    this.loc(loc, at, 'loc', hash, true, comparable);
     if (lastmodStart >= 0) this.lastmod(text.slice(lastmodStart, lastmodEnd), at);
   }
 
@@ -298,7 +334,19 @@ export class ProtocolChecker {
     }
   }
 
-  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean): void {
+  /**
+   * Whether the duplicate check's table holds every loc's fingerprint as written (each one's
+   * comparableUrl was itself): then it serves hreflang's return links, which compare hrefs as written.
+   */
+  get locsAsWritten(): boolean {
+    return this.asWritten;
+  }
+
+  /**
+   * The checks of a loc; `locHash`: its fingerprint as written, when the caller has it; `comparable`:
+   * the caller knows the loc is its own comparableUrl (the lane said so: no F_LOC_UNUSUAL).
+   */
+  private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean, comparable = false): void {
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
     const unencoded = !encoded && NOT_URI_CHAR.test(loc);
     const scope = this.scope;
@@ -317,8 +365,10 @@ export class ProtocolChecker {
       }
     }
     if (this.trackingStopped) return;
-    if (locHash === undefined) {
-      fingerprint(loc);
+    const url = comparable ? loc : comparableUrl(loc);
+    if (url !== loc) this.asWritten = false;
+    if (locHash === undefined || url !== loc) {
+      fingerprint(url);
       locHash = FINGERPRINT;
     }
     const first = markSeen(this.seen, this.maxTracked, locHash[0] as number, locHash[1] as number, at.line);

@@ -383,9 +383,9 @@ export class SitemapValidation implements ReaderSink {
   finish(bytes: number): FileReport {
     this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked).
+    // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked), as written unless one was not.
     const seen = this.lane?.seen;
-    const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked ? seen : undefined);
+    const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked && this.protocol.locsAsWritten ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);

@@ -13,7 +13,8 @@ import type { ReaderBudgets, ReaderSink } from '../../../src/core/read/types.js'
 import { XmlSitemapReader } from '../../../src/core/read/xml-reader.js';
 import { XmlTokenizer, type XmlLane, type XmlTokenHandler } from '../../../src/core/xml/tokenizer.js';
 import { SitemapValidation, type ValidationOptions } from '../../../src/core/validate/validator.js';
-import { LANE_WINDOW } from '../../../src/core/read/lane.js';
+import { F_LOC_UNUSUAL, Lane, LANE_WINDOW, laneLoc, R_FLAGS } from '../../../src/core/read/lane.js';
+import { comparableUrl } from '../../../src/core/url.js';
 import { HreflangChecker } from '../../../src/core/validate/hreflang.js';
 import { readAsciiChunk } from '../../../src/core/read/lane-bytes.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
@@ -371,6 +372,67 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
     assert.match(duplicates[0]?.message ?? '', /q\/0\?a=1&b=2&c='d'/);
   });
 
+  it('takes URLs that RFC 3986 §6.2 makes one as one: a duplicate, as diff and report count them (comparableUrl)', () => {
+    // Escapes in upper case and of unreserved characters decoded (§6.2.2.1-2), scheme and host in
+    // lower case, the empty path "/" and no default port (§6.2.3), no dot segments (§6.2.2.3).
+    const pairs = [
+      ['http://Example.com/a%7e', 'http://example.com/a~'],
+      ['https://example.com/caf%c3%a9', 'https://example.com/caf%C3%A9'],
+      ['HTTPS://EXAMPLE.COM', 'https://example.com/'],
+      ['https://example.com:443/x/./y', 'https://example.com/x/y'],
+      ['https://example.com/&#126;z?a=%41', 'https://example.com/%7Ez?a=A'],
+    ];
+    const urls = manyUrls();
+    pairs.forEach(([first, again], i) => {
+      urls[200 + i * 100] = url(first as string);
+      urls[250 + i * 100] = `<url>\n<loc>${again as string}</loc><lastmod>2024-01-01</lastmod></url>`;
+    });
+    const text = urlset(...urls);
+    // Located too: each url is checked the long way then (its scope), with the same outcome.
+    for (const options of [{}, { location: 'https://example.com/sitemap.xml' }]) {
+      const out = assertSame(text, [777, 20000, 20001, 50000, 90000], options);
+      assert.ok(out.lane > 1900, `${out.lane} read by the lane`);
+      const duplicates = out.report.diagnostics.filter((d) => d.code === 'loc/duplicate');
+      const lineOf = (loc: string): string => String(text.slice(0, text.indexOf(url(loc))).split(/\r\n|\r|\n/).length);
+      assert.deepEqual(duplicates.map((d) => /first on line (\d+)\)/.exec(d.message)?.[1]), pairs.map(([first]) => lineOf(first as string)));
+    }
+  });
+
+  it('marks every loc that may not be its own comparableUrl F_LOC_UNUSUAL, and the usual ones not (fast-check)', () => {
+    // Locs without the mark go into the duplicate check's table as written: that must be their comparable form.
+    const lane = Lane.create() as Lane;
+    lane.configure({});
+    const scanned = (loc: string): { loc: string; unusual: boolean } | undefined => {
+      const text = `<url><loc>${loc}</loc></url>`;
+      if (lane.scan(text, 0, 1, 0, text.length, 1) !== 1) return undefined;
+      const records = lane.records;
+      return { loc: laneLoc(text, records, 0), unusual: ((records[R_FLAGS] as number) & F_LOC_UNUSUAL) !== 0 };
+    };
+    for (const usual of ['https://www.example.com/', 'https://www.example.com/products/caf%C3%A9?a=1&amp;b=%2F', 'http://a.b.example/x-y/z.html#top', 'https://example.com/p/1?q=%2F1', 'https://xn--bcher-kva.example/xn--a']) {
+      assert.equal(scanned(usual)?.unusual, false, usual);
+    }
+    // Each changed by comparableUrl, in the host (after a usual one, which the lane remembers), the authority, the path.
+    for (const unusual of ['https://WWW.example.com/', 'https://www.example.COM/', 'http://1.2.3/abc', 'https://0x7f.1/abc', 'https://EXAMPLE.com/', 'https://example.com:443/', 'https://example.com?q=1', 'https://example.com/a/./b', 'https://example.com/a/%2e%2e/b', 'https://example.com/%7e', 'https://example.com/%7E', 'https://example.com/%c3%a9', 'https://example.com/&#46;&#46;/b', 'https://example.com/#%7e']) {
+      scanned('https://www.example.com/');
+      const found = scanned(unusual);
+      assert.equal(found?.unusual, true, unusual);
+      assert.notEqual(comparableUrl(found.loc), found.loc, unusual);
+    }
+    const part = fc.constantFrom('a', 'Z', '0', '9', '.', '-', '--', '/', '/.', '/..', '?', '#', ':', ':80', ':443', '@', '%41', '%7e', '%7E', '%2F', '%2f', '%2E', '%C3%A9', '%c3', '~', '_', '!', '&amp;', '&#46;', '&#47;', '&#45;', '&#x41;', 'xn--', 'xn--bcher-kva');
+    const tail = fc.array(part, { maxLength: 12 }).map((parts) => parts.join(''));
+    let read = 0;
+    fc.assert(
+      fc.property(fc.constantFrom('http://', 'https://', 'https://example.com', 'https://example.com/', 'https://a.b'), tail, (start, rest) => {
+        const found = scanned(start + rest);
+        if (found === undefined) return;
+        read++;
+        if (!found.unusual) assert.equal(comparableUrl(found.loc), found.loc);
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(read > 1000, `${read} locs read by the lane`);
+  });
+
   it('reads a loc exactly when the RegExp would (any printable ASCII, fast-check)', () => {
     // The lane tests sixteen characters at a time: every character class, `%` anywhere, at every offset.
     const char = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
@@ -458,7 +520,7 @@ describe('validation fast path: same report on every file and on mutated sitemap
     assert.ok(lane > 0, 'the bulk lane read some');
   });
 
-  const snippets = ['2024-02-30', '2023-02-29T00:00:00Z', '2024-02-29', '1.', '.5', '0.55', '+14:00', '+14:01', 'Z', '0000', '%', '%4', '%41', '[', ']', '#', '##', '&amp;', '&#38;', '&#x26;', '&apos;', '&#37;', '&#x3c;', '&lt;', '&#0;', '&#xZ;', '.5', '.', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', 'A', '</url>', '<url>', '</loc>', '<loc>', ' a="b"', '"', "'", '/>', 'é', '\u{1F600}', '<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>', '<other:x xmlns:other="urn:x"/>'];
+  const snippets = ['2024-02-30', '2023-02-29T00:00:00Z', '2024-02-29', '1.', '.5', '0.55', '+14:00', '+14:01', 'Z', '0000', '%', '%4', '%41', '[', ']', '#', '##', '&amp;', '&#38;', '&#x26;', '&apos;', '&#37;', '&#x3c;', '&lt;', '&#0;', '&#xZ;', '.5', '.', '&', '<', '\r\n', '\r', ' ', '\t', '<!-- c -->', '<![CDATA[x]]>', '<?pi x?>', 'x', 'A', '</url>', '<url>', '</loc>', '<loc>', ' a="b"', '"', "'", '/>', 'é', '\u{1F600}', '<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>', '<other:x xmlns:other="urn:x"/>', '%7e', '%7E', '~', 'E', '/.', '--', ':443', '&#46;'];
   it('mutated sitemaps, in random chunks (fast-check)', () => {
     const base = urlset(
       PLAIN,
@@ -467,6 +529,7 @@ describe('validation fast path: same report on every file and on mutated sitemap
       '<url><loc>https://example.com/e</loc><lastmod>2024-03-31</lastmod><changefreq>never</changefreq></url>',
       `<url><loc>https://example.com/f</loc>${IMAGE}${link('en', 'https://example.com/f')}${link('de', 'https://example.com/b?q=1')}</url>`,
       `<url><loc>https://example.com/b?q=1</loc>${link('de', 'https://example.com/b?q=1')}${IMAGE}</url>`,
+      url('https://Example.com/b?q=%31'),
       PLAIN,
     );
     fc.assert(
@@ -486,7 +549,8 @@ describe('validation fast path: same report on every file and on mutated sitemap
 
   const locArb = fc.oneof(
     fc.constantFrom('https://example.com/a', 'http://example.com:8080/a', 'https://user@example.com/a', 'https://example.com/a?b=c#d', 'https://example.com/a#b#c', 'https://example.com/%41%zz', 'https://example.com/é', 'https://e.com', 'https://example.com/a/../../b', 'https://example.com/a?b=1&amp;c=2', 'https://example.com/a?b=1&#38;c=&#x26;&apos;', 'https://example.com/&#37;41', 'https://example.com/&#x3C;', 'https://example.com/&lt;&quot;', 'https://ex&amp;ample.com/', 'https://example.com/&#0000000000038;', 'https://example.com/&amp;amp;'),
-    fc.stringMatching(/^https?:\/\/[a-z.:@%0-9]{1,12}(\/[A-Za-z0-9._~!$'()*+,;=:@%/?#-]{0,20})?$/),
+    fc.constantFrom('https://EXAMPLE.com/a', 'https://example.com/%7e', 'https://example.com/%7E', 'https://example.com/~', 'https://example.com/%c3%a9', 'https://example.com/%C3%A9', 'https://example.com:443/a', 'https://example.com/./a', 'https://example.com/b/%2e%2e/a', 'https://xn--bcher-kva.example/', 'https://example.com/&#46;/a'),
+    fc.stringMatching(/^https?:\/\/[A-Za-z.:@%0-9-]{1,12}(\/[A-Za-z0-9._~!$'()*+,;=:@%/?#-]{0,20})?$/),
   );
   const dateArb = fc.oneof(
     fc.date({ min: new Date('1999-01-01'), max: new Date('2031-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
@@ -509,7 +573,8 @@ describe('validation fast path: same report on every file and on mutated sitemap
 describe('validation fast path: hreflang alternates from the lane', () => {
   // The lane's urls with alternates are checked from their values (HreflangChecker.addLaneUrl), the
   // others' as entries (add): every hreflang rule must say the same, at the same place, in the same order.
-  const pages = ['https://example.com/en', 'https://example.com/de', 'https://example.com/fr?a=1&amp;b=2', 'https://example.com/x', 'https://example.com/&#x41;'];
+  // The loc and the href of a page are compared as written (the duplicate rule's table, in another form: HreflangChecker.finish).
+  const pages = ['https://example.com/en', 'https://example.com/de', 'https://example.com/fr?a=1&amp;b=2', 'https://example.com/x', 'https://example.com/&#x41;', 'https://Example.com/en', 'https://example.com/%41'];
   const hreflangs = ['en', 'de', 'EN', 'en-GB', 'en-gb', 'en_US', 'x-default', 'X-Default', 'zz-ZZ', 'english', 'fr', 'zh-Hant-TW'];
   const linkArb = fc.tuple(fc.constantFrom(...hreflangs), fc.constantFrom(...pages));
   const urlArb = fc.record({ loc: fc.constantFrom(...pages), links: fc.array(linkArb, { maxLength: 5 }), image: fc.boolean() });
