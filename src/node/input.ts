@@ -131,7 +131,7 @@ async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncG
         r = await it.next();
       } catch (error) {
         // A fetched body's failure says already what could not be read (fetch-sitemap.ts); gunzip's (a rule) does not.
-        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && error.rule === undefined) throw error;
+        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && (error.rule === undefined || error.rule.startsWith('fetch/'))) throw error;
         throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
       }
       if (r.done === true) return;

@@ -48,6 +48,7 @@ export function shownRedis(url: string): string {
   // Unparsed: whatever stands between "//" and the last "@" may hold the password.
   if (!URL.canParse(url)) return url.replace(/\/\/.*@/, '//***@');
   const shown = new URL(url);
-  if (shown.password !== '') shown.password = '***';
+  if (shown.password === '') return url;
+  shown.password = '***';
   return shown.href;
 }
