@@ -417,8 +417,10 @@ async function datePages(
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
   const { state, sameBase, options, nowText } = run;
   // Dated like a page seen for the first time: a new page, and one the state has no lastmod for (an
-  // earlier run found none), so that the way out the note gives (--initial-lastmod, --source-map) works.
-  const undated = scanned.filter(({ page }) => !sameBase || state.pages.get(page.url)?.lastmod === undefined).map(({ page }) => page);
+  // earlier run found none) once the way out the note gives is taken (--initial-lastmod, a source
+  // map or rules). Without it, git would be asked again on every run for what it could not say.
+  const redate = options.initialLastmod !== undefined || options.sourceMap !== undefined || (options.sourceRules?.length ?? 0) > 0;
+  const undated = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url) || (redate && state.pages.get(page.url)?.lastmod === undefined)).map(({ page }) => page);
   const initialMode = options.initialLastmod ?? 'git';
   // With a source map, a changed page is dated by its source's last commit, not by the build: the
   // output folder is rebuilt from scratch on every run, its files are new each time.

@@ -422,6 +422,26 @@ describe('sitemapkit build', () => {
     assert.equal(readSet(site).get(BASE), '2023-05-06T07:08:09Z');
   });
 
+  it('a page no run could date does not send git looking again at every run (only a way out given does)', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    const bin = tempDir('sitemapkit-fake-git-');
+    const calls = join(bin, 'calls');
+    writeFileSync(calls, '');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> '${calls}'\nexit 128\n`, { mode: 0o755 });
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path ?? ''}`;
+    try {
+      await build(site, T1);
+      assert.notEqual(readFileSync(calls, 'utf8'), '', 'the first run asks git');
+      writeFileSync(calls, '');
+      await build(site, T1 + 60);
+      assert.equal(readFileSync(calls, 'utf8'), '', 'nothing new to ask');
+    } finally {
+      process.env['PATH'] = path;
+    }
+  });
+
   it('--dry-run computes the whole build and writes nothing: what it reports is what the real build does', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page({ title: 'Home' }), 'posts/a.html': page({ title: 'A' }), 'docs/b.html': page({ title: 'B' }) });
