@@ -165,7 +165,8 @@ function diag(code: string, severity: Severity, message: string, where: { line: 
 }
 
 const START = { line: 1, column: 1, offset: 0 };
-const UTF8_HINT = 'save the file as UTF-8 and declare encoding="UTF-8" (the Sitemap protocol requires UTF-8)';
+const SAVE_AS_UTF8 = 'save the file as UTF-8 and declare encoding="UTF-8"';
+const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
  * Decide the character encoding of a document from its first bytes (pass at least
@@ -239,7 +240,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return r;
   };
   const notUtf8 = (encoding: string, how: string): void => {
-    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${describe(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, UTF8_HINT));
+    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${describe(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
   };
 
   if (detected !== undefined) {

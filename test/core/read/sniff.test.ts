@@ -71,6 +71,8 @@ describe('sniffEncoding', () => {
     assert.deepEqual(codes(le), ['encoding/declared-not-utf8']);
     assert.equal(le.diagnostics[0]?.severity, 'warning');
     assert.match(le.diagnostics[0]?.message ?? '', /UTF-16LE.*requires UTF-8/);
+    // The hint says what to do without saying the message's reason again.
+    assert.equal(le.diagnostics[0]?.hint, 'save the file as UTF-8 and declare encoding="UTF-8"');
 
     const be = sniffEncoding(bytes([0xfe, 0xff], utf16(DECL('utf-16'), false)));
     assert.equal(be.encoding, 'utf-16be');
