@@ -249,7 +249,8 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       }
       let raw: string | undefined;
       if (eq >= 0) raw = arg.slice(eq + 1);
-      else if (i + 1 < argv.length && (!(argv[i + 1] as string).startsWith('-') || argv[i + 1] === '-')) raw = argv[++i];
+      // A negative number is a value (no option starts with a digit): its check then says what is wrong with it.
+      else if (i + 1 < argv.length && (!(argv[i + 1] as string).startsWith('-') || argv[i + 1] === '-' || /^-\d/.test(argv[i + 1] as string))) raw = argv[++i];
       if (raw === undefined) throw new UsageError(`${spelled} needs a value: ${valueDescription(option)}`);
       set(option, raw, spelled);
       continue;

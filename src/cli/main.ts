@@ -53,11 +53,19 @@ async function commandHelp(name: string, io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
+async function unknownCommand(name: string, io: CliIo): Promise<number> {
+  const { closestName } = await import('./command.js');
+  const closest = closestName(name, Object.keys(COMMANDS));
+  const hint = closest !== undefined ? `; did you mean ${closest}?` : `; commands: ${Object.keys(COMMANDS).join(', ')}`;
+  io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(name)}${hint}\nRun "sitemapkit --help" for usage.\n`);
+  return EXIT_FATAL;
+}
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
-    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) return commandHelp(topic, io);
+    if (topic !== undefined) return Object.hasOwn(COMMANDS, topic) ? commandHelp(topic, io) : unknownCommand(topic, io);
     io.stdout.write(await help());
     return first === undefined ? EXIT_FATAL : EXIT_OK;
   }
@@ -67,13 +75,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS[first];
   if (command !== undefined && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return commandHelp(first, io);
-  if (command === undefined) {
-    const { closestName } = await import('./command.js');
-    const closest = closestName(first, Object.keys(COMMANDS));
-    const hint = closest !== undefined ? `; did you mean ${closest}?` : `; commands: ${Object.keys(COMMANDS).join(', ')}`;
-    io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(first)}${hint}\nRun "sitemapkit --help" for usage.\n`);
-    return EXIT_FATAL;
-  }
+  if (command === undefined) return unknownCommand(first, io);
   try {
     return await (await command())(rest, io);
   } catch (error) {

@@ -137,6 +137,8 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['validate', 'u.txt', '--timeout', '0.0001'], '--timeout needs a number of seconds above 0, got "0.0001"'],
     [['worker', '--redis', 'redis://127.0.0.1:1', '--lock-duration', '0.5'], '--lock-duration needs a number of seconds, at least 1, got "0.5"'],
     [['build', 'site', '--base-url', 'https://e.com/', '--gzip-level', '10'], '--gzip-level needs a whole number from 1 to 9, got "10"'],
+    // A negative number is the value given, not a missing one.
+    [['validate', 'u.txt', '--max-warnings', '-1'], '--max-warnings needs a whole number (0 or more), got "-1"'],
     [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
     [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
   ];
@@ -213,6 +215,11 @@ test('an unknown command gets the closest one, as an unknown option does', async
   assert.match(r.stderr, /^sitemapkit: unknown command "generat"; did you mean generate\?$/m);
   const far = await runCli(['frobnicate'], { cwd: tempDir() });
   assert.match(far.stderr, /unknown command "frobnicate"; commands: generate, read, validate/);
+  // help of a command that does not exist is the same usage error, not the general help and exit 0.
+  const help = await runCli(['help', 'validat'], { cwd: tempDir() });
+  assert.equal(help.code, 2);
+  assert.equal(help.stdout, '');
+  assert.match(help.stderr, /^sitemapkit: unknown command "validat"; did you mean validate\?$/m);
 });
 
 test('--json where the command prints JSON Lines points to --format jsonl', async () => {
