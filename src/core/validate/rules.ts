@@ -1,8 +1,9 @@
 // Every rule `sitemapkit validate` can report: the list of the units that declare them (types.ts
 // RuleInfo: code, default severity, title, Search Console wording). The protocol's (protocol.ts), the
 // hreflang rules (hreflang.ts) and the schema structure's (structure.ts) are declared with their
-// checks; those of input are below, and the codes of the tokenizer and the readers have their
-// severities in those modules' tables and their titles here. docs/rules.md has the long form;
+// checks; those of input and of the document as a whole (validator.ts checks these) are below, and
+// the codes of the tokenizer and the readers have their severities in those modules' tables and
+// their titles here. docs/rules.md has the long form;
 // test/core/validate/rules.test.ts keeps the two equal.
 
 import type { Severity } from '../diagnostics.js';
@@ -11,9 +12,20 @@ import { XML_READER_CODES } from '../read/xml-reader.js';
 import { TEXT_READER_CODES } from '../read/text.js';
 import { STRUCTURE_RULES } from './structure.js';
 import { PROTOCOL_RULES } from './protocol.js';
-import { DOCUMENT_RULES } from './validator.js';
 import { HREFLANG_RULES } from './hreflang.js';
 import type { RuleInfo } from './types.js';
+
+/**
+ * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
+ * validating one is an error by default; `--rule feed/no-schema=warning` (or off) takes feeds as engines do.
+ */
+export const FEED_NO_SCHEMA: RuleInfo = { code: 'feed/no-schema', severity: 'error', title: 'an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it' };
+
+/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
+export const TEXT_XML_NAME: RuleInfo = { code: 'text/xml-name', severity: 'error', title: 'a text sitemap named .xml', searchConsole: 'Unsupported file format' };
+
+/** The rules about the document as a whole, which validator.ts checks. */
+const DOCUMENT_RULES: readonly RuleInfo[] = [FEED_NO_SCHEMA, TEXT_XML_NAME];
 
 /** Sniffing, decoding and decompression, and validate's own findings about its inputs. */
 const INPUT_RULES: readonly RuleInfo[] = [

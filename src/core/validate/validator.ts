@@ -16,7 +16,8 @@ import { resolveEncodingLabel } from '../read/sniff.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
-import type { FileReport, RuleInfo } from './types.js';
+import type { FileReport } from './types.js';
+import { FEED_NO_SCHEMA, TEXT_XML_NAME, VALIDATION_RULES } from './rules.js';
 
 /** A rule's severity as configured: a severity, or `off`. */
 export type RuleSetting = Severity | 'off';
@@ -76,17 +77,6 @@ function NOT_WELL_FORMED(code: string): boolean {
   return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
-/**
- * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
- * validating one is an error by default; `--rule feed/no-schema=warning` (or off) takes feeds as engines do.
- */
-const FEED_NO_SCHEMA: RuleInfo = { code: 'feed/no-schema', severity: 'error', title: 'an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it' };
-
-/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
-const TEXT_XML_NAME: RuleInfo = { code: 'text/xml-name', severity: 'error', title: 'a text sitemap named .xml', searchConsole: 'Unsupported file format' };
-
-/** The rules about the document as a whole that this module checks (rules.ts lists them). */
-export const DOCUMENT_RULES: readonly RuleInfo[] = [FEED_NO_SCHEMA, TEXT_XML_NAME];
 
 /** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */
 const XML_NAME = /\.xml(?:\.gz)?(?:[?#].*)?$/i;
@@ -139,6 +129,7 @@ function checkValidationOptions(options: ValidationOptions): void {
   if (location !== undefined && !(URL.canParse(location) && /^https?:$/.test(new URL(location).protocol))) refuse(`baseUrl must be an absolute http(s) URL, got ${quoteValue(location)}`);
   if (options.now !== undefined && Number.isNaN(new Date(options.now).getTime())) refuse(`now must be epoch milliseconds of a valid date, got ${quoteValue(options.now)}`);
   for (const [code, level] of Object.entries(options.rules ?? {})) {
+    if (!VALIDATION_RULES.has(code)) refuse(`unknown rule ${quoteValue(code)} in rules (the codes are listed in docs/rules.md)`);
     if (!RULE_SETTINGS.includes(level)) refuse(`the level of rule ${code} must be one of ${RULE_SETTINGS.join(', ')}, got ${quoteValue(level)}`);
   }
 }

@@ -142,6 +142,7 @@ describe('rule settings', () => {
       assert.throws(() => validateXmlSitemapText(doc, options as ValidationOptions), (error: Error & { code?: string }) => error.code === 'ERR_SITEMAP_OPTION' && message.test(error.message));
     };
     refused({ rules: { 'loc/not-encoded': 'eror' } }, /the level of rule loc\/not-encoded must be one of error, warning, info, off, got "eror"/);
+    refused({ rules: { 'loc/not-encodd': 'off' } }, /unknown rule "loc\/not-encodd" in rules/);
     refused({ limits: 'future' }, /limits must be one of current, legacy/);
     refused({ baseUrl: '/relative/' }, /baseUrl must be an absolute http\(s\) URL/);
     refused({ location: 'ftp://e.com/' }, /baseUrl must be an absolute http\(s\) URL/);
