@@ -1,7 +1,7 @@
 // What `sitemapkit diff` compares, without I/O (issue 26): the fields of two entries of one URL, and a
 // table of fingerprints that tells added, removed, changed and unchanged URLs apart without keeping
 // a single URL string. A URL is the 64-bit fingerprint (fingerprint.ts) of its loc's comparable form
-// (locFingerprint) in a FingerprintTable, whose value is an ordinal into two typed columns: a 64-bit
+// (url.ts locFingerprint) in a FingerprintTable, whose value is an ordinal into two typed columns: a 64-bit
 // fingerprint of the other fields, and a state. About 12 bytes a slot of the table and 9 a URL in the
 // columns: two 10,000,000-URL sets fit in a few hundred MB, where the strings alone would take gigabytes.
 //
@@ -10,10 +10,9 @@
 // again (matchNew: added, or the number of a changed candidate, whose old entry the caller kept).
 
 import { dateText } from './datetime.js';
-import { FINGERPRINT, fingerprint } from './fingerprint.js';
+import { fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprint-table.js';
 import type { DateInput, UrlEntry } from './model.js';
-import { comparableUrl } from './url.js';
 
 /** The fields compared, in the order a change lists them. */
 export const DIFF_FIELDS = ['lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates'] as const;
@@ -168,15 +167,4 @@ export class UrlDiffTable {
     this.fields[ordinal * 2] = fields1;
     this.fields[ordinal * 2 + 1] = fields2;
   }
-}
-
-/**
- * The fingerprint for a table of the loc's comparableUrl (url.ts: `caf%c3%a9` and `caf%C3%A9` are one
- * URL, RFC 3986 §6.2): `locHash` when the reader had it and the loc is in that form already, else computed.
- */
-export function locFingerprint(loc: string, locHash?: Int32Array): Int32Array {
-  const url = comparableUrl(loc);
-  if (locHash !== undefined && url === loc) return locHash;
-  fingerprint(url);
-  return FINGERPRINT;
 }

@@ -9,6 +9,7 @@
 // A plainly normal ASCII URL takes a fast path that returns it unchanged.
 
 import { InvalidValueError, quoteValue } from './errors.js';
+import { FINGERPRINT, fingerprint } from './fingerprint.js';
 import { isAsciiWhitespace, trimAsciiWhitespace } from './ascii-whitespace.js';
 
 /** sitemaps.org protocol: a `<loc>` "must be less than 2,048 characters" (Limits.maxLocLength). */
@@ -436,4 +437,16 @@ function normalizeEscapes(s: string): string {
     const char = String.fromCharCode(parseInt(escape.slice(1), 16));
     return UNRESERVED_RE.test(char) ? char : escape.toUpperCase();
   });
+}
+
+/**
+ * The fingerprint for a table of the loc's comparableUrl (`url`, when the caller has it: `caf%c3%a9`
+ * and `caf%C3%A9` are one URL, RFC 3986 §6.2): `locHash` when the reader had it and the loc is in that
+ * form already, else computed into FINGERPRINT (fingerprint.ts). diff, report and validate's
+ * duplicate check key their tables by it.
+ */
+export function locFingerprint(loc: string, locHash?: Int32Array, url = comparableUrl(loc)): Int32Array {
+  if (locHash !== undefined && url === loc) return locHash;
+  fingerprint(url);
+  return FINGERPRINT;
 }

@@ -17,9 +17,9 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import type { EntryPosition } from '../core/read/types.js';
-import { comparableUrl } from '../core/url.js';
+import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
-import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, locFingerprint, type FieldChange } from '../core/url-diff.js';
+import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
 import { readSource, sourceName, type SitemapSource, type SourceOptions } from './sitemap-source.js';
 

@@ -12,7 +12,7 @@ import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
-import { comparableUrl } from '../url.js';
+import { comparableUrl, locFingerprint } from '../url.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
@@ -214,7 +214,7 @@ export class ReportAggregator {
     // The same URL is the same as RFC 3986 §6.2 has it, spelt as it may be (`%7e` and `~`,
     // `Example.com` and `example.com`), as diff compares them; each row keeps its spelling.
     const url = comparableUrl(entry.loc);
-    let flags = this.countDuplicate(entry.loc, url === entry.loc && locHash !== undefined ? locHash : (fingerprint(url), FINGERPRINT));
+    let flags = this.countDuplicate(entry.loc, locFingerprint(entry.loc, locHash, url));
     const lastmod = entry.lastmod === undefined ? '' : dateText(entry.lastmod);
     if (lastmod !== '' && this.lastmod(lastmod, file)) flags |= FLAG_FUTURE;
     else if (lastmod === '') this.freshness.missing++;

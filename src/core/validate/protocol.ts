@@ -7,7 +7,7 @@ import { positiveInteger, SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
-import { comparableUrl, MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
+import { comparableUrl, locFingerprint, MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
@@ -367,11 +367,8 @@ export class ProtocolChecker {
     if (this.trackingStopped) return;
     const url = comparable ? loc : comparableUrl(loc);
     if (url !== loc) this.asWritten = false;
-    if (locHash === undefined || url !== loc) {
-      fingerprint(url);
-      locHash = FINGERPRINT;
-    }
-    const first = markSeen(this.seen, this.maxTracked, locHash[0] as number, locHash[1] as number, at.line);
+    const hash = locFingerprint(loc, locHash, url);
+    const first = markSeen(this.seen, this.maxTracked, hash[0] as number, hash[1] as number, at.line);
     if (first === SEEN_FULL) {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
