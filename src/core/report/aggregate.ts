@@ -409,8 +409,8 @@ export class ReportAggregator {
     }
     if (alternates > 0) {
       x.hreflangUrls++;
-      // The pages of one group list the same alternates: a group is the set of its hrefs.
-      fingerprint((entry.alternates ?? []).map((a) => a.href).sort().join('\n'));
+      // The pages of one group list the same alternates: a group is the set of its hrefs, compared as URLs.
+      fingerprint((entry.alternates ?? []).map((a) => comparableUrl(a.href)).sort().join('\n'));
       if (this.groups.add(FINGERPRINT[0] as number, FINGERPRINT[1] as number, 0) === -1) x.hreflangGroups++;
     }
   }

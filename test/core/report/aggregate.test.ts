@@ -99,6 +99,21 @@ test('one URL spelt two ways is one URL, as diff has it (RFC 3986 §6.2, url.ts 
   assert.deepEqual(model.directories, [{ prefix: '/', urls: 4 }, { prefix: '/shop/', urls: 2 }], 'one host, not Example.com beside example.com');
 });
 
+test('an hreflang group is the set of its alternates compared as URLs: two pages listing one group spelt two ways make one group', () => {
+  const { agg } = aggregator();
+  const group = (host: string, escape: string): UrlEntry['alternates'] => [
+    { hreflang: 'en', href: `https://${host}/en/caf${escape}` }, { hreflang: 'fr', href: `https://${host}/fr/caf${escape}` },
+  ];
+  feed(agg, 'a.xml', [
+    { loc: 'https://e.com/en/caf%C3%A9', alternates: group('e.com', '%C3%A9') },
+    { loc: 'https://e.com/fr/caf%C3%A9', alternates: group('E.com:443', '%c3%a9') },
+    { loc: 'https://e.com/de/x', alternates: group('e.com', '-de') },
+  ]);
+  const model = agg.finish('');
+  assert.equal(model.extensions.hreflangUrls, 3);
+  assert.equal(model.extensions.hreflangGroups, 2);
+});
+
 test('an index that lists 200,000 children (past the limit, each unreadable) makes a model: the largest file is found without spreading the files into a call', () => {
   const { agg } = aggregator();
   agg.startFile({ name: 'index.xml', parent: -1 });
