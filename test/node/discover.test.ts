@@ -840,6 +840,40 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
     }
   });
 
+  it('compares URLs as validate does (RFC 3986 §6.2: Example.com and example.com, %7e and ~ are one URL), page by page and in the lane', async () => {
+    const small = urlset(['http://Example.com/a%7e', 'http://example.com/a~', 'http://example.com/b']);
+    const locs = Array.from({ length: 20_000 }, (_, i) => `https://www.example.com/p/${i}`);
+    locs.push('https://WWW.example.com/p/%31%30', 'https://www.example.com:443/p/./20');
+    const large = urlset(locs);
+    const s = await startSiteServer({ '/small.xml': { body: small }, '/large.xml': { body: large } });
+    try {
+      for (const urlsAsText of [false, true]) {
+        const { tree } = await discover([s.url('/small.xml'), s.url('/large.xml')], { urlsAsText });
+        for (const [path, body] of [['/small.xml', small], ['/large.xml', large]] as const) {
+          const found = node(tree, path).diagnostics.filter((d) => d.code === 'loc/duplicate');
+          const validated = (await validateSitemap(Buffer.from(body), { file: s.url(path) })).diagnostics.filter((d) => d.code === 'loc/duplicate');
+          assert.equal(found.length, path === '/small.xml' ? 1 : 2, `${path} urlsAsText ${urlsAsText}`);
+          assert.deepEqual(found.map((d) => [d.message, d.line]), validated.map((d) => [d.message, d.line]));
+        }
+        assert.equal(tree.totals.urls, 2 + 20_000);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a sitemap named twice in two spellings of one URL (%7e and ~) is fetched once', async () => {
+    const s = await startSiteServer({ '/a~.xml': { body: urlset(pages('a', 1)) } });
+    try {
+      const { tree, urls } = await discover([s.url('/a~.xml'), s.url('/a%7e.xml')]);
+      assert.deepEqual(urls, pages('a', 1));
+      assert.equal(s.count('/a~.xml'), 1);
+      assert.deepEqual(codes(tree), ['discover/duplicate']);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('past maxTrackedUrls distinct URLs, says so (duplicates/not-checked) as validate does, and lets repeats through', async () => {
     const s = await startSiteServer({ '/s.xml': { body: urlset(['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', 'https://www.example.com/a']) } });
     try {

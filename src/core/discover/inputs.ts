@@ -1,5 +1,7 @@
 // What `discover` starts from and where it looks (issue #5 "Discovery"); pure.
 
+import { comparableUrl } from '../url.js';
+
 /**
  * Paths probed, in this order, when a site's robots.txt names no sitemap (or always with `--probe`).
  * The common names of CMSs and generators (WordPress, Yoast, Rank Math, next-sitemap, Google News).
@@ -45,10 +47,9 @@ export function classifyInput(text: string): ClassifiedInput | undefined {
 }
 
 /**
- * The key of the visited set: the URL as WHATWG parsing normalises it (scheme and host lowercased, the
- * default port dropped, dot segments resolved, percent-encoding of unsafe characters) without its
- * fragment; percent-escapes are uppercased so `%2f` and `%2F` are one document. Undefined for a
- * string that is not a URL.
+ * The key of the visited set: the URL without its fragment in the form `validate`, `diff` and `report`
+ * compare URLs in (url.ts comparableUrl, RFC 3986 §6.2: `Example.com` and `example.com`, `%7e` and
+ * `~`, `%2f` and `%2F` are one document). Undefined for a string that is not a URL.
  */
 export function visitKey(text: string): string | undefined {
   let url: URL;
@@ -58,7 +59,7 @@ export function visitKey(text: string): string | undefined {
     return undefined;
   }
   url.hash = '';
-  return url.href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  return comparableUrl(url.href);
 }
 
 /** `https://example.com/robots.txt` for any URL of that origin (RFC 9309 §2.3: robots.txt is at the root). */
