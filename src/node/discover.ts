@@ -349,7 +349,7 @@ class Discovery {
   /** The reading thread (`urlsAsText`), started with the run. */
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
-  private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
+  private readonly robotsByUrl = new Map<string, Promise<RobotsState>>();
   private readonly tasks = new Set<Promise<void>>();
   /**
    * Sitemaps to fetch wait here as their bare nodes, per host, hosts taking turns; a task is started
@@ -478,13 +478,15 @@ class Discovery {
     return { robots, wellKnown };
   }
 
-  /** robots.txt of the origin of `robotsUrl`, fetched once per run. */
+  /**
+   * A robots.txt, fetched once per run: that of an origin (robotsUrlOf), or one given below its root,
+   * which is no origin's (RFC 9309 §2.3) and read for its Sitemap lines only.
+   */
   private robots(robotsUrl: string): Promise<RobotsState> {
-    const origin = new URL(robotsUrl).origin;
-    let pending = this.robotsByOrigin.get(origin);
+    let pending = this.robotsByUrl.get(robotsUrl);
     if (pending === undefined) {
       pending = this.fetchRobots(robotsUrl);
-      this.robotsByOrigin.set(origin, pending);
+      this.robotsByUrl.set(robotsUrl, pending);
     }
     return pending;
   }
@@ -493,6 +495,9 @@ class Discovery {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
     const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
+    if (url !== robotsUrlOf(url)) {
+      this.collect(node, diagnostic('discover/robots-sitemap', `not at /robots.txt of its origin: crawlers do not read it (RFC 9309 §2.3); its Sitemap lines are followed as asked, the rules of ${robotsUrlOf(url)} are used`, url));
+    }
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
       node.outcome = 'failed';

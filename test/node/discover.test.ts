@@ -136,6 +136,25 @@ describe('discover: robots.txt', () => {
       await s.close();
     }
   });
+
+  it('a robots.txt given below the root is read for its Sitemap lines, with a warning; its rules are not the origin\'s (RFC 9309 §2.3)', async () => {
+    const s = await startSiteServer({
+      '/a.xml': { body: urlset(pages('a', 1)) },
+      '/private/b.xml': { body: urlset(pages('b', 1)) },
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' },
+    });
+    s.route('/sub/robots.txt', { type: 'text/plain', body: `User-agent: *\nDisallow: /a.xml\nSitemap: ${s.url('/a.xml')}\nSitemap: ${s.url('/private/b.xml')}\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/sub/robots.txt'), { respectRobots: true });
+      assert.deepEqual(urls, pages('a', 1));
+      assert.equal(s.count('/private/b.xml'), 0);
+      assert.deepEqual(codes(tree), ['discover/robots-disallowed']);
+      assert.deepEqual(tree.inputs[0]?.robots?.diagnostics.map((d) => d.code), ['discover/robots-sitemap']);
+      assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /not at \/robots\.txt .*RFC 9309 §2\.3/);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('discover: well-known paths', () => {
