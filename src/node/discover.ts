@@ -26,7 +26,7 @@ import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRY_DELAY_MS, FetchFailure, HttpClient, hostUnreachable, retryAfterMs, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
@@ -757,11 +757,7 @@ class Discovery {
       node.timeMs = performance.now() - start;
       if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      // A 429 or 503 whose Retry-After is past the longest wait: why it was not retried.
-      const asked = retryAfterMs(outcome.headers.get('retry-after'));
-      const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-      const notWaited = asked !== undefined && asked > longest ? `; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : '';
-      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${notWaited}`, node.url));
+      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
       return;
     }
     await this.read(node, body, outcome);

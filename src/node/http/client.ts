@@ -282,6 +282,17 @@ export class HttpClient {
     }
   }
 
+  /**
+   * What the retries of a final response with a status other than 2xx come to, for its message: how
+   * many attempts were made, and a Retry-After past the longest wait (why it was not retried).
+   */
+  retriesSaid(response: HttpResponse): string {
+    const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
+    const asked = isRetryStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+    const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    return asked !== undefined && asked > longest ? `${attempts}; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : attempts;
+  }
+
   // Long: the redirects of one attempt share its deadline, signal and slot, released on every way out.
   private async attempt(url: string, request: HttpRequest, attempts: number): Promise<Attempt> {
     // The first hop's slot is waited for before the request's signal, deadline and closures are made:
