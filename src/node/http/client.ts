@@ -29,7 +29,7 @@ import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './pol
 import { HostSlots, type Release } from './slots.js';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createNodeFetch, ENCODED_TOO_LARGE, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
+import { createNodeFetch, ENCODED_TOO_LARGE, NO_FINAL_STATUS, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -213,6 +213,7 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   const message = (cause?.message ?? (error as Error).message ?? String(error)).trim();
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
+  if (code === NO_FINAL_STATUS) return { code: 'fetch/http-status', message, retry: false };
   if (code === 'ENOTFOUND') {
     // Named, as the policy's lookup names it: after a redirect, the URL reported is not the one that failed.
     const host = url !== undefined ? new URL(url).hostname : 'the host';
