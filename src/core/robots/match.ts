@@ -43,7 +43,7 @@ function isProductTokenChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
 }
 
-/** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`). */
+/** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
 export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): boolean {
   return robotsMatcher(robots, userAgent)(url);
 }
@@ -142,11 +142,18 @@ const DUMMY_BASE = 'http://robots.invalid/';
 
 /** The path (for the `/robots.txt` check) and the path+query the rules are matched against. */
 function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
-  let parsed: URL;
-  try {
-    // A path alone resolves against a dummy origin; an absolute URL ignores it.
-    parsed = new URL(url, DUMMY_BASE);
-  } catch {
+  let parsed: URL | undefined;
+  // An absolute URL, or a path (resolved against a dummy origin). Not a relative reference such as
+  // `a.html` or `www.example.com/a` (resolved, it would be matched as a path it does not name), nor
+  // a URL without a path (`mailto:`).
+  if (typeof url === 'string' && (url.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(url))) {
+    try {
+      parsed = new URL(url, DUMMY_BASE);
+    } catch {
+      // Said below.
+    }
+  }
+  if (parsed === undefined || !parsed.pathname.startsWith('/')) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
   }
   parsed.hash = '';
