@@ -224,26 +224,11 @@ export function normalizeRobotsPath(text: string, isPattern: boolean): string {
       }
       continue;
     }
-    // Non-ASCII: UTF-8 octets; a lone surrogate becomes U+FFFD as in WHATWG URL.
-    let cp = c;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      } else {
-        cp = 0xfffd;
-      }
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      cp = 0xfffd;
-    }
-    if (cp < 0x800) {
-      out += pct(0xc0 | (cp >> 6)) + pct(0x80 | (cp & 63));
-    } else if (cp < 0x10000) {
-      out += pct(0xe0 | (cp >> 12)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63));
-    } else {
-      out += pct(0xf0 | (cp >> 18)) + pct(0x80 | ((cp >> 12) & 63)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63));
-    }
+    // Non-ASCII: its UTF-8 octets escaped (encodeURIComponent: upper-case hex); a lone surrogate
+    // becomes U+FFFD as in WHATWG URL.
+    const cp = text.codePointAt(i) as number;
+    if (cp > 0xffff) i++;
+    out += encodeURIComponent(cp >= 0xd800 && cp <= 0xdfff ? '\uFFFD' : String.fromCodePoint(cp));
   }
   return out;
 }
