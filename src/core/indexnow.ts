@@ -85,12 +85,11 @@ const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 export function indexNowEndpoint(input?: string): string {
   const text = input?.trim() ?? '';
   if (text === '') return DEFAULT_INDEXNOW_ENDPOINT;
-  let url: URL;
-  try {
-    url = new URL(HAS_SCHEME.test(text) ? text : `https://${text}`);
-  } catch {
+  const absolute = HAS_SCHEME.test(text) ? text : `https://${text}`;
+  if (!URL.canParse(absolute)) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint ${JSON.stringify(input)} is not a URL or a host name`);
   }
+  const url = new URL(absolute);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint must be http or https, got ${JSON.stringify(input)}`);
   }
@@ -100,12 +99,7 @@ export function indexNowEndpoint(input?: string): string {
 }
 
 function httpUrl(text: string, what: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
     throw new SitemapError('ERR_SITEMAP_OPTION', `${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
   }

@@ -34,12 +34,8 @@ export interface ClassifiedInput {
  * `/robots.txt`) or a sitemap URL (anything else). Undefined when `text` is not an http(s) URL.
  */
 export function classifyInput(text: string): ClassifiedInput | undefined {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(text.trim())) return undefined;
+  const url = new URL(text.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   url.hash = '';
   const kind: DiscoveryInputKind = url.pathname === '/' && url.search === '' ? 'site' : /\/robots\.txt$/i.test(url.pathname) ? 'robots' : 'sitemap';
@@ -52,12 +48,8 @@ export function classifyInput(text: string): ClassifiedInput | undefined {
  * `~`, `%2f` and `%2F` are one document). Undefined for a string that is not a URL.
  */
 export function visitKey(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
   url.hash = '';
   return comparableUrl(url.href);
 }

@@ -142,17 +142,11 @@ const DUMMY_BASE = 'http://robots.invalid/';
 
 /** The path (for the `/robots.txt` check) and the path+query the rules are matched against. */
 function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
-  let parsed: URL | undefined;
   // An absolute URL, or a path (resolved against a dummy origin). Not a relative reference such as
   // `a.html` or `www.example.com/a` (resolved, it would be matched as a path it does not name), nor
   // a URL without a path (`mailto:`).
-  if (typeof url === 'string' && (url.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(url))) {
-    try {
-      parsed = new URL(url, DUMMY_BASE);
-    } catch {
-      // Said below.
-    }
-  }
+  const absoluteOrPath = typeof url === 'string' && (url.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(url));
+  const parsed = absoluteOrPath && URL.canParse(url, DUMMY_BASE) ? new URL(url, DUMMY_BASE) : undefined;
   if (parsed === undefined || !parsed.pathname.startsWith('/')) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
   }
