@@ -128,7 +128,10 @@ export interface SitemapNode {
 
 export interface RobotsNode {
   url: string;
-  /** `ok` read; `absent` a 4xx (no rules, RFC 9309 §2.3.1.3); `failed` unreachable (5xx, network). */
+  /**
+   * `ok` read; `absent` a 4xx, or redirects without end (no rules, RFC 9309 §2.3.1.3, §2.3.1.2);
+   * `failed` unreachable (5xx, network).
+   */
   outcome: 'pending' | 'ok' | 'absent' | 'failed';
   status?: number;
   /** Why there was no response, when there was none: the fetch's code (`fetch/connection`, `fetch/dns`, …). */
@@ -500,10 +503,17 @@ class Discovery {
     }
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
-      node.outcome = 'failed';
       node.failure = outcome.code;
       state.failure = outcome;
-      this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      if (outcome.code === 'fetch/redirect-loop' || outcome.code === 'fetch/too-many-redirects') {
+        // RFC 9309 §2.3.1.2: past five consecutive redirects robots.txt may be taken as unavailable,
+        // as a 4xx (Google does so); it is not unreachable (§2.3.1.4), which would disallow all.
+        node.outcome = 'absent';
+        this.collect(node, diagnostic('discover/robots-sitemap', `${outcome.message}: read as unavailable, no rules and no Sitemap lines (RFC 9309 §2.3.1.2)`, url));
+      } else {
+        node.outcome = 'failed';
+        this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      }
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
@@ -986,7 +996,7 @@ export async function findSiteSitemaps(site: string, options: HttpClientOptions 
 export function whereLooked({ robots, wellKnown }: SiteSitemaps): string {
   const said = robots === undefined ? 'robots.txt was not fetched'
     : robots.outcome === 'ok' ? `${robots.url} names none`
-    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? 'nothing'}`
+    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? robots.failure ?? 'nothing'}`
     : `${robots.url} failed (${robots.diagnostics[0]?.message ?? robots.failure ?? 'no answer'})`;
   return wellKnown.length === 0 ? said : `${said}, and none of ${wellKnown.length} well-known paths holds one (${wellKnown.map((url) => new URL(url).pathname).join(', ')})`;
 }

@@ -137,6 +137,22 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt that redirects without end (a loop, or past five hops) is unavailable, as a 4xx: no rules (RFC 9309 §2.3.1.2), with a warning', async () => {
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    s.route('/robots.txt', { status: 301, headers: { location: '/r1' } });
+    s.route('/r1', { status: 301, headers: { location: '/robots.txt' } });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { respectRobots: true });
+      assert.deepEqual(urls, pages('p', 1));
+      const robots = tree.inputs[0]?.robots;
+      assert.deepEqual([robots?.outcome, robots?.failure, robots?.diagnostics.map((d) => d.code)], ['absent', 'fetch/redirect-loop', ['discover/robots-sitemap']]);
+      assert.equal(tree.totals.robotsFailed, 0);
+      assert.equal(tree.totals.errors, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a robots.txt given below the root is read for its Sitemap lines, with a warning; its rules are not the origin\'s (RFC 9309 §2.3)', async () => {
     const s = await startSiteServer({
       '/a.xml': { body: urlset(pages('a', 1)) },
