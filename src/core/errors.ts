@@ -9,8 +9,6 @@ export const SITEMAP_ERROR_CODES = [
   'ERR_SITEMAP_SERVE', 'ERR_SITEMAP_TIMEOUT',
   // Queued runs (BullMQ): Redis unreachable or refusing; a run that is unknown or failed.
   'ERR_SITEMAP_REDIS', 'ERR_SITEMAP_QUEUE',
-  // The causes of a failed fetch, reported as diagnostics (fetch/…).
-  'ERR_SITEMAP_ADDRESS_REFUSED', 'ERR_SITEMAP_ENCODED_TOO_LARGE', 'ERR_SITEMAP_HTTP_STATUS',
 ] as const;
 export type SitemapErrorCode = (typeof SITEMAP_ERROR_CODES)[number];
 

@@ -85,12 +85,11 @@ const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 export function indexNowEndpoint(input?: string): string {
   const text = input?.trim() ?? '';
   if (text === '') return DEFAULT_INDEXNOW_ENDPOINT;
-  let url: URL;
-  try {
-    url = new URL(HAS_SCHEME.test(text) ? text : `https://${text}`);
-  } catch {
+  const absolute = HAS_SCHEME.test(text) ? text : `https://${text}`;
+  if (!URL.canParse(absolute)) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint ${JSON.stringify(input)} is not a URL or a host name`);
   }
+  const url = new URL(absolute);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SitemapError('ERR_SITEMAP_OPTION', `the IndexNow endpoint must be http or https, got ${JSON.stringify(input)}`);
   }
@@ -100,12 +99,7 @@ export function indexNowEndpoint(input?: string): string {
 }
 
 function httpUrl(text: string, what: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
     throw new SitemapError('ERR_SITEMAP_OPTION', `${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
   }
@@ -170,53 +164,39 @@ export function indexNowKeyFileUrl(payload: Pick<IndexNowPayload, 'host' | 'key'
 export function explainIndexNowStatus(status: number, payload?: IndexNowPayload): IndexNowStatusExplanation {
   const keyFile = payload === undefined ? 'https://HOST/KEY.txt (or at --key-location)' : indexNowKeyFileUrl(payload);
   const host = payload?.host ?? 'the host named in the payload';
-  if (status === 200) {
-    return { accepted: true, retry: false, code: 'indexnow/accepted', message: '200 OK: the URLs were received (not a promise that they will be crawled)' };
-  }
-  if (status === 202) {
-    return {
-      accepted: true,
-      retry: false,
-      code: 'indexnow/accepted',
-      message: '202 Accepted: the URLs were received; the key is not validated yet',
-      hint: `the engine will fetch ${keyFile} to validate the key: keep it there`,
-    };
-  }
-  if (status === 400) {
-    return {
-      accepted: false,
-      retry: false,
-      code: 'indexnow/bad-request',
-      message: '400 Bad Request: the endpoint found the request malformed',
-      hint: 'check that --endpoint is an IndexNow submission URL (such as https://api.indexnow.org/indexnow)',
-    };
-  }
-  if (status === 403) {
-    return {
-      accepted: false,
-      retry: false,
-      code: 'indexnow/forbidden',
-      message: '403 Forbidden: the key is not valid: its key file is missing, or does not contain the key',
-      hint: `serve a UTF-8 text file holding only the key at ${keyFile} (--write-key-file writes KEY.txt into the output)`,
-    };
-  }
-  if (status === 422) {
-    return {
-      accepted: false,
-      retry: false,
-      code: 'indexnow/unprocessable',
-      message: '422 Unprocessable Entity: some URLs do not belong to the host, or the key (or keyLocation) does not fit the protocol',
-      hint: `every URL must be on ${host}; a key file in a directory covers only the URLs under that directory; the key has 8 to 128 characters of a-z, A-Z, 0-9 and "-"`,
-    };
-  }
-  if (status === 429) {
-    return {
-      accepted: false,
-      retry: true,
-      code: 'indexnow/too-many-requests',
-      message: '429 Too Many Requests: the endpoint is limiting this client (it may take the rate for spam)',
-      hint: 'if it persists, submit less often and only URLs that changed',
-    };
+  // The protocol's answers: [code, message, hint].
+  const defined: Record<number, [string, string, string?]> = {
+    200: ['indexnow/accepted', '200 OK: the URLs were received (not a promise that they will be crawled)'],
+    202: [
+      'indexnow/accepted',
+      '202 Accepted: the URLs were received; the key is not validated yet',
+      `the engine will fetch ${keyFile} to validate the key: keep it there`,
+    ],
+    400: [
+      'indexnow/bad-request',
+      '400 Bad Request: the endpoint found the request malformed',
+      'check that --endpoint is an IndexNow submission URL (such as https://api.indexnow.org/indexnow)',
+    ],
+    403: [
+      'indexnow/forbidden',
+      '403 Forbidden: the key is not valid: its key file is missing, or does not contain the key',
+      `serve a UTF-8 text file holding only the key at ${keyFile} (--write-key-file writes KEY.txt into the output)`,
+    ],
+    422: [
+      'indexnow/unprocessable',
+      '422 Unprocessable Entity: some URLs do not belong to the host, or the key (or keyLocation) does not fit the protocol',
+      `every URL must be on ${host}; a key file in a directory covers only the URLs under that directory; the key has 8 to 128 characters of a-z, A-Z, 0-9 and "-"`,
+    ],
+    429: [
+      'indexnow/too-many-requests',
+      '429 Too Many Requests: the endpoint is limiting this client (it may take the rate for spam)',
+      'if it persists, submit less often and only URLs that changed',
+    ],
+  };
+  const answer = defined[status];
+  if (answer !== undefined) {
+    const [code, message, hint] = answer;
+    return { accepted: status === 200 || status === 202, retry: status === 429, code, message, ...(hint !== undefined ? { hint } : {}) };
   }
   if (status >= 500 && status <= 599) {
     return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error)` };

@@ -3,13 +3,13 @@
 // and on a reading thread (discover-readers.ts): what it hands out is the same either way.
 
 import type { Diagnostic } from '../core/diagnostics.js';
-import { FINGERPRINT, fingerprint } from '../core/fingerprint.js';
 import { FingerprintTable } from '../core/fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { FingerprintSet } from '../core/fingerprint-table.js';
 import { Lane, LANE_FIELDS, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../core/read/lane.js';
 import type { EntryPosition, LaneLocs, SitemapFormat } from '../core/read/types.js';
-import { DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
+import { locFingerprint } from '../core/url.js';
+import { comparableRecordHashes, DEFAULT_MAX_TRACKED_URLS, duplicateDiagnostic, markSeen, notCheckedDiagnostic, SEEN_CAPACITY, SEEN_FULL, SEEN_NEW } from '../core/validate/protocol.js';
 import { readSitemap } from './parse-sitemap.js';
 
 /** What a document is read with (plain data: it crosses to a reading thread). */
@@ -65,14 +65,14 @@ class RepeatCheck {
     this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
   }
 
-  /** Whether `loc` was listed before in this document (it is reported then); `locHash`, its fingerprint if the reader had it. */
+  /**
+   * Whether `loc` was listed before in this document, compared as validate compares them (their
+   * comparableUrl: `%7e` and `~` are one URL): it is reported then. `locHash`: its fingerprint as
+   * written, if the reader had it.
+   */
   repeated(loc: string, at: EntryPosition, locHash?: Int32Array): boolean {
     if (this.stopped) return false;
-    let hash = locHash;
-    if (hash === undefined) {
-      fingerprint(loc);
-      hash = FINGERPRINT;
-    }
+    const hash = locFingerprint(loc, locHash);
     const first = this.firstLine(hash[0] as number, hash[1] as number, at.line, at.column);
     if (first === SEEN_NEW) return false;
     this.report(duplicateDiagnostic(loc, first, at));
@@ -107,6 +107,7 @@ class RepeatCheck {
       take: (count, text) => {
         let k = 0;
         if (!this.stopped) {
+          comparableRecordHashes(lane, text, count);
           k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
           // Copied: the calls below may grow the lane's memory.
           const repeats = lane.attention.slice();

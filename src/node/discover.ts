@@ -26,7 +26,7 @@ import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRY_DELAY_MS, FetchFailure, HttpClient, hostUnreachable, retryAfterMs, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
@@ -128,7 +128,10 @@ export interface SitemapNode {
 
 export interface RobotsNode {
   url: string;
-  /** `ok` read; `absent` a 4xx (no rules, RFC 9309 §2.3.1.3); `failed` unreachable (5xx, network). */
+  /**
+   * `ok` read; `absent` a 4xx, or redirects without end (no rules, RFC 9309 §2.3.1.3, §2.3.1.2);
+   * `failed` unreachable (5xx, network).
+   */
   outcome: 'pending' | 'ok' | 'absent' | 'failed';
   status?: number;
   /** Why there was no response, when there was none: the fetch's code (`fetch/connection`, `fetch/dns`, …). */
@@ -349,7 +352,7 @@ class Discovery {
   /** The reading thread (`urlsAsText`), started with the run. */
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
-  private readonly robotsByOrigin = new Map<string, Promise<RobotsState>>();
+  private readonly robotsByUrl = new Map<string, Promise<RobotsState>>();
   private readonly tasks = new Set<Promise<void>>();
   /**
    * Sitemaps to fetch wait here as their bare nodes, per host, hosts taking turns; a task is started
@@ -478,13 +481,15 @@ class Discovery {
     return { robots, wellKnown };
   }
 
-  /** robots.txt of the origin of `robotsUrl`, fetched once per run. */
+  /**
+   * A robots.txt, fetched once per run: that of an origin (robotsUrlOf), or one given below its root,
+   * which is no origin's (RFC 9309 §2.3) and read for its Sitemap lines only.
+   */
   private robots(robotsUrl: string): Promise<RobotsState> {
-    const origin = new URL(robotsUrl).origin;
-    let pending = this.robotsByOrigin.get(origin);
+    let pending = this.robotsByUrl.get(robotsUrl);
     if (pending === undefined) {
       pending = this.fetchRobots(robotsUrl);
-      this.robotsByOrigin.set(origin, pending);
+      this.robotsByUrl.set(robotsUrl, pending);
     }
     return pending;
   }
@@ -493,12 +498,22 @@ class Discovery {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
     const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
+    if (url !== robotsUrlOf(url)) {
+      this.collect(node, diagnostic('discover/robots-sitemap', `not at /robots.txt of its origin: crawlers do not read it (RFC 9309 §2.3); its Sitemap lines are followed as asked, the rules of ${robotsUrlOf(url)} are used`, url));
+    }
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
-      node.outcome = 'failed';
       node.failure = outcome.code;
       state.failure = outcome;
-      this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      if (outcome.code === 'fetch/redirect-loop' || outcome.code === 'fetch/too-many-redirects') {
+        // RFC 9309 §2.3.1.2: past five consecutive redirects robots.txt may be taken as unavailable,
+        // as a 4xx (Google does so); it is not unreachable (§2.3.1.4), which would disallow all.
+        node.outcome = 'absent';
+        this.collect(node, diagnostic('discover/robots-sitemap', `${outcome.message}: read as unavailable, no rules and no Sitemap lines (RFC 9309 §2.3.1.2)`, url));
+      } else {
+        node.outcome = 'failed';
+        this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
+      }
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
@@ -752,11 +767,7 @@ class Discovery {
       node.timeMs = performance.now() - start;
       if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      // A 429 or 503 whose Retry-After is past the longest wait: why it was not retried.
-      const asked = retryAfterMs(outcome.headers.get('retry-after'));
-      const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-      const notWaited = asked !== undefined && asked > longest ? `; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : '';
-      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}${notWaited}`, node.url));
+      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
       return;
     }
     await this.read(node, body, outcome);
@@ -985,7 +996,7 @@ export async function findSiteSitemaps(site: string, options: HttpClientOptions 
 export function whereLooked({ robots, wellKnown }: SiteSitemaps): string {
   const said = robots === undefined ? 'robots.txt was not fetched'
     : robots.outcome === 'ok' ? `${robots.url} names none`
-    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? 'nothing'}`
+    : robots.outcome === 'absent' ? `${robots.url} answered ${robots.status ?? robots.failure ?? 'nothing'}`
     : `${robots.url} failed (${robots.diagnostics[0]?.message ?? robots.failure ?? 'no answer'})`;
   return wellKnown.length === 0 ? said : `${said}, and none of ${wellKnown.length} well-known paths holds one (${wellKnown.map((url) => new URL(url).pathname).join(', ')})`;
 }

@@ -67,8 +67,7 @@ export async function fetchSitemap(url: string, client: HttpClient, options: Fet
   if (!outcome.ok) throw new SitemapFetchError(url, outcome.code as `fetch/${string}`, `${outcome.message} (${outcome.code})`, false);
   if (outcome.status < 200 || outcome.status > 299) {
     await outcome.body.cancel();
-    const attempts = outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : '';
-    throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${attempts}`, true, outcome.status);
+    throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${client.retriesSaid(outcome)}`, true, outcome.status);
   }
   const response = outcome.body;
   async function* body(): AsyncGenerator<Uint8Array> {

@@ -38,8 +38,11 @@ export interface IndexNowSubmitOptions {
   userAgent?: string | undefined;
   /** Stops the run: the request under way is aborted, the payloads not sent yet are reported as not sent. */
   signal?: AbortSignal | undefined;
-  /** Called with each payload's result as soon as it is final (to record accepted URLs as they go). */
-  onResult?: ((result: IndexNowResult) => void) | undefined;
+  /**
+   * Called with each payload's result as soon as it is final (to record accepted URLs as they go);
+   * when it returns a promise, the next payload is sent once that has settled.
+   */
+  onResult?: ((result: IndexNowResult) => unknown) | undefined;
   /** Injectable for tests; resolves early when `signal` aborts. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
@@ -116,7 +119,7 @@ export async function submitIndexNow(payloads: Iterable<IndexNowPayload>, option
       }
     }
     results.push(result);
-    options.onResult?.(result);
+    await options.onResult?.(result);
   }
   return results;
 }

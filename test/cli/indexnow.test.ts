@@ -7,6 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 import { startSiteServer } from '../helpers/site-server.js';
+import { emptyState, loadState, saveState } from '../../src/node/build/state-store.js';
 
 const BASE = 'https://www.example.com/';
 const KEY = '5f2b8c1d9e7a4b3c';
@@ -117,6 +118,34 @@ describe('sitemapkit indexnow', () => {
       assert.match(retried.stderr, /key|accepted|received/i);
     });
   }
+
+  it('saves the state after each accepted payload: stopped at the third of three, the first two are not sent again', async () => {
+    const dir = tempDir('sitemapkit-indexnow-');
+    const statePath = join(dir, 'state');
+    const state = emptyState();
+    state.baseUrl = BASE;
+    for (let i = 0; i < 25_000; i++) state.pages.set(`${BASE}p/${i}`, { hash: 'h', listed: true });
+    await saveState(statePath, state);
+    const recordedWhenSent: number[] = [];
+    const bodies: Received[] = [];
+    const server = await startSiteServer({
+      '/indexnow': async (req: IncomingMessage, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received);
+        // What a run killed now would leave on disk.
+        recordedWhenSent.push((await loadState(statePath)).announced.size);
+        res.writeHead(bodies.length === 3 ? 503 : 200).end();
+      },
+    });
+    after(() => server.close());
+    const submit = () => runCli(['indexnow', '--key', KEY, '--state', statePath, '--endpoint', server.url('/indexnow'), '--retries', '0'], { cwd: dir });
+    assert.equal((await submit()).code, 1);
+    assert.deepEqual(recordedWhenSent, [0, 10_000, 20_000]);
+    assert.equal((await submit()).code, 0);
+    assert.equal(bodies.length, 4);
+    assert.deepEqual(bodies[3]?.urlList, bodies[2]?.urlList);
+  });
 
   it('backs off on 429 as Retry-After says and submits', async () => {
     const dir = site();

@@ -45,6 +45,7 @@ describe('sitemapkit read URL', () => {
       '/large.xml': { body: urlset(LARGE) },
       // Always busy; Retry-After: 0 so that the retries do not wait.
       '/busy.xml': { status: 503, body: 'busy', type: 'text/plain', headers: { 'retry-after': '0' } },
+      '/later.xml': { status: 429, body: '', headers: { 'retry-after': '3600' } },
       '/hop1': { status: 302, headers: { location: '/hop2' } },
       '/hop2': { status: 302, headers: { location: '/sitemap.xml' } },
     });
@@ -162,6 +163,16 @@ describe('sitemapkit read URL', () => {
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^sitemapkit read: cannot fetch http:\/\/127\.0\.0\.1:\d+\/gone\.xml: HTTP 404$/m);
+  });
+
+  it('a Retry-After past the longest wait is not waited for, and the message says so, as discover says it', async () => {
+    const r = await read('/later.xml');
+    const v = await validate('/later.xml');
+    const said = 'HTTP 429; not retried: its Retry-After asks for 3600 s, more than the 60 s waited at most';
+    assert.equal(r.code, 2);
+    assert.ok(r.stderr.includes(`cannot fetch ${server.url('/later.xml')}: ${said}\n`), r.stderr);
+    assert.ok(v.stderr.includes(said), v.stderr);
+    assert.equal(server.count('/later.xml'), 2);
   });
 
   it('fails as validate URL fails: the same line, the same code, the same exit status', async () => {

@@ -136,6 +136,41 @@ describe('discover: robots.txt', () => {
       await s.close();
     }
   });
+
+  it('a robots.txt that redirects without end (a loop, or past five hops) is unavailable, as a 4xx: no rules (RFC 9309 §2.3.1.2), with a warning', async () => {
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    s.route('/robots.txt', { status: 301, headers: { location: '/r1' } });
+    s.route('/r1', { status: 301, headers: { location: '/robots.txt' } });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { respectRobots: true });
+      assert.deepEqual(urls, pages('p', 1));
+      const robots = tree.inputs[0]?.robots;
+      assert.deepEqual([robots?.outcome, robots?.failure, robots?.diagnostics.map((d) => d.code)], ['absent', 'fetch/redirect-loop', ['discover/robots-sitemap']]);
+      assert.equal(tree.totals.robotsFailed, 0);
+      assert.equal(tree.totals.errors, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a robots.txt given below the root is read for its Sitemap lines, with a warning; its rules are not the origin\'s (RFC 9309 §2.3)', async () => {
+    const s = await startSiteServer({
+      '/a.xml': { body: urlset(pages('a', 1)) },
+      '/private/b.xml': { body: urlset(pages('b', 1)) },
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' },
+    });
+    s.route('/sub/robots.txt', { type: 'text/plain', body: `User-agent: *\nDisallow: /a.xml\nSitemap: ${s.url('/a.xml')}\nSitemap: ${s.url('/private/b.xml')}\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/sub/robots.txt'), { respectRobots: true });
+      assert.deepEqual(urls, pages('a', 1));
+      assert.equal(s.count('/private/b.xml'), 0);
+      assert.deepEqual(codes(tree), ['discover/robots-disallowed']);
+      assert.deepEqual(tree.inputs[0]?.robots?.diagnostics.map((d) => d.code), ['discover/robots-sitemap']);
+      assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /not at \/robots\.txt .*RFC 9309 §2\.3/);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('discover: well-known paths', () => {
@@ -835,6 +870,40 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
       const shape = (d: { message: string; line?: number; column?: number }): unknown => [d.message, d.line, d.column];
       assert.equal(found.length, 3);
       assert.deepEqual(found.map(shape), validated.diagnostics.filter((d) => d.code === 'loc/duplicate').map(shape));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('compares URLs as validate does (RFC 3986 §6.2: Example.com and example.com, %7e and ~ are one URL), page by page and in the lane', async () => {
+    const small = urlset(['http://Example.com/a%7e', 'http://example.com/a~', 'http://example.com/b']);
+    const locs = Array.from({ length: 20_000 }, (_, i) => `https://www.example.com/p/${i}`);
+    locs.push('https://WWW.example.com/p/%31%30', 'https://www.example.com:443/p/./20');
+    const large = urlset(locs);
+    const s = await startSiteServer({ '/small.xml': { body: small }, '/large.xml': { body: large } });
+    try {
+      for (const urlsAsText of [false, true]) {
+        const { tree } = await discover([s.url('/small.xml'), s.url('/large.xml')], { urlsAsText });
+        for (const [path, body] of [['/small.xml', small], ['/large.xml', large]] as const) {
+          const found = node(tree, path).diagnostics.filter((d) => d.code === 'loc/duplicate');
+          const validated = (await validateSitemap(Buffer.from(body), { file: s.url(path) })).diagnostics.filter((d) => d.code === 'loc/duplicate');
+          assert.equal(found.length, path === '/small.xml' ? 1 : 2, `${path} urlsAsText ${urlsAsText}`);
+          assert.deepEqual(found.map((d) => [d.message, d.line]), validated.map((d) => [d.message, d.line]));
+        }
+        assert.equal(tree.totals.urls, 2 + 20_000);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a sitemap named twice in two spellings of one URL (%7e and ~) is fetched once', async () => {
+    const s = await startSiteServer({ '/a~.xml': { body: urlset(pages('a', 1)) } });
+    try {
+      const { tree, urls } = await discover([s.url('/a~.xml'), s.url('/a%7e.xml')]);
+      assert.deepEqual(urls, pages('a', 1));
+      assert.equal(s.count('/a~.xml'), 1);
+      assert.deepEqual(codes(tree), ['discover/duplicate']);
     } finally {
       await s.close();
     }

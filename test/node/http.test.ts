@@ -366,6 +366,22 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   }
 });
 
+describe('a status HTTP does not define', () => {
+  it('is fetch/http-status, not retried, and said without an internal marker', async () => {
+    const raw = await startRawServer((socket) => socket.end('HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n'));
+    const client = new HttpClient({ allowPrivate: true, retryBaseDelayMs: 1 });
+    try {
+      const r = await client.get(raw.url('/s.xml'));
+      assert.ok(!r.ok);
+      assert.deepEqual([r.code, r.message, r.attempts], ['fetch/http-status', 'HTTP 999, which is no final status (RFC 9110 §15: 200 to 599)', 1]);
+      assert.equal(raw.requests.length, 1);
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
 describe('an unreachable host (issue 22)', () => {
   it('a redirect to a name that does not resolve: the message names that host', async () => {
     const s = await startSiteServer({ '/moved.xml': { status: 301, headers: { location: 'http://gone.example/s.xml' }, body: '' } });

@@ -68,7 +68,7 @@ export interface SubmitSummary {
 }
 
 /** Submits what the state says is pending; reports on stderr; never throws for the endpoint's answers. */
-// Long: one sequence over the state it updates (read, submit each host's batch, record the accepted).
+// Long: one sequence over the state it updates (read, submit each host's batch, record each accepted one).
 export async function submitPending(settings: IndexNowSettings, context: SubmitContext): Promise<{ ok: boolean; summary: SubmitSummary }> {
   const { io } = context;
   const say = (text: string): void => {
@@ -112,11 +112,14 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
     endpoint: settings.endpoint,
     userAgent: settings.userAgent ?? userAgent(),
     ...definedOnly({ retries: settings.retries, fetch: io.fetch }),
-    onResult: (result: IndexNowResult) => {
-      if (result.accepted) {
-        recordAnnounced(state.pages, state.announced, result.payload.urlList);
-        summary.recorded += result.payload.urlList.length;
-      }
+    // Saved after each accepted payload, before the next is sent: a run stopped half-way (killed,
+    // a later payload refused) does not send again next time what was accepted.
+    onResult: async (result: IndexNowResult) => {
+      if (!result.accepted) return;
+      recordAnnounced(state.pages, state.announced, result.payload.urlList);
+      summary.recorded += result.payload.urlList.length;
+      state.lastSubmission = new Date().toISOString();
+      await saveState(context.statePath, state);
     },
   });
   let ok = true;
@@ -142,10 +145,6 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
       const said = result.response !== undefined ? `; the endpoint said: ${result.response}` : '';
       problems.print({ file: settings.endpoint, severity: 'error', code: result.code, message: `${payload.host}, ${plural(payload.urlList.length, 'URL')}: ${result.message}${said}`, ...(result.hint !== undefined ? { hint: result.hint } : {}) });
     }
-  }
-  if (summary.recorded > 0) {
-    state.lastSubmission = new Date().toISOString();
-    await saveState(context.statePath, state);
   }
   return { ok, summary };
 }

@@ -1,5 +1,7 @@
 // What `discover` starts from and where it looks (issue #5 "Discovery"); pure.
 
+import { comparableUrl } from '../url.js';
+
 /**
  * Paths probed, in this order, when a site's robots.txt names no sitemap (or always with `--probe`).
  * The common names of CMSs and generators (WordPress, Yoast, Rank Math, next-sitemap, Google News).
@@ -32,12 +34,8 @@ export interface ClassifiedInput {
  * `/robots.txt`) or a sitemap URL (anything else). Undefined when `text` is not an http(s) URL.
  */
 export function classifyInput(text: string): ClassifiedInput | undefined {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(text.trim())) return undefined;
+  const url = new URL(text.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   url.hash = '';
   const kind: DiscoveryInputKind = url.pathname === '/' && url.search === '' ? 'site' : /\/robots\.txt$/i.test(url.pathname) ? 'robots' : 'sitemap';
@@ -45,20 +43,15 @@ export function classifyInput(text: string): ClassifiedInput | undefined {
 }
 
 /**
- * The key of the visited set: the URL as WHATWG parsing normalises it (scheme and host lowercased, the
- * default port dropped, dot segments resolved, percent-encoding of unsafe characters) without its
- * fragment; percent-escapes are uppercased so `%2f` and `%2F` are one document. Undefined for a
- * string that is not a URL.
+ * The key of the visited set: the URL without its fragment in the form `validate`, `diff` and `report`
+ * compare URLs in (url.ts comparableUrl, RFC 3986 §6.2: `Example.com` and `example.com`, `%7e` and
+ * `~`, `%2f` and `%2F` are one document). Undefined for a string that is not a URL.
  */
 export function visitKey(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
   url.hash = '';
-  return url.href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  return comparableUrl(url.href);
 }
 
 /** `https://example.com/robots.txt` for any URL of that origin (RFC 9309 §2.3: robots.txt is at the root). */

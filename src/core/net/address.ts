@@ -121,12 +121,7 @@ export function parseIpAddress(text: string, allowZone = true): IpAddress | unde
 
 type Range = [network: Uint8Array, prefixLength: number, kind: AddressKind];
 
-function v4Range(text: string, kind: AddressKind): Range {
-  const [address, prefix] = text.split('/') as [string, string];
-  return [ipv4Bytes(parseIpv4Number(address)), Number(prefix), kind];
-}
-
-function v6Range(text: string, kind: AddressKind): Range {
+function range(text: string, kind: AddressKind): Range {
   const [address, prefix] = text.split('/') as [string, string];
   return [(parseIpAddress(address) as IpAddress).bytes, Number(prefix), kind];
 }
@@ -134,34 +129,34 @@ function v6Range(text: string, kind: AddressKind): Range {
 // IANA IPv4 Special-Purpose Address Registry (RFC 6890 §2.2.2 and later additions). 255.255.255.255
 // (limited broadcast) lies in 240.0.0.0/4 and is reserved with it.
 const IPV4_RANGES: readonly Range[] = [
-  v4Range('0.0.0.0/8', 'unspecified'), // RFC 791 "this network"; 0.0.0.0 reaches the local host on many systems
-  v4Range('10.0.0.0/8', 'private'), // RFC 1918
-  v4Range('100.64.0.0/10', 'shared'), // RFC 6598, carrier-grade NAT
-  v4Range('127.0.0.0/8', 'loopback'), // RFC 1122 §3.2.1.3
-  v4Range('169.254.0.0/16', 'link-local'), // RFC 3927; holds 169.254.169.254, the cloud metadata service
-  v4Range('172.16.0.0/12', 'private'), // RFC 1918
-  v4Range('192.0.0.0/24', 'reserved'), // RFC 6890, IETF protocol assignments
-  v4Range('192.0.2.0/24', 'documentation'), // RFC 5737 TEST-NET-1
-  v4Range('192.168.0.0/16', 'private'), // RFC 1918
-  v4Range('198.18.0.0/15', 'reserved'), // RFC 2544, benchmarking
-  v4Range('198.51.100.0/24', 'documentation'), // RFC 5737 TEST-NET-2
-  v4Range('203.0.113.0/24', 'documentation'), // RFC 5737 TEST-NET-3
-  v4Range('224.0.0.0/4', 'multicast'), // RFC 5771
-  v4Range('240.0.0.0/4', 'reserved'), // RFC 1112 §4, and 255.255.255.255 (RFC 919)
+  range('0.0.0.0/8', 'unspecified'), // RFC 791 "this network"; 0.0.0.0 reaches the local host on many systems
+  range('10.0.0.0/8', 'private'), // RFC 1918
+  range('100.64.0.0/10', 'shared'), // RFC 6598, carrier-grade NAT
+  range('127.0.0.0/8', 'loopback'), // RFC 1122 §3.2.1.3
+  range('169.254.0.0/16', 'link-local'), // RFC 3927; holds 169.254.169.254, the cloud metadata service
+  range('172.16.0.0/12', 'private'), // RFC 1918
+  range('192.0.0.0/24', 'reserved'), // RFC 6890, IETF protocol assignments
+  range('192.0.2.0/24', 'documentation'), // RFC 5737 TEST-NET-1
+  range('192.168.0.0/16', 'private'), // RFC 1918
+  range('198.18.0.0/15', 'reserved'), // RFC 2544, benchmarking
+  range('198.51.100.0/24', 'documentation'), // RFC 5737 TEST-NET-2
+  range('203.0.113.0/24', 'documentation'), // RFC 5737 TEST-NET-3
+  range('224.0.0.0/4', 'multicast'), // RFC 5771
+  range('240.0.0.0/4', 'reserved'), // RFC 1112 §4, and 255.255.255.255 (RFC 919)
 ];
 
 // IANA IPv6 Special-Purpose Address Registry. The ranges that embed an IPv4 address are handled in
 // `ipv6Kind` before this table; what is outside 2000::/3 and not listed here is reserved.
 const IPV6_RANGES: readonly Range[] = [
-  v6Range('64:ff9b:1::/48', 'reserved'), // RFC 8215, local-use NAT64: not globally reachable
-  v6Range('100::/64', 'reserved'), // RFC 6666, discard-only
-  v6Range('2001:db8::/32', 'documentation'), // RFC 3849
-  v6Range('2001::/23', 'reserved'), // RFC 2928 IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID
-  v6Range('3fff::/20', 'documentation'), // RFC 9637
-  v6Range('fc00::/7', 'private'), // RFC 4193 unique local
-  v6Range('fe80::/10', 'link-local'), // RFC 4291 §2.5.6
-  v6Range('fec0::/10', 'private'), // RFC 3879, deprecated site-local
-  v6Range('ff00::/8', 'multicast'), // RFC 4291 §2.7
+  range('64:ff9b:1::/48', 'reserved'), // RFC 8215, local-use NAT64: not globally reachable
+  range('100::/64', 'reserved'), // RFC 6666, discard-only
+  range('2001:db8::/32', 'documentation'), // RFC 3849
+  range('2001::/23', 'reserved'), // RFC 2928 IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID
+  range('3fff::/20', 'documentation'), // RFC 9637
+  range('fc00::/7', 'private'), // RFC 4193 unique local
+  range('fe80::/10', 'link-local'), // RFC 4291 §2.5.6
+  range('fec0::/10', 'private'), // RFC 3879, deprecated site-local
+  range('ff00::/8', 'multicast'), // RFC 4291 §2.7
 ];
 
 function inPrefix(bytes: Uint8Array, network: Uint8Array, prefixLength: number): boolean {
@@ -182,10 +177,10 @@ function ipv4Kind(bytes: Uint8Array): AddressKind {
   return kindFromTable(bytes, IPV4_RANGES) ?? 'public';
 }
 
-const V4_MAPPED = v6Range('::ffff:0:0/96', 'public');
-const V4_COMPATIBLE = v6Range('::/96', 'public');
-const NAT64 = v6Range('64:ff9b::/96', 'public');
-const SIX_TO_FOUR = v6Range('2002::/16', 'public');
+const V4_MAPPED = range('::ffff:0:0/96', 'public');
+const V4_COMPATIBLE = range('::/96', 'public');
+const NAT64 = range('64:ff9b::/96', 'public');
+const SIX_TO_FOUR = range('2002::/16', 'public');
 
 function ipv6Kind(bytes: Uint8Array): AddressKind {
   let zeroPrefix = 0;

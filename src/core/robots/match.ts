@@ -43,7 +43,7 @@ function isProductTokenChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
 }
 
-/** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`). */
+/** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
 export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): boolean {
   return robotsMatcher(robots, userAgent)(url);
 }
@@ -142,11 +142,12 @@ const DUMMY_BASE = 'http://robots.invalid/';
 
 /** The path (for the `/robots.txt` check) and the path+query the rules are matched against. */
 function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
-  let parsed: URL;
-  try {
-    // A path alone resolves against a dummy origin; an absolute URL ignores it.
-    parsed = new URL(url, DUMMY_BASE);
-  } catch {
+  // An absolute URL, or a path (resolved against a dummy origin). Not a relative reference such as
+  // `a.html` or `www.example.com/a` (resolved, it would be matched as a path it does not name), nor
+  // a URL without a path (`mailto:`).
+  const absoluteOrPath = typeof url === 'string' && (url.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(url));
+  const parsed = absoluteOrPath && URL.canParse(url, DUMMY_BASE) ? new URL(url, DUMMY_BASE) : undefined;
+  if (parsed === undefined || !parsed.pathname.startsWith('/')) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
   }
   parsed.hash = '';
@@ -217,26 +218,11 @@ export function normalizeRobotsPath(text: string, isPattern: boolean): string {
       }
       continue;
     }
-    // Non-ASCII: UTF-8 octets; a lone surrogate becomes U+FFFD as in WHATWG URL.
-    let cp = c;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        cp = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      } else {
-        cp = 0xfffd;
-      }
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      cp = 0xfffd;
-    }
-    if (cp < 0x800) {
-      out += pct(0xc0 | (cp >> 6)) + pct(0x80 | (cp & 63));
-    } else if (cp < 0x10000) {
-      out += pct(0xe0 | (cp >> 12)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63));
-    } else {
-      out += pct(0xf0 | (cp >> 18)) + pct(0x80 | ((cp >> 12) & 63)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63));
-    }
+    // Non-ASCII: its UTF-8 octets escaped (encodeURIComponent: upper-case hex); a lone surrogate
+    // becomes U+FFFD as in WHATWG URL.
+    const cp = text.codePointAt(i) as number;
+    if (cp > 0xffff) i++;
+    out += encodeURIComponent(cp >= 0xd800 && cp <= 0xdfff ? '\uFFFD' : String.fromCodePoint(cp));
   }
   return out;
 }

@@ -143,12 +143,10 @@ function userAgentToken(value: string): string {
  */
 // Long: mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds.
 export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
-  let base: string;
-  try {
-    base = new URL(robotsUrl).href;
-  } catch {
+  if (!URL.canParse(robotsUrl)) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `parseRobotsTxt() needs the absolute URL of the robots.txt, got ${quoteValue(robotsUrl)}`);
   }
+  const base = new URL(robotsUrl).href;
 
   const groups: RobotsGroup[] = [];
   const sitemaps: RobotsSitemapLine[] = [];
@@ -235,13 +233,11 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
       problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-placeholder', message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
       return;
     }
-    let url: URL;
-    try {
-      url = new URL(value, base);
-    } catch {
+    if (!URL.canParse(value, base)) {
       problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-invalid', message: 'Sitemap value is not a valid URL; ignored', value });
       return;
     }
+    const url = new URL(value, base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-scheme', message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
       return;
@@ -253,8 +249,8 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
       problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-duplicate', message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
       return;
     }
-    if (!isAbsoluteUrl(value)) {
-      // sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
+    if (!URL.canParse(value)) {
+      // Not a URL on its own, without a base. sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
       problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-relative', message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
     }
     sitemapLineByUrl.set(href, lineNo);
@@ -291,13 +287,3 @@ export function splitLines(body: string): Line[] {
 
 // `{{ }}` (Handlebars, Mustache, Liquid, Jinja, Go), `{% %}` (Liquid, Jinja), `<% %>` (ERB, EJS, ASP).
 const TEMPLATE_RE = /\{\{|\}\}|\{%|%\}|<%|%>/;
-
-/** Whether `value` parses as a URL on its own, without a base (it has a scheme). */
-function isAbsoluteUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
-}

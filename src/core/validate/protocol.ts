@@ -149,6 +149,31 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
  */
 const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY]);
 
+/**
+ * For Lane.addSeen (loc/duplicate compares comparableUrl forms): the fingerprint of its comparableUrl
+ * in each of the lane's records 0 to `count - 1` whose loc is not in that form (among the few the lane
+ * marks F_LOC_UNUSUAL; the flags hold no higher bit, so pick finds them). Returns the fingerprints as
+ * written, for a caller that reads them after (record field index, hash 1, hash 2), or undefined when
+ * every loc was in that form.
+ */
+export function comparableRecordHashes(lane: Lane, text: () => string, count: number): number[] | undefined {
+  if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
+  const unusual = lane.attention;
+  const records = lane.records;
+  let asWritten: number[] | undefined;
+  for (let a = 0; a < unusual.length; a += 2) {
+    const r = (unusual[a] as number) * LANE_FIELDS;
+    const loc = laneLoc(text(), records, r);
+    const url = comparableUrl(loc);
+    if (url === loc) continue;
+    (asWritten ??= []).push(r, records[r + R_HASH_1] as number, records[r + R_HASH_2] as number);
+    fingerprint(url);
+    records[r + R_HASH_1] = FINGERPRINT[0] as number;
+    records[r + R_HASH_2] = FINGERPRINT[1] as number;
+  }
+  return asWritten;
+}
+
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
@@ -219,13 +244,15 @@ export class ProtocolChecker {
     const text = (): string => (made ??= (runText as () => string)());
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
-      const asWritten = this.comparableRecordHashes(text, count);
+      const asWritten = comparableRecordHashes(lane, text, count);
+      if (asWritten !== undefined) this.asWritten = false;
       k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
       this.urls += k;
       // Taken after addSeen: the table may have grown the lane's memory.
       const records = lane.records;
       const seenBefore = lane.attention;
       for (let a = 0; a < seenBefore.length; a += 2) this.plainDuplicate(text(), records, (seenBefore[a] as number) * LANE_FIELDS, seenBefore[a + 1] as number);
+      // Put back: the other checks (hreflang's pages) read the fingerprints as written.
       for (let i = 0; asWritten !== undefined && i < asWritten.length; i += 3) {
         const r = asWritten[i] as number;
         records[r + R_HASH_1] = asWritten[i + 1] as number;
@@ -261,32 +288,6 @@ export class ProtocolChecker {
       const at = recordPosition(records, r);
       for (let i = 0; i < unbatched.length; i++) (unbatched[i] as EntryRule).check(entry, at, this.context);
     }
-  }
-
-  /**
-   * For addSeen: the fingerprint of its comparableUrl in each record whose loc is not in that form
-   * (among the few the lane marks F_LOC_UNUSUAL; the flags hold no higher bit, so pick finds them).
-   * Returns the fingerprints as written, to be put back after it (record field index, hash 1, hash 2):
-   * the other checks (hreflang's pages) read those.
-   */
-  private comparableRecordHashes(text: () => string, count: number): number[] | undefined {
-    const lane = this.lane as Lane;
-    if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
-    const unusual = lane.attention;
-    const records = lane.records;
-    let asWritten: number[] | undefined;
-    for (let a = 0; a < unusual.length; a += 2) {
-      const r = (unusual[a] as number) * LANE_FIELDS;
-      const loc = laneLoc(text(), records, r);
-      const url = comparableUrl(loc);
-      if (url === loc) continue;
-      (asWritten ??= []).push(r, records[r + R_HASH_1] as number, records[r + R_HASH_2] as number);
-      fingerprint(url);
-      records[r + R_HASH_1] = FINGERPRINT[0] as number;
-      records[r + R_HASH_2] = FINGERPRINT[1] as number;
-    }
-    if (asWritten !== undefined) this.asWritten = false;
-    return asWritten;
   }
 
   private plainUrlTheLongWay(text: string, records: Int32Array, r: number): void {

@@ -29,7 +29,7 @@ import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './pol
 import { HostSlots, type Release } from './slots.js';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createNodeFetch, ENCODED_TOO_LARGE, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
+import { createNodeFetch, ENCODED_TOO_LARGE, NO_FINAL_STATUS, NODE_BODY, type NodeFetch, type NodeFetchInit } from './node-fetch.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -213,6 +213,7 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   const message = (cause?.message ?? (error as Error).message ?? String(error)).trim();
   if (code === ADDRESS_REFUSED) return { code: 'fetch/address-refused', message, retry: false };
   if (code === ENCODED_TOO_LARGE) return { code: 'fetch/too-large', message, retry: false };
+  if (code === NO_FINAL_STATUS) return { code: 'fetch/http-status', message, retry: false };
   if (code === 'ENOTFOUND') {
     // Named, as the policy's lookup names it: after a redirect, the URL reported is not the one that failed.
     const host = url !== undefined ? new URL(url).hostname : 'the host';
@@ -280,6 +281,17 @@ export class HttpClient {
       // An abort ends the wait at once (the delay rejects).
       await sleep(delay, undefined, { signal: this.options.signal }).catch(() => {});
     }
+  }
+
+  /**
+   * What the retries of a final response with a status other than 2xx come to, for its message: how
+   * many attempts were made, and a Retry-After past the longest wait (why it was not retried).
+   */
+  retriesSaid(response: HttpResponse): string {
+    const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
+    const asked = isRetryStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+    const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    return asked !== undefined && asked > longest ? `${attempts}; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : attempts;
   }
 
   // Long: the redirects of one attempt share its deadline, signal and slot, released on every way out.

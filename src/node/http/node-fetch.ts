@@ -27,7 +27,12 @@ import type { FetchFunction } from './client.js';
 
 const DECODE_CHUNK = 256 * 1024;
 
-export const ENCODED_TOO_LARGE = 'ERR_SITEMAP_ENCODED_TOO_LARGE';
+/**
+ * The `code` of errors the client turns into diagnostics (client.ts describeError: `fetch/too-large`,
+ * `fetch/http-status`); internal marks, never thrown to a caller.
+ */
+export const ENCODED_TOO_LARGE = 'SITEMAPKIT_ENCODED_TOO_LARGE';
+export const NO_FINAL_STATUS = 'SITEMAPKIT_NO_FINAL_STATUS';
 
 export interface NodeFetchInit extends Omit<RequestInit, 'headers'> {
   headers?: Record<string, string>;
@@ -158,7 +163,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         const status = message.statusCode ?? 0;
         if (status < 200 || status > 599) {
           message.destroy();
-          reject(fetchFailed(Object.assign(new Error(`unusable HTTP status ${status}`), { code: 'ERR_SITEMAP_HTTP_STATUS' })));
+          reject(fetchFailed(Object.assign(new Error(`HTTP ${status}, which is no final status (RFC 9110 §15: 200 to 599)`), { code: NO_FINAL_STATUS })));
           return;
         }
         let received = 0;

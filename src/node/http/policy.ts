@@ -37,7 +37,8 @@ export interface Refusal {
   message: string;
 }
 
-export const ADDRESS_REFUSED = 'ERR_SITEMAP_ADDRESS_REFUSED';
+/** The `code` of the error of guardedLookup for a refused address (client.ts: `fetch/address-refused`); an internal mark. */
+export const ADDRESS_REFUSED = 'SITEMAPKIT_ADDRESS_REFUSED';
 
 export class AddressPolicy {
   private readonly allowPrivate: boolean;
@@ -109,7 +110,7 @@ export class AddressPolicy {
 
   /**
    * A `lookup` for the dispatcher's connect options (undici `Agent({ connect: { lookup } })`): resolves
-   * as `dns.lookup` does and fails with code `ERR_SITEMAP_ADDRESS_REFUSED` for a refused address.
+   * as `dns.lookup` does and fails with code ADDRESS_REFUSED for a refused address.
    */
   guardedLookup(): (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => void {
     return (hostname, options, callback) => {

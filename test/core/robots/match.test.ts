@@ -270,6 +270,14 @@ describe('isAllowed: URLs', () => {
     assert.throws(() => isAllowed(robots, 'x', 'http://[bad'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION');
   });
 
+  it('throws ERR_SITEMAP_OPTION for a string that is neither an absolute URL nor a path: it names no path to match', () => {
+    // Each was matched as if it were a path (`/not%20a%20url`, `/www.example.com/search`) or had none.
+    for (const bad of ['not a url', '', 'search', 'www.example.com/search', 'mailto:someone@example.com', 42 as unknown as string]) {
+      assert.throws(() => isAllowed(robots, 'x', bad), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION' && err.message.includes('absolute URL or a path'), String(bad));
+    }
+    assert.throws(() => robotsMatcher(robots, 'x')('search'), (err: unknown) => err instanceof SitemapError && err.code === 'ERR_SITEMAP_OPTION');
+  });
+
   it('robotsMatcher checks many URLs against one choice of groups', () => {
     const allowed = robotsMatcher(robots, 'sitemapkit');
     assert.deepEqual(['/a', '/search', '/search/about/x', '/a?b'].map((p) => allowed(url(p))), [true, false, true, false]);
