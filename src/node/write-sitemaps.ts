@@ -346,7 +346,7 @@ class Feeder {
   private async afterItem(): Promise<void> {
     const { signal, onProgress } = this.options;
     if (this.output.files.full) await this.output.files.whenWritable();
-    if (signal?.aborted === true) throw signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+    if (signal?.aborted === true) throw abortedError(signal);
     if (onProgress !== undefined && (++this.counter & 1023) === 0 && performance.now() >= this.nextProgress) {
       this.nextProgress = performance.now() + this.interval;
       onProgress(this.progress());
@@ -403,11 +403,23 @@ async function commitSet(
   return { entryFile, indexed, sitemaps, removed };
 }
 
-/** `promise`, or a rejection with the signal's reason as soon as it is aborted. */
+/**
+ * What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, whatever the caller aborted with
+ * (that reason is its `cause`), as the other entry points reject with a SitemapError.
+ */
+export function abortedError(signal: AbortSignal): SitemapError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof SitemapError && reason.code === 'ERR_SITEMAP_ABORTED') return reason;
+  const error = new SitemapError('ERR_SITEMAP_ABORTED', `the run was stopped${reason instanceof Error ? `: ${reason.message}` : ''}`);
+  error.cause = reason;
+  return error;
+}
+
+/** `promise`, or a rejection with abortedError as soon as `signal` is aborted. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(abortedError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const onAbort = (): void => reject(abortedError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
