@@ -8,7 +8,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, crc32 } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
@@ -227,18 +227,16 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
 class SetFiles implements SitemapSetSink {
   /** Each file's size on disk, once written. */
   readonly closing: Promise<number>[] = [];
-  /** CRC-32 of each file's uncompressed bytes: the token of its name (a few ms per 100 MB). */
+  /** CRC-32 of each file's uncompressed bytes: the token of its name. */
   readonly crcs: number[] = [];
   /** Set once the options are checked (SitemapSetWriter's too): a file is opened only after. */
   output!: StagedOutput;
   private fileId = 0;
-  private crc = 0;
 
   constructor(private readonly settings: Settings) {}
 
   open(index: number): void {
     const { name, gzip, indexMode, baseUrl } = this.settings;
-    this.crc = 0;
     this.fileId = this.output.files.open(this.output.path(childName(name, index, gzip)));
     if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
       throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
@@ -246,12 +244,11 @@ class SetFiles implements SitemapSetSink {
   }
 
   write(bytes: Uint8Array): void {
-    this.crc = crc32(bytes, this.crc);
     this.output.files.write(this.fileId, bytes);
   }
 
   close(info: SitemapFileInfo): void {
-    this.crcs[info.index] = this.crc;
+    this.crcs[info.index] = this.output.files.crcOf(this.fileId);
     this.closing.push(this.output.files.close(this.fileId));
   }
 }
