@@ -15,7 +15,7 @@ import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
-import { numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
+import { numberedSetPattern, numberedStem, withContentToken } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
 
@@ -379,8 +379,7 @@ async function commitSet(
   const children: StagedFile[] = [];
   for (const info of infos) {
     const stagedName = childName(name, info.index, gzip);
-    const stem = numberedStem(name, info.index);
-    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => tokenChildName(stem, token, gzip)) : { staged: stagedName, name: stagedName, inPlace: false });
+    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => withContentToken(stagedName, token)) : { staged: stagedName, name: stagedName, inPlace: false });
   }
   const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[info.index] as number, outDir, baseUrl));
   if (!indexed) {
