@@ -30,10 +30,10 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { SitemapError, quoteValue } from '../core/errors.js';
+import { SitemapError, checkCount, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { JsonLines } from '../core/model-json.js';
-import { SitemapDocument, checkCount, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
+import { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
 import { ioErrorReason } from './io-errors.js';
