@@ -152,23 +152,13 @@ export class StagedOutput {
    */
   async write(name: string, text: string | Iterable<Uint8Array>): Promise<number> {
     const id = this.files.open(this.path(name));
-    if (typeof text !== 'string') {
-      const blocks = text[Symbol.iterator]();
-      // A block is taken only when the writer can take it: it is handed over before anything else runs.
-      for (;;) {
-        if (this.files.full) await this.files.whenWritable();
-        const block = blocks.next();
-        if (block.done === true) break;
-        this.files.write(id, block.value);
-      }
-      return this.files.close(id);
-    }
-    // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
-    for (let at = 0, end; at < text.length; at = end) {
-      end = Math.min(text.length, at + BLOCK);
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    const blocks = (typeof text === 'string' ? utf8Blocks(text) : text)[Symbol.iterator]();
+    // A block is taken only when the writer can take it: it is handed over before anything else runs.
+    for (;;) {
       if (this.files.full) await this.files.whenWritable();
-      this.files.write(id, Buffer.from(text.slice(at, end)));
+      const block = blocks.next();
+      if (block.done === true) break;
+      this.files.write(id, block.value);
     }
     return this.files.close(id);
   }
@@ -287,6 +277,15 @@ export class StagedOutput {
     }
     // A run that wrote nothing (refused, failed, stopped) leaves no folder of its own behind.
     await removeEmptyFolders(this.made);
+  }
+}
+
+/** `text` in UTF-8, encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole. */
+function* utf8Blocks(text: string): Generator<Uint8Array> {
+  for (let at = 0, end; at < text.length; at = end) {
+    end = Math.min(text.length, at + BLOCK);
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    yield Buffer.from(text.slice(at, end));
   }
 }
 
