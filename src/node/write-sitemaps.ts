@@ -74,6 +74,7 @@ export interface WriteSitemapsOptions {
   /** Called about every `progressIntervalMs` (default 200) while writing. */
   onProgress?: (progress: WriteProgress) => void;
   progressIntervalMs?: number;
+  /** Stops the run: it rejects with `ERR_SITEMAP_ABORTED` (the signal's reason is its `cause`); the previous set stays. */
   signal?: AbortSignal;
   /**
    * Compute the whole set (every file, its name, size and lastmod) but write nothing into `outDir`:
