@@ -181,6 +181,7 @@ function checkOptions(options: WriteSitemapsOptions) {
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
+  if (options.signal?.aborted === true) throw abortedError(options.signal);
   // Made before the output (its options checked first), which it writes to only once entries come.
   const files = new SetFiles(settings);
   const writer = new SitemapSetWriter(files, {

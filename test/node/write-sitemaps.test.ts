@@ -104,6 +104,8 @@ test('an abort rejects with ERR_SITEMAP_ABORTED, whatever the reason (its cause)
     assert.equal(error.cause, mine);
     return true;
   });
+  // Aborted before it starts: not even an empty input is looked at.
+  await assert.rejects(writeSitemaps([], { outDir: join(out, 'new'), signal: stopped.signal }), { code: 'ERR_SITEMAP_ABORTED' });
   const later = new AbortController();
   async function* waiting(): AsyncGenerator<UrlEntry> {
     yield* entries(30);
