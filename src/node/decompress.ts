@@ -26,8 +26,7 @@
 
 import type { InflateRaw } from 'node:zlib';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { SitemapError } from '../core/errors.js';
-import { checkCount } from '../core/read/document.js';
+import { SitemapError, checkCount } from '../core/errors.js';
 import { isGzip } from '../core/read/sniff.js';
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 100 * 1024 * 1024;

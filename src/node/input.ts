@@ -10,7 +10,7 @@ import { locProblem, parseTextLine, sniffInputFormat } from '../core/input/text.
 import { splitTsvLine } from '../core/input/tsv.js';
 import { CsvParser, KNOWN_COLUMNS, csvHeader, csvRecordToEntry, type ColumnMapping, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
-import { ioErrorReason } from './io-errors.js';
+import { ioErrorReason, rethrowing } from './io-errors.js';
 import { decompressed } from './decompress.js';
 
 export type InputFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
@@ -122,24 +122,12 @@ async function* bytesOf(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Arr
 }
 
 /** Rethrows I/O and gzip failures as one-line `ERR_SITEMAP_INPUT` errors. */
-async function* guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
-  const it = source[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      let r: IteratorResult<Uint8Array>;
-      try {
-        r = await it.next();
-      } catch (error) {
-        // A fetched body's failure says already what could not be read (fetch-sitemap.ts); gunzip's (a rule) does not.
-        if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && (error.rule === undefined || error.rule.startsWith('fetch/'))) throw error;
-        throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
-      }
-      if (r.done === true) return;
-      yield r.value;
-    }
-  } finally {
-    await it.return?.();
-  }
+function guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<Uint8Array> {
+  return rethrowing(source, (error) => {
+    // A fetched body's failure says already what could not be read (fetch-sitemap.ts); gunzip's (a rule) does not.
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT' && (error.rule === undefined || error.rule.startsWith('fetch/'))) return error;
+    return new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${file}: ${ioErrorReason(error)}`);
+  });
 }
 
 /**

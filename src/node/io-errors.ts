@@ -1,4 +1,5 @@
-// One wording for operating-system errors in one-line messages ("cannot read FILE: no such file").
+// One wording for operating-system errors in one-line messages ("cannot read FILE: no such file"),
+// and the source whose failures are rethrown so.
 
 export function ioErrorReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -21,4 +22,26 @@ export function ioErrorReason(error: unknown): string {
   }
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0] ?? '';
+}
+
+/**
+ * The items of `source`; a failure of the source (not of whoever iterates) is rethrown as
+ * `wrap(error)`. The source is closed on every way out.
+ */
+export async function* rethrowing<T>(source: AsyncIterable<T>, wrap: (error: unknown) => unknown): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let r: IteratorResult<T>;
+      try {
+        r = await it.next();
+      } catch (error) {
+        throw wrap(error);
+      }
+      if (r.done === true) return;
+      yield r.value;
+    }
+  } finally {
+    await it.return?.();
+  }
 }

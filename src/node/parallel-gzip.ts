@@ -1,9 +1,10 @@
 // A pigz-style parallel gzip file writer: each block of a file is deflated on its own on one of several
 // worker threads, primed with the last 32 KiB of the file's earlier input as a dictionary and ended
 // with a sync flush (byte-aligned, not final). Concatenated in order, the pieces form one deflate
-// stream; the main thread wraps it in a gzip header and trailer, combining the workers' per-block
-// CRCs with crc32Combine. Compression never runs on the main thread, and with more workers one file
-// is compressed on several cores (DESIGN.md "Measured on these machines": gzip is the bottleneck).
+// stream; the main thread wraps it in a gzip header and trailer, with the CRC-32 it takes of each
+// block as it is handed over (zlib.crc32, ~8 ms per 52 MB; writeSitemaps names a child by it too,
+// crcOf). Compression never runs on the main thread, and with more workers one file is compressed on
+// several cores (DESIGN.md "Measured on these machines": gzip is the bottleneck).
 // The output stage of generate and build (staged-output.ts) uses one worker per spare core: on 2
 // cores, one compresses while the main thread builds the XML (a second measured slower and larger).
 // Callers open files, hand over blocks in order, and wait on `full`/`whenWritable` for backpressure.
@@ -11,8 +12,8 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { SitemapError, checkCount } from '../core/errors.js';
-import { crc32Combine } from './crc32-combine.js';
 
 // Plain CommonJS run with `eval: true`, so it works from the TypeScript sources (tests through tsx)
 // and from the compiled package alike.
@@ -25,7 +26,6 @@ parentPort.on('message', (m) => {
     // One buffer carries the dictionary (the file's previous ≤ 32 KiB) followed by the block.
     const all = new Uint8Array(m.buffer);
     const input = all.subarray(m.dictionaryLength, m.dictionaryLength + m.length);
-    const crc = zlib.crc32(input);
     const options = { level: m.level, finishFlush: SYNC_FLUSH.finishFlush };
     if (m.dictionaryLength > 0) options.dictionary = all.subarray(0, m.dictionaryLength);
     const deflated = zlib.deflateRawSync(input, options);
@@ -36,7 +36,7 @@ parentPort.on('message', (m) => {
       out.set(deflated);
     }
     // The input buffer goes back to the main thread's pool to carry the next block.
-    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, crc, length: m.length, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
+    parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, length: m.length, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
   } catch (e) {
     parentPort.postMessage({ type: 'error', file: m.file, seq: m.seq, code: e && e.code, message: String((e && e.message) || e) });
   }
@@ -94,7 +94,6 @@ interface WorkerDone {
   type: 'done';
   file: number;
   seq: number;
-  crc: number;
   length: number;
   out: ArrayBuffer;
   /** The buffer the block came in, returned for reuse. */
@@ -114,7 +113,6 @@ interface Piece {
   out: Uint8Array;
   /** A pooled buffer to give back once `out` is written (level 0). */
   pooled?: ArrayBuffer;
-  crc: number;
   length: number;
 }
 
@@ -139,6 +137,7 @@ interface OpenFile {
   /** The last `windowLength` (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
   window: Uint8Array;
   windowLength: number;
+  /** CRC-32 of the bytes handed over so far. */
   crc: number;
   /** Uncompressed bytes written so far. */
   length: number;
@@ -276,6 +275,7 @@ export class ParallelFileWriter {
     const file = this.openFileOf(id);
     if (file.closing !== undefined) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${file.path}: the file is already closed`);
     if (bytes.byteLength === 0) return;
+    file.crc = crc32(bytes, file.crc);
     const seq = file.dispatched++;
     this.pending++;
     if (this.gzipLevel === 0) {
@@ -283,7 +283,7 @@ export class ParallelFileWriter {
       const pooled = this.acquire(bytes.byteLength);
       const out = new Uint8Array(pooled, 0, bytes.byteLength);
       out.set(bytes);
-      file.pieces.set(seq, { out, pooled, crc: 0, length: bytes.byteLength });
+      file.pieces.set(seq, { out, pooled, length: bytes.byteLength });
       void this.pump(file);
       return;
     }
@@ -326,6 +326,11 @@ export class ParallelFileWriter {
 
   private release(buffer: ArrayBuffer): void {
     if (this.pool.length < this.maxPendingBlocks + this.workerCount) this.pool.push(buffer);
+  }
+
+  /** The CRC-32 of the bytes handed over for file `id` so far (its gzip trailer's, once it is closed). */
+  crcOf(id: number): number {
+    return this.openFileOf(id).crc;
   }
 
   /** Finishes file `id` after its blocks; resolves with its size on disk once written and closed. */
@@ -421,7 +426,7 @@ export class ParallelFileWriter {
     this.release(m.input);
     const file = this.files.get(m.file);
     if (file === undefined || this.error !== undefined) return;
-    file.pieces.set(m.seq, { out: new Uint8Array(m.out), crc: m.crc, length: m.length });
+    file.pieces.set(m.seq, { out: new Uint8Array(m.out), length: m.length });
     void this.pump(file);
   }
 
@@ -447,7 +452,6 @@ export class ParallelFileWriter {
           blocks++;
           out.push(piece.out);
           if (piece.pooled !== undefined) written.push(piece.pooled);
-          if (this.gzipLevel > 0) file.crc = crc32Combine(file.crc, piece.crc, piece.length);
           file.length += piece.length;
         }
         const finishing = blocks === 0 && file.closing !== undefined && file.written === file.dispatched;

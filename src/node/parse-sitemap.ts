@@ -30,13 +30,13 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { SitemapError, quoteValue } from '../core/errors.js';
+import { SitemapError, checkCount, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { JsonLines } from '../core/model-json.js';
-import { SitemapDocument, checkCount, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
+import { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
-import { ioErrorReason } from './io-errors.js';
+import { ioErrorReason, rethrowing } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
 const READ_CHUNK = 256 * 1024;
@@ -221,21 +221,7 @@ function regularFileFd(path: string): number | undefined {
 }
 
 async function* iterableChunks(source: AsyncIterable<unknown>, shown: string): AsyncGenerator<Uint8Array> {
-  const it = source[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      let r: IteratorResult<unknown>;
-      try {
-        r = await it.next();
-      } catch (error) {
-        throw inputError(shown, error);
-      }
-      if (r.done === true) return;
-      yield toBytes(r.value);
-    }
-  } finally {
-    await it.return?.();
-  }
+  for await (const chunk of rethrowing(source, (error) => inputError(shown, error))) yield toBytes(chunk);
 }
 
 function* sliced(bytes: Uint8Array): Generator<Uint8Array> {

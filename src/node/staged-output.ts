@@ -20,7 +20,7 @@
 // step 3 of the other leaves an index naming removed files): an `exclusive` output holds the set's
 // lock file from `create` to `abort`, and a second run stops before it writes anything.
 
-import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, lstat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -102,6 +102,8 @@ export class StagedOutput {
     readonly dryRun: boolean,
     readonly files: ParallelFileWriter,
     private readonly lock?: string,
+    /** The folders `create` made for the target, outermost first: `abort` removes them while empty. */
+    private readonly made: readonly string[] = [],
   ) {}
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
@@ -115,8 +117,9 @@ export class StagedOutput {
       return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
     let lock: string | undefined;
+    const made: string[] = [];
     try {
-      await ensureDirectory(outDir);
+      await ensureDirectory(outDir, made);
       // The folder is swept when the set's lock is taken; while this process holds it, no other run
       // of the set leaves anything there, and a set's run stages many times (each shard of generate
       // --shards: 128 listings of a folder of 100,000 files took 80 s).
@@ -124,13 +127,14 @@ export class StagedOutput {
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
       const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
-      return new StagedOutput(outDir, tempDir, false, files, lock);
+      return new StagedOutput(outDir, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
       if (lock !== undefined) {
         locksHeld.delete(lock);
         await rm(lock, { force: true });
       }
+      await removeEmptyFolders(made);
       if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
     }
@@ -148,23 +152,13 @@ export class StagedOutput {
    */
   async write(name: string, text: string | Iterable<Uint8Array>): Promise<number> {
     const id = this.files.open(this.path(name));
-    if (typeof text !== 'string') {
-      const blocks = text[Symbol.iterator]();
-      // A block is taken only when the writer can take it: it is handed over before anything else runs.
-      for (;;) {
-        if (this.files.full) await this.files.whenWritable();
-        const block = blocks.next();
-        if (block.done === true) break;
-        this.files.write(id, block.value);
-      }
-      return this.files.close(id);
-    }
-    // Encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole.
-    for (let at = 0, end; at < text.length; at = end) {
-      end = Math.min(text.length, at + BLOCK);
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    const blocks = (typeof text === 'string' ? utf8Blocks(text) : text)[Symbol.iterator]();
+    // A block is taken only when the writer can take it: it is handed over before anything else runs.
+    for (;;) {
       if (this.files.full) await this.files.whenWritable();
-      this.files.write(id, Buffer.from(text.slice(at, end)));
+      const block = blocks.next();
+      if (block.done === true) break;
+      this.files.write(id, block.value);
     }
     return this.files.close(id);
   }
@@ -277,9 +271,21 @@ export class StagedOutput {
     this.done = true;
     await this.files.destroy();
     await rm(this.tempDir, { recursive: true, force: true });
-    if (this.lock === undefined) return;
-    locksHeld.delete(this.lock);
-    await rm(this.lock, { force: true });
+    if (this.lock !== undefined) {
+      locksHeld.delete(this.lock);
+      await rm(this.lock, { force: true });
+    }
+    // A run that wrote nothing (refused, failed, stopped) leaves no folder of its own behind.
+    await removeEmptyFolders(this.made);
+  }
+}
+
+/** `text` in UTF-8, encoded a block at a time (never cutting a surrogate pair): a 50 MB child is not copied whole. */
+function* utf8Blocks(text: string): Generator<Uint8Array> {
+  for (let at = 0, end; at < text.length; at = end) {
+    end = Math.min(text.length, at + BLOCK);
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    yield Buffer.from(text.slice(at, end));
   }
 }
 
@@ -443,9 +449,9 @@ async function syncDirectory(dir: string): Promise<void> {
 
 /**
  * `mkdir -p`, by hand: Node 20's `mkdir(path, { recursive: true })` spins forever on some paths
- * (`/proc/nope`). Each missing parent is made once; any other failure is reported.
+ * (`/proc/nope`). Each missing parent is made once, and added to `made`; any other failure is reported.
  */
-async function ensureDirectory(path: string): Promise<void> {
+async function ensureDirectory(path: string, made: string[]): Promise<void> {
   try {
     await mkdir(path);
   } catch (error) {
@@ -456,9 +462,15 @@ async function ensureDirectory(path: string): Promise<void> {
     }
     const parent = dirname(path);
     if (code !== 'ENOENT' || parent === path) throw error;
-    await ensureDirectory(parent);
+    await ensureDirectory(parent, made);
     await mkdir(path);
   }
+  made.push(path);
+}
+
+/** Removes `folders`, innermost first, up to the first that is not empty (rmdir removes only an empty one). */
+async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
+  for (let i = folders.length - 1; i >= 0; i--) if (!(await rmdir(folders[i] as string).then(() => true, () => false))) return;
 }
 
 /**

@@ -8,14 +8,14 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, crc32 } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
-import { numberedSetPattern, numberedStem, tokenChildName } from '../core/write/child-names.js';
+import { numberedSetPattern, numberedStem, withContentToken } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
 
@@ -74,6 +74,7 @@ export interface WriteSitemapsOptions {
   /** Called about every `progressIntervalMs` (default 200) while writing. */
   onProgress?: (progress: WriteProgress) => void;
   progressIntervalMs?: number;
+  /** Stops the run: it rejects with `ERR_SITEMAP_ABORTED` (the signal's reason is its `cause`); the previous set stays. */
   signal?: AbortSignal;
   /**
    * Compute the whole set (every file, its name, size and lastmod) but write nothing into `outDir`:
@@ -180,6 +181,7 @@ function checkOptions(options: WriteSitemapsOptions) {
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
+  if (options.signal?.aborted === true) throw abortedError(options.signal);
   // Made before the output (its options checked first), which it writes to only once entries come.
   const files = new SetFiles(settings);
   const writer = new SitemapSetWriter(files, {
@@ -227,18 +229,16 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
 class SetFiles implements SitemapSetSink {
   /** Each file's size on disk, once written. */
   readonly closing: Promise<number>[] = [];
-  /** CRC-32 of each file's uncompressed bytes: the token of its name (a few ms per 100 MB). */
+  /** CRC-32 of each file's uncompressed bytes: the token of its name. */
   readonly crcs: number[] = [];
   /** Set once the options are checked (SitemapSetWriter's too): a file is opened only after. */
   output!: StagedOutput;
   private fileId = 0;
-  private crc = 0;
 
   constructor(private readonly settings: Settings) {}
 
   open(index: number): void {
     const { name, gzip, indexMode, baseUrl } = this.settings;
-    this.crc = 0;
     this.fileId = this.output.files.open(this.output.path(childName(name, index, gzip)));
     if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
       throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
@@ -246,12 +246,11 @@ class SetFiles implements SitemapSetSink {
   }
 
   write(bytes: Uint8Array): void {
-    this.crc = crc32(bytes, this.crc);
     this.output.files.write(this.fileId, bytes);
   }
 
   close(info: SitemapFileInfo): void {
-    this.crcs[info.index] = this.crc;
+    this.crcs[info.index] = this.output.files.crcOf(this.fileId);
     this.closing.push(this.output.files.close(this.fileId));
   }
 }
@@ -346,7 +345,7 @@ class Feeder {
   private async afterItem(): Promise<void> {
     const { signal, onProgress } = this.options;
     if (this.output.files.full) await this.output.files.whenWritable();
-    if (signal?.aborted === true) throw signal.reason ?? new SitemapError('ERR_SITEMAP_ABORTED', 'aborted');
+    if (signal?.aborted === true) throw abortedError(signal);
     if (onProgress !== undefined && (++this.counter & 1023) === 0 && performance.now() >= this.nextProgress) {
       this.nextProgress = performance.now() + this.interval;
       onProgress(this.progress());
@@ -382,8 +381,7 @@ async function commitSet(
   const children: StagedFile[] = [];
   for (const info of infos) {
     const stagedName = childName(name, info.index, gzip);
-    const stem = numberedStem(name, info.index);
-    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => tokenChildName(stem, token, gzip)) : { staged: stagedName, name: stagedName, inPlace: false });
+    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => withContentToken(stagedName, token)) : { staged: stagedName, name: stagedName, inPlace: false });
   }
   const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[info.index] as number, outDir, baseUrl));
   if (!indexed) {
@@ -403,11 +401,23 @@ async function commitSet(
   return { entryFile, indexed, sitemaps, removed };
 }
 
-/** `promise`, or a rejection with the signal's reason as soon as it is aborted. */
+/**
+ * What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, whatever the caller aborted with
+ * (that reason is its `cause`), as the other entry points reject with a SitemapError.
+ */
+export function abortedError(signal: AbortSignal): SitemapError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof SitemapError && reason.code === 'ERR_SITEMAP_ABORTED') return reason;
+  const error = new SitemapError('ERR_SITEMAP_ABORTED', `the run was stopped${reason instanceof Error ? `: ${reason.message}` : ''}`);
+  error.cause = reason;
+  return error;
+}
+
+/** `promise`, or a rejection with abortedError as soon as `signal` is aborted. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(abortedError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const onAbort = (): void => reject(abortedError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

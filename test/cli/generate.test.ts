@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
@@ -175,13 +175,24 @@ test('usage errors exit 2 with one line and no stack trace', async () => {
   }
 });
 
-test('an empty input writes nothing and says so', async () => {
+test('an input refused whole writes nothing and says so: not even the --out folder is made', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'empty.txt'), '# nothing here\n');
-  const result = await runCli(['generate', 'empty.txt', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir });
-  assert.equal(result.code, 2);
-  assert.match(result.stderr, /no URLs to write/);
-  assert.deepEqual(readdirSync(join(dir, 'out')), []);
+  writeFileSync(join(dir, 'bad.txt'), 'not a url\n');
+  const empty = await runCli(['generate', 'empty.txt', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /no URLs to write/);
+  const refused: [string[], number][] = [
+    [['missing.txt', '--out', 'out/a'], 2],
+    [['bad.txt', '--out', 'out/a/b'], 1],
+    [['bad.txt', '--out', 'out', '--shards', '2'], 1],
+  ];
+  for (const [argv, code] of refused) assert.equal((await runCli(['generate', ...argv, '--base-url', 'https://e.com/'], { cwd: dir })).code, code, argv.join(' '));
+  assert.equal(existsSync(join(dir, 'out')), false);
+  // A folder that was there stays.
+  mkdirSync(join(dir, 'kept'));
+  assert.equal((await runCli(['generate', 'bad.txt', '--base-url', 'https://e.com/', '--out', 'kept'], { cwd: dir })).code, 1);
+  assert.deepEqual(readdirSync(join(dir, 'kept')), []);
 });
 
 test('--help teaches the command; --version prints the version', async () => {

@@ -496,6 +496,13 @@ describe('EntryPolicy', () => {
     assert.match(list[0]?.[1] ?? '', /^lastmod "2026-11-28" is in the future; it is written as given/);
   });
 
+  it('a lastmod the writer refuses (Infinity, a fraction of a millisecond, past the year 9999) is not said to be written as given', () => {
+    const policy = new EntryPolicy({ now: NOW });
+    const { list, warn } = warnings();
+    for (const lastmod of [Infinity, NOW + 86_400_001.5, 1e20, new Date(1e15)]) policy.prepare({ loc: '/a', lastmod }, warn);
+    assert.deepEqual(list, []);
+  });
+
   it('a #fragment is cut from loc with a warning; --strict throws loc/fragment instead', () => {
     const { list, warn } = warnings();
     const entry: UrlEntry = { loc: 'https://e.com/a?q=1#top#2' };

@@ -114,3 +114,14 @@ test('a set is staged and committed many times (each shard of generate --shards)
   assert.equal(await listings(8), few);
   assert.ok(few <= 4, `${few} listings`);
 });
+
+test('the folders made for the target go again when the run commits nothing; the target folder with a committed set stays', async () => {
+  const dir = tempDir();
+  const target = join(dir, 'a', 'b');
+  await (await StagedOutput.create(target, { name: 'sitemap', gzipLevel: 0, exclusive: true })).abort();
+  assert.deepEqual(readdirSync(dir), []);
+  const output = await StagedOutput.create(target, { name: 'sitemap', gzipLevel: 0, exclusive: true });
+  await output.write('sitemap.xml', '<urlset/>');
+  await output.commit({ children: [], entry: { staged: 'sitemap.xml', name: 'sitemap.xml' } });
+  assert.deepEqual(readdirSync(target), ['sitemap.xml']);
+});

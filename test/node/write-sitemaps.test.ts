@@ -7,7 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
-import { InvalidValueError } from '../../src/core/errors.js';
+import { InvalidValueError, SitemapError } from '../../src/core/errors.js';
 import { xmllint } from '../helpers/xmllint.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
@@ -89,6 +89,31 @@ test('a failed run leaves the previous set as it was and no temporary files', as
   await assert.rejects(writeSitemaps(failing(), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 }), /source broke/);
   assert.deepEqual(readdirSync(out).sort(), [...before.keys()].sort());
   for (const [f, bytes] of before) assert.deepEqual(readFileSync(join(out, f)), bytes);
+});
+
+test('an abort rejects with ERR_SITEMAP_ABORTED, whatever the reason (its cause), also while the source waits; the previous set stays', async () => {
+  const out = tempDir();
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: 'https://www.example.com/', maxUrls: 10 });
+  const before = readdirSync(out).sort();
+  const mine = new Error('mine');
+  const stopped = new AbortController();
+  stopped.abort(mine);
+  await assert.rejects(writeSitemaps(entries(30), { outDir: out, baseUrl: 'https://www.example.com/', signal: stopped.signal }), (error: unknown) => {
+    assert.ok(error instanceof SitemapError);
+    assert.equal(error.code, 'ERR_SITEMAP_ABORTED');
+    assert.equal(error.cause, mine);
+    return true;
+  });
+  // Aborted before it starts: not even an empty input is looked at.
+  await assert.rejects(writeSitemaps([], { outDir: join(out, 'new'), signal: stopped.signal }), { code: 'ERR_SITEMAP_ABORTED' });
+  const later = new AbortController();
+  async function* waiting(): AsyncGenerator<UrlEntry> {
+    yield* entries(30);
+    setTimeout(() => later.abort('a string'), 10);
+    await new Promise(() => {});
+  }
+  await assert.rejects(writeSitemaps(waiting(), { outDir: out, baseUrl: 'https://www.example.com/', signal: later.signal }), { code: 'ERR_SITEMAP_ABORTED', cause: 'a string' });
+  assert.deepEqual(readdirSync(out).sort(), before);
 });
 
 test('refused entries go to onInvalid and the rest is written', async () => {

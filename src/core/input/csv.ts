@@ -387,17 +387,16 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     }
     found[key] = index;
   });
+  const names = (): string => fields.map((f) => JSON.stringify(f.trim())).join(', ');
   for (const key of mappedBy.values()) {
     if (found[key] === undefined) {
-      const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
-      throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${kind} header has no column ${JSON.stringify(mapping[key])} for --columns ${key}=… (found ${names})`, 'input/csv-header');
+      throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${kind} header has no column ${JSON.stringify(mapping[key])} for --columns ${key}=… (found ${names()})`, 'input/csv-header');
     }
   }
   if (found.loc === undefined) {
-    const names = fields.map((f) => JSON.stringify(f.trim())).join(', ');
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
-      `${kind} header has no "loc" column (found ${names}); expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME`,
+      `${kind} header has no "loc" column (found ${names()}); expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME`,
       'input/csv-header',
     );
   }

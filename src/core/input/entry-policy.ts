@@ -10,7 +10,7 @@
 
 import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
-import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
+import { isFutureLastmod, parseW3cDatetime, surelyPastBefore, toSitemapDate } from '../datetime.js';
 import { languageTagProblem } from '../validate/language-tag.js';
 
 /** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
@@ -168,7 +168,8 @@ export class EntryPolicy {
       if (parsed === undefined) return; // the writer refuses it
       instant = parsed.epochMs;
     } else return;
-    if (isFutureLastmod(instant, this.now)) {
+    // Only a value the writer takes is "written as given": it refuses Infinity, 1.5 and years past 9999.
+    if (isFutureLastmod(instant, this.now) && (typeof lastmod === 'string' || isWritableDate(lastmod))) {
       warn('lastmod/future', `lastmod ${quoteValue(lastmod)} is in the future; it is written as given, but a page cannot have changed after today, and Google ignores lastmod values it cannot trust`);
     }
   }
@@ -199,5 +200,15 @@ export class EntryPolicy {
       if (this.tags.size < MAX_CACHED_TAGS) this.tags.set(tag, problem);
     }
     return problem;
+  }
+}
+
+/** Whether the writer takes `value` as a lastmod (asked only of one in the future, which is rare). */
+function isWritableDate(value: number | Date): boolean {
+  try {
+    toSitemapDate(value);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -6,6 +6,7 @@
 // what to do instead: turning it into a URL (`https://www.example.com/loc,lastmod`,
 // `…/blog/www.example.com/page`, `%09` for a tab) would publish a URL nobody asked for.
 
+import { show } from '../errors.js';
 import { knownColumnOf } from './csv.js';
 
 /** A text line that was read: the URL or path to write, or why the line was refused. */
@@ -44,9 +45,7 @@ function characterName(c: string): string {
   return /\s/.test(c) ? `a white space (U+${code})` : `a control character (U+${code})`;
 }
 
-function quote(s: string): string {
-  return JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
-}
+const quote = (s: string): string => show(s, 200);
 
 /** The fields of a header line split at `separator`, unquoted and trimmed, lower case. */
 function headerNames(line: string, separator: string): string[] {

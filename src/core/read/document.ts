@@ -265,8 +265,6 @@ class FormatRouter {
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
 
-export { checkCount };
-
 /**
  * One sitemap document read from its bytes (or its text), pushed in chunks of any size: the entries,
  * the format and every diagnostic go to `sink` as they are found, and `summary()` gives the counts.

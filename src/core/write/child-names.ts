@@ -24,11 +24,6 @@ export function* contentTokens(crc: number): Generator<string> {
   for (let attempt = 1; ; attempt++) yield contentToken(crc ^ Math.imul(attempt, 0x9e3779b9));
 }
 
-/** `STEM.TOKEN.xml` or `STEM.TOKEN.xml.gz`. */
-export function tokenChildName(stem: string, token: string, gzip: boolean): string {
-  return `${stem}.${token}.xml${gzip ? '.gz' : ''}`;
-}
-
 /** `NAME-blog.xml.gz` → `NAME-blog.TOKEN.xml.gz`: the token goes before the `.xml` suffix. */
 export function withContentToken(name: string, token: string): string {
   const suffix = /\.xml(?:\.gz)?$/.exec(name);

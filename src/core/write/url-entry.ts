@@ -265,7 +265,7 @@ export class UrlEntrySerializer {
       case 'numeric':
         return decimal(value, field, facets.range?.[0] ?? 0, facets.range?.[1] ?? Number.MAX_SAFE_INTEGER);
       case 'date':
-        return date(value as DateInput, field);
+        return toSitemapDate(value as DateInput, field).text;
       case 'commaList':
       case 'spaceList': {
         const items = list(value as unknown[], field);
@@ -377,8 +377,4 @@ function yesNo(value: unknown, field: string): string {
 function oneOf(value: unknown, allowed: readonly string[], field: string): string {
   if (typeof value === 'string' && allowed.includes(value)) return value;
   throw new InvalidValueError(`${field}/invalid`, field, value, `${field} ${quoteValue(value)} is not one of ${allowed.join(', ')}`);
-}
-
-function date(value: DateInput, field: string): string {
-  return toSitemapDate(value, field).text;
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dominantExclusion } from '../../../src/core/build/exclusions.js';
-import { contentToken, contentTokens, withContentToken, tokenChildName, numberedStem } from '../../../src/core/write/child-names.js';
+import { contentToken, contentTokens, withContentToken, numberedStem } from '../../../src/core/write/child-names.js';
 
 const BASE = 'https://www.example.com/';
 const outside = (url: string) => ({ reason: 'canonical-outside', detail: url });
@@ -30,8 +30,8 @@ describe('child names', () => {
     assert.equal(contentToken(0), '00000000');
     assert.equal(contentToken(0xdeadbeef), 'deadbeef');
     assert.equal(contentToken(-1), 'ffffffff');
-    assert.equal(tokenChildName(numberedStem('sitemap', 0), 'deadbeef', true), 'sitemap-00001.deadbeef.xml.gz');
-    assert.equal(tokenChildName(numberedStem('map', 41), '0000abcd', false), 'map-00042.0000abcd.xml');
+    assert.equal(withContentToken(`${numberedStem('sitemap', 0)}.xml.gz`, 'deadbeef'), 'sitemap-00001.deadbeef.xml.gz');
+    assert.equal(withContentToken(`${numberedStem('map', 41)}.xml`, '0000abcd'), 'map-00042.0000abcd.xml');
     assert.equal(withContentToken('sitemap-blog.xml.gz', '1a2b3c4d'), 'sitemap-blog.1a2b3c4d.xml.gz');
     assert.equal(withContentToken('sitemap-shop.3.xml', '1a2b3c4d'), 'sitemap-shop.3.1a2b3c4d.xml');
     assert.throws(() => withContentToken('sitemap-blog.txt', '1a2b3c4d'), RangeError);
