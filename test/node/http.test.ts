@@ -382,6 +382,42 @@ describe('a status HTTP does not define', () => {
   });
 });
 
+describe('a run stopped by its signal with a reason of its own', () => {
+  it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
+    const raw = await startRawServer((socket) => {
+      // Headers and a first part of the body, then nothing: the run's signal ends it.
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n<urlset>');
+    });
+    try {
+      for (const reason of [new Error('mine'), 'a string', undefined]) {
+        for (const where of ['headers', 'body'] as const) {
+          const controller = new AbortController();
+          const client = new HttpClient({ allowPrivate: true, retryBaseDelayMs: 1, signal: controller.signal });
+          try {
+            if (where === 'headers') {
+              setTimeout(() => controller.abort(reason), 0);
+              const r = await client.get(raw.url('/s.xml'));
+              assert.ok(!r.ok);
+              assert.equal(r.code, 'fetch/aborted', `${String(reason)} ${where}: ${r.message}`);
+              assert.equal(r.attempts, 1);
+            } else {
+              const r = await client.get(raw.url('/s.xml'));
+              assert.ok(r.ok);
+              const reading = text(r.body);
+              setTimeout(() => controller.abort(reason), 20);
+              await assert.rejects(reading, (e: { rule?: string }) => e.rule === 'fetch/aborted');
+            }
+          } finally {
+            await client.close();
+          }
+        }
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
 describe('an unreachable host (issue 22)', () => {
   it('a redirect to a name that does not resolve: the message names that host', async () => {
     const s = await startSiteServer({ '/moved.xml': { status: 301, headers: { location: 'http://gone.example/s.xml' }, body: '' } });

@@ -228,6 +228,11 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
 }
 
+/** Why an aborted request stopped: our deadline's failure, else the run was stopped, whatever reason its caller gave. */
+function stopReason(signal: AbortSignal): unknown {
+  return signal.reason instanceof FetchFailure ? signal.reason : new DOMException('stopped', 'AbortError');
+}
+
 export class HttpClient {
   readonly policy: AddressPolicy;
   private readonly fetchFn: FetchFunction;
@@ -345,8 +350,7 @@ export class HttpClient {
         response = await this.fetchFn(current, init);
       } catch (error) {
         release();
-        const reason = signal.aborted ? (signal.reason as unknown) : error;
-        const { code, message, retry, cause } = describeError(reason, current);
+        const { code, message, retry, cause } = describeError(signal.aborted ? stopReason(signal) : error, current);
         return failed(code, message, current, retry, cause);
       }
       const location = response.headers.get('location');
@@ -454,7 +458,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
 
   /** What a failed read of the body is reported as. */
   private broken(error: unknown): unknown {
-    const reason = this.signal.aborted ? (this.signal.reason as unknown) : error;
+    const reason = this.signal.aborted ? stopReason(this.signal) : error;
     if (reason instanceof FetchFailure) return reason;
     const { code, message } = describeError(reason);
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
