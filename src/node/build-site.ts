@@ -26,7 +26,7 @@ import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
-import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
+import { isHtmlFile, pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
 import { isErrorPage, selectPages, siteUrlIndex, siteUrlKey, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
@@ -620,11 +620,16 @@ async function foreignSitemap(path: string, state: BuildState, indexName: string
   return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
-/** The base URL as a directory: normalised, ending in `/`. */
+/**
+ * The base URL as a directory: normalised, ending in `/`. The site is served under its whole path
+ * (`https://example.com/docs` → `/docs/`, as next-sitemap's siteUrl); a page's URL (`/docs/index.html`)
+ * stands for its folder.
+ */
 function directoryUrl(input: string): string {
   const scope = scopeOf(input);
   const url = scope.href;
-  return url.endsWith('/') ? url : scope.prefix;
+  if (/[?#]/.test(url)) throw new InvalidValueError('base-url/invalid', '--base-url', input, `--base-url ${url}: a site is served under a path, without a query or fragment`);
+  return url.endsWith('/') ? url : isHtmlFile(url) ? scope.prefix : `${url}/`;
 }
 
 async function requireDirectory(dir: string): Promise<void> {

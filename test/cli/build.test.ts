@@ -320,6 +320,19 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
   });
 
+  it('a --base-url with a path serves the site under it (/docs is /docs/); a query is refused', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a/b.html': page() });
+    const result = await runCli(['build', site, '--base-url', 'https://www.example.com/docs', '--initial-lastmod', 'none'], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /entry file: https:\/\/www\.example\.com\/docs\/sitemap\.xml /);
+    assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/docs\/sitemap-a\.[0-9a-f]{8}\.xml\.gz<\/loc>/);
+    assert.match(gunzipSync(readFileSync(child(site, 'sitemap-a.xml.gz'))).toString(), /<loc>https:\/\/www\.example\.com\/docs\/a\/b\.html<\/loc>/);
+    const query = await runCli(['build', site, '--base-url', 'https://www.example.com/docs?lang=en'], { cwd: site });
+    assert.equal(query.code, 2);
+    assert.match(query.stderr, /^sitemapkit: --base-url https:\/\/www\.example\.com\/docs\?lang=en: a site is served under a path, without a query or fragment$/m);
+  });
+
   it('a page whose path makes a URL of 2,048 characters or more is left out and reported; the others are listed', async () => {
     const site = tempDir('sitemapkit-build-');
     const deep = Array.from({ length: 9 }, () => 'd'.repeat(240)).join('/');
