@@ -178,8 +178,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const run = await startBuild(options);
   const { baseUrl, progress } = run;
   progress?.({ phase: 'walk', done: 0, total: 0 });
-  const all = await walkSite(run.siteDir);
+  const { pages: all, notUtf8 } = await walkSite(run.siteDir);
   const { pages, excluded, problems } = await pagesToScan(all, run);
+  for (const relPath of notUtf8) {
+    const what = relPath.endsWith('/') ? 'left out with all it holds' : 'left out';
+    problems.push({ relPath, url: '', code: 'build/name-not-utf8', severity: 'warning', message: `${what}: its name is not UTF-8, so its URL is unknown; rename it` });
+  }
   const { scanned, decisions } = await scanSite(pages, excluded, run);
   const dates = await datePages(scanned, excluded, run);
   // What the run decided for every page of the folder, by every URL it is served at: an hreflang
