@@ -918,52 +918,40 @@ export function sniffHtmlEncoding(bytes: Uint8Array): string {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  return prescan(bytes, Math.min(bytes.length, HTML_PRESCAN_BYTES)) ?? 'utf-8';
+  // One character per byte, lowercased: the prescan compares and collects bytes ASCII-lowercased, and
+  // what it looks for is ASCII, which windows-1252 keeps (a byte past 7F is in no label either way).
+  return prescan(SINGLE_BYTE.decode(bytes.subarray(0, HTML_PRESCAN_BYTES)).toLowerCase()) ?? 'utf-8';
 }
 
-function isAsciiLetter(b: number | undefined): boolean {
-  return b !== undefined && ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a);
-}
+const SINGLE_BYTE = new TextDecoder('windows-1252');
 
-/** Does `ascii` (lower case) start at `i`, case-insensitively? */
-function bytesStartWith(bytes: Uint8Array, i: number, end: number, ascii: string): boolean {
-  if (i + ascii.length > end) return false;
-  for (let k = 0; k < ascii.length; k++) {
-    let b = bytes[i + k] as number;
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    if (b !== ascii.charCodeAt(k)) return false;
-  }
-  return true;
-}
+/** `<` then a letter, or `</` then a letter (in lower case: the prescan's text is). */
+const TAG_START = /<\/?[a-z]/y;
 
-/** HTML standard §13.2.3.2 "prescan a byte stream to determine its encoding". */
-function prescan(bytes: Uint8Array, end: number): string | undefined {
+/** HTML standard §13.2.3.2 "prescan a byte stream to determine its encoding", over `head` as above. */
+function prescan(head: string): string | undefined {
   let i = 0;
-  while (i < end) {
-    if (bytesStartWith(bytes, i, end, '<!--')) {
+  while (i < head.length) {
+    TAG_START.lastIndex = i;
+    if (head.startsWith('<!--', i)) {
       // To the first "-->" after "<!--" (the dashes may be those of "<!--": "<!-->" is a comment).
-      let j = i + 2;
-      while (j + 2 < end && !(bytes[j] === 0x2d && bytes[j + 1] === 0x2d && bytes[j + 2] === 0x3e)) j++;
-      if (j + 2 >= end) return undefined;
-      i = j + 3;
-    } else if (bytesStartWith(bytes, i, end, '<meta') && (isAsciiWhitespace(bytes[i + 5]) || bytes[i + 5] === 0x2f)) {
-      const found = metaEncoding(bytes, i + 6, end);
+      const close = head.indexOf('-->', i + 2);
+      if (close === -1) return undefined;
+      i = close + 3;
+    } else if (head.startsWith('<meta', i) && (isAsciiWhitespace(head.charCodeAt(i + 5)) || head[i + 5] === '/')) {
+      const found = metaEncoding(head, i + 6);
       if (found.encoding !== undefined) return found.encoding;
       i = found.next + 1;
-    } else if (bytes[i] === 0x3c && (isTagStart(bytes, i, end))) {
+    } else if (TAG_START.test(head)) {
       // Another tag: skip its name and attributes, so that `<meta` in an attribute value is not read.
       i++;
-      while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) i++;
-      let attr = readAttribute(bytes, i, end);
-      while (attr !== undefined) {
-        i = attr.next;
-        attr = readAttribute(bytes, i, end);
-      }
-      i = skipToAttributeEnd(bytes, i, end) + 1;
-    } else if (bytes[i] === 0x3c && (bytes[i + 1] === 0x21 || bytes[i + 1] === 0x2f || bytes[i + 1] === 0x3f)) {
+      while (i < head.length && !isAsciiWhitespace(head.charCodeAt(i)) && head[i] !== '>') i++;
+      for (let attr = readAttribute(head, i); attr !== undefined; attr = readAttribute(head, i)) i = attr.next;
+      i = attributesEnd(head, i) + 1;
+    } else if (head[i] === '<' && (head[i + 1] === '!' || head[i + 1] === '/' || head[i + 1] === '?')) {
       // `<!…>`, `</…>` (not a tag), `<?…>`: to the next ">".
-      const gt = bytes.indexOf(0x3e, i + 2);
-      if (gt === -1 || gt >= end) return undefined;
+      const gt = head.indexOf('>', i + 2);
+      if (gt === -1) return undefined;
       i = gt + 1;
     } else {
       i++;
@@ -972,76 +960,59 @@ function prescan(bytes: Uint8Array, end: number): string | undefined {
   return undefined;
 }
 
-/** `<` then a letter, or `</` then a letter. */
-function isTagStart(bytes: Uint8Array, i: number, end: number): boolean {
-  if (i + 1 < end && isAsciiLetter(bytes[i + 1])) return true;
-  return i + 2 < end && bytes[i + 1] === 0x2f && isAsciiLetter(bytes[i + 2]);
-}
-
 /** Where the attribute loop stopped: at ">" or at the end. */
-function skipToAttributeEnd(bytes: Uint8Array, i: number, end: number): number {
-  while (i < end && bytes[i] !== 0x3e) i++;
-  return i;
+function attributesEnd(head: string, i: number): number {
+  const gt = head.indexOf('>', i);
+  return gt === -1 ? head.length : gt;
 }
 
-interface PrescanAttribute {
-  name: string;
-  value: string;
-  /** Index right after the attribute. */
-  next: number;
-}
-
-function lowerByte(b: number): string {
-  return String.fromCharCode(b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
-}
-
-/** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. */
-function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAttribute | undefined {
+/** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. `next`: the index right after it. */
+function readAttribute(head: string, start: number): { name: string; value: string; next: number } | undefined {
+  const end = head.length;
   let i = start;
-  while (i < end && (isAsciiWhitespace(bytes[i]) || bytes[i] === 0x2f)) i++;
-  if (i >= end || bytes[i] === 0x3e) return undefined;
-  let name = '';
-  let value = '';
+  while (i < end && (isAsciiWhitespace(head.charCodeAt(i)) || head[i] === '/')) i++;
+  if (i >= end || head[i] === '>') return undefined;
+  const nameStart = i;
+  let nameEnd: number;
   for (;;) {
     if (i >= end) return undefined;
-    const b = bytes[i] as number;
-    if (b === 0x3d && name !== '') {
+    const c = head[i];
+    if (c === '=' && i > nameStart) {
+      nameEnd = i++;
+      break;
+    }
+    if (isAsciiWhitespace(head.charCodeAt(i))) {
+      nameEnd = i;
+      while (i < end && isAsciiWhitespace(head.charCodeAt(i))) i++;
+      if (head[i] !== '=') return { name: head.slice(nameStart, nameEnd), value: '', next: i };
       i++;
       break;
     }
-    if (isAsciiWhitespace(b)) {
-      while (i < end && isAsciiWhitespace(bytes[i])) i++;
-      if (bytes[i] !== 0x3d) return { name, value, next: i };
-      i++;
-      break;
-    }
-    if (b === 0x2f || b === 0x3e) return { name, value, next: i };
-    name += lowerByte(b);
+    if (c === '/' || c === '>') return { name: head.slice(nameStart, i), value: '', next: i };
     i++;
   }
-  while (i < end && isAsciiWhitespace(bytes[i])) i++;
+  const name = head.slice(nameStart, nameEnd);
+  while (i < end && isAsciiWhitespace(head.charCodeAt(i))) i++;
   if (i >= end) return undefined;
-  const first = bytes[i] as number;
-  if (first === 0x22 || first === 0x27) {
-    const close = bytes.indexOf(first, i + 1);
-    if (close === -1 || close >= end) return undefined;
-    for (let k = i + 1; k < close; k++) value += lowerByte(bytes[k] as number);
-    return { name, value, next: close + 1 };
+  const first = head[i];
+  if (first === '"' || first === "'") {
+    const close = head.indexOf(first, i + 1);
+    return close === -1 ? undefined : { name, value: head.slice(i + 1, close), next: close + 1 };
   }
-  if (first === 0x3e) return { name, value, next: i };
-  while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) value += lowerByte(bytes[i++] as number);
-  if (i >= end) return undefined;
-  return { name, value, next: i };
+  if (first === '>') return { name, value: '', next: i };
+  const valueStart = i;
+  while (i < end && !isAsciiWhitespace(head.charCodeAt(i)) && head[i] !== '>') i++;
+  return i >= end ? undefined : { name, value: head.slice(valueStart, i), next: i };
 }
 
 /** The encoding a `<meta>` declares, per the prescan's rules; `next` is where its attributes ended. */
-function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding?: string; next: number } {
+function metaEncoding(head: string, start: number): { encoding?: string; next: number } {
   const seen = new Set<string>();
   let gotPragma = false;
   let needPragma: boolean | undefined;
   let charset: string | undefined;
   let i = start;
-  for (let attr = readAttribute(bytes, i, end); attr !== undefined; attr = readAttribute(bytes, i, end)) {
+  for (let attr = readAttribute(head, i); attr !== undefined; attr = readAttribute(head, i)) {
     i = attr.next;
     if (seen.has(attr.name)) continue;
     seen.add(attr.name);
@@ -1058,7 +1029,7 @@ function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding
       needPragma = false;
     }
   }
-  const next = skipToAttributeEnd(bytes, i, end);
+  const next = attributesEnd(head, i);
   if (needPragma === undefined || (needPragma && !gotPragma) || charset === undefined) return { next };
   const encoding = resolveEncodingLabel(charset);
   if (encoding === undefined) return { next };
