@@ -1038,27 +1038,19 @@ function metaEncoding(head: string, start: number): { encoding?: string; next: n
   return { encoding, next };
 }
 
+const CHARSET_PARAM = /charset[\t\n\f\r ]*=[\t\n\f\r ]*/;
+const UNQUOTED_VALUE = /^[^\t\n\f\r ;]+/;
+
 /** HTML standard §2.6.4 "extracting a character encoding from a meta element" (`value` is lowercased). */
 function charsetFromContentType(value: string): string | undefined {
-  let from = 0;
-  for (;;) {
-    const at = value.indexOf('charset', from);
-    if (at === -1) return undefined;
-    let i = at + 7;
-    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
-    if (value.charCodeAt(i) !== 0x3d /* = */) {
-      from = at + 7;
-      continue;
-    }
-    i++;
-    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
-    const quote = value.charAt(i);
-    if (quote === '"' || quote === "'") {
-      const close = value.indexOf(quote, i + 1);
-      return close === -1 ? undefined : value.slice(i + 1, close);
-    }
-    let j = i;
-    while (j < value.length && !isAsciiWhitespace(value.charCodeAt(j)) && value.charCodeAt(j) !== 0x3b) j++;
-    return j === i ? undefined : value.slice(i, j);
+  // The first "charset" followed by "=" (whitespace around it allowed); then the value, quoted or not.
+  const param = CHARSET_PARAM.exec(value);
+  if (param === null) return undefined;
+  const i = param.index + param[0].length;
+  const quote = value.charAt(i);
+  if (quote === '"' || quote === "'") {
+    const close = value.indexOf(quote, i + 1);
+    return close === -1 ? undefined : value.slice(i + 1, close);
   }
+  return UNQUOTED_VALUE.exec(value.slice(i))?.[0];
 }
