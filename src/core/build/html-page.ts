@@ -354,59 +354,31 @@ function normalizeSrcset(srcset: string, urls: AssetUrls): string {
   return out.join(', ');
 }
 
+/** A refresh's delay (digits, then any digits and dots) and the separator before its URL. */
+const REFRESH_DELAY = /^[\t\n\f\r ]*([\d.]*)(?:$|(?=[;,\t\n\f\r ]))[\t\n\f\r ]*[;,]?[\t\n\f\r ]*/;
+const REFRESH_URL_PREFIX = /^url[\t\n\f\r ]*=[\t\n\f\r ]*/i;
+
 /**
  * `content` of a `<meta http-equiv="refresh">` (HTML standard §4.2.5.3 "shared declarative refresh
  * steps"): the delay, and the URL as written (`''` when there is none); undefined when the value is
  * not a refresh at all (it does not start with a number).
  */
 function parseRefresh(input: string): { seconds: number; url: string } | undefined {
-  const n = input.length;
-  let i = 0;
-  while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-  const digitsStart = i;
-  while (i < n && input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) i++;
-  let seconds = 0;
-  if (i === digitsStart) {
-    if (input.charCodeAt(i) !== 0x2e /* . */) return undefined;
-  } else {
-    seconds = Math.min(Number(input.slice(digitsStart, i)), Number.MAX_SAFE_INTEGER);
-  }
-  while (i < n && ((input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) || input.charCodeAt(i) === 0x2e)) i++;
-  if (i < n) {
-    const c = input.charCodeAt(i);
-    if (c !== 0x3b /* ; */ && c !== 0x2c /* , */ && !isAsciiWhitespace(c)) return undefined;
-    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-    if (input.charCodeAt(i) === 0x3b || input.charCodeAt(i) === 0x2c) i++;
-    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-  }
-  if (i >= n) return { seconds, url: '' };
-  // The "URL =" prefix is optional; the steps below follow the standard's jumps.
-  let url = input.slice(i);
-  let skipQuotes = true;
-  if ((input.charCodeAt(i) | 0x20) === 0x75 /* u */) {
-    i++;
-    if ((input.charCodeAt(i) | 0x20) === 0x72 /* r */ && (input.charCodeAt(i + 1) | 0x20) === 0x6c /* l */) {
-      i += 2;
-      while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-      if (input.charCodeAt(i) === 0x3d /* = */) {
-        i++;
-        while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-      } else {
-        skipQuotes = false; // "parse": the URL is the whole remainder, `url…` included
-      }
-    } else {
-      skipQuotes = false;
-    }
-  }
-  if (skipQuotes) {
-    const quote = input.charAt(i);
-    if (quote === '"' || quote === "'") {
-      i++;
-      const close = input.indexOf(quote, i);
-      url = input.slice(i, close === -1 ? n : close);
-    } else {
-      url = input.slice(i);
-    }
+  const delay = REFRESH_DELAY.exec(input);
+  if (delay === null || delay[1] === '') return undefined;
+  // The digits before the first dot; none (`.5`) is 0.
+  const seconds = Math.min(Number((delay[1] as string).split('.', 1)[0]), Number.MAX_SAFE_INTEGER);
+  const rest = input.slice(delay[0].length);
+  if (rest === '') return { seconds, url: '' };
+  // The "URL =" prefix is optional; without it, a URL that starts with "u" is the whole remainder,
+  // quotes and all (the standard's jump to "parse").
+  const prefix = REFRESH_URL_PREFIX.exec(rest);
+  if (prefix === null && (rest.charCodeAt(0) | 0x20) === 0x75 /* u */) return { seconds, url: trimAsciiWhitespace(rest) };
+  let url = prefix === null ? rest : rest.slice(prefix[0].length);
+  const quote = url.charAt(0);
+  if (quote === '"' || quote === "'") {
+    const close = url.indexOf(quote, 1);
+    url = url.slice(1, close === -1 ? url.length : close);
   }
   return { seconds, url: trimAsciiWhitespace(url) };
 }
