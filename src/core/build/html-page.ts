@@ -938,43 +938,20 @@ function attributesEnd(head: string, i: number): number {
   return gt === -1 ? head.length : gt;
 }
 
-/** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. `next`: the index right after it. */
+/**
+ * HTML standard §13.2.3.2 "get an attribute", over the prescan's lowercased text: a name (its first
+ * character may be "="), then "=" and a quoted or unquoted value, or no value. No match where the
+ * steps abort (the end reached, a quote left open) or at ">". Linear: no part can match what the
+ * part before it gave back.
+ */
+const ATTRIBUTE =
+  /[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r /=>]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'][^\t\n\f\r >]*)(?=[\t\n\f\r >])|(?=>))|(?=[\t\n\f\r />])(?![\t\n\f\r ]*=))/y;
+
+/** The attribute at `start`, or undefined; `next`: the index right after it. */
 function readAttribute(head: string, start: number): { name: string; value: string; next: number } | undefined {
-  const end = head.length;
-  let i = start;
-  while (i < end && (isAsciiWhitespace(head.charCodeAt(i)) || head[i] === '/')) i++;
-  if (i >= end || head[i] === '>') return undefined;
-  const nameStart = i;
-  let nameEnd: number;
-  for (;;) {
-    if (i >= end) return undefined;
-    const c = head[i];
-    if (c === '=' && i > nameStart) {
-      nameEnd = i++;
-      break;
-    }
-    if (isAsciiWhitespace(head.charCodeAt(i))) {
-      nameEnd = i;
-      while (i < end && isAsciiWhitespace(head.charCodeAt(i))) i++;
-      if (head[i] !== '=') return { name: head.slice(nameStart, nameEnd), value: '', next: i };
-      i++;
-      break;
-    }
-    if (c === '/' || c === '>') return { name: head.slice(nameStart, i), value: '', next: i };
-    i++;
-  }
-  const name = head.slice(nameStart, nameEnd);
-  while (i < end && isAsciiWhitespace(head.charCodeAt(i))) i++;
-  if (i >= end) return undefined;
-  const first = head[i];
-  if (first === '"' || first === "'") {
-    const close = head.indexOf(first, i + 1);
-    return close === -1 ? undefined : { name, value: head.slice(i + 1, close), next: close + 1 };
-  }
-  if (first === '>') return { name, value: '', next: i };
-  const valueStart = i;
-  while (i < end && !isAsciiWhitespace(head.charCodeAt(i)) && head[i] !== '>') i++;
-  return i >= end ? undefined : { name, value: head.slice(valueStart, i), next: i };
+  ATTRIBUTE.lastIndex = start;
+  const match = ATTRIBUTE.exec(head);
+  return match === null ? undefined : { name: match[1] as string, value: match[2] ?? match[3] ?? match[4] ?? '', next: ATTRIBUTE.lastIndex };
 }
 
 /** The encoding a `<meta>` declares, per the prescan's rules; `next` is where its attributes ended. */
