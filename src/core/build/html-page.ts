@@ -192,21 +192,15 @@ function isNoiseAttribute(name: string): boolean {
       name.startsWith('data-build') ||
       name.startsWith('data-generated') ||
       name.startsWith('data-astro-cid-') ||
-      (name.startsWith('data-v-') && isHex(name, 7))
+      VUE_SCOPE_ATTRIBUTE.test(name)
     );
   }
   if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
   return false;
 }
 
-function isHex(s: string, from: number): boolean {
-  if (from >= s.length) return false;
-  for (let i = from; i < s.length; i++) {
-    const c = s.charCodeAt(i) | 0x20;
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
-}
+/** Vue's scoped-style marker, `data-v-` and a hex hash (names are lowercased). */
+const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
 
 /** How an element's src/href/srcset enter the content. */
 const enum AssetUrls {
