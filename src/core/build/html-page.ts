@@ -226,19 +226,14 @@ const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 
 /** ASCII whitespace runs as one space, ends trimmed (attribute values; text is done in `addText`). */
 function collapseWhitespace(s: string): string {
-  const n = s.length;
-  let start = 0;
-  while (start < n && isAsciiWhitespace(s.charCodeAt(start))) start++;
-  if (start === n) return '';
-  let end = n;
-  while (isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(s.charCodeAt(i + 1)))) {
-      return s.slice(start, end).replace(WHITESPACE_RUN_RE, ' ');
+  const trimmed = trimAsciiWhitespace(s);
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(trimmed.charCodeAt(i + 1)))) {
+      return trimmed.replace(WHITESPACE_RUN_RE, ' ');
     }
   }
-  return start === 0 && end === n ? s : s.slice(start, end);
+  return trimmed;
 }
 
 const ESCAPE_RE = /[&<>"]/g;
