@@ -313,31 +313,20 @@ function normalizeAssetUrl(url: string, urls: AssetUrls): string {
 }
 
 /**
- * A srcset with each candidate's URL normalised, descriptors kept (HTML standard §4.8.4.3.10, "parse
- * a srcset attribute", simplified: a descriptor list ends at the next comma).
+ * One candidate of a srcset (HTML standard §4.8.4.3.10, "parse a srcset attribute", simplified: a
+ * descriptor list ends at the next comma): after whitespace and commas, the URL (a run without
+ * whitespace; commas that end it are not part of it, and it then has no descriptors), then the
+ * descriptors up to the next comma. Sticky: a srcset of spaces costs one pass, not one per start.
  */
+const SRCSET_CANDIDATE = /[\t\n\f\r ,]*([^\t\n\f\r ]*[^\t\n\f\r ,])(?:,+|([^,]*))/y;
+
+/** A srcset with each candidate's URL normalised, descriptors kept. */
 function normalizeSrcset(srcset: string, urls: AssetUrls): string {
   const out: string[] = [];
-  let i = 0;
-  const n = srcset.length;
-  while (i < n) {
-    let c = srcset.charCodeAt(i);
-    while (i < n && (isAsciiWhitespace(c) || c === 0x2c /* , */)) c = srcset.charCodeAt(++i);
-    if (i >= n) break;
-    const urlStart = i;
-    while (i < n && !isAsciiWhitespace(srcset.charCodeAt(i))) i++;
-    let urlEnd = i;
-    let descriptors = '';
-    if (srcset.charCodeAt(urlEnd - 1) === 0x2c) {
-      // A URL that ends with commas has no descriptors; the commas are not part of it.
-      while (urlEnd > urlStart && srcset.charCodeAt(urlEnd - 1) === 0x2c) urlEnd--;
-    } else {
-      const comma = srcset.indexOf(',', i);
-      const end = comma === -1 ? n : comma;
-      descriptors = trimAsciiWhitespace(srcset.slice(i, end));
-      i = end;
-    }
-    const url = normalizeAssetUrl(srcset.slice(urlStart, urlEnd), urls);
+  SRCSET_CANDIDATE.lastIndex = 0;
+  for (let candidate = SRCSET_CANDIDATE.exec(srcset); candidate !== null; candidate = SRCSET_CANDIDATE.exec(srcset)) {
+    const url = normalizeAssetUrl(candidate[1] as string, urls);
+    const descriptors = trimAsciiWhitespace(candidate[2] ?? '');
     out.push(descriptors === '' ? url : `${url} ${descriptors}`);
   }
   return out.join(', ');
