@@ -118,11 +118,12 @@ const HEAD_ELEMENTS = new Set([
 ]);
 
 /**
- * Elements whose text stays in the head. Inside a `noscript` of the head nothing ends it: a browser
- * running scripts, and Google's renderer, reads that fallback as text (the HTML standard's "in head
- * noscript" mode is for browsers without scripting).
+ * Elements whose text stays in the head. Inside a `noscript` or `template` of the head nothing ends
+ * it: a browser running scripts, and Google's renderer, reads that fallback as text (the HTML
+ * standard's "in head noscript" mode is for browsers without scripting), and a template's content is
+ * parsed apart, an inert fragment (§4.12.3).
  */
-const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes', 'template']);
+const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 
 /**
  * `<meta name>` values whose robots directives apply to the crawlers a sitemap is for. `robots` is
@@ -402,7 +403,8 @@ class PageScanner implements TokenizerCallbacks {
   private articleDepth = 0;
   private chromeDepth = 0;
   private foreignDepth = 0;
-  private noscriptDepth = 0;
+  // Open noscript and template elements: nothing in them is part of the document a crawler reads.
+  private inertDepth = 0;
   private inHead = true;
   private inScriptOrStyle = false;
 
@@ -541,7 +543,7 @@ class PageScanner implements TokenizerCallbacks {
 
   /** Text other than whitespace ends the head (HTML standard "in head", "anything else"), outside a title, … */
   private textInHead(): void {
-    if (this.noscriptDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
+    if (this.inertDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
   }
 
   /**
@@ -560,7 +562,7 @@ class PageScanner implements TokenizerCallbacks {
 
   private startTag(selfClosing: boolean): void {
     const name = this.tagName;
-    if (this.inHead && !HEAD_ELEMENTS.has(name) && this.noscriptDepth === 0) this.inHead = false;
+    if (this.inHead && !HEAD_ELEMENTS.has(name) && this.inertDepth === 0) this.inHead = false;
     let urls = AssetUrls.Keep;
     switch (name) {
       case 'html':
@@ -688,7 +690,8 @@ class PageScanner implements TokenizerCallbacks {
         this.foreignDepth += delta;
         break;
       case 'noscript':
-        this.noscriptDepth += delta;
+      case 'template':
+        this.inertDepth += delta;
         break;
     }
   }
@@ -726,9 +729,10 @@ class PageScanner implements TokenizerCallbacks {
       const pragma = trimAsciiWhitespace(httpEquiv).toLowerCase();
       if (pragma === 'x-robots-tag') {
         if (NOINDEX_RE.test(content)) this.noindex = true;
-      } else if (pragma === 'refresh' && this.refresh === undefined && this.noscriptDepth === 0) {
+      } else if (pragma === 'refresh' && this.refresh === undefined && this.inertDepth === 0) {
         // Browsers act on the first refresh that parses, wherever it is (HTML standard §4.2.5.3); one
-        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub.
+        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub, one in a
+        // <template> is inert.
         this.refresh = parseRefresh(content);
       }
     }
@@ -743,8 +747,9 @@ class PageScanner implements TokenizerCallbacks {
     const href = this.attr('href');
     // Head only: Google ignores canonical and hreflang links in the body ("rel=canonical link element
     // is only accepted if it appears in the <head> section"; hreflang links go "in the <head>"). Not in
-    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text.
-    if (this.inHead && this.noscriptDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
+    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text;
+    // nor in a <template>, whose content is no part of the document.
+    if (this.inHead && this.inertDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
       if (rels.includes('canonical')) this.canonicals.push(href);
       const hreflang = this.attr('hreflang');
       const type = this.attr('type');

@@ -214,6 +214,12 @@ describe('scanHtmlPage: canonical', () => {
   it('ignores a canonical inside <noscript>', () => {
     assert.equal(scan(page('<noscript><link rel="canonical" href="/no-js"></noscript>')).canonical, undefined);
   });
+
+  it('a <template> of the head is inert: its canonical, refresh and markup neither count nor end the head', () => {
+    assert.equal(scan(page('<template><link rel="canonical" href="/inert"></template>')).canonical, undefined);
+    assert.equal(scan(page('<template><meta http-equiv="refresh" content="0; url=/inert"></template>')).refresh, undefined);
+    assert.equal(scan(page('<template><div>card</div></template><link rel="canonical" href="/kept">')).canonical, 'https://www.example.com/kept');
+  });
 });
 
 describe('scanHtmlPage: hreflang alternates', () => {
