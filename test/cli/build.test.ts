@@ -311,6 +311,18 @@ describe('sitemapkit build', () => {
     assert.deepEqual(json.excluded, [{ relPath: 'utf16.html', url: `${BASE}utf16.html`, reason: 'canonical-elsewhere', detail: `${BASE}cafe.html` }]);
   });
 
+  it('reads a page in the encoding it declares past the first 1,024 bytes, as a browser changes to it', async () => {
+    const site = tempDir('sitemapkit-build-');
+    // "статья" in windows-1251, in a canonical that names the page itself.
+    const article = Buffer.from([0xf1, 0xf2, 0xe0, 0xf2, 0xfc, 0xff]);
+    const head = `<html><head><script>${'var x = 1;'.repeat(120)}</script><meta charset="windows-1251"><link rel="canonical" href="${BASE}`;
+    writeSite(site, { 'статья/index.html': '' });
+    writeFileSync(join(site, 'статья', 'index.html'), Buffer.concat([Buffer.from(head), article, Buffer.from('/"></head><body><p>x</p></body></html>')]));
+    const { code, json } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 0);
+    assert.deepEqual([json.listed, json.excluded], [1, []]);
+  });
+
   it('sitemaps written into a sub-folder of the site are listed at its URL, with a warning on the location rule', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page(), 'a/b.html': page() });

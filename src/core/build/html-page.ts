@@ -861,24 +861,25 @@ export const HTML_PRESCAN_BYTES = 1024;
 /**
  * The character encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts (`utf-8`,
  * `windows-1252`, `shift_jis`, …): a BOM; else the first usable `<meta charset>` or
- * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first 1,024 bytes (the HTML
- * standard's prescan, §13.2.3.2, without its tentative-confidence re-parse); else UTF-8, which is what
- * site generators write (a browser would guess from the locale). A decoder made with the result strips
- * a matching BOM itself.
+ * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first `prescanBytes` bytes (the
+ * HTML standard's prescan, §13.2.3.2, over its 1,024 bytes by default; a longer reach finds the
+ * declaration a browser's parser meets later and changes the encoding to, §13.2.6.4.4); else UTF-8,
+ * which is what site generators write (a browser would guess from the locale). A decoder made with
+ * the result strips a matching BOM itself.
  *
  * Labels of ISO-8859-1 give `windows-1252`, as in browsers; note that Node 20.18.3+ decodes its bytes
  * 80–9F wrongly through `TextDecoder` without options (see src/core/read/sniff.ts).
  */
-export function sniffHtmlEncoding(bytes: Uint8Array): string {
+export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   // One character per byte, lowercased: the prescan compares and collects bytes ASCII-lowercased, and
-  // what it looks for is ASCII, which windows-1252 keeps (a byte past 7F is in no label either way).
-  return prescan(SINGLE_BYTE.decode(bytes.subarray(0, HTML_PRESCAN_BYTES)).toLowerCase()) ?? 'utf-8';
+  // what it looks for is ASCII, which latin1 keeps (a byte past 7F is in no label either way).
+  return prescan(SINGLE_BYTE.decode(bytes.subarray(0, prescanBytes)).toLowerCase()) ?? 'utf-8';
 }
 
-const SINGLE_BYTE = new TextDecoder('windows-1252');
+const SINGLE_BYTE = new TextDecoder('latin1');
 
 /** `<` then a letter, or `</` then a letter (in lower case: the prescan's text is). */
 const TAG_START = /<\/?[a-z]/y;

@@ -607,6 +607,8 @@ describe('sniffHtmlEncoding', () => {
   it(`reads only the first ${HTML_PRESCAN_BYTES} bytes`, () => {
     assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES - 30)}<meta charset="koi8-r">`)), 'koi8-r');
     assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES)}<meta charset="koi8-r">`)), 'utf-8');
+    // Further, where a browser's parser meets the declaration and changes to it.
+    assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES)}<meta charset="koi8-r">`), 4096), 'koi8-r');
   });
 
   it('gives a label TextDecoder accepts, which decodes the page', () => {
