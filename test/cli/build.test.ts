@@ -382,6 +382,7 @@ describe('sitemapkit build', () => {
     assert.equal(code, 1);
     assert.deepEqual(json.excluded.map((p) => [p.relPath, p.reason]), [['gone.html', 'unreadable'], ['loop.html', 'unreadable']]);
     assert.match(stderr, /^gone\.html: error cannot read .*gone\.html: no such file$/m);
+    assert.match(stderr, /^loop\.html: error cannot read .*loop\.html: a loop of symbolic links$/m);
   });
 
   it('a page whose path makes a URL of 2,048 characters or more is left out and reported; the others are listed', async () => {
