@@ -76,35 +76,23 @@ const VOID_ELEMENTS = new Set([
  * these, omitted optional end tags (`<p>a<p>b`, `<li>a<li>b`) give the same content as written ones,
  * so a minifier setting (html-minifier's removeOptionalTags) does not count as a change.
  */
-const IMPLIED_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
-  const p = new Set(['p']);
-  const heading = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-  const listItem = new Set(['li', 'p']);
-  const definition = new Set(['dd', 'dt', 'p']);
-  const cell = new Set(['td', 'th']);
-  const section = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
-  const map = new Map<string, ReadonlySet<string>>();
-  for (const name of [
-    'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'div', 'dl', 'fieldset', 'figcaption',
-    'figure', 'footer', 'form', 'header', 'hgroup', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section',
-    'table', 'ul',
-  ]) {
-    map.set(name, p);
-  }
-  for (const name of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) map.set(name, heading);
-  map.set('li', listItem);
-  map.set('dd', definition);
-  map.set('dt', definition);
-  map.set('option', new Set(['option']));
-  map.set('optgroup', new Set(['optgroup', 'option']));
-  map.set('tr', new Set(['tr', 'td', 'th']));
-  map.set('td', cell);
-  map.set('th', cell);
-  for (const name of ['thead', 'tbody', 'tfoot']) map.set(name, section);
-  map.set('rt', new Set(['rt', 'rp']));
-  map.set('rp', new Set(['rt', 'rp']));
-  return map;
-})();
+const IMPLIED_CLOSE = new Map<string, ReadonlySet<string>>(
+  (
+    [
+      ['address article aside blockquote details dialog div dl fieldset figcaption figure footer form', 'p'],
+      ['header hgroup hr main menu nav ol p pre section table ul', 'p'],
+      ['h1 h2 h3 h4 h5 h6', 'p h1 h2 h3 h4 h5 h6'],
+      ['li', 'li p'],
+      ['dd dt', 'dd dt p'],
+      ['option', 'option'],
+      ['optgroup', 'optgroup option'],
+      ['tr', 'tr td th'],
+      ['td th', 'td th'],
+      ['thead tbody tfoot', 'thead tbody tfoot tr td th'],
+      ['rt rp', 'rt rp'],
+    ] as [opening: string, closed: string][]
+  ).flatMap(([opening, closed]) => opening.split(' ').map((name) => [name, new Set(closed.split(' '))] as const)),
+);
 
 /**
  * HTML standard §13.2.6.4.4 "in head": the start tags that stay in the head. Any other start tag (or
