@@ -162,19 +162,7 @@ function isBuildMetaName(name: string): boolean {
  * - explicit build stamps: `data-build*` (`data-build`, `data-buildid`, `data-build-time`, …) and `data-generated*`.
  */
 function isNoiseAttribute(name: string): boolean {
-  switch (name) {
-    case 'nonce':
-    case 'integrity':
-    case 'data-n-css':
-    case 'class':
-    case 'style':
-    case 'ng-version':
-    case 'data-reactroot':
-    case 'data-reactid':
-    case 'data-react-checksum':
-    case 'data-svelte-h':
-      return true;
-  }
+  if (NOISE_ATTRIBUTES.has(name)) return true;
   const c = name.charCodeAt(0);
   if (c === 0x64 /* d */) {
     return (
@@ -187,6 +175,11 @@ function isNoiseAttribute(name: string): boolean {
   if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
   return false;
 }
+
+const NOISE_ATTRIBUTES = new Set([
+  'nonce', 'integrity', 'data-n-css', 'class', 'style', 'ng-version', 'data-reactroot', 'data-reactid', 'data-react-checksum',
+  'data-svelte-h',
+]);
 
 /** Vue's scoped-style marker, `data-v-` and a hex hash (names are lowercased). */
 const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
