@@ -26,7 +26,7 @@ import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
-import { pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
+import { isHtmlFile, pageUrlPath, type TrailingSlash } from '../core/build/page-path.js';
 import { isErrorPage, selectPages, siteUrlIndex, siteUrlKey, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
@@ -178,8 +178,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const run = await startBuild(options);
   const { baseUrl, progress } = run;
   progress?.({ phase: 'walk', done: 0, total: 0 });
-  const all = await walkSite(run.siteDir);
+  const { pages: all, notUtf8 } = await walkSite(run.siteDir);
   const { pages, excluded, problems } = await pagesToScan(all, run);
+  for (const relPath of notUtf8) {
+    const what = relPath.endsWith('/') ? 'left out with all it holds' : 'left out';
+    problems.push({ relPath, url: '', code: 'build/name-not-utf8', severity: 'warning', message: `${what}: its name is not UTF-8, so its URL is unknown; rename it` });
+  }
   const { scanned, decisions } = await scanSite(pages, excluded, run);
   const dates = await datePages(scanned, excluded, run);
   // What the run decided for every page of the folder, by every URL it is served at: an hreflang
@@ -432,7 +436,7 @@ async function datePages(
     const source = sources.get(relPath);
     if (source !== undefined) changedSources.set(relPath, source);
   }
-  const sourceTimes = changedSources.size === 0 ? new Map<string, number>() : await sourceCommitTimes(run.siteDir, changedSources);
+  const sourceTimes = changedSources.size === 0 ? undefined : await sourceCommitTimes(changedSources, [firstSourceDir(changedSources), run.siteDir]);
   const nextPages = new Map<string, PageState>();
   let newPages = 0;
   let changedPages = 0;
@@ -446,7 +450,7 @@ async function datePages(
       lastmod = previous.lastmod ?? initial.dates.get(page.relPath);
     } else {
       changedPages++;
-      lastmod = changedLastmod(sourceTimes.get(page.relPath), previous.lastmod, run.now, nowText);
+      lastmod = changedLastmod(sourceTimes?.get(page.relPath), previous.lastmod, run.now, nowText);
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
@@ -620,11 +624,16 @@ async function foreignSitemap(path: string, state: BuildState, indexName: string
   return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
-/** The base URL as a directory: normalised, ending in `/`. */
+/**
+ * The base URL as a directory: normalised, ending in `/`. The site is served under its whole path
+ * (`https://example.com/docs` → `/docs/`, as next-sitemap's siteUrl); a page's URL (`/docs/index.html`)
+ * stands for its folder.
+ */
 function directoryUrl(input: string): string {
   const scope = scopeOf(input);
   const url = scope.href;
-  return url.endsWith('/') ? url : scope.prefix;
+  if (/[?#]/.test(url)) throw new InvalidValueError('base-url/invalid', '--base-url', input, `--base-url ${url}: a site is served under a path, without a query or fragment`);
+  return url.endsWith('/') ? url : isHtmlFile(url) ? scope.prefix : `${url}/`;
 }
 
 async function requireDirectory(dir: string): Promise<void> {
@@ -667,19 +676,13 @@ async function initialLastmods(
     for (const page of pages) dates.set(page.relPath, dated(page.mtimeMs));
     return { dates };
   }
-  const top = (await gitTopLevel(siteDir)) ?? (sources.size > 0 ? await gitTopLevel(firstSourceDir(sources)) : undefined);
-  if (top === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod; ${WAYS_OUT}` };
   // git reports real paths; resolve the folder once rather than every page.
   const realSite = await realpath(siteDir);
-  const sourceOf = new Map<string, string>();
-  for (const page of pages) sourceOf.set(page.relPath, sources.get(page.relPath) ?? join(realSite, page.relPath));
-  const times = await gitLastCommitTimes(top, new Set(sourceOf.values()));
-  let missing = 0;
-  for (const page of pages) {
-    const time = times.get(sourceOf.get(page.relPath) as string);
-    if (time === undefined) missing++;
-    else dates.set(page.relPath, dated(time));
-  }
+  const sourceOf = new Map(pages.map((page) => [page.relPath, sources.get(page.relPath) ?? join(realSite, page.relPath)]));
+  const times = await sourceCommitTimes(sourceOf, sources.size > 0 ? [siteDir, firstSourceDir(sources)] : [siteDir]);
+  if (times === undefined) return { dates, note: `${siteDir} is not in a git repository: pages seen for the first time have no lastmod; ${WAYS_OUT}` };
+  for (const [relPath, time] of times) dates.set(relPath, dated(time));
+  const missing = pages.length - dates.size;
   return missing === 0
     ? { dates }
     : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
@@ -721,11 +724,15 @@ function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {
   return '.';
 }
 
-/** For pages (by path in the folder) → their source file: the source's last commit time, where git has one. */
-async function sourceCommitTimes(siteDir: string, sources: ReadonlyMap<string, string>): Promise<Map<string, number>> {
+/**
+ * For pages (by path in the folder) → their source file: the source's last commit time, where git has
+ * one, in the repository of the first of `dirs` that is in one; undefined when none is.
+ */
+async function sourceCommitTimes(sources: ReadonlyMap<string, string>, dirs: readonly string[]): Promise<Map<string, number> | undefined> {
+  let top: string | undefined;
+  for (const dir of dirs) if ((top ??= await gitTopLevel(dir)) !== undefined) break;
+  if (top === undefined) return undefined;
   const byPage = new Map<string, number>();
-  const top = (await gitTopLevel(firstSourceDir(sources))) ?? (await gitTopLevel(siteDir));
-  if (top === undefined) return byPage;
   const times = await gitLastCommitTimes(top, new Set(sources.values()));
   for (const [page, source] of sources) {
     const time = times.get(source);

@@ -19,6 +19,8 @@ export function ioErrorReason(error: unknown): string {
       return 'read-only file system';
     case 'ENAMETOOLONG':
       return 'file name too long';
+    case 'ELOOP':
+      return 'a loop of symbolic links';
   }
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0] ?? '';

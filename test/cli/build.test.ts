@@ -1,6 +1,6 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:buffer';
 import { basename, join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
@@ -311,6 +311,18 @@ describe('sitemapkit build', () => {
     assert.deepEqual(json.excluded, [{ relPath: 'utf16.html', url: `${BASE}utf16.html`, reason: 'canonical-elsewhere', detail: `${BASE}cafe.html` }]);
   });
 
+  it('reads a page in the encoding it declares past the first 1,024 bytes, as a browser changes to it', async () => {
+    const site = tempDir('sitemapkit-build-');
+    // "статья" in windows-1251, in a canonical that names the page itself.
+    const article = Buffer.from([0xf1, 0xf2, 0xe0, 0xf2, 0xfc, 0xff]);
+    const head = `<html><head><script>${'var x = 1;'.repeat(120)}</script><meta charset="windows-1251"><link rel="canonical" href="${BASE}`;
+    writeSite(site, { 'статья/index.html': '' });
+    writeFileSync(join(site, 'статья', 'index.html'), Buffer.concat([Buffer.from(head), article, Buffer.from('/"></head><body><p>x</p></body></html>')]));
+    const { code, json } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 0);
+    assert.deepEqual([json.listed, json.excluded], [1, []]);
+  });
+
   it('sitemaps written into a sub-folder of the site are listed at its URL, with a warning on the location rule', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page(), 'a/b.html': page() });
@@ -318,6 +330,59 @@ describe('sitemapkit build', () => {
     assert.equal(result.code, 0);
     assert.match(readFileSync(join(site, 'maps', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/maps\/sitemap-a\.[0-9a-f]{8}\.xml\.gz<\/loc>/);
     assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
+  });
+
+  it('a --base-url with a path serves the site under it (/docs is /docs/); a query is refused', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a/b.html': page() });
+    const result = await runCli(['build', site, '--base-url', 'https://www.example.com/docs', '--initial-lastmod', 'none'], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /entry file: https:\/\/www\.example\.com\/docs\/sitemap\.xml /);
+    assert.match(readFileSync(join(site, 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/docs\/sitemap-a\.[0-9a-f]{8}\.xml\.gz<\/loc>/);
+    assert.match(gunzipSync(readFileSync(child(site, 'sitemap-a.xml.gz'))).toString(), /<loc>https:\/\/www\.example\.com\/docs\/a\/b\.html<\/loc>/);
+    const query = await runCli(['build', site, '--base-url', 'https://www.example.com/docs?lang=en'], { cwd: site });
+    assert.equal(query.code, 2);
+    assert.match(query.stderr, /^sitemapkit: --base-url https:\/\/www\.example\.com\/docs\?lang=en: a site is served under a path, without a query or fragment$/m);
+  });
+
+  it('a page or folder whose name is not UTF-8 is named in a warning (bytes escaped), the others listed', { skip: process.platform !== 'linux' ? 'only Linux file systems take any bytes as a name' : false }, async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    // Names as bytes: d<FF>/ and caf<E9>.html (Latin-1), which no UTF-8 string spells.
+    const dir = Buffer.concat([Buffer.from(join(site, 'd')), Buffer.from([0xff])]);
+    mkdirSync(dir);
+    writeFileSync(Buffer.concat([dir, Buffer.from('/index.html')]), page());
+    writeFileSync(Buffer.concat([Buffer.from(join(site, 'caf')), Buffer.from([0xe9]), Buffer.from('.html')]), page());
+    const { code, json, stderr } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 0, stderr);
+    assert.equal(json.listed, 1);
+    assert.deepEqual(json.problems.map((p) => [p.relPath, p.code]), [['caf\\xE9.html', 'build/name-not-utf8'], ['d\\xFF/', 'build/name-not-utf8']]);
+    assert.match(stderr, /^caf\\xE9\.html: warning build\/name-not-utf8 left out: its name is not UTF-8/m);
+  });
+
+  it('a folder that cannot be read stops the build with a message naming it (exit 2), not a raw EACCES', { skip: process.getuid?.() === 0 ? 'root reads any folder' : false }, async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'locked/index.html': page() });
+    chmodSync(join(site, 'locked'), 0);
+    try {
+      const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+      assert.equal(result.code, 2);
+      assert.equal(result.stderr, `sitemapkit: cannot read the folder ${join(site, 'locked')}: permission denied\n`);
+    } finally {
+      chmodSync(join(site, 'locked'), 0o755);
+    }
+  });
+
+  it('a link to no page (dangling, or a loop) is an unreadable page, not silence', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    symlinkSync('missing.html', join(site, 'gone.html'));
+    symlinkSync('loop.html', join(site, 'loop.html'));
+    const { code, json, stderr } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 1);
+    assert.deepEqual(json.excluded.map((p) => [p.relPath, p.reason]), [['gone.html', 'unreadable'], ['loop.html', 'unreadable']]);
+    assert.match(stderr, /^gone\.html: error cannot read .*gone\.html: no such file$/m);
+    assert.match(stderr, /^loop\.html: error cannot read .*loop\.html: a loop of symbolic links$/m);
   });
 
   it('a page whose path makes a URL of 2,048 characters or more is left out and reported; the others are listed', async () => {

@@ -76,35 +76,23 @@ const VOID_ELEMENTS = new Set([
  * these, omitted optional end tags (`<p>a<p>b`, `<li>a<li>b`) give the same content as written ones,
  * so a minifier setting (html-minifier's removeOptionalTags) does not count as a change.
  */
-const IMPLIED_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
-  const p = new Set(['p']);
-  const heading = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-  const listItem = new Set(['li', 'p']);
-  const definition = new Set(['dd', 'dt', 'p']);
-  const cell = new Set(['td', 'th']);
-  const section = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
-  const map = new Map<string, ReadonlySet<string>>();
-  for (const name of [
-    'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'div', 'dl', 'fieldset', 'figcaption',
-    'figure', 'footer', 'form', 'header', 'hgroup', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section',
-    'table', 'ul',
-  ]) {
-    map.set(name, p);
-  }
-  for (const name of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) map.set(name, heading);
-  map.set('li', listItem);
-  map.set('dd', definition);
-  map.set('dt', definition);
-  map.set('option', new Set(['option']));
-  map.set('optgroup', new Set(['optgroup', 'option']));
-  map.set('tr', new Set(['tr', 'td', 'th']));
-  map.set('td', cell);
-  map.set('th', cell);
-  for (const name of ['thead', 'tbody', 'tfoot']) map.set(name, section);
-  map.set('rt', new Set(['rt', 'rp']));
-  map.set('rp', new Set(['rt', 'rp']));
-  return map;
-})();
+const IMPLIED_CLOSE = new Map<string, ReadonlySet<string>>(
+  (
+    [
+      ['address article aside blockquote details dialog div dl fieldset figcaption figure footer form', 'p'],
+      ['header hgroup hr main menu nav ol p pre section table ul', 'p'],
+      ['h1 h2 h3 h4 h5 h6', 'p h1 h2 h3 h4 h5 h6'],
+      ['li', 'li p'],
+      ['dd dt', 'dd dt p'],
+      ['option', 'option'],
+      ['optgroup', 'optgroup option'],
+      ['tr', 'tr td th'],
+      ['td th', 'td th'],
+      ['thead tbody tfoot', 'thead tbody tfoot tr td th'],
+      ['rt rp', 'rt rp'],
+    ] as [opening: string, closed: string][]
+  ).flatMap(([opening, closed]) => opening.split(' ').map((name) => [name, new Set(closed.split(' '))] as const)),
+);
 
 /**
  * HTML standard §13.2.6.4.4 "in head": the start tags that stay in the head. Any other start tag (or
@@ -118,11 +106,12 @@ const HEAD_ELEMENTS = new Set([
 ]);
 
 /**
- * Elements whose text stays in the head. Inside a `noscript` of the head nothing ends it: a browser
- * running scripts, and Google's renderer, reads that fallback as text (the HTML standard's "in head
- * noscript" mode is for browsers without scripting).
+ * Elements whose text stays in the head. Inside a `noscript` or `template` of the head nothing ends
+ * it: a browser running scripts, and Google's renderer, reads that fallback as text (the HTML
+ * standard's "in head noscript" mode is for browsers without scripting), and a template's content is
+ * parsed apart, an inert fragment (§4.12.3).
  */
-const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes', 'template']);
+const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 
 /**
  * `<meta name>` values whose robots directives apply to the crawlers a sitemap is for. `robots` is
@@ -173,40 +162,27 @@ function isBuildMetaName(name: string): boolean {
  * - explicit build stamps: `data-build*` (`data-build`, `data-buildid`, `data-build-time`, …) and `data-generated*`.
  */
 function isNoiseAttribute(name: string): boolean {
-  switch (name) {
-    case 'nonce':
-    case 'integrity':
-    case 'data-n-css':
-    case 'class':
-    case 'style':
-    case 'ng-version':
-    case 'data-reactroot':
-    case 'data-reactid':
-    case 'data-react-checksum':
-    case 'data-svelte-h':
-      return true;
-  }
+  if (NOISE_ATTRIBUTES.has(name)) return true;
   const c = name.charCodeAt(0);
   if (c === 0x64 /* d */) {
     return (
       name.startsWith('data-build') ||
       name.startsWith('data-generated') ||
       name.startsWith('data-astro-cid-') ||
-      (name.startsWith('data-v-') && isHex(name, 7))
+      VUE_SCOPE_ATTRIBUTE.test(name)
     );
   }
   if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
   return false;
 }
 
-function isHex(s: string, from: number): boolean {
-  if (from >= s.length) return false;
-  for (let i = from; i < s.length; i++) {
-    const c = s.charCodeAt(i) | 0x20;
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
-}
+const NOISE_ATTRIBUTES = new Set([
+  'nonce', 'integrity', 'data-n-css', 'class', 'style', 'ng-version', 'data-reactroot', 'data-reactid', 'data-react-checksum',
+  'data-svelte-h',
+]);
+
+/** Vue's scoped-style marker, `data-v-` and a hex hash (names are lowercased). */
+const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
 
 /** How an element's src/href/srcset enter the content. */
 const enum AssetUrls {
@@ -232,19 +208,14 @@ const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 
 /** ASCII whitespace runs as one space, ends trimmed (attribute values; text is done in `addText`). */
 function collapseWhitespace(s: string): string {
-  const n = s.length;
-  let start = 0;
-  while (start < n && isAsciiWhitespace(s.charCodeAt(start))) start++;
-  if (start === n) return '';
-  let end = n;
-  while (isAsciiWhitespace(s.charCodeAt(end - 1))) end--;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(s.charCodeAt(i + 1)))) {
-      return s.slice(start, end).replace(WHITESPACE_RUN_RE, ' ');
+  const trimmed = trimAsciiWhitespace(s);
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(trimmed.charCodeAt(i + 1)))) {
+      return trimmed.replace(WHITESPACE_RUN_RE, ' ');
     }
   }
-  return start === 0 && end === n ? s : s.slice(start, end);
+  return trimmed;
 }
 
 const ESCAPE_RE = /[&<>"]/g;
@@ -324,35 +295,28 @@ function normalizeAssetUrl(url: string, urls: AssetUrls): string {
 }
 
 /**
- * A srcset with each candidate's URL normalised, descriptors kept (HTML standard §4.8.4.3.10, "parse
- * a srcset attribute", simplified: a descriptor list ends at the next comma).
+ * One candidate of a srcset (HTML standard §4.8.4.3.10, "parse a srcset attribute", simplified: a
+ * descriptor list ends at the next comma): after whitespace and commas, the URL (a run without
+ * whitespace; commas that end it are not part of it, and it then has no descriptors), then the
+ * descriptors up to the next comma. Sticky: a srcset of spaces costs one pass, not one per start.
  */
+const SRCSET_CANDIDATE = /[\t\n\f\r ,]*([^\t\n\f\r ]*[^\t\n\f\r ,])(?:,+|([^,]*))/y;
+
+/** A srcset with each candidate's URL normalised, descriptors kept. */
 function normalizeSrcset(srcset: string, urls: AssetUrls): string {
   const out: string[] = [];
-  let i = 0;
-  const n = srcset.length;
-  while (i < n) {
-    let c = srcset.charCodeAt(i);
-    while (i < n && (isAsciiWhitespace(c) || c === 0x2c /* , */)) c = srcset.charCodeAt(++i);
-    if (i >= n) break;
-    const urlStart = i;
-    while (i < n && !isAsciiWhitespace(srcset.charCodeAt(i))) i++;
-    let urlEnd = i;
-    let descriptors = '';
-    if (srcset.charCodeAt(urlEnd - 1) === 0x2c) {
-      // A URL that ends with commas has no descriptors; the commas are not part of it.
-      while (urlEnd > urlStart && srcset.charCodeAt(urlEnd - 1) === 0x2c) urlEnd--;
-    } else {
-      const comma = srcset.indexOf(',', i);
-      const end = comma === -1 ? n : comma;
-      descriptors = trimAsciiWhitespace(srcset.slice(i, end));
-      i = end;
-    }
-    const url = normalizeAssetUrl(srcset.slice(urlStart, urlEnd), urls);
+  SRCSET_CANDIDATE.lastIndex = 0;
+  for (let candidate = SRCSET_CANDIDATE.exec(srcset); candidate !== null; candidate = SRCSET_CANDIDATE.exec(srcset)) {
+    const url = normalizeAssetUrl(candidate[1] as string, urls);
+    const descriptors = trimAsciiWhitespace(candidate[2] ?? '');
     out.push(descriptors === '' ? url : `${url} ${descriptors}`);
   }
   return out.join(', ');
 }
+
+/** A refresh's delay (digits, then any digits and dots) and the separator before its URL. */
+const REFRESH_DELAY = /^[\t\n\f\r ]*([\d.]*)(?:$|(?=[;,\t\n\f\r ]))[\t\n\f\r ]*[;,]?[\t\n\f\r ]*/;
+const REFRESH_URL_PREFIX = /^url[\t\n\f\r ]*=[\t\n\f\r ]*/i;
 
 /**
  * `content` of a `<meta http-equiv="refresh">` (HTML standard §4.2.5.3 "shared declarative refresh
@@ -360,53 +324,21 @@ function normalizeSrcset(srcset: string, urls: AssetUrls): string {
  * not a refresh at all (it does not start with a number).
  */
 function parseRefresh(input: string): { seconds: number; url: string } | undefined {
-  const n = input.length;
-  let i = 0;
-  while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-  const digitsStart = i;
-  while (i < n && input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) i++;
-  let seconds = 0;
-  if (i === digitsStart) {
-    if (input.charCodeAt(i) !== 0x2e /* . */) return undefined;
-  } else {
-    seconds = Math.min(Number(input.slice(digitsStart, i)), Number.MAX_SAFE_INTEGER);
-  }
-  while (i < n && ((input.charCodeAt(i) >= 0x30 && input.charCodeAt(i) <= 0x39) || input.charCodeAt(i) === 0x2e)) i++;
-  if (i < n) {
-    const c = input.charCodeAt(i);
-    if (c !== 0x3b /* ; */ && c !== 0x2c /* , */ && !isAsciiWhitespace(c)) return undefined;
-    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-    if (input.charCodeAt(i) === 0x3b || input.charCodeAt(i) === 0x2c) i++;
-    while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-  }
-  if (i >= n) return { seconds, url: '' };
-  // The "URL =" prefix is optional; the steps below follow the standard's jumps.
-  let url = input.slice(i);
-  let skipQuotes = true;
-  if ((input.charCodeAt(i) | 0x20) === 0x75 /* u */) {
-    i++;
-    if ((input.charCodeAt(i) | 0x20) === 0x72 /* r */ && (input.charCodeAt(i + 1) | 0x20) === 0x6c /* l */) {
-      i += 2;
-      while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-      if (input.charCodeAt(i) === 0x3d /* = */) {
-        i++;
-        while (i < n && isAsciiWhitespace(input.charCodeAt(i))) i++;
-      } else {
-        skipQuotes = false; // "parse": the URL is the whole remainder, `url…` included
-      }
-    } else {
-      skipQuotes = false;
-    }
-  }
-  if (skipQuotes) {
-    const quote = input.charAt(i);
-    if (quote === '"' || quote === "'") {
-      i++;
-      const close = input.indexOf(quote, i);
-      url = input.slice(i, close === -1 ? n : close);
-    } else {
-      url = input.slice(i);
-    }
+  const delay = REFRESH_DELAY.exec(input);
+  if (delay === null || delay[1] === '') return undefined;
+  // The digits before the first dot; none (`.5`) is 0.
+  const seconds = Math.min(Number((delay[1] as string).split('.', 1)[0]), Number.MAX_SAFE_INTEGER);
+  const rest = input.slice(delay[0].length);
+  if (rest === '') return { seconds, url: '' };
+  // The "URL =" prefix is optional; without it, a URL that starts with "u" is the whole remainder,
+  // quotes and all (the standard's jump to "parse").
+  const prefix = REFRESH_URL_PREFIX.exec(rest);
+  if (prefix === null && (rest.charCodeAt(0) | 0x20) === 0x75 /* u */) return { seconds, url: trimAsciiWhitespace(rest) };
+  let url = prefix === null ? rest : rest.slice(prefix[0].length);
+  const quote = url.charAt(0);
+  if (quote === '"' || quote === "'") {
+    const close = url.indexOf(quote, 1);
+    url = url.slice(1, close === -1 ? url.length : close);
   }
   return { seconds, url: trimAsciiWhitespace(url) };
 }
@@ -452,7 +384,8 @@ class PageScanner implements TokenizerCallbacks {
   private articleDepth = 0;
   private chromeDepth = 0;
   private foreignDepth = 0;
-  private noscriptDepth = 0;
+  // Open noscript and template elements: nothing in them is part of the document a crawler reads.
+  private inertDepth = 0;
   private inHead = true;
   private inScriptOrStyle = false;
 
@@ -591,7 +524,7 @@ class PageScanner implements TokenizerCallbacks {
 
   /** Text other than whitespace ends the head (HTML standard "in head", "anything else"), outside a title, … */
   private textInHead(): void {
-    if (this.noscriptDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
+    if (this.inertDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
   }
 
   /**
@@ -610,7 +543,7 @@ class PageScanner implements TokenizerCallbacks {
 
   private startTag(selfClosing: boolean): void {
     const name = this.tagName;
-    if (this.inHead && !HEAD_ELEMENTS.has(name) && this.noscriptDepth === 0) this.inHead = false;
+    if (this.inHead && !HEAD_ELEMENTS.has(name) && this.inertDepth === 0) this.inHead = false;
     let urls = AssetUrls.Keep;
     switch (name) {
       case 'html':
@@ -738,7 +671,8 @@ class PageScanner implements TokenizerCallbacks {
         this.foreignDepth += delta;
         break;
       case 'noscript':
-        this.noscriptDepth += delta;
+      case 'template':
+        this.inertDepth += delta;
         break;
     }
   }
@@ -776,9 +710,10 @@ class PageScanner implements TokenizerCallbacks {
       const pragma = trimAsciiWhitespace(httpEquiv).toLowerCase();
       if (pragma === 'x-robots-tag') {
         if (NOINDEX_RE.test(content)) this.noindex = true;
-      } else if (pragma === 'refresh' && this.refresh === undefined && this.noscriptDepth === 0) {
+      } else if (pragma === 'refresh' && this.refresh === undefined && this.inertDepth === 0) {
         // Browsers act on the first refresh that parses, wherever it is (HTML standard §4.2.5.3); one
-        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub.
+        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub, one in a
+        // <template> is inert.
         this.refresh = parseRefresh(content);
       }
     }
@@ -793,8 +728,9 @@ class PageScanner implements TokenizerCallbacks {
     const href = this.attr('href');
     // Head only: Google ignores canonical and hreflang links in the body ("rel=canonical link element
     // is only accepted if it appears in the <head> section"; hreflang links go "in the <head>"). Not in
-    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text.
-    if (this.inHead && this.noscriptDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
+    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text;
+    // nor in a <template>, whose content is no part of the document.
+    if (this.inHead && this.inertDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
       if (rels.includes('canonical')) this.canonicals.push(href);
       const hreflang = this.attr('hreflang');
       const type = this.attr('type');
@@ -906,64 +842,53 @@ export const HTML_PRESCAN_BYTES = 1024;
 /**
  * The character encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts (`utf-8`,
  * `windows-1252`, `shift_jis`, …): a BOM; else the first usable `<meta charset>` or
- * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first 1,024 bytes (the HTML
- * standard's prescan, §13.2.3.2, without its tentative-confidence re-parse); else UTF-8, which is what
- * site generators write (a browser would guess from the locale). A decoder made with the result strips
- * a matching BOM itself.
+ * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first `prescanBytes` bytes (the
+ * HTML standard's prescan, §13.2.3.2, over its 1,024 bytes by default; a longer reach finds the
+ * declaration a browser's parser meets later and changes the encoding to, §13.2.6.4.4); else UTF-8,
+ * which is what site generators write (a browser would guess from the locale). A decoder made with
+ * the result strips a matching BOM itself.
  *
  * Labels of ISO-8859-1 give `windows-1252`, as in browsers; note that Node 20.18.3+ decodes its bytes
  * 80–9F wrongly through `TextDecoder` without options (see src/core/read/sniff.ts).
  */
-export function sniffHtmlEncoding(bytes: Uint8Array): string {
+export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  return prescan(bytes, Math.min(bytes.length, HTML_PRESCAN_BYTES)) ?? 'utf-8';
+  // One character per byte, lowercased: the prescan compares and collects bytes ASCII-lowercased, and
+  // what it looks for is ASCII, which latin1 keeps (a byte past 7F is in no label either way).
+  return prescan(SINGLE_BYTE.decode(bytes.subarray(0, prescanBytes)).toLowerCase()) ?? 'utf-8';
 }
 
-function isAsciiLetter(b: number | undefined): boolean {
-  return b !== undefined && ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a);
-}
+const SINGLE_BYTE = new TextDecoder('latin1');
 
-/** Does `ascii` (lower case) start at `i`, case-insensitively? */
-function bytesStartWith(bytes: Uint8Array, i: number, end: number, ascii: string): boolean {
-  if (i + ascii.length > end) return false;
-  for (let k = 0; k < ascii.length; k++) {
-    let b = bytes[i + k] as number;
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    if (b !== ascii.charCodeAt(k)) return false;
-  }
-  return true;
-}
+/** `<` then a letter, or `</` then a letter (in lower case: the prescan's text is). */
+const TAG_START = /<\/?[a-z]/y;
 
-/** HTML standard §13.2.3.2 "prescan a byte stream to determine its encoding". */
-function prescan(bytes: Uint8Array, end: number): string | undefined {
+/** HTML standard §13.2.3.2 "prescan a byte stream to determine its encoding", over `head` as above. */
+function prescan(head: string): string | undefined {
   let i = 0;
-  while (i < end) {
-    if (bytesStartWith(bytes, i, end, '<!--')) {
+  while (i < head.length) {
+    TAG_START.lastIndex = i;
+    if (head.startsWith('<!--', i)) {
       // To the first "-->" after "<!--" (the dashes may be those of "<!--": "<!-->" is a comment).
-      let j = i + 2;
-      while (j + 2 < end && !(bytes[j] === 0x2d && bytes[j + 1] === 0x2d && bytes[j + 2] === 0x3e)) j++;
-      if (j + 2 >= end) return undefined;
-      i = j + 3;
-    } else if (bytesStartWith(bytes, i, end, '<meta') && (isAsciiWhitespace(bytes[i + 5]) || bytes[i + 5] === 0x2f)) {
-      const found = metaEncoding(bytes, i + 6, end);
+      const close = head.indexOf('-->', i + 2);
+      if (close === -1) return undefined;
+      i = close + 3;
+    } else if (head.startsWith('<meta', i) && (isAsciiWhitespace(head.charCodeAt(i + 5)) || head[i + 5] === '/')) {
+      const found = metaEncoding(head, i + 6);
       if (found.encoding !== undefined) return found.encoding;
       i = found.next + 1;
-    } else if (bytes[i] === 0x3c && (isTagStart(bytes, i, end))) {
+    } else if (TAG_START.test(head)) {
       // Another tag: skip its name and attributes, so that `<meta` in an attribute value is not read.
       i++;
-      while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) i++;
-      let attr = readAttribute(bytes, i, end);
-      while (attr !== undefined) {
-        i = attr.next;
-        attr = readAttribute(bytes, i, end);
-      }
-      i = skipToAttributeEnd(bytes, i, end) + 1;
-    } else if (bytes[i] === 0x3c && (bytes[i + 1] === 0x21 || bytes[i + 1] === 0x2f || bytes[i + 1] === 0x3f)) {
+      while (i < head.length && !isAsciiWhitespace(head.charCodeAt(i)) && head[i] !== '>') i++;
+      for (let attr = readAttribute(head, i); attr !== undefined; attr = readAttribute(head, i)) i = attr.next;
+      i = attributesEnd(head, i) + 1;
+    } else if (head[i] === '<' && (head[i + 1] === '!' || head[i + 1] === '/' || head[i + 1] === '?')) {
       // `<!…>`, `</…>` (not a tag), `<?…>`: to the next ">".
-      const gt = bytes.indexOf(0x3e, i + 2);
-      if (gt === -1 || gt >= end) return undefined;
+      const gt = head.indexOf('>', i + 2);
+      if (gt === -1) return undefined;
       i = gt + 1;
     } else {
       i++;
@@ -972,76 +897,36 @@ function prescan(bytes: Uint8Array, end: number): string | undefined {
   return undefined;
 }
 
-/** `<` then a letter, or `</` then a letter. */
-function isTagStart(bytes: Uint8Array, i: number, end: number): boolean {
-  if (i + 1 < end && isAsciiLetter(bytes[i + 1])) return true;
-  return i + 2 < end && bytes[i + 1] === 0x2f && isAsciiLetter(bytes[i + 2]);
-}
-
 /** Where the attribute loop stopped: at ">" or at the end. */
-function skipToAttributeEnd(bytes: Uint8Array, i: number, end: number): number {
-  while (i < end && bytes[i] !== 0x3e) i++;
-  return i;
+function attributesEnd(head: string, i: number): number {
+  const gt = head.indexOf('>', i);
+  return gt === -1 ? head.length : gt;
 }
 
-interface PrescanAttribute {
-  name: string;
-  value: string;
-  /** Index right after the attribute. */
-  next: number;
-}
+/**
+ * HTML standard §13.2.3.2 "get an attribute", over the prescan's lowercased text: a name (its first
+ * character may be "="), then "=" and a quoted or unquoted value, or no value. No match where the
+ * steps abort (the end reached, a quote left open) or at ">". Linear: no part can match what the
+ * part before it gave back.
+ */
+const ATTRIBUTE =
+  /[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r /=>]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'][^\t\n\f\r >]*)(?=[\t\n\f\r >])|(?=>))|(?=[\t\n\f\r />])(?![\t\n\f\r ]*=))/y;
 
-function lowerByte(b: number): string {
-  return String.fromCharCode(b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
-}
-
-/** HTML standard §13.2.3.2 "get an attribute"; undefined at ">" or at the end. */
-function readAttribute(bytes: Uint8Array, start: number, end: number): PrescanAttribute | undefined {
-  let i = start;
-  while (i < end && (isAsciiWhitespace(bytes[i]) || bytes[i] === 0x2f)) i++;
-  if (i >= end || bytes[i] === 0x3e) return undefined;
-  let name = '';
-  let value = '';
-  for (;;) {
-    if (i >= end) return undefined;
-    const b = bytes[i] as number;
-    if (b === 0x3d && name !== '') {
-      i++;
-      break;
-    }
-    if (isAsciiWhitespace(b)) {
-      while (i < end && isAsciiWhitespace(bytes[i])) i++;
-      if (bytes[i] !== 0x3d) return { name, value, next: i };
-      i++;
-      break;
-    }
-    if (b === 0x2f || b === 0x3e) return { name, value, next: i };
-    name += lowerByte(b);
-    i++;
-  }
-  while (i < end && isAsciiWhitespace(bytes[i])) i++;
-  if (i >= end) return undefined;
-  const first = bytes[i] as number;
-  if (first === 0x22 || first === 0x27) {
-    const close = bytes.indexOf(first, i + 1);
-    if (close === -1 || close >= end) return undefined;
-    for (let k = i + 1; k < close; k++) value += lowerByte(bytes[k] as number);
-    return { name, value, next: close + 1 };
-  }
-  if (first === 0x3e) return { name, value, next: i };
-  while (i < end && !isAsciiWhitespace(bytes[i]) && bytes[i] !== 0x3e) value += lowerByte(bytes[i++] as number);
-  if (i >= end) return undefined;
-  return { name, value, next: i };
+/** The attribute at `start`, or undefined; `next`: the index right after it. */
+function readAttribute(head: string, start: number): { name: string; value: string; next: number } | undefined {
+  ATTRIBUTE.lastIndex = start;
+  const match = ATTRIBUTE.exec(head);
+  return match === null ? undefined : { name: match[1] as string, value: match[2] ?? match[3] ?? match[4] ?? '', next: ATTRIBUTE.lastIndex };
 }
 
 /** The encoding a `<meta>` declares, per the prescan's rules; `next` is where its attributes ended. */
-function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding?: string; next: number } {
+function metaEncoding(head: string, start: number): { encoding?: string; next: number } {
   const seen = new Set<string>();
   let gotPragma = false;
   let needPragma: boolean | undefined;
   let charset: string | undefined;
   let i = start;
-  for (let attr = readAttribute(bytes, i, end); attr !== undefined; attr = readAttribute(bytes, i, end)) {
+  for (let attr = readAttribute(head, i); attr !== undefined; attr = readAttribute(head, i)) {
     i = attr.next;
     if (seen.has(attr.name)) continue;
     seen.add(attr.name);
@@ -1058,7 +943,7 @@ function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding
       needPragma = false;
     }
   }
-  const next = skipToAttributeEnd(bytes, i, end);
+  const next = attributesEnd(head, i);
   if (needPragma === undefined || (needPragma && !gotPragma) || charset === undefined) return { next };
   const encoding = resolveEncodingLabel(charset);
   if (encoding === undefined) return { next };
@@ -1067,27 +952,19 @@ function metaEncoding(bytes: Uint8Array, start: number, end: number): { encoding
   return { encoding, next };
 }
 
+const CHARSET_PARAM = /charset[\t\n\f\r ]*=[\t\n\f\r ]*/;
+const UNQUOTED_VALUE = /^[^\t\n\f\r ;]+/;
+
 /** HTML standard §2.6.4 "extracting a character encoding from a meta element" (`value` is lowercased). */
 function charsetFromContentType(value: string): string | undefined {
-  let from = 0;
-  for (;;) {
-    const at = value.indexOf('charset', from);
-    if (at === -1) return undefined;
-    let i = at + 7;
-    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
-    if (value.charCodeAt(i) !== 0x3d /* = */) {
-      from = at + 7;
-      continue;
-    }
-    i++;
-    while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
-    const quote = value.charAt(i);
-    if (quote === '"' || quote === "'") {
-      const close = value.indexOf(quote, i + 1);
-      return close === -1 ? undefined : value.slice(i + 1, close);
-    }
-    let j = i;
-    while (j < value.length && !isAsciiWhitespace(value.charCodeAt(j)) && value.charCodeAt(j) !== 0x3b) j++;
-    return j === i ? undefined : value.slice(i, j);
+  // The first "charset" followed by "=" (whitespace around it allowed); then the value, quoted or not.
+  const param = CHARSET_PARAM.exec(value);
+  if (param === null) return undefined;
+  const i = param.index + param[0].length;
+  const quote = value.charAt(i);
+  if (quote === '"' || quote === "'") {
+    const close = value.indexOf(quote, i + 1);
+    return close === -1 ? undefined : value.slice(i + 1, close);
   }
+  return UNQUOTED_VALUE.exec(value.slice(i))?.[0];
 }

@@ -91,7 +91,7 @@ export interface BucketSizing {
  */
 export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = []): number {
   let buckets = Math.max(1, previous);
-  const bytes = total(sizes);
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
   const capacityBytes = Math.max(1, sizing.maxBytes - sizing.overheadBytes);
   while (buckets > 1 && urls.length * 4 <= sizing.maxUrls * buckets && bytes * 4 <= capacityBytes * buckets && fits(urls, sizes, news, sizing, buckets / 2)) {
     buckets /= 2;
@@ -116,10 +116,4 @@ function fits(urls: readonly string[], sizes: readonly number[], news: readonly 
     if ((counts[b] as number) > sizing.maxUrls || (bytes[b] as number) > sizing.maxBytes || (newsCounts[b] as number) > maxNews) return false;
   }
   return true;
-}
-
-function total(sizes: readonly number[]): number {
-  let sum = 0;
-  for (const size of sizes) sum += size;
-  return sum;
 }

@@ -104,15 +104,25 @@ export function scanFile(target: ScanTarget, images: boolean): PageScan {
 
 /** Decodes and scans one page's bytes. */
 export function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
-  let html: string;
-  try {
-    html = decodeText(bytes, sniffHtmlEncoding(bytes));
-  } catch {
-    // A label this Node's TextDecoder does not know: UTF-8, as the HTML standard falls back to.
-    html = decodeText(bytes, 'utf-8');
+  const encoding = sniffHtmlEncoding(bytes);
+  let html = decodePage(bytes, encoding);
+  // Bytes that are not what the first 1,024 declare: a declaration further on is the one a browser's
+  // parser meets and changes the encoding to (HTML standard §13.2.6.4.4, "change the encoding").
+  if (html.includes('\uFFFD')) {
+    const declared = sniffHtmlEncoding(bytes, bytes.length);
+    if (declared !== encoding) html = decodePage(bytes, declared);
   }
   const { content, ...facts } = scanHtmlPage(html, url, { images });
   return { facts, hash: contentHash(content) };
+}
+
+function decodePage(bytes: Uint8Array, encoding: string): string {
+  try {
+    return decodeText(bytes, encoding);
+  } catch {
+    // A label this Node's TextDecoder does not know: UTF-8, as the HTML standard falls back to.
+    return decodeText(bytes, 'utf-8');
+  }
 }
 
 /** 128 bits of SHA-256 over the normalised content: collisions are out of reach at any site size. */

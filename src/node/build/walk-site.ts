@@ -4,7 +4,9 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SitemapError } from '../../core/errors.js';
 import { isHtmlFile } from '../../core/build/page-path.js';
+import { ioErrorReason } from '../io-errors.js';
 
 export interface SitePage {
   /** `/`-separated path inside the site folder, e.g. `blog/post/index.html`. */
@@ -15,30 +17,62 @@ export interface SitePage {
   size: number;
 }
 
-/** Every `.html` / `.htm` file under `root`, sorted by relPath (code-unit order). */
-export async function walkSite(root: string): Promise<SitePage[]> {
-  const pages: SitePage[] = [];
-  await walk(root, '', pages);
-  pages.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
-  return pages;
+export interface SiteWalk {
+  /** Every `.html` / `.htm` file, sorted by relPath (code-unit order). */
+  pages: SitePage[];
+  /**
+   * Pages and folders (`d\xFF/`) whose name is not UTF-8, as relPaths with its bytes escaped
+   * (`caf\xE9.html`): what characters the bytes stand for, and so the URL, is unknown; not walked.
+   */
+  notUtf8: string[];
 }
 
-async function walk(dir: string, relDir: string, pages: SitePage[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+export async function walkSite(root: string): Promise<SiteWalk> {
+  const found: SiteWalk = { pages: [], notUtf8: [] };
+  await walk(root, '', found);
+  found.pages.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  return found;
+}
+
+async function walk(dir: string, relDir: string, found: SiteWalk): Promise<void> {
+  // A folder that cannot be read stops the build: its pages would otherwise count as gone.
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the folder ${dir}: ${ioErrorReason(error)}`);
+  });
   const subdirs: [string, string][] = [];
   const files: [string, string][] = [];
+  const relPathOf = (name: string): string => (relDir === '' ? name : `${relDir}/${name}`);
+  // Node decodes a name that is not UTF-8 with U+FFFD in place of its bad bytes: such a name opens nothing.
+  const notUtf8 = entries.some((entry) => entry.name.includes('\uFFFD')) ? await namesNotUtf8(dir) : new Map<string, string[]>();
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    const relPath = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-    if (entry.isDirectory()) subdirs.push([path, relPath]);
-    else if (isHtmlFile(entry.name) && (entry.isFile() || entry.isSymbolicLink())) files.push([path, relPath]);
+    const escaped = notUtf8.get(entry.name)?.shift();
+    const page = isHtmlFile(entry.name) && (entry.isFile() || entry.isSymbolicLink());
+    if (escaped !== undefined) {
+      if (entry.isDirectory()) found.notUtf8.push(`${relPathOf(escaped)}/`);
+      else if (page) found.notUtf8.push(relPathOf(escaped));
+    } else if (entry.isDirectory()) subdirs.push([join(dir, entry.name), relPathOf(entry.name)]);
+    else if (page) files.push([join(dir, entry.name), relPathOf(entry.name)]);
   }
   // stat in parallel within a directory: 100,000 pages one at a time would wait on each call.
   const stats = await Promise.all(files.map(([path]) => stat(path).catch(() => undefined)));
   files.forEach(([path, relPath], i) => {
     const info = stats[i];
-    if (info?.isFile() === true) pages.push({ relPath, path, mtimeMs: info.mtimeMs, size: info.size });
+    // A link to nothing (or to a link loop) is a page that cannot be read: reading it says why.
+    if (info === undefined) found.pages.push({ relPath, path, mtimeMs: 0, size: 0 });
+    else if (info.isFile()) found.pages.push({ relPath, path, mtimeMs: info.mtimeMs, size: info.size });
   });
-  for (const [path, relPath] of subdirs) await walk(path, relPath, pages);
+  for (const [path, relPath] of subdirs) await walk(path, relPath, found);
+}
+
+/** The names in `dir` that are not UTF-8: by the name Node decodes them to, each with its bytes escaped, `\xE9`. */
+async function namesNotUtf8(dir: string): Promise<Map<string, string[]>> {
+  const names = new Map<string, string[]>();
+  for (const raw of await readdir(dir, { encoding: 'buffer' })) {
+    const decoded = raw.toString('utf8');
+    if (Buffer.from(decoded).equals(raw)) continue;
+    const escaped = [...raw].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+    names.set(decoded, [...(names.get(decoded) ?? []), escaped]);
+  }
+  return names;
 }

@@ -214,6 +214,12 @@ describe('scanHtmlPage: canonical', () => {
   it('ignores a canonical inside <noscript>', () => {
     assert.equal(scan(page('<noscript><link rel="canonical" href="/no-js"></noscript>')).canonical, undefined);
   });
+
+  it('a <template> of the head is inert: its canonical, refresh and markup neither count nor end the head', () => {
+    assert.equal(scan(page('<template><link rel="canonical" href="/inert"></template>')).canonical, undefined);
+    assert.equal(scan(page('<template><meta http-equiv="refresh" content="0; url=/inert"></template>')).refresh, undefined);
+    assert.equal(scan(page('<template><div>card</div></template><link rel="canonical" href="/kept">')).canonical, 'https://www.example.com/kept');
+  });
 });
 
 describe('scanHtmlPage: hreflang alternates', () => {
@@ -601,6 +607,8 @@ describe('sniffHtmlEncoding', () => {
   it(`reads only the first ${HTML_PRESCAN_BYTES} bytes`, () => {
     assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES - 30)}<meta charset="koi8-r">`)), 'koi8-r');
     assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES)}<meta charset="koi8-r">`)), 'utf-8');
+    // Further, where a browser's parser meets the declaration and changes to it.
+    assert.equal(sniffHtmlEncoding(bytes(`${' '.repeat(HTML_PRESCAN_BYTES)}<meta charset="koi8-r">`), 4096), 'koi8-r');
   });
 
   it('gives a label TextDecoder accepts, which decodes the page', () => {
