@@ -14,7 +14,7 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError, checkCount } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -102,6 +102,7 @@ type Settled = LiveSourceOptions & Required<Pick<LiveSourceOptions, 'now' | 'ttl
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
+  checkCount('maxBytes', maxBytes, 0);
   const files = new Map<string, CachedFile>();
   let bytes = 0;
   const sizeOf = (file: CachedFile): number => (file.identity?.body.byteLength ?? 0) + (file.gzip?.body.byteLength ?? 0);
@@ -138,6 +139,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   if (options.range === undefined && options.entries === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'a live source needs range or entries');
+  for (const [option, least] of [['ttlMs', 1], ['staleMs', 0], ['timeoutMs', 1], ['pageUrls', 0]] as const) checkCount(option, options[option], least);
+  if (options.timeoutMs !== undefined && options.sleep === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', "timeoutMs needs sleep, the core having no timers: import { setTimeout as sleep } from 'node:timers/promises'");
   const limits = childLimits(options);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);

@@ -5,6 +5,7 @@
 
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkCount } from '../../core/errors.js';
 import { SAFE_NAME, type Representation } from '../../core/serve/handler.js';
 import type { CacheStore, CachedFile } from '../../core/serve/live-source.js';
 
@@ -20,6 +21,7 @@ interface Meta {
 const FORMS = ['identity', 'gzip'] as const;
 
 export function directoryStore(dir: string, options: { maxBytes?: number } = {}): CacheStore {
+  checkCount('maxBytes', options.maxBytes, 0);
   const maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
   // Sizes and ages of what is stored, read from the directory once.
   let known: Promise<Map<string, { bytes: number; madeAt: number }>> | undefined;

@@ -673,3 +673,13 @@ test('a count that is a low estimate loses nothing: the index goes on while the 
   for (const path of ['/sitemap.xml', '/sitemap.html', '/sitemap-00001.xml.gz']) assert.equal((await empty(path)).status, 404, path);
   assert.deepEqual(errors, []);
 });
+
+test('numeric options that mean nothing are refused (ERR_SITEMAP_OPTION), and timeoutMs without the sleep it needs', () => {
+  const base = { baseUrl: BASE, count: () => 1, range: () => [], sleep };
+  for (const [option, value] of [['timeoutMs', -1], ['timeoutMs', 0], ['timeoutMs', NaN], ['timeoutMs', Infinity], ['ttlMs', 0], ['ttlMs', NaN], ['staleMs', -1], ['staleMs', 1.5], ['pageUrls', -1]] as const) {
+    assert.throws(() => liveSource({ ...base, [option]: value }), { code: 'ERR_SITEMAP_OPTION', message: new RegExp(`^${option} must be`) }, `${option} ${value}`);
+  }
+  assert.throws(() => liveSource({ ...base, sleep: undefined, timeoutMs: 100 }), { code: 'ERR_SITEMAP_OPTION', message: /^timeoutMs needs sleep/ });
+  for (const [option, value] of [['staleMs', 0], ['pageUrls', 0], ['timeoutMs', 1]] as const) liveSource({ ...base, [option]: value });
+  for (const bytes of [-1, NaN, 0.5]) assert.throws(() => memoryStore(bytes), { code: 'ERR_SITEMAP_OPTION' });
+});

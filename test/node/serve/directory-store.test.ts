@@ -77,3 +77,7 @@ test('a child kept in the directory store keeps its URL count and lastmod (the p
   const again = await directoryStore(dir).get('sitemap-00001.xml.gz');
   assert.deepEqual([again?.urls, again?.lastmod], [7, '2026-01-02']);
 });
+
+test('a maxBytes that means nothing is refused (ERR_SITEMAP_OPTION)', () => {
+  for (const maxBytes of [-1, NaN, 0.5]) assert.throws(() => directoryStore(tempDir(), { maxBytes }), { code: 'ERR_SITEMAP_OPTION' });
+});
