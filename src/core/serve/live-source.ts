@@ -76,8 +76,8 @@ export interface LiveSourceOptions {
   /** How long after that it is still served while a new one is made (default one hour). */
   staleMs?: number;
   /**
-   * How long a request waits for a generation: then the stale copy, or a failure (503). Needs `sleep`,
-   * the core having no timers: `import { setTimeout as sleep } from 'node:timers/promises'`.
+   * How long a request waits, in all (for the count, then the file): then the stale copy, or a failure
+   * (503). Needs `sleep`, the core having no timers: `import { setTimeout as sleep } from 'node:timers/promises'`.
    */
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
@@ -163,9 +163,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
-  const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
+  const child = (k: number, wait = waiter(settled), streamed = false): Promise<SitemapFile | undefined> =>
     cached(
       childName(k),
+      wait,
       async (out, givenUp) => {
         // Its bytes are the source as read from now: the Last-Modified, never later than the one a
         // response sending it as it is made says (else that client's revalidation would not be a 304).
@@ -191,14 +192,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
    * failed (reported to onError) is listed without a file when the count names it; one past the count
    * is not (most likely it has no entry) and ends the walk. Their errors are in `failures`.
    */
-  const children = async (): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
+  const children = async (wait?: Wait): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
     const made: { name: string; file?: CachedFile }[] = [];
     const failures: unknown[] = [];
     let full = false;
     for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
       let file: CachedFile | undefined;
       try {
-        file = (await child(k)) as CachedFile | undefined;
+        file = (await child(k, wait)) as CachedFile | undefined;
       } catch (error) {
         failures.push(error);
         if (k <= n) made.push({ name: childName(k) });
@@ -219,8 +220,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   // and every other child stay as they were; leaving it out would tell it the set no longer has those
   // URLs. Such an index is made stale at once: served, and made again at the next request, so that it
   // takes the child's lastmod as soon as the child is back.
-  const index = (): Promise<SitemapFile | undefined> =>
-    cached(`${name}.xml`, async () => {
+  const index = (wait = waiter(settled)): Promise<SitemapFile | undefined> =>
+    cached(`${name}.xml`, wait, async () => {
       const { made, failures } = await children();
       // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
       // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
@@ -236,12 +237,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   let shown: { etag: string; view: Promise<SetView> } | undefined;
   return {
     async view() {
-      const made = (await index()) as CachedFile | undefined;
+      // One wait for the request: the index, and the children it lists when the page is made.
+      const wait = waiter(settled);
+      const made = (await index(wait)) as CachedFile | undefined;
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
       if (shown?.etag !== etag) {
         // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
-        const view = children().then(({ made: list, failures }) => {
+        const view = children(wait).then(({ made: list, failures }) => {
           if (failures.length > 0) throw failures[0];
           const files = (list as { name: string; file: CachedFile }[]).map(({ name, file }) => ({ name, file, urls: file.urls ?? 0, lastmod: file.lastmod }));
           return viewOfFiles(made.lastModified, files, options.pageUrls ?? 10_000);
@@ -256,8 +259,10 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const match = childPattern.exec(requested);
       if (match === null || requested !== childName(Number(match[1]))) return undefined;
       const k = Number(match[1]);
-      if (k < 1 || k > Math.max(found, await waitFor(childCount(), requested, settled))) return undefined;
-      return child(k, true);
+      // One wait for the request: the count, then the child's first bytes.
+      const wait = waiter(settled);
+      if (k < 1 || k > Math.max(found, await wait(childCount(), requested))) return undefined;
+      return child(k, wait, true);
     },
   };
 }
@@ -333,12 +338,12 @@ function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((
 type Make = (out: Growing, givenUp: () => boolean) => Promise<CachedFile | undefined>;
 
 /**
- * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
- * background), else made now, waiting `timeoutMs` at most (when a `sleep` is given) for the whole file,
- * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
+ * `cached(key, wait, make, streamed)`: the file from `store` while fresh or stale (then made again in
+ * the background), else made now, as long as `wait` lets the request wait, for the whole file, or
+ * (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
  * failure stores nothing and is reported to onError once.
  */
-function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
+function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wait, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const { now, ttlMs: ttl } = options;
   const stale = options.staleMs ?? 3_600_000;
   type Run = { result: Promise<CachedFile | undefined>; out: Growing; abandon: (error: unknown) => void };
@@ -376,7 +381,7 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
-  return async (key, make, streamed = false) => {
+  return async (key, wait, make, streamed = false) => {
     let copy: CachedFile | undefined;
     try {
       copy = await store.get(key);
@@ -392,7 +397,7 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
       return copy;
     }
     try {
-      return await waitFor(streamed ? whenStarted(run) : run.result, key, options);
+      return await wait(streamed ? whenStarted(run) : run.result, key);
     } catch (error) {
       if (copy !== undefined) return copy;
       throw error;
@@ -560,19 +565,28 @@ async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
 }
 
+/** `wait(ready, key)`: what a request waits for, each thing it waits for in turn within one `timeoutMs`. */
+type Wait = <T>(ready: Promise<T>, key: string) => Promise<T>;
+
+const LATE = Symbol('late');
+
 /**
- * What a request waits for, `timeoutMs` at most when a `sleep` is given: then a rejection, reported
- * (as `key`'s) for each request that stopped waiting. The failure of what it waited for was reported where it came.
+ * The wait of one request: `timeoutMs` at most from its first wait, however many things it waits for
+ * (the count, then the child), when a `sleep` is given; then a rejection, reported (as `key`'s) for
+ * each request that stopped waiting. The failure of what it waited for was reported where it came.
  */
-async function waitFor<T>(ready: Promise<T>, key: string, options: Settled): Promise<T> {
+function waiter(options: Settled): Wait {
   const { timeoutMs, sleep } = options;
-  if (timeoutMs === undefined || sleep === undefined) return ready;
-  const late = Symbol('late');
-  const first = await Promise.race([ready, sleep(timeoutMs).then(() => late)]);
-  if (first !== late) return first as T;
-  const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${timeoutMs} ms`);
-  options.onError?.(error, key);
-  throw error;
+  let late: Promise<typeof LATE> | undefined;
+  return async (ready, key) => {
+    if (timeoutMs === undefined || sleep === undefined) return ready;
+    late ??= sleep(timeoutMs).then(() => LATE);
+    const first = await Promise.race([ready, late]);
+    if (first !== LATE) return first;
+    const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${timeoutMs} ms`);
+    options.onError?.(error, key);
+    throw error;
+  };
 }
 
 /**

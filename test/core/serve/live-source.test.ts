@@ -683,3 +683,25 @@ test('numeric options that mean nothing are refused (ERR_SITEMAP_OPTION), and ti
   for (const [option, value] of [['staleMs', 0], ['pageUrls', 0], ['timeoutMs', 1]] as const) liveSource({ ...base, [option]: value });
   for (const bytes of [-1, NaN, 0.5]) assert.throws(() => memoryStore(bytes), { code: 'ERR_SITEMAP_OPTION' });
 });
+
+test('a request for a child waits timeoutMs in all, the count and the child together, not timeoutMs for each', async () => {
+  // A clock the test moves: sleep(ms) resolves once it has moved ms past the call.
+  let clock = 0;
+  const timers: { due: number; fire: () => void }[] = [];
+  const fakeSleep = (ms: number): Promise<void> => new Promise((fire) => timers.push({ due: clock + ms, fire }));
+  const advance = (ms: number): void => {
+    clock += ms;
+    for (const timer of timers.filter((t) => t.due <= clock)) timer.fire();
+  };
+  let counted!: (n: number) => void;
+  const count = new Promise<number>((resolve) => (counted = resolve));
+  const range = (): Promise<UrlEntry[]> => new Promise(() => {});
+  const answer = serve({ count: () => count, range, timeoutMs: 100, sleep: fakeSleep })('/sitemap-00001.xml.gz');
+  await sleep(5);
+  advance(90);
+  counted(5);
+  await sleep(5);
+  // 100 ms after the request came: its time is up, though the child was asked for 10 ms ago.
+  advance(10);
+  assert.equal((await within(answer, 2000, 'the answer')).status, 503);
+});
