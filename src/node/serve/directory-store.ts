@@ -31,7 +31,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       const map = new Map<string, { bytes: number; madeAt: number }>();
       for (const name of await readdir(dir)) {
         if (!name.endsWith('.json')) continue;
-        const meta = await readMeta(join(dir, name));
+        const meta = metaOf(await readText(join(dir, name)));
         if (meta !== undefined) map.set(name.slice(0, -5), { bytes: sizeOf(meta), madeAt: meta.madeAt });
       }
       return map;
@@ -40,7 +40,9 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
   return {
     async get(key) {
       if (!SAFE_NAME.test(key)) return undefined;
-      const meta = await readMeta(join(dir, `${key}.json`));
+      const metaPath = join(dir, `${key}.json`);
+      const text = await readText(metaPath);
+      const meta = metaOf(text);
       if (meta === undefined) return undefined;
       const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...described(meta) };
       for (const form of FORMS) {
@@ -51,7 +53,9 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
         if (body === undefined || body.byteLength !== expected.bytes) return undefined;
         file[form] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), etag: expected.etag } satisfies Representation;
       }
-      return file;
+      // A set under way since the meta was read may have put a new body of the same length in place:
+      // the body read is the one the meta tags only if the meta is still the same (set removes it first).
+      return (await readText(metaPath)) === text ? file : undefined;
     },
     async set(key, file) {
       if (!SAFE_NAME.test(key)) return;
@@ -77,9 +81,13 @@ function described(from: { lastmod?: string; urls?: number }): { lastmod?: strin
   return { ...(from.lastmod !== undefined ? { lastmod: from.lastmod } : {}), ...(from.urls !== undefined ? { urls: from.urls } : {}) };
 }
 
-async function readMeta(path: string): Promise<Meta | undefined> {
+function readText(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
+}
+
+function metaOf(text: string | undefined): Meta | undefined {
   try {
-    const meta = JSON.parse(await readFile(path, 'utf8')) as Meta;
+    const meta = JSON.parse(text ?? '') as Meta;
     return typeof meta.madeAt === 'number' && typeof meta.lastModified === 'number' ? meta : undefined;
   } catch {
     return undefined;
