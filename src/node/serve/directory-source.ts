@@ -269,6 +269,8 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const version = versionOf(info);
     if (previous !== undefined && previous.version === version) return previous;
     const read = await handle.readFile();
+    // Written in place while it was read (a copy over it): the bytes may be a mix of two versions.
+    if (versionOf(await handle.stat()) !== version) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} was written to while it was read`);
     // A view of the bytes read, not a copy: the whole set passes through here at start.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const etag = await strongEtag(bytes);
@@ -278,7 +280,7 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
     if (bytes.byteLength > room) {
       kept = true;
-      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, bytes.byteLength) };
+      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, info) };
       return { version, bytes: 0, handle, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
     }
     const representation = { body: bytes, etag };
@@ -295,8 +297,13 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
   }
 }
 
-/** `length` bytes of an open file from its start, read as they are sent (positioned reads: streams share the handle). */
-function streamFrom(handle: FileHandle, length: number): ReadableStream<Uint8Array> {
+/**
+ * The bytes of an open file as tagged when it was loaded (`loaded`, its stat then), read as they are
+ * sent (positioned reads: streams share the handle). A file written in place since (a copy over it)
+ * is cut before its last bytes: never sent whole under the tag of other bytes.
+ */
+function streamFrom(handle: FileHandle, loaded: Stats): ReadableStream<Uint8Array> {
+  const length = loaded.size;
   let position = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -306,8 +313,10 @@ function streamFrom(handle: FileHandle, length: number): ReadableStream<Uint8Arr
       }
       const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
       const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-      if (bytesRead === 0) {
-        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was cut short while served'));
+      // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
+      const last = position + bytesRead >= length;
+      if (bytesRead === 0 || (last && (await handle.stat()).mtimeMs !== loaded.mtimeMs)) {
+        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served'));
         return;
       }
       position += bytesRead;
