@@ -293,10 +293,11 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
   const ask = async (): Promise<number> => {
     try {
       // A count from a database may come as a string or a BigInt; one that is no number (the row, not
-      // its value) would lay out no child, silently, and let any child be asked of the source.
+      // its value) would lay out no child, silently, and let any child be asked of the source; an
+      // infinite one would have the index ask for 50,000 children.
       const given: unknown = await options.count();
       const count = Number(given);
-      if (!(count >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${given instanceof Object ? 'an object' : JSON.stringify(String(given))}, not a number of entries`);
+      if (!(count >= 0 && count < Infinity)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${given instanceof Object ? 'an object' : JSON.stringify(String(given))}, not a number of entries`);
       known = { children: Math.max(1, Math.ceil(count / perChild)), at: now() };
     } catch (error) {
       // Reported here: a child asked for while none is known fails on it (503), and no generation reports that.
