@@ -139,9 +139,12 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   if (options.range === undefined && options.entries === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'a live source needs range or entries');
-  for (const [option, least] of [['ttlMs', 1], ['staleMs', 0], ['timeoutMs', 1], ['pageUrls', 0]] as const) checkCount(option, options[option], least);
+  for (const [option, least] of [['ttlMs', 1], ['staleMs', 0], ['timeoutMs', 1], ['pageUrls', 0], ['maxUrls', 1], ['maxBytes', 1]] as const) checkCount(option, options[option], least);
   if (options.timeoutMs !== undefined && options.sleep === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', "timeoutMs needs sleep, the core having no timers: import { setTimeout as sleep } from 'node:timers/promises'");
-  const limits = childLimits(options);
+  // A child's limits: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's).
+  const limits: Limits = { ...LIMITS_PROFILES.current };
+  limits.maxUrlsPerSitemap = Math.min(options.maxUrls ?? Infinity, limits.maxUrlsPerSitemap);
+  limits.maxBytesPerSitemap = Math.min(options.maxBytes ?? Infinity, limits.maxBytesPerSitemap);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
   // Every failure reaches onError once, however many parts it passes (a count that failed also fails the index made on it).
@@ -159,7 +162,6 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
   let found = 0;
-  const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
   const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
@@ -180,8 +182,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         // A generation given up is older than the one after it: its cursor is not the next child's.
         if (last !== undefined && !givenUp()) lastEntries.set(k, last);
         if (info === undefined) return undefined;
-        const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        const gzip = new Uint8Array(await new Response(out.stream()).arrayBuffer());
+        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, lastmod: info.lastmod };
       },
       streamed,
     );
@@ -226,7 +228,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
       // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
       if (made.length === 0) return undefined;
-      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, lastmod: file?.lastmod }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
       const madeAt = failures.length > 0 ? now() - ttl : now();
@@ -256,28 +258,15 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     },
     async file(requested) {
       if (requested === `${name}.xml`) return index();
-      const match = childPattern.exec(requested);
-      if (match === null || requested !== childName(Number(match[1]))) return undefined;
-      const k = Number(match[1]);
+      // Child k by its own name only (NAME-00001.xml.gz), no other spelling of k.
+      const k = Number(requested.slice(name.length + 1, -'.xml.gz'.length));
+      if (requested !== childName(k)) return undefined;
       // One wait for the request: the count, then the child's first bytes.
       const wait = waiter(settled);
       if (k < 1 || k > Math.max(found, await wait(childCount(), requested))) return undefined;
       return child(k, wait, true);
     },
   };
-}
-
-/** The limits of a child: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's). */
-function childLimits(options: LiveSourceOptions): Limits {
-  const limits: Limits = { ...LIMITS_PROFILES.current };
-  const within = (value: number | undefined, most: number, option: string): number => {
-    const limit = Math.min(value ?? most, most);
-    if (!Number.isInteger(limit) || limit < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `${option} must be a whole number from 1 to ${most}`);
-    return limit;
-  };
-  limits.maxUrlsPerSitemap = within(options.maxUrls, limits.maxUrlsPerSitemap, 'maxUrls');
-  limits.maxBytesPerSitemap = within(options.maxBytes, limits.maxBytesPerSitemap, 'maxBytes');
-  return limits;
 }
 
 /**
@@ -544,16 +533,6 @@ class Growing {
   private wake(): void {
     for (const resolve of this.waiting.splice(0)) resolve();
   }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
 }
 
 /** Last-Modified is when the bytes changed: a file made again alike keeps the earlier time. */
