@@ -44,7 +44,8 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       const text = await readText(metaPath);
       const meta = metaOf(text);
       if (meta === undefined) return undefined;
-      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...described(meta) };
+      const { madeAt, lastModified, lastmod, urls } = meta;
+      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt, lastModified, lastmod, urls };
       for (const form of FORMS) {
         const expected = meta[form];
         if (expected === undefined) continue;
@@ -60,7 +61,8 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
     async set(key, file) {
       if (!SAFE_NAME.test(key)) return;
       const map = await index();
-      const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...described(file) };
+      const { madeAt, lastModified, lastmod, urls } = file;
+      const meta: Meta = { madeAt, lastModified, lastmod, urls };
       // The meta goes first (as absent), then the bodies, then the new meta: the commit point.
       await rm(join(dir, `${key}.json`), { force: true });
       for (const form of FORMS) {
@@ -74,11 +76,6 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       await evict(dir, map, maxBytes);
     },
   };
-}
-
-/** A child's newest lastmod and URL count, when it has them. */
-function described(from: { lastmod?: string; urls?: number }): { lastmod?: string; urls?: number } {
-  return { ...(from.lastmod !== undefined ? { lastmod: from.lastmod } : {}), ...(from.urls !== undefined ? { urls: from.urls } : {}) };
 }
 
 function readText(path: string): Promise<string | undefined> {
