@@ -152,10 +152,11 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
-      // Ranges of the bytes held in memory only (rangeAnswer); Content-Length last, as rangeAnswer replaces it.
-      if (variant !== Variant.Decoded && 'body' in sentOf(file, variant)) headers.push('accept-ranges', 'bytes');
-      const length = lengthOf(file, variant);
-      if (length !== undefined) headers.push('content-length', String(length));
+      // The length when it is known and the bytes sent as they are (not decompressed); ranges of bytes
+      // held in memory only (rangeAnswer), whose Content-Length comes last as rangeAnswer replaces it.
+      const sent = variant === Variant.Decoded ? undefined : sentOf(file, variant);
+      if (sent !== undefined && 'body' in sent) headers.push('accept-ranges', 'bytes', 'content-length', String(sent.body.byteLength));
+      else if (sent?.length !== undefined) headers.push('content-length', String(sent.length));
     }
     return (list[slot] = Object.freeze(headers));
   };
@@ -251,13 +252,6 @@ function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStrea
   const body = 'stream' in sent ? sent.stream() : sent.body;
   if (variant !== Variant.Decoded) return body;
   return (body instanceof Uint8Array ? streamOf(body) : body).pipeThrough(new DecompressionStream('gzip'));
-}
-
-/** The body's length, when it is known and sent as it is (not decompressed). */
-function lengthOf(file: SitemapFile, variant: Variant): number | undefined {
-  if (variant === Variant.Decoded) return undefined;
-  const sent = sentOf(file, variant);
-  return 'stream' in sent ? sent.length : sent.body.byteLength;
 }
 
 /** The strong tag of the bytes sent, or none while they are being made. */
