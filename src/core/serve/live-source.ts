@@ -173,12 +173,22 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         // Its bytes are the source as read from now: the Last-Modified, never later than the one a
         // response sending it as it is made says (else that client's revalidation would not be a 304).
         const started = now();
-        const leftOut = leftOutReport(childName(k), options.onError);
+        // Entries the writer refuses go to onInvalid; without it they are counted, and the first is
+        // sent to onError (the core has no logger) with how many, by its rule, once the child is made.
+        let leftOut = 0;
+        let first: InvalidValueError | undefined;
+        const onInvalid = options.onInvalid ?? ((error: InvalidValueError): void => {
+          first ??= error;
+          leftOut++;
+        });
         const before = lastEntries.get(k - 1);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
         let last: { entry: UrlEntry; given: number } | undefined;
-        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
-        leftOut.send();
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, onInvalid, out);
+        if (first !== undefined) {
+          const message = `${leftOut} ${leftOut === 1 ? 'entry' : 'entries'} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
+          options.onError?.(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
+        }
         // A generation given up is older than the one after it: its cursor is not the next child's.
         if (last !== undefined && !givenUp()) lastEntries.set(k, last);
         if (info === undefined) return undefined;
@@ -303,25 +313,6 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
     // returns, given up after a TTL) holds no request, the cached files' included.
     return known === undefined ? asking : Promise.resolve(known.children);
   };
-}
-
-/**
- * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
- * error to onError (the core has no logger) naming the child, how many and the first, by its rule.
- */
-function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
-  let count = 0;
-  let first: InvalidValueError | undefined;
-  const report = (error: InvalidValueError): void => {
-    if (count++ === 0) first = error;
-  };
-  return Object.assign(report, {
-    send() {
-      if (first === undefined) return;
-      const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
-      onError?.(new InvalidValueError(first.rule, first.field, first.value, message), child);
-    },
-  });
 }
 
 /** Makes a file, its gzip bytes (if any) pushed to `out` as they come; `givenUp()` once it took more than a TTL. */
