@@ -152,7 +152,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const onError = (error: unknown, key: string): void => {
     if (error instanceof Object && reported.has(error)) return;
     if (error instanceof Object) reported.add(error);
-    options.onError?.(error, key);
+    try {
+      options.onError?.(error, key);
+    } catch {
+      // A logger that throws changes no answer: it had failed files made, and left requests waiting.
+    }
   };
   const settled: Settled = { ...options, onError, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
   const { now, ttlMs: ttl } = settled;
@@ -187,7 +191,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, onInvalid, out);
         if (first !== undefined) {
           const message = `${leftOut} ${leftOut === 1 ? 'entry' : 'entries'} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
-          options.onError?.(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
+          onError(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
         }
         // A generation given up is older than the one after it: its cursor is not the next child's.
         if (last !== undefined && !givenUp()) lastEntries.set(k, last);

@@ -710,3 +710,17 @@ test('a request for a child waits timeoutMs in all, the count and the child toge
   advance(10);
   assert.equal((await within(answer, 2000, 'the answer')).status, 503);
 });
+
+test('an onError that throws (a logger that broke) changes no answer: no request left waiting, no file failed for it', async () => {
+  const onError = (): never => {
+    throw new Error('the logger broke');
+  };
+  const failing = serve({ count: () => 1, range: () => Promise.reject(new Error('db down')), onError });
+  assert.equal((await within(failing('/sitemap-00001.xml.gz'), 2000, 'the answer')).status, 503);
+  // An entry left out (reported to onError), a store that fails (reported too): the child is served.
+  const brokenStore = { get: () => undefined, set: () => Promise.reject(new Error('disk full')) };
+  const get = serve({ count: () => 2, range: () => [{ loc: 'ftp://elsewhere/a' }, { loc: `${BASE}b` }], store: brokenStore, onError });
+  const child = await within(get('/sitemap-00001.xml.gz'), 2000, 'the answer');
+  assert.equal(child.status, 200);
+  assert.deepEqual(locs(child.xml), [`${BASE}b`]);
+});
