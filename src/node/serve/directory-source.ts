@@ -92,6 +92,13 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
   let failedVersion: string | undefined;
   let again = false;
+  const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
+    try {
+      options.onChange?.(event);
+    } catch {
+      // A callback that throws changes nothing served (nor ends the process, as a rejection nobody awaits would).
+    }
+  };
   const reload = (): Promise<void> => {
     if (pending !== undefined) {
       again = true;
@@ -117,11 +124,11 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           }
           current = next;
           pruneRetired(retired, now, maxBytes - totalBytes(current));
-          options.onChange?.({ loaded: [...current.files.keys()] });
+          tell({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
           failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
-          options.onChange?.({ error: asServeError(error, options.dir) });
+          tell({ error: asServeError(error, options.dir) });
         }
       } while (again);
     })().finally(() => {

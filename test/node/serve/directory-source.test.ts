@@ -380,3 +380,28 @@ test('a child written in place while the set is loaded is not loaded as a mix of
   stop = true;
   assert.deepEqual(mixed, []);
 });
+
+test('an onChange that throws changes nothing served: the new set is loaded, no rejection is left unhandled', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const problems: string[] = [];
+  const unhandled = (error: unknown): number => problems.push(`unhandled: ${(error as Error).message}`);
+  process.on('unhandledRejection', unhandled);
+  const source = await openDirectorySource({
+    dir,
+    onChange: () => {
+      throw new Error('the callback broke');
+    },
+  });
+  t.after(() => {
+    process.off('unhandledRejection', unhandled);
+    source.close();
+  });
+  const before = source.names;
+  await writeSet(dir, 'b');
+  await source.reload().catch((error: unknown) => problems.push(`reload: ${(error as Error).message}`));
+  // Long enough for a reload the watcher started on its own to end.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(problems, []);
+  assert.notDeepEqual(source.names, before);
+});
