@@ -375,12 +375,10 @@ function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wai
       options.onError?.(error, key);
     }
     const age = copy === undefined ? Infinity : now() - copy.madeAt;
-    if (copy !== undefined && age < ttl) return copy;
+    if (age < ttl) return copy;
     const run = generate(key, make);
-    if (copy !== undefined && age < ttl + stale) {
-      // Stale while revalidating: this request does not wait.
-      return copy;
-    }
+    // Stale while revalidating: this request does not wait.
+    if (age < ttl + stale) return copy;
     try {
       return await wait(streamed ? whenStarted(run) : run.result, key);
     } catch (error) {
