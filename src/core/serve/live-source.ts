@@ -277,7 +277,9 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       if (requested !== childName(k)) return undefined;
       // One wait for the request: the count, then the child's first bytes.
       const wait = waiter(settled);
-      if (k < 1 || k > Math.max(found, await wait(childCount(), requested))) return undefined;
+      // A count known is no wait (no timer left running for each request).
+      const count = childCount();
+      if (k < 1 || k > Math.max(found, typeof count === 'number' ? count : await wait(count, requested))) return undefined;
       return child(k, wait, true);
     },
   };
@@ -289,7 +291,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
  * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
  * when none is.
  */
-function childCounter(options: Settled, perChild: number, indexName: string): () => Promise<number> {
+function childCounter(options: Settled, perChild: number, indexName: string): () => number | Promise<number> {
   const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
   const counting = oneAtATime<{ result: Promise<number> }>(options, 'count');
@@ -311,11 +313,11 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
     return known.children;
   };
   return () => {
-    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
+    if (known !== undefined && now() - known.at < ttl) return known.children;
     const asking = counting(indexName, () => ({ result: ask() })).result;
     // The count known is used while the next is asked for: a slow `count(*)` (or one that never
     // returns, given up after a TTL) holds no request, the cached files' included.
-    return known === undefined ? asking : Promise.resolve(known.children);
+    return known === undefined ? asking : known.children;
   };
 }
 

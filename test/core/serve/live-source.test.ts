@@ -724,3 +724,12 @@ test('an onError that throws (a logger that broke) changes no answer: no request
   assert.equal(child.status, 200);
   assert.deepEqual(locs(child.xml), [`${BASE}b`]);
 });
+
+test('a request answered from what is known (the count, a fresh child) starts no timer: none is left running per request', async () => {
+  let timers = 0;
+  const get = serve({ count: () => 3, range: table(3).range, maxUrls: 1, timeoutMs: 1000, sleep: () => new Promise(() => timers++) });
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+  timers = 0;
+  for (let i = 0; i < 5; i++) assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+  assert.equal(timers, 0);
+});
