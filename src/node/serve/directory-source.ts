@@ -70,6 +70,8 @@ const HANDLE_LINGER_MS = 60_000;
 interface LoadedSet {
   entryVersion: string;
   files: Map<string, Loaded>;
+  /** Bytes its files hold in memory. */
+  bytes: number;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
@@ -123,7 +125,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
             retired.delete(name);
           }
           current = next;
-          pruneRetired(retired, now, maxBytes - totalBytes(current));
+          pruneRetired(retired, now, maxBytes - current.bytes);
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
@@ -211,10 +213,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     if (previous !== undefined && entry.version === previous.entryVersion) return previous;
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
-    // Handles opened for this attempt: closed when it does not become the set.
-    const dropNew = (): void => {
-      for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
-    };
+    let failure: { error: unknown } | undefined;
     try {
       for (const name of await childNames(entry.file, entryName, childBase)) {
         if (files.has(name)) continue;
@@ -223,15 +222,13 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
         files.set(name, child);
       }
     } catch (error) {
-      dropNew();
-      if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) continue;
-      throw error;
+      failure = { error };
     }
-    if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) {
-      dropNew();
-      continue;
-    }
-    return { entryVersion: entry.version, files };
+    const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
+    if (failure === undefined && !changed) return { entryVersion: entry.version, files, bytes: total };
+    // Handles opened for this attempt: closed, as it does not become the set.
+    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
+    if (failure !== undefined && !changed) throw failure.error;
   }
 }
 
@@ -357,12 +354,6 @@ function versionOf(info: Stats): string {
 /** The version of the file or folder at `path`, `missing` when there is none. */
 function versionAt(path: string): Promise<string> {
   return stat(path).then(versionOf, () => 'missing');
-}
-
-function totalBytes(set: LoadedSet): number {
-  let total = 0;
-  for (const loaded of set.files.values()) total += loaded.bytes;
-  return total;
 }
 
 /** Drops the expired children of old sets, then the oldest ones while they take more than `room`. */
