@@ -125,14 +125,13 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   let pagePolicy = '';
   const pageOf = (view: SetView): Promise<SitemapFile> => {
     let page = pages.get(view);
-    if (page === undefined) {
-      page = (async () => {
-        pagePolicy = await setPagePolicy();
-        const body = encoder.encode(renderSetPage(view, 'Sitemap'));
-        return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
-      })();
-      pages.set(view, page);
-    }
+    if (page !== undefined) return page;
+    page = (async () => {
+      pagePolicy = await setPagePolicy();
+      const body = encoder.encode(renderSetPage(view, 'Sitemap'));
+      return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
+    })();
+    pages.set(view, page);
     return page;
   };
 
