@@ -184,3 +184,12 @@ test('an access log whose reader is gone (serve … | head) is dropped, said onc
   assert.notEqual(await (await fetch(`${serve.origin}/sitemap.xml`)).text(), before);
   assert.equal(await serve.stop(), 0);
 });
+
+test('a request with two Host fields is a 400 (RFC 9112 §3.2, as nginx answers it); one Host is served', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const serve = await startServe(dir, ['--log', 'none']);
+  t.after(() => serve.stop('SIGKILL'));
+  assert.equal(await rawStatus(serve.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: a.test\r\nHost: b.test\r\nConnection: close\r\n\r\n'), 400);
+  assert.equal(await rawStatus(serve.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n'), 200);
+});

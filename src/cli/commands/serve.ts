@@ -68,12 +68,20 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       headersTimeout: headerTimeout,
       requestTimeout: headerTimeout + 20_000,
       connectionsCheckingInterval: Math.min(1000, Math.max(100, headerTimeout / 4)),
+      // A header sent twice is one value with a comma (RFC 9110 §5.3), not its first: a second Host
+      // is seen (below), and a second If-Modified-Since makes the field ignored (§13.1.3).
+      joinDuplicateHeaders: true,
     },
   );
   // A client that takes no byte for this long is cut off (nginx's send_timeout): else one that never
   // reads would hold its connection, and what is buffered for it, for ever.
   server.setTimeout(args.number('send-timeout') ?? 60_000);
-  const graceful = gracefulStop(server, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
+  const listener = toNodeListener(handler, log === undefined ? {} : { onResponse: log });
+  const graceful = gracefulStop(server, (request, response) => {
+    // RFC 9112 §3.2: a request with more than one Host (or a Host with a comma, invalid) is a 400, as nginx answers it.
+    if (request.headers.host?.includes(',')) response.writeHead(400, ['content-type', 'text/plain; charset=utf-8', 'connection', 'close']).end('more than one Host\n');
+    else listener(request, response);
+  });
   server.on('request', graceful.listener);
   try {
     server.listen(args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');

@@ -125,14 +125,13 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   let pagePolicy = '';
   const pageOf = (view: SetView): Promise<SitemapFile> => {
     let page = pages.get(view);
-    if (page === undefined) {
-      page = (async () => {
-        pagePolicy = await setPagePolicy();
-        const body = encoder.encode(renderSetPage(view, 'Sitemap'));
-        return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
-      })();
-      pages.set(view, page);
-    }
+    if (page !== undefined) return page;
+    page = (async () => {
+      pagePolicy = await setPagePolicy();
+      const body = encoder.encode(renderSetPage(view, 'Sitemap'));
+      return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
+    })();
+    pages.set(view, page);
     return page;
   };
 
@@ -152,8 +151,11 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
-      const length = lengthOf(file, variant);
-      if (length !== undefined) headers.push('content-length', String(length));
+      // The length when it is known and the bytes sent as they are (not decompressed); ranges of bytes
+      // held in memory only (rangeAnswer), whose Content-Length comes last as rangeAnswer replaces it.
+      const sent = variant === Variant.Decoded ? undefined : sentOf(file, variant);
+      if (sent !== undefined && 'body' in sent) headers.push('accept-ranges', 'bytes', 'content-length', String(sent.body.byteLength));
+      else if (sent?.length !== undefined) headers.push('content-length', String(sent.length));
     }
     return (list[slot] = Object.freeze(headers));
   };
@@ -163,12 +165,18 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (method !== 'GET' && method !== 'HEAD') return METHOD_NOT_ALLOWED;
     const variant = variantOf(file, name, header);
     if (variant === undefined) return NOT_FOUND;
-    const precondition = evaluatePreconditions(etagOf(file, variant), madeFor(file).lastModified, header);
+    const etag = etagOf(file, variant);
+    const { lastModified } = madeFor(file);
+    const precondition = evaluatePreconditions(etag, lastModified, header);
     if (precondition === 412) return PRECONDITION_FAILED;
     if (precondition === 304) return { status: 304, headers: headersOf(file, variant, name, true) };
     const headers = headersOf(file, variant, name, false);
     if (method === 'HEAD') return { status: 200, headers };
-    return { status: 200, headers, body: bodyOf(file, variant) };
+    const body = bodyOf(file, variant);
+    const range = joined(header('range'));
+    // Range on GET only (RFC 9110 §14.2), while If-Range, if any, names this version (§13.1.5).
+    if (range === undefined || !(body instanceof Uint8Array) || !ifRangeHolds(joined(header('if-range')), etag, lastModified)) return { status: 200, headers, body };
+    return rangeAnswer(range, body, headers) ?? { status: 200, headers, body };
   };
 
   const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
@@ -245,13 +253,6 @@ function bodyOf(file: SitemapFile, variant: Variant): Uint8Array | ReadableStrea
   return (body instanceof Uint8Array ? streamOf(body) : body).pipeThrough(new DecompressionStream('gzip'));
 }
 
-/** The body's length, when it is known and sent as it is (not decompressed). */
-function lengthOf(file: SitemapFile, variant: Variant): number | undefined {
-  if (variant === Variant.Decoded) return undefined;
-  const sent = sentOf(file, variant);
-  return 'stream' in sent ? sent.length : sent.body.byteLength;
-}
-
 /** The strong tag of the bytes sent, or none while they are being made. */
 function etagOf(file: SitemapFile, variant: Variant): string | undefined {
   if (variant === Variant.Plain) return file.identity?.etag;
@@ -311,6 +312,31 @@ function evaluatePreconditions(etag: string | undefined, lastModified: number, h
   if (ifNoneMatch !== undefined) return tagListMatches(ifNoneMatch, etag, true) ? 304 : 200;
   const since = parseHttpDate(joined(header('if-modified-since')));
   return since !== undefined && lastModified <= since ? 304 : 200;
+}
+
+/** If-Range (RFC 9110 §13.1.5): true when absent, else when it is the strong tag of the bytes, or exactly their Last-Modified. */
+function ifRangeHolds(value: string | undefined, etag: string | undefined, lastModified: number): boolean {
+  if (value === undefined) return true;
+  return value.startsWith('"') ? value === etag : parseHttpDate(value) === lastModified;
+}
+
+/**
+ * One byte range of `body` (RFC 9110 §14.1.2): 206 with Content-Range, or 416 when it starts past the
+ * end; undefined (the whole body, 200) for what a server may ignore (§14.2): another unit, a range that
+ * does not parse or is backwards, several ranges (no multipart/byteranges made).
+ */
+function rangeAnswer(value: string, body: Uint8Array, headers: readonly string[]): SitemapAnswer | undefined {
+  // Empty list elements around the one range are allowed (§5.6.1.2).
+  const match = /^bytes=[\t ,]*(\d*)-(\d*)[\t ,]*$/i.exec(value);
+  const [, from = '', to = ''] = match ?? [];
+  if (match === null || (from === '' && to === '') || (from !== '' && to !== '' && Number(to) < Number(from))) return undefined;
+  const size = body.byteLength;
+  // A suffix (`-N`): the last N bytes; a last position past the end: the end.
+  const first = from === '' ? Math.max(0, size - Number(to)) : Number(from);
+  const last = from === '' || to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  if (first > last) return plainAnswer(416, 'range not satisfiable\n', ['content-range', `bytes */${size}`]);
+  const partial = [...headers.slice(0, -2), 'content-range', `bytes ${first}-${last}/${size}`, 'content-length', String(last - first + 1)];
+  return { status: 206, headers: partial, body: body.subarray(first, last + 1) };
 }
 
 function joined(value: string | string[] | undefined): string | undefined {

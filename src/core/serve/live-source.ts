@@ -14,7 +14,7 @@
 // responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError, checkCount } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -76,8 +76,8 @@ export interface LiveSourceOptions {
   /** How long after that it is still served while a new one is made (default one hour). */
   staleMs?: number;
   /**
-   * How long a request waits for a generation: then the stale copy, or a failure (503). Needs `sleep`,
-   * the core having no timers: `import { setTimeout as sleep } from 'node:timers/promises'`.
+   * How long a request waits, in all (for the count, then the file): then the stale copy, or a failure
+   * (503). Needs `sleep`, the core having no timers: `import { setTimeout as sleep } from 'node:timers/promises'`.
    */
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
@@ -102,6 +102,7 @@ type Settled = LiveSourceOptions & Required<Pick<LiveSourceOptions, 'now' | 'ttl
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
 export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonly bytes: number } {
+  checkCount('maxBytes', maxBytes, 0);
   const files = new Map<string, CachedFile>();
   let bytes = 0;
   const sizeOf = (file: CachedFile): number => (file.identity?.body.byteLength ?? 0) + (file.gzip?.body.byteLength ?? 0);
@@ -138,7 +139,12 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   if (options.range === undefined && options.entries === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'a live source needs range or entries');
-  const limits = childLimits(options);
+  for (const [option, least] of [['ttlMs', 1], ['staleMs', 0], ['timeoutMs', 1], ['pageUrls', 0], ['maxUrls', 1], ['maxBytes', 1]] as const) checkCount(option, options[option], least);
+  if (options.timeoutMs !== undefined && options.sleep === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', "timeoutMs needs sleep, the core having no timers: import { setTimeout as sleep } from 'node:timers/promises'");
+  // A child's limits: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's).
+  const limits: Limits = { ...LIMITS_PROFILES.current };
+  limits.maxUrlsPerSitemap = Math.min(options.maxUrls ?? Infinity, limits.maxUrlsPerSitemap);
+  limits.maxBytesPerSitemap = Math.min(options.maxBytes ?? Infinity, limits.maxBytesPerSitemap);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
   // Every failure reaches onError once, however many parts it passes (a count that failed also fails the index made on it).
@@ -146,7 +152,11 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const onError = (error: unknown, key: string): void => {
     if (error instanceof Object && reported.has(error)) return;
     if (error instanceof Object) reported.add(error);
-    options.onError?.(error, key);
+    try {
+      options.onError?.(error, key);
+    } catch {
+      // A logger that throws changes no answer: it had failed files made, and left requests waiting.
+    }
   };
   const settled: Settled = { ...options, onError, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
   const { now, ttlMs: ttl } = settled;
@@ -156,28 +166,38 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
   let found = 0;
-  const childPattern = new RegExp(`^${name.replace(/[.]/g, '\\.')}-(\\d{5,})\\.xml\\.gz$`);
   const childName = (k: number): string => `${numberedStem(name, k - 1)}.xml.gz`;
 
   /** Child k: whole, or (`streamed`, for a request) as soon as its first bytes are made. */
-  const child = (k: number, streamed = false): Promise<SitemapFile | undefined> =>
+  const child = (k: number, wait = waiter(settled), streamed = false): Promise<SitemapFile | undefined> =>
     cached(
       childName(k),
+      wait,
       async (out, givenUp) => {
         // Its bytes are the source as read from now: the Last-Modified, never later than the one a
         // response sending it as it is made says (else that client's revalidation would not be a 304).
         const started = now();
-        const leftOut = leftOutReport(childName(k), options.onError);
+        // Entries the writer refuses go to onInvalid; without it they are counted, and the first is
+        // sent to onError (the core has no logger) with how many, by its rule, once the child is made.
+        let leftOut = 0;
+        let first: InvalidValueError | undefined;
+        const onInvalid = options.onInvalid ?? ((error: InvalidValueError): void => {
+          first ??= error;
+          leftOut++;
+        });
         const before = lastEntries.get(k - 1);
         const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
         let last: { entry: UrlEntry; given: number } | undefined;
-        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, options.onInvalid ?? leftOut, out);
-        leftOut.send();
+        const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, onInvalid, out);
+        if (first !== undefined) {
+          const message = `${leftOut} ${leftOut === 1 ? 'entry' : 'entries'} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
+          onError(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
+        }
         // A generation given up is older than the one after it: its cursor is not the next child's.
         if (last !== undefined && !givenUp()) lastEntries.set(k, last);
         if (info === undefined) return undefined;
-        const gzip = concat(out.chunks);
-        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, ...(info.lastmod !== undefined ? { lastmod: info.lastmod } : {}) };
+        const gzip = new Uint8Array(await new Response(out.stream()).arrayBuffer());
+        return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, lastmod: info.lastmod };
       },
       streamed,
     );
@@ -188,14 +208,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
    * failed (reported to onError) is listed without a file when the count names it; one past the count
    * is not (most likely it has no entry) and ends the walk. Their errors are in `failures`.
    */
-  const children = async (): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
+  const children = async (wait?: Wait): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
     const made: { name: string; file?: CachedFile }[] = [];
     const failures: unknown[] = [];
     let full = false;
     for (let k = 1, n = await childCount(); (k <= n || full) && k <= limits.maxSitemapsPerIndex; k++) {
       let file: CachedFile | undefined;
       try {
-        file = (await child(k)) as CachedFile | undefined;
+        file = (await child(k, wait)) as CachedFile | undefined;
       } catch (error) {
         failures.push(error);
         if (k <= n) made.push({ name: childName(k) });
@@ -216,13 +236,13 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   // and every other child stay as they were; leaving it out would tell it the set no longer has those
   // URLs. Such an index is made stale at once: served, and made again at the next request, so that it
   // takes the child's lastmod as soon as the child is back.
-  const index = (): Promise<SitemapFile | undefined> =>
-    cached(`${name}.xml`, async () => {
+  const index = (wait = waiter(settled)): Promise<SitemapFile | undefined> =>
+    cached(`${name}.xml`, wait, async () => {
       const { made, failures } = await children();
       // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
       // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
       if (made.length === 0) return undefined;
-      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, ...(file?.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
+      const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, lastmod: file?.lastmod }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
       const gzip = await gzipped(xml);
       const madeAt = failures.length > 0 ? now() - ttl : now();
@@ -233,12 +253,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   let shown: { etag: string; view: Promise<SetView> } | undefined;
   return {
     async view() {
-      const made = (await index()) as CachedFile | undefined;
+      // One wait for the request: the index, and the children it lists when the page is made.
+      const wait = waiter(settled);
+      const made = (await index(wait)) as CachedFile | undefined;
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
       if (shown?.etag !== etag) {
         // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
-        const view = children().then(({ made: list, failures }) => {
+        const view = children(wait).then(({ made: list, failures }) => {
           if (failures.length > 0) throw failures[0];
           const files = (list as { name: string; file: CachedFile }[]).map(({ name, file }) => ({ name, file, urls: file.urls ?? 0, lastmod: file.lastmod }));
           return viewOfFiles(made.lastModified, files, options.pageUrls ?? 10_000);
@@ -250,26 +272,17 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     },
     async file(requested) {
       if (requested === `${name}.xml`) return index();
-      const match = childPattern.exec(requested);
-      if (match === null || requested !== childName(Number(match[1]))) return undefined;
-      const k = Number(match[1]);
-      if (k < 1 || k > Math.max(found, await waitFor(childCount(), requested, settled))) return undefined;
-      return child(k, true);
+      // Child k by its own name only (NAME-00001.xml.gz), no other spelling of k.
+      const k = Number(requested.slice(name.length + 1, -'.xml.gz'.length));
+      if (requested !== childName(k)) return undefined;
+      // One wait for the request: the count, then the child's first bytes.
+      const wait = waiter(settled);
+      // A count known is no wait (no timer left running for each request).
+      const count = childCount();
+      if (k < 1 || k > Math.max(found, typeof count === 'number' ? count : await wait(count, requested))) return undefined;
+      return child(k, wait, true);
     },
   };
-}
-
-/** The limits of a child: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's). */
-function childLimits(options: LiveSourceOptions): Limits {
-  const limits: Limits = { ...LIMITS_PROFILES.current };
-  const within = (value: number | undefined, most: number, option: string): number => {
-    const limit = Math.min(value ?? most, most);
-    if (!Number.isInteger(limit) || limit < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `${option} must be a whole number from 1 to ${most}`);
-    return limit;
-  };
-  limits.maxUrlsPerSitemap = within(options.maxUrls, limits.maxUrlsPerSitemap, 'maxUrls');
-  limits.maxBytesPerSitemap = within(options.maxBytes, limits.maxBytesPerSitemap, 'maxBytes');
-  return limits;
 }
 
 /**
@@ -278,17 +291,18 @@ function childLimits(options: LiveSourceOptions): Limits {
  * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
  * when none is.
  */
-function childCounter(options: Settled, perChild: number, indexName: string): () => Promise<number> {
+function childCounter(options: Settled, perChild: number, indexName: string): () => number | Promise<number> {
   const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
   const counting = oneAtATime<{ result: Promise<number> }>(options, 'count');
   const ask = async (): Promise<number> => {
     try {
       // A count from a database may come as a string or a BigInt; one that is no number (the row, not
-      // its value) would lay out no child, silently, and let any child be asked of the source.
+      // its value) would lay out no child, silently, and let any child be asked of the source; an
+      // infinite one would have the index ask for 50,000 children.
       const given: unknown = await options.count();
       const count = Number(given);
-      if (!(count >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${given instanceof Object ? 'an object' : JSON.stringify(String(given))}, not a number of entries`);
+      if (!(count >= 0 && count < Infinity)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${given instanceof Object ? 'an object' : JSON.stringify(String(given))}, not a number of entries`);
       known = { children: Math.max(1, Math.ceil(count / perChild)), at: now() };
     } catch (error) {
       // Reported here: a child asked for while none is known fails on it (503), and no generation reports that.
@@ -299,43 +313,24 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
     return known.children;
   };
   return () => {
-    if (known !== undefined && now() - known.at < ttl) return Promise.resolve(known.children);
+    if (known !== undefined && now() - known.at < ttl) return known.children;
     const asking = counting(indexName, () => ({ result: ask() })).result;
     // The count known is used while the next is asked for: a slow `count(*)` (or one that never
     // returns, given up after a TTL) holds no request, the cached files' included.
-    return known === undefined ? asking : Promise.resolve(known.children);
+    return known === undefined ? asking : known.children;
   };
-}
-
-/**
- * The report of the entries a child left out when the caller gives no onInvalid: counted, then one
- * error to onError (the core has no logger) naming the child, how many and the first, by its rule.
- */
-function leftOutReport(child: string, onError: LiveSourceOptions['onError']): ((error: InvalidValueError) => void) & { send(): void } {
-  let count = 0;
-  let first: InvalidValueError | undefined;
-  const report = (error: InvalidValueError): void => {
-    if (count++ === 0) first = error;
-  };
-  return Object.assign(report, {
-    send() {
-      if (first === undefined) return;
-      const message = `${count} ${count === 1 ? 'entry' : 'entries'} left out of ${child} (give onInvalid to have each); the first: ${first.message}`;
-      onError?.(new InvalidValueError(first.rule, first.field, first.value, message), child);
-    },
-  });
 }
 
 /** Makes a file, its gzip bytes (if any) pushed to `out` as they come; `givenUp()` once it took more than a TTL. */
 type Make = (out: Growing, givenUp: () => boolean) => Promise<CachedFile | undefined>;
 
 /**
- * `cached(key, make, streamed)`: the file from `store` while fresh or stale (then made again in the
- * background), else made now, waiting `timeoutMs` at most (when a `sleep` is given) for the whole file,
- * or (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
+ * `cached(key, wait, make, streamed)`: the file from `store` while fresh or stale (then made again in
+ * the background), else made now, as long as `wait` lets the request wait, for the whole file, or
+ * (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
  * failure stores nothing and is reported to onError once.
  */
-function fileCache(store: CacheStore, options: Settled): (key: string, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
+function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wait, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const { now, ttlMs: ttl } = options;
   const stale = options.staleMs ?? 3_600_000;
   type Run = { result: Promise<CachedFile | undefined>; out: Growing; abandon: (error: unknown) => void };
@@ -373,7 +368,7 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
     return { lastModified: now(), gzip: { stream: () => run.out.stream() } };
   };
 
-  return async (key, make, streamed = false) => {
+  return async (key, wait, make, streamed = false) => {
     let copy: CachedFile | undefined;
     try {
       copy = await store.get(key);
@@ -382,14 +377,12 @@ function fileCache(store: CacheStore, options: Settled): (key: string, make: Mak
       options.onError?.(error, key);
     }
     const age = copy === undefined ? Infinity : now() - copy.madeAt;
-    if (copy !== undefined && age < ttl) return copy;
+    if (age < ttl) return copy;
     const run = generate(key, make);
-    if (copy !== undefined && age < ttl + stale) {
-      // Stale while revalidating: this request does not wait.
-      return copy;
-    }
+    // Stale while revalidating: this request does not wait.
+    if (age < ttl + stale) return copy;
     try {
-      return await waitFor(streamed ? whenStarted(run) : run.result, key, options);
+      return await wait(streamed ? whenStarted(run) : run.result, key);
     } catch (error) {
       if (copy !== undefined) return copy;
       throw error;
@@ -537,16 +530,6 @@ class Growing {
   }
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
-
 /** Last-Modified is when the bytes changed: a file made again alike keeps the earlier time. */
 function keepLastModified(file: CachedFile, previous: CachedFile | undefined): CachedFile {
   const tag = (f: CachedFile): string | undefined => (f.identity ?? f.gzip)?.etag;
@@ -557,19 +540,28 @@ async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
 }
 
+/** `wait(ready, key)`: what a request waits for, each thing it waits for in turn within one `timeoutMs`. */
+type Wait = <T>(ready: Promise<T>, key: string) => Promise<T>;
+
+const LATE = Symbol('late');
+
 /**
- * What a request waits for, `timeoutMs` at most when a `sleep` is given: then a rejection, reported
- * (as `key`'s) for each request that stopped waiting. The failure of what it waited for was reported where it came.
+ * The wait of one request: `timeoutMs` at most from its first wait, however many things it waits for
+ * (the count, then the child), when a `sleep` is given; then a rejection, reported (as `key`'s) for
+ * each request that stopped waiting. The failure of what it waited for was reported where it came.
  */
-async function waitFor<T>(ready: Promise<T>, key: string, options: Settled): Promise<T> {
+function waiter(options: Settled): Wait {
   const { timeoutMs, sleep } = options;
-  if (timeoutMs === undefined || sleep === undefined) return ready;
-  const late = Symbol('late');
-  const first = await Promise.race([ready, sleep(timeoutMs).then(() => late)]);
-  if (first !== late) return first as T;
-  const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${timeoutMs} ms`);
-  options.onError?.(error, key);
-  throw error;
+  let late: Promise<typeof LATE> | undefined;
+  return async (ready, key) => {
+    if (timeoutMs === undefined || sleep === undefined) return ready;
+    late ??= sleep(timeoutMs).then(() => LATE);
+    const first = await Promise.race([ready, late]);
+    if (first !== LATE) return first;
+    const error = new SitemapError('ERR_SITEMAP_TIMEOUT', `the live source took more than ${timeoutMs} ms`);
+    options.onError?.(error, key);
+    throw error;
+  };
 }
 
 /**

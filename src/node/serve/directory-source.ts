@@ -70,6 +70,8 @@ const HANDLE_LINGER_MS = 60_000;
 interface LoadedSet {
   entryVersion: string;
   files: Map<string, Loaded>;
+  /** Bytes its files hold in memory. */
+  bytes: number;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
@@ -92,6 +94,13 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
   let failedVersion: string | undefined;
   let again = false;
+  const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
+    try {
+      options.onChange?.(event);
+    } catch {
+      // A callback that throws changes nothing served (nor ends the process, as a rejection nobody awaits would).
+    }
+  };
   const reload = (): Promise<void> => {
     if (pending !== undefined) {
       again = true;
@@ -116,12 +125,12 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
             retired.delete(name);
           }
           current = next;
-          pruneRetired(retired, now, maxBytes - totalBytes(current));
-          options.onChange?.({ loaded: [...current.files.keys()] });
+          pruneRetired(retired, now, maxBytes - current.bytes);
+          tell({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
           failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
-          options.onChange?.({ error: asServeError(error, options.dir) });
+          tell({ error: asServeError(error, options.dir) });
         }
       } while (again);
     })().finally(() => {
@@ -204,10 +213,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     if (previous !== undefined && entry.version === previous.entryVersion) return previous;
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
-    // Handles opened for this attempt: closed when it does not become the set.
-    const dropNew = (): void => {
-      for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
-    };
+    let failure: { error: unknown } | undefined;
     try {
       for (const name of await childNames(entry.file, entryName, childBase)) {
         if (files.has(name)) continue;
@@ -216,15 +222,13 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
         files.set(name, child);
       }
     } catch (error) {
-      dropNew();
-      if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) continue;
-      throw error;
+      failure = { error };
     }
-    if (attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version) {
-      dropNew();
-      continue;
-    }
-    return { entryVersion: entry.version, files };
+    const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
+    if (failure === undefined && !changed) return { entryVersion: entry.version, files, bytes: total };
+    // Handles opened for this attempt: closed, as it does not become the set.
+    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
+    if (failure !== undefined && !changed) throw failure.error;
   }
 }
 
@@ -269,6 +273,8 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const version = versionOf(info);
     if (previous !== undefined && previous.version === version) return previous;
     const read = await handle.readFile();
+    // Written in place while it was read (a copy over it): the bytes may be a mix of two versions.
+    if (versionOf(await handle.stat()) !== version) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} was written to while it was read`);
     // A view of the bytes read, not a copy: the whole set passes through here at start.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const etag = await strongEtag(bytes);
@@ -278,7 +284,7 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
     if (bytes.byteLength > room) {
       kept = true;
-      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, bytes.byteLength) };
+      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, info) };
       return { version, bytes: 0, handle, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
     }
     const representation = { body: bytes, etag };
@@ -295,8 +301,13 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
   }
 }
 
-/** `length` bytes of an open file from its start, read as they are sent (positioned reads: streams share the handle). */
-function streamFrom(handle: FileHandle, length: number): ReadableStream<Uint8Array> {
+/**
+ * The bytes of an open file as tagged when it was loaded (`loaded`, its stat then), read as they are
+ * sent (positioned reads: streams share the handle). A file written in place since (a copy over it)
+ * is cut before its last bytes: never sent whole under the tag of other bytes.
+ */
+function streamFrom(handle: FileHandle, loaded: Stats): ReadableStream<Uint8Array> {
+  const length = loaded.size;
   let position = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -306,8 +317,10 @@ function streamFrom(handle: FileHandle, length: number): ReadableStream<Uint8Arr
       }
       const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
       const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-      if (bytesRead === 0) {
-        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was cut short while served'));
+      // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
+      const last = position + bytesRead >= length;
+      if (bytesRead === 0 || (last && (await handle.stat()).mtimeMs !== loaded.mtimeMs)) {
+        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served'));
         return;
       }
       position += bytesRead;
@@ -341,12 +354,6 @@ function versionOf(info: Stats): string {
 /** The version of the file or folder at `path`, `missing` when there is none. */
 function versionAt(path: string): Promise<string> {
   return stat(path).then(versionOf, () => 'missing');
-}
-
-function totalBytes(set: LoadedSet): number {
-  let total = 0;
-  for (const loaded of set.files.values()) total += loaded.bytes;
-  return total;
 }
 
 /** Drops the expired children of old sets, then the oldest ones while they take more than `room`. */

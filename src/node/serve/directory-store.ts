@@ -5,6 +5,7 @@
 
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkCount } from '../../core/errors.js';
 import { SAFE_NAME, type Representation } from '../../core/serve/handler.js';
 import type { CacheStore, CachedFile } from '../../core/serve/live-source.js';
 
@@ -20,6 +21,7 @@ interface Meta {
 const FORMS = ['identity', 'gzip'] as const;
 
 export function directoryStore(dir: string, options: { maxBytes?: number } = {}): CacheStore {
+  checkCount('maxBytes', options.maxBytes, 0);
   const maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
   // Sizes and ages of what is stored, read from the directory once.
   let known: Promise<Map<string, { bytes: number; madeAt: number }>> | undefined;
@@ -29,7 +31,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       const map = new Map<string, { bytes: number; madeAt: number }>();
       for (const name of await readdir(dir)) {
         if (!name.endsWith('.json')) continue;
-        const meta = await readMeta(join(dir, name));
+        const meta = metaOf(await readText(join(dir, name)));
         if (meta !== undefined) map.set(name.slice(0, -5), { bytes: sizeOf(meta), madeAt: meta.madeAt });
       }
       return map;
@@ -38,9 +40,12 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
   return {
     async get(key) {
       if (!SAFE_NAME.test(key)) return undefined;
-      const meta = await readMeta(join(dir, `${key}.json`));
+      const metaPath = join(dir, `${key}.json`);
+      const text = await readText(metaPath);
+      const meta = metaOf(text);
       if (meta === undefined) return undefined;
-      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt: meta.madeAt, lastModified: meta.lastModified, ...described(meta) };
+      const { madeAt, lastModified, lastmod, urls } = meta;
+      const file: { -readonly [K in keyof CachedFile]: CachedFile[K] } = { madeAt, lastModified, lastmod, urls };
       for (const form of FORMS) {
         const expected = meta[form];
         if (expected === undefined) continue;
@@ -49,12 +54,15 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
         if (body === undefined || body.byteLength !== expected.bytes) return undefined;
         file[form] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), etag: expected.etag } satisfies Representation;
       }
-      return file;
+      // A set under way since the meta was read may have put a new body of the same length in place:
+      // the body read is the one the meta tags only if the meta is still the same (set removes it first).
+      return (await readText(metaPath)) === text ? file : undefined;
     },
     async set(key, file) {
       if (!SAFE_NAME.test(key)) return;
       const map = await index();
-      const meta: Meta = { madeAt: file.madeAt, lastModified: file.lastModified, ...described(file) };
+      const { madeAt, lastModified, lastmod, urls } = file;
+      const meta: Meta = { madeAt, lastModified, lastmod, urls };
       // The meta goes first (as absent), then the bodies, then the new meta: the commit point.
       await rm(join(dir, `${key}.json`), { force: true });
       for (const form of FORMS) {
@@ -70,14 +78,13 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
   };
 }
 
-/** A child's newest lastmod and URL count, when it has them. */
-function described(from: { lastmod?: string; urls?: number }): { lastmod?: string; urls?: number } {
-  return { ...(from.lastmod !== undefined ? { lastmod: from.lastmod } : {}), ...(from.urls !== undefined ? { urls: from.urls } : {}) };
+function readText(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
 }
 
-async function readMeta(path: string): Promise<Meta | undefined> {
+function metaOf(text: string | undefined): Meta | undefined {
   try {
-    const meta = JSON.parse(await readFile(path, 'utf8')) as Meta;
+    const meta = JSON.parse(text ?? '') as Meta;
     return typeof meta.madeAt === 'number' && typeof meta.lastModified === 'number' ? meta : undefined;
   } catch {
     return undefined;

@@ -295,3 +295,40 @@ test('a base URL that is no absolute http(s) URL is refused when the handler is 
     assert.throws(() => createSitemapHandler({ source: { file: () => undefined }, baseUrl }), (error: unknown) => error instanceof InvalidValueError && error.rule === 'base-url/invalid', baseUrl);
   }
 });
+
+test('Range (RFC 9110 §14) as nginx answers one range: 206 with Content-Range, 416 past the end; several or malformed ones are ignored (200)', async () => {
+  const whole = Buffer.from(INDEX);
+  const size = whole.byteLength;
+  const ranged = async (range: string, headers: Record<string, string> = {}, method = 'GET') => {
+    const response = await get('/maps/sitemap.xml', { 'accept-encoding': 'identity', range, ...headers }, method);
+    return { status: response.status, range: response.headers.get('content-range'), length: response.headers.get('content-length'), body: Buffer.from(await response.arrayBuffer()) };
+  };
+  for (const [range, first, last] of [['bytes=0-9', 0, 9], ['bytes=-10', size - 10, size - 1], ['bytes=10-', 10, size - 1], ['BYTES=5-5', 5, 5], ['bytes=20-99999', 20, size - 1], ['bytes=-99999', 0, size - 1], ['bytes= 0-9', 0, 9], ['bytes=,0-9,', 0, 9]] as const) {
+    const answer = await ranged(range);
+    assert.deepEqual([answer.status, answer.range, answer.length], [206, `bytes ${first}-${last}/${size}`, String(last - first + 1)], range);
+    assert.deepEqual(answer.body, whole.subarray(first, last + 1), range);
+  }
+  for (const range of [`bytes=${size}-`, 'bytes=99999-', 'bytes=-0']) {
+    const answer = await ranged(range);
+    assert.deepEqual([answer.status, answer.range], [416, `bytes */${size}`], range);
+  }
+  // What a server may ignore: several ranges (nginx answers multipart/byteranges), another unit, what does not parse.
+  for (const range of ['bytes=0-0,5-9', 'items=0-9', 'bytes=5-2', 'bytes=abc', 'bytes = 0-9', 'bytes=-']) {
+    const answer = await ranged(range);
+    assert.deepEqual([answer.status, answer.range, answer.body.byteLength], [200, null, size], range);
+  }
+  // HEAD: range handling is defined for GET only (§14.2).
+  assert.equal((await ranged('bytes=0-9', {}, 'HEAD')).status, 200);
+  // If-Range (§13.1.5): the strong tag, or exactly the Last-Modified; else the whole body.
+  const full = await get('/maps/sitemap.xml', { 'accept-encoding': 'identity' });
+  assert.equal(full.headers.get('accept-ranges'), 'bytes');
+  const etag = full.headers.get('etag') as string;
+  for (const [ifRange, status] of [[etag, 206], ['Fri, 02 Jan 2026 03:04:05 GMT', 206], [`W/${etag}`, 200], ['"other"', 200], ['Fri, 02 Jan 2026 03:04:04 GMT', 200], ['junk', 200]] as const) {
+    assert.equal((await ranged('bytes=0-9', { 'if-range': ifRange })).status, status, ifRange);
+  }
+  // The gzip bytes sent for .xml are ranged as they are (the selected representation); decompressed as a stream, not at all.
+  const encoded = await get('/maps/sitemap.xml', { 'accept-encoding': 'gzip', range: 'bytes=0-1' });
+  assert.deepEqual([encoded.status, encoded.headers.get('content-encoding'), [...Buffer.from(await encoded.arrayBuffer())]], [206, 'gzip', [0x1f, 0x8b]]);
+  const decoded = await get('/maps/s-00001.xml', { 'accept-encoding': 'identity', range: 'bytes=0-1' });
+  assert.deepEqual([decoded.status, decoded.headers.get('accept-ranges'), await decoded.text()], [200, null, CHILD]);
+});

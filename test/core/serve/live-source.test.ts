@@ -611,13 +611,18 @@ test('a count that throws before any is known: 503 with Retry-After, reported, a
   assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
 });
 
-test('a count that is no number (a row, not its value) fails as a count does, reported; one as a string or a BigInt (pg) is read', async () => {
+test('a count that is no number (a row, not its value) or infinite fails as a count does, reported; one as a string or a BigInt (pg) is read', async () => {
   const errors: string[] = [];
   const { calls, range } = table(25);
   const row = serve({ count: (() => ({ n: 25 })) as unknown as () => number, range, maxUrls: 10, onError: (error, name) => errors.push(`${name}: ${(error as Error).message}`) });
   for (const path of ['/sitemap.xml', '/sitemap-99999.xml.gz']) assert.equal((await row(path)).status, 503, path);
   assert.deepEqual(calls, []);
   assert.ok(errors.length > 0 && errors.every((e) => e === 'sitemap.xml: count() gave an object, not a number of entries'), errors.join('\n'));
+  const reported: string[] = [];
+  const endless = serve({ count: () => Infinity, range, maxUrls: 10, onError: (error, name) => reported.push(`${name}: ${(error as Error).message}`) });
+  assert.equal((await endless('/sitemap.xml')).status, 503);
+  assert.deepEqual(calls, []);
+  assert.deepEqual(reported, ['sitemap.xml: count() gave "Infinity", not a number of entries']);
   for (const count of ['25', 25n]) {
     const get = serve({ count: (() => count) as unknown as () => number, range: table(25).range, maxUrls: 10 });
     assert.equal(locs((await get('/sitemap.xml')).xml).length, 3);
@@ -672,4 +677,59 @@ test('a count that is a low estimate loses nothing: the index goes on while the 
   const empty = serve({ count: () => 0, range: () => [], onError: (error) => errors.push(error) });
   for (const path of ['/sitemap.xml', '/sitemap.html', '/sitemap-00001.xml.gz']) assert.equal((await empty(path)).status, 404, path);
   assert.deepEqual(errors, []);
+});
+
+test('numeric options that mean nothing are refused (ERR_SITEMAP_OPTION), and timeoutMs without the sleep it needs', () => {
+  const base = { baseUrl: BASE, count: () => 1, range: () => [], sleep };
+  for (const [option, value] of [['timeoutMs', -1], ['timeoutMs', 0], ['timeoutMs', NaN], ['timeoutMs', Infinity], ['ttlMs', 0], ['ttlMs', NaN], ['staleMs', -1], ['staleMs', 1.5], ['pageUrls', -1]] as const) {
+    assert.throws(() => liveSource({ ...base, [option]: value }), { code: 'ERR_SITEMAP_OPTION', message: new RegExp(`^${option} must be`) }, `${option} ${value}`);
+  }
+  assert.throws(() => liveSource({ ...base, sleep: undefined, timeoutMs: 100 }), { code: 'ERR_SITEMAP_OPTION', message: /^timeoutMs needs sleep/ });
+  for (const [option, value] of [['staleMs', 0], ['pageUrls', 0], ['timeoutMs', 1]] as const) liveSource({ ...base, [option]: value });
+  for (const bytes of [-1, NaN, 0.5]) assert.throws(() => memoryStore(bytes), { code: 'ERR_SITEMAP_OPTION' });
+});
+
+test('a request for a child waits timeoutMs in all, the count and the child together, not timeoutMs for each', async () => {
+  // A clock the test moves: sleep(ms) resolves once it has moved ms past the call.
+  let clock = 0;
+  const timers: { due: number; fire: () => void }[] = [];
+  const fakeSleep = (ms: number): Promise<void> => new Promise((fire) => timers.push({ due: clock + ms, fire }));
+  const advance = (ms: number): void => {
+    clock += ms;
+    for (const timer of timers.filter((t) => t.due <= clock)) timer.fire();
+  };
+  let counted!: (n: number) => void;
+  const count = new Promise<number>((resolve) => (counted = resolve));
+  const range = (): Promise<UrlEntry[]> => new Promise(() => {});
+  const answer = serve({ count: () => count, range, timeoutMs: 100, sleep: fakeSleep })('/sitemap-00001.xml.gz');
+  await sleep(5);
+  advance(90);
+  counted(5);
+  await sleep(5);
+  // 100 ms after the request came: its time is up, though the child was asked for 10 ms ago.
+  advance(10);
+  assert.equal((await within(answer, 2000, 'the answer')).status, 503);
+});
+
+test('an onError that throws (a logger that broke) changes no answer: no request left waiting, no file failed for it', async () => {
+  const onError = (): never => {
+    throw new Error('the logger broke');
+  };
+  const failing = serve({ count: () => 1, range: () => Promise.reject(new Error('db down')), onError });
+  assert.equal((await within(failing('/sitemap-00001.xml.gz'), 2000, 'the answer')).status, 503);
+  // An entry left out (reported to onError), a store that fails (reported too): the child is served.
+  const brokenStore = { get: () => undefined, set: () => Promise.reject(new Error('disk full')) };
+  const get = serve({ count: () => 2, range: () => [{ loc: 'ftp://elsewhere/a' }, { loc: `${BASE}b` }], store: brokenStore, onError });
+  const child = await within(get('/sitemap-00001.xml.gz'), 2000, 'the answer');
+  assert.equal(child.status, 200);
+  assert.deepEqual(locs(child.xml), [`${BASE}b`]);
+});
+
+test('a request answered from what is known (the count, a fresh child) starts no timer: none is left running per request', async () => {
+  let timers = 0;
+  const get = serve({ count: () => 3, range: table(3).range, maxUrls: 1, timeoutMs: 1000, sleep: () => new Promise(() => timers++) });
+  assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+  timers = 0;
+  for (let i = 0; i < 5; i++) assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
+  assert.equal(timers, 0);
 });

@@ -340,3 +340,68 @@ test('an entry file cut short (written in place) is no set: the previous one sta
   assert.deepEqual(source.names, names);
   await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE', message: /not well-formed/ });
 });
+
+test('a child read from disk that is written in place since it was tagged (a copy over it, the same length) is cut, never sent whole under the old tag', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1 });
+  t.after(() => source.close());
+  const handler = createSitemapHandler({ source, baseUrl: BASE });
+  const name = source.names[1] as string;
+  const before = await handler(new Request(`http://x/${name}`));
+  assert.deepEqual(Buffer.from(await before.arrayBuffer()), readFileSync(join(dir, name)));
+  writeFileSync(join(dir, name), Buffer.alloc(readFileSync(join(dir, name)).byteLength, 'x'));
+  const after = await handler(new Request(`http://x/${name}`));
+  assert.equal(after.headers.get('etag'), before.headers.get('etag'));
+  await assert.rejects(after.arrayBuffer(), { code: 'ERR_SITEMAP_SERVE' });
+});
+
+test('a child written in place while the set is loaded is not loaded as a mix of its versions under one tag', async () => {
+  const dir = tempDir();
+  await writeSet(dir, 'a', 10);
+  // The set's one file made an index naming one large child, rewritten without pause, whole a or whole b.
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}c.xml.gz</loc></sitemap></sitemapindex>`);
+  const versions = [Buffer.alloc(4 << 20, 'a'), Buffer.alloc(4 << 20, 'b')];
+  let writes = 0;
+  let stop = false;
+  const rewrite = (): void => {
+    if (stop) return;
+    writeFileSync(join(dir, 'c.xml.gz'), versions[writes++ % 2] as Buffer);
+    setImmediate(rewrite);
+  };
+  rewrite();
+  const mixed: string[] = [];
+  for (let loads = 0; loads < 4; loads++) {
+    const source = await openDirectorySource({ dir, baseUrl: BASE }).catch(() => undefined);
+    const body = ((await source?.file('c.xml.gz'))?.gzip as { body: Uint8Array } | undefined)?.body;
+    source?.close();
+    if (body !== undefined && !versions.some((version) => version.equals(body))) mixed.push(`${body.byteLength} bytes, ${body[0]}…${body[body.byteLength - 1]}`);
+  }
+  stop = true;
+  assert.deepEqual(mixed, []);
+});
+
+test('an onChange that throws changes nothing served: the new set is loaded, no rejection is left unhandled', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const problems: string[] = [];
+  const unhandled = (error: unknown): number => problems.push(`unhandled: ${(error as Error).message}`);
+  process.on('unhandledRejection', unhandled);
+  const source = await openDirectorySource({
+    dir,
+    onChange: () => {
+      throw new Error('the callback broke');
+    },
+  });
+  t.after(() => {
+    process.off('unhandledRejection', unhandled);
+    source.close();
+  });
+  const before = source.names;
+  await writeSet(dir, 'b');
+  await source.reload().catch((error: unknown) => problems.push(`reload: ${(error as Error).message}`));
+  // Long enough for a reload the watcher started on its own to end.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(problems, []);
+  assert.notDeepEqual(source.names, before);
+});

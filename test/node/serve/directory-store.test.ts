@@ -1,10 +1,12 @@
 // The directory store of a live source: made files outlive the process, bounded, never half-read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createSitemapHandler } from '../../../src/core/serve/handler.js';
+import { createSitemapHandler, strongEtag, type Representation } from '../../../src/core/serve/handler.js';
 import { liveSource } from '../../../src/core/serve/live-source.js';
 import type { UrlEntry } from '../../../src/core/model.js';
 import { directoryStore } from '../../../src/node/serve/directory-store.js';
@@ -76,4 +78,33 @@ test('a child kept in the directory store keeps its URL count and lastmod (the p
   await store.set('sitemap-00001.xml.gz', { madeAt: 1, lastModified: 2, lastmod: '2026-01-02', urls: 7, gzip: { body, etag: '"t"' } });
   const again = await directoryStore(dir).get('sitemap-00001.xml.gz');
   assert.deepEqual([again?.urls, again?.lastmod], [7, '2026-01-02']);
+});
+
+test('a maxBytes that means nothing is refused (ERR_SITEMAP_OPTION)', () => {
+  for (const maxBytes of [-1, NaN, 0.5]) assert.throws(() => directoryStore(tempDir(), { maxBytes }), { code: 'ERR_SITEMAP_OPTION' });
+});
+
+test('a file stored again while its body is read is not given with the new body under the old tag, though both have one length', async () => {
+  const dir = tempDir();
+  const store = directoryStore(dir);
+  const version = async (c: string): Promise<Representation> => {
+    const body = new TextEncoder().encode(c.repeat(1000));
+    return { body, etag: await strongEtag(body) };
+  };
+  const before = await version('a');
+  const after = await version('b');
+  await store.set('k.xml.gz', { madeAt: 1, lastModified: 1, gzip: before });
+  // The body as a FIFO: the read waits there, its meta (the first version) read, while the file is stored again.
+  const body = join(dir, 'k.xml.gz.gzip');
+  rmSync(body);
+  execFileSync('mkfifo', [body]);
+  const reading = store.get('k.xml.gz');
+  // Opened for writing once the read has opened it, so after the meta was read.
+  const fifo = await open(body, 'w');
+  await store.set('k.xml.gz', { madeAt: 2, lastModified: 2, gzip: after });
+  await fifo.write(after.body);
+  await fifo.close();
+  const read = await reading;
+  assert.ok(read === undefined || read.gzip?.etag === after.etag, `the body of the second version under the tag of the ${read?.gzip?.etag === before.etag ? 'first' : 'unknown'}`);
+  assert.equal((await store.get('k.xml.gz'))?.gzip?.etag, after.etag);
 });
