@@ -2,7 +2,7 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import { ruleInfo } from '../../core/validate/rules.js';
@@ -12,7 +12,7 @@ import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
-import { formatCount, plural } from '../format.js';
+import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
@@ -187,7 +187,7 @@ async function followChildren(
     const local = localChildPath(indexPath, indexUrl, child.loc);
     if (local === undefined) continue;
     const path = 'path' in local ? local.path : undefined;
-    const shown = path === undefined ? '' : relative(cwd, path) || path;
+    const shown = path === undefined ? '' : shownPath(path, cwd);
     if (path === undefined || !isFile(path)) {
       found.push({
         code: 'index/child-missing', severity: 'error', file: indexFile, line: child.line, column: child.column,
