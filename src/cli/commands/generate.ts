@@ -228,7 +228,7 @@ function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
 
 function progressLine(p: WriteProgress): string {
   const rate = ratePerSecond(p.urls, p.elapsedMs);
-  return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
+  return `generating: ${plural(p.urls, 'URL')}, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
 function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean, cwd: string): string {
