@@ -55,6 +55,20 @@ function outputFailed(error: NodeJS.ErrnoException, output: string): void {
   process.exit(EXIT_FATAL);
 }
 
+/**
+ * A line of `command`'s own on standard error, in the one format of every command: `sitemapkit
+ * COMMAND: text` (so that a script running several can tell which one said it).
+ */
+export function commandMessage(command: string, text: string): string {
+  return `sitemapkit ${command}: ${text}\n`;
+}
+
+/** A fatal error of `command` (commandMessage); returns the exit code for it. */
+export function fatal(io: CliIo, command: string, message: string): number {
+  io.stderr.write(commandMessage(command, message));
+  return EXIT_FATAL;
+}
+
 /** Exit codes of every command (ESLint's convention). */
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;

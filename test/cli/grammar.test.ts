@@ -149,6 +149,24 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
   }
 });
 
+test('a fatal error is one line that names its command, as a usage error does: sitemapkit COMMAND: message', async () => {
+  const dir = tempDir();
+  const cases: string[][] = [
+    ['generate', 'missing.txt', '--base-url', 'https://e.com/', '--out', 'out'],
+    ['build', 'missing', '--base-url', 'https://e.com/'],
+    ['indexnow', '--key', 'abcdefgh12', '--out', 'missing'],
+    ['read', 'missing.xml'],
+    ['diff', 'missing.xml', 'missing.xml'],
+    ['report', 'missing.xml'],
+    ['index', 'missing.json', '--out', 'out'],
+  ];
+  for (const argv of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.match(r.stderr, new RegExp(`^sitemapkit ${argv[0]}: [^\\n]*missing[^\\n]*\\n$`), argv.join(' '));
+  }
+});
+
 test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');

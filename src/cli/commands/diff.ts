@@ -6,7 +6,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
 import { UsageError } from '../args.js';
 import { commandLine } from '../command.js';
@@ -14,7 +14,7 @@ import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress } from '../progress.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 type DiffFormat = 'text' | 'jsonl' | 'json';
 
@@ -136,21 +136,19 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
   if (maxEntries !== undefined) options.maxEntries = maxEntries;
   let summary: DiffSummary | undefined;
-  let failure = '';
+  let unreadable: SitemapError | undefined;
   try {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') failure = `sitemapkit diff: ${error.message}\n${await fetchErrorHint('diff', error, assumed)}`;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') unreadable = error;
     else if (!(error instanceof Interrupted)) throw error;
   } finally {
     removeInterrupt?.();
     progress.clear();
     await client.close();
   }
-  if (summary !== undefined && stopped !== undefined) {
-    failure = `sitemapkit diff: ${stopped.file ?? 'a source'} was not read whole (${stopped.code}): the comparison would be wrong\n`;
-    summary = undefined;
-  }
+  const notWhole = summary !== undefined ? stopped : undefined;
+  if (notWhole !== undefined) summary = undefined;
   if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary));
   if (summary !== undefined && listener.listed !== undefined) out.write(jsonReport(sourceName(oldSource, io.cwd), sourceName(newSource, io.cwd), summary, listener.listed));
   await out.flush();
@@ -158,7 +156,8 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   await problemsOut.flush();
   out.close();
   problemsOut.close();
-  io.stderr.write(failure);
-  if (summary === undefined) return failure !== '' ? EXIT_FATAL : EXIT_INTERRUPTED;
+  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, assumed);
+  if (notWhole !== undefined) return fatal(io, 'diff', `${notWhole.file ?? 'a source'} was not read whole (${notWhole.code}): the comparison would be wrong`);
+  if (summary === undefined) return EXIT_INTERRUPTED;
   return summary.added + summary.removed + summary.changed > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -8,7 +8,7 @@ import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
 import { commandLine, type ParsedArgs } from '../command.js';
@@ -16,7 +16,7 @@ import { REPORT } from '../declarations.js';
 import { validationSettings, type ValidationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
 import { version } from '../version.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 
 /** Ctrl-C: reading stops at the next chunk, and nothing is written. */
 class Interrupted extends Error {}
@@ -72,8 +72,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
     progress.clear();
-    io.stderr.write(`sitemapkit report: ${error.message}\n${error.code === 'ERR_SITEMAP_INPUT' ? await fetchErrorHint('report', error, assumed) : ''}`);
-    return EXIT_FATAL;
+    return inputFailure(io, 'report', error, assumed);
   } finally {
     removeInterrupt?.();
     progress.clear();

@@ -52,7 +52,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       },
     });
   } catch (error) {
-    return fatalFailure(io, error, `sitemapkit serve: no set to serve in ${dir}: `);
+    return fatalFailure(io, 'serve', error, `no set to serve in ${dir}: `);
   }
   const handler = createSitemapHandler({
     source,

@@ -11,7 +11,7 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo, type OutputStream } from '../io.js';
 import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -21,7 +21,7 @@ import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
-import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
 /** The settings of a validation: the options over the config file; throws UsageError. */
@@ -93,7 +93,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       progress.clear();
-      io.stderr.write(`sitemapkit validate: ${error.message}\n${await fetchErrorHint('validate', error, assumedHttps)}`);
+      await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
       // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
       // must not see a run with an unreadable input as green; the annotations of a pull request neither.
@@ -151,7 +151,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
-    io.stderr.write(`sitemapkit validate: ${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}\n`);
+    io.stderr.write(commandMessage('validate', `${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}`));
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
