@@ -3,12 +3,13 @@
 // way, as `validate` exits 1 on errors), 2 on a usage error or a source that cannot be read.
 
 import { spawn } from 'node:child_process';
+import { delimiter } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
 import { commandLine, type ParsedArgs } from '../command.js';
@@ -101,20 +102,38 @@ function setOptional(options: WriteReportOptions, args: ParsedArgs, settings: Va
 }
 
 /**
- * Opens `path` with the user's browser: `$BROWSER` if set (as xdg-utils and Python's webbrowser read
- * it), else the desktop's opener (`open` on macOS, `cmd /c start` on Windows, `xdg-open` elsewhere).
- * Detached: the command does not wait for the browser.
+ * Opens `path` with the user's browser: `$BROWSER` if set, as xdg-open reads it (a list of commands
+ * separated by ':', each tried until one starts; `%s` stands for the file, else it is appended; the
+ * words split as a shell splits them, but no shell runs), else the desktop's opener (`open` on macOS,
+ * `cmd /c start` on Windows, `xdg-open` elsewhere). Detached: the command does not wait for the browser.
  */
 function openInBrowser(path: string, io: CliIo): void {
-  const browser = io.env.BROWSER;
-  const [command, ...args] = browser !== undefined && browser !== ''
-    ? [browser, path]
-    : process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', path] : ['xdg-open', path];
-  try {
-    const child = spawn(command as string, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...io.env } });
-    child.on('error', (error) => io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${error.message}\n`));
-    child.unref();
-  } catch (error) {
-    io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${(error as Error).message}\n`);
-  }
+  const commands = browserCommands(io.env.BROWSER ?? '', path);
+  if (commands.length === 0) commands.push(process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', path] : ['xdg-open', path]);
+  const start = (at: number): void => {
+    const [command, ...args] = commands[at] as string[];
+    const failed = (error: Error): void => {
+      if (at + 1 < commands.length) start(at + 1);
+      else io.stderr.write(commandMessage('report', `cannot open ${path} with ${command}: ${error.message}`));
+    };
+    try {
+      const child = spawn(command as string, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...io.env } });
+      child.on('error', failed);
+      child.unref();
+    } catch (error) {
+      failed(error as Error);
+    }
+  };
+  start(0);
+}
+
+/** The command lines of `$BROWSER` (see openInBrowser) for `target`, as argument vectors. */
+export function browserCommands(browser: string, target: string): string[][] {
+  return browser.split(delimiter).flatMap((line) => {
+    const words = [...line.matchAll(/(?:[^\s'"\\]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+/g)].map(([word]) =>
+      word.replace(/'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/g, (_, single?: string, double?: string, escaped?: string) => single ?? double?.replace(/\\([\\"$`])/g, '$1') ?? escaped ?? ''),
+    );
+    if (words.length === 0) return [];
+    return [words.some((w) => w.includes('%s')) ? words.map((w) => w.replaceAll('%s', () => target)) : [...words, target]];
+  });
 }
