@@ -2,13 +2,15 @@
 // parsed by their declaration (command.ts).
 
 import { SitemapError } from '../core/errors.js';
-import { fatal, type CliIo } from './io.js';
+import { EXIT_FATAL, fatal, type CliIo } from './io.js';
 
 export class UsageError extends Error {}
 
 /** Reports a usage problem of `command` and returns the exit code for it. */
 export function usageFailure(io: CliIo, command: string, message: string): number {
-  return fatal(io, command, `${message}\nRun "sitemapkit ${command} --help" for usage.`);
+  fatal(io, command, message);
+  io.stderr.write(`Run "sitemapkit ${command} --help" for usage.\n`);
+  return EXIT_FATAL;
 }
 
 /** A SitemapError (a refused input or option, a failed write) reported by `fatal`, with `before` and `after` its message; anything else rethrown. */

@@ -167,6 +167,14 @@ test('a fatal error is one line that names its command, as a usage error does: s
   }
 });
 
+test('a fatal or usage error stays one line: control characters of a name given are written as escapes', async () => {
+  const dir = tempDir();
+  const missing = await runCli(['read', 'a\nb\u001b[31m.xml'], { cwd: dir });
+  assert.equal(missing.stderr, 'sitemapkit read: cannot read a\\nb\\u001b[31m.xml: no such file\n');
+  const option = await runCli(['diff', '--frob\nx', 'a.xml', 'b.xml'], { cwd: dir });
+  assert.equal(option.stderr, 'sitemapkit diff: unknown option --frob\\nx\nRun "sitemapkit diff --help" for usage.\n');
+});
+
 test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
