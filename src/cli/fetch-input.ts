@@ -95,14 +95,20 @@ export function assumedHttpsUrl(text: string): string | undefined {
 }
 
 /**
- * For `read` and `validate`: the URL an input stands for, or undefined for a file (or `-`). `assumed`
- * when it was written without a scheme and names no file in `cwd` (the notice says so).
+ * For `read`, `validate`, `diff` and `report`: the URL an input stands for, or undefined for a file
+ * (or `-`). `assumed` when it was written without a scheme and names no file in the working folder:
+ * `command` then says so on standard error (schemeNotice; not when `quiet`), the progress line cleared first.
  */
-export function inputUrl(input: string, cwd: string): { url: string; assumed: boolean } | undefined {
+export function inputUrl(input: string, io: CliIo, command: string, quiet: boolean, progress?: { clear(): void }): { url: string; assumed: boolean } | undefined {
   if (isHttpUrl(input)) return { url: input, assumed: false };
-  if (input === '-' || existsSync(resolve(cwd, input))) return undefined;
+  if (input === '-' || existsSync(resolve(io.cwd, input))) return undefined;
   const url = assumedHttpsUrl(input);
-  return url === undefined ? undefined : { url, assumed: true };
+  if (url === undefined) return undefined;
+  if (!quiet) {
+    progress?.clear();
+    io.stderr.write(schemeNotice(command, url, input));
+  }
+  return { url, assumed: true };
 }
 
 /** The line said when an address without a scheme is tried over https. */

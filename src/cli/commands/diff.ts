@@ -9,12 +9,12 @@ import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, 
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress } from '../progress.js';
-import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 type DiffFormat = 'text' | 'jsonl' | 'json';
 
@@ -100,10 +100,9 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   let assumed = false;
   const [oldSource, newSource] = args.positionals.map((p): DiffSource => {
-    const remote = inputUrl(p, io.cwd);
+    const remote = inputUrl(p, io, 'diff', quiet);
     if (remote === undefined) return { path: p };
     assumed ||= remote.assumed;
-    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('diff', remote.url, p));
     return { url: remote.url };
   }) as [DiffSource, DiffSource];
   const out = new Output(io.stdout);
@@ -130,11 +129,8 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     },
     // Reading waits while the output drains.
     backpressure: () => Promise.all([out.flush(), problemsOut.flush()]).then(() => {}),
+    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
   let summary: DiffSummary | undefined;
   let unreadable: SitemapError | undefined;
   try {

@@ -14,7 +14,7 @@ import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
-import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
@@ -120,11 +120,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   try {
     for (const path of args.positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
-      const remote = inputUrl(path, io.cwd);
-      if (remote?.assumed === true && !quiet) {
-        progress.clear();
-        io.stderr.write(schemeNotice('read', remote.url, path));
-      }
+      const remote = inputUrl(path, io, 'read', quiet, progress);
       const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
       current = file;
       let fetched: FetchedSitemap | undefined;

@@ -12,12 +12,12 @@ import { writeReport, type ReportSource, type WriteReportOptions, type WrittenRe
 import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { REPORT } from '../declarations.js';
-import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { validationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
 import { version } from '../version.js';
-import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 /** Ctrl-C: reading stops at the next chunk, and nothing is written. */
 class Interrupted extends Error {}
@@ -35,10 +35,9 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   let assumed = false;
   const source = (text: string): SitemapSource => {
-    const remote = inputUrl(text, io.cwd);
+    const remote = inputUrl(text, io, 'report', quiet);
     if (remote === undefined) return { path: text };
     assumed ||= remote.assumed;
-    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('report', remote.url, text));
     return { url: remote.url };
   };
   const previous = args.text('compare');
@@ -63,9 +62,11 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
       [stage, urls, file] = [at, count, name];
       progress.tick();
     },
+    rules: settings.rules,
+    ...definedOnly({ now: settings.now, limits: settings.limits, baseUrl: settings.location }),
+    ...definedOnly({ out: args.text('out'), maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
   if (previous !== undefined) options.compare = source(previous);
-  setOptional(options, args, settings);
   let written: WrittenReport;
   try {
     written = await writeReport(sources, options);
@@ -85,20 +86,6 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   }
   if (args.flag('open')) openInBrowser(written.path, io);
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
-}
-
-/** The options given by value on the command line, and the settings of validation. */
-function setOptional(options: WriteReportOptions, args: ParsedArgs, settings: ValidationSettings): void {
-  const out = args.text('out');
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  options.rules = settings.rules;
-  if (settings.now !== undefined) options.now = settings.now;
-  if (settings.limits !== undefined) options.limits = settings.limits;
-  if (settings.location !== undefined) options.baseUrl = settings.location;
-  if (out !== undefined) options.out = out;
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
 }
 
 /**

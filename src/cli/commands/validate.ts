@@ -21,7 +21,7 @@ import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
-import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
 /** The settings of a validation: the options over the config file; throws UsageError. */
@@ -108,12 +108,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
   for (const path of args.positionals) {
-    const remote = inputUrl(path, io.cwd);
+    const remote = inputUrl(path, io, 'validate', quiet, progress);
     if (remote !== undefined) {
-      if (remote.assumed && !quiet) {
-        progress.clear();
-        io.stderr.write(schemeNotice('validate', remote.url, path));
-      }
       const children: Child[] | undefined = args.flag('follow') ? [] : undefined;
       const result = await validateUrl(remote.url, config.location, children, remote.assumed);
       if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
