@@ -16,26 +16,24 @@ import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
-import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { validationSettings } from '../validation-settings.js';
 import { UsageError } from '../args.js';
-import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
 import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
-/** The settings of a validation: the options over the config file; throws UsageError. */
-async function validateSettings(args: ParsedArgs, io: CliIo): Promise<{ format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; client: LazyHttpClient }> {
-  checkSitemapInputs(args.positionals, io);
-  if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
-  const config = validationSettings(args, io.cwd);
-  const format = args.choice<ReportFormat>('format') ?? 'stylish';
-  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
-}
-
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
+  // The settings of a validation: the options over the config file.
+  const line = await commandLine(VALIDATE, argv, io, async (args) => {
+    checkSitemapInputs(args.positionals, io);
+    if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
+    const config = validationSettings(args, io.cwd);
+    const format = args.choice<ReportFormat>('format') ?? 'stylish';
+    return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
+  });
   if ('exit' in line) return line.exit;
   const { args, checked: { format, config, maxWarnings, client } } = line;
 
