@@ -431,12 +431,7 @@ export function commandHelp(spec: CommandSpec): string {
   return parts.join('\n\n') + '\n';
 }
 
-/** The properties of `values` that are not undefined: options given only when set (`...definedOnly({ maxUrls, profile })`). */
-export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
-  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
+export { definedOnly } from '../core/defined-only.js';
 
 /** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
 type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
