@@ -66,15 +66,9 @@ function listenerFor(format: DiffFormat, out: Output): DiffListener & { listed?:
   };
 }
 
-function summaryLine(s: DiffSummary): string {
-  const outcome = s.added + s.removed + s.changed === 0 ? 'equal' : `${formatCount(s.added)} added, ${formatCount(s.removed)} removed, ${formatCount(s.changed)} changed`;
+function summaryLine(s: DiffSummary, equal: boolean): string {
+  const outcome = equal ? 'equal' : `${formatCount(s.added)} added, ${formatCount(s.removed)} removed, ${formatCount(s.changed)} changed`;
   return `${outcome} (${plural(s.oldUrls, 'URL')} in OLD, ${plural(s.newUrls, 'URL')} in NEW)`;
-}
-
-/** What the JSON report says: the sources, the counts, the first JSON_LISTED of each kind. */
-function jsonReport(oldName: string, newName: string, summary: DiffSummary, listed: Record<string, unknown[]>): string {
-  const equal = summary.added + summary.removed + summary.changed === 0;
-  return `${JSON.stringify({ old: oldName, new: newName, equal, ...summary, listed }, null, 2)}\n`;
 }
 
 /** Ctrl-C: reading stops at the next chunk, and the temporary file goes. */
@@ -145,8 +139,11 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   }
   const notWhole = summary !== undefined ? stopped : undefined;
   if (notWhole !== undefined) summary = undefined;
-  if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary));
-  if (summary !== undefined && listener.listed !== undefined) out.write(jsonReport(sourceName(oldSource, io.cwd), sourceName(newSource, io.cwd), summary, listener.listed));
+  const equal = summary !== undefined && summary.added + summary.removed + summary.changed === 0;
+  if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary, equal));
+  // --format json: the sources, the counts, the first JSON_LISTED of each kind.
+  const report = { old: sourceName(oldSource, io.cwd), new: sourceName(newSource, io.cwd), equal, ...summary, listed: listener.listed };
+  if (summary !== undefined && listener.listed !== undefined) out.write(`${JSON.stringify(report, null, 2)}\n`);
   await out.flush();
   printer.finish();
   await problemsOut.flush();
@@ -155,5 +152,5 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, assumed);
   if (notWhole !== undefined) return fatal(io, 'diff', `${notWhole.file ?? 'a source'} was not read whole (${notWhole.code}): the comparison would be wrong`);
   if (summary === undefined) return EXIT_INTERRUPTED;
-  return summary.added + summary.removed + summary.changed > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return equal ? EXIT_OK : EXIT_PROBLEMS;
 }
