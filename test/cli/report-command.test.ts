@@ -332,6 +332,12 @@ describe('sitemapkit report', () => {
     assert.deepEqual(browserCommands(' : ', '/r.html'), []);
   });
 
+  it('a source that is no URL (http://[::1) is said so, as read says it, not taken for a site without a sitemap', async () => {
+    const result = await runCli(['report', 'http://[::1', '--out', 'r.html'], { cwd: tempDir() });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, 'sitemapkit report: cannot fetch http://[::1: not a URL: "http://[::1" (fetch/bad-url)\n');
+  });
+
   it('usage errors exit 2', async () => {
     const dir = tempDir();
     assert.equal((await runCli(['report'], { cwd: dir })).code, 2);

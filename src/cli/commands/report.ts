@@ -42,9 +42,10 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   };
   const previous = args.text('compare');
   const sources: ReportSource[] = [];
-  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport reads them).
+  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport
+  // reads them); what is no URL at all is read as a sitemap URL, whose fetch says so.
   for (const each of args.positionals.map(source)) {
-    const site = 'url' in each && classifyInput(each.url)?.kind !== 'sitemap';
+    const site = 'url' in each && (classifyInput(each.url)?.kind ?? 'sitemap') !== 'sitemap';
     sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
   }
   let stage = 'reading';
