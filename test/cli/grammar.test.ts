@@ -175,6 +175,14 @@ test('a fatal or usage error stays one line: control characters of a name given 
   assert.equal(option.stderr, 'sitemapkit diff: unknown option --frob\\nx\nRun "sitemapkit diff --help" for usage.\n');
 });
 
+test('a --config that cannot be read is said as every file that cannot be read is: cannot read FILE: no such file', async () => {
+  const dir = tempDir();
+  const missing = await runCli(['validate', 'a.xml', '--config', 'nope.json'], { cwd: dir });
+  assert.equal(missing.stderr, `sitemapkit validate: cannot read ${join(dir, 'nope.json')}: no such file\nRun "sitemapkit validate --help" for usage.\n`);
+  const folder = await runCli(['report', 'a.xml', '--config', '.'], { cwd: dir });
+  assert.match(folder.stderr, /^sitemapkit report: cannot read .*: is a directory\n/);
+});
+
 test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
