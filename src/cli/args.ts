@@ -2,21 +2,21 @@
 // parsed by their declaration (command.ts).
 
 import { SitemapError } from '../core/errors.js';
-import { EXIT_FATAL, type CliIo } from './io.js';
+import { EXIT_FATAL, fatal, type CliIo } from './io.js';
 
 export class UsageError extends Error {}
 
 /** Reports a usage problem of `command` and returns the exit code for it. */
 export function usageFailure(io: CliIo, command: string, message: string): number {
-  io.stderr.write(`sitemapkit ${command}: ${message}\nRun "sitemapkit ${command} --help" for usage.\n`);
+  fatal(io, command, message);
+  io.stderr.write(`Run "sitemapkit ${command} --help" for usage.\n`);
   return EXIT_FATAL;
 }
 
-/** A SitemapError (a refused input or option, a failed write) reported as `prefix` and its message, exit 2; anything else rethrown. */
-export function fatalFailure(io: CliIo, error: unknown, prefix: string, suffix = ''): number {
+/** A SitemapError (a refused input or option, a failed write) reported by `fatal`, with `before` and `after` its message; anything else rethrown. */
+export function fatalFailure(io: CliIo, command: string, error: unknown, before = '', after = ''): number {
   if (!(error instanceof SitemapError)) throw error;
-  io.stderr.write(`${prefix}${error.message}${suffix}\n`);
-  return EXIT_FATAL;
+  return fatal(io, command, `${before}${error.message}${after}`);
 }
 
 /** `make()`, with a SitemapError it throws (a value the library refuses) turned into a UsageError saying `prefix` first. */

@@ -6,7 +6,6 @@
 
 import { UsageError, usageFailure } from './args.js';
 import { EXIT_OK, type CliIo } from './io.js';
-import { USER_AGENT_HELP } from './version.js';
 
 /** How an option's value is read; the same kind is parsed the same way in every command. */
 type OptionKind =
@@ -118,7 +117,7 @@ export const ALLOW_ADDRESS: OptionSpec = { name: 'allow-address', kind: 'text', 
 
 export const TIMEOUT: OptionSpec = { name: 'timeout', kind: 'seconds', value: 'S', help: 'seconds per request, whole body included (default 30)', group: 'network' };
 
-export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'header', value: 'UA', help: USER_AGENT_HELP, group: 'network' };
+export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'header', value: 'UA', help: 'User-Agent header to send (default sitemapkit/VERSION)', group: 'network' };
 
 export const RETRIES: OptionSpec = { name: 'retries', kind: 'count', value: 'N', min: 0, max: 99, help: 'retries on connection errors, 429 and 5xx (default 3)', group: 'network' };
 
@@ -432,12 +431,7 @@ export function commandHelp(spec: CommandSpec): string {
   return parts.join('\n\n') + '\n';
 }
 
-/** The properties of `values` that are not undefined: options given only when set (`...definedOnly({ maxUrls, profile })`). */
-export function definedOnly<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
-  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
+export { definedOnly } from '../core/defined-only.js';
 
 /** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
 type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };

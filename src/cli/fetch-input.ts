@@ -15,7 +15,8 @@ import { resolve } from 'node:path';
 import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
 import { UsageError } from './args.js';
 import { definedOnly, type ParsedArgs } from './command.js';
-import type { CliIo } from './io.js';
+import type { SitemapError } from '../core/errors.js';
+import { commandMessage, fatal, type CliIo } from './io.js';
 import { userAgent } from './version.js';
 
 /**
@@ -94,20 +95,26 @@ export function assumedHttpsUrl(text: string): string | undefined {
 }
 
 /**
- * For `read` and `validate`: the URL an input stands for, or undefined for a file (or `-`). `assumed`
- * when it was written without a scheme and names no file in `cwd` (the notice says so).
+ * For `read`, `validate`, `diff` and `report`: the URL an input stands for, or undefined for a file
+ * (or `-`). `assumed` when it was written without a scheme and names no file in the working folder:
+ * `command` then says so on standard error (schemeNotice; not when `quiet`), the progress line cleared first.
  */
-export function inputUrl(input: string, cwd: string): { url: string; assumed: boolean } | undefined {
+export function inputUrl(input: string, io: CliIo, command: string, quiet: boolean, progress?: { clear(): void }): { url: string; assumed: boolean } | undefined {
   if (isHttpUrl(input)) return { url: input, assumed: false };
-  if (input === '-' || existsSync(resolve(cwd, input))) return undefined;
+  if (input === '-' || existsSync(resolve(io.cwd, input))) return undefined;
   const url = assumedHttpsUrl(input);
-  return url === undefined ? undefined : { url, assumed: true };
+  if (url === undefined) return undefined;
+  if (!quiet) {
+    progress?.clear();
+    io.stderr.write(schemeNotice(command, url, input));
+  }
+  return { url, assumed: true };
 }
 
 /** The line said when an address without a scheme is tried over https. */
 export function schemeNotice(command: string, url: string, missingFile?: string): string {
   const file = missingFile !== undefined ? ` (there is no file ${missingFile})` : '';
-  return `sitemapkit ${command}: no scheme given: trying ${url}${file}\n`;
+  return commandMessage(command, `no scheme given: trying ${url}${file}`);
 }
 
 /**
@@ -118,7 +125,7 @@ export function schemeNotice(command: string, url: string, missingFile?: string)
 export function noHttpsHint(command: string, url: string): string {
   const http = new URL(url);
   http.protocol = 'http:';
-  return `sitemapkit ${command}: ${new URL(url).host} did not answer over https; use ${http.href} if the site has no https (there is no fallback to plain http)\n`;
+  return commandMessage(command, `${new URL(url).host} did not answer over https; use ${http.href} if the site has no https (there is no fallback to plain http)`);
 }
 
 /** Whether a fetch failure says that https could not be reached at all (see noHttpsHint). */
@@ -126,10 +133,13 @@ export function httpsUnreachable(reason: string, responded: boolean): boolean {
   return !responded && (reason === 'fetch/connection' || reason === 'fetch/timeout');
 }
 
-/** The hint for an error of reading an assumed https URL, if it calls for one (only a URL loads the fetching module). */
-export async function fetchErrorHint(command: string, error: unknown, assumed: boolean): Promise<string> {
-  if (!assumed) return '';
-  const { SitemapFetchError } = await import('../node/fetch-sitemap.js');
-  if (!(error instanceof SitemapFetchError) || !httpsUnreachable(error.rule, error.responded)) return '';
-  return noHttpsHint(command, error.url);
+/**
+ * An input that cannot be read: `fatal`'s line, then the hint for an assumed https URL if it calls
+ * for one (noHttpsHint; only a URL loads the fetching module); the exit code.
+ */
+export async function inputFailure(io: CliIo, command: string, error: SitemapError, assumed: boolean): Promise<number> {
+  const { SitemapFetchError } = assumed ? await import('../node/fetch-sitemap.js') : { SitemapFetchError: undefined };
+  const code = fatal(io, command, error.message);
+  if (SitemapFetchError !== undefined && error instanceof SitemapFetchError && httpsUnreachable(error.rule, error.responded)) io.stderr.write(noHttpsHint(command, error.url));
+  return code;
 }

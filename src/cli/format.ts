@@ -1,9 +1,9 @@
 // Small helpers for human output.
 
-import { isAbsolute, relative } from 'node:path';
 import { formatCount } from '../core/count-text.js';
+import { shownPath } from '../node/io-errors.js';
 
-export { formatCount };
+export { formatCount, shownPath };
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -71,10 +71,4 @@ export function fit(text: string, columns: number): string {
     used += w;
   }
   return `${out}\u2026`;
-}
-
-/** A path as the user would type it: relative to the working directory when below it. */
-export function shownPath(path: string, cwd: string): string {
-  const below = relative(cwd, path);
-  return below === '' || below.startsWith('..') || isAbsolute(below) ? path : below;
 }

@@ -1,6 +1,7 @@
 // What a command may touch of the outside world. The bin passes the process's; tests pass their own.
 
 import { ioErrorReason } from '../node/io-errors.js';
+import { printable } from './format.js';
 
 export interface OutputStream {
   write(text: string): unknown;
@@ -53,6 +54,21 @@ function outputFailed(error: NodeJS.ErrnoException, output: string): void {
   if (error.code === 'EPIPE') return;
   process.stderr.write(`sitemapkit: cannot write ${output}: ${ioErrorReason(error)}\n`);
   process.exit(EXIT_FATAL);
+}
+
+/**
+ * A line of `command`'s own on standard error, in the one format of every command: `sitemapkit
+ * COMMAND: text` (so that a script running several can tell which one said it). One line: a control
+ * character (in a file name given, a URL read) is written as an escape (printable).
+ */
+export function commandMessage(command: string, text: string): string {
+  return `sitemapkit ${command}: ${printable(text)}\n`;
+}
+
+/** A fatal error of `command` (commandMessage); returns the exit code for it. */
+export function fatal(io: CliIo, command: string, message: string): number {
+  io.stderr.write(commandMessage(command, message));
+  return EXIT_FATAL;
 }
 
 /** Exit codes of every command (ESLint's convention). */

@@ -1,6 +1,6 @@
 // The CLI as a library function: run(argv, io) → exit code. The bin only sets process.exitCode.
 
-import { EXIT_FATAL, EXIT_OK, type CliIo } from './io.js';
+import { EXIT_FATAL, EXIT_OK, fatal, type CliIo } from './io.js';
 import { version } from './version.js';
 import type { CommandSpec } from './command.js';
 
@@ -81,7 +81,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Never a stack trace for the user: one line, and the code (its rule, if any) for a bug report.
     const e = error as { message?: string; code?: string; rule?: string };
-    io.stderr.write(`sitemapkit ${first}: ${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.rule ?? e.code})` : ''}\n`);
-    return EXIT_FATAL;
+    return fatal(io, first, `${e?.message ?? String(error)}${e?.code !== undefined ? ` (${e.rule ?? e.code})` : ''}`);
   }
 }

@@ -3,7 +3,7 @@
 // cleared before anything else is printed and at the end. Not on a terminal: nothing.
 
 import type { OutputStream } from './io.js';
-import { fit } from './format.js';
+import { fit, printable } from './format.js';
 import { terminalColumns } from './problems.js';
 
 /** A run of entries shorter than this shows no progress line… */
@@ -62,8 +62,9 @@ export class Progress {
     if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
     // One column short of the width: a line that fills it wraps on some terminals, and \r then
-    // returns to the second row.
-    this.stream.write(`\r\x1b[K${fit(this.render(now - this.started), this.columns - 1)}`);
+    // returns to the second row. The line names files and URLs, a hostile index's among them:
+    // their control characters are written as escapes (printable), not sent to the terminal.
+    this.stream.write(`\r\x1b[K${fit(printable(this.render(now - this.started)), this.columns - 1)}`);
     this.shown = true;
   }
 

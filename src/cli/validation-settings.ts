@@ -8,6 +8,7 @@ import { toSitemapDate } from '../core/datetime.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { VALIDATION_RULES } from '../core/validate/rules.js';
 import { RULE_SETTINGS, type RuleSetting } from '../core/validate/validator.js';
+import { ioErrorReason } from '../node/io-errors.js';
 import { asUsage, UsageError } from './args.js';
 import type { ParsedArgs } from './command.js';
 
@@ -33,7 +34,7 @@ function readConfig(path: string): Config {
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new UsageError(`${path}: ${(error as Error).message}`);
+    throw new UsageError(error instanceof SyntaxError ? `${path}: ${error.message}` : `cannot read ${path}: ${ioErrorReason(error)}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
   const config: Config = { rules: {} };

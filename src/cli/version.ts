@@ -16,6 +16,3 @@ export function version(): string {
 export function userAgent(): string {
   return `sitemapkit/${version()}`;
 }
-
-/** What every command that fetches says of `--user-agent UA` in its help. */
-export const USER_AGENT_HELP = 'User-Agent header to send (default sitemapkit/VERSION)';

@@ -13,6 +13,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { definedOnly } from '../core/defined-only.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
@@ -168,12 +169,10 @@ async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report
   if (!report) delete walking.onDiagnostic;
   await readSource(source, walking, (input, document, hooks) => {
     passes.file = document.name;
-    const reading: ReadSitemapOptions = { file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0 };
-    if (options.cwd !== undefined) reading.cwd = options.cwd;
-    if (options.maxBytes !== undefined) reading.maxBytes = options.maxBytes;
-    if (options.maxEntries !== undefined) reading.maxEntries = options.maxEntries;
-    if (hooks.backpressure !== undefined) reading.backpressure = hooks.backpressure;
-    if (walking.onDiagnostic !== undefined) reading.onDiagnostic = walking.onDiagnostic;
+    const reading: ReadSitemapOptions = {
+      file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0,
+      ...definedOnly({ cwd: options.cwd, maxBytes: options.maxBytes, maxEntries: options.maxEntries, backpressure: hooks.backpressure, onDiagnostic: walking.onDiagnostic }),
+    };
     return readSitemap(input, reading).then(({ format }) => {
       if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
       return format;

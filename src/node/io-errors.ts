@@ -1,5 +1,16 @@
-// One wording for operating-system errors in one-line messages ("cannot read FILE: no such file"),
-// and the source whose failures are rethrown so.
+// One wording for files in one-line messages: their names (shownPath) and operating-system errors
+// ("cannot read FILE: no such file"), and the source whose failures are rethrown so.
+
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/**
+ * A path as messages show it: relative to `cwd` when inside it, else as given. A path outside is
+ * never climbed to (/dev/null seen from /home/me is not ../../dev/null).
+ */
+export function shownPath(path: string, cwd: string): string {
+  const inside = relative(cwd, resolve(cwd, path));
+  return inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? path : inside;
+}
 
 export function ioErrorReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;

@@ -11,6 +11,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { DiagnosticCollector } from '../core/diagnostics.js';
 import { visitKey } from '../core/discover/inputs.js';
+import { definedOnly } from '../core/defined-only.js';
 import { SitemapError } from '../core/errors.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { ReportAggregator } from '../core/report/aggregate.js';
@@ -207,16 +208,11 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
       onDiagnostic: (d) => (held === undefined ? aggregator.diagnostic(d) : held.add(d)),
       onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
     };
-    if (hooks.backpressure !== undefined) validating.backpressure = hooks.backpressure;
     // As validate takes it: --base-url for the source's document; a fetched one, where it answered;
     // a child on disk, where its index says it is served (validate --follow).
     const baseUrl = document.number === 0 && options.baseUrl !== undefined ? options.baseUrl : document.http?.finalUrl ?? document.listedAs?.loc;
-    if (baseUrl !== undefined) validating.baseUrl = baseUrl;
-    if (options.maxBytes !== undefined) validating.maxBytes = options.maxBytes;
-    if (options.maxEntries !== undefined) validating.maxEntries = options.maxEntries;
-    if (options.rules !== undefined) validating.rules = options.rules;
-    if (options.limits !== undefined) validating.limits = options.limits;
-    const result = await validateSitemap(counted, validating);
+    const { maxBytes, maxEntries, rules, limits } = options;
+    const result = await validateSitemap(counted, { ...validating, ...definedOnly({ backpressure: hooks.backpressure, baseUrl, maxBytes, maxEntries, rules, limits }) });
     if (held !== undefined) return 'unknown';
     urls += result.format === 'sitemapindex' ? 0 : result.entries;
     const counts = reportCounts(result);
@@ -372,9 +368,7 @@ async function compare(previous: SitemapSource, current: SitemapSource, options:
     },
   }, {
     cwd: options.cwd,
-    ...(options.client !== undefined ? { client: options.client } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
   });
   const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;

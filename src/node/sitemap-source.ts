@@ -6,7 +6,7 @@
 // validate it) is the caller's `DocumentReader`.
 
 import { statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { visitKey } from '../core/discover/inputs.js';
 import { SitemapError } from '../core/errors.js';
@@ -14,6 +14,7 @@ import { LIMITS_PROFILES, type SitemapRef } from '../core/model.js';
 import type { EntryPosition, SitemapFormat } from '../core/read/types.js';
 import { fetchSitemap, type FetchedSitemap } from './fetch-sitemap.js';
 import type { HttpClient } from './http/client.js';
+import { shownPath } from './io-errors.js';
 import { isFile, localChildPath } from './local-child.js';
 import type { SitemapInput } from './parse-sitemap.js';
 
@@ -42,7 +43,7 @@ export interface SourceOptions {
 
 /** One document of the source, as the walk reaches it. */
 export interface SourceDocument {
-  /** Its name in messages: a path relative to `cwd`, or its URL. */
+  /** Its name in messages: a path (shownPath), or its URL. */
   name: string;
   /** 0 for the source's own document, then 1, 2, … for the children of an index, in its order. */
   number: number;
@@ -67,7 +68,7 @@ export type DocumentReader = (
 
 /** The name a source goes by in messages and problems. */
 export function sourceName(source: SitemapSource, cwd: string): string {
-  return 'url' in source ? source.url : relative(cwd, resolve(cwd, source.path)) || source.path;
+  return 'url' in source ? source.url : shownPath(source.path, cwd);
 }
 
 /**
@@ -88,9 +89,10 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   const cwd = options.cwd ?? process.cwd();
   const name = sourceName(source, cwd);
   const children: (SitemapRef & EntryPosition)[] = [];
-  const indexPath = 'path' in source ? entryFile(resolve(cwd, source.path), name) : undefined;
+  const path = 'path' in source ? resolve(cwd, source.path) : undefined;
+  const indexPath = path !== undefined ? entryFile(path, name) : undefined;
   // A directory's document goes by its entry file's name.
-  const root: SourceDocument = { name: indexPath !== undefined ? relative(cwd, indexPath) || indexPath : name, number: 0, parent: -1 };
+  const root: SourceDocument = { name: indexPath !== path ? join(name, SET_ENTRY) : name, number: 0, parent: -1 };
   const rootWhere = indexPath ?? (source as { url: string }).url;
   let notRead = 0;
   let firstNotRead: EntryPosition | undefined;
@@ -112,7 +114,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
     let childFormat: SitemapFormat | undefined;
     try {
       const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
-      if (indexPath !== undefined) document.name = relative(cwd, where) || where;
+      if (indexPath !== undefined) document.name = shownPath(where, cwd);
       const key = documentKey(where);
       childFormat = formats.get(key);
       if (childFormat === undefined) {
@@ -201,7 +203,7 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
   }
   const beside = join(dirname(indexPath), name);
   if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${relative(cwd, beside) || beside})`);
+  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${shownPath(beside, cwd)})`);
 }
 
 function isDirectory(path: string): boolean {

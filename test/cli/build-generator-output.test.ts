@@ -93,7 +93,7 @@ describe('sitemapkit build on a generator\'s output', () => {
     assert.equal(result.code, 2, result.stderr);
     assert.match(
       result.stderr,
-      /^sitemapkit: .*hugo-[^/]*\/sitemap\.xml was not written by sitemapkit build \(a sitemap index of https:\/\/www\.example\.com\/en\/sitemap\.xml, https:\/\/www\.example\.com\/es\/sitemap\.xml\); nothing was written\. .*--name.*--out.*--force\n$/,
+      /^sitemapkit build: .*hugo-[^/]*\/sitemap\.xml was not written by sitemapkit build \(a sitemap index of https:\/\/www\.example\.com\/en\/sitemap\.xml, https:\/\/www\.example\.com\/es\/sitemap\.xml\); nothing was written\. .*--name.*--out.*--force\n$/,
     );
     assert.deepEqual(snapshot(site), before);
 
@@ -267,7 +267,7 @@ describe('sitemapkit build on a generator\'s output', () => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stderr,
-        /^sitemapkit: note: 2 page\(s\) seen for the first time have no git history \(untracked or never committed; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
+        /^sitemapkit build: note: 2 page\(s\) seen for the first time have no git history \(untracked or never committed; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
       );
       const outside = tempDir('sitemapkit-build-');
       writeSite(outside, { 'index.html': page() });

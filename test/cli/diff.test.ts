@@ -217,6 +217,21 @@ describe('sitemapkit diff', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^sitemapkit diff: cannot read nope\.xml[^\n]*\n$/);
   });
+
+  it('a file outside the working folder is named as given, never climbed to (../../dev/null); one inside, relative', async () => {
+    const outside = await runCli(['diff', join(dir, 'old.xml'), '/dev/null', '--format', 'json'], { cwd: join(dir, 'set') });
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /^\/dev\/null:1:1: error format\/empty /m);
+    assert.match(outside.stderr, /^sitemapkit diff: \/dev\/null is not a sitemap/m);
+    assert.doesNotMatch(outside.stderr, /\.\.\//);
+    const json = await runCli(['diff', join(dir, 'new.xml'), '../new.xml', '--format', 'json'], { cwd: join(dir, 'set') });
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual([JSON.parse(json.stdout).old, JSON.parse(json.stdout).new], [join(dir, 'new.xml'), '../new.xml']);
+    const inside = await diff([join(dir, 'new.xml'), join(dir, 'set')]);
+    assert.equal(inside.code, 0, inside.stderr);
+    const named = await diff(['--format', 'json', join(dir, 'new.xml'), './set/']);
+    assert.deepEqual([JSON.parse(named.stdout).old, JSON.parse(named.stdout).new], ['new.xml', 'set']);
+  });
 });
 
 describe('sitemapkit diff, long runs', () => {

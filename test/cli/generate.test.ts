@@ -282,7 +282,7 @@ test('a .txt file holding CSV is refused at its header: exit 2, nothing written,
   writeFileSync(join(dir, 'urls.txt'), 'loc,lastmod\nhttps://www.example.com/a,2024-01-01\n');
   const result = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
   assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stderr, 'sitemapkit: urls.txt:1: this text input looks like CSV (a header naming a loc column): use --input-format csv\n');
+  assert.equal(result.stderr, 'sitemapkit generate: urls.txt:1: this text input looks like CSV (a header naming a loc column): use --input-format csv\n');
   assert.ok(!existsSync(join(dir, 'out', 'sitemap.xml')));
 });
 
@@ -517,7 +517,7 @@ test('an hreflang that is no BCP 47 tag is left out with "write en-US"; --strict
   const strict = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out2', '--strict'], { cwd: dir });
   assert.equal(strict.code, 1);
   assert.match(strict.stderr, /^pages\.jsonl:1: error hreflang\/invalid-language hreflang "en_US" .*write en-US \(--strict\)$/m);
-  assert.match(strict.stderr, /sitemapkit: no URL could be written: every entry was rejected \(1 problem above\)/);
+  assert.match(strict.stderr, /sitemapkit generate: no URL could be written: every entry was rejected \(1 problem above\)/);
 });
 
 test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe every line is printed', async () => {

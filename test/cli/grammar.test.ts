@@ -149,6 +149,40 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
   }
 });
 
+test('a fatal error is one line that names its command, as a usage error does: sitemapkit COMMAND: message', async () => {
+  const dir = tempDir();
+  const cases: string[][] = [
+    ['generate', 'missing.txt', '--base-url', 'https://e.com/', '--out', 'out'],
+    ['build', 'missing', '--base-url', 'https://e.com/'],
+    ['indexnow', '--key', 'abcdefgh12', '--out', 'missing'],
+    ['read', 'missing.xml'],
+    ['diff', 'missing.xml', 'missing.xml'],
+    ['report', 'missing.xml'],
+    ['index', 'missing.json', '--out', 'out'],
+  ];
+  for (const argv of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.match(r.stderr, new RegExp(`^sitemapkit ${argv[0]}: [^\\n]*missing[^\\n]*\\n$`), argv.join(' '));
+  }
+});
+
+test('a fatal or usage error stays one line: control characters of a name given are written as escapes', async () => {
+  const dir = tempDir();
+  const missing = await runCli(['read', 'a\nb\u001b[31m.xml'], { cwd: dir });
+  assert.equal(missing.stderr, 'sitemapkit read: cannot read a\\nb\\u001b[31m.xml: no such file\n');
+  const option = await runCli(['diff', '--frob\nx', 'a.xml', 'b.xml'], { cwd: dir });
+  assert.equal(option.stderr, 'sitemapkit diff: unknown option --frob\\nx\nRun "sitemapkit diff --help" for usage.\n');
+});
+
+test('a --config that cannot be read is said as every file that cannot be read is: cannot read FILE: no such file', async () => {
+  const dir = tempDir();
+  const missing = await runCli(['validate', 'a.xml', '--config', 'nope.json'], { cwd: dir });
+  assert.equal(missing.stderr, `sitemapkit validate: cannot read ${join(dir, 'nope.json')}: no such file\nRun "sitemapkit validate --help" for usage.\n`);
+  const folder = await runCli(['report', 'a.xml', '--config', '.'], { cwd: dir });
+  assert.match(folder.stderr, /^sitemapkit report: cannot read .*: is a directory\n/);
+});
+
 test('an empty value or argument, or a header value on two lines, is a usage error: never the current folder, nor every interface', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ReportModel } from '../../src/core/report/model.js';
 import { readSitemap } from '../../src/node/parse-sitemap.js';
-import { runReport } from '../../src/cli/commands/report.js';
+import { browserCommands, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, filesUnder } from '../helpers/files.js';
@@ -311,6 +311,31 @@ describe('sitemapkit report', () => {
     assert.equal(result.code, 0, result.stderr);
     for (let i = 0; i < 200 && !existsSync(recorded); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     assert.equal(readFileSync(recorded, 'utf8'), join(dir, 'r.html'));
+  });
+
+  it('--open: $BROWSER is split into words as xdg-open splits it, %s stands for the file, and a list separated by : is tried in order', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.xml'), urlset([url('/a')]));
+    const recorded = join(dir, 'opened.txt');
+    const browser = join(dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s|' "$@" > ${JSON.stringify(recorded)}\n`);
+    chmodSync(browser, 0o755);
+    const result = await runCli(['report', 's.xml', '--out', 'r.html', '--open'], { cwd: dir, env: { BROWSER: `${join(dir, 'missing')}:${browser} --new-window` } });
+    assert.equal(result.code, 0, result.stderr);
+    for (let i = 0; i < 200 && !existsSync(recorded); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(readFileSync(recorded, 'utf8'), `--new-window|${join(dir, 'r.html')}|`);
+    assert.equal(result.stderr, '');
+    assert.deepEqual(browserCommands(`firefox -P 'my profile' --new-tab=%s:"a \\"b\\"" c\\ d`, '/r$&.html'), [
+      ['firefox', '-P', 'my profile', '--new-tab=/r$&.html'],
+      ['a "b"', 'c d', '/r$&.html'],
+    ]);
+    assert.deepEqual(browserCommands(' : ', '/r.html'), []);
+  });
+
+  it('a source that is no URL (http://[::1) is said so, as read says it, not taken for a site without a sitemap', async () => {
+    const result = await runCli(['report', 'http://[::1', '--out', 'r.html'], { cwd: tempDir() });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, 'sitemapkit report: cannot fetch http://[::1: not a URL: "http://[::1" (fetch/bad-url)\n');
   });
 
   it('usage errors exit 2', async () => {

@@ -356,6 +356,17 @@ describe('sitemapkit validate', () => {
       assert.equal((await runCli(['validate', 'sitemap.xml', '--follow', '--rule', 'index/child-missing=warning', ...NOW], { cwd: dir })).code, 0);
     });
 
+    it('the children of an index outside the working folder are named by their path, never climbed to with ../', async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'elsewhere'));
+      writeFileSync(join(dir, 'sitemap.xml'), index('https://example.com/a.xml', 'https://example.com/gone.xml'));
+      writeFileSync(join(dir, 'a.xml'), VALID);
+      const { out } = await json([join(dir, 'sitemap.xml'), '--follow'], join(dir, 'elsewhere'));
+      assert.deepStrictEqual(out.files.map((f) => f.file), [join(dir, 'sitemap.xml'), join(dir, 'a.xml')]);
+      const stylish = await runCli(['validate', join(dir, 'sitemap.xml'), '--follow', ...NOW], { cwd: join(dir, 'elsewhere') });
+      assert.ok(stylish.stdout.includes(`no file ${join(dir, 'gone.xml')}`), stylish.stdout);
+    });
+
     it('--location puts the index in a directory of its site', async () => {
       const dir = tempDir();
       mkdirSync(join(dir, 'posts'));

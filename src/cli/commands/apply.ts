@@ -38,6 +38,6 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
     return summary.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
   } catch (error) {
     printer.finish();
-    return fatalFailure(io, error, 'sitemapkit apply: ', '; the previous set is still published');
+    return fatalFailure(io, 'apply', error, '', '; the previous set is still published');
   }
 }

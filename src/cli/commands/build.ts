@@ -75,7 +75,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     });
   } catch (error) {
     progress.clear();
-    return fatalFailure(io, error, 'sitemapkit: ');
+    return fatalFailure(io, 'build', error);
   }
   progress.clear();
 
@@ -97,18 +97,18 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     if (!quiet || problem.severity === 'error') printer.print(problem);
   }
   printer.finish('-v or --json lists them');
-  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit: note: ${result.initialLastmodNote}\n`);
-  if (result.locationNote !== undefined && !quiet) io.stderr.write(`sitemapkit: warning: ${result.locationNote}\n`);
+  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit build: note: ${result.initialLastmodNote}\n`);
+  if (result.locationNote !== undefined && !quiet) io.stderr.write(`sitemapkit build: warning: ${result.locationNote}\n`);
   if (result.listed === 0) {
     // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
     problems++;
-    io.stderr.write(`sitemapkit: ${nothingListedText(result)}\n`);
+    io.stderr.write(`sitemapkit build: ${nothingListedText(result)}\n`);
   }
 
   let announceFailed = false;
   let announcement: unknown;
   // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
-  if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit: dry run: nothing submitted to IndexNow\n');
+  if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit build: dry run: nothing submitted to IndexNow\n');
   if (indexNow !== undefined && result.committed) {
     // The key file goes where the pages are served (BASE/KEY.txt), not into an --out folder below them.
     const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });

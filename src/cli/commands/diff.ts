@@ -6,15 +6,15 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress } from '../progress.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 type DiffFormat = 'text' | 'jsonl' | 'json';
 
@@ -66,15 +66,9 @@ function listenerFor(format: DiffFormat, out: Output): DiffListener & { listed?:
   };
 }
 
-function summaryLine(s: DiffSummary): string {
-  const outcome = s.added + s.removed + s.changed === 0 ? 'equal' : `${formatCount(s.added)} added, ${formatCount(s.removed)} removed, ${formatCount(s.changed)} changed`;
+function summaryLine(s: DiffSummary, equal: boolean): string {
+  const outcome = equal ? 'equal' : `${formatCount(s.added)} added, ${formatCount(s.removed)} removed, ${formatCount(s.changed)} changed`;
   return `${outcome} (${plural(s.oldUrls, 'URL')} in OLD, ${plural(s.newUrls, 'URL')} in NEW)`;
-}
-
-/** What the JSON report says: the sources, the counts, the first JSON_LISTED of each kind. */
-function jsonReport(oldName: string, newName: string, summary: DiffSummary, listed: Record<string, unknown[]>): string {
-  const equal = summary.added + summary.removed + summary.changed === 0;
-  return `${JSON.stringify({ old: oldName, new: newName, equal, ...summary, listed }, null, 2)}\n`;
 }
 
 /** Ctrl-C: reading stops at the next chunk, and the temporary file goes. */
@@ -100,10 +94,9 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   let assumed = false;
   const [oldSource, newSource] = args.positionals.map((p): DiffSource => {
-    const remote = inputUrl(p, io.cwd);
+    const remote = inputUrl(p, io, 'diff', quiet);
     if (remote === undefined) return { path: p };
     assumed ||= remote.assumed;
-    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('diff', remote.url, p));
     return { url: remote.url };
   }) as [DiffSource, DiffSource];
   const out = new Output(io.stdout);
@@ -130,35 +123,34 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     },
     // Reading waits while the output drains.
     backpressure: () => Promise.all([out.flush(), problemsOut.flush()]).then(() => {}),
+    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
   let summary: DiffSummary | undefined;
-  let failure = '';
+  let unreadable: SitemapError | undefined;
   try {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') failure = `sitemapkit diff: ${error.message}\n${await fetchErrorHint('diff', error, assumed)}`;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') unreadable = error;
     else if (!(error instanceof Interrupted)) throw error;
   } finally {
     removeInterrupt?.();
     progress.clear();
     await client.close();
   }
-  if (summary !== undefined && stopped !== undefined) {
-    failure = `sitemapkit diff: ${stopped.file ?? 'a source'} was not read whole (${stopped.code}): the comparison would be wrong\n`;
-    summary = undefined;
-  }
-  if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary));
-  if (summary !== undefined && listener.listed !== undefined) out.write(jsonReport(sourceName(oldSource, io.cwd), sourceName(newSource, io.cwd), summary, listener.listed));
+  const notWhole = summary !== undefined ? stopped : undefined;
+  if (notWhole !== undefined) summary = undefined;
+  const equal = summary !== undefined && summary.added + summary.removed + summary.changed === 0;
+  if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary, equal));
+  // --format json: the sources, the counts, the first JSON_LISTED of each kind.
+  const report = { old: sourceName(oldSource, io.cwd), new: sourceName(newSource, io.cwd), equal, ...summary, listed: listener.listed };
+  if (summary !== undefined && listener.listed !== undefined) out.write(`${JSON.stringify(report, null, 2)}\n`);
   await out.flush();
   printer.finish();
   await problemsOut.flush();
   out.close();
   problemsOut.close();
-  io.stderr.write(failure);
-  if (summary === undefined) return failure !== '' ? EXIT_FATAL : EXIT_INTERRUPTED;
-  return summary.added + summary.removed + summary.changed > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, assumed);
+  if (notWhole !== undefined) return fatal(io, 'diff', `${notWhole.file ?? 'a source'} was not read whole (${notWhole.code}): the comparison would be wrong`);
+  if (summary === undefined) return EXIT_INTERRUPTED;
+  return equal ? EXIT_OK : EXIT_PROBLEMS;
 }

@@ -164,7 +164,7 @@ interface DiscoverProgress {
 }
 
 function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
-  return `${formatCount(p.fetched)} documents fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
+  return `${plural(p.fetched, 'document')} fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.

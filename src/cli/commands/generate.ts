@@ -176,20 +176,20 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     progress.clear();
     if (interrupted) {
-      io.stderr.write('sitemapkit: interrupted; the previous sitemaps were left as they were\n');
+      io.stderr.write('sitemapkit generate: interrupted; the previous sitemaps were left as they were\n');
       return EXIT_INTERRUPTED;
     }
     printer.finish();
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
       // The writer saw no entry; the reader or the filters took them all.
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
-      io.stderr.write(`sitemapkit: no URL could be written: ${why}\n`);
+      io.stderr.write(`sitemapkit generate: no URL could be written: ${why}\n`);
       // The problems are the input's: a reader of --format json gets them as after any run with problems.
       if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
-    return fatalFailure(io, error, 'sitemapkit: ');
+    return fatalFailure(io, 'generate', error);
   } finally {
     removeHandler?.();
   }
@@ -228,7 +228,7 @@ function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
 
 function progressLine(p: WriteProgress): string {
   const rate = ratePerSecond(p.urls, p.elapsedMs);
-  return `generating: ${formatCount(p.urls)} URLs, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
+  return `generating: ${plural(p.urls, 'URL')}, ${plural(p.files, 'file')}, ${formatCount(rate)} URLs/s` + (p.rejected > 0 ? `, ${formatCount(p.rejected)} rejected` : '');
 }
 
 function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean, cwd: string): string {

@@ -29,7 +29,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
     }
     return EXIT_OK;
   } catch (error) {
-    return fatalFailure(io, error, 'sitemapkit index: ');
+    return fatalFailure(io, 'index', error);
   }
 }
 

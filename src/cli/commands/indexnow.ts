@@ -162,6 +162,6 @@ export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {
     if (json) io.stdout.write(JSON.stringify({ ...summary, ok }, null, 2) + '\n');
     return ok ? EXIT_OK : EXIT_PROBLEMS;
   } catch (error) {
-    return fatalFailure(io, error, 'sitemapkit: ');
+    return fatalFailure(io, 'indexnow', error);
   }
 }

@@ -6,7 +6,7 @@ import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { urlLine, type JsonLines } from '../../core/model-json.js';
 import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo } from '../io.js';
 import { formatBytes, formatCount, plural } from '../format.js';
 import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
@@ -14,7 +14,7 @@ import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
-import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
@@ -105,7 +105,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const formatter = new Formatter(format, out, (message) => {
     if (quiet) return;
     progress.clear();
-    io.stderr.write(`sitemapkit read: warning: ${message}\n`);
+    io.stderr.write(commandMessage('read', `warning: ${message}`));
   });
   let errors = 0;
   let fatal = false;
@@ -120,11 +120,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   try {
     for (const path of args.positionals) {
       // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
-      const remote = inputUrl(path, io.cwd);
-      if (remote?.assumed === true && !quiet) {
-        progress.clear();
-        io.stderr.write(schemeNotice('read', remote.url, path));
-      }
+      const remote = inputUrl(path, io, 'read', quiet, progress);
       const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
       current = file;
       let fetched: FetchedSitemap | undefined;
@@ -174,7 +170,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         progress.clear();
         await problemsOut.flush();
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-        io.stderr.write(`sitemapkit read: ${error.message}\n${await fetchErrorHint('read', error, remote?.assumed === true)}`);
+        await inputFailure(io, 'read', error, remote?.assumed === true);
         fatal = true;
         continue;
       } finally {

@@ -3,20 +3,21 @@
 // way, as `validate` exits 1 on errors), 2 on a usage error or a source that cannot be read.
 
 import { spawn } from 'node:child_process';
+import { delimiter } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural, shownPath } from '../format.js';
 import { UsageError } from '../args.js';
-import { commandLine, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { REPORT } from '../declarations.js';
-import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { validationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
 import { version } from '../version.js';
-import { fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
 /** Ctrl-C: reading stops at the next chunk, and nothing is written. */
 class Interrupted extends Error {}
@@ -34,17 +35,17 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   let assumed = false;
   const source = (text: string): SitemapSource => {
-    const remote = inputUrl(text, io.cwd);
+    const remote = inputUrl(text, io, 'report', quiet);
     if (remote === undefined) return { path: text };
     assumed ||= remote.assumed;
-    if (remote.assumed && !quiet) io.stderr.write(schemeNotice('report', remote.url, text));
     return { url: remote.url };
   };
   const previous = args.text('compare');
   const sources: ReportSource[] = [];
-  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport reads them).
+  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport
+  // reads them); what is no URL at all is read as a sitemap URL, whose fetch says so.
   for (const each of args.positionals.map(source)) {
-    const site = 'url' in each && classifyInput(each.url)?.kind !== 'sitemap';
+    const site = 'url' in each && (classifyInput(each.url)?.kind ?? 'sitemap') !== 'sitemap';
     sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
   }
   let stage = 'reading';
@@ -62,9 +63,11 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
       [stage, urls, file] = [at, count, name];
       progress.tick();
     },
+    rules: settings.rules,
+    ...definedOnly({ now: settings.now, limits: settings.limits, baseUrl: settings.location }),
+    ...definedOnly({ out: args.text('out'), maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
   if (previous !== undefined) options.compare = source(previous);
-  setOptional(options, args, settings);
   let written: WrittenReport;
   try {
     written = await writeReport(sources, options);
@@ -72,8 +75,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
     progress.clear();
-    io.stderr.write(`sitemapkit report: ${error.message}\n${error.code === 'ERR_SITEMAP_INPUT' ? await fetchErrorHint('report', error, assumed) : ''}`);
-    return EXIT_FATAL;
+    return inputFailure(io, 'report', error, assumed);
   } finally {
     removeInterrupt?.();
     progress.clear();
@@ -87,35 +89,39 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   return summary.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/** The options given by value on the command line, and the settings of validation. */
-function setOptional(options: WriteReportOptions, args: ParsedArgs, settings: ValidationSettings): void {
-  const out = args.text('out');
-  const maxBytes = args.number('max-bytes');
-  const maxEntries = args.number('max-entries');
-  options.rules = settings.rules;
-  if (settings.now !== undefined) options.now = settings.now;
-  if (settings.limits !== undefined) options.limits = settings.limits;
-  if (settings.location !== undefined) options.baseUrl = settings.location;
-  if (out !== undefined) options.out = out;
-  if (maxBytes !== undefined) options.maxBytes = maxBytes;
-  if (maxEntries !== undefined) options.maxEntries = maxEntries;
-}
-
 /**
- * Opens `path` with the user's browser: `$BROWSER` if set (as xdg-utils and Python's webbrowser read
- * it), else the desktop's opener (`open` on macOS, `cmd /c start` on Windows, `xdg-open` elsewhere).
- * Detached: the command does not wait for the browser.
+ * Opens `path` with the user's browser: `$BROWSER` if set, as xdg-open reads it (a list of commands
+ * separated by ':', each tried until one starts; `%s` stands for the file, else it is appended; the
+ * words split as a shell splits them, but no shell runs), else the desktop's opener (`open` on macOS,
+ * `cmd /c start` on Windows, `xdg-open` elsewhere). Detached: the command does not wait for the browser.
  */
 function openInBrowser(path: string, io: CliIo): void {
-  const browser = io.env.BROWSER;
-  const [command, ...args] = browser !== undefined && browser !== ''
-    ? [browser, path]
-    : process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', path] : ['xdg-open', path];
-  try {
-    const child = spawn(command as string, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...io.env } });
-    child.on('error', (error) => io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${error.message}\n`));
-    child.unref();
-  } catch (error) {
-    io.stderr.write(`sitemapkit report: cannot open ${path} with ${command}: ${(error as Error).message}\n`);
-  }
+  const commands = browserCommands(io.env.BROWSER ?? '', path);
+  if (commands.length === 0) commands.push(process.platform === 'darwin' ? ['open', path] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', path] : ['xdg-open', path]);
+  const start = (at: number): void => {
+    const [command, ...args] = commands[at] as string[];
+    const failed = (error: Error): void => {
+      if (at + 1 < commands.length) start(at + 1);
+      else io.stderr.write(commandMessage('report', `cannot open ${path} with ${command}: ${error.message}`));
+    };
+    try {
+      const child = spawn(command as string, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...io.env } });
+      child.on('error', failed);
+      child.unref();
+    } catch (error) {
+      failed(error as Error);
+    }
+  };
+  start(0);
+}
+
+/** The command lines of `$BROWSER` (see openInBrowser) for `target`, as argument vectors. */
+export function browserCommands(browser: string, target: string): string[][] {
+  return browser.split(delimiter).flatMap((line) => {
+    const words = [...line.matchAll(/(?:[^\s'"\\]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+/g)].map(([word]) =>
+      word.replace(/'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/g, (_, single?: string, double?: string, escaped?: string) => single ?? double?.replace(/\\([\\"$`])/g, '$1') ?? escaped ?? ''),
+    );
+    if (words.length === 0) return [];
+    return [words.some((w) => w.includes('%s')) ? words.map((w) => w.replaceAll('%s', () => target)) : [...words, target]];
+  });
 }

@@ -13,6 +13,7 @@ import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
+import { plural } from '../format.js';
 
 /** Request headers larger than this are answered 431 (node:http's own default is 16 KiB). */
 const MAX_HEADER_BYTES = 8 * 1024;
@@ -47,11 +48,11 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
         if ('error' in event) stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
-        else say(`serving a new set (${event.loaded.length} files)`);
+        else say(`serving a new set (${plural(event.loaded.length, 'file')})`);
       },
     });
   } catch (error) {
-    return fatalFailure(io, error, `sitemapkit serve: no set to serve in ${dir}: `);
+    return fatalFailure(io, 'serve', error, `no set to serve in ${dir}: `);
   }
   const handler = createSitemapHandler({
     source,
@@ -93,7 +94,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${source.names.length} files); Ctrl-C to stop`);
+  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${plural(source.names.length, 'file')}); Ctrl-C to stop`);
   await untilInterrupted(io);
   say('stopping: finishing the responses under way');
   await graceful.stop();

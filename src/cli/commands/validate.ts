@@ -2,7 +2,7 @@
 // schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
 // format a person, a script or a CI system wants.
 
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import { ruleInfo } from '../../core/validate/rules.js';
@@ -11,31 +11,29 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo, type OutputStream } from '../io.js';
-import { formatCount, plural } from '../format.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo, type OutputStream } from '../io.js';
+import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
 import { Output } from '../output.js';
-import { validationSettings, type ValidationSettings } from '../validation-settings.js';
+import { validationSettings } from '../validation-settings.js';
 import { UsageError } from '../args.js';
-import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
-import { checkSitemapInputs, fetchErrorHint, httpClientOptions, inputUrl, LazyHttpClient, schemeNotice } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
-
-/** The settings of a validation: the options over the config file; throws UsageError. */
-async function validateSettings(args: ParsedArgs, io: CliIo): Promise<{ format: ReportFormat; config: ValidationSettings; maxWarnings: number | undefined; client: LazyHttpClient }> {
-  checkSitemapInputs(args.positionals, io);
-  if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
-  const config = validationSettings(args, io.cwd);
-  const format = args.choice<ReportFormat>('format') ?? 'stylish';
-  return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
-}
 
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  const line = await commandLine(VALIDATE, argv, io, (args) => validateSettings(args, io));
+  // The settings of a validation: the options over the config file.
+  const line = await commandLine(VALIDATE, argv, io, async (args) => {
+    checkSitemapInputs(args.positionals, io);
+    if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
+    const config = validationSettings(args, io.cwd);
+    const format = args.choice<ReportFormat>('format') ?? 'stylish';
+    return { format, config, maxWarnings: args.number('max-warnings') ?? config.maxWarnings, client: new LazyHttpClient(await httpClientOptions(args)) };
+  });
   if ('exit' in line) return line.exit;
   const { args, checked: { format, config, maxWarnings, client } } = line;
 
@@ -93,7 +91,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       stream?.endFile();
       if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       progress.clear();
-      io.stderr.write(`sitemapkit validate: ${error.message}\n${await fetchErrorHint('validate', error, assumedHttps)}`);
+      await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
       // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
       // must not see a run with an unreadable input as green; the annotations of a pull request neither.
@@ -108,12 +106,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
   for (const path of args.positionals) {
-    const remote = inputUrl(path, io.cwd);
+    const remote = inputUrl(path, io, 'validate', quiet, progress);
     if (remote !== undefined) {
-      if (remote.assumed && !quiet) {
-        progress.clear();
-        io.stderr.write(schemeNotice('validate', remote.url, path));
-      }
       const children: Child[] | undefined = args.flag('follow') ? [] : undefined;
       const result = await validateUrl(remote.url, config.location, children, remote.assumed);
       if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
@@ -151,7 +145,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (unreadable > 0) return EXIT_FATAL;
   if (summary.errors > 0) return EXIT_PROBLEMS;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) {
-    io.stderr.write(`sitemapkit validate: ${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}\n`);
+    io.stderr.write(commandMessage('validate', `${plural(summary.warnings, 'warning')}, more than --max-warnings ${maxWarnings}`));
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
@@ -187,7 +181,7 @@ async function followChildren(
     const local = localChildPath(indexPath, indexUrl, child.loc);
     if (local === undefined) continue;
     const path = 'path' in local ? local.path : undefined;
-    const shown = path === undefined ? '' : relative(cwd, path) || path;
+    const shown = path === undefined ? '' : shownPath(path, cwd);
     if (path === undefined || !isFile(path)) {
       found.push({
         code: 'index/child-missing', severity: 'error', file: indexFile, line: child.line, column: child.column,

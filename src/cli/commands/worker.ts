@@ -19,7 +19,7 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   try {
     await pingRedis(redis);
   } catch (error) {
-    return fatalFailure(io, error, 'sitemapkit worker: ');
+    return fatalFailure(io, 'worker', error);
   }
   // A worker is one of several processes a machine (one per core, under 200 MB each): its heap grows to
   // 1.3 times what a collection finds live, not up to 4 times (230-340 MB with under 100 MB live, for

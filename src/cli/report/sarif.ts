@@ -12,17 +12,6 @@ export interface SarifOptions {
   readonly toolVersion: string;
   /** The documentation of a code; undefined for a code the catalogue does not know. */
   readonly rules: (code: string) => RuleInfo | undefined;
-  /**
-   * The tool's documentation page, when there is one to name. Optional in SARIF 2.1.0 (the
-   * toolComponent object's informationUri, §3.19.17: "MAY"; the schema requires only `name`), so
-   * it is left out rather than pointed at an address that does not exist (issue 23).
-   */
-  readonly informationUri?: string;
-  /**
-   * The page that documents the rules (docs/rules.md); each rule links to `#` + its anchor. Without
-   * it the rules carry no helpUri (reportingDescriptor.helpUri, §3.49.12, is optional too).
-   */
-  readonly rulesDocUri?: string;
 }
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -34,7 +23,6 @@ interface SarifRule {
   id: string;
   shortDescription: { text: string };
   defaultConfiguration: { level: SarifLevel };
-  helpUri?: string;
   properties?: { searchConsole: string };
 }
 
@@ -52,7 +40,9 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'sitemapkit', version: options.toolVersion, ...(options.informationUri !== undefined ? { informationUri: options.informationUri } : {}), rules } },
+        // No informationUri (§3.19.17) nor helpUri (§3.49.12), both optional: the project publishes
+        // no documentation address to point at (issue 23).
+        tool: { driver: { name: 'sitemapkit', version: options.toolVersion, rules } },
         columnKind: 'utf16CodeUnits',
         ...(verdicts.length > 0 ? { artifacts: verdicts } : {}),
         results: located.map(({ d, uri }) => sarifResult(d, uri, ruleIndex.get(d.code) as number)),
@@ -69,7 +59,6 @@ function sarifRule(code: string, firstSeverity: Severity, options: SarifOptions)
     id: code,
     shortDescription: { text: info?.title ?? code },
     defaultConfiguration: { level: LEVEL[info?.severity ?? firstSeverity] },
-    ...(options.rulesDocUri !== undefined ? { helpUri: `${options.rulesDocUri}#${ruleAnchor(code)}` } : {}),
     ...(info?.searchConsole !== undefined ? { properties: { searchConsole: info.searchConsole } } : {}),
   };
 }
@@ -87,11 +76,6 @@ function sarifResult(d: Diagnostic, uri: string, ruleIndex: number): object {
     message: { text: d.hint === undefined ? d.message : `${d.message} Fix: ${d.hint}` },
     locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region !== undefined ? { region } : {}) } }],
   };
-}
-
-/** `loc/not-encoded` → `loc-not-encoded`: lower case, every run of other characters one `-`. */
-export function ruleAnchor(code: string): string {
-  return code.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatSarif, type SarifOptions } from '../../../src/cli/report/index.js';
-import { artifactUri, ruleAnchor } from '../../../src/cli/report/sarif.js';
+import { artifactUri } from '../../../src/cli/report/sarif.js';
 import { CLEAN_REPORTS, MESSY_MESSAGE, REPORTS, RULES } from './fixtures.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +11,6 @@ import { tempDir } from '../../helpers/tmp.js';
 const OPTIONS: SarifOptions = {
   toolVersion: '1.2.3',
   rules: (code) => RULES.get(code),
-  informationUri: 'https://github.com/example/sitemapkit',
-  rulesDocUri: 'https://github.com/example/sitemapkit/blob/main/docs/rules.md',
 };
 
 interface Rule {
@@ -80,7 +78,6 @@ describe('formatSarif', () => {
     assert.deepEqual({ ...run.tool.driver, rules: undefined }, {
       name: 'sitemapkit',
       version: '1.2.3',
-      informationUri: OPTIONS.informationUri,
       rules: undefined,
     });
     assert.equal(run.columnKind, 'utf16CodeUnits');
@@ -94,7 +91,6 @@ describe('formatSarif', () => {
       id: 'lastmod/invalid',
       shortDescription: { text: 'lastmod is a W3C datetime' },
       defaultConfiguration: { level: 'warning' },
-      helpUri: `${OPTIONS.rulesDocUri}#lastmod-invalid`,
       properties: { searchConsole: 'Invalid date' },
     });
     // The documented severity, not the one the diagnostic was raised with (warning).
@@ -139,25 +135,15 @@ describe('formatSarif', () => {
     assert.equal(artifactUri('http://example.com/a%20b.xml?x=1#top'), 'http://example.com/a%20b.xml?x=1#top');
   });
 
-  it('derives anchors from codes', () => {
-    assert.equal(ruleAnchor('loc/not-encoded'), 'loc-not-encoded');
-    assert.equal(ruleAnchor('XML/Raw_Ampersand'), 'xml-raw-ampersand');
-  });
-
   it('is a valid empty run when clean', () => {
     const clean = JSON.parse(formatSarif(CLEAN_REPORTS, OPTIONS)) as Log;
     assertSarifShape(clean);
     assert.deepEqual([clean.runs[0]?.tool.driver.rules, clean.runs[0]?.results], [[], []]);
   });
 
-  it('names no documentation address when none is configured: no informationUri, no helpUri', () => {
-    const bare = JSON.parse(formatSarif(REPORTS, { toolVersion: '1.2.3', rules: OPTIONS.rules })) as Log;
-    assertSarifShape(bare);
-    const driver = bare.runs[0]?.tool.driver;
-    assert.ok(driver !== undefined);
-    assert.equal('informationUri' in driver, false);
-    assert.equal(driver.rules.length, rules.length);
-    for (const rule of driver.rules) assert.equal('helpUri' in rule, false, rule.id);
+  it('names no documentation address (the project publishes none): no informationUri, no helpUri', () => {
+    assert.equal('informationUri' in run.tool.driver, false);
+    for (const rule of rules) assert.equal('helpUri' in rule, false, rule.id);
   });
 
   it('fails the shape check on a broken ruleIndex', () => {
