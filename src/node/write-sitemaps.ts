@@ -274,7 +274,7 @@ class Feeder {
 
   progress(): WriteProgress {
     const writer = this.writer;
-    return { urls: writer.urls, files: writer.files.length + (writer.urls > 0 ? 1 : 0), rejected: this.rejected, duplicates: writer.duplicates, elapsedMs: performance.now() - this.started };
+    return { urls: writer.urls, files: writer.fileCount, rejected: this.rejected, duplicates: writer.duplicates, elapsedMs: performance.now() - this.started };
   }
 
   async feed(entries: EntrySource): Promise<void> {

@@ -193,6 +193,14 @@ test('async iterables and batches are accepted; progress is reported', async () 
   assert.equal(seen.at(-1), 5000);
 });
 
+test('the last progress counts the files written: one sitemap is one file, not the closed one and again as open', async () => {
+  for (const [urls, maxUrls] of [[1, 50_000], [5, 2]] as const) {
+    const files: number[] = [];
+    const summary = await writeSitemaps(entries(urls), { outDir: tempDir(), baseUrl: 'https://www.example.com/', maxUrls, onProgress: (p) => files.push(p.files), progressIntervalMs: 0 });
+    assert.equal(files.at(-1), summary.sitemaps.length, `${urls} URLs, ${maxUrls} a file`);
+  }
+});
+
 test('a refused option leaves no temporary directory behind', async () => {
   const out = tempDir();
   await assert.rejects(writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/', maxBytes: 100 }), /leaves no room/);

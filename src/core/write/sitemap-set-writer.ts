@@ -98,6 +98,11 @@ export class SitemapSetWriter {
   private ended = false;
   // The file being written.
   private open = false;
+
+  /** The files begun: those closed and the one being written. */
+  get fileCount(): number {
+    return this.files.length + (this.open ? 1 : 0);
+  }
   private headerWritten = false;
   private declared = 0;
   private usedNamespaces = 0;
