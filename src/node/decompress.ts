@@ -48,7 +48,7 @@ export interface DecompressOptions {
 
 /** `10485760 bytes (10 MiB)`. */
 function describeBytes(n: number): string {
-  if (n < 1024 * 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return n === 1 ? '1 byte' : `${n} bytes`;
   const mib = n / (1024 * 1024);
   return `${n} bytes (${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB)`;
 }

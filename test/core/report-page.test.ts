@@ -48,3 +48,14 @@ test('the lastmod histogram: every month of a span, by year past ten years, a st
   assert.equal(years.length, 2 + 15);
   assert.deepEqual([years[0], years[1], years[15], years[16]], ['before 2010: 1 URL', '2010: 50 URLs', '2024: 100 URLs', 'after 2024: 3 URLs']);
 });
+
+test('the freshness callouts count one URL as one: "1 URL has", not "1 URLs have"', () => {
+  for (const [future, missing, said] of [[1, 1, ['1 URL</strong> has a lastmod in the future', '1 URL</strong> (']], [2, 3, ['2 URLs</strong> have a lastmod in the future', '3 URLs</strong> (']]] as const) {
+    const model = syntheticModel(10);
+    model.freshness.future = future;
+    model.freshness.missing = missing;
+    const { head } = reportPageParts(model);
+    for (const s of said) assert.ok(head.includes(s), s);
+    assert.ok(head.includes(`) ${missing === 1 ? 'has' : 'have'} no lastmod`));
+  }
+});

@@ -203,13 +203,17 @@ function sharesTable(caption: string, values: { value: string; urls: number }[],
   return dataTable(caption, ['Value', 'URLs', 'Share'], values.map((v) => [v.value === '' ? '<span class="muted">(none)</span>' : text(v.value), count(v.urls), share(v.urls, total)]), [1, 2]);
 }
 
+function urls(n: number): string {
+  return `${count(n)} ${n === 1 ? 'URL' : 'URLs'}`;
+}
+
 function freshnessSection(model: ReportModel): string {
   const f = model.freshness;
   const today = model.generatedAt.slice(0, 7);
   const buckets = freshnessBuckets(f.byMonth, today);
   const callouts = [
-    f.future > 0 ? `<p class="callout"><strong class="bad">${count(f.future)} URLs</strong> have a lastmod in the future; Google ignores a lastmod it cannot trust.</p>` : '',
-    f.missing > 0 ? `<p class="callout"><strong>${count(f.missing)} URLs</strong> (${share(f.missing, model.summary.urls)}) have no lastmod.</p>` : '',
+    f.future > 0 ? `<p class="callout"><strong class="bad">${urls(f.future)}</strong> ${f.future === 1 ? 'has' : 'have'} a lastmod in the future; Google ignores a lastmod it cannot trust.</p>` : '',
+    f.missing > 0 ? `<p class="callout"><strong>${urls(f.missing)}</strong> (${share(f.missing, model.summary.urls)}) ${f.missing === 1 ? 'has' : 'have'} no lastmod.</p>` : '',
     f.allSame !== undefined ? `<p class="callout">Every URL with a lastmod has the same one, <code>${text(f.allSame)}</code>: it looks like the time the sitemap was generated, not when pages changed, and Google then ignores it.</p>` : '',
   ].join('');
   const chart = buckets.length === 0 ? '<p>No URL has a lastmod.</p>'
