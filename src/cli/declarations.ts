@@ -379,8 +379,9 @@ export const SERVE: CommandSpec = {
   summary: 'serve a set over HTTP: exact caching headers, gzip negotiation, follows the set when it is replaced',
   usage: 'DIR [--port 8080] [--host 127.0.0.1] [--base-url URL] [options]',
   intro: `Serve the sitemap set that "sitemapkit generate" or "build" wrote into DIR: the entry file and
-the files it names, nothing else. ETag, Last-Modified and 304s, gzip negotiated; a set replaced by
-the next run is served from then on, and the children of the old one stay served for a while.`,
+the files it names, nothing else. ETag, Last-Modified and 304s, gzip negotiated, one byte range
+(206, as a resumed download asks); a set replaced by the next run is served from then on, and the
+children of the old one stay served for a while.`,
   positionals: true,
   options: [
     { name: 'port', kind: 'count', value: 'N', min: 0, max: 65535, help: 'the port to listen on (default 8080; 0: any free port)' },
