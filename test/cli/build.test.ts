@@ -342,7 +342,7 @@ describe('sitemapkit build', () => {
     assert.match(gunzipSync(readFileSync(child(site, 'sitemap-a.xml.gz'))).toString(), /<loc>https:\/\/www\.example\.com\/docs\/a\/b\.html<\/loc>/);
     const query = await runCli(['build', site, '--base-url', 'https://www.example.com/docs?lang=en'], { cwd: site });
     assert.equal(query.code, 2);
-    assert.match(query.stderr, /^sitemapkit: --base-url https:\/\/www\.example\.com\/docs\?lang=en: a site is served under a path, without a query or fragment$/m);
+    assert.match(query.stderr, /^sitemapkit build: --base-url https:\/\/www\.example\.com\/docs\?lang=en: a site is served under a path, without a query or fragment$/m);
   });
 
   it('a page or folder whose name is not UTF-8 is named in a warning (bytes escaped), the others listed', { skip: process.platform !== 'linux' ? 'only Linux file systems take any bytes as a name' : false }, async () => {

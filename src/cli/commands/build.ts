@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
@@ -97,12 +97,12 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     if (!quiet || problem.severity === 'error') printer.print(problem);
   }
   printer.finish('-v or --json lists them');
-  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(`sitemapkit build: note: ${result.initialLastmodNote}\n`);
-  if (result.locationNote !== undefined && !quiet) io.stderr.write(`sitemapkit build: warning: ${result.locationNote}\n`);
+  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
+  if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
   if (result.listed === 0) {
     // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
     problems++;
-    io.stderr.write(`sitemapkit build: ${nothingListedText(result)}\n`);
+    io.stderr.write(commandMessage('build', `${nothingListedText(result)}`));
   }
 
   let announceFailed = false;

@@ -12,7 +12,7 @@ import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -208,7 +208,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     try {
       file = (await open(temp ?? target, 'w')).createWriteStream();
     } catch (error) {
-      io.stderr.write(`sitemapkit discover: cannot write ${outFile ?? temp}: ${ioErrorReason(error)}\n`);
+      io.stderr.write(commandMessage('discover', `cannot write ${outFile ?? temp}: ${ioErrorReason(error)}`));
       return EXIT_FATAL;
     }
   }
@@ -327,7 +327,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     if (assumed.has(input.input) && !answered(input)) io.stderr.write(noHttpsHint('discover', input.input));
   }
   if (t.ok + t.failed === 0) {
-    io.stderr.write(`sitemapkit discover: no sitemap ${t.skipped > 0 ? 'read (every one was skipped)' : 'found'}\n`);
+    io.stderr.write(commandMessage('discover', `no sitemap ${t.skipped > 0 ? 'read (every one was skipped)' : 'found'}`));
     return EXIT_PROBLEMS;
   }
   return t.errors > 0 || t.failed > 0 || t.robotsFailed > 0 ? EXIT_PROBLEMS : EXIT_OK;

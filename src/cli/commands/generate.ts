@@ -11,7 +11,7 @@ import { LIMITS_PROFILES } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
 import type { IndexFile } from '../../node/scale/shard-set.js';
-import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
 import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -183,7 +183,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
       // The writer saw no entry; the reader or the filters took them all.
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
-      io.stderr.write(`sitemapkit generate: no URL could be written: ${why}\n`);
+      io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
       // The problems are the input's: a reader of --format json gets them as after any run with problems.
       if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;

@@ -13,7 +13,7 @@ import { asUsage, UsageError } from '../args.js';
 import { commandLine } from '../command.js';
 import { ROBOTS } from '../declarations.js';
 import { formatBytes } from '../format.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
 // Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
@@ -35,7 +35,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   const name = args.text('file') ?? 'robots.txt';
   const path = resolve(io.cwd, name);
   const fail = (message: string): number => {
-    io.stderr.write(`sitemapkit robots: ${message}\n`);
+    io.stderr.write(commandMessage('robots', `${message}`));
     return EXIT_FATAL;
   };
 

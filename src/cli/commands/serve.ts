@@ -12,7 +12,7 @@ import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-
 import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { SERVE } from '../declarations.js';
-import { EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 import { plural } from '../format.js';
 
 /** Request headers larger than this are answered 431 (node:http's own default is 16 KiB). */
@@ -37,7 +37,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const stem = (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
   const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
-    if (!quiet) stderr.write(`sitemapkit serve: ${line}\n`);
+    if (!quiet) stderr.write(commandMessage('serve', `${line}`));
   };
   let source: DirectorySource;
   try {
@@ -47,7 +47,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
-        if ('error' in event) stderr.write(`sitemapkit serve: ${event.error.message}; still serving the previous set\n`);
+        if ('error' in event) stderr.write(commandMessage('serve', `${event.error.message}; still serving the previous set`));
         else say(`serving a new set (${plural(event.loaded.length, 'file')})`);
       },
     });
@@ -89,7 +89,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     await once(server, 'listening');
   } catch (error) {
     source.close();
-    io.stderr.write(`sitemapkit serve: cannot listen: ${(error as Error).message}\n`);
+    io.stderr.write(commandMessage('serve', `cannot listen: ${(error as Error).message}`));
     return EXIT_FATAL;
   }
   const address = server.address() as AddressInfo;
@@ -149,7 +149,7 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
 function droppedOnError(out: OutputStream, err?: OutputStream): OutputStream {
   let failed = false;
   (out as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', (error: Error) => {
-    if (!failed) err?.write(`sitemapkit serve: the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it\n`);
+    if (!failed) err?.write(commandMessage('serve', `the access log cannot be written (${(error as { code?: string }).code ?? error.message}); serving goes on without it`));
     failed = true;
   });
   return { write: (text) => failed || out.write(text) };
