@@ -447,3 +447,28 @@ test('a --run whose coordinator died while splitting, given again: the new split
   assert.equal(status.state, 'completed', status.reason);
   assert.equal(status.outcome?.urls, 1);
 });
+
+test('a connection lost between the WATCH of the fenced add and its EXEC adds nothing: the fenced connection never reconnects, so the EXEC is not sent again on a connection without the WATCH', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-fence-reconnect-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  const lockKey = `sitemapkit:reconnect:out:${set}:lock`;
+  const { FlowProducer } = await import('bullmq');
+  const add = FlowProducer.prototype.add;
+  FlowProducer.prototype.add = async function (this: InstanceType<typeof FlowProducer>, ...args: Parameters<typeof add>) {
+    // After the WATCH and the check: every other connection dropped (a network blip), and the lock
+    // taken meanwhile by another coordinator.
+    await raw.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    await raw.set(lockKey, 'another-coordinator', 'PX', 5000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return add.apply(this, args);
+  };
+  t.after(() => (FlowProducer.prototype.add = add));
+  await assert.rejects(enqueueGenerate({ redis: redis.url, queue: 'reconnect', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] }), /^SitemapError: the lock of .* expired before this run was added/);
+  FlowProducer.prototype.add = add;
+  assert.deepEqual(await raw.lrange('bull:reconnect:wait', 0, -1), []);
+});

@@ -209,9 +209,13 @@ async function notOnQueue(redis: string, queueName: string, run: string): Promis
  */
 async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   const bull = await loadBullMQ();
+  const { Redis } = await import('ioredis');
   const queue = new bull.Queue(flow.queueName, { connection: { url: redis } });
-  const producer = new bull.FlowProducer({ connection: { url: redis } });
-  const client = new (await import('ioredis')).Redis(redis);
+  // The add's connection never connects again nor sends a command again: a WATCH lives as long as its
+  // connection, and ioredis sent the MULTI/EXEC again, unWATCHed, on the next one (the add unfenced).
+  const fencedConnection = new Redis(redis, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
+  const producer = new bull.FlowProducer({ connection: fencedConnection });
+  const client = new Redis(redis);
   const { run, out } = flow.data;
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
@@ -230,9 +234,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
         await storage.remove(`${SCRATCH}/${name}`);
       }
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
-      // The connection the flow's MULTI runs on: an ioredis client (loadBullMQ's factory), which BullMQ's proxy forwards WATCH to.
-      const connection = (await producer.getBackend().client) as unknown as import('ioredis').Redis;
-      await lock.fenced(connection, () => producer.add(flow));
+      await lock.fenced(fencedConnection, () => producer.add(flow));
       // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
       if ((await queue.getJobState(jobId(run, 'set'))) === 'unknown') throw lock.lostError();
     } finally {
@@ -244,6 +246,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
   } finally {
     client.disconnect();
     await Promise.all([producer.close(), queue.close()]);
+    fencedConnection.disconnect();
   }
 }
 
