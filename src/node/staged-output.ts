@@ -290,28 +290,46 @@ const locksHeld = new Set<string>();
  * Takes the lock of the set `name` in `dir` (see the top of this file); returns its path. A lock left
  * by a process of this machine that is gone (killed with -9), or by this process, is taken over: it
  * keeps runs of other processes apart (an overlapping cron job, a second terminal), not calls of one.
+ * A run of several processes (a queued run: node/scale/queue.ts) holds it as `owner`, a text that
+ * names it, until `unlockSet`; such a lock is taken over only when `ownerGone` says so.
  */
-async function lockSet(dir: string, name: string): Promise<string> {
+export async function lockSet(dir: string, name: string, owner?: string, ownerGone?: (owner: string) => Promise<boolean>): Promise<string> {
   const path = resolve(dir, `${LOCK_PREFIX}${name}`);
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(path, `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
-      locksHeld.add(path);
+      await writeFile(path, owner ?? `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
+      if (owner === undefined) locksHeld.add(path);
       return path;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = /^(\d+) ([0-9a-f]{8})$/.exec(await readFile(path, 'utf8').catch(() => ''));
-    // No owner in it: a run killed between making the file and writing it (unless that is this instant).
+    const text = await readFile(path, 'utf8').catch(() => '');
+    const pidHost = /^(\d+) ([0-9a-f]{8})$/.exec(text);
+    // Empty: a run killed between making the file and writing it (unless that is this instant).
     // This process's own: a run of it that was stopped (an in-process test's kill) and will not go on.
-    const gone = owner === null ? Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 10_000 : owner[2] === HOST_TAG && (Number(owner[1]) === process.pid || !isProcessAlive(Number(owner[1])));
+    const gone =
+      pidHost !== null
+        ? pidHost[2] === HOST_TAG && (Number(pidHost[1]) === process.pid || !isProcessAlive(Number(pidHost[1])))
+        : text === ''
+          ? Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 10_000
+          : ((await ownerGone?.(text)) ?? false);
     if (attempt === 0 && gone) {
       await rm(path, { force: true });
       continue;
     }
-    const who = owner === null ? 'another run' : `another run (process ${owner[1]}${owner[2] === HOST_TAG ? '' : ' of another machine'})`;
+    const who = pidHost !== null ? `another run (process ${pidHost[1]}${pidHost[2] === HOST_TAG ? '' : ' of another machine'})` : text === '' ? 'another run' : text;
     throw new SitemapError('ERR_SITEMAP_WRITE', `${who} is writing the sitemaps "${name}" into ${dir}; run again once it is done (if none is, remove ${path})`);
   }
+}
+
+/** Who holds the lock of the set `name` in `dir` (what lockSet wrote), undefined when none does. */
+export function setLockOwner(dir: string, name: string): Promise<string | undefined> {
+  return readFile(resolve(dir, `${LOCK_PREFIX}${name}`), 'utf8').catch(() => undefined);
+}
+
+/** Removes the lock of the set `name` in `dir` if `owner` holds it (lockSet). */
+export async function unlockSet(dir: string, name: string, owner: string): Promise<void> {
+  if ((await setLockOwner(dir, name)) === owner) await rm(resolve(dir, `${LOCK_PREFIX}${name}`), { force: true });
 }
 
 /**

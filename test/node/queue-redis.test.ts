@@ -472,3 +472,34 @@ test('a connection lost between the WATCH of the fenced add and its EXEC adds no
   FlowProducer.prototype.add = add;
   assert.deepEqual(await raw.lrange('bull:reconnect:wait', 0, -1), []);
 });
+
+test("a local run and a queued run of one set exclude each other through the set's lock file: the second is refused, named the first; the lock goes with the run", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-local-queued-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b/c\n');
+  const set = join(dir, 'set');
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const local = (): Promise<unknown> => writeShardedSet([{ loc: 'https://example.com/x' }], { outDir: set, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'local-queued', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // A queued run on the set, no worker yet: a local run stops before it writes.
+  const { run } = await enqueue();
+  await assert.rejects(local(), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue local-queued is writing the sitemaps "sitemap" into ${set}`) });
+  assert.equal(existsSync(join(set, 'sitemap.xml')), false);
+  const worker = await startWorker({ redis: redis.url, queue: 'local-queued' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'local-queued', run, { intervalMs: 20 })).state, 'completed');
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+  // A local run of another process holds the set: the coordinator is refused, naming it, and adds nothing.
+  const machine = (await import('node:zlib')).crc32((await import('node:os')).hostname()).toString(16).padStart(8, '0');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  t.after(() => other.kill('SIGKILL'));
+  writeFileSync(join(set, '.sitemapkit-lock-sitemap'), `${other.pid as number} ${machine}`);
+  await assert.rejects(enqueue(), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^another run \\(process ${other.pid as number}\\) is writing the sitemaps "sitemap" into ${set}`) });
+  assert.deepEqual((await queueStatus(redis.url, 'local-queued')).map((status) => status.run), [run]);
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), []);
+  assert.equal(readFileSync(join(set, '.sitemapkit-lock-sitemap'), 'utf8'), `${other.pid as number} ${machine}`);
+  await local().catch((error: Error) => assert.match(error.message, /another run \(process/));
+  rmSync(join(set, '.sitemapkit-lock-sitemap'));
+  await local();
+});

@@ -2,6 +2,7 @@
 // run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
+import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
@@ -9,11 +10,12 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
+import { lockSet, unlockSet } from '../staged-output.js';
 
 export interface EnqueueOptions {
   redis: string;
@@ -217,6 +219,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
   const producer = new bull.FlowProducer({ connection: fencedConnection });
   const client = new Redis(redis);
   const { run, out } = flow.data;
+  const name = flow.data.set.name ?? 'sitemap';
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
     const lock = await RunLock.take(client, `${claim}:lock`, run);
@@ -233,6 +236,11 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
+      // The set's lock file too, which local runs take. One a run of this queue left is taken over: the
+      // run that claims the set is done (above), and any other has lost its claim (its index job checks).
+      const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
+      await mkdir(out, { recursive: true });
+      await lockSet(out, name, runLockOwner(run, flow.queueName), ofThisQueue);
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
       await lock.fenced(fencedConnection, () => producer.add(flow));
       // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
@@ -241,6 +249,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       await lock.release();
     }
   } catch (error) {
+    await unlockSet(out, name, runLockOwner(run, flow.queueName));
     await storage.remove(`${SCRATCH}/${run}`);
     throw error;
   } finally {
@@ -452,6 +461,8 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
       const parent = await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')));
       if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
       const state = await unlessAborted(parent.getState());
+      // A failed run's index job never runs: the set's lock is released here (or by the next run on the set).
+      if (state === 'failed') await unlockSet(parent.data.out, parent.data.set.name ?? 'sitemap', runLockOwner(run, queueName));
       if (state === 'completed' || state === 'failed') return (await unlessAborted(collectStatus(queue, run)))[0] as RunStatus;
       options.onTick?.(state);
       await unlessAborted(sleep(options.intervalMs ?? 250));
