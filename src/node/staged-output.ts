@@ -72,6 +72,8 @@ export interface CommitPlan {
    * a later commit flushes before its entry file names them: the shards of generate --shards).
    */
   durable?: false;
+  /** Writes made after the commit, before the temporary directory goes and the lock is released. */
+  after?: () => Promise<void>;
 }
 
 export interface StagedOutputOptions {
@@ -87,6 +89,12 @@ export interface StagedOutputOptions {
   maxPendingBlocks?: number;
   /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
   exclusive?: boolean;
+  /**
+   * The folder the temporary directory is made in (default: the target directory), on its filesystem.
+   * A queued run's index job stages in its run's scratch folder: once the run is done and that folder
+   * removed, a worker frozen in the middle of the commit finds its staged files gone, and commits nothing.
+   */
+  stageIn?: string;
 }
 
 export class StagedOutput {
@@ -123,7 +131,7 @@ export class StagedOutput {
       const swept = options.exclusive !== true && locksHeld.has(resolve(outDir, `${LOCK_PREFIX}${options.name}`));
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
-      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
+      const tempDir = await mkdtemp(join(options.stageIn ?? outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
       return new StagedOutput(outDir, tempDir, false, files, lock);
     } catch (error) {
       await files.destroy();
@@ -199,8 +207,9 @@ export class StagedOutput {
     try {
       await this.files.destroy();
       if (this.dryRun) return await this.wouldRemove(plan, keep);
-      const removed = await this.moveIn(plan, keep);
-      return [...removed, ...(await this.removeOld(plan, keep))].sort();
+      const removed = [...(await this.moveIn(plan, keep)), ...(await this.removeOld(plan, keep))];
+      await plan.after?.();
+      return removed.sort();
     } finally {
       await this.abort();
     }

@@ -503,3 +503,53 @@ test("a local run and a queued run of one set exclude each other through the set
   rmSync(join(set, '.sitemapkit-lock-sitemap'));
   await local();
 });
+
+test("a worker frozen in its index job right before the index's rename, past its lock, woken once its run was published by another worker and the next run too: it puts nothing back (its staged index went with its run's scratch folder)", { skip, timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-frozen-publish-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const set = join(dir, 'set');
+  const inputs = [0, 1].map((n) => join(dir, `urls-${n}.txt`));
+  inputs.forEach((input, n) => writeFileSync(input, `https://example.com/run-${n}/a\n`));
+  // A worker process that stops itself (SIGSTOP) once, right before it renames an index into the set.
+  const script = join(dir, 'frozen.mts');
+  writeFileSync(script, `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { startWorker } from ${JSON.stringify(new URL('../../src/node/scale/worker.ts', import.meta.url).pathname)};
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const rename = fsp.rename;
+    let stopped = false;
+    fsp.rename = async (from, to) => {
+      if (!stopped && String(to) === ${JSON.stringify(join(set, 'sitemap.xml'))}) {
+        stopped = true;
+        process.kill(process.pid, 'SIGSTOP');
+      }
+      return rename(from, to);
+    };
+    syncBuiltinESMExports();
+    await startWorker({ redis: ${JSON.stringify(redis.url)}, queue: 'frozen', lockDurationMs: 1000, log: (line) => console.log(line) });
+  `);
+  const enqueue = (input: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'frozen', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const first = await enqueue(inputs[0] as string);
+  let log = '';
+  const frozen = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  frozen.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  t.after(() => frozen.kill('SIGKILL'));
+  const state = (): string => readFileSync(`/proc/${frozen.pid as number}/stat`, 'utf8').split(') ')[1]?.[0] ?? '';
+  for (const deadline = Date.now() + 20_000; state() !== 'T'; ) {
+    assert.ok(Date.now() < deadline, 'the worker stopped before the rename');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const worker = await startWorker({ redis: redis.url, queue: 'frozen', lockDurationMs: 1000 });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'frozen', first.run, { intervalMs: 20 })).state, 'completed');
+  const second = await enqueue(inputs[1] as string);
+  assert.equal((await waitForRun(redis.url, 'frozen', second.run, { intervalMs: 20 })).state, 'completed');
+  const index = readFileSync(join(set, 'sitemap.xml'));
+  frozen.kill('SIGCONT');
+  // Its job ends (BullMQ cannot move it, not being its worker's any more) once its processor returns.
+  for (const deadline = Date.now() + 10_000; !log.includes(`failed the index of run ${first.run}`) && !log.includes(`job ${first.run}.set. moveTo`); ) {
+    assert.ok(Date.now() < deadline, `the woken worker's index job ended: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
+});

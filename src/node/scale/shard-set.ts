@@ -4,7 +4,7 @@
 // manifests make one whole set and publishes its index file(s): the set's one commit point. Old
 // children are removed only after it, so a run killed at any moment leaves the previous set whole.
 
-import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
@@ -362,6 +362,8 @@ export interface IndexOptions {
   syncChildren?: boolean;
   /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
   beforeWrite?: () => Promise<void>;
+  /** Where the publish is staged (StagedOutputOptions.stageIn). */
+  stageIn?: string;
 }
 
 export interface IndexFile {
@@ -401,16 +403,11 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex, options.beforeWrite);
   // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
   // do: until then the folder's manifests are the published set's, even when the run fails. A
   // process stopped in between leaves them behind the index until its run is done again.
-  for (const manifest of manifests) {
-    const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
-    if (options.manifests.some((given) => resolve(given) === path)) continue;
-    await options.beforeWrite?.();
-    await writeFileAtomic(path, manifestText(manifest));
-  }
+  const copied = manifests.filter((manifest) => !options.manifests.some((given) => resolve(given) === resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards))));
+  const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, manifests: copied });
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
 
@@ -451,28 +448,55 @@ function sortByName<T extends { name: string }>(files: readonly T[]): T[] {
   return [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** How a set is published, besides its files: see publishSet. */
+export interface PublishOptions {
+  /** Children per index file (default the limits' 50,000). */
+  maxSitemapsPerIndex?: number;
+  beforeWrite?: () => Promise<void>;
+  stageIn?: string;
+  /** Manifests written once the set is published (the shards' of a run, or those an apply changed). */
+  manifests?: readonly ShardManifest[];
+}
+
 /**
  * Commits a set: the staged children go in, then its index file(s) at one instant (one rename of
  * `NAME.xml`, or of the link `NAME-indexes` to a folder holding every index file), then the files of
- * the previous set that the new one does not name are removed. `files` are every child of the set.
- * `beforeWrite` runs right before the commit and before each removal (each one step after it).
+ * the previous set that the new one does not name are removed, then `manifests` are written. `files`
+ * are every child of the set. `beforeWrite` runs right before the commit and before each later write.
+ * Every write is a rename out of (a removal: into) the output's temporary folder, so that a process
+ * whose folder went (a queued run's, removed once the run is done: `stageIn`) writes nothing.
  */
-export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], maxPerIndex = settings.limits.maxSitemapsPerIndex, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
+  const beforeWrite = options.beforeWrite;
   const sorted = sortByName(files);
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
-  const per = Math.max(1, Math.min(maxPerIndex, settings.limits.maxSitemapsPerIndex));
+  const per = Math.max(1, Math.min(options.maxSitemapsPerIndex ?? Infinity, settings.limits.maxSitemapsPerIndex));
   const chunks: ShardFile[][] = [];
   for (let i = 0; i < sorted.length; i += per) chunks.push(sorted.slice(i, i + per));
   const names = indexFileNames(name, chunks.length);
   const texts = chunks.map((chunk) => serializeSitemapIndex(chunk.map((f) => ({ loc: normalizeUrl(f.name, 'loc', settings.baseUrl), ...(f.lastmod !== undefined ? { lastmod: f.lastmod } : {}) })), { limits: settings.limits, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) }));
   const indexFiles = names.map((file, i) => ({ name: file, path: join(outDir, file), loc: normalizeUrl(file, 'loc', settings.baseUrl), sitemaps: (chunks[i] as ShardFile[]).length }));
-  const keep = new Set(sorted.map((f) => f.name));
+  const keep = new Set([...sorted.map((f) => f.name), ...Array.from({ length: settings.shards }, (_, shard) => manifestFileName(name, shard, settings.shards))]);
+  let removed: string[] = [];
+  // What follows the commit: files of the previous set moved out, then the manifests put in.
+  const after = async (): Promise<void> => {
+    removed = await removeUnnamed(output, settings, keep, beforeWrite);
+    const manifests = (options.manifests ?? []).map((manifest) => manifestFileName(manifest.name, manifest.shard, manifest.shards));
+    for (const [i, file] of manifests.entries()) await writeFile(output.path(file), manifestText(options.manifests?.[i] as ShardManifest));
+    await syncFiles(manifests.map((file) => output.path(file)));
+    for (const file of manifests) {
+      await beforeWrite?.();
+      await rename(output.path(file), join(outDir, file));
+    }
+    // The renames made durable (as writeFileAtomic's); best effort where a folder cannot be opened.
+    if (manifests.length > 0) await syncFiles([outDir]).catch(() => undefined);
+  };
   if (texts.length === 1) {
     await writeFile(output.path(names[0] as string), texts[0] as string);
-    await beforeWrite?.();
-    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string } });
     keep.add(names[0] as string);
+    await beforeWrite?.();
+    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string }, after });
   } else {
     // Several index files: a folder named by their content, and a link to it renamed over the old one.
     const folder = `${indexLink(name)}.${contentToken(crc32(texts.join('\0')))}`;
@@ -481,33 +505,37 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
       await mkdir(output.path(folder));
       await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
     }
-    await beforeWrite?.();
-    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }] });
     const link = join(outDir, indexLink(name));
-    if ((await readlink(link).catch(() => undefined)) !== folder) {
-      const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);
-      await symlink(folder, temp);
-      await beforeWrite?.();
-      await rename(temp, link);
-    }
+    const linked = (await readlink(link).catch(() => undefined)) === folder;
+    if (!linked) await symlink(folder, output.path(indexLink(name)));
     keep.add(indexLink(name)).add(folder);
+    await beforeWrite?.();
+    await output.commit({
+      children: [...placed, { staged: folder, name: folder, inPlace: exists }],
+      after: async () => {
+        if (!linked) {
+          await beforeWrite?.();
+          await rename(output.path(indexLink(name)), link);
+        }
+        await after();
+      },
+    });
   }
-  for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
-  return { indexFiles, removed: await removeUnnamed(outDir, name, keep, beforeWrite) };
+  return { indexFiles, removed };
 }
 
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
-export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, ...(options.stageIn !== undefined ? { stageIn: options.stageIn } : {}) });
   try {
-    return await publishSet(output, settings, files, [], maxPerIndex, beforeWrite);
+    return await publishSet(output, settings, files, [], options);
   } finally {
     await output.abort();
   }
 }
 
-/** After the commit: files of earlier sets of this name that the new set does not name. */
-async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
+/** After the commit: files of earlier sets of this name that the new set does not name, moved into the output's temporary folder (removed with it). */
+async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettings, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
   const children = tokenChildPattern(name);
   const link = indexLink(name);
   const others = new RegExp(`^(?:${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[0-9a-f]{8})?)$`);
@@ -516,7 +544,7 @@ async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<str
     if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
     await beforeWrite?.();
     try {
-      await rm(join(outDir, file), { recursive: true, force: true });
+      await rename(join(outDir, file), output.path(`removed-${file}`));
     } catch (error) {
       throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, file)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
     }

@@ -230,12 +230,15 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: ()
   const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
   if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
+  // Staged in the run's scratch folder: a worker frozen past its lock in the middle of the publish,
+  // woken once the run is done (its folder removed), finds its staged index gone and writes nothing.
+  const publish = { beforeWrite, stageIn: join(storage.localDir, SCRATCH, data.run) };
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), beforeWrite);
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), publish);
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
-    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, beforeWrite });
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, ...publish });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
   return { ...outcome, ...published };
