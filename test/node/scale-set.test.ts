@@ -454,3 +454,24 @@ test("the index's publish checks before each of its writes (the index, each remo
   assert.equal(calls, 1 + removed.length + 2);
   for (const path of manifestsIn(run)) assert.deepEqual(readFileSync(join(out, basename(path))), readFileSync(path));
 });
+
+test("a site of one-page folders (/{slug}/, /{slug}/index.html) has its pages in the top level's children, not a child per page; apply refuses a set of the earlier layout", async () => {
+  const dir = tempDir();
+  const pages = Array.from({ length: 3000 }, (_, i) => ({ loc: `${BASE}post-${i}/${i % 10 === 0 ? 'index.html' : ''}` }));
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const out = join(dir, 'out');
+  const set = await writeShardedSet([...pages, { loc: `${BASE}blog/first` }], { outDir: out, baseUrl: BASE, shards: 4, compressionThreads: 1 });
+  assert.ok(set.sitemaps.length <= 8, `${set.sitemaps.length} children`);
+  assert.equal(set.sitemaps.filter((f) => f.name.startsWith('sitemap-root.')).reduce((n, f) => n + f.urls, 0), 3000);
+  assert.ok(set.sitemaps.some((f) => f.name.startsWith('sitemap-blog.')), 'a folder with a page beneath it keeps its section');
+  // A set whose manifests were written with the earlier layout (a folder's own page in its folder's section).
+  for (const shard of [0, 1, 2, 3]) {
+    const path = join(out, `sitemap-shard-${shard}-of-4.json`);
+    const { layout: _layout, ...earlier } = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, JSON.stringify(earlier));
+  }
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'delete', loc: `${BASE}post-1/` }]));
+  const refused = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /written with the layout of an earlier sitemapkit/);
+});

@@ -14,7 +14,7 @@ import { normalizeUrl } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
@@ -244,7 +244,9 @@ export async function setSettings(outDir: string, name: string): Promise<ShardSe
   });
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
-  return settingsOfManifest(await readManifest(join(outDir, manifest)), outDir);
+  const read = await readManifest(join(outDir, manifest));
+  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (a folder's own page, /x/, in the section x): changes would land in other children than its URLs; write the set again (generate --shards)`);
+  return settingsOfManifest(read, outDir);
 }
 
 /**

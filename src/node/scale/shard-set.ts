@@ -14,7 +14,7 @@ import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.j
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
-import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { checkShards, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
@@ -50,6 +50,8 @@ export interface ShardFile {
 export interface ShardManifest {
   format: 'sitemapkit-shard';
   version: 1;
+  /** The placement it was written with (layout.ts LAYOUT_VERSION); absent: the first. */
+  layout?: number;
   name: string;
   shard: number;
   shards: number;
@@ -306,6 +308,7 @@ export function manifestOf(settings: ShardSettings, shard: number, files: ShardF
   const manifest: ShardManifest = {
     format: 'sitemapkit-shard',
     version: 1,
+    layout: LAYOUT_VERSION,
     name: settings.name,
     shard,
     shards: settings.shards,
@@ -432,7 +435,7 @@ export async function readManifest(path: string): Promise<ShardManifest> {
 function checkWholeSet(manifests: readonly ShardManifest[], outDir: string): ShardSettings {
   const first = manifests[0];
   if (first === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'no manifest: give the manifest of every shard');
-  const key = (m: ShardManifest): string => JSON.stringify([m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
+  const key = (m: ShardManifest): string => JSON.stringify([m.layout, m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
   const seen = new Set<number>();
   for (const manifest of manifests) {
     if (key(manifest) !== key(first)) throw new SitemapError('ERR_SITEMAP_STATE', `the manifests are of different sets: shard ${manifest.shard} of ${manifest.shards} of "${manifest.name}" (${manifest.baseUrl}) and shard ${first.shard} of ${first.shards} of "${first.name}" (${first.baseUrl})`);
