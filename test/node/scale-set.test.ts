@@ -475,3 +475,27 @@ test("a site of one-page folders (/{slug}/, /{slug}/index.html) has its pages in
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /written with the layout of an earlier sitemapkit/);
 });
+
+test("apply holds the set's lock through the writes after its commit (the removals, the manifests), not only up to the index's rename", async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 40, b: 40 }), 'out');
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/item-1`, lastmod: '2026-01-01' }]));
+  const apply = (): Promise<unknown> => runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir });
+  const counting = interceptSteps(join(dir, 'out'));
+  try {
+    await apply();
+  } finally {
+    counting.restore();
+  }
+  const manifestAt = counting.steps.findIndex((step) => /^rename sitemap-shard-\d+-of-4\.json$/.test(step)) + 1;
+  assert.ok(manifestAt > counting.steps.indexOf('rename sitemap.xml') + 1, counting.steps.join(', '));
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/item-2`, lastmod: '2026-01-01' }]));
+  const stop = interceptSteps(join(dir, 'out'), manifestAt, 'freeze');
+  try {
+    void apply();
+    await stop.reached;
+  } finally {
+    stop.restore();
+  }
+  assert.ok(readdirSync(join(dir, 'out')).includes('.sitemapkit-lock-sitemap'), 'the lock is held while the manifests go in');
+});
