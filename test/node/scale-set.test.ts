@@ -499,3 +499,22 @@ test("apply holds the set's lock through the writes after its commit (the remova
   }
   assert.ok(readdirSync(join(dir, 'out')).includes('.sitemapkit-lock-sitemap'), 'the lock is held while the manifests go in');
 });
+
+test("index holds the set's lock: while another process's run writes the set, it stops before writing", async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 30, b: 30 }), 'out');
+  const out = join(dir, 'out');
+  const before = files(out);
+  const machine = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(join(out, '.sitemapkit-lock-sitemap'), `${other.pid as number} ${machine}`);
+    const refused = await runCli(['index', ...[0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`), '--out', 'out', '--sitemaps-per-index', '2'], { cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /another run \(process \d+\) is writing the sitemaps "sitemap"/);
+    assert.deepEqual(files(out), before);
+  } finally {
+    other.kill('SIGKILL');
+    await new Promise((resolve) => other.once('exit', resolve));
+  }
+});

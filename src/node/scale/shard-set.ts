@@ -529,7 +529,9 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
 
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
 export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, ...(options.stageIn !== undefined ? { stageIn: options.stageIn } : {}) });
+  // Holding the set's lock, as every local writer of the set does; a queued run's index job stages in
+  // its run's folder, and its run holds the lock.
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, ...(options.stageIn !== undefined ? { stageIn: options.stageIn } : { exclusive: true }) });
   try {
     return await publishSet(output, settings, files, [], options);
   } finally {
