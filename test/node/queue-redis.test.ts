@@ -553,3 +553,23 @@ test("a worker frozen in its index job right before the index's rename, past its
   }
   assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
 });
+
+test('a run Redis lost (restarted without its data) while its coordinator waits: no such run, and the set\'s lock is released', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-lost-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'lost', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  assert.ok(existsSync(join(set, '.sitemapkit-lock-sitemap')));
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  let lost = false;
+  const onTick = (): void => {
+    if (lost) return;
+    lost = true;
+    void raw.keys('bull:lost:*').then((keys) => raw.del(...keys));
+  };
+  await assert.rejects(waitForRun(redis.url, 'lost', run, { intervalMs: 20, onTick }), new RegExp(`^SitemapError: no run ${run} on queue lost`));
+  assert.equal(existsSync(join(set, '.sitemapkit-lock-sitemap')), false);
+});

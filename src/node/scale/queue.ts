@@ -456,13 +456,20 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
       signal.addEventListener('abort', abort, { once: true });
       step.then(done, fail).finally(() => signal.removeEventListener('abort', abort));
     });
+  // A failed run's index job never runs, and a run Redis lost (restarted without its data) never
+  // ends: the set's lock is released here (or by the next run of the queue on the set).
+  let seen: SetJob | undefined;
+  const unlock = (): Promise<void> => (seen === undefined ? Promise.resolve() : unlockSet(seen.out, seen.set.name ?? 'sitemap', runLockOwner(run, queueName)));
   try {
     for (;;) {
-      const parent = await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')));
-      if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
+      const parent = (await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')))) as Job<SetJob> | undefined;
+      if (parent === undefined) {
+        await unlock();
+        throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
+      }
+      seen = parent.data;
       const state = await unlessAborted(parent.getState());
-      // A failed run's index job never runs: the set's lock is released here (or by the next run on the set).
-      if (state === 'failed') await unlockSet(parent.data.out, parent.data.set.name ?? 'sitemap', runLockOwner(run, queueName));
+      if (state === 'failed') await unlock();
       if (state === 'completed' || state === 'failed') return (await unlessAborted(collectStatus(queue, run)))[0] as RunStatus;
       options.onTick?.(state);
       await unlessAborted(sleep(options.intervalMs ?? 250));
