@@ -171,22 +171,43 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
     let otherShards = 0;
     let rejected = 0;
     for await (const entry of options.entries) {
-      let placed: PlacedEntry;
-      try {
-        placed = placedEntry(serializer, settings, entry);
-      } catch (error) {
-        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-        rejected++;
-        options.onInvalid(error, entry);
-        continue;
-      }
-      if (placed.bucket !== options.shard) otherShards++;
+      const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
+      if (placed === null) rejected++;
+      else if (placed?.bucket !== options.shard) otherShards++;
       else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
     }
     const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();
+  }
+}
+
+/**
+ * An entry through `prepare`, `place` (which serialises it) and the replacements of a refused one, as
+ * writeSitemaps takes it: placed, undefined when left out, null when rejected (`onInvalid` told).
+ */
+export function admit<T>(entry: UrlEntry, options: Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>, place: (entry: UrlEntry) => T): T | null | undefined {
+  let current = entry;
+  try {
+    if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
+    return place(entry);
+  } catch (first) {
+    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
+    let error = first;
+    for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
+      const replacement = options.replaceInvalid(error, current);
+      if (replacement === undefined) break;
+      current = replacement;
+      try {
+        return place(current);
+      } catch (next) {
+        if (!(next instanceof InvalidValueError)) throw next;
+        error = next;
+      }
+    }
+    options.onInvalid(error, current);
+    return null;
   }
 }
 
@@ -354,19 +375,13 @@ function newestLastmod(files: readonly { lastmod?: string }[]): string | undefin
 // ---------------------------------------------------------------------------------------------------
 // The index
 
-export interface IndexOptions {
+export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {
   /** Manifest files, one per shard, all of one set. */
   manifests: readonly string[];
   /** The set's folder (default: the folder of the first manifest is NOT assumed; give it). */
   outDir: string;
-  /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
-  maxSitemapsPerIndex?: number;
   /** Flush every child to disk before the index names them (when the shards were written with `durable: false`). */
   syncChildren?: boolean;
-  /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
-  beforeWrite?: () => Promise<void>;
-  /** Where the publish is staged (StagedOutputOptions.stageIn). */
-  stageIn?: string;
 }
 
 export interface IndexFile {
@@ -453,9 +468,11 @@ function sortByName<T extends { name: string }>(files: readonly T[]): T[] {
 
 /** How a set is published, besides its files: see publishSet. */
 export interface PublishOptions {
-  /** Children per index file (default the limits' 50,000). */
+  /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
   maxSitemapsPerIndex?: number;
+  /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
   beforeWrite?: () => Promise<void>;
+  /** Where the publish is staged (StagedOutputOptions.stageIn). */
   stageIn?: string;
   /** Manifests written once the set is published (the shards' of a run, or those an apply changed). */
   manifests?: readonly ShardManifest[];
