@@ -54,10 +54,10 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const shards = checkShards(options.shards);
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, () => splitAndAdd(options, shards, run, storage));
+  return whileSplitting(options.redis, options.queue, run, storage, (redis) => splitAndAdd(options, shards, run, storage, redis));
 }
 
-async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
+async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
   const base = { run, out: storage.localDir, shards, set: options.set };
   let entries = 0;
   let rejected = 0;
@@ -87,7 +87,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     rejected = files.outcome.rejected;
     parent.routed = entries;
   }
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
+  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
 }
 
@@ -133,12 +133,12 @@ export interface ApplyRunOptions {
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, async () => {
+  return whileSplitting(options.redis, options.queue, run, storage, async (redis) => {
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
     const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
-    await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+    await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
     return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
   });
 }
@@ -158,23 +158,34 @@ function splittingKey(queue: string, run: string): string {
  * run is on the queue (both passed that check before, and split into one folder, which the one
  * refused at the add then removed).
  */
-async function whileSplitting<T>(redis: string, queueName: string, run: string, storage: SetStorage, split: () => Promise<T>): Promise<T> {
-  const client = new (await import('ioredis')).Redis(redis);
+async function whileSplitting<T>(url: string, queueName: string, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
+  const client = new (await import('ioredis')).Redis(url);
+  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url } });
   try {
     const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
     const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
     try {
-      await notOnQueue(redis, queueName, run);
+      // Its jobs are never added twice: the run would report its own outcome, and its scratch files would be those of the new run.
+      const state = await queue.getJobState(jobId(run, 'set'));
+      if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
       // What a coordinator of this --run that died while splitting left: files of shards this split
       // may not write, read with its own.
       await storage.remove(`${SCRATCH}/${run}`);
-      return await split();
+      return await split({ url, client, queue });
     } finally {
       await lease.release();
     }
   } finally {
     client.disconnect();
+    await queue.close();
   }
+}
+
+/** A coordinator's connections to Redis: a client for its locks, and the queue. */
+interface Coordinator {
+  url: string;
+  client: import('ioredis').Redis;
+  queue: Queue;
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -189,17 +200,6 @@ function runId(run: string | undefined): string {
   return run;
 }
 
-/** Throws if run `run` is on the queue: its jobs are never added twice (it would report its own outcome, and its scratch files would be those of the new run). */
-async function notOnQueue(redis: string, queueName: string, run: string): Promise<void> {
-  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
-  try {
-    const state = await queue.getJobState(jobId(run, 'set'));
-    if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
-  } finally {
-    await queue.close();
-  }
-}
-
 /**
  * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
  * files it does not name, the other run's new children among them (that run then fails, or publishes
@@ -209,17 +209,13 @@ async function notOnQueue(redis: string, queueName: string, run: string): Promis
  * the same step): a coordinator frozen past the lock's time to live adds nothing, and one frozen
  * after its add has claimed the folder already. On refusal or failure the run's scratch files go.
  */
-async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
-  const bull = await loadBullMQ();
-  const { Redis } = await import('ioredis');
-  const queue = new bull.Queue(flow.queueName, { connection: { url: redis } });
+async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   // The add's connection never connects again nor sends a command again: a WATCH lives as long as its
   // connection, and ioredis sent the MULTI/EXEC again, unWATCHed, on the next one (the add unfenced).
-  const fencedConnection = new Redis(redis, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
-  const producer = new bull.FlowProducer({ connection: fencedConnection });
-  const client = new Redis(redis);
+  const fencedConnection = new (await import('ioredis')).Redis(url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
+  const producer = new (await loadBullMQ()).FlowProducer({ connection: fencedConnection });
   const { run, out } = flow.data;
-  const name = flow.data.set.name ?? 'sitemap';
+  const setName = flow.data.set.name ?? 'sitemap';
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
     const lock = await RunLock.take(client, `${claim}:lock`, run);
@@ -240,7 +236,7 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       // run that claims the set is done (above), and any other has lost its claim (its index job checks).
       const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
       await mkdir(out, { recursive: true });
-      await lockSet(out, name, runLockOwner(run, flow.queueName), ofThisQueue);
+      await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
       await lock.fenced(fencedConnection, () => producer.add(flow));
       // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
@@ -249,12 +245,11 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
       await lock.release();
     }
   } catch (error) {
-    await unlockSet(out, name, runLockOwner(run, flow.queueName));
+    await unlockSet(out, setName, runLockOwner(run, flow.queueName));
     await storage.remove(`${SCRATCH}/${run}`);
     throw error;
   } finally {
-    client.disconnect();
-    await Promise.all([producer.close(), queue.close()]);
+    await producer.close();
     fencedConnection.disconnect();
   }
 }
