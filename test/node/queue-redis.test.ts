@@ -573,3 +573,22 @@ test('a run Redis lost (restarted without its data) while its coordinator waits:
   await assert.rejects(waitForRun(redis.url, 'lost', run, { intervalMs: 20, onTick }), new RegExp(`^SitemapError: no run ${run} on queue lost`));
   assert.equal(existsSync(join(set, '.sitemapkit-lock-sitemap')), false);
 });
+
+test('a queued apply whose every change is refused completes, and leaves the set as it was (its run has no scratch folder to stage in)', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-empty-apply-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const set = join(dir, 'set');
+  await writeShardedSet([{ loc: 'https://example.com/a/b' }], { outDir: set, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const index = readFileSync(join(set, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), '{"op":"rename"}\n');
+  const { run, touched } = await enqueueApply({ redis: redis.url, queue: 'empty-apply', out: set, changes: [join(dir, 'changes.jsonl')], attempts: 1, onProblem: () => {} });
+  assert.equal(touched, 0);
+  const worker = await startWorker({ redis: redis.url, queue: 'empty-apply' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'empty-apply', run, { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.deepEqual(status.outcome?.indexFiles, ['sitemap.xml']);
+  assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+});

@@ -7,7 +7,7 @@
 
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
-import { manifestFileName } from '../../core/scale/layout.js';
+import { indexFileNames, manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
 import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedPosition } from './apply.js';
 import { publishInPlace, readManifest, type PublishOptions, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
@@ -94,6 +94,8 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
+  // No change applied (every line refused): the published set stays as it is, nothing staged (the run has no scratch folder).
+  if (touched.size === 0) return { indexFiles: indexFileNames(settings.name, perIndex === undefined ? 1 : Math.ceil(files.length / perIndex)), files: files.length, urls: 0, removed: 0 };
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
   const manifests = await updatedManifests(settings, touched, written);
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, ...(perIndex !== undefined ? { maxSitemapsPerIndex: perIndex } : {}), manifests });
