@@ -592,3 +592,15 @@ test('a queued apply whose every change is refused completes, and leaves the set
   assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
   assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
 });
+
+test('runs on two queues are two runs on one set when their folder is one: the second is refused by the set\'s lock file, named the first', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-two-queues-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const enqueue = (queue: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue, out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const { run } = await enqueue('queue-a');
+  await assert.rejects(enqueue('queue-b'), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue queue-a is writing the sitemaps "sitemap" into ${set}`) });
+  assert.deepEqual(await queueStatus(redis.url, 'queue-b'), []);
+});
