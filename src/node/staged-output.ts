@@ -72,6 +72,8 @@ export interface CommitPlan {
    * a later commit flushes before its entry file names them: the shards of generate --shards).
    */
   durable?: false;
+  /** Writes made after the commit, before the temporary directory goes and the lock is released. */
+  after?: () => Promise<void>;
 }
 
 export interface StagedOutputOptions {
@@ -87,6 +89,12 @@ export interface StagedOutputOptions {
   maxPendingBlocks?: number;
   /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
   exclusive?: boolean;
+  /**
+   * The folder the temporary directory is made in (default: the target directory), on its filesystem.
+   * A queued run's index job stages in its run's scratch folder: once the run is done and that folder
+   * removed, a worker frozen in the middle of the commit finds its staged files gone, and commits nothing.
+   */
+  stageIn?: string;
 }
 
 export class StagedOutput {
@@ -126,7 +134,7 @@ export class StagedOutput {
       const swept = options.exclusive !== true && locksHeld.has(resolve(outDir, `${LOCK_PREFIX}${options.name}`));
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
-      const tempDir = await mkdtemp(join(outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
+      const tempDir = await mkdtemp(join(options.stageIn ?? outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
       return new StagedOutput(outDir, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
@@ -193,8 +201,9 @@ export class StagedOutput {
     try {
       await this.files.destroy();
       if (this.dryRun) return await this.wouldRemove(plan, keep);
-      const removed = await this.moveIn(plan, keep);
-      return [...removed, ...(await this.removeOld(plan, keep))].sort();
+      const removed = [...(await this.moveIn(plan, keep)), ...(await this.removeOld(plan, keep))];
+      await plan.after?.();
+      return removed.sort();
     } finally {
       await this.abort();
     }
@@ -296,28 +305,46 @@ const locksHeld = new Set<string>();
  * Takes the lock of the set `name` in `dir` (see the top of this file); returns its path. A lock left
  * by a process of this machine that is gone (killed with -9), or by this process, is taken over: it
  * keeps runs of other processes apart (an overlapping cron job, a second terminal), not calls of one.
+ * A run of several processes (a queued run: node/scale/queue.ts) holds it as `owner`, a text that
+ * names it, until `unlockSet`; such a lock is taken over only when `ownerGone` says so.
  */
-async function lockSet(dir: string, name: string): Promise<string> {
+export async function lockSet(dir: string, name: string, owner?: string, ownerGone?: (owner: string) => Promise<boolean>): Promise<string> {
   const path = resolve(dir, `${LOCK_PREFIX}${name}`);
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(path, `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
-      locksHeld.add(path);
+      await writeFile(path, owner ?? `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
+      if (owner === undefined) locksHeld.add(path);
       return path;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = /^(\d+) ([0-9a-f]{8})$/.exec(await readFile(path, 'utf8').catch(() => ''));
-    // No owner in it: a run killed between making the file and writing it (unless that is this instant).
+    const text = await readFile(path, 'utf8').catch(() => '');
+    const pidHost = /^(\d+) ([0-9a-f]{8})$/.exec(text);
+    // Empty: a run killed between making the file and writing it (unless that is this instant).
     // This process's own: a run of it that was stopped (an in-process test's kill) and will not go on.
-    const gone = owner === null ? Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 10_000 : owner[2] === HOST_TAG && (Number(owner[1]) === process.pid || !isProcessAlive(Number(owner[1])));
+    const gone =
+      pidHost !== null
+        ? pidHost[2] === HOST_TAG && (Number(pidHost[1]) === process.pid || !isProcessAlive(Number(pidHost[1])))
+        : text === ''
+          ? Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 10_000
+          : ((await ownerGone?.(text)) ?? false);
     if (attempt === 0 && gone) {
       await rm(path, { force: true });
       continue;
     }
-    const who = owner === null ? 'another run' : `another run (process ${owner[1]}${owner[2] === HOST_TAG ? '' : ' of another machine'})`;
+    const who = pidHost !== null ? `another run (process ${pidHost[1]}${pidHost[2] === HOST_TAG ? '' : ' of another machine'})` : text === '' ? 'another run' : text;
     throw new SitemapError('ERR_SITEMAP_WRITE', `${who} is writing the sitemaps "${name}" into ${dir}; run again once it is done (if none is, remove ${path})`);
   }
+}
+
+/** Who holds the lock of the set `name` in `dir` (what lockSet wrote), undefined when none does. */
+export function setLockOwner(dir: string, name: string): Promise<string | undefined> {
+  return readFile(resolve(dir, `${LOCK_PREFIX}${name}`), 'utf8').catch(() => undefined);
+}
+
+/** Removes the lock of the set `name` in `dir` if `owner` holds it (lockSet). */
+export async function unlockSet(dir: string, name: string, owner: string): Promise<void> {
+  if ((await setLockOwner(dir, name)) === owner) await rm(resolve(dir, `${LOCK_PREFIX}${name}`), { force: true });
 }
 
 /**

@@ -70,3 +70,9 @@ test('a child\'s files give their stem back', () => {
     }),
   );
 });
+
+test("a folder's own page is at the top level (a site of one-page folders is not a child per page); a page beneath a folder is in its section", () => {
+  const layout = { shards: 8, baseUrl: BASE };
+  for (const path of ['post-1/', 'post-1/index.html', 'Post-1/INDEX.HTM', 'post-1/?page=2', 'about']) assert.equal(shardOf(`${BASE}${path}`, layout).section, '', path);
+  for (const [path, section] of [['post-1/comments', 'post-1'], ['post-1/2024/', 'post-1'], ['post-1/index.html/x', 'post-1'], ['post-1/index-old.html', 'post-1']]) assert.equal(shardOf(`${BASE}${path}`, layout).section, section, path);
+});

@@ -447,3 +447,160 @@ test('a --run whose coordinator died while splitting, given again: the new split
   assert.equal(status.state, 'completed', status.reason);
   assert.equal(status.outcome?.urls, 1);
 });
+
+test('a connection lost between the WATCH of the fenced add and its EXEC adds nothing: the fenced connection never reconnects, so the EXEC is not sent again on a connection without the WATCH', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-fence-reconnect-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  const lockKey = `sitemapkit:reconnect:out:${set}:lock`;
+  const { FlowProducer } = await import('bullmq');
+  const add = FlowProducer.prototype.add;
+  FlowProducer.prototype.add = async function (this: InstanceType<typeof FlowProducer>, ...args: Parameters<typeof add>) {
+    // After the WATCH and the check: every other connection dropped (a network blip), and the lock
+    // taken meanwhile by another coordinator.
+    await raw.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    await raw.set(lockKey, 'another-coordinator', 'PX', 5000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return add.apply(this, args);
+  };
+  t.after(() => (FlowProducer.prototype.add = add));
+  await assert.rejects(enqueueGenerate({ redis: redis.url, queue: 'reconnect', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] }), /^SitemapError: the lock of .* expired before this run was added/);
+  FlowProducer.prototype.add = add;
+  assert.deepEqual(await raw.lrange('bull:reconnect:wait', 0, -1), []);
+});
+
+test("a local run and a queued run of one set exclude each other through the set's lock file: the second is refused, named the first; the lock goes with the run", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-local-queued-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b/c\n');
+  const set = join(dir, 'set');
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const local = (): Promise<unknown> => writeShardedSet([{ loc: 'https://example.com/x' }], { outDir: set, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const enqueue = (): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'local-queued', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  // A queued run on the set, no worker yet: a local run stops before it writes.
+  const { run } = await enqueue();
+  await assert.rejects(local(), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue local-queued is writing the sitemaps "sitemap" into ${set}`) });
+  assert.equal(existsSync(join(set, 'sitemap.xml')), false);
+  const worker = await startWorker({ redis: redis.url, queue: 'local-queued' });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'local-queued', run, { intervalMs: 20 })).state, 'completed');
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+  // A local run of another process holds the set: the coordinator is refused, naming it, and adds nothing.
+  const machine = (await import('node:zlib')).crc32((await import('node:os')).hostname()).toString(16).padStart(8, '0');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  t.after(() => other.kill('SIGKILL'));
+  writeFileSync(join(set, '.sitemapkit-lock-sitemap'), `${other.pid as number} ${machine}`);
+  await assert.rejects(enqueue(), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^another run \\(process ${other.pid as number}\\) is writing the sitemaps "sitemap" into ${set}`) });
+  assert.deepEqual((await queueStatus(redis.url, 'local-queued')).map((status) => status.run), [run]);
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), []);
+  assert.equal(readFileSync(join(set, '.sitemapkit-lock-sitemap'), 'utf8'), `${other.pid as number} ${machine}`);
+  await local().catch((error: Error) => assert.match(error.message, /another run \(process/));
+  rmSync(join(set, '.sitemapkit-lock-sitemap'));
+  await local();
+});
+
+test("a worker frozen in its index job right before the index's rename, past its lock, woken once its run was published by another worker and the next run too: it puts nothing back (its staged index went with its run's scratch folder)", { skip, timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-frozen-publish-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const set = join(dir, 'set');
+  const inputs = [0, 1].map((n) => join(dir, `urls-${n}.txt`));
+  inputs.forEach((input, n) => writeFileSync(input, `https://example.com/run-${n}/a\n`));
+  // A worker process that stops itself (SIGSTOP) once, right before it renames an index into the set.
+  const script = join(dir, 'frozen.mts');
+  writeFileSync(script, `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { startWorker } from ${JSON.stringify(new URL('../../src/node/scale/worker.ts', import.meta.url).pathname)};
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const rename = fsp.rename;
+    let stopped = false;
+    fsp.rename = async (from, to) => {
+      if (!stopped && String(to) === ${JSON.stringify(join(set, 'sitemap.xml'))}) {
+        stopped = true;
+        process.kill(process.pid, 'SIGSTOP');
+      }
+      return rename(from, to);
+    };
+    syncBuiltinESMExports();
+    await startWorker({ redis: ${JSON.stringify(redis.url)}, queue: 'frozen', lockDurationMs: 1000, log: (line) => console.log(line) });
+  `);
+  const enqueue = (input: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'frozen', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const first = await enqueue(inputs[0] as string);
+  let log = '';
+  const frozen = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  frozen.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  t.after(() => frozen.kill('SIGKILL'));
+  const state = (): string => readFileSync(`/proc/${frozen.pid as number}/stat`, 'utf8').split(') ')[1]?.[0] ?? '';
+  for (const deadline = Date.now() + 20_000; state() !== 'T'; ) {
+    assert.ok(Date.now() < deadline, 'the worker stopped before the rename');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const worker = await startWorker({ redis: redis.url, queue: 'frozen', lockDurationMs: 1000 });
+  t.after(() => worker.close(true));
+  assert.equal((await waitForRun(redis.url, 'frozen', first.run, { intervalMs: 20 })).state, 'completed');
+  const second = await enqueue(inputs[1] as string);
+  assert.equal((await waitForRun(redis.url, 'frozen', second.run, { intervalMs: 20 })).state, 'completed');
+  const index = readFileSync(join(set, 'sitemap.xml'));
+  frozen.kill('SIGCONT');
+  // Its job ends (BullMQ cannot move it, not being its worker's any more) once its processor returns.
+  for (const deadline = Date.now() + 10_000; !log.includes(`failed the index of run ${first.run}`) && !log.includes(`job ${first.run}.set. moveTo`); ) {
+    assert.ok(Date.now() < deadline, `the woken worker's index job ended: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
+});
+
+test('a run Redis lost (restarted without its data) while its coordinator waits: no such run, and the set\'s lock is released', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-lost-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'lost', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  assert.ok(existsSync(join(set, '.sitemapkit-lock-sitemap')));
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  let lost = false;
+  const onTick = (): void => {
+    if (lost) return;
+    lost = true;
+    void raw.keys('bull:lost:*').then((keys) => raw.del(...keys));
+  };
+  await assert.rejects(waitForRun(redis.url, 'lost', run, { intervalMs: 20, onTick }), new RegExp(`^SitemapError: no run ${run} on queue lost`));
+  assert.equal(existsSync(join(set, '.sitemapkit-lock-sitemap')), false);
+});
+
+test('a queued apply whose every change is refused completes, and leaves the set as it was (its run has no scratch folder to stage in)', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-empty-apply-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const set = join(dir, 'set');
+  await writeShardedSet([{ loc: 'https://example.com/a/b' }], { outDir: set, baseUrl: 'https://example.com/', shards: 2, compressionThreads: 1 });
+  const index = readFileSync(join(set, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), '{"op":"rename"}\n');
+  const { run, touched } = await enqueueApply({ redis: redis.url, queue: 'empty-apply', out: set, changes: [join(dir, 'changes.jsonl')], attempts: 1, onProblem: () => {} });
+  assert.equal(touched, 0);
+  const worker = await startWorker({ redis: redis.url, queue: 'empty-apply' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'empty-apply', run, { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.deepEqual(status.outcome?.indexFiles, ['sitemap.xml']);
+  assert.deepEqual(readFileSync(join(set, 'sitemap.xml')), index);
+  assert.deepEqual(readdirSync(set).filter((name) => name.startsWith('.')), []);
+});
+
+test('runs on two queues are two runs on one set when their folder is one: the second is refused by the set\'s lock file, named the first', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-two-queues-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\n');
+  const set = join(dir, 'set');
+  const enqueue = (queue: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue, out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const { run } = await enqueue('queue-a');
+  await assert.rejects(enqueue('queue-b'), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue queue-a is writing the sitemaps "sitemap" into ${set}`) });
+  assert.deepEqual(await queueStatus(redis.url, 'queue-b'), []);
+});

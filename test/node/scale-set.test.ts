@@ -454,3 +454,67 @@ test("the index's publish checks before each of its writes (the index, each remo
   assert.equal(calls, 1 + removed.length + 2);
   for (const path of manifestsIn(run)) assert.deepEqual(readFileSync(join(out, basename(path))), readFileSync(path));
 });
+
+test("a site of one-page folders (/{slug}/, /{slug}/index.html) has its pages in the top level's children, not a child per page; apply refuses a set of the earlier layout", async () => {
+  const dir = tempDir();
+  const pages = Array.from({ length: 3000 }, (_, i) => ({ loc: `${BASE}post-${i}/${i % 10 === 0 ? 'index.html' : ''}` }));
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const out = join(dir, 'out');
+  const set = await writeShardedSet([...pages, { loc: `${BASE}blog/first` }], { outDir: out, baseUrl: BASE, shards: 4, compressionThreads: 1 });
+  assert.ok(set.sitemaps.length <= 8, `${set.sitemaps.length} children`);
+  assert.equal(set.sitemaps.filter((f) => f.name.startsWith('sitemap-root.')).reduce((n, f) => n + f.urls, 0), 3000);
+  assert.ok(set.sitemaps.some((f) => f.name.startsWith('sitemap-blog.')), 'a folder with a page beneath it keeps its section');
+  // A set whose manifests were written with the earlier layout (a folder's own page in its folder's section).
+  for (const shard of [0, 1, 2, 3]) {
+    const path = join(out, `sitemap-shard-${shard}-of-4.json`);
+    const { layout: _layout, ...earlier } = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, JSON.stringify(earlier));
+  }
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'delete', loc: `${BASE}post-1/` }]));
+  const refused = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /written with the layout of an earlier sitemapkit/);
+});
+
+test("apply holds the set's lock through the writes after its commit (the removals, the manifests), not only up to the index's rename", async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 40, b: 40 }), 'out');
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/item-1`, lastmod: '2026-01-01' }]));
+  const apply = (): Promise<unknown> => runCli(['apply', 'changes.jsonl', '--out', 'out', '--quiet'], { cwd: dir });
+  const counting = interceptSteps(join(dir, 'out'));
+  try {
+    await apply();
+  } finally {
+    counting.restore();
+  }
+  const manifestAt = counting.steps.findIndex((step) => /^rename sitemap-shard-\d+-of-4\.json$/.test(step)) + 1;
+  assert.ok(manifestAt > counting.steps.indexOf('rename sitemap.xml') + 1, counting.steps.join(', '));
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/item-2`, lastmod: '2026-01-01' }]));
+  const stop = interceptSteps(join(dir, 'out'), manifestAt, 'freeze');
+  try {
+    void apply();
+    await stop.reached;
+  } finally {
+    stop.restore();
+  }
+  assert.ok(readdirSync(join(dir, 'out')).includes('.sitemapkit-lock-sitemap'), 'the lock is held while the manifests go in');
+});
+
+test("index holds the set's lock: while another process's run writes the set, it stops before writing", async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 30, b: 30 }), 'out');
+  const out = join(dir, 'out');
+  const before = files(out);
+  const machine = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(join(out, '.sitemapkit-lock-sitemap'), `${other.pid as number} ${machine}`);
+    const refused = await runCli(['index', ...[0, 1, 2, 3].map((s) => `out/sitemap-shard-${s}-of-4.json`), '--out', 'out', '--sitemaps-per-index', '2'], { cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /another run \(process \d+\) is writing the sitemaps "sitemap"/);
+    assert.deepEqual(files(out), before);
+  } finally {
+    other.kill('SIGKILL');
+    await new Promise((resolve) => other.once('exit', resolve));
+  }
+});

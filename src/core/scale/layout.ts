@@ -23,7 +23,7 @@ export interface ShardLayout {
 }
 
 export interface UrlPlace {
-  /** The URL's section: its first path segment under the base URL ('' at the top level). */
+  /** The URL's section: its first path segment under the base URL ('' at the top level, and for a folder's own page). */
   section: string;
   /** Its bucket within the section, which is also the shard that writes it (0 … shards-1). */
   bucket: number;
@@ -48,9 +48,22 @@ export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
   return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
 }
 
+/**
+ * The layout's version, in every manifest: 2 since a folder's own page is at the top level. A set of
+ * another version places some URLs elsewhere, so changes cannot be applied to it (apply.ts).
+ */
+export const LAYOUT_VERSION = 2;
+
+/**
+ * A folder's own page (`/blog/`, `/blog/index.html`): at the top level, not in the folder's section, so
+ * that a site of one-page folders (`/{slug}/`, a blog's permalinks) is not one child per page.
+ */
+const FOLDER_PAGE = /^[^/]*\/(?:index\.[a-z0-9]+)?$/i;
+
 /** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
 export function placeOf(loc: string, prefix: string, shards: number, name: string): UrlPlace {
-  const section = sectionOf(pathUnder(loc, prefix));
+  const path = pathUnder(loc, prefix);
+  const section = FOLDER_PAGE.test(path) ? '' : sectionOf(path);
   const hash = urlHash(loc);
   // The first half of the fingerprint: partition.ts splits an outgrown child by the second.
   const bucket = Math.floor(hash / 2 ** 21) % shards;

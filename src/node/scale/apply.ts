@@ -14,13 +14,12 @@ import { normalizeUrl } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { childStemOf, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
-import { writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, manifestText, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardSettings } from './shard-set.js';
+import { manifestOf, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
@@ -116,8 +115,8 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     );
     const touchedSet = new Set(touched);
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
-    const { indexFiles, removed } = await publishSet(output, settings, files, placed, options.maxSitemapsPerIndex ?? perIndex);
-    await updateManifests(settings, touchedSet, written);
+    const manifests = await updatedManifests(settings, touchedSet, written);
+    const { indexFiles, removed } = await publishSet(output, settings, files, placed, { maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? perIndex, manifests });
     return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
   } finally {
     await output.abort();
@@ -245,7 +244,9 @@ export async function setSettings(outDir: string, name: string): Promise<ShardSe
   });
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
-  return settingsOfManifest(await readManifest(join(outDir, manifest)), outDir);
+  const read = await readManifest(join(outDir, manifest));
+  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (a folder's own page, /x/, in the section x): changes would land in other children than its URLs; write the set again (generate --shards)`);
+  return settingsOfManifest(read, outDir);
 }
 
 /**
@@ -280,14 +281,14 @@ function byNumber(a: string, b: string): number {
   return Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]);
 }
 
-/** After the commit: the manifests of the shards touched, with the touched children's new files. */
-export async function updateManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[], beforeWrite?: () => Promise<void>): Promise<void> {
+/** The manifests of the shards touched, with the touched children's new files (written after the commit). */
+export async function updatedManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<ShardManifest[]> {
   const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
+  const manifests: ShardManifest[] = [];
   for (const shard of [...shards].sort((a, b) => a - b)) {
-    const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
-    const old = await readManifest(path).catch(() => undefined);
+    const old = await readManifest(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards))).catch(() => undefined);
     const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
-    await beforeWrite?.();
-    await writeFileAtomic(path, manifestText(manifestOf(settings, shard, files, old?.duplicates ?? 0)));
+    manifests.push(manifestOf(settings, shard, files, old?.duplicates ?? 0));
   }
+  return manifests;
 }

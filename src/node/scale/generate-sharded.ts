@@ -5,7 +5,7 @@
 // one shard's entries at a time, not the set.
 
 import { join } from 'node:path';
-import { InvalidValueError, SitemapError } from '../../core/errors.js';
+import { SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
@@ -13,7 +13,7 @@ import { Spill } from './spill.js';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import { abortedError, type WriteSitemapsOptions, type WriteSummary, type WrittenFile } from '../write-sitemaps.js';
-import { placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
+import { admit, placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
 export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
@@ -81,33 +81,5 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     };
   } finally {
     await spill.abort();
-  }
-}
-
-/**
- * An entry through `prepare`, `place` (which serialises it) and the replacements of a refused one, as
- * writeSitemaps takes it: placed, undefined when left out, null when rejected (`onInvalid` told).
- */
-function admit<T>(entry: UrlEntry, options: ShardedGenerateOptions, place: (entry: UrlEntry) => T): T | null | undefined {
-  let current = entry;
-  try {
-    if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
-    return place(entry);
-  } catch (first) {
-    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
-    let error = first;
-    for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
-      const replacement = options.replaceInvalid(error, current);
-      if (replacement === undefined) break;
-      current = replacement;
-      try {
-        return place(current);
-      } catch (next) {
-        if (!(next instanceof InvalidValueError)) throw next;
-        error = next;
-      }
-    }
-    options.onInvalid(error, current);
-    return null;
   }
 }

@@ -7,10 +7,10 @@
 
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
-import { manifestFileName } from '../../core/scale/layout.js';
+import { indexFileNames, manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updateManifests, type Change, type FeedPosition } from './apply.js';
-import { publishInPlace, readManifest, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
+import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedPosition } from './apply.js';
+import { publishInPlace, readManifest, type PublishOptions, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
 import type { SetStorage } from './storage.js';
@@ -89,14 +89,16 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
 }
 
 /** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. `beforeWrite` runs before each write (publishSet). */
-export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[], beforeWrite?: () => Promise<void>): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
+export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[], options: Pick<PublishOptions, 'beforeWrite' | 'stageIn'> = {}): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
   const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
+  // No change applied (every line refused): the published set stays as it is, nothing staged (the run has no scratch folder).
+  if (touched.size === 0) return { indexFiles: indexFileNames(settings.name, perIndex === undefined ? 1 : Math.ceil(files.length / perIndex)), files: files.length, urls: 0, removed: 0 };
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, perIndex, beforeWrite);
-  await updateManifests(settings, touched, written, beforeWrite);
+  const manifests = await updatedManifests(settings, touched, written);
+  const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, ...(perIndex !== undefined ? { maxSitemapsPerIndex: perIndex } : {}), manifests });
   return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
 

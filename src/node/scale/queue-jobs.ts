@@ -125,6 +125,16 @@ export function changeFile(run: string, stem: string): string {
   return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
 }
 
+/**
+ * What the set's lock file (staged-output.ts lockSet) holds while run `run` is on the queue: taken by
+ * its coordinator with its claim, released by its index job once done (or by its coordinator, or the
+ * next run on the set, once it failed), so that a local run of the set is refused meanwhile, and a
+ * queued run while a local one writes the set.
+ */
+export function runLockOwner(run: string, queue: string): string {
+  return `run ${run} of queue ${queue}`;
+}
+
 /** The ids of a run's jobs: fixed, so that status and the coordinator find them without a search. */
 export function jobId(run: string, kind: JobData['kind'], n?: number | string): string {
   return n === undefined ? `${run}.${kind}` : `${run}.${kind}.${n}`;

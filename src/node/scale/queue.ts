@@ -2,6 +2,7 @@
 // run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
+import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
@@ -9,11 +10,12 @@ import { checkShards } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
+import { lockSet, unlockSet } from '../staged-output.js';
 
 export interface EnqueueOptions {
   redis: string;
@@ -52,10 +54,10 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const shards = checkShards(options.shards);
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, () => splitAndAdd(options, shards, run, storage));
+  return whileSplitting(options.redis, options.queue, run, storage, (redis) => splitAndAdd(options, shards, run, storage, redis));
 }
 
-async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage): Promise<EnqueuedRun> {
+async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
   const base = { run, out: storage.localDir, shards, set: options.set };
   let entries = 0;
   let rejected = 0;
@@ -85,7 +87,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     rejected = files.outcome.rejected;
     parent.routed = entries;
   }
-  await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
+  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
   return { run, entries, rejected };
 }
 
@@ -131,12 +133,12 @@ export interface ApplyRunOptions {
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, async () => {
+  return whileSplitting(options.redis, options.queue, run, storage, async (redis) => {
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
     const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
-    await addFlow(options.redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
+    await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
     return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
   });
 }
@@ -156,23 +158,34 @@ function splittingKey(queue: string, run: string): string {
  * run is on the queue (both passed that check before, and split into one folder, which the one
  * refused at the add then removed).
  */
-async function whileSplitting<T>(redis: string, queueName: string, run: string, storage: SetStorage, split: () => Promise<T>): Promise<T> {
-  const client = new (await import('ioredis')).Redis(redis);
+async function whileSplitting<T>(url: string, queueName: string, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
+  const client = new (await import('ioredis')).Redis(url);
+  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url } });
   try {
     const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
     const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
     try {
-      await notOnQueue(redis, queueName, run);
+      // Its jobs are never added twice: the run would report its own outcome, and its scratch files would be those of the new run.
+      const state = await queue.getJobState(jobId(run, 'set'));
+      if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
       // What a coordinator of this --run that died while splitting left: files of shards this split
       // may not write, read with its own.
       await storage.remove(`${SCRATCH}/${run}`);
-      return await split();
+      return await split({ url, client, queue });
     } finally {
       await lease.release();
     }
   } finally {
     client.disconnect();
+    await queue.close();
   }
+}
+
+/** A coordinator's connections to Redis: a client for its locks, and the queue. */
+interface Coordinator {
+  url: string;
+  client: import('ioredis').Redis;
+  queue: Queue;
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -187,17 +200,6 @@ function runId(run: string | undefined): string {
   return run;
 }
 
-/** Throws if run `run` is on the queue: its jobs are never added twice (it would report its own outcome, and its scratch files would be those of the new run). */
-async function notOnQueue(redis: string, queueName: string, run: string): Promise<void> {
-  const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url: redis } });
-  try {
-    const state = await queue.getJobState(jobId(run, 'set'));
-    if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
-  } finally {
-    await queue.close();
-  }
-}
-
 /**
  * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
  * files it does not name, the other run's new children among them (that run then fails, or publishes
@@ -207,12 +209,13 @@ async function notOnQueue(redis: string, queueName: string, run: string): Promis
  * the same step): a coordinator frozen past the lock's time to live adds nothing, and one frozen
  * after its add has claimed the folder already. On refusal or failure the run's scratch files go.
  */
-async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
-  const bull = await loadBullMQ();
-  const queue = new bull.Queue(flow.queueName, { connection: { url: redis } });
-  const producer = new bull.FlowProducer({ connection: { url: redis } });
-  const client = new (await import('ioredis')).Redis(redis);
+async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
+  // The add's connection never connects again nor sends a command again: a WATCH lives as long as its
+  // connection, and ioredis sent the MULTI/EXEC again, unWATCHed, on the next one (the add unfenced).
+  const fencedConnection = new (await import('ioredis')).Redis(url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
+  const producer = new (await loadBullMQ()).FlowProducer({ connection: fencedConnection });
   const { run, out } = flow.data;
+  const setName = flow.data.set.name ?? 'sitemap';
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
     const lock = await RunLock.take(client, `${claim}:lock`, run);
@@ -229,21 +232,25 @@ async function addFlow(redis: string, flow: FlowJob & { data: SetJob }, storage:
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
+      // The set's lock file too, which local runs take. One a run of this queue left is taken over: the
+      // run that claims the set is done (above), and any other has lost its claim (its index job checks).
+      const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
+      await mkdir(out, { recursive: true });
+      await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
-      // The connection the flow's MULTI runs on: an ioredis client (loadBullMQ's factory), which BullMQ's proxy forwards WATCH to.
-      const connection = (await producer.getBackend().client) as unknown as import('ioredis').Redis;
-      await lock.fenced(connection, () => producer.add(flow));
+      await lock.fenced(fencedConnection, () => producer.add(flow));
       // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
       if ((await queue.getJobState(jobId(run, 'set'))) === 'unknown') throw lock.lostError();
     } finally {
       await lock.release();
     }
   } catch (error) {
+    await unlockSet(out, setName, runLockOwner(run, flow.queueName));
     await storage.remove(`${SCRATCH}/${run}`);
     throw error;
   } finally {
-    client.disconnect();
-    await Promise.all([producer.close(), queue.close()]);
+    await producer.close();
+    fencedConnection.disconnect();
   }
 }
 
@@ -444,11 +451,20 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
       signal.addEventListener('abort', abort, { once: true });
       step.then(done, fail).finally(() => signal.removeEventListener('abort', abort));
     });
+  // A failed run's index job never runs, and a run Redis lost (restarted without its data) never
+  // ends: the set's lock is released here (or by the next run of the queue on the set).
+  let seen: SetJob | undefined;
+  const unlock = (): Promise<void> => (seen === undefined ? Promise.resolve() : unlockSet(seen.out, seen.set.name ?? 'sitemap', runLockOwner(run, queueName)));
   try {
     for (;;) {
-      const parent = await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')));
-      if (parent === undefined) throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
+      const parent = (await unlessAborted(bull.Job.fromId(queue, jobId(run, 'set')))) as Job<SetJob> | undefined;
+      if (parent === undefined) {
+        await unlock();
+        throw new SitemapError('ERR_SITEMAP_QUEUE', `no run ${run} on queue ${queueName}`);
+      }
+      seen = parent.data;
       const state = await unlessAborted(parent.getState());
+      if (state === 'failed') await unlock();
       if (state === 'completed' || state === 'failed') return (await unlessAborted(collectStatus(queue, run)))[0] as RunStatus;
       options.onTick?.(state);
       await unlessAborted(sleep(options.intervalMs ?? 250));

@@ -4,7 +4,7 @@
 // manifests make one whole set and publishes its index file(s): the set's one commit point. Old
 // children are removed only after it, so a run killed at any moment leaves the previous set whole.
 
-import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
@@ -14,7 +14,7 @@ import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.j
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
-import { checkShards, indexFileNames, indexLink, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { checkShards, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
@@ -50,6 +50,8 @@ export interface ShardFile {
 export interface ShardManifest {
   format: 'sitemapkit-shard';
   version: 1;
+  /** The placement it was written with (layout.ts LAYOUT_VERSION); absent: the first. */
+  layout?: number;
   name: string;
   shard: number;
   shards: number;
@@ -169,22 +171,43 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
     let otherShards = 0;
     let rejected = 0;
     for await (const entry of options.entries) {
-      let placed: PlacedEntry;
-      try {
-        placed = placedEntry(serializer, settings, entry);
-      } catch (error) {
-        if (!(error instanceof InvalidValueError) || options.onInvalid === undefined) throw error;
-        rejected++;
-        options.onInvalid(error, entry);
-        continue;
-      }
-      if (placed.bucket !== options.shard) otherShards++;
+      const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
+      if (placed === null) rejected++;
+      else if (placed?.bucket !== options.shard) otherShards++;
       else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
     }
     const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();
+  }
+}
+
+/**
+ * An entry through `prepare`, `place` (which serialises it) and the replacements of a refused one, as
+ * writeSitemaps takes it: placed, undefined when left out, null when rejected (`onInvalid` told).
+ */
+export function admit<T>(entry: UrlEntry, options: Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>, place: (entry: UrlEntry) => T): T | null | undefined {
+  let current = entry;
+  try {
+    if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
+    return place(entry);
+  } catch (first) {
+    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
+    let error = first;
+    for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
+      const replacement = options.replaceInvalid(error, current);
+      if (replacement === undefined) break;
+      current = replacement;
+      try {
+        return place(current);
+      } catch (next) {
+        if (!(next instanceof InvalidValueError)) throw next;
+        error = next;
+      }
+    }
+    options.onInvalid(error, current);
+    return null;
   }
 }
 
@@ -306,6 +329,7 @@ export function manifestOf(settings: ShardSettings, shard: number, files: ShardF
   const manifest: ShardManifest = {
     format: 'sitemapkit-shard',
     version: 1,
+    layout: LAYOUT_VERSION,
     name: settings.name,
     shard,
     shards: settings.shards,
@@ -351,17 +375,13 @@ function newestLastmod(files: readonly { lastmod?: string }[]): string | undefin
 // ---------------------------------------------------------------------------------------------------
 // The index
 
-export interface IndexOptions {
+export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {
   /** Manifest files, one per shard, all of one set. */
   manifests: readonly string[];
   /** The set's folder (default: the folder of the first manifest is NOT assumed; give it). */
   outDir: string;
-  /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
-  maxSitemapsPerIndex?: number;
   /** Flush every child to disk before the index names them (when the shards were written with `durable: false`). */
   syncChildren?: boolean;
-  /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
-  beforeWrite?: () => Promise<void>;
 }
 
 export interface IndexFile {
@@ -401,16 +421,11 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  const { indexFiles, removed } = await publishInPlace(settings, files, options.maxSitemapsPerIndex, options.beforeWrite);
   // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
   // do: until then the folder's manifests are the published set's, even when the run fails. A
   // process stopped in between leaves them behind the index until its run is done again.
-  for (const manifest of manifests) {
-    const path = resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards));
-    if (options.manifests.some((given) => resolve(given) === path)) continue;
-    await options.beforeWrite?.();
-    await writeFileAtomic(path, manifestText(manifest));
-  }
+  const copied = manifests.filter((manifest) => !options.manifests.some((given) => resolve(given) === resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards))));
+  const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, manifests: copied });
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
 
@@ -435,7 +450,7 @@ export async function readManifest(path: string): Promise<ShardManifest> {
 function checkWholeSet(manifests: readonly ShardManifest[], outDir: string): ShardSettings {
   const first = manifests[0];
   if (first === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'no manifest: give the manifest of every shard');
-  const key = (m: ShardManifest): string => JSON.stringify([m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
+  const key = (m: ShardManifest): string => JSON.stringify([m.layout, m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
   const seen = new Set<number>();
   for (const manifest of manifests) {
     if (key(manifest) !== key(first)) throw new SitemapError('ERR_SITEMAP_STATE', `the manifests are of different sets: shard ${manifest.shard} of ${manifest.shards} of "${manifest.name}" (${manifest.baseUrl}) and shard ${first.shard} of ${first.shards} of "${first.name}" (${first.baseUrl})`);
@@ -451,28 +466,57 @@ function sortByName<T extends { name: string }>(files: readonly T[]): T[] {
   return [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** How a set is published, besides its files: see publishSet. */
+export interface PublishOptions {
+  /** Children per index file; default the limits' 50,000. Lower it only to see the split. */
+  maxSitemapsPerIndex?: number;
+  /** Runs before each write of the publish (the index, each removal, each manifest); throws to stop it (a queue job whose lock is lost). */
+  beforeWrite?: () => Promise<void>;
+  /** Where the publish is staged (StagedOutputOptions.stageIn). */
+  stageIn?: string;
+  /** Manifests written once the set is published (the shards' of a run, or those an apply changed). */
+  manifests?: readonly ShardManifest[];
+}
+
 /**
  * Commits a set: the staged children go in, then its index file(s) at one instant (one rename of
  * `NAME.xml`, or of the link `NAME-indexes` to a folder holding every index file), then the files of
- * the previous set that the new one does not name are removed. `files` are every child of the set.
- * `beforeWrite` runs right before the commit and before each removal (each one step after it).
+ * the previous set that the new one does not name are removed, then `manifests` are written. `files`
+ * are every child of the set. `beforeWrite` runs right before the commit and before each later write.
+ * Every write is a rename out of (a removal: into) the output's temporary folder, so that a process
+ * whose folder went (a queued run's, removed once the run is done: `stageIn`) writes nothing.
  */
-export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], maxPerIndex = settings.limits.maxSitemapsPerIndex, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
+  const beforeWrite = options.beforeWrite;
   const sorted = sortByName(files);
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
-  const per = Math.max(1, Math.min(maxPerIndex, settings.limits.maxSitemapsPerIndex));
+  const per = Math.max(1, Math.min(options.maxSitemapsPerIndex ?? Infinity, settings.limits.maxSitemapsPerIndex));
   const chunks: ShardFile[][] = [];
   for (let i = 0; i < sorted.length; i += per) chunks.push(sorted.slice(i, i + per));
   const names = indexFileNames(name, chunks.length);
   const texts = chunks.map((chunk) => serializeSitemapIndex(chunk.map((f) => ({ loc: normalizeUrl(f.name, 'loc', settings.baseUrl), ...(f.lastmod !== undefined ? { lastmod: f.lastmod } : {}) })), { limits: settings.limits, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) }));
   const indexFiles = names.map((file, i) => ({ name: file, path: join(outDir, file), loc: normalizeUrl(file, 'loc', settings.baseUrl), sitemaps: (chunks[i] as ShardFile[]).length }));
-  const keep = new Set(sorted.map((f) => f.name));
+  const keep = new Set([...sorted.map((f) => f.name), ...Array.from({ length: settings.shards }, (_, shard) => manifestFileName(name, shard, settings.shards))]);
+  let removed: string[] = [];
+  // What follows the commit: files of the previous set moved out, then the manifests put in.
+  const after = async (): Promise<void> => {
+    removed = await removeUnnamed(output, settings, keep, beforeWrite);
+    const manifests = (options.manifests ?? []).map((manifest) => manifestFileName(manifest.name, manifest.shard, manifest.shards));
+    for (const [i, file] of manifests.entries()) await writeFile(output.path(file), manifestText(options.manifests?.[i] as ShardManifest));
+    await syncFiles(manifests.map((file) => output.path(file)));
+    for (const file of manifests) {
+      await beforeWrite?.();
+      await rename(output.path(file), join(outDir, file));
+    }
+    // The renames made durable (as writeFileAtomic's); best effort where a folder cannot be opened.
+    if (manifests.length > 0) await syncFiles([outDir]).catch(() => undefined);
+  };
   if (texts.length === 1) {
     await writeFile(output.path(names[0] as string), texts[0] as string);
-    await beforeWrite?.();
-    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string } });
     keep.add(names[0] as string);
+    await beforeWrite?.();
+    await output.commit({ children: placed, entry: { staged: names[0] as string, name: names[0] as string }, after });
   } else {
     // Several index files: a folder named by their content, and a link to it renamed over the old one.
     const folder = `${indexLink(name)}.${contentToken(crc32(texts.join('\0')))}`;
@@ -481,33 +525,39 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
       await mkdir(output.path(folder));
       await Promise.all(texts.map((text, i) => writeFile(output.path(folder + (names[i] as string).slice(indexLink(name).length)), text)));
     }
-    await beforeWrite?.();
-    await output.commit({ children: [...placed, { staged: folder, name: folder, inPlace: exists }] });
     const link = join(outDir, indexLink(name));
-    if ((await readlink(link).catch(() => undefined)) !== folder) {
-      const temp = join(outDir, `.${indexLink(name)}.tmp-${process.pid}-${Date.now().toString(36)}`);
-      await symlink(folder, temp);
-      await beforeWrite?.();
-      await rename(temp, link);
-    }
+    const linked = (await readlink(link).catch(() => undefined)) === folder;
+    if (!linked) await symlink(folder, output.path(indexLink(name)));
     keep.add(indexLink(name)).add(folder);
+    await beforeWrite?.();
+    await output.commit({
+      children: [...placed, { staged: folder, name: folder, inPlace: exists }],
+      after: async () => {
+        if (!linked) {
+          await beforeWrite?.();
+          await rename(output.path(indexLink(name)), link);
+        }
+        await after();
+      },
+    });
   }
-  for (let shard = 0; shard < settings.shards; shard++) keep.add(manifestFileName(name, shard, settings.shards));
-  return { indexFiles, removed: await removeUnnamed(outDir, name, keep, beforeWrite) };
+  return { indexFiles, removed };
 }
 
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
-export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], maxPerIndex?: number, beforeWrite?: () => Promise<void>): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
-  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0 });
+export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
+  // Holding the set's lock, as every local writer of the set does; a queued run's index job stages in
+  // its run's folder, and its run holds the lock.
+  const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, ...(options.stageIn !== undefined ? { stageIn: options.stageIn } : { exclusive: true }) });
   try {
-    return await publishSet(output, settings, files, [], maxPerIndex, beforeWrite);
+    return await publishSet(output, settings, files, [], options);
   } finally {
     await output.abort();
   }
 }
 
-/** After the commit: files of earlier sets of this name that the new set does not name. */
-async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
+/** After the commit: files of earlier sets of this name that the new set does not name, moved into the output's temporary folder (removed with it). */
+async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettings, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
   const children = tokenChildPattern(name);
   const link = indexLink(name);
   const others = new RegExp(`^(?:${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[0-9a-f]{8})?)$`);
@@ -516,7 +566,7 @@ async function removeUnnamed(outDir: string, name: string, keep: ReadonlySet<str
     if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
     await beforeWrite?.();
     try {
-      await rm(join(outDir, file), { recursive: true, force: true });
+      await rename(join(outDir, file), output.path(`removed-${file}`));
     } catch (error) {
       throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, file)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
     }

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
-import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, type BullMQ } from './queue-redis.js';
 import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
+import { setLockOwner, unlockSet } from '../staged-output.js';
 
 export interface QueueWorkerOptions {
   redis: string;
@@ -195,6 +196,11 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     // right before each write of the publish, not once before it: checking the children and flushing
     // them to disk takes long, and a worker frozen then had its run published by another worker, and
     // perhaps the next run too, before it went on to publish its index over it.
+    // The set's lock names this run from its add on (queue.ts addFlow): a run not holding it (added by
+    // a coordinator frozen past its claim while another run was claimed, or its lock removed by hand)
+    // publishes nothing.
+    const owner = await setLockOwner(data.out, data.set.name ?? 'sitemap');
+    if (owner !== runLockOwner(data.run, job.queueName)) throw new SitemapError('ERR_SITEMAP_STATE', `the lock of ${data.out} is not run ${data.run}'s (${owner === undefined ? 'no lock' : owner}): another run is writing the set; nothing is published`);
     const outcome = await publishRun(job, storage, stillOurs);
     await stillOurs();
     await job.updateData((data = { ...data, step: 'clean', outcome }));
@@ -204,6 +210,8 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
   await storage.remove(`${SCRATCH}/${data.run}`);
   if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
+  await stillOurs();
+  await unlockSet(data.out, data.set.name ?? 'sitemap', runLockOwner(data.run, job.queueName));
   return data.outcome as RunOutcome;
 }
 
@@ -222,12 +230,15 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: ()
   const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
   if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
+  // Staged in the run's scratch folder: a worker frozen past its lock in the middle of the publish,
+  // woken once the run is done (its folder removed), finds its staged index gone and writes nothing.
+  const publish = { beforeWrite, stageIn: join(storage.localDir, SCRATCH, data.run) };
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), beforeWrite);
+    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), publish);
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
-    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, beforeWrite });
+    const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, ...publish });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
   return { ...outcome, ...published };
