@@ -385,6 +385,21 @@ describe('sitemapkit build', () => {
     assert.match(stderr, /^loop\.html: error cannot read .*loop\.html: a loop of symbolic links$/m);
   });
 
+  it('a link to a folder is followed as a web server follows it: listed under its name once, never back up the tree', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const outside = tempDir('sitemapkit-build-manual-');
+    writeSite(site, { 'index.html': page(), 'docs/a.html': page() });
+    writeSite(outside, { 'b.html': page() });
+    symlinkSync(outside, join(site, 'guide'));
+    symlinkSync('docs', join(site, 'again'));
+    symlinkSync('.', join(site, 'self'));
+    symlinkSync('..', join(site, 'up'));
+    symlinkSync(site, join(outside, 'back'));
+    const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual([...readSet(site).keys()].sort(), [BASE, `${BASE}docs/a.html`, `${BASE}guide/b.html`]);
+  });
+
   it('a page whose path makes a URL of 2,048 characters or more is left out and reported; the others are listed', async () => {
     const site = tempDir('sitemapkit-build-');
     const deep = Array.from({ length: 9 }, () => 'd'.repeat(240)).join('/');

@@ -1,9 +1,11 @@
 // The HTML pages of a built site's folder, in a stable order. Hidden entries (`.git`, `.sitemapkit`,
-// `.well-known`) are not pages, and symbolic links to directories are not followed (a link back up
-// the tree would never end); a symbolic link to a file is read like the file.
+// `.well-known`) are not pages. A symbolic link is followed as a web server follows it (nginx's
+// default): to a file, it is read like the file; to a folder, its pages are listed under the link's
+// name, unless that folder is walked already (it is then listed where it is) or holds the site (a
+// link back up the tree would never end).
 
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import { isHtmlFile } from '../../core/build/page-path.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -29,12 +31,25 @@ export interface SiteWalk {
 
 export async function walkSite(root: string): Promise<SiteWalk> {
   const found: SiteWalk = { pages: [], notUtf8: [] };
-  await walk(root, '', found);
+  const walked = new Set<string>();
+  const links: [string, string][] = [];
+  await walk(root, '', found, walked, links);
+  // Links last, so that a folder reached both ways is listed where it is; a linked folder may add more.
+  const site = await realpath(root);
+  for (let i = 0; i < links.length; i++) {
+    const [path, relPath] = links[i] as [string, string];
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined || walked.has(real) || `${site}${sep}`.startsWith(`${real}${sep}`)) continue;
+    if ((await stat(real)).isDirectory()) await walk(path, relPath, found, walked, links);
+  }
   found.pages.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
   return found;
 }
 
-async function walk(dir: string, relDir: string, found: SiteWalk): Promise<void> {
+async function walk(dir: string, relDir: string, found: SiteWalk, walked: Set<string>, links: [string, string][]): Promise<void> {
+  const real = await realpath(dir).catch(() => dir);
+  if (walked.has(real)) return;
+  walked.add(real);
   // A folder that cannot be read stops the build: its pages would otherwise count as gone.
   const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the folder ${dir}: ${ioErrorReason(error)}`);
@@ -53,6 +68,7 @@ async function walk(dir: string, relDir: string, found: SiteWalk): Promise<void>
       else if (page) found.notUtf8.push(relPathOf(escaped));
     } else if (entry.isDirectory()) subdirs.push([join(dir, entry.name), relPathOf(entry.name)]);
     else if (page) files.push([join(dir, entry.name), relPathOf(entry.name)]);
+    else if (entry.isSymbolicLink()) links.push([join(dir, entry.name), relPathOf(entry.name)]);
   }
   // stat in parallel within a directory: 100,000 pages one at a time would wait on each call.
   const stats = await Promise.all(files.map(([path]) => stat(path).catch(() => undefined)));
@@ -62,7 +78,7 @@ async function walk(dir: string, relDir: string, found: SiteWalk): Promise<void>
     if (info === undefined) found.pages.push({ relPath, path, mtimeMs: 0, size: 0 });
     else if (info.isFile()) found.pages.push({ relPath, path, mtimeMs: info.mtimeMs, size: info.size });
   });
-  for (const [path, relPath] of subdirs) await walk(path, relPath, found);
+  for (const [path, relPath] of subdirs) await walk(path, relPath, found, walked, links);
 }
 
 /** The names in `dir` that are not UTF-8: by the name Node decodes them to, each with its bytes escaped, `\xE9`. */
