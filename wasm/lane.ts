@@ -182,11 +182,10 @@ function skipBlanks(q: usize, end: usize): usize {
 /**
  * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
  * the form a duplicate is recognised by): unless it has a host of labels of [a-z0-9-], each starting
- * with a letter; no user information or port; a path ("/", not "?", after the host) without "/." (a
- * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
- * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
- * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is. Script
- * normalises the few that have it (validate/protocol.ts).
+ * with a letter and none with "xn--"; no user information or port; a path ("/", not "?", after the
+ * host) without "/." (a dot segment); every escape in upper case and not of an unreserved character
+ * (§6.2.2.1-2); no reference to "." or "/". Such a loc comparableUrl's fast path takes as it is.
+ * Script normalises the few that have it (validate/protocol.ts).
  */
 let locUnusual = false;
 
@@ -215,7 +214,7 @@ function plainHostLong(from: usize, to: usize): bool {
   let before: u32 = 0x2e;
   for (let q = from; q < to; q++) {
     const c = byte(q);
-    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
+    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && (c - 0x61 > 25 || aceLabel(q, to)))) return false;
     before = c;
   }
   if (n <= 64) {
@@ -223,6 +222,27 @@ function plainHostLong(from: usize, to: usize): bool {
     plainHostLength = n;
   }
   return true;
+}
+
+/** Whether the label at `q` (before `to`) starts with "xn--", any case: an A-label, which IDNA decodes and checks. */
+@inline function aceLabel(q: usize, to: usize): bool {
+  return q + 4 <= to && (byte(q) | 0x20) == 0x78 && (byte(q + 1) | 0x20) == 0x6e && byte(q + 2) == 0x2d && byte(q + 3) == 0x2d;
+}
+
+/**
+ * Whether WHATWG URL may refuse the host from `from` to `to`, for url.ts unusableUrl to decide on
+ * the long way: it holds an escape, or an A-label (aceLabel), or its last label (a final dot aside)
+ * starts with a digit (WHATWG parses it as an IPv4 address: 256.1.1.1 is none).
+ */
+function hostNeedsParser(from: usize, to: usize): bool {
+  if (to > from && byte(to - 1) == 0x2e) to--;
+  let label = from;
+  for (let q = from; q < to; q++) {
+    const c = byte(q);
+    if (c == 0x25 || (q == label && aceLabel(q, to))) return true;
+    if (c == 0x2e) label = q + 1;
+  }
+  return label < to && byte(label) - 0x30 <= 9;
 }
 
 /** Whether the escape at q (`%` and two hex digits) is not in its normal form: lower-case hex, or an unreserved character (§6.2.2.1-2). */
@@ -271,7 +291,10 @@ function readLoc(q: usize, end: usize): usize {
   // A port past 65535 (or of more than five digits) goes the long way, where the reader refuses it (loc/invalid).
   if (colon != 0 && (q - colon > 6 || port > 65535)) return 0;
   // The authority is the host alone unless it has user information or a port (not plain either).
-  if (q >= end || byte(q) != 0x2f || !plainHost(authority, q)) locUnusual = true;
+  const plain = plainHost(authority, q);
+  // So does a host WHATWG URL may refuse.
+  if (!plain && hostNeedsParser(at != 0 ? at + 1 : authority, colon != 0 ? colon : q)) return 0;
+  if (!plain || q >= end || byte(q) != 0x2f) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;

@@ -15,7 +15,7 @@
 //   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
 //   because the model types it as a number.
 // - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
-//   not an absolute http(s) URL → `loc/not-absolute`, a port past 65535 → `loc/invalid`; and it
+//   not an absolute http(s) URL → `loc/not-absolute`, one WHATWG URL refuses (url.ts unusableUrl) → `loc/invalid`; and it
 //   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
 //   entity, value cut at the length budget, end of input), when it contains markup, or when its
 //   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
@@ -66,7 +66,7 @@ import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
 import { anyUri, DECIMAL } from '../validate/xsd-types.js';
-import { portProblem } from '../url.js';
+import { unusableUrl } from '../url.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -743,9 +743,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
         hasScheme(loc) ? 'a sitemap lists http: and https: URLs only' : 'write the full URL, with scheme and host (https://example.com/page)');
       return undefined;
     }
-    const port = portProblem(loc);
-    if (port !== undefined) {
-      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${port}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, 'a port is a number from 0 to 65535');
+    const unusable = unusableUrl(loc);
+    if (unusable !== undefined) {
+      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${unusable.why}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, unusable.hint);
       return undefined;
     }
     return loc;

@@ -326,6 +326,17 @@ describe('urlset values', () => {
     assert.deepEqual(codes(feed), ['loc/invalid']);
   });
 
+  it('loc: a host WHATWG URL refuses (256.1.1.1, bad punycode xn--zz) → loc/invalid; the entry is dropped, in a feed too', () => {
+    const r = read(urlset([url('http://256.1.1.1/a'), url('http://1.2.3.4/b'), url('http://a.xn--zz/c'), url('http://xn--80ak6aa92e.com/d')].join('\n')));
+    assert.deepEqual(locs(r), ['http://1.2.3.4/b', 'http://xn--80ak6aa92e.com/d']);
+    assert.deepEqual(codes(r), ['loc/invalid', 'loc/invalid']);
+    assert.match(r.diagnostics[0]?.message ?? '', /host "256\.1\.1\.1" ends in a number/);
+    assert.match(r.diagnostics[1]?.message ?? '', /refuse its host "a\.xn--zz"/);
+    const feed = read('<rss><channel><item><link>https://xn--zz/x</link></item><item><link>https://e.com/y</link></item></channel></rss>');
+    assert.deepEqual(locs(feed), ['https://e.com/y']);
+    assert.deepEqual(codes(feed), ['loc/invalid']);
+  });
+
   it('a loc is reported as written, not normalised', () => {
     const r = read(urlset(url('http://Example.COM:80/a b/./c?q=é#f')));
     assert.deepEqual(locs(r), ['http://Example.COM:80/a b/./c?q=é#f']);

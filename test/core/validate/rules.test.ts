@@ -102,10 +102,10 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'another host': { doc: urlset(u('<loc>https://www.example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another scheme': { doc: urlset(u('<loc>http://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another port': { doc: urlset(u('<loc>https://example.com:8443/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
-  'a URL no parser takes (host 256.1.1.1, bad punycode) is in no scope; a port past 65535 is no URL at all (its entry skipped)': {
+  'a URL no parser takes (a port past 65535, host 256.1.1.1, bad punycode) is no URL at all (its entry skipped)': {
     doc: urlset(...['https://example.com:99999/blog/a', 'https://256.1.1.1/blog/a', 'https://xn--zz.com/blog/a'].map((loc) => u(`<loc>${loc}</loc>`))),
     options: { location: 'https://example.com/blog/sitemap.xml' },
-    expect: ['loc/invalid@2:6', 'loc/out-of-scope@3:1', 'loc/out-of-scope@4:1'],
+    expect: ['loc/invalid@2:6', 'loc/invalid@3:6', 'loc/invalid@4:6'],
   },
   'a port past 65535 (WHATWG URL refuses it; RFC 3986 and xsd:anyURI do not), in a urlset and an index': {
     doc: urlset(...['https://example.com:65535/a', 'https://example.com:65536/a', 'https://example.com:00080/a', 'https://u:99999@example.com/a:99999', 'https://[::1]:70000/a'].map((loc) => u(`<loc>${loc}</loc>`))),

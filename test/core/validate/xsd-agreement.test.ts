@@ -98,6 +98,7 @@ const CASES: Record<string, Case> = {
   },
   'a negative duration is a whole number out of its range (the schema check says so)': { doc: urlset('', video('<video:duration>-1</video:duration>')), valid: false, expect: ['xsd/invalid-value@2:187'] },
   'a loc whose port is past 65535 (xsd:anyURI takes it; no crawler can fetch it)': { doc: urlset('', '').replace(LOC, '<loc>http://example.com:70000/a</loc>'), valid: true, expect: ['loc/invalid@2:6'] },
+  'a loc whose host WHATWG URL refuses (xsd:anyURI takes it; no crawler can fetch it)': { doc: urlset('', '').replace(LOC, '<loc>http://256.1.1.1/a</loc>'), valid: true, expect: ['loc/invalid@2:6'] },
   'a loc whose port is 2147483647, the last libxml2 takes': { doc: urlset('', '').replace(LOC, '<loc>http://example.com:2147483647/a</loc>'), valid: true, expect: ['loc/invalid@2:6'] },
   'a loc whose port is 2147483648 (libxml2 refuses it too)': { doc: urlset('', '').replace(LOC, '<loc>http://example.com:2147483648/a</loc>'), valid: false, expect: ['loc/invalid@2:6'] },
   'xsd:unsignedLong on video:view_count, its maximum': { doc: urlset('', video('<video:view_count xsi:type="xsd:unsignedLong">18446744073709551615</video:view_count>')), valid: true, expect: ['video/invalid@2:187'] },

@@ -183,7 +183,8 @@ describe('the simple types of the extension schemas', () => {
         if (c.name !== name) return;
         const theirs = all[i];
         const ours = validateXmlSitemapText(c.doc, { now: NOW });
-        const errors = ours.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+        // A loc WHATWG URL refuses (http://[zz]/) may be schema-valid, and is loc/invalid: no crawler can fetch it.
+        const errors = ours.diagnostics.filter((d) => d.severity === 'error' && !(c.valid && d.code === 'loc/invalid' && !URL.canParse(c.value))).map((d) => d.code);
         const what = `${JSON.stringify(c.value)} (expected ${c.valid ? 'valid' : 'invalid'})`;
         if (theirs !== c.valid) wrong.push(`${what}: xmllint says ${theirs === true ? 'valid' : 'invalid'}`);
         if (ours.schemaValid !== c.valid) wrong.push(`${what}: schemaValid ${ours.schemaValid}`);
