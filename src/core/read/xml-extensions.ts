@@ -12,6 +12,7 @@ import { anyUri, DECIMAL, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c } from './values.js';
+import { unusableUrl } from '../url.js';
 import { xmlTrim } from '../xml/whitespace.js';
 
 // The elements that hold others, and the reader's contexts of them (xml-elements.ts numbers both from the vocabulary).
@@ -308,6 +309,13 @@ export class ExtensionReader {
       this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidAt);
       return;
     }
+    for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
+      const unusable = url === undefined ? undefined : unusableUrl(url);
+      if (unusable !== undefined) {
+        this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);
+        return;
+      }
+    }
     const missing = lacking(VIDEO, vid);
     if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidAt, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
@@ -321,6 +329,11 @@ export class ExtensionReader {
     }
     if (this.imgProblem !== '') {
       this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgAt);
+      return;
+    }
+    const unusable = unusableUrl(img.loc);
+    if (unusable !== undefined) {
+      this.report('image/invalid', `image:loc ${show(img.loc)} is not a URL anything can fetch: ${unusable.why}; the image is skipped`, this.imgAt, unusable.hint);
       return;
     }
     (this.images ??= []).push(img as ImageEntry);

@@ -31,7 +31,8 @@
 //   skipped silently.
 // - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
 //   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
-//   or href are dropped with `image/invalid` / `alternate/invalid`.
+//   or href are dropped with `image/invalid` / `alternate/invalid`. So are they, and a video, when
+//   WHATWG URL refuses its image:loc, href, thumbnail_loc, content_loc or player_loc (url.ts unusableUrl).
 // - A single-valued element given twice: the first is kept (`element/duplicate`). Non-blank text directly
 //   inside urlset / url / sitemap / image:image ...: `element/stray-text`, once per entry.
 // - RSS 2.0: `<item>` → loc from `<link>`, else from a `<guid>` that is a permalink (no isPermaLink, or
@@ -622,6 +623,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const problem = this.attributeProblem(attributes, 'href');
     if (problem !== '') {
       this.report('url/untrusted', `the href of <xhtml:link hreflang=${show(hreflang)}> cannot be trusted (${problem}); the alternate is dropped`, line, column, offset);
+      return;
+    }
+    const unusable = unusableUrl(href);
+    if (unusable !== undefined) {
+      this.report('alternate/invalid', `the href ${show(href)} of <xhtml:link hreflang=${show(hreflang)}> is not a URL anything can fetch: ${unusable.why}; the alternate is skipped`, line, column, offset, unusable.hint);
       return;
     }
     (this.alternates ??= []).push({ hreflang, href });
