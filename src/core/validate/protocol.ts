@@ -49,8 +49,18 @@ const IMAGE_TOO_MANY: EntryRule = {
   },
 };
 
+// sitemap-video.xsd leaves both optional; its documentation and Google's video sitemaps require one.
+const VIDEO_NO_CONTENT: EntryRule = {
+  code: 'video/no-content', severity: 'error', title: 'a video with neither content_loc nor player_loc', reads: ['videos'],
+  check({ videos }, at, { report }) {
+    for (const video of videos ?? []) {
+      if (!video.contentLoc && !video.playerLoc) report(VIDEO_NO_CONTENT, 'a video with neither video:content_loc nor video:player_loc', at, 'give the URL of the video file (content_loc) or of its player (player_loc); Google cannot index the video without one');
+    }
+  },
+};
+
 /** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
-export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY];
+export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
@@ -147,7 +157,7 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
  * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
  * slower, but no url the lane read skips it.
  */
-const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY]);
+const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT]);
 
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
@@ -207,9 +217,9 @@ export class ProtocolChecker {
    * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
    * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
    * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
-   * past the limit. Strings are made only for a message, and what is rare (a location scope, the
-   * tracking cap) goes the way of `url`. The rules of ENTRY_RULES without a batch form (BATCHED) get each record
-   * made an entry. `runText` is what the records index, or a function that makes it (called only
+   * past the limit; video/no-content at none (the lane reads no video). Strings are made only for a
+   * message, and what is rare (a location scope, the tracking cap) goes the way of `url`. The rules
+   * of ENTRY_RULES without a batch form (BATCHED) get each record made an entry. `runText` is what the records index, or a function that makes it (called only
    * when a string is needed).
    */
   laneUrls(runText: RunText, count: number): void {

@@ -62,7 +62,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'a blank text inside xhtml:link, whose content is empty (cvc-complex-type.2.1)': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a">\n</xhtml:link>`)), expect: ['xsd/text-not-allowed@2:109'] },
   'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
   'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
-  'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/invalid@2:38'] },
+  'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/no-content@2:1', 'video/invalid@2:38'] },
   'video: attribute values': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:player_loc allow_embed="maybe">https://e.com/p</video:player_loc></video:video>`)), expect: ['video/invalid@2:181', 'xsd/invalid-attribute@2:199'] },
   'video: required attribute': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:restriction>US</video:restriction></video:video>`)), expect: ['video/invalid@2:239'] },
   'news: publication required': { doc: urlset(u(`${LOC}<news:news><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['news/invalid@2:38', 'xsd/unexpected-element@2:49'] },
@@ -91,7 +91,7 @@ describe('the schema verdict on values', () => {
   });
 });
 
-table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'news/too-many'], {
+table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
   'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
@@ -120,6 +120,11 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'too many URLs (a lowered limit is not possible: 50,001 entries)': { doc: urlset(...Array.from({ length: 50_001 }, (_, i) => u(`<loc>https://example.com/${i}</loc>`))), expect: ['limits/too-many-urls@-:-'] },
   'the legacy byte limit': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), options: { limits: 'legacy' }, expect: ['limits/file-too-large@-:-'] },
   'the current byte limit is not the legacy one': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), expect: [] },
+  'a video with neither content_loc nor player_loc (sitemap-video.xsd takes it), and one with either': {
+    doc: urlset(...['', '<video:content_loc>https://e.com/v.mp4</video:content_loc>', '<video:player_loc>https://e.com/p</video:player_loc>', '<video:content_loc></video:content_loc>'].map((where) =>
+      u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>${where}</video:video>`))),
+    expect: ['video/no-content@2:1', 'loc/duplicate@3:1', 'loc/duplicate@4:1', 'loc/duplicate@5:1', 'video/no-content@5:1'],
+  },
   'too many images': { doc: urlset(u(`${LOC}${'<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>'.repeat(1001)}`)), expect: ['image/too-many@2:1'] },
 });
 
