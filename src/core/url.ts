@@ -334,8 +334,10 @@ let usableOrigin = '\0';
  * Why no browser or crawler can fetch `url` as written, with a hint, or undefined: WHATWG URL (the
  * URL Standard they parse by) refuses it. That is a port past 65535, a host that ends in a number but
  * is no IPv4 address (`256.1.1.1`), an `xn--` label that is not punycode (`xn--zz`). RFC 3986 and
- * xsd:anyURI take them, so the schemas do. Only an absolute http(s) URL is judged (anything else is
- * undefined); one of the origin found usable just before costs a comparison.
+ * xsd:anyURI take them, so the schemas do. And anything but an absolute http(s) URL: a relative one
+ * has nothing to be resolved against in a sitemap, and crawlers fetch http(s) only (a loc's reader
+ * tells these apart first: loc/not-absolute). One of the origin found usable just before costs a
+ * comparison.
  */
 export function unusableUrl(url: string): { why: string; hint: string } | undefined {
   // The same authority (it ends where RFC 3986 §3.2 ends it): http(s) paths never fail to parse.
@@ -343,7 +345,7 @@ export function unusableUrl(url: string): { why: string; hint: string } | undefi
   const c = url.charCodeAt(usableOrigin.length);
   if ((c !== c || c === 0x2f || c === 0x3f || c === 0x23) && url.lastIndexOf(usableOrigin, 0) === 0) return undefined;
   const origin = /^https?:\/\/([^/?#]*)/i.exec(url);
-  if (origin === null) return undefined;
+  if (origin === null) return { why: 'it is not an absolute http(s) URL', hint: 'write the full URL, with scheme and host (https://example.com/…)' };
   if (URL.canParse(url)) {
     usableOrigin = origin[0];
     return undefined;

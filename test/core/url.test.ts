@@ -387,9 +387,8 @@ describe('unusableUrl', () => {
     }
     assert.match(unusableUrl('http://256.1.1.1/')?.why ?? '', /"256\.1\.1\.1" ends in a number/);
     assert.match(unusableUrl('http://xn--zz/')?.why ?? '', /refuse its host "xn--zz"/);
-    // Only absolute http(s) URLs are judged.
-    assert.equal(unusableUrl('/256.1.1.1:99999/'), undefined);
-    assert.equal(unusableUrl('ftp://256.1.1.1/'), undefined);
+    // Nothing but an absolute http(s) URL is usable.
+    for (const url of ['/a.jpg', 'a.jpg', '//e.com/a.jpg', 'ftp://e.com/a.jpg', 'data:image/png;base64,AAAA']) assert.equal(unusableUrl(url)?.why, 'it is not an absolute http(s) URL', url);
   });
 });
 

@@ -310,7 +310,8 @@ export class ExtensionReader {
       return;
     }
     for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
-      const unusable = url === undefined ? undefined : unusableUrl(url);
+      // An empty content_loc or player_loc is video/no-content's (validate), an empty thumbnail_loc the schema's.
+      const unusable = url === undefined || url === '' ? undefined : unusableUrl(url);
       if (unusable !== undefined) {
         this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);
         return;

@@ -32,7 +32,8 @@
 // - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
 //   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
 //   or href are dropped with `image/invalid` / `alternate/invalid`. So are they, and a video, when
-//   WHATWG URL refuses its image:loc, href, thumbnail_loc, content_loc or player_loc (url.ts unusableUrl).
+//   its image:loc, href, thumbnail_loc, content_loc or player_loc is not an absolute http(s) URL or
+//   WHATWG URL refuses it (url.ts unusableUrl).
 // - A single-valued element given twice: the first is kept (`element/duplicate`). Non-blank text directly
 //   inside urlset / url / sitemap / image:image ...: `element/stray-text`, once per entry.
 // - RSS 2.0: `<item>` → loc from `<link>`, else from a `<guid>` that is a permalink (no isPermaLink, or

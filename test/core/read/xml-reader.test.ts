@@ -567,7 +567,7 @@ describe('extensions', () => {
     assert.deepEqual(codes(r), ['alternate/invalid', 'alternate/invalid']);
   });
 
-  it('an image, video or alternate whose URL WHATWG URL refuses (as a loc would be) is skipped: image/invalid, video/invalid, alternate/invalid', () => {
+  it('an image, video or alternate whose URL is relative or WHATWG URL refuses (as a loc would be) is skipped: image/invalid, video/invalid, alternate/invalid', () => {
     const video = (thumb: string, content: string, player: string): string =>
       `<video:video><video:thumbnail_loc>${thumb}</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>${content}</video:content_loc><video:player_loc>${player}</video:player_loc></video:video>`;
     const r = read(
@@ -578,7 +578,9 @@ describe('extensions', () => {
             '<image:image><image:loc>https://256.1.1.1/i.jpg</image:loc></image:image>' +
             video('https://e.com/t.jpg', 'https://xn--zz/v.mp4', 'https://e.com/p') + video('https://e.com:99999/t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') +
             video('https://e.com/t.jpg', 'https://e.com/v.mp4', 'https://0x100000000/p') + video('https://e.com/t.jpg', 'https://e.com/ok.mp4', 'https://e.com/p') +
-            '<xhtml:link rel="alternate" hreflang="en" href="https://xn--zz/a"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>',
+            '<xhtml:link rel="alternate" hreflang="en" href="https://xn--zz/a"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>' +
+            // Relative: a sitemap has nothing to resolve them against.
+            '<image:image><image:loc>/i.jpg</image:loc></image:image>' + video('t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') + '<xhtml:link rel="alternate" hreflang="fr" href="/fr"/>',
         ),
       ),
     );
@@ -586,7 +588,8 @@ describe('extensions', () => {
     assert.deepEqual(entry?.images, [{ loc: 'https://e.com/ok.jpg' }]);
     assert.deepEqual(entry?.videos?.map((v) => v.contentLoc), ['https://e.com/ok.mp4']);
     assert.deepEqual(entry?.alternates, [{ hreflang: 'de', href: 'https://e.com/de' }]);
-    assert.deepEqual(codes(r), ['image/invalid', 'image/invalid', 'video/invalid', 'video/invalid', 'video/invalid', 'alternate/invalid']);
+    assert.deepEqual(codes(r), ['image/invalid', 'image/invalid', 'video/invalid', 'video/invalid', 'video/invalid', 'alternate/invalid', 'image/invalid', 'video/invalid', 'alternate/invalid']);
+    assert.match(r.diagnostics[6]?.message ?? '', /image:loc "\/i\.jpg" is not a URL anything can fetch: it is not an absolute http\(s\) URL/);
     assert.match(r.diagnostics[2]?.message ?? '', /video:content_loc "https:\/\/xn--zz\/v\.mp4" is not a URL anything can fetch/);
     assert.match(r.diagnostics[3]?.message ?? '', /video:thumbnail_loc .*port 99999 is past 65535/);
   });

@@ -52,7 +52,7 @@ const CASES: Record<string, Case> = {
   'any type on the root (its type has no name)': { doc: urlset('').replace('<urlset ', '<urlset xsi:type="xsd:anyType" '), valid: false, expect: ['xsd/invalid-attribute@1:9'] },
   'any type on xhtml:link (its type has no name)': { doc: urlset('', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a" xsi:type="xsd:anyType"/>'), valid: false, expect: ['xsd/invalid-attribute@2:109'] },
   'xsd:anyURI on image:loc (its own type)': { doc: urlset('', '<image:image><image:loc xsi:type="xsd:anyURI">https://example.com/i.jpg</image:loc></image:image>'), valid: true, expect: [] },
-  'tLoc on image:loc (derived from xsd:anyURI), its facets applied': { doc: urlset('', '<image:image><image:loc xsi:type="tLoc">/i.jpg</image:loc></image:image>'), valid: false, expect: ['xsd/invalid-value@2:51'] },
+  'tLoc on image:loc (derived from xsd:anyURI), its facets applied': { doc: urlset('', '<image:image><image:loc xsi:type="tLoc">/i.jpg</image:loc></image:image>'), valid: false, expect: ['image/invalid@2:38', 'xsd/invalid-value@2:51'] },
   'xsd:token on image:caption (derived from xsd:string)': { doc: urlset('', caption('xsd:token', ' a  b ')), valid: true, expect: [] },
   'xsd:language on image:caption, a valid tag': { doc: urlset('', caption('xsd:language', 'en-US')), valid: true, expect: [] },
   'xsd:language on image:caption, not a tag': { doc: urlset('', caption('xsd:language', 'en_US')), valid: false, expect: ['xsd/invalid-value@2:99'] },
