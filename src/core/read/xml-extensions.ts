@@ -47,13 +47,19 @@ export function attrValue(attributes: readonly XmlAttribute[], name: string): st
   return undefined;
 }
 
-/** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
+/**
+ * The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires
+ * them). An empty one is lacking too where its schema type takes '' (a title, a name: Google needs a
+ * value); where it does not, its own check has said so already.
+ */
 function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
   const missing: string[] = [];
   for (const p of decl.type.sequence as readonly Particle[]) {
     const e = p.element as ElementDecl;
-    if (p.min === 0 || e.type.sequence !== undefined || owner[e.prop as string] !== undefined) continue;
-    missing.push(`${prefixOf(e.ns) as string}:${e.name}`);
+    const value = owner[e.prop as string];
+    if (p.min === 0 || e.type.sequence !== undefined || (value !== undefined && (value !== '' || e.type.text?.('') !== undefined))) continue;
+    const name = `${prefixOf(e.ns) as string}:${e.name}`;
+    missing.push(value === '' ? `${name} (only an empty one)` : name);
     owner[e.prop as string] = '';
   }
   return missing;
@@ -310,7 +316,7 @@ export class ExtensionReader {
       return;
     }
     for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
-      // An empty content_loc or player_loc is video/no-content's (validate), an empty thumbnail_loc the schema's.
+      // An empty content_loc or player_loc is video/no-content's (validate), an empty thumbnail_loc lacking's.
       const unusable = url === undefined || url === '' ? undefined : unusableUrl(url);
       if (unusable !== undefined) {
         this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);

@@ -553,6 +553,21 @@ describe('extensions', () => {
     assert.deepEqual(codes(r), ['xml/undefined-entity', 'xml/undefined-entity', 'xml/undefined-entity', 'news/invalid']);
   });
 
+  it('an empty required field that its schema type takes (a news name or title, a video title) is missing: news/invalid, video/invalid', () => {
+    const news = (name: string, title: string): string =>
+      `<news:news><news:publication><news:name>${name}</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-01-01</news:publication_date><news:title>${title}</news:title></news:news>`;
+    const video = (title: string, date = ''): string =>
+      `<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>${title}</video:title><video:description>D</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc>${date}</video:video>`;
+    const r = read(urlset([url('https://e.com/1', news('', ' ')), url('https://e.com/2', news('N', 'T')), url('https://e.com/3', video('')), url('https://e.com/4', video('T'))].join('')));
+    assert.deepEqual(codes(r), ['news/invalid', 'video/invalid']);
+    assert.match(r.diagnostics[0]?.message ?? '', /news:news has no news:name \(only an empty one\), news:title \(only an empty one\)/);
+    assert.match(r.diagnostics[1]?.message ?? '', /the video has no video:title \(only an empty one\)/);
+    // An empty value its type refuses is that check's alone: news:language, news:publication_date.
+    const refused = read(urlset(url('https://e.com/5', news('N', 'T').replace('<news:language>en', '<news:language>').replace('>2024-01-01<', '><'))));
+    assert.deepEqual(codes(refused), ['news/invalid']);
+    assert.match(refused.diagnostics[0]?.message ?? '', /publication_date "" is not a W3C Datetime/);
+  });
+
   it('hreflang alternates; rel other than alternate is ignored; without hreflang or href → diagnostic, skipped', () => {
     const r = read(
       urlset(
