@@ -59,8 +59,22 @@ const VIDEO_NO_CONTENT: EntryRule = {
   },
 };
 
+// Google's video sitemaps: content_loc and player_loc "must not be the same as the <loc> URL" (the page showing the video).
+const VIDEO_SAME_AS_LOC: EntryRule = {
+  code: 'video/same-as-loc', severity: 'error', title: "a video whose content_loc or player_loc is the page's own loc", reads: ['loc', 'videos'],
+  check({ loc, videos }, at, { report }) {
+    if (videos === undefined) return;
+    const page = comparableUrl(loc);
+    for (const video of videos) {
+      for (const [field, url] of [['content_loc', video.contentLoc], ['player_loc', video.playerLoc]] as const) {
+        if (url && comparableUrl(url) === page) report(VIDEO_SAME_AS_LOC, `video:${field} ${JSON.stringify(url)} is the page's own loc`, at, 'give the URL of the video file (content_loc) or of its player (player_loc), not of the page that shows it');
+      }
+    }
+  },
+};
+
 /** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
-export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT];
+export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
@@ -157,7 +171,7 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
  * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
  * slower, but no url the lane read skips it.
  */
-const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT]);
+const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
 
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
@@ -217,7 +231,7 @@ export class ProtocolChecker {
    * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
    * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
    * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
-   * past the limit; video/no-content at none (the lane reads no video). Strings are made only for a
+   * past the limit; the video rules at none (the lane reads no video). Strings are made only for a
    * message, and what is rare (a location scope, the tracking cap) goes the way of `url`. The rules
    * of ENTRY_RULES without a batch form (BATCHED) get each record made an entry. `runText` is what the records index, or a function that makes it (called only
    * when a string is needed).
