@@ -408,16 +408,16 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
       const records = lane.records;
       return { loc: laneLoc(text, records, 0), unusual: ((records[R_FLAGS] as number) & F_LOC_UNUSUAL) !== 0 };
     };
-    for (const usual of ['https://www.example.com/', 'https://www.example.com/products/caf%C3%A9?a=1&amp;b=%2F', 'http://a.b.example/x-y/z.html#top', 'https://example.com/p/1?q=%2F1', 'https://example.com/xn--a']) {
+    for (const usual of ['https://www.example.com/', 'https://www.example.com/products/caf%C3%A9?a=1&amp;b=%2F', 'http://a.b.example/x-y/z.html#top', 'https://example.com/p/1?q=%2F1', 'https://xn--bcher-kva.example/xn--a']) {
       assert.equal(scanned(usual)?.unusual, false, usual);
     }
-    // A host WHATWG URL may refuse (an A-label, one ending in a number, an escape) goes the long way, where url.ts unusableUrl decides.
-    for (const declined of ['https://xn--bcher-kva.example/', 'https://a.XN--zz/', 'http://256.1.1.1/', 'http://1.2.3/abc', 'https://0x7f.1/abc', 'https://a.0x/', 'https://a.1./', 'https://e%41.com/']) {
+    // A host WHATWG URL refuses (bad punycode, a number that is no IPv4 address, an escape of "/") goes the long way, where the reader refuses it (loc/invalid); so does one with a reference.
+    for (const declined of ['https://a.XN--zz/', 'https://xn--zz.example/', 'http://256.1.1.1/', 'https://a.0x/', 'https://a.1./', 'https://e%2F.com/', 'https://e&#46;1/']) {
       scanned('https://www.example.com/');
       assert.equal(scanned(declined), undefined, declined);
     }
     // Each changed by comparableUrl, in the host (after a usual one, which the lane remembers), the authority, the path.
-    for (const unusual of ['https://WWW.example.com/', 'https://www.example.COM/', 'https://EXAMPLE.com/', 'https://example.com:443/', 'https://example.com?q=1', 'https://example.com/a/./b', 'https://example.com/a/%2e%2e/b', 'https://example.com/%7e', 'https://example.com/%7E', 'https://example.com/%c3%a9', 'https://example.com/&#46;&#46;/b', 'https://example.com/#%7e']) {
+    for (const unusual of ['https://WWW.example.com/', 'https://www.example.COM/', 'http://1.2.3/abc', 'https://0x7f.1/abc', 'https://e%41.com/', 'https://EXAMPLE.com/', 'https://example.com:443/', 'https://example.com?q=1', 'https://example.com/a/./b', 'https://example.com/a/%2e%2e/b', 'https://example.com/%7e', 'https://example.com/%7E', 'https://example.com/%c3%a9', 'https://example.com/&#46;&#46;/b', 'https://example.com/#%7e']) {
       scanned('https://www.example.com/');
       const found = scanned(unusual);
       assert.equal(found?.unusual, true, unusual);
@@ -435,7 +435,7 @@ describe('validation bulk lane: runs of urls, chunk boundaries, line counting', 
         assert.ok(URL.canParse(found.loc), found.loc);
         if (!found.unusual) assert.equal(comparableUrl(found.loc), found.loc);
       }),
-      { numRuns: 4000 },
+      { numRuns: 3000 },
     );
     assert.ok(read > 1000, `${read} locs read by the lane`);
   });
