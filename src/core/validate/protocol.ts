@@ -218,6 +218,8 @@ export class ProtocolChecker {
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
     this.loc(entry.loc, at, 'loc', locHash, encoded);
+    // The lane reads no URL that is not encoded, its extensions' too.
+    if (!encoded) this.extensionUrls(entry, at);
     for (let i = 0; i < ENTRY_RULES.length; i++) (ENTRY_RULES[i] as EntryRule).check(entry, at, this.context);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
@@ -377,7 +379,7 @@ export class ProtocolChecker {
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
     const { url: normalized, problem } = unencoded || checkScope ? normalizedOrProblem(loc) : {};
     if (unencoded) {
-      this.report(LOC_NOT_ENCODED, `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
+      this.notEncoded('', loc, normalized, at);
     }
     if (checkScope) {
       // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).
@@ -397,6 +399,25 @@ export class ProtocolChecker {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
+  }
+
+  /** loc/not-encoded for the URLs of an entry's images, videos and alternates: sitemaps.org asks every URL in a sitemap to be escaped. */
+  private extensionUrls({ images, videos, alternates }: UrlEntry, at: EntryPosition): void {
+    const check = (field: string, url: string | undefined): void => {
+      if (url !== undefined && NOT_URI_CHAR.test(url)) this.notEncoded(`${field} `, url, normalizedOrProblem(url).url, at);
+    };
+    for (const image of images ?? []) check('image:loc', image.loc);
+    for (const video of videos ?? []) {
+      check('video:thumbnail_loc', video.thumbnailLoc);
+      check('video:content_loc', video.contentLoc);
+      check('video:player_loc', video.playerLoc);
+    }
+    for (const alternate of alternates ?? []) check('xhtml:link href', alternate.href);
+  }
+
+  /** loc/not-encoded of `url` (`what` names the field, or is '' for the loc), with its encoded form as the fix when it has one. */
+  private notEncoded(what: string, url: string, normalized: string | undefined, at: EntryPosition): void {
+    this.report(LOC_NOT_ENCODED, `${what}${JSON.stringify(url)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
   }
 
   /** lastmod/future for a lastmod the lane gave (laneUrls). */

@@ -95,6 +95,10 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
   'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'unencoded URLs of images, videos and alternates': {
+    doc: urlset(u(`${LOC}<image:image><image:loc>https://example.com/a b.jpg</image:loc></image:image><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v|1.mp4</video:content_loc></video:video><xhtml:link rel="alternate" hreflang="es" href="https://example.com/españa"/>`), u('<loc>https://example.com/b</loc><image:image><image:loc>https://example.com/b%20c.jpg</image:loc></image:image>')),
+    expect: ['loc/not-encoded@2:1', 'loc/not-encoded@2:1', 'loc/not-encoded@2:1'],
+  },
   'a URL of 2,048 characters': { doc: urlset(u(`<loc>https://example.com/${'a'.repeat(2048 - 20)}</loc>`)), expect: ['loc/too-long@2:1'] },
   'duplicates': { doc: urlset(u(LOC), u(LOC)), expect: ['loc/duplicate@3:1'] },
   'in scope': { doc: urlset(u('<loc>https://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: [] },
