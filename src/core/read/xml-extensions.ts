@@ -65,6 +65,8 @@ function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
   return missing;
 }
 
+const FTP_URL = /^ftp:\/\//i;
+
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
 const NOWHERE: At = { line: 0, column: 0, offset: 0 };
@@ -317,7 +319,8 @@ export class ExtensionReader {
     }
     for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
       // An empty content_loc or player_loc is video/no-content's (validate), an empty thumbnail_loc lacking's.
-      const unusable = url === undefined || url === '' ? undefined : unusableUrl(url);
+      // Google's video sitemaps take FTP besides HTTP for the files (no streaming protocol).
+      const unusable = url === undefined || url === '' || FTP_URL.test(url) ? undefined : unusableUrl(url);
       if (unusable !== undefined) {
         this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);
         return;

@@ -595,13 +595,15 @@ describe('extensions', () => {
             video('https://e.com/t.jpg', 'https://e.com/v.mp4', 'https://0x100000000/p') + video('https://e.com/t.jpg', 'https://e.com/ok.mp4', 'https://e.com/p') +
             '<xhtml:link rel="alternate" hreflang="en" href="https://xn--zz/a"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>' +
             // Relative: a sitemap has nothing to resolve them against.
-            '<image:image><image:loc>/i.jpg</image:loc></image:image>' + video('t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') + '<xhtml:link rel="alternate" hreflang="fr" href="/fr"/>',
+            '<image:image><image:loc>/i.jpg</image:loc></image:image>' + video('t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') + '<xhtml:link rel="alternate" hreflang="fr" href="/fr"/>' +
+            // Google's video sitemaps take FTP for the files.
+            video('https://e.com/t.jpg', 'ftp://e.com/ftp.mp4', 'https://e.com/p'),
         ),
       ),
     );
     const [entry] = r.urls;
     assert.deepEqual(entry?.images, [{ loc: 'https://e.com/ok.jpg' }]);
-    assert.deepEqual(entry?.videos?.map((v) => v.contentLoc), ['https://e.com/ok.mp4']);
+    assert.deepEqual(entry?.videos?.map((v) => v.contentLoc), ['https://e.com/ok.mp4', 'ftp://e.com/ftp.mp4']);
     assert.deepEqual(entry?.alternates, [{ hreflang: 'de', href: 'https://e.com/de' }]);
     assert.deepEqual(codes(r), ['image/invalid', 'image/invalid', 'video/invalid', 'video/invalid', 'video/invalid', 'alternate/invalid', 'image/invalid', 'video/invalid', 'alternate/invalid']);
     assert.match(r.diagnostics[6]?.message ?? '', /image:loc "\/i\.jpg" is not a URL anything can fetch: it is not an absolute http\(s\) URL/);
