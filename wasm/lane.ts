@@ -185,8 +185,8 @@ function skipBlanks(q: usize, end: usize): usize {
  * with a letter; no user information or port; a path ("/", not "?", after the host) without "/." (a
  * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
  * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
- * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is. Script
- * normalises the few that have it (validate/protocol.ts).
+ * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is (an invalid one
+ * is left to the long way: usableHost). Script normalises the few that have it (validate/protocol.ts).
  */
 let locUnusual = false;
 
@@ -209,18 +209,68 @@ let plainHostLength: usize = 0;
   return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0;
 }
 
-/** plainHost byte by byte; a host found plain is remembered. */
+/** plainHost byte by byte; a host found plain is remembered. One with an A-label is plain once WHATWG URL takes it (usableHost). */
 function plainHostLong(from: usize, to: usize): bool {
   const n = to - from;
   let before: u32 = 0x2e;
+  let ace = false;
   for (let q = from; q < to; q++) {
     const c = byte(q);
     if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
+    if (before == 0x2e && aceLabel(q, to)) ace = true;
     before = c;
   }
+  if (ace && !usableHost(from, to)) return false;
   if (n <= 64) {
     memory.copy(PLAIN_HOST, from, n);
     plainHostLength = n;
+  }
+  return true;
+}
+
+/** Whether the label at `q` (before `to`) starts with "xn--", any case: an A-label, which IDNA decodes and checks. */
+@inline function aceLabel(q: usize, to: usize): bool {
+  return q + 4 <= to && (byte(q) | 0x20) == 0x78 && (byte(q + 1) | 0x20) == 0x6e && byte(q + 2) == 0x2d && byte(q + 3) == 0x2d;
+}
+
+/**
+ * Whether WHATWG URL may refuse the host from `from` to `to`: it holds an escape or a reference, or an
+ * A-label (aceLabel, whose punycode IDNA checks), or its last label (a final dot aside) starts with a
+ * digit (WHATWG parses it as an IPv4 address: 256.1.1.1 is none).
+ */
+function hostNeedsParser(from: usize, to: usize): bool {
+  if (to > from && byte(to - 1) == 0x2e) to--;
+  let label = from;
+  for (let q = from; q < to; q++) {
+    const c = byte(q);
+    if (c == 0x25 || c == 0x26 || (q == label && aceLabel(q, to))) return true;
+    if (c == 0x2e) label = q + 1;
+  }
+  return label < to && byte(label) - 0x30 <= 9;
+}
+
+/** Script's answer (lane.ts): whether WHATWG URL takes the `length` bytes at `from` as the host of an http URL. */
+@external("env", "hostUsable")
+declare function hostUsable(from: usize, length: usize): bool;
+
+/** The last host hostUsable took (at most 64 bytes, 8 to spare; usableHostLength 0: none): an IDN site's locs share one. */
+const USABLE_HOST: usize = memory.data(72);
+let usableHostLength: usize = 0;
+
+/**
+ * Whether the host from `from` to `to`, which WHATWG URL may refuse (hostNeedsParser), is one it
+ * takes: asked of script once per host (the last one is remembered). One with a reference is left
+ * to the long way, which decodes it first. Else the loc goes the long way, where the reader refuses
+ * it (loc/invalid: url.ts unusableUrl says why).
+ */
+function usableHost(from: usize, to: usize): bool {
+  const n = to - from;
+  if (n == usableHostLength && n <= 64 && memory.compare(from, USABLE_HOST, n) == 0) return true;
+  for (let q = from; q < to; q++) if (byte(q) == 0x26) return false;
+  if (!hostUsable(from, n)) return false;
+  if (n <= 64) {
+    memory.copy(USABLE_HOST, from, n);
+    usableHostLength = n;
   }
   return true;
 }
@@ -271,7 +321,14 @@ function readLoc(q: usize, end: usize): usize {
   // A port past 65535 (or of more than five digits) goes the long way, where the reader refuses it (loc/invalid).
   if (colon != 0 && (q - colon > 6 || port > 65535)) return 0;
   // The authority is the host alone unless it has user information or a port (not plain either).
-  if (q >= end || byte(q) != 0x2f || !plainHost(authority, q)) locUnusual = true;
+  const plain = plainHost(authority, q);
+  // So does a host WHATWG URL refuses.
+  if (!plain) {
+    const hostFrom = at != 0 ? at + 1 : authority;
+    const hostTo = colon != 0 ? colon : q;
+    if (hostNeedsParser(hostFrom, hostTo) && !usableHost(hostFrom, hostTo)) return 0;
+  }
+  if (!plain || q >= end || byte(q) != 0x2f) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;

@@ -327,22 +327,39 @@ export function normalizeUrl(input: string, field = 'loc', base?: string, maxLen
   return normalize(input, field, base, maxLength, true);
 }
 
+// The scheme and authority of the last URL unusableUrl found usable: a sitemap's URLs mostly share one.
+let usableOrigin = '\0';
+
 /**
- * Why the absolute http(s) URL `url`, as written, cannot be fetched for its port, or undefined: a
- * port past 65535, which WHATWG URL refuses (so browsers and crawlers do). RFC 3986 §3.2.3 bounds no
- * port, nor does xsd:anyURI, so the schemas take it. Cheap where the authority has no ':'.
+ * Why no browser or crawler can fetch `url` as written, with a hint, or undefined: WHATWG URL (the
+ * URL Standard they parse by) refuses it. That is a port past 65535, a host that ends in a number but
+ * is no IPv4 address (`256.1.1.1`), an `xn--` label that is not punycode (`xn--zz`). RFC 3986 and
+ * xsd:anyURI take them, so the schemas do. And anything but an absolute http(s) URL: a relative one
+ * has nothing to be resolved against in a sitemap, and crawlers fetch http(s) only (a loc's reader
+ * tells these apart first: loc/not-absolute). One of the origin found usable just before costs a
+ * comparison.
  */
-export function portProblem(url: string): string | undefined {
-  const start = url.indexOf('//') + 2;
-  const colon = url.indexOf(':', start);
-  if (colon === -1) return undefined;
-  AUTHORITY_RE.lastIndex = start;
-  AUTHORITY_RE.test(url);
-  const end = AUTHORITY_RE.lastIndex;
-  if (colon >= end) return undefined;
+export function unusableUrl(url: string): { why: string; hint: string } | undefined {
+  // The same authority (it ends where RFC 3986 §3.2 ends it): http(s) paths never fail to parse.
+  // lastIndexOf(…, 0), not startsWith: measured ~3× faster on Node 20.
+  const c = url.charCodeAt(usableOrigin.length);
+  if ((c !== c || c === 0x2f || c === 0x3f || c === 0x23) && url.lastIndexOf(usableOrigin, 0) === 0) return undefined;
+  const origin = /^https?:\/\/([^/?#]*)/i.exec(url);
+  if (origin === null) return { why: 'it is not an absolute http(s) URL', hint: 'write the full URL, with scheme and host (https://example.com/…)' };
+  if (URL.canParse(url)) {
+    usableOrigin = origin[0];
+    return undefined;
+  }
+  const authority = origin[1] as string;
   // The port follows the authority's last ':' (user information comes before '@', an IPv6 address sits in brackets).
-  const port = /:([0-9]+)$/.exec(url.slice(start, end))?.[1];
-  return port !== undefined && Number(port) > 65_535 ? `its port ${port} is past 65535` : undefined;
+  const port = /:([0-9]+)$/.exec(authority)?.[1];
+  if (port !== undefined && Number(port) > 65_535) return { why: `its port ${port} is past 65535`, hint: 'a port is a number from 0 to 65535' };
+  const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:[0-9]*$/, '');
+  // WHATWG URL: a host whose last label (a final dot aside) starts with a digit is parsed as an IPv4 address.
+  if (/(?:^|\.)[0-9][^.]*\.?$/.test(host)) {
+    return { why: `its host ${quoteValue(host)} ends in a number, so it is read as an IPv4 address, and it is not one`, hint: 'an IPv4 address is four numbers from 0 to 255; a host name cannot end in a number' };
+  }
+  return { why: `URL parsers refuse its host ${quoteValue(host)}`, hint: 'write the host as registered: an xn-- label must be valid punycode (IDNA), and a host holds no space or escape of a character a host cannot have' };
 }
 
 /** @internal normalizeUrl without the fast path, for tests that compare the two. */

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { InvalidValueError } from '../../src/core/errors.js';
-import { _fastPath, _normalizeUrlSlow, comparableUrl, normalizeUrl, portProblem, scopeOf, scopeViolation } from '../../src/core/url.js';
+import { _fastPath, _normalizeUrlSlow, comparableUrl, normalizeUrl, scopeOf, scopeViolation, unusableUrl } from '../../src/core/url.js';
 
 // Output of normalizeUrl: RFC 3986 characters only (§2), an http(s) scheme, a host (reg-name or IP
 // literal), an optional port, a path starting with "/", then an optional query and fragment.
@@ -357,7 +357,7 @@ describe('normalizeUrl: properties', () => {
   });
 });
 
-describe('portProblem', () => {
+describe('unusableUrl', () => {
   it('finds a port past 65535 where WHATWG URL (normalizeUrl) refuses it, and only there', () => {
     const urls = ['http://e.com:65535/a', 'http://e.com:65536/a', 'https://e.com:0000065535', 'https://e.com:99999999999?q', 'http://u:99999@e.com/a',
       'http://e.com/a:99999', 'http://e.com?a:99999', 'http://e.com#:99999', 'http://[::1]:70000/', 'http://[::1]/', 'http://e.com:/a', 'http://e.com'];
@@ -369,10 +369,26 @@ describe('portProblem', () => {
         refused = (error as InvalidValueError).rule === 'loc/invalid';
       }
       if (url.includes('@')) continue; // normalizeUrl refuses credentials (loc/credentials) before it looks at the port
-      assert.equal(portProblem(url) !== undefined, refused, url);
+      assert.equal(unusableUrl(url) !== undefined, refused, url);
     }
-    assert.equal(portProblem('http://u:99999@e.com/a'), undefined);
-    assert.equal(portProblem('https://e.com:70000/a'), 'its port 70000 is past 65535');
+    assert.equal(unusableUrl('http://u:99999@e.com/a'), undefined);
+    assert.equal(unusableUrl('https://e.com:70000/a')?.why, 'its port 70000 is past 65535');
+  });
+
+  it('finds a host WHATWG URL refuses (a number that is no IPv4 address, bad punycode), whatever URL came before', () => {
+    const hosts = ['256.1.1.1', '1.2.3.4', '1.2.3.4.', 'a.1', 'a.0x', 'a.0x1g', '0x7f.1', 'a.09', '1a.b', '4294967296', 'xn--zz', 'XN--zz.com', 'a.xn--p1ai',
+      'xn--80ak6aa92e.com', 'a%41.com', 'a%2f.com', 'e.com', 'ab--c.d'];
+    for (const host of hosts) {
+      for (const url of [`http://${host}/a`, `https://u@${host}:8080?q`, `HTTP://${host}`]) {
+        unusableUrl('http://e.com/'); // the last origin found usable is remembered: it must not stand for another
+        assert.equal(unusableUrl(url) !== undefined, !URL.canParse(url), url);
+        assert.equal(unusableUrl(url) !== undefined, !URL.canParse(url), `${url} a second time`);
+      }
+    }
+    assert.match(unusableUrl('http://256.1.1.1/')?.why ?? '', /"256\.1\.1\.1" ends in a number/);
+    assert.match(unusableUrl('http://xn--zz/')?.why ?? '', /refuse its host "xn--zz"/);
+    // Nothing but an absolute http(s) URL is usable.
+    for (const url of ['/a.jpg', 'a.jpg', '//e.com/a.jpg', 'ftp://e.com/a.jpg', 'data:image/png;base64,AAAA']) assert.equal(unusableUrl(url)?.why, 'it is not an absolute http(s) URL', url);
   });
 });
 

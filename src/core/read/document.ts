@@ -265,6 +265,12 @@ class FormatRouter {
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
 
+/** ERR_SITEMAP_API for a chunk of another type than `method` takes (a caller without types: `push(42)` read nothing). */
+function wrongChunk(method: string, takes: string, chunk: unknown): SitemapError {
+  const got = chunk === null ? 'null' : typeof chunk === 'object' ? (chunk.constructor?.name ?? 'an object') : typeof chunk;
+  return new SitemapError('ERR_SITEMAP_API', `SitemapDocument.${method}() takes ${takes}, got ${got}`);
+}
+
 /**
  * One sitemap document read from its bytes (or its text), pushed in chunks of any size: the entries,
  * the format and every diagnostic go to `sink` as they are found, and `summary()` gives the counts.
@@ -347,6 +353,7 @@ export class SitemapDocument implements ReaderSink {
 
   /** The next bytes of the document (plain, not gzip). */
   push(bytes: Uint8Array): void {
+    if (!(bytes instanceof Uint8Array)) throw wrongChunk('push', 'a Uint8Array', bytes);
     if (this.bytesDecompressed < 2 && bytes.length > 0) this.refuseGzip(bytes);
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
@@ -402,6 +409,7 @@ export class SitemapDocument implements ReaderSink {
 
   /** The next part of a document given as text (no encoding to sniff, no gzip). */
   pushText(text: string): void {
+    if (typeof text !== 'string') throw wrongChunk('pushText', 'a string', text);
     this.counter.advance(text, 0, text.length);
     this.router.write(text);
   }

@@ -9,7 +9,7 @@ import type { XmlAttribute } from '../xml/tokenizer.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase, resolveReference, rfc822ToW3c } from './feeds.js';
 import { C_ENTRY, C_ITEM, E_A_CREATED, E_A_ISSUED, E_A_MODIFIED, E_A_PUBLISHED, E_A_UPDATED, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_R_PUBDATE, FIELD_NAMES } from './xml-elements.js';
 import { show } from '../errors.js';
-import { portProblem } from '../url.js';
+import { unusableUrl } from '../url.js';
 import { attrValue, type At, type FieldBeingRead, type Report } from './xml-extensions.js';
 
 export class FeedEntryReader {
@@ -166,9 +166,9 @@ export class FeedEntryReader {
       this.report('loc/relative', `relative link ${show(loc)} resolved against the feed's link: ${resolved}`, at, 'write absolute links, or set xml:base');
       loc = resolved;
     }
-    const port = portProblem(loc);
-    if (port !== undefined) {
-      this.report('loc/invalid', `link ${show(loc)} is not a URL anything can fetch: ${port}; the entry is skipped`, at, 'a port is a number from 0 to 65535');
+    const unusable = unusableUrl(loc);
+    if (unusable !== undefined) {
+      this.report('loc/invalid', `link ${show(loc)} is not a URL anything can fetch: ${unusable.why}; the entry is skipped`, at, unusable.hint);
       return undefined;
     }
     const entry: UrlEntry = { loc };

@@ -158,6 +158,9 @@ function newInstance(): LaneInstance | null {
         abort: (): never => {
           throw new Error('lane: abort');
         },
+        // wasm/lane.ts usableHost: a host it cannot judge (an A-label, a number, an escape), read once per host.
+        hostUsable: (from: number, length: number): boolean =>
+          URL.canParse(`http://${String.fromCharCode(...new Uint8Array((instance.exports.memory as WebAssembly.Memory).buffer, from, length))}/`),
       },
     });
     const exports = instance.exports as unknown as LaneExports;

@@ -6,9 +6,9 @@
 // chunks is one line end):
 // - surrounding whitespace (what `String.prototype.trim` removes, BOM included) is dropped;
 // - a blank line is ignored, silently: it carries no information and is harmless to every consumer;
-// - an absolute http(s) URL (scheme, `://`, a host, no port past 65535; no whitespace or control
-//   character inside) is delivered as `{ loc }`, exactly as written (trimmed, never normalised or
-//   repaired), at the line and column of its first character;
+// - an absolute http(s) URL (scheme, `://`, a host; no whitespace or control character inside; one
+//   WHATWG URL takes, url.ts unusableUrl) is delivered as `{ loc }`, exactly as written (trimmed,
+//   never normalised or repaired), at the line and column of its first character;
 // - anything else is `text/not-a-url` (error) and NOT delivered: a relative path, a comment, prose,
 //   another scheme. The reader never invents or repairs a URL.
 // - a line whose trimmed length exceeds `maxValueLength` is `budget/value-length` (error) and skipped;
@@ -20,7 +20,7 @@
 import { diagnosticAt, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger, show } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
-import { portProblem } from '../url.js';
+import { unusableUrl } from '../url.js';
 
 /** Default of `ReaderBudgets.maxEntries`. */
 export const DEFAULT_MAX_ENTRIES = 1_000_000;
@@ -60,8 +60,7 @@ function notAUrl(value: string): { why: string; hint: string } | undefined {
     if (BAD_CHAR.test(value)) {
       return { why: 'it contains whitespace or a control character', hint: 'a line holds one URL and nothing else; percent-encode spaces as %20' };
     }
-    const port = portProblem(value);
-    return port === undefined ? undefined : { why: port, hint: 'a port is a number from 0 to 65535' };
+    return unusableUrl(value);
   }
   const c = value.charCodeAt(0);
   if (c === 0x23 /* # */) return { why: 'it is a comment', hint: 'a text sitemap has no comments: it "should contain no information other than the list of URLs"' };

@@ -12,6 +12,7 @@ import { anyUri, DECIMAL, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
 import { EXTENSION_FIELDS, E_IMAGE, E_IMAGE_LOC, FIELD_NAMES, extensionId, type ExtensionField } from './xml-elements.js';
 import { isStrictW3c } from './values.js';
+import { unusableUrl } from '../url.js';
 import { xmlTrim } from '../xml/whitespace.js';
 
 // The elements that hold others, and the reader's contexts of them (xml-elements.ts numbers both from the vocabulary).
@@ -46,17 +47,25 @@ export function attrValue(attributes: readonly XmlAttribute[], name: string): st
   return undefined;
 }
 
-/** The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires them). */
+/**
+ * The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires
+ * them). An empty one is lacking too where its schema type takes '' (a title, a name: Google needs a
+ * value); where it does not, its own check has said so already.
+ */
 function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
   const missing: string[] = [];
   for (const p of decl.type.sequence as readonly Particle[]) {
     const e = p.element as ElementDecl;
-    if (p.min === 0 || e.type.sequence !== undefined || owner[e.prop as string] !== undefined) continue;
-    missing.push(`${prefixOf(e.ns) as string}:${e.name}`);
+    const value = owner[e.prop as string];
+    if (p.min === 0 || e.type.sequence !== undefined || (value !== undefined && (value !== '' || e.type.text?.('') !== undefined))) continue;
+    const name = `${prefixOf(e.ns) as string}:${e.name}`;
+    missing.push(value === '' ? `${name} (only an empty one)` : name);
     owner[e.prop as string] = '';
   }
   return missing;
 }
+
+const FTP_URL = /^ftp:\/\//i;
 
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
@@ -308,6 +317,15 @@ export class ExtensionReader {
       this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidAt);
       return;
     }
+    for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
+      // An empty content_loc or player_loc is video/no-content's (validate), an empty thumbnail_loc lacking's.
+      // Google's video sitemaps take FTP besides HTTP for the files (no streaming protocol).
+      const unusable = url === undefined || url === '' || FTP_URL.test(url) ? undefined : unusableUrl(url);
+      if (unusable !== undefined) {
+        this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);
+        return;
+      }
+    }
     const missing = lacking(VIDEO, vid);
     if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidAt, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
@@ -321,6 +339,11 @@ export class ExtensionReader {
     }
     if (this.imgProblem !== '') {
       this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgAt);
+      return;
+    }
+    const unusable = unusableUrl(img.loc);
+    if (unusable !== undefined) {
+      this.report('image/invalid', `image:loc ${show(img.loc)} is not a URL anything can fetch: ${unusable.why}; the image is skipped`, this.imgAt, unusable.hint);
       return;
     }
     (this.images ??= []).push(img as ImageEntry);

@@ -15,7 +15,7 @@
 //   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
 //   because the model types it as a number.
 // - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
-//   not an absolute http(s) URL → `loc/not-absolute`, a port past 65535 → `loc/invalid`; and it
+//   not an absolute http(s) URL → `loc/not-absolute`, one WHATWG URL refuses (url.ts unusableUrl) → `loc/invalid`; and it
 //   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
 //   entity, value cut at the length budget, end of input), when it contains markup, or when its
 //   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
@@ -31,7 +31,9 @@
 //   skipped silently.
 // - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
 //   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
-//   or href are dropped with `image/invalid` / `alternate/invalid`.
+//   or href are dropped with `image/invalid` / `alternate/invalid`. So are they, and a video, when
+//   its image:loc, href, thumbnail_loc, content_loc or player_loc is not an absolute http(s) URL or
+//   WHATWG URL refuses it (url.ts unusableUrl).
 // - A single-valued element given twice: the first is kept (`element/duplicate`). Non-blank text directly
 //   inside urlset / url / sitemap / image:image ...: `element/stray-text`, once per entry.
 // - RSS 2.0: `<item>` → loc from `<link>`, else from a `<guid>` that is a permalink (no isPermaLink, or
@@ -66,7 +68,7 @@ import { priorityTenths } from './values.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
 import { anyUri, DECIMAL } from '../validate/xsd-types.js';
-import { portProblem } from '../url.js';
+import { unusableUrl } from '../url.js';
 
 /** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
@@ -624,6 +626,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
       this.report('url/untrusted', `the href of <xhtml:link hreflang=${show(hreflang)}> cannot be trusted (${problem}); the alternate is dropped`, line, column, offset);
       return;
     }
+    const unusable = unusableUrl(href);
+    if (unusable !== undefined) {
+      this.report('alternate/invalid', `the href ${show(href)} of <xhtml:link hreflang=${show(hreflang)}> is not a URL anything can fetch: ${unusable.why}; the alternate is skipped`, line, column, offset, unusable.hint);
+      return;
+    }
     (this.alternates ??= []).push({ hreflang, href });
   }
 
@@ -743,9 +750,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
         hasScheme(loc) ? 'a sitemap lists http: and https: URLs only' : 'write the full URL, with scheme and host (https://example.com/page)');
       return undefined;
     }
-    const port = portProblem(loc);
-    if (port !== undefined) {
-      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${port}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, 'a port is a number from 0 to 65535');
+    const unusable = unusableUrl(loc);
+    if (unusable !== undefined) {
+      this.report('loc/invalid', `loc ${show(loc)} is not a URL anything can fetch: ${unusable.why}; the entry is skipped`, this.locLine, this.locCol, this.locOffset, unusable.hint);
       return undefined;
     }
     return loc;

@@ -49,8 +49,32 @@ const IMAGE_TOO_MANY: EntryRule = {
   },
 };
 
+// sitemap-video.xsd leaves both optional; its documentation and Google's video sitemaps require one.
+const VIDEO_NO_CONTENT: EntryRule = {
+  code: 'video/no-content', severity: 'error', title: 'a video with neither content_loc nor player_loc', reads: ['videos'],
+  check({ videos }, at, { report }) {
+    for (const video of videos ?? []) {
+      if (!video.contentLoc && !video.playerLoc) report(VIDEO_NO_CONTENT, 'a video with neither video:content_loc nor video:player_loc', at, 'give the URL of the video file (content_loc) or of its player (player_loc); Google cannot index the video without one');
+    }
+  },
+};
+
+// Google's video sitemaps: content_loc and player_loc "must not be the same as the <loc> URL" (the page showing the video).
+const VIDEO_SAME_AS_LOC: EntryRule = {
+  code: 'video/same-as-loc', severity: 'error', title: "a video whose content_loc or player_loc is the page's own loc", reads: ['loc', 'videos'],
+  check({ loc, videos }, at, { report }) {
+    if (videos === undefined) return;
+    const page = comparableUrl(loc);
+    for (const video of videos) {
+      for (const [field, url] of [['content_loc', video.contentLoc], ['player_loc', video.playerLoc]] as const) {
+        if (url && comparableUrl(url) === page) report(VIDEO_SAME_AS_LOC, `video:${field} ${JSON.stringify(url)} is the page's own loc`, at, 'give the URL of the video file (content_loc) or of its player (player_loc), not of the page that shows it');
+      }
+    }
+  },
+};
+
 /** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
-export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY];
+export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
@@ -147,7 +171,7 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
  * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
  * slower, but no url the lane read skips it.
  */
-const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY]);
+const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
 
 /**
  * For Lane.addSeen (loc/duplicate compares comparableUrl forms): the fingerprint of its comparableUrl
@@ -219,6 +243,8 @@ export class ProtocolChecker {
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
     this.loc(entry.loc, at, 'loc', locHash, encoded);
+    // The lane reads no URL that is not encoded, its extensions' too.
+    if (!encoded) this.extensionUrls(entry, at);
     for (let i = 0; i < ENTRY_RULES.length; i++) (ENTRY_RULES[i] as EntryRule).check(entry, at, this.context);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
@@ -232,9 +258,9 @@ export class ProtocolChecker {
    * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
    * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
    * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
-   * past the limit. Strings are made only for a message, and what is rare (a location scope, the
-   * tracking cap) goes the way of `url`. The rules of ENTRY_RULES without a batch form (BATCHED) get each record
-   * made an entry. `runText` is what the records index, or a function that makes it (called only
+   * past the limit; the video rules at none (the lane reads no video). Strings are made only for a
+   * message, and what is rare (a location scope, the tracking cap) goes the way of `url`. The rules
+   * of ENTRY_RULES without a batch form (BATCHED) get each record made an entry. `runText` is what the records index, or a function that makes it (called only
    * when a string is needed).
    */
   laneUrls(runText: RunText, count: number): void {
@@ -354,7 +380,7 @@ export class ProtocolChecker {
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
     const { url: normalized, problem } = unencoded || checkScope ? normalizedOrProblem(loc) : {};
     if (unencoded) {
-      this.report(LOC_NOT_ENCODED, `${JSON.stringify(loc)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
+      this.notEncoded('', loc, normalized, at);
     }
     if (checkScope) {
       // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).
@@ -374,6 +400,25 @@ export class ProtocolChecker {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
+  }
+
+  /** loc/not-encoded for the URLs of an entry's images, videos and alternates: sitemaps.org asks every URL in a sitemap to be escaped. */
+  private extensionUrls({ images, videos, alternates }: UrlEntry, at: EntryPosition): void {
+    const check = (field: string, url: string | undefined): void => {
+      if (url !== undefined && NOT_URI_CHAR.test(url)) this.notEncoded(`${field} `, url, normalizedOrProblem(url).url, at);
+    };
+    for (const image of images ?? []) check('image:loc', image.loc);
+    for (const video of videos ?? []) {
+      check('video:thumbnail_loc', video.thumbnailLoc);
+      check('video:content_loc', video.contentLoc);
+      check('video:player_loc', video.playerLoc);
+    }
+    for (const alternate of alternates ?? []) check('xhtml:link href', alternate.href);
+  }
+
+  /** loc/not-encoded of `url` (`what` names the field, or is '' for the loc), with its encoded form as the fix when it has one. */
+  private notEncoded(what: string, url: string, normalized: string | undefined, at: EntryPosition): void {
+    this.report(LOC_NOT_ENCODED, `${what}${JSON.stringify(url)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
   }
 
   /** lastmod/future for a lastmod the lane gave (laneUrls). */

@@ -69,7 +69,7 @@ const READER_DESCRIPTIONS: Readonly<Record<string, readonly [title: string, sear
   'sitemapindex/empty': ['an index without sitemaps', 'Sitemap is empty'],
   'loc/missing': ['an entry without <loc>', 'Missing XML tag'],
   'loc/not-absolute': ['a URL without scheme and host', 'Invalid URL'],
-  'loc/invalid': ['a URL nothing can fetch (a port past 65535)', 'Invalid URL'],
+  'loc/invalid': ['a URL nothing can fetch (WHATWG URL refuses its port or host)', 'Invalid URL'],
   'loc/untrusted': ['a URL that cannot be read reliably (damaged markup around it)', 'Invalid URL'],
   'lastmod/invalid': ['a lastmod that is not a W3C Datetime', 'Invalid date'],
   'lastmod/lenient': ['a lastmod in an ISO 8601 form that is not W3C Datetime', 'Invalid date'],

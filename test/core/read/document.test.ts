@@ -75,6 +75,20 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
     }
   });
 
+  it('refuses a chunk of another type (a caller without types) with ERR_SITEMAP_API, and reads on', () => {
+    const { sink, events } = recorder();
+    const doc = new SitemapDocument({}, sink);
+    const api = (got: string) => (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_API' && e.message.endsWith(`got ${got}`);
+    for (const [chunk, got] of [[42, 'number'], ['<urlset/>', 'string'], [[60], 'Array'], [new ArrayBuffer(2), 'ArrayBuffer'], [null, 'null'], [undefined, 'undefined']] as const) {
+      assert.throws(() => doc.push(chunk as unknown as Uint8Array), api(got));
+    }
+    assert.throws(() => doc.pushText(Buffer.from('x') as unknown as string), api('Buffer'));
+    doc.push(Buffer.from(TEXT));
+    doc.end();
+    assert.equal(doc.bytesDecompressed, TEXT.length);
+    assert.equal(events.filter((e) => e[0] === 'url').length, 2);
+  });
+
   it('reads gzip inflated by a DecompressionStream (the web way) as the Node reader reads the .gz', async () => {
     const gz = gzipSync(XML);
     const chunks: Uint8Array[] = [];

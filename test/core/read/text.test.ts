@@ -84,15 +84,17 @@ describe('TextSitemapReader', () => {
       'http://',
       'https://ok.example/2',
       'https://ok.example:70000/3',
+      'https://256.1.1.1/4',
     ].join('\n');
     const events = whole(text);
     assert.deepEqual(urls(events), ['https://ok.example/1', 'https://ok.example/2']);
     const diags = events.filter((e) => e[0] === 'diagnostic').map((e) => e[1] as Diagnostic);
     assert.deepEqual(
       diags.map((d) => [d.code, d.severity, d.line, d.column]),
-      [1, 3, 4, 5, 6, 7, 8, 10].map((line) => ['text/not-a-url', 'error', line, 1]),
+      [1, 3, 4, 5, 6, 7, 8, 10, 11].map((line) => ['text/not-a-url', 'error', line, 1]),
     );
     assert.match(diags[7]?.message ?? '', /port 70000 is past 65535/);
+    assert.match(diags[8]?.message ?? '', /host "256\.1\.1\.1" ends in a number/);
     assert.match(diags[1]?.message ?? '', /relative/);
     assert.match(diags[2]?.message ?? '', /comment/);
     assert.match(diags[4]?.message ?? '', /scheme is missing/);

@@ -326,6 +326,17 @@ describe('urlset values', () => {
     assert.deepEqual(codes(feed), ['loc/invalid']);
   });
 
+  it('loc: a host WHATWG URL refuses (256.1.1.1, bad punycode xn--zz) → loc/invalid; the entry is dropped, in a feed too', () => {
+    const r = read(urlset([url('http://256.1.1.1/a'), url('http://1.2.3.4/b'), url('http://a.xn--zz/c'), url('http://xn--80ak6aa92e.com/d')].join('\n')));
+    assert.deepEqual(locs(r), ['http://1.2.3.4/b', 'http://xn--80ak6aa92e.com/d']);
+    assert.deepEqual(codes(r), ['loc/invalid', 'loc/invalid']);
+    assert.match(r.diagnostics[0]?.message ?? '', /host "256\.1\.1\.1" ends in a number/);
+    assert.match(r.diagnostics[1]?.message ?? '', /refuse its host "a\.xn--zz"/);
+    const feed = read('<rss><channel><item><link>https://xn--zz/x</link></item><item><link>https://e.com/y</link></item></channel></rss>');
+    assert.deepEqual(locs(feed), ['https://e.com/y']);
+    assert.deepEqual(codes(feed), ['loc/invalid']);
+  });
+
   it('a loc is reported as written, not normalised', () => {
     const r = read(urlset(url('http://Example.COM:80/a b/./c?q=é#f')));
     assert.deepEqual(locs(r), ['http://Example.COM:80/a b/./c?q=é#f']);
@@ -542,6 +553,21 @@ describe('extensions', () => {
     assert.deepEqual(codes(r), ['xml/undefined-entity', 'xml/undefined-entity', 'xml/undefined-entity', 'news/invalid']);
   });
 
+  it('an empty required field that its schema type takes (a news name or title, a video title) is missing: news/invalid, video/invalid', () => {
+    const news = (name: string, title: string): string =>
+      `<news:news><news:publication><news:name>${name}</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-01-01</news:publication_date><news:title>${title}</news:title></news:news>`;
+    const video = (title: string, date = ''): string =>
+      `<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>${title}</video:title><video:description>D</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc>${date}</video:video>`;
+    const r = read(urlset([url('https://e.com/1', news('', ' ')), url('https://e.com/2', news('N', 'T')), url('https://e.com/3', video('')), url('https://e.com/4', video('T'))].join('')));
+    assert.deepEqual(codes(r), ['news/invalid', 'video/invalid']);
+    assert.match(r.diagnostics[0]?.message ?? '', /news:news has no news:name \(only an empty one\), news:title \(only an empty one\)/);
+    assert.match(r.diagnostics[1]?.message ?? '', /the video has no video:title \(only an empty one\)/);
+    // An empty value its type refuses is that check's alone: news:language, news:publication_date.
+    const refused = read(urlset(url('https://e.com/5', news('N', 'T').replace('<news:language>en', '<news:language>').replace('>2024-01-01<', '><'))));
+    assert.deepEqual(codes(refused), ['news/invalid']);
+    assert.match(refused.diagnostics[0]?.message ?? '', /publication_date "" is not a W3C Datetime/);
+  });
+
   it('hreflang alternates; rel other than alternate is ignored; without hreflang or href → diagnostic, skipped', () => {
     const r = read(
       urlset(
@@ -554,6 +580,35 @@ describe('extensions', () => {
     );
     assert.deepEqual(r.urls[0]?.alternates, [{ hreflang: 'en', href: 'https://e.com/en' }, { hreflang: 'de-CH', href: 'https://e.com/de' }]);
     assert.deepEqual(codes(r), ['alternate/invalid', 'alternate/invalid']);
+  });
+
+  it('an image, video or alternate whose URL is relative or WHATWG URL refuses (as a loc would be) is skipped: image/invalid, video/invalid, alternate/invalid', () => {
+    const video = (thumb: string, content: string, player: string): string =>
+      `<video:video><video:thumbnail_loc>${thumb}</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>${content}</video:content_loc><video:player_loc>${player}</video:player_loc></video:video>`;
+    const r = read(
+      urlset(
+        url(
+          'https://e.com/a',
+          '<image:image><image:loc>https://e.com:70000/i.jpg</image:loc></image:image><image:image><image:loc>https://e.com/ok.jpg</image:loc></image:image>' +
+            '<image:image><image:loc>https://256.1.1.1/i.jpg</image:loc></image:image>' +
+            video('https://e.com/t.jpg', 'https://xn--zz/v.mp4', 'https://e.com/p') + video('https://e.com:99999/t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') +
+            video('https://e.com/t.jpg', 'https://e.com/v.mp4', 'https://0x100000000/p') + video('https://e.com/t.jpg', 'https://e.com/ok.mp4', 'https://e.com/p') +
+            '<xhtml:link rel="alternate" hreflang="en" href="https://xn--zz/a"/><xhtml:link rel="alternate" hreflang="de" href="https://e.com/de"/>' +
+            // Relative: a sitemap has nothing to resolve them against.
+            '<image:image><image:loc>/i.jpg</image:loc></image:image>' + video('t.jpg', 'https://e.com/v.mp4', 'https://e.com/p') + '<xhtml:link rel="alternate" hreflang="fr" href="/fr"/>' +
+            // Google's video sitemaps take FTP for the files.
+            video('https://e.com/t.jpg', 'ftp://e.com/ftp.mp4', 'https://e.com/p'),
+        ),
+      ),
+    );
+    const [entry] = r.urls;
+    assert.deepEqual(entry?.images, [{ loc: 'https://e.com/ok.jpg' }]);
+    assert.deepEqual(entry?.videos?.map((v) => v.contentLoc), ['https://e.com/ok.mp4', 'ftp://e.com/ftp.mp4']);
+    assert.deepEqual(entry?.alternates, [{ hreflang: 'de', href: 'https://e.com/de' }]);
+    assert.deepEqual(codes(r), ['image/invalid', 'image/invalid', 'video/invalid', 'video/invalid', 'video/invalid', 'alternate/invalid', 'image/invalid', 'video/invalid', 'alternate/invalid']);
+    assert.match(r.diagnostics[6]?.message ?? '', /image:loc "\/i\.jpg" is not a URL anything can fetch: it is not an absolute http\(s\) URL/);
+    assert.match(r.diagnostics[2]?.message ?? '', /video:content_loc "https:\/\/xn--zz\/v\.mp4" is not a URL anything can fetch/);
+    assert.match(r.diagnostics[3]?.message ?? '', /video:thumbnail_loc .*port 99999 is past 65535/);
   });
 });
 

@@ -62,7 +62,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'a blank text inside xhtml:link, whose content is empty (cvc-complex-type.2.1)': { doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a">\n</xhtml:link>`)), expect: ['xsd/text-not-allowed@2:109'] },
   'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
   'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
-  'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/invalid@2:38'] },
+  'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/no-content@2:1', 'video/invalid@2:38'] },
   'video: attribute values': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:player_loc allow_embed="maybe">https://e.com/p</video:player_loc></video:video>`)), expect: ['video/invalid@2:181', 'xsd/invalid-attribute@2:199'] },
   'video: required attribute': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:restriction>US</video:restriction></video:video>`)), expect: ['video/invalid@2:239'] },
   'news: publication required': { doc: urlset(u(`${LOC}<news:news><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['news/invalid@2:38', 'xsd/unexpected-element@2:49'] },
@@ -91,10 +91,14 @@ describe('the schema verdict on values', () => {
   });
 });
 
-table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'news/too-many'], {
+table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'video/same-as-loc', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
   'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'unencoded URLs of images, videos and alternates': {
+    doc: urlset(u(`${LOC}<image:image><image:loc>https://example.com/a b.jpg</image:loc></image:image><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v|1.mp4</video:content_loc></video:video><xhtml:link rel="alternate" hreflang="es" href="https://example.com/españa"/>`), u('<loc>https://example.com/b</loc><image:image><image:loc>https://example.com/b%20c.jpg</image:loc></image:image>')),
+    expect: ['loc/not-encoded@2:1', 'loc/not-encoded@2:1', 'loc/not-encoded@2:1'],
+  },
   'a URL of 2,048 characters': { doc: urlset(u(`<loc>https://example.com/${'a'.repeat(2048 - 20)}</loc>`)), expect: ['loc/too-long@2:1'] },
   'duplicates': { doc: urlset(u(LOC), u(LOC)), expect: ['loc/duplicate@3:1'] },
   'in scope': { doc: urlset(u('<loc>https://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: [] },
@@ -102,10 +106,10 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'another host': { doc: urlset(u('<loc>https://www.example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another scheme': { doc: urlset(u('<loc>http://example.com/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
   'another port': { doc: urlset(u('<loc>https://example.com:8443/blog/a</loc>')), options: { location: 'https://example.com/blog/sitemap.xml' }, expect: ['loc/out-of-scope@2:1'] },
-  'a URL no parser takes (host 256.1.1.1, bad punycode) is in no scope; a port past 65535 is no URL at all (its entry skipped)': {
+  'a URL no parser takes (a port past 65535, host 256.1.1.1, bad punycode) is no URL at all (its entry skipped)': {
     doc: urlset(...['https://example.com:99999/blog/a', 'https://256.1.1.1/blog/a', 'https://xn--zz.com/blog/a'].map((loc) => u(`<loc>${loc}</loc>`))),
     options: { location: 'https://example.com/blog/sitemap.xml' },
-    expect: ['loc/invalid@2:6', 'loc/out-of-scope@3:1', 'loc/out-of-scope@4:1'],
+    expect: ['loc/invalid@2:6', 'loc/invalid@3:6', 'loc/invalid@4:6'],
   },
   'a port past 65535 (WHATWG URL refuses it; RFC 3986 and xsd:anyURI do not), in a urlset and an index': {
     doc: urlset(...['https://example.com:65535/a', 'https://example.com:65536/a', 'https://example.com:00080/a', 'https://u:99999@example.com/a:99999', 'https://[::1]:70000/a'].map((loc) => u(`<loc>${loc}</loc>`))),
@@ -120,6 +124,16 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, news/*)', ['loc/', 'l
   'too many URLs (a lowered limit is not possible: 50,001 entries)': { doc: urlset(...Array.from({ length: 50_001 }, (_, i) => u(`<loc>https://example.com/${i}</loc>`))), expect: ['limits/too-many-urls@-:-'] },
   'the legacy byte limit': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), options: { limits: 'legacy' }, expect: ['limits/file-too-large@-:-'] },
   'the current byte limit is not the legacy one': { doc: urlset(...Array.from({ length: 5900 }, (_, i) => u(`<loc>https://example.com/${i}/${'x'.repeat(1800)}</loc>`))), expect: [] },
+  'a video with neither content_loc nor player_loc (sitemap-video.xsd takes it), and one with either': {
+    doc: urlset(...['', '<video:content_loc>https://e.com/v.mp4</video:content_loc>', '<video:player_loc>https://e.com/p</video:player_loc>', '<video:content_loc></video:content_loc>'].map((where) =>
+      u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>${where}</video:video>`))),
+    expect: ['video/no-content@2:1', 'loc/duplicate@3:1', 'loc/duplicate@4:1', 'loc/duplicate@5:1', 'video/no-content@5:1'],
+  },
+  "a video whose content_loc or player_loc is the page's loc (as an equivalent URL too)": {
+    doc: urlset(...[['a', '<video:content_loc>https://example.com/a</video:content_loc>'], ['b', '<video:player_loc>https://EXAMPLE.com/b</video:player_loc>'], ['c', '<video:content_loc>https://example.com/c.mp4</video:content_loc><video:player_loc>https://example.com/c?p</video:player_loc>']].map(([page, where]) =>
+      u(`<loc>https://example.com/${page}</loc><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>${where}</video:video>`))),
+    expect: ['video/same-as-loc@2:1', 'video/same-as-loc@3:1'],
+  },
   'too many images': { doc: urlset(u(`${LOC}${'<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>'.repeat(1001)}`)), expect: ['image/too-many@2:1'] },
 });
 

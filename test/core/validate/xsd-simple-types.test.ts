@@ -18,8 +18,9 @@ const ROOT = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:
 const LOC = '<loc>https://example.com/a</loc>';
 const escape = (v: string): string => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 /** A video with its required fields, then `more`. */
+// A content_loc unless `more` has a player_loc (Google's video sitemaps need one of them: video/no-content).
 const video = (more: string): string =>
-  `${ROOT}<url>${LOC}<video:video><video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>${more}</video:video></url></urlset>`;
+  `${ROOT}<url>${LOC}<video:video><video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>${more.startsWith('<video:player_loc') ? '' : '<video:content_loc>https://example.com/v.mp4</video:content_loc>'}${more}</video:video></url></urlset>`;
 /** A news entry with `language`, `access`, `genres` and `tickers` where given. */
 const news = (f: { language?: string; access?: string; genres?: string; tickers?: string }): string =>
   `${ROOT}<url>${LOC}<news:news><news:publication><news:name>N</news:name><news:language>${escape(f.language ?? 'en')}</news:language></news:publication>` +
@@ -183,7 +184,8 @@ describe('the simple types of the extension schemas', () => {
         if (c.name !== name) return;
         const theirs = all[i];
         const ours = validateXmlSitemapText(c.doc, { now: NOW });
-        const errors = ours.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+        // A loc WHATWG URL refuses (http://[zz]/) may be schema-valid, and is loc/invalid: no crawler can fetch it.
+        const errors = ours.diagnostics.filter((d) => d.severity === 'error' && !(c.valid && d.code === 'loc/invalid' && !URL.canParse(c.value))).map((d) => d.code);
         const what = `${JSON.stringify(c.value)} (expected ${c.valid ? 'valid' : 'invalid'})`;
         if (theirs !== c.valid) wrong.push(`${what}: xmllint says ${theirs === true ? 'valid' : 'invalid'}`);
         if (ours.schemaValid !== c.valid) wrong.push(`${what}: schemaValid ${ours.schemaValid}`);
