@@ -182,7 +182,8 @@ function skipBlanks(q: usize, end: usize): usize {
 /**
  * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
  * the form a duplicate is recognised by): unless it has a host of labels of [a-z0-9-], each starting
- * with a letter; no user information or port; a path ("/", not "?", after the host) without "/." (a
+ * with a letter, or an IPv4 address as WHATWG URL writes it (keptHost); no user information; no port
+ * or one that is not the scheme's default nor starts with 0 (a server on a loopback port); a path ("/", not "?", after the host) without "/." (a
  * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
  * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
  * (IDNA), where the slow path gives it back the same: a valid A-label stays as it is (an invalid one
@@ -249,6 +250,22 @@ function hostNeedsParser(from: usize, to: usize): bool {
   return label < to && byte(label) - 0x30 <= 9;
 }
 
+/** Whether the host from `from` to `to` is an IPv4 address as WHATWG URL writes it: four numbers 0 to 255, none with a leading 0. */
+function dottedQuad(from: usize, to: usize): bool {
+  let parts = 0;
+  let q = from;
+  while (q < to) {
+    let value: u32 = 0;
+    const start = q;
+    for (; q < to && byte(q) - 0x30 <= 9; q++) value = value * 10 + (byte(q) - 0x30);
+    if (q == start || q - start > 3 || value > 255 || (q - start > 1 && byte(start) == 0x30)) return false;
+    if (++parts == 4) return q == to;
+    if (q >= to || byte(q) != 0x2e) return false;
+    q++;
+  }
+  return false;
+}
+
 /** Script's answer (lane.ts): whether WHATWG URL takes the `length` bytes at `from` as the host of an http URL. */
 @external("env", "hostUsable")
 declare function hostUsable(from: usize, length: usize): bool;
@@ -294,7 +311,8 @@ function readLoc(q: usize, end: usize): usize {
   locUnusual = false;
   if (!has8(q, end, 4, HTTP)) return 0;
   q += 4;
-  if (q < end && byte(q) == 0x73) q++; // s
+  const secure = q < end && byte(q) == 0x73;
+  if (secure) q++; // s
   if (!has8(q, end, 3, COLON_SLASHES)) return 0;
   q += 3;
   const authority = q;
@@ -320,15 +338,13 @@ function readLoc(q: usize, end: usize): usize {
   if (q == authority || (at != 0 && q == at + 1) || (colon != 0 && q == colon + 1)) return 0;
   // A port past 65535 (or of more than five digits) goes the long way, where the reader refuses it (loc/invalid).
   if (colon != 0 && (q - colon > 6 || port > 65535)) return 0;
-  // The authority is the host alone unless it has user information or a port (not plain either).
-  const plain = plainHost(authority, q);
+  const hostFrom = at != 0 ? at + 1 : authority;
+  const hostTo = colon != 0 ? colon : q;
+  const plain = plainHost(hostFrom, hostTo);
   // So does a host WHATWG URL refuses.
-  if (!plain) {
-    const hostFrom = at != 0 ? at + 1 : authority;
-    const hostTo = colon != 0 ? colon : q;
-    if (hostNeedsParser(hostFrom, hostTo) && !usableHost(hostFrom, hostTo)) return 0;
-  }
-  if (!plain || q >= end || byte(q) != 0x2f) locUnusual = true;
+  if (!plain && hostNeedsParser(hostFrom, hostTo) && !usableHost(hostFrom, hostTo)) return 0;
+  const portKept = colon == 0 || (byte(colon + 1) != 0x30 && port != (secure ? 443 : 80));
+  if (!(plain || dottedQuad(hostFrom, hostTo)) || at != 0 || !portKept || q >= end || byte(q) != 0x2f) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;
