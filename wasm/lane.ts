@@ -182,7 +182,7 @@ function skipBlanks(q: usize, end: usize): usize {
 /**
  * Whether the loc being read may not be in the form url.ts comparableUrl gives it (RFC 3986 §6.2:
  * the form a duplicate is recognised by): unless it has a host of labels of [a-z0-9-], each starting
- * with a letter, or an IPv4 address as WHATWG URL writes it (keptHost); no user information; no port
+ * with a letter, or an IPv4 address as WHATWG URL writes it (plainHost); no user information; no port
  * or one that is not the scheme's default nor starts with 0 (a server on a loopback port); a path ("/", not "?", after the host) without "/." (a
  * dot segment); every escape in upper case and not of an unreserved character (§6.2.2.1-2); no
  * reference to "." or "/". Such a loc comparableUrl's fast path takes as it is, but for an "xn--"
@@ -195,7 +195,7 @@ let locUnusual = false;
 const PLAIN_HOST: usize = memory.data(72);
 let plainHostLength: usize = 0;
 
-/** Whether the host from `from` to `to` is of labels of [a-z0-9-], each starting with a letter: the last one found so, else plainHostLong. */
+/** Whether the host from `from` to `to` is in comparableUrl's form (plainHostLong): the last one found so, else plainHostLong. */
 @inline function plainHost(from: usize, to: usize): bool {
   const n = to - from;
   return (n == plainHostLength && sameAsPlainHost(from, n)) || plainHostLong(from, to);
@@ -210,18 +210,23 @@ let plainHostLength: usize = 0;
   return k == n || ((load<u64>(from + k) ^ load<u64>(PLAIN_HOST + k)) & mask(n - k)) == 0;
 }
 
-/** plainHost byte by byte; a host found plain is remembered. One with an A-label is plain once WHATWG URL takes it (usableHost). */
+/**
+ * plainHost byte by byte; a host found plain is remembered. One with an A-label is plain once WHATWG
+ * URL takes it (usableHost); so is an IPv4 address as WHATWG writes it (dottedQuad: a loopback server).
+ */
 function plainHostLong(from: usize, to: usize): bool {
   const n = to - from;
-  let before: u32 = 0x2e;
-  let ace = false;
-  for (let q = from; q < to; q++) {
-    const c = byte(q);
-    if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
-    if (before == 0x2e && aceLabel(q, to)) ace = true;
-    before = c;
+  if (!(from < to && byte(from) - 0x30 <= 9 && dottedQuad(from, to))) {
+    let before: u32 = 0x2e;
+    let ace = false;
+    for (let q = from; q < to; q++) {
+      const c = byte(q);
+      if (!is(q, PLAIN_HOST_CHAR) || (before == 0x2e && c - 0x61 > 25)) return false;
+      if (before == 0x2e && aceLabel(q, to)) ace = true;
+      before = c;
+    }
+    if (ace && !usableHost(from, to)) return false;
   }
-  if (ace && !usableHost(from, to)) return false;
   if (n <= 64) {
     memory.copy(PLAIN_HOST, from, n);
     plainHostLength = n;
@@ -344,7 +349,7 @@ function readLoc(q: usize, end: usize): usize {
   // So does a host WHATWG URL refuses.
   if (!plain && hostNeedsParser(hostFrom, hostTo) && !usableHost(hostFrom, hostTo)) return 0;
   const portKept = colon == 0 || (byte(colon + 1) != 0x30 && port != (secure ? 443 : 80));
-  if (!(plain || dottedQuad(hostFrom, hostTo)) || at != 0 || !portKept || q >= end || byte(q) != 0x2f) locUnusual = true;
+  if (!plain || at != 0 || !portKept || q >= end || byte(q) != 0x2f) locUnusual = true;
   if (q < end && (byte(q) == 0x2f || byte(q) == 0x3f)) {
     q = pathRun(q + 1, end);
     if (q == 0) return 0;

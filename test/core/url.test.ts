@@ -335,6 +335,26 @@ describe('normalizeUrl: properties', () => {
     assert.ok(fast < total * 0.9, `the fast path took ${fast} of ${total} URLs; the slow path needs exercise too`);
   });
 
+  it('fast path and slow path agree on IPv4 hosts (a loopback server), and the fast path takes those WHATWG writes as they are', () => {
+    const part = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('00', '01', '099', '0x1', '1e', ''));
+    let fast = 0;
+    fc.assert(
+      fc.property(fc.constantFrom('http', 'https'), fc.oneof({ arbitrary: fc.array(fc.integer({ min: 0, max: 255 }).map(String), { minLength: 4, maxLength: 4 }), weight: 2 }, { arbitrary: fc.array(part, { minLength: 1, maxLength: 5 }), weight: 1 }), fc.option(fc.constantFrom('80', '443', '8080', '080', '0', '65535', '65536'), { nil: undefined }), fc.constantFrom('', '/', '/a?b=1', '/./x'), (scheme, parts, port, path) => {
+        const s = `${scheme}://${parts.join('.')}${port !== undefined ? `:${port}` : ''}${path}`;
+        const f = _fastPath(s);
+        if (f !== undefined) {
+          fast++;
+          assert.deepEqual(attempt(_normalizeUrlSlow, s), { ok: f }, s);
+        }
+        assert.deepEqual(attempt(normalizeUrl, s), attempt(_normalizeUrlSlow, s), s);
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(fast > 500, `the fast path took only ${fast} IPv4 URLs`);
+    assert.equal(_fastPath('http://127.0.0.1:8080/a'), 'http://127.0.0.1:8080/a');
+    assert.equal(comparableUrl('http://127.0.0.1:8080/a'), 'http://127.0.0.1:8080/a');
+  });
+
   it('fast path and slow path agree on fc.webUrl()', () => {
     fc.assert(
       fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (s) => {
