@@ -173,6 +173,9 @@ test('extension values outside their schemas are refused', () => {
   const base = { loc: 'https://example.com/' };
   const video = full.videos?.[0] as NonNullable<UrlEntry['videos']>[number];
   refused({ ...base, videos: [{ ...video, contentLoc: undefined, playerLoc: undefined }] }, 'video/no-content');
+  // What validate calls an error (video/same-as-loc) is not written: the page's own loc, however spelt.
+  refused({ ...base, videos: [{ ...video, contentLoc: 'https://EXAMPLE.com:443/' }] }, 'video/same-as-loc');
+  refused({ ...base, videos: [{ ...video, contentLoc: undefined, playerLoc: 'https://example.com' }] }, 'video/same-as-loc');
   refused({ ...base, videos: [{ ...video, duration: 28801 }] }, 'video:duration/out-of-range');
   refused({ ...base, videos: [{ ...video, duration: 2459.1 }] }, 'video:duration/invalid');
   refused({ ...base, videos: [{ ...video, duration: '-5' }] }, 'video:duration/out-of-range');

@@ -5,7 +5,7 @@
 import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
-import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
+import { comparableUrl, normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
 import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTypeCheck } from '../validate/xsd-types.js';
@@ -28,14 +28,18 @@ export function namespaceDeclarations(mask: number): string {
 }
 
 /** Google's rules for an extension entry beyond its schema, checked before it is written; and the most a <url> may hold. */
-const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown) => void; most?: (limits: Readonly<Limits>) => number }> = new Map([
+const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: string) => void; most?: (limits: Readonly<Limits>) => number }> = new Map([
   [IMAGE, { most: (limits: Readonly<Limits>) => limits.maxImagesPerUrl }],
   [VIDEO, {
-    entry(v: unknown): void {
+    entry(v: unknown, loc: string): void {
       if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
       const video = v as VideoEntry;
       if (video.contentLoc == null && video.playerLoc == null) {
         throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+      }
+      // As validate's video/same-as-loc: Google's video sitemaps want the file or the player, not the page.
+      for (const [field, url] of [['video:content_loc', video.contentLoc], ['video:player_loc', video.playerLoc]] as const) {
+        if (typeof url === 'string' && comparableUrl(url) === comparableUrl(loc)) throw new InvalidValueError('video/same-as-loc', field, url, `${field} ${quoteValue(url)} is the page's own loc: give the URL of the video file or of its player`);
       }
     },
   }],
@@ -166,7 +170,7 @@ export class UrlEntrySerializer {
     for (const p of URL_EXTENSIONS) {
       const decl = p.element as ElementDecl;
       const value = (entry as unknown as Record<string, unknown>)[decl.prop as string];
-      if (value != null && decl !== LINK) xml += this.extensions(decl, p.max, value);
+      if (value != null && decl !== LINK) xml += this.extensions(decl, p.max, value, loc);
     }
     this.hasNews = entry.news != null;
     if (entry.alternates !== undefined && entry.alternates !== null) xml += this.alternates(entry.alternates);
@@ -194,13 +198,13 @@ export class UrlEntrySerializer {
     return (this.declared & bit) !== 0 ? '<' + tag : '<' + tag + namespaceDeclarations(bit);
   }
 
-  /** The extension elements of a <url> for `value`: one entry, or a list of at most `max` (Limits may say less). */
-  private extensions(decl: ElementDecl, max: number, value: unknown): string {
+  /** The extension elements of a <url> (whose loc, as written, is `loc`) for `value`: one entry, or a list of at most `max` (Limits may say less). */
+  private extensions(decl: ElementDecl, max: number, value: unknown, loc: string): string {
     const rules = GOOGLE_RULES.get(decl);
     const part = decl === IMAGE ? IMAGE_PART : decl === VIDEO ? VIDEO_PART : NEWS_PART;
     const bit = namespaceBit(decl.ns);
     if (max === 1) {
-      rules?.entry?.(value);
+      rules?.entry?.(value, loc);
       return this.element(part, value, this.open(bit, part.field));
     }
     const field = part.field;
@@ -209,7 +213,7 @@ export class UrlEntrySerializer {
     if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
     let xml = '';
     for (const item of value) {
-      rules?.entry?.(item);
+      rules?.entry?.(item, loc);
       xml += this.element(part, item, this.open(bit, field));
     }
     return xml;
