@@ -9,8 +9,8 @@
 // writer (write/url-entry.ts) takes its enumerations and bounds from here and is tested against the
 // element order (test/core/vocabulary.test.ts).
 
-import { CHANGEFREQS, NS, type Changefreq } from './model.js';
-import { MAX_URL_LENGTH, MIN_URL_LENGTH } from './url.js';
+import { CHANGEFREQS, NS, type Changefreq, type VideoEntry } from './model.js';
+import { comparableUrl, MAX_URL_LENGTH, MIN_URL_LENGTH } from './url.js';
 import { formatCount } from './count-text.js';
 import {
   anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, XSD_BUILTIN_BASES, XSD_NAMESPACE, type SimpleTypeCheck,
@@ -244,6 +244,19 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'id', simple(anyString, 'text', { type: { ...enumerated(VIDEO_ID_TYPES, true, 'type'), example: 'url' } }), { prop: 'ids', textProp: 'value', as: 'string' }), UNBOUNDED),
   ],
 }, { prop: 'videos' });
+
+/**
+ * What Google's video sitemaps ask of a video beyond sitemap-video.xsd, which leaves both URLs
+ * optional: a content_loc or a player_loc (video/no-content), neither of them the page's own `loc`,
+ * compared as URLs (video/same-as-loc: the file or the player, not the page). The writer refuses
+ * what it finds, validate reports it.
+ */
+export function videoContentProblems(video: VideoEntry, loc: string): { code: 'video/no-content' | 'video/same-as-loc'; field: string; url?: string }[] {
+  if (!video.contentLoc && !video.playerLoc) return [{ code: 'video/no-content', field: 'video:video' }];
+  const page = comparableUrl(loc);
+  const same = [['video:content_loc', video.contentLoc], ['video:player_loc', video.playerLoc]] as const;
+  return same.filter(([, url]) => url && comparableUrl(url) === page).map(([field, url]) => ({ code: 'video/same-as-loc', field, url: url as string }));
+}
 
 // ---- sitemap-news.xsd -----------------------------------------------------------------------------
 

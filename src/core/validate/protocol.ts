@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { positiveInteger, SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
+import { videoContentProblems } from '../vocabulary.js';
 import type { EntryPosition } from '../read/types.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { comparableUrl, locFingerprint, MAX_URL_LENGTH, normalizeUrl, scopeOf, scopeViolation, type UrlScope } from '../url.js';
@@ -49,29 +50,26 @@ const IMAGE_TOO_MANY: EntryRule = {
   },
 };
 
-// sitemap-video.xsd leaves both optional; its documentation and Google's video sitemaps require one.
+// Both found by vocabulary.ts videoContentProblems, by which the writer refuses such a video.
 const VIDEO_NO_CONTENT: EntryRule = {
-  code: 'video/no-content', severity: 'error', title: 'a video with neither content_loc nor player_loc', reads: ['videos'],
-  check({ videos }, at, { report }) {
-    for (const video of videos ?? []) {
-      if (!video.contentLoc && !video.playerLoc) report(VIDEO_NO_CONTENT, 'a video with neither video:content_loc nor video:player_loc', at, 'give the URL of the video file (content_loc) or of its player (player_loc); Google cannot index the video without one');
-    }
-  },
+  code: 'video/no-content', severity: 'error', title: 'a video with neither content_loc nor player_loc', reads: ['loc', 'videos'],
+  check: (entry, at, context) => reportVideos(VIDEO_NO_CONTENT, entry, at, context),
 };
-
-// Google's video sitemaps: content_loc and player_loc "must not be the same as the <loc> URL" (the page showing the video).
 const VIDEO_SAME_AS_LOC: EntryRule = {
   code: 'video/same-as-loc', severity: 'error', title: "a video whose content_loc or player_loc is the page's own loc", reads: ['loc', 'videos'],
-  check({ loc, videos }, at, { report }) {
-    if (videos === undefined) return;
-    const page = comparableUrl(loc);
-    for (const video of videos) {
-      for (const [field, url] of [['content_loc', video.contentLoc], ['player_loc', video.playerLoc]] as const) {
-        if (url && comparableUrl(url) === page) report(VIDEO_SAME_AS_LOC, `video:${field} ${JSON.stringify(url)} is the page's own loc`, at, 'give the URL of the video file (content_loc) or of its player (player_loc), not of the page that shows it');
-      }
-    }
-  },
+  check: (entry, at, context) => reportVideos(VIDEO_SAME_AS_LOC, entry, at, context),
 };
+
+/** The problems of `rule` among the entry's videos. */
+function reportVideos(rule: EntryRule, { loc, videos }: UrlEntry, at: EntryPosition, { report }: EntryRuleContext): void {
+  for (const video of videos ?? []) {
+    for (const problem of videoContentProblems(video, loc)) {
+      if (problem.code !== rule.code) continue;
+      if (problem.url === undefined) report(rule, 'a video with neither video:content_loc nor video:player_loc', at, 'give the URL of the video file (content_loc) or of its player (player_loc); Google cannot index the video without one');
+      else report(rule, `${problem.field} ${JSON.stringify(problem.url)} is the page's own loc`, at, 'give the URL of the video file (content_loc) or of its player (player_loc), not of the page that shows it');
+    }
+  }
+}
 
 /** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
 export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC];

@@ -5,9 +5,9 @@
 import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
-import { comparableUrl, normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
+import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
-import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
+import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, videoContentProblems, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
 import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
@@ -33,14 +33,10 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: str
   [VIDEO, {
     entry(v: unknown, loc: string): void {
       if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
-      const video = v as VideoEntry;
-      if (video.contentLoc == null && video.playerLoc == null) {
-        throw new InvalidValueError('video/no-content', 'video:video', v, 'a video needs content_loc or player_loc (Google video sitemaps)');
-      }
-      // As validate's video/same-as-loc: Google's video sitemaps want the file or the player, not the page.
-      for (const [field, url] of [['video:content_loc', video.contentLoc], ['video:player_loc', video.playerLoc]] as const) {
-        if (typeof url === 'string' && comparableUrl(url) === comparableUrl(loc)) throw new InvalidValueError('video/same-as-loc', field, url, `${field} ${quoteValue(url)} is the page's own loc: give the URL of the video file or of its player`);
-      }
+      const problem = videoContentProblems(v as VideoEntry, loc)[0];
+      if (problem === undefined) return;
+      if (problem.url === undefined) throw new InvalidValueError(problem.code, problem.field, v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+      throw new InvalidValueError(problem.code, problem.field, problem.url, `${problem.field} ${quoteValue(problem.url)} is the page's own loc: give the URL of the video file or of its player`);
     },
   }],
   [NEWS, {
