@@ -1,19 +1,15 @@
-// What `sitemapkit build` needs to know about one built HTML page (issue 6): whether it may be listed
-// (robots noindex, a meta refresh stub, a canonical elsewhere), its hreflang alternates, the images of
-// its main content, and its content normalised so that a hash of it changes only when the page does.
-// Pure: strings in, values out; the caller decodes the bytes (see `sniffHtmlEncoding`) and hashes.
+// What `sitemapkit build` needs to know about one built HTML page: may it be listed (robots noindex,
+// a meta refresh stub, a canonical elsewhere), its hreflang alternates, the images of its main
+// content, and its content normalised so that its hash changes only when the page does. Pure: the
+// caller decodes the bytes (`sniffHtmlEncoding`) and hashes.
 //
-// Parsing: htmlparser2's `Tokenizer` (it decodes entities, knows raw-text and RCDATA elements, never
-// throws), with a small tree builder here rather than htmlparser2's `Parser`. The Parser keeps its
-// open elements with `Array#unshift` and searches them with `indexOf`, so a page of unclosed elements
-// takes quadratic time (1 MB of `<div>` took 19 s on Node 20); here the stack grows with `push`, and a
-// count of open elements per name answers "is a `</x>` closing anything?" in constant time.
+// htmlparser2's Tokenizer with a tree builder of our own: its Parser searches open elements with
+// `unshift` and `indexOf`, quadratic on unclosed elements (1 MB of `<div>`: 19 s).
 //
-// The normalised `content` is a serialisation of the page's tree with the build noise left out
-// (whitespace, comments, inline scripts and styles, cache-busting queries, hashed asset names, nonces,
-// SRI hashes, generator and build-stamp metas, framework ids, presentation attributes). What stays is
-// what Google's sitemap guidance counts as a change worth a new `lastmod`: "the main content, the
-// structured data, or links on the page" (developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap).
+// `content` leaves out build noise (whitespace, comments, scripts, styles, cache-busting queries,
+// hashed asset names, nonces, build stamps) and keeps what Google counts as a change worth a lastmod:
+// "the main content, the structured data, or links on the page"
+// (developers.google.com/search/docs/crawling-indexing/sitemaps/build-sitemap).
 
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
@@ -23,36 +19,31 @@ import { isAsciiWhitespace, trimAsciiWhitespace } from '../ascii-whitespace.js';
 
 /** A `<link rel="alternate" hreflang="…" href="…">` of the page's head. */
 export interface PageAlternate {
-  /** As written, trimmed (`en-GB`, `x-default`); checking it is the validator's job. */
+  /** As written, trimmed; checking it is the validator's job. */
   hreflang: string;
-  /** Absolute, normalised like every URL the writer emits (`normalizeUrl`), fragment dropped. */
   href: string;
 }
 
 /** What `scanHtmlPage` found. Every URL is absolute and normalised (`normalizeUrl`), without fragment. */
 export interface PageFacts {
-  /**
-   * A robots meta says `noindex` or `none`: `<meta name="robots|googlebot|bingbot">` or
-   * `<meta http-equiv="X-Robots-Tag">`, anywhere in the page.
-   */
+  /** A robots meta (`robots`, `googlebot`, `bingbot`, or `http-equiv="X-Robots-Tag"`) says `noindex` or `none`. */
   noindex: boolean;
   /**
-   * The page is a redirect stub: the target of its first valid `<meta http-equiv="refresh">`, resolved
-   * against the document's base URL; the target as written when it does not resolve to an http(s) URL;
-   * `''` when the refresh has no URL (the page reloads itself: see `refreshSeconds`).
+   * The target of the first valid `<meta http-equiv="refresh">` (a redirect stub), resolved against the
+   * base URL; as written when it is no http(s) URL; `''` when the refresh has no URL (a reload).
    */
   refresh?: string;
   /** The refresh delay in whole seconds (Google reads 0 as a permanent redirect, more as a temporary one). */
   refreshSeconds?: number;
   /** The first `<link rel="canonical">` of the head that resolves to an http(s) URL. */
   canonical?: string;
-  /** Set when the head has several canonical links that disagree; Google then ignores them all. */
+  /** The head's canonical links disagree; Google then ignores them all. */
   canonicalConflict?: boolean;
   /** hreflang alternates of the head, in document order, each distinct pair once. */
   alternates: PageAlternate[];
   /** With `images: true`: `<img src>` of the main content, http(s) only, each once, in document order. */
   images: string[];
-  /** The page normalised for change detection: hash it; equal strings mean no change worth a lastmod. */
+  /** The page normalised for change detection: equal strings mean no change worth a lastmod. */
   content: string;
 }
 
@@ -61,9 +52,6 @@ export interface ScanHtmlPageOptions {
   images?: boolean;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Tables
-
 /** HTML standard §13.1.2: void elements have no end tag and no content. */
 const VOID_ELEMENTS = new Set([
   'area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen',
@@ -71,10 +59,8 @@ const VOID_ELEMENTS = new Set([
 ]);
 
 /**
- * Start tags that close the current element first (HTML standard §13.2.6.4.7, "in body": a block
- * opens → close a `p`; `li`, `dd`/`dt`, `option`, table rows and cells close their open sibling). With
- * these, omitted optional end tags (`<p>a<p>b`, `<li>a<li>b`) give the same content as written ones,
- * so a minifier setting (html-minifier's removeOptionalTags) does not count as a change.
+ * Start tags that close the current element first (HTML standard §13.2.6.4.7 "in body"), so that
+ * omitted optional end tags (`<p>a<p>b`, a minifier's choice) give the same content as written ones.
  */
 const IMPLIED_CLOSE = new Map<string, ReadonlySet<string>>(
   (
@@ -95,9 +81,8 @@ const IMPLIED_CLOSE = new Map<string, ReadonlySet<string>>(
 );
 
 /**
- * HTML standard §13.2.6.4.4 "in head": the start tags that stay in the head. Any other start tag (or
- * text other than whitespace) ends it, as it does for browsers and for Google, which reads canonical
- * and hreflang links only in the head: "make sure at least the <head> section is valid HTML"
+ * HTML standard §13.2.6.4.4 "in head": start tags that stay in the head; any other (or non-blank text)
+ * ends it. Google reads canonical and hreflang links only in the head
  * (developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls).
  */
 const HEAD_ELEMENTS = new Set([
@@ -106,34 +91,24 @@ const HEAD_ELEMENTS = new Set([
 ]);
 
 /**
- * Elements whose text stays in the head. Inside a `noscript` or `template` of the head nothing ends
- * it: a browser running scripts, and Google's renderer, reads that fallback as text (the HTML
- * standard's "in head noscript" mode is for browsers without scripting), and a template's content is
- * parsed apart, an inert fragment (§4.12.3).
+ * Elements whose text does not end the head. Nothing inside a head's `noscript` or `template` ends it
+ * either: Google's renderer runs scripts, and a template's content is an inert fragment (§4.12.3).
  */
 const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 
-/**
- * `<meta name>` values whose robots directives apply to the crawlers a sitemap is for. `robots` is
- * every crawler; `googlebot` and `bingbot` are the two big search engines' own names, and a page
- * that tells either not to index it should not be listed (Search Console reports a listed noindex page
- * as an error). Other bots' names (`googlebot-news`, …) are ignored.
- */
+/** `<meta name>` values whose robots directives bind the crawlers a sitemap is for (not `googlebot-news`, …). */
 const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
 
 /**
- * `noindex` or `none` (= noindex, nofollow) as a directive: Google splits on commas, and accepts
- * spaces; an X-Robots-Tag value may name a crawler first (`googlebot: noindex`). Any crawler's name
- * counts: the false positive only leaves a page out, the false negative lists a noindex page.
+ * `noindex` or `none` as a directive, after a comma, a space or a crawler's name (`googlebot: noindex`);
+ * any crawler's name counts, since a false positive only leaves a page out.
  * developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
 const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
- * `<meta name|property>` values (lowercased, `_` `:` `.` read as `-`) that stamp the build rather than
- * describe the page: the generator and its version (`Hugo 0.121.1`, `Docusaurus v3.1.0`, changed by
- * every upgrade), build ids and times, commits. Dates of the content (`date`, `article:modified_time`,
- * `dcterms.modified`) are content and stay.
+ * `<meta name|property>` values (lowercased, `_` `:` `.` read as `-`) that stamp the build, not the
+ * page: the generator and its version, build ids and times, commits. Content dates stay.
  */
 const BUILD_META_NAMES = new Set([
   'generator', 'generated', 'generated-at', 'generated-on', 'generation-time', 'build', 'buildid', 'buildtime',
@@ -148,18 +123,10 @@ function isBuildMetaName(name: string): boolean {
 }
 
 /**
- * Attributes that are build noise wherever they appear (names are lowercased by then):
- * - `nonce` (CSP nonce, new for every build or response; Next.js also writes it into `data-n-css`) and
- *   `integrity` (SRI hash of the asset's bytes);
- * - `class` and `style`: presentation, not content; and where CSS modules, CSS-in-JS and scoped styles
- *   put their generated names (`css-1n7v3ny`, `sc-bdVaJa`, `svelte-1x2y3z`, `astro-j7pv25f6`), which
- *   change with the stylesheet or a dependency while the page does not;
- * - scoped-style markers with the same role: Vue `data-v-<hash>`, Astro `data-astro-cid-<hash>`, Angular
- *   `_ngcontent-<id>` / `_nghost-<id>`, Svelte's hydration hash `data-svelte-h`;
- * - framework stamps: `ng-version`, React ≤ 17's `data-reactroot` (gone in React 18, so an upgrade would
- *   touch every page), React ≤ 15's `data-reactid` and `data-react-checksum` (ids and a checksum of the
- *   markup, both derived from what is already hashed here);
- * - explicit build stamps: `data-build*` (`data-build`, `data-buildid`, `data-build-time`, …) and `data-generated*`.
+ * Attributes that are build noise wherever they appear (names lowercased): CSP nonces and SRI hashes;
+ * `class` and `style`, presentation that also carries generated names (`css-1n7v3ny`, `sc-bdVaJa`);
+ * scoped-style markers (Vue `data-v-<hash>`, Astro `data-astro-cid-`, Angular `_ngcontent-`); framework
+ * stamps (`ng-version`, React's `data-reactroot`, `data-reactid`); `data-build*` and `data-generated*`.
  */
 function isNoiseAttribute(name: string): boolean {
   if (NOISE_ATTRIBUTES.has(name)) return true;
@@ -186,11 +153,11 @@ const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
 
 /** How an element's src/href/srcset enter the content. */
 const enum AssetUrls {
-  /** As written (links, canonical, iframes…: changing them is a change of the page). */
+  /** Links, canonical, iframes…: changing them is a change of the page. */
   Keep,
-  /** Query and fragment dropped: `?v=123` and the like bust caches, they do not change the page. */
+  /** Without query and fragment: `?v=123` busts caches, it does not change the page. */
   DropQuery,
-  /** Query and fragment dropped, content-hash parts of the path masked (scripts, stylesheets, preloads). */
+  /** Also with content hashes of the path masked (scripts, stylesheets, preloads). */
   DropQueryAndHashes,
 }
 
@@ -200,9 +167,6 @@ const HASHED_LINK_RELS = new Set(['stylesheet', 'preload', 'modulepreload', 'pre
 const ASSET_LINK_RELS = new Set(['icon', 'shortcut', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon', 'manifest']);
 
 const HASH_PLACEHOLDER = '[hash]';
-
-// ---------------------------------------------------------------------------------------------------
-// Small string helpers (linear, no backtracking regexes)
 
 const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 
@@ -224,8 +188,7 @@ function escapeChar(c: string): string {
   return c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;';
 }
 
-// Text and attribute values are decoded; escaping keeps `&lt;b&gt;` as text apart from a `<b>` element,
-// and leaves `<` and `>` in the serialisation to tags alone.
+// Text and attribute values arrive decoded: escaping keeps the text `<b>` apart from a `<b>` element.
 function escapeText(s: string): string {
   return s.includes('&') || s.includes('<') || s.includes('>') ? s.replace(ESCAPE_RE, escapeChar) : s;
 }
@@ -235,11 +198,9 @@ function escapeAttribute(s: string): string {
 }
 
 /**
- * Looks like a content hash or build id: at least 8 characters of [A-Za-z0-9_-] with a digit (hex
- * `3f2a1b9c`, base64url `C3jV2k1p`, numeric chunk ids `17896441`), or letters only in mixed case with
- * a capital after the first character (base64url without a digit, `DyUkeFpz`, about one Vite hash in
- * five). A name such as `HeaderNav` is masked too; in an asset URL that costs nothing: renaming a
- * script is not a change of the page.
+ * Looks like a content hash or build id: 8+ characters of [A-Za-z0-9_-] with a digit, or with a
+ * capital after the first character and lower case (a base64url hash without a digit, `DyUkeFpz`).
+ * `HeaderNav` is masked too, harmlessly: renaming a script is not a change of the page.
  */
 function isHashLike(s: string): boolean {
   if (s.length < 8) return false;
@@ -258,13 +219,11 @@ function isHashLike(s: string): boolean {
 
 /**
  * One `.`-separated piece of a path segment with its hash masked: `app-5f3e2c1d8a` → `app-[hash]`
- * (Vite/Rollup `[name]-[hash]`, Next.js `[name]-[contenthash]`; the hash after the LAST qualifying
- * `-`, since a base64url hash may contain `-` itself), or the whole piece (`3f2a1b9c` in
- * `main.3f2a1b9c.js`, a Next.js build id as a directory).
+ * (the hash after the last qualifying `-`: base64url may hold `-`), or the whole piece (`main.3f2a1b9c.js`).
  */
 function maskHashedPiece(piece: string): string {
   if (piece.length < 8) return piece;
-  // At most a few dashes are tried: each try slices, and a name may be all dashes.
+  // A few dashes at most: each try slices, and a name may be all dashes.
   let dash = piece.lastIndexOf('-');
   for (let tries = 0; dash > 0 && tries < 4; tries++) {
     if (piece.length - dash - 1 >= 8 && isHashLike(piece.slice(dash + 1))) return piece.slice(0, dash + 1) + HASH_PLACEHOLDER;
@@ -295,10 +254,8 @@ function normalizeAssetUrl(url: string, urls: AssetUrls): string {
 }
 
 /**
- * One candidate of a srcset (HTML standard §4.8.4.3.10, "parse a srcset attribute", simplified: a
- * descriptor list ends at the next comma): after whitespace and commas, the URL (a run without
- * whitespace; commas that end it are not part of it, and it then has no descriptors), then the
- * descriptors up to the next comma. Sticky: a srcset of spaces costs one pass, not one per start.
+ * One srcset candidate (HTML standard §4.8.4.3.10, simplified: descriptors end at the next comma): the
+ * URL, then its descriptors. Sticky, so a srcset of spaces costs one pass, not one per start.
  */
 const SRCSET_CANDIDATE = /[\t\n\f\r ,]*([^\t\n\f\r ]*[^\t\n\f\r ,])(?:,+|([^,]*))/y;
 
@@ -319,9 +276,8 @@ const REFRESH_DELAY = /^[\t\n\f\r ]*([\d.]*)(?:$|(?=[;,\t\n\f\r ]))[\t\n\f\r ]*[
 const REFRESH_URL_PREFIX = /^url[\t\n\f\r ]*=[\t\n\f\r ]*/i;
 
 /**
- * `content` of a `<meta http-equiv="refresh">` (HTML standard §4.2.5.3 "shared declarative refresh
- * steps"): the delay, and the URL as written (`''` when there is none); undefined when the value is
- * not a refresh at all (it does not start with a number).
+ * A `<meta http-equiv="refresh">` content (HTML standard §4.2.5.3): the delay and the URL as written
+ * (`''` for none); undefined when it does not start with a number.
  */
 function parseRefresh(input: string): { seconds: number; url: string } | undefined {
   const delay = REFRESH_DELAY.exec(input);
@@ -330,8 +286,7 @@ function parseRefresh(input: string): { seconds: number; url: string } | undefin
   const seconds = Math.min(Number((delay[1] as string).split('.', 1)[0]), Number.MAX_SAFE_INTEGER);
   const rest = input.slice(delay[0].length);
   if (rest === '') return { seconds, url: '' };
-  // The "URL =" prefix is optional; without it, a URL that starts with "u" is the whole remainder,
-  // quotes and all (the standard's jump to "parse").
+  // Without the optional "URL =", a URL that starts with "u" is the whole rest, quotes and all (the standard's "parse").
   const prefix = REFRESH_URL_PREFIX.exec(rest);
   if (prefix === null && (rest.charCodeAt(0) | 0x20) === 0x75 /* u */) return { seconds, url: trimAsciiWhitespace(rest) };
   let url = prefix === null ? rest : rest.slice(prefix[0].length);
@@ -343,10 +298,7 @@ function parseRefresh(input: string): { seconds: number; url: string } | undefin
   return { seconds, url: trimAsciiWhitespace(url) };
 }
 
-/**
- * `ref` resolved against `base` and normalised as the writer does (`normalizeUrl`), fragment dropped;
- * undefined when it is not an http(s) URL. An empty reference is the base itself.
- */
+/** `ref` resolved against `base`, normalised as the writer does, without fragment; undefined unless http(s). */
 function resolveUrl(ref: string, base: string, field: string): string | undefined {
   let s = trimAsciiWhitespace(ref);
   const hash = s.indexOf('#');
@@ -360,10 +312,8 @@ function resolveUrl(ref: string, base: string, field: string): string | undefine
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The scanner
-
 // Where an image sits, for choosing the main content once the whole page is known.
+
 const IN_MAIN = 1;
 const IN_ARTICLE = 2;
 const IN_CHROME = 4;
@@ -372,7 +322,7 @@ class PageScanner implements TokenizerCallbacks {
   private readonly html: string;
   private readonly wantImages: boolean;
 
-  // Content: parts joined once at the end. Text goes in as it comes (see addText).
+  // Content, joined once at the end.
   private readonly parts: string[] = [];
   private pendingSpace = false;
   private atTag = true;
@@ -384,7 +334,7 @@ class PageScanner implements TokenizerCallbacks {
   private articleDepth = 0;
   private chromeDepth = 0;
   private foreignDepth = 0;
-  // Open noscript and template elements: nothing in them is part of the document a crawler reads.
+  // Open noscript and template elements: no part of the document a crawler reads.
   private inertDepth = 0;
   private inHead = true;
   private inScriptOrStyle = false;
@@ -412,8 +362,6 @@ class PageScanner implements TokenizerCallbacks {
     this.wantImages = wantImages;
   }
 
-  // --- TokenizerCallbacks ---------------------------------------------------------------------------
-
   ontext(start: number, end: number): void {
     if (!this.inScriptOrStyle) this.addText(this.html.slice(start, end));
   }
@@ -427,13 +375,10 @@ class PageScanner implements TokenizerCallbacks {
     if (this.foreignDepth > 0 && !this.inScriptOrStyle) this.addText(this.html.slice(start, end - endOffset));
   }
 
-  oncomment(): void {
-    // Comments are dropped entirely: build ids, timestamps, "generated by" banners.
-  }
+  // Comments (build ids, "generated by" banners), the doctype and PIs are not content.
+  oncomment(): void {}
 
-  ondeclaration(): void {
-    // The doctype is not content.
-  }
+  ondeclaration(): void {}
 
   onprocessinginstruction(): void {}
 
@@ -488,15 +433,10 @@ class PageScanner implements TokenizerCallbacks {
     return this.foreignDepth > 0;
   }
 
-  // --- Tree -----------------------------------------------------------------------------------------
-
   /**
-   * Text, with whitespace normalised as it arrives: ASCII whitespace runs become one space (how CSS
-   * `white-space: normal` renders text; non-breaking and other Unicode spaces are content and stay) and
-   * text is trimmed where it meets a tag. A space is only written once the next text shows it is
-   * inside a sentence, so whitespace before a tag, and comments or removed scripts inside a sentence,
-   * leave no trace. Whitespace in `<pre>` is collapsed too: re-indented code is not worth a new lastmod.
-   * One pass over the characters; a text node's pieces are written whole where they need no change.
+   * Text with ASCII whitespace runs as one space (as CSS renders it; Unicode spaces are content), trimmed
+   * where it meets a tag. A space is written only once the next text shows it is inside a sentence, so
+   * removed comments and scripts leave no trace. `<pre>` too: re-indented code is not worth a lastmod.
    */
   private addText(text: string): void {
     const n = text.length;
@@ -522,15 +462,12 @@ class PageScanner implements TokenizerCallbacks {
     }
   }
 
-  /** Text other than whitespace ends the head (HTML standard "in head", "anything else"), outside a title, … */
+  /** Non-blank text ends the head (HTML standard "in head", "anything else"), outside a title, … */
   private textInHead(): void {
     if (this.inertDepth === 0 && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
   }
 
-  /**
-   * A tag was written, or left out as noise: the text before it ends here, and the text after it starts
-   * without a space. (Comments, scripts and styles are not tags in this sense: they vanish.)
-   */
+  /** A tag was written or left out as noise: no space carries across it (comments and scripts do vanish). */
   private tagWritten(): void {
     this.pendingSpace = false;
     this.atTag = true;
@@ -549,15 +486,13 @@ class PageScanner implements TokenizerCallbacks {
       case 'html':
       case 'head':
       case 'body':
-        // Optional tags (HTML standard §13.1.2.4): present or omitted, the page is the same. They are
-        // never on the stack, and show in the content only with attributes (`<html lang>`).
+        // Optional tags (HTML standard §13.1.2.4): never on the stack, in the content only with attributes.
         if (this.attrNames.some((attr) => !isNoiseAttribute(attr))) this.writeStartTag(name, AssetUrls.Keep);
         else this.tagWritten();
         return;
       case 'script': {
-        // The text of every script is dropped (inline code, JSON-LD, `__NEXT_DATA__`: they repeat the
-        // page or stamp the build, and JSON-LD `dateModified` is often the build time). An inline script
-        // leaves no trace; an external one stays, its src normalised.
+        // Script text (JSON-LD, `__NEXT_DATA__`) repeats the page or stamps the build: dropped. An
+        // external script stays, its src normalised.
         if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
         if (this.attr('src') === undefined) return;
         this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
@@ -589,8 +524,7 @@ class PageScanner implements TokenizerCallbacks {
         urls = AssetUrls.DropQuery;
         break;
       case 'astro-island':
-        // Astro hydrates it from the hashed chunks its `component-url`, `renderer-url` and
-        // `before-hydration-url` name: rebuilt with any dependency, like a script's src.
+        // Its `*-url` attributes name hashed chunks, like a script's src.
         urls = AssetUrls.DropQueryAndHashes;
         break;
       case 'main':
@@ -682,8 +616,7 @@ class PageScanner implements TokenizerCallbacks {
       this.inScriptOrStyle = false;
       return;
     }
-    // An end tag with nothing of its name open closes nothing (browsers make `</p>` and `</br>` an empty
-    // element). It is still a tag between two texts, so whitespace next to it does not count either.
+    // An end tag with nothing of its name open closes nothing, but still separates two texts.
     if ((this.openCount.get(name) ?? 0) === 0) {
       this.tagWritten();
       return;
@@ -692,8 +625,6 @@ class PageScanner implements TokenizerCallbacks {
     while ((this.stack[this.stack.length - 1] as string) !== name) this.pop();
     this.pop();
   }
-
-  // --- Facts ----------------------------------------------------------------------------------------
 
   /** Robots and refresh facts of a `<meta>`; false when the element is build noise. */
   private meta(): boolean {
@@ -711,9 +642,8 @@ class PageScanner implements TokenizerCallbacks {
       if (pragma === 'x-robots-tag') {
         if (NOINDEX_RE.test(content)) this.noindex = true;
       } else if (pragma === 'refresh' && this.refresh === undefined && this.inertDepth === 0) {
-        // Browsers act on the first refresh that parses, wherever it is (HTML standard §4.2.5.3); one
-        // inside <noscript> is the no-JavaScript fallback of a page that is not a stub, one in a
-        // <template> is inert.
+        // The first refresh that parses counts (HTML standard §4.2.5.3); one in a <noscript> is a
+        // fallback of a page that is no stub, one in a <template> is inert.
         this.refresh = parseRefresh(content);
       }
     }
@@ -726,10 +656,7 @@ class PageScanner implements TokenizerCallbacks {
     if (rel === undefined) return AssetUrls.Keep;
     const rels = trimAsciiWhitespace(rel).toLowerCase().split(WHITESPACE_RUN_RE);
     const href = this.attr('href');
-    // Head only: Google ignores canonical and hreflang links in the body ("rel=canonical link element
-    // is only accepted if it appears in the <head> section"; hreflang links go "in the <head>"). Not in
-    // a <noscript> either: a browser that runs scripts, Google's renderer included, reads it as text;
-    // nor in a <template>, whose content is no part of the document.
+    // Google reads canonical and hreflang links in the <head> only, and not in a <noscript> or <template>.
     if (this.inHead && this.inertDepth === 0 && href !== undefined && trimAsciiWhitespace(href) !== '') {
       if (rels.includes('canonical')) this.canonicals.push(href);
       const hreflang = this.attr('hreflang');
@@ -806,17 +733,13 @@ class PageScanner implements TokenizerCallbacks {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Public API
-
 /**
  * Scan one built HTML page: robots noindex, meta refresh, canonical and hreflang links (head only, as
  * Google reads them), optionally the images of the main content, and the content normalised for change
- * detection. Never throws on content: malformed HTML parses as browsers would, roughly; time is linear
- * in the page's length.
+ * detection. Never throws on content; time is linear in the page's length.
  *
- * @param pageUrl The page's absolute http(s) URL; relative URLs resolve against it (or its `<base href>`).
- *   Anything else is a misuse of the API and throws `ERR_SITEMAP_OPTION`.
+ * @param pageUrl The page's absolute http(s) URL, the base of relative URLs (with its `<base href>`);
+ *   anything else throws `ERR_SITEMAP_OPTION`.
  */
 export function scanHtmlPage(html: string, pageUrl: string, options: ScanHtmlPageOptions = {}): PageFacts {
   let url: string;
@@ -833,30 +756,23 @@ export function scanHtmlPage(html: string, pageUrl: string, options: ScanHtmlPag
   return scanner.facts(url);
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Encoding
-
 /** How many bytes the prescan reads (HTML standard §13.2.3.2). */
 export const HTML_PRESCAN_BYTES = 1024;
 
 /**
- * The character encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts (`utf-8`,
- * `windows-1252`, `shift_jis`, …): a BOM; else the first usable `<meta charset>` or
- * `<meta http-equiv="Content-Type" content="…; charset=…">` in the first `prescanBytes` bytes (the
- * HTML standard's prescan, §13.2.3.2, over its 1,024 bytes by default; a longer reach finds the
- * declaration a browser's parser meets later and changes the encoding to, §13.2.6.4.4); else UTF-8,
- * which is what site generators write (a browser would guess from the locale). A decoder made with
- * the result strips a matching BOM itself.
+ * The encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts: a BOM; else the first
+ * usable `<meta charset>` or `http-equiv="Content-Type"` in the first `prescanBytes` bytes (the HTML
+ * standard's prescan, §13.2.3.2; a longer reach finds a declaration the parser meets later, §13.2.6.4.4);
+ * else UTF-8, what site generators write.
  *
- * Labels of ISO-8859-1 give `windows-1252`, as in browsers; note that Node 20.18.3+ decodes its bytes
- * 80–9F wrongly through `TextDecoder` without options (see src/core/read/sniff.ts).
+ * ISO-8859-1 labels give `windows-1252`, as in browsers; Node 20.18.3+ decodes its bytes 80–9F wrongly
+ * through `TextDecoder` without options (see src/core/read/sniff.ts).
  */
 export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  // One character per byte, lowercased: the prescan compares and collects bytes ASCII-lowercased, and
-  // what it looks for is ASCII, which latin1 keeps (a byte past 7F is in no label either way).
+  // One character per byte, lowercased: the prescan compares bytes ASCII-lowercased, and labels are ASCII.
   return prescan(SINGLE_BYTE.decode(bytes.subarray(0, prescanBytes)).toLowerCase()) ?? 'utf-8';
 }
 
@@ -904,11 +820,11 @@ function attributesEnd(head: string, i: number): number {
 }
 
 /**
- * HTML standard §13.2.3.2 "get an attribute", over the prescan's lowercased text: a name (its first
- * character may be "="), then "=" and a quoted or unquoted value, or no value. No match where the
- * steps abort (the end reached, a quote left open) or at ">". Linear: no part can match what the
- * part before it gave back.
+ * HTML standard §13.2.3.2 "get an attribute": a name (which may start with "="), then "=" and a quoted
+ * or unquoted value, or no value. No match where the steps abort or at ">". Linear: no part can match
+ * what the part before it gave back.
  */
+
 const ATTRIBUTE =
   /[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r /=>]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'][^\t\n\f\r >]*)(?=[\t\n\f\r >])|(?=>))|(?=[\t\n\f\r />])(?![\t\n\f\r ]*=))/y;
 
