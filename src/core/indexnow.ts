@@ -1,24 +1,10 @@
-// IndexNow (issue #6 "Announcing"): the protocol as values. Which endpoint, which payloads, what a
-// status code means. The HTTP side is src/node/indexnow.ts.
-//
-// Protocol facts, from https://www.indexnow.org/documentation unless said otherwise:
-// - A set of URLs is submitted as `POST /indexnow` with `Content-Type: application/json; charset=utf-8`
-//   and the body `{"host", "key", "keyLocation"?, "urlList"}`; "up to 10,000 URLs per post, mixing http
-//   and https URLs if needed".
-// - The key has 8 to 128 characters from a-z, A-Z, 0-9 and "-" (the page also says "hexadecimal", but its
-//   own character list and Yandex's key page, https://yandex.com/support/webmaster/en/indexnow/key, allow
-//   any letter).
-// - Ownership is proved by a UTF-8 text file holding only the key, named after it: `/KEY.txt` at the
-//   root of the host, or another file on the same host whose URL is sent as `keyLocation` in every
-//   request; a key file in a directory covers only the URLs under that directory (Yandex's key page).
-// - Responses: 200 OK (URLs received; not a promise to crawl), 202 Accepted (received, key validation
-//   pending), 400 Bad Request (invalid format), 403 Forbidden (key not valid: file not found, or found
-//   without the key), 422 Unprocessable Entity (URLs that do not belong to the host, or a key not
-//   matching the protocol's schema), 429 Too Many Requests (potential spam). That is the documentation's
-//   response table as quoted by https://seosite.eu/support/2-codes-indexnow/ and by the docs of
-//   index-now-for-python (the stored copy of the page above ends before it). Yandex's API reference,
-//   https://yandex.com/support/webmaster/en/indexnow/reference, gives the same codes and splits 422
-//   into "Invalid key location", "Invalid url" and the key length rules.
+// IndexNow as values: the endpoint, the payloads, what a status code means (the HTTP side is
+// src/node/indexnow.ts). From https://www.indexnow.org/documentation: `POST /indexnow` with the JSON
+// body `{host, key, keyLocation?, urlList}`, "up to 10,000 URLs per post"; a key of 8 to 128 characters
+// of a-z, A-Z, 0-9 and "-" (any letter, though the page also says "hexadecimal"); ownership proved by a
+// text file holding the key, `/KEY.txt` or `keyLocation` on the same host, one in a directory covering
+// only the URLs under it (https://yandex.com/support/webmaster/en/indexnow/key). The status codes are
+// those of https://yandex.com/support/webmaster/en/indexnow/reference.
 
 import { SitemapError } from './errors.js';
 
@@ -77,11 +63,10 @@ export function indexNowKeyProblem(key: string): string | undefined {
 const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 /**
- * The submission URL for `--endpoint`: the shared `https://api.indexnow.org/indexnow` by default; a
- * bare host (`www.bing.com`, `127.0.0.1:8080`) is taken as https; a URL without a path gets
- * `/indexnow`; any other path is kept as written (`https://yandex.com/indexnow`). Only http and https.
- * Throws `SitemapError` `ERR_SITEMAP_OPTION` otherwise.
+ * The submission URL for `--endpoint`: `https://api.indexnow.org/indexnow` by default; a bare host is
+ * taken as https; a URL without a path gets `/indexnow`. Throws `ERR_SITEMAP_OPTION` unless http(s).
  */
+
 export function indexNowEndpoint(input?: string): string {
   const text = input?.trim() ?? '';
   if (text === '') return DEFAULT_INDEXNOW_ENDPOINT;
@@ -107,14 +92,11 @@ function httpUrl(text: string, what: string): URL {
 }
 
 /**
- * The POST bodies for `urls`: one group per host (a payload names a single host, and its URLs must
- * belong to it), hosts in the order first seen, each group cut into batches of at most
- * `maxUrlsPerPost`, each URL once (the first time it appears; compared as written). `keyLocation`
- * goes only into the payloads of its own host: a key file proves ownership of the host it is on, so
- * another host's payload leaves it out and the engine looks for `/KEY.txt` at that host's root.
- *
- * Throws `SitemapError` for misuse: an invalid key (check `indexNowKeyProblem` first), a URL or
- * keyLocation that is not absolute http(s), a batch size outside 1 to 10,000.
+ * The POST bodies for `urls`: one group per host, in the order first seen, cut into batches of at most
+ * `maxUrlsPerPost`, each URL once (compared as written). `keyLocation` goes only into its own host's
+ * payloads: a key file proves ownership of its host alone. Throws `SitemapError` for misuse: an invalid
+ * key (check `indexNowKeyProblem` first), a URL or keyLocation not absolute http(s), a batch size
+ * outside 1 to 10,000.
  */
 export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloadOptions): IndexNowPayload[] {
   const { key, keyLocation } = options;
@@ -147,20 +129,14 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
   return payloads;
 }
 
-/**
- * Where the engine looks for the key file of `payload`: its keyLocation, or `/KEY.txt` at the root of
- * its host (with the scheme of its first URL).
- */
+/** Where the engine looks for the key file: the payload's keyLocation, or `/KEY.txt` at its host's root. */
 export function indexNowKeyFileUrl(payload: Pick<IndexNowPayload, 'host' | 'key' | 'keyLocation' | 'urlList'>): string {
   if (payload.keyLocation !== undefined) return payload.keyLocation;
   const scheme = payload.urlList[0]?.startsWith('http://') === true ? 'http' : 'https';
   return `${scheme}://${payload.host}/${payload.key}.txt`;
 }
 
-/**
- * What an IndexNow endpoint's status code means, with a stable code. Given the payload, the hints
- * name its host and key file.
- */
+/** What an endpoint's status code means, with a stable code; hints name the payload's host and key file. */
 export function explainIndexNowStatus(status: number, payload?: IndexNowPayload): IndexNowStatusExplanation {
   const keyFile = payload === undefined ? 'https://HOST/KEY.txt (or at --key-location)' : indexNowKeyFileUrl(payload);
   const host = payload?.host ?? 'the host named in the payload';

@@ -1,13 +1,10 @@
-// What `sitemapkit diff` compares, without I/O (issue 26): the fields of two entries of one URL, and a
-// table of fingerprints that tells added, removed, changed and unchanged URLs apart without keeping
-// a single URL string. A URL is the 64-bit fingerprint (fingerprint.ts) of its loc's comparable form
-// (url.ts locFingerprint) in a FingerprintTable, whose value is an ordinal into two typed columns: a 64-bit
-// fingerprint of the other fields, and a state. About 12 bytes a slot of the table and 9 a URL in the
-// columns: two 10,000,000-URL sets fit in a few hundred MB, where the strings alone would take gigabytes.
+// What `sitemapkit diff` compares, without I/O: the fields of two entries of one URL, and a table that
+// tells added, removed, changed and unchanged URLs apart without keeping URL strings: a loc's 64-bit
+// fingerprint (url.ts locFingerprint) maps to an ordinal into two typed columns, the other fields'
+// fingerprint and a state. Two 10,000,000-URL sets fit in a few hundred MB; the strings take gigabytes.
 //
-// The table is filled in three passes (node/diff-sitemaps.ts reads the sources): every URL of NEW
-// (addNew), every URL of OLD (matchOld: removed, unchanged, or a changed candidate, numbered), and NEW
-// again (matchNew: added, or the number of a changed candidate, whose old entry the caller kept).
+// Three passes (node/diff-sitemaps.ts reads the sources): NEW (addNew), OLD (matchOld: removed,
+// unchanged, or a numbered changed candidate), NEW again (matchNew: added, or a candidate's number).
 
 import { dateText } from './datetime.js';
 import { fingerprint } from './fingerprint.js';
@@ -89,12 +86,11 @@ export const REPEATED = -3;
 export const UNKNOWN = -4;
 
 /**
- * URLs by the fingerprint of their loc (`hash1`, `hash2`: FINGERPRINT after fingerprint(loc)), with
- * the fingerprint of their other fields (`fields1`, `fields2`: after fingerprintFields). Two locs with
- * one 64-bit fingerprint are taken for one URL: with n distinct URLs, the chance that any two share
- * one is about n² / 2^65 (1 in 90,000 for 2 × 10^7); a changed candidate is confirmed exactly by its
- * caller, an unchanged one is not.
+ * URLs by their loc's fingerprint (`hash1`, `hash2`), with their other fields' (`fields1`, `fields2`:
+ * after fingerprintFields). Two locs of one fingerprint are one URL: a chance of about n² / 2^65 (1 in
+ * 90,000 for 2 × 10^7); the caller confirms a changed candidate exactly, not an unchanged one.
  */
+
 export class UrlDiffTable {
   private readonly locs = new FingerprintTable(1 << 16);
   /** Per ordinal: the fields' fingerprint (two int32), or, once a changed candidate, its number. */
