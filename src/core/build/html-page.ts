@@ -286,7 +286,7 @@ function parseRefresh(input: string): { seconds: number; url: string } | undefin
   const seconds = Math.min(Number((delay[1] as string).split('.', 1)[0]), Number.MAX_SAFE_INTEGER);
   const rest = input.slice(delay[0].length);
   if (rest === '') return { seconds, url: '' };
-  // Without the optional "URL =", a URL that starts with "u" is the whole rest, quotes and all (the standard's "parse").
+  // Without the optional "URL =", a URL starting with "u" is the whole rest, quotes and all (the standard's "parse").
   const prefix = REFRESH_URL_PREFIX.exec(rest);
   if (prefix === null && (rest.charCodeAt(0) | 0x20) === 0x75 /* u */) return { seconds, url: trimAsciiWhitespace(rest) };
   let url = prefix === null ? rest : rest.slice(prefix[0].length);

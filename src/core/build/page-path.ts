@@ -1,7 +1,6 @@
-// From a built site's files to the URLs they are served at. A static host serves `a/index.html` at
-// `a/` and `a/b.html` at `a/b.html` (or `a/b` with clean URLs); which form the sitemap lists is the
-// site owner's choice (`--trailing-slash`, `--clean-urls`), and it must be the form the site links to
-// and declares as canonical, or search engines see a redirect or a duplicate.
+// From a built site's files to the URLs they are served at (`a/index.html` at `a/`, `a/b.html` also at
+// `a/b`). The form listed is the owner's choice (`--trailing-slash`, `--clean-urls`) and must be the
+// one the site links to and declares canonical, or search engines see a redirect or a duplicate.
 
 export type TrailingSlash = 'always' | 'never' | 'preserve';
 
@@ -46,10 +45,10 @@ export function pageUrlPath(relPath: string, options: PagePathOptions = {}): str
 }
 
 /**
- * Every URL path (relative to the base, percent-encoded) under which a static host may serve the page
- * at `relPath`, whatever the trailing-slash and clean-URL settings: used to tell whether a
- * `<link rel="canonical">` points at the page itself or at another page of the site.
+ * Every URL path (relative to the base, percent-encoded) a static host may serve the page at `relPath`
+ * under, whatever the settings: does a canonical point at the page itself or at another page?
  */
+
 export function pageUrlPathVariants(relPath: string): string[] {
   const segments = relPath.split('/');
   const file = segments.pop() ?? '';

@@ -1,9 +1,7 @@
-// Stable children for a built site. Writing URLs in walk order and cutting every 50,000 shifts every
-// later URL into another file when one page is added, so every child and the index look changed.
-// Here a URL's file depends only on the URL itself and the previous build's layout: its section (the
-// first path segment) when that section has files of its own, the top level's files otherwise, and,
-// in a group too large for one file, a hash bucket of the URL. Adding or removing a few pages
-// therefore rewrites only the children that hold them; the others keep identical bytes.
+// Stable children for a built site: cutting URLs in walk order every 50,000 would move every later
+// URL when one page is added. Here a URL's file depends only on the URL and the previous layout (its
+// section's files, or the top level's, and a hash bucket when a group outgrows one file), so a few
+// pages added or removed rewrite only the children that hold them.
 
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
@@ -17,15 +15,11 @@ export function sectionOf(relPath: string): string {
 const OWN_FILES_SHARE = 32;
 
 /**
- * The sections that get files of their own; the pages of the others share the top level's files, so
- * that a site of many small folders (`/{slug}/index.html`, one page each) is not one file per page
- * (and past 50,000 folders, not a set no index can list). A section gets its own files once it
- * holds a 32nd of the site's URLs, and keeps them until it has shrunk to a quarter of that share, so
- * a section near the threshold does not move between files as pages come and go elsewhere. At most
- * 32 sections earn their own files, and at most 128 keep them.
+ * The sections with files of their own; the others share the top level's, so that a site of one-page
+ * folders is not one file per page. A section keeps its files until it has shrunk to a quarter of the
+ * share, so one near the threshold does not move as pages come and go elsewhere.
  *
- * `urls` counts the URLs of each section ('' is the top level, always its own group); `hadOwn` says
- * whether a section had files of its own in the previous build.
+ * `urls` counts each section's URLs ('' is the top level); `hadOwn`: it had files of its own last build.
  */
 export function ownSections(urls: ReadonlyMap<string, number>, hadOwn: (section: string) => boolean): Set<string> {
   let total = 0;
@@ -41,9 +35,8 @@ export function ownSections(urls: ReadonlyMap<string, number>, hadOwn: (section:
 const CLEAN_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /**
- * The stem of a section's child files (`NAME-SLUG`). It depends on the section's name alone, so a
- * section keeps its file name whatever other sections come and go: a name that is not already a
- * clean lower-case slug (or that is `root`, the top level's name) gets a hash of the exact name.
+ * The stem of a section's child files (`NAME-SLUG`), from its name alone; a name that is no clean
+ * lower-case slug (or is `root`, the top level's) gets a hash of the exact name.
  */
 export function sectionFileStem(name: string, section: string): string {
   if (section === '') return `${name}-root`;
@@ -82,13 +75,11 @@ export interface BucketSizing {
 }
 
 /**
- * How many buckets a section needs: the previous count while every bucket still fits the limits,
- * otherwise the count doubled until each does. A split section is merged back only once it has shrunk
- * to a quarter of its capacity, so a page added and removed at the boundary never flips the layout.
- *
- * `urls` are the section's locs, `sizes` their serialised byte sizes and `news` whether each carries
- * `<news:news>`, in the same order.
+ * How many buckets a section needs: the previous count while every bucket fits the limits, else doubled
+ * until each does; halved only below a quarter of capacity, so one page at the boundary never flips it.
+ * `sizes` are the byte sizes of `urls`, `news` whether each carries `<news:news>`.
  */
+
 export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = []): number {
   let buckets = Math.max(1, previous);
   const bytes = sizes.reduce((sum, size) => sum + size, 0);

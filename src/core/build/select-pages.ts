@@ -1,7 +1,5 @@
 // Which pages of a built site belong in its sitemap. Google: list only canonical URLs you want in
-// search results; a page with `noindex`, a redirect, an error page or a page that declares another
-// URL as canonical sends a contradictory signal and is reported in Search Console as such
-// ("Submitted URL marked 'noindex'", "Submitted URL is a redirect"…).
+// search results; Search Console reports a listed noindex page, redirect or non-canonical page.
 
 import { comparableUrl, normalizeUrl } from '../url.js';
 import { pageUrlPathVariants } from './page-path.js';
@@ -24,16 +22,11 @@ export interface PageDecision {
   reason?: ExclusionReason;
   /** For a canonical exclusion: the canonical URL (normalised when it could be). */
   detail?: string;
-  /**
-   * For a listed page whose canonical names the page itself in another form than `url` (`a/` against
-   * `a`, with `--trailing-slash never`): that canonical. Search engines index the canonical, so the
-   * listed URL contradicts the page.
-   */
+  /** For a listed page whose canonical names itself in another form than `url` (`a/` for `a`): that canonical. */
   canonicalForm?: string;
 }
 
-// Pages a static host serves for missing URLs: never content to list. `200.html` at the top is the
-// SPA fallback Surge serves for them, and `nuxt generate` writes.
+// `200.html` at the top is the SPA fallback of Surge and `nuxt generate`.
 const ERROR_PAGE = /(?:^|\/)(?:404|500)\.html?$|^(?:404|500)\/index\.html?$|^200\.html?$/i;
 
 /** Whether `relPath` is a 404 / 500 error page (`404.html`, `500.html` anywhere; `404/index.html` and the `200.html` fallback at the top). */
@@ -41,11 +34,7 @@ export function isErrorPage(relPath: string): boolean {
   return ERROR_PAGE.test(relPath);
 }
 
-/**
- * Decides every page. `baseUrl` must be normalised and end with `/`. A page whose canonical is
- * another page of the site is left out (that page is listed on its own merits); one whose canonical
- * lies outside the site is left out too.
- */
+/** Decides every page: one whose canonical is another page or outside the site is left out. `baseUrl` ends in `/`. */
 export function selectPages(pages: readonly PageCandidate[], baseUrl: string): PageDecision[] {
   const byUrl = siteUrlIndex(pages, baseUrl);
   return pages.map((page, i): PageDecision => {
@@ -70,10 +59,8 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
 }
 
 /**
- * Every URL a static host serves each page under (base URL + each of `pageUrlPathVariants`), to the
- * page's position in `pages`: a link written as `/a`, `/a/` or `/a/index.html` is recognised as the
- * page `a/index.html`, whatever form the sitemap lists. The first page in `pages` wins a shared URL.
- * Keys are comparable forms (look a URL up by its `siteUrlKey`).
+ * Every URL a static host serves each page under (`/a`, `/a/`, `/a/index.html`), to the page's
+ * position in `pages`; the first page wins a shared URL. Look a URL up by its `siteUrlKey`.
  */
 export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: string): Map<string, number> {
   const byUrl = new Map<string, number>();
@@ -85,16 +72,13 @@ export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: str
   return byUrl;
 }
 
-/**
- * The key of `url` in a `siteUrlIndex`: without its fragment, escapes normalised (a link to
- * `/caf%c3%a9/` names the page at `/caf%C3%A9/`: RFC 3986 §6.2.2.1).
- */
+/** The key of `url` in a `siteUrlIndex`: without fragment, escapes normalised (RFC 3986 §6.2.2.1). */
 export function siteUrlKey(url: string): string {
   return comparableUrl(withoutFragment(url));
 }
 
-/** `url` without its `#fragment`. */
-function withoutFragment(url: string): string {
+function withoutFragment
+(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
 }

@@ -1,16 +1,8 @@
-// The hreflang alternates of a built site, decided across the whole set rather than page by page.
-// Google Search Central ("Tell Google about localized versions of your page"): each language version
-// lists every version, itself included, and links must go both ways; Google reads only alternates
-// that are canonical, indexable pages. So an alternate written by the build
-// - that names a page of this run which is listed is written as that page's listed URL (the same
-//   trailing-slash and clean-URL form as its loc: `/es/a/` in the page becomes `/es/a` with
-//   `--trailing-slash never`, so the set stays consistent and its own self-link matches its loc);
-// - that names a page this run left out (noindex, a redirect stub, canonicalised elsewhere, excluded,
-//   an error page…) is dropped: it would point search engines at a page the sitemap says not to index;
-// - that lies under the base URL but is served by no page of the folder is dropped too: the folder is
-//   the whole site at that URL, so it would be a missing page (a 404);
-// - that lies outside the base URL (another host, a language built by another run under its own base
-//   URL) is kept as written: this run cannot see it. Validate that set on its own.
+// The hreflang alternates of a built site, decided across the whole set. Google reads only alternates
+// that are canonical, indexable pages, linked both ways ("Tell Google about localized versions of your
+// page"). So an alternate naming a listed page is written as that page's listed URL (the form of its
+// loc, so self-links match); one naming a page the run left out, or a URL under the base URL that no
+// page serves (a 404), is dropped; one outside the base URL is kept as written: this run cannot see it.
 
 import type { AlternateLink } from '../model.js';
 
@@ -38,10 +30,10 @@ export interface SiteAlternates {
 }
 
 /**
- * Decides the alternates of one listed page. `alternates` are absolute, normalised URLs without a
- * fragment (as the page scanner gives them); `pageAt` finds the page of the site served at a URL in any
- * of its forms; `baseUrl` ends in `/`. Each (hreflang, href) pair is kept once.
+ * The alternates of one listed page (absolute, normalised, without fragment), each pair once. `pageAt`
+ * finds the site's page served at a URL in any of its forms; `baseUrl` ends in `/`.
  */
+
 export function siteAlternates(
   alternates: readonly AlternateLink[],
   pageAt: (url: string) => AlternateTarget | undefined,

@@ -94,10 +94,8 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
 }
 
 /**
- * The children of serialised entries grouped by file stem: per stem, sorted by URL, or `byHash` by
- * urlHash (an entry of a URL already seen is dropped and counted), split into the hash buckets the
- * limits need. Also used for the children of a sharded set (node/scale), where a stem is a section's
- * bucket.
+ * The children of entries grouped by file stem (node/scale: a section's bucket): sorted by URL, or
+ * `byHash` by urlHash, repeats of a URL dropped and counted, split into the buckets the limits need.
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const { declaration, sizing } = childFrame(options);
@@ -153,9 +151,9 @@ export function urlHash(loc: string): number {
   return ((FINGERPRINT[0] as number) >>> 0) * 2 ** 21 + (((FINGERPRINT[1] as number) >>> 0) >>> 11);
 }
 
-// Sorting by URL compares long strings sharing their start (the host, the section); a sharded set
-// (node/scale) takes any order that is a function of the URLs: the hashes are sorted as a typed array
-// (natively, no comparator), and the few entries sharing a hash by URL.
+// A sharded set takes any order that is a function of the URLs: hashes sort natively as a typed array,
+// where URLs compare as long strings sharing their start. Entries sharing a hash sort by URL.
+
 function sortByHash(items: Serialized[]): Serialized[] {
   const byHash = new Map<number, Serialized | Serialized[]>();
   for (const item of items) {
