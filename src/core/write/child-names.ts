@@ -1,10 +1,7 @@
-// Names of the children of an indexed set. A child's name carries a token of its content, so a child
-// whose bytes change gets a new name: the new set's children are put in place beside the old set's,
-// never over a file the old index names, and the index is replaced last, in one rename (the set's one
-// commit point). A child whose content did not change keeps its name, its file and its bytes.
-//
-//   NAME-PART.TOKEN.xml.gz   PART: 00001… (generate) or the section, with its bucket (build)
-//                            TOKEN: 8 hex digits, the CRC-32 of the child's uncompressed XML
+// Names of the children of an indexed set: `NAME-PART.TOKEN.xml.gz`, PART `00001…` (generate) or the
+// section and bucket (build), TOKEN the CRC-32 of the child's XML in 8 hex digits. A changed child gets
+// a new name, so the new set is put beside the old one, never over a file the old index names, and the
+// index rename is the one commit point; an unchanged child keeps its name and its file.
 
 /** Characters of a token: 8 lower-case hex digits. */
 export const TOKEN_LENGTH = 8;
@@ -15,10 +12,10 @@ export function contentToken(crc: number): string {
 }
 
 /**
- * The tokens to try for a child whose content has this CRC-32, in order. The first is the CRC itself;
- * the others are taken only when a file of another content already holds the name (two contents with
- * one CRC-32, or the same XML compressed otherwise), so that no file is ever renamed over.
+ * The tokens to try for a child whose content has this CRC-32: the CRC itself, then others for when a
+ * file of other bytes holds the name (a CRC collision, or other compression): no file is renamed over.
  */
+
 export function* contentTokens(crc: number): Generator<string> {
   yield contentToken(crc);
   for (let attempt = 1; ; attempt++) yield contentToken(crc ^ Math.imul(attempt, 0x9e3779b9));

@@ -1,10 +1,8 @@
-// Entries → a set of urlset documents, as byte chunks. Knows the URL, byte and news budgets and
-// starts a new file *before* an entry would push the current one over a limit (sitemaps.org
-// protocol: at most 50,000 URLs and 52,428,800 bytes uncompressed per file).
+// Entries → a set of urlset documents, as byte chunks, a new file started *before* an entry would
+// push the current one over a limit (sitemaps.org: 50,000 URLs, 52,428,800 bytes uncompressed).
 //
-// Namespaces are declared only when used: a file's root start tag is held back until its first
-// chunk is flushed, and declares the extension namespaces its entries used so far; an entry later in
-// the file that uses another extension declares that namespace on its own element.
+// Namespaces are declared only when used: the root start tag waits for the first flush and declares
+// those used so far; a later entry using another declares it on its own element.
 
 import { NS, type Limits, type UrlEntry } from '../model.js';
 import { InvalidValueError, SitemapError } from '../errors.js';
@@ -29,10 +27,7 @@ export interface SitemapFileInfo {
   lastmodMs?: number;
 }
 
-/**
- * Receives the bytes of the set, file by file. The bytes given to `write` are a view of the writer's
- * buffer, valid only during the call: copy what you keep.
- */
+/** Receives the set file by file. `write` gets a view of the writer's buffer, valid during the call only. */
 export interface SitemapSetSink {
   open(index: number): void;
   write(bytes: Uint8Array): void;
@@ -94,7 +89,6 @@ export class SitemapSetWriter {
   private readonly maxFiles: number;
   private readonly chunkSize: number;
 
-  /** `end()` was called: the set is finished, another entry would open a file after it. */
   private ended = false;
   // The file being written.
   private open = false;
@@ -113,9 +107,8 @@ export class SitemapSetWriter {
   private fileLastmod: string | undefined;
   private fileLastmodMs = Number.NEGATIVE_INFINITY;
 
-  // Entries are encoded straight into this buffer (no joined strings, and encodeInto gives the exact
-  // UTF-8 size). Until a file's root start tag is known, its body starts after `reservedHeaderBytes`
-  // of room, where the start tag is put, right-aligned, at the first flush.
+  // Entries are encoded straight into this buffer (encodeInto gives the exact UTF-8 size). A file's
+  // body starts after `reservedHeaderBytes`, where its start tag goes, right-aligned, at the first flush.
   private buffer: Uint8Array;
   private start = 0;
   private position = 0;
@@ -223,7 +216,8 @@ export class SitemapSetWriter {
 
   /** Resets the buffer and counters for a new file; the sink hears of it in `startFile`. */
   private prepareFile(): void {
-    // Checked here, where a file starts, not per entry: after end() no file is open.
+    // Checked where a file starts, not per entry: after end() no file is open.
+
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'SitemapSetWriter.add() called after end()');
     this.headerWritten = false;
     this.declared = 0;
