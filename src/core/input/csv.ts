@@ -278,11 +278,7 @@ export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 /** `--columns loc=Address,lastmod="Last Modified"`: the header name (any case) that holds each known column. */
 export type ColumnMapping = Partial<Record<KnownColumn, string>>;
 
-/**
- * Header names a known column is found by, compared in lower case with spaces, `-` and `_` removed:
- * the sitemap element names, and what exports of crawlers and CMSs call them (Screaming Frog:
- * `Address`, `Last Modified`; HTTP's `Last-Modified`; `Change Frequency`).
- */
+/** Header names of the known columns (as `aliasKey` gives them): the element names, and crawler exports' names. */
 const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map([
   ['loc', 'loc'],
   ['url', 'loc'],
@@ -353,11 +349,9 @@ export function parseColumnMapping(text: string): ColumnMapping {
 }
 
 /**
- * Maps a header record to column indexes (`kind` names the format in messages). A column is found by
- * `mapping` when it names one (the header name compared case-insensitively after trimming), otherwise
- * by its common names ({@link knownColumnOf}: `loc`, `url`, `Address`, `Last Modified`, …). Throws
- * `ERR_SITEMAP_INPUT_FORMAT` (rule `input/csv-header`) when there is no `loc` column, a known column
- * is found twice, or a mapped name is not in the header.
+ * Maps a header record to column indexes, by `mapping` (any case) where it names a column, otherwise by
+ * {@link knownColumnOf}. Throws `ERR_SITEMAP_INPUT_FORMAT` (`input/csv-header`) when there is no `loc`
+ * column, a known column is found twice, or a mapped name is not in the header.
  */
 export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV', mapping: ColumnMapping = {}): CsvColumns {
   const found: Partial<Record<KnownColumn, number>> = {};
@@ -400,17 +394,12 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
       'input/csv-header',
     );
   }
-  const columns: CsvColumns = { loc: found.loc, count: fields.length, unknown };
-  if (found.lastmod !== undefined) columns.lastmod = found.lastmod;
-  if (found.changefreq !== undefined) columns.changefreq = found.changefreq;
-  if (found.priority !== undefined) columns.priority = found.priority;
-  return columns;
+  return { ...found, loc: found.loc, count: fields.length, unknown };
 }
 
 /**
- * An HTTP date in IMF-fixdate (as a `Last-Modified` column copied from response headers holds it) as
- * the same instant in W3C Datetime (`1994-11-06T08:49:37Z`); undefined for anything else. The
- * obsolete forms are not read: an RFC 850 two-digit year in a data file would be a guess.
+ * An IMF-fixdate (a copied `Last-Modified` header) as W3C Datetime, or undefined; not the obsolete
+ * forms: an RFC 850 two-digit year in a data file would be a guess.
  */
 export function httpDateToW3c(value: string): string | undefined {
   const ms = parseHttpDate(value, Date.now(), false);
@@ -418,11 +407,11 @@ export function httpDateToW3c(value: string): string | undefined {
 }
 
 /**
- * Turns a record into an entry. Cells are trimmed; an empty cell is an absent field. Values are kept
- * as written (priority stays a string): the writer validates them. The one exception is a lastmod
- * written as an HTTP date ({@link httpDateToW3c}), given as the same instant in W3C Datetime. Throws `SitemapError('ERR_SITEMAP_INPUT')` (reported as `input/csv`)
- * when the record has a different number of fields than the header or no `loc`.
+ * A record as an entry: cells trimmed, an empty one absent, values as written for the writer to
+ * validate, but a lastmod written as an HTTP date converted. Throws `ERR_SITEMAP_INPUT` (`input/csv`)
+ * when the record has another number of fields than the header, or no `loc`.
  */
+
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
   if (fields.length !== columns.count) {
     throw new SitemapError(

@@ -1,12 +1,9 @@
-// What `sitemapkit generate` does to an entry between reading it and writing it: the --include /
-// --exclude filters, the defaults for fields an entry lacks, and the warnings where the written
-// sitemap would not mean what the input meant (a #fragment, a lastmod in the future, an hreflang
-// that is no BCP 47 tag). After the writer refuses an entry, `replace` drops the refused optional
-// field (lastmod, changefreq, priority, an alternate) and keeps the URL; with `strict` nothing is
-// dropped and the entry is rejected.
+// What `sitemapkit generate` does to an entry between reading and writing it: the --include/--exclude
+// filters, defaults for missing fields, warnings where the sitemap would not mean what the input meant
+// (a #fragment, a future lastmod, an hreflang that is no BCP 47 tag), and after a refusal, the entry
+// without the refused optional field (none with `strict`).
 //
-// This runs once per entry: the common entry (no fragment, a past lastmod, no alternates, no filter)
-// costs one indexOf for `#` and one string comparison for lastmod; nothing is parsed twice.
+// Once per entry: the common one costs an indexOf for `#` and a string comparison for lastmod.
 
 import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
@@ -26,10 +23,7 @@ export interface EntryPolicyOptions {
   strict?: boolean;
   /** The run's start, epoch milliseconds: "now" for lastmod in the future. */
   now: number;
-  /**
-   * Whether to write an entry with this URL path (`--include` / `--exclude`): the path as written in
-   * the input, from the host's root, without the leading `/`, query and fragment (`blog/a`, `` for the root).
-   */
+  /** Whether to write an entry with this URL path (`--include` / `--exclude`), as `filterPath` gives it. */
   keepPath?: (path: string) => boolean;
 }
 
@@ -44,9 +38,8 @@ const HREFLANG_FIELD = 'xhtml:link@hreflang';
 const MAX_CACHED_TAGS = 1000;
 
 /**
- * The URL path of `loc` as the filters see it: from the host's root, without the leading `/`, the
- * query and the fragment. `https://example.com/blog/a?x=1` and `/blog/a#top` are both `blog/a`.
- * A character scan, no URL parsing: the loc is as written in the input.
+ * The URL path of `loc` as written, as the filters see it: without the leading `/`, query and fragment.
+ * `https://example.com/blog/a?x=1` and `/blog/a#top` are both `blog/a`.
  */
 export function filterPath(loc: string): string {
   let start = 0;
@@ -147,10 +140,9 @@ export class EntryPolicy {
     return undefined;
   }
 
-  // RFC 3986 §3.5: the fragment is not sent to the server; crawlers fetch, and search engines index,
-  // the URL without it. Writing it would list a URL no engine keeps, and two URLs that differ only in
-  // their fragment would be one page listed twice. So the URL is written without it, which also lets
-  // the repeat be written once.
+  // RFC 3986 §3.5: the fragment is not sent to the server, so engines index the URL without it; written
+  // without it, two URLs that differ only in their fragment are also one page listed once.
+
   private dropFragment(entry: UrlEntry, loc: string, hash: number, warn: EntryWarningHandler): void {
     const written = loc.slice(0, hash);
     const message = `${quoteValue(loc)} has the fragment ${quoteValue(loc.slice(hash))}; search engines drop it (it is not sent to the server, RFC 3986 §3.5)`;

@@ -1,7 +1,5 @@
-// JSON Lines input: one UrlEntry (model.ts, camelCase field names) per line, its shape derived from
-// the vocabulary (vocabulary.ts: the property each element and attribute fills, and how).
-// Only the SHAPE is checked here (object, field names, JSON types, required fields); values (URLs,
-// dates, ranges, enumerations) are the writer's to validate.
+// JSON Lines input: one UrlEntry per line, its shape derived from vocabulary.ts. Only the shape is
+// checked here (field names, JSON types, required fields); values are the writer's to validate.
 
 import { SitemapError } from '../errors.js';
 import type { UrlEntry } from '../model.js';
@@ -129,15 +127,12 @@ function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFie
 }
 
 /**
- * Parses one JSON Lines line into an entry, checking its shape against the `UrlEntry` model: a JSON
- * object with a string `loc`, only the model's field names (camelCase, exactly), each of the right JSON
- * type, recursively for images, videos, news and alternates, with the model's required fields present.
- * `null` for an optional field means absent. DateInput fields and priority take a string or a number.
- * Throws `SitemapError('ERR_SITEMAP_INPUT')` (reported as `input/jsonl` for its line) with the offending field's path, e.g.
- * `field "images[2].loc" must be a string, got a number`. A field the model does not have is removed
- * and reported to `onUnknownField` when given (as `sitemapkit generate` ignores an unknown CSV
- * column); without it, it is an error like the others.
+ * One JSON Lines line as an entry, its shape checked against the `UrlEntry` model (field names exactly,
+ * JSON types, required fields; `null` is absent; dates and priority a string or a number). Throws
+ * `ERR_SITEMAP_INPUT` with the field's path (`field "images[2].loc" must be a string, got a number`).
+ * An unknown field is removed and reported to `onUnknownField`, or without it is an error.
  */
+
 export function parseJsonLine(line: string, onUnknownField?: UnknownFieldHandler): UrlEntry {
   let value: unknown;
   try {

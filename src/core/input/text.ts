@@ -1,10 +1,6 @@
-// Plain-text input: one URL per line. Blank lines and lines starting with `#` are skipped.
-//
-// A line is taken as written or not at all: an absolute http(s) URL, or a path from the site root
-// (`/a/b`, resolved against the base URL by the writer). Anything else is refused with the reason and,
-// where the line looks like something known (a URL without its scheme, a CSV header, a JSON object),
-// what to do instead: turning it into a URL (`https://www.example.com/loc,lastmod`,
-// `…/blog/www.example.com/page`, `%09` for a tab) would publish a URL nobody asked for.
+// Plain-text input: one URL per line; blank lines and `#` comments are skipped. A line is taken as
+// written (an absolute http(s) URL or a path from the site root) or refused, with what to do where it
+// looks like something known: repairing it into a URL would publish one nobody asked for.
 
 import { show } from '../errors.js';
 import { knownColumnOf } from './csv.js';
@@ -17,13 +13,11 @@ export type SniffedFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
 
 const HTTP_URL_RE = /^https?:\/\//i;
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
-// A host name with at least one dot (www.example.com, example.co.uk), an optional port, then the end
-// or the start of a path, query or fragment: what is left of a URL once its scheme is dropped.
+// What is left of a URL once its scheme is dropped: a host name with a dot, a port, then a path or the end.
 const BARE_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+([A-Za-z]{2,63})\.?(?::\d{1,5})?(?:[/?#]|$)/;
 // `page.html` has the shape of a host name too, but its last label is a file name's extension.
 const FILE_EXTENSION_RE = /^(?:html?|xhtml|php\d?|aspx?|jsp|cgi|xml|txt|pdf|jpe?g|png|gif|svg|webp|css|js|json|gz)$/i;
-// Whitespace as String.prototype.trim knows it (Unicode White_Space, line terminators, BOM) and the
-// C0/C1 controls and DEL: none of them can stand in a URL as written (RFC 3986 §2).
+// Whitespace as String.prototype.trim knows it, and C0/C1 controls: none stands in a URL (RFC 3986 §2).
 const NOT_IN_URL_RE = /[\s\uFEFF\x00-\x1f\x7f-\x9f]/;
 // Printable ASCII without the space: most lines are all of it, and this test is several times faster.
 const NOT_PRINTABLE_ASCII_RE = /[^!-~]/;
@@ -62,11 +56,8 @@ function namesLoc(names: readonly string[], locName: string | undefined): boolea
 }
 
 /**
- * What a line that opens an input looks like: `jsonl` when it starts with `{` (a JSON object),
- * `tsv` or `csv` when it is a header naming a `loc` column (tab- or comma-separated; the column is
- * `locName` when given, as `--columns loc=NAME` names it, otherwise `loc`, `url` or `address` in any
- * case), otherwise `text`. `line` is the first line that is not blank; a UTF-8 BOM and surrounding
- * blanks are ignored.
+ * What the first non-blank line of an input looks like: `jsonl` for a JSON object, `tsv` or `csv` for a
+ * header naming the loc column (`locName`, from `--columns loc=NAME`, or a common name), else `text`.
  */
 export function sniffInputFormat(line: string, locName?: string): SniffedFormat {
   const s = line.trim();
@@ -98,9 +89,8 @@ function refusal(s: string): string {
 }
 
 /**
- * Why `loc`, a page URL given in a field (a CSV or TSV column, a JSON Lines `loc`), cannot be written
- * as it is, or undefined: the rule of a text line (an absolute http(s) URL or a path starting with
- * one /; no whitespace or control character inside), so that every input says the same of one URL.
+ * Why `loc` from a field (CSV, TSV, JSON Lines) cannot be written as it is, or undefined: the rule of a
+ * text line, so that every input says the same of one URL.
  */
 export function locProblem(loc: string): string | undefined {
   const bad = NOT_PRINTABLE_ASCII_RE.test(loc) ? NOT_IN_URL_RE.exec(loc) : null;
@@ -110,13 +100,11 @@ export function locProblem(loc: string): string | undefined {
 }
 
 /**
- * Reads one line of a text input (without its line terminator). Returns `undefined` for a blank line
- * or a `#` comment; otherwise the trimmed line as `loc` when it is an absolute http(s) URL
- * (`https://…`, any case) or a path starting with a single `/`, and `error` for anything else.
- * Leading/trailing whitespace, a trailing CR and a UTF-8 BOM are removed; whitespace or a control
- * character inside the line is refused (it is not part of any URL as written, and escaping it would
- * publish another URL). Only whole-line comments exist: a `#` inside a URL is its fragment.
+ * One line of a text input: `undefined` for a blank line or a `#` comment (a `#` inside a URL is its
+ * fragment); the trimmed line as `loc` when it is an absolute http(s) URL or a path starting with a
+ * single `/`; else `error`. Whitespace or a control character inside the line is refused.
  */
+
 export function parseTextLine(line: string): TextLine | undefined {
   const s = line.trim();
   if (s.length === 0 || s.charCodeAt(0) === 0x23 /* # */) return undefined;

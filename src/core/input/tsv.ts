@@ -1,7 +1,6 @@
-// TSV input: what `sitemapkit read --format tsv` prints. One record per line, fields separated by
-// tabs, a header naming the columns (as for CSV: loc, lastmod, changefreq, priority); a tab, line
-// break or backslash inside a value is written \t, \n, \r or \\ (the IANA text/tab-separated-values
-// type allows no tab in a field, so the escapes are the common convention, as in PostgreSQL's COPY).
+// TSV input, as `sitemapkit read --format tsv` prints it: a header as for CSV, then one record per
+// line; text/tab-separated-values allows no tab in a field, so `\t`, `\n`, `\r`, `\\` (as PostgreSQL's COPY).
+
 
 const ESCAPES: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', '\\': '\\' };
 
