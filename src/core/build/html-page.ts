@@ -313,7 +313,6 @@ function resolveUrl(ref: string, base: string, field: string): string | undefine
 }
 
 // Where an image sits, for choosing the main content once the whole page is known.
-
 const IN_MAIN = 1;
 const IN_ARTICLE = 2;
 const IN_CHROME = 4;

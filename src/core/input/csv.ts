@@ -290,8 +290,8 @@ const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map([
   ['priority', 'priority'],
 ]);
 
-/** A header name as aliases are compared: lower case, without spaces, `-` and `_`. */
-function aliasKey(name: string): string {
+/** A name as compared loosely (header aliases, JSON field suggestions): lower case, without spaces, `-` and `_`. */
+export function aliasKey(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, '');
 }
 

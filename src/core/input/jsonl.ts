@@ -2,6 +2,7 @@
 // checked here (field names, JSON types, required fields); values are the writer's to validate.
 
 import { SitemapError } from '../errors.js';
+import { aliasKey } from './csv.js';
 import type { UrlEntry } from '../model.js';
 import { URL_ELEMENT, URL_EXTENSIONS, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 
@@ -67,10 +68,6 @@ const EXPECTED: Record<Shape['kind'], string> = {
   object: 'an object',
 };
 
-function normalise(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
-}
-
 /**
  * Told of a field the model does not have, which is then ignored (as an unknown CSV column is).
  * `path` is where it is, with array indexes (`images[2].foo`); `suggestion` a model field whose name
@@ -83,8 +80,8 @@ function checkObject(value: Record<string, unknown>, shape: Shape & { kind: 'obj
     const field = shape.fields.get(key);
     const at = path === '' ? key : `${path}.${key}`;
     if (field === undefined) {
-      const wanted = normalise(key);
-      const hint = [...shape.fields.keys()].find((k) => normalise(k) === wanted);
+      const wanted = aliasKey(key);
+      const hint = [...shape.fields.keys()].find((k) => aliasKey(k) === wanted);
       if (onUnknown === undefined) fail(`unknown field "${at}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`);
       onUnknown(at, hint);
       delete value[key];

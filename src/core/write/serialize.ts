@@ -27,7 +27,7 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
     { open() {}, write: (bytes) => ready.push(bytes.slice()), close() {} },
     { limits, baseUrl: options.baseUrl, scope: options.scope, xslUrl: options.xslUrl, dedupe: options.dedupe, maxFiles: 1 },
   );
-  const add = (entry: UrlEntry): void => {
+  for await (const entry of entries) {
     try {
       writer.add(entry);
     } catch (error) {
@@ -36,10 +36,8 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
       }
       throw error;
     }
-  };
-  for await (const entry of entries) {
-    add(entry);
     if (ready.length > 0) {
+
       const out = ready;
       ready = [];
       yield* out;
