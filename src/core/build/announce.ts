@@ -1,7 +1,7 @@
-// What to tell search engines after a build: the URLs that appeared in the sitemap, whose content
-// (and so lastmod) changed, or that left it (deleted, or now noindex / a redirect / canonicalised
-// elsewhere) since the last submission they accepted. IndexNow asks for exactly this: "submit URLs
-// that have been added, updated or deleted" (indexnow.org documentation).
+// What to tell search engines after a build: the URLs added to the sitemap, changed, or gone from it
+// since the last accepted submission, as IndexNow asks: "submit URLs that have been added, updated or
+// deleted" (indexnow.org documentation).
+
 
 export interface AnnouncedPage {
   /** Content hash of the page now. */

@@ -8,17 +8,12 @@ export interface DominantExclusion<R extends string = string> {
   count: number;
   /** Pages of the site. */
   pages: number;
-  /**
-   * For canonicals outside the site: the origin (`https://example.org/`) most of those canonicals are
-   * on, when it is not the base URL's own.
-   */
+  /** For canonicals outside the site: the origin most of them are on, when it is not the base URL's. */
   canonicalOrigin?: string;
 }
 
-/**
- * The reason more than half of the site's `pages` are left out for, if there is one. `detail` is the
- * canonical URL for `canonical-outside`.
- */
+/** The reason more than half of the site's `pages` are left out for, if any (`detail`: a canonical URL). */
+
 export function dominantExclusion<R extends string>(excluded: readonly { reason: R; detail?: string }[], pages: number, baseUrl: string): DominantExclusion<R> | undefined {
   const counts = new Map<R, number>();
   for (const page of excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);

@@ -1,7 +1,6 @@
-// A built site's sitemap children, laid out so that their bytes depend only on the pages they hold:
-// a file per section large enough to have its own, the others sharing the top level's (each split
-// into hash buckets when it outgrows the limits, see partition.ts), entries sorted by URL, the root
-// declaring exactly the extension namespaces the file uses.
+// A built site's sitemap children, whose bytes depend only on the pages they hold: laid out by
+// partition.ts, entries sorted by URL, the root declaring exactly the namespaces the file uses.
+
 
 import type { Limits, UrlEntry } from '../model.js';
 import { InvalidValueError } from '../errors.js';

@@ -8,10 +8,7 @@ import type { Changefreq, UrlEntry } from '../model.js';
 export interface CsvParserHandlers {
   /** A complete record. `line` is the 1-based line the record starts on. Blank lines are not records. */
   onRecord(fields: string[], line: number): void;
-  /**
-   * A malformed record, which is skipped. `line` is 1-based: the line of the stray quote or of the
-   * unexpected character, or for an unterminated quoted field the line the record starts on.
-   */
+  /** A malformed record, skipped. `line`: the bad character's, or the record's for an unterminated quote. */
   onError(message: string, line: number): void;
 }
 
@@ -34,11 +31,11 @@ const CR = 0x0d;
 const UNQUOTED_SPECIAL = /[,\n"]/g;
 
 /**
- * An incremental RFC 4180 parser: `push(text)` any number of times with chunks split anywhere, then
- * `end()`. Records and errors are reported through the handlers, synchronously, in input order; the
- * result does not depend on where the chunks were split. A leading BOM is dropped. A CR is removed
- * only just before the LF of a record end (or at end of input); inside quotes it is kept as written.
+ * An incremental RFC 4180 parser: `push(text)` chunks split anywhere (the result does not depend on
+ * where), then `end()`; handlers hear of records and errors synchronously, in order. A leading BOM is
+ * dropped; a CR only before the LF of a record's end (or at the end); inside quotes it is kept.
  */
+
 export class CsvParser {
   private readonly handlers: CsvParserHandlers;
   private state = State.FieldStart;

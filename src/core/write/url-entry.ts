@@ -106,19 +106,15 @@ function objectOf(value: unknown, field: string): Record<string, unknown> {
 
 export interface UrlEntrySerializerOptions {
   limits: Readonly<Limits>;
-  /**
-   * Relative URLs are resolved against it (RFC 3986 §5.2): the page's loc and, the same way, the URLs
-   * of its images, videos and alternates.
-   */
+  /** The base of relative URLs, the loc's and its extensions' alike (RFC 3986 §5.2). */
   baseUrl?: string;
   /** When set, every page loc must lie inside it (sitemaps.org protocol: location). */
   scope?: UrlScope;
 }
 
 /**
- * Serialises entries one at a time. After `serialize`, the fields `loc`, `lastmodText`, `lastmodMs`,
- * `usedNamespaces` and `hasNews` describe the entry just serialised (kept as fields to avoid an
- * allocation per entry on the hot path).
+ * Serialises entries one at a time. After `serialize`, the public fields describe the entry just
+ * serialised (fields, not a result object: no allocation per entry on the hot path).
  */
 export class UrlEntrySerializer {
   loc = '';
@@ -216,10 +212,10 @@ export class UrlEntrySerializer {
   }
 
   /**
-   * An element of element content for the model object `value` (an image, a video, a news entry and
-   * what they hold), its children in the vocabulary's order, each value checked as it declares.
-   * `start` is the start tag so far (the caller declares the namespace where needed).
+   * An element of element content for the model object `value` (an image, a video, …), its children in
+   * the vocabulary's order, each checked as declared. `start`: the start tag so far.
    */
+
   private element(part: Part, value: unknown, start: string): string {
     const object = objectOf(value, part.field);
     let xml = start + '>';
