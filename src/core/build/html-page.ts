@@ -100,10 +100,10 @@ const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
 
 /**
- * `noindex` or `none` as a directive, after a comma, a space or a crawler's name (`googlebot: noindex`);
- * any crawler's name counts, since a false positive only leaves a page out.
- * developers.google.com/search/docs/crawling-indexing/robots-meta-tag
+ * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`): a false positive
+ * only leaves a page out. developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
+
 const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
@@ -762,10 +762,8 @@ export const HTML_PRESCAN_BYTES = 1024;
  * The encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts: a BOM; else the first
  * usable `<meta charset>` or `http-equiv="Content-Type"` in the first `prescanBytes` bytes (the HTML
  * standard's prescan, §13.2.3.2; a longer reach finds a declaration the parser meets later, §13.2.6.4.4);
- * else UTF-8, what site generators write.
- *
- * ISO-8859-1 labels give `windows-1252`, as in browsers; Node 20.18.3+ decodes its bytes 80–9F wrongly
- * through `TextDecoder` without options (see src/core/read/sniff.ts).
+ * else UTF-8, what site generators write. ISO-8859-1 labels give `windows-1252`, as in browsers (Node
+ * 20.18.3+ decodes its bytes 80–9F wrongly through `TextDecoder` without options: see read/sniff.ts).
  */
 export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
@@ -819,9 +817,8 @@ function attributesEnd(head: string, i: number): number {
 }
 
 /**
- * HTML standard §13.2.3.2 "get an attribute": a name (which may start with "="), then "=" and a quoted
- * or unquoted value, or no value. No match where the steps abort or at ">". Linear: no part can match
- * what the part before it gave back.
+ * HTML standard §13.2.3.2 "get an attribute": a name (which may start with "="), then "=" and a value,
+ * or no value; no match where the steps abort or at ">". Linear: no part can match what the last gave back.
  */
 
 const ATTRIBUTE =
