@@ -465,6 +465,12 @@ describe('filterPath', () => {
     ];
     for (const [loc, path] of cases) assert.equal(filterPath(loc), path, loc);
   });
+
+  it('takes `://` for a scheme only at the start (RFC 3986 §3.1), not inside a path or query', () => {
+    assert.equal(filterPath('/redirect?to=https://x.com/y'), 'redirect');
+    assert.equal(filterPath('/go/https://x.com/y'), 'go/https://x.com/y');
+    assert.equal(filterPath('HTTP+x.y-z://e.com/a'), 'a');
+  });
 });
 
 describe('EntryPolicy', () => {
