@@ -50,6 +50,7 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
   const s = raw.trim();
   const m = RFC822.exec(s);
   if (m === null) return { text: '', problem: s === '' ? 'the value is empty' : 'it does not match the RFC 822 date-time grammar (e.g. "Sat, 07 Sep 2002 09:42:31 GMT")' };
+  // By index, not destructuring: once per feed item.
   const weekday = m[1];
   const dayText = m[2] as string;
   const monthText = m[3] as string;

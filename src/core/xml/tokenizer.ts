@@ -42,11 +42,12 @@ export interface XmlDeclaration {
  * Receives the tokens, each at the position where it starts. The events are the same however the
  * input is split into chunks:
  * - every `startTag` gets exactly one `endTag`: its own, one right after it when self-closing, or one
- *   synthesised for recovery after a diagnostic. Elements without attributes share one frozen array.
- * - `text` has references decoded and line ends made LF (CDATA content as is). One run of character
- *   data may come in several calls (split at chunks, comments, PIs, CDATA, and before a diagnostic
- *   about it): concatenate until the next tag. Text outside the root or deeper than `maxDepth` is not
- *   delivered; after a run is cut at `maxValueLength` (`budget/value-length`), nothing more of it is.
+ *   synthesised for recovery after a diagnostic. The `attributes` array is the handler's to keep
+ *   (elements without attributes share one frozen array).
+ * - `text`, whitespace between elements included, has references decoded and line ends made LF (CDATA
+ *   content as is). One run may come in several calls (split at chunks, comments, PIs, CDATA, and
+ *   before a diagnostic about it): concatenate until the next tag. Text outside the root or deeper
+ *   than `maxDepth` is not delivered, nor the rest of a run cut at `maxValueLength`.
  */
 export interface XmlTokenHandler {
   startTag(name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void;
