@@ -50,7 +50,7 @@ export class LaneOffer {
     return lane == null || lane.readRunBytes === undefined || lane === this.dropped ? undefined : lane.endTag;
   }
 
-  /** `lane.readRun` at `at` in `buf` (index 0 at offset `base`): the index after the run, counted in `counter`; or -1. */
+  /** `lane.readRun` at `at` in `buf` (index 0 at offset `base`): the index after the run (lines counted), or -1. */
   read(lane: XmlLane, buf: string, at: number, base: number, line: number, counter: LineCounter, maxLength: number): number {
     const lines = this.lines;
     lines[0] = line;
