@@ -1301,8 +1301,8 @@ export class XmlTokenizer {
   }
 
   /**
-   * The index of the first character XML forbids in buf[a, b) from `from`, or -1. A high surrogate at
-   * `b` is lone: one that ends a chunk is carried, so a range never ends inside a pair.
+   * The index of the first character XML forbids in buf[a, b) from `from`, or -1. A high surrogate that
+   * ends the range is lone: one that ends a chunk is carried, so a range never ends inside a pair.
    */
   private forbiddenWithin(buf: string, a: number, b: number, from: number): number {
     if (from >= b) return -1;
@@ -1432,7 +1432,7 @@ export class XmlTokenizer {
       return;
     }
     if (this.textOverflow) return;
-    // A forbidden character splits the section: the text before it, its diagnostic, the rest (it kept).
+    // A forbidden character splits the section: the text before it, its diagnostic, the rest with it.
     let from = a;
     let bad = this.forbiddenWithin(buf, a, b, a);
     while (bad !== -1) {
