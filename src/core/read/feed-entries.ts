@@ -1,7 +1,6 @@
-// RSS 2.0 and Atom entries as the XML reader reads them (xml-reader.ts): the entry's URL from its
-// links (or a permalink guid), resolved against xml:base or the feed's own link, and its lastmod from
-// its date elements; the diagnostics when one is missing or odd. The dates and the resolution are
-// feeds.ts's.
+// RSS 2.0 and Atom entries as the XML reader reads them: the URL from the first alternate link (RSS:
+// or a permalink guid), resolved against xml:base or else the feed's own link (`loc/relative`); the
+// lastmod from pubDate / updated / modified, else dc:date / published / issued / created.
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import type { UrlEntry } from '../model.js';
@@ -101,9 +100,7 @@ export class FeedEntryReader {
         this.guidProblem = this.field.problem;
         const permaLink = attrValue(this.field.attrs, 'isPermaLink');
         this.guidPermaLink = permaLink === undefined || permaLink.toLowerCase() === 'true';
-        if (this.href === undefined) {
-          this.locAt = this.field.at();
-        }
+        if (this.href === undefined) this.locAt = this.field.at();
         return;
       }
       case E_R_PUBDATE:
@@ -113,7 +110,6 @@ export class FeedEntryReader {
       case E_A_PUBLISHED:
       case E_A_ISSUED:
       case E_A_CREATED: {
-        // The entry's date: pubDate, updated (1.0) or modified (0.3); else dc:date, published / issued / created.
         const primary = id === E_R_PUBDATE || id === E_A_UPDATED || id === E_A_MODIFIED;
         if (primary) {
           if (this.date1 !== undefined) return this.field.duplicate();
@@ -132,11 +128,7 @@ export class FeedEntryReader {
     }
   }
 
-  /**
-   * The entry that ends, or undefined when it has no URL that can be delivered (reported): `ctx` is
-   * C_ITEM or C_ENTRY, the element started `at`; `synthCode`, when not '', is the
-   * tokenizer diagnostic that closed it by recovery.
-   */
+  /** The entry that ends, or undefined (reported); `synthCode`: the diagnostic that closed it by recovery, or ''. */
   finish(ctx: number, synthCode: string, at: At): UrlEntry | undefined {
     const element = ctx === C_ITEM ? 'item' : 'entry';
     if (synthCode !== '') {

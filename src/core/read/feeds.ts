@@ -1,18 +1,16 @@
-// Helpers for reading RSS 2.0 and Atom feeds as sitemaps (sitemaps.org protocol: "Syndication feed"):
-// RFC 822 / RFC 2822 dates (RSS `pubDate`) converted to W3C Datetime, and the resolution of relative
-// Atom links against `xml:base` or the feed's own link.
+// Feeds as sitemaps (sitemaps.org, "Syndication feed"): RSS `pubDate` (RFC 822 / 2822) to W3C
+// Datetime, and relative Atom links resolved against `xml:base` or the feed's own link.
 
 import { daysFromCivil, daysInMonth } from '../datetime.js';
 
-/** The outcome of `rfc822ToW3c`. `problem` is set when the text is not a date; otherwise `text` is. */
-export interface Rfc822Conversion {
-  /** The instant as W3C Datetime, `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`; '' when `problem` is set. */
+interface Rfc822Conversion {
+  /** `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`; '' when `problem` is set. */
   text: string;
-  /** Why the value is not an RFC 822 date (a phrase); undefined when it is one. */
+  /** Why the value is not an RFC 822 date (a phrase). */
   problem?: string;
-  /** Set when the written weekday is not the weekday of the date: `Mon` written, `Sun` true. */
+  /** When the written weekday is not the date's: `Mon` written, `Sun` true. */
   weekday?: { written: string; actual: string };
-  /** Set when the value was read leniently: a two-digit year, a military or missing zone, ... (a phrase). */
+  /** What was read leniently (a phrase). */
   lenient?: string;
 }
 
@@ -21,7 +19,7 @@ const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'ju
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-/** Lower-case month and weekday names, short and full, to their numbers (a feed has one date per item: no array scans). */
+/** Lower-case month and weekday names, short and full, to their numbers. */
 const MONTH_NUMBER = new Map<string, number>([...MONTHS.map((m, i) => [m, i + 1] as const), ...MONTH_NAMES.map((m, i) => [m, i + 1] as const)]);
 const WEEKDAY_NUMBER = new Map<string, number>([...DAYS.map((d, i) => [d.toLowerCase(), i] as const), ...DAY_NAMES.map((d, i) => [d, i] as const)]);
 
@@ -44,17 +42,15 @@ function withReason(reasons: string | undefined, why: string): string {
 }
 
 /**
- * Convert an RFC 822 date-time as RSS 2.0 uses it (`Sat, 07 Sep 2002 09:42:31 GMT`; RFC 2822 numeric
- * zones `+0200` too) to W3C Datetime. Read leniently and said so in `lenient`: a two-digit year
- * (RFC 2822 §4.3: 00–49 → 20xx, 50–99 → 19xx), full month or weekday names, a missing or a military
- * zone (both read as UTC), a `+hh:mm` zone. A weekday that does not match the date is reported in
- * `weekday`; the date wins. Never throws.
+ * An RFC 822 date-time as RSS 2.0 uses it (`Sat, 07 Sep 2002 09:42:31 GMT`, or a `+0200` zone) as W3C
+ * Datetime. Read leniently, and said so: a two-digit year (RFC 2822 §4.3), full names, a missing or a
+ * military zone (read as UTC), a `+hh:mm` zone. A wrong weekday is reported; the date wins.
  */
 export function rfc822ToW3c(raw: string): Rfc822Conversion {
   const s = raw.trim();
   const m = RFC822.exec(s);
   if (m === null) return { text: '', problem: s === '' ? 'the value is empty' : 'it does not match the RFC 822 date-time grammar (e.g. "Sat, 07 Sep 2002 09:42:31 GMT")' };
-  // Groups by index, not by destructuring: this runs once per feed item.
+  // By index, not destructuring: once per feed item.
   const weekday = m[1];
   const dayText = m[2] as string;
   const monthText = m[3] as string;

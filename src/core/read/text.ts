@@ -1,21 +1,8 @@
-// The text sitemap reader (sitemaps.org "Text file"): one URL per line and nothing else, UTF-8, no
-// header or footer. Push-based and synchronous like every reader (types.ts): `write(text)` any number
-// of times with decoded text, then `end()`.
-//
-// What it does with each line (LF, CRLF and a lone CR each end a line; a CRLF split across two
-// chunks is one line end):
-// - surrounding whitespace (what `String.prototype.trim` removes, BOM included) is dropped;
-// - a blank line is ignored, silently: it carries no information and is harmless to every consumer;
-// - an absolute http(s) URL (scheme, `://`, a host; no whitespace or control character inside; one
-//   WHATWG URL takes, url.ts unusableUrl) is delivered as `{ loc }`, exactly as written (trimmed,
-//   never normalised or repaired), at the line and column of its first character;
-// - anything else is `text/not-a-url` (error) and NOT delivered: a relative path, a comment, prose,
-//   another scheme. The reader never invents or repairs a URL.
-// - a line whose trimmed length exceeds `maxValueLength` is `budget/value-length` (error) and skipped;
-//   it is never buffered whole (at most `maxValueLength` characters of it are kept);
-// - past `maxEntries` URLs, `budget/entries` (error) and the rest of the input is skipped.
-//
-// The entries and diagnostics do not depend on how the text is split into chunks.
+// The text sitemap reader (sitemaps.org "Text file"): one URL per line and nothing else. Each line
+// (LF, CRLF or a lone CR ends one, also across chunks) is trimmed as `String.prototype.trim` does; a
+// blank one is ignored; an absolute http(s) URL is delivered exactly as written, at its first
+// character; anything else is `text/not-a-url` and not delivered: the reader never repairs a URL.
+// A line longer than `maxValueLength` is never buffered whole (`budget/value-length`, skipped).
 
 import { diagnosticAt, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger, show } from '../errors.js';
@@ -27,7 +14,6 @@ export const DEFAULT_MAX_ENTRIES = 1_000_000;
 /** Default of `ReaderBudgets.maxValueLength` (UTF-16 code units). */
 export const DEFAULT_MAX_VALUE_LENGTH = 1024 * 1024;
 
-/** The diagnostic codes the text reader reports, with their severity. */
 export const TEXT_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'text/not-a-url': 'error',
   'budget/value-length': 'error',
@@ -74,12 +60,7 @@ function notAUrl(value: string): { why: string; hint: string } | undefined {
   return { why: 'the line is not a URL', hint: 'a text sitemap has one full URL per line (https://www.example.com/page) and nothing else' };
 }
 
-/**
- * Reads a text sitemap pushed as decoded text. Reports `format('text')` once, before anything else
- * (at the first `write` or at `end`), then `url({ loc }, position)` for every URL line and diagnostics
- * (see the file comment). Positions are 1-based lines and columns in UTF-16 code units, offsets 0-based.
- * Uses `maxEntries` and `maxValueLength` of the budgets (`maxDepth` has no meaning here).
- */
+/** Push decoded text with `write`, then `end()`; `format('text')` comes first, at either. */
 export class TextSitemapReader {
   private readonly maxEntries: number;
   private readonly maxValueLength: number;

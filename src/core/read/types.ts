@@ -1,5 +1,5 @@
-// What every reader (urlset, sitemapindex, RSS, Atom, text) produces: entries of the one model
-// (model.ts), diagnostics as data, and the detected format. Readers are push-based and synchronous.
+// What every reader (urlset, sitemapindex, RSS, Atom, text) produces: entries of the one model,
+// diagnostics as data, and the detected format.
 
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonLines } from '../model-json.js';
@@ -20,40 +20,30 @@ export interface EntryPosition {
 }
 
 /**
- * Receives what a reader finds, in document order.
- * Values are trimmed. A value that is present but invalid (a priority of 1.5, a lastmod of
- * `not-a-date`) is kept as its raw text, with a diagnostic; it is never silently replaced.
- * An entry whose loc cannot be trusted is not delivered; a diagnostic says it was dropped.
+ * Receives what a reader finds, in document order. Values are trimmed; an invalid one (a priority of
+ * 1.5) is kept as written, with a diagnostic. An entry whose loc cannot be trusted is dropped, diagnosed.
  */
 export interface ReaderSink {
   format(format: SitemapFormat): void;
-  /**
-   * `locHash`: the loc's fingerprint (core/fingerprint.ts, its two halves), given for the urls the
-   * lane read when `wantsLocHashes` is true (the lane computes it at little cost); read it at once,
-   * the array is reused.
-   */
+  /** `locHash`: the loc's fingerprint (fingerprint.ts), for lane urls when `wantsLocHashes`; the array is reused. */
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array): void;
   /** Whether the sink uses `url`'s `locHash` (a duplicate check): the lane then computes it. */
   readonly wantsLocHashes?: boolean;
   sitemap(ref: SitemapRef, at: EntryPosition): void;
   diagnostic(diagnostic: Diagnostic): void;
   /**
-   * Optional: `count` urls read in one step by the handler that consumes them itself (the
-   * validator's lane, read/lane.ts), so they are counted here, not given. Returns
-   * how many the sink takes: all of them, or none once it has stopped taking entries.
+   * `count` urls read in one step by a handler that consumes them itself (the validator's lane): counted
+   * here, not given. Returns how many the sink takes: all, or none once it has stopped taking entries.
    */
   urlRun?(count: number): number;
   /**
-   * Optional, with `urlRun`: the urls the lane reads from bytes are written here as JSON lines
-   * (read/lane-json.ts) and counted with `urlRun`, not given to `url`; the others still are (a sink
-   * that prints them writes them here too, in order). Not through a Relay (document.ts), which has
-   * neither.
+   * With `urlRun`: the urls the lane reads from bytes are written here as JSON lines (lane-json.ts) and
+   * counted with `urlRun`, not given to `url` (the others still are). Not through a Relay (document.ts).
    */
   readonly urlLines?: JsonLines | undefined;
   /**
-   * Optional, with `urlRun` and `wantsLocHashes`: the urls the lane reads from bytes are given here as
-   * runs of its records, and counted with `urlRun`, not given to `url`: for a sink that keeps only
-   * their locs (`discover --format urls`). The reader reads with this lane. Not through a Relay either.
+   * With `urlRun` and `wantsLocHashes`: the urls the lane reads from bytes come here as runs of its
+   * records, counted with `urlRun` (`discover --format urls`); read with this lane. Not through a Relay.
    */
   readonly urlLocs?: LaneLocs | undefined;
 }
@@ -61,7 +51,7 @@ export interface ReaderSink {
 /** ReaderSink.urlLocs: a lane (made with the sink's fingerprint table, say) and what takes its runs. */
 export interface LaneLocs {
   readonly lane: Lane;
-  /** Records 0 to `count - 1` of the lane's last scan; `text()` makes the text they index (laneLoc). */
+  /** Records 0 to `count - 1` of the lane's last scan; `text()` makes the text they index. */
   take(count: number, text: () => string): void;
 }
 

@@ -1,8 +1,6 @@
-// The elements the XML reader knows (xml-reader.ts), as small integers: the contexts it reads in, the
-// ids of the elements of each namespace, their names as written (for messages), and the extension
-// elements' declarations in the vocabulary (vocabulary.ts) by id: the extensions' ids, names and
-// contexts are numbered from those declarations, so a new namespace adds nothing here. ElementNames gives a qualified
-// name's id under the current namespace bindings, classified once per name.
+// The elements the XML reader knows, as small integers: its contexts, the element ids, their names for
+// messages. The extensions' ids and contexts are numbered from vocabulary.ts at load, so a new namespace
+// adds nothing here. ElementNames classifies each qualified name once under the current bindings.
 
 import { NS } from '../model.js';
 import { LINK, URL_EXTENSIONS, prefixOf, type AttributeDecl, type ElementDecl, type Particle } from '../vocabulary.js';
@@ -27,7 +25,7 @@ export const C_ENTRY = 16;
 /** Names shorter than this are cached in per-length buckets (compared with ===, no hashing). */
 const NAME_BUCKETS = 48;
 
-/** The contexts of the extension elements that hold others follow (numbered at load, below). */
+/** The contexts of the extension elements that hold others follow (numbered at load). */
 export const C_EXTENSION = 17;
 
 /** The elements the contexts are, for messages (the extensions' appended at load). */
@@ -90,16 +88,13 @@ FIELD_NAMES[E_R_DC_DATE] = 'dc:date';
 
 // ---- the extensions (image, video, news), numbered from the vocabulary's declarations at load ------
 
-/** The first extension element id: each element declared under URL_EXTENSIONS (but xhtml:link) gets one, depth first. */
+/** The first extension element id: each element under URL_EXTENSIONS (but xhtml:link) gets one, depth first. */
 export const E_EXTENSION = 100;
 
-/**
- * An extension element's declaration (vocabulary.ts) by its id: the reader's context of the element it
- * is declared in (C_URL for a root) and the context it opens when it holds others; the reader takes
- * an element inside an extension only where the vocabulary declares it.
- */
+/** An extension element's declaration by its id, with the reader's contexts of it. */
 export interface ExtensionField {
   readonly decl: ElementDecl;
+  /** The context of the element it is declared in (C_URL for a root). */
   readonly context: number;
   /** The context it opens (an element holding others), else C_SKIP. */
   readonly opens: number;
@@ -145,9 +140,8 @@ export function extensionId(ns: string, local: string): number {
 export const E_IMAGE = extensionId(NS.image, 'image');
 export const E_IMAGE_LOC = extensionId(NS.image, 'loc');
 
-/** The element id of a qualified name under the scope's bindings and the document's root: classified once per name, then looked up. */
 export class ElementNames {
-  /** Element ids of qualified names seen, by name length (short names), and in a Map (long ones). */
+  /** Ids of names seen: short ones by length (compared with ===), long ones in a Map. */
   private readonly byLength: ({ names: string[]; ids: number[] } | undefined)[] = [];
   private readonly names = new Map<string, number>();
   private rootUri = '';
@@ -155,14 +149,14 @@ export class ElementNames {
 
   constructor(private readonly scope: NamespaceScope) {}
 
-  /** The root is known (a urlset, sitemapindex, RSS or Atom root, in namespace `uri`): names are classified against it. */
+  /** Names are classified against the root's namespace and format. */
   setRoot(uri: string, format: SitemapFormat): void {
     this.rootUri = uri;
     this.format = format;
     this.clear();
   }
 
-  /** The element id of a qualified name: compared with the names seen before (by length, then ===), classified once. */
+  /** The element id of a qualified name. */
   id(qname: string): number {
     const n = qname.length;
     if (n < NAME_BUCKETS) {

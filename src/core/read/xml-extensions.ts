@@ -1,7 +1,5 @@
-// The image, video and news extensions as the XML reader reads them (xml-reader.ts): each field held
-// where and as its declaration in the vocabulary says (vocabulary.ts), the items of the current entry
-// (images, videos, news), and the diagnostics when one lacks what it needs. FieldBeingRead is the
-// element whose text the reader is reading, shared by both.
+// The image, video and news items of an entry as the XML reader reads them, each field held where and
+// as its declaration in vocabulary.ts says. FieldBeingRead is the element whose text is being read.
 
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { show } from '../errors.js';
@@ -15,7 +13,7 @@ import { isStrictW3c } from './values.js';
 import { unusableUrl } from '../url.js';
 import { xmlTrim } from '../xml/whitespace.js';
 
-// The elements that hold others, and the reader's contexts of them (xml-elements.ts numbers both from the vocabulary).
+// The elements that hold others, and the reader's contexts of them.
 const E_VIDEO = extensionId(NS.video, 'video');
 const E_V_TVSHOW = extensionId(NS.video, 'tvshow');
 const E_NEWS = extensionId(NS.news, 'news');
@@ -48,9 +46,8 @@ export function attrValue(attributes: readonly XmlAttribute[], name: string): st
 }
 
 /**
- * The required text children of `decl` that `owner` lacks, by name, each read as '' (the model requires
- * them). An empty one is lacking too where its schema type takes '' (a title, a name: Google needs a
- * value); where it does not, its own check has said so already.
+ * The required text children of `decl` that `owner` lacks, each set to '' (the model requires them). An
+ * empty one lacks too where its type takes '' (Google needs a title); elsewhere its own check said so.
  */
 function lacking(decl: ElementDecl, owner: Record<string, unknown>): string[] {
   const missing: string[] = [];
@@ -71,11 +68,10 @@ type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
 const NOWHERE: At = { line: 0, column: 0, offset: 0 };
 
-/** The element whose text is being read: its id (xml-elements.ts), text, attributes, position, and why its text cannot be trusted. */
 export class FieldBeingRead {
   id = 0;
   value = '';
-  /** Why the text cannot be trusted ('' when it can): a tokenizer diagnostic inside it, markup in it. */
+  /** Why the text cannot be trusted ('' when it can). */
   problem = '';
   problemHint: string | undefined = undefined;
   attrs: readonly XmlAttribute[] = [];
@@ -99,7 +95,6 @@ export class FieldBeingRead {
     this.offset = offset;
   }
 
-  /** A diagnostic at the field. */
   report(code: string, message: string, hint?: string): void {
     this.reportAt(code, message, this, hint);
   }
@@ -125,7 +120,6 @@ export class FieldBeingRead {
   }
 }
 
-/** The image, video and news items of the entry being read, each read field by field. */
 export class ExtensionReader {
   images: ImageEntry[] | undefined;
   videos: VideoEntry[] | undefined;
@@ -190,10 +184,7 @@ export class ExtensionReader {
     this.field.report('video/invalid', message, hint);
   }
 
-  /**
-   * A value of a closed set as the model holds it (lower case where the schema takes other cases
-   * too: `YES` is `yes`), else kept as written with a diagnostic.
-   */
+  /** A value of a closed set, lower case where the schema takes other cases (`YES`); else kept, diagnosed. */
   private oneOf(v: string, values: readonly string[], field: string, code: string): string {
     const lower = v.toLowerCase();
     if (values.includes(v)) return values.includes(lower) ? lower : v;
@@ -209,8 +200,8 @@ export class ExtensionReader {
     const prop = decl.prop as string;
     if (!repeated && owner[prop] !== undefined) return this.field.duplicate();
     if (this.field.problem !== '' && decl.type.text === anyUri && !this.untrustedUrl(id, v, field)) return;
-    // Attributes fill the element's own object (video:price → { value, currency }), the required ones
-    // before its text as the model writes them, or properties beside its own (playerLocAllowEmbed).
+    // Attributes fill the element's own object (video:price → { value, currency }; required ones before
+    // its text, the model's order), or properties beside it (playerLocAllowEmbed).
     const own: Record<string, unknown> | undefined = decl.textProp === undefined ? undefined : {};
     if (attributes.length !== 0 && !this.fillAttributes(attributes, true, own ?? owner, v, field)) return;
     const value = this.modelValue(v, decl.as, decl.type.values, field, decl.ns === NS.news ? 'news/invalid' : 'video/invalid');
@@ -232,10 +223,7 @@ export class ExtensionReader {
     return true;
   }
 
-  /**
-   * A URL field the tokenizer damaged (fieldProblem): a video is dropped whole and so is an image
-   * without its loc (finishVideo, finishImage say so); an image's license is omitted. True: read on.
-   */
+  /** A damaged URL field: its video or image is dropped (when finished), anything else omitted (false). */
   private untrustedUrl(id: number, v: string, field: string): boolean {
     if (fieldOf(id).root === E_VIDEO) {
       if (this.vidProblem === '') this.vidProblem = `${field}: ${this.field.problem}`;
@@ -273,7 +261,6 @@ export class ExtensionReader {
       case 'commaList':
         return v.split(',').map(xmlTrim).filter((item) => item !== '');
       case 'spaceList': {
-        // Split on XML whitespace.
         const list = v.split(/[\x20\x09\x0a\x0d]+/).filter((item) => item !== '');
         if (values !== undefined) for (const item of list) this.oneOf(item, values, field, code);
         return list;
@@ -283,7 +270,7 @@ export class ExtensionReader {
     }
   }
 
-  /** An attribute's value as the model holds it; undefined: absent or omitted; null: the element is omitted for want of it. */
+  /** An attribute's value as the model holds it; undefined: absent or omitted; null: the element is omitted. */
   private attributeValue(name: string, a: AttributeDecl, v: string, field: string): unknown {
     const raw = attrValue(this.field.attrs, name);
     const at = `${field}@${name}`;

@@ -1,54 +1,18 @@
-// The XML sitemap reader (issue #3): tokens from XmlTokenizer → entries of the one model (model.ts) and
-// diagnostics, for urlset, sitemapindex, RSS 2.0, Atom 1.0 and Atom 0.3.
+// The XML sitemap reader: the tokenizer's handler, turning its events into entries of the one model
+// (model.ts) and diagnostics, for urlset, sitemapindex, RSS 2.0 and Atom 1.0 / 0.3 (feed-entries.ts).
+// Call `end()` after `tokenizer.end()`; an entry goes to the sink when its element closes.
 //
-// Push-based and synchronous: feed it to an XmlTokenizer (it is the tokenizer's handler), then call
-// `end()` after `tokenizer.end()`. Entries go to the sink as soon as their element closes.
+// - The root decides the format by namespace URI and local name; a urlset in a legacy, missing or wrong
+//   namespace is read anyway, with a diagnostic, its children matched in the root's namespace too.
+// - An invalid value is kept as written, with a diagnostic; an invalid number of an extension is
+//   omitted (the model types it as a number).
+// - A loc must be TRUSTED: a tokenizer problem inside its text, markup in it, or its entry closed by
+//   recovery drops the entry (`loc/untrusted`, with the reason); extension URLs likewise (`url/untrusted`).
+// - Unknown or misplaced elements of the sitemap, image, video and news namespaces are skipped with
+//   `element/unexpected` (typos, most often); those of other namespaces silently (the protocol allows any).
 //
-// What it does:
-// - The root decides the format (by namespace URI and local name, so a sitemap namespace bound to a
-//   prefix works). urlset / sitemapindex in a legacy, missing or wrong namespace are read anyway, with
-//   the diagnostic `sitemapNamespaceProblem` gives; children are then matched in the root's namespace
-//   (also in the sitemaps.org namespace, a legacy one, or none). An HTML root is "sitemap is HTML"
-//   (`format/html`) and no URL is taken from it; any other root is `format/unknown-root`.
-// - Values are trimmed (XML whitespace). An invalid value is kept as its raw text with a diagnostic
-//   (priority, changefreq, lastmod, string-typed extension values); an invalid NUMBER of an extension
-//   (video:duration `2459.1`) is omitted from the entry and its raw text is in the diagnostic's message,
-//   because the model types it as a number.
-// - A `loc` is reported as written (not normalised) but checked: missing or empty → `loc/missing`,
-//   not an absolute http(s) URL → `loc/not-absolute`, one WHATWG URL refuses (url.ts unusableUrl) → `loc/invalid`; and it
-//   must be TRUSTED: when the tokenizer reported a problem inside its text (raw `&` or `<`, undefined
-//   entity, value cut at the length budget, end of input), when it contains markup, or when its
-//   entry element (`url`, `sitemap`, `item`, `entry`) was closed by recovery (mismatched or unclosed
-//   tag, truncated input), the entry is dropped with `loc/untrusted`, which names the reason. Other
-//   text values keep their text (the tokenizer's own diagnostic says what is odd). URLs inside
-//   extensions follow the same rule: an image whose image:loc is untrusted, a video with any
-//   untrusted URL, an hreflang alternate whose href is untrusted are dropped with `url/untrusted`;
-//   an untrusted image:license is omitted.
-// - Unknown elements in the sitemap, image, video or news namespace, and known ones out of place, are
-//   skipped with `element/unexpected` (warning): they are typos more often than not. Elements of any
-//   other namespace (mobile, pagemap, geo, ... and news:geo_locations, which Google dropped) are skipped
-//   silently: the protocol allows any extension. In feeds, everything the reader does not need is
-//   skipped silently.
-// - Required sub-elements of an extension that are missing (video:title, news:name, ...) are read as ''
-//   with `video/invalid` / `news/invalid`; an image without image:loc and an alternate without hreflang
-//   or href are dropped with `image/invalid` / `alternate/invalid`. So are they, and a video, when
-//   its image:loc, href, thumbnail_loc, content_loc or player_loc is not an absolute http(s) URL or
-//   WHATWG URL refuses it (url.ts unusableUrl).
-// - A single-valued element given twice: the first is kept (`element/duplicate`). Non-blank text directly
-//   inside urlset / url / sitemap / image:image ...: `element/stray-text`, once per entry.
-// - RSS 2.0: `<item>` → loc from `<link>`, else from a `<guid>` that is a permalink (no isPermaLink, or
-//   "true"); lastmod from `<pubDate>` (RFC 822, converted to W3C Datetime; `lastmod/weekday` for a
-//   wrong weekday, `lastmod/lenient` for a two-digit year, a missing or military zone...), else
-//   `<dc:date>`. Atom 1.0 / 0.3: `<entry>` → loc from the first `<link rel="alternate">`, else the first
-//   link without rel (other rels are ignored); relative hrefs are resolved against xml:base (feed, entry,
-//   link), else against the feed's own alternate link (`loc/relative`, info), else `loc/not-absolute`;
-//   lastmod from `<updated>` / `<modified>`, else `<published>` / `<issued>` / `<created>` (a date
-//   without a time: `lastmod/date-only`, warning, accepted).
-// - Budgets: past `maxEntries` delivered entries, `budget/entries` once and the rest is skipped unread.
-//
-// Speed: element names are classified once per qualified name (a Map cache, invalidated when namespace
-// bindings change); contexts are small integers on a stack; text is concatenated only inside the field
-// being read; the only per-entry allocations are the entry object itself and its position.
+// Speed: names are classified once per qualified name (xml-elements.ts), contexts are small integers on
+// a stack, and runs of plain entries are read in one step by the lane (lane.ts).
 
 import { DiagnosticCollector, diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
 import { positiveInteger, show } from '../errors.js';
@@ -70,7 +34,7 @@ import { isChangefreq } from '../vocabulary.js';
 import { anyUri, DECIMAL } from '../validate/xsd-types.js';
 import { unusableUrl } from '../url.js';
 
-/** The diagnostic codes the XML reader itself reports, with their severity (the tokenizer's are in XML_TOKENIZER_CODES). */
+/** The codes the reader itself reports (the tokenizer's are XML_TOKENIZER_CODES). */
 export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'format/html': 'error',
   'format/unknown-root': 'error',
@@ -106,26 +70,21 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
 
 const DEFAULT_MAX_DEPTH = 256;
 
-/** Flag on a context-stack slot: the element declared namespaces (the name cache is cleared at its end). */
+/** Flag on a context-stack slot: the element declared namespaces. */
 const NS_DECLARED = 0x100;
 
-/** The context of the root of each format the reader reads. */
 const ROOT_CONTEXT: Partial<Record<SitemapFormat, number>> = { urlset: C_URLSET, sitemapindex: C_INDEX, rss: C_RSS, atom: C_FEED, atom03: C_FEED };
 
-/** Codes of tokenizer diagnostics that close elements by recovery (each is followed by its synthesised end tag). */
+/** Tokenizer diagnostics followed by a synthesised end tag. */
 const RECOVERY_CLOSE = new Set(['xml/mismatched-tag', 'xml/unclosed-element']);
 
-/** Characters of stray text kept for its report, from the first that is not blank (a loc is shorter than 2,048). */
+/** Characters of stray text kept for its report (a loc is shorter than 2,048). */
 const RUN_KEPT = 4096;
 
-/** Tokenizer diagnostics held for the next tag's attributes, at most (see diagOffsets). */
+/** Tokenizer diagnostics held for the next tag's attributes, at most. */
 const HELD_DIAGNOSTICS = 1024;
 
-/**
- * Reads a sitemap from XML tokens. Pass it as the handler of an `XmlTokenizer`; call `end()` after
- * the tokenizer's `end()`. Tokenizer diagnostics are forwarded to the sink, in order, interleaved with
- * the reader's own (which come when the element they concern closes).
- */
+/** Tokenizer diagnostics go to the sink in order, with the reader's own (when their element closes). */
 export class XmlSitemapReader implements XmlTokenHandler {
   private readonly sink: ReaderSink;
   private readonly maxEntries: number;
@@ -163,10 +122,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private strayReported = false;
   private strayText = '';
   /**
-   * Character data directly inside a container element, since the last tag (checked at the next tag):
-   * its start, and no more of it than a report needs (RUN_KEPT characters from the first that is not
-   * blank). Text between two tags can be megabytes of pieces (a run of raw `<`), kept whole it was a
-   * chain of a million string pieces (issue 22).
+   * Text directly inside a container since the last tag (checked at the next one): only as much as a
+   * report needs, since text between two tags can be megabytes of pieces (a run of raw `<`).
    */
   private runStarted = false;
   private run = '';
@@ -174,7 +131,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private runCol = 0;
   private runOffset = 0;
 
-  /** `report` at `at` (for the reader's units). */
   private readonly reportAt: Report = (code, message, at, hint) => this.report(code, message, at.line, at.column, at.offset, hint);
 
   // The field being read, and the extension items of the entry.
@@ -182,10 +138,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private readonly extensions = new ExtensionReader(this.field, this.reportAt);
   private readonly feed = new FeedEntryReader(this.field, this.reportAt);
 
-  // Tokenizer diagnostics since the last tag (their offsets), and the offset of the last recovery close.
-  // Only attributeProblem reads them, for the tag that comes next; text full of problems between two
-  // tags (a run of raw `<`) must not make them grow (issue 22): past HELD_DIAGNOSTICS the oldest half
-  // is let go, and an attribute that starts before `diagDroppedBefore` is not trusted.
+  // Tokenizer diagnostics since the last tag, for attributeProblem, and the offset of the last recovery
+  // close. Bounded: past HELD_DIAGNOSTICS the oldest half goes, and an attribute that starts before
+  // `diagDroppedBefore` is not trusted.
   private readonly diagOffsets: number[] = [];
   private readonly diagCodes: string[] = [];
   private diagDroppedBefore = -1;
@@ -322,7 +277,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
 
   // ---- the lane ----------------------------------------------------------------------------------
 
-  /** Offer the tokenizer the lane for the root's entries, when the root's names are the plain ones and WebAssembly runs. */
+  /** Offer the tokenizer the lane for the root's entries, when their names are the plain ones and WebAssembly runs. */
   private installLane(ctx: number, attributes: readonly XmlAttribute[]): void {
     const plain = (names: string[], ids: number[]): boolean => names.every((n, i) => this.elements.id(n) === ids[i]);
     if (!plain(['url', 'sitemap', 'loc', 'lastmod', 'changefreq', 'priority'], [E_URL, E_SITEMAP, E_LOC, E_LASTMOD, E_CHANGEFREQ, E_PRIORITY])) return;
@@ -341,16 +296,14 @@ export class XmlSitemapReader implements XmlTokenHandler {
     const sitemap = reading.sitemap === true;
     const textOf = asciiTextOf();
     const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => this.takeRun(lane, sitemap, source, at, lines, maxLength, textOf);
-    // A url holds up to image:image > image:loc (three levels). From bytes too (readRunBytes): an
-    // ASCII chunk is then neither decoded piece by piece nor its lines counted a second time
-    // (document.ts); its text is made once, for the entries' values.
+    // A url holds up to image:image > image:loc (three levels). From bytes too: an ASCII chunk is then
+    // not decoded piece by piece (document.ts); its text is made once, for the entries' values.
     this.lane = { depth: 1, nesting: sitemap ? 2 : 3, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
   }
 
   /**
-   * A run of `<url>` (or `<sitemap>`) elements read by the lane from `at` in `source` (text, or ASCII
-   * bytes whose text `textOf` makes), delivered as the events deliver each: the index after the last,
-   * with the line state there in `lines` (XmlLane.readRun), or -1 when it read none.
+   * XmlLane.readRun: the lane's run of `<url>` (or `<sitemap>`) from `at` in text or ASCII bytes, delivered
+   * as the events would deliver each.
    */
   private takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, textOf: (bytes: Uint8Array) => string): number {
     const budget = this.maxEntries - this.delivered;
@@ -364,18 +317,15 @@ export class XmlSitemapReader implements XmlTokenHandler {
       : lane.scanBytes(source, at, lines[0] as number, lines[1] as number, maxLength, budget, hashed);
     if (count === 0) return -1;
     if (jsonLines !== undefined) {
-      // Printed: lines from the records and the bytes, no entries (lane-json.ts); nothing else reads
-      // meanwhile, so the lane's own records serve.
+      // Printed from the records and the bytes, no entries (lane-json.ts): the lane's own records serve.
       if (this.deliverLaneRun(count) === count) writeLaneUrlLines(jsonLines, source as Uint8Array, () => textOf(source as Uint8Array), lane.records, count * LANE_FIELDS, lane.extras);
       return lane.stopAfter(count, lines);
     }
     if (locs !== undefined) {
-      // Only the locs wanted: the records and the bytes, no entries (the same as for lines).
       if (this.deliverLaneRun(count) === count) locs.take(count, () => textOf(source as Uint8Array));
       return lane.stopAfter(count, lines);
     }
-    // The records are copied (into this reader's own array, kept from run to run): a sink may read
-    // another document meanwhile, and that reading would write over the lane's.
+    // Copied: a sink may read another document meanwhile, which would write over the lane's records.
     const size = count * LANE_FIELDS;
     let records = this.laneRecords;
     if (records.length < size) records = this.laneRecords = new Int32Array(Math.max(size, 2 * records.length));
@@ -397,21 +347,18 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return end;
   }
 
-  /** How many such entries may be delivered now (acceptsPlainEntry for a run of them): 0 when none. */
+  /** How many lane entries may be delivered now (validate's lane, lane-entries.ts). */
   laneBudget(): number {
     return this.lane === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
   }
 
-  /** Deliver such a `<url>` as the events would have, once acceptsPlainEntry() said yes. */
+  /** Deliver a lane `<url>` as the events would have. */
   deliverLaneUrl(entry: UrlEntry, line: number, column: number): void {
     this.beforeLaneEntry();
     this.sink.url(entry, { line, column });
   }
 
-  /**
-   * Deliver a run of `count` such `<url>` elements at once, when the sink counts runs (ReaderSink.urlRun):
-   * how many the sink took, or -1 when it does not count runs (then deliver them one by one).
-   */
+  /** Deliver `count` lane `<url>`s at once (ReaderSink.urlRun): how many the sink took, -1 when it has no urlRun. */
   deliverLaneRun(count: number): number {
     const sink = this.sink;
     if (sink.urlRun === undefined) return -1;
@@ -427,7 +374,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.sink.sitemap(ref, { line, column });
   }
 
-  /** What startTag, beginEntry and finishEntry do around an entry that has no diagnostics. */
+  /** What startTag, beginEntry and finishEntry do around an entry without diagnostics. */
   private beforeLaneEntry(): void {
     if (this.runStarted) this.flushRun();
     if (this.diagOffsets.length !== 0) this.forgetDiagnostics();
@@ -491,7 +438,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
       case C_TOP:
         return this.root(name, attributes, line, column, offset);
       default: {
-        // An extension element holding others: what the vocabulary declares in it (vocabulary.ts), in any order.
+        // Inside an extension element: what the vocabulary declares in it, in any order.
         const field = EXTENSION_FIELDS[id];
         if (field === undefined || field.context !== parent) return this.unexpected(id, name, parent, line, column, offset);
         return field.opens === C_SKIP ? this.beginField(id, attributes, line, column, offset) : this.extensions.begin(id, { line, column, offset });
@@ -798,11 +745,7 @@ export interface XmlSitemapReadResult {
   diagnostics: Diagnostic[];
 }
 
-/**
- * Convenience for tests and small inputs: the whole text → format, entries and diagnostics (the
- * tokenizer's and the reader's, in order). The tokenizer gets `maxDepth` (default 256) and
- * `maxValueLength` (default 1 MiB) from the budgets.
- */
+/** For tests and small inputs: the whole text → format, entries and diagnostics, in order. */
 export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): XmlSitemapReadResult {
   const result: XmlSitemapReadResult = { format: 'unknown', urls: [], sitemaps: [], diagnostics: [] };
   const diagnostics = new DiagnosticCollector();

@@ -1,9 +1,8 @@
 // sitemaps.org protocol, "Entity escaping": & ' " > < must be escaped in every data value.
 // Nothing else is altered; characters XML 1.0 forbids are refused rather than dropped.
 
-// A CR is also written as a reference: a parser turns a raw CR (or CRLF) into LF (XML 1.0 §2.11), so
-// the reference is what keeps the value as it was. In attribute values, tab and LF are references too,
-// since attribute-value normalisation (§3.3.3) would turn them into spaces.
+// A CR is written as a reference too, since a parser turns a raw one into LF (XML 1.0 §2.11); in
+// attribute values tab and LF as well, which normalisation (§3.3.3) would turn into spaces.
 const SPECIAL = /[&<>"'\r]/;
 const SPECIAL_ALL = /[&<>"'\r]/g;
 const ATTRIBUTE_SPECIAL = /[&<>"'\r\n\t]/;
@@ -34,17 +33,13 @@ export function escapeXmlAttribute(value: string): string {
 }
 
 /**
- * Candidates for a character XML 1.0 forbids (§2.2 Char: #x9 | #xA | #xD | [#x20-#xD7FF] |
- * [#xE000-#xFFFD] | [#x10000-#x10FFFF]): the C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
- * every surrogate (indexOfNonXmlChar tells a pair from a lone one). A class alone, not alternatives
- * with look-arounds: V8 scans it natively, and most text has none.
+ * Candidates for a character XML 1.0 §2.2 forbids: C0 controls but tab, LF and CR, U+FFFE, U+FFFF, and
+ * every surrogate (indexOfNonXmlChar tells a pair from a lone one). A class alone, no look-arounds:
+ * V8 scans it natively.
  */
 export const NON_XML_CHAR_CANDIDATE = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]/g;
 
-/**
- * The index of the first character XML 1.0 cannot carry in `s` from `from` on, or -1. `s` is a whole
- * piece: a high surrogate that ends it, or a low one that starts it, is lone.
- */
+/** The index of the first character XML 1.0 cannot carry in `s` from `from`, or -1; surrogates at its ends are lone. */
 export function indexOfNonXmlChar(s: string, from = 0): number {
   const re = NON_XML_CHAR_CANDIDATE;
   re.lastIndex = from;

@@ -1,61 +1,46 @@
-// The tokenizer knows XML only; a handler may read runs of elements itself, beside it (for a sitemap,
-// the lane: read/lane.ts). XmlLane is that hook; LaneOffer is the tokenizer's side of it: where it is
-// offered, the line state handed over and back, how it fares, and an element a chunk cut.
+// XmlLane, the hook by which a handler reads runs of elements itself, and LaneOffer, the tokenizer's
+// side of it: where it is offered, the line state handed over and back, how it fares.
 
 import type { LineCounter } from './lines.js';
 
 /**
- * A handler may read a run of elements itself (for a sitemap: the lane, read/lane.ts, reads
- * runs of `<url>` or `<sitemap>` entries in WebAssembly). Why a hook: the bulk of a sitemap is tens of
- * thousands of elements of one shape, and their events cost far more than reading them whole. The
- * tokenizer knows nothing of what they are: at a `<` that starts an element while exactly `depth`
- * elements are open, it offers the handler `readRun`. If that returns an index after whole elements (and
- * after whitespace that follows them when the tokenizer would have ignored it), they count as read, no
- * events for them; if -1, the tokenizer reads on as usual.
+ * A handler's way to read a run of elements itself (for a sitemap: read/lane.ts, in WebAssembly): the
+ * bulk of a sitemap is thousands of elements of one shape, whose events cost far more than reading them
+ * whole. At a `<` that starts an element while exactly `depth` are open (and `depth + nesting` is within
+ * maxDepth), the tokenizer offers `readRun`; what it returns counts as read, with no events.
  *
- * The contract that keeps both ways equivalent is the handler's: it takes only whole, balanced
- * elements that the tokenizer would read without any diagnostic, each no longer than `maxLength`
- * (the value budget), and returns -1 having done nothing observable otherwise. The tokenizer offers
- * the hook only where `depth + nesting` is within `maxDepth`. Only the current buffer is looked at, so
- * an element cut by a chunk boundary waits for the next chunk (`endTag`); a hook that keeps declining
- * is dropped for the rest of the input.
+ * Both ways stay equivalent by the handler's contract: it takes only whole elements the tokenizer
+ * would read without a diagnostic, each within `maxLength`, or returns -1 having done nothing. A lane
+ * that keeps declining is dropped for the rest of the input.
  */
 export interface XmlLane {
   /** The number of open elements at which the hook applies. */
   readonly depth: number;
   /** How many levels of elements an element read may contain (the element itself counts as one). */
   readonly nesting: number;
-  /**
-   * The elements' end tag (`</url>`): when the buffer ends before it, the tokenizer keeps the element
-   * for the next chunk (as it does with cut markup) rather than reading it the long way.
-   */
+  /** The elements' end tag (`</url>`): an element cut by a chunk waits for the next one, not read the long way. */
   readonly endTag?: string;
   /**
-   * Read a run of elements from the `<` at `at`. `lines` holds the line at `at` and the index in `buf`
-   * where that line starts (negative when it began in an earlier buffer); when elements were read, the
-   * handler leaves in it the same for the index it returns (after the last one). Returns -1 when it
-   * read none.
+   * Read a run of elements from the `<` at `at`: the index after the last, or -1. `lines` holds the line
+   * at `at` and the index in `buf` where it starts (negative: an earlier buffer); the handler leaves in it
+   * the same for the index it returns.
    */
   readRun(buf: string, at: number, lines: Int32Array, maxLength: number): number;
-  /**
-   * Optional: `readRun` over ASCII bytes, for input the tokenizer reads from its bytes
-   * (XmlTokenizer.writeLaneBytes): indexes are byte indexes, which for ASCII are character indexes.
-   */
+  /** `readRun` over ASCII bytes (XmlTokenizer.writeLaneBytes): a byte index is a character index. */
   readRunBytes?(bytes: Uint8Array, at: number, lines: Int32Array, maxLength: number): number;
 }
 
-/** How the tokenizer offers a handler's lane (XmlLane), and how the lane fares on this input. */
 export class LaneOffer {
-  /** The line state handed to a lane's readRun and back (XmlLane.readRun). */
+  /** The line state handed to a lane's readRun and back. */
   private readonly lines = new Int32Array(2);
   private hits = 0;
   private misses = 0;
   /** The lane given up on for the rest of the input. */
   private dropped: XmlLane | null = null;
-  /** When the tokenizer's carry is a lane element cut by the end of its chunk: its end tag, to look for in the next one. */
+  /** When the tokenizer's carry is a lane element cut by its chunk: the end tag to look for in the next one. */
   cutEndTag = '';
 
-  /** Whether `lane` is offered at a `<` that starts an element while `open` elements are open (none beyond the tokenizer's maxDepth). */
+  /** Whether `lane` is offered at a start tag while `open` elements are open (none beyond maxDepth). */
   offered(lane: XmlLane | null | undefined, open: number, overDepth: number): lane is XmlLane {
     return lane != null && lane.depth === open && overDepth === 0 && lane !== this.dropped;
   }
@@ -65,10 +50,7 @@ export class LaneOffer {
     return lane == null || lane.readRunBytes === undefined || lane === this.dropped ? undefined : lane.endTag;
   }
 
-  /**
-   * `lane.readRun` at `at` in `buf` (whose index 0 is at absolute offset `base`), on line `line`: the
-   * index after the run, the line breaks up to there counted in `counter`; or -1.
-   */
+  /** `lane.readRun` at `at` in `buf` (index 0 at offset `base`): the index after the run (lines counted), or -1. */
   read(lane: XmlLane, buf: string, at: number, base: number, line: number, counter: LineCounter, maxLength: number): number {
     const lines = this.lines;
     lines[0] = line;
@@ -80,21 +62,15 @@ export class LaneOffer {
       counter.load(buf, base, end);
       this.hits++;
     }
-    // Misses are counted on every call: a path first taken after V8 optimized this function (the
-    // first miss comes at the end of the first chunk) would throw the optimized code away.
+    // Counted on every call, without a branch: one first taken late (the first miss) would deoptimize this.
     const misses = this.misses + (end === -1 ? 1 : 0);
     this.misses = misses;
-    // A lane that rarely fits this input only costs time: stop trying it (64 misses, and more
-    // than 4 per hit; computed without a branch, for the same reason).
+    // A lane that rarely fits this input only costs time: stop after 64 misses, more than 4 per hit.
     if (Math.min(misses - 63, misses - 4 * this.hits) > 0) this.dropped = lane;
     return end;
   }
 
-  /**
-   * `lane.readRunBytes` at `at` in ASCII `bytes` (index 0 at absolute offset `base`), after the
-   * whitespace from `from`: the index after the run, the line breaks from `from` counted in
-   * `counter`; or -1, nothing counted.
-   */
+  /** `lane.readRunBytes` at `at` after the whitespace from `from`: as `read`, nothing counted on -1. */
   readBytes(lane: XmlLane, bytes: Uint8Array, from: number, at: number, base: number, counter: LineCounter, maxLength: number): number {
     const { line, lineStart, lastCR } = counter;
     counter.countBytes(bytes, base, from, at);
@@ -112,11 +88,7 @@ export class LaneOffer {
     return end;
   }
 
-  /**
-   * Whether the lane element at `lt`, which the lane did not take, is cut by the end of `buf`: then
-   * it waits for the next chunk (cutEndTag), to be read in one step there (the long way costs far
-   * more, once per chunk), unless it is too long to be or waiting is not `allowed`.
-   */
+  /** Whether the lane element at `lt`, declined, is cut by the end of `buf`: it then waits for the next chunk. */
   keepsCut(lane: XmlLane, buf: string, lt: number, maxLength: number, allowed: boolean): boolean {
     const endTag = lane.endTag;
     if (endTag === undefined || !allowed || buf.length - lt > maxLength || buf.indexOf(endTag, lt) !== -1) return false;

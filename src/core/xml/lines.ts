@@ -1,22 +1,19 @@
-// Lines and columns of decoded text, counted in one place: the tokenizer places its tokens with it,
-// the document pipeline (read/document.ts) and the encoding sniff (read/sniff.ts) their diagnostics.
-// LF, CRLF and a lone CR each end a line (XML 1.0 §2.11), also across chunks. Offsets are absolute;
-// the next LF and CR are kept, so positions asked one tag at a time do not rescan the text.
+// Lines and columns of decoded text, for the tokenizer, the document pipeline and the encoding sniff.
+// LF, CRLF and a lone CR each end a line (XML 1.0 §2.11), also across chunks. Offsets are absolute; the
+// next LF and CR are kept, so positions asked one tag at a time do not rescan the text.
 
-/** Counts lines over decoded text; its fields are the position counted so far, for the callers to read. */
+/** Its fields are the position counted so far. */
 export class LineCounter {
-  /** The line (1-based) of the last position counted, and the absolute offset where that line starts. */
+  /** The line (1-based) of the last position counted, and the absolute offset where it starts. */
   line = 1;
   lineStart = 0;
   /** Where `advance` and `skip` got to (absolute offset); `countTo` leaves it alone. */
   offset = 0;
   /** The last CR counted (absolute offset): an LF right after it ends no line of its own. */
   lastCR = -2;
-  // The text being counted (`load`) and the absolute offset of its index 0. The next LF and CR in it
-  // (absolute offsets), -1 when it has none left. Not Infinity: a field that ever holds a non-integer
-  // keeps every offset computed from it (lineStart, then every column) as a boxed double, one
-  // allocation per position, and V8 reshapes the position objects (some 50 maps, with
-  // deoptimizations) when it finds out.
+  // The text loaded, its index 0's offset, and its next LF and CR (-1: none left). Not Infinity: a field
+  // that ever holds a non-integer makes every offset computed from it a boxed double (an allocation per
+  // position, and V8 reshapes the position objects with deoptimizations).
   private text = '';
   private base = 0;
   nextNL = -1;
@@ -72,7 +69,7 @@ export class LineCounter {
     this.offset = base + to;
   }
 
-  /** Count the line breaks of ASCII `bytes[from, to)`, whose index 0 is at absolute offset `base` (nothing loaded is counted). */
+  /** Count the line breaks of ASCII `bytes[from, to)`, index 0 at offset `base` (not what is loaded). */
   countBytes(bytes: Uint8Array, base: number, from: number, to: number): void {
     for (let at = from; at < to; at++) {
       const c = bytes[at] as number;
@@ -87,7 +84,7 @@ export class LineCounter {
     }
   }
 
-  /** The line is `line`, starting at absolute offset `lineStart`: counted by someone else (a lane, read/lane.ts). */
+  /** The line as counted by someone else (a lane). */
   setLine(line: number, lineStart: number): void {
     this.line = line;
     this.lineStart = lineStart;

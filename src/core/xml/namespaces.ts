@@ -1,7 +1,5 @@
-// Namespaces in XML 1.0 on top of the tokenizer: the reader pushes each start tag's attributes and
-// pops at its end tag, and resolves element and attribute names to (namespace URI, local name).
-// A sitemap namespace bound to a prefix (`<sm:urlset xmlns:sm="http://www.sitemaps.org/...">`) then
-// reads the same as the default namespace.
+// Namespaces in XML 1.0 over the tokenizer's events: names resolved to (namespace URI, local name), so
+// a sitemap namespace bound to a prefix (`<sm:urlset xmlns:sm="...">`) reads as the default one.
 
 import type { XmlAttribute } from './tokenizer.js';
 import { XSD_DERIVED_CHECKS } from '../validate/xsd-types.js';
@@ -10,11 +8,9 @@ export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
 /**
- * Whether `name="value"` is a namespace declaration that libxml2 drops with a namespace error (not a
- * fatal one): `xmlns:p=""`, which Namespaces in XML 1.0 §3 forbids (only XML 1.1 undeclares a prefix
- * so), and any declaration of the prefixes `xml` and `xmlns`, which are bound by definition. It
- * declares nothing, and libxml2 keeps no attribute of it either, so a second one of its name is no
- * duplicate. `xmlns:1a` is not a declaration (its prefix is no NCName): an attribute like any other.
+ * Whether `name="value"` is a namespace declaration libxml2 drops (a namespace error, not a fatal one):
+ * `xmlns:p=""` (Namespaces in XML 1.0 §3 forbids it) or one of the prefixes `xml` and `xmlns`. It keeps
+ * no attribute either, so a second one of its name is no duplicate. `xmlns:1a` is an ordinary attribute.
  */
 export function isDroppedDeclaration(name: string, value: string): boolean {
   if (name.charCodeAt(0) !== 0x78 || !name.startsWith('xmlns:')) return false;
@@ -30,11 +26,8 @@ export interface ResolvedName {
 }
 
 /**
- * The in-scope namespace bindings, one frame per open element. `push` for every start tag (also
- * self-closing ones) and `pop` for every end tag, in the tokenizer's order.
- *
- * Resolution of element names is cached while the bindings do not change (in a sitemap they are
- * all on the root), so resolving is a map lookup and returns shared frozen objects.
+ * The in-scope bindings: `push` a start tag's attributes, `pop` at its end tag, in the tokenizer's order.
+ * Element names resolve through a cache while the bindings do not change (in a sitemap, all on the root).
  */
 export class NamespaceScope {
   private readonly bindings = new Map<string, string>();
@@ -78,10 +71,8 @@ export class NamespaceScope {
   }
 
   /**
-   * Resolve a qualified name. Unprefixed element names take the default namespace; unprefixed
-   * attribute names have none. `xml:` and `xmlns:` are bound by definition. An undeclared prefix
-   * gives `uri: ''` (the caller diagnoses it, see `isDeclared`). A name with an empty prefix or local
-   * part (`:a`, `a:`) is taken as an unprefixed name.
+   * Unprefixed element names take the default namespace, attribute names none. An undeclared prefix gives
+   * `uri: ''` (see `isDeclared`); `:a` and `a:` are unprefixed names.
    */
   resolve(qname: string, isAttribute = false): ResolvedName {
     if (!isAttribute) {

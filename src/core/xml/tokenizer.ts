@@ -1,27 +1,13 @@
-// A purpose-built streaming XML tokenizer for sitemaps (issue #3): push-based, allocation-light,
-// no DTD processing and no entity expansion, positions on every token and diagnostic.
+// A streaming XML tokenizer for sitemaps: push-based (`write(chunk)`, `end()`), no DTD processing and
+// no entity expansion, a position on every token and diagnostic: 1-based line and column, 0-based
+// offset, in UTF-16 code units of the decoded text (LF, CRLF and a lone CR each end a line).
 //
-// Input is already-decoded text, pushed chunk by chunk with `write(chunk)` and closed with `end()`.
-// Only the current incomplete token is kept between chunks, and every kept piece is bounded by the
-// budgets (`maxNameLength`, `maxValueLength`): a 100 MB text node streams through in constant memory.
-//
-// Positions: `line` and `column` are 1-based, `offset` is 0-based; columns and offsets count UTF-16
-// code units of the decoded text (as editors do; see diagnostics.ts). LF, CRLF and a lone CR each end
-// a line. A leading BOM character, if the decoder left one, counts as one column.
-//
-// How it works (the htmlparser2 model): a state machine over the current chunk that jumps with
-// `indexOf` where it can (text, attribute values, comments, CDATA) and slices lazily. A section that
-// runs past the end of a chunk (a name, an attribute value, PI data, a DOCTYPE) is appended to an
-// accumulator, capped at its budget; a few characters whose meaning depends on what follows (a `<`
-// whose construct is not yet known, a partial `&ref`, a trailing CR or high surrogate, a `]` or `-`
-// that may start a terminator) are carried over and re-read with the next chunk.
-//
-// A character XML 1.0 forbids (a NUL, another C0 control, U+FFFE, U+FFFF, a lone surrogate) is
-// `xml/invalid-char` wherever it is, and kept: the text the tokenizer delivers is looked at once (a
-// loop or one RegExp test per run), attribute values in the loop that already looks for `&`.
-//
-// Strings handed to the handler may be slices of an input chunk; V8 keeps the chunk alive as long as
-// such a slice lives. A consumer that keeps many values for long can copy them.
+// The htmlparser2 model: a state machine over the current chunk that jumps with `indexOf` and slices
+// lazily. Only the incomplete token is kept between chunks, capped at its budget, so a 100 MB text node
+// streams in constant memory; characters whose meaning depends on what follows (a `<`, a partial
+// `&ref`, a trailing CR or high surrogate, a `]` or `-`) are carried and re-read with the next chunk.
+// Characters XML 1.0 forbids are reported (`xml/invalid-char`) and kept. Delivered strings may be
+// slices of a chunk, which they keep alive.
 
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError, positiveInteger, show } from '../errors.js';
@@ -37,11 +23,11 @@ export type { XmlLane } from './lane-offer.js';
 export interface XmlAttribute {
   readonly name: string;
   readonly value: string;
-  /** Position of the attribute name: 1-based line and column (UTF-16 code units), 0-based offset. */
+  /** Where the name starts. */
   readonly line: number;
   readonly column: number;
   readonly offset: number;
-  /** Present (true) when the value was cut at `maxValueLength`; a `budget/value-length` diagnostic says so. */
+  /** The value was cut at `maxValueLength` (and `budget/value-length` reported). */
   readonly truncated?: true;
 }
 
@@ -53,56 +39,41 @@ export interface XmlDeclaration {
 }
 
 /**
- * Receives the tokens. Every position is where the token starts: 1-based line and column, 0-based
- * offset, in UTF-16 code units of the decoded text.
- *
- * Event contract:
- * - `startTag` is followed by exactly one `endTag` for the same name: from the end tag, right after
- *   the start tag when it is self-closing (`selfClosing` is true; same position), or synthesised for
- *   recovery (a mismatched end tag, end of input), always after a diagnostic that says so. The
- *   `attributes` array belongs to the handler; elements without attributes all share one frozen
- *   empty array.
- * - `text` delivers character data with references decoded, CRLF and lone CR turned into LF, and
- *   CDATA content as is. One run of character data between two tags may arrive in SEVERAL calls: it is
- *   split at chunk boundaries, at comments, PIs and CDATA sections, and just before a diagnostic that
- *   concerns it. Concatenate the calls until the next `startTag`/`endTag`. Each call's position is
- *   where its own raw text starts (for CDATA, the first character after `<![CDATA[`). Whitespace
- *   between elements is delivered like any text. Text outside the root element is not delivered
- *   (unless it is whitespace, it is diagnosed), nor is text deeper than `maxDepth`. A run cut at `maxValueLength` is followed by a `budget/value-length`
- *   diagnostic, after which nothing more of that run is delivered.
- * - A diagnostic that concerns text is delivered after the text that precedes it; with that, the
- *   merged sequence of events is the same however the input is split into chunks.
+ * Receives the tokens, each at the position where it starts. The events are the same however the
+ * input is split into chunks:
+ * - every `startTag` gets exactly one `endTag`: its own, one right after it when self-closing, or one
+ *   synthesised for recovery after a diagnostic. The `attributes` array is the handler's to keep
+ *   (elements without attributes share one frozen array).
+ * - `text`, whitespace between elements included, has references decoded and line ends made LF (CDATA
+ *   content as is). One run may come in several calls (split at chunks, comments, PIs, CDATA, and
+ *   before a diagnostic about it): concatenate until the next tag. Text outside the root or deeper
+ *   than `maxDepth` is not delivered, nor the rest of a run cut at `maxValueLength`.
  */
 export interface XmlTokenHandler {
   startTag(name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void;
   endTag(name: string, line: number, column: number, offset: number): void;
   text(text: string, line: number, column: number, offset: number): void;
-  /** A CDATA section starts inside an element (its text comes as text; an empty one has none). */
+  /** A CDATA section starts inside an element (its content comes as text). */
   cdata?(line: number, column: number, offset: number): void;
-  /** The XML declaration, reported when it is the first thing in the input (whitespace or a BOM before it is diagnosed). */
   xmlDeclaration?(declaration: XmlDeclaration, line: number, column: number, offset: number): void;
-  /** A processing instruction other than the XML declaration, e.g. `xml-stylesheet`. `data` has its leading whitespace removed. */
+  /** A PI other than the XML declaration (`xml-stylesheet`); `data` without its leading whitespace. */
   processingInstruction?(target: string, data: string, line: number, column: number, offset: number): void;
-  /** The whole `<!DOCTYPE ...>` markup as written (cut at `maxValueLength`). It is never processed. */
+  /** The `<!DOCTYPE ...>` markup as written, never processed. */
   doctype?(text: string, line: number, column: number, offset: number): void;
   diagnostic(diagnostic: Diagnostic): void;
-  /**
-   * A way to read the common elements of a document in one step (see XmlLane). Read at each `<`
-   * that starts an element, so a handler can install or drop it at any time.
-   */
+  /** Read at each `<` that starts an element, so a handler can install or drop it at any time. */
   readonly lane?: XmlLane | null;
 }
 
 export interface XmlTokenizerOptions {
-  /** Maximum element nesting depth; deeper elements and their content are not delivered. Default 256. */
+  /** Deeper elements and their content are not delivered. Default 256. */
   maxDepth?: number;
-  /** Maximum length (UTF-16 code units) of one run of text, one attribute value, PI data or DOCTYPE. Default 10 MiB. */
+  /** Of one run of text, attribute value, PI data or DOCTYPE, in UTF-16 code units. Default 10 MiB. */
   maxValueLength?: number;
-  /** Maximum length of an element, attribute or PI target name. Default 1024. */
+  /** Of an element, attribute or PI target name. Default 1024. */
   maxNameLength?: number;
 }
 
-/** The diagnostic codes the tokenizer reports, with their severity. */
 export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
   'xml/doctype': 'warning',
   'xml/declaration-not-at-start': 'warning',
@@ -130,13 +101,13 @@ export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.fr
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
 const DEFAULT_MAX_DEPTH = 256;
-/** `nextAmp` when the buffer has no `&` left (a small integer, like every offset: see `nextNL`). */
+/** `nextAmp` when the buffer has no `&` left (not Infinity: see LineCounter.nextNL). */
 const NO_AMP = -2;
 const DEFAULT_MAX_VALUE_LENGTH = 10 * 1024 * 1024;
 const DEFAULT_MAX_NAME_LENGTH = 1024;
 /** Longest `&...;` reference considered; anything longer is a raw `&`. */
 const MAX_REF = 64;
-/** How much of a new chunk is read together with the characters carried from the previous one. */
+/** How much of a new chunk is read with the characters carried from the previous one. */
 const HEAD = 256;
 
 // States of the machine.
@@ -188,9 +159,8 @@ for (let c = 0; c < 128; c++) {
 }
 
 /**
- * XML NameChar (XML 1.0 fifth edition §2.3, as libxml2 reads names). ASCII by a table, not branches:
- * a branch first taken late (the first digit or `:` in a name, well into a file) would throw away the
- * optimized code of the tokenizer loop that inlines this.
+ * XML 1.0 §2.3 NameChar, as libxml2 reads names. ASCII by a table: a branch first taken late (the first
+ * digit in a name) would deoptimize the tokenizer loop that inlines this.
  */
 function isNameChar(c: number): boolean {
   return c >= 0x80 ? isNonAsciiNameChar(c) : c >= 0 && ASCII_NAME_CHAR[c] === 1; // NaN (read past the end): false
@@ -203,11 +173,7 @@ function isNameStart(c: number): boolean {
   return c === 0x3a;
 }
 
-/**
- * NameStartChar beyond ASCII: [#xC0-#xD6] | [#xD8-#xF6] | [#xF8-#x2FF] | [#x370-#x37D] |
- * [#x37F-#x1FFF] | [#x200C-#x200D] | [#x2070-#x218F] | [#x2C00-#x2FEF] | [#x3001-#xD7FF] |
- * [#xF900-#xFDCF] | [#xFDF0-#xFFFD] | [#x10000-#xEFFFF] (a code unit of a surrogate pair counts).
- */
+/** NameStartChar beyond ASCII (XML 1.0 §2.3 [4]); any surrogate code unit counts. */
 function isNonAsciiNameStart(c: number): boolean {
   if (c < 0x2000) return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && (c < 0x300 || c >= 0x370) && c !== 0x37e;
   if (c < 0xd800) return c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || c >= 0x3001;
@@ -220,7 +186,7 @@ function isNonAsciiNameChar(c: number): boolean {
   return isNonAsciiNameStart(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
 }
 
-/** The end of the name in `buf` from `i` (the first character that is no NameChar), or -1 when the buffer ends first. */
+/** The index of the first non-NameChar from `i`, or -1 when the buffer ends first. */
 function nameEnd(buf: string, i: number, len: number): number {
   while (i < len && isNameChar(buf.charCodeAt(i))) i++;
   return i === len ? -1 : i;
@@ -232,12 +198,9 @@ function sameAt(buf: string, at: number, name: string): boolean {
   return true;
 }
 
-/**
- * A character XML may forbid (escape.ts), to test a piece of text at once. Only the text the tokenizer
- * delivers itself is looked at, once, natively (what a lane takes, its pattern has already excluded).
- */
+/** A character XML may forbid (escape.ts), tested natively over a piece of text. */
 const HAS_FORBIDDEN_CANDIDATE = new RegExp(NON_XML_CHAR_CANDIDATE.source);
-/** Up to this length (the line break and indentation between two elements) a loop beats a RegExp call. */
+/** Up to this length (the indentation between two elements) a loop beats a RegExp call. */
 const SHORT_TEXT = 16;
 
 /** HAS_FORBIDDEN_CANDIDATE.test(buf.slice(a, b)), for a short piece. */
@@ -257,12 +220,10 @@ function isXmlChar(cp: number): boolean {
 /** Cut `s` to at most `max` code units without splitting a surrogate pair. */
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
-  // Not between the halves of a pair; a lone high surrogate is one character, kept like any other (as
-  // when the text reaches the budget in pieces: chunk invariance).
   return max > 0 && isHighSurrogate(s.charCodeAt(max - 1)) && isLowSurrogate(s.charCodeAt(max)) ? s.slice(0, max - 1) : s.slice(0, max);
 }
 
-/** 1 when `literal` (ASCII, upper case when `fold`) is at `at`, 0 when the buffer ends first, -1 when it is not. */
+/** 1 when ASCII `literal` (upper case when `fold`) is at `at`, 0 when the buffer ends first, else -1. */
 function prefixAt(buf: string, at: number, len: number, literal: string, fold: boolean): number {
   for (let k = 0; k < literal.length; k++) {
     if (at + k >= len) return 0;
@@ -273,10 +234,7 @@ function prefixAt(buf: string, at: number, len: number, literal: string, fold: b
   return 1;
 }
 
-/**
- * Where text or CDATA that reaches the end of the buffer stops for now (not before `start`): before
- * a trailing CR or high surrogate, or a ']' or ']]' that may start a ']]>'.
- */
+/** Where text or CDATA at the end of the buffer stops for now: before a CR, high surrogate, or ']' of a ']]>'. */
 function heldTail(buf: string, start: number, len: number): number {
   const last = buf.charCodeAt(len - 1);
   let end = len;
@@ -305,7 +263,7 @@ function classify(buf: string, lt: number, len: number): number {
   return comment === 0 || cdata === 0 || doctype === 0 ? K_MORE : K_RAW;
 }
 
-/** The five entities XML predefines (a switch: a record would also answer `constructor`). */
+/** The five predefined entities (a switch: a record would also answer `constructor`). */
 function predefined(name: string): string | undefined {
   switch (name) {
     case 'amp': return '&';
@@ -332,11 +290,10 @@ export class XmlTokenizer {
   private busy = false;
   private broken = false;
 
-  /** Line counting over the current buffer: everything before the last `countTo` target is counted. */
   private readonly lines = new LineCounter();
   /** Where the carry starts when a state used the buffer up (`usedUp`); the buffer's length otherwise. */
   private stepCarry = 0;
-  /** False while a write reads an element longer than its chunk the long way (reset by each write). */
+  /** False while a write reads a lane element longer than its chunk the long way. */
   private carryLaneElements = true;
   /** The next `&` (absolute offset): -1 not looked for yet in this buffer, NO_AMP none left in it. */
   private nextAmp = -1;
@@ -361,7 +318,7 @@ export class XmlTokenizer {
   private valueLine = 0;
   private valueCol = 0;
   private valueOffset = 0;
-  /** Positions within the attribute value `vpRaw` (valuePosition), its offset 0 at the value's start. */
+  /** Positions within the attribute value `vpRaw` (valuePosition). */
   private vpRaw = '';
   private readonly vpLines = new LineCounter();
   private quote = '"';
@@ -374,7 +331,6 @@ export class XmlTokenizer {
   private dtMode = 0;
   private dtWindow = 0;
 
-  /** How the handler's lane is offered, and how it fares. */
   private readonly offer = new LaneOffer();
 
   // Open elements.
@@ -411,20 +367,19 @@ export class XmlTokenizer {
     return this.names.length + this.overDepth;
   }
 
-  /** Push the next piece of decoded text. Any split is fine (inside a tag, a reference, a CRLF, a surrogate pair). */
+  /** Push the next piece of decoded text, split anywhere. */
   write(chunk: string): void {
     if (typeof chunk !== 'string') {
       throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.write() takes a string, got ${typeof chunk}`);
     }
     this.guarded('write', () => {
       this.carryLaneElements = true;
-      // Carried characters are re-read with a little of the new chunk, never concatenated with all
-      // of it: V8 scans a flat string markedly faster than a concatenation (join makes a flat one).
+      // The carry is joined with only a little of the chunk: V8 scans a flat string (join makes one)
+      // markedly faster than a concatenation.
       let from = 0;
       const endTag = this.offer.cutEndTag;
       if (endTag !== '' && this.carry !== '') {
-        // A lane element cut by the last chunk: read it with the part of this one where it ends
-        // (then the rest of the chunk is read as it is, not copied after the carry).
+        // A lane element cut by the last chunk: read it with the part of this one where it ends.
         this.offer.cutEndTag = '';
         const end = chunk.indexOf(endTag);
         if (end !== -1) {
@@ -451,50 +406,37 @@ export class XmlTokenizer {
     });
   }
 
-  /** The line after everything read so far (with nothing held: see heldEndTag). */
+  /** The line after everything read so far (when nothing is held: heldEndTag). */
   get readLine(): number {
     return this.lines.line;
   }
 
-  /** The column after everything read so far (with nothing held: see heldEndTag). */
+  /** The column after everything read so far (when nothing is held). */
   get readColumn(): number {
     return this.bufBase - this.lines.lineStart + 1;
   }
 
-  /**
-   * The end tag of the handler's lane element (`</url>`) while that lane reads from bytes
-   * (writeLaneBytes), else undefined.
-   */
+  /** The end tag of the handler's lane element (`</url>`) while that lane reads from bytes, else undefined. */
   get laneEndTag(): string | undefined {
     return this.offer.bytesEndTag(this.h.lane);
   }
 
-  /**
-   * Whether the tokenizer holds characters of the input it has not read yet (a cut tag, value or
-   * element), and if so, when they are a lane element cut by the end of the last chunk, that
-   * element's end tag: undefined when nothing is held, '' when something else is.
-   */
+  /** Undefined when no unread input is held; the end tag of a held lane element; '' for anything else held. */
   get heldEndTag(): string | undefined {
     return this.carry === '' ? undefined : this.offer.cutEndTag;
   }
 
   /**
-   * Read the next characters of the input from their bytes rather than as text, where the handler's
-   * lane takes them (XmlLane.readRunBytes): the input goes on with `bytes[from..]`,
-   * which must be ASCII (so a byte is a character) and must not have been given to `write`.
-   * Whitespace and then a run of lane elements are read as `write` would read them through the
-   * lane's `readRun`, but with no event at all: not even the whitespace's text event, which a
-   * handler that offers `readRunBytes` does without. Returns the index after what was read (give what
-   * follows to `write`), or `from` when nothing was: the tokenizer is not between elements with
-   * nothing held, the lane does not apply here, or it declined. Why: the bytes of a plain
-   * sitemap's bulk are never made into a string (issue #4, bench:validate).
+   * Read whitespace and a run of lane elements from ASCII `bytes[from..]` (not given to `write`) through
+   * XmlLane.readRunBytes, with no events: so the bulk of a plain sitemap never becomes a string. Returns
+   * the index after what was read (give the rest to `write`), or `from` when the lane did not apply.
    */
   writeLaneBytes(bytes: Uint8Array, from: number): number {
     return this.guarded('writeLaneBytes', () => {
       if (this.state !== S_TEXT || this.carry !== '' || this.overDepth !== 0) return from;
       const sc = this.h.lane;
       if (!this.offer.offered(sc, this.names.length, 0) || sc.readRunBytes === undefined || sc.depth + sc.nesting > this.maxDepth) return from;
-      // Absolute offset of bytes[0]: everything written so far has been read (nothing is held).
+      // Nothing is held: everything written so far has been read.
       const base = this.bufBase - from;
       let at = from;
       while (at < bytes.length && isXmlSpace(bytes[at] as number)) at++;
@@ -511,7 +453,7 @@ export class XmlTokenizer {
     });
   }
 
-  /** Signal the end of input: flushes what was carried, reports truncation and closes open elements. */
+  /** Flushes what was carried, reports truncation and closes open elements. */
   end(): void {
     this.guarded('end', () => {
       this.ended = true;
@@ -521,7 +463,7 @@ export class XmlTokenizer {
     });
   }
 
-  /** `work` as the public method `method`: refused from inside a handler, after end() or after a handler threw. */
+  /** `work` for a public method, refused from inside a handler, after end() or after a handler threw. */
   private guarded<T>(method: string, work: () => T): T {
     if (this.busy) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called from inside a handler`);
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', `XmlTokenizer.${method}() called after end()`);
@@ -584,10 +526,9 @@ export class XmlTokenizer {
   }
 
   /**
-   * The text state from `i`, with the tags of a sitemap's bulk read inline (the handler's lane,
-   * `<name>`, the end tag of the open element): the index of the markup it entered, or the buffer's
-   * length when it is used up (see `usedUp`). This loop is what a sitemap is made of: the common tags
-   * stay in it rather than going through `step` (one call less for each).
+   * The text state from `i`: the index of the markup it entered, or the buffer's length (`usedUp`). The
+   * tags a sitemap is made of (the lane, `<name>`, the open element's end tag) are read inline here,
+   * one call less each than through `step`.
    */
   private inText(buf: string, i: number, len: number): number {
     let start = i;
@@ -600,8 +541,7 @@ export class XmlTokenizer {
         return this.usedUp(len, end);
       }
       if (lt > start) this.textSegment(buf, start, lt, len);
-      // A `<` that ends the chunk reads -1, not charCodeAt's NaN past the end: that read throws
-      // this function's optimized code away the first time a chunk happens to end there.
+      // -1, not charCodeAt's NaN past the end: that would deoptimize this loop the first time.
       const c1 = lt + 1 < len ? buf.charCodeAt(lt + 1) : -1;
       if (isNameStart(c1)) {
         const sc = this.h.lane;
@@ -672,12 +612,9 @@ export class XmlTokenizer {
   }
 
   /**
-   * One step in a state other than text (a tag with attributes, an end tag, a comment, CDATA, a
-   * processing instruction, a DOCTYPE) from `i`: the index to go on from, which is the buffer's length
-   * when it is used up (see `usedUp`). Each state is a method of its own, apart from `inText`: V8
-   * optimizes the text loop alone, quickly, and a state met for the first time late (an RSS feed's
-   * attributes, a tag cut by a chunk) does not throw its optimized code away (measured in
-   * bench:discover when the states shared one function: 40 ms of TurboFan per compile, compiled twice).
+   * One step in a state other than text: the index to go on from (the buffer's length: `usedUp`). Each
+   * state is a method of its own so that one met late (an RSS feed's attributes, a cut tag) does not
+   * deoptimize the text loop (bench:discover: 40 ms of TurboFan per recompile when they shared one).
    */
   private step(buf: string, i: number, len: number): number {
     switch (this.state) {
@@ -966,30 +903,25 @@ export class XmlTokenizer {
   }
 
   /**
-   * A state used the buffer up: the characters from `carryFrom` on are carried to the next chunk. Said
-   * through a field, and `len` returned, so that `run` ends its loop the usual way: a path of its own
-   * would be new to V8 the first time a tag is cut by a chunk, and throw the optimized code away.
+   * A state used the buffer up: carry from `carryFrom` on. Said through a field, with `len` returned, so
+   * that `run` ends its loop the usual way: a path of its own would deoptimize it at the first cut tag.
    */
   private usedUp(len: number, carryFrom = len): number {
     this.stepCarry = carryFrom;
     return len;
   }
 
-  /**
-   * Enters the markup that starts at `lt` (`kind` as `classify` says it, not K_MORE or K_RAW): the
-   * index after its opening. Apart from `run`, like `step`.
-   */
+  /** Enter the markup of `kind` (classify's, not K_MORE or K_RAW) at `lt`: the index after its opening. */
   private openMarkup(buf: string, kind: number, lt: number): number {
     let next: number;
     this.mark(lt);
-    // Read by a PI only: an XML declaration may follow nothing but whitespace.
+    // An XML declaration may follow nothing but whitespace.
     this.declAllowed = this.prologOnlyWs;
     this.prologOnlyWs = false;
     switch (kind) {
       case K_START:
       case K_END:
       case K_PI:
-        // A name follows: after '<', '</' or '<?'.
         next = kind === K_START ? lt + 1 : lt + 2;
         this.sectionStart = next;
         this.state = kind === K_START ? S_TAG_NAME : kind === K_END ? S_END_NAME : S_PI_TARGET;
@@ -1369,9 +1301,8 @@ export class XmlTokenizer {
   }
 
   /**
-   * The index in `buf` of the first character XML forbids in buf[a, b), from `from` on, or -1. The
-   * range is a run of text, a CDATA piece or a comment's, which never ends between the halves of a
-   * pair (a high surrogate that ends a chunk is carried), so a high surrogate at its end is lone.
+   * The index of the first character XML forbids in buf[a, b) from `from`, or -1. A high surrogate that
+   * ends the range is lone: one that ends a chunk is carried, so a range never ends inside a pair.
    */
   private forbiddenWithin(buf: string, a: number, b: number, from: number): number {
     if (from >= b) return -1;
@@ -1379,10 +1310,7 @@ export class XmlTokenizer {
     return k === -1 ? -1 : k + a;
   }
 
-  /**
-   * Text with references, CRs or characters XML forbids: decoded; before each diagnostic the text so
-   * far is delivered. A forbidden character is kept in the text, after its `xml/invalid-char`.
-   */
+  /** Text with references, CRs or forbidden characters (kept): decoded, delivered up to each diagnostic. */
   private decodeText(buf: string, a: number, b: number, len: number): void {
     const base = this.bufBase;
     // The caches are at or after `a` here (textSegment refreshed them).
@@ -1436,7 +1364,7 @@ export class XmlTokenizer {
     for (let k = this.forbiddenWithin(buf, a, b, a); k !== -1; k = this.forbiddenWithin(buf, a, b, k + 1)) this.forbiddenAt(buf, k);
   }
 
-  /** `xml/invalid-char` at the current token for the first character XML forbids in `s` (PI data, a DOCTYPE, whole). */
+  /** `xml/invalid-char` at the current token for the first character XML forbids in `s` (PI data, a DOCTYPE). */
   private forbiddenInToken(s: string, what: string): void {
     const k = indexOfNonXmlChar(s, 0);
     if (k !== -1) this.reportTok('xml/invalid-char', `${codePointName(s, k)} in ${what} is a character XML 1.0 does not allow in a document`, 'remove the character');
@@ -1504,8 +1432,7 @@ export class XmlTokenizer {
       return;
     }
     if (this.textOverflow) return;
-    // A forbidden character splits the section: the text before it, its diagnostic, then the rest
-    // (the character kept, as in other text).
+    // A forbidden character splits the section: the text before it, its diagnostic, the rest with it.
     let from = a;
     let bad = this.forbiddenWithin(buf, a, b, a);
     while (bad !== -1) {
@@ -1579,10 +1506,7 @@ export class XmlTokenizer {
     return out + raw.slice(last);
   }
 
-  /**
-   * Line and column of `raw[k]`, `raw` being the value that starts at the recorded value position.
-   * Incremental for increasing `k` within one value, so many diagnostics in a long value stay linear.
-   */
+  /** Line and column of `raw[k]` in the value being read; incremental, so many diagnostics stay linear. */
   private valuePosition(raw: string, k: number): [number, number] {
     const lines = this.vpLines;
     if (raw !== this.vpRaw || k < lines.offset) {
