@@ -178,6 +178,21 @@ describe('CsvParser', () => {
     ]);
   });
 
+  it('ends a record at a lone CR outside quotes (old Mac exports), and keeps one inside quotes', () => {
+    assert.deepEqual(records('loc,lastmod\rhttps://e.com/a,2024-01-01\r\r"x\ry",1\rz'), [
+      [['loc', 'lastmod'], 1],
+      [['https://e.com/a', '2024-01-01'], 2],
+      [['x\ry', '1'], 4],
+      [['z'], 5],
+    ]);
+    assert.deepEqual(parseCsv(['a"b\rc\r"d"\re']), [
+      ['error', 'stray quote in an unquoted field (quote the whole field and double the quote)', 1],
+      ['record', ['c'], 2],
+      ['record', ['d'], 3],
+      ['record', ['e'], 4],
+    ]);
+  });
+
   it('drops a leading BOM and a final CR without LF', () => {
     assert.deepEqual(records('\uFEFFloc\r\nx\r'), [
       [['loc'], 1],
@@ -247,6 +262,7 @@ describe('CsvParser', () => {
     '\uFEFFa,b\n"multi\nline\nfield",x\nlast,"one"',
     'a,b"c\n"open\nnever closed',
     '"a"b\r\n"c"\rd\n"e"\r\n',
+    'a,b\rc\r\r\nd\n"e\rf"\rg"h\ri',
     '\n\r\n,\n""\n"",""\r\n',
   ];
 

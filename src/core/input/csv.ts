@@ -1,5 +1,6 @@
 // CSV input (RFC 4180): an incremental record parser and the mapping of records to entries.
-// Quoted fields may hold commas, doubled quotes and line breaks; records end with LF or CRLF.
+// Quoted fields may hold commas, doubled quotes and line breaks; records end with LF, CRLF or a lone
+// CR (old Mac spreadsheets' "CSV (Macintosh)" export).
 
 import { parseHttpDate } from '../datetime.js';
 import { SitemapError } from '../errors.js';
@@ -19,8 +20,9 @@ const enum State {
   /** A `"` inside a quoted field: either the first of a doubled quote or the closing quote. */
   QuoteInQuoted,
   AfterClose,
-  AfterCloseCr,
-  /** Skipping the rest of a malformed record, up to the next LF. */
+  /** A CR ended the record: a LF right after it belongs to the same line end. */
+  AfterRecordCr,
+  /** Skipping the rest of a malformed record, up to the next line end. */
   Skip,
 }
 
@@ -28,12 +30,13 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
-const UNQUOTED_SPECIAL = /[,\n"]/g;
+const UNQUOTED_SPECIAL = /[,\n\r"]/g;
+const LINE_END = /[\n\r]/g;
 
 /**
  * An incremental RFC 4180 parser: `push(text)` chunks split anywhere (the result does not depend on
  * where), then `end()`; handlers hear of records and errors synchronously, in order. A leading BOM is
- * dropped; a CR only before the LF of a record's end (or at the end); inside quotes it is kept.
+ * dropped; outside quotes a CR ends the record (with the LF after it, if any); inside quotes it is kept.
  */
 
 export class CsvParser {
@@ -76,7 +79,8 @@ export class CsvParser {
             const j = text.indexOf('\n', i);
             if (j !== -1) {
               const segment = text.slice(i, j);
-              if (segment.indexOf('"') === -1) {
+              const cr = segment.indexOf('\r');
+              if (segment.indexOf('"') === -1 && (cr === -1 || cr === segment.length - 1)) {
                 i = j + 1;
                 const end = segment.length > 0 && segment.charCodeAt(segment.length - 1) === CR ? segment.length - 1 : segment.length;
                 if (end > 0) {
@@ -113,16 +117,13 @@ export class CsvParser {
             this.fields.push(this.field);
             this.field = '';
             this.state = State.FieldStart;
-          } else if (c === LF) {
-            let f = this.field;
-            if (f.length > 0 && f.charCodeAt(f.length - 1) === CR) f = f.slice(0, -1);
-            if (this.fields.length === 0 && f.length === 0) this.nextRecord(); // blank line
+          } else if (c === LF || c === CR) {
+            if (this.fields.length === 0 && this.field.length === 0) this.nextRecord(); // blank line
             else {
-              this.fields.push(f);
+              this.fields.push(this.field);
               this.emit();
             }
-            this.line++;
-            this.recordLine = this.line;
+            this.endLine(c);
           } else {
             this.fail('stray quote in an unquoted field (quote the whole field and double the quote)', this.line);
           }
@@ -152,39 +153,36 @@ export class CsvParser {
             this.state = State.AfterClose;
           }
           break;
-        case State.AfterClose:
-        case State.AfterCloseCr: {
-          // After a CR only the LF of the record's end may come.
+        case State.AfterClose: {
           const c = text.charCodeAt(i);
-          const afterCr = this.state === State.AfterCloseCr;
-          if (c === COMMA && !afterCr) {
+          if (c === COMMA) {
             this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
             this.state = State.FieldStart;
             i++;
-          } else if (c === LF) {
+          } else if (c === LF || c === CR) {
             this.fields.push(this.field);
             this.emit();
-            this.line++;
-            this.recordLine = this.line;
-            i++;
-          } else if (c === CR && !afterCr) {
-            this.state = State.AfterCloseCr;
+            this.endLine(c);
             i++;
           } else {
             this.fail('unexpected character after a closing quote (expected a comma or the end of the line)', this.line);
           }
           break;
         }
+        case State.AfterRecordCr:
+          if (text.charCodeAt(i) === LF) i++;
+          this.state = State.FieldStart;
+          break;
         case State.Skip: {
-          const j = text.indexOf('\n', i);
-          if (j === -1) i = n;
+          LINE_END.lastIndex = i;
+          const m = LINE_END.exec(text);
+          if (m === null) i = n;
           else {
-            i = j + 1;
-            this.line++;
-            this.recordLine = this.line;
+            i = m.index + 1;
             this.state = State.FieldStart;
+            this.endLine(text.charCodeAt(m.index));
           }
           break;
         }
@@ -209,28 +207,32 @@ export class CsvParser {
           this.emit();
         }
         break;
-      case State.Unquoted: {
-        let f = this.field;
-        if (f.length > 0 && f.charCodeAt(f.length - 1) === CR) f = f.slice(0, -1);
-        if (this.fields.length > 0 || f.length > 0) {
-          this.fields.push(f);
+      case State.Unquoted:
+        if (this.fields.length > 0 || this.field.length > 0) {
+          this.fields.push(this.field);
           this.emit();
         }
         break;
-      }
       case State.Quoted:
         this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
         this.nextRecord();
         break;
       case State.QuoteInQuoted:
       case State.AfterClose:
-      case State.AfterCloseCr:
         this.fields.push(this.field);
         this.emit();
         break;
+      case State.AfterRecordCr:
       case State.Skip:
         break;
     }
+  }
+
+  /** A record ended at the LF or CR `c`, the current state already set: count the line. */
+  private endLine(c: number): void {
+    this.line++;
+    this.recordLine = this.line;
+    if (c === CR) this.state = State.AfterRecordCr;
   }
 
   private emit(): void {
