@@ -51,10 +51,7 @@ export interface DiffSummary {
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
 
-/**
- * Compares two sources. Throws `ERR_SITEMAP_INPUT` when one cannot be read (a missing file or child,
- * a failed fetch, a document that is no sitemap, NEW changing between its two readings).
- */
+/** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());
   const passes = new Passes(listener, spill, sourceName(newSource, options.cwd ?? process.cwd()));

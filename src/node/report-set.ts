@@ -62,10 +62,7 @@ export interface WrittenReport {
 
 /** Rows handed to the compressor at a time (its pooled block size). */
 const BLOCK = 256 * 1024;
-/**
- * Blocks the compressor may hold before reading waits (16 MiB): a file's rows come at once at its end;
- * with the default 4 blocks, reading sat idle a third of the time.
- */
+/** Blocks (16 MiB) the compressor may hold: with the default 4, reading sat idle a third of the time. */
 const PENDING_BLOCKS = 64;
 /** Bytes of the gzipped rows read at a time for base64: a multiple of 3, so that the pieces join. */
 const BASE64_STEP = 3 * 256 * 1024;

@@ -44,16 +44,10 @@ export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
   return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
 }
 
-/**
- * The layout's version, in every manifest: 2 since a folder's own page is at the top level. A set of
- * another version places some URLs elsewhere, so changes cannot be applied to it (apply.ts).
- */
+/** The layout's version, in every manifest: changes cannot be applied to a set of another (apply.ts). */
 export const LAYOUT_VERSION = 2;
 
-/**
- * A folder's own page (`/blog/`, `/blog/index.html`): at the top level, not in the folder's section, so
- * that a site of one-page folders (`/{slug}/`, a blog's permalinks) is not one child per page.
- */
+/** A folder's own page (`/blog/`) goes at the top level: a site of one-page folders is not a child per page. */
 const FOLDER_PAGE = /^[^/]*\/(?:index\.[a-z0-9]+)?$/i;
 
 /** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
@@ -73,10 +67,7 @@ function pathUnder(loc: string, baseUrl: string): string {
   return end === -1 ? rest : rest.slice(0, end);
 }
 
-/**
- * The child stem of a child's file name, `STEM.TOKEN.xml[.gz]` or `STEM.PART.TOKEN.xml[.gz]` when
- * split (partition.ts childFileName, child-names.ts withContentToken); undefined for another file.
- */
+/** The stem of a child's file name (`STEM[.PART].TOKEN.xml[.gz]`); undefined for another file. */
 export function childStemOf(file: string): string | undefined {
   const match = new RegExp(`^(.+?\\.\\d+)(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`).exec(file);
   return match?.[1];

@@ -64,10 +64,7 @@ export interface SitemapAnswer {
 
 export interface SitemapHandler {
   (request: Request): Promise<Response>;
-  /**
-   * The answer to `method` on `target` (the request-target: `/sitemap.xml?x`, or absolute-form),
-   * `header(name)` giving a request header by its lower-case name. Synchronous when the source is.
-   */
+  /** The answer to `method` on `target` (a request-target); synchronous when the source is. */
   answer(method: string, target: string, header: (name: string) => string | string[] | undefined): SitemapAnswer | Promise<SitemapAnswer>;
 }
 
@@ -204,10 +201,7 @@ export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
-/**
- * The file name a request-target asks for: one plain segment directly under `basePath`, nothing
- * decoded. Anything else (another folder, `..`, a percent sign, a backslash, a dotfile) is no name.
- */
+/** The file name a request-target asks for: one plain segment right under `basePath`, nothing decoded. */
 function nameIn(target: string, basePath: string): string | undefined {
   let path = target;
   // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.

@@ -250,10 +250,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   };
 }
 
-/**
- * The number of children, from a count asked at most once a TTL, one at a time, the last one known used
- * meanwhile; a failing count keeps the last one known, or fails the request when there is none.
- */
+/** The child count, asked at most once a TTL; meanwhile, and when a count fails, the last one known. */
 function childCounter(options: Settled, perChild: number, indexName: string): () => number | Promise<number> {
   const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
@@ -421,10 +418,7 @@ async function writeChild(
   }
 }
 
-/**
- * Bytes being made, read from their start by any number of streams. `started` resolves at the first
- * bytes pushed before `finishing` or at the end, and rejects when the making fails before either.
- */
+/** Bytes being made, read from their start by any number of streams; `started` at the first bytes. */
 class Growing {
   readonly chunks: Uint8Array[] = [];
   readonly started: Promise<void>;

@@ -130,10 +130,7 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
   return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
 }
 
-/**
- * The changes of the feeds `files`, in order, each placed and counted; a refused line is reported and
- * skipped (without `onInvalid`, it throws). Read a chunk at a time: readline's iterator read ahead.
- */
+/** The feeds' changes in order, placed and counted; a refused line is reported (without `onInvalid`, thrown). */
 export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onInvalid: ApplyOptions['onInvalid'], counts: { upserts: number; deletes: number; rejected: number }): AsyncGenerator<PlacedChange & { change: Change }> {
   for (const file of files) {
     const decoder = new TextDecoder();

@@ -119,10 +119,7 @@ export function changeFile(run: string, stem: string): string {
   return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
 }
 
-/**
- * What the set's lock file (staged-output.ts lockSet) holds while run `run` is on the queue, so that
- * local runs and other queued runs of the set are refused meanwhile.
- */
+/** The set's lock file (lockSet) while run `run` is queued: other runs of the set are refused meanwhile. */
 export function runLockOwner(run: string, queue: string): string {
   return `run ${run} of queue ${queue}`;
 }

@@ -108,10 +108,7 @@ function grown<T extends Buffer | Uint32Array>(array: T, needed: number, used: n
   return larger;
 }
 
-/**
- * Entries routed to the shard that writes them, with the refused counted. A shard's file is a series of
- * segments (see PendingRecords.segment), from which a shard job reads each child's bytes (ShardRecords).
- */
+/** Entries routed to their shard's file, a series of segments (PendingRecords.segment); the refused counted. */
 export class ShardFiles {
   private readonly pending = new Map<number, PendingRecords>();
   private pendingBytes = 0;

@@ -150,10 +150,7 @@ export interface WriteShardOptions extends ShardSetOptions {
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
 }
 
-/**
- * Writes one shard's children, then its manifest `NAME-shard-B-of-N.json`; nothing is published. The same
- * entries give the same bytes in any order; spilled by child (spill.ts), memory holds one child at a time.
- */
+/** One shard's children, then its manifest; nothing published. The same entries give the same bytes in any order. */
 export async function writeShard(options: WriteShardOptions): Promise<ShardManifest & { otherShards: number; rejected: number }> {
   const settings = shardSettings(options);
   if (!Number.isInteger(options.shard) || options.shard < 0 || options.shard >= settings.shards) {

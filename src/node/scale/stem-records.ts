@@ -122,10 +122,7 @@ function sortedRecords(records: Buffer, fields: Fields, loc: (i: number) => stri
   });
 }
 
-/**
- * The records' fields: `stem ns lastmodMs lastmodText hash loc xml` separated by FIELD, each ended
- * by RECORD (neither byte can appear in a field, nor inside a UTF-8 sequence).
- */
+/** The fields `stem ns lastmodMs lastmodText hash loc xml` (spill.ts encodeRecord) of each record. */
 function parseRecords(records: Buffer): Fields {
   let count = 0;
   for (let end = records.indexOf(RECORD); end !== -1; end = records.indexOf(RECORD, end + 1)) count++;

@@ -135,10 +135,7 @@ function guardedStorage(storage: SetStorage, check: () => Promise<void>): SetSto
   };
 }
 
-/**
- * Shard `data.shard`, from the split's records, into the set's folder, one child in memory at a time;
- * its manifest in the run's folder, so a failed run leaves the published set's manifests alone.
- */
+/** Shard `data.shard` from the split's records; its manifest in the run's folder until the index job. */
 export async function writeShardJob(data: ShardJob, storage: SetStorage, beforePublish?: () => Promise<void>): Promise<JobOutcome> {
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
@@ -158,10 +155,7 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
 /** Shard jobs a parent adds at once. */
 const ADD_BATCH = 1000;
 
-/**
- * The parent: adds the shard jobs as its children (a retry adds them under the same ids, which BullMQ
- * keeps), waits for them, publishes the index from their manifests and removes the scratch files.
- */
+/** The parent: adds the shard jobs, waits for them, publishes the index and removes the scratch files. */
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {

@@ -190,10 +190,7 @@ function follow(dir: string, entryName: string, pollMs: number, changed: () => v
   };
 }
 
-/**
- * Loads the entry file and every file it names (unchanged ones taken from `previous`), again when the
- * entry file changes meanwhile; fails when a named file is missing or not a regular file.
- */
+/** Loads the entry file and the files it names (unchanged ones from `previous`), again if it changes meanwhile. */
 async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
