@@ -144,9 +144,6 @@ class Passes {
   };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Sources
-
 /** Reads every URL of `source`, in order; `report` (its first reading): diagnostics go to `onDiagnostic`. */
 async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
   const walking: SourceOptions = { ...options };
@@ -167,12 +164,9 @@ async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report
 /** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
 const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
 
-// ---------------------------------------------------------------------------------------------------
-// The old entries of changed candidates, on disk
-
 const SPILL_CHUNK = 1 << 20;
 
-/** JSON texts appended to a temporary file, read back by number; the file exists only once needed. */
+/** The old entries of changed candidates: JSON appended to a temporary file made when needed, read back by number. */
 class ChangedEntries {
   private dir: string | undefined;
   private fd = -1;

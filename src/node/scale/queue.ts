@@ -1,5 +1,5 @@
-// The coordinator's side of a queued run: split the inputs by shard onto the shared location, add the
-// run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
+// The coordinator's side of a queued run: split the inputs by shard, add the run's flow, wait for it,
+// and tell what each run's jobs are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
 import { mkdir } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // Sharded sets on disk (issue 27; layout in core/scale/layout.ts). A shard's children go in place under
-// names of their content and are recorded in its manifest; publishing the index file(s) is the set's one
-// commit point, and old children are removed only after it: a run killed at any moment leaves the previous set whole.
+// names of their content, recorded in its manifest; the index file(s) are the set's one commit point,
+// and old children are removed only after it: a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -349,9 +349,6 @@ function newestLastmod(files: readonly { lastmod?: string }[]): string | undefin
   }
   return newest;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// The index
 
 export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {
   /** Manifest files, one per shard, all of one set. */
