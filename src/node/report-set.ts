@@ -148,8 +148,7 @@ interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
 
 /**
  * One source into the aggregator, each document validated as read: `given` (unreadable ends the run),
- * `listed` by robots.txt or `probed` at a well-known path. False when left out (no sitemap there, or
- * read elsewhere).
+ * `listed` by robots.txt or `probed` at a well-known path. False when left out (no sitemap, read elsewhere).
  */
 async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'probed', aggregator: ReportAggregator, options: Reading): Promise<boolean> {
   const probe = how === 'probed';

@@ -174,9 +174,8 @@ export class ShardFiles {
 }
 
 /**
- * A shard's files (ShardFiles wrote them), read child by child in the order routed: memory holds one
- * child's records. Files stay open while the process's pool (storage.ts openFiles) has room: a
- * source's run has a file per part, up to 65,536.
+ * A shard's files (ShardFiles wrote them), read child by child in the order routed; they stay open
+ * while the process's pool (storage.ts openFiles) has room: a source's run has up to 65,536.
  */
 export class ShardRecords {
   /** Open files by their number in `paths`. */

@@ -146,10 +146,9 @@ function splittingKey(queue: string, run: string): string {
 }
 
 /**
- * Runs `split` (writing run `run`'s scratch files, then adding the run) while a renewed Redis key says
- * so: other coordinators remove the scratch folder of a run not on the queue only once that key is
- * gone, never a split in progress (which could then add a run of part of its entries). A second
- * coordinator with the same --run is refused before it writes.
+ * Runs `split` (writing run `run`'s scratch files, then adding it) while a renewed Redis key says so:
+ * others never remove a split in progress (which could then add a run of part of its entries). A
+ * second coordinator with the same --run is refused before it writes.
  */
 async function whileSplitting<T>(url: string, queueName: string, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(url);
@@ -190,10 +189,9 @@ function runId(run: string | undefined): string {
 }
 
 /**
- * Adds a run's flow unless another run on the same folder is not done (each run's index removes the
- * files it does not name, the other's new children among them). Check, claim and add hold a lock, the
- * claim and add fenced in Redis: a coordinator frozen past the lock's time to live adds nothing.
- * On refusal or failure the run's scratch files go.
+ * Adds a run's flow unless another run on the folder is not done (each run's index removes the files it
+ * does not name). Check, claim and add hold a lock, claim and add fenced in Redis: a coordinator frozen
+ * past the lock's time to live adds nothing. On refusal or failure the run's scratch files go.
  */
 async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   // Never reconnects nor resends: a WATCH lives with its connection, and ioredis resent the MULTI/EXEC

@@ -90,10 +90,9 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
 }
 
 /**
- * Throws unless `job`'s lock is still this worker's `token` (and renews it): a worker frozen past its
- * lock goes on running after another took the job over, so it checks before every write others see.
- * A lock renewed less than half its duration ago (monotonic clock) is ours without asking: a split
- * part closes a file per shard, 65,536 of them.
+ * Throws unless `job`'s lock is still this worker's (renewing it): a worker frozen past its lock runs on
+ * after another took the job, so it checks before every write others see. One renewed less than half
+ * its duration ago (monotonic clock) is ours without asking: a split part closes up to 65,536 files.
  */
 function lockCheck(job: Job<JobData>, token: string | undefined, lockDuration: number): () => Promise<void> {
   let oursUntil = 0;
