@@ -418,7 +418,7 @@ async function writeChild(
   }
 }
 
-/** Bytes being made, read from their start by any number of streams; `started` at the first bytes. */
+/** Bytes being made, read from the start by any number of streams; `started` settles at the first bytes. */
 class Growing {
   readonly chunks: Uint8Array[] = [];
   readonly started: Promise<void>;
