@@ -1,14 +1,7 @@
-// diffSitemaps: the URLs added, removed and changed between two sources (issue 26), each a sitemap
-// file (plain or gzipped), a set on disk (an index and the children beside it, or a directory
-// holding one: its sitemap.xml) or a URL (fetched as `read URL` fetches: fetch-sitemap.ts; an index's
-// children fetched too). It compares URLs, not files: a set and one file listing the same URLs are
-// equal.
-//
-// Memory: no URL string is kept. The sources are read as streams, three times in all: NEW, then OLD,
-// then NEW again, into a table of fingerprints (core/url-diff.ts, about 20 bytes a URL), so that
-// removed URLs come out in OLD's order and added and changed ones in NEW's. The old entries of
-// changed candidates (only they) are spilled to a temporary file, read back by offset when NEW's
-// second pass reaches them; there they are compared field by field, exactly.
+// diffSitemaps: the URLs added, removed and changed between two sources (issue 26): files, sets on
+// disk or URLs. It compares URLs, not files. No URL string is kept: NEW, OLD, then NEW again are read
+// as streams into a table of fingerprints (core/url-diff.ts, ~20 bytes a URL); only the old entries of
+// changed candidates are spilled to a temporary file and compared exactly in the third pass.
 
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,10 +33,7 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'>
   tmpDir?: string;
 }
 
-/**
- * Receives the differences: removed URLs in OLD's order, then added and changed ones in NEW's; `file`
- * names the document that lists the URL (of OLD for a removed one, of NEW else).
- */
+/** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
 export interface DiffListener {
   removed(loc: string, file: string): void;
   added(loc: string, file: string): void;
@@ -61,10 +51,7 @@ export interface DiffSummary {
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
 
-/**
- * Compares two sources. Throws `ERR_SITEMAP_INPUT` when one cannot be read (a missing file or child,
- * a failed fetch, a document that is no sitemap, NEW changing between its two readings).
- */
+/** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());
   const passes = new Passes(listener, spill, sourceName(newSource, options.cwd ?? process.cwd()));
@@ -157,13 +144,7 @@ class Passes {
   };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Sources
-
-/**
- * Reads every URL of `source`, in order (sitemap-source.ts walks it). `report`: diagnostics go to
- * `onDiagnostic` (the first reading of a source).
- */
+/** Reads every URL of `source`, in order; `report` (its first reading): diagnostics go to `onDiagnostic`. */
 async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
   const walking: SourceOptions = { ...options };
   if (!report) delete walking.onDiagnostic;
@@ -183,12 +164,9 @@ async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report
 /** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
 const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
 
-// ---------------------------------------------------------------------------------------------------
-// The old entries of changed candidates, on disk
-
 const SPILL_CHUNK = 1 << 20;
 
-/** JSON texts appended to a temporary file, read back by number; the file exists only once needed. */
+/** The old entries of changed candidates: JSON appended to a temporary file made when needed, read back by number. */
 class ChangedEntries {
   private dir: string | undefined;
   private fd = -1;

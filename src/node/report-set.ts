@@ -1,10 +1,7 @@
 // writeReport: `sitemapkit report` without the command line (issue 26). The sources are read once,
-// validated as `validate` validates them (schema verdict and rules) in that same reading
-// (validate-sitemap.ts, ValidationOptions.onUrl), into the report's aggregator (core/report/
-// aggregate.ts); the URL rows it hands on are gzipped on a worker thread into a staged file. With a
-// previous version to compare with, diffSitemaps reads both (node/diff-sitemaps.ts). The page
-// (core/report/page.ts) is then written around the rows, base64, in the same staged directory, and
-// renamed into place (staged-output.ts): a run that fails or is killed leaves no half report.
+// validated as `validate` does in that same reading, into the aggregator (core/report/aggregate.ts),
+// whose URL rows are gzipped on a worker thread; the page is written around them, base64, and renamed
+// into place (staged-output.ts): a run that fails or is killed leaves no half report.
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -29,11 +26,7 @@ import { fetchDocument, readSource, sourceName, type DocumentReader, type Fetche
 import { StagedOutput } from './staged-output.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
-/**
- * A site (or robots.txt URL), as findSiteSitemaps found it: the sitemaps its robots.txt names, else each
- * of its well-known paths, fetched once and reported when it holds a sitemap (a soft-404 page there is
- * left out, as discover's probe leaves it). None found is an error.
- */
+/** A site as findSiteSitemaps found it: the sitemaps its robots.txt names, else its well-known paths that hold one. */
 interface SiteSource {
   site: string;
   found: SiteSitemaps;
@@ -69,20 +62,16 @@ export interface WrittenReport {
 
 /** Rows handed to the compressor at a time (its pooled block size). */
 const BLOCK = 256 * 1024;
-/**
- * Blocks the compressor may hold before reading waits (16 MiB): the rows of a file come at its end,
- * at once (aggregate.ts), and are compressed while the next file is read; with the default queue
- * (4 blocks) reading stopped at every file until they were (measured: a third of the time idle).
- */
+/** Blocks (16 MiB) the compressor may hold: with the default 4, reading sat idle a third of the time. */
 const PENDING_BLOCKS = 64;
 /** Bytes of the gzipped rows read at a time for base64: a multiple of 3, so that the pieces join. */
 const BASE64_STEP = 3 * 256 * 1024;
 const ROWS_FILE = 'rows.gz';
 
 /**
- * Reads, validates and reports `sources` into one HTML file. Throws `ERR_SITEMAP_INPUT` when a
- * source cannot be read or a site has no sitemap (a child that cannot be read is reported in
- * the page instead), `ERR_SITEMAP_WRITE` when the report cannot be written; nothing is left at `out` then.
+ * Reads, validates and reports `sources` into one HTML file. Throws `ERR_SITEMAP_INPUT` when a source
+ * cannot be read or a site has no sitemap (an unreadable child is reported in the page instead), and
+ * `ERR_SITEMAP_WRITE` when the report cannot be written; nothing is left at `out` then.
  */
 export async function writeReport(sources: readonly ReportSource[], options: WriteReportOptions): Promise<WrittenReport> {
   const cwd = options.cwd ?? process.cwd();
@@ -118,9 +107,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const several = (n: number): SitemapError => new SitemapError('ERR_SITEMAP_INPUT', `a comparison takes one source, and ${source.site} has ${n} sitemaps: give one of them`);
       if (options.compare !== undefined && sitemaps.length > 1) throw several(sitemaps.length);
       const before = read.length;
-      // A sitemap read already (the same URL spelt otherwise, or a redirect to it), or one that redirects
-      // to another the site lists, is read there (discover's visited set): /sitemap.xml sent to
-      // /sitemap_index.xml is one set, not two.
+      // A sitemap read already, or redirecting to another the site lists, is read once (discover's visited set).
       const listed = new Set((sitemaps.length > 0 ? sitemaps : wellKnown).map(visitKey));
       const answered = new Set<string | undefined>();
       const readElsewhere = (url: string, finalUrl: string): boolean => {
@@ -160,10 +147,8 @@ interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
 }
 
 /**
- * One source into the aggregator: each document validated as it is read. `given` on the command line
- * (one that cannot be read ends the run), or a site's sitemap, `listed` by its robots.txt or `probed` at
- * a well-known path. A probe that does not hold a sitemap is left out, whatever it answered, and so is
- * a source read elsewhere: false then.
+ * One source into the aggregator, each document validated as read: `given` (unreadable ends the run),
+ * `listed` by robots.txt or `probed` at a well-known path. False when left out (no sitemap, read elsewhere).
  */
 async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'probed', aggregator: ReportAggregator, options: Reading): Promise<boolean> {
   const probe = how === 'probed';
@@ -179,8 +164,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
       open = document;
     };
     if (document.number === 0 && document.http !== undefined && options.readElsewhere?.(document.name, document.http.finalUrl) === true) return 'unknown';
-    // A probed document is a file of the report once its format shows a sitemap; its problems wait
-    // till then (capped: a page that is none may still send a flood of them), and are dropped if not.
+    // A probed document's problems wait (capped) until its format shows a sitemap; dropped if not.
     let held = probe && document.number === 0 ? new DiagnosticCollector() : undefined;
     let noSitemap = false;
     if (held === undefined) start();
@@ -208,8 +192,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
       onDiagnostic: (d) => (held === undefined ? aggregator.diagnostic(d) : held.add(d)),
       onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
     };
-    // As validate takes it: --base-url for the source's document; a fetched one, where it answered;
-    // a child on disk, where its index says it is served (validate --follow).
+    // As validate takes it: --base-url, else where it answered, else where its index says it is served.
     const baseUrl = document.number === 0 && options.baseUrl !== undefined ? options.baseUrl : document.http?.finalUrl ?? document.listedAs?.loc;
     const { maxBytes, maxEntries, rules, limits } = options;
     const result = await validateSitemap(counted, { ...validating, ...definedOnly({ backpressure: hooks.backpressure, baseUrl, maxBytes, maxEntries, rules, limits }) });
@@ -235,8 +218,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
     if (how === 'given' || !(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
     // A probe that failed (not found, refused, cut) before it showed a sitemap holds none.
     if (probe && base === -1) return false;
-    // A sitemap of the site that cannot be read, or not to its end, is a problem of the report, as a
-    // child of an index is (and a failed document in discover's tree).
+    // A site's sitemap that cannot be read is a problem of the report, as an index's child is.
     if (open === undefined) base = aggregator.startFile({ name: sourceName(source, options.cwd), parent: -1 });
     aggregator.unreadable(error.message);
   }
@@ -244,11 +226,8 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
 }
 
 /**
- * A site's well-known paths through `each` in their order, each fetched ahead of its turn: as discover
- * probes them, at once, as many as the client's connection slots for a host, so that paths that hang
- * or answer slowly cost the slowest wait, not the sum. No more are fetched ahead than a host's slots
- * (nor the client's), so the one being read, and an index's children after it, always find one free;
- * the deadline of those waiting their turn is held (the server is not the slow one).
+ * A site's well-known paths through `each` in order, fetched ahead as many as a host's connection slots
+ * allow: slow paths cost the slowest wait, not the sum. Those waiting their turn have their deadline held.
  */
 async function readProbes(urls: readonly string[], options: WriteReportOptions, each: (url: string, fetched: Promise<FetchedDocument>) => Promise<void>): Promise<void> {
   if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${urls[0]}: no HTTP client given`);
@@ -298,10 +277,7 @@ function kindOf(format: SitemapFormat | undefined): ReportModel['files'][number]
   return isFeed(format) ? 'feed' : 'unknown';
 }
 
-/**
- * Whether the input starts with gzip's magic bytes (RFC 1952: 1f 8b), as the reader tells gzip: a
- * file's first two bytes, or a stream's first chunk as it passes.
- */
+/** Whether the input starts with gzip's magic bytes (RFC 1952: 1f 8b): a file's first two, or a stream's first chunk. */
 function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boolean] {
   if (typeof input === 'string') {
     const head = Buffer.alloc(2);
@@ -333,10 +309,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
   return [sniffed(), () => gzipped];
 }
 
-/**
- * The changes from `previous` to `current`: counts, per file of the new set (a removed URL counts for
- * the file of the new set of the same name, if there is one), and the first examples of each kind.
- */
+/** The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and examples. */
 async function compare(previous: SitemapSource, current: SitemapSource, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
   const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {

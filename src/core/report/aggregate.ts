@@ -1,10 +1,7 @@
-// The report's one pass over a set (issue 26): fed each file, each entry and each diagnostic as the
-// validating reader finds them, it fills a ReportModel with aggregates and bounded samples, and
-// hands the URL table's rows on as TSV lines (model.ts ROW_FIELDS) without keeping them. Memory:
-// a fingerprint table of the URLs seen (core/fingerprint-table.ts, ~12-24 bytes a URL, no string),
-// capped maps (directories, months, values), REPORT_SAMPLES examples of each kind, and the rows of
-// the file being read until it ends (at most ROW_WINDOW), so that the problems found after an entry
-// (a duplicate, a missing return link) still mark its row.
+// The report's one pass over a set (issue 26): fed files, entries and diagnostics as the validating
+// reader finds them, it fills a ReportModel with aggregates and bounded samples and hands the URL rows
+// on as TSV lines (model.ts ROW_FIELDS). Memory: URL fingerprints (no string), capped maps, and the
+// current file's rows (at most ROW_WINDOW), so problems found after an entry still mark its row.
 
 import type { Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
@@ -211,8 +208,7 @@ export class ReportAggregator {
     const file = this.current as ReportFile;
     file.entries++;
     this.urls++;
-    // The same URL is the same as RFC 3986 §6.2 has it, spelt as it may be (`%7e` and `~`,
-    // `Example.com` and `example.com`), as diff compares them; each row keeps its spelling.
+    // The same URL as RFC 3986 §6.2 has it (`%7e` and `~`), as diff compares them; rows keep their spelling.
     const url = comparableUrl(entry.loc);
     let flags = this.countDuplicate(entry.loc, locFingerprint(entry.loc, locHash, url));
     const lastmod = entry.lastmod === undefined ? '' : dateText(entry.lastmod);
@@ -258,8 +254,7 @@ export class ReportAggregator {
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`, `discover/too-many-sitemaps`)
-    // count for that file.
+    // The walk's own findings about a file already read (`index/nested`) count for that file.
     if (this.currentEnded || d.file !== this.current?.name) {
       const file = this.files.find((f) => f.name === d.file);
       if (file !== undefined && d.severity === 'error') file.errors++;
@@ -279,10 +274,7 @@ export class ReportAggregator {
     this.flushRows();
   }
 
-  /**
-   * The file being read could not be read, or not to its end (`message` says why): an `input/unreadable`
-   * problem, and it ends with what was read of it and the problems found in that.
-   */
+  /** The file being read could not be read to its end: an `input/unreadable` problem, and the file ends. */
   unreadable(message: string): void {
     this.diagnostic({ code: 'input/unreadable', severity: 'error', message, file: (this.current as ReportFile).name });
     this.endFile({ kind: 'unknown', bytes: 0, plainBytes: 0, gzipped: false, errors: this.found.errors, warnings: this.found.warnings, schemaValid: null });

@@ -1,16 +1,9 @@
-// The report page's one script (issue 26): it unpacks the URL rows (base64 → gzip → TSV lines, see
-// ROW_FIELDS in model.ts) and draws the table of every URL a page at a time, with a filter, sorting and
-// CSV export. page.ts inlines it as `(${reportClient.toString()})()`: it runs in the browser, so it
-// imports nothing and refers to nothing outside its own body. That is why it is one long function:
-// its parts are the short functions inside it, sharing the rows and the table's state.
-//
-// Kept fast for 1,000,000 rows by keeping them as the one decompressed string: `starts` holds where
-// each line begins and `searchEnds` where its lastmod field ends, so a filter is `indexOf` over the
-// whole text (a lower-cased copy when the text has capitals) with the rows found from the positions,
-// not a test of a million strings. Only the rows of the page shown are ever split into fields.
+// The report page's one script (issue 26): unpacks the URL rows (model.ts ROW_FIELDS) and draws the
+// URL table a page at a time, with filter, sorting and CSV export. page.ts inlines its source, so it is
+// one function that imports nothing. Fast at 1,000,000 rows: they stay one string, with line starts
+// in typed arrays, so a filter is `indexOf` over the whole text; only shown rows are split into fields.
 
-// The few browser APIs the script uses, declared here (module scope, types only) so that the pure
-// core's type check stays free of the DOM library.
+// The browser APIs it uses, declared here so the core's type check stays free of the DOM library.
 interface Elem {
   textContent: string | null;
   hidden: boolean;
@@ -36,7 +29,6 @@ declare class Blob {
 declare const URL: { createObjectURL(blob: Blob): string; revokeObjectURL(url: string): void };
 declare function requestAnimationFrame(callback: () => void): void;
 
-// Long: one function whose text the page carries (see the top of this file).
 export function reportClient(): void {
   const byId = (id: string): Elem => {
     const found = document.getElementById(id);

@@ -36,10 +36,8 @@ export function own(text: string): string {
 }
 
 /**
- * URLs per directory: the first one or two path segments of the directory a URL is in (`/` for
- * `/about`, `/blog/` for `/blog/post`, `/blog/2024/` for `/blog/2024/05/post`), with the host when
- * the set spans several. Past MAX_PREFIXES two-level prefixes a URL counts under its first level
- * (`/blog/…`), past as many of those under `(other)`.
+ * URLs per directory (its first one or two path segments, with the host when the set spans several).
+ * Past MAX_PREFIXES two-level prefixes a URL counts under its first level, then under `(other)`.
  */
 export class DirectoryCounts {
   /** Keys: host and directory as they stand in the URL (`www.example.com/blog/`), one slice of it. */

@@ -1,7 +1,5 @@
-// The report's data (issue 26): what `sitemapkit report` learns from a set in one streaming pass,
-// as aggregates and bounded samples, never every entry in objects. The HTML page (page.ts) is drawn
-// from a ReportModel and the URL rows; the rows travel apart, as gzipped lines, because a
-// 1,000,000-URL set would not fit in a model object within the memory budget.
+// The report's data (issue 26): aggregates and bounded samples from one streaming pass. The URL rows
+// travel apart, as gzipped lines: a 1,000,000-URL set would not fit in a model within the memory budget.
 
 /** One file of the set: the index or a child (or the only sitemap). */
 export interface ReportFile {
@@ -109,12 +107,8 @@ export interface ReportModel {
 export const REPORT_SAMPLES = 20;
 
 /**
- * The URL table's rows, one line each, fields separated by TAB, in set order:
- * loc, lastmod (as written, or empty), file (index into ReportModel.files), changefreq (or empty),
- * priority (as written, or empty), images (count), alternates (count), flags (letters: d duplicate,
- * e has an error, w has a warning, f lastmod in the future; empty when none).
- * A loc never holds TAB or a line break (the reader rejects them), so no quoting is needed.
- * The page receives these lines gzipped and base64-encoded in a `<script type="application/gzip"
- * id="sitemapkit-rows">` element and unpacks them with DecompressionStream.
+ * The URL table's rows: one TAB-separated line each, in set order; `file` indexes ReportModel.files,
+ * `flags` are letters (d duplicate, e error, w warning, f future lastmod). A loc never holds TAB or a
+ * line break, so nothing is quoted. The page holds them gzipped, base64, in `#sitemapkit-rows`.
  */
 export const ROW_FIELDS = ['loc', 'lastmod', 'file', 'changefreq', 'priority', 'images', 'alternates', 'flags'] as const;

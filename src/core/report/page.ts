@@ -1,12 +1,7 @@
 // The report as one HTML file (issue 26): `head + base64(gzip(rows)) + tail`. The head holds every
-// section drawn from the model (so they read, print and work without the script) and the model itself
-// as JSON; it ends inside the rows' `<script type="application/gzip">`; the tail closes it and carries
-// the one script, which unpacks the rows into the table of every URL (client.ts).
-//
-// Nothing in the page makes a request: styles and script are inline, charts are inline SVG, and the
-// Content-Security-Policy (default-src 'none') forbids anything else. Every string from the model is
-// hostile input (URLs, messages, file names): it is escaped where it is written, and the policy lets
-// only the page's own script run, named by its hash.
+// section (readable without the script) and the model as JSON; the tail carries the one script, which
+// unpacks the rows into the URL table (client.ts). Nothing makes a request (CSP default-src 'none'),
+// and every model string is hostile: escaped where written.
 
 import { escapeXml, escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';

@@ -1,6 +1,5 @@
-// SHA-256 (FIPS 180-4), synchronous, for the report page's Content-Security-Policy: the policy names
-// its one script by hash ('sha256-…', CSP Level 3 §8.4), and the page is built by a synchronous
-// function in the pure core, where crypto.subtle (asynchronous) cannot serve.
+// SHA-256 (FIPS 180-4), synchronous: the report page's CSP names its script by hash (CSP Level 3 §8.4),
+// and the page is built synchronously, where crypto.subtle cannot serve.
 
 const K = Uint32Array.from([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,

@@ -1,11 +1,7 @@
-// The layout of a sharded set (issue 27): which child a URL lands in is a function of the URL and of
-// the set's shard count alone, so any process can write any shard and a retried shard writes the
-// same bytes. A URL's section is its first path segment under the base URL (as `build` lays out a
-// site, core/build/partition.ts); its bucket is a hash of the URL modulo the shard count, and shard
-// B writes bucket B of every section. A bucket of a section is one child, `NAME-SECTION.B`, split
-// further by hash (partition.ts bucketCount) only when it outgrows the limits. Changes in one section
-// therefore touch only that section's children, and each touched child is found without reading any
-// other.
+// The layout of a sharded set (issue 27): a URL's child depends on the URL and the shard count alone,
+// so any process can write any shard. Child `NAME-SECTION.B` holds the URLs of a section (first path
+// segment, as `build` lays out a site) whose hash modulo the shard count is B; shard B writes bucket B
+// of every section, and a child is split further only when it outgrows the limits.
 
 import { urlHash } from '../build/stable-set.js';
 import { sectionFileStem, sectionOf } from '../build/partition.js';
@@ -48,16 +44,10 @@ export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
   return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
 }
 
-/**
- * The layout's version, in every manifest: 2 since a folder's own page is at the top level. A set of
- * another version places some URLs elsewhere, so changes cannot be applied to it (apply.ts).
- */
+/** The layout's version, in every manifest: changes cannot be applied to a set of another (apply.ts). */
 export const LAYOUT_VERSION = 2;
 
-/**
- * A folder's own page (`/blog/`, `/blog/index.html`): at the top level, not in the folder's section, so
- * that a site of one-page folders (`/{slug}/`, a blog's permalinks) is not one child per page.
- */
+/** A folder's own page (`/blog/`) goes at the top level: a site of one-page folders is not a child per page. */
 const FOLDER_PAGE = /^[^/]*\/(?:index\.[a-z0-9]+)?$/i;
 
 /** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
@@ -77,20 +67,15 @@ function pathUnder(loc: string, baseUrl: string): string {
   return end === -1 ? rest : rest.slice(0, end);
 }
 
-/**
- * The child stem of a child's file name, `STEM.TOKEN.xml[.gz]` or `STEM.PART.TOKEN.xml[.gz]` when
- * split (partition.ts childFileName, child-names.ts withContentToken); undefined for another file.
- */
+/** The stem of a child's file name (`STEM[.PART].TOKEN.xml[.gz]`); undefined for another file. */
 export function childStemOf(file: string): string | undefined {
   const match = new RegExp(`^(.+?\\.\\d+)(?:\\.\\d+)?\\.[0-9a-f]{${TOKEN_LENGTH}}\\.xml(?:\\.gz)?$`).exec(file);
   return match?.[1];
 }
 
 /**
- * The index files of a set, as paths under its folder: `NAME.xml` when one index lists every child;
- * past the per-index limit (50,000 children) `NAME-indexes/NAME-index-1.xml`, `-2`, … in a folder
- * reached through one link, so that they are replaced together (the protocol forbids an index of
- * indexes; Search Console accepts several index files per site).
+ * The index files of a set: `NAME.xml`, or past 50,000 children `NAME-indexes/NAME-index-K.xml` in a
+ * folder reached through one link, replaced together (the protocol forbids an index of indexes).
  */
 export function indexFileNames(name: string, indexes: number): string[] {
   return indexes === 1 ? [`${name}.xml`] : Array.from({ length: indexes }, (_, i) => `${indexLink(name)}/${name}-index-${i + 1}.xml`);

@@ -1,11 +1,7 @@
-// A fetch handler over a sitemap set (issue 25): `(request: Request) => Promise<Response>`, for any
-// server that speaks the WHATWG fetch types. No node:* here; the Node adapter (node/serve) calls
-// `answer` directly, which gives the same answer as plain data without building fetch objects
-// (building a Request and a Response per request cost ~6× the throughput of node:http measured).
-//
-// What it serves is what the source names, looked up by the request's last path segment: a request
-// never reaches a file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss. Percent-
-// encoded paths are not decoded: a set's names never need it.
+// A fetch handler over a sitemap set (issue 25). The Node adapter calls `answer`, the same answer as
+// plain data: building a Request and a Response per request cost ~6× the throughput of node:http.
+// Files are looked up by the last path segment, never decoded nor reaching a file system, so path
+// tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss.
 
 import { parseHttpDate } from '../datetime.js';
 import { scopeOf } from '../url.js';
@@ -47,10 +43,7 @@ export interface SitemapSource {
 
 export interface SitemapHandlerOptions {
   source: SitemapSource;
-  /**
-   * Where the set is served (`https://www.example.com/sitemaps/`); files are answered below its path
-   * only. From the configuration, never from the request's Host header. Default: the root path.
-   */
+  /** Where the set is served (`https://www.example.com/sitemaps/`), never taken from the Host header. Default: `/`. */
   baseUrl?: string;
   /** `Cache-Control` of sitemap responses (default `public, max-age=300`). */
   cacheControl?: string;
@@ -71,10 +64,7 @@ export interface SitemapAnswer {
 
 export interface SitemapHandler {
   (request: Request): Promise<Response>;
-  /**
-   * The answer to `method` on `target` (the request-target: `/sitemap.xml?x`, or absolute-form),
-   * `header(name)` giving a request header by its lower-case name. Synchronous when the source is.
-   */
+  /** The answer to `method` on `target` (a request-target); synchronous when the source is. */
   answer(method: string, target: string, header: (name: string) => string | string[] | undefined): SitemapAnswer | Promise<SitemapAnswer>;
 }
 
@@ -102,9 +92,7 @@ const enum Variant {
 
 /** A plain file name: no folder, no dotfile, nothing to decode. */
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const ALLOW = 'GET, HEAD';
 
-// A factory: most of its lines are the functions of the handler it returns, which share its state.
 export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHandler {
   const { source } = options;
   // A base URL that is no absolute http(s) URL is refused as liveSource refuses it (base-url/invalid).
@@ -112,8 +100,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
   const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl).pathname.replace(/[^/]*$/, '');
   const common = ['cache-control', options.cacheControl ?? DEFAULT_CACHE_CONTROL, 'x-content-type-options', 'nosniff'];
   if (options.robotsHeader ?? true) common.push('x-robots-tag', 'noindex');
-  // Headers are the same for every answer of one file in one variant: made once, kept with the file,
-  // with the Last-Modified they send (the date compared stays the date sent).
+  // Headers made once per file and variant, with the Last-Modified they send (the date compared is the date sent).
   const made = new WeakMap<SitemapFile, { lastModified: number; headers: (readonly string[] | undefined)[] }>();
   const madeFor = (file: SitemapFile): { lastModified: number; headers: (readonly string[] | undefined)[] } => {
     let kept = made.get(file);
@@ -151,8 +138,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));
       if (variant === Variant.Encoded) headers.push('content-encoding', 'gzip');
-      // The length when it is known and the bytes sent as they are (not decompressed); ranges of bytes
-      // held in memory only (rangeAnswer), whose Content-Length comes last as rangeAnswer replaces it.
+      // Ranges of bytes in memory only; Content-Length last, as rangeAnswer replaces it.
       const sent = variant === Variant.Decoded ? undefined : sentOf(file, variant);
       if (sent !== undefined && 'body' in sent) headers.push('accept-ranges', 'bytes', 'content-length', String(sent.body.byteLength));
       else if (sent?.length !== undefined) headers.push('content-length', String(sent.length));
@@ -215,10 +201,7 @@ export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
-/**
- * The file name a request-target asks for: one plain segment directly under `basePath`, nothing
- * decoded. Anything else (another folder, `..`, a percent sign, a backslash, a dotfile) is no name.
- */
+/** The file name a request-target asks for: one plain segment right under `basePath`, nothing decoded. */
 function nameIn(target: string, basePath: string): string | undefined {
   let path = target;
   // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
@@ -273,11 +256,8 @@ function contentType(variant: Variant, name: string): string {
 }
 
 /**
- * Whether an Accept-Encoding value accepts gzip (RFC 9110 §12.5.3): the q of its most explicit entry
- * is above 0. `gzip` is that entry, else its alias `x-gzip` (§8.4.1.3), else `*` (any coding not
- * listed); none of them: not acceptable. So `x-gzip;q=0, gzip` accepts gzip, as nginx's gzip_static
- * reads it (which knows neither the alias nor `*`). `identity` says nothing of gzip: a client
- * refusing both is sent identity, as nginx does; so is one that sends no Accept-Encoding.
+ * Whether Accept-Encoding accepts gzip (RFC 9110 §12.5.3): the q above 0 of `gzip`, else of its alias
+ * `x-gzip` (§8.4.1.3), else of `*`. A client refusing gzip and identity is sent identity, as nginx does.
  */
 export function acceptsGzip(value: string | string[] | undefined): boolean {
   if (value === undefined) return false;
@@ -295,11 +275,7 @@ export function acceptsGzip(value: string | string[] | undefined): boolean {
   return (alias ?? star ?? 0) > 0;
 }
 
-/**
- * RFC 9110 §13.2.2, for GET and HEAD: If-Match, else If-Unmodified-Since (412 when it fails); then
- * If-None-Match, else If-Modified-Since (304 when the client's copy is current). A date that does not
- * parse is ignored, as the RFC says.
- */
+/** RFC 9110 §13.2.2: If-Match, else If-Unmodified-Since (412); then If-None-Match, else If-Modified-Since (304). */
 function evaluatePreconditions(etag: string | undefined, lastModified: number, header: HeaderGetter): 200 | 304 | 412 {
   const ifMatch = joined(header('if-match'));
   if (ifMatch !== undefined) {
@@ -321,9 +297,8 @@ function ifRangeHolds(value: string | undefined, etag: string | undefined, lastM
 }
 
 /**
- * One byte range of `body` (RFC 9110 §14.1.2): 206 with Content-Range, or 416 when it starts past the
- * end; undefined (the whole body, 200) for what a server may ignore (§14.2): another unit, a range that
- * does not parse or is backwards, several ranges (no multipart/byteranges made).
+ * One byte range of `body` (RFC 9110 §14.1.2): 206, or 416 past the end; undefined (200) for what a
+ * server may ignore (§14.2): another unit, a bad or backwards range, several ranges.
  */
 function rangeAnswer(value: string, body: Uint8Array, headers: readonly string[]): SitemapAnswer | undefined {
   // Empty list elements around the one range are allowed (§5.6.1.2).
@@ -368,7 +343,7 @@ const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-
 const encoder = new TextEncoder();
 const NOT_FOUND: SitemapAnswer = plainAnswer(404, 'not found\n', []);
 const PRECONDITION_FAILED: SitemapAnswer = plainAnswer(412, 'precondition failed\n', []);
-const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', ALLOW]);
+const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', 'GET, HEAD']);
 const SERVICE_UNAVAILABLE: SitemapAnswer = plainAnswer(503, 'the sitemap source failed; try again later\n', ['retry-after', '30']);
 /** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
 const unavailable = (): SitemapAnswer => SERVICE_UNAVAILABLE;

@@ -1,17 +1,8 @@
-// A set generated on request from a live source (issue 25): the caller says how many entries there
-// are and gives them by range (a database page); the set is laid out in children of `maxUrls` entries
-// (`NAME-00001.xml.gz`, child k holding entries (k-1)·maxUrls … k·maxUrls-1), a child is made when it
-// is asked for, and the index lists each child with its newest <lastmod>. A child made for a request
-// is sent as it is made, from its first gzip bytes (a child of 50,000 URLs takes a few hundred
-// milliseconds to make, its first bytes a few): without ETag or Content-Length, which the next
-// requests, answered from the cache, have.
-//
-// Made files go to a cache: fresh for `ttlMs`, then served stale for `staleMs` more while one new
-// generation runs; one generation per file at a time however many requests wait for it. A generation
-// that fails leaves the cache as it was: the stale copy is served if there is one, else the request
-// fails (the handler answers 503 with Retry-After); so does one slower than `timeoutMs` to start (the
-// generation goes on and fills the cache). One that fails after its first bytes were sent cuts the
-// responses sending it: the client sees an incomplete body, never a complete-looking wrong one.
+// A set generated on request from a live source (issue 25): child k (`NAME-0000k.xml.gz`) holds
+// entries (k-1)·maxUrls … k·maxUrls-1 and is made when asked for, streamed from its first gzip bytes
+// (without ETag or Content-Length, which later cached answers have). Made files are fresh for `ttlMs`,
+// then served stale for `staleMs` while one new generation runs. A failed generation leaves the cache
+// as it was (stale copy, else 503); one failing mid-stream cuts the body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
 import { InvalidValueError, SitemapError, checkCount } from '../errors.js';
@@ -23,11 +14,8 @@ import { SAFE_NAME, streamOf, strongEtag, type Representation, type SitemapFile,
 import { viewOfFiles, type SetView } from './set-page.js';
 
 /**
- * A page of a live source: `limit` entries from position `offset` of a stable order. `after` is the
- * last entry the source gave for the page before (the previous child), once that child was made in
- * this process (the index makes them all, in order): a cursor, for `WHERE key > $after ORDER BY key
- * LIMIT $limit` instead of an OFFSET the database walks through. Absent for the first page and before
- * the previous child was made: the offset then.
+ * `limit` entries from position `offset` of a stable order. `after`, once the previous child was made
+ * in this process, is its last entry: a keyset cursor (`WHERE key > $after`) instead of an OFFSET.
  */
 export interface LivePage {
   readonly offset: number;
@@ -66,28 +54,18 @@ export interface LiveSourceOptions {
   name?: string;
   /** Entries per child (default and most: 50,000). */
   maxUrls?: number;
-  /**
-   * Bytes per child, uncompressed (default and most: 50 MB, 52,428,800). A child whose entries take
-   * more is never served: its generation fails (reported to onError, 503 or the stale copy); lower maxUrls.
-   */
+  /** Bytes per child, uncompressed (default and most: 52,428,800). A child over it fails (503); lower maxUrls. */
   maxBytes?: number;
   /** How long a made file is fresh, in milliseconds (default 10 minutes). */
   ttlMs?: number;
   /** How long after that it is still served while a new one is made (default one hour). */
   staleMs?: number;
-  /**
-   * How long a request waits, in all (for the count, then the file): then the stale copy, or a failure
-   * (503). Needs `sleep`, the core having no timers: `import { setTimeout as sleep } from 'node:timers/promises'`.
-   */
+  /** How long a request waits in all, then the stale copy or 503. Needs `sleep` (the core has no timers). */
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
   /** The cache (default: memoryStore with 64 MiB). */
   store?: CacheStore;
-  /**
-   * An entry the writer refuses (a loc outside the base URL, a value out of range) is left out of its
-   * child, the child's other entries served, and reported here; without it, onError hears once per
-   * child made how many were left out and the first (an InvalidValueError with its rule).
-   */
+  /** An entry the writer refuses is left out of its child and reported here; else onError hears a count per child. */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /** A generation that failed (the request got the stale copy or a failure), or entries left out of a child (see onInvalid). */
   onError?: (error: unknown, name: string) => void;
@@ -97,7 +75,6 @@ export interface LiveSourceOptions {
   now?: () => number;
 }
 
-/** The options with the clock and the TTL settled (default: Date.now, 10 minutes), as the parts below take them. */
 type Settled = LiveSourceOptions & Required<Pick<LiveSourceOptions, 'now' | 'ttlMs'>>;
 
 /** A bounded cache in memory: the least recently used files go first once `maxBytes` is exceeded. */
@@ -134,7 +111,6 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
   };
 }
 
-// A factory: most of its lines are the functions of the source it returns, which share its cache.
 export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
@@ -147,7 +123,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   limits.maxBytesPerSitemap = Math.min(options.maxBytes ?? Infinity, limits.maxBytesPerSitemap);
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
-  // Every failure reaches onError once, however many parts it passes (a count that failed also fails the index made on it).
+  // Every failure reaches onError once, however many parts it passes.
   const reported = new WeakSet<object>();
   const onError = (error: unknown, key: string): void => {
     if (error instanceof Object && reported.has(error)) return;
@@ -155,14 +131,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     try {
       options.onError?.(error, key);
     } catch {
-      // A logger that throws changes no answer: it had failed files made, and left requests waiting.
+      // A logger that throws changes no answer.
     }
   };
   const settled: Settled = { ...options, onError, now: options.now ?? Date.now, ttlMs: options.ttlMs ?? 600_000 };
   const { now, ttlMs: ttl } = settled;
   const cached = fileCache(options.store ?? memoryStore(), settled);
   const childCount = childCounter(settled, perChild, `${name}.xml`);
-  // The last entry given for each child made (the cursor of the next one, LivePage.after), and how many.
+  // The last entry given for each child made (the next one's LivePage.after), and how many.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
   let found = 0;
@@ -174,11 +150,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       childName(k),
       wait,
       async (out, givenUp) => {
-        // Its bytes are the source as read from now: the Last-Modified, never later than the one a
-        // response sending it as it is made says (else that client's revalidation would not be a 304).
+        // Taken before reading, so no streamed response claims a later Last-Modified than the cached copy.
         const started = now();
-        // Entries the writer refuses go to onInvalid; without it they are counted, and the first is
-        // sent to onError (the core has no logger) with how many, by its rule, once the child is made.
         let leftOut = 0;
         let first: InvalidValueError | undefined;
         const onInvalid = options.onInvalid ?? ((error: InvalidValueError): void => {
@@ -203,10 +176,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     );
 
   /**
-   * Every child with entries, whole (as the cache holds it), in order: as many as the count says, and
-   * more while the last one is full (a count that is a low estimate loses no entry). A child that
-   * failed (reported to onError) is listed without a file when the count names it; one past the count
-   * is not (most likely it has no entry) and ends the walk. Their errors are in `failures`.
+   * Every child with entries, in order: as many as the count says, and more while the last is full (a
+   * low estimate loses no entry). A failed child within the count is listed without a file.
    */
   const children = async (wait?: Wait): Promise<{ made: { name: string; file?: CachedFile }[]; failures: unknown[] }> => {
     const made: { name: string; file?: CachedFile }[] = [];
@@ -230,17 +201,12 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
     return { made, failures };
   };
 
-  // A child that fails does not take the index down: it stays listed, without a lastmod (none is
-  // known, and one made up would claim a change), and answers 503 with Retry-After itself. A crawler
-  // then sees a temporary failure of that one sitemap and keeps what it knew of it, while the index
-  // and every other child stay as they were; leaving it out would tell it the set no longer has those
-  // URLs. Such an index is made stale at once: served, and made again at the next request, so that it
-  // takes the child's lastmod as soon as the child is back.
+  // A failed child stays listed without a lastmod and answers 503 itself: leaving it out would tell a
+  // crawler those URLs are gone. Such an index is made stale at once, to be made again next request.
   const index = (wait = waiter(settled)): Promise<SitemapFile | undefined> =>
     cached(`${name}.xml`, wait, async () => {
       const { made, failures } = await children();
-      // No entry at all (an empty table): no index either (an index lists one sitemap at least), a 404
-      // like a child with none; not a failure, which would be a 503 telling crawlers to come back.
+      // No entry at all: a 404 (an index lists one sitemap at least), not a 503.
       if (made.length === 0) return undefined;
       const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, lastmod: file?.lastmod }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
@@ -259,7 +225,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       const etag = made?.identity?.etag;
       if (made === undefined || etag === undefined) return undefined;
       if (shown?.etag !== etag) {
-        // The page counts and lists the URLs: with a child failing it is not shown (503), and asked again.
+        // With a child failing the page is not shown (503), and made again next time.
         const view = children(wait).then(({ made: list, failures }) => {
           if (failures.length > 0) throw failures[0];
           const files = (list as { name: string; file: CachedFile }[]).map(({ name, file }) => ({ name, file, urls: file.urls ?? 0, lastmod: file.lastmod }));
@@ -275,7 +241,6 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       // Child k by its own name only (NAME-00001.xml.gz), no other spelling of k.
       const k = Number(requested.slice(name.length + 1, -'.xml.gz'.length));
       if (requested !== childName(k)) return undefined;
-      // One wait for the request: the count, then the child's first bytes.
       const wait = waiter(settled);
       // A count known is no wait (no timer left running for each request).
       const count = childCount();
@@ -285,21 +250,14 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   };
 }
 
-/**
- * The number of children, from a count asked again once a TTL (not a `SELECT count(*)` at every
- * request for a child) and once at a time, the last one known used meanwhile; a count that fails is
- * reported (as `indexName`'s) and keeps the last one known until the next TTL, or fails the request
- * when none is.
- */
+/** The child count, asked at most once a TTL; meanwhile, and when a count fails, the last one known. */
 function childCounter(options: Settled, perChild: number, indexName: string): () => number | Promise<number> {
   const { now, ttlMs: ttl } = options;
   let known: { children: number; at: number } | undefined;
   const counting = oneAtATime<{ result: Promise<number> }>(options, 'count');
   const ask = async (): Promise<number> => {
     try {
-      // A count from a database may come as a string or a BigInt; one that is no number (the row, not
-      // its value) would lay out no child, silently, and let any child be asked of the source; an
-      // infinite one would have the index ask for 50,000 children.
+      // A database count may come as a string or BigInt; a row instead of its value, or Infinity, is refused.
       const given: unknown = await options.count();
       const count = Number(given);
       if (!(count >= 0 && count < Infinity)) throw new SitemapError('ERR_SITEMAP_OPTION', `count() gave ${given instanceof Object ? 'an object' : JSON.stringify(String(given))}, not a number of entries`);
@@ -315,8 +273,7 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
   return () => {
     if (known !== undefined && now() - known.at < ttl) return known.children;
     const asking = counting(indexName, () => ({ result: ask() })).result;
-    // The count known is used while the next is asked for: a slow `count(*)` (or one that never
-    // returns, given up after a TTL) holds no request, the cached files' included.
+    // A slow `count(*)` holds no request while a count is known.
     return known === undefined ? asking : known.children;
   };
 }
@@ -325,16 +282,13 @@ function childCounter(options: Settled, perChild: number, indexName: string): ()
 type Make = (out: Growing, givenUp: () => boolean) => Promise<CachedFile | undefined>;
 
 /**
- * `cached(key, wait, make, streamed)`: the file from `store` while fresh or stale (then made again in
- * the background), else made now, as long as `wait` lets the request wait, for the whole file, or
- * (`streamed`) for its first bytes only. One `make` per key at a time; a file made is stored, a
- * failure stores nothing and is reported to onError once.
+ * `cached(key, wait, make, streamed)`: the stored file while fresh or stale (remade in the background),
+ * else made now within `wait`, whole or (`streamed`) up to its first bytes. One `make` per key at a time.
  */
 function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wait, make: Make, streamed?: boolean) => Promise<SitemapFile | undefined> {
   const { now, ttlMs: ttl } = options;
   const stale = options.staleMs ?? 3_600_000;
   type Run = { result: Promise<CachedFile | undefined>; out: Growing; abandon: (error: unknown) => void };
-  // A generation given up: those reading it as it is made see it cut.
   const generations = oneAtATime<Run>(options, 'make it');
 
   const generate = (key: string, make: Make): Run =>
@@ -352,7 +306,7 @@ function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wai
           out.end();
           return made;
         } catch (error) {
-          // Reported here, once, whoever waits for it (or nobody: made in the background, or sent as made).
+          // Reported here, once, whoever waits for it (maybe nobody).
           options.onError?.(error, key);
           out.fail(error);
           throw error;
@@ -393,8 +347,6 @@ function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wai
 /** The entries of one child: a page of `range`, or `entries` from its offset; each one given told to `given`. */
 async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (entry: UrlEntry) => void): AsyncGenerator<UrlEntry> {
   const { offset, limit } = page;
-  // A database page is naturally `async ({ offset, limit }) => rows`: a promise of the entries, the
-  // page's first at `offset`; `entries` are all of them, skipped to it.
   const entries = options.range !== undefined ? await options.range(page) : (options.entries as () => Iterable<UrlEntry> | AsyncIterable<UrlEntry>)();
   let position = options.range !== undefined ? offset : 0;
   for await (const entry of entries) {
@@ -406,10 +358,7 @@ async function* entriesOf(options: LiveSourceOptions, page: LivePage, given: (en
   }
 }
 
-/**
- * One urlset of the entries, gzipped as it is written, its gzip bytes pushed to `out`; undefined when
- * no entry was written (no such child: 404), nothing pushed then.
- */
+/** One urlset, its gzip bytes pushed to `out` as written; undefined (nothing pushed) when it has no entry. */
 async function writeChild(
   entries: AsyncIterable<UrlEntry>,
   options: { limits: Limits; baseUrl: string; scope: ReturnType<typeof scopeOf> },
@@ -423,8 +372,7 @@ async function writeChild(
     for (let read = await reader.read(); !read.done; read = await reader.read()) out.push(read.value);
   })();
   let info: SitemapFileInfo | undefined;
-  // The chunks handed to the compressor: the XML goes on while the one before is compressed, and
-  // waits for it (awaited below; a failed one also fails the close).
+  // The XML goes on while the chunk before is compressed, then waits for it.
   let previous: Promise<void> = Promise.resolve();
   let written: Promise<void> = Promise.resolve();
   const write = (bytes: Uint8Array): void => {
@@ -470,11 +418,7 @@ async function writeChild(
   }
 }
 
-/**
- * Bytes being made, read from their start by any number of streams while more come. `started`
- * resolves at the first bytes pushed before `finishing`, or at the end, and rejects when the making
- * fails before either.
- */
+/** Bytes being made, read from the start by any number of streams; `started` settles at the first bytes. */
 class Growing {
   readonly chunks: Uint8Array[] = [];
   readonly started: Promise<void>;
@@ -545,11 +489,7 @@ type Wait = <T>(ready: Promise<T>, key: string) => Promise<T>;
 
 const LATE = Symbol('late');
 
-/**
- * The wait of one request: `timeoutMs` at most from its first wait, however many things it waits for
- * (the count, then the child), when a `sleep` is given; then a rejection, reported (as `key`'s) for
- * each request that stopped waiting. The failure of what it waited for was reported where it came.
- */
+/** The wait of one request: `timeoutMs` at most from its first wait, however many things it waits for. */
 function waiter(options: Settled): Wait {
   const { timeoutMs, sleep } = options;
   let late: Promise<typeof LATE> | undefined;
@@ -565,11 +505,9 @@ function waiter(options: Settled): Wait {
 }
 
 /**
- * `run(key, start)`: what `start` began for `key`, shared by whoever asks while it runs, one at a time.
- * One still running after `ttlMs` is given up: a query that never returns (the source cannot be
- * cancelled) would hold its key for good. It is reported, those waiting for its result are answered
- * with the error, `abandon` is told, and the asking call starts the next. `start` is given what says
- * whether its run was given up: one that ends after that must not overwrite what the next one made.
+ * `run(key, start)`: what `start` began for `key`, shared by whoever asks while it runs. One still
+ * running after `ttlMs` is given up (a query that never returns would hold its key for good): its
+ * waiters get the error and the next call starts anew; `givenUp()` keeps the late one from overwriting.
  */
 function oneAtATime<R extends { readonly result: Promise<unknown>; abandon?: (error: unknown) => void }>(options: Settled, doing: string): (key: string, start: (givenUp: () => boolean) => R) => R {
   const { now, ttlMs: ttl } = options;

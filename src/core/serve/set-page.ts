@@ -1,7 +1,5 @@
-// The set as a page for people (issue 25), at an address of its own (`sitemap.html`): its files, their
-// URL counts and newest lastmod, and a list of its URLs with a filter. Browsers are dropping XSLT
-// (Chromium warns from 156 and turns it off from 158), so an XSL stylesheet no longer shows a
-// sitemap to people; and the sitemaps' own addresses stay XML for the engines.
+// The set as a page for people (issue 25) at its own address (`sitemap.html`): browsers are dropping
+// XSLT (Chromium turns it off from 158), and the sitemaps' own addresses stay XML for the engines.
 
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
@@ -18,11 +16,7 @@ export interface SetView {
   readonly totalUrls: number;
 }
 
-/**
- * The view of a set's files (`.txt` ones text sitemaps), the first `listed` URLs read back from their
- * content. A file's URL count and newest lastmod are read too, unless given (a live child knows them:
- * its content is read only while URLs are listed).
- */
+/** The view of a set's files, the first `listed` URLs read back; counts and lastmods read unless given. */
 export async function viewOfFiles(lastModified: number, files: readonly { name: string; file: SitemapFile; urls?: number; lastmod?: string }[], listed: number): Promise<SetView> {
   const urls: SetView['urls'][number][] = [];
   const shown: SetView['files'][number][] = [];
@@ -35,10 +29,7 @@ export async function viewOfFiles(lastModified: number, files: readonly { name: 
   return { lastModified, files: shown, urls, totalUrls: shown.reduce((sum, f) => sum + f.urls, 0) };
 }
 
-/**
- * A file's content as text, read back for the page (and by a directory source for its index's
- * children): its identity bytes, else its gzip ones decompressed.
- */
+/** A file's content as text: its identity bytes, else its gzip ones decompressed. */
 export async function textOf(file: SitemapFile): Promise<string> {
   const stored = (file.identity ?? file.gzip) as Representation | StreamedRepresentation;
   const bytes = new Response('stream' in stored ? stored.stream() : stored.body);

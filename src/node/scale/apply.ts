@@ -1,9 +1,6 @@
-// `apply`: a change feed applied to a published sharded set (issue 27). Only the children that hold
-// a changed URL are read (from their files) and written again; every other file keeps its bytes and
-// its inode, and the index is published again with the new children's names and lastmods. The
-// changes are set aside by child in the run's temporary folder (spill.ts); memory holds one child's
-// changes and entries at a time and one line per child of the index: never the set, nor the feed. A
-// rewritten child whose bytes come out the same keeps its file too.
+// `apply`: a change feed applied to a published sharded set (issue 27). Only the children holding a
+// changed URL are read back and written again; every other file keeps its bytes and inode. Changes are
+// spilled by child (spill.ts): memory holds one child at a time, never the set nor the feed.
 
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -59,20 +56,13 @@ export interface ApplySummary {
   durationMs: number;
 }
 
-/**
- * Characters of changes held before they go to the spill files. Everything V8 keeps live is
- * multiplied by its heap growth (the old space grows to about 4 times the live size before a full
- * collection): 4 MB rather than the spill's 16 cut the peak of the feed pass (20,000,000 URLs, a
- * 200,000-line feed) by ~40 MB, for a few more appends.
- */
+/** Characters of changes held before they are spilled: 4 MB rather than 16 cut the feed pass's peak by ~40 MB. */
 const PLAN_PENDING = 4 * 1024 * 1024;
 
 export async function applyChanges(options: ApplyOptions): Promise<ApplySummary> {
   const started = performance.now();
-  // What apply holds live is small (one child's entries, the index's lines: ~18 MB at 20,000,000 URLs)
-  // but every touched child's entries fill the old space: 220-440 MB of peak RSS at 20,000,000 URLs
-  // with V8's default growth, 153-158 MiB at 10% for ~15% more CPU (--optimize-for-size: 133 MiB, but
-  // +50% CPU, which a feed touching every child cannot afford within a full generation's time).
+  // Live data is small (~18 MB at 20,000,000 URLs) but each touched child's entries fill the old space:
+  // 220-440 MB of peak RSS with V8's default growth, ~155 MiB at 10% for ~15% more CPU.
   const restoreHeap = holdHeapGrowth(10);
   try {
     return await applyWithin(options, started);
@@ -140,12 +130,7 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
   return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
 }
 
-/**
- * The changes of the feeds `files`, in order, each placed in its child (placeChange) and counted. A
- * line that is not a change, or whose entry or loc is refused, is reported and skipped (without
- * `onInvalid`, it throws). Read a chunk at a time as it is consumed (readline's iterator kept reading
- * ahead: a 70 MB feed sat in memory as lines).
- */
+/** The feeds' changes in order, placed and counted; a refused line is reported (without `onInvalid`, thrown). */
 export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onInvalid: ApplyOptions['onInvalid'], counts: { upserts: number; deletes: number; rejected: number }): AsyncGenerator<PlacedChange & { change: Change }> {
   for (const file of files) {
     const decoder = new TextDecoder();
@@ -188,10 +173,7 @@ export async function* readChanges(files: readonly string[], serializer: UrlEntr
   }
 }
 
-/**
- * A change, or why the line is not one (and the code to report it under): an upsert's entry is
- * checked as a JSON Lines input line is (core/input/jsonl.ts), unknown fields refused.
- */
+/** A change, or why the line is not one; an upsert's entry is checked as a JSON Lines input line is. */
 export function parseChange(text: string): Change | { problem: string; code: 'input/change' | 'input/jsonl' } {
   let value: unknown;
   try {
@@ -249,10 +231,7 @@ export async function setSettings(outDir: string, name: string): Promise<ShardSe
   return settingsOfManifest(read, outDir);
 }
 
-/**
- * The children the published index file(s) name, with their lastmods; with several index files, how
- * many children the first lists (the split the set was published with, kept by default).
- */
+/** The children the published index file(s) name; with several, how many the first lists (kept by default). */
 export async function readPublishedIndex(settings: ShardSettings): Promise<{ files: ShardFile[]; perIndex?: number }> {
   const { outDir, name } = settings;
   const single = await lstat(join(outDir, `${name}.xml`)).catch(() => undefined);

@@ -1,8 +1,6 @@
-// `generate --shards N`: the layout of a sharded set (core/scale/layout.ts) written by one process.
-// Entries come in any order and a child needs all of its URLs, so each entry is serialised once and
-// appended to its shard's spill file in the run's temporary folder; then each shard in turn is read
-// back and written as writeShard writes it (the same bytes), and the index goes last. Memory holds
-// one shard's entries at a time, not the set.
+// `generate --shards N`: a sharded set (core/scale/layout.ts) written by one process. Entries are
+// spilled by child, then each shard is written as writeShard would, the index last: memory holds one
+// child's entries at a time, not the set.
 
 import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
@@ -28,8 +26,6 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, exclusive: true });
   try {
     const serializer = setSerializer(settings);
-    // By child: the second pass holds one child's entries at a time, and 64 Mi characters of the
-    // first pass's at most (a set that small is never written to disk before its children).
     const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
     let rejected = 0;

@@ -1,9 +1,6 @@
-// `queue apply`: a change feed applied to a published sharded set by workers. The coordinator checks
-// each change and routes it to the child its URL lands in (a file per touched child in the run's
-// scratch folder); a `child` job per touched child reads that child back, applies its changes and puts
-// the new child in place under the name of its content (nothing published, so a job run twice does
-// the same); the parent publishes the index with the new children at one instant, as `apply` does
-// (apply.ts), and updates the touched shards' manifests.
+// `queue apply`: apply.ts by workers. The coordinator routes each checked change to a file per touched
+// child; a `child` job per touched child rewrites it in place under the name of its content (nothing
+// published); the parent publishes the index at one instant and updates the touched manifests.
 
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
@@ -78,8 +75,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {
     const staged = await stageChildren(output, [data.child], () => entriesOfChild(settings, data.files, changes, serializer), settings);
-    // In place beside the published set; no entry file, nothing removed. Flushed to disk by the
-    // parent, once for every child, before its index names them (a flush a job cost each its wait).
+    // Beside the published set; flushed to disk by the parent, once for every child, before its index.
     await beforePublish?.();
     await output.commit({ children: staged.placed, durable: false });
     return { entries: changes.size, rejected: 0, problems: [], written: staged.files, read };
@@ -94,7 +90,7 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
-  // No change applied (every line refused): the published set stays as it is, nothing staged (the run has no scratch folder).
+  // No change applied (every line refused): the published set stays as it is.
   if (touched.size === 0) return { indexFiles: indexFileNames(settings.name, perIndex === undefined ? 1 : Math.ceil(files.length / perIndex)), files: files.length, urls: 0, removed: 0 };
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
   const manifests = await updatedManifests(settings, touched, written);

@@ -1,13 +1,7 @@
-// The jobs of a queued run, as data: what the coordinator (`sitemapkit queue generate|apply`) puts on
-// the queue and what `sitemapkit worker` does with it. Everything a job needs is in its data or on the
-// shared location, so any worker on any machine can run any job, and a job run twice does the same.
-//
-// A run is one BullMQ flow (https://docs.bullmq.io/guide/flows): a parent job `set` whose children
-// are one `shard` job per shard (or one `child` job per touched child, for apply); the parent runs
-// once every child has succeeded, and writes the index. The parent first adds its `shard` (`child`)
-// jobs itself, in batches, and waits for them (BullMQ's "process step jobs"); a source module's
-// run has `split` children before (one per part of the source, e.g. a key range), which route their
-// entries to per-shard files.
+// The jobs of a queued run, as data: all a job needs is in its data or on the shared location, so any
+// worker can run any job, and a job run twice does the same. A run is one BullMQ flow
+// (https://docs.bullmq.io/guide/flows): a parent `set` (with `split` children for a source module)
+// adds its `shard` jobs (`child` ones for apply) in batches, waits for them, then writes the index.
 
 import { manifestFileName } from '../../core/scale/layout.js';
 import type { ShardSetOptions } from './shard-set.js';
@@ -100,7 +94,7 @@ export interface RunOutcome extends JobOutcome {
 
 export const MAX_PROBLEMS_KEPT = 20;
 
-/** Where shard `shard` of run `run` leaves its manifest: the set's own are replaced by the index job, once the run is published. */
+/** Where shard `shard` of run `run` leaves its manifest until the index job publishes the run. */
 export function runManifest(run: string, name: string, shard: number, shards: number): string {
   return `${SCRATCH}/${run}/manifests/${manifestFileName(name, shard, shards)}`;
 }
@@ -125,12 +119,7 @@ export function changeFile(run: string, stem: string): string {
   return `${SCRATCH}/${run}/changes/${stem}.jsonl`;
 }
 
-/**
- * What the set's lock file (staged-output.ts lockSet) holds while run `run` is on the queue: taken by
- * its coordinator with its claim, released by its index job once done (or by its coordinator, or the
- * next run on the set, once it failed), so that a local run of the set is refused meanwhile, and a
- * queued run while a local one writes the set.
- */
+/** The set's lock file (lockSet) while run `run` is queued: other runs of the set are refused meanwhile. */
 export function runLockOwner(run: string, queue: string): string {
   return `run ${run} of queue ${queue}`;
 }
@@ -161,6 +150,6 @@ export function newRunId(now = new Date()): string {
 
 /** The retry policy of every job: attempts, then the job (and so the run) fails for good. */
 export function jobOptions(attempts: number): { attempts: number; backoff: { type: 'exponential'; delay: number }; removeOnComplete: { age: number }; removeOnFail: { age: number } } {
-  // Kept for a week (completed) and a month (failed), so that `queue status` can say what happened.
+  // Kept a week (completed) and a month (failed), for `queue status`.
   return { attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 7 * 86_400 }, removeOnFail: { age: 30 * 86_400 } };
 }

@@ -1,16 +1,13 @@
-// Redis, for BullMQ and for the coordinator's first check. The driver is ioredis, the one BullMQ is
-// written for: BullMQ 6 makes it an optional peer and installs no driver, so sitemapkit depends on it.
-// Both are loaded when a queue command runs, not by the package entry (test/package-weight.test.ts).
+// Redis for BullMQ, through ioredis (BullMQ 6 installs no driver). Both are loaded only when a queue
+// command runs, not by the package entry (test/package-weight.test.ts).
 
 import { SitemapError } from '../../core/errors.js';
 
 export type BullMQ = typeof import('bullmq');
 
 /**
- * BullMQ, every connection it opens an ioredis client of the URL given as `connection: { url }`, with
- * the options BullMQ adds (maxRetriesPerRequest null on its blocking connections, its reconnect
- * strategy). BullMQ would build the same client itself, but through a require() of its own that finds
- * ioredis only where the package manager hoisted it; this import resolves from sitemapkit's dependencies.
+ * BullMQ, its connections ioredis clients of `connection: { url }` with BullMQ's options. BullMQ's own
+ * require() finds ioredis only where the package manager hoisted it; this import resolves from ours.
  */
 export async function loadBullMQ(): Promise<BullMQ> {
   const [bull, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);

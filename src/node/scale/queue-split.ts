@@ -1,9 +1,6 @@
-// Routing entries to the shard that writes them: the coordinator splits input files this way before
-// it enqueues (so each shard job reads only its own entries), and a `split` job does the same for one
-// part of a source module. Each entry is checked and serialised here, once, and its shard's file holds
-// it as a spill record (spill.ts: its child, sort key, lastmod and XML), in the order it came: a shard
-// job sets the records aside by child as they are, without parsing or checking them again, and
-// writes them in the order a single process would.
+// Routing entries to the shard that writes them (the coordinator for input files, a `split` job for a
+// part of a source module). Each entry is checked and serialised here, once, as a spill record
+// (spill.ts): a shard job sets the records aside by child without parsing or checking them again.
 
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -58,13 +55,11 @@ export class GroupFiles {
 const SEGMENT_AT = 8 * 1024 * 1024;
 
 /**
- * A shard's records waiting for their segment, as UTF-8 bytes in one growing Buffer with each
- * record's child and end in a typed array: off the JS heap, so that holding them costs the collector
- * nothing (as strings, a part's records outlived the young generation and were copied and marked).
+ * A shard's records waiting for their segment, in one growing Buffer with each record's child and end
+ * in a typed array: off the JS heap (as strings they outlived the young generation and were copied).
  */
 class PendingRecords {
-  // Small at first, grown as needed: a segment has one per shard with records, up to 65,536 (at
-  // 16 KB each, 200 MB of buffers for 13,000 shards with a record each).
+  // Small at first: a segment has one per shard, up to 65,536 (at 16 KB each, 200 MB for 13,000 shards).
   bytes = Buffer.allocUnsafe(1024);
   length = 0;
   /** Per record: its child's number in `stems`, and where its bytes end. */
@@ -113,13 +108,7 @@ function grown<T extends Buffer | Uint32Array>(array: T, needed: number, used: n
   return larger;
 }
 
-/**
- * Entries routed to the shard that writes them, with the count of those refused and the first
- * problems. A shard's file is a series of segments, each the records that waited in memory, grouped
- * by child: `u32 length, [[stem, bytes], …] as JSON, then each stem's records` (spill.ts
- * encodeRecord, in the order given). A shard job reads each child's bytes straight from them
- * (ShardRecords), so a record is written and read once between the split and the child it lands in.
- */
+/** Entries routed to their shard's file, a series of segments (PendingRecords.segment); the refused counted. */
 export class ShardFiles {
   private readonly pending = new Map<number, PendingRecords>();
   private pendingBytes = 0;
@@ -142,7 +131,7 @@ export class ShardFiles {
     this.serializer = setSerializer(this.settings);
   }
 
-  /** Routes `entry`; an entry the set refuses (its loc no URL of the set, a value out of the protocol) is counted and reported, not routed. */
+  /** Routes `entry`; one the set refuses is counted and reported, not routed. */
   async add(entry: UrlEntry, where: string): Promise<void> {
     let placed: PlacedEntry;
     try {
@@ -185,11 +174,8 @@ export class ShardFiles {
 }
 
 /**
- * A shard's files (ShardFiles wrote them), read child by child: their segments' tables are read
- * first, then each child's records are read from every segment into one Buffer, in the order they
- * were routed (the files in order). Memory holds one child's records, whatever the shard's size.
- * Its files stay open between reads while the process's pool of open files (storage.ts openFiles,
- * shared by every job of the process) has room: a source's run has a file per part, up to 65,536.
+ * A shard's files (ShardFiles wrote them), read child by child in the order routed; they stay open
+ * while the process's pool (storage.ts openFiles) has room: a source's run has up to 65,536.
  */
 export class ShardRecords {
   /** Open files by their number in `paths`. */
@@ -284,14 +270,9 @@ function cut(path: string): SitemapError {
 }
 
 /**
- * A source module (`--source FILE`): its default export is called with the part to read and yields
- * that part's entries, one by one or in arrays:
- *
- *   export default async function* (part, { parts, options }) { … yield { loc, lastmod } … }
- *
- * `part` is 0 … parts-1; the parts together must yield every entry once (e.g. key ranges of a table).
- * `options` holds the `--source-option KEY=VALUE` pairs. It runs on the workers, so every worker must be
- * able to import it from the same path and reach what it reads.
+ * A source module (`--source FILE`): `export default async function* (part, { parts, options })` yields
+ * part `part`'s entries, alone or in arrays; the parts together yield every entry once. It runs on the
+ * workers, which must all import it from the same path.
  */
 export type SourceModule = (part: number, context: { parts: number; options: Readonly<Record<string, string>> }) => AsyncIterable<UrlEntry | UrlEntry[]> | Iterable<UrlEntry | UrlEntry[]>;
 
@@ -306,9 +287,8 @@ async function loadSource(path: string): Promise<SourceModule> {
 /** A `split` job: part `job.part` of the source, routed to per-shard files. */
 export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promise<JobOutcome> {
   const source = await loadSource(job.source);
-  // A retried part starts over: what an attempt killed or failed after its files went in left is
-  // removed, not only replaced file by file (writers rename on close): a source whose rows changed
-  // since has no entry for some of those shards, and their files, left, were read with the new ones.
+  // A retried part starts over: a source whose rows changed since may have no entry for some shards,
+  // whose files, left by the attempt before, would be read with the new ones.
   await storage.remove(partFolder(job.run, job.part));
   const files = new ShardFiles(storage, job.set, job.shards, (shard) => partFile(job.run, job.part, shard));
   let n = 0;

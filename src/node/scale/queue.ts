@@ -1,5 +1,5 @@
-// The coordinator's side of a queued run: split the inputs by shard onto the shared location, add the
-// run's flow, wait for its parent, and tell what the jobs of each run are doing (`queue status`).
+// The coordinator's side of a queued run: split the inputs by shard, add the run's flow, wait for it,
+// and tell what each run's jobs are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
 import { mkdir } from 'node:fs/promises';
@@ -27,10 +27,7 @@ export interface EnqueueOptions {
   /** Attempts per job before it fails for good (and its run with it). */
   attempts: number;
   run?: string;
-  /**
-   * Input files, or http(s) URLs (`url`) read with `client`: split by the coordinator into one file per
-   * shard in the run's scratch folder.
-   */
+  /** Input files, or http(s) URLs (`url`) read with `client`: split into one file per shard. */
   inputs?: readonly { path: string; format: InputFormat | 'auto'; url?: boolean }[];
   /** The HTTP client of the URL inputs (its address policy: the command's network options). */
   client?: () => Promise<HttpClient>;
@@ -62,7 +59,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
   let entries = 0;
   let rejected = 0;
   // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
-  // shard jobs held 900 MB of the coordinator. A source's parts are read by split jobs first.
+  // shard jobs held 900 MB of the coordinator.
   const parts = options.source?.parts;
   const parent: SetJob = { ...base, kind: 'set', mode: 'generate', step: 'split', ...(parts !== undefined ? { parts } : {}) };
   let children: FlowJob[] = [];
@@ -96,7 +93,7 @@ async function splitInput(input: NonNullable<EnqueueOptions['inputs']>[number], 
   let fetched: FetchedSitemap | undefined;
   if (input.url === true) {
     if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${input.path}: no HTTP client given`);
-    // A URL list has no size limit, as a file has none (input.ts); the client's policy, retries and deadline hold.
+    // A URL list has no size limit, as a file has none; the client's policy, retries and deadline hold.
     fetched = await (await import('../fetch-sitemap.js')).fetchSitemap(input.path, await options.client(), { maxBytes: Number.MAX_SAFE_INTEGER });
   }
   const route = async (batch: InputRecord[]): Promise<void> => {
@@ -143,20 +140,15 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
   });
 }
 
-/** The key that says run `run`'s coordinator is alive and writing its scratch folder, its run not added yet. */
+/** The key that says run `run`'s coordinator is alive and writing its scratch folder. */
 function splittingKey(queue: string, run: string): string {
   return `sitemapkit:${queue}:splitting:${run}`;
 }
 
 /**
- * Runs `split` (the coordinator writing run `run`'s scratch files, then adding the run) while a key
- * in Redis, renewed as the run lock is, says so: another coordinator of the set removes the scratch
- * folder of a run not on the queue only once that key is gone (its coordinator failed, was refused,
- * or died), not while it is being written (it removed a split in progress: that coordinator failed
- * with ENOENT, or, its split half removed, could add a run of part of its entries). One coordinator
- * at a time holds it: a second given the same --run is refused before it writes, as it is once the
- * run is on the queue (both passed that check before, and split into one folder, which the one
- * refused at the add then removed).
+ * Runs `split` (writing run `run`'s scratch files, then adding it) while a renewed Redis key says so:
+ * others never remove a split in progress (which could then add a run of part of its entries). A
+ * second coordinator with the same --run is refused before it writes.
  */
 async function whileSplitting<T>(url: string, queueName: string, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(url);
@@ -165,11 +157,10 @@ async function whileSplitting<T>(url: string, queueName: string, run: string, st
     const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
     const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
     try {
-      // Its jobs are never added twice: the run would report its own outcome, and its scratch files would be those of the new run.
+      // A run's jobs are never added twice.
       const state = await queue.getJobState(jobId(run, 'set'));
       if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
-      // What a coordinator of this --run that died while splitting left: files of shards this split
-      // may not write, read with its own.
+      // What a coordinator of this --run that died while splitting left.
       await storage.remove(`${SCRATCH}/${run}`);
       return await split({ url, client, queue });
     } finally {
@@ -190,10 +181,7 @@ interface Coordinator {
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/**
- * The id of a run to add: `run` when given, once checked. It names the run's scratch folder (so it
- * is one plain name: `..` would name the set's folder, removed with the scratch files) and its jobs.
- */
+/** The id of a run to add: `run`, checked, names its scratch folder (`..` would name the set's folder). */
 function runId(run: string | undefined): string {
   if (run === undefined) return newRunId();
   if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
@@ -201,17 +189,13 @@ function runId(run: string | undefined): string {
 }
 
 /**
- * Adds a run's flow, unless another run on the same folder is not done: each run's index removes the
- * files it does not name, the other run's new children among them (that run then fails, or publishes
- * an index naming files just removed). The check and the add hold a lock, so that two coordinators
- * started together do not both pass; a run's claim on its folder lasts until its parent is done. The
- * claim is set before the add, both only while the lock is this coordinator's (checked in Redis in
- * the same step): a coordinator frozen past the lock's time to live adds nothing, and one frozen
- * after its add has claimed the folder already. On refusal or failure the run's scratch files go.
+ * Adds a run's flow unless another run on the folder is not done (each run's index removes the files it
+ * does not name). Check, claim and add hold a lock, claim and add fenced in Redis: a coordinator frozen
+ * past the lock's time to live adds nothing. On refusal or failure the run's scratch files go.
  */
 async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
-  // The add's connection never connects again nor sends a command again: a WATCH lives as long as its
-  // connection, and ioredis sent the MULTI/EXEC again, unWATCHed, on the next one (the add unfenced).
+  // Never reconnects nor resends: a WATCH lives with its connection, and ioredis resent the MULTI/EXEC
+  // unWATCHed on the next one (the add unfenced).
   const fencedConnection = new (await import('ioredis')).Redis(url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
   const producer = new (await loadBullMQ()).FlowProducer({ connection: fencedConnection });
   const { run, out } = flow.data;
@@ -223,8 +207,7 @@ async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { da
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
-      // The runs before this one are done: what a failed one left (its input split, its manifests) goes,
-      // and what a coordinator that died left; not a split another coordinator is writing (it will be refused).
+      // The runs before are done: what they or a dead coordinator left goes; not a split being written.
       for (const name of await storage.list(SCRATCH)) {
         if (name === run) continue;
         const state = await queue.getJobState(jobId(name, 'set'));
@@ -232,8 +215,7 @@ async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { da
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
-      // The set's lock file too, which local runs take. One a run of this queue left is taken over: the
-      // run that claims the set is done (above), and any other has lost its claim (its index job checks).
+      // The set's lock file too, which local runs take; one a run of this queue left is taken over.
       const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
       await mkdir(out, { recursive: true });
       await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
@@ -262,11 +244,9 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 const CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end return 0`;
 
 /**
- * The lock of a set's check and add: a short time to live, renewed by a heartbeat while its holder
- * lives, so that a holder that died (kill -9, a lost machine) frees it within LOCK_TTL_MS. A holder
- * renews at a quarter of it; one that could not (its event loop stalled, Redis out of reach) has lost
- * it to the next, and `held` says so before a scratch removal (the window left there is one step:
- * see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
+ * The lock of a set's check and add: a short time to live renewed by a heartbeat, so a holder that died
+ * frees it within LOCK_TTL_MS; one that could not renew has lost it, which `held` says before a scratch
+ * removal (see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
  */
 class RunLock {
   private lost = false;
@@ -308,10 +288,9 @@ class RunLock {
   }
 
   /**
-   * Runs `step`, one MULTI/EXEC on `connection`, only while the lock is this holder's: its key is
-   * WATCHed, then read, so that an EXEC after the lock expired or was taken is aborted by Redis and
-   * does nothing (a check before the step left a freeze between the two). The heartbeat waits
-   * meanwhile, the lock renewed just before: a renewal touches the key, and would abort it too.
+   * Runs `step`, one MULTI/EXEC on `connection`, only while the lock is this holder's: the key is
+   * WATCHed then read, so Redis aborts an EXEC after the lock was lost. The heartbeat pauses (a
+   * renewal touches the key and would abort it too).
    */
   async fenced<T>(connection: import('ioredis').Redis, step: () => Promise<T>): Promise<T> {
     await this.held();
@@ -387,10 +366,7 @@ export async function queueStatus(redis: string, queueName: string, run?: string
 const PAGE = 1000;
 const JOB_ID = /^(.+)\.(set|split|shard|child)(?:\.\d+)?$/;
 
-/**
- * The runs on the queue (or run `run`): one pass over the ids of each state, a page at a time,
- * counting each run's children by state; then each run's parent and its first failed children.
- */
+/** The runs on the queue (or run `run`): children counted by state a page of ids at a time, then each parent. */
 async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
   const runs = new Map<string, { jobs: Record<string, number>; failed: string[] }>();
   const tally = (id: string) => {
@@ -438,11 +414,9 @@ async function collectStatus(queue: Queue, run?: string): Promise<RunStatus[]> {
 export async function waitForRun(redis: string, queueName: string, run: string, options: { signal?: AbortSignal; intervalMs?: number; onTick?: (state: string) => void; onError?: (error: Error) => void } = {}): Promise<RunStatus> {
   const bull = await loadBullMQ();
   const queue = new bull.Queue(queueName, { connection: { url: redis } });
-  // A lost connection: BullMQ reconnects by itself, and prints an error nobody listens to as a stack
-  // trace, every attempt.
+  // BullMQ reconnects by itself, and prints an unlistened error's stack trace every attempt.
   queue.on('error', (error) => options.onError?.(error));
-  // Every step races the signal: while Redis is away a request waits for it (minutes), and the
-  // coordinator's Ctrl-C did too.
+  // Every step races the signal: while Redis is away a request waits for minutes.
   const signal = options.signal ?? new AbortController().signal;
   const unlessAborted = <T>(step: Promise<T>): Promise<T> =>
     new Promise<T>((done, fail) => {
@@ -451,8 +425,7 @@ export async function waitForRun(redis: string, queueName: string, run: string, 
       signal.addEventListener('abort', abort, { once: true });
       step.then(done, fail).finally(() => signal.removeEventListener('abort', abort));
     });
-  // A failed run's index job never runs, and a run Redis lost (restarted without its data) never
-  // ends: the set's lock is released here (or by the next run of the queue on the set).
+  // A failed run's index job never runs, and a run Redis lost never ends: the set's lock is released here.
   let seen: SetJob | undefined;
   const unlock = (): Promise<void> => (seen === undefined ? Promise.resolve() : unlockSet(seen.out, seen.set.name ?? 'sitemap', runLockOwner(run, queueName)));
   try {

@@ -1,8 +1,6 @@
-// Sharded sets on disk (issue 27; the layout is core/scale/layout.ts). A shard's children are written
-// by `writeShard`, which puts them in place under names of their content (never over a file an index
-// names) and records them in the shard's manifest; `writeIndexFromManifests` checks that the
-// manifests make one whole set and publishes its index file(s): the set's one commit point. Old
-// children are removed only after it, so a run killed at any moment leaves the previous set whole.
+// Sharded sets on disk (issue 27; layout in core/scale/layout.ts). A shard's children go in place under
+// names of their content, recorded in its manifest; the index file(s) are the set's one commit point,
+// and old children are removed only after it: a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -152,13 +150,7 @@ export interface WriteShardOptions extends ShardSetOptions {
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
 }
 
-/**
- * Writes one shard: its children go in place (a child whose bytes are already there keeps its file),
- * then its manifest `NAME-shard-B-of-N.json`. Nothing is published: the index is written by
- * writeIndexFromManifests once every shard is written. The same entries give the same bytes, in any
- * order. The entries are set aside by child in the run's temporary folder (spill.ts): memory holds
- * one child's entries at a time, whatever the size of the shard.
- */
+/** One shard's children, then its manifest; nothing published. The same entries give the same bytes in any order. */
 export async function writeShard(options: WriteShardOptions): Promise<ShardManifest & { otherShards: number; rejected: number }> {
   const settings = shardSettings(options);
   if (!Number.isInteger(options.shard) || options.shard < 0 || options.shard >= settings.shards) {
@@ -183,10 +175,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
   }
 }
 
-/**
- * An entry through `prepare`, `place` (which serialises it) and the replacements of a refused one, as
- * writeSitemaps takes it: placed, undefined when left out, null when rejected (`onInvalid` told).
- */
+/** An entry through `prepare`, `place` and `replaceInvalid`: placed, undefined when left out, null when rejected. */
 export function admit<T>(entry: UrlEntry, options: Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>, place: (entry: UrlEntry) => T): T | null | undefined {
   let current = entry;
   try {
@@ -226,20 +215,15 @@ export function placedEntry(serializer: UrlEntrySerializer, settings: ShardSetti
   return { item, child: place.child, bucket: place.bucket };
 }
 
-/**
- * The output stage a shard or an apply writes through (its temporary folder holds their spills);
- * `exclusive` for a run that commits the whole set (a local apply): it holds the set's lock.
- */
+/** The output stage a shard or an apply writes through; `exclusive` (holding the set's lock) for a whole-set commit. */
 export function shardOutput(settings: ShardSettings, exclusive = false): Promise<StagedOutput> {
   return StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: settings.gzipLevel, exclusive, ...(settings.compressionThreads !== undefined ? { workers: settings.compressionThreads } : {}) });
 }
 
 /**
- * Writes the children of shard `shard` (its child stems, each loaded in turn), then its manifest, at
- * `manifestPath` (default: in the set's folder). `durable: false` leaves flushing the children to
- * disk to the index's commit (one process writing every shard: flushing each shard's files while the
- * others are written stalls on all of them). `beforePublish` runs before the children go in place and
- * before the manifest is written; it throws to write neither (a queue job whose lock is lost).
+ * Writes the children of shard `shard`, then its manifest. `durable: false` leaves the flush to the
+ * index's commit (flushing each shard while others are written stalls on all). `beforePublish` runs
+ * before each of the two writes and throws to stop them (a queue job whose lock is lost).
  */
 export async function writeShardStems(settings: ShardSettings, shard: number, stems: readonly string[], load: StemLoader, options: { output?: StagedOutput; durable?: false; manifestPath?: string; beforePublish?: () => Promise<void> } = {}): Promise<ShardManifest> {
   const output = options.output ?? (await shardOutput(settings));
@@ -257,16 +241,13 @@ export async function writeShardStems(settings: ShardSettings, shard: number, st
   }
 }
 
-/** A manifest's file content. */
 export function manifestText(manifest: ShardManifest): string {
   return JSON.stringify(manifest, null, 1) + '\n';
 }
 
 /**
- * Stages the children of `stems`, each under the name of its content, one stem at a time. An
- * asynchronous loader (children read back from disk) loads the next stem while this one is written
- * (memory holds two stems' entries); a synchronous one (a spill) is called when its stem's turn comes,
- * so that memory holds one. Shared by writeShard, generate --shards, the queue's shard jobs and apply.
+ * Stages the children of `stems`, each under the name of its content, one stem at a time. An async
+ * loader reads the next stem ahead (two stems in memory); a synchronous one (a spill) is called in turn.
  */
 export async function stageChildren(output: StagedOutput, stems: readonly string[], load: StemLoader, settings: ShardSettings): Promise<{ files: ShardFile[]; placed: StagedFile[]; duplicates: number }> {
   const files: ShardFile[] = [];
@@ -302,8 +283,7 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       files.push({ name: file.name, child: stem, urls: child.urls, bytes, diskBytes: 0, ...(child.lastmod !== undefined ? { lastmod: detached(child.lastmod) } : {}), crc32: contentToken(crc) });
     }
     writes.push(...written);
-    // The compression is the slower side: waiting for the stem before this one keeps at most two
-    // stems' texts queued for it (not waiting, a shard's stems piled up: 50 MB more at 25,000-URL stems).
+    // Compression is the slower side: waiting for the stem before keeps at most two stems' texts queued.
     await backlog;
     backlog = Promise.all(written);
     backlog.catch(() => {});
@@ -315,10 +295,8 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
 }
 
 /**
- * `text` as a string of its own. A child's lastmod is a slice of a larger string (a spill file read
- * whole, a chunk of the reader), and V8 keeps a slice's parent alive as long as the slice: kept in
- * the list of files, each child's newest lastmod held its ~0.5 MB of changes until the end of the
- * run (apply at 20,000,000 URLs: +50 MB of live heap over 128 children).
+ * `text` as a string of its own: V8 keeps a slice's parent alive, and each child's lastmod, a slice of a
+ * spill file read whole, held ~0.5 MB until the end of the run (+50 MB at 20,000,000 URLs).
  */
 function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
@@ -372,13 +350,10 @@ function newestLastmod(files: readonly { lastmod?: string }[]): string | undefin
   return newest;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The index
-
 export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {
   /** Manifest files, one per shard, all of one set. */
   manifests: readonly string[];
-  /** The set's folder (default: the folder of the first manifest is NOT assumed; give it). */
+  /** The set's folder (not assumed from the manifests). */
   outDir: string;
   /** Flush every child to disk before the index names them (when the shards were written with `durable: false`). */
   syncChildren?: boolean;
@@ -410,8 +385,7 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
   const manifests = await Promise.all(options.manifests.map(readManifest));
   const settings = checkWholeSet(manifests, options.outDir);
   const files = manifests.flatMap((m) => m.files);
-  // Each file is there, with the size its manifest says: an index never names a missing child. A
-  // batch at a time: 15,000 stats at once held 25 MB of pending requests.
+  // An index never names a missing child. 64 at a time: 15,000 stats at once held 25 MB.
   for (let i = 0; i < files.length; i += 64) {
     await Promise.all(
       files.slice(i, i + 64).map(async (file) => {
@@ -421,9 +395,8 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
     );
   }
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
-  // Manifests read from elsewhere (a run's own folder) go in once their set is published, as apply's
-  // do: until then the folder's manifests are the published set's, even when the run fails. A
-  // process stopped in between leaves them behind the index until its run is done again.
+  // Manifests from elsewhere (a run's folder) go in only once the set is published: until then the
+  // folder's manifests stay the published set's.
   const copied = manifests.filter((manifest) => !options.manifests.some((given) => resolve(given) === resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards))));
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, manifests: copied });
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
@@ -439,7 +412,7 @@ export async function readManifest(path: string): Promise<ShardManifest> {
   if (manifest?.format !== 'sitemapkit-shard' || manifest.version !== 1 || !Array.isArray(manifest.files)) {
     throw new SitemapError('ERR_SITEMAP_STATE', `${path} is not a shard manifest of sitemapkit (version 1)`);
   }
-  // A child is a file of the set's folder: a name with a path in it (`../x`) would be checked, listed and published outside it.
+  // A name with a path in it (`../x`) would be checked, listed and published outside the set's folder.
   const child = tokenChildPattern(String(manifest.name));
   const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || !child.test(file.name));
   if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}"`);
@@ -479,12 +452,10 @@ export interface PublishOptions {
 }
 
 /**
- * Commits a set: the staged children go in, then its index file(s) at one instant (one rename of
- * `NAME.xml`, or of the link `NAME-indexes` to a folder holding every index file), then the files of
- * the previous set that the new one does not name are removed, then `manifests` are written. `files`
- * are every child of the set. `beforeWrite` runs right before the commit and before each later write.
- * Every write is a rename out of (a removal: into) the output's temporary folder, so that a process
- * whose folder went (a queued run's, removed once the run is done: `stageIn`) writes nothing.
+ * Commits a set: the staged children, then its index file(s) at one instant (a rename of `NAME.xml`, or
+ * of the link `NAME-indexes`), then removes the previous set's unnamed files, then writes `manifests`.
+ * Every write is a rename out of (a removal: into) the temporary folder, so a process whose folder
+ * went (a finished queued run's) writes nothing.
  */
 export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
@@ -499,7 +470,6 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   const indexFiles = names.map((file, i) => ({ name: file, path: join(outDir, file), loc: normalizeUrl(file, 'loc', settings.baseUrl), sitemaps: (chunks[i] as ShardFile[]).length }));
   const keep = new Set([...sorted.map((f) => f.name), ...Array.from({ length: settings.shards }, (_, shard) => manifestFileName(name, shard, settings.shards))]);
   let removed: string[] = [];
-  // What follows the commit: files of the previous set moved out, then the manifests put in.
   const after = async (): Promise<void> => {
     removed = await removeUnnamed(output, settings, keep, beforeWrite);
     const manifests = (options.manifests ?? []).map((manifest) => manifestFileName(manifest.name, manifest.shard, manifest.shards));
@@ -546,8 +516,7 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
 
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
 export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
-  // Holding the set's lock, as every local writer of the set does; a queued run's index job stages in
-  // its run's folder, and its run holds the lock.
+  // Holding the set's lock; a queued run's index job stages in its run's folder, whose run holds it.
   const output = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, ...(options.stageIn !== undefined ? { stageIn: options.stageIn } : { exclusive: true }) });
   try {
     return await publishSet(output, settings, files, [], options);
@@ -560,7 +529,8 @@ export async function publishInPlace(settings: ShardSettings, files: readonly Sh
 async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettings, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
   const children = tokenChildPattern(name);
   const link = indexLink(name);
-  const others = new RegExp(`^(?:${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[0-9a-f]{8})?)$`);
+  const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const others = new RegExp(`^(?:${literal(name)}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${literal(link)}(?:\\.[0-9a-f]{8})?)$`);
   const removed: string[] = [];
   for (const file of (await readdir(outDir)).sort()) {
     if (keep.has(file) || !(children.test(file) || others.test(file))) continue;

@@ -1,7 +1,5 @@
-// Serialised entries set aside, grouped by a key (a child), so that a pass over an input of any size
-// holds in memory at most `maxPending` characters of them (the rest is appended to a file per key)
-// and, later, one group at a time. Each record keeps the order it came in: of two records of one
-// URL, the later one is read last.
+// Serialised entries set aside by a key (a child): a pass over any input holds at most `maxPending`
+// characters (the rest appended to a file per key), later one group at a time, in the order given.
 
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import type { SerializedEntry } from '../../core/build/stable-set.js';
@@ -23,17 +21,13 @@ export function encodeRecord(stem: string, loc: string, item: SerializedEntry | 
 }
 
 export class Spill {
-  // Records waiting, encoded (flat strings cost the collector less than entry objects), by key in
-  // arrays: a flush joins each key's records once, for one write.
+  // Encoded: flat strings cost the collector less than entry objects.
   private readonly pending = new Map<string, string[]>();
   private pendingLength = 0;
   /** Keys with a file. */
   private readonly written = new Set<string>();
 
-  /**
-   * `pathOf(key)`: the file of a group, in a temporary folder the caller removes. Records stay in
-   * memory until `maxPending` characters wait, so an input that fits is never written to disk.
-   */
+  /** `pathOf(key)`: the file of a group, in a temporary folder the caller removes. */
   constructor(
     private readonly pathOf: (key: string) => string,
     private readonly maxPending = 16 * 1024 * 1024,

@@ -1,11 +1,6 @@
-// A child stem laid out from its records as they sit on disk (spill.ts encodeRecord, UTF-8): the
-// bytes stay in one Buffer, and each record is a few numbers in typed arrays (its hash, lastmod,
-// namespaces, where its loc and XML are), and a child is handed to its writer a block at a time from
-// them, so that a stem costs about its records' size, not the
-// ~2.5 KB a URL of an object and strings per record (a 25,000-URL stem took a worker past 250 MB).
-// The same children, byte for byte, as layOutStems with `byHash` (core/build/stable-set.ts) gives
-// for the same entries: sorted by hash, then by URL, then in the order given; of one URL given twice,
-// the first given is kept.
+// A child stem laid out from its records as they sit on disk (spill.ts encodeRecord): one Buffer and
+// a few typed-array numbers per record, not ~2.5 KB of objects per URL (a 25,000-URL stem took a worker
+// past 250 MB). The same bytes as layOutStems with `byHash` (core/build/stable-set.ts).
 
 import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
@@ -127,10 +122,7 @@ function sortedRecords(records: Buffer, fields: Fields, loc: (i: number) => stri
   });
 }
 
-/**
- * The records' fields: `stem ns lastmodMs lastmodText hash loc xml` separated by FIELD, each ended
- * by RECORD (neither byte can appear in a field, nor inside a UTF-8 sequence).
- */
+/** The fields `stem ns lastmodMs lastmodText hash loc xml` (spill.ts encodeRecord) of each record. */
 function parseRecords(records: Buffer): Fields {
   let count = 0;
   for (let end = records.indexOf(RECORD); end !== -1; end = records.indexOf(RECORD, end + 1)) count++;

@@ -1,8 +1,5 @@
-// Where a set lives, as the queue's jobs see it. Every worker must reach the same set: a shared
-// filesystem path (NFS, EFS, a volume mounted on every machine) is what is implemented. An object
-// store (S3, GCS) would implement the same interface: `localDir` a local staging folder the writers
-// write into, `publish` an upload of the files named (children first, the index files last, as the
-// filesystem commit does), and the scratch files of a run objects under a prefix.
+// Where a set lives, as the queue's jobs see it: a filesystem path every worker mounts (NFS, EFS, a
+// shared volume). An object store would implement the same interface with `localDir` a staging folder.
 
 import { SitemapError } from '../../core/errors.js';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
@@ -64,8 +61,7 @@ export class FileSystemStorage implements SetStorage {
   async writer(name: string): Promise<StorageWriter> {
     const path = this.path(name);
     await mkdir(dirname(path), { recursive: true });
-    // A temporary name beside it (unique per process and moment): a retried job's writer never
-    // appends to the one of a killed attempt.
+    // Unique per process and moment: a retried job's writer never appends to a killed attempt's.
     return new FileWriter(join(dirname(path), `.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`), path);
   }
 
@@ -84,11 +80,8 @@ export class FileSystemStorage implements SetStorage {
 }
 
 /**
- * The most files this process holds open for queued runs, its writers' and its readers' together
- * (openFiles): a quarter of the process's limit (Linux: /proc/self/limits; 1,024 where it cannot be
- * read), the rest left to the rest of the process. A queued run writes a file per shard or per
- * touched child, up to 65,536, and a shard job reads a file per part of a source: all open at once,
- * they failed with EMFILE past the limit (20,000 here).
+ * The most files this process holds open for queued runs (openFiles): a quarter of its limit (1,024
+ * where /proc/self/limits cannot be read). A run has up to 65,536 files; all open, they hit EMFILE.
  */
 export const MAX_OPEN_FILES = Math.max(16, Math.floor(openFileLimit() / 4));
 
@@ -109,12 +102,9 @@ export interface PooledFile {
 }
 
 /**
- * The files a process holds open for queued runs, at most `limit` at once, whichever job holds
- * them: a worker runs several jobs at once (--concurrency), and a cap per job let c jobs hold c
- * times it. Past the limit the least recently used file is closed, to be opened again when next
- * used. A writer waits for room (a writer's file closes once its bytes are written); a reader never
- * waits, it is synchronous: it closes the least recently read file, or, when writers hold every
- * place, reads with a descriptor of its own opened and closed in the same step (one more at most).
+ * The files a process holds open for queued runs, at most `limit` across its jobs; past it the least
+ * recently used is closed, to be reopened when next used. A writer waits for room; a reader, being
+ * synchronous, never waits: when writers hold every place it opens and closes its own descriptor.
  */
 class OpenFiles {
   /** Open files by their last use (a count of uses), the least recently used first. */
@@ -178,10 +168,7 @@ function leastRecent(a: Map<PooledFile, number>, b: Map<PooledFile, number>): Po
 /** The files of this process's storage writers and shard readers (queue-split.ts ShardRecords). */
 export const openFiles = new OpenFiles(MAX_OPEN_FILES);
 
-/**
- * A file written through a temporary one, renamed on close. When openFiles needs room, its file is
- * closed, and opened again to append at its next write.
- */
+/** A file written through a temporary one, renamed on close; closed for room, reopened to append. */
 class FileWriter implements StorageWriter, PooledFile {
   private stream: WriteStream | undefined;
   /** Settles once the last stream closed: a file is opened again only then, so its bytes stay in order. */

@@ -1,9 +1,7 @@
-// `sitemapkit worker`: runs the jobs of queued runs (queue-jobs.ts) until told to stop. Any number of
-// workers, on any machines that see the set's folder at the same path, share the work; BullMQ gives
-// each job to one worker at a time, takes it back from a worker that stopped renewing its lock (killed,
-// frozen) and gives it to another (stalled-job recovery), and retries a failed job. Every job writes
-// the same bytes however often it runs: the shard writer's output is a function of its entries,
-// written under names of its content, and nothing is published before the parent's index.
+// `sitemapkit worker`: runs the jobs of queued runs (queue-jobs.ts). Workers on any machines that see
+// the set's folder at the same path share them; BullMQ retries failed jobs and takes back stalled
+// ones. A job writes the same bytes however often it runs (names of content, nothing published
+// before the parent's index).
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,8 +46,7 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
     connection,
     concurrency: options.concurrency ?? 1,
     lockDuration,
-    // The stalled check runs as often as a lock can expire, so a killed worker's job is taken over
-    // within about two lock durations.
+    // A killed worker's job is taken over within about two lock durations.
     stalledInterval: lockDuration,
     maxStalledCount: 3,
   });
@@ -93,13 +90,9 @@ async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: stri
 }
 
 /**
- * Throws unless `job`'s lock is still this worker's `token` (and renews it). A worker frozen (SIGSTOP,
- * a paused VM, a long GC) past its lock has lost the job: another worker took it over, and the run
- * may be over, its scratch removed, another run started. BullMQ's guidance on stalled jobs: such a
- * processor goes on running, so it checks before every write that others see. Checked just before
- * each: what is left is a freeze between the check and the write. A lock renewed less than half its
- * duration ago (monotonic clock, which runs on while a process is stopped) is ours without asking:
- * a split part closes a file per shard, 65,536 of them.
+ * Throws unless `job`'s lock is still this worker's (renewing it): a worker frozen past its lock runs on
+ * after another took the job, so it checks before every write others see. One renewed less than half
+ * its duration ago (monotonic clock) is ours without asking: a split part closes up to 65,536 files.
  */
 function lockCheck(job: Job<JobData>, token: string | undefined, lockDuration: number): () => Promise<void> {
   let oursUntil = 0;
@@ -141,16 +134,11 @@ function guardedStorage(storage: SetStorage, check: () => Promise<void>): SetSto
   };
 }
 
-/**
- * Shard `data.shard`, from its input files (records serialised and checked by the split, grouped by
- * child), into the set's folder; its manifest in the run's folder, for the index job (so that a
- * failed run leaves the published set's manifests alone). Each child's records are read from every
- * input into one Buffer and laid out from there (stem-records.ts): memory holds one child's bytes.
- */
+/** Shard `data.shard` from the split's records; its manifest in the run's folder until the index job. */
 export async function writeShardJob(data: ShardJob, storage: SetStorage, beforePublish?: () => Promise<void>): Promise<JobOutcome> {
   // One compression thread: a worker process is one of many (one per core), not the machine's only writer.
   const settings = shardSettings({ ...data.set, outDir: storage.localDir, shards: data.shards, compressionThreads: 1 });
-  // A source's parts, in order: the files they wrote for this shard (a part with none of its entries wrote none).
+  // A source's parts' files for this shard, in order (a part with no entry of it wrote none).
   const parts = Array.from({ length: data.parts ?? 0 }, (_, part) => partFile(data.run, part, data.shard));
   const records = new ShardRecords([...data.inputs, ...parts].map((name) => join(storage.localDir, name)).filter((path) => existsSync(path)));
   try {
@@ -166,16 +154,11 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
 /** Shard jobs a parent adds at once. */
 const ADD_BATCH = 1000;
 
-/**
- * The parent. After a source's split it adds the shard jobs as its children and waits for them
- * (a retried parent adds them again under the same ids: BullMQ keeps the first); after the shards, it
- * publishes the index from their manifests and removes the run's scratch files.
- */
+/** The parent: adds the shard jobs, waits for them, publishes the index and removes the scratch files. */
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {
-    // Each shard job finds its input and its parts' files itself (a shard with no entries has none):
-    // their names are not listed here. A batch of jobs at a time: 65,536 at once held 900 MB.
+    // A batch at a time: 65,536 jobs at once held 900 MB.
     const kind = data.mode === 'apply' ? 'child' : 'shard';
     const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
     const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
@@ -191,22 +174,16 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
   }
   if (data.step !== 'clean') {
-    // Published: a retry of this job (its worker killed while it removes the scratch files, the run's
-    // manifests among them) only removes what is left and returns this outcome. The lock is checked
-    // right before each write of the publish, not once before it: checking the children and flushing
-    // them to disk takes long, and a worker frozen then had its run published by another worker, and
-    // perhaps the next run too, before it went on to publish its index over it.
-    // The set's lock names this run from its add on (queue.ts addFlow): a run not holding it (added by
-    // a coordinator frozen past its claim while another run was claimed, or its lock removed by hand)
-    // publishes nothing.
+    // Once published (step 'clean'), a retry only removes what is left. The job's lock is checked before
+    // each write of the publish, not once: a worker frozen during the long checks could else publish
+    // over a later run. A run not holding the set's lock (queue.ts addFlow) publishes nothing.
     const owner = await setLockOwner(data.out, data.set.name ?? 'sitemap');
     if (owner !== runLockOwner(data.run, job.queueName)) throw new SitemapError('ERR_SITEMAP_STATE', `the lock of ${data.out} is not run ${data.run}'s (${owner === undefined ? 'no lock' : owner}): another run is writing the set; nothing is published`);
     const outcome = await publishRun(job, storage, stillOurs);
     await stillOurs();
     await job.updateData((data = { ...data, step: 'clean', outcome }));
   }
-  // A part's folder at a time: a source's run leaves parts × shards files, and one removal of them
-  // all holds a pending request for each (65,536 files: about 90 MB of a worker).
+  // A part's folder at a time: removing parts × shards files at once held ~90 MB per 65,536.
   for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
   await storage.remove(`${SCRATCH}/${data.run}`);
   if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
@@ -218,20 +195,16 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
 /** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
 async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: () => Promise<void>): Promise<RunOutcome> {
   const data = job.data;
-  // Every child's value: the split parts' (if any) and the shards' or children's.
   const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
   const splits = values.filter(([key]) => key.includes(`${data.run}.split.`));
   const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
   const results = values.map(([, value]) => value);
-  // Every entry routed to the run's scratch files was read back: a shard's input that is missing reads
-  // as a shard with no entries, so an input removed while the run ran (by a coordinator or a worker
-  // frozen past its lock) published the set without them, and said it was done.
+  // Every entry routed must be read back: a missing input reads as a shard with no entries.
   const routed = data.routed ?? (data.parts !== undefined ? splits.reduce((n, [, value]) => n + value.entries, 0) : undefined);
   const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
   if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
-  // Staged in the run's scratch folder: a worker frozen past its lock in the middle of the publish,
-  // woken once the run is done (its folder removed), finds its staged index gone and writes nothing.
+  // Staged in the run's scratch folder: a worker frozen past its lock, woken once the run is done, writes nothing.
   const publish = { beforeWrite, stageIn: join(storage.localDir, SCRATCH, data.run) };
   if (data.mode === 'apply') {
     published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), publish);

@@ -1,15 +1,8 @@
-// The set in a directory, as `generate` or `build` wrote it, as a source for the serve handler
-// (core/serve/handler.ts). Only the entry file and the files it names are served, held in memory
-// with their tags: a request never reaches the file system by a path, so no path it carries can.
-// The files beyond `maxBytes` are read per request instead, through a handle opened when the set was
-// loaded and kept while the set is served: the same bytes as tagged then, even after a new set
-// removed them from the directory (the grace period).
-//
-// The set is followed when it is replaced. staged-output.ts commits a set by renaming the entry file
-// last, after everything it names is in place: a change of the entry file (seen by fs.watch, or by a
-// stat now and then where watching does not work) loads the new entry file and its files, and the
-// new set replaces the old one in one assignment, so that no answer mixes two sets. The children of
-// the old set stay served for a grace period: crawlers fetch children long after the index.
+// A set in a directory as a serve source: only the entry file and the files it names, held in memory
+// (beyond `maxBytes`, read through a handle opened at load, so the bytes stay those tagged). Sets are
+// committed by renaming the entry file last (staged-output.ts): its change loads the new set, which
+// replaces the old in one assignment so no answer mixes two. Old children stay served for a grace
+// period: crawlers fetch children long after the index.
 
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -77,14 +70,12 @@ interface LoadedSet {
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
 
 /** Opens the set in `options.dir`; throws a SitemapError (ERR_SITEMAP_SERVE) when there is none to serve. */
-// A factory: most of its lines are the methods of the source it returns, which share the loaded set.
 export async function openDirectorySource(options: DirectorySourceOptions): Promise<DirectorySource> {
   const entryName = options.entry ?? 'sitemap.xml';
   if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);
   for (const [name, least] of [['graceMs', 0], ['maxBytes', 0], ['pollMs', 1], ['pageUrls', 0]] as const) checkCount(name, options[name], least);
   const graceMs = options.graceMs ?? 3_600_000;
   const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
-  // As generate writes the index's locs: the base URL normalised, its folder.
   const childBase = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl).prefix;
   let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes);
   // Children of earlier sets, with the time until which they are served.
@@ -98,7 +89,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     try {
       options.onChange?.(event);
     } catch {
-      // A callback that throws changes nothing served (nor ends the process, as a rejection nobody awaits would).
+      // A callback that throws changes nothing served.
     }
   };
   const reload = (): Promise<void> => {
@@ -109,7 +100,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     pending = (async () => {
       do {
         again = false;
-        // The folder before this attempt: a file added since (a named child arriving late) is worth another.
+        // A file added to the folder since (a named child arriving late) is worth another attempt.
         const folder = await versionAt(options.dir);
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
@@ -180,10 +171,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   }
 }
 
-/**
- * Calls `changed` when fs.watch sees the entry file change, and `poll` every `pollMs` for where
- * watching does not work (some network file systems). Returns what stops both.
- */
+/** Calls `changed` on fs.watch, and `poll` every `pollMs` where watching does not work; returns the stop. */
 function follow(dir: string, entryName: string, pollMs: number, changed: () => void, poll: () => void): () => void {
   let watcher: FSWatcher | undefined;
   try {
@@ -202,11 +190,7 @@ function follow(dir: string, entryName: string, pollMs: number, changed: () => v
   };
 }
 
-/**
- * Loads the entry file and every file it names. A file whose version did not change since `previous`
- * is taken from it. Tried again when the entry file changes while its files are read (a commit in
- * between); fails when a named file is missing or is not a regular file (a symlink is never followed).
- */
+/** Loads the entry file and the files it names (unchanged ones from `previous`), again if it changes meanwhile. */
 async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
@@ -236,8 +220,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
 async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
   if (!entryName.endsWith('.xml')) return [];
   const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
-  // An entry file cut short (written in place, a full disk) or otherwise not well-formed is no set:
-  // serving it would hide the children it no longer names. The previous set stays served.
+  // An entry file cut short is no set: serving it would hide the children it no longer names.
   const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
   if (broken !== undefined) throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName}${broken.line === undefined ? '' : `:${broken.line}:${broken.column ?? 1}`}: not well-formed XML: ${broken.message}`);
   if (reading.format === 'urlset') return [];
@@ -246,18 +229,13 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   for (const ref of reading.sitemaps) {
     const slash = ref.loc.lastIndexOf('/');
     const name = ref.loc.slice(slash + 1);
-    // A child elsewhere (another folder, another site) is not in this directory: not served from here.
     if (!SAFE_NAME.test(name) || (childBase !== undefined && ref.loc.slice(0, slash + 1) !== childBase)) continue;
     names.push(name);
   }
   return names;
 }
 
-/**
- * Reads one file of the set (never through a symlink), or takes it from `previous` when its version is
- * the same. A file that does not fit in `room` bytes is kept on disk: its handle stays open, its bytes
- * are read when it is sent.
- */
+/** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent. */
 async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
   let handle: FileHandle;
   try {
@@ -278,8 +256,7 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     // A view of the bytes read, not a copy: the whole set passes through here at start.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const etag = await strongEtag(bytes);
-    // Last-Modified: when the bytes last changed. A rename that kept them (the entry file rewritten
-    // alike) keeps the earlier time; otherwise the later of mtime and ctime, never earlier than the change.
+    // Last-Modified: when the bytes last changed; the later of mtime and ctime, never earlier than the change.
     const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
     if (bytes.byteLength > room) {
@@ -302,9 +279,8 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
 }
 
 /**
- * The bytes of an open file as tagged when it was loaded (`loaded`, its stat then), read as they are
- * sent (positioned reads: streams share the handle). A file written in place since (a copy over it)
- * is cut before its last bytes: never sent whole under the tag of other bytes.
+ * The bytes of an open file, read as sent (positioned: streams share the handle). One written in place
+ * since it was loaded is cut before its last bytes: never sent whole under the tag of other bytes.
  */
 function streamFrom(handle: FileHandle, loaded: Stats): ReadableStream<Uint8Array> {
   const length = loaded.size;

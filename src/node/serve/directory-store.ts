@@ -1,7 +1,5 @@
-// A cache store for a live source (core/serve/live-source.ts) in a directory: made files outlive the
-// process, so that a restart does not make every child again. Each file is its bodies (KEY.identity,
-// KEY.gzip) and KEY.json, its tags and times, written last: a file whose KEY.json is missing or does
-// not match its bodies is not in the cache. Bounded in bytes: the oldest made go first.
+// A live source's cache in a directory, so a restart does not make every child again. Each file is its
+// bodies (KEY.identity, KEY.gzip) and KEY.json, written last: the commit point. Oldest made go first.
 
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -54,8 +52,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
         if (body === undefined || body.byteLength !== expected.bytes) return undefined;
         file[form] = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), etag: expected.etag } satisfies Representation;
       }
-      // A set under way since the meta was read may have put a new body of the same length in place:
-      // the body read is the one the meta tags only if the meta is still the same (set removes it first).
+      // A set under way may have put a same-length body in place: only an unchanged meta vouches for it.
       return (await readText(metaPath)) === text ? file : undefined;
     },
     async set(key, file) {
@@ -63,7 +60,7 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       const map = await index();
       const { madeAt, lastModified, lastmod, urls } = file;
       const meta: Meta = { madeAt, lastModified, lastmod, urls };
-      // The meta goes first (as absent), then the bodies, then the new meta: the commit point.
+      // The meta goes first, then the bodies, then the new meta.
       await rm(join(dir, `${key}.json`), { force: true });
       for (const form of FORMS) {
         const representation = file[form];

@@ -1,9 +1,6 @@
-// A fetch handler as a node:http request listener (also Express and Connect middleware).
-//
-// The sitemap handler (core/serve/handler.ts) offers `answer`: the answer as plain data, with headers
-// made once per file. That path writes it straight to the socket, building no Request or Response:
-// passing each request through undici's Request and Response cost ~6× the throughput of node:http
-// (issue 25, measured). Any other fetch handler goes the general way.
+// A fetch handler as a node:http request listener (also Express and Connect middleware). The sitemap
+// handler's `answer` is written straight to the socket: a Request and Response per request cost ~6× the
+// throughput of node:http (issue 25). Any other fetch handler goes the general way.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -22,19 +19,13 @@ export interface ResponseDone {
 }
 
 export interface NodeListenerOptions {
-  /**
-   * Origin of the Request built for a handler without `answer` (default `http://localhost`): neither
-   * the Host header nor the request-target (`//evil.test/x`, absolute-form) chooses what is answered.
-   */
+  /** Origin of the Request built for a handler without `answer` (default `http://localhost`), never the Host's. */
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
   onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
 }
 
-/**
- * `handler` as a node:http listener. As Express or Connect middleware (called with `next`), a 404 is
- * passed on to the next handler instead of being answered.
- */
+/** `handler` as a node:http listener; as Express or Connect middleware (with `next`), a 404 goes to `next`. */
 export function toNodeListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions = {}): NodeListener {
   const listener = bareListener(handler, options);
   const onResponse = options.onResponse;
@@ -58,8 +49,7 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
       const header = (name: string): string | string[] | undefined => request.headers[name];
       let answer: SitemapAnswer | Promise<SitemapAnswer>;
       try {
-        // Express and Connect cut a mount path off `url`: the base URL's path is matched against the
-        // whole (originalUrl), else (a handler without a base URL, mounted) the path below the mount.
+        // Express cuts a mount path off `url`: try the whole (originalUrl), then the path below the mount.
         const method = request.method ?? 'GET';
         const whole = (request as { originalUrl?: string }).originalUrl;
         const url = request.url ?? '/';
@@ -95,10 +85,7 @@ function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((er
   else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
 }
 
-/**
- * A large body is written a piece at a time, as the socket drains: handing a child of 1.6 MB to the
- * socket whole, for 64 clients at once, served 25–35% fewer children a second (bench:serve).
- */
+/** Large bodies go a piece at a time as the socket drains: whole, 64 clients got 25–35% less (bench:serve). */
 const PIECE_BYTES = 64 * 1024;
 
 function writePieces(body: Uint8Array, response: ServerResponse): void {
@@ -122,8 +109,7 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   const method = request.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(hasBody ? { body: Readable.toWeb(request) as unknown as NonNullable<RequestInit['body']>, duplex: 'half' } : {}) };
-  // The request-target's path after the origin, not resolved against it: `//evil.test/x` is a path
-  // (RFC 9112 §3.2.1), and an absolute-form target gives its path only; neither chooses the host.
+  // Not resolved against the origin: `//evil.test/x` is a path (RFC 9112 §3.2.1); absolute-form gives its path.
   const path = (request.url ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
   const answer = await handler(new Request(`${origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
   const flat: string[] = [];
