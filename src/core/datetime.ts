@@ -385,6 +385,20 @@ export function parseW3cDatetime(text: string): ParsedW3cDatetime | undefined {
   };
 }
 
+/** The newest of the items' lastmods, compared as instants; a lastmod that is no W3C Datetime is passed over. */
+export function newestLastmod(items: Iterable<{ readonly lastmod?: string | undefined }>): string | undefined {
+  let newest: string | undefined;
+  let newestMs = Number.NEGATIVE_INFINITY;
+  for (const { lastmod } of items) {
+    const ms = lastmod === undefined ? undefined : parseW3cDatetime(lastmod)?.epochMs;
+    if (ms !== undefined && ms > newestMs) {
+      newestMs = ms;
+      newest = lastmod;
+    }
+  }
+  return newest;
+}
+
 /** Why `text` is not a W3C Datetime (a phrase such as `month 13 is out of range (01–12)`), or `undefined` if it is one. */
 export function w3cDatetimeProblem(text: string): string | undefined {
   return isCanonicalW3c(text) ? undefined : parseInto(text);

@@ -3,6 +3,7 @@
 
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
+import { newestLastmod } from '../datetime.js';
 import { readXmlSitemapText } from '../read/xml-reader.js';
 import type { Representation, SitemapFile, StreamedRepresentation } from './handler.js';
 
@@ -59,10 +60,6 @@ export async function setPagePolicy(): Promise<string> {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${await scriptHash}'; base-uri 'none'; form-action 'none'`;
 }
 
-/** The newest of the lastmods, compared as instants (the first of equal ones). */
-function newestLastmod(items: readonly { readonly lastmod?: string }[]): string | undefined {
-  return items.reduce<string | undefined>((max, f) => (f.lastmod !== undefined && (max === undefined || Date.parse(f.lastmod) > Date.parse(max)) ? f.lastmod : max), undefined);
-}
 
 export function renderSetPage(view: SetView, title: string): string {
   const e = escapeXmlAttribute;

@@ -5,6 +5,7 @@
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { Limits, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
@@ -333,21 +334,6 @@ function sum(files: readonly ShardFile[], field: 'urls' | 'bytes' | 'diskBytes')
   let total = 0;
   for (const file of files) total += file[field];
   return total;
-}
-
-/** The newest of the files' lastmods (W3C Datetimes compared as instants). */
-function newestLastmod(files: readonly { lastmod?: string }[]): string | undefined {
-  let newest: string | undefined;
-  let newestMs = Number.NEGATIVE_INFINITY;
-  for (const file of files) {
-    if (file.lastmod === undefined) continue;
-    const ms = Date.parse(file.lastmod.length === 10 ? `${file.lastmod}T00:00:00Z` : file.lastmod);
-    if (ms > newestMs) {
-      newestMs = ms;
-      newest = file.lastmod;
-    }
-  }
-  return newest;
 }
 
 export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {

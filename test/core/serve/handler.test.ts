@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { acceptsGzip, createSitemapHandler, strongEtag, type SitemapFile, type SitemapSource } from '../../../src/core/serve/handler.js';
+import { renderSetPage } from '../../../src/core/serve/set-page.js';
 
 const INDEX = '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/maps/s-00001.xml.gz</loc></sitemap></sitemapindex>\n';
 const CHILD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>\n';
@@ -331,4 +332,10 @@ test('Range (RFC 9110 §14) as nginx answers one range: 206 with Content-Range, 
   assert.deepEqual([encoded.status, encoded.headers.get('content-encoding'), [...Buffer.from(await encoded.arrayBuffer())]], [206, 'gzip', [0x1f, 0x8b]]);
   const decoded = await get('/maps/s-00001.xml', { 'accept-encoding': 'identity', range: 'bytes=0-1' });
   assert.deepEqual([decoded.status, decoded.headers.get('accept-ranges'), await decoded.text()], [200, null, CHILD]);
+});
+
+test('the page for people names the newest lastmod that is a date, passing over one that is not', () => {
+  const files = [{ name: 'a.xml', urls: 1, lastmod: 'soon' }, { name: 'b.xml', urls: 1, lastmod: '2024-01-01' }, { name: 'c.xml', urls: 1, lastmod: '2023-12-31T23:00:00-02:00' }];
+  const html = renderSetPage({ lastModified: 0, files, urls: [], totalUrls: 3 }, 'S');
+  assert.match(html, /newest lastmod 2023-12-31T23:00:00-02:00/);
 });
