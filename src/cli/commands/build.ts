@@ -80,10 +80,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   progress.clear();
 
   let problems = 0;
-  // Problems by page, pages in path order (a page has no line: its path is its place). Warnings (a
-  // listed URL that contradicts its page's canonical, an alternate dropped) do not change the exit
-  // status. A terminal gets the first few of each code over the whole site (-v: every one), a pipe
-  // every one.
+  // Problems by page, in path order; warnings do not change the exit status.
   const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', ...(verbose ? { capped: false } : {}) });
   const pageProblems: Array<Problem & { file: string }> = [];
   for (const page of result.excluded) {
@@ -93,24 +90,22 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   pageProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const problem of pageProblems) {
     if (problem.severity === 'error') problems++;
-    // -q: errors only.
     if (!quiet || problem.severity === 'error') printer.print(problem);
   }
   printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
   if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
   if (result.listed === 0) {
-    // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
+    // The previous set is left whole, and the likeliest cause said.
     problems++;
     io.stderr.write(commandMessage('build', `${nothingListedText(result)}`));
   }
 
   let announceFailed = false;
   let announcement: unknown;
-  // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit build: dry run: nothing submitted to IndexNow\n');
   if (indexNow !== undefined && result.committed) {
-    // The key file goes where the pages are served (BASE/KEY.txt), not into an --out folder below them.
+    // The key file goes where the pages are served, not into an --out folder below them.
     const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
@@ -124,10 +119,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/**
- * `--source-map` values: a JSON file (`{"page": "source", …}`), or a rule `PAGES=SOURCES` with one `*`
- * on each side (sources relative to the current directory). JSON files are merged, the later winning.
- */
+/** `--source-map` values: JSON files (merged, the later winning), or rules `PAGES=SOURCES` with one `*` each. */
 async function sourceMapping(values: readonly string[], cwd: string): Promise<{ sourceMap?: Map<string, string>; sourceRules: SourceRule[] }> {
   let sourceMap: Map<string, string> | undefined;
   const sourceRules: SourceRule[] = [];

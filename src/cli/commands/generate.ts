@@ -28,7 +28,7 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
   if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
   if (args.has('shards')) {
-    // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
+    // A sharded set has its own layout: always an index, each URL once, written for real.
     for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
   }
   const columnsText = args.text('columns');
@@ -64,18 +64,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
   const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
-  // -v: every problem on a terminal too, and every file in the summary.
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
-  // --format json lists the problems too, the first DEFAULT_MAX_DIAGNOSTICS_PER_CODE of each code
-  // (memory does not grow with the problems; issue 22), and counts the others. A problem without a
-  // code is kept under an undefined one: a bucket of its own.
+  // --format json lists the first problems of each code and counts the others.
   const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
-    // -q: errors only on standard error; --format json still lists every problem.
     if (!quiet || p.severity === 'error') printer.print(p);
     if (json) listed.add(p as Diagnostic);
   };
-  // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
     problem({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
@@ -83,16 +78,14 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
     problem({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
   };
-  // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
-  // The entry is looked up only when there is something to say.
+  // The written sitemap says something else than the input (exit status 1).
   let current: UrlEntry | undefined;
   const warnEntry = (code: string, message: string): void => {
     warnings++;
     const at = current === undefined ? undefined : positions.get(current);
     warnAt(at?.file ?? '<input>', at?.line, code, message);
   };
-  // Ignored input (unknown columns and fields), once per file: a note, not a problem in the output.
-  // The reader says it while reading a chunk, before the chunk's batch: it waits for its line (below).
+  // Ignored input (unknown columns and fields): said before the chunk's batch, it waits for its line.
   const inputWarnings: InputWarning[] = [];
   const sayInputWarnings = (upTo: number): void => {
     while (inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= upTo) {
@@ -101,10 +94,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  // Problems come in line order within a file (issue 23), in one pass and with no buffer of problems:
-  // the writer reports an entry's problems while it takes the batch the entry is in, so the batch is
-  // cut before each line the reader has something to say about (a rejected line, an unknown field);
-  // the entries above it go to the writer first, then the reader's problem is said.
+  // Problems in line order with no buffer: the writer reports an entry's problems as it takes its
+  // batch, so a batch is cut before each line the reader has something to say about.
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of args.positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
@@ -181,14 +172,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     }
     printer.finish();
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
-      // The writer saw no entry; the reader or the filters took them all.
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
-      // The problems are the input's: a reader of --format json gets them as after any run with problems.
       if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
-    // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
     return fatalFailure(io, 'generate', error);
   } finally {
     removeHandler?.();
@@ -204,10 +192,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/**
- * Defaults for entries that lack a field, each validated by the writer as the field itself would be;
- * `--lastmod now` is `now` as a W3C Datetime (UTC, to the second). A default in the future is refused.
- */
+/** Defaults for entries that lack a field, each validated as the field itself would be. */
 function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
   const lastmod = args.text('lastmod');
   const defaults: EntryDefaults = definedOnly({

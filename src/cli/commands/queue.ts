@@ -1,5 +1,4 @@
-// `sitemapkit queue generate|apply|status`: the coordinator of runs done by `sitemapkit worker`
-// processes on a BullMQ queue (issue 27; node/scale/queue.ts).
+// `sitemapkit queue generate|apply|status`: the coordinator of runs done by `sitemapkit worker` processes.
 
 import { resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
@@ -105,7 +104,6 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
       onProblem: (problem) => io.stderr.write(`${problem}\n`),
     });
   } finally {
-    // The URL inputs are read: the jobs read only the shard files.
     await client.close();
   }
   const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;

@@ -1,8 +1,6 @@
-// `sitemapkit validate --format junit`: JUnit XML, for the test report views of Jenkins, GitLab
-// and GitHub. Each file is a test suite; each error or warning a failed test case (type = the code);
-// a file with neither has one passing case, "valid". Infos are not failures: they go to the
-// suite's <system-out>. A file's schema verdict is the suite's property `schemaValid` (true, false,
-// or null where no sitemap schema applies).
+// `sitemapkit validate --format junit`: JUnit XML for CI test reports. Each file is a test suite; each
+// error or warning a failed test case; a file with neither has one passing case, "valid". Infos go to
+// the suite's <system-out>.
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { escapeXml as escapeXmlText, escapeXmlAttribute } from '../../core/xml/escape.js';
@@ -68,11 +66,7 @@ function positionOf(d: Diagnostic): string | undefined {
   return d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
 }
 
-/**
- * Text content or an attribute value, escaped as the writer escapes them (core/xml/escape.ts: CR, and
- * in an attribute tab and LF, as references). What XML 1.0 cannot carry at all (C0 controls, lone
- * surrogates, U+FFFE/U+FFFF) becomes U+FFFD.
- */
+/** Escaped as the writer escapes (core/xml/escape.ts); what XML 1.0 cannot carry becomes U+FFFD. */
 function escapeXml(text: string, where: 'text' | 'attribute'): string {
   const xmlText = text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
   return where === 'attribute' ? escapeXmlAttribute(xmlText) : escapeXmlText(xmlText);
