@@ -7,7 +7,7 @@ import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { UsageError, fatalFailure } from '../args.js';
+import { UsageError, fatalFailure, setOutputOptions } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -24,16 +24,10 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
     const name = args.text('name');
     if (name !== undefined && !NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
-    const gzipLevel = args.number('gzip-level');
-    if (gzipLevel !== undefined && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
     const settings = {
-      name,
+      ...setOutputOptions(args),
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
       initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
-      profile: args.choice<'current' | 'legacy'>('limits'),
-      maxUrls: args.number('max-urls'),
-      maxBytes: args.number('max-bytes'),
-      gzipLevel,
       threads: args.number('threads'),
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
@@ -67,7 +61,6 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       images: args.flag('images'),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
       ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
-      gzip: !args.flag('no-gzip'),
       ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { SitemapError, type InvalidValueError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
+import { parseColumnMapping } from '../../core/input/csv.js';
 import { EntryPolicy, type EntryDefaults } from '../../core/input/entry-policy.js';
 import { isFutureLastmod } from '../../core/datetime.js';
 import { UrlEntrySerializer } from '../../core/write/url-entry.js';
@@ -13,7 +13,7 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, t
 import type { IndexFile } from '../../node/scale/shard-set.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
-import { asUsage, fatalFailure, UsageError } from '../args.js';
+import { asUsage, fatalFailure, setOutputOptions, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -21,11 +21,11 @@ import { DiagnosticCollector, type Diagnostic } from '../../core/diagnostics.js'
 import { Progress, ratePerSecond } from '../progress.js';
 
 /** What the options of `generate` make (a UsageError when they cannot); `startedAt` is "now". */
-async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ columns: ColumnMapping | undefined; defaults: EntryDefaults; formats: Map<string, InputFormat | 'auto'>; keepPath: ((path: string) => boolean) | undefined }> {
+async function generateSettings(args: ParsedArgs, startedAt: number) {
   if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
   if (!args.has('out')) throw new UsageError('--out DIR is required');
   if (args.positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
-  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  const output = setOutputOptions(args);
   if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
   if (args.has('shards')) {
     // A sharded set has its own layout: always an index, each URL once, written for real.
@@ -37,7 +37,7 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   const inputFormat = args.choice<InputFormat>('input-format');
   const formats = asUsage(() => new Map(args.positionals.map((path) => [path, inputFormat ?? detectInputFormat(path)])));
   try {
-    return { columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
+    return { output, columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
   } catch (error) {
     // picomatch refuses an empty glob.
     throw new UsageError(`--include/--exclude: ${(error as Error).message}`);
@@ -50,7 +50,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const startedAt = Math.floor(Date.now() / 1000) * 1000;
   const line = await commandLine(GENERATE, argv, io, (args) => generateSettings(args, startedAt));
   if ('exit' in line) return line.exit;
-  const { args, checked: { columns, defaults, formats, keepPath } } = line;
+  const { args, checked: { output, columns, defaults, formats, keepPath } } = line;
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
@@ -141,9 +141,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
       enforceScope: !args.flag('no-scope'),
-      gzip: !args.flag('no-gzip'),
-      ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
-      ...definedOnly({ name: args.text('name'), maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
+      ...output,
+      ...definedOnly({ index: args.choice<IndexMode>('index'), xslUrl: args.text('xsl') }),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
       signal: controller.signal,
