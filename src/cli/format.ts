@@ -25,6 +25,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** `LINE:COL`, or `LINE`, or '' where the position is not known: never a made-up `0:0`. */
+export function positionText(d: { readonly line?: number | undefined; readonly column?: number | undefined }): string {
+  return d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`;
+}
+
 /** Control characters written as escapes: they would break the columns or drive the terminal. */
 export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {

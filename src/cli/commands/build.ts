@@ -16,7 +16,6 @@ import { indexNowSettings, submitPending } from './indexnow.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(BUILD, argv, io, (args) => {
     const count = args.positionals.length;

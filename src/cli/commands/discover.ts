@@ -10,7 +10,7 @@ import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type Discov
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
-import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { formatBytes, formatCount, formatDuration, plural, positionText } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -82,8 +82,8 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       listed++;
       if (shown === SHOWN_PER_DOCUMENT) continue;
       shown++;
-      const at = d.line === undefined ? '' : d.column === undefined ? `${d.line} ` : `${d.line}:${d.column} `;
-      lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
+      const at = positionText(d);
+      lines.push(`${prefix}  ${at === '' ? '' : `${at} `}${d.severity} ${d.code} ${d.message}`);
     }
     const more = Math.max(total ?? listed, listed) - shown;
     if (more > 0) lines.push(`${prefix}  … and ${formatCount(more)} more`);
@@ -157,7 +157,6 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
   return `${plural(p.fetched, 'document')} fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const assumed = new Set<string>();
   const line = await commandLine(DISCOVER, argv, io, async (args) => {

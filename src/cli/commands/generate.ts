@@ -44,7 +44,6 @@ async function generateSettings(args: ParsedArgs, startedAt: number) {
   }
 }
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // "now" for --lastmod now and for lastmod in the future: the run's start, to the second.
   const startedAt = Math.floor(Date.now() / 1000) * 1000;

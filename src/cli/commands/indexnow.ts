@@ -67,7 +67,6 @@ export interface SubmitSummary {
 }
 
 /** Submits what the state says is pending; reports on stderr; never throws for the endpoint's answers. */
-// Long: one sequence over the state it updates (read, submit each host's batch, record each accepted one).
 export async function submitPending(settings: IndexNowSettings, context: SubmitContext): Promise<{ ok: boolean; summary: SubmitSummary }> {
   const { io } = context;
   const say = (text: string): void => {

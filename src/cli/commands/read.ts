@@ -84,7 +84,6 @@ function summaryLine(file: string, s: SitemapSummary): string {
 
 // ---------------------------------------------------------------------------------------------------
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(READ, argv, io, async (args) => {
     checkSitemapInputs(args.positionals, io);

@@ -15,7 +15,6 @@ import { formatBytes } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(ROBOTS, argv, io, (args) => {
     const sitemaps = args.list('sitemap');

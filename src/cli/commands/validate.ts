@@ -22,7 +22,6 @@ import { version } from '../version.js';
 import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(VALIDATE, argv, io, async (args) => {
     checkSitemapInputs(args.positionals, io);

@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { escapeXml as escapeXmlText, escapeXmlAttribute } from '../../core/xml/escape.js';
 import type { FileReport } from '../../core/validate/types.js';
+import { positionText } from '../format.js';
 
 export function formatJunit(reports: readonly FileReport[]): string {
   const suites = reports.map(testSuite);
@@ -45,8 +46,8 @@ function testSuite(report: FileReport): { tests: number; failures: number; xml: 
 }
 
 function failedCase(d: Diagnostic, escapedFile: string): string {
-  const position = positionOf(d);
-  const name = position === undefined ? d.code : `${d.code} at ${position}`;
+  const position = positionText(d);
+  const name = position === '' ? d.code : `${d.code} at ${position}`;
   return [
     `    <testcase name="${escapeXml(name, 'attribute')}" classname="${escapedFile}">`,
     `      <failure type="${escapeXml(d.code, 'attribute')}" message="${escapeXml(d.message, 'attribute')}">${escapeXml(describe(d), 'text')}</failure>`,
@@ -56,14 +57,9 @@ function failedCase(d: Diagnostic, escapedFile: string): string {
 
 /** `12:5 error loc/not-absolute message` and the hint on the next line. */
 function describe(d: Diagnostic): string {
-  const position = positionOf(d);
-  const head = `${position === undefined ? '' : `${position} `}${d.severity} ${d.code} ${d.message}`;
+  const position = positionText(d);
+  const head = `${position === '' ? '' : `${position} `}${d.severity} ${d.code} ${d.message}`;
   return d.hint === undefined ? head : `${head}\nFix: ${d.hint}`;
-}
-
-function positionOf(d: Diagnostic): string | undefined {
-  if (d.line === undefined) return undefined;
-  return d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
 }
 
 /** Escaped as the writer escapes (core/xml/escape.ts); what XML 1.0 cannot carry becomes U+FFFD. */

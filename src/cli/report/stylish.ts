@@ -1,10 +1,10 @@
 // The human report of `sitemapkit validate`, in ESLint's "stylish" look: per file with diagnostics,
 // its name, then one aligned row per diagnostic (`LINE:COL  severity  message  code`), its hint below;
-// then one summary line. A position not known is left blank, never a made-up `0:0`.
+// then one summary line.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
-import { fit, formatCount, plural, printable, width } from '../format.js';
+import { fit, formatCount, plural, positionText, printable, width } from '../format.js';
 import { CodeCap, moreText } from '../problems.js';
 
 export interface StylishOptions {
@@ -147,7 +147,7 @@ const PIPED_MESSAGE_COLUMNS = 100;
 
 function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number, allHints = false): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
-    position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
+    position: positionText(d),
     severity: d.severity,
     message: printable(d.message),
     code: printable(d.code),
