@@ -51,7 +51,7 @@ export class Output {
     this.encode(text);
   }
 
-  /** UTF-8 text, as it is. */
+  /** UTF-8 text. */
   writeBytes(bytes: Uint8Array): void {
     if (this.bytes === undefined) {
       this.text += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -67,7 +67,6 @@ export class Output {
     this.used += bytes.length;
   }
 
-  /** `text` and a line feed. */
   writeLine(text: string): void {
     if (this.bytes === undefined) {
       this.text += text;
@@ -80,7 +79,6 @@ export class Output {
     if (this.linesLength >= LINES_CHARS) this.writeLines();
   }
 
-  /** JSON.stringify(value) and a line feed. */
   writeJsonLine(value: object): void {
     const json = this.jsonLines();
     if (json === undefined) {
@@ -120,7 +118,6 @@ export class Output {
     this.encode(text);
   }
 
-  /** `text` into the bytes (a Node stream's output). */
   private encode(text: string): void {
     const bytes = this.bytes as Buffer;
     if (this.used + text.length * MAX_UTF8_PER_UNIT > bytes.length) {

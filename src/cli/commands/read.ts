@@ -18,9 +18,6 @@ import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttp
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
-// ---------------------------------------------------------------------------------------------------
-// Output
-
 function tsvField(value: string): string {
   return /[\t\r\n\\]/.test(value) ? value.replace(/[\t\r\n\\]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : value;
 }
@@ -81,8 +78,6 @@ function summaryLine(file: string, s: SitemapSummary): string {
   const encoding = s.encoding !== undefined ? `, ${s.encoding}` : '';
   return `${file}: ${s.format}, ${entries}, ${problems}; ${bytes} read${encoding}\n`;
 }
-
-// ---------------------------------------------------------------------------------------------------
 
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(READ, argv, io, async (args) => {
