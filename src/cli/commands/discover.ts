@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { urlLine } from '../../core/model-json.js';
-import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
+import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
@@ -42,10 +42,6 @@ function entryJson(entry: UrlEntry, sitemap: string): string {
 function sitemapJson(node: SitemapNode): string {
   const { children: _children, ...rest } = node;
   return JSON.stringify({ type: 'sitemap', ...rest });
-}
-
-function robotsJson(node: RobotsNode): string {
-  return JSON.stringify({ type: 'robots', ...node });
 }
 
 function csvRow(entry: UrlEntry, sitemap: string): string {
@@ -239,7 +235,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
         break;
       case 'robots':
-        if (format === 'jsonl') out.writeLine(robotsJson(event.robots));
+        if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
         for (const d of event.robots.diagnostics) report(d);
         break;
       case 'diagnostic':
