@@ -1,7 +1,5 @@
-// What `require('sitemapkit')` runs on a Node that does not pick the "module-sync" condition of
-// package.json's "exports": Node before 20.19 / 22.12, or require(esm) turned off with
-// --no-experimental-require-module. Node 20.17+ with --experimental-require-module can still load the
-// ES module from here; any other Node gets an error that says how to load it instead.
+// What `require('sitemapkit')` runs on a Node without the "module-sync" condition (before 20.19 /
+// 22.12): it loads the ES module where require(esm) works, else throws an error that says how.
 
 /** Loads the ES module entry through `load` (a `require` of it), or throws an error that names `import`. */
 function requireEsm(load: () => unknown, specifier: string): unknown {

@@ -1,7 +1,9 @@
 // Usage errors: a bad value is a UsageError, reported in one line (exit 2). The options themselves are
 // parsed by their declaration (command.ts).
 
+import { definedOnly } from '../core/defined-only.js';
 import { SitemapError } from '../core/errors.js';
+import type { ParsedArgs } from './command.js';
 import { EXIT_FATAL, fatal, type CliIo } from './io.js';
 
 export class UsageError extends Error {}
@@ -27,4 +29,14 @@ export function asUsage<T>(make: () => T, prefix = ''): T {
     if (error instanceof SitemapError) throw new UsageError(`${prefix}${error.message}`);
     throw error;
   }
+}
+
+/** How a set is written, as the options of declarations.ts SET_OUTPUT say (generate, build, queue). */
+export function setOutputOptions(args: ParsedArgs) {
+  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  return {
+    gzip: !args.flag('no-gzip'),
+    ...definedOnly({ name: args.text('name'), gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
+    ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
+  };
 }

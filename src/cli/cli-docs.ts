@@ -1,5 +1,4 @@
-// docs/cli.md, generated from the command declarations (`npm run docs:cli`); a test checks that the
-// file is up to date, so the reference cannot drift from the commands.
+// docs/cli.md, generated from the command declarations (`npm run docs:cli`); a test checks it is current.
 
 import { commandHelp, optionHelp, optionSynopsis, valueDescription, type OptionSpec } from './command.js';
 import { COMMAND_SPECS } from './declarations.js';

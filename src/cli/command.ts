@@ -1,8 +1,5 @@
-// One way to declare a command: its name, usage, options (most drawn from the shared groups below),
-// help and usage errors all come from one declaration, so that two commands cannot drift apart
-// (issue 23). Parsing is done here rather than by node:util parseArgs, whose messages ("Unknown
-// option '--x'. To specify a positional argument starting with a '-', place it at the end of the
-// command after '--', as in '-- \"--x\"") are neither one line nor helpful.
+// A command's declaration gives its parsing, help and usage errors, so that commands cannot drift
+// apart. Not node:util parseArgs: its messages are neither one line nor helpful.
 
 import { UsageError, usageFailure } from './args.js';
 import { EXIT_OK, type CliIo } from './io.js';
@@ -20,37 +17,30 @@ type OptionKind =
 /** The groups of options shared by several commands, listed together in every help. */
 type SharedGroup = 'input' | 'limits' | 'network' | 'output' | 'verbosity';
 
-/** Another spelling of an option. With `value`, the alias is a flag that stands for `--NAME VALUE`. */
+/** Another spelling of an option; with `value`, a flag that stands for `--NAME VALUE`. */
 interface OptionAlias {
   readonly name: string;
   readonly value?: string;
 }
 
 export interface OptionSpec {
-  /** The long name, without `--`. */
   readonly name: string;
   readonly short?: string;
   readonly kind: OptionKind;
-  /** The value's placeholder in help (URL, DIR, N, SIZE…); a choice shows its choices. */
+  /** The value's placeholder in help (URL, DIR, N…); a choice without one shows its choices. */
   readonly value?: string;
   readonly choices?: readonly string[];
   /** Bounds of a count (default: 1 and no maximum); `min` of a number of seconds too. */
   readonly min?: number;
   readonly max?: number;
-  /** May be given several times; the values are kept in order. */
   readonly multiple?: boolean;
-  /** Old spellings that keep working (scripts may rely on them); help names them. */
+  /** Old spellings that keep working; help names them. */
   readonly aliases?: readonly OptionAlias[];
-  /**
-   * An old name that cannot stay an alias, since another command gives it another meaning: refused,
-   * with this option as the suggestion; help names it.
-   */
+  /** An old name that another command gives another meaning: refused, this option suggested. */
   readonly formerly?: { readonly name: string; readonly why: string };
-  /** One line of help: for a shared option, the same words in every command. */
   readonly help: string;
-  /** What this option does in this command in particular (appended to `help`). */
+  /** What a shared option does in this command in particular (appended to `help`). */
   readonly note?: string;
-  /** Set on the options of the shared groups (and only on them). */
   readonly group?: SharedGroup;
 }
 
@@ -60,14 +50,11 @@ export interface CommandSpec {
   readonly summary: string;
   /** What follows "sitemapkit NAME" in the usage line. */
   readonly usage: string;
-  /** A short paragraph under the usage line (help and docs). */
   readonly intro: string;
-  /** Whether the command takes positional arguments. */
   readonly positionals: boolean;
-  /** Without positionals: what follows the usage error for one given (e.g. where the output folder goes instead). */
+  /** Without positionals: what the usage error for one adds (e.g. where the output folder goes). */
   readonly unexpectedArgument?: string;
   readonly options: readonly OptionSpec[];
-  /** A few lines after the options (help and docs), e.g. the format of a problem line. */
   readonly notes?: string;
   readonly exit: string;
   readonly examples: readonly string[];
@@ -76,8 +63,7 @@ export interface CommandSpec {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The shared options. A command takes them as they are, or with a `note` (withNote) saying what the
-// option does there; their name, value syntax and help words stay the same everywhere.
+// The shared options: a command takes them as they are, or withNote.
 
 export const BASE_URL: OptionSpec = {
   name: 'base-url',
@@ -170,21 +156,20 @@ export class ParsedArgs {
     readonly positionals: string[],
   ) {}
 
+  /** A name the declaration does not have (or not of this kind) is a bug of the command, not of the user. */
   private get(name: string, kinds: readonly OptionKind[], multiple?: boolean): Value | undefined {
     const option = this.spec.options.find((o) => o.name === name);
-    // A name the declaration does not have (or not of this kind) is a bug of the command, not of the user.
     if (option === undefined || !kinds.includes(option.kind) || (multiple !== undefined && (option.multiple === true) !== multiple)) {
       throw new Error(`sitemapkit ${this.spec.name} has no ${multiple === true ? 'repeatable ' : ''}${kinds.join('/')} option --${name}`);
     }
     return this.values.get(name);
   }
 
-  /** Whether the declaration has option --name (code shared by commands that declare only part of a group). */
+  /** For code shared by commands that declare only part of a group. */
   declares(name: string): boolean {
     return this.spec.options.some((o) => o.name === name);
   }
 
-  /** Whether the option was given. */
   has(name: string): boolean {
     return this.get(name, ['flag', 'text', 'header', 'choice', 'size', 'count', 'seconds']) !== undefined;
   }
@@ -278,8 +263,8 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
   const bad = (): never => {
     throw new UsageError(`${spelled} needs ${valueDescription(option)}, got ${JSON.stringify(raw)}`);
   };
-  // An empty path is the current folder once resolved, an empty --host every interface; a
-  // repeatable option's values are checked by its command.
+  // An empty path would be the current folder, an empty --host every interface; a repeatable
+  // option's values are checked by its command.
   if (value === '' && option.multiple !== true) throw new UsageError(`${spelled} needs a value: ${valueDescription(option)}`);
   switch (option.kind) {
     case 'choice':
@@ -304,7 +289,7 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       return ms;
     }
     case 'header':
-      // node:http refuses anything else when it sends the header: a failed fetch, or a server down.
+      // node:http refuses anything else when it sends the header.
       if (!/^[\t\x20-\x7e]*$/.test(raw)) throw new UsageError(`${spelled} ${JSON.stringify(raw)} is not a header value: printable ASCII on one line (RFC 9110 §5.5)`);
       return raw;
     default:
@@ -332,7 +317,7 @@ export function valueDescription(option: OptionSpec): string {
 }
 
 function unknownOption(spelled: string, spec: CommandSpec): string {
-  // --json where JSON is not a format of its own but JSON Lines is (read, discover): the nearest option by spelling would mislead.
+  // --json where only JSON Lines is a format (read, discover): the nearest spelling would mislead.
   const formats = spec.options.find((o) => o.name === 'format')?.choices ?? [];
   if (spelled === '--json' && !formats.includes('json') && formats.includes('jsonl')) return 'unknown option --json; did you mean --format jsonl?';
   const renamed = spec.options.find((o) => o.formerly !== undefined && `--${o.formerly.name}` === spelled);
@@ -433,13 +418,12 @@ export function commandHelp(spec: CommandSpec): string {
 
 export { definedOnly } from '../core/defined-only.js';
 
-/** What `commandLine` gives a command: its arguments and what `check` made of them, or the exit code to return now. */
+/** The arguments and what `check` made of them, or the exit code to return now. */
 type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { readonly exit: number };
 
 /**
- * The start of every command: parses `argv` by `spec`, prints the help for `--help` (exit 0), and runs
- * `check` over the arguments (the usage checks, and the settings they make). A usage problem, a
- * UsageError thrown by either, is printed in one line (usageFailure, exit 2).
+ * The start of every command: parses `argv`, prints the help for `--help`, and runs `check` (the usage
+ * checks, and the settings they make). A UsageError is printed in one line (exit 2).
  */
 export async function commandLine<T = undefined>(spec: CommandSpec, argv: readonly string[], io: CliIo, check?: (args: ParsedArgs) => T | Promise<T>): Promise<CommandLine<T>> {
   try {

@@ -1,4 +1,4 @@
-// The ten commands, declared: usage, options, help and docs/cli.md all come from here (issue 23).
+// Every command, declared: usage, options, help and docs/cli.md all come from here.
 // Data only, so that the top-level help, the docs and the tests read it without loading a command.
 
 import {
@@ -29,22 +29,31 @@ import {
 
 const STATE_PATH = '.sitemapkit/state';
 
-// Options build and indexnow share: declared once, so that they cannot drift apart.
+// Options that several commands share, declared once so that they cannot drift apart.
 const STATE: OptionSpec = { name: 'state', kind: 'text', value: 'FILE', help: `the build state (default OUT/${STATE_PATH})` };
 const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'URL', help: 'the key file, when not https://HOST/KEY.txt' };
 const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
 const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
 
+const INPUT_FORMAT: OptionSpec = { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' };
+const COLUMNS: OptionSpec = { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' };
+const XSL: OptionSpec = { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' };
+const NO_SCOPE: OptionSpec = { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' };
+const PAGE_BASE_URL = withNote(BASE_URL, '/a/b resolves against it');
+const TEXT_OR_JSON = format(['text', 'json'], 'text (default) or json');
+const DOCUMENT_MAX_BYTES = withNote(MAX_BYTES, 'per document, after decompression (default 100M)');
+const DOCUMENT_MAX_ENTRIES = withNote(MAX_ENTRIES, 'per document (default 1,000,000)');
+
+const VERBOSE_PROBLEMS = withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per file)');
 const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
 const QUIET_PROGRESS = withNote(QUIET, 'no progress');
+const QUIET_NO_SUMMARY = withNote(QUIET, 'no summary');
 
-/** --shards of generate and queue generate: one declaration (test/cli/grammar.test.ts). */
 const SHARDS: OptionSpec = { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' };
 
 /** How a sitemap set is written, as generate and build both write one: limits, split, names, gzip. */
 const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES, 'the split point'), NAME, NO_GZIP, GZIP_LEVEL];
 
-/** Children per index file: the limit, lowered to see a set split across several index files. */
 const PER_INDEX: OptionSpec = { name: 'sitemaps-per-index', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)' };
 
 export const GENERATE: CommandSpec = {
@@ -57,8 +66,8 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
   positionals: true,
   options: [
     { name: 'out', kind: 'text', value: 'DIR', help: 'directory to write into (required); created if missing, other files left alone' },
-    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' },
-    { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
+    INPUT_FORMAT,
+    COLUMNS,
     { name: 'lastmod', kind: 'text', value: 'now|DATE', help: 'lastmod of entries that have none (now: the run\'s start)' },
     { name: 'changefreq', kind: 'text', value: 'VALUE', help: 'changefreq of entries that have none (e.g. weekly)' },
     { name: 'priority', kind: 'text', value: 'VALUE', help: 'priority of entries that have none (0.0 to 1.0)' },
@@ -66,14 +75,14 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     { name: 'exclude', kind: 'text', value: 'GLOB', multiple: true, help: "leave out URLs whose path matches (repeatable), e.g. 'drafts/**'" },
     { name: 'strict', kind: 'flag', help: 'reject, not drop, an entry with a bad optional field or a #fragment' },
     { name: 'index', kind: 'choice', value: 'MODE', choices: ['auto', 'always', 'never'], help: 'auto: an index for more than one file (default); always; never' },
-    { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
+    XSL,
     { name: 'no-dedupe', kind: 'flag', help: 'keep repeated URLs (saves ~16 bytes of memory per URL)' },
-    { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
+    NO_SCOPE,
     SHARDS,
-    withNote(BASE_URL, '/a/b resolves against it'),
+    PAGE_BASE_URL,
     ...SET_OUTPUT,
     withNote(DRY_RUN, 'make the whole set, print what would be written and removed'),
-    format(['text', 'json'], 'text (default) or json'),
+    TEXT_OR_JSON,
     withNote(VERBOSE, 'every file in the summary, every problem on a terminal too'),
     QUIET_SUMMARY,
     HELP,
@@ -124,8 +133,7 @@ const RULE: OptionSpec = { name: 'rule', kind: 'text', value: 'CODE=LEVEL', mult
 const CONFIG: OptionSpec = { name: 'config', kind: 'text', value: 'FILE', help: 'JSON settings (default: sitemapkit.config.json if present); options win' };
 const VALIDATION_BASE_URL = withNote(BASE_URL, 'every URL must sit under it (default: the URL fetched)');
 
-// The options of every command that fetches (read, validate, discover): one declaration, one mapping
-// to the HTTP client's options (fetch-input.ts httpClientOptions; discover maps them alike).
+// The options of every command that fetches; fetch-input.ts httpClientOptions maps them.
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
 export const READ: CommandSpec = {
@@ -138,7 +146,6 @@ made up or repaired: an entry whose URL cannot be trusted is left out, and every
 (bytes invalid in the file's encoding are read as U+FFFD: encoding/invalid-bytes, an error).`,
   positionals: true,
   options: [
-    // --max-depth is the depth of index nesting (discover); the depth of XML elements is another concept.
     { name: 'max-nesting', kind: 'count', value: 'N', help: 'skip XML elements nested deeper than N; default 256', formerly: { name: 'max-depth', why: '--max-depth is the depth of nested sitemap indexes, in discover' } },
     { name: 'summary', kind: 'flag', help: 'after each input, one line on standard error: format, entries, problems, bytes' },
     withNote(MAX_BYTES, 'stop after this much decompressed input (default 100M)'),
@@ -146,7 +153,7 @@ made up or repaired: an entry whose URL cannot be trusted is left out, and every
     withNote(MAX_VALUE_LENGTH, 'longer ones are skipped (default 1M)'),
     format(['jsonl', 'csv', 'tsv', 'urls'], 'jsonl (default, the JSON Lines input of generate), csv, tsv or urls'),
     ...NETWORK,
-    withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per file)'),
+    VERBOSE_PROBLEMS,
     QUIET_PROGRESS,
     HELP,
   ],
@@ -258,7 +265,7 @@ plain http. Every document is read as "sitemapkit read" does.`,
     { name: 'max-depth', kind: 'count', value: 'N', min: 0, help: 'index levels followed (default 5)' },
     { name: 'max-sitemaps', kind: 'count', value: 'N', help: 'sitemaps listed by indexes fetched at most (default 50,000, one full index)' },
     { name: 'cache', kind: 'text', value: 'DIR', help: 'keep ETag/Last-Modified and documents in DIR; send conditional requests' },
-    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
+    DOCUMENT_MAX_BYTES,
     format(['tree', 'jsonl', 'urls', 'csv'], 'tree (default on a terminal), jsonl (default otherwise), urls or csv'),
     ...NETWORK,
     withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per document)'),
@@ -324,7 +331,7 @@ changes only when a page's content does (a state file keeps hashes); children ar
     withNote(DRY_RUN, 'print what would be written and removed; no IndexNow'),
     USER_AGENT,
     RETRIES,
-    format(['text', 'json'], 'text (default) or json'),
+    TEXT_OR_JSON,
     withNote(VERBOSE, 'list every page left out and why'),
     QUIET_SUMMARY,
     HELP,
@@ -437,8 +444,8 @@ The index file(s) go in last, at one instant; then the files of the previous set
   options: [
     { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder, where the shards wrote their children (required)' },
     PER_INDEX,
-    format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'no summary'),
+    TEXT_OR_JSON,
+    QUIET_NO_SUMMARY,
     HELP,
   ],
   notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
@@ -460,8 +467,8 @@ published again with the new children and their lastmods, at one instant.`,
     { name: 'out', kind: 'text', value: 'DIR', help: 'the set\'s folder (required)' },
     withNote(NAME, 'the set\'s name'),
     PER_INDEX,
-    format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'no summary'),
+    TEXT_OR_JSON,
+    QUIET_NO_SUMMARY,
     HELP,
   ],
   notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
@@ -469,8 +476,7 @@ published again with the new children and their lastmods, at one instant.`,
   examples: ['sitemapkit apply changes.jsonl --out public/'],
 };
 
-// Queued runs on BullMQ workers (issue 27): the coordinator and the workers. Both name the same Redis
-// and queue; the set's folder must be seen at the same path by every worker.
+// The coordinator (queue) and the workers name the same Redis and queue.
 const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the queue\'s Redis: redis://[user:password@]host:port[/db] (required)' };
 const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', help: 'the BullMQ queue (default sitemapkit)' };
 
@@ -492,17 +498,17 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
-    { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' },
-    { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' },
+    INPUT_FORMAT,
+    COLUMNS,
     { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
     { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
     { name: 'no-wait', kind: 'flag', help: 'add the run and exit; follow it with queue status' },
-    { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' },
-    { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' },
-    withNote(BASE_URL, '/a/b resolves against it'),
+    XSL,
+    NO_SCOPE,
+    PAGE_BASE_URL,
     ...SET_OUTPUT,
-    format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'no summary'),
+    TEXT_OR_JSON,
+    QUIET_NO_SUMMARY,
     ALLOW_PRIVATE,
     HELP,
   ],
@@ -570,8 +576,8 @@ file is created when missing, replaced atomically, and not written at all when u
     { name: 'robots-url', kind: 'text', value: 'URL', help: 'where this robots.txt is served; relative Sitemap lines resolve against it' },
     { name: 'check', kind: 'flag', help: 'write nothing; exit 1 if the file would change (for CI)' },
     withNote(DRY_RUN, 'print the resulting file (with --format json: its "text")'),
-    format(['text', 'json'], 'text (default) or json'),
-    withNote(QUIET, 'no summary'),
+    TEXT_OR_JSON,
+    QUIET_NO_SUMMARY,
     HELP,
   ],
   notes: `Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings,
@@ -619,7 +625,7 @@ records. Batches of at most 10,000 per host; one is recorded only when accepted 
     withNote(DRY_RUN, 'print the payloads, one JSON line each (with --format json: each "body")'),
     USER_AGENT,
     RETRIES,
-    format(['text', 'json'], 'text (default) or json'),
+    TEXT_OR_JSON,
     withNote(QUIET, 'no summary, no progress lines'),
     HELP,
   ],
@@ -643,11 +649,11 @@ or gzipped), a set (its index file, the children read beside it; or a directory:
 or a URL (an index's children fetched too). URLs are compared, not files.`,
   positionals: true,
   options: [
-    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
-    withNote(MAX_ENTRIES, 'per document (default 1,000,000)'),
+    DOCUMENT_MAX_BYTES,
+    DOCUMENT_MAX_ENTRIES,
     format(['text', 'jsonl', 'json'], 'text (default), jsonl (one object per URL) or json (counts and the first 1,000 of each)'),
     ...NETWORK,
-    withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per file)'),
+    VERBOSE_PROBLEMS,
     withNote(QUIET, 'no summary line'),
     HELP,
   ],
@@ -703,8 +709,8 @@ well-known paths; none: exit 2). The page makes no request (its CSP forbids them
     NOW,
     VALIDATION_BASE_URL,
     LIMITS,
-    withNote(MAX_BYTES, 'per document, after decompression (default 100M)'),
-    withNote(MAX_ENTRIES, 'per document (default 1,000,000)'),
+    DOCUMENT_MAX_BYTES,
+    DOCUMENT_MAX_ENTRIES,
     ...NETWORK,
     withNote(QUIET, 'no progress, no summary line'),
     HELP,

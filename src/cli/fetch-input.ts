@@ -1,14 +1,7 @@
-// What the commands that fetch a sitemap share (issue 23): the HTTP client of the network options
-// (`read` and `validate`), and what an address without a scheme means (`read`, `validate`,
-// `discover`).
-//
-// An address without a scheme (`example.com`, `example.com/sitemap.xml`) is tried over https, and
-// the command says so on standard error. When https cannot be reached (refused, a failed TLS
-// handshake, no answer), there is no silent second try over http: a plain-text request to an
-// address the user did not write could be read or changed on the way, and the user would not know
-// which one answered. The command says instead to give the http:// address if the site has no https.
-// For `read` and `validate` an argument is a file first: only one that names no file and starts with
-// a host name is taken for an address.
+// What the commands that fetch a sitemap share: the HTTP client of the network options, and what an
+// address without a scheme means. Such an address is tried over https, never silently over http: a
+// plain request to an address the user did not write could be changed on the way. An argument is a
+// file first: only one that names no file and starts with a host name is taken for an address.
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,11 +12,7 @@ import type { SitemapError } from '../core/errors.js';
 import { commandMessage, fatal, type CliIo } from './io.js';
 import { userAgent } from './version.js';
 
-/**
- * The client options the network options say (`--allow-private`, `--allow-address`, `--timeout`,
- * `--retries`, `--max-redirects`, `--user-agent`); rejects with a UsageError for a bad value. A
- * command that declares only some of them (queue: `--allow-private`) has the client's defaults for the others.
- */
+/** The client options the network options say; a command that declares only some has defaults for the others. */
 export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOptions> {
   const number = (name: string): number | undefined => (args.declares(name) ? args.number(name) : undefined);
   const ranges = args.declares('allow-address') ? args.list('allow-address') : [];
@@ -39,14 +28,14 @@ export async function httpClientOptions(args: ParsedArgs): Promise<HttpClientOpt
   };
 }
 
-/** The inputs of `read` and `validate`: at least one, and standard input at most once, when there is one. */
+/** At least one input, and standard input at most once, when there is one. */
 export function checkSitemapInputs(positionals: readonly string[], io: CliIo): void {
   if (positionals.length === 0) throw new UsageError('no input: give one or more sitemap files or URLs, or - for standard input');
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
   if (positionals.includes('-') && io.stdin === undefined) throw new UsageError('standard input is not available');
 }
 
-/** One client for a run, made at its first URL (a run over files opens none, nor loads the network modules: bench/startup.js). */
+/** One client for a run, made at its first URL: a run over files does not load the network modules. */
 export class LazyHttpClient {
   private client: HttpClient | undefined;
   constructor(private readonly options: HttpClientOptions) {}
@@ -61,15 +50,11 @@ export class LazyHttpClient {
   }
 }
 
-/** `http://…` or `https://…`. */
 export function isHttpUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }
 
-/**
- * File name endings that are no top-level domain: `sitemap.xml` or `urls.txt` names a file, not a
- * host, even when there is no such file.
- */
+/** Endings that name a file, not a top-level domain (`sitemap.xml`, `urls.txt`). */
 const FILE_ENDINGS = new Set(['xml', 'gz', 'txt', 'rss', 'atom', 'json', 'jsonl', 'csv', 'tsv', 'html', 'htm', 'xhtml']);
 
 /** A host name with a top-level domain, `localhost`, an IPv4 address, or an IPv6 one in brackets. */
@@ -79,11 +64,7 @@ function isHostName(host: string): boolean {
   return m !== null && !FILE_ENDINGS.has((m[1] as string).toLowerCase());
 }
 
-/**
- * The https URL an address written without a scheme stands for (`example.com` →
- * `https://example.com/`, `localhost:8080/sitemap.xml` → `https://localhost:8080/sitemap.xml`), or
- * undefined when `text` has a scheme or does not start with a host name.
- */
+/** `example.com` → `https://example.com/`; undefined when `text` has a scheme or starts with no host name. */
 export function assumedHttpsUrl(text: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
   const m = /^([^/?#\s]+)(?:[/?#]\S*)?$/.exec(text.trim());
@@ -95,9 +76,8 @@ export function assumedHttpsUrl(text: string): string | undefined {
 }
 
 /**
- * For `read`, `validate`, `diff` and `report`: the URL an input stands for, or undefined for a file
- * (or `-`). `assumed` when it was written without a scheme and names no file in the working folder:
- * `command` then says so on standard error (schemeNotice; not when `quiet`), the progress line cleared first.
+ * The URL an input stands for, or undefined for a file (or `-`). `assumed` when written without a
+ * scheme: the command then says so on standard error (unless `quiet`).
  */
 export function inputUrl(input: string, io: CliIo, command: string, quiet: boolean, progress?: { clear(): void }): { url: string; assumed: boolean } | undefined {
   if (isHttpUrl(input)) return { url: input, assumed: false };
@@ -111,32 +91,24 @@ export function inputUrl(input: string, io: CliIo, command: string, quiet: boole
   return { url, assumed: true };
 }
 
-/** The line said when an address without a scheme is tried over https. */
 export function schemeNotice(command: string, url: string, missingFile?: string): string {
   const file = missingFile !== undefined ? ` (there is no file ${missingFile})` : '';
   return commandMessage(command, `no scheme given: trying ${url}${file}`);
 }
 
-/**
- * The hint after https could not be reached at an address given without a scheme: nothing answered
- * (a refused connection, a failed TLS handshake, no answer in time). A name that does not resolve
- * or an address refused by the policy would fail over http alike: no hint then.
- */
+/** The hint when nothing answered over https at an address given without a scheme. */
 export function noHttpsHint(command: string, url: string): string {
   const http = new URL(url);
   http.protocol = 'http:';
   return commandMessage(command, `${new URL(url).host} did not answer over https; use ${http.href} if the site has no https (there is no fallback to plain http)`);
 }
 
-/** Whether a fetch failure says that https could not be reached at all (see noHttpsHint). */
+/** A name that does not resolve, or an address the policy refuses, would fail over http alike: no hint. */
 export function httpsUnreachable(reason: string, responded: boolean): boolean {
   return !responded && (reason === 'fetch/connection' || reason === 'fetch/timeout');
 }
 
-/**
- * An input that cannot be read: `fatal`'s line, then the hint for an assumed https URL if it calls
- * for one (noHttpsHint; only a URL loads the fetching module); the exit code.
- */
+/** An input that cannot be read: `fatal`'s line, then noHttpsHint if it calls for one; the exit code. */
 export async function inputFailure(io: CliIo, command: string, error: SitemapError, assumed: boolean): Promise<number> {
   const { SitemapFetchError } = assumed ? await import('../node/fetch-sitemap.js') : { SitemapFetchError: undefined };
   const code = fatal(io, command, error.message);

@@ -25,10 +25,12 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-/**
- * Control characters (a newline in a message, an ESC copied from a hostile sitemap) written as
- * escapes: they would break the columns or drive the terminal.
- */
+/** `LINE:COL`, or `LINE`, or '' where the position is not known: never a made-up `0:0`. */
+export function positionText(d: { readonly line?: number | undefined; readonly column?: number | undefined }): string {
+  return d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`;
+}
+
+/** Control characters written as escapes: they would break the columns or drive the terminal. */
 export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
     if (c === '\n') return '\\n';
@@ -38,10 +40,7 @@ export function printable(text: string): string {
   });
 }
 
-/**
- * Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none,
- * so that a message in Japanese or with an emoji keeps the code column in place.
- */
+/** Terminal columns: East Asian wide characters and emoji take two, combining marks and joiners none. */
 export function width(text: string): number {
   // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
   if (PRINTABLE_ASCII.test(text)) return text.length;

@@ -24,10 +24,8 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  // A write that fails comes as an 'error' event, often after the command stopped listening
-  // (Output's listener) or where it never did (--help, a summary): unheard, Node prints a stack
-  // trace and exits 1. A closed pipe (`sitemapkit … | head`): the command ends as it would, its
-  // output unread. Any other failure (a full disk): one line, and exit 2 at once.
+  // An unheard 'error' of a write would be a stack trace. A closed pipe (`… | head`) is ignored; any
+  // other failure (a full disk) is one line and exit 2.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error, 'standard output'));
   process.stderr.on('error', (error: NodeJS.ErrnoException) => outputFailed(error, 'standard error'));
   return {
@@ -56,16 +54,12 @@ function outputFailed(error: NodeJS.ErrnoException, output: string): void {
   process.exit(EXIT_FATAL);
 }
 
-/**
- * A line of `command`'s own on standard error, in the one format of every command: `sitemapkit
- * COMMAND: text` (so that a script running several can tell which one said it). One line: a control
- * character (in a file name given, a URL read) is written as an escape (printable).
- */
+/** A line of `command`'s own on standard error, control characters escaped so that it stays one line. */
 export function commandMessage(command: string, text: string): string {
   return `sitemapkit ${command}: ${printable(text)}\n`;
 }
 
-/** A fatal error of `command` (commandMessage); returns the exit code for it. */
+/** Prints a fatal error of `command`; returns the exit code for it. */
 export function fatal(io: CliIo, command: string, message: string): number {
   io.stderr.write(commandMessage(command, message));
   return EXIT_FATAL;

@@ -15,17 +15,15 @@ const LINES_CHARS = 32 * 1024;
 
 /**
  * Buffers output and hands it to the stream in large writes, waiting for 'drain' when it asks to.
- * A Node stream gets bytes, encoded into one buffer (Buffer#write); lines are gathered and joined
- * first, so that a few hundred of them are encoded in one call: a call per line cost about 1.6 times
- * as much (the 550,000 lines of bench:discover, in fresh processes: 109–135 against 69–79 ms).
- * Anything else gets strings.
+ * A Node stream gets bytes; lines are joined first and encoded a few hundred at a time (a call per
+ * line cost about 1.6 times as much in bench:discover). Anything else gets strings.
  */
 export class Output {
   private text = '';
   private bytes: Buffer | undefined;
   private used = 0;
   private readonly lines: string[] = [];
-  /** JSON lines of a byte stream (jsonLines), in order with the rest: whichever is written hands the other's bytes over first. */
+  /** JSON lines of a byte stream (jsonLines); whichever is written hands the other's bytes over first. */
   private json: JsonLines | undefined;
   private linesLength = 0;
   private needsDrain = false;
@@ -39,7 +37,6 @@ export class Output {
     (stream as { on?: (event: string, fn: () => void) => unknown }).on?.('error', this.onError);
   }
 
-  /** Removes the error listener. */
   close(): void {
     (this.stream as { off?: (event: string, fn: () => void) => unknown }).off?.('error', this.onError);
   }
@@ -54,7 +51,7 @@ export class Output {
     this.encode(text);
   }
 
-  /** UTF-8 text, as it is. */
+  /** UTF-8 text. */
   writeBytes(bytes: Uint8Array): void {
     if (this.bytes === undefined) {
       this.text += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -70,7 +67,6 @@ export class Output {
     this.used += bytes.length;
   }
 
-  /** `text` and a line feed. */
   writeLine(text: string): void {
     if (this.bytes === undefined) {
       this.text += text;
@@ -83,7 +79,6 @@ export class Output {
     if (this.linesLength >= LINES_CHARS) this.writeLines();
   }
 
-  /** JSON.stringify(value) and a line feed. */
   writeJsonLine(value: object): void {
     const json = this.jsonLines();
     if (json === undefined) {
@@ -109,12 +104,11 @@ export class Output {
     const json = this.json;
     if (json === undefined || json.length === 0) return;
     const bytes = json.take();
-    // A stream on a file descriptor (a file, a terminal, a pipe) holds nothing once it has written a
-    // chunk: the buffer serves again. Not any other: a Writable may keep a chunk (a PassThrough does).
+    // A stream on a file descriptor keeps no chunk once written, so the buffer serves again; another
+    // Writable may keep it (a PassThrough does).
     this.send(bytes, typeof (this.stream as { fd?: unknown }).fd === 'number' ? () => json.recycle(bytes) : undefined);
   }
 
-  /** The lines gathered, joined, into the bytes. */
   private writeLines(): void {
     const lines = this.lines;
     lines.push('');
@@ -124,7 +118,6 @@ export class Output {
     this.encode(text);
   }
 
-  /** `text` into the bytes (a Node stream's output). */
   private encode(text: string): void {
     const bytes = this.bytes as Buffer;
     if (this.used + text.length * MAX_UTF8_PER_UNIT > bytes.length) {
@@ -155,8 +148,7 @@ export class Output {
     this.needsDrain = false;
     const stream = this.stream as OutputStream & { once?: (event: string, fn: (...args: unknown[]) => void) => unknown; off?: (event: string, fn: (...args: unknown[]) => void) => unknown; writableNeedDrain?: boolean };
     if (typeof stream.once !== 'function') return;
-    // The drain may have come already, while something else was awaited (the other output of
-    // discover or read): waiting for another would wait for ever.
+    // The drain may have come while something else was awaited: waiting for another would hang.
     if (stream.writableNeedDrain === false) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -175,7 +167,7 @@ export class Output {
     });
   }
 
-  /** The bytes gathered so far go to the stream, in a buffer of their own (the stream keeps it until written). */
+  /** The bytes gathered go to the stream in a buffer of their own (the stream keeps it until written). */
   private handOff(): void {
     if (this.used === 0) return;
     const full = (this.bytes as Buffer).subarray(0, this.used);
@@ -203,11 +195,7 @@ export function lastmodText(value: DateInput | undefined): string {
   return value === undefined ? '' : dateText(value);
 }
 
-/**
- * A cell that starts with one of these a spreadsheet may run as a formula (OWASP, "CSV Injection"):
- * the values come from sitemaps anyone can write, so such a cell gets a leading `'`, which
- * spreadsheets show as text. A loc or a date never starts so; only junk does.
- */
+/** A cell a spreadsheet may run as a formula (OWASP, "CSV Injection"); sitemaps are anyone's to write. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** RFC 4180 quoting, when needed; a cell a spreadsheet would run as a formula starts with `'`. */

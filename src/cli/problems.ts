@@ -1,9 +1,6 @@
-// Problems as every command prints them (issue 23): one line each, in the compiler convention
-//   FILE:LINE:COL: severity code message (hint)
-// (positions 1-based; what is not known is left out, never printed as 0). A pipe or a file gets every
-// line, whole, for tools that read them. A terminal gets each line cut to its width (`--format json`
-// has the detail) and, per file, the first few problems of each code, then a count of the others:
-// 200,000 identical problems are a count, not a scroll.
+// Problems as every command prints them, one line each: FILE:LINE:COL: severity code message (hint).
+// A pipe or a file gets every line, whole. A terminal gets lines cut to its width and, per file, the
+// first few problems of each code, then a count: 200,000 identical problems are a count, not a scroll.
 
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { OutputStream } from './io.js';
@@ -12,7 +9,7 @@ import { fit, formatCount, printable } from './format.js';
 /** A diagnostic, or a problem of a command that has no stable code for it. */
 export type Problem = Omit<Diagnostic, 'code'> & { code?: string };
 
-/** `FILE:LINE:COL: severity code message (hint)`, without the line feed; `file` when `p` names none. */
+/** Without the line feed; `file` when `p` names none. A position not known is left out, never 0. */
 export function formatProblem(p: Problem, file = '<input>'): string {
   const line = p.line !== undefined && p.line >= 1 ? `:${p.line}` : '';
   const column = line !== '' && p.column !== undefined && p.column >= 1 ? `:${p.column}` : '';
@@ -21,10 +18,9 @@ export function formatProblem(p: Problem, file = '<input>'): string {
   return `${printable(p.file ?? file)}${line}${column}: ${p.severity}${code} ${printable(p.message)}${hint}`;
 }
 
-/** Columns of a terminal when the stream does not say (not a TTY's `columns`, or a test's stream). */
+/** Columns of a terminal when the stream does not say. */
 const DEFAULT_COLUMNS = 100;
 
-/** The width of the terminal `stream` writes to. */
 export function terminalColumns(stream: OutputStream): number {
   const columns = stream.columns;
   return columns !== undefined && Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_COLUMNS;
@@ -33,7 +29,7 @@ export function terminalColumns(stream: OutputStream): number {
 /** Problems shown per code and file on a terminal before they are only counted. */
 const SHOWN_PER_CODE = 5;
 
-/** What a code's problems have in common, for "… and N more: REASON (CODE)" (the code alone otherwise). */
+/** What a code's problems have in common, for "… and N more: REASON (CODE)". */
 const REPEATED: Readonly<Record<string, string>> = {
   'input/text': 'lines that are not URLs',
   'input/csv': 'CSV or TSV records that cannot be read',
@@ -50,28 +46,25 @@ const REPEATED: Readonly<Record<string, string>> = {
   'hreflang/invalid': 'hreflang not a language code',
 };
 
-/** "… and N more: REASON (CODE)" (the code alone when REPEATED has no reason for it). */
+/** "… and N more: REASON (CODE)", or the code alone when REPEATED has no reason for it. */
 export function moreText(code: string, hidden: number): string {
   const reason = REPEATED[code];
   return `\u2026 and ${formatCount(hidden)} more: ${reason !== undefined ? `${reason} (${printable(code)})` : printable(code)}`;
 }
 
-/**
- * The terminal's cap over one file (or run): counts the problems of each code, and admits the first
- * SHOWN_PER_CODE of each; the others are only counted (ProblemPrinter, and validate's stylish rows).
- */
+/** The terminal's cap over one file (or run): admits the first SHOWN_PER_CODE problems of each code. */
 export class CodeCap {
-  /** code → problems seen: one entry per code, never per problem. */
+  /** One entry per code, never per problem. */
   private readonly seen = new Map<string, number>();
 
-  /** Counts a problem of `code`; whether it is among the first SHOWN_PER_CODE (to be shown). */
+  /** Counts a problem of `code`; whether it is to be shown. */
   admit(code: string): boolean {
     const seen = (this.seen.get(code) ?? 0) + 1;
     this.seen.set(code, seen);
     return seen <= SHOWN_PER_CODE;
   }
 
-  /** [code, problems not shown] for each code that had more than SHOWN_PER_CODE, in the order first seen. */
+  /** [code, problems not shown], in the order first seen. */
   *hidden(): IterableIterator<[string, number]> {
     for (const [code, seen] of this.seen) if (seen > SHOWN_PER_CODE) yield [code, seen - SHOWN_PER_CODE];
   }
@@ -80,27 +73,20 @@ export class CodeCap {
 export interface ProblemPrinterOptions {
   /** A person watches: lines cut to `columns`, SHOWN_PER_CODE per code and file, then counted. */
   terminal: boolean;
-  /** The terminal's width (default DEFAULT_COLUMNS). */
   columns?: number;
   /** Cleared before a problem is printed (the line it shares the screen with). */
   progress?: { clear(): void };
   /** File of the problems that name none. */
   file?: string;
-  /**
-   * What the terminal's cap counts: each code per file (default), or over the whole run (a command
-   * whose every problem is in a file of its own: build's pages).
-   */
+  /** Where the cap counts: per file (default), or over the run (build: every page is a file of its own). */
   capPer?: 'file' | 'run';
-  /** Whether a terminal gets only the first few of each code (default: when `terminal`); -v says no. */
+  /** Default: when `terminal`; -v says no. */
   capped?: boolean;
 }
 
-/**
- * Prints problems, one line each, to `out` (a stream, or an Output that gathers them). On a terminal
- * it counts, per file and code, what it does not show, and `finish` says how many.
- */
+/** Prints problems, one line each, to `out`; on a terminal, `finish` counts what it did not show. */
 export class ProblemPrinter {
-  /** file → its codes' counts (on a terminal only): one entry per code, never per problem. */
+  /** file → its codes' counts (on a terminal only). */
   private readonly seen = new Map<string, CodeCap>();
   private finished = false;
 
@@ -113,7 +99,6 @@ export class ProblemPrinter {
     return this.options.columns ?? DEFAULT_COLUMNS;
   }
 
-  /** For a command's stream: a terminal when it is a TTY, of its width. */
   static for(stream: OutputStream, options: Omit<ProblemPrinterOptions, 'terminal' | 'columns'> = {}, out: { write(text: string): unknown } = stream): ProblemPrinter {
     return new ProblemPrinter(out, { ...options, terminal: stream.isTTY === true, columns: terminalColumns(stream) });
   }
@@ -135,10 +120,7 @@ export class ProblemPrinter {
     this.out.write(`${fit(line, this.columns)}\n`);
   }
 
-  /**
-   * On a terminal, per file and code, "FILE: … and N more: REASON (CODE)" for the problems not shown
-   * (without FILE when counted over the run); `note` says where to see them all.
-   */
+  /** On a terminal, "FILE: … and N more: REASON (CODE)" per file and code; `note` says where to see them all. */
   finish(note?: string): void {
     if (this.finished) return;
     this.finished = true;

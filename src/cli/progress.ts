@@ -1,6 +1,5 @@
-// The progress line of long work on a terminal (issue 23): every command that can run for more than
-// a moment says how far it is on standard error, rewritten in place, at most ten times a second, and
-// cleared before anything else is printed and at the end. Not on a terminal: nothing.
+// The progress line of long work on a terminal (standard error): rewritten in place at most ten times
+// a second, cleared before anything else is printed and at the end. Not on a terminal: nothing.
 
 import type { OutputStream } from './io.js';
 import { fit, printable } from './format.js';
@@ -20,10 +19,7 @@ export class Progress {
   private readonly started: number;
   private readonly columns: number;
 
-  /**
-   * `stream`: where the line goes, or undefined for none (not a terminal, --quiet); `render` says
-   * the line, given the milliseconds since the start.
-   */
+  /** `stream`: undefined for no line (not a terminal, --quiet). */
   constructor(
     private readonly stream: OutputStream | undefined,
     private readonly render: (elapsedMs: number) => string,
@@ -37,15 +33,12 @@ export class Progress {
     this.columns = stream !== undefined ? terminalColumns(stream) : 0;
   }
 
-  /** A progress line on `stream` when it is a terminal and `enabled` (not --quiet, not --json). */
+  /** A progress line on `stream` when it is a terminal and `enabled`. */
   static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, delayMs = 0, large?: () => boolean): Progress {
     return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, delayMs, large);
   }
 
-  /**
-   * The progress of a run that counts entries (read, validate): silent for a small input, shown
-   * after ENTRIES_DELAY_MS or once ENTRIES_LARGE entries are read.
-   */
+  /** The progress of a run that counts entries: silent for a small input. */
   static ofEntries(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
     return Progress.onTerminal(stream, enabled, render, ENTRIES_DELAY_MS, () => entries() >= ENTRIES_LARGE);
   }
@@ -54,16 +47,14 @@ export class Progress {
     return this.stream !== undefined;
   }
 
-  /** Redraws the line, if the last redraw is old enough. */
   tick(): void {
     if (this.stream === undefined) return;
     const now = performance.now();
     if (now - this.last < INTERVAL_MS) return;
     if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
-    // One column short of the width: a line that fills it wraps on some terminals, and \r then
-    // returns to the second row. The line names files and URLs, a hostile index's among them:
-    // their control characters are written as escapes (printable), not sent to the terminal.
+    // One column short: a line that fills the width wraps on some terminals. printable: the line
+    // names URLs of a hostile index, whose control characters must not reach the terminal.
     this.stream.write(`\r\x1b[K${fit(printable(this.render(now - this.started)), this.columns - 1)}`);
     this.shown = true;
   }
@@ -73,7 +64,6 @@ export class Progress {
     return this.active ? { onProgress: (p: T) => { keep(p); this.tick(); } } : {};
   }
 
-  /** Removes the line, if shown. */
   clear(): void {
     if (this.shown) this.stream?.write('\r\x1b[K');
     this.shown = false;

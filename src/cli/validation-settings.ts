@@ -1,6 +1,4 @@
-// The settings of validation on the command line, as `validate` and `report` take them: the config
-// file (sitemapkit.config.json, or --config FILE), then --limits, --base-url, --rule CODE=LEVEL
-// (repeatable) and --now over it. A bad value is a UsageError.
+// The settings of validation, as `validate` and `report` take them: the options over the config file.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -79,7 +77,7 @@ export interface ValidationSettings extends Config {
   now?: number;
 }
 
-/** The settings `args` give (the options of validate's declaration that the command has), over the config file's. */
+/** The settings `args` give, over the config file's. */
 export function validationSettings(args: ParsedArgs, cwd: string): ValidationSettings {
   const configOption = args.text('config');
   const configPath = resolve(cwd, configOption ?? DEFAULT_CONFIG);

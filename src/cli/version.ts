@@ -9,10 +9,7 @@ export function version(): string {
   return cached;
 }
 
-/**
- * The User-Agent of every request when `--user-agent` is not given: the product token and version
- * (RFC 9110 §10.1.5), and no contact address, since the project has no public one to name.
- */
+/** The default User-Agent: product and version (RFC 9110 §10.1.5); the project has no contact address. */
 export function userAgent(): string {
   return `sitemapkit/${version()}`;
 }

@@ -1,5 +1,4 @@
-// `sitemapkit apply CHANGES... --out DIR`: a change feed applied to a published sharded set, rewriting
-// only the children it touches (issue 27; node/scale/apply.ts).
+// `sitemapkit apply CHANGES... --out DIR`: a change feed applied to a published sharded set.
 
 import { resolve } from 'node:path';
 import { applyChanges } from '../../node/scale/apply.js';

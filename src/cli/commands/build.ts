@@ -7,7 +7,7 @@ import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
-import { UsageError, fatalFailure } from '../args.js';
+import { UsageError, fatalFailure, setOutputOptions } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -16,7 +16,6 @@ import { indexNowSettings, submitPending } from './indexnow.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(BUILD, argv, io, (args) => {
     const count = args.positionals.length;
@@ -24,16 +23,10 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
     const name = args.text('name');
     if (name !== undefined && !NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
-    const gzipLevel = args.number('gzip-level');
-    if (gzipLevel !== undefined && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
     const settings = {
-      name,
+      ...setOutputOptions(args),
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
       initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
-      profile: args.choice<'current' | 'legacy'>('limits'),
-      maxUrls: args.number('max-urls'),
-      maxBytes: args.number('max-bytes'),
-      gzipLevel,
       threads: args.number('threads'),
       now: buildTime(io.env.SOURCE_DATE_EPOCH),
     };
@@ -67,7 +60,6 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       images: args.flag('images'),
       ...(sourceMap !== undefined ? { sourceMap } : {}),
       ...(sourceRules.length > 0 ? { sourceRules, sourceRoot: io.cwd } : {}),
-      gzip: !args.flag('no-gzip'),
       ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
@@ -80,10 +72,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   progress.clear();
 
   let problems = 0;
-  // Problems by page, pages in path order (a page has no line: its path is its place). Warnings (a
-  // listed URL that contradicts its page's canonical, an alternate dropped) do not change the exit
-  // status. A terminal gets the first few of each code over the whole site (-v: every one), a pipe
-  // every one.
+  // Problems by page, in path order; warnings do not change the exit status.
   const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', ...(verbose ? { capped: false } : {}) });
   const pageProblems: Array<Problem & { file: string }> = [];
   for (const page of result.excluded) {
@@ -93,24 +82,22 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   pageProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const problem of pageProblems) {
     if (problem.severity === 'error') problems++;
-    // -q: errors only.
     if (!quiet || problem.severity === 'error') printer.print(problem);
   }
   printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
   if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
   if (result.listed === 0) {
-    // Listing nothing from a site is a problem: the previous set is left whole, and the likeliest cause said.
+    // The previous set is left whole, and the likeliest cause said.
     problems++;
     io.stderr.write(commandMessage('build', `${nothingListedText(result)}`));
   }
 
   let announceFailed = false;
   let announcement: unknown;
-  // Nothing to announce from a build that wrote nothing, a dry run included (its state is not saved).
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit build: dry run: nothing submitted to IndexNow\n');
   if (indexNow !== undefined && result.committed) {
-    // The key file goes where the pages are served (BASE/KEY.txt), not into an --out folder below them.
+    // The key file goes where the pages are served, not into an --out folder below them.
     const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });
     announceFailed = !outcome.ok;
     announcement = outcome.summary;
@@ -124,10 +111,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/**
- * `--source-map` values: a JSON file (`{"page": "source", …}`), or a rule `PAGES=SOURCES` with one `*`
- * on each side (sources relative to the current directory). JSON files are merged, the later winning.
- */
+/** `--source-map` values: JSON files (merged, the later winning), or rules `PAGES=SOURCES` with one `*` each. */
 async function sourceMapping(values: readonly string[], cwd: string): Promise<{ sourceMap?: Map<string, string>; sourceRules: SourceRule[] }> {
   let sourceMap: Map<string, string> | undefined;
   const sourceRules: SourceRule[] = [];

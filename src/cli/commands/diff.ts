@@ -1,6 +1,5 @@
-// `sitemapkit diff OLD NEW`: the URLs added, removed and changed (which fields) between two sources,
-// files, sets or URLs (node/diff-sitemaps.ts); exit 0 when equal, 1 when they differ, 2 on error, as
-// diff(1) does. Problems of the inputs go to standard error in the one problem format (problems.ts).
+// `sitemapkit diff OLD NEW`: the URLs added, removed and changed between two sources (node/diff-sitemaps.ts);
+// exit 0 when equal, 1 when they differ, 2 on error, as diff(1) does.
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
@@ -55,8 +54,7 @@ function listenerFor(format: DiffFormat, out: Output): DiffListener & { listed?:
     };
   }
   const listed = { added: [] as unknown[], removed: [] as unknown[], changed: [] as unknown[] };
-  // Kept as copies: a value read from a sitemap may be a slice of the reader's chunk of text, and
-  // would hold the whole chunk in memory (3,000 listed from 1,000,000 URLs: ~80 MB more peak RSS, measured).
+  // Copies: a value read may be a slice of the reader's chunk, and would hold the whole chunk in memory.
   const copy = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
   return {
     listed,
@@ -76,10 +74,7 @@ class Interrupted extends Error {}
 
 const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
 
-/**
- * Codes after which the reader stops (core/read/document.ts, node/parse-sitemap.ts): the URLs after
- * them are unknown, so "equal" or "removed" would be a guess.
- */
+/** Codes after which the reader stops: "equal" or "removed" would then be a guess. */
 const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
@@ -121,7 +116,6 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
       [pass, entries] = [at, urls];
       progress.tick();
     },
-    // Reading waits while the output drains.
     backpressure: () => Promise.all([out.flush(), problemsOut.flush()]).then(() => {}),
     ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
@@ -141,7 +135,6 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   if (notWhole !== undefined) summary = undefined;
   const equal = summary !== undefined && summary.added + summary.removed + summary.changed === 0;
   if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary, equal));
-  // --format json: the sources, the counts, the first JSON_LISTED of each kind.
   const report = { old: sourceName(oldSource, io.cwd), new: sourceName(newSource, io.cwd), equal, ...summary, listed: listener.listed };
   if (summary !== undefined && listener.listed !== undefined) out.write(`${JSON.stringify(report, null, 2)}\n`);
   await out.flush();

@@ -1,5 +1,4 @@
-// `sitemapkit discover`: a site's address → its robots.txt, indexes, sitemaps and every URL in them
-// (issue #5 "Output").
+// `sitemapkit discover`: a site's address → its robots.txt, indexes, sitemaps and every URL in them.
 
 import type { WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
@@ -7,11 +6,11 @@ import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { urlLine } from '../../core/model-json.js';
-import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
+import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
-import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { formatBytes, formatCount, formatDuration, plural, positionText } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -23,7 +22,6 @@ type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
 type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
 async function parseOptions(args: ParsedArgs): Promise<DiscoverOptions> {
-  // The network options as read and validate read them (fetch-input.ts).
   const options: DiscoverOptions = await httpClientOptions(args);
   if (args.flag('probe')) options.probe = true;
   if (args.flag('respect-robots')) options.respectRobots = true;
@@ -44,10 +42,6 @@ function entryJson(entry: UrlEntry, sitemap: string): string {
 function sitemapJson(node: SitemapNode): string {
   const { children: _children, ...rest } = node;
   return JSON.stringify({ type: 'sitemap', ...rest });
-}
-
-function robotsJson(node: RobotsNode): string {
-  return JSON.stringify({ type: 'robots', ...node });
 }
 
 function csvRow(entry: UrlEntry, sitemap: string): string {
@@ -75,7 +69,7 @@ function describe(node: SitemapNode): string {
 
 function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   const lines: string[] = [];
-  /** `total`: how many there are in all (the list may be capped, see maxDiagnosticsPerCode). */
+  /** `total`: how many there are in all (the list may be capped). */
   const problems = (diagnostics: readonly Diagnostic[], prefix: string, total?: number): void => {
     let shown = 0;
     let listed = 0;
@@ -84,9 +78,8 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       listed++;
       if (shown === SHOWN_PER_DOCUMENT) continue;
       shown++;
-      // 1-based, and only what is known: LINE:COL, LINE alone (a robots.txt line), or nothing.
-      const at = d.line === undefined ? '' : d.column === undefined ? `${d.line} ` : `${d.line}:${d.column} `;
-      lines.push(`${prefix}  ${at}${d.severity} ${d.code} ${d.message}`);
+      const at = positionText(d);
+      lines.push(`${prefix}  ${at === '' ? '' : `${at} `}${d.severity} ${d.code} ${d.message}`);
     }
     const more = Math.max(total ?? listed, listed) - shown;
     if (more > 0) lines.push(`${prefix}  … and ${formatCount(more)} more`);
@@ -123,10 +116,7 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * The totals in one line. Documents are ok + failed + skipped, all three always shown so that the sum
- * can be checked; those cut short are among the failed, and their URLs among the URLs.
- */
+/** The totals in one line: ok, failed and skipped always shown, so that the sum can be checked. */
 function summary(t: DiscoveryTotals, requests: boolean): string {
   const cut = t.cut > 0 ? `; ${formatCount(t.cut)} cut short` : '';
   const robots = t.robotsFailed > 0 ? `, ${formatCount(t.robotsFailed)} robots.txt failed` : '';
@@ -137,10 +127,7 @@ function summary(t: DiscoveryTotals, requests: boolean): string {
   );
 }
 
-/**
- * Whether https answered at an input: some document of it got a response, or its failures are not
- * of reaching the server (a name that does not resolve, an address refused fail over http alike).
- */
+/** Whether https answered at an input, or its failures would be the same over http (noHttpsHint). */
 function answered(input: DiscoveryInput): boolean {
   const nodes: SitemapNode[] = [];
   const walk = (list: readonly SitemapNode[]): void => {
@@ -155,7 +142,6 @@ function answered(input: DiscoveryInput): boolean {
   return !failures.some((code) => httpsUnreachable(code, false));
 }
 
-/** What discover's progress line counts. */
 interface DiscoverProgress {
   fetched: number;
   queued: number;
@@ -167,12 +153,10 @@ function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
   return `${plural(p.fetched, 'document')} fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
 }
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const assumed = new Set<string>();
   const line = await commandLine(DISCOVER, argv, io, async (args) => {
     if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
-    // The inputs as fetched: an address written without a scheme is tried over https.
     const inputs = args.positionals.map((text) => {
       if (isHttpUrl(text)) {
         if (!URL.canParse(text)) throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
@@ -185,7 +169,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     });
     const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
     const options = await parseOptions(args);
-    // Only the locs are printed: they come as text, read on worker threads (node/discover-readers.ts).
+    // Only the locs are printed: they come as text, read on worker threads.
     if (format === 'urls') options.urlsAsText = true;
     if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
     return { inputs, format, options };
@@ -200,8 +184,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const outFile = args.text('out');
   const target = outFile !== undefined ? resolve(io.cwd, outFile) : undefined;
   const existing = target !== undefined ? await stat(target).catch(() => undefined) : undefined;
-  // A device or a FIFO (`--out /dev/null`) is written into, not replaced by a rename; a directory is
-  // opened too, to fail now (EISDIR) rather than at the rename, once the whole crawl is done.
+  // A device or a FIFO (`--out /dev/null`) is written into, not renamed over; a directory is opened
+  // too, to fail now (EISDIR) rather than after the whole crawl.
   const temp = target !== undefined && (existing === undefined || existing.isFile()) ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
   if (target !== undefined) {
@@ -215,10 +199,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const out = new Output(file ?? io.stdout);
   const counts: DiscoverProgress = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
   const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => discoverProgressLine(counts, ms));
-  // Diagnostics stream out as they come (issue 22), handed to standard error in large writes; the
-  // next batch of events waits for it to drain, which holds the bodies back (backpressure).
+  // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
-  // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const report = (d: Diagnostic): void => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
@@ -234,9 +216,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   let tree: DiscoveryTree | undefined;
   let renamed = false;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
-  // What a url prints, chosen once (the tree prints none).
   const writeUrl: ((event: UrlEvent) => void) | undefined =
-    // urls: those of small documents (node/discover.ts reads them on this thread); the rest come as lines.
     format === 'urls' ? (event) => out.writeLine(urlLine(event.entry.loc))
     : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
@@ -255,7 +235,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
         break;
       case 'robots':
-        if (format === 'jsonl') out.writeLine(robotsJson(event.robots));
+        if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
         for (const d of event.robots.diagnostics) report(d);
         break;
       case 'diagnostic':
@@ -266,9 +246,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         break;
     }
   };
-  // The hot loop, small and apart: V8 optimizes it alone, and recompiles it each time an event or
-  // entry of a new shape arrives (a sitemap's end, a text sitemap after XML ones). With the other
-  // events' cases inline that was ~89 ms of TurboFan over 7 compiles in a bench:discover run.
+  // The hot loop, small and apart: V8 recompiles it for each new event shape, and with the other
+  // cases inline that cost ~89 ms of TurboFan in bench:discover.
   const handle = (batch: readonly DiscoverEvent[]): void => {
     for (let k = 0; k < batch.length; k++) {
       const event = batch[k] as DiscoverEvent;
@@ -315,7 +294,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     problemsOut.close();
     removeInterrupt?.();
     file?.destroy();
-    // Interrupted, failed, or the rename refused: the previous file stays as it was, and no temporary one.
+    // Interrupted, failed, or the rename refused: the previous file stays as it was.
     if (temp !== undefined && !renamed) await rm(temp, { force: true });
   }
   // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { SitemapError, type InvalidValueError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { parseColumnMapping, type ColumnMapping } from '../../core/input/csv.js';
+import { parseColumnMapping } from '../../core/input/csv.js';
 import { EntryPolicy, type EntryDefaults } from '../../core/input/entry-policy.js';
 import { isFutureLastmod } from '../../core/datetime.js';
 import { UrlEntrySerializer } from '../../core/write/url-entry.js';
@@ -13,7 +13,7 @@ import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, t
 import type { IndexFile } from '../../node/scale/shard-set.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
-import { asUsage, fatalFailure, UsageError } from '../args.js';
+import { asUsage, fatalFailure, setOutputOptions, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -21,14 +21,14 @@ import { DiagnosticCollector, type Diagnostic } from '../../core/diagnostics.js'
 import { Progress, ratePerSecond } from '../progress.js';
 
 /** What the options of `generate` make (a UsageError when they cannot); `startedAt` is "now". */
-async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ columns: ColumnMapping | undefined; defaults: EntryDefaults; formats: Map<string, InputFormat | 'auto'>; keepPath: ((path: string) => boolean) | undefined }> {
+async function generateSettings(args: ParsedArgs, startedAt: number) {
   if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
   if (!args.has('out')) throw new UsageError('--out DIR is required');
   if (args.positionals.length === 0) throw new UsageError('no input: give one or more files, or - for standard input');
-  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  const output = setOutputOptions(args);
   if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
   if (args.has('shards')) {
-    // A sharded set has its own layout (docs/scale.md): always an index, each URL once, written for real.
+    // A sharded set has its own layout: always an index, each URL once, written for real.
     for (const option of ['index', 'no-dedupe', 'dry-run'] as const) if (args.has(option)) throw new UsageError(`--${option} does not apply to a sharded set (--shards)`);
   }
   const columnsText = args.text('columns');
@@ -37,20 +37,19 @@ async function generateSettings(args: ParsedArgs, startedAt: number): Promise<{ 
   const inputFormat = args.choice<InputFormat>('input-format');
   const formats = asUsage(() => new Map(args.positionals.map((path) => [path, inputFormat ?? detectInputFormat(path)])));
   try {
-    return { columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
+    return { output, columns, defaults, formats, keepPath: await pathFilter(args.list('include'), args.list('exclude')) };
   } catch (error) {
     // picomatch refuses an empty glob.
     throw new UsageError(`--include/--exclude: ${(error as Error).message}`);
   }
 }
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   // "now" for --lastmod now and for lastmod in the future: the run's start, to the second.
   const startedAt = Math.floor(Date.now() / 1000) * 1000;
   const line = await commandLine(GENERATE, argv, io, (args) => generateSettings(args, startedAt));
   if ('exit' in line) return line.exit;
-  const { args, checked: { columns, defaults, formats, keepPath } } = line;
+  const { args, checked: { output, columns, defaults, formats, keepPath } } = line;
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
 
@@ -64,18 +63,13 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
   const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
-  // -v: every problem on a terminal too, and every file in the summary.
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
-  // --format json lists the problems too, the first DEFAULT_MAX_DIAGNOSTICS_PER_CODE of each code
-  // (memory does not grow with the problems; issue 22), and counts the others. A problem without a
-  // code is kept under an undefined one: a bucket of its own.
+  // --format json lists the first problems of each code and counts the others.
   const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
-    // -q: errors only on standard error; --format json still lists every problem.
     if (!quiet || p.severity === 'error') printer.print(p);
     if (json) listed.add(p as Diagnostic);
   };
-  // A rejected line: an error (its code, when the reader gave one).
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
     problems++;
     problem({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
@@ -83,16 +77,14 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
     problem({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
   };
-  // Warnings about an entry: the written sitemap says something else than the input (exit status 1).
-  // The entry is looked up only when there is something to say.
+  // The written sitemap says something else than the input (exit status 1).
   let current: UrlEntry | undefined;
   const warnEntry = (code: string, message: string): void => {
     warnings++;
     const at = current === undefined ? undefined : positions.get(current);
     warnAt(at?.file ?? '<input>', at?.line, code, message);
   };
-  // Ignored input (unknown columns and fields), once per file: a note, not a problem in the output.
-  // The reader says it while reading a chunk, before the chunk's batch: it waits for its line (below).
+  // Ignored input (unknown columns and fields): said before the chunk's batch, it waits for its line.
   const inputWarnings: InputWarning[] = [];
   const sayInputWarnings = (upTo: number): void => {
     while (inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= upTo) {
@@ -101,10 +93,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  // Problems come in line order within a file (issue 23), in one pass and with no buffer of problems:
-  // the writer reports an entry's problems while it takes the batch the entry is in, so the batch is
-  // cut before each line the reader has something to say about (a rejected line, an unknown field);
-  // the entries above it go to the writer first, then the reader's problem is said.
+  // Problems in line order with no buffer: the writer reports an entry's problems as it takes its
+  // batch, so a batch is cut before each line the reader has something to say about.
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of args.positionals) {
       const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
@@ -150,9 +140,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
       enforceScope: !args.flag('no-scope'),
-      gzip: !args.flag('no-gzip'),
-      ...definedOnly({ gzipLevel: args.number('gzip-level'), index: args.choice<IndexMode>('index'), profile: args.choice<'current' | 'legacy'>('limits') }),
-      ...definedOnly({ name: args.text('name'), maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
+      ...output,
+      ...definedOnly({ index: args.choice<IndexMode>('index'), xslUrl: args.text('xsl') }),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
       signal: controller.signal,
@@ -181,14 +170,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     }
     printer.finish();
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
-      // The writer saw no entry; the reader or the filters took them all.
       const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
-      // The problems are the input's: a reader of --format json gets them as after any run with problems.
       if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
       return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
-    // ERR_SITEMAP_EMPTY with problems was answered above: whatever else the writer refused is fatal.
     return fatalFailure(io, 'generate', error);
   } finally {
     removeHandler?.();
@@ -204,10 +190,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/**
- * Defaults for entries that lack a field, each validated by the writer as the field itself would be;
- * `--lastmod now` is `now` as a W3C Datetime (UTC, to the second). A default in the future is refused.
- */
+/** Defaults for entries that lack a field, each validated as the field itself would be. */
 function entryDefaults(args: ParsedArgs, now: number): EntryDefaults {
   const lastmod = args.text('lastmod');
   const defaults: EntryDefaults = definedOnly({

@@ -1,5 +1,4 @@
-// `sitemapkit index MANIFEST... --out DIR`: publish a sharded set from its shards' manifests (issue 27;
-// node/scale/shard-set.ts writeIndexFromManifests).
+// `sitemapkit index MANIFEST... --out DIR`: publish a sharded set from its shards' manifests.
 
 import { resolve } from 'node:path';
 import { writeIndexFromManifests, type IndexFile } from '../../node/scale/shard-set.js';

@@ -1,6 +1,5 @@
-// `sitemapkit indexnow`: tell search engines which URLs changed since they last heard from us.
-// The build state knows each page's content hash and what was last accepted; only the difference is
-// submitted, and a payload is recorded as submitted only once the endpoint accepted it.
+// `sitemapkit indexnow`: tell search engines which URLs changed since they last heard from us. Only
+// the build state's difference is submitted, recorded once the endpoint accepted it.
 
 import { join, resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
@@ -49,12 +48,12 @@ export function indexNowSettings(args: ParsedArgs, key: string | undefined): Ind
 
 export interface SubmitContext {
   statePath: string;
-  /** The folder served at the state's base URL, where --write-key-file puts KEY.txt (the engine fetches BASE/KEY.txt). */
+  /** The folder served at the state's base URL, where --write-key-file puts KEY.txt. */
   siteDir: string;
   io: CliIo;
   /** Only problems on stderr. */
   quiet: boolean;
-  /** The summary is printed as JSON: a dry run's payloads are only in it (`body`), not on standard output. */
+  /** The summary is printed as JSON, a dry run's payloads in it. */
   json?: boolean;
 }
 
@@ -68,7 +67,6 @@ export interface SubmitSummary {
 }
 
 /** Submits what the state says is pending; reports on stderr; never throws for the endpoint's answers. */
-// Long: one sequence over the state it updates (read, submit each host's batch, record each accepted one).
 export async function submitPending(settings: IndexNowSettings, context: SubmitContext): Promise<{ ok: boolean; summary: SubmitSummary }> {
   const { io } = context;
   const say = (text: string): void => {
@@ -112,8 +110,7 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
     endpoint: settings.endpoint,
     userAgent: settings.userAgent ?? userAgent(),
     ...definedOnly({ retries: settings.retries, fetch: io.fetch }),
-    // Saved after each accepted payload, before the next is sent: a run stopped half-way (killed,
-    // a later payload refused) does not send again next time what was accepted.
+    // Saved after each accepted payload: a run stopped half-way does not send it again next time.
     onResult: async (result: IndexNowResult) => {
       if (!result.accepted) return;
       recordAnnounced(state.pages, state.announced, result.payload.urlList);
@@ -141,7 +138,6 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
       say(`${head}: ${result.message}\n`);
     } else {
       ok = false;
-      // A refusal is a problem of the submission: the endpoint is where, the host and count what.
       const said = result.response !== undefined ? `; the endpoint said: ${result.response}` : '';
       problems.print({ file: settings.endpoint, severity: 'error', code: result.code, message: `${payload.host}, ${plural(payload.urlList.length, 'URL')}: ${result.message}${said}`, ...(result.hint !== undefined ? { hint: result.hint } : {}) });
     }

@@ -1,5 +1,4 @@
-// `sitemapkit queue generate|apply|status`: the coordinator of runs done by `sitemapkit worker`
-// processes on a BullMQ queue (issue 27; node/scale/queue.ts).
+// `sitemapkit queue generate|apply|status`: the coordinator of runs done by `sitemapkit worker` processes.
 
 import { resolve } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
@@ -8,7 +7,7 @@ import { detectInputFormat, type InputFormat } from '../../node/input.js';
 import { DEFAULT_QUEUE, type SetOptions } from '../../node/scale/queue-jobs.js';
 import { pingRedis, shownRedis } from '../../node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, waitForRun, type EnqueuedRun, type RunStatus } from '../../node/scale/queue.js';
-import { asUsage, UsageError, usageFailure } from '../args.js';
+import { asUsage, setOutputOptions, UsageError, usageFailure } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { httpClientOptions, isHttpUrl, LazyHttpClient } from '../fetch-input.js';
 import { requireRedis } from '../queue-args.js';
@@ -49,14 +48,7 @@ export async function runQueue(argv: string[], io: CliIo): Promise<number> {
 
 function setOptions(args: ParsedArgs): SetOptions {
   if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the sitemaps will be served, e.g. https://www.example.com/)');
-  if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
-  return {
-    baseUrl: args.text('base-url') as string,
-    gzip: !args.flag('no-gzip'),
-    enforceScope: !args.flag('no-scope'),
-    ...definedOnly({ name: args.text('name'), gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
-    ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes'), xslUrl: args.text('xsl') }),
-  };
+  return { baseUrl: args.text('base-url') as string, enforceScope: !args.flag('no-scope'), ...setOutputOptions(args), ...definedOnly({ xslUrl: args.text('xsl') }) };
 }
 
 function sourceOptions(args: ParsedArgs): Record<string, string> {
@@ -105,7 +97,6 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
       onProblem: (problem) => io.stderr.write(`${problem}\n`),
     });
   } finally {
-    // The URL inputs are read: the jobs read only the shard files.
     await client.close();
   }
   const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;

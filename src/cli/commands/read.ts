@@ -18,9 +18,6 @@ import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttp
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
-// ---------------------------------------------------------------------------------------------------
-// Output
-
 function tsvField(value: string): string {
   return /[\t\r\n\\]/.test(value) ? value.replace(/[\t\r\n\\]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : value;
 }
@@ -28,7 +25,7 @@ function tsvField(value: string): string {
 class Formatter {
   private columns: 4 | 2 | undefined;
   private mixedWarned = false;
-  /** JSON lines as bytes, on a byte stream: the reader writes those of the urls its fast path reads itself (ReaderSink.urlLines). */
+  /** On a byte stream: the reader's fast path writes JSON lines itself (ReaderSink.urlLines). */
   readonly jsonLines: JsonLines | undefined;
   /** Entries written but for the lines in jsonLines. */
   private entries = 0;
@@ -43,7 +40,6 @@ class Formatter {
   readonly url = (entry: UrlEntry): void => this.entry(entry, true);
   readonly sitemap = (ref: SitemapRef): void => this.entry(ref, false);
 
-  /** Entries written so far. */
   get written(): number {
     return this.entries + (this.jsonLines?.count ?? 0);
   }
@@ -83,9 +79,6 @@ function summaryLine(file: string, s: SitemapSummary): string {
   return `${file}: ${s.format}, ${entries}, ${problems}; ${bytes} read${encoding}\n`;
 }
 
-// ---------------------------------------------------------------------------------------------------
-
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRead(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(READ, argv, io, async (args) => {
     checkSitemapInputs(args.positionals, io);
@@ -109,26 +102,20 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   });
   let errors = 0;
   let fatal = false;
-  // A large input shows how far it is on a terminal (after a moment: a small one stays silent).
-  // Not when the entries themselves scroll on the same terminal.
+  // No progress line when the entries themselves scroll on the terminal.
   let filesDone = 0;
   let current = '';
   const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
-  // -v: every problem on a terminal too.
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
   try {
     for (const path of args.positionals) {
-      // A URL is fetched as `validate` fetches it (fetch-sitemap.ts), then read like a file.
       const remote = inputUrl(path, io, 'read', quiet, progress);
       const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
       current = file;
       let fetched: FetchedSitemap | undefined;
-      // Waiting for our own output is not the server's time: it is not charged to the request's deadline.
+      // Waiting for our own output is not charged to the request's deadline.
       const held = (wait: Promise<void>): Promise<void> => (fetched === undefined ? wait : fetched.held(wait));
-      // Diagnostics stream out as they are found (issue 22: a problem per line must not pile up),
-      // handed to standard error in large writes; reading waits for it to drain after each batch.
-      // The reading keeps none of its own.
       const onDiagnostic = (d: Diagnostic): void => {
         if (!quiet || d.severity === 'error') printer.print(d, file);
       };
@@ -140,8 +127,8 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         } else {
           input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
         }
-        // Entries are formatted as the reader finds them (no wrapper, no batch: they die young); before
-        // each chunk, reading waits while both outputs drain; it stops when standard output closed.
+        // Entries and diagnostics are written as found (a problem per line must not pile up); before
+        // each chunk, reading waits while both outputs drain.
         const summary = await readSitemap(input, {
           ...options,
           file,

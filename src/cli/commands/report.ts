@@ -1,6 +1,4 @@
-// `sitemapkit report SOURCE...`: one self-contained HTML page that shows a set (issue 26), written by
-// node/report-set.ts; exit 0 when the set has no errors, 1 when it has (the page is written either
-// way, as `validate` exits 1 on errors), 2 on a usage error or a source that cannot be read.
+// `sitemapkit report SOURCE...`: one self-contained HTML page that shows a set (node/report-set.ts).
 
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
@@ -42,8 +40,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   };
   const previous = args.text('compare');
   const sources: ReportSource[] = [];
-  // A site or robots.txt URL stands for the sitemaps found there, as discover finds them (writeReport
-  // reads them); what is no URL at all is read as a sitemap URL, whose fetch says so.
+  // A site or robots.txt URL stands for the sitemaps discover finds there.
   for (const each of args.positionals.map(source)) {
     const site = 'url' in each && (classifyInput(each.url)?.kind ?? 'sitemap') !== 'sitemap';
     sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
@@ -90,10 +87,8 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
 }
 
 /**
- * Opens `path` with the user's browser: `$BROWSER` if set, as xdg-open reads it (a list of commands
- * separated by ':', each tried until one starts; `%s` stands for the file, else it is appended; the
- * words split as a shell splits them, but no shell runs), else the desktop's opener (`open` on macOS,
- * `cmd /c start` on Windows, `xdg-open` elsewhere). Detached: the command does not wait for the browser.
+ * Opens `path` with `$BROWSER` if set, read as xdg-open reads it (commands separated by ':', `%s` the
+ * file; no shell runs), else the desktop's opener. Detached: the command does not wait for the browser.
  */
 function openInBrowser(path: string, io: CliIo): void {
   const commands = browserCommands(io.env.BROWSER ?? '', path);

@@ -1,5 +1,4 @@
-// `sitemapkit robots`: announce sitemaps in a robots.txt (issue #6 "Announcing"). The edit itself is
-// core/robots/edit.ts; this file reads, reports and writes the file atomically.
+// `sitemapkit robots`: announce sitemaps in a robots.txt. The edit itself is core/robots/edit.ts.
 
 import { randomBytes } from 'node:crypto';
 import { open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -16,7 +15,6 @@ import { formatBytes } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(ROBOTS, argv, io, (args) => {
     const sitemaps = args.list('sitemap');
@@ -70,14 +68,12 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
 
   const quiet = args.flag('quiet');
   const size = Buffer.byteLength(edit.text);
-  // RFC 9309 §2.5: crawlers may stop reading at 500 KiB; lines past it may never be seen. A problem of
-  // the whole file: no line.
+  // RFC 9309 §2.5: crawlers may stop reading at 500 KiB.
   const tooLarge =
     changed && size > MAX_ROBOTS_BYTES
       ? { code: 'robots/too-large', message: `the file is ${formatBytes(size)}; crawlers may read only the first ${formatBytes(MAX_ROBOTS_BYTES)} (RFC 9309 §2.5)` }
       : undefined;
   if (json) {
-    // Standard output carries one JSON document: a dry run's file is in it, as `text`.
     const { text, changed: _changed, problems, ...lists } = edit;
     const all = tooLarge !== undefined ? [...problems, tooLarge] : problems;
     io.stdout.write(`${JSON.stringify({ file: name, created, changed, written: write, ...(dryRun ? { dryRun, text } : {}), ...lists, problems: all }, null, 2)}\n`);
@@ -87,9 +83,8 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   }
   const printer = ProblemPrinter.for(io.stderr, { file: name });
   if (!quiet) {
-    // Lines crawlers skip or misread are left as they are (they may be meant for something): said, not
-    // fixed. FILE:LINE counts in the file as it is on disk now: the new one once written (or when
-    // nothing changes), the old one with --check and --dry-run.
+    // Lines crawlers skip are said, not fixed (they may be meant for something). FILE:LINE counts in
+    // the file on disk now: the old one with --check and --dry-run.
     const onDisk = write || !changed ? 'new' : 'old';
     const lines = edit.problems.map((problem) => ({ problem, line: onDisk === 'new' ? problem.newLine : problem.oldLine }));
     // In line order; a line the edit added (no line in the old file) after the others.
@@ -104,7 +99,6 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   return args.flag('check') && changed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/** `--robots-url`: an absolute http(s) URL, as given. */
 function robotsUrlOption(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
@@ -113,19 +107,13 @@ function robotsUrlOption(value: string): string {
   return url.href;
 }
 
-/**
- * The robots.txt the sitemaps would be announced in when they all sit on one site (RFC 9309 §2.3:
- * robots.txt is at the root of its origin); undefined when they span several.
- */
+/** The robots.txt of the sitemaps' one site (RFC 9309 §2.3); undefined when they span several. */
 function sharedRobotsUrl(sitemaps: readonly string[]): string | undefined {
   const origins = new Set(sitemaps.map((url) => new URL(sitemapLineUrl(url)).origin));
   return origins.size === 1 ? `${[...origins][0] as string}/robots.txt` : undefined;
 }
 
-/**
- * One line: `robots.txt: added Sitemap: https://…; 1 already present`, in the conditional when
- * nothing is written (--check, --dry-run).
- */
+/** `robots.txt: added Sitemap: https://…; 1 already present`, in the conditional when nothing is written. */
 function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, done: boolean): string {
   const verb = (past: string, future: string): string => (done ? past : `would ${future}`);
   const lineList = (change: TouchedLine['change']): string => {
@@ -149,10 +137,8 @@ function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, don
 }
 
 /**
- * Replace `path` with `text` in one step: a temporary file beside it, flushed to disk, then renamed
- * over it, so a reader sees the old file or the new one, never half of either (DESIGN.md "Never lose
- * data"). The new file keeps the old one's permission bits; a symlink is followed and its target
- * replaced.
+ * Replaces `path` with `text` through a temporary file renamed over it: a reader sees the old file or
+ * the new one. The permission bits are kept; a symlink's target is replaced.
  */
 async function writeAtomically(path: string, text: string): Promise<void> {
   if (await isSpecialFile(path)) return writeFile(path, text, 'utf8');

@@ -1,5 +1,4 @@
-// `sitemapkit serve DIR`: the directory source (node/serve/directory-source.ts) behind the sitemap
-// handler (core/serve/handler.ts) on a node:http server, one log line per request, stopped gracefully.
+// `sitemapkit serve DIR`: the directory source behind the sitemap handler on a node:http server.
 
 import { once } from 'node:events';
 import { Server, type RequestListener } from 'node:http';
@@ -33,7 +32,6 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const baseUrl = scope?.href;
   const dir = resolve(io.cwd, args.positionals[0] as string);
   const quiet = args.flag('quiet');
-  // NAME of NAME.xml (--name, default sitemap).
   const stem = (args.text('name') ?? 'sitemap').replace(/\.xml$/, '');
   const stderr = droppedOnError(io.stderr);
   const say = (line: string): void => {
@@ -69,17 +67,15 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       headersTimeout: headerTimeout,
       requestTimeout: headerTimeout + 20_000,
       connectionsCheckingInterval: Math.min(1000, Math.max(100, headerTimeout / 4)),
-      // A header sent twice is one value with a comma (RFC 9110 §5.3), not its first: a second Host
-      // is seen (below), and a second If-Modified-Since makes the field ignored (§13.1.3).
+      // A header sent twice is one value with a comma (RFC 9110 §5.3): a second Host is then seen.
       joinDuplicateHeaders: true,
     },
   );
-  // A client that takes no byte for this long is cut off (nginx's send_timeout): else one that never
-  // reads would hold its connection, and what is buffered for it, for ever.
+  // nginx's send_timeout: a client that never reads would hold its connection for ever.
   server.setTimeout(args.number('send-timeout') ?? 60_000);
   const listener = toNodeListener(handler, log === undefined ? {} : { onResponse: log });
   const graceful = gracefulStop(server, (request, response) => {
-    // RFC 9112 §3.2: a request with more than one Host (or a Host with a comma, invalid) is a 400, as nginx answers it.
+    // RFC 9112 §3.2: more than one Host is a 400.
     if (request.headers.host?.includes(',')) response.writeHead(400, ['content-type', 'text/plain; charset=utf-8', 'connection', 'close']).end('more than one Host\n');
     else listener(request, response);
   });
@@ -102,7 +98,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** Resolves at SIGINT or SIGTERM; never without a way to be told (an embedding that passes no onInterrupt). */
+/** Resolves at SIGINT or SIGTERM; never without onInterrupt. */
 function untilInterrupted(io: CliIo): Promise<void> {
   return new Promise((done) => {
     const off = io.onInterrupt?.(() => {
@@ -112,10 +108,7 @@ function untilInterrupted(io: CliIo): Promise<void> {
   });
 }
 
-/**
- * Stops a server gracefully: no new connection is accepted, every response under way is sent whole,
- * kept-alive connections are closed once nothing is being sent on them, and a deadline ends the rest.
- */
+/** Stops a server gracefully: every response under way is sent whole, until a deadline. */
 function gracefulStop(server: Server, listener: RequestListener): { listener: RequestListener; stop: () => Promise<void> } {
   let sending = 0;
   let stopping = false;
@@ -128,8 +121,7 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
   };
   const stop = async (): Promise<void> => {
     stopping = true;
-    // Not http.Server.close(): it closes "idle" connections at once, and Node 20 counts as idle one
-    // whose response has been ended but is still being written (a large body to a slow client).
+    // Not http.Server.close(): Node 20 counts as idle, and closes, a connection still writing its body.
     const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
     const sweep = setInterval(() => {
       if (sending === 0) server.closeIdleConnections();
@@ -142,10 +134,7 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
   return { listener: counted, stop };
 }
 
-/**
- * `out`, which drops what is written once the stream failed (its reader gone: `serve … | head`),
- * said once on `err`: output that cannot be written does not stop the serving (an 'error' unheard would).
- */
+/** `out`, which drops what is written once the stream failed (said once on `err`): serving goes on. */
 function droppedOnError(out: OutputStream, err?: OutputStream): OutputStream {
   let failed = false;
   (out as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', (error: Error) => {

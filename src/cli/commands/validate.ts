@@ -1,6 +1,4 @@
-// `sitemapkit validate`: will search engines accept these sitemaps, and if not, what to fix. Every
-// schema rule and every protocol rule, reported with stable codes, positions and fix hints, in the
-// format a person, a script or a CI system wants.
+// `sitemapkit validate`: will search engines accept these sitemaps, and if not, what to fix.
 
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
@@ -24,9 +22,7 @@ import { version } from '../version.js';
 import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
-// Long: one sequence (options, reading, writing, summary) sharing the run's counters and printer.
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  // The settings of a validation: the options over the config file.
   const line = await commandLine(VALIDATE, argv, io, async (args) => {
     checkSitemapInputs(args.positionals, io);
     if (args.flag('follow') && args.positionals.includes('-')) throw new UsageError('--follow cannot find the children of standard input (they are found relative to the index file): give the index by its path');
@@ -39,22 +35,16 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
 
   const base: ValidateSitemapOptions = { cwd: io.cwd, rules: config.rules, ...definedOnly({ limits: config.limits, now: config.now }) };
   const reports: FileReport[] = [];
-  /** Inputs that could not be read or fetched: the run is fatal (exit 2). */
   let unreadable = 0;
   const quiet = args.flag('quiet');
-  // stylish and github print each diagnostic as it is found; the others need whole documents and
-  // render the reports (their lists capped per code, their counts exact) at the end. Issue 22.
-  // A long run (--follow over a large index, a million entries) says how far it is on a terminal.
+  // stylish and github print each diagnostic as it is found; the others render the reports at the end.
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
   const progress = Progress.ofEntries(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
-  /**
-   * Validates one input with `check` (a file or stream, or a URL); the children it lists (when it is an
-   * index) are collected for --follow. An input that cannot be read is reported and marks the run fatal.
-   */
+  /** Validates one input with `check`, collecting the children an index lists for --follow. */
   const validateWith = async (
     check: (options: ValidateSitemapOptions) => Promise<SitemapValidationResult>,
     file: string,
@@ -75,12 +65,9 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       if (stream !== undefined) {
         stream.startFile(file);
         options.onDiagnostic = (d) => stream.diagnostic(d);
-        // Reading waits while standard output drains.
         options.backpressure = () => stream.drain();
       }
       const result = await check(options);
-      // What the report states (null for a feed or a text file, which no sitemap schema declares);
-      // --follow adds its findings to this same object.
       const report: FileReport = { ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) };
       entriesDone += result.entries;
       entriesNow = 0;
@@ -93,8 +80,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       progress.clear();
       await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
-      // The machine-readable reports say it too: a CI step that reads only the JUnit or SARIF file
-      // must not see a run with an unreadable input as green; the annotations of a pull request neither.
+      // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
       if (stream === undefined) reports.push(unreadableReport(file, error.message));
       else stream.unreadable?.(unreadableReport(file, error.message));
       return undefined;
@@ -132,8 +118,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
 
   const shown = quiet ? reports.map(errorsOnly) : reports;
   const summary = summarize(reports);
-  // The summary line states the outcome the exit status gives: counts over every diagnostic (-q
-  // hides rows, not problems), the inputs not read, the --max-warnings limit.
+  // The summary line states the outcome the exit status gives (-q hides rows, not problems).
   const outcome: StylishOutcome = { unreadable, summary, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
   if (stream !== undefined) {
     stream.end(shown, outcome);
@@ -151,7 +136,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** The report of an input that could not be read or fetched: one `input/unreadable` error, no verdict. */
+/** One `input/unreadable` error, no verdict. */
 function unreadableReport(file: string, message: string): FileReport {
   return { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message, file }] };
 }
@@ -162,10 +147,7 @@ interface Child {
   column: number;
 }
 
-/**
- * --follow: validate the children of an index where they sit relative to it (localChildPath);
- * `index/nested` for those that are indexes themselves, `index/child-missing` for those not on disk.
- */
+/** --follow: validates the children of an index file where they sit relative to it (localChildPath). */
 async function followChildren(
   indexPath: string,
   indexFile: string,
@@ -202,10 +184,7 @@ function nestedIndex(child: Child, indexFile: string): Diagnostic {
   return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
 }
 
-/**
- * Adds what following the children found (`index/nested`, `index/child-missing`) to the index's report
- * (and its counts), at the configured levels.
- */
+/** Adds what following the children found to the index's report and counts, at the configured levels. */
 function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Readonly<Record<string, RuleSetting>>, stream: ReportStream | undefined): void {
   if (found.length === 0) return;
   const counts = reportCounts(result);
@@ -224,33 +203,27 @@ function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Re
   (result as { counts?: DiagnosticCounts }).counts = counts;
 }
 
-/** A report that lists its errors only (--quiet); its counts stay exact, as the exit status counts them. */
+/** --quiet: errors only (and what the list leaves out); the counts stay exact. */
 function errorsOnly(report: FileReport): FileReport {
-  // The `diagnostics/truncated` entry stays: it says what the list leaves out.
   const diagnostics = report.diagnostics.filter((d) => d.severity === 'error' || d.code === TRUNCATED_CODE);
   return { ...report, diagnostics, counts: reportCounts(report) };
 }
 
-/**
- * Where the streamed formats write: per file, every diagnostic as it is found; then the end. The text
- * goes to standard output in large writes; `drain` resolves when it has taken them.
- */
+/** Where the streamed formats write, per file, every diagnostic as it is found. */
 interface ReportStream {
   startFile(file: string): void;
   diagnostic(d: Diagnostic): void;
-  /** `schemaValid`: the file's verdict, stated beside its name. */
   endFile(schemaValid?: boolean | null): void;
   end(reports: readonly FileReport[], outcome: StylishOutcome): void;
-  /** An input that could not be read (said on stderr too): github annotates it; stylish counts it in its summary. */
+  /** github annotates an unreadable input; stylish counts it in its summary. */
   unreadable?(report: FileReport): void;
   drain(): Promise<void>;
   close(): void;
 }
 
-/** `verbose` (-v): on a terminal too, every row and every hint. */
 function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boolean, progress: Progress): ReportStream | undefined {
   if (format !== 'stylish' && format !== 'github') return undefined;
-  // Rows and the progress line share the terminal when both go to one: the line is cleared before rows are written.
+  // Rows and the progress line may share the terminal.
   const out = new Output(progress.active && io.stdout.isTTY === true ? clearingFirst(io.stdout, progress) : io.stdout);
   const shown = (d: Diagnostic): boolean => !quiet || d.severity === 'error';
   const common = { drain: () => out.flush(), close: () => out.close() };
@@ -259,7 +232,6 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
     const writer = new StylishWriter(out, {
       color: terminal && io.env.NO_COLOR === undefined,
       sort: true,
-      // A terminal: rows cut to its width, each code shown a few times per file, then counted (as every command does).
       ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
     });
     return {
@@ -272,7 +244,7 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
       end: (reports, outcome) => writer.end(reports, outcome),
     };
   }
-  // In document order within blocks of STYLISH_BLOCK_ROWS, as the stylish rows.
+  // In document order within blocks, as the stylish rows.
   let file = '';
   let block: Diagnostic[] = [];
   const flush = (): void => {
@@ -299,7 +271,7 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
   };
 }
 
-/** `stream`, with `progress` cleared before each write (a terminal's: its writes are synchronous). */
+/** `stream`, with `progress` cleared before each write. */
 function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
   return {
     isTTY: stream.isTTY === true,
@@ -320,7 +292,6 @@ function render(format: ReportFormat, reports: readonly FileReport[]): string {
     case 'json':
       return formatJson(reports);
     case 'sarif':
-      // No documentation URL: the project publishes none yet, and SARIF makes both links optional.
       return formatSarif(reports, { toolVersion: version(), rules: ruleInfo });
     default:
       return formatJunit(reports);

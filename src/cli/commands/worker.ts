@@ -1,5 +1,4 @@
-// `sitemapkit worker --redis URL`: runs the jobs of queued runs until SIGINT or SIGTERM (issue 27;
-// node/scale/worker.ts).
+// `sitemapkit worker --redis URL`: runs the jobs of queued runs until SIGINT or SIGTERM.
 
 import { holdHeapGrowth } from '../../node/heap-growth.js';
 import { DEFAULT_QUEUE } from '../../node/scale/queue-jobs.js';
@@ -21,9 +20,7 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     return fatalFailure(io, 'worker', error);
   }
-  // A worker is one of several processes a machine (one per core, under 200 MB each): its heap grows to
-  // 1.3 times what a collection finds live, not up to 4 times (230-340 MB with under 100 MB live, for
-  // 5% more CPU; docs/scale.md). Held for the process's life.
+  // One of several workers a machine: the heap grows to 1.3 times what is live, not 4 (docs/scale.md).
   holdHeapGrowth(30);
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const quiet = args.flag('quiet');

@@ -1,9 +1,5 @@
 // `sitemapkit validate --format github`: GitHub Actions workflow commands, which the runner turns
-// into annotations on the files of the pull request and in the job summary:
-//   ::error file=F,line=L,col=C,title=CODE::MESSAGE
-// `warning` for warnings, `notice` for infos. The hint follows the message on its own line.
-// No `file=` for standard input (`-`; validate names it `<stdin>`), no `line=`/`col=` when the
-// diagnostic has no position.
+// into annotations: ::error file=F,line=L,col=C,title=CODE::MESSAGE (`warning`, `notice` for infos).
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/validate/types.js';

@@ -14,9 +14,7 @@
 //     ]
 //   }
 //
-// A file's "diagnostics" hold at most 1,000 of each code (maxDiagnosticsPerCode), then one
-// `diagnostics/truncated` entry with how many of each code were left out; its counts and the
-// summary's are exact (issue 22).
+// "diagnostics" hold at most 1,000 of each code, then a `diagnostics/truncated` entry; counts are exact.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { SitemapFormat } from '../../core/read/types.js';
@@ -37,7 +35,7 @@ interface JsonFileReport {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
-  /** Whether `xmllint --schema` (sitemap schemas with the extensions) accepts the file; null where no schema applies. */
+  /** Whether the sitemap schemas accept the file; null where none applies. */
   readonly schemaValid: boolean | null;
   readonly diagnostics: readonly JsonDiagnostic[];
 }

@@ -1,12 +1,11 @@
-// `sitemapkit validate --format junit`: JUnit XML, for the test report views of Jenkins, GitLab
-// and GitHub. Each file is a test suite; each error or warning a failed test case (type = the code);
-// a file with neither has one passing case, "valid". Infos are not failures: they go to the
-// suite's <system-out>. A file's schema verdict is the suite's property `schemaValid` (true, false,
-// or null where no sitemap schema applies).
+// `sitemapkit validate --format junit`: JUnit XML for CI test reports. Each file is a test suite; each
+// error or warning a failed test case; a file with neither has one passing case, "valid". Infos go to
+// the suite's <system-out>.
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { escapeXml as escapeXmlText, escapeXmlAttribute } from '../../core/xml/escape.js';
 import type { FileReport } from '../../core/validate/types.js';
+import { positionText } from '../format.js';
 
 export function formatJunit(reports: readonly FileReport[]): string {
   const suites = reports.map(testSuite);
@@ -47,8 +46,8 @@ function testSuite(report: FileReport): { tests: number; failures: number; xml: 
 }
 
 function failedCase(d: Diagnostic, escapedFile: string): string {
-  const position = positionOf(d);
-  const name = position === undefined ? d.code : `${d.code} at ${position}`;
+  const position = positionText(d);
+  const name = position === '' ? d.code : `${d.code} at ${position}`;
   return [
     `    <testcase name="${escapeXml(name, 'attribute')}" classname="${escapedFile}">`,
     `      <failure type="${escapeXml(d.code, 'attribute')}" message="${escapeXml(d.message, 'attribute')}">${escapeXml(describe(d), 'text')}</failure>`,
@@ -58,21 +57,12 @@ function failedCase(d: Diagnostic, escapedFile: string): string {
 
 /** `12:5 error loc/not-absolute message` and the hint on the next line. */
 function describe(d: Diagnostic): string {
-  const position = positionOf(d);
-  const head = `${position === undefined ? '' : `${position} `}${d.severity} ${d.code} ${d.message}`;
+  const position = positionText(d);
+  const head = `${position === '' ? '' : `${position} `}${d.severity} ${d.code} ${d.message}`;
   return d.hint === undefined ? head : `${head}\nFix: ${d.hint}`;
 }
 
-function positionOf(d: Diagnostic): string | undefined {
-  if (d.line === undefined) return undefined;
-  return d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
-}
-
-/**
- * Text content or an attribute value, escaped as the writer escapes them (core/xml/escape.ts: CR, and
- * in an attribute tab and LF, as references). What XML 1.0 cannot carry at all (C0 controls, lone
- * surrogates, U+FFFE/U+FFFF) becomes U+FFFD.
- */
+/** Escaped as the writer escapes (core/xml/escape.ts); what XML 1.0 cannot carry becomes U+FFFD. */
 function escapeXml(text: string, where: 'text' | 'attribute'): string {
   const xmlText = text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
   return where === 'attribute' ? escapeXmlAttribute(xmlText) : escapeXmlText(xmlText);

@@ -1,14 +1,10 @@
-// `sitemapkit validate --format sarif`: a SARIF 2.1.0 log (OASIS), the format of GitHub code scanning
-// and of most static-analysis viewers. One run; the rules are the distinct codes that fired.
-// Columns are counted in UTF-16 code units (core/diagnostics.ts), which the run declares. Each file
-// with a schema verdict is an artifact whose properties say it (`schemaValid`: true, false, or null
-// where no sitemap schema applies).
+// `sitemapkit validate --format sarif`: a SARIF 2.1.0 log, for GitHub code scanning. One run; the rules
+// are the codes that fired; columns in UTF-16 code units, as the run declares.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport, RuleInfo } from '../../core/validate/types.js';
 
 export interface SarifOptions {
-  /** sitemapkit's version (package.json). */
   readonly toolVersion: string;
   /** The documentation of a code; undefined for a code the catalogue does not know. */
   readonly rules: (code: string) => RuleInfo | undefined;
@@ -40,8 +36,7 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
     version: '2.1.0',
     runs: [
       {
-        // No informationUri (§3.19.17) nor helpUri (§3.49.12), both optional: the project publishes
-        // no documentation address to point at (issue 23).
+        // No informationUri (§3.19.17) nor helpUri (§3.49.12): the project publishes no documentation address.
         tool: { driver: { name: 'sitemapkit', version: options.toolVersion, rules } },
         columnKind: 'utf16CodeUnits',
         ...(verdicts.length > 0 ? { artifacts: verdicts } : {}),
@@ -78,11 +73,7 @@ function sarifResult(d: Diagnostic, uri: string, ruleIndex: number): object {
   };
 }
 
-/**
- * A URL stays as it is; a path becomes a URI reference with `/` separators and its segments
- * percent-encoded: relative paths stay relative (code scanning resolves them against the
- * repository), absolute ones become `file:` URIs.
- */
+/** A URL as it is; a path as a URI reference, relative (code scanning resolves it) or a `file:` URI. */
 export function artifactUri(file: string): string {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return file;
   const path = file.replace(/\\/g, '/');

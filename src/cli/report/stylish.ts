@@ -1,48 +1,32 @@
 // The human report of `sitemapkit validate`, in ESLint's "stylish" look: per file with diagnostics,
-// the file name, then one aligned row per diagnostic (`LINE:COL  severity  message  code`) and its
-// hint below the message; then one summary line. Files without diagnostics are only counted.
-//
-// A diagnostic without a position (e.g. "the file is empty") leaves the position column blank rather
-// than printing a made-up `0:0`; one with a line but no column shows the line alone.
+// its name, then one aligned row per diagnostic (`LINE:COL  severity  message  code`), its hint below;
+// then one summary line.
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
-import { fit, formatCount, plural, printable, width } from '../format.js';
+import { fit, formatCount, plural, positionText, printable, width } from '../format.js';
 import { CodeCap, moreText } from '../problems.js';
 
 export interface StylishOptions {
-  /** ANSI colours (SGR escapes); the caller decides from the TTY, NO_COLOR and --color. */
+  /** ANSI colours (SGR escapes). */
   readonly color: boolean;
   /**
-   * A terminal's width: each row fits in it (issue 23). The message column is cut with `…` where it
-   * would not, and a hint that does not fit is left out, with a note at the end that `--format json`
-   * has it. Undefined (a file, a pipe): rows whole.
+   * A terminal's width: the message column is cut with `…` to fit, and a hint that does not fit is
+   * left out (a note says `--format json` has it). Undefined (a file, a pipe): rows whole.
    */
   readonly columns?: number;
-  /**
-   * Every hint, even where `columns` is too narrow for it (-v on a terminal): the hint's line is then
-   * wider than the terminal, rather than left out.
-   */
+  /** Every hint, even where `columns` is too narrow for it (-v on a terminal). */
   readonly allHints?: boolean;
-  /** Sort each block's rows by position (diagnostics given as found rather than in document order). */
+  /** Sort each block's rows by position. */
   readonly sort?: boolean;
-  /**
-   * A terminal's cap, as every command has (problems.ts): per file, the first SHOWN_PER_CODE rows of
-   * each code (the first in document order, with `sort`), then one row "… and N more: CODE" closing
-   * the file's rows. The summary still counts them all.
-   */
+  /** A terminal's cap (problems.ts CodeCap): the first rows of each code per file, then a count. */
   readonly capped?: boolean;
 }
 
-/**
- * What the summary line must agree with (a ✔ only where the run succeeds): the inputs that could not
- * be read at all, the --max-warnings limit, and the counts over every diagnostic when the rows shown
- * are fewer (-q shows errors only).
- */
+/** What the summary line must agree with: a ✔ only where the run succeeds. */
 export interface StylishOutcome {
   /** Inputs that could not be read or fetched (the command exits 2). */
   readonly unreadable?: number;
-  /** More warnings than this fail the run. */
   readonly maxWarnings?: number;
   /** Counts over all diagnostics, rows hidden by -q included. */
   readonly summary?: ValidationSummary;
@@ -65,32 +49,22 @@ export function formatStylish(reports: readonly FileReport[], options: StylishOp
   return text;
 }
 
-/**
- * Rows aligned (and sorted by position) together, at most: a file with more diagnostics is written in
- * blocks of this many rows, so that memory does not grow with the number of problems (issue 22).
- */
+/** Rows aligned (and sorted) together at most, so that memory does not grow with the problems. */
 export const STYLISH_BLOCK_ROWS = 10_000;
 
-/**
- * The stylish report written as the diagnostics come: per file, its name (with its schema verdict when
- * known by then) and its rows, aligned (and, with `sort`, in document order) within blocks of
- * STYLISH_BLOCK_ROWS; after the last file, the summary line. For a file of fewer diagnostics than a
- * block, the text is formatStylish's for the same diagnostics in document order.
- */
+/** The stylish report written as the diagnostics come, in blocks of STYLISH_BLOCK_ROWS. */
 export class StylishWriter {
   private readonly paint: Paint;
   private readonly sort: boolean;
   private readonly columns: number | undefined;
   private readonly allHints: boolean;
-  /** The current file's counts per code, with `capped`. */
   private cap: CodeCap | undefined;
   /** Hints left out because they did not fit the terminal. */
   private hintsLeftOut = 0;
   private file: string | undefined;
   private block: Diagnostic[] = [];
-  /** Whether the current file's name is written (it is, before its first row). */
+  /** Whether the current file's name is written. */
   private headed = false;
-  /** The current file's verdict, once its end has given it. */
   private schemaValid: boolean | null | undefined;
 
   constructor(
@@ -117,13 +91,12 @@ export class StylishWriter {
     if (this.block.length >= STYLISH_BLOCK_ROWS) this.flush();
   }
 
-  /** Ends the current file; `schemaValid` is its verdict, stated beside its name. */
+  /** `schemaValid`: the file's verdict, stated beside its name. */
   endFile(schemaValid?: boolean | null): void {
     const headedBefore = this.headed;
     this.schemaValid = schemaValid;
     this.flush();
     if (this.cap !== undefined) {
-      // Rows were shown before any was only counted: the file's name is out.
       for (const [code, hidden] of this.cap.hidden()) {
         const row = moreText(code, hidden);
         this.out.write(`\n  ${this.paint(this.columns !== undefined ? fit(row, Math.max(1, this.columns - 2)) : row, 'dim')}`);
@@ -136,7 +109,6 @@ export class StylishWriter {
     this.headed = false;
   }
 
-  /** The summary line, from the exact counts of the reports and the run's outcome. */
   end(reports: readonly FileReport[], outcome: StylishOutcome = {}): void {
     this.endFile();
     this.out.write(summaryLine(reports, outcome, this.paint) + '\n');
@@ -149,7 +121,7 @@ export class StylishWriter {
     if (this.block.length === 0) return;
     let block = this.block;
     this.block = [];
-    // Document order; diagnostics without a position last. The sort is stable.
+    // Diagnostics without a position last.
     if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
     const cap = this.cap;
     if (cap !== undefined) block = block.filter((d) => cap.admit(d.code));
@@ -175,14 +147,13 @@ const PIPED_MESSAGE_COLUMNS = 100;
 
 function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, columns?: number, allHints = false): { lines: string[]; hintsLeftOut: number } {
   const rows = diagnostics.map((d) => ({
-    position: d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`,
+    position: positionText(d),
     severity: d.severity,
     message: printable(d.message),
     code: printable(d.code),
     hint: d.hint === undefined ? undefined : printable(d.hint),
   }));
-  // A loop, not Math.max(...rows): a spread puts every row on the stack (issue 22: past ~150,000 rows
-  // it overflowed).
+  // A loop, not Math.max(...rows): a spread of ~150,000 rows overflows the stack.
   let positionWidth = 0;
   let severityWidth = 0;
   let messageWidth = 0;
@@ -193,12 +164,10 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, column
     messageWidth = Math.max(messageWidth, width(r.message));
     codeWidth = Math.max(codeWidth, width(r.code));
   }
-  // The hint sits under the message column.
   const messageStart = 2 + positionWidth + 2 + severityWidth + 2;
   const hintIndent = ' '.repeat(messageStart);
-  // On a terminal, the message column takes what the others leave. Elsewhere (a file, a CI log) no
-  // message is cut, and the codes line up for the usual messages only: one long message must not pad
-  // every row of the report to its length.
+  // On a terminal, the message column takes what the others leave. Elsewhere no message is cut, and
+  // one long message must not pad every row to its length.
   if (columns !== undefined) messageWidth = Math.min(messageWidth, Math.max(MIN_MESSAGE_COLUMNS, columns - messageStart - 2 - codeWidth));
   else messageWidth = Math.min(messageWidth, PIPED_MESSAGE_COLUMNS);
 
@@ -217,15 +186,12 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, column
   return { lines, hintsLeftOut };
 }
 
-/** After a file's name: its schema verdict, where one was given and the file fails the schemas. */
+/** After a file's name, when it fails the schemas. */
 function verdict(schemaValid: boolean | null | undefined, paint: Paint): string {
   return schemaValid === false ? `  ${paint('(not valid against the sitemap schemas)', 'dim')}` : '';
 }
 
-/**
- * The last line. A ✔ only when the run succeeds: every input read, no error, warnings within
- * --max-warnings; otherwise a ✖ that says what failed, with the counts. Then the schema verdicts.
- */
+/** The last line: a ✔ only when the run succeeds, else a ✖ that says what failed; the counts. */
 function summaryLine(reports: readonly FileReport[], outcome: StylishOutcome, paint: Paint): string {
   const s = outcome.summary ?? summarize(reports);
   const problems = s.errors + s.warnings + s.infos;
@@ -243,7 +209,7 @@ function summaryLine(reports: readonly FileReport[], outcome: StylishOutcome, pa
   return paint(`✖ ${[...failures, `${plural(problems, 'problem')} (${counts})`].join('; ')}${schema}`, style, 'bold');
 }
 
-/** `; schemas: 2 valid, 1 invalid` over the files that carry a verdict; empty when none does. */
+/** `; schemas: 2 valid, 1 invalid`, or empty when no file carries a verdict. */
 function schemaVerdicts(reports: readonly FileReport[]): string {
   let valid = 0;
   let invalid = 0;
