@@ -1,13 +1,7 @@
-// Editing the Sitemap lines of a robots.txt (issue #6 "Announcing"): add the sitemaps asked for,
-// rewrite a line that names one of them in another spelling, drop repeats, and leave every other byte
-// of the file as it was.
-//
-// A line is a Sitemap line exactly when parseRobotsTxt reads a sitemap URL from it (RFC 9309 §2.2.4
-// "Other Records" and sitemaps.org: independent of groups, anywhere in the file, any key case, the
-// key typos and comment rules of ./robots-txt.ts). Each line is handed to the parser on its own, so
-// the two can never disagree about what a line says. Lines the parser ignores (an empty value, an
-// unrendered template, an ftp: URL) announce nothing to a crawler and are left alone, even by
-// `replace`.
+// Editing the Sitemap lines of a robots.txt: add the sitemaps asked for, rewrite a line naming one in
+// another spelling, drop repeats, and leave every other byte as it was. A line is a Sitemap line
+// exactly when parseRobotsTxt reads a sitemap URL from it (each line is parsed on its own, so the two
+// never disagree); lines it ignores announce nothing to a crawler and are left alone, even by `replace`.
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
 import { normalizeUrl } from '../url.js';
@@ -53,9 +47,7 @@ export interface SitemapLinesEdit {
   changed: boolean;
 }
 
-// Line numbers are 1-based, as parseRobotsTxt counts them (LF, CRLF or a lone CR ends a line). Two
-// files are involved, the input and the new `text`, and a removed line shifts the lines after it: every
-// line number says which file it counts in (`oldLine`, `newLine`), never a bare `line`.
+// Line numbers are 1-based; a removed line shifts those after it, so each says its file (`oldLine`, `newLine`).
 
 /** A line of the input that was rewritten or removed. */
 export interface TouchedLine {
@@ -78,13 +70,9 @@ export interface SitemapLineProblem extends Omit<RobotsTxtProblem, 'line'> {
 }
 
 /**
- * The URL a `Sitemap:` line should carry for `url`: normalised by {@link normalizeUrl} (scheme and
- * host case, default port, punycode, percent-encoded IRI characters). sitemaps.org asks robots.txt for
- * the complete URL, so a relative one is refused, and so is a fragment: `#` starts a comment in
- * robots.txt (RFC 9309 §2.2), a crawler would read a different URL.
- *
- * Throws {@link InvalidValueError} (field `Sitemap`): `loc/not-absolute`, `loc/invalid`, or any
- * code of normalizeUrl (`loc/empty`, `loc/unsupported-scheme`, `loc/credentials`, `loc/too-long`).
+ * The URL a `Sitemap:` line should carry for `url`, normalised by {@link normalizeUrl}. sitemaps.org asks
+ * for the complete URL, and `#` starts a comment in robots.txt (RFC 9309 §2.2): a relative URL or a
+ * fragment throws {@link InvalidValueError} (`loc/not-absolute`, `loc/invalid`), as normalizeUrl's codes do.
  */
 export function sitemapLineUrl(url: string): string {
   const trimmed = url.trim();
@@ -118,9 +106,7 @@ function dominantLineEnding(lines: readonly Line[]): LineEnding {
 }
 
 const BLANK_RE = /^[ \t\v\f]*$/;
-// The key as sitemaps.org writes it, with a colon; the other forms the parser reads (`site-map:`, and
-// `Sitemap /path` without a colon, which only a value without a colon can have) are Google's leniency
-// and are rewritten to this one.
+// The key as sitemaps.org writes it; the parser's lenient forms (`site-map:`, no colon) are rewritten to it.
 const PLAIN_KEY_RE = /^[ \t\v\f]*sitemap[ \t\v\f]*:/i;
 // Relative values need a base to be parsed; this one is never reported, its results are not used.
 const PLACEHOLDER_BASE = 'https://robots-txt.invalid/robots.txt';
@@ -233,8 +219,8 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
 
   const added = requested.filter((url) => !seen.has(url));
   if (added.length === 0 && touched.length === 0) {
-    const same = (line: number): number => line;
-    return { text: robotsText, added, updated, present, removed, kept, touched, problems: sitemapProblems(robotsText, base, hasBase, same), changed: false };
+    const problems = sitemapProblems(robotsText, base, hasBase, (line) => line);
+    return { text: robotsText, added, updated, present, removed, kept, touched, problems, changed: false };
   }
 
   let text = bom;
