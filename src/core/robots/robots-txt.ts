@@ -209,36 +209,24 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
 
   // RFC 9309 §2.2.4 and sitemaps.org: Sitemap lines are independent of groups, anywhere in the file.
   const handleSitemap = (value: string, lineNo: number): void => {
-    if (value === '') {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-empty', message: 'empty Sitemap value; ignored', value });
-      return;
-    }
-    if (TEMPLATE_RE.test(value)) {
-      // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`): it would resolve to a
-      // path under the robots.txt host that is certainly not the sitemap meant.
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-placeholder', message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
-      return;
-    }
-    if (!URL.canParse(value, base)) {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-invalid', message: 'Sitemap value is not a valid URL; ignored', value });
-      return;
-    }
+    const report = (code: RobotsTxtCode, message: string): void => {
+      problems.push({ line: lineNo, directive: 'sitemap', code, message, value });
+    };
+    if (value === '') return report('robots/sitemap-empty', 'empty Sitemap value; ignored');
+    // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`) would resolve to a path
+    // under the robots.txt host that is certainly not the sitemap meant.
+    if (TEMPLATE_RE.test(value)) return report('robots/sitemap-placeholder', 'Sitemap value contains an unrendered template placeholder; ignored');
+    if (!URL.canParse(value, base)) return report('robots/sitemap-invalid', 'Sitemap value is not a valid URL; ignored');
     const url = new URL(value, base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-scheme', message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
-      return;
+      return report('robots/sitemap-scheme', `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`);
     }
     url.hash = '';
     const href = url.href;
     const firstLine = sitemapLineByUrl.get(href);
-    if (firstLine !== undefined) {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-duplicate', message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
-      return;
-    }
-    if (!URL.canParse(value)) {
-      // Not a URL on its own, without a base. sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-relative', message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
-    }
+    if (firstLine !== undefined) return report('robots/sitemap-duplicate', `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`);
+    // Relative: sitemaps.org asks for a full URL and Google ignores it, but many sites rely on it.
+    if (!URL.canParse(value)) report('robots/sitemap-relative', `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`);
     sitemapLineByUrl.set(href, lineNo);
     sitemaps.push({ url: href, line: lineNo, raw: value });
   };
