@@ -24,10 +24,7 @@ export interface DocumentSink {
   format(format: SitemapFormat): void;
   diagnostic(diagnostic: Diagnostic): void;
   url(entry: UrlEntry): void;
-  /**
-   * Optional, for a sink that keeps only page URLs: the urls of records `from` to `to - 1` of the
-   * lane's last scan, new ones all, to take by their locs (Lane.packLocs).
-   */
+  /** For a sink of page URLs only: new urls of the lane's records `from` to `to - 1`, taken by their locs. */
   urlLocs?(lane: Lane, from: number, to: number): void;
   sitemap(ref: SitemapRef): void;
 }
@@ -128,10 +125,7 @@ class RepeatCheck {
   }
 }
 
-/**
- * Reads `body` into `sink`. `backpressure`: asked before each piece is read (readSitemap's option).
- * Throws what the body throws (a `FetchFailure` when it is cut short).
- */
+/** Reads `body` into `sink`, asking `backpressure` before each piece; throws what the body throws. */
 export async function readDocument(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: DocumentSink, backpressure?: () => Promise<void> | undefined): Promise<DocumentSummary> {
   const urlLocs = sink.urlLocs;
   // A sink that takes the lane's runs by their locs reads with a lane of its own, the table in it.

@@ -15,10 +15,7 @@ import { startWorker } from './worker-thread.js';
 /** Chunks of a body (≤ 256 KiB, gunzipped) sent to the thread and not yet taken, past which the body waits. */
 export const CHUNK_WINDOW = 8;
 
-/**
- * Documents read at once, past which the next waits, holding its connection slot: unbounded, an
- * index's 50,000 small children were fetched faster than read (peak RSS 966 MB).
- */
+/** Documents read at once; the next waits, holding its connection slot (unbounded: 966 MB of peak RSS). */
 export const MAX_READINGS = 16;
 
 /** A reading thread's young generation (V8's default ~32 MB): 16 MB saved 15-20 MB of peak RSS at no cost. */
@@ -99,9 +96,8 @@ export class DocumentReaders {
   }
 
   /**
-   * Streams the body to the thread, gunzipped here (this thread has time to spare), CHUNK_WINDOW chunks
-   * ahead of its reader at most. A budget or corrupt gzip stops the thread's reader with the same
-   * error it would have met there; what the body threw fails the reading.
+   * Streams the body, gunzipped here, CHUNK_WINDOW chunks ahead of the thread's reader at most. A budget or
+   * corrupt gzip stops that reader with the error it would have met itself; what the body threw fails it.
    */
   private async pump(doc: number, reading: Reading, body: AsyncIterable<Uint8Array>, settings: DocumentSettings): Promise<void> {
     const post = (message: ToReader, transfer?: ArrayBuffer[]): void => this.worker.postMessage(message, transfer);

@@ -68,8 +68,8 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * POSTs each payload to the endpoint, in order, one at a time, and returns one result per payload.
- * An endpoint's answer or a network failure is a result; throws `SitemapError` for a bad endpoint.
+ * POSTs each payload to the endpoint, in order, one at a time: one result per payload, whatever the
+ * endpoint answered or the network did. Throws `SitemapError` for a bad endpoint.
  */
 export async function submitIndexNow(payloads: Iterable<IndexNowPayload>, options: IndexNowSubmitOptions = {}): Promise<IndexNowResult[]> {
   const endpoint = indexNowEndpoint(options.endpoint);
