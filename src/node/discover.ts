@@ -519,20 +519,18 @@ class Discovery {
     const key = visitKey(url);
     if (key === undefined) {
       siblings.push(node);
-      this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
-      return;
+      return this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
     }
     const seen = this.visited.get(key);
     if (seen !== undefined) {
       if (via === 'probe') return;
       siblings.push(node);
-      this.skipAsSeen(node, seen, parent);
-      return;
+      return this.skipAsSeen(node, seen, parent);
     }
     if (depth > this.maxDepth) {
       siblings.push(node);
-      this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, 'a sitemap index should list sitemaps, not other indexes'), 'skipped');
-      return;
+      const hint = 'a sitemap index should list sitemaps, not other indexes';
+      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, hint), 'skipped');
     }
     // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
     if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
@@ -603,10 +601,8 @@ class Discovery {
       if (submitted) {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
       } else {
-        this.note(
-          node,
-          diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, 'search engines accept a sitemap from another host only when that host\'s robots.txt names it (sitemaps.org: cross submits)'),
-        );
+        const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
+        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, hint));
       }
     }
     if (this.options.respectRobots === true) {
@@ -627,10 +623,7 @@ class Discovery {
     if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, code: failure.code });
   }
 
-  /**
-   * Skips `node` when the host of `url` (the node's own, or the redirect hop that failed) is known to
-   * be unreachable: true then. A probe there is quietly absent; a listed sitemap gets an info.
-   */
+  /** Skips `node` (true) when the host of `url`, its own or a failed hop's, is known unreachable. */
   private skipUnreachable(node: SitemapNode, url = node.url, attempted = false): boolean {
     const known = this.unreachable.get(new URL(url).origin);
     if (known === undefined) return false;
@@ -685,8 +678,7 @@ class Discovery {
       const refusedHop = outcome.code.startsWith('discover/');
       // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
       if (refusedHop && node.via === 'probe') return this.absent(node);
-      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
-      return;
+      return this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
     }
     node.status = outcome.status;
     if (outcome.redirects.length > 0) {
@@ -695,9 +687,7 @@ class Discovery {
       const seen = this.visited.get(key);
       if (seen !== undefined && seen !== node) {
         await outcome.body.cancel();
-        if (node.via === 'probe') this.absent(node);
-        else this.skipAsSeen(node, seen, node);
-        return;
+        return node.via === 'probe' ? this.absent(node) : this.skipAsSeen(node, seen, node);
       }
       this.visited.set(key, node);
     }
@@ -713,8 +703,7 @@ class Discovery {
       node.timeMs = performance.now() - start;
       if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
-      return;
+      return this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
     }
     await this.read(node, body, outcome);
     node.timeMs = performance.now() - start;
