@@ -275,12 +275,8 @@ export class HttpClient {
     };
     let current = url;
     for (;;) {
-      let target: URL;
-      try {
-        target = new URL(current);
-      } catch {
-        return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
-      }
+      if (!URL.canParse(current)) return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
+      const target = new URL(current);
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) {
         firstSlot?.();
@@ -313,14 +309,12 @@ export class HttpClient {
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         await cancelBody(response);
         release();
-        let next: string;
-        try {
-          const resolved = new URL(location, current);
-          resolved.hash = '';
-          next = resolved.href;
-        } catch {
+        if (!URL.canParse(location, current)) {
           return failed('fetch/bad-redirect', `${response.status} redirect to an unusable Location: ${JSON.stringify(location)}`, current);
         }
+        const resolved = new URL(location, current);
+        resolved.hash = '';
+        const next = resolved.href;
         if (next === url || redirects.includes(next)) {
           return failed('fetch/redirect-loop', `redirect loop: ${[url, ...redirects, next].join(' → ')}`, current);
         }
