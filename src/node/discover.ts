@@ -14,7 +14,7 @@ import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
-import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome, type HttpResponse } from './http/client.js';
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
@@ -709,7 +709,7 @@ class Discovery {
     node.timeMs = performance.now() - start;
   }
 
-  private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: Extract<HttpOutcome, { ok: true }>): Promise<void> {
+  private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
     // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
@@ -722,12 +722,6 @@ class Discovery {
     };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
-    const onDiagnostic = (d: Diagnostic): void => {
-      if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
-      // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-      if (probe && node.format === undefined) held.add(d);
-      else this.note(node, d);
-    };
     // A URL (or child) listed again in this document is reported and handed out once (readDocument).
     const sink: TextSink & DocumentSink = {
       format: (format) => {
@@ -736,7 +730,12 @@ class Discovery {
           replayHeld();
         }
       },
-      diagnostic: onDiagnostic,
+      diagnostic: (d) => {
+        if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
+        // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
+        if (probe && node.format === undefined) held.add(d);
+        else this.note(node, d);
+      },
       url: (entry) => {
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
