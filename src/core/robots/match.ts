@@ -18,15 +18,7 @@ import type { RobotsTxt } from './robots-txt.js';
  * accepted so that `AI2Bot` or `360Spider` keep their whole name (as Google's parser does).
  */
 export function productToken(userAgent: string): string {
-  let start = 0;
-  while (start < userAgent.length && (userAgent.charCodeAt(start) === 0x20 || userAgent.charCodeAt(start) === 0x09)) start++;
-  let end = start;
-  while (end < userAgent.length && isProductTokenChar(userAgent.charCodeAt(end))) end++;
-  return userAgent.slice(start, end).toLowerCase();
-}
-
-function isProductTokenChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+  return (/^[ \t]*([A-Za-z0-9_-]*)/.exec(userAgent)?.[1] ?? '').toLowerCase();
 }
 
 /** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
@@ -63,11 +55,7 @@ interface CompiledRule {
 function compileRules(robots: RobotsTxt, token: string): CompiledRule[] {
   let chosen = token === '' || token === '*' ? [] : robots.groups.filter((g) => g.userAgents.includes(token));
   if (chosen.length === 0) chosen = robots.groups.filter((g) => g.userAgents.includes('*'));
-  const out: CompiledRule[] = [];
-  for (const group of chosen) {
-    for (const rule of group.rules) out.push({ allow: rule.allow, ...compilePattern(rule.pattern) });
-  }
-  return out;
+  return chosen.flatMap((group) => group.rules.map((rule) => ({ allow: rule.allow, ...compilePattern(rule.pattern) })));
 }
 
 function compilePattern(pattern: string): Omit<CompiledRule, 'allow'> {
