@@ -24,7 +24,6 @@ const YOUNG_GENERATION_MB = 16;
 /** What a thread hands back for a document, in the document's order. */
 export type ReaderItem = ['format', SitemapFormat] | ['diagnostic', Diagnostic] | ['urls', Uint8Array, number] | ['sitemap', SitemapRef];
 
-/** Messages to a reading thread. */
 export type ToReader =
   | { type: 'open'; doc: number; settings: DocumentSettings }
   | { type: 'chunk'; doc: number; bytes: Uint8Array }

@@ -253,7 +253,6 @@ interface RobotsState {
 /** The events: a queue with a high-water mark, read as an async iterable. */
 class EventChannel {
   private queue: DiscoverEvent[] = [];
-  /** Bytes of `urls` lines in the queue. */
   private linesBytes = 0;
   private ended = false;
   private failure: unknown;

@@ -431,7 +431,6 @@ function nodeBodyOf(response: Response): Readable | null | undefined {
   return NODE_BODY in response ? (response as unknown as Record<typeof NODE_BODY, Readable | null>)[NODE_BODY] : undefined;
 }
 
-/** Lets go of a response's body unread. */
 async function cancelBody(response: Response): Promise<void> {
   const nodeStream = nodeBodyOf(response);
   if (nodeStream !== undefined) nodeStream?.destroy();
