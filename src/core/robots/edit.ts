@@ -84,14 +84,10 @@ export function sitemapLineUrl(url: string): string {
 
 /** The most frequent line end of `lines`; LF on a tie with LF or when there is none. */
 function dominantLineEnding(lines: readonly Line[]): LineEnding {
-  let lf = 0;
-  let crlf = 0;
-  let cr = 0;
-  for (const { eol } of lines) {
-    if (eol === '\n') lf++;
-    else if (eol === '\r\n') crlf++;
-    else if (eol === '\r') cr++;
-  }
+  const count = (eol: string): number => lines.filter((line) => line.eol === eol).length;
+  const lf = count('\n');
+  const crlf = count('\r\n');
+  const cr = count('\r');
   if (crlf > lf && crlf >= cr) return '\r\n';
   if (cr > lf && cr > crlf) return '\r';
   return '\n';
