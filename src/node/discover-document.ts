@@ -1,11 +1,9 @@
-// One sitemap document of `discover` read: the reader of `read` (parse-sitemap.ts) with `validate`'s
-// duplicate check, so that both say the same of the same bytes. The same code runs on the main thread
-// and on a reading thread (discover-readers.ts): what it hands out is the same either way.
+// One sitemap document of `discover` read: the reader of `read` with `validate`'s duplicate check, so
+// both say the same of the same bytes. It runs on the main thread and on a reading thread alike.
 
 import type { Diagnostic } from '../core/diagnostics.js';
-import { FingerprintTable } from '../core/fingerprint-table.js';
+import { FingerprintTable, type FingerprintSet } from '../core/fingerprint-table.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
-import type { FingerprintSet } from '../core/fingerprint-table.js';
 import { Lane, LANE_FIELDS, laneLoc, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE } from '../core/read/lane.js';
 import type { EntryPosition, LaneLocs, SitemapFormat } from '../core/read/types.js';
 import { locFingerprint } from '../core/url.js';
@@ -26,10 +24,7 @@ export interface DocumentSink {
   format(format: SitemapFormat): void;
   diagnostic(diagnostic: Diagnostic): void;
   url(entry: UrlEntry): void;
-  /**
-   * Optional, for a sink that keeps only page URLs: the urls of records `from` to `to - 1` of the
-   * lane's last scan, new ones all, to take by their locs (Lane.packLocs).
-   */
+  /** For a sink of page URLs only: new urls of the lane's records `from` to `to - 1`, taken by their locs. */
   urlLocs?(lane: Lane, from: number, to: number): void;
   sitemap(ref: SitemapRef): void;
 }
@@ -45,10 +40,8 @@ export interface DocumentSummary {
 }
 
 /**
- * `validate`'s duplicate check (validate/protocol.ts, markSeen) on one document: `loc/duplicate` at a
- * repeat, naming the line of the first, and `duplicates/not-checked` past `maxTracked` distinct URLs
- * (64-bit fingerprints, no strings kept). Only the duplicate check: the rest of validate's protocol
- * checks is validate's to report.
+ * `validate`'s duplicate check (markSeen) on one document: `loc/duplicate` naming the first line, and
+ * `duplicates/not-checked` past `maxTracked` distinct URLs (64-bit fingerprints, no strings kept).
  */
 class RepeatCheck {
   /** Made at the first entry: a document without any costs nothing. */
@@ -65,11 +58,7 @@ class RepeatCheck {
     this.maxTracked = maxTracked ?? DEFAULT_MAX_TRACKED_URLS;
   }
 
-  /**
-   * Whether `loc` was listed before in this document, compared as validate compares them (their
-   * comparableUrl: `%7e` and `~` are one URL): it is reported then. `locHash`: its fingerprint as
-   * written, if the reader had it.
-   */
+  /** Whether `loc` was listed before in this document (compared as validate does), reporting it then. */
   repeated(loc: string, at: EntryPosition, locHash?: Int32Array): boolean {
     if (this.stopped) return false;
     const hash = locFingerprint(loc, locHash);
@@ -79,10 +68,7 @@ class RepeatCheck {
     return true;
   }
 
-  /**
-   * The line where the url of fingerprint `hash1`/`hash2` at `line`/`column` was first listed, or
-   * SEEN_NEW (a first listing, or past `maxTracked`: reported then); the caller reports a duplicate.
-   */
+  /** The line where this fingerprint was first listed, or SEEN_NEW (a first, or past `maxTracked`). */
   private firstLine(hash1: number, hash2: number, line: number, column: number): number {
     if (this.stopped) return SEEN_NEW;
     const first = markSeen(this.table(), this.maxTracked, hash1, hash2, line);
@@ -98,8 +84,7 @@ class RepeatCheck {
 
   /**
    * ReaderSink.urlLocs for `take`: a run of the lane's urls checked in one call (Lane.addSeen) and
-   * handed out between its duplicates, which are reported in their place; only a duplicate's loc (for
-   * its diagnostic) is made text. Past `maxTracked`, url by url.
+   * handed out between its duplicates, reported in their place. Past `maxTracked`, url by url.
    */
   takeLocs(lane: Lane, take: (lane: Lane, from: number, to: number) => void): LaneLocs {
     return {
@@ -140,10 +125,7 @@ class RepeatCheck {
   }
 }
 
-/**
- * Reads `body` into `sink`. `backpressure`: asked before each piece is read (readSitemap's option).
- * Throws what the body throws (a `FetchFailure` when it is cut short).
- */
+/** Reads `body` into `sink`, asking `backpressure` before each piece; throws what the body throws. */
 export async function readDocument(body: AsyncIterable<Uint8Array>, settings: DocumentSettings, sink: DocumentSink, backpressure?: () => Promise<void> | undefined): Promise<DocumentSummary> {
   const urlLocs = sink.urlLocs;
   // A sink that takes the lane's runs by their locs reads with a lane of its own, the table in it.

@@ -1,11 +1,8 @@
-// Reading threads for `discover` (`urlsAsText`): the main thread fetches, gunzips and streams each
-// body to a thread (discover-worker.ts), which reads it and answers with its page URLs as UTF-8 lines,
-// so that the reading runs on one core while the main thread fetches and writes on the other. On
-// bench:discover (550,000 URLs) the main thread's reading was the critical path (docs/performance.md).
-//
-// What a document hands out is what the main thread's reading hands out (the same discover-document.ts,
-// in the same order); only the page URLs come as lines. Memory stays bounded both ways: at most CHUNK_WINDOW
-// chunks of a body wait on a thread, and a thread's answers wait for the consumer (discover-worker.ts).
+// Reading threads for `discover` (`urlsAsText`): the main thread fetches and gunzips each body and
+// streams it to a thread (discover-worker.ts), which reads it with the same discover-document.ts and
+// answers with its page URLs as UTF-8 lines: on bench:discover the main thread's reading was the
+// critical path (docs/performance.md). Memory stays bounded both ways: at most CHUNK_WINDOW chunks of
+// a body wait on the thread, and its answers wait for the consumer.
 
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { SitemapRef } from '../core/model.js';
@@ -15,30 +12,18 @@ import { byteBudgets, type DocumentSettings, type DocumentSink, type DocumentSum
 import { decompressed } from './decompress.js';
 import { startWorker } from './worker-thread.js';
 
-/**
- * Chunks of a body (≤ 256 KiB each, gunzipped) sent to its thread and not told taken by its reader,
- * past which the body waits (discover-worker.ts tells when it has taken half of them).
- */
+/** Chunks of a body (≤ 256 KiB, gunzipped) sent to the thread and not yet taken, past which the body waits. */
 export const CHUNK_WINDOW = 8;
 
-/**
- * Documents being read at once, past which the next one waits (its body unread, its request holding
- * its connection slot, so fetching waits too): a body handed over costs the main thread nothing more,
- * and without a bound an index's small children were fetched faster than a thread read them, each
- * waiting with its chunks and answers (50,000 children: peak RSS 966 MB). The client's concurrency.
- */
+/** Documents read at once; the next waits, holding its connection slot (unbounded: 966 MB of peak RSS). */
 export const MAX_READINGS = 16;
 
-/**
- * A reading thread's young generation (V8's default was ~32 MB): 16 MB cost no measurable time and
- * 15-20 MB less peak RSS over bench:discover (185-188 MB → 165-170 MB).
- */
+/** A reading thread's young generation (V8's default ~32 MB): 16 MB saved 15-20 MB of peak RSS at no cost. */
 const YOUNG_GENERATION_MB = 16;
 
 /** What a thread hands back for a document, in the document's order. */
 export type ReaderItem = ['format', SitemapFormat] | ['diagnostic', Diagnostic] | ['urls', Uint8Array, number] | ['sitemap', SitemapRef];
 
-/** Messages to a reading thread. */
 export type ToReader =
   | { type: 'open'; doc: number; settings: DocumentSettings }
   | { type: 'chunk'; doc: number; bytes: Uint8Array }
@@ -75,11 +60,7 @@ interface Reading {
   reject(error: unknown): void;
 }
 
-/**
- * One reading thread: on two cores it runs beside the main thread (which fetches, gunzips through
- * libuv's pool and writes); a second was no faster and took peak RSS to ~200 MB (bench:discover,
- * interleaved; docs/performance.md).
- */
+/** One reading thread beside the main thread: a second was no faster and took more memory (docs/performance.md). */
 export class DocumentReaders {
   private readonly worker = startWorker(new URL('./discover-worker.js', import.meta.url), import.meta.url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   /** Why the thread is gone, once it is. */
@@ -114,11 +95,8 @@ export class DocumentReaders {
   }
 
   /**
-   * Streams the body to the thread, gunzipped here (zlib's pool does the work, but its stream costs
-   * this thread's loop ~100 ms over bench:discover's 115 MB, and this thread has time to spare), CHUNK_WINDOW
-   * chunks ahead of its reader at most. A budget or corrupt gzip stops the thread's reader as it
-   * would have stopped it there (the same error, SitemapDocument.stop); what the body threw fails the
-   * reading.
+   * Streams the body, gunzipped here, CHUNK_WINDOW chunks ahead of the thread's reader at most. A budget or
+   * corrupt gzip stops that reader with the error it would have met itself; what the body threw fails it.
    */
   private async pump(doc: number, reading: Reading, body: AsyncIterable<Uint8Array>, settings: DocumentSettings): Promise<void> {
     const post = (message: ToReader, transfer?: ArrayBuffer[]): void => this.worker.postMessage(message, transfer);

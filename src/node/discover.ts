@@ -1,21 +1,9 @@
-// discoverSitemaps: from a site's address to every sitemap it publishes and every URL in them, the way a
-// search engine finds them (issue #5), without being fooled or harmed by what the servers send.
-//
-//   site URL ─► robots.txt (RFC 9309 Sitemap lines) ─┬─► sitemap ─► reader ─► entries + diagnostics
-//                 └─ none: well-known paths probed ──┘      └─ index ─► its children, recursively
-//
-// - Every document goes through the reader of `read` (parse-sitemap.ts: format sniffing, gzip by magic,
-//   encodings, recovery, budgets); its diagnostics are kept on its node of the tree.
-// - A global visited set keyed on the normalised URL (core/discover/inputs.ts `visitKey`), checked when a
-//   sitemap is listed, at every redirect hop and on the final URL, so loops of any length stop at once.
-//   Depth (default 5 below the first sitemap) and the number of sitemaps (default 50,000) are limited.
-// - Fetching (http/client.ts): the address policy, concurrency per host and overall, deadlines, retries,
-//   redirects, byte caps. A child on another host than its index is followed with a warning saying
-//   whether that host's robots.txt cross-submits it (sitemaps.org "Sitemaps & Cross Submits"), or
-//   refused with `crossHost: 'deny'`.
-// - The result is an async iterable of events (documents, entries, diagnostics) ending with the tree.
-//   Entries are handed out as the bodies stream; a consumer that falls behind holds the bodies back
-//   (backpressure), so memory stays bounded whatever the site's size.
+// discoverSitemaps: from a site's address to every sitemap it publishes and every URL in them, as a
+// search engine finds them (robots.txt Sitemap lines, else well-known paths; indexes followed),
+// without being fooled or harmed by what the servers send. Every document goes through `read`'s
+// reader; a global visited set (visitKey) is checked when a sitemap is listed, at every redirect hop
+// and on the final URL, so loops of any length stop at once. Entries stream out as events, and a
+// consumer that falls behind holds the bodies back (backpressure): memory stays bounded.
 
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
@@ -26,7 +14,7 @@ import { isAllowed, productToken } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
-import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome } from './http/client.js';
+import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome, type HttpResponse } from './http/client.js';
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
@@ -42,10 +30,7 @@ const LINES_HIGH_WATER = 4 * 1024 * 1024;
 export interface DiscoverOptions extends HttpClientOptions {
   /** Levels of indexes followed below the first sitemap (default 5). */
   maxDepth?: number;
-  /**
-   * Sitemaps listed by indexes fetched at most (default 50,000, the most one index may list); those
-   * given and those robots.txt names (capped by its size) do not count.
-   */
+  /** Sitemaps listed by indexes fetched at most (default 50,000); those given or in robots.txt do not count. */
   maxSitemaps?: number;
   /** Probe the well-known paths even when robots.txt names sitemaps. */
   probe?: boolean;
@@ -59,32 +44,26 @@ export interface DiscoverOptions extends HttpClientOptions {
   runTimeoutMs?: number;
   /** Most entries read per document (the reader's budget, default 1,000,000). */
   maxEntries?: number;
-  /**
-   * Most distinct URLs remembered per document for the duplicate check (`loc/duplicate`, as
-   * `validate` does it; default 1,000,000): past it, `duplicates/not-checked` and repeats pass.
-   */
+  /** Distinct URLs tracked per document for `loc/duplicate` (default 1,000,000); past it `duplicates/not-checked`. */
   maxTrackedUrls?: number;
   /**
-   * Diagnostics of one code kept on a document's node (default 1,000); past it they are counted and
-   * still delivered (events, `onDiagnostic`), and the node's list ends with one `diagnostics/truncated`
-   * entry giving how many of each code were left out. Counts stay exact.
+   * Diagnostics of one code kept on a document's node (default 1,000); past it they are still counted
+   * and delivered, and the list ends with a `diagnostics/truncated` entry.
    */
   maxDiagnosticsPerCode?: number;
   /** Receives every diagnostic, robots.txt's included, as it is found; its `file` names the document. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /**
-   * Page URLs as text: `urls` events, each with the locs of several entries as UTF-8 lines, instead of
-   * a `url` event per entry; documents are then read on a worker thread, in parallel with the fetching.
-   * For a consumer that needs the locs only (`discover --format urls`).
+   * Page URLs as `urls` events (UTF-8 lines of locs) instead of a `url` event per entry; documents are
+   * then read on a worker thread, beside the fetching. For a consumer of locs only (`--format urls`).
    */
   urlsAsText?: boolean;
 }
 
 export type SitemapVia = 'input' | 'robots' | 'probe' | 'index';
 /**
- * `ok` read (it may still carry warnings or errors), `failed` not fetched, not readable or its body cut
- * short (`cut`), `skipped` not fetched on purpose (visited, limits, policy, its host unreachable),
- * `absent` a probed path that holds no sitemap.
+ * `ok` read (maybe with problems), `failed` not fetched, unreadable or `cut`, `skipped` not fetched on
+ * purpose (visited, limits, policy, host unreachable), `absent` a probed path holding no sitemap.
  */
 export type DocumentOutcome = 'pending' | 'ok' | 'failed' | 'skipped' | 'absent';
 
@@ -112,10 +91,7 @@ export interface SitemapNode {
   redirects: string[];
   /** Read from the cache after a 304. */
   fromCache: boolean;
-  /**
-   * Set when the body was cut short after it had started (`fetch/truncated`, `fetch/timeout`, …: the
-   * code): the document failed, and its `urls` (handed out already) come from a partial document.
-   */
+  /** The code (`fetch/truncated`, …) when the body was cut short: failed, its `urls` from a partial document. */
   cut?: string;
   /** At most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry if some were left out. */
   diagnostics: Diagnostic[];
@@ -128,10 +104,7 @@ export interface SitemapNode {
 
 export interface RobotsNode {
   url: string;
-  /**
-   * `ok` read; `absent` a 4xx, or redirects without end (no rules, RFC 9309 §2.3.1.3, §2.3.1.2);
-   * `failed` unreachable (5xx, network).
-   */
+  /** `absent`: a 4xx or endless redirects, no rules (RFC 9309 §2.3.1.3, §2.3.1.2); `failed`: 5xx, network. */
   outcome: 'pending' | 'ok' | 'absent' | 'failed';
   status?: number;
   /** Why there was no response, when there was none: the fetch's code (`fetch/connection`, `fetch/dns`, …). */
@@ -217,10 +190,7 @@ export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze(
   'index/nested': 'warning',
 });
 
-/**
- * Reader codes that say the input stopped in the middle of a document. On a body delimited by the
- * connection's close they mean the body was cut short (see `read`).
- */
+/** Reader codes saying the input stopped mid-document: on a close-delimited body, a cut (see `read`). */
 const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
 
 function unfinished(d: Diagnostic): boolean {
@@ -280,12 +250,9 @@ interface RobotsState {
   failure?: HttpFailure;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The event channel: a queue with a high-water mark, read as an async iterable.
-
+/** The events: a queue with a high-water mark, read as an async iterable. */
 class EventChannel {
   private queue: DiscoverEvent[] = [];
-  /** Bytes of `urls` lines in the queue. */
   private linesBytes = 0;
   private ended = false;
   private failure: unknown;
@@ -295,10 +262,8 @@ class EventChannel {
   push(event: DiscoverEvent): void {
     this.queue.push(event);
     if (event.type === 'urls') this.linesBytes += event.lines.length;
-    if (this.wake !== undefined) {
-      this.wake();
-      this.wake = undefined;
-    }
+    this.wake?.();
+    this.wake = undefined;
   }
 
   end(failure?: unknown): void {
@@ -342,9 +307,6 @@ class EventChannel {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The run
-
 class Discovery {
   readonly channel = new EventChannel();
   readonly client: HttpClient;
@@ -355,9 +317,8 @@ class Discovery {
   private readonly robotsByUrl = new Map<string, Promise<RobotsState>>();
   private readonly tasks = new Set<Promise<void>>();
   /**
-   * Sitemaps to fetch wait here as their bare nodes, per host, hosts taking turns; a task is started
-   * when its host has fewer than twice its connection slots in tasks (and the run fewer than twice
-   * its total): an index's 50,000 children cost no promise, closure or signal each while they wait.
+   * Sitemaps waiting to be fetched, as bare nodes per host, up to twice the connection slots in tasks:
+   * an index's 50,000 children cost no promise, closure or signal each while they wait.
    */
   private readonly fetching: HostQueues<SitemapNode>;
   private readonly inputs: DiscoveryInput[] = [];
@@ -372,10 +333,7 @@ class Discovery {
   private readonly agentToken: string;
   /** Parents of each node (for telling a loop from a sitemap listed twice). */
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
-  /**
-   * Origins whose host refused the connection or whose name does not resolve, with the URL where that
-   * was reported: their other URLs are not requested (one error, not one per path).
-   */
+  /** Origins found unreachable, with the URL that showed it: not requested again (one error, not one per path). */
   private readonly unreachable = new Map<string, { url: string; code: string }>();
   /** The diagnostics of each document (and robots.txt): capped lists, exact counts. */
   private readonly collectors = new WeakMap<SitemapNode | RobotsNode, DiagnosticCollector>();
@@ -397,16 +355,14 @@ class Discovery {
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
   }
 
-  /** Counts `d` on `node`, lists it there unless its code is past the cap, and hands it to `onDiagnostic`. True when listed. */
-  private collect(node: SitemapNode | RobotsNode, d: Diagnostic): boolean {
+  /** Counts `d` on `node`, lists it there unless its code is past the cap, and hands it to `onDiagnostic`. */
+  private collect(node: SitemapNode | RobotsNode, d: Diagnostic): void {
     let collector = this.collectors.get(node);
     if (collector === undefined) {
       collector = new DiagnosticCollector({ maxPerCode: this.options.maxDiagnosticsPerCode, onDiagnostic: this.options.onDiagnostic });
       this.collectors.set(node, collector);
     }
-    const kept = collector.add(d);
-    if (kept) node.diagnostics.push(d);
-    return kept;
+    if (collector.add(d)) node.diagnostics.push(d);
   }
 
   /** The document is over: its list gets the `diagnostics/truncated` entry when some were left out. */
@@ -481,10 +437,7 @@ class Discovery {
     return { robots, wellKnown };
   }
 
-  /**
-   * A robots.txt, fetched once per run: that of an origin (robotsUrlOf), or one given below its root,
-   * which is no origin's (RFC 9309 §2.3) and read for its Sitemap lines only.
-   */
+  /** A robots.txt, fetched once per run; one given below its origin's root is read for its Sitemap lines only. */
   private robots(robotsUrl: string): Promise<RobotsState> {
     let pending = this.robotsByUrl.get(robotsUrl);
     if (pending === undefined) {
@@ -505,9 +458,9 @@ class Discovery {
     if (!outcome.ok) {
       node.failure = outcome.code;
       state.failure = outcome;
+      // RFC 9309 §2.3.1.2: endless redirects may be read as unavailable (as a 4xx; Google does), not as
+      // unreachable (§2.3.1.4), which would disallow all.
       if (outcome.code === 'fetch/redirect-loop' || outcome.code === 'fetch/too-many-redirects') {
-        // RFC 9309 §2.3.1.2: past five consecutive redirects robots.txt may be taken as unavailable,
-        // as a 4xx (Google does so); it is not unreachable (§2.3.1.4), which would disallow all.
         node.outcome = 'absent';
         this.collect(node, diagnostic('discover/robots-sitemap', `${outcome.message}: read as unavailable, no rules and no Sitemap lines (RFC 9309 §2.3.1.2)`, url));
       } else {
@@ -517,8 +470,7 @@ class Discovery {
     } else {
       node.status = outcome.status;
       if (outcome.status >= 200 && outcome.status < 300) {
-        // RFC 9309 §2.5: at least the first 500 KiB are parsed; the rest is ignored, not an error, but
-        // said: a crawler may not see the lines past it either (as `sitemapkit robots` warns).
+        // RFC 9309 §2.5: the first 500 KiB are parsed; the rest is ignored but said (crawlers may ignore it too).
         const parts: Uint8Array[] = [];
         try {
           for await (const chunk of outcome.body) {
@@ -531,8 +483,7 @@ class Discovery {
           }
           const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
           const text = new TextDecoder().decode(bytes);
-          // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as no rules and no Sitemap lines, to us and
-          // to crawlers: said, not passed over.
+          // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
           if (!isUtf8Text(bytes) || text.includes('\0')) {
             this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it', url));
           }
@@ -548,12 +499,8 @@ class Discovery {
         }
       } else {
         await outcome.body.cancel();
-        if (outcome.status >= 400 && outcome.status < 500) {
-          node.outcome = 'absent';
-        } else {
-          node.outcome = 'failed';
-          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
-        }
+        node.outcome = outcome.status >= 400 && outcome.status < 500 ? 'absent' : 'failed';
+        if (node.outcome === 'failed') this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
       }
     }
     node.timeMs = performance.now() - start;
@@ -564,28 +511,25 @@ class Discovery {
 
   /** Lists `url` under `siblings` and fetches it, unless it was seen or a limit says no. */
   private enqueue(url: string, via: SitemapVia, parent: SitemapNode | undefined, siblings: SitemapNode[]): void {
-    // The reading thread starts with the first sitemap to fetch (while it is fetched): a run that
-    // finds none (a refused site, no robots.txt) does not pay for it (~10 ms).
+    // Started with the first sitemap to fetch: a run that finds none does not pay for it (~10 ms).
     if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders();
     const depth = parent === undefined ? 0 : parent.depth + 1;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
     if (key === undefined) {
       siblings.push(node);
-      this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
-      return;
+      return this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
     }
     const seen = this.visited.get(key);
     if (seen !== undefined) {
       if (via === 'probe') return;
       siblings.push(node);
-      this.skipAsSeen(node, seen, parent);
-      return;
+      return this.skipAsSeen(node, seen, parent);
     }
     if (depth > this.maxDepth) {
       siblings.push(node);
-      this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, 'a sitemap index should list sitemaps, not other indexes'), 'skipped');
-      return;
+      const hint = 'a sitemap index should list sitemaps, not other indexes';
+      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, hint), 'skipped');
     }
     // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
     if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
@@ -656,10 +600,8 @@ class Discovery {
       if (submitted) {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
       } else {
-        this.note(
-          node,
-          diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, 'search engines accept a sitemap from another host only when that host\'s robots.txt names it (sitemaps.org: cross submits)'),
-        );
+        const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
+        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, hint));
       }
     }
     if (this.options.respectRobots === true) {
@@ -680,10 +622,7 @@ class Discovery {
     if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, code: failure.code });
   }
 
-  /**
-   * Skips `node` when the host of `url` (the node's own, or the redirect hop that failed) is known to
-   * be unreachable: true then. A probe there is quietly absent; a listed sitemap gets an info.
-   */
+  /** Skips `node` (true) when the host of `url`, its own or a failed hop's, is known unreachable. */
   private skipUnreachable(node: SitemapNode, url = node.url, attempted = false): boolean {
     const known = this.unreachable.get(new URL(url).origin);
     if (known === undefined) return false;
@@ -730,8 +669,7 @@ class Discovery {
     node.redirects = outcome.redirects;
     if (!outcome.ok) {
       node.timeMs = performance.now() - start;
-      // Requests to a host already found unreachable, sent before that was known, fail the same way:
-      // the failure is reported once, where it was first seen.
+      // A host found unreachable by a request sent meanwhile: the failure is reported once, where first seen.
       if (hostUnreachable(outcome)) {
         if (this.skipUnreachable(node, outcome.url, true)) return;
         this.markUnreachable(outcome.url, outcome);
@@ -739,8 +677,7 @@ class Discovery {
       const refusedHop = outcome.code.startsWith('discover/');
       // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
       if (refusedHop && node.via === 'probe') return this.absent(node);
-      this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
-      return;
+      return this.fail(node, diagnostic(outcome.code, outcome.message, node.url), refusedHop ? 'skipped' : 'failed');
     }
     node.status = outcome.status;
     if (outcome.redirects.length > 0) {
@@ -749,9 +686,7 @@ class Discovery {
       const seen = this.visited.get(key);
       if (seen !== undefined && seen !== node) {
         await outcome.body.cancel();
-        if (node.via === 'probe') this.absent(node);
-        else this.skipAsSeen(node, seen, node);
-        return;
+        return node.via === 'probe' ? this.absent(node) : this.skipAsSeen(node, seen, node);
       }
       this.visited.set(key, node);
     }
@@ -767,14 +702,13 @@ class Discovery {
       node.timeMs = performance.now() - start;
       if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
-      return;
+      return this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
     }
     await this.read(node, body, outcome);
     node.timeMs = performance.now() - start;
   }
 
-  private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: Extract<HttpOutcome, { ok: true }>): Promise<void> {
+  private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
     // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
@@ -787,12 +721,6 @@ class Discovery {
     };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
-    const onDiagnostic = (d: Diagnostic): void => {
-      if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
-      // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-      if (probe && node.format === undefined) held.add(d);
-      else this.note(node, d);
-    };
     // A URL (or child) listed again in this document is reported and handed out once (readDocument).
     const sink: TextSink & DocumentSink = {
       format: (format) => {
@@ -801,7 +729,12 @@ class Discovery {
           replayHeld();
         }
       },
-      diagnostic: onDiagnostic,
+      diagnostic: (d) => {
+        if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
+        // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
+        if (probe && node.format === undefined) held.add(d);
+        else this.note(node, d);
+      },
       url: (entry) => {
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
@@ -822,8 +755,7 @@ class Discovery {
       return wait === undefined ? wait : hold(wait);
     };
     try {
-      // A body known to be small (an index, most often) is read here: a round trip to the thread costs
-      // more, and the first index need not wait for the thread to start (35-90 ms, measured).
+      // A small body (most often an index) is read here: cheaper than the thread, which takes 35-90 ms to start.
       const small = Number(response.headers.get('content-length') ?? Number.NaN) < MAIN_THREAD_BYTES;
       const summary = this.readers !== undefined && !small ? await this.readers.read(body, settings, sink, { backpressure, hold }) : await readDocument(body, settings, sink, backpressure);
       node.format ??= summary.format;
@@ -833,19 +765,15 @@ class Discovery {
         this.note(node, diagnostic('index/nested', 'a sitemap index listed by another sitemap index; search engines may not follow it', node.url, 'list its children in the parent index instead'));
       }
     } catch (error) {
+      // The body stopped early (connection, deadline, cap, the run's end): failed, whatever was read.
       if (!(error instanceof FetchFailure)) throw error;
-      // The body stopped before its end (cut by the connection, the deadline, a cap, the run's end):
-      // the document failed, whatever was read of it.
       node.cut = error.rule;
       this.note(node, diagnostic(error.rule, error.message, node.url));
     }
-    // Read (or cut): its bytes, whether a close cut it, its outcome, then its 'sitemap' event.
     node.bytes = node.fromCache ? node.bytes : response.body.bytes;
     if (node.cut === undefined && unfinishedAt !== undefined && !node.fromCache && response.body.delimitation === 'close') {
-      // RFC 9112 §6.3 item 8: with neither Content-Length nor chunked coding, the body ends where the
-      // server closes the connection, so a close cannot tell a complete body from a cut one (a reset
-      // is reported as fetch/truncated by the client). When the document also stops in its middle,
-      // a cut is what happened; a text sitemap, which has no end to miss, cannot be told.
+      // RFC 9112 §6.3 item 8: a close-delimited body cannot tell complete from cut; a document that
+      // also stops in its middle was cut (a text sitemap, which has no end to miss, cannot be told).
       node.cut = 'fetch/truncated';
       this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${node.bytes} bytes`, node.url));
       await this.cache?.forget(node.url);
@@ -912,10 +840,7 @@ export class DiscoveryRun implements AsyncIterable<DiscoverEvent> {
     for await (const batch of this.batches()) yield* batch;
   }
 
-  /**
-   * The events in arrays (what was found between two looks): the fast way for bulk work, one promise
-   * per batch instead of one per event. Iterate this or the run itself, once.
-   */
+  /** The events in arrays, one promise per batch instead of per event. Iterate this or the run itself, once. */
   async *batches(): AsyncGenerator<DiscoverEvent[]> {
     if (this.iterated) throw new SitemapError('ERR_SITEMAP_API', 'a discovery can be iterated only once');
     this.iterated = true;
@@ -968,10 +893,7 @@ export interface SiteSitemaps {
   /** The sitemaps robots.txt names. */
   sitemaps: string[];
   robots: RobotsNode | undefined;
-  /**
-   * When robots.txt names none: the well-known paths to probe, not fetched here (the caller reads each
-   * once and leaves out those that hold no sitemap); none when the host was unreachable or refused.
-   */
+  /** When robots.txt names none: the well-known paths to probe (not fetched here); none if the host failed. */
   wellKnown: string[];
 }
 

@@ -1,22 +1,14 @@
-// IndexNow submission (issue #6 "Announcing"): POSTs the payloads of src/core/indexnow.ts to one
-// endpoint, one at a time, and says per payload whether it was accepted, and why not. The caller
-// records a payload's URLs as submitted only when `accepted` is true.
-//
-// - The request is what https://www.indexnow.org/documentation shows: `POST` with
-//   `Content-Type: application/json; charset=utf-8` and the payload as the JSON body.
-// - Retries (default 3) on 429, on 5xx and on connection errors, with the GET client's backoff
-//   (exponential, equal jitter) and its reading of `Retry-After` (seconds or an HTTP date). A
-//   `Retry-After` longer than `maxRetryDelayMs` (default 60 s) is not waited for: the payload fails
-//   and its message says how long the endpoint asked for. Other 4xx are never retried: the same body
-//   would get the same answer. Neither is a timeout (as in the GET client) nor an unknown host.
-// - A deadline per request (default 30 s) covers the answer and the first bytes of its body. A plain
-//   timer, not the GET client's idle-time deadline: nothing parses on this thread meanwhile.
-// - Redirects are not followed: a 301/302 would turn the POST into a GET without its body.
-// - No address policy: the endpoint is the user's explicit choice (tests submit to 127.0.0.1).
+// IndexNow submission: POSTs the payloads of src/core/indexnow.ts to one endpoint as
+// https://www.indexnow.org/documentation shows, and says per payload whether it was accepted. Retries
+// on 429, 5xx and connection errors with the GET client's backoff and `Retry-After` reading; never on
+// other 4xx (the same body gets the same answer), a timeout or an unknown host. A plain timer as
+// deadline (nothing parses meanwhile). Redirects are not followed: a 301/302 would turn the POST into
+// a GET. No address policy: the endpoint is the user's explicit choice.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { explainIndexNowStatus, indexNowEndpoint, type IndexNowPayload } from '../core/indexnow.js';
 import { backoffMs, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_TIMEOUT_MS, retryAfterMs, type FetchFunction } from './http/client.js';
+
 /** Enough of an error body to show what the endpoint said (Bing and Yandex answer a short JSON or text). */
 const RESPONSE_EXCERPT_BYTES = 2_048;
 const RESPONSE_EXCERPT_CHARS = 300;
@@ -38,10 +30,7 @@ export interface IndexNowSubmitOptions {
   userAgent?: string | undefined;
   /** Stops the run: the request under way is aborted, the payloads not sent yet are reported as not sent. */
   signal?: AbortSignal | undefined;
-  /**
-   * Called with each payload's result as soon as it is final (to record accepted URLs as they go);
-   * when it returns a promise, the next payload is sent once that has settled.
-   */
+  /** Called with each payload's result once final; a promise it returns is awaited before the next payload. */
   onResult?: ((result: IndexNowResult) => unknown) | undefined;
   /** Injectable for tests; resolves early when `signal` aborts. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
@@ -79,9 +68,8 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * POSTs each payload to the endpoint, in order, one at a time (one host at a time, as the payloads
- * come grouped by host), and returns one result per payload in the same order. Never throws for an
- * endpoint's answer or a network failure: those are results. Throws `SitemapError` for a bad endpoint.
+ * POSTs each payload to the endpoint, in order, one at a time: one result per payload, whatever the
+ * endpoint answered or the network did. Throws `SitemapError` for a bad endpoint.
  */
 export async function submitIndexNow(payloads: Iterable<IndexNowPayload>, options: IndexNowSubmitOptions = {}): Promise<IndexNowResult[]> {
   const endpoint = indexNowEndpoint(options.endpoint);
@@ -152,17 +140,17 @@ async function post(endpoint: string, body: string, payload: IndexNowPayload, op
     if (excerpt !== undefined && excerpt !== '') result.response = excerpt;
     return { result, retry: explained.retry, retryAfter: explained.retry ? retryAfterMs(response.headers.get('retry-after')) : undefined };
   } catch (error) {
-    if (runSignal?.aborted === true) {
-      return { result: { accepted: false, code: 'indexnow/aborted', message: 'the run was stopped during the request; the URLs count as not submitted', error: describe(error) }, retry: false };
-    }
-    if (deadline.signal.aborted) {
-      return { result: { accepted: false, code: 'indexnow/timeout', message: `no answer from the endpoint within ${timeoutMs / 1000} s`, error: describe(error) }, retry: false };
-    }
+    const failed = (code: string, message: string, retry = false, hint?: string): Attempt => ({
+      result: { accepted: false, code, message, ...(hint !== undefined ? { hint } : {}), error: describe(error) },
+      retry,
+    });
+    if (runSignal?.aborted === true) return failed('indexnow/aborted', 'the run was stopped during the request; the URLs count as not submitted');
+    if (deadline.signal.aborted) return failed('indexnow/timeout', `no answer from the endpoint within ${timeoutMs / 1000} s`);
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (cause?.code === 'ENOTFOUND') {
-      return { result: { accepted: false, code: 'indexnow/dns', message: `the endpoint's host could not be resolved: ${new URL(endpoint).hostname}`, hint: 'check --endpoint', error: describe(error) }, retry: false };
+      return failed('indexnow/dns', `the endpoint's host could not be resolved: ${new URL(endpoint).hostname}`, false, 'check --endpoint');
     }
-    return { result: { accepted: false, code: 'indexnow/connection', message: 'could not reach the endpoint', error: describe(error) }, retry: true };
+    return failed('indexnow/connection', 'could not reach the endpoint', true);
   } finally {
     clearTimeout(timer);
   }

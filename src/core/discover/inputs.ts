@@ -2,10 +2,7 @@
 
 import { comparableUrl } from '../url.js';
 
-/**
- * Paths probed, in this order, when a site's robots.txt names no sitemap (or always with `--probe`).
- * The common names of CMSs and generators (WordPress, Yoast, Rank Math, next-sitemap, Google News).
- */
+/** Paths probed, in order, when robots.txt names no sitemap (or with `--probe`): common CMS and generator names. */
 export const WELL_KNOWN_SITEMAP_PATHS: readonly string[] = [
   'sitemap.xml',
   'sitemap_index.xml',
@@ -43,9 +40,8 @@ export function classifyInput(text: string): ClassifiedInput | undefined {
 }
 
 /**
- * The key of the visited set: the URL without its fragment in the form `validate`, `diff` and `report`
- * compare URLs in (url.ts comparableUrl, RFC 3986 §6.2: `Example.com` and `example.com`, `%7e` and
- * `~`, `%2f` and `%2F` are one document). Undefined for a string that is not a URL.
+ * The key of the visited set: the URL without fragment, compared as `validate` and `diff` compare URLs
+ * (comparableUrl, RFC 3986 §6.2: `%7e` and `~` are one document). Undefined for a non-URL.
  */
 export function visitKey(text: string): string | undefined {
   if (!URL.canParse(text)) return undefined;

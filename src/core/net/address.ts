@@ -1,19 +1,9 @@
-// IP address literals: parsing, the special-purpose range an address falls in, and CIDR ranges.
-// The fetcher uses this to refuse loopback, private and other non-public destinations (DESIGN.md
-// "Hostile input is normal input": a sitemap index naming http://169.254.169.254/ must not be fetched).
-//
-// Parsed by hand (the core has no node:net). Accepted text:
-// - IPv4: canonical dotted decimal only, four parts of 0–255 without leading zeros. `01.2.3.4` is
-//   refused: inet_aton and WHATWG URL read `01` as octal, so its meaning depends on the reader.
-//   Hostnames from WHATWG URL are already canonical (it turns `0x7f.1` and `2130706433` into
-//   `127.0.0.1`), so nothing a URL can carry is lost.
-// - IPv6: RFC 4291 §2.2 text: eight groups of 1–4 hex digits, one `::` standing for one or more zero
-//   groups, optionally an IPv4 dotted quad as the last 32 bits. A zone id (`fe80::1%eth0`, RFC 4007
-//   §11) is stripped: it names an interface and does not change the range. No brackets.
-//
-// Ranges follow the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and updates).
-// An IPv6 address that embeds an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96,
-// 6to4 2002::/16) takes the kind of the embedded address, since that is where packets end up.
+// IP address literals: parsing, the special-purpose range an address falls in (IANA registries, RFC
+// 6890), and CIDR ranges, by hand (the core has no node:net), for refusing non-public destinations.
+// IPv4 is canonical dotted decimal only: `01.2.3.4` is refused, as readers disagree whether `01` is
+// octal (WHATWG URL hostnames are canonical already). IPv6 is RFC 4291 §2.2 text, a zone id (RFC 4007
+// §11) stripped. An IPv6 address embedding an IPv4 one (mapped, compatible, NAT64, 6to4) takes the
+// kind of the embedded address, since that is where packets end up.
 
 export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved' | 'shared' | 'documentation';
 
@@ -24,14 +14,9 @@ export interface IpAddress {
 }
 
 /** An address range: `bytes` is the network address (host bits cleared), `prefixLength` 0–32 or 0–128. */
-export interface Cidr {
-  version: 4 | 6;
-  bytes: Uint8Array;
+export interface Cidr extends IpAddress {
   prefixLength: number;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Parsing
 
 /** IPv4 as an unsigned 32-bit number, or -1. */
 function parseIpv4Number(text: string): number {
@@ -91,10 +76,7 @@ function parseIpv6Groups(text: string): number[] | undefined {
   return [...headGroups, ...new Array<number>(missing).fill(0), ...tailGroups];
 }
 
-/**
- * Parse an IPv4 or IPv6 address literal as described at the top of this file; undefined when `text`
- * is not one. `allowZone` false refuses a `%zone` suffix instead of stripping it.
- */
+/** Parses an address literal (see the top of this file); `allowZone` false refuses a `%zone` instead of stripping it. */
 export function parseIpAddress(text: string, allowZone = true): IpAddress | undefined {
   if (text.includes(':')) {
     let address = text;
@@ -115,9 +97,6 @@ export function parseIpAddress(text: string, allowZone = true): IpAddress | unde
   const v4 = parseIpv4Number(text);
   return v4 < 0 ? undefined : { version: 4, bytes: ipv4Bytes(v4) };
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Classification
 
 type Range = [network: Uint8Array, prefixLength: number, kind: AddressKind];
 
@@ -213,11 +192,7 @@ export function isPublicAddress(ip: string): boolean {
   return addressKind(ip) === 'public';
 }
 
-/**
- * The address in a WHATWG URL `hostname` when it is an IP literal: `'127.0.0.1'` → `'127.0.0.1'`,
- * `'[::1]'` → `'::1'`; undefined for a domain name (`'example.com'`). A bare IPv6 literal is
- * accepted too.
- */
+/** The address in a WHATWG URL `hostname` that is an IP literal (`[::1]` → `::1`); undefined for a domain name. */
 export function hostAddressLiteral(hostname: string): string | undefined {
   if (hostname.startsWith('[') && hostname.endsWith(']')) {
     const inner = hostname.slice(1, -1);
@@ -226,13 +201,9 @@ export function hostAddressLiteral(hostname: string): string | undefined {
   return parseIpAddress(hostname) === undefined ? undefined : hostname;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// CIDR ranges
-
 /**
- * Parse `address/prefix` (`10.0.0.0/8`, `::1/128`); a bare address is a range of one. Bits set
- * after the prefix are cleared (`10.1.2.3/8` is `10.0.0.0/8`). Surrounding whitespace is ignored;
- * a zone id is refused. Undefined when `text` is not a range.
+ * Parses `address/prefix` (`10.0.0.0/8`, `::1/128`); a bare address is a range of one, and bits after
+ * the prefix are cleared. Surrounding whitespace is ignored; a zone id is refused.
  */
 export function parseCidr(text: string): Cidr | undefined {
   const trimmed = text.trim();
@@ -253,9 +224,8 @@ export function parseCidr(text: string): Cidr | undefined {
 }
 
 /**
- * Whether `ip` lies in `cidr`. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) and the IPv4 address
- * it maps are the same host to a dual-stack socket, so each is matched against ranges of the other
- * family in that form. False when `ip` is not an address literal.
+ * Whether `ip` lies in `cidr`. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) is the same host as the
+ * IPv4 address to a dual-stack socket, so each is matched against ranges of the other family too.
  */
 export function cidrContains(cidr: Cidr, ip: string): boolean {
   const address = parseIpAddress(ip);

@@ -1,13 +1,7 @@
-// Editing the Sitemap lines of a robots.txt (issue #6 "Announcing"): add the sitemaps asked for,
-// rewrite a line that names one of them in another spelling, drop repeats, and leave every other byte
-// of the file as it was.
-//
-// A line is a Sitemap line exactly when parseRobotsTxt reads a sitemap URL from it (RFC 9309 §2.2.4
-// "Other Records" and sitemaps.org: independent of groups, anywhere in the file, any key case, the
-// key typos and comment rules of ./robots-txt.ts). Each line is handed to the parser on its own, so
-// the two can never disagree about what a line says. Lines the parser ignores (an empty value, an
-// unrendered template, an ftp: URL) announce nothing to a crawler and are left alone, even by
-// `replace`.
+// Editing the Sitemap lines of a robots.txt: add the sitemaps asked for, rewrite a line naming one in
+// another spelling, drop repeats, and leave every other byte as it was. A line is a Sitemap line
+// exactly when parseRobotsTxt reads a sitemap URL from it (each line is parsed on its own, so the two
+// never disagree); lines it ignores announce nothing to a crawler and are left alone, even by `replace`.
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
 import { normalizeUrl } from '../url.js';
@@ -20,11 +14,7 @@ export interface SitemapLinesOptions {
   replace?: boolean;
   /** Line end of added lines. Default: the file's most frequent one; LF when it has none. */
   lineEnding?: LineEnding;
-  /**
-   * The absolute URL the file is served from (`https://example.com/robots.txt`). Relative Sitemap
-   * values (`Sitemap: /sitemap.xml`) resolve against it and can then match a requested URL; without
-   * it they match none and are kept as written (or removed by `replace`).
-   */
+  /** The absolute URL the file is served from: relative Sitemap values resolve against it (else match nothing). */
   robotsUrl?: string;
 }
 
@@ -44,18 +34,12 @@ export interface SitemapLinesEdit {
   /** The input's lines that were rewritten or removed, in file order. */
   touched: TouchedLine[];
   /**
-   * What is wrong with the Sitemap lines of the new file, which crawlers will therefore skip or read
-   * otherwise than meant: a line without its colon, an empty value, a template placeholder, an ftp:
-   * URL, a relative URL (only with `robotsUrl`: without it, where it points is not known). Each names
-   * its line in the new file (`newLine`) and, when the line was already there, in the input (`oldLine`).
+   * What crawlers will skip or misread in the new file's Sitemap lines (no colon, empty, a template,
+   * ftp:, relative when `robotsUrl` is given), each on its `newLine` and, if it was there, `oldLine`.
    */
   problems: SitemapLineProblem[];
   changed: boolean;
 }
-
-// Line numbers are 1-based, as parseRobotsTxt counts them (LF, CRLF or a lone CR ends a line). Two
-// files are involved, the input and the new `text`, and a removed line shifts the lines after it: every
-// line number says which file it counts in (`oldLine`, `newLine`), never a bare `line`.
 
 /** A line of the input that was rewritten or removed. */
 export interface TouchedLine {
@@ -78,13 +62,9 @@ export interface SitemapLineProblem extends Omit<RobotsTxtProblem, 'line'> {
 }
 
 /**
- * The URL a `Sitemap:` line should carry for `url`: normalised by {@link normalizeUrl} (scheme and
- * host case, default port, punycode, percent-encoded IRI characters). sitemaps.org asks robots.txt for
- * the complete URL, so a relative one is refused, and so is a fragment: `#` starts a comment in
- * robots.txt (RFC 9309 §2.2), a crawler would read a different URL.
- *
- * Throws {@link InvalidValueError} (field `Sitemap`): `loc/not-absolute`, `loc/invalid`, or any
- * code of normalizeUrl (`loc/empty`, `loc/unsupported-scheme`, `loc/credentials`, `loc/too-long`).
+ * The URL a `Sitemap:` line should carry for `url`, normalised by {@link normalizeUrl}. sitemaps.org asks
+ * for the complete URL, and `#` starts a comment in robots.txt (RFC 9309 §2.2): a relative URL or a
+ * fragment throws {@link InvalidValueError} (`loc/not-absolute`, `loc/invalid`), as normalizeUrl's codes do.
  */
 export function sitemapLineUrl(url: string): string {
   const trimmed = url.trim();
@@ -104,23 +84,17 @@ export function sitemapLineUrl(url: string): string {
 
 /** The most frequent line end of `lines`; LF on a tie with LF or when there is none. */
 function dominantLineEnding(lines: readonly Line[]): LineEnding {
-  let lf = 0;
-  let crlf = 0;
-  let cr = 0;
-  for (const { eol } of lines) {
-    if (eol === '\n') lf++;
-    else if (eol === '\r\n') crlf++;
-    else if (eol === '\r') cr++;
-  }
+  const count = (eol: string): number => lines.filter((line) => line.eol === eol).length;
+  const lf = count('\n');
+  const crlf = count('\r\n');
+  const cr = count('\r');
   if (crlf > lf && crlf >= cr) return '\r\n';
   if (cr > lf && cr > crlf) return '\r';
   return '\n';
 }
 
 const BLANK_RE = /^[ \t\v\f]*$/;
-// The key as sitemaps.org writes it, with a colon; the other forms the parser reads (`site-map:`, and
-// `Sitemap /path` without a colon, which only a value without a colon can have) are Google's leniency
-// and are rewritten to this one.
+// The key as sitemaps.org writes it; the parser's lenient forms (`site-map:`, no colon) are rewritten to it.
 const PLAIN_KEY_RE = /^[ \t\v\f]*sitemap[ \t\v\f]*:/i;
 // Relative values need a base to be parsed; this one is never reported, its results are not used.
 const PLACEHOLDER_BASE = 'https://robots-txt.invalid/robots.txt';
@@ -129,7 +103,7 @@ const PLACEHOLDER_BASE = 'https://robots-txt.invalid/robots.txt';
 interface SitemapLine {
   /** The value as written (the parser's `raw`: trimmed, comment removed). */
   raw: string;
-  /** The normalised URL it names, or undefined when it names none we can compare (relative without a base, not normalisable). */
+  /** The normalised URL it names, or undefined when it names none we can compare. */
   url: string | undefined;
 }
 
@@ -137,15 +111,12 @@ function readSitemapLine(content: string, base: string, hasBase: boolean): Sitem
   const sitemap = parseRobotsTxt(content, base).sitemaps[0];
   if (sitemap === undefined) return undefined;
   const { raw } = sitemap;
-  let url: string | undefined;
   try {
-    url = normalizeUrl(raw, 'Sitemap', hasBase ? base : undefined);
+    return { raw, url: normalizeUrl(raw, 'Sitemap', hasBase ? base : undefined) };
   } catch {
-    // Relative without a base, or a URL the parser accepts and the normaliser refuses (credentials,
-    // over-long): it matches no requested URL.
-    url = undefined;
+    // Relative without a base, or refused by the normaliser (credentials, over-long): matches nothing.
+    return { raw, url: undefined };
   }
-  return { raw, url };
 }
 
 /** `Sitemap: URL`, keeping a trailing comment of the line it replaces (with the blanks before it). */
@@ -157,18 +128,11 @@ function canonicalLine(url: string, oldContent: string): string {
 
 /**
  * Make `robotsText` list each of `sitemapUrls` on exactly one `Sitemap:` line, changing nothing else.
- *
- * - A URL already listed (equal once normalised) is not added again. When its first line spells it
- *   differently (`sitemap:http://EXAMPLE.com:80/s.xml`), that line is rewritten in place to
- *   `Sitemap: <normalised URL>`, keeping its line end and comment; later lines for it are removed.
- * - With `replace`, Sitemap lines for any other URL are removed.
- * - New lines go right after the last Sitemap line of the file (in the place of a removed one),
- *   otherwise at the end, after one blank line unless the file is empty or already ends with a blank
- *   line; the file then ends with a line end.
- * - Every other line keeps its bytes and line end; a UTF-8 BOM stays. Nothing to do: the same string.
- *
- * Throws what {@link sitemapLineUrl} throws for a requested URL, and `ERR_SITEMAP_OPTION`
- * for a `robotsUrl` that is not an absolute http(s) URL.
+ * A URL listed already (equal once normalised) is not added; a first line spelling it differently is
+ * rewritten in place (line end and comment kept), later ones removed; with `replace`, lines for other
+ * URLs are removed. New lines follow the last Sitemap line, else end the file after a blank line.
+ * Every other byte stays, a BOM too. Throws what {@link sitemapLineUrl} throws, and
+ * `ERR_SITEMAP_OPTION` for a `robotsUrl` that is not an absolute http(s) URL.
  */
 // Long: one pass over the lines applying the rules above in order (keep, rewrite, remove, insert).
 export function setSitemapLines(robotsText: string, sitemapUrls: readonly string[], options: SitemapLinesOptions = {}): SitemapLinesEdit {
@@ -233,8 +197,8 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
 
   const added = requested.filter((url) => !seen.has(url));
   if (added.length === 0 && touched.length === 0) {
-    const same = (line: number): number => line;
-    return { text: robotsText, added, updated, present, removed, kept, touched, problems: sitemapProblems(robotsText, base, hasBase, same), changed: false };
+    const problems = sitemapProblems(robotsText, base, hasBase, (line) => line);
+    return { text: robotsText, added, updated, present, removed, kept, touched, problems, changed: false };
   }
 
   let text = bom;
@@ -277,22 +241,15 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
     }
     addLines();
   }
-  const newLineOf = new Map<number, number>();
-  origins.forEach((old, index) => {
-    if (old !== undefined) newLineOf.set(old, index + 1);
-  });
-  for (const t of touched) {
-    const newLine = t.change === 'rewritten' ? newLineOf.get(t.oldLine) : undefined;
-    if (newLine !== undefined) t.newLine = newLine;
-  }
+  // A rewritten line is in the new file, once: at most one per requested URL.
+  for (const t of touched) if (t.change === 'rewritten') t.newLine = origins.indexOf(t.oldLine) + 1;
   const oldLineOf = (newLine: number): number | undefined => origins[newLine - 1];
   return { text, added, updated, present, removed, kept, touched, problems: sitemapProblems(text, base, hasBase, oldLineOf), changed: text !== robotsText };
 }
 
 /**
- * The parser's problems with the Sitemap lines of `text`, numbered in `text` and, through `oldLineOf`,
- * in the input. Without a real base, those that name the placeholder (a relative value resolved, or
- * repeated) are left out: where such a line points is not known.
+ * The parser's problems with the Sitemap lines of `text`, numbered in `text` and (`oldLineOf`) in the
+ * input. Without a real base, those naming the placeholder are left out: where they point is unknown.
  */
 function sitemapProblems(text: string, base: string, hasBase: boolean, oldLineOf: (newLine: number) => number | undefined): SitemapLineProblem[] {
   const placeholder = new URL(PLACEHOLDER_BASE).host;

@@ -1,46 +1,24 @@
-// Whether a crawler may fetch a URL under a parsed robots.txt (RFC 9309 §2.2).
+// Whether a crawler may fetch a URL under a parsed robots.txt (RFC 9309 §2.2). Groups (§2.2.1): those
+// naming our product token, merged, else the `*` ones; a matching group without rules allows all.
+// Rules (§2.2.2): the longest matching pattern wins, allow on a tie; none: allowed; `/robots.txt` always.
 //
-// Group choice (§2.2.1): every group naming our product token (case-insensitively) counts, merged;
-// failing that, every `*` group, merged; failing that, everything is allowed. A matching group with
-// no rules allows everything: it does not fall back to `*`.
-//
-// Rule choice (§2.2.2): the matching rule with the most octets in its pattern wins; on a tie, allow.
-// No matching rule: allowed. `/robots.txt` itself is always allowed.
-//
-// Percent-encoding: both the pattern and the URL's path+query are brought to one form before
-// comparing (RFC 3986 §6.2.2 normalisation, which is what RFC 9309 §2.2.2 asks for): `%xx` of an
-// unreserved character is decoded, other `%xx` get uppercase hex, octets that may not appear in a URI
-// (non-ASCII as UTF-8, space, controls, `"<>\^`{|}`) are encoded, and a stray `%` becomes `%25`.
-// Reserved characters (`/`, `?`, `=`, …) stay as they are on both sides: encoding them would make
-// `%2F` and `/` equal, which RFC 3986 §2.2 says they are not. The two exceptions are `*` and `$`,
-// which are operators in patterns: in the path they are always compared as `%2A` and `%24`, and a
-// `$` that does not end a pattern is literal (`%24`). So `Disallow: /file-%2A.html` matches the path
-// `/file-*.html`, as in RFC 9309 §2.2.3.
-//
-// Wildcards are matched without backtracking: the pattern is split at `*` and each piece is found at
-// its leftmost position after the previous one (greedy leftmost is exact for prefix matching), so a
-// pattern like `/a*a*a*a*b` costs O(path length × pattern length) at worst, never exponential time.
+// Pattern and path+query are compared in one form (RFC 3986 §6.2.2): `%xx` of an unreserved character
+// decoded, other `%xx` upper-case, octets not allowed in a URI (non-ASCII as UTF-8, space, controls,
+// `"<>\^`{|}`) encoded, a stray `%` as `%25`. Reserved characters stay (`%2F` is not `/`). A path's `*`
+// and `$`, and a pattern's `$` that does not end it, are `%2A` and `%24`: `Disallow: /file-%2A.html`
+// matches `/file-*.html` (§2.2.3). Wildcards match without backtracking: each piece at its leftmost
+// place after the previous one (exact for prefix matching), so `/a*a*a*b` is O(path × pattern).
 
 import { SitemapError, quoteValue } from '../errors.js';
 import type { RobotsTxt } from './robots-txt.js';
 
 /**
- * The product token of a User-Agent string, lowercased: its leading letters, digits, `_` and `-`.
- * `'sitemapkit/0.1.0 (+https://…)'` → `'sitemapkit'`; `'Mozilla/5.0'` → `'mozilla'`; `''` when the
- * string does not start with one. RFC 9309 §2.2.1 allows only letters, `_` and `-` in a crawler's
- * token; digits are accepted too so that robots.txt lines such as `User-agent: AI2Bot` or
- * `360Spider` keep their whole name instead of matching a crawler called `ai` (as Google's does).
+ * The product token of a User-Agent string, lowercased: its leading letters, digits, `_` and `-`
+ * (`'sitemapkit/0.1.0 (+https://…)'` → `'sitemapkit'`). RFC 9309 §2.2.1 has no digits; they are
+ * accepted so that `AI2Bot` or `360Spider` keep their whole name (as Google's parser does).
  */
 export function productToken(userAgent: string): string {
-  let start = 0;
-  while (start < userAgent.length && (userAgent.charCodeAt(start) === 0x20 || userAgent.charCodeAt(start) === 0x09)) start++;
-  let end = start;
-  while (end < userAgent.length && isProductTokenChar(userAgent.charCodeAt(end))) end++;
-  return userAgent.slice(start, end).toLowerCase();
-}
-
-function isProductTokenChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+  return (/^[ \t]*([A-Za-z0-9_-]*)/.exec(userAgent)?.[1] ?? '').toLowerCase();
 }
 
 /** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
@@ -48,11 +26,7 @@ export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): bo
   return robotsMatcher(robots, userAgent)(url);
 }
 
-/**
- * A checker for one crawler: picks the groups and normalises their patterns once, for checking many
- * URLs. The returned function takes an absolute URL or a path starting with `/` and throws
- * `ERR_SITEMAP_OPTION` for anything that is neither.
- */
+/** A checker for one crawler, its groups picked and patterns normalised once; takes what `isAllowed` takes. */
 export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: string) => boolean {
   const rules = compileRules(robots, productToken(userAgent));
   return (url) => {
@@ -63,10 +37,7 @@ export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: strin
   };
 }
 
-/**
- * Whether a robots.txt path pattern matches the start of `pathAndQuery`, both taken as written and
- * normalised as described at the top of this file. The pattern's priority is not considered.
- */
+/** Whether a path pattern matches the start of `pathAndQuery`, both normalised (priority not considered). */
 export function robotsPatternMatches(pattern: string, pathAndQuery: string): boolean {
   return matchesCompiled(compilePattern(pattern), normalizeRobotsPath(pathAndQuery, false));
 }
@@ -84,11 +55,7 @@ interface CompiledRule {
 function compileRules(robots: RobotsTxt, token: string): CompiledRule[] {
   let chosen = token === '' || token === '*' ? [] : robots.groups.filter((g) => g.userAgents.includes(token));
   if (chosen.length === 0) chosen = robots.groups.filter((g) => g.userAgents.includes('*'));
-  const out: CompiledRule[] = [];
-  for (const group of chosen) {
-    for (const rule of group.rules) out.push({ allow: rule.allow, ...compilePattern(rule.pattern) });
-  }
-  return out;
+  return chosen.flatMap((group) => group.rules.map((rule) => ({ allow: rule.allow, ...compilePattern(rule.pattern) })));
 }
 
 function compilePattern(pattern: string): Omit<CompiledRule, 'allow'> {
@@ -115,11 +82,7 @@ function decide(rules: readonly CompiledRule[], path: string): boolean {
   return allowed;
 }
 
-/**
- * Prefix match with `*` (any run of characters) and an optional end anchor. Each piece is taken at
- * its leftmost occurrence after the previous piece: if any placement matches, the leftmost one does,
- * since it leaves the most room for the pieces after it.
- */
+/** Prefix match with `*` and an optional end anchor, each piece at its leftmost place (see the top of this file). */
 function matchesCompiled(rule: Pick<CompiledRule, 'pieces' | 'anchored'>, path: string): boolean {
   const { pieces, anchored } = rule;
   const first = pieces[0] as string;
@@ -142,9 +105,8 @@ const DUMMY_BASE = 'http://robots.invalid/';
 
 /** The path (for the `/robots.txt` check) and the path+query the rules are matched against. */
 function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
-  // An absolute URL, or a path (resolved against a dummy origin). Not a relative reference such as
-  // `a.html` or `www.example.com/a` (resolved, it would be matched as a path it does not name), nor
-  // a URL without a path (`mailto:`).
+  // An absolute URL, or a path; not a relative reference (`a.html` would be matched as a path it does
+  // not name), nor a URL without a path (`mailto:`).
   const absoluteOrPath = typeof url === 'string' && (url.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(url));
   const parsed = absoluteOrPath && URL.canParse(url, DUMMY_BASE) ? new URL(url, DUMMY_BASE) : undefined;
   if (parsed === undefined || !parsed.pathname.startsWith('/')) {
@@ -178,10 +140,7 @@ function pct(octet: number): string {
   return `%${HEX[octet >> 4]}${HEX[octet & 15]}`;
 }
 
-/**
- * The comparison form of a path+query (`isPattern` false) or of a rule pattern (`isPattern` true),
- * as described at the top of this file. The result is ASCII, so its length is its length in octets.
- */
+/** The comparison form of a path+query or of a rule pattern (see the top of this file); ASCII, so length = octets. */
 export function normalizeRobotsPath(text: string, isPattern: boolean): string {
   // Fast path: nothing to change.
   let i = 0;

@@ -1,16 +1,11 @@
-// robots.txt parsing (RFC 9309) for two uses: the Sitemap lines that discovery starts from, and the
-// groups of rules that say which URLs a crawler may fetch (matching lives in ./match.ts).
+// robots.txt parsing (RFC 9309): the Sitemap lines discovery starts from, and the groups of rules
+// (matched in ./match.ts). Tolerant like the big crawlers: LF, CRLF or a lone CR; a UTF-8 BOM skipped;
+// keys in any case and with Google's typos; `key value` without a colon when exactly two words. Never
+// throws on content: what cannot be used goes to `problems`.
 //
-// Tolerant like the big crawlers: lines end with LF, CRLF or a lone CR; a UTF-8 BOM is skipped;
-// keys are case-insensitive and may carry the typos Google accepts (`useragent`, `disalow`, …);
-// `key value` without a colon is read when there are exactly two words (Google does the same).
-// Nothing here throws on content: what cannot be used is reported in `problems` and skipped.
-//
-// Group boundaries (RFC 9309 §2.1): consecutive user-agent lines start one group, the rules after
-// them belong to it, and the next user-agent line AFTER a rule starts a new group. Lines that are
-// neither (Sitemap, Host, Crawl-delay, unknown keys) end nothing: `User-agent: a`, `Crawl-delay: 5`,
-// `User-agent: b`, `Disallow: /x` is one group for a and b, as in Google's robots.cc. An empty
-// `Disallow:` counts as a rule for this purpose even though it is not stored.
+// Groups (§2.1): consecutive user-agent lines start one, and a user-agent line after a rule (an empty
+// `Disallow:` counts) starts the next; other lines (Sitemap, Crawl-delay, …) end nothing, as in Google's
+// robots.cc.
 
 import { SitemapError, quoteValue } from '../errors.js';
 import { productToken } from './match.js';
@@ -73,10 +68,7 @@ export interface RobotsTxt {
   problems: RobotsTxtProblem[];
 }
 
-/**
- * RFC 9309 §2.5: crawlers may stop parsing after a limit, which MUST be at least 500 KiB. This is the
- * number of bytes a fetcher should read; `parseRobotsTxt` itself parses whatever text it is given.
- */
+/** RFC 9309 §2.5: the bytes a fetcher should read (at least 500 KiB); `parseRobotsTxt` parses whatever it is given. */
 export const MAX_ROBOTS_BYTES = 500 * 1024;
 
 export type Directive = 'user-agent' | 'allow' | 'disallow' | 'sitemap';
@@ -126,20 +118,15 @@ function keyAndValue(line: string): [key: string, value: string] | undefined {
   return [(words[0] as string).toLowerCase(), words[1] as string];
 }
 
-/**
- * The user-agent line's value as a group member: `'*'`, or the lowercased product token (RFC 9309
- * §2.2.1; see `productToken`: what follows it, such as `/2.1` or ` (compatible…)`, is not part of it).
- * Like Google, `* something` is still the global agent.
- */
+/** A user-agent value as a group member: `'*'` (also `* something`, as Google reads it), else its product token. */
 function userAgentToken(value: string): string {
   if (value.charCodeAt(0) === 0x2a /* * */ && (value.length === 1 || isBlank(value.charCodeAt(1)))) return '*';
   return productToken(value);
 }
 
 /**
- * Parse robots.txt text. `robotsUrl` is the absolute URL the file was fetched from (relative Sitemap
- * values resolve against it); a value that is not an absolute URL is a misuse of the API and throws
- * `ERR_SITEMAP_OPTION`.
+ * Parses robots.txt text. `robotsUrl`, the absolute URL it was fetched from, resolves relative Sitemap
+ * values; anything else throws `ERR_SITEMAP_OPTION`.
  */
 // Long: mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds.
 export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
@@ -210,8 +197,7 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
         handleSitemap(value, lineNo);
         return;
       default:
-        // `Sitemap https://…`: the colon of the URL makes "sitemap https" the key, which Google's
-        // parser, like this one, does not know, so the line announces nothing. Said, since it was meant.
+        // `Sitemap https://…`: the URL's colon makes "sitemap https" the key, unknown to crawlers. Said.
         if (MISSING_SITEMAP_COLON.test(key)) {
           const url = line.replace(/^\S+[ \t\v\f]+/, ''); // the line without its first word: the URL as written
           problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-no-colon', message: `no ":" after Sitemap, so crawlers read the key as ${quoteValue(key)} and ignore the line; write "Sitemap: ${url}"`, value: url });
@@ -223,36 +209,24 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
 
   // RFC 9309 §2.2.4 and sitemaps.org: Sitemap lines are independent of groups, anywhere in the file.
   const handleSitemap = (value: string, lineNo: number): void => {
-    if (value === '') {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-empty', message: 'empty Sitemap value; ignored', value });
-      return;
-    }
-    if (TEMPLATE_RE.test(value)) {
-      // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`): it would resolve to a
-      // path under the robots.txt host that is certainly not the sitemap meant.
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-placeholder', message: 'Sitemap value contains an unrendered template placeholder; ignored', value });
-      return;
-    }
-    if (!URL.canParse(value, base)) {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-invalid', message: 'Sitemap value is not a valid URL; ignored', value });
-      return;
-    }
+    const report = (code: RobotsTxtCode, message: string): void => {
+      problems.push({ line: lineNo, directive: 'sitemap', code, message, value });
+    };
+    if (value === '') return report('robots/sitemap-empty', 'empty Sitemap value; ignored');
+    // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`) would resolve to a path
+    // under the robots.txt host that is certainly not the sitemap meant.
+    if (TEMPLATE_RE.test(value)) return report('robots/sitemap-placeholder', 'Sitemap value contains an unrendered template placeholder; ignored');
+    if (!URL.canParse(value, base)) return report('robots/sitemap-invalid', 'Sitemap value is not a valid URL; ignored');
     const url = new URL(value, base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-scheme', message: `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`, value });
-      return;
+      return report('robots/sitemap-scheme', `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`);
     }
     url.hash = '';
     const href = url.href;
     const firstLine = sitemapLineByUrl.get(href);
-    if (firstLine !== undefined) {
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-duplicate', message: `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`, value });
-      return;
-    }
-    if (!URL.canParse(value)) {
-      // Not a URL on its own, without a base. sitemaps.org asks for a full URL; Google ignores relative ones. Kept, as many sites rely on it.
-      problems.push({ line: lineNo, directive: 'sitemap', code: 'robots/sitemap-relative', message: `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`, value });
-    }
+    if (firstLine !== undefined) return report('robots/sitemap-duplicate', `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`);
+    // Relative: sitemaps.org asks for a full URL and Google ignores it, but many sites rely on it.
+    if (!URL.canParse(value)) report('robots/sitemap-relative', `relative Sitemap URL (a full URL is expected); kept, resolved to ${href}`);
     sitemapLineByUrl.set(href, lineNo);
     sitemaps.push({ url: href, line: lineNo, raw: value });
   };

@@ -1,11 +1,7 @@
-// Conditional requests (issue #5 "Fetching"): with a cache directory, each document fetched with 200 is
-// stored with its ETag and Last-Modified; the next run sends them back (`If-None-Match`,
-// `If-Modified-Since`, RFC 9110 §13.1) and a 304 reads the stored copy instead of the network.
-//
-// One entry per URL: `<sha256 of the URL>.json` (what was stored, and the validators) and `.body` (the
-// body as fetch handed it over: any Content-Encoding undone, a gzip file still gzipped). The body is
-// written to a temporary file while it streams and renamed into place only when it arrived whole, so
-// an interrupted run never leaves a truncated copy behind (DESIGN.md "Never lose data").
+// Conditional requests: each document fetched with 200 is stored with its ETag and Last-Modified, sent
+// back on the next run (RFC 9110 §13.1), and a 304 reads the stored copy. One entry per URL:
+// `<sha256 of the URL>.json` and `.body` (as fetch handed it: Content-Encoding undone, a gzip file
+// still gzipped), written to a temporary file and renamed only when whole (DESIGN.md "Never lose data").
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -31,10 +27,7 @@ export class HttpCache {
 
   constructor(readonly dir: string) {}
 
-  /**
-   * What is stored for `url`, only when its body is there whole: validators sent for a body that is
-   * gone (a cleaned cache, a copy cut short) would get a 304 with nothing to read.
-   */
+  /** What is stored for `url`, only when its body is there whole (else a 304 would have nothing to read). */
   async lookup(url: string): Promise<CachedDocument | undefined> {
     try {
       const key = keyOf(url);
@@ -66,10 +59,7 @@ export class HttpCache {
     await rm(join(this.dir, `${key}.body`), { force: true });
   }
 
-  /**
-   * Passes `body` through and stores it under `url` once it has been read to the end; nothing is
-   * stored when the response carries no validator, or when reading stops early or fails.
-   */
+  /** Passes `body` through and stores it under `url` once read to the end, if it has a validator. */
   async *recording(url: string, headers: Headers, body: HttpBody): AsyncGenerator<Uint8Array> {
     const etag = headers.get('etag') ?? undefined;
     const lastModified = headers.get('last-modified') ?? undefined;

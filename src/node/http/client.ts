@@ -1,26 +1,10 @@
-// The HTTP client of `discover`, `validate URL` and `read URL` (issue #5 "Fetching"): a fetch (node-fetch.ts by
-// default, or any injected one) with
-// the policy checked at every hop, per-host and overall concurrency, a deadline per request that
-// covers the whole body, retries with backoff, and a byte cap enforced while the body streams.
-//
-// - Redirects are followed here (fetch runs with `redirect: 'manual'`), at most `maxRedirects`, so that
-//   every hop passes the address policy and the caller's own check (a visited set) before it is
-//   requested; a hop back to a URL of the same chain is a loop and stops at once.
-// - Retries (default 3) on connection errors (but not a failed TLS handshake, which fails alike
-//   again), 408, 429 and 5xx, with exponential backoff and jitter, honouring `Retry-After` (seconds
-//   or an HTTP date) up to `maxRetryDelayMs`; never on other 4xx, on a refused address, or once the
-//   body has started (its entries have been handed out already).
-// - The deadline (default 30 s) runs from the request to the end of the body, counted in event-loop
-//   idle time (deadline.ts). It does not restart per read, so a server that drips a byte a second is
-//   cut off on time.
-// - `maxBodyBytes` (default 100 MiB) caps the body as fetch hands it over, that is after any
-//   `Content-Encoding` has been undone: a `Content-Encoding: gzip` bomb stops there. A `Content-Length`
-//   above the cap is refused before reading (that bounds the bytes before decompression). A gzip FILE
-//   is left compressed here and capped by the reader's own budgets after it gunzips it.
-// - A host found unreachable (connection refused, name not resolved, TLS handshake failed:
-//   `hostUnreachable`), after its retries, is not asked again in this client's life: later requests
-//   to its origin, those already waiting for a slot included, get the same failure at once, without
-//   a request.
+// The HTTP client of `discover`, `validate URL` and `read URL`: a fetch (node-fetch.ts, or an injected
+// one) with the address policy checked at every redirect hop (followed here, so that the caller's
+// visited set is asked too), per-host and overall concurrency, retries with backoff (connection errors
+// but a failed TLS handshake, 408, 429, 5xx; never once the body has started), and a byte cap while the
+// body streams (after Content-Encoding is undone: a gzip bomb stops there). The deadline covers the
+// whole body in event-loop idle time (deadline.ts), so a server dripping a byte a second is cut off.
+// A host found unreachable is not asked again during the client's life.
 
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount } from '../../core/errors.js';
@@ -60,16 +44,10 @@ export interface HttpClientOptions extends AddressPolicyOptions {
   signal?: AbortSignal;
 }
 
-/** A reason not to follow a redirect, from the caller (e.g. the target was fetched already). */
-export interface RedirectStop {
-  code: string;
-  message: string;
-}
-
 export interface HttpRequest {
   headers?: Record<string, string>;
-  /** Asked before each redirect hop is followed. */
-  checkRedirect?: (from: string, to: string) => RedirectStop | undefined;
+  /** Asked before each redirect hop is followed: a reason not to follow it (e.g. its target was read already). */
+  checkRedirect?: (from: string, to: string) => { code: string; message: string } | undefined;
   maxBodyBytes?: number;
 }
 
@@ -109,11 +87,7 @@ export class FetchFailure extends SitemapError {
   }
 }
 
-/**
- * How the end of a response's body is known (RFC 9112 §6.3): a chunked transfer coding ends with its
- * last (zero-size) chunk, a Content-Length by its count, anything else by the server closing the
- * connection (item 8: "close-delimited").
- */
+/** How the end of a response's body is known (RFC 9112 §6.3; item 8: else "close-delimited"). */
 export type BodyDelimitation = 'chunked' | 'content-length' | 'close';
 
 export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation {
@@ -127,28 +101,22 @@ export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation 
 const HOST_DOWN_CAUSES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * Whether a system error is a failed TLS handshake: a protocol mismatch (`EPROTO`, e.g. https asked
- * of a port that speaks plain http), OpenSSL's `ERR_SSL_*`, or a certificate refused
- * (`CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, …). The same
- * handshake fails the same way again: it is not retried, and the origin is not asked again.
+ * Whether a system error is a failed TLS handshake (`EPROTO`, `ERR_SSL_*`, a refused certificate): it
+ * would fail the same way again, so it is not retried, and the origin is not asked again.
  */
 export function isTlsFailure(cause: string | undefined): boolean {
   return cause !== undefined && (cause === 'EPROTO' || /^ERR_(SSL|TLS)_|CERT|^UNABLE_TO_(GET|VERIFY)_/.test(cause));
 }
 
-/**
- * Whether a failure says the host cannot be reached: its other URLs would fail the same way. A name
- * that does not resolve is `fetch/dns`, from the address policy's lookup or the connection's.
- */
+/** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
 export function hostUnreachable(failure: Pick<HttpFailure, 'code' | 'cause'>): boolean {
   return failure.code === 'fetch/dns' || (failure.cause !== undefined && (HOST_DOWN_CAUSES.has(failure.cause) || isTlsFailure(failure.cause)));
 }
 
-const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function isRetryStatus(status: number): boolean {
-  return RETRY_STATUSES.has(status) || (status >= 500 && status <= 599);
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
 
 /** `Retry-After` in milliseconds (RFC 9110 §10.2.3: delay-seconds or an HTTP-date), if readable. */
@@ -160,7 +128,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return date === undefined ? undefined : Math.max(0, date - now);
 }
 
-/** The wait after failed attempt `attempt`: exponential backoff with "equal jitter", half fixed, half random, so retries of many clients spread. */
+/** The wait after failed attempt `attempt`: exponential backoff with "equal jitter" (half fixed, half random). */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
   const backoff = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
   return backoff / 2 + Math.random() * (backoff / 2);
@@ -173,11 +141,7 @@ interface Attempt {
   retryAfter?: number | undefined;
 }
 
-/**
- * A failed TLS connection to `host` in one line a person can act on, instead of OpenSSL's text
- * (`unable to verify the first certificate`, `write EPROTO …:SSL routines:…`). `code` is Node's
- * (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `EPROTO`…), `reason` its message.
- */
+/** A failed TLS connection to `host` in one line a person can act on, instead of OpenSSL's text. */
 export function tlsFailureMessage(code: string, host: string, reason: string): string {
   const failure = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `is for other names than ${host.replace(/:\d+$/, '')}; use one that names it` : CERTIFICATE_FAILURES[code];
   if (failure !== undefined || code.includes('CERT')) return `TLS: the certificate of ${host} ${failure ?? `is not trusted (${code})`}`;
@@ -201,10 +165,7 @@ const CERTIFICATE_FAILURES: Readonly<Record<string, string>> = {
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ISSUER_UNKNOWN,
 };
 
-/**
- * The fetch error (or abort reason) as a diagnostic code and message; `cause` the system error code.
- * `url`: what was requested, to name its host in a TLS failure.
- */
+/** The fetch error (or abort reason) as a diagnostic code and message; `url` names the host that failed. */
 function describeError(error: unknown, url?: string): { code: string; message: string; retry: boolean; cause?: string } {
   if (error instanceof FetchFailure) return { code: error.rule, message: error.message, retry: false };
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -228,7 +189,7 @@ function describeError(error: unknown, url?: string): { code: string; message: s
   return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
 }
 
-/** Why an aborted request stopped: our deadline's failure, else the run was stopped, whatever reason its caller gave. */
+/** Why an aborted request stopped: our deadline's failure, else the run was stopped (whatever the reason). */
 function stopReason(signal: AbortSignal): unknown {
   return signal.reason instanceof FetchFailure ? signal.reason : new DOMException('stopped', 'AbortError');
 }
@@ -238,19 +199,17 @@ export class HttpClient {
   private readonly fetchFn: FetchFunction;
   private readonly transport: NodeFetch | undefined;
   readonly slots: HostSlots;
-  private readonly options: HttpClientOptions;
   /** Requests sent (every attempt and hop). */
   requests = 0;
   /** Origins found unreachable, with the failure that showed it. */
   private readonly unreachable = new Map<string, HttpFailure>();
 
-  constructor(options: HttpClientOptions = {}) {
+  constructor(private readonly options: HttpClientOptions = {}) {
     // No slot at all would wait for ever.
     checkCount('concurrency', options.concurrency, 1);
     checkCount('perHostConcurrency', options.perHostConcurrency, 1);
     checkCount('retries', options.retries, 0);
     checkCount('maxRedirects', options.maxRedirects, 0);
-    this.options = options;
     this.policy = new AddressPolicy(options);
     if (options.fetch !== undefined) {
       this.fetchFn = options.fetch;
@@ -288,10 +247,7 @@ export class HttpClient {
     }
   }
 
-  /**
-   * What the retries of a final response with a status other than 2xx come to, for its message: how
-   * many attempts were made, and a Retry-After past the longest wait (why it was not retried).
-   */
+  /** For the message of a non-2xx final response: the attempts made, and a Retry-After too long to wait for. */
   retriesSaid(response: HttpResponse): string {
     const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
     const asked = isRetryStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined;
@@ -319,12 +275,8 @@ export class HttpClient {
     };
     let current = url;
     for (;;) {
-      let target: URL;
-      try {
-        target = new URL(current);
-      } catch {
-        return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
-      }
+      if (!URL.canParse(current)) return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
+      const target = new URL(current);
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) {
         firstSlot?.();
@@ -357,14 +309,12 @@ export class HttpClient {
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         await cancelBody(response);
         release();
-        let next: string;
-        try {
-          const resolved = new URL(location, current);
-          resolved.hash = '';
-          next = resolved.href;
-        } catch {
+        if (!URL.canParse(location, current)) {
           return failed('fetch/bad-redirect', `${response.status} redirect to an unusable Location: ${JSON.stringify(location)}`, current);
         }
+        const resolved = new URL(location, current);
+        resolved.hash = '';
+        const next = resolved.href;
         if (next === url || redirects.includes(next)) {
           return failed('fetch/redirect-loop', `redirect loop: ${[url, ...redirects, next].join(' → ')}`, current);
         }
@@ -392,9 +342,8 @@ export class HttpClient {
 }
 
 /**
- * A response body as an async iterable of byte chunks, read once. It ends the request when it ends:
- * fully read, cancelled, over the cap (`FetchFailure` `fetch/too-large`), past the deadline
- * (`fetch/timeout`), cut short by the connection (`fetch/truncated`) or undecodable (`fetch/body`).
+ * A response body as an async iterable of chunks, read once; it ends the request when it ends, read,
+ * cancelled or failed (`FetchFailure`: `fetch/too-large`, `fetch/timeout`, `fetch/truncated`, `fetch/body`).
  */
 export class HttpBody implements AsyncIterable<Uint8Array> {
   /** Bytes handed over so far (after any Content-Encoding was undone). */
@@ -426,10 +375,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     await cancelBody(this.response);
   }
 
-  /**
-   * Waits for `wait` without charging the time to the deadline: the reader is holding the body back
-   * (backpressure), the server is not slow.
-   */
+  /** Waits for `wait` without charging the deadline: the reader holds the body back, the server is not slow. */
   held(wait: Promise<void>): Promise<void> {
     return this.deadline.held(wait);
   }
@@ -464,9 +410,8 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
     if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
     const zlibCode = (reason as { code?: string }).code;
-    // zlib refusing the Content-Encoding's data is a bad body; its input ending early is a cut one,
-    // unless the response came whole by its Content-Length or last chunk (a connection that broke
-    // fails the body with its own error): then the server sent the compressed data unfinished.
+    // zlib refusing the data is a bad body; its input ending early is a cut one, unless the response
+    // came whole by its Content-Length or last chunk: then the server sent the data unfinished.
     if (zlibCode?.startsWith('Z_') === true && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
@@ -486,7 +431,6 @@ function nodeBodyOf(response: Response): Readable | null | undefined {
   return NODE_BODY in response ? (response as unknown as Record<typeof NODE_BODY, Readable | null>)[NODE_BODY] : undefined;
 }
 
-/** Lets go of a response's body unread. */
 async function cancelBody(response: Response): Promise<void> {
   const nodeStream = nodeBodyOf(response);
   if (nodeStream !== undefined) nodeStream?.destroy();

@@ -1,9 +1,7 @@
 // A request deadline counted in time the event loop spent WAITING, not working (issue #5: "time spent
-// parsing other documents never counts against a request"). Parsing is synchronous: while one
-// document is being read, the loop is busy and no request can make progress, so charging that time
-// to a slow-looking request would fail healthy servers (sitemapper lost 150,000 good URLs this way).
-// `performance.eventLoopUtilization().idle` is the loop's cumulative time in its I/O wait; the deadline
-// fires when the idle time since the request started reaches the limit.
+// parsing other documents never counts against a request"): parsing is synchronous, and charging it to
+// a slow-looking request would fail healthy servers. `eventLoopUtilization().idle` is the loop's
+// cumulative I/O wait; the deadline fires when the idle time since the request started reaches the limit.
 
 import { performance } from 'node:perf_hooks';
 

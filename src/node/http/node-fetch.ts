@@ -1,23 +1,10 @@
-// The default transport: a WHATWG-`fetch`-shaped GET over `node:http` / `node:https`.
-//
-// Why not Node's built-in fetch (undici), which issue #5 names? Under backpressure undici pauses its
-// HTTP/1 parser; when the server then closes the connection (HTTP/1.0, `Connection: close`, which many
-// servers send) `Parser.finish()` fails `assert(!this.paused)` in a socket 'end' handler: an
-// uncatchable AssertionError that kills the process (nodejs/undici#5360; fixed in undici 8, which needs
-// Node ≥ 22.19). We hit it on the first loopback run: a crawler that reads bodies as fast as it can
-// parse them is exactly the case. `node:http` pauses the socket instead (TCP backpressure), which is
-// what a streaming reader wants. The interface stays fetch: any `fetch` can be injected instead
-// (the tests inject Node's own for the policy checks, and it works on every case they serve).
-//
-// What it does like fetch: Content-Encoding gzip / x-gzip / deflate / br is undone, the body is a web
-// ReadableStream (made on first use; the client reads the Node stream under it, NODE_BODY), errors
-// reject with `TypeError('fetch failed', { cause })`, the signal aborts the request and the body. The
-// response is not undici's `Response` but the part of it that the client reads (status, headers.get,
-// body), and request headers are a record, as the client sends them: the first use of the global
-// `Headers` or `Response` loads undici, 27–31 ms measured, on the way to the first request.
-// What it does not: it never follows redirects (the client does, hop by hop), and only GET exists.
-// It also caps the bytes as received, before decoding (`maxEncodedBytes` in the init), so a
-// Content-Encoding stream that inflates to nothing cannot run on unbounded.
+// The default transport: a WHATWG-`fetch`-shaped GET over `node:http` / `node:https`, not Node's fetch
+// (undici): under backpressure undici pauses its parser, and a server closing the connection then
+// kills the process with an uncatchable assertion (nodejs/undici#5360, fixed only for Node >= 22.19);
+// `node:http` pauses the socket instead. Like fetch it undoes Content-Encoding (gzip, deflate, br) and
+// rejects with `TypeError('fetch failed', { cause })`; it never follows redirects (the client does),
+// caps the bytes received before decoding (`maxEncodedBytes`), and avoids the global `Headers` and
+// `Response`, whose first use loads undici (27-31 ms).
 
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
@@ -27,10 +14,7 @@ import type { FetchFunction } from './client.js';
 
 const DECODE_CHUNK = 256 * 1024;
 
-/**
- * The `code` of errors the client turns into diagnostics (client.ts describeError: `fetch/too-large`,
- * `fetch/http-status`); internal marks, never thrown to a caller.
- */
+/** Codes of errors the client turns into `fetch/too-large` and `fetch/http-status` (internal marks). */
 export const ENCODED_TOO_LARGE = 'SITEMAPKIT_ENCODED_TOO_LARGE';
 export const NO_FINAL_STATUS = 'SITEMAPKIT_NO_FINAL_STATUS';
 
@@ -71,8 +55,7 @@ function decoded(message: IncomingMessage, encoding: string): Readable {
   if (encoding === 'gzip' || encoding === 'x-gzip') return message.pipe(createGunzip({ chunkSize: DECODE_CHUNK }));
   if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
   // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
-  // Piped, as the others: the reader's backpressure must reach the decoder, or a deflate bomb inflates
-  // into memory whole while the reader is held back.
+  // Piped, so that backpressure reaches the decoder: a deflate bomb must not inflate into memory.
   const out = new PassThrough({ highWaterMark: DECODE_CHUNK });
   let piped = false;
   message.once('data', (chunk: Buffer) => {
@@ -89,11 +72,7 @@ function decoded(message: IncomingMessage, encoding: string): Readable {
   return out;
 }
 
-/**
- * The Node stream of a response made here (`NODE_BODY in response`), which the client reads instead of
- * `body`: the web stream adapter copies every chunk and settles a promise for each (measured: one
- * copy of every byte fetched).
- */
+/** The Node stream of a response made here, read by the client instead of `body` (whose adapter copies every chunk). */
 export const NODE_BODY = Symbol('sitemapkit.nodeBody');
 
 /** The part of fetch's `Response` the client reads; `body` is made on first use, from the Node stream. */
@@ -124,10 +103,8 @@ interface Transport {
 
 export function createNodeFetch(options: { lookup?: LookupFunction } = {}): NodeFetch {
   const agentOptions = { keepAlive: true, ...(options.lookup !== undefined ? { lookup: options.lookup } : {}) };
-  // node:http and node:https (with net, tls, crypto) are loaded on the first request of each scheme,
-  // not with the package: a program that imports sitemapkit to validate files would otherwise carry
-  // them (~0.8 MB of heap, which made V8's first full collection fall due in the middle of a cold
-  // validation, and ~15 ms of loading).
+  // Loaded at the first request of each scheme, not with the package: a program that only validates
+  // files would carry them (~0.8 MB of heap, ~15 ms of loading).
   let http: Promise<Transport> | undefined;
   let https: Promise<Transport> | undefined;
   const transport = (secure: boolean): Promise<Transport> =>
@@ -144,17 +121,14 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
       const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
       for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
       const request = send(url, { method: 'GET', headers, agent });
-      const onAbort = (): void => {
-        request.destroy(signal?.reason as Error);
-      };
+      const onAbort = (): void => void request.destroy(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
       // The response once it has come: an error of the connection after that belongs to its body.
       let answered: IncomingMessage | undefined;
       request.on('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
-        // node:http ends a body delimited by the connection's close (RFC 9112 §6.3 item 8) on a reset
-        // as it does on a clean close: it finishes the parser right after this event. A body that is
-        // not complete yet is broken, not ended, so it gets the error (and its reader a truncation).
+        // node:http ends a close-delimited body (RFC 9112 §6.3 item 8) on a reset as on a clean close:
+        // an incomplete body gets the error instead (its reader reports a truncation).
         if (answered !== undefined && !answered.complete) answered.destroy(error);
         reject(signal?.aborted === true ? signal.reason : fetchFailed(error));
       });
@@ -181,8 +155,8 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         source.on('close', () => signal?.removeEventListener('abort', onAbort));
         const nullBody = status === 204 || status === 205 || status === 304;
         if (nullBody) message.resume();
-        // Nothing flows until the body is read (the cap's 'data' listener above would start it). An error
-        // before then stays with the stream (its reader gets it), not thrown for want of a listener.
+        // Nothing flows until the body is read (the cap's 'data' listener would start it); an error
+        // before then stays with the stream for its reader.
         if (!nullBody) source.pause();
         source.on('error', () => {});
         // As with fetch, Content-Length stays the header's: the length as sent, before decoding.

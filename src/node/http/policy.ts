@@ -1,12 +1,7 @@
-// Where the fetcher may go (issue #5 "Policy"; DESIGN.md "Hostile input is normal input"): only http and
-// https, and never to an address in a loopback, private, link-local, unspecified (or multicast,
-// reserved, shared) range unless the caller allows it. A sitemap index is input from a stranger: a
-// `file://` child or one on 169.254.169.254 (a cloud metadata service) must not be fetched.
-//
-// The address is checked twice: before the request (an IP literal in the URL, or the name resolved
-// here), and again at connect time by the lookup installed in the dispatcher (`guardedLookup`), so a
-// name that resolves to a public address first and a private one a moment later (DNS rebinding) is
-// still refused.
+// Where the fetcher may go (DESIGN.md "Hostile input is normal input"): only http and https, and never
+// to a loopback, private, link-local or other non-public address unless allowed: a sitemap index is a
+// stranger's input, and a child on 169.254.169.254 (cloud metadata) must not be fetched. The address is
+// checked before the request and again at connect time (`guardedLookup`), against DNS rebinding.
 
 import type { LookupAddress } from 'node:dns';
 import { addressKind, cidrContains, hostAddressLiteral, isPublicAddress, parseCidr, type Cidr } from '../../core/net/address.js';
@@ -37,7 +32,7 @@ export interface Refusal {
   message: string;
 }
 
-/** The `code` of the error of guardedLookup for a refused address (client.ts: `fetch/address-refused`); an internal mark. */
+/** The `code` of guardedLookup's error for a refused address (client.ts: `fetch/address-refused`). */
 export const ADDRESS_REFUSED = 'SITEMAPKIT_ADDRESS_REFUSED';
 
 export class AddressPolicy {
@@ -108,10 +103,7 @@ export class AddressPolicy {
     return undefined;
   }
 
-  /**
-   * A `lookup` for the dispatcher's connect options (undici `Agent({ connect: { lookup } })`): resolves
-   * as `dns.lookup` does and fails with code ADDRESS_REFUSED for a refused address.
-   */
+  /** A `lookup` for the transport's agents: `dns.lookup`, failing with code ADDRESS_REFUSED for a refused address. */
   guardedLookup(): (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => void {
     return (hostname, options, callback) => {
       const all = (options as { all?: boolean }).all === true;

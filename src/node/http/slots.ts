@@ -1,10 +1,7 @@
-// Concurrency limits for HTTP requests: at most `total` at once, and at most `perHost` to one host
-// (issue #5 "Fetching": per host 4, overall 16 by default). Each host has its own queue, and hosts
-// with room take turns, one grant each, so one busy host never holds back the others. A grant skips
-// only hosts that are full (at most total / perHost of them while total has room): one host's 50,000
-// waiters are not scanned on every release.
-// The waiters are plain items handed to `start` with their release when their turn comes: a caller
-// with many of them (discover's 50,000 children of an index) keeps no promise or closure per waiter.
+// Concurrency limits for HTTP requests: at most `total` at once and `perHost` to one host. Hosts with
+// room take turns, one grant each, so a busy host never holds back the others, and a grant skips only
+// full hosts (one host's 50,000 waiters are not scanned per release). Waiters are plain items handed
+// to `start` with their release: no promise or closure per waiter.
 
 export type Release = () => void;
 
@@ -29,8 +26,8 @@ export class HostQueues<T> {
   }
 
   private dispatch(): void {
-    // A host granted one goes to the back, and is met again in this loop (a Map's iteration visits
-    // entries added while it runs) until it is full or has nobody waiting.
+    // A host granted one goes to the back and is met again in this loop (a Map's iteration visits
+    // entries added while it runs), until it is full or has nobody waiting.
     for (const [host, queue] of this.waiting) {
       if (this.active >= this.total) return;
       if ((this.perHostActive.get(host) ?? 0) >= this.perHost) continue;
