@@ -1,21 +1,13 @@
-// SitemapDocument: one sitemap document's bytes, pushed chunk by chunk, to entries and diagnostics,
-// in constant memory and without I/O (browsers, workers, edge runtimes). node/parse-sitemap.ts is
-// its Node adapter (files, streams, gunzip, byte budgets, backpressure). gzip is the adapter's:
-// bytes that start with the gzip magic throw ERR_SITEMAP_INPUT_FORMAT.
+// SitemapDocument: one sitemap document's bytes, pushed chunk by chunk, to entries and diagnostics, in
+// constant memory and without I/O; node/parse-sitemap.ts is its Node adapter (and inflates gzip).
 //
 //   bytes ─► StreamDecoder ─► format sniff ─┬► XmlTokenizer ─► XmlSitemapReader ─┐
-//            (encoding by BOM,               ├► TextSitemapReader ───────────────┼► entries
-//             pattern, declaration)          └► html / empty: a diagnostic      ┘  + diagnostics
+//                                            ├► TextSitemapReader ───────────────┼► entries + diagnostics
+//                                            └► html / empty: a diagnostic      ┘
 //
-// Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
-// the lane's elements read from the bytes where the XML handler's lane offers that (lane-bytes.ts), the rest
-// decoded as text. The format is sniffed on the first characters after leading whitespace (sniff.ts);
-// that whitespace, however long, is fed to both candidate readers while the format is open (it makes
-// no entries in either), not kept. Lines are counted once (lines.ts), over the decoded text, to place
-// the decoder's diagnostics and a cut; the readers place their own.
-//
-// Diagnostics of this layer: `format/html` (error; no URLs are taken from a web page) and
-// `format/empty` (error: nothing but whitespace). Past `maxEntries` reading stops.
+// Once the input is known to be XML, the lane reads ASCII chunks from their bytes (lane-bytes.ts).
+// Leading whitespace goes to both candidate readers while the format is open, so none is kept. Lines
+// are counted here (once, over the decoded text) only to place the decoder's diagnostics and a cut.
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic } from '../diagnostics.js';
@@ -32,14 +24,10 @@ import { XmlSitemapReader } from './xml-reader.js';
 import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
 
 /**
- * Bytes are decoded (and tokenized) this many at a time. The decoded string is alive, and so survives,
- * every scavenge that happens while it is read; V8 grows the young generation once the bytes that
- * survived scavenges since it last grew add up to its capacity (8 MB, then 16 MB). With one 256 KiB
- * string per input chunk that happens early (some 35 MB of RSS over the floor on a 500 MB input).
- * 32 KiB pieces put it off to about 230 scavenges, which a 500 MB input reaches, or not, from one run to
- * the next (peak RSS 89 or 105 MB, measured); past DECODE_SMALL_AFTER bytes, 16 KiB pieces put it off
- * twice as far. Smaller pieces from the start made a cold 10 MB read about 6% slower (medians of 14
- * interleaved runs on a noisy machine), hence the switch.
+ * Bytes are decoded this many at a time. A decoded string survives the scavenges while it is read, and
+ * V8 grows the young generation once survivors add up to its capacity: 256 KiB strings did so early
+ * (+35 MB RSS on a 500 MB input). Past DECODE_SMALL_AFTER, 16 KiB pieces put it off twice as far;
+ * small pieces from the start made a cold 10 MB read about 6% slower.
  */
 const DECODE_PIECE = 32 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
@@ -101,9 +89,6 @@ function pieceEnd(bytes: Uint8Array, at: number, endTag: string | undefined): nu
   }
   return most;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Format routing
 
 /** A sink that holds events until `open()`, then forwards them. */
 class Relay implements ReaderSink {
@@ -259,9 +244,6 @@ class FormatRouter {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The document
-
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
 
@@ -375,10 +357,9 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * An ASCII chunk of XML: the lane's elements read from the bytes (core/read/lane-bytes.ts), the rest
-   * as text. In pieces of about DECODE_PIECE bytes, as text is decoded: the reader makes a piece's text
-   * for its values (whole 256 KiB chunks took a 500 MB input's peak RSS from 77 to 120 MB; 64 KiB:
-   * 92 MB). A piece ends after a lane element's end tag where it can, so no element is cut in two.
+   * An ASCII chunk of XML: the lane's elements read from the bytes, the rest as text. In pieces of about
+   * DECODE_PIECE bytes, as text is decoded (the reader makes a piece's text for its values: whole 256 KiB
+   * chunks raised peak RSS from 77 to 120 MB); a piece ends after an end tag where it can.
    */
   private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
     let read = false;
@@ -421,10 +402,8 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * Reading stopped on a byte budget or a corrupt gzip: the bytes that came before are decoded and
-   * read, but the readers are not ended, so nothing is made of the part the cut went through (the
-   * last text line, an open element); then a diagnostic at the position reached. The adapter calls
-   * this for its byte budgets (`budget/decompressed-size`...) and a corrupt gzip.
+   * Reading stopped on a byte budget or a corrupt gzip: what came before is read, but the readers are not
+   * ended (nothing is made of a cut line or element); then `error` as a diagnostic where reading stopped.
    */
   stop(error: SitemapError): void {
     if (this.usedDecoder) this.takeText(this.decoder.end(), true);
@@ -434,9 +413,8 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * Decoded text: first the decoder's diagnostics (placed on lines and columns), then the reader.
-   * `cut`: the text ends where reading was stopped; an invalid byte sequence at its very end is the
-   * cut, not the input's fault, and is not reported.
+   * Decoded text: the decoder's diagnostics placed on lines and columns, then the text to the reader.
+   * `cut`: reading was stopped, so an invalid sequence at the very end is the cut's and not reported.
    */
   private takeText(text: string, cut = false): void {
     const all = this.decoder.diagnostics;

@@ -1,15 +1,7 @@
-// Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"):
-// gzip by its magic bytes, the character encoding by BOM, byte pattern and XML declaration, the
-// format by the first characters and, once the tokenizer has it, by the root element and its namespace.
-//
-// Encoding names are those of the WHATWG Encoding Standard, i.e. what `TextDecoder#encoding` says.
-// Note that there, `iso-8859-1`, `latin1`, `us-ascii`, `ascii` and `cp1252` are all labels of
-// windows-1252: a file declared ISO-8859-1 decodes as windows-1252, like in every browser. The two agree
-// on every byte except 80–9F (C1 control characters in ISO-8859-1, `€`, `‚`, `“`, `”`, `™`... in
-// windows-1252); files labelled ISO-8859-1 that use those bytes are, in practice, windows-1252.
-// `café` with é as the byte E9 reads right either way. (Node 20.18.3+ decodes windows-1252 80–9F wrongly
-// in `TextDecoder#decode(bytes)` without an options argument, nodejs/node#60888; decode.ts therefore
-// decodes windows-1252 itself.)
+// Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"): gzip by
+// its magic bytes, the encoding by BOM, byte pattern and XML declaration, the format by the first
+// characters and then by the root element and its namespace. Encoding names are the WHATWG Encoding
+// Standard's, where `iso-8859-1`, `latin1` and `us-ascii` are labels of windows-1252, as in browsers.
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
@@ -32,9 +24,6 @@ export const ATOM03_NS = 'http://purl.org/atom/ns#';
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Encoding
 
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
@@ -119,26 +108,16 @@ function declarationAgrees(detected: string, label: string, resolved: string | u
   return false;
 }
 
-function describe(encoding: string): string {
-  switch (encoding) {
-    case 'utf-8':
-      return 'UTF-8';
-    case 'utf-16le':
-      return 'UTF-16LE';
-    case 'utf-16be':
-      return 'UTF-16BE';
-    default:
-      return encoding;
-  }
+/** An encoding's name for messages: the Unicode ones (utf-8, utf-16le, utf-16be) in upper case. */
+export function encodingName(encoding: string): string {
+  return encoding.startsWith('utf-') ? encoding.toUpperCase() : encoding;
 }
 
-interface Head {
-  /** The head as characters: bytes for ASCII-compatible input, code units for UTF-16, from after the BOM. */
-  text: string;
-}
-
-/** The head as a string of ASCII-range characters; anything else becomes U+FFFF (never matches). */
-function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): Head {
+/**
+ * The head from after the BOM as characters (bytes, or UTF-16 code units): ASCII as is, anything else
+ * U+FFFF (which matches nothing).
+ */
+function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): string {
   const end = Math.min(bytes.length, start + ENCODING_SNIFF_BYTES);
   let text = '';
   if (encoding === 'utf-8') {
@@ -153,7 +132,7 @@ function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16
       text += unit < 0x80 ? String.fromCharCode(unit) : '\uffff';
     }
   }
-  return { text };
+  return text;
 }
 
 const XML_SPACE = /^[\x20\x09\x0d\x0a]*/;
@@ -215,7 +194,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
 
   // Read the declaration in whatever byte layout the BOM or pattern implies (ASCII-compatible otherwise).
-  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected).text;
+  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected);
   const leading = (XML_SPACE.exec(view) as RegExpExecArray)[0].length;
   const decl = XML_DECL.exec(view.slice(leading));
   let declared: string | undefined;
@@ -240,7 +219,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return r;
   };
   const notUtf8 = (encoding: string, how: string): void => {
-    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${describe(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
+    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${encodingName(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
   };
 
   if (detected !== undefined) {
@@ -253,12 +232,12 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
         const refused = resolved === undefined || (detected === 'utf-8' ? isUtf16(resolved) : resolved !== 'utf-8');
         const code = refused ? 'encoding/refused' : source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
         diagnostics.push(
-          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${describe(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${describe(detected)}`, at, `declare encoding="${describe(detected)}" or, better, save the file as UTF-8`),
+          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
         );
       }
     } else if (decl === null && source === 'pattern') {
       // Without a BOM, UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
-      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${describe(detected)}`, START, UTF8_HINT));
+      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
     }
     if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
     return result(detected, source);
@@ -290,9 +269,6 @@ function isAsciiChar(b: number): boolean {
   return b > 0x00 && b < 0x80;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Format
-
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
 
 /**
@@ -305,10 +281,8 @@ export function hasFormatWindow(text: string): boolean {
 
 function skipLeading(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (;;) {
-    if (isAsciiWhitespace(text.charCodeAt(i))) i++;
-    else return i;
-  }
+  while (isAsciiWhitespace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 const HTML_START = /^<(?:html|head|body)(?=[\s>/]|$)/i;
@@ -368,20 +342,9 @@ export type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' |
  * namespace: XHTML or an HTML page that happens to be well-formed) means "sitemap is HTML".
  */
 export function formatOfRoot(uri: string, local: string): RootFormat {
-  switch (local) {
-    case 'urlset':
-      return 'urlset';
-    case 'sitemapindex':
-      return 'sitemapindex';
-    case 'rss':
-      return 'rss';
-    case 'feed':
-      if (uri === ATOM_NS) return 'atom';
-      if (uri === ATOM03_NS) return 'atom03';
-      return 'unknown';
-    default:
-      return local.toLowerCase() === 'html' ? 'html' : 'unknown';
-  }
+  if (local === 'urlset' || local === 'sitemapindex' || local === 'rss') return local;
+  if (local === 'feed') return uri === ATOM_NS ? 'atom' : uri === ATOM03_NS ? 'atom03' : 'unknown';
+  return local.toLowerCase() === 'html' ? 'html' : 'unknown';
 }
 
 export interface NamespaceProblem {
