@@ -42,12 +42,7 @@ export interface EncodingSniff {
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
-  /**
-   * Codes: `encoding/declared-not-utf8` (warning), `encoding/bom-conflict` (warning),
-   * `encoding/declaration-mismatch` (warning), `encoding/unsupported` (error),
-   * `xml/declaration-not-at-start` (warning). Offsets count UTF-16 code units of the decoded text
-   * (BOM excluded), lines and columns are 1-based.
-   */
+  /** `encoding/*` and `xml/declaration-not-at-start`; offsets in UTF-16 code units of the decoded text, BOM excluded. */
   diagnostics: Diagnostic[];
 }
 
@@ -292,16 +287,11 @@ const NAME_START = /^<[A-Za-z_:\u00c0-\uffff]/;
 const XML_INSIDE = /<\?xml[\s?]|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)[\s>/]/;
 
 /**
- * The format of a document by its first decoded characters (pass at least `FORMAT_SNIFF_CHARS` after
- * leading whitespace, or the whole text; see `hasFormatWindow`):
- * - `empty`: nothing but whitespace (and a BOM);
- * - `html`: `<!DOCTYPE html`, `<html`, `<head` or `<body` (any case), also after an XML declaration,
- *   processing instructions and comments: the reader reports "sitemap is HTML" and takes no URLs;
- * - `xml`: `<?xml`, a comment, a DOCTYPE that is not HTML, or `<` and a name; also text that does not
- *   start with `<` but has an XML declaration or a `urlset` / `sitemapindex` start tag in the window
- *   (an unrendered template with front matter, a stray line before the declaration): the tokenizer
- *   then reports the text before the root;
- * - `text`: anything else, read as one URL per line.
+ * The format of a document by its first `FORMAT_SNIFF_CHARS` characters after leading whitespace (or all):
+ * `empty` (only whitespace); `html` (`<!DOCTYPE html`, `<html`, `<head`, `<body`, also after
+ * declarations, PIs and comments); `xml` (`<?xml`, a comment, another DOCTYPE, `<` and a name, or text
+ * with an XML declaration or a `urlset` / `sitemapindex` tag further on: a template's front matter, a
+ * stray line); else `text`, one URL per line.
  */
 export function sniffFormat(text: string): SniffedFormat {
   const start = skipLeading(text);
@@ -366,32 +356,21 @@ function looseNamespace(uri: string): string {
 }
 
 /**
- * What is wrong with the namespace of a `urlset` / `sitemapindex` root, ready to become a diagnostic
- * (add the position), or `undefined` when it is exactly `http://www.sitemaps.org/schemas/sitemap/0.9`.
- * - Google's pre-sitemaps.org namespaces `http://www.google.com/schemas/sitemap/0.84` and `.../0.9`:
- *   `namespace/legacy`, warning (read as usual);
- * - no namespace: `namespace/missing`, warning;
- * - anything else: `namespace/wrong`, error, naming the right one; near misses (https, a trailing
- *   slash, no `www.`, `sitemap.org`, upper case, 0.84 under sitemaps.org) say what differs.
+ * What is wrong with the namespace of a `urlset` / `sitemapindex` root (a diagnostic without its
+ * position), or undefined when it is exactly SITEMAP_NS: `namespace/legacy` (warning) for Google's
+ * older ones, `namespace/missing` (warning), else `namespace/wrong` (error), which says what a near miss
+ * (https, a trailing slash, no `www.`, `sitemap.org`, upper case) gets wrong.
  */
 export function sitemapNamespaceProblem(uri: string, local = 'urlset'): NamespaceProblem | undefined {
   if (uri === SITEMAP_NS) return undefined;
   const right = `xmlns="${SITEMAP_NS}"`;
   if (LEGACY_SITEMAP_NS.includes(uri)) {
-    return {
-      code: 'namespace/legacy',
-      severity: 'warning',
-      message: `<${local}> uses Google's legacy namespace "${uri}"; the sitemaps.org namespace is "${SITEMAP_NS}"`,
-      hint: `use ${right}`,
-    };
+    const message = `<${local}> uses Google's legacy namespace "${uri}"; the sitemaps.org namespace is "${SITEMAP_NS}"`;
+    return { code: 'namespace/legacy', severity: 'warning', message, hint: `use ${right}` };
   }
   if (uri === '') {
-    return {
-      code: 'namespace/missing',
-      severity: 'warning',
-      message: `<${local}> has no namespace; it must be in "${SITEMAP_NS}"`,
-      hint: `add ${right} to <${local}>`,
-    };
+    const message = `<${local}> has no namespace; it must be in "${SITEMAP_NS}"`;
+    return { code: 'namespace/missing', severity: 'warning', message, hint: `add ${right} to <${local}>` };
   }
   const loose = looseNamespace(uri);
   let why = '';
@@ -400,10 +379,6 @@ export function sitemapNamespaceProblem(uri: string, local = 'urlset'): Namespac
   } else if (loose === 'sitemaps.org/schemas/sitemap/0.84') {
     why = ' (0.84 only ever existed under google.com)';
   }
-  return {
-    code: 'namespace/wrong',
-    severity: 'error',
-    message: `<${local}> is in the namespace "${uri}", which is not the sitemap namespace "${SITEMAP_NS}"${why}`,
-    hint: `use exactly ${right}`,
-  };
+  const message = `<${local}> is in the namespace "${uri}", which is not the sitemap namespace "${SITEMAP_NS}"${why}`;
+  return { code: 'namespace/wrong', severity: 'error', message, hint: `use exactly ${right}` };
 }
