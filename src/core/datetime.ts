@@ -1,17 +1,9 @@
-// W3C Datetime (https://www.w3.org/TR/NOTE-datetime) parse / format for lastmod and the other date fields.
-//
-// Input: the six forms of the W3C note (YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDThh:mmTZD,
-// YYYY-MM-DDThh:mm:ssTZD, YYYY-MM-DDThh:mm:ss.sTZD), plus the ISO 8601 variants people feed in:
-// lowercase `t`/`z`, a space instead of `T`, `+hhmm` and `+hh` offsets, surrounding whitespace.
-//
-// Output: a form sitemap.xsd accepts. Its lastmod is a union of xsd:date and xsd:dateTime, so the
-// W3C forms `YYYY`, `YYYY-MM` and `hh:mm` (no seconds) fail it (protocol-facts.md §1) and are
-// completed here. Years are 0001–9999: four digits per the W3C note, and XML Schema 1.0 (libxml2)
-// has no year 0000.
-//
-// This runs once per entry for millions of entries: one precompiled regex validates a string's
-// shape, fields are read by character code at fixed offsets, the instant is computed with integer
-// arithmetic (no Date), and the text is returned as is when it is already in the emitted form.
+// W3C Datetime (https://www.w3.org/TR/NOTE-datetime) parse / format for lastmod and the other dates.
+// Input: the note's six forms, plus the ISO 8601 variants people write (`t`/`z`, a space for `T`,
+// `+hhmm` and `+hh` offsets, surrounding whitespace). Output: a form sitemap.xsd accepts (xsd:date or
+// xsd:dateTime), so `YYYY`, `YYYY-MM` and `hh:mm` are completed (protocol-facts.md §1); years 0001–9999.
+// It runs once per entry: one regex checks the shape, fields are read by character code, the instant is
+// integer arithmetic (no Date), and text already in the emitted form is returned as is.
 
 import type { DateInput } from './model.js';
 import { InvalidValueError, quoteValue } from './errors.js';
@@ -27,7 +19,7 @@ export interface SitemapDate {
  * A lastmod is in the future when it lies more than a day ahead of now: a date alone is midnight UTC,
  * time zones run to UTC+14, and clocks differ. validate's lastmod/future and generate's warning.
  */
-export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
 /** A date value as written (the reader keeps strings as they are), a Date or epoch milliseconds as ISO 8601. */
 export function dateText(value: DateInput): string {
@@ -429,7 +421,6 @@ const IMF_FIXDATE = /^[A-Z][a-z]{2}, (?<day>\d\d) (?<month>[A-Z][a-z]{2}) (?<yea
 const RFC850_DATE = /^[A-Z][a-z]{5,8}, (?<day>\d\d)-(?<month>[A-Z][a-z]{2})-(?<year>\d\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
 const ASCTIME_DATE = /^[A-Z][a-z]{2} (?<month>[A-Z][a-z]{2}) (?<day>[ \d]\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) (?<year>\d{4})$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAY_MS = 86_400_000;
 
 /**
  * An HTTP-date in epoch milliseconds; undefined for anything else (31 February, 24:00, a list of
@@ -445,7 +436,7 @@ export function parseHttpDate(value: string | undefined, now = Date.now(), obsol
   const month = MONTHS.indexOf(fields['month'] as string) + 1;
   // Second 60 is a leap second (§5.6.7), read as the next one.
   if (month < 1 || hour > 23 || minute > 59 || second > 60 || day < 1) return undefined;
-  const at = (fullYear: number): number => daysFromCivil(fullYear, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000;
+  const at = (fullYear: number): number => daysFromCivil(fullYear, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000;
   let fullYear = year;
   if (fields['year']?.length === 2) {
     // RFC 850's two-digit year: a timestamp more than 50 years ahead of now is the most recent past
