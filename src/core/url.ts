@@ -28,8 +28,7 @@ export interface UrlScope {
   prefix: string;
 }
 
-// Characters that are plainly fine after the authority: RFC 3986 §2.3 unreserved, §2.2 sub-delims,
-// and ":" "@" (pchar, §3.3), "/" and "?" (§3.4, §3.5). Anything else needs a closer look.
+// Plainly fine after the authority: RFC 3986 unreserved (§2.3), sub-delims (§2.2), ":@/?" (§3.3-3.5).
 const NOT_PLAIN_RE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
 
 /**
@@ -89,9 +88,8 @@ function fastPath(s: string): string | undefined {
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const AUTHORITY_RE = /[^/?#]*/y;
 
-// What RFC 3986 allows in a host after normalisation: a reg-name (§3.2.2: unreserved / sub-delims;
-// WHATWG never leaves a `%` in a domain) or an IP literal in brackets. WHATWG URL accepts `"`, `` ` ``,
-// `{` and `}` in hosts; RFC 3986 does not.
+// A normalised host RFC 3986 allows: a reg-name (§3.2.2; WHATWG leaves no `%` in a domain) or an IP
+// literal. WHATWG URL also takes `"`, `` ` ``, `{` and `}`.
 const HOST_RE = /^(?:[a-z0-9\-._~!$&'()*+,;=]+|\[[0-9a-f:.]+\])$/;
 
 function hideCredentials(s: string): string {
@@ -196,8 +194,7 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   if (path === '') {
     path = '/'; // WHATWG: the empty path of an http(s) URL is "/"
   } else if (MAYBE_DOT_SEGMENT_RE.test(path)) {
-    // RFC 3986 §5.2.4 remove_dot_segments, as WHATWG URL does it (it also reads "%2e" as "."). The path
-    // is already RFC 3986 clean, so URL changes nothing else in it.
+    // RFC 3986 §5.2.4 remove_dot_segments by WHATWG URL ("%2e" too); nothing else in the clean path changes.
     try {
       path = new URL(origin + path).pathname;
     } catch {
@@ -210,8 +207,8 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
 // Any segment starting with "." or "%2e" may be a dot segment.
 const MAYBE_DOT_SEGMENT_RE = /\/(?:\.|%2e)/i;
 
-// Normalised `scheme://host[:port]` by `scheme://authority` as written; hosts repeat across entries.
-// The last one is checked first: comparing two short strings is cheaper than hashing a new key.
+// Normalised `scheme://host[:port]` by `scheme://authority` as written; the last one is checked first
+// (comparing two short strings is cheaper than hashing a new key).
 const originCache = new Map<string, string>();
 const ORIGIN_CACHE_SIZE = 1_000;
 let lastScheme = '';
@@ -269,15 +266,13 @@ function normalize(input: string, field: string, base: string | undefined, maxLe
 }
 
 /**
- * Normalise an IRI (RFC 3987) to the URI (RFC 3986) a sitemap carries: trims ASCII whitespace,
- * resolves a relative reference against `base`, lower-cases scheme and host, converts IDN hosts to
- * punycode, drops the default port, removes dot segments, and percent-encodes (UTF-8, uppercase hex)
- * every character RFC 3986 does not allow in the path, query and fragment. Valid `%XX` escapes are
- * kept as written; nothing else changes (query parameters keep their order).
+ * Normalise an IRI (RFC 3987) to the URI (RFC 3986) a sitemap carries: trims ASCII whitespace, resolves
+ * a relative reference against `base`, lower-cases scheme and host, punycode for IDN hosts, no default
+ * port or dot segments, and percent-encodes (UTF-8, upper-case hex) what RFC 3986 does not allow after
+ * the host. Valid `%XX` escapes and everything else are kept as written.
  *
- * Throws {@link InvalidValueError} with rule `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
- * `loc/credentials`, `loc/invalid` or `loc/too-long`; `base-url/invalid` when `base` is not usable.
- *
+ * Throws {@link InvalidValueError}: `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
+ * `loc/credentials`, `loc/invalid`, `loc/too-long`, or `base-url/invalid`.
  * @param field The field the value came from, for errors (`loc`, `image:loc`, ...).
  * @param base An absolute http(s) URL against which relative input is resolved.
  * @param maxLength The longest result accepted (sitemaps.org protocol: less than 2,048 characters).
@@ -329,12 +324,9 @@ export { fastPath as _fastPath };
 const NORMALISED_RE = /^(https?):\/\/(\[[^\]/?#]*\]|[^:/?#]*)(?::(\d*))?(\/[^?#]*)?/;
 
 /**
- * The scope of a sitemap located at `baseUrl`. sitemaps.org protocol, "Sitemap file location": a
- * sitemap at http://example.com/catalog/sitemap.xml may include URLs starting with
- * http://example.com/catalog/ only — same scheme, host and port, under the same directory.
- *
- * Throws {@link InvalidValueError} `base-url/invalid` (field `--base-url`) if `baseUrl` is not a
- * valid absolute http(s) URL.
+ * The scope of a sitemap located at `baseUrl` (sitemaps.org, "Sitemap file location": same scheme, host
+ * and port, under the same directory). Throws {@link InvalidValueError} `base-url/invalid` if `baseUrl`
+ * is not a valid absolute http(s) URL.
  */
 export function scopeOf(baseUrl: string): UrlScope {
   const href = normalizeBase(baseUrl);
@@ -371,10 +363,8 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
 }
 
 /**
- * The form two equivalent URLs share (RFC 3986 §6.2.2 syntax-based, §6.2.3 scheme-based
- * normalisation), for comparing URLs that are kept as written: escapes normalised, then
- * normalizeUrl's form (scheme and host in lower case, punycode, no default port, no dot segments,
- * IRI → URI); a URL normalizeUrl refuses is compared as written, escapes normalised.
+ * The form two equivalent URLs share (RFC 3986 §6.2.2, §6.2.3), for comparing URLs kept as written:
+ * escapes normalised, then normalizeUrl's form (or as written, when normalizeUrl refuses it).
  */
 export function comparableUrl(url: string): string {
   const escaped = normalizeEscapes(url);
@@ -396,10 +386,7 @@ const NON_NORMAL_ESCAPE_RE = /%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|[46][1-9A-F]|[5
 const ESCAPE_RE = /%[0-9A-Fa-f]{2}/g;
 const UNRESERVED_RE = /[A-Za-z0-9\-._~]/;
 
-/**
- * Escapes are kept as written, so compared normalised: `%c3%a9` and `%C3%A9` are the same characters
- * (RFC 3986 §6.2.2.1, upper case), and `%7E` is `~` (§6.2.2.2: an unreserved character decoded).
- */
+/** Escapes in upper case (RFC 3986 §6.2.2.1: `%c3%a9` is `%C3%A9`), unreserved ones decoded (§6.2.2.2: `%7E` is `~`). */
 function normalizeEscapes(s: string): string {
   if (!s.includes('%') || !NON_NORMAL_ESCAPE_RE.test(s)) return s;
   return s.replace(ESCAPE_RE, (escape) => {

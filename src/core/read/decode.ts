@@ -73,10 +73,7 @@ const SINGLE_BYTE = new Set([
 
 type ErrorSink = (outOffset: number, byteOffset: number) => void;
 
-/**
- * A replay of the WHATWG UTF-8 decoder over bytes, counting output code units and reporting each
- * U+FFFD it emits for an error (a maximal ill-formed subsequence, as TextDecoder does).
- */
+/** A replay of the WHATWG UTF-8 decoder: counts output code units and reports each U+FFFD it emits for an error. */
 class Utf8Replay {
   private needed = 0;
   private seen = 0;
@@ -205,9 +202,8 @@ class Utf16Replay {
 const TAIL = 3;
 
 /**
- * Decodes a byte stream to text: `write(chunk)` returns the text decoded so far (empty while the first
- * `sniffBytes` bytes are being gathered), `end()` the rest. `encoding` and the sniff's diagnostics are
- * known from the first non-empty `write` result (or `end()`); `diagnostics` only grows.
+ * Decodes a byte stream: `write(chunk)` returns the text decoded so far (none while the sniff window
+ * fills), `end()` the rest. `encoding` is known from the first text returned.
  */
 export class StreamDecoder {
   /** Encoding sniff diagnostics (sniff.ts), then `encoding/invalid-bytes` (error). Append-only. */
@@ -258,18 +254,12 @@ export class StreamDecoder {
     return this.invalid;
   }
 
-  /**
-   * Whether ASCII bytes written now would come out as the same characters, one for one, with nothing
-   * to report: the encoding is sniffed, maps ASCII to itself and holds no partial sequence.
-   */
+  /** Whether ASCII bytes written now would come out as themselves: sniffed, ASCII-safe, no partial sequence. */
   get takesAsciiAsIs(): boolean {
     return this.head === undefined && !this.ended && this.asciiSafe && !this.pending;
   }
 
-  /**
-   * Count ASCII `bytes` as decoded without making their text (the caller reads them as bytes), when
-   * `takesAsciiAsIs`: the positions of what follows stay right.
-   */
+  /** Counts ASCII `bytes` as decoded without making their text (the caller reads them), when `takesAsciiAsIs`. */
   skipAscii(bytes: Uint8Array): void {
     if (!this.takesAsciiAsIs) throw new SitemapError('ERR_SITEMAP_API', 'StreamDecoder.skipAscii() before the encoding is sniffed, for an encoding that does not take ASCII as is, or inside a sequence');
     this.bytePos += bytes.length;
