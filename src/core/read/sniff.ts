@@ -28,21 +28,15 @@ export function isGzip(bytes: Uint8Array): boolean {
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
-  /**
-   * The WHATWG name of the encoding to decode with (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`,
-   * `iso-8859-2`, `shift_jis`, ...). Never `iso-8859-1`: that label decodes as `windows-1252`.
-   */
+  /** The WHATWG name of the encoding to decode with (never `iso-8859-1`: that label decodes as `windows-1252`). */
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
-  /**
-   * What decided: a BOM; the UTF-16 byte pattern of `<?` or `<` without a BOM (XML 1.0 appendix F);
-   * the XML declaration's `encoding`; or nothing (UTF-8, also after an unusable declaration).
-   */
+  /** What decided: a BOM, the UTF-16 byte pattern of `<` (XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
-  /** `encoding/*` and `xml/declaration-not-at-start`; offsets in UTF-16 code units of the decoded text, BOM excluded. */
+  /** `encoding/*`, `xml/declaration-not-at-start`; offsets in UTF-16 code units of the decoded text, BOM excluded. */
   diagnostics: Diagnostic[];
 }
 
@@ -65,9 +59,8 @@ const EXTRA_LABELS: Readonly<Record<string, string>> = {
 const canonicalCache = new Map<string, string | null>();
 
 /**
- * The WHATWG encoding name for a label (case-insensitive, surrounding whitespace ignored), or
- * `undefined` when the label is unknown or this runtime's TextDecoder cannot decode it (the
- * "replacement" encodings, UTF-32, a Node built without full ICU...).
+ * The WHATWG encoding name for a label (case and surrounding whitespace ignored), or undefined when
+ * this runtime's TextDecoder cannot decode it (unknown, "replacement", UTF-32, a Node without full ICU).
  */
 export function resolveEncodingLabel(label: string): string | undefined {
   const key = label.trim().toLowerCase();
@@ -108,10 +101,7 @@ export function encodingName(encoding: string): string {
   return encoding.startsWith('utf-') ? encoding.toUpperCase() : encoding;
 }
 
-/**
- * The head from after the BOM as characters (bytes, or UTF-16 code units): ASCII as is, anything else
- * U+FFFF (which matches nothing).
- */
+/** The head after the BOM as characters (bytes, or UTF-16 code units): ASCII as is, the rest U+FFFF (matches nothing). */
 function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): string {
   const end = Math.min(bytes.length, start + ENCODING_SNIFF_BYTES);
   let text = '';
@@ -143,15 +133,10 @@ const SAVE_AS_UTF8 = 'save the file as UTF-8 and declare encoding="UTF-8"';
 const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
- * Decide the character encoding of a document from its first bytes (pass at least
- * `ENCODING_SNIFF_BYTES` of them, or all there are: the answer must not depend on how much arrived).
- *
- * Order (XML 1.0 appendix F): a BOM (UTF-8 EF BB BF, UTF-16LE FF FE, UTF-16BE FE FF) wins over
- * everything; without one, UTF-16 is recognised by the byte pattern of `<` or whitespace as 16-bit
- * units; then the XML declaration's `encoding`, also after leading whitespace (accepted with
- * `xml/declaration-not-at-start`); else UTF-8. An unknown label falls back to UTF-8 with an error.
+ * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
+ * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of `<` or whitespace; the XML declaration's
+ * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
-// Long: the steps of the order above, in that order, each returning its answer.
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const diagnostics: Diagnostic[] = [];
   const b0 = head[0];
@@ -266,10 +251,7 @@ function isAsciiChar(b: number): boolean {
 
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
 
-/**
- * True when `text` holds enough to sniff its format: `FORMAT_SNIFF_CHARS` characters after the BOM
- * and leading whitespace. Until then, buffer (or call `sniffFormat` at the end of input).
- */
+/** Whether `text` holds the `FORMAT_SNIFF_CHARS` characters after BOM and whitespace that `sniffFormat` needs. */
 export function hasFormatWindow(text: string): boolean {
   return text.length - skipLeading(text) >= FORMAT_SNIFF_CHARS;
 }
@@ -326,10 +308,8 @@ export function sniffFormat(text: string): SniffedFormat {
 export type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'html' | 'unknown';
 
 /**
- * The format a root element decides, from its namespace URI and local name. `urlset` and
- * `sitemapindex` are recognised in any namespace (check it with `sitemapNamespaceProblem`); `rss`
- * (RSS 0.9x/2.0, no namespace); `feed` in the Atom 1.0 or 0.3 namespace; `html` (any case, any
- * namespace: XHTML or an HTML page that happens to be well-formed) means "sitemap is HTML".
+ * The format a root element decides: `urlset` and `sitemapindex` in any namespace (sitemapNamespaceProblem
+ * checks it), `rss`, `feed` in an Atom 1.0 or 0.3 namespace, `html` in any case or namespace (XHTML).
  */
 export function formatOfRoot(uri: string, local: string): RootFormat {
   if (local === 'urlset' || local === 'sitemapindex' || local === 'rss') return local;
