@@ -15,7 +15,7 @@ export interface SitemapDate {
   epochMs: number;
 }
 
-/** A lastmod is in the future only a day ahead: a date alone is midnight UTC, zones run to UTC+14, clocks differ. */
+/** How far ahead a lastmod may be before it is future: a date is midnight UTC, zones reach UTC+14, clocks differ. */
 const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
 /** A date value as written (the reader keeps strings as they are), a Date or epoch milliseconds as ISO 8601. */

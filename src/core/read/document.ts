@@ -32,25 +32,19 @@ import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
 const DECODE_PIECE = 32 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
 const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
-/** Pipeline.writeAscii: ASCII chunks in a row in which the lane read no bytes before it stops trying. */
+/** writeAscii: ASCII chunks in a row in which the lane read no bytes before it stops trying. */
 const LANE_BYTES_TRIES = 4;
 
 export interface SitemapDocumentOptions extends ReaderBudgets {
   /** Put into every diagnostic's `file`. */
   file?: string;
-  /**
-   * Advanced: wrap the XML reader's tokenizer handler to see the same XML events (validation does).
-   * The wrapper must forward every event to the reader, in order.
-   */
+  /** Advanced: wraps the XML reader's tokenizer handler to see its events; it must forward each, in order. */
   xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
   /** Advanced: false reads every chunk as text (lane-bytes.ts); the results are the same, true is faster. */
   laneFromBytes?: boolean;
   /** @deprecated the first name of `laneFromBytes`. */
   bulkFromBytes?: boolean;
-  /**
-   * Diagnostics of one code kept (default 1,000); the summary then ends with one `diagnostics/truncated`
-   * entry. The sink receives every one; the counts stay exact.
-   */
+  /** Diagnostics of one code kept (default 1,000; then a `diagnostics/truncated` entry); the sink gets every one. */
   maxDiagnosticsPerCode?: number;
   /** A platform's fast paths: whether bytes are all ASCII (Node: `buffer.isAscii`), and their text if so. */
   isAscii?: (bytes: Uint8Array) => boolean;
@@ -63,10 +57,7 @@ export interface SitemapSummary {
   /** Entries delivered. */
   urls: number;
   sitemaps: number;
-  /**
-   * The diagnostics in the order reported: at most `maxDiagnosticsPerCode` of each code, then, when
-   * some were left out, one `diagnostics/truncated` entry with how many of each code.
-   */
+  /** In the order reported, at most `maxDiagnosticsPerCode` of a code, then a `diagnostics/truncated` entry if needed. */
   diagnostics: Diagnostic[];
   /** Diagnostics by severity. */
   errors: number;
@@ -124,7 +115,7 @@ class Relay implements ReaderSink {
 interface TextTarget {
   write(text: string): void;
   end(): void;
-  /** An XML target's tokenizer, for the input the pipeline reads from its bytes (Pipeline.writeAscii). */
+  /** An XML target's tokenizer, for the input read from its bytes (SitemapDocument.writeAscii). */
   readonly tokenizer?: XmlTokenizer;
 }
 
@@ -339,8 +330,7 @@ export class SitemapDocument implements ReaderSink {
     if (this.bytesDecompressed < 2 && bytes.length > 0) this.refuseGzip(bytes);
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
-    // XML, ASCII, in an encoding that takes ASCII as is, nothing the decoder has yet to place: the
-    // lane reads from the bytes.
+    // XML, ASCII, an encoding that takes it as is, nothing the decoder has yet to place: read from the bytes.
     const tokenizer = this.router.xmlTokenizer;
     if (tokenizer !== undefined && this.laneBytesTries > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && this.isAscii(bytes)) {
       this.writeAscii(bytes, tokenizer);
@@ -351,7 +341,6 @@ export class SitemapDocument implements ReaderSink {
 
   /** Decodes `bytes[from, to)` and reads the text. */
   private decodeAndRead(bytes: Uint8Array, from: number, to: number): void {
-    // Decoded in pieces (see DECODE_PIECE), not as one 256 KiB string.
     const piece = this.bytesDecompressed > DECODE_SMALL_AFTER ? DECODE_SMALL_PIECE : DECODE_PIECE;
     for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
   }

@@ -35,10 +35,7 @@ function priorityKey(source: Uint8Array, start: number, end: number): number {
   return key;
 }
 
-/**
- * The JSON lines of records 0 to `size` (field indexes) of a scan of the ASCII `source` into `out`;
- * `text()` gives the text of `source` (made only for a url written from its entry).
- */
+/** The JSON lines of the records before field index `size` of a scan of ASCII `source`; `text()` is its text. */
 export function writeLaneUrlLines(out: JsonLines, source: Uint8Array, text: () => string, records: Int32Array, size: number, extras: Int32Array): void {
   for (let r = 0; r < size; r += LANE_FIELDS) {
     const start = out.length;
