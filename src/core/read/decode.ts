@@ -2,9 +2,9 @@
 // bytes, sniffs the encoding there (sniff.ts), then decodes each chunk with a streaming TextDecoder; the
 // text and the diagnostics do not depend on where the chunks split the bytes.
 //
-// Invalid bytes become U+FFFD, as in browsers, and are reported as `encoding/invalid-bytes`. Only a
-// chunk whose text holds U+FFFD is looked at again, by a replay of the WHATWG UTF-8 / UTF-16 decoder
-// that tells a literal U+FFFD from a replaced sequence and locates it exactly.
+// Invalid bytes become U+FFFD, as in browsers, and are reported as `encoding/invalid-bytes` with an
+// offset in the text (the caller places it on a line). Only a chunk whose text holds U+FFFD is looked at
+// again, by a replay of the WHATWG UTF-8 / UTF-16 decoder that tells a literal U+FFFD from a replaced one.
 //
 // windows-1252 (and so ISO-8859-1 and US-ASCII) is decoded by a table here: Node 20.18.3+ decodes bytes
 // 80–9F as C1 controls when `decode()` has no options argument (nodejs/node#60888).
