@@ -196,10 +196,8 @@ class FormatRouter {
 
   private xmlTarget(sink: ReaderSink): TextTarget {
     const reader = new XmlSitemapReader(sink, this.budgets);
-    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, {
-      maxDepth: this.budgets.maxDepth,
-      maxValueLength: this.budgets.maxValueLength,
-    });
+    const { maxDepth, maxValueLength } = this.budgets;
+    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, { maxDepth, maxValueLength });
     return {
       tokenizer,
       write: (text) => tokenizer.write(text),
@@ -219,8 +217,7 @@ class FormatRouter {
     this.candidates = undefined;
     if (format === 'xml' || format === 'text') {
       if (c !== undefined) {
-        const relay = format === 'xml' ? c.xmlRelay : c.textRelay;
-        relay.open();
+        (format === 'xml' ? c.xmlRelay : c.textRelay).open();
         this.target = format === 'xml' ? c.xml : c.text;
       } else {
         this.target = format === 'xml' ? this.xmlTarget(this.sink) : new TextSitemapReader(this.sink, this.budgets);
