@@ -273,8 +273,7 @@ export class StreamDecoder {
     if (this.head !== undefined) {
       this.head.push(bytes);
       this.headLength += bytes.length;
-      if (this.headLength < this.sniffBytes) return '';
-      return this.start();
+      return this.headLength < this.sniffBytes ? '' : this.start();
     }
     return this.decodeChunk(bytes, false);
   }
