@@ -161,8 +161,7 @@ let shared: LaneInstance | null | undefined;
 
 /** The instance every reading shares, made on first use; null where WebAssembly is not available. */
 function sharedInstance(): LaneInstance | null {
-  if (shared === undefined) shared = newInstance();
-  return shared;
+  return (shared ??= newInstance());
 }
 
 const encoder = new TextEncoder();
