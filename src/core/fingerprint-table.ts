@@ -85,9 +85,7 @@ export class FingerprintTable implements FingerprintSet {
  * page and the write after it copies it, flushing every core's TLB (~15 ms of 600 in discover; perf).
  */
 function writtenSlots(length: number): Int32Array<ArrayBuffer> {
-  const slots = new Int32Array(length);
-  slots.fill(0);
-  return slots;
+  return new Int32Array(length).fill(0);
 }
 
 function slotOf(hash1: number, hash2: number, mask: number): number {
