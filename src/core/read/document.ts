@@ -284,9 +284,7 @@ export class SitemapDocument implements ReaderSink {
     private readonly out: ReaderSink,
   ) {
     // ERR_SITEMAP_OPTION for a budget that is not a whole number in range.
-    checkCount('maxEntries', options.maxEntries, 1);
-    checkCount('maxDepth', options.maxDepth, 1);
-    checkCount('maxValueLength', options.maxValueLength, 1);
+    for (const name of ['maxEntries', 'maxDepth', 'maxValueLength'] as const) checkCount(name, options[name], 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
     this.file = options.file;
     this.isAscii = options.isAscii ?? ((bytes) => bytes.every((b) => b < 0x80));
