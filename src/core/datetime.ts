@@ -1,17 +1,9 @@
-// W3C Datetime (https://www.w3.org/TR/NOTE-datetime) parse / format for lastmod and the other date fields.
-//
-// Input: the six forms of the W3C note (YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDThh:mmTZD,
-// YYYY-MM-DDThh:mm:ssTZD, YYYY-MM-DDThh:mm:ss.sTZD), plus the ISO 8601 variants people feed in:
-// lowercase `t`/`z`, a space instead of `T`, `+hhmm` and `+hh` offsets, surrounding whitespace.
-//
-// Output: a form sitemap.xsd accepts. Its lastmod is a union of xsd:date and xsd:dateTime, so the
-// W3C forms `YYYY`, `YYYY-MM` and `hh:mm` (no seconds) fail it (protocol-facts.md §1) and are
-// completed here. Years are 0001–9999: four digits per the W3C note, and XML Schema 1.0 (libxml2)
-// has no year 0000.
-//
-// This runs once per entry for millions of entries: one precompiled regex validates a string's
-// shape, fields are read by character code at fixed offsets, the instant is computed with integer
-// arithmetic (no Date), and the text is returned as is when it is already in the emitted form.
+// W3C Datetime (https://www.w3.org/TR/NOTE-datetime) parse / format for lastmod and the other dates.
+// Input: the note's six forms, plus the ISO 8601 variants people write (`t`/`z`, a space for `T`,
+// `+hhmm` and `+hh` offsets, surrounding whitespace). Output: a form sitemap.xsd accepts (xsd:date or
+// xsd:dateTime), so `YYYY`, `YYYY-MM` and `hh:mm` are completed (protocol-facts.md §1); years 0001–9999.
+// It runs once per entry: one regex checks the shape, fields are read by character code, the instant is
+// integer arithmetic (no Date), and text already in the emitted form is returned as is.
 
 import type { DateInput } from './model.js';
 import { InvalidValueError, quoteValue } from './errors.js';
@@ -23,11 +15,8 @@ export interface SitemapDate {
   epochMs: number;
 }
 
-/**
- * A lastmod is in the future when it lies more than a day ahead of now: a date alone is midnight UTC,
- * time zones run to UTC+14, and clocks differ. validate's lastmod/future and generate's warning.
- */
-export const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+/** How far ahead a lastmod may be before it is future: a date is midnight UTC, zones reach UTC+14, clocks differ. */
+const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
 
 /** A date value as written (the reader keeps strings as they are), a Date or epoch milliseconds as ISO 8601. */
 export function dateText(value: DateInput): string {
@@ -41,10 +30,7 @@ export function isFutureLastmod(epochMs: number, now: number): boolean {
   return epochMs > now + FUTURE_LEEWAY_MS;
 }
 
-/**
- * A `YYYY-MM-DD` such that a W3C Datetime sorting before it (as a string) is surely not in the
- * future at `now`, whatever its time zone: the common case, decided without parsing.
- */
+/** A `YYYY-MM-DD` before which (as strings) a W3C Datetime is surely not in the future at `now`, in any time zone. */
 export function surelyPastBefore(now: number): string {
   return new Date(now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
 }
@@ -87,8 +73,7 @@ const MS_PER_DAY = 86_400_000;
 const MIN_EPOCH_MS = -62_135_596_800_000;
 const END_EPOCH_MS = 253_402_300_800_000;
 
-// Scratch results of the last parse: plain module variables, so the hot path allocates nothing
-// beyond the output text (the code is synchronous, so nothing can interleave).
+// Scratch results of the last parse in module variables: the hot path allocates only the output text.
 let pPrecision: ParsedW3cDatetime['precision'] = 'day';
 let pYear = 0;
 let pMonth = 0;
@@ -126,10 +111,9 @@ function d2(s: string, i: number): number {
 }
 
 /**
- * Parse `raw` into the scratch variables. Returns undefined on success, else the reason it is not a
- * W3C Datetime (a phrase for an error message).
+ * Parses `raw` into the scratch variables: undefined, or why it is not a W3C Datetime. Long: one pass over
+ * the grammar, each part checked where it is read.
  */
-// Long: one left-to-right pass over the grammar, each part checked where it is read, nothing allocated.
 function parseInto(raw: string): string | undefined {
   // Trim only when an end is not a digit/Z (trim() is cheap but not free).
   let s = raw;
@@ -342,13 +326,10 @@ function convert(input: DateInput, field: string): string {
 }
 
 /**
- * The form of a date value that sitemap.xsd accepts, and the instant it denotes.
- *
- * - `Date` / epoch milliseconds → `YYYY-MM-DDThh:mm:ssZ` in UTC, with `.sss` only when the milliseconds are non-zero.
- * - W3C Datetime strings (and lenient ISO 8601 variants) → kept as written where sitemap.xsd allows it;
- *   `YYYY` → `YYYY-01-01`, `YYYY-MM` → `YYYY-MM-01` (the start of the period), `hh:mm` → `hh:mm:00`,
- *   time zone normalised to `Z` or `±hh:mm`.
- *
+ * The form of a date value that sitemap.xsd accepts, and the instant it denotes. A `Date` or epoch
+ * milliseconds → `YYYY-MM-DDThh:mm:ss[.sss]Z`; a W3C Datetime string (or a lenient ISO 8601 variant) is
+ * kept as written where sitemap.xsd allows it, else completed (`YYYY` → `YYYY-01-01`, `YYYY-MM` →
+ * `YYYY-MM-01`, `hh:mm` → `hh:mm:00`) with the time zone as `Z` or `±hh:mm`.
  * @param field the field name as written in the XML, for the error (`lastmod`, `news:publication_date`, …).
  * @throws InvalidValueError with rule `${field}/invalid` (e.g. `lastmod/invalid`) for anything else.
  */
@@ -362,10 +343,7 @@ export function formatSitemapDate(input: DateInput, field = 'lastmod'): string {
   return convert(input, field);
 }
 
-/**
- * Take a W3C Datetime string apart (the forms `toSitemapDate` accepts); `undefined` when it is not one.
- * Never throws. `w3cDatetimeProblem` says why a string is refused.
- */
+/** A W3C Datetime string (a form `toSitemapDate` accepts) taken apart; undefined (never a throw) for anything else. */
 export function parseW3cDatetime(text: string): ParsedW3cDatetime | undefined {
   if (typeof text !== 'string' || parseInto(text) !== undefined) return undefined;
   return {
@@ -412,9 +390,8 @@ function digits2(s: string, i: number): boolean {
 }
 
 /**
- * The common shapes `YYYY-MM-DDThh:mm:ssZ` and `YYYY-MM-DDThh:mm:ss±hh:mm`, every field in range: a
- * cheap check that answers exactly as parseInto would (undefined) without the regex or the scratch
- * results. Anything else, valid or not, returns false and goes through parseInto.
+ * `YYYY-MM-DDThh:mm:ssZ` or `…±hh:mm`, every field in range: what parseInto accepts, found without the
+ * regex; false for anything else, valid or not.
  */
 function isCanonicalW3c(s: string): boolean {
   const n = s.length;
@@ -443,7 +420,6 @@ const IMF_FIXDATE = /^[A-Z][a-z]{2}, (?<day>\d\d) (?<month>[A-Z][a-z]{2}) (?<yea
 const RFC850_DATE = /^[A-Z][a-z]{5,8}, (?<day>\d\d)-(?<month>[A-Z][a-z]{2})-(?<year>\d\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) GMT$/;
 const ASCTIME_DATE = /^[A-Z][a-z]{2} (?<month>[A-Z][a-z]{2}) (?<day>[ \d]\d) (?<hour>\d\d):(?<minute>\d\d):(?<second>\d\d) (?<year>\d{4})$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAY_MS = 86_400_000;
 
 /**
  * An HTTP-date in epoch milliseconds; undefined for anything else (31 February, 24:00, a list of
@@ -459,11 +435,10 @@ export function parseHttpDate(value: string | undefined, now = Date.now(), obsol
   const month = MONTHS.indexOf(fields['month'] as string) + 1;
   // Second 60 is a leap second (§5.6.7), read as the next one.
   if (month < 1 || hour > 23 || minute > 59 || second > 60 || day < 1) return undefined;
-  const at = (fullYear: number): number => daysFromCivil(fullYear, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000;
+  const at = (fullYear: number): number => daysFromCivil(fullYear, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000;
   let fullYear = year;
   if (fields['year']?.length === 2) {
-    // RFC 850's two-digit year: a timestamp more than 50 years ahead of now is the most recent past
-    // year with those digits.
+    // RFC 850's two-digit year: one more than 50 years ahead is the most recent past year with those digits.
     const thisYear = new Date(now).getUTCFullYear();
     fullYear = thisYear + ((((year - thisYear) % 100) + 100) % 100);
     const fiftyYearsAhead = new Date(now).setUTCFullYear(thisYear + 50);

@@ -1,8 +1,6 @@
-// A map from 64-bit fingerprints (fingerprint.ts) to a non-negative int32: open addressing over
+// A map from 64-bit fingerprints (fingerprint.ts) to non-negative int32s: open addressing over
 // (hash 1, hash 2, value + 1) triples in one Int32Array, 12 bytes a slot, so that a validator can
-// remember a million URLs (validate/protocol.ts: where each was first seen; validate/hreflang.ts: its
-// record) without keeping their strings. read/lane.ts keeps the same kind of table in
-// WebAssembly memory, for the validator's lane.
+// remember a million URLs without their strings. read/lane.ts keeps the same table in WebAssembly memory.
 
 /** A map from 64-bit fingerprints to non-negative int32 values. */
 export interface FingerprintSet {
@@ -31,7 +29,6 @@ export class FingerprintTable implements FingerprintSet {
     return this.count;
   }
 
-  /** The value stored for these hashes, or -1. */
   get(hash1: number, hash2: number): number {
     const slots = this.slots;
     const mask = this.mask;
@@ -42,7 +39,6 @@ export class FingerprintTable implements FingerprintSet {
     }
   }
 
-  /** Stores `value` (≥ 0) for these hashes unless they have one: returns the value already there, or -1 when added. */
   add(hash1: number, hash2: number, value: number): number {
     const slots = this.slots;
     const mask = this.mask;
@@ -85,15 +81,11 @@ export class FingerprintTable implements FingerprintSet {
 }
 
 /**
- * A zeroed array of `length` slots whose pages are written once. A fresh large array is untouched
- * memory: a probe's read of a slot would map the shared zero page, and the write after it copy it,
- * which flushes the TLB of every core that runs one of the process's threads. Written first, each
- * page is simply made. (discover's reading thread spent ~15 ms of 600 in those flushes; perf.)
+ * A zeroed array whose pages are written once: in untouched memory a probe's read maps the shared zero
+ * page and the write after it copies it, flushing every core's TLB (~15 ms of 600 in discover; perf).
  */
 function writtenSlots(length: number): Int32Array<ArrayBuffer> {
-  const slots = new Int32Array(length);
-  slots.fill(0);
-  return slots;
+  return new Int32Array(length).fill(0);
 }
 
 function slotOf(hash1: number, hash2: number, mask: number): number {

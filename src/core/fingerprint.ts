@@ -1,9 +1,6 @@
-// A 64-bit fingerprint of a string as two 32-bit halves: two different hashes over the string read
-// as 32-bit words (two UTF-16 code units each): MurmurHash3's block mixing for the first, a
-// multiply-xorshift with another constant and seed for the second, each finalised with its own
-// avalanche. Used to remember millions of URLs without keeping the strings (write/fingerprint-set.ts
-// for dedupe, validate/protocol.ts for duplicates, validate/hreflang.ts for return links), so it is
-// on the hot path of validation: two code units a step halve the work of a unit-by-unit hash.
+// A 64-bit fingerprint of a string as two 32-bit halves (MurmurHash3's block mixing, and a
+// multiply-xorshift with another seed), to remember millions of URLs without keeping the strings. On
+// the hot path of validation: hashing two UTF-16 code units a step halves the work.
 
 /** Where `fingerprint` leaves its two halves, so that hashing allocates nothing. */
 export const FINGERPRINT = new Int32Array(2);

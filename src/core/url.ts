@@ -1,12 +1,7 @@
 // IRI (RFC 3987) → URI (RFC 3986) normalisation for every URL the writer emits, and the sitemap
-// location scope (scheme, host, port, path prefix). Pure: only the global `URL` class is used.
-//
-// Split of work: this module splits the input itself (scheme, authority, rest) and percent-encodes the
-// path, query and fragment itself; `new URL()` normalises the host (lower case, IDNA → punycode,
-// IPv4/IPv6 forms, default port; cached per authority) and removes dot segments from paths that may
-// have some. The query and fragment never go through WHATWG URL, which turns `'` into `%27` in the
-// query of http(s) URLs: RFC 3986 allows `'` there and `%27` is not equivalent to it (§2.2).
-// A plainly normal ASCII URL takes a fast path that returns it unchanged.
+// location scope. The path, query and fragment are encoded here, not by WHATWG URL, which turns `'`
+// into `%27` in an http(s) query (not equivalent, RFC 3986 §2.2); `new URL()` only normalises the
+// host (cached) and removes dot segments. A plainly normal ASCII URL takes a fast path, unchanged.
 
 import { InvalidValueError, quoteValue } from './errors.js';
 import { FINGERPRINT, fingerprint } from './fingerprint.js';
@@ -33,25 +28,17 @@ export interface UrlScope {
   prefix: string;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Helpers
-
-// Characters that are plainly fine after the authority: RFC 3986 §2.3 unreserved, §2.2 sub-delims,
-// and ":" "@" (pchar, §3.3), "/" and "?" (§3.4, §3.5). Anything else needs a closer look.
+// Plainly fine after the authority: RFC 3986 unreserved (§2.3), sub-delims (§2.2), ":@/?" (§3.3-3.5).
 const NOT_PLAIN_RE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
 
 /**
- * Make everything after the authority (path, query, fragment) strictly RFC 3986: keep unreserved,
- * sub-delims, `:@/?`, the first `#` and valid `%XX` escapes as written; percent-encode everything
- * else as UTF-8 with uppercase hex (RFC 3987 §3.1; RFC 3986 §2.1). A `%` not followed by two hex
- * digits becomes `%25`. A backslash is data here (`%5C`), not a `/`. Throws URIError for a lone
- * UTF-16 surrogate: it is no character, and no encoding of it would be the URL that was meant.
+ * Path, query and fragment made strictly RFC 3986: unreserved, sub-delims, `:@/?`, the first `#` and
+ * valid `%XX` kept; the rest percent-encoded as UTF-8, upper-case hex (RFC 3987 §3.1, RFC 3986 §2.1),
+ * a stray `%` as `%25`, a backslash as `%5C`. Throws URIError for a lone surrogate.
  */
 function encodeAfterAuthority(s: string): string {
   if (!NOT_PLAIN_RE.test(s)) return s;
-  // encodeURI leaves exactly A-Z a-z 0-9 - _ . ! ~ * ' ( ) ; / ? : @ & = + $ , # — the RFC 3986
-  // unreserved, sub-delims, ":@/?" and "#" — and encodes the rest as UTF-8 with uppercase hex,
-  // including "[", "]" and every "%".
+  // encodeURI keeps exactly unreserved, sub-delims, ":@/?" and "#", and encodes "[", "]" and every "%".
   let out = encodeURI(s);
   // RFC 3986 §2.1: keep the valid escapes "%" HEXDIG HEXDIG as written.
   if (s.includes('%')) out = out.replace(/%25([0-9A-Fa-f]{2})/g, '%$1');
@@ -63,15 +50,10 @@ function encodeAfterAuthority(s: string): string {
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Fast path
-
-// Lower-case http(s); a host of non-empty lower-case labels of [a-z0-9-], an optional trailing dot,
-// the last label starting with a letter (WHATWG parses a host "ending in a number" as IPv4), or an
-// IPv4 address as WHATWG writes it (four numbers 0 to 255 without a leading 0); an optional port;
-// then nothing, or a path of RFC 3986 characters without "%", an optional query and fragment. No whitespace, backslash, non-ASCII or uppercase in the host. One `test` without
-// captures, then cheap indexOf checks, measured fastest on Node 20 (a charCodeAt scanner, capture
-// groups and a regex split in two were all slower).
+// Lower-case http(s); a host of lower-case [a-z0-9-] labels whose last starts with a letter (WHATWG
+// reads a host "ending in a number" as IPv4), or an IPv4 address as WHATWG writes it; an optional
+// port; then a path, query and fragment of RFC 3986 characters without "%". One `test` without
+// captures, then indexOf checks: measured fastest on Node 20 (a charCodeAt scanner was slower).
 const FAST_AFTER_HOST = String.raw`(?::\d{1,5})?(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?)?$`;
 const FAST_RE = new RegExp(String.raw`^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?` + FAST_AFTER_HOST);
 // Tried only when FAST_RE fails: a host name costs no more for it.
@@ -102,16 +84,12 @@ function fastPath(s: string): string | undefined {
   return s;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Slow path
-
 // RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const AUTHORITY_RE = /[^/?#]*/y;
 
-// What RFC 3986 allows in a host after normalisation: a reg-name (§3.2.2: unreserved / sub-delims;
-// WHATWG never leaves a `%` in a domain) or an IP literal in brackets. WHATWG URL accepts `"`, `` ` ``,
-// `{` and `}` in hosts; RFC 3986 does not.
+// A normalised host RFC 3986 allows: a reg-name (§3.2.2; WHATWG leaves no `%` in a domain) or an IP
+// literal. WHATWG URL also takes `"`, `` ` ``, `{` and `}`.
 const HOST_RE = /^(?:[a-z0-9\-._~!$&'()*+,;=]+|\[[0-9a-f:.]+\])$/;
 
 function hideCredentials(s: string): string {
@@ -153,12 +131,8 @@ function normalizeBase(base: string): string {
   } catch (err) {
     // The base has no base to resolve against: "not absolute" is the reason, without loc's hint.
     const reason = !(err instanceof InvalidValueError) ? String(err) : err.rule === 'loc/not-absolute' ? 'it has no scheme: write https://…' : err.message;
-    throw new InvalidValueError(
-      'base-url/invalid',
-      '--base-url',
-      base,
-      `--base-url ${quoteValue(hideCredentials(base))} is not a valid http(s) URL (${reason})`,
-    );
+    const message = `--base-url ${quoteValue(hideCredentials(base))} is not a valid http(s) URL (${reason})`;
+    throw new InvalidValueError('base-url/invalid', '--base-url', base, message);
   }
   lastBaseInput = base;
   lastBaseHref = href;
@@ -169,12 +143,8 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   let m = SCHEME_RE.exec(s);
   if (m === null) {
     if (base === undefined) {
-      throw new InvalidValueError(
-        'loc/not-absolute',
-        field,
-        input,
-        `${quoteValue(s)} is not an absolute URL; give --base-url or write the full URL`,
-      );
+      const message = `${quoteValue(s)} is not an absolute URL; give --base-url or write the full URL`;
+      throw new InvalidValueError('loc/not-absolute', field, input, message);
     }
     s = resolveReference(s, normalizeBase(base)); // cached: normalize() checked the base already
     m = SCHEME_RE.exec(s);
@@ -184,12 +154,8 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   const scheme = (m[1] as string).toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') {
     // sitemaps.org protocol: URLs in a sitemap are http or https.
-    throw new InvalidValueError(
-      'loc/unsupported-scheme',
-      field,
-      input,
-      `${quoteValue(hideCredentials(s))} uses the scheme "${scheme}"; a sitemap lists only http and https URLs`,
-    );
+    const message = `${quoteValue(hideCredentials(s))} uses the scheme "${scheme}"; a sitemap lists only http and https URLs`;
+    throw new InvalidValueError('loc/unsupported-scheme', field, input, message);
   }
   let i = m[0].length;
   if (s.charCodeAt(i) !== 0x2f || s.charCodeAt(i + 1) !== 0x2f) {
@@ -204,12 +170,8 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   if (authority === '') throw invalid(field, input, 'it has no host');
   if (authority.includes('@')) {
     // RFC 3986 §3.2.1 userinfo; RFC 3986 §7.5 discourages passwords in URIs.
-    throw new InvalidValueError(
-      'loc/credentials',
-      field,
-      input,
-      `${quoteValue(hideCredentials(s))} contains a user name or password; URLs with credentials do not belong in a sitemap`,
-    );
+    const message = `${quoteValue(hideCredentials(s))} contains a user name or password; URLs with credentials do not belong in a sitemap`;
+    throw new InvalidValueError('loc/credentials', field, input, message);
   }
   // WHATWG URL would drop tabs and newlines and read "\" as "/"; either would change the host.
   if (/[\x00-\x20\x7f\\]/.test(authority)) {
@@ -232,8 +194,7 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   if (path === '') {
     path = '/'; // WHATWG: the empty path of an http(s) URL is "/"
   } else if (MAYBE_DOT_SEGMENT_RE.test(path)) {
-    // RFC 3986 §5.2.4 remove_dot_segments, as WHATWG URL does it (it also reads "%2e" as "."). The path
-    // is already RFC 3986 clean, so URL changes nothing else in it.
+    // RFC 3986 §5.2.4 remove_dot_segments by WHATWG URL ("%2e" too); nothing else in the clean path changes.
     try {
       path = new URL(origin + path).pathname;
     } catch {
@@ -246,8 +207,8 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
 // Any segment starting with "." or "%2e" may be a dot segment.
 const MAYBE_DOT_SEGMENT_RE = /\/(?:\.|%2e)/i;
 
-// Normalised `scheme://host[:port]` by `scheme://authority` as written; hosts repeat across entries.
-// The last one is checked first: comparing two short strings is cheaper than hashing a new key.
+// Normalised `scheme://host[:port]` by `scheme://authority` as written; the last one is checked first
+// (comparing two short strings is cheaper than hashing a new key).
 const originCache = new Map<string, string>();
 const ORIGIN_CACHE_SIZE = 1_000;
 let lastScheme = '';
@@ -298,29 +259,20 @@ function normalize(input: string, field: string, base: string | undefined, maxLe
   const out = (allowFast ? fastPath(s) : undefined) ?? slowPath(s, input, field, base);
   if (out.length > maxLength) {
     // sitemaps.org protocol: `<loc>` must be less than 2,048 characters.
-    throw new InvalidValueError(
-      'loc/too-long',
-      field,
-      input,
-      `${quoteValue(out)} is ${out.length} characters long once normalised; at most ${maxLength} are allowed`,
-    );
+    const message = `${quoteValue(out)} is ${out.length} characters long once normalised; at most ${maxLength} are allowed`;
+    throw new InvalidValueError('loc/too-long', field, input, message);
   }
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Public API
-
 /**
- * Normalise an IRI (RFC 3987) to the URI (RFC 3986) a sitemap carries: trims ASCII whitespace,
- * resolves a relative reference against `base`, lower-cases scheme and host, converts IDN hosts to
- * punycode, drops the default port, removes dot segments, and percent-encodes (UTF-8, uppercase hex)
- * every character RFC 3986 does not allow in the path, query and fragment. Valid `%XX` escapes are
- * kept as written; nothing else changes (query parameters keep their order).
+ * Normalise an IRI (RFC 3987) to the URI (RFC 3986) a sitemap carries: trims ASCII whitespace, resolves
+ * a relative reference against `base`, lower-cases scheme and host, punycode for IDN hosts, no default
+ * port or dot segments, and percent-encodes (UTF-8, upper-case hex) what RFC 3986 does not allow after
+ * the host. Valid `%XX` escapes and everything else are kept as written.
  *
- * Throws {@link InvalidValueError} with rule `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
- * `loc/credentials`, `loc/invalid` or `loc/too-long`; `base-url/invalid` when `base` is not usable.
- *
+ * Throws {@link InvalidValueError}: `loc/empty`, `loc/not-absolute`, `loc/unsupported-scheme`,
+ * `loc/credentials`, `loc/invalid`, `loc/too-long`, or `base-url/invalid`.
  * @param field The field the value came from, for errors (`loc`, `image:loc`, ...).
  * @param base An absolute http(s) URL against which relative input is resolved.
  * @param maxLength The longest result accepted (sitemaps.org protocol: less than 2,048 characters).
@@ -333,13 +285,9 @@ export function normalizeUrl(input: string, field = 'loc', base?: string, maxLen
 let usableOrigin = '\0';
 
 /**
- * Why no browser or crawler can fetch `url` as written, with a hint, or undefined: WHATWG URL (the
- * URL Standard they parse by) refuses it. That is a port past 65535, a host that ends in a number but
- * is no IPv4 address (`256.1.1.1`), an `xn--` label that is not punycode (`xn--zz`). RFC 3986 and
- * xsd:anyURI take them, so the schemas do. And anything but an absolute http(s) URL: a relative one
- * has nothing to be resolved against in a sitemap, and crawlers fetch http(s) only (a loc's reader
- * tells these apart first: loc/not-absolute). One of the origin found usable just before costs a
- * comparison.
+ * Why no browser or crawler can fetch `url` as written, with a hint, or undefined: anything but an
+ * absolute http(s) URL, and what WHATWG URL refuses though RFC 3986 and the schemas take it (a port past
+ * 65535, a host ending in a number that is no IPv4 address, an `xn--` label that is not punycode).
  */
 export function unusableUrl(url: string): { why: string; hint: string } | undefined {
   // The same authority (it ends where RFC 3986 §3.2 ends it): http(s) paths never fail to parse.
@@ -369,21 +317,16 @@ export function _normalizeUrlSlow(input: string, field = 'loc', base?: string, m
   return normalize(input, field, base, maxLength, false);
 }
 
-/** @internal The fast path alone: the result for plainly normal URLs, else undefined. */
-export function _fastPath(input: string): string | undefined {
-  return fastPath(input);
-}
+/** @internal The fast path alone, for tests. */
+export { fastPath as _fastPath };
 
 // A normalised http(s) URL: scheme, host (reg-name or IP literal), port, path.
 const NORMALISED_RE = /^(https?):\/\/(\[[^\]/?#]*\]|[^:/?#]*)(?::(\d*))?(\/[^?#]*)?/;
 
 /**
- * The scope of a sitemap located at `baseUrl`. sitemaps.org protocol, "Sitemap file location": a
- * sitemap at http://example.com/catalog/sitemap.xml may include URLs starting with
- * http://example.com/catalog/ only — same scheme, host and port, under the same directory.
- *
- * Throws {@link InvalidValueError} `base-url/invalid` (field `--base-url`) if `baseUrl` is not a
- * valid absolute http(s) URL.
+ * The scope of a sitemap located at `baseUrl` (sitemaps.org, "Sitemap file location": same scheme, host
+ * and port, under the same directory). Throws {@link InvalidValueError} `base-url/invalid` if `baseUrl`
+ * is not a valid absolute http(s) URL.
  */
 export function scopeOf(baseUrl: string): UrlScope {
   const href = normalizeBase(baseUrl);
@@ -420,16 +363,13 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
 }
 
 /**
- * The form two equivalent URLs share (RFC 3986 §6.2.2 syntax-based, §6.2.3 scheme-based
- * normalisation), for comparing URLs that are kept as written: escapes normalised, then
- * normalizeUrl's form (scheme and host in lower case, punycode, no default port, no dot segments,
- * IRI → URI); a URL normalizeUrl refuses is compared as written, escapes normalised.
+ * The form two equivalent URLs share (RFC 3986 §6.2.2, §6.2.3), for comparing URLs kept as written:
+ * escapes normalised, then normalizeUrl's form (or as written, when normalizeUrl refuses it).
  */
 export function comparableUrl(url: string): string {
   const escaped = normalizeEscapes(url);
-  // The fast path takes no "%"; a valid escape (upper case now) is to it as any unreserved
-  // character ("%2E" is decoded already, so no dot segment hides behind one), so it judges the URL
-  // with each escape as "~": unchanged, or "/" added for an empty path.
+  // The fast path takes no "%": it judges the URL with each (normalised) escape as "~", which is to it
+  // as any unreserved character; "%2E" is decoded already, so no dot segment hides behind one.
   const probe = escaped.includes('%') ? escaped.replace(/%[0-9A-F]{2}/g, '~') : escaped;
   const fast = fastPath(probe);
   if (fast !== undefined) return fast.length === probe.length ? escaped : `${escaped}/`;
@@ -446,10 +386,7 @@ const NON_NORMAL_ESCAPE_RE = /%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|[46][1-9A-F]|[5
 const ESCAPE_RE = /%[0-9A-Fa-f]{2}/g;
 const UNRESERVED_RE = /[A-Za-z0-9\-._~]/;
 
-/**
- * Escapes are kept as written, so compared normalised: `%c3%a9` and `%C3%A9` are the same characters
- * (RFC 3986 §6.2.2.1, upper case), and `%7E` is `~` (§6.2.2.2: an unreserved character decoded).
- */
+/** Escapes in upper case (RFC 3986 §6.2.2.1: `%c3%a9` is `%C3%A9`), unreserved ones decoded (§6.2.2.2: `%7E` is `~`). */
 function normalizeEscapes(s: string): string {
   if (!s.includes('%') || !NON_NORMAL_ESCAPE_RE.test(s)) return s;
   return s.replace(ESCAPE_RE, (escape) => {
@@ -459,10 +396,8 @@ function normalizeEscapes(s: string): string {
 }
 
 /**
- * The fingerprint for a table of the loc's comparableUrl (`url`, when the caller has it: `caf%c3%a9`
- * and `caf%C3%A9` are one URL, RFC 3986 §6.2): `locHash` when the reader had it and the loc is in that
- * form already, else computed into FINGERPRINT (fingerprint.ts). diff, report and validate's
- * duplicate check key their tables by it.
+ * The fingerprint of the loc's comparableUrl (`url`, when the caller has it; RFC 3986 §6.2): `locHash`
+ * when the reader had it and the loc is in that form already, else computed into FINGERPRINT.
  */
 export function locFingerprint(loc: string, locHash?: Int32Array, url = comparableUrl(loc)): Int32Array {
   if (locHash !== undefined && url === loc) return locHash;

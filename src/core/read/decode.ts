@@ -1,27 +1,17 @@
-// Bytes → text, pushed chunk by chunk, in constant memory (DESIGN.md "Streaming, constant memory").
+// Bytes → text, pushed chunk by chunk, in constant memory. StreamDecoder gathers the first `sniffBytes`
+// bytes, sniffs the encoding there (sniff.ts), then decodes each chunk with a streaming TextDecoder; the
+// text and the diagnostics do not depend on where the chunks split the bytes.
 //
-// StreamDecoder buffers only the first `sniffBytes` bytes (or all of a shorter input), sniffs the
-// encoding there (sniff.ts), then decodes every chunk as it comes with a streaming TextDecoder
-// (`stream: true`, `fatal: false`). The BOM is skipped. The decoded text does not depend on where the
-// chunks split the bytes (inside a multi-byte sequence, the BOM or the declaration), and neither do the
-// diagnostics: the sniff always sees the same window, and invalid bytes are located exactly.
+// Invalid bytes become U+FFFD, as in browsers, and are reported as `encoding/invalid-bytes` with an
+// offset in the text (the caller places it on a line). Only a chunk whose text holds U+FFFD is looked at
+// again, by a replay of the WHATWG UTF-8 / UTF-16 decoder that tells a literal U+FFFD from a replaced one.
 //
-// Invalid bytes become U+FFFD, as every browser does, and are reported as `encoding/invalid-bytes`
-// (error). Finding them costs nothing on valid input: only a chunk whose text contains U+FFFD is looked
-// at again, by a byte-level replay of the WHATWG UTF-8 / UTF-16 decoder, which tells a literal U+FFFD in
-// the input (EF BF BD) from a replaced sequence and gives both the byte offset and the offset in the
-// decoded text. Diagnostics carry `offset` (UTF-16 code units of the decoded text, BOM excluded) but no
-// line or column: the tokenizer counts lines anyway and can fill them in from the offset.
-//
-// windows-1252 (and so ISO-8859-1, latin1, US-ASCII, which the Encoding Standard maps to it) is decoded
-// here rather than by TextDecoder: Node 20.18.3+ decodes bytes 80–9F as C1 controls instead of `€`, `’`...
-// whenever `decode()` is called without an options argument (nodejs/node#60888), and a proposed fix
-// (nodejs/node#58890) would map the latin1 labels to true ISO-8859-1. A 32-entry table is exact on
-// every runtime.
+// windows-1252 (and so ISO-8859-1 and US-ASCII) is decoded by a table here: Node 20.18.3+ decodes bytes
+// 80–9F as C1 controls when `decode()` has no options argument (nodejs/node#60888).
 
 import type { Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
-import { ENCODING_SNIFF_BYTES, sniffEncoding, type EncodingSniff } from './sniff.js';
+import { ENCODING_SNIFF_BYTES, encodingName, sniffEncoding, type EncodingSniff } from './sniff.js';
 
 /** At most this many invalid byte sequences are reported one by one; the rest are counted in one summary. */
 export const MAX_INVALID_BYTES_REPORTED = 10;
@@ -67,10 +57,7 @@ class NativeDecoder implements Decoder {
   }
 }
 
-/**
- * A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes
- * become U+FFFD. windows-1252 is decoded by our own table (Node 20's TextDecoder gets bytes 80–9F wrong).
- */
+/** A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes become U+FFFD. */
 export function decodeText(bytes: Uint8Array, encoding: string): string {
   const text = (encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(encoding)).decode(bytes, false);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -86,10 +73,7 @@ const SINGLE_BYTE = new Set([
 
 type ErrorSink = (outOffset: number, byteOffset: number) => void;
 
-/**
- * A replay of the WHATWG UTF-8 decoder over bytes, counting output code units and reporting each
- * U+FFFD it emits for an error (a maximal ill-formed subsequence, as TextDecoder does).
- */
+/** A replay of the WHATWG UTF-8 decoder: counts output code units and reports each U+FFFD it emits for an error. */
 class Utf8Replay {
   private needed = 0;
   private seen = 0;
@@ -218,9 +202,8 @@ class Utf16Replay {
 const TAIL = 3;
 
 /**
- * Decodes a byte stream to text: `write(chunk)` returns the text decoded so far (empty while the first
- * `sniffBytes` bytes are being gathered), `end()` the rest. `encoding` and the sniff's diagnostics are
- * known from the first non-empty `write` result (or `end()`); `diagnostics` only grows.
+ * Decodes a byte stream: `write(chunk)` returns the text decoded so far (none while the sniff window
+ * fills), `end()` the rest. `encoding` is known from the first text returned.
  */
 export class StreamDecoder {
   /** Encoding sniff diagnostics (sniff.ts), then `encoding/invalid-bytes` (error). Append-only. */
@@ -245,9 +228,8 @@ export class StreamDecoder {
 
   /**
    * @param maxBytes how many bytes at most are gathered before sniffing (default 1 KiB, at least 4).
-   * @param asciiText a platform's fast path: the text of `bytes` when they are all ASCII (< 0x80),
-   *   undefined otherwise. Used for UTF-8 and single-byte encodings between whole characters; the
-   *   text is the same, only faster (Node: isAscii + latin1, about twice TextDecoder's speed).
+   * @param asciiText a platform's faster decoding of all-ASCII bytes (else undefined), for UTF-8 and
+   *   single-byte encodings (Node: isAscii + latin1, about twice TextDecoder's speed).
    */
   constructor(
     maxBytes: number = ENCODING_SNIFF_BYTES,
@@ -272,18 +254,12 @@ export class StreamDecoder {
     return this.invalid;
   }
 
-  /**
-   * Whether ASCII bytes written now would come out as the same characters, one for one, with nothing
-   * to report: the encoding is sniffed, maps ASCII to itself and holds no partial sequence.
-   */
+  /** Whether ASCII bytes written now would come out as themselves: sniffed, ASCII-safe, no partial sequence. */
   get takesAsciiAsIs(): boolean {
     return this.head === undefined && !this.ended && this.asciiSafe && !this.pending;
   }
 
-  /**
-   * Count ASCII `bytes` as decoded without making their text (the caller reads them as bytes), when
-   * `takesAsciiAsIs`: the positions of what follows stay right.
-   */
+  /** Counts ASCII `bytes` as decoded without making their text (the caller reads them), when `takesAsciiAsIs`. */
   skipAscii(bytes: Uint8Array): void {
     if (!this.takesAsciiAsIs) throw new SitemapError('ERR_SITEMAP_API', 'StreamDecoder.skipAscii() before the encoding is sniffed, for an encoding that does not take ASCII as is, or inside a sequence');
     this.bytePos += bytes.length;
@@ -297,8 +273,7 @@ export class StreamDecoder {
     if (this.head !== undefined) {
       this.head.push(bytes);
       this.headLength += bytes.length;
-      if (this.headLength < this.sniffBytes) return '';
-      return this.start();
+      return this.headLength < this.sniffBytes ? '' : this.start();
     }
     return this.decodeChunk(bytes, false);
   }
@@ -312,7 +287,7 @@ export class StreamDecoder {
       this.diagnostics.push({
         code: 'encoding/invalid-bytes',
         severity: 'error',
-        message: `${this.invalid} invalid ${this.encodingName()} byte sequences in all, replaced by U+FFFD (only the first ${MAX_INVALID_BYTES_REPORTED} are reported one by one)`,
+        message: `${this.invalid} invalid ${encodingName(this.encoding)} byte sequences in all, replaced by U+FFFD (only the first ${MAX_INVALID_BYTES_REPORTED} are reported one by one)`,
         hint: this.hint(),
       });
     }
@@ -373,9 +348,7 @@ export class StreamDecoder {
   private locateInvalid(bytes: Uint8Array, text: string, flush: boolean): void {
     const encoding = this.encoding;
     const found: Array<[number, number | undefined]> = [];
-    const sink: ErrorSink = (out, byte) => {
-      found.push([out, byte]);
-    };
+    const sink: ErrorSink = (out, byte) => found.push([out, byte]);
     let exact = false;
     if (encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be') {
       const replay = encoding === 'utf-8' ? new Utf8Replay() : new Utf16Replay(encoding === 'utf-16le');
@@ -406,22 +379,17 @@ export class StreamDecoder {
       this.diagnostics.push({
         code: 'encoding/invalid-bytes',
         severity: 'error',
-        message: `invalid ${this.encodingName()} byte sequence ${where}, replaced by U+FFFD`,
+        message: `invalid ${encodingName(this.encoding)} byte sequence ${where}, replaced by U+FFFD`,
         offset: this.textPos + out,
         hint: this.hint(),
       });
     }
   }
 
-  private encodingName(): string {
-    const e = this.encoding;
-    return e === 'utf-8' ? 'UTF-8' : e === 'utf-16le' ? 'UTF-16LE' : e === 'utf-16be' ? 'UTF-16BE' : e;
-  }
-
   private hint(): string {
     const s = this.sniff;
     return s !== undefined && s.source === 'default' && s.encoding === 'utf-8'
       ? 'the file is not valid UTF-8: save it as UTF-8, or declare its real encoding in the XML declaration'
-      : `the file is not valid ${this.encodingName()}: check the encoding it is saved in`;
+      : `the file is not valid ${encodingName(this.encoding)}: check the encoding it is saved in`;
   }
 }

@@ -1,21 +1,13 @@
-// SitemapDocument: one sitemap document's bytes, pushed chunk by chunk, to entries and diagnostics,
-// in constant memory and without I/O (browsers, workers, edge runtimes). node/parse-sitemap.ts is
-// its Node adapter (files, streams, gunzip, byte budgets, backpressure). gzip is the adapter's:
-// bytes that start with the gzip magic throw ERR_SITEMAP_INPUT_FORMAT.
+// SitemapDocument: one sitemap document's bytes, pushed chunk by chunk, to entries and diagnostics, in
+// constant memory and without I/O; node/parse-sitemap.ts is its Node adapter (and inflates gzip).
 //
 //   bytes ─► StreamDecoder ─► format sniff ─┬► XmlTokenizer ─► XmlSitemapReader ─┐
-//            (encoding by BOM,               ├► TextSitemapReader ───────────────┼► entries
-//             pattern, declaration)          └► html / empty: a diagnostic      ┘  + diagnostics
+//                                            ├► TextSitemapReader ───────────────┼► entries + diagnostics
+//                                            └► html / empty: a diagnostic      ┘
 //
-// Once the input is known to be XML, an ASCII chunk (in an encoding that maps ASCII to itself) has
-// the lane's elements read from the bytes where the XML handler's lane offers that (lane-bytes.ts), the rest
-// decoded as text. The format is sniffed on the first characters after leading whitespace (sniff.ts);
-// that whitespace, however long, is fed to both candidate readers while the format is open (it makes
-// no entries in either), not kept. Lines are counted once (lines.ts), over the decoded text, to place
-// the decoder's diagnostics and a cut; the readers place their own.
-//
-// Diagnostics of this layer: `format/html` (error; no URLs are taken from a web page) and
-// `format/empty` (error: nothing but whitespace). Past `maxEntries` reading stops.
+// Once the input is known to be XML, the lane reads ASCII chunks from their bytes (lane-bytes.ts).
+// Leading whitespace goes to both candidate readers while the format is open, so none is kept. Lines
+// are counted here (once, over the decoded text) only to place the decoder's diagnostics and a cut.
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic } from '../diagnostics.js';
@@ -32,37 +24,27 @@ import { XmlSitemapReader } from './xml-reader.js';
 import { XmlTokenizer, type XmlTokenHandler } from '../xml/tokenizer.js';
 
 /**
- * Bytes are decoded (and tokenized) this many at a time. The decoded string is alive, and so survives,
- * every scavenge that happens while it is read; V8 grows the young generation once the bytes that
- * survived scavenges since it last grew add up to its capacity (8 MB, then 16 MB). With one 256 KiB
- * string per input chunk that happens early (some 35 MB of RSS over the floor on a 500 MB input).
- * 32 KiB pieces put it off to about 230 scavenges, which a 500 MB input reaches, or not, from one run to
- * the next (peak RSS 89 or 105 MB, measured); past DECODE_SMALL_AFTER bytes, 16 KiB pieces put it off
- * twice as far. Smaller pieces from the start made a cold 10 MB read about 6% slower (medians of 14
- * interleaved runs on a noisy machine), hence the switch.
+ * Bytes are decoded this many at a time. A decoded string survives the scavenges while it is read, and
+ * V8 grows the young generation once survivors add up to its capacity: 256 KiB strings did so early
+ * (+35 MB RSS on a 500 MB input). Past DECODE_SMALL_AFTER, 16 KiB pieces put it off twice as far;
+ * small pieces from the start made a cold 10 MB read about 6% slower.
  */
 const DECODE_PIECE = 32 * 1024;
 const DECODE_SMALL_PIECE = 16 * 1024;
 const DECODE_SMALL_AFTER = 32 * 1024 * 1024;
-/** Pipeline.writeAscii: ASCII chunks in a row in which the lane read no bytes before it stops trying. */
+/** writeAscii: ASCII chunks in a row in which the lane read no bytes before it stops trying. */
 const LANE_BYTES_TRIES = 4;
 
 export interface SitemapDocumentOptions extends ReaderBudgets {
   /** Put into every diagnostic's `file`. */
   file?: string;
-  /**
-   * Advanced: wrap the XML reader's tokenizer handler to see the same XML events (validation does).
-   * The wrapper must forward every event to the reader, in order.
-   */
+  /** Advanced: wraps the XML reader's tokenizer handler to see its events; it must forward each, in order. */
   xmlHandler?: (reader: XmlSitemapReader) => XmlTokenHandler;
   /** Advanced: false reads every chunk as text (lane-bytes.ts); the results are the same, true is faster. */
   laneFromBytes?: boolean;
   /** @deprecated the first name of `laneFromBytes`. */
   bulkFromBytes?: boolean;
-  /**
-   * Diagnostics of one code kept (default 1,000); the summary then ends with one `diagnostics/truncated`
-   * entry. The sink receives every one; the counts stay exact.
-   */
+  /** Diagnostics of one code kept (default 1,000; then a `diagnostics/truncated` entry); the sink gets every one. */
   maxDiagnosticsPerCode?: number;
   /** A platform's fast paths: whether bytes are all ASCII (Node: `buffer.isAscii`), and their text if so. */
   isAscii?: (bytes: Uint8Array) => boolean;
@@ -75,10 +57,7 @@ export interface SitemapSummary {
   /** Entries delivered. */
   urls: number;
   sitemaps: number;
-  /**
-   * The diagnostics in the order reported: at most `maxDiagnosticsPerCode` of each code, then, when
-   * some were left out, one `diagnostics/truncated` entry with how many of each code.
-   */
+  /** In the order reported, at most `maxDiagnosticsPerCode` of a code, then a `diagnostics/truncated` entry if needed. */
   diagnostics: Diagnostic[];
   /** Diagnostics by severity. */
   errors: number;
@@ -101,9 +80,6 @@ function pieceEnd(bytes: Uint8Array, at: number, endTag: string | undefined): nu
   }
   return most;
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Format routing
 
 /** A sink that holds events until `open()`, then forwards them. */
 class Relay implements ReaderSink {
@@ -139,7 +115,7 @@ class Relay implements ReaderSink {
 interface TextTarget {
   write(text: string): void;
   end(): void;
-  /** An XML target's tokenizer, for the input the pipeline reads from its bytes (Pipeline.writeAscii). */
+  /** An XML target's tokenizer, for the input read from its bytes (SitemapDocument.writeAscii). */
   readonly tokenizer?: XmlTokenizer;
 }
 
@@ -220,10 +196,8 @@ class FormatRouter {
 
   private xmlTarget(sink: ReaderSink): TextTarget {
     const reader = new XmlSitemapReader(sink, this.budgets);
-    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, {
-      maxDepth: this.budgets.maxDepth,
-      maxValueLength: this.budgets.maxValueLength,
-    });
+    const { maxDepth, maxValueLength } = this.budgets;
+    const tokenizer = new XmlTokenizer(this.xmlHandler?.(reader) ?? reader, { maxDepth, maxValueLength });
     return {
       tokenizer,
       write: (text) => tokenizer.write(text),
@@ -243,8 +217,7 @@ class FormatRouter {
     this.candidates = undefined;
     if (format === 'xml' || format === 'text') {
       if (c !== undefined) {
-        const relay = format === 'xml' ? c.xmlRelay : c.textRelay;
-        relay.open();
+        (format === 'xml' ? c.xmlRelay : c.textRelay).open();
         this.target = format === 'xml' ? c.xml : c.text;
       } else {
         this.target = format === 'xml' ? this.xmlTarget(this.sink) : new TextSitemapReader(this.sink, this.budgets);
@@ -258,9 +231,6 @@ class FormatRouter {
     this.sink.diagnostic({ code: `format/${format}`, severity: 'error', ...NOT_A_SITEMAP[format], line, column, offset });
   }
 }
-
-// ---------------------------------------------------------------------------------------------------
-// The document
 
 /** Codes after which reading stops. */
 const STOPPING_CODES = new Set(['budget/entries']);
@@ -314,9 +284,7 @@ export class SitemapDocument implements ReaderSink {
     private readonly out: ReaderSink,
   ) {
     // ERR_SITEMAP_OPTION for a budget that is not a whole number in range.
-    checkCount('maxEntries', options.maxEntries, 1);
-    checkCount('maxDepth', options.maxDepth, 1);
-    checkCount('maxValueLength', options.maxValueLength, 1);
+    for (const name of ['maxEntries', 'maxDepth', 'maxValueLength'] as const) checkCount(name, options[name], 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
     this.file = options.file;
     this.isAscii = options.isAscii ?? ((bytes) => bytes.every((b) => b < 0x80));
@@ -357,8 +325,7 @@ export class SitemapDocument implements ReaderSink {
     if (this.bytesDecompressed < 2 && bytes.length > 0) this.refuseGzip(bytes);
     this.usedDecoder = true;
     this.bytesDecompressed += bytes.length;
-    // XML, ASCII, in an encoding that takes ASCII as is, nothing the decoder has yet to place: the
-    // lane reads from the bytes.
+    // XML, ASCII, an encoding that takes it as is, nothing the decoder has yet to place: read from the bytes.
     const tokenizer = this.router.xmlTokenizer;
     if (tokenizer !== undefined && this.laneBytesTries > 0 && this.decoder.takesAsciiAsIs && this.decoderSeen === this.decoder.diagnostics.length && this.wantsMore && this.isAscii(bytes)) {
       this.writeAscii(bytes, tokenizer);
@@ -369,16 +336,14 @@ export class SitemapDocument implements ReaderSink {
 
   /** Decodes `bytes[from, to)` and reads the text. */
   private decodeAndRead(bytes: Uint8Array, from: number, to: number): void {
-    // Decoded in pieces (see DECODE_PIECE), not as one 256 KiB string.
     const piece = this.bytesDecompressed > DECODE_SMALL_AFTER ? DECODE_SMALL_PIECE : DECODE_PIECE;
     for (let i = from; i < to; i += piece) this.takeText(this.decoder.write(bytes.subarray(i, Math.min(to, i + piece))));
   }
 
   /**
-   * An ASCII chunk of XML: the lane's elements read from the bytes (core/read/lane-bytes.ts), the rest
-   * as text. In pieces of about DECODE_PIECE bytes, as text is decoded: the reader makes a piece's text
-   * for its values (whole 256 KiB chunks took a 500 MB input's peak RSS from 77 to 120 MB; 64 KiB:
-   * 92 MB). A piece ends after a lane element's end tag where it can, so no element is cut in two.
+   * An ASCII chunk of XML: the lane's elements read from the bytes, the rest as text. In pieces of about
+   * DECODE_PIECE bytes, as text is decoded (the reader makes a piece's text for its values: whole 256 KiB
+   * chunks raised peak RSS from 77 to 120 MB); a piece ends after an end tag where it can.
    */
   private writeAscii(chunk: Uint8Array, tokenizer: XmlTokenizer): void {
     let read = false;
@@ -421,10 +386,8 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * Reading stopped on a byte budget or a corrupt gzip: the bytes that came before are decoded and
-   * read, but the readers are not ended, so nothing is made of the part the cut went through (the
-   * last text line, an open element); then a diagnostic at the position reached. The adapter calls
-   * this for its byte budgets (`budget/decompressed-size`...) and a corrupt gzip.
+   * Reading stopped on a byte budget or a corrupt gzip: what came before is read, but the readers are not
+   * ended (nothing is made of a cut line or element); then `error` as a diagnostic where reading stopped.
    */
   stop(error: SitemapError): void {
     if (this.usedDecoder) this.takeText(this.decoder.end(), true);
@@ -434,9 +397,8 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * Decoded text: first the decoder's diagnostics (placed on lines and columns), then the reader.
-   * `cut`: the text ends where reading was stopped; an invalid byte sequence at its very end is the
-   * cut, not the input's fault, and is not reported.
+   * Decoded text: the decoder's diagnostics placed on lines and columns, then the text to the reader.
+   * `cut`: reading was stopped, so an invalid sequence at the very end is the cut's and not reported.
    */
   private takeText(text: string, cut = false): void {
     const all = this.decoder.diagnostics;

@@ -1,10 +1,6 @@
-// An ASCII chunk of XML read partly from its bytes (issue #4, bench:validate): where the tokenizer's
-// lane reads from bytes (XmlTokenizer.writeLaneBytes; for a validation, the lane's runs of
-// plain `<url>` elements), the bytes are never made into a string; the rest of the chunk goes to the
-// tokenizer as text, in order, cut where the bytes are taken (the tokenizer reads any split alike).
-// Why: decoding the bulk into strings, counting its lines and copying it into the lane once more cost
-// about a fifth of a cold validation of the bench:validate file (medians of 16 interleaved cold
-// calls: 102.4 against 80.3 ms plain, 120.5 against 101.0 ms gzipped).
+// An ASCII chunk of XML read partly from its bytes (issue #4): the lane's runs are read from the bytes,
+// never made into a string; the rest of the chunk goes to the tokenizer as text, in order. Decoding,
+// line counting and copying the bulk cost about a fifth of a cold validation (bench:validate).
 
 import type { XmlTokenizer } from '../xml/tokenizer.js';
 
@@ -22,10 +18,9 @@ export interface AsciiChunkSink {
 const MAX_LANE_STOPS = 8;
 
 /**
- * Read ASCII `bytes`, the input's next chunk, with `tokenizer`: what its lane takes from
- * the bytes, the rest as text through `sink`. `bytes` must be all ASCII and an array of this call's
- * own (the lane knows the bytes it has loaded by their array). Returns whether the lane read any
- * bytes.
+ * Reads the input's next chunk, all-ASCII `bytes` in an array of this call's own (the lane knows its
+ * loaded bytes by their array): what `tokenizer`'s lane takes from the bytes, the rest as text through
+ * `sink`. Returns whether the lane read any bytes.
  */
 export function readAsciiChunk(tokenizer: XmlTokenizer, bytes: Uint8Array, sink: AsciiChunkSink): boolean {
   const length = bytes.length;

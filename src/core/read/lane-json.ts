@@ -1,11 +1,8 @@
-// The JSON lines of a run of urls the lane read from bytes, copied from the spans of their values
-// (model-json.ts says why): the bytes of JSON.stringify(laneUrlEntry(...)) for each, as
-// test/core/read/lane-json.test.ts checks on fixtures, a realistic sitemap and fast-check mutations.
-// A value is copied when it is ASCII that JSON writes as it is, with `&amp;` (the reference a URL's
-// query needs) as `&`; a url with any other value (another reference, a character JSON escapes, a
-// priority not seen before) is written from its entry instead. Kept to a few small functions on
-// purpose: V8 compiles them while the command runs, and each helper inlined into the loop (a
-// method per piece, text and bytes alike) cost that compiler more than the copying itself.
+// The JSON lines of a run of urls the lane read from bytes, copied from the spans of their values:
+// the bytes of JSON.stringify(laneUrlEntry(...)) (test/core/read/lane-json.test.ts checks it). A url
+// with a value JSON does not write as it is (a reference other than `&amp;`, a character JSON escapes,
+// a priority not seen before) is written from its entry. Few small functions on purpose: V8 compiles
+// them while the command runs, and more inlined helpers cost that compiler more than the copying.
 
 import type { JsonLines } from '../model-json.js';
 import { CHANGEFREQS } from '../model.js';
@@ -38,10 +35,7 @@ function priorityKey(source: Uint8Array, start: number, end: number): number {
   return key;
 }
 
-/**
- * The JSON lines of records 0 to `size` (field indexes) of a scan of the ASCII `source` into `out`;
- * `text()` gives the text of `source` (made only for a url written from its entry).
- */
+/** The JSON lines of the records before field index `size` of a scan of ASCII `source`; `text()` is its text. */
 export function writeLaneUrlLines(out: JsonLines, source: Uint8Array, text: () => string, records: Int32Array, size: number, extras: Int32Array): void {
   for (let r = 0; r < size; r += LANE_FIELDS) {
     const start = out.length;
@@ -126,10 +120,8 @@ export function copy(bytes: Uint8Array, at: number, source: Uint8Array, start: n
 }
 
 /**
- * Bytes `start` to `end` of `source` into `bytes` from `at`: the index after them, or -1 unless they
- * are ASCII that JSON writes as it is (no `"`, `\` or control: ECMA-262 QuoteJSONString) and no `&`
- * but for `&amp;` when `ampersands` (a value whose references are decoded), written as the `&` it
- * stands for.
+ * Bytes `start` to `end` of `source` into `bytes` from `at`: the index after them, or -1 unless they are
+ * ASCII that JSON writes as it is (ECMA-262 QuoteJSONString) with no `&` but `&amp;` when `ampersands`.
  */
 function copyText(bytes: Uint8Array, at: number, source: Uint8Array, start: number, end: number, ampersands: boolean): number {
   for (let i = start; i < end; i++) {

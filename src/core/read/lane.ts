@@ -1,34 +1,11 @@
-// The lane (issues #3, #4 and 24), the one fast path beside the events: a small WebAssembly module
-// (wasm/lane.ts, AssemblyScript) reads runs of `<url>` elements, or `<sitemap>` elements of an index,
-// from a buffer instead of script. It takes the forms writers write (blanks and line breaks between
-// elements; references to URL characters in a loc, `&amp;` above all; both W3C date forms;
-// image:image and xhtml:link alternates in the writers' form) and, for the reader (configure:
-// readerForms), the forms the reader takes as they are but the validator reports (blanks around a
-// value, a lastmod to the minute). It hashes the decoded loc as core/fingerprint.ts does (when asked:
-// the validator does), counts lines as the tokenizer does, and stops at the first element that does
-// not fit: the tokenizer reads that one the long way and offers the next one to the lane again, so a
-// declined element costs itself only. Non-ASCII text is such a stop (see below): the entry that holds
-// it goes the long way. Why: script pays per element (a match array and its strings, calls) and, in a
-// fresh process, runs interpreted until V8 has seen enough of it; the module is compiled before its
-// first call and costs the same from the first element to the last. The protocol's constants it reads
-// by (CHANGEFREQS, the loc bounds) are written into each instance from model.ts and url.ts
-// (setProtocol); its calendar is checked against core/datetime.ts by test/core/read/lane.test.ts.
-//
-// What it hands back is records of values, not verdicts (the R_* fields, extras for the
-// extensions). The validator's rules read them in batches (validate/protocol.ts laneUrls); the
-// reader (xml-reader.ts) makes entries of them (laneUrlEntry), the same the events make.
-// test/core/validate/lane-entries.test.ts compares the validator's reports of every way, and
-// test/core/read/lane-entries.test.ts the reader's entries, on every fixture and corpus file and
-// on fast-check mutations.
-//
-// The module reads ASCII (then a byte offset is a string index): a window of text ends before its
-// first character that is not ASCII (load). A window is copied into the module from the text
-// (`scan`) or, for input read from its bytes (core/read/lane-bytes.ts), from the bytes themselves
-// (`scanBytes`). One module instance serves every reading in the process: a call leaves nothing
-// behind but scratch memory, and its records are read before any other call can run (everything
-// here is synchronous). A validation has an instance of its own (Lane.createWithTable): the
-// table of loc fingerprints of the protocol's duplicate rule lives in that instance's memory, where
-// addSeen adds a whole run to it in one call.
+// The lane: a WebAssembly module (wasm/lane.ts) that reads runs of `<url>` (or index `<sitemap>`)
+// elements in the forms writers write, as records of values, and stops at the first element that
+// does not fit; the tokenizer reads that one the long way and offers the next to the lane again. Why:
+// script pays per element and runs interpreted until V8 warms up; the module costs the same from the
+// first element on. It reads ASCII only (a byte offset is then a string index), so a window of text
+// ends before its first non-ASCII character. One instance serves every reading (calls are
+// synchronous and leave only scratch memory); a validation has its own (createWithTable) for its
+// fingerprint table. test/core/{read,validate}/lane-entries.test.ts check it against the events.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
 import { CHANGEFREQS, type AlternateLink, type ImageEntry, type SitemapRef, type UrlEntry } from '../model.js';
@@ -36,7 +13,10 @@ import { MAX_URL_LENGTH, MIN_URL_LENGTH } from '../url.js';
 import { LANE_WASM_BASE64 } from './lane-wasm.js';
 import type { EntryPosition } from './types.js';
 
-/** Int32 fields of a record (wasm/lane.ts). */
+/**
+ * Int32 fields of a record (wasm/lane.ts). A *_START is -1 when the url has no such element;
+ * R_CHANGEFREQ and R_LASTMOD_DAY are 0 then.
+ */
 export const LANE_FIELDS = 18;
 export const R_START = 0;
 export const R_LINE = 1;
@@ -45,35 +25,29 @@ export const R_HASH_1 = 3;
 export const R_HASH_2 = 4;
 export const R_LOC_START = 5;
 export const R_LOC_LENGTH = 6;
-/** -1 when the url has no lastmod. */
 export const R_LASTMOD_START = 7;
 export const R_LASTMOD_LENGTH = 8;
 export const R_END = 9;
-/** The changefreq's index in CHANGEFREQS + 1, 0 when the url has none. */
-export const R_CHANGEFREQ = 10;
-/** -1 when the url has no priority. */
+export const R_CHANGEFREQ = 10; // the index in CHANGEFREQS + 1
 export const R_PRIORITY_START = 11;
 export const R_PRIORITY_LENGTH = 12;
-/** Bits: F_LOC_REFERENCES, F_LOC_UNUSUAL. */
-export const R_FLAGS = 13;
-/** The loc holds references (`&amp;`, `&apos;`, `&#N;`, `&#xH;` of a character a URL may hold): its value is decoded (laneLoc). */
+export const R_FLAGS = 13; // F_LOC_* bits
+/** The loc holds references (`&amp;`, `&#N;`, …) of URL characters: laneLoc decodes them. */
 export const F_LOC_REFERENCES = 1;
-/** The loc may differ from its url.ts comparableUrl (without it, it surely does not): an upper-case host, a port, an escape in lower case or of an unreserved character, a dot segment, … (wasm/lane.ts locUnusual). */
+/** The loc may differ from its comparableUrl (upper-case host, port, escape, dot segment…: wasm/lane.ts locUnusual). */
 export const F_LOC_UNUSUAL = 2;
-/** The url's extensions (image:image, xhtml:link alternates): extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (Lane.extras), R_IMAGES of them images. */
+/** Extras R_EXTRA_FROM to R_EXTRA_FROM + R_EXTRA_COUNT - 1 (Lane.extras), R_IMAGES of them images. */
 export const R_EXTRA_FROM = 14;
 export const R_EXTRA_COUNT = 15;
 export const R_IMAGES = 16;
-/** The lastmod's date as the number YYYYMMDD; 0 when the url has none. */
-export const R_LASTMOD_DAY = 17;
+export const R_LASTMOD_DAY = 17; // YYYYMMDD
 
 /**
- * Int32 fields of an extra (wasm/lane.ts): its kind (X_IMAGE, or an alternate), its value (an image's
- * loc, an alternate's href) and flags, an alternate's hreflang; of a scan that hashes, the
- * fingerprints of an alternate's href (decoded, as a loc's) and of its hreflang.
+ * Int32 fields of an extra (an image:image or xhtml:link alternate): the value is an image's loc or an
+ * alternate's href; the hashes (of a scan that hashes) are of the decoded href and of the hreflang.
  */
 export const EXTRA_FIELDS = 10;
-export const X_KIND = 0;
+export const X_KIND = 0; // X_IMAGE, or an alternate
 export const X_VALUE_START = 1;
 export const X_VALUE_LENGTH = 2;
 export const X_FLAGS = 3;
@@ -85,7 +59,7 @@ export const X_HREFLANG_HASH_1 = 8;
 export const X_HREFLANG_HASH_2 = 9;
 export const X_IMAGE = 0;
 
-/** Records per call: a 256 KiB buffer holds about 1,300 urls; more calls follow when it holds more (wasm/lane.ts MAX_RECORDS). */
+/** Records per call (wasm/lane.ts MAX_RECORDS): a 256 KiB buffer holds about 1,300 urls. */
 const MAX_RECORDS = 4096;
 
 interface LaneExports {
@@ -123,9 +97,8 @@ interface LaneExports {
 }
 
 /**
- * One instance of the module and what its input area holds: `text` (or `bytes`) from index `from` to
- * `end`. Readings and validations that share an instance may interleave between chunks, so whichever
- * scans next with another buffer copies its own first.
+ * An instance and what its input area holds: `text` (or `bytes`) from `from` to `end`. Readings that
+ * share it may interleave between chunks, so one that scans another buffer copies its own first.
  */
 interface LaneInstance {
   readonly exports: LaneExports;
@@ -133,11 +106,10 @@ interface LaneInstance {
   bytes: Uint8Array | undefined;
   from: number;
   end: number;
-  /** Whether the input area holds a window of `text` (or `bytes`). */
   loaded: boolean;
-  /** Whether the window of `text` ends before a character that is not ASCII. */
+  /** The window of `text` ends before a non-ASCII character. */
   cut: boolean;
-  /** The extension prefixes set in the instance (Lane.prefixKey). */
+  /** Lane.prefixKey of the prefixes set in the instance. */
   prefixes: string;
 }
 
@@ -173,7 +145,7 @@ function newInstance(): LaneInstance | null {
   }
 }
 
-/** The protocol's constants the module reads by (the changefreq names, the loc bounds), written into a new instance: they are written down once, here in script. */
+/** The protocol's constants (changefreq names, loc bounds) written into a new instance: model.ts and url.ts own them. */
 function setProtocol(exports: LaneExports): void {
   const memory = new Uint8Array(exports.memory.buffer);
   const names = exports.changefreqNamesAt();
@@ -189,21 +161,16 @@ let shared: LaneInstance | null | undefined;
 
 /** The instance every reading shares, made on first use; null where WebAssembly is not available. */
 function sharedInstance(): LaneInstance | null {
-  if (shared === undefined) shared = newInstance();
-  return shared;
+  return (shared ??= newInstance());
 }
 
 const encoder = new TextEncoder();
 
-/**
- * The most of a buffer the module holds at once (its memory grows to this and not further: a whole
- * document given as one string is read a window at a time).
- */
+/** The most of a buffer the module holds at once: a longer one is read a window at a time. */
 export const LANE_WINDOW = 1 << 20;
 /** A window is reloaded from the read position when less than this is left in it (a url is shorter). */
 const WINDOW_ROOM = 64 * 1024;
 
-/** A character that is not ASCII. */
 const NOT_ASCII = /[^\x00-\x7f]/g;
 
 /** The index of the first character of `text` from `from` on that is not ASCII; text.length when none. */
@@ -213,12 +180,9 @@ function notAsciiFrom(text: string, from: number): number {
 }
 
 /**
- * Puts the window of `text` that starts at `from` in the instance's input area, unless the one there
- * serves: at most LANE_WINDOW characters, and none from the first that is not ASCII on (the module
- * reads ASCII, so that an index is an offset; the url that holds that character goes the long way,
- * and the next scan goes on after it). After a window cut short so, the next such character is
- * looked for first, and only the characters before it are copied: each character is looked at and
- * copied about once, however many of them are not ASCII. Whether the module has room for it.
+ * Puts the window of `text` from `from` in the input area unless the one there serves: at most
+ * LANE_WINDOW characters, ending before the first non-ASCII one. After a window cut so, that character
+ * is looked for before copying, so each character is copied about once. False when there is no room.
  */
 function load(lane: LaneInstance, text: string, from: number): boolean {
   if (text === lane.text && lane.loaded && from >= lane.from && from < lane.end && (lane.end === text.length || lane.cut || from + WINDOW_ROOM <= lane.end)) return true;
@@ -241,9 +205,8 @@ function load(lane: LaneInstance, text: string, from: number): boolean {
 }
 
 /**
- * Puts the window of ASCII `bytes` that starts at `from` in the instance's input area, unless the one
- * there serves (the same array object: a caller hands each chunk in an array of its own); false when
- * the module has no memory for it.
+ * `load` for ASCII `bytes`: the window there serves when it is of the same array (a caller hands each
+ * chunk in an array of its own). False when there is no room.
  */
 function loadBytes(lane: LaneInstance, bytes: Uint8Array, from: number): boolean {
   if (bytes === lane.bytes && from >= lane.from && (lane.end === bytes.length || from + WINDOW_ROOM <= lane.end)) return true;
@@ -306,20 +269,13 @@ export class Lane {
     return lane === null ? undefined : new Lane(lane, 0);
   }
 
-  /**
-   * A lane with an instance of its own and, in it, an empty fingerprint table of `capacity` slots (a
-   * power of two; it grows at three quarters full) for addSeen; undefined where WebAssembly cannot run.
-   */
+  /** A lane with an instance of its own holding a fingerprint table of `capacity` slots (a power of two), for addSeen. */
   static createWithTable(capacity: number): Lane | undefined {
     const lane = newInstance();
     return lane === null ? undefined : new Lane(lane, capacity);
   }
 
-  /**
-   * The records of the last scan: a view of the module's memory, valid until the next scan. Taken
-   * afresh after anything that may add to the fingerprint table (its memory may grow, which detaches
-   * the old view).
-   */
+  /** The records of the last scan, valid until the next; take them afresh after addSeen (memory growth detaches a view). */
   get records(): Int32Array {
     const memory = this.lane.exports.memory.buffer;
     if (this.view.buffer !== memory) this.view = new Int32Array(memory, this.lane.exports.recordsAt(), this.recordCount * LANE_FIELDS);
@@ -327,33 +283,24 @@ export class Lane {
   }
 
   /**
-   * Reads up to `maxCount` urls of `buf` from index `from`, the first on line `line`, which starts
-   * at index `lineStart` (negative when it began in an earlier buffer); each at most `maxLength`
-   * characters long. Returns how many were read (their records in `records`). The locs' fingerprints
-   * are in the records when `hash` is true.
+   * Reads up to `maxCount` urls (each at most `maxLength` characters) of `buf` from `from`, on line
+   * `line` that starts at `lineStart` (negative: in an earlier buffer). Returns how many (`records`).
    */
   scan(buf: string, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
-    const lane = this.lane;
-    if (!load(lane, buf, from)) return 0;
+    if (!load(this.lane, buf, from)) return 0;
     return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
   }
 
-  /**
-   * `scan` over bytes that are all ASCII (the caller checked: then a byte index is a character
-   * index, and the records' indexes are indexes in `bytes`). A caller that changes the bytes of an
-   * array it has scanned hands them over in a new array.
-   */
+  /** `scan` of all-ASCII `bytes`; changed bytes must come in a new array (the loaded window is known by its array). */
   scanBytes(bytes: Uint8Array, from: number, line: number, lineStart: number, maxLength: number, maxCount: number, hash = true): number {
     if (!loadBytes(this.lane, bytes, from)) return 0;
     return this.scanLoaded(from, line, lineStart, maxLength, maxCount, hash);
   }
 
   /**
-   * What this lane reads: `<sitemap>` elements of an index (`sitemap`) or `<url>` elements, with
-   * image:image and xhtml:link alternates of these prefixes (bound on the root to their namespaces;
-   * undefined: that namespace's elements end a run; a prefix longer than 32 characters or not ASCII is
-   * not read). `readerForms`: the forms the reader takes as they are but the validator reports
-   * (blanks around a value, a lastmod to the minute), which the validator leaves to the events.
+   * What this lane reads: index `<sitemap>`s or `<url>`s, with image:image and xhtml:link alternates of
+   * these prefixes (undefined, or longer than 32 or not ASCII: such elements end a run). `readerForms`:
+   * also what the reader takes but the validator reports (blanks around a value, a lastmod to the minute).
    */
   configure(reading: LaneReading): void {
     const usable = (p: string | undefined): string => (p !== undefined && p.length <= 32 && /^[\x21-\x7e]+$/.test(p) ? p : '');
@@ -406,9 +353,8 @@ export class Lane {
   }
 
   /**
-   * Where a run of the first `taken` records of the last scan ends (taken > 0): the index after the
-   * last of them, with the line state there in `lines` (XmlLane.readRun). Fewer than the scan read:
-   * the run stops at the start of the next record (its line state).
+   * Where a run of the first `taken` (> 0) records of the last scan ends, with the line state there in
+   * `lines`: after the last of them, or at the start of the next record when the scan read more.
    */
   stopAfter(taken: number, lines: Int32Array): number {
     const records = this.records;
@@ -425,10 +371,9 @@ export class Lane {
   }
 
   /**
-   * The fingerprints of records 0 to `count - 1` of the last scan (hashed) into `seen`, each with its
-   * line unless it is there; once `seen` holds `maxTracked`, only looked up, and taking stops before
-   * the first record not found. Returns how many were taken; `attention` lists those whose
-   * fingerprint was there, as (record index, its value) pairs (what that means is the caller's to say).
+   * Adds the fingerprints of the first `count` records of the last scan (hashed) to `seen` with their
+   * lines; once it holds `maxTracked`, only looks them up and stops before the first not found. Returns
+   * how many were taken; `attention` pairs each found already with the value stored for it.
    */
   addSeen(count: number, maxTracked: number): number {
     if (this.seen === undefined) throw new Error('lane: addSeen needs a lane made by createWithTable');
@@ -454,9 +399,8 @@ export class Lane {
   }
 
   /**
-   * The locs of records `from` to `to - 1` of the last scan, references decoded, as UTF-8 lines (each
-   * ends with a LF), as many whole ones as fit in `room` bytes: the index of the first record left
-   * out (`from` when none fits). The lines are `packed` until the next call.
+   * The decoded locs of records `from` to `to - 1` as UTF-8 lines in `packed`, as many as fit in `room`
+   * bytes; returns the index of the first record left out.
    */
   packLocs(from: number, to: number, room: number): number {
     const exports = this.lane.exports;
@@ -511,7 +455,7 @@ class LaneFingerprintTable implements FingerprintSet {
 /** Fingerprints looked up per call of the module (512 KiB of its memory). */
 const FIRST_OF_BLOCK = 1 << 16;
 
-/** The module's fingerprint of the ASCII text `text` (for the test that compares it with core/fingerprint.ts). */
+/** The module's fingerprint of ASCII `text`, for the test that compares it with core/fingerprint.ts. */
 export function laneFingerprint(text: string): [number, number] | undefined {
   const lane = sharedInstance();
   if (lane === null || text.length > LANE_WINDOW || !load(lane, text, 0) || lane.end !== text.length) return undefined;
@@ -523,10 +467,7 @@ export function recordPosition(records: Int32Array, r: number): EntryPosition {
   return { line: records[r + R_LINE] as number, column: records[r + R_COLUMN] as number };
 }
 
-/**
- * The loc of record `r` (its first field's index) of a scan of `text`: its value, references decoded.
- * `base`: the index in the scanned buffer where `text` starts (0: the whole buffer).
- */
+/** The decoded loc of record `r` (its first field's index) of a scan of `text`, which starts at `base` in the buffer. */
 export function laneLoc(text: string, records: Int32Array, r: number, base = 0): string {
   const locStart = (records[r + R_LOC_START] as number) - base;
   const loc = text.slice(locStart, locStart + (records[r + R_LOC_LENGTH] as number));
@@ -609,9 +550,8 @@ export function laneSitemapRef(text: string, records: Int32Array, r: number): Si
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * Number(text.slice(start, end)) for a priority the module read (`0`, `0.`, `0.ddd`, `1`, `1.000`,
- * `.ddd`), without making the string: the fraction's digits over a power of ten is one correctly
- * rounded division, and Number() is correctly rounded, so the two are the same double.
+ * Number(text.slice(start, end)) for a priority the module read (`0`, `0.`, `0.ddd`, `1`, `1.000`, `.ddd`),
+ * without the string: digits over a power of ten is one correctly rounded division, as Number() is.
  */
 function priorityOf(text: string, start: number, end: number): number {
   const first = text.charCodeAt(start);
@@ -625,11 +565,7 @@ function priorityOf(text: string, start: number, end: number): number {
   return fraction / (POWERS_OF_TEN[digits] as number);
 }
 
-/**
- * A function that gives the text of ASCII bytes, every byte a character (what the records of a bytes
- * scan index). It keeps the last one: the runs of a chunk index the same bytes (an array of the
- * chunk's own, as the lane requires), and each would otherwise decode the whole chunk again.
- */
+/** The text of ASCII bytes (what a bytes scan's records index), kept for the last array: a chunk's runs share it. */
 export function asciiTextOf(): (bytes: Uint8Array) => string {
   let decoded: Uint8Array | undefined;
   let text = '';

@@ -1,15 +1,7 @@
-// Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"):
-// gzip by its magic bytes, the character encoding by BOM, byte pattern and XML declaration, the
-// format by the first characters and, once the tokenizer has it, by the root element and its namespace.
-//
-// Encoding names are those of the WHATWG Encoding Standard, i.e. what `TextDecoder#encoding` says.
-// Note that there, `iso-8859-1`, `latin1`, `us-ascii`, `ascii` and `cp1252` are all labels of
-// windows-1252: a file declared ISO-8859-1 decodes as windows-1252, like in every browser. The two agree
-// on every byte except 80–9F (C1 control characters in ISO-8859-1, `€`, `‚`, `“`, `”`, `™`... in
-// windows-1252); files labelled ISO-8859-1 that use those bytes are, in practice, windows-1252.
-// `café` with é as the byte E9 reads right either way. (Node 20.18.3+ decodes windows-1252 80–9F wrongly
-// in `TextDecoder#decode(bytes)` without an options argument, nodejs/node#60888; decode.ts therefore
-// decodes windows-1252 itself.)
+// Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"): gzip by
+// its magic bytes, the encoding by BOM, byte pattern and XML declaration, the format by the first
+// characters and then by the root element and its namespace. Encoding names are the WHATWG Encoding
+// Standard's, where `iso-8859-1`, `latin1` and `us-ascii` are labels of windows-1252, as in browsers.
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
@@ -33,32 +25,18 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Encoding
-
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
-  /**
-   * The WHATWG name of the encoding to decode with (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`,
-   * `iso-8859-2`, `shift_jis`, ...). Never `iso-8859-1`: that label decodes as `windows-1252`.
-   */
+  /** The WHATWG name of the encoding to decode with (never `iso-8859-1`: that label decodes as `windows-1252`). */
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
-  /**
-   * What decided: a BOM; the UTF-16 byte pattern of `<?` or `<` without a BOM (XML 1.0 appendix F);
-   * the XML declaration's `encoding`; or nothing (UTF-8, also after an unusable declaration).
-   */
+  /** What decided: a BOM, the UTF-16 byte pattern of `<` (XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
-  /**
-   * Codes: `encoding/declared-not-utf8` (warning), `encoding/bom-conflict` (warning),
-   * `encoding/declaration-mismatch` (warning), `encoding/unsupported` (error),
-   * `xml/declaration-not-at-start` (warning). Offsets count UTF-16 code units of the decoded text
-   * (BOM excluded), lines and columns are 1-based.
-   */
+  /** `encoding/*`, `xml/declaration-not-at-start`; offsets in UTF-16 code units of the decoded text, BOM excluded. */
   diagnostics: Diagnostic[];
 }
 
@@ -81,9 +59,8 @@ const EXTRA_LABELS: Readonly<Record<string, string>> = {
 const canonicalCache = new Map<string, string | null>();
 
 /**
- * The WHATWG encoding name for a label (case-insensitive, surrounding whitespace ignored), or
- * `undefined` when the label is unknown or this runtime's TextDecoder cannot decode it (the
- * "replacement" encodings, UTF-32, a Node built without full ICU...).
+ * The WHATWG encoding name for a label (case and surrounding whitespace ignored), or undefined when
+ * this runtime's TextDecoder cannot decode it (unknown, "replacement", UTF-32, a Node without full ICU).
  */
 export function resolveEncodingLabel(label: string): string | undefined {
   const key = label.trim().toLowerCase();
@@ -119,26 +96,13 @@ function declarationAgrees(detected: string, label: string, resolved: string | u
   return false;
 }
 
-function describe(encoding: string): string {
-  switch (encoding) {
-    case 'utf-8':
-      return 'UTF-8';
-    case 'utf-16le':
-      return 'UTF-16LE';
-    case 'utf-16be':
-      return 'UTF-16BE';
-    default:
-      return encoding;
-  }
+/** An encoding's name for messages: the Unicode ones (utf-8, utf-16le, utf-16be) in upper case. */
+export function encodingName(encoding: string): string {
+  return encoding.startsWith('utf-') ? encoding.toUpperCase() : encoding;
 }
 
-interface Head {
-  /** The head as characters: bytes for ASCII-compatible input, code units for UTF-16, from after the BOM. */
-  text: string;
-}
-
-/** The head as a string of ASCII-range characters; anything else becomes U+FFFF (never matches). */
-function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): Head {
+/** The head after the BOM as characters (bytes, or UTF-16 code units): ASCII as is, the rest U+FFFF (matches nothing). */
+function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): string {
   const end = Math.min(bytes.length, start + ENCODING_SNIFF_BYTES);
   let text = '';
   if (encoding === 'utf-8') {
@@ -153,7 +117,7 @@ function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16
       text += unit < 0x80 ? String.fromCharCode(unit) : '\uffff';
     }
   }
-  return { text };
+  return text;
 }
 
 const XML_SPACE = /^[\x20\x09\x0d\x0a]*/;
@@ -169,15 +133,10 @@ const SAVE_AS_UTF8 = 'save the file as UTF-8 and declare encoding="UTF-8"';
 const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
- * Decide the character encoding of a document from its first bytes (pass at least
- * `ENCODING_SNIFF_BYTES` of them, or all there are: the answer must not depend on how much arrived).
- *
- * Order (XML 1.0 appendix F): a BOM (UTF-8 EF BB BF, UTF-16LE FF FE, UTF-16BE FE FF) wins over
- * everything; without one, UTF-16 is recognised by the byte pattern of `<` or whitespace as 16-bit
- * units; then the XML declaration's `encoding`, also after leading whitespace (accepted with
- * `xml/declaration-not-at-start`); else UTF-8. An unknown label falls back to UTF-8 with an error.
+ * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
+ * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of `<` or whitespace; the XML declaration's
+ * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
-// Long: the steps of the order above, in that order, each returning its answer.
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const diagnostics: Diagnostic[] = [];
   const b0 = head[0];
@@ -215,7 +174,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
 
   // Read the declaration in whatever byte layout the BOM or pattern implies (ASCII-compatible otherwise).
-  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected).text;
+  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected);
   const leading = (XML_SPACE.exec(view) as RegExpExecArray)[0].length;
   const decl = XML_DECL.exec(view.slice(leading));
   let declared: string | undefined;
@@ -240,7 +199,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return r;
   };
   const notUtf8 = (encoding: string, how: string): void => {
-    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${describe(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
+    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${encodingName(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
   };
 
   if (detected !== undefined) {
@@ -253,12 +212,12 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
         const refused = resolved === undefined || (detected === 'utf-8' ? isUtf16(resolved) : resolved !== 'utf-8');
         const code = refused ? 'encoding/refused' : source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
         diagnostics.push(
-          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${describe(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${describe(detected)}`, at, `declare encoding="${describe(detected)}" or, better, save the file as UTF-8`),
+          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
         );
       }
     } else if (decl === null && source === 'pattern') {
       // Without a BOM, UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
-      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${describe(detected)}`, START, UTF8_HINT));
+      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
     }
     if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
     return result(detected, source);
@@ -290,25 +249,17 @@ function isAsciiChar(b: number): boolean {
   return b > 0x00 && b < 0x80;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Format
-
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
 
-/**
- * True when `text` holds enough to sniff its format: `FORMAT_SNIFF_CHARS` characters after the BOM
- * and leading whitespace. Until then, buffer (or call `sniffFormat` at the end of input).
- */
+/** Whether `text` holds the `FORMAT_SNIFF_CHARS` characters after BOM and whitespace that `sniffFormat` needs. */
 export function hasFormatWindow(text: string): boolean {
   return text.length - skipLeading(text) >= FORMAT_SNIFF_CHARS;
 }
 
 function skipLeading(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (;;) {
-    if (isAsciiWhitespace(text.charCodeAt(i))) i++;
-    else return i;
-  }
+  while (isAsciiWhitespace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 const HTML_START = /^<(?:html|head|body)(?=[\s>/]|$)/i;
@@ -318,16 +269,11 @@ const NAME_START = /^<[A-Za-z_:\u00c0-\uffff]/;
 const XML_INSIDE = /<\?xml[\s?]|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)[\s>/]/;
 
 /**
- * The format of a document by its first decoded characters (pass at least `FORMAT_SNIFF_CHARS` after
- * leading whitespace, or the whole text; see `hasFormatWindow`):
- * - `empty`: nothing but whitespace (and a BOM);
- * - `html`: `<!DOCTYPE html`, `<html`, `<head` or `<body` (any case), also after an XML declaration,
- *   processing instructions and comments: the reader reports "sitemap is HTML" and takes no URLs;
- * - `xml`: `<?xml`, a comment, a DOCTYPE that is not HTML, or `<` and a name; also text that does not
- *   start with `<` but has an XML declaration or a `urlset` / `sitemapindex` start tag in the window
- *   (an unrendered template with front matter, a stray line before the declaration): the tokenizer
- *   then reports the text before the root;
- * - `text`: anything else, read as one URL per line.
+ * The format of a document by its first `FORMAT_SNIFF_CHARS` characters after leading whitespace (or all):
+ * `empty` (only whitespace); `html` (`<!DOCTYPE html`, `<html`, `<head`, `<body`, also after
+ * declarations, PIs and comments); `xml` (`<?xml`, a comment, another DOCTYPE, `<` and a name, or text
+ * with an XML declaration or a `urlset` / `sitemapindex` tag further on: a template's front matter, a
+ * stray line); else `text`, one URL per line.
  */
 export function sniffFormat(text: string): SniffedFormat {
   const start = skipLeading(text);
@@ -362,26 +308,13 @@ export function sniffFormat(text: string): SniffedFormat {
 export type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'html' | 'unknown';
 
 /**
- * The format a root element decides, from its namespace URI and local name. `urlset` and
- * `sitemapindex` are recognised in any namespace (check it with `sitemapNamespaceProblem`); `rss`
- * (RSS 0.9x/2.0, no namespace); `feed` in the Atom 1.0 or 0.3 namespace; `html` (any case, any
- * namespace: XHTML or an HTML page that happens to be well-formed) means "sitemap is HTML".
+ * The format a root element decides: `urlset` and `sitemapindex` in any namespace (sitemapNamespaceProblem
+ * checks it), `rss`, `feed` in an Atom 1.0 or 0.3 namespace, `html` in any case or namespace (XHTML).
  */
 export function formatOfRoot(uri: string, local: string): RootFormat {
-  switch (local) {
-    case 'urlset':
-      return 'urlset';
-    case 'sitemapindex':
-      return 'sitemapindex';
-    case 'rss':
-      return 'rss';
-    case 'feed':
-      if (uri === ATOM_NS) return 'atom';
-      if (uri === ATOM03_NS) return 'atom03';
-      return 'unknown';
-    default:
-      return local.toLowerCase() === 'html' ? 'html' : 'unknown';
-  }
+  if (local === 'urlset' || local === 'sitemapindex' || local === 'rss') return local;
+  if (local === 'feed') return uri === ATOM_NS ? 'atom' : uri === ATOM03_NS ? 'atom03' : 'unknown';
+  return local.toLowerCase() === 'html' ? 'html' : 'unknown';
 }
 
 export interface NamespaceProblem {
@@ -403,32 +336,21 @@ function looseNamespace(uri: string): string {
 }
 
 /**
- * What is wrong with the namespace of a `urlset` / `sitemapindex` root, ready to become a diagnostic
- * (add the position), or `undefined` when it is exactly `http://www.sitemaps.org/schemas/sitemap/0.9`.
- * - Google's pre-sitemaps.org namespaces `http://www.google.com/schemas/sitemap/0.84` and `.../0.9`:
- *   `namespace/legacy`, warning (read as usual);
- * - no namespace: `namespace/missing`, warning;
- * - anything else: `namespace/wrong`, error, naming the right one; near misses (https, a trailing
- *   slash, no `www.`, `sitemap.org`, upper case, 0.84 under sitemaps.org) say what differs.
+ * What is wrong with the namespace of a `urlset` / `sitemapindex` root (a diagnostic without its
+ * position), or undefined when it is exactly SITEMAP_NS: `namespace/legacy` (warning) for Google's
+ * older ones, `namespace/missing` (warning), else `namespace/wrong` (error), which says what a near miss
+ * (https, a trailing slash, no `www.`, `sitemap.org`, upper case) gets wrong.
  */
 export function sitemapNamespaceProblem(uri: string, local = 'urlset'): NamespaceProblem | undefined {
   if (uri === SITEMAP_NS) return undefined;
   const right = `xmlns="${SITEMAP_NS}"`;
   if (LEGACY_SITEMAP_NS.includes(uri)) {
-    return {
-      code: 'namespace/legacy',
-      severity: 'warning',
-      message: `<${local}> uses Google's legacy namespace "${uri}"; the sitemaps.org namespace is "${SITEMAP_NS}"`,
-      hint: `use ${right}`,
-    };
+    const message = `<${local}> uses Google's legacy namespace "${uri}"; the sitemaps.org namespace is "${SITEMAP_NS}"`;
+    return { code: 'namespace/legacy', severity: 'warning', message, hint: `use ${right}` };
   }
   if (uri === '') {
-    return {
-      code: 'namespace/missing',
-      severity: 'warning',
-      message: `<${local}> has no namespace; it must be in "${SITEMAP_NS}"`,
-      hint: `add ${right} to <${local}>`,
-    };
+    const message = `<${local}> has no namespace; it must be in "${SITEMAP_NS}"`;
+    return { code: 'namespace/missing', severity: 'warning', message, hint: `add ${right} to <${local}>` };
   }
   const loose = looseNamespace(uri);
   let why = '';
@@ -437,10 +359,6 @@ export function sitemapNamespaceProblem(uri: string, local = 'urlset'): Namespac
   } else if (loose === 'sitemaps.org/schemas/sitemap/0.84') {
     why = ' (0.84 only ever existed under google.com)';
   }
-  return {
-    code: 'namespace/wrong',
-    severity: 'error',
-    message: `<${local}> is in the namespace "${uri}", which is not the sitemap namespace "${SITEMAP_NS}"${why}`,
-    hint: `use exactly ${right}`,
-  };
+  const message = `<${local}> is in the namespace "${uri}", which is not the sitemap namespace "${SITEMAP_NS}"${why}`;
+  return { code: 'namespace/wrong', severity: 'error', message, hint: `use exactly ${right}` };
 }
