@@ -7,6 +7,7 @@
 
 import type { DateInput } from './model.js';
 import { InvalidValueError, quoteValue } from './errors.js';
+import { trimAsciiWhitespace } from './ascii-whitespace.js';
 
 export interface SitemapDate {
   /** The value as written to the XML: a form sitemap.xsd accepts (xsd:date `YYYY-MM-DD`, or xsd:dateTime `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)`). */
@@ -114,12 +115,13 @@ function d2(s: string, i: number): number {
  * Parses `raw` into the scratch variables: undefined, or why it is not a W3C Datetime. Long: one pass over
  * the grammar, each part checked where it is read.
  */
-function parseInto(raw: string): string | undefined {
-  // Trim only when an end is not a digit/Z (trim() is cheap but not free).
+function parseInto(raw: string, unicodeTrim = false): string | undefined {
+  // Trim only when an end is not a digit/Z. A value read from XML keeps a no-break space (the schema
+  // collapses XML whitespace only); an API caller's string, say from a spreadsheet, loses it.
   let s = raw;
   const first = s.charCodeAt(0);
   const last = s.charCodeAt(s.length - 1);
-  if (!(first >= 48 && first <= 57) || (last <= 32 || last > 122)) s = s.trim();
+  if (!(first >= 48 && first <= 57) || (last <= 32 || last > 122)) s = unicodeTrim ? s.trim() : trimAsciiWhitespace(s);
   if (!SHAPE.test(s)) {
     return s.length === 0 ? 'the value is empty' : 'it does not match the W3C Datetime grammar';
   }
@@ -299,7 +301,7 @@ const EXPECTED_INPUT = 'expected a Date, epoch milliseconds or a W3C Datetime st
 /** Core of toSitemapDate: returns the text and leaves the instant in pEpochMs. */
 function convert(input: DateInput, field: string): string {
   if (typeof input === 'string') {
-    const reason = parseInto(input);
+    const reason = parseInto(input, true);
     if (reason !== undefined) fail(field, input, quoteValue(input), 'is not a W3C Datetime', reason);
     return pText;
   }

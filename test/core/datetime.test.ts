@@ -258,6 +258,11 @@ describe('parseW3cDatetime', () => {
     });
   });
 
+  it('trims XML whitespace only, where toSitemapDate also trims a no-break space', () => {
+    assert.equal(parseW3cDatetime(' 2024-01-01\n')?.text, '2024-01-01');
+    assert.equal(parseW3cDatetime('2024-01-01\u00a0'), undefined);
+  });
+
   it('takes the short forms apart', () => {
     assert.deepEqual(parseW3cDatetime('2024'), {
       precision: 'year', year: 2024, month: 1, day: 1, hour: 0, minute: 0, second: 0, fraction: '',

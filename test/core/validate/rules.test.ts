@@ -82,6 +82,10 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
 });
 
 describe('the schema verdict on values', () => {
+  it('a lastmod ending in a no-break space is no W3C Datetime, not a lenient one nor one of the wrong precision', () => {
+    assert.deepEqual(found(urlset(u(`${LOC}<lastmod>2024-01-01&#xA0;</lastmod>`)), ['lastmod/']), ['lastmod/invalid@2:38']);
+  });
+
   it('a no-break space around loc, lastmod or priority is not collapsed whitespace (XML has only space, tab, CR, LF)', () => {
     const verdict = (inner: string): boolean => validateXmlSitemapText(urlset(u(inner)), { now: NOW }).schemaValid;
     assert.equal(verdict(`<loc>\t https://example.com/a\n</loc><lastmod> 2024-01-01 </lastmod><priority> 0.5 </priority>`), true);
