@@ -1,21 +1,11 @@
-// The hreflang rules of sitemap validation. Google Search Central, "Tell Google about localized
-// versions of your page", section "Sitemap":
-// - every <url> lists an <xhtml:link rel="alternate"> for every language version, itself included;
-// - links go both ways: if A lists B, B lists A ("return links"), or Google may ignore them;
-// - x-default appears at most once; each value is a language tag Google understands.
+// The hreflang rules (Google Search Central, "Tell Google about localized versions of your page",
+// "Sitemap"): a <url> with alternates lists itself, links go both ways (return links), x-default at
+// most once, each value a language tag Google understands.
 //
-// Per-entry rules are decided in `add`; the return-link rule needs the whole sitemap and is decided in
-// `finish`. For that, every url is remembered compactly: two 32-bit hashes of its loc and of each
-// alternate href (the same pair of hashes as write/fingerprint-set.ts: two different URLs share both
-// with probability ~n²/2⁶⁵), its position, and, when it has alternates, its loc as UTF-8 bytes for
-// the messages (a page without them is named by its position). The locs are indexed in `finish`,
-// and only when some page links to another. Copying the
-// loc into our own bytes matters: a substring can keep its whole parent string alive in V8, so keeping
-// the reader's strings would keep the whole decoded document. Past `maxUrls` urls, nothing more is
-// remembered and the return links are not checked (`hreflang/not-checked`).
-//
-// URLs are compared exactly as the reader gives them (as written in the file, entities decoded), as
-// Google matches hreflang URLs: `https://example.com/en` and `https://example.com/en/` are two pages.
+// Per-url rules are decided in `add`; return links need the whole sitemap and are decided in `finish`
+// from compact records: the loc's and hrefs' fingerprints (as write/fingerprint-set.ts), the position,
+// and the loc copied into our own UTF-8 bytes (a substring would keep the whole decoded document alive).
+// URLs are compared as written, as Google matches them: `/en` and `/en/` are two pages.
 
 import type { Diagnostic } from '../diagnostics.js';
 import { positiveInteger, quoteValue } from '../errors.js';
@@ -67,10 +57,7 @@ export class HreflangChecker {
     this.maxUrls = positiveInteger(options.maxUrls, DEFAULT_MAX_URLS, 'maxUrls');
   }
 
-  /**
-   * One url, in document order: the diagnostics it has on its own; `locHash` is its loc's fingerprint
-   * when the caller has it already; `again`: its page is counted already (addLaneUrl).
-   */
+  /** One url, in document order: its own diagnostics. `again`: its page is counted already (addLaneUrl). */
   add(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, again = false): readonly Diagnostic[] {
     const alternates = entry.alternates ?? NONE;
     for (const link of alternates) {
@@ -81,12 +68,9 @@ export class HreflangChecker {
   }
 
   /**
-   * `add` for a url of the lane's run with alternates, already given to `addPages` with its run, from
-   * its values as the lane gives them (record `r` of `records`, over `source`: the scan's text, or
-   * its bytes): no entry is made, the rules read the same values (test/core/validate/lane-entries.test.ts
-   * compares both forms). Its alternates are remembered as a second record of its page. A url the
-   * rules have nothing to say of, as the fingerprints of its values show (knownLinks), makes no
-   * strings but its loc's with references; any other is given to the rules as text.
+   * `add` for a lane url with alternates (record `r` over `source`, its page given to `addPages`
+   * already): one the fingerprints show the rules have nothing to say of (knownLinks) makes no
+   * strings; any other is made an entry. Its alternates become a second record of its page.
    */
   addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
     this.laneHash[0] = records[r + R_HASH_1] as number;
@@ -112,7 +96,7 @@ export class HreflangChecker {
     return this.add(entry, { line, column }, this.laneHash, true);
   }
 
-  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here), and the url remembered (`again`: its page already is). */
+  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here); the url remembered. */
   private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): readonly Diagnostic[] {
     const count = hrefs.length;
     const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, { line, column });
@@ -137,8 +121,7 @@ export class HreflangChecker {
 
   /**
    * The return links missing in the whole sitemap, in document order; or `hreflang/not-checked`.
-   * `locs`, when given, holds the fingerprint of every loc of the sitemap (the duplicate rule's
-   * table): a return link can be missing only if some link leads to one of them.
+   * `locs`: every loc's fingerprint (the duplicate rule's table), to skip a sitemap no link leads into.
    */
   finish(locs?: FingerprintSet): Diagnostic[] {
     const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks(locs) ?? []);
@@ -147,11 +130,7 @@ export class HreflangChecker {
     return diagnostics;
   }
 
-  /**
-   * The urls of a run of the validator's lane, as pages without alternates; those with alternates
-   * are then given to `addLaneUrl`. `pages`: (line, column, hash 1, hash 2) of each (Lane.pages), the
-   * quads `from` to `from + count - 1` of it taken.
-   */
+  /** A lane run's urls as pages without alternates: quads `from` to `from + count - 1` of Lane.pages. */
   addPages(pages: Int32Array, from: number, count: number): void {
     let k = from;
     const end = from + count;
@@ -185,16 +164,13 @@ export class HreflangChecker {
   }
 }
 
-/**
- * The alternates of the url being checked, in document order: `hrefs[i]` with `hreflangs[i]`. Filled
- * by `add` or `addLaneUrl` (the same values either way), emptied by `check`.
- */
+/** The alternates of the url being checked: `hrefs[i]` with `hreflangs[i]`; emptied by `check`. */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
-/** The fingerprints of the url's alternates' hrefs, as pairs, for AlternateGraph.addLinks (a double array: int32s unboxed). */
+/** Their hrefs' fingerprints, as pairs (a double array: int32s unboxed). */
 const linkHashes: number[] = [];
 
-/** An hreflang value as the per-url rules read it: its problem, and the language it counts as (lowercased, RFC 5646 §2.1.1). */
+/** An hreflang value, its problem, and the language it counts as (lowercased, RFC 5646 §2.1.1). */
 interface KnownTag {
   readonly text: string;
   readonly hash1: number;
@@ -210,7 +186,7 @@ const knownTagSlots: (KnownTag | undefined)[] = new Array<KnownTag | undefined>(
 /** The tags of the url knownLinks looks at. */
 const knownTags: KnownTag[] = [];
 
-/** The hreflang `source` (from `start` to `end`) of this fingerprint as the rules read it; its text made only at its first sight. */
+/** The tag of this fingerprint; its text is made only at its first sight. */
 function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start = 0, end = source.length): KnownTag {
   const slot = hash1 & (TAG_SLOTS - 1);
   const known = knownTagSlots[slot];
@@ -220,10 +196,8 @@ function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start 
 }
 
 /**
- * The alternates of lane url `r` (over `source`) when entryDiagnostics would find nothing in them,
- * as their fingerprints show: each hreflang valid, x-default at most once, no language given for two
- * URLs, a link to the url itself. Then: how many (their hrefs' fingerprints in linkHashes, their
- * hreflangs in `hreflangs`). Else -1: the rules read them as text.
+ * How many alternates lane url `r` has, when their fingerprints show entryDiagnostics would find
+ * nothing (hrefs' fingerprints left in linkHashes, hreflangs in `hreflangs`); else -1.
  */
 function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
   const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
@@ -277,8 +251,7 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
         hint: problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT,
       });
     }
-    // RFC 5646 §2.1.1: case carries no meaning, so `en-us` and `EN-US` are one language; a value with a
-    // known fix (`en_US`) counts as the value it was meant to be.
+    // RFC 5646 §2.1.1: case carries no meaning; `en_US` counts as the value it was meant to be.
     const language = (problem?.fix ?? hreflang).toLowerCase();
     if (language === 'x-default') {
       xDefaultHrefs.push(href);
@@ -336,11 +309,11 @@ const LINE = 0;
 const COLUMN = 1;
 const HASH_1 = 2;
 const HASH_2 = 3;
-/** The loc as UTF-8 bytes: page index, start and length in the text pages. */
+/** The loc as UTF-8: page, start and length in the text pages. */
 const TEXT_PAGE = 4;
 const TEXT_START = 5;
 const TEXT_BYTES = 6;
-/** The alternate hrefs other than the loc itself: start (in hash pairs) and count in `links`. */
+/** Links to other pages: start (in hash pairs) and count in `links`. */
 const LINKS_START = 7;
 const LINKS_COUNT = 8;
 /** The hreflang of the link to itself, an index into `languages`, or -1. */
@@ -350,7 +323,7 @@ const NEXT_SAME_LOC = 10;
 const FIELDS = 11;
 
 const TEXT_PAGE_BYTES = 1 << 20;
-/** Up to this many alternates in a <url>, repeated hrefs are found by scanning its links; past it, with a Set. */
+/** Up to this many alternates, repeated hrefs are found by a scan; past it, with a table. */
 const MAX_LINKS_SCANNED = 32;
 /** Distinct hreflang values kept for hints; in a real sitemap there are a few dozen. */
 const MAX_LANGUAGES = 4_096;
@@ -363,25 +336,23 @@ class AlternateGraph {
   size = 0;
   /** Urls remembered (the cap's count). */
   urls = 0;
-  // Room for the 50,000 urls a sitemap may hold and second records for a quarter of them (2.75 MB,
-  // of which only the pages written are ever touched): growing, rare then, is not in the way of the
-  // loops that fill it (V8 recompiles a loop when it first takes a path it has not seen).
+  // Room for 50,000 urls and a quarter more (only the pages written are touched): growing is rare,
+  // and V8 recompiles a loop when it first takes a path it has not seen.
   private records = new Int32Array(62_500 * FIELDS);
   /** Pairs of hashes of alternate hrefs, room for four per url (growing deoptimized its readers mid-file). */
   private links = new Int32Array(50_000 * 4 * 2);
   private linkCount = 0;
   /** The records with links to other pages, in document order. */
   private readonly linking: number[] = [];
-  /** The first record of each loc, by its hashes: made when the links are checked, with room for every record (no rehash). */
+  /** The first record of each loc, by its hashes: made in `finish`, sized for every record. */
   private firstRecord = new FingerprintTable(0);
   private readonly pages: Uint8Array[] = [];
   private pageUsed = 0;
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
   /**
-   * Pages of the lane, (line, column, hash 1, hash 2) each, copied in one step per run; they
-   * are made records only when some page links to another (missingReturnLinks), which most
-   * sitemaps never do. `laneRuns`: (first record, first lane page, count) of each run.
+   * Lane pages (line, column, hash 1, hash 2), made records only when some page links to another,
+   * which most sitemaps never do. `laneRuns`: (first record, first lane page, count) of each run.
    */
   private lanePages = new Int32Array(50_000 * 4);
   private lanePageCount = 0;
@@ -392,7 +363,7 @@ class AlternateGraph {
     while ((this.size + more) * FIELDS > this.records.length) this.records = grown(this.records);
   }
 
-  /** A url's record: its position and fingerprint (`again`: its page is counted already); the index of its record's first field. */
+  /** A url's record (`again`: its page is counted already); the index of its first field. */
   addPage(line: number, column: number, locHash: Int32Array, again: boolean): number {
     if (!again) this.urls++;
     this.reserve(1);
@@ -407,7 +378,6 @@ class AlternateGraph {
     records[base + COLUMN] = column;
     records[base + HASH_1] = hash1;
     records[base + HASH_2] = hash2;
-    // Named only in messages about it, at its own position; no links, no language of its own.
     records[base + TEXT_PAGE] = -1;
     records[base + LINKS_START] = 0;
     records[base + LINKS_COUNT] = 0;
@@ -415,7 +385,7 @@ class AlternateGraph {
     records[base + NEXT_SAME_LOC] = -1;
   }
 
-  /** Pages without alternates, quads `from` to `from + count - 1` of `pages` (Lane.pages): kept as they are, records later. */
+  /** Pages without alternates (Lane.pages quads), kept as they are: records later. */
   addPages(pages: Int32Array, from: number, count: number): void {
     while ((this.lanePageCount + count) * 4 > this.lanePages.length) this.lanePages = grown(this.lanePages);
     this.lanePages.set(pages.subarray(from * 4, (from + count) * 4), this.lanePageCount * 4);
@@ -430,11 +400,8 @@ class AlternateGraph {
   }
 
   /**
-   * Indexes, and lists in document order, the records whose loc has links or is linked to: the only
-   * ones a return link concerns (the lane's pages among them are made records only here). Indexing
-   * every page took ~25 ms of a cold validation of a realistic 50,000-url file. None, when no page
-   * here is linked to (every link leads out of the file, as in a file per language): then no link
-   * can lack its return.
+   * Indexes, in document order, only the records whose loc has links or is linked to (indexing every
+   * page took ~25 ms of a cold 50,000-url validation). None when no page here is linked to.
    */
   private indexLinkedPages(): number[] {
     const records = this.records;
@@ -476,10 +443,7 @@ class AlternateGraph {
     return indexed;
   }
 
-  /**
-   * The alternates of the url of `record` (addPage): `count` of them, their hrefs' fingerprints in
-   * linkHashes and their hreflangs in `hreflangs`; its loc is kept for the messages (storeText).
-   */
+  /** The `count` alternates of `record` (fingerprints in linkHashes, `hreflangs`); its loc kept for messages. */
   addLinks(record: number, count: number, loc: string | Uint8Array, locStart?: number, locLength?: number): void {
     this.storeText(record, loc, locStart, locLength);
     const records = this.records;
@@ -508,8 +472,7 @@ class AlternateGraph {
   /** For every A that lists B, where B is a url here that does not list A: a diagnostic at B. */
   missingReturnLinks(locs: FingerprintSet | undefined): Diagnostic[] {
     const found: Diagnostic[] = [];
-    // Without a single link to a page of this sitemap there is nothing to check (most sitemaps): asked
-    // of `locs` in one call (15,000 look-ups where the probe of every page makes 55,000, in a realistic file).
+    // Most sitemaps have no link to a page of their own: one call to `locs` says so.
     if (this.linkCount === 0 || (locs !== undefined && locs.firstOf(this.links, this.linkCount) === -1)) return found;
     const indexed = this.indexLinkedPages();
     const records = this.records;
