@@ -57,10 +57,7 @@ export function checkDiagnosticCap(cap: number | undefined): void {
   if (cap !== undefined && cap !== Infinity && !(Number.isInteger(cap) && cap >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(cap)}`);
 }
 
-/**
- * The diagnostics of one document: the first `maxPerCode` of each code, exact counts, and a
- * `diagnostics/truncated` entry for those not kept. Memory grows with the distinct codes only.
- */
+/** One document's diagnostics: the first `maxPerCode` of each code and exact counts; memory grows with codes only. */
 export class DiagnosticCollector {
   /** The diagnostics kept, in the order added. */
   readonly retained: Diagnostic[] = [];

@@ -26,10 +26,7 @@ export class SitemapError extends Error {
   }
 }
 
-/**
- * A value the model refuses (a priority of 1.5): `rule` is a rule id such as `loc/not-absolute`,
- * `field` the field as written in the XML (`image:loc`).
- */
+/** A value the model refuses: `rule` is a rule id (`loc/not-absolute`), `field` as in the XML (`image:loc`). */
 export class InvalidValueError extends SitemapError {
   declare readonly rule: RefusalCode;
   readonly field: string;

@@ -234,10 +234,7 @@ export const VIDEO = el(V, 'video', {
   ],
 }, { prop: 'videos' });
 
-/**
- * What Google asks of a video beyond the schema: a content_loc or a player_loc (video/no-content),
- * neither the page's own `loc` as URLs (video/same-as-loc). The writer refuses these, validate reports.
- */
+/** Google's video rules beyond the schema (video/no-content, video/same-as-loc), for the writer and validate. */
 export function videoContentProblems(video: VideoEntry, loc: string): { code: 'video/no-content' | 'video/same-as-loc'; field: string; url?: string }[] {
   if (!video.contentLoc && !video.playerLoc) return [{ code: 'video/no-content', field: 'video:video' }];
   const page = comparableUrl(loc);

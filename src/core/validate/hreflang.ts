@@ -42,10 +42,7 @@ const NONE: readonly never[] = Object.freeze([]);
 
 const GENERIC_LANGUAGE_HINT = 'use a language such as "en", a language and region such as "en-GB", or "x-default"';
 
-/**
- * Checks the hreflang alternates of one sitemap, entry by entry. Give every `<url>` to `add` in
- * document order, then call `finish` once; after `finish` the checker is empty and can check another sitemap.
- */
+/** The hreflang rules over one sitemap: every `<url>` to `add` in document order, then `finish` (which empties it). */
 export class HreflangChecker {
   private readonly maxUrls: number;
   /** Created at the first url; dropped at the cap and by `finish`. */
@@ -67,11 +64,7 @@ export class HreflangChecker {
     return this.check(entry.loc, at.line, at.column, locHash, again);
   }
 
-  /**
-   * `add` for a lane url with alternates (record `r` over `source`, its page given to `addPages`
-   * already): one the fingerprints show the rules have nothing to say of (knownLinks) makes no
-   * strings; any other is made an entry. Its alternates become a second record of its page.
-   */
+  /** `add` for a lane url with alternates (record `r`, page added by `addPages`): strings only where needed. */
   addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
@@ -119,10 +112,7 @@ export class HreflangChecker {
     return diagnostics;
   }
 
-  /**
-   * The return links missing in the whole sitemap, in document order; or `hreflang/not-checked`.
-   * `locs`: every loc's fingerprint (the duplicate rule's table), to skip a sitemap no link leads into.
-   */
+  /** Missing return links in document order, or `hreflang/not-checked`; `locs`: every loc's fingerprint, if known. */
   finish(locs?: FingerprintSet): Diagnostic[] {
     const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks(locs) ?? []);
     this.graph = undefined;
@@ -195,10 +185,7 @@ function tagOf(hash1: number, hash2: number, source: string | Uint8Array, start 
   return (knownTagSlots[slot] = { text, hash1, hash2, problem: languageTagProblem(text), language: text.toLowerCase() });
 }
 
-/**
- * How many alternates lane url `r` has, when their fingerprints show entryDiagnostics would find
- * nothing (hrefs' fingerprints left in linkHashes, hreflangs in `hreflangs`); else -1.
- */
+/** How many alternates lane url `r` has when the fingerprints show no rule fires (left in linkHashes); else -1. */
 function knownLinks(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): number {
   const from = (records[r + R_EXTRA_FROM] as number) * EXTRA_FIELDS;
   const end = from + (records[r + R_EXTRA_COUNT] as number) * EXTRA_FIELDS;
@@ -350,12 +337,10 @@ class AlternateGraph {
   private pageUsed = 0;
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
-  /**
-   * Lane pages (line, column, hash 1, hash 2), made records only when some page links to another,
-   * which most sitemaps never do. `laneRuns`: (first record, first lane page, count) of each run.
-   */
+  /** Lane pages (line, column, hash 1, hash 2), made records only if some page links to another (rare). */
   private lanePages = new Int32Array(50_000 * 4);
   private lanePageCount = 0;
+  /** (first record, first lane page, count) of each run. */
   private readonly laneRuns: number[] = [];
 
   /** Room for `more` records (grown here, before the loops that fill them). */
@@ -399,10 +384,7 @@ class AlternateGraph {
     this.lanePageCount += count;
   }
 
-  /**
-   * Indexes, in document order, only the records whose loc has links or is linked to (indexing every
-   * page took ~25 ms of a cold 50,000-url validation). None when no page here is linked to.
-   */
+  /** Indexes, in order, only the records whose loc has links or is linked to (indexing all cost ~25 ms per 50,000). */
   private indexLinkedPages(): number[] {
     const records = this.records;
     // 1: a link's target; 0: a loc with links only.

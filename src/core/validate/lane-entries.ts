@@ -9,10 +9,7 @@ import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
 import { addLaneExtensions, asciiTextOf, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
 
-/**
- * The tokenizer's lane for the entries (StructureChecker.laneEntryName) of a plain urlset or index.
- * `reading`: the extension prefixes bound on the root.
- */
+/** The tokenizer's lane for the entries of a plain urlset or index; `reading`: the prefixes bound on the root. */
 export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlLane {
   const lane = options.lane;
   const sitemap = name === 'sitemap';
@@ -32,10 +29,7 @@ export interface LaneOptions {
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
 export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
 
-/**
- * The validator's checks of a run the reader's sink counted (ReaderSink.urlRun): the lane's last
- * `count` records over `text`, or a function that makes it; `bytes`, for a run read from bytes.
- */
+/** The validator's checks of a run the sink counted (ReaderSink.urlRun): the lane's last `count` records. */
 type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
 /**

@@ -118,10 +118,7 @@ export const SEEN_CAPACITY = 1 << 12;
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
-/**
- * Whether an encoded loc is within the scope without normalising it: it starts with the prefix and
- * nothing after could move it when normalised (a dot segment, an escape, a backslash).
- */
+/** Whether an encoded loc is surely in scope as written: the prefix, then nothing normalising could move. */
 function surelyInScope(loc: string, scope: UrlScope): boolean {
   if (!loc.startsWith(scope.prefix)) return false;
   const rest = loc.slice(scope.prefix.length);
@@ -132,10 +129,7 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
 export const SEEN_NEW = -1;
 export const SEEN_FULL = -2;
 
-/**
- * The duplicate check, shared with discover: the line where this loc was first seen, SEEN_NEW
- * (remembered now), or SEEN_FULL when `maxTracked` distinct locs are remembered already.
- */
+/** The duplicate check (discover's too): the line this loc was first seen on, or SEEN_NEW, or SEEN_FULL. */
 export function markSeen(seen: FingerprintSet, maxTracked: number, hash1: number, hash2: number, line: number): number {
   if (seen.size >= maxTracked && seen.get(hash1, hash2) === -1) return SEEN_FULL;
   const first = seen.add(hash1, hash2, line);
@@ -154,9 +148,8 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
 const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
 
 /**
- * For Lane.addSeen, which compares comparableUrl forms: puts the comparableUrl's fingerprint in each
- * record whose loc is not in that form (among those marked F_LOC_UNUSUAL). Returns the fingerprints
- * as written, as (record field index, hash 1, hash 2), or undefined when none changed.
+ * For Lane.addSeen: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. Returns the
+ * ones as written, (record field index, hash 1, hash 2) each, or undefined when none changed.
  */
 export function comparableRecordHashes(lane: Lane, text: () => string, count: number): number[] | undefined {
   if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
@@ -179,10 +172,7 @@ export function comparableRecordHashes(lane: Lane, text: () => string, count: nu
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
-  /**
-   * The line where each loc was first seen, by the fingerprint of its comparableUrl (RFC 3986 §6.2:
-   * `%7e` and `~` are one URL); no strings kept (a collision: ~n²/2⁶⁵).
-   */
+  /** The line of each loc's first sight, by its comparableUrl's fingerprint (RFC 3986 §6.2); no strings kept. */
   private readonly seen: FingerprintSet;
   private asWritten = true;
   private readonly lane: Lane | undefined;

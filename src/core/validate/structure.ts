@@ -163,10 +163,7 @@ export class StructureChecker {
     }
   }
 
-  /**
-   * The entry's name (for lane-entries.ts) where the root is a urlset or sitemapindex whose entries'
-   * unprefixed names resolve to the sitemap namespace; undefined otherwise.
-   */
+  /** The entry name for lane-entries.ts, where the root and its entries' unprefixed names are the sitemap's. */
   laneEntryName(): 'url' | 'sitemap' | undefined {
     const root = this.frames[0];
     if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return undefined;
@@ -183,10 +180,7 @@ export class StructureChecker {
     return this.scope.resolve(qname).uri === uri;
   }
 
-  /**
-   * Counts a run of up to `wanted` valid entry elements of the root (the lane's), as startTag and
-   * endTag would: how many the root's content model takes, as many per particle as it allows.
-   */
+  /** Counts a run of up to `wanted` valid entries of the root (the lane's), as startTag and endTag would. */
   takeLaneEntries(local: string, wanted: number): number {
     this.inText = false;
     const root = this.frames[0];

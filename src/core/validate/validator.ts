@@ -285,10 +285,7 @@ export class SitemapValidation implements ReaderSink {
     if (this.pendingXsd.length + this.pendingOthers.length >= SETTLE_WINDOW) this.settle();
   }
 
-  /**
-   * Keeps the held diagnostics: the others first, each with the severity of an `xsd/*` one at its
-   * element if higher (exit 0 means libxml2 accepts the file), then the `xsd/*` ones no other repeats.
-   */
+  /** Keeps the held diagnostics: the others, as severe as an `xsd/*` one at their element at least; then lone `xsd/*`. */
   private settle(): void {
     const others = this.pendingOthers;
     const schema = this.pendingXsd;
@@ -317,10 +314,7 @@ export class SitemapValidation implements ReaderSink {
     standIn.clear();
   }
 
-  /**
-   * Into the report, rule settings applied. Without a setting, what libxml2 cannot parse is an error;
-   * `standIn` is the severity of a schema finding this one stands for.
-   */
+  /** Into the report, rule settings applied; unset, what libxml2 cannot parse is an error; `standIn` may raise it. */
   private keep(d: Diagnostic, standIn: Severity | undefined): void {
     const setting = this.rules[d.code];
     if (setting === 'off') return;

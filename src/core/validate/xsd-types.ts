@@ -171,10 +171,7 @@ export function integerValue(v: string): number | undefined {
   return INTEGER.test(v) ? Number(v) + 0 : undefined;
 }
 
-/**
- * The sign of a - b for a decimal `a` and a bound `b` (no exponent), compared exactly, as libxml2 does:
- * 1.0000000000000000000001 is past 1.0, though as a double it is 1.
- */
+/** The sign of a - b, compared exactly as libxml2 does: 1.0000000000000000000001 is past 1.0 (as a double, 1). */
 function compareDecimal(a: string, b: number): number {
   const parts = (d: string): [negative: boolean, whole: string, fraction: string] => {
     const [whole = '', fraction = ''] = d.replace(/^[+-]/, '').split('.');
@@ -220,10 +217,7 @@ export function oneOf(values: readonly string[]): SimpleTypeCheck {
   return (value) => (set.has(value) ? undefined : `not one of ${values.join(', ')}`);
 }
 
-/**
- * An XSD regular expression as a JavaScript one (XSD 1.1 part 2, appendix G), whose multi-character
- * escapes mean other things: `\w` takes `é` and `$` but not `_`. Only what the sitemap schemas use.
- */
+/** An XSD regular expression as a JavaScript one (Part 2 appendix G): `\w` takes `é` and `$`, not `_`. */
 function xsdRegExpSource(pattern: string): string {
   // Each escape as [set] or [^set]: \w is "not punctuation, separator or other", \W its complement.
   const SETS: Readonly<Record<string, readonly [set: string, negated: boolean]>> = {
@@ -324,10 +318,7 @@ function collapsedMatching(source: string, what: string): SimpleTypeCheck {
   return (value) => ((re ??= new RegExp(`^(?:${source})$`, 'u')).test(collapse(value)) ? undefined : `not ${what}`);
 }
 
-/**
- * The built-in types an xsi:type can derive from the elements' (xsd:string, anyURI,
- * nonNegativeInteger), as libxml2 checks them: string types by form alone; an ENTITY never (no DTD).
- */
+/** The built-in types derived from the elements' ones, as libxml2 checks them (an ENTITY never: no DTD). */
 export const XSD_DERIVED_CHECKS: Readonly<Record<string, SimpleTypeCheck>> = {
   normalizedString: anyString,
   token: anyString,
