@@ -72,7 +72,7 @@ export interface TypeDecl extends ValueFacets {
   readonly base?: string;
 }
 
-export const UNBOUNDED = Number.POSITIVE_INFINITY;
+const UNBOUNDED = Number.POSITIVE_INFINITY;
 
 // ---- the protocol's values and bounds ---------------------------------------------------------------
 
@@ -92,10 +92,10 @@ export const RESOLUTIONS = ['sd', 'SD', 'hd', 'HD'] as const;
 export const TV_VIDEO_TYPES = ['full', 'preview', 'clip', 'interview', 'news', 'other'] as const;
 export const VIDEO_ID_TYPES = ['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url'] as const;
 export const NEWS_ACCESS = ['Subscription', 'Registration'] as const;
-export const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
+const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
 
 /** The length and count bounds of sitemap-video.xsd and sitemap-news.xsd. */
-export const BOUNDS = {
+const BOUNDS = {
   videoTitle: 100,
   videoDescription: 2048,
   videoCategory: 256,

@@ -9,21 +9,17 @@ import type { XmlSitemapReader } from '../read/xml-reader.js';
 import type { StructureChecker } from './structure.js';
 import { addLaneExtensions, asciiTextOf, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
 
-/** The tokenizer's lane for the entries of a plain urlset or index; `reading`: the prefixes bound on the root. */
-export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlLane {
-  const lane = options.lane;
+/**
+ * The tokenizer's lane for the entries of a plain urlset or index; `reading`: the prefixes bound on the
+ * root; `lane`: the validator's, with the duplicate check's table in it.
+ */
+export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, lane: Lane, checkRun: CheckRun): XmlLane {
   const sitemap = name === 'sitemap';
   lane.configure({ ...reading, sitemap });
   const textOf = asciiTextOf();
-  const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, options, reader, structure, delivering, textOf);
+  const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, checkRun, reader, structure, delivering, textOf);
   // A url holds up to image:image > image:loc (three levels).
   return { depth: 1, nesting: !sitemap && reading.image !== undefined ? 3 : 2, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
-}
-
-export interface LaneOptions {
-  /** The validator's, with the duplicate check's table in it. */
-  lane: Lane;
-  checkRun: CheckRun;
 }
 
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
@@ -37,7 +33,7 @@ type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) =>
  * counts runs, else one by one (without changefreq, priority and a lastmod surely past, which no check
  * reads once the lane has passed them). Returns the index after the last one, or -1 when it read none.
  */
-function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
+function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, checkRun: CheckRun, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
   const budget = reader.laneBudget();
   if (budget === 0) return -1;
   const bytes = typeof source === 'string' ? undefined : source;
@@ -49,7 +45,7 @@ function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: 
   if (taken === 0) return -1;
   const counted = sitemap ? -1 : reader.deliverLaneRun(taken);
   if (counted !== -1) {
-    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted, bytes);
+    checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted, bytes);
   } else {
     const buf = bytes === undefined ? (source as string) : textOf(bytes);
     for (let k = 0; k < taken; k++) {

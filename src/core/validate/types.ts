@@ -63,18 +63,15 @@ export interface ValidationSummary {
 }
 
 export function summarize(reports: readonly FileReport[]): ValidationSummary {
-  let entries = 0;
-  let errors = 0;
-  let warnings = 0;
-  let infos = 0;
+  const summary = { files: reports.length, entries: 0, errors: 0, warnings: 0, infos: 0 };
   for (const r of reports) {
-    entries += r.entries;
     const counts = reportCounts(r);
-    errors += counts.errors;
-    warnings += counts.warnings;
-    infos += counts.infos;
+    summary.entries += r.entries;
+    summary.errors += counts.errors;
+    summary.warnings += counts.warnings;
+    summary.infos += counts.infos;
   }
-  return { files: reports.length, entries, errors, warnings, infos };
+  return summary;
 }
 
 /** A report's exact counts by severity: its `counts`, or those of its list. */

@@ -178,7 +178,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), { lane: this.lane, checkRun: (text, count, bytes) => this.checkRun(text, count, bytes) });
+            }, extensionPrefixes(attributes, structure), this.lane, (text, count, bytes) => this.checkRun(text, count, bytes));
           }
         }
       },
