@@ -441,7 +441,7 @@ class AlternateGraph {
         if (records[record + OWN_LANGUAGE] === -1) records[record + OWN_LANGUAGE] = this.languageNumber(hreflangs[i] as string);
         continue;
       }
-      if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, hash1, hash2)) continue;
+      if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, this.linkCount, hash1, hash2)) continue;
       if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
       this.links[this.linkCount * 2] = hash1;
       this.links[this.linkCount * 2 + 1] = hash2;
@@ -502,9 +502,9 @@ class AlternateGraph {
     };
   }
 
-  /** Whether the links from `start` to the last one stored include these hashes. */
-  private hasLink(start: number, hash1: number, hash2: number): boolean {
-    for (let l = start; l < this.linkCount; l++) {
+  /** Whether the links from `start` to `end` include these hashes. */
+  private hasLink(start: number, end: number, hash1: number, hash2: number): boolean {
+    for (let l = start; l < end; l++) {
       if (this.links[l * 2] === hash1 && this.links[l * 2 + 1] === hash2) return true;
     }
     return false;
@@ -515,10 +515,7 @@ class AlternateGraph {
     const records = this.records;
     for (let r = b; r !== -1; r = records[r * FIELDS + NEXT_SAME_LOC] as number) {
       const start = records[r * FIELDS + LINKS_START] as number;
-      const end = start + (records[r * FIELDS + LINKS_COUNT] as number);
-      for (let l = start; l < end; l++) {
-        if (this.links[l * 2] === hash1 && this.links[l * 2 + 1] === hash2) return true;
-      }
+      if (this.hasLink(start, start + (records[r * FIELDS + LINKS_COUNT] as number), hash1, hash2)) return true;
     }
     return false;
   }

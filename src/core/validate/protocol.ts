@@ -79,7 +79,6 @@ const FILE_TOO_LARGE: RuleInfo = { code: 'limits/file-too-large', severity: 'err
 const TOO_MANY_SITEMAPS: RuleInfo = { code: 'limits/too-many-sitemaps', severity: 'error', title: 'more than 50,000 (1,000 legacy) sitemaps in one index', searchConsole: 'Too many Sitemaps' };
 const NEWS_TOO_MANY: RuleInfo = { code: 'news/too-many', severity: 'error', title: 'more than 1,000 news entries in one sitemap', searchConsole: 'Too many news URLs' };
 
-/** Every rule of this module. */
 export const PROTOCOL_RULES: readonly RuleInfo[] = [
   ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY,
 ];
@@ -105,7 +104,6 @@ function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
   }
 }
 
-/** Distinct locs remembered for the duplicate check unless `maxTracked` says otherwise. */
 export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
 
 /**
@@ -182,7 +180,7 @@ export class ProtocolChecker {
   private readonly pastBeforeDay: number;
   readonly maxTracked: number;
   private trackingStopped = false;
-  /** plainUrl's fingerprint, for the checks it leaves to loc. */
+  /** plainUrlTheLongWay's scratch fingerprint. */
   private readonly plainHash = new Int32Array(2);
   private urls = 0;
   private sitemaps = 0;

@@ -268,7 +268,6 @@ export function maxLength(max: number): SimpleTypeCheck {
   };
 }
 
-/** Any string. */
 export const anyString: SimpleTypeCheck = () => undefined;
 
 /** Two checks that must both pass. */
