@@ -29,9 +29,8 @@ export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: 
 type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
 /**
- * The lane's run of entries from `at` in `source` (text or ASCII bytes): to `checkRun` when the sink
- * counts runs, else one by one (without changefreq, priority and a lastmod surely past, which no check
- * reads once the lane has passed them). Returns the index after the last one, or -1 when it read none.
+ * The lane's run of entries from `at` in `source` (text or ASCII bytes), to `checkRun` or one by one
+ * (no check reads changefreq, priority or a past lastmod the lane passed). The index after it, or -1.
  */
 function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, checkRun: CheckRun, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
   const budget = reader.laneBudget();

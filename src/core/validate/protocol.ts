@@ -107,9 +107,8 @@ function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
 export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
 
 /**
- * Slots of the duplicate check's table at first (48 KB), doubled as it fills. Not room for 50,000:
- * in the lane's untouched memory each probed page was mapped to the zero page, then copied, and the
- * TLB flushes cost a cold validation ~6 ms (perf).
+ * Slots of the duplicate check's table at first (48 KB), doubled as it fills. Not room for 50,000: each
+ * probed page of untouched memory is mapped, then copied, and the TLB flushes cost a cold run ~6 ms.
  */
 export const SEEN_CAPACITY = 1 << 12;
 

@@ -293,9 +293,8 @@ export class StructureChecker {
   }
 
   /**
-   * An xsi:type (XSD 1.0 Structures §3.3.4 clause 4): the QName must resolve, as libxml2 resolves it,
-   * to a type of the loaded schemas or a built-in one, the element's or derived from it. Returns the
-   * declaration to check the element's content with.
+   * An xsi:type (XSD 1.0 Structures §3.3.4 clause 4) must name, as libxml2 resolves it, a loaded or
+   * built-in type derived from the element's: returns the declaration to check the content with.
    */
   private xsiType(decl: ElementDecl, qname: string, a: XmlAttribute): ElementDecl {
     const root = (this.frames[0]?.decl ?? decl) === SITEMAPINDEX ? SITEMAPINDEX : URLSET;

@@ -270,9 +270,8 @@ export class SitemapValidation implements ReaderSink {
   }
 
   /**
-   * Every diagnostic of the document. An `xsd/*` one at the element of another (the reader's
-   * `lastmod/invalid`, say) only lends it its severity; as they come in either order, an entry's
-   * diagnostics wait until it ends (settle).
+   * Every diagnostic. An `xsd/*` one at the element of another (`lastmod/invalid`) only lends it its
+   * severity; as they come in either order, an entry's diagnostics wait until it ends (settle).
    */
   diagnostic(d: Diagnostic): void {
     if (NOT_WELL_FORMED(d.code)) this.notWellFormed = true;

@@ -87,9 +87,8 @@ function digitsAt(v: string, at: number, n: number): number {
 }
 
 /**
- * Whether `v` is the lexical form of xsd:date (`-?YYYY-MM-DD`), or of xsd:dateTime when `withTime`,
- * with an optional time zone; leaves the fields in the scratch above. By hand, not by a RegExp: lastmod
- * is checked on every entry, and a match array costs more.
+ * Whether `v` is an xsd:date (`-?YYYY-MM-DD`), or an xsd:dateTime when `withTime`, as a form; leaves
+ * the fields in the scratch above. By hand: lastmod is checked on every entry, and a match array costs.
  */
 function readDate(v: string, withTime: boolean): boolean {
   const n = v.length;
