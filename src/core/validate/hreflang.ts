@@ -140,14 +140,8 @@ export class HreflangChecker {
     this.graph ??= new AlternateGraph();
     if (this.graph.urls >= this.maxUrls) {
       this.graph = undefined; // frees the memory: nothing more can be concluded
-      this.notChecked = {
-        code: 'hreflang/not-checked',
-        severity: 'info',
-        message: `hreflang return links were not checked: the sitemap has more than ${formatCount(this.maxUrls)} urls`,
-        line,
-        column,
-        hint: 'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls',
-      };
+      this.notChecked = problemAt({ line, column }, 'hreflang/not-checked', `hreflang return links were not checked: the sitemap has more than ${formatCount(this.maxUrls)} urls`,
+        'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls');
       return undefined;
     }
     return this.graph;
@@ -230,13 +224,8 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
     fingerprint(hreflang);
     const problem = tagOf(FINGERPRINT[0] as number, FINGERPRINT[1] as number, hreflang).problem;
     if (problem !== undefined) {
-      diagnostics.push({
-        code: 'hreflang/invalid-language',
-        severity: 'error',
-        message: `hreflang ${quoteValue(hreflang)} (for ${quoteValue(href)}) is not a valid language: ${problem.message}`,
-        ...where,
-        hint: problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT,
-      });
+      diagnostics.push(problemAt(where, 'hreflang/invalid-language', `hreflang ${quoteValue(hreflang)} (for ${quoteValue(href)}) is not a valid language: ${problem.message}`,
+        problem.fix !== undefined ? `write hreflang="${problem.fix}"` : GENERIC_LANGUAGE_HINT));
     }
     // RFC 5646 §2.1.1: case carries no meaning; `en_US` counts as the value it was meant to be.
     const language = (problem?.fix ?? hreflang).toLowerCase();
@@ -249,37 +238,27 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
       firstHrefByLanguage.set(language, href);
     } else if (firstHref !== href && !reportedLanguages.has(language)) {
       reportedLanguages.add(language);
-      diagnostics.push({
-        code: 'hreflang/duplicate-language',
-        severity: 'error',
-        message: `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(href)}`,
-        ...where,
-        hint: 'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"',
-      });
+      diagnostics.push(problemAt(where, 'hreflang/duplicate-language', `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(href)}`,
+        'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"'));
     }
   }
 
   if (xDefaultHrefs.length > 1) {
     const distinct = [...new Set(xDefaultHrefs)];
-    diagnostics.push({
-      code: 'hreflang/duplicate-x-default',
-      severity: 'error',
-      message: `x-default is given ${xDefaultHrefs.length} times in one <url>, for ${distinct.map((href) => quoteValue(href)).join(', ')}`,
-      ...where,
-      hint: 'keep one x-default: the page for users whose language matches none of the others',
-    });
+    diagnostics.push(problemAt(where, 'hreflang/duplicate-x-default', `x-default is given ${xDefaultHrefs.length} times in one <url>, for ${distinct.map((href) => quoteValue(href)).join(', ')}`,
+      'keep one x-default: the page for users whose language matches none of the others'));
   }
 
   if (!listsItself) {
-    diagnostics.push({
-      code: 'hreflang/missing-self',
-      severity: 'warning',
-      message: `${quoteValue(loc)} has hreflang alternates but does not list itself among them`,
-      ...where,
-      hint: `add ${linkMarkup(undefined, loc)} with this page's own language`,
-    });
+    diagnostics.push(problemAt(where, 'hreflang/missing-self', `${quoteValue(loc)} has hreflang alternates but does not list itself among them`,
+      `add ${linkMarkup(undefined, loc)} with this page's own language`));
   }
   return diagnostics;
+}
+
+/** A diagnostic of one of these rules at `where`. */
+function problemAt(where: EntryPosition, code: keyof typeof HREFLANG_RULES, message: string, hint: string): Diagnostic {
+  return { code, severity: HREFLANG_RULES[code].severity, message, ...where, hint };
 }
 
 /** The `<xhtml:link>` to add, with the URL in full unless it is too long to be a loc anyway. */
@@ -489,17 +468,13 @@ class AlternateGraph {
     let ownLanguageNumber = -1;
     for (let r = a; r !== -1 && ownLanguageNumber === -1; r = this.records[r * FIELDS + NEXT_SAME_LOC] as number) ownLanguageNumber = this.records[r * FIELDS + OWN_LANGUAGE] as number;
     const ownLanguage = ownLanguageNumber === -1 ? undefined : (this.languages[ownLanguageNumber] as string);
-    return {
-      code: 'hreflang/missing-return-link',
-      severity: 'warning',
-      message: bLoc === undefined
-        ? `${quoteValue(aLoc)} lists this <url> as an hreflang alternate, but this <url> has no alternates, so it does not list ${quoteValue(aLoc)}`
-        : `${quoteValue(aLoc)} lists ${quoteValue(bLoc)} as an hreflang alternate, but ${quoteValue(bLoc)} does not list ${quoteValue(aLoc)}`,
-      line: this.records[b * FIELDS + LINE] as number,
-      column: this.records[b * FIELDS + COLUMN] as number,
-      // A's own hreflang, corrected if it is a known mistake (`en_US`), so that the hint is right as written.
-      hint: `add ${linkMarkup(ownLanguage === undefined ? undefined : (languageTagProblem(ownLanguage)?.fix ?? ownLanguage), aLoc)} to this <url>; Google may ignore alternates that do not link back`,
-    };
+    const at = { line: this.records[b * FIELDS + LINE] as number, column: this.records[b * FIELDS + COLUMN] as number };
+    const message = bLoc === undefined
+      ? `${quoteValue(aLoc)} lists this <url> as an hreflang alternate, but this <url> has no alternates, so it does not list ${quoteValue(aLoc)}`
+      : `${quoteValue(aLoc)} lists ${quoteValue(bLoc)} as an hreflang alternate, but ${quoteValue(bLoc)} does not list ${quoteValue(aLoc)}`;
+    // A's own hreflang, corrected if it is a known mistake (`en_US`), so that the hint is right as written.
+    return problemAt(at, 'hreflang/missing-return-link', message,
+      `add ${linkMarkup(ownLanguage === undefined ? undefined : (languageTagProblem(ownLanguage)?.fix ?? ownLanguage), aLoc)} to this <url>; Google may ignore alternates that do not link back`);
   }
 
   /** Whether the links from `start` to `end` include these hashes. */

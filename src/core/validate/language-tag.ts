@@ -121,9 +121,7 @@ function parse(text: string): Subtag[] | string {
   const subtags: Subtag[] = [{ text: first, role: 'language' }];
   let i = 1;
   // RFC 5646 §2.2.2: up to three extended language subtags follow a 2- or 3-letter language.
-  if (first.length <= 3) {
-    while (i < parts.length && i <= 3 && isAlpha(parts[i] as string, 3)) subtags.push({ text: parts[i++] as string, role: 'extlang' });
-  }
+  while (first.length <= 3 && i < parts.length && i <= 3 && isAlpha(parts[i] as string, 3)) subtags.push({ text: parts[i++] as string, role: 'extlang' });
   if (i < parts.length && isAlpha(parts[i] as string, 4)) subtags.push({ text: parts[i++] as string, role: 'script' });
   if (i < parts.length && (isAlpha(parts[i] as string, 2) || isDigits(parts[i] as string, 3))) subtags.push({ text: parts[i++] as string, role: 'region' });
 

@@ -302,11 +302,9 @@ export class ProtocolChecker {
   /** After the last entry: the limits, given the size of the document in bytes (uncompressed). */
   finish(bytes: number, isIndex: boolean): void {
     const limits = this.options.limits;
-    if (isIndex) {
-      if (this.sitemaps > limits.maxSitemapsPerIndex) {
-        this.report(TOO_MANY_SITEMAPS, `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
-      }
-    } else if (this.urls > limits.maxUrlsPerSitemap) {
+    if (isIndex && this.sitemaps > limits.maxSitemapsPerIndex) {
+      this.report(TOO_MANY_SITEMAPS, `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
+    } else if (!isIndex && this.urls > limits.maxUrlsPerSitemap) {
       this.report(TOO_MANY_URLS, `${this.urls} URLs in one sitemap; at most ${limits.maxUrlsPerSitemap} are allowed`, undefined, 'split the sitemap and list the parts in a sitemap index');
     }
     const maxBytes = isIndex ? limits.maxBytesPerIndex : limits.maxBytesPerSitemap;

@@ -156,8 +156,7 @@ const xsdDateTime: SimpleTypeCheck = (value) => {
 export const dateOrDateTime: SimpleTypeCheck = (value) => {
   // The likelier one first (a date-time is longer than a date with a time zone).
   const valid = value.length > 16 ? xsdDateTime(value) === undefined || xsdDate(value) === undefined : xsdDate(value) === undefined || xsdDateTime(value) === undefined;
-  if (valid) return undefined;
-  return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
+  return valid ? undefined : 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
 /** xsd:decimal's lexical form (Part 2 §3.2.3): no exponent. */
