@@ -301,18 +301,17 @@ export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
 const NAME_START = 'A-Z_a-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const NAME_CHAR = `\\u0300-\\u036F${NAME_START}\\-.0-9\\xB7\\u203F\\u2040`;
 const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
-// Made at the first use, as in `matching`.
-let qname: RegExp | undefined;
-
-/** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
-export function isQName(value: string): boolean {
-  return (qname ??= new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u')).test(collapse(value));
-}
-
 /** A collapsed value matching a pattern (the string types derived by pattern in Part 2). */
 function collapsedMatching(pattern: string, what: string): SimpleTypeCheck {
   const check = matching(pattern, what);
   return (value) => check(collapse(value));
+}
+
+const QNAME = collapsedMatching(`(?:${NCNAME}:)?${NCNAME}`, 'a QName');
+
+/** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
+export function isQName(value: string): boolean {
+  return QNAME(value) === undefined;
 }
 
 /** The built-in types derived from the elements' ones, as libxml2 checks them (an ENTITY never: no DTD). */
