@@ -1,5 +1,4 @@
-// Diagnostics are data (DESIGN.md): a stable code, a severity, a message, where, and a hint.
-// Rendering is the CLI's concern (src/cli/problems.ts for lines, src/cli/report/ for JSON, SARIF, …).
+// Diagnostics are data (DESIGN.md); rendering is the CLI's concern.
 
 import { SitemapError } from './errors.js';
 import { formatCount } from './count-text.js';
@@ -30,14 +29,13 @@ export function diagnosticAt(code: string, severity: Severity, message: string, 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Bounded retention (issue 22): a hostile or broken input can hold a problem per line, 100 MiB of
-// them. What is kept of one document is capped per code; the counts stay exact; everything goes to
-// the callback as it is found, so a caller that prints or streams them sees every one.
+// Bounded retention: a hostile input can hold a problem per line. What is kept is capped per code; the
+// counts stay exact, and the callback sees every one.
 
-/** Default of `maxDiagnosticsPerCode`: diagnostics of one code kept per document. */
+/** Default of `maxDiagnosticsPerCode`. */
 export const DEFAULT_MAX_DIAGNOSTICS_PER_CODE = 1_000;
 
-/** The code of the entry that says what was not kept (docs/rules.md). */
+/** The code of the entry that says what was not kept. */
 export const TRUNCATED_CODE = 'diagnostics/truncated';
 
 /** Exact numbers of diagnostics by severity (the `diagnostics/truncated` entry is not counted). */
@@ -59,22 +57,19 @@ export function checkDiagnosticCap(cap: number | undefined): void {
   if (cap !== undefined && cap !== Infinity && !(Number.isInteger(cap) && cap >= 0)) throw new SitemapError('ERR_SITEMAP_OPTION', `maxDiagnosticsPerCode must be a whole number ≥ 0 or Infinity, got ${String(cap)}`);
 }
 
-/**
- * The diagnostics of one document: the first `maxPerCode` of each code, exact counts by severity and
- * by code, and (when some were not kept) one `diagnostics/truncated` entry that says how many of each
- * code were left out. Memory grows with the number of distinct codes, never with the problems.
- */
+/** One document's diagnostics: the first `maxPerCode` of each code and exact counts; memory grows with codes only. */
 export class DiagnosticCollector {
   /** The diagnostics kept, in the order added. */
   readonly retained: Diagnostic[] = [];
   errors = 0;
   warnings = 0;
   infos = 0;
+  /** Diagnostics not kept. */
+  dropped = 0;
   private readonly maxPerCode: number;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   /** Every code seen → [added, not kept]. */
   private readonly byCode = new Map<string, [number, number]>();
-  private droppedTotal = 0;
 
   constructor(options: DiagnosticCollectorOptions = {}) {
     const cap = options.maxPerCode ?? DEFAULT_MAX_DIAGNOSTICS_PER_CODE;
@@ -83,7 +78,7 @@ export class DiagnosticCollector {
     this.onDiagnostic = options.onDiagnostic;
   }
 
-  /** Counts `d`, keeps it if its code is under the cap, and passes it to the callback. True when kept. */
+  /** Counts `d`, keeps it if its code is under the cap, passes it on. True when kept. */
   add(d: Diagnostic): boolean {
     if (d.severity === 'error') this.errors++;
     else if (d.severity === 'warning') this.warnings++;
@@ -98,7 +93,7 @@ export class DiagnosticCollector {
     if (kept) this.retained.push(d);
     else {
       seen[1]++;
-      this.droppedTotal++;
+      this.dropped++;
     }
     this.onDiagnostic?.(d);
     return kept;
@@ -119,17 +114,6 @@ export class DiagnosticCollector {
     return this.byCode.get(code)?.[0] ?? 0;
   }
 
-  /** Whether any diagnostic added so far has a code for which `test` is true (kept or not). */
-  anyCode(test: (code: string) => boolean): boolean {
-    for (const code of this.byCode.keys()) if (test(code)) return true;
-    return false;
-  }
-
-  /** Diagnostics not kept. */
-  get dropped(): number {
-    return this.droppedTotal;
-  }
-
   /** The codes some of whose diagnostics were not kept → how many were not, most first. */
   droppedByCode(): Array<[string, number]> {
     const out: Array<[string, number]> = [];
@@ -139,13 +123,13 @@ export class DiagnosticCollector {
 
   /** The `diagnostics/truncated` entry when some were not kept, else undefined. */
   truncation(file?: string): Diagnostic | undefined {
-    if (this.droppedTotal === 0) return undefined;
+    if (this.dropped === 0) return undefined;
     const byCode = this.droppedByCode().map(([code, n]) => `${code} ${formatCount(n)}`).join(', ');
     const cap = formatCount(this.maxPerCode);
     const d: Diagnostic = {
       code: TRUNCATED_CODE,
       severity: 'info',
-      message: `${formatCount(this.droppedTotal)} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
+      message: `${formatCount(this.dropped)} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
       hint: 'fix the first ones: the others usually have the same cause',
     };
     if (file !== undefined) d.file = file;
@@ -161,10 +145,7 @@ export class DiagnosticCollector {
   }
 }
 
-/**
- * Exact counts by severity of a list of diagnostics, as reported: the `diagnostics/truncated` entry
- * stands for others and is not counted itself.
- */
+/** Exact counts by severity of a report's list: the `diagnostics/truncated` entry is not counted. */
 export function countDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticCounts {
   const counts: DiagnosticCounts = { errors: 0, warnings: 0, infos: 0 };
   for (const d of diagnostics) {

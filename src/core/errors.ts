@@ -1,7 +1,6 @@
-// Exceptions are for misuse of the API and for I/O failures (DESIGN.md "Diagnostics are data"); each
-// carries a code of one closed set, documented in docs/rules.md ("Thrown errors").
+// Exceptions are for misuse of the API and I/O failures; a problem in the input is a diagnostic.
 
-/** The codes of thrown errors, each explained in docs/rules.md. A problem in the input is a diagnostic, not one of these. */
+/** The codes of thrown errors, each explained in docs/rules.md ("Thrown errors"). */
 export const SITEMAP_ERROR_CODES = [
   'ERR_SITEMAP_OPTION', 'ERR_SITEMAP_API', 'ERR_SITEMAP_INVALID_VALUE', 'ERR_SITEMAP_LIMIT', 'ERR_SITEMAP_INPUT', 'ERR_SITEMAP_INPUT_FORMAT', 'ERR_SITEMAP_WRITE',
   'ERR_SITEMAP_EMPTY', 'ERR_SITEMAP_FOREIGN_FILE', 'ERR_SITEMAP_STATE', 'ERR_SITEMAP_ABORTED',
@@ -17,7 +16,7 @@ export type RefusalCode = `${string}/${string}`;
 
 export class SitemapError extends Error {
   readonly code: SitemapErrorCode;
-  /** The rule refused, where the error is one (docs/rules.md "Thrown errors"): a caller tells such errors apart by it. */
+  /** The rule refused, where the error is one: a caller tells such errors apart by it. */
   declare readonly rule?: RefusalCode;
   constructor(code: SitemapErrorCode, message: string, rule?: RefusalCode) {
     super(message);
@@ -27,11 +26,7 @@ export class SitemapError extends Error {
   }
 }
 
-/**
- * A value the model refuses (a loc that is not http(s), a priority of 1.5, a lastmod that is not a
- * W3C Datetime): `ERR_SITEMAP_INVALID_VALUE`, with `rule` a stable rule id such as `loc/not-absolute`;
- * `field` names the field as written in the XML (`loc`, `image:loc`, `video:duration`, ...).
- */
+/** A value the model refuses: `rule` is a rule id (`loc/not-absolute`), `field` as in the XML (`image:loc`). */
 export class InvalidValueError extends SitemapError {
   declare readonly rule: RefusalCode;
   readonly field: string;
@@ -67,7 +62,7 @@ export function quoteValue(value: unknown): string {
   try {
     text = typeof value === 'bigint' ? `${value}n` : value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    // A cycle, or a toJSON or getter that throws: the message of a refused value must not throw itself.
+    // A cycle, or a toJSON that throws: the message of a refused value must not throw itself.
     text = Object.prototype.toString.call(value);
   }
   return show(text, 120);

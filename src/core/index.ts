@@ -1,8 +1,5 @@
-// The pure core: no I/O, usable in browsers, workers and edge runtimes.
-//
-// The public API is what the README and docs/ document, and the types their signatures use. The
-// checkers, readers, tokenizer, code tables and the pieces of `build` and `indexnow` stay internal
-// (import them from their modules inside this repository); test/api-exports.test.ts lists what is here.
+// The pure core, usable in browsers, workers and edge runtimes: the API the README and docs/ document,
+// and the types their signatures use. test/api-exports.test.ts lists what is here.
 export * from './model.js';
 export type { Diagnostic, DiagnosticCounts, Severity } from './diagnostics.js';
 export { SitemapError, InvalidValueError } from './errors.js';
@@ -13,17 +10,14 @@ export { toSitemapDate, type SitemapDate } from './datetime.js';
 export { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink, type SitemapSetWriterOptions, type AddResult } from './write/sitemap-set-writer.js';
 export { serializeSitemapIndex, type SitemapIndexOptions } from './write/sitemap-index.js';
 export { serializeSitemap, type SerializeSitemapOptions } from './write/serialize.js';
-// Reading: a document's bytes pushed in chunks to a ReaderSink (any runtime; gzip is inflated by
-// the caller, e.g. through a DecompressionStream), or a whole text. The Node entry adds files,
-// streams and gunzip.
+// Reading: bytes pushed in chunks to a ReaderSink (gzip inflated by the caller), or a whole text.
 export type { ReaderBudgets, ReaderSink, SitemapFormat, EntryPosition } from './read/types.js';
 export { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from './read/document.js';
 export { readXmlSitemapText, type XmlSitemapReadResult } from './read/xml-reader.js';
 export { validateXmlSitemapText, type ValidationOptions, type RuleSetting } from './validate/validator.js';
 export type { FileReport } from './validate/types.js';
-// robots.txt (RFC 9309) and IndexNow payloads. The HTML page scanner is its own entry,
-// `sitemapkit/html-page`: it brings htmlparser2, whose import alone is ~1.2 MB of heap that every other
-// use of the package would carry (enough to cost a cold 50,000-URL validation a full garbage collection).
+// robots.txt (RFC 9309) and IndexNow payloads. The HTML page scanner is its own entry
+// (`sitemapkit/html-page`): htmlparser2's ~1.2 MB of heap would burden every other use.
 export { setSitemapLines, type SitemapLinesOptions, type SitemapLinesEdit, type SitemapLineProblem, type TouchedLine, type LineEnding } from './robots/edit.js';
 export { parseRobotsTxt, type RobotsTxt, type RobotsGroup, type RobotsRule, type RobotsSitemapLine, type RobotsTxtProblem, type Directive as RobotsDirective } from './robots/robots-txt.js';
 export { isAllowed } from './robots/match.js';

@@ -1,23 +1,17 @@
-// JSON lines of the entry model as UTF-8 bytes (`sitemapkit read`): an entry is JSON.stringify's
-// text of it, but the urls the lane read are written by read/lane-json.ts from the spans of their
-// values in the input, the same bytes without the entry or its string. Why: on Node 20, making the
-// 50,000 entries of a realistic sitemap and JSON.stringify of them took about 30 ms each, together a
-// third of the whole command; a writer of the entry as script (a loop per character) measured no
-// faster than JSON.stringify, a copy of the input's bytes a fraction of either.
+// JSON lines of the entry model as UTF-8 bytes (`sitemapkit read`). The urls the lane read are written
+// by read/lane-json.ts straight from their spans in the input: making the entries and JSON.stringify of
+// them took a third of the command.
 
 const encoder = new TextEncoder();
 
-/** Bytes kept free above the capacity, so that a line seldom grows the buffer. */
+/** Room kept above the capacity, so that a line seldom grows the buffer. */
 const SLACK = 64 * 1024;
 
-// Tested first: most URLs have none, and a test is 2-3 times cheaper than a replace that finds none.
+// Tested first: most URLs have none, and a test is cheaper than a replace that finds none.
 const LINE_BREAK = /[\r\n]/;
 const LINE_BREAKS = /[\r\n]/g;
 
-/**
- * A URL as one line of text (`--format urls`): a line break in it (`&#10;` or `&#13;` in a loc) would
- * make two lines, the second read as a URL of its own; percent-encoded, as RFC 3986 wants it anyway.
- */
+/** A URL as one line of text (`--format urls`): a line break in it (`&#10;` in a loc) percent-encoded. */
 export function urlLine(url: string): string {
   return LINE_BREAK.test(url) ? url.replace(LINE_BREAKS, (c) => (c === '\n' ? '%0A' : '%0D')) : url;
 }
@@ -26,12 +20,12 @@ export function urlLine(url: string): string {
 export class JsonLines {
   private bytes: Uint8Array;
   private at = 0;
-  /** A buffer taken and given back (recycle), for the next take. */
+  /** A buffer given back (recycle), for the next take. */
   private spare: Uint8Array | undefined;
   /** Lines written. */
   count = 0;
 
-  /** `allocate`: a new buffer (Node: Buffer.allocUnsafe, not zeroed; each is handed over whole). `slack`: room kept past `capacity`. */
+  /** `allocate`: a new buffer (Node: Buffer.allocUnsafe; each is handed over whole). */
   constructor(
     private readonly capacity: number,
     private readonly allocate: (size: number) => Uint8Array = (size) => new Uint8Array(size),
@@ -45,12 +39,12 @@ export class JsonLines {
     return this.at;
   }
 
-  /** JSON.stringify(value) and a line feed, in UTF-8 (well formed: JSON.stringify escapes a lone surrogate). */
+  /** JSON.stringify(value) and a line feed (well-formed UTF-8: JSON.stringify escapes a lone surrogate). */
   line(value: object): void {
     this.text(JSON.stringify(value));
   }
 
-  /** `text` and a line feed, in UTF-8 (a line of plain text, such as a URL). */
+  /** `text` and a line feed, in UTF-8. */
   text(text: string): void {
     this.room(text.length * 3 + 1);
     this.at += encoder.encodeInto(text, this.bytes.subarray(this.at)).written;
@@ -58,7 +52,7 @@ export class JsonLines {
     this.count++;
   }
 
-  /** The bytes written so far (the buffer's own: it is not written again); the next go to a new buffer. */
+  /** The bytes written so far (the buffer itself); the next go to a new buffer. */
   take(): Uint8Array {
     const full = this.bytes.subarray(0, this.at);
     this.bytes = this.spare ?? this.allocate(this.capacity + this.slack);
@@ -68,17 +62,14 @@ export class JsonLines {
   }
 
   /**
-   * Bytes of take() given back once nothing holds them any more (written to a file): a later take()
-   * reuses their buffer instead of a new one. Why: with no entries made, V8 collects seldom, and the
-   * buffers handed over piled up until it did (peak RSS +16 MB over 100 MB of gzipped input).
+   * Bytes of take() given back once nothing holds them, for a later take(): with no entries made, V8
+   * collects seldom, and buffers piled up until it did (peak RSS +16 MB).
    */
   recycle(bytes: Uint8Array): void {
     if (bytes.byteOffset === 0 && bytes.buffer.byteLength === this.capacity + this.slack) this.spare = new Uint8Array(bytes.buffer);
   }
 
-  // A line written by its bytes (read/lane-json.ts).
-
-  /** The buffer, with room for `n` bytes from `length` on. */
+  /** The buffer, with room for `n` bytes from `length` on, to write a line by its bytes (read/lane-json.ts). */
   reserve(n: number): Uint8Array {
     this.room(n);
     return this.bytes;

@@ -127,10 +127,7 @@ export const NS = {
 
 export type ExtensionNamespace = 'image' | 'video' | 'news' | 'xhtml';
 
-/**
- * Limits of one sitemap set. sitemaps.org protocol: "Sitemap file location" / "Sitemap index".
- * Byte limits are of the uncompressed file.
- */
+/** Limits of one sitemap set (sitemaps.org); byte limits are of the uncompressed file. */
 export interface Limits {
   maxUrlsPerSitemap: number;
   maxBytesPerSitemap: number;

@@ -1,13 +1,7 @@
-// The vocabulary of sitemaps, declared once: the content models of sitemap.xsd, siteindex.xsd and
-// Google's image 1.1, video 1.1 and news 0.9 schemas (../shared/spec/xsd/), plus the xhtml:link of
-// hreflang alternates (schemas/xhtml-link.xsd). Each complex type is a sequence of particles, as in
-// the schemas (`other` is the `<xsd:any namespace="##other" processContents="strict">` wildcard);
-// each element and attribute names the model property it fills (model.ts) and how.
-//
-// Driven from here: the schema-equivalent structure checks (validate/structure.ts), the shape of
-// JSON Lines input (input/jsonl.ts) and the reader's extension elements (read/xml-elements.ts); the
-// writer (write/url-entry.ts) takes its enumerations and bounds from here and is tested against the
-// element order (test/core/vocabulary.test.ts).
+// The vocabulary of sitemaps, declared once: the content models of sitemap.xsd, siteindex.xsd, Google's
+// image, video and news schemas and xhtml:link (schemas/), each element and attribute with the model
+// property it fills. `other` is the strict ##other wildcard. The structure checks, the JSON Lines input,
+// the reader's extensions and the writer's enumerations and bounds all come from here.
 
 import { CHANGEFREQS, NS, type Changefreq, type VideoEntry } from './model.js';
 import { comparableUrl, MAX_URL_LENGTH, MIN_URL_LENGTH } from './url.js';
@@ -16,10 +10,7 @@ import {
   anyString, anyUri, both, collapsedLengthIn, dateOrDateTime, decimalIn, integerIn, matching, maxLength, oneOf, XSD_BUILTIN_BASES, XSD_NAMESPACE, type SimpleTypeCheck,
 } from './validate/xsd-types.js';
 
-/**
- * How a value is held in the model: text; a whole or a decimal number; a number or its decimal text
- * (priority, price); a DateInput; a list of texts, written comma- or space-separated.
- */
+/** How a value is held in the model; `numeric`: a number or its decimal text (priority, price). */
 export type ModelValue = 'string' | 'integer' | 'decimal' | 'numeric' | 'date' | 'commaList' | 'spaceList';
 
 /** What the reader and the writer check of a value beyond its simple type (`check`, the schema's). */
@@ -51,10 +42,8 @@ export interface ElementDecl {
   readonly name: string;
   readonly type: TypeDecl;
   /**
-   * The property of its parent's model object it fills: with its text (`as`), or with an object of
-   * its own (element content, or `textProp`). Attributes fill properties of that object, or beside
-   * the element's own property when it holds its text directly (video:player_loc@allow_embed →
-   * playerLocAllowEmbed). A particle that may repeat fills an array.
+   * The property of its parent's model object it fills, with its text (`as`) or an object of its own;
+   * its attributes fill that object's, or siblings (player_loc@allow_embed → playerLocAllowEmbed).
    */
   readonly prop?: string;
   readonly as?: ModelValue;
@@ -70,20 +59,20 @@ export interface Particle {
   readonly max: number;
 }
 
-/** Element-only content (a sequence), or simple content (text of a simple type); both may have attributes. */
+/** Element-only content (a sequence), or simple content (text); both may have attributes. */
 export interface TypeDecl extends ValueFacets {
   readonly sequence?: readonly Particle[];
   readonly text?: SimpleTypeCheck;
   /** What the text must be, for messages ("an xsd:date or xsd:dateTime"). */
   readonly textWhat?: string;
   readonly attributes?: Readonly<Record<string, AttributeDecl>>;
-  /** Its name, `{namespace}local`, where the schema names it (tUrl, xsd:string): what an xsi:type can name. */
+  /** Its name, `{namespace}local`, where the schema names it: what an xsi:type can name. */
   readonly name?: string;
-  /** The name of the type it is derived from, where it has a name itself (tPriority: xsd:decimal). */
+  /** The name of the type it is derived from (tPriority: xsd:decimal). */
   readonly base?: string;
 }
 
-export const UNBOUNDED = Number.POSITIVE_INFINITY;
+const UNBOUNDED = Number.POSITIVE_INFINITY;
 
 // ---- the protocol's values and bounds ---------------------------------------------------------------
 
@@ -103,10 +92,10 @@ export const RESOLUTIONS = ['sd', 'SD', 'hd', 'HD'] as const;
 export const TV_VIDEO_TYPES = ['full', 'preview', 'clip', 'interview', 'news', 'other'] as const;
 export const VIDEO_ID_TYPES = ['tms:series', 'tms:program', 'rovi:series', 'rovi:program', 'freebase', 'url'] as const;
 export const NEWS_ACCESS = ['Subscription', 'Registration'] as const;
-export const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
+const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
 
 /** The length and count bounds of sitemap-video.xsd and sitemap-news.xsd. */
-export const BOUNDS = {
+const BOUNDS = {
   videoTitle: 100,
   videoDescription: 2048,
   videoCategory: 256,
@@ -245,12 +234,7 @@ export const VIDEO = el(V, 'video', {
   ],
 }, { prop: 'videos' });
 
-/**
- * What Google's video sitemaps ask of a video beyond sitemap-video.xsd, which leaves both URLs
- * optional: a content_loc or a player_loc (video/no-content), neither of them the page's own `loc`,
- * compared as URLs (video/same-as-loc: the file or the player, not the page). The writer refuses
- * what it finds, validate reports it.
- */
+/** Google's video rules beyond the schema (video/no-content, video/same-as-loc), for the writer and validate. */
 export function videoContentProblems(video: VideoEntry, loc: string): { code: 'video/no-content' | 'video/same-as-loc'; field: string; url?: string }[] {
   if (!video.contentLoc && !video.playerLoc) return [{ code: 'video/no-content', field: 'video:video' }];
   const page = comparableUrl(loc);
@@ -295,10 +279,7 @@ export const LINK = el(NS.xhtml, 'link', {
   },
 }, { prop: 'alternates' });
 
-/**
- * What a `<url>`'s ##other wildcard holds in the model (UrlEntry), in the order the writer writes
- * them: one news entry, images, videos, alternates.
- */
+/** What a `<url>`'s ##other wildcard holds in the model, in the order the writer writes them. */
 export const URL_EXTENSIONS: readonly Particle[] = [optional(NEWS), optional(IMAGE, UNBOUNDED), optional(VIDEO, UNBOUNDED), optional(LINK, UNBOUNDED)];
 
 /** Global element declarations: the roots, and what the strict ##other wildcards can find. */
@@ -332,9 +313,5 @@ function namedTypes(roots: readonly ElementDecl[], more: readonly TypeDecl[]): R
   return types;
 }
 
-/**
- * What an xsi:type can name besides XSD's built-in types (xsd-types.ts XSD_BUILTIN_BASES), by
- * `{namespace}local`: the named types of all.xsd for a urlset, of all-index.xsd for an index (siteindex.xsd's
- * in place of sitemap.xsd's), as libxml2 loads them.
- */
+/** What an xsi:type can name besides XSD's built-ins: the named types of all.xsd, or all-index.xsd for an index. */
 export const SCHEMA_TYPES: ReadonlyMap<ElementDecl, ReadonlyMap<string, TypeDecl>> = new Map([URLSET, SITEMAPINDEX].map((root) => [root, namedTypes([root, IMAGE, VIDEO, NEWS, LINK], [COUNTRY_LIST, PLATFORM_LIST])]));

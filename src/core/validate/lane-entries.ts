@@ -1,12 +1,7 @@
-// The validator's fast path (issue #4, bench:validate): the entries of a good sitemap are handed to
-// the reader and counted by the structure checker without their events, so that the bulk of it
-// costs next to no script. A urlset's `<url>` elements and an index's `<sitemap>` elements are read
-// by the lane (read/lane.ts, WebAssembly: the one fast path; where it cannot run, they go
-// through the events), in the forms every check of the schemas and the reader passes; what the rules
-// decide of their values, they decide from the records (protocol.ts laneUrls). Anything else is
-// declined and goes through the events, diagnostics and all. The reports are the same either way:
-// test/core/validate/lane-entries.test.ts validates every fixture and corpus file both ways, and
-// fast-check mutations of them, and compares.
+// The validator's fast path: the `<url>` or `<sitemap>` elements of a good sitemap are read by the
+// WebAssembly lane (read/lane.ts) in runs, counted by the structure checker and checked from the
+// records (protocol.ts laneUrls), at next to no script cost. Anything else is declined and goes through
+// the XML events. test/core/validate/lane-entries.test.ts checks that the reports are the same.
 
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { XmlLane } from '../xml/tokenizer.js';
@@ -15,48 +10,29 @@ import type { StructureChecker } from './structure.js';
 import { addLaneExtensions, asciiTextOf, LANE_FIELDS, laneLoc, laneSitemapRef, Lane, R_COLUMN, R_HASH_1, R_HASH_2, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LINE, type LaneReading, type RunText } from '../read/lane.js';
 
 /**
- * The lane for the entries of a urlset (`url`) or sitemap index (`sitemap`) whose root and names
- * are the plain ones (StructureChecker.laneEntryName), for the tokenizer at depth 1. `delivering`
- * is told of each entry just before the reader delivers it (its loc needs no encoding check).
- * `reading`: the extension prefixes bound on the root.
+ * The tokenizer's lane for the entries of a plain urlset or index; `reading`: the prefixes bound on the
+ * root; `lane`: the validator's, with the duplicate check's table in it.
  */
-export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, options: LaneOptions): XmlLane {
-  const lane = options.lane;
+export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, reading: LaneReading, lane: Lane, checkRun: CheckRun): XmlLane {
   const sitemap = name === 'sitemap';
   lane.configure({ ...reading, sitemap });
   const textOf = asciiTextOf();
-  const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, options, reader, structure, delivering, textOf);
+  const take = (source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number): number => takeRun(lane, sitemap, source, at, lines, maxLength, checkRun, reader, structure, delivering, textOf);
   // A url holds up to image:image > image:loc (three levels).
   return { depth: 1, nesting: !sitemap && reading.image !== undefined ? 3 : 2, endTag: sitemap ? '</sitemap>' : '</url>', readRun: take, readRunBytes: take };
-}
-
-/** The lane's settings. */
-export interface LaneOptions {
-  /** The lane to read with (the validator's, with the duplicate check's table in it). */
-  lane: Lane;
-  checkRun: CheckRun;
 }
 
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
 export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
 
-/**
- * The validator's checks for a run of the lane's urls that the reader's sink counted instead of
- * taking one by one (ReaderSink.urlRun): records `0` to `count - 1` of the lane's last scan, over
- * `text` (the text the records index), or a function that makes it (a run read from bytes: the
- * string is made only when a check needs a value, which is rare); `bytes`: those bytes, for a run
- * read from bytes.
- */
+/** The validator's checks of a run the sink counted (ReaderSink.urlRun): the lane's last `count` records. */
 type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;
 
 /**
- * The lane's run of urls from `at`, delivered as `take` delivers a match: to `checkRun` when the
- * reader's sink counts runs, else one by one (the same entries but for changefreq, priority and a
- * lastmod surely in the past, which no check reads once the pattern has passed them). `source` is
- * the text or the ASCII bytes the run is read from; `textOf` makes the text of bytes when a string is
- * needed. Returns the index after the last one, or -1 when it read none.
+ * The lane's run of entries from `at` in `source` (text or ASCII bytes), to `checkRun` or one by one
+ * (no check reads changefreq, priority or a past lastmod the lane passed). The index after it, or -1.
  */
-function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, options: LaneOptions, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
+function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: number, lines: Int32Array, maxLength: number, checkRun: CheckRun, reader: XmlSitemapReader, structure: StructureChecker, delivering: Delivering, textOf: (bytes: Uint8Array) => string): number {
   const budget = reader.laneBudget();
   if (budget === 0) return -1;
   const bytes = typeof source === 'string' ? undefined : source;
@@ -68,7 +44,7 @@ function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: 
   if (taken === 0) return -1;
   const counted = sitemap ? -1 : reader.deliverLaneRun(taken);
   if (counted !== -1) {
-    options.checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted, bytes);
+    checkRun(bytes === undefined ? (source as string) : () => textOf(bytes), counted, bytes);
   } else {
     const buf = bytes === undefined ? (source as string) : textOf(bytes);
     for (let k = 0; k < taken; k++) {

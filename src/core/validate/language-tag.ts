@@ -1,13 +1,7 @@
-// hreflang values: `x-default`, or a BCP 47 language tag (RFC 5646) of the kind Google reads: a
-// language (ISO 639-1, or another BCP 47 language subtag), optionally a script (ISO 15924) and a
-// region (ISO 3166-1 alpha-2 or UN M.49). Google Search Central, "Tell Google about localized versions
-// of your page", "Supported language/region codes".
-//
-// The syntax is RFC 5646 §2.1 (langtag and privateuse; the grandfathered tags of §2.2.8 are
-// deprecated and not accepted). Two-letter languages and regions are checked against the embedded
-// ISO lists, since those are the common mistakes (`en-UK`, `US`); three-letter languages, scripts and
-// M.49 areas are checked for syntax only. Case carries no meaning (RFC 5646 §2.1.1), so casing alone is
-// never a problem; a suggested fix uses the canonical casing.
+// hreflang values: `x-default`, or an RFC 5646 language tag (§2.1; no grandfathered tags) of the kind
+// Google reads (Search Central, "Supported language/region codes"). Two-letter languages and regions
+// are checked against the ISO lists, where the common mistakes are (`en-UK`, `US`); the rest for syntax
+// only. Casing alone is never a problem (§2.1.1); a suggested fix uses the canonical casing.
 
 import { show } from '../errors.js';
 
@@ -28,8 +22,7 @@ const ISO_639_1 = new Set(
     'ug uk ur uz ve vi vo wa wo xh yi yo za zh zu').split(' '),
 );
 
-// Withdrawn ISO 639-1 codes, still produced by old software (Java's Locale wrote `iw` until Java 17).
-// IANA Language Subtag Registry: Deprecated, with these Preferred-Values.
+// Withdrawn ISO 639-1 codes old software still writes (Java's `iw`), with the IANA registry's Preferred-Values.
 const WITHDRAWN_LANGUAGES: Readonly<Record<string, string>> = { in: 'id', iw: 'he', ji: 'yi', jw: 'jv', mo: 'ro' };
 
 // ISO 3166-1 alpha-2: the 249 officially assigned country codes.
@@ -44,8 +37,7 @@ const ISO_3166_1 = new Set(
     'YT ZA ZM ZW').split(' '),
 );
 
-// `UK` is only "exceptionally reserved" in ISO 3166-1; the United Kingdom is `GB`. Google names
-// `en-UK` as a common mistake.
+// `UK` is only "exceptionally reserved" in ISO 3166-1; Google names `en-UK` as a common mistake.
 const REGION_CORRECTIONS: Readonly<Record<string, string>> = { UK: 'GB' };
 
 const ALPHA = /^[A-Za-z]+$/;
@@ -62,7 +54,7 @@ interface Subtag {
 
 interface Finding {
   message: string;
-  /** Whether the correction has been applied to the text or the subtags. */
+  /** Whether the correction has been applied. */
   corrected: boolean;
 }
 
@@ -106,7 +98,7 @@ function canonicalCase(subtag: Subtag): string {
   return lower;
 }
 
-/** Splits `text` per the langtag / privateuse rules of RFC 5646 §2.1; a string says what is wrong (the tag, or a subtag longer than 8, cut at 40). */
+/** Splits `text` per RFC 5646 §2.1 (langtag, privateuse); or says what is wrong. */
 function parse(text: string): Subtag[] | string {
   const parts = text.split('-');
   for (const part of parts) {
@@ -129,9 +121,7 @@ function parse(text: string): Subtag[] | string {
   const subtags: Subtag[] = [{ text: first, role: 'language' }];
   let i = 1;
   // RFC 5646 §2.2.2: up to three extended language subtags follow a 2- or 3-letter language.
-  if (first.length <= 3) {
-    while (i < parts.length && i <= 3 && isAlpha(parts[i] as string, 3)) subtags.push({ text: parts[i++] as string, role: 'extlang' });
-  }
+  while (first.length <= 3 && i < parts.length && i <= 3 && isAlpha(parts[i] as string, 3)) subtags.push({ text: parts[i++] as string, role: 'extlang' });
   if (i < parts.length && isAlpha(parts[i] as string, 4)) subtags.push({ text: parts[i++] as string, role: 'script' });
   if (i < parts.length && (isAlpha(parts[i] as string, 2) || isDigits(parts[i] as string, 3))) subtags.push({ text: parts[i++] as string, role: 'region' });
 
@@ -144,8 +134,7 @@ function parse(text: string): Subtag[] | string {
     subtags.push({ text: variant, role: 'variant' });
   }
 
-  // RFC 5646 §2.2.6: an extension is a singleton other than `x` and one or more subtags of 2–8
-  // alphanumerics; §2.2.9: no singleton twice.
+  // RFC 5646 §2.2.6: extensions, a singleton other than `x` and subtags of 2–8; §2.2.9: none twice.
   const singletons = new Set<string>();
   while (i < parts.length && (parts[i] as string).length === 1 && (parts[i] as string).toLowerCase() !== 'x') {
     const singleton = (parts[i++] as string).toLowerCase();

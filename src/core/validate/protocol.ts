@@ -1,6 +1,5 @@
-// The protocol's rules that no XSD expresses (sitemaps.org, Google's extension documentation),
-// checked on the entries the reader delivers, for every format (urlset, index, RSS, Atom, text):
-// encoding of loc, its length, the location scope, duplicates, lastmod in the future, and the limits.
+// The protocol's rules no XSD expresses (sitemaps.org, Google's extension documentation), checked on
+// the entries of every format: loc's encoding, length and scope, duplicates, future lastmods, limits.
 
 import type { Diagnostic } from '../diagnostics.js';
 import { positiveInteger, SitemapError } from '../errors.js';
@@ -15,15 +14,13 @@ import type { EntryRule, EntryRuleContext, RuleInfo } from './types.js';
 import { F_LOC_UNUSUAL, LANE_FIELDS, laneLoc, laneUrlEntry, R_FLAGS, R_HASH_1, R_HASH_2, R_IMAGES, R_LASTMOD_DAY, R_LASTMOD_LENGTH, R_LASTMOD_START, R_LOC_LENGTH, recordPosition, type Lane, type RunText } from '../read/lane.js';
 
 // ---- the rules ------------------------------------------------------------------------------------
-// Each rule is one unit: code, default severity, title and Search Console wording (docs/rules.md has
-// the long form; test/core/validate/rules.test.ts keeps the two equal), and, for a rule of one entry,
-// the fields it reads and its check. The others need the whole sitemap (the URLs seen, the counts,
-// the size) or its location, and are checked by ProtocolChecker below.
+// One unit each (types.ts RuleInfo); a rule of one entry carries its check, the others need the whole
+// sitemap or its location and are checked by ProtocolChecker below.
 
 const LOC_TOO_LONG: EntryRule = {
   code: 'loc/too-long', severity: 'error', title: 'a URL of 2,048 characters or more', searchConsole: 'URL too long', reads: ['loc'],
   check({ loc }, at, { limits, report }) {
-    // Characters are counted as written (UTF-16 code units: a non-ASCII character is encoded anyway).
+    // UTF-16 code units as written: a non-ASCII character must be encoded anyway.
     if (loc.length > limits.maxLocLength) report(LOC_TOO_LONG, `the URL is ${loc.length} characters long; at most ${limits.maxLocLength} are allowed`, at, 'use a shorter URL');
   },
 };
@@ -31,8 +28,7 @@ const LOC_TOO_LONG: EntryRule = {
 const LASTMOD_FUTURE: EntryRule = {
   code: 'lastmod/future', severity: 'warning', title: 'a lastmod in the future', searchConsole: 'Invalid date', reads: ['lastmod'],
   check({ lastmod }, at, { now, pastBefore, report }) {
-    // Every W3C Datetime starts with a four-digit year and two-digit fields, so one that sorts before
-    // a date two days back is in the past (the common case, decided without parsing).
+    // A W3C Datetime that sorts before pastBefore is in the past: the common case, without parsing.
     if (typeof lastmod !== 'string' || (lastmod < pastBefore && lastmod.length >= 4)) return;
     const parsed = parseW3cDatetime(lastmod);
     if (parsed === undefined) return; // the reader reports the form
@@ -71,7 +67,7 @@ function reportVideos(rule: EntryRule, { loc, videos }: UrlEntry, at: EntryPosit
   }
 }
 
-/** The rules of one entry, run on every `<url>` and every `<sitemap>` of an index; a rule module may add itself. */
+/** The rules of one entry, run on every `<url>` and `<sitemap>`; a rule module may add itself. */
 export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
@@ -83,23 +79,19 @@ const FILE_TOO_LARGE: RuleInfo = { code: 'limits/file-too-large', severity: 'err
 const TOO_MANY_SITEMAPS: RuleInfo = { code: 'limits/too-many-sitemaps', severity: 'error', title: 'more than 50,000 (1,000 legacy) sitemaps in one index', searchConsole: 'Too many Sitemaps' };
 const NEWS_TOO_MANY: RuleInfo = { code: 'news/too-many', severity: 'error', title: 'more than 1,000 news entries in one sitemap', searchConsole: 'Too many news URLs' };
 
-/** Every rule of this module. */
 export const PROTOCOL_RULES: readonly RuleInfo[] = [
   ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY,
 ];
 
 export interface ProtocolOptions {
   limits: Limits;
-  /** Where the sitemap lives (its URL): every URL must be within its directory (sitemaps.org: location). */
+  /** The sitemap's URL: every URL must be within its directory (sitemaps.org: location). */
   location?: string;
-  /** "Now", for lastmod in the future (injected so tests do not depend on the clock). */
+  /** "Now", in epoch milliseconds. */
   now: number;
   /** Most distinct URLs remembered for the duplicate check. Default 1,000,000. */
   maxTracked?: number;
-  /**
-   * The validator's lane, made with a fingerprint table (Lane.createWithTable): the
-   * duplicate check uses that table, so that laneUrls checks a run in one call of the lane.
-   */
+  /** The validator's lane (Lane.createWithTable): its table is the duplicate check's, for laneUrls. */
   lane?: Lane;
 }
 
@@ -112,28 +104,18 @@ function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
   }
 }
 
-/** Distinct locs remembered for the duplicate check unless `maxTracked` says otherwise. */
 export const DEFAULT_MAX_TRACKED_URLS = 1_000_000;
 
 /**
- * Slots of the duplicate check's table at first (48 KB), doubled as it fills: most sitemaps are
- * small, and discover makes a table per document. Not room for 50,000 locs at once (1.5 MB): in the
- * lane's memory (not written when made) a probe reads a slot before writing it, so each page was
- * mapped to the shared zero page and then copied, which flushes the TLB of every core that runs a
- * thread of this process; a cold validation of a realistic .xml.gz spent ~6 ms of its main thread
- * in those flushes (perf), and took 57.1 / 63.5 ms (best / median of 41) against 59.6 / 65.2.
- * (FingerprintTable, in script, writes its slots when it makes them: fingerprint-table.ts.)
+ * Slots of the duplicate check's table at first (48 KB), doubled as it fills. Not room for 50,000: each
+ * probed page of untouched memory is mapped, then copied, and the TLB flushes cost a cold run ~6 ms.
  */
 export const SEEN_CAPACITY = 1 << 12;
 
 // sitemaps.org protocol: URLs are RFC 3986, entity-escaped, "less than 2,048 characters".
 const NOT_URI_CHAR = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
-/**
- * Whether an encoded loc is within the scope as written, without normalising it: it starts with the
- * scope's normalised prefix and nothing after that could move it elsewhere when normalised (a dot
- * segment, an escape that might decode to one, a backslash).
- */
+/** Whether an encoded loc is surely in scope as written: the prefix, then nothing normalising could move. */
 function surelyInScope(loc: string, scope: UrlScope): boolean {
   if (!loc.startsWith(scope.prefix)) return false;
   const rest = loc.slice(scope.prefix.length);
@@ -144,12 +126,7 @@ function surelyInScope(loc: string, scope: UrlScope): boolean {
 export const SEEN_NEW = -1;
 export const SEEN_FULL = -2;
 
-/**
- * The duplicate check (`loc/duplicate`), over a table of fingerprints of the locs seen: the line where
- * this loc was first seen, SEEN_NEW (remembered now), or SEEN_FULL when `maxTracked` distinct locs are
- * remembered already (`duplicates/not-checked`: later ones are not checked). validate and discover
- * both check so, and word their findings with the two functions below.
- */
+/** The duplicate check (discover's too): the line this loc was first seen on, or SEEN_NEW, or SEEN_FULL. */
 export function markSeen(seen: FingerprintSet, maxTracked: number, hash1: number, hash2: number, line: number): number {
   if (seen.size >= maxTracked && seen.get(hash1, hash2) === -1) return SEEN_FULL;
   const first = seen.add(hash1, hash2, line);
@@ -164,19 +141,12 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
   return { code: DUPLICATES_NOT_CHECKED.code, severity: DUPLICATES_NOT_CHECKED.severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
-/**
- * The rules of one entry that laneUrls checks from the lane's records (their batch forms), not
- * from entries. Any other rule in ENTRY_RULES (one a module adds) gets every record made an entry:
- * slower, but no url the lane read skips it.
- */
+/** The rules laneUrls checks from the lane's records; any other gets every record made an entry. */
 const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
 
 /**
- * For Lane.addSeen (loc/duplicate compares comparableUrl forms): the fingerprint of its comparableUrl
- * in each of the lane's records 0 to `count - 1` whose loc is not in that form (among the few the lane
- * marks F_LOC_UNUSUAL; the flags hold no higher bit, so pick finds them). Returns the fingerprints as
- * written, for a caller that reads them after (record field index, hash 1, hash 2), or undefined when
- * every loc was in that form.
+ * For Lane.addSeen: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. Returns the
+ * ones as written, (record field index, hash 1, hash 2) each, or undefined when none changed.
  */
 export function comparableRecordHashes(lane: Lane, text: () => string, count: number): number[] | undefined {
   if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
@@ -199,23 +169,17 @@ export function comparableRecordHashes(lane: Lane, text: () => string, count: nu
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
-  /**
-   * The line where each loc was first seen, by the 64-bit fingerprint of its comparableUrl (RFC 3986
-   * §6.2: `%7e` and `~`, `Example.com` and `example.com` are one URL, as diff and report count them):
-   * no strings are kept (two different URLs share a fingerprint with probability ~n²/2⁶⁵, 3 in 10¹¹
-   * for 50,000 URLs).
-   */
+  /** The line of each loc's first sight, by its comparableUrl's fingerprint (RFC 3986 §6.2); no strings kept. */
   private readonly seen: FingerprintSet;
   private asWritten = true;
   private readonly lane: Lane | undefined;
   /** What the rules of one entry read besides it. */
   private readonly context: EntryRuleContext;
-  /** context.pastBefore as the number YYYYMMDD, as the lane's records give a lastmod's date (R_LASTMOD_DAY). */
+  /** context.pastBefore as YYYYMMDD, the form of R_LASTMOD_DAY. */
   private readonly pastBeforeDay: number;
-  /** Most distinct locs remembered for the duplicate check. */
   readonly maxTracked: number;
   private trackingStopped = false;
-  /** plainUrl's fingerprint, for the checks it leaves to loc. */
+  /** plainUrlTheLongWay's scratch fingerprint. */
   private readonly plainHash = new Int32Array(2);
   private urls = 0;
   private sitemaps = 0;
@@ -234,10 +198,7 @@ export class ProtocolChecker {
     this.pastBeforeDay = Number(this.context.pastBefore.replace(/-/g, ''));
   }
 
-  /**
-   * One url. `locHash`: the loc's fingerprint when the caller has it already (FINGERPRINT's two
-   * halves); `encoded`: the caller knows the loc holds only characters a URL may (the lane read it).
-   */
+  /** One url. `encoded`: the loc is known to hold only characters a URL may (the lane read it). */
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
     this.loc(entry.loc, at, 'loc', locHash, encoded);
@@ -251,15 +212,10 @@ export class ProtocolChecker {
   }
 
   /**
-   * The urls of a run of the validator's lane (lane.ts records 0 to `count - 1` of its last
-   * scan; the lane given in the options), as `url` checks them, by the rules' batch forms: each loc
-   * is encoded and of an allowed length (the lane reads no other); loc/duplicate adds the run's
-   * fingerprints to its table in the lane (addSeen) and reports the ones that were there;
-   * lastmod/future looks at the lastmods from pastBefore on (pick); image/too-many at the records
-   * past the limit; the video rules at none (the lane reads no video). Strings are made only for a
-   * message, and what is rare (a location scope, the tracking cap) goes the way of `url`. The rules
-   * of ENTRY_RULES without a batch form (BATCHED) get each record made an entry. `runText` is what the records index, or a function that makes it (called only
-   * when a string is needed).
+   * The lane's last `count` records, as `url` checks them, in batch: loc/duplicate adds the run to the
+   * lane's table (addSeen), lastmod/future picks the recent lastmods, image/too-many the records past
+   * the limit (the lane reads no video, no unencoded or overlong loc). Strings are made only for a
+   * message; a location scope or the tracking cap goes the way of `url`. `runText` may be a function.
    */
   laneUrls(runText: RunText, count: number): void {
     const lane = this.lane;
@@ -346,11 +302,9 @@ export class ProtocolChecker {
   /** After the last entry: the limits, given the size of the document in bytes (uncompressed). */
   finish(bytes: number, isIndex: boolean): void {
     const limits = this.options.limits;
-    if (isIndex) {
-      if (this.sitemaps > limits.maxSitemapsPerIndex) {
-        this.report(TOO_MANY_SITEMAPS, `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
-      }
-    } else if (this.urls > limits.maxUrlsPerSitemap) {
+    if (isIndex && this.sitemaps > limits.maxSitemapsPerIndex) {
+      this.report(TOO_MANY_SITEMAPS, `${this.sitemaps} sitemaps in one index; at most ${limits.maxSitemapsPerIndex} are allowed`, undefined, 'split it into several indexes');
+    } else if (!isIndex && this.urls > limits.maxUrlsPerSitemap) {
       this.report(TOO_MANY_URLS, `${this.urls} URLs in one sitemap; at most ${limits.maxUrlsPerSitemap} are allowed`, undefined, 'split the sitemap and list the parts in a sitemap index');
     }
     const maxBytes = isIndex ? limits.maxBytesPerIndex : limits.maxBytesPerSitemap;
@@ -359,18 +313,12 @@ export class ProtocolChecker {
     }
   }
 
-  /**
-   * Whether the duplicate check's table holds every loc's fingerprint as written (each one's
-   * comparableUrl was itself): then it serves hreflang's return links, which compare hrefs as written.
-   */
+  /** Whether the duplicate table holds every loc as written, so hreflang's return links can use it. */
   get locsAsWritten(): boolean {
     return this.asWritten;
   }
 
-  /**
-   * The checks of a loc; `locHash`: its fingerprint as written, when the caller has it; `comparable`:
-   * the caller knows the loc is its own comparableUrl (the lane said so: no F_LOC_UNUSUAL).
-   */
+  /** The checks of a loc; `comparable`: it is its own comparableUrl (the lane said so). */
   private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean, comparable = false): void {
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
     const unencoded = !encoded && NOT_URI_CHAR.test(loc);
@@ -400,7 +348,7 @@ export class ProtocolChecker {
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
   }
 
-  /** loc/not-encoded for the URLs of an entry's images, videos and alternates: sitemaps.org asks every URL in a sitemap to be escaped. */
+  /** loc/not-encoded for an entry's other URLs: sitemaps.org asks every URL to be escaped. */
   private extensionUrls({ images, videos, alternates }: UrlEntry, at: EntryPosition): void {
     const check = (field: string, url: string | undefined): void => {
       if (url !== undefined && NOT_URI_CHAR.test(url)) this.notEncoded(`${field} `, url, normalizedOrProblem(url).url, at);
@@ -414,7 +362,7 @@ export class ProtocolChecker {
     for (const alternate of alternates ?? []) check('xhtml:link href', alternate.href);
   }
 
-  /** loc/not-encoded of `url` (`what` names the field, or is '' for the loc), with its encoded form as the fix when it has one. */
+  /** loc/not-encoded of `url` (`what` names the field, '' for the loc), with its encoded form as the fix. */
   private notEncoded(what: string, url: string, normalized: string | undefined, at: EntryPosition): void {
     this.report(LOC_NOT_ENCODED, `${what}${JSON.stringify(url)} has characters a URL must percent-encode (spaces, non-ASCII, ${'<>"{}|\\^`'})`, at, normalized !== undefined ? `write ${normalized}` : 'percent-encode them as UTF-8');
   }

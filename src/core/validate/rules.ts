@@ -1,10 +1,7 @@
-// Every rule `sitemapkit validate` can report: the list of the units that declare them (types.ts
-// RuleInfo: code, default severity, title, Search Console wording). The protocol's (protocol.ts), the
-// hreflang rules (hreflang.ts) and the schema structure's (structure.ts) are declared with their
-// checks; those of input and of the document as a whole (validator.ts checks these) are below, and
-// the codes of the tokenizer and the readers have their severities in those modules' tables and
-// their titles here. docs/rules.md has the long form;
-// test/core/validate/rules.test.ts keeps the two equal.
+// Every rule validate can report (types.ts RuleInfo). Those of protocol.ts, hreflang.ts and
+// structure.ts are declared with their checks; those of the input and the whole document are below,
+// and the tokenizer's and readers' codes get their titles here. test/core/validate/rules.test.ts keeps
+// docs/rules.md equal to them.
 
 import type { Severity } from '../diagnostics.js';
 import { XML_TOKENIZER_CODES } from '../xml/tokenizer.js';
@@ -15,16 +12,12 @@ import { PROTOCOL_RULES } from './protocol.js';
 import { HREFLANG_RULES } from './hreflang.js';
 import type { RuleInfo } from './types.js';
 
-/**
- * Exit 0 means `xmllint --schema` accepts the file, and no sitemap schema accepts a feed, so
- * validating one is an error by default; `--rule feed/no-schema=warning` (or off) takes feeds as engines do.
- */
+/** Exit 0 means `xmllint --schema` accepts the file, which no feed passes; `--rule feed/no-schema=warning` relents. */
 export const FEED_NO_SCHEMA: RuleInfo = { code: 'feed/no-schema', severity: 'error', title: 'an RSS or Atom feed: accepted by engines, but no sitemap schema can vouch for it' };
 
-/** A list of URLs under an XML name: Google takes a text sitemap only as a `.txt` file, and no schema accepts it. */
+/** Google takes a text sitemap only as a `.txt` file. */
 export const TEXT_XML_NAME: RuleInfo = { code: 'text/xml-name', severity: 'error', title: 'a text sitemap named .xml', searchConsole: 'Unsupported file format' };
 
-/** The rules about the document as a whole, which validator.ts checks. */
 const DOCUMENT_RULES: readonly RuleInfo[] = [FEED_NO_SCHEMA, TEXT_XML_NAME];
 
 /** Sniffing, decoding and decompression, and validate's own findings about its inputs. */
@@ -43,13 +36,12 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'gzip/trailing-garbage', severity: 'warning', title: 'bytes after the gzip data that are not another gzip member (ignored)' },
   { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' },
   { code: 'index/child-missing', severity: 'error', title: 'with --follow, a child sitemap the index lists that is not on disk', searchConsole: "Couldn't fetch" },
-  // An input validate could not read or fetch at all (a missing file, a refused URL): exit 2.
+  // Exit 2.
   { code: 'input/unreadable', severity: 'error', title: 'an input that could not be read or fetched at all', searchConsole: "Couldn't fetch" },
-  // The last entry of a list capped per code (core/diagnostics.ts, DiagnosticCollector).
   { code: 'diagnostics/truncated', severity: 'info', title: 'more diagnostics of one code than a report lists (1,000 by default); the counts include them' },
 ];
 
-/** Titles and Search Console messages of the tokenizer's and the readers' codes; a code missing here gets its code as title. */
+/** Titles and Search Console messages of the tokenizer's and readers' codes (else the code is the title). */
 const READER_DESCRIPTIONS: Readonly<Record<string, readonly [title: string, searchConsole?: string]>> = {
   'xml/raw-ampersand': ['a raw & in text: values must be entity-escaped', 'Parsing error'],
   'xml/raw-less-than': ['a raw < in text: values must be entity-escaped', 'Parsing error'],
@@ -90,8 +82,7 @@ function build(): ReadonlyMap<string, RuleInfo> {
     ...XML_TOKENIZER_CODES,
     ...XML_READER_CODES,
     ...TEXT_READER_CODES,
-    // What makes the XML unreadable for libxml2 is an error in validation (validator.ts), though the
-    // reader reads on after a misplaced or malformed declaration.
+    // Unreadable for libxml2, so errors here, though the reader reads on.
     'xml/declaration-not-at-start': 'error',
     'xml/bad-declaration': 'error',
   };
@@ -100,7 +91,7 @@ function build(): ReadonlyMap<string, RuleInfo> {
     return { code, severity, title, searchConsole };
   });
   rules.push(...INPUT_RULES, ...DOCUMENT_RULES, ...STRUCTURE_RULES, ...PROTOCOL_RULES, ...Object.entries(HREFLANG_RULES).map(([code, r]) => ({ code, ...r })));
-  // What the documentation says of each (an entry rule's check and fields stay with it).
+  // Only what the documentation says (an entry rule's check stays with it).
   const info = ({ code, severity, title, searchConsole }: RuleInfo): RuleInfo => (searchConsole === undefined ? { code, severity, title } : { code, severity, title, searchConsole });
   return new Map(rules.sort((a, b) => (a.code < b.code ? -1 : 1)).map((r) => [r.code, info(r)]));
 }

@@ -1,11 +1,7 @@
-// Validation of a urlset or sitemapindex document against the content models of the schemas
-// (schema.ts): which elements may appear where, in which order and how often, their attributes, and
-// the simple types of their text. Fed the tokenizer's events next to the reader (validator.ts); it
-// reports `xsd/*` diagnostics, and `value/whitespace` for values written with spaces around them.
-//
-// Sequences are matched greedily, as XSD's Unique Particle Attribution allows: an element either fits
-// the current particle (up to its maxOccurs) or a later one once every particle in between has had
-// its minOccurs. An element that fits nowhere is reported and its content skipped.
+// A urlset or sitemapindex checked against the schemas' content models (vocabulary.ts): elements,
+// order, occurrences, attributes and simple types, from the tokenizer's events (validator.ts).
+// Sequences are matched greedily, as XSD's Unique Particle Attribution allows; an element that fits
+// nowhere is reported and its content skipped.
 
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
 import { show } from '../errors.js';
@@ -22,7 +18,7 @@ const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The xsi: attributes any element may carry (XSD 1.1 §2.7); not nil, as no element here is nillable (cvc-elt.3.1). */
 const XSI_ATTRIBUTES: ReadonlySet<string> = new Set(['type', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
-/** The rules of this checker: code, default severity, title, Search Console wording (docs/rules.md has the long form). */
+/** The rules of this checker (types.ts RuleInfo). */
 export const STRUCTURE_RULES: readonly RuleInfo[] = [
   { code: 'xsd/unexpected-element', severity: 'error', title: 'an element the schema does not allow there (or out of order)', searchConsole: 'Invalid XML tag' },
   { code: 'xsd/missing-element', severity: 'error', title: 'a required element is missing', searchConsole: 'Missing XML tag' },
@@ -39,7 +35,7 @@ export const STRUCTURE_RULES: readonly RuleInfo[] = [
 const SEVERITIES: Readonly<Record<string, Severity>> = Object.fromEntries(STRUCTURE_RULES.map((r) => [r.code, r.severity]));
 
 interface Frame {
-  /** The declaration being matched; undefined: content not checked (an element reported as unexpected). */
+  /** undefined: content not checked (an element reported as unexpected). */
   decl: ElementDecl | undefined;
   qname: string;
   line: number;
@@ -49,7 +45,7 @@ interface Frame {
   particle: number;
   count: number;
   text: string;
-  /** Non-blank text seen in element-only content (reported once). */
+  /** Text seen in element-only content (reported once). */
   strayText: boolean;
 }
 
@@ -65,13 +61,9 @@ export class StructureChecker {
   private readonly frames: Frame[] = [];
   private readonly scoped: boolean[] = [];
   private readonly out: (d: Diagnostic) => void;
-  /** True once anything the schemas reject was seen (the verdict xmllint would give). */
+  /** Once anything the schemas reject was seen (xmllint's verdict). */
   invalid = false;
-  /**
-   * Where the text since the last tag began: text comes in pieces when the input is split, and its
-   * problem is placed at the start of the whole run, as the reader places element/stray-text, so
-   * that the two meet at one position however the input was cut.
-   */
+  /** Where the text since the last tag began: its problem is placed there, as the reader's, however cut. */
   private inText = false;
   private textLine = 0;
   private textColumn = 0;
@@ -171,11 +163,7 @@ export class StructureChecker {
     }
   }
 
-  /**
-   * Where the root is a urlset or sitemapindex in the sitemap namespace and the names its entries
-   * are written with (`url` or `sitemap`, `loc`, `lastmod`, `changefreq`, `priority`, unprefixed)
-   * resolve to that namespace: the entry's name, for validate/lane-entries.ts. Undefined otherwise.
-   */
+  /** The entry name for lane-entries.ts, where the root and its entries' unprefixed names are the sitemap's. */
   laneEntryName(): 'url' | 'sitemap' | undefined {
     const root = this.frames[0];
     if (this.frames.length !== 1 || root === undefined || root.decl === undefined) return undefined;
@@ -192,12 +180,7 @@ export class StructureChecker {
     return this.scope.resolve(qname).uri === uri;
   }
 
-  /**
-   * Counts a run of up to `wanted` entry elements of the root in a row (the lane's) that the caller
-   * found valid as a whole (no attributes, valid children, values and text), as startTag and endTag
-   * would have without a report: how many the root's content model takes (none: no effect). A
-   * particle takes as many as it allows in one step (urlset's `url`, unbounded: all of them).
-   */
+  /** Counts a run of up to `wanted` valid entries of the root (the lane's), as startTag and endTag would. */
   takeLaneEntries(local: string, wanted: number): number {
     this.inText = false;
     const root = this.frames[0];
@@ -254,8 +237,7 @@ export class StructureChecker {
     else if (uri === decl.ns) why = `unknown element <${qname}> inside <${parent.qname}>`;
     else why = `<${qname}> is not allowed inside <${parent.qname}>`;
     this.report('xsd/unexpected-element', `${why}${expected.length > 0 ? `; expected ${expected.join(' or ')}` : ''}`, line, column, offset);
-    // Resynchronise on an element that comes later in the sequence (what was skipped is reported
-    // here, not again at the end); its content is checked either way.
+    // Resynchronise on a later particle (what was skipped is not reported again at the end).
     const later = known === undefined ? -1 : seq.indexOf(known, parent.particle + 1);
     if (later !== -1) {
       parent.particle = later;
@@ -311,11 +293,8 @@ export class StructureChecker {
   }
 
   /**
-   * An xsi:type on an element of `decl` (XSD 1.0 Structures §3.3.4, Element Locally Valid (Element)
-   * clause 4): the QName must resolve, as libxml2 resolves it (the value as written, its prefix in
-   * scope), to a type of the loaded schemas (vocabulary.ts SCHEMA_TYPES) or a built-in one, and that
-   * type must be the element's or derived from it (the element then takes the derived type's value
-   * check). Returns the declaration to check the element's content with.
+   * An xsi:type (XSD 1.0 Structures §3.3.4 clause 4) must name, as libxml2 resolves it, a loaded or
+   * built-in type derived from the element's: returns the declaration to check the content with.
    */
   private xsiType(decl: ElementDecl, qname: string, a: XmlAttribute): ElementDecl {
     const root = (this.frames[0]?.decl ?? decl) === SITEMAPINDEX ? SITEMAPINDEX : URLSET;

@@ -1,5 +1,4 @@
-// What validation produces (issue #4): per file, the diagnostics (core/diagnostics.ts) of every rule
-// that fired, and a summary. Reports (stylish, JSON, GitHub, SARIF, JUnit) are rendered from these.
+// What validation produces: per file, the diagnostics of every rule that fired, and a summary.
 
 import { countDiagnostics, type DiagnosticCounts, type Diagnostic, type Severity } from '../diagnostics.js';
 import { isFeed, type EntryPosition, type SitemapFormat } from '../read/types.js';
@@ -17,10 +16,7 @@ export interface RuleInfo {
   readonly searchConsole?: string;
 }
 
-/**
- * A rule that checks one entry as the reader delivered it (a `<url>`, or a `<sitemap>` of an index),
- * whatever path read it: ProtocolChecker runs every one on every entry.
- */
+/** A rule that checks one entry (a `<url>` or an index's `<sitemap>`), whatever path read it. */
 export interface EntryRule extends RuleInfo {
   /** The entry fields it reads. */
   readonly reads: readonly (keyof UrlEntry)[];
@@ -31,7 +27,7 @@ export interface EntryRuleContext {
   readonly limits: Readonly<Limits>;
   /** "Now", in epoch milliseconds. */
   readonly now: number;
-  /** A `YYYY-MM-DD` before which every W3C Datetime is surely in the past (datetime.ts surelyPastBefore). */
+  /** A `YYYY-MM-DD` before which every W3C Datetime is surely past (datetime.ts surelyPastBefore). */
   readonly pastBefore: string;
   report(rule: RuleInfo, message: string, at: EntryPosition | undefined, hint?: string): void;
 }
@@ -44,25 +40,16 @@ export interface FileReport {
   readonly format: SitemapFormat | undefined;
   /** Entries read (urls or sitemaps). */
   readonly entries: number;
-  /**
-   * In document order; every one has a code, a severity and, when it concerns a place, line and
-   * column. At most `maxDiagnosticsPerCode` (default 1,000) of each code; when some were left out, a
-   * last `diagnostics/truncated` entry says how many of each code.
-   */
+  /** In document order; at most `maxDiagnosticsPerCode` of each code, then a `diagnostics/truncated` entry. */
   readonly diagnostics: readonly Diagnostic[];
-  /**
-   * The schema verdict: whether libxml2 (`xmllint --schema` with sitemap.xsd or siteindex.xsd and the
-   * image, video, news and xhtml:link schemas) accepts the file; null where no sitemap schema applies
-   * (an RSS or Atom feed, a text sitemap); absent where it was not computed.
-   */
+  /** Whether `xmllint --schema` accepts the file; null for a feed or a text sitemap; absent if not computed. */
   readonly schemaValid?: boolean | null;
   /** Exact counts by severity, those left out of `diagnostics` included; when absent, `diagnostics` holds them all. */
   readonly counts?: DiagnosticCounts;
 }
 
-/** The verdict a report states, from the validator's (false for every document that is not a valid urlset or index). */
+/** The verdict a report states: null for the formats no schema declares (a feed, a list of URLs). */
 export function schemaVerdict(format: SitemapFormat | undefined, schemaValid: boolean): boolean | null {
-  // Formats the protocol reads that no schema declares: a feed or a list of URLs.
   return isFeed(format) || format === 'text' ? null : schemaValid;
 }
 
@@ -76,18 +63,15 @@ export interface ValidationSummary {
 }
 
 export function summarize(reports: readonly FileReport[]): ValidationSummary {
-  let entries = 0;
-  let errors = 0;
-  let warnings = 0;
-  let infos = 0;
+  const summary = { files: reports.length, entries: 0, errors: 0, warnings: 0, infos: 0 };
   for (const r of reports) {
-    entries += r.entries;
     const counts = reportCounts(r);
-    errors += counts.errors;
-    warnings += counts.warnings;
-    infos += counts.infos;
+    summary.entries += r.entries;
+    summary.errors += counts.errors;
+    summary.warnings += counts.warnings;
+    summary.infos += counts.infos;
   }
-  return { files: reports.length, entries, errors, warnings, infos };
+  return summary;
 }
 
 /** A report's exact counts by severity: its `counts`, or those of its list. */

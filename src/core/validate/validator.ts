@@ -1,7 +1,6 @@
-// One sitemap's validation (issue #4): the reader's diagnostics (well-formedness, encoding, namespace,
-// values), the structure the schemas define (structure.ts, on the same XML events), and the
-// protocol's own rules on the entries (protocol.ts, hreflang.ts). Push-based and synchronous like the
-// reader; the Node side (node/validate-sitemap.ts) feeds it from files, stdin and gzip.
+// One sitemap's validation: the reader's diagnostics, the schemas' structure (structure.ts, on the same
+// XML events) and the protocol's rules on the entries (protocol.ts, hreflang.ts). Push-based like the
+// reader; node/validate-sitemap.ts feeds it from files, stdin and gzip.
 
 import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } from '../diagnostics.js';
 import { SitemapError, quoteValue } from '../errors.js';
@@ -25,10 +24,7 @@ export type RuleSetting = Severity | 'off';
 export interface ValidationOptions {
   /** Limits profile: `current` (50,000 URLs, 50 MB) or `legacy` (the seed documents' 10 MB and 1,000 sitemaps per index). */
   limits?: LimitsProfileName;
-  /**
-   * The URL the sitemap is (or will be) served at: its directory bounds every URL (sitemaps.org:
-   * "Sitemap file location"). The same name as writeSitemaps' option and the CLI's --base-url.
-   */
+  /** The URL the sitemap is served at: its directory bounds every URL (sitemaps.org: "Sitemap file location"). */
   baseUrl?: string;
   /** The older name of `baseUrl`, still read when `baseUrl` is not given. */
   location?: string;
@@ -36,52 +32,30 @@ export interface ValidationOptions {
   now?: number;
   /** Severity overrides by code (`off` drops the rule). */
   rules?: Readonly<Record<string, RuleSetting>>;
-  /**
-   * Read runs of entries that are valid as a whole with the WebAssembly lane (lane-entries.ts) where
-   * it runs. Default true; false reads every element through the XML events, with the same report
-   * (the tests compare both ways).
-   */
+  /** Read runs of valid entries with the WebAssembly lane where it runs (default true); the report is the same. */
   fastPath?: boolean;
-  /**
-   * Most distinct URLs remembered for the duplicate check (12 bytes or so each), default 1,000,000;
-   * past it, duplicates are not checked (`duplicates/not-checked`).
-   */
+  /** Most distinct URLs remembered for the duplicate check, default 1,000,000 (then `duplicates/not-checked`). */
   maxTrackedUrls?: number;
-  /**
-   * Diagnostics of one code kept in the report (default 1,000); past it they are counted, passed to
-   * `onDiagnostic`, and summed up in one `diagnostics/truncated` entry. The counts stay exact.
-   */
+  /** Diagnostics of one code kept (default 1,000); the rest are counted, in `diagnostics/truncated`. */
   maxDiagnosticsPerCode?: number;
   /** Receives every diagnostic of the report as it is found (rule settings applied, `file` set), kept or not. */
   onDiagnostic?: (d: Diagnostic) => void;
-  /**
-   * Receives every `<url>` read, in document order, those of the lane's runs included (made into
-   * entries only when this is set): one reading that validates and hands out the entries (`report`).
-   * `locHash`: the loc's fingerprint (core/fingerprint.ts), computed for the checks; read it at once.
-   */
+  /** Receives every `<url>` read, in document order; `locHash` (core/fingerprint.ts) is reused: read it at once. */
   onUrl?: (entry: UrlEntry, at: EntryPosition, locHash: Int32Array) => void;
 }
 
-/**
- * Most `xsd/*` diagnostics held back, and most positions of other diagnostics remembered, while an
- * entry is read (see `settle`): a bound for an entry with thousands of problems, never reached by a real one.
- */
+/** Most diagnostics held back while an entry is read (see `settle`): a bound no real entry reaches. */
 const SETTLE_WINDOW = 4_096;
 
-/**
- * Problems that make a document not well-formed XML (or unreadable) for a schema validator, which
- * stops there: everything the tokenizer reports but a DOCTYPE (which XML allows), whitespace before
- * the XML declaration included, bad bytes, a budget or a corrupt gzip.
- */
+/** What a schema validator cannot read: the tokenizer's codes but a DOCTYPE, bad bytes, a budget, bad gzip. */
 function NOT_WELL_FORMED(code: string): boolean {
   return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
-
 /** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */
 const XML_NAME = /\.xml(?:\.gz)?(?:[?#].*)?$/i;
 
-/** The document rule this document breaks, as a diagnostic, if any (its format is known once it is read). */
+/** The document rule this document breaks, as a diagnostic, if any. */
 function documentProblem(format: SitemapFormat | undefined, file: string): Diagnostic | undefined {
   if (isFeed(format)) {
     const kind = format === 'rss' ? 'an RSS feed' : 'an Atom feed';
@@ -104,7 +78,7 @@ function key(d: Diagnostic): string {
   return `${d.line ?? ''}:${d.column ?? ''}`;
 }
 
-/** The prefixes the root binds to the image and XHTML namespaces, as the structure checker resolves them. */
+/** The prefixes the root binds to the image and XHTML namespaces. */
 function extensionPrefixes(attributes: readonly XmlAttribute[], structure: StructureChecker): LaneReading {
   const prefixes: LaneReading = {};
   for (const { name, value } of attributes) {
@@ -119,7 +93,7 @@ function extensionPrefixes(attributes: readonly XmlAttribute[], structure: Struc
 /** The levels a rule may be set to. */
 export const RULE_SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 
-/** Refuses options the checks would misread: a level spelt wrong made an error an info, and the run pass. */
+/** Refuses options the checks would misread (a level spelt wrong made an error an info). */
 function checkValidationOptions(options: ValidationOptions): void {
   const refuse = (message: string): never => {
     throw new SitemapError('ERR_SITEMAP_OPTION', message);
@@ -136,16 +110,15 @@ function checkValidationOptions(options: ValidationOptions): void {
 
 export class SitemapValidation implements ReaderSink {
   private readonly collector: DiagnosticCollector;
-  /** Whether a diagnostic made the document unreadable for a schema validator (rule settings do not matter). */
+  /** Whether a diagnostic made the document unreadable for a schema validator. */
   private notWellFormed = false;
-  /** `xsd/*` diagnostics of the entry being read, until it is known whether another one says the same (settle). */
+  /** The diagnostics of the entry being read, held until it ends (settle). */
   private readonly pendingXsd: Diagnostic[] = [];
-  /** The other diagnostics with a position of the entry being read (settle). */
   private readonly pendingOthers: Diagnostic[] = [];
   /** Scratch of settle: the positions of the others, and the schema severity each stands for. */
   private readonly recentKeys = new Set<string>();
   private readonly standIn = new Map<string, Severity>();
-  /** Open elements, as the XML events say (to settle at the end of each entry). */
+  /** Open elements (to settle at the end of each entry). */
   private depth = 0;
   private readonly structure: StructureChecker;
   private readonly protocol: ProtocolChecker;
@@ -161,9 +134,9 @@ export class SitemapValidation implements ReaderSink {
   private readonly locHash = new Int32Array(2);
   /** The entry the fast path is delivering: its loc is known to be encoded. */
   private laneEntry: UrlEntry | SitemapRef | undefined;
-  /** Whether locHash already holds the fingerprint of laneEntry's loc (the lane's). */
+  /** Whether locHash holds laneEntry's loc's fingerprint already (the lane's). */
   private laneHashed = false;
-  /** the lane, with the duplicate check's table in it; undefined without WebAssembly or with `fastPath: false`. */
+  /** With the duplicate check's table; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
   private readonly onUrl: ValidationOptions['onUrl'];
 
@@ -183,10 +156,7 @@ export class SitemapValidation implements ReaderSink {
     return this.xsdActive && !this.structure.invalid && !this.notWellFormed;
   }
 
-  /**
-   * The reader's XML handler, with the structure checker fed the same events. Entries valid as a
-   * whole are offered to the lane instead (lane-entries.ts), once the root allows it.
-   */
+  /** The reader's XML handler, feeding the structure checker too; offers entries to the lane once the root allows. */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
     const events: XmlTokenHandler = reader;
@@ -208,7 +178,7 @@ export class SitemapValidation implements ReaderSink {
                 this.locHash[0] = hash1;
                 this.locHash[1] = hash2 as number;
               }
-            }, extensionPrefixes(attributes, structure), { lane: this.lane, checkRun: (text, count, bytes) => this.checkRun(text, count, bytes) });
+            }, extensionPrefixes(attributes, structure), this.lane, (text, count, bytes) => this.checkRun(text, count, bytes));
           }
         }
       },
@@ -264,11 +234,7 @@ export class SitemapValidation implements ReaderSink {
     return count;
   }
 
-  /**
-   * The checks of `url` for urls of the lane (lane.ts): an encoded loc. The pages without
-   * alternates go to the hreflang checker as records; one with alternates goes from its values
-   * (HreflangChecker.addLaneUrl: a string is made only where a rule may have something to say).
-   */
+  /** The checks of `url` for a run of the lane's urls (lane-entries.ts CheckRun), made into entries only for onUrl. */
   private checkRun(text: RunText, count: number, bytes: Uint8Array | undefined): void {
     this.entries += count;
     const lane = this.lane as Lane;
@@ -304,11 +270,8 @@ export class SitemapValidation implements ReaderSink {
   }
 
   /**
-   * Every diagnostic of the document comes here: the reader's, the structure's, the protocol's. A
-   * schema diagnostic at the same element as another one (the reader's `lastmod/invalid`, say) says
-   * nothing new, and lends that one its severity; both are reported while the entry is read, in
-   * either order, so the diagnostics of an entry wait until it ends (settle). Memory: one entry's
-   * worth (at most SETTLE_WINDOW), whatever the number of problems.
+   * Every diagnostic. An `xsd/*` one at the element of another (`lastmod/invalid`) only lends it its
+   * severity; as they come in either order, an entry's diagnostics wait until it ends (settle).
    */
   diagnostic(d: Diagnostic): void {
     if (NOT_WELL_FORMED(d.code)) this.notWellFormed = true;
@@ -321,12 +284,7 @@ export class SitemapValidation implements ReaderSink {
     if (this.pendingXsd.length + this.pendingOthers.length >= SETTLE_WINDOW) this.settle();
   }
 
-  /**
-   * The held diagnostics of the entry just read are kept: the others first, each with the severity of
-   * an `xsd/*` one at its element if that is higher, then the `xsd/*` ones that no other one repeats.
-   * Exit 0 means libxml2 accepts the file: `namespace/missing` or `element/unexpected` standing for an
-   * `xsd/*` error is an error too, unless its own rule is set.
-   */
+  /** Keeps the held diagnostics: the others, as severe as an `xsd/*` one at their element at least; then lone `xsd/*`. */
   private settle(): void {
     const others = this.pendingOthers;
     const schema = this.pendingXsd;
@@ -355,11 +313,7 @@ export class SitemapValidation implements ReaderSink {
     standIn.clear();
   }
 
-  /**
-   * Rule settings applied, into the report (counted always, listed up to the cap, passed to
-   * onDiagnostic). Without a setting, what libxml2 cannot even parse is an error, and `standIn` is
-   * the severity of a schema finding this one stands for.
-   */
+  /** Into the report, rule settings applied; unset, what libxml2 cannot parse is an error; `standIn` may raise it. */
   private keep(d: Diagnostic, standIn: Severity | undefined): void {
     const setting = this.rules[d.code];
     if (setting === 'off') return;
@@ -374,7 +328,7 @@ export class SitemapValidation implements ReaderSink {
   finish(bytes: number): FileReport {
     this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    // The lane's table holds every loc while the duplicate rule tracks them (fewer than maxTracked), as written unless one was not.
+    // The lane's table holds every loc as written, unless tracking stopped or one was not.
     const seen = this.lane?.seen;
     const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked && this.protocol.locsAsWritten ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
@@ -391,16 +345,12 @@ export class SitemapValidation implements ReaderSink {
   }
 }
 
-/**
- * Validate an XML sitemap given as text (no decoding, no gzip: see node/validate-sitemap.ts for
- * files and bytes). Pure; for tests, browsers and editors.
- */
+/** Validate an XML sitemap given as text (no decoding, no gzip: node/validate-sitemap.ts reads files and bytes). */
 export function validateXmlSitemapText(text: string, options: ValidationOptions & { file?: string } = {}): FileReport & { schemaValid: boolean } {
   const validation = new SitemapValidation(options.file ?? '<input>', options);
   const reader = new XmlSitemapReader(validation, {});
   const handler = validation.xmlHandler(reader);
-  // The characters are given, so the declared encoding is not used; but one that no reader knows
-  // makes the file unreadable from its bytes, as sniff.ts reports for them.
+  // The declared encoding is not used, but one no reader knows makes the file unreadable from its bytes (sniff.ts).
   const declaration = handler.xmlDeclaration;
   handler.xmlDeclaration = (d, line, column, offset): void => {
     declaration?.(d, line, column, offset);

@@ -1,13 +1,10 @@
-// The XML Schema simple types the sitemap schemas use (XSD 1.1 part 2), checked as libxml2's
-// xmllint checks them, so that `sitemapkit validate` and `xmllint --schema` agree on what is valid
-// (test/core/validate/xsd-differential.test.ts compares them).
-//
-// A check takes the value as written and returns undefined when it is valid, else a short reason.
+// The XML Schema simple types the sitemap schemas use (XSD 1.1 part 2), checked as libxml2 checks
+// them, so that validate and `xmllint --schema` agree. A check takes the value as written and returns
+// undefined when it is valid, else a short reason.
 
 import { daysInMonth } from '../datetime.js';
 import { xmlTrim } from '../xml/whitespace.js';
 
-/** A check of one simple type. */
 export type SimpleTypeCheck = (value: string) => string | undefined;
 
 /** XSD whiteSpace="collapse": runs of space, tab, CR, LF become one space; leading and trailing removed. */
@@ -22,8 +19,7 @@ const PCT = '%[0-9A-Fa-f]{2}';
 const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
 const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
-// libxml2's xmlParse3986Host takes whatever stands between '[' and the next ']' as an IP literal
-// (IPv6 or IPvFuture), unchecked: `[zz]`, `[]` and `[/]` too.
+// libxml2 takes whatever stands between '[' and the next ']' as an IP literal, unchecked: `[zz]` too.
 const IP_LITERAL = '\\[[^\\]]*\\]';
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 // RFC 3986 allows an empty port (`host:`); libxml2's xmlParse3986Port wants a digit.
@@ -32,10 +28,9 @@ const PATH = `(?:${PCHAR}|/)*`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
 // libxml2's xmlParse3986Fragment takes '[' and ']' too (RFC 3986 §3.5 does not).
 const FRAGMENT = `(?:${PCHAR}|[/?[\\]])*`;
-// After an authority the path is empty or starts with `/` (path-abempty): `host:/a` is not a host
-// with an empty port and the path `:/a`. Without one, the path cannot start with `//`.
+// After an authority the path is empty or starts with `/` (path-abempty); without one, not with `//`.
 const HIER_PART = `(?://${AUTHORITY}(?:/${PATH})?|(?!//)${PATH})(?:\\?${QUERY})?(?:#${FRAGMENT})?`;
-/** What starts with a scheme must be an absolute URI (libxml2 tries that first; as a relative reference its first segment would hold a `:`). */
+/** What starts with a scheme must be an absolute URI (libxml2 tries that first). */
 const STARTS_WITH_SCHEME = new RegExp(`^${SCHEME}:`);
 const ABSOLUTE_URI = new RegExp(`^${SCHEME}:${HIER_PART}$`);
 const RELATIVE_REFERENCE = new RegExp(`^${HIER_PART}$`);
@@ -52,12 +47,11 @@ function portProblem(v: string): string | undefined {
 }
 
 /**
- * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out (controls,
- * non-ASCII, space, `<>"{}|\^`` and `'`) with `_`, and parses the rest as a URI reference: so a raw
- * space passes the schema (our own `loc/not-encoded` rule flags it), while a bad `%` escape does not.
+ * xsd:anyURI. libxml2 collapses whitespace, replaces the characters RFC 3986 leaves out with `_`, and
+ * parses the rest as a URI reference: a raw space passes (loc/not-encoded flags it), a bad `%` not.
  */
 export const anyUri: SimpleTypeCheck = (value) => {
-  // An absolute URI as written holds nothing that collapsing or the replacement would change: valid as it is (the common case, one pass).
+  // The common case, in one pass: collapsing and the replacement change nothing in an absolute URI.
   if (ABSOLUTE_URI.test(value)) return portProblem(value);
   const v = collapse(value).replace(/[\x00-\x20\x7f-\uffff<>"{}|\\^`']/g, '_');
   if (v === '') return undefined;
@@ -93,10 +87,8 @@ function digitsAt(v: string, at: number, n: number): number {
 }
 
 /**
- * Whether `v` is, whole, `-?YYYY-MM-DD` (four digits or more for the year, two for the others), then
- * `Thh:mm:ss(.s+)?` when `withTime`, then an optional time zone `Z` or `±hh:mm`: the lexical forms of
- * xsd:date and xsd:dateTime before their ranges are checked. Leaves the fields in the scratch above.
- * Read by hand, not by a RegExp: lastmod is checked on every entry, and a match array costs more.
+ * Whether `v` is an xsd:date (`-?YYYY-MM-DD`), or an xsd:dateTime when `withTime`, as a form; leaves
+ * the fields in the scratch above. By hand: lastmod is checked on every entry, and a match array costs.
  */
 function readDate(v: string, withTime: boolean): boolean {
   const n = v.length;
@@ -146,7 +138,7 @@ function dateProblem(yearText: string, month: number, day: number, tz: string | 
 
 /** xsd:date: `YYYY-MM-DD` with an optional time zone. */
 const xsdDate: SimpleTypeCheck = (value) => {
-  // Read as written first: a value in the form holds no whitespace, so collapsing would not change it.
+  // As written first: a value in the form has no whitespace to collapse.
   if (!readDate(value, false) && !readDate(collapse(value), false)) return 'not an xsd:date (YYYY-MM-DD)';
   return dateProblem(readYear, readMonth, readDay, readZone);
 };
@@ -164,29 +156,20 @@ const xsdDateTime: SimpleTypeCheck = (value) => {
 export const dateOrDateTime: SimpleTypeCheck = (value) => {
   // The likelier one first (a date-time is longer than a date with a time zone).
   const valid = value.length > 16 ? xsdDateTime(value) === undefined || xsdDate(value) === undefined : xsdDate(value) === undefined || xsdDateTime(value) === undefined;
-  if (valid) return undefined;
-  return 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
+  return valid ? undefined : 'not an xsd:date or xsd:dateTime (YYYY-MM-DD, or YYYY-MM-DDThh:mm:ss with a time zone)';
 };
 
-/** xsd:decimal's lexical form (Part 2 §3.2.3): an optional sign, digits with at most one '.', no exponent. */
+/** xsd:decimal's lexical form (Part 2 §3.2.3): no exponent. */
 export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-// Part 2 §3.3.13: "a finite-length sequence of decimal digits with an optional leading sign"; the
-// types derived from it keep the form (nonNegativeInteger's zero may be "-0", §3.3.20).
+// Part 2 §3.3.13; the derived types keep the form (nonNegativeInteger's zero may be "-0", §3.3.20).
 const INTEGER = /^[+-]?\d+$/;
 
-/**
- * The value of an xsd:integer (or a type derived from it) written `v`, whitespace collapsed already,
- * as the nearest double (`-0` is 0, `+5` and `005` are 5); undefined when `v` is not one. The one
- * reading of integers: the type checks below and the reader's (read/xml-extensions.ts).
- */
+/** The value of an xsd:integer written `v` (collapsed) as the nearest double (`-0` is 0); undefined if not one. */
 export function integerValue(v: string): number | undefined {
   return INTEGER.test(v) ? Number(v) + 0 : undefined;
 }
 
-/**
- * The sign of a - b for a decimal `a` (DECIMAL's form) and a bound `b` with no exponent in its
- * String form, compared exactly (libxml2 does: 1.0000000000000000000001 is past 1.0, as a double it is 1).
- */
+/** The sign of a - b, compared exactly as libxml2 does: 1.0000000000000000000001 is past 1.0 (as a double, 1). */
 function compareDecimal(a: string, b: number): number {
   const parts = (d: string): [negative: boolean, whole: string, fraction: string] => {
     const [whole = '', fraction = ''] = d.replace(/^[+-]/, '').split('.');
@@ -210,7 +193,7 @@ export function decimalIn(min: number, max: number): SimpleTypeCheck {
   };
 }
 
-/** Whether a decimal written `v` (DECIMAL's form) lies within [min, max]: the validator's check and the writer's. */
+/** Whether a decimal written `v` (DECIMAL's form) lies within [min, max]. */
 export function decimalWithin(v: string, min: number, max: number): boolean {
   const n = Number(v);
   // A double on a bound may stand for a decimal just past it: those are compared exactly.
@@ -232,13 +215,7 @@ export function oneOf(values: readonly string[]): SimpleTypeCheck {
   return (value) => (set.has(value) ? undefined : `not one of ${values.join(', ')}`);
 }
 
-/**
- * An XSD regular expression as a JavaScript one (XSD 1.1 part 2, appendix G): the multi-character
- * escapes mean other things there. `\w` is every character but punctuation, separators and
- * "other" (so `é` and `$` are in and `_` is out, unlike JavaScript's [A-Za-z0-9_]), `\d` any decimal
- * digit, `\s` the four XML whitespace characters. Only what the sitemap schemas use is translated
- * beyond these (no `\i`, `\c`, character class subtraction).
- */
+/** An XSD regular expression as a JavaScript one (Part 2 appendix G): `\w` takes `é` and `$`, not `_`. */
 function xsdRegExpSource(pattern: string): string {
   // Each escape as [set] or [^set]: \w is "not punctuation, separator or other", \W its complement.
   const SETS: Readonly<Record<string, readonly [set: string, negated: boolean]>> = {
@@ -272,9 +249,8 @@ function xsdRegExpSource(pattern: string): string {
 }
 
 /**
- * An xsd:string restricted by an XSD pattern (anchored, as XSD patterns are). The expression is made
- * at the first check: the vocabulary declares its patterns when it is imported, and V8 parses a `u`
- * expression when it is made (the tickers' `\w` classes alone took 0.6 ms of every command's start).
+ * An xsd:string restricted by an XSD pattern (anchored). The expression is made at the first check:
+ * V8 parses a `u` expression when it is made, which cost every command's start 0.6 ms.
  */
 export function matching(pattern: string, what: string): SimpleTypeCheck {
   let re: RegExp | undefined;
@@ -290,7 +266,6 @@ export function maxLength(max: number): SimpleTypeCheck {
   };
 }
 
-/** Any string. */
 export const anyString: SimpleTypeCheck = () => undefined;
 
 /** Two checks that must both pass. */
@@ -311,11 +286,7 @@ export function collapsedLengthIn(min: number, max: number): SimpleTypeCheck {
 
 export const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
 
-/**
- * XSD 1.0's built-in types (Part 2 §3) by name, each with the type it is derived from (anyType,
- * the root, with none): what an xsi:type of the XSD namespace can name, and whether the type it
- * names is derived from an element's (cvc-elt.4.3). The list types derive from anySimpleType.
- */
+/** XSD 1.0's built-in types (Part 2 §3) and their bases ('' for anyType): what an xsi:type can name. */
 export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
   anyType: '',
   anySimpleType: 'anyType',
@@ -330,26 +301,20 @@ export const XSD_BUILTIN_BASES: Readonly<Record<string, string>> = {
 const NAME_START = 'A-Z_a-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const NAME_CHAR = `\\u0300-\\u036F${NAME_START}\\-.0-9\\xB7\\u203F\\u2040`;
 const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
-// Made at the first use, as in `matching`: a `u` expression costs its parsing when it is made.
-let qname: RegExp | undefined;
+/** A collapsed value matching a pattern (the string types derived by pattern in Part 2). */
+function collapsedMatching(pattern: string, what: string): SimpleTypeCheck {
+  const check = matching(pattern, what);
+  return (value) => check(collapse(value));
+}
+
+const QNAME = collapsedMatching(`(?:${NCNAME}:)?${NCNAME}`, 'a QName');
 
 /** xsd:QName (an NCName, or two joined by a colon), whitespace collapsed as libxml2 does before it checks. */
 export function isQName(value: string): boolean {
-  return (qname ??= new RegExp(`^(?:${NCNAME}:)?${NCNAME}$`, 'u')).test(collapse(value));
+  return QNAME(value) === undefined;
 }
 
-/** A collapsed value matching a regular expression (the string types derived by pattern in Part 2). */
-function collapsedMatching(source: string, what: string): SimpleTypeCheck {
-  let re: RegExp | undefined;
-  return (value) => ((re ??= new RegExp(`^(?:${source})$`, 'u')).test(collapse(value)) ? undefined : `not ${what}`);
-}
-
-/**
- * The checks of the built-in types an xsi:type can put in the place of the ones sitemap elements
- * have (xsd:string, xsd:anyURI, xsd:nonNegativeInteger), as libxml2 checks them: the string types
- * by their lexical form alone (an ID need not be unique in element content, an IDREF need not
- * refer), an ENTITY never (no DTD declares an unparsed entity here).
- */
+/** The built-in types derived from the elements' ones, as libxml2 checks them (an ENTITY never: no DTD). */
 export const XSD_DERIVED_CHECKS: Readonly<Record<string, SimpleTypeCheck>> = {
   normalizedString: anyString,
   token: anyString,
