@@ -53,7 +53,7 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
-  /** Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`); first match wins. */
+  /** Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`); the first whose file exists wins. */
   sourceRules?: readonly SourceRule[];
   /** What the sources of `sourceRules` are relative to (default: the current directory). */
   sourceRoot?: string;
