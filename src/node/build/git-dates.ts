@@ -1,7 +1,6 @@
-// When a file last changed according to git: the committer date of the last commit that touched it.
-// One `git log` walk over the history answers for every file at once (newest commits first, so a
-// path's first appearance is its last change) and stops as soon as every wanted path is answered;
-// one `git log -1 -- FILE` per page would take minutes on a site of 100,000 pages.
+// When a file last changed according to git. One `git log` walk answers for every file (newest first, so a
+// path's first appearance is its last change) and stops once all are answered: one `git log -1` per page
+// would take minutes at 100,000 pages.
 
 import { relative, resolve, sep } from 'node:path';
 

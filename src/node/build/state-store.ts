@@ -1,7 +1,5 @@
-// The build state: what `sitemapkit build` must remember between runs so that `lastmod` tells the truth
-// and IndexNow submits only what changed. One JSON file, replaced atomically (written next to itself,
-// flushed to disk, renamed over the old one, directory flushed): a crash at any point leaves either
-// the previous state or the new one, never half of either.
+// The build state: what `sitemapkit build` remembers between runs so that `lastmod` tells the truth and
+// IndexNow submits only what changed. One JSON file, replaced atomically (writeFileAtomic).
 
 import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
