@@ -380,7 +380,7 @@ async function commitSet(
   const text = serializeSitemapIndex(refs, { limits: settings.limits, xslUrl: settings.xslUrl });
   await writeFile(output.path(entryName), text);
   const bytes = Buffer.byteLength(text);
-  const entryFile: WrittenFile = { name: entryName, path: join(outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
+  const entryFile = describeFile(entryName, { urls: 0, bytes }, bytes, outDir, baseUrl);
   // The old index goes after, with the other old files, so that a failed run leaves it whole.
   const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
   return { entryFile, indexed, sitemaps, removed };
@@ -414,7 +414,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function describeFile(name: string, info: SitemapFileInfo, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
+function describeFile(name: string, info: Pick<SitemapFileInfo, 'urls' | 'bytes' | 'lastmod'>, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
   const file: WrittenFile = { name, path: join(outDir, name), urls: info.urls, bytes: info.bytes, diskBytes };
   if (baseUrl !== undefined) file.loc = normalizeUrl(name, 'loc', baseUrl);
   if (info.lastmod !== undefined) file.lastmod = info.lastmod;
