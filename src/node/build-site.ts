@@ -213,14 +213,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const written = await writeSet(set.children, run);
   if (options.dryRun === true) return result(false, written.indexFile, written.files);
   await saveState(run.statePath, {
+    // IndexNow's memory (announced, lastSubmission) is of URLs, not builds: kept as it was.
+    ...run.state,
     baseUrl,
     indexName: run.indexName,
     pages: dates.nextPages,
     files: written.nextFiles,
     buckets: set.buckets,
-    // IndexNow's memory is of URLs, not builds: kept (a URL gone since is submitted as gone).
-    announced: run.state.announced,
-    ...(run.state.lastSubmission !== undefined ? { lastSubmission: run.state.lastSubmission } : {}),
   });
   return result(true, written.indexFile, written.files);
 }

@@ -107,10 +107,7 @@ export class StagedOutput {
       return new StagedOutput(outDir, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
-      if (lock !== undefined) {
-        locksHeld.delete(lock);
-        await rm(lock, { force: true });
-      }
+      await releaseLock(lock);
       await removeEmptyFolders(made);
       if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
@@ -240,10 +237,7 @@ export class StagedOutput {
     this.done = true;
     await this.files.destroy();
     await rm(this.tempDir, { recursive: true, force: true });
-    if (this.lock !== undefined) {
-      locksHeld.delete(this.lock);
-      await rm(this.lock, { force: true });
-    }
+    await releaseLock(this.lock);
     // A run that wrote nothing (refused, failed, stopped) leaves no folder of its own behind.
     await removeEmptyFolders(this.made);
   }
@@ -292,6 +286,12 @@ export async function lockSet(dir: string, name: string, owner?: string, ownerGo
     const who = pidHost !== null ? `another run (process ${pidHost[1]}${pidHost[2] === HOST_TAG ? '' : ' of another machine'})` : text === '' ? 'another run' : text;
     throw new SitemapError('ERR_SITEMAP_WRITE', `${who} is writing the sitemaps "${name}" into ${dir}; run again once it is done (if none is, remove ${path})`);
   }
+}
+
+async function releaseLock(lock: string | undefined): Promise<void> {
+  if (lock === undefined) return;
+  locksHeld.delete(lock);
+  await rm(lock, { force: true });
 }
 
 /** Who holds the lock of the set `name` in `dir` (what lockSet wrote), undefined when none does. */
