@@ -35,7 +35,6 @@ import { isFile } from './local-child.js';
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
 
 export interface BuildSiteOptions {
-  /** The built site's folder. */
   siteDir: string;
   /** Where the site is served, e.g. `https://www.example.com/`. */
   baseUrl: string;
@@ -142,7 +141,6 @@ export interface BuildSiteResult {
 
 export const DEFAULT_STATE_PATH = join('.sitemapkit', 'state');
 
-/** What a build works from: the options resolved, and the state of the last build. */
 type BuildContext = Awaited<ReturnType<typeof startBuild>>;
 type UrlPage = SitePage & { url: string };
 type ScannedPage = { page: UrlPage; scan: Extract<PageScan, { hash: string }> };

@@ -89,7 +89,6 @@ export interface WrittenFile {
   urls: number;
   /** Uncompressed size. */
   bytes: number;
-  /** Size on disk. */
   diskBytes: number;
   lastmod?: string;
 }
@@ -98,7 +97,6 @@ export interface WriteSummary {
   outDir: string;
   /** The file to submit or list in robots.txt: the index, or the single sitemap. Absent with `index: never` and several files. */
   entryFile?: WrittenFile;
-  /** True when an index was written. */
   indexed: boolean;
   /** The urlset files (with `index: auto` and one file, that file is `entryFile`). */
   sitemaps: WrittenFile[];
@@ -107,7 +105,6 @@ export interface WriteSummary {
   rejected: number;
   /** Uncompressed bytes of all files written. */
   bytes: number;
-  /** Bytes on disk of all files written. */
   diskBytes: number;
   /** Files of an earlier run that the new set replaced and removed. */
   removed: string[];
@@ -143,7 +140,6 @@ function childName(name: string, index: number, gzip: boolean): string {
 
 type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
 
-/** The options, checked, with their defaults. */
 type Settings = ReturnType<typeof checkOptions>;
 
 function checkOptions(options: WriteSitemapsOptions) {
