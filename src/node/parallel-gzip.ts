@@ -8,7 +8,7 @@ import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { SitemapError, checkCount } from '../core/errors.js';
+import { SitemapError, positiveInteger } from '../core/errors.js';
 
 // CommonJS run with `eval: true`: works from the TypeScript sources (tsx) and the compiled package alike.
 const WORKER_SOURCE = String.raw`
@@ -205,13 +205,10 @@ export class ParallelFileWriter {
     const level = options.gzipLevel;
     if (!Number.isInteger(level) || level < 0 || level > 9) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 0 to 9, got ${level}`);
     // Named as writeSitemaps' option, which is what reaches `workers`.
-    checkCount('compressionThreads', options.workers, 1);
-    const workers = options.workers ?? availableParallelism();
-    const maxPending = options.maxPendingBlocks ?? 2 * workers + 2;
-    if (!Number.isInteger(maxPending) || maxPending < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxPendingBlocks must be a whole number of at least 1, got ${maxPending}`);
+    const workers = positiveInteger(options.workers, availableParallelism(), 'compressionThreads');
     this.gzipLevel = level;
     this.workerCount = level === 0 ? 0 : workers;
-    this.maxPendingBlocks = maxPending;
+    this.maxPendingBlocks = positiveInteger(options.maxPendingBlocks, 2 * workers + 2, 'maxPendingBlocks');
   }
 
   /** Starts a file and returns its id; several files may be open at once. */
