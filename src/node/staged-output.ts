@@ -12,6 +12,7 @@
 
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -198,7 +199,8 @@ export class StagedOutput {
       }
       if (plan.entry !== undefined) {
         const entry = join(this.outDir, plan.entry.name);
-        if (await isSpecialFile(entry)) await copyInto(this.path(plan.entry.staged), entry);
+        // Written into as it is (not copyFile: libuv's removes the target when it fails, and it fails on a FIFO).
+        if (await isSpecialFile(entry)) await pipeline(createReadStream(this.path(plan.entry.staged)), createWriteStream(entry));
         else {
           await rename(this.path(plan.entry.staged), entry);
           await syncDirectory(this.outDir);
@@ -311,18 +313,6 @@ export async function unlockSet(dir: string, name: string, owner: string): Promi
 export async function isSpecialFile(path: string): Promise<boolean> {
   const stats = await stat(path).catch(() => undefined);
   return stats !== undefined && !stats.isFile() && !stats.isDirectory();
-}
-
-/** The bytes of `from` written into `to` as it is (not copyFile: libuv's removes `to` when it fails, and it fails on a FIFO). */
-function copyInto(from: string, to: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const input = createReadStream(from);
-    const output = createWriteStream(to);
-    input.once('error', (error) => (output.destroy(), reject(error)));
-    output.once('error', (error) => (input.destroy(), reject(error)));
-    output.once('close', () => resolve());
-    input.pipe(output);
-  });
 }
 
 /**
