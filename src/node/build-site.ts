@@ -516,8 +516,9 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
     // Removed after the commit: the files the last build wrote, token-named children of killed runs,
     // and the previous index under its old name unless another program has written there since.
     const tokenChild = tokenChildPattern(name);
-    const old = state.indexName;
-    const oldIndex = old !== undefined && old !== indexName && (await foreignSitemap(outDir, state, old)) === undefined ? old : undefined;
+    const oldName = state.indexName;
+    const oldIndex =
+      oldName !== undefined && oldName !== indexName && (await foreignSitemap(outDir, state, oldName)) === undefined ? oldName : undefined;
     const removed = await output.commit({
       children: staged,
       ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
@@ -656,8 +657,7 @@ async function pageSources(relPaths: readonly string[], options: BuildSiteOption
 
 /** The folder of the source map's first source: where to look for the repository when the site folder is in none. */
 function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {
-  for (const source of sourceMap.values()) return dirname(source);
-  return '.';
+  return dirname(sourceMap.values().next().value ?? '.');
 }
 
 /** Page → its source's last commit time, in the repository of the first of `dirs` in one (undefined: none is). */
