@@ -3,10 +3,7 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-/**
- * A path as messages show it: relative to `cwd` when inside it, else as given. A path outside is
- * never climbed to (/dev/null seen from /home/me is not ../../dev/null).
- */
+/** A path as messages show it: relative to `cwd` when inside it, else as given (never `../../dev/null`). */
 export function shownPath(path: string, cwd: string): string {
   const inside = relative(cwd, resolve(cwd, path));
   return inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? path : inside;
@@ -31,10 +28,7 @@ export function ioErrorReason(error: unknown): string {
   return message.split('\n', 1)[0] ?? '';
 }
 
-/**
- * The items of `source`; a failure of the source (not of whoever iterates) is rethrown as
- * `wrap(error)`. The source is closed on every way out.
- */
+/** The items of `source`, its own failures rethrown as `wrap(error)`; the source is closed on every way out. */
 export async function* rethrowing<T>(source: AsyncIterable<T>, wrap: (error: unknown) => unknown): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();
   try {

@@ -158,10 +158,7 @@ function checkOptions(options: WriteSitemapsOptions) {
   return { name, entryName: `${name}.xml`, indexMode, gzip, gzipLevel, limits, baseUrl: scope?.href, scope, xslUrl: options.xslUrl };
 }
 
-/**
- * Writes `entries` as a sitemap set into `options.outDir` and returns what was written.
- * `entries` may be a sync or async iterable of entries or of arrays of entries (batches).
- */
+/** Writes `entries` (a sync or async iterable of entries or of batches) as a set into `outDir`; returns what was written. */
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);

@@ -18,10 +18,7 @@ export async function gitTopLevel(dir: string): Promise<string | undefined> {
   return top === '' ? undefined : top;
 }
 
-/**
- * For each of `paths` (on disk) that git has a commit for: the commit time in epoch milliseconds.
- * Paths outside the work tree at `top`, untracked files and files never committed are left out.
- */
+/** For each of `paths` git has a commit for in the work tree at `top`: the commit time in epoch milliseconds. */
 export async function gitLastCommitTimes(top: string, paths: Iterable<string>): Promise<Map<string, number>> {
   const wanted = new Map<string, string>(); // repo-relative → as given
   for (const path of paths) {
