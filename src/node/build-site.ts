@@ -52,7 +52,7 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
-  /** Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`); the first whose file exists wins. */
+  /** Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`); the first with a file wins. */
   sourceRules?: readonly SourceRule[];
   /** What the sources of `sourceRules` are relative to (default: the current directory). */
   sourceRoot?: string;
@@ -373,7 +373,7 @@ function siteFates(
 
 /**
  * Each page's lastmod: kept while its content hash is (Google uses lastmod only when "consistently and
- * verifiably accurate"); a changed page dated by its source's last commit, else the build; a new one by `initialLastmod`.
+ * verifiably accurate"); a changed page's from its source's last commit, else the build; a new one's by `initialLastmod`.
  */
 async function datePages(
   scanned: readonly ScannedPage[],
@@ -574,7 +574,7 @@ async function foreignSitemap(outDir: string, state: BuildState, indexName: stri
   return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
-/** The base URL as a directory, ending in `/` (`https://example.com/docs` → `/docs/`; `/docs/index.html` → `/docs/`). */
+/** The base URL as a directory ending in `/`: `https://example.com/docs` and `…/docs/index.html` → `…/docs/`. */
 function directoryUrl(input: string): string {
   const scope = scopeOf(input);
   const url = scope.href;

@@ -326,7 +326,7 @@ async function skipHeader(input: Pieces, magic: Uint8Array, crc32: (data: Uint8A
   }
 }
 
-/** The bytes after the last member: zero padding passes in silence, anything else is `gzip/trailing-garbage` (as gzip -d). */
+/** After the last member: zero padding passes in silence, anything else is `gzip/trailing-garbage` (as gzip -d). */
 async function ignoreTrailing(input: Pieces, first: Uint8Array, onDiagnostic: ((d: Diagnostic) => void) | undefined): Promise<void> {
   const at = input.offset - first.length;
   for (let piece: Uint8Array | undefined = first; piece !== undefined; piece = await input.next()) {

@@ -22,7 +22,7 @@ import { ioErrorReason } from './io-errors.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
-/** This machine in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): on a shared folder, only its own are swept. */
+/** This machine, in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): a run sweeps only its own. */
 const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
@@ -44,7 +44,7 @@ export interface CommitPlan {
   children: readonly StagedFile[];
   /** The entry file, renamed last: the commit point. Absent for a set without one (`index: never`) or whose entry file is unchanged. */
   entry?: { staged: string; name: string };
-  /** Removed before anything goes in: an old entry file the new set does not replace (so it never names a child replaced in place). */
+  /** Removed first: an old entry file the new set does not replace, so it never names a child replaced in place. */
   removeFirst?: readonly string[];
   /** Whether a file of the target was written by an earlier run of this set (removed when not in the new one). */
   isOwned?: (name: string) => boolean;
@@ -120,7 +120,7 @@ export class StagedOutput {
     return join(this.tempDir, name);
   }
 
-  /** Writes `text` (or blocks of bytes, each copied as it comes) as the staged file `name`; resolves with its size on disk. */
+  /** Writes `text` (or blocks of bytes, each copied) as the staged file `name`; resolves with its size on disk. */
   async write(name: string, text: string | Iterable<Uint8Array>): Promise<number> {
     const id = this.files.open(this.path(name));
     const blocks = (typeof text === 'string' ? utf8Blocks(text) : text)[Symbol.iterator]();
@@ -441,7 +441,7 @@ async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
   for (let i = folders.length - 1; i >= 0; i--) if (!(await rmdir(folders[i] as string).then(() => true, () => false))) return;
 }
 
-/** Removes what runs whose process is gone left: temporary folders, and writeFileAtomic's temporaries of the set's files. */
+/** Removes what gone runs left: temporary folders, and writeFileAtomic's temporaries of the set's files. */
 async function removeStaleTemps(outDir: string, setName: string): Promise<void> {
   const ofTheSet = (target: string): boolean => target === `${setName}.xml` || (target.startsWith(`${setName}-`) && /\.xml(?:\.gz)?$/.test(target));
   for (const name of await readdir(outDir)) {

@@ -68,7 +68,7 @@ export interface WriteSitemapsOptions {
   progressIntervalMs?: number;
   /** Stops the run: it rejects with `ERR_SITEMAP_ABORTED` (the signal's reason is its `cause`); the previous set stays. */
   signal?: AbortSignal;
-  /** Compute the whole set in a system temporary folder but write nothing into `outDir`; the summary says what would be. */
+  /** Compute the set in a system temporary folder, writing nothing into `outDir`; the summary says what would be. */
   dryRun?: boolean;
 }
 
@@ -158,7 +158,7 @@ function checkOptions(options: WriteSitemapsOptions) {
   return { name, entryName: `${name}.xml`, indexMode, gzip, gzipLevel, limits, baseUrl: scope?.href, scope, xslUrl: options.xslUrl };
 }
 
-/** Writes `entries` (a sync or async iterable of entries or of batches) as a set into `outDir`; returns what was written. */
+/** Writes `entries` (sync or async, entries or batches) as a sitemap set into `outDir`; returns what was written. */
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
