@@ -1,21 +1,10 @@
-// buildSite: a built site's folder → its sitemap set, with a lastmod that changes only when a page's
-// content does and children that are rewritten only when the pages they hold change.
-//
-// 0. refuse to replace an index this build did not write (another generator's sitemap.xml) unless forced;
-// 1. walk the folder; leave out error pages and --exclude globs without reading them;
-// 2. scan each page at its file's location (noindex, redirect stub, canonical, hreflang, images,
-//    content hash);
-// 3. decide what is listed; write alternates as the listed URLs of the pages they name, dropping
-//    those to pages left out; give each page its lastmod from the state (unchanged hash → same
-//    lastmod; changed → its source's newer commit with a source map, else the build time; first
-//    seen → git / mtime / now / none);
-// 4. lay the entries out in stable children (core/build/stable-set.ts); a child whose bytes did not
-//    change is not rewritten and keeps its index lastmod;
-// 5. commit: the changed children go in under new names (each carries a token of its content:
-//    `sitemap-blog.TOKEN.xml.gz`, see core/write/child-names.ts), never over a file the old index
-//    names; then the index is renamed over the old one, the commit point; then the children no longer
-//    named are removed and the state is saved.
-// Nothing to list (every page left out) writes and removes nothing: the previous set stays whole.
+// buildSite: a built site's folder → its sitemap set. A page's lastmod changes only when its content
+// does (the state remembers content hashes), and a child is rewritten only when its pages change.
+// Steps: refuse an index another generator wrote (unless forced); walk; scan pages; decide what is
+// listed; date the pages; lay them out in stable children (core/build/stable-set.ts); commit through
+// StagedOutput: changed children under new content-token names (core/write/child-names.ts), the index
+// renamed last (the commit point), then the children no longer named are removed and the state saved.
+// Nothing to list writes and removes nothing: the previous set stays whole.
 
 import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -46,7 +35,6 @@ import { isFile } from './local-child.js';
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
 
 export interface BuildSiteOptions {
-  /** The built site's folder. */
   siteDir: string;
   /** Where the site is served, e.g. `https://www.example.com/`. */
   baseUrl: string;
@@ -64,10 +52,7 @@ export interface BuildSiteOptions {
   initialLastmod?: InitialLastmod;
   /** Page path inside the folder → the source file it was built from (for `git`). */
   sourceMap?: ReadonlyMap<string, string>;
-  /**
-   * Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`, see
-   * core/build/source-rules.ts): the first whose source file exists gives it.
-   */
+  /** Rules for pages `sourceMap` does not name (`posts/*\/index.html=content/posts/*.md`); the first with a file wins. */
   sourceRules?: readonly SourceRule[];
   /** What the sources of `sourceRules` are relative to (default: the current directory). */
   sourceRoot?: string;
@@ -80,15 +65,9 @@ export interface BuildSiteOptions {
   maxBytes?: number;
   /** Threads that scan pages (default: one per core for a large site, none for a small one). */
   threads?: number;
-  /**
-   * Replace an index at `OUT/NAME.xml` that this build did not write (another generator's sitemap).
-   * Without it such a file stops the build before anything is written (`ERR_SITEMAP_FOREIGN_FILE`).
-   */
+  /** Replace an index at `OUT/NAME.xml` this build did not write; without it: `ERR_SITEMAP_FOREIGN_FILE`. */
   force?: boolean;
-  /**
-   * Compute everything (pages, URLs, files, their names and lastmods, what would be removed) but
-   * write, rename and remove nothing, and leave the state as it was.
-   */
+  /** Compute everything (files, names, lastmods, removals) but write, remove and save nothing. */
   dryRun?: boolean;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
@@ -112,15 +91,12 @@ export interface PageProblem {
   relPath: string;
   url: string;
   code: string;
-  /** An error leaves something out that should be there (exit 1); a warning reports a contradiction in the site, or a value the build dropped to keep the set consistent. */
+  /** An error leaves out something that belongs (exit 1); a warning reports a contradiction, or a value dropped. */
   severity: 'error' | 'warning';
   message: string;
 }
 
-/**
- * `written`, `unchanged` (on disk with these bytes already), `removed`; for the index of a build that
- * had nothing to list and wrote nothing: `kept` (the previous index is on disk, as it was) or `absent`.
- */
+/** `unchanged`: on disk with these bytes already; `kept` / `absent`: the index of a build with nothing to list. */
 export type FileStatus = 'written' | 'unchanged' | 'removed' | 'kept' | 'absent';
 
 export interface BuiltFile {
@@ -137,13 +113,9 @@ export interface BuildSiteResult {
   statePath: string;
   /** The base URL, normalised, ending in `/`. */
   baseUrl: string;
-  /**
-   * Whether the new set was put in place and the state saved. False on a dry run, and when the build
-   * listed no URL (`listed` 0: nothing was written or removed, the previous set, if any, is as it
-   * was); a site with pages and nothing to list is a problem.
-   */
+  /** Whether the new set was put in place and the state saved: false on a dry run or when nothing was listed. */
   committed: boolean;
-  /** Present on a dry run: nothing was written (`committed` false); the files say what a real build would do. */
+  /** Present on a dry run: `files` say what a real build would do. */
   dryRun?: true;
   indexFile: BuiltFile;
   /** Where the index will be served: the URL for robots.txt and search consoles. */
@@ -156,7 +128,7 @@ export interface BuildSiteResult {
   /** The reason more than half of the pages are left out for, when there is one (often a wrong base URL). */
   dominantExclusion?: DominantExclusion<ExcludedPage['reason']>;
   problems: PageProblem[];
-  /** Listed or not: pages seen for the first time, pages whose content changed, pages gone since the last build. */
+  /** Listed or not: pages first seen, changed, and gone since the last build. */
   newPages: number;
   changedPages: number;
   removedPages: number;
@@ -169,7 +141,6 @@ export interface BuildSiteResult {
 
 export const DEFAULT_STATE_PATH = join('.sitemapkit', 'state');
 
-/** What a build works from: the options resolved, and the state of the last build. */
 type BuildContext = Awaited<ReturnType<typeof startBuild>>;
 type UrlPage = SitePage & { url: string };
 type ScannedPage = { page: UrlPage; scan: Extract<PageScan, { hash: string }> };
@@ -186,9 +157,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   }
   const { scanned, decisions } = await scanSite(pages, excluded, run);
   const dates = await datePages(scanned, excluded, run);
-  // What the run decided for every page of the folder, by every URL it is served at: an hreflang
-  // alternate may name only a listed page, in its listed form (core/build/site-alternates.ts). Built
-  // at the first alternate: a site without hreflang does not pay for it.
+  // An hreflang alternate may name only a listed page, in its listed form (core/build/site-alternates.ts);
+  // the table of fates is built at the first alternate, so a site without hreflang does not pay for it.
   let fates: ((url: string) => AlternateTarget | undefined) | undefined;
   const pageAt = (url: string): AlternateTarget | undefined => (fates ??= siteFates(all, excluded, problems, scanned, decisions, baseUrl))(url);
   const { entries, byLoc } = listEntries(scanned, decisions, dates.nextPages, pageAt, excluded, problems, baseUrl);
@@ -230,26 +200,26 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
         }
       : {}),
   };
+  const result = (committed: boolean, indexFile: BuiltFile, files: BuiltFile[]): BuildSiteResult =>
+    ({ ...common, committed, indexFile, files, listed, durationMs: Date.now() - run.started });
   if (set.children.length === 0) {
-    // Nothing to list: an index must name at least one sitemap (siteindex.xsd), and an empty set
-    // replacing a full one is far likelier a mistake (a wrong --base-url, an empty folder) than a
-    // wish. Nothing is written or removed and the state is not saved.
+    // An index must name at least one sitemap (siteindex.xsd), and an empty set replacing a full one
+    // is likelier a mistake (a wrong --base-url) than a wish: nothing is written, removed or saved.
     const onDisk = isFile(join(run.outDir, run.indexName));
-    return { ...common, committed: false, indexFile: { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [], listed, durationMs: Date.now() - run.started };
+    return result(false, { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, []);
   }
   const written = await writeSet(set.children, run);
-  if (options.dryRun === true) return { ...common, committed: false, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
+  if (options.dryRun === true) return result(false, written.indexFile, written.files);
   await saveState(run.statePath, {
+    // IndexNow's memory (announced, lastSubmission) is of URLs, not builds: kept as it was.
+    ...run.state,
     baseUrl,
     indexName: run.indexName,
     pages: dates.nextPages,
     files: written.nextFiles,
     buckets: set.buckets,
-    // IndexNow's memory is about URLs, not builds: kept as it was (a URL gone since is submitted as gone).
-    announced: run.state.announced,
-    ...(run.state.lastSubmission !== undefined ? { lastSubmission: run.state.lastSubmission } : {}),
   });
-  return { ...common, committed: true, indexFile: written.indexFile, files: written.files, listed, durationMs: Date.now() - run.started };
+  return result(true, written.indexFile, written.files);
 }
 
 /** The options resolved, the site folder checked, the state loaded, and an index another program wrote refused. */
@@ -263,8 +233,7 @@ async function startBuild(options: BuildSiteOptions) {
   const indexName = `${name}.xml`;
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
-  // Where the sitemaps are served: a sub-folder of the site is served under the base URL; any other
-  // folder is taken to be published at the base URL itself.
+  // A sub-folder of the site is served under the base URL; any other folder at the base URL itself.
   const outInSite = relative(resolve(siteDir), resolve(outDir));
   const sitemapsUrl =
     outInSite === '' || outInSite.startsWith('..') || isAbsolute(outInSite) ? baseUrl : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
@@ -272,9 +241,8 @@ async function startBuild(options: BuildSiteOptions) {
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
   if (options.force !== true) {
-    // Before anything is written: a sitemap another generator put there (Hugo writes `sitemap.xml`,
-    // an index of its language sitemaps) is not ours to replace without being told.
-    const foreign = await foreignSitemap(join(outDir, indexName), state, indexName, name);
+    // A sitemap another generator wrote (Hugo's `sitemap.xml`) is not ours to replace unasked.
+    const foreign = await foreignSitemap(outDir, state, indexName);
     if (foreign !== undefined) {
       throw new SitemapError(
         'ERR_SITEMAP_FOREIGN_FILE',
@@ -295,10 +263,9 @@ async function startBuild(options: BuildSiteOptions) {
     gzip: options.gzip ?? true,
     limits,
     baseUrl,
-    // Where the sitemaps are served.
     sitemapsUrl,
     state,
-    // Whether the state is of this base URL (its pages, files and lastmods carry over).
+    // Only under the same base URL do the state's pages, files and lastmods carry over.
     sameBase: state.baseUrl === undefined || state.baseUrl === baseUrl,
     progress: options.onProgress,
   };
@@ -308,15 +275,13 @@ async function startBuild(options: BuildSiteOptions) {
 async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise<{ pages: UrlPage[]; excluded: ExcludedPage[]; problems: PageProblem[] }> {
   const options = run.options;
   const globs = options.exclude ?? [];
-  // picomatch is loaded only for globs: a CommonJS package, its import is Node's CommonJS loader's
-  // first use too (~0.5 MB of heap, kept by every program that imports sitemapkit otherwise).
+  // Loaded only for globs: a CommonJS package, whose import starts Node's CommonJS loader (~0.5 MB of heap).
   const picomatch = globs.length > 0 ? (await import('picomatch')).default : undefined;
   const excludeMatchers = picomatch === undefined ? [] : globs.map((glob) => picomatch(glob, { dot: true }));
   const excluded: ExcludedPage[] = [];
   const problems: PageProblem[] = [];
   const pages: UrlPage[] = [];
-  // Two files served at one URL (`a.html` and `a/index.html` with clean URLs and no trailing slash):
-  // the first in path order is the page, the other is reported.
+  // Two files served at one URL (`a.html` and `a/index.html` with clean URLs): the first in path order wins.
   const seenUrls = new Map<string, string>();
   const pathOptions = { trailingSlash: options.trailingSlash ?? 'preserve', cleanUrls: options.cleanUrls ?? false };
   const kept: SitePage[] = [];
@@ -330,7 +295,7 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
     try {
       url = normalizeUrl(run.baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
     } catch (error) {
-      // A path that makes no valid URL (2,048 characters or more): this page only.
+      // A path that makes no valid URL (2,048 characters or more) leaves out this page only.
       if (!(error instanceof InvalidValueError)) throw error;
       problems.push({ relPath: page.relPath, url: '', code: error.rule, severity: 'error', message: `left out: ${error.message}` });
       continue;
@@ -341,8 +306,7 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
       continue;
     }
     seenUrls.set(url, page.relPath);
-    // Written out, not `{ ...page, url }`: that spread gave every page a hidden class of its own
-    // (100,000 maps and descriptor arrays: ~26 MB of heap at 100,000 pages, by heap snapshot).
+    // Not `{ ...page, url }`: that spread gave every page its own hidden class (~26 MB at 100,000 pages).
     pages.push({ relPath: page.relPath, path: page.path, mtimeMs: page.mtimeMs, size: page.size, url });
   }
   return { pages, excluded, problems };
@@ -352,12 +316,10 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
 async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run: BuildContext): Promise<{ scanned: ScannedPage[]; decisions: PageDecision[] }> {
   const { options, baseUrl, progress } = run;
   const total = pages.length;
-  // The scanner (htmlparser2 in it) is loaded by the build that needs it, not with the package.
+  // htmlparser2 is loaded by the build that needs it, not with the package.
   const { scanPages } = await import('./build/scan-pages.js');
-  // Relative links in a page are written for the folder its file sits in (`posts/a/index.html` links
-  // `cover.png` meaning `posts/a/cover.png`), whatever form the sitemap lists it in (`posts/a` with
-  // --trailing-slash never): the page is scanned at its file's location, and its links to other pages
-  // are mapped to their listed URLs afterwards.
+  // Relative links are written for the folder the file sits in, whatever form the sitemap lists the
+  // page in (`posts/a` with --trailing-slash never): scanned at its file's location, mapped to listed URLs after.
   const atOwnLocation = (options.trailingSlash ?? 'preserve') === 'preserve' && options.cleanUrls !== true;
   const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, size: page.size, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
   const scans = await scanPages(scanTargets, {
@@ -410,9 +372,8 @@ function siteFates(
 }
 
 /**
- * Each page's lastmod: kept while the content hash is unchanged (Google uses lastmod only when it is
- * "consistently and verifiably accurate"); a changed page is dated by its source's last commit when a
- * source map names it, else by the build; a page seen first by `initialLastmod`.
+ * Each page's lastmod: kept while its content hash is (Google uses lastmod only when "consistently and
+ * verifiably accurate"); a changed page's from its source's last commit, else the build; a new one's by `initialLastmod`.
  */
 async function datePages(
   scanned: readonly ScannedPage[],
@@ -420,14 +381,11 @@ async function datePages(
   run: BuildContext,
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
   const { state, sameBase, options, nowText } = run;
-  // Dated like a page seen for the first time: a new page, and one the state has no lastmod for (an
-  // earlier run found none) once the way out the note gives is taken (--initial-lastmod, a source
-  // map or rules). Without it, git would be asked again on every run for what it could not say.
+  // A page the state has no lastmod for is dated again only once the note's way out is taken
+  // (--initial-lastmod, a source map or rules): otherwise git is asked every run for what it cannot say.
   const redate = options.initialLastmod !== undefined || options.sourceMap !== undefined || (options.sourceRules?.length ?? 0) > 0;
   const undated = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url) || (redate && state.pages.get(page.url)?.lastmod === undefined)).map(({ page }) => page);
   const initialMode = options.initialLastmod ?? 'git';
-  // With a source map, a changed page is dated by its source's last commit, not by the build: the
-  // output folder is rebuilt from scratch on every run, its files are new each time.
   const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
   const sources = await pageSources([...(initialMode === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
   const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, run.now, nowText);
@@ -454,8 +412,7 @@ async function datePages(
     }
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
-  // A page that could not be read this time is not gone: it keeps its hash and lastmod (and is not
-  // announced as removed) until it is read again.
+  // A page unreadable this time is not gone: it keeps its hash and lastmod until it is read again.
   for (const { reason, url } of excluded) {
     const previous = reason === 'unreadable' && sameBase && url !== undefined ? state.pages.get(url) : undefined;
     if (previous !== undefined) nextPages.set(url as string, previous);
@@ -488,8 +445,7 @@ function listEntries(
     if (lastmod !== undefined) entry.lastmod = lastmod;
     const problem = (code: string, message: string): void => void problems.push({ relPath: page.relPath, url: page.url, code, severity: 'warning', message });
     if (decision.canonicalForm !== undefined) {
-      // Listed as the URL options say, but the page names another form of itself as canonical:
-      // search engines index the canonical and report the listed URL as a duplicate.
+      // Search engines index the canonical and report the listed form as a duplicate.
       problem('build/loc-not-canonical', `listed as ${page.url}, but the page's canonical is ${decision.canonicalForm}; make --trailing-slash and --clean-urls match the site's canonical URLs`);
     }
     if (scan.facts.alternates.length > 0) {
@@ -512,11 +468,7 @@ function listEntries(
   return { entries, byLoc };
 }
 
-/**
- * The commit (see the top of this file), through the output stage shared with `generate`: every
- * changed child is compressed and staged before the first rename; the children go in under names no
- * file has, the index last; then the files of this set the new index does not name are removed.
- */
+/** The commit (see the top of this file), through the output stage shared with `generate`. */
 async function writeSet(children: readonly StableChild[], run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[]; nextFiles: Map<string, FileState> }> {
   const { outDir, indexName, name, state, sameBase, nowText, options } = run;
   run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
@@ -530,12 +482,11 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
       const hash = sha256(child.text);
       let written: Promise<number> | undefined;
       const write = (): Promise<number> => {
-        // Handled where it is awaited (before the commit); until then a failure must not be unhandled.
+        // Awaited before the commit; until then its failure must not be unhandled.
         if (written === undefined) (written = output.write(child.name, child.text)).catch(() => undefined);
         return written;
       };
-      // A file of the name already there holds these bytes when the state says this build wrote
-      // them, or when they compare equal (a run killed after its renames, a state removed by hand).
+      // A file of the name holds these bytes when the state says so, or when they compare equal.
       const placed = await output.place(
         child.name,
         crc32(child.text),
@@ -555,18 +506,19 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
     const indexText = serializeSitemapIndex(refs, { limits: run.limits });
     const indexHash = sha256(indexText);
     const previousIndex = state.indexName === indexName ? state.files.get(indexName) : undefined;
-    // As it is on disk, not as the state remembers it: an index edited, or replaced by another run, is written again.
+    // Compared as it is on disk: an index edited or replaced since is written again.
     const unchanged = sameBase && previousIndex?.hash === indexHash && (await readFile(join(outDir, indexName), 'utf8').catch(() => undefined)) === indexText;
     if (!unchanged) await writeFile(output.path(indexName), indexText);
     await Promise.all(writes);
     const indexLastmod = unchanged ? (previousIndex as FileState).lastmod : nowText;
     nextFiles.set(indexName, { hash: indexHash, lastmod: indexLastmod, urls: refs.length });
     const indexFile: BuiltFile = { name: indexName, status: unchanged ? 'unchanged' : 'written', urls: refs.length, bytes: Buffer.byteLength(indexText), lastmod: indexLastmod };
-    // Removed after the commit: the files the state says the last build wrote, children of runs killed
-    // after their renames (named like ours, with a content token, and named by no index since), and
-    // the previous build's index under its old name, unless another program has written there since.
+    // Removed after the commit: the files the last build wrote, token-named children of killed runs,
+    // and the previous index under its old name unless another program has written there since.
     const tokenChild = tokenChildPattern(name);
-    const oldIndex = state.indexName !== undefined && state.indexName !== indexName && (await foreignSitemap(join(outDir, state.indexName), state, state.indexName, state.indexName.replace(/\.xml$/, ''))) === undefined ? state.indexName : undefined;
+    const oldName = state.indexName;
+    const oldIndex =
+      oldName !== undefined && oldName !== indexName && (await foreignSitemap(outDir, state, oldName)) === undefined ? oldName : undefined;
     const removed = await output.commit({
       children: staged,
       ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
@@ -592,14 +544,12 @@ function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
 const MAX_OWN_INDEX_BYTES = 120 * 1024 * 1024;
 
 /**
- * Why the file at `path` is not an index this build wrote, or undefined when it is ours or absent.
- * Ours is (1) the file the state records under `indexName`, with the hash the state has for it, or,
- * when the state is gone or elsewhere (--state), (2) a sitemap index whose every `<loc>` names a child
- * in the build's naming scheme, `NAME-SECTION.TOKEN.xml[.gz]` (core/write/child-names.ts): a shape no
- * other generator writes. Hugo's index of `en/sitemap.xml` and `es/sitemap.xml`, a urlset (Jekyll,
- * Eleventy) or `sitemap-0.xml` children (next-sitemap) are not ours.
+ * Why `OUT/indexName` is not an index this build wrote; undefined when it is ours or absent. Ours is the
+ * file the state records, with its hash, or (state gone or elsewhere) an index whose every `<loc>` names
+ * a child `NAME-SECTION.TOKEN.xml[.gz]` (core/write/child-names.ts): a shape no other generator writes.
  */
-async function foreignSitemap(path: string, state: BuildState, indexName: string, name: string): Promise<string | undefined> {
+async function foreignSitemap(outDir: string, state: BuildState, indexName: string): Promise<string | undefined> {
+  const path = join(outDir, indexName);
   let info;
   try {
     info = await stat(path);
@@ -618,17 +568,13 @@ async function foreignSitemap(path: string, state: BuildState, indexName: string
   if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
   const locs = [...text.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((match) => match[1] as string);
   if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${locs.length} URL(s)` : 'not a sitemap index';
-  const ownChild = tokenChildPattern(name);
+  const ownChild = tokenChildPattern(indexName.replace(/\.xml$/, ''));
   if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;
   const shown = locs.slice(0, 2).join(', ');
   return locs.length === 0 ? 'an empty sitemap index' : `a sitemap index of ${shown}${locs.length > 2 ? ` and ${locs.length - 2} more` : ''}`;
 }
 
-/**
- * The base URL as a directory: normalised, ending in `/`. The site is served under its whole path
- * (`https://example.com/docs` → `/docs/`, as next-sitemap's siteUrl); a page's URL (`/docs/index.html`)
- * stands for its folder.
- */
+/** The base URL as a directory ending in `/`: `https://example.com/docs` and `…/docs/index.html` → `…/docs/`. */
 function directoryUrl(input: string): string {
   const scope = scopeOf(input);
   const url = scope.href;
@@ -650,11 +596,6 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
 
-interface InitialDates {
-  dates: Map<string, string>;
-  note?: string;
-}
-
 async function initialLastmods(
   pages: readonly SitePage[],
   mode: InitialLastmod,
@@ -662,21 +603,20 @@ async function initialLastmods(
   sources: ReadonlyMap<string, string>,
   now: Date,
   nowText: string,
-): Promise<InitialDates> {
+): Promise<{ dates: Map<string, string>; note?: string }> {
   const dates = new Map<string, string>();
   if (pages.length === 0 || mode === 'none') return { dates };
   if (mode === 'now') {
     for (const page of pages) dates.set(page.relPath, nowText);
     return { dates };
   }
-  // Never after the build, as a changed page's date: a clock set wrong or a copy that kept a future
-  // mtime would write a lastmod search engines distrust (validate's lastmod/future).
+  // Never after the build: a wrong clock or a copied future mtime would write a distrusted lastmod (lastmod/future).
   const dated = (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000));
   if (mode === 'mtime') {
     for (const page of pages) dates.set(page.relPath, dated(page.mtimeMs));
     return { dates };
   }
-  // git reports real paths; resolve the folder once rather than every page.
+  // git reports real paths: the folder is resolved once rather than every page.
   const realSite = await realpath(siteDir);
   const sourceOf = new Map(pages.map((page) => [page.relPath, sources.get(page.relPath) ?? join(realSite, page.relPath)]));
   const times = await sourceCommitTimes(sourceOf, sources.size > 0 ? [siteDir, firstSourceDir(sources)] : [siteDir]);
@@ -690,10 +630,7 @@ async function initialLastmods(
 
 const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';
 
-/**
- * The source file of each of `relPaths` that has one: named by the source map, else by the first
- * source rule whose file exists. Real paths (git reports real paths).
- */
+/** The source file of each page that has one: by the source map, else the first rule whose file exists. */
 async function pageSources(relPaths: readonly string[], options: BuildSiteOptions): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const rules = options.sourceRules ?? [];
@@ -720,14 +657,10 @@ async function pageSources(relPaths: readonly string[], options: BuildSiteOption
 
 /** The folder of the source map's first source: where to look for the repository when the site folder is in none. */
 function firstSourceDir(sourceMap: ReadonlyMap<string, string>): string {
-  for (const source of sourceMap.values()) return dirname(source);
-  return '.';
+  return dirname(sourceMap.values().next().value ?? '.');
 }
 
-/**
- * For pages (by path in the folder) → their source file: the source's last commit time, where git has
- * one, in the repository of the first of `dirs` that is in one; undefined when none is.
- */
+/** Page → its source's last commit time, in the repository of the first of `dirs` in one (undefined: none is). */
 async function sourceCommitTimes(sources: ReadonlyMap<string, string>, dirs: readonly string[]): Promise<Map<string, number> | undefined> {
   let top: string | undefined;
   for (const dir of dirs) if ((top ??= await gitTopLevel(dir)) !== undefined) break;
@@ -742,9 +675,8 @@ async function sourceCommitTimes(sources: ReadonlyMap<string, string>, dirs: rea
 }
 
 /**
- * The lastmod of a page whose content changed: its source's last commit when that is after the
- * lastmod it had (the edit that changed it), else the build time (the change came from elsewhere: a
- * template, a shared partial, an uncommitted edit). Never later than the build time.
+ * A changed page's lastmod: its source's last commit when after the lastmod it had, else the build time
+ * (the change came from a template, a partial, an uncommitted edit). Never later than the build.
  */
 function changedLastmod(sourceTime: number | undefined, previous: string | undefined, now: Date, nowText: string): string {
   if (sourceTime === undefined) return nowText;

@@ -1,28 +1,10 @@
-// Gunzip what needs it, by content (DESIGN.md "Sniff, don't trust"), within byte budgets checked while
-// streaming ("Hostile input is normal input").
-//
-// - gzip is recognised by its magic bytes 1f 8b, never by Content-Type, Content-Encoding or `.gz`;
-//   after a layer is gunzipped its output is sniffed again, so a gzip inside a gzip (a `.xml.gz` served
-//   with `Content-Encoding: gzip` and saved as is) is unwrapped too, up to `maxDepth` layers.
-// - Concatenated gzip members (RFC 1952 2.2, what `cat a.gz b.gz` and pigz produce) are read as one
-//   stream. Bytes after the last member that do not start another (1f 8b) end the layer, as in
-//   gzip -d and zlib's gzread (libxml2): zero bytes (padding) in silence, anything else (a newline or
-//   a server's junk appended) with `gzip/trailing-garbage`, a warning given to `onDiagnostic`, however
-//   many members came before (each is framed here, see gunzip()).
-// - zlib's `chunkSize`, 256 KiB by default: 3× faster than its 16 KiB (DESIGN.md "Measured").
-// - Budgets, each its own `SitemapError` rule, thrown as soon as a chunk crosses the limit (after the
-//   bytes up to the limit have been yielded), which stops the reading: a gzip bomb costs the budget
-//   and a few hundred KiB of buffers, never its full size.
-//   - `budget/decompressed-size`: more than `maxBytes` bytes out (default 100 MiB). Counted on the
-//     final output (plain input included) and on every intermediate layer.
-//   - `budget/compressed-size`: more than `maxCompressedBytes` bytes in. Output alone does not bound the
-//     work: an endless run of empty gzip members (20 bytes each) produces nothing. The default,
-//     `maxBytes` + 1/1024 + 4 KiB, is more than any gzip of at most `maxBytes` bytes of content needs
-//     (stored blocks add 5 bytes per 64 KiB).
-//   - `budget/gzip-depth`: a gzip layer deeper than `maxDepth` (default 2).
-// - `gzip/corrupt`: zlib refused the data, or a member's header or trailer is wrong (truncated:
-//   "unexpected end of file"; a bad header, block or CRC); the message says why. Other errors of the
-//   source (I/O) pass through unchanged.
+// Gunzip by content (DESIGN.md "Sniff, don't trust": magic bytes 1f 8b, never a header or `.gz`), layer
+// by layer up to `maxDepth`, within byte budgets checked while streaming: a gzip bomb costs the budget,
+// never its full size. Concatenated members (RFC 1952 2.2) are one stream; bytes after the last member
+// end the layer as gzip -d does: zero padding in silence, anything else with `gzip/trailing-garbage`.
+// Errors (`ERR_SITEMAP_INPUT`): `budget/decompressed-size` (per layer and on the output),
+// `budget/compressed-size` (an endless run of empty members produces no output), `budget/gzip-depth`,
+// `gzip/corrupt`; the source's own I/O errors pass through.
 
 import type { InflateRaw } from 'node:zlib';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -31,7 +13,7 @@ import { isGzip } from '../core/read/sniff.js';
 
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_MAX_GZIP_DEPTH = 2;
-const DEFAULT_CHUNK_BYTES = 256 * 1024;
+const DEFAULT_CHUNK_BYTES = 256 * 1024; // 3× faster than zlib's 16 KiB (DESIGN.md "Measured")
 
 export interface DecompressOptions {
   /** Bytes after decompression (of each layer and of the output), default 100 MiB. */
@@ -42,7 +24,7 @@ export interface DecompressOptions {
   maxCompressedBytes?: number;
   /** Most bytes in one gunzipped chunk, default 256 KiB (internal callers only: zlib takes 64 or more). */
   chunkBytes?: number;
-  /** Receives what is found and does not stop the reading: `gzip/trailing-garbage` (a warning, no position). */
+  /** Receives `gzip/trailing-garbage` (a warning, no position); the reading goes on. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
@@ -54,10 +36,8 @@ function describeBytes(n: number): string {
 }
 
 /**
- * The bytes of `source`, gunzipped layer by layer while they start with the gzip magic bytes, within
- * the budgets above. Errors: `ERR_SITEMAP_INPUT` with rule `budget/decompressed-size`,
- * `budget/compressed-size`, `budget/gzip-depth` or `gzip/corrupt`; `ERR_SITEMAP_OPTION` for bad options.
- * Breaking out of the iteration stops the gunzip and closes `source`.
+ * The bytes of `source`, gunzipped layer by layer while they start with the gzip magic bytes, within the
+ * budgets above (each thrown once the bytes up to it are yielded). Breaking out closes `source`.
  */
 export async function* decompressed(source: AsyncIterable<Uint8Array>, options: DecompressOptions = {}): AsyncGenerator<Uint8Array> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
@@ -122,20 +102,13 @@ const JOIN_BYTES = 64 * 1024;
 const MEMBER_START = Buffer.from([0x1f, 0x8b, 8]);
 
 /**
- * One gzip layer: its members one after the other, until bytes that do not start another. Stopping
- * the iteration destroys the inflaters.
- *
- * zlib's Gunzip cannot say where a member ends: it reads whatever follows as the next member's header
- * and fails on trailing garbage, with the output of its last step (up to a chunk) lost. So every
- * member is framed here, each piece of input (64 KiB at least) in up to three ways, the first that
- * reads something:
- * - the members before the last `1f 8b 08` in the piece, by one Gunzip (gunzipWhole), when they turn
- *   out to be whole members and nothing else;
- * - the members that lie whole at its start, here and now (WholeMembers);
- * - one member by skipHeader, an InflateRaw stream of its own (zlib's thread pool), which stops at the
- *   end of the deflate data, and its trailer (CRC-32, size) read and checked here: a member that goes
- *   on past the piece, and one that is wrong (the error is told here).
- * The last two compute the CRC-32 on this thread (zlib.crc32, ~8 ms of CPU for 52 MB measured).
+ * One gzip layer: its members, until bytes that do not start another. zlib's Gunzip cannot say where a
+ * member ends (it fails on trailing garbage, losing its last step's output), so members are framed here,
+ * each piece (64 KiB at least) the first of three ways that reads something:
+ * - the members before the last `1f 8b 08`, by one Gunzip (gunzipWhole), when they prove whole;
+ * - the members lying whole at its start, synchronously (WholeMembers);
+ * - one member by skipHeader and an InflateRaw of its own, its trailer checked here: a member that goes
+ *   past the piece, or one that is wrong (the error is told here).
  */
 async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Diagnostic) => void) | undefined): AsyncGenerator<Uint8Array> {
   // Loaded here, where gzip is found: node:zlib took 0.4 ms of the start of every plain reading.
@@ -204,14 +177,9 @@ async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Dia
 }
 
 /**
- * The output of `bytes` through one Gunzip; at the end, `step.whole` says whether they were gzip
- * members and nothing else, whole and right (it stops at zero bytes, fails on others and on a member
- * cut short at the end).
- * The members between the start of a piece and the last `1f 8b 08` in it are most likely whole: read
- * this way their inflating and CRC-32 stay in zlib's thread pool, one step for all, running ahead of
- * the reader, where WholeMembers does them on this thread (a file of 5,000 members of 2 KB: 44 ms of
- * this thread's CPU per readSitemap that way, 25-30 this way, 24-26 with the Gunzip of old builds).
- * Stopping the iteration destroys the Gunzip.
+ * The output of `bytes` through one Gunzip; `step.whole` then says whether they were whole, right gzip
+ * members and nothing else. Their inflating and CRC-32 stay in zlib's thread pool, ahead of the reader
+ * (5,000 members of 2 KB: 25-30 ms of this thread's CPU, against 44 through WholeMembers).
  */
 async function* gunzipWhole(zlib: typeof import('node:zlib'), bytes: Uint8Array, chunkBytes: number, step: { whole: boolean }): AsyncGenerator<Uint8Array> {
   const z = zlib.createGunzip({ chunkSize: chunkBytes });
@@ -232,16 +200,11 @@ interface NativeZlib {
 }
 
 /**
- * Reads, synchronously, the gzip members that lie whole at the start of a piece, with one raw-inflate
- * engine reset from member to member.
- *
- * Why: a member costs well under a microsecond this way, about what zlib's Gunzip spends reading many
- * members in one native step; through skipHeader and an engine of its own it costs 40-60 µs (an
- * InflateRaw stream, or zlib.inflateRawSync: measured 5,000 members of 2 KB 3-5x slower than Gunzip),
- * which a run of empty members (20 bytes each, up to the compressed budget) would multiply. Node offers
- * no public way to run one engine synchronously more than once, so this drives its native handle as
- * zlib.js does (`_handle.writeSync`, `_writeState`); where that is missing, every member takes the
- * slow way.
+ * Reads, synchronously, the gzip members lying whole at the start of a piece, with one raw-inflate
+ * engine reset between members: under a microsecond a member, where an engine of its own costs 40-60 µs
+ * (which a run of empty members would multiply). Node has no public way to run one engine synchronously
+ * twice, so this drives its native handle as zlib.js does (`_handle.writeSync`, `_writeState`); where
+ * that is missing, every member takes the slow way.
  */
 class WholeMembers {
   private engine: InflateRaw | undefined;
@@ -255,10 +218,8 @@ class WholeMembers {
   }
 
   /**
-   * The output (at most `limit` bytes) of the members from the start of `piece` and the bytes
-   * they took: those whose header, deflate data and trailer lie whole in it and are right. The first
-   * member that goes on past the piece, would pass `limit`, or is wrong in any way ends the pass (taken
-   * 0 when it is the first: the slow way reads it, and tells what is wrong).
+   * The output (at most `limit` bytes) of the whole, right members at the start of `piece`, and the bytes
+   * they took. A member that goes past the piece or `limit`, or is wrong, ends the pass (the slow way tells why).
    */
   read(piece: Uint8Array): { output: Uint8Array; taken: number } {
     const { zlib, limit, output } = this;
@@ -365,11 +326,7 @@ async function skipHeader(input: Pieces, magic: Uint8Array, crc32: (data: Uint8A
   }
 }
 
-/**
- * The bytes after the last member: zero bytes are padding (tape and block tools write them) and pass
- * in silence; anything else stops the reading there with `gzip/trailing-garbage`, a warning: what
- * gzip -d ("trailing garbage ignored") and zlib's gzread (libxml2) do.
- */
+/** After the last member: zero padding passes in silence, anything else is `gzip/trailing-garbage` (as gzip -d). */
 async function ignoreTrailing(input: Pieces, first: Uint8Array, onDiagnostic: ((d: Diagnostic) => void) | undefined): Promise<void> {
   const at = input.offset - first.length;
   for (let piece: Uint8Array | undefined = first; piece !== undefined; piece = await input.next()) {
@@ -399,16 +356,10 @@ async function* inflated(input: Pieces, z: InflateRaw): AsyncGenerator<Uint8Arra
 }
 
 /**
- * Writes the pieces of `input` into `z`, each once zlib has taken the one before (its write
- * callback), then ends it. Where zlib took less than a piece, the deflate data has ended or `z` was
- * destroyed: the rest goes back into `input` (zlib counts what it took before it calls back or ends,
- * so also when the reading saw the end and destroyed `z` first). An error of the source destroys `z` with it, which makes the reading of `z`
- * throw it; a destroyed `z` (an error, or the reading stopped) stops the writing. Never rejects.
- *
- * The loop is our own rather than `stream.pipeline` and `Readable.from`: the first call of those
- * loads and compiles Node's pipeline machinery (2.1-2.9 ms measured), which a cold gzip validation
- * paid before its first byte (its first decompressed chunk came 7.3-9.2 ms in this way, 9.6-12.3 ms
- * that way).
+ * Writes the pieces of `input` into `z`, each once zlib has taken the one before, then ends it. Where zlib
+ * took less than a piece, the deflate data ended or `z` was destroyed: the rest goes back into `input`.
+ * A source error destroys `z` with it (its reading throws it). Never rejects. Not `stream.pipeline`:
+ * its first call compiles Node's pipeline machinery (2-3 ms before a cold gzip validation's first byte).
  */
 async function feed(input: Pieces, z: InflateRaw): Promise<void> {
   try {

@@ -1,11 +1,7 @@
-// fetchSitemap: one sitemap document fetched for reading, as `validate URL` and `read URL` both do
-// (issue 23: "`read URL` reads a URL with the same fetch, policy and budgets as `validate URL`").
-// The client brings the address policy (checked at every redirect hop), the deadline over the whole
-// body, retries and the byte caps (http/client.ts); here a status other than 2xx is refused, and any
-// failure, before the response or while its body streams, becomes one `ERR_SITEMAP_INPUT` error that
-// names the fetch code (`fetch/truncated`, `fetch/timeout`, …) or the HTTP status. The body is left
-// as sent: a gzip file is recognised by its magic bytes by the reader (parse-sitemap.ts), not by a
-// header or the URL's name.
+// fetchSitemap: one sitemap fetched for reading, by `validate URL`, `read URL` and the like. The client
+// brings the address policy, deadline, retries and byte caps (http/client.ts); here a status other than
+// 2xx is refused and any failure becomes one `ERR_SITEMAP_INPUT` error naming its `fetch/…` code. The
+// body is left as sent: the reader finds gzip by its magic bytes.
 
 import { SitemapError } from '../core/errors.js';
 import { FetchFailure, type HttpClient } from './http/client.js';
@@ -46,10 +42,7 @@ export interface FetchedSitemap {
   readonly headers: Headers;
   /** The body's bytes, read once; a failure while it streams throws a `SitemapFetchError`. */
   readonly body: AsyncIterable<Uint8Array>;
-  /**
-   * Waits for `wait` (a slow reader of the output: backpressure) without charging the time to the
-   * request's deadline; the server is not the slow one.
-   */
+  /** Waits for `wait` (a slow reader of the output) without charging the time to the request's deadline. */
   held(wait: Promise<void>): Promise<void>;
   /** A reader's `backpressure` whose waits are held so (undefined stays undefined). */
   holding(backpressure: (() => Promise<void> | undefined) | undefined): (() => Promise<void> | undefined) | undefined;
@@ -57,11 +50,7 @@ export interface FetchedSitemap {
   cancel(): Promise<void>;
 }
 
-/**
- * GET `url` with `client` for reading as a sitemap. Throws a `SitemapFetchError` (code
- * `ERR_SITEMAP_INPUT`) when there is nothing to read: refused by the policy, a network failure, the
- * deadline, a status other than 2xx.
- */
+/** GET `url` for reading as a sitemap; throws a `SitemapFetchError` when there is nothing to read. */
 export async function fetchSitemap(url: string, client: HttpClient, options: FetchSitemapOptions = {}): Promise<FetchedSitemap> {
   const outcome = await client.get(url, options.maxBytes !== undefined ? { maxBodyBytes: options.maxBytes } : {});
   if (!outcome.ok) throw new SitemapFetchError(url, outcome.code as `fetch/${string}`, `${outcome.message} (${outcome.code})`, false);

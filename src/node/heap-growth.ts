@@ -1,8 +1,6 @@
-// V8's heap growth held low for a run that keeps little alive but passes much through the old space
-// (`apply`, a queue worker): V8 otherwise lets the old space grow to about four times what a
-// collection finds live (docs/scale.md has the figures). `--heap-growing-percent` is a setting of the
-// process, so a value the user started node with (`node --heap-growing-percent=N`, NODE_OPTIONS) is
-// kept; runs at once count, and the last to finish puts V8's default (0) back.
+// V8's heap growth held low for a run that passes much through the old space but keeps little alive
+// (`apply`, a queue worker): V8 otherwise grows it to ~4× what is live (docs/scale.md). The flag is the
+// process's: a value the user gave is kept, and the last run to finish puts V8's default back.
 
 import { setFlagsFromString } from 'node:v8';
 

@@ -1,6 +1,5 @@
-// Node adapter for `generate` inputs: files or stdin, plain or gzip, as text, CSV, TSV or JSON Lines.
-// The parsing is in src/core/input; this file only streams bytes, gunzips and decodes, and builds
-// the --include/--exclude test with picomatch (a package, so not in the core).
+// `generate`'s inputs (files or stdin, plain or gzip; text, CSV, TSV or JSON Lines): streamed, gunzipped,
+// decoded and split into lines here, parsed by src/core/input.
 
 import { createReadStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
@@ -15,11 +14,7 @@ import { decompressed } from './decompress.js';
 
 export type InputFormat = 'text' | 'csv' | 'tsv' | 'jsonl';
 
-/**
- * Why an input line was skipped (docs/rules.md "Input"): `input/text` a text line that is no absolute
- * http(s) URL nor /path; `input/csv` a CSV or TSV record; `input/jsonl` a JSON Lines line;
- * `input/encoding` invalid UTF-8; `input/line-too-long` a line past the length limit.
- */
+/** Why an input line was skipped (docs/rules.md "Input"). */
 export type InputErrorCode = 'input/text' | 'input/csv' | 'input/jsonl' | 'input/encoding' | 'input/line-too-long';
 
 /** One input record: an entry, or an `error` (with its `code`) for a line that was skipped. `line` is 1-based. */
@@ -32,11 +27,7 @@ export interface InputRecord {
   line: number;
 }
 
-/**
- * Input that is read but has no place in a sitemap, reported once per file and ignored (docs/rules.md
- * "Input"): `input/unknown-column` a CSV or TSV column that is not a known one, `input/unknown-field`
- * a JSON Lines field the entry model does not have.
- */
+/** Input read but ignored, reported once per file (docs/rules.md "Input"). */
 export type InputWarningCode = 'input/unknown-column' | 'input/unknown-field';
 
 export interface InputWarning {
@@ -80,10 +71,8 @@ const EXTENSIONS: Readonly<Record<string, InputFormat>> = {
 };
 
 /**
- * The input format implied by a path's extension, ignoring a `.gz` suffix (gzip itself is detected by
- * content). `-` (stdin) has no name to go by: it is `auto`, recognised by its content when read (see
- * {@link readInput}). Names without an extension are text. Throws
- * `SitemapError('ERR_SITEMAP_INPUT_FORMAT')` for any other extension: pass `--input-format`.
+ * The input format a path's extension implies (a `.gz` suffix ignored; none: text; `-`: `auto`, by content).
+ * Throws `ERR_SITEMAP_INPUT_FORMAT` for any other extension.
  */
 export function detectInputFormat(path: string): InputFormat | 'auto' {
   if (path === '-') return 'auto';
@@ -100,14 +89,12 @@ export function detectInputFormat(path: string): InputFormat | 'auto' {
 }
 
 /**
- * The `--include` / `--exclude` test on URL paths (see `filterPath` in core/input/entry-policy.ts:
- * from the host's root, without the leading `/`), with build's glob semantics (picomatch, `dot`):
- * a path is kept when it matches an include (or none is given) and no exclude. A leading `/` in a
- * glob is allowed. Undefined when no glob is given; picomatch is loaded only then.
+ * The `--include` / `--exclude` test on URL paths without their leading `/` (core/input/entry-policy.ts),
+ * with build's glob semantics (picomatch, `dot`). Undefined when no glob is given.
  */
 export async function pathFilter(include: readonly string[], exclude: readonly string[]): Promise<((path: string) => boolean) | undefined> {
   if (include.length === 0 && exclude.length === 0) return undefined;
-  // A CommonJS package: loading it costs Node's CommonJS loader, so only runs with globs pay it.
+  // A CommonJS package: only runs with globs pay for Node's CommonJS loader.
   const picomatch = (await import('picomatch')).default;
   const compile = (globs: readonly string[]): ((path: string) => boolean) | undefined =>
     globs.length === 0 ? undefined : picomatch(globs.map((glob) => (glob.startsWith('/') ? glob.slice(1) : glob)), { dot: true });
@@ -130,11 +117,7 @@ function guarded(source: AsyncIterable<Uint8Array>, file: string): AsyncGenerato
   });
 }
 
-/**
- * Splits decoded text into lines (LF, an optional CR before it removed) and hands them on; with
- * `crEndsLines`, a lone CR ends a line too (old Mac files; a text or TSV line holds no raw CR), not
- * for JSON Lines, where a CR inside a line is whitespace of its JSON.
- */
+/** Splits text into lines at LF (a CR before it removed) and, with `crEndsLines` (not JSON Lines), a lone CR. */
 class LineSplitter {
   private carry = '';
   private line = 0;
@@ -224,8 +207,7 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
       if (read === undefined) return;
       if (first) {
         first = false;
-        // A first line that is a CSV/TSV header or a JSON object: the whole input is in another format.
-        // Stopping here writes nothing, where reading on would turn its records into URLs.
+        // A CSV/TSV header or JSON object first: stop, rather than turn its records into URLs.
         const format = sniffInputFormat(line);
         if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
       }
@@ -303,10 +285,7 @@ const NAMED_COLUMNS = 8;
 
 type TableRecord = (fields: string[], line: number, invalidUtf8: boolean) => void;
 
-/**
- * A CSV or TSV input: `splitter` splits the text into records of fields, handed to `record`; the
- * first is the header, each other an entry (or why it is skipped).
- */
+/** A CSV or TSV input: `splitter` hands its records to `record`, the header first. */
 function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], options: ReadInputOptions, splitter: (record: TableRecord) => Sink): Sink {
   let columns: CsvColumns | undefined;
   const records = splitter((fields, line, invalidUtf8) => {
@@ -355,11 +334,7 @@ function warnUnknownColumns(kind: 'CSV' | 'TSV', file: string, line: number, col
   });
 }
 
-/**
- * A sink that holds the text until the first line that is not blank is complete, recognises the
- * format from it ({@link sniffInputFormat}: `{` JSON Lines, a header naming `loc` CSV or TSV, else
- * text), then hands everything to the sink of that format.
- */
+/** Holds the text until its first line that is not blank is complete, then hands it all to the sink of its format. */
 function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string | undefined, onFormat?: (format: InputFormat) => void): Sink {
   let held = '';
   let sink: Sink | undefined;
@@ -398,18 +373,11 @@ function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
 }
 
 /**
- * Reads one input (a path, or '-' for stdin given as `stdin`) and yields records in batches (one array
- * per input chunk) to keep per-entry async overhead off the hot path. With the format `auto` the
- * input's first line that is not blank decides: JSON Lines when it starts with `{`, CSV or TSV when it
- * is a header naming a `loc` column, otherwise text.
- *
- * The file is streamed in 256 KiB chunks, gunzipped if it starts with the gzip magic bytes (never
- * judged by its name), decoded as UTF-8, or as UTF-16 after its BOM (Excel's "Unicode Text"; a BOM
- * is dropped), and split into lines.
- * Per-line problems become records with `error`; they are not fatal. Throws `SitemapError` with code
- * `ERR_SITEMAP_INPUT` ("cannot read FILE: no such file") when the input cannot be read, and
- * `ERR_SITEMAP_INPUT_FORMAT` for a CSV or TSV input without a usable header (rule `input/csv-header`)
- * or a text input whose first line is a CSV/TSV header or a JSON object (nothing of it is used).
+ * Reads one input (a path, or '-' for `stdin`) and yields its records in batches, one per chunk. With
+ * `auto` the first line that is not blank decides: `{` JSON Lines, a header naming `loc` CSV or TSV, else
+ * text. gzip is found by magic bytes; UTF-16 by its BOM (Excel's "Unicode Text"), else UTF-8. A bad line
+ * is a record with `error`. Throws `ERR_SITEMAP_INPUT` when unreadable, `ERR_SITEMAP_INPUT_FORMAT` for a
+ * CSV/TSV input without a usable header or a text input that starts like another format.
  */
 export async function* readInput(path: string, format: InputFormat | 'auto', options: ReadInputOptions = {}): AsyncGenerator<InputRecord[]> {
   const file = path === '-' ? '<stdin>' : path;
@@ -438,8 +406,8 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
     (path === '-' ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>) : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK }));
   let decoder: InstanceType<typeof TextDecoder> | undefined;
 
-  // gzip is recognised by its magic bytes (also gzip in gzip); a URL list has no size limit. Bytes after
-  // the gzip data may be lines appended to it (`echo URL >> urls.gz`): they fail the list, never go unread.
+  // A URL list has no size limit. Bytes after the gzip data may be lines appended (`echo URL >> urls.gz`):
+  // they fail the list rather than go unread.
   const gunzip = {
     maxBytes: Number.MAX_SAFE_INTEGER,
     maxCompressedBytes: Number.MAX_SAFE_INTEGER,

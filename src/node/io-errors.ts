@@ -3,44 +3,32 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-/**
- * A path as messages show it: relative to `cwd` when inside it, else as given. A path outside is
- * never climbed to (/dev/null seen from /home/me is not ../../dev/null).
- */
+/** A path as messages show it: relative to `cwd` when inside it, else as given (never `../../dev/null`). */
 export function shownPath(path: string, cwd: string): string {
   const inside = relative(cwd, resolve(cwd, path));
   return inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? path : inside;
 }
 
+const IO_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'a loop of symbolic links',
+};
+
 export function ioErrorReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ENOTDIR':
-      return 'not a directory';
-    case 'ENOSPC':
-      return 'no space left on device';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENAMETOOLONG':
-      return 'file name too long';
-    case 'ELOOP':
-      return 'a loop of symbolic links';
-  }
+  if (typeof code === 'string' && Object.hasOwn(IO_REASONS, code)) return IO_REASONS[code] as string;
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0] ?? '';
 }
 
-/**
- * The items of `source`; a failure of the source (not of whoever iterates) is rethrown as
- * `wrap(error)`. The source is closed on every way out.
- */
+/** The items of `source`, its own failures rethrown as `wrap(error)`; the source is closed on every way out. */
 export async function* rethrowing<T>(source: AsyncIterable<T>, wrap: (error: unknown) => unknown): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();
   try {

@@ -5,12 +5,9 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
- * The local file of a child sitemap URL listed by the index at `indexPath`, by its path relative to
- * the index's location: the index is served at `indexUrl` (--base-url), or else at the root of the
- * child's site, so `https://example.com/en/sitemap.xml` listed by public/sitemap.xml is
- * public/en/sitemap.xml. Undefined for a child that has no place under the index's directory
- * (another origin, another directory, not a URL: the index's own report says so); a reason instead
- * of a path where the URL's path cannot name a file there (an encoded `/`, a directory).
+ * The local file of a child URL listed by the index at `indexPath`, served at `indexUrl` or else at the
+ * site's root (`https://example.com/en/sitemap.xml` listed by public/sitemap.xml is public/en/sitemap.xml).
+ * Undefined for a child outside the index's directory; `unnamable` when its path cannot name a file.
  */
 export function localChildPath(indexPath: string, indexUrl: string | undefined, loc: string): { path: string } | { unnamable: string } | undefined {
   let url: URL;

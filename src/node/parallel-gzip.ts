@@ -1,22 +1,16 @@
-// A pigz-style parallel gzip file writer: each block of a file is deflated on its own on one of several
-// worker threads, primed with the last 32 KiB of the file's earlier input as a dictionary and ended
-// with a sync flush (byte-aligned, not final). Concatenated in order, the pieces form one deflate
-// stream; the main thread wraps it in a gzip header and trailer, with the CRC-32 it takes of each
-// block as it is handed over (zlib.crc32, ~8 ms per 52 MB; writeSitemaps names a child by it too,
-// crcOf). Compression never runs on the main thread, and with more workers one file is compressed on
-// several cores (DESIGN.md "Measured on these machines": gzip is the bottleneck).
-// The output stage of generate and build (staged-output.ts) uses one worker per spare core: on 2
-// cores, one compresses while the main thread builds the XML (a second measured slower and larger).
-// Callers open files, hand over blocks in order, and wait on `full`/`whenWritable` for backpressure.
+// A pigz-style parallel gzip writer: each block is deflated on a worker thread, primed with the last
+// 32 KiB of the file's earlier input as a dictionary and ended with a sync flush (byte-aligned, not
+// final), so the pieces concatenated in order form one deflate stream; the main thread adds the gzip
+// header and trailer (RFC 1952), with the CRC-32 it takes of each block as handed over. Compression
+// never runs on the main thread (DESIGN.md "Measured": gzip is the bottleneck).
 
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { SitemapError, checkCount } from '../core/errors.js';
+import { SitemapError, positiveInteger } from '../core/errors.js';
 
-// Plain CommonJS run with `eval: true`, so it works from the TypeScript sources (tests through tsx)
-// and from the compiled package alike.
+// CommonJS run with `eval: true`: works from the TypeScript sources (tsx) and the compiled package alike.
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 const zlib = require('node:zlib');
@@ -58,9 +52,8 @@ const idleThreads: Worker[] = [];
 let keptThreads = 0;
 
 /**
- * Keeps up to `count` compression threads, once their writer is done, for the next writer of this
- * process, rather than starting new ones for each: a queue worker writes hundreds of outputs one
- * after the other (a thread costs ~25 ms of CPU to start, and each started one left memory behind).
+ * Keeps up to `count` idle compression threads for the next writer of this process: a queue worker
+ * writes hundreds of outputs (a thread costs ~25 ms of CPU to start, and each left memory behind).
  */
 export function keepCompressionThreads(count: number): void {
   keptThreads = count;
@@ -68,10 +61,8 @@ export function keepCompressionThreads(count: number): void {
 }
 
 function newCompressionThread(): Worker {
-  // Compression allocates little on the JS heap: a small young generation makes the worker collect its
-  // transferred buffers early instead of holding tens of MB until a late GC.
-  // execArgv: [] so that flags of the parent (such as --input-type=module) do not change how the
-  // CommonJS source is evaluated.
+  // A small young generation collects transferred buffers early instead of holding tens of MB; execArgv []
+  // keeps the parent's flags (--input-type=module) from changing how the CommonJS source is evaluated.
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 } });
   // An idle thread that fails or stops is forgotten (a writer's own listeners report it while in use).
   const forget = (): void => {
@@ -164,8 +155,7 @@ function deferred<T>(): Deferred<T> {
     resolve = res;
     reject = rej;
   });
-  // The error also reaches whenWritable/write/close; a close promise nobody awaits must not crash
-  // the process with an unhandled rejection. Awaiting it still rejects.
+  // A close promise nobody awaits must not crash the process (the error reaches the others too).
   promise.catch(() => {});
   return { promise, resolve, reject };
 }
@@ -196,10 +186,7 @@ async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<numbe
   return total;
 }
 
-/**
- * Writes several files at once from blocks handed over in order, gzipping them on a pool of worker
- * threads (pigz-style: blocks compressed in parallel, one valid gzip member per file).
- */
+/** Writes several files at once from blocks handed over in order, each one gzip member. */
 export class ParallelFileWriter {
   private readonly gzipLevel: number;
   private readonly workerCount: number;
@@ -217,14 +204,11 @@ export class ParallelFileWriter {
   constructor(options: ParallelFileWriterOptions) {
     const level = options.gzipLevel;
     if (!Number.isInteger(level) || level < 0 || level > 9) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 0 to 9, got ${level}`);
-    // Named as the API names it: writeSitemaps' compressionThreads is what reaches `workers`.
-    checkCount('compressionThreads', options.workers, 1);
-    const workers = options.workers ?? availableParallelism();
-    const maxPending = options.maxPendingBlocks ?? 2 * workers + 2;
-    if (!Number.isInteger(maxPending) || maxPending < 1) throw new SitemapError('ERR_SITEMAP_OPTION', `maxPendingBlocks must be a whole number of at least 1, got ${maxPending}`);
+    // Named as writeSitemaps' option, which is what reaches `workers`.
+    const workers = positiveInteger(options.workers, availableParallelism(), 'compressionThreads');
     this.gzipLevel = level;
     this.workerCount = level === 0 ? 0 : workers;
-    this.maxPendingBlocks = maxPending;
+    this.maxPendingBlocks = positiveInteger(options.maxPendingBlocks, 2 * workers + 2, 'maxPendingBlocks');
   }
 
   /** Starts a file and returns its id; several files may be open at once. */
@@ -266,10 +250,7 @@ export class ParallelFileWriter {
     return id;
   }
 
-  /**
-   * Hands over the next block of file `id`. The bytes are copied (into a pooled buffer that travels to
-   * a worker and back), so `bytes` may be reused as soon as this returns. Empty blocks are ignored.
-   */
+  /** Hands over the next block of file `id`; the bytes are copied, so `bytes` may be reused at once. */
   write(id: number, bytes: Uint8Array): void {
     this.throwIfFailed();
     const file = this.openFileOf(id);
@@ -309,10 +290,7 @@ export class ParallelFileWriter {
     slot.worker.postMessage({ file: id, seq, level: this.gzipLevel, buffer, dictionaryLength, length: bytes.byteLength }, [buffer]);
   }
 
-  /**
-   * A buffer of at least `size` bytes from the pool. Reusing a few buffers instead of allocating one per
-   * block keeps memory flat: transferred buffers that die on a worker are freed only at its next GC.
-   */
+  /** A buffer of at least `size` bytes: reused, as transferred buffers that die on a worker wait for its next GC. */
   private acquire(size: number): ArrayBuffer {
     for (let i = this.pool.length - 1; i >= 0; i--) {
       const buffer = this.pool[i] as ArrayBuffer;
@@ -374,8 +352,7 @@ export class ParallelFileWriter {
       idleThreads.push(slot.worker);
       return false;
     });
-    // Idle workers are unref'd; a terminate() awaited on one must keep the event loop alive until the
-    // worker has exited, or the loop may end with this promise (and the caller's) never settling.
+    // An awaited terminate() of an unref'd worker may let the loop end with this promise never settled.
     for (const slot of slots) slot.worker.ref();
     await Promise.all([...slots.map((slot) => slot.worker.terminate().catch(() => {})), ...files.map((file) => this.closeHandle(file))]);
   }
@@ -415,8 +392,7 @@ export class ParallelFileWriter {
   }
 
   private onMessage(slot: Slot, m: WorkerDone | WorkerFailed): void {
-    // Idle workers do not keep the process alive; busy ones do.
-    // (Not once destroy() has begun: it refs the workers so that their termination is awaited.)
+    // Idle workers do not keep the process alive (unless destroy() has ref'd them to await their exit).
     if (--slot.jobs === 0 && !this.destroyed) slot.worker.unref();
     if (m.type === 'error') {
       this.fail(this.files.get(m.file), Object.assign(new Error(m.message), { code: m.code }));
@@ -513,10 +489,7 @@ export class ParallelFileWriter {
     }
   }
 
-  /**
-   * Closes the file's handle once it is open (after a write still in flight on it). Idempotent.
-   * Errors are ignored unless `quiet` is false.
-   */
+  /** Closes the file's handle once open (after a write in flight). Idempotent; errors ignored when `quiet`. */
   private async closeHandle(file: OpenFile, quiet = true): Promise<void> {
     await file.ready;
     const handle = file.handle;

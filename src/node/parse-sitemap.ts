@@ -1,29 +1,9 @@
-// parseSitemap / readSitemap: any sitemap (urlset, sitemap index, RSS, Atom, text; plain or gzipped;
-// any encoding) from a file, bytes, a stream or an async iterable, to entries and diagnostics
-// (issue #3 "API and command").
-//
-// The pipeline is the core's (core/read/document.ts: sniff, decode, route, count lines, reader
-// budgets); this adapter gives it the bytes, in constant memory (DESIGN.md "Streaming, constant
-// memory"; the input is never buffered whole):
-//
-//   file / stream / bytes ─► decompressed() ─► SitemapDocument ─► entries + diagnostics
-//   (read ahead, backpressure)  (gzip by magic, byte budgets)
-//
-// Budgets (options) and what happens when one is exceeded. Every one is a diagnostic of severity
-// error in `diagnostics` and the summary, never an exception:
-// - `maxBytes` (default 100 MiB, after decompression): `budget/decompressed-size`; reading stops.
-//   `maxCompressedBytes`: `budget/compressed-size`; `maxGzipDepth` (default 2): `budget/gzip-depth`;
-//   both stop reading. Corrupt or truncated gzip: `gzip/corrupt` (error), reading stops the same way.
-// - `maxEntries` (default 1,000,000): `budget/entries`; reading stops.
-// - `maxDepth` (default 256): `budget/depth`; the deeper elements are skipped, reading goes on.
-// - `maxValueLength` (default 1 MiB): `budget/value-length`; the value (or text line) is skipped.
-// When reading stops on a byte budget or a corrupt gzip, the text up to the cut is read but the readers
-// are not ended: no entry is made from a cut-off value or text line, and no `xml/truncated` is reported
-// for a cut the budget made.
-//
-// `format/html` and `format/empty`: see document.ts. Exceptions: `ERR_SITEMAP_INPUT` for I/O failures (a missing file, a stream that errors),
-// `ERR_SITEMAP_OPTION` for bad options, `ERR_SITEMAP_API` for misuse (an unknown input type, reading
-// one result twice). Messages are one line.
+// parseSitemap / readSitemap: any sitemap (urlset, index, RSS, Atom, text; plain or gzipped; any
+// encoding) from a file, bytes, a stream or an async iterable, to entries and diagnostics, in constant
+// memory: bytes ─► decompressed() ─► SitemapDocument (core/read/document.ts) ─► entries + diagnostics.
+// Every budget exceeded (byte caps, gzip depth, entries, depth, value length) and a corrupt gzip is a
+// diagnostic, never an exception; after a byte budget no entry is made from the cut-off text.
+// Exceptions: `ERR_SITEMAP_INPUT` (I/O), `ERR_SITEMAP_OPTION` (bad options), `ERR_SITEMAP_API` (misuse).
 
 import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
@@ -40,34 +20,22 @@ import { ioErrorReason, rethrowing } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
 const READ_CHUNK = 256 * 1024;
-/**
- * Buffers a regular file is read into, in turn, after its first chunk (fileChunks): a chunk is read
- * when the next is asked for, the last one handed on (decoded, or drained by a gunzip) by then; three
- * leave margin. The first chunk gets its own: the gzip and encoding sniffs hold on to it.
- */
+/** Buffers a regular file is read into in turn after its first (which the sniffs hold on to); three leave margin. */
 const READ_RING = 3;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
 const SLICE = 256 * 1024;
 /**
- * Input that made more than one diagnostic per DENSE_BYTES_PER_DIAGNOSTIC bytes is read on in pieces
- * of DENSE_PIECE bytes (drive), and so is the start of every input: 4 KiB of `x` lines make 2,048
- * diagnostics, under 1 MB, where a 256 KiB chunk made 131,072 at once, ~45 MB held until the
- * consumer took them (discover's event queue). V8 lets the heap grow to about four times what is
- * live at a full collection, so such a burst cost ~300 MB of peak RSS (measured, 16 KiB: ~160 MB).
+ * Input with more than one diagnostic per DENSE_BYTES_PER_DIAGNOSTIC bytes, and the start of every input,
+ * is read in DENSE_PIECE pieces: a 256 KiB chunk of `x` lines made 131,072 diagnostics at once (~300 MB peak RSS).
  */
 const DENSE_BYTES_PER_DIAGNOSTIC = 256;
 const DENSE_PIECE = 4 * 1024;
 
 /**
- * What `parseSitemap` and `readSitemap` read:
- * - a `string` is a FILE PATH (resolved against `options.cwd`), never the content: pass `{ text }` for that;
- * - `{ path }`: the same, explicitly;
- * - `{ text }`: the decoded content (no gzip, no encoding sniffing: it is already text);
- * - bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`);
- * - a web `ReadableStream` of bytes;
- * - an async iterable of chunks, `Uint8Array` or `string` (strings are taken as UTF-8): a Node
- *   `Readable` (`process.stdin`, `fs.createReadStream`, an HTTP response) is one.
- * Gzip is recognised by its magic bytes whatever the input, also a gzip inside a gzip.
+ * What `parseSitemap` and `readSitemap` read: a `string` is a FILE PATH (against `options.cwd`), never the
+ * content; `{ path }`; `{ text }` (decoded content: no gzip or encoding sniffing); bytes; a web
+ * `ReadableStream`; an async iterable of `Uint8Array` or UTF-8 `string` chunks (a Node `Readable`).
+ * Gzip is recognised by its magic bytes whatever the input.
  */
 export type SitemapInput =
   | string
@@ -91,11 +59,7 @@ export interface ParseSitemapOptions extends Omit<SitemapDocumentOptions, 'isAsc
   file?: string;
   /** Base of a relative path; default `process.cwd()`. */
   cwd?: string;
-  /**
-   * Advanced: called before each chunk (≤ 256 KiB of decompressed input, or `gunzipChunkBytes`) is
-   * read; when it returns a promise, reading waits for it. A consumer of the callbacks that falls
-   * behind holds reading back this way (discover does), whatever the compression ratio of the input.
-   */
+  /** Advanced: called before each chunk (≤ 256 KiB decompressed) is read; reading waits for a promise it returns. */
   backpressure?: () => Promise<void> | undefined;
   /** Receives every diagnostic as it is found, kept or not. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
@@ -103,10 +67,7 @@ export interface ParseSitemapOptions extends Omit<SitemapDocumentOptions, 'isAsc
   gunzipChunkBytes?: number;
 }
 
-/**
- * One entry, where it starts in the decoded text (1-based line and column, UTF-16 code units).
- * `kind` tells a page of a urlset / feed / text sitemap (`url`) from a child of a sitemap index (`sitemap`).
- */
+/** One entry and where it starts (1-based line and column, UTF-16 code units); `sitemap`: a child of an index. */
 export type SitemapItem =
   | { kind: 'url'; entry: UrlEntry; line: number; column: number }
   | { kind: 'sitemap'; ref: SitemapRef; line: number; column: number };
@@ -121,9 +82,9 @@ export interface ReadSitemapOptions extends ParseSitemapOptions {
   onFormat?: (format: SitemapFormat) => void;
   /** Asked after each chunk: true stops reading (and closes the input); the summary is of what was read. */
   stop?: () => boolean;
-  /** The urls the reader's fast path reads are written here as JSON lines instead of given to `onUrl` (ReaderSink.urlLines; `sitemapkit read`). */
+  /** The urls of the reader's fast path, written here as JSON lines instead of to `onUrl` (`sitemapkit read`). */
   urlLines?: JsonLines;
-  /** With `locHashes`: the urls the reader's fast path reads are given here as loc spans instead of to `onUrl` (ReaderSink.urlLocs; `discover`). */
+  /** With `locHashes`: the fast path's urls as loc spans instead of to `onUrl` (`discover`). */
   urlLocs?: ReaderSink['urlLocs'];
 }
 
@@ -132,10 +93,6 @@ function asciiText(bytes: Uint8Array): string | undefined {
   return isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : undefined;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Inputs
-
-
 function inputError(what: string, error: unknown, hint = ''): SitemapError {
   if (error instanceof SitemapError) return error;
   const e = new SitemapError('ERR_SITEMAP_INPUT', `cannot read ${what}: ${ioErrorReason(error)}${hint}`);
@@ -143,10 +100,7 @@ function inputError(what: string, error: unknown, hint = ''): SitemapError {
   return e;
 }
 
-/**
- * For a string that names no file: a hint when it looks like what people pass by mistake, since a
- * string is always a path (XML given as text, or a URL).
- */
+/** For a string that names no file: a hint when it looks like XML or a URL passed by mistake. */
 function pathHint(given: string, error: unknown): string {
   const code = (error as { code?: string } | null)?.code;
   if (code !== 'ENOENT' && code !== 'ENAMETOOLONG') return '';
@@ -164,12 +118,9 @@ function toBytes(chunk: unknown): Uint8Array {
 }
 
 /**
- * A file's bytes in READ_CHUNK pieces. A regular file is opened and read on this thread (readSync when
- * the next chunk is asked for): one read from the page cache costs ~0.1 ms, less than a round trip
- * to libuv's pool (whose wake-ups cost a cold 10 MB validation 10-22 ms of its main thread on a busy
- * machine; the open and close there cost two more). Anything else (a FIFO, /dev/stdin), or a path
- * that cannot be opened so, is opened on the pool (opening a FIFO waits for its writer, which may be
- * this process) and read through a read stream, in order; its errors are reported from there.
+ * A file's bytes in READ_CHUNK pieces. A regular file is read on this thread (readSync: ~0.1 ms from the
+ * page cache, less than a round trip to libuv's pool); anything else (a FIFO, /dev/stdin, whose open
+ * waits for its writer, maybe this process) is opened on the pool and read through a stream.
  */
 async function* fileChunks(path: string, shown: string, given: string): AsyncGenerator<Uint8Array> {
   const fd = regularFileFd(path);
@@ -186,8 +137,7 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
     yield* iterableChunks(handle.createReadStream({ highWaterMark: READ_CHUNK }), shown);
     return;
   }
-  // Reused rather than one new buffer a read: a 500 MB file read into fresh buffers kept ~7 MB of
-  // them waiting for the garbage collector (bench:read's peak RSS, 4-6 MB more).
+  // Reused: a 500 MB file read into fresh buffers kept ~7 MB of them waiting for the garbage collector.
   const ring: Buffer[] = [];
   try {
     for (let reads = 0; ; reads++) {
@@ -204,10 +154,7 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
   }
 }
 
-/**
- * The descriptor of `path` opened for reading when it is a regular file, else undefined. O_NONBLOCK
- * (ignored by regular files) keeps a FIFO put in its place between the two calls from blocking the open.
- */
+/** `path` opened when a regular file; O_NONBLOCK keeps a FIFO swapped in between the calls from blocking. */
 function regularFileFd(path: string): number | undefined {
   try {
     if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
@@ -238,8 +185,7 @@ function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   const fromPath = (path: string): Source => {
     if (path.length === 0) throw new SitemapError('ERR_SITEMAP_API', 'the sitemap path is empty');
     const full = options.cwd !== undefined ? resolve(options.cwd, path) : resolve(path);
-    // A path that cannot be a file name as it stands (XML passed by mistake) is quoted and shortened, so
-    // the message stays one line.
+    // Quoted and shortened when no file name (XML passed by mistake): the message stays one line.
     const shown = path.length > 200 || /[\x00-\x1f]/.test(path) ? quoteValue(path) : path;
     return { kind: 'bytes', chunks: fileChunks(full, options.file ?? shown, path), file: options.file ?? path };
   };
@@ -317,10 +263,7 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
       }
       if (r.done === true) break;
       const chunk = r.value;
-      // A chunk dense with problems (one every few bytes: a hostile or broken input) is read in small
-      // pieces, each after the consumer has caught up (backpressure) and taken the last one's (yield),
-      // so that what one piece makes stays small whatever the input holds (issue 22).
-      // The first piece is small too: nothing is known of the input yet.
+      // Dense input (and the first piece) is pushed in small pieces, each after the consumer caught up.
       for (let at = 0; at < chunk.length; ) {
         const wait = options.backpressure?.();
         if (wait !== undefined) await wait;
@@ -341,16 +284,11 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Public API
-
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
- * One reading of a sitemap: iterate it (`for await (const item of reading)`) for the entries, or
- * `batches()` for arrays of them (one per input chunk: the fast way for bulk work), or just await
- * `summary()`. It is read once, lazily, when one of these starts. `diagnostics` and `format` fill in
- * as reading goes. Breaking out of the iteration stops reading and closes the input.
+ * One reading of a sitemap, read once, lazily: iterate it for the entries, or `batches()` for arrays of
+ * them (the fast way), or await `summary()`. Breaking out stops reading and closes the input.
  */
 export class SitemapReading implements AsyncIterable<SitemapItem> {
   private readonly pipeline: SitemapDocument;
@@ -383,10 +321,7 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
     this.finished.catch(() => {});
   }
 
-  /**
-   * The diagnostics kept so far (the array grows while reading): at most `maxDiagnosticsPerCode` of
-   * each code. `onDiagnostic` receives every one; the summary's counts are exact.
-   */
+  /** The diagnostics kept so far, at most `maxDiagnosticsPerCode` of each code (`onDiagnostic` gets every one). */
   get diagnostics(): readonly Diagnostic[] {
     return this.pipeline.diagnostics.retained;
   }
@@ -445,11 +380,7 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
     };
   }
 
-  /**
-   * The summary once reading is over. If nobody is iterating, reads to the end first (discarding the
-   * entries). If an iteration is under way, waits for it to finish or be broken off. Rejects with the
-   * I/O error that stopped reading, if any.
-   */
+  /** The summary once reading is over (reading to the end first if nobody iterates); rejects with an I/O error. */
   async summary(): Promise<SitemapSummary> {
     if (!this.started) {
       this.collect = false;
@@ -464,10 +395,8 @@ export class SitemapReading implements AsyncIterable<SitemapItem> {
 }
 
 /**
- * Read a sitemap as an async iterable of entries (see `SitemapInput` for what can be read — a plain
- * string is a file path; the content goes in `{ text }`). Nothing is read until the result is iterated
- * or `summary()` is awaited. Budgets and problems of the input are diagnostics, never exceptions;
- * exceptions are `ERR_SITEMAP_INPUT` (I/O), `ERR_SITEMAP_OPTION` and `ERR_SITEMAP_API`.
+ * Read a sitemap as an async iterable of entries (a plain string is a file path; content goes in
+ * `{ text }`), lazily. Problems of the input are diagnostics; exceptions are for I/O, options and misuse.
  *
  * ```ts
  * const reading = parseSitemap('sitemap.xml.gz');

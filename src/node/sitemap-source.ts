@@ -1,9 +1,6 @@
-// A source of sitemaps as `diff` and `report` name one (issue 26): a sitemap file (plain or gzipped),
-// a set on disk (an index and the children beside it, or a directory holding one: its sitemap.xml)
-// or a URL (fetched as `read URL` fetches: fetch-sitemap.ts, with the client's address policy,
-// deadline, retries and byte caps; an index's children fetched too). readSource walks it: the
-// document, then, for an index, each child it lists; what is done with each document (read it,
-// validate it) is the caller's `DocumentReader`.
+// A source of sitemaps for `diff` and `report`: a sitemap file, a set on disk (an index and its children,
+// or a directory holding its sitemap.xml) or a URL (fetch-sitemap.ts). readSource walks the document and
+// an index's children; what is done with each is the caller's `DocumentReader`.
 
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -32,10 +29,7 @@ export interface SourceOptions {
   backpressure?: () => Promise<void> | undefined;
   /** The walk's own findings (`index/nested`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
-  /**
-   * A child of an index that cannot be read (missing, not fetched, not a sitemap): given this, the
-   * walk reports it here and goes on; without it, the walk throws. The source itself always throws.
-   */
+  /** A child that cannot be read is reported here and the walk goes on; without it, the walk throws. */
   onUnreadable?: (document: SourceDocument, error: SitemapError) => void;
   /** A URL source's own document, fetched ahead of its reading (fetchDocument): read from this answer, not fetched again. */
   fetched?: Promise<FetchedDocument>;
@@ -55,11 +49,7 @@ export interface SourceDocument {
   http?: { status: number; etag?: string; lastModified?: string; milliseconds: number; finalUrl: string };
 }
 
-/**
- * Reads one document of the source (a path, or a fetched body) with `hooks` (the children of an index
- * go to `onSitemap`; `backpressure` waits for the output without charging a fetch's deadline);
- * resolves with its format.
- */
+/** Reads one document of the source (a path, or a fetched body); resolves with its format. */
 export type DocumentReader = (
   input: SitemapInput,
   document: SourceDocument,
@@ -71,19 +61,15 @@ export function sourceName(source: SitemapSource, cwd: string): string {
   return 'url' in source ? source.url : shownPath(source.path, cwd);
 }
 
-/**
- * Children of an index read at most: the most one index may list (sitemaps.org), as discover's default
- * `maxSitemaps`; a hostile index may list a million. The rest are reported once, not read.
- */
+/** Children of an index read at most: what one index may list (sitemaps.org); a hostile one may list a million. */
 const MAX_CHILDREN = LIMITS_PROFILES.current.maxSitemapsPerIndex;
 
 /** The file a directory source stands for: the set's entry file, as `generate` and `build` name it. */
 const SET_ENTRY = 'sitemap.xml';
 
 /**
- * Reads every document of `source`, in order: the document, and for an index, each child it lists, once (a
- * nested index is reported, `index/nested`, and not followed, as Google does not). Throws
- * `ERR_SITEMAP_INPUT` when the source (or, without `onUnreadable`, a child) cannot be read.
+ * Reads the document of `source` and, for an index, each child it lists once (a nested index is reported,
+ * not followed, as Google does). Throws `ERR_SITEMAP_INPUT` when the source (or a child) cannot be read.
  */
 export async function readSource(source: SitemapSource, options: SourceOptions, readDocument: DocumentReader): Promise<void> {
   const cwd = options.cwd ?? process.cwd();
@@ -105,8 +91,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
   if (firstNotRead !== undefined) {
     options.onDiagnostic?.({ code: 'discover/too-many-sitemaps', severity: 'error', message: `more than ${MAX_CHILDREN} sitemaps; the rest (${notRead}) are not read`, file: root.name, line: firstNotRead.line, column: firstNotRead.column, hint: 'split it into several indexes' });
   }
-  // Each document once, as validate --follow reads a set: a child listed again, or the index listing
-  // itself, is not read (nor counted) again; the index's validation reports the repeat.
+  // Each document once, as validate --follow reads a set (the index's validation reports a repeat).
   const formats = new Map<string, SitemapFormat>([[documentKey(rootWhere), format]]);
   let number = 0;
   for (const child of children) {
@@ -188,9 +173,8 @@ function entryFile(path: string, name: string): string {
 }
 
 /**
- * A child of the index at `indexPath` on disk: where its URL's path puts it relative to the index
- * (localChildPath, as `validate --follow` reads it), else beside the index under its file name (a set
- * served below a path, as `generate --base-url https://example.com/sitemaps/` writes it).
+ * A child of the index on disk: where its URL's path puts it relative to the index (localChildPath), else
+ * beside the index under its file name (a set served below a path).
  */
 function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
   const local = localChildPath(indexPath, undefined, loc);

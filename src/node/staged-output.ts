@@ -1,27 +1,18 @@
-// The output stage of `generate` and `build` (DESIGN.md "Never lose data", "One commit point"). Every
-// file of a new set is compressed on worker threads (ParallelFileWriter) and written into a temporary
-// directory inside the target directory (same filesystem, so a rename is atomic). Once the whole set
-// is complete it is committed:
-//
-// 1. each child goes in under a name no file has (children are named by their content, see
-//    core/write/child-names.ts), or stays as it is when a file of that name already holds its bytes:
-//    no file the old entry file names is replaced or removed;
+// The output stage of `generate` and `build` (DESIGN.md "Never lose data"): every file of a new set is
+// compressed on worker threads and staged in a temporary directory inside the target (same filesystem,
+// so a rename is atomic). The commit:
+// 1. each child goes in under a name no file has (named by content, core/write/child-names.ts), or stays
+//    when a file of that name holds its bytes: nothing the old entry file names is replaced or removed;
 // 2. the children are flushed to disk, then the directory;
-// 3. the entry file (the index, or the single sitemap) is renamed over the old one: the commit point.
-//    Before it, the old entry file and everything it names are untouched; after it, the new entry
-//    file and everything it names are in place;
-// 4. files of earlier runs that the new entry file does not name are removed.
-//
-// A run killed or failing before step 3 leaves the old set (and perhaps new children that nothing
-// names yet, removed by the next run); after it, the new set. What a killed run left (its temporary
-// directory, or a temporary file of writeFileAtomic for a file of the set) is removed by the next run.
-//
-// Two runs committing one set at once would each remove what the other put in (step 4 of one after
-// step 3 of the other leaves an index naming removed files): an `exclusive` output holds the set's
-// lock file from `create` to `abort`, and a second run stops before it writes anything.
+// 3. the entry file (index or single sitemap) is renamed over the old one: the commit point;
+// 4. files of earlier runs the new entry file does not name are removed.
+// A run killed before step 3 leaves the old set; after it, the new one. What it left is swept by the next run.
+// Two runs committing one set at once would remove each other's files: an `exclusive` output holds the
+// set's lock file from `create` to `abort`.
 
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -31,11 +22,7 @@ import { ioErrorReason } from './io-errors.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
-/**
- * This machine, in the names of its runs' temporary folders (`.sitemapkit-tmp-PID-HOST-…`): on a
- * folder shared by several machines (the workers of a sharded set), a run judges whether a process
- * is gone only for its own machine's folders.
- */
+/** This machine, in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): a run sweeps only its own. */
 const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
@@ -57,20 +44,11 @@ export interface CommitPlan {
   children: readonly StagedFile[];
   /** The entry file, renamed last: the commit point. Absent for a set without one (`index: never`) or whose entry file is unchanged. */
   entry?: { staged: string; name: string };
-  /**
-   * Files removed before anything goes in: an entry file that the new set does not replace (an index
-   * followed by a set with no index), so that it never names a child replaced in place.
-   */
+  /** Removed first: an old entry file the new set does not replace, so it never names a child replaced in place. */
   removeFirst?: readonly string[];
-  /**
-   * Whether a file of the target directory was written by an earlier run of this set (removed when
-   * not in the new set). Absent: none is (nothing removed, and the directory is not listed).
-   */
+  /** Whether a file of the target was written by an earlier run of this set (removed when not in the new one). */
   isOwned?: (name: string) => boolean;
-  /**
-   * `false`: the children are not flushed to disk here (a commit without an entry file, whose files
-   * a later commit flushes before its entry file names them: the shards of generate --shards).
-   */
+  /** `false`: no flush here; a later commit flushes them before its entry file names them (generate --shards). */
   durable?: false;
   /** Writes made after the commit, before the temporary directory goes and the lock is released. */
   after?: () => Promise<void>;
@@ -90,9 +68,8 @@ export interface StagedOutputOptions {
   /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
   exclusive?: boolean;
   /**
-   * The folder the temporary directory is made in (default: the target directory), on its filesystem.
-   * A queued run's index job stages in its run's scratch folder: once the run is done and that folder
-   * removed, a worker frozen in the middle of the commit finds its staged files gone, and commits nothing.
+   * Where the temporary directory is made (default: the target), on its filesystem. A queued run stages in
+   * its scratch folder: a worker frozen mid-commit after the run is done finds its files gone and commits nothing.
    */
   stageIn?: string;
 }
@@ -100,10 +77,7 @@ export interface StagedOutputOptions {
 export class StagedOutput {
   private done = false;
 
-  /**
-   * `tempDir`: where the files of the new set are written before `commit`. `files` writes (and
-   * compresses, off the main thread) the staged files: `files.open(output.path(name))`.
-   */
+  /** `files` writes (and compresses, off the main thread) the staged files: `files.open(output.path(name))`. */
   private constructor(
     readonly outDir: string,
     private readonly tempDir: string,
@@ -118,9 +92,7 @@ export class StagedOutput {
     // Made first: a refused option leaves nothing behind.
     const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
     if (options.dryRun === true) {
-      // Nothing in or under the target directory is created, not even the directory itself.
-      // Named as in a target directory, so that a dry run killed there is swept as theirs are (another
-      // user's, which this one may not remove, is left).
+      // Nothing is created in or under the target; named as there, so a killed dry run is swept the same way.
       await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
       return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
@@ -128,9 +100,7 @@ export class StagedOutput {
     const made: string[] = [];
     try {
       await ensureDirectory(outDir, made);
-      // The folder is swept when the set's lock is taken; while this process holds it, no other run
-      // of the set leaves anything there, and a set's run stages many times (each shard of generate
-      // --shards: 128 listings of a folder of 100,000 files took 80 s).
+      // Swept once per lock: a run stages many times (128 shards listing 100,000 files took 80 s).
       const swept = options.exclusive !== true && locksHeld.has(resolve(outDir, `${LOCK_PREFIX}${options.name}`));
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
@@ -138,10 +108,7 @@ export class StagedOutput {
       return new StagedOutput(outDir, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
-      if (lock !== undefined) {
-        locksHeld.delete(lock);
-        await rm(lock, { force: true });
-      }
+      await releaseLock(lock);
       await removeEmptyFolders(made);
       if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
@@ -153,11 +120,7 @@ export class StagedOutput {
     return join(this.tempDir, name);
   }
 
-  /**
-   * Writes `text` whole as the staged file `name` (compressed at the output's level), or its UTF-8
-   * bytes in blocks (each copied as it comes, so that the next may reuse its memory); resolves with
-   * its size on disk.
-   */
+  /** Writes `text` (or blocks of bytes, each copied) as the staged file `name`; resolves with its size on disk. */
   async write(name: string, text: string | Iterable<Uint8Array>): Promise<number> {
     const id = this.files.open(this.path(name));
     const blocks = (typeof text === 'string' ? utf8Blocks(text) : text)[Symbol.iterator]();
@@ -172,10 +135,9 @@ export class StagedOutput {
   }
 
   /**
-   * The name the staged file `staged` goes in under: the first name (`nameFor` a token of `crc`, the
-   * CRC-32 of its content, see child-names.ts) that no file of the target directory has, or that a
-   * file holding exactly the same bytes has (`inPlace`). `known` may vouch for a file without reading
-   * it; `written` resolves once the staged file is complete.
+   * The name `staged` goes in under: the first `nameFor` a token of `crc` (its content's CRC-32) that no
+   * file has, or a file of the same bytes has (`inPlace`). `known` vouches for a file without reading it;
+   * `written` resolves once the staged file is complete.
    */
   async place(staged: string, crc: number, nameFor: (token: string) => string, options: { known?: (name: string) => boolean; written?: () => Promise<unknown> } = {}): Promise<StagedFile> {
     const holdsSame = async (existing: string): Promise<boolean> => {
@@ -191,10 +153,7 @@ export class StagedOutput {
     }
   }
 
-  /**
-   * Commits the set (see the top of this file) and returns the names of the files removed after. A
-   * dry run moves and removes nothing, and returns the names it would remove.
-   */
+  /** Commits the set (see the top of this file); returns the names removed (a dry run: those it would remove). */
   async commit(plan: CommitPlan): Promise<string[]> {
     const keep = new Set(plan.children.map((file) => file.name));
     if (plan.entry !== undefined) keep.add(plan.entry.name);
@@ -233,15 +192,15 @@ export class StagedOutput {
         await rename(this.path(file.staged), join(this.outDir, file.name));
         moved.push(join(this.outDir, file.name));
       }
-      // What the entry file is about to name, and the entry file itself, must survive a power cut
-      // that the entry file's rename survives.
+      // What the entry file names, and itself, must survive a power cut its rename survives.
       if (plan.durable !== false || plan.entry !== undefined) {
         await syncFiles(plan.entry === undefined ? moved : [...moved, this.path(plan.entry.staged)]);
         await syncDirectory(this.outDir);
       }
       if (plan.entry !== undefined) {
         const entry = join(this.outDir, plan.entry.name);
-        if (await isSpecialFile(entry)) await copyInto(this.path(plan.entry.staged), entry);
+        // Written into as it is (not copyFile: libuv's removes the target when it fails, and it fails on a FIFO).
+        if (await isSpecialFile(entry)) await pipeline(createReadStream(this.path(plan.entry.staged)), createWriteStream(entry));
         else {
           await rename(this.path(plan.entry.staged), entry);
           await syncDirectory(this.outDir);
@@ -280,10 +239,7 @@ export class StagedOutput {
     this.done = true;
     await this.files.destroy();
     await rm(this.tempDir, { recursive: true, force: true });
-    if (this.lock !== undefined) {
-      locksHeld.delete(this.lock);
-      await rm(this.lock, { force: true });
-    }
+    await releaseLock(this.lock);
     // A run that wrote nothing (refused, failed, stopped) leaves no folder of its own behind.
     await removeEmptyFolders(this.made);
   }
@@ -302,11 +258,9 @@ function* utf8Blocks(text: string): Generator<Uint8Array> {
 const locksHeld = new Set<string>();
 
 /**
- * Takes the lock of the set `name` in `dir` (see the top of this file); returns its path. A lock left
- * by a process of this machine that is gone (killed with -9), or by this process, is taken over: it
- * keeps runs of other processes apart (an overlapping cron job, a second terminal), not calls of one.
- * A run of several processes (a queued run: node/scale/queue.ts) holds it as `owner`, a text that
- * names it, until `unlockSet`; such a lock is taken over only when `ownerGone` says so.
+ * Takes the lock of the set `name` in `dir`; returns its path. A lock of a gone process of this machine,
+ * or of this process, is taken over: it keeps processes apart, not calls of one. A queued run of several
+ * processes (node/scale/queue.ts) holds it as `owner` until `unlockSet`, taken over only when `ownerGone` says so.
  */
 export async function lockSet(dir: string, name: string, owner?: string, ownerGone?: (owner: string) => Promise<boolean>): Promise<string> {
   const path = resolve(dir, `${LOCK_PREFIX}${name}`);
@@ -320,8 +274,7 @@ export async function lockSet(dir: string, name: string, owner?: string, ownerGo
     }
     const text = await readFile(path, 'utf8').catch(() => '');
     const pidHost = /^(\d+) ([0-9a-f]{8})$/.exec(text);
-    // Empty: a run killed between making the file and writing it (unless that is this instant).
-    // This process's own: a run of it that was stopped (an in-process test's kill) and will not go on.
+    // Empty: a run killed between making and writing the file. This process's own: a run of it that was stopped.
     const gone =
       pidHost !== null
         ? pidHost[2] === HOST_TAG && (Number(pidHost[1]) === process.pid || !isProcessAlive(Number(pidHost[1])))
@@ -337,6 +290,12 @@ export async function lockSet(dir: string, name: string, owner?: string, ownerGo
   }
 }
 
+async function releaseLock(lock: string | undefined): Promise<void> {
+  if (lock === undefined) return;
+  locksHeld.delete(lock);
+  await rm(lock, { force: true });
+}
+
 /** Who holds the lock of the set `name` in `dir` (what lockSet wrote), undefined when none does. */
 export function setLockOwner(dir: string, name: string): Promise<string | undefined> {
   return readFile(resolve(dir, `${LOCK_PREFIX}${name}`), 'utf8').catch(() => undefined);
@@ -348,31 +307,17 @@ export async function unlockSet(dir: string, name: string, owner: string): Promi
 }
 
 /**
- * Whether `path` names something that is neither a regular file nor a directory: a device (`/dev/null`,
- * `/dev/stdout`), a FIFO, a socket. Output to it is written into it, as `>` would: a rename would put
- * a regular file in its place (as root, `--out /dev/null` replaced the device).
+ * Whether `path` is neither a regular file nor a directory (a device, a FIFO, a socket): output is written
+ * into it, as `>` would; a rename would replace it (as root, `--out /dev/null` replaced the device).
  */
 export async function isSpecialFile(path: string): Promise<boolean> {
   const stats = await stat(path).catch(() => undefined);
   return stats !== undefined && !stats.isFile() && !stats.isDirectory();
 }
 
-/** The bytes of `from` written into `to` as it is (not copyFile: libuv's removes `to` when it fails, and it fails on a FIFO). */
-function copyInto(from: string, to: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const input = createReadStream(from);
-    const output = createWriteStream(to);
-    input.once('error', (error) => (output.destroy(), reject(error)));
-    output.once('error', (error) => (input.destroy(), reject(error)));
-    output.once('close', () => resolve());
-    input.pipe(output);
-  });
-}
-
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
- * a temporary file beside it, fsync, rename, fsync of the directory. For a file on its own (the build
- * state, a key file); a set goes through StagedOutput.
+ * a temporary file beside it, fsync, rename, fsync of the directory. For a single file; a set uses StagedOutput.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   if (await isSpecialFile(path)) {
@@ -400,9 +345,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
 }
 
 /**
- * The first name for `tokens` that names no file in `dir`, or names a file `holdsSame` accepts (then
- * `inPlace`). A name held by anything else is passed over: nothing is ever renamed over a file that
- * an entry file may name.
+ * The first name for `tokens` that names no file in `dir`, or a file `holdsSame` accepts (`inPlace`).
+ * A name held by anything else is passed over: nothing is renamed over a file an entry file may name.
  */
 async function firstFreeName(dir: string, tokens: Iterable<string>, nameFor: (token: string) => string, holdsSame: (existing: string) => Promise<boolean>): Promise<{ name: string; inPlace: boolean }> {
   let tried = 0;
@@ -474,10 +418,7 @@ async function syncDirectory(dir: string): Promise<void> {
   await syncPath(dir).catch(() => undefined);
 }
 
-/**
- * `mkdir -p`, by hand: Node 20's `mkdir(path, { recursive: true })` spins forever on some paths
- * (`/proc/nope`). Each missing parent is made once, and added to `made`; any other failure is reported.
- */
+/** `mkdir -p` by hand (Node 20's recursive mkdir spins forever on `/proc/nope`); each folder made is added to `made`. */
 async function ensureDirectory(path: string, made: string[]): Promise<void> {
   try {
     await mkdir(path);
@@ -500,10 +441,7 @@ async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
   for (let i = folders.length - 1; i >= 0; i--) if (!(await rmdir(folders[i] as string).then(() => true, () => false))) return;
 }
 
-/**
- * What runs whose process is gone (killed with -9, power loss) left: their temporary directories, and
- * writeFileAtomic's temporary files for the set's own files (`NAME.xml`, `NAME-….xml[.gz]`).
- */
+/** Removes what gone runs left: temporary folders, and writeFileAtomic's temporaries of the set's files. */
 async function removeStaleTemps(outDir: string, setName: string): Promise<void> {
   const ofTheSet = (target: string): boolean => target === `${setName}.xml` || (target.startsWith(`${setName}-`) && /\.xml(?:\.gz)?$/.test(target));
   for (const name of await readdir(outDir)) {

@@ -1,8 +1,7 @@
-// writeSitemaps: entries → a complete sitemap set on disk (split, gzipped, with an index), written
-// atomically. The pure SitemapSetWriter builds the XML; a ParallelFileWriter compresses and writes it
-// on worker threads; a StagedOutput moves the finished set into place, the entry file last (its one
-// commit point). Children of an index are named by their content (`NAME-00001.TOKEN.xml.gz`, see
-// core/write/child-names.ts), so none is ever written over a file the old index names.
+// writeSitemaps: entries → a sitemap set on disk, written atomically. SitemapSetWriter builds the XML on
+// this thread; the StagedOutput compresses it on worker threads and moves the set into place, the entry
+// file last. Children of an index are named by content (core/write/child-names.ts), so none is written
+// over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
@@ -23,17 +22,15 @@ export interface WriteSitemapsOptions {
   /** Target directory; created when missing. Files there that are not part of the set are left alone. */
   outDir: string;
   /**
-   * Where the set will be served, e.g. `https://www.example.com/`. Relative locs are resolved
-   * against it, every loc must lie in its scope (same scheme, host, port, under its path), and the
-   * index lists the children under it. Required when an index is written.
+   * Where the set will be served, e.g. `https://www.example.com/`: relative locs resolve against it, every
+   * loc must lie in its scope, and the index lists the children under it. Required for an index.
    */
   baseUrl?: string;
   /** Reject locs outside the base URL's scope (sitemaps.org protocol: location). Default true when baseUrl is set. */
   enforceScope?: boolean;
   /**
-   * Entry file is `NAME.xml`; the children of an index `NAME-00001.TOKEN.xml.gz`, TOKEN being 8 hex
-   * digits of their content's CRC-32 (a child whose content changes changes its name); with
-   * `index: never`, `NAME-00001.xml.gz`. Default `sitemap`.
+   * Entry file `NAME.xml`; children of an index `NAME-00001.TOKEN.xml.gz` (TOKEN: their content's CRC-32 in
+   * hex); with `index: never`, `NAME-00001.xml.gz`. Default `sitemap`.
    */
   name?: string;
   /** gzip the children (default true). The entry file is always plain XML. */
@@ -54,21 +51,16 @@ export interface WriteSitemapsOptions {
   xslUrl?: string;
   /** Write each normalised loc once and count the rest as duplicates (default false; ~16 bytes per URL). */
   dedupe?: boolean;
-  /**
-   * Called for an entry whose values are refused; the entry is skipped and the run goes on.
-   * Without it the first refused entry throws its InvalidValueError.
-   */
+  /** Called for a refused entry, which is skipped; without it the first refused entry throws its InvalidValueError. */
   onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
   /**
-   * Called first for a refused entry (before `onInvalid`): return an entry to write in its place
-   * (e.g. the same entry without the refused optional field), which is tried instead and may be
-   * refused in turn; return undefined to have the entry rejected (`onInvalid`). Needs `onInvalid`.
+   * Called for a refused entry before `onInvalid` (which it needs): an entry returned (e.g. without the
+   * refused field) is tried in its place; undefined rejects it.
    */
   replaceInvalid?: (error: InvalidValueError, entry: UrlEntry) => UrlEntry | undefined;
   /**
-   * Called for each entry just before it is written (so that what it reports comes in input order
-   * with the writer's refusals): it may change the entry; false leaves the entry out (neither written
-   * nor rejected); an InvalidValueError it throws rejects the entry as the writer's would.
+   * Called for each entry just before it is written (in order with the writer's refusals): it may change
+   * it; false leaves it out (not rejected); an InvalidValueError it throws rejects it.
    */
   prepare?: (entry: UrlEntry) => boolean;
   /** Called about every `progressIntervalMs` (default 200) while writing. */
@@ -76,11 +68,7 @@ export interface WriteSitemapsOptions {
   progressIntervalMs?: number;
   /** Stops the run: it rejects with `ERR_SITEMAP_ABORTED` (the signal's reason is its `cause`); the previous set stays. */
   signal?: AbortSignal;
-  /**
-   * Compute the whole set (every file, its name, size and lastmod) but write nothing into `outDir`:
-   * the files are made in a temporary directory of the system and removed. The summary says what a
-   * real run would write and remove.
-   */
+  /** Compute the set in a system temporary folder, writing nothing into `outDir`; the summary says what would be. */
   dryRun?: boolean;
 }
 
@@ -101,7 +89,6 @@ export interface WrittenFile {
   urls: number;
   /** Uncompressed size. */
   bytes: number;
-  /** Size on disk. */
   diskBytes: number;
   lastmod?: string;
 }
@@ -110,7 +97,6 @@ export interface WriteSummary {
   outDir: string;
   /** The file to submit or list in robots.txt: the index, or the single sitemap. Absent with `index: never` and several files. */
   entryFile?: WrittenFile;
-  /** True when an index was written. */
   indexed: boolean;
   /** The urlset files (with `index: auto` and one file, that file is `entryFile`). */
   sitemaps: WrittenFile[];
@@ -119,7 +105,6 @@ export interface WriteSummary {
   rejected: number;
   /** Uncompressed bytes of all files written. */
   bytes: number;
-  /** Bytes on disk of all files written. */
   diskBytes: number;
   /** Files of an earlier run that the new set replaced and removed. */
   removed: string[];
@@ -155,7 +140,6 @@ function childName(name: string, index: number, gzip: boolean): string {
 
 type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
 
-/** The options, checked, with their defaults. */
 type Settings = ReturnType<typeof checkOptions>;
 
 function checkOptions(options: WriteSitemapsOptions) {
@@ -174,15 +158,12 @@ function checkOptions(options: WriteSitemapsOptions) {
   return { name, entryName: `${name}.xml`, indexMode, gzip, gzipLevel, limits, baseUrl: scope?.href, scope, xslUrl: options.xslUrl };
 }
 
-/**
- * Writes `entries` as a sitemap set into `options.outDir` and returns what was written.
- * `entries` may be a sync or async iterable of entries or of arrays of entries (batches).
- */
+/** Writes `entries` (sync or async, entries or batches) as a sitemap set into `outDir`; returns what was written. */
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
   if (options.signal?.aborted === true) throw abortedError(options.signal);
-  // Made before the output (its options checked first), which it writes to only once entries come.
+  // Made before the output, so that its options are checked first.
   const files = new SetFiles(settings);
   const writer = new SitemapSetWriter(files, {
     limits: settings.limits,
@@ -321,8 +302,7 @@ class Feeder {
     }
   }
 
-  // Off the hot path: only a refused entry gets here. A refused entry leaves nothing written
-  // (SitemapSetWriter.add), so its replacement is added as if it came first.
+  // Only a refused entry gets here; it left nothing written, so its replacement is added as if first.
   private retry(first: InvalidValueError, entry: UrlEntry): void {
     let error = first;
     let current = entry;
@@ -376,8 +356,7 @@ async function commitSet(
     const removed = await output.commit({ children: [], entry: { staged: entryName, name: entryName }, isOwned });
     return { entryFile, indexed, sitemaps: [entryFile], removed };
   }
-  // The children's names: by content under an index; fixed without one (each file is then an entry
-  // file of its own, submitted by its name, and replaced by one rename).
+  // Named by content under an index; fixed without one (each file is then an entry file of its own).
   const children: StagedFile[] = [];
   for (const info of infos) {
     const stagedName = childName(name, info.index, gzip);
@@ -385,8 +364,7 @@ async function commitSet(
   }
   const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[info.index] as number, outDir, baseUrl));
   if (!indexed) {
-    // Files with fixed names are replaced in place: an old index that may name them (one written
-    // before children had tokens, or naming an earlier set without an index) goes first.
+    // Fixed names are replaced in place: an old index that may name them goes first.
     const replacedInPlace = (await Promise.all(children.map((file) => isFile(join(outDir, file.name))))).includes(true);
     const removed = await output.commit({ children, ...(replacedInPlace ? { removeFirst: [entryName] } : {}), isOwned });
     return { indexed, sitemaps, removed };
@@ -395,16 +373,13 @@ async function commitSet(
   const text = serializeSitemapIndex(refs, { limits: settings.limits, xslUrl: settings.xslUrl });
   await writeFile(output.path(entryName), text);
   const bytes = Buffer.byteLength(text);
-  const entryFile: WrittenFile = { name: entryName, path: join(outDir, entryName), urls: 0, bytes, diskBytes: bytes, ...(baseUrl !== undefined ? { loc: normalizeUrl(entryName, 'loc', baseUrl) } : {}) };
+  const entryFile = describeFile(entryName, { urls: 0, bytes }, bytes, outDir, baseUrl);
   // The old index goes after, with the other old files, so that a failed run leaves it whole.
   const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
   return { entryFile, indexed, sitemaps, removed };
 }
 
-/**
- * What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, whatever the caller aborted with
- * (that reason is its `cause`), as the other entry points reject with a SitemapError.
- */
+/** What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, the signal's reason as its `cause`. */
 export function abortedError(signal: AbortSignal): SitemapError {
   const reason: unknown = signal.reason;
   if (reason instanceof SitemapError && reason.code === 'ERR_SITEMAP_ABORTED') return reason;
@@ -432,7 +407,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function describeFile(name: string, info: SitemapFileInfo, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
+function describeFile(name: string, info: Pick<SitemapFileInfo, 'urls' | 'bytes' | 'lastmod'>, diskBytes: number, outDir: string, baseUrl: string | undefined): WrittenFile {
   const file: WrittenFile = { name, path: join(outDir, name), urls: info.urls, bytes: info.bytes, diskBytes };
   if (baseUrl !== undefined) file.loc = normalizeUrl(name, 'loc', baseUrl);
   if (info.lastmod !== undefined) file.lastmod = info.lastmod;

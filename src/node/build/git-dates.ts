@@ -1,7 +1,6 @@
-// When a file last changed according to git: the committer date of the last commit that touched it.
-// One `git log` walk over the history answers for every file at once (newest commits first, so a
-// path's first appearance is its last change) and stops as soon as every wanted path is answered;
-// one `git log -1 -- FILE` per page would take minutes on a site of 100,000 pages.
+// When a file last changed according to git. One `git log` walk answers for every file (newest first, so a
+// path's first appearance is its last change) and stops once all are answered: one `git log -1` per page
+// would take minutes at 100,000 pages.
 
 import { relative, resolve, sep } from 'node:path';
 
@@ -19,10 +18,7 @@ export async function gitTopLevel(dir: string): Promise<string | undefined> {
   return top === '' ? undefined : top;
 }
 
-/**
- * For each of `paths` (on disk) that git has a commit for: the commit time in epoch milliseconds.
- * Paths outside the work tree at `top`, untracked files and files never committed are left out.
- */
+/** For each of `paths` git has a commit for in the work tree at `top`: the commit time in epoch milliseconds. */
 export async function gitLastCommitTimes(top: string, paths: Iterable<string>): Promise<Map<string, number>> {
   const wanted = new Map<string, string>(); // repo-relative → as given
   for (const path of paths) {

@@ -1,7 +1,5 @@
-// Reads and scans the pages of a built site: bytes → text (in the page's own encoding) → the facts
-// the build needs and a hash of the content without build noise. Scanning is CPU work (an HTML
-// tokenizer over every byte), so a large site is scanned by worker threads, one per core, each
-// reading its own files; results come back in page order.
+// Reads and scans a built site's pages: bytes → text (in the page's encoding) → the facts the build needs
+// and a hash of the content without build noise. CPU work, so a large site is scanned on worker threads.
 
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:buffer';
@@ -103,7 +101,7 @@ export function scanFile(target: ScanTarget, images: boolean): PageScan {
 }
 
 /** Decodes and scans one page's bytes. */
-export function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
+function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
   const encoding = sniffHtmlEncoding(bytes);
   let html = decodePage(bytes, encoding);
   // Bytes that are not what the first 1,024 declare: a declaration further on is the one a browser's
@@ -113,7 +111,8 @@ export function scanBytes(bytes: Uint8Array, url: string, images: boolean): Page
     if (declared !== encoding) html = decodePage(bytes, declared);
   }
   const { content, ...facts } = scanHtmlPage(html, url, { images });
-  return { facts, hash: contentHash(content) };
+  // 128 bits of SHA-256: collisions are out of reach at any site size.
+  return { facts, hash: createHash('sha256').update(content).digest('base64url').slice(0, 22) };
 }
 
 function decodePage(bytes: Uint8Array, encoding: string): string {
@@ -123,9 +122,4 @@ function decodePage(bytes: Uint8Array, encoding: string): string {
     // A label this Node's TextDecoder does not know: UTF-8, as the HTML standard falls back to.
     return decodeText(bytes, 'utf-8');
   }
-}
-
-/** 128 bits of SHA-256 over the normalised content: collisions are out of reach at any site size. */
-export function contentHash(content: string): string {
-  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
 }

@@ -1,7 +1,5 @@
-// The build state: what `sitemapkit build` must remember between runs so that `lastmod` tells the truth
-// and IndexNow submits only what changed. One JSON file, replaced atomically (written next to itself,
-// flushed to disk, renamed over the old one, directory flushed): a crash at any point leaves either
-// the previous state or the new one, never half of either.
+// The build state: what `sitemapkit build` remembers between runs so that `lastmod` tells the truth and
+// IndexNow submits only what changed. One JSON file, replaced atomically (writeFileAtomic).
 
 import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
@@ -89,13 +87,11 @@ export async function loadState(path: string): Promise<BuildState> {
   if (typeof data.baseUrl === 'string') state.baseUrl = data.baseUrl;
   if (typeof data.indexName === 'string') state.indexName = data.indexName;
   if (typeof data.lastSubmission === 'string') state.lastSubmission = data.lastSubmission;
-  for (const row of data.pages) {
-    const [url, hash, lastmod, listed] = row;
+  for (const [url, hash, lastmod, listed] of data.pages) {
     if (typeof url !== 'string' || typeof hash !== 'string') throw corrupt(path, 'a page row is malformed');
     state.pages.set(url, typeof lastmod === 'string' ? { hash, lastmod, listed: listed === 1 } : { hash, listed: listed === 1 });
   }
-  for (const row of data.files) {
-    const [name, hash, lastmod, urls] = row;
+  for (const [name, hash, lastmod, urls] of data.files) {
     if (typeof name !== 'string' || typeof hash !== 'string' || typeof lastmod !== 'string' || typeof urls !== 'number') {
       throw corrupt(path, 'a file row is malformed');
     }

@@ -1,8 +1,5 @@
-// The HTML pages of a built site's folder, in a stable order. Hidden entries (`.git`, `.sitemapkit`,
-// `.well-known`) are not pages. A symbolic link is followed as a web server follows it (nginx's
-// default): to a file, it is read like the file; to a folder, its pages are listed under the link's
-// name, unless that folder is walked already (it is then listed where it is) or holds the site (a
-// link back up the tree would never end).
+// The HTML pages of a built site's folder, in a stable order; hidden entries are not pages. A symbolic
+// link is followed as nginx does, unless its folder is walked already or holds the site (a loop).
 
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -22,10 +19,7 @@ export interface SitePage {
 export interface SiteWalk {
   /** Every `.html` / `.htm` file, sorted by relPath (code-unit order). */
   pages: SitePage[];
-  /**
-   * Pages and folders (`d\xFF/`) whose name is not UTF-8, as relPaths with its bytes escaped
-   * (`caf\xE9.html`): what characters the bytes stand for, and so the URL, is unknown; not walked.
-   */
+  /** Pages and folders (`d\xFF/`) whose name is not UTF-8 (so their URL is unknown), bytes escaped; not walked. */
   notUtf8: string[];
 }
 
