@@ -44,7 +44,7 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_GZIP_DEPTH;
   checkCount('maxBytes', maxBytes, 1);
   checkCount('maxDepth', maxDepth, 0);
-  const maxCompressed = options.maxCompressedBytes ?? maxBytes + Math.ceil(maxBytes / 1024) + 4096;
+  const maxCompressed = options.maxCompressedBytes ?? Math.min(Number.MAX_SAFE_INTEGER, maxBytes + Math.ceil(maxBytes / 1024) + 4096);
   checkCount('maxCompressedBytes', maxCompressed, 1);
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
 

@@ -343,4 +343,8 @@ describe('decompressed', () => {
     await rejectsWith(collect(source([XML]), { maxDepth: 1.5 }), 'ERR_SITEMAP_OPTION', /maxDepth/);
     await rejectsWith(collect(source([XML]), { maxCompressedBytes: -1 }), 'ERR_SITEMAP_OPTION', /maxCompressedBytes/);
   });
+
+  it('takes the largest maxBytes without a maxCompressedBytes: the default derived from it stays a safe integer', async () => {
+    assert.equal((await collect(source([gzipSync(XML)]), { maxBytes: Number.MAX_SAFE_INTEGER })).toString(), XML.toString());
+  });
 });
