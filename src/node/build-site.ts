@@ -9,7 +9,7 @@
 import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
@@ -29,7 +29,7 @@ import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
-import { ioErrorReason } from './io-errors.js';
+import { ioErrorReason, pathInside } from './io-errors.js';
 import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
@@ -234,9 +234,9 @@ async function startBuild(options: BuildSiteOptions) {
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
   // A sub-folder of the site is served under the base URL; any other folder at the base URL itself.
-  const outInSite = relative(resolve(siteDir), resolve(outDir));
+  const outInSite = pathInside(siteDir, resolve(outDir));
   const sitemapsUrl =
-    outInSite === '' || outInSite.startsWith('..') || isAbsolute(outInSite) ? baseUrl : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
+    outInSite === undefined || outInSite === '' ? baseUrl : baseUrl + outInSite.split(sep).map((segment) => encodeURIComponent(segment)).join('/') + '/';
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);

@@ -3,10 +3,16 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
+/** `path` relative to the folder `dir` when inside it (`''` for `dir` itself), else undefined. A name such as `..maps` is inside. */
+export function pathInside(dir: string, path: string): string | undefined {
+  const inside = relative(resolve(dir), resolve(dir, path));
+  return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? undefined : inside;
+}
+
 /** A path as messages show it: relative to `cwd` when inside it, else as given (never `../../dev/null`). */
 export function shownPath(path: string, cwd: string): string {
-  const inside = relative(cwd, resolve(cwd, path));
-  return inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? path : inside;
+  const inside = pathInside(cwd, path);
+  return inside === undefined || inside === '' ? path : inside;
 }
 
 const IO_REASONS: Readonly<Record<string, string>> = {

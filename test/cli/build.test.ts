@@ -332,6 +332,14 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /warning: the sitemaps are served from https:\/\/www\.example\.com\/maps\/, so by the protocol they may list only URLs under it/);
   });
 
+  it('a sub-folder whose name starts with two dots (..maps) is inside the site too', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'a/b.html': page() });
+    const result = await runCli(['build', site, '--base-url', BASE, '--out', join(site, '..maps')], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(readFileSync(join(site, '..maps', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/www\.example\.com\/\.\.maps\/sitemap-a\.[0-9a-f]{8}\.xml\.gz<\/loc>/);
+  });
+
   it('a --base-url with a path serves the site under it (/docs is /docs/); a query is refused', async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page(), 'a/b.html': page() });

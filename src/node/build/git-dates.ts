@@ -2,7 +2,8 @@
 // path's first appearance is its last change) and stops once all are answered: one `git log -1` per page
 // would take minutes at 100,000 pages.
 
-import { relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
+import { pathInside } from '../io-errors.js';
 
 /** The top of the git work tree holding `dir`, or undefined when there is none (or no git). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
@@ -22,8 +23,8 @@ export async function gitTopLevel(dir: string): Promise<string | undefined> {
 export async function gitLastCommitTimes(top: string, paths: Iterable<string>): Promise<Map<string, number>> {
   const wanted = new Map<string, string>(); // repo-relative → as given
   for (const path of paths) {
-    const rel = relative(top, resolve(path));
-    if (rel === '' || rel.startsWith('..')) continue;
+    const rel = pathInside(top, resolve(path));
+    if (rel === undefined || rel === '') continue;
     wanted.set(sep === '/' ? rel : rel.split(sep).join('/'), path);
   }
   const found = new Map<string, number>();
