@@ -183,6 +183,9 @@ test('extension values outside their schemas are refused', () => {
   assert.match(serializer.serialize({ ...base, videos: [{ ...video, duration: '+600' as unknown as number }] }, ALL_EXTENSIONS), /<video:duration>600<\/video:duration>/);
   refused({ ...base, videos: [{ ...video, rating: 5.5 }] }, 'video:rating/out-of-range');
   refused({ ...base, videos: [{ ...video, title: 'x'.repeat(101) }] }, 'video:title/too-long');
+  // XSD's maxLength counts characters: 100 emoji (200 UTF-16 units) are a title, 101 are not.
+  assert.match(serializer.serialize({ ...base, videos: [{ ...video, title: '😀'.repeat(100) }] }, ALL_EXTENSIONS), /<video:title>(😀){100}<\/video:title>/);
+  refused({ ...base, videos: [{ ...video, title: '😀'.repeat(101) }] }, 'video:title/too-long', 'has 101 characters');
   refused({ ...base, videos: [{ ...video, tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }] }, 'video:tag/too-many');
   refused({ ...base, videos: [{ ...video, restriction: { relationship: 'allow', countries: ['ie'] } }] }, 'video:restriction/invalid');
   refused({ ...base, videos: [{ ...video, prices: [{ value: 1, currency: 'euro' }] }] }, 'video:price/invalid');

@@ -310,8 +310,10 @@ function unescapedText(value: unknown, field: string, maxLength?: number): strin
   if (bad >= 0) {
     throw new InvalidValueError(`${field}/invalid-char`, field, value, `${field} ${quoteValue(value)} contains ${codePointName(value, bad)}, which XML 1.0 cannot carry`);
   }
-  if (maxLength !== undefined && value.length > maxLength) {
-    throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${value.length} characters; at most ${maxLength}`);
+  // As XSD counts them: characters (code points), one past U+FFFF being two UTF-16 units.
+  const length = maxLength !== undefined && value.length > maxLength ? [...value].length : 0;
+  if (maxLength !== undefined && length > maxLength) {
+    throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${length} characters; at most ${maxLength}`);
   }
   return value;
 }
