@@ -192,6 +192,8 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, videos: [{ ...video, familyFriendly: 'maybe' }] }, 'video:family_friendly/invalid');
   refused({ ...base, news: { ...full.news, publication: { name: 'X', language: 'en-US' } } }, 'news:language/invalid', 'en-US');
   refused({ ...base, news: { ...full.news, genres: ['Gossip'] } }, 'news:genres/invalid');
+  // sitemap-news.xsd's genres pattern needs one genre: an empty list would make the file schema-invalid.
+  refused({ ...base, news: { ...full.news, genres: [] } }, 'news:genres/invalid');
   refused({ ...base, news: { ...full.news, publicationDate: 'yesterday' } }, 'news:publication_date/invalid');
   refused({ ...base, news: { ...full.news, stockTickers: ['A:B', 'C:D', 'E:F', 'G:H', 'I:J', 'K:L'] } }, 'news:stock_tickers/too-many');
   refused({ ...base, alternates: [{ hreflang: 'en_US', href: 'https://example.com/' }] }, 'hreflang/invalid', 'en_US');

@@ -272,8 +272,6 @@ export class UrlEntrySerializer {
           if (item === '') throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} has an empty item`);
           return unescapedText(item, field);
         }).join(part.as === 'commaList' ? ', ' : ' ');
-        // An empty list is written empty, as the model has it (news:genres needs one to be schema-valid).
-        if (written === '') return written;
         break;
       }
       default:
