@@ -187,6 +187,12 @@ test('extension values outside their schemas are refused', () => {
   assert.match(serializer.serialize({ ...base, videos: [{ ...video, title: '😀'.repeat(100) }] }, ALL_EXTENSIONS), /<video:title>(😀){100}<\/video:title>/);
   refused({ ...base, videos: [{ ...video, title: '😀'.repeat(101) }] }, 'video:title/too-long', 'has 101 characters');
   refused({ ...base, videos: [{ ...video, tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }] }, 'video:tag/too-many');
+  // A blank required text is what validate calls missing (video/invalid, news/invalid): not written.
+  refused({ ...base, videos: [{ ...video, title: '' }] }, 'video:title/empty');
+  refused({ ...base, videos: [{ ...video, description: ' \n' }] }, 'video:description/empty');
+  refused({ ...base, videos: [{ ...video, tvshow: { showTitle: '', videoType: 'full' } }] }, 'video:show_title/empty');
+  refused({ ...base, news: { ...full.news, title: '\t' } }, 'news:title/empty');
+  refused({ ...base, news: { ...full.news, publication: { name: ' ', language: 'en' } } }, 'news:name/empty');
   refused({ ...base, videos: [{ ...video, restriction: { relationship: 'allow', countries: ['ie'] } }] }, 'video:restriction/invalid');
   refused({ ...base, videos: [{ ...video, prices: [{ value: 1, currency: 'euro' }] }] }, 'video:price/invalid');
   refused({ ...base, videos: [{ ...video, familyFriendly: 'maybe' }] }, 'video:family_friendly/invalid');

@@ -7,6 +7,7 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
+import { trimAsciiWhitespace } from '../ascii-whitespace.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, videoContentProblems, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
 import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
@@ -43,7 +44,6 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: str
     entry(v: unknown): void {
       const n = v as NewsEntry | null;
       if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
-      if (typeof n.publication.name === 'string' && n.publication.name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', n.publication.name, 'news publication name is empty');
     },
   }],
 ]);
@@ -279,6 +279,8 @@ export class UrlEntrySerializer {
         if (part.values !== undefined) return oneOf(value, part.values, field);
         if (part.isUrl) return this.url(value, field, false);
         written = unescapedText(value, field, facets.maxLength);
+        // A required text (a title, a description, a name) that is blank is missing, as validate reads it.
+        if (part.min > 0 && trimAsciiWhitespace(written) === '') throw new InvalidValueError(`${field}/empty`, field, value, `${field} is empty`);
     }
     const problem = part.check?.(written);
     if (problem !== undefined) throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} ${quoteValue(written)} is ${problem}`);
