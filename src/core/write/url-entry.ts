@@ -289,11 +289,21 @@ export class UrlEntrySerializer {
 
   private alternates(links: readonly { hreflang: string; href: string }[]): string {
     let xml = '';
+    // hreflang (any case: RFC 5646 §2.1.1) → its URL: one URL per language, as validate's hreflang rules want.
+    const hrefs = links.length > 1 ? new Map<string, string>() : undefined;
     for (const link of list(links, 'xhtml:link')) {
       if (link === null || typeof link !== 'object' || typeof link.hreflang !== 'string' || !HREFLANG.test(link.hreflang)) {
         throw new InvalidValueError('hreflang/invalid', 'xhtml:link@hreflang', link?.hreflang, `hreflang ${quoteValue(link?.hreflang)} is not a language code such as "en", "en-GB" or "x-default"`);
       }
-      xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(this.url(link.href, 'xhtml:link@href', false)) + '"/>';
+      const href = this.url(link.href, 'xhtml:link@href', false);
+      const language = link.hreflang.toLowerCase();
+      const first = hrefs?.get(language);
+      if (first === href) continue;
+      if (first !== undefined) {
+        throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(first)} and ${quoteValue(href)}`);
+      }
+      hrefs?.set(language, href);
+      xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
     }
     return xml;
   }
