@@ -208,6 +208,8 @@ test('extension values outside their schemas are refused', () => {
   refused({ ...base, alternates: [{ hreflang: 'x-default', href: 'https://example.com/a' }, { hreflang: 'x-default', href: 'https://example.com/b' }] }, 'hreflang/duplicate-x-default');
   const twice = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current, baseUrl: 'https://example.com/' }).serialize({ ...base, alternates: [{ hreflang: 'x-default', href: '/a' }, { hreflang: 'x-default', href: 'https://example.com/a' }] }, ALL_EXTENSIONS);
   assert.equal(twice.match(/<xhtml:link /g)?.length, 1);
+  // Case carries no meaning in a language tag (RFC 5646 §2.1.1), x-default's included.
+  assert.match(serializer.serialize({ ...base, alternates: [{ hreflang: 'X-Default', href: 'https://example.com/' }] }, ALL_EXTENSIONS), /hreflang="X-Default"/);
 });
 
 test('a missing item of a video list is refused with its field, not a TypeError', () => {

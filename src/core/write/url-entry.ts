@@ -48,8 +48,9 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: str
   }],
 ]);
 
-// hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
-const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
+// hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49
+// region; in any case (RFC 5646 §2.1.1), as validate reads it.
+const HREFLANG = /^(?:x-default|[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?)$/i;
 /**
  * An element or attribute as the writer takes it, prepared once from its vocabulary declaration: its
  * name as written, the model property, its value's form and checks.
