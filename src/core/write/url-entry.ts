@@ -299,8 +299,7 @@ export class UrlEntrySerializer {
       const href = this.url(link.href, 'xhtml:link@href', false);
       const language = link.hreflang.toLowerCase();
       const first = hrefs?.get(language);
-      if (first === href) continue;
-      if (first !== undefined) {
+      if (first !== undefined && (first !== href || language === 'x-default')) {
         throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(first)} and ${quoteValue(href)}`);
       }
       hrefs?.set(language, href);
