@@ -300,7 +300,7 @@ export class UrlEntrySerializer {
       const language = link.hreflang.toLowerCase();
       const first = hrefs?.get(language);
       if (first !== undefined && (first !== href || language === 'x-default')) {
-        throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given for two URLs: ${quoteValue(first)} and ${quoteValue(href)}`);
+        throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given twice, for ${quoteValue(first)} and ${quoteValue(href)}`);
       }
       hrefs?.set(language, href);
       xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
