@@ -544,6 +544,14 @@ describe('EntryPolicy', () => {
     assert.deepEqual(list, []);
   });
 
+  it('keepPath sees the path as written to the sitemap, escapes read: a dot segment does not slip past an exclude', () => {
+    const seen: string[] = [];
+    const policy = new EntryPolicy({ now: NOW, keepPath: (path) => (seen.push(path), true) });
+    const { warn } = warnings();
+    for (const loc of ['https://e.com/./drafts/a', '/x/../drafts/b', 'https://e.com/%64rafts/c', '/caf%C3%A9/d', '/café/e', '/100%25/f', '/%zz/g']) policy.prepare({ loc }, warn);
+    assert.deepEqual(seen, ['drafts/a', 'drafts/b', 'drafts/c', 'café/d', 'café/e', '100%/f', '%zz/g']);
+  });
+
   it('an hreflang the language-tag validator refuses drops its alternate with the fix; others stay', () => {
     const policy = new EntryPolicy({ now: NOW });
     const { list, warn } = warnings();

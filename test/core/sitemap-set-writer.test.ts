@@ -156,6 +156,9 @@ test('dedupe writes each normalised URL once and counts the rest', () => {
   assert.deepEqual(locsOf(files[0] as string), ['https://example.com/a', 'https://example.com/b']);
   assert.equal(writer.duplicates, 2);
   assert.equal(writer.urls, 2);
+  // Escapes compared as validate's loc/duplicate compares them (RFC 3986 §6.2.2): one page, listed once.
+  const escaped = run([{ loc: 'https://example.com/%C3%BC' }, { loc: 'https://example.com/%c3%bc' }, { loc: 'https://example.com/ü' }, { loc: 'https://example.com/%7Ea' }, { loc: 'https://example.com/~a' }], { dedupe: true });
+  assert.deepEqual(locsOf(escaped.files[0] as string), ['https://example.com/%C3%BC', 'https://example.com/%7Ea']);
 });
 
 test('property: every entry lands exactly once, in order, and no file breaks a limit', () => {

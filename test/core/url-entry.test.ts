@@ -183,15 +183,33 @@ test('extension values outside their schemas are refused', () => {
   assert.match(serializer.serialize({ ...base, videos: [{ ...video, duration: '+600' as unknown as number }] }, ALL_EXTENSIONS), /<video:duration>600<\/video:duration>/);
   refused({ ...base, videos: [{ ...video, rating: 5.5 }] }, 'video:rating/out-of-range');
   refused({ ...base, videos: [{ ...video, title: 'x'.repeat(101) }] }, 'video:title/too-long');
+  // XSD's maxLength counts characters: 100 emoji (200 UTF-16 units) are a title, 101 are not.
+  assert.match(serializer.serialize({ ...base, videos: [{ ...video, title: '😀'.repeat(100) }] }, ALL_EXTENSIONS), /<video:title>(😀){100}<\/video:title>/);
+  refused({ ...base, videos: [{ ...video, title: '😀'.repeat(101) }] }, 'video:title/too-long', 'has 101 characters');
   refused({ ...base, videos: [{ ...video, tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }] }, 'video:tag/too-many');
+  // A blank required text is what validate calls missing (video/invalid, news/invalid): not written.
+  refused({ ...base, videos: [{ ...video, title: '' }] }, 'video:title/empty');
+  refused({ ...base, videos: [{ ...video, description: ' \n' }] }, 'video:description/empty');
+  refused({ ...base, videos: [{ ...video, tvshow: { showTitle: '', videoType: 'full' } }] }, 'video:show_title/empty');
+  refused({ ...base, news: { ...full.news, title: '\t' } }, 'news:title/empty');
+  refused({ ...base, news: { ...full.news, publication: { name: ' ', language: 'en' } } }, 'news:name/empty');
   refused({ ...base, videos: [{ ...video, restriction: { relationship: 'allow', countries: ['ie'] } }] }, 'video:restriction/invalid');
   refused({ ...base, videos: [{ ...video, prices: [{ value: 1, currency: 'euro' }] }] }, 'video:price/invalid');
   refused({ ...base, videos: [{ ...video, familyFriendly: 'maybe' }] }, 'video:family_friendly/invalid');
   refused({ ...base, news: { ...full.news, publication: { name: 'X', language: 'en-US' } } }, 'news:language/invalid', 'en-US');
   refused({ ...base, news: { ...full.news, genres: ['Gossip'] } }, 'news:genres/invalid');
+  // sitemap-news.xsd's genres pattern needs one genre: an empty list would make the file schema-invalid.
+  refused({ ...base, news: { ...full.news, genres: [] } }, 'news:genres/invalid');
   refused({ ...base, news: { ...full.news, publicationDate: 'yesterday' } }, 'news:publication_date/invalid');
   refused({ ...base, news: { ...full.news, stockTickers: ['A:B', 'C:D', 'E:F', 'G:H', 'I:J', 'K:L'] } }, 'news:stock_tickers/too-many');
   refused({ ...base, alternates: [{ hreflang: 'en_US', href: 'https://example.com/' }] }, 'hreflang/invalid', 'en_US');
+  // As validate's hreflang rules want: one URL per language (the same pair twice is no conflict), one x-default.
+  refused({ ...base, alternates: [{ hreflang: 'de', href: 'https://example.com/a' }, { hreflang: 'DE', href: 'https://example.com/b' }] }, 'hreflang/duplicate-language', '"https://example.com/a" and "https://example.com/b"');
+  refused({ ...base, alternates: [{ hreflang: 'x-default', href: 'https://example.com/a' }, { hreflang: 'x-default', href: 'https://example.com/a' }] }, 'hreflang/duplicate-x-default');
+  const twice = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current, baseUrl: 'https://example.com/' }).serialize({ ...base, alternates: [{ hreflang: 'de', href: '/a' }, { hreflang: 'DE', href: 'https://example.com/a' }] }, ALL_EXTENSIONS);
+  assert.equal(twice.match(/<xhtml:link /g)?.length, 2);
+  // Case carries no meaning in a language tag (RFC 5646 §2.1.1), x-default's included.
+  assert.match(serializer.serialize({ ...base, alternates: [{ hreflang: 'X-Default', href: 'https://example.com/' }] }, ALL_EXTENSIONS), /hreflang="X-Default"/);
 });
 
 test('a missing item of a video list is refused with its field, not a TypeError', () => {

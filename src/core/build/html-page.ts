@@ -629,8 +629,10 @@ class PageScanner implements TokenizerCallbacks {
   private meta(): boolean {
     const content = this.attr('content') ?? '';
     const name = this.attr('name');
+    // One in a <template> is inert (HTML standard §4.12.3: its content is no part of the document).
+    const robots = NOINDEX_RE.test(content) && !this.openCount.get('template');
     if (name !== undefined) {
-      if (ROBOTS_META_NAMES.has(trimAsciiWhitespace(name).toLowerCase()) && NOINDEX_RE.test(content)) this.noindex = true;
+      if (robots && ROBOTS_META_NAMES.has(trimAsciiWhitespace(name).toLowerCase())) this.noindex = true;
       if (isBuildMetaName(name)) return false;
     }
     const property = this.attr('property');
@@ -639,7 +641,7 @@ class PageScanner implements TokenizerCallbacks {
     if (httpEquiv !== undefined) {
       const pragma = trimAsciiWhitespace(httpEquiv).toLowerCase();
       if (pragma === 'x-robots-tag') {
-        if (NOINDEX_RE.test(content)) this.noindex = true;
+        if (robots) this.noindex = true;
       } else if (pragma === 'refresh' && this.refresh === undefined && this.inertDepth === 0) {
         // The first refresh that parses counts (HTML standard §4.2.5.3); one in a <noscript> is a
         // fallback of a page that is no stub, one in a <template> is inert.

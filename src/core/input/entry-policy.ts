@@ -9,6 +9,7 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore, toSitemapDate } from '../datetime.js';
 import { languageTagProblem } from '../validate/language-tag.js';
+import { normalizeUrl } from '../url.js';
 
 /** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
 export interface EntryDefaults {
@@ -70,6 +71,21 @@ export function filterPath(loc: string): string {
   return loc.slice(start, end);
 }
 
+/**
+ * `loc` as the filters see it: as the writer will write it, dot segments resolved (`/./drafts/a` and
+ * `/x/../drafts/a` are `/drafts/a`), then its escapes read (`caf%C3%A9` is `café`, as build's file
+ * paths are); as written when it is no URL, which the writer refuses.
+ */
+function filterForm(loc: string): string {
+  let url = loc;
+  try {
+    url = normalizeUrl(loc, 'loc', 'http://filter.invalid/');
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
 export class EntryPolicy {
   private readonly defaults: EntryDefaults;
   private readonly strict: boolean;
@@ -95,7 +111,7 @@ export class EntryPolicy {
   prepare(entry: UrlEntry, warn: EntryWarningHandler): boolean {
     const loc = entry.loc;
     if (typeof loc !== 'string') return true; // the writer refuses it
-    if (this.keepPath !== undefined && !this.keepPath(filterPath(loc))) return false;
+    if (this.keepPath !== undefined && !this.keepPath(filterPath(filterForm(loc)))) return false;
     const hash = loc.indexOf('#');
     if (hash !== -1) this.dropFragment(entry, loc, hash, warn);
     const lastmod = entry.lastmod;

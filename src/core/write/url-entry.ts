@@ -7,6 +7,7 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
 import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
+import { trimAsciiWhitespace } from '../ascii-whitespace.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, videoContentProblems, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
 import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTypeCheck } from '../validate/xsd-types.js';
 
@@ -43,13 +44,13 @@ const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: str
     entry(v: unknown): void {
       const n = v as NewsEntry | null;
       if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
-      if (typeof n.publication.name === 'string' && n.publication.name.trim() === '') throw new InvalidValueError('news:name/empty', 'news:name', n.publication.name, 'news publication name is empty');
     },
   }],
 ]);
 
-// hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49 region.
-const HREFLANG = /^(?:x-default|[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?)$/;
+// hreflang: x-default, or an ISO 639 language, optionally with an ISO 15924 script and an ISO 3166-1 / UN M.49
+// region; in any case (RFC 5646 §2.1.1), as validate reads it.
+const HREFLANG = /^(?:x-default|[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?)$/i;
 /**
  * An element or attribute as the writer takes it, prepared once from its vocabulary declaration: its
  * name as written, the model property, its value's form and checks.
@@ -272,8 +273,6 @@ export class UrlEntrySerializer {
           if (item === '') throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} has an empty item`);
           return unescapedText(item, field);
         }).join(part.as === 'commaList' ? ', ' : ' ');
-        // An empty list is written empty, as the model has it (news:genres needs one to be schema-valid).
-        if (written === '') return written;
         break;
       }
       default:
@@ -281,6 +280,8 @@ export class UrlEntrySerializer {
         if (part.values !== undefined) return oneOf(value, part.values, field);
         if (part.isUrl) return this.url(value, field, false);
         written = unescapedText(value, field, facets.maxLength);
+        // A required text (a title, a description, a name) that is blank is missing, as validate reads it.
+        if (part.min > 0 && trimAsciiWhitespace(written) === '') throw new InvalidValueError(`${field}/empty`, field, value, `${field} is empty`);
     }
     const problem = part.check?.(written);
     if (problem !== undefined) throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} ${quoteValue(written)} is ${problem}`);
@@ -289,11 +290,20 @@ export class UrlEntrySerializer {
 
   private alternates(links: readonly { hreflang: string; href: string }[]): string {
     let xml = '';
+    // hreflang (any case: RFC 5646 §2.1.1) → its URL: one URL per language, as validate's hreflang rules want.
+    const hrefs = links.length > 1 ? new Map<string, string>() : undefined;
     for (const link of list(links, 'xhtml:link')) {
       if (link === null || typeof link !== 'object' || typeof link.hreflang !== 'string' || !HREFLANG.test(link.hreflang)) {
         throw new InvalidValueError('hreflang/invalid', 'xhtml:link@hreflang', link?.hreflang, `hreflang ${quoteValue(link?.hreflang)} is not a language code such as "en", "en-GB" or "x-default"`);
       }
-      xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(this.url(link.href, 'xhtml:link@href', false)) + '"/>';
+      const href = this.url(link.href, 'xhtml:link@href', false);
+      const language = link.hreflang.toLowerCase();
+      const first = hrefs?.get(language);
+      if (first !== undefined && (first !== href || language === 'x-default')) {
+        throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given twice, for ${quoteValue(first)} and ${quoteValue(href)}`);
+      }
+      hrefs?.set(language, href);
+      xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
     }
     return xml;
   }
@@ -310,8 +320,10 @@ function unescapedText(value: unknown, field: string, maxLength?: number): strin
   if (bad >= 0) {
     throw new InvalidValueError(`${field}/invalid-char`, field, value, `${field} ${quoteValue(value)} contains ${codePointName(value, bad)}, which XML 1.0 cannot carry`);
   }
-  if (maxLength !== undefined && value.length > maxLength) {
-    throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${value.length} characters; at most ${maxLength}`);
+  // As XSD counts them: characters (code points), one past U+FFFF being two UTF-16 units.
+  const length = maxLength !== undefined && value.length > maxLength ? [...value].length : 0;
+  if (maxLength !== undefined && length > maxLength) {
+    throw new InvalidValueError(`${field}/too-long`, field, value, `${field} has ${length} characters; at most ${maxLength}`);
   }
   return value;
 }

@@ -131,6 +131,12 @@ describe('scanHtmlPage: noindex', () => {
     assert.equal(scan(page('', '<div><meta name="robots" content="noindex"></div>')).noindex, true);
   });
 
+  it('does not read a robots meta inside a <template>, whose content is inert, but does in a <noscript>', () => {
+    const meta = '<meta name="robots" content="noindex"><meta http-equiv="X-Robots-Tag" content="noindex">';
+    assert.equal(scan(page(`<template>${meta}</template>`, `<template><div>${meta}</div></template>`)).noindex, false);
+    assert.equal(scan(page(`<noscript>${meta}</noscript>`)).noindex, true);
+  });
+
   it('does not read "noindex" in text or in a comment', () => {
     assert.equal(scan(page('<!-- <meta name="robots" content="noindex"> -->', '<p>&lt;meta name="robots" content="noindex"&gt;</p>')).noindex, false);
   });

@@ -1044,7 +1044,8 @@ const newsArb: fc.Arbitrary<NewsEntry> = fc.record(
     publicationDate: dateArb,
     title: text,
     access: fc.constantFrom<'Subscription' | 'Registration'>('Subscription', 'Registration'),
-    genres: fc.subarray(['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated']),
+    // At least one: sitemap-news.xsd's pattern takes no empty genres, and the writer refuses it.
+    genres: fc.subarray(['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'], { minLength: 1 }),
     keywords: fc.array(keyword, { maxLength: 4 }),
     stockTickers: fc.subarray(['NASDAQ:A', 'NYSE:IBM', 'LON:BP']),
   },
@@ -1117,7 +1118,8 @@ const entryArb: fc.Arbitrary<UrlEntry> = fc.record(
     images: fc.array(imageArb, { maxLength: 2 }),
     videos: fc.array(videoArb, { maxLength: 2 }),
     news: newsArb,
-    alternates: fc.array(alternateArb, { maxLength: 3 }),
+    // One URL per language: the writer refuses another (hreflang/duplicate-language, -x-default).
+    alternates: fc.uniqueArray(alternateArb, { maxLength: 3, selector: (a) => a.hreflang }),
   },
   { requiredKeys: ['loc'], noNullPrototype: true },
 ).filter((e) => !(e.videos ?? []).some((v) => [v.contentLoc, v.playerLoc].some((u) => u !== undefined && comparableUrl(u) === comparableUrl(e.loc)))); // the writer refuses a video of the page's own loc (video/same-as-loc)
