@@ -6,7 +6,7 @@
 // integer arithmetic (no Date), and text already in the emitted form is returned as is.
 
 import type { DateInput } from './model.js';
-import { InvalidValueError, quoteValue } from './errors.js';
+import { InvalidValueError, quoteValue, shortened } from './errors.js';
 import { trimAsciiWhitespace } from './ascii-whitespace.js';
 
 export interface SitemapDate {
@@ -289,7 +289,7 @@ function show(value: unknown): string {
       text = Object.prototype.toString.call(value);
     }
   }
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return shortened(text, 120);
 }
 
 function fail(field: string, input: unknown, shown: string, what: string, reason: string, expected = EXPECTED): never {

@@ -50,9 +50,17 @@ export function positiveInteger(value: number | undefined, fallback: number, nam
   return value ?? fallback;
 }
 
+/** `s` cut to at most `max` UTF-16 units, `...` where it is cut, never inside a surrogate pair. */
+export function shortened(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const end = max - 3;
+  const high = s.charCodeAt(end - 1);
+  return `${s.slice(0, high >= 0xd800 && high <= 0xdbff ? end - 1 : end)}...`;
+}
+
 /** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */
 export function show(s: string, max = 80): string {
-  return JSON.stringify(s.length > max ? `${s.slice(0, max - 3)}...` : s);
+  return JSON.stringify(shortened(s, max));
 }
 
 /** Quote a value for an error message, shortened so a 10 kB value does not flood the terminal. */

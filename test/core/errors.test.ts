@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidValueError, SITEMAP_ERROR_CODES, SitemapError } from '../../src/core/errors.js';
+import { InvalidValueError, SITEMAP_ERROR_CODES, SitemapError, show } from '../../src/core/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -78,4 +78,11 @@ test('a refused value that JSON cannot write (a BigInt, a cycle) is still refuse
   for (const [refuse, rule, shown] of cases) {
     assert.throws(refuse, (error: unknown) => error instanceof InvalidValueError && error.rule === rule && error.message.includes(shown), rule);
   }
+});
+
+test('a value shown in a message is cut between characters, never inside a surrogate pair', () => {
+  const emoji = '\u{1F600}'.repeat(101);
+  assert.equal(show(emoji, 80), JSON.stringify(`${'\u{1F600}'.repeat(38)}...`));
+  assert.equal(show('a'.repeat(100), 80), JSON.stringify(`${'a'.repeat(77)}...`));
+  assert.equal(show('short', 80), '"short"');
 });
