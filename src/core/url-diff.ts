@@ -101,6 +101,8 @@ export class UrlDiffTable {
   /** Distinct URLs of each source. */
   newUrls = 0;
   oldUrls = 0;
+  /** Distinct URLs of NEW's second reading: fewer than newUrls when NEW lost one in between. */
+  newSeen = 0;
 
   /** Changed candidates numbered so far (matchOld's numbers are 0 to this, exclusive). */
   get changed(): number {
@@ -144,6 +146,7 @@ export class UrlDiffTable {
     if (state === DONE) return REPEATED;
     if (state === OLD_ONLY) return UNKNOWN;
     this.states[ordinal] = DONE;
+    this.newSeen++;
     if (state === NEW_ONLY) return ADDED;
     if (state === CHANGED) return this.fields[ordinal * 2] as number;
     return UNCHANGED_URL;

@@ -54,7 +54,8 @@ type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
 /** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());
-  const passes = new Passes(listener, spill, sourceName(newSource, options.cwd ?? process.cwd()));
+  const newName = sourceName(newSource, options.cwd ?? process.cwd());
+  const passes = new Passes(listener, spill, newName);
   let pass: 1 | 2 | 3 = 1;
   let urls = 0;
   const { onProgress, backpressure } = options;
@@ -76,6 +77,8 @@ export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource,
     spill.flush();
     [pass, urls] = [3, 0];
     await readUrls(newSource, reading, false, counted(passes.matchNew), passes);
+    // Its added and changed URLs are listed from the second reading: one it lost would go unlisted.
+    if (passes.table.newSeen < passes.table.newUrls) throw new SitemapError('ERR_SITEMAP_INPUT', `${newName} changed while it was compared (a URL first read was not there the second time); run the diff again`);
   } finally {
     spill.close();
   }

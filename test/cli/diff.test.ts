@@ -300,6 +300,8 @@ describe('sitemapkit diff URL', () => {
       '/part-2.xml': { body: urlset(NEW.slice(3)) },
       // A sitemap that gains a URL between two requests.
       '/moving.xml': (_req, res, s) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(s.count('/moving.xml') > 1 ? [...NEW, url('/later')] : NEW)),
+      // One that loses a URL between two requests.
+      '/shrinking.xml': (_req, res, s) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(s.count('/shrinking.xml') > 1 ? NEW.slice(1) : NEW)),
     });
   });
   after(() => server.close());
@@ -320,6 +322,10 @@ describe('sitemapkit diff URL', () => {
     const r = await diff(['old.xml', server.url('/moving.xml'), '--allow-private']);
     assert.equal(r.code, 2, r.stdout);
     assert.match(r.stderr, /moving\.xml changed while it was compared \(https:\/\/www\.example\.com\/later was not there when first read\); run the diff again/);
+    // Lost in between: not "equal" (exit 0) with fewer URLs listed than NEW holds.
+    const lost = await diff(['new.xml', server.url('/shrinking.xml'), '--allow-private']);
+    assert.equal(lost.code, 2, lost.stdout);
+    assert.match(lost.stderr, /shrinking\.xml changed while it was compared \(a URL first read was not there the second time\); run the diff again/);
   });
 
   it('without --allow-private the loopback address is refused: exit 2', async () => {

@@ -604,3 +604,34 @@ test('runs on two queues are two runs on one set when their folder is one: the s
   await assert.rejects(enqueue('queue-b'), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue queue-a is writing the sitemaps "sitemap" into ${set}`) });
   assert.deepEqual(await queueStatus(redis.url, 'queue-b'), []);
 });
+
+test('a forced close while a close waits for the jobs at hand (the worker\'s second signal) releases them at once: another worker takes the job over', { skip, timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-force-close-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The first attempt holds its part until `go` exists; the next one does not.
+  const source = join(dir, 'source.mjs');
+  writeFileSync(source, `
+    import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+    import { setTimeout as sleep } from 'node:timers/promises';
+    export default async function* () {
+      const calls = Number(readFileSync(${JSON.stringify(join(dir, 'calls'))}, 'utf8')) + 1;
+      writeFileSync(${JSON.stringify(join(dir, 'calls'))}, String(calls));
+      yield { loc: 'https://example.com/a' };
+      while (calls === 1 && !existsSync(${JSON.stringify(join(dir, 'go'))})) await sleep(20);
+    }`);
+  writeFileSync(join(dir, 'calls'), '0');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'force-close', out: join(dir, 'set'), shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, source: { path: source, parts: 1, options: {} } });
+  const first = await startWorker({ redis: redis.url, queue: 'force-close', lockDurationMs: 1000 });
+  while (readFileSync(join(dir, 'calls'), 'utf8') !== '1') await new Promise((resolve) => setTimeout(resolve, 20));
+  const graceful = first.close();
+  const late = new Promise((resolve) => setTimeout(resolve, 5000, 'still waiting for its job'));
+  assert.equal(await Promise.race([first.close(true).then(() => 'closed'), late]), 'closed');
+  const second = await startWorker({ redis: redis.url, queue: 'force-close', lockDurationMs: 1000 });
+  t.after(() => second.close(true));
+  const status = await waitForRun(redis.url, 'force-close', run, { intervalMs: 20 });
+  assert.equal(status.state, 'completed', status.reason);
+  assert.equal(readFileSync(join(dir, 'calls'), 'utf8'), '2');
+  // The first attempt, let go, writes nothing (its lock is gone) and the first close ends with it.
+  writeFileSync(join(dir, 'go'), '');
+  await graceful;
+});

@@ -133,7 +133,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     const headers = notModified ? common.slice(0, 2) : [...common];
     if (etag !== undefined) headers.push('etag', etag);
     if (!notModified || etag === undefined) headers.push('last-modified', new Date(lastModified).toUTCString());
-    if (variant !== Variant.GzipFile && name.endsWith('.xml') && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
+    if (variant !== Variant.GzipFile && file.gzip !== undefined) headers.push('vary', 'accept-encoding');
     if (!notModified) {
       if (name.endsWith('.html')) headers.push('content-security-policy', pagePolicy);
       headers.push('content-type', contentType(variant, name));

@@ -61,8 +61,12 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
   await worker.waitUntilReady();
   return {
     async close(force = false) {
+      // BullMQ closes once: a close waiting for the jobs would make a later forced one wait too. A pause waits
+      // instead; it reconnects once they end, after a forced close too, hence the disconnect.
+      if (!force) await worker.pause();
       await worker.close(force);
       await queue.close();
+      if (!force) await worker.disconnect();
     },
   };
 }

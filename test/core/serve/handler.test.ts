@@ -62,6 +62,16 @@ test('a .xml request accepting gzip gets the precompressed bytes with Content-En
   assert.deepEqual(Buffer.from(answer.body as Uint8Array), gzipSync(CHILD));
 });
 
+test('a text sitemap with a gzipped copy (a directory source makes one) is negotiated with Vary, 304 too', async () => {
+  const text = 'https://example.com/a\n';
+  const file: SitemapFile = { lastModified: MODIFIED, identity: await representation(text), gzip: await representation(gzipSync(text)) };
+  const handler = createSitemapHandler({ source: { file: (name) => (name === 'urls.txt' ? file : undefined) }, baseUrl: base });
+  for (const [accept, match] of [['gzip', undefined], [undefined, undefined], [undefined, file.identity?.etag]]) {
+    const answer = await handler.answer('GET', '/maps/urls.txt', (name) => (name === 'accept-encoding' ? accept : name === 'if-none-match' ? match : undefined));
+    assert.equal(Object.fromEntries(pairs(answer.headers))['vary'], 'accept-encoding', `${answer.status} ${accept}`);
+  }
+});
+
 test('a .xml request not accepting gzip gets plain XML decompressed as a stream, with its own ETag', async () => {
   for (const acceptEncoding of [undefined, 'identity', 'gzip;q=0', 'br', '*;q=0']) {
     const response = await get('/maps/s-00001.xml', acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
