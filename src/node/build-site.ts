@@ -451,13 +451,16 @@ function listEntries(
     if (scan.facts.alternates.length > 0) {
       const decided = siteAlternates(scan.facts.alternates, pageAt, baseUrl);
       if (decided.alternates.length > 0) entry.alternates = decided.alternates;
-      for (const { target, hreflang, href, why } of decided.dropped) {
-        problem(
-          why === 'left-out' ? 'build/alternate-left-out' : 'build/alternate-not-built',
-          target !== undefined
-            ? `hreflang="${hreflang}" alternate ${href} dropped: ${target.relPath} is not listed (${target.reason ?? 'left out'})`
-            : `hreflang="${hreflang}" alternate ${href} dropped: no page of the site folder is served at it`,
-        );
+      for (const { target, hreflang, href, language } of decided.dropped) {
+        const dropped = `hreflang="${hreflang}" alternate ${href} dropped`;
+        if (language !== undefined) {
+          const fix = language.fix !== undefined ? `: write ${language.fix}` : '';
+          problem('hreflang/invalid-language', `${dropped}: not a BCP 47 language tag Google reads (${language.message})${fix}`);
+        } else if (target !== undefined) {
+          problem('build/alternate-left-out', `${dropped}: ${target.relPath} is not listed (${target.reason ?? 'left out'})`);
+        } else {
+          problem('build/alternate-not-built', `${dropped}: no page of the site folder is served at it`);
+        }
       }
     }
     if (scan.facts.images.length > 0) entry.images = scan.facts.images.map((loc: string) => ({ loc }));

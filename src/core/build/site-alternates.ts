@@ -5,6 +5,7 @@
 // page serves (a 404), is dropped; one outside the base URL is kept as written: this run cannot see it.
 
 import type { AlternateLink } from '../model.js';
+import { languageTagProblem, type LanguageTagProblem } from '../validate/language-tag.js';
 
 /** What the run decided for a page the alternate names. */
 export interface AlternateTarget {
@@ -18,10 +19,12 @@ export interface AlternateTarget {
 export interface DroppedAlternate {
   hreflang: string;
   href: string;
-  /** `left-out`: a page of the site this run did not list; `not-built`: no page of the folder is served at it. */
-  why: 'left-out' | 'not-built';
+  /** `left-out`: a page this run did not list; `not-built`: no page is served at it; `invalid-language`: a hreflang Google does not read. */
+  why: 'left-out' | 'not-built' | 'invalid-language';
   /** For `left-out`: the page's path in the folder and why it was left out. */
   target?: AlternateTarget;
+  /** For `invalid-language`: what is wrong with the hreflang. */
+  language?: LanguageTagProblem;
 }
 
 export interface SiteAlternates {
@@ -43,6 +46,11 @@ export function siteAlternates(
   const dropped: DroppedAlternate[] = [];
   const seen = new Set<string>();
   for (const { hreflang, href } of alternates) {
+    const language = languageTagProblem(hreflang);
+    if (language !== undefined) {
+      dropped.push({ hreflang, href, why: 'invalid-language', language });
+      continue;
+    }
     let written = href;
     const target = pageAt(href);
     if (target !== undefined) {

@@ -204,6 +204,12 @@ describe('siteAlternates', () => {
       { hreflang: 'it', href: `${base}it/a/`, why: 'not-built' },
     ]);
   });
+
+  it('drops an alternate whose hreflang Google does not read (a withdrawn code, UK for GB), with the problem and its fix', () => {
+    const result = siteAlternates([{ hreflang: 'iw', href: 'https://example.co.il/a/' }, { hreflang: 'en-UK', href: `${base}fr/a` }, { hreflang: 'X-Default', href: `${base}fr/a` }], pageAt, base);
+    assert.deepEqual(result.alternates, [{ hreflang: 'X-Default', href: `${base}fr/a` }]);
+    assert.deepEqual(result.dropped.map((d) => [d.hreflang, d.why, d.language?.fix]), [['iw', 'invalid-language', 'he'], ['en-UK', 'invalid-language', 'en-GB']]);
+  });
 });
 
 describe('source rules', () => {
