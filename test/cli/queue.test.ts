@@ -300,6 +300,24 @@ test('SIGTERM to a worker in the middle of a shard: it finishes the shard, exits
   assert.equal(await stop(b), 0);
 });
 
+test('a second SIGTERM mid-shard: the worker releases the shard and exits 130 at once; the next worker does it', { skip }, async () => {
+  const dir = tempDir();
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, catalogue(400_000, 6));
+  const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q6b', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '1']);
+  const a = worker('q6b', '--lock-duration', '1');
+  await untilAsync('the worker in the shard', async () => ((await queueStatus(redis.url, 'q6b'))[0]?.jobs['active'] ?? 0) > 0);
+  a.child.kill('SIGTERM');
+  await until('the first signal heard', () => a.stderr().includes('stopping once the jobs at hand are done'));
+  a.child.kill('SIGTERM');
+  assert.equal(await a.exited, 130, a.stderr());
+  assert.doesNotMatch(a.stderr(), /done shard/);
+  const b = worker('q6b', '--lock-duration', '1');
+  assert.equal(await run.exited, 0, run.stderr());
+  assert.match(b.stderr(), /done shard 0 of 1/);
+  assert.equal(await stop(b), 0);
+});
+
 test('every line the coordinator rejects is reported once, past the first 20 too; an unreadable input leaves no run and no scratch files', { skip }, async () => {
   const dir = tempDir();
   const input = join(dir, 'urls.txt');

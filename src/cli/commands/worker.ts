@@ -8,7 +8,7 @@ import { fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { requireRedis } from '../queue-args.js';
 import { WORKER } from '../declarations.js';
-import { EXIT_OK, type CliIo } from '../io.js';
+import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from '../io.js';
 
 export async function runWorker(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(WORKER, argv, io, requireRedis);
@@ -44,6 +44,7 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
       });
     });
   });
-  return EXIT_OK;
+  // Forced: the released jobs' code may still be running; bin.ts exits at once on this code.
+  return signals > 1 ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
