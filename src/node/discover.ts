@@ -499,7 +499,8 @@ class Discovery {
         }
       } else {
         await outcome.body.cancel();
-        node.outcome = outcome.status >= 400 && outcome.status < 500 ? 'absent' : 'failed';
+        // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
+        node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
         if (node.outcome === 'failed') this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
       }
     }

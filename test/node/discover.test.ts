@@ -644,6 +644,18 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a robots.txt answering 429 failed, as a 5xx (busy, not absent): with respectRobots nothing is fetched', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 429, body: 'slow down' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    try {
+      const { tree, urls } = await discover(s.url('/sitemap.xml'), { retries: 0, respectRobots: true });
+      assert.deepEqual([codes(tree), urls, s.count('/sitemap.xml')], [['discover/robots-disallowed'], [], 0]);
+      const site = (await discover(s.url('/'), { retries: 0 })).tree;
+      assert.deepEqual([site.inputs[0]?.robots?.outcome, site.totals.robotsFailed], ['failed', 1]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('holds over random site shapes (fast-check)', async () => {
     type Kind = 'ok' | 'missing' | 'html' | 'disallowed' | 'again' | 'self' | 'cut' | 'repeats' | 'nested';
     const kinds: Kind[] = ['ok', 'missing', 'html', 'disallowed', 'again', 'self', 'cut', 'repeats', 'nested'];
