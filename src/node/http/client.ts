@@ -410,9 +410,9 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
     if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
     const zlibCode = (reason as { code?: string }).code;
-    // zlib refusing the data is a bad body; its input ending early is a cut one, unless the response
-    // came whole by its Content-Length or last chunk: then the server sent the data unfinished.
-    if (zlibCode?.startsWith('Z_') === true && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
+    // zlib refusing the data (brotli says ERR__ERROR_…) is a bad body; its input ending early is a cut
+    // one, unless the response came whole by its Content-Length or last chunk: the server sent it unfinished.
+    if (/^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '') && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
     return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${this.missing()} (${message})`);
