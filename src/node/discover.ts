@@ -476,7 +476,7 @@ class Discovery {
           for await (const chunk of outcome.body) {
             parts.push(chunk);
             node.bytes += chunk.byteLength;
-            if (node.bytes >= MAX_ROBOTS_BYTES) break;
+            if (node.bytes > MAX_ROBOTS_BYTES) break;
           }
           if (node.bytes > MAX_ROBOTS_BYTES) {
             this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));

@@ -96,6 +96,21 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt whose bytes pause at exactly 500 KiB, more to come: the warning is said too', async () => {
+    const first = `# ${'x'.repeat(500 * 1024 - 3)}\n`;
+    const rest = 'Sitemap: /z.xml\n';
+    const raw = await startRawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${first.length + rest.length}\r\n\r\n${first}`);
+      setTimeout(() => socket.end(rest), 100);
+    });
+    try {
+      const { tree } = await discover(raw.url('/robots.txt'), { retries: 0 });
+      assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /larger than 500 KiB/);
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('a robots.txt in UTF-16 or binary: a warning that crawlers may read nothing in it; UTF-8 cut at 500 KiB is no fault', async () => {
     const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('probed', 1)) } });
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`User-agent: *\nSitemap: ${s.url('/a.xml')}\n`, 'utf16le')]);
