@@ -429,8 +429,8 @@ class Discovery {
   async searchSite(input: ClassifiedInput): Promise<{ robots: RobotsState; wellKnown: string[] }> {
     const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
     const robots = await this.robots(robotsUrl);
-    // A host that cannot be reached has no well-known paths to probe: robots.txt said so once.
-    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robotsUrl, robots.failure);
+    // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
+    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
     // Refused by the address policy at the origin itself: its well-known paths would be, each alike.
     const refused = robots.failure?.code === 'fetch/address-refused' && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);

@@ -810,6 +810,19 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assert.deepEqual(tree.inputs[0]?.sitemaps, []);
   });
 
+  it('a site whose robots.txt redirects to a host that refuses connections is still probed: the other host is the unreachable one', async () => {
+    const port = await closedPort();
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    s.route('/robots.txt', { status: 301, headers: { location: `http://127.0.0.1:${port}/robots.txt` } });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { retries: 0 });
+      assert.equal(tree.inputs[0]?.robots?.outcome, 'failed');
+      assert.deepEqual(urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a site whose name does not resolve: one fetch/dns on robots.txt, no probing, one lookup', async () => {
     let lookups = 0;
     const lookup = async (hostname: string): Promise<never> => {
