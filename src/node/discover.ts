@@ -315,6 +315,8 @@ class Discovery {
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
   private readonly robotsByUrl = new Map<string, Promise<RobotsState>>();
+  /** Every robots.txt fetched, once each: the sites' and those read for the rules or cross-host check of another host. */
+  private readonly robotsNodes: RobotsNode[] = [];
   private readonly tasks = new Set<Promise<void>>();
   /**
    * Sitemaps waiting to be fetched, as bare nodes per host, up to twice the connection slots in tasks:
@@ -449,6 +451,7 @@ class Discovery {
 
   private async fetchRobots(url: string): Promise<RobotsState> {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
+    this.robotsNodes.push(node);
     const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
     if (url !== robotsUrlOf(url)) {
@@ -808,18 +811,16 @@ class Discovery {
       totals.warnings += node.warnings;
       for (const child of node.children) visit(child);
     };
-    for (const input of this.inputs) {
-      const robots = input.robots;
-      if (robots !== undefined) {
-        totals.bytes += robots.bytes;
-        // Exact, those left out of the list included.
-        const counts = this.collectors.get(robots);
-        totals.errors += counts?.errors ?? 0;
-        totals.warnings += counts?.warnings ?? 0;
-        if (robots.outcome === 'failed') totals.robotsFailed++;
-      }
-      for (const node of input.sitemaps) visit(node);
+    // Each robots.txt once, though two inputs share it; its errors printed are counted, whoever asked for it.
+    for (const robots of this.robotsNodes) {
+      totals.bytes += robots.bytes;
+      // Exact, those left out of the list included.
+      const counts = this.collectors.get(robots);
+      totals.errors += counts?.errors ?? 0;
+      totals.warnings += counts?.warnings ?? 0;
+      if (robots.outcome === 'failed') totals.robotsFailed++;
     }
+    for (const input of this.inputs) for (const node of input.sitemaps) visit(node);
     totals.documents = totals.ok + totals.failed + totals.skipped;
     return totals;
   }

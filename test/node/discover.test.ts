@@ -659,6 +659,22 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a failed robots.txt is counted once, whether two inputs share it or another host\'s is read for a cross-host child', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 503, body: 'down' } });
+    const other = await startSiteServer({ '/robots.txt': { status: 404, body: '' } });
+    other.route('/index.xml', { body: sitemapIndex([s.url('/child.xml')]) });
+    s.route('/child.xml', { body: urlset(pages('c', 1)) });
+    try {
+      const shared = (await discover([s.url('/'), s.url('/robots.txt')], { retries: 0 })).tree.totals;
+      assert.deepEqual([shared.robotsFailed, shared.errors], [1, 1]);
+      // The child's host's robots.txt, read for the cross-host check, printed its error: counted too.
+      const cross = (await discover(other.url('/index.xml'), { retries: 0 })).tree.totals;
+      assert.deepEqual([cross.robotsFailed, cross.errors, cross.ok], [1, 1, 2]);
+    } finally {
+      await Promise.all([s.close(), other.close()]);
+    }
+  });
+
   it('a robots.txt answering 429 failed, as a 5xx (busy, not absent): with respectRobots nothing is fetched', async () => {
     const s = await startSiteServer({ '/robots.txt': { status: 429, body: 'slow down' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
     try {
@@ -865,7 +881,8 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
       assert.deepEqual(urls, pages('ok', 1));
       assert.deepEqual(codes(tree).filter((c) => c === 'fetch/connection'), ['fetch/connection']);
       assert.equal(codes(tree).filter((c) => c === 'discover/host-unreachable').length, 9);
-      assert.equal(tree.totals.errors, 1);
+      // That one, and the dead host's robots.txt's (printed too, as each error counted is).
+      assert.equal(tree.totals.errors, 2);
       // The index, ok.xml and the dead host's robots.txt (asked for the cross-host check); no child.
       assert.equal(tree.totals.requests, 3);
       assertTotalsAddUp(tree, urls);
