@@ -668,8 +668,11 @@ describe('discover: totals add up (issue 22)', () => {
       const shared = (await discover([s.url('/'), s.url('/robots.txt')], { retries: 0 })).tree.totals;
       assert.deepEqual([shared.robotsFailed, shared.errors], [1, 1]);
       // The child's host's robots.txt, read for the cross-host check, printed its error: counted too.
-      const cross = (await discover(other.url('/index.xml'), { retries: 0 })).tree.totals;
+      const crossTree = (await discover(other.url('/index.xml'), { retries: 0 })).tree;
+      const cross = crossTree.totals;
       assert.deepEqual([cross.robotsFailed, cross.errors, cross.ok], [1, 1, 2]);
+      // Said where the tree shows it too: on the child, whose cross-host warning says why robots.txt lists nothing.
+      assert.match(node(crossTree, '/child.xml').diagnostics[0]?.message ?? '', /does not list it \(it could not be read: robots\.txt answered 503\)$/);
     } finally {
       await Promise.all([s.close(), other.close()]);
     }
