@@ -609,17 +609,17 @@ class Discovery {
         this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
-    if (this.options.respectRobots === true) {
-      const state = await this.robots(robotsUrlOf(node.url));
-      const unreachable = state.node.outcome === 'failed';
-      const allowed = unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
-      if (!allowed) {
-        const why = unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
-        this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
-        return false;
-      }
-    }
-    return true;
+    const why = await this.robotsRefusal(node.url);
+    if (why !== undefined) this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
+    return why === undefined;
+  }
+
+  /** With respectRobots, why `url` may not be fetched: its robots.txt disallows it, or failed (which disallows everything). */
+  private async robotsRefusal(url: string): Promise<string | undefined> {
+    if (this.options.respectRobots !== true) return undefined;
+    const state = await this.robots(robotsUrlOf(url));
+    if (state.node.outcome === 'failed') return `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)`;
+    return state.parsed === undefined || isAllowed(state.parsed, this.agentToken, url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
   }
 
   private markUnreachable(url: string, failure: { code: string }): void {
@@ -657,14 +657,18 @@ class Discovery {
     const outcome: HttpOutcome = await this.client.get(node.url, {
       headers: this.cache?.conditionalHeaders(cached) ?? {},
       maxBodyBytes: this.maxBytes,
-      checkRedirect: (_from, to) => {
+      checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
         if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
           return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
-        if (seen === undefined || key === ownKey) return undefined;
+        if (seen === undefined || key === ownKey) {
+          // RFC 9309 §2: the rules are for every URI fetched, a redirect's target too.
+          const why = await this.robotsRefusal(to);
+          return why === undefined ? undefined : { code: 'discover/robots-disallowed', message: `not followed: redirects to ${to}, and ${why}` };
+        }
         return this.isAncestor(seen, node)
           ? { code: 'discover/loop', message: `redirects to ${to}, which lists it (a loop)` }
           : { code: 'discover/duplicate', message: `redirects to ${to}, which is read already` };

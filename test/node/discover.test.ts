@@ -152,6 +152,18 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('with respectRobots, does not follow a redirect to a disallowed sitemap (RFC 9309 §2: every URI fetched)', async () => {
+    const s = await startSiteServer({ '/private/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' } });
+    s.route('/s.xml', { status: 301, headers: { location: '/private/s.xml' } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'), { respectRobots: true });
+      assert.deepEqual([urls, s.count('/private/s.xml'), codes(tree), node(tree, '/s.xml').outcome], [[], 0, ['discover/robots-disallowed'], 'skipped']);
+      assert.deepEqual((await discover(s.url('/s.xml'))).urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a robots.txt that redirects without end (a loop, or past five hops) is unavailable, as a 4xx: no rules (RFC 9309 §2.3.1.2), with a warning', async () => {
     const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
     s.route('/robots.txt', { status: 301, headers: { location: '/r1' } });

@@ -46,8 +46,8 @@ export interface HttpClientOptions extends AddressPolicyOptions {
 
 export interface HttpRequest {
   headers?: Record<string, string>;
-  /** Asked before each redirect hop is followed: a reason not to follow it (e.g. its target was read already). */
-  checkRedirect?: (from: string, to: string) => { code: string; message: string } | undefined;
+  /** Asked before each redirect hop is followed (its wait not charged to the deadline): a reason not to follow it (e.g. its target was read already). */
+  checkRedirect?: (from: string, to: string) => Promise<{ code: string; message: string } | undefined>;
   maxBodyBytes?: number;
 }
 
@@ -321,7 +321,7 @@ export class HttpClient {
         if (redirects.length >= (this.options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
           return failed('fetch/too-many-redirects', `more than ${redirects.length} redirects (last: ${next})`, current);
         }
-        const stop = request.checkRedirect?.(current, next);
+        const stop = request.checkRedirect && (await deadline.held(request.checkRedirect(current, next)));
         if (stop !== undefined) return failed(stop.code, stop.message, current);
         redirects.push(next);
         current = next;
