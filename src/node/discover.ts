@@ -315,6 +315,8 @@ class Discovery {
   private readers: DocumentReaders | undefined;
   private readonly visited = new Map<string, SitemapNode>();
   private readonly robotsByUrl = new Map<string, Promise<RobotsState>>();
+  /** Every robots.txt fetched, once each: the sites' and those read for the rules or cross-host check of another host. */
+  private readonly robotsNodes: RobotsNode[] = [];
   private readonly tasks = new Set<Promise<void>>();
   /**
    * Sitemaps waiting to be fetched, as bare nodes per host, up to twice the connection slots in tasks:
@@ -429,8 +431,8 @@ class Discovery {
   async searchSite(input: ClassifiedInput): Promise<{ robots: RobotsState; wellKnown: string[] }> {
     const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
     const robots = await this.robots(robotsUrl);
-    // A host that cannot be reached has no well-known paths to probe: robots.txt said so once.
-    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robotsUrl, robots.failure);
+    // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
+    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
     // Refused by the address policy at the origin itself: its well-known paths would be, each alike.
     const refused = robots.failure?.code === 'fetch/address-refused' && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
@@ -449,6 +451,7 @@ class Discovery {
 
   private async fetchRobots(url: string): Promise<RobotsState> {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
+    this.robotsNodes.push(node);
     const state: RobotsState = { node, parsed: undefined };
     const start = performance.now();
     if (url !== robotsUrlOf(url)) {
@@ -476,7 +479,7 @@ class Discovery {
           for await (const chunk of outcome.body) {
             parts.push(chunk);
             node.bytes += chunk.byteLength;
-            if (node.bytes >= MAX_ROBOTS_BYTES) break;
+            if (node.bytes > MAX_ROBOTS_BYTES) break;
           }
           if (node.bytes > MAX_ROBOTS_BYTES) {
             this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));
@@ -499,7 +502,8 @@ class Discovery {
         }
       } else {
         await outcome.body.cancel();
-        node.outcome = outcome.status >= 400 && outcome.status < 500 ? 'absent' : 'failed';
+        // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
+        node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
         if (node.outcome === 'failed') this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
       }
     }
@@ -601,20 +605,21 @@ class Discovery {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
       } else {
         const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
-        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it`, node.url, hint));
+        const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
+        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
-    if (this.options.respectRobots === true) {
-      const state = await this.robots(robotsUrlOf(node.url));
-      const unreachable = state.node.outcome === 'failed';
-      const allowed = unreachable ? false : state.parsed === undefined || isAllowed(state.parsed, this.agentToken, node.url);
-      if (!allowed) {
-        const why = unreachable ? `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)` : `${state.node.url} disallows it for ${this.agentToken}`;
-        this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
-        return false;
-      }
-    }
-    return true;
+    const why = await this.robotsRefusal(node.url);
+    if (why !== undefined) this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
+    return why === undefined;
+  }
+
+  /** With respectRobots, why `url` may not be fetched: its robots.txt disallows it, or failed (which disallows everything). */
+  private async robotsRefusal(url: string): Promise<string | undefined> {
+    if (this.options.respectRobots !== true) return undefined;
+    const state = await this.robots(robotsUrlOf(url));
+    if (state.node.outcome === 'failed') return `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)`;
+    return state.parsed === undefined || isAllowed(state.parsed, this.agentToken, url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
   }
 
   private markUnreachable(url: string, failure: { code: string }): void {
@@ -652,14 +657,18 @@ class Discovery {
     const outcome: HttpOutcome = await this.client.get(node.url, {
       headers: this.cache?.conditionalHeaders(cached) ?? {},
       maxBodyBytes: this.maxBytes,
-      checkRedirect: (_from, to) => {
+      checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
         if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
           return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
-        if (seen === undefined || key === ownKey) return undefined;
+        if (seen === undefined || key === ownKey) {
+          // RFC 9309 §2: the rules are for every URI fetched, a redirect's target too.
+          const why = await this.robotsRefusal(to);
+          return why === undefined ? undefined : { code: 'discover/robots-disallowed', message: `not followed: redirects to ${to}, and ${why}` };
+        }
         return this.isAncestor(seen, node)
           ? { code: 'discover/loop', message: `redirects to ${to}, which lists it (a loop)` }
           : { code: 'discover/duplicate', message: `redirects to ${to}, which is read already` };
@@ -807,18 +816,16 @@ class Discovery {
       totals.warnings += node.warnings;
       for (const child of node.children) visit(child);
     };
-    for (const input of this.inputs) {
-      const robots = input.robots;
-      if (robots !== undefined) {
-        totals.bytes += robots.bytes;
-        // Exact, those left out of the list included.
-        const counts = this.collectors.get(robots);
-        totals.errors += counts?.errors ?? 0;
-        totals.warnings += counts?.warnings ?? 0;
-        if (robots.outcome === 'failed') totals.robotsFailed++;
-      }
-      for (const node of input.sitemaps) visit(node);
+    // Each robots.txt once, though two inputs share it; its errors printed are counted, whoever asked for it.
+    for (const robots of this.robotsNodes) {
+      totals.bytes += robots.bytes;
+      // Exact, those left out of the list included.
+      const counts = this.collectors.get(robots);
+      totals.errors += counts?.errors ?? 0;
+      totals.warnings += counts?.warnings ?? 0;
+      if (robots.outcome === 'failed') totals.robotsFailed++;
     }
+    for (const input of this.inputs) for (const node of input.sitemaps) visit(node);
     totals.documents = totals.ok + totals.failed + totals.skipped;
     return totals;
   }

@@ -96,6 +96,21 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt whose bytes pause at exactly 500 KiB, more to come: the warning is said too', async () => {
+    const first = `# ${'x'.repeat(500 * 1024 - 3)}\n`;
+    const rest = 'Sitemap: /z.xml\n';
+    const raw = await startRawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${first.length + rest.length}\r\n\r\n${first}`);
+      setTimeout(() => socket.end(rest), 100);
+    });
+    try {
+      const { tree } = await discover(raw.url('/robots.txt'), { retries: 0 });
+      assert.match(tree.inputs[0]?.robots?.diagnostics[0]?.message ?? '', /larger than 500 KiB/);
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('a robots.txt in UTF-16 or binary: a warning that crawlers may read nothing in it; UTF-8 cut at 500 KiB is no fault', async () => {
     const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('probed', 1)) } });
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`User-agent: *\nSitemap: ${s.url('/a.xml')}\n`, 'utf16le')]);
@@ -132,6 +147,18 @@ describe('discover: robots.txt', () => {
       assert.deepEqual(codes(tree), ['discover/robots-disallowed']);
       const again = await discover(s.url('/private/s.xml'));
       assert.deepEqual(again.urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('with respectRobots, does not follow a redirect to a disallowed sitemap (RFC 9309 §2: every URI fetched)', async () => {
+    const s = await startSiteServer({ '/private/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' } });
+    s.route('/s.xml', { status: 301, headers: { location: '/private/s.xml' } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'), { respectRobots: true });
+      assert.deepEqual([urls, s.count('/private/s.xml'), codes(tree), node(tree, '/s.xml').outcome], [[], 0, ['discover/robots-disallowed'], 'skipped']);
+      assert.deepEqual((await discover(s.url('/s.xml'))).urls, pages('p', 1));
     } finally {
       await s.close();
     }
@@ -644,6 +671,37 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a failed robots.txt is counted once, whether two inputs share it or another host\'s is read for a cross-host child', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 503, body: 'down' } });
+    const other = await startSiteServer({ '/robots.txt': { status: 404, body: '' } });
+    other.route('/index.xml', { body: sitemapIndex([s.url('/child.xml')]) });
+    s.route('/child.xml', { body: urlset(pages('c', 1)) });
+    try {
+      const shared = (await discover([s.url('/'), s.url('/robots.txt')], { retries: 0 })).tree.totals;
+      assert.deepEqual([shared.robotsFailed, shared.errors], [1, 1]);
+      // The child's host's robots.txt, read for the cross-host check, printed its error: counted too.
+      const crossTree = (await discover(other.url('/index.xml'), { retries: 0 })).tree;
+      const cross = crossTree.totals;
+      assert.deepEqual([cross.robotsFailed, cross.errors, cross.ok], [1, 1, 2]);
+      // Said where the tree shows it too: on the child, whose cross-host warning says why robots.txt lists nothing.
+      assert.match(node(crossTree, '/child.xml').diagnostics[0]?.message ?? '', /does not list it \(it could not be read: robots\.txt answered 503\)$/);
+    } finally {
+      await Promise.all([s.close(), other.close()]);
+    }
+  });
+
+  it('a robots.txt answering 429 failed, as a 5xx (busy, not absent): with respectRobots nothing is fetched', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 429, body: 'slow down' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    try {
+      const { tree, urls } = await discover(s.url('/sitemap.xml'), { retries: 0, respectRobots: true });
+      assert.deepEqual([codes(tree), urls, s.count('/sitemap.xml')], [['discover/robots-disallowed'], [], 0]);
+      const site = (await discover(s.url('/'), { retries: 0 })).tree;
+      assert.deepEqual([site.inputs[0]?.robots?.outcome, site.totals.robotsFailed], ['failed', 1]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('holds over random site shapes (fast-check)', async () => {
     type Kind = 'ok' | 'missing' | 'html' | 'disallowed' | 'again' | 'self' | 'cut' | 'repeats' | 'nested';
     const kinds: Kind[] = ['ok', 'missing', 'html', 'disallowed', 'again', 'self', 'cut', 'repeats', 'nested'];
@@ -783,6 +841,19 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assert.deepEqual(tree.inputs[0]?.sitemaps, []);
   });
 
+  it('a site whose robots.txt redirects to a host that refuses connections is still probed: the other host is the unreachable one', async () => {
+    const port = await closedPort();
+    const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    s.route('/robots.txt', { status: 301, headers: { location: `http://127.0.0.1:${port}/robots.txt` } });
+    try {
+      const { tree, urls } = await discover(s.url('/'), { retries: 0 });
+      assert.equal(tree.inputs[0]?.robots?.outcome, 'failed');
+      assert.deepEqual(urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a site whose name does not resolve: one fetch/dns on robots.txt, no probing, one lookup', async () => {
     let lookups = 0;
     const lookup = async (hostname: string): Promise<never> => {
@@ -825,7 +896,8 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
       assert.deepEqual(urls, pages('ok', 1));
       assert.deepEqual(codes(tree).filter((c) => c === 'fetch/connection'), ['fetch/connection']);
       assert.equal(codes(tree).filter((c) => c === 'discover/host-unreachable').length, 9);
-      assert.equal(tree.totals.errors, 1);
+      // That one, and the dead host's robots.txt's (printed too, as each error counted is).
+      assert.equal(tree.totals.errors, 2);
       // The index, ok.xml and the dead host's robots.txt (asked for the cross-host check); no child.
       assert.equal(tree.totals.requests, 3);
       assertTotalsAddUp(tree, urls);

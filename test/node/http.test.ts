@@ -341,17 +341,19 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n';
   const half = gzipped.subarray(0, gzipped.length >> 1);
   const chunked = Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from('\r\n0\r\n\r\n')]);
-  const cases: Record<string, { body: Buffer; code: string; framing?: string }> = {
+  const cases: Record<string, { body: Buffer; code: string; framing?: string; encoding?: string }> = {
     // A clean close ends the body by HTTP, but the gzip stream inside it is unfinished: cut short.
     'gzip stream cut, then closed': { body: half, code: 'fetch/truncated' },
     'gzip stream corrupt': { body: Buffer.concat([gzipped.subarray(0, 10), Buffer.alloc(200, 0xff)]), code: 'fetch/body' },
+    // Brotli names its errors ERR__ERROR_FORMAT_…, not Z_…: gzip data sent as br is corrupt, not cut (curl: exit 61).
+    'br stream corrupt': { body: gzipped, code: 'fetch/body', encoding: 'br' },
     // The response arrived whole by its own framing: the server sent an unfinished gzip stream; no connection cut it.
     'gzip stream unfinished in a whole Content-Length body': { body: half, code: 'fetch/body', framing: `Content-Length: ${half.length}\r\n` },
     'gzip stream unfinished in a whole chunked body': { body: chunked, code: 'fetch/body', framing: 'Transfer-Encoding: chunked\r\n' },
   };
-  for (const [name, { body, code, framing = '' }] of Object.entries(cases)) {
+  for (const [name, { body, code, framing = '', encoding = 'gzip' }] of Object.entries(cases)) {
     it(`${name}: ${code}`, async () => {
-      const response = Buffer.concat([Buffer.from(head.replace('\r\n\r\n', `\r\n${framing}\r\n`)), body]);
+      const response = Buffer.concat([Buffer.from(head.replace('\r\n\r\n', `\r\n${framing}\r\n`).replace('gzip', encoding)), body]);
       const raw = await startRawServer((socket) => socket.end(response));
       const client = new HttpClient({ allowPrivate: true, retries: 0 });
       try {

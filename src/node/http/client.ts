@@ -46,8 +46,8 @@ export interface HttpClientOptions extends AddressPolicyOptions {
 
 export interface HttpRequest {
   headers?: Record<string, string>;
-  /** Asked before each redirect hop is followed: a reason not to follow it (e.g. its target was read already). */
-  checkRedirect?: (from: string, to: string) => { code: string; message: string } | undefined;
+  /** Asked before each redirect hop is followed (its wait not charged to the deadline): a reason not to follow it (e.g. its target was read already). */
+  checkRedirect?: (from: string, to: string) => Promise<{ code: string; message: string } | undefined>;
   maxBodyBytes?: number;
 }
 
@@ -321,7 +321,7 @@ export class HttpClient {
         if (redirects.length >= (this.options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
           return failed('fetch/too-many-redirects', `more than ${redirects.length} redirects (last: ${next})`, current);
         }
-        const stop = request.checkRedirect?.(current, next);
+        const stop = request.checkRedirect && (await deadline.held(request.checkRedirect(current, next)));
         if (stop !== undefined) return failed(stop.code, stop.message, current);
         redirects.push(next);
         current = next;
@@ -410,9 +410,9 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
     if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
     const zlibCode = (reason as { code?: string }).code;
-    // zlib refusing the data is a bad body; its input ending early is a cut one, unless the response
-    // came whole by its Content-Length or last chunk: then the server sent the data unfinished.
-    if (zlibCode?.startsWith('Z_') === true && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
+    // zlib refusing the data (brotli says ERR__ERROR_…) is a bad body; its input ending early is a cut
+    // one, unless the response came whole by its Content-Length or last chunk: the server sent it unfinished.
+    if (/^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '') && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
     return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${this.missing()} (${message})`);
