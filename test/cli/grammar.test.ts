@@ -208,6 +208,23 @@ test('an empty value or argument, or a header value on two lines, is a usage err
   assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
 });
 
+test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder named "-" (as curl -o - or tar -f - would read it)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 's.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://e.com/a</loc></url></urlset>\n');
+  const cases: [string[], string][] = [
+    [['report', 's.xml', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a FILE here; ./- is a file named -)'],
+    [['discover', 'https://e.com/', '--out=-'], '--out needs a path, got "-" (standard input or output cannot stand for a FILE here; ./- is a file named -)'],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--file', '-'], '--file needs a path, got "-" (standard input or output cannot stand for a PATH here; ./- is a file named -)'],
+    [['generate', 's.xml', '--input-format', 'text', '--base-url', 'https://e.com/', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a DIR here; ./- is a file named -)'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+    assert.equal(r.code, 2, argv.join(' '));
+  }
+  assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');
+});
+
 test('a --redis that is no Redis URL is a usage error naming it without its password', async () => {
   for (const [redis, shown] of [['redis://u:s3cret@bad host:1', 'redis://***@bad host:1'], ['http://u:s3cret@host:1', 'http://u:***@host:1/']] as const) {
     const r = await runCli(['worker', '--redis', redis], { cwd: tempDir() });
