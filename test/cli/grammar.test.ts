@@ -271,6 +271,10 @@ test('an unknown command gets the closest one, as an unknown option does', async
   assert.equal(help.code, 2);
   assert.equal(help.stdout, '');
   assert.match(help.stderr, /^sitemapkit: unknown command "validat"; did you mean validate\?$/m);
+  // An option before the command is not taken for a command's name.
+  const before = await runCli(['-q', 'validate', 'x.xml'], { cwd: tempDir() });
+  assert.equal(before.code, 2);
+  assert.equal(before.stderr, 'sitemapkit: unknown option "-q"; options follow the command: sitemapkit <command> [options]\nRun "sitemapkit --help" for usage.\n');
 });
 
 test('--json where the command prints JSON Lines points to --format jsonl', async () => {
