@@ -225,6 +225,17 @@ test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder 
   assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');
 });
 
+test('--name that is no plain file name is the same usage error in every command that writes a set', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  for (const argv of [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'o'], ['build', '.', '--base-url', 'https://e.com/']]) {
+    const r = await runCli([...argv, '--name', '../evil'], { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: --name "../evil": use letters, digits, '.', '_' and '-'\nRun "sitemapkit ${argv[0]} --help" for usage.\n`);
+    assert.equal(r.code, 2);
+  }
+  assert.deepEqual(readdirSync(dir), ['u.txt']);
+});
+
 test('a --redis that is no Redis URL is a usage error naming it without its password', async () => {
   for (const [redis, shown] of [['redis://u:s3cret@bad host:1', 'redis://***@bad host:1'], ['http://u:s3cret@host:1', 'http://u:***@host:1/']] as const) {
     const r = await runCli(['worker', '--redis', redis], { cwd: tempDir() });
