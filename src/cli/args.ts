@@ -34,9 +34,11 @@ export function asUsage<T>(make: () => T, prefix = ''): T {
 /** How a set is written, as the options of declarations.ts SET_OUTPUT say (generate, build, queue). */
 export function setOutputOptions(args: ParsedArgs) {
   if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
+  const name = args.text('name');
+  if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
   return {
     gzip: !args.flag('no-gzip'),
-    ...definedOnly({ name: args.text('name'), gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
+    ...definedOnly({ name, gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
     ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
   };
 }

@@ -293,6 +293,8 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       if (!/^[\t\x20-\x7e]*$/.test(raw)) throw new UsageError(`${spelled} ${JSON.stringify(raw)} is not a header value: printable ASCII on one line (RFC 9110 §5.5)`);
       return raw;
     default:
+      // "-" means standard input or output (curl -o -, tar -f -): taken for a name, it made a file "-".
+      if (value === '-' && /^(FILE|DIR|PATH)\b/.test(option.value ?? '')) throw new UsageError(`${spelled} needs a path, got "-" (standard input or output cannot stand for a ${option.value} here; ./- is a file named -)`);
       return raw;
   }
 }

@@ -1,5 +1,6 @@
 // What a command may touch of the outside world. The bin passes the process's; tests pass their own.
 
+import { createReadStream, fstatSync } from 'node:fs';
 import { ioErrorReason } from '../node/io-errors.js';
 import { printable } from './format.js';
 
@@ -32,8 +33,9 @@ export function processIo(): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     // Made when a command reads it: Node builds the stream on first use (1-1.5 ms of every start).
+    // A folder (`< dir`) is an empty stream to Node; read, it fails with EISDIR, as `cat < dir` does.
     get stdin() {
-      return process.stdin;
+      return fstatSync(0).isDirectory() ? createReadStream('', { fd: 0 }) : process.stdin;
     },
     cwd: process.cwd(),
     env: process.env,

@@ -56,8 +56,10 @@ async function commandHelp(name: string, io: CliIo): Promise<number> {
 async function unknownCommand(name: string, io: CliIo): Promise<number> {
   const { closestName } = await import('./command.js');
   const closest = closestName(name, Object.keys(COMMANDS));
-  const hint = closest !== undefined ? `; did you mean ${closest}?` : `; commands: ${Object.keys(COMMANDS).join(', ')}`;
-  io.stderr.write(`sitemapkit: unknown command ${JSON.stringify(name)}${hint}\nRun "sitemapkit --help" for usage.\n`);
+  // `sitemapkit -q validate …` (git -C style): no option comes before the command here.
+  const option = name.startsWith('-');
+  const hint = option ? '; options follow the command: sitemapkit <command> [options]' : closest !== undefined ? `; did you mean ${closest}?` : `; commands: ${Object.keys(COMMANDS).join(', ')}`;
+  io.stderr.write(`sitemapkit: unknown ${option ? 'option' : 'command'} ${JSON.stringify(name)}${hint}\nRun "sitemapkit --help" for usage.\n`);
   return EXIT_FATAL;
 }
 

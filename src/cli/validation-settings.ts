@@ -29,10 +29,16 @@ function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
 
 function readConfig(path: string): Config {
   let data: unknown;
+  let text = '';
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
+    data = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(error instanceof SyntaxError ? `${path}: ${error.message}` : `cannot read ${path}: ${ioErrorReason(error)}`);
+    if (!(error instanceof SyntaxError)) throw new UsageError(`cannot read ${path}: ${ioErrorReason(error)}`);
+    // Node 20 says only "at position N" (UTF-16 units): FILE:LINE:COL, as every other problem is placed.
+    const at = /at position (\d+)/.exec(error.message);
+    const lines = at === null ? undefined : text.slice(0, Number(at[1])).split('\n');
+    throw new UsageError(`${path}${lines === undefined ? '' : `:${lines.length}:${(lines.at(-1) as string).length + 1}`}: ${error.message}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
   const config: Config = { rules: {} };

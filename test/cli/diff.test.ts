@@ -318,6 +318,24 @@ describe('sitemapkit diff URL', () => {
     assert.equal(changed.stdout.trimEnd().split('\n').length, 9);
   });
 
+  it('Ctrl-C ends a request whose body stalls at once, not at --timeout: exit 130, no summary', async () => {
+    let interrupt: (() => void) | undefined;
+    let stdout = '';
+    server.route('/stalled.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' }).write(urlset(NEW).slice(0, 200));
+      // Interrupted once the start of the body has been read: no more comes.
+      setTimeout(() => interrupt?.(), 300);
+    });
+    const io: CliIo = {
+      stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true }, cwd: dir, env: {},
+      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
+    };
+    const started = Date.now();
+    assert.equal(await runDiff(['old.xml', server.url('/stalled.xml'), '--allow-private', '--timeout', '60', '--retries', '0'], io), 130);
+    assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+    assert.equal(stdout, '');
+  });
+
   it('NEW is read twice (a URL fetched twice): when it changed in between, the diff stops, exit 2', async () => {
     const r = await diff(['old.xml', server.url('/moving.xml'), '--allow-private']);
     assert.equal(r.code, 2, r.stdout);

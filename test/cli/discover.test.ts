@@ -643,6 +643,17 @@ describe('sitemapkit discover: usage (exit 2)', () => {
     }
   });
 
+  it('--out that cannot be written to (a full disk: /dev/full): exit 2, "cannot write FILE: no space left on device"', { skip: !existsSync('/dev/full') }, async () => {
+    const server = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 20_000)) } });
+    try {
+      const r = await runCli(['discover', server.url('/ok.xml'), '--out', '/dev/full', ...LOCAL], { cwd });
+      assert.equal(r.stderr, 'sitemapkit discover: cannot write /dev/full: no space left on device\n');
+      assert.equal(r.code, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--help exits 0 and lists every option', async () => {
     const r = await runCli(['discover', '--help'], { cwd });
     assert.equal(r.code, 0);

@@ -208,6 +208,34 @@ test('an empty value or argument, or a header value on two lines, is a usage err
   assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
 });
 
+test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder named "-" (as curl -o - or tar -f - would read it)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 's.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://e.com/a</loc></url></urlset>\n');
+  const cases: [string[], string][] = [
+    [['report', 's.xml', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a FILE here; ./- is a file named -)'],
+    [['discover', 'https://e.com/', '--out=-'], '--out needs a path, got "-" (standard input or output cannot stand for a FILE here; ./- is a file named -)'],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--file', '-'], '--file needs a path, got "-" (standard input or output cannot stand for a PATH here; ./- is a file named -)'],
+    [['generate', 's.xml', '--input-format', 'text', '--base-url', 'https://e.com/', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a DIR here; ./- is a file named -)'],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+    assert.equal(r.code, 2, argv.join(' '));
+  }
+  assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');
+});
+
+test('--name that is no plain file name is the same usage error in every command that writes a set', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  for (const argv of [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'o'], ['build', '.', '--base-url', 'https://e.com/']]) {
+    const r = await runCli([...argv, '--name', '../evil'], { cwd: dir });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: --name "../evil": use letters, digits, '.', '_' and '-'\nRun "sitemapkit ${argv[0]} --help" for usage.\n`);
+    assert.equal(r.code, 2);
+  }
+  assert.deepEqual(readdirSync(dir), ['u.txt']);
+});
+
 test('a --redis that is no Redis URL is a usage error naming it without its password', async () => {
   for (const [redis, shown] of [['redis://u:s3cret@bad host:1', 'redis://***@bad host:1'], ['http://u:s3cret@host:1', 'http://u:***@host:1/']] as const) {
     const r = await runCli(['worker', '--redis', redis], { cwd: tempDir() });
@@ -254,6 +282,10 @@ test('an unknown command gets the closest one, as an unknown option does', async
   assert.equal(help.code, 2);
   assert.equal(help.stdout, '');
   assert.match(help.stderr, /^sitemapkit: unknown command "validat"; did you mean validate\?$/m);
+  // An option before the command is not taken for a command's name.
+  const before = await runCli(['-q', 'validate', 'x.xml'], { cwd: tempDir() });
+  assert.equal(before.code, 2);
+  assert.equal(before.stderr, 'sitemapkit: unknown option "-q"; options follow the command: sitemapkit <command> [options]\nRun "sitemapkit --help" for usage.\n');
 });
 
 test('--json where the command prints JSON Lines points to --format jsonl', async () => {

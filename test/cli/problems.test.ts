@@ -145,6 +145,16 @@ test('validate stylish on a terminal: each row fits the width; a hint that does 
   assert.ok(!pipe.stdout.includes('did not fit'), pipe.stdout);
 });
 
+test('validate stylish colours a terminal unless NO_COLOR is set and not empty (no-color.org), whatever its value', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'bad.xml'), BAD_SITEMAP);
+  const coloured = async (env: Record<string, string>): Promise<boolean> => (await runCli(['validate', 'bad.xml'], { cwd: dir, tty: true, columns: 80, env })).stdout.includes('\x1b[');
+  assert.equal(await coloured({}), true);
+  assert.equal(await coloured({ NO_COLOR: '' }), true);
+  assert.equal(await coloured({ NO_COLOR: '0' }), false);
+  assert.equal((await runCli(['validate', 'bad.xml'], { cwd: dir })).stdout.includes('\x1b['), false, 'never into a pipe');
+});
+
 /** A sitemap of `n` entries, each with a priority that is not a number (priority/invalid). */
 function badPriorities(n: number): string {
   const urls = Array.from({ length: n }, (_, i) => `<url><loc>https://www.example.com/p${i}</loc><priority>high</priority></url>`);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -223,6 +224,18 @@ describe('sitemapkit read', () => {
     assert.equal(code, 0);
     assert.equal(written, lines + '\n');
     assert.ok(writes >= 1 && drains >= writes - 1);
+  });
+
+  it('a folder as standard input (`read - < dir`) cannot be read, as `cat - < dir` says: exit 2, not an empty sitemap', () => {
+    const fd = openSync(cwd, 'r');
+    try {
+      const root = fileURLToPath(new URL('../../', import.meta.url));
+      const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'read', '-'], { cwd: root, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      assert.equal(r.stderr, 'sitemapkit read: cannot read <stdin>: is a directory\n');
+      assert.equal(r.status, 2);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('stops reading when standard output closes (`read big.xml | head`)', async () => {

@@ -300,6 +300,30 @@ describe('sitemapkit report', () => {
     assert.deepEqual(readdirSync(dir), ['s.xml']);
   });
 
+  it('Ctrl-C ends a request whose body stalls at once, not at --timeout: exit 130, no report', async () => {
+    const dir = tempDir();
+    let interrupt: (() => void) | undefined;
+    const server = await startSiteServer({
+      '/stalled.xml': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' }).write(urlset([url('/a'), url('/b')]).slice(0, 150));
+        // Interrupted once the start of the body has been read: no more comes.
+        setTimeout(() => interrupt?.(), 300);
+      },
+    });
+    const io: CliIo = {
+      stdout: { write: () => true }, stderr: { write: () => true }, cwd: dir, env: {},
+      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
+    };
+    try {
+      const started = Date.now();
+      assert.equal(await runReport([server.url('/stalled.xml'), '--out', 'r.html', '--allow-private', '--timeout', '60', '--retries', '0'], io), 130);
+      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--open opens the written report with $BROWSER', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 's.xml'), urlset([url('/a')]));

@@ -81,6 +81,15 @@ describe('sitemapkit validate', () => {
     assert.equal((await runCli(['validate', 'dup.xml', '--rule', 'loc/duplicate=info', ...NOW], { cwd: dir })).code, 0, 'the command line wins');
   });
 
+  it('a config file that is not JSON is named with the line and column of the fault (FILE:LINE:COL), exit 2', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
+    writeFileSync(join(dir, 'sitemapkit.config.json'), '{\n  "rules": {\n    "loc/duplicate": "error",\n  }\n}\n');
+    const r = await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^sitemapkit validate: \S*sitemapkit\.config\.json:4:3: .*JSON/);
+  });
+
   it('--location checks the scope', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.xml'), VALID);

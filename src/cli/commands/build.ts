@@ -14,15 +14,11 @@ import { ProblemPrinter, type Problem } from '../problems.js';
 import { Progress } from '../progress.js';
 import { indexNowSettings, submitPending } from './indexnow.js';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(BUILD, argv, io, (args) => {
     const count = args.positionals.length;
     if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
-    const name = args.text('name');
-    if (name !== undefined && !NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
     const settings = {
       ...setOutputOptions(args),
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),

@@ -78,10 +78,12 @@ const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
 const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
+  // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.
+  const stop = new AbortController();
   const line = await commandLine(DIFF, argv, io, async (args) => {
     if (args.positionals.length !== 2) throw new UsageError(`give two sources, OLD and NEW (got ${args.positionals.length})`);
     if (args.positionals.includes('-')) throw new UsageError('standard input (-) cannot be compared: NEW is read twice; save it to a file');
-    return new LazyHttpClient(await httpClientOptions(args));
+    return new LazyHttpClient({ ...(await httpClientOptions(args)), signal: stop.signal });
   });
   if ('exit' in line) return line.exit;
   const { args, checked: client } = line;
@@ -103,7 +105,10 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const listener = listenerFor(format, out);
   let interrupted = false;
   let stopped: Diagnostic | undefined;
-  const removeInterrupt = io.onInterrupt?.(() => (interrupted = true));
+  const removeInterrupt = io.onInterrupt?.(() => {
+    interrupted = true;
+    stop.abort();
+  });
   const options: DiffSitemapsOptions = {
     cwd: io.cwd,
     client: () => client.get(),
@@ -125,12 +130,14 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') unreadable = error;
-    else if (!(error instanceof Interrupted)) throw error;
+    else if (!interrupted) throw error;
   } finally {
     removeInterrupt?.();
     progress.clear();
     await client.close();
   }
+  // Interrupted: no summary, however the reading ended (the aborted request fails it).
+  if (interrupted) [summary, unreadable] = [undefined, undefined];
   const notWhole = summary !== undefined ? stopped : undefined;
   if (notWhole !== undefined) summary = undefined;
   const equal = summary !== undefined && summary.added + summary.removed + summary.changed === 0;

@@ -188,14 +188,23 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   // too, to fail now (EISDIR) rather than after the whole crawl.
   const temp = target !== undefined && (existing === undefined || existing.isFile()) ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
+  const cannotWrite = (error: unknown): number => {
+    io.stderr.write(commandMessage('discover', `cannot write ${outFile ?? temp}: ${ioErrorReason(error)}`));
+    return EXIT_FATAL;
+  };
   if (target !== undefined) {
     try {
       file = (await open(temp ?? target, 'w')).createWriteStream();
     } catch (error) {
-      io.stderr.write(commandMessage('discover', `cannot write ${outFile ?? temp}: ${ioErrorReason(error)}`));
-      return EXIT_FATAL;
+      return cannotWrite(error);
     }
   }
+  // A write that failed (a full disk) ends the crawl: nothing more of it could be kept.
+  let writeFailed: unknown;
+  file?.once('error', (error) => {
+    writeFailed = error;
+    run.stop();
+  });
   const out = new Output(file ?? io.stdout);
   const counts: DiscoverProgress = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
   const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => discoverProgressLine(counts, ms));
@@ -282,7 +291,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);
     }
     await out.flush();
-    if (file !== undefined && target !== undefined) {
+    if (file !== undefined && target !== undefined && writeFailed === undefined) {
       await new Promise<void>((done, fail) => file.end((error?: Error | null) => (error ? fail(error) : done())));
       if (temp !== undefined && !interrupted && tree !== undefined) {
         await rename(temp, target);
@@ -297,6 +306,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     // Interrupted, failed, or the rename refused: the previous file stays as it was.
     if (temp !== undefined && !renamed) await rm(temp, { force: true });
   }
+  if (writeFailed !== undefined) return cannotWrite(writeFailed);
   // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.
   if (readerGone && !interrupted) return EXIT_OK;
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;

@@ -21,11 +21,13 @@ import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fe
 class Interrupted extends Error {}
 
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
+  // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.
+  const stop = new AbortController();
   const line = await commandLine(REPORT, argv, io, async (args) => {
     if (args.positionals.length === 0) throw new UsageError('no source: give a sitemap file, a set (its index or directory) or a URL');
     if (args.positionals.includes('-') || args.text('compare') === '-') throw new UsageError('standard input (-) cannot be reported on: save it to a file');
     if (args.text('compare') !== undefined && args.positionals.length > 1) throw new UsageError('--compare compares one source with its previous version: give one SOURCE');
-    return { settings: validationSettings(args, io.cwd), clientOptions: await httpClientOptions(args) };
+    return { settings: validationSettings(args, io.cwd), clientOptions: { ...(await httpClientOptions(args)), signal: stop.signal } };
   });
   if ('exit' in line) return line.exit;
   const { args, checked: { settings, clientOptions } } = line;
@@ -50,7 +52,10 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   let file = '';
   const progress = Progress.ofEntries(io.stderr, !quiet, () => `report: ${stage} ${file}: ${plural(urls, 'URL')}`, () => urls);
   let interrupted = false;
-  const removeInterrupt = io.onInterrupt?.(() => (interrupted = true));
+  const removeInterrupt = io.onInterrupt?.(() => {
+    interrupted = true;
+    stop.abort();
+  });
   const options: WriteReportOptions = {
     cwd: io.cwd,
     client: () => client.get(),
@@ -69,7 +74,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   try {
     written = await writeReport(sources, options);
   } catch (error) {
-    if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+    if (interrupted) return EXIT_INTERRUPTED;
     if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
     progress.clear();
     return inputFailure(io, 'report', error, assumed);

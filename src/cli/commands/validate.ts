@@ -230,7 +230,8 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
   if (format === 'stylish') {
     const terminal = io.stdout.isTTY === true;
     const writer = new StylishWriter(out, {
-      color: terminal && io.env.NO_COLOR === undefined,
+      // no-color.org: NO_COLOR set and not empty (whatever its value) turns colour off.
+      color: terminal && (io.env.NO_COLOR ?? '') === '',
       sort: true,
       ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
     });
