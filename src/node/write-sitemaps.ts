@@ -239,7 +239,8 @@ class SetFiles implements SitemapSetSink {
 /** Hands the entries to the writer: refusals, replacements, backpressure, abort and progress. */
 class Feeder {
   rejected = 0;
-  private counter = 0;
+  /** Entries added since progress was last considered. */
+  private added = 0;
   private nextProgress: number;
   private readonly interval: number;
 
@@ -288,8 +289,13 @@ class Feeder {
   }
 
   private addItem(item: UrlEntry | readonly UrlEntry[]): void {
-    if (Array.isArray(item)) for (const entry of item as readonly UrlEntry[]) this.addOne(entry);
-    else this.addOne(item as UrlEntry);
+    if (Array.isArray(item)) {
+      for (const entry of item as readonly UrlEntry[]) this.addOne(entry);
+      this.added += item.length;
+    } else {
+      this.addOne(item as UrlEntry);
+      this.added++;
+    }
   }
 
   private addOne(entry: UrlEntry): void {
@@ -326,9 +332,12 @@ class Feeder {
     const { signal, onProgress } = this.options;
     if (this.output.files.full) await this.output.files.whenWritable();
     if (signal?.aborted === true) throw abortedError(signal);
-    if (onProgress !== undefined && (++this.counter & 1023) === 0 && performance.now() >= this.nextProgress) {
-      this.nextProgress = performance.now() + this.interval;
-      onProgress(this.progress());
+    if (onProgress !== undefined && this.added >= 1024) {
+      this.added = 0;
+      if (performance.now() >= this.nextProgress) {
+        this.nextProgress = performance.now() + this.interval;
+        onProgress(this.progress());
+      }
     }
   }
 }

@@ -191,6 +191,8 @@ test('async iterables and batches are accepted; progress is reported', async () 
   const summary = await writeSitemaps(batches(), { outDir: out, baseUrl: 'https://www.example.com/', onProgress: (p) => seen.push(p.urls), progressIntervalMs: 0 });
   assert.equal(summary.urls, 5000);
   assert.equal(seen.at(-1), 5000);
+  // Progress comes after each 1,024 entries or more (once the interval has passed), however they are batched.
+  assert.deepEqual(seen, [2000, 4000, 5000]);
 });
 
 test('the last progress counts the files written: one sitemap is one file, not the closed one and again as open', async () => {
