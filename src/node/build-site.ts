@@ -29,7 +29,7 @@ import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
-import { ioErrorReason, pathInside } from './io-errors.js';
+import { abortedError, ioErrorReason, pathInside } from './io-errors.js';
 import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
@@ -69,6 +69,8 @@ export interface BuildSiteOptions {
   force?: boolean;
   /** Compute everything (files, names, lastmods, removals) but write, remove and save nothing. */
   dryRun?: boolean;
+  /** Stops the run (ERR_SITEMAP_ABORTED) between batches of pages and before the commit; nothing is left behind. */
+  signal?: AbortSignal;
   /** The build time: lastmod of changed pages and files (default: now). */
   now?: Date;
   onProgress?: (progress: BuildProgress) => void;
@@ -150,6 +152,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   const { baseUrl, progress } = run;
   progress?.({ phase: 'walk', done: 0, total: 0 });
   const { pages: all, notUtf8 } = await walkSite(run.siteDir);
+  stopIfAborted(options.signal);
   const { pages, excluded, problems } = await pagesToScan(all, run);
   for (const relPath of notUtf8) {
     const what = relPath.endsWith('/') ? 'left out with all it holds' : 'left out';
@@ -157,6 +160,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   }
   const { scanned, decisions } = await scanSite(pages, excluded, run);
   const dates = await datePages(scanned, excluded, run);
+  stopIfAborted(options.signal);
   // An hreflang alternate may name only a listed page, in its listed form (core/build/site-alternates.ts);
   // the table of fates is built at the first alternate, so a site without hreflang does not pay for it.
   let fates: ((url: string) => AlternateTarget | undefined) | undefined;
@@ -325,6 +329,7 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
   const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
   });
   const candidates: PageCandidate[] = [];
@@ -522,6 +527,7 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
     const oldName = state.indexName;
     const oldIndex =
       oldName !== undefined && oldName !== indexName && (await foreignSitemap(outDir, state, oldName)) === undefined ? oldName : undefined;
+    stopIfAborted(run.options.signal);
     const removed = await output.commit({
       children: staged,
       ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
@@ -532,6 +538,10 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
   } finally {
     await output.abort();
   }
+}
+
+function stopIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw abortedError(signal);
 }
 
 /** The URL of the page file itself (`a/index.html` → `BASE/a/`, `a/b.html` → `BASE/a/b.html`): what its relative links are written against. */

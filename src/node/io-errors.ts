@@ -2,6 +2,7 @@
 // ("cannot read FILE: no such file"), and the source whose failures are rethrown so.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { SitemapError } from '../core/errors.js';
 
 /** `path` relative to the folder `dir` when inside it (`''` for `dir` itself), else undefined. A name such as `..maps` is inside. */
 export function pathInside(dir: string, path: string): string | undefined {
@@ -51,4 +52,13 @@ export async function* rethrowing<T>(source: AsyncIterable<T>, wrap: (error: unk
   } finally {
     await it.return?.();
   }
+}
+
+/** What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, the signal's reason as its `cause`. */
+export function abortedError(signal: AbortSignal): SitemapError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof SitemapError && reason.code === 'ERR_SITEMAP_ABORTED') return reason;
+  const error = new SitemapError('ERR_SITEMAP_ABORTED', `the run was stopped${reason instanceof Error ? `: ${reason.message}` : ''}`);
+  error.cause = reason;
+  return error;
 }

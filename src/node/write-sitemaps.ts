@@ -14,6 +14,7 @@ import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
+import { abortedError } from './io-errors.js';
 import { numberedSetPattern, numberedStem, withContentToken } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
@@ -386,15 +387,6 @@ async function commitSet(
   // The old index goes after, with the other old files, so that a failed run leaves it whole.
   const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
   return { entryFile, indexed, sitemaps, removed };
-}
-
-/** What a run stopped by `signal` rejects with: `ERR_SITEMAP_ABORTED`, the signal's reason as its `cause`. */
-export function abortedError(signal: AbortSignal): SitemapError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof SitemapError && reason.code === 'ERR_SITEMAP_ABORTED') return reason;
-  const error = new SitemapError('ERR_SITEMAP_ABORTED', `the run was stopped${reason instanceof Error ? `: ${reason.message}` : ''}`);
-  error.cause = reason;
-  return error;
 }
 
 /** `promise`, or a rejection with abortedError as soon as `signal` is aborted. */

@@ -125,3 +125,18 @@ test('the folders made for the target go again when the run commits nothing; the
   await output.commit({ children: [], entry: { staged: 'sitemap.xml', name: 'sitemap.xml' } });
   assert.deepEqual(readdirSync(target), ['sitemap.xml']);
 });
+
+test('a build stopped by its signal in the write phase commits nothing and leaves no staging folder or lock behind', async () => {
+  const site = tempDir('sitemapkit-stage-');
+  writeSite(site, { 'index.html': page(), 'a/b.html': page(), 'c/d.html': page() });
+  const before = readdirSync(site).sort();
+  const controller = new AbortController();
+  const onProgress = (p: { phase: string }): void => {
+    if (p.phase === 'write') controller.abort();
+  };
+  await assert.rejects(
+    buildSite({ siteDir: site, baseUrl: BASE, initialLastmod: 'none', threads: 0, signal: controller.signal, onProgress }),
+    (error: unknown) => (error as { code?: string }).code === 'ERR_SITEMAP_ABORTED',
+  );
+  assert.deepEqual(readdirSync(site).sort(), before);
+});

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
 import { UsageError, fatalFailure, setOutputOptions } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
@@ -44,6 +44,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   let lastProgress: BuildProgress | undefined;
   const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
   let result: BuildSiteResult;
+  const controller = new AbortController();
+  const removeHandler = io.onInterrupt?.(() => controller.abort());
   try {
     const { sourceMap, sourceRules } = await sourceMapping(args.list('source-map'), io.cwd);
     result = await buildSite({
@@ -59,11 +61,16 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
+      signal: controller.signal,
       ...progress.onProgress((p: BuildProgress) => (lastProgress = p)),
     });
   } catch (error) {
     progress.clear();
-    return fatalFailure(io, 'build', error);
+    if (!controller.signal.aborted) return fatalFailure(io, 'build', error);
+    io.stderr.write('sitemapkit build: interrupted; the previous sitemaps were left as they were\n');
+    return EXIT_INTERRUPTED;
+  } finally {
+    removeHandler?.();
   }
   progress.clear();
 

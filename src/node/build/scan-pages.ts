@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import { scanHtmlPage, sniffHtmlEncoding, type PageFacts } from '../../core/build/html-page.js';
 import { decodeText } from '../../core/read/decode.js';
-import { ioErrorReason } from '../io-errors.js';
+import { abortedError, ioErrorReason } from '../io-errors.js';
 import { startWorker } from '../worker-thread.js';
 
 export interface ScanTarget {
@@ -25,6 +25,8 @@ export interface ScanOptions {
   /** Worker threads (default: one per core, at most 8; 0 scans on this thread). Small sites use none. */
   threads?: number;
   onScanned?: (done: number) => void;
+  /** Stops the scan between batches (the workers' way only: a small site's scan is short). */
+  signal?: AbortSignal;
 }
 
 /** Below this many pages, starting workers costs more than it saves. */
@@ -58,6 +60,10 @@ async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOption
         (worker) =>
           new Promise<void>((resolve, reject) => {
             const send = (): void => {
+              if (options.signal?.aborted === true) {
+                reject(abortedError(options.signal));
+                return;
+              }
               if (next >= targets.length) {
                 resolve();
                 return;

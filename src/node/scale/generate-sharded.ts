@@ -10,7 +10,8 @@ import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { Spill } from './spill.js';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
-import { abortedError, type WriteSitemapsOptions, type WriteSummary, type WrittenFile } from '../write-sitemaps.js';
+import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
+import { abortedError } from '../io-errors.js';
 import { admit, placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
