@@ -166,18 +166,18 @@ function isNameChar(c: number): boolean {
   return c >= 0x80 ? isNonAsciiNameChar(c) : c >= 0 && ASCII_NAME_CHAR[c] === 1; // NaN (read past the end): false
 }
 
-/** XML NameStartChar; a BOM character (U+FEFF) does not start a name here. */
+/** XML NameStartChar. */
 function isNameStart(c: number): boolean {
-  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && c !== 0xfeff && isNonAsciiNameStart(c));
+  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && isNonAsciiNameStart(c));
   if (c >= 0x41) return c <= 0x5a || c === 0x5f;
   return c === 0x3a;
 }
 
-/** NameStartChar beyond ASCII (XML 1.0 §2.3 [4]); any surrogate code unit counts. */
+/** NameStartChar beyond ASCII (XML 1.0 §2.3 [4]); a surrogate code unit counts, but the lead of U+F0000 and past ([#x10000-#xEFFFF]). */
 function isNonAsciiNameStart(c: number): boolean {
   if (c < 0x2000) return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && (c < 0x300 || c >= 0x370) && c !== 0x37e;
   if (c < 0xd800) return c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || c >= 0x3001;
-  if (c < 0xe000) return true;
+  if (c < 0xe000) return c < 0xdb80 || c >= 0xdc00;
   return (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
 }
 

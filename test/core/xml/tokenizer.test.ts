@@ -535,6 +535,16 @@ describe('XmlTokenizer: characters XML 1.0 forbids (§2.2 Char)', () => {
     }
   });
 
+  it('starts a name with what XML 1.0 (fifth edition) NameStartChar allows, as libxml2 does: U+FEFF and U+10000–U+EFFFF, not U+F0000 on', () => {
+    for (const [c, ok] of [['\ufeff', true], ['\ud800\udc00', true], ['\udb7f\udfff', true], ['\udb80\udc00', false], ['\udbff\udffd', false]] as const) {
+      for (const name of [`${c}x`, `x${c}`]) {
+        const events = tokenize([`<?${name} d?><${name} ${name}="v"/>`]);
+        assert.deepEqual(codes(events).length === 0, ok, `${JSON.stringify(name)}: ${codes(events).join(', ')}`);
+        if (ok) assert.deepEqual(events.map((e) => e[0] === 'start' ? e[1] : e[0]), ['pi', name, 'end'], JSON.stringify(name));
+      }
+    }
+  });
+
   it('finds them in a long text run in one scan per chunk (no quadratic work)', () => {
     const text = `<r>${'\u0001a'.repeat(50_000)}</r>`;
     const started = performance.now();
