@@ -1185,6 +1185,10 @@ export class XmlTokenizer {
       this.reportTok('xml/malformed-tag', `processing instruction <?${target} is not followed by a space before its data`, 'write <?target data?>, or escape < as &lt; if this was text');
     }
     if (target.length === 3 && target.toLowerCase() === 'xml') {
+      if (target !== 'xml') {
+        this.reportTok('xml/malformed-tag', `processing instruction <?${target}: the target ${target} is reserved (XML 1.0 §2.6); ignored`, 'write the XML declaration <?xml …?> in lower case');
+        return;
+      }
       if (!this.declAllowed) {
         this.reportTok('xml/misplaced-declaration', 'XML declaration not at the start of the document; ignored', this.rootSeen ? 'were two documents joined?' : 'the declaration must come first');
         return;

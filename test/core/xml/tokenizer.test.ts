@@ -277,6 +277,13 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
+  it('takes no upper-case <?XML as the declaration: a PI target [Xx][Mm][Ll] other than xml is reserved, and libxml2 refuses it', () => {
+    for (const target of ['XML', 'Xml', 'xML']) {
+      const events = tokenize([`<?${target} version="1.0" encoding="UTF-8"?><r/>`]);
+      assert.deepEqual(events.map((e) => e[0] === 'diag' ? e.slice(0, 3) : e[0]), [['diag', 'xml/malformed-tag', 'error'], 'start', 'end'], target);
+    }
+  });
+
   it('accepts whitespace or a BOM before <?xml with a warning, and ignores a declaration elsewhere', () => {
     for (const prefix of ['\n', '  \r\n', '\uFEFF', '\uFEFF \n']) {
       const events = tokenize([`${prefix}<?xml version="1.0"?><r/>`]);
