@@ -151,6 +151,15 @@ const W_COMMENT_CLOSE = (0x2d << 16) | (0x2d << 8) | 0x3e; // -->
 const W_PI_OPEN = (0x3c << 8) | 0x3f; // <?
 const W_PI_CLOSE = (0x3f << 8) | 0x3e; // ?>
 
+// XML 1.0 [28] doctypedecl, its internal subset as a run of [29] markupdecl (each one's inner form
+// unchecked), PE references and whitespace. Every alternative is told by its first characters: linear.
+const S = '[\\x20\\t\\r\\n]';
+const LITERAL = `(?:"[^"]*"|'[^']*')`;
+const DOCTYPE_FORM = new RegExp(
+  `^<!DOCTYPE${S}+[^\\x20\\t\\r\\n\\[>]+(?:${S}+(?:SYSTEM|PUBLIC${S}+${LITERAL})${S}+${LITERAL})?${S}*` +
+    `(?:\\[(?:${S}|<!(?:ELEMENT|ATTLIST|ENTITY|NOTATION)${S}(?:[^"'>]|${LITERAL})*>|<!--(?:[^-]|-[^-])*-->|<\\?(?:[^?]|\\?(?!>))*\\?>|%[^;\\s]+;)*\\]${S}*)?>$`,
+);
+
 /** ASCII NameChars (1) by code: a-z A-Z 0-9 _ : - . */
 const ASCII_NAME_CHAR = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -352,6 +361,8 @@ export class XmlTokenizer {
   private rootSeen = false;
   private rootClosed = false;
   private doctypeSeen = false;
+  /** The DOCTYPE being read is the document's, in place: its form is checked at its end. */
+  private doctypeForm = false;
   private beforeRootReported = false;
   private afterRootReported = false;
 
@@ -896,6 +907,7 @@ export class XmlTokenizer {
     i = done + 1;
     const text = this.takeSection(buf, i, this.maxValue);
     if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+    else if (this.doctypeForm && !DOCTYPE_FORM.test(text)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration not of the form <!DOCTYPE name [SYSTEM "uri" | PUBLIC "id" "uri"] [[declarations]]>; ignored', 'sitemaps need no DOCTYPE; remove it');
     this.forbiddenInToken(text, 'the DOCTYPE declaration');
     this.state = S_TEXT;
     this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
@@ -946,9 +958,13 @@ export class XmlTokenizer {
         this.dtWindow = 0;
         this.state = S_DOCTYPE;
         // XML 1.0 [28]: one DOCTYPE, in the prolog, spelled in capitals.
+        this.doctypeForm = false;
         if (this.rootSeen || this.doctypeSeen) this.reportTok('xml/misplaced-declaration', `DOCTYPE declaration ${this.rootSeen ? 'after the root element started' : 'after another one'}; ignored`, 'a document has at most one DOCTYPE, before its root element');
         else if (!buf.startsWith('DOCTYPE', lt + 2)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration is written <!DOCTYPE, in capitals; ignored', 'sitemaps need no DOCTYPE; remove it');
-        else this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        else {
+          this.doctypeForm = true;
+          this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        }
         this.doctypeSeen = true;
     }
     return next;

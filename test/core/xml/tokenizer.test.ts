@@ -309,6 +309,16 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
+  it('refuses a DOCTYPE that is not of the form XML 1.0 [28] gives it, as libxml2 does, and still skips it', () => {
+    const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    for (const dt of ['<!DOCTYPE>', '<!DOCTYPE r SYSTEM>', '<!DOCTYPE r SYSTEM"a">', '<!DOCTYPE r PUBLIC "a">', '<!DOCTYPE r foo>', '<!DOCTYPE r [ junk ]>', '<!DOCTYPE r [ <!ENTITY a "b"> ] x>', '<!DOCTYPE r [<!-- a -- b -->]>']) {
+      assert.deepEqual(form(dt), ['xml/doctype', 'xml/malformed-tag'], dt);
+    }
+    for (const dt of ['<!DOCTYPE r>', '<!DOCTYPE r[]>', '<!DOCTYPE r \n SYSTEM \'a"\' >', '<!DOCTYPE r PUBLIC "-//x" "y" [\n]\n>', '<!DOCTYPE r [ <!ENTITY % pe SYSTEM "x.dtd"> %pe; <?pi ? > ?> <!ATTLIST r a CDATA "&gt;"> ]>']) {
+      assert.deepEqual(form(dt), ['xml/doctype'], dt);
+    }
+  });
+
   it('refuses a DOCTYPE after the root element started or after another one, and CDATA outside the root (XML 1.0 [22], [28])', () => {
     const diags = (doc: string): string[] => tokenize([doc]).filter((e) => e[0] === 'diag').map((e) => `${e[1]}@${e[4]}`);
     assert.deepEqual(diags('<!DOCTYPE r><!DOCTYPE r><r/>'), ['xml/doctype@1', 'xml/misplaced-declaration@13']);
@@ -515,7 +525,7 @@ describe('XmlTokenizer: characters XML 1.0 forbids (§2.2 Char)', () => {
     for (const bad of FORBIDDEN) {
       const shown = JSON.stringify(bad);
       const diagnostics: Diagnostic[] = [];
-      const events = tokenize([`<!DOCTYPE r [${bad}]><r a="x${bad}y"><!-- ${bad} --><?pi ${bad}?><l>https://e.com/${bad}</l><c><![CDATA[${bad}]]></c></r>`], undefined, diagnostics);
+      const events = tokenize([`<!DOCTYPE r${bad} []><r a="x${bad}y"><!-- ${bad} --><?pi ${bad}?><l>https://e.com/${bad}</l><c><![CDATA[${bad}]]></c></r>`], undefined, diagnostics);
       assert.deepEqual(codes(events).filter((c) => c !== 'xml/doctype'), Array(6).fill('xml/invalid-char'), shown);
       // The character is kept, and the text before it is delivered first.
       assert.deepEqual(textsOf(events, 'l'), [`https://e.com/${bad}`], shown);
