@@ -65,7 +65,11 @@ function decoderFor(encoding: string): Decoder {
 
 /** A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes become U+FFFD. */
 export function decodeText(bytes: Uint8Array, encoding: string): string {
-  const text = decoderFor(encoding).decode(bytes, false);
+  return textAfterBom(decoderFor(encoding).decode(bytes, false));
+}
+
+/** A document given as text without its byte order mark, what the readers take (a U+FEFF after it is text). */
+export function textAfterBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

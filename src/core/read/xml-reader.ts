@@ -29,6 +29,7 @@ import { FeedEntryReader } from './feed-entries.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH } from './text.js';
 import { ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
+import { textAfterBom } from './decode.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
 import { anyUri, DECIMAL } from '../validate/xsd-types.js';
@@ -764,7 +765,7 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
     maxDepth: budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxValueLength: budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
   });
-  tokenizer.write(text);
+  tokenizer.write(textAfterBom(text));
   tokenizer.end();
   reader.end();
   result.diagnostics = diagnostics.list();

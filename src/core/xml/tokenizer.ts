@@ -1479,8 +1479,8 @@ export class XmlTokenizer {
     if (after ? this.afterRootReported : this.beforeRootReported) return;
     for (let k = a; k < b; k++) {
       const c = buf.charCodeAt(k);
-      // U+FEFF only as the first character (a byte order mark); elsewhere it is no whitespace.
-      if (isXmlSpace(c) || (c === 0xfeff && this.bufBase + k === 0)) continue;
+      // U+FEFF is no whitespace: the text comes after the byte order mark (decode.ts, textAfterBom).
+      if (isXmlSpace(c)) continue;
       this.prologOnlyWs = false;
       if (after) {
         this.afterRootReported = true;
