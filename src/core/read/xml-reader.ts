@@ -566,6 +566,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
       return;
     }
     if (hreflang === undefined || hreflang === '') {
+      // With media="…", Google's annotation of a separate mobile URL: no hreflang alternate, and nothing wrong.
+      if (attrValue(attributes, 'media') !== undefined) return;
       this.report('alternate/invalid', `<xhtml:link rel="alternate" href=${show(href)}> without hreflang is skipped`, line, column, offset, 'add hreflang="…" (a language such as "en", "en-GB", or "x-default")');
       return;
     }
