@@ -6,8 +6,9 @@
 // offset in the text (the caller places it on a line). Only a chunk whose text holds U+FFFD is looked at
 // again, by a replay of the WHATWG UTF-8 / UTF-16 decoder that tells a literal U+FFFD from a replaced one.
 //
-// windows-1252 (and so ISO-8859-1 and US-ASCII) is decoded by a table here: Node 20.18.3+ decodes bytes
-// 80–9F as C1 controls when `decode()` has no options argument (nodejs/node#60888).
+// windows-1252 (and so ISO-8859-1) is decoded by a table here: Node 20.18.3+ decodes bytes 80–9F as C1
+// controls when `decode()` has no options argument (nodejs/node#60888). A declared US-ASCII (sniff.ts
+// `us-ascii`) takes only bytes 00–7F, as libxml2 does; any other is invalid.
 
 import type { Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
@@ -30,6 +31,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 class Windows1252Decoder implements Decoder {
   private readonly units = LITTLE_ENDIAN ? new TextDecoder('utf-16le', { ignoreBOM: true }) : undefined;
+  constructor(private readonly asciiOnly: boolean) {}
 
   decode(bytes: Uint8Array, _stream: boolean): string {
     const n = bytes.length;
@@ -37,7 +39,7 @@ class Windows1252Decoder implements Decoder {
     const codes = new Uint16Array(n);
     for (let i = 0; i < n; i++) {
       const b = bytes[i] as number;
-      codes[i] = b >= 0x80 && b < 0xa0 ? (WINDOWS_1252_HIGH[b - 0x80] as number) : b;
+      codes[i] = b < 0x80 ? b : this.asciiOnly ? 0xfffd : b < 0xa0 ? (WINDOWS_1252_HIGH[b - 0x80] as number) : b;
     }
     if (this.units !== undefined) return this.units.decode(new Uint8Array(codes.buffer, 0, n * 2), { stream: false });
     let text = '';
@@ -57,9 +59,17 @@ class NativeDecoder implements Decoder {
   }
 }
 
+function decoderFor(encoding: string): Decoder {
+  return encoding === 'windows-1252' || encoding === 'us-ascii' ? new Windows1252Decoder(encoding === 'us-ascii') : new NativeDecoder(encoding);
+}
+
 /** A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes become U+FFFD. */
 export function decodeText(bytes: Uint8Array, encoding: string): string {
-  const text = (encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(encoding)).decode(bytes, false);
+  return textAfterBom(decoderFor(encoding).decode(bytes, false));
+}
+
+/** A document given as text without its byte order mark, what the readers take (a U+FEFF after it is text). */
+export function textAfterBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -68,7 +78,7 @@ const SINGLE_BYTE = new Set([
   'ibm866', 'iso-8859-2', 'iso-8859-3', 'iso-8859-4', 'iso-8859-5', 'iso-8859-6', 'iso-8859-7', 'iso-8859-8', 'iso-8859-8-i',
   'iso-8859-10', 'iso-8859-13', 'iso-8859-14', 'iso-8859-15', 'iso-8859-16', 'koi8-r', 'koi8-u', 'macintosh', 'windows-874',
   'windows-1250', 'windows-1251', 'windows-1252', 'windows-1253', 'windows-1254', 'windows-1255', 'windows-1256', 'windows-1257',
-  'windows-1258', 'x-mac-cyrillic',
+  'windows-1258', 'x-mac-cyrillic', 'us-ascii',
 ]);
 
 type ErrorSink = (outOffset: number, byteOffset: number) => void;
@@ -311,7 +321,7 @@ export class StreamDecoder {
     const sniff = sniffEncoding(all.subarray(0, this.sniffBytes));
     this.sniff = sniff;
     this.diagnostics.push(...sniff.diagnostics);
-    this.decoder = sniff.encoding === 'windows-1252' ? new Windows1252Decoder() : new NativeDecoder(sniff.encoding);
+    this.decoder = decoderFor(sniff.encoding);
     this.asciiSafe = sniff.encoding === 'utf-8' || SINGLE_BYTE.has(sniff.encoding);
     this.bytePos = sniff.bomLength;
     return this.decodeChunk(all.subarray(sniff.bomLength), false);

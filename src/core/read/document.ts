@@ -15,7 +15,7 @@ import { SitemapError, checkCount } from '../errors.js';
 import type { SitemapRef, UrlEntry } from '../model.js';
 import type { JsonLines } from '../model-json.js';
 import { readAsciiChunk } from './lane-bytes.js';
-import { StreamDecoder } from './decode.js';
+import { StreamDecoder, textAfterBom } from './decode.js';
 import { ENCODING_SNIFF_BYTES, FORMAT_SNIFF_CHARS, isGzip, sniffFormat } from './sniff.js';
 import { LineCounter } from '../xml/lines.js';
 import { DEFAULT_MAX_VALUE_LENGTH, TextSitemapReader } from './text.js';
@@ -132,7 +132,6 @@ class FormatRouter {
   private target: TextTarget | undefined;
   private pending = '';
   private leading = true;
-  private atStart = true;
   /** Counts the leading whitespace: where it ends, the document starts. */
   private readonly leadingCounter = new LineCounter();
   private candidates: { xml: TextTarget; xmlRelay: Relay; text: TextTarget; textRelay: Relay } | undefined;
@@ -158,8 +157,6 @@ class FormatRouter {
     if (this.finished || text.length === 0) return;
     let i = 0;
     if (this.leading) {
-      if (this.atStart && text.charCodeAt(0) === 0xfeff) i = 1;
-      this.atStart = false;
       while (i < text.length && isAsciiWhitespace(text.charCodeAt(i))) i++;
       if (i > 0) {
         const space = text.slice(0, i);
@@ -211,8 +208,8 @@ class FormatRouter {
   private decide(): void {
     const pending = this.pending;
     this.pending = '';
-    // A BOM that is not at the very start is not skipped by the sniffer: keep it in front.
-    const format = this.leading ? 'empty' : sniffFormat(pending.charCodeAt(0) === 0xfeff ? ` ${pending}` : pending);
+    // A U+FEFF here is no byte order mark (textAfterBom): the sniffer looks past it, the reader reports it.
+    const format = this.leading ? 'empty' : sniffFormat(pending);
     const c = this.candidates;
     this.candidates = undefined;
     if (format === 'xml' || format === 'text') {
@@ -270,6 +267,8 @@ export class SitemapDocument implements ReaderSink {
   private readonly isAscii: (bytes: Uint8Array) => boolean;
   private readonly decoder: StreamDecoder;
   private usedDecoder = false;
+  /** pushText has had a character: a U+FEFF now is text, not the byte order mark. */
+  private textStarted = false;
   private decoderSeen = 0;
   private readonly decoderKeys = new Set<string>();
   private readonly counter = new LineCounter();
@@ -375,6 +374,10 @@ export class SitemapDocument implements ReaderSink {
   /** The next part of a document given as text (no encoding to sniff, no gzip). */
   pushText(text: string): void {
     if (typeof text !== 'string') throw wrongChunk('pushText', 'a string', text);
+    if (!this.textStarted && text.length > 0) {
+      this.textStarted = true;
+      text = textAfterBom(text);
+    }
     this.counter.advance(text, 0, text.length);
     this.router.write(text);
   }

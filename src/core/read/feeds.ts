@@ -47,7 +47,8 @@ function withReason(reasons: string | undefined, why: string): string {
  * military zone (read as UTC), a `+hh:mm` zone. A wrong weekday is reported; the date wins.
  */
 export function rfc822ToW3c(raw: string): Rfc822Conversion {
-  const s = raw.trim();
+  // RFC 2822 §3.3 ends a date-time with [CFWS]: a comment after the zone, `+0000 (UTC)`, says nothing more.
+  const s = raw.replace(/\([^()]*\)\s*$/, '').trim();
   const m = RFC822.exec(s);
   if (m === null) return { text: '', problem: s === '' ? 'the value is empty' : 'it does not match the RFC 822 date-time grammar (e.g. "Sat, 07 Sep 2002 09:42:31 GMT")' };
   // By index, not destructuring: once per feed item.

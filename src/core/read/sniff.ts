@@ -1,7 +1,8 @@
 // Sniffing by content, never by Content-Type or file name (DESIGN.md "Sniff, don't trust"): gzip by
 // its magic bytes, the encoding by BOM, byte pattern and XML declaration, the format by the first
 // characters and then by the root element and its namespace. Encoding names are the WHATWG Encoding
-// Standard's, where `iso-8859-1`, `latin1` and `us-ascii` are labels of windows-1252, as in browsers.
+// Standard's, where `iso-8859-1` and `latin1` are labels of windows-1252, as in browsers; a declared
+// ASCII label is `us-ascii`, which takes ASCII bytes only (libxml2 refuses the file at any other).
 
 import { isAsciiWhitespace } from '../ascii-whitespace.js';
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
@@ -28,7 +29,7 @@ export function isGzip(bytes: Uint8Array): boolean {
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
-  /** The WHATWG name of the encoding to decode with (never `iso-8859-1`: that label decodes as `windows-1252`). */
+  /** The WHATWG name of the encoding to decode with (never `iso-8859-1`: that label decodes as `windows-1252`), or `us-ascii`. */
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
@@ -224,7 +225,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
 
   if (declared === undefined) return result('utf-8', 'default');
-  const resolved = resolveEncodingLabel(declared);
+  const resolved = ASCII_LABELS.has(declared.trim().toLowerCase()) ? 'us-ascii' : resolveEncodingLabel(declared);
   if (resolved === undefined) {
     diagnostics.push(diag('encoding/unsupported', 'error', `unknown or unsupported encoding "${declared}" in the XML declaration; reading it as UTF-8`, at, UTF8_HINT));
     return result('utf-8', 'default');

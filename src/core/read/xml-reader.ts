@@ -29,6 +29,7 @@ import { FeedEntryReader } from './feed-entries.js';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_MAX_VALUE_LENGTH } from './text.js';
 import { ExtensionReader, FieldBeingRead, attrValue, type At, type Report } from './xml-extensions.js';
 import { priorityTenths } from './values.js';
+import { textAfterBom } from './decode.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
 import { anyUri, DECIMAL } from '../validate/xsd-types.js';
@@ -565,6 +566,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
       return;
     }
     if (hreflang === undefined || hreflang === '') {
+      // With media="…", Google's annotation of a separate mobile URL: no hreflang alternate, and nothing wrong.
+      if (attrValue(attributes, 'media') !== undefined) return;
       this.report('alternate/invalid', `<xhtml:link rel="alternate" href=${show(href)}> without hreflang is skipped`, line, column, offset, 'add hreflang="…" (a language such as "en", "en-GB", or "x-default")');
       return;
     }
@@ -764,7 +767,7 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
     maxDepth: budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxValueLength: budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
   });
-  tokenizer.write(text);
+  tokenizer.write(textAfterBom(text));
   tokenizer.end();
   reader.end();
   result.diagnostics = diagnostics.list();

@@ -12,6 +12,7 @@ import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
 import { LANE_FIELDS, laneUrlEntry, Lane, R_EXTRA_COUNT, R_HASH_1, R_HASH_2, R_IMAGES, recordPosition, type LaneReading, type RunText } from '../read/lane.js';
 import { resolveEncodingLabel } from '../read/sniff.js';
+import { textAfterBom } from '../read/decode.js';
 import { HreflangChecker } from './hreflang.js';
 import { ProtocolChecker, SEEN_CAPACITY } from './protocol.js';
 import { StructureChecker } from './structure.js';
@@ -359,7 +360,7 @@ export function validateXmlSitemapText(text: string, options: ValidationOptions 
     }
   };
   const tokenizer = new XmlTokenizer(handler, { maxValueLength: 1024 * 1024 });
-  tokenizer.write(text);
+  tokenizer.write(textAfterBom(text));
   tokenizer.end();
   reader.end();
   const report = validation.finish(new TextEncoder().encode(text).length);

@@ -151,6 +151,15 @@ const W_COMMENT_CLOSE = (0x2d << 16) | (0x2d << 8) | 0x3e; // -->
 const W_PI_OPEN = (0x3c << 8) | 0x3f; // <?
 const W_PI_CLOSE = (0x3f << 8) | 0x3e; // ?>
 
+// XML 1.0 [28] doctypedecl, its internal subset as a run of [29] markupdecl (each one's inner form
+// unchecked), PE references and whitespace. Every alternative is told by its first characters: linear.
+const S = '[\\x20\\t\\r\\n]';
+const LITERAL = `(?:"[^"]*"|'[^']*')`;
+const DOCTYPE_FORM = new RegExp(
+  `^<!DOCTYPE${S}+[^\\x20\\t\\r\\n\\[>]+(?:${S}+(?:SYSTEM|PUBLIC${S}+${LITERAL})${S}+${LITERAL})?${S}*` +
+    `(?:\\[(?:${S}|<!(?:ELEMENT|ATTLIST|ENTITY|NOTATION)${S}(?:[^"'>]|${LITERAL})*>|<!--(?:[^-]|-[^-])*-->|<\\?(?:[^?]|\\?(?!>))*\\?>|%[^;\\s]+;)*\\]${S}*)?>$`,
+);
+
 /** ASCII NameChars (1) by code: a-z A-Z 0-9 _ : - . */
 const ASCII_NAME_CHAR = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -166,18 +175,18 @@ function isNameChar(c: number): boolean {
   return c >= 0x80 ? isNonAsciiNameChar(c) : c >= 0 && ASCII_NAME_CHAR[c] === 1; // NaN (read past the end): false
 }
 
-/** XML NameStartChar; a BOM character (U+FEFF) does not start a name here. */
+/** XML NameStartChar. */
 function isNameStart(c: number): boolean {
-  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && c !== 0xfeff && isNonAsciiNameStart(c));
+  if (c >= 0x61) return c <= 0x7a || (c >= 0x80 && isNonAsciiNameStart(c));
   if (c >= 0x41) return c <= 0x5a || c === 0x5f;
   return c === 0x3a;
 }
 
-/** NameStartChar beyond ASCII (XML 1.0 §2.3 [4]); any surrogate code unit counts. */
+/** NameStartChar beyond ASCII (XML 1.0 §2.3 [4]); a surrogate code unit counts, but the lead of U+F0000 and past ([#x10000-#xEFFFF]). */
 function isNonAsciiNameStart(c: number): boolean {
   if (c < 0x2000) return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && (c < 0x300 || c >= 0x370) && c !== 0x37e;
   if (c < 0xd800) return c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || c >= 0x3001;
-  if (c < 0xe000) return true;
+  if (c < 0xe000) return c < 0xdb80 || c >= 0xdc00;
   return (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
 }
 
@@ -352,6 +361,8 @@ export class XmlTokenizer {
   private rootSeen = false;
   private rootClosed = false;
   private doctypeSeen = false;
+  /** The DOCTYPE being read is the document's, in place: its form is checked at its end. */
+  private doctypeForm = false;
   private beforeRootReported = false;
   private afterRootReported = false;
 
@@ -896,6 +907,7 @@ export class XmlTokenizer {
     i = done + 1;
     const text = this.takeSection(buf, i, this.maxValue);
     if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
+    else if (this.doctypeForm && !DOCTYPE_FORM.test(text)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration not of the form <!DOCTYPE name [SYSTEM "uri" | PUBLIC "id" "uri"] [[declarations]]>; ignored', 'sitemaps need no DOCTYPE; remove it');
     this.forbiddenInToken(text, 'the DOCTYPE declaration');
     this.state = S_TEXT;
     this.h.doctype?.(text, this.tokLine, this.tokCol, this.tokOffset);
@@ -946,9 +958,13 @@ export class XmlTokenizer {
         this.dtWindow = 0;
         this.state = S_DOCTYPE;
         // XML 1.0 [28]: one DOCTYPE, in the prolog, spelled in capitals.
+        this.doctypeForm = false;
         if (this.rootSeen || this.doctypeSeen) this.reportTok('xml/misplaced-declaration', `DOCTYPE declaration ${this.rootSeen ? 'after the root element started' : 'after another one'}; ignored`, 'a document has at most one DOCTYPE, before its root element');
         else if (!buf.startsWith('DOCTYPE', lt + 2)) this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration is written <!DOCTYPE, in capitals; ignored', 'sitemaps need no DOCTYPE; remove it');
-        else this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        else {
+          this.doctypeForm = true;
+          this.reportTok('xml/doctype', 'DOCTYPE declaration ignored: no DTD is processed and the entities it declares are never expanded', 'sitemaps need no DOCTYPE; remove it');
+        }
         this.doctypeSeen = true;
     }
     return next;
@@ -1185,6 +1201,10 @@ export class XmlTokenizer {
       this.reportTok('xml/malformed-tag', `processing instruction <?${target} is not followed by a space before its data`, 'write <?target data?>, or escape < as &lt; if this was text');
     }
     if (target.length === 3 && target.toLowerCase() === 'xml') {
+      if (target !== 'xml') {
+        this.reportTok('xml/malformed-tag', `processing instruction <?${target}: the target ${target} is reserved (XML 1.0 §2.6); ignored`, 'write the XML declaration <?xml …?> in lower case');
+        return;
+      }
       if (!this.declAllowed) {
         this.reportTok('xml/misplaced-declaration', 'XML declaration not at the start of the document; ignored', this.rootSeen ? 'were two documents joined?' : 'the declaration must come first');
         return;
@@ -1459,8 +1479,8 @@ export class XmlTokenizer {
     if (after ? this.afterRootReported : this.beforeRootReported) return;
     for (let k = a; k < b; k++) {
       const c = buf.charCodeAt(k);
-      // U+FEFF only as the first character (a byte order mark); elsewhere it is no whitespace.
-      if (isXmlSpace(c) || (c === 0xfeff && this.bufBase + k === 0)) continue;
+      // U+FEFF is no whitespace: the text comes after the byte order mark (decode.ts, textAfterBom).
+      if (isXmlSpace(c)) continue;
       this.prologOnlyWs = false;
       if (after) {
         this.afterRootReported = true;

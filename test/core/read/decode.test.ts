@@ -107,11 +107,27 @@ describe('StreamDecoder: encodings', () => {
     assert.ok(r.text.includes('<loc>http://www.ejemplo.com/precio-€-café</loc>'));
     const all = Uint8Array.from({ length: 256 }, (_, i) => i);
     const expected = Array.from({ length: 256 }, (_, i) => (i >= 0x80 && i < 0xa0 ? W1252_HIGH[i - 0x80] : String.fromCharCode(i))).join('');
-    for (const label of ['windows-1252', 'ISO-8859-1', 'latin1', 'US-ASCII']) {
+    for (const label of ['windows-1252', 'ISO-8859-1', 'latin1']) {
       const decl = latin1(`<?xml version="1.0" encoding="${label}"?>`);
       const got = whole(cat(decl, all));
       assert.equal(got.text.slice(decl.length), expected, label);
       assert.equal(got.invalid, 0);
+    }
+  });
+
+  it('takes only ASCII under an ASCII label: a byte past 7F is invalid, as libxml2 refuses it', () => {
+    for (const label of ['US-ASCII', 'ascii']) {
+      const decl = latin1(`<?xml version="1.0" encoding="${label}"?>\n<loc>caf`);
+      for (const chunks of [[cat(decl, [0xe9, 0x2f, 0xc3, 0xa9], latin1('</loc>'))], oneByOne(cat(decl, [0xe9, 0x2f, 0xc3, 0xa9], latin1('</loc>')))]) {
+        const got = decode(chunks, undefined, asciiText);
+        assert.equal(got.encoding, 'us-ascii', label);
+        assert.equal(got.text.slice(decl.length), '\ufffd/\ufffd\ufffd</loc>', label);
+        assert.equal(got.invalid, 3, label);
+        assert.deepEqual(codes(got), ['encoding/declared-not-utf8', 'encoding/invalid-bytes', 'encoding/invalid-bytes', 'encoding/invalid-bytes'], label);
+        assert.match(got.diagnostics[0]?.message ?? '', /encoded as us-ascii \(declared\)/);
+        assert.equal(got.diagnostics[1]?.offset, decl.length);
+        assert.match(got.diagnostics[1]?.message ?? '', new RegExp(`at byte ${decl.length},`));
+      }
     }
   });
 

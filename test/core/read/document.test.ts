@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 // The reading under test uses the core entry only; node:* above serves the comparison and the checks.
-import { SitemapDocument, SitemapError, type ReaderSink, type SitemapSummary } from '../../../src/core/index.js';
+import { readXmlSitemapText, SitemapDocument, SitemapError, validateXmlSitemapText, type ReaderSink, type SitemapSummary } from '../../../src/core/index.js';
 import { readSitemap } from '../../../src/node/parse-sitemap.js';
+import { validateSitemap } from '../../../src/node/validate-sitemap.js';
+import type { Diagnostic } from '../../../src/core/diagnostics.js';
 
 type Event = unknown[];
 
@@ -67,6 +69,27 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
       assert.deepEqual(bytewise.events, expected.events, 'one byte at a time');
     });
   }
+
+  it('reads text with a byte order mark as its bytes: the first U+FEFF is the BOM, a second one is text before the root (libxml2)', async () => {
+    const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/\u00e9</loc></url></urlset>\n';
+    for (const text of [`\ufeff${xml}`, `\ufeff\ufeff${xml}`, `\ufeff\ufeff${xml.slice(xml.indexOf('<urlset'))}`]) {
+      const expected = await readNode(Buffer.from(text));
+      const { sink, events } = recorder();
+      const doc = new SitemapDocument({ file: 'doc.xml' }, sink);
+      for (const piece of [text.slice(0, 1), text.slice(1, 3), text.slice(3)]) doc.pushText(piece);
+      doc.end();
+      assert.deepEqual(events, expected.events, JSON.stringify(text.slice(0, 8)));
+      const codes = events.filter((e) => e[0] === 'diagnostic').map((e) => (e[1] as { code: string }).code);
+      assert.equal(codes.some((c) => c.startsWith('xml/')), text.startsWith('\ufeff\ufeff'), JSON.stringify(text.slice(0, 8)));
+      const at = (d: Diagnostic): string => `${d.code}@${d.line}:${d.column}`;
+      const report = validateXmlSitemapText(text);
+      const fromBytes = await validateSitemap(Buffer.from(text));
+      assert.deepEqual(report.diagnostics.map(at), fromBytes.diagnostics.map(at));
+      assert.equal(report.schemaValid, fromBytes.schemaValid);
+      assert.equal(report.schemaValid, !text.startsWith('\ufeff\ufeff'));
+      assert.deepEqual(readXmlSitemapText(text).diagnostics.map((d) => d.code), codes);
+    }
+  });
 
   it('refuses gzip bytes (the caller inflates them), also when the magic is split across two pushes', () => {
     const gz = gzipSync(XML);

@@ -23,6 +23,10 @@ describe('rfc822ToW3c', () => {
       ['2 Oct 2002 15:00 GMT', '2002-10-02T15:00:00Z'],
       ['  Wed,  02 oct 2002 15:00:00 gmt  ', '2002-10-02T15:00:00Z'],
       ['Thu, 29 Feb 2024 23:59:59 +1400', '2024-02-29T23:59:59+14:00'],
+      // RFC 2822 §3.3: date-time = [day-of-week ","] date FWS time [CFWS]: a comment may follow the zone.
+      ['Sat, 02 Jan 1999 10:00:00 +0000 (UTC)', '1999-01-02T10:00:00+00:00'],
+      ['Sat, 02 Jan 1999 10:00:00 -0500 (Eastern Standard Time)', '1999-01-02T10:00:00-05:00'],
+      ['Sat, 02 Jan 1999 10:00:00 GMT(x)  ', '1999-01-02T10:00:00Z'],
     ];
     for (const [input, expected] of cases) {
       const r = rfc822ToW3c(input);

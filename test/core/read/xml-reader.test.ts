@@ -582,6 +582,13 @@ describe('extensions', () => {
     assert.deepEqual(codes(r), ['alternate/invalid', 'alternate/invalid']);
   });
 
+  it("rel=\"alternate\" with media and no hreflang is Google's annotation of a separate mobile URL: not an hreflang alternate, not a problem", () => {
+    const mobile = '<xhtml:link\n  rel="alternate"\n  media="only screen and (max-width: 640px)"\n  href="http://m.example.com/page-1" />';
+    const r = read(urlset(url('https://e.com/page-1', mobile) + url('https://e.com/page-2', `<xhtml:link rel="alternate" hreflang="es" media="only screen and (max-width: 640px)" href="https://m.e.com/es/2"/>`)));
+    assert.deepEqual(r.urls.map((u) => u.alternates), [undefined, [{ hreflang: 'es', href: 'https://m.e.com/es/2' }]]);
+    assert.deepEqual(codes(r), []);
+  });
+
   it('an image, video or alternate whose URL is relative or WHATWG URL refuses (as a loc would be) is skipped: image/invalid, video/invalid, alternate/invalid', () => {
     const video = (thumb: string, content: string, player: string): string =>
       `<video:video><video:thumbnail_loc>${thumb}</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>${content}</video:content_loc><video:player_loc>${player}</video:player_loc></video:video>`;

@@ -257,9 +257,9 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
-  it('takes U+FEFF as a byte order mark at the start only: anywhere else outside the root it is text', () => {
-    assert.deepEqual(codes(tokenize(['\uFEFF<r/>'])), []);
-    assert.deepEqual(codes(tokenize(['\uFEFF\uFEFF<r/>'])), ['xml/content-before-root']);
+  it('takes U+FEFF outside the root as text, at the start too: its input comes after the byte order mark (textAfterBom)', () => {
+    assert.deepEqual(codes(tokenize(['\uFEFF<r/>'])), ['xml/content-before-root']);
+    assert.deepEqual(codes(tokenize(['\uFEFF<?xml version="1.0"?><r/>'])), ['xml/content-before-root', 'xml/misplaced-declaration']);
     assert.deepEqual(codes(tokenize(['<?xml version="1.0"?>', '\uFEFF<r/>'])), ['xml/content-before-root']);
     assert.deepEqual(codes(tokenize(['<r/>\uFEFF'])), ['xml/content-after-root']);
   });
@@ -277,12 +277,18 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
-  it('accepts whitespace or a BOM before <?xml with a warning, and ignores a declaration elsewhere', () => {
-    for (const prefix of ['\n', '  \r\n', '\uFEFF', '\uFEFF \n']) {
+  it('takes no upper-case <?XML as the declaration: a PI target [Xx][Mm][Ll] other than xml is reserved, and libxml2 refuses it', () => {
+    for (const target of ['XML', 'Xml', 'xML']) {
+      const events = tokenize([`<?${target} version="1.0" encoding="UTF-8"?><r/>`]);
+      assert.deepEqual(events.map((e) => e[0] === 'diag' ? e.slice(0, 3) : e[0]), [['diag', 'xml/malformed-tag', 'error'], 'start', 'end'], target);
+    }
+  });
+
+  it('accepts whitespace before <?xml with a warning, and ignores a declaration elsewhere', () => {
+    for (const prefix of ['\n', '  \r\n']) {
       const events = tokenize([`${prefix}<?xml version="1.0"?><r/>`]);
       assert.deepEqual(events.slice(0, 2).map((e) => e[0] === 'diag' ? e.slice(0, 3) : e[0]), [['diag', 'xml/declaration-not-at-start', 'warning'], 'decl'], JSON.stringify(prefix));
     }
-    assert.deepEqual(codes(tokenize(['\uFEFF<r/>'])), []);
     const late = tokenize(['<!-- c --><?xml version="1.0"?><r/>']);
     assert.deepEqual(late.map((e) => e[0] === 'diag' ? e[1] : e[0]), ['xml/misplaced-declaration', 'start', 'end']);
     assert.deepEqual(codes(tokenize(['<r/>\n<?xml version="1.0"?><r/>'])), ['xml/misplaced-declaration', 'xml/content-after-root']);
@@ -299,6 +305,16 @@ describe('XmlTokenizer: event streams', () => {
       // XML spells it in capitals (XML 1.0 [28]): libxml2 refuses <!doctype html>.
       const code = dt.startsWith('<!doctype') ? 'xml/malformed-tag' : 'xml/doctype';
       assert.deepEqual(tokenize([`${dt}<r>x</r>`]).map((e) => e[0] === 'diag' ? e[1] : e[0] === 'doctype' ? e[1] : e[0]), [code, dt, 'start', 'text', 'end'], dt);
+    }
+  });
+
+  it('refuses a DOCTYPE that is not of the form XML 1.0 [28] gives it, as libxml2 does, and still skips it', () => {
+    const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    for (const dt of ['<!DOCTYPE>', '<!DOCTYPE r SYSTEM>', '<!DOCTYPE r SYSTEM"a">', '<!DOCTYPE r PUBLIC "a">', '<!DOCTYPE r foo>', '<!DOCTYPE r [ junk ]>', '<!DOCTYPE r [ <!ENTITY a "b"> ] x>', '<!DOCTYPE r [<!-- a -- b -->]>']) {
+      assert.deepEqual(form(dt), ['xml/doctype', 'xml/malformed-tag'], dt);
+    }
+    for (const dt of ['<!DOCTYPE r>', '<!DOCTYPE r[]>', '<!DOCTYPE r \n SYSTEM \'a"\' >', '<!DOCTYPE r PUBLIC "-//x" "y" [\n]\n>', '<!DOCTYPE r [ <!ENTITY % pe SYSTEM "x.dtd"> %pe; <?pi ? > ?> <!ATTLIST r a CDATA "&gt;"> ]>']) {
+      assert.deepEqual(form(dt), ['xml/doctype'], dt);
     }
   });
 
@@ -508,7 +524,7 @@ describe('XmlTokenizer: characters XML 1.0 forbids (§2.2 Char)', () => {
     for (const bad of FORBIDDEN) {
       const shown = JSON.stringify(bad);
       const diagnostics: Diagnostic[] = [];
-      const events = tokenize([`<!DOCTYPE r [${bad}]><r a="x${bad}y"><!-- ${bad} --><?pi ${bad}?><l>https://e.com/${bad}</l><c><![CDATA[${bad}]]></c></r>`], undefined, diagnostics);
+      const events = tokenize([`<!DOCTYPE r${bad} []><r a="x${bad}y"><!-- ${bad} --><?pi ${bad}?><l>https://e.com/${bad}</l><c><![CDATA[${bad}]]></c></r>`], undefined, diagnostics);
       assert.deepEqual(codes(events).filter((c) => c !== 'xml/doctype'), Array(6).fill('xml/invalid-char'), shown);
       // The character is kept, and the text before it is delivered first.
       assert.deepEqual(textsOf(events, 'l'), [`https://e.com/${bad}`], shown);
@@ -532,6 +548,16 @@ describe('XmlTokenizer: characters XML 1.0 forbids (§2.2 Char)', () => {
       const whole = tokenize([text]);
       assert.deepEqual(tokenize(text.split('')), whole, JSON.stringify(c));
       for (let k = 1; k < text.length; k++) assert.deepEqual(tokenize([text.slice(0, k), text.slice(k)]), whole, `${JSON.stringify(c)} at ${k}`);
+    }
+  });
+
+  it('starts a name with what XML 1.0 (fifth edition) NameStartChar allows, as libxml2 does: U+FEFF and U+10000–U+EFFFF, not U+F0000 on', () => {
+    for (const [c, ok] of [['\ufeff', true], ['\ud800\udc00', true], ['\udb7f\udfff', true], ['\udb80\udc00', false], ['\udbff\udffd', false]] as const) {
+      for (const name of [`${c}x`, `x${c}`]) {
+        const events = tokenize([`<?${name} d?><${name} ${name}="v"/>`]);
+        assert.deepEqual(codes(events).length === 0, ok, `${JSON.stringify(name)}: ${codes(events).join(', ')}`);
+        if (ok) assert.deepEqual(events.map((e) => e[0] === 'start' ? e[1] : e[0]), ['pi', name, 'end'], JSON.stringify(name));
+      }
     }
   });
 
