@@ -324,6 +324,29 @@ describe('sitemapkit report', () => {
     }
   });
 
+  it('Ctrl-C while the last child of an index stalls: exit 130 and no report, not one with the child unreadable', async () => {
+    const dir = tempDir();
+    let interrupt: (() => void) | undefined;
+    const server = await startSiteServer({
+      '/index.xml': (req, res) => void res.end(index([`http://${req.headers.host}/a.xml`, `http://${req.headers.host}/stalled.xml`])),
+      '/a.xml': (_req, res) => void res.end(urlset([url('/a')])),
+      '/stalled.xml': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' }).write(urlset([url('/b'), url('/c')]).slice(0, 150));
+        setTimeout(() => interrupt?.(), 300);
+      },
+    });
+    const io: CliIo = {
+      stdout: { write: () => true }, stderr: { write: () => true }, cwd: dir, env: {},
+      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
+    };
+    try {
+      assert.equal(await runReport([server.url('/index.xml'), '--out', 'r.html', '--allow-private', '--timeout', '60', '--retries', '0'], io), 130);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--open opens the written report with $BROWSER', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 's.xml'), urlset([url('/a')]));

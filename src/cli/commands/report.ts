@@ -58,6 +58,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   });
   const options: WriteReportOptions = {
     cwd: io.cwd,
+    signal: stop.signal,
     client: () => client.get(),
     sitemapkitVersion: version(),
     onProgress: (at, count, name) => {
