@@ -297,6 +297,11 @@ describe('CsvParser', () => {
 });
 
 describe('csvHeader / csvRecordToEntry', () => {
+  it('a header separated by semicolons (a spreadsheet of a comma-decimal locale) is named so', () => {
+    assert.throws(() => csvHeader(['URL;Last Modified']), /header is separated by semicolons: save the file as CSV with commas/);
+    assert.throws(() => csvHeader(['Page', 'Date']), /expected loc \(or url, address\)/);
+  });
+
   it('maps columns in any order, case-insensitively, and lists unknown ones', () => {
     const columns = csvHeader([' Priority ', 'LOC', 'extra', 'lastmod']);
     assert.deepEqual(columns, { loc: 1, priority: 0, lastmod: 3, count: 4, unknown: ['extra'] });

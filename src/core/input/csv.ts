@@ -387,9 +387,12 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     }
   }
   if (found.loc === undefined) {
+    // A spreadsheet in a locale whose decimal mark is the comma exports CSV separated by semicolons.
+    const semicolons = kind === 'CSV' && fields.length === 1 && fields[0]?.includes(';') === true;
+    const why = semicolons ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text' : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
-      `${kind} header has no "loc" column (found ${names()}); expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME`,
+      `${kind} header has no "loc" column (found ${names()}); ${why}`,
       'input/csv-header',
     );
   }
