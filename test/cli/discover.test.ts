@@ -448,6 +448,19 @@ describe('sitemapkit discover: options reach the discovery', () => {
     );
   });
 
+  it("--format tree: another host's robots.txt that fails is printed on stderr, since the tree shows only the inputs' own", async () => {
+    const down = await startSiteServer({ '/robots.txt': { status: 503, body: 'down' }, '/child.xml': (_req, res, self) => void res.end(urlset([self.url('/x')])) });
+    const up = await startSiteServer({ '/index.xml': (_req, res) => void res.end(sitemapIndex([down.url('/child.xml')])) });
+    try {
+      const r = await runCli(['discover', up.url('/index.xml'), '--format', 'tree', ...LOCAL], { cwd });
+      assert.equal(r.code, 1, r.stderr);
+      assert.deepEqual(diagnostics(r.stderr).map((d) => [d.file, d.code]), [[down.url('/robots.txt'), 'discover/robots-unreachable']]);
+      assert.match(r.stdout, /1 robots\.txt failed, .*; 1 error, 1 warning/);
+    } finally {
+      await Promise.all([down.close(), up.close()]);
+    }
+  });
+
   it('--max-depth 0: the children of an index are not fetched (an error, exit 1)', async () => {
     const before = server.count('/s.xml');
     const r = await runCli(['discover', server.url('/index.xml'), '--format', 'urls', '--max-depth', '0', ...LOCAL], { cwd });

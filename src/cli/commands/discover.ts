@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { urlLine } from '../../core/model-json.js';
-import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type SitemapNode } from '../../node/discover.js';
+import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
@@ -223,6 +223,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   let tree: DiscoveryTree | undefined;
+  // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
+  const robotsRead: RobotsNode[] = [];
   let renamed = false;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   const writeUrl: ((event: UrlEvent) => void) | undefined =
@@ -245,6 +247,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         break;
       case 'robots':
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
+        if (format === 'tree') robotsRead.push(event.robots);
         for (const d of event.robots.diagnostics) report(d);
         break;
       case 'diagnostic':
@@ -284,6 +287,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       }
     }
     progress.clear();
+    if (tree !== undefined) {
+      const inTree = new Set(tree.inputs.map((input) => input.robots?.url));
+      for (const robots of robotsRead) if (!inTree.has(robots.url)) for (const d of robots.diagnostics) if (!quiet || d.severity === 'error') printer.print(d);
+    }
     printer.finish();
     await problemsOut.flush();
     if (tree !== undefined) {
