@@ -15,7 +15,7 @@ import { browserCommands, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, filesUnder } from '../helpers/files.js';
-import { startSiteServer } from '../helpers/site-server.js';
+import { startSiteServer, type Route } from '../helpers/site-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -300,36 +300,12 @@ describe('sitemapkit report', () => {
     assert.deepEqual(readdirSync(dir), ['s.xml']);
   });
 
-  it('Ctrl-C ends a request whose body stalls at once, not at --timeout: exit 130, no report', async () => {
+  /** `report PATH` on a server whose /stalled.xml sends the start of a body, then nothing: Ctrl-C 300 ms after. */
+  async function interruptedWhileStalling(path: string, routes: Record<string, Route> = {}): Promise<{ code: number; dir: string; ms: number }> {
     const dir = tempDir();
     let interrupt: (() => void) | undefined;
     const server = await startSiteServer({
-      '/stalled.xml': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/xml' }).write(urlset([url('/a'), url('/b')]).slice(0, 150));
-        // Interrupted once the start of the body has been read: no more comes.
-        setTimeout(() => interrupt?.(), 300);
-      },
-    });
-    const io: CliIo = {
-      stdout: { write: () => true }, stderr: { write: () => true }, cwd: dir, env: {},
-      onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
-    };
-    try {
-      const started = Date.now();
-      assert.equal(await runReport([server.url('/stalled.xml'), '--out', 'r.html', '--allow-private', '--timeout', '60', '--retries', '0'], io), 130);
-      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
-      assert.deepEqual(readdirSync(dir), []);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('Ctrl-C while the last child of an index stalls: exit 130 and no report, not one with the child unreadable', async () => {
-    const dir = tempDir();
-    let interrupt: (() => void) | undefined;
-    const server = await startSiteServer({
-      '/index.xml': (req, res) => void res.end(index([`http://${req.headers.host}/a.xml`, `http://${req.headers.host}/stalled.xml`])),
-      '/a.xml': (_req, res) => void res.end(urlset([url('/a')])),
+      ...routes,
       '/stalled.xml': (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/xml' }).write(urlset([url('/b'), url('/c')]).slice(0, 150));
         setTimeout(() => interrupt?.(), 300);
@@ -340,11 +316,28 @@ describe('sitemapkit report', () => {
       onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
     };
     try {
-      assert.equal(await runReport([server.url('/index.xml'), '--out', 'r.html', '--allow-private', '--timeout', '60', '--retries', '0'], io), 130);
-      assert.deepEqual(readdirSync(dir), []);
+      const started = Date.now();
+      const code = await runReport([server.url(path), '--out', 'r.html', '--allow-private', '--timeout', '60', '--retries', '0'], io);
+      return { code, dir, ms: Date.now() - started };
     } finally {
       await server.close();
     }
+  }
+
+  it('Ctrl-C ends a request whose body stalls at once, not at --timeout: exit 130, no report', async () => {
+    const { code, dir, ms } = await interruptedWhileStalling('/stalled.xml');
+    assert.equal(code, 130);
+    assert.ok(ms < 10_000, `stopped after ${ms} ms`);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('Ctrl-C while the last child of an index stalls: exit 130 and no report, not one with the child unreadable', async () => {
+    const { code, dir } = await interruptedWhileStalling('/index.xml', {
+      '/index.xml': (req, res) => void res.end(index([`http://${req.headers.host}/a.xml`, `http://${req.headers.host}/stalled.xml`])),
+      '/a.xml': (_req, res) => void res.end(urlset([url('/a')])),
+    });
+    assert.equal(code, 130);
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   it('--open opens the written report with $BROWSER', async () => {
