@@ -37,6 +37,16 @@ function comparable(option: OptionSpec): OptionSpec {
   return { ...rest, ...(choices !== undefined ? { choices } : {}), ...(aliases !== undefined ? { aliases } : {}) };
 }
 
+
+/** Each command line of `cases` is a usage error (exit 2) that says its message and where --help is. */
+async function usageErrors(cases: readonly [string[], string][], cwd: string): Promise<void> {
+  for (const [argv, message] of cases) {
+    const r = await runCli(argv, { cwd });
+    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
+    assert.equal(r.code, 2, argv.join(' '));
+  }
+}
+
 test('a name used by two commands is one declaration: same spelling, aliases, value syntax and words', () => {
   const seen = new Map<string, { command: string; option: OptionSpec }>();
   for (const spec of COMMAND_SPECS) {
@@ -142,11 +152,7 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
     [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
   ];
-  for (const [argv, message] of cases) {
-    const r = await runCli(argv, { cwd: dir });
-    assert.equal(r.code, 2, argv.join(' '));
-    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
-  }
+  await usageErrors(cases, dir);
 });
 
 test('a fatal error is one line that names its command, as a usage error does: sitemapkit COMMAND: message', async () => {
@@ -200,11 +206,7 @@ test('an empty value or argument, or a header value on two lines, is a usage err
     [['read', 'https://e.com/s.xml', '--user-agent', 'a\r\nX-Injected: 1'], '--user-agent "a\\r\\nX-Injected: 1" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
     [['indexnow', '--key', 'abcdefgh12345678', '--user-agent', 'a\nb'], '--user-agent "a\\nb" is not a header value: printable ASCII on one line (RFC 9110 §5.5)'],
   ];
-  for (const [argv, message] of cases) {
-    const r = await runCli(argv, { cwd: dir });
-    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
-    assert.equal(r.code, 2, argv.join(' '));
-  }
+  await usageErrors(cases, dir);
   assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written into the working folder');
 });
 
@@ -217,11 +219,7 @@ test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder 
     [['robots', '--sitemap', 'https://e.com/s.xml', '--file', '-'], '--file needs a path, got "-" (standard input or output cannot stand for a PATH here; ./- is a file named -)'],
     [['generate', 's.xml', '--input-format', 'text', '--base-url', 'https://e.com/', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a DIR here; ./- is a file named -)'],
   ];
-  for (const [argv, message] of cases) {
-    const r = await runCli(argv, { cwd: dir });
-    assert.equal(r.stderr, `sitemapkit ${argv[0]}: ${message}\nRun "sitemapkit ${argv[0]} --help" for usage.\n`, argv.join(' '));
-    assert.equal(r.code, 2, argv.join(' '));
-  }
+  await usageErrors(cases, dir);
   assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');
 });
 
