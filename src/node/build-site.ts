@@ -29,7 +29,7 @@ import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits } from './write-sitemaps.js';
-import { abortedError, ioErrorReason, pathInside } from './io-errors.js';
+import { ioErrorReason, pathInside, stopIfAborted } from './io-errors.js';
 import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
@@ -538,10 +538,6 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
   } finally {
     await output.abort();
   }
-}
-
-function stopIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted === true) throw abortedError(signal);
 }
 
 /** The URL of the page file itself (`a/index.html` → `BASE/a/`, `a/b.html` → `BASE/a/b.html`): what its relative links are written against. */

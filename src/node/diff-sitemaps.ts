@@ -78,7 +78,7 @@ export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource,
     [pass, urls] = [3, 0];
     await readUrls(newSource, reading, false, counted(passes.matchNew), passes);
     // Its added and changed URLs are listed from the second reading: one it lost would go unlisted.
-    if (passes.table.newSeen < passes.table.newUrls) throw new SitemapError('ERR_SITEMAP_INPUT', `${newName} changed while it was compared (a URL first read was not there the second time); run the diff again`);
+    if (passes.table.newSeen < passes.table.newUrls) throw changedWhileCompared(newName, 'a URL first read was not there the second time');
   } finally {
     spill.close();
   }
@@ -125,7 +125,7 @@ class Passes {
     const loc = locFingerprint(entry.loc, locHash);
     const match = this.table.matchNew(loc[0] as number, loc[1] as number);
     if (match === UNCHANGED_URL || match === REPEATED) return;
-    if (match === UNKNOWN) throw new SitemapError('ERR_SITEMAP_INPUT', `${this.newName} changed while it was compared (${entry.loc} was not there when first read); run the diff again`);
+    if (match === UNKNOWN) throw changedWhileCompared(this.newName, `${entry.loc} was not there when first read`);
     if (match === ADDED) {
       this.summary.added++;
       this.listener.added(entry.loc, this.file);
@@ -223,4 +223,9 @@ class ChangedEntries {
     this.fd = -1;
     if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** NEW read twice gave other URLs: the differences would describe neither reading. */
+function changedWhileCompared(newName: string, what: string): SitemapError {
+  return new SitemapError('ERR_SITEMAP_INPUT', `${newName} changed while it was compared (${what}); run the diff again`);
 }

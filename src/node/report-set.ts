@@ -24,7 +24,7 @@ import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
-import { abortedError } from './io-errors.js';
+import { stopIfAborted } from './io-errors.js';
 import { validateSitemap, type ValidateSitemapOptions } from './validate-sitemap.js';
 
 /** A site as findSiteSitemaps found it: the sitemaps its robots.txt names, else its well-known paths that hold one. */
@@ -131,7 +131,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       if (options.compare !== undefined && found > 1) throw several(found);
     }
     if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, { ...options, cwd }));
-    if (options.signal?.aborted === true) throw abortedError(options.signal);
+    stopIfAborted(options.signal);
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
     const bytes = await writePage(output, model, basename(path));

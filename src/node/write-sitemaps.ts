@@ -14,7 +14,7 @@ import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
-import { abortedError } from './io-errors.js';
+import { abortedError, stopIfAborted } from './io-errors.js';
 import { numberedSetPattern, numberedStem, withContentToken } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
@@ -163,7 +163,7 @@ function checkOptions(options: WriteSitemapsOptions) {
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
-  if (options.signal?.aborted === true) throw abortedError(options.signal);
+  stopIfAborted(options.signal);
   // Made before the output, so that its options are checked first.
   const files = new SetFiles(settings);
   const writer = new SitemapSetWriter(files, {
@@ -332,7 +332,7 @@ class Feeder {
   private async afterItem(): Promise<void> {
     const { signal, onProgress } = this.options;
     if (this.output.files.full) await this.output.files.whenWritable();
-    if (signal?.aborted === true) throw abortedError(signal);
+    stopIfAborted(signal);
     if (onProgress !== undefined && this.added >= 1024) {
       this.added = 0;
       if (performance.now() >= this.nextProgress) {

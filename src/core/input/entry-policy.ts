@@ -161,7 +161,6 @@ export class EntryPolicy {
 
   // RFC 3986 §3.5: the fragment is not sent to the server, so engines index the URL without it; written
   // without it, two URLs that differ only in their fragment are also one page listed once.
-
   private dropFragment(entry: UrlEntry, loc: string, hash: number, warn: EntryWarningHandler): void {
     const written = loc.slice(0, hash);
     const message = `${quoteValue(loc)} has the fragment ${quoteValue(loc.slice(hash))}; search engines drop it (it is not sent to the server, RFC 3986 §3.5)`;

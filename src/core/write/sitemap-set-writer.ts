@@ -218,7 +218,6 @@ export class SitemapSetWriter {
   /** Resets the buffer and counters for a new file; the sink hears of it in `startFile`. */
   private prepareFile(): void {
     // Checked where a file starts, not per entry: after end() no file is open.
-
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'SitemapSetWriter.add() called after end()');
     this.headerWritten = false;
     this.declared = 0;

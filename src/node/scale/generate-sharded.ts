@@ -11,7 +11,7 @@ import { Spill } from './spill.js';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
-import { abortedError } from '../io-errors.js';
+import { stopIfAborted } from '../io-errors.js';
 import { admit, placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
@@ -45,7 +45,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     for await (const batch of entries as AsyncIterable<UrlEntry | readonly UrlEntry[]>) {
       if (Array.isArray(batch)) for (const entry of batch as readonly UrlEntry[]) write(entry);
       else write(batch as UrlEntry);
-      if (options.signal?.aborted === true) throw abortedError(options.signal);
+      stopIfAborted(options.signal);
       if ((++batches & 63) === 0) options.onProgress?.({ urls, files: 0, rejected, duplicates: 0, elapsedMs: performance.now() - started });
     }
     if (urls === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
@@ -57,7 +57,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
       const manifestPath = spill.path(manifestFileName(settings.name, shard, settings.shards));
       await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.take(stem).map((record) => record.item as SerializedEntry), { durable: false, manifestPath });
       manifests.push(manifestPath);
-      if (options.signal?.aborted === true) throw abortedError(options.signal);
+      stopIfAborted(options.signal);
     }
     const set = await writeIndexFromManifests({ manifests, outDir: settings.outDir, syncChildren: true, ...(options.maxSitemapsPerIndex !== undefined ? { maxSitemapsPerIndex: options.maxSitemapsPerIndex } : {}) });
     const first = set.indexFiles[0] as IndexFile;
