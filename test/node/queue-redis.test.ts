@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
-import { enqueueApply, enqueueGenerate, queueStatus, waitForRun } from '../../src/node/scale/queue.js';
+import { enqueueApply, enqueueGenerate, queueStatus, RunLock, waitForRun } from '../../src/node/scale/queue.js';
 import { SCRATCH } from '../../src/node/scale/queue-jobs.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { startWorker } from '../../src/node/scale/worker.js';
@@ -634,4 +634,17 @@ test('a forced close while a close waits for the jobs at hand (the worker\'s sec
   // The first attempt, let go, writes nothing (its lock is gone) and the first close ends with it.
   writeFileSync(join(dir, 'go'), '');
   await graceful;
+});
+
+test('a fenced step on a connection still connecting waits for it (it queues nothing), not "Stream isn\'t writeable"', { skip }, async () => {
+  const client = new Redis(redis.url);
+  const lock = await RunLock.take(client, 'sitemapkit:test:fenced-lock', 'run-1');
+  const fenced = new Redis(redis.url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
+  try {
+    assert.equal(await lock.fenced(fenced, async () => (await fenced.multi().set('sitemapkit:test:fenced', 'x').exec())?.length), 1);
+  } finally {
+    await lock.release();
+    fenced.disconnect();
+    client.disconnect();
+  }
 });

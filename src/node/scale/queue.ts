@@ -248,7 +248,7 @@ const CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
  * frees it within LOCK_TTL_MS; one that could not renew has lost it, which `held` says before a scratch
  * removal (see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
  */
-class RunLock {
+export class RunLock {
   private lost = false;
   private heartbeat: NodeJS.Timeout;
 
@@ -293,6 +293,9 @@ class RunLock {
    * renewal touches the key and would abort it too).
    */
   async fenced<T>(connection: import('ioredis').Redis, step: () => Promise<T>): Promise<T> {
+    // The connection queues nothing (enableOfflineQueue off): a WATCH sent while it connects would fail.
+    // BullMQ's wait reads only ioredis's status and events; its type names its own client adapter.
+    await (await loadBullMQ()).RedisConnection.waitUntilReady(connection as never);
     await this.held();
     clearInterval(this.heartbeat);
     try {
