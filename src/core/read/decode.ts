@@ -8,7 +8,9 @@
 //
 // windows-1252 (and so ISO-8859-1) is decoded by a table here: Node 20.18.3+ decodes bytes 80–9F as C1
 // controls when `decode()` has no options argument (nodejs/node#60888). A declared US-ASCII (sniff.ts
-// `us-ascii`) takes only bytes 00–7F, as libxml2 does; any other is invalid.
+// `us-ascii`) takes only bytes 00–7F, as libxml2 does; any other is invalid. So are 81, 8D, 8F, 90 and
+// 9D under the labels windows-1252 and cp1252, which libxml2 decodes with iconv's CP1252 (they are
+// undefined there; WHATWG, and libxml2 under x-cp1252 or ISO-8859-1, make them C1 controls).
 
 import type { Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
@@ -21,25 +23,31 @@ interface Decoder {
   decode(bytes: Uint8Array, stream: boolean): string;
 }
 
-/** WHATWG index-windows-1252 for bytes 80–9F; the other bytes map to the same code point. */
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
-  0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
-];
+/** Code points of bytes 80–FF in iconv's CP1252: 80–9F as WHATWG index-windows-1252 but U+FFFD where it is undefined, A0–FF the same. */
+const CP1252_HIGH = Uint16Array.from([
+  0x20ac, 0xfffd, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0xfffd, 0x017d, 0xfffd,
+  0xfffd, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0xfffd, 0x017e, 0x0178,
+  ...Array.from({ length: 0x60 }, (_, i) => 0xa0 + i),
+]);
+/** WHATWG windows-1252: the undefined bytes are the C1 controls of the same number. */
+const WINDOWS_1252_HIGH = CP1252_HIGH.map((c, i) => (c === 0xfffd ? 0x80 + i : c));
+const ASCII_HIGH = new Uint16Array(0x80).fill(0xfffd);
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 class Windows1252Decoder implements Decoder {
   private readonly units = LITTLE_ENDIAN ? new TextDecoder('utf-16le', { ignoreBOM: true }) : undefined;
-  constructor(private readonly asciiOnly: boolean) {}
+  /** @param high the code points of bytes 80–FF */
+  constructor(private readonly high: Uint16Array) {}
 
   decode(bytes: Uint8Array, _stream: boolean): string {
     const n = bytes.length;
     if (n === 0) return '';
     const codes = new Uint16Array(n);
+    const high = this.high;
     for (let i = 0; i < n; i++) {
       const b = bytes[i] as number;
-      codes[i] = b < 0x80 ? b : this.asciiOnly ? 0xfffd : b < 0xa0 ? (WINDOWS_1252_HIGH[b - 0x80] as number) : b;
+      codes[i] = b < 0x80 ? b : (high[b - 0x80] as number);
     }
     if (this.units !== undefined) return this.units.decode(new Uint8Array(codes.buffer, 0, n * 2), { stream: false });
     let text = '';
@@ -59,8 +67,11 @@ class NativeDecoder implements Decoder {
   }
 }
 
-function decoderFor(encoding: string): Decoder {
-  return encoding === 'windows-1252' || encoding === 'us-ascii' ? new Windows1252Decoder(encoding === 'us-ascii') : new NativeDecoder(encoding);
+/** The decoder of `encoding`; `label`, the declaration's, says which windows-1252 (see the note above). */
+function decoderFor(encoding: string, label?: string): Decoder {
+  if (encoding === 'us-ascii') return new Windows1252Decoder(ASCII_HIGH);
+  if (encoding !== 'windows-1252') return new NativeDecoder(encoding);
+  return new Windows1252Decoder(/^(?:windows-1252|cp1252)$/i.test(label ?? '') ? CP1252_HIGH : WINDOWS_1252_HIGH);
 }
 
 /** A whole document's bytes as text in `encoding` (a WHATWG label), without its BOM; invalid bytes become U+FFFD. */
@@ -321,7 +332,7 @@ export class StreamDecoder {
     const sniff = sniffEncoding(all.subarray(0, this.sniffBytes));
     this.sniff = sniff;
     this.diagnostics.push(...sniff.diagnostics);
-    this.decoder = decoderFor(sniff.encoding);
+    this.decoder = decoderFor(sniff.encoding, sniff.declared);
     this.asciiSafe = sniff.encoding === 'utf-8' || SINGLE_BYTE.has(sniff.encoding);
     this.bytePos = sniff.bomLength;
     return this.decodeChunk(all.subarray(sniff.bomLength), false);

@@ -107,11 +107,29 @@ describe('StreamDecoder: encodings', () => {
     assert.ok(r.text.includes('<loc>http://www.ejemplo.com/precio-€-café</loc>'));
     const all = Uint8Array.from({ length: 256 }, (_, i) => i);
     const expected = Array.from({ length: 256 }, (_, i) => (i >= 0x80 && i < 0xa0 ? W1252_HIGH[i - 0x80] : String.fromCharCode(i))).join('');
-    for (const label of ['windows-1252', 'ISO-8859-1', 'latin1']) {
+    for (const label of ['ISO-8859-1', 'latin1', 'x-cp1252']) {
       const decl = latin1(`<?xml version="1.0" encoding="${label}"?>`);
       const got = whole(cat(decl, all));
       assert.equal(got.text.slice(decl.length), expected, label);
       assert.equal(got.invalid, 0);
+    }
+  });
+
+  it('refuses 81, 8D, 8F, 90 and 9D under the labels windows-1252 and cp1252, as libxml2 (iconv CP1252) does', () => {
+    const undefinedBytes = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const expected = Array.from({ length: 256 }, (_, i) => (undefinedBytes.includes(i) ? '\ufffd' : i >= 0x80 && i < 0xa0 ? W1252_HIGH[i - 0x80] : String.fromCharCode(i))).join('');
+    for (const label of ['windows-1252', 'CP1252']) {
+      const decl = latin1(`<?xml version="1.0" encoding="${label}"?>`);
+      for (const chunks of [[cat(decl, all)], oneByOne(cat(decl, all))]) {
+        const got = decode(chunks, undefined, asciiText);
+        assert.equal(got.encoding, 'windows-1252', label);
+        assert.equal(got.text.slice(decl.length), expected, label);
+        assert.equal(got.invalid, 5, label);
+        const invalid = got.diagnostics.filter((d) => d.code === 'encoding/invalid-bytes');
+        assert.deepEqual(invalid.map((d) => d.offset), undefinedBytes.map((b) => decl.length + b), label);
+        assert.match(invalid[0]?.message ?? '', new RegExp(`invalid windows-1252 byte sequence at byte ${decl.length + 0x81},`));
+      }
     }
   });
 
@@ -291,7 +309,8 @@ describe('StreamDecoder: chunk invariance (fast-check)', () => {
         case 'utf-16be':
           return utf16(`<?xml version="1.0" encoding="utf-16be"?>${content}`, false);
         default:
-          return cat(latin1(`<?xml version="1.0" encoding="${label}"?>`), raw);
+          // Without the five bytes the label windows-1252 leaves undefined (libxml2 refuses them).
+          return cat(latin1(`<?xml version="1.0" encoding="${label}"?>`), label === 'windows-1252' ? raw.map((b) => ([0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(b) ? 0x20 : b)) : raw);
       }
     });
 
