@@ -747,7 +747,7 @@ const EXTRA_FIELDS: i32 = 10;
 const X_KIND: i32 = 0; // 0: image, 1: alternate
 const X_VALUE_START: i32 = 1;
 const X_VALUE_LENGTH: i32 = 2;
-const X_FLAGS: i32 = 3; // F_LOC_REFERENCES
+const X_FLAGS: i32 = 3; // F_LOC_REFERENCES, F_LOC_UNUSUAL
 const X_HREFLANG_START: i32 = 4;
 const X_HREFLANG_LENGTH: i32 = 5;
 const X_HREF_HASH: i32 = 6; // and 7
@@ -798,7 +798,7 @@ function addExtra(kind: i32, start: usize, valueEnd: usize, hreflangStart: usize
   store<i32>(x + X_KIND * 4, kind);
   store<i32>(x + X_VALUE_START * 4, <i32>(start - input) + textOffset);
   store<i32>(x + X_VALUE_LENGTH * 4, <i32>(valueEnd - start));
-  store<i32>(x + X_FLAGS * 4, locShrink != 0 ? F_LOC_REFERENCES : 0);
+  store<i32>(x + X_FLAGS * 4, (locShrink != 0 ? F_LOC_REFERENCES : 0) | (locUnusual ? F_LOC_UNUSUAL : 0));
   store<i32>(x + X_HREFLANG_START * 4, <i32>(hreflangStart - input) + textOffset);
   store<i32>(x + X_HREFLANG_LENGTH * 4, <i32>(hreflangEnd - hreflangStart));
   extraCount++;

@@ -50,7 +50,7 @@ export const EXTRA_FIELDS = 10;
 export const X_KIND = 0; // X_IMAGE, or an alternate
 export const X_VALUE_START = 1;
 export const X_VALUE_LENGTH = 2;
-export const X_FLAGS = 3;
+export const X_FLAGS = 3; // F_LOC_* bits, of the value
 export const X_HREFLANG_START = 4;
 export const X_HREFLANG_LENGTH = 5;
 export const X_HREF_HASH_1 = 6;
@@ -474,8 +474,8 @@ export function laneLoc(text: string, records: Int32Array, r: number, base = 0):
   return ((records[r + R_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? loc : decodeLaneReferences(loc);
 }
 
-/** The value of extra `x` (its first field's index): an image's loc or an alternate's href, references decoded. */
-function extraValue(text: string, extras: Int32Array, x: number, base: number): string {
+/** The value of extra `x` (its first field's index) of a scan of `text` (from `base`, as laneLoc): an image's loc or an alternate's href, references decoded. */
+export function extraValue(text: string, extras: Int32Array, x: number, base = 0): string {
   const start = (extras[x + X_VALUE_START] as number) - base;
   const value = text.slice(start, start + (extras[x + X_VALUE_LENGTH] as number));
   return ((extras[x + X_FLAGS] as number) & F_LOC_REFERENCES) === 0 ? value : decodeLaneReferences(value);

@@ -5,14 +5,15 @@
 // Per-url rules are decided in `add`; return links need the whole sitemap and are decided in `finish`
 // from compact records: the loc's and hrefs' fingerprints (as write/fingerprint-set.ts), the position,
 // and the loc copied into our own UTF-8 bytes (a substring would keep the whole decoded document alive).
-// URLs are compared as written, as Google matches them: `/en` and `/en/` are two pages.
+// URLs are compared in the form equivalent URLs share (url.ts comparableUrl, RFC 3986 §6.2): a host or
+// scheme in another case is the same page, but `/en` and `/en/` are two, as Google matches them.
 
 import type { Diagnostic } from '../diagnostics.js';
 import { positiveInteger, quoteValue } from '../errors.js';
 import { formatCount } from '../count-text.js';
 import type { UrlEntry } from '../model.js';
-import { addLaneExtensions, EXTRA_FIELDS, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND } from '../read/lane.js';
-import { MAX_URL_LENGTH } from '../url.js';
+import { addLaneExtensions, EXTRA_FIELDS, extraValue, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, F_LOC_UNUSUAL, X_FLAGS, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND, X_VALUE_LENGTH, X_VALUE_START } from '../read/lane.js';
+import { comparableUrl, locFingerprint, MAX_URL_LENGTH } from '../url.js';
 import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
@@ -64,7 +65,7 @@ export class HreflangChecker {
     return this.check(entry.loc, at.line, at.column, locHash, again);
   }
 
-  /** `add` for a lane url with alternates (record `r`, page added by `addPages`): strings only where needed. */
+  /** `add` for a lane url with alternates (record `r`, page added by `addPages`, its loc's hash comparable): strings only where needed. */
   addLaneUrl(source: string | Uint8Array, records: Int32Array, r: number, extras: Int32Array): readonly Diagnostic[] {
     this.laneHash[0] = records[r + R_HASH_1] as number;
     this.laneHash[1] = records[r + R_HASH_2] as number;
@@ -89,19 +90,17 @@ export class HreflangChecker {
     return this.add(entry, { line, column }, this.laneHash, true);
   }
 
-  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here); the url remembered. */
+  /** The rules on the alternates in `hrefs` and `hreflangs` (emptied here); the url remembered. `locHash`: of the loc as written. */
   private check(loc: string, line: number, column: number, locHash: Int32Array | undefined, again: boolean): readonly Diagnostic[] {
     const count = hrefs.length;
-    const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, { line, column });
+    const page = comparableUrl(loc);
+    for (let i = 0; i < count; i++) pages[i] = comparableUrl(hrefs[i] as string);
+    const diagnostics = count === 0 ? NONE : entryDiagnostics(loc, page, { line, column });
     const graph = again ? this.graph : this.graphFor(line, column);
     if (graph !== undefined) {
-      if (locHash === undefined) {
-        fingerprint(loc);
-        locHash = FINGERPRINT;
-      }
-      const record = graph.addPage(line, column, locHash, again);
+      const record = graph.addPage(line, column, locFingerprint(loc, locHash, page), again);
       for (let i = 0; i < count; i++) {
-        fingerprint(hrefs[i] as string);
+        fingerprint(pages[i] as string);
         linkHashes[i * 2] = FINGERPRINT[0] as number;
         linkHashes[i * 2 + 1] = FINGERPRINT[1] as number;
       }
@@ -109,6 +108,7 @@ export class HreflangChecker {
     }
     hrefs.length = 0;
     hreflangs.length = 0;
+    pages.length = 0;
     return diagnostics;
   }
 
@@ -148,9 +148,10 @@ export class HreflangChecker {
   }
 }
 
-/** The alternates of the url being checked: `hrefs[i]` with `hreflangs[i]`; emptied by `check`. */
+/** The alternates of the url being checked: `hrefs[i]` with `hreflangs[i]`, its page `pages[i]` (comparableUrl); emptied by `check`. */
 const hrefs: string[] = [];
 const hreflangs: string[] = [];
+const pages: string[] = [];
 /** Their hrefs' fingerprints, as pairs (a double array: int32s unboxed). */
 const linkHashes: number[] = [];
 
@@ -191,8 +192,15 @@ function knownLinks(source: string | Uint8Array, records: Int32Array, r: number,
   for (let x = from; x < end; x += EXTRA_FIELDS) {
     if (extras[x + X_KIND] === X_IMAGE) continue;
     const tag = tagOf(extras[x + X_HREFLANG_HASH_1] as number, extras[x + X_HREFLANG_HASH_2] as number, source, extras[x + X_HREFLANG_START], (extras[x + X_HREFLANG_START] as number) + (extras[x + X_HREFLANG_LENGTH] as number));
-    const hash1 = extras[x + X_HREF_HASH_1] as number;
-    const hash2 = extras[x + X_HREF_HASH_2] as number;
+    let hash1 = extras[x + X_HREF_HASH_1] as number;
+    let hash2 = extras[x + X_HREF_HASH_2] as number;
+    // The module's fingerprint is of the href as written: right unless it may differ from its comparableUrl.
+    if (((extras[x + X_FLAGS] as number) & F_LOC_UNUSUAL) !== 0) {
+      const start = extras[x + X_VALUE_START] as number;
+      fingerprint(comparableUrl(typeof source === 'string' ? extraValue(source, extras, x) : extraValue(utf8Decoder.decode(source.subarray(start, start + (extras[x + X_VALUE_LENGTH] as number))), extras, x, start)));
+      hash1 = FINGERPRINT[0] as number;
+      hash2 = FINGERPRINT[1] as number;
+    }
     let fits = count < MAX_LINKS_SCANNED && tag.problem === undefined && (tag.language !== 'x-default' || ++xDefaults === 1);
     for (let k = 0; fits && k < count && tag.language !== 'x-default'; k++) fits = (knownTags[k] as KnownTag).language !== tag.language || (linkHashes[k * 2] === hash1 && linkHashes[k * 2 + 1] === hash2);
     if (!fits) {
@@ -209,10 +217,10 @@ function knownLinks(source: string | Uint8Array, records: Int32Array, r: number,
   return self ? count : -1;
 }
 
-/** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs` and `hreflangs`). */
-function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
+/** Invalid values, duplicates and the missing self link of one `<url>` (its alternates in `hrefs`, `hreflangs`, `pages`; `page`: the loc's). */
+function entryDiagnostics(loc: string, page: string, where: EntryPosition): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const firstHrefByLanguage = new Map<string, string>();
+  const firstLinkByLanguage = new Map<string, number>();
   const reportedLanguages = new Set<string>();
   const xDefaultHrefs: string[] = [];
   let listsItself = false;
@@ -220,7 +228,7 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
   for (let i = 0; i < hrefs.length; i++) {
     const href = hrefs[i] as string;
     const hreflang = hreflangs[i] as string;
-    if (href === loc) listsItself = true;
+    if (pages[i] === page) listsItself = true;
     fingerprint(hreflang);
     const problem = tagOf(FINGERPRINT[0] as number, FINGERPRINT[1] as number, hreflang).problem;
     if (problem !== undefined) {
@@ -233,12 +241,12 @@ function entryDiagnostics(loc: string, where: EntryPosition): Diagnostic[] {
       xDefaultHrefs.push(href);
       continue;
     }
-    const firstHref = firstHrefByLanguage.get(language);
-    if (firstHref === undefined) {
-      firstHrefByLanguage.set(language, href);
-    } else if (firstHref !== href && !reportedLanguages.has(language)) {
+    const first = firstLinkByLanguage.get(language);
+    if (first === undefined) {
+      firstLinkByLanguage.set(language, i);
+    } else if (pages[first] !== pages[i] && !reportedLanguages.has(language)) {
       reportedLanguages.add(language);
-      diagnostics.push(problemAt(where, 'hreflang/duplicate-language', `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(firstHref)} and ${quoteValue(href)}`,
+      diagnostics.push(problemAt(where, 'hreflang/duplicate-language', `hreflang ${quoteValue(hreflang)} is given for two URLs: ${quoteValue(hrefs[first] as string)} and ${quoteValue(href)}`,
         'keep one URL per language; a language with several regional versions gives each its region, as in "en-GB" and "en-US"'));
     }
   }

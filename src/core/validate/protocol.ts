@@ -144,26 +144,20 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
 /** The rules laneUrls checks from the lane's records; any other gets every record made an entry. */
 const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
 
-/**
- * For Lane.addSeen: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. Returns the
- * ones as written, (record field index, hash 1, hash 2) each, or undefined when none changed.
- */
-export function comparableRecordHashes(lane: Lane, text: () => string, count: number): number[] | undefined {
-  if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return undefined;
+/** For Lane.addSeen and the hreflang checks: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. */
+export function comparableRecordHashes(lane: Lane, text: () => string, count: number): void {
+  if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return;
   const unusual = lane.attention;
   const records = lane.records;
-  let asWritten: number[] | undefined;
   for (let a = 0; a < unusual.length; a += 2) {
     const r = (unusual[a] as number) * LANE_FIELDS;
     const loc = laneLoc(text(), records, r);
     const url = comparableUrl(loc);
     if (url === loc) continue;
-    (asWritten ??= []).push(r, records[r + R_HASH_1] as number, records[r + R_HASH_2] as number);
     fingerprint(url);
     records[r + R_HASH_1] = FINGERPRINT[0] as number;
     records[r + R_HASH_2] = FINGERPRINT[1] as number;
   }
-  return asWritten;
 }
 
 export class ProtocolChecker {
@@ -171,7 +165,6 @@ export class ProtocolChecker {
   private readonly scope: UrlScope | undefined;
   /** The line of each loc's first sight, by its comparableUrl's fingerprint (RFC 3986 §6.2); no strings kept. */
   private readonly seen: FingerprintSet;
-  private asWritten = true;
   private readonly lane: Lane | undefined;
   /** What the rules of one entry read besides it. */
   private readonly context: EntryRuleContext;
@@ -216,28 +209,22 @@ export class ProtocolChecker {
    * lane's table (addSeen), lastmod/future picks the recent lastmods, image/too-many the records past
    * the limit (the lane reads no video, no unencoded or overlong loc). Strings are made only for a
    * message; a location scope or the tracking cap goes the way of `url`. `runText` may be a function.
+   * Leaves each record's loc fingerprint in its comparableUrl form, which hreflang's checks read too.
    */
   laneUrls(runText: RunText, count: number): void {
     const lane = this.lane;
     if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'laneUrls needs the lane of the options, made with a fingerprint table');
     let made = typeof runText === 'string' ? runText : undefined;
     const text = (): string => (made ??= (runText as () => string)());
+    comparableRecordHashes(lane, text, count);
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
-      const asWritten = comparableRecordHashes(lane, text, count);
-      if (asWritten !== undefined) this.asWritten = false;
       k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
       this.urls += k;
       // Taken after addSeen: the table may have grown the lane's memory.
       const records = lane.records;
       const seenBefore = lane.attention;
       for (let a = 0; a < seenBefore.length; a += 2) this.plainDuplicate(text(), records, (seenBefore[a] as number) * LANE_FIELDS, seenBefore[a + 1] as number);
-      // Put back: the other checks (hreflang's pages) read the fingerprints as written.
-      for (let i = 0; asWritten !== undefined && i < asWritten.length; i += 3) {
-        const r = asWritten[i] as number;
-        records[r + R_HASH_1] = asWritten[i + 1] as number;
-        records[r + R_HASH_2] = asWritten[i + 2] as number;
-      }
       lane.pick(k, R_LASTMOD_DAY, this.pastBeforeDay);
       const recent = lane.attention;
       for (let a = 0; a < recent.length; a += 2) this.plainLastmod(text(), records, (recent[a] as number) * LANE_FIELDS);
@@ -313,11 +300,6 @@ export class ProtocolChecker {
     }
   }
 
-  /** Whether the duplicate table holds every loc as written, so hreflang's return links can use it. */
-  get locsAsWritten(): boolean {
-    return this.asWritten;
-  }
-
   /** The checks of a loc; `comparable`: it is its own comparableUrl (the lane said so). */
   private loc(loc: string, at: EntryPosition, what: 'loc' | 'sitemap', locHash: Int32Array | undefined, encoded: boolean, comparable = false): void {
     // Normalised once: the fix for an unencoded URL, and the form the scope is compared in.
@@ -339,7 +321,6 @@ export class ProtocolChecker {
     }
     if (this.trackingStopped) return;
     const url = comparable ? loc : comparableUrl(loc);
-    if (url !== loc) this.asWritten = false;
     const hash = locFingerprint(loc, locHash, url);
     const first = markSeen(this.seen, this.maxTracked, hash[0] as number, hash[1] as number, at.line);
     if (first === SEEN_FULL) {

@@ -329,9 +329,9 @@ export class SitemapValidation implements ReaderSink {
   finish(bytes: number): FileReport {
     this.settle();
     this.protocol.finish(bytes, this.format_ === 'sitemapindex');
-    // The lane's table holds every loc as written, unless tracking stopped or one was not.
+    // The lane's table holds every loc's comparableUrl fingerprint, as hreflang's checks, unless tracking stopped.
     const seen = this.lane?.seen;
-    const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked && this.protocol.locsAsWritten ? seen : undefined);
+    const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked ? seen : undefined);
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);

@@ -48,6 +48,26 @@ describe('hreflang rules on the lane\'s urls read from bytes', () => {
     assert.ok(laneUrls >= 590, `the lane read the urls (${laneUrls})`);
   });
 
+  it('take a host or scheme in another case for the same page (RFC 3986 §6.2), as the events do', async () => {
+    const page = (group: number, language: string, host: string): string => `${group % 2 === 0 ? 'HTTPS' : 'https'}://${host}/${group}/${language}`;
+    const urls: string[] = [];
+    for (let group = 0; group < 200; group++) {
+      for (const own of ['en', 'de']) {
+        // Each page linked to by the other with its host in another case (by itself as written: the lane's
+        // way); every fourth group's German page does not link back.
+        const links = ['en', 'de'].filter((l) => !(group % 4 === 1 && own === 'de' && l === 'en')).map((l) => link(l, page(group, l, l === own ? 'example.com' : 'example.COM')));
+        urls.push(`  <url>\n    <loc>${page(group, own, 'example.com')}</loc>\n${links.join('\n')}\n  </url>`);
+      }
+    }
+    const { lane, events, laneUrls } = await bothWays(`${HEAD}${urls.join('\n')}\n</urlset>\n`);
+    assert.deepEqual(lane, events);
+    const found = (lane as { diagnostics: { code: string; message: string }[] }).diagnostics;
+    assert.deepEqual(found.map((d) => d.code), Array(50).fill('hreflang/missing-return-link'));
+    assert.ok(found[0]?.message.startsWith('"https://example.com/1/en" lists "https://example.com/1/de"'), found[0]?.message);
+    // The lane reads every url of a lower-case scheme (the events, the others).
+    assert.ok(laneUrls >= 195, `the lane read the urls (${laneUrls})`);
+  });
+
   it('an href with references too long for the module to fingerprint is read the long way', async () => {
     // 2,750 characters decoded: past the module's room for a decoded value.
     const long = `https://example.com/${'abcdefghij&amp;'.repeat(250)}`;

@@ -91,6 +91,13 @@ describe('HreflangChecker: groups', () => {
     ['the same language and href twice is harmless', [url(EN, ['en', EN], ['en', EN])], []],
     ['a mistake and its fix are one language', [url(EN, ['en', EN], ['en_US', DE], ['en-US', FR])], ['hreflang/invalid-language@2:3', 'hreflang/duplicate-language@2:3']],
     ['invalid languages, one per link', [url(EN, ['en', EN], ['xx', DE], ['US', FR])], ['hreflang/invalid-language@2:3', 'hreflang/invalid-language@2:3']],
+    // RFC 3986 §3.1, §3.2.2, §6.2: scheme and host in any case, one page; the path keeps its case.
+    [
+      'a host or scheme in another case is the same page',
+      [url('https://Example.COM/en/', ['en', EN], ['de', DE], ['de', 'HTTPS://EXAMPLE.COM/de/']), url(DE, ['de', 'https://EXAMPLE.com/de/'], ['en', 'https://example.Com/en/'])],
+      [],
+    ],
+    ['a path in another case is another page', [url(EN, ['en', 'https://example.com/EN/'], ['de', DE]), url(DE, ['de', DE], ['en', EN])], ['hreflang/missing-self@2:3']],
   ];
   for (const [name, entries, expected] of cases) {
     it(name, () => {
