@@ -56,6 +56,16 @@ const VIDEO_SAME_AS_LOC: EntryRule = {
   check: (entry, at, context) => reportVideos(VIDEO_SAME_AS_LOC, entry, at, context),
 };
 
+// Google's video sitemaps: a duration "from 1 to 28800 (8 hours)"; sitemap-video.xsd takes 0 too.
+const VIDEO_ZERO_DURATION: EntryRule = {
+  code: 'video/zero-duration', severity: 'warning', title: 'a video:duration of 0 seconds', reads: ['videos'],
+  check({ videos }, at, { report }) {
+    for (const video of videos ?? []) {
+      if (video.duration === 0) report(VIDEO_ZERO_DURATION, 'video:duration is 0 seconds; Google takes 1 to 28,800', at, 'give the length of the video in whole seconds, or leave video:duration out');
+    }
+  },
+};
+
 /** The problems of `rule` among the entry's videos. */
 function reportVideos(rule: EntryRule, { loc, videos }: UrlEntry, at: EntryPosition, { report }: EntryRuleContext): void {
   for (const video of videos ?? []) {
@@ -68,7 +78,7 @@ function reportVideos(rule: EntryRule, { loc, videos }: UrlEntry, at: EntryPosit
 }
 
 /** The rules of one entry, run on every `<url>` and `<sitemap>`; a rule module may add itself. */
-export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC];
+export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC, VIDEO_ZERO_DURATION];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
@@ -142,7 +152,7 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
 }
 
 /** The rules laneUrls checks from the lane's records; any other gets every record made an entry. */
-const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC]);
+const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC, VIDEO_ZERO_DURATION]);
 
 /** For Lane.addSeen and the hreflang checks: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. */
 export function comparableRecordHashes(lane: Lane, text: () => string, count: number): void {

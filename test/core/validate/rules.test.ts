@@ -95,7 +95,7 @@ describe('the schema verdict on values', () => {
   });
 });
 
-table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'video/same-as-loc', 'news/too-many'], {
+table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'video/same-as-loc', 'video/zero-duration', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
   'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
   'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
@@ -137,6 +137,11 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['
     doc: urlset(...[['a', '<video:content_loc>https://example.com/a</video:content_loc>'], ['b', '<video:player_loc>https://EXAMPLE.com/b</video:player_loc>'], ['c', '<video:content_loc>https://example.com/c.mp4</video:content_loc><video:player_loc>https://example.com/c?p</video:player_loc>']].map(([page, where]) =>
       u(`<loc>https://example.com/${page}</loc><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description>${where}</video:video>`))),
     expect: ['video/same-as-loc@2:1', 'video/same-as-loc@3:1'],
+  },
+  'a video:duration of 0 (sitemap-video.xsd takes it; Google takes 1 to 28,800), 1 and 28,800': {
+    doc: urlset(...['0', '1', '28800', '+0'].map((duration, i) =>
+      u(`<loc>https://example.com/${i}</loc><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:duration>${duration}</video:duration></video:video>`))),
+    expect: ['video/zero-duration@2:1', 'video/zero-duration@5:1'],
   },
   'too many images': { doc: urlset(u(`${LOC}${'<image:image><image:loc>https://example.com/i.jpg</image:loc></image:image>'.repeat(1001)}`)), expect: ['image/too-many@2:1'] },
 });
