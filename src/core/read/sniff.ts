@@ -57,14 +57,19 @@ const EXTRA_LABELS: Readonly<Record<string, string>> = {
   utf16: 'utf-16le',
 };
 
+/** Of those, the ones libxml2 calls "Unsupported encoding" (iconv has no such name): unknown in an XML declaration. */
+const NOT_XML_LABELS = new Set(['utf-8n', 'win-1252']);
+
 const canonicalCache = new Map<string, string | null>();
 
 /**
  * The WHATWG encoding name for a label (case and surrounding whitespace ignored), or undefined when
- * this runtime's TextDecoder cannot decode it (unknown, "replacement", UTF-32, a Node without full ICU).
+ * this runtime's TextDecoder cannot decode it (unknown, "replacement", UTF-32, a Node without full ICU)
+ * or, for an XML declaration (`xml`), when libxml2 cannot either.
  */
-export function resolveEncodingLabel(label: string): string | undefined {
+export function resolveEncodingLabel(label: string, xml = false): string | undefined {
   const key = label.trim().toLowerCase();
+  if (xml && NOT_XML_LABELS.has(key)) return undefined;
   let name = canonicalCache.get(key);
   if (name === undefined) {
     name = null;
@@ -206,7 +211,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   if (detected !== undefined) {
     // A BOM or the UTF-16 pattern decides; the declaration can only agree or be overruled.
     if (declared !== undefined) {
-      const resolved = resolveEncodingLabel(declared);
+      const resolved = resolveEncodingLabel(declared, true);
       if (!declarationAgrees(detected, declared, resolved)) {
         const by = source === 'bom' ? 'byte order mark' : 'byte pattern';
         // libxml2 overlooks only a single-byte label over UTF-8 and a UTF-8 label over UTF-16; else it is fatal (XML 1.0 §4.3.3).
@@ -225,7 +230,7 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
 
   if (declared === undefined) return result('utf-8', 'default');
-  const resolved = ASCII_LABELS.has(declared.trim().toLowerCase()) ? 'us-ascii' : resolveEncodingLabel(declared);
+  const resolved = ASCII_LABELS.has(declared.trim().toLowerCase()) ? 'us-ascii' : resolveEncodingLabel(declared, true);
   if (resolved === undefined) {
     diagnostics.push(diag('encoding/unsupported', 'error', `unknown or unsupported encoding "${declared}" in the XML declaration; reading it as UTF-8`, at, UTF8_HINT));
     return result('utf-8', 'default');

@@ -355,7 +355,7 @@ export function validateXmlSitemapText(text: string, options: ValidationOptions 
   const declaration = handler.xmlDeclaration;
   handler.xmlDeclaration = (d, line, column, offset): void => {
     declaration?.(d, line, column, offset);
-    if (d.encoding !== undefined && resolveEncodingLabel(d.encoding) === undefined) {
+    if (d.encoding !== undefined && resolveEncodingLabel(d.encoding, true) === undefined) {
       validation.diagnostic({ code: 'encoding/unsupported', severity: 'error', message: `unknown or unsupported encoding "${d.encoding}" in the XML declaration`, line, column, offset, hint: 'declare encoding="UTF-8" and save the file as UTF-8' });
     }
   };

@@ -120,6 +120,18 @@ describe('sniffEncoding', () => {
     assert.equal(resolveEncodingLabel('x-klingon'), undefined);
   });
 
+  it('takes in an XML declaration only the labels libxml2 knows too: utf-8n and win-1252 are unsupported there', () => {
+    for (const label of ['utf-8n', 'WIN-1252']) {
+      const r = sniffEncoding(ascii(DECL(label)));
+      assert.equal(r.encoding, 'utf-8', label);
+      assert.deepEqual(codes(r), ['encoding/unsupported'], label);
+    }
+    // An HTML page's charset (build) keeps them.
+    assert.equal(resolveEncodingLabel('utf-8n'), 'utf-8');
+    assert.equal(resolveEncodingLabel('win-1252'), 'windows-1252');
+    assert.equal(sniffEncoding(ascii(DECL('latin-1'))).encoding, 'windows-1252');
+  });
+
   it('lets a BOM win over a contradicting declaration, with encoding/bom-conflict', () => {
     const r = sniffEncoding(bytes([0xef, 0xbb, 0xbf], DECL('ISO-8859-1')));
     assert.equal(r.encoding, 'utf-8');
