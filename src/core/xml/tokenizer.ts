@@ -845,6 +845,10 @@ export class XmlTokenizer {
       return this.usedUp(len, carryFrom);
     }
     this.forbiddenIn(buf, i, j);
+    // Never kept, but bounded as a value is (libxml2 refuses a comment of over 10,000,000 characters).
+    if (this.bufBase + j - this.tokOffset - 4 > this.maxValue) {
+      this.reportTok('budget/value-length', `a comment longer than ${this.maxValue} characters`, 'raise maxValueLength if this is legitimate');
+    }
     this.state = S_TEXT;
     return j + 3;
   }

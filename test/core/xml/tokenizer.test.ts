@@ -490,6 +490,14 @@ describe('XmlTokenizer: budgets', () => {
     assert.deepEqual(events.slice(2, 4), [['text', '123456', 1, 7, 6], ['diag', 'budget/value-length', 'error', 1, 7, 6]]);
   });
 
+  it('bounds a comment as a value, whole or in chunks, as libxml2 refuses one of over 10,000,000 characters', () => {
+    const doc = '<r><!--123456--><!--1234567--></r>';
+    for (const chunks of [[doc], doc.match(/.{1,3}/g) as string[]]) {
+      const diagnostics = tokenize(chunks, { maxValueLength: 6 }).filter((e) => e[0] === 'diag');
+      assert.deepEqual(diagnostics.map((e) => `${e[1]}@${e[5]}`), ['budget/value-length@16'], chunks.join('|'));
+    }
+  });
+
   it('does not split a surrogate pair when cutting', () => {
     const events = tokenize(['<r>ab😀</r>'], { maxValueLength: 3 });
     assert.deepEqual(textsOf(events, 'r'), ['ab']);
