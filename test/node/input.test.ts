@@ -248,6 +248,14 @@ describe('readInput', () => {
     await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.tsv:1: TSV header has no "loc" column/, 'input/csv-header');
   });
 
+  it('tsv: a header in double quotes (CSV quoting, which TSV has not) is refused as such, from a .tsv file and from stdin alike', async () => {
+    const quoted = '"loc"\t"lastmod"\n"https://e.com/a"\t"2024-01-01"\n';
+    const why = /^(?:q\.tsv|<stdin>):1: TSV header field "\\"loc\\"" is in double quotes, which TSV has not .*save the file as CSV/;
+    await rejectsWith(collect('q.tsv', quoted, 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([quoted]) })), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('q2.tsv', 'loc\t"Last, Modified"\n', 'tsv', undefined, { lastmod: 'Last, Modified' }), 'ERR_SITEMAP_INPUT_FORMAT', /TSV header field "\\"Last, Modified\\"" is in double quotes/, 'input/csv-header');
+  });
+
   describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {
     const inputs: [string, string, InputRecord['entry'][]][] = [
       ['jsonl', '\n  \n{"loc":"/a","images":[{"loc":"/i.jpg"}]}\n{"loc":"/b"}\n', [{ loc: '/a', images: [{ loc: '/i.jpg' }] }, { loc: '/b' }]],
