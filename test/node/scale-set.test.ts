@@ -118,6 +118,22 @@ test('generate --shards gives, byte for byte, what shards written apart and then
   for (const [name, ino] of before) if (name !== 'sitemap.xml' && !name.endsWith('.json')) assert.equal(after.get(name), ino, `${name} was written again`);
 });
 
+test('generate --shards writes a URL once however its escapes are spelt (%c3%bc, %C3%BC), as generate without shards does, in any section; manifests carry the layout that places it so', async () => {
+  const dir = tempDir();
+  const urls = ['%c3%bc/a', '%C3%BC/a', 'x/%c3%bc', 'x/%C3%BC', 'x/%7e', 'x/~', 'top%c3%a9', 'top%C3%A9'].map((p) => `${BASE}${p}`);
+  writeFileSync(join(dir, 'urls.txt'), urls.join('\n') + '\n');
+  const counts = async (shards: string[]): Promise<[number, number]> => {
+    const run = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', shards.length > 0 ? 'sharded' : 'plain', '--format', 'json', ...shards], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout);
+    return [summary.urls, summary.duplicates];
+  };
+  assert.deepEqual(await counts([]), [4, 4]);
+  assert.deepEqual(await counts(['--shards', '16']), [4, 4]);
+  assert.equal(locsOf(published(join(dir, 'sharded'))).length, 4);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'sharded', 'sitemap-shard-0-of-16.json'), 'utf8')).layout, 3);
+});
+
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ a: 30, b: 30 }), 'out');

@@ -227,7 +227,7 @@ export async function setSettings(outDir: string, name: string): Promise<ShardSe
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
   const read = await readManifest(join(outDir, manifest));
-  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (a folder's own page, /x/, in the section x): changes would land in other children than its URLs; write the set again (generate --shards)`);
+  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (layout ${read.layout ?? 1}, now ${LAYOUT_VERSION}): changes would land in other children than its URLs; write the set again (generate --shards)`);
   return settingsOfManifest(read, outDir);
 }
 
