@@ -261,7 +261,6 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
   return tableSink('TSV', file, out, options, (record) =>
     new LineSplitter(
       (line, number) => {
-        if (line.trim() === '') return;
         record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
       },
       overlongLine(file, out),
@@ -289,6 +288,8 @@ type TableRecord = (fields: string[], line: number, invalidUtf8: boolean) => voi
 function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], options: ReadInputOptions, splitter: (record: TableRecord) => Sink): Sink {
   let columns: CsvColumns | undefined;
   const records = splitter((fields, line, invalidUtf8) => {
+    // An empty row (a line of spaces, a spreadsheet's ",,,") is a blank line, skipped as in a text input.
+    if (fields.every((field) => field.trim() === '')) return;
     if (columns === undefined) {
       try {
         columns = csvHeader(fields, kind, options.columns);

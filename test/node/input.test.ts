@@ -248,6 +248,17 @@ describe('readInput', () => {
     await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.tsv:1: TSV header has no "loc" column/, 'input/csv-header');
   });
 
+  it('csv and tsv: an empty row (a line of spaces, a spreadsheet\'s ",,," or tabs) is a blank line, skipped as in text, before the header too', async () => {
+    const rows: [InputFormat, string][] = [
+      ['csv', ' \nloc,lastmod\nhttps://e.com/a,2024-01-01\n   \n,,\n , \nhttps://e.com/b,\n  '],
+      ['tsv', ' \nloc\tlastmod\nhttps://e.com/a\t2024-01-01\n   \n\t\t\n \t \nhttps://e.com/b\t\n  '],
+    ];
+    for (const [format, text] of rows) {
+      const { records } = await collect(`rows.${format}`, text, format);
+      assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error]), [[3, 'https://e.com/a'], [7, 'https://e.com/b']], format);
+    }
+  });
+
   it('tsv: a header in double quotes (CSV quoting, which TSV has not) is refused as such, from a .tsv file and from stdin alike', async () => {
     const quoted = '"loc"\t"lastmod"\n"https://e.com/a"\t"2024-01-01"\n';
     const why = /^(?:q\.tsv|<stdin>):1: TSV header field "\\"loc\\"" is in double quotes, which TSV has not .*save the file as CSV/;
