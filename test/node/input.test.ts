@@ -341,6 +341,14 @@ describe('readInput', () => {
     );
   });
 
+  it('a header separated by semicolons (a spreadsheet\'s CSV where the decimal mark is the comma) stops the input: its records are never read as URLs ("https://e.com/a;2024-01-01")', async () => {
+    const text = 'loc;lastmod\nhttps://e.com/a;2024-01-01\n';
+    const why = /the header is separated by semicolons/;
+    await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('semi.csv', text, 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('semi.txt', text, 'text'), 'ERR_SITEMAP_INPUT_FORMAT', /^semi\.txt:1: this text input looks like CSV/);
+  });
+
   it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
     const sf = await drain(readInput('-', 'auto', { stdin: Readable.from(['"Address","Last Modified"\n"https://e.com/a","2024-01-01"\n']) }));
     assert.deepEqual(sf.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
