@@ -349,6 +349,15 @@ describe('readInput', () => {
     await rejectsWith(collect('semi.txt', text, 'text'), 'ERR_SITEMAP_INPUT_FORMAT', /^semi\.txt:1: this text input looks like CSV/);
   });
 
+  it('a text input whose first line is no URL but has the separators of a CSV or TSV header (page,date) stops: its records would be URLs ("https://e.com/a,2024-01-01")', async () => {
+    const why = /^<stdin>:1: this text input starts with a line that is no URL but has the commas, semicolons or tabs of a CSV or TSV header: use --input-format csv or tsv/;
+    for (const text of ['page,date\nhttps://e.com/a,2024-01-01\n', '# pages\nPage;Date\nhttps://e.com/a;2024-01-01\n', 'page\tdate\nhttps://e.com/a\t2024\n']) {
+      await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', text.startsWith('#') ? /^<stdin>:2: / : why);
+    }
+    // A first line that is no URL for another reason is one refused line, as any other.
+    assert.deepEqual((await drain(readInput('-', 'text', { stdin: Readable.from(['www.e.com/a\nhttps://e.com/b\n']) }))).map((r) => r.entry?.loc ?? r.code), ['input/text', 'https://e.com/b']);
+  });
+
   it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
     const sf = await drain(readInput('-', 'auto', { stdin: Readable.from(['"Address","Last Modified"\n"https://e.com/a","2024-01-01"\n']) }));
     assert.deepEqual(sf.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
