@@ -173,7 +173,7 @@ function sortByHash(items: Serialized[]): Serialized[] {
     }
     // The sort is stable: of one URL given twice, the first given is kept.
     const keyed = entry.map((item) => ({ item, key: dedupeKey(item.loc) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (let i = 0; i < keyed.length; i++) if (i === 0 || keyed[i]?.key !== keyed[i - 1]?.key) sorted.push((keyed[i] as (typeof keyed)[number]).item);
+    for (const [i, { item, key }] of keyed.entries()) if (key !== keyed[i - 1]?.key) sorted.push(item);
   }
   return sorted;
 }
