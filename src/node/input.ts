@@ -211,7 +211,7 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
         const format = sniffInputFormat(line);
         if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
         // A header naming no loc column too: `https://e.com/a,2024-01-01` is a URL.
-        if (read.error !== undefined && /[,;\t]/.test(line)) {
+        if (read.error !== undefined && /[,;\t]/.test(line) && !/^\s*(?:https?:|\/)/i.test(line)) {
           throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input starts with a line that is no URL but has the commas, semicolons or tabs of a CSV or TSV header: use --input-format csv or tsv, with --columns loc=NAME`);
         }
       }

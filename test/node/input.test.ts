@@ -354,8 +354,10 @@ describe('readInput', () => {
     for (const text of ['page,date\nhttps://e.com/a,2024-01-01\n', '# pages\nPage;Date\nhttps://e.com/a;2024-01-01\n', 'page\tdate\nhttps://e.com/a\t2024\n']) {
       await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', text.startsWith('#') ? /^<stdin>:2: / : why);
     }
-    // A first line that is no URL for another reason is one refused line, as any other.
-    assert.deepEqual((await drain(readInput('-', 'text', { stdin: Readable.from(['www.e.com/a\nhttps://e.com/b\n']) }))).map((r) => r.entry?.loc ?? r.code), ['input/text', 'https://e.com/b']);
+    // A first line that is no URL for another reason, or a URL with a tab after it, is one refused line, as any other.
+    for (const first of ['www.e.com/a', 'https://e.com/a\t2024']) {
+      assert.deepEqual((await drain(readInput('-', 'text', { stdin: Readable.from([`${first}\nhttps://e.com/b\n`]) }))).map((r) => r.entry?.loc ?? r.code), ['input/text', 'https://e.com/b']);
+    }
   });
 
   it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
