@@ -94,9 +94,9 @@ function httpUrl(text: string, what: string): URL {
 /**
  * The POST bodies for `urls`: one group per host, in the order first seen, cut into batches of at most
  * `maxUrlsPerPost`, each URL once (compared as written). `keyLocation` goes only into its own host's
- * payloads: a key file proves ownership of its host alone. Throws `SitemapError` for misuse: an invalid
- * key (check `indexNowKeyProblem` first), a URL or keyLocation not absolute http(s), a batch size
- * outside 1 to 10,000.
+ * payloads: a key file proves ownership of its host alone, and only of the URLs under its folder. Throws
+ * `SitemapError` for misuse: an invalid key (check `indexNowKeyProblem` first), a URL or keyLocation
+ * not absolute http(s), a URL of keyLocation's host outside its folder, a batch size outside 1 to 10,000.
  */
 export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloadOptions): IndexNowPayload[] {
   const { key, keyLocation } = options;
@@ -106,24 +106,41 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
   if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > INDEXNOW_MAX_URLS_PER_POST) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `URLs per IndexNow post must be a whole number from 1 to ${INDEXNOW_MAX_URLS_PER_POST}, got ${maxUrls}`);
   }
-  const keyHost = keyLocation === undefined ? undefined : httpUrl(keyLocation, 'the IndexNow keyLocation').host;
+  const keyUrl = keyLocation === undefined ? undefined : httpUrl(keyLocation, 'the IndexNow keyLocation');
+  // "A request with the key can contain only pages located in the same directory as the key" (Yandex's
+  // key page; indexnow.org/documentation: a key file in a folder submits only the URLs under it).
+  const keyFolder = keyUrl?.pathname.slice(0, keyUrl.pathname.lastIndexOf('/') + 1);
+  let outside = 0;
+  let firstOutside: string | undefined;
 
   const byHost = new Map<string, string[]>();
   const seen = new Set<string>();
   for (const url of urls) {
     if (seen.has(url)) continue;
     seen.add(url);
-    const host = httpUrl(url, 'the URL').host;
+    const parsed = httpUrl(url, 'the URL');
+    const host = parsed.host;
+    if (host === keyUrl?.host && !parsed.pathname.startsWith(keyFolder as string)) {
+      outside++;
+      firstOutside ??= url;
+    }
     const list = byHost.get(host);
     if (list === undefined) byHost.set(host, [url]);
     else list.push(url);
+  }
+  if (keyUrl !== undefined && outside > 0) {
+    const total = (byHost.get(keyUrl.host) as string[]).length;
+    throw new SitemapError(
+      'ERR_SITEMAP_OPTION',
+      `${outside} of the ${total} URLs on ${keyUrl.host} are outside ${keyFolder}, the folder of the key file ${keyLocation} (keyLocation), e.g. ${firstOutside}: a key file authorises only the URLs under its folder; put it at the root of the host (${keyUrl.protocol}//${keyUrl.host}/${key}.txt) or in a folder above them all`,
+    );
   }
 
   const payloads: IndexNowPayload[] = [];
   for (const [host, list] of byHost) {
     for (let start = 0; start < list.length; start += maxUrls) {
       const urlList = list.slice(start, start + maxUrls);
-      payloads.push(host === keyHost ? { host, key, keyLocation: keyLocation as string, urlList } : { host, key, urlList });
+      payloads.push(host === keyUrl?.host ? { host, key, keyLocation: keyLocation as string, urlList } : { host, key, urlList });
     }
   }
   return payloads;

@@ -380,6 +380,11 @@ export function comparableUrl(url: string): string {
   }
 }
 
+/** The form a set's dedupe compares a normalised loc in: comparableUrl's, or the loc itself without a "%" (nothing to normalise). */
+export function dedupeKey(loc: string): string {
+  return loc.includes('%') ? comparableUrl(loc) : loc;
+}
+
 // Escapes that normalizeEscapes changes: a lower-case hex digit, or an unreserved character
 // (RFC 3986 §2.3: A-Z 41-5A, a-z 61-7A, 0-9 30-39, "-" 2D, "." 2E, "_" 5F, "~" 7E).
 const NON_NORMAL_ESCAPE_RE = /%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/;

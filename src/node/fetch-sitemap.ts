@@ -28,11 +28,6 @@ export class SitemapFetchError extends SitemapError {
   }
 }
 
-export interface FetchSitemapOptions {
-  /** Caps the body (after any Content-Encoding was undone); else the client's cap. */
-  maxBytes?: number;
-}
-
 export interface FetchedSitemap {
   /** The URL asked for. */
   readonly url: string;
@@ -50,9 +45,12 @@ export interface FetchedSitemap {
   cancel(): Promise<void>;
 }
 
-/** GET `url` for reading as a sitemap; throws a `SitemapFetchError` when there is nothing to read. */
-export async function fetchSitemap(url: string, client: HttpClient, options: FetchSitemapOptions = {}): Promise<FetchedSitemap> {
-  const outcome = await client.get(url, options.maxBytes !== undefined ? { maxBodyBytes: options.maxBytes } : {});
+/**
+ * GET `url` for reading as a sitemap; throws a `SitemapFetchError` when there is nothing to read. The
+ * body is not capped here: its reader stops at its own budget (--max-bytes, budget/…), as for a file.
+ */
+export async function fetchSitemap(url: string, client: HttpClient): Promise<FetchedSitemap> {
+  const outcome = await client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
   if (!outcome.ok) throw new SitemapFetchError(url, outcome.code as `fetch/${string}`, `${outcome.message} (${outcome.code})`, false);
   if (outcome.status < 200 || outcome.status > 299) {
     await outcome.body.cancel();

@@ -210,6 +210,10 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
         // A CSV/TSV header or JSON object first: stop, rather than turn its records into URLs.
         const format = sniffInputFormat(line);
         if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
+        // A header naming no loc column too: `https://e.com/a,2024-01-01` is a URL.
+        if (read.error !== undefined && /[,;\t]/.test(line) && !/^\s*(?:https?:|\/)/i.test(line)) {
+          throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input starts with a line that is no URL but has the commas, semicolons or tabs of a CSV or TSV header: use --input-format csv or tsv, with --columns loc=NAME`);
+        }
       }
       if (read.error !== undefined) out().push({ error: read.error, code: 'input/text', file, line: number });
       else if (suspect() && read.loc.includes('\uFFFD')) out().push({ error: INVALID_UTF8, code: 'input/encoding', file, line: number });
@@ -261,7 +265,6 @@ function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
   return tableSink('TSV', file, out, options, (record) =>
     new LineSplitter(
       (line, number) => {
-        if (line.trim() === '') return;
         record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
       },
       overlongLine(file, out),
@@ -289,6 +292,8 @@ type TableRecord = (fields: string[], line: number, invalidUtf8: boolean) => voi
 function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], options: ReadInputOptions, splitter: (record: TableRecord) => Sink): Sink {
   let columns: CsvColumns | undefined;
   const records = splitter((fields, line, invalidUtf8) => {
+    // An empty row (a line of spaces, a spreadsheet's ",,,") is a blank line, skipped as in a text input.
+    if (fields.every((field) => field.trim() === '')) return;
     if (columns === undefined) {
       try {
         columns = csvHeader(fields, kind, options.columns);

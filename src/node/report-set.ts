@@ -242,7 +242,7 @@ async function readProbes(urls: readonly string[], options: WriteReportOptions, 
     const url = urls[i];
     if (url === undefined) return;
     const turn = new Promise<void>((resolve) => (turns[i] = resolve));
-    ahead[i] = fetchDocument(url, client, options.maxBytes).then((document) => {
+    ahead[i] = fetchDocument(url, client).then((document) => {
       void document.fetched.held(turn);
       return document;
     });

@@ -23,7 +23,7 @@ export interface SourceOptions {
   cwd?: string;
   /** The client URL sources are fetched with (its address policy, deadline, retries, byte caps). */
   client?: () => HttpClient | Promise<HttpClient>;
-  /** Per document, after decompression (the reader's budget; also caps a fetched body). */
+  /** Per document, after decompression: the reader's budget, for a fetched body as for a file. */
   maxBytes?: number;
   /** Called before each chunk of input; reading waits for a promise (a slow consumer of the output). */
   backpressure?: () => Promise<void> | undefined;
@@ -129,10 +129,10 @@ export interface FetchedDocument {
   http: NonNullable<SourceDocument['http']>;
 }
 
-/** GET `url` for reading as a document of a source (fetchSitemap, capped at `maxBytes`); throws as fetchSitemap does. */
-export async function fetchDocument(url: string, client: HttpClient, maxBytes: number | undefined): Promise<FetchedDocument> {
+/** GET `url` for reading as a document of a source (fetchSitemap); throws as fetchSitemap does. */
+export async function fetchDocument(url: string, client: HttpClient): Promise<FetchedDocument> {
   const started = performance.now();
-  const fetched = await fetchSitemap(url, client, maxBytes !== undefined ? { maxBytes } : {});
+  const fetched = await fetchSitemap(url, client);
   const { headers } = fetched;
   const http: FetchedDocument['http'] = { status: fetched.status, milliseconds: Math.round(performance.now() - started), finalUrl: fetched.finalUrl };
   if (headers.get('etag') !== null) http.etag = headers.get('etag') as string;
@@ -149,7 +149,7 @@ async function readOne(where: string, document: SourceDocument, options: SourceO
     if (/^https?:\/\//i.test(where)) {
       if (ahead === undefined) {
         if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${where}: no HTTP client given`);
-        ahead = fetchDocument(where, await options.client(), options.maxBytes);
+        ahead = fetchDocument(where, await options.client());
       }
       const answer = await ahead;
       fetched = answer.fetched;

@@ -20,7 +20,7 @@ export interface SitemapUrlValidationResult extends SitemapValidationResult {
 export async function validateSitemapUrl(url: string, options: ValidateSitemapUrlOptions = {}): Promise<SitemapUrlValidationResult> {
   const client = options.client ?? new HttpClient(options);
   try {
-    const fetched = await fetchSitemap(url, client, options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+    const fetched = await fetchSitemap(url, client);
     const location = options.baseUrl ?? options.location ?? fetched.finalUrl;
     // Waiting for the report's reader is not charged to the server's deadline.
     const validating: ValidateSitemapOptions = { ...options, file: options.file ?? url, baseUrl: location, backpressure: fetched.holding(options.backpressure) };

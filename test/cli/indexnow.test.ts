@@ -180,6 +180,21 @@ describe('sitemapkit indexnow', () => {
     assert.ok(!existsSync(join(dir, 'maps', `${KEY}.txt`)));
   });
 
+  it('a --key-location in a folder: the URLs outside it, which that key file does not authorise, stop the run before anything is sent', async () => {
+    const dir = site();
+    const fake = await fakeEndpoint([{ status: 200 }]);
+    assert.equal((await build(dir)).code, 0);
+    for (const extra of [['--dry-run'], []]) {
+      const result = await indexnow(dir, fake.endpoint, ['--key-location', `${BASE}blog/${KEY}.txt`, ...extra]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /3 of the 4 URLs on www\.example\.com are outside \/blog\/, the folder of the key file/);
+    }
+    assert.equal(fake.bodies.length, 0);
+    const root = await indexnow(dir, fake.endpoint, ['--key-location', `${BASE}key-${KEY}.txt`]);
+    assert.equal(root.code, 0, root.stderr);
+    assert.equal(fake.bodies[0]?.urlList.length, 4);
+  });
+
   it('needs a build first, and a valid key', async () => {
     const dir = tempDir('sitemapkit-indexnow-');
     const none = await runCli(['indexnow', '--key', KEY, '--out', dir], { cwd: dir });

@@ -6,6 +6,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { gzipSync } from 'node:zlib';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runRead } from '../../src/cli/commands/read.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -152,10 +154,14 @@ describe('sitemapkit read URL', () => {
     assert.equal(written, `${LARGE.join('\n')}\n`);
   });
 
-  it('--max-bytes caps the body', async () => {
-    const r = await read('/big.xml', ['--max-bytes', '1K']);
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /fetch\/too-large/);
+  it('--max-bytes stops a URL where it stops the same bytes in a file: budget/decompressed-size, what was read printed, exit 1', async () => {
+    writeFileSync(join(cwd, 'big.xml'), MANY_BODY);
+    const url = await read('/big.xml', ['--max-bytes', '1K']);
+    const file = await runCli(['read', 'big.xml', '--format', 'urls', '--max-bytes', '1K'], { cwd });
+    assert.equal(file.code, 1, file.stderr);
+    assert.match(file.stderr, /budget\/decompressed-size/);
+    const sameLines = (text: string): string => text.replace(/^\S*big\.xml:/gm, 'big.xml:');
+    assert.deepEqual([url.code, url.stdout, sameLines(url.stderr)], [file.code, file.stdout, sameLines(file.stderr)]);
   });
 
   it('a status other than 2xx: HTTP 404 and exit 2', async () => {

@@ -137,7 +137,7 @@ describe('indexNowPayloads', () => {
   });
 
   it('puts keyLocation only into the payloads of its own host', () => {
-    const keyLocation = 'https://www.example.com/keys/indexnow.txt';
+    const keyLocation = 'https://www.example.com/indexnow.txt';
     const payloads = indexNowPayloads(
       ['https://www.example.com/1', 'https://blog.example.com/1', 'https://www.example.com/2', 'https://www.example.com:8443/1'],
       { key: KEY, keyLocation, maxUrlsPerPost: 1 },
@@ -149,6 +149,20 @@ describe('indexNowPayloads', () => {
       { host: 'www.example.com:8443', key: KEY, urlList: ['https://www.example.com:8443/1'] },
     ]);
     assert.equal(JSON.stringify(payloads[0]), `{"host":"www.example.com","key":"${KEY}","keyLocation":"${keyLocation}","urlList":["https://www.example.com/1"]}`);
+  });
+
+  it('refuses the URLs of the keyLocation\'s host outside its folder, which the key file does not authorise, with their count and one of them', () => {
+    const keyLocation = 'https://www.example.com/shop/key.txt';
+    const urls = ['https://www.example.com/shop/a', 'https://www.example.com/shop/x/b', 'https://blog.example.com/c', 'http://www.example.com/shop/d'];
+    assert.deepEqual(indexNowPayloads(urls, { key: KEY, keyLocation }).map((p) => [p.host, p.keyLocation, p.urlList.length]), [
+      ['www.example.com', keyLocation, 3],
+      ['blog.example.com', undefined, 1],
+    ]);
+    throwsCode(
+      () => indexNowPayloads([...urls, 'https://www.example.com/about', 'https://www.example.com/shopping', 'https://www.example.com/about'], { key: KEY, keyLocation }),
+      'ERR_SITEMAP_OPTION',
+      /^2 of the 5 URLs on www\.example\.com are outside \/shop\/, the folder of the key file https:\/\/www\.example\.com\/shop\/key\.txt \(keyLocation\), e\.g\. https:\/\/www\.example\.com\/about: /,
+    );
   });
 
   it('makes no payload for no URLs', () => {

@@ -41,6 +41,12 @@ test('the bucket is a hash of the URL: stable across runs and machines (fixed va
   assert.equal(shardOf(`${BASE}products/123`, layout).hash, 9072734412364);
 });
 
+test('spellings of one URL whose escapes differ in case are placed as one URL (the set writes them once, as the writer dedupes them)', () => {
+  const layout = { shards: 64, baseUrl: BASE };
+  assert.deepEqual(shardOf(`${BASE}caf%c3%a9/p%c3%bc%7e`, layout), shardOf(`${BASE}caf%C3%A9/p%C3%BC~`, layout));
+  assert.deepEqual(shardOf(`${BASE}x/a%2fb`, layout), shardOf(`${BASE}x/a%2Fb`, layout));
+});
+
 test('URLs spread over the buckets: no bucket holds more than twice its share', () => {
   const counts = new Array<number>(16).fill(0);
   const prefix = scopeOf(BASE).prefix;

@@ -315,7 +315,7 @@ describe('submitIndexNow', () => {
   it('payloads of two hosts from indexNowPayloads: one request each, in order, one at a time, keyLocation only on its host', async () => {
     const fake = await fakeEndpoint([{ status: 200 }, { status: 202 }, { status: 200 }]);
     try {
-      const keyLocation = 'https://www.example.com/keys/indexnow-key.txt';
+      const keyLocation = 'https://www.example.com/indexnow-key.txt';
       const payloads = indexNowPayloads(
         ['https://www.example.com/a', 'https://blog.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c'],
         { key: KEY, keyLocation, maxUrlsPerPost: 2 },

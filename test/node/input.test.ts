@@ -248,6 +248,25 @@ describe('readInput', () => {
     await rejectsWith(collect('nohead.tsv', 'page\tlastmod\n', 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.tsv:1: TSV header has no "loc" column/, 'input/csv-header');
   });
 
+  it('csv and tsv: an empty row (a line of spaces, a spreadsheet\'s ",,," or tabs) is a blank line, skipped as in text, before the header too', async () => {
+    const rows: [InputFormat, string][] = [
+      ['csv', ' \nloc,lastmod\nhttps://e.com/a,2024-01-01\n   \n,,\n , \nhttps://e.com/b,\n  '],
+      ['tsv', ' \nloc\tlastmod\nhttps://e.com/a\t2024-01-01\n   \n\t\t\n \t \nhttps://e.com/b\t\n  '],
+    ];
+    for (const [format, text] of rows) {
+      const { records } = await collect(`rows.${format}`, text, format);
+      assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.error]), [[3, 'https://e.com/a'], [7, 'https://e.com/b']], format);
+    }
+  });
+
+  it('tsv: a header in double quotes (CSV quoting, which TSV has not) is refused as such, from a .tsv file and from stdin alike', async () => {
+    const quoted = '"loc"\t"lastmod"\n"https://e.com/a"\t"2024-01-01"\n';
+    const why = /^(?:q\.tsv|<stdin>):1: TSV header field "\\"loc\\"" is in double quotes, which TSV has not .*save the file as CSV/;
+    await rejectsWith(collect('q.tsv', quoted, 'tsv'), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([quoted]) })), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('q2.tsv', 'loc\t"Last, Modified"\n', 'tsv', undefined, { lastmod: 'Last, Modified' }), 'ERR_SITEMAP_INPUT_FORMAT', /TSV header field "\\"Last, Modified\\"" is in double quotes/, 'input/csv-header');
+  });
+
   describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {
     const inputs: [string, string, InputRecord['entry'][]][] = [
       ['jsonl', '\n  \n{"loc":"/a","images":[{"loc":"/i.jpg"}]}\n{"loc":"/b"}\n', [{ loc: '/a', images: [{ loc: '/i.jpg' }] }, { loc: '/b' }]],
@@ -320,6 +339,25 @@ describe('readInput', () => {
         ['input/unknown-field', 3, 'unknown field "note" ignored'],
       ],
     );
+  });
+
+  it('a header separated by semicolons (a spreadsheet\'s CSV where the decimal mark is the comma) stops the input: its records are never read as URLs ("https://e.com/a;2024-01-01")', async () => {
+    const text = 'loc;lastmod\nhttps://e.com/a;2024-01-01\n';
+    const why = /the header is separated by semicolons/;
+    await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('semi.csv', text, 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', why, 'input/csv-header');
+    await rejectsWith(collect('semi.txt', text, 'text'), 'ERR_SITEMAP_INPUT_FORMAT', /^semi\.txt:1: this text input looks like CSV/);
+  });
+
+  it('a text input whose first line is no URL but has the separators of a CSV or TSV header (page,date) stops: its records would be URLs ("https://e.com/a,2024-01-01")', async () => {
+    const why = /^<stdin>:1: this text input starts with a line that is no URL but has the commas, semicolons or tabs of a CSV or TSV header: use --input-format csv or tsv/;
+    for (const text of ['page,date\nhttps://e.com/a,2024-01-01\n', '# pages\nPage;Date\nhttps://e.com/a;2024-01-01\n', 'page\tdate\nhttps://e.com/a\t2024\n']) {
+      await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', text.startsWith('#') ? /^<stdin>:2: / : why);
+    }
+    // A first line that is no URL for another reason, or a URL with a tab after it, is one refused line, as any other.
+    for (const first of ['www.e.com/a', 'https://e.com/a\t2024']) {
+      assert.deepEqual((await drain(readInput('-', 'text', { stdin: Readable.from([`${first}\nhttps://e.com/b\n`]) }))).map((r) => r.entry?.loc ?? r.code), ['input/text', 'https://e.com/b']);
+    }
   });
 
   it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {

@@ -118,6 +118,37 @@ test('generate --shards gives, byte for byte, what shards written apart and then
   for (const [name, ino] of before) if (name !== 'sitemap.xml' && !name.endsWith('.json')) assert.equal(after.get(name), ino, `${name} was written again`);
 });
 
+test('generate --shards writes a URL once however its escapes are spelt (%c3%bc, %C3%BC), as generate without shards does, in any section; manifests carry the layout that places it so', async () => {
+  const dir = tempDir();
+  const urls = ['%c3%bc/a', '%C3%BC/a', 'x/%c3%bc', 'x/%C3%BC', 'x/%7e', 'x/~', 'top%c3%a9', 'top%C3%A9'].map((p) => `${BASE}${p}`);
+  writeFileSync(join(dir, 'urls.txt'), urls.join('\n') + '\n');
+  const counts = async (shards: string[]): Promise<[number, number]> => {
+    const run = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', shards.length > 0 ? 'sharded' : 'plain', '--format', 'json', ...shards], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout);
+    return [summary.urls, summary.duplicates];
+  };
+  assert.deepEqual(await counts([]), [4, 4]);
+  assert.deepEqual(await counts(['--shards', '16']), [4, 4]);
+  assert.equal(locsOf(published(join(dir, 'sharded'))).length, 4);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'sharded', 'sitemap-shard-0-of-16.json'), 'utf8')).layout, 3);
+});
+
+test('apply changes a URL however its escapes are spelt, as the set placed and wrote it once: an upsert replaces it, a delete removes it', async () => {
+  const dir = tempDir();
+  await generate(dir, [{ loc: `${BASE}caf%c3%a9/a`, lastmod: '2024-01-01' }, { loc: `${BASE}caf%c3%a9/b` }, { loc: `${BASE}x` }], 'out');
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-01-02' }, { op: 'delete', loc: `${BASE}caf%C3%A9/b` }]));
+  const applied = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(applied.code, 0, applied.stderr);
+  const text = [...published(join(dir, 'out')).values()].join('');
+  assert.deepEqual(locsOf(published(join(dir, 'out'))), [`${BASE}caf%C3%A9/a`, `${BASE}x`]);
+  assert.match(text, /caf%C3%A9\/a<\/loc><lastmod>2026-01-02</);
+  // Two spellings in one feed: the last change wins, as for one spelling.
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-03-03' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-04-04' }]));
+  assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
+  assert.match([...published(join(dir, 'out')).values()].join(''), /caf%C3%A9\/a<\/loc><lastmod>2026-04-04</);
+});
+
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ a: 30, b: 30 }), 'out');

@@ -76,3 +76,19 @@ test('layOutRecords: a stem with more <news:news> than one file may hold (1,000)
   const children = layOutRecords((placed[0] as (typeof placed)[number]).child, records, { limits: settings.limits, gzip: true }).children;
   assert.ok(children.length > 1 && children.every((c) => c.urls <= 1000), children.map((c) => c.urls).join(', '));
 });
+
+test('layOutRecords and layOutStems: spellings of one URL whose escapes differ in case (%c3%bc, %C3%BC) are one URL, the first given kept, as generate without --shards keeps it', () => {
+  const spelt = (i: number, lower: boolean): UrlEntry => ({ loc: `${BASE}shoes/${lower ? '%c3%bc' : '%C3%BC'}-${i}`, lastmod: `2024-01-0${lower ? 1 : 2}` });
+  const entries = Array.from({ length: 60 }, (_, i) => spelt(i % 30, i % 4 === 1));
+  compare(entries, 50_000);
+  const settings = shardSettings({ outDir: '/unused', baseUrl: BASE, shards: 1 });
+  const serializer = setSerializer(settings);
+  const placed = entries.map((e) => placedEntry(serializer, settings, e));
+  const records = Buffer.from(placed.map((p) => encodeRecord(p.child, p.item.loc, p.item)).join(''));
+  const laid = layOutRecords((placed[0] as (typeof placed)[number]).child, records, { limits: settings.limits, gzip: true });
+  assert.equal(laid.duplicates, 30);
+  const text = Buffer.concat(Array.from((laid.children[0] as (typeof laid.children)[number]).text, (block) => Buffer.from(block))).toString('utf8');
+  // i % 4 === 1 gave the first spelling of the odd URLs 1, 5, 9, …: lower case.
+  assert.equal(text.match(/<loc>/g)?.length, 30);
+  assert.equal(text.match(/%c3%bc/g)?.length, 8);
+});

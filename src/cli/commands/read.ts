@@ -122,7 +122,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
       try {
         let input: SitemapInput;
         if (remote !== undefined) {
-          fetched = await (await import('../../node/fetch-sitemap.js')).fetchSitemap(remote.url, await client.get(), options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {});
+          fetched = await (await import('../../node/fetch-sitemap.js')).fetchSitemap(remote.url, await client.get());
           input = fetched.body;
         } else {
           input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;

@@ -4,7 +4,7 @@
 
 import type { Limits, UrlEntry } from '../model.js';
 import { InvalidValueError } from '../errors.js';
-import { scopeOf } from '../url.js';
+import { dedupeKey, scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
 import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
@@ -102,10 +102,11 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
   const buckets = new Map<string, number>();
   let duplicates = 0;
   for (const stem of [...stems.keys()].sort()) {
-    const sorted = options.byHash === true ? sortByHash(stems.get(stem) as Serialized[]) : (stems.get(stem) as Serialized[]).sort(byLoc);
+    const given = stems.get(stem) as Serialized[];
+    const sorted = options.byHash === true ? sortByHash(given) : given.sort(byLoc);
     // The sort is stable: of one URL given twice, the first given is kept.
     const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as Serialized).loc);
-    duplicates += sorted.length - items.length;
+    duplicates += given.length - items.length;
     const count = bucketCount(
       items.map((item) => item.loc),
       items.map((item) => item.bytes),
@@ -144,14 +145,15 @@ export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string 
 
 const byLoc = (a: Serialized, b: Serialized): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
-/** A 53-bit hash of a URL (two halves of its fingerprint): the order of a sharded set's entries. */
+/** A 53-bit hash of a URL as the dedupe compares it (two halves of its fingerprint): the order of a sharded set's entries. */
 export function urlHash(loc: string): number {
-  fingerprint(loc);
+  fingerprint(dedupeKey(loc));
   return ((FINGERPRINT[0] as number) >>> 0) * 2 ** 21 + (((FINGERPRINT[1] as number) >>> 0) >>> 11);
 }
 
 // A sharded set takes any order that is a function of the URLs: hashes sort natively as a typed array,
-// where URLs compare as long strings sharing their start. Entries sharing a hash sort by URL.
+// where URLs compare as long strings sharing their start. Entries sharing a hash sort by URL as the
+// dedupe compares it, and the repeats of one URL, however its escapes are spelt (`%c3%bc`, `%C3%BC`), go.
 
 function sortByHash(items: Serialized[]): Serialized[] {
   const byHash = new Map<number, Serialized | Serialized[]>();
@@ -165,9 +167,13 @@ function sortByHash(items: Serialized[]): Serialized[] {
   const sorted: Serialized[] = [];
   for (const hash of Float64Array.from(byHash.keys()).sort()) {
     const entry = byHash.get(hash) as Serialized | Serialized[];
-    // The sort is stable: of one URL given twice, the first given comes first.
-    if (Array.isArray(entry)) sorted.push(...entry.sort(byLoc));
-    else sorted.push(entry);
+    if (!Array.isArray(entry)) {
+      sorted.push(entry);
+      continue;
+    }
+    // The sort is stable: of one URL given twice, the first given is kept.
+    const keyed = entry.map((item) => ({ item, key: dedupeKey(item.loc) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const [i, { item, key }] of keyed.entries()) if (key !== keyed[i - 1]?.key) sorted.push(item);
   }
   return sorted;
 }

@@ -353,6 +353,11 @@ export function parseColumnMapping(text: string): ColumnMapping {
  * column, a known column is found twice, or a mapped name is not in the header.
  */
 export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV', mapping: ColumnMapping = {}): CsvColumns {
+  // TSV has escapes, not quoting (text/tab-separated-values, docs/usage.md): quotes would stay in every value.
+  const quoted = kind === 'TSV' ? fields.find((f) => f.trimStart().startsWith('"')) : undefined;
+  if (quoted !== undefined) {
+    throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `TSV header field ${JSON.stringify(quoted.trim())} is in double quotes, which TSV has not (a tab, newline or backslash in a value is written \\t, \\n, \\\\): save the file as CSV, or without quotes`, 'input/csv-header');
+  }
   const found: Partial<Record<KnownColumn, number>> = {};
   const unknown: string[] = [];
   const mappedBy = new Map<string, KnownColumn>();

@@ -57,7 +57,8 @@ function namesLoc(names: readonly string[], locName: string | undefined): boolea
 
 /**
  * What the first non-blank line of an input looks like: `jsonl` for a JSON object, `tsv` or `csv` for a
- * header naming the loc column (`locName`, from `--columns loc=NAME`, or a common name), else `text`.
+ * header naming the loc column (`locName`, from `--columns loc=NAME`, or a common name; `csv` also
+ * separated by semicolons), else `text`.
  */
 export function sniffInputFormat(line: string, locName?: string): SniffedFormat {
   const s = line.trim();
@@ -65,7 +66,9 @@ export function sniffInputFormat(line: string, locName?: string): SniffedFormat 
   // A URL is no header, even one whose path is /url (a single-column text input).
   if (HTTP_URL_RE.test(s) || s.charCodeAt(0) === 0x2f /* / */) return 'text';
   if (s.includes('\t') && namesLoc(headerNames(s, '\t'), locName)) return 'tsv';
-  if (namesLoc(headerNames(s, ','), locName)) return 'csv';
+  // Separated by semicolons, it is CSV too, which csvHeader refuses saying so: read as text, its records
+  // would be URLs (`https://e.com/a;2024-01-01`).
+  if (namesLoc(headerNames(s, ','), locName) || namesLoc(headerNames(s, ';'), locName)) return 'csv';
   return 'text';
 }
 

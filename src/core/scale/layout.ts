@@ -5,7 +5,7 @@
 
 import { urlHash } from '../build/stable-set.js';
 import { sectionFileStem, sectionOf } from '../build/partition.js';
-import { normalizeUrl, scopeOf } from '../url.js';
+import { dedupeKey, normalizeUrl, scopeOf } from '../url.js';
 import { SitemapError } from '../errors.js';
 import { TOKEN_LENGTH } from '../write/child-names.js';
 
@@ -44,15 +44,19 @@ export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
   return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
 }
 
-/** The layout's version, in every manifest: changes cannot be applied to a set of another (apply.ts). */
-export const LAYOUT_VERSION = 2;
+/**
+ * The layout's version, in every manifest: changes cannot be applied to a set of another (apply.ts).
+ * 2: a folder's own page at the top level; 3: URLs placed as the dedupe compares them (`%c3%bc` is `%C3%BC`).
+ */
+export const LAYOUT_VERSION = 3;
 
 /** A folder's own page (`/blog/`) goes at the top level: a site of one-page folders is not a child per page. */
 const FOLDER_PAGE = /^[^/]*\/(?:index\.[a-z0-9]+)?$/i;
 
 /** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
 export function placeOf(loc: string, prefix: string, shards: number, name: string): UrlPlace {
-  const path = pathUnder(loc, prefix);
+  // Spellings of one URL meet in one child, where the set writes it once (urlHash hashes that form too).
+  const path = pathUnder(dedupeKey(loc), prefix);
   const section = FOLDER_PAGE.test(path) ? '' : sectionOf(path);
   const hash = urlHash(loc);
   // The first half of the fingerprint: partition.ts splits an outgrown child by the second.

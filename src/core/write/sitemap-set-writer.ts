@@ -7,7 +7,7 @@
 import { NS, type Limits, type UrlEntry } from '../model.js';
 import { InvalidValueError, SitemapError } from '../errors.js';
 import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
-import { comparableUrl, type UrlScope } from '../url.js';
+import { dedupeKey, type UrlScope } from '../url.js';
 import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
 import { FingerprintSet } from './fingerprint-set.js';
 import { utf8Length } from './utf8.js';
@@ -151,7 +151,7 @@ export class SitemapSetWriter {
       this.tooLarge(sizeInNewFile);
     }
     // Compared as validate's loc/duplicate compares them: `%c3%bc` is `%C3%BC`, `%7E` is `~` (RFC 3986 §6.2.2).
-    if (this.seen !== undefined && !this.seen.add(s.loc.includes('%') ? comparableUrl(s.loc) : s.loc)) {
+    if (this.seen !== undefined && !this.seen.add(dedupeKey(s.loc))) {
       this.position -= size;
       this.duplicates++;
       return 'duplicate';

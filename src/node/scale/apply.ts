@@ -7,7 +7,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { normalizeUrl } from '../../core/url.js';
+import { dedupeKey, normalizeUrl } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
@@ -205,17 +205,19 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
 /** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
 export async function entriesOfChild(settings: ShardSettings, files: readonly string[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
+  // As the set places and dedupes a URL: a change replaces it however either spells its escapes, the last one winning.
+  const byKey = new Map(Array.from(changes, ([loc, item]) => [dedupeKey(loc), item] as const));
   for (const file of files) {
     const path = join(settings.outDir, file);
     const summary = await readSitemap(path, {
       onUrl: (entry) => {
         const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
-        if (!changes.has(item.loc)) items.push(item);
+        if (!byKey.has(dedupeKey(item.loc))) items.push(item);
       },
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `${path}, a child of the set, cannot be read back whole (${summary.diagnostics[0]?.message ?? 'errors'}); write the set again`);
   }
-  for (const item of changes.values()) if (item !== null) items.push(item);
+  for (const item of byKey.values()) if (item !== null) items.push(item);
   return items;
 }
 
@@ -227,7 +229,7 @@ export async function setSettings(outDir: string, name: string): Promise<ShardSe
   const manifest = names.find((file) => file.startsWith(`${name}-shard-0-of-`) && /^\d+\.json$/.test(file.slice(`${name}-shard-0-of-`.length)));
   if (manifest === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} holds no sharded set named "${name}" (no ${name}-shard-0-of-N.json): write one with generate --shards or index`);
   const read = await readManifest(join(outDir, manifest));
-  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (a folder's own page, /x/, in the section x): changes would land in other children than its URLs; write the set again (generate --shards)`);
+  if (read.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} was written with the layout of an earlier sitemapkit (layout ${read.layout ?? 1}, now ${LAYOUT_VERSION}): changes would land in other children than its URLs; write the set again (generate --shards)`);
   return settingsOfManifest(read, outDir);
 }
 

@@ -94,7 +94,7 @@ async function splitInput(input: NonNullable<EnqueueOptions['inputs']>[number], 
   if (input.url === true) {
     if (options.client === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `cannot fetch ${input.path}: no HTTP client given`);
     // A URL list has no size limit, as a file has none; the client's policy, retries and deadline hold.
-    fetched = await (await import('../fetch-sitemap.js')).fetchSitemap(input.path, await options.client(), { maxBytes: Number.MAX_SAFE_INTEGER });
+    fetched = await (await import('../fetch-sitemap.js')).fetchSitemap(input.path, await options.client());
   }
   const route = async (batch: InputRecord[]): Promise<void> => {
     for (const record of batch) {

@@ -5,6 +5,7 @@
 import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
 import { NS_NEWS } from '../../core/write/url-entry.js';
+import { dedupeKey } from '../../core/url.js';
 import type { Limits } from '../../core/model.js';
 import { crc32 } from 'node:zlib';
 
@@ -35,13 +36,13 @@ interface Fields {
 export function layOutRecords(stem: string, records: Buffer, options: { limits: Readonly<Limits>; gzip: boolean; xslUrl?: string }): { children: RecordChild[]; duplicates: number } {
   const fields = parseRecords(records);
   const loc = (i: number): string => records.toString('utf8', fields.at[i * 6 + 2], fields.at[i * 6 + 3]);
-  const order = sortedRecords(records, fields, loc);
+  const order = sortedRecords(fields, loc);
   // Kept: the first of each run of one URL (equal URLs sort next to each other, first given first).
   const kept: number[] = [];
   let bytes = 0;
   for (let k = 0; k < order.length; k++) {
     const i = order[k] as number;
-    if (k > 0 && sameLoc(records, fields, i, order[k - 1] as number)) continue;
+    if (k > 0 && sameUrl(fields, loc, i, order[k - 1] as number)) continue;
     kept.push(i);
     bytes += xmlBytes(fields, i);
   }
@@ -105,19 +106,20 @@ function xmlBytes(fields: Fields, i: number): number {
   return (fields.at[i * 6 + 5] as number) - (fields.at[i * 6 + 4] as number);
 }
 
-function sameLoc(records: Buffer, fields: Fields, a: number, b: number): boolean {
-  return fields.hash[a] === fields.hash[b] && records.compare(records, fields.at[b * 6 + 2], fields.at[b * 6 + 3], fields.at[a * 6 + 2], fields.at[a * 6 + 3]) === 0;
+/** Whether two records hold one URL, as the dedupe compares it (layOutStems: `%c3%bc` is `%C3%BC`). */
+function sameUrl(fields: Fields, loc: (i: number) => string, a: number, b: number): boolean {
+  return fields.hash[a] === fields.hash[b] && dedupeKey(loc(a)) === dedupeKey(loc(b));
 }
 
-/** Record indices by hash, then URL (compared as strings, as layOutStems does), then the order given. */
-function sortedRecords(records: Buffer, fields: Fields, loc: (i: number) => string): Uint32Array {
+/** Record indices by hash, then URL (as the dedupe compares it, as layOutStems does), then the order given. */
+function sortedRecords(fields: Fields, loc: (i: number) => string): Uint32Array {
   const order = new Uint32Array(fields.count);
   for (let i = 0; i < order.length; i++) order[i] = i;
   const { hash } = fields;
   return order.sort((a, b) => {
     const byHash = (hash[a] as number) - (hash[b] as number);
     if (byHash !== 0) return byHash;
-    const [la, lb] = [loc(a), loc(b)];
+    const [la, lb] = [dedupeKey(loc(a)), dedupeKey(loc(b))];
     return la < lb ? -1 : la > lb ? 1 : a - b;
   });
 }
