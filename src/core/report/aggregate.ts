@@ -3,6 +3,7 @@
 // on as TSV lines (model.ts ROW_FIELDS). Memory: URL fingerprints (no string), capped maps, and the
 // current file's rows (at most ROW_WINDOW), so problems found after an entry still mark its row.
 
+import { definedOnly } from '../defined-only.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
@@ -186,9 +187,8 @@ export class ReportAggregator {
   /** A file starts; its number in ReportModel.files. */
   startFile(start: FileStart): number {
     this.flushRows();
-    const file: ReportFile = { parent: start.parent, name: start.name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0 };
-    if (start.indexLastmod !== undefined) file.indexLastmod = start.indexLastmod;
-    if (start.http !== undefined) file.http = start.http;
+    const { parent, name, indexLastmod, http } = start;
+    const file: ReportFile = { parent, name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0, ...definedOnly({ indexLastmod, http }) };
     this.files.push(file);
     this.current = file;
     this.currentIndex = this.files.length - 1;
@@ -234,9 +234,7 @@ export class ReportAggregator {
       problem = this.problems.get(code);
       if (problem === undefined) {
         const info = ruleInfo(code);
-        problem = { code, severity: d.severity, count: 0, title: info?.title ?? code, examples: [] };
-        if (info?.searchConsole !== undefined) problem.searchConsole = info.searchConsole;
-        if (d.hint !== undefined) problem.fix = d.hint;
+        problem = { code, severity: d.severity, count: 0, title: info?.title ?? code, examples: [], ...definedOnly({ searchConsole: info?.searchConsole, fix: d.hint }) };
         this.problems.set(code, problem);
       }
     }
@@ -245,12 +243,7 @@ export class ReportAggregator {
       if (d.severity === 'error') this.found.errors++;
       else if (d.severity === 'warning') this.found.warnings++;
     }
-    if (problem.examples.length < REPORT_SAMPLES) {
-      const example: ReportProblem['examples'][number] = { file: d.file ?? '', message: own(d.message) };
-      if (d.line !== undefined) example.line = d.line;
-      if (d.column !== undefined) example.column = d.column;
-      problem.examples.push(example);
-    }
+    if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
