@@ -146,8 +146,8 @@ function doubled<T extends Int32Array | Uint8Array>(a: T): T {
 
 export class ReportAggregator {
   private readonly files: ReportFile[] = [];
+  /** The file being read, the last of `files`. */
   private current: ReportFile | undefined;
-  private currentIndex = -1;
   /** Whether the current file's reading is over (endFile): its counts are in. */
   private currentEnded = false;
   /** The errors and warnings of the file being read so far (for one that stops before its end). */
@@ -191,11 +191,10 @@ export class ReportAggregator {
     const file: ReportFile = { parent, name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0, ...definedOnly({ indexLastmod, http }) };
     this.files.push(file);
     this.current = file;
-    this.currentIndex = this.files.length - 1;
     this.currentEnded = false;
     this.found.errors = 0;
     this.found.warnings = 0;
-    return this.currentIndex;
+    return this.files.length - 1;
   }
 
   /** A `<sitemap>` of the index being read. */
@@ -223,7 +222,7 @@ export class ReportAggregator {
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
     if (this.rows.count >= ROW_WINDOW) this.flushRows();
-    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
+    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.files.length - 1}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
   /** Every diagnostic of the set, rule settings applied. */
@@ -329,11 +328,11 @@ export class ReportAggregator {
         this.firstFile = doubled(this.firstFile);
         this.repeatState = doubled(this.repeatState);
       }
-      this.firstFile[ordinal] = this.currentIndex;
+      this.firstFile[ordinal] = this.files.length - 1;
       return 0;
     }
     const state = this.repeatState[found] as number;
-    const otherFile = this.firstFile[found] !== this.currentIndex;
+    const otherFile = this.firstFile[found] !== this.files.length - 1;
     if ((state & 1) === 0) this.duplicates.count++;
     if (otherFile && (state & 2) === 0) this.duplicates.inSeveralFiles++;
     this.repeatState[found] = state | 1 | (otherFile ? 2 : 0);
