@@ -17,11 +17,6 @@ import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changed
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
 import { readSource, sourceName, type SitemapSource, type SourceOptions } from './sitemap-source.js';
 
-export { sourceName };
-
-/** A sitemap file, a set's index file or a directory holding a set; or an http(s) URL (sitemap-source.ts). */
-export type DiffSource = SitemapSource;
-
 export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'> {
   /** Entries read per document at most (the reader's budget). */
   maxEntries?: number;
@@ -52,7 +47,7 @@ export interface DiffSummary {
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
 
 /** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
-export async function diffSitemaps(oldSource: DiffSource, newSource: DiffSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
+export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());
   const newName = sourceName(newSource, options.cwd ?? process.cwd());
   const passes = new Passes(listener, spill, newName);
@@ -148,7 +143,7 @@ class Passes {
 }
 
 /** Reads every URL of `source`, in order; `report` (its first reading): diagnostics go to `onDiagnostic`. */
-async function readUrls(source: DiffSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
+async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
   const walking: SourceOptions = { ...options };
   if (!report) delete walking.onDiagnostic;
   await readSource(source, walking, (input, document, hooks) => {

@@ -281,36 +281,33 @@ function kindOf(format: SitemapFormat | undefined): ReportModel['files'][number]
   return isFeed(format) ? 'feed' : 'unknown';
 }
 
-/** Whether the input starts with gzip's magic bytes (RFC 1952: 1f 8b): a file's first two, or a stream's first chunk. */
+/** Whether the input starts with gzip's magic bytes (RFC 1952: 1f 8b): a file's first two, or a stream's, which may come in two chunks. */
 function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boolean] {
+  const head = new Uint8Array(2);
+  let filled = 0;
+  const gzipped = (): boolean => isGzip(head.subarray(0, filled));
   if (typeof input === 'string') {
-    const head = Buffer.alloc(2);
-    let read = 0;
     try {
       const fd = openSync(resolve(cwd, input), 'r');
       try {
-        read = readSync(fd, head, 0, 2, 0);
+        filled = readSync(fd, head, 0, 2, 0);
       } finally {
         closeSync(fd);
       }
     } catch {
       // The reading says why the file cannot be read.
     }
-    return [input, () => isGzip(head.subarray(0, read))];
+    return [input, gzipped];
   }
-  let gzipped = false;
-  const body = input as AsyncIterable<Uint8Array>;
   async function* sniffed(): AsyncGenerator<Uint8Array> {
-    let first = true;
-    for await (const chunk of body) {
-      if (first && chunk.length > 0) {
-        gzipped = isGzip(chunk);
-        first = false;
-      }
+    for await (const chunk of input as AsyncIterable<Uint8Array>) {
+      const taken = chunk.subarray(0, 2 - filled);
+      head.set(taken, filled);
+      filled += taken.length;
       yield chunk;
     }
   }
-  return [sniffed(), () => gzipped];
+  return [sniffed(), gzipped];
 }
 
 /** The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and examples. */

@@ -212,6 +212,28 @@ describe('sitemapkit report', () => {
     }
   });
 
+  it('a served index whose children are gzipped: each child is gzipped, its stored and plain sizes, however its bytes arrive', async () => {
+    const server = await startSiteServer({});
+    try {
+      const gz = gzipSync(urlset([url('/a'), url('/b')]));
+      server.route('/sitemap.xml', { body: index([server.url('/whole.xml.gz'), server.url('/pieces.xml.gz')]) });
+      server.route('/whole.xml.gz', { body: gz, type: 'application/gzip' });
+      // The first byte alone, then the rest: the magic number (1f 8b) spans two chunks.
+      server.route('/pieces.xml.gz', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/gzip' });
+        res.write(gz.subarray(0, 1));
+        setTimeout(() => res.end(gz.subarray(1)), 50);
+      });
+      const dir = tempDir();
+      const result = await runCli(['report', server.url('/sitemap.xml'), '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const { model } = readReport(join(dir, 'r.html'));
+      assert.deepEqual(model.files.slice(1).map((f) => [f.kind, f.gzipped, f.bytes, f.entries]), [['urlset', true, gz.byteLength, 2], ['urlset', true, gz.byteLength, 2]]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a child cut short is one file of the report, unreadable, with what was read of it and the problems found before the cut', async () => {
     const server = await startSiteServer({});
     try {

@@ -4,7 +4,8 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
-import { diffSitemaps, sourceName, type DiffListener, type DiffSitemapsOptions, type DiffSource, type DiffSummary } from '../../node/diff-sitemaps.js';
+import { diffSitemaps, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
+import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
 import { UsageError } from '../args.js';
@@ -37,30 +38,22 @@ function changeObject(loc: string, changes: readonly FieldChange[]): Record<stri
   return object;
 }
 
+const SIGNS = { removed: '-', added: '+', changed: '~' } as const;
+
 /** Lists differences as the format says; --format json gathers the first JSON_LISTED of each. */
-function listenerFor(format: DiffFormat, out: Output): DiffListener & { listed?: Record<'added' | 'removed' | 'changed', unknown[]> } {
-  if (format === 'text') {
-    return {
-      removed: (loc) => out.writeLine(`- ${printable(loc)}`),
-      added: (loc) => out.writeLine(`+ ${printable(loc)}`),
-      changed: (loc, changes) => out.writeLine(`~ ${printable(loc)} ${changes.map(shown).join(', ')}`),
-    };
-  }
-  if (format === 'jsonl') {
-    return {
-      removed: (loc) => out.writeLine(JSON.stringify({ op: 'removed', loc })),
-      added: (loc) => out.writeLine(JSON.stringify({ op: 'added', loc })),
-      changed: (loc, changes) => out.writeLine(JSON.stringify({ op: 'changed', ...changeObject(loc, changes) })),
-    };
-  }
+function listenerFor(format: DiffFormat, out: Output): DiffListener & { listed?: Record<keyof typeof SIGNS, unknown[]> } {
   const listed = { added: [] as unknown[], removed: [] as unknown[], changed: [] as unknown[] };
-  // Copies: a value read may be a slice of the reader's chunk, and would hold the whole chunk in memory.
-  const copy = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+  const list = (op: keyof typeof SIGNS, loc: string, changes?: readonly FieldChange[]): void => {
+    if (format === 'text') out.writeLine(`${SIGNS[op]} ${printable(loc)}${changes === undefined ? '' : ` ${changes.map(shown).join(', ')}`}`);
+    else if (format === 'jsonl') out.writeLine(JSON.stringify({ op, ...(changes === undefined ? { loc } : changeObject(loc, changes)) }));
+    // Copies: a value read may be a slice of the reader's chunk, and would hold the whole chunk in memory.
+    else if (listed[op].length < JSON_LISTED) listed[op].push(JSON.parse(JSON.stringify(changes === undefined ? loc : changeObject(loc, changes))));
+  };
   return {
-    listed,
-    removed: (loc) => void (listed.removed.length < JSON_LISTED && listed.removed.push(copy(loc))),
-    added: (loc) => void (listed.added.length < JSON_LISTED && listed.added.push(copy(loc))),
-    changed: (loc, changes) => void (listed.changed.length < JSON_LISTED && listed.changed.push(copy(changeObject(loc, changes)))),
+    ...(format === 'json' ? { listed } : {}),
+    removed: (loc) => list('removed', loc),
+    added: (loc) => list('added', loc),
+    changed: (loc, changes) => list('changed', loc, changes),
   };
 }
 
@@ -90,12 +83,12 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const format = args.choice<DiffFormat>('format') ?? 'text';
   const quiet = args.flag('quiet');
   let assumed = false;
-  const [oldSource, newSource] = args.positionals.map((p): DiffSource => {
+  const [oldSource, newSource] = args.positionals.map((p): SitemapSource => {
     const remote = inputUrl(p, io, 'diff', quiet);
     if (remote === undefined) return { path: p };
     assumed ||= remote.assumed;
     return { url: remote.url };
-  }) as [DiffSource, DiffSource];
+  }) as [SitemapSource, SitemapSource];
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
   let pass = 1;

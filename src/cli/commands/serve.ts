@@ -162,10 +162,8 @@ function accessLog(format: LogFormat, out: OutputStream): NodeListenerOptions['o
   };
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `26/Nov/2026:17:55:32 +0000`. */
+/** `26/Nov/2026:17:55:32 +0000`, from the HTTP date `Thu, 26 Nov 2026 17:55:32 GMT`. */
 function commonLogDate(date: Date): string {
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${two(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} +0000`;
+  const [, day, month, year, time] = date.toUTCString().split(' ');
+  return `${day}/${month}/${year}:${time} +0000`;
 }

@@ -3,6 +3,7 @@
 // on as TSV lines (model.ts ROW_FIELDS). Memory: URL fingerprints (no string), capped maps, and the
 // current file's rows (at most ROW_WINDOW), so problems found after an entry still mark its row.
 
+import { definedOnly } from '../defined-only.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
@@ -145,8 +146,8 @@ function doubled<T extends Int32Array | Uint8Array>(a: T): T {
 
 export class ReportAggregator {
   private readonly files: ReportFile[] = [];
+  /** The file being read, the last of `files`. */
   private current: ReportFile | undefined;
-  private currentIndex = -1;
   /** Whether the current file's reading is over (endFile): its counts are in. */
   private currentEnded = false;
   /** The errors and warnings of the file being read so far (for one that stops before its end). */
@@ -186,16 +187,14 @@ export class ReportAggregator {
   /** A file starts; its number in ReportModel.files. */
   startFile(start: FileStart): number {
     this.flushRows();
-    const file: ReportFile = { parent: start.parent, name: start.name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0 };
-    if (start.indexLastmod !== undefined) file.indexLastmod = start.indexLastmod;
-    if (start.http !== undefined) file.http = start.http;
+    const { parent, name, indexLastmod, http } = start;
+    const file: ReportFile = { parent, name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0, ...definedOnly({ indexLastmod, http }) };
     this.files.push(file);
     this.current = file;
-    this.currentIndex = this.files.length - 1;
     this.currentEnded = false;
     this.found.errors = 0;
     this.found.warnings = 0;
-    return this.currentIndex;
+    return this.files.length - 1;
   }
 
   /** A `<sitemap>` of the index being read. */
@@ -223,7 +222,7 @@ export class ReportAggregator {
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
     if (this.rows.count >= ROW_WINDOW) this.flushRows();
-    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.currentIndex}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
+    this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.files.length - 1}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
   /** Every diagnostic of the set, rule settings applied. */
@@ -234,9 +233,7 @@ export class ReportAggregator {
       problem = this.problems.get(code);
       if (problem === undefined) {
         const info = ruleInfo(code);
-        problem = { code, severity: d.severity, count: 0, title: info?.title ?? code, examples: [] };
-        if (info?.searchConsole !== undefined) problem.searchConsole = info.searchConsole;
-        if (d.hint !== undefined) problem.fix = d.hint;
+        problem = { code, severity: d.severity, count: 0, title: info?.title ?? code, examples: [], ...definedOnly({ searchConsole: info?.searchConsole, fix: d.hint }) };
         this.problems.set(code, problem);
       }
     }
@@ -245,12 +242,7 @@ export class ReportAggregator {
       if (d.severity === 'error') this.found.errors++;
       else if (d.severity === 'warning') this.found.warnings++;
     }
-    if (problem.examples.length < REPORT_SAMPLES) {
-      const example: ReportProblem['examples'][number] = { file: d.file ?? '', message: own(d.message) };
-      if (d.line !== undefined) example.line = d.line;
-      if (d.column !== undefined) example.column = d.column;
-      problem.examples.push(example);
-    }
+    if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
@@ -336,11 +328,11 @@ export class ReportAggregator {
         this.firstFile = doubled(this.firstFile);
         this.repeatState = doubled(this.repeatState);
       }
-      this.firstFile[ordinal] = this.currentIndex;
+      this.firstFile[ordinal] = this.files.length - 1;
       return 0;
     }
     const state = this.repeatState[found] as number;
-    const otherFile = this.firstFile[found] !== this.currentIndex;
+    const otherFile = this.firstFile[found] !== this.files.length - 1;
     if ((state & 1) === 0) this.duplicates.count++;
     if (otherFile && (state & 2) === 0) this.duplicates.inSeveralFiles++;
     this.repeatState[found] = state | 1 | (otherFile ? 2 : 0);

@@ -35,21 +35,12 @@ export function reportClient(): void {
     if (found === null) throw new Error(`the report page has no #${id}`);
     return found;
   };
-  const model = JSON.parse(byId('sitemapkit-model').textContent ?? '{}') as { files: { name: string }[] };
-  const fileNames = model.files.map((file) => file.name);
-  const filterInput = byId('url-filter');
-  const status = byId('url-status');
-  const table = byId('url-table');
-  const body = byId('url-rows');
-  const csvLink = byId('url-csv');
-  const previous = byId('url-previous');
-  const next = byId('url-next');
-  const pageNumber = byId('url-page');
-  const pageSize = byId('url-page-size');
-  const only = byId('url-only');
+  const fileNames = (JSON.parse(byId('sitemapkit-model').textContent ?? '{}') as { files: { name: string }[] }).files.map((file) => file.name);
+  const [filterInput, status, table, body, csvLink, previous, next, pageNumber, pageSize, only] = ['url-filter', 'url-status', 'url-table', 'url-rows', 'url-csv', 'url-previous', 'url-next', 'url-page', 'url-page-size', 'url-only']
+    .map(byId) as [Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem];
   const headers = Array.from(table.querySelectorAll('thead th'));
   const count = (n: number): string => n.toLocaleString('en-US');
-  const asciiLower = (value: string): string => value.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  const FLAG_BITS: Record<string, number> = { d: 1, e: 2, w: 4, f: 8 };
 
   let text = '';
   let lowerText = '';
@@ -57,11 +48,9 @@ export function reportClient(): void {
   let searchEnds = new Uint32Array(0);
   /** Each row's flags as bits (FLAG_BITS), so that "only rows with an error" reads no text. */
   let flagBits = new Uint8Array(0);
-  const FLAG_BITS: Record<string, number> = { d: 1, e: 2, w: 4, f: 8 };
   let rowCount = 0;
   /** The rows the filter lets through, in the order shown (null: every row, in set order). */
   let view: Uint32Array | null = null;
-  let query = '';
   let sortColumn = -1;
   let descending = false;
   let page = 0;
@@ -86,9 +75,9 @@ export function reportClient(): void {
   async function unpack(): Promise<void> {
     const base64 = (byId('sitemapkit-rows').textContent ?? '').trim();
     // Uint8Array.fromBase64 (ES2026; Chromium 140, Firefox 133, Safari 18.2) decodes 4x faster than atob and a loop.
-    const Uint8ArrayWithBase64 = Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array };
+    const withBase64 = Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array };
     let bytes: Uint8Array;
-    if (typeof Uint8ArrayWithBase64.fromBase64 === 'function') bytes = Uint8ArrayWithBase64.fromBase64(base64);
+    if (typeof withBase64.fromBase64 === 'function') bytes = withBase64.fromBase64(base64);
     else {
       const binary = atob(base64);
       bytes = new Uint8Array(binary.length);
@@ -100,9 +89,8 @@ export function reportClient(): void {
     const lineStarts: number[] = [0];
     const ends: number[] = [];
     const bits: number[] = [];
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', newline + 1)) {
+    for (let lineStart = 0, newline = text.indexOf('\n'); newline !== -1; lineStart = newline + 1, newline = text.indexOf('\n', lineStart)) {
       // The filter looks at loc and lastmod, the fields before the second TAB.
-      const lineStart = lineStarts[lineStarts.length - 1] as number;
       const firstTab = text.indexOf('\t', lineStart);
       const secondTab = firstTab === -1 || firstTab > newline ? -1 : text.indexOf('\t', firstTab + 1);
       ends.push(secondTab === -1 || secondTab > newline ? newline : secondTab);
@@ -118,7 +106,7 @@ export function reportClient(): void {
     rowCount = ends.length;
     // ASCII letters only: toLowerCase can change a string's length ('İ' becomes two characters), and
     // the positions found in the copy must be positions in the text.
-    lowerText = asciiLower(text);
+    lowerText = text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   }
 
   /** Rows whose loc or lastmod holds `needle`, in set order (ASCII case ignored unless it has capitals). */
@@ -140,65 +128,43 @@ export function reportClient(): void {
   function sortOrder(column: number): Uint32Array {
     const cached = sortOrders.get(column);
     if (cached !== undefined) return cached;
-    // A plain array: V8 sorts it with a comparator several times faster than a Uint32Array.
-    const order = Array.from({ length: rowCount }, (_, i) => i);
-    if (column === 0 || column === 7) {
-      const keys: string[] = new Array(rowCount);
-      for (let row = 0; row < rowCount; row++) keys[row] = field(row, column);
-      order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : (keys[a] as string) > (keys[b] as string) ? 1 : a - b));
-    } else {
-      // Numbers: dates as time, the file by name, changefreq from always to never; empty values last.
-      const names = fileNames.map((name, index) => ({ name, index })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const fileRank = new Float64Array(fileNames.length);
-      names.forEach((entry, rank) => { fileRank[entry.index] = rank; });
-      const frequencies = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
-      const keys = new Float64Array(rowCount);
-      for (let row = 0; row < rowCount; row++) {
-        const value = field(row, column);
-        const key = value === '' ? NaN
-          : column === 1 ? Date.parse(value)
-            : column === 2 ? (fileRank[Number(value)] ?? NaN)
-              : column === 3 ? frequencies.indexOf(value) : Number(value);
-        keys[row] = Number.isNaN(key) || key < 0 ? Infinity : key;
-      }
-      order.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
-    }
+    // URL and notes as text; else numbers: dates as time, the file by name, changefreq from always to never; empty values last.
+    const fileRank = new Map([...fileNames].sort().map((name, rank) => [name, rank]));
+    const frequencies = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
+    const key = (value: string): number => {
+      const number = value === '' ? NaN
+        : column === 1 ? Date.parse(value)
+          : column === 2 ? (fileRank.get(fileNames[Number(value)] ?? '') ?? NaN)
+            : column === 3 ? frequencies.indexOf(value) : Number(value);
+      return Number.isNaN(number) || number < 0 ? Infinity : number;
+    };
+    // Plain arrays: V8 sorts them with a comparator several times faster than a Uint32Array. The keys
+    // of one column are all strings or all numbers: `<` orders either.
+    const keys = Array.from({ length: rowCount }, (_, row) => (column === 0 || column === 7 ? field(row, column) : key(field(row, column)))) as number[];
+    const order = Array.from({ length: rowCount }, (_, i) => i).sort((a, b) => ((keys[a] as number) < (keys[b] as number) ? -1 : (keys[a] as number) > (keys[b] as number) ? 1 : a - b));
     const sorted = Uint32Array.from(order);
     sortOrders.set(column, sorted);
     return sorted;
   }
 
-  /** The rows that pass the filter and the "Show" choice, in set order (null: every row). */
-  function matchingView(): Uint32Array | null {
-    const matches = query === '' ? null : matchingRows(query);
-    const bit = FLAG_BITS[only.value] ?? 0;
-    if (bit === 0) return matches;
-    const kept = new Uint32Array(matches === null ? rowCount : matches.length);
-    let length = 0;
-    if (matches === null) for (let row = 0; row < rowCount; row++) { if (((flagBits[row] as number) & bit) !== 0) kept[length++] = row; }
-    else for (const row of matches) { if (((flagBits[row] as number) & bit) !== 0) kept[length++] = row; }
-    return kept.subarray(0, length);
-  }
-
+  /** The rows that pass the filter and the "Show" choice, in the order of the sort. */
   function computeView(): void {
-    const matches = matchingView();
-    if (sortColumn < 0) {
+    const matches = filterInput.value === '' ? null : matchingRows(filterInput.value);
+    const bit = FLAG_BITS[only.value] ?? 0;
+    if (sortColumn < 0 && bit === 0) {
       view = matches;
       return;
     }
-    const order = sortOrder(sortColumn);
-    let keep: Uint8Array | null = null;
-    if (matches !== null) {
-      keep = new Uint8Array(rowCount);
-      for (const row of matches) keep[row] = 1;
-    }
-    const ordered = new Uint32Array(matches === null ? rowCount : matches.length);
+    const order = sortColumn < 0 ? null : sortOrder(sortColumn);
+    const keep = new Uint8Array(rowCount).fill(matches === null ? 1 : 0);
+    for (const row of matches ?? []) keep[row] = 1;
+    const kept = new Uint32Array(matches?.length ?? rowCount);
     let length = 0;
     for (let i = 0; i < rowCount; i++) {
-      const row = order[descending ? rowCount - 1 - i : i] as number;
-      if (keep === null || keep[row] === 1) ordered[length++] = row;
+      const row = order === null ? i : (order[descending ? rowCount - 1 - i : i] as number);
+      if (keep[row] === 1 && (bit === 0 || ((flagBits[row] as number) & bit) !== 0)) kept[length++] = row;
     }
-    view = ordered;
+    view = kept.subarray(0, length);
   }
 
   function cell(tag: string, content: string | Elem, className?: string): Elem {
@@ -210,21 +176,16 @@ export function reportClient(): void {
 
   function rowElement(row: number): Elem {
     const [loc = '', lastmod = '', file = '', changefreq = '', priority = '', images = '', alternates = '', flags = ''] = fields(row);
-    const tr = document.createElement('tr');
-    let locContent: string | Elem = loc;
-    if (/^https?:\/\//i.test(loc)) {
-      locContent = document.createElement('a');
-      locContent.setAttribute('href', loc);
-      locContent.setAttribute('rel', 'noreferrer nofollow');
-      locContent.append(loc);
-    }
-    const notes = [flags.includes('d') ? 'duplicate' : '', flags.includes('e') ? 'error' : '', flags.includes('w') ? 'warning' : '', flags.includes('f') ? 'future lastmod' : '']
-      .filter((note) => note !== '').join(', ');
-    const locCell = cell('th', locContent, 'loc');
+    const link = /^https?:\/\//i.test(loc) ? cell('a', loc) : undefined;
+    link?.setAttribute('href', loc);
+    link?.setAttribute('rel', 'noreferrer nofollow');
+    const notes = [['d', 'duplicate'], ['e', 'error'], ['w', 'warning'], ['f', 'future lastmod']].filter(([letter]) => flags.includes(letter as string)).map(([, note]) => note);
+    const locCell = cell('th', link ?? loc, 'loc');
     locCell.setAttribute('scope', 'row');
+    const tr = document.createElement('tr');
     tr.append(
       locCell, cell('td', lastmod), cell('td', fileNames[Number(file)] ?? file),
-      cell('td', changefreq), cell('td', priority, 'n'), cell('td', images, 'n'), cell('td', alternates, 'n'), cell('td', notes, flags.includes('e') ? 'bad' : ''),
+      cell('td', changefreq), cell('td', priority, 'n'), cell('td', images, 'n'), cell('td', alternates, 'n'), cell('td', notes.join(', '), flags.includes('e') ? 'bad' : ''),
     );
     return tr;
   }
@@ -242,6 +203,7 @@ export function reportClient(): void {
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
     pageNumber.textContent = `Page ${count(page + 1)} of ${count(pages)}`;
+    const query = filterInput.value;
     const range = total === 0 ? 'No URL' : `URLs ${count(first + 1)}–${count(last)} of ${count(total)}`;
     const chosen = only.value === '' ? '' : ` ${only.querySelectorAll('option:checked')[0]?.textContent ?? ''}`;
     status.textContent = query === '' && chosen === '' ? `${range}.` : `${range}${chosen}${query === '' ? '' : ` matching “${query}”`} (${count(rowCount)} in all).`;
@@ -270,18 +232,15 @@ export function reportClient(): void {
       const cell = /^[=+\-@\t\r]/.test(field) ? `'${field}` : field;
       return /[",\r\n]/.test(cell) || cell !== field ? `"${cell.replace(/"/g, '""')}"` : cell;
     };
+    // The lines joined 10,000 at a time: a Blob of a million parts is slow to make.
     const parts = ['loc,lastmod,file,changefreq,priority,images,alternates,flags\r\n'];
-    const total = shown();
-    for (let chunkStart = 0; chunkStart < total; chunkStart += 10000) {
-      const lines: string[] = [];
-      for (let position = chunkStart; position < Math.min(total, chunkStart + 10000); position++) {
-        const values = fields(rowAt(position));
-        values[2] = fileNames[Number(values[2])] ?? values[2] ?? '';
-        lines.push(values.map(quote).join(',') + '\r\n');
-      }
-      parts.push(lines.join(''));
+    const lines: string[] = [];
+    for (let position = 0; position < shown(); position++) {
+      const values = fields(rowAt(position));
+      values[2] = fileNames[Number(values[2])] ?? values[2] ?? '';
+      if (lines.push(values.map(quote).join(',') + '\r\n') === 10000) parts.push(lines.splice(0).join(''));
     }
-    return new Blob(parts, { type: 'text/csv;charset=utf-8' });
+    return new Blob([...parts, lines.join('')], { type: 'text/csv;charset=utf-8' });
   }
 
   // On paper every folded table is shown: a closed <details> prints as its summary alone.
@@ -292,31 +251,25 @@ export function reportClient(): void {
   addEventListener('afterprint', () => { for (const details of folded.splice(0)) details.open = false; });
 
   unpack().then(() => {
-    filterInput.disabled = false;
     headers.forEach((header, column) => header.querySelectorAll('button')[0]?.addEventListener('click', () => sortBy(column)));
-    filterInput.addEventListener('input', () => {
-      query = filterInput.value;
-      refresh();
-    });
+    filterInput.addEventListener('input', refresh);
+    only.addEventListener('change', refresh);
     previous.addEventListener('click', () => { page--; draw(); });
     next.addEventListener('click', () => { page++; draw(); });
     pageSize.addEventListener('change', () => { page = 0; draw(); });
-    only.addEventListener('change', refresh);
-    only.disabled = false;
     csvLink.addEventListener('click', () => {
       // Made when asked: the link's download then takes the rows the filter shows at that moment.
       if (csvLink.href.startsWith('blob:')) URL.revokeObjectURL(csvLink.href);
       csvLink.href = URL.createObjectURL(csv());
     });
-    csvLink.hidden = false;
     // A directory's link fills the filter with its prefix; the link itself then goes to the table.
     for (const link of Array.from(document.querySelectorAll('a[data-filter]'))) {
       link.addEventListener('click', () => {
         filterInput.value = link.dataset.filter ?? '';
-        query = filterInput.value;
         refresh();
       });
     }
+    filterInput.disabled = only.disabled = csvLink.hidden = false;
     draw();
     document.documentElement.dataset.rows = 'ready';
     performance.mark('sitemapkit-rows-ready');

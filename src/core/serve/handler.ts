@@ -165,7 +165,7 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return rangeAnswer(range, body, headers) ?? { status: 200, headers, body };
   };
 
-  const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
+  const answerOf = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
     // Paths that name no file are 404 whatever the method, so that as middleware they go on to the app.
     const name = nameIn(target, basePath);
     if (name === undefined) return NOT_FOUND;
@@ -179,10 +179,16 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
         name === pageName && source.view !== undefined
           ? then(source.view(), async (view) => answerFile(view === undefined ? undefined : await pageOf(view), name, method, header))
           : then(source.file(name), lookup);
-      return result instanceof Promise ? result.catch(unavailable) : result;
+      // A source that failed: 503 with Retry-After (the error stays with the source, which may report it).
+      return result instanceof Promise ? result.catch(() => SERVICE_UNAVAILABLE) : result;
     } catch {
       return SERVICE_UNAVAILABLE;
     }
+  };
+  // HEAD is answered as GET without the body (RFC 9110 §9.3.2), errors included.
+  const answer = (method: string, target: string, header: HeaderGetter): SitemapAnswer | Promise<SitemapAnswer> => {
+    const result = answerOf(method, target, header);
+    return method === 'HEAD' ? then(result, ({ status, headers }) => ({ status, headers })) : result;
   };
 
   const handler = async (request: Request): Promise<Response> => {
@@ -329,14 +335,9 @@ function tagListMatches(list: string, etag: string | undefined, weak: boolean): 
   return false;
 }
 
-/** Bytes as a stream of one chunk. */
+/** Bytes as a stream. */
 export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+  return new Response(bytes).body as ReadableStream<Uint8Array>;
 }
 
 const TEXT = ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store'];
@@ -345,8 +346,6 @@ const NOT_FOUND: SitemapAnswer = plainAnswer(404, 'not found\n', []);
 const PRECONDITION_FAILED: SitemapAnswer = plainAnswer(412, 'precondition failed\n', []);
 const METHOD_NOT_ALLOWED: SitemapAnswer = plainAnswer(405, 'method not allowed\n', ['allow', 'GET, HEAD']);
 const SERVICE_UNAVAILABLE: SitemapAnswer = plainAnswer(503, 'the sitemap source failed; try again later\n', ['retry-after', '30']);
-/** A source that failed: 503 with Retry-After (the error stays with the source, which may report it). */
-const unavailable = (): SitemapAnswer => SERVICE_UNAVAILABLE;
 
 function plainAnswer(status: number, text: string, extra: string[]): SitemapAnswer {
   const body = encoder.encode(text);

@@ -118,9 +118,8 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   for (const [option, least] of [['ttlMs', 1], ['staleMs', 0], ['timeoutMs', 1], ['pageUrls', 0], ['maxUrls', 1], ['maxBytes', 1]] as const) checkCount(option, options[option], least);
   if (options.timeoutMs !== undefined && options.sleep === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', "timeoutMs needs sleep, the core having no timers: import { setTimeout as sleep } from 'node:timers/promises'");
   // A child's limits: the protocol's, or the lower maxUrls and maxBytes given (a higher one is the protocol's).
-  const limits: Limits = { ...LIMITS_PROFILES.current };
-  limits.maxUrlsPerSitemap = Math.min(options.maxUrls ?? Infinity, limits.maxUrlsPerSitemap);
-  limits.maxBytesPerSitemap = Math.min(options.maxBytes ?? Infinity, limits.maxBytesPerSitemap);
+  const { current } = LIMITS_PROFILES;
+  const limits: Limits = { ...current, maxUrlsPerSitemap: Math.min(options.maxUrls ?? Infinity, current.maxUrlsPerSitemap), maxBytesPerSitemap: Math.min(options.maxBytes ?? Infinity, current.maxBytesPerSitemap) };
   const perChild = limits.maxUrlsPerSitemap;
   const scope = scopeOf(options.baseUrl);
   // Every failure reaches onError once, however many parts it passes.

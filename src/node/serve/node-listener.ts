@@ -79,7 +79,7 @@ function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((er
   }
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
-  if (track && body instanceof Uint8Array && response.req.method !== 'HEAD') bodyBytes.set(response, body.byteLength);
+  if (track && body instanceof Uint8Array) bodyBytes.set(response, body.byteLength);
   if (body === undefined || (body instanceof Uint8Array && body.byteLength <= PIECE_BYTES)) response.end(body);
   else if (body instanceof Uint8Array) writePieces(body, response);
   else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);

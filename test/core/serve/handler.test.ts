@@ -149,6 +149,11 @@ test('HEAD has the headers of GET and no body; other methods are 405 with Allow'
   // A path that names no file is 404 for every method (as middleware, the app answers it).
   assert.equal((await get('/maps/nope.xml', {}, 'POST')).status, 404);
   assert.equal((await get('/api/items', {}, 'POST')).status, 404);
+  // HEAD has no body whatever the status (RFC 9110 §9.3.2): an error's headers, Content-Length too, without its text.
+  for (const [headers, path, status] of [[{}, '/maps/nope.xml', 404], [{ 'if-match': '"other"' }, '/maps/sitemap.xml', 412]] as const) {
+    const response = await get(path, headers, 'HEAD');
+    assert.deepEqual([response.status, response.headers.get('content-length') !== null, await response.text()], [status, true, ''], path);
+  }
 });
 
 test('conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2)', async () => {
