@@ -69,6 +69,11 @@ function outputFailed(error: NodeJS.ErrnoException, output: string): void {
   process.exit(EXIT_FATAL);
 }
 
+/** Whether `stream` takes escapes (colour, a line redrawn in place): a terminal, but not terminfo's "dumb", which has none. */
+export function takesEscapes(io: CliIo, stream: OutputStream): boolean {
+  return stream.isTTY === true && io.env.TERM !== 'dumb';
+}
+
 /** A line of `command`'s own on standard error, control characters escaped so that it stays one line. */
 export function commandMessage(command: string, text: string): string {
   return `sitemapkit ${command}: ${printable(text)}\n`;

@@ -145,13 +145,15 @@ test('validate stylish on a terminal: each row fits the width; a hint that does 
   assert.ok(!pipe.stdout.includes('did not fit'), pipe.stdout);
 });
 
-test('validate stylish colours a terminal unless NO_COLOR is set and not empty (no-color.org), whatever its value', async () => {
+test('validate stylish colours a terminal unless NO_COLOR is set and not empty (no-color.org), whatever its value, or TERM=dumb', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'bad.xml'), BAD_SITEMAP);
   const coloured = async (env: Record<string, string>): Promise<boolean> => (await runCli(['validate', 'bad.xml'], { cwd: dir, tty: true, columns: 80, env })).stdout.includes('\x1b[');
   assert.equal(await coloured({}), true);
   assert.equal(await coloured({ NO_COLOR: '' }), true);
   assert.equal(await coloured({ NO_COLOR: '0' }), false);
+  // terminfo's "dumb" terminal understands no escapes.
+  assert.equal(await coloured({ TERM: 'dumb' }), false);
   assert.equal((await runCli(['validate', 'bad.xml'], { cwd: dir })).stdout.includes('\x1b['), false, 'never into a pipe');
 });
 

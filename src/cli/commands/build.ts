@@ -42,7 +42,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
   const verbose = args.flag('verbose');
   let lastProgress: BuildProgress | undefined;
-  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
+  const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
   let result: BuildSiteResult;
   const controller = new AbortController();
   const removeHandler = io.onInterrupt?.(() => controller.abort());

@@ -62,7 +62,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   let excluded = 0;
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
-  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
+  const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
   const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
   // --format json lists the first problems of each code and counts the others.
   const listed = new DiagnosticCollector();

@@ -105,7 +105,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   // No progress line when the entries themselves scroll on the terminal.
   let filesDone = 0;
   let current = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
+  const progress = Progress.ofEntries(io, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
 
   try {

@@ -9,7 +9,7 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, takesEscapes, type CliIo, type OutputStream } from '../io.js';
 import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -41,7 +41,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
+  const progress = Progress.ofEntries(io, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
   /** Validates one input with `check`, collecting the children an index lists for --follow. */
@@ -231,7 +231,7 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
     const terminal = io.stdout.isTTY === true;
     const writer = new StylishWriter(out, {
       // no-color.org: NO_COLOR set and not empty (whatever its value) turns colour off.
-      color: terminal && (io.env.NO_COLOR ?? '') === '',
+      color: takesEscapes(io, io.stdout) && (io.env.NO_COLOR ?? '') === '',
       sort: true,
       ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
     });
