@@ -163,6 +163,16 @@ describe('sitemapkit validate', () => {
     assert.match(missing.stderr, /missing\.xml/);
   });
 
+  it('a name that is not valid UTF-8 (Node reads it from argv with U+FFFD in its place) is said to be one, not "no such file"', async () => {
+    const dir = tempDir();
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0xff]), Buffer.from('.xml')]), `<urlset ${S}><url><loc>https://example.com/</loc></url></urlset>\n`);
+    for (const command of ['validate', 'read']) {
+      const r = await runCli([command, '\uFFFD.xml'], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /cannot read \uFFFD\.xml: its name is not valid UTF-8/, r.stderr);
+    }
+  });
+
   describe('a success line only on exit 0', () => {
     const FIVE_WARNINGS = `<urlset ${S}>\n` + Array.from({ length: 6 }, () => '<url><loc>https://example.com/a</loc></url>').join('\n') + '\n</urlset>\n';
 
