@@ -183,6 +183,19 @@ describe('sitemapkit validate', () => {
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
     });
 
+    it('stylish and json count an unreadable input alike: a file, and an input/unreadable error', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'good.xml'), `<urlset ${S}><url><loc>https://example.com/</loc></url></urlset>\n`);
+      mkdirSync(join(dir, 'folder'));
+      const args = ['validate', 'good.xml', 'missing.xml', 'folder', ...NOW];
+      const json = await runCli([...args, '--format', 'json'], { cwd: dir });
+      assert.equal(json.code, 2);
+      assert.deepEqual(JSON.parse(json.stdout).summary, { files: 3, entries: 1, errors: 2, warnings: 0, infos: 0 });
+      const stylish = await runCli(args, { cwd: dir });
+      assert.equal(stylish.code, 2);
+      assert.match(stylish.stdout, /^✖ 2 inputs could not be read; 2 problems \(2 errors, 0 warnings, 0 infos\)/m);
+    });
+
     it('--format github: standard input gets annotations without a file (there is no file <stdin> to annotate)', async () => {
       const r = await runCli(['validate', '-', '--format', 'github', ...NOW], { cwd: tempDir(), stdin: Readable.from([DUPLICATE]) });
       assert.equal(r.code, 0);

@@ -81,8 +81,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
       // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
-      if (stream === undefined) reports.push(unreadableReport(file, error.message));
-      else stream.unreadable?.(unreadableReport(file, error.message));
+      // Every format counts it from here: a file, and its input/unreadable error.
+      const report = unreadableReport(file, error.message);
+      reports.push(report);
+      stream?.unreadable?.(report);
       return undefined;
     }
   };
