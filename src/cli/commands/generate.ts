@@ -63,7 +63,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
   const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
-  const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
+  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !verbose });
   // --format json lists the first problems of each code and counts the others.
   const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
@@ -127,11 +127,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   }
 
   const controller = new AbortController();
-  let interrupted = false;
-  const removeHandler = io.onInterrupt?.(() => {
-    interrupted = true;
-    controller.abort(new SitemapError('ERR_SITEMAP_ABORTED', 'interrupted'));
-  });
+  const removeHandler = io.onInterrupt?.(() => controller.abort());
 
   const shards = args.number('shards');
   let summary: WriteSummary & { indexFiles?: IndexFile[] };
@@ -164,7 +160,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
   } catch (error) {
     progress.clear();
-    if (interrupted) {
+    if (controller.signal.aborted) {
       io.stderr.write('sitemapkit generate: interrupted; the previous sitemaps were left as they were\n');
       return EXIT_INTERRUPTED;
     }

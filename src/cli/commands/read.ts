@@ -106,7 +106,7 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   let filesDone = 0;
   let current = '';
   const progress = Progress.ofEntries(io, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
-  const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
+  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !args.flag('verbose') }, problemsOut);
 
   try {
     for (const path of args.positionals) {

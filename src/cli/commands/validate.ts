@@ -277,8 +277,6 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
 /** `stream`, with `progress` cleared before each write. */
 function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
   return {
-    isTTY: stream.isTTY === true,
-    ...(stream.columns !== undefined ? { columns: stream.columns } : {}),
     write(text: string) {
       progress.clear();
       return stream.write(text);
