@@ -56,8 +56,8 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
   const positions = new WeakMap<UrlEntry, InputRecord>();
-  let inputErrors = 0;
-  let problems = 0;
+  // Lines rejected: by the reader, or by the writer (its summary's `rejected`, each one also an onInvalid).
+  let rejected = 0;
   let warnings = 0;
   let excluded = 0;
   const verbose = args.flag('verbose');
@@ -71,11 +71,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (json) listed.add(p as Diagnostic);
   };
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
-    problems++;
-    problem({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
+    rejected++;
+    problem({ severity: 'error', message, file, ...definedOnly({ line, code }) });
   };
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
-    problem({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
+    problem({ severity: 'warning', code, message, file, ...definedOnly({ line }) });
   };
   // The written sitemap says something else than the input (exit status 1).
   let current: UrlEntry | undefined;
@@ -115,7 +115,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
             positions.set(record.entry, record);
             out.push(record.entry);
           } else {
-            inputErrors++;
             report(record.file, record.line, record.error ?? 'unreadable line', record.code);
           }
         }
@@ -165,11 +164,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       return EXIT_INTERRUPTED;
     }
     printer.finish();
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
-      const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (rejected > 0 || excluded > 0)) {
+      const why = rejected > 0 ? `every entry was rejected (${plural(rejected, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
-      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
-      return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
+      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
+      return rejected > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     return fatalFailure(io, 'generate', error);
   } finally {
@@ -177,7 +176,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   }
   progress.clear();
   printer.finish();
-  const rejected = summary.rejected + inputErrors;
   if (json) {
     io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
   } else if (!quiet) {
