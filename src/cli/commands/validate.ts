@@ -95,25 +95,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
 
   for (const path of args.positionals) {
     const remote = inputUrl(path, io, 'validate', quiet, progress);
-    if (remote !== undefined) {
-      const children: Child[] | undefined = args.flag('follow') ? [] : undefined;
-      const result = await validateUrl(remote.url, config.location, children, remote.assumed);
-      if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-      const nested: Diagnostic[] = [];
-      const isIndex = new Map([[remote.url, true]]);
-      for (const child of children) {
-        if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
-        if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, remote.url));
-      }
-      addFollowed(result, nested, config.rules, stream);
-      continue;
-    }
-    const file = path === '-' ? '<stdin>' : path;
-    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+    const file = remote?.url ?? (path === '-' ? '<stdin>' : path);
     const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
-    const result = await validateOne(input, file, config.location, children);
+    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+    const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
+    const found = remote !== undefined ? await followUrls(file, children, validateUrl) : await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne);
+    addFollowed(result, found, config.rules, stream);
   }
   await client.close();
   progress.clear();
@@ -180,6 +168,17 @@ async function followChildren(
     if (isIndex.get(path) === true) found.push(nestedIndex(child, indexFile));
   }
   return found;
+}
+
+/** --follow of an index fetched from `indexUrl`: each child fetched once, as followChildren does for files. */
+async function followUrls(indexUrl: string, children: readonly Child[], validateUrl: (url: string, location: undefined) => Promise<FileReport | undefined>): Promise<Diagnostic[]> {
+  const nested: Diagnostic[] = [];
+  const isIndex = new Map([[indexUrl, true]]);
+  for (const child of children) {
+    if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
+    if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, indexUrl));
+  }
+  return nested;
 }
 
 function nestedIndex(child: Child, indexFile: string): Diagnostic {
