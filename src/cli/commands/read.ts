@@ -159,7 +159,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
         await inputFailure(io, 'read', error, remote?.assumed === true);
         fatal = true;
-        continue;
       } finally {
         await fetched?.cancel();
       }
