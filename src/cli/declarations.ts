@@ -89,7 +89,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
   ],
   notes: 'Input: FILE or - (standard input); the format from the extension (.txt .csv .tsv .jsonl) or content.',
   exit: `0 every entry written as given, 1 some lines were rejected or warned about,
-2 usage or fatal error, 130 interrupted.`,
+2 usage or fatal error, 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit generate urls.txt --base-url https://www.example.com/ --out public/',
     'sitemapkit generate pages.csv --base-url https://example.com/ --out dist --max-urls 10000',
@@ -241,8 +241,8 @@ disk being an error; for a URL, every child, fetched.
 
 --format: stylish (default), json, github (Actions annotations), sarif (SARIF 2.1.0, for code
 scanning), junit (CI test reports). stylish on a terminal cuts each row to its width and shows the
-first 5 rows of each code per file, then "… and N more: CODE" (the summary counts them all); -v shows
-every row and every hint. A pipe or a file gets every row, whole.`,
+first 5 rows of each code per file, then "… and N more errors: CODE" (the summary counts them all);
+-v shows every row and every hint. A pipe or a file gets every row, whole.`,
 };
 
 export const DISCOVER: CommandSpec = {
@@ -515,7 +515,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
   exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
-or the run failed (nothing of it is published), 130 interrupted.`,
+or the run failed (nothing of it is published), 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
     'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',

@@ -1,6 +1,7 @@
 // What a command may touch of the outside world. The bin passes the process's; tests pass their own.
 
 import { createReadStream, fstatSync } from 'node:fs';
+import { constants } from 'node:os';
 import { ioErrorReason } from '../node/io-errors.js';
 import { printable } from './format.js';
 
@@ -40,20 +41,37 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      const listener = (signal: NodeJS.Signals): void => {
+        stoppedBy = signal;
+        handler();
+      };
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
       return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
       };
     },
   };
+}
+
+/** The last signal processIo's handlers received. */
+let stoppedBy: NodeJS.Signals = 'SIGINT';
+
+/** The process's exit code for EXIT_INTERRUPTED: 128 + the signal's number, as a shell reports it (SIGTERM: 143). */
+export function interruptedExitCode(): number {
+  return 128 + constants.signals[stoppedBy];
 }
 
 function outputFailed(error: NodeJS.ErrnoException, output: string): void {
   if (error.code === 'EPIPE') return;
   process.stderr.write(`sitemapkit: cannot write ${output}: ${ioErrorReason(error)}\n`);
   process.exit(EXIT_FATAL);
+}
+
+/** Whether `stream` takes escapes (colour, a line redrawn in place): a terminal, but not terminfo's "dumb", which has none. */
+export function takesEscapes(io: CliIo, stream: OutputStream): boolean {
+  return stream.isTTY === true && io.env.TERM !== 'dumb';
 }
 
 /** A line of `command`'s own on standard error, control characters escaped so that it stays one line. */
@@ -71,4 +89,5 @@ export function fatal(io: CliIo, command: string, message: string): number {
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 export const EXIT_FATAL = 2;
+/** Stopped by a signal; the bin exits interruptedExitCode(), SIGINT's 130 or SIGTERM's 143. */
 export const EXIT_INTERRUPTED = 130;

@@ -42,7 +42,8 @@ ${list}
 Run "sitemapkit <command> --help" for a command's options (all of them: docs/cli.md).
 Options: -h, --help  this help;  -V, --version  the version.
 
-Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error.
+Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error, 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM).
 `;
 }
 

@@ -1,7 +1,7 @@
 // The progress line of long work on a terminal (standard error): rewritten in place at most ten times
 // a second, cleared before anything else is printed and at the end. Not on a terminal: nothing.
 
-import type { OutputStream } from './io.js';
+import { takesEscapes, type CliIo, type OutputStream } from './io.js';
 import { fit, printable } from './format.js';
 import { terminalColumns } from './problems.js';
 
@@ -33,14 +33,14 @@ export class Progress {
     this.columns = stream !== undefined ? terminalColumns(stream) : 0;
   }
 
-  /** A progress line on `stream` when it is a terminal and `enabled`. */
-  static onTerminal(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, delayMs = 0, large?: () => boolean): Progress {
-    return new Progress(enabled && stream.isTTY === true ? stream : undefined, render, delayMs, large);
+  /** A progress line on standard error when `enabled` and it is a terminal that takes escapes. */
+  static onTerminal(io: CliIo, enabled: boolean, render: (elapsedMs: number) => string, delayMs = 0, large?: () => boolean): Progress {
+    return new Progress(enabled && takesEscapes(io, io.stderr) ? io.stderr : undefined, render, delayMs, large);
   }
 
   /** The progress of a run that counts entries: silent for a small input. */
-  static ofEntries(stream: OutputStream, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
-    return Progress.onTerminal(stream, enabled, render, ENTRIES_DELAY_MS, () => entries() >= ENTRIES_LARGE);
+  static ofEntries(io: CliIo, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
+    return Progress.onTerminal(io, enabled, render, ENTRIES_DELAY_MS, () => entries() >= ENTRIES_LARGE);
   }
 
   get active(): boolean {

@@ -30,7 +30,9 @@ const IO_REASONS: Readonly<Record<string, string>> = {
 };
 
 export function ioErrorReason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  // Node decodes argv as UTF-8, with U+FFFD for bytes that are not: the file of such a name is never found.
+  if (code === 'ENOENT' && typeof path === 'string' && path.includes('\uFFFD')) return 'its name is not valid UTF-8 (Node reads U+FFFD in its place); rename the file';
   if (typeof code === 'string' && Object.hasOwn(IO_REASONS, code)) return IO_REASONS[code] as string;
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0] ?? '';

@@ -163,6 +163,16 @@ describe('sitemapkit validate', () => {
     assert.match(missing.stderr, /missing\.xml/);
   });
 
+  it('a name that is not valid UTF-8 (Node reads it from argv with U+FFFD in its place) is said to be one, not "no such file"', async () => {
+    const dir = tempDir();
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0xff]), Buffer.from('.xml')]), `<urlset ${S}><url><loc>https://example.com/</loc></url></urlset>\n`);
+    for (const command of ['validate', 'read']) {
+      const r = await runCli([command, '\uFFFD.xml'], { cwd: dir });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /cannot read \uFFFD\.xml: its name is not valid UTF-8/, r.stderr);
+    }
+  });
+
   describe('a success line only on exit 0', () => {
     const FIVE_WARNINGS = `<urlset ${S}>\n` + Array.from({ length: 6 }, () => '<url><loc>https://example.com/a</loc></url>').join('\n') + '\n</urlset>\n';
 
@@ -171,6 +181,19 @@ describe('sitemapkit validate', () => {
       assert.equal(r.code, 2);
       assert.doesNotMatch(r.stdout, /✔|no problems/);
       assert.match(r.stdout, /^✖ 1 input could not be read/m);
+    });
+
+    it('stylish and json count an unreadable input alike: a file, and an input/unreadable error', async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'good.xml'), `<urlset ${S}><url><loc>https://example.com/</loc></url></urlset>\n`);
+      mkdirSync(join(dir, 'folder'));
+      const args = ['validate', 'good.xml', 'missing.xml', 'folder', ...NOW];
+      const json = await runCli([...args, '--format', 'json'], { cwd: dir });
+      assert.equal(json.code, 2);
+      assert.deepEqual(JSON.parse(json.stdout).summary, { files: 3, entries: 1, errors: 2, warnings: 0, infos: 0 });
+      const stylish = await runCli(args, { cwd: dir });
+      assert.equal(stylish.code, 2);
+      assert.match(stylish.stdout, /^✖ 2 inputs could not be read; 2 problems \(2 errors, 0 warnings, 0 infos\)/m);
     });
 
     it('--format github: standard input gets annotations without a file (there is no file <stdin> to annotate)', async () => {

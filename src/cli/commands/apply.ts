@@ -17,7 +17,7 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args } = line;
-  const printer = ProblemPrinter.for(io.stderr, { capped: io.stderr.isTTY === true });
+  const printer = ProblemPrinter.for(io.stderr);
   try {
     const summary = await applyChanges({
       changes: args.positionals.map((path) => resolve(io.cwd, path)),

@@ -42,7 +42,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
   const verbose = args.flag('verbose');
   let lastProgress: BuildProgress | undefined;
-  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
+  const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
   let result: BuildSiteResult;
   const controller = new AbortController();
   const removeHandler = io.onInterrupt?.(() => controller.abort());
@@ -76,7 +76,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
 
   let problems = 0;
   // Problems by page, in path order; warnings do not change the exit status.
-  const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', ...(verbose ? { capped: false } : {}) });
+  const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
   const pageProblems: Array<Problem & { file: string }> = [];
   for (const page of result.excluded) {
     if (page.reason === 'unreadable' || page.reason === 'duplicate-url') pageProblems.push({ file: page.relPath, severity: 'error', message: exclusionText(page) });

@@ -93,7 +93,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const problemsOut = new Output(io.stderr);
   let pass = 1;
   let entries = 0;
-  const progress = Progress.ofEntries(io.stderr, !quiet, () => `diff: ${PASSES[pass - 1]} (${pass}/3): ${plural(entries, 'URL')}`, () => entries);
+  const progress = Progress.ofEntries(io, !quiet, () => `diff: ${PASSES[pass - 1]} (${pass}/3): ${plural(entries, 'URL')}`, () => entries);
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const listener = listenerFor(format, out);
   let interrupted = false;

@@ -207,7 +207,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   });
   const out = new Output(file ?? io.stdout);
   const counts: DiscoverProgress = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
-  const progress = Progress.onTerminal(io.stderr, !quiet, (ms) => discoverProgressLine(counts, ms));
+  const progress = Progress.onTerminal(io, !quiet, (ms) => discoverProgressLine(counts, ms));
   // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);

@@ -56,14 +56,14 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
   const positions = new WeakMap<UrlEntry, InputRecord>();
-  let inputErrors = 0;
-  let problems = 0;
+  // Lines rejected: by the reader, or by the writer (its summary's `rejected`, each one also an onInvalid).
+  let rejected = 0;
   let warnings = 0;
   let excluded = 0;
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
-  const progress = Progress.onTerminal(io.stderr, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
-  const printer = ProblemPrinter.for(io.stderr, { progress, capped: io.stderr.isTTY === true && !verbose });
+  const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
+  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !verbose });
   // --format json lists the first problems of each code and counts the others.
   const listed = new DiagnosticCollector();
   const problem = (p: Problem): void => {
@@ -71,11 +71,11 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     if (json) listed.add(p as Diagnostic);
   };
   const report = (file: string, line: number | undefined, message: string, code?: string): void => {
-    problems++;
-    problem({ severity: 'error', message, file, ...(line !== undefined ? { line } : {}), ...(code !== undefined ? { code } : {}) });
+    rejected++;
+    problem({ severity: 'error', message, file, ...definedOnly({ line, code }) });
   };
   const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
-    problem({ severity: 'warning', code, message, file, ...(line !== undefined ? { line } : {}) });
+    problem({ severity: 'warning', code, message, file, ...definedOnly({ line }) });
   };
   // The written sitemap says something else than the input (exit status 1).
   let current: UrlEntry | undefined;
@@ -115,7 +115,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
             positions.set(record.entry, record);
             out.push(record.entry);
           } else {
-            inputErrors++;
             report(record.file, record.line, record.error ?? 'unreadable line', record.code);
           }
         }
@@ -127,11 +126,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   }
 
   const controller = new AbortController();
-  let interrupted = false;
-  const removeHandler = io.onInterrupt?.(() => {
-    interrupted = true;
-    controller.abort(new SitemapError('ERR_SITEMAP_ABORTED', 'interrupted'));
-  });
+  const removeHandler = io.onInterrupt?.(() => controller.abort());
 
   const shards = args.number('shards');
   let summary: WriteSummary & { indexFiles?: IndexFile[] };
@@ -164,16 +159,16 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
     summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
   } catch (error) {
     progress.clear();
-    if (interrupted) {
+    if (controller.signal.aborted) {
       io.stderr.write('sitemapkit generate: interrupted; the previous sitemaps were left as they were\n');
       return EXIT_INTERRUPTED;
     }
     printer.finish();
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (problems > 0 || excluded > 0)) {
-      const why = problems > 0 ? `every entry was rejected (${plural(problems, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
+    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (rejected > 0 || excluded > 0)) {
+      const why = rejected > 0 ? `every entry was rejected (${plural(rejected, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
       io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
-      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected: problems, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
-      return problems > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
+      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
+      return rejected > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
     }
     return fatalFailure(io, 'generate', error);
   } finally {
@@ -181,7 +176,6 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   }
   progress.clear();
   printer.finish();
-  const rejected = summary.rejected + inputErrors;
   if (json) {
     io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
   } else if (!quiet) {

@@ -105,8 +105,8 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   // No progress line when the entries themselves scroll on the terminal.
   let filesDone = 0;
   let current = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
-  const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
+  const progress = Progress.ofEntries(io, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
+  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !args.flag('verbose') }, problemsOut);
 
   try {
     for (const path of args.positionals) {
@@ -159,7 +159,6 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
         if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
         await inputFailure(io, 'read', error, remote?.assumed === true);
         fatal = true;
-        continue;
       } finally {
         await fetched?.cancel();
       }

@@ -50,7 +50,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   let stage = 'reading';
   let urls = 0;
   let file = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet, () => `report: ${stage} ${file}: ${plural(urls, 'URL')}`, () => urls);
+  const progress = Progress.ofEntries(io, !quiet, () => `report: ${stage} ${file}: ${plural(urls, 'URL')}`, () => urls);
   let interrupted = false;
   const removeInterrupt = io.onInterrupt?.(() => {
     interrupted = true;

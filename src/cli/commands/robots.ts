@@ -12,7 +12,7 @@ import { asUsage, UsageError } from '../args.js';
 import { commandLine } from '../command.js';
 import { ROBOTS } from '../declarations.js';
 import { formatBytes } from '../format.js';
-import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
 export async function runRobots(argv: string[], io: CliIo): Promise<number> {
@@ -32,16 +32,12 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
 
   const name = args.text('file') ?? 'robots.txt';
   const path = resolve(io.cwd, name);
-  const fail = (message: string): number => {
-    io.stderr.write(commandMessage('robots', `${message}`));
-    return EXIT_FATAL;
-  };
 
   let bytes: Buffer | undefined;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') return fail(`cannot read ${name}: ${ioErrorReason(error)}`);
+    if ((error as { code?: string }).code !== 'ENOENT') return fatal(io, 'robots', `cannot read ${name}: ${ioErrorReason(error)}`);
   }
   let original = '';
   if (bytes !== undefined) {
@@ -49,7 +45,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
       // ignoreBOM keeps a BOM in the text, so it is written back.
       original = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
-      return fail(`cannot edit ${name}: it is not UTF-8 text (RFC 9309 §2.3 asks for UTF-8); nothing was changed`);
+      return fatal(io, 'robots', `cannot edit ${name}: it is not UTF-8 text (RFC 9309 §2.3 asks for UTF-8); nothing was changed`);
     }
   }
 
@@ -62,7 +58,7 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
       await writeAtomically(path, edit.text);
     } catch (error) {
       const reason = created && (error as { code?: string }).code === 'ENOENT' ? `the directory ${dirname(name)} does not exist` : ioErrorReason(error);
-      return fail(`cannot ${created ? 'create' : 'write'} ${name}: ${reason}`);
+      return fatal(io, 'robots', `cannot ${created ? 'create' : 'write'} ${name}: ${reason}`);
     }
   }
 

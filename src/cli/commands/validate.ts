@@ -9,7 +9,7 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, takesEscapes, type CliIo, type OutputStream } from '../io.js';
 import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -41,7 +41,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
-  const progress = Progress.ofEntries(io.stderr, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
+  const progress = Progress.ofEntries(io, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
   /** Validates one input with `check`, collecting the children an index lists for --follow. */
@@ -81,8 +81,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
       // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
-      if (stream === undefined) reports.push(unreadableReport(file, error.message));
-      else stream.unreadable?.(unreadableReport(file, error.message));
+      // Every format counts it from here: a file, and its input/unreadable error.
+      const report = unreadableReport(file, error.message);
+      reports.push(report);
+      stream?.unreadable?.(report);
       return undefined;
     }
   };
@@ -93,25 +95,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
 
   for (const path of args.positionals) {
     const remote = inputUrl(path, io, 'validate', quiet, progress);
-    if (remote !== undefined) {
-      const children: Child[] | undefined = args.flag('follow') ? [] : undefined;
-      const result = await validateUrl(remote.url, config.location, children, remote.assumed);
-      if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-      const nested: Diagnostic[] = [];
-      const isIndex = new Map([[remote.url, true]]);
-      for (const child of children) {
-        if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
-        if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, remote.url));
-      }
-      addFollowed(result, nested, config.rules, stream);
-      continue;
-    }
-    const file = path === '-' ? '<stdin>' : path;
-    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+    const file = remote?.url ?? (path === '-' ? '<stdin>' : path);
     const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
-    const result = await validateOne(input, file, config.location, children);
+    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
+    const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(input, file, config.location, children);
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    addFollowed(result, await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne), config.rules, stream);
+    const found = remote !== undefined ? await followUrls(file, children, validateUrl) : await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne);
+    addFollowed(result, found, config.rules, stream);
   }
   await client.close();
   progress.clear();
@@ -180,6 +170,17 @@ async function followChildren(
   return found;
 }
 
+/** --follow of an index fetched from `indexUrl`: each child fetched once, as followChildren does for files. */
+async function followUrls(indexUrl: string, children: readonly Child[], validateUrl: (url: string, location: undefined) => Promise<FileReport | undefined>): Promise<Diagnostic[]> {
+  const nested: Diagnostic[] = [];
+  const isIndex = new Map([[indexUrl, true]]);
+  for (const child of children) {
+    if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
+    if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, indexUrl));
+  }
+  return nested;
+}
+
 function nestedIndex(child: Child, indexFile: string): Diagnostic {
   return { code: 'index/nested', severity: 'warning', message: `${JSON.stringify(child.loc)} is itself a sitemap index; Google does not follow nested indexes`, file: indexFile, line: child.line, column: child.column, hint: 'list its children in this index instead' };
 }
@@ -231,7 +232,7 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
     const terminal = io.stdout.isTTY === true;
     const writer = new StylishWriter(out, {
       // no-color.org: NO_COLOR set and not empty (whatever its value) turns colour off.
-      color: terminal && (io.env.NO_COLOR ?? '') === '',
+      color: takesEscapes(io, io.stdout) && (io.env.NO_COLOR ?? '') === '',
       sort: true,
       ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
     });
@@ -275,8 +276,6 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
 /** `stream`, with `progress` cleared before each write. */
 function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
   return {
-    isTTY: stream.isTTY === true,
-    ...(stream.columns !== undefined ? { columns: stream.columns } : {}),
     write(text: string) {
       progress.clear();
       return stream.write(text);

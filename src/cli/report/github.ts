@@ -3,6 +3,7 @@
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/validate/types.js';
+import { printable } from '../format.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -29,9 +30,9 @@ export function githubLine(file: string, d: Diagnostic): string {
 }
 
 // The runner's escaping (as in @actions/core): data ends at the line end, properties also at `,`
-// and the `::` that starts the data.
+// and the `::` that starts the data. Other control characters (an ESC) would reach the log raw.
 function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return printable(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 function escapeProperty(text: string): string {

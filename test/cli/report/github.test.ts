@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGithub } from '../../../src/cli/report/index.js';
+import { formatGithub, githubLine } from '../../../src/cli/report/index.js';
 import { CLEAN_REPORTS, REPORTS } from './fixtures.js';
 
 describe('formatGithub', () => {
@@ -35,6 +35,11 @@ describe('formatGithub', () => {
   it('omits col without a column, line and col without a line, and file for standard input', () => {
     assert.equal(lines[4], '::warning file=https%3A//example.com/sitemap_index.xml,line=9,title=index/too-many::over 50,000 children');
     assert.equal(lines[6], '::error title=input/empty::the input is empty');
+  });
+
+  it('writes the other control characters (an ESC) as escapes, in properties and data: none reaches the log raw', () => {
+    const line = githubLine('a\x1b[31m,b.xml', { code: 'x/y', severity: 'error', message: 'm\x1b]0;t\x07 100%\r\n', line: 1 });
+    assert.equal(line, '::error file=a\\u001b[31m%2Cb.xml,line=1,title=x/y::m\\u001b]0;t\\u0007 100%25%0D%0A\n');
   });
 
   it('writes nothing for clean files', () => {
