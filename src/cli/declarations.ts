@@ -241,8 +241,8 @@ disk being an error; for a URL, every child, fetched.
 
 --format: stylish (default), json, github (Actions annotations), sarif (SARIF 2.1.0, for code
 scanning), junit (CI test reports). stylish on a terminal cuts each row to its width and shows the
-first 5 rows of each code per file, then "… and N more errors: CODE" (the summary counts them all);
--v shows every row and every hint. A pipe or a file gets every row, whole.`,
+first 5 rows of each code per file, then "… and N more: CODE" (the summary counts them all); -v shows
+every row and every hint. A pipe or a file gets every row, whole.`,
 };
 
 export const DISCOVER: CommandSpec = {

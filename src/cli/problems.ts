@@ -2,9 +2,9 @@
 // A pipe or a file gets every line, whole. A terminal gets lines cut to its width and, per file, the
 // first few problems of each code, then a count: 200,000 identical problems are a count, not a scroll.
 
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { OutputStream } from './io.js';
-import { fit, plural, printable } from './format.js';
+import { fit, formatCount, printable } from './format.js';
 
 /** A diagnostic, or a problem of a command that has no stable code for it. */
 export type Problem = Omit<Diagnostic, 'code'> & { code?: string };
@@ -29,24 +29,44 @@ export function terminalColumns(stream: OutputStream): number {
 /** Problems shown per code and file on a terminal before they are only counted. */
 const SHOWN_PER_CODE = 5;
 
-/**
- * The terminal's cap over one file (or run): admits the first SHOWN_PER_CODE problems of each code,
- * then counts them as "… and N more SEVERITYs: CODE", whatever the code (no list of codes to miss).
- */
+/** What a code's problems have in common, for "… and N more: REASON (CODE)". */
+const REPEATED: Readonly<Record<string, string>> = {
+  'input/text': 'lines that are not URLs',
+  'input/csv': 'CSV or TSV records that cannot be read',
+  'input/jsonl': 'JSON Lines lines that cannot be read',
+  'input/encoding': 'lines with invalid UTF-8',
+  'loc/out-of-scope': 'URLs outside --base-url',
+  'loc/fragment': 'URLs written without their #fragment',
+  'lastmod/future': 'lastmod in the future',
+  'lastmod/invalid': 'lastmod not a W3C Datetime',
+  'changefreq/invalid': 'changefreq not one of the seven values',
+  'priority/invalid': 'priority not a number',
+  'priority/out-of-range': 'priority outside 0.0 to 1.0',
+  'hreflang/invalid-language': 'hreflang not a BCP 47 language tag',
+  'hreflang/invalid': 'hreflang not a language code',
+};
+
+/** "… and N more: REASON (CODE)", or the code alone when REPEATED has no reason for it. */
+export function moreText(code: string, hidden: number): string {
+  const reason = REPEATED[code];
+  return `\u2026 and ${formatCount(hidden)} more: ${reason !== undefined ? `${reason} (${printable(code)})` : printable(code)}`;
+}
+
+/** The terminal's cap over one file (or run): admits the first SHOWN_PER_CODE problems of each code. */
 export class CodeCap {
-  /** One entry per code, never per problem: [problems seen, the first one's severity]. */
-  private readonly seen = new Map<string, [number, Severity]>();
+  /** One entry per code, never per problem. */
+  private readonly seen = new Map<string, number>();
 
   /** Counts a problem of `code`; whether it is to be shown. */
-  admit(code: string, severity: Severity): boolean {
-    const entry = this.seen.get(code) ?? [0, severity];
-    this.seen.set(code, entry);
-    return ++entry[0] <= SHOWN_PER_CODE;
+  admit(code: string): boolean {
+    const seen = (this.seen.get(code) ?? 0) + 1;
+    this.seen.set(code, seen);
+    return seen <= SHOWN_PER_CODE;
   }
 
-  /** "… and N more SEVERITYs: CODE" per code with problems not shown, in the order first seen. */
-  *more(): IterableIterator<string> {
-    for (const [code, [seen, severity]] of this.seen) if (seen > SHOWN_PER_CODE) yield `\u2026 and ${plural(seen - SHOWN_PER_CODE, `more ${severity}`)}: ${printable(code)}`;
+  /** [code, problems not shown], in the order first seen. */
+  *hidden(): IterableIterator<[string, number]> {
+    for (const [code, seen] of this.seen) if (seen > SHOWN_PER_CODE) yield [code, seen - SHOWN_PER_CODE];
   }
 }
 
@@ -94,21 +114,21 @@ export class ProblemPrinter {
       const where = this.options.capPer === 'run' ? '' : (p.file ?? file);
       let codes = this.seen.get(where);
       if (codes === undefined) this.seen.set(where, (codes = new CodeCap()));
-      if (!codes.admit(p.code, p.severity)) return;
+      if (!codes.admit(p.code)) return;
     }
     this.options.progress?.clear();
     this.out.write(`${fit(line, this.columns)}\n`);
   }
 
-  /** On a terminal, "FILE: … and N more SEVERITYs: CODE" per file and code; `note` says where to see them all. */
+  /** On a terminal, "FILE: … and N more: REASON (CODE)" per file and code; `note` says where to see them all. */
   finish(note?: string): void {
     if (this.finished) return;
     this.finished = true;
     for (const [file, codes] of this.seen) {
-      for (const more of codes.more()) {
+      for (const [code, hidden] of codes.hidden()) {
         this.options.progress?.clear();
         const where = file === '' ? '' : `${printable(file)}: `;
-        this.out.write(`${fit(`${where}${more}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
+        this.out.write(`${fit(`${where}${moreText(code, hidden)}${note !== undefined ? `; ${note}` : ''}`, this.columns)}\n`);
       }
     }
   }

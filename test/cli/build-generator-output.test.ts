@@ -211,7 +211,7 @@ describe('sitemapkit build on a generator\'s output', () => {
     const human = await runCli(['build', site, '--base-url', BASE, '--trailing-slash', 'never'], { cwd: site, tty: true, columns: 200 });
     assert.equal(human.code, 0);
     assert.equal(human.stderr.match(/: warning build\/loc-not-canonical /g)?.length, 5, human.stderr);
-    assert.match(human.stderr, /^\u2026 and 3 more warnings: build\/loc-not-canonical; -v or --json lists them$/m);
+    assert.match(human.stderr, /^\u2026 and 3 more: build\/loc-not-canonical; -v or --json lists them$/m);
     assert.match(human.stdout, /^ {2}warnings: 8 build\/loc-not-canonical, 2 build\/alternate-left-out \(on standard error; docs\/rules\.md says what to do\)$/m);
     const verbose = await runCli(['build', site, '--base-url', BASE, '--trailing-slash', 'never', '-v'], { cwd: site, tty: true, columns: 200 });
     assert.equal(verbose.stderr.match(/: warning build\/loc-not-canonical /g)?.length, 8);

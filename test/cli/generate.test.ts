@@ -530,8 +530,8 @@ test('on a terminal a repeated problem is shown 5 times, then counted; in a pipe
   const lines = tty.stderr.split('\n').map((l) => l.replace(/^(\r\x1b\[K)+/, '')).filter((l) => l !== '');
   assert.equal(lines.filter((l) => l.includes(' is outside ')).length, 5, tty.stderr);
   assert.equal(lines.filter((l) => l.includes('warning loc/fragment')).length, 5, tty.stderr);
-  assert.ok(lines.includes('urls.txt: \u2026 and 1,995 more errors: loc/out-of-scope'), tty.stderr);
-  assert.ok(lines.includes('urls.txt: \u2026 and 2 more warnings: loc/fragment'), tty.stderr);
+  assert.ok(lines.includes('urls.txt: \u2026 and 1,995 more: URLs outside --base-url (loc/out-of-scope)'), tty.stderr);
+  assert.ok(lines.includes('urls.txt: \u2026 and 2 more: URLs written without their #fragment (loc/fragment)'), tty.stderr);
   assert.equal(lines.length, 12, tty.stderr);
   const pipe = await runCli(['generate', 'urls.txt', '--base-url', 'https://www.example.com/', '--out', 'out', '--format', 'json'], { cwd: dir });
   assert.equal(pipe.stderr.trim().split('\n').length, 2007);

@@ -5,7 +5,7 @@
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
 import { fit, formatCount, plural, positionText, printable, width } from '../format.js';
-import { CodeCap } from '../problems.js';
+import { CodeCap, moreText } from '../problems.js';
 
 export interface StylishOptions {
   /** ANSI colours (SGR escapes). */
@@ -97,7 +97,8 @@ export class StylishWriter {
     this.schemaValid = schemaValid;
     this.flush();
     if (this.cap !== undefined) {
-      for (const row of this.cap.more()) {
+      for (const [code, hidden] of this.cap.hidden()) {
+        const row = moreText(code, hidden);
         this.out.write(`\n  ${this.paint(this.columns !== undefined ? fit(row, Math.max(1, this.columns - 2)) : row, 'dim')}`);
       }
       this.cap = new CodeCap();
@@ -123,7 +124,7 @@ export class StylishWriter {
     // Diagnostics without a position last.
     if (this.sort) block.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
     const cap = this.cap;
-    if (cap !== undefined) block = block.filter((d) => cap.admit(d.code, d.severity));
+    if (cap !== undefined) block = block.filter((d) => cap.admit(d.code));
     if (block.length === 0) return;
     const { lines, hintsLeftOut } = diagnosticRows(block, this.paint, this.columns, this.allHints);
     this.hintsLeftOut += hintsLeftOut;
