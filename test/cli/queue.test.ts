@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/tmp.js';
 import { queueStatus } from '../../src/node/scale/queue.js';
+import { run as runCommand } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { killOnExit, REDIS_SERVER, redisUnavailable, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
@@ -443,4 +445,47 @@ test('the password of --redis is never printed: a worker says where it waits wit
   assert.equal(await stop(w), 0);
   assert.match(w.stderr(), new RegExp(`waiting for jobs on q-secret at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${secured.port}\\n`));
   assert.doesNotMatch(w.stderr(), /s3cret/);
+});
+
+/**
+ * Runs `argv` in this process, sending an interrupt the moment stderr gets a line matching `on`, as a
+ * test does once it reads that line. `unheard`: no handler was in place then (a real signal's default
+ * action would have killed the process); it is then sent again a moment later, so the run still ends.
+ */
+async function interruptOnLine(argv: string[], on: RegExp): Promise<{ code: number; stderr: string; unheard: boolean }> {
+  const handlers = new Set<() => void>();
+  const interrupt = (): void => handlers.forEach((handler) => handler());
+  let stderr = '';
+  let unheard = false;
+  const io: CliIo = {
+    stdout: { write: () => true },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        if (!on.test(text)) return;
+        if (handlers.size > 0) interrupt();
+        else {
+          unheard = true;
+          setTimeout(interrupt, 200);
+        }
+      },
+    },
+    cwd: tempDir(),
+    env: {},
+    onInterrupt: (handler) => (handlers.add(handler), () => void handlers.delete(handler)),
+  };
+  const code = await runCommand(argv, io);
+  return { code, stderr, unheard };
+}
+
+test('the worker\'s "waiting for jobs" and the coordinator\'s "queued" line come once their signal handler is in place: a signal sent on reading them is heard', { skip }, async () => {
+  const worker = await interruptOnLine(['worker', '--redis', redis.url, '--queue', 'q-heard'], /waiting for jobs/);
+  assert.equal(worker.unheard, false, 'the worker said it waits before it listened for signals');
+  assert.equal(worker.code, 0, worker.stderr);
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), catalogue(10));
+  const coordinator = await interruptOnLine(['queue', 'generate', join(dir, 'urls.txt'), '--redis', redis.url, '--queue', 'q-heard', '--out', join(dir, 'out'), '--base-url', BASE], / queued: /);
+  assert.equal(coordinator.unheard, false, 'the coordinator said the run is queued before it listened for Ctrl-C');
+  assert.equal(coordinator.code, 130, coordinator.stderr);
+  assert.match(coordinator.stderr, /stopped waiting; run \S+ goes on on the workers/);
 });

@@ -128,18 +128,23 @@ async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<nu
 /** Says that the run is queued (`what` it holds); then its id (--no-wait), or its outcome once done. */
 async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue: string, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
-  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
+  const announce = (): void => {
+    if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
+  };
   if (args.flag('no-wait')) {
+    announce();
     io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
     return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
   }
-  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io, announce), enqueued.rejected, args, io);
 }
 
-/** Waits for the run; Ctrl-C stops the waiting, not the run. */
-async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo): Promise<RunStatus | undefined> {
+/** Waits for the run; Ctrl-C stops the waiting, not the run. `announce` runs once Ctrl-C is heard. */
+async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo, announce: () => void): Promise<RunStatus | undefined> {
   const controller = new AbortController();
   const remove = io.onInterrupt?.(() => controller.abort(new Error('interrupted')));
+  // A Ctrl-C sent on reading the line before the handler was in place killed the coordinator (under load).
+  announce();
   try {
     let lost = false;
     const onError = (error: Error): void => {
