@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/tmp.js';
+import { runCli } from '../helpers/cli.js';
 import { queueStatus } from '../../src/node/scale/queue.js';
 import { run as runCommand } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -488,4 +489,13 @@ test('the worker\'s "waiting for jobs" and the coordinator\'s "queued" line come
   assert.equal(coordinator.unheard, false, 'the coordinator said the run is queued before it listened for Ctrl-C');
   assert.equal(coordinator.code, 130, coordinator.stderr);
   assert.match(coordinator.stderr, /stopped waiting; run \S+ goes on on the workers/);
+});
+
+test("queue apply refuses every option of generate's it has no use for (the set's settings are its manifests'), not only some: --no-gzip, --max-urls, --xsl were taken and ignored", async () => {
+  const cwd = tempDir();
+  for (const option of [['--no-gzip'], ['--gzip-level', '9'], ['--max-urls', '10'], ['--xsl', '/s.xsl'], ['--no-scope'], ['--limits', 'legacy'], ['--source-option', 'a=b'], ['--shards', '4']]) {
+    const result = await runCli(['queue', 'apply', 'changes.jsonl', '--redis', 'redis://127.0.0.1:1', '--out', 'set', ...option], { cwd });
+    assert.equal(result.code, 2, option.join(' '));
+    assert.match(result.stderr, new RegExp(`${option[0]} is for queue generate: apply takes the set's settings from its manifests`));
+  }
 });
