@@ -499,3 +499,24 @@ test("queue apply refuses every option of generate's it has no use for (the set'
     assert.match(result.stderr, new RegExp(`${option[0]} is for queue generate: apply takes the set's settings from its manifests`));
   }
 });
+
+test('Redis lost under a worker: one line says so, not a stack trace or a line at every reconnect; once it is back the worker runs the next run', { skip, timeout: 60_000 }, async () => {
+  const own = await startRedis();
+  after(() => own.stop());
+  const w = cli(['worker', '--redis', own.url, '--queue', 'q-lost']);
+  after(() => void w.child.kill('SIGKILL'));
+  await until('the worker waiting', () => /waiting for jobs/.test(w.stderr()));
+  await own.stop();
+  await until('the lost connection told', () => /lost Redis/.test(w.stderr()));
+  // BullMQ retries the connection meanwhile (several times a second).
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.match(w.stderr(), new RegExp(`waiting for jobs on q-lost at ${own.url}\\nsitemapkit worker \\d+: lost Redis at ${own.url} \\(E[A-Z]+\\); waiting for it to come back\\n$`));
+  const dir = tempDir();
+  const back = await startServer({ what: 'redis-server', argv: () => [REDIS_SERVER, '--port', String(own.port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], ready: 'Ready to accept connections', stopSignal: 'SIGTERM', dir, timeoutMs: 10_000 });
+  after(() => back.stop());
+  writeFileSync(join(dir, 'urls.txt'), catalogue(10));
+  const run = cli(['queue', 'generate', join(dir, 'urls.txt'), '--redis', own.url, '--queue', 'q-lost', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
+  assert.equal(await run.exited, 0, run.stderr() + w.stderr());
+  assert.doesNotMatch(w.stderr(), /^\s+at |^Error/m);
+  assert.equal(await stop(w), 0);
+});
