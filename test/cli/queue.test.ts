@@ -47,6 +47,14 @@ function cli(args: string[], cwd?: string): Proc {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/**
+ * The lock of a worker to be killed, frozen or stopped: short, so that its job is taken over soon, not
+ * 1 s: a shard job of 150,000 URLs held the event loop 2.1 s at once under load (load average 18 on 2
+ * cores), its lock expired under it, and after 3 such stalls BullMQ failed the run. The worker that
+ * takes the job over keeps the default lock (its job blocks the loop longer: 400,000 URLs stalled at 8 s).
+ */
+const SHORT_LOCK = ['--lock-duration', '8'];
+
 /** A worker process; stopped (SIGKILL) when the test file ends if still running. */
 function worker(queue: string, ...args: string[]): Proc {
   const proc = cli(['worker', '--redis', redis.url, '--queue', queue, ...args]);
@@ -77,6 +85,25 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The id of `coordinator`'s run once it says it is queued. No deadline: its split takes what the input's
+ * size and the machine's load make it (400,000 URLs: 90 s seen under load), and it ends or queues.
+ */
+async function queuedRun(coordinator: Proc): Promise<string> {
+  for (;;) {
+    const id = /run (\S+) queued/.exec(coordinator.stderr())?.[1];
+    if (id !== undefined) return id;
+    if (coordinator.child.exitCode !== null || coordinator.child.signalCode !== null) throw new Error(`the coordinator ended before its run was queued: ${coordinator.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until a shard job of `coordinator`'s run on `queue` is active: its run queued first (queuedRun). */
+async function shardActive(coordinator: Proc, queue: string): Promise<void> {
+  await queuedRun(coordinator);
+  await untilAsync('a worker in the shard', async () => ((await queueStatus(redis.url, queue))[0]?.jobs['active'] ?? 0) > 0);
 }
 
 /** The published files of a set folder (dot entries, the runs' scratch and staging, left out), with their bytes. */
@@ -166,12 +193,12 @@ test('a worker killed with kill -9 mid-shard: another takes the job over and the
   const out = join(dir, 'out');
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q3', '--out', out, '--base-url', BASE, '--shards', '1']);
   // Worker A alone, and one shard: the active job is A's, and A is inside it.
-  const a = worker('q3', '--lock-duration', '1');
-  await untilAsync('worker A in the shard', async () => ((await queueStatus(redis.url, 'q3'))[0]?.jobs['active'] ?? 0) > 0);
+  const a = worker('q3', ...SHORT_LOCK);
+  await shardActive(run, 'q3');
   a.child.kill('SIGKILL');
   await a.exited;
   assert.doesNotMatch(a.stderr(), /: done shard/, 'A was killed before the end of its shard');
-  const b = worker('q3', '--lock-duration', '1');
+  const b = worker('q3');
   assert.equal(await run.exited, 0, run.stderr() + b.stderr());
   assert.match(b.stderr(), /done shard 0 of 1/);
   generateSharded(input, join(dir, 'single'), 1);
@@ -185,18 +212,20 @@ test('a worker frozen (SIGSTOP) mid-shard past its lock, resumed after the run: 
   writeFileSync(input, catalogue(150_000, 5));
   const out = join(dir, 'out');
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q-frozen', '--out', out, '--base-url', BASE, '--shards', '1']);
-  const a = worker('q-frozen', '--lock-duration', '1');
-  await untilAsync('worker A in the shard', async () => ((await queueStatus(redis.url, 'q-frozen'))[0]?.jobs['active'] ?? 0) > 0);
+  const a = worker('q-frozen', ...SHORT_LOCK);
+  await shardActive(run, 'q-frozen');
   a.child.kill('SIGSTOP');
   // B takes the job over once A's lock has expired, and the run ends: published, its scratch removed.
-  const b = worker('q-frozen', '--lock-duration', '1');
+  const b = worker('q-frozen');
   assert.equal(await run.exited, 0, run.stderr() + b.stderr());
   assert.ok(!existsSync(join(out, '.sitemapkit-queue')));
   const published = setFiles(out);
   a.child.kill('SIGCONT');
   // A goes on with its shard, and finds its lock gone before it writes anything others see; BullMQ
   // then refuses to move the job on (whatever A's outcome: done or failed).
-  await until('worker A to end its shard', () => /Missing lock for job \S+\.shard\.0/.test(a.stderr()), 60_000);
+  // A lays out the rest of its 150,000 URLs before its first write: CPU time, which the machine's load
+  // stretches (past 60 s at load average 20 on 2 cores).
+  await until('worker A to end its shard', () => /Missing lock for job \S+\.shard\.0/.test(a.stderr()), 300_000);
   assert.ok(!existsSync(join(out, '.sitemapkit-queue')), `A wrote into the ended run's scratch: ${a.stderr()}`);
   assert.deepEqual([...setFiles(out).keys()], [...published.keys()]);
   assert.equal(await stop(b), 0);
@@ -291,7 +320,7 @@ test('SIGTERM to a worker in the middle of a shard: it finishes the shard, exits
   writeFileSync(input, catalogue(100_000, 6));
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q6', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '1']);
   const a = worker('q6');
-  await untilAsync('the worker in the shard', async () => ((await queueStatus(redis.url, 'q6'))[0]?.jobs['active'] ?? 0) > 0);
+  await shardActive(run, 'q6');
   a.child.kill('SIGTERM');
   assert.equal(await a.exited, 0, a.stderr());
   assert.match(a.stderr(), /stopping once the jobs at hand are done\n(?:.*\n)*.*done shard 0 of 1/);
@@ -309,14 +338,14 @@ test('a second SIGTERM mid-shard: the worker releases the shard and exits 130 at
   const input = join(dir, 'urls.txt');
   writeFileSync(input, catalogue(400_000, 6));
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q6b', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '1']);
-  const a = worker('q6b', '--lock-duration', '1');
-  await untilAsync('the worker in the shard', async () => ((await queueStatus(redis.url, 'q6b'))[0]?.jobs['active'] ?? 0) > 0);
+  const a = worker('q6b', ...SHORT_LOCK);
+  await shardActive(run, 'q6b');
   a.child.kill('SIGTERM');
   await until('the first signal heard', () => a.stderr().includes('stopping once the jobs at hand are done'));
   a.child.kill('SIGTERM');
   assert.equal(await a.exited, 130, a.stderr());
   assert.doesNotMatch(a.stderr(), /done shard/);
-  const b = worker('q6b', '--lock-duration', '1');
+  const b = worker('q6b');
   assert.equal(await run.exited, 0, run.stderr());
   assert.match(b.stderr(), /done shard 0 of 1/);
   assert.equal(await stop(b), 0);
@@ -347,10 +376,9 @@ test('Ctrl-C stops the coordinator waiting (exit 130), not the run: a worker sta
   const input = join(dir, 'urls.txt');
   writeFileSync(input, catalogue(500, 8));
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q8', '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
-  await until('the run queued', () => /queued/.test(run.stderr()));
+  const runId = await queuedRun(run);
   run.child.kill('SIGINT');
   assert.equal(await run.exited, 130);
-  const runId = /run (\S+) queued/.exec(run.stderr())?.[1] as string;
   assert.match(run.stderr(), new RegExp(`stopped waiting; run ${runId} goes on on the workers \\(sitemapkit queue status --run ${runId}\\)`));
   // No worker yet: the parent waits to add the shard jobs (it adds them itself, a batch at a time).
   assert.equal((await queueStatus(redis.url, 'q8', runId))[0]?.state, 'waiting');
@@ -416,7 +444,7 @@ test('Redis lost while the coordinator waits: one line says so (no stack trace e
   const input = join(dir, 'urls.txt');
   writeFileSync(input, catalogue(10));
   const run = cli(['queue', 'generate', input, '--redis', own.url, '--out', join(dir, 'out'), '--base-url', BASE, '--shards', '2']);
-  await until('the run queued', () => /queued/.test(run.stderr()));
+  await queuedRun(run);
   await own.stop();
   await until('the lost connection told', () => /lost Redis/.test(run.stderr()));
   // BullMQ retries the connection meanwhile.
