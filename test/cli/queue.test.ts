@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { queueStatus } from '../../src/node/scale/queue.js';
 import { run as runCommand } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
+import { WORKER } from '../../src/cli/declarations.js';
 import { killOnExit, REDIS_SERVER, redisUnavailable, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
@@ -344,6 +345,7 @@ test('a second SIGTERM mid-shard: the worker releases the shard and exits 130 at
   await until('the first signal heard', () => a.stderr().includes('stopping once the jobs at hand are done'));
   a.child.kill('SIGTERM');
   assert.equal(await a.exited, 130, a.stderr());
+  assert.match(WORKER.exit, /130 by a second one/, 'worker --help lists the exit code');
   assert.doesNotMatch(a.stderr(), /done shard/);
   const b = worker('q6b');
   assert.equal(await run.exited, 0, run.stderr());
