@@ -229,9 +229,15 @@ test('apply: deleting every URL of a child removes its file; a bad line is repor
   assert.ok(tiny.length >= 1);
   const deletes = ['/tiny/item-0?color=red&size=0', '/tiny/item-1'].map((loc) => JSON.stringify({ op: 'delete', loc }));
   const bad = ['{"op":"rename"}', '{"op":"upsert","loc":"/tiny/x","lastMod":"2026-01-01"}'];
-  writeFileSync(join(dir, 'changes.jsonl'), `${deletes[0]}\n${bad[0]}\n${deletes[1]}\n${bad[1]}\n`);
+  // And a delete of a URL the set never had, in a section it has no child of: nothing to rewrite.
+  const ghost = JSON.stringify({ op: 'delete', loc: '/ghost/item-0' });
+  writeFileSync(join(dir, 'changes.jsonl'), `${deletes[0]}\n${bad[0]}\n${deletes[1]}\n${bad[1]}\n${ghost}\n`);
   const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
   assert.equal(result.code, 1, result.stderr);
+  // The summary counts what happened to the children: no "1 child rewritten (0 files)".
+  const emptied = new Set(tiny.map((file) => file.split('.').slice(0, 2).join('.'))).size;
+  const kept = new Set(readdirSync(out).filter((f) => f.endsWith('.xml.gz')).map((file) => file.split('.').slice(0, 2).join('.'))).size;
+  assert.match(result.stdout, new RegExp(`: 0 children rewritten \\(0 files\\), ${emptied} child(ren)? emptied \\(every URL deleted\\), ${kept} children untouched\\.\n`));
   assert.match(result.stderr, /changes\.jsonl:2: error input\/change .*"op": "upsert" or "delete", got "rename"/);
   assert.match(result.stderr, /changes\.jsonl:4: error input\/jsonl unknown field "lastMod"/);
   for (const file of tiny) assert.ok(!existsIn(out, file), `${file} is left`);

@@ -30,7 +30,9 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
     else if (!args.flag('quiet')) {
       io.stdout.write(
         `Applied ${plural(summary.upserts, 'upsert')} and ${plural(summary.deletes, 'delete')} to ${summary.outDir} in ${formatDuration(summary.durationMs)}: ` +
-          `${plural(summary.touched.length, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
+          `${plural(new Set(summary.written.map((file) => file.child)).size, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ` +
+          (summary.emptied > 0 ? `${plural(summary.emptied, 'child', 'children')} emptied (every URL deleted), ` : '') +
+          `${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
           (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : ''),
       );
     }

@@ -18,6 +18,8 @@ import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from
 
 const DEFAULT_SHARDS = 16;
 const DEFAULT_ATTEMPTS = 3;
+/** The options `queue apply` takes. */
+const APPLY_OPTIONS = new Set(['redis', 'queue', 'out', 'name', 'attempts', 'run', 'no-wait', 'format', 'quiet', 'help']);
 
 export async function runQueue(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(QUEUE, argv, io, requireRedis);
@@ -106,9 +108,9 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
 async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
   if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
   if (changes.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
-  for (const option of ['base-url', 'shards', 'source', 'parts', 'input-format', 'columns', 'allow-private']) {
-    if (args.has(option)) throw new UsageError(`--${option} is for queue generate: apply takes the set's settings from its manifests`);
-  }
+  // Any other option is generate's (--no-gzip, --max-urls, --xsl… were taken and ignored).
+  const other = QUEUE.options.find((option) => !APPLY_OPTIONS.has(option.name) && args.has(option.name));
+  if (other !== undefined) throw new UsageError(`--${other.name} is for queue generate: apply takes the set's settings from its manifests`);
   const redis = args.text('redis') as string;
   const queue = args.text('queue') ?? DEFAULT_QUEUE;
   await pingRedis(redis);
@@ -128,18 +130,23 @@ async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<nu
 /** Says that the run is queued (`what` it holds); then its id (--no-wait), or its outcome once done. */
 async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue: string, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
-  if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
+  const announce = (): void => {
+    if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
+  };
   if (args.flag('no-wait')) {
+    announce();
     io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
     return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
   }
-  return report(await waitOrInterrupt(redis, queue, enqueued.run, io), enqueued.rejected, args, io);
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io, announce), enqueued.rejected, args, io);
 }
 
-/** Waits for the run; Ctrl-C stops the waiting, not the run. */
-async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo): Promise<RunStatus | undefined> {
+/** Waits for the run; Ctrl-C stops the waiting, not the run. `announce` runs once Ctrl-C is heard. */
+async function waitOrInterrupt(redis: string, queue: string, run: string, io: CliIo, announce: () => void): Promise<RunStatus | undefined> {
   const controller = new AbortController();
   const remove = io.onInterrupt?.(() => controller.abort(new Error('interrupted')));
+  // A Ctrl-C sent on reading the line before the handler was in place killed the coordinator (under load).
+  announce();
   try {
     let lost = false;
     const onError = (error: Error): void => {

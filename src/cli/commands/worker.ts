@@ -31,7 +31,6 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ lockDurationMs: args.number('lock-duration') }),
     ...(quiet ? {} : { log: (line: string) => io.stderr.write(`sitemapkit worker ${process.pid}: ${line}\n`) }),
   });
-  if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${shownRedis(redis)}\n`);
   // The first signal lets the jobs at hand finish; a second releases them (another worker takes them).
   let signals = 0;
   await new Promise<void>((stopped) => {
@@ -43,6 +42,8 @@ export async function runWorker(argv: string[], io: CliIo): Promise<number> {
         stopped();
       });
     });
+    // Said once the signals are heard: a SIGTERM sent on reading it killed a worker descheduled in between.
+    if (!quiet) io.stderr.write(`sitemapkit worker ${process.pid}: waiting for jobs on ${queue} at ${shownRedis(redis)}\n`);
   });
   // Forced: the released jobs' code may still be running; bin.ts exits at once on this code.
   return signals > 1 ? EXIT_INTERRUPTED : EXIT_OK;

@@ -51,6 +51,8 @@ export interface ApplySummary {
   written: ShardFile[];
   /** Children of the set not touched (their files were not opened). */
   kept: number;
+  /** Children of the set whose every URL was deleted: no file now. */
+  emptied: number;
   indexFiles: IndexFile[];
   removed: string[];
   durationMs: number;
@@ -107,7 +109,9 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
     const manifests = await updatedManifests(settings, touchedSet, written);
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, { maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? perIndex, manifests });
-    return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - touched.filter((stem) => byStem.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
+    const rewritten = new Set(written.map((file) => file.child));
+    const existing = touched.filter((stem) => byStem.has(stem));
+    return { outDir: settings.outDir, ...counts, touched, written, kept: byStem.size - existing.length, emptied: existing.filter((stem) => !rewritten.has(stem)).length, indexFiles, removed, durationMs: performance.now() - started };
   } finally {
     await output.abort();
   }

@@ -87,7 +87,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
 /** The parent of an apply: the index with the touched children's new files, at one instant; then the manifests. `beforeWrite` runs before each write (publishSet). */
 export async function publishApplied(data: SetJob, storage: SetStorage, written: readonly ShardFile[], options: Pick<PublishOptions, 'beforeWrite' | 'stageIn'> = {}): Promise<{ indexFiles: string[]; files: number; urls: number; removed: number }> {
   const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
-  const touched = new Set(written.map((file) => file.child).concat(data.touched ?? []));
+  const touched = new Set(data.touched);
   const { files: published, perIndex } = await readPublishedIndex(settings);
   const files = [...published.filter((file) => !touched.has(file.child)), ...written];
   // No change applied (every line refused): the published set stays as it is.

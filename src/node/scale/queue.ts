@@ -15,6 +15,7 @@ import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
+import { PLAIN_NAME } from './shard-set.js';
 import { lockSet, unlockSet } from '../staged-output.js';
 
 export interface EnqueueOptions {
@@ -179,12 +180,10 @@ interface Coordinator {
   queue: Queue;
 }
 
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 /** The id of a run to add: `run`, checked, names its scratch folder (`..` would name the set's folder). */
 function runId(run: string | undefined): string {
   if (run === undefined) return newRunId();
-  if (!RUN_ID.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
+  if (!PLAIN_NAME.test(run)) throw new SitemapError('ERR_SITEMAP_OPTION', `run ${JSON.stringify(run)} must be a plain name: letters, digits, '.', '_' and '-', not starting with a dot`);
   return run;
 }
 

@@ -88,11 +88,12 @@ export interface ShardSettings {
   compressionThreads?: number;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A plain file name: a set's, or a run's (its scratch folder). */
+export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function shardSettings(options: ShardSetOptions): ShardSettings {
   const name = options.name ?? 'sitemap';
-  if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  if (!PLAIN_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   const gzip = options.gzip ?? true;
   const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
   if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);

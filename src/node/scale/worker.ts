@@ -9,7 +9,7 @@ import { SitemapError } from '../../core/errors.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
 import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
-import { loadBullMQ, type BullMQ } from './queue-redis.js';
+import { loadBullMQ, shownRedis, type BullMQ } from './queue-redis.js';
 import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
@@ -50,14 +50,23 @@ export async function startWorker(options: QueueWorkerOptions): Promise<RunningW
     stalledInterval: lockDuration,
     maxStalledCount: 3,
   });
-  const log = options.log;
-  if (log !== undefined) {
-    worker.on('completed', (job) => log(`done ${describe(job.data)} (${((Date.now() - (job.processedOn ?? Date.now())) / 1000).toFixed(1)} s)`));
-    worker.on('failed', (job, error) => {
-      if (job !== undefined) log(`failed ${describe(job.data)} (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
-    });
-    worker.on('error', (error) => log(`error: ${error.message}`));
-  }
+  const log = options.log ?? (() => {});
+  // BullMQ reconnects by itself, with an error at every attempt (the queue's, unheard, a stack trace):
+  // a Redis lost is said once, until a job runs again.
+  let lost = false;
+  const onError = (error: Error & { code?: unknown }): void => {
+    // A socket's error has a string code (ECONNREFUSED); BullMQ's own a number (-2: a lock missing).
+    if (typeof error.code !== 'string') return log(`error: ${error.message}`);
+    if (!lost) log(`lost Redis at ${shownRedis(options.redis)} (${error.code}); waiting for it to come back`);
+    lost = true;
+  };
+  queue.on('error', onError);
+  worker.on('error', onError);
+  worker.on('active', () => (lost = false));
+  worker.on('completed', (job) => log(`done ${describe(job.data)} (${((Date.now() - (job.processedOn ?? Date.now())) / 1000).toFixed(1)} s)`));
+  worker.on('failed', (job, error) => {
+    if (job !== undefined) log(`failed ${describe(job.data)} (attempt ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
+  });
   await worker.waitUntilReady();
   return {
     async close(force = false) {
