@@ -424,12 +424,8 @@ class Discovery {
 
   /** A robots.txt, fetched once per run; one given below its origin's root is read for its Sitemap lines only. */
   private robots(robotsUrl: string): Promise<RobotsState> {
-    let pending = this.robotsByUrl.get(robotsUrl);
-    if (pending === undefined) {
-      pending = this.fetchRobots(robotsUrl);
-      this.robotsByUrl.set(robotsUrl, pending);
-    }
-    return pending;
+    if (!this.robotsByUrl.has(robotsUrl)) this.robotsByUrl.set(robotsUrl, this.fetchRobots(robotsUrl));
+    return this.robotsByUrl.get(robotsUrl) as Promise<RobotsState>;
   }
 
   private async fetchRobots(url: string): Promise<RobotsState> {
