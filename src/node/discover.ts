@@ -627,11 +627,10 @@ class Discovery {
     if (!(await this.admitted(node, parent))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
-    const cached = await this.cache?.lookup(node.url);
+    const conditional = await this.cache?.conditionalHeaders(node.url);
     const ownKey = visitKey(node.url);
     const outcome: HttpOutcome = await this.client.get(node.url, {
-      headers: this.cache?.conditionalHeaders(cached) ?? {},
-      maxBodyBytes: this.maxBytes,
+      headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
         if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
@@ -675,7 +674,7 @@ class Discovery {
       this.visited.set(key, node);
     }
     let body: AsyncIterable<Uint8Array>;
-    if (outcome.status === 304 && cached !== undefined && this.cache !== undefined) {
+    if (outcome.status === 304 && conditional !== undefined && this.cache !== undefined) {
       await outcome.body.cancel();
       node.fromCache = true;
       body = this.cache.body(node.url);
@@ -778,9 +777,7 @@ class Discovery {
     };
     const visit = (node: SitemapNode): void => {
       // Every outcome but `absent` (a probe that found nothing) is a document, counted once.
-      if (node.outcome === 'ok') totals.ok++;
-      else if (node.outcome === 'failed') totals.failed++;
-      else if (node.outcome === 'skipped') totals.skipped++;
+      if (node.outcome !== 'absent' && node.outcome !== 'pending') totals[node.outcome]++;
       if (node.cut !== undefined) {
         totals.cut++;
         totals.urlsFromCut += node.urls;
