@@ -10,8 +10,8 @@ import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type Cl
 import { SitemapError, checkCount } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import type { SitemapFormat } from '../core/read/types.js';
-import { isAllowed, productToken } from '../core/robots/match.js';
-import { MAX_ROBOTS_BYTES, parseRobotsTxt, type RobotsTxt } from '../core/robots/robots-txt.js';
+import { productToken, robotsMatcher } from '../core/robots/match.js';
+import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
 import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome, type HttpResponse } from './http/client.js';
@@ -159,36 +159,18 @@ export type DiscoverEvent =
   | { type: 'diagnostic'; diagnostic: Diagnostic; sitemap: string }
   | { type: 'end'; tree: DiscoveryTree };
 
-/** Severity of the diagnostics `discover` reports itself (the reader's are in docs/rules.md). */
-export const DISCOVER_CODES: Readonly<Record<string, Severity>> = Object.freeze({
-  'fetch/scheme-refused': 'error',
-  'fetch/address-refused': 'error',
-  'fetch/dns': 'error',
-  'fetch/connection': 'error',
-  'fetch/body': 'error',
-  'fetch/truncated': 'error',
-  'fetch/timeout': 'error',
-  'fetch/aborted': 'error',
-  'fetch/too-large': 'error',
-  'fetch/bad-url': 'error',
-  'fetch/bad-redirect': 'error',
-  'fetch/redirect-loop': 'error',
-  'fetch/too-many-redirects': 'error',
-  'fetch/http-status': 'error',
+/** Severity of the diagnostics `discover` reports itself that are no error (the rest are; all in docs/rules.md). */
+const NOT_ERRORS: Readonly<Record<string, Severity>> = {
   'discover/loop': 'warning',
   'discover/duplicate': 'info',
-  'discover/depth-limit': 'error',
-  'discover/too-many-sitemaps': 'error',
   'discover/cross-host': 'warning',
   'discover/cross-host-submitted': 'info',
   'discover/cross-host-refused': 'warning',
   'discover/robots-disallowed': 'warning',
-  'discover/robots-unreachable': 'error',
   'discover/robots-sitemap': 'warning',
-  'discover/bad-input': 'error',
   'discover/host-unreachable': 'info',
   'index/nested': 'warning',
-});
+};
 
 /** Reader codes saying the input stopped mid-document: on a close-delimited body, a cut (see `read`). */
 const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
@@ -198,7 +180,7 @@ function unfinished(d: Diagnostic): boolean {
 }
 
 function diagnostic(code: string, message: string, file: string, hint?: string): Diagnostic {
-  const d: Diagnostic = { code, severity: DISCOVER_CODES[code] ?? 'error', message, file };
+  const d: Diagnostic = { code, severity: NOT_ERRORS[code] ?? 'error', message, file };
   if (hint !== undefined) d.hint = hint;
   return d;
 }
@@ -232,10 +214,10 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-/** Whether `bytes` are UTF-8; a character cut at the end (by the 500 KiB limit) is not held against them. */
-function isUtf8Text(bytes: Uint8Array): boolean {
+/** Whether `bytes` are UTF-8; a character `cut` at the end (by the 500 KiB limit) is not held against them. */
+function isUtf8Text(bytes: Uint8Array, cut: boolean): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut });
     return true;
   } catch {
     return false;
@@ -245,7 +227,8 @@ function isUtf8Text(bytes: Uint8Array): boolean {
 /** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
   node: RobotsNode;
-  parsed: RobotsTxt | undefined;
+  /** Its rules for our user agent, with respectRobots: whether they allow a URL. */
+  allows?: (url: string) => boolean;
   /** Why no response came, when none did. */
   failure?: HttpFailure;
 }
@@ -441,21 +424,18 @@ class Discovery {
 
   /** A robots.txt, fetched once per run; one given below its origin's root is read for its Sitemap lines only. */
   private robots(robotsUrl: string): Promise<RobotsState> {
-    let pending = this.robotsByUrl.get(robotsUrl);
-    if (pending === undefined) {
-      pending = this.fetchRobots(robotsUrl);
-      this.robotsByUrl.set(robotsUrl, pending);
-    }
-    return pending;
+    if (!this.robotsByUrl.has(robotsUrl)) this.robotsByUrl.set(robotsUrl, this.fetchRobots(robotsUrl));
+    return this.robotsByUrl.get(robotsUrl) as Promise<RobotsState>;
   }
 
   private async fetchRobots(url: string): Promise<RobotsState> {
     const node: RobotsNode = { url, outcome: 'pending', sitemaps: [], bytes: 0, timeMs: 0, diagnostics: [] };
     this.robotsNodes.push(node);
-    const state: RobotsState = { node, parsed: undefined };
+    const state: RobotsState = { node };
     const start = performance.now();
+    const say = (code: string, message: string, line?: number): void => this.collect(node, line === undefined ? diagnostic(code, message, url) : { ...diagnostic(code, message, url), line });
     if (url !== robotsUrlOf(url)) {
-      this.collect(node, diagnostic('discover/robots-sitemap', `not at /robots.txt of its origin: crawlers do not read it (RFC 9309 §2.3); its Sitemap lines are followed as asked, the rules of ${robotsUrlOf(url)} are used`, url));
+      say('discover/robots-sitemap', `not at /robots.txt of its origin: crawlers do not read it (RFC 9309 §2.3); its Sitemap lines are followed as asked, the rules of ${robotsUrlOf(url)} are used`);
     }
     const outcome = await this.client.get(url, { maxBodyBytes: Number.MAX_SAFE_INTEGER });
     if (!outcome.ok) {
@@ -463,48 +443,43 @@ class Discovery {
       state.failure = outcome;
       // RFC 9309 §2.3.1.2: endless redirects may be read as unavailable (as a 4xx; Google does), not as
       // unreachable (§2.3.1.4), which would disallow all.
-      if (outcome.code === 'fetch/redirect-loop' || outcome.code === 'fetch/too-many-redirects') {
-        node.outcome = 'absent';
-        this.collect(node, diagnostic('discover/robots-sitemap', `${outcome.message}: read as unavailable, no rules and no Sitemap lines (RFC 9309 §2.3.1.2)`, url));
-      } else {
-        node.outcome = 'failed';
-        this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`, url));
-      }
+      const endless = outcome.code === 'fetch/redirect-loop' || outcome.code === 'fetch/too-many-redirects';
+      node.outcome = endless ? 'absent' : 'failed';
+      if (endless) say('discover/robots-sitemap', `${outcome.message}: read as unavailable, no rules and no Sitemap lines (RFC 9309 §2.3.1.2)`);
+      else say('discover/robots-unreachable', `robots.txt could not be fetched: ${outcome.message}`);
+    } else if (outcome.status < 200 || outcome.status >= 300) {
+      node.status = outcome.status;
+      await outcome.body.cancel();
+      // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
+      node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
+      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}`);
     } else {
       node.status = outcome.status;
-      if (outcome.status >= 200 && outcome.status < 300) {
+      try {
         // RFC 9309 §2.5: the first 500 KiB are parsed; the rest is ignored but said (crawlers may ignore it too).
         const parts: Uint8Array[] = [];
-        try {
-          for await (const chunk of outcome.body) {
-            parts.push(chunk);
-            node.bytes += chunk.byteLength;
-            if (node.bytes > MAX_ROBOTS_BYTES) break;
-          }
-          if (node.bytes > MAX_ROBOTS_BYTES) {
-            this.collect(node, diagnostic('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`, url));
-          }
-          const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
-          const text = new TextDecoder().decode(bytes);
-          // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-          if (!isUtf8Text(bytes) || text.includes('\0')) {
-            this.collect(node, diagnostic('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it', url));
-          }
-          state.parsed = parseRobotsTxt(text, outcome.url);
-          node.outcome = 'ok';
-          node.sitemaps = state.parsed.sitemaps.map((s) => s.url);
-          for (const problem of state.parsed.problems) {
-            this.collect(node, { ...diagnostic('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, url), line: problem.line });
-          }
-        } catch (error) {
-          node.outcome = 'failed';
-          this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`, url));
+        for await (const chunk of outcome.body) {
+          parts.push(chunk);
+          node.bytes += chunk.byteLength;
+          if (node.bytes > MAX_ROBOTS_BYTES) break;
         }
-      } else {
-        await outcome.body.cancel();
-        // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
-        node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
-        if (node.outcome === 'failed') this.collect(node, diagnostic('discover/robots-unreachable', `robots.txt answered ${outcome.status}`, url));
+        if (node.bytes > MAX_ROBOTS_BYTES) {
+          say('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`);
+        }
+        const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+        const text = new TextDecoder().decode(bytes);
+        // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
+        if (!isUtf8Text(bytes, node.bytes > MAX_ROBOTS_BYTES) || text.includes('\0')) {
+          say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
+        }
+        const parsed = parseRobotsTxt(text, outcome.url);
+        node.outcome = 'ok';
+        node.sitemaps = parsed.sitemaps.map((s) => s.url);
+        for (const problem of parsed.problems) say('discover/robots-sitemap', `${problem.message}: ${JSON.stringify(problem.value)}`, problem.line);
+        if (this.options.respectRobots === true) state.allows = robotsMatcher(parsed, this.agentToken);
+      } catch (error) {
+        node.outcome = 'failed';
+        say('discover/robots-unreachable', `robots.txt could not be read: ${(error as Error).message}`);
       }
     }
     node.timeMs = performance.now() - start;
@@ -619,7 +594,7 @@ class Discovery {
     if (this.options.respectRobots !== true) return undefined;
     const state = await this.robots(robotsUrlOf(url));
     if (state.node.outcome === 'failed') return `${state.node.url} could not be fetched, which disallows everything (RFC 9309 §2.3.1.4)`;
-    return state.parsed === undefined || isAllowed(state.parsed, this.agentToken, url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
+    return state.allows === undefined || state.allows(url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
   }
 
   private markUnreachable(url: string, failure: { code: string }): void {
@@ -652,11 +627,10 @@ class Discovery {
     if (!(await this.admitted(node, parent))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
-    const cached = await this.cache?.lookup(node.url);
+    const conditional = await this.cache?.conditionalHeaders(node.url);
     const ownKey = visitKey(node.url);
     const outcome: HttpOutcome = await this.client.get(node.url, {
-      headers: this.cache?.conditionalHeaders(cached) ?? {},
-      maxBodyBytes: this.maxBytes,
+      headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
         if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
@@ -700,7 +674,7 @@ class Discovery {
       this.visited.set(key, node);
     }
     let body: AsyncIterable<Uint8Array>;
-    if (outcome.status === 304 && cached !== undefined && this.cache !== undefined) {
+    if (outcome.status === 304 && conditional !== undefined && this.cache !== undefined) {
       await outcome.body.cancel();
       node.fromCache = true;
       body = this.cache.body(node.url);
@@ -803,9 +777,7 @@ class Discovery {
     };
     const visit = (node: SitemapNode): void => {
       // Every outcome but `absent` (a probe that found nothing) is a document, counted once.
-      if (node.outcome === 'ok') totals.ok++;
-      else if (node.outcome === 'failed') totals.failed++;
-      else if (node.outcome === 'skipped') totals.skipped++;
+      if (node.outcome !== 'absent' && node.outcome !== 'pending') totals[node.outcome]++;
       if (node.cut !== undefined) {
         totals.cut++;
         totals.urlsFromCut += node.urls;

@@ -127,6 +127,9 @@ describe('discover: robots.txt', () => {
       }
       s.route('/robots.txt', { type: 'text/plain', body: cut });
       assert.deepEqual(warned((await discover(s.url('/'))).tree), []);
+      // A whole file (not cut by the limit) that ends inside a character is not UTF-8.
+      s.route('/robots.txt', { type: 'text/plain', body: Buffer.concat([Buffer.from(`Sitemap: ${s.url('/a.xml')}\n# `), Buffer.from('é').subarray(0, 1)]) });
+      assert.equal(warned((await discover(s.url('/'))).tree).length, 1);
     } finally {
       await s.close();
     }

@@ -8,7 +8,7 @@ import type { UrlEntry } from '../../core/model.js';
 import { urlLine } from '../../core/model-json.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
-import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
+import { commandLine, definedOnly } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural, positionText } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -21,28 +21,9 @@ import { assumedHttpsUrl, httpClientOptions, httpsUnreachable, isHttpUrl, noHttp
 type UrlEvent = Extract<DiscoverEvent, { type: 'url' }>;
 
 type OutputFormat = 'tree' | 'jsonl' | 'urls' | 'csv';
-async function parseOptions(args: ParsedArgs): Promise<DiscoverOptions> {
-  const options: DiscoverOptions = await httpClientOptions(args);
-  if (args.flag('probe')) options.probe = true;
-  if (args.flag('respect-robots')) options.respectRobots = true;
-  return Object.assign(options, definedOnly({
-    crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
-    runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
-    maxSitemaps: args.number('max-sitemaps'), cacheDir: args.text('cache'),
-  }));
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Rendering
-
-function entryJson(entry: UrlEntry, sitemap: string): string {
-  return JSON.stringify({ type: 'url', sitemap, ...entry });
-}
-
-function sitemapJson(node: SitemapNode): string {
-  const { children: _children, ...rest } = node;
-  return JSON.stringify({ type: 'sitemap', ...rest });
-}
 
 function csvRow(entry: UrlEntry, sitemap: string): string {
   return `${[entry.loc, lastmodText(entry.lastmod), entry.changefreq ?? '', entry.priority === undefined ? '' : String(entry.priority), sitemap].map(csvField).join(',')}\n`;
@@ -129,28 +110,11 @@ function summary(t: DiscoveryTotals, requests: boolean): string {
 
 /** Whether https answered at an input, or its failures would be the same over http (noHttpsHint). */
 function answered(input: DiscoveryInput): boolean {
-  const nodes: SitemapNode[] = [];
-  const walk = (list: readonly SitemapNode[]): void => {
-    for (const node of list) {
-      nodes.push(node);
-      walk(node.children);
-    }
-  };
-  walk(input.sitemaps);
-  if (input.robots?.status !== undefined || nodes.some((n) => n.status !== undefined)) return true;
-  const failures = [...(input.robots?.failure !== undefined ? [input.robots.failure] : []), ...nodes.flatMap((n) => n.diagnostics.map((d) => d.code))];
-  return !failures.some((code) => httpsUnreachable(code, false));
-}
-
-interface DiscoverProgress {
-  fetched: number;
-  queued: number;
-  urls: number;
-  bytes: number;
-}
-
-function discoverProgressLine(p: DiscoverProgress, elapsedMs: number): string {
-  return `${plural(p.fetched, 'document')} fetched, ${formatCount(p.queued)} queued · ${plural(p.urls, 'URL')} · ${formatBytes(p.bytes)} · ${formatCount(ratePerSecond(p.urls, elapsedMs))} URLs/s`;
+  const nodes = (list: readonly SitemapNode[]): SitemapNode[] => list.flatMap((n) => [n, ...nodes(n.children)]);
+  const all = nodes(input.sitemaps);
+  if (input.robots?.status !== undefined || all.some((n) => n.status !== undefined)) return true;
+  const failures = [input.robots?.failure, ...all.flatMap((n) => n.diagnostics.map((d) => d.code))];
+  return !failures.some((code) => code !== undefined && httpsUnreachable(code, false));
 }
 
 export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
@@ -168,10 +132,14 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       return url;
     });
     const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
-    const options = await parseOptions(args);
-    // Only the locs are printed: they come as text, read on worker threads.
-    if (format === 'urls') options.urlsAsText = true;
-    if (options.cacheDir !== undefined) options.cacheDir = resolve(io.cwd, options.cacheDir);
+    const cache = args.text('cache');
+    // With `urls`, only the locs are printed: they come as text, read on worker threads.
+    const flags = { probe: args.flag('probe'), respectRobots: args.flag('respect-robots'), urlsAsText: format === 'urls' };
+    const options: DiscoverOptions = Object.assign(await httpClientOptions(args), flags, definedOnly({
+      crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
+      runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
+      maxSitemaps: args.number('max-sitemaps'), cacheDir: cache !== undefined ? resolve(io.cwd, cache) : undefined,
+    }));
     return { inputs, format, options };
   });
   if ('exit' in line) return line.exit;
@@ -189,7 +157,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const temp = target !== undefined && (existing === undefined || existing.isFile()) ? `${target}.${process.pid}.tmp` : undefined;
   let file: WriteStream | undefined;
   const cannotWrite = (error: unknown): number => {
-    io.stderr.write(commandMessage('discover', `cannot write ${outFile ?? temp}: ${ioErrorReason(error)}`));
+    io.stderr.write(commandMessage('discover', `cannot write ${outFile}: ${ioErrorReason(error)}`));
     return EXIT_FATAL;
   };
   if (target !== undefined) {
@@ -206,8 +174,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  const counts: DiscoverProgress = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
-  const progress = Progress.onTerminal(io, !quiet, (ms) => discoverProgressLine(counts, ms));
+  const counts = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
+  const progress = Progress.onTerminal(io, !quiet, (ms) =>
+    `${plural(counts.fetched, 'document')} fetched, ${formatCount(counts.queued)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
   // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
@@ -225,11 +194,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   let tree: DiscoveryTree | undefined;
   // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
   const robotsRead: RobotsNode[] = [];
-  let renamed = false;
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   const writeUrl: ((event: UrlEvent) => void) | undefined =
     format === 'urls' ? (event) => out.writeLine(urlLine(event.entry.loc))
-    : format === 'jsonl' ? (event) => out.writeLine(entryJson(event.entry, event.sitemap))
+    : format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
     : undefined;
   const other = (event: DiscoverEvent): void => {
@@ -243,7 +211,8 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
           counts.queued = Math.max(0, counts.queued - 1);
         }
         counts.bytes += event.sitemap.bytes;
-        if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(sitemapJson(event.sitemap));
+        // Its children are in their own lines (an undefined value is left out, in place).
+        if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(JSON.stringify({ type: 'sitemap', ...event.sitemap, children: undefined }));
         break;
       case 'robots':
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
@@ -298,20 +267,17 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       else if (format === 'jsonl') out.write(`${JSON.stringify({ type: 'totals', ...tree.totals })}\n`);
     }
     await out.flush();
-    if (file !== undefined && target !== undefined && writeFailed === undefined) {
+    if (file !== undefined && writeFailed === undefined) {
       await new Promise<void>((done, fail) => file.end((error?: Error | null) => (error ? fail(error) : done())));
-      if (temp !== undefined && !interrupted && tree !== undefined) {
-        await rename(temp, target);
-        renamed = true;
-      }
+      if (temp !== undefined && !interrupted && tree !== undefined) await rename(temp, target as string);
     }
   } finally {
     out.close();
     problemsOut.close();
     removeInterrupt?.();
     file?.destroy();
-    // Interrupted, failed, or the rename refused: the previous file stays as it was.
-    if (temp !== undefined && !renamed) await rm(temp, { force: true });
+    // Interrupted, failed, or the rename refused: the previous file stays as it was (renamed: nothing left).
+    if (temp !== undefined) await rm(temp, { force: true });
   }
   if (writeFailed !== undefined) return cannotWrite(writeFailed);
   // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.

@@ -112,21 +112,18 @@ function sharedRobotsUrl(sitemaps: readonly string[]): string | undefined {
 /** `robots.txt: added Sitemap: https://…; 1 already present`, in the conditional when nothing is written. */
 function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, done: boolean): string {
   const verb = (past: string, future: string): string => (done ? past : `would ${future}`);
-  const lineList = (change: TouchedLine['change']): string => {
-    // Lines of the file as it was; a rewritten line that moved (a line above it removed) says where it is now.
-    const lines = edit.touched
-      .filter((t) => t.change === change)
-      .map((t) => (t.newLine !== undefined && t.newLine !== t.oldLine ? `${t.oldLine} (now ${t.newLine})` : String(t.oldLine)));
-    return `${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`;
-  };
-  const count = (change: TouchedLine['change']): number => edit.touched.filter((t) => t.change === change).length;
   const parts: string[] = [];
+  /** Lines of the file as it was; a rewritten line that moved (a line above it removed) says where it is now. */
+  const said = (change: TouchedLine['change'], what: (lines: string) => string): void => {
+    const lines = edit.touched.filter((t) => t.change === change).map((t) => (t.newLine !== undefined && t.newLine !== t.oldLine ? `${t.oldLine} (now ${t.newLine})` : String(t.oldLine)));
+    if (lines.length > 0) parts.push(what(`${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`));
+  };
   if (created) parts.push(verb('created', 'create'));
   const { added, updated } = edit;
   if (added.length > 0) parts.push(`${verb('added', 'add')} ${added.length <= 3 ? added.map((u) => `Sitemap: ${u}`).join(', ') : `${added.length} Sitemap lines`}`);
-  if (updated.length > 0) parts.push(`${verb('rewrote', 'rewrite')} ${lineList('rewritten')} to ${updated.length === 1 ? `Sitemap: ${updated[0]}` : 'the normalised URLs'}`);
-  if (count('repeat') > 0) parts.push(`${verb('removed', 'remove')} repeated ${lineList('repeat')}`);
-  if (count('unrequested') > 0) parts.push(`${verb('removed', 'remove')} ${lineList('unrequested')} (not given with --sitemap)`);
+  said('rewritten', (lines) => `${verb('rewrote', 'rewrite')} ${lines} to ${updated.length === 1 ? `Sitemap: ${updated[0]}` : 'the normalised URLs'}`);
+  said('repeat', (lines) => `${verb('removed', 'remove')} repeated ${lines}`);
+  said('unrequested', (lines) => `${verb('removed', 'remove')} ${lines} (not given with --sitemap)`);
   if (parts.length === 0) parts.push('up to date');
   if (edit.present.length > 0) parts.push(`${edit.present.length} already present`);
   return `${name}: ${parts.join('; ')}`;

@@ -38,42 +38,35 @@ function ipv4Bytes(value: number): Uint8Array {
 
 const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 
+/** The 16-bit groups of some `:`-separated parts of an IPv6 text; `endsAddress`: the last may be a dotted quad. */
+function hexGroups(text: string, endsAddress: boolean): number[] | undefined {
+  const out: number[] = [];
+  const parts = text === '' ? [] : text.split(':');
+  for (const [i, part] of parts.entries()) {
+    if (endsAddress && i === parts.length - 1 && part.includes('.')) {
+      const v4 = parseIpv4Number(part); // RFC 4291 §2.2 form 3: x:x:x:x:x:x:d.d.d.d
+      if (v4 < 0) return undefined;
+      out.push(v4 >>> 16, v4 & 0xffff);
+    } else if (HEX_GROUP.test(part)) {
+      out.push(parseInt(part, 16));
+    } else {
+      return undefined; // empty (a lone leading or trailing `:`, or `:::`), too long, or not hex
+    }
+  }
+  return out;
+}
+
 /** The 16-bit groups of an IPv6 text (zone already removed), or undefined. */
 function parseIpv6Groups(text: string): number[] | undefined {
-  const compressed = text.indexOf('::');
-  if (compressed >= 0 && text.indexOf('::', compressed + 1) >= 0) return undefined; // `::` twice, or `:::`
-  const headText = compressed >= 0 ? text.slice(0, compressed) : text;
-  const tailText = compressed >= 0 ? text.slice(compressed + 2) : '';
-  const head = headText === '' ? [] : headText.split(':');
-  const tail = tailText === '' ? [] : tailText.split(':');
-  if (compressed < 0 && head.length === 0) return undefined;
-
-  // `endsAddress`: these parts end the address, so the last one may be an IPv4 dotted quad.
-  const groups = (parts: string[], endsAddress: boolean): number[] | undefined => {
-    const out: number[] = [];
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] as string;
-      if (endsAddress && i === parts.length - 1 && part.includes('.')) {
-        const v4 = parseIpv4Number(part); // RFC 4291 §2.2 form 3: x:x:x:x:x:x:d.d.d.d
-        if (v4 < 0) return undefined;
-        out.push(v4 >>> 16, v4 & 0xffff);
-      } else if (HEX_GROUP.test(part)) {
-        out.push(parseInt(part, 16));
-      } else {
-        return undefined; // empty (a lone leading or trailing `:`), too long, or not hex
-      }
-    }
-    return out;
-  };
-  const headGroups = groups(head, compressed < 0);
-  const tailGroups = groups(tail, true);
-  if (headGroups === undefined || tailGroups === undefined) return undefined;
-
-  if (compressed < 0) return headGroups.length === 8 ? headGroups : undefined;
+  const [headText, tailText, ...more] = text.split('::') as [string, string | undefined];
+  if (more.length > 0) return undefined; // `::` twice
+  const head = hexGroups(headText, tailText === undefined);
+  const tail = hexGroups(tailText ?? '', true);
+  if (head === undefined || tail === undefined) return undefined;
+  if (tailText === undefined) return head.length === 8 ? head : undefined;
   // RFC 4291 §2.2: `::` stands for one or more groups of zeros (WHATWG URL agrees).
-  const missing = 8 - headGroups.length - tailGroups.length;
-  if (missing < 1) return undefined;
-  return [...headGroups, ...new Array<number>(missing).fill(0), ...tailGroups];
+  const missing = 8 - head.length - tail.length;
+  return missing < 1 ? undefined : [...head, ...new Array<number>(missing).fill(0), ...tail];
 }
 
 /** Parses an address literal (see the top of this file); `allowZone` false refuses a `%zone` instead of stripping it. */

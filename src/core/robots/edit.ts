@@ -196,11 +196,6 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
   }
 
   const added = requested.filter((url) => !seen.has(url));
-  if (added.length === 0 && touched.length === 0) {
-    const problems = sitemapProblems(robotsText, base, hasBase, (line) => line);
-    return { text: robotsText, added, updated, present, removed, kept, touched, problems, changed: false };
-  }
-
   let text = bom;
   // For each line of the new file, in order, the 1-based input line it comes from (undefined: added).
   const origins: (number | undefined)[] = [];
@@ -215,32 +210,20 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
       origins.push(i + 1);
     }
   };
-  const endsWithLineEnd = (): boolean => text.length === bom.length || text.endsWith('\n') || text.endsWith('\r');
-  const addLines = (): void => {
-    for (const url of added) {
-      text += `Sitemap: ${url}${eol}`;
-      origins.push(undefined);
+  const at = anchor >= 0 ? anchor + 1 : out.length;
+  append(0, at);
+  if (added.length > 0 && text.length > bom.length) {
+    if (!text.endsWith('\n') && !text.endsWith('\r')) text += eol;
+    if (anchor < 0 && !BLANK_RE.test((lines[lines.length - 1] as Line).content)) {
+      text += eol;
+      origins.push(undefined); // the blank line before the new ones
     }
-  };
-  if (added.length === 0) {
-    append(0, out.length);
-  } else if (anchor >= 0) {
-    append(0, anchor + 1);
-    if (!endsWithLineEnd()) text += eol;
-    addLines();
-    append(anchor + 1, out.length);
-  } else {
-    append(0, out.length);
-    if (text.length > bom.length) {
-      if (!endsWithLineEnd()) text += eol;
-      const last = lines[lines.length - 1] as Line;
-      if (!BLANK_RE.test(last.content)) {
-        text += eol;
-        origins.push(undefined); // the blank line before the new ones
-      }
-    }
-    addLines();
   }
+  for (const url of added) {
+    text += `Sitemap: ${url}${eol}`;
+    origins.push(undefined);
+  }
+  append(at, out.length);
   // A rewritten line is in the new file, once: at most one per requested URL.
   for (const t of touched) if (t.change === 'rewritten') t.newLine = origins.indexOf(t.oldLine) + 1;
   const oldLineOf = (newLine: number): number | undefined => origins[newLine - 1];

@@ -125,63 +125,36 @@ const HEX = '0123456789ABCDEF';
 const KEEP = new Uint8Array(128);
 for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!&'()+,;=") KEEP[ch.charCodeAt(0)] = 1;
 
-function isUnreserved(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
-}
-
 function pct(octet: number): string {
   return `%${HEX[octet >> 4]}${HEX[octet & 15]}`;
 }
 
 /** The comparison form of a path+query or of a rule pattern (see the top of this file); ASCII, so length = octets. */
 export function normalizeRobotsPath(text: string, isPattern: boolean): string {
-  // Fast path: nothing to change.
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
+  let out = '';
+  /** Where the characters not yet copied to `out` start: those kept as they are are copied in runs. */
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c >= 128 || KEEP[c] !== 1) && !(isPattern && c === 0x2a)) break;
-    i++;
-  }
-  if (i === n) return text;
-
-  let out = text.slice(0, i);
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128) {
-      if (KEEP[c] === 1) {
-        out += text[i];
-      } else if (c === 0x25 /* % */) {
-        const hi = hexValue(text.charCodeAt(i + 1));
-        const lo = hexValue(text.charCodeAt(i + 2));
-        if (hi < 0 || lo < 0) {
-          out += '%25';
-          continue;
-        }
-        const octet = hi * 16 + lo;
-        out += isUnreserved(octet) ? String.fromCharCode(octet) : pct(octet);
-        i += 2;
-      } else if (isPattern && c === 0x2a) {
-        out += '*';
-      } else if (isPattern && c === 0x24 && i === n - 1) {
-        out += '$'; // the end anchor
-      } else {
-        out += pct(c);
-      }
-      continue;
+    // A pattern's `*`, and its `$` at the end (the end anchor), are operators: kept.
+    if (c < 128 && (KEEP[c] === 1 || (isPattern && (c === 0x2a || (c === 0x24 && i === text.length - 1))))) continue;
+    out += text.slice(from, i);
+    if (c === 0x25 /* % */) {
+      const hex = text.slice(i + 1, i + 3);
+      const octet = /^[0-9A-Fa-f]{2}$/.test(hex) ? parseInt(hex, 16) : -1;
+      // An unreserved character (RFC 3986 §2.3) decoded; a stray `%` escaped itself.
+      out += octet < 0 ? '%25' : /[\w.~-]/.test(String.fromCharCode(octet)) ? String.fromCharCode(octet) : pct(octet);
+      if (octet >= 0) i += 2;
+    } else if (c < 128) {
+      out += pct(c);
+    } else {
+      // Non-ASCII: its UTF-8 octets escaped (encodeURIComponent: upper-case hex); a lone surrogate
+      // becomes U+FFFD as in WHATWG URL.
+      const cp = text.codePointAt(i) as number;
+      if (cp > 0xffff) i++;
+      out += encodeURIComponent(cp >= 0xd800 && cp <= 0xdfff ? '\uFFFD' : String.fromCodePoint(cp));
     }
-    // Non-ASCII: its UTF-8 octets escaped (encodeURIComponent: upper-case hex); a lone surrogate
-    // becomes U+FFFD as in WHATWG URL.
-    const cp = text.codePointAt(i) as number;
-    if (cp > 0xffff) i++;
-    out += encodeURIComponent(cp >= 0xd800 && cp <= 0xdfff ? '\uFFFD' : String.fromCodePoint(cp));
+    from = i + 1;
   }
-  return out;
+  return from === 0 ? text : out + text.slice(from);
 }

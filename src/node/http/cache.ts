@@ -9,7 +9,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } f
 import { join } from 'node:path';
 import type { HttpBody } from './client.js';
 
-export interface CachedDocument {
+interface CachedDocument {
   url: string;
   etag?: string;
   lastModified?: string;
@@ -27,24 +27,19 @@ export class HttpCache {
 
   constructor(readonly dir: string) {}
 
-  /** What is stored for `url`, only when its body is there whole (else a 304 would have nothing to read). */
-  async lookup(url: string): Promise<CachedDocument | undefined> {
+  /**
+   * The headers that make a request for `url` conditional on what is stored (RFC 9110 §13.1); none
+   * unless its body is there whole (else a 304 would have nothing to read).
+   */
+  async conditionalHeaders(url: string): Promise<Record<string, string> | undefined> {
     try {
       const key = keyOf(url);
       const meta = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as CachedDocument;
-      if (meta.url !== url) return undefined;
-      return (await stat(join(this.dir, `${key}.body`))).size === meta.bytes ? meta : undefined;
+      if (meta.url !== url || (await stat(join(this.dir, `${key}.body`))).size !== meta.bytes) return undefined;
+      return { ...(meta.etag !== undefined ? { 'if-none-match': meta.etag } : {}), ...(meta.lastModified !== undefined ? { 'if-modified-since': meta.lastModified } : {}) };
     } catch {
       return undefined;
     }
-  }
-
-  /** The request headers that make a request conditional on `cached`. */
-  conditionalHeaders(cached: CachedDocument | undefined): Record<string, string> {
-    const headers: Record<string, string> = {};
-    if (cached?.etag !== undefined) headers['if-none-match'] = cached.etag;
-    if (cached?.lastModified !== undefined) headers['if-modified-since'] = cached.lastModified;
-    return headers;
   }
 
   /** The stored body, in large chunks. */

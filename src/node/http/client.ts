@@ -17,10 +17,10 @@ import { createNodeFetch, ENCODED_TOO_LARGE, NO_FINAL_STATUS, NODE_BODY, type No
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
-export const DEFAULT_CONCURRENCY = 16;
-export const DEFAULT_PER_HOST_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_PER_HOST_CONCURRENCY = 4;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
@@ -90,7 +90,7 @@ export class FetchFailure extends SitemapError {
 /** How the end of a response's body is known (RFC 9112 §6.3; item 8: else "close-delimited"). */
 export type BodyDelimitation = 'chunked' | 'content-length' | 'close';
 
-export function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation {
+function delimitationOf(headers: Pick<Headers, 'get'>): BodyDelimitation {
   const codings = headers.get('transfer-encoding');
   // §6.3 item 4: a Transfer-Encoding whose final coding is not chunked is read until the close.
   if (codings !== null) return /(?:^|,)[ \t]*chunked[ \t]*$/i.test(codings) ? 'chunked' : 'close';
@@ -104,7 +104,7 @@ const HOST_DOWN_CAUSES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
  * Whether a system error is a failed TLS handshake (`EPROTO`, `ERR_SSL_*`, a refused certificate): it
  * would fail the same way again, so it is not retried, and the origin is not asked again.
  */
-export function isTlsFailure(cause: string | undefined): boolean {
+function isTlsFailure(cause: string | undefined): boolean {
   return cause !== undefined && (cause === 'EPROTO' || /^ERR_(SSL|TLS)_|CERT|^UNABLE_TO_(GET|VERIFY)_/.test(cause));
 }
 
@@ -415,14 +415,11 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     if (/^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '') && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
-    return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${this.missing()} (${message})`);
-  }
-
-  /** What the body lacked, by how its end was to be known. */
-  private missing(): string {
-    if (this.delimitation === 'chunked') return 'the connection ended before the last chunk of its chunked transfer coding';
-    if (this.delimitation === 'content-length') return `the connection ended before the ${this.response.headers.get('content-length') ?? ''} bytes its Content-Length announced`;
-    return 'the connection broke instead of closing';
+    // What the body lacked, by how its end was to be known.
+    const missing = this.delimitation === 'chunked' ? 'the connection ended before the last chunk of its chunked transfer coding'
+      : this.delimitation === 'content-length' ? `the connection ended before the ${this.response.headers.get('content-length') ?? ''} bytes its Content-Length announced`
+      : 'the connection broke instead of closing';
+    return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${missing} (${message})`);
   }
 }
 

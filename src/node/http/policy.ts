@@ -11,7 +11,7 @@ import { SitemapError } from '../../core/errors.js';
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
 // node:dns is loaded at the first lookup, not with the package (see node-fetch.ts).
-export const systemLookupAll: LookupAll = async (hostname) => {
+const systemLookupAll: LookupAll = async (hostname) => {
   const { lookup } = await import('node:dns');
   return new Promise((resolve, reject) => {
     lookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
@@ -74,12 +74,8 @@ export class AddressPolicy {
       return why === undefined ? undefined : { code: 'fetch/address-refused', message: why };
     }
     if (this.allowPrivate) return undefined;
-    let pending = this.checked.get(url.hostname);
-    if (pending === undefined) {
-      pending = this.resolveAndCheck(url.hostname);
-      this.checked.set(url.hostname, pending);
-    }
-    return pending;
+    if (!this.checked.has(url.hostname)) this.checked.set(url.hostname, this.resolveAndCheck(url.hostname));
+    return this.checked.get(url.hostname);
   }
 
   private async resolveAndCheck(hostname: string): Promise<Refusal | undefined> {
@@ -96,11 +92,7 @@ export class AddressPolicy {
 
   /** Why `hostname` may not be connected to, when one of the addresses it resolves to is refused. */
   private refusalOf(hostname: string, addresses: readonly LookupAddress[]): string | undefined {
-    for (const { address } of addresses) {
-      const why = this.addressRefusal(address, hostname);
-      if (why !== undefined) return why;
-    }
-    return undefined;
+    return addresses.map(({ address }) => this.addressRefusal(address, hostname)).find((why) => why !== undefined);
   }
 
   /** A `lookup` for the transport's agents: `dns.lookup`, failing with code ADDRESS_REFUSED for a refused address. */
