@@ -3,7 +3,7 @@
 
 
 import type { Limits, UrlEntry } from '../model.js';
-import { InvalidValueError } from '../errors.js';
+import { InvalidValueError, SitemapError } from '../errors.js';
 import { scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
 import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
@@ -98,6 +98,14 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const { declaration, sizing } = childFrame(options);
+  // The largest entry alone in a file sets the smallest byte limit that works (generate refuses a
+  // limit below its frame as an option, too: core/write/sitemap-set-writer.ts).
+  let largest: Serialized | undefined;
+  for (const items of stems.values()) for (const item of items) if (item.bytes > (largest?.bytes ?? 0)) largest = item;
+  if (largest !== undefined && sizing.overheadBytes + largest.bytes > sizing.maxBytes) {
+    const needed = sizing.overheadBytes + largest.bytes;
+    throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${sizing.maxBytes} leaves no room for ${largest.loc}: its <url> takes ${largest.bytes} bytes and a file's start and end ${sizing.overheadBytes}, so the limit must be at least ${needed}`);
+  }
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
   let duplicates = 0;
