@@ -405,8 +405,6 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
   private readonly alternates: { hreflang: string; href: string }[] = [];
   private readonly imageSrcs: string[] = [];
   private readonly imagePlaces: number[] = [];
-  private sawMain = false;
-  private sawArticle = false;
 
   constructor(
     html: string,
@@ -539,12 +537,6 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       case 'astro-island':
         // Its `*-url` attributes name hashed chunks, like a script's src.
         urls = AssetUrls.DropQueryAndHashes;
-        break;
-      case 'main':
-        this.sawMain = true;
-        break;
-      case 'article':
-        this.sawArticle = true;
         break;
     }
 
@@ -705,10 +697,11 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
     }
 
     if (this.wantImages) {
-      // The main content: <main> if the page has one, else <article>, else the body without its chrome.
-      const inContent = this.sawMain
+      // The main content: <main> if the page has one, else <article>, else the body without its chrome
+      // (every element but html, head, body, script and style has a count once it was open).
+      const inContent = this.openCount.has('main')
         ? (place: number) => (place & IN_MAIN) !== 0
-        : this.sawArticle
+        : this.openCount.has('article')
           ? (place: number) => (place & IN_ARTICLE) !== 0
           : (place: number) => (place & IN_CHROME) === 0;
       const seen = new Set<string>();
