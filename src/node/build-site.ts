@@ -352,7 +352,7 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
     });
   });
   const decisions = selectPages(candidates, baseUrl);
-  return read.map((page, i) => ({ ...page, decision: decisions[i] as PageDecision }));
+  return read.map(({ page, scan }, i) => ({ page, scan, decision: decisions[i] as PageDecision }));
 }
 
 /** What became of each page of the folder, looked up by a URL it is served at (for hreflang alternates). */
