@@ -312,11 +312,6 @@ function resolveUrl(ref: string, base: string, field: string): string | undefine
   }
 }
 
-// Where an image sits, for choosing the main content once the whole page is known.
-const IN_MAIN = 1;
-const IN_ARTICLE = 2;
-const IN_CHROME = 4;
-
 /**
  * Tokenizer callbacks that gather each start tag's name and attributes (names lowercased) for
  * `startTag`; comments, the doctype and processing instructions are ignored.
@@ -403,8 +398,8 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
   private baseHref: string | undefined;
   private readonly canonicals: string[] = [];
   private readonly alternates: { hreflang: string; href: string }[] = [];
-  private readonly imageSrcs: string[] = [];
-  private readonly imagePlaces: number[] = [];
+  // `<img src>` in <main>, in <article>, and outside the chrome: which is the main content is known at the end.
+  private readonly images = { main: [] as string[], article: [] as string[], body: [] as string[] };
 
   constructor(
     html: string,
@@ -501,16 +496,12 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
         if (this.attrNames.some((attr) => !isNoiseAttribute(attr))) this.writeStartTag(name, AssetUrls.Keep);
         else this.tagWritten();
         return;
-      case 'script': {
-        // Script text (JSON-LD, `__NEXT_DATA__`) repeats the page or stamps the build: dropped. An
-        // external script stays, its src normalised.
-        if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
-        if (this.attr('src') === undefined) return;
-        this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
-        return;
-      }
+      case 'script':
       case 'style':
+        // Script text (JSON-LD, `__NEXT_DATA__`) repeats the page or stamps the build, and styles are
+        // presentation: dropped. An external script stays, its src normalised.
         if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
+        if (name === 'script' && this.attr('src') !== undefined) this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
         return;
       case 'meta':
         if (!this.meta()) {
@@ -567,13 +558,8 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       (kept ??= []).push(` ${attr}="${escapeAttribute(value)}"`);
     }
     this.tagWritten();
-    if (kept === undefined) {
-      this.parts.push(`<${name}>`);
-    } else {
-      // Names are unique here, so sorting the serialised pairs orders by name.
-      if (kept.length > 1) kept.sort();
-      this.parts.push(`<${name}${kept.join('')}>`);
-    }
+    // Names are unique here, so sorting the serialised pairs orders by name.
+    this.parts.push(kept === undefined ? `<${name}>` : `<${name}${kept.sort().join('')}>`);
   }
 
   private push(name: string): void {
@@ -597,7 +583,7 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       return;
     }
     // An end tag with nothing of its name open closes nothing, but still separates two texts.
-    if ((this.openCount.get(name) ?? 0) === 0) {
+    if (!this.isOpen(name)) {
       this.tagWritten();
       return;
     }
@@ -663,9 +649,9 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
     if (src === undefined) return;
     const trimmed = trimAsciiWhitespace(src);
     if (trimmed === '' || /^data:/i.test(trimmed)) return;
-    this.imageSrcs.push(trimmed);
-    const chrome = this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside');
-    this.imagePlaces.push((this.isOpen('main') ? IN_MAIN : 0) | (this.isOpen('article') ? IN_ARTICLE : 0) | (chrome ? IN_CHROME : 0));
+    if (this.isOpen('main')) this.images.main.push(trimmed);
+    if (this.isOpen('article')) this.images.article.push(trimmed);
+    if (!(this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside'))) this.images.body.push(trimmed);
   }
 
   facts(pageUrl: string): PageFacts {
@@ -686,33 +672,19 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       else if (url !== facts.canonical) facts.canonicalConflict = true;
     }
 
-    const seenAlternates = new Set<string>();
+    // Each pair once, where it first appears.
+    const alternates = new Map<string, PageAlternate>();
     for (const { hreflang, href } of this.alternates) {
       const url = resolveUrl(href, base, 'hreflang');
-      if (url === undefined) continue;
-      const key = `${hreflang}\n${url}`;
-      if (seenAlternates.has(key)) continue;
-      seenAlternates.add(key);
-      facts.alternates.push({ hreflang, href: url });
+      if (url !== undefined) alternates.set(`${hreflang}\n${url}`, { hreflang, href: url });
     }
+    facts.alternates = [...alternates.values()];
 
-    if (this.wantImages) {
-      // The main content: <main> if the page has one, else <article>, else the body without its chrome
-      // (every element but html, head, body, script and style has a count once it was open).
-      const inContent = this.openCount.has('main')
-        ? (place: number) => (place & IN_MAIN) !== 0
-        : this.openCount.has('article')
-          ? (place: number) => (place & IN_ARTICLE) !== 0
-          : (place: number) => (place & IN_CHROME) === 0;
-      const seen = new Set<string>();
-      for (let i = 0; i < this.imageSrcs.length; i++) {
-        if (!inContent(this.imagePlaces[i] as number)) continue;
-        const url = resolveUrl(this.imageSrcs[i] as string, base, 'image:loc');
-        if (url === undefined || seen.has(url)) continue;
-        seen.add(url);
-        facts.images.push(url);
-      }
-    }
+    // The main content: <main> if the page has one, else <article>, else the body without its chrome
+    // (every element but html, head, body, script and style has a count once it was open).
+    const { main, article, body } = this.images;
+    const images = this.openCount.has('main') ? main : this.openCount.has('article') ? article : body;
+    if (this.wantImages) facts.images = [...new Set(images.map((src) => resolveUrl(src, base, 'image:loc')).filter((url) => url !== undefined))];
     return facts;
   }
 }
