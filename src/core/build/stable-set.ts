@@ -10,6 +10,7 @@ import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.j
 import { utf8Length } from '../write/utf8.js';
 import { bucketCount, bucketOf, childFileName, ownSections, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { definedOnly } from '../defined-only.js';
 
 /** The urlset's start and end, as the set writer writes them (node/scale frames its children with them). */
 export { FOOTER, rootStart };
@@ -132,12 +133,8 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
         namespaces |= item.namespaces;
         if (item.lastmodMs > (newest?.lastmodMs ?? Number.NEGATIVE_INFINITY)) newest = item;
       }
-      const parts = [declaration, rootStart(namespaces)];
-      for (const item of group) parts.push(item.xml);
-      parts.push(FOOTER);
-      const child: StableChild = { name: childFileName(stem, bucket, count, options.gzip), text: parts.join(''), urls: group.length };
-      if (newest?.lastmodText !== undefined) child.lastmod = newest.lastmodText;
-      children.push(child);
+      const text = [declaration, rootStart(namespaces), ...group.map((item) => item.xml), FOOTER].join('');
+      children.push({ name: childFileName(stem, bucket, count, options.gzip), text, urls: group.length, ...definedOnly({ lastmod: newest?.lastmodText }) });
     });
   }
   return { children, buckets, duplicates };
@@ -183,20 +180,16 @@ function sortByHash(items: Serialized[]): Serialized[] {
 // An entry whose extensions are refused (a malformed hreflang, an image URL too long) is still a
 // page worth listing: it is kept without them, and the refusal is reported.
 function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[]): Serialized | undefined {
+  const { alternates, images } = entry;
   const attempts: [UrlEntry, RefusedEntry['keptWithout']][] = [[entry, undefined]];
-  if (entry.alternates !== undefined && entry.images !== undefined) {
-    attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);
-  }
-  if (entry.alternates !== undefined || entry.images !== undefined) {
-    const bare = { ...entry, alternates: undefined, images: undefined };
-    const what = entry.alternates === undefined ? 'images' : entry.images === undefined ? 'alternates' : 'extensions';
-    attempts.push([bare, what]);
-  }
+  if (alternates !== undefined && images !== undefined) attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);
+  const without = alternates === undefined ? 'images' : images === undefined ? 'alternates' : 'extensions';
+  if (alternates !== undefined || images !== undefined) attempts.push([{ ...entry, alternates: undefined, images: undefined }, without]);
   let first: InvalidValueError | undefined;
   for (const [candidate, keptWithout] of attempts) {
     try {
       const xml = serializer.serialize(candidate, ALL_EXTENSIONS);
-      if (first !== undefined) refused.push({ entry, error: first, ...(keptWithout !== undefined ? { keptWithout } : {}) });
+      if (first !== undefined) refused.push({ entry, error: first, ...definedOnly({ keptWithout }) });
       return serializedFrom(serializer, xml);
     } catch (error) {
       if (!(error instanceof InvalidValueError)) throw error;
