@@ -10,6 +10,7 @@ import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { definedOnly } from '../core/defined-only.js';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
@@ -145,7 +146,7 @@ export const DEFAULT_STATE_PATH = join('.sitemapkit', 'state');
 
 type BuildContext = Awaited<ReturnType<typeof startBuild>>;
 type UrlPage = SitePage & { url: string };
-type ScannedPage = { page: UrlPage; scan: Extract<PageScan, { hash: string }> };
+type ScannedPage = { page: UrlPage; scan: Extract<PageScan, { hash: string }>; decision: PageDecision };
 
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
   const run = await startBuild(options);
@@ -158,14 +159,14 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const what = relPath.endsWith('/') ? 'left out with all it holds' : 'left out';
     problems.push({ relPath, url: '', code: 'build/name-not-utf8', severity: 'warning', message: `${what}: its name is not UTF-8, so its URL is unknown; rename it` });
   }
-  const { scanned, decisions } = await scanSite(pages, excluded, run);
+  const scanned = await scanSite(pages, excluded, run);
   const dates = await datePages(scanned, excluded, run);
   stopIfAborted(options.signal);
   // An hreflang alternate may name only a listed page, in its listed form (core/build/site-alternates.ts);
   // the table of fates is built at the first alternate, so a site without hreflang does not pay for it.
   let fates: ((url: string) => AlternateTarget | undefined) | undefined;
-  const pageAt = (url: string): AlternateTarget | undefined => (fates ??= siteFates(all, excluded, problems, scanned, decisions, baseUrl))(url);
-  const { entries, byLoc } = listEntries(scanned, decisions, dates.nextPages, pageAt, excluded, problems, baseUrl);
+  const pageAt = (url: string): AlternateTarget | undefined => (fates ??= siteFates(all, excluded, problems, scanned, baseUrl))(url);
+  const { entries, byLoc } = listEntries(scanned, dates.nextPages, pageAt, excluded, problems, baseUrl);
 
   const set = buildStableSet(entries, { baseUrl, limits: run.limits, name: run.name, gzip: run.gzip, previousBuckets: run.sameBase ? run.state.buckets : undefined });
   let listed = entries.length;
@@ -183,7 +184,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     if (page !== undefined) page.listed = false;
   }
 
-  const dominant = dominantExclusion(excluded, all.length, baseUrl);
   const common = {
     outDir: run.outDir,
     statePath: run.statePath,
@@ -192,17 +192,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     pages: all.length,
     ...(options.dryRun === true ? { dryRun: true as const } : {}),
     excluded,
-    ...(dominant !== undefined ? { dominantExclusion: dominant } : {}),
+    ...definedOnly({ dominantExclusion: dominantExclusion(excluded, all.length, baseUrl) }),
     problems,
     newPages: dates.newPages,
     changedPages: dates.changedPages,
     removedPages: dates.removedPages,
-    ...(dates.note !== undefined ? { initialLastmodNote: dates.note } : {}),
-    ...(run.sitemapsUrl !== baseUrl
-      ? {
-          locationNote: `the sitemaps are served from ${run.sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${run.siteDir}) or submit them in robots.txt`,
-        }
-      : {}),
+    ...definedOnly({
+      initialLastmodNote: dates.note,
+      locationNote:
+        run.sitemapsUrl === baseUrl
+          ? undefined
+          : `the sitemaps are served from ${run.sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${run.siteDir}) or submit them in robots.txt`,
+    }),
   };
   const result = (committed: boolean, indexFile: BuiltFile, files: BuiltFile[]): BuildSiteResult =>
     ({ ...common, committed, indexFile, files, listed, durationMs: Date.now() - run.started });
@@ -317,7 +318,7 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
 }
 
 /** Scans each page at its file's location; an unreadable page is left out. Decides what is listed. */
-async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run: BuildContext): Promise<{ scanned: ScannedPage[]; decisions: PageDecision[] }> {
+async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run: BuildContext): Promise<ScannedPage[]> {
   const { options, baseUrl, progress } = run;
   const total = pages.length;
   // htmlparser2 is loaded by the build that needs it, not with the package.
@@ -333,14 +334,14 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
   });
   const candidates: PageCandidate[] = [];
-  const scanned: ScannedPage[] = [];
+  const read: Omit<ScannedPage, 'decision'>[] = [];
   pages.forEach((page, i) => {
     const scan = scans[i] as PageScan;
     if ('error' in scan) {
       excluded.push({ relPath: page.relPath, url: page.url, reason: 'unreadable', detail: scan.error });
       return;
     }
-    scanned.push({ page, scan });
+    read.push({ page, scan });
     candidates.push({
       relPath: page.relPath,
       url: page.url,
@@ -350,7 +351,8 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
       ...(scan.facts.canonical !== undefined && scan.facts.canonicalConflict !== true ? { canonical: scan.facts.canonical } : {}),
     });
   });
-  return { scanned, decisions: selectPages(candidates, baseUrl) };
+  const decisions = selectPages(candidates, baseUrl);
+  return read.map(({ page, scan }, i) => ({ page, scan, decision: decisions[i] as PageDecision }));
 }
 
 /** What became of each page of the folder, looked up by a URL it is served at (for hreflang alternates). */
@@ -359,17 +361,15 @@ function siteFates(
   excluded: readonly ExcludedPage[],
   problems: readonly PageProblem[],
   scanned: readonly ScannedPage[],
-  decisions: readonly PageDecision[],
   baseUrl: string,
 ): (url: string) => AlternateTarget | undefined {
   const siteUrls = siteUrlIndex(all, baseUrl);
   const fates = new Map<string, AlternateTarget>();
   for (const page of excluded) fates.set(page.relPath, { relPath: page.relPath, reason: page.reason });
   for (const problem of problems) if (!fates.has(problem.relPath)) fates.set(problem.relPath, { relPath: problem.relPath, reason: 'invalid-url' });
-  scanned.forEach(({ page }, i) => {
-    const decision = decisions[i] as PageDecision;
+  for (const { page, decision } of scanned) {
     fates.set(page.relPath, decision.listed ? { relPath: page.relPath, listedUrl: page.url } : { relPath: page.relPath, reason: decision.reason as string });
-  });
+  }
   return (url) => {
     const at = siteUrls.get(siteUrlKey(url));
     return at === undefined ? undefined : fates.get((all[at] as SitePage).relPath);
@@ -385,52 +385,46 @@ async function datePages(
   excluded: readonly ExcludedPage[],
   run: BuildContext,
 ): Promise<{ nextPages: Map<string, PageState>; newPages: number; changedPages: number; removedPages: number; note?: string }> {
-  const { state, sameBase, options, nowText } = run;
+  const { state, sameBase, options } = run;
+  const previousOf = (url: string): PageState | undefined => (sameBase ? state.pages.get(url) : undefined);
   // A page the state has no lastmod for is dated again only once the note's way out is taken
   // (--initial-lastmod, a source map or rules): otherwise git is asked every run for what it cannot say.
   const redate = options.initialLastmod !== undefined || options.sourceMap !== undefined || (options.sourceRules?.length ?? 0) > 0;
-  const undated = scanned.filter(({ page }) => !sameBase || !state.pages.has(page.url) || (redate && state.pages.get(page.url)?.lastmod === undefined)).map(({ page }) => page);
-  const initialMode = options.initialLastmod ?? 'git';
-  const changed = sameBase ? scanned.filter(({ page, scan }) => state.pages.get(page.url)?.hash !== scan.hash && state.pages.has(page.url)).map(({ page }) => page.relPath) : [];
-  const sources = await pageSources([...(initialMode === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
-  const initial = await initialLastmods(undated, initialMode, run.siteDir, sources, run.now, nowText);
-  const changedSources = new Map<string, string>();
-  for (const relPath of changed) {
-    const source = sources.get(relPath);
-    if (source !== undefined) changedSources.set(relPath, source);
+  const undated: UrlPage[] = [];
+  const changed: string[] = [];
+  let newPages = 0;
+  for (const { page, scan } of scanned) {
+    const previous = previousOf(page.url);
+    if (previous === undefined) newPages++;
+    if (previous === undefined || (redate && previous.lastmod === undefined)) undated.push(page);
+    if (previous !== undefined && previous.hash !== scan.hash) changed.push(page.relPath);
   }
+  const sources = await pageSources([...((options.initialLastmod ?? 'git') === 'git' ? undated.map((page) => page.relPath) : []), ...changed], options);
+  const initial = await initialLastmods(undated, sources, run);
+  const changedSources = new Map(changed.filter((relPath) => sources.has(relPath)).map((relPath) => [relPath, sources.get(relPath) as string]));
   const sourceTimes = changedSources.size === 0 ? undefined : await sourceCommitTimes(changedSources, [firstSourceDir(changedSources), run.siteDir]);
   const nextPages = new Map<string, PageState>();
-  let newPages = 0;
-  let changedPages = 0;
   for (const { page, scan } of scanned) {
-    const previous = sameBase ? state.pages.get(page.url) : undefined;
-    let lastmod: string | undefined;
-    if (previous === undefined) {
-      newPages++;
-      lastmod = initial.dates.get(page.relPath);
-    } else if (previous.hash === scan.hash) {
-      lastmod = previous.lastmod ?? initial.dates.get(page.relPath);
-    } else {
-      changedPages++;
-      lastmod = changedLastmod(sourceTimes?.get(page.relPath), previous.lastmod, run.now, nowText);
-    }
+    const previous = previousOf(page.url);
+    const lastmod =
+      previous !== undefined && previous.hash !== scan.hash
+        ? changedLastmod(sourceTimes?.get(page.relPath), previous.lastmod, run)
+        : (previous?.lastmod ?? initial.dates.get(page.relPath));
     nextPages.set(page.url, lastmod === undefined ? { hash: scan.hash, listed: false } : { hash: scan.hash, lastmod, listed: false });
   }
   // A page unreadable this time is not gone: it keeps its hash and lastmod until it is read again.
   for (const { reason, url } of excluded) {
-    const previous = reason === 'unreadable' && sameBase && url !== undefined ? state.pages.get(url) : undefined;
+    const previous = reason === 'unreadable' && url !== undefined ? previousOf(url) : undefined;
     if (previous !== undefined) nextPages.set(url as string, previous);
   }
   let removedPages = 0;
   if (sameBase) for (const url of state.pages.keys()) if (!nextPages.has(url)) removedPages++;
-  return { nextPages, newPages, changedPages, removedPages, ...(initial.note !== undefined ? { note: initial.note } : {}) };
+  return { nextPages, newPages, changedPages: changed.length, removedPages, ...definedOnly({ note: initial.note }) };
 }
 
 /** The entries of the listed pages (the others go to `excluded`), with their lastmods, alternates and images. */
 function listEntries(
   scanned: readonly ScannedPage[],
-  decisions: readonly PageDecision[],
   nextPages: Map<string, PageState>,
   pageAt: (url: string) => AlternateTarget | undefined,
   excluded: ExcludedPage[],
@@ -439,11 +433,10 @@ function listEntries(
 ): { entries: StableEntry[]; byLoc: Map<string, string> } {
   const entries: StableEntry[] = [];
   const byLoc = new Map<string, string>();
-  scanned.forEach(({ page, scan }, i) => {
-    const decision = decisions[i] as PageDecision;
+  for (const { page, scan, decision } of scanned) {
     if (!decision.listed) {
-      excluded.push({ relPath: page.relPath, url: page.url, reason: decision.reason as ExclusionReason, ...(decision.detail !== undefined ? { detail: decision.detail } : {}) });
-      return;
+      excluded.push({ relPath: page.relPath, url: page.url, reason: decision.reason as ExclusionReason, ...definedOnly({ detail: decision.detail }) });
+      continue;
     }
     const lastmod = nextPages.get(page.url)?.lastmod;
     const entry: UrlEntry = { loc: page.url };
@@ -472,7 +465,7 @@ function listEntries(
     entries.push({ entry, section: sectionOf(page.relPath) });
     byLoc.set(page.url, page.relPath);
     (nextPages.get(page.url) as PageState).listed = true;
-  });
+  }
   return { entries, byLoc };
 }
 
@@ -605,24 +598,16 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
 
-async function initialLastmods(
-  pages: readonly SitePage[],
-  mode: InitialLastmod,
-  siteDir: string,
-  sources: ReadonlyMap<string, string>,
-  now: Date,
-  nowText: string,
-): Promise<{ dates: Map<string, string>; note?: string }> {
+/** The lastmod of pages seen for the first time, by `--initial-lastmod`; `sources`: the source files of pages that have one. */
+async function initialLastmods(pages: readonly SitePage[], sources: ReadonlyMap<string, string>, run: BuildContext): Promise<{ dates: Map<string, string>; note?: string }> {
+  const { siteDir, now, nowText } = run;
+  const mode = run.options.initialLastmod ?? 'git';
   const dates = new Map<string, string>();
   if (pages.length === 0 || mode === 'none') return { dates };
-  if (mode === 'now') {
-    for (const page of pages) dates.set(page.relPath, nowText);
-    return { dates };
-  }
   // Never after the build: a wrong clock or a copied future mtime would write a distrusted lastmod (lastmod/future).
   const dated = (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000));
-  if (mode === 'mtime') {
-    for (const page of pages) dates.set(page.relPath, dated(page.mtimeMs));
+  if (mode !== 'git') {
+    for (const page of pages) dates.set(page.relPath, mode === 'now' ? nowText : dated(page.mtimeMs));
     return { dates };
   }
   // git reports real paths: the folder is resolved once rather than every page.
@@ -687,7 +672,7 @@ async function sourceCommitTimes(sources: ReadonlyMap<string, string>, dirs: rea
  * A changed page's lastmod: its source's last commit when after the lastmod it had, else the build time
  * (the change came from a template, a partial, an uncommitted edit). Never later than the build.
  */
-function changedLastmod(sourceTime: number | undefined, previous: string | undefined, now: Date, nowText: string): string {
+function changedLastmod(sourceTime: number | undefined, previous: string | undefined, { now, nowText }: BuildContext): string {
   if (sourceTime === undefined) return nowText;
   const before = previous === undefined ? Number.NEGATIVE_INFINITY : Date.parse(previous);
   if (!(sourceTime > before) || sourceTime > now.getTime()) return nowText;

@@ -583,6 +583,20 @@ describe('sitemapkit build', () => {
     }
   });
 
+  it('refuses a --max-bytes too small for one of its URLs with exit 2, naming the smallest that works', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'blog/a.html': page(), 'blog/a-longer-name.html': page() });
+    const tooSmall = await runCli(['build', site, '--base-url', BASE, '--max-bytes', '100'], { cwd: site });
+    assert.equal(tooSmall.code, 2, tooSmall.stderr);
+    const smallest = /leaves no room for https:\/\/www\.example\.com\/blog\/a-longer-name\.html: .*, so the limit must be at least (\d+)\n/.exec(tooSmall.stderr)?.[1];
+    assert.ok(smallest !== undefined, tooSmall.stderr);
+    assert.ok(!tooSmall.stderr.includes('    at '), 'no stack trace');
+    assert.equal((await runCli(['build', site, '--base-url', BASE, '--max-bytes', String(Number(smallest) - 1), '--dry-run'], { cwd: site })).code, 2);
+    const fits = await runCli(['build', site, '--base-url', BASE, '--max-bytes', smallest, '--json'], { cwd: site });
+    assert.equal(fits.code, 0, fits.stderr);
+    assert.equal(JSON.parse(fits.stdout).listed, 3);
+  });
+
   it('a build that lists no URL of a site (a wrong --base-url) exits 1, writes and removes nothing, and names the host the pages use', async () => {
     const site = tempDir('sitemapkit-build-');
     const pages: Record<string, string> = {};

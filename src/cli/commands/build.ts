@@ -74,19 +74,14 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   }
   progress.clear();
 
-  let problems = 0;
   // Problems by page, in path order; warnings do not change the exit status.
   const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
-  const pageProblems: Array<Problem & { file: string }> = [];
-  for (const page of result.excluded) {
-    if (page.reason === 'unreadable' || page.reason === 'duplicate-url') pageProblems.push({ file: page.relPath, severity: 'error', message: exclusionText(page) });
-  }
-  for (const problem of result.problems) pageProblems.push({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message });
-  pageProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  for (const problem of pageProblems) {
-    if (problem.severity === 'error') problems++;
-    if (!quiet || problem.severity === 'error') printer.print(problem);
-  }
+  const pageProblems: Array<Problem & { file: string }> = [
+    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page) })),
+    ...result.problems.map((problem) => ({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message })),
+  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  let problems = pageProblems.filter((problem) => problem.severity === 'error').length;
+  for (const problem of pageProblems) if (!quiet || problem.severity === 'error') printer.print(problem);
   printer.finish('-v or --json lists them');
   if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
   if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
@@ -177,46 +172,31 @@ function nothingListedText(r: BuildSiteResult): string {
 }
 
 function humanSummary(r: BuildSiteResult, verbose: boolean): string {
-  const lines: string[] = [];
   const children = r.files.filter((f) => f.status !== 'removed');
   const written = children.filter((f) => f.status === 'written');
-  const removed = r.files.filter((f) => f.status === 'removed');
   const dominant = dominantText(r);
+  // The pages left out, counted by reason; with `verbose`, each one.
+  const counts = new Map<ExcludedPage['reason'], number>();
+  for (const page of r.excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
+  const leftOut = counts.size === 0 ? [] : [`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${REASONS[reason]}`).join(', ')}`];
+  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page)}`) : [];
   if (r.listed === 0) {
-    lines.push(`Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`);
-    if (dominant !== undefined) lines.push(`  ${dominant}`);
-    lines.push(...leftOutLines(r, verbose));
-    return lines.join('\n') + '\n';
+    const head = `Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`;
+    return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].join('\n') + '\n';
   }
-  lines.push(
+  const lines = [
     `${r.dryRun === true ? 'Dry run, nothing written: would list' : 'Listed'} ${plural(r.listed, 'URL')} of ${plural(r.pages, 'page')} in ${plural(children.length, 'sitemap')} and the index ${r.indexFile.name} (${r.outDir}) in ${formatDuration(r.durationMs)}.`,
-  );
+  ];
   if (dominant !== undefined) lines.push(`  note: ${dominant}`);
-  lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`);
-  lines.push(...leftOutLines(r, false));
+  lines.push(`  pages: ${formatCount(r.newPages)} new, ${formatCount(r.changedPages)} changed, ${formatCount(r.removedPages)} gone since the last build`, ...leftOut);
   const warnings = new Map<string, number>();
   for (const problem of r.problems) if (problem.severity === 'warning') warnings.set(problem.code, (warnings.get(problem.code) ?? 0) + 1);
   if (warnings.size > 0) lines.push(`  warnings: ${[...warnings].map(([code, n]) => `${formatCount(n)} ${code}`).join(', ')} (on standard error; docs/rules.md says what to do)`);
-  const changed = [...written.map((f) => f.name), ...removed.map((f) => `${f.name} (removed)`)];
+  const changed = [...written.map((f) => f.name), ...r.files.filter((f) => f.status === 'removed').map((f) => `${f.name} (removed)`)];
   if (r.indexFile.status === 'written') changed.push(r.indexFile.name);
   lines.push(changed.length === 0 ? '  files: none changed' : `  files ${r.dryRun === true ? 'that would change' : 'changed'}: ${changed.join(', ')}`);
   if (written.length < children.length) lines.push(`  files unchanged: ${formatCount(children.length - written.length)}`);
-  if (verbose) {
-    for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
-    for (const page of r.excluded) lines.push(`    left out ${page.relPath}: ${exclusionText(page)}`);
-  }
-  lines.push(`  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
+  if (verbose) for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
+  lines.push(...eachLeftOut, `  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
   return lines.join('\n') + '\n';
-}
-
-/** The pages left out, counted by reason; with `verbose`, each one. */
-function leftOutLines(r: BuildSiteResult, verbose: boolean): string[] {
-  const lines: string[] = [];
-  if (r.excluded.length > 0) {
-    const counts = new Map<string, number>();
-    for (const page of r.excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
-    lines.push(`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${REASONS[reason as ExcludedPage['reason']]}`).join(', ')}`);
-  }
-  if (verbose) for (const page of r.excluded) lines.push(`    left out ${page.relPath}: ${exclusionText(page)}`);
-  return lines;
 }

@@ -15,25 +15,24 @@ export interface DominantExclusion<R extends string = string> {
 /** The reason more than half of the site's `pages` are left out for, if any (`detail`: a canonical URL). */
 
 export function dominantExclusion<R extends string>(excluded: readonly { reason: R; detail?: string }[], pages: number, baseUrl: string): DominantExclusion<R> | undefined {
-  const counts = new Map<R, number>();
-  for (const page of excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
-  let top: [R, number] | undefined;
-  for (const entry of counts) if (top === undefined || entry[1] > top[1]) top = entry;
+  const top = mostCommon(excluded.map((page) => page.reason));
   if (top === undefined || top[1] * 2 <= pages) return undefined;
   const [reason, count] = top;
   const result: DominantExclusion<R> = { reason, count, pages };
   if (reason === 'canonical-outside') {
-    const origins = new Map<string, number>();
-    for (const page of excluded) {
-      if (page.reason !== reason || page.detail === undefined) continue;
-      const origin = originOf(page.detail);
-      if (origin !== undefined) origins.set(origin, (origins.get(origin) ?? 0) + 1);
-    }
-    let best: [string, number] | undefined;
-    for (const entry of origins) if (best === undefined || entry[1] > best[1]) best = entry;
-    if (best !== undefined && best[0] !== originOf(baseUrl)) result.canonicalOrigin = best[0];
+    const origin = mostCommon(excluded.map((page) => (page.reason === reason && page.detail !== undefined ? originOf(page.detail) : undefined)))?.[0];
+    if (origin !== undefined && origin !== originOf(baseUrl)) result.canonicalOrigin = origin;
   }
   return result;
+}
+
+/** The value given most often (the first of a tie) and how often; undefined values are not counted. */
+function mostCommon<T>(values: readonly (T | undefined)[]): [T, number] | undefined {
+  const counts = new Map<T, number>();
+  for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let top: [T, number] | undefined;
+  for (const entry of counts) if (top === undefined || entry[1] > top[1]) top = entry;
+  return top;
 }
 
 /** `https://example.org:8443/a/b` → `https://example.org:8443/`; undefined for what is no URL. */

@@ -77,8 +77,7 @@ export function siteUrlKey(url: string): string {
   return comparableUrl(withoutFragment(url));
 }
 
-function withoutFragment
-(url: string): string {
+function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
 }

@@ -3,13 +3,14 @@
 
 
 import type { Limits, UrlEntry } from '../model.js';
-import { InvalidValueError } from '../errors.js';
+import { InvalidValueError, SitemapError } from '../errors.js';
 import { dedupeKey, scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
 import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
 import { bucketCount, bucketOf, childFileName, ownSections, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
+import { definedOnly } from '../defined-only.js';
 
 /** The urlset's start and end, as the set writer writes them (node/scale frames its children with them). */
 export { FOOTER, rootStart };
@@ -98,6 +99,14 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const { declaration, sizing } = childFrame(options);
+  // The largest entry alone in a file sets the smallest byte limit that works (generate refuses a
+  // limit below its frame as an option, too: core/write/sitemap-set-writer.ts).
+  let largest: Serialized | undefined;
+  for (const items of stems.values()) for (const item of items) if (item.bytes > (largest?.bytes ?? 0)) largest = item;
+  if (largest !== undefined && sizing.overheadBytes + largest.bytes > sizing.maxBytes) {
+    const needed = sizing.overheadBytes + largest.bytes;
+    throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${sizing.maxBytes} leaves no room for ${largest.loc}: its <url> takes ${largest.bytes} bytes and a file's start and end ${sizing.overheadBytes}, so the limit must be at least ${needed}`);
+  }
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
   let duplicates = 0;
@@ -125,12 +134,8 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
         namespaces |= item.namespaces;
         if (item.lastmodMs > (newest?.lastmodMs ?? Number.NEGATIVE_INFINITY)) newest = item;
       }
-      const parts = [declaration, rootStart(namespaces)];
-      for (const item of group) parts.push(item.xml);
-      parts.push(FOOTER);
-      const child: StableChild = { name: childFileName(stem, bucket, count, options.gzip), text: parts.join(''), urls: group.length };
-      if (newest?.lastmodText !== undefined) child.lastmod = newest.lastmodText;
-      children.push(child);
+      const text = [declaration, rootStart(namespaces), ...group.map((item) => item.xml), FOOTER].join('');
+      children.push({ name: childFileName(stem, bucket, count, options.gzip), text, urls: group.length, ...definedOnly({ lastmod: newest?.lastmodText }) });
     });
   }
   return { children, buckets, duplicates };
@@ -181,20 +186,16 @@ function sortByHash(items: Serialized[]): Serialized[] {
 // An entry whose extensions are refused (a malformed hreflang, an image URL too long) is still a
 // page worth listing: it is kept without them, and the refusal is reported.
 function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[]): Serialized | undefined {
+  const { alternates, images } = entry;
   const attempts: [UrlEntry, RefusedEntry['keptWithout']][] = [[entry, undefined]];
-  if (entry.alternates !== undefined && entry.images !== undefined) {
-    attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);
-  }
-  if (entry.alternates !== undefined || entry.images !== undefined) {
-    const bare = { ...entry, alternates: undefined, images: undefined };
-    const what = entry.alternates === undefined ? 'images' : entry.images === undefined ? 'alternates' : 'extensions';
-    attempts.push([bare, what]);
-  }
+  if (alternates !== undefined && images !== undefined) attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);
+  const without = alternates === undefined ? 'images' : images === undefined ? 'alternates' : 'extensions';
+  if (alternates !== undefined || images !== undefined) attempts.push([{ ...entry, alternates: undefined, images: undefined }, without]);
   let first: InvalidValueError | undefined;
   for (const [candidate, keptWithout] of attempts) {
     try {
       const xml = serializer.serialize(candidate, ALL_EXTENSIONS);
-      if (first !== undefined) refused.push({ entry, error: first, ...(keptWithout !== undefined ? { keptWithout } : {}) });
+      if (first !== undefined) refused.push({ entry, error: first, ...definedOnly({ keptWithout }) });
       return serializedFrom(serializer, xml);
     } catch (error) {
       if (!(error instanceof InvalidValueError)) throw error;

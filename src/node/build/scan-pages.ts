@@ -37,45 +37,39 @@ const BATCH = 250;
 /** Scans `targets`; a page that cannot be read gets `{ error }` instead of failing the run. */
 export async function scanPages(targets: readonly ScanTarget[], options: ScanOptions): Promise<PageScan[]> {
   const threads = options.threads ?? (targets.length < PAGES_PER_THREAD_MIN ? 0 : Math.min(8, availableParallelism()));
-  if (threads === 0) {
-    const results: PageScan[] = [];
-    for (const target of targets) {
-      results.push(scanFile(target, options.images));
-      if (results.length % BATCH === 0) options.onScanned?.(results.length);
-    }
-    options.onScanned?.(results.length);
-    return results;
-  }
-  return scanInWorkers(targets, options, threads);
-}
-
-async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOptions, threads: number): Promise<PageScan[]> {
   const results = new Array<PageScan>(targets.length);
-  const workers = Array.from({ length: threads }, () => startWorker(new URL('./scan-worker.js', import.meta.url), import.meta.url));
   let next = 0;
   let done = 0;
+  const nextBatch = (): ScanBatch | undefined => {
+    if (next >= targets.length) return undefined;
+    const id = next;
+    next = Math.min(targets.length, next + BATCH);
+    return { id, targets: targets.slice(id, next), images: options.images };
+  };
+  const store = ({ id, scans }: ScannedBatch): void => {
+    scans.forEach((scan, i) => (results[id + i] = scan));
+    done += scans.length;
+    options.onScanned?.(done);
+  };
+  if (threads === 0) {
+    for (let batch = nextBatch(); batch !== undefined; batch = nextBatch()) store(scanBatch(batch));
+    return results;
+  }
+  const workers = Array.from({ length: threads }, () => startWorker(new URL('./scan-worker.js', import.meta.url), import.meta.url));
   try {
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
+            // One batch at a time per thread; the signal is checked between batches.
             const send = (): void => {
-              if (options.signal?.aborted === true) {
-                reject(abortedError(options.signal));
-                return;
-              }
-              if (next >= targets.length) {
-                resolve();
-                return;
-              }
-              const id = next;
-              next = Math.min(targets.length, next + BATCH);
-              worker.postMessage({ id, targets: targets.slice(id, next), images: options.images });
+              const batch = options.signal?.aborted === true ? undefined : nextBatch();
+              if (batch !== undefined) worker.postMessage(batch);
+              else if (options.signal?.aborted === true) reject(abortedError(options.signal));
+              else resolve();
             };
-            worker.on('message', (message: { id: number; scans: PageScan[] }) => {
-              message.scans.forEach((scan, i) => (results[message.id + i] = scan));
-              done += message.scans.length;
-              options.onScanned?.(done);
+            worker.on('message', (message: ScannedBatch) => {
+              store(message);
               send();
             });
             worker.once('error', reject);
@@ -92,8 +86,16 @@ async function scanInWorkers(targets: readonly ScanTarget[], options: ScanOption
   return results;
 }
 
-/** Reads and scans one page (synchronous: the caller is a worker, or a small site). */
-export function scanFile(target: ScanTarget, images: boolean): PageScan {
+export type ScanBatch = { id: number; targets: readonly ScanTarget[]; images: boolean };
+type ScannedBatch = { id: number; scans: PageScan[] };
+
+/** Scans one batch, on a worker thread or (a small site) this one. */
+export function scanBatch({ id, targets, images }: ScanBatch): ScannedBatch {
+  return { id, scans: targets.map((target) => scanFile(target, images)) };
+}
+
+/** Reads, decodes and scans one page. */
+function scanFile(target: ScanTarget, images: boolean): PageScan {
   // Each byte decodes to at most one character: past V8's longest string a page cannot be decoded,
   // and reading it would stop the whole run without naming it.
   if (target.size > constants.MAX_STRING_LENGTH) return { error: `cannot read ${target.path}: ${target.size} bytes, more than a page can have (${constants.MAX_STRING_LENGTH})` };
@@ -103,11 +105,6 @@ export function scanFile(target: ScanTarget, images: boolean): PageScan {
   } catch (error) {
     return { error: `cannot read ${target.path}: ${ioErrorReason(error)}` };
   }
-  return scanBytes(bytes, target.url, images);
-}
-
-/** Decodes and scans one page's bytes. */
-function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
   const encoding = sniffHtmlEncoding(bytes);
   let html = decodePage(bytes, encoding);
   // Bytes that are not what the first 1,024 declare: a declaration further on is the one a browser's
@@ -116,7 +113,7 @@ function scanBytes(bytes: Uint8Array, url: string, images: boolean): PageScan {
     const declared = sniffHtmlEncoding(bytes, bytes.length);
     if (declared !== encoding) html = decodePage(bytes, declared);
   }
-  const { content, ...facts } = scanHtmlPage(html, url, { images });
+  const { content, ...facts } = scanHtmlPage(html, target.url, { images });
   // 128 bits of SHA-256: collisions are out of reach at any site size.
   return { facts, hash: createHash('sha256').update(content).digest('base64url').slice(0, 22) };
 }

@@ -2,14 +2,6 @@
 // hashes (small), never with the pages themselves.
 
 import { parentPort } from 'node:worker_threads';
-import { scanFile, type ScanTarget } from './scan-pages.js';
+import { scanBatch, type ScanBatch } from './scan-pages.js';
 
-interface Batch {
-  id: number;
-  targets: ScanTarget[];
-  images: boolean;
-}
-
-parentPort?.on('message', (batch: Batch) => {
-  parentPort?.postMessage({ id: batch.id, scans: batch.targets.map((target) => scanFile(target, batch.images)) });
-});
+parentPort?.on('message', (batch: ScanBatch) => parentPort?.postMessage(scanBatch(batch)));

@@ -603,6 +603,9 @@ describe('sniffHtmlEncoding', () => {
     ['<!--><meta charset="iso-8859-7">', 'iso-8859-7'],
     ['<div title="<meta charset=iso-8859-2>"><meta charset="iso-8859-7">', 'iso-8859-7'],
     ['<metadata charset="iso-8859-2"><meta/charset="iso-8859-7">', 'iso-8859-7'],
+    // Out of bytes inside a tag: the prescan is aborted (HTML standard §13.2.3.2), nothing declared.
+    ['<meta charset="koi8-r"', 'utf-8'],
+    ["<meta charset='gbk' content=\"text/html", 'utf-8'],
     ['<p>no declaration at all</p>', 'utf-8'],
     ['', 'utf-8'],
   ];

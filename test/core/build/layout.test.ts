@@ -100,6 +100,14 @@ describe('sections and buckets', () => {
     assert.equal(bucketCount(urls(30), new Array(30).fill(50), { ...sizing, maxNews: 20 }, 1, news.map((_, i) => i < 20)), 1);
   });
 
+  it('limits too tight for hash buckets to meet (one URL a file over 2,000 URLs) are refused as an option, naming them', () => {
+    assert.throws(
+      () => bucketCount(urls(2000), new Array(2000).fill(50), { ...sizing, maxUrls: 1 }),
+      (error: Error & { code?: string }) =>
+        error.code === 'ERR_SITEMAP_OPTION' && /^the 2000 URLs of the section of https:\/\/example\.com\/s\/0 cannot be split by their hash into files within 1 URL\(s\) and 1000000 bytes a file: raise the limits$/.test(error.message),
+    );
+  });
+
   it('keeps the previous split while it fits, merges only far below capacity (no flapping)', () => {
     // 60 URLs fit one file, but a section split into 2 last time stays split.
     assert.equal(bucketCount(urls(60), new Array(60).fill(50), sizing, 2), 2);
