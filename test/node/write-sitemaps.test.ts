@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
@@ -309,4 +309,22 @@ test('a dry run sweeps what a dry run killed left in the system temporary folder
   assert.ok(!existsSync(left), 'the killed dry run\'s folder is gone');
   assert.ok(!existsSync(join(out, 'nothing')));
   assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith(`.sitemapkit-tmp-${process.pid}-`)), [], 'and its own');
+});
+
+test('a full disk while the entry file is staged: ERR_SITEMAP_WRITE "cannot write to OUT: no space left on device"; the previous set stays', async (t) => {
+  // A 64 KiB filesystem: the gzipped child fits, the plain sitemap made of it does not.
+  const out = tempDir();
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]).status !== 0) return t.skip('cannot mount a small tmpfs (needs root)');
+  try {
+    await writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/' });
+    const before = readFileSync(join(out, 'sitemap.xml'));
+    await assert.rejects(writeSitemaps(entries(3000), { outDir: out, baseUrl: 'https://www.example.com/' }), {
+      code: 'ERR_SITEMAP_WRITE',
+      message: `cannot write to ${out}: no space left on device`,
+    });
+    assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+    assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), before);
+  } finally {
+    spawnSync('umount', ['-l', out]);
+  }
 });
