@@ -18,7 +18,7 @@ import { crc32 } from 'node:zlib';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { contentTokens } from '../core/write/child-names.js';
-import { ioErrorReason } from './io-errors.js';
+import { ioErrorReason, writeError } from './io-errors.js';
 import { ParallelFileWriter } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
@@ -110,8 +110,7 @@ export class StagedOutput {
       await files.destroy();
       await releaseLock(lock);
       await removeEmptyFolders(made);
-      if (error instanceof SitemapError) throw error;
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
+      throw writeError(error, `to ${outDir}`);
     }
   }
 
@@ -148,45 +147,52 @@ export class StagedOutput {
     try {
       return { staged, ...(await firstFreeName(this.outDir, contentTokens(crc), nameFor, holdsSame)) };
     } catch (error) {
-      if (error instanceof SitemapError) throw error;
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${this.outDir}: ${ioErrorReason(error)}`);
+      throw writeError(error, `to ${this.outDir}`);
     }
   }
 
   /** Commits the set (see the top of this file); returns the names removed (a dry run: those it would remove). */
   async commit(plan: CommitPlan): Promise<string[]> {
+    const { outDir, dryRun } = this;
+    // The new set's names, and those already gone when the old files are listed (step 4).
     const keep = new Set(plan.children.map((file) => file.name));
     if (plan.entry !== undefined) keep.add(plan.entry.name);
     try {
       await this.files.destroy();
-      if (this.dryRun) return await this.wouldRemove(plan, keep);
-      const removed = [...(await this.moveIn(plan, keep)), ...(await this.removeOld(plan, keep))];
-      await plan.after?.();
+      const removed: string[] = [];
+      for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(outDir, name)))) removed.push(name);
+      if (!dryRun) await this.moveIn(plan, removed);
+      for (const name of removed) keep.add(name);
+      const names = plan.isOwned === undefined ? [] : await readdir(outDir).catch((error: unknown) => {
+        if (dryRun) return [];
+        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
+      });
+      // Step 4: the files of earlier runs that the new set does not name.
+      for (const name of names.sort()) {
+        if (keep.has(name) || plan.isOwned?.(name) !== true) continue;
+        if (!dryRun) {
+          await rm(join(outDir, name), { force: true }).catch((error: unknown) => {
+            throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
+          });
+        }
+        removed.push(name);
+      }
+      if (!dryRun) await plan.after?.();
       return removed.sort();
     } finally {
       await this.abort();
     }
   }
 
-  private async wouldRemove(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const removed: string[] = [];
-    for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(this.outDir, name)))) removed.push(name);
-    const { isOwned } = plan;
-    const names = isOwned === undefined ? [] : await readdir(this.outDir).catch(() => [] as string[]);
-    for (const name of names) if (!keep.has(name) && !removed.includes(name) && isOwned?.(name) === true) removed.push(name);
-    return removed.sort();
-  }
-
-  /** Steps 1–3 (and `removeFirst`); returns the names removed first. */
-  private async moveIn(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const removed: string[] = [];
+  /** Steps 1–3, after removing `first` (plan.removeFirst, those there). */
+  private async moveIn(plan: CommitPlan, first: readonly string[]): Promise<void> {
+    let removed = 0;
+    const moved: string[] = [];
     try {
-      for (const name of plan.removeFirst ?? []) {
-        if (keep.has(name) || !(await isFile(join(this.outDir, name)))) continue;
+      for (const name of first) {
         await rm(join(this.outDir, name), { force: true });
-        removed.push(name);
+        removed++;
       }
-      const moved: string[] = [];
       for (const file of plan.children) {
         if (file.inPlace) continue;
         await rename(this.path(file.staged), join(this.outDir, file.name));
@@ -206,31 +212,12 @@ export class StagedOutput {
           await syncDirectory(this.outDir);
         }
       }
-      return removed;
     } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; the previous set is still in place`);
+      // Without an entry file each child is published by its own rename (a set without an index).
+      const last = plan.entry === undefined ? moved.at(-1) : undefined;
+      const done = last !== undefined ? `${basename(last)} is new, the files after it are not` : plan.entry === undefined && removed > 0 ? `${first.slice(0, removed).join(', ')} removed, no new file in place` : 'the previous set is still in place';
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; ${done}`);
     }
-  }
-
-  /** Step 4: the files of earlier runs that the new set does not name. */
-  private async removeOld(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const { isOwned } = plan;
-    if (isOwned === undefined) return [];
-    let names: string[];
-    try {
-      names = (await readdir(this.outDir)).sort();
-    } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${this.outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
-    }
-    const removed: string[] = [];
-    for (const name of names) {
-      if (keep.has(name) || !isOwned(name)) continue;
-      await rm(join(this.outDir, name), { force: true }).catch((error: unknown) => {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(this.outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
-      });
-      removed.push(name);
-    }
-    return removed;
   }
 
   /** Stops the compressor and removes the temporary directory and everything in it. Safe to call more than once. */
@@ -322,7 +309,7 @@ export async function isSpecialFile(path: string): Promise<boolean> {
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   if (await isSpecialFile(path)) {
     await writeFile(path, data).catch((error: unknown) => {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+      throw writeError(error, path);
     });
     return;
   }
@@ -339,7 +326,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+    throw writeError(error, path);
   }
   await syncDirectory(dirname(path));
 }

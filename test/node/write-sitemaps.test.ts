@@ -328,3 +328,26 @@ test('a full disk while the entry file is staged: ERR_SITEMAP_WRITE "cannot writ
     spawnSync('umount', ['-l', out]);
   }
 });
+
+test('a commit without an index that fails after replacing a file in place does not say the previous set is whole', async () => {
+  const out = tempDir();
+  const base = 'https://www.example.com/';
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' });
+  const failing = interceptSteps(out, 2, 'fail');
+  try {
+    await assert.rejects(writeSitemaps(entries(20, 100), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' }), (error: unknown) => {
+      assert.ok(error instanceof SitemapError && error.code === 'ERR_SITEMAP_WRITE', String(error));
+      assert.match(error.message, /^cannot move the new sitemaps into .*: injected failure at step 2: rename sitemap-00002\.xml\.gz; sitemap-00001\.xml\.gz is new, the files after it are not/);
+      return true;
+    });
+  } finally {
+    failing.restore();
+  }
+  // Stopped before its first step, the same failure leaves the previous set, and says so.
+  const before = interceptSteps(out, 1, 'fail');
+  try {
+    await assert.rejects(writeSitemaps(entries(20, 200), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' }), /; the previous set is still in place$/);
+  } finally {
+    before.restore();
+  }
+});
