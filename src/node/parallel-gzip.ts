@@ -14,21 +14,16 @@ import { SitemapError, positiveInteger } from '../core/errors.js';
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 const zlib = require('node:zlib');
-const SYNC_FLUSH = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 parentPort.on('message', (m) => {
   try {
     // One buffer carries the dictionary (the file's previous ≤ 32 KiB) followed by the block.
     const all = new Uint8Array(m.buffer);
     const input = all.subarray(m.dictionaryLength, m.dictionaryLength + m.length);
-    const options = { level: m.level, finishFlush: SYNC_FLUSH.finishFlush };
+    const options = { level: m.level, finishFlush: zlib.constants.Z_SYNC_FLUSH };
     if (m.dictionaryLength > 0) options.dictionary = all.subarray(0, m.dictionaryLength);
     const deflated = zlib.deflateRawSync(input, options);
     // The result may be a view into a larger or pooled ArrayBuffer: send an exact copy then.
-    let out = deflated;
-    if (deflated.byteOffset !== 0 || deflated.buffer.byteLength !== deflated.byteLength) {
-      out = new Uint8Array(deflated.byteLength);
-      out.set(deflated);
-    }
+    const out = deflated.byteOffset === 0 && deflated.buffer.byteLength === deflated.byteLength ? deflated : new Uint8Array(deflated);
     // The input buffer goes back to the main thread's pool to carry the next block.
     parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, length: m.length, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
   } catch (e) {
@@ -44,8 +39,6 @@ const POOLED_BUFFER_SIZE = WINDOW + 256 * 1024;
 const GZIP_HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3);
 /** An empty final fixed-Huffman block: BFINAL=1, BTYPE=01, end-of-block. Ends the deflate stream. */
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
-/** Most buffers handed to one writev call. */
-const MAX_BATCH = 64;
 
 /** Compression threads kept idle for the next writer of this process, and how many at most. */
 const idleThreads: Worker[] = [];
@@ -99,14 +92,6 @@ interface WorkerFailed {
   message: string;
 }
 
-interface Piece {
-  /** Bytes for the file (deflated, or plain at level 0). */
-  out: Uint8Array;
-  /** A pooled buffer to give back once `out` is written (level 0). */
-  pooled?: ArrayBuffer;
-  length: number;
-}
-
 interface Deferred<T> {
   promise: Promise<T>;
   resolve: (value: T) => void;
@@ -123,17 +108,15 @@ interface OpenFile {
   dispatched: number;
   /** Blocks written to disk so far: the sequence number the reorder buffer waits for. */
   written: number;
-  /** Finished blocks that arrived ahead of their turn, by sequence number. */
-  pieces: Map<number, Piece>;
+  /** Finished blocks (deflated, or plain at level 0) that arrived ahead of their turn, by sequence number. */
+  pieces: Map<number, Uint8Array>;
   /** The last `windowLength` (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
   window: Uint8Array;
   windowLength: number;
-  /** CRC-32 of the bytes handed over so far. */
+  /** CRC-32 and number of the bytes handed over so far. */
   crc: number;
-  /** Uncompressed bytes written so far. */
   length: number;
   diskBytes: number;
-  headerWritten: boolean;
   pumping: boolean;
   closing: Deferred<number> | undefined;
 }
@@ -158,32 +141,6 @@ function deferred<T>(): Deferred<T> {
   // A close promise nobody awaits must not crash the process (the error reaches the others too).
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<number> {
-  let total = 0;
-  for (const chunk of chunks) total += chunk.byteLength;
-  let written = 0;
-  let rest = chunks;
-  while (written < total) {
-    const { bytesWritten } = rest.length === 1 ? await handle.write(rest[0] as Uint8Array) : await handle.writev(rest);
-    if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-    written += bytesWritten;
-    if (written < total) {
-      // Partial write: drop what went out and go on with the remainder.
-      let skip = bytesWritten;
-      const next: Uint8Array[] = [];
-      for (const chunk of rest) {
-        if (skip >= chunk.byteLength) skip -= chunk.byteLength;
-        else {
-          next.push(skip > 0 ? chunk.subarray(skip) : chunk);
-          skip = 0;
-        }
-      }
-      rest = next;
-    }
-  }
-  return total;
 }
 
 /** Writes several files at once from blocks handed over in order, each one gzip member. */
@@ -228,7 +185,6 @@ export class ParallelFileWriter {
       crc: 0,
       length: 0,
       diskBytes: 0,
-      headerWritten: this.gzipLevel === 0,
       pumping: false,
       closing: undefined,
     };
@@ -257,14 +213,12 @@ export class ParallelFileWriter {
     if (file.closing !== undefined) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${file.path}: the file is already closed`);
     if (bytes.byteLength === 0) return;
     file.crc = crc32(bytes, file.crc);
+    file.length += bytes.byteLength;
     const seq = file.dispatched++;
     this.pending++;
     if (this.gzipLevel === 0) {
       // Plain: already in order; the bytes go to the file as they are.
-      const pooled = this.acquire(bytes.byteLength);
-      const out = new Uint8Array(pooled, 0, bytes.byteLength);
-      out.set(bytes);
-      file.pieces.set(seq, { out, pooled, length: bytes.byteLength });
+      file.pieces.set(seq, bytes.slice());
       void this.pump(file);
       return;
     }
@@ -402,7 +356,7 @@ export class ParallelFileWriter {
     this.release(m.input);
     const file = this.files.get(m.file);
     if (file === undefined || this.error !== undefined) return;
-    file.pieces.set(m.seq, { out: new Uint8Array(m.out), length: m.length });
+    file.pieces.set(m.seq, new Uint8Array(m.out));
     void this.pump(file);
   }
 
@@ -415,20 +369,13 @@ export class ParallelFileWriter {
       for (;;) {
         const handle = file.handle;
         if (this.error !== undefined || handle === undefined) return;
-        const out: Uint8Array[] = [];
-        if (!file.headerWritten) {
-          out.push(GZIP_HEADER);
-          file.headerWritten = true;
-        }
+        const out: Uint8Array[] = this.gzipLevel > 0 && file.diskBytes === 0 ? [GZIP_HEADER] : [];
         let blocks = 0;
-        const written: ArrayBuffer[] = [];
-        for (let piece = file.pieces.get(file.written); piece !== undefined && blocks < MAX_BATCH; piece = file.pieces.get(file.written)) {
+        for (let piece = file.pieces.get(file.written); piece !== undefined; piece = file.pieces.get(file.written)) {
           file.pieces.delete(file.written);
           file.written++;
           blocks++;
-          out.push(piece.out);
-          if (piece.pooled !== undefined) written.push(piece.pooled);
-          file.length += piece.length;
+          out.push(piece);
         }
         const finishing = blocks === 0 && file.closing !== undefined && file.written === file.dispatched;
         if (finishing && this.gzipLevel > 0) {
@@ -438,8 +385,11 @@ export class ParallelFileWriter {
           view.setUint32(4, file.length >>> 0, true); // ISIZE: length mod 2^32
           out.push(FINAL_BLOCK, trailer);
         }
-        if (out.length > 0) file.diskBytes += await writeAll(handle, out);
-        for (const buffer of written) this.release(buffer);
+        for (const piece of out) {
+          // On from the handle's position; a short write goes on with the rest.
+          await handle.writeFile(piece);
+          file.diskBytes += piece.byteLength;
+        }
         if (blocks > 0) {
           this.pending -= blocks;
           this.wakeWaiters();
