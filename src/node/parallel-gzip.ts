@@ -68,7 +68,7 @@ function newCompressionThread(): Worker {
 export interface ParallelFileWriterOptions {
   /** gzip level 1–9; 0 writes plain files (no workers needed). */
   gzipLevel: number;
-  /** Compression worker threads; default os.availableParallelism(). */
+  /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
   workers?: number;
   /** Blocks handed over but not yet written to disk, before `full` turns true; default 2 × workers + 2. */
   maxPendingBlocks?: number;
@@ -110,9 +110,8 @@ interface OpenFile {
   written: number;
   /** Finished blocks (deflated, or plain at level 0) that arrived ahead of their turn, by sequence number. */
   pieces: Map<number, Uint8Array>;
-  /** The last `windowLength` (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
+  /** The last (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
   window: Uint8Array;
-  windowLength: number;
   /** CRC-32 and number of the bytes handed over so far. */
   crc: number;
   length: number;
@@ -162,7 +161,7 @@ export class ParallelFileWriter {
     const level = options.gzipLevel;
     if (!Number.isInteger(level) || level < 0 || level > 9) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 0 to 9, got ${level}`);
     // Named as writeSitemaps' option, which is what reaches `workers`.
-    const workers = positiveInteger(options.workers, availableParallelism(), 'compressionThreads');
+    const workers = positiveInteger(options.workers, Math.max(1, availableParallelism() - 1), 'compressionThreads');
     this.gzipLevel = level;
     this.workerCount = level === 0 ? 0 : workers;
     this.maxPendingBlocks = positiveInteger(options.maxPendingBlocks, 2 * workers + 2, 'maxPendingBlocks');
@@ -180,28 +179,20 @@ export class ParallelFileWriter {
       dispatched: 0,
       written: 0,
       pieces: new Map(),
-      window: new Uint8Array(this.gzipLevel === 0 ? 0 : WINDOW),
-      windowLength: 0,
+      window: new Uint8Array(0),
       crc: 0,
       length: 0,
       diskBytes: 0,
       pumping: false,
       closing: undefined,
     };
-    file.ready = (async () => {
-      let handle: FileHandle;
-      try {
-        handle = await openFile(path, 'w');
-      } catch (error) {
-        this.fail(file, error);
-        return;
-      }
-      if (this.error !== undefined) {
-        handle.close().catch(() => {});
-        return;
-      }
-      file.handle = handle;
-    })();
+    file.ready = openFile(path, 'w').then(
+      (handle) => {
+        if (this.error === undefined) file.handle = handle;
+        else handle.close().catch(() => {});
+      },
+      (error: unknown) => this.fail(file, error),
+    );
     this.files.set(id, file);
     return id;
   }
@@ -222,22 +213,14 @@ export class ParallelFileWriter {
       void this.pump(file);
       return;
     }
-    const dictionaryLength = file.windowLength;
-    const buffer = this.acquire(dictionaryLength + bytes.byteLength);
+    const dictionaryLength = file.window.length;
+    const end = dictionaryLength + bytes.byteLength;
+    const buffer = this.acquire(end);
     const block = new Uint8Array(buffer);
-    block.set(file.window.subarray(0, dictionaryLength), 0);
+    block.set(file.window, 0);
     block.set(bytes, dictionaryLength);
     // The next block's dictionary: the last 32 KiB of the input so far.
-    const window = file.window;
-    if (bytes.byteLength >= WINDOW) {
-      window.set(bytes.subarray(bytes.byteLength - WINDOW));
-      file.windowLength = WINDOW;
-    } else {
-      const keep = Math.min(dictionaryLength, WINDOW - bytes.byteLength);
-      window.copyWithin(0, dictionaryLength - keep, dictionaryLength);
-      window.set(bytes, keep);
-      file.windowLength = keep + bytes.byteLength;
-    }
+    file.window = block.slice(Math.max(0, end - WINDOW), end);
     const slot = this.pickSlot();
     if (slot.jobs++ === 0) slot.worker.ref();
     slot.load += bytes.byteLength;

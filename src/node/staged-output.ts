@@ -13,13 +13,13 @@
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { availableParallelism, hostname, tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { contentTokens } from '../core/write/child-names.js';
 import { ioErrorReason, writeError } from './io-errors.js';
-import { ParallelFileWriter } from './parallel-gzip.js';
+import { ParallelFileWriter, type ParallelFileWriterOptions } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 /** This machine, in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): a run sweeps only its own. */
@@ -54,17 +54,12 @@ export interface CommitPlan {
   after?: () => Promise<void>;
 }
 
-export interface StagedOutputOptions {
+/** With the options of `files`: how it compresses. */
+export interface StagedOutputOptions extends ParallelFileWriterOptions {
   /** A dry run: the set is staged outside the target directory and `commit` only says what it would do. */
   dryRun?: boolean;
   /** The set's name (`sitemap`): temporary files of killed runs for `NAME.xml` and `NAME-….xml[.gz]` are removed. */
   name: string;
-  /** gzip level 1–9 for the files written through `files`; 0 writes them plain. */
-  gzipLevel: number;
-  /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
-  workers?: number;
-  /** Blocks handed to the compressor and not yet on disk before `files.full` (ParallelFileWriter's default: 2 × workers + 2). */
-  maxPendingBlocks?: number;
   /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
   exclusive?: boolean;
   /**
@@ -90,7 +85,7 @@ export class StagedOutput {
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
     // Made first: a refused option leaves nothing behind.
-    const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
+    const files = new ParallelFileWriter(options);
     if (options.dryRun === true) {
       // Nothing is created in or under the target; named as there, so a killed dry run is swept the same way.
       await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
