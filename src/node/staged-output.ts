@@ -131,19 +131,32 @@ export class StagedOutput {
   /**
    * The name `staged` goes in under: the first `nameFor` a token of `crc` (its content's CRC-32) that no
    * file has, or a file of the same bytes has (`inPlace`). `known` vouches for a file without reading it;
-   * `written` resolves once the staged file is complete.
+   * `written` resolves once the staged file is complete. A name held by anything else is passed over:
+   * nothing is renamed over a file an entry file may name.
    */
   async place(staged: string, crc: number, nameFor: (token: string) => string, options: { known?: (name: string) => boolean; written?: () => Promise<unknown> } = {}): Promise<StagedFile> {
-    const holdsSame = async (existing: string): Promise<boolean> => {
-      if (options.known?.(basename(existing)) === true) return true;
+    const holdsSame = async (path: string, name: string): Promise<boolean> => {
+      if (options.known?.(name) === true) return true;
       await options.written?.();
-      return sameFileBytes(existing, this.path(staged));
+      return sameFileBytes(path, this.path(staged));
     };
     try {
-      return { staged, ...(await firstFreeName(this.outDir, contentTokens(crc), nameFor, holdsSame)) };
+      let tried = 0;
+      for (const token of contentTokens(crc)) {
+        const name = nameFor(token);
+        const path = join(this.outDir, name);
+        const info = await lstat(path).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        });
+        if (info === undefined) return { staged, name, inPlace: false };
+        if (info.isFile() && (await holdsSame(path, name))) return { staged, name, inPlace: true };
+        // Sixteen names of one content all taken by other files: not chance, something else writes here.
+        if (++tried >= 16) break;
+      }
     } catch (error) {
       throw writeError(error, `to ${this.outDir}`);
     }
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${this.outDir}: the names it may take are held by other files`);
   }
 
   /** Commits the set (see the top of this file); returns the names removed (a dry run: those it would remove). */
@@ -324,29 +337,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     throw writeError(error, path);
   }
   await syncDirectory(dirname(path));
-}
-
-/**
- * The first name for `tokens` that names no file in `dir`, or a file `holdsSame` accepts (`inPlace`).
- * A name held by anything else is passed over: nothing is renamed over a file an entry file may name.
- */
-async function firstFreeName(dir: string, tokens: Iterable<string>, nameFor: (token: string) => string, holdsSame: (existing: string) => Promise<boolean>): Promise<{ name: string; inPlace: boolean }> {
-  let tried = 0;
-  for (const token of tokens) {
-    const name = nameFor(token);
-    const path = join(dir, name);
-    let info;
-    try {
-      info = await lstat(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { name, inPlace: false };
-      throw error;
-    }
-    if (info.isFile() && (await holdsSame(path))) return { name, inPlace: true };
-    // Sixteen names of one content all taken by other files: not chance, something else writes here.
-    if (++tried >= 16) break;
-  }
-  throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${dir}: the names it may take are held by other files`);
 }
 
 /** Whether `path` is a file (not followed if a link). */
