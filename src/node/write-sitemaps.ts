@@ -245,49 +245,34 @@ async function feed(entries: EntrySource, writer: SitemapSetWriter, files: Paral
       current = replacement;
     }
   };
-  const addItem = (item: UrlEntry | readonly UrlEntry[]): void => {
-    if (!Array.isArray(item)) {
-      add(item as UrlEntry);
-      added++;
-      return;
-    }
-    for (const entry of item as readonly UrlEntry[]) add(entry);
-    added += item.length;
-  };
-  const afterItem = async (): Promise<void> => {
-    if (files.full) await files.whenWritable();
-    stopIfAborted(signal);
-    if (onProgress !== undefined && added >= 1024) {
-      added = 0;
-      if (performance.now() >= nextProgress) {
-        nextProgress = performance.now() + interval;
-        onProgress(progress(rejected));
-      }
-    }
-  };
-  if (!(Symbol.asyncIterator in entries)) {
-    for (const item of entries) {
-      addItem(item);
-      if (files.full || signal !== undefined || onProgress !== undefined) await afterItem();
-    }
-    return rejected;
-  }
-  const iterator = entries[Symbol.asyncIterator]();
+  const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]();
   let finished = false;
   try {
     for (;;) {
+      let next = iterator.next();
       // An abort must not wait for the source: stdin may not send anything for a long time.
-      const next = signal === undefined ? await iterator.next() : await untilAborted(iterator.next(), signal);
+      if (next instanceof Promise) next = await (signal === undefined ? next : untilAborted(next, signal));
       if (next.done === true) {
         finished = true;
         return rejected;
       }
-      addItem(next.value);
-      await afterItem();
+      const item = next.value;
+      if (!Array.isArray(item)) add(item as UrlEntry);
+      else for (const entry of item as readonly UrlEntry[]) add(entry);
+      added += Array.isArray(item) ? item.length : 1;
+      if (files.full) await files.whenWritable();
+      stopIfAborted(signal);
+      if (onProgress !== undefined && added >= 1024) {
+        added = 0;
+        if (performance.now() >= nextProgress) {
+          nextProgress = performance.now() + interval;
+          onProgress(progress(rejected));
+        }
+      }
     }
   } finally {
     // Not awaited: a generator suspended in a pending read would only return after that read.
-    if (!finished) iterator.return?.()?.catch(() => {});
+    if (!finished) (async () => iterator.return?.())().catch(() => {});
   }
 }
 
