@@ -169,7 +169,7 @@ export class ParallelFileWriter {
 
   /** Starts a file and returns its id; several files may be open at once. */
   open(path: string): number {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const id = this.nextId++;
     const file: OpenFile = {
       id,
@@ -199,7 +199,7 @@ export class ParallelFileWriter {
 
   /** Hands over the next block of file `id`; the bytes are copied, so `bytes` may be reused at once. */
   write(id: number, bytes: Uint8Array): void {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const file = this.openFileOf(id);
     if (file.closing !== undefined) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${file.path}: the file is already closed`);
     if (bytes.byteLength === 0) return;
@@ -250,7 +250,7 @@ export class ParallelFileWriter {
 
   /** Finishes file `id` after its blocks; resolves with its size on disk once written and closed. */
   close(id: number): Promise<number> {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const file = this.openFileOf(id);
     if (file.closing !== undefined) return file.closing.promise;
     file.closing = deferred<number>();
@@ -298,10 +298,6 @@ export class ParallelFileWriter {
     const file = this.files.get(id);
     if (file === undefined) throw new SitemapError('ERR_SITEMAP_WRITE', `no open file with id ${id}`);
     return file;
-  }
-
-  private throwIfFailed(): void {
-    if (this.error !== undefined) throw this.error;
   }
 
   /** An idle worker, else a new one while under the limit, else the one with the fewest bytes queued. */
